@@ -1,0 +1,222 @@
+// The one configuration schema. Layers, lowest first: config/default.json,
+// config/local.json (optional, git-ignored), then environment variables.
+// Every key has the same name in all three places, so an error line names
+// exactly what the merchant has to change.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const wholeNumber = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
+  );
+};
+
+const fraction = () => {
+  const error = 'must be a number from 0 to 1';
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.number({ error }).min(0, { error }).max(1, { error }),
+  );
+};
+
+const httpUrl = () =>
+  z
+    .string({ error: 'must be an http(s) URL' })
+    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
+      error: 'must be an http(s) URL such as https://loyalty.example.com',
+    })
+    .transform((value) => value.replace(/\/+$/, ''));
+
+const text = () => z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' });
+
+// Secrets: the message never echoes the value, whatever was wrong with it.
+const secret = (minLength = 1) =>
+  z
+    .string({ error: 'must be text' })
+    .min(minLength, { error: minLength > 1 ? `must be at least ${minLength} characters` : 'must not be empty' });
+
+const activityId = () =>
+  z
+    .preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string({ error: 'must be an activity id' }))
+    .refine((value) => /^[A-Za-z0-9_-]{1,64}$/.test(value), { error: 'must be an activity id (letters, digits, _ or -)' });
+
+// Activities as "id=points,id=points" in the environment, or an object in a file.
+const activities = () =>
+  z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      const entries = value.split(',').map((pair) => pair.split('=').map((part) => part.trim()));
+      return Object.fromEntries(entries.map(([id, points]) => [id, /^\d+$/.test(points ?? '') ? Number(points) : points]));
+    },
+    z.record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'activity ids are letters, digits, _ or -' }),
+      z.number({ error: 'points must be a whole number' }).int({ error: 'points must be a whole number' }).min(0),
+      { error: 'must be a list like 1=100,7=250' },
+    ),
+  );
+
+const logLevel = () =>
+  z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+  });
+
+export const configSchema = z
+  .object({
+    PORT: wholeNumber(0, 65535),
+    HOST: text(),
+    DATA_DIR: text(),
+    LOG_LEVEL: logLevel(),
+
+    LOYALTY_BASE_URL: httpUrl().optional(),
+    LOYALTY_API_KEY: secret().optional(),
+    LOYALTY_BRAND_ID: text().optional(),
+    LOYALTY_EARN_ACTIVITY_ID: activityId(),
+    LOYALTY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000),
+    LOYALTY_TIMEOUT_MS: wholeNumber(100, 120_000),
+    LOYALTY_MAX_RETRIES: wholeNumber(0, 20),
+
+    SANDBOX_API_KEY: secret(),
+    SANDBOX_BRAND_ID: text(),
+    SANDBOX_PORT: wholeNumber(0, 65535),
+    SANDBOX_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000),
+    SANDBOX_ACTIVITIES: activities(),
+    SANDBOX_FAULT_FAILURE_RATE: fraction(),
+    SANDBOX_FAULT_FAILURE_STATUS: wholeNumber(400, 599),
+    SANDBOX_FAULT_LATENCY_MS: wholeNumber(0, 120_000),
+
+    ADMIN_TOKEN: secret(16).optional(),
+
+    SHOPIFY_API_SECRET: secret().optional(),
+    SHOPIFY_SHOP: z
+      .string({ error: 'must be a shop domain' })
+      .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' })
+      .optional(),
+    SHOPIFY_ADMIN_TOKEN: secret().optional(),
+    SHOPIFY_APP_URL: httpUrl().optional(),
+
+    WOOCOMMERCE_WEBHOOK_SECRET: secret().optional(),
+    WOOCOMMERCE_URL: httpUrl().optional(),
+    WOOCOMMERCE_CONSUMER_KEY: secret().optional(),
+    WOOCOMMERCE_CONSUMER_SECRET: secret().optional(),
+
+    BIGCOMMERCE_CLIENT_SECRET: secret().optional(),
+    BIGCOMMERCE_STORE_HASH: z
+      .string({ error: 'must be a store hash' })
+      .regex(/^[a-z0-9]{1,32}$/, { error: 'must be the store hash from your API path, like abc123' })
+      .optional(),
+    BIGCOMMERCE_ACCESS_TOKEN: secret().optional(),
+  })
+  .superRefine((config, ctx) => {
+    // Talking to the real service needs both credentials; naming each missing one
+    // is more useful than one vague line.
+    if (config.LOYALTY_BASE_URL) {
+      for (const key of ['LOYALTY_API_KEY', 'LOYALTY_BRAND_ID'] as const) {
+        if (!config[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when LOYALTY_BASE_URL is set' });
+      }
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigKey = keyof z.input<typeof configSchema>;
+
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as ConfigKey[];
+
+/** Keys whose values must never be printed. */
+export const SECRET_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>([
+  'LOYALTY_API_KEY',
+  'SANDBOX_API_KEY',
+  'ADMIN_TOKEN',
+  'SHOPIFY_API_SECRET',
+  'SHOPIFY_ADMIN_TOKEN',
+  'WOOCOMMERCE_WEBHOOK_SECRET',
+  'WOOCOMMERCE_CONSUMER_KEY',
+  'WOOCOMMERCE_CONSUMER_SECRET',
+  'BIGCOMMERCE_CLIENT_SECRET',
+  'BIGCOMMERCE_ACCESS_TOKEN',
+]);
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+export interface ConfigSources {
+  /** Folder holding default.json and the optional local.json. */
+  configDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_CONFIG_DIR = new URL('../config/', import.meta.url).pathname;
+
+/** Reads every layer and validates the result. Never throws for bad input: returns one line per bad key. */
+export function loadConfig({ configDir = DEFAULT_CONFIG_DIR, env = process.env }: ConfigSources = {}): ConfigResult {
+  const errors: string[] = [];
+  const merged: Record<string, unknown> = {};
+  const origin: Record<string, string> = {};
+
+  const layers: Array<[string, Record<string, unknown> | undefined]> = [
+    ['config/default.json', readJsonLayer(join(configDir, 'default.json'), true, errors)],
+    ['config/local.json', readJsonLayer(join(configDir, 'local.json'), false, errors)],
+    ['environment', pickEnv(env)],
+  ];
+  for (const [name, layer] of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (!(CONFIG_KEYS as string[]).includes(key)) {
+        errors.push(`${key} (${name}): is not a known setting`);
+        continue;
+      }
+      // null in a file and an empty variable both mean "not set".
+      if (value === null || value === '') {
+        delete merged[key];
+      } else {
+        merged[key] = value;
+      }
+      origin[key] = name;
+    }
+  }
+
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '(config)');
+      const where = merged[key] !== undefined && origin[key] ? ` (${origin[key]})` : '';
+      const message = merged[key] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message;
+      errors.push(`${key}${where}: ${message}`);
+    }
+  }
+  if (errors.length > 0 || !parsed.success) return { ok: false, errors: [...new Set(errors)] };
+  return { ok: true, config: parsed.data };
+}
+
+function pickEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value.trim();
+  }
+  return picked;
+}
+
+function readJsonLayer(path: string, required: boolean, errors: string[]): Record<string, unknown> | undefined {
+  if (!existsSync(path)) {
+    if (required) errors.push(`${path}: file is missing`);
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      errors.push(`${path}: must hold one JSON object of settings`);
+      return undefined;
+    }
+    return value as Record<string, unknown>;
+  } catch (error) {
+    // Only the position: newer V8 messages quote the text, which may hold a secret.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    errors.push(`${path}: is not valid JSON${position ? ` (at character ${position})` : ''}`);
+    return undefined;
+  }
+}
+
+/** Sandbox mode: no real service configured, so the bridge serves and calls its own sandbox. */
+export const isSandboxMode = (config: Config): boolean => !config.LOYALTY_BASE_URL;
