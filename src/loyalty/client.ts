@@ -1,0 +1,222 @@
+// The typed client of the loyalty service: one method per operation.
+//
+// Each attempt waits its turn in the shared rate limiter, is sent by got with
+// explicit timeouts and got's own retry off, and is classified into the error
+// hierarchy of ./errors.ts. p-retry retries what is retryable with exponential
+// backoff and jitter; a Retry-After from the service holds every call, not
+// just the one that was refused, because the limit is per API key.
+import got, { type Got, RequestError } from 'got';
+import pRetry from 'p-retry';
+import { parseEnvelope } from './envelope.ts';
+import { errorForResponse, LoyaltyError, networkError, unreadableResponse } from './errors.ts';
+import { HEADER, PATH, type PointStatusChange, type TransactionType } from './protocol.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+
+export interface LoyaltyClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  brandId: string;
+  /** Whole-request ceiling per attempt. */
+  timeoutMs?: number;
+  /** Attempts after the first, for retryable failures. */
+  maxRetries?: number;
+  /** First backoff; doubles each attempt, with jitter. */
+  minRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Shared limiter; built from rateLimitPerMinute when not given. */
+  limiter?: RateLimiter;
+  rateLimitPerMinute?: number;
+  /** Told about every attempt, for metrics and the call record. */
+  onAttempt?: (attempt: AttemptReport) => void;
+}
+
+export interface AttemptReport {
+  operation: string;
+  attempt: number;
+  durationMs: number;
+  outcome: 'success' | LoyaltyError['kind'];
+  httpStatus: number | undefined;
+}
+
+/** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
+export type CustomerRef = { email: string; mobile?: string } | { email?: string; mobile: string };
+
+export interface EarnInput {
+  activityId: string;
+  name: string;
+  email: string;
+  mobile: string;
+  description?: string;
+  /** Exact decimal digits; never a JS number, ids exceed 2^53. */
+  orderId?: string;
+}
+
+export type RedeemInput = CustomerRef & { points: number };
+export type TransactionsInput = CustomerRef & { type: TransactionType };
+export interface UpdatePointsInput {
+  status: PointStatusChange;
+  orderId: string;
+}
+export interface ConversionInput {
+  orderId: string;
+  campaignId: number;
+  refereeName?: string;
+  refereeEmail?: string;
+}
+
+/** What the service answered: its message and its data, unknown fields included. */
+export interface LoyaltyResult<Data extends Record<string, unknown> = Record<string, unknown>> {
+  message: string;
+  data: Data;
+  attempts: number;
+}
+
+/** A Retry-After longer than this is treated as this: one bad header must not stall us for a day. */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+export class LoyaltyClient {
+  readonly limiter: RateLimiter;
+  readonly #http: Got;
+  readonly #options: Required<Pick<LoyaltyClientOptions, 'maxRetries' | 'minRetryDelayMs' | 'maxRetryDelayMs'>>;
+  readonly #onAttempt: LoyaltyClientOptions['onAttempt'];
+
+  constructor(options: LoyaltyClientOptions) {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    this.limiter = options.limiter ?? createRateLimiter({ limit: options.rateLimitPerMinute ?? 500 });
+    this.#options = {
+      maxRetries: options.maxRetries ?? 3,
+      minRetryDelayMs: options.minRetryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+    };
+    this.#onAttempt = options.onAttempt;
+    this.#http = got.extend({
+      prefixUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: {
+        [HEADER.accept]: 'application/json',
+        [HEADER.apiKey]: options.apiKey,
+        [HEADER.brandId]: options.brandId,
+      },
+      searchParams: { format: 'JSON' },
+      timeout: { lookup: 2_000, connect: 5_000, secureConnect: 5_000, send: timeoutMs, response: timeoutMs, request: timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+    });
+  }
+
+  earn(input: EarnInput): Promise<LoyaltyResult> {
+    return this.#call('earn', PATH.earn(input.activityId), {
+      lp_name: input.name,
+      lp_email: input.email,
+      lp_mobile: input.mobile,
+      lp_description: input.description,
+      lp_orderid: input.orderId,
+    });
+  }
+
+  redeem(input: RedeemInput): Promise<LoyaltyResult> {
+    return this.#call('redeem', PATH.redeem, { lp_points: input.points, ...customerFields(input) });
+  }
+
+  transactions(input: TransactionsInput): Promise<LoyaltyResult> {
+    return this.#call('transactions', PATH.transaction, { lp_type: input.type, ...customerFields(input) });
+  }
+
+  updatePoints(input: UpdatePointsInput): Promise<LoyaltyResult> {
+    return this.#call('updatePoints', PATH.updatePoints, { lp_status: input.status, lp_orderid: input.orderId });
+  }
+
+  addConversion(input: ConversionInput): Promise<LoyaltyResult> {
+    return this.#call('addConversion', PATH.conversion, {
+      order_id: input.orderId,
+      campaign_id: input.campaignId,
+      referee_name: input.refereeName,
+      referee_email: input.refereeEmail,
+    });
+  }
+
+  async #call(operation: string, path: string, body: Record<string, unknown>): Promise<LoyaltyResult> {
+    const json = withoutUndefined(body);
+    let attempts = 0;
+    const result = await pRetry(
+      async () => {
+        attempts++;
+        return this.limiter.schedule(() => this.#attempt(operation, path, json, attempts));
+      },
+      {
+        retries: this.#options.maxRetries,
+        minTimeout: this.#options.minRetryDelayMs,
+        maxTimeout: this.#options.maxRetryDelayMs,
+        factor: 2,
+        randomize: true,
+        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable,
+        onFailedAttempt: ({ error }) => {
+          // Retry-After concerns the whole API key: hold the shared limiter so
+          // no other call walks into the same refusal.
+          if (error instanceof LoyaltyError && error.retryAfterMs !== undefined) {
+            this.limiter.holdFor(Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
+          }
+        },
+      },
+    );
+    return { ...result, attempts };
+  }
+
+  async #attempt(operation: string, path: string, json: Record<string, unknown>, attempt: number) {
+    const started = performance.now();
+    let httpStatus: number | undefined;
+    try {
+      const response = await this.#http.post(path.replace(/^\//, ''), { json });
+      httpStatus = response.statusCode;
+      let body: unknown;
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        throw unreadableResponse(operation, response.statusCode, 'not JSON');
+      }
+      const parsed = parseEnvelope(body);
+      if (!parsed.parsed) {
+        if (response.statusCode >= 400) throw errorForResponse({ operation, httpStatus: response.statusCode });
+        throw unreadableResponse(operation, response.statusCode, parsed.why);
+      }
+      const { envelope } = parsed;
+      if (response.statusCode >= 300 || !envelope.ok) {
+        throw errorForResponse({
+          operation,
+          httpStatus: response.statusCode,
+          serviceMessage: envelope.message,
+          detail: envelope.detail,
+          retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
+        });
+      }
+      this.#report(operation, attempt, started, 'success', httpStatus);
+      return { message: envelope.message, data: envelope.data };
+    } catch (error) {
+      const failure =
+        error instanceof LoyaltyError
+          ? error
+          : networkError(operation, error instanceof RequestError ? error.code : (error as Error).name ?? 'unknown');
+      this.#report(operation, attempt, started, failure.kind, httpStatus);
+      throw failure;
+    }
+  }
+
+  #report(operation: string, attempt: number, started: number, outcome: AttemptReport['outcome'], httpStatus: number | undefined) {
+    this.#onAttempt?.({ operation, attempt, durationMs: performance.now() - started, outcome, httpStatus });
+  }
+}
+
+const customerFields = (ref: CustomerRef) => ({ lp_email: ref.email, lp_mobile: ref.mobile });
+
+const withoutUndefined = (body: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+
+/** Retry-After is seconds or an HTTP date; anything else is ignored. */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
