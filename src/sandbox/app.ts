@@ -1,0 +1,184 @@
+// The loyalty service served locally: the same paths, headers, envelope,
+// errors and rate limit as DESIGN.md gives them. Mounted by the bridge at
+// /sandbox in sandbox mode, or served alone by `npm run sandbox`.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
+import { HEADER, SERVICE_MESSAGE } from '../loyalty/protocol.ts';
+import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
+import * as operations from './operations.ts';
+import { SlidingWindowCounter } from './sliding-window.ts';
+import { SandboxStore } from './store.ts';
+
+export interface SandboxOptions {
+  apiKey: string;
+  brandId: string;
+  /** Activity id to the points it earns. */
+  activities?: Record<string, number>;
+  rateLimit?: number;
+  /** A minute; tests scale it down. */
+  rateWindowMs?: number;
+  faults?: FaultSettingsInput;
+  bodyLimit?: string;
+}
+
+export interface Sandbox {
+  app: express.Express;
+  store: SandboxStore;
+  faults: FaultInjector;
+}
+
+type Operation = (context: operations.OperationContext, params: Record<string, unknown>, activityId: string) => operations.OperationOutcome;
+
+const ROUTES: Record<string, Operation> = {
+  '/loyalty/v1/redeem': (context, params) => operations.redeem(context, params),
+  '/loyalty/v1/transaction': (context, params) => operations.transaction(context, params),
+  '/loyalty/v1/updatePoints': (context, params) => operations.updatePoints(context, params),
+  '/api/v1/conversion/add': (context, params) => operations.addConversion(context, params),
+};
+const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const store = new SandboxStore();
+  const faults = new FaultInjector(options.faults);
+  const window = new SlidingWindowCounter(options.rateLimit ?? 500, options.rateWindowMs ?? 60_000);
+  const context: operations.OperationContext = {
+    store,
+    activities: new Map(Object.entries(options.activities ?? { '1': 100 })),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  // Credentials first: an unauthenticated body is never read.
+  app.use(requireCredentials(options.apiKey, options.brandId));
+  app.use(express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }));
+  app.use(readJsonBody);
+
+  app.get('/_sandbox/state', (_req, res) => {
+    res.json(store.snapshot());
+  });
+  app.post('/_sandbox/reset', (_req, res) => {
+    store.reset();
+    window.reset();
+    res.json({ reset: true });
+  });
+  app.get('/_sandbox/faults', (_req, res) => {
+    res.json(faults.settings);
+  });
+  app.put('/_sandbox/faults', (req, res) => {
+    const parsed = faultSettingsSchema.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      res.status(400).json({ error: `${issue?.path.join('.') || 'body'}: ${issue?.message}` });
+      return;
+    }
+    faults.configure(parsed.data);
+    res.json(faults.settings);
+  });
+
+  app.use(async (req: Request, res: Response) => {
+    const used = window.take(req.get(HEADER.apiKey) ?? '');
+    if (!used.allowed) {
+      res.set(HEADER.retryAfter, String(Math.max(1, Math.ceil(used.retryAfterMs / 1000))));
+      return sendFailure(res, 429, SERVICE_MESSAGE.rateLimited, `more than ${options.rateLimit ?? 500} calls in the window`);
+    }
+
+    const earnMatch = EARN_PATH.exec(req.path);
+    const operation: Operation | undefined = earnMatch
+      ? (ctx, params) => operations.earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
+      : ROUTES[req.path.replace(/\/$/, '')];
+    if (!operation) return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} ${req.path}`);
+    if (req.method !== 'POST') return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `${req.path} takes POST, not ${req.method}`);
+
+    const params = { ...(req.query as Record<string, unknown>), ...(req.body as Record<string, unknown>) };
+    if (params.format !== undefined && String(params.format).toUpperCase() !== 'JSON') {
+      return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, 'format must be JSON');
+    }
+    delete params.format;
+
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    const fault = faults.decide();
+    if (fault.kind === 'fail' && fault.phase === 'before') return sendInjectedFailure(res, fault);
+    if (fault.kind === 'hang') return hang(res, fault.ms);
+
+    const outcome = operation(context, params, '');
+    if (fault.kind === 'fail') return sendInjectedFailure(res, fault);
+    if (!outcome.ok) {
+      const message = outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource;
+      return sendFailure(res, outcome.status, message, outcome.detail);
+    }
+    res.json(envelope('success', outcome.message, outcome.data));
+  });
+
+  app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error.type === 'entity.too.large') return sendFailure(res, 413, SERVICE_MESSAGE.invalidSource, 'the body is too large');
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    sendFailure(res, status, status === 500 ? 'Internal error' : SERVICE_MESSAGE.invalidSource, status === 500 ? 'unexpected error' : error.message);
+  });
+
+  return { app, store, faults };
+}
+
+const envelope = (status: 'success' | 'failure', message: string, data: Record<string, unknown>) => ({
+  response: { data, message, status },
+});
+
+function sendFailure(res: Response, httpStatus: number, message: string, detail: string): void {
+  res.status(httpStatus).json(envelope('failure', message, { detail }));
+}
+
+function sendInjectedFailure(res: Response, fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined }): void {
+  if (fault.retryAfterSeconds !== undefined) res.set(HEADER.retryAfter, String(fault.retryAfterSeconds));
+  const message = fault.message ?? (fault.status === 429 ? SERVICE_MESSAGE.rateLimited : fault.status >= 500 ? 'Service unavailable' : SERVICE_MESSAGE.invalidSource);
+  sendFailure(res, fault.status, message, 'injected fault');
+}
+
+/** No answer at all until the time is up, then the connection is dropped: a timeout, as the caller sees it. */
+function hang(res: Response, ms: number): void {
+  const timer = setTimeout(() => res.socket?.destroy(), ms);
+  res.on('close', () => clearTimeout(timer));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bodies are parsed losslessly: an order id above 2^53 sent as a JSON number keeps its digits. */
+function readJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const text = typeof req.body === 'string' ? req.body.trim() : '';
+  if (text === '') {
+    req.body = {};
+    return next();
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseLosslessJson(text, undefined, (value) => (isSafeNumber(value) ? Number(value) : value));
+  } catch (error) {
+    return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, `the body is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, 'the body must be a JSON object');
+  }
+  req.body = parsed;
+  next();
+}
+
+function requireCredentials(apiKey: string, brandId: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const givenKey = req.get(HEADER.apiKey);
+    const givenBrand = req.get(HEADER.brandId);
+    if (!givenKey || !givenBrand) {
+      return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'the x-api-key and x-brand-id headers are required');
+    }
+    // Both compared, always, so timing says nothing about which one was wrong.
+    const keyOk = sameText(givenKey, apiKey);
+    const brandOk = sameText(givenBrand, brandId);
+    if (!keyOk || !brandOk) return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
+    next();
+  };
+}
+
+/** Constant time, length included: both sides are hashed to the same size first. */
+function sameText(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}

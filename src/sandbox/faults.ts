@@ -1,0 +1,77 @@
+// Fault injection, so tests can make the sandbox misbehave the ways the real
+// service (or the network in front of it) does. Applies to the API routes only,
+// never to /_sandbox/*.
+import { z } from 'zod';
+
+export const faultSettingsSchema = z.strictObject({
+  /** Share of calls answered with failureStatus, 0 to 1. */
+  failureRate: z.number().min(0).max(1).default(0),
+  failureStatus: z.number().int().min(400).max(599).default(500),
+  /**
+   * Where an injected failure happens: before the operation takes effect, or
+   * after it (the caller sees an error although the change was made, the hard
+   * case for exactly-once).
+   */
+  failurePhase: z.enum(['before', 'after']).default('before'),
+  /** Added to every call. */
+  latencyMs: z.number().int().min(0).max(120_000).default(0),
+  /** Share of calls that get no answer at all for hangMs: a timeout, seen from the caller. */
+  hangRate: z.number().min(0).max(1).default(0),
+  hangMs: z.number().int().min(0).max(600_000).default(30_000),
+  /** The next `count` calls get exactly this answer, then the other settings apply again. */
+  forced: z
+    .strictObject({
+      status: z.number().int().min(200).max(599),
+      count: z.number().int().min(1).max(1_000_000).default(1),
+      /** With status 200: a failure envelope on HTTP 200, as the real service can send. */
+      message: z.string().max(200).optional(),
+      retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+    })
+    .optional(),
+});
+
+export type FaultSettings = z.infer<typeof faultSettingsSchema>;
+export type FaultSettingsInput = z.input<typeof faultSettingsSchema>;
+
+export type FaultDecision =
+  | { kind: 'none' }
+  | { kind: 'hang'; ms: number }
+  | { kind: 'fail'; status: number; phase: 'before' | 'after'; message?: string | undefined; retryAfterSeconds?: number | undefined };
+
+export class FaultInjector {
+  #settings: FaultSettings;
+  #forcedLeft = 0;
+  readonly #random: () => number;
+
+  constructor(settings: FaultSettingsInput = {}, random: () => number = Math.random) {
+    this.#settings = faultSettingsSchema.parse(settings);
+    this.#forcedLeft = this.#settings.forced?.count ?? 0;
+    this.#random = random;
+  }
+
+  get settings(): FaultSettings & { forcedLeft: number } {
+    return { ...this.#settings, forcedLeft: this.#forcedLeft };
+  }
+
+  configure(settings: FaultSettingsInput): void {
+    this.#settings = faultSettingsSchema.parse(settings);
+    this.#forcedLeft = this.#settings.forced?.count ?? 0;
+  }
+
+  get latencyMs(): number {
+    return this.#settings.latencyMs;
+  }
+
+  decide(): FaultDecision {
+    const { forced } = this.#settings;
+    if (forced && this.#forcedLeft > 0) {
+      this.#forcedLeft--;
+      return { kind: 'fail', status: forced.status, phase: 'before', message: forced.message, retryAfterSeconds: forced.retryAfterSeconds };
+    }
+    if (this.#settings.hangRate > 0 && this.#random() < this.#settings.hangRate) return { kind: 'hang', ms: this.#settings.hangMs };
+    if (this.#settings.failureRate > 0 && this.#random() < this.#settings.failureRate) {
+      return { kind: 'fail', status: this.#settings.failureStatus, phase: this.#settings.failurePhase };
+    }
+    return { kind: 'none' };
+  }
+}

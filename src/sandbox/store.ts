@@ -1,0 +1,238 @@
+// What the sandbox holds and the rules of the loyalty service, as DESIGN.md
+// fixes them. Pure in-memory state with no HTTP in it: every rule returns a
+// tagged result, and the routes only translate it into the envelope.
+
+export type EarningStatus = 'pending' | 'approved' | 'cancelled';
+
+export interface Earning {
+  id: number;
+  activityId: string;
+  /** Exact decimal digits, or null for an earn sent without an order. */
+  orderId: string | null;
+  name: string;
+  email: string;
+  mobile: string;
+  description: string | null;
+  points: number;
+  status: EarningStatus;
+  createdAt: string;
+  updatedAt: string;
+  approvedAt: string | null;
+  cancelledAt: string | null;
+}
+
+export interface Redemption {
+  id: number;
+  email: string;
+  mobile: string;
+  points: number;
+  createdAt: string;
+}
+
+export interface Conversion {
+  id: number;
+  campaignId: number;
+  orderId: string;
+  refereeName: string | null;
+  refereeEmail: string | null;
+  createdAt: string;
+}
+
+export interface SandboxState {
+  earnings: Earning[];
+  redemptions: Redemption[];
+  conversions: Conversion[];
+}
+
+export interface Customer {
+  name: string;
+  email: string;
+  mobile: string;
+}
+
+export interface Balance {
+  pending: number;
+  approved: number;
+  redeemed: number;
+  available: number;
+}
+
+/** A rule's answer: what changed, or why the call is refused (400 with this detail). */
+export type RuleResult<T> = { ok: true; value: T } | { ok: false; detail: string };
+
+const refuse = (detail: string): { ok: false; detail: string } => ({ ok: false, detail });
+
+export interface EarnRequest {
+  activityId: string;
+  points: number;
+  name: string;
+  email: string;
+  mobile: string;
+  description: string | null;
+  orderId: string | null;
+}
+
+export type CustomerLookup = { email: string } | { mobile: string };
+
+export class SandboxStore {
+  #earnings: Earning[] = [];
+  #byActivityOrder = new Map<string, Earning>();
+  #byOrder = new Map<string, Earning[]>();
+  #redemptions: Redemption[] = [];
+  #conversions = new Map<string, Conversion>();
+  #customers = new Map<string, Customer>();
+  #emailByMobile = new Map<string, string>();
+  #nextId = 1;
+  readonly #now: () => Date;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
+
+  /** Earn "sends or updates": with an order id it is an upsert on (activity, order). */
+  earn(request: EarnRequest): { earning: Earning; created: boolean } {
+    const now = this.#now().toISOString();
+    this.#rememberCustomer({ name: request.name, email: request.email, mobile: request.mobile });
+    const key = request.orderId === null ? null : `${request.activityId}\u0000${request.orderId}`;
+    const existing = key === null ? undefined : this.#byActivityOrder.get(key);
+    if (existing) {
+      // The customer's details may be corrected; points and status are not reset.
+      Object.assign(existing, {
+        name: request.name,
+        email: request.email,
+        mobile: request.mobile,
+        description: request.description ?? existing.description,
+        updatedAt: now,
+      });
+      return { earning: existing, created: false };
+    }
+    const earning: Earning = {
+      id: this.#nextId++,
+      activityId: request.activityId,
+      orderId: request.orderId,
+      name: request.name,
+      email: request.email,
+      mobile: request.mobile,
+      description: request.description,
+      points: request.points,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      approvedAt: null,
+      cancelledAt: null,
+    };
+    this.#earnings.push(earning);
+    if (key !== null && request.orderId !== null) {
+      this.#byActivityOrder.set(key, earning);
+      this.#byOrder.set(request.orderId, [...(this.#byOrder.get(request.orderId) ?? []), earning]);
+    }
+    return { earning, created: true };
+  }
+
+  /** approve: pending to approved. cancel: pending or approved to cancelled. Cancelled is final; repeats are no-ops. */
+  updatePoints(orderId: string, change: 'approve' | 'cancel'): RuleResult<{ earnings: Earning[]; changed: number }> {
+    const earnings = this.#byOrder.get(orderId) ?? [];
+    if (earnings.length === 0) return refuse(`no points were earned for lp_orderid ${orderId}`);
+    const target: EarningStatus = change === 'approve' ? 'approved' : 'cancelled';
+    if (change === 'approve' && earnings.some((earning) => earning.status === 'cancelled')) {
+      return refuse(`the points for lp_orderid ${orderId} are cancelled and cannot be approved`);
+    }
+    const now = this.#now().toISOString();
+    let changed = 0;
+    for (const earning of earnings) {
+      if (earning.status === target) continue;
+      earning.status = target;
+      earning.updatedAt = now;
+      if (target === 'approved') earning.approvedAt = now;
+      else earning.cancelledAt = now;
+      changed++;
+    }
+    return { ok: true, value: { earnings, changed } };
+  }
+
+  redeem(lookup: CustomerLookup, points: number): RuleResult<{ redemption: Redemption; balance: Balance }> {
+    const customer = this.findCustomer(lookup);
+    if (!customer) return refuse(`no customer found for ${'email' in lookup ? 'lp_email' : 'lp_mobile'}`);
+    const balance = this.balance(customer);
+    if (points > balance.available) {
+      return refuse(`lp_points ${points} exceeds the available balance of ${balance.available}`);
+    }
+    const redemption: Redemption = {
+      id: this.#nextId++,
+      email: customer.email,
+      mobile: customer.mobile,
+      points,
+      createdAt: this.#now().toISOString(),
+    };
+    this.#redemptions.push(redemption);
+    return { ok: true, value: { redemption, balance: this.balance(customer) } };
+  }
+
+  /**
+   * Records a referral conversion once per (campaign, order). A repeat is a
+   * success that records nothing new.
+   */
+  addConversion(input: Omit<Conversion, 'id' | 'createdAt'>): { conversion: Conversion; created: boolean } {
+    const key = `${input.campaignId}\u0000${input.orderId}`;
+    const existing = this.#conversions.get(key);
+    if (existing) return { conversion: existing, created: false };
+    const conversion: Conversion = { id: this.#nextId++, ...input, createdAt: this.#now().toISOString() };
+    this.#conversions.set(key, conversion);
+    return { conversion, created: true };
+  }
+
+  findCustomer(lookup: CustomerLookup): Customer | undefined {
+    const email = 'email' in lookup ? lookup.email.toLowerCase() : this.#emailByMobile.get(normaliseMobile(lookup.mobile));
+    return email === undefined ? undefined : this.#customers.get(email);
+  }
+
+  earningsOf(customer: Customer): Earning[] {
+    const email = customer.email.toLowerCase();
+    return this.#earnings.filter((earning) => earning.email.toLowerCase() === email);
+  }
+
+  redemptionsOf(customer: Customer): Redemption[] {
+    const email = customer.email.toLowerCase();
+    return this.#redemptions.filter((redemption) => redemption.email.toLowerCase() === email);
+  }
+
+  /** Available to redeem: approved minus redeemed. A cancelled approval can take it below zero. */
+  balance(customer: Customer): Balance {
+    const sum = (status: EarningStatus) =>
+      this.earningsOf(customer)
+        .filter((earning) => earning.status === status)
+        .reduce((total, earning) => total + earning.points, 0);
+    const redeemed = this.redemptionsOf(customer).reduce((total, redemption) => total + redemption.points, 0);
+    const approved = sum('approved');
+    return { pending: sum('pending'), approved, redeemed, available: approved - redeemed };
+  }
+
+  snapshot(): SandboxState {
+    return structuredClone({
+      earnings: this.#earnings,
+      redemptions: this.#redemptions,
+      conversions: [...this.#conversions.values()],
+    });
+  }
+
+  reset(): void {
+    this.#earnings = [];
+    this.#byActivityOrder.clear();
+    this.#byOrder.clear();
+    this.#redemptions = [];
+    this.#conversions.clear();
+    this.#customers.clear();
+    this.#emailByMobile.clear();
+  }
+
+  #rememberCustomer(customer: Customer): void {
+    const email = customer.email.toLowerCase();
+    const previous = this.#customers.get(email);
+    if (previous && previous.mobile !== customer.mobile) this.#emailByMobile.delete(normaliseMobile(previous.mobile));
+    this.#customers.set(email, customer);
+    this.#emailByMobile.set(normaliseMobile(customer.mobile), email);
+  }
+}
+
+/** Mobile numbers match on their digits: "+1 (555) 010-0000" and "+15550100000" are one customer. */
+export const normaliseMobile = (mobile: string): string => mobile.replace(/[^\d]/g, '');

@@ -1,0 +1,31 @@
+// A real sandbox on 127.0.0.1 with a port the OS picks, for tests that talk HTTP.
+import { listen } from '../../src/http/listen.ts';
+import { createSandbox, type SandboxOptions, type Sandbox } from '../../src/sandbox/app.ts';
+
+export const SANDBOX_CREDENTIALS = { apiKey: 'test-sandbox-key', brandId: 'test-brand' } as const;
+
+export interface TestSandbox extends Sandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
+  const sandbox = createSandbox({ ...SANDBOX_CREDENTIALS, ...options });
+  const http = await listen(sandbox.app, 0, '127.0.0.1');
+  return { ...sandbox, url: http.localUrl, close: () => http.close() };
+}
+
+/** Headers a raw HTTP caller needs to be let in. */
+export const authHeaders = (overrides: Record<string, string> = {}) => ({
+  'x-api-key': SANDBOX_CREDENTIALS.apiKey,
+  'x-brand-id': SANDBOX_CREDENTIALS.brandId,
+  'content-type': 'application/json',
+  ...overrides,
+});
+
+/** A raw POST, as any HTTP client would send it, bypassing our client. */
+export async function rawPost(url: string, body: unknown, headers: Record<string, string> = authHeaders()) {
+  const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
