@@ -1,0 +1,79 @@
+// Composition root: builds the parts from the configuration, starts them, and
+// stops them in order. Nothing else in the code reads the configuration.
+import { isSandboxMode, type Config } from './config.ts';
+import { createHttpApp } from './http/app.ts';
+import { listen, type Listening } from './http/listen.ts';
+import { LoyaltyClient } from './loyalty/client.ts';
+import type { Logger } from './logger.ts';
+import { createSandbox, type Sandbox } from './sandbox/app.ts';
+
+export interface RunningBridge {
+  http: Listening;
+  client: LoyaltyClient;
+  /** Present in sandbox mode. */
+  sandbox?: Sandbox;
+  loyaltyBaseUrl: string;
+  stop(): Promise<void>;
+}
+
+export function sandboxFromConfig(config: Config): Sandbox {
+  return createSandbox({
+    apiKey: config.SANDBOX_API_KEY,
+    brandId: config.SANDBOX_BRAND_ID,
+    activities: config.SANDBOX_ACTIVITIES,
+    rateLimit: config.SANDBOX_RATE_LIMIT_PER_MINUTE,
+    faults: {
+      failureRate: config.SANDBOX_FAULT_FAILURE_RATE,
+      failureStatus: config.SANDBOX_FAULT_FAILURE_STATUS,
+      latencyMs: config.SANDBOX_FAULT_LATENCY_MS,
+    },
+  });
+}
+
+export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
+  const sandbox = isSandboxMode(config) ? sandboxFromConfig(config) : undefined;
+  const app = createHttpApp({ ...(sandbox ? { sandbox: sandbox.app } : {}) });
+  const http = await listen(app, config.PORT, config.HOST);
+
+  // In sandbox mode the bridge calls the sandbox it serves itself, with the sandbox's credentials.
+  const loyaltyBaseUrl = sandbox ? `${http.localUrl}/sandbox` : (config.LOYALTY_BASE_URL ?? '');
+  const client = new LoyaltyClient({
+    baseUrl: loyaltyBaseUrl,
+    apiKey: sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? ''),
+    brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
+    timeoutMs: config.LOYALTY_TIMEOUT_MS,
+    maxRetries: config.LOYALTY_MAX_RETRIES,
+    rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+  });
+
+  logger.info(
+    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl },
+    sandbox
+      ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
+      : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
+  );
+
+  return {
+    http,
+    client,
+    ...(sandbox ? { sandbox } : {}),
+    loyaltyBaseUrl,
+    async stop() {
+      await http.close();
+    },
+  };
+}
+
+export interface RunningSandbox {
+  http: Listening;
+  sandbox: Sandbox;
+  stop(): Promise<void>;
+}
+
+/** The sandbox on its own port (SANDBOX_PORT), for developing against it from elsewhere. */
+export async function startSandboxServer(config: Config, logger: Logger): Promise<RunningSandbox> {
+  const sandbox = sandboxFromConfig(config);
+  const http = await listen(sandbox.app, config.SANDBOX_PORT, config.HOST);
+  logger.info({ port: http.port, url: http.localUrl }, `loyalty sandbox listening on ${http.localUrl}`);
+  return { http, sandbox, stop: () => http.close() };
+}

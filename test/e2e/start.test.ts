@@ -1,0 +1,78 @@
+// `npm start` on a fresh clone: the bridge comes up in sandbox mode and all
+// five operations answer at /sandbox with the sandbox's credentials; a bad
+// setting stops it before it listens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, type RunningCli } from '../helpers/cli-process.ts';
+
+const headers = { 'x-api-key': 'sandbox-key', 'x-brand-id': 'sandbox-brand', 'content-type': 'application/json' };
+const post = async (url: string, body: unknown) => {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+};
+
+describe('loyalty-bridge start, with no configuration', () => {
+  let bridge: RunningCli;
+  beforeAll(async () => {
+    bridge = await startCli(['start'], {});
+  });
+  afterAll(async () => {
+    await bridge.stop();
+  });
+
+  it('is alive', async () => {
+    expect((await fetch(`${bridge.url}/healthz`)).status).toBe(200);
+  });
+
+  it('serves all five operations of the loyalty API at /sandbox', async () => {
+    const base = `${bridge.url}/sandbox`;
+    const customer = { lp_name: 'Ada', lp_email: 'ada@example.com', lp_mobile: '+447700900123' };
+    const calls = [
+      await post(`${base}/loyalty/v1/earn/1`, { ...customer, lp_orderid: '1001' }),
+      await post(`${base}/loyalty/v1/updatePoints`, { lp_status: 'approve', lp_orderid: '1001' }),
+      await post(`${base}/loyalty/v1/redeem`, { lp_points: 40, lp_email: 'ada@example.com' }),
+      await post(`${base}/loyalty/v1/transaction`, { lp_type: 'all', lp_email: 'ada@example.com' }),
+      await post(`${base}/api/v1/conversion/add`, { order_id: '1001', campaign_id: 5, referee_name: 'Grace', referee_email: 'grace@example.com' }),
+    ];
+    expect(calls.map((call) => [call.status, call.body.response.status])).toEqual(Array(5).fill([200, 'success']));
+    expect(calls[3]?.body.response.data.balance).toMatchObject({ approved: 100, redeemed: 40, available: 60 });
+  });
+
+  it('stops with exit code 0 on SIGTERM', async () => {
+    const other = await startCli(['start'], {});
+    expect(await other.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('loyalty-bridge sandbox', () => {
+  it('serves the sandbox alone', async () => {
+    const sandbox = await startCli(['sandbox'], { SANDBOX_API_KEY: 'alone-key', SANDBOX_BRAND_ID: 'alone-brand' });
+    try {
+      const response = await fetch(`${sandbox.url}/api/v1/conversion/add`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'alone-key', 'x-brand-id': 'alone-brand', 'content-type': 'application/json' },
+        body: JSON.stringify({ order_id: '1', campaign_id: 1 }),
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('a bad configuration', () => {
+  it('stops start-up with a non-zero exit, one line per bad key, before anything listens', async () => {
+    const result = await runCli(['start'], { PORT: 'eighty', LOYALTY_RATE_LIMIT_PER_MINUTE: '-5', ADMIN_TOKEN: 'hunter2' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PORT (environment): must be a whole number from 0 to 65535');
+    expect(result.stderr).toContain('LOYALTY_RATE_LIMIT_PER_MINUTE (environment): must be a whole number from 1');
+    expect(result.stderr).toContain('ADMIN_TOKEN (environment): must be at least 16 characters');
+    expect(result.stderr).not.toContain('hunter2');
+    expect(result.stdout).not.toContain('listening');
+  });
+
+  it('answers an unknown command with usage and exit code 2', async () => {
+    const result = await runCli(['launch'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: loyalty-bridge');
+  });
+});

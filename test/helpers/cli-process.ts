@@ -1,0 +1,61 @@
+// Runs the real CLI in a child process, as a merchant would, and finds out
+// where it listens from its first log line.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/loyalty-bridge.js', import.meta.url));
+
+export interface RunningCli {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', SANDBOX_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: match[1],
+          output: () => output,
+          stop: async (signal = 'SIGTERM') => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Runs the CLI to completion and returns its exit code and output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
