@@ -1,5 +1,6 @@
 // The sandbox as any HTTP caller sees it: raw requests, no client of ours.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxState } from '../../src/sandbox/store.ts';
 import { authHeaders, rawPost, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 let sandbox: TestSandbox;
@@ -86,7 +87,7 @@ describe('state and fault injection', () => {
     await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '8001', campaign_id: 3 });
     const denied = await fetch(`${sandbox.url}/_sandbox/state`);
     expect(denied.status).toBe(401);
-    const state = await (await fetch(`${sandbox.url}/_sandbox/state`, { headers: authHeaders() })).json();
+    const state = (await (await fetch(`${sandbox.url}/_sandbox/state`, { headers: authHeaders() })).json()) as SandboxState;
     expect(state.earnings).toMatchObject([
       { activityId: '1', orderId: '8001', name: 'Ada', email: 'ada@example.com', mobile: '+447700900123', description: null, points: 100, status: 'pending' },
     ]);
@@ -127,6 +128,6 @@ describe('state and fault injection', () => {
   it('refuses fault settings it does not understand', async () => {
     const response = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: authHeaders(), body: JSON.stringify({ failureRate: 3 }) });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toContain('failureRate');
+    expect(((await response.json()) as { error: string }).error).toContain('failureRate');
   });
 });

@@ -7,7 +7,8 @@ import { runCli, startCli, type RunningCli } from '../helpers/cli-process.ts';
 const headers = { 'x-api-key': 'sandbox-key', 'x-brand-id': 'sandbox-brand', 'content-type': 'application/json' };
 const post = async (url: string, body: unknown) => {
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
+  type Envelope = { response: { status: string; data: Record<string, unknown> } };
+  return { status: response.status, body: (await response.json()) as Envelope };
 };
 
 describe('loyalty-bridge start, with no configuration', () => {
