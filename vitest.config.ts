@@ -8,5 +8,6 @@ export default defineConfig({
     // Two cores: two workers, and tests that start real servers do not fight for them.
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

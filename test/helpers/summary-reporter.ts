@@ -1,0 +1,20 @@
+// Prints one plain closing line, "tests: N passed, N failed, N skipped", that
+// any CI can read without knowing vitest's own output.
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const count = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const { state } = test.result();
+        if (state === 'passed') count.passed++;
+        else if (state === 'failed') count.failed++;
+        else count.skipped++;
+      }
+      // A file that failed to load has no tests but is a failure all the same.
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed++;
+    }
+    process.stdout.write(`\ntests: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+  }
+}
