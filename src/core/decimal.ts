@@ -1,0 +1,27 @@
+// Money amounts travel as decimal strings; comparing them through floats
+// would make 19.99 and 20 disagree at the edges. Scaled BigInts do not.
+
+const SCALE = 6;
+
+function toScaled(value: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) throw new RangeError(`not a decimal: ${value}`);
+  const [, sign, whole, fraction = ''] = match;
+  const scaled = BigInt(`${whole}${fraction.padEnd(SCALE, '0').slice(0, SCALE)}`);
+  return sign === '-' ? -scaled : scaled;
+}
+
+/** -1, 0 or 1, as a is less than, equal to or greater than b. */
+export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
+  const difference = toScaled(a) - toScaled(b);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+/** Whole points for an amount at a rate of points per unit, rounded half up. */
+export function pointsFor(amount: string, pointsPerUnit: number): number {
+  const scaledRate = BigInt(Math.round(pointsPerUnit * 10 ** SCALE));
+  const product = toScaled(amount) * scaledRate; // scaled twice
+  const unit = 10n ** BigInt(SCALE * 2);
+  const absolute = product < 0n ? -product : product;
+  return Number((absolute + unit / 2n) / unit);
+}

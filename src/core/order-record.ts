@@ -1,0 +1,145 @@
+// One mapped order as the ledger keeps it, and the pure fold of an event into
+// it. The fold is what makes duplicates and reordering harmless: facts are a
+// union, and every detail of the order is taken from the newest event that
+// knew it, newest by when it happened, not by when it arrived.
+import { FACTS, orderKey, type Fact, type OrderEvent } from './order-event.ts';
+
+export type UpstreamPoints = 'none' | 'earned' | 'approved' | 'cancelled';
+
+export interface OrderSnapshot {
+  orderName: string;
+  customer: { name: string | null; email: string | null; mobile: string | null };
+  total: { amount: string; currency: string };
+  test: boolean;
+  source: string | null;
+  referral?: { campaignId: number } | undefined;
+  discountCodes: Array<{ code: string; amount: string }>;
+  attributes: Record<string, string>;
+  landingSite: string | null;
+}
+
+export interface CallRecord {
+  operation: 'earn' | 'approve' | 'cancel' | 'redeem' | 'conversion';
+  at: string;
+  attempts: number;
+  outcome: 'success' | 'retry' | 'failed';
+  httpStatus?: number | undefined;
+  message: string;
+}
+
+export interface OrderRecord {
+  key: string;
+  platform: string;
+  shop: string;
+  orderId: string;
+  facts: Fact[];
+  snapshot: OrderSnapshot;
+  /** Per snapshot field (customer fields one by one), the sort key of the event it was taken from. */
+  snapshotFrom: Record<string, string>;
+  firstSeenAt: string;
+  updatedAt: string;
+  /** Where the lifecycle last said the points belong, for people to read. */
+  target: { state: string; reason?: string } | null;
+  /** What the loyalty service is known to hold for this order. */
+  upstream: {
+    points: UpstreamPoints;
+    earnedAt: string | null;
+    conversion: 'none' | 'sent';
+    /** sending: the call may have been made; a crash here leaves it in doubt. */
+    redemption: 'none' | 'sending' | 'sent';
+  };
+  /** Retry state of the next call, and the dead letter that blocks the order, if any. */
+  work: {
+    attempts: number;
+    firstFailureAt: string | null;
+    retryAt: string | null;
+    lastError: string | null;
+    deadLetterId: string | null;
+  };
+  calls: CallRecord[];
+  /** The most recent delivery keys folded in, newest last. */
+  deliveries: string[];
+}
+
+const MAX_DELIVERIES_KEPT = 20;
+const MAX_CALLS_KEPT = 50;
+
+/** Sorts events by when they happened; the delivery id breaks ties so any arrival order gives one answer. */
+export const eventSortKey = (event: Pick<OrderEvent, 'occurredAt' | 'deliveryId'>): string =>
+  `${new Date(event.occurredAt).toISOString()}|${event.deliveryId}`;
+
+export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
+  return {
+    key: orderKey(event),
+    platform: event.platform,
+    shop: event.shop,
+    orderId: event.orderId,
+    facts: [],
+    snapshot: {
+      orderName: event.orderName,
+      customer: { name: null, email: null, mobile: null },
+      total: event.total,
+      test: false,
+      source: null,
+      discountCodes: [],
+      attributes: {},
+      landingSite: null,
+    },
+    snapshotFrom: {},
+    target: null,
+    firstSeenAt: now,
+    updatedAt: now,
+    upstream: { points: 'none', earnedAt: null, conversion: 'none', redemption: 'none' },
+    work: { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, deadLetterId: null },
+    calls: [],
+    deliveries: [],
+  };
+}
+
+/** Folds one event into the record, in place. Returns whether anything the lifecycle reads changed. */
+export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string): boolean {
+  const before = JSON.stringify([record.facts, record.snapshot]);
+  const facts = new Set<Fact>([...record.facts, ...event.facts]);
+  record.facts = FACTS.filter((fact) => facts.has(fact));
+
+  const at = eventSortKey(event);
+  const take = <K extends keyof OrderSnapshot>(field: K, value: OrderSnapshot[K], known: boolean) => {
+    if (!known) return;
+    const current = record.snapshotFrom[field];
+    if (current !== undefined && current > at) return;
+    record.snapshot[field] = value;
+    record.snapshotFrom[field] = at;
+  };
+  const { customer } = event;
+  const mergedCustomer = { ...record.snapshot.customer };
+  // Each customer field on its own: a refund event that knows no e-mail must not erase it.
+  for (const field of ['name', 'email', 'mobile'] as const) {
+    const from = record.snapshotFrom[`customer.${field}`];
+    if (customer[field] !== null && (from === undefined || from <= at)) {
+      mergedCustomer[field] = customer[field];
+      record.snapshotFrom[`customer.${field}`] = at;
+    }
+  }
+  record.snapshot.customer = mergedCustomer;
+  take('orderName', event.orderName, event.orderName !== '');
+  take('total', event.total, true);
+  take('source', event.source, event.source !== null);
+  take('referral', event.referral, event.referral !== undefined);
+  take('discountCodes', event.discountCodes, event.discountCodes.length > 0);
+  take('attributes', event.attributes, Object.keys(event.attributes).length > 0);
+  take('landingSite', event.landingSite, event.landingSite !== null);
+  // A test order stays a test order, whatever arrives later.
+  record.snapshot.test = record.snapshot.test || event.test;
+
+  if (!record.deliveries.includes(deliveryKey)) {
+    record.deliveries.push(deliveryKey);
+    if (record.deliveries.length > MAX_DELIVERIES_KEPT) record.deliveries.splice(0, record.deliveries.length - MAX_DELIVERIES_KEPT);
+  }
+  record.updatedAt = now;
+  return JSON.stringify([record.facts, record.snapshot]) !== before;
+}
+
+export function recordCall(record: OrderRecord, call: CallRecord): void {
+  record.calls.push(call);
+  if (record.calls.length > MAX_CALLS_KEPT) record.calls.splice(0, record.calls.length - MAX_CALLS_KEPT);
+}
