@@ -58,6 +58,60 @@ const activities = () =>
     ),
   );
 
+const list = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
+    z.array(z.string({ error: 'must be a list of words' }).min(1), { error: 'must be a comma-separated list' }),
+  );
+
+const yesNo = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? ({ true: true, yes: true, '1': true, false: false, no: false, '0': false } as Record<string, boolean>)[value.toLowerCase()] ?? value : value),
+    z.boolean({ error: 'must be true or false' }),
+  );
+
+const decimalText = () =>
+  z.preprocess(
+    (value) => (typeof value === 'number' ? String(value) : value),
+    z.string({ error: 'must be an amount like 10 or 9.99' }).regex(/^\d+(\.\d+)?$/, { error: 'must be an amount like 10 or 9.99' }),
+  );
+
+const positiveNumber = () => {
+  const error = 'must be a positive number';
+  return z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number({ error }).positive({ error }).max(1_000_000, { error }));
+};
+
+const regexText = () =>
+  z.string({ error: 'must be a regular expression' }).refine(
+    (value) => {
+      try {
+        new RegExp(value);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be a valid regular expression' },
+  );
+
+// Codes to campaign ids, as "CODE=12,OTHER=13" in the environment or an object in a file.
+const codeCampaigns = () =>
+  z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      return Object.fromEntries(
+        value
+          .split(',')
+          .filter((pair) => pair.trim() !== '')
+          .map((pair) => pair.split('=').map((part) => part.trim()))
+          .map(([code, id]) => [code, /^\d+$/.test(id ?? '') ? Number(id) : id]),
+      );
+    },
+    z.record(z.string().min(1), z.number({ error: 'campaign ids must be whole numbers' }).int({ error: 'campaign ids must be whole numbers' }).positive({ error: 'campaign ids must be whole numbers' }), {
+      error: 'must be a list like SPRING=12,FRIEND=13',
+    }),
+  );
+
 const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -77,6 +131,23 @@ export const configSchema = z
     LOYALTY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000),
     LOYALTY_TIMEOUT_MS: wholeNumber(100, 120_000),
     LOYALTY_MAX_RETRIES: wholeNumber(0, 20),
+
+    EARN_TRIGGER: z.enum(['paid', 'placed'], { error: 'must be paid or placed' }),
+    PARTIAL_REFUND: z.enum(['ignore', 'cancel'], { error: 'must be ignore or cancel' }),
+    MIN_ORDER_TOTAL: decimalText(),
+    EXCLUDED_SOURCES: list(),
+    REQUIRE_MOBILE: yesNo(),
+    COUNT_TEST_ORDERS: yesNo(),
+    POINTS_PENDING_DAYS: wholeNumber(0, 365),
+    REFERRAL_ATTRIBUTE_KEY: text().optional(),
+    REFERRAL_DISCOUNT_CAMPAIGNS: codeCampaigns(),
+    REFERRAL_LANDING_PARAM: text().optional(),
+    REDEEM_CODE_PATTERN: regexText().optional(),
+    REDEEM_POINTS_PER_UNIT: positiveNumber(),
+
+    DEDUPE_WINDOW_DAYS: wholeNumber(1, 90),
+    RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
+    WORKER_CONCURRENCY: wholeNumber(1, 1_000),
 
     SANDBOX_API_KEY: secret(),
     SANDBOX_BRAND_ID: text(),

@@ -115,8 +115,13 @@ export class LoyaltyClient {
     });
   }
 
+  /**
+   * Redeem is the one operation that is not idempotent: sent twice, it takes
+   * the points twice. So it is retried only when the failed attempt certainly
+   * did not take effect.
+   */
   redeem(input: RedeemInput): Promise<LoyaltyResult> {
-    return this.#call('redeem', PATH.redeem, { lp_points: input.points, ...customerFields(input) });
+    return this.#call('redeem', PATH.redeem, { lp_points: input.points, ...customerFields(input) }, { idempotent: false });
   }
 
   transactions(input: TransactionsInput): Promise<LoyaltyResult> {
@@ -136,7 +141,7 @@ export class LoyaltyClient {
     });
   }
 
-  async #call(operation: string, path: string, body: Record<string, unknown>): Promise<LoyaltyResult> {
+  async #call(operation: string, path: string, body: Record<string, unknown>, { idempotent = true } = {}): Promise<LoyaltyResult> {
     const json = withoutUndefined(body);
     let attempts = 0;
     const result = await pRetry(
@@ -150,7 +155,7 @@ export class LoyaltyClient {
         maxTimeout: this.#options.maxRetryDelayMs,
         factor: 2,
         randomize: true,
-        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable,
+        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable && (idempotent || error.certainlyNotApplied),
         onFailedAttempt: ({ error }) => {
           // Retry-After concerns the whole API key: hold the shared limiter so
           // no other call walks into the same refusal.

@@ -41,6 +41,16 @@ export class LoyaltyError extends Error {
     this.retryAfterMs = details.retryAfterMs;
   }
 
+  /**
+   * True when the call certainly did not take effect: the service refused to
+   * serve it (429) or it never left this machine (connection refused, no such
+   * host). Anything else that failed may have been applied before it failed.
+   */
+  get certainlyNotApplied(): boolean {
+    if (this.kind === 'rate_limited' || this.kind === 'invalid_auth' || this.kind === 'invalid_url' || this.kind === 'invalid_source') return true;
+    return this.kind === 'network' && NOT_SENT_CODES.has(this.detail ?? '');
+  }
+
   /** What the service said, in one line, for ledgers and dead letters. */
   get summary(): string {
     const status = this.httpStatus === undefined ? '' : `${this.httpStatus} `;
@@ -114,4 +124,7 @@ export const unreadableResponse = (operation: string, httpStatus: number, why: s
 // No `cause` here on purpose: the HTTP library's error carries the request
 // options, headers and credentials included, and a logger would print them.
 export const networkError = (operation: string, code: string): LoyaltyError =>
-  new LoyaltyRetryableError('network', true, `${operation}: could not reach the loyalty service (${code})`, { operation });
+  new LoyaltyRetryableError('network', true, `${operation}: could not reach the loyalty service (${code})`, { operation, detail: code });
+
+/** Network failures that happen before a request is sent. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -97,8 +97,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     delete params.format;
 
-    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    const fault = faults.decide();
+    const latency = faults.latencyFor(req.path);
+    if (latency > 0) await sleep(latency);
+    const fault = faults.decide(req.path);
     if (fault.kind === 'fail' && fault.phase === 'before') return sendInjectedFailure(res, fault);
     if (fault.kind === 'hang') return hang(res, fault.ms);
 

@@ -18,6 +18,8 @@ export const faultSettingsSchema = z.strictObject({
   /** Share of calls that get no answer at all for hangMs: a timeout, seen from the caller. */
   hangRate: z.number().min(0).max(1).default(0),
   hangMs: z.number().int().min(0).max(600_000).default(30_000),
+  /** Limits every fault to paths containing this text, such as /redeem. */
+  onlyPath: z.string().max(200).optional(),
   /** The next `count` calls get exactly this answer, then the other settings apply again. */
   forced: z
     .strictObject({
@@ -58,12 +60,14 @@ export class FaultInjector {
     this.#forcedLeft = this.#settings.forced?.count ?? 0;
   }
 
-  get latencyMs(): number {
-    return this.#settings.latencyMs;
+  latencyFor(path: string): number {
+    const { onlyPath, latencyMs } = this.#settings;
+    return onlyPath !== undefined && !path.includes(onlyPath) ? 0 : latencyMs;
   }
 
-  decide(): FaultDecision {
-    const { forced } = this.#settings;
+  decide(path = ''): FaultDecision {
+    const { forced, onlyPath } = this.#settings;
+    if (onlyPath !== undefined && !path.includes(onlyPath)) return { kind: 'none' };
     if (forced && this.#forcedLeft > 0) {
       this.#forcedLeft--;
       return { kind: 'fail', status: forced.status, phase: 'before', message: forced.message, retryAfterSeconds: forced.retryAfterSeconds };

@@ -1,0 +1,72 @@
+// The core, assembled: the lowdb store under DATA_DIR, the ledger over it and
+// the worker that drains it through the loyalty client.
+import type { Logger } from '../logger.ts';
+import { Ledger, type AcceptResult } from './ledger.ts';
+import type { OrderEvent } from './order-event.ts';
+import type { Policy } from './policy.ts';
+import type { DeadLetter, LedgerStore } from './store/ledger-store.ts';
+import { LowdbStore } from './store/lowdb-store.ts';
+import { Worker, type LoyaltyOperations, type WorkerOptions } from './worker.ts';
+
+export interface EngineOptions {
+  dataDir: string;
+  client: LoyaltyOperations;
+  policy: Policy;
+  earnActivityId: string;
+  logger: Logger;
+  dedupeWindowMs?: number;
+  /** Another store in place of the lowdb files. */
+  store?: LedgerStore;
+  worker?: Partial<Omit<WorkerOptions, 'ledger' | 'client' | 'policy' | 'earnActivityId' | 'logger'>>;
+  now?: () => Date;
+}
+
+export interface Engine {
+  ledger: Ledger;
+  worker: Worker;
+  /** The acknowledgement path: resolves once the delivery is on disk. */
+  accept(deliveryKey: string, events: OrderEvent[]): Promise<AcceptResult>;
+  retryDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  /** Waits until every accepted delivery is folded and the worker has nothing ready to do. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const now = options.now ?? (() => new Date());
+  const store = options.store ?? new LowdbStore({ dataDir: options.dataDir });
+  const ledger = await Ledger.open({ store, now, ...(options.dedupeWindowMs ? { dedupeWindowMs: options.dedupeWindowMs } : {}) });
+  const worker = new Worker({
+    ledger,
+    client: options.client,
+    policy: options.policy,
+    earnActivityId: options.earnActivityId,
+    logger: options.logger,
+    now,
+    ...options.worker,
+  });
+  await worker.start();
+  await ledger.pruneSeen();
+  const pruner = setInterval(() => void ledger.pruneSeen().catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')), 60 * 60_000);
+  pruner.unref();
+
+  return {
+    ledger,
+    worker,
+    accept: (deliveryKey, events) => ledger.accept(deliveryKey, events),
+    async retryDeadLetter(id) {
+      const letter = await ledger.removeDeadLetter(id);
+      if (letter?.kind === 'call' && letter.orderKey) await worker.retry(letter.orderKey);
+      return letter;
+    },
+    async drain() {
+      await ledger.quiesce();
+      await worker.idle();
+    },
+    async stop() {
+      clearInterval(pruner);
+      await worker.stop();
+      await ledger.flush();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Config } from '../config.ts';
+import type { Policy } from './policy.ts';
+
+export function policyFromConfig(config: Config): Policy {
+  return {
+    earnTrigger: config.EARN_TRIGGER,
+    partialRefund: config.PARTIAL_REFUND,
+    minimumTotal: config.MIN_ORDER_TOTAL,
+    excludedSources: config.EXCLUDED_SOURCES.map((source) => source.toLowerCase()),
+    requireMobile: config.REQUIRE_MOBILE,
+    countTestOrders: config.COUNT_TEST_ORDERS,
+    pendingDays: config.POINTS_PENDING_DAYS,
+    referral: {
+      attributeKey: config.REFERRAL_ATTRIBUTE_KEY ?? null,
+      discountCampaigns: Object.fromEntries(Object.entries(config.REFERRAL_DISCOUNT_CAMPAIGNS).map(([code, id]) => [code.toUpperCase(), id])),
+      landingParam: config.REFERRAL_LANDING_PARAM ?? null,
+    },
+    redemption: {
+      codePattern: config.REDEEM_CODE_PATTERN ? new RegExp(config.REDEEM_CODE_PATTERN, 'i') : null,
+      pointsPerUnit: config.REDEEM_POINTS_PER_UNIT,
+    },
+  };
+}

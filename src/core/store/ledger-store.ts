@@ -1,0 +1,78 @@
+// What the core needs from durable storage, and nothing lowdb-shaped: so a
+// shared database can take the place of the lowdb files when a merchant
+// outgrows one instance. Every method that changes something resolves only
+// once the change is on disk.
+import type { OrderEvent } from '../order-event.ts';
+import type { OrderRecord } from '../order-record.ts';
+
+/** One accepted delivery, as it waits to be folded into its orders. */
+export interface InboxEntry {
+  /** The dedupe key of the delivery (platform-specific). */
+  key: string;
+  receivedAt: string;
+  events: OrderEvent[];
+}
+
+export interface DeadLetter {
+  id: string;
+  createdAt: string;
+  /** delivery: an authentic delivery we could not use. call: a call the service refused for good. */
+  kind: 'delivery' | 'call';
+  reason: string;
+  platform?: string | undefined;
+  topic?: string | undefined;
+  orderKey?: string | undefined;
+  operation?: string | undefined;
+  httpStatus?: number | undefined;
+  /** For deliveries: the body as received (truncated), so nothing is lost. */
+  body?: string | undefined;
+  retries: number;
+}
+
+export interface LoadedLedger {
+  activeOrders: OrderRecord[];
+  inbox: Array<{ segment: string; entries: InboxEntry[] }>;
+  /** Delivery keys seen within the dedupe window, with when they were received. */
+  seen: Array<[key: string, receivedAt: string]>;
+  /** Settled orders live outside the hot files: only their keys are loaded. */
+  settledKeys: string[];
+  deadLetters: DeadLetter[];
+}
+
+export interface LedgerStore {
+  load(): Promise<LoadedLedger>;
+
+  /** The acknowledgement path: a batch of deliveries, on disk when this resolves. Returns its segment. */
+  appendInbox(entries: InboxEntry[]): Promise<string>;
+  /** Forgets inbox segments whose deliveries are folded into orders and saved. */
+  dropInbox(segments: string[]): Promise<void>;
+
+  saveActive(orders: OrderRecord[]): Promise<void>;
+  /** Moves quiet, finished orders out of the hot files. */
+  settle(orders: OrderRecord[]): Promise<void>;
+  /** Brings a settled order back to the hot files (an event arrived for it), and returns it. */
+  unsettle(key: string): Promise<OrderRecord | undefined>;
+  readSettled(key: string): Promise<OrderRecord | undefined>;
+
+  saveSeen(entries: Array<[key: string, receivedAt: string]>): Promise<void>;
+  /** Drops seen delivery keys received before `before`. */
+  pruneSeen(before: Date): Promise<void>;
+
+  saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
+
+  /** Waits for every write under way. */
+  close(): Promise<void>;
+}
+
+/** A ledger file that is torn, empty or not what we wrote: refuse to start on it. */
+export class LedgerDamagedError extends Error {
+  readonly path: string;
+  constructor(path: string, why: string) {
+    super(
+      `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ` +
+        `Restore it from a backup, or move it aside if you accept losing what it held, then start again.`,
+    );
+    this.name = 'LedgerDamagedError';
+    this.path = path;
+  }
+}

@@ -1,0 +1,262 @@
+// The core end to end against the real sandbox over HTTP: events in, the
+// right calls out, once each, with retries and dead letters.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine.ts';
+import { DEFAULT_POLICY } from '../../src/core/policy.ts';
+import { LowdbStore } from '../../src/core/store/lowdb-store.ts';
+import { eventually, startTestEngine, tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+
+let sandbox: TestSandbox;
+let engines: Engine[] = [];
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: 100_000 });
+});
+afterAll(() => sandbox.close());
+afterEach(async () => {
+  await Promise.all(engines.map((engine) => engine.stop()));
+  engines = [];
+  sandbox.faults.configure({});
+});
+
+let nextOrder = 1000;
+const newOrderId = () => String(nextOrder++);
+const earningOf = (orderId: string) => sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+const start = async (options: Parameters<typeof startTestEngine>[1] = {}) => {
+  const engine = await startTestEngine(sandbox, options);
+  engines.push(engine);
+  return engine;
+};
+
+describe('the order lifecycle against the sandbox', () => {
+  it('earns on paid, approves on fulfilled, cancels on a full refund', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    await engine.accept('d1', [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'pending', points: 100, email: 'ada@example.com', description: `Order #${orderId}` }]);
+    await engine.accept('d2', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'approved' }]);
+    await engine.accept('d3', [orderEvent({ orderId, facts: ['fullyRefunded'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
+    const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+    expect(order?.calls.map((call) => [call.operation, call.outcome])).toEqual([
+      ['earn', 'success'],
+      ['approve', 'success'],
+      ['cancel', 'success'],
+    ]);
+  });
+
+  it('earns and then approves when fulfilment arrives before payment', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    await engine.accept('f', [orderEvent({ orderId, facts: ['fulfilled'] })]);
+    await engine.accept('p', [orderEvent({ orderId, facts: ['paid'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'approved' }]);
+  });
+
+  it('makes no call at all for an order cancelled before it earned', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    await engine.accept('c', [orderEvent({ orderId, facts: ['placed', 'cancelled'] })]);
+    await engine.accept('p', [orderEvent({ orderId, facts: ['paid'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toEqual([]);
+    const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+    expect(order?.target).toEqual({ state: 'void' });
+    expect(order?.calls).toEqual([]);
+  });
+
+  it('answers a delivery seen before as a duplicate and makes one earn for three deliveries', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    const event = orderEvent({ orderId, facts: ['paid'] });
+    const results = await Promise.all([engine.accept('same', [event]), engine.accept('same', [event]), engine.accept('same', [event])]);
+    expect(results.sort()).toEqual(['accepted', 'duplicate', 'duplicate']);
+    await engine.drain();
+    expect(earningOf(orderId)).toHaveLength(1);
+  });
+
+  it('records a referred order as one conversion, and a loyalty discount as one redemption', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    const email = `r${orderId}@example.com`;
+    // Points to redeem first: an approved earning of 100 for this customer.
+    const earlier = newOrderId();
+    await engine.accept('e', [orderEvent({ orderId: earlier, facts: ['paid', 'fulfilled'], customer: { name: 'R', email, mobile: '+447700900555' } })]);
+    await engine.drain();
+    const referred = orderEvent({
+      orderId,
+      facts: ['paid'],
+      customer: { name: 'R', email, mobile: '+447700900555' },
+      attributes: { loyalty_campaign: '44' },
+      discountCodes: [{ code: 'LOYALTY-R', amount: '0.50' }],
+    });
+    await engine.accept('r1', [referred]);
+    await engine.accept('r2', [{ ...referred, deliveryId: 'again', facts: ['paid', 'fulfilled'] }]);
+    await engine.drain();
+    const state = sandbox.store.snapshot();
+    expect(state.conversions.filter((c) => c.orderId === orderId)).toMatchObject([{ campaignId: 44, refereeName: 'R', refereeEmail: email }]);
+    expect(state.redemptions.filter((r) => r.email === email)).toMatchObject([{ points: 50 }]);
+  });
+
+  it('skips an order without an e-mail and says why', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    await engine.accept('s', [orderEvent({ orderId, facts: ['paid'], customer: { name: 'X', email: null, mobile: null } })]);
+    await engine.drain();
+    expect((await engine.ledger.findOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+    expect(earningOf(orderId)).toEqual([]);
+  });
+});
+
+describe('failures', () => {
+  it('retries a retryable failure with backoff until it succeeds', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    sandbox.faults.configure({ forced: { status: 503, count: 2 } });
+    await engine.accept('x', [orderEvent({ orderId, facts: ['paid'] })]);
+    await eventually(() => expect(earningOf(orderId)).toHaveLength(1));
+    await eventually(async () => {
+      const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+      expect(order?.calls.map((call) => call.outcome)).toEqual(['retry', 'retry', 'success']);
+    });
+  });
+
+  it('dead-letters a permanent failure with the service message', async () => {
+    const engine = await start({ earnActivityId: '999' });
+    const orderId = newOrderId();
+    await engine.accept('y', [orderEvent({ orderId, facts: ['paid'] })]);
+    await engine.drain();
+    const [letter] = engine.ledger.deadLetters();
+    expect(letter).toMatchObject({ kind: 'call', operation: 'earn', httpStatus: 402, orderKey: `testshop:shop-1:${orderId}` });
+    expect(letter?.reason).toContain('unknown activity 999');
+    expect(earningOf(orderId)).toEqual([]);
+  });
+
+  it('sends a dead-lettered call again when a person retries it', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    sandbox.faults.configure({ forced: { status: 400, count: 1 } });
+    await engine.accept('w', [orderEvent({ orderId, facts: ['paid'] })]);
+    await engine.drain();
+    const [letter] = engine.ledger.deadLetters();
+    expect(letter).toMatchObject({ operation: 'earn', httpStatus: 400 });
+    expect(earningOf(orderId)).toEqual([]);
+
+    await engine.retryDeadLetter(letter?.id ?? '');
+    await engine.drain();
+    expect(earningOf(orderId)).toHaveLength(1);
+    expect(engine.ledger.deadLetters()).toEqual([]);
+  });
+
+  it('gives up on a retryable failure once it is older than the maximum age', async () => {
+    let now = new Date('2026-11-21T00:00:00Z');
+    const engine = await start({ now: () => now, worker: { maxRetryAgeMs: 60 * 60_000, retryMinDelayMs: 1, retryMaxDelayMs: 1 } });
+    sandbox.faults.configure({ failureRate: 1, failureStatus: 500 });
+    const orderId = newOrderId();
+    await engine.accept('z', [orderEvent({ orderId, facts: ['paid'] })]);
+    await eventually(async () => expect((await engine.ledger.findOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0));
+    now = new Date('2026-11-21T02:00:00Z');
+    await eventually(() => expect(engine.ledger.deadLetters()).toHaveLength(1));
+    expect(engine.ledger.deadLetters()[0]?.reason).toMatch(/gave up after retrying for 1 h/);
+  });
+
+  it('never sends a redeem twice when its outcome is unknown: it becomes a dead letter instead', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    const email = `doubt${orderId}@example.com`;
+    const customer = { name: 'D', email, mobile: '+447700900777' };
+    await engine.accept('a', [orderEvent({ orderId: newOrderId(), facts: ['fulfilled'], customer })]);
+    await engine.drain();
+    // Every redeem fails after it was applied: the caller cannot know it worked.
+    sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/redeem' });
+    await engine.accept('c', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-D', amount: '0.10' }] })]);
+    await eventually(() => expect(engine.ledger.deadLetters().some((letter) => letter.operation === 'redeem')).toBe(true));
+    sandbox.faults.configure({});
+    await engine.drain();
+    expect(sandbox.store.snapshot().redemptions.filter((r) => r.email === email)).toHaveLength(1);
+    expect(engine.ledger.deadLetters().find((letter) => letter.operation === 'redeem')?.reason).toMatch(/may or may not have been applied/);
+  });
+});
+
+describe('durability', () => {
+  it('has the delivery on disk when accept resolves', async () => {
+    const dataDir = tempDataDir();
+    const engine = await start({ dataDir });
+    const orderId = newOrderId();
+    await engine.accept('durable-1', [orderEvent({ orderId, facts: ['placed'] })]);
+    // A second store reads the files as a restarted process would.
+    const loaded = await new LowdbStore({ dataDir }).load();
+    const inInbox = loaded.inbox.some(({ entries }) => entries.some((entry) => entry.key === 'durable-1'));
+    const inOrders = loaded.activeOrders.some((order) => order.orderId === orderId);
+    expect(inInbox || inOrders).toBe(true);
+  });
+
+  it('resumes pending work after a restart, and the pending period survives it', async () => {
+    const dataDir = tempDataDir();
+    let now = new Date('2026-11-01T00:00:00Z');
+    const policy = { pendingDays: 14 };
+    const first = await startTestEngine(sandbox, { dataDir, policy, now: () => now });
+    const orderId = newOrderId();
+    await first.accept('pp', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
+    await first.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'pending' }]);
+    await first.stop();
+
+    now = new Date('2026-11-15T00:00:01Z');
+    await start({ dataDir, policy, now: () => now });
+    await eventually(() => expect(earningOf(orderId)).toMatchObject([{ status: 'approved' }]));
+  });
+
+  it('group-commits: a burst of acknowledgements takes far fewer inbox writes than deliveries', async () => {
+    const dataDir = tempDataDir();
+    const store = new LowdbStore({ dataDir });
+    let writes = 0;
+    const append = store.appendInbox.bind(store);
+    store.appendInbox = (entries) => {
+      writes++;
+      return append(entries);
+    };
+    const engine = await start({ dataDir, store });
+    await Promise.all(Array.from({ length: 200 }, (_, i) => engine.accept(`burst-${i}`, [orderEvent({ orderId: newOrderId(), facts: ['placed'] })])));
+    expect(writes).toBeLessThan(20);
+  });
+
+  it('moves settled orders out of the hot files and brings one back when an event arrives for it', async () => {
+    const dataDir = tempDataDir();
+    const engine = await start({ dataDir, worker: { settleAfterMs: 0 } });
+    const orderId = newOrderId();
+    await engine.accept('s1', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
+    await engine.drain();
+    expect(await engine.worker.sweep()).toBeGreaterThanOrEqual(1);
+    const key = `testshop:shop-1:${orderId}`;
+    expect(engine.ledger.activeOrder(key)).toBeUndefined();
+    const loaded = await new LowdbStore({ dataDir }).load();
+    expect(loaded.activeOrders.map((order) => order.key)).not.toContain(key);
+    expect(loaded.settledKeys).toContain(key);
+
+    await engine.accept('s2', [orderEvent({ orderId, facts: ['fullyRefunded'] })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
+  });
+
+  it('forgets delivery keys after the dedupe window', async () => {
+    let now = new Date('2026-11-01T00:00:00Z');
+    const engine = await start({ now: () => now, dedupeWindowMs: 24 * 60 * 60_000 });
+    await engine.accept('old', [orderEvent({ orderId: newOrderId(), facts: ['placed'] })]);
+    await engine.drain();
+    expect(engine.ledger.hasSeen('old')).toBe(true);
+    now = new Date('2026-11-03T00:00:00Z');
+    await engine.ledger.pruneSeen();
+    expect(engine.ledger.hasSeen('old')).toBe(false);
+  });
+});
+
+it('uses the default policy from DESIGN.md', () => {
+  expect(DEFAULT_POLICY).toMatchObject({ earnTrigger: 'paid', partialRefund: 'ignore', countTestOrders: false, pendingDays: 0 });
+});

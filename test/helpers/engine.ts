@@ -1,0 +1,46 @@
+// The core wired to a real sandbox over HTTP, on a temporary DATA_DIR.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEngine, type Engine, type EngineOptions } from '../../src/core/engine.ts';
+import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
+import { LoyaltyClient } from '../../src/loyalty/client.ts';
+import { createLogger } from '../../src/logger.ts';
+import { SANDBOX_CREDENTIALS, type TestSandbox } from './sandbox-server.ts';
+
+export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'lb-data-'));
+
+export function clientFor(sandbox: TestSandbox, overrides: Partial<ConstructorParameters<typeof LoyaltyClient>[0]> = {}) {
+  return new LoyaltyClient({ baseUrl: sandbox.url, ...SANDBOX_CREDENTIALS, rateLimitPerMinute: 100_000, maxRetries: 0, timeoutMs: 2_000, ...overrides });
+}
+
+export interface TestEngineOptions extends Partial<Omit<EngineOptions, 'policy'>> {
+  policy?: Partial<Policy>;
+}
+
+export function startTestEngine(sandbox: TestSandbox, options: TestEngineOptions = {}): Promise<Engine> {
+  const { policy, ...rest } = options;
+  return startEngine({
+    dataDir: tempDataDir(),
+    client: clientFor(sandbox),
+    policy: { ...DEFAULT_POLICY, ...policy },
+    earnActivityId: '1',
+    logger: createLogger({ level: 'silent' }),
+    ...rest,
+    worker: { retryMinDelayMs: 20, retryMaxDelayMs: 100, ...rest.worker },
+  });
+}
+
+/** Waits until `check` passes, for states reached through timers (retries, pending periods). */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() - started > timeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
