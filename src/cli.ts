@@ -38,24 +38,28 @@ async function main(argv: string[]): Promise<number> {
   }
   const config: Config = loaded.config;
   const logger = createLogger({ level: config.LOG_LEVEL });
-  const running = command === 'start' ? await startBridge(config, logger) : await startSandboxServer(config, logger);
-  stopOnSignal(running, logger);
+  // Handlers first: a signal that arrives while starting still stops cleanly.
+  const started = command === 'start' ? startBridge(config, logger) : startSandboxServer(config, logger);
+  stopOnSignal(started, logger);
+  await started;
   return -1; // keep running
 }
 
-function stopOnSignal(running: Stoppable, logger: Logger): void {
+function stopOnSignal(starting: Promise<Stoppable>, logger: Logger): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'could not stop cleanly');
-        process.exit(1);
-      },
-    );
+    starting
+      .then((running) => running.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'could not stop cleanly');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

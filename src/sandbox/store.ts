@@ -85,8 +85,14 @@ export class SandboxStore {
   #nextId = 1;
   readonly #now: () => Date;
 
+  #last = 0;
+
   constructor(now: () => Date = () => new Date()) {
-    this.#now = now;
+    // Strictly increasing times, so histories sort in the order things happened even within a millisecond.
+    this.#now = () => {
+      this.#last = Math.max(now().getTime(), this.#last + 1);
+      return new Date(this.#last);
+    };
   }
 
   /** Earn "sends or updates": with an order id it is an upsert on (activity, order). */
