@@ -1,6 +1,8 @@
 // Composition root: builds the parts from the configuration, starts them, and
 // stops them in order. Nothing else in the code reads the configuration.
 import { isSandboxMode, type Config } from './config.ts';
+import { openEngine, type Engine } from './core/engine.ts';
+import { policyFromConfig } from './core/policy-from-config.ts';
 import { createHttpApp } from './http/app.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { LoyaltyClient } from './loyalty/client.ts';
@@ -10,6 +12,7 @@ import { createSandbox, type Sandbox } from './sandbox/app.ts';
 export interface RunningBridge {
   http: Listening;
   client: LoyaltyClient;
+  engine: Engine;
   /** Present in sandbox mode. */
   sandbox?: Sandbox;
   loyaltyBaseUrl: string;
@@ -32,13 +35,11 @@ export function sandboxFromConfig(config: Config): Sandbox {
 
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
   const sandbox = isSandboxMode(config) ? sandboxFromConfig(config) : undefined;
-  const app = createHttpApp({ ...(sandbox ? { sandbox: sandbox.app } : {}) });
-  const http = await listen(app, config.PORT, config.HOST);
-
-  // In sandbox mode the bridge calls the sandbox it serves itself, with the sandbox's credentials.
-  const loyaltyBaseUrl = sandbox ? `${http.localUrl}/sandbox` : (config.LOYALTY_BASE_URL ?? '');
+  // In sandbox mode the bridge calls the sandbox it serves itself, with the
+  // sandbox's credentials; its address is known once the server listens.
+  let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
   const client = new LoyaltyClient({
-    baseUrl: loyaltyBaseUrl,
+    baseUrl: () => loyaltyBaseUrl,
     apiKey: sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? ''),
     brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
     timeoutMs: config.LOYALTY_TIMEOUT_MS,
@@ -46,8 +47,23 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
   });
 
+  // The ledger first: a damaged one stops start-up before anything listens.
+  const engine = await openEngine({
+    dataDir: config.DATA_DIR,
+    client,
+    policy: policyFromConfig(config),
+    earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
+    logger,
+    dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
+    worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000 },
+  });
+  const app = createHttpApp({ ...(sandbox ? { sandbox: sandbox.app } : {}) });
+  const http = await listen(app, config.PORT, config.HOST);
+  if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
+  await engine.startWorker();
+
   logger.info(
-    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl },
+    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
@@ -56,9 +72,15 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   return {
     http,
     client,
+    engine,
     ...(sandbox ? { sandbox } : {}),
-    loyaltyBaseUrl,
+    get loyaltyBaseUrl() {
+      return loyaltyBaseUrl;
+    },
     async stop() {
+      // Calls under way finish and the ledger is flushed before the server goes:
+      // in sandbox mode those calls go to this very server.
+      await engine.stop();
       await http.close();
     },
   };

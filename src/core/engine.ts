@@ -24,6 +24,8 @@ export interface EngineOptions {
 export interface Engine {
   ledger: Ledger;
   worker: Worker;
+  /** Starts draining. openEngine() leaves this to the caller; startEngine() does it. */
+  startWorker(): Promise<void>;
   /** The acknowledgement path: resolves once the delivery is on disk. */
   accept(deliveryKey: string, events: OrderEvent[]): Promise<AcceptResult>;
   retryDeadLetter(id: string): Promise<DeadLetter | undefined>;
@@ -32,7 +34,8 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-export async function startEngine(options: EngineOptions): Promise<Engine> {
+/** Opens the ledger (refusing a damaged one) without making any call yet. */
+export async function openEngine(options: EngineOptions): Promise<Engine> {
   const now = options.now ?? (() => new Date());
   const store = options.store ?? new LowdbStore({ dataDir: options.dataDir });
   const ledger = await Ledger.open({ store, now, ...(options.dedupeWindowMs ? { dedupeWindowMs: options.dedupeWindowMs } : {}) });
@@ -45,14 +48,17 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     now,
     ...options.worker,
   });
-  await worker.start();
   await ledger.pruneSeen();
-  const pruner = setInterval(() => void ledger.pruneSeen().catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')), 60 * 60_000);
-  pruner.unref();
+  let pruner: NodeJS.Timeout | undefined;
 
   return {
     ledger,
     worker,
+    async startWorker() {
+      await worker.start();
+      pruner = setInterval(() => void ledger.pruneSeen().catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')), 60 * 60_000);
+      pruner.unref();
+    },
     accept: (deliveryKey, events) => ledger.accept(deliveryKey, events),
     async retryDeadLetter(id) {
       const letter = await ledger.removeDeadLetter(id);
@@ -69,4 +75,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       await ledger.flush();
     },
   };
+}
+
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const engine = await openEngine(options);
+  await engine.startWorker();
+  return engine;
 }

@@ -13,7 +13,8 @@ import { HEADER, PATH, type PointStatusChange, type TransactionType } from './pr
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 export interface LoyaltyClientOptions {
-  baseUrl: string;
+  /** A function when the address is known only later (the sandbox on a port the OS picks). */
+  baseUrl: string | (() => string);
   apiKey: string;
   brandId: string;
   /** Whole-request ceiling per attempt. */
@@ -79,6 +80,7 @@ export class LoyaltyClient {
   readonly #http: Got;
   readonly #options: Required<Pick<LoyaltyClientOptions, 'maxRetries' | 'minRetryDelayMs' | 'maxRetryDelayMs'>>;
   readonly #onAttempt: LoyaltyClientOptions['onAttempt'];
+  readonly #baseUrl: () => string;
 
   constructor(options: LoyaltyClientOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -89,8 +91,9 @@ export class LoyaltyClient {
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     };
     this.#onAttempt = options.onAttempt;
+    const { baseUrl } = options;
+    this.#baseUrl = typeof baseUrl === 'function' ? () => baseUrl().replace(/\/+$/, '') : () => baseUrl.replace(/\/+$/, '');
     this.#http = got.extend({
-      prefixUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: {
         [HEADER.accept]: 'application/json',
         [HEADER.apiKey]: options.apiKey,
@@ -172,7 +175,7 @@ export class LoyaltyClient {
     const started = performance.now();
     let httpStatus: number | undefined;
     try {
-      const response = await this.#http.post(path.replace(/^\//, ''), { json });
+      const response = await this.#http.post(`${this.#baseUrl()}${path}`, { json });
       httpStatus = response.statusCode;
       let body: unknown;
       try {

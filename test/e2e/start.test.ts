@@ -1,6 +1,9 @@
 // `npm start` on a fresh clone: the bridge comes up in sandbox mode and all
 // five operations answer at /sandbox with the sandbox's credentials; a bad
 // setting stops it before it listens.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type RunningCli } from '../helpers/cli-process.ts';
 
@@ -68,6 +71,16 @@ describe('a bad configuration', () => {
     expect(result.stderr).toContain('LOYALTY_RATE_LIMIT_PER_MINUTE (environment): must be a whole number from 1');
     expect(result.stderr).toContain('ADMIN_TOKEN (environment): must be at least 16 characters');
     expect(result.stderr).not.toContain('hunter2');
+    expect(result.stdout).not.toContain('listening');
+  });
+
+  it('refuses to start on a damaged ledger file, saying which and why', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lb-torn-'));
+    mkdirSync(join(dataDir, 'orders'));
+    writeFileSync(join(dataDir, 'orders', 'active-03.json'), '{"orders":{"shopify:a:1":{"key":');
+    const result = await runCli(['start'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`The ledger file ${join(dataDir, 'orders', 'active-03.json')} is damaged`);
     expect(result.stdout).not.toContain('listening');
   });
 

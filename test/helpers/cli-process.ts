@@ -1,9 +1,20 @@
 // Runs the real CLI in a child process, as a merchant would, and finds out
 // where it listens from its first log line.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../bin/loyalty-bridge.js', import.meta.url));
+
+const baseEnv = () => ({
+  PATH: process.env.PATH ?? '',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  SANDBOX_PORT: '0',
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'lb-cli-')),
+});
 
 export interface RunningCli {
   child: ChildProcess;
@@ -15,7 +26,7 @@ export interface RunningCli {
 
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', SANDBOX_PORT: '0', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -50,7 +61,7 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
 /** Runs the CLI to completion and returns its exit code and output. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
