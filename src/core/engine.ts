@@ -62,7 +62,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     accept: (deliveryKey, events) => ledger.accept(deliveryKey, events),
     async retryDeadLetter(id) {
       const letter = await ledger.removeDeadLetter(id);
-      if (letter?.kind === 'call' && letter.orderKey) await worker.retry(letter.orderKey);
+      if (letter?.kind === 'call' && letter.orderKey) await worker.retry(letter.orderKey, letter.id);
       return letter;
     },
     async drain() {

@@ -96,7 +96,9 @@ export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
   const facts = new Set(record.facts);
   const { upstream, snapshot } = record;
   const target = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now }, policy);
-  const next = pointsAction(target.state, upstream.points) ?? extraAction(record, target, facts, policy);
+  // A call held by a dead letter waits for a person; the others go on.
+  const held = (action: Action | undefined) => (action && record.work.held[action.kind] === undefined ? action : undefined);
+  const next = held(pointsAction(target.state, upstream.points)) ?? extraActions(record, target, facts, policy).find((action) => held(action));
   return { target, next };
 }
 
@@ -115,17 +117,20 @@ function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | u
   }
 }
 
-function extraAction(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action | undefined {
+function extraActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
   const { snapshot, upstream } = record;
-  if (target.state === 'skipped' && target.reason === 'test_order') return undefined;
-  if (!isTriggered(facts, policy) || isCancelled(facts, policy)) return undefined;
+  // A test order or one from an excluded source counts for nothing at all; a
+  // referral or a redemption on an order that merely cannot earn points is still real.
+  if (target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source')) return [];
+  if (!isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
+  const actions: Action[] = [];
   if (upstream.redemption === 'none' && (snapshot.customer.email || snapshot.customer.mobile)) {
     const points = pointsToRedeem(snapshot, policy);
-    if (points > 0) return { kind: 'redeem', points };
+    if (points > 0) actions.push({ kind: 'redeem', points });
   }
   if (upstream.conversion === 'none') {
     const referral = findReferral(snapshot, policy);
-    if (referral) return { kind: 'conversion', referral };
+    if (referral) actions.push({ kind: 'conversion', referral });
   }
-  return undefined;
+  return actions;
 }

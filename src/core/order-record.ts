@@ -48,13 +48,17 @@ export interface OrderRecord {
     /** sending: the call may have been made; a crash here leaves it in doubt. */
     redemption: 'none' | 'sending' | 'sent';
   };
-  /** Retry state of the next call, and the dead letter that blocks the order, if any. */
+  /**
+   * Retry state of the next call, and the calls held by a dead letter (by
+   * operation). A held call holds only itself: a failed redeem must not stop
+   * a cancellation.
+   */
   work: {
     attempts: number;
     firstFailureAt: string | null;
     retryAt: string | null;
     lastError: string | null;
-    deadLetterId: string | null;
+    held: Partial<Record<CallRecord['operation'], string>>;
   };
   calls: CallRecord[];
   /** The most recent delivery keys folded in, newest last. */
@@ -90,7 +94,7 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
     firstSeenAt: now,
     updatedAt: now,
     upstream: { points: 'none', earnedAt: null, conversion: 'none', redemption: 'none' },
-    work: { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, deadLetterId: null },
+    work: { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, held: {} },
     calls: [],
     deliveries: [],
   };

@@ -151,7 +151,7 @@ export class Worker {
   async #drive(key: string): Promise<void> {
     while (this.#running) {
       const record = this.#o.ledger.activeOrder(key);
-      if (!record || record.work.deadLetterId !== null) return;
+      if (!record) return;
       const now = this.#o.now();
       if (record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime()) {
         return this.#waitUntil(key, Date.parse(record.work.retryAt));
@@ -236,7 +236,7 @@ export class Worker {
         record.upstream.conversion = 'sent';
         break;
     }
-    record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, deadLetterId: null };
+    record.work = { ...record.work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
     recordCall(record, { operation: action.kind, at: now, attempts: result.attempts, outcome: 'success', message: result.message });
     record.updatedAt = now;
     await ledger.save([record]);
@@ -298,7 +298,8 @@ export class Worker {
       operation: action.kind,
       httpStatus,
     });
-    record.work = { ...record.work, retryAt: null, lastError: reason, deadLetterId: letter.id };
+    // The retry state belonged to this call; the order's other calls start afresh.
+    record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: reason, held: { ...record.work.held, [action.kind]: letter.id } };
     await this.#o.ledger.save([record]);
     this.#o.logger.error({ order: record.key, operation: action.kind, deadLetter: letter.id, reason }, 'loyalty call dead-lettered');
   }
@@ -310,13 +311,14 @@ export class Worker {
     return Math.max(Math.round(jittered), retryAfterMs ?? 0);
   }
 
-  /** A dead-lettered call, retried by a person: clear the block and try again now. */
-  async retry(orderKey: string): Promise<void> {
-    // An order with a dead letter is never settled, so it is always among the active ones.
+  /** A dead-lettered call, retried by a person: release it and try again now. */
+  async retry(orderKey: string, deadLetterId: string): Promise<void> {
+    // An order with a held call is never settled, so it is always among the active ones.
     const record = this.#o.ledger.activeOrder(orderKey);
     if (!record) return;
-    record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, deadLetterId: null };
-    if (record.upstream.redemption === 'sending') record.upstream.redemption = 'none';
+    const held = Object.entries(record.work.held).filter(([, id]) => id !== deadLetterId);
+    record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, held: Object.fromEntries(held) };
+    if (record.upstream.redemption === 'sending' && record.work.held.redeem === undefined) record.upstream.redemption = 'none';
     await this.#o.ledger.save([record]);
     this.wake([orderKey]);
   }
@@ -345,7 +347,7 @@ export class Worker {
   /** A redemption left 'sending' by a crash may have happened: a person decides. */
   async #recoverInDoubtRedemptions(): Promise<void> {
     for (const record of [...this.#o.ledger.activeOrders()]) {
-      if (record.upstream.redemption !== 'sending' || record.work.deadLetterId !== null) continue;
+      if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined) continue;
       await this.#deadLetter(record, { kind: 'redeem', points: 0 }, "a redeem was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard", undefined);
     }
   }
@@ -356,7 +358,7 @@ export class Worker {
     const quiet: OrderRecord[] = [];
     for (const record of this.#o.ledger.activeOrders()) {
       if (this.#inFlight.has(record.key) || this.#ready.has(record.key) || this.#dueAt.has(record.key)) continue;
-      if (record.work.deadLetterId !== null || record.work.retryAt !== null) continue;
+      if (Object.keys(record.work.held).length > 0 || record.work.retryAt !== null) continue;
       const { target, next } = plan(record, this.#o.policy, now);
       if (next || approvalDueAt(record, this.#o.policy)) continue;
       const quietFor = now.getTime() - Date.parse(record.updatedAt);

@@ -154,6 +154,18 @@ describe('failures', () => {
     expect(engine.ledger.deadLetters()).toEqual([]);
   });
 
+  it('holds only the call that failed: a refused redeem does not stop a later cancellation', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    const customer = { name: 'N', email: `nobalance${orderId}@example.com`, mobile: '+447700900888' };
+    await engine.accept('nb1', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-N', amount: '1.00' }] })]);
+    await engine.drain();
+    expect(engine.ledger.deadLetters()).toMatchObject([{ operation: 'redeem', httpStatus: 400 }]);
+    await engine.accept('nb2', [orderEvent({ orderId, facts: ['cancelled'], customer })]);
+    await engine.drain();
+    expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
+  });
+
   it('gives up on a retryable failure once it is older than the maximum age', async () => {
     let now = new Date('2026-11-21T00:00:00Z');
     const engine = await start({ now: () => now, worker: { maxRetryAgeMs: 60 * 60_000, retryMinDelayMs: 1, retryMaxDelayMs: 1 } });
