@@ -105,12 +105,15 @@ export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
 function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | undefined {
   switch (target) {
     case 'approved':
-      if (upstream === 'none') return { kind: 'earn' };
+      if (upstream === 'none' || upstream === 'earning') return { kind: 'earn' };
       if (upstream === 'earned') return { kind: 'approve' };
       return undefined;
     case 'earned':
-      return upstream === 'none' ? { kind: 'earn' } : undefined;
+      return upstream === 'none' || upstream === 'earning' ? { kind: 'earn' } : undefined;
     case 'cancelled':
+      // An earn in doubt is sent again first (it is an upsert), so that the
+      // cancel finds the points, whether or not the first one arrived.
+      if (upstream === 'earning') return { kind: 'earn' };
       return upstream === 'earned' || upstream === 'approved' ? { kind: 'cancel' } : undefined;
     default:
       return undefined;
@@ -119,6 +122,11 @@ function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | u
 
 function extraActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
   const { snapshot, upstream } = record;
+  // A conversion in doubt is finished whatever happened since: it may be recorded already.
+  if (upstream.conversion === 'sending') {
+    const referral = findReferral(snapshot, policy);
+    if (referral) return [{ kind: 'conversion', referral }];
+  }
   // A test order or one from an excluded source counts for nothing at all; a
   // referral or a redemption on an order that merely cannot earn points is still real.
   if (target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source')) return [];

@@ -4,7 +4,11 @@
 // knew it, newest by when it happened, not by when it arrived.
 import { FACTS, orderKey, type Fact, type OrderEvent } from './order-event.ts';
 
-export type UpstreamPoints = 'none' | 'earned' | 'approved' | 'cancelled';
+/**
+ * 'earning': an earn was being sent; it may or may not have reached the
+ * service (a crash came before its answer was recorded).
+ */
+export type UpstreamPoints = 'none' | 'earning' | 'earned' | 'approved' | 'cancelled';
 
 export interface OrderSnapshot {
   orderName: string;
@@ -44,7 +48,8 @@ export interface OrderRecord {
   upstream: {
     points: UpstreamPoints;
     earnedAt: string | null;
-    conversion: 'none' | 'sent';
+    /** sending: as for earning, the call may have been made. */
+    conversion: 'none' | 'sending' | 'sent';
     /** sending: the call may have been made; a crash here leaves it in doubt. */
     redemption: 'none' | 'sending' | 'sent';
   };

@@ -177,9 +177,16 @@ export class Worker {
     const { snapshot, orderId } = record;
     const customer = snapshot.customer;
 
-    if (action.kind === 'redeem') {
-      // Saved before the call: if we crash during it, restart knows it may have happened.
-      record.upstream.redemption = 'sending';
+    // Intent saved before the call, where a crash between the call and its
+    // record would otherwise leave the ledger believing nothing was sent.
+    const intent = (() => {
+      if (action.kind === 'earn' && record.upstream.points === 'none') return () => (record.upstream.points = 'earning');
+      if (action.kind === 'conversion' && record.upstream.conversion === 'none') return () => (record.upstream.conversion = 'sending');
+      if (action.kind === 'redeem') return () => (record.upstream.redemption = 'sending');
+      return undefined;
+    })();
+    if (intent) {
+      intent();
       await ledger.save([record]);
     }
 

@@ -21,6 +21,7 @@ function recordWith(facts: Fact[], upstream: UpstreamPoints, given: OrderEvent |
 // What each upstream state implies has already been seen.
 const SEEN: Record<UpstreamPoints, Fact[]> = {
   none: [],
+  earning: ['placed', 'paid'],
   earned: ['placed', 'paid'],
   approved: ['placed', 'paid', 'fulfilled'],
   cancelled: ['placed', 'paid', 'cancelled'],
@@ -34,6 +35,13 @@ const TABLE: Row[] = [
   ['none', 'partiallyRefunded', 'new', undefined],
   ['none', 'fullyRefunded', 'void', undefined],
   ['none', 'cancelled', 'void', undefined],
+  // An earn in doubt after a crash: sent again (an upsert) before anything else.
+  ['earning', 'placed', 'earned', 'earn'],
+  ['earning', 'paid', 'earned', 'earn'],
+  ['earning', 'fulfilled', 'approved', 'earn'],
+  ['earning', 'partiallyRefunded', 'earned', 'earn'],
+  ['earning', 'fullyRefunded', 'cancelled', 'earn'],
+  ['earning', 'cancelled', 'cancelled', 'earn'],
   ['earned', 'placed', 'earned', undefined],
   ['earned', 'paid', 'earned', undefined],
   ['earned', 'fulfilled', 'approved', 'approve'],

@@ -1,0 +1,71 @@
+// Seeded order histories for burst and crash tests, with what each must end as.
+import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+
+export type Expected = 'approved' | 'pending' | 'none';
+
+export interface ScenarioOrder {
+  orderId: string;
+  email: string;
+  events: OrderEvent[];
+  expected: Expected;
+  referred: boolean;
+}
+
+const SCENARIOS: Array<{ facts: Fact[]; expected: Expected; referrable: boolean }> = [
+  { facts: ['placed', 'paid'], expected: 'pending', referrable: true },
+  { facts: ['placed', 'paid', 'fulfilled'], expected: 'approved', referrable: true },
+  { facts: ['placed', 'paid', 'fulfilled', 'partiallyRefunded'], expected: 'approved', referrable: true },
+  { facts: ['placed', 'paid', 'cancelled'], expected: 'none', referrable: false },
+  { facts: ['placed', 'paid', 'fulfilled', 'fullyRefunded'], expected: 'none', referrable: false },
+  { facts: ['placed'], expected: 'none', referrable: false },
+];
+
+/** A small deterministic generator, so a failure can be run again as it was. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function scenarioOrders(count: number, firstOrderId: number, random: () => number, platform = 'burst'): ScenarioOrder[] {
+  return Array.from({ length: count }, (_, n) => {
+    const scenario = SCENARIOS[Math.floor(random() * SCENARIOS.length)] ?? SCENARIOS[0]!;
+    const orderId = String(firstOrderId + n);
+    const email = `customer${orderId}@example.com`;
+    const referred = scenario.referrable && random() < 0.3;
+    const events = scenario.facts.map(
+      (fact, i): OrderEvent => ({
+        platform,
+        shop: 'shop',
+        orderId,
+        orderName: `#${orderId}`,
+        deliveryId: `${platform}-${orderId}-${i}`,
+        occurredAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
+        // One fact a delivery, so that losing any delivery would show.
+        facts: [fact],
+        customer: { name: `Customer ${orderId}`, email, mobile: '+447700900100' },
+        total: { amount: '80.00', currency: 'EUR' },
+        test: false,
+        source: 'web',
+        discountCodes: [],
+        attributes: referred ? { loyalty_campaign: '21' } : {},
+        landingSite: null,
+      }),
+    );
+    return { orderId, email, events, expected: scenario.expected, referred };
+  });
+}
+
+export function shuffle<T>(items: T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
