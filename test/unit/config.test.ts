@@ -35,6 +35,17 @@ describe('loadConfig', () => {
     expect(result).toMatchObject({ ok: true, config: { SANDBOX_ACTIVITIES: { '1': 100, '7': 250 } } });
   });
 
+  it('reads the points policy from the environment', () => {
+    const result = loadConfig({
+      configDir: configDir(),
+      env: { EXCLUDED_SOURCES: 'pos, draft', REQUIRE_MOBILE: 'no', REFERRAL_DISCOUNT_CAMPAIGNS: 'FRIEND=12,SPRING=13', MIN_ORDER_TOTAL: '9.99' },
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { EXCLUDED_SOURCES: ['pos', 'draft'], REQUIRE_MOBILE: false, REFERRAL_DISCOUNT_CAMPAIGNS: { FRIEND: 12, SPRING: 13 }, MIN_ORDER_TOTAL: '9.99' },
+    });
+  });
+
   it('treats an empty variable as unset', () => {
     const result = loadConfig({ configDir: configDir(), env: { LOYALTY_BASE_URL: '' } });
     expect(result.ok).toBe(true);
@@ -48,6 +59,10 @@ describe('loadConfig', () => {
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL (environment): must be one of'],
     ['a short admin token', { ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN (environment): must be at least 16 characters'],
     ['a shop that is not a myshopify domain', { SHOPIFY_SHOP: 'https://example.com' }, 'SHOPIFY_SHOP (environment): must look like your-store.myshopify.com'],
+    ['an earn trigger that is not paid or placed', { EARN_TRIGGER: 'shipped' }, 'EARN_TRIGGER (environment): must be paid or placed'],
+    ['a redeem pattern that is not a regular expression', { REDEEM_CODE_PATTERN: '([' }, 'REDEEM_CODE_PATTERN (environment): must be a valid regular expression'],
+    ['a campaign that is not a number', { REFERRAL_DISCOUNT_CAMPAIGNS: 'FRIEND=abc' }, 'REFERRAL_DISCOUNT_CAMPAIGNS (environment): campaign ids must be whole numbers'],
+    ['a minimum total that is not an amount', { MIN_ORDER_TOTAL: '10 EUR' }, 'MIN_ORDER_TOTAL (environment): must be an amount like 10 or 9.99'],
     ['a real service with no API key', { LOYALTY_BASE_URL: 'https://loyalty.example.com', LOYALTY_BRAND_ID: 'b' }, 'LOYALTY_API_KEY: is required when LOYALTY_BASE_URL is set'],
   ];
   it.each(bad)('refuses %s with a line naming the key', (_name, env, line) => {
