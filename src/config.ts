@@ -145,6 +145,7 @@ export const configSchema = z
     REDEEM_CODE_PATTERN: regexText().optional(),
     REDEEM_POINTS_PER_UNIT: positiveNumber(),
 
+    WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024, 50 * 1024 * 1024),
     DEDUPE_WINDOW_DAYS: wholeNumber(1, 90),
     RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
     WORKER_CONCURRENCY: wholeNumber(1, 1_000),

@@ -3,7 +3,10 @@
 import { isSandboxMode, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import { policyFromConfig } from './core/policy-from-config.ts';
+import type express from 'express';
+import { createShopifyAdapter } from '../adapters/shopify/adapter.ts';
 import { createHttpApp } from './http/app.ts';
+import { webhookRoute } from './http/webhook-route.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { LoyaltyClient } from './loyalty/client.ts';
 import type { Logger } from './logger.ts';
@@ -57,13 +60,16 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
     worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000 },
   });
-  const app = createHttpApp({ ...(sandbox ? { sandbox: sandbox.app } : {}) });
+  const webhooks: Record<string, express.Router> = {};
+  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES };
+  if (config.SHOPIFY_API_SECRET) webhooks.shopify = webhookRoute(createShopifyAdapter({ apiSecret: config.SHOPIFY_API_SECRET }), engine, logger, routeOptions);
+  const app = createHttpApp({ webhooks, ...(sandbox ? { sandbox: sandbox.app } : {}) });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();
 
   logger.info(
-    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR },
+    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR, webhooks: Object.keys(webhooks) },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,

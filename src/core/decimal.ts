@@ -25,3 +25,13 @@ export function pointsFor(amount: string, pointsPerUnit: number): number {
   const absolute = product < 0n ? -product : product;
   return Number((absolute + unit / 2n) / unit);
 }
+
+/** The sum of decimal strings, as a decimal string. */
+export function sumDecimal(values: readonly string[]): string {
+  const total = values.reduce((sum, value) => sum + toScaled(value), 0n);
+  const negative = total < 0n;
+  const digits = (negative ? -total : total).toString().padStart(SCALE + 1, '0');
+  const whole = digits.slice(0, -SCALE);
+  const fraction = digits.slice(-SCALE).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

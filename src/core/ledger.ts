@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { OrderEvent } from './order-event.ts';
 import { orderKey } from './order-event.ts';
 import { applyEvent, newOrderRecord, type OrderRecord } from './order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore } from './store/ledger-store.ts';
+import type { DeadLetter, InboxEntry, LedgerStore, ShopStates } from './store/ledger-store.ts';
 
 export interface LedgerOptions {
   store: LedgerStore;
@@ -32,6 +32,7 @@ export class Ledger {
   readonly #settled = new Set<string>();
   readonly #seen = new Map<string, number>();
   #deadLetters: DeadLetter[] = [];
+  #shops: ShopStates = {};
 
   // Acknowledgement path: a batch forms while the previous one is written.
   #batch: InboxEntry[] = [];
@@ -61,6 +62,7 @@ export class Ledger {
     }
     for (const { entries } of loaded.inbox) for (const entry of entries) ledger.#seen.set(entry.key, Date.parse(entry.receivedAt));
     ledger.#deadLetters = loaded.deadLetters;
+    ledger.#shops = loaded.shops;
     ledger.#unfolded = loaded.inbox;
     await ledger.fold();
     return ledger;
@@ -213,6 +215,16 @@ export class Ledger {
     }
     await this.#store.pruneSeen(new Date(oldest));
     return pruned;
+  }
+
+  isUninstalled(platform: string, shop: string): boolean {
+    return Boolean(this.#shops[`${platform}:${shop}`]?.uninstalledAt);
+  }
+
+  /** The merchant removed the app from a shop (or, with installed, put it back). */
+  async setShopInstalled(platform: string, shop: string, installed: boolean): Promise<void> {
+    this.#shops = { ...this.#shops, [`${platform}:${shop}`]: { uninstalledAt: installed ? null : this.#now().toISOString() } };
+    await this.#store.saveShops(this.#shops);
   }
 
   deadLetters(): readonly DeadLetter[] {

@@ -24,7 +24,13 @@ export const orderEventSchema = z.object({
     /** E.164 when the adapter could normalise it. */
     mobile: z.string().max(32).nullable(),
   }),
-  total: z.object({ amount: decimal, currency: z.string().max(8) }),
+  /** null when the event does not carry the order's total (a refund event). */
+  total: z.object({ amount: decimal, currency: z.string().max(8) }).nullable(),
+  /**
+   * Refunds the event knows of, by the platform's refund id. The core adds
+   * them up against the order's total to tell a full refund from a partial one.
+   */
+  refunds: z.array(z.object({ id: z.string().min(1).max(64), amount: decimal })).default([]),
   test: z.boolean(),
   /** Where the order was placed (web, pos, ...), when the platform says. */
   source: z.string().max(64).nullable(),

@@ -2,6 +2,7 @@
 // it. The fold is what makes duplicates and reordering harmless: facts are a
 // union, and every detail of the order is taken from the newest event that
 // knew it, newest by when it happened, not by when it arrived.
+import { compareDecimal, sumDecimal } from './decimal.ts';
 import { FACTS, orderKey, type Fact, type OrderEvent } from './order-event.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface OrderRecord {
   snapshot: OrderSnapshot;
   /** Per snapshot field (customer fields one by one), the sort key of the event it was taken from. */
   snapshotFrom: Record<string, string>;
+  /** Refunds seen, by refund id, as positive amounts. */
+  refunds: Record<string, string>;
   firstSeenAt: string;
   updatedAt: string;
   /** Where the lifecycle last said the points belong, for people to read. */
@@ -87,7 +90,7 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
     snapshot: {
       orderName: event.orderName,
       customer: { name: null, email: null, mobile: null },
-      total: event.total,
+      total: event.total ?? { amount: '0', currency: '' },
       test: false,
       source: null,
       discountCodes: [],
@@ -95,6 +98,7 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
       landingSite: null,
     },
     snapshotFrom: {},
+    refunds: {},
     target: null,
     firstSeenAt: now,
     updatedAt: now,
@@ -131,7 +135,7 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   }
   record.snapshot.customer = mergedCustomer;
   take('orderName', event.orderName, event.orderName !== '');
-  take('total', event.total, true);
+  if (event.total !== null) take('total', event.total, true);
   take('source', event.source, event.source !== null);
   take('referral', event.referral, event.referral !== undefined);
   take('discountCodes', event.discountCodes, event.discountCodes.length > 0);
@@ -139,6 +143,10 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   take('landingSite', event.landingSite, event.landingSite !== null);
   // A test order stays a test order, whatever arrives later.
   record.snapshot.test = record.snapshot.test || event.test;
+
+  for (const refund of event.refunds) record.refunds[refund.id] = refund.amount.replace(/^-/, '');
+  for (const fact of refundFacts(record)) facts.add(fact);
+  record.facts = FACTS.filter((fact) => facts.has(fact));
 
   if (!record.deliveries.includes(deliveryKey)) {
     record.deliveries.push(deliveryKey);
@@ -151,4 +159,19 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
 export function recordCall(record: OrderRecord, call: CallRecord): void {
   record.calls.push(call);
   if (record.calls.length > MAX_CALLS_KEPT) record.calls.splice(0, record.calls.length - MAX_CALLS_KEPT);
+}
+
+/**
+ * Refunds as facts: all of them together against the order's total tell a
+ * full refund from a partial one, whichever arrived first. Without a known
+ * total, a refund is at least a partial one.
+ */
+function refundFacts(record: OrderRecord): Fact[] {
+  const amounts = Object.values(record.refunds);
+  if (amounts.length === 0) return [];
+  const refunded = sumDecimal(amounts);
+  if (compareDecimal(refunded, '0') <= 0) return [];
+  const total = record.snapshotFrom.total === undefined ? undefined : record.snapshot.total.amount;
+  if (total !== undefined && compareDecimal(total, '0') > 0 && compareDecimal(refunded, total) >= 0) return ['partiallyRefunded', 'fullyRefunded'];
+  return ['partiallyRefunded'];
 }

@@ -5,6 +5,8 @@ import express from 'express';
 export interface HttpAppParts {
   /** The sandbox's own app, mounted at /sandbox in sandbox mode. */
   sandbox?: express.Express;
+  /** Platform name to its webhook route, mounted at /webhooks/<platform>. */
+  webhooks?: Record<string, express.Router>;
 }
 
 export function createHttpApp(parts: HttpAppParts): express.Express {
@@ -15,6 +17,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  for (const [platform, route] of Object.entries(parts.webhooks ?? {})) app.use(`/webhooks/${platform}`, route);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

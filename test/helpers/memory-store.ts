@@ -2,7 +2,7 @@
 // worker many times over and are not about files. Copies on the way in and
 // out, as a real store would, so no test can lean on shared objects.
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore, LoadedLedger } from '../../src/core/store/ledger-store.ts';
+import type { DeadLetter, InboxEntry, LedgerStore, LoadedLedger, ShopStates } from '../../src/core/store/ledger-store.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -12,6 +12,7 @@ export class MemoryStore implements LedgerStore {
   inbox = new Map<string, InboxEntry[]>();
   seen = new Map<string, string>();
   deadLetters: DeadLetter[] = [];
+  shops: ShopStates = {};
   #segment = 0;
 
   async load(): Promise<LoadedLedger> {
@@ -21,6 +22,7 @@ export class MemoryStore implements LedgerStore {
       seen: [...this.seen],
       settledKeys: [...this.settled.keys()],
       deadLetters: this.deadLetters,
+      shops: this.shops,
     });
   }
   async appendInbox(entries: InboxEntry[]) {
@@ -59,6 +61,9 @@ export class MemoryStore implements LedgerStore {
   }
   async saveDeadLetters(deadLetters: DeadLetter[]) {
     this.deadLetters = copy(deadLetters);
+  }
+  async saveShops(shops: ShopStates) {
+    this.shops = copy(shops);
   }
   async close() {}
 }

@@ -19,6 +19,7 @@ export function orderEvent(overrides: Partial<OrderEvent> & { orderId: string; f
     discountCodes: [],
     attributes: {},
     landingSite: null,
+    refunds: [],
     ...overrides,
   };
 }

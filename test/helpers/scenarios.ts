@@ -55,6 +55,7 @@ export function scenarioOrders(count: number, firstOrderId: number, random: () =
         discountCodes: [],
         attributes: referred ? { loyalty_campaign: '21' } : {},
         landingSite: null,
+        refunds: [],
       }),
     );
     return { orderId, email, events, expected: scenario.expected, referred };

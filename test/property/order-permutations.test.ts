@@ -53,6 +53,7 @@ function eventsOf(history: History, orderId: string, email: string): OrderEvent[
     discountCodes: history.redeems ? [{ code: 'LOYALTY-P', amount: '0.10' }] : [],
     attributes: history.referred ? { loyalty_campaign: '9' } : ({} as Record<string, string>),
     landingSite: null,
+    refunds: [],
   }));
 }
 

@@ -37,7 +37,11 @@ export interface LoadedLedger {
   /** Settled orders live outside the hot files: only their keys are loaded. */
   settledKeys: string[];
   deadLetters: DeadLetter[];
+  shops: ShopStates;
 }
+
+/** Per platform:shop, whether the merchant removed the app (its deliveries are then not processed). */
+export type ShopStates = Record<string, { uninstalledAt: string | null }>;
 
 export interface LedgerStore {
   load(): Promise<LoadedLedger>;
@@ -59,6 +63,7 @@ export interface LedgerStore {
   pruneSeen(before: Date): Promise<void>;
 
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
+  saveShops(shops: ShopStates): Promise<void>;
 
   /** Waits for every write under way. */
   close(): Promise<void>;

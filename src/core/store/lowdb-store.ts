@@ -7,6 +7,7 @@
 //   orders/settled-<n>.json    quiet, finished orders, in chunks of a bounded size
 //   seen/<yyyy-mm-ddThh>.json  delivery keys for dedupe, one file an hour, dropped after the window
 //   dead-letters.json          what needs a person
+//   shops.json                 shops that removed the app
 // The folder is created readable by its owner only: it holds customers' contact details.
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import type { OrderRecord } from '../order-record.ts';
 import { GroupCommit } from './group-commit.ts';
-import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger } from './ledger-store.ts';
+import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ShopStates } from './ledger-store.ts';
 
 interface OrdersFile {
   orders: Record<string, OrderRecord>;
@@ -27,6 +28,9 @@ interface SeenFile {
 }
 interface DeadLettersFile {
   deadLetters: DeadLetter[];
+}
+interface ShopsFile {
+  shops: ShopStates;
 }
 
 export interface LowdbStoreOptions {
@@ -67,6 +71,7 @@ export class LowdbStore implements LedgerStore {
   #currentChunk = 0;
   #seenFiles = new Map<string, Low<SeenFile>>();
   #deadLetters!: Low<DeadLettersFile>;
+  #shops!: Low<ShopsFile>;
   #nextSegment = 1;
 
   constructor({ dataDir, activeShards = 8, settledChunkSize = 1_000 }: LowdbStoreOptions) {
@@ -121,7 +126,9 @@ export class LowdbStore implements LedgerStore {
 
     this.#deadLetters = await readFile<DeadLettersFile>(this.#path('dead-letters.json'), { deadLetters: [] }, (data) => Array.isArray(data.deadLetters));
 
-    return { activeOrders, inbox, seen, settledKeys, deadLetters: this.#deadLetters.data.deadLetters };
+    this.#shops = await readFile<ShopsFile>(this.#path('shops.json'), { shops: {} }, isRecordOf('shops'));
+
+    return { activeOrders, inbox, seen, settledKeys, deadLetters: this.#deadLetters.data.deadLetters, shops: this.#shops.data.shops };
   }
 
   async appendInbox(entries: InboxEntry[]): Promise<string> {
@@ -243,6 +250,12 @@ export class LowdbStore implements LedgerStore {
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void> {
     this.#deadLetters.data.deadLetters = deadLetters;
     this.#commit.markDirty(this.#deadLetters as Low<unknown>);
+    return this.#commit.flush();
+  }
+
+  saveShops(shops: ShopStates): Promise<void> {
+    this.#shops.data.shops = shops;
+    this.#commit.markDirty(this.#shops as Low<unknown>);
     return this.#commit.flush();
   }
 

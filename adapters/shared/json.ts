@@ -1,0 +1,34 @@
+// Platform JSON is parsed losslessly: an order id above 2^53 arrives as its
+// exact digits (a string), never as a rounded JS number.
+import { isSafeNumber, parse } from 'lossless-json';
+
+export type JsonParse = { ok: true; value: unknown } | { ok: false; reason: string };
+
+export function parseJsonLossless(text: string): JsonParse {
+  try {
+    return { ok: true, value: parse(text, undefined, (digits) => (isSafeNumber(digits) ? Number(digits) : digits)) };
+  } catch (error) {
+    return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/** An id as exact decimal digits, from a number or a string; undefined when it is not one. */
+export function idDigits(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  if (typeof value === 'string' && /^\d{1,40}$/.test(value)) return value;
+  return undefined;
+}
+
+/** An ISO timestamp from whatever the platform wrote, or undefined. */
+export function isoTime(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const time = Date.parse(value.includes('T') || !/^\d{4}-\d\d-\d\d \d/.test(value) ? value : value.replace(' ', 'T'));
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export const asString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);

@@ -1,0 +1,139 @@
+// Shopify orders and refunds, as REST webhook payloads, to OrderEvents.
+import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+import { sumDecimal } from '../../src/core/decimal.ts';
+import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { toE164 } from '../shared/phone.ts';
+
+export interface EventContext {
+  shop: string;
+  deliveryId: string;
+  /** The webhook topic, which can itself state a fact (orders/paid says paid). */
+  topic: string;
+  receivedAt: Date;
+}
+
+const TOPIC_FACTS: Record<string, Fact[]> = {
+  'orders/paid': ['paid'],
+  'orders/fulfilled': ['fulfilled'],
+  'orders/cancelled': ['cancelled'],
+};
+
+/** What the order's own fields show to be true of it. */
+export function orderFacts(order: Record<string, unknown>): Fact[] {
+  const facts: Fact[] = ['placed'];
+  const financial = asString(order.financial_status)?.toLowerCase();
+  if (financial === 'paid' || financial === 'partially_refunded' || financial === 'refunded') facts.push('paid');
+  if (financial === 'partially_refunded') facts.push('partiallyRefunded');
+  if (financial === 'refunded') facts.push('fullyRefunded');
+  if (asString(order.fulfillment_status)?.toLowerCase() === 'fulfilled') facts.push('fulfilled');
+  // A voided authorisation never becomes a payment: the order is as good as cancelled.
+  if (asString(order.cancelled_at) !== null || financial === 'voided') facts.push('cancelled');
+  return facts;
+}
+
+export type OrderEventResult = { ok: true; event: OrderEvent } | { ok: false; reason: string };
+
+export function orderToEvent(payload: unknown, context: EventContext): OrderEventResult {
+  const order = asRecord(payload);
+  const orderId = idDigits(order.id);
+  if (orderId === undefined) return { ok: false, reason: 'the order has no numeric id' };
+
+  const customer = asRecord(order.customer);
+  const billing = asRecord(order.billing_address);
+  const shipping = asRecord(order.shipping_address);
+  const email = asString(order.email) ?? asString(order.contact_email) ?? asString(customer.email);
+  const country = asString(billing.country_code) ?? asString(shipping.country_code) ?? asString(asRecord(customer.default_address).country_code);
+  const rawMobile = asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone);
+  const facts = new Set<Fact>([...orderFacts(order), ...(TOPIC_FACTS[context.topic] ?? [])]);
+
+  return {
+    ok: true,
+    event: {
+      platform: 'shopify',
+      shop: context.shop,
+      orderId,
+      orderName: asString(order.name) ?? `#${asString(String(order.order_number ?? '')) ?? orderId}`,
+      deliveryId: context.deliveryId,
+      occurredAt: isoTime(order.updated_at) ?? isoTime(order.created_at) ?? context.receivedAt.toISOString(),
+      facts: [...facts],
+      customer: {
+        name: personName(customer) ?? personName(billing) ?? personName(shipping) ?? (email ? (email.split('@')[0] ?? null) : null),
+        email,
+        mobile: toE164(rawMobile, country),
+      },
+      total: { amount: decimalText(order.total_price) ?? '0', currency: asString(order.currency) ?? '' },
+      test: order.test === true,
+      source: asString(order.source_name),
+      discountCodes: asArray(order.discount_codes)
+        .map(asRecord)
+        .map((code) => ({ code: asString(code.code) ?? '', amount: decimalText(code.amount) ?? '0' }))
+        .filter((code) => code.code !== ''),
+      attributes: Object.fromEntries(
+        asArray(order.note_attributes)
+          .map(asRecord)
+          .map((attribute) => [asString(attribute.name), attributeValue(attribute.value)])
+          .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
+      ),
+      landingSite: asString(order.landing_site),
+      refunds: asArray(order.refunds).flatMap((refund) => refundOf(asRecord(refund))),
+    },
+  };
+}
+
+/** A refund's id and the money it returned (its successful refund transactions). */
+function refundOf(refund: Record<string, unknown>): Array<{ id: string; amount: string }> {
+  const id = idDigits(refund.id);
+  if (id === undefined) return [];
+  const amounts = asArray(refund.transactions)
+    .map(asRecord)
+    .filter((transaction) => asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success')
+    .map((transaction) => decimalText(transaction.amount))
+    .filter((amount): amount is string => amount !== undefined);
+  return amounts.length === 0 ? [] : [{ id, amount: sumDecimal(amounts) }];
+}
+
+/**
+ * A refunds/create payload. The refund alone cannot say whether it refunded
+ * the whole order: it carries the amount, and the core adds the order's
+ * refunds up against the total it knows from the order's own deliveries.
+ */
+export function refundToEvent(payload: unknown, context: EventContext): OrderEventResult {
+  const refund = asRecord(payload);
+  const orderId = idDigits(refund.order_id);
+  if (orderId === undefined) return { ok: false, reason: 'the refund has no numeric order_id' };
+  return {
+    ok: true,
+    event: {
+      platform: 'shopify',
+      shop: context.shop,
+      orderId,
+      orderName: '',
+      deliveryId: context.deliveryId,
+      occurredAt: isoTime(refund.created_at) ?? isoTime(refund.processed_at) ?? context.receivedAt.toISOString(),
+      facts: [],
+      customer: { name: null, email: null, mobile: null },
+      total: null,
+      test: false,
+      source: null,
+      discountCodes: [],
+      attributes: {},
+      landingSite: null,
+      refunds: refundOf(refund),
+    },
+  };
+}
+
+function personName(person: Record<string, unknown>): string | null {
+  const full = [asString(person.first_name), asString(person.last_name)].filter(Boolean).join(' ');
+  return full || asString(person.name);
+}
+
+function decimalText(value: unknown): string | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+  return text !== undefined && /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
+}
+
+function attributeValue(value: unknown): string | null {
+  if (typeof value === 'number') return String(value);
+  return asString(value);
+}
