@@ -6,5 +6,6 @@ export function toE164(raw: string | null, country: string | null): string | nul
   if (!raw) return null;
   const region = country && /^[A-Za-z]{2}$/.test(country) ? (country.toUpperCase() as CountryCode) : undefined;
   const parsed = parsePhoneNumberFromString(raw, region);
-  return parsed?.isValid() ? parsed.number : null;
+  // Possible, not valid: a number from a range newer than this library's data is still a number.
+  return parsed?.isPossible() ? parsed.number : null;
 }

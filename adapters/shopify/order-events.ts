@@ -89,7 +89,8 @@ function refundOf(refund: Record<string, unknown>): Array<{ id: string; amount: 
     .filter((transaction) => asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success')
     .map((transaction) => decimalText(transaction.amount))
     .filter((amount): amount is string => amount !== undefined);
-  return amounts.length === 0 ? [] : [{ id, amount: sumDecimal(amounts) }];
+  if (amounts.length === 0) return [];
+  return [{ id, amount: amounts.length === 1 ? (amounts[0] ?? '0') : sumDecimal(amounts) }];
 }
 
 /**

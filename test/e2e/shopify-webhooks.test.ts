@@ -1,0 +1,114 @@
+// Signed Shopify deliveries, as real bytes, posted to the running bridge; the
+// sandbox it serves shows what happened to each order's points.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, shopifyRefundJson, signShopify } from '../helpers/shopify.ts';
+
+let bridge: RunningBridge;
+beforeAll(async () => {
+  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET });
+});
+afterAll(() => bridge.stop());
+
+async function deliver(topic: string, body: string, options: { webhookId?: string; headers?: Record<string, string>; shop?: string } = {}) {
+  const headers = options.headers ?? shopifyHeaders({ topic, body, ...(options.webhookId ? { webhookId: options.webhookId } : {}), ...(options.shop ? { shop: options.shop } : {}) });
+  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers, body });
+  return { status: response.status, body: (await response.json()) as { result?: string; error?: string; reason?: string } };
+}
+const earning = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
+const settle = () => bridge.engine.drain();
+
+describe('POST /webhooks/shopify', () => {
+  it('earns on orders/paid, approves on orders/fulfilled', async () => {
+    const id = '820982911946154508001';
+    expect((await deliver('orders/paid', shopifyOrderJson({ id }))).body.result).toBe('accepted');
+    await settle();
+    expect(earning(id)).toMatchObject({ status: 'pending', points: 100, email: 'grace@example.com', mobile: '+12125550142', name: 'Grace Hopper' });
+    await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-21T10:00:00-05:00' }));
+    await settle();
+    expect(earning(id)?.status).toBe('approved');
+  });
+
+  it('cancels the points of another order on refunds/create for a full refund', async () => {
+    const id = '820982911946154508002';
+    await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled', totalPrice: '75.00' }));
+    await settle();
+    expect(earning(id)?.status).toBe('approved');
+    await deliver('refunds/create', shopifyRefundJson(id, '930001', '75.00'));
+    await settle();
+    expect(earning(id)?.status).toBe('cancelled');
+  });
+
+  it('makes one earn for three deliveries with one webhook id', async () => {
+    const id = '820982911946154508003';
+    const body = shopifyOrderJson({ id });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push((await deliver('orders/paid', body, { webhookId: 'same-webhook-id-1' })).body.result);
+    expect(results).toEqual(['accepted', 'duplicate', 'duplicate']);
+    await settle();
+    expect(bridge.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === id)).toHaveLength(1);
+  });
+
+  it('skips an order whose e-mail Shopify hides, and the merchant can see why', async () => {
+    const id = '820982911946154508004';
+    await deliver('orders/paid', shopifyOrderJson({ id, email: null, customer: null }));
+    await settle();
+    expect(earning(id)).toBeUndefined();
+    expect((await bridge.engine.ledger.findOrder(`shopify:lb-test-store.myshopify.com:${id}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+  });
+
+  it('answers 401 to a wrong signature and keeps nothing', async () => {
+    const id = '820982911946154508005';
+    const body = shopifyOrderJson({ id });
+    const headers = { ...shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'forged-1' }), 'X-Shopify-Hmac-Sha256': signShopify(body, 'not-our-secret') };
+    const response = await deliver('orders/paid', body, { headers });
+    expect(response.status).toBe(401);
+    expect(bridge.engine.ledger.hasSeen('shopify:forged-1')).toBe(false);
+    await settle();
+    expect(await bridge.engine.ledger.findOrder(`shopify:lb-test-store.myshopify.com:${id}`)).toBeUndefined();
+  });
+
+  it('answers 400 to a signed delivery without its topic header, and keeps nothing', async () => {
+    const body = shopifyOrderJson({ id: '820982911946154508006' });
+    const headers = shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'no-topic-1' });
+    delete headers['X-Shopify-Topic'];
+    expect((await deliver('orders/paid', body, { headers })).status).toBe(400);
+    expect(bridge.engine.ledger.hasSeen('shopify:no-topic-1')).toBe(false);
+  });
+
+  it('acknowledges an authentic delivery it cannot use, and keeps it as a dead letter with the reason', async () => {
+    const response = await deliver('orders/paid', '{"id": 12, "email": ', { webhookId: 'broken-json-1' });
+    expect(response).toMatchObject({ status: 200, body: { result: 'dead_lettered' } });
+    const letter = bridge.engine.ledger.deadLetters().find((candidate) => candidate.kind === 'delivery' && candidate.body?.startsWith('{"id": 12'));
+    expect(letter).toMatchObject({ platform: 'shopify', topic: 'orders/paid' });
+    expect(letter?.reason).toMatch(/not valid JSON/);
+  });
+
+  it('acknowledges and ignores a topic it does not use', async () => {
+    expect(await deliver('products/update', '{"id": 1}')).toMatchObject({ status: 200, body: { result: 'ignored' } });
+  });
+
+  it('answers 413 to a body over the limit', async () => {
+    const body = `{"id": 1, "padding": "${'x'.repeat(1_100_000)}"}`;
+    expect((await deliver('orders/paid', body)).status).toBe(413);
+  });
+
+  it('stops processing a shop after app/uninstalled', async () => {
+    const shop = 'leaving-store.myshopify.com';
+    expect((await deliver('app/uninstalled', '{"id": 1, "domain": "leaving-store.myshopify.com"}', { shop })).body.result).toBe('uninstalled');
+    const id = '820982911946154508007';
+    expect((await deliver('orders/paid', shopifyOrderJson({ id }), { shop })).body.result).toBe('ignored');
+    await settle();
+    expect(earning(id)).toBeUndefined();
+  });
+
+  it('accepts the newer shopify-* headers', async () => {
+    const id = '820982911946154508008';
+    const body = shopifyOrderJson({ id });
+    const response = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, newStyle: true }) });
+    expect(response.body.result).toBe('accepted');
+    await eventually(() => expect(earning(id)).toBeDefined());
+  });
+});

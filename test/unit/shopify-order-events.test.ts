@@ -1,0 +1,177 @@
+// Shopify payloads to OrderEvents: the project's own payloads for every topic,
+// then the real ones in ../shared/fixtures/shopify when that folder exists.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createShopifyAdapter } from '../../adapters/shopify/adapter.ts';
+import type { ShopifyDelivery } from '../../adapters/shopify/verify.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import { applyEvent, newOrderRecord } from '../../src/core/order-record.ts';
+import { shopifyOrderJson, shopifyRefundJson, SHOPIFY_SECRET } from '../helpers/shopify.ts';
+
+const adapter = createShopifyAdapter({ apiSecret: SHOPIFY_SECRET });
+const delivery = (topic: string, body: string): ShopifyDelivery => ({
+  webhookId: `wh-${topic}`,
+  topic,
+  shop: 'lb-test-store.myshopify.com',
+  apiVersion: '2026-04',
+  triggeredAt: undefined,
+  body: Buffer.from(body),
+  receivedAt: new Date('2026-11-21T12:00:00Z'),
+});
+async function eventOf(topic: string, body: string): Promise<OrderEvent> {
+  const translation = await adapter.toEvents(delivery(topic, body));
+  if (translation.kind !== 'events') throw new Error(`expected events, got ${JSON.stringify(translation)}`);
+  return translation.events[0]!;
+}
+
+describe('order topics', () => {
+  it.each([
+    ['orders/create', { financialStatus: 'pending' }, ['placed']],
+    ['orders/paid', { financialStatus: 'paid' }, ['placed', 'paid']],
+    ['orders/paid', { financialStatus: 'pending' }, ['placed', 'paid']],
+    ['orders/fulfilled', { fulfillmentStatus: 'fulfilled' }, ['placed', 'paid', 'fulfilled']],
+    ['orders/partially_fulfilled', { fulfillmentStatus: 'partial' }, ['placed', 'paid']],
+    ['orders/updated', { financialStatus: 'partially_refunded' }, ['placed', 'paid', 'partiallyRefunded']],
+    ['orders/updated', { financialStatus: 'refunded' }, ['placed', 'paid', 'fullyRefunded']],
+    ['orders/updated', { financialStatus: 'voided' }, ['placed', 'cancelled']],
+    ['orders/cancelled', { cancelledAt: '2026-11-20T11:00:00-05:00' }, ['placed', 'paid', 'cancelled']],
+  ] as const)('%s with %j shows %j', async (topic, options, facts) => {
+    const event = await eventOf(topic, shopifyOrderJson({ id: '5001', ...options }));
+    expect(event.facts.sort()).toEqual([...facts].sort());
+  });
+
+  it('carries an order id above 2^53 digit for digit', async () => {
+    const event = await eventOf('orders/paid', shopifyOrderJson({ id: '820982911946154508123' }));
+    expect(event.orderId).toBe('820982911946154508123');
+  });
+
+  it('maps the customer, total, source, codes and note attributes', async () => {
+    const event = await eventOf(
+      'orders/paid',
+      shopifyOrderJson({
+        id: '5002',
+        totalPrice: '99.50',
+        discountCodes: [{ code: 'LOYALTY-77', amount: '5.00', type: 'fixed_amount' }],
+        noteAttributes: [{ name: 'loyalty_campaign', value: '31' }],
+      }),
+    );
+    expect(event).toMatchObject({
+      platform: 'shopify',
+      shop: 'lb-test-store.myshopify.com',
+      orderName: '#5002',
+      occurredAt: '2026-11-20T15:00:00.000Z',
+      customer: { name: 'Grace Hopper', email: 'grace@example.com', mobile: '+12125550142' },
+      total: { amount: '99.50', currency: 'USD' },
+      source: 'web',
+      discountCodes: [{ code: 'LOYALTY-77', amount: '5.00' }],
+      attributes: { loyalty_campaign: '31' },
+      landingSite: '/collections/all?utm_source=newsletter',
+    });
+  });
+
+  it('takes the mobile from the order first, then the customer, in E.164 with the order country', async () => {
+    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5003', phone: '+44 7700 900123' }))).customer.mobile).toBe('+447700900123');
+    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5004', customerPhone: '415-555-0100' }))).customer.mobile).toBe('+14155550100');
+  });
+
+  it('falls back from the customer to the billing name, and to the e-mail for the name', async () => {
+    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5005', customer: null }))).customer.name).toBe('Grace Hopper');
+    const body = JSON.parse(shopifyOrderJson({ id: '5006', customer: null })) as Record<string, unknown>;
+    delete body.billing_address;
+    delete body.shipping_address;
+    expect((await eventOf('orders/paid', JSON.stringify(body))).customer).toMatchObject({ name: 'grace', mobile: null });
+  });
+
+  it('leaves e-mail and phone empty when protected customer data hides them', async () => {
+    const event = await eventOf('orders/paid', shopifyOrderJson({ id: '5007', email: null, customer: null }));
+    expect(event.customer.email).toBeNull();
+  });
+
+  it('marks test orders', async () => {
+    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5008', test: true }))).test).toBe(true);
+  });
+});
+
+describe('refunds/create', () => {
+  it('carries the refunded amount, which against the known total makes a full refund', async () => {
+    const order = await eventOf('orders/paid', shopifyOrderJson({ id: '6001', totalPrice: '120.00' }));
+    const refund = await eventOf('refunds/create', shopifyRefundJson('6001', '9001', '120.00'));
+    expect(refund).toMatchObject({ orderId: '6001', total: null, refunds: [{ id: '9001', amount: '120.00' }] });
+    const record = newOrderRecord(order, 'now');
+    applyEvent(record, order, 'a', 'now');
+    applyEvent(record, refund, 'b', 'now');
+    expect(record.facts).toContain('fullyRefunded');
+  });
+
+  it('is a partial refund when it returns less than the total', async () => {
+    const order = await eventOf('orders/paid', shopifyOrderJson({ id: '6002', totalPrice: '120.00' }));
+    const refund = await eventOf('refunds/create', shopifyRefundJson('6002', '9002', '20.00'));
+    const record = newOrderRecord(refund, 'now');
+    applyEvent(record, refund, 'b', 'now');
+    applyEvent(record, order, 'a', 'now');
+    expect(record.facts).toContain('partiallyRefunded');
+    expect(record.facts).not.toContain('fullyRefunded');
+  });
+});
+
+describe('other deliveries', () => {
+  it.each([
+    ['orders/edited', shopifyOrderJson({ id: '1' }), 'recorded'],
+    ['app/uninstalled', '{"id": 1}', 'uninstalled'],
+    ['products/update', '{"id": 1}', 'ignored'],
+    ['orders/paid', '{"id": ', 'unusable'],
+    ['orders/paid', '{"name": "#1001"}', 'unusable'],
+    ['refunds/create', '{"id": 5}', 'unusable'],
+  ])('%s %s is %s', async (topic, body, kind) => {
+    expect((await adapter.toEvents(delivery(topic, body))).kind).toBe(kind);
+  });
+});
+
+const FIXTURES = new URL('../../../shared/fixtures/shopify/', import.meta.url);
+const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
+/** The docs samples wrap the payload in {"response": ...}; the REST fixtures in {"order": ...}. */
+const unwrap = (text: string, key: string) => JSON.stringify((JSON.parse(text) as Record<string, unknown>)[key]);
+
+describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/shopify', () => {
+  it("reads Shopify's docs sample: a voided, cancelled test order", async () => {
+    const event = await eventOf('orders/cancelled', unwrap(fixture('orders_create.docs-sample.2026-04.json'), 'response'));
+    expect(event.test).toBe(true);
+    expect(event.facts).toContain('cancelled');
+    expect(event.orderId).toMatch(/^\d+$/);
+  });
+
+  it('reads a real anonymised order whose e-mail and phone are hidden', async () => {
+    const event = await eventOf('orders/paid', fixture('order.real-anonymized.2025-04.json'));
+    expect(event.customer.email).toBeNull();
+    expect(event.customer.mobile).toBeNull();
+    expect(event.facts).toContain('paid');
+  });
+
+  it('reads an older real order with a customer name but no contact details', async () => {
+    const event = await eventOf('orders/updated', fixture('order.real-anonymized.2024-01.json'));
+    expect(event.customer.name).toBeTruthy();
+    expect(event.customer.email).toBeNull();
+  });
+
+  it('reads the REST fixture: authorised, unfulfilled, with discount codes and note attributes', async () => {
+    const event = await eventOf('orders/create', unwrap(fixture('order.rest-fixture.json'), 'order'));
+    expect(event).toMatchObject({ orderId: '450789469', orderName: '#1001', customer: { email: 'bob.norman@hostmail.com' } });
+    expect(event.facts).toEqual(['placed']);
+    expect(event.discountCodes.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['refunds_create.docs-sample.2026-04.json', 'response'],
+    ['refund.real-anonymized.2025-04.json', undefined],
+    ['refund.rest-fixture.json', 'refund'],
+  ])('reads the refund %s', async (name, key) => {
+    const text = key ? unwrap(fixture(name), key) : fixture(name);
+    const event = await eventOf('refunds/create', text);
+    expect(event.orderId).toMatch(/^\d+$/);
+    expect(event.total).toBeNull();
+  });
+
+  it('records orders/edited, which carries only the edit', async () => {
+    expect((await adapter.toEvents(delivery('orders/edited', unwrap(fixture('orders_edited.docs-sample.2026-04.json'), 'response')))).kind).toBe('recorded');
+  });
+});
