@@ -1,0 +1,135 @@
+// Orders from the Admin GraphQL API, for resync and for re-fetching an order
+// a webhook could not fully describe (orders/edited, refunds/create).
+import { sumDecimal } from '../../src/core/decimal.ts';
+import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { toE164 } from '../shared/phone.ts';
+import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
+
+const ORDER_FIELDS = `
+  id legacyResourceId name email phone test createdAt updatedAt cancelledAt
+  displayFinancialStatus displayFulfillmentStatus sourceName
+  totalPriceSet { shopMoney { amount currencyCode } }
+  totalDiscountsSet { shopMoney { amount } }
+  discountCodes
+  customAttributes { key value }
+  customer { firstName lastName email phone defaultAddress { countryCodeV2 } }
+  billingAddress { firstName lastName phone countryCodeV2 }
+  shippingAddress { firstName lastName phone countryCodeV2 }
+  customerJourneySummary { firstVisit { landingPage } }
+  refunds { id totalRefundedSet { shopMoney { amount } } }
+`;
+
+export const ORDERS_QUERY = `query LoyaltyBridgeOrders($first: Int!, $after: String, $query: String) {
+  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+    pageInfo { hasNextPage endCursor }
+    nodes { ${ORDER_FIELDS} }
+  }
+}`;
+
+export const ORDER_QUERY = `query LoyaltyBridgeOrder($id: ID!) {
+  order(id: $id) { ${ORDER_FIELDS} }
+}`;
+
+const PAGE_SIZE = 100;
+const SIXTY_DAYS_MS = 60 * 24 * 60 * 60 * 1000;
+
+/** What the order's display statuses show to be true of it. */
+export function graphqlOrderFacts(order: Record<string, unknown>): Fact[] {
+  const facts: Fact[] = ['placed'];
+  const financial = asString(order.displayFinancialStatus);
+  if (financial === 'PAID' || financial === 'PARTIALLY_REFUNDED' || financial === 'REFUNDED') facts.push('paid');
+  if (financial === 'PARTIALLY_REFUNDED') facts.push('partiallyRefunded');
+  if (financial === 'REFUNDED') facts.push('fullyRefunded');
+  if (asString(order.displayFulfillmentStatus) === 'FULFILLED') facts.push('fulfilled');
+  if (asString(order.cancelledAt) !== null || financial === 'VOIDED') facts.push('cancelled');
+  return facts;
+}
+
+export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix: string, now: Date): OrderEvent | undefined {
+  const order = asRecord(node);
+  const orderId = idDigits(order.legacyResourceId) ?? idDigits(asString(order.id)?.split('/').pop());
+  if (orderId === undefined) return undefined;
+  const customer = asRecord(order.customer);
+  const billing = asRecord(order.billingAddress);
+  const shipping = asRecord(order.shippingAddress);
+  const email = asString(order.email) ?? asString(customer.email);
+  const country = asString(billing.countryCodeV2) ?? asString(shipping.countryCodeV2) ?? asString(asRecord(customer.defaultAddress).countryCodeV2);
+  const mobile = toE164(asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone), country);
+  const money = asRecord(asRecord(order.totalPriceSet).shopMoney);
+  const codes = asArray(order.discountCodes).map(asString).filter((code): code is string => code !== null);
+  const totalDiscount = asString(asRecord(asRecord(order.totalDiscountsSet).shopMoney).amount) ?? '0';
+  const updatedAt = isoTime(order.updatedAt) ?? now.toISOString();
+  const name = (person: Record<string, unknown>) => [asString(person.firstName), asString(person.lastName)].filter(Boolean).join(' ') || null;
+
+  return {
+    platform: 'shopify',
+    shop,
+    orderId,
+    orderName: asString(order.name) ?? `#${orderId}`,
+    // Same state, same id: a second resync of an unchanged order is a duplicate.
+    deliveryId: `${deliveryPrefix}:${orderId}:${updatedAt}`,
+    occurredAt: updatedAt,
+    facts: graphqlOrderFacts(order),
+    customer: { name: name(customer) ?? name(billing) ?? name(shipping) ?? email?.split('@')[0] ?? null, email, mobile },
+    total: { amount: asString(money.amount) ?? '0', currency: asString(money.currencyCode) ?? '' },
+    test: order.test === true,
+    source: asString(order.sourceName),
+    // The API gives per-order discount totals, not per code: a single code gets the whole discount.
+    discountCodes: codes.map((code) => ({ code, amount: codes.length === 1 ? totalDiscount : '0' })),
+    attributes: Object.fromEntries(
+      asArray(order.customAttributes)
+        .map(asRecord)
+        .map((attribute) => [asString(attribute.key), asString(attribute.value)])
+        .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
+    ),
+    landingSite: asString(asRecord(asRecord(order.customerJourneySummary).firstVisit).landingPage),
+    refunds: asArray(order.refunds).flatMap((value) => {
+      const refund = asRecord(value);
+      const id = asString(refund.id)?.split('/').pop();
+      const amount = asString(asRecord(asRecord(refund.totalRefundedSet).shopMoney).amount);
+      return id && amount ? [{ id, amount: sumDecimal([amount]) }] : [];
+    }),
+  };
+}
+
+export interface FetchWindow {
+  since: Date;
+  until?: Date;
+}
+
+/** Orders updated in [since, until], page by page, as OrderEvents. */
+export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+  const filter = [`updated_at:>='${since.toISOString()}'`, ...(until ? [`updated_at:<='${until.toISOString()}'`] : [])].join(' AND ');
+  let after: string | null = null;
+  for (;;) {
+    let page: { orders: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] } };
+    try {
+      page = await api.query(ORDERS_QUERY, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
+    } catch (error) {
+      throw explainScope(error, since, now);
+    }
+    for (const node of page.orders.nodes) {
+      const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now);
+      if (event) yield event;
+    }
+    if (!page.orders.pageInfo.hasNextPage || !page.orders.pageInfo.endCursor) return;
+    after = page.orders.pageInfo.endCursor;
+  }
+}
+
+export async function fetchShopifyOrder(api: ShopifyAdminApi, orderId: string, deliveryPrefix: string, now = new Date()): Promise<OrderEvent | undefined> {
+  const data = await api.query<{ order: unknown }>(ORDER_QUERY, { id: `gid://shopify/Order/${orderId}` }, 20);
+  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now) : undefined;
+}
+
+/** Orders older than 60 days need the read_all_orders scope: say so when Shopify refuses. */
+function explainScope(error: unknown, since: Date, now: Date): unknown {
+  if (error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && now.getTime() - since.getTime() > SIXTY_DAYS_MS) {
+    return new ShopifyAdminError(
+      `Shopify refused to list orders from before ${new Date(now.getTime() - SIXTY_DAYS_MS).toISOString().slice(0, 10)}: orders older than 60 days need the read_all_orders scope. Ask Shopify for it in the app's settings, or resync a more recent window. (${error.message})`,
+      'ACCESS_DENIED',
+    );
+  }
+  return error;
+}

@@ -1,0 +1,21 @@
+// The Shopify topics loyalty-bridge subscribes to and reads.
+export const SHOPIFY_TOPICS = [
+  'orders/create',
+  'orders/paid',
+  'orders/fulfilled',
+  'orders/partially_fulfilled',
+  'orders/updated',
+  'orders/cancelled',
+  'refunds/create',
+  'orders/edited',
+  'app/uninstalled',
+] as const;
+
+export const ORDER_TOPICS: ReadonlySet<string> = new Set([
+  'orders/create',
+  'orders/paid',
+  'orders/fulfilled',
+  'orders/partially_fulfilled',
+  'orders/updated',
+  'orders/cancelled',
+]);

@@ -1,0 +1,40 @@
+// Resync: orders fetched from a platform's API go through the same path as
+// webhooks (accept, fold, lifecycle), so a resync only ever fills gaps. An
+// unchanged order comes back under the same delivery id, so running the same
+// resync twice changes nothing.
+import type { Engine } from './engine.ts';
+import type { OrderEvent } from './order-event.ts';
+
+export interface ResyncProgress {
+  fetched: number;
+  /** Orders whose state was new to the ledger. */
+  changed: number;
+  /** Orders already known in this state. */
+  unchanged: number;
+  failed: number;
+  errors: string[];
+}
+
+export async function resync(source: AsyncIterable<OrderEvent>, engine: Pick<Engine, 'accept'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
+  const progress: ResyncProgress = { fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] };
+  try {
+    for await (const event of source) {
+      progress.fetched++;
+      try {
+        const result = await engine.accept(event.deliveryId, [event]);
+        if (result === 'accepted') progress.changed++;
+        else progress.unchanged++;
+      } catch (error) {
+        progress.failed++;
+        progress.errors.push(`order ${event.orderId}: ${(error as Error).message}`);
+      }
+      onProgress?.(progress);
+    }
+  } catch (error) {
+    // The source itself failed (the platform refused, or went away): what was fetched so far counts.
+    progress.errors.push((error as Error).message);
+    progress.failed++;
+    onProgress?.(progress);
+  }
+  return progress;
+}
