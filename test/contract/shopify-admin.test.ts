@@ -86,7 +86,8 @@ describe('resync', () => {
   it('fetches orders updated in the window, page by page, and a second run changes nothing', async () => {
     const queries: string[] = [];
     const reply = (page: unknown) =>
-      function (this: unknown, _uri: string, body: { variables: { query: string; after: string | null } }) {
+      function (this: unknown, _uri: string, sent: nock.Body) {
+        const body = sent as { variables: { query: string; after: string | null } };
         queries.push(`${body.variables.query}|${body.variables.after}`);
         return [200, page] as [number, unknown];
       };
@@ -176,7 +177,8 @@ describe('registration', () => {
     nock(BASE)
       .post(GRAPHQL)
       .times(20)
-      .reply((_uri, body: { query: string; variables: Record<string, unknown> }) => {
+      .reply((_uri, sent) => {
+        const body = sent as { query: string; variables: Record<string, unknown> };
         if (body.query.includes('webhookSubscriptions(')) {
           return [200, { data: { webhookSubscriptions: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: existing } }, extensions: cost() }];
         }
