@@ -4,7 +4,8 @@ import { isSandboxMode, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import { policyFromConfig } from './core/policy-from-config.ts';
 import type express from 'express';
-import { createShopifyAdapter } from '../adapters/shopify/adapter.ts';
+import { platformAdapters } from './platforms.ts';
+import { lockDataDir } from './core/store/data-dir-lock.ts';
 import { createHttpApp } from './http/app.ts';
 import { webhookRoute } from './http/webhook-route.ts';
 import { listen, type Listening } from './http/listen.ts';
@@ -50,7 +51,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
   });
 
-  // The ledger first: a damaged one stops start-up before anything listens.
+  // The ledger first: a damaged or busy one stops start-up before anything listens.
+  const unlock = lockDataDir(config.DATA_DIR);
   const engine = await openEngine({
     dataDir: config.DATA_DIR,
     client,
@@ -59,10 +61,14 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     logger,
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
     worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000 },
+  }).catch((error: unknown) => {
+    unlock();
+    throw error;
   });
   const webhooks: Record<string, express.Router> = {};
   const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES };
-  if (config.SHOPIFY_API_SECRET) webhooks.shopify = webhookRoute(createShopifyAdapter({ apiSecret: config.SHOPIFY_API_SECRET }), engine, logger, routeOptions);
+  const adapters = platformAdapters(config);
+  if (adapters.shopify) webhooks.shopify = webhookRoute(adapters.shopify, engine, logger, routeOptions);
   const app = createHttpApp({ webhooks, ...(sandbox ? { sandbox: sandbox.app } : {}) });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
@@ -88,6 +94,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
       // in sandbox mode those calls go to this very server.
       await engine.stop();
       await http.close();
+      unlock();
     },
   };
 }

@@ -41,6 +41,18 @@ describe('loyalty-bridge start, with no configuration', () => {
     expect(calls[3]?.body.response.data.balance).toMatchObject({ approved: 100, redeemed: 40, available: 60 });
   });
 
+  it('refuses a second bridge on the same DATA_DIR', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lb-busy-'));
+    const first = await startCli(['start'], { DATA_DIR: dataDir });
+    try {
+      const second = await runCli(['start'], { DATA_DIR: dataDir });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/is in use by another loyalty-bridge process \(pid \d+\)/);
+    } finally {
+      await first.stop();
+    }
+  });
+
   it('stops with exit code 0 on SIGTERM', async () => {
     const other = await startCli(['start'], {});
     expect(await other.stop('SIGTERM')).toBe(0);
@@ -82,6 +94,23 @@ describe('a bad configuration', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The ledger file ${join(dataDir, 'orders', 'active-03.json')} is damaged`);
     expect(result.stdout).not.toContain('listening');
+  });
+
+  it.each([
+    [['resync', '--platform', 'shopify'], '--since is required'],
+    [['resync', '--platform', 'etsy', '--since', '2026-11-01'], '--platform etsy is not supported'],
+    [['resync', '--platform', 'shopify', '--since', 'last tuesday'], 'is not a date'],
+    [['register', '--colour', 'blue'], "Unknown option '--colour'"],
+  ])('answers %j with usage and exit code 2', async (args, message) => {
+    const result = await runCli(args, {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('says which settings registration needs', async () => {
+    const result = await runCli(['register', '--platform', 'shopify'], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('set SHOPIFY_SHOP, SHOPIFY_ADMIN_TOKEN and SHOPIFY_APP_URL');
   });
 
   it('answers an unknown command with usage and exit code 2', async () => {
