@@ -1,16 +1,18 @@
-// Durability by killing a real process: a child takes a burst of deliveries
-// and is killed with SIGKILL at random moments, restarted on the same DATA_DIR
-// each time, then drained. Every acknowledged delivery must be in the ledger,
-// and the sandbox must hold every order exactly once, in its right state.
+// Durability by killing a real process: the real bridge (`loyalty-bridge
+// start`) takes a burst of signed Shopify deliveries and is killed with
+// SIGKILL at random moments, restarted on the same DATA_DIR each time, then
+// drained. Every acknowledged delivery must be in the ledger, and the sandbox
+// must hold every order exactly once, in its right state.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Fact } from '../../src/core/order-event.ts';
 import { LowdbStore } from '../../src/core/store/lowdb-store.ts';
-import { tempDataDir } from '../helpers/engine.ts';
+import { CLI } from '../helpers/cli-process.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
 
-const CHILD = fileURLToPath(new URL('../helpers/engine-child.ts', import.meta.url));
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 const ORDERS = Number(process.env.CRASH_ORDERS ?? 200);
 
@@ -21,33 +23,73 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOYALTY_BASE_URL: sandbox.url, LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey, LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** The Shopify topic and order state that show one fact, as Shopify would send them. */
+const SHOPIFY_FOR: Record<Fact, { topic: string; order: Partial<OrderOptions> }> = {
+  placed: { topic: 'orders/create', order: { financialStatus: 'pending' } },
+  paid: { topic: 'orders/paid', order: { financialStatus: 'paid' } },
+  fulfilled: { topic: 'orders/fulfilled', order: { financialStatus: 'paid', fulfillmentStatus: 'fulfilled' } },
+  partiallyRefunded: { topic: 'orders/updated', order: { financialStatus: 'partially_refunded' } },
+  fullyRefunded: { topic: 'orders/updated', order: { financialStatus: 'refunded' } },
+  cancelled: { topic: 'orders/cancelled', order: { financialStatus: 'pending', cancelledAt: '2026-11-20T11:00:00Z' } },
+};
+
+async function startBridgeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LOYALTY_BASE_URL: sandbox.url,
+      LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+      LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
+      LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
+      LOYALTY_MAX_RETRIES: '0',
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"url":"([^"]+)"/.exec(output);
       if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`child exited with ${code} before listening`)));
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => reject(new Error(`bridge exited with ${code} before listening:\n${output}`)));
   });
   return { child, url };
 }
 
-const killed = (child: ChildProcess) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  child.once('exit', () => resolve());
-  child.kill('SIGKILL');
-});
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 
 it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`, async () => {
   const random = seededRandom(Number(process.env.CRASH_SEED ?? 7));
   const orders = scenarioOrders(ORDERS, 900_000, random, 'crash');
-  const all = shuffle(orders.flatMap((order) => order.events.map((event) => ({ key: event.deliveryId, event }))), random);
+  const all = shuffle(
+    orders.flatMap((order) =>
+      order.events.map((event, i) => {
+        const shape = SHOPIFY_FOR[event.facts[0] ?? 'placed'];
+        const body = shopifyOrderJson({
+          id: order.orderId,
+          email: order.email,
+          updatedAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
+          ...(order.referred ? { noteAttributes: [{ name: 'loyalty_campaign', value: '21' }] } : {}),
+          ...shape.order,
+        });
+        return { webhookId: `crash-${order.orderId}-${i}`, topic: shape.topic, body };
+      }),
+    ),
+    random,
+  );
   // A new wave of the burst each round, so every kill lands while deliveries arrive and the worker drains.
   const waveSize = Math.ceil(all.length / (KILLS + 1));
   const pending: typeof all = [];
@@ -55,17 +97,21 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
   const dataDir = tempDataDir();
 
   for (let round = 0; round <= KILLS; round++) {
-    const { child, url } = await startChild(dataDir);
+    const { child, url } = await startBridgeProcess(dataDir);
     const last = round === KILLS;
     pending.push(...all.slice(round * waveSize, (round + 1) * waveSize));
-    // Deliveries go in, 16 at a time, as a platform sends them; unacknowledged ones are sent again next round.
+    // 16 at a time, as a platform sends; what was not acknowledged is sent again next round, as Shopify retries.
     const send = async () => {
       while (pending.length > 0) {
         const delivery = pending.shift()!;
         try {
-          const response = await fetch(`${url}/deliveries`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: delivery.key, events: [delivery.event] }) });
+          const response = await fetch(`${url}/webhooks/shopify`, {
+            method: 'POST',
+            headers: shopifyHeaders({ topic: delivery.topic, body: delivery.body, webhookId: delivery.webhookId }),
+            body: delivery.body,
+          });
           if (response.status !== 200) throw new Error(`status ${response.status}`);
-          acknowledged.add(delivery.key);
+          acknowledged.add(`shopify:${delivery.webhookId}`);
           await new Promise((resolve) => setTimeout(resolve, random() * 30));
         } catch {
           pending.push(delivery);
@@ -76,26 +122,28 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
     const senders = Promise.all(Array.from({ length: 16 }, send));
     if (last) {
       await senders;
-      const drained = await fetch(`${url}/drain`, { method: 'POST' });
-      expect(drained.status).toBe(200);
+      // Drained when every order is where it belongs; then a clean stop.
+      await eventually(() => {
+        const state = sandbox.store.snapshot();
+        for (const order of orders) {
+          const live = state.earnings.find((earning) => earning.orderId === order.orderId && earning.status !== 'cancelled')?.status ?? 'none';
+          expect(live, `order ${order.orderId}`).toBe(order.expected);
+        }
+      }, 30_000);
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     } else {
       await new Promise((resolve) => setTimeout(resolve, 30 + random() * 250));
       await killed(child);
       await senders;
-      if (process.env.CRASH_VERBOSE) {
-        const earned = sandbox.store.snapshot().earnings.length;
-        console.log(`round ${round}: killed with ${acknowledged.size} acknowledged, ${pending.length} waiting, ${earned} earnings upstream`);
-      }
+      if (process.env.CRASH_VERBOSE) console.log(`round ${round}: killed with ${acknowledged.size} acknowledged, ${pending.length} waiting, ${sandbox.store.snapshot().earnings.length} earnings upstream`);
     }
   }
 
   expect(pending).toEqual([]);
   // Zero lost: every acknowledged delivery was folded into its order.
-  const ledger = await new LowdbStore({ dataDir }).load();
   const store = new LowdbStore({ dataDir });
-  await store.load();
+  const ledger = await store.load();
   const folded = new Set<string>();
   for (const order of ledger.activeOrders) for (const key of order.deliveries) folded.add(key);
   for (const key of ledger.settledKeys) for (const delivery of (await store.readSettled(key))?.deliveries ?? []) folded.add(delivery);
