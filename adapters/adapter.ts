@@ -31,6 +31,8 @@ export type Translation =
 export interface DeliveryInfo {
   /** Dedupe key, unique per delivery across platforms. */
   key: string;
+  /** Other keys that also identify this delivery (a payload hash): any of them seen makes it a duplicate. */
+  aliases?: string[];
   topic: string;
   shop: string;
 }

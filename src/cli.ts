@@ -1,7 +1,6 @@
 // loyalty-bridge <command>: the entry point for people and for npm scripts.
 // Exit codes: 0 ok, 1 failure (bad configuration included), 2 usage.
 import { parseArgs } from 'node:util';
-import { fetchShopifyOrders } from '../adapters/shopify/graphql-orders.ts';
 import { registerShopifyWebhooks } from '../adapters/shopify/register.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startEngine } from './core/engine.ts';
@@ -11,7 +10,7 @@ import { lockDataDir } from './core/store/data-dir-lock.ts';
 import { LoyaltyClient } from './loyalty/client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startBridge, startSandboxServer } from './main.ts';
-import { shopifyAdminApi } from './platforms.ts';
+import { orderSources, PLATFORMS, shopifyAdminApi, type Platform } from './platforms.ts';
 
 const USAGE = `Usage: loyalty-bridge <command> [options]
 
@@ -19,7 +18,7 @@ Commands:
   start                                  run the bridge (in sandbox mode when LOYALTY_BASE_URL is unset)
   sandbox                                run only the loyalty sandbox, on SANDBOX_PORT (default 4010)
   register --platform shopify            create the webhook subscriptions the bridge needs (never deletes any)
-  resync --platform shopify --since DATE [--until DATE]
+  resync --platform shopify|woocommerce|bigcommerce --since DATE [--until DATE]
                                          fetch orders updated in the window and bring their points up to date;
                                          works on DATA_DIR, so stop the bridge first
   help                                   show this text
@@ -62,17 +61,23 @@ async function main(argv: string[]): Promise<number> {
       await started;
       return -1; // keep running
     }
-    case 'register':
-      return register(config, requirePlatform(values.platform));
+    case 'register': {
+      const platform = requirePlatform(values.platform);
+      if (platform !== 'shopify') {
+        process.stderr.write(`loyalty-bridge register: ${platform} webhooks are created in the store's own settings; README.md says how\n`);
+        return 1;
+      }
+      return register(config, platform);
+    }
     case 'resync':
       return runResync(config, logger, requirePlatform(values.platform), values.since, values.until);
   }
   return 2;
 }
 
-function requirePlatform(platform: string | undefined): 'shopify' {
-  if (platform === 'shopify') return platform;
-  throw new UsageError(platform === undefined ? '--platform is required (shopify)' : `--platform ${platform} is not supported yet (shopify)`);
+function requirePlatform(platform: string | undefined): Platform {
+  if ((PLATFORMS as readonly string[]).includes(platform ?? '')) return platform as Platform;
+  throw new UsageError(platform === undefined ? `--platform is required (${PLATFORMS.join(', ')})` : `--platform ${platform} is not supported (${PLATFORMS.join(', ')})`);
 }
 
 function parseDate(name: string, value: string | undefined): Date | undefined {
@@ -82,7 +87,7 @@ function parseDate(name: string, value: string | undefined): Date | undefined {
   return date;
 }
 
-async function register(config: Config, platform: 'shopify'): Promise<number> {
+async function register(config: Config, platform: Platform): Promise<number> {
   const admin = shopifyAdminApi(config);
   if (!admin || !config.SHOPIFY_APP_URL) {
     process.stderr.write(`loyalty-bridge register --platform ${platform}: set SHOPIFY_SHOP, SHOPIFY_ADMIN_TOKEN and SHOPIFY_APP_URL\n`);
@@ -95,13 +100,19 @@ async function register(config: Config, platform: 'shopify'): Promise<number> {
   return 0;
 }
 
-async function runResync(config: Config, logger: Logger, platform: 'shopify', sinceText: string | undefined, untilText: string | undefined): Promise<number> {
+const API_SETTINGS: Record<Platform, string> = {
+  shopify: 'SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
+  woocommerce: 'WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+  bigcommerce: 'BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN',
+};
+
+async function runResync(config: Config, logger: Logger, platform: Platform, sinceText: string | undefined, untilText: string | undefined): Promise<number> {
   const since = parseDate('since', sinceText);
   if (!since) throw new UsageError('--since is required');
   const until = parseDate('until', untilText);
-  const admin = shopifyAdminApi(config);
-  if (!admin) {
-    process.stderr.write(`loyalty-bridge resync --platform ${platform}: set SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN\n`);
+  const source = orderSources(config).find((candidate) => candidate.platform === platform);
+  if (!source) {
+    process.stderr.write(`loyalty-bridge resync --platform ${platform}: set ${API_SETTINGS[platform]}\n`);
     return 1;
   }
   if (!config.LOYALTY_BASE_URL) {
@@ -125,7 +136,7 @@ async function runResync(config: Config, logger: Logger, platform: 'shopify', si
       logger,
     });
     const window = { since, ...(until ? { until } : {}) };
-    const result = await resync(fetchShopifyOrders(admin, window), engine, (progress) => {
+    const result = await resync(source.fetchOrders(window), engine, (progress) => {
       if (progress.fetched % 100 === 0) process.stdout.write(`fetched ${progress.fetched}, changed ${progress.changed}, failed ${progress.failed}\n`);
     });
     await engine.drain();

@@ -146,6 +146,9 @@ export const configSchema = z
     REDEEM_POINTS_PER_UNIT: positiveNumber(),
 
     WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024, 50 * 1024 * 1024),
+    RECONCILE_INTERVAL_MINUTES: wholeNumber(0, 24 * 60),
+    RECONCILE_OVERLAP_MINUTES: wholeNumber(0, 24 * 60),
+    RECONCILE_FIRST_LOOKBACK_HOURS: wholeNumber(0, 24 * 90),
     DEDUPE_WINDOW_DAYS: wholeNumber(1, 90),
     RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
     WORKER_CONCURRENCY: wholeNumber(1, 1_000),

@@ -4,7 +4,8 @@ import { isSandboxMode, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import { policyFromConfig } from './core/policy-from-config.ts';
 import type express from 'express';
-import { platformAdapters } from './platforms.ts';
+import { Reconciler } from './core/reconciler.ts';
+import { orderSources, platformAdapters } from './platforms.ts';
 import { lockDataDir } from './core/store/data-dir-lock.ts';
 import { createHttpApp } from './http/app.ts';
 import { webhookRoute } from './http/webhook-route.ts';
@@ -17,6 +18,7 @@ export interface RunningBridge {
   http: Listening;
   client: LoyaltyClient;
   engine: Engine;
+  reconciler: Reconciler;
   /** Present in sandbox mode. */
   sandbox?: Sandbox;
   loyaltyBaseUrl: string;
@@ -69,13 +71,24 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES };
   const adapters = platformAdapters(config);
   if (adapters.shopify) webhooks.shopify = webhookRoute(adapters.shopify, engine, logger, routeOptions);
+  if (adapters.woocommerce) webhooks.woocommerce = webhookRoute(adapters.woocommerce, engine, logger, routeOptions);
+  if (adapters.bigcommerce) webhooks.bigcommerce = webhookRoute(adapters.bigcommerce, engine, logger, routeOptions);
+  const reconciler = new Reconciler({
+    sources: orderSources(config),
+    engine,
+    logger,
+    intervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
+    overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
+    firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
+  });
   const app = createHttpApp({ webhooks, ...(sandbox ? { sandbox: sandbox.app } : {}) });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();
+  reconciler.start();
 
   logger.info(
-    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR, webhooks: Object.keys(webhooks) },
+    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
@@ -85,6 +98,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     http,
     client,
     engine,
+    reconciler,
     ...(sandbox ? { sandbox } : {}),
     get loyaltyBaseUrl() {
       return loyaltyBaseUrl;
@@ -92,6 +106,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     async stop() {
       // Calls under way finish and the ledger is flushed before the server goes:
       // in sandbox mode those calls go to this very server.
+      await reconciler.stop();
       await engine.stop();
       await http.close();
       unlock();

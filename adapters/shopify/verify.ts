@@ -6,10 +6,10 @@
 // would not survive that round trip, so it is checked over its raw bytes here,
 // so that an authentic one is still recognised (and dead-lettered), not
 // refused as unauthentic.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import '@shopify/shopify-api/adapters/node';
 import { ApiVersion, LogSeverity, shopifyApi } from '@shopify/shopify-api';
 import type { RawDelivery, Verification } from '../adapter.ts';
+import { hmacBase64Matches } from '../shared/signature.ts';
 import { normaliseShopifyHeaders, SHOPIFY_HEADER } from './headers.ts';
 
 export interface ShopifyDelivery {
@@ -43,7 +43,7 @@ export function shopifyVerifier(apiSecretKey: string): (raw: RawDelivery) => Pro
     const exactUtf8 = Buffer.byteLength(text, 'utf8') === raw.body.length && Buffer.from(text, 'utf8').equals(raw.body);
 
     if (!exactUtf8) {
-      if (!rawBytesSigned(raw.body, headers[SHOPIFY_HEADER.hmac], apiSecretKey)) return { ok: false, status: 401, reason: 'invalid_hmac' };
+      if (!hmacBase64Matches(raw.body, apiSecretKey, headers[SHOPIFY_HEADER.hmac])) return { ok: false, status: 401, reason: 'invalid_hmac' };
     } else {
       const result = await validate({ rawBody: text, rawRequest: { headers, method: 'POST', url: '/' } as never, rawResponse: {} as never });
       if (!result.valid) {
@@ -70,9 +70,3 @@ export function shopifyVerifier(apiSecretKey: string): (raw: RawDelivery) => Pro
   };
 }
 
-function rawBytesSigned(body: Buffer, given: string | undefined, secret: string): boolean {
-  if (!given) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  const actual = Buffer.from(given, 'base64');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}

@@ -27,7 +27,7 @@ export interface Engine {
   /** Starts draining. openEngine() leaves this to the caller; startEngine() does it. */
   startWorker(): Promise<void>;
   /** The acknowledgement path: resolves once the delivery is on disk. */
-  accept(deliveryKey: string, events: OrderEvent[]): Promise<AcceptResult>;
+  accept(deliveryKey: string, events: OrderEvent[], aliases?: string[]): Promise<AcceptResult>;
   retryDeadLetter(id: string): Promise<DeadLetter | undefined>;
   /** Waits until every accepted delivery is folded and the worker has nothing ready to do. */
   drain(): Promise<void>;
@@ -59,7 +59,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       pruner = setInterval(() => void ledger.pruneSeen().catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')), 60 * 60_000);
       pruner.unref();
     },
-    accept: (deliveryKey, events) => ledger.accept(deliveryKey, events),
+    accept: (deliveryKey, events, aliases) => ledger.accept(deliveryKey, events, aliases),
     async retryDeadLetter(id) {
       const letter = await ledger.removeDeadLetter(id);
       if (letter?.kind === 'call' && letter.orderKey) await worker.retry(letter.orderKey, letter.id);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { OrderEvent } from './order-event.ts';
 import { orderKey } from './order-event.ts';
 import { applyEvent, newOrderRecord, type OrderRecord } from './order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore, ShopStates } from './store/ledger-store.ts';
+import type { DeadLetter, InboxEntry, LedgerStore, ReconciliationState, ShopStates } from './store/ledger-store.ts';
 
 export interface LedgerOptions {
   store: LedgerStore;
@@ -33,6 +33,7 @@ export class Ledger {
   readonly #seen = new Map<string, number>();
   #deadLetters: DeadLetter[] = [];
   #shops: ShopStates = {};
+  #reconciliation: ReconciliationState = {};
 
   // Acknowledgement path: a batch forms while the previous one is written.
   #batch: InboxEntry[] = [];
@@ -60,9 +61,12 @@ export class Ledger {
       const at = Date.parse(receivedAt);
       if (at >= oldest) ledger.#seen.set(key, at);
     }
-    for (const { entries } of loaded.inbox) for (const entry of entries) ledger.#seen.set(entry.key, Date.parse(entry.receivedAt));
+    for (const { entries } of loaded.inbox) {
+      for (const entry of entries) for (const key of [entry.key, ...(entry.aliases ?? [])]) ledger.#seen.set(key, Date.parse(entry.receivedAt));
+    }
     ledger.#deadLetters = loaded.deadLetters;
     ledger.#shops = loaded.shops;
+    ledger.#reconciliation = loaded.reconciliation;
     ledger.#unfolded = loaded.inbox;
     await ledger.fold();
     return ledger;
@@ -81,11 +85,12 @@ export class Ledger {
    * Durably accepts a delivery. Resolves 'accepted' once it is on disk, or
    * 'duplicate' at once for a delivery key seen within the window.
    */
-  accept(deliveryKey: string, events: OrderEvent[]): Promise<AcceptResult> {
-    if (this.#seen.has(deliveryKey)) return Promise.resolve('duplicate');
+  accept(deliveryKey: string, events: OrderEvent[], aliases: string[] = []): Promise<AcceptResult> {
+    const keys = [deliveryKey, ...aliases];
+    if (keys.some((key) => this.#seen.has(key))) return Promise.resolve('duplicate');
     const receivedAt = this.#now();
-    this.#seen.set(deliveryKey, receivedAt.getTime());
-    this.#batch.push({ key: deliveryKey, receivedAt: receivedAt.toISOString(), events });
+    for (const key of keys) this.#seen.set(key, receivedAt.getTime());
+    this.#batch.push({ key: deliveryKey, ...(aliases.length > 0 ? { aliases } : {}), receivedAt: receivedAt.toISOString(), events });
     return new Promise<void>((resolve, reject) => {
       this.#batchWaiters.push({ resolve, reject });
       this.#writingInbox ??= this.#writeInbox();
@@ -93,7 +98,7 @@ export class Ledger {
       () => 'accepted' as const,
       (error: unknown) => {
         // Not on disk, so not seen: the platform's retry must be let in.
-        this.#seen.delete(deliveryKey);
+        for (const key of keys) this.#seen.delete(key);
         throw error;
       },
     );
@@ -143,7 +148,9 @@ export class Ledger {
       }
       try {
         await this.#store.saveActive([...changed.values()]);
-        await this.#store.saveSeen(segments.flatMap(({ entries }) => entries.map((entry): [string, string] => [entry.key, entry.receivedAt])));
+        await this.#store.saveSeen(
+          segments.flatMap(({ entries }) => entries.flatMap((entry) => [entry.key, ...(entry.aliases ?? [])].map((key): [string, string] => [key, entry.receivedAt]))),
+        );
         await this.#store.dropInbox(segments.map(({ segment }) => segment));
       } catch (error) {
         // Still on disk in the inbox: put back, to be folded again.
@@ -225,6 +232,15 @@ export class Ledger {
   async setShopInstalled(platform: string, shop: string, installed: boolean): Promise<void> {
     this.#shops = { ...this.#shops, [`${platform}:${shop}`]: { uninstalledAt: installed ? null : this.#now().toISOString() } };
     await this.#store.saveShops(this.#shops);
+  }
+
+  reconciliation(): Readonly<ReconciliationState> {
+    return this.#reconciliation;
+  }
+
+  async saveReconciliation(platform: string, state: ReconciliationState[string]): Promise<void> {
+    this.#reconciliation = { ...this.#reconciliation, [platform]: state };
+    await this.#store.saveReconciliation(this.#reconciliation);
   }
 
   deadLetters(): readonly DeadLetter[] {

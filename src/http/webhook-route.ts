@@ -33,27 +33,27 @@ export function webhookRoute<Delivery>(adapter: PlatformAdapter<Delivery>, engin
       return;
     }
     const { delivery } = verified;
-    const { key, topic, shop } = adapter.describe(delivery);
+    const { key, topic, shop, aliases = [] } = adapter.describe(delivery);
     const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
       logger.info({ platform: adapter.platform, topic, shop, delivery: key, result, ...extra }, 'webhook');
       res.status(200).json({ result, ...extra });
     };
 
     try {
-      if (ledger.hasSeen(key)) return answer('duplicate');
+      if ([key, ...aliases].some((candidate) => ledger.hasSeen(candidate))) return answer('duplicate');
       const translation = await adapter.toEvents(delivery);
       switch (translation.kind) {
         case 'ignored':
           return answer('ignored', { reason: translation.reason });
         case 'uninstalled':
           await ledger.setShopInstalled(adapter.platform, translation.shop, false);
-          await engine.accept(key, []);
+          await engine.accept(key, [], aliases);
           return answer('uninstalled');
         case 'recorded':
-          await engine.accept(key, []);
+          await engine.accept(key, [], aliases);
           return answer('recorded', { reason: translation.reason });
         case 'unusable':
-          await engine.accept(key, []);
+          await engine.accept(key, [], aliases);
           await ledger.addDeadLetter({
             kind: 'delivery',
             reason: translation.reason,
@@ -64,7 +64,7 @@ export function webhookRoute<Delivery>(adapter: PlatformAdapter<Delivery>, engin
           return answer('dead_lettered', { reason: translation.reason });
         case 'events': {
           if (ledger.isUninstalled(adapter.platform, shop)) return answer('ignored', { reason: 'loyalty-bridge was uninstalled from this shop' });
-          const result = await engine.accept(key, translation.events);
+          const result = await engine.accept(key, translation.events, aliases);
           return answer(result);
         }
       }

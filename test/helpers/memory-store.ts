@@ -2,7 +2,7 @@
 // worker many times over and are not about files. Copies on the way in and
 // out, as a real store would, so no test can lean on shared objects.
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore, LoadedLedger, ShopStates } from '../../src/core/store/ledger-store.ts';
+import type { DeadLetter, InboxEntry, LedgerStore, LoadedLedger, ReconciliationState, ShopStates } from '../../src/core/store/ledger-store.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -13,6 +13,7 @@ export class MemoryStore implements LedgerStore {
   seen = new Map<string, string>();
   deadLetters: DeadLetter[] = [];
   shops: ShopStates = {};
+  reconciliation: ReconciliationState = {};
   #segment = 0;
 
   async load(): Promise<LoadedLedger> {
@@ -23,6 +24,7 @@ export class MemoryStore implements LedgerStore {
       settledKeys: [...this.settled.keys()],
       deadLetters: this.deadLetters,
       shops: this.shops,
+      reconciliation: this.reconciliation,
     });
   }
   async appendInbox(entries: InboxEntry[]) {
@@ -64,6 +66,9 @@ export class MemoryStore implements LedgerStore {
   }
   async saveShops(shops: ShopStates) {
     this.shops = copy(shops);
+  }
+  async saveReconciliation(state: ReconciliationState) {
+    this.reconciliation = copy(state);
   }
   async close() {}
 }

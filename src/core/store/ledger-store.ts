@@ -9,6 +9,8 @@ import type { OrderRecord } from '../order-record.ts';
 export interface InboxEntry {
   /** The dedupe key of the delivery (platform-specific). */
   key: string;
+  /** Other keys of the same delivery, remembered for dedupe as well. */
+  aliases?: string[];
   receivedAt: string;
   events: OrderEvent[];
 }
@@ -38,7 +40,18 @@ export interface LoadedLedger {
   settledKeys: string[];
   deadLetters: DeadLetter[];
   shops: ShopStates;
+  reconciliation: ReconciliationState;
 }
+
+/** Per platform, the last reconciliation: its high-water mark survives restarts. */
+export type ReconciliationState = Record<
+  string,
+  {
+    /** The end of the last window fetched without errors: the next window starts there, minus an overlap. */
+    highWaterMark: string | null;
+    lastRun: { startedAt: string; finishedAt: string; since: string; until: string; fetched: number; changed: number; unchanged: number; failed: number; errors: string[] } | null;
+  }
+>;
 
 /** Per platform:shop, whether the merchant removed the app (its deliveries are then not processed). */
 export type ShopStates = Record<string, { uninstalledAt: string | null }>;
@@ -64,6 +77,7 @@ export interface LedgerStore {
 
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
   saveShops(shops: ShopStates): Promise<void>;
+  saveReconciliation(state: ReconciliationState): Promise<void>;
 
   /** Waits for every write under way. */
   close(): Promise<void>;

@@ -8,6 +8,7 @@
 //   seen/<yyyy-mm-ddThh>.json  delivery keys for dedupe, one file an hour, dropped after the window
 //   dead-letters.json          what needs a person
 //   shops.json                 shops that removed the app
+//   reconciliation.json        each platform's last reconciliation and high-water mark
 // The folder is created readable by its owner only: it holds customers' contact details.
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import type { OrderRecord } from '../order-record.ts';
 import { GroupCommit } from './group-commit.ts';
-import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ShopStates } from './ledger-store.ts';
+import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ReconciliationState, type ShopStates } from './ledger-store.ts';
 
 interface OrdersFile {
   orders: Record<string, OrderRecord>;
@@ -31,6 +32,9 @@ interface DeadLettersFile {
 }
 interface ShopsFile {
   shops: ShopStates;
+}
+interface ReconciliationFile {
+  platforms: ReconciliationState;
 }
 
 export interface LowdbStoreOptions {
@@ -72,6 +76,7 @@ export class LowdbStore implements LedgerStore {
   #seenFiles = new Map<string, Low<SeenFile>>();
   #deadLetters!: Low<DeadLettersFile>;
   #shops!: Low<ShopsFile>;
+  #reconciliation!: Low<ReconciliationFile>;
   #nextSegment = 1;
 
   constructor({ dataDir, activeShards = 8, settledChunkSize = 1_000 }: LowdbStoreOptions) {
@@ -128,7 +133,17 @@ export class LowdbStore implements LedgerStore {
 
     this.#shops = await readFile<ShopsFile>(this.#path('shops.json'), { shops: {} }, isRecordOf('shops'));
 
-    return { activeOrders, inbox, seen, settledKeys, deadLetters: this.#deadLetters.data.deadLetters, shops: this.#shops.data.shops };
+    this.#reconciliation = await readFile<ReconciliationFile>(this.#path('reconciliation.json'), { platforms: {} }, isRecordOf('platforms'));
+
+    return {
+      activeOrders,
+      inbox,
+      seen,
+      settledKeys,
+      deadLetters: this.#deadLetters.data.deadLetters,
+      shops: this.#shops.data.shops,
+      reconciliation: this.#reconciliation.data.platforms,
+    };
   }
 
   async appendInbox(entries: InboxEntry[]): Promise<string> {
@@ -256,6 +271,12 @@ export class LowdbStore implements LedgerStore {
   saveShops(shops: ShopStates): Promise<void> {
     this.#shops.data.shops = shops;
     this.#commit.markDirty(this.#shops as Low<unknown>);
+    return this.#commit.flush();
+  }
+
+  saveReconciliation(state: ReconciliationState): Promise<void> {
+    this.#reconciliation.data.platforms = state;
+    this.#commit.markDirty(this.#reconciliation as Low<unknown>);
     return this.#commit.flush();
   }
 

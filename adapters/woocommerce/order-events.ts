@@ -1,0 +1,83 @@
+// WooCommerce orders (webhook bodies and REST v3 alike) to OrderEvents.
+import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { toE164 } from '../shared/phone.ts';
+
+/** Order status to the facts it shows. A partial refund shows only in refunds[]. */
+export const WOO_STATUS_FACTS: Record<string, Fact[]> = {
+  pending: ['placed'],
+  'on-hold': ['placed'],
+  failed: ['placed'],
+  'checkout-draft': ['placed'],
+  processing: ['placed', 'paid'],
+  completed: ['placed', 'paid', 'fulfilled'],
+  cancelled: ['placed', 'cancelled'],
+  refunded: ['placed', 'paid', 'fullyRefunded'],
+};
+
+/** WooCommerce writes GMT times without a zone. */
+const gmt = (value: unknown) => {
+  const text = asString(value);
+  return text ? isoTime(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`) : undefined;
+};
+
+export type WooEventResult = { ok: true; event: OrderEvent } | { ok: false; reason: string };
+
+export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: string, receivedAt: Date): WooEventResult {
+  const order = asRecord(payload);
+  const orderId = idDigits(order.id);
+  if (orderId === undefined) return { ok: false, reason: 'the order has no numeric id' };
+  const status = asString(order.status)?.toLowerCase() ?? '';
+  const billing = asRecord(order.billing);
+  const shipping = asRecord(order.shipping);
+  const email = asString(billing.email);
+  const name = [asString(billing.first_name), asString(billing.last_name)].filter(Boolean).join(' ') || [asString(shipping.first_name), asString(shipping.last_name)].filter(Boolean).join(' ') || null;
+  const amount = (value: unknown) => {
+    const text = typeof value === 'number' ? String(value) : (asString(value) ?? '');
+    return /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
+  };
+  return {
+    ok: true,
+    event: {
+      platform: 'woocommerce',
+      shop,
+      orderId,
+      orderName: `#${asString(order.number) ?? orderId}`,
+      deliveryId,
+      occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt) ?? receivedAt.toISOString(),
+      facts: WOO_STATUS_FACTS[status] ?? ['placed'],
+      customer: {
+        name: name ?? (email ? (email.split('@')[0] ?? null) : null),
+        email,
+        mobile: toE164(asString(billing.phone) ?? asString(shipping.phone), asString(billing.country) ?? asString(shipping.country)),
+      },
+      total: { amount: amount(order.total) ?? '0', currency: asString(order.currency) ?? '' },
+      test: false,
+      source: asString(order.created_via),
+      discountCodes: asArray(order.coupon_lines)
+        .map(asRecord)
+        .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: amount(coupon.discount) ?? '0' }))
+        .filter((coupon) => coupon.code !== ''),
+      attributes: Object.fromEntries(
+        asArray(order.meta_data)
+          .map(asRecord)
+          .map((meta) => [asString(meta.key), typeof meta.value === 'number' ? String(meta.value) : asString(meta.value)])
+          .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
+      ),
+      landingSite: null,
+      // Refund totals come as negative strings: "-10.00".
+      refunds: asArray(order.refunds).flatMap((value) => {
+        const refund = asRecord(value);
+        const id = idDigits(refund.id);
+        const total = amount(refund.total);
+        return id && total ? [{ id, amount: total.replace(/^-/, '') }] : [];
+      }),
+    },
+  };
+}
+
+/** The fields that say what a delivery is about, for dedupe: WooCommerce's delivery id is not unique. */
+export function wooIdentity(payload: unknown): { orderId: string | undefined; modified: string; status: string } {
+  const order = asRecord(payload);
+  return { orderId: idDigits(order.id), modified: asString(order.date_modified_gmt) ?? '', status: asString(order.status) ?? '' };
+}

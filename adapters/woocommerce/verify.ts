@@ -1,0 +1,47 @@
+// WooCommerce deliveries: X-WC-Webhook-Signature is the base64 HMAC-SHA256 of
+// the raw body with the webhook's secret. The one unsigned request accepted is
+// the ping WooCommerce sends when a webhook is saved: a form body
+// "webhook_id=N" with no X-WC headers, which must get exactly 200.
+import { createHash } from 'node:crypto';
+import type { RawDelivery, Verification } from '../adapter.ts';
+import { flatHeaders, hmacBase64Matches } from '../shared/signature.ts';
+
+export const WC_HEADER = {
+  signature: 'x-wc-webhook-signature',
+  topic: 'x-wc-webhook-topic',
+  source: 'x-wc-webhook-source',
+  webhookId: 'x-wc-webhook-id',
+  deliveryId: 'x-wc-webhook-delivery-id',
+} as const;
+
+export type WooDelivery =
+  | { kind: 'ping'; webhookId: string; digest: string }
+  | { kind: 'event'; topic: string; source: string; webhookId: string; body: Buffer; digest: string; receivedAt: Date };
+
+const isPing = (body: Buffer, headers: Record<string, string>) =>
+  !Object.keys(headers).some((name) => name.startsWith('x-wc-webhook-')) && /^webhook_id=\d{1,20}$/.test(body.toString('latin1').trim());
+
+export function wooVerifier(secret: string): (raw: RawDelivery) => Promise<Verification<WooDelivery>> {
+  return async (raw) => {
+    const headers = flatHeaders(raw.headers);
+    const digest = createHash('sha256').update(raw.body).digest('hex');
+    if (isPing(raw.body, headers)) {
+      return { ok: true, delivery: { kind: 'ping', webhookId: raw.body.toString('latin1').trim().slice('webhook_id='.length), digest } };
+    }
+    if (!hmacBase64Matches(raw.body, secret, headers[WC_HEADER.signature])) return { ok: false, status: 401, reason: 'invalid_signature' };
+    const topic = headers[WC_HEADER.topic];
+    if (!topic) return { ok: false, status: 400, reason: `missing headers: ${WC_HEADER.topic}` };
+    return {
+      ok: true,
+      delivery: {
+        kind: 'event',
+        topic: topic.toLowerCase(),
+        source: headers[WC_HEADER.source] ?? '',
+        webhookId: headers[WC_HEADER.webhookId] ?? '',
+        body: raw.body,
+        digest,
+        receivedAt: raw.receivedAt,
+      },
+    };
+  };
+}

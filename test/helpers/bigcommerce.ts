@@ -1,0 +1,51 @@
+// Signing and payloads for BigCommerce tests: Standard Webhooks signatures
+// computed here, independently of the library the bridge verifies with.
+import { createHmac } from 'node:crypto';
+
+export const BC_SECRET = 'bc-client-secret-for-tests';
+export const BC_STORE = 'lbtest01';
+
+let sequence = 0;
+
+export function signBigCommerce(id: string, timestamp: number, body: string, secret = BC_SECRET): string {
+  return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export function bcHeaders(body: string, options: { id?: string; timestamp?: number; secret?: string; signature?: string } = {}): Record<string, string> {
+  const id = options.id ?? `msg_${++sequence}_${Date.now()}`;
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': options.signature ?? signBigCommerce(id, timestamp, body, options.secret),
+  };
+}
+
+export function bcPayload(scope: string, orderId: number, extra: Record<string, unknown> = {}, hash?: string): string {
+  return JSON.stringify({
+    scope,
+    store_id: '1001234567',
+    data: { type: 'order', id: orderId, ...extra },
+    hash: hash ?? `${scope}-${orderId}-${++sequence}`.replace(/\W/g, ''),
+    created_at: Math.floor(Date.now() / 1000),
+    producer: `stores/${BC_STORE}`,
+  });
+}
+
+export function bcOrder(id: number, statusId: number, options: { refunded?: string; total?: string; couponDiscount?: string; email?: string } = {}) {
+  return {
+    id,
+    customer_id: 12,
+    date_created: 'Thu, 19 Nov 2026 09:00:00 +0000',
+    date_modified: `Thu, 19 Nov 2026 ${String(10 + (statusId % 12)).padStart(2, '0')}:00:00 +0000`,
+    status_id: statusId,
+    status: 'whatever',
+    total_inc_tax: options.total ?? '150.0000',
+    currency_code: 'USD',
+    refunded_amount: options.refunded ?? '0.0000',
+    coupon_discount: options.couponDiscount ?? '0.0000',
+    order_source: 'www',
+    billing_address: { first_name: 'Dorothy', last_name: 'Vaughan', email: options.email ?? 'dorothy@example.com', phone: '+1 757 555 0199', country_iso2: 'US' },
+  };
+}
