@@ -257,6 +257,15 @@ describe('durability', () => {
     expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
   });
 
+  it("keeps each platform's reconciliation high-water mark across a restart", async () => {
+    const dataDir = tempDataDir();
+    const first = await startTestEngine(sandbox, { dataDir });
+    await first.ledger.saveReconciliation('woocommerce', { highWaterMark: '2026-11-20T10:00:00.000Z', lastRun: null });
+    await first.stop();
+    const second = await start({ dataDir });
+    expect(second.ledger.reconciliation().woocommerce?.highWaterMark).toBe('2026-11-20T10:00:00.000Z');
+  });
+
   it('forgets delivery keys after the dedupe window', async () => {
     let now = new Date('2026-11-01T00:00:00Z');
     const engine = await start({ now: () => now, dedupeWindowMs: 24 * 60 * 60_000 });
