@@ -7,6 +7,7 @@ import type express from 'express';
 import { Reconciler } from './core/reconciler.ts';
 import { orderSources, platformAdapters } from './platforms.ts';
 import { lockDataDir } from './core/store/data-dir-lock.ts';
+import { adminApi } from './http/admin-api.ts';
 import { createHttpApp } from './http/app.ts';
 import { webhookRoute } from './http/webhook-route.ts';
 import { listen, type Listening } from './http/listen.ts';
@@ -81,7 +82,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
   });
-  const app = createHttpApp({ webhooks, ...(sandbox ? { sandbox: sandbox.app } : {}) });
+  const admin = adminApi({ token: config.ADMIN_TOKEN, engine, reconciler });
+  const app = createHttpApp({ webhooks, admin, ...(sandbox ? { sandbox: sandbox.app } : {}) });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();

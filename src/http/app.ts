@@ -7,6 +7,8 @@ export interface HttpAppParts {
   sandbox?: express.Express;
   /** Platform name to its webhook route, mounted at /webhooks/<platform>. */
   webhooks?: Record<string, express.Router>;
+  /** The admin API, mounted at /admin/api. */
+  admin?: express.Router;
 }
 
 export function createHttpApp(parts: HttpAppParts): express.Express {
@@ -18,6 +20,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     res.json({ status: 'ok' });
   });
   for (const [platform, route] of Object.entries(parts.webhooks ?? {})) app.use(`/webhooks/${platform}`, route);
+  if (parts.admin) app.use('/admin/api', parts.admin);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {
