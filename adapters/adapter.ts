@@ -37,9 +37,20 @@ export interface DeliveryInfo {
   shop: string;
 }
 
+/** What a dead letter keeps of an authentic delivery, enough to read it again once the cause is fixed. */
+export interface StoredDelivery {
+  key: string;
+  topic: string;
+  shop: string;
+  body: Buffer;
+  receivedAt: Date;
+}
+
 export interface PlatformAdapter<Delivery> {
   readonly platform: string;
   verify(raw: RawDelivery): Promise<Verification<Delivery>>;
   describe(delivery: Delivery): DeliveryInfo;
   toEvents(delivery: Delivery): Promise<Translation>;
+  /** A delivery verified earlier and kept as a dead letter, as it was. */
+  restore(stored: StoredDelivery): Delivery;
 }

@@ -163,6 +163,8 @@ export const configSchema = z
     SANDBOX_FAULT_LATENCY_MS: wholeNumber(0, 120_000),
 
     ADMIN_TOKEN: secret(16).optional(),
+    ADMIN_TOKEN_LABEL: text(),
+    SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000),
 
     SHOPIFY_API_SECRET: secret().optional(),
     SHOPIFY_SHOP: z

@@ -7,7 +7,13 @@ import type express from 'express';
 import { Reconciler } from './core/reconciler.ts';
 import { orderSources, platformAdapters } from './platforms.ts';
 import { lockDataDir } from './core/store/data-dir-lock.ts';
+import type { PlatformAdapter } from '../adapters/adapter.ts';
+import { ResyncJobs } from './core/resync-jobs.ts';
 import { adminApi } from './http/admin-api.ts';
+import { dashboard } from './http/dashboard.ts';
+import { readiness } from './http/readiness.ts';
+import { UpstreamHealth } from './loyalty/health.ts';
+import { Metrics } from './metrics.ts';
 import { createHttpApp } from './http/app.ts';
 import { webhookRoute } from './http/webhook-route.ts';
 import { listen, type Listening } from './http/listen.ts';
@@ -18,6 +24,8 @@ import { createSandbox, type Sandbox } from './sandbox/app.ts';
 export interface RunningBridge {
   http: Listening;
   client: LoyaltyClient;
+  metrics: Metrics;
+  health: UpstreamHealth;
   engine: Engine;
   reconciler: Reconciler;
   /** Present in sandbox mode. */
@@ -45,7 +53,17 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
+  const metrics = new Metrics();
+  const health = new UpstreamHealth();
+  /** Closed while stopping: webhooks then get 503 and the platforms send them again later. */
+  const gate = { open: true };
   const client = new LoyaltyClient({
+    onAttempt: (report) => {
+      health.record(report);
+      metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
+      metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);
+      if (report.outcome === 'invalid_auth') metrics.authFailures.inc();
+    },
     baseUrl: () => loyaltyBaseUrl,
     apiKey: sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? ''),
     brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
@@ -69,7 +87,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     throw error;
   });
   const webhooks: Record<string, express.Router> = {};
-  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES };
+  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate };
   const adapters = platformAdapters(config);
   if (adapters.shopify) webhooks.shopify = webhookRoute(adapters.shopify, engine, logger, routeOptions);
   if (adapters.woocommerce) webhooks.woocommerce = webhookRoute(adapters.woocommerce, engine, logger, routeOptions);
@@ -82,8 +100,33 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
   });
-  const admin = adminApi({ token: config.ADMIN_TOKEN, engine, reconciler });
-  const app = createHttpApp({ webhooks, admin, ...(sandbox ? { sandbox: sandbox.app } : {}) });
+  const sources = orderSources(config);
+  const resyncJobs = new ResyncJobs(sources, engine);
+  const admin = adminApi({
+    token: config.ADMIN_TOKEN,
+    tokenLabel: config.ADMIN_TOKEN_LABEL,
+    engine,
+    reconciler,
+    resyncJobs,
+    client,
+    health,
+    adapters: adapters as Record<string, PlatformAdapter<unknown>>,
+    logger,
+  });
+  metrics.bind({
+    jobs: () => engine.worker.stats,
+    deadLetters: () => engine.ledger.deadLetters().length,
+    limiter: () => client.limiter.stats(),
+  });
+  const app = createHttpApp({
+    logger,
+    metrics,
+    readiness: () => readiness(config.DATA_DIR, health, gate),
+    webhooks,
+    admin,
+    dashboard: dashboard(),
+    ...(sandbox ? { sandbox: sandbox.app } : {}),
+  });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();
@@ -99,6 +142,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   return {
     http,
     client,
+    metrics,
+    health,
     engine,
     reconciler,
     ...(sandbox ? { sandbox } : {}),
@@ -106,12 +151,15 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
       return loyaltyBaseUrl;
     },
     async stop() {
-      // Calls under way finish and the ledger is flushed before the server goes:
-      // in sandbox mode those calls go to this very server.
+      // No new deliveries; calls under way finish (or are left to be made
+      // again after restart, which is safe) and the ledger is flushed before
+      // the server goes: in sandbox mode those calls go to this very server.
+      gate.open = false;
       await reconciler.stop();
-      await engine.stop();
+      await engine.stop(config.SHUTDOWN_TIMEOUT_MS);
       await http.close();
       unlock();
+      logger.info('stopped');
     },
   };
 }

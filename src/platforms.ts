@@ -4,9 +4,9 @@ import { BigCommerceApi } from '../adapters/bigcommerce/rest-api.ts';
 import { createBigCommerceAdapter, type BigCommerceAdapter } from '../adapters/bigcommerce/adapter.ts';
 import { ShopifyAdminApi } from '../adapters/shopify/admin-api.ts';
 import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/adapter.ts';
-import { fetchShopifyOrders } from '../adapters/shopify/graphql-orders.ts';
+import { fetchShopifyOrder, fetchShopifyOrders } from '../adapters/shopify/graphql-orders.ts';
 import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
-import { fetchWooOrders, type WooRestOptions } from '../adapters/woocommerce/rest-api.ts';
+import { fetchWooOrder, fetchWooOrders, type WooRestOptions } from '../adapters/woocommerce/rest-api.ts';
 import type { Config } from './config.ts';
 import type { ReconcileSource } from './core/reconciler.ts';
 
@@ -52,10 +52,12 @@ export function platformAdapters(config: Config): PlatformAdapters {
 export function orderSources(config: Config): ReconcileSource[] {
   const sources: ReconcileSource[] = [];
   const admin = shopifyAdminApi(config);
-  if (admin) sources.push({ platform: 'shopify', fetchOrders: (window) => fetchShopifyOrders(admin, window) });
+  if (admin) {
+    sources.push({ platform: 'shopify', fetchOrders: (window) => fetchShopifyOrders(admin, window), fetchOrder: (id) => fetchShopifyOrder(admin, id, 'shopify-resync') });
+  }
   const rest = wooRestOptions(config);
-  if (rest) sources.push({ platform: 'woocommerce', fetchOrders: (window) => fetchWooOrders(rest, window) });
+  if (rest) sources.push({ platform: 'woocommerce', fetchOrders: (window) => fetchWooOrders(rest, window), fetchOrder: (id) => fetchWooOrder(rest, id) });
   const api = bigCommerceApi(config);
-  if (api) sources.push({ platform: 'bigcommerce', fetchOrders: (window) => api.orders(window) });
+  if (api) sources.push({ platform: 'bigcommerce', fetchOrders: (window) => api.orders(window), fetchOrder: (id) => api.orderEvent(id) });
   return sources;
 }

@@ -3,7 +3,7 @@
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { PlatformAdapter, Translation } from '../adapter.ts';
 import type { BigCommerceApi } from './rest-api.ts';
-import { bigCommerceVerifier, type BigCommerceDelivery } from './verify.ts';
+import { bigCommerceDelivery, bigCommerceVerifier, type BigCommerceDelivery } from './verify.ts';
 
 const ORDER_SCOPES = new Set(['store/order/created', 'store/order/updated', 'store/order/statusupdated', 'store/order/refund/created']);
 
@@ -28,6 +28,7 @@ export function createBigCommerceAdapter({ clientSecret, api }: BigCommerceAdapt
       topic: delivery.scope,
       shop: api?.shop ?? delivery.storeId,
     }),
+    restore: (stored) => bigCommerceDelivery(stored.key.replace(/^bigcommerce:/, ''), stored.body, stored.receivedAt),
     async toEvents(delivery): Promise<Translation> {
       if (!delivery.payload) return { kind: 'unusable', reason: 'the body is not valid JSON' };
       const scope = delivery.scope.toLowerCase();

@@ -21,6 +21,12 @@ export class BigCommerceApiError extends Error {
 
 const PAGE_SIZE = 250;
 
+/** The same order in the same state gets the same id: a second resync is all duplicates. */
+const resyncId = (order: unknown) => {
+  const record = asRecord(order);
+  return `bigcommerce-resync:${String(record.id)}:${String(record.date_modified)}:${String(record.status_id)}`;
+};
+
 export class BigCommerceApi {
   readonly #http: Got;
   readonly shop: string;
@@ -50,10 +56,11 @@ export class BigCommerceApi {
     return parsed.value;
   }
 
-  async orderEvent(orderId: string, deliveryId: string, now = new Date()): Promise<OrderEvent | undefined> {
+  /** One order; its delivery id says its state, unless the caller names the delivery it answers. */
+  async orderEvent(orderId: string, deliveryId?: string, now = new Date()): Promise<OrderEvent | undefined> {
     const order = await this.get(`orders/${orderId}`);
     if (order === undefined) return undefined;
-    return bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, deliveryId, now);
+    return bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, deliveryId ?? resyncId(order), now);
   }
 
   async *orders({ since, until }: { since: Date; until?: Date }, now = new Date()): AsyncGenerator<OrderEvent> {
@@ -67,8 +74,7 @@ export class BigCommerceApi {
       });
       if (!Array.isArray(list) || list.length === 0) return;
       for (const order of list) {
-        const record = asRecord(order);
-        const event = bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, `bigcommerce-resync:${String(record.id)}:${String(record.date_modified)}:${String(record.status_id)}`, now);
+        const event = bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, resyncId(order), now);
         if (event) yield event;
       }
       if (list.length < PAGE_SIZE) return;

@@ -34,21 +34,23 @@ export function bigCommerceVerifier(clientSecret: string): (raw: RawDelivery) =>
       if (error instanceof WebhookVerificationError) return { ok: false, status: 401, reason: error.message };
       throw error;
     }
-    const parsed = parseJsonLossless(raw.body.toString('utf8'));
-    const payload = parsed.ok ? asRecord(parsed.value) : undefined;
-    const data = asRecord(payload?.data);
-    return {
-      ok: true,
-      delivery: {
-        webhookId: headers['webhook-id'] ?? '',
-        scope: asString(payload?.scope) ?? '',
-        storeId: String(payload?.store_id ?? ''),
-        orderId: asString(data.type) === 'order' ? idDigits(data.id) : undefined,
-        hash: asString(payload?.hash) ?? undefined,
-        body: raw.body,
-        payload,
-        receivedAt: raw.receivedAt,
-      },
-    };
+    return { ok: true, delivery: bigCommerceDelivery(headers['webhook-id'] ?? '', raw.body, raw.receivedAt) };
+  };
+}
+
+/** A verified delivery from its id and body (also for one read again from a dead letter). */
+export function bigCommerceDelivery(webhookId: string, body: Buffer, receivedAt: Date): BigCommerceDelivery {
+  const parsed = parseJsonLossless(body.toString('utf8'));
+  const payload = parsed.ok ? asRecord(parsed.value) : undefined;
+  const data = asRecord(payload?.data);
+  return {
+    webhookId,
+    scope: asString(payload?.scope) ?? '',
+    storeId: String(payload?.store_id ?? ''),
+    orderId: asString(data.type) === 'order' ? idDigits(data.id) : undefined,
+    hash: asString(payload?.hash) ?? undefined,
+    body,
+    payload,
+    receivedAt,
   };
 }

@@ -37,6 +37,15 @@ export function createShopifyAdapter({ apiSecret, admin }: ShopifyAdapterOptions
     platform: 'shopify',
     verify,
     describe: (delivery) => ({ key: `shopify:${delivery.webhookId}`, topic: delivery.topic, shop: delivery.shop }),
+    restore: (stored) => ({
+      webhookId: stored.key.replace(/^shopify:/, ''),
+      topic: stored.topic,
+      shop: stored.shop,
+      apiVersion: '',
+      triggeredAt: undefined,
+      body: stored.body,
+      receivedAt: stored.receivedAt,
+    }),
     async toEvents(delivery): Promise<Translation> {
       const { topic } = delivery;
       if (topic === 'app/uninstalled') return { kind: 'uninstalled', shop: delivery.shop };

@@ -3,6 +3,7 @@
 // at that moment (an order.created can already say completed), and
 // reconciliation over the REST API catches what never arrived.
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { PlatformAdapter, Translation } from '../adapter.ts';
 import { parseJsonLossless } from '../shared/json.ts';
@@ -51,6 +52,15 @@ export function createWooAdapter({ secret, url, rest }: WooAdapterOptions): WooA
     verify: wooVerifier(secret),
     ...(rest ? { fetchOrders: (window: FetchWindow) => fetchWooOrders(rest, window) } : {}),
     describe,
+    restore: (stored) => ({
+      kind: 'event',
+      topic: stored.topic,
+      source: `https://${stored.shop}`,
+      webhookId: stored.key.split(':')[1] ?? '',
+      body: stored.body,
+      digest: createHash('sha256').update(stored.body).digest('hex'),
+      receivedAt: stored.receivedAt,
+    }),
     async toEvents(delivery): Promise<Translation> {
       if (delivery.kind === 'ping') return { kind: 'ignored', reason: `WooCommerce ping for webhook ${delivery.webhookId}` };
       if (delivery.topic === 'order.deleted') {

@@ -69,3 +69,24 @@ export async function* fetchWooOrders(options: WooRestOptions, { since, until }:
     }
   }
 }
+
+/** One order by id, for a resync of chosen orders. */
+export async function fetchWooOrder(options: WooRestOptions, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
+  const base = new URL(options.url);
+  if (base.protocol !== 'https:') throw new WooRestError('WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS');
+  const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/orders/${orderId}`, {
+    username: options.consumerKey,
+    password: options.consumerSecret,
+    timeout: { request: 30_000 },
+    retry: { limit: 2 },
+    throwHttpErrors: false,
+    responseType: 'text',
+  });
+  if (response.statusCode === 404) return undefined;
+  if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for order ${orderId}`);
+  const parsed = parseJsonLossless(response.body);
+  if (!parsed.ok) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`);
+  const identity = parsed.value as { id?: unknown; date_modified_gmt?: unknown; status?: unknown };
+  const result = wooOrderToEvent(parsed.value, shopOfUrl(options.url), `woocommerce-resync:${String(identity.id)}:${String(identity.date_modified_gmt)}:${String(identity.status)}`, now);
+  return result.ok ? result.event : undefined;
+}

@@ -31,7 +31,8 @@ export interface Engine {
   retryDeadLetter(id: string): Promise<DeadLetter | undefined>;
   /** Waits until every accepted delivery is folded and the worker has nothing ready to do. */
   drain(): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops taking work, waits up to timeoutMs for calls under way, flushes the ledger. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /** Opens the ledger (refusing a damaged one) without making any call yet. */
@@ -69,9 +70,12 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await ledger.quiesce();
       await worker.idle();
     },
-    async stop() {
+    async stop(timeoutMs = 10_000) {
       clearInterval(pruner);
-      await worker.stop();
+      // A call still under way at the deadline is left: its intent is on disk, and it is made again after restart.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([worker.stop(), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
       await ledger.flush();
     },
   };

@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderEvent } from './order-event.ts';
 import { orderKey } from './order-event.ts';
-import { applyEvent, newOrderRecord, type OrderRecord } from './order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore, ReconciliationState, ShopStates } from './store/ledger-store.ts';
+import { applyEvent, newOrderRecord, summarise, type OrderRecord, type OrderSummary } from './order-record.ts';
+import type { Adjustment, DeadLetter, InboxEntry, LedgerStore, ReconciliationState, ShopStates } from './store/ledger-store.ts';
 
 export interface LedgerOptions {
   store: LedgerStore;
@@ -29,11 +29,13 @@ export class Ledger {
   readonly #now: () => Date;
   readonly #dedupeWindowMs: number;
   readonly #orders = new Map<string, OrderRecord>();
-  readonly #settled = new Set<string>();
+  /** Settled orders: only their summaries are in memory. */
+  readonly #settled = new Map<string, OrderSummary>();
   readonly #seen = new Map<string, number>();
   #deadLetters: DeadLetter[] = [];
   #shops: ShopStates = {};
   #reconciliation: ReconciliationState = {};
+  #adjustments: Adjustment[] = [];
 
   // Acknowledgement path: a batch forms while the previous one is written.
   #batch: InboxEntry[] = [];
@@ -55,7 +57,7 @@ export class Ledger {
     const ledger = new Ledger(options);
     const loaded = await options.store.load();
     for (const order of loaded.activeOrders) ledger.#orders.set(order.key, order);
-    for (const key of loaded.settledKeys) ledger.#settled.add(key);
+    for (const summary of loaded.settledSummaries) ledger.#settled.set(summary.key, summary);
     const oldest = ledger.#now().getTime() - ledger.#dedupeWindowMs;
     for (const [key, receivedAt] of loaded.seen) {
       const at = Date.parse(receivedAt);
@@ -67,6 +69,7 @@ export class Ledger {
     ledger.#deadLetters = loaded.deadLetters;
     ledger.#shops = loaded.shops;
     ledger.#reconciliation = loaded.reconciliation;
+    ledger.#adjustments = loaded.adjustments;
     ledger.#unfolded = loaded.inbox;
     await ledger.fold();
     return ledger;
@@ -193,6 +196,12 @@ export class Ledger {
     return this.#orders.get(key) ?? (this.#settled.has(key) ? this.#store.readSettled(key) : undefined);
   }
 
+  /** Every order, active and settled, as summaries: for listing and counting. */
+  *summaries(): IterableIterator<OrderSummary> {
+    for (const record of this.#orders.values()) yield summarise(record);
+    yield* this.#settled.values();
+  }
+
   get counts() {
     return { active: this.#orders.size, settled: this.#settled.size, seen: this.#seen.size, inboxBacklog: this.#unfolded.length };
   }
@@ -207,7 +216,7 @@ export class Ledger {
     await this.#store.settle(records);
     for (const record of records) {
       this.#orders.delete(record.key);
-      this.#settled.add(record.key);
+      this.#settled.set(record.key, summarise(record));
     }
   }
 
@@ -241,6 +250,23 @@ export class Ledger {
   async saveReconciliation(platform: string, state: ReconciliationState[string]): Promise<void> {
     this.#reconciliation = { ...this.#reconciliation, [platform]: state };
     await this.#store.saveReconciliation(this.#reconciliation);
+  }
+
+  adjustments(): readonly Adjustment[] {
+    return this.#adjustments;
+  }
+
+  async addAdjustment(adjustment: Omit<Adjustment, 'id' | 'at'>): Promise<Adjustment> {
+    const recorded: Adjustment = { id: randomUUID(), at: this.#now().toISOString(), ...adjustment };
+    this.#adjustments = [...this.#adjustments, recorded];
+    await this.#store.saveAdjustments(this.#adjustments);
+    return recorded;
+  }
+
+  /** Replaces a dead letter (a retry that failed again), keeping its place. */
+  async updateDeadLetter(letter: DeadLetter): Promise<void> {
+    this.#deadLetters = this.#deadLetters.map((candidate) => (candidate.id === letter.id ? letter : candidate));
+    await this.#store.saveDeadLetters(this.#deadLetters);
   }
 
   deadLetters(): readonly DeadLetter[] {

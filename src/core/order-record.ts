@@ -175,3 +175,30 @@ function refundFacts(record: OrderRecord): Fact[] {
   if (total !== undefined && compareDecimal(total, '0') > 0 && compareDecimal(refunded, total) >= 0) return ['partiallyRefunded', 'fullyRefunded'];
   return ['partiallyRefunded'];
 }
+
+/** What the admin lists and counts by: small enough to keep for every order, settled ones included. */
+export interface OrderSummary {
+  key: string;
+  platform: string;
+  shop: string;
+  orderId: string;
+  orderName: string;
+  state: string;
+  reason: string | undefined;
+  upstream: UpstreamPoints;
+  email: string | null;
+  updatedAt: string;
+}
+
+export const summarise = (record: OrderRecord): OrderSummary => ({
+  key: record.key,
+  platform: record.platform,
+  shop: record.shop,
+  orderId: record.orderId,
+  orderName: record.snapshot.orderName,
+  state: record.target?.state ?? 'new',
+  reason: record.target?.reason,
+  upstream: record.upstream.points,
+  email: record.snapshot.customer.email,
+  updatedAt: record.updatedAt,
+});

@@ -11,6 +11,8 @@ import { resync } from './resync.ts';
 export interface ReconcileSource {
   platform: string;
   fetchOrders(window: { since: Date; until?: Date }): AsyncIterable<OrderEvent>;
+  /** One order as the platform has it now, for a resync of chosen orders. */
+  fetchOrder(orderId: string): Promise<OrderEvent | undefined>;
 }
 
 export interface ReconcilerOptions {

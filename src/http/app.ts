@@ -1,14 +1,29 @@
-// The bridge's HTTP surface. Routes arrive here as the parts behind them are
-// built; the composition root (src/main.ts) decides what is mounted.
+// The bridge's HTTP surface: health, readiness, metrics, webhooks, the admin
+// API and dashboard, and the sandbox in sandbox mode. The composition root
+// (src/main.ts) decides what is mounted.
+import { randomUUID } from 'node:crypto';
 import express from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, { ok: boolean; detail?: string }>;
+}
 
 export interface HttpAppParts {
+  logger?: Logger;
+  metrics?: Metrics;
+  readiness?: () => Promise<Readiness>;
   /** The sandbox's own app, mounted at /sandbox in sandbox mode. */
   sandbox?: express.Express;
   /** Platform name to its webhook route, mounted at /webhooks/<platform>. */
   webhooks?: Record<string, express.Router>;
   /** The admin API, mounted at /admin/api. */
   admin?: express.Router;
+  /** The dashboard page, mounted at /admin. */
+  dashboard?: express.Router;
 }
 
 export function createHttpApp(parts: HttpAppParts): express.Express {
@@ -16,11 +31,43 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
+  if (parts.logger) {
+    app.use(
+      pinoHttp({
+        logger: parts.logger,
+        // A caller's request id is kept (a proxy's, say), else one is made.
+        genReqId: (req, res) => {
+          const given = req.headers['x-request-id'];
+          const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+          res.setHeader('x-request-id', id);
+          return id;
+        },
+        // Health probes and scrapes every few seconds would drown the log.
+        autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+        serializers: {
+          req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+      }),
+    );
+  }
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', async (_req, res) => {
+    const readiness = parts.readiness ? await parts.readiness() : { ready: true, checks: {} };
+    res.status(readiness.ready ? 200 : 503).json(readiness);
+  });
+  if (parts.metrics) {
+    const { registry } = parts.metrics;
+    app.get('/metrics', async (_req, res) => {
+      res.set('content-type', registry.contentType).send(await registry.metrics());
+    });
+  }
   for (const [platform, route] of Object.entries(parts.webhooks ?? {})) app.use(`/webhooks/${platform}`, route);
   if (parts.admin) app.use('/admin/api', parts.admin);
+  if (parts.dashboard) app.use('/admin', parts.dashboard);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

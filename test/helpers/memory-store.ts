@@ -1,8 +1,8 @@
 // The LedgerStore contract kept in memory: for tests that run the ledger and
 // worker many times over and are not about files. Copies on the way in and
 // out, as a real store would, so no test can lean on shared objects.
-import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { DeadLetter, InboxEntry, LedgerStore, LoadedLedger, ReconciliationState, ShopStates } from '../../src/core/store/ledger-store.ts';
+import { summarise, type OrderRecord } from '../../src/core/order-record.ts';
+import type { Adjustment, DeadLetter, InboxEntry, LedgerStore, LoadedLedger, ReconciliationState, ShopStates } from '../../src/core/store/ledger-store.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -14,6 +14,7 @@ export class MemoryStore implements LedgerStore {
   deadLetters: DeadLetter[] = [];
   shops: ShopStates = {};
   reconciliation: ReconciliationState = {};
+  adjustments: Adjustment[] = [];
   #segment = 0;
 
   async load(): Promise<LoadedLedger> {
@@ -22,9 +23,11 @@ export class MemoryStore implements LedgerStore {
       inbox: [...this.inbox].map(([segment, entries]) => ({ segment, entries })),
       seen: [...this.seen],
       settledKeys: [...this.settled.keys()],
+      settledSummaries: [...this.settled.values()].map(summarise),
       deadLetters: this.deadLetters,
       shops: this.shops,
       reconciliation: this.reconciliation,
+      adjustments: this.adjustments,
     });
   }
   async appendInbox(entries: InboxEntry[]) {
@@ -69,6 +72,9 @@ export class MemoryStore implements LedgerStore {
   }
   async saveReconciliation(state: ReconciliationState) {
     this.reconciliation = copy(state);
+  }
+  async saveAdjustments(adjustments: Adjustment[]) {
+    this.adjustments = copy(adjustments);
   }
   async close() {}
 }

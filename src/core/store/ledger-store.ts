@@ -3,7 +3,7 @@
 // outgrows one instance. Every method that changes something resolves only
 // once the change is on disk.
 import type { OrderEvent } from '../order-event.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { OrderRecord, OrderSummary } from '../order-record.ts';
 
 /** One accepted delivery, as it waits to be folded into its orders. */
 export interface InboxEntry {
@@ -23,6 +23,9 @@ export interface DeadLetter {
   reason: string;
   platform?: string | undefined;
   topic?: string | undefined;
+  shop?: string | undefined;
+  /** For deliveries: the dedupe key it arrived under. */
+  deliveryKey?: string | undefined;
   orderKey?: string | undefined;
   operation?: string | undefined;
   httpStatus?: number | undefined;
@@ -36,11 +39,28 @@ export interface LoadedLedger {
   inbox: Array<{ segment: string; entries: InboxEntry[] }>;
   /** Delivery keys seen within the dedupe window, with when they were received. */
   seen: Array<[key: string, receivedAt: string]>;
-  /** Settled orders live outside the hot files: only their keys are loaded. */
+  /** Settled orders live outside the hot files: only their keys and summaries are loaded. */
   settledKeys: string[];
+  settledSummaries: OrderSummary[];
   deadLetters: DeadLetter[];
   shops: ShopStates;
   reconciliation: ReconciliationState;
+  adjustments: Adjustment[];
+}
+
+/** A manual earn or redeem asked for through the admin API: who, why, and what came of it. */
+export interface Adjustment {
+  id: string;
+  at: string;
+  kind: 'earn' | 'redeem';
+  /** The label of the admin token used. */
+  by: string;
+  reason: string;
+  customer: { email?: string | undefined; mobile?: string | undefined; name?: string | undefined };
+  activityId?: string | undefined;
+  points?: number | undefined;
+  outcome: 'success' | 'failed';
+  message: string;
 }
 
 /** Per platform, the last reconciliation: its high-water mark survives restarts. */
@@ -78,6 +98,7 @@ export interface LedgerStore {
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
   saveShops(shops: ShopStates): Promise<void>;
   saveReconciliation(state: ReconciliationState): Promise<void>;
+  saveAdjustments(adjustments: Adjustment[]): Promise<void>;
 
   /** Waits for every write under way. */
   close(): Promise<void>;

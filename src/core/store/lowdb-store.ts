@@ -9,14 +9,15 @@
 //   dead-letters.json          what needs a person
 //   shops.json                 shops that removed the app
 //   reconciliation.json        each platform's last reconciliation and high-water mark
+//   adjustments.json           manual earns and redeems, with who asked and why
 // The folder is created readable by its owner only: it holds customers' contact details.
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import type { OrderRecord } from '../order-record.ts';
+import { summarise, type OrderRecord, type OrderSummary } from '../order-record.ts';
 import { GroupCommit } from './group-commit.ts';
-import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ReconciliationState, type ShopStates } from './ledger-store.ts';
+import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ReconciliationState, type ShopStates, type Adjustment } from './ledger-store.ts';
 
 interface OrdersFile {
   orders: Record<string, OrderRecord>;
@@ -35,6 +36,9 @@ interface ShopsFile {
 }
 interface ReconciliationFile {
   platforms: ReconciliationState;
+}
+interface AdjustmentsFile {
+  adjustments: Adjustment[];
 }
 
 export interface LowdbStoreOptions {
@@ -77,6 +81,7 @@ export class LowdbStore implements LedgerStore {
   #deadLetters!: Low<DeadLettersFile>;
   #shops!: Low<ShopsFile>;
   #reconciliation!: Low<ReconciliationFile>;
+  #adjustments!: Low<AdjustmentsFile>;
   #nextSegment = 1;
 
   constructor({ dataDir, activeShards = 8, settledChunkSize = 1_000 }: LowdbStoreOptions) {
@@ -102,6 +107,7 @@ export class LowdbStore implements LedgerStore {
 
     const files = await readdir(this.#path('orders'));
     const settledKeys: string[] = [];
+    const settledSummaries: OrderSummary[] = [];
     for (const name of files.filter((file) => /^settled-\d+\.json$/.test(file)).sort()) {
       const chunk = Number(/\d+/.exec(name)?.[0]);
       const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'));
@@ -113,6 +119,8 @@ export class LowdbStore implements LedgerStore {
         if (activeKeys.has(key)) continue;
         this.#settledIndex.set(key, chunk);
         settledKeys.push(key);
+        const order = file.data.orders[key];
+        if (order) settledSummaries.push(summarise(order));
       }
     }
 
@@ -134,15 +142,18 @@ export class LowdbStore implements LedgerStore {
     this.#shops = await readFile<ShopsFile>(this.#path('shops.json'), { shops: {} }, isRecordOf('shops'));
 
     this.#reconciliation = await readFile<ReconciliationFile>(this.#path('reconciliation.json'), { platforms: {} }, isRecordOf('platforms'));
+    this.#adjustments = await readFile<AdjustmentsFile>(this.#path('adjustments.json'), { adjustments: [] }, (data) => Array.isArray(data.adjustments));
 
     return {
       activeOrders,
       inbox,
       seen,
       settledKeys,
+      settledSummaries,
       deadLetters: this.#deadLetters.data.deadLetters,
       shops: this.#shops.data.shops,
       reconciliation: this.#reconciliation.data.platforms,
+      adjustments: this.#adjustments.data.adjustments,
     };
   }
 
@@ -277,6 +288,12 @@ export class LowdbStore implements LedgerStore {
   saveReconciliation(state: ReconciliationState): Promise<void> {
     this.#reconciliation.data.platforms = state;
     this.#commit.markDirty(this.#reconciliation as Low<unknown>);
+    return this.#commit.flush();
+  }
+
+  saveAdjustments(adjustments: Adjustment[]): Promise<void> {
+    this.#adjustments.data.adjustments = adjustments;
+    this.#commit.markDirty(this.#adjustments as Low<unknown>);
     return this.#commit.flush();
   }
 

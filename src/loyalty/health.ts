@@ -1,0 +1,41 @@
+// What the last calls to the loyalty service say about it: reachable, in
+// backoff, or refusing our credentials. Fed by the client's attempt reports;
+// read by /readyz, the admin status and the dashboard's banner.
+import type { AttemptReport } from './client.ts';
+
+export interface UpstreamHealthSnapshot {
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  lastFailure: { operation: string; outcome: string; httpStatus: number | null } | null;
+  consecutiveFailures: number;
+  /** The service refused our credentials on the last call: every call will fail until the configuration is fixed. */
+  credentialsRefused: boolean;
+}
+
+export class UpstreamHealth {
+  #state: UpstreamHealthSnapshot = { lastSuccessAt: null, lastFailureAt: null, lastFailure: null, consecutiveFailures: 0, credentialsRefused: false };
+  readonly #now: () => Date;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
+
+  record(report: AttemptReport): void {
+    const at = this.#now().toISOString();
+    if (report.outcome === 'success') {
+      this.#state = { ...this.#state, lastSuccessAt: at, consecutiveFailures: 0, credentialsRefused: false };
+      return;
+    }
+    this.#state = {
+      ...this.#state,
+      lastFailureAt: at,
+      lastFailure: { operation: report.operation, outcome: report.outcome, httpStatus: report.httpStatus ?? null },
+      consecutiveFailures: this.#state.consecutiveFailures + 1,
+      credentialsRefused: report.outcome === 'invalid_auth',
+    };
+  }
+
+  snapshot(): UpstreamHealthSnapshot {
+    return { ...this.#state };
+  }
+}

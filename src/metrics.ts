@@ -1,0 +1,75 @@
+// Prometheus metrics (prom-client), on a registry of the bridge's own so that
+// several bridges in one process (tests) do not share counters.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface MetricSources {
+  /** Read at scrape time. */
+  jobs?: () => { ready: number; inFlight: number; waiting: number };
+  deadLetters?: () => number;
+  limiter?: () => { queued: number; running: number; startedInWindow: number; effectiveLimit: number };
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly webhooks = new Counter({
+    name: 'loyalty_bridge_webhooks_received_total',
+    help: 'Webhook deliveries received, by platform, topic and result (accepted, duplicate, ignored, recorded, dead_lettered, uninstalled, rejected_401, rejected_400, too_large, unavailable)',
+    labelNames: ['platform', 'topic', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly ackLatency = new Histogram({
+    name: 'loyalty_bridge_webhook_ack_seconds',
+    help: 'Time from a webhook arriving to its acknowledgement',
+    labelNames: ['platform'] as const,
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({
+    name: 'loyalty_bridge_upstream_calls_total',
+    help: 'Attempts of calls to the loyalty service, by operation and outcome',
+    labelNames: ['operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamLatency = new Histogram({
+    name: 'loyalty_bridge_upstream_call_seconds',
+    help: 'Duration of attempts of calls to the loyalty service',
+    labelNames: ['operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly authFailures = new Counter({
+    name: 'loyalty_bridge_upstream_auth_failures_total',
+    help: 'Calls the loyalty service refused with Invalid auth: the API key or brand id is wrong',
+    registers: [this.registry],
+  });
+
+  /** Bound once the parts exist: the client needs the metrics before the worker is built. */
+  #sources: MetricSources = {};
+
+  constructor() {
+    const sources = () => this.#sources;
+    collectDefaultMetrics({ register: this.registry, prefix: 'loyalty_bridge_' });
+    const gauge = (name: string, help: string, read: () => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const value = read();
+          if (value !== undefined) this.set(value);
+        },
+      });
+    gauge('loyalty_bridge_jobs_pending', 'Orders with a call ready to run, under way, or waiting for a retry or a pending period', () => {
+      const jobs = sources().jobs?.();
+      return jobs ? jobs.ready + jobs.inFlight + jobs.waiting : undefined;
+    });
+    gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
+    gauge('loyalty_bridge_rate_limiter_queued', 'Calls waiting for their turn in the outbound rate limiter', () => sources().limiter?.().queued);
+    gauge('loyalty_bridge_rate_limiter_window_calls', 'Calls started in the last minute', () => sources().limiter?.().startedInWindow);
+    gauge('loyalty_bridge_rate_limiter_limit', 'Calls a minute the limiter allows', () => sources().limiter?.().effectiveLimit);
+  }
+
+  bind(sources: MetricSources): void {
+    this.#sources = { ...this.#sources, ...sources };
+  }
+}
