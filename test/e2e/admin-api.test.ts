@@ -1,63 +1,244 @@
-// The admin API's door, and the reconciliation status behind it.
+// The admin API against the running bridge: every route behind the token,
+// and what each does for a merchant.
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
 
 const TOKEN = 'admin-token-for-tests-0123456789';
+let bridge: RunningBridge;
+beforeAll(async () => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  bridge = await startTestBridge({
+    ADMIN_TOKEN: TOKEN,
+    ADMIN_TOKEN_LABEL: 'ops-laptop',
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+    WOOCOMMERCE_URL: WOO_SITE,
+    WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+    WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+    RECONCILE_INTERVAL_MINUTES: '0',
+  });
+});
+afterAll(async () => {
+  await bridge.stop();
+  nock.cleanAll();
+  nock.enableNetConnect();
+});
 
-describe('with ADMIN_TOKEN set', () => {
-  let bridge: RunningBridge;
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-    bridge = await startTestBridge({
-      ADMIN_TOKEN: TOKEN,
-      WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
-      WOOCOMMERCE_URL: WOO_SITE,
-      WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
-      WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
-      RECONCILE_INTERVAL_MINUTES: '0',
-    });
+/** token null: no Authorization header at all. */
+async function call(method: string, path: string, body?: unknown, token: string | null = TOKEN) {
+  const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  afterAll(async () => {
-    await bridge.stop();
-    nock.cleanAll();
-    nock.enableNetConnect();
+  const text = await response.text();
+  return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+}
+async function shopifyOrder(id: string, topic = 'orders/paid', extra: Parameters<typeof shopifyOrderJson>[0] = { id }) {
+  const body = shopifyOrderJson(extra);
+  await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body }), body });
+  await bridge.engine.drain();
+}
+
+const ROUTES: Array<[string, string]> = [
+  ['GET', '/status'],
+  ['GET', '/orders'],
+  ['GET', '/orders/shopify:x:1'],
+  ['POST', '/resync'],
+  ['GET', '/resync'],
+  ['GET', '/resync/abc'],
+  ['GET', '/dead-letters'],
+  ['POST', '/dead-letters/retry-all'],
+  ['POST', '/dead-letters/abc/retry'],
+  ['DELETE', '/dead-letters/abc'],
+  ['GET', '/customers/points?email=a@example.com'],
+  ['GET', '/adjustments'],
+  ['POST', '/adjustments/earn'],
+  ['POST', '/adjustments/redeem'],
+  ['GET', '/reconciliation'],
+];
+
+describe('every admin route refuses a missing or wrong token', () => {
+  it.each(ROUTES)('%s %s', async (method, path) => {
+    for (const token of [null, 'wrong-token-wrong-token', `${TOKEN}x`, '']) {
+      const response = await call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, token);
+      expect(response.status, `token ${token}`).toBe(401);
+      expect(response.text).not.toContain(TOKEN);
+    }
   });
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${bridge.http.localUrl}/admin/api${path}`, { headers });
+});
+
+describe('orders', () => {
+  it('finds an order by its number, with its facts, target, upstream state and calls', async () => {
+    await shopifyOrder('3100000000001');
+    const list = await call('GET', '/orders?q=3100000000001');
+    expect(list.body).toMatchObject({ total: 1, orders: [{ platform: 'shopify', orderId: '3100000000001', state: 'earned', upstream: 'earned' }] });
+    const one = await call('GET', `/orders/${encodeURIComponent(list.body.orders[0].key)}`);
+    expect(one.body.order).toMatchObject({ facts: ['placed', 'paid'], target: { state: 'earned' }, upstream: { points: 'earned' } });
+    expect(one.body.order.calls).toMatchObject([{ operation: 'earn', outcome: 'success' }]);
+  });
+
+  it('filters by state and skip reason, and pages', async () => {
+    await shopifyOrder('3100000000002', 'orders/paid', { id: '3100000000002', email: null, customer: null });
+    expect((await call('GET', '/orders?state=skipped&reason=missing_email')).body.orders.map((order: { orderId: string }) => order.orderId)).toContain('3100000000002');
+    const page = await call('GET', '/orders?limit=1&page=2');
+    expect(page.body).toMatchObject({ page: 2, limit: 1 });
+    expect(page.body.orders).toHaveLength(1);
+  });
 
   it.each([
-    ['no Authorization header', {}],
-    ['a wrong token', { authorization: 'Bearer admin-token-for-tests-0123456788' }],
-    ['the token without Bearer', { authorization: TOKEN }],
-    ['an empty bearer', { authorization: 'Bearer ' }],
-  ])('refuses %s with 401', async (_name, headers) => {
-    const response = await get('/reconciliation', headers);
-    expect(response.status).toBe(401);
-    expect(await response.text()).not.toContain(TOKEN);
+    ['/orders?state=lost', 'state'],
+    ['/orders?limit=1000', 'limit'],
+    ['/orders?since=yesterday', 'since'],
+    ['/orders?colour=red', ''],
+  ])('answers 400 naming the field for %s', async (path, field) => {
+    const response = await call('GET', path);
+    expect(response.status).toBe(400);
+    if (field) expect(response.body.field).toBe(field);
   });
 
-  it("shows each platform's last reconciliation: window, counts, errors", async () => {
-    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).reply(200, `[${wooOrderJson({ id: 1, status: 'processing' })}]`, { 'X-WP-TotalPages': '1' });
-    await bridge.reconciler.run('woocommerce');
-    const response = await get('/reconciliation', { authorization: `Bearer ${TOKEN}` });
+  it('counts orders by state, platform and skip reason in the status', async () => {
+    const { body } = await call('GET', '/status');
+    expect(body.orders.byPlatform.shopify).toBeGreaterThanOrEqual(2);
+    expect(body.orders.skipped.missing_email).toBeGreaterThanOrEqual(1);
+    expect(body.rateLimit).toMatchObject({ limit: 100000 });
+    expect(body.upstream.credentialsRefused).toBe(false);
+  });
+});
+
+describe('resync', () => {
+  it('starts with 202 and a job id, and reports progress until done', async () => {
+    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).reply(200, `[${wooOrderJson({ id: 4401, status: 'completed' })}]`, { 'X-WP-TotalPages': '1' });
+    const started = await call('POST', '/resync', { platform: 'woocommerce', since: '2026-11-01' });
+    expect(started.status).toBe(202);
+    const id = started.body.job.id as string;
+    await eventually(async () => expect((await call('GET', `/resync/${id}`)).body.job).toMatchObject({ status: 'done', progress: { fetched: 1, changed: 1, failed: 0 } }));
+    await bridge.engine.drain();
+    expect(bridge.sandbox?.store.snapshot().earnings.find((earning) => earning.orderId === '4401')?.status).toBe('approved');
+  });
+
+  it('resyncs chosen orders by id', async () => {
+    nock(WOO_SITE).get('/wp-json/wc/v3/orders/4402').reply(200, wooOrderJson({ id: 4402, status: 'processing' }));
+    const started = await call('POST', '/resync', { platform: 'woocommerce', orderIds: ['4402'] });
+    await eventually(async () => expect((await call('GET', `/resync/${started.body.job.id}`)).body.job).toMatchObject({ status: 'done', progress: { fetched: 1 } }));
+  });
+
+  it.each([
+    [{ platform: 'woocommerce' }, 'give since'],
+    [{ platform: 'woocommerce', since: 'last week' }, 'since'],
+    [{ platform: 'shopify', since: '2026-11-01' }, 'no API access is configured for shopify'],
+  ])('answers 400 to %j', async (body, message) => {
+    const response = await call('POST', '/resync', body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain(message);
+  });
+});
+
+describe('dead letters', () => {
+  it('lists a failed call, retries it once fixed, and it is gone', async () => {
+    bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
+    await shopifyOrder('3100000000003');
+    const letters = (await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; orderKey: string; operation: string }>;
+    const letter = letters.find((candidate) => candidate.orderKey?.endsWith('3100000000003'));
+    expect(letter).toMatchObject({ operation: 'earn' });
+    const retried = await call('POST', `/dead-letters/${letter?.id}/retry`);
+    expect(retried.body).toEqual({ retried: true });
+    await bridge.engine.drain();
+    expect(bridge.sandbox?.store.snapshot().earnings.some((earning) => earning.orderId === '3100000000003')).toBe(true);
+    expect((await call('GET', '/dead-letters')).body.deadLetters.find((candidate: { id: string }) => candidate.id === letter?.id)).toBeUndefined();
+  });
+
+  it('keeps a delivery that is still unusable, says why, and discards it on request', async () => {
+    const body = '{"id": 1, "broken": ';
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    const letter = ((await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; kind: string; body: string }>).find((candidate) => candidate.body === body);
+    expect(letter?.kind).toBe('delivery');
+    const retried = await call('POST', `/dead-letters/${letter?.id}/retry`);
+    expect(retried.status).toBe(409);
+    expect(retried.body.reason).toMatch(/not valid JSON/);
+    expect((await call('DELETE', `/dead-letters/${letter?.id}`)).body).toEqual({ discarded: letter?.id });
+    expect((await call('DELETE', `/dead-letters/${letter?.id}`)).status).toBe(404);
+  });
+
+  it('retries all at once', async () => {
+    expect((await call('POST', '/dead-letters/retry-all')).body).toHaveProperty('results');
+  });
+});
+
+describe('customers and adjustments', () => {
+  it("shows a customer's points history through the transaction operation", async () => {
+    await shopifyOrder('3100000000004', 'orders/fulfilled', { id: '3100000000004', fulfillmentStatus: 'fulfilled', email: 'history@example.com' });
+    const response = await call('GET', '/customers/points?email=history@example.com&type=ledger');
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { platforms: Record<string, { highWaterMark: string; lastRun: Record<string, unknown> }> };
-    expect(body.platforms.woocommerce?.lastRun).toMatchObject({ fetched: 1, changed: 1, failed: 0, errors: [] });
-    expect(body.platforms.woocommerce?.highWaterMark).toBeTruthy();
+    expect(response.body.type).toBe('ledger');
+    expect(response.body.balance).toMatchObject({ approved: 100 });
+  });
+
+  it('answers 502 with the service message for an unknown customer', async () => {
+    const response = await call('GET', '/customers/points?email=nobody-here@example.com');
+    expect(response.status).toBe(502);
+    expect(response.body.service).toMatchObject({ httpStatus: 400, message: 'Invalid Source' });
+  });
+
+  it('records a manual earn and a manual redeem with who asked and why', async () => {
+    const earn = await call('POST', '/adjustments/earn', { activityId: '1', name: 'Hedy', email: 'hedy@example.com', mobile: '+12125550100', reason: 'goodwill for a late parcel' });
+    expect(earn.status).toBe(201);
+    expect(earn.body.adjustment).toMatchObject({ kind: 'earn', by: 'ops-laptop', reason: 'goodwill for a late parcel', outcome: 'success' });
+    const redeem = await call('POST', '/adjustments/redeem', { email: 'hedy@example.com', points: 10, reason: 'paid by phone' });
+    expect(redeem.status).toBe(422);
+    expect(redeem.body.adjustment).toMatchObject({ kind: 'redeem', outcome: 'failed', by: 'ops-laptop' });
+    expect(redeem.body.error).toMatch(/exceeds the available balance/);
+    expect((await call('GET', '/adjustments')).body.adjustments).toHaveLength(2);
+  });
+
+  it.each([
+    ['/adjustments/earn', { activityId: '1', name: 'x', email: 'x@example.com', mobile: '+12125550100' }, 'reason'],
+    ['/adjustments/earn', { activityId: '1', name: 'x', email: 'not-mail', mobile: '+12125550100', reason: 'why not' }, 'email'],
+    ['/adjustments/redeem', { email: 'x@example.com', points: -5, reason: 'why not' }, 'points'],
+    ['/adjustments/redeem', { points: 5, reason: 'why not' }, 'email'],
+  ])('answers 400 naming the field for %s %j', async (path, body, field) => {
+    const response = await call('POST', path, body);
+    expect(response.status).toBe(400);
+    expect(response.body.field).toBe(field);
+  });
+});
+
+describe('operations endpoints', () => {
+  it('serves Prometheus metrics: webhooks by result, upstream calls, pending jobs, the limiter', async () => {
+    const text = await (await fetch(`${bridge.http.localUrl}/metrics`)).text();
+    expect(text).toMatch(/loyalty_bridge_webhooks_received_total\{platform="shopify",topic="orders\/paid",result="accepted"\} \d+/);
+    expect(text).toMatch(/loyalty_bridge_upstream_calls_total\{operation="earn",outcome="success"\} \d+/);
+    expect(text).toContain('loyalty_bridge_webhook_ack_seconds_bucket');
+    expect(text).toContain('loyalty_bridge_upstream_call_seconds_bucket');
+    expect(text).toContain('loyalty_bridge_jobs_pending');
+    expect(text).toContain('loyalty_bridge_dead_letters');
+    expect(text).toContain('loyalty_bridge_rate_limiter_queued');
+  });
+
+  it('is ready when the ledger can be written, and gives each request an id', async () => {
+    const response = await fetch(`${bridge.http.localUrl}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ready: true, checks: { ledger: { ok: true }, upstream: { ok: true } } });
+    expect(response.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
   });
 });
 
 describe('without ADMIN_TOKEN', () => {
-  it('answers 404: admin is off', async () => {
-    const bridge = await startTestBridge();
+  it('answers 404 on every admin route: admin is off', async () => {
+    const other = await startTestBridge();
     try {
-      const response = await fetch(`${bridge.http.localUrl}/admin/api/reconciliation`, { headers: { authorization: 'Bearer anything-at-all-long' } });
-      expect(response.status).toBe(404);
+      for (const [method, path] of ROUTES) {
+        const response = await fetch(`${other.http.localUrl}/admin/api${path}`, { method, headers: { authorization: 'Bearer anything-at-all-long' } });
+        expect(response.status, `${method} ${path}`).toBe(404);
+      }
     } finally {
-      await bridge.stop();
+      await other.stop();
     }
   });
 });
