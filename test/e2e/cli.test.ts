@@ -1,0 +1,96 @@
+// The CLI as a merchant runs it: against a running bridge with --url and the
+// admin token, and on DATA_DIR directly.
+import nock from 'nock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { runCli } from '../helpers/cli-process.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
+
+const TOKEN = 'cli-admin-token-0123456789abcdef';
+const dataDir = tempDataDir();
+let bridge: RunningBridge;
+let url: string;
+
+beforeAll(async () => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  bridge = await startTestBridge({
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: TOKEN,
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+    WOOCOMMERCE_URL: WOO_SITE,
+    WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+    WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+    RECONCILE_INTERVAL_MINUTES: '0',
+  });
+  url = bridge.http.localUrl;
+  const body = shopifyOrderJson({ id: '7700000000001', email: null, customer: null });
+  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+  bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1 } });
+  const failing = shopifyOrderJson({ id: '7700000000002' });
+  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: failing }), body: failing });
+  await bridge.engine.drain();
+});
+afterAll(async () => {
+  await bridge.stop();
+  nock.cleanAll();
+  nock.enableNetConnect();
+});
+
+const remote = (...args: string[]) => runCli([...args, '--url', url, '--token', TOKEN], {});
+
+describe('against a running bridge (--url)', () => {
+  it('status shows orders by state and platform, skipped by reason, and dead letters', async () => {
+    const result = await remote('status');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/orders by platform\n {2}shopify\s+2/);
+    expect(result.stdout).toMatch(/skipped, by reason\n {2}missing_email\s+1/);
+    expect(result.stdout).toContain('dead letters: 1');
+  });
+
+  it('lists dead letters and retries one', async () => {
+    const list = await remote('dead-letters', 'list');
+    expect(list.code).toBe(0);
+    const id = /^([0-9a-f-]{36})\s/m.exec(list.stdout)?.[1];
+    expect(list.stdout).toContain('earn for shopify:');
+    const retried = await remote('dead-letters', 'retry', id ?? '');
+    expect(retried).toMatchObject({ code: 0, stdout: `retried ${id}\n` });
+    await bridge.engine.drain();
+    expect(bridge.sandbox?.store.snapshot().earnings.some((earning) => earning.orderId === '7700000000002')).toBe(true);
+  });
+
+  it('resyncs with plain progress lines when not on a terminal, and exits 0', async () => {
+    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).reply(200, `[${wooOrderJson({ id: 7801, status: 'processing' })}]`, { 'X-WP-TotalPages': '1' });
+    const result = await remote('resync', '--platform', 'woocommerce', '--since', '2026-11-01');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('resync done: fetched 1, changed 1, unchanged 0, failed 0');
+  });
+
+  it('exits 1 with a clear line when the token is wrong', async () => {
+    const result = await runCli(['status', '--url', url, '--token', 'not-the-admin-token'], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refused the admin token');
+    expect(result.stderr).not.toContain(TOKEN);
+  });
+
+  it('exits 2 on a dead-letters action it does not know', async () => {
+    expect((await remote('dead-letters', 'forget')).code).toBe(2);
+  });
+});
+
+describe('on DATA_DIR', () => {
+  it('status reads the ledger directly', async () => {
+    const result = await runCli(['status'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/shopify\s+\d/);
+  });
+
+  it('dead-letters list reads the ledger directly', async () => {
+    const result = await runCli(['dead-letters', 'list'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(0);
+  });
+});
