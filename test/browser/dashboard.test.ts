@@ -1,0 +1,115 @@
+// The dashboard in a real browser: Debian's Chromium driven by playwright-core.
+// It signs in, sees an order that a signed webhook just created, retries a
+// dead letter, and starts a resync and watches it finish. A screenshot of each
+// view is kept in test-artifacts/dashboard/ (not in git).
+import { existsSync, mkdirSync } from 'node:fs';
+import nock from 'nock';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = new URL('../../test-artifacts/dashboard/', import.meta.url).pathname;
+const TOKEN = 'dashboard-admin-token-0123456789';
+
+if (!existsSync(CHROMIUM)) console.warn(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (.ci/run installs it: apt-get install -y chromium)`);
+
+describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+    bridge = await startTestBridge({
+      ADMIN_TOKEN: TOKEN,
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+      WOOCOMMERCE_URL: WOO_SITE,
+      WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+      WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+      RECONCILE_INTERVAL_MINUTES: '0',
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+
+  it('refuses a wrong token and signs in with the right one, keeping it out of the URL', async () => {
+    await page.goto(`${bridge.http.localUrl}/admin`);
+    await page.fill('#token', 'not-the-token-at-all');
+    await page.click('#sign-in-form button');
+    await expect.poll(() => page.textContent('#sign-in-error')).toContain('refused');
+    await shot('sign-in');
+    await page.fill('#token', TOKEN);
+    await page.click('#sign-in-form button');
+    await page.waitForSelector('#app:not([hidden])');
+    expect(page.url()).not.toContain(TOKEN);
+  });
+
+  it('shows an order that a signed webhook just created, and its history', async () => {
+    const body = shopifyOrderJson({ id: '5550000000001', email: 'browser@example.com' });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await bridge.engine.drain();
+    const row = page.locator('#order-list tbody tr', { hasText: 'browser@example.com' });
+    await row.waitFor({ timeout: 10_000 });
+    await expect.poll(() => row.textContent()).toContain('earned');
+    await shot('overview');
+    await row.click();
+    await page.waitForSelector('#order-detail:not([hidden])');
+    await expect.poll(() => page.textContent('#order-calls')).toContain('earn');
+    await shot('order-detail');
+  });
+
+  it('retries a dead letter with its button', async () => {
+    bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
+    const body = shopifyOrderJson({ id: '5550000000002', email: 'retry@example.com' });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await bridge.engine.drain();
+    const letter = page.locator('#dead-letter-list tbody tr', { hasText: '5550000000002' });
+    await letter.waitFor({ timeout: 10_000 });
+    await shot('dead-letters');
+    await letter.locator('button', { hasText: 'Retry' }).click();
+    await letter.waitFor({ state: 'detached', timeout: 10_000 });
+    await bridge.engine.drain();
+    expect(bridge.sandbox?.store.snapshot().earnings.some((earning) => earning.orderId === '5550000000002')).toBe(true);
+  });
+
+  it('starts a resync and shows its progress until it is done', async () => {
+    nock(WOO_SITE)
+      .get('/wp-json/wc/v3/orders')
+      .query(true)
+      .reply(200, `[${wooOrderJson({ id: 6601, status: 'processing' })},${wooOrderJson({ id: 6602, status: 'completed' })}]`, { 'X-WP-TotalPages': '1' });
+    await page.selectOption('#resync-platform', 'woocommerce');
+    await page.fill('#resync-since', '2026-11-01');
+    await page.click('#resync-form button');
+    await expect.poll(() => page.textContent('#resync-progress'), { timeout: 10_000 }).toContain('Done: fetched 2, changed 2');
+    await shot('resync');
+  });
+
+  it('warns with a banner when the loyalty service refuses our credentials', async () => {
+    bridge.sandbox?.faults.configure({ forced: { status: 401, count: 1, message: 'Invalid auth' } });
+    const body = shopifyOrderJson({ id: '5550000000003' });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await bridge.engine.drain();
+    await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
+    expect(await page.textContent('#banner')).toContain('LOYALTY_API_KEY');
+    await shot('credentials-banner');
+  });
+});
