@@ -265,6 +265,12 @@ export class Worker {
       message,
     };
 
+    // An intent whose call certainly did not take effect is not in doubt any more.
+    if (failure?.certainlyNotApplied) {
+      if (action.kind === 'earn' && record.upstream.points === 'earning') record.upstream.points = 'none';
+      if (action.kind === 'conversion' && record.upstream.conversion === 'sending') record.upstream.conversion = 'none';
+    }
+
     if (action.kind === 'redeem') {
       if (failure?.certainlyNotApplied && failure.retryable) {
         record.upstream.redemption = 'none';
