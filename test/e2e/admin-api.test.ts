@@ -121,6 +121,16 @@ describe('resync', () => {
     await eventually(async () => expect((await call('GET', `/resync/${id}`)).body.job).toMatchObject({ status: 'done', progress: { fetched: 1, changed: 1, failed: 0 } }));
     await bridge.engine.drain();
     expect(bridge.sandbox?.store.snapshot().earnings.find((earning) => earning.orderId === '4401')?.status).toBe('approved');
+    expect((await call('GET', '/resync')).body.jobs.map((job: { id: string }) => job.id)).toContain(id);
+    expect((await call('GET', '/resync/no-such-job')).status).toBe(404);
+  });
+
+  it('shows the state of reconciliation for each platform with API access', async () => {
+    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).reply(200, '[]', { 'X-WP-TotalPages': '1' });
+    await bridge.reconciler.run('woocommerce');
+    const { body } = await call('GET', '/reconciliation');
+    expect(body.platforms.woocommerce.lastRun).toMatchObject({ fetched: 0, failed: 0, errors: [] });
+    expect(body.platforms.woocommerce.highWaterMark).toBeTruthy();
   });
 
   it('resyncs chosen orders by id', async () => {
