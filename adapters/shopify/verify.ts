@@ -45,7 +45,9 @@ export function shopifyVerifier(apiSecretKey: string): (raw: RawDelivery) => Pro
     if (!exactUtf8) {
       if (!hmacBase64Matches(raw.body, apiSecretKey, headers[SHOPIFY_HEADER.hmac])) return { ok: false, status: 401, reason: 'invalid_hmac' };
     } else {
-      const result = await validate({ rawBody: text, rawRequest: { headers, method: 'POST', url: '/' } as never, rawResponse: {} as never });
+      // Only Shopify's own headers go in: the library canonicalises every header it is given.
+      const shopifyOnly = Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('x-shopify-')));
+      const result = await validate({ rawBody: text, rawRequest: { headers: shopifyOnly, method: 'POST', url: '/' } as never, rawResponse: {} as never });
       if (!result.valid) {
         const reason = result.reason;
         if ('missingHeaders' in result) return { ok: false, status: 400, reason: `missing headers: ${result.missingHeaders.join(', ')}` };

@@ -49,6 +49,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     now,
     ...options.worker,
   });
+  if (ledger.tornSegmentsAtOpen > 0) {
+    options.logger.warn({ torn: ledger.tornSegmentsAtOpen }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
+  }
   await ledger.pruneSeen();
   let pruner: NodeJS.Timeout | undefined;
 

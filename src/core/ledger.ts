@@ -46,6 +46,8 @@ export class Ledger {
   #unfolded: Array<{ segment: string; entries: InboxEntry[] }> = [];
   #folding: Promise<void> | undefined;
   #listeners: Array<(keys: string[]) => void> = [];
+  /** Inbox files found cut short at open: never acknowledged, so only worth a warning. */
+  tornSegmentsAtOpen = 0;
 
   private constructor(options: LedgerOptions) {
     this.#store = options.store;
@@ -71,6 +73,7 @@ export class Ledger {
     ledger.#reconciliation = loaded.reconciliation;
     ledger.#adjustments = loaded.adjustments;
     ledger.#unfolded = loaded.inbox;
+    ledger.tornSegmentsAtOpen = loaded.tornSegments ?? 0;
     await ledger.fold();
     return ledger;
   }
@@ -229,7 +232,7 @@ export class Ledger {
         pruned++;
       }
     }
-    await this.#store.pruneSeen(new Date(oldest));
+    await this.#store.pruneSeen(new Date(oldest), this.#now());
     return pruned;
   }
 

@@ -17,7 +17,7 @@ import { LoyaltyError } from '../loyalty/errors.ts';
 import type { LoyaltyResult } from '../loyalty/client.ts';
 import type { EarnInput, ConversionInput, RedeemInput, UpdatePointsInput } from '../loyalty/client.ts';
 import type { Logger } from '../logger.ts';
-import { approvalDueAt, plan, type Action, type TargetState } from './lifecycle.ts';
+import { approvalDueAt, plan, type Action } from './lifecycle.ts';
 import type { Ledger } from './ledger.ts';
 import { recordCall, type CallRecord, type OrderRecord } from './order-record.ts';
 import type { Policy } from './policy.ts';
@@ -42,16 +42,13 @@ export interface WorkerOptions {
   maxRetryAgeMs?: number;
   retryMinDelayMs?: number;
   retryMaxDelayMs?: number;
-  /** Finished orders quiet this long leave the hot files. */
+  /** Orders with nothing left to do, quiet this long, leave the hot files. */
   settleAfterMs?: number;
-  /** Unfinished orders (placed, never paid) quiet this long leave them too. */
-  settleIdleAfterMs?: number;
   now?: () => Date;
   random?: () => number;
 }
 
 const HOUR = 60 * 60 * 1000;
-const TERMINAL: ReadonlySet<TargetState> = new Set(['approved', 'cancelled', 'void', 'skipped']);
 
 export class Worker {
   readonly #o: Required<Omit<WorkerOptions, 'ledger' | 'client' | 'policy' | 'earnActivityId' | 'logger'>> &
@@ -74,7 +71,6 @@ export class Worker {
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
       settleAfterMs: 10 * 60_000,
-      settleIdleAfterMs: 7 * 24 * HOUR,
       now: () => new Date(),
       random: Math.random,
       ...options,
@@ -372,10 +368,11 @@ export class Worker {
     for (const record of this.#o.ledger.activeOrders()) {
       if (this.#inFlight.has(record.key) || this.#ready.has(record.key) || this.#dueAt.has(record.key)) continue;
       if (Object.keys(record.work.held).length > 0 || record.work.retryAt !== null) continue;
-      const { target, next } = plan(record, this.#o.policy, now);
+      const { next } = plan(record, this.#o.policy, now);
       if (next || approvalDueAt(record, this.#o.policy)) continue;
-      const quietFor = now.getTime() - Date.parse(record.updatedAt);
-      if (quietFor >= (TERMINAL.has(target.state) ? this.#o.settleAfterMs : this.#o.settleIdleAfterMs)) quiet.push(record);
+      // Nothing left to do for now, finished or waiting for a fact that may never come
+      // (paid, never fulfilled): out of the hot files; an event for it brings it back.
+      if (now.getTime() - Date.parse(record.updatedAt) >= this.#o.settleAfterMs) quiet.push(record);
     }
     await this.#o.ledger.settle(quiet);
     return quiet.length;

@@ -44,6 +44,8 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
         },
         // Health probes and scrapes every few seconds would drown the log.
         autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+        // Successful requests at debug: each webhook already logs one info line with its result.
+        customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'debug'),
         serializers: {
           req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

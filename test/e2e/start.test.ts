@@ -89,10 +89,10 @@ describe('a bad configuration', () => {
   it('refuses to start on a damaged ledger file, saying which and why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lb-torn-'));
     mkdirSync(join(dataDir, 'orders'));
-    writeFileSync(join(dataDir, 'orders', 'active-03.json'), '{"orders":{"shopify:a:1":{"key":');
+    writeFileSync(join(dataDir, 'orders', 'active-000003.json'), '{"orders":{"shopify:a:1":{"key":');
     const result = await runCli(['start'], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`The ledger file ${join(dataDir, 'orders', 'active-03.json')} is damaged`);
+    expect(result.stderr).toContain(`The ledger file ${join(dataDir, 'orders', 'active-000003.json')} is damaged`);
     expect(result.stdout).not.toContain('listening');
   });
 

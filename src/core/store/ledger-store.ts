@@ -37,6 +37,8 @@ export interface DeadLetter {
 export interface LoadedLedger {
   activeOrders: OrderRecord[];
   inbox: Array<{ segment: string; entries: InboxEntry[] }>;
+  /** Inbox files found cut short: written when the process died, so never acknowledged. */
+  tornSegments?: number;
   /** Delivery keys seen within the dedupe window, with when they were received. */
   seen: Array<[key: string, receivedAt: string]>;
   /** Settled orders live outside the hot files: only their keys and summaries are loaded. */
@@ -92,8 +94,8 @@ export interface LedgerStore {
   readSettled(key: string): Promise<OrderRecord | undefined>;
 
   saveSeen(entries: Array<[key: string, receivedAt: string]>): Promise<void>;
-  /** Drops seen delivery keys received before `before`. */
-  pruneSeen(before: Date): Promise<void>;
+  /** Drops seen delivery keys received before `before` (and may compact what it keeps). */
+  pruneSeen(before: Date, now?: Date): Promise<void>;
 
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
   saveShops(shops: ShopStates): Promise<void>;

@@ -1,23 +1,33 @@
 // The embedded store: lowdb files under DATA_DIR.
 //
 // lowdb rewrites and re-serialises a whole file on every write, so the data is
-// cut so that no write grows with the history of the shop:
-//   inbox/<seq>.json           one file per acknowledged batch of deliveries, deleted once folded
-//   orders/active-<n>.json     orders still moving, spread over a few shards
-//   orders/settled-<n>.json    quiet, finished orders, in chunks of a bounded size
-//   seen/<yyyy-mm-ddThh>.json  delivery keys for dedupe, one file an hour, dropped after the window
-//   dead-letters.json          what needs a person
-//   shops.json                 shops that removed the app
-//   reconciliation.json        each platform's last reconciliation and high-water mark
-//   adjustments.json           manual earns and redeems, with who asked and why
-// The folder is created readable by its owner only: it holds customers' contact details.
-import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
+// cut so that no write grows with the history of the shop, nor with a backlog:
+//   inbox/<seq>.json            one new file per acknowledged batch of deliveries, deleted once folded
+//   orders/active-<seq>.json    orders still moving, at most 250 a file, new orders into the newest
+//   orders/settled-<seq>.json   quiet orders, 1,000 a file; an event for one brings it back
+//   seen/<hour>.<seq>.json      delivery keys for dedupe, one new file per batch, merged per hour
+//                               once the hour is over, dropped after the window
+//   dead-letters.json, shops.json, reconciliation.json, adjustments.json   small state
+// New files (inbox batches, seen batches) are written once and never
+// rewritten; the rest is rewritten whole, atomically (lowdb's steno writes a
+// temporary file and renames it). The folder is readable by its owner only:
+// it holds customers' contact details.
+import { chmod, mkdir, readdir, readFile as readText, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { summarise, type OrderRecord, type OrderSummary } from '../order-record.ts';
 import { GroupCommit } from './group-commit.ts';
-import { LedgerDamagedError, type DeadLetter, type InboxEntry, type LedgerStore, type LoadedLedger, type ReconciliationState, type ShopStates, type Adjustment } from './ledger-store.ts';
+import {
+  LedgerDamagedError,
+  type Adjustment,
+  type DeadLetter,
+  type InboxEntry,
+  type LedgerStore,
+  type LoadedLedger,
+  type ReconciliationState,
+  type ShopStates,
+} from './ledger-store.ts';
 
 interface OrdersFile {
   orders: Record<string, OrderRecord>;
@@ -28,27 +38,16 @@ interface InboxFile {
 interface SeenFile {
   keys: Record<string, string>;
 }
-interface DeadLettersFile {
-  deadLetters: DeadLetter[];
-}
-interface ShopsFile {
-  shops: ShopStates;
-}
-interface ReconciliationFile {
-  platforms: ReconciliationState;
-}
-interface AdjustmentsFile {
-  adjustments: Adjustment[];
-}
 
 export interface LowdbStoreOptions {
   dataDir: string;
-  activeShards?: number;
+  activePartitionSize?: number;
   settledChunkSize?: number;
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const hourOf = (iso: string) => iso.slice(0, 13);
+const seqOf = (name: string) => Number(/(\d+)\.json$/.exec(name)?.[1] ?? 0);
 
 // Compact JSON: the files are for the program; the admin API is for people.
 const openFile = <T>(path: string, empty: T): Low<T> =>
@@ -65,28 +64,57 @@ async function readFile<T>(path: string, empty: T, isValid: (data: T) => boolean
   return file;
 }
 
+/** Reads a file written once; undefined when it is torn (a crash while it was being written). */
+async function readOnce<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readText(path, 'utf8')) as T;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
 const isRecordOf = (key: string) => (data: unknown) =>
   typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)[key] === 'object' && (data as Record<string, unknown>)[key] !== null;
 
+class SmallFile<T> {
+  file!: Low<T>;
+  readonly name: string;
+  readonly empty: T;
+  readonly isValid: (data: T) => boolean;
+  constructor(name: string, empty: T, isValid: (data: T) => boolean) {
+    this.name = name;
+    this.empty = empty;
+    this.isValid = isValid;
+  }
+}
+
 export class LowdbStore implements LedgerStore {
   readonly #dir: string;
-  readonly #shards: number;
+  readonly #partitionSize: number;
   readonly #chunkSize: number;
   readonly #commit = new GroupCommit();
-  #active: Array<Low<OrdersFile>> = [];
+
+  readonly #partitions = new Map<number, Low<OrdersFile>>();
+  readonly #partitionOf = new Map<string, number>();
+  #currentPartition = 0;
+
   #settledIndex = new Map<string, number>();
   #settledCount = new Map<number, number>();
   #currentChunk = 0;
-  #seenFiles = new Map<string, Low<SeenFile>>();
-  #deadLetters!: Low<DeadLettersFile>;
-  #shops!: Low<ShopsFile>;
-  #reconciliation!: Low<ReconciliationFile>;
-  #adjustments!: Low<AdjustmentsFile>;
-  #nextSegment = 1;
+  #openChunks = new Map<number, Low<OrdersFile>>();
 
-  constructor({ dataDir, activeShards = 8, settledChunkSize = 1_000 }: LowdbStoreOptions) {
+  #nextSegment = 1;
+  #nextSeen = 1;
+
+  readonly #deadLetters = new SmallFile<{ deadLetters: DeadLetter[] }>('dead-letters.json', { deadLetters: [] }, (data) => Array.isArray(data.deadLetters));
+  readonly #shops = new SmallFile<{ shops: ShopStates }>('shops.json', { shops: {} }, isRecordOf('shops'));
+  readonly #reconciliation = new SmallFile<{ platforms: ReconciliationState }>('reconciliation.json', { platforms: {} }, isRecordOf('platforms'));
+  readonly #adjustments = new SmallFile<{ adjustments: Adjustment[] }>('adjustments.json', { adjustments: [] }, (data) => Array.isArray(data.adjustments));
+
+  constructor({ dataDir, activePartitionSize = 250, settledChunkSize = 1_000 }: LowdbStoreOptions) {
     this.#dir = dataDir;
-    this.#shards = activeShards;
+    this.#partitionSize = activePartitionSize;
     this.#chunkSize = settledChunkSize;
   }
 
@@ -97,70 +125,82 @@ export class LowdbStore implements LedgerStore {
   async load(): Promise<LoadedLedger> {
     for (const sub of ['', 'inbox', 'orders', 'seen']) await mkdir(this.#path(sub), { recursive: true, mode: 0o700 });
     await chmod(this.#dir, 0o700);
+    const orderFiles = (await readdir(this.#path('orders'))).sort();
 
-    this.#active = [];
-    for (let shard = 0; shard < this.#shards; shard++) {
-      this.#active.push(await readFile(this.#path('orders', `active-${pad(shard, 2)}.json`), { orders: {} }, isRecordOf('orders')));
-    }
-    const activeOrders = this.#active.flatMap((file) => Object.values(file.data.orders));
-    const activeKeys = new Set(activeOrders.map((order) => order.key));
-
-    const files = await readdir(this.#path('orders'));
-    const settledKeys: string[] = [];
-    const settledSummaries: OrderSummary[] = [];
-    for (const name of files.filter((file) => /^settled-\d+\.json$/.test(file)).sort()) {
-      const chunk = Number(/\d+/.exec(name)?.[0]);
+    const activeOrders: OrderRecord[] = [];
+    for (const name of orderFiles.filter((file) => /^active-\d+\.json$/.test(file))) {
+      const seq = seqOf(name);
       const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'));
-      const keys = Object.keys(file.data.orders);
-      this.#settledCount.set(chunk, keys.length);
-      this.#currentChunk = Math.max(this.#currentChunk, chunk);
-      for (const key of keys) {
-        // A crash between the two writes of a move can leave an order in both places: the hot copy is the newer.
-        if (activeKeys.has(key)) continue;
-        this.#settledIndex.set(key, chunk);
-        settledKeys.push(key);
-        const order = file.data.orders[key];
-        if (order) settledSummaries.push(summarise(order));
+      this.#partitions.set(seq, file);
+      this.#currentPartition = Math.max(this.#currentPartition, seq);
+      for (const order of Object.values(file.data.orders)) {
+        this.#partitionOf.set(order.key, seq);
+        activeOrders.push(order);
       }
     }
 
+    const settledKeys: string[] = [];
+    const settledSummaries: OrderSummary[] = [];
+    for (const name of orderFiles.filter((file) => /^settled-\d+\.json$/.test(file))) {
+      const chunk = seqOf(name);
+      const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'));
+      const orders = Object.values(file.data.orders);
+      this.#settledCount.set(chunk, orders.length);
+      this.#currentChunk = Math.max(this.#currentChunk, chunk);
+      for (const order of orders) {
+        // A crash between the two writes of a move can leave an order in both places: the hot copy is the newer.
+        if (this.#partitionOf.has(order.key)) continue;
+        this.#settledIndex.set(order.key, chunk);
+        settledKeys.push(order.key);
+        settledSummaries.push(summarise(order));
+      }
+    }
+
+    // A torn inbox file was being written when the process died, so none of
+    // its deliveries was acknowledged: the platforms send them again.
     const inbox: LoadedLedger['inbox'] = [];
+    let tornSegments = 0;
     for (const name of (await readdir(this.#path('inbox'))).filter((file) => /^\d+\.json$/.test(file)).sort()) {
-      const file = await readFile<InboxFile>(this.#path('inbox', name), { entries: [] }, (data) => Array.isArray(data.entries));
-      inbox.push({ segment: name, entries: file.data.entries });
-      this.#nextSegment = Math.max(this.#nextSegment, Number(name.slice(0, -5)) + 1);
+      this.#nextSegment = Math.max(this.#nextSegment, seqOf(name) + 1);
+      const data = await readOnce<InboxFile>(this.#path('inbox', name));
+      if (!data || !Array.isArray(data.entries)) {
+        tornSegments++;
+        await rm(this.#path('inbox', name), { force: true });
+        continue;
+      }
+      inbox.push({ segment: name, entries: data.entries });
     }
 
     const seen: LoadedLedger['seen'] = [];
-    for (const name of (await readdir(this.#path('seen'))).filter((file) => file.endsWith('.json')).sort()) {
-      const file = await readFile<SeenFile>(this.#path('seen', name), { keys: {} }, isRecordOf('keys'));
-      for (const entry of Object.entries(file.data.keys)) seen.push(entry);
+    for (const name of (await readdir(this.#path('seen'))).filter((file) => file.endsWith('.json'))) {
+      this.#nextSeen = Math.max(this.#nextSeen, seqOf(name) + 1);
+      const data = await readOnce<SeenFile>(this.#path('seen', name));
+      // Dedupe only saves work (folding a delivery twice changes nothing): a torn file is skipped.
+      if (data && typeof data.keys === 'object' && data.keys !== null) for (const entry of Object.entries(data.keys)) seen.push(entry);
     }
 
-    this.#deadLetters = await readFile<DeadLettersFile>(this.#path('dead-letters.json'), { deadLetters: [] }, (data) => Array.isArray(data.deadLetters));
-
-    this.#shops = await readFile<ShopsFile>(this.#path('shops.json'), { shops: {} }, isRecordOf('shops'));
-
-    this.#reconciliation = await readFile<ReconciliationFile>(this.#path('reconciliation.json'), { platforms: {} }, isRecordOf('platforms'));
-    this.#adjustments = await readFile<AdjustmentsFile>(this.#path('adjustments.json'), { adjustments: [] }, (data) => Array.isArray(data.adjustments));
+    for (const small of [this.#deadLetters, this.#shops, this.#reconciliation, this.#adjustments] as Array<SmallFile<unknown>>) {
+      small.file = await readFile(this.#path(small.name), small.empty, small.isValid);
+    }
 
     return {
       activeOrders,
       inbox,
+      tornSegments,
       seen,
       settledKeys,
       settledSummaries,
-      deadLetters: this.#deadLetters.data.deadLetters,
-      shops: this.#shops.data.shops,
-      reconciliation: this.#reconciliation.data.platforms,
-      adjustments: this.#adjustments.data.adjustments,
+      deadLetters: this.#deadLetters.file.data.deadLetters,
+      shops: this.#shops.file.data.shops,
+      reconciliation: this.#reconciliation.file.data.platforms,
+      adjustments: this.#adjustments.file.data.adjustments,
     };
   }
 
   async appendInbox(entries: InboxEntry[]): Promise<string> {
     const segment = `${pad(this.#nextSegment++, 12)}.json`;
-    const file = openFile<InboxFile>(this.#path('inbox', segment), { entries });
-    await file.write();
+    // A new file, written once: no rewrite, no rename. 'wx' refuses to overwrite anything.
+    await writeFile(this.#path('inbox', segment), JSON.stringify({ entries }), { flag: 'wx', mode: 0o600 });
     return segment;
   }
 
@@ -168,21 +208,47 @@ export class LowdbStore implements LedgerStore {
     await Promise.all(segments.map((segment) => rm(this.#path('inbox', segment), { force: true })));
   }
 
-  #shardOf(key: string): Low<OrdersFile> {
-    let hash = 0;
-    for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-    const file = this.#active[Math.abs(hash) % this.#shards];
-    if (!file) throw new Error('store not loaded');
-    return file;
+  /** The partition an order lives in; a new order goes into the newest, a full one starts the next. */
+  #partitionFor(key: string): Low<OrdersFile> {
+    const known = this.#partitionOf.get(key);
+    if (known !== undefined) return this.#partitions.get(known)!;
+    let current = this.#partitions.get(this.#currentPartition);
+    if (!current || Object.keys(current.data.orders).length >= this.#partitionSize) {
+      this.#currentPartition++;
+      current = openFile<OrdersFile>(this.#path('orders', `active-${pad(this.#currentPartition, 6)}.json`), { orders: {} });
+      this.#partitions.set(this.#currentPartition, current);
+    }
+    this.#partitionOf.set(key, this.#currentPartition);
+    return current;
   }
 
   saveActive(orders: OrderRecord[]): Promise<void> {
     for (const order of orders) {
-      const shard = this.#shardOf(order.key);
-      shard.data.orders[order.key] = order;
-      this.#commit.markDirty(shard as Low<unknown>);
+      const partition = this.#partitionFor(order.key);
+      partition.data.orders[order.key] = order;
+      this.#commit.markDirty(partition as Low<unknown>);
     }
     return this.#commit.flush();
+  }
+
+  async #removeActive(keys: string[]): Promise<void> {
+    const emptied = new Set<number>();
+    for (const key of keys) {
+      const seq = this.#partitionOf.get(key);
+      if (seq === undefined) continue;
+      const partition = this.#partitions.get(seq)!;
+      delete partition.data.orders[key];
+      this.#partitionOf.delete(key);
+      this.#commit.markDirty(partition as Low<unknown>);
+      if (seq !== this.#currentPartition && Object.keys(partition.data.orders).length === 0) emptied.add(seq);
+    }
+    await this.#commit.flush();
+    // An empty partition that is no longer being filled goes away altogether.
+    for (const seq of emptied) {
+      if (Object.keys(this.#partitions.get(seq)?.data.orders ?? {}).length > 0) continue;
+      this.#partitions.delete(seq);
+      await rm(this.#path('orders', `active-${pad(seq, 6)}.json`), { force: true });
+    }
   }
 
   async settle(orders: OrderRecord[]): Promise<void> {
@@ -204,12 +270,7 @@ export class LowdbStore implements LedgerStore {
       this.#commit.markDirty(file as Low<unknown>);
     }
     await this.#commit.flush();
-    for (const order of orders) {
-      const shard = this.#shardOf(order.key);
-      delete shard.data.orders[order.key];
-      this.#commit.markDirty(shard as Low<unknown>);
-    }
-    await this.#commit.flush();
+    await this.#removeActive(orders.map((order) => order.key));
   }
 
   async unsettle(key: string): Promise<OrderRecord | undefined> {
@@ -235,7 +296,6 @@ export class LowdbStore implements LedgerStore {
   }
 
   // Only the chunk being filled stays open; others are read when asked for.
-  #openChunks = new Map<number, Low<OrdersFile>>();
   async #openChunk(chunk: number): Promise<Low<OrdersFile>> {
     const open = this.#openChunks.get(chunk);
     if (open) return open;
@@ -246,55 +306,60 @@ export class LowdbStore implements LedgerStore {
   }
 
   async saveSeen(entries: Array<[string, string]>): Promise<void> {
+    const byHour = new Map<string, Record<string, string>>();
     for (const [key, receivedAt] of entries) {
       const hour = hourOf(receivedAt);
-      let file = this.#seenFiles.get(hour);
-      if (!file) {
-        file = await readFile<SeenFile>(this.#path('seen', `${hour}.json`), { keys: {} }, isRecordOf('keys'));
-        this.#seenFiles.set(hour, file);
-      }
-      file.data.keys[key] = receivedAt;
-      this.#commit.markDirty(file as Low<unknown>);
+      const keys = byHour.get(hour) ?? {};
+      keys[key] = receivedAt;
+      byHour.set(hour, keys);
     }
-    // Hours no longer being written need not stay in memory.
-    const newest = [...this.#seenFiles.keys()].sort().at(-1) ?? '';
-    for (const hour of this.#seenFiles.keys()) if (hour < newest && this.#seenFiles.size > 2) this.#seenFiles.delete(hour);
-    await this.#commit.flush();
+    await Promise.all(
+      [...byHour].map(([hour, keys]) => writeFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys }), { flag: 'wx', mode: 0o600 })),
+    );
   }
 
-  async pruneSeen(before: Date): Promise<void> {
+  /** Drops seen delivery keys received before `before`, and merges the files of hours that are over into one each. */
+  async pruneSeen(before: Date, now = new Date()): Promise<void> {
     const cutoff = hourOf(before.toISOString());
+    const currentHour = hourOf(now.toISOString());
+    const byHour = new Map<string, string[]>();
     for (const name of await readdir(this.#path('seen'))) {
-      const hour = name.replace(/\.json$/, '');
+      const hour = name.slice(0, 13);
+      byHour.set(hour, [...(byHour.get(hour) ?? []), name]);
+    }
+    for (const [hour, names] of byHour) {
       if (hour < cutoff) {
-        this.#seenFiles.delete(hour);
-        await rm(this.#path('seen', name), { force: true });
+        await Promise.all(names.map((name) => rm(this.#path('seen', name), { force: true })));
+      } else if (hour < currentHour && names.length > 1) {
+        const keys: Record<string, string> = {};
+        for (const name of names) Object.assign(keys, (await readOnce<SeenFile>(this.#path('seen', name)))?.keys ?? {});
+        const merged = `${hour}.${pad(this.#nextSeen++, 9)}.json`;
+        await writeFile(this.#path('seen', merged), JSON.stringify({ keys }), { flag: 'wx', mode: 0o600 });
+        await Promise.all(names.map((name) => rm(this.#path('seen', name), { force: true })));
       }
     }
+  }
+
+  #saveSmall<T>(small: SmallFile<T>, data: T): Promise<void> {
+    small.file.data = data;
+    this.#commit.markDirty(small.file as Low<unknown>);
+    return this.#commit.flush();
   }
 
   saveDeadLetters(deadLetters: DeadLetter[]): Promise<void> {
-    this.#deadLetters.data.deadLetters = deadLetters;
-    this.#commit.markDirty(this.#deadLetters as Low<unknown>);
-    return this.#commit.flush();
+    return this.#saveSmall(this.#deadLetters, { deadLetters });
   }
 
   saveShops(shops: ShopStates): Promise<void> {
-    this.#shops.data.shops = shops;
-    this.#commit.markDirty(this.#shops as Low<unknown>);
-    return this.#commit.flush();
+    return this.#saveSmall(this.#shops, { shops });
   }
 
-  saveReconciliation(state: ReconciliationState): Promise<void> {
-    this.#reconciliation.data.platforms = state;
-    this.#commit.markDirty(this.#reconciliation as Low<unknown>);
-    return this.#commit.flush();
+  saveReconciliation(platforms: ReconciliationState): Promise<void> {
+    return this.#saveSmall(this.#reconciliation, { platforms });
   }
 
   saveAdjustments(adjustments: Adjustment[]): Promise<void> {
-    this.#adjustments.data.adjustments = adjustments;
-    this.#commit.markDirty(this.#adjustments as Low<unknown>);
-    return this.#commit.flush();
+    return this.#saveSmall(this.#adjustments, { adjustments });
   }
 
   close(): Promise<void> {
