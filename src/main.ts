@@ -3,7 +3,6 @@
 import { isSandboxMode, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import { policyFromConfig } from './core/policy-from-config.ts';
-import type express from 'express';
 import { Reconciler } from './core/reconciler.ts';
 import { orderSources, platformAdapters } from './platforms.ts';
 import { lockDataDir } from './core/store/data-dir-lock.ts';
@@ -14,8 +13,8 @@ import { dashboard } from './http/dashboard.ts';
 import { readiness } from './http/readiness.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Metrics } from './metrics.ts';
-import { createHttpApp } from './http/app.ts';
-import { webhookRoute } from './http/webhook-route.ts';
+import { createHttpHandler } from './http/app.ts';
+import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { LoyaltyClient } from './loyalty/client.ts';
 import type { Logger } from './logger.ts';
@@ -86,12 +85,12 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     unlock();
     throw error;
   });
-  const webhooks: Record<string, express.Router> = {};
+  const webhooks: Record<string, WebhookHandler> = {};
   const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate };
   const adapters = platformAdapters(config);
-  if (adapters.shopify) webhooks.shopify = webhookRoute(adapters.shopify, engine, logger, routeOptions);
-  if (adapters.woocommerce) webhooks.woocommerce = webhookRoute(adapters.woocommerce, engine, logger, routeOptions);
-  if (adapters.bigcommerce) webhooks.bigcommerce = webhookRoute(adapters.bigcommerce, engine, logger, routeOptions);
+  if (adapters.shopify) webhooks.shopify = webhookHandler(adapters.shopify, engine, logger, routeOptions);
+  if (adapters.woocommerce) webhooks.woocommerce = webhookHandler(adapters.woocommerce, engine, logger, routeOptions);
+  if (adapters.bigcommerce) webhooks.bigcommerce = webhookHandler(adapters.bigcommerce, engine, logger, routeOptions);
   const reconciler = new Reconciler({
     sources: orderSources(config),
     engine,
@@ -118,7 +117,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     deadLetters: () => engine.ledger.deadLetters().length,
     limiter: () => client.limiter.stats(),
   });
-  const app = createHttpApp({
+  const app = createHttpHandler({
     logger,
     metrics,
     readiness: () => readiness(config.DATA_DIR, health, gate),

@@ -1,7 +1,7 @@
 // The acknowledgement load: signed Shopify orders/paid deliveries, each with
 // its own webhook id and order id, posted by autocannon at 50 connections.
-// Bodies and signatures are made before the clock starts, so the load
-// generator spends its time sending, not hashing.
+// Each body is a template with new ids, signed as it is sent (a few
+// microseconds), so no delivery repeats however fast the target is.
 import { createHmac } from 'node:crypto';
 import autocannon from 'autocannon';
 
@@ -15,30 +15,34 @@ export interface AckResult {
   total: number;
 }
 
-let nextOrder = 1;
+const TEMPLATE = JSON.stringify({
+  id: 0,
+  name: '#NAME',
+  email: 'buyerEMAIL@example.com',
+  phone: '+12125550142',
+  financial_status: 'paid',
+  fulfillment_status: null,
+  cancelled_at: null,
+  test: false,
+  currency: 'USD',
+  total_price: '59.00',
+  source_name: 'web',
+  updated_at: '2026-11-21T10:00:00Z',
+  created_at: '2026-11-21T09:59:00Z',
+  customer: { first_name: 'Bench', last_name: 'Mark', email: 'buyerEMAIL@example.com' },
+  billing_address: { first_name: 'Bench', last_name: 'Mark', country_code: 'US', phone: '+12125550142' },
+  line_items: [{ id: 1, title: 'Widget', quantity: 1, price: '59.00' }],
+  discount_codes: [],
+  note_attributes: [],
+});
 
-function delivery(secret: string, runId: string) {
-  const id = `${runId}${String(nextOrder++).padStart(9, '0')}`;
-  const body = JSON.stringify({
-    id: Number(id.slice(-15)),
-    name: `#${id.slice(-6)}`,
-    email: `buyer${id.slice(-6)}@example.com`,
-    phone: '+12125550142',
-    financial_status: 'paid',
-    fulfillment_status: null,
-    cancelled_at: null,
-    test: false,
-    currency: 'USD',
-    total_price: '59.00',
-    source_name: 'web',
-    updated_at: '2026-11-21T10:00:00Z',
-    created_at: '2026-11-21T09:59:00Z',
-    customer: { first_name: 'Bench', last_name: 'Mark', email: `buyer${id.slice(-6)}@example.com` },
-    billing_address: { first_name: 'Bench', last_name: 'Mark', country_code: 'US', phone: '+12125550142' },
-    line_items: [{ id: 1, title: 'Widget', quantity: 1, price: '59.00' }],
-    discount_codes: [],
-    note_attributes: [],
-  });
+let sequence = 0;
+
+/** A new signed delivery: a fresh order id and webhook id each time, so none is a duplicate. */
+export function signedDelivery(secret: string, runId: number) {
+  const n = ++sequence;
+  const orderId = String(runId * 1_000_000_000 + n);
+  const body = TEMPLATE.replace('"id":0', `"id":${orderId}`).replace('#NAME', `#${n}`).replaceAll('EMAIL', String(n % 100_000));
   return {
     method: 'POST' as const,
     path: '/webhooks/shopify',
@@ -49,22 +53,18 @@ function delivery(secret: string, runId: string) {
       'x-shopify-topic': 'orders/paid',
       'x-shopify-shop-domain': 'bench-store.myshopify.com',
       'x-shopify-api-version': '2026-04',
-      'x-shopify-webhook-id': `bench-${id}`,
+      'x-shopify-webhook-id': `bench-${orderId}`,
     },
   };
 }
 
-export async function ackLoad(url: string, secret: string, options: { seconds: number; connections: number; expectedRps?: number }): Promise<AckResult> {
-  // Enough distinct deliveries for the run, at a generous guess of the rate.
-  const count = Math.ceil((options.expectedRps ?? 5_000) * options.seconds * 1.5);
-  const runId = String(Date.now() % 1_000_000);
-  const requests = Array.from({ length: count }, () => delivery(secret, runId));
-  let next = 0;
+export async function ackLoad(url: string, secret: string, options: { seconds: number; connections: number }): Promise<AckResult> {
+  const runId = 100 + (Date.now() % 800_000);
   const result = await autocannon({
     url,
     connections: options.connections,
     duration: options.seconds,
-    requests: [{ setupRequest: (request) => ({ ...request, ...requests[next++ % requests.length] }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, ...signedDelivery(secret, runId) }) }],
   });
   return {
     requestsPerSecond: result.requests.average,

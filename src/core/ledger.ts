@@ -22,6 +22,8 @@ export interface LedgerOptions {
 
 export type AcceptResult = 'accepted' | 'duplicate';
 
+const MAX_INBOX_WRITES = 4;
+
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export class Ledger {
@@ -40,7 +42,9 @@ export class Ledger {
   // Acknowledgement path: a batch forms while the previous one is written.
   #batch: InboxEntry[] = [];
   #batchWaiters: Waiter[] = [];
-  #writingInbox: Promise<void> | undefined;
+  #batchScheduled = false;
+  /** Inbox writes under way. Each batch is a new file, so several can be written at once. */
+  readonly #inboxWrites = new Set<Promise<void>>();
 
   // Segments on disk whose events are not folded yet.
   #unfolded: Array<{ segment: string; entries: InboxEntry[] }> = [];
@@ -99,7 +103,7 @@ export class Ledger {
     this.#batch.push({ key: deliveryKey, ...(aliases.length > 0 ? { aliases } : {}), receivedAt: receivedAt.toISOString(), events });
     return new Promise<void>((resolve, reject) => {
       this.#batchWaiters.push({ resolve, reject });
-      this.#writingInbox ??= this.#writeInbox();
+      this.#scheduleBatch();
     }).then(
       () => 'accepted' as const,
       (error: unknown) => {
@@ -110,23 +114,37 @@ export class Ledger {
     );
   }
 
-  async #writeInbox(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.#batch.length > 0) {
+  /**
+   * Group commit of the acknowledgement path: what arrives in one turn of the
+   * event loop is one batch, one new file. Up to MAX_INBOX_WRITES batches are
+   * written at once; beyond that, batches wait and grow.
+   */
+  #scheduleBatch(): void {
+    if (this.#batchScheduled || this.#inboxWrites.size >= MAX_INBOX_WRITES) return;
+    this.#batchScheduled = true;
+    setImmediate(() => {
+      this.#batchScheduled = false;
+      if (this.#batch.length === 0) return;
       const entries = this.#batch;
       const waiters = this.#batchWaiters;
       this.#batch = [];
       this.#batchWaiters = [];
-      try {
-        const segment = await this.#store.appendInbox(entries);
-        this.#unfolded.push({ segment, entries });
-        for (const waiter of waiters) waiter.resolve();
-        void this.fold().catch(() => undefined);
-      } catch (error) {
-        for (const waiter of waiters) waiter.reject(error);
-      }
-    }
-    this.#writingInbox = undefined;
+      const write = this.#store.appendInbox(entries).then(
+        (segment) => {
+          this.#unfolded.push({ segment, entries });
+          for (const waiter of waiters) waiter.resolve();
+          void this.fold().catch(() => undefined);
+        },
+        (error: unknown) => {
+          for (const waiter of waiters) waiter.reject(error);
+        },
+      );
+      this.#inboxWrites.add(write);
+      void write.finally(() => {
+        this.#inboxWrites.delete(write);
+        if (this.#batch.length > 0) this.#scheduleBatch();
+      });
+    });
   }
 
   /** Folds every inbox segment on disk into its orders. One fold runs at a time. */
@@ -293,8 +311,9 @@ export class Ledger {
 
   /** Waits until every accepted delivery is on disk and folded into its orders. */
   async quiesce(): Promise<void> {
-    while (this.#writingInbox || this.#folding || this.#unfolded.length > 0) {
-      await this.#writingInbox;
+    while (this.#inboxWrites.size > 0 || this.#batch.length > 0 || this.#folding || this.#unfolded.length > 0) {
+      await Promise.all(this.#inboxWrites);
+      if (this.#batch.length > 0 && this.#inboxWrites.size === 0) await new Promise((resolve) => setImmediate(resolve));
       await this.fold();
     }
   }

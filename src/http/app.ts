@@ -1,11 +1,13 @@
 // The bridge's HTTP surface: health, readiness, metrics, webhooks, the admin
 // API and dashboard, and the sandbox in sandbox mode. The composition root
 // (src/main.ts) decides what is mounted.
-import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import { requestId } from './request-id.ts';
+import type { WebhookHandler } from './webhook-route.ts';
 
 export interface Readiness {
   ready: boolean;
@@ -18,12 +20,27 @@ export interface HttpAppParts {
   readiness?: () => Promise<Readiness>;
   /** The sandbox's own app, mounted at /sandbox in sandbox mode. */
   sandbox?: express.Express;
-  /** Platform name to its webhook route, mounted at /webhooks/<platform>. */
-  webhooks?: Record<string, express.Router>;
+  /** Platform name to its webhook handler, at /webhooks/<platform>. */
+  webhooks?: Record<string, WebhookHandler>;
   /** The admin API, mounted at /admin/api. */
   admin?: express.Router;
   /** The dashboard page, mounted at /admin. */
   dashboard?: express.Router;
+}
+
+/** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
+export function createHttpHandler(parts: HttpAppParts): RequestListener {
+  const app = createHttpApp(parts);
+  const webhooks = new Map(Object.entries(parts.webhooks ?? {}).map(([platform, handler]) => [`/webhooks/${platform}`, handler]));
+  return (req, res) => {
+    const path = (req.url ?? '').split('?')[0]?.replace(/\/$/, '') ?? '';
+    const webhook = webhooks.get(path);
+    if (webhook) {
+      void webhook(req, res);
+      return;
+    }
+    app(req, res);
+  };
 }
 
 export function createHttpApp(parts: HttpAppParts): express.Express {
@@ -31,17 +48,13 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
+  // Webhooks do not come through here (createHttpHandler sends them straight
+  // to their handlers, which log one line each with their request id).
   if (parts.logger) {
     app.use(
       pinoHttp({
         logger: parts.logger,
-        // A caller's request id is kept (a proxy's, say), else one is made.
-        genReqId: (req, res) => {
-          const given = req.headers['x-request-id'];
-          const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-          res.setHeader('x-request-id', id);
-          return id;
-        },
+        genReqId: requestId,
         // Health probes and scrapes every few seconds would drown the log.
         autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
         // Successful requests at debug: each webhook already logs one info line with its result.
@@ -67,7 +80,6 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
       res.set('content-type', registry.contentType).send(await registry.metrics());
     });
   }
-  for (const [platform, route] of Object.entries(parts.webhooks ?? {})) app.use(`/webhooks/${platform}`, route);
   if (parts.admin) app.use('/admin/api', parts.admin);
   if (parts.dashboard) app.use('/admin', parts.dashboard);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);

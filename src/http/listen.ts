@@ -1,7 +1,6 @@
 // Listening and stopping, shared by the bridge and the standalone sandbox.
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type express from 'express';
 
 export interface Listening {
   server: Server;
@@ -11,9 +10,9 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export function listen(app: express.Express, port: number, host: string): Promise<Listening> {
+export function listen(handler: RequestListener, port: number, host: string): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(handler).listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
