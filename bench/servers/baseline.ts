@@ -9,6 +9,9 @@ import { listen } from '../../src/http/listen.ts';
 const mode = process.env.BASELINE ?? 'bare';
 const secret = process.env.SHOPIFY_API_SECRET ?? '';
 const app = express();
+app.get('/healthz', (_req, res) => {
+  res.json({ status: 'ok' });
+});
 app.post('/webhooks/shopify', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
   if (mode === 'hmac') {
     const expected = createHmac('sha256', secret).update(req.body as Buffer).digest();
@@ -20,5 +23,4 @@ app.post('/webhooks/shopify', express.raw({ type: () => true, limit: '1mb' }), (
   }
   res.status(200).json({ result: 'accepted' });
 });
-const http = await listen(app, 0, '127.0.0.1');
-process.stdout.write(`${JSON.stringify({ url: http.localUrl })}\n`);
+await listen(app, Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');

@@ -213,6 +213,11 @@ export class SandboxStore {
     return { pending: sum('pending'), approved, redeemed, available: approved - redeemed };
   }
 
+  /** The earning for an order under an activity, without copying the whole state. */
+  earningFor(activityId: string, orderId: string): Readonly<Earning> | undefined {
+    return this.#byActivityOrder.get(`${activityId}\u0000${orderId}`);
+  }
+
   snapshot(): SandboxState {
     return structuredClone({
       earnings: this.#earnings,

@@ -1,0 +1,72 @@
+// The bridge (or a baseline) in its own process, on a port chosen here, with
+// its output discarded: the load generator must not spend its time reading logs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/loyalty-bridge.js', import.meta.url));
+export const BASELINE = fileURLToPath(new URL('../servers/baseline.ts', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  startupMs: number;
+  rssBytes(): number | undefined;
+  cpuSeconds(): number | undefined;
+  stop(): Promise<void>;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export async function startServer(args: string[], env: Record<string, string>, { portVariable = 'PORT', timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', [portVariable]: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    if (performance.now() - started > timeoutMs) throw new Error(`server did not answer within ${timeoutMs} ms: ${stderr}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const startupMs = performance.now() - started;
+  const proc = (field: 'rss' | 'cpu') => {
+    try {
+      if (field === 'rss') return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) * 1024;
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(stat[11]) + Number(stat[12])) / 100;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    url,
+    startupMs,
+    rssBytes: () => proc('rss'),
+    cpuSeconds: () => proc('cpu'),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+      }),
+  };
+}

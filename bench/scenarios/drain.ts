@@ -1,0 +1,79 @@
+// 3: a backlog drained into the sandbox at the rate limit. The bridge's
+// limiter and the sandbox's limit are both set to `limit` a minute; what
+// counts is the rate achieved and the number of 429s (none allowed).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine } from '../../src/core/engine.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import { DEFAULT_POLICY } from '../../src/core/policy.ts';
+import { LoyaltyClient } from '../../src/loyalty/client.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startSandbox } from './ack.ts';
+
+export interface DrainResult {
+  jobs: number;
+  limitPerMinute: number;
+  seconds: number;
+  callsPerMinute: number;
+  fractionOfLimit: number;
+  rateLimited: number;
+  failed: number;
+}
+
+const paidOrder = (n: number): OrderEvent => ({
+  platform: 'shopify',
+  shop: 'bench-store.myshopify.com',
+  orderId: String(7_000_000_000_000 + n),
+  orderName: `#D${n}`,
+  deliveryId: `drain-${n}`,
+  occurredAt: new Date(Date.UTC(2026, 10, 21) + n).toISOString(),
+  facts: ['placed', 'paid'],
+  customer: { name: `Drain ${n}`, email: `drain${n}@example.com`, mobile: '+12125550142' },
+  total: { amount: '10.00', currency: 'USD' },
+  test: false,
+  source: 'web',
+  discountCodes: [],
+  attributes: {},
+  landingSite: null,
+  refunds: [],
+});
+
+export async function drainScenario(jobs: number, limitPerMinute: number): Promise<DrainResult> {
+  const sandbox = await startSandbox(limitPerMinute);
+  let rateLimited = 0;
+  let calls = 0;
+  try {
+    const client = new LoyaltyClient({
+      baseUrl: sandbox.url,
+      apiKey: 'sandbox-key',
+      brandId: 'sandbox-brand',
+      rateLimitPerMinute: limitPerMinute,
+      maxRetries: 0,
+      onAttempt: (report) => {
+        calls++;
+        if (report.outcome === 'rate_limited') rateLimited++;
+      },
+    });
+    const engine = await openEngine({
+      dataDir: mkdtempSync(join(tmpdir(), 'bench-drain-')),
+      client,
+      policy: DEFAULT_POLICY,
+      earnActivityId: '1',
+      logger: createLogger({ level: 'silent' }),
+    });
+    // The backlog first, then the clock: only the drain is measured.
+    await Promise.all(Array.from({ length: jobs }, (_, n) => engine.accept(`drain-${n}`, [paidOrder(n)])));
+    await engine.ledger.quiesce();
+    const started = performance.now();
+    await engine.startWorker();
+    await engine.drain();
+    const seconds = (performance.now() - started) / 1000;
+    const failed = engine.ledger.deadLetters().length;
+    await engine.stop();
+    const callsPerMinute = (calls / seconds) * 60;
+    return { jobs, limitPerMinute, seconds: Number(seconds.toFixed(1)), callsPerMinute: Math.round(callsPerMinute), fractionOfLimit: Number((callsPerMinute / limitPerMinute).toFixed(3)), rateLimited, failed };
+  } finally {
+    await sandbox.stop();
+  }
+}
