@@ -1,6 +1,6 @@
 // 1 and 2: acknowledgement throughput and latency, against the two baselines,
 // and with history in the ledger.
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASELINE, CLI, startServer, type ServerProcess } from '../lib/bridge-process.ts';
@@ -78,7 +78,10 @@ export async function ackScenario(options: AckOptions) {
 export interface GrowthPoint {
   orders: number;
   startupMs: number;
+  /** Resident memory once started, with the history loaded. */
   rssMb: number;
+  /** And after the load run, which added its own orders (tens of thousands) to the ledger. */
+  rssAfterLoadMb: number;
   ack: AckSummary;
 }
 
@@ -87,22 +90,31 @@ export async function growthScenario(sizes: number[], options: AckOptions): Prom
   const points: GrowthPoint[] = [];
   try {
     for (const size of sizes) {
-      const dataDir = mkdtempSync(join(tmpdir(), `bench-growth-${size}-`));
-      await seedLedger(dataDir, size);
+      const seeded = mkdtempSync(join(tmpdir(), `bench-growth-${size}-`));
+      await seedLedger(seeded, size);
       const results: AckResult[] = [];
-      let startupMs = 0;
-      let rss = 0;
+      const startups: number[] = [];
+      const rss: number[] = [];
+      const rssAfter: number[] = [];
       for (let run = 0; run < options.runs; run++) {
+        // Each run starts from the same history, not from what the previous run added.
+        const dataDir = mkdtempSync(join(tmpdir(), `bench-growth-run-`));
+        cpSync(seeded, dataDir, { recursive: true });
         const server = await startServer([CLI, 'start'], bridgeEnv(dataDir, sandbox.url));
         try {
-          startupMs = Math.max(startupMs, server.startupMs);
+          startups.push(server.startupMs);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          rss.push(server.rssBytes() ?? 0);
           results.push(await ackLoad(server.url, SECRET, options));
-          rss = Math.max(rss, server.rssBytes() ?? 0);
+          rssAfter.push(server.rssBytes() ?? 0);
         } finally {
           await server.stop();
+          rmSync(dataDir, { recursive: true, force: true });
         }
       }
-      points.push({ orders: size, startupMs: Math.round(startupMs), rssMb: Math.round(rss / 1024 / 1024), ack: summarise(results) });
+      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+      points.push({ orders: size, startupMs: Math.round(median(startups)), rssMb: mb(median(rss)), rssAfterLoadMb: mb(median(rssAfter)), ack: summarise(results) });
+      rmSync(seeded, { recursive: true, force: true });
     }
   } finally {
     await sandbox.stop();
