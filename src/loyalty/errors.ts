@@ -93,6 +93,12 @@ export function errorForResponse(details: LoyaltyErrorDetails & { httpStatus: nu
   if (httpStatus >= 500) {
     return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service failed (${httpStatus} ${said})`, details);
   }
+  // A failure envelope on HTTP 200 whose message is none of the documented
+  // refusals says nothing certain: tried again with backoff (and dead-lettered
+  // after RETRY_MAX_AGE_HOURS), rather than given up on at once.
+  if (failureOnOk && kindFromMessage === 'rejected') {
+    return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service answered ${httpStatus} with a failure (${said})`, details);
+  }
   const kind = httpStatus === 400 ? 'invalid_source' : httpStatus === 402 ? 'invalid_url' : failureOnOk ? kindFromMessage : 'rejected';
   return new LoyaltyRejectedError(kind, false, `${operation}: the loyalty service rejected the call (${httpStatus} ${said})`, details);
 }

@@ -101,10 +101,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (latency > 0) await sleep(latency);
     const fault = faults.decide(req.path);
     if (fault.kind === 'fail' && fault.phase === 'before') return sendInjectedFailure(res, fault);
-    if (fault.kind === 'hang') return hang(res, fault.ms);
+    if (fault.kind === 'hang' && fault.phase === 'before') return hang(res, fault.ms);
 
     const outcome = operation(context, params, '');
     if (fault.kind === 'fail') return sendInjectedFailure(res, fault);
+    if (fault.kind === 'hang') return hang(res, fault.ms);
     if (!outcome.ok) {
       const message = outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource;
       return sendFailure(res, outcome.status, message, outcome.detail);

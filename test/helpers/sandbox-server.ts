@@ -7,12 +7,26 @@ export const SANDBOX_CREDENTIALS = { apiKey: 'test-sandbox-key', brandId: 'test-
 export interface TestSandbox extends Sandbox {
   url: string;
   close(): Promise<void>;
+  /** Stops listening for `ms` (callers get connection refused), then listens again on the same port, state kept. */
+  outage(ms: number): Promise<void>;
 }
 
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const sandbox = createSandbox({ ...SANDBOX_CREDENTIALS, ...options });
-  const http = await listen(sandbox.app, 0, '127.0.0.1');
-  return { ...sandbox, url: http.localUrl, close: () => http.close() };
+  let http = await listen(sandbox.app, 0, '127.0.0.1');
+  const port = http.port;
+  return {
+    ...sandbox,
+    url: http.localUrl,
+    close: () => http.close(),
+    async outage(ms) {
+      const closing = http.close();
+      http.server.closeAllConnections();
+      await closing;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      http = await listen(sandbox.app, port, '127.0.0.1');
+    },
+  };
 }
 
 /** Headers a raw HTTP caller needs to be let in. */
