@@ -53,6 +53,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     options.logger.warn({ torn: ledger.tornSegmentsAtOpen }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
   }
   await ledger.pruneSeen();
+  // The ledger just loaded whole: keep that picture as the last good copy, in the background.
+  const backup = store.backUp?.().catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
   let pruner: NodeJS.Timeout | undefined;
 
   return {
@@ -75,6 +77,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     },
     async stop(timeoutMs = 10_000) {
       clearInterval(pruner);
+      await backup;
       // A call still under way at the deadline is left: its intent is on disk, and it is made again after restart.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([worker.stop(), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);

@@ -102,6 +102,9 @@ export interface LedgerStore {
   saveReconciliation(state: ReconciliationState): Promise<void>;
   saveAdjustments(adjustments: Adjustment[]): Promise<void>;
 
+  /** Keeps a copy of the ledger as it is now, known good (it just loaded whole). Optional for stores with their own backups. */
+  backUp?(): Promise<void>;
+
   /** Waits for every write under way. */
   close(): Promise<void>;
 }
@@ -109,12 +112,16 @@ export interface LedgerStore {
 /** A ledger file that is torn, empty or not what we wrote: refuse to start on it. */
 export class LedgerDamagedError extends Error {
   readonly path: string;
-  constructor(path: string, why: string) {
+  readonly backup: string | undefined;
+  constructor(path: string, why: string, backup?: string) {
     super(
       `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ` +
-        `Restore it from a backup, or move it aside if you accept losing what it held, then start again.`,
+        (backup
+          ? `The copy from the last good start is ${backup}: check it and copy it over the damaged file (what changed since that start comes back from the platforms' retries and reconciliation), then start again.`
+          : `Restore it from your own backup, or move it aside if you accept losing what it held, then start again.`),
     );
     this.name = 'LedgerDamagedError';
     this.path = path;
+    this.backup = backup;
   }
 }

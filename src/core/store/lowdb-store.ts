@@ -8,13 +8,15 @@
 //   seen/<hour>.<seq>.json      delivery keys for dedupe, one new file per batch, merged per hour
 //                               once the hour is over, dropped after the window
 //   dead-letters.json, shops.json, reconciliation.json, adjustments.json   small state
+//   backup/                     a copy of every rewritten file from the last good start
 // New files (inbox batches, seen batches) are written once and never
 // rewritten; the rest is rewritten whole, atomically (lowdb's steno writes a
 // temporary file and renames it). The folder is readable by its owner only:
 // it holds customers' contact details.
 import { writeFileSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile as readText, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, readdir, readFile as readText, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { summarise, type OrderRecord, type OrderSummary } from '../order-record.ts';
@@ -54,14 +56,17 @@ const seqOf = (name: string) => Number(/(\d+)\.json$/.exec(name)?.[1] ?? 0);
 const openFile = <T>(path: string, empty: T): Low<T> =>
   new Low<T>(new DataFile<T>(path, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), empty);
 
-async function readFile<T>(path: string, empty: T, isValid: (data: T) => boolean): Promise<Low<T>> {
+/** Where the copy of a ledger file from the last good start is kept. */
+const BACKUP = 'backup';
+
+async function readFile<T>(path: string, empty: T, isValid: (data: T) => boolean, backupOf?: (path: string) => string | undefined): Promise<Low<T>> {
   const file = openFile(path, empty);
   try {
     await file.read();
   } catch (error) {
-    throw new LedgerDamagedError(path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message);
+    throw new LedgerDamagedError(path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, backupOf?.(path));
   }
-  if (!isValid(file.data)) throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
+  if (!isValid(file.data)) throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes', backupOf?.(path));
   return file;
 }
 
@@ -123,6 +128,44 @@ export class LowdbStore implements LedgerStore {
     return join(this.#dir, ...parts);
   }
 
+  /** The backup of a ledger file, when one exists. */
+  #backupOf = (path: string): string | undefined => {
+    const backup = join(this.#dir, BACKUP, relative(this.#dir, path));
+    return existsSync(backup) ? backup : undefined;
+  };
+
+  /**
+   * Copies every file that is rewritten in place (orders, small state) to
+   * DATA_DIR/backup, once the ledger has loaded whole: the last good copy, for
+   * a person to restore if a crash or a full disk ever damages one. Files that
+   * did not change since the last backup are not copied again; files that are
+   * gone are removed from it, so the backup is one consistent picture.
+   */
+  async backUp(): Promise<void> {
+    const targets = [
+      ...(await readdir(this.#path('orders'))).filter((name) => /^(active|settled)-\d+\.json$/.test(name)).map((name) => join('orders', name)),
+      ...[this.#deadLetters, this.#shops, this.#reconciliation, this.#adjustments].map((small) => small.name).filter((name) => existsSync(this.#path(name))),
+    ];
+    await mkdir(this.#path(BACKUP, 'orders'), { recursive: true, mode: 0o700 });
+    for (const target of targets) {
+      const source = this.#path(target);
+      const copy = this.#path(BACKUP, target);
+      try {
+        const [from, to] = await Promise.all([stat(source), stat(copy).catch(() => undefined)]);
+        if (to && to.mtimeMs >= from.mtimeMs && to.size === from.size) continue;
+        await copyFile(source, `${copy}.tmp`);
+        await rename(`${copy}.tmp`, copy);
+      } catch (error) {
+        // A file that went away meanwhile (a partition emptied) is simply not copied.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    const wanted = new Set(targets);
+    for (const name of await readdir(this.#path(BACKUP, 'orders'))) {
+      if (!wanted.has(join('orders', name))) await rm(this.#path(BACKUP, 'orders', name), { force: true });
+    }
+  }
+
   async load(): Promise<LoadedLedger> {
     for (const sub of ['', 'inbox', 'orders', 'seen']) await mkdir(this.#path(sub), { recursive: true, mode: 0o700 });
     await chmod(this.#dir, 0o700);
@@ -131,7 +174,7 @@ export class LowdbStore implements LedgerStore {
     const activeOrders: OrderRecord[] = [];
     for (const name of orderFiles.filter((file) => /^active-\d+\.json$/.test(file))) {
       const seq = seqOf(name);
-      const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'));
+      const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'), this.#backupOf);
       this.#partitions.set(seq, file);
       this.#currentPartition = Math.max(this.#currentPartition, seq);
       for (const order of Object.values(file.data.orders)) {
@@ -144,7 +187,7 @@ export class LowdbStore implements LedgerStore {
     const settledSummaries: OrderSummary[] = [];
     for (const name of orderFiles.filter((file) => /^settled-\d+\.json$/.test(file))) {
       const chunk = seqOf(name);
-      const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'));
+      const file = await readFile<OrdersFile>(this.#path('orders', name), { orders: {} }, isRecordOf('orders'), this.#backupOf);
       const orders = Object.values(file.data.orders);
       this.#settledCount.set(chunk, orders.length);
       this.#currentChunk = Math.max(this.#currentChunk, chunk);
@@ -181,7 +224,7 @@ export class LowdbStore implements LedgerStore {
     }
 
     for (const small of [this.#deadLetters, this.#shops, this.#reconciliation, this.#adjustments] as Array<SmallFile<unknown>>) {
-      small.file = await readFile(this.#path(small.name), small.empty, small.isValid);
+      small.file = await readFile(this.#path(small.name), small.empty, small.isValid, this.#backupOf);
     }
 
     return {
