@@ -204,8 +204,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
     if (error.type === 'entity.parse.failed') return void res.status(400).json({ error: 'body: is not valid JSON', field: 'body' });
     if (error.type === 'entity.too.large') return void res.status(413).json({ error: 'the body is too large' });
     if (error instanceof LoyaltyError) {
-      // The service's own words, never our credentials.
-      return void res.status(502).json({ error: error.message, service: { httpStatus: error.httpStatus, message: error.serviceMessage, detail: error.detail } });
+      // The service's own words, never our credentials. Refused: 422 (the request was fine, the service said no); unreachable: 502.
+      return void res.status(error.retryable ? 502 : 422).json({ error: error.message, service: { httpStatus: error.httpStatus, message: error.serviceMessage, detail: error.detail } });
     }
     if (error.status && error.status >= 400 && error.status < 500) return void res.status(error.status).json({ error: 'the request could not be read' });
     logger.error({ err: error }, 'admin API error');

@@ -190,9 +190,9 @@ describe('customers and adjustments', () => {
     expect(response.body.balance).toMatchObject({ approved: 100 });
   });
 
-  it('answers 502 with the service message for an unknown customer', async () => {
+  it('answers 422 with the service message for an unknown customer', async () => {
     const response = await call('GET', '/customers/points?email=nobody-here@example.com');
-    expect(response.status).toBe(502);
+    expect(response.status).toBe(422);
     expect(response.body.service).toMatchObject({ httpStatus: 400, message: 'Invalid Source' });
   });
 
