@@ -49,6 +49,8 @@ class UsageError extends Error {}
 const COMMANDS = ['start', 'sandbox', 'status', 'dead-letters', 'resync', 'register'];
 
 async function main(argv: string[]): Promise<number> {
+  // Everything this process writes (the ledger: customers' contact details) is for its owner alone.
+  process.umask(0o077);
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
