@@ -152,6 +152,7 @@ export const configSchema = z
     DEDUPE_WINDOW_DAYS: wholeNumber(1, 90),
     RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
     WORKER_CONCURRENCY: wholeNumber(1, 1_000),
+    SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
 
     SANDBOX_API_KEY: secret(),
     SANDBOX_BRAND_ID: text(),

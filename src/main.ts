@@ -80,7 +80,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
     logger,
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
-    worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000 },
+    worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000, settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000 },
   }).catch((error: unknown) => {
     unlock();
     throw error;

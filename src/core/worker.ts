@@ -70,7 +70,7 @@ export class Worker {
       maxRetryAgeMs: 72 * HOUR,
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
-      settleAfterMs: 10 * 60_000,
+      settleAfterMs: 2 * 60_000,
       now: () => new Date(),
       random: Math.random,
       ...options,
@@ -82,7 +82,7 @@ export class Worker {
     await this.#recoverInDoubtRedemptions();
     this.#o.ledger.onOrdersChanged((keys) => this.wake(keys));
     this.wake([...this.#o.ledger.activeOrders()].map((order) => order.key));
-    this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, 'settling orders failed')), 60_000);
+    this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, 'settling orders failed')), Math.min(30_000, this.#o.settleAfterMs));
     this.#sweeper.unref();
   }
 

@@ -48,6 +48,8 @@ export class FaultInjector {
   #settings: FaultSettings;
   #forcedLeft = 0;
   #armedAt = 0;
+  /** Faults injected so far, for reports. */
+  injected = 0;
   readonly #random: () => number;
   readonly #now: () => number;
 
@@ -78,6 +80,12 @@ export class FaultInjector {
   }
 
   decide(path = ''): FaultDecision {
+    const decision = this.#decide(path);
+    if (decision.kind !== 'none') this.injected++;
+    return decision;
+  }
+
+  #decide(path: string): FaultDecision {
     const { forced, onlyPath } = this.#settings;
     if (onlyPath !== undefined && !path.includes(onlyPath)) return { kind: 'none' };
     if (forced?.everyMs !== undefined && this.#now() - this.#armedAt >= forced.everyMs) this.#arm();

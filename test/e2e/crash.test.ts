@@ -11,6 +11,7 @@ import { CLI } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { reportToSoak } from '../helpers/soak-report.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
@@ -158,4 +159,5 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
     expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
   }
   expect(ledger.deadLetters).toEqual([]);
+  reportToSoak({ crashesSurvived: KILLS, crashDeliveries: acknowledged.size });
 });

@@ -9,6 +9,7 @@ import type { RunningBridge } from '../../src/main.ts';
 import { BC_SECRET, signBigCommerce } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { reportToSoak } from '../helpers/soak-report.ts';
 import { WOO_SECRET } from '../helpers/woocommerce.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bridge.stop();
-  if (process.env.FUZZ_REPORT) console.log(`hostile inputs tried: ${inputsTried}`);
+  reportToSoak({ inputsTried });
 });
 
 /** Bodies an attacker or a broken proxy might send. */

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, tempDataDir } from '../helpers/engine.ts';
 import { scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { reportToSoak } from '../helpers/soak-report.ts';
 
 export const ORDERS_PER_PROFILE = Number(process.env.FAULT_ORDERS ?? 500);
 export const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 5_000);
@@ -69,9 +70,10 @@ describe(`${ORDERS_PER_PROFILE} orders through each fault profile end in their r
     it(profile.name, async () => {
       const { sandbox, engine, orders } = await runProfile(profile, index + 1);
       cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
-      await eventually(() => expectRightState(sandbox, orders), 45_000);
+      await eventually(() => expectRightState(sandbox, orders), Number(process.env.FAULT_WAIT_MS ?? 45_000));
       expect(engine.ledger.deadLetters()).toEqual([]);
-    }, 60_000);
+      reportToSoak({ faultsInjected: sandbox.faults.injected + (profile.outage ? 1 : 0), faultOrders: orders.length });
+    }, Number(process.env.FAULT_WAIT_MS ?? 45_000) + 15_000);
   });
 });
 
