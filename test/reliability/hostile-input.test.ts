@@ -13,6 +13,8 @@ import { reportToSoak } from '../helpers/soak-report.ts';
 import { WOO_SECRET } from '../helpers/woocommerce.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+/** Each property's time limit grows with the runs asked for (npm run soak asks for thousands). */
+const LIMIT_MS = 30_000 + RUNS * 60;
 const TOKEN = 'fuzz-admin-token-0123456789abcdef';
 let bridge: RunningBridge;
 let inputsTried = 0;
@@ -94,7 +96,7 @@ describe('webhook routes', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, LIMIT_MS);
 
   it('authentic but hostile bodies are acknowledged (kept or dead-lettered), never 5xx, never polluting', async () => {
     await fc.assert(
@@ -117,7 +119,7 @@ describe('webhook routes', () => {
     );
     await bridge.engine.drain();
     prototypeClean();
-  });
+  }, LIMIT_MS);
 
   it('an order with prototype keys in its attributes is stored as data', async () => {
     const body = shopifyOrderJson({ id: '6660000000001', noteAttributes: [{ name: '__proto__', value: 'x' }, { name: 'constructor', value: 'y' }] });
@@ -156,7 +158,7 @@ describe('admin routes', () => {
       ),
       { numRuns: RUNS },
     );
-  });
+  }, LIMIT_MS);
 });
 
 describe('the sandbox', () => {
@@ -176,5 +178,5 @@ describe('the sandbox', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, LIMIT_MS);
 });
