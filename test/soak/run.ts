@@ -32,7 +32,8 @@ const crashes = vitest('test/e2e/crash.test.ts', { CRASH_KILLS: '20', CRASH_ORDE
 const fuzz = vitest('test/reliability/hostile-input.test.ts', { FUZZ_RUNS: '2000' });
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 log(`held load: 100 deliveries a second for ${minutes} minutes, 5% upstream faults ...`);
-const load = await heldLoad({ seconds: minutes * 60, ratePerSecond: 100, warmupSeconds: Math.min(120, minutes * 15), faultRate: 0.05 }, log);
+// Warm-up covers SETTLE_AFTER_MINUTES (2) and a sweep, so the set of active orders has reached its steady size.
+const load = await heldLoad({ seconds: minutes * 60, ratePerSecond: 100, warmupSeconds: Math.min(240, minutes * 24), faultRate: 0.05 }, log);
 const figures = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as Record<string, number>) : {};
 
 const rows: Array<[string, string | number, string]> = [
