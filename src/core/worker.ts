@@ -82,7 +82,10 @@ export class Worker {
     await this.#recoverInDoubtRedemptions();
     this.#o.ledger.onOrdersChanged((keys) => this.wake(keys));
     this.wake([...this.#o.ledger.activeOrders()].map((order) => order.key));
-    this.#sweeper = setInterval(() => void this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, 'settling orders failed')), Math.min(30_000, this.#o.settleAfterMs));
+    this.#sweeper = setInterval(
+      () => void this.sweep().catch((error: unknown) => this.#o.logger.error({ err: error }, 'settling orders failed')),
+      Math.max(1_000, Math.min(30_000, this.#o.settleAfterMs)),
+    );
     this.#sweeper.unref();
   }
 
@@ -361,8 +364,17 @@ export class Worker {
     }
   }
 
-  /** Moves quiet orders with nothing left to do out of the hot files. */
-  async sweep(): Promise<number> {
+  #sweeping: Promise<number> | undefined;
+
+  /** Moves quiet orders with nothing left to do out of the hot files. One sweep at a time. */
+  sweep(): Promise<number> {
+    this.#sweeping ??= this.#sweep().finally(() => {
+      this.#sweeping = undefined;
+    });
+    return this.#sweeping;
+  }
+
+  async #sweep(): Promise<number> {
     const now = this.#o.now();
     const quiet: OrderRecord[] = [];
     for (const record of this.#o.ledger.activeOrders()) {

@@ -245,9 +245,10 @@ describe('durability', () => {
     const orderId = newOrderId();
     await engine.accept('s1', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
     await engine.drain();
-    expect(await engine.worker.sweep()).toBeGreaterThanOrEqual(1);
     const key = `testshop:shop-1:${orderId}`;
-    expect(engine.ledger.activeOrder(key)).toBeUndefined();
+    // The sweep runs on its own too; whichever sweep moves it, it leaves the hot files.
+    await engine.worker.sweep();
+    await eventually(() => expect(engine.ledger.activeOrder(key)).toBeUndefined());
     const loaded = await new LowdbStore({ dataDir }).load();
     expect(loaded.activeOrders.map((order) => order.key)).not.toContain(key);
     expect(loaded.settledKeys).toContain(key);

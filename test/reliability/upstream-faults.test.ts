@@ -24,7 +24,7 @@ export interface Profile {
 export const PROFILES: Profile[] = [
   { name: '30% HTTP 500, after the change was made', faults: { failureRate: 0.3, failureStatus: 500, failurePhase: 'after' } },
   { name: '10% timeouts, after the change was made', faults: { hangRate: 0.1, hangMs: 1_500, failurePhase: 'after' } },
-  { name: 'bursts of 429 with Retry-After', faults: { forced: { status: 429, count: 20, retryAfterSeconds: 1, everyMs: 3_000 } } },
+  { name: 'bursts of 429 with Retry-After', faults: { forced: { status: 429, count: 10, retryAfterSeconds: 1, everyMs: 5_000 } } },
   { name: `connection refused`, faults: {}, outage: true },
   { name: '20% HTTP 200 with a failure envelope', faults: { failureRate: 0.2, failureStatus: 200, failureMessage: 'Temporarily unavailable' } },
 ];

@@ -108,7 +108,8 @@ export class LowdbStore implements LedgerStore {
   #settledIndex = new Map<string, number>();
   #settledCount = new Map<number, number>();
   #currentChunk = 0;
-  #openChunks = new Map<number, Low<OrdersFile>>();
+  /** Promises, so that two callers opening the same chunk share one file object (and one writer). */
+  #openChunks = new Map<number, Promise<Low<OrdersFile>>>();
 
   #nextSegment = 1;
   #nextSeen = 1;
@@ -344,13 +345,14 @@ export class LowdbStore implements LedgerStore {
   }
 
   // Only the chunk being filled stays open; others are read when asked for.
-  async #openChunk(chunk: number): Promise<Low<OrdersFile>> {
+  #openChunk(chunk: number): Promise<Low<OrdersFile>> {
     const open = this.#openChunks.get(chunk);
     if (open) return open;
-    const file = await readFile<OrdersFile>(this.#path('orders', `settled-${pad(chunk, 6)}.json`), { orders: {} }, isRecordOf('orders'));
     for (const other of this.#openChunks.keys()) if (other !== this.#currentChunk) this.#openChunks.delete(other);
-    this.#openChunks.set(chunk, file);
-    return file;
+    const opening = readFile<OrdersFile>(this.#path('orders', `settled-${pad(chunk, 6)}.json`), { orders: {} }, isRecordOf('orders'), this.#backupOf);
+    this.#openChunks.set(chunk, opening);
+    opening.catch(() => this.#openChunks.delete(chunk));
+    return opening;
   }
 
   async saveSeen(entries: Array<[string, string]>): Promise<void> {
