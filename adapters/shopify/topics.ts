@@ -11,11 +11,5 @@ export const SHOPIFY_TOPICS = [
   'app/uninstalled',
 ] as const;
 
-export const ORDER_TOPICS: ReadonlySet<string> = new Set([
-  'orders/create',
-  'orders/paid',
-  'orders/fulfilled',
-  'orders/partially_fulfilled',
-  'orders/updated',
-  'orders/cancelled',
-]);
+/** Topics whose body is the order itself. */
+export const ORDER_TOPICS: ReadonlySet<string> = new Set(SHOPIFY_TOPICS.filter((topic) => topic.startsWith('orders/') && topic !== 'orders/edited'));
