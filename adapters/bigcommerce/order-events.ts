@@ -1,6 +1,7 @@
 // BigCommerce V2 orders to OrderEvents.
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
-import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { asRecord, asString, decimalText, idDigits, isoTime } from '../shared/json.ts';
+import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 
 /** Status id to the facts it shows. 12 Manual Verification Required and 13 Disputed hold: no new points. */
@@ -22,10 +23,6 @@ export const BC_STATUS_FACTS: Record<number, Fact[]> = {
   13: ['placed'],
 };
 
-const amount = (value: unknown): string | undefined => {
-  const text = typeof value === 'number' ? String(value) : (asString(value) ?? '');
-  return /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
-};
 
 export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], shop: string, deliveryId: string, receivedAt: Date): OrderEvent | undefined {
   const order = asRecord(payload);
@@ -33,7 +30,7 @@ export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], sh
   if (orderId === undefined) return undefined;
   const billing = asRecord(order.billing_address);
   const email = asString(billing.email);
-  const refunded = amount(order.refunded_amount);
+  const refunded = decimalText(order.refunded_amount);
   return {
     platform: 'bigcommerce',
     shop,
@@ -43,16 +40,16 @@ export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], sh
     occurredAt: isoTime(order.date_modified) ?? isoTime(order.date_created) ?? receivedAt.toISOString(),
     facts: BC_STATUS_FACTS[Number(order.status_id)] ?? ['placed'],
     customer: {
-      name: [asString(billing.first_name), asString(billing.last_name)].filter(Boolean).join(' ') || (email ? (email.split('@')[0] ?? null) : null),
+      name: fullName(billing.first_name, billing.last_name) ?? emailLocalPart(email),
       email,
       mobile: toE164(asString(billing.phone), asString(billing.country_iso2)),
     },
-    total: { amount: amount(order.total_inc_tax) ?? '0', currency: asString(order.currency_code) ?? '' },
+    total: { amount: decimalText(order.total_inc_tax) ?? '0', currency: asString(order.currency_code) ?? '' },
     test: false,
     source: asString(order.order_source),
     discountCodes: coupons
       .map(asRecord)
-      .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: amount(coupon.discount) ?? '0' }))
+      .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))
       .filter((coupon) => coupon.code !== ''),
     attributes: {},
     landingSite: null,
@@ -60,5 +57,3 @@ export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], sh
     refunds: refunded && Number(refunded) > 0 ? [{ id: 'refunded_amount', amount: refunded }] : [],
   };
 }
-
-export const couponsOf = (value: unknown): unknown[] => asArray(value);

@@ -37,3 +37,12 @@ export const asRecord = (value: unknown): Record<string, unknown> =>
 export const asString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** A money amount as a decimal string, from a number or a string; undefined when it is not one. */
+export function decimalText(value: unknown): string | undefined {
+  const text = typeof value === 'number' ? String(value) : (asString(value) ?? '');
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
+}
+
+/** A string or number value as text (attribute values come as either); null otherwise. */
+export const scalarText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : asString(value));

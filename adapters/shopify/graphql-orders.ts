@@ -3,6 +3,7 @@
 import { sumDecimal } from '../../src/core/decimal.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
 
@@ -60,7 +61,7 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
   const codes = asArray(order.discountCodes).map(asString).filter((code): code is string => code !== null);
   const totalDiscount = asString(asRecord(asRecord(order.totalDiscountsSet).shopMoney).amount) ?? '0';
   const updatedAt = isoTime(order.updatedAt) ?? now.toISOString();
-  const name = (person: Record<string, unknown>) => [asString(person.firstName), asString(person.lastName)].filter(Boolean).join(' ') || null;
+  const name = (person: Record<string, unknown>) => fullName(person.firstName, person.lastName);
 
   return {
     platform: 'shopify',
@@ -71,7 +72,7 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
     deliveryId: `${deliveryPrefix}:${orderId}:${updatedAt}`,
     occurredAt: updatedAt,
     facts: graphqlOrderFacts(order),
-    customer: { name: name(customer) ?? name(billing) ?? name(shipping) ?? email?.split('@')[0] ?? null, email, mobile },
+    customer: { name: name(customer) ?? name(billing) ?? name(shipping) ?? emailLocalPart(email), email, mobile },
     total: { amount: asString(money.amount) ?? '0', currency: asString(money.currencyCode) ?? '' },
     test: order.test === true,
     source: asString(order.sourceName),

@@ -1,7 +1,8 @@
 // Shopify orders and refunds, as REST webhook payloads, to OrderEvents.
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { sumDecimal } from '../../src/core/decimal.ts';
-import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { asArray, asRecord, asString, decimalText, idDigits, isoTime, scalarText } from '../shared/json.ts';
+import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 
 export interface EventContext {
@@ -57,7 +58,7 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
       occurredAt: isoTime(order.updated_at) ?? isoTime(order.created_at) ?? context.receivedAt.toISOString(),
       facts: [...facts],
       customer: {
-        name: personName(customer) ?? personName(billing) ?? personName(shipping) ?? (email ? (email.split('@')[0] ?? null) : null),
+        name: personName(customer) ?? personName(billing) ?? personName(shipping) ?? emailLocalPart(email),
         email,
         mobile: toE164(rawMobile, country),
       },
@@ -71,7 +72,7 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
       attributes: Object.fromEntries(
         asArray(order.note_attributes)
           .map(asRecord)
-          .map((attribute) => [asString(attribute.name), attributeValue(attribute.value)])
+          .map((attribute) => [asString(attribute.name), scalarText(attribute.value)])
           .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
       ),
       landingSite: asString(order.landing_site),
@@ -124,17 +125,6 @@ export function refundToEvent(payload: unknown, context: EventContext): OrderEve
   };
 }
 
-function personName(person: Record<string, unknown>): string | null {
-  const full = [asString(person.first_name), asString(person.last_name)].filter(Boolean).join(' ');
-  return full || asString(person.name);
-}
+const personName = (person: Record<string, unknown>): string | null => fullName(person.first_name, person.last_name) ?? asString(person.name);
 
-function decimalText(value: unknown): string | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-  return text !== undefined && /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
-}
 
-function attributeValue(value: unknown): string | null {
-  if (typeof value === 'number') return String(value);
-  return asString(value);
-}

@@ -1,6 +1,7 @@
 // WooCommerce orders (webhook bodies and REST v3 alike) to OrderEvents.
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
-import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { asArray, asRecord, asString, decimalText, idDigits, isoTime, scalarText } from '../shared/json.ts';
+import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 
 /** Order status to the facts it shows. A partial refund shows only in refunds[]. */
@@ -31,11 +32,7 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
   const billing = asRecord(order.billing);
   const shipping = asRecord(order.shipping);
   const email = asString(billing.email);
-  const name = [asString(billing.first_name), asString(billing.last_name)].filter(Boolean).join(' ') || [asString(shipping.first_name), asString(shipping.last_name)].filter(Boolean).join(' ') || null;
-  const amount = (value: unknown) => {
-    const text = typeof value === 'number' ? String(value) : (asString(value) ?? '');
-    return /^-?\d+(\.\d+)?$/.test(text) ? text : undefined;
-  };
+  const name = fullName(billing.first_name, billing.last_name) ?? fullName(shipping.first_name, shipping.last_name);
   return {
     ok: true,
     event: {
@@ -47,21 +44,21 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
       occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt) ?? receivedAt.toISOString(),
       facts: WOO_STATUS_FACTS[status] ?? ['placed'],
       customer: {
-        name: name ?? (email ? (email.split('@')[0] ?? null) : null),
+        name: name ?? emailLocalPart(email),
         email,
         mobile: toE164(asString(billing.phone) ?? asString(shipping.phone), asString(billing.country) ?? asString(shipping.country)),
       },
-      total: { amount: amount(order.total) ?? '0', currency: asString(order.currency) ?? '' },
+      total: { amount: decimalText(order.total) ?? '0', currency: asString(order.currency) ?? '' },
       test: false,
       source: asString(order.created_via),
       discountCodes: asArray(order.coupon_lines)
         .map(asRecord)
-        .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: amount(coupon.discount) ?? '0' }))
+        .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))
         .filter((coupon) => coupon.code !== ''),
       attributes: Object.fromEntries(
         asArray(order.meta_data)
           .map(asRecord)
-          .map((meta) => [asString(meta.key), typeof meta.value === 'number' ? String(meta.value) : asString(meta.value)])
+          .map((meta) => [asString(meta.key), scalarText(meta.value)])
           .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
       ),
       landingSite: null,
@@ -69,7 +66,7 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
       refunds: asArray(order.refunds).flatMap((value) => {
         const refund = asRecord(value);
         const id = idDigits(refund.id);
-        const total = amount(refund.total);
+        const total = decimalText(refund.total);
         return id && total ? [{ id, amount: total.replace(/^-/, '') }] : [];
       }),
     },

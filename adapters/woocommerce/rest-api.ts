@@ -4,7 +4,7 @@
 import got from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { parseJsonLossless } from '../shared/json.ts';
-import { wooOrderToEvent } from './order-events.ts';
+import { wooIdentity, wooOrderToEvent } from './order-events.ts';
 
 export interface WooRestOptions {
   url: string;
@@ -32,49 +32,12 @@ export function shopOfUrl(url: string): string {
   return new URL(url).host.toLowerCase();
 }
 
-export async function* fetchWooOrders(options: WooRestOptions, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+/** A GET of the REST API, over HTTPS only, with the consumer key as basic auth; a refused key says which settings to check. */
+async function wooGet(options: WooRestOptions, path: string, searchParams: Record<string, string> = {}) {
   const base = new URL(options.url);
   if (base.protocol !== 'https:') throw new WooRestError(`WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS (got ${base.protocol})`);
-  const shop = shopOfUrl(options.url);
-  let totalPages = 1;
-  for (let page = 1; page <= totalPages; page++) {
-    const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/orders`, {
-      searchParams: {
-        modified_after: wooTime(since),
-        ...(until ? { modified_before: wooTime(until) } : {}),
-        dates_are_gmt: 'true',
-        orderby: 'modified',
-        order: 'asc',
-        per_page: String(PAGE_SIZE),
-        page: String(page),
-      },
-      username: options.consumerKey,
-      password: options.consumerSecret,
-      timeout: { request: 30_000 },
-      retry: { limit: 2 },
-      throwHttpErrors: false,
-      responseType: 'text',
-    });
-    if (response.statusCode === 401 || response.statusCode === 403) {
-      throw new WooRestError(`WooCommerce refused the consumer key (${response.statusCode}); check WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET (read access)`);
-    }
-    if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for page ${page} of orders`);
-    const parsed = parseJsonLossless(response.body);
-    if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`);
-    totalPages = Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1);
-    for (const order of parsed.value) {
-      const identity = order as { id?: unknown; date_modified_gmt?: unknown; status?: unknown };
-      const result = wooOrderToEvent(order, shop, `woocommerce-resync:${String(identity.id)}:${String(identity.date_modified_gmt)}:${String(identity.status)}`, now);
-      if (result.ok) yield result.event;
-    }
-  }
-}
-
-/** One order by id, for a resync of chosen orders. */
-export async function fetchWooOrder(options: WooRestOptions, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
-  const base = new URL(options.url);
-  if (base.protocol !== 'https:') throw new WooRestError('WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS');
-  const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/orders/${orderId}`, {
+  const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/${path}`, {
+    searchParams,
     username: options.consumerKey,
     password: options.consumerSecret,
     timeout: { request: 30_000 },
@@ -82,11 +45,49 @@ export async function fetchWooOrder(options: WooRestOptions, orderId: string, no
     throwHttpErrors: false,
     responseType: 'text',
   });
+  if (response.statusCode === 401 || response.statusCode === 403) {
+    throw new WooRestError(`WooCommerce refused the consumer key (${response.statusCode}); check WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET (read access)`);
+  }
+  return response;
+}
+
+/** An order read from the API: the same order in the same state gets the same delivery id, so a second resync is all duplicates. */
+function resyncEvent(order: unknown, shop: string, now: Date): OrderEvent | undefined {
+  const { orderId, modified, status } = wooIdentity(order);
+  const result = wooOrderToEvent(order, shop, `woocommerce-resync:${orderId}:${modified}:${status}`, now);
+  return result.ok ? result.event : undefined;
+}
+
+export async function* fetchWooOrders(options: WooRestOptions, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+  const shop = shopOfUrl(options.url);
+  let totalPages = 1;
+  for (let page = 1; page <= totalPages; page++) {
+    const response = await wooGet(options, 'orders', {
+      modified_after: wooTime(since),
+      ...(until ? { modified_before: wooTime(until) } : {}),
+      dates_are_gmt: 'true',
+      orderby: 'modified',
+      order: 'asc',
+      per_page: String(PAGE_SIZE),
+      page: String(page),
+    });
+    if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for page ${page} of orders`);
+    const parsed = parseJsonLossless(response.body);
+    if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`);
+    totalPages = Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1);
+    for (const order of parsed.value) {
+      const event = resyncEvent(order, shop, now);
+      if (event) yield event;
+    }
+  }
+}
+
+/** One order by id, for a resync of chosen orders. */
+export async function fetchWooOrder(options: WooRestOptions, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
+  const response = await wooGet(options, `orders/${orderId}`);
   if (response.statusCode === 404) return undefined;
   if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for order ${orderId}`);
   const parsed = parseJsonLossless(response.body);
   if (!parsed.ok) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`);
-  const identity = parsed.value as { id?: unknown; date_modified_gmt?: unknown; status?: unknown };
-  const result = wooOrderToEvent(parsed.value, shopOfUrl(options.url), `woocommerce-resync:${String(identity.id)}:${String(identity.date_modified_gmt)}:${String(identity.status)}`, now);
-  return result.ok ? result.event : undefined;
+  return resyncEvent(parsed.value, shopOfUrl(options.url), now);
 }
