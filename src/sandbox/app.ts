@@ -1,10 +1,10 @@
 // The loyalty service served locally: the same paths, headers, envelope,
 // errors and rate limit as DESIGN.md gives them. Mounted by the bridge at
 // /sandbox in sandbox mode, or served alone by `npm run sandbox`.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE } from '../loyalty/protocol.ts';
+import { sameSecret } from '../same-secret.ts';
 import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
 import * as operations from './operations.ts';
 import { SlidingWindowCounter } from './sliding-window.ts';
@@ -172,15 +172,9 @@ function requireCredentials(apiKey: string, brandId: string) {
       return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'the x-api-key and x-brand-id headers are required');
     }
     // Both compared, always, so timing says nothing about which one was wrong.
-    const keyOk = sameText(givenKey, apiKey);
-    const brandOk = sameText(givenBrand, brandId);
+    const keyOk = sameSecret(givenKey, apiKey);
+    const brandOk = sameSecret(givenBrand, brandId);
     if (!keyOk || !brandOk) return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
     next();
   };
-}
-
-/** Constant time, length included: both sides are hashed to the same size first. */
-function sameText(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -59,10 +59,12 @@ it('refuses a BigCommerce delivery outside the 5-minute tolerance, even correctl
 it('compares every signature and token in constant time', () => {
   // Timing cannot be measured reliably in a test; what can be checked is that
   // every comparison of a secret-derived value goes through timingSafeEqual.
-  const sources = ['adapters/shared/signature.ts', 'src/http/admin-auth.ts', 'src/sandbox/app.ts'].map((path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
-  for (const source of sources) {
-    expect(source).toContain('timingSafeEqual');
-    expect(source).not.toMatch(/(signature|hmac|token|apiKey)\s*===\s*(?!\s|undefined)/i);
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts']) expect(read(path)).toContain('timingSafeEqual');
+  // The admin token and the sandbox's credentials go through sameSecret.
+  for (const path of ['src/http/admin-auth.ts', 'src/sandbox/app.ts']) expect(read(path)).toContain('sameSecret(');
+  for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts', 'src/http/admin-auth.ts', 'src/sandbox/app.ts']) {
+    expect(read(path)).not.toMatch(/(signature|hmac|token|apiKey)\s*===\s*(?!\s|undefined)/i);
   }
   // BigCommerce's comes from the standardwebhooks package, which compares in constant time too.
   expect(readFileSync(new URL('../../node_modules/standardwebhooks/dist/index.js', import.meta.url), 'utf8')).toContain('timingSafeEqual');
