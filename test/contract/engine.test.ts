@@ -251,7 +251,7 @@ describe('durability', () => {
     await eventually(() => expect(engine.ledger.activeOrder(key)).toBeUndefined());
     const loaded = await new LowdbStore({ dataDir }).load();
     expect(loaded.activeOrders.map((order) => order.key)).not.toContain(key);
-    expect(loaded.settledKeys).toContain(key);
+    expect(loaded.settledSummaries.map((summary) => summary.key)).toContain(key);
 
     await engine.accept('s2', [orderEvent({ orderId, facts: ['fullyRefunded'] })]);
     await engine.drain();

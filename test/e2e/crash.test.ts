@@ -147,7 +147,7 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
   const ledger = await store.load();
   const folded = new Set<string>();
   for (const order of ledger.activeOrders) for (const key of order.deliveries) folded.add(key);
-  for (const key of ledger.settledKeys) for (const delivery of (await store.readSettled(key))?.deliveries ?? []) folded.add(delivery);
+  for (const { key } of ledger.settledSummaries) for (const delivery of (await store.readSettled(key))?.deliveries ?? []) folded.add(delivery);
   expect([...acknowledged].filter((key) => !folded.has(key))).toEqual([]);
 
   // Zero doubled, and each order where it belongs.

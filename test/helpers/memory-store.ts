@@ -22,7 +22,6 @@ export class MemoryStore implements LedgerStore {
       activeOrders: [...this.active.values()],
       inbox: [...this.inbox].map(([segment, entries]) => ({ segment, entries })),
       seen: [...this.seen],
-      settledKeys: [...this.settled.keys()],
       settledSummaries: [...this.settled.values()].map(summarise),
       deadLetters: this.deadLetters,
       shops: this.shops,

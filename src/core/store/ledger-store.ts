@@ -41,8 +41,7 @@ export interface LoadedLedger {
   tornSegments?: number;
   /** Delivery keys seen within the dedupe window, with when they were received. */
   seen: Array<[key: string, receivedAt: string]>;
-  /** Settled orders live outside the hot files: only their keys and summaries are loaded. */
-  settledKeys: string[];
+  /** Settled orders live outside the hot files: only their summaries (keys included) are loaded. */
   settledSummaries: OrderSummary[];
   deadLetters: DeadLetter[];
   shops: ShopStates;

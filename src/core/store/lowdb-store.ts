@@ -184,7 +184,6 @@ export class LowdbStore implements LedgerStore {
       }
     }
 
-    const settledKeys: string[] = [];
     const settledSummaries: OrderSummary[] = [];
     for (const name of orderFiles.filter((file) => /^settled-\d+\.json$/.test(file))) {
       const chunk = seqOf(name);
@@ -196,7 +195,6 @@ export class LowdbStore implements LedgerStore {
         // A crash between the two writes of a move can leave an order in both places: the hot copy is the newer.
         if (this.#partitionOf.has(order.key)) continue;
         this.#settledIndex.set(order.key, chunk);
-        settledKeys.push(order.key);
         settledSummaries.push(summarise(order));
       }
     }
@@ -233,7 +231,6 @@ export class LowdbStore implements LedgerStore {
       inbox,
       tornSegments,
       seen,
-      settledKeys,
       settledSummaries,
       deadLetters: this.#deadLetters.file.data.deadLetters,
       shops: this.#shops.file.data.shops,
