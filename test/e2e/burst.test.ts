@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
-import type { SandboxState } from '../../src/sandbox/store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, tempDataDir } from '../helpers/engine.ts';
-import { scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
+import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 let sandbox: TestSandbox;
@@ -26,18 +25,6 @@ function burst(firstOrderId: number, seed: number) {
     deliveries.push(random() < 0.5 ? original : { key: `${original.key}-resent-${deliveries.length}`, event: original.event });
   }
   return { orders, deliveries: shuffle(deliveries, random) };
-}
-
-function expectSandboxHolds(state: SandboxState, orders: ScenarioOrder[], voidCancelled: boolean) {
-  for (const order of orders) {
-    const earnings = state.earnings.filter((earning) => earning.orderId === order.orderId);
-    expect(earnings.length, `order ${order.orderId}`).toBeLessThanOrEqual(1);
-    const live = earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none';
-    expect(live, `order ${order.orderId}`).toBe(order.expected);
-    if (voidCancelled && order.expected === 'none') expect(earnings, `order ${order.orderId} was void`).toEqual([]);
-    const conversions = state.conversions.filter((conversion) => conversion.orderId === order.orderId);
-    expect(conversions.length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
-  }
 }
 
 async function run(firstOrderId: number, seed: number, workerRunsDuringBurst: boolean) {
@@ -64,12 +51,12 @@ describe('a burst of 1,000 events for 300 orders', () => {
   it('while the worker drains: every order ends with the right points, conversions once', async () => {
     const { orders, results } = await run(700_000, 1, true);
     expect(results.filter((result) => result === 'duplicate').length).toBeGreaterThan(0);
-    expectSandboxHolds(sandbox.store.snapshot(), orders, false);
+    expectOrdersEndRight(sandbox.store.snapshot(), orders);
   });
 
   it('while the worker is down: cancelled orders are void and no call is made for them', async () => {
     const { orders } = await run(800_000, 2, false);
-    expectSandboxHolds(sandbox.store.snapshot(), orders, true);
+    expectOrdersEndRight(sandbox.store.snapshot(), orders, { voidCancelled: true });
     const approved = orders.filter((order) => order.expected === 'approved').length;
     const state = sandbox.store.snapshot();
     expect(state.earnings.filter((earning) => Number(earning.orderId) >= 800_000 && earning.status === 'approved')).toHaveLength(approved);

@@ -3,13 +3,12 @@
 // SIGKILL at random moments, restarted on the same DATA_DIR each time, then
 // drained. Every acknowledged delivery must be in the ledger, and the sandbox
 // must hold every order exactly once, in its right state.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Fact } from '../../src/core/order-event.ts';
 import { LowdbStore } from '../../src/core/store/lowdb-store.ts';
-import { CLI } from '../helpers/cli-process.ts';
+import { startCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
-import { scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
+import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
@@ -34,42 +33,17 @@ const SHOPIFY_FOR: Record<Fact, { topic: string; order: Partial<OrderOptions> }>
   cancelled: { topic: 'orders/cancelled', order: { financialStatus: 'pending', cancelledAt: '2026-11-20T11:00:00Z' } },
 };
 
-async function startBridgeProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'start'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      LOYALTY_BASE_URL: sandbox.url,
-      LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
-      LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
-      LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
-      LOYALTY_MAX_RETRIES: '0',
-      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"([^"]+)"/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`bridge exited with ${code} before listening:\n${output}`)));
-  });
-  return { child, url };
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+/** The real bridge, live against the test's sandbox, on the crash test's DATA_DIR. */
+const startBridgeProcess = (dataDir: string) =>
+  startCli(['start'], {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    LOYALTY_BASE_URL: sandbox.url,
+    LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+    LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
+    LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOYALTY_MAX_RETRIES: '0',
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
   });
 
 it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`, async () => {
@@ -98,7 +72,8 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
   const dataDir = tempDataDir();
 
   for (let round = 0; round <= KILLS; round++) {
-    const { child, url } = await startBridgeProcess(dataDir);
+    const bridge = await startBridgeProcess(dataDir);
+    const { url } = bridge;
     const last = round === KILLS;
     pending.push(...all.slice(round * waveSize, (round + 1) * waveSize));
     // 16 at a time, as a platform sends; what was not acknowledged is sent again next round, as Shopify retries.
@@ -124,18 +99,11 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
     if (last) {
       await senders;
       // Drained when every order is where it belongs; then a clean stop.
-      await eventually(() => {
-        const state = sandbox.store.snapshot();
-        for (const order of orders) {
-          const live = state.earnings.find((earning) => earning.orderId === order.orderId && earning.status !== 'cancelled')?.status ?? 'none';
-          expect(live, `order ${order.orderId}`).toBe(order.expected);
-        }
-      }, 30_000);
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 30_000);
+      await bridge.stop('SIGTERM');
     } else {
       await new Promise((resolve) => setTimeout(resolve, 30 + random() * 250));
-      await killed(child);
+      await bridge.stop('SIGKILL');
       await senders;
       if (process.env.CRASH_VERBOSE) console.log(`round ${round}: killed with ${acknowledged.size} acknowledged, ${pending.length} waiting, ${sandbox.store.snapshot().earnings.length} earnings upstream`);
     }
@@ -151,13 +119,7 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
   expect([...acknowledged].filter((key) => !folded.has(key))).toEqual([]);
 
   // Zero doubled, and each order where it belongs.
-  const state = sandbox.store.snapshot();
-  for (const order of orders) {
-    const earnings = state.earnings.filter((earning) => earning.orderId === order.orderId);
-    expect(earnings.length, `earnings of ${order.orderId}`).toBeLessThanOrEqual(1);
-    expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(order.expected);
-    expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
-  }
+  expectOrdersEndRight(sandbox.store.snapshot(), orders);
   expect(ledger.deadLetters).toEqual([]);
   reportToSoak({ crashesSurvived: KILLS, crashDeliveries: acknowledged.size });
 });

@@ -1,11 +1,10 @@
 // Logs a person can read and share: a request id on every request, and no
 // secret or customer contact detail in any line. And a stop that loses nothing.
-import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
-import { CLI } from '../helpers/cli-process.ts';
+import { startCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -54,9 +53,6 @@ describe('graceful shutdown', () => {
     sandbox = await startTestSandbox({ rateLimit: 100_000, faults: { latencyMs: 200 } });
     const dataDir = tempDataDir();
     const env = {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
       DATA_DIR: dataDir,
       LOYALTY_BASE_URL: sandbox.url,
       LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
@@ -65,21 +61,7 @@ describe('graceful shutdown', () => {
       SHOPIFY_API_SECRET: SHOPIFY_SECRET,
       SHUTDOWN_TIMEOUT_MS: '5000',
     };
-    const start = async () => {
-      const child = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-      });
-      return { child, url };
-    };
-
-    const first = await start();
+    const first = await startCli(['start'], env);
     const ids = Array.from({ length: 8 }, (_, i) => `88000000000${i}`);
     for (const id of ids) {
       const body = shopifyOrderJson({ id });
@@ -87,20 +69,17 @@ describe('graceful shutdown', () => {
       expect(response.status).toBe(200);
     }
     const stopped = Date.now();
-    first.child.kill('SIGTERM');
-    const code = await new Promise((resolve) => first.child.once('exit', resolve));
-    expect(code).toBe(0);
+    expect(await first.stop('SIGTERM')).toBe(0);
     expect(Date.now() - stopped).toBeLessThan(7_000);
 
-    const second = await start();
+    const second = await startCli(['start'], env);
     try {
       await eventually(() => {
         const earned = new Set(sandbox.store.snapshot().earnings.map((earning) => earning.orderId));
         expect(ids.filter((id) => !earned.has(id))).toEqual([]);
       }, 15_000);
     } finally {
-      second.child.kill('SIGTERM');
-      await new Promise((resolve) => second.child.once('exit', resolve));
+      await second.stop('SIGTERM');
     }
   });
 });

@@ -1,5 +1,7 @@
 // Seeded order histories for burst and crash tests, with what each must end as.
+import { expect } from 'vitest';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+import type { SandboxState } from '../../src/sandbox/store.ts';
 
 export type Expected = 'approved' | 'pending' | 'none';
 
@@ -69,4 +71,20 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
     [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
   }
   return copy;
+}
+
+/**
+ * What the sandbox must hold for the orders: never more than one earning an
+ * order, the points where each belongs (a cancelled earning counts as none),
+ * and exactly one conversion for each referred order. With voidCancelled, an
+ * order cancelled before it earned must have no earning at all.
+ */
+export function expectOrdersEndRight(state: SandboxState, orders: ScenarioOrder[], { voidCancelled = false } = {}): void {
+  for (const order of orders) {
+    const earnings = state.earnings.filter((earning) => earning.orderId === order.orderId);
+    expect(earnings.length, `earnings of ${order.orderId}`).toBeLessThanOrEqual(1);
+    expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(order.expected);
+    if (voidCancelled && order.expected === 'none') expect(earnings, `order ${order.orderId} was void`).toEqual([]);
+    expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
+  }
 }

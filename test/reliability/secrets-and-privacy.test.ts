@@ -2,11 +2,10 @@
 // any log line, metric or admin API answer; customers' e-mail and phone only
 // in the ledger and where the merchant asks for them; the ledger readable by
 // its owner only.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli-process.ts';
+import { startCli, type RunningCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -27,41 +26,24 @@ const SECRETS = {
 const CUSTOMER = { email: 'leakcheck.customer@example.com', phone: '+1 212 555 0199', e164: '+12125550199' };
 
 let sandbox: TestSandbox;
-let output = '';
-let child: ReturnType<typeof spawn>;
+let bridge: RunningCli;
 let url = '';
 const dataDir = tempDataDir();
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ apiKey: SECRETS.LOYALTY_API_KEY, rateLimit: 100_000 });
-  child = spawn(process.execPath, [CLI, 'start'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'trace',
-      LOYALTY_BASE_URL: sandbox.url,
-      LOYALTY_BRAND_ID: 'test-brand',
-      RECONCILE_INTERVAL_MINUTES: '0',
-      ...SECRETS,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  bridge = await startCli(['start'], {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'trace',
+    LOYALTY_BASE_URL: sandbox.url,
+    LOYALTY_BRAND_ID: 'test-brand',
+    RECONCILE_INTERVAL_MINUTES: '0',
+    ...SECRETS,
   });
-  url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
+  url = bridge.url;
 });
 afterAll(async () => {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await bridge.stop('SIGTERM');
   await sandbox.close();
 });
 
@@ -94,7 +76,7 @@ it('never shows a secret, and shows customer contact details only in the ledger 
     await (await fetch(`${url}/admin/api/orders/${encodeURIComponent('shopify:lb-test-store.myshopify.com:9090000000001')}`, { headers: admin })).text(),
   ];
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const logs = output;
+  const logs = bridge.output();
   expect(logs.split('\n').length).toBeGreaterThan(10);
 
   for (const [name, secret] of Object.entries(SECRETS)) {

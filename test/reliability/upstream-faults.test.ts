@@ -7,7 +7,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { FaultSettingsInput } from '../../src/sandbox/faults.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, tempDataDir } from '../helpers/engine.ts';
-import { scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
+import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
 
@@ -55,22 +55,12 @@ export async function runProfile(profile: Profile, seed: number): Promise<{ sand
   return { sandbox, engine, orders };
 }
 
-export function expectRightState(sandbox: TestSandbox, orders: ScenarioOrder[]): void {
-  const state = sandbox.store.snapshot();
-  for (const order of orders) {
-    const earnings = state.earnings.filter((earning) => earning.orderId === order.orderId);
-    expect(earnings.length, `earnings of ${order.orderId}`).toBeLessThanOrEqual(1);
-    expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(order.expected);
-    expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
-  }
-}
-
 describe(`${ORDERS_PER_PROFILE} orders through each fault profile end in their right state`, () => {
   PROFILES.forEach((profile, index) => {
     it(profile.name, async () => {
       const { sandbox, engine, orders } = await runProfile(profile, index + 1);
       cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
-      await eventually(() => expectRightState(sandbox, orders), Number(process.env.FAULT_WAIT_MS ?? 45_000));
+      await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), Number(process.env.FAULT_WAIT_MS ?? 45_000));
       expect(engine.ledger.deadLetters()).toEqual([]);
       reportToSoak({ faultsInjected: sandbox.faults.injected + (profile.outage ? 1 : 0), faultOrders: orders.length });
     }, Number(process.env.FAULT_WAIT_MS ?? 45_000) + 15_000);
