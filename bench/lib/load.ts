@@ -43,7 +43,7 @@ export function signedDelivery(secret: string, runId: number) {
   const n = ++sequence;
   const orderId = String(runId * 1_000_000_000 + n);
   const body = TEMPLATE.replace('"id":0', `"id":${orderId}`).replace('#NAME', `#${n}`).replaceAll('EMAIL', String(n % 100_000));
-  return {
+  const request = {
     method: 'POST' as const,
     path: '/webhooks/shopify',
     body,
@@ -56,6 +56,7 @@ export function signedDelivery(secret: string, runId: number) {
       'x-shopify-webhook-id': `bench-${orderId}`,
     },
   };
+  return { orderId, request };
 }
 
 export async function ackLoad(url: string, secret: string, options: { seconds: number; connections: number }): Promise<AckResult> {
@@ -64,7 +65,7 @@ export async function ackLoad(url: string, secret: string, options: { seconds: n
     url,
     connections: options.connections,
     duration: options.seconds,
-    requests: [{ setupRequest: (request) => ({ ...request, ...signedDelivery(secret, runId) }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, ...signedDelivery(secret, runId).request }) }],
   });
   return {
     requestsPerSecond: result.requests.average,

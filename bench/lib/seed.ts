@@ -2,27 +2,12 @@
 // a shop that has run the bridge for a while would have.
 import { newOrderRecord, applyEvent, type OrderRecord } from '../../src/core/order-record.ts';
 import { LowdbStore } from '../../src/core/store/lowdb-store.ts';
-import type { OrderEvent } from '../../src/core/order-event.ts';
+import { benchOrder, type Series } from './orders.ts';
+
+const HISTORY: Series = { name: 'History', firstId: 5_000_000_000_000, facts: ['placed', 'paid', 'fulfilled'], total: '42.00', from: Date.UTC(2026, 9, 1), stepMs: 1_000 };
 
 function historicOrder(n: number): OrderRecord {
-  const orderId = String(5_000_000_000_000 + n);
-  const event: OrderEvent = {
-    platform: 'shopify',
-    shop: 'bench-store.myshopify.com',
-    orderId,
-    orderName: `#H${n}`,
-    deliveryId: `history-${n}`,
-    occurredAt: new Date(Date.UTC(2026, 9, 1) + n * 1000).toISOString(),
-    facts: ['placed', 'paid', 'fulfilled'],
-    customer: { name: `Customer ${n}`, email: `customer${n}@example.com`, mobile: '+12125550142' },
-    total: { amount: '42.00', currency: 'USD' },
-    test: false,
-    source: 'web',
-    discountCodes: [],
-    attributes: {},
-    landingSite: null,
-    refunds: [],
-  };
+  const event = benchOrder(HISTORY, n);
   const at = event.occurredAt;
   const record = newOrderRecord(event, at);
   applyEvent(record, event, event.deliveryId, at);

@@ -5,10 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../src/core/engine.ts';
-import type { OrderEvent } from '../../src/core/order-event.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
+import { benchOrder, type Series } from '../lib/orders.ts';
 import { startSandbox } from './ack.ts';
 
 export interface DrainResult {
@@ -21,23 +21,7 @@ export interface DrainResult {
   failed: number;
 }
 
-const paidOrder = (n: number): OrderEvent => ({
-  platform: 'shopify',
-  shop: 'bench-store.myshopify.com',
-  orderId: String(7_000_000_000_000 + n),
-  orderName: `#D${n}`,
-  deliveryId: `drain-${n}`,
-  occurredAt: new Date(Date.UTC(2026, 10, 21) + n).toISOString(),
-  facts: ['placed', 'paid'],
-  customer: { name: `Drain ${n}`, email: `drain${n}@example.com`, mobile: '+12125550142' },
-  total: { amount: '10.00', currency: 'USD' },
-  test: false,
-  source: 'web',
-  discountCodes: [],
-  attributes: {},
-  landingSite: null,
-  refunds: [],
-});
+const DRAIN: Series = { name: 'Drain', firstId: 7_000_000_000_000, facts: ['placed', 'paid'], total: '10.00', from: Date.UTC(2026, 10, 21), stepMs: 1 };
 
 export async function drainScenario(jobs: number, limitPerMinute: number): Promise<DrainResult> {
   const sandbox = await startSandbox(limitPerMinute);
@@ -63,7 +47,7 @@ export async function drainScenario(jobs: number, limitPerMinute: number): Promi
       logger: createLogger({ level: 'silent' }),
     });
     // The backlog first, then the clock: only the drain is measured.
-    await Promise.all(Array.from({ length: jobs }, (_, n) => engine.accept(`drain-${n}`, [paidOrder(n)])));
+    await Promise.all(Array.from({ length: jobs }, (_, n) => engine.accept(`drain-${n}`, [benchOrder(DRAIN, n)])));
     await engine.ledger.quiesce();
     const started = performance.now();
     await engine.startWorker();

@@ -20,8 +20,7 @@ export async function latencyScenario(orders: number): Promise<{ orders: number;
   const timings: number[] = [];
   try {
     for (let i = 0; i < orders; i++) {
-      const delivery = signedDelivery(SECRET, 900 + i);
-      const orderId = /"id":(\d+)/.exec(delivery.body)?.[1] ?? '';
+      const { orderId, request: delivery } = signedDelivery(SECRET, 900 + i);
       const started = performance.now();
       const response = await fetch(`${bridge.http.localUrl}${delivery.path}`, { method: 'POST', headers: delivery.headers, body: delivery.body });
       if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);

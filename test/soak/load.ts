@@ -2,11 +2,11 @@
 // the real bridge (its own process), against a sandbox with some faults, for
 // minutes; resident memory sampled along the way; at the end, every
 // acknowledged order must be earned, once.
-import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, startServer } from '../../bench/lib/bridge-process.ts';
+import { signedDelivery } from '../../bench/lib/load.ts';
 import { startTestSandbox } from '../helpers/sandbox-server.ts';
 
 const SECRET = 'soak-shopify-secret';
@@ -21,37 +21,6 @@ export interface LoadResult {
   doubled: number;
   faultsInjected: number;
   memoryMb: { start: number; afterWarmup: number; end: number; driftAfterWarmup: number };
-}
-
-function delivery(n: number) {
-  const id = String(8_100_000_000_000 + n);
-  const body = JSON.stringify({
-    id: Number(id),
-    name: `#S${n}`,
-    email: `soak${n}@example.com`,
-    phone: '+12125550142',
-    financial_status: 'paid',
-    fulfillment_status: null,
-    test: false,
-    currency: 'USD',
-    total_price: '25.00',
-    source_name: 'web',
-    updated_at: new Date().toISOString(),
-    customer: { first_name: 'Soak', last_name: String(n), email: `soak${n}@example.com` },
-    billing_address: { country_code: 'US' },
-  });
-  return {
-    id,
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-shopify-hmac-sha256': createHmac('sha256', SECRET).update(body).digest('base64'),
-      'x-shopify-topic': 'orders/paid',
-      'x-shopify-shop-domain': 'soak-store.myshopify.com',
-      'x-shopify-api-version': '2026-04',
-      'x-shopify-webhook-id': `soak-${id}`,
-    },
-  };
 }
 
 export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRate }: { seconds: number; ratePerSecond: number; warmupSeconds: number; faultRate: number }, log: (line: string) => void): Promise<LoadResult> {
@@ -84,11 +53,12 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
     while (performance.now() - started < seconds * 1000) {
       const due = Math.floor(((performance.now() - started) / 1000) * ratePerSecond);
       while (sent < due) {
-        const one = delivery(sent++);
-        const request = fetch(`${bridge.url}/webhooks/shopify`, { method: 'POST', headers: one.headers, body: one.body })
+        sent++;
+        const one = signedDelivery(SECRET, 8_100);
+        const request = fetch(`${bridge.url}${one.request.path}`, { method: 'POST', headers: one.request.headers, body: one.request.body })
           .then(async (response) => {
             await response.arrayBuffer();
-            if (response.status === 200) acknowledged.push(one.id);
+            if (response.status === 200) acknowledged.push(one.orderId);
             else refused++;
           })
           .catch(() => {
