@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
+import { WOO_SITE, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/dashboard/', import.meta.url).pathname;
@@ -29,10 +29,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
     bridge = await startTestBridge({
       ADMIN_TOKEN: TOKEN,
       SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-      WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
-      WOOCOMMERCE_URL: WOO_SITE,
-      WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
-      WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+      ...WOO_ENV,
       RECONCILE_INTERVAL_MINUTES: '0',
     });
     browser = await chromium.launch({

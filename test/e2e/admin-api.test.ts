@@ -6,7 +6,7 @@ import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
+import { WOO_SITE, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
 const TOKEN = 'admin-token-for-tests-0123456789';
 let bridge: RunningBridge;
@@ -17,10 +17,7 @@ beforeAll(async () => {
     ADMIN_TOKEN: TOKEN,
     ADMIN_TOKEN_LABEL: 'ops-laptop',
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
-    WOOCOMMERCE_URL: WOO_SITE,
-    WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
-    WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+    ...WOO_ENV,
     RECONCILE_INTERVAL_MINUTES: '0',
   });
 });

@@ -7,7 +7,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { WOO_SECRET, WOO_SITE, wooOrderJson } from '../helpers/woocommerce.ts';
+import { WOO_SITE, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
 const TOKEN = 'cli-admin-token-0123456789abcdef';
 const dataDir = tempDataDir();
@@ -21,10 +21,7 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     ADMIN_TOKEN: TOKEN,
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
-    WOOCOMMERCE_URL: WOO_SITE,
-    WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
-    WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+    ...WOO_ENV,
     RECONCILE_INTERVAL_MINUTES: '0',
   });
   url = bridge.http.localUrl;

@@ -6,17 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { BC_SECRET, BC_STORE, bcHeaders, bcOrder, bcPayload } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
-import { WOO_SECRET, WOO_SITE, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { WOO_SITE, wooHeaders, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
 let bridge: RunningBridge;
 beforeAll(async () => {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   bridge = await startTestBridge({
-    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
-    WOOCOMMERCE_URL: WOO_SITE,
-    WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
-    WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+    ...WOO_ENV,
     BIGCOMMERCE_CLIENT_SECRET: BC_SECRET,
     BIGCOMMERCE_STORE_HASH: BC_STORE,
     BIGCOMMERCE_ACCESS_TOKEN: 'bc-token',

@@ -4,6 +4,14 @@ import { createHmac } from 'node:crypto';
 export const WOO_SECRET = 'wc-webhook-secret-for-tests';
 export const WOO_SITE = 'https://wp.lb-test.example';
 
+/** A WooCommerce store with webhooks and read access to its REST API (answered by nock in tests). */
+export const WOO_ENV = {
+  WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+  WOOCOMMERCE_URL: WOO_SITE,
+  WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+  WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+} as const;
+
 export const signWoo = (body: string | Buffer, secret = WOO_SECRET) => createHmac('sha256', secret).update(body).digest('base64');
 
 export function wooHeaders(topic: string, body: string | Buffer, options: { secret?: string; webhookId?: string; deliveryId?: string } = {}): Record<string, string> {
