@@ -109,31 +109,25 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
   };
 }
 
-/** Folds one event into the record, in place. Returns whether anything the lifecycle reads changed. */
-export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string): boolean {
-  const before = JSON.stringify([record.facts, record.snapshot]);
-  const facts = new Set<Fact>([...record.facts, ...event.facts]);
-  record.facts = FACTS.filter((fact) => facts.has(fact));
-
+/** Folds one event into the record, in place. */
+export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string): void {
   const at = eventSortKey(event);
+  /** Whether this event is at least as new as the one a detail was last taken from. */
+  const newest = (detail: string) => (record.snapshotFrom[detail] ?? '') <= at;
   const take = <K extends keyof OrderSnapshot>(field: K, value: OrderSnapshot[K], known: boolean) => {
-    if (!known) return;
-    const current = record.snapshotFrom[field];
-    if (current !== undefined && current > at) return;
+    if (!known || !newest(field)) return;
     record.snapshot[field] = value;
     record.snapshotFrom[field] = at;
   };
-  const { customer } = event;
-  const mergedCustomer = { ...record.snapshot.customer };
   // Each customer field on its own: a refund event that knows no e-mail must not erase it.
+  const customer = { ...record.snapshot.customer };
   for (const field of ['name', 'email', 'mobile'] as const) {
-    const from = record.snapshotFrom[`customer.${field}`];
-    if (customer[field] !== null && (from === undefined || from <= at)) {
-      mergedCustomer[field] = customer[field];
-      record.snapshotFrom[`customer.${field}`] = at;
-    }
+    const value = event.customer[field];
+    if (value === null || !newest(`customer.${field}`)) continue;
+    customer[field] = value;
+    record.snapshotFrom[`customer.${field}`] = at;
   }
-  record.snapshot.customer = mergedCustomer;
+  record.snapshot.customer = customer;
   take('orderName', event.orderName, event.orderName !== '');
   if (event.total !== null) take('total', event.total, true);
   take('source', event.source, event.source !== null);
@@ -144,8 +138,9 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   // A test order stays a test order, whatever arrives later.
   record.snapshot.test = record.snapshot.test || event.test;
 
+  // Facts: the union so far, this event's, and what the refunds add up to against the (maybe just learnt) total.
   for (const refund of event.refunds) record.refunds[refund.id] = refund.amount.replace(/^-/, '');
-  for (const fact of refundFacts(record)) facts.add(fact);
+  const facts = new Set<Fact>([...record.facts, ...event.facts, ...refundFacts(record)]);
   record.facts = FACTS.filter((fact) => facts.has(fact));
 
   if (!record.deliveries.includes(deliveryKey)) {
@@ -153,7 +148,6 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
     if (record.deliveries.length > MAX_DELIVERIES_KEPT) record.deliveries.splice(0, record.deliveries.length - MAX_DELIVERIES_KEPT);
   }
   record.updatedAt = now;
-  return JSON.stringify([record.facts, record.snapshot]) !== before;
 }
 
 export function recordCall(record: OrderRecord, call: CallRecord): void {
