@@ -8,6 +8,7 @@ import { adminClient, AdminClientError } from './cli-admin-client.ts';
 import { progressReporter } from './cli-progress.ts';
 import { loadConfig, type Config } from './config.ts';
 import { startEngine } from './core/engine.ts';
+import { countOrders, summarise as summariseOrder, type OrderCounts } from './core/order-record.ts';
 import { policyFromConfig } from './core/policy-from-config.ts';
 import type { ResyncJob } from './core/resync-jobs.ts';
 import { resync, type ResyncProgress } from './core/resync.ts';
@@ -129,7 +130,7 @@ function parseDate(name: string, value: string | undefined): Date | undefined {
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 async function status(config: Config, remote: Remote | undefined): Promise<number> {
-  let orders: { byState: Record<string, number>; byPlatform: Record<string, number>; skipped: Record<string, number> };
+  let orders: OrderCounts;
   let deadLetterCount: number;
   if (remote) {
     const { body } = await remote.get<{ orders: typeof orders; deadLetters: number; upstream: { credentialsRefused: boolean; lastSuccessAt: string | null } }>('status');
@@ -139,13 +140,7 @@ async function status(config: Config, remote: Remote | undefined): Promise<numbe
     out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
   } else {
     const loaded = await new LowdbStore({ dataDir: config.DATA_DIR }).load();
-    orders = { byState: {}, byPlatform: {}, skipped: {} };
-    const count = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
-    for (const order of [...loaded.activeOrders.map((record) => ({ platform: record.platform, state: record.target?.state ?? 'new', reason: record.target?.reason })), ...loaded.settledSummaries]) {
-      count(orders.byState, order.state);
-      count(orders.byPlatform, order.platform);
-      if (order.reason) count(orders.skipped, order.reason);
-    }
+    orders = countOrders([...loaded.activeOrders.map((record) => summariseOrder(record)), ...loaded.settledSummaries]);
     deadLetterCount = loaded.deadLetters.length;
   }
   const table = (title: string, map: Record<string, number>) => {

@@ -196,3 +196,21 @@ export const summarise = (record: OrderRecord): OrderSummary => ({
   email: record.snapshot.customer.email,
   updatedAt: record.updatedAt,
 });
+
+/** Orders by state and by platform, and skipped ones by reason: what the merchant sees first. */
+export interface OrderCounts {
+  byState: Record<string, number>;
+  byPlatform: Record<string, number>;
+  skipped: Record<string, number>;
+}
+
+export function countOrders(summaries: Iterable<Pick<OrderSummary, 'state' | 'platform' | 'reason'>>): OrderCounts {
+  const counts: OrderCounts = { byState: {}, byPlatform: {}, skipped: {} };
+  const add = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
+  for (const summary of summaries) {
+    add(counts.byState, summary.state);
+    add(counts.byPlatform, summary.platform);
+    if (summary.state === 'skipped' && summary.reason) add(counts.skipped, summary.reason);
+  }
+  return counts;
+}

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { PlatformAdapter, StoredDelivery } from '../../adapters/adapter.ts';
 import type { Engine } from '../core/engine.ts';
 import { SKIP_REASONS } from '../core/lifecycle.ts';
+import { countOrders } from '../core/order-record.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
@@ -96,16 +97,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   router.get('/status', (_req, res) => {
-    const byState: Record<string, number> = {};
-    const byPlatform: Record<string, number> = {};
-    const skipped: Record<string, number> = {};
-    for (const summary of ledger.summaries()) {
-      byState[summary.state] = (byState[summary.state] ?? 0) + 1;
-      byPlatform[summary.platform] = (byPlatform[summary.platform] ?? 0) + 1;
-      if (summary.state === 'skipped' && summary.reason) skipped[summary.reason] = (skipped[summary.reason] ?? 0) + 1;
-    }
     res.json({
-      orders: { byState, byPlatform, skipped },
+      orders: countOrders(ledger.summaries()),
       deadLetters: ledger.deadLetters().length,
       worker: engine.worker.stats,
       rateLimit: client.limiter.stats(),
