@@ -63,13 +63,16 @@ describe('WooCommerce', () => {
 
   it('earns, at the next reconciliation, an order whose webhook was never delivered', async () => {
     let modifiedAfter: string | undefined;
-    nock(WOO_SITE)
-      .get('/wp-json/wc/v3/orders')
-      .query((query) => {
-        modifiedAfter = String(query.modified_after);
-        return true;
-      })
-      .reply(200, `[${wooOrderJson({ id: 5199, status: 'processing', email: 'missed@example.com' })}]`, { 'X-WP-TotalPages': '1' });
+    // The store's REST API lists the order its webhook never delivered, and tells us the window asked for.
+    const storeListsTheMissedOrder = () =>
+      nock(WOO_SITE)
+        .get('/wp-json/wc/v3/orders')
+        .query((query) => {
+          modifiedAfter = String(query.modified_after);
+          return true;
+        })
+        .reply(200, `[${wooOrderJson({ id: 5199, status: 'processing', email: 'missed@example.com' })}]`, { 'X-WP-TotalPages': '1' });
+    storeListsTheMissedOrder();
     await bridge.reconciler.run('woocommerce');
     await bridge.engine.drain();
     expect(earning('5199')).toMatchObject({ status: 'pending', email: 'missed@example.com' });
@@ -79,13 +82,7 @@ describe('WooCommerce', () => {
     expect(modifiedAfter).toBeTruthy();
 
     // The next run starts from the mark, minus the overlap; the same order again changes nothing.
-    nock(WOO_SITE)
-      .get('/wp-json/wc/v3/orders')
-      .query((query) => {
-        modifiedAfter = String(query.modified_after);
-        return true;
-      })
-      .reply(200, `[${wooOrderJson({ id: 5199, status: 'processing', email: 'missed@example.com' })}]`, { 'X-WP-TotalPages': '1' });
+    storeListsTheMissedOrder();
     await bridge.reconciler.run('woocommerce');
     const overlapMs = 10 * 60_000;
     expect(Date.parse(`${modifiedAfter}Z`)).toBe(Math.floor((Date.parse(state?.highWaterMark ?? '') - overlapMs) / 1000) * 1000);
