@@ -202,20 +202,6 @@ export type ConfigKey = keyof z.input<typeof configSchema>;
 
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as ConfigKey[];
 
-/** Keys whose values must never be printed. */
-export const SECRET_KEYS: ReadonlySet<ConfigKey> = new Set<ConfigKey>([
-  'LOYALTY_API_KEY',
-  'SANDBOX_API_KEY',
-  'ADMIN_TOKEN',
-  'SHOPIFY_API_SECRET',
-  'SHOPIFY_ADMIN_TOKEN',
-  'WOOCOMMERCE_WEBHOOK_SECRET',
-  'WOOCOMMERCE_CONSUMER_KEY',
-  'WOOCOMMERCE_CONSUMER_SECRET',
-  'BIGCOMMERCE_CLIENT_SECRET',
-  'BIGCOMMERCE_ACCESS_TOKEN',
-]);
-
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
 
 export interface ConfigSources {
