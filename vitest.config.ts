@@ -9,5 +9,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    globalSetup: ['./test/helpers/global-setup.ts'],
   },
 });

@@ -1,19 +1,10 @@
-// What the core needs from durable storage, and nothing lowdb-shaped: so a
-// shared database can take the place of the lowdb files when a merchant
-// outgrows one instance. Every method that changes something resolves only
-// once the change is on disk.
+// What the core needs from durable storage, shaped by transactions rather
+// than files, so that the lowdb files (one bridge) and PostgreSQL (many
+// bridges behind one address) are interchangeable. Every method that changes
+// something resolves only once the change is durable (fsynced, or committed).
+import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
-import type { OrderRecord, OrderSummary } from '../order-record.ts';
-
-/** One accepted delivery, as it waits to be folded into its orders. */
-export interface InboxEntry {
-  /** The dedupe key of the delivery (platform-specific). */
-  key: string;
-  /** Other keys of the same delivery, remembered for dedupe as well. */
-  aliases?: string[];
-  receivedAt: string;
-  events: OrderEvent[];
-}
+import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
 
 export interface DeadLetter {
   id: string;
@@ -29,25 +20,14 @@ export interface DeadLetter {
   orderKey?: string | undefined;
   operation?: string | undefined;
   httpStatus?: number | undefined;
-  /** For deliveries: the body as received (truncated), so nothing is lost. */
-  body?: string | undefined;
+  /** For deliveries: the delivery as received, so nothing is lost and it can be read again. */
+  delivery?: StoredDelivery | undefined;
+  /** For a manual earn or redeem whose outcome is unknown: the adjustment to send again. */
+  adjustmentId?: string | undefined;
   retries: number;
 }
 
-export interface LoadedLedger {
-  activeOrders: OrderRecord[];
-  inbox: Array<{ segment: string; entries: InboxEntry[] }>;
-  /** Inbox files found cut short: written when the process died, so never acknowledged. */
-  tornSegments?: number;
-  /** Delivery keys seen within the dedupe window, with when they were received. */
-  seen: Array<[key: string, receivedAt: string]>;
-  /** Settled orders live outside the hot files: only their summaries (keys included) are loaded. */
-  settledSummaries: OrderSummary[];
-  deadLetters: DeadLetter[];
-  shops: ShopStates;
-  reconciliation: ReconciliationState;
-  adjustments: Adjustment[];
-}
+export type NewDeadLetter = Omit<DeadLetter, 'createdAt' | 'retries'> & { createdAt?: string };
 
 /** A manual earn or redeem asked for through the admin API: who, why, and what came of it. */
 export interface Adjustment {
@@ -60,52 +40,192 @@ export interface Adjustment {
   customer: { email?: string | undefined; mobile?: string | undefined; name?: string | undefined };
   activityId?: string | undefined;
   points?: number | undefined;
-  outcome: 'success' | 'failed';
+  outcome: 'success' | 'failed' | 'unknown';
   message: string;
 }
 
 /** Per platform, the last reconciliation: its high-water mark survives restarts. */
-export type ReconciliationState = Record<
-  string,
-  {
-    /** The end of the last window fetched without errors: the next window starts there, minus an overlap. */
-    highWaterMark: string | null;
-    lastRun: { startedAt: string; finishedAt: string; since: string; until: string; fetched: number; changed: number; unchanged: number; failed: number; errors: string[] } | null;
-  }
->;
+export interface ReconciliationState {
+  /** The end of the last window fetched without errors: the next window starts there, minus an overlap. */
+  highWaterMark: string | null;
+  lastRun: { startedAt: string; finishedAt: string; since: string; until: string; fetched: number; changed: number; unchanged: number; failed: number; errors: string[] } | null;
+}
 
-/** Per platform:shop, whether the merchant removed the app (its deliveries are then not processed). */
-export type ShopStates = Record<string, { uninstalledAt: string | null }>;
+/** Whether the merchant removed the app from a shop (its older deliveries are then not processed). */
+export interface ShopState {
+  platform: string;
+  shop: string;
+  uninstalledAt: string | null;
+  installedAt?: string | null | undefined;
+}
+
+/**
+ * Small collections kept as records by kind and id: the store keeps them,
+ * the core gives them meaning. Sessions hold platform access tokens.
+ */
+export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health';
+
+/** One step of intake: an inbox entry consumed, and what came of it, committed together. */
+export interface IntakeCommit {
+  entryKey: string;
+  /** Order events to fold into their orders. */
+  events?: OrderEvent[];
+  /** The delivery could not be used: kept with its reason (an upsert by id, so a repeat makes no second one). */
+  deadLetter?: NewDeadLetter;
+  /** The shop's install state changes with this delivery. */
+  shop?: ShopState;
+}
+
+export interface OrderQuery {
+  platform?: string | undefined;
+  shop?: string | undefined;
+  state?: string | undefined;
+  reason?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  /** Part of the order id, number or the customer's e-mail. */
+  q?: string | undefined;
+  page: number;
+  limit: number;
+}
+
+export type SaveResult =
+  /** Saved; nothing changed meanwhile. */
+  | 'saved'
+  /** Saved, and new facts were folded in while the worker called: look again. */
+  | 'refolded'
+  /** The lease was lost (another instance took the order over): stop working on it. */
+  | 'lost';
+
+/** Who a privacy request is about. Any order, delivery or record that matches one of these is the customer's. */
+export interface CustomerMatch {
+  platform?: string | undefined;
+  shop?: string | undefined;
+  emails: string[];
+  phones: string[];
+  /** Platform order ids named by the request (Shopify's orders_to_redact). */
+  orderIds: string[];
+}
+
+/** Reads a raw delivery for a privacy request: whether it is about the customer, and the delivery with their data removed. */
+export type DeliveryRedactor = (delivery: StoredDelivery) => { about: boolean; redacted: StoredDelivery };
+
+export interface CustomerData {
+  orders: OrderRecord[];
+  deadLetters: DeadLetter[];
+  inbox: InboxEntry[];
+  adjustments: Adjustment[];
+  dataRequests: unknown[];
+}
+
+export interface ErasureReport {
+  orders: number;
+  deadLetters: number;
+  inbox: number;
+  records: number;
+}
+
+/** Everything a store holds, one item at a time: for moving a ledger from one backend to another. */
+export type LedgerItem =
+  | { type: 'order'; record: OrderRecord }
+  | { type: 'inbox'; entry: InboxEntry }
+  | { type: 'seen'; key: string; receivedAt: string }
+  | { type: 'dead-letter'; letter: DeadLetter }
+  | { type: 'record'; kind: RecordKind; id: string; value: unknown }
+  | { type: 'lp-order-id'; lpOrderId: string; orderKey: string };
+
+export interface StoreStats {
+  inboxBacklog: number;
+  activeOrders: number;
+}
+
+export interface OpenReport {
+  /** Inbox files found cut short: written when the process died, so never acknowledged. */
+  tornInboxFiles: number;
+  /** A one-time rebuild of indexes from an older ledger layout. */
+  upgraded?: string | undefined;
+}
+
+export type { OrderCounts };
 
 export interface LedgerStore {
-  load(): Promise<LoadedLedger>;
-
-  /** The acknowledgement path: a batch of deliveries, on disk when this resolves. Returns its segment. */
-  appendInbox(entries: InboxEntry[]): Promise<string>;
-  /** Forgets inbox segments whose deliveries are folded into orders and saved. */
-  dropInbox(segments: string[]): Promise<void>;
-
-  saveActive(orders: OrderRecord[]): Promise<void>;
-  /** Moves quiet, finished orders out of the hot files. */
-  settle(orders: OrderRecord[]): Promise<void>;
-  /** Brings a settled order back to the hot files (an event arrived for it), and returns it. */
-  unsettle(key: string): Promise<OrderRecord | undefined>;
-  readSettled(key: string): Promise<OrderRecord | undefined>;
-
-  saveSeen(entries: Array<[key: string, receivedAt: string]>): Promise<void>;
-  /** Drops seen delivery keys received before `before` (and may compact what it keeps). */
-  pruneSeen(before: Date, now?: Date): Promise<void>;
-
-  saveDeadLetters(deadLetters: DeadLetter[]): Promise<void>;
-  saveShops(shops: ShopStates): Promise<void>;
-  saveReconciliation(state: ReconciliationState): Promise<void>;
-  saveAdjustments(adjustments: Adjustment[]): Promise<void>;
-
-  /** Keeps a copy of the ledger as it is now, known good (it just loaded whole). Optional for stores with their own backups. */
-  backUp?(): Promise<void>;
-
-  /** Waits for every write under way. */
+  readonly kind: 'lowdb' | 'postgres';
+  /** Opens (and, for a database, migrates) the store; a damaged one is refused with a message that names what is wrong. */
+  open(): Promise<OpenReport>;
+  /** Waits for every write under way, then lets go of the store. */
   close(): Promise<void>;
+
+  // --- The acknowledgement path.
+  /**
+   * Durably accepts a delivery. 'duplicate' when any of its keys was accepted
+   * within the dedupe window, and only once that first copy is durable.
+   */
+  accept(entry: InboxEntry): Promise<'accepted' | 'duplicate'>;
+  hasSeen(key: string): Promise<boolean>;
+  pruneSeen(before: Date): Promise<void>;
+
+  // --- Intake: what happens after the answer.
+  /** Inbox entries due for translation, leased to `owner` so that no other instance takes them meanwhile. */
+  claimInbox(owner: string, limit: number, leaseMs: number): Promise<InboxEntry[]>;
+  /** Consumes inbox entries, folds their events, keeps dead letters and install states, in one step. Returns the orders that changed. */
+  commitIntake(commits: IntakeCommit[]): Promise<string[]>;
+  /** An entry whose platform did not answer: tried again at retry.retryAt. */
+  deferInbox(key: string, retry: EntryRetry): Promise<void>;
+  inboxEntry(key: string): Promise<InboxEntry | undefined>;
+  /** When the earliest deferred entry is due again, if the store can tell. */
+  nextInboxAt(): Promise<number | undefined>;
+  /** Called when something became due: new inbox entries, folded orders. */
+  onWork(listener: () => void): void;
+
+  // --- Orders.
+  getOrder(key: string): Promise<OrderRecord | undefined>;
+  listOrders(query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }>;
+  countOrders(): Promise<OrderCounts>;
+  /** Orders due for the worker, leased to `owner`. */
+  claimDue(owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]>;
+  /** Saves what the worker did (the progress fields, target and due time) under its lease. */
+  saveProgress(record: OrderRecord, options: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult>;
+  /** Changes an order's progress outside the worker (a person retried a dead letter) and makes it due now. */
+  updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined>;
+  /** When the earliest order not due yet becomes due, if the store can tell. */
+  nextDueAt(): Promise<number | undefined>;
+  /** Registers an lp_orderid for an order; returns the order it belongs to (this one, unless another claimed it first). */
+  claimLpOrderId(lpOrderId: string, orderKey: string): Promise<string>;
+
+  // --- Dead letters.
+  addDeadLetter(letter: NewDeadLetter): Promise<DeadLetter>;
+  updateDeadLetter(letter: DeadLetter): Promise<void>;
+  removeDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  getDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  listDeadLetters(): Promise<DeadLetter[]>;
+  countDeadLetters(): Promise<number>;
+
+  // --- Records.
+  getRecord<T>(kind: RecordKind, id: string): Promise<T | undefined>;
+  putRecord<T>(kind: RecordKind, id: string, value: T): Promise<void>;
+  deleteRecord(kind: RecordKind, id: string): Promise<void>;
+  listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>>;
+
+  // --- Privacy.
+  exportCustomer(match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData>;
+  /** Erases the customer's personal data from everything the store keeps, copies and backups included; orders keep their facts and points. */
+  eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport>;
+  /** Erases everything of one shop. */
+  eraseShop(platform: string, shop: string): Promise<ErasureReport>;
+
+  // --- Coordination.
+  /** Runs fn only if no other holder (another instance) runs the same name now; 'busy' otherwise. */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  stats(): Promise<StoreStats>;
+
+  // --- Moving a ledger.
+  exportAll(): AsyncIterable<LedgerItem>;
+  importItems(items: LedgerItem[]): Promise<void>;
+  /** After a large import: a database brings its planner's statistics up to date, so the first queries do not scan. */
+  finishImport?(): Promise<void>;
+
+  /** Keeps a copy of the store as it is now, known good. For stores without backups of their own. */
+  backUp?(): Promise<void>;
 }
 
 /** A ledger file that is torn, empty or not what we wrote: refuse to start on it. */

@@ -1,0 +1,178 @@
+// A persistent map of strings too large to hold in memory (which settled
+// chunk an order is in, which order an lp_orderid belongs to: one entry per
+// order ever seen). Entries are spread over many small lowdb files by a hash
+// of the key, so a lookup reads one small file and a change rewrites one
+// small file, however large the map grows. A few files stay cached.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LedgerDamagedError } from '../ledger-store.ts';
+import { openDurable, type DurableLow } from './durable-file.ts';
+import type { GroupCommit } from './group-commit.ts';
+
+/** Files read at once by getMany. */
+const READ_CONCURRENCY = 16;
+
+interface Bucket {
+  entries: Record<string, string>;
+}
+
+export interface HashedMapOptions {
+  /** Hex digits of the hash that name a file: 3 gives 4,096 files. */
+  hexDigits?: number;
+  cachedFiles?: number;
+  readOnly?: boolean;
+}
+
+export class HashedMap {
+  readonly #dir: string;
+  readonly #commit: GroupCommit;
+  readonly #hexDigits: number;
+  readonly #cachedFiles: number;
+  readonly #readOnly: boolean;
+  /** Open files, most recently used last. */
+  readonly #open = new Map<string, Promise<DurableLow<Bucket>>>();
+  /** Files changed since the last flush: never dropped from the cache before they are written. */
+  readonly #pinned = new Set<string>();
+
+  constructor(dir: string, commit: GroupCommit, { hexDigits = 3, cachedFiles = 256, readOnly = false }: HashedMapOptions = {}) {
+    this.#dir = dir;
+    this.#commit = commit;
+    this.#hexDigits = hexDigits;
+    this.#cachedFiles = cachedFiles;
+    this.#readOnly = readOnly;
+  }
+
+  async init(): Promise<void> {
+    if (!this.#readOnly) await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+  }
+
+  #bucketOf(key: string): string {
+    return createHash('sha1').update(key).digest('hex').slice(0, this.#hexDigits);
+  }
+
+  #file(bucket: string): Promise<DurableLow<Bucket>> {
+    const cached = this.#open.get(bucket);
+    if (cached) {
+      this.#open.delete(bucket);
+      this.#open.set(bucket, cached);
+      return cached;
+    }
+    const path = join(this.#dir, `${bucket}.json`);
+    const file = openDurable<Bucket>(path, { entries: {} });
+    const opening = file.read().then(
+      () => {
+        if (typeof file.data?.entries !== 'object' || file.data.entries === null) throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
+        return file;
+      },
+      (error: unknown) => {
+        throw new LedgerDamagedError(path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message);
+      },
+    );
+    this.#open.set(bucket, opening);
+    opening.catch(() => this.#open.delete(bucket));
+    this.#evict();
+    return opening;
+  }
+
+  #evict(): void {
+    // Pinned files stay whatever the size; with nothing else to drop there is nothing to walk.
+    if (this.#open.size - this.#pinned.size <= this.#cachedFiles) return;
+    for (const bucket of this.#open.keys()) {
+      if (this.#open.size <= this.#cachedFiles) return;
+      if (!this.#pinned.has(bucket)) this.#open.delete(bucket);
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.#file(this.#bucketOf(key))).data.entries[key];
+  }
+
+  /**
+   * Many lookups at once (settling thousands of orders): each file read once,
+   * a few at a time, instead of one read per key in turn.
+   */
+  async getMany(keys: readonly string[]): Promise<Map<string, string | undefined>> {
+    const byBucket = new Map<string, string[]>();
+    for (const key of keys) {
+      const bucket = this.#bucketOf(key);
+      const list = byBucket.get(bucket);
+      if (list) list.push(key);
+      else byBucket.set(bucket, [key]);
+    }
+    const found = new Map<string, string | undefined>();
+    const buckets = [...byBucket.entries()];
+    const readNext = async (): Promise<void> => {
+      for (let next = buckets.pop(); next; next = buckets.pop()) {
+        const [bucket, wanted] = next;
+        const file = await this.#file(bucket);
+        for (const key of wanted) found.set(key, file.data.entries[key]);
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, readNext));
+    return found;
+  }
+
+  /** Sets the entry; durable with the next flush of the group commit. */
+  async set(key: string, value: string): Promise<void> {
+    await this.#change(key, (entries) => {
+      entries[key] = value;
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#change(key, (entries) => {
+      delete entries[key];
+    });
+  }
+
+  /** Sets the entry unless there is one; returns the value now in the map. */
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    let now = value;
+    await this.#change(key, (entries) => {
+      now = entries[key] ??= value;
+    });
+    return now;
+  }
+
+  async #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
+    if (this.#readOnly) throw new Error('this ledger was opened read-only');
+    const bucket = this.#bucketOf(key);
+    const file = await this.#file(bucket);
+    change(file.data.entries);
+    this.#pinned.add(bucket);
+    this.#commit.markDirty(file as DurableLow<unknown>);
+  }
+
+  /** After a successful flush of the group commit: changed files may leave the cache again. */
+  flushed(): void {
+    this.#pinned.clear();
+    this.#evict();
+  }
+
+  /** Every entry, file by file: for moving a ledger and for erasure, never on a hot path. */
+  async *entries(): AsyncGenerator<[string, string]> {
+    let names: string[];
+    try {
+      names = await readdir(this.#dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names.filter((file) => /^[0-9a-f]+\.json$/.test(file)).sort()) {
+      const file = await this.#file(name.slice(0, -'.json'.length));
+      yield* Object.entries(file.data.entries);
+    }
+  }
+
+  /** Deletes every entry whose value passes the test: a full scan, for erasing a shop. */
+  async deleteWhere(test: (key: string, value: string) => boolean): Promise<number> {
+    let deleted = 0;
+    for await (const [key, value] of this.entries()) {
+      if (!test(key, value)) continue;
+      await this.delete(key);
+      deleted++;
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,128 @@
+// Small collections as lowdb files: dead letters (dead-letters.json) and
+// records by kind (records/<kind>.json), each rewritten whole through the
+// group commit. They stay small: a merchant's dead letters, sessions,
+// settings of reconciliation, jobs and requests, not one entry per order.
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LedgerDamagedError, type DeadLetter, type RecordKind } from '../ledger-store.ts';
+import { openDurable, type DurableLow } from './durable-file.ts';
+import type { GroupCommit } from './group-commit.ts';
+
+interface RecordFile {
+  records: Record<string, unknown>;
+}
+
+async function load<T>(file: DurableLow<T>, isValid: (data: T) => boolean, backupOf: (path: string) => string | undefined): Promise<void> {
+  try {
+    const data = await file.adapter.read();
+    if (data !== null) file.data = data;
+  } catch (error) {
+    throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, backupOf(file.adapter.path));
+  }
+  if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', backupOf(file.adapter.path));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class RecordFiles {
+  readonly #dataDir: string;
+  readonly #commit: GroupCommit;
+  readonly #backupOf: (path: string) => string | undefined;
+  readonly #files = new Map<RecordKind, DurableLow<RecordFile>>();
+  deadLetters!: DurableLow<{ deadLetters: DeadLetter[] }>;
+
+  constructor(dataDir: string, commit: GroupCommit, backupOf: (path: string) => string | undefined) {
+    this.#dataDir = dataDir;
+    this.#commit = commit;
+    this.#backupOf = backupOf;
+  }
+
+  async open(readOnly: boolean): Promise<void> {
+    if (!readOnly) await mkdir(join(this.#dataDir, 'records'), { recursive: true, mode: 0o700 });
+    this.deadLetters = openDurable<{ deadLetters: DeadLetter[] }>(join(this.#dataDir, 'dead-letters.json'), { deadLetters: [] });
+    await load(this.deadLetters, (data) => Array.isArray(data.deadLetters), this.#backupOf);
+    const names = existsSync(join(this.#dataDir, 'records')) ? await readdir(join(this.#dataDir, 'records')) : [];
+    for (const name of names.filter((file) => /^[a-z-]+\.json$/.test(file))) {
+      const file = openDurable<RecordFile>(join(this.#dataDir, 'records', name), { records: {} });
+      await load(file, (data) => isObject(data.records), this.#backupOf);
+      this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
+    }
+  }
+
+  #file(kind: RecordKind): DurableLow<RecordFile> {
+    let file = this.#files.get(kind);
+    if (!file) {
+      file = openDurable<RecordFile>(join(this.#dataDir, 'records', `${kind}.json`), { records: {} });
+      this.#files.set(kind, file);
+    }
+    return file;
+  }
+
+  get<T>(kind: RecordKind, id: string): T | undefined {
+    return structuredClone(this.#file(kind).data.records[id]) as T | undefined;
+  }
+
+  list<T>(kind: RecordKind): Array<{ id: string; value: T }> {
+    return Object.entries(this.#file(kind).data.records).map(([id, value]) => ({ id, value: structuredClone(value) as T }));
+  }
+
+  /** Durable with the next flush. */
+  put(kind: RecordKind, id: string, value: unknown): void {
+    const file = this.#file(kind);
+    file.data.records[id] = structuredClone(value);
+    this.#commit.markDirty(file as DurableLow<unknown>);
+  }
+
+  delete(kind: RecordKind, id: string): void {
+    const file = this.#file(kind);
+    if (!(id in file.data.records)) return;
+    delete file.data.records[id];
+    this.#commit.markDirty(file as DurableLow<unknown>);
+  }
+
+  kinds(): RecordKind[] {
+    return [...this.#files.keys()];
+  }
+
+  markDeadLettersDirty(): void {
+    this.#commit.markDirty(this.deadLetters as DurableLow<unknown>);
+  }
+
+  /**
+   * Ledgers written before records existed kept shops.json,
+   * reconciliation.json and adjustments.json: moved into records once.
+   */
+  async upgradeOldFiles(): Promise<string[]> {
+    const moved: string[] = [];
+    const old = async <T>(name: string, isValid: (data: T) => boolean, each: (data: T) => void) => {
+      const path = join(this.#dataDir, name);
+      if (!existsSync(path)) return;
+      const file = openDurable<T>(path, {} as T);
+      await load(file, isValid, this.#backupOf);
+      each(file.data);
+      moved.push(name);
+    };
+    await old<{ shops: Record<string, { uninstalledAt: string | null }> }>('shops.json', (data) => isObject(data.shops), (data) => {
+      for (const [id, state] of Object.entries(data.shops)) {
+        const [platform = '', ...shop] = id.split(':');
+        this.put('shop', id, { platform, shop: shop.join(':'), uninstalledAt: state.uninstalledAt });
+      }
+    });
+    await old<{ platforms: Record<string, unknown> }>('reconciliation.json', (data) => isObject(data.platforms), (data) => {
+      for (const [platform, state] of Object.entries(data.platforms)) this.put('reconciliation', platform, state);
+    });
+    await old<{ adjustments: Array<{ id: string }> }>('adjustments.json', (data) => Array.isArray(data.adjustments), (data) => {
+      for (const adjustment of data.adjustments) this.put('adjustment', adjustment.id, adjustment);
+    });
+    if (moved.length > 0) {
+      await this.#commit.flush();
+      for (const name of moved) await rm(join(this.#dataDir, name), { force: true });
+    }
+    return moved;
+  }
+
+  files(): string[] {
+    return [this.deadLetters.adapter.path, ...[...this.#files.values()].map((file) => file.adapter.path)];
+  }
+}

@@ -1,0 +1,278 @@
+// Orders with nothing left to do, out of the hot files and out of memory.
+//   orders/settled-NNNNNN.json   chunks of up to 1,000 orders, in the order they settled
+//   orders/index/<hash>.json     which chunk each settled order is in (a HashedMap)
+//   orders/chunks.json           per chunk: how many orders, by state, platform and
+//                                skip reason, and the span of their times; with the
+//                                chunk file's size and mtime when it was summarised
+// Nothing here grows in memory with the history: a lookup reads one index
+// file and one chunk, counting sums the chunk summaries, and listing reads
+// chunks newest first until a page is full. Start-up stats the chunk files
+// and summarises again only one whose file changed after its summary was
+// written (a crash between the two writes).
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
+import { LedgerDamagedError } from '../ledger-store.ts';
+import { openDurable, type DurableLow } from './durable-file.ts';
+import type { GroupCommit } from './group-commit.ts';
+import { HashedMap } from './hashed-map.ts';
+
+interface ChunkFile {
+  orders: Record<string, OrderRecord>;
+}
+
+export interface ChunkSummary extends OrderCounts {
+  count: number;
+  oldest: string | null;
+  newest: string | null;
+  size: number;
+  mtimeMs: number;
+}
+
+interface Directory {
+  chunks: Record<string, ChunkSummary>;
+}
+
+const pad = (n: number) => String(n).padStart(6, '0');
+const chunkName = (seq: number) => `settled-${pad(seq)}.json`;
+const seqOf = (name: string) => Number(/(\d+)\.json$/.exec(name)?.[1] ?? 0);
+const OPEN_CHUNKS = 4;
+
+export interface SettledOrdersOptions {
+  chunkSize?: number;
+  readOnly?: boolean;
+  backupOf?: (path: string) => string | undefined;
+}
+
+export class SettledOrders {
+  readonly #dir: string;
+  readonly #commit: GroupCommit;
+  readonly #chunkSize: number;
+  readonly #readOnly: boolean;
+  readonly #backupOf: (path: string) => string | undefined;
+  readonly index: HashedMap;
+  #directory!: DurableLow<Directory>;
+  #current = 0;
+  /** Open chunk files, most recently used last; promises, so two callers share one file object. */
+  readonly #open = new Map<number, Promise<DurableLow<ChunkFile>>>();
+
+  constructor(ordersDir: string, commit: GroupCommit, { chunkSize = 1_000, readOnly = false, backupOf = () => undefined }: SettledOrdersOptions = {}) {
+    this.#dir = ordersDir;
+    this.#commit = commit;
+    this.#chunkSize = chunkSize;
+    this.#readOnly = readOnly;
+    this.#backupOf = backupOf;
+    this.index = new HashedMap(join(ordersDir, 'index'), commit, { readOnly });
+  }
+
+  get directoryPath(): string {
+    return join(this.#dir, 'chunks.json');
+  }
+
+  /** Loads the chunk summaries, mends any a crash left stale, and builds them (and the index) for a ledger written before they existed. */
+  async open(): Promise<string | undefined> {
+    await this.index.init();
+    this.#directory = openDurable<Directory>(this.directoryPath, { chunks: {} });
+    const hadDirectory = await this.#read(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null);
+    const names = (await readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
+    let upgraded: string | undefined;
+    let rebuilt = 0;
+    this.#current = 1;
+    for (const name of names) {
+      const seq = seqOf(name);
+      this.#current = Math.max(this.#current, seq);
+      const summary = this.#directory.data.chunks[seq];
+      const stats = await stat(join(this.#dir, name));
+      // Times within a couple of milliseconds: a copy (cp -p, Node's cpSync) keeps them no finer, and a rewrite after the summary changes more.
+      if (summary && summary.size === stats.size && Math.abs(summary.mtimeMs - stats.mtimeMs) < 2) continue;
+      if (this.#readOnly) continue;
+      // Written before its summary (or before summaries existed): read it once and summarise it again.
+      const file = await this.#chunk(seq);
+      if (!hadDirectory) for (const key of Object.keys(file.data.orders)) await this.index.set(key, String(seq));
+      await this.#summarise(seq, file);
+      rebuilt++;
+    }
+    for (const seq of Object.keys(this.#directory.data.chunks)) {
+      if (!names.includes(chunkName(Number(seq))) && !this.#readOnly) delete this.#directory.data.chunks[seq];
+    }
+    if (rebuilt > 0 && !this.#readOnly) {
+      await this.#commit.flush();
+      this.index.flushed();
+      this.#commit.markDirty(this.#directory as DurableLow<unknown>);
+      await this.#commit.flush();
+      if (!hadDirectory) upgraded = `indexed ${rebuilt} settled chunks written by an earlier version`;
+    }
+    return upgraded;
+  }
+
+  async #read<T>(file: DurableLow<T>, isValid: (data: T) => boolean): Promise<boolean> {
+    let found: boolean;
+    try {
+      const data = await file.adapter.read();
+      found = data !== null;
+      if (data !== null) file.data = data;
+    } catch (error) {
+      throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, this.#backupOf(file.adapter.path));
+    }
+    if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', this.#backupOf(file.adapter.path));
+    return found;
+  }
+
+  #chunk(seq: number): Promise<DurableLow<ChunkFile>> {
+    const cached = this.#open.get(seq);
+    if (cached) {
+      this.#open.delete(seq);
+      this.#open.set(seq, cached);
+      return cached;
+    }
+    const file = openDurable<ChunkFile>(join(this.#dir, chunkName(seq)), { orders: {} });
+    const opening = this.#read(file, (data) => typeof data.orders === 'object' && data.orders !== null).then(() => file);
+    this.#open.set(seq, opening);
+    opening.catch(() => this.#open.delete(seq));
+    for (const other of this.#open.keys()) {
+      if (this.#open.size <= OPEN_CHUNKS) break;
+      if (other !== this.#current && other !== seq) this.#open.delete(other);
+    }
+    return opening;
+  }
+
+  async #summarise(seq: number, file: DurableLow<ChunkFile>): Promise<void> {
+    const orders = Object.values(file.data.orders);
+    const times = orders.map((order) => order.updatedAt).sort();
+    const stats = await stat(file.adapter.path).catch(() => undefined);
+    this.#directory.data.chunks[seq] = {
+      ...countOrders(orders.map(summarise)),
+      count: orders.length,
+      oldest: times[0] ?? null,
+      newest: times.at(-1) ?? null,
+      size: stats?.size ?? 0,
+      mtimeMs: stats?.mtimeMs ?? 0,
+    };
+  }
+
+  /** Writes the chunks changed, then their summaries (which record the chunk files' size and mtime). */
+  async #persist(chunks: Map<number, DurableLow<ChunkFile>>): Promise<void> {
+    for (const file of chunks.values()) this.#commit.markDirty(file as DurableLow<unknown>);
+    await this.#commit.flush();
+    this.index.flushed();
+    for (const [seq, file] of chunks) {
+      if (Object.keys(file.data.orders).length === 0 && seq !== this.#current) {
+        delete this.#directory.data.chunks[seq];
+        continue;
+      }
+      await this.#summarise(seq, file);
+    }
+    this.#commit.markDirty(this.#directory as DurableLow<unknown>);
+    await this.#commit.flush();
+  }
+
+  async find(key: string): Promise<OrderRecord | undefined> {
+    const seq = await this.index.get(key);
+    if (seq === undefined) return undefined;
+    return (await this.#chunk(Number(seq))).data.orders[key];
+  }
+
+  /**
+   * Adds orders to the chunk being filled (copies: the caller's records stay
+   * theirs), and removes an older copy of any of them left in another chunk.
+   * Durable when it resolves.
+   */
+  async add(records: OrderRecord[]): Promise<void> {
+    const touched = new Map<number, DurableLow<ChunkFile>>();
+    const previous = await this.index.getMany(records.map((record) => record.key));
+    let current = await this.#chunk(this.#current);
+    let filled = Object.keys(current.data.orders).length;
+    for (const record of records) {
+      const was = previous.get(record.key);
+      if (filled >= this.#chunkSize && !(was !== undefined && Number(was) === this.#current)) {
+        this.#current++;
+        current = await this.#chunk(this.#current);
+        filled = Object.keys(current.data.orders).length;
+      }
+      if (was !== undefined && Number(was) !== this.#current) {
+        // A chunk already changed in this batch is used as it is: reading it again (after the cache let it go) would lose the change.
+        const old = touched.get(Number(was)) ?? (await this.#chunk(Number(was)));
+        delete old.data.orders[record.key];
+        touched.set(Number(was), old);
+      }
+      if (!(record.key in current.data.orders)) filled++;
+      current.data.orders[record.key] = structuredClone(record);
+      touched.set(this.#current, current);
+      await this.index.set(record.key, String(this.#current));
+    }
+    if (touched.size > 0) await this.#persist(touched);
+  }
+
+  /** Removes an order from the settled chunks (it became active again; its active copy is already durable). */
+  async remove(key: string): Promise<void> {
+    const seq = await this.index.get(key);
+    if (seq === undefined) return;
+    const file = await this.#chunk(Number(seq));
+    delete file.data.orders[key];
+    await this.index.delete(key);
+    await this.#persist(new Map([[Number(seq), file]]));
+  }
+
+  /** Changes settled orders in place (erasure), chunk by chunk; returns how many changed. */
+  async rewrite(change: (record: OrderRecord) => 'keep' | 'changed' | 'delete'): Promise<number> {
+    let changed = 0;
+    for (const seq of this.#chunkSeqs()) {
+      const file = await this.#chunk(seq);
+      let touched = false;
+      for (const [key, record] of Object.entries(file.data.orders)) {
+        const verdict = change(record);
+        if (verdict === 'keep') continue;
+        touched = true;
+        changed++;
+        if (verdict === 'delete') {
+          delete file.data.orders[key];
+          await this.index.delete(key);
+        }
+      }
+      if (touched) await this.#persist(new Map([[seq, file]]));
+    }
+    return changed;
+  }
+
+  #chunkSeqs(newestFirst = false): number[] {
+    const seqs = Object.keys(this.#directory.data.chunks).map(Number);
+    if (!seqs.includes(this.#current)) seqs.push(this.#current);
+    return seqs.sort((a, b) => (newestFirst ? b - a : a - b));
+  }
+
+  /** Every settled order, chunk by chunk, newest chunk first; chunks whose summary rules them out are not read. */
+  async *scan(wanted: (summary: ChunkSummary) => boolean = () => true, newestFirst = true): AsyncGenerator<OrderRecord> {
+    for (const seq of this.#chunkSeqs(newestFirst)) {
+      const summary = this.#directory.data.chunks[seq];
+      if (summary && !wanted(summary)) continue;
+      const file = await this.#chunk(seq);
+      yield* Object.values(file.data.orders);
+    }
+  }
+
+  summaries(): ChunkSummary[] {
+    return Object.values(this.#directory.data.chunks);
+  }
+
+  /** Orders by state, platform and skip reason, summed over the chunk summaries. */
+  counts(): OrderCounts & { total: number } {
+    const total: OrderCounts & { total: number } = { byState: {}, byPlatform: {}, skipped: {}, total: 0 };
+    const add = (into: Record<string, number>, from: Record<string, number>) => {
+      for (const [name, value] of Object.entries(from)) into[name] = (into[name] ?? 0) + value;
+    };
+    for (const summary of this.summaries()) {
+      add(total.byState, summary.byState);
+      add(total.byPlatform, summary.byPlatform);
+      add(total.skipped, summary.skipped);
+      total.total += summary.count;
+    }
+    return total;
+  }
+
+  /** Paths of the files this keeps, for backups. */
+  files(): string[] {
+    return [this.directoryPath, ...this.#chunkSeqs().map((seq) => join(this.#dir, chunkName(seq)))];
+  }
+}
+
+export type { OrderSummary };

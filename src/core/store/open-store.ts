@@ -1,0 +1,30 @@
+// Which store the configuration asks for: PostgreSQL when DATABASE_URL is set
+// (many bridges behind one address share it), else the lowdb files under
+// DATA_DIR, held by this one process with a kernel lock.
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../logger.ts';
+import type { RateLimiter } from '../../loyalty/rate-limiter.ts';
+import type { LedgerStore } from './ledger-store.ts';
+import { lockDataDir } from './lowdb/data-dir-lock.ts';
+import { LowdbStore } from './lowdb/lowdb-store.ts';
+
+export interface OpenedStore {
+  store: LedgerStore;
+  /** With a shared store, one rate limit for the loyalty API across every instance. */
+  sharedLimiter?: (limit: number, apiKey: string, windowMs: number) => RateLimiter;
+  /** Lets go of the lock (lowdb) or the connection pool (PostgreSQL), after the store is closed. */
+  release(): Promise<void>;
+}
+
+export async function openStore(config: Config, logger: Logger): Promise<OpenedStore> {
+  const dedupeWindowMs = config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000;
+  if (config.DATABASE_URL) {
+    const { openPostgresStore } = await import('./postgres/open-postgres.ts');
+    return openPostgresStore({ url: config.DATABASE_URL, dedupeWindowMs, logger });
+  }
+  const unlock = await lockDataDir(config.DATA_DIR);
+  return {
+    store: new LowdbStore({ dataDir: config.DATA_DIR, dedupeWindowMs, settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000 }),
+    release: async () => unlock(),
+  };
+}

@@ -1,0 +1,323 @@
+// One contract for the store, run on both backends: the lowdb files and
+// PostgreSQL. Whatever the core relies on (durable, deduped acceptance;
+// intake committed in one step; leases; queries; records; privacy; exclusive
+// runs; moving a ledger) holds the same on each.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboxEntry, StoredDelivery } from '../../src/core/delivery.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { OrderRecord } from '../../src/core/order-record.ts';
+import type { DeliveryRedactor, LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+
+interface Backend {
+  open(): Promise<LedgerStore>;
+  close(): Promise<void>;
+}
+
+function lowdb(): Backend {
+  const dataDir = tempDataDir();
+  let store: LowdbStore | undefined;
+  return {
+    async open() {
+      store = new LowdbStore({ dataDir, settleAfterMs: 1 });
+      await store.open();
+      return store;
+    },
+    close: async () => store?.close(),
+  };
+}
+
+function postgres(): Backend {
+  let database: TestDatabase | undefined;
+  const opened: Array<{ close(): Promise<void> }> = [];
+  return {
+    async open() {
+      database ??= await freshDatabase();
+      const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 4 });
+      await store.open();
+      opened.push({ close: async () => {
+        await store.close();
+        await release();
+      } });
+      return store;
+    },
+    async close() {
+      for (const each of opened) await each.close();
+      await database?.drop();
+    },
+  };
+}
+
+const entry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({ key, aliases: [], receivedAt: new Date().toISOString(), retry: null, ...parts });
+const delivery = (body: string, shop = 'shop-1'): StoredDelivery => ({ platform: 'testshop', topic: 'orders/paid', shop, sentAt: new Date().toISOString(), headers: {}, body, bodyEncoding: 'utf8' });
+let sequence = 0;
+const nextOrderId = () => String(700_000 + ++sequence);
+const keyOf = (event: OrderEvent) => `${event.platform}:${event.shop}:${event.orderId}`;
+
+/** Accepts an events entry and commits it, as intake would. */
+async function fold(store: LedgerStore, ...events: OrderEvent[]): Promise<void> {
+  const key = `fold-${++sequence}`;
+  await store.accept(entry(key, { events }));
+  const claimed = await store.claimInbox('me', 100, 60_000);
+  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+}
+
+/** A redactor that understands the test bodies: JSON with an "email". */
+const redactor =
+  (email: string): DeliveryRedactor =>
+  (stored) => {
+    const about = stored.body.includes(email);
+    return { about, redacted: about ? { ...stored, body: stored.body.replaceAll(email, '') } : stored };
+  };
+
+describe.each([
+  ['lowdb', lowdb, true],
+  ['postgres', postgres, postgresAvailable()],
+])('the %s store', (_name, make, available) => {
+  const backend = make();
+  let store: LedgerStore;
+  beforeAll(async () => {
+    if (available) store = await backend.open();
+  });
+  afterAll(async () => {
+    if (available) await backend.close();
+  });
+
+  describe.skipIf(!available)('the contract', () => {
+    it('accepts a delivery once: a copy under the same key or an alias is a duplicate', async () => {
+      expect(await store.accept(entry('k-1', { aliases: ['alias-1'], delivery: delivery('{}') }))).toBe('accepted');
+      expect(await store.accept(entry('k-1', { delivery: delivery('{}') }))).toBe('duplicate');
+      expect(await store.accept(entry('k-2', { aliases: ['alias-1'], delivery: delivery('{}') }))).toBe('duplicate');
+      expect(await store.hasSeen('alias-1')).toBe(true);
+      expect((await store.inboxEntry('k-1'))?.delivery?.body).toBe('{}');
+    });
+
+    it('answers concurrent copies of one delivery: exactly one accepted', async () => {
+      const results = await Promise.all(Array.from({ length: 8 }, () => store.accept(entry('k-race', { delivery: delivery('{}') }))));
+      expect(results.filter((result) => result === 'accepted')).toHaveLength(1);
+    });
+
+    it('leases an inbox entry to one taker, and commits what it became in one step', async () => {
+      const orderId = nextOrderId();
+      const event = orderEvent({ orderId, facts: ['placed', 'paid'] });
+      await store.accept(entry('k-fold', { events: [event] }));
+      const first = await store.claimInbox('a', 100, 60_000);
+      expect(first.map((each) => each.key)).toContain('k-fold');
+      expect((await store.claimInbox('b', 100, 60_000)).map((each) => each.key)).not.toContain('k-fold');
+      const changed = await store.commitIntake(first.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+      expect(changed).toContain(keyOf(event));
+      expect(await store.inboxEntry('k-fold')).toBeUndefined();
+      expect(await store.getOrder(keyOf(event))).toMatchObject({ facts: ['placed', 'paid'], foldVersion: 1, dueAt: expect.any(String) });
+      // Consumed, and still remembered for dedupe.
+      expect(await store.accept(entry('k-fold', { events: [event] }))).toBe('duplicate');
+    });
+
+    it('keeps one dead letter however often the same entry is committed as one', async () => {
+      await store.accept(entry('k-dead', { delivery: delivery('not json') }));
+      const letter = { id: 'delivery-k-dead', kind: 'delivery' as const, reason: 'not JSON', platform: 'testshop', deliveryKey: 'k-dead' };
+      await store.commitIntake([{ entryKey: 'k-dead', deadLetter: letter }]);
+      await store.commitIntake([{ entryKey: 'k-dead', deadLetter: letter }]);
+      expect((await store.listDeadLetters()).filter((candidate) => candidate.id === 'delivery-k-dead')).toHaveLength(1);
+    });
+
+    it('defers an entry whose platform did not answer until its retry time', async () => {
+      await store.accept(entry('k-later', { delivery: delivery('{}') }));
+      const claimed = await store.claimInbox('a', 100, 60_000);
+      expect(claimed.map((each) => each.key)).toContain('k-later');
+      const retryAt = new Date(Date.now() + 60_000).toISOString();
+      await store.deferInbox('k-later', { attempts: 1, firstFailureAt: new Date().toISOString(), retryAt, lastError: 'down' });
+      expect((await store.claimInbox('a', 100, 60_000)).map((each) => each.key)).not.toContain('k-later');
+      expect((await store.inboxEntry('k-later'))?.retry).toMatchObject({ attempts: 1, lastError: 'down' });
+      expect(await store.nextInboxAt()).toBeLessThanOrEqual(Date.parse(retryAt));
+      await store.commitIntake([{ entryKey: 'k-later' }]);
+    });
+
+    it('leases a due order to one worker, and tells it when new facts were folded in meanwhile', async () => {
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+      await fold(store, event);
+      const claimed = (await store.claimDue('w1', 100, 60_000)).find((record) => record.key === keyOf(event));
+      expect(claimed).toBeDefined();
+      expect((await store.claimDue('w2', 100, 60_000)).map((record) => record.key)).not.toContain(keyOf(event));
+      const record = claimed as OrderRecord;
+      record.upstream.points = 'earned';
+      record.target = { state: 'earned' };
+      record.dueAt = null;
+      expect(await store.saveProgress(record, { owner: 'w1', release: false, leaseMs: 60_000 })).toBe('saved');
+      await fold(store, { ...event, deliveryId: 'later', facts: ['fulfilled'] });
+      expect(await store.saveProgress(record, { owner: 'w1', release: true, leaseMs: 60_000 })).toBe('refolded');
+      // Both writers kept what they wrote.
+      expect(await store.getOrder(keyOf(event))).toMatchObject({ facts: ['paid', 'fulfilled'], upstream: { points: 'earned' }, target: { state: 'earned' } });
+      // Folded while leased: due again once released.
+      expect((await store.claimDue('w2', 100, 60_000)).map((each) => each.key)).toContain(keyOf(event));
+    });
+
+    it('lists and counts orders, newest first, by state, platform, reason and search', async () => {
+      const email = `list-${nextOrderId()}@example.com`;
+      const events = [0, 1, 2].map((i) => orderEvent({ orderId: nextOrderId(), facts: ['paid'], customer: { name: 'L', email, mobile: '+447700900001' }, occurredAt: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString() }));
+      for (const event of events) await fold(store, event);
+      const found = await store.listOrders({ q: email, page: 1, limit: 2 });
+      expect(found.total).toBe(3);
+      expect(found.orders).toHaveLength(2);
+      const second = await store.listOrders({ q: email, page: 2, limit: 2 });
+      expect(new Set([...found.orders, ...second.orders].map((order) => order.key)).size).toBe(3);
+      const counts = await store.countOrders();
+      expect(counts.byPlatform.testshop).toBeGreaterThanOrEqual(3);
+      expect((await store.listOrders({ platform: 'testshop', page: 1, limit: 1 })).total).toBe(counts.byPlatform.testshop);
+    });
+
+    it('registers an lp_orderid to the first order that claims it', async () => {
+      expect(await store.claimLpOrderId('4242', 'woocommerce:a:4242')).toBe('woocommerce:a:4242');
+      expect(await store.claimLpOrderId('4242', 'bigcommerce:b:4242')).toBe('woocommerce:a:4242');
+      expect(await store.claimLpOrderId('4242', 'woocommerce:a:4242')).toBe('woocommerce:a:4242');
+    });
+
+    it('keeps records by kind, and dead letters, and changes and forgets them', async () => {
+      await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't1' });
+      await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't2' });
+      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toEqual({ shop: 'a.myshopify.com', accessToken: 't2' });
+      expect((await store.listRecords('session')).map((record) => record.id)).toContain('shopify:a.myshopify.com');
+      await store.deleteRecord('session', 'shopify:a.myshopify.com');
+      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toBeUndefined();
+
+      const letter = await store.addDeadLetter({ id: 'dl-records', kind: 'call', reason: 'refused', orderKey: 'x:y:1', operation: 'earn' });
+      expect(letter).toMatchObject({ retries: 0, createdAt: expect.any(String) });
+      await store.updateDeadLetter({ ...letter, retries: 1 });
+      expect(await store.getDeadLetter('dl-records')).toMatchObject({ retries: 1 });
+      expect(await store.removeDeadLetter('dl-records')).toMatchObject({ id: 'dl-records' });
+      expect(await store.getDeadLetter('dl-records')).toBeUndefined();
+    });
+
+    it("exports and erases a customer's personal data everywhere, keeping the orders' facts and points", async () => {
+      const email = `erase-${nextOrderId()}@example.com`;
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'], customer: { name: 'Eve Erase', email, mobile: '+447700900999' } });
+      await fold(store, event);
+      await store.accept(entry(`k-erase-${sequence}`, { delivery: delivery(JSON.stringify({ email, id: 1 })) }));
+      await store.addDeadLetter({ id: `dl-erase-${sequence}`, kind: 'delivery', reason: 'x', platform: 'testshop', shop: 'shop-1', delivery: delivery(JSON.stringify({ email })) });
+      await store.putRecord('adjustment', `adj-${sequence}`, { id: `adj-${sequence}`, at: new Date().toISOString(), kind: 'earn', by: 'admin', reason: 'goodwill', customer: { email }, outcome: 'success', message: 'ok' });
+      const match = { emails: [email.toUpperCase()], phones: [], orderIds: [] };
+
+      const exported = await store.exportCustomer(match, redactor(email));
+      expect(exported.orders.map((order) => order.key)).toEqual([keyOf(event)]);
+      expect(exported.inbox).toHaveLength(1);
+      expect(exported.deadLetters).toHaveLength(1);
+      expect(exported.adjustments).toHaveLength(1);
+
+      const report = await store.eraseCustomer(match, redactor(email), new Date().toISOString());
+      expect(report).toMatchObject({ orders: 1, inbox: 1, deadLetters: 1, records: 1 });
+      const order = await store.getOrder(keyOf(event));
+      expect(order).toMatchObject({ facts: ['paid'], snapshot: { customer: { name: null, email: null, mobile: null } }, erasedAt: expect.any(String) });
+      const after = await store.exportCustomer(match, redactor(email));
+      expect(after.orders).toEqual([]);
+      expect(JSON.stringify(after)).not.toContain(email);
+      expect(JSON.stringify(await store.listDeadLetters())).not.toContain(email);
+    });
+
+    it('erases everything of one shop and nothing of another', async () => {
+      const gone = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'closing-shop' });
+      const kept = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'other-shop' });
+      await fold(store, gone);
+      await fold(store, kept);
+      await store.putRecord('shop', 'testshop:closing-shop', { platform: 'testshop', shop: 'closing-shop', uninstalledAt: new Date().toISOString() });
+      await store.claimLpOrderId(`lp-${gone.orderId}`, keyOf(gone));
+      const report = await store.eraseShop('testshop', 'closing-shop');
+      expect(report.orders).toBe(1);
+      expect(report.records).toBeGreaterThanOrEqual(1);
+      expect(await store.getOrder(keyOf(gone))).toBeUndefined();
+      expect(await store.getOrder(keyOf(kept))).toBeDefined();
+      expect(await store.getRecord('shop', 'testshop:closing-shop')).toBeUndefined();
+      expect(await store.claimLpOrderId(`lp-${gone.orderId}`, 'someone:else:1')).toBe('someone:else:1');
+    });
+
+    it('runs an exclusive job once at a time', async () => {
+      let release!: () => void;
+      const first = store.exclusive('job', () => new Promise<string>((resolve) => (release = () => resolve('first'))));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await store.exclusive('job', async () => 'second')).toEqual({ ran: false });
+      release();
+      expect(await first).toEqual({ ran: true, value: 'first' });
+      expect(await store.exclusive('job', async () => 'third')).toEqual({ ran: true, value: 'third' });
+    });
+
+    it('changes an order’s progress from outside the worker and makes it due', async () => {
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+      await fold(store, event);
+      for (const claimed of await store.claimDue('w', 100, 60_000)) await store.saveProgress({ ...claimed, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      const changed = await store.updateProgress(keyOf(event), (record) => {
+        record.work = { ...record.work, held: {} };
+      });
+      expect(changed?.dueAt).toBeTruthy();
+      expect((await store.claimDue('w', 100, 60_000)).map((record) => record.key)).toContain(keyOf(event));
+    });
+  });
+});
+
+describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL', () => {
+  it('copies every order, entry, dead letter, record and registration, and a second copy changes nothing', async () => {
+    const source = new LowdbStore({ dataDir: tempDataDir(), settleAfterMs: 1 });
+    await source.open();
+    const events = Array.from({ length: 30 }, () => orderEvent({ orderId: nextOrderId(), facts: ['paid', 'fulfilled'] }));
+    for (const event of events) await fold(source, event);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Most of them settled, out of memory, as in a ledger that ran a while.
+    for (const claimed of await source.claimDue('w', 100, 60_000)) await source.saveProgress({ ...claimed, dueAt: null, upstream: { ...claimed.upstream, points: 'approved' }, target: { state: 'approved' } }, { owner: 'w', release: true, leaseMs: 60_000 });
+    await source.settleQuiet();
+    await source.accept(entry('k-moving', { delivery: delivery('{}') }));
+    await source.addDeadLetter({ id: 'dl-moving', kind: 'call', reason: 'refused', orderKey: keyOf(events[0]!), operation: 'earn' });
+    await source.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T00:00:00.000Z', lastRun: null });
+    await source.claimLpOrderId('lp-moving', keyOf(events[1]!));
+
+    const database = await freshDatabase();
+    const { store: target, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }) });
+    try {
+      await target.open();
+      const copy = async () => {
+        const items = [];
+        for await (const item of source.exportAll()) items.push(item);
+        await target.importItems(items);
+        return items.length;
+      };
+      expect(await copy()).toBeGreaterThan(30);
+      for (const event of events) expect(await target.getOrder(keyOf(event))).toMatchObject({ upstream: { points: 'approved' }, facts: ['paid', 'fulfilled'] });
+      expect(await target.inboxEntry('k-moving')).toBeDefined();
+      expect(await target.hasSeen('k-moving')).toBe(true);
+      expect(await target.getDeadLetter('dl-moving')).toBeDefined();
+      expect(await target.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({ highWaterMark: '2026-11-20T00:00:00.000Z' });
+      expect(await target.claimLpOrderId('lp-moving', 'other:shop:1')).toBe(keyOf(events[1]!));
+      const counts = await target.countOrders();
+      await copy();
+      expect(await target.countOrders()).toEqual(counts);
+    } finally {
+      await target.close();
+      await release();
+      await database.drop();
+      await source.close();
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable())('instances starting together on a new database', () => {
+  it('all start: one migrates, the others wait for it instead of failing', async () => {
+    const database = await freshDatabase();
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 2 });
+        await store.open();
+        return { store, release };
+      }),
+    );
+    try {
+      for (const { store } of opened) expect(await store.countOrders()).toMatchObject({ byState: {} });
+    } finally {
+      for (const { store, release } of opened) {
+        await store.close();
+        await release();
+      }
+      await database.drop();
+    }
+  });
+});
