@@ -28,9 +28,25 @@ export function pointsFor(amount: string, pointsPerUnit: number): number {
 
 /** The sum of decimal strings, as a decimal string. */
 export function sumDecimal(values: readonly string[]): string {
-  const total = values.reduce((sum, value) => sum + toScaled(value), 0n);
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(SCALE + 1, '0');
+  return fromScaled(values.reduce((sum, value) => sum + toScaled(value), 0n));
+}
+
+/** The product of two decimal strings, as a decimal string (to six places, rounded down). */
+export function multiplyDecimal(a: string, b: string): string {
+  const product = (toScaled(a) * toScaled(b)) / 10n ** BigInt(SCALE);
+  return fromScaled(product);
+}
+
+/** a / b for positive decimals, to six places, rounded up. */
+export function divideDecimalUp(a: string, b: string): string {
+  const numerator = toScaled(a) * 10n ** BigInt(SCALE);
+  const denominator = toScaled(b);
+  return fromScaled((numerator + denominator - 1n) / denominator);
+}
+
+function fromScaled(scaled: bigint): string {
+  const negative = scaled < 0n;
+  const digits = (negative ? -scaled : scaled).toString().padStart(SCALE + 1, '0');
   const whole = digits.slice(0, -SCALE);
   const fraction = digits.slice(-SCALE).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;

@@ -1,12 +1,22 @@
-// The core, assembled: the lowdb store under DATA_DIR, the ledger over it and
-// the worker that drains it through the loyalty client.
+// The core, assembled: a store (lowdb files under DATA_DIR, or PostgreSQL),
+// ingestion (the acknowledgement path), intake (translation and folding
+// after the answer), the worker (loyalty calls), privacy requests, and the
+// pause that refused credentials bring.
+import { randomUUID } from 'node:crypto';
+import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
-import { Ledger, type AcceptResult } from './ledger.ts';
+import { LoyaltyError } from '../loyalty/errors.ts';
+import { Adjustments } from './adjustments.ts';
+import { ingest, type Ingest, type IngestResult } from './ingest.ts';
+import { Intake } from './intake.ts';
 import type { OrderEvent } from './order-event.ts';
 import type { Policy } from './policy.ts';
-import type { DeadLetter, LedgerStore } from './store/ledger-store.ts';
-import { LowdbStore } from './store/lowdb-store.ts';
-import { Worker, type LoyaltyOperations, type WorkerOptions } from './worker.ts';
+import { Privacy } from './privacy.ts';
+import type { DeadLetter, LedgerStore, OpenReport } from './store/ledger-store.ts';
+import { LowdbStore } from './store/lowdb/lowdb-store.ts';
+import { AuthPause } from './worker/auth-pause.ts';
+import type { OrderIdPrefixes } from './worker/lp-order-ids.ts';
+import { Worker, type LoyaltyOperations } from './worker/worker.ts';
 
 export interface EngineOptions {
   dataDir: string;
@@ -17,72 +27,190 @@ export interface EngineOptions {
   dedupeWindowMs?: number;
   /** Another store in place of the lowdb files. */
   store?: LedgerStore;
-  worker?: Partial<Omit<WorkerOptions, 'ledger' | 'client' | 'policy' | 'earnActivityId' | 'logger'>>;
+  /** Platform adapters, for translating stored deliveries and reading them for privacy requests. */
+  adapterFor?: (platform: string) => PlatformAdapter<unknown> | undefined;
+  /** A harmless read of the loyalty service, to learn when refused credentials work again. */
+  probe?: () => Promise<unknown>;
+  /** First wait before that read (it doubles, up to 5 minutes). */
+  probeDelayMs?: number;
+  orderIdPrefixes?: OrderIdPrefixes;
+  /** Who this instance is, when several share a store. */
+  owner?: string;
+  /** Poll a shared store this often (other instances' work); unset for a store only this process writes. */
+  pollMs?: number;
+  worker?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
+  intake?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; leaseMs?: number };
+  onPauseChange?: (paused: boolean) => void;
   now?: () => Date;
 }
 
+export type RetryOutcome = { retried: true } | { retried: false; reason: string };
+
 export interface Engine {
-  ledger: Ledger;
+  store: LedgerStore;
+  ingest: Ingest;
+  intake: Intake;
   worker: Worker;
-  /** Starts draining. openEngine() leaves this to the caller; startEngine() does it. */
+  privacy: Privacy;
+  adjustments: Adjustments;
+  authPause: AuthPause;
+  openReport: OpenReport;
+  /** Starts intake and the worker. openEngine() leaves this to the caller; startEngine() does it. */
   startWorker(): Promise<void>;
-  /** The acknowledgement path: resolves once the delivery is on disk. */
-  accept(deliveryKey: string, events: OrderEvent[], aliases?: string[]): Promise<AcceptResult>;
-  retryDeadLetter(id: string): Promise<DeadLetter | undefined>;
-  /** Waits until every accepted delivery is folded and the worker has nothing ready to do. */
+  /** Starts intake alone and waits until every accepted delivery is folded into its orders (the worker not yet calling). */
+  foldInbox(): Promise<void>;
+  /** Order events in neutral form (resync, tests): durable when it resolves. */
+  accept(key: string, events: OrderEvent[], aliases?: string[]): Promise<IngestResult>;
+  /** A person retries a dead letter: a call is sent again, a delivery read again. */
+  retryDeadLetter(letter: DeadLetter): Promise<RetryOutcome>;
+  /** Waits until every accepted delivery is folded and nothing is due now (retries waiting for a time do not count). */
   drain(): Promise<void>;
-  /** Stops taking work, waits up to timeoutMs for calls under way, flushes the ledger. */
+  /** Stops taking work, waits up to timeoutMs for calls under way, flushes the store. */
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** Opens the ledger (refusing a damaged one) without making any call yet. */
+/** Opens the store (refusing a damaged one) without making any call yet. */
 export async function openEngine(options: EngineOptions): Promise<Engine> {
   const now = options.now ?? (() => new Date());
-  const store = options.store ?? new LowdbStore({ dataDir: options.dataDir });
-  const ledger = await Ledger.open({ store, now, ...(options.dedupeWindowMs ? { dedupeWindowMs: options.dedupeWindowMs } : {}) });
-  const worker = new Worker({
-    ledger,
+  const dedupeWindowMs = options.dedupeWindowMs ?? 7 * 24 * 60 * 60_000;
+  const owner = options.owner ?? randomUUID();
+  const store =
+    options.store ??
+    new LowdbStore({ dataDir: options.dataDir, dedupeWindowMs, now, ...(options.worker?.settleAfterMs ? { settleAfterMs: options.worker.settleAfterMs } : {}) });
+  const openReport = await store.open();
+  if (openReport.tornInboxFiles > 0) {
+    options.logger.warn({ torn: openReport.tornInboxFiles }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
+  }
+  if (openReport.upgraded) options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
+
+  const adapterFor = options.adapterFor ?? (() => undefined);
+  const privacy = new Privacy({ store, adapterFor, logger: options.logger, now });
+  let worker: Worker | undefined;
+  const authPause = new AuthPause({
+    probe: options.probe ?? (() => Promise.resolve()),
+    logger: options.logger,
+    onResume: () => worker?.wake(),
+    ...(options.probeDelayMs ? { minProbeDelayMs: options.probeDelayMs } : {}),
+    ...(options.onPauseChange ? { onChange: options.onPauseChange } : {}),
+  });
+  const { settleAfterMs: _settleAfterMs, ...workerOptions } = options.worker ?? {};
+  worker = new Worker({
+    store,
     client: options.client,
     policy: options.policy,
     earnActivityId: options.earnActivityId,
     logger: options.logger,
+    owner,
+    authPause,
+    orderIdPrefixes: options.orderIdPrefixes ?? {},
+    pollMs: options.pollMs,
     now,
-    ...options.worker,
+    ...workerOptions,
   });
-  if (ledger.tornSegmentsAtOpen > 0) {
-    options.logger.warn({ torn: ledger.tornSegmentsAtOpen }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
-  }
-  await ledger.pruneSeen();
-  // The ledger just loaded whole: keep that picture as the last good copy, in the background.
+  const intake = new Intake({ store, adapterFor, privacy, logger: options.logger, owner, pollMs: options.pollMs, now, ...options.intake });
+  const entry = ingest(store, now);
+  const adjustments = new Adjustments(store, options.client, options.logger);
+
+  await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
+  // The ledger just opened whole: keep that picture as the last good copy, in the background.
   const backup = store.backUp?.().catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
   let pruner: NodeJS.Timeout | undefined;
+  const theWorker = worker;
+  let intakeStarted = false;
+  let workerStarted = false;
+  const startIntake = () => {
+    if (intakeStarted) return;
+    intakeStarted = true;
+    intake.start();
+  };
 
   return {
-    ledger,
-    worker,
+    store,
+    ingest: entry,
+    intake,
+    worker: theWorker,
+    privacy,
+    adjustments,
+    authPause,
+    openReport,
     async startWorker() {
-      await worker.start();
-      pruner = setInterval(() => void ledger.pruneSeen().catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')), 60 * 60_000);
+      startIntake();
+      workerStarted = true;
+      theWorker.start();
+      pruner = setInterval(
+        () => void store.pruneSeen(new Date(now().getTime() - dedupeWindowMs)).catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')),
+        60 * 60_000,
+      );
       pruner.unref();
     },
-    accept: (deliveryKey, events, aliases) => ledger.accept(deliveryKey, events, aliases),
-    async retryDeadLetter(id) {
-      const letter = await ledger.removeDeadLetter(id);
-      if (letter?.kind === 'call' && letter.orderKey) await worker.retry(letter.orderKey, letter.id);
-      return letter;
+    async foldInbox() {
+      startIntake();
+      await intake.idle();
+    },
+    accept: (key, events, aliases) => entry.events(key, events, aliases),
+    async retryDeadLetter(letter) {
+      if (letter.adjustmentId) {
+        const result = await adjustments.resend(letter.adjustmentId);
+        if (!result) return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
+        if (result.adjustment.outcome === 'success') {
+          await store.removeDeadLetter(letter.id);
+          return { retried: true };
+        }
+        if (result.deadLetter) await store.removeDeadLetter(letter.id);
+        return { retried: false, reason: result.adjustment.message };
+      }
+      if (letter.kind === 'call') {
+        if (!letter.orderKey) return { retried: false, reason: 'this dead letter names no order' };
+        await store.removeDeadLetter(letter.id);
+        await theWorker.retry(letter.orderKey, letter.id);
+        return { retried: true };
+      }
+      const delivery = letter.delivery;
+      const adapter = delivery ? adapterFor(delivery.platform) : undefined;
+      if (!delivery || !adapter) return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
+      // Read again now, so that the person learns at once whether the cause is fixed.
+      let reason: string;
+      try {
+        const translation = await adapter.translate(delivery);
+        if (translation.kind !== 'unusable') {
+          const key = `${letter.deliveryKey ?? letter.id}:retry:${letter.retries + 1}`;
+          await (translation.kind === 'events' ? entry.events(key, translation.events) : entry.delivery(key, delivery));
+          await store.removeDeadLetter(letter.id);
+          return { retried: true };
+        }
+        reason = translation.reason;
+      } catch (error) {
+        reason = error instanceof LoyaltyError ? error.summary : (error as Error).message;
+      }
+      await store.updateDeadLetter({ ...letter, reason, retries: letter.retries + 1 });
+      return { retried: false, reason };
     },
     async drain() {
-      await ledger.quiesce();
-      await worker.idle();
+      // Idle loops are not enough: one may not have been woken yet for work the store already holds.
+      const workWaiting = async () => {
+        const at = now().getTime();
+        const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
+        return (intakeStarted && inbox !== undefined && inbox <= at) || (workerStarted && due !== undefined && due <= at && !authPause.paused);
+      };
+      for (let calm = 0; calm < 2; ) {
+        await intake.idle();
+        await theWorker.idle();
+        await new Promise((resolve) => setImmediate(resolve));
+        const quiet = intake.isIdle && theWorker.isIdle && !(await workWaiting());
+        if (!quiet) await new Promise((resolve) => setTimeout(resolve, 5));
+        calm = quiet ? calm + 1 : 0;
+      }
     },
     async stop(timeoutMs = 10_000) {
       clearInterval(pruner);
+      intakeStarted = workerStarted = false;
+      authPause.stop();
       await backup;
-      // A call still under way at the deadline is left: its intent is on disk, and it is made again after restart.
+      // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([worker.stop(), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      await Promise.race([Promise.all([intake.stop(), theWorker.stop()]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
-      await ledger.flush();
+      await store.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Fact } from './order-event.ts';
 import type { OrderRecord, OrderSnapshot, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
-export const SKIP_REASONS = ['test_order', 'excluded_source', 'below_minimum', 'missing_email', 'missing_mobile'] as const;
+export const SKIP_REASONS = ['test_order', 'excluded_source', 'below_minimum', 'missing_email', 'missing_mobile', 'protected_data_hidden', 'customer_erased'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export type Target =
@@ -22,13 +22,15 @@ export type Target =
 export type TargetState = Target['state'];
 
 /** Why an order earns nothing, or undefined when it is eligible. */
-export function skipReason(snapshot: OrderSnapshot, policy: Policy): SkipReason | undefined {
+export function skipReason(snapshot: OrderSnapshot, policy: Policy, erased = false): SkipReason | undefined {
   if (snapshot.test && !policy.countTestOrders) return 'test_order';
   if (snapshot.source !== null && policy.excludedSources.includes(snapshot.source.toLowerCase())) return 'excluded_source';
   if (compareDecimal(snapshot.total.amount, policy.minimumTotal) < 0) return 'below_minimum';
-  if (!snapshot.customer.email) return 'missing_email';
-  if (policy.requireMobile && !snapshot.customer.mobile) return 'missing_mobile';
-  return undefined;
+  const missing = !snapshot.customer.email ? 'missing_email' : policy.requireMobile && !snapshot.customer.mobile ? 'missing_mobile' : undefined;
+  if (!missing) return undefined;
+  if (erased) return 'customer_erased';
+  // Withheld by the platform, not absent: the merchant can grant the access.
+  return snapshot.protectedDataHidden ? 'protected_data_hidden' : missing;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,6 +41,8 @@ export interface TargetInput {
   upstreamPoints: UpstreamPoints;
   earnedAt: string | null;
   now: Date;
+  /** The customer's personal data was erased from the order. */
+  erased?: boolean | undefined;
 }
 
 export function isCancelled(facts: ReadonlySet<Fact>, policy: Policy): boolean {
@@ -50,11 +54,11 @@ export function isTriggered(facts: ReadonlySet<Fact>, policy: Policy): boolean {
   return facts.has('paid') || facts.has('fulfilled') || (policy.earnTrigger === 'placed' && facts.has('placed'));
 }
 
-export function pointsTarget({ facts, snapshot, upstreamPoints, earnedAt, now }: TargetInput, policy: Policy): Target {
+export function pointsTarget({ facts, snapshot, upstreamPoints, earnedAt, now, erased = false }: TargetInput, policy: Policy): Target {
   // Eligibility is judged until points are earned; after that only a
   // cancellation or refund takes them back, not an edit of the order's details.
   if (upstreamPoints === 'none') {
-    const reason = skipReason(snapshot, policy);
+    const reason = skipReason(snapshot, policy, erased);
     if (reason) return { state: 'skipped', reason };
   }
   if (isCancelled(facts, policy)) return upstreamPoints === 'none' ? { state: 'void' } : { state: 'cancelled' };
@@ -95,7 +99,7 @@ export interface Plan {
 export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
   const facts = new Set(record.facts);
   const { upstream, snapshot } = record;
-  const target = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now }, policy);
+  const target = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now, erased: Boolean(record.erasedAt) }, policy);
   // A call held by a dead letter waits for a person; the others go on.
   const held = (action: Action | undefined) => (action && record.work.held[action.kind] === undefined ? action : undefined);
   const next = held(pointsAction(target.state, upstream.points)) ?? extraActions(record, target, facts, policy).find((action) => held(action));

@@ -24,13 +24,20 @@ export const orderEventSchema = z.object({
     /** E.164 when the adapter could normalise it. */
     mobile: z.string().max(32).nullable(),
   }),
-  /** null when the event does not carry the order's total (a refund event). */
-  total: z.object({ amount: decimal, currency: z.string().max(8) }).nullable(),
   /**
-   * Refunds the event knows of, by the platform's refund id. The core adds
-   * them up against the order's total to tell a full refund from a partial one.
+   * The order's total in the shop's currency; with the total the customer saw
+   * (presentment) when that was another currency. null when the event does not
+   * carry it (a refund event).
    */
-  refunds: z.array(z.object({ id: z.string().min(1).max(64), amount: decimal })).default([]),
+  total: z
+    .object({ amount: decimal, currency: z.string().max(8), presentment: z.object({ amount: decimal, currency: z.string().max(8) }).optional() })
+    .nullable(),
+  /**
+   * Refunds the event knows of, by the platform's refund id, with the currency
+   * of the amount when known. The core adds them up, in the shop's currency,
+   * against the order's total to tell a full refund from a partial one.
+   */
+  refunds: z.array(z.object({ id: z.string().min(1).max(64), amount: decimal, currency: z.string().max(8).nullable().optional() })).default([]),
   test: z.boolean(),
   /** Where the order was placed (web, pos, ...), when the platform says. */
   source: z.string().max(64).nullable(),
@@ -41,6 +48,12 @@ export const orderEventSchema = z.object({
   attributes: z.record(z.string(), z.string()).default({}),
   /** The landing page URL (or path and query) of the visit that placed the order. */
   landingSite: z.string().max(2048).nullable().default(null),
+  /**
+   * The platform withheld the customer's e-mail or phone (Shopify's protected
+   * customer data, not granted to the app): missing contact details then say
+   * so, instead of looking like an order without them.
+   */
+  protectedDataHidden: z.boolean().optional(),
 });
 
 export type OrderEvent = z.infer<typeof orderEventSchema>;

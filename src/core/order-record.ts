@@ -2,7 +2,7 @@
 // it. The fold is what makes duplicates and reordering harmless: facts are a
 // union, and every detail of the order is taken from the newest event that
 // knew it, newest by when it happened, not by when it arrived.
-import { compareDecimal, sumDecimal } from './decimal.ts';
+import { compareDecimal, divideDecimalUp, multiplyDecimal, sumDecimal } from './decimal.ts';
 import { FACTS, orderKey, type Fact, type OrderEvent } from './order-event.ts';
 
 /**
@@ -14,13 +14,21 @@ export type UpstreamPoints = 'none' | 'earning' | 'earned' | 'approved' | 'cance
 export interface OrderSnapshot {
   orderName: string;
   customer: { name: string | null; email: string | null; mobile: string | null };
-  total: { amount: string; currency: string };
+  total: { amount: string; currency: string; presentment?: { amount: string; currency: string } | undefined };
   test: boolean;
   source: string | null;
   referral?: { campaignId: number } | undefined;
   discountCodes: Array<{ code: string; amount: string }>;
   attributes: Record<string, string>;
   landingSite: string | null;
+  /** The newest event that said anything about the customer's contact details said the platform withheld them. */
+  protectedDataHidden?: boolean | undefined;
+}
+
+export interface RefundAmount {
+  amount: string;
+  /** null: the platform did not say; taken to be the currency the customer paid in. */
+  currency: string | null;
 }
 
 export interface CallRecord {
@@ -41,8 +49,8 @@ export interface OrderRecord {
   snapshot: OrderSnapshot;
   /** Per snapshot field (customer fields one by one), the sort key of the event it was taken from. */
   snapshotFrom: Record<string, string>;
-  /** Refunds seen, by refund id, as positive amounts. */
-  refunds: Record<string, string>;
+  /** Refunds seen, by refund id, as positive amounts (a plain string: in the shop's currency, as ledgers before currencies kept them). */
+  refunds: Record<string, RefundAmount | string>;
   firstSeenAt: string;
   updatedAt: string;
   /** Where the lifecycle last said the points belong, for people to read. */
@@ -55,6 +63,8 @@ export interface OrderRecord {
     conversion: 'none' | 'sending' | 'sent';
     /** sending: the call may have been made; a crash here leaves it in doubt. */
     redemption: 'none' | 'sending' | 'sent';
+    /** The lp_orderid this order was registered under before its first call, once it was. */
+    lpOrderId?: string | null | undefined;
   };
   /**
    * Retry state of the next call, and the calls held by a dead letter (by
@@ -71,7 +81,29 @@ export interface OrderRecord {
   calls: CallRecord[];
   /** The most recent delivery keys folded in, newest last. */
   deliveries: string[];
+  /** When the customer's personal data was erased from this order: later events add none back. */
+  erasedAt?: string | null | undefined;
+  /**
+   * Kept by the store. version counts every write; foldVersion counts folds,
+   * so a worker that saves its progress learns that new facts arrived while
+   * it was calling. dueAt: when the worker should look at the order next
+   * (null: nothing to do until an event comes).
+   */
+  version: number;
+  foldVersion: number;
+  dueAt: string | null;
 }
+
+/** The part of a record that folding events writes; the worker never writes it. */
+export const FOLD_FIELDS = ['facts', 'snapshot', 'snapshotFrom', 'refunds', 'firstSeenAt', 'deliveries', 'erasedAt'] as const;
+/** The part the worker writes; folding never writes it. */
+export const PROGRESS_FIELDS = ['target', 'upstream', 'work', 'calls'] as const;
+
+export type FoldPart = Pick<OrderRecord, (typeof FOLD_FIELDS)[number]>;
+export type ProgressPart = Pick<OrderRecord, (typeof PROGRESS_FIELDS)[number]>;
+
+export const foldPart = (record: OrderRecord): FoldPart => Object.fromEntries(FOLD_FIELDS.map((field) => [field, record[field] ?? null])) as FoldPart;
+export const progressPart = (record: OrderRecord): ProgressPart => Object.fromEntries(PROGRESS_FIELDS.map((field) => [field, record[field]])) as ProgressPart;
 
 const MAX_DELIVERIES_KEPT = 20;
 const MAX_CALLS_KEPT = 50;
@@ -106,6 +138,10 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
     work: { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, held: {} },
     calls: [],
     deliveries: [],
+    erasedAt: null,
+    version: 0,
+    foldVersion: 0,
+    dueAt: now,
   };
 }
 
@@ -120,9 +156,10 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
     record.snapshotFrom[field] = at;
   };
   // Each customer field on its own: a refund event that knows no e-mail must not erase it.
+  // Once the customer was erased from this order, nothing personal comes back.
   const customer = { ...record.snapshot.customer };
   for (const field of ['name', 'email', 'mobile'] as const) {
-    const value = event.customer[field];
+    const value = record.erasedAt ? null : event.customer[field];
     if (value === null || !newest(`customer.${field}`)) continue;
     customer[field] = value;
     record.snapshotFrom[`customer.${field}`] = at;
@@ -135,11 +172,13 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   take('discountCodes', event.discountCodes, event.discountCodes.length > 0);
   take('attributes', event.attributes, Object.keys(event.attributes).length > 0);
   take('landingSite', event.landingSite, event.landingSite !== null);
+  // Withheld contact details are a fact about the newest event that knew the customer.
+  take('protectedDataHidden', event.protectedDataHidden ?? false, event.customer.email !== null || event.customer.mobile !== null || event.protectedDataHidden === true);
   // A test order stays a test order, whatever arrives later.
   record.snapshot.test = record.snapshot.test || event.test;
 
   // Facts: the union so far, this event's, and what the refunds add up to against the (maybe just learnt) total.
-  for (const refund of event.refunds) record.refunds[refund.id] = refund.amount.replace(/^-/, '');
+  for (const refund of event.refunds) record.refunds[refund.id] = { amount: refund.amount.replace(/^-/, ''), currency: refund.currency ?? null };
   const facts = new Set<Fact>([...record.facts, ...event.facts, ...refundFacts(record)]);
   record.facts = FACTS.filter((fact) => facts.has(fact));
 
@@ -148,6 +187,8 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
     if (record.deliveries.length > MAX_DELIVERIES_KEPT) record.deliveries.splice(0, record.deliveries.length - MAX_DELIVERIES_KEPT);
   }
   record.updatedAt = now;
+  record.foldVersion++;
+  record.dueAt = now;
 }
 
 export function recordCall(record: OrderRecord, call: CallRecord): void {
@@ -161,13 +202,34 @@ export function recordCall(record: OrderRecord, call: CallRecord): void {
  * total, a refund is at least a partial one.
  */
 function refundFacts(record: OrderRecord): Fact[] {
-  const amounts = Object.values(record.refunds);
-  if (amounts.length === 0) return [];
-  const refunded = sumDecimal(amounts);
+  if (Object.keys(record.refunds).length === 0) return [];
+  const refunded = refundedInShopMoney(record);
   if (compareDecimal(refunded, '0') <= 0) return [];
   const total = record.snapshotFrom.total === undefined ? undefined : record.snapshot.total.amount;
   if (total !== undefined && compareDecimal(total, '0') > 0 && compareDecimal(refunded, total) >= 0) return ['partiallyRefunded', 'fullyRefunded'];
   return ['partiallyRefunded'];
+}
+
+/**
+ * What the refunds add up to in the shop's currency. A refund in the
+ * currency the customer paid in (the webhooks' refund transactions) is
+ * converted at the order's own rate: shop total / presentment total. So the
+ * webhook and the Admin API, which gives refunds in shop money, agree.
+ */
+export function refundedInShopMoney(record: Pick<OrderRecord, 'refunds' | 'snapshot'>): string {
+  const { currency, presentment } = record.snapshot.total;
+  const inShop: string[] = [];
+  for (const value of Object.values(record.refunds)) {
+    const refund = typeof value === 'string' ? { amount: value, currency } : value;
+    const paidIn = refund.currency ?? presentment?.currency ?? currency;
+    if (presentment && paidIn === presentment.currency && paidIn !== currency && compareDecimal(presentment.amount, '0') > 0) {
+      // Rounded up: a refund of all of it must not fall a hair short of the total.
+      inShop.push(divideDecimalUp(multiplyDecimal(refund.amount, record.snapshot.total.amount), presentment.amount));
+    } else {
+      inShop.push(refund.amount);
+    }
+  }
+  return sumDecimal(inShop);
 }
 
 /** What the admin lists and counts by: small enough to keep for every order, settled ones included. */
@@ -181,6 +243,7 @@ export interface OrderSummary {
   reason: string | undefined;
   upstream: UpstreamPoints;
   email: string | null;
+  mobile: string | null;
   updatedAt: string;
 }
 
@@ -194,6 +257,7 @@ export const summarise = (record: OrderRecord): OrderSummary => ({
   reason: record.target?.reason,
   upstream: record.upstream.points,
   email: record.snapshot.customer.email,
+  mobile: record.snapshot.customer.mobile,
   updatedAt: record.updatedAt,
 });
 

@@ -1,35 +1,42 @@
-// Scheduled reconciliation: every platform with API access is asked, on an
-// interval, for the orders modified since the last successful run (minus an
-// overlap, for clocks and slow writes), and those go through the same resync
-// path as a manual resync. So it only ever fills gaps: WooCommerce never
-// retries a failed delivery, and any platform can drop one.
+// Scheduled reconciliation: every platform with API access is asked, for
+// each shop it reaches, for the orders modified since the last successful run
+// (minus an overlap, for clocks and slow writes), and those go through the
+// same path as a resync. So it only ever fills gaps: WooCommerce never
+// retries a failed delivery, and any platform can drop one. Each run also
+// reads what the platform says of the subscriptions that bring deliveries
+// here (a WooCommerce webhook disabled after failures, a BigCommerce hook
+// deactivated, a Shopify subscription deleted) and raises the alarm.
+//
+// With several bridges on one store, one instance at a time reconciles (the
+// store's exclusive lock); the state and the alarms are records every
+// instance reads.
 import type { Logger } from '../logger.ts';
-import type { Engine } from './engine.ts';
-import type { OrderEvent } from './order-event.ts';
+import type { Ingest } from './ingest.ts';
+import type { OrderSource, SubscriptionHealth } from './order-source.ts';
 import { resync } from './resync.ts';
-
-export interface ReconcileSource {
-  platform: string;
-  fetchOrders(window: { since: Date; until?: Date }): AsyncIterable<OrderEvent>;
-  /** One order as the platform has it now, for a resync of chosen orders. */
-  fetchOrder(orderId: string): Promise<OrderEvent | undefined>;
-}
+import type { LedgerStore, ReconciliationState } from './store/ledger-store.ts';
 
 export interface ReconcilerOptions {
-  sources: ReconcileSource[];
-  engine: Engine;
+  sources: OrderSource[];
+  store: LedgerStore;
+  ingest: Ingest;
   logger: Logger;
   intervalMs: number;
   overlapMs: number;
   /** Where the very first window starts, when there is no high-water mark yet. */
   firstLookbackMs: number;
+  /** Told of every subscription check, for metrics. */
+  onHealth?: (health: SubscriptionHealth) => void;
   now?: () => Date;
 }
+
+export const reconciliationId = (platform: string, shop: string) => `${platform}:${shop}`;
 
 export class Reconciler {
   readonly #o: ReconcilerOptions;
   readonly #now: () => Date;
   #timer: NodeJS.Timeout | undefined;
+  #first: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
   constructor(options: ReconcilerOptions) {
@@ -43,38 +50,55 @@ export class Reconciler {
 
   start(): void {
     if (this.#o.intervalMs <= 0 || this.#o.sources.length === 0) return;
-    this.#timer = setInterval(() => void this.runAll(), this.#o.intervalMs);
+    this.#timer = setInterval(() => void this.runAll().catch(this.#logFailure), this.#o.intervalMs);
     this.#timer.unref();
     // A first pass soon after start catches what arrived while the bridge was down.
-    setTimeout(() => void this.runAll(), 1_000).unref();
+    this.#first = setTimeout(() => void this.runAll().catch(this.#logFailure), 1_000);
+    this.#first.unref();
   }
+
+  #logFailure = (error: unknown) => this.#o.logger.error({ err: error }, 'reconciliation failed');
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
-    await this.#running;
+    clearTimeout(this.#first);
+    await this.#running?.catch(() => undefined);
   }
 
-  /** One pass over every platform; a pass already under way is joined, not doubled. */
+  /** One pass over every platform and shop; a pass under way here is joined, one under way on another instance skipped. */
   runAll(): Promise<void> {
     this.#running ??= (async () => {
-      for (const source of this.#o.sources) await this.run(source.platform);
+      const result = await this.#o.store.exclusive('reconcile', async () => {
+        for (const source of this.#o.sources) {
+          for (const shop of await source.shops()) await this.#run(source, shop);
+        }
+      });
+      if (!result.ran) this.#o.logger.debug('another instance is reconciling');
     })().finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  async run(platform: string): Promise<void> {
+  /** One platform (and shop, or every shop it reaches), now. */
+  async run(platform: string, shop?: string): Promise<void> {
     const source = this.#o.sources.find((candidate) => candidate.platform === platform);
     if (!source) return;
-    const { engine, logger } = this.#o;
-    const previous = engine.ledger.reconciliation()[platform];
+    for (const each of shop ? [shop] : await source.shops()) await this.#run(source, each);
+  }
+
+  async #run(source: OrderSource, shop: string): Promise<void> {
+    const { store, logger } = this.#o;
+    const id = reconciliationId(source.platform, shop);
+    const previous = await store.getRecord<ReconciliationState>('reconciliation', id);
     const startedAt = this.#now();
     const from = previous?.highWaterMark ? new Date(Date.parse(previous.highWaterMark) - this.#o.overlapMs) : new Date(startedAt.getTime() - this.#o.firstLookbackMs);
     const window = { since: from, until: startedAt };
-    const result = await resync(source.fetchOrders(window), engine);
+    const result = await resync(source.fetchOrders(shop, window), this.#o.ingest);
     const clean = result.failed === 0;
-    await engine.ledger.saveReconciliation(platform, {
+    await store.putRecord<ReconciliationState & { platform: string; shop: string }>('reconciliation', id, {
+      platform: source.platform,
+      shop,
       // Only a clean run moves the mark: a failed one is tried again from the same place.
       highWaterMark: clean ? startedAt.toISOString() : (previous?.highWaterMark ?? null),
       lastRun: {
@@ -90,6 +114,32 @@ export class Reconciler {
       },
     });
     const log = clean ? logger.info.bind(logger) : logger.warn.bind(logger);
-    log({ platform, fetched: result.fetched, changed: result.changed, failed: result.failed, errors: result.errors.slice(0, 3) }, 'reconciliation');
+    log({ platform: source.platform, shop, fetched: result.fetched, changed: result.changed, failed: result.failed, errors: result.errors.slice(0, 3) }, 'reconciliation');
+    if (source.checkSubscriptions) await this.checkSubscriptions(source, shop);
+  }
+
+  /** Reads what the platform says of the subscriptions, keeps it for status and the dashboard, and says what is wrong. */
+  async checkSubscriptions(source: OrderSource, shop: string): Promise<SubscriptionHealth | undefined> {
+    if (!source.checkSubscriptions) return undefined;
+    let health: SubscriptionHealth;
+    try {
+      health = await source.checkSubscriptions(shop);
+    } catch (error) {
+      health = { platform: source.platform, shop, checkedAt: this.#now().toISOString(), healthy: 0, repaired: [], problems: [], error: (error as Error).message };
+    }
+    await this.#o.store.putRecord('platform-health', reconciliationId(source.platform, shop), health);
+    this.#o.onHealth?.(health);
+    for (const problem of health.problems) {
+      this.#o.logger.error({ platform: source.platform, shop, topic: problem.topic, kind: problem.kind }, `${problem.detail}. ${problem.fix}`);
+    }
+    if (health.repaired.length > 0) this.#o.logger.warn({ platform: source.platform, shop, repaired: health.repaired }, 'subscriptions put right');
+    return health;
+  }
+
+  /** Checks the subscriptions of every shop now (at start, and after an install). */
+  async checkAllSubscriptions(platform?: string, shop?: string): Promise<void> {
+    for (const source of this.#o.sources.filter((candidate) => !platform || candidate.platform === platform)) {
+      for (const each of shop ? [shop] : await source.shops()) await this.checkSubscriptions(source, each);
+    }
   }
 }

@@ -1,16 +1,21 @@
-// Resyncs started from the admin API run in the background; their progress
-// (fetched, changed, failed) can be read while they run and after.
+// Resyncs started from the admin API run in the background, on the instance
+// that was asked, one at a time per platform and shop across instances (the
+// store's exclusive lock). Their progress is a record in the store, so every
+// instance (and the dashboard behind any of them) can follow it.
 import { randomUUID } from 'node:crypto';
-import type { Engine } from './engine.ts';
+import type { Logger } from '../logger.ts';
+import type { Ingest } from './ingest.ts';
 import type { OrderEvent } from './order-event.ts';
-import type { ReconcileSource } from './reconciler.ts';
-import { resync, type ResyncProgress } from './resync.ts';
+import type { OrderSource } from './order-source.ts';
+import { emptyProgress, resync, type ResyncProgress } from './resync.ts';
+import type { LedgerStore } from './store/ledger-store.ts';
 
-export type ResyncRequest = { platform: string; since: Date; until?: Date | undefined } | { platform: string; orderIds: string[] };
+export type ResyncRequest = { platform: string; shop?: string | undefined } & ({ since: Date; until?: Date | undefined } | { orderIds: string[] });
 
 export interface ResyncJob {
   id: string;
   platform: string;
+  shops: string[];
   request: { since?: string; until?: string; orderIds?: string[] };
   status: 'running' | 'done' | 'failed';
   progress: ResyncProgress;
@@ -19,67 +24,122 @@ export interface ResyncJob {
 }
 
 const KEPT_JOBS = 50;
+/** Progress is written at most this often while a resync runs. */
+const PROGRESS_EVERY_MS = 500;
+
+export type StartResult = { ok: true; job: ResyncJob } | { ok: false; reason: string };
 
 export class ResyncJobs {
-  readonly #sources: ReconcileSource[];
-  readonly #engine: Engine;
-  readonly #jobs = new Map<string, ResyncJob>();
+  readonly #sources: OrderSource[];
+  readonly #store: LedgerStore;
+  readonly #ingest: Ingest;
+  readonly #logger: Logger;
+  readonly #running = new Set<Promise<void>>();
 
-  constructor(sources: ReconcileSource[], engine: Engine) {
+  constructor(sources: OrderSource[], store: LedgerStore, ingest: Ingest, logger: Logger) {
     this.#sources = sources;
-    this.#engine = engine;
+    this.#store = store;
+    this.#ingest = ingest;
+    this.#logger = logger;
   }
 
   get platforms(): string[] {
     return this.#sources.map((source) => source.platform);
   }
 
-  /** Starts a resync and returns at once; undefined when the platform has no API access configured. */
-  start(request: ResyncRequest): ResyncJob | undefined {
+  /** Starts a resync and returns at once with its job. */
+  async start(request: ResyncRequest): Promise<StartResult> {
     const source = this.#sources.find((candidate) => candidate.platform === request.platform);
-    if (!source) return undefined;
+    if (!source) return { ok: false, reason: `no API access is configured for ${request.platform} (configured: ${this.platforms.join(', ') || 'none'})` };
+    const reachable = await source.shops();
+    if (request.shop && !reachable.includes(request.shop)) return { ok: false, reason: `loyalty-bridge has no API access to ${request.shop} (reachable: ${reachable.join(', ') || 'none'})` };
+    const shops = request.shop ? [request.shop] : reachable;
+    if (shops.length === 0) return { ok: false, reason: `no ${request.platform} shop is reachable yet` };
     const job: ResyncJob = {
       id: randomUUID(),
       platform: request.platform,
+      shops,
       request: 'orderIds' in request ? { orderIds: request.orderIds } : { since: request.since.toISOString(), ...(request.until ? { until: request.until.toISOString() } : {}) },
       status: 'running',
-      progress: { fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] },
+      progress: emptyProgress(),
       startedAt: new Date().toISOString(),
       finishedAt: null,
     };
-    this.#jobs.set(job.id, job);
-    for (const old of [...this.#jobs.keys()].slice(0, Math.max(0, this.#jobs.size - KEPT_JOBS))) this.#jobs.delete(old);
-    const orders = 'orderIds' in request ? chosenOrders(source, request.orderIds) : source.fetchOrders({ since: request.since, ...(request.until ? { until: request.until } : {}) });
-    void resync(orders, this.#engine, (progress) => {
-      job.progress = { ...progress, errors: [...progress.errors] };
-    }).then(
-      (result) => {
-        job.progress = result;
-        job.status = result.failed > 0 && result.fetched === 0 ? 'failed' : 'done';
-        job.finishedAt = new Date().toISOString();
-      },
-      (error: unknown) => {
-        job.progress.errors.push((error as Error).message);
-        job.status = 'failed';
-        job.finishedAt = new Date().toISOString();
-      },
-    );
-    return job;
+    await this.#store.putRecord('resync-job', job.id, job);
+    await this.#prune();
+    const run = this.#run(source, job, request).finally(() => this.#running.delete(run));
+    this.#running.add(run);
+    return { ok: true, job };
   }
 
-  get(id: string): ResyncJob | undefined {
-    return this.#jobs.get(id);
+  async #run(source: OrderSource, job: ResyncJob, request: ResyncRequest): Promise<void> {
+    let lastWrite = 0;
+    const save = async (force = false) => {
+      if (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
+      lastWrite = Date.now();
+      await this.#store.putRecord('resync-job', job.id, job).catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save resync progress'));
+    };
+    const total = emptyProgress();
+    try {
+      for (const shop of job.shops) {
+        const orders = 'orderIds' in request ? chosenOrders(source, shop, request.orderIds) : source.fetchOrders(shop, { since: request.since, until: request.until });
+        const ran = await this.#store.exclusive(`resync:${source.platform}:${shop}`, () =>
+          resync(orders, this.#ingest, (progress) => {
+            job.progress = add(total, progress);
+            void save();
+          }),
+        );
+        if (!ran.ran) {
+          total.failed++;
+          total.errors.push(`a resync of ${shop} is already running on another instance`);
+          continue;
+        }
+        Object.assign(total, add(total, ran.value));
+        job.progress = { ...total, errors: [...total.errors] };
+      }
+      job.status = total.failed > 0 && total.fetched === 0 ? 'failed' : 'done';
+    } catch (error) {
+      job.progress.errors.push((error as Error).message);
+      job.status = 'failed';
+    }
+    job.finishedAt = new Date().toISOString();
+    await save(true);
   }
 
-  list(): ResyncJob[] {
-    return [...this.#jobs.values()].reverse();
+  async get(id: string): Promise<ResyncJob | undefined> {
+    return this.#store.getRecord<ResyncJob>('resync-job', id);
+  }
+
+  async list(): Promise<ResyncJob[]> {
+    return (await this.#store.listRecords<ResyncJob>('resync-job')).map(({ value }) => value).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  }
+
+  async #prune(): Promise<void> {
+    const jobs = await this.list();
+    for (const old of jobs.slice(KEPT_JOBS)) await this.#store.deleteRecord('resync-job', old.id);
+  }
+
+  /** Waits for the resyncs this instance runs. */
+  async idle(): Promise<void> {
+    await Promise.all(this.#running);
   }
 }
 
-async function* chosenOrders(source: ReconcileSource, orderIds: string[]): AsyncGenerator<OrderEvent> {
+/** The progress of the shops done so far plus the shop under way. */
+function add(done: ResyncProgress, current: ResyncProgress): ResyncProgress {
+  return {
+    fetched: done.fetched + current.fetched,
+    changed: done.changed + current.changed,
+    unchanged: done.unchanged + current.unchanged,
+    failed: done.failed + current.failed,
+    errors: [...done.errors, ...current.errors].slice(0, 50),
+  };
+}
+
+async function* chosenOrders(source: OrderSource, shop: string, orderIds: string[]): AsyncGenerator<OrderEvent> {
   for (const orderId of orderIds) {
-    const event = await source.fetchOrder(orderId);
-    if (!event) throw new Error(`order ${orderId} was not found on ${source.platform}`);
+    const event = await source.fetchOrder(shop, orderId);
+    if (!event) throw new Error(`order ${orderId} was not found on ${source.platform} (${shop})`);
     yield event;
   }
 }

@@ -1,8 +1,8 @@
 // Resync: orders fetched from a platform's API go through the same path as
-// webhooks (accept, fold, lifecycle), so a resync only ever fills gaps. An
+// webhooks (ingest, intake, lifecycle), so a resync only ever fills gaps. An
 // unchanged order comes back under the same delivery id, so running the same
 // resync twice changes nothing.
-import type { Engine } from './engine.ts';
+import type { Ingest } from './ingest.ts';
 import type { OrderEvent } from './order-event.ts';
 
 export interface ResyncProgress {
@@ -15,13 +15,15 @@ export interface ResyncProgress {
   errors: string[];
 }
 
-export async function resync(source: AsyncIterable<OrderEvent>, engine: Pick<Engine, 'accept'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
-  const progress: ResyncProgress = { fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] };
+export const emptyProgress = (): ResyncProgress => ({ fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] });
+
+export async function resync(source: AsyncIterable<OrderEvent>, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
+  const progress = emptyProgress();
   try {
     for await (const event of source) {
       progress.fetched++;
       try {
-        const result = await engine.accept(event.deliveryId, [event]);
+        const result = await ingest.events(event.deliveryId, [event]);
         if (result === 'accepted') progress.changed++;
         else progress.unchanged++;
       } catch (error) {

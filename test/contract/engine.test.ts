@@ -3,8 +3,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
-import { LowdbStore } from '../../src/core/store/lowdb-store.ts';
-import { eventually, startTestEngine, tempDataDir } from '../helpers/engine.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, openTestEngine, startTestEngine, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
@@ -42,7 +44,7 @@ describe('the order lifecycle against the sandbox', () => {
     await engine.accept('d3', [orderEvent({ orderId, facts: ['fullyRefunded'] })]);
     await engine.drain();
     expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
-    const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+    const order = await engine.store.getOrder(`testshop:shop-1:${orderId}`);
     expect(order?.calls.map((call) => [call.operation, call.outcome])).toEqual([
       ['earn', 'success'],
       ['approve', 'success'],
@@ -66,7 +68,7 @@ describe('the order lifecycle against the sandbox', () => {
     await engine.accept('p', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
     expect(earningOf(orderId)).toEqual([]);
-    const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+    const order = await engine.store.getOrder(`testshop:shop-1:${orderId}`);
     expect(order?.target).toEqual({ state: 'void' });
     expect(order?.calls).toEqual([]);
   });
@@ -109,7 +111,7 @@ describe('the order lifecycle against the sandbox', () => {
     const orderId = newOrderId();
     await engine.accept('s', [orderEvent({ orderId, facts: ['paid'], customer: { name: 'X', email: null, mobile: null } })]);
     await engine.drain();
-    expect((await engine.ledger.findOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+    expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
     expect(earningOf(orderId)).toEqual([]);
   });
 });
@@ -122,7 +124,7 @@ describe('failures', () => {
     await engine.accept('x', [orderEvent({ orderId, facts: ['paid'] })]);
     await eventually(() => expect(earningOf(orderId)).toHaveLength(1));
     await eventually(async () => {
-      const order = await engine.ledger.findOrder(`testshop:shop-1:${orderId}`);
+      const order = await engine.store.getOrder(`testshop:shop-1:${orderId}`);
       expect(order?.calls.map((call) => call.outcome)).toEqual(['retry', 'retry', 'success']);
     });
   });
@@ -132,7 +134,7 @@ describe('failures', () => {
     const orderId = newOrderId();
     await engine.accept('y', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
-    const [letter] = engine.ledger.deadLetters();
+    const [letter] = (await engine.store.listDeadLetters());
     expect(letter).toMatchObject({ kind: 'call', operation: 'earn', httpStatus: 402, orderKey: `testshop:shop-1:${orderId}` });
     expect(letter?.reason).toContain('unknown activity 999');
     expect(earningOf(orderId)).toEqual([]);
@@ -144,14 +146,14 @@ describe('failures', () => {
     sandbox.faults.configure({ forced: { status: 400, count: 1 } });
     await engine.accept('w', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
-    const [letter] = engine.ledger.deadLetters();
+    const [letter] = (await engine.store.listDeadLetters());
     expect(letter).toMatchObject({ operation: 'earn', httpStatus: 400 });
     expect(earningOf(orderId)).toEqual([]);
 
-    await engine.retryDeadLetter(letter?.id ?? '');
+    await engine.retryDeadLetter(letter!);
     await engine.drain();
     expect(earningOf(orderId)).toHaveLength(1);
-    expect(engine.ledger.deadLetters()).toEqual([]);
+    expect((await engine.store.listDeadLetters())).toEqual([]);
   });
 
   it('holds only the call that failed: a refused redeem does not stop a later cancellation', async () => {
@@ -160,7 +162,7 @@ describe('failures', () => {
     const customer = { name: 'N', email: `nobalance${orderId}@example.com`, mobile: '+447700900888' };
     await engine.accept('nb1', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-N', amount: '1.00' }] })]);
     await engine.drain();
-    expect(engine.ledger.deadLetters()).toMatchObject([{ operation: 'redeem', httpStatus: 400 }]);
+    expect((await engine.store.listDeadLetters())).toMatchObject([{ operation: 'redeem', httpStatus: 400 }]);
     await engine.accept('nb2', [orderEvent({ orderId, facts: ['cancelled'], customer })]);
     await engine.drain();
     expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
@@ -172,10 +174,10 @@ describe('failures', () => {
     sandbox.faults.configure({ failureRate: 1, failureStatus: 500 });
     const orderId = newOrderId();
     await engine.accept('z', [orderEvent({ orderId, facts: ['paid'] })]);
-    await eventually(async () => expect((await engine.ledger.findOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0));
+    await eventually(async () => expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0));
     now = new Date('2026-11-21T02:00:00Z');
-    await eventually(() => expect(engine.ledger.deadLetters()).toHaveLength(1));
-    expect(engine.ledger.deadLetters()[0]?.reason).toMatch(/gave up after retrying for 1 h/);
+    await eventually(async () => expect((await engine.store.listDeadLetters())).toHaveLength(1));
+    expect((await engine.store.listDeadLetters())[0]?.reason).toMatch(/gave up after retrying for 1 h/);
   });
 
   it('never sends a redeem twice when its outcome is unknown: it becomes a dead letter instead', async () => {
@@ -188,11 +190,11 @@ describe('failures', () => {
     // Every redeem fails after it was applied: the caller cannot know it worked.
     sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/redeem' });
     await engine.accept('c', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-D', amount: '0.10' }] })]);
-    await eventually(() => expect(engine.ledger.deadLetters().some((letter) => letter.operation === 'redeem')).toBe(true));
+    await eventually(async () => expect((await engine.store.listDeadLetters()).some((letter) => letter.operation === 'redeem')).toBe(true));
     sandbox.faults.configure({});
     await engine.drain();
     expect(sandbox.store.snapshot().redemptions.filter((r) => r.email === email)).toHaveLength(1);
-    expect(engine.ledger.deadLetters().find((letter) => letter.operation === 'redeem')?.reason).toMatch(/may or may not have been applied/);
+    expect((await engine.store.listDeadLetters()).find((letter) => letter.operation === 'redeem')?.reason).toMatch(/may or may not have been applied/);
   });
 });
 
@@ -203,9 +205,10 @@ describe('durability', () => {
     const orderId = newOrderId();
     await engine.accept('durable-1', [orderEvent({ orderId, facts: ['placed'] })]);
     // A second store reads the files as a restarted process would.
-    const loaded = await new LowdbStore({ dataDir }).load();
-    const inInbox = loaded.inbox.some(({ entries }) => entries.some((entry) => entry.key === 'durable-1'));
-    const inOrders = loaded.activeOrders.some((order) => order.orderId === orderId);
+    const reader = new LowdbStore({ dataDir, readOnly: true });
+    await reader.open();
+    const inInbox = (await reader.inboxEntry('durable-1')) !== undefined;
+    const inOrders = (await reader.getOrder(`testshop:shop-1:${orderId}`)) !== undefined;
     expect(inInbox || inOrders).toBe(true);
   });
 
@@ -225,46 +228,46 @@ describe('durability', () => {
     await eventually(() => expect(earningOf(orderId)).toMatchObject([{ status: 'approved' }]));
   });
 
-  it('group-commits: a burst of acknowledgements takes far fewer inbox writes than deliveries', async () => {
+  it('group-commits: a burst of acknowledgements takes far fewer inbox files than deliveries', async () => {
     const dataDir = tempDataDir();
-    const store = new LowdbStore({ dataDir });
-    let writes = 0;
-    const append = store.appendInbox.bind(store);
-    store.appendInbox = (entries) => {
-      writes++;
-      return append(entries);
-    };
-    const engine = await start({ dataDir, store });
+    // Opened but not started: nothing consumes the inbox, so its files stay to be counted.
+    const engine = await openTestEngine(sandbox, { dataDir });
+    engines.push(engine);
     await Promise.all(Array.from({ length: 200 }, (_, i) => engine.accept(`burst-${i}`, [orderEvent({ orderId: newOrderId(), facts: ['placed'] })])));
-    expect(writes).toBeLessThan(20);
+    const files = readdirSync(join(dataDir, 'inbox')).filter((name) => /^\d+\.json$/.test(name));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.length).toBeLessThan(20);
   });
 
   it('moves settled orders out of the hot files and brings one back when an event arrives for it', async () => {
     const dataDir = tempDataDir();
-    const engine = await start({ dataDir, worker: { settleAfterMs: 0 } });
+    const store = new LowdbStore({ dataDir, settleAfterMs: 1 });
+    const engine = await start({ dataDir, store });
     const orderId = newOrderId();
     await engine.accept('s1', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
     await engine.drain();
     const key = `testshop:shop-1:${orderId}`;
+    await new Promise((resolve) => setTimeout(resolve, 5));
     // The sweep runs on its own too; whichever sweep moves it, it leaves the hot files.
-    await engine.worker.sweep();
-    await eventually(() => expect(engine.ledger.activeOrder(key)).toBeUndefined());
-    const loaded = await new LowdbStore({ dataDir }).load();
-    expect(loaded.activeOrders.map((order) => order.key)).not.toContain(key);
-    expect(loaded.settledSummaries.map((summary) => summary.key)).toContain(key);
+    await store.settleQuiet();
+    const hot = () => readdirSync(join(dataDir, 'orders')).filter((name) => name.startsWith('active-')).map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8')).join('');
+    const cold = () => readdirSync(join(dataDir, 'orders')).filter((name) => name.startsWith('settled-')).map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8')).join('');
+    await eventually(() => expect(hot()).not.toContain(key));
+    expect(cold()).toContain(key);
 
     await engine.accept('s2', [orderEvent({ orderId, facts: ['fullyRefunded'] })]);
     await engine.drain();
     expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
+    expect(hot()).toContain(key);
   });
 
   it("keeps each platform's reconciliation high-water mark across a restart", async () => {
     const dataDir = tempDataDir();
     const first = await startTestEngine(sandbox, { dataDir });
-    await first.ledger.saveReconciliation('woocommerce', { highWaterMark: '2026-11-20T10:00:00.000Z', lastRun: null });
+    await first.store.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T10:00:00.000Z', lastRun: null });
     await first.stop();
     const second = await start({ dataDir });
-    expect(second.ledger.reconciliation().woocommerce?.highWaterMark).toBe('2026-11-20T10:00:00.000Z');
+    expect(await second.store.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({ highWaterMark: '2026-11-20T10:00:00.000Z' });
   });
 
   it('forgets delivery keys after the dedupe window', async () => {
@@ -272,10 +275,10 @@ describe('durability', () => {
     const engine = await start({ now: () => now, dedupeWindowMs: 24 * 60 * 60_000 });
     await engine.accept('old', [orderEvent({ orderId: newOrderId(), facts: ['placed'] })]);
     await engine.drain();
-    expect(engine.ledger.hasSeen('old')).toBe(true);
+    expect(await engine.store.hasSeen('old')).toBe(true);
     now = new Date('2026-11-03T00:00:00Z');
-    await engine.ledger.pruneSeen();
-    expect(engine.ledger.hasSeen('old')).toBe(false);
+    await engine.store.pruneSeen(new Date(now.getTime() - 24 * 60 * 60_000));
+    expect(await engine.store.hasSeen('old')).toBe(false);
   });
 });
 

@@ -39,7 +39,7 @@ async function run(firstOrderId: number, seed: number, workerRunsDuringBurst: bo
   if (workerRunsDuringBurst) await engine.startWorker();
   const results = await Promise.all(deliveries.map(({ key, event }) => engine.accept(key, [event])));
   if (!workerRunsDuringBurst) {
-    await engine.ledger.quiesce();
+    await engine.foldInbox();
     await engine.startWorker();
   }
   await engine.drain();

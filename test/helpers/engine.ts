@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEngine, type Engine, type EngineOptions } from '../../src/core/engine.ts';
+import { openEngine, startEngine, type Engine, type EngineOptions } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -19,8 +19,17 @@ export interface TestEngineOptions extends Partial<Omit<EngineOptions, 'policy'>
 }
 
 export function startTestEngine(sandbox: TestSandbox, options: TestEngineOptions = {}): Promise<Engine> {
+  return startEngine(testEngineOptions(sandbox, options));
+}
+
+/** Opened, not started: nothing consumes what is accepted. */
+export function openTestEngine(sandbox: TestSandbox, options: TestEngineOptions = {}): Promise<Engine> {
+  return openEngine(testEngineOptions(sandbox, options));
+}
+
+function testEngineOptions(sandbox: TestSandbox, options: TestEngineOptions): EngineOptions {
   const { policy, ...rest } = options;
-  return startEngine({
+  return {
     dataDir: tempDataDir(),
     client: clientFor(sandbox),
     policy: { ...DEFAULT_POLICY, ...policy },
@@ -28,7 +37,8 @@ export function startTestEngine(sandbox: TestSandbox, options: TestEngineOptions
     logger: createLogger({ level: 'silent' }),
     ...rest,
     worker: { retryMinDelayMs: 20, retryMaxDelayMs: 100, ...rest.worker },
-  });
+    intake: { retryMinDelayMs: 20, retryMaxDelayMs: 100, ...rest.intake },
+  };
 }
 
 /** Waits until `check` passes, for states reached through timers (retries, pending periods). */

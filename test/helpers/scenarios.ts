@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import type { SandboxState } from '../../src/sandbox/store.ts';
+import { shopifyOrderJson, type OrderOptions } from './shopify.ts';
 
 export type Expected = 'approved' | 'pending' | 'none';
 
@@ -87,4 +88,31 @@ export function expectOrdersEndRight(state: SandboxState, orders: ScenarioOrder[
     if (voidCancelled && order.expected === 'none') expect(earnings, `order ${order.orderId} was void`).toEqual([]);
     expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
   }
+}
+
+/** The Shopify topic and order state that show one fact, as Shopify would send them. */
+const SHOPIFY_FOR: Record<Fact, { topic: string; order: Partial<OrderOptions> }> = {
+  placed: { topic: 'orders/create', order: { financialStatus: 'pending' } },
+  paid: { topic: 'orders/paid', order: { financialStatus: 'paid' } },
+  fulfilled: { topic: 'orders/fulfilled', order: { financialStatus: 'paid', fulfillmentStatus: 'fulfilled' } },
+  partiallyRefunded: { topic: 'orders/updated', order: { financialStatus: 'partially_refunded' } },
+  fullyRefunded: { topic: 'orders/updated', order: { financialStatus: 'refunded' } },
+  cancelled: { topic: 'orders/cancelled', order: { financialStatus: 'pending', cancelledAt: '2026-11-20T11:00:00Z' } },
+};
+
+/** Each event of each order as the Shopify delivery that shows its fact. */
+export function shopifyDeliveries(orders: ScenarioOrder[]): Array<{ webhookId: string; topic: string; body: string }> {
+  return orders.flatMap((order) =>
+    order.events.map((event, i) => {
+      const shape = SHOPIFY_FOR[event.facts[0] ?? 'placed'];
+      const body = shopifyOrderJson({
+        id: order.orderId,
+        email: order.email,
+        updatedAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
+        ...(order.referred ? { noteAttributes: [{ name: 'loyalty_campaign', value: '21' }] } : {}),
+        ...shape.order,
+      });
+      return { webhookId: `${order.events[0]?.platform ?? 'order'}-${order.orderId}-${i}`, topic: shape.topic, body };
+    }),
+  );
 }

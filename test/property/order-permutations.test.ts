@@ -6,8 +6,7 @@ import { openEngine } from '../../src/core/engine.ts';
 import { FACTS, type Fact, type OrderEvent } from '../../src/core/order-event.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { createLogger } from '../../src/logger.ts';
-import { clientFor } from '../helpers/engine.ts';
-import { MemoryStore } from '../helpers/memory-store.ts';
+import { clientFor, tempDataDir } from '../helpers/engine.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 let sandbox: TestSandbox;
@@ -65,23 +64,22 @@ function eventsOf(history: History, orderId: string, email: string): OrderEvent[
  */
 async function outcome(events: Array<{ key: string; event: OrderEvent }>, orderId: string, email: string, drainEach = false) {
   const engine = await openEngine({
-    dataDir: '(memory)',
-    store: new MemoryStore(),
+    dataDir: tempDataDir(),
     client: clientFor(sandbox),
     policy: DEFAULT_POLICY,
     earnActivityId: '1',
     logger: createLogger({ level: 'silent' }),
     worker: { retryMinDelayMs: 1, retryMaxDelayMs: 1 },
+    intake: { retryMinDelayMs: 1, retryMaxDelayMs: 1 },
   });
   if (drainEach) await engine.startWorker();
   for (const { key, event } of events) {
     await engine.accept(key, [event]);
     if (drainEach) await engine.drain();
   }
-  await engine.ledger.quiesce();
   if (!drainEach) await engine.startWorker();
   await engine.drain();
-  const order = await engine.ledger.findOrder(`prop:shop:${orderId}`);
+  const order = await engine.store.getOrder(`prop:shop:${orderId}`);
   await engine.stop();
   const state = sandbox.store.snapshot();
   return {

@@ -1,0 +1,107 @@
+// Manual earns and redeems asked for through the admin API: who asked, why,
+// and what came of it. Neither carries an order id, so neither is
+// idempotent: sent twice, it gives or takes the points twice. So the client
+// retries one only when the attempt certainly did not take effect, and one
+// whose outcome is unknown (a timeout, a 5xx) becomes a dead letter that says
+// so, for a person to check the customer's history before sending it again.
+import { randomUUID } from 'node:crypto';
+import type { LoyaltyClient, LoyaltyResult } from '../loyalty/client.ts';
+import { LoyaltyError } from '../loyalty/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
+
+export interface EarnRequest {
+  activityId: string;
+  name: string;
+  email: string;
+  mobile: string;
+  description?: string | undefined;
+  reason: string;
+}
+
+export interface RedeemRequest {
+  email?: string | undefined;
+  mobile?: string | undefined;
+  points: number;
+  reason: string;
+}
+
+export interface AdjustmentResult {
+  adjustment: Adjustment;
+  error?: LoyaltyError | Error | undefined;
+  deadLetter?: DeadLetter | undefined;
+}
+
+type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
+
+export class Adjustments {
+  readonly #store: LedgerStore;
+  readonly #client: Pick<LoyaltyClient, 'earn' | 'redeem'>;
+  readonly #logger: Logger;
+
+  constructor(store: LedgerStore, client: Pick<LoyaltyClient, 'earn' | 'redeem'>, logger: Logger) {
+    this.#store = store;
+    this.#client = client;
+    this.#logger = logger;
+  }
+
+  earn(request: EarnRequest, by: string): Promise<AdjustmentResult> {
+    return this.#send({ id: randomUUID(), kind: 'earn', by, request });
+  }
+
+  redeem(request: RedeemRequest, by: string): Promise<AdjustmentResult> {
+    return this.#send({ id: randomUUID(), kind: 'redeem', by, request });
+  }
+
+  /** Sends a dead-lettered adjustment again, under its own id: a person checked it was not applied. */
+  async resend(id: string): Promise<AdjustmentResult | undefined> {
+    const stored = await this.#store.getRecord<Stored>('adjustment', id);
+    if (!stored?.request) return undefined;
+    return this.#send({ id, kind: stored.kind, by: stored.by, request: stored.request });
+  }
+
+  async list(): Promise<Adjustment[]> {
+    return (await this.#store.listRecords<Stored>('adjustment')).map(({ value }) => withoutRequest(value)).sort((a, b) => b.at.localeCompare(a.at));
+  }
+
+  async #send({ id, kind, by, request }: { id: string; kind: 'earn' | 'redeem'; by: string; request: EarnRequest | RedeemRequest }): Promise<AdjustmentResult> {
+    const base = {
+      id,
+      at: new Date().toISOString(),
+      kind,
+      by,
+      reason: request.reason,
+      customer: 'name' in request ? { email: request.email, mobile: request.mobile, name: request.name } : { email: request.email, mobile: request.mobile },
+      ...(kind === 'earn' ? { activityId: (request as EarnRequest).activityId } : { points: (request as RedeemRequest).points }),
+    };
+    let result: LoyaltyResult | undefined;
+    let error: LoyaltyError | Error | undefined;
+    try {
+      result =
+        kind === 'earn'
+          ? await this.#client.earn({ activityId: (request as EarnRequest).activityId, name: (request as EarnRequest).name, email: (request as EarnRequest).email, mobile: (request as EarnRequest).mobile, description: (request as EarnRequest).description ?? `Manual: ${request.reason}` })
+          : await this.#client.redeem({ points: (request as RedeemRequest).points, ...(request.email ? { email: request.email } : { mobile: request.mobile ?? '' }) });
+    } catch (caught) {
+      error = caught as Error;
+    }
+    const failure = error instanceof LoyaltyError ? error : undefined;
+    const unknown = error !== undefined && !(failure && (failure.certainlyNotApplied || !failure.retryable));
+    const message = result?.message ?? (failure ? failure.summary : (error?.message ?? ''));
+    const adjustment: Adjustment = { ...base, outcome: result ? 'success' : unknown ? 'unknown' : 'failed', message };
+    await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
+    if (!unknown) return { adjustment, ...(error ? { error } : {}) };
+    const what = kind === 'earn' ? `manual earn (activity ${(request as EarnRequest).activityId})` : `manual redeem of ${(request as RedeemRequest).points} points`;
+    const deadLetter = await this.#store.addDeadLetter({
+      id: randomUUID(),
+      kind: 'call',
+      operation: kind,
+      adjustmentId: id,
+      httpStatus: failure?.httpStatus,
+      reason: `${what} may or may not have been applied (${message}); it carries no order id, so sending it again could count it twice. Check the customer's history before retrying`,
+    });
+    this.#logger.error({ adjustment: id, deadLetter: deadLetter.id }, `${what} has an unknown outcome; dead-lettered for a person to check`);
+    return { adjustment, error, deadLetter };
+  }
+}
+
+const withoutRequest = ({ request: _request, ...adjustment }: Stored): Adjustment => adjustment;

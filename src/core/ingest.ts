@@ -1,0 +1,27 @@
+// The one place a delivery enters the ledger. The webhook route calls it
+// with a verified delivery; resync and reconciliation call it with events
+// read from a platform's API. It checks for a duplicate and stores the
+// delivery durably, in one step of the store: a duplicate is answered only
+// once the first copy is durable, and nothing here waits on another server.
+// What the delivery means (its orders, a dead letter, an uninstall) is worked
+// out after the answer, by intake, from what was stored here.
+import type { InboxEntry, StoredDelivery } from './delivery.ts';
+import type { OrderEvent } from './order-event.ts';
+import type { LedgerStore } from './store/ledger-store.ts';
+
+export type IngestResult = 'accepted' | 'duplicate';
+
+export interface Ingest {
+  /** A platform's verified delivery, to be translated after the answer. */
+  delivery(key: string, delivery: StoredDelivery, aliases?: string[]): Promise<IngestResult>;
+  /** Order events already in neutral form (resync, reconciliation, a retried dead letter). */
+  events(key: string, events: OrderEvent[], aliases?: string[]): Promise<IngestResult>;
+}
+
+export function ingest(store: LedgerStore, now: () => Date = () => new Date()): Ingest {
+  const accept = (entry: Omit<InboxEntry, 'receivedAt' | 'retry'>) => store.accept({ ...entry, receivedAt: now().toISOString(), retry: null });
+  return {
+    delivery: (key, delivery, aliases = []) => accept({ key, aliases, delivery }),
+    events: (key, events, aliases = []) => accept({ key, aliases, events }),
+  };
+}

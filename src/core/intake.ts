@@ -1,0 +1,187 @@
+// Intake: what happens to an acknowledged delivery after the answer. Each
+// inbox entry is translated by its platform's adapter (reading the platform's
+// API where the delivery alone cannot say), and what it became is committed
+// with the entry's consumption in one step of the store: its events folded
+// into orders, a dead letter, a change of the shop's install state. A crash
+// before that step leaves the entry in the inbox, to be translated again,
+// which changes nothing twice (folds are unions; a dead letter's id is the
+// entry's). A platform that does not answer is asked again with backoff,
+// within its own rate limits, until RETRY_MAX_AGE_HOURS; only then, or when
+// the platform says the order does not exist, is the entry a dead letter.
+import { createHash } from 'node:crypto';
+import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
+import type { Logger } from '../logger.ts';
+import { backoffDelay } from './backoff.ts';
+import type { InboxEntry, StoredDelivery } from './delivery.ts';
+import type { Privacy } from './privacy.ts';
+import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
+import { WorkLoop } from './work-loop.ts';
+
+export interface IntakeOptions {
+  store: LedgerStore;
+  adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
+  privacy: Privacy;
+  logger: Logger;
+  /** Who leases entries, when several bridges share a store. */
+  owner: string;
+  concurrency?: number;
+  maxRetryAgeMs?: number;
+  retryMinDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Poll the shared store this often for entries other instances left. */
+  pollMs?: number | undefined;
+  /** How long an entry stays with an instance that stopped answering before another takes it. */
+  leaseMs?: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+const HOUR = 60 * 60_000;
+
+/** A dead letter's id for an inbox entry: the same entry never makes two. */
+export const deadLetterIdFor = (entryKey: string) => `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
+
+export class Intake {
+  readonly #o: Required<Omit<IntakeOptions, 'pollMs'>> & Pick<IntakeOptions, 'pollMs'>;
+  readonly #loop: WorkLoop<InboxEntry>;
+  #batch: Array<{ commit: IntakeCommit; resolve: () => void; reject: (error: unknown) => void }> = [];
+  #batchScheduled = false;
+
+  constructor(options: IntakeOptions) {
+    this.#o = {
+      concurrency: 16,
+      leaseMs: 5 * 60_000,
+      maxRetryAgeMs: 72 * HOUR,
+      retryMinDelayMs: 5_000,
+      retryMaxDelayMs: 15 * 60_000,
+      now: () => new Date(),
+      random: Math.random,
+      ...options,
+    };
+    this.#loop = new WorkLoop({
+      name: 'intake',
+      concurrency: this.#o.concurrency,
+      claim: (limit) => this.#o.store.claimInbox(this.#o.owner, limit, this.#o.leaseMs),
+      handle: (entry) => this.#handle(entry),
+      nextAt: () => this.#o.store.nextInboxAt(),
+      pollMs: this.#o.pollMs,
+      logger: this.#o.logger,
+    });
+  }
+
+  start(): void {
+    this.#o.store.onWork(() => this.#loop.wake());
+    this.#loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  idle(): Promise<void> {
+    return this.#loop.idle();
+  }
+
+  get isIdle(): boolean {
+    return this.#loop.isIdle;
+  }
+
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  async #handle(entry: InboxEntry): Promise<void> {
+    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events });
+    const delivery = entry.delivery;
+    if (!delivery) return this.#commit({ entryKey: entry.key });
+    const adapter = this.#o.adapterFor(delivery.platform);
+    if (!adapter) {
+      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`) });
+    }
+    let translation: Translation;
+    try {
+      translation = await adapter.translate(delivery);
+    } catch (error) {
+      return this.#defer(entry, delivery, error);
+    }
+    switch (translation.kind) {
+      case 'events':
+        return this.#commit({ entryKey: entry.key, events: translation.events, ...(await this.#reinstall(delivery)) });
+      case 'ignored':
+      case 'recorded':
+        this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');
+        return this.#commit({ entryKey: entry.key });
+      case 'unusable':
+        this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
+        return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) });
+      case 'uninstalled': {
+        await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
+        this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
+        const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
+        return this.#commit({ entryKey: entry.key, shop: state });
+      }
+      case 'privacy':
+        await this.#o.privacy.handle(translation.request, 'platform');
+        return this.#commit({ entryKey: entry.key });
+    }
+  }
+
+  /**
+   * An order delivery from a shop the app was uninstalled from: sent before
+   * the uninstall, it is ignored; sent after, the app is back (reinstalled
+   * without OAuth), and the uninstall is cleared.
+   */
+  async #reinstall(delivery: StoredDelivery): Promise<{ shop?: ShopState; ignore?: true }> {
+    const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
+    if (!state?.uninstalledAt) return {};
+    if (Date.parse(delivery.sentAt) <= Date.parse(state.uninstalledAt)) return { ignore: true };
+    this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'a delivery sent after the uninstall: the app is installed again');
+    return { shop: { ...state, uninstalledAt: null, installedAt: delivery.sentAt } };
+  }
+
+  #deadLetter(entry: InboxEntry, delivery: StoredDelivery, reason: string): NewDeadLetter {
+    return { id: deadLetterIdFor(entry.key), kind: 'delivery', reason, platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, deliveryKey: entry.key, delivery };
+  }
+
+  async #defer(entry: InboxEntry, delivery: StoredDelivery, error: unknown): Promise<void> {
+    const now = this.#o.now();
+    const message = (error as Error).message ?? String(error);
+    const firstFailureAt = entry.retry?.firstFailureAt ?? now.toISOString();
+    if (now.getTime() - Date.parse(firstFailureAt) >= this.#o.maxRetryAgeMs) {
+      const reason = `${delivery.platform} did not answer for ${Math.round(this.#o.maxRetryAgeMs / HOUR)} h: ${message}`;
+      this.#o.logger.error({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason }, 'delivery dead-lettered');
+      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, reason) });
+    }
+    if (!(error instanceof PlatformUnavailableError)) this.#o.logger.error({ err: error, platform: delivery.platform, delivery: entry.key }, 'reading a delivery failed; it will be tried again');
+    const attempts = (entry.retry?.attempts ?? 0) + 1;
+    const delay = backoffDelay(attempts, { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random }, error instanceof PlatformUnavailableError ? error.retryAfterMs : undefined);
+    const retryAt = new Date(now.getTime() + delay).toISOString();
+    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, attempts, retryInMs: delay, error: message }, 'the platform did not answer; the delivery will be read again');
+    await this.#o.store.deferInbox(entry.key, { attempts, firstFailureAt, retryAt, lastError: message });
+  }
+
+  /** Commits are gathered for a turn of the event loop and written in one step of the store. */
+  #commit(commit: IntakeCommit & { ignore?: true }): Promise<void> {
+    const { ignore, ...rest } = commit;
+    const effective: IntakeCommit = ignore ? { entryKey: rest.entryKey } : rest;
+    return new Promise((resolve, reject) => {
+      this.#batch.push({ commit: effective, resolve, reject });
+      if (this.#batchScheduled) return;
+      this.#batchScheduled = true;
+      setImmediate(() => {
+        this.#batchScheduled = false;
+        const batch = this.#batch;
+        this.#batch = [];
+        this.#o.store.commitIntake(batch.map(({ commit: each }) => each)).then(
+          () => {
+            // The store tells the worker which orders changed.
+            for (const { resolve: done } of batch) done();
+          },
+          (error: unknown) => {
+            for (const { reject: fail } of batch) fail(error);
+          },
+        );
+      });
+    });
+  }
+}

@@ -1,0 +1,43 @@
+// A platform's API as the core reads it, for resync and reconciliation: the
+// shops it reaches, orders modified in a window, one order by id, and what
+// the platform says about the subscriptions (webhooks, hooks) that bring
+// deliveries here.
+import type { OrderEvent } from './order-event.ts';
+
+export interface OrderWindow {
+  since: Date;
+  until?: Date | undefined;
+}
+
+/** One thing wrong with how deliveries reach the bridge, and what to do about it. */
+export const SUBSCRIPTION_PROBLEM_KINDS = ['missing', 'deleted', 'deactivated', 'disabled', 'paused', 'wrong_address', 'wrong_version'] as const;
+
+export interface SubscriptionProblem {
+  kind: (typeof SUBSCRIPTION_PROBLEM_KINDS)[number];
+  topic: string;
+  detail: string;
+  fix: string;
+}
+
+export interface SubscriptionHealth {
+  platform: string;
+  shop: string;
+  checkedAt: string;
+  /** Subscriptions found right (or put right just now). */
+  healthy: number;
+  /** Put right by the bridge itself on this check. */
+  repaired: string[];
+  problems: SubscriptionProblem[];
+  /** The check itself failed (no access, the platform down). */
+  error?: string | undefined;
+}
+
+export interface OrderSource {
+  platform: string;
+  shops(): Promise<string[]>;
+  fetchOrders(shop: string, window: OrderWindow): AsyncIterable<OrderEvent>;
+  /** One order as the platform has it now; undefined when it has none. */
+  fetchOrder(shop: string, orderId: string): Promise<OrderEvent | undefined>;
+  /** Reads (and where the bridge may, puts right) the subscriptions of a shop. */
+  checkSubscriptions?(shop: string): Promise<SubscriptionHealth>;
+}

@@ -1,0 +1,126 @@
+// Customers' and shops' privacy requests: export what the bridge holds about
+// a customer, erase it, erase a shop. The same for every platform, whether
+// the request comes from Shopify's compliance webhooks, the admin API, the
+// dashboard or the CLI. The store does the finding and erasing; adapters read
+// raw delivery bodies (which only they understand); this module records what
+// was asked and done, without the personal data itself.
+import { randomUUID } from 'node:crypto';
+import type { PlatformAdapter } from '../../adapters/adapter.ts';
+import type { Logger } from '../logger.ts';
+import { matchOf, type PrivacyRequest } from './privacy-request.ts';
+import type { CustomerData, CustomerMatch, DeliveryRedactor, ErasureReport, LedgerStore } from './store/ledger-store.ts';
+
+/** What the merchant sees of a request: never the customer's e-mail or phone once it is done. */
+export interface PrivacyLogEntry {
+  id: string;
+  at: string;
+  type: PrivacyRequest['type'] | 'customer-export';
+  via: 'platform' | 'admin' | 'cli';
+  platform: string | null;
+  shop: string | null;
+  report?: ErasureReport | undefined;
+}
+
+/** A customer's request to see their data, kept until the merchant has answered it (and erased with the customer). */
+export interface DataRequestRecord {
+  id: string;
+  receivedAt: string;
+  platform: string;
+  shop: string;
+  customer: { id?: string | undefined; email?: string | undefined; phone?: string | undefined };
+  orderIds: string[];
+  requestId?: string | undefined;
+}
+
+export interface PrivacyOptions {
+  store: LedgerStore;
+  adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export class Privacy {
+  readonly #o: PrivacyOptions;
+  readonly #now: () => Date;
+
+  constructor(options: PrivacyOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Reads raw deliveries with their own adapters; one with no adapter configured is judged by its text. */
+  #redactor(match: CustomerMatch): DeliveryRedactor {
+    return (delivery) => {
+      const adapter = this.#o.adapterFor(delivery.platform);
+      if (adapter) return adapter.redact(delivery, match);
+      const text = delivery.body.toLowerCase();
+      const about = match.emails.some((email) => email && text.includes(email.toLowerCase()));
+      // Without its adapter the body cannot be taken apart: all of it goes.
+      return { about, redacted: about ? { ...delivery, body: '', bodyEncoding: 'utf8' } : delivery };
+    };
+  }
+
+  exportCustomer(match: CustomerMatch): Promise<CustomerData> {
+    return this.#o.store.exportCustomer(match, this.#redactor(match));
+  }
+
+  async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
+    const at = this.#now().toISOString();
+    const report = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
+    await this.#log({ type: 'customer-redact', via, platform: match.platform ?? null, shop: match.shop ?? null, report });
+    this.#o.logger.info({ platform: match.platform, shop: match.shop, ...report }, "a customer's personal data was erased");
+    return report;
+  }
+
+  async eraseShop(platform: string, shop: string, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
+    const report = await this.#o.store.eraseShop(platform, shop);
+    await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
+    await this.#log({ type: 'shop-redact', via, platform, shop, report });
+    this.#o.logger.info({ platform, shop, ...report }, "a shop's data was erased");
+    return report;
+  }
+
+  /** A request as a platform sent it. */
+  async handle(request: PrivacyRequest, via: PrivacyLogEntry['via']): Promise<void> {
+    switch (request.type) {
+      case 'customer-redact':
+        await this.eraseCustomer(matchOf(request), via);
+        return;
+      case 'shop-redact':
+        await this.eraseShop(request.platform, request.shop, via);
+        return;
+      case 'data-request': {
+        const id = request.requestId ? `${request.platform}:${request.shop}:${request.requestId}` : randomUUID();
+        const record: DataRequestRecord = { id, receivedAt: this.#now().toISOString(), platform: request.platform, shop: request.shop, customer: request.customer, orderIds: request.orderIds, requestId: request.requestId };
+        await this.#o.store.putRecord('data-request', id, record);
+        await this.#log({ type: 'data-request', via, platform: request.platform, shop: request.shop });
+        this.#o.logger.info({ platform: request.platform, shop: request.shop, request: id }, 'a customer asked for their data: export it from the admin API');
+      }
+    }
+  }
+
+  /** An export was given (the customer's data itself is in the answer, never in the log). */
+  async noteExport(match: CustomerMatch, via: PrivacyLogEntry['via']): Promise<void> {
+    await this.#log({ type: 'customer-export', via, platform: match.platform ?? null, shop: match.shop ?? null });
+  }
+
+  /** The merchant answered a data request: it is forgotten, with the contact details it held. */
+  async closeDataRequest(id: string): Promise<boolean> {
+    if (!(await this.#o.store.getRecord('data-request', id))) return false;
+    await this.#o.store.deleteRecord('data-request', id);
+    return true;
+  }
+
+  async dataRequests(): Promise<DataRequestRecord[]> {
+    return (await this.#o.store.listRecords<DataRequestRecord>('data-request')).map(({ value }) => value).sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+  }
+
+  async log(): Promise<PrivacyLogEntry[]> {
+    return (await this.#o.store.listRecords<PrivacyLogEntry>('privacy-log')).map(({ value }) => value).sort((a, b) => b.at.localeCompare(a.at));
+  }
+
+  async #log(entry: Omit<PrivacyLogEntry, 'id' | 'at'>): Promise<void> {
+    const id = randomUUID();
+    await this.#o.store.putRecord<PrivacyLogEntry>('privacy-log', id, { id, at: this.#now().toISOString(), ...entry });
+  }
+}

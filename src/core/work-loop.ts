@@ -1,0 +1,135 @@
+// The loop that intake and the worker share: claim what is due from the
+// store, handle up to `concurrency` items at once, wake when the store says
+// something new is due, and sleep until the earliest time something becomes
+// due (or a poll interval, when other instances share the store and may
+// have left work behind).
+import type { Logger } from '../logger.ts';
+
+export interface WorkLoopOptions<T> {
+  name: string;
+  concurrency: number;
+  claim: (limit: number) => Promise<T[]>;
+  handle: (item: T) => Promise<void>;
+  /** When the earliest item not due yet becomes due. */
+  nextAt: () => Promise<number | undefined>;
+  /** Look again at least this often (a shared store: other instances' leases expire). */
+  pollMs?: number | undefined;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class WorkLoop<T> {
+  readonly #o: WorkLoopOptions<T>;
+  #running = false;
+  #inFlight = 0;
+  #pumping: Promise<void> | undefined;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+  #idleWaiters: Array<() => void> = [];
+  /** The last claim found nothing due: with nothing in flight, the loop is idle. */
+  #drained = false;
+
+  constructor(options: WorkLoopOptions<T>) {
+    this.#o = options;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  start(): void {
+    this.#running = true;
+    this.wake();
+  }
+
+  /** Stops claiming; resolves when the items under way are handled. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#pumping;
+    await this.idle();
+  }
+
+  /** Something may be due now. */
+  wake(): void {
+    this.#drained = false;
+    if (!this.#running) return this.#notifyIdle();
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = this.#pump()
+      .catch((error: unknown) => this.#o.logger.error({ err: error, loop: this.#o.name }, 'claiming work failed; trying again shortly'))
+      .finally(() => {
+        this.#pumping = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else {
+          void this.#arm();
+        }
+      });
+  }
+
+  async #pump(): Promise<void> {
+    while (this.#running && this.#inFlight < this.#o.concurrency) {
+      this.#again = false;
+      const items = await this.#o.claim(this.#o.concurrency - this.#inFlight);
+      if (items.length === 0) {
+        if (this.#again) continue;
+        this.#drained = true;
+        break;
+      }
+      for (const item of items) {
+        this.#inFlight++;
+        void this.#o
+          .handle(item)
+          .catch((error: unknown) => this.#o.logger.error({ err: error, loop: this.#o.name }, 'handling an item failed; it will be tried again'))
+          .finally(() => {
+            this.#inFlight--;
+            this.wake();
+          });
+      }
+    }
+    this.#notifyIdle();
+  }
+
+  async #arm(): Promise<void> {
+    clearTimeout(this.#timer);
+    if (!this.#running) return;
+    let next: number | undefined;
+    try {
+      next = await this.#o.nextAt();
+    } catch (error) {
+      this.#o.logger.warn({ err: error, loop: this.#o.name }, 'could not read when work is due next');
+    }
+    const now = (this.#o.now ?? Date.now)();
+    let delay = next === undefined ? Infinity : Math.max(0, next - now);
+    if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
+    if (!Number.isFinite(delay)) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1));
+    this.#timer.unref();
+  }
+
+  /** Resolves when nothing is in flight and the last look found nothing due now. */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  get isIdle(): boolean {
+    return this.#isIdle();
+  }
+
+  #isIdle(): boolean {
+    return this.#inFlight === 0 && !this.#pumping && (this.#drained || !this.#running);
+  }
+
+  #notifyIdle(): void {
+    if (this.#inFlight > 0 || !(this.#drained || !this.#running)) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,74 @@
+// What a failed loyalty call does to its order: retried later with backoff,
+// a dead letter for a person, or (refused credentials) a pause of every call.
+import { LoyaltyError } from '../../loyalty/errors.ts';
+import { backoffDelay, type BackoffOptions } from '../backoff.ts';
+import type { Action } from '../lifecycle.ts';
+import { recordCall, type CallRecord, type OrderRecord } from '../order-record.ts';
+
+const HOUR = 60 * 60_000;
+
+export type FailureDecision =
+  /** The service refuses our credentials: nothing is counted against the order; every call waits. */
+  | { kind: 'pause' }
+  | { kind: 'retry'; delayMs: number; message: string }
+  | { kind: 'dead-letter'; reason: string; httpStatus: number | undefined };
+
+export interface FailurePolicy {
+  maxRetryAgeMs: number;
+  backoff: BackoffOptions;
+}
+
+/** Applies a failed call to the record (in place) and says what comes next. */
+export function decideFailure(record: OrderRecord, action: Action, error: unknown, now: Date, policy: FailurePolicy): FailureDecision {
+  const failure = error instanceof LoyaltyError ? error : undefined;
+  const message = failure?.summary ?? (error as Error).message ?? String(error);
+
+  // An intent whose call certainly did not take effect is not in doubt any more.
+  if (failure?.certainlyNotApplied) {
+    if (action.kind === 'earn' && record.upstream.points === 'earning') record.upstream.points = 'none';
+    if (action.kind === 'conversion' && record.upstream.conversion === 'sending') record.upstream.conversion = 'none';
+  }
+  if (failure?.kind === 'invalid_auth') {
+    if (action.kind === 'redeem') record.upstream.redemption = 'none';
+    return { kind: 'pause' };
+  }
+
+  const call: CallRecord = { operation: action.kind, at: now.toISOString(), attempts: 1, outcome: 'failed', httpStatus: failure?.httpStatus, message };
+  if (action.kind === 'redeem') {
+    if (failure && (failure.certainlyNotApplied || !failure.retryable)) {
+      record.upstream.redemption = 'none';
+    } else {
+      // It may have been applied: sending it again could take the points twice.
+      recordCall(record, call);
+      return { kind: 'dead-letter', reason: `redeem of ${action.points} points may or may not have been applied (${message}); check the customer's history before retrying`, httpStatus: failure?.httpStatus };
+    }
+  }
+
+  const firstFailureAt = record.work.firstFailureAt ?? now.toISOString();
+  const tooOld = now.getTime() - Date.parse(firstFailureAt) >= policy.maxRetryAgeMs;
+  // An error that is not the service's answer is ours (the shared rate
+  // limit's database was away, say): the service never judged the call, so
+  // it is retried like a timeout rather than put before a person.
+  const retryable = failure ? failure.retryable : true;
+  if (retryable && !tooOld) {
+    const attempts = record.work.attempts + 1;
+    const delayMs = backoffDelay(attempts, policy.backoff, failure?.retryAfterMs);
+    record.work = { ...record.work, attempts, firstFailureAt, retryAt: new Date(now.getTime() + delayMs).toISOString(), lastError: message };
+    recordCall(record, { ...call, outcome: 'retry' });
+    return { kind: 'retry', delayMs, message };
+  }
+  recordCall(record, call);
+  const reason = tooOld ? `gave up after retrying for ${Math.round(policy.maxRetryAgeMs / HOUR)} h: ${message}` : message;
+  return { kind: 'dead-letter', reason, httpStatus: failure?.httpStatus };
+}
+
+/** The retry state belonged to the dead-lettered call; the order's other calls start afresh, and these wait for a person. */
+export function holdCalls(record: OrderRecord, operations: ReadonlyArray<CallRecord['operation']>, deadLetterId: string, reason: string): void {
+  record.work = {
+    attempts: 0,
+    firstFailureAt: null,
+    retryAt: null,
+    lastError: reason,
+    held: { ...record.work.held, ...Object.fromEntries(operations.map((operation) => [operation, deadLetterId])) },
+  };
+}
