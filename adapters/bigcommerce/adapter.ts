@@ -1,44 +1,76 @@
 // The BigCommerce adapter. Payloads are thin ({scope, store_id, data: {type,
-// id}, hash, ...}): the order itself is read from the V2 API.
-import type { OrderEvent } from '../../src/core/order-event.ts';
-import type { PlatformAdapter, Translation } from '../adapter.ts';
-import type { BigCommerceApi } from './rest-api.ts';
+// id}, hash, created_at, producer}): after the answer, the order itself is
+// read from the V2 API, within the store's rate limit, and asked for again
+// with backoff while BigCommerce does not answer.
+//
+// Dedupe: a retry of a signed delivery keeps its webhook id. The payload hash
+// is BigCommerce's SHA-1 of the data, which for an order update is only
+// {type, id}: the same for every update of the order (and for its creation),
+// so it is never a key alone, only together with the scope and created_at
+// (the second the event happened). Two events of one scope for one order in
+// the same second, on hooks without a webhook id, still count as one; the
+// order is read after the answer, so the read mostly sees the later state,
+// and reconciliation reads it again in any case.
+import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
+import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
+import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
 import { bigCommerceDelivery, bigCommerceVerifier, type BigCommerceDelivery } from './verify.ts';
 
+export const BIGCOMMERCE_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'] as const;
 const ORDER_SCOPES = new Set(['store/order/created', 'store/order/updated', 'store/order/statusupdated', 'store/order/refund/created']);
 
 export interface BigCommerceAdapterOptions {
-  clientSecret: string;
-  api?: BigCommerceApi;
+  clientSecret?: string | undefined;
+  /** The secret header value of the hooks `register` creates. */
+  headerSecret?: string | undefined;
+  api?: BigCommerceApi | undefined;
 }
 
-export interface BigCommerceAdapter extends PlatformAdapter<BigCommerceDelivery> {
-  fetchOrders?: (window: { since: Date; until?: Date }) => AsyncIterable<OrderEvent>;
-}
+export type BigCommerceAdapter = PlatformAdapter<BigCommerceDelivery>;
 
-export function createBigCommerceAdapter({ clientSecret, api }: BigCommerceAdapterOptions): BigCommerceAdapter {
+export function createBigCommerceAdapter({ clientSecret, headerSecret, api }: BigCommerceAdapterOptions): BigCommerceAdapter {
   return {
     platform: 'bigcommerce',
-    verify: bigCommerceVerifier(clientSecret),
-    ...(api ? { fetchOrders: (window: { since: Date; until?: Date }) => api.orders(window) } : {}),
-    describe: (delivery) => ({
-      key: `bigcommerce:${delivery.webhookId}`,
-      // A retry can come with a new webhook-id but the same payload hash.
-      aliases: delivery.hash ? [`bigcommerce:hash:${delivery.hash}`] : [],
-      topic: delivery.scope,
-      shop: api?.shop ?? delivery.storeId,
-    }),
-    restore: (stored) => bigCommerceDelivery(stored.key.replace(/^bigcommerce:/, ''), stored.body, stored.receivedAt),
-    async toEvents(delivery): Promise<Translation> {
+    verify: bigCommerceVerifier({ clientSecret, headerSecret }),
+    describe(delivery) {
+      const scope = delivery.scope.toLowerCase();
+      const payloadKey = delivery.hash && delivery.createdAt ? `bigcommerce:payload:${scope}:${delivery.hash}:${delivery.createdAt}` : undefined;
+      const key = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : (payloadKey ?? `bigcommerce:body:${delivery.digest}`);
+      return {
+        key,
+        // A retry can come with a new webhook id but the same payload and time.
+        aliases: payloadKey && payloadKey !== key ? [payloadKey] : [],
+        topic: delivery.scope,
+        shop: api?.shop ?? delivery.storeHash ?? delivery.storeId,
+        ...(delivery.createdAt && /^\d+$/.test(delivery.createdAt) ? { sentAt: new Date(Number(delivery.createdAt) * 1000).toISOString() } : {}),
+        ...(delivery.webhookId ? { keep: { 'webhook-id': delivery.webhookId } } : {}),
+        ...(ORDER_SCOPES.has(scope) || scope === 'store/order/archived' || !delivery.payload ? {} : { ignore: `scope ${delivery.scope} is not one loyalty-bridge uses` }),
+      };
+    },
+    async translate(stored: StoredDelivery): Promise<Translation> {
+      const delivery = bigCommerceDelivery(deliveryBody(stored), stored.headers['webhook-id']);
       if (!delivery.payload) return { kind: 'unusable', reason: 'the body is not valid JSON' };
       const scope = delivery.scope.toLowerCase();
       if (scope === 'store/order/archived') return { kind: 'recorded', reason: 'an archived order keeps its points until it is cancelled or refunded' };
       if (!ORDER_SCOPES.has(scope)) return { kind: 'ignored', reason: `scope ${delivery.scope} is not one loyalty-bridge uses` };
       if (delivery.orderId === undefined) return { kind: 'unusable', reason: 'the payload names no order id' };
-      if (!api) return { kind: 'unusable', reason: 'BigCommerce payloads carry only the order id: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN so the order can be read' };
-      const event = await api.orderEvent(delivery.orderId, `bigcommerce:${delivery.webhookId}`, delivery.receivedAt);
-      if (!event) return { kind: 'unusable', reason: `order ${delivery.orderId} was not found in the store` };
+      if (!api) return { kind: 'unusable', reason: 'BigCommerce payloads carry only the order id: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN so the order can be read, then retry' };
+      const deliveryId = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : `bigcommerce:${delivery.hash ?? delivery.digest}:${delivery.createdAt ?? ''}`;
+      let event;
+      try {
+        event = await api.orderEvent(delivery.orderId, deliveryId, new Date(stored.sentAt));
+      } catch (error) {
+        // Down, slow or rate-limited, and a refused token (until someone fixes it): asked again later.
+        if (error instanceof BigCommerceApiError) throw new PlatformUnavailableError(error.message);
+        throw error;
+      }
+      if (!event) return { kind: 'unusable', reason: `BigCommerce says order ${delivery.orderId} does not exist` };
       return { kind: 'events', events: [event] };
+    },
+    // The payload names an order and nothing about a person.
+    redact: (stored, match) => {
+      const delivery = bigCommerceDelivery(deliveryBody(stored), undefined);
+      return { about: delivery.orderId !== undefined && match.orderIds.includes(delivery.orderId), redacted: stored };
     },
   };
 }

@@ -4,9 +4,13 @@ import { asRecord, asString, decimalText, idDigits, isoTime } from '../shared/js
 import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 
-/** Status id to the facts it shows. 12 Manual Verification Required and 13 Disputed hold: no new points. */
+/**
+ * Status id to the facts it shows. 12 Manual Verification Required and 13
+ * Disputed hold: no new points. 0 Incomplete is a checkout that was never
+ * finished: not placed, so it earns nothing even with EARN_TRIGGER=placed.
+ */
 export const BC_STATUS_FACTS: Record<number, Fact[]> = {
-  0: ['placed'],
+  0: [],
   1: ['placed'],
   7: ['placed'],
   11: ['placed', 'paid'],
@@ -38,7 +42,7 @@ export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], sh
     orderName: `#${orderId}`,
     deliveryId,
     occurredAt: isoTime(order.date_modified) ?? isoTime(order.date_created) ?? receivedAt.toISOString(),
-    facts: BC_STATUS_FACTS[Number(order.status_id)] ?? ['placed'],
+    facts: BC_STATUS_FACTS[Number(order.status_id)] ?? [],
     customer: {
       name: fullName(billing.first_name, billing.last_name) ?? emailLocalPart(email),
       email,

@@ -1,8 +1,14 @@
-// BigCommerce's V2 orders API, for the customer and totals a webhook lacks and
-// for resync. An empty page is HTTP 204 with no body.
-import got, { type Got } from 'got';
+// BigCommerce's store API: V2 orders (the customer and totals a webhook
+// lacks; resync) and V3 hooks (registration, and which hooks BigCommerce
+// deactivated). One client per store, shared by every caller, so that they
+// all honour the store's rate limit: BigCommerce says in each answer how many
+// requests are left in its window (X-Rate-Limit-Requests-Left) and when the
+// window resets (X-Rate-Limit-Time-Reset-Ms); with none left, calls wait for
+// the reset, and a 429 waits the time it names. An empty V2 page is 204.
+import got, { type Got, RequestError } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
+import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { bigCommerceOrderToEvent } from './order-events.ts';
 
 export interface BigCommerceApiOptions {
@@ -10,13 +16,30 @@ export interface BigCommerceApiOptions {
   accessToken: string;
   /** https://api.bigcommerce.com by default. */
   baseUrl?: string;
+  timeoutMs?: number;
+  maxRateLimitWaits?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 export class BigCommerceApiError extends Error {
-  constructor(message: string) {
+  readonly status: number | undefined;
+  /** Asking again later may succeed: BigCommerce was down, slow, or kept refusing for the rate limit. */
+  readonly transient: boolean;
+  constructor(message: string, status: number | undefined, transient: boolean) {
     super(message);
     this.name = 'BigCommerceApiError';
+    this.status = status;
+    this.transient = transient;
   }
+}
+
+export interface BigCommerceHook {
+  id: number;
+  scope: string;
+  destination: string;
+  is_active: boolean;
+  headers?: Record<string, string> | null;
 }
 
 const PAGE_SIZE = 250;
@@ -29,55 +52,96 @@ const resyncId = (order: unknown) => {
 
 export class BigCommerceApi {
   readonly #http: Got;
+  readonly #maxWaits: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #now: () => number;
   readonly shop: string;
+  /** The rate-limit window as BigCommerce last described it. */
+  #left: number | undefined;
+  #resetAt = 0;
 
   constructor(options: BigCommerceApiOptions) {
     this.shop = options.storeHash;
+    this.#maxWaits = options.maxRateLimitWaits ?? 5;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#now = options.now ?? Date.now;
     this.#http = got.extend({
-      prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}/v2`,
+      prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}`,
       headers: { 'x-auth-token': options.accessToken, accept: 'application/json' },
-      timeout: { request: 30_000 },
-      retry: { limit: 2, statusCodes: [429, 500, 502, 503, 504] },
+      timeout: { request: options.timeoutMs ?? 15_000 },
+      retry: { limit: 0 },
       throwHttpErrors: false,
       responseType: 'text',
     });
   }
 
+  async #request(method: 'GET' | 'POST' | 'PUT', path: string, options: { searchParams?: Record<string, string>; json?: unknown } = {}) {
+    for (let waits = 0; ; waits++) {
+      if (this.#left !== undefined && this.#left <= 0 && this.#resetAt > this.#now()) await this.#sleep(this.#resetAt - this.#now());
+      let response;
+      try {
+        response = await this.#http(path, { method, ...(options.searchParams ? { searchParams: options.searchParams } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
+      } catch (error) {
+        throw new BigCommerceApiError(`BigCommerce did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, undefined, true);
+      }
+      const left = Number(response.headers['x-rate-limit-requests-left']);
+      const resetMs = Number(response.headers['x-rate-limit-time-reset-ms']);
+      if (Number.isFinite(left)) this.#left = left;
+      if (Number.isFinite(resetMs)) this.#resetAt = this.#now() + resetMs;
+      if (response.statusCode === 429) {
+        if (waits >= this.#maxWaits) throw new BigCommerceApiError(`BigCommerce kept refusing for its rate limit (${path})`, 429, true);
+        this.#left = 0;
+        this.#resetAt = this.#now() + (Number.isFinite(resetMs) ? resetMs : 1_000);
+        continue;
+      }
+      if (response.statusCode >= 500) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`, response.statusCode, true);
+      if (response.statusCode === 401 || response.statusCode === 403) {
+        throw new BigCommerceApiError(`BigCommerce refused the access token (${response.statusCode}); check BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)`, response.statusCode, false);
+      }
+      return response;
+    }
+  }
+
   /** The JSON of a GET, or undefined for 204 and 404. */
   async get(path: string, searchParams: Record<string, string> = {}): Promise<unknown> {
-    const response = await this.#http.get(path, { searchParams });
+    const response = await this.#request('GET', path, { searchParams });
     if (response.statusCode === 204 || response.statusCode === 404) return undefined;
-    if (response.statusCode === 401 || response.statusCode === 403) {
-      throw new BigCommerceApiError(`BigCommerce refused the access token (${response.statusCode}); check BIGCOMMERCE_ACCESS_TOKEN and its Orders scope`);
-    }
-    if (response.statusCode !== 200) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`);
+    if (response.statusCode !== 200) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`, response.statusCode, false);
     const parsed = parseJsonLossless(response.body);
-    if (!parsed.ok) throw new BigCommerceApiError(`BigCommerce answered ${path} with a body that is not JSON`);
+    if (!parsed.ok) throw new BigCommerceApiError(`BigCommerce answered ${path} with a body that is not JSON`, 200, true);
     return parsed.value;
   }
 
-  /** One order; its delivery id says its state, unless the caller names the delivery it answers. */
+  /** One order; undefined when BigCommerce says it does not exist. Its delivery id says its state, unless the caller names the delivery it answers. */
   async orderEvent(orderId: string, deliveryId?: string, now = new Date()): Promise<OrderEvent | undefined> {
-    const order = await this.get(`orders/${orderId}`);
+    const order = await this.get(`v2/orders/${orderId}`);
     if (order === undefined) return undefined;
     return bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, deliveryId ?? resyncId(order), now);
   }
 
   async *orders({ since, until }: { since: Date; until?: Date }, now = new Date()): AsyncGenerator<OrderEvent> {
-    for (let page = 1; ; page++) {
-      const list = await this.get('orders', {
-        min_date_modified: since.toISOString(),
-        ...(until ? { max_date_modified: until.toISOString() } : {}),
-        sort: 'date_modified:asc',
-        page: String(page),
-        limit: String(PAGE_SIZE),
-      });
-      if (!Array.isArray(list) || list.length === 0) return;
-      for (const order of list) {
-        const event = bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, resyncId(order), now);
-        if (event) yield event;
-      }
-      if (list.length < PAGE_SIZE) return;
+    const pages = ordersModifiedSince(
+      async (after, page) => {
+        const list = await this.get('v2/orders', {
+          min_date_modified: after.toISOString(),
+          ...(until ? { max_date_modified: until.toISOString() } : {}),
+          sort: 'date_modified:asc',
+          page: String(page),
+          limit: String(PAGE_SIZE),
+        });
+        return Array.isArray(list) ? list : [];
+      },
+      (order) => {
+        const record = asRecord(order);
+        const at = Date.parse(String(record.date_modified ?? ''));
+        return { id: String(record.id), modified: Number.isNaN(at) ? undefined : new Date(at) };
+      },
+      since,
+      PAGE_SIZE,
+    );
+    for await (const order of pages) {
+      const event = bigCommerceOrderToEvent(order, await this.#coupons(order), this.shop, resyncId(order), now);
+      if (event) yield event;
     }
   }
 
@@ -85,7 +149,39 @@ export class BigCommerceApi {
   async #coupons(order: unknown): Promise<unknown[]> {
     const record = asRecord(order);
     if (!(Number(record.coupon_discount ?? 0) > 0)) return [];
-    const coupons = await this.get(`orders/${String(record.id)}/coupons`);
+    const coupons = await this.get(`v2/orders/${String(record.id)}/coupons`);
     return Array.isArray(coupons) ? coupons : [];
+  }
+
+  /** Every hook of the store, page by page. */
+  async hooks(): Promise<BigCommerceHook[]> {
+    const hooks: BigCommerceHook[] = [];
+    for (let page = 1; ; page++) {
+      const body = asRecord(await this.get('v3/hooks', { page: String(page), limit: '250' }));
+      const data = Array.isArray(body.data) ? (body.data as BigCommerceHook[]) : [];
+      hooks.push(...data);
+      const pagination = asRecord(asRecord(body.meta).pagination);
+      if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page)) return hooks;
+    }
+  }
+
+  async createHook(hook: Omit<BigCommerceHook, 'id'>): Promise<BigCommerceHook> {
+    const response = await this.#request('POST', 'v3/hooks', { json: hook });
+    return this.#hookFrom(response.statusCode, response.body, 'create');
+  }
+
+  async updateHook(id: number, change: Partial<Omit<BigCommerceHook, 'id'>>): Promise<BigCommerceHook> {
+    const response = await this.#request('PUT', `v3/hooks/${id}`, { json: change });
+    return this.#hookFrom(response.statusCode, response.body, 'update');
+  }
+
+  #hookFrom(status: number, text: string, what: string): BigCommerceHook {
+    const parsed = parseJsonLossless(text);
+    const hook = parsed.ok ? (asRecord(asRecord(parsed.value).data) as unknown as BigCommerceHook) : undefined;
+    if (status >= 300 || !hook?.id) {
+      const title = parsed.ok ? String(asRecord(parsed.value).title ?? '') : '';
+      throw new BigCommerceApiError(`BigCommerce refused to ${what} a hook (${status}${title ? `: ${title}` : ''})`, status, false);
+    }
+    return hook;
   }
 }

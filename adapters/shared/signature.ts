@@ -3,8 +3,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export function hmacBase64Matches(body: Buffer, secret: string, given: string | undefined): boolean {
   if (!given) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  const actual = Buffer.from(given.trim(), 'base64');
+  // Compared as text: decoding first would let anything after the padding
+  // through ("<valid>, junk" decodes to the valid bytes).
+  const expected = Buffer.from(createHmac('sha256', secret).update(body).digest('base64'));
+  const actual = Buffer.from(given.trim());
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

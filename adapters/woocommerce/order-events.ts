@@ -4,12 +4,17 @@ import { asArray, asRecord, asString, decimalText, idDigits, isoTime, scalarText
 import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 
-/** Order status to the facts it shows. A partial refund shows only in refunds[]. */
+/**
+ * Order status to the facts it shows. A partial refund shows only in
+ * refunds[]. A checkout draft is a cart not yet submitted and a failed order
+ * one whose payment failed: neither is placed, so neither earns even where
+ * placing an order is what earns (EARN_TRIGGER=placed).
+ */
 export const WOO_STATUS_FACTS: Record<string, Fact[]> = {
   pending: ['placed'],
   'on-hold': ['placed'],
-  failed: ['placed'],
-  'checkout-draft': ['placed'],
+  failed: [],
+  'checkout-draft': [],
   processing: ['placed', 'paid'],
   completed: ['placed', 'paid', 'fulfilled'],
   cancelled: ['placed', 'cancelled'],
@@ -42,7 +47,7 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
       orderName: `#${asString(order.number) ?? orderId}`,
       deliveryId,
       occurredAt: gmt(order.date_modified_gmt) ?? gmt(order.date_created_gmt) ?? receivedAt.toISOString(),
-      facts: WOO_STATUS_FACTS[status] ?? ['placed'],
+      facts: WOO_STATUS_FACTS[status] ?? [],
       customer: {
         name: name ?? emailLocalPart(email),
         email,

@@ -4,6 +4,7 @@
 import got from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { parseJsonLossless } from '../shared/json.ts';
+import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
 
 export interface WooRestOptions {
@@ -32,10 +33,13 @@ export function shopOfUrl(url: string): string {
   return new URL(url).host.toLowerCase();
 }
 
-/** A GET of the REST API, over HTTPS only, with the consumer key as basic auth; a refused key says which settings to check. */
+/** The key and secret go in the clear over http, so only https, or this very machine. */
+export const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+
+/** A GET of the REST API, over HTTPS, with the consumer key as basic auth; a refused key says which settings to check. */
 async function wooGet(options: WooRestOptions, path: string, searchParams: Record<string, string> = {}) {
   const base = new URL(options.url);
-  if (base.protocol !== 'https:') throw new WooRestError(`WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS (got ${base.protocol})`);
+  if (base.protocol !== 'https:' && !isLoopback(base)) throw new WooRestError(`WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS (got ${base.protocol})`);
   const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/${path}`, {
     searchParams,
     username: options.consumerKey,
@@ -60,25 +64,33 @@ function resyncEvent(order: unknown, shop: string, now: Date): OrderEvent | unde
 
 export async function* fetchWooOrders(options: WooRestOptions, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
   const shop = shopOfUrl(options.url);
-  let totalPages = 1;
-  for (let page = 1; page <= totalPages; page++) {
-    const response = await wooGet(options, 'orders', {
-      modified_after: wooTime(since),
-      ...(until ? { modified_before: wooTime(until) } : {}),
-      dates_are_gmt: 'true',
-      orderby: 'modified',
-      order: 'asc',
-      per_page: String(PAGE_SIZE),
-      page: String(page),
-    });
-    if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for page ${page} of orders`);
-    const parsed = parseJsonLossless(response.body);
-    if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`);
-    totalPages = Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1);
-    for (const order of parsed.value) {
-      const event = resyncEvent(order, shop, now);
-      if (event) yield event;
-    }
+  const pages = ordersModifiedSince(
+    async (after, page) => {
+      const response = await wooGet(options, 'orders', {
+        modified_after: wooTime(after),
+        ...(until ? { modified_before: wooTime(until) } : {}),
+        dates_are_gmt: 'true',
+        orderby: 'modified',
+        order: 'asc',
+        per_page: String(PAGE_SIZE),
+        page: String(page),
+      });
+      if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for page ${page} of orders`);
+      const parsed = parseJsonLossless(response.body);
+      if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`);
+      return parsed.value;
+    },
+    (order) => {
+      const { orderId, modified } = wooIdentity(order);
+      const at = modified ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(modified) ? modified : `${modified}Z`) : NaN;
+      return { id: orderId ?? '', modified: Number.isNaN(at) ? undefined : new Date(at) };
+    },
+    since,
+    PAGE_SIZE,
+  );
+  for await (const order of pages) {
+    const event = resyncEvent(order, shop, now);
+    if (event) yield event;
   }
 }
 
@@ -90,4 +102,28 @@ export async function fetchWooOrder(options: WooRestOptions, orderId: string, no
   const parsed = parseJsonLossless(response.body);
   if (!parsed.ok) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`);
   return resyncEvent(parsed.value, shopOfUrl(options.url), now);
+}
+
+export interface WooWebhook {
+  id: number;
+  name: string;
+  /** active delivers; paused was set by a person; disabled was set by WooCommerce after failed deliveries. */
+  status: 'active' | 'paused' | 'disabled' | string;
+  topic: string;
+  delivery_url: string;
+}
+
+/** The store's webhooks, to notice one WooCommerce disabled after failed deliveries. */
+export async function fetchWooWebhooks(options: WooRestOptions): Promise<WooWebhook[]> {
+  const webhooks: WooWebhook[] = [];
+  let totalPages = 1;
+  for (let page = 1; page <= totalPages; page++) {
+    const response = await wooGet(options, 'webhooks', { per_page: '100', page: String(page) });
+    if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for its webhooks`);
+    const parsed = parseJsonLossless(response.body);
+    if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError('WooCommerce answered its webhooks with something that is not a list');
+    totalPages = Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1);
+    webhooks.push(...(parsed.value as WooWebhook[]));
+  }
+  return webhooks;
 }

@@ -1,139 +1,333 @@
-// Signed WooCommerce and BigCommerce deliveries posted to the running bridge,
-// and reconciliation filling a gap WooCommerce left. The stores' own APIs are
-// nock; the loyalty sandbox is the real one the bridge serves.
-import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// WooCommerce and BigCommerce as they behave in production, against the
+// running bridge: each store is a fake over HTTP (test/helpers/fake-*.ts,
+// built from the platforms' documentation) that sends its webhooks to the
+// bridge the way the platform does, with the platform's deadline, and answers
+// the bridge's reads; the loyalty service is the sandbox the bridge serves.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
+import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
+import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
-import { BC_SECRET, BC_STORE, bcHeaders, bcOrder, bcPayload } from '../helpers/bigcommerce.ts';
+import { BC_SECRET, BC_STORE, bcOrder, bcPayload } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
-import { WOO_SITE, wooHeaders, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
+import { runCli } from '../helpers/cli-process.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/woocommerce.ts';
 
+const ADMIN_TOKEN = 'stores-admin-token-0123456789abcdef';
+const BC_HEADER_SECRET = 'bc-header-secret-0123456789abcdef';
+const BC_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'];
+
+let woo: FakeWooCommerce;
+let bc: FakeBigCommerce;
 let bridge: RunningBridge;
+const logLines: Array<{ level: number; msg: string }> = [];
+
+const storeEnv = () => ({
+  WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+  WOOCOMMERCE_URL: woo.url,
+  WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+  WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+  BIGCOMMERCE_CLIENT_SECRET: BC_SECRET,
+  BIGCOMMERCE_STORE_HASH: BC_STORE,
+  BIGCOMMERCE_ACCESS_TOKEN: 'bc-token',
+  BIGCOMMERCE_WEBHOOK_SECRET: BC_HEADER_SECRET,
+  BIGCOMMERCE_API_URL: bc.url,
+  RECONCILE_INTERVAL_MINUTES: '0',
+  ADMIN_TOKEN,
+});
+
+/** The merchant's webhooks in WooCommerce, pointing at a bridge. */
+const pointWooAt = (url: string) => {
+  woo.webhooks.splice(0, woo.webhooks.length);
+  for (const [id, topic] of [[1, 'order.created'], [2, 'order.updated']] as const) {
+    woo.webhooks.push({ id, name: `loyalty-bridge ${topic}`, status: 'active', topic, delivery_url: `${url}/webhooks/woocommerce`, secret: WOO_SECRET, failures: 0 });
+  }
+};
+/** Hooks as an app created them in BigCommerce's developer portal: deliveries signed the Standard Webhooks way. */
+const signedHooksAt = (url: string) => {
+  bc.hooks.splice(0, bc.hooks.length);
+  for (const [i, scope] of BC_SCOPES.entries()) bc.hooks.push({ id: 100 + i, scope, destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: null, created_at: 0, updated_at: 0 });
+};
+
 beforeAll(async () => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-  bridge = await startTestBridge({
-    ...WOO_ENV,
-    BIGCOMMERCE_CLIENT_SECRET: BC_SECRET,
-    BIGCOMMERCE_STORE_HASH: BC_STORE,
-    BIGCOMMERCE_ACCESS_TOKEN: 'bc-token',
-    RECONCILE_INTERVAL_MINUTES: '0',
-  });
+  woo = await startFakeWooCommerce({ consumerKey: 'ck_test', consumerSecret: 'cs_test' });
+  bc = await startFakeBigCommerce({ storeHash: BC_STORE, accessToken: 'bc-token' });
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(JSON.parse(line) as { level: number; msg: string }) } });
+  bridge = await startTestBridge(storeEnv(), logger);
 });
 afterAll(async () => {
   await bridge.stop();
-  nock.enableNetConnect();
+  await woo.close();
+  await bc.close();
 });
-afterEach(() => nock.cleanAll());
+beforeEach(() => {
+  pointWooAt(bridge.http.localUrl);
+  signedHooksAt(bridge.http.localUrl);
+  bridge.sandbox?.faults.configure({});
+});
 
-const post = async (platform: string, body: string, headers: Record<string, string>) => {
-  const response = await fetch(`${bridge.http.localUrl}/webhooks/${platform}`, { method: 'POST', headers, body });
-  return { status: response.status, text: await response.text() };
+const post = async (platform: string, body: string, headers: Record<string, string>, to = bridge) => {
+  const response = await fetch(`${to.http.localUrl}/webhooks/${platform}`, { method: 'POST', headers, body });
+  return { status: response.status, result: ((await response.json().catch(() => ({}))) as { result?: string }).result };
 };
-const earning = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
+const admin = async <T,>(path: string, init: RequestInit = {}, to = bridge): Promise<T> => {
+  const response = await fetch(`${to.http.localUrl}/admin/api${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+  return (await response.json()) as T;
+};
+const earnings = (orderId: string, on = bridge) => on.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === orderId) ?? [];
+const earning = (orderId: string, on = bridge) => earnings(orderId, on)[0];
+const setWooOrder = (options: WooOrderOptions) => woo.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
+const reconciliation = () => bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `woocommerce:${woo.host}`);
+const settled = () => bridge.engine.drain();
 
 describe('WooCommerce', () => {
   it('answers the ping of a new webhook with exactly 200', async () => {
-    const response = await post('woocommerce', 'webhook_id=3', { 'content-type': 'application/x-www-form-urlencoded' });
-    expect(response.status).toBe(200);
+    expect((await post('woocommerce', 'webhook_id=3', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
   });
 
-  it('earns on processing, approves on completed, cancels on refunded', async () => {
-    const send = (status: string, modified: string) => {
-      const body = wooOrderJson({ id: 5101, status, modified });
-      return post('woocommerce', body, wooHeaders('order.updated', body));
-    };
-    expect((await send('processing', '2026-11-19T10:00:00')).status).toBe(200);
-    await bridge.engine.drain();
+  it('earns on processing, approves on completed, cancels on refunded, from the deliveries WooCommerce sends', async () => {
+    setWooOrder({ id: 5101, status: 'processing', modified: '2026-11-19T10:00:00' });
+    expect(await woo.deliver('order.created', 5101)).toEqual([200]);
+    await settled();
     expect(earning('5101')).toMatchObject({ status: 'pending', email: 'katherine@example.com', mobile: '+33612345678' });
-    await send('completed', '2026-11-19T11:00:00');
-    await bridge.engine.drain();
+    setWooOrder({ id: 5101, status: 'completed', modified: '2026-11-19T11:00:00' });
+    expect(await woo.deliver('order.updated', 5101)).toEqual([200]);
+    await settled();
     expect(earning('5101')?.status).toBe('approved');
-    await send('refunded', '2026-11-19T12:00:00');
-    await bridge.engine.drain();
+    setWooOrder({ id: 5101, status: 'refunded', modified: '2026-11-19T12:00:00' });
+    await woo.deliver('order.updated', 5101);
+    await settled();
     expect(earning('5101')?.status).toBe('cancelled');
   });
 
   it('answers 401 to an unsigned order and keeps nothing', async () => {
     const body = wooOrderJson({ id: 5102, status: 'processing' });
     expect((await post('woocommerce', body, { 'content-type': 'application/json' })).status).toBe(401);
-    await bridge.engine.drain();
+    await settled();
     expect(earning('5102')).toBeUndefined();
+    expect(await bridge.engine.store.getOrder(`woocommerce:${woo.host}:5102`)).toBeUndefined();
   });
 
-  it('earns, at the next reconciliation, an order whose webhook was never delivered', async () => {
-    let modifiedAfter: string | undefined;
-    // The store's REST API lists the order its webhook never delivered, and tells us the window asked for.
-    const storeListsTheMissedOrder = () =>
-      nock(WOO_SITE)
-        .get('/wp-json/wc/v3/orders')
-        .query((query) => {
-          modifiedAfter = String(query.modified_after);
-          return true;
-        })
-        .reply(200, `[${wooOrderJson({ id: 5199, status: 'processing', email: 'missed@example.com' })}]`, { 'X-WP-TotalPages': '1' });
-    storeListsTheMissedOrder();
+  it('earns, at the next reconciliation, an order whose webhook was never delivered (WooCommerce never resends)', async () => {
+    setWooOrder({ id: 5199, status: 'processing', email: 'missed@example.com', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
     await bridge.reconciler.run('woocommerce');
-    await bridge.engine.drain();
+    await settled();
     expect(earning('5199')).toMatchObject({ status: 'pending', email: 'missed@example.com' });
-    const state = bridge.engine.ledger.reconciliation().woocommerce;
-    expect(state?.lastRun).toMatchObject({ fetched: 1, changed: 1, failed: 0 });
-    expect(state?.highWaterMark).toBeTruthy();
-    expect(modifiedAfter).toBeTruthy();
+    const state = await reconciliation();
+    expect(state?.lastRun).toMatchObject({ failed: 0 });
+    expect(state?.lastRun?.changed).toBeGreaterThanOrEqual(1);
 
-    // The next run starts from the mark, minus the overlap; the same order again changes nothing.
-    storeListsTheMissedOrder();
+    // The next run starts from the mark, less the overlap; the same order again changes nothing.
     await bridge.reconciler.run('woocommerce');
+    const asked = woo.requests.filter((request) => request.path === '/wp-json/wc/v3/orders').at(-1);
     const overlapMs = 10 * 60_000;
-    expect(Date.parse(`${modifiedAfter}Z`)).toBe(Math.floor((Date.parse(state?.highWaterMark ?? '') - overlapMs) / 1000) * 1000);
-    expect(bridge.engine.ledger.reconciliation().woocommerce?.lastRun).toMatchObject({ fetched: 1, changed: 0 });
+    expect(Date.parse(`${asked?.query.modified_after}Z`)).toBe(Math.floor((Date.parse(state?.highWaterMark ?? '') - overlapMs) / 1000) * 1000);
+    expect((await reconciliation())?.lastRun).toMatchObject({ changed: 0 });
   });
 
   it('keeps the high-water mark where it was when a run fails', async () => {
-    const before = bridge.engine.ledger.reconciliation().woocommerce?.highWaterMark;
-    // got tries a 500 three times (retry limit 2) before giving up.
-    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).times(3).reply(500, 'oops');
-    await bridge.reconciler.run('woocommerce');
-    const after = bridge.engine.ledger.reconciliation().woocommerce;
+    const before = (await reconciliation())?.highWaterMark;
+    woo.failListingsWith = 500;
+    try {
+      await bridge.reconciler.run('woocommerce');
+    } finally {
+      woo.failListingsWith = undefined;
+    }
+    const after = await reconciliation();
     expect(after?.highWaterMark).toBe(before);
-    expect(after?.lastRun?.errors[0]).toMatch(/answered 500/);
+    expect(after?.lastRun?.errors[0]).toMatch(/500/);
+  });
+
+  it('raises the alarm when WooCommerce disables a webhook after failed deliveries: status, dashboard data, metric, log line', async () => {
+    // The bridge was unreachable at the address the webhook has: five deliveries fail and WooCommerce disables it.
+    const updated = woo.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
+    updated.delivery_url = 'http://127.0.0.1:1/webhooks/woocommerce';
+    setWooOrder({ id: 5150, status: 'processing', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+    for (let attempt = 0; attempt < 5; attempt++) await woo.deliver('order.updated', 5150);
+    expect(updated.status).toBe('disabled');
+
+    await bridge.reconciler.run('woocommerce');
+    const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {});
+    expect(status.stdout).toMatch(/!! woocommerce .*disabled its webhook "loyalty-bridge order.updated".*set Status to Active/);
+    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ problems: Array<{ kind: string; fix: string }> }> }> }>('/connections');
+    expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]?.problems).toEqual([expect.objectContaining({ kind: 'disabled', fix: expect.stringContaining('WooCommerce > Settings > Advanced > Webhooks') })]);
+    const metric = (text: string) => new RegExp(`loyalty_bridge_subscription_problems\\{platform="woocommerce",shop="${woo.host}",kind="disabled"\\} (\\d+)`).exec(text)?.[1];
+    expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('1');
+    expect(logLines.some((line) => line.level >= 50 && /disabled its webhook/.test(line.msg))).toBe(true);
+    // The order the failed deliveries carried was brought in by the same reconciliation.
+    await settled();
+    expect(earning('5150')?.status).toBe('pending');
+
+    // The merchant turns it back on: the alarm clears at the next check.
+    updated.status = 'active';
+    updated.delivery_url = `${bridge.http.localUrl}/webhooks/woocommerce`;
+    await bridge.reconciler.run('woocommerce');
+    expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('0');
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
   });
 });
 
 describe('BigCommerce', () => {
-  const orderReply = (id: number, statusId: number, extra: Parameters<typeof bcOrder>[2] = {}) => nock('https://api.bigcommerce.com').get(`/stores/${BC_STORE}/v2/orders/${id}`).reply(200, bcOrder(id, statusId, extra));
-
-  it('reads the order behind a thin delivery: earns, approves, cancels', async () => {
-    orderReply(6101, 11);
-    let body = bcPayload('store/order/created', 6101);
-    expect((await post('bigcommerce', body, bcHeaders(body))).status).toBe(200);
-    await bridge.engine.drain();
+  it('reads the order behind each thin, signed delivery after answering it: earns, approves, cancels', async () => {
+    bc.orders.set(6101, bcOrder(6101, 11));
+    expect(await bc.deliver('store/order/created', 6101, { signWith: BC_SECRET })).toEqual([200]);
+    await settled();
     expect(earning('6101')).toMatchObject({ status: 'pending', email: 'dorothy@example.com' });
-
-    orderReply(6101, 2);
-    body = bcPayload('store/order/statusUpdated', 6101, { status: { previous_status_id: 11, new_status_id: 2 } });
-    await post('bigcommerce', body, bcHeaders(body));
-    await bridge.engine.drain();
+    bc.orders.set(6101, bcOrder(6101, 2));
+    await bc.deliver('store/order/statusUpdated', 6101, { signWith: BC_SECRET });
+    await settled();
     expect(earning('6101')?.status).toBe('approved');
-
-    orderReply(6101, 4, { refunded: '150.0000' });
-    body = bcPayload('store/order/refund/created', 6101, { refund: { refund_id: 9 } });
-    await post('bigcommerce', body, bcHeaders(body));
-    await bridge.engine.drain();
+    bc.orders.set(6101, bcOrder(6101, 4, { refunded: '150.0000' }));
+    await bc.deliver('store/order/refund/created', 6101, { signWith: BC_SECRET });
+    await settled();
     expect(earning('6101')?.status).toBe('cancelled');
   });
 
-  it('treats a resent payload as a duplicate, by webhook id and by hash', async () => {
-    orderReply(6102, 11);
-    const body = bcPayload('store/order/created', 6102, {}, 'samehash6102');
-    const first = await post('bigcommerce', body, bcHeaders(body, { id: 'msg_same' }));
-    const again = await post('bigcommerce', body, bcHeaders(body, { id: 'msg_same' }));
-    const newId = await post('bigcommerce', body, bcHeaders(body, { id: 'msg_other' }));
-    expect([first.text, again.text, newId.text].map((text) => (JSON.parse(text) as { result: string }).result)).toEqual(['accepted', 'duplicate', 'duplicate']);
+  it('acknowledges within the platform’s deadline while its API hangs, then reads and processes once it answers', async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => 6300 + i);
+    for (const id of ids) bc.orders.set(id, bcOrder(id, 11));
+    const release = bc.hold();
+    try {
+      // Each delivery is given 5 s, as a platform gives it; the order read behind it waits on the held API.
+      const statuses = [];
+      for (const id of ids) statuses.push(...(await bc.deliver('store/order/created', id, { signWith: BC_SECRET })));
+      expect(statuses).toEqual(ids.map(() => 200));
+      await eventually(() => expect(bc.waiting).toBeGreaterThan(0));
+      expect(ids.filter((id) => earning(String(id)))).toEqual([]);
+    } finally {
+      release();
+    }
+    await eventually(() => expect(ids.map((id) => earning(String(id))?.status)).toEqual(ids.map(() => 'pending')), 20_000);
+    expect(await admin<{ deadLetters: unknown[] }>('/dead-letters')).toMatchObject({ deadLetters: [] });
   });
 
-  it('answers 401 to a delivery signed 10 minutes ago (a replay)', async () => {
-    const body = bcPayload('store/order/created', 6103);
-    expect((await post('bigcommerce', body, bcHeaders(body, { timestamp: Math.floor(Date.now() / 1000) - 600 }))).status).toBe(401);
+  it('register --platform bigcommerce creates the hooks with the secret header, and the deliveries they carry are accepted', async () => {
+    bc.hooks.splice(0, bc.hooks.length);
+    const env = { ...storeEnv(), PUBLIC_URL: bridge.http.localUrl, DATA_DIR: tempDataDir() };
+    const first = await runCli(['register', '--platform', 'bigcommerce'], env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    for (const scope of BC_SCOPES) expect(first.stdout).toMatch(new RegExp(`created\\s+${scope.replaceAll('/', '\\/')}`));
+    expect(bc.hooks.map((hook) => hook.headers)).toEqual(BC_SCOPES.map(() => ({ [BC_SECRET_HEADER]: BC_HEADER_SECRET })));
+    expect(first.stdout).not.toContain(BC_HEADER_SECRET);
+    const again = await runCli(['register', '--platform', 'bigcommerce'], env);
+    expect(again.stdout.match(/present/g)).toHaveLength(BC_SCOPES.length);
+    expect(bc.hooks).toHaveLength(BC_SCOPES.length);
+
+    bc.orders.set(6201, bcOrder(6201, 11));
+    expect(await bc.deliver('store/order/created', 6201)).toEqual([200]);
+    await settled();
+    expect(earning('6201')?.status).toBe('pending');
+
+    // The same delivery with another secret in the header is refused, and leaves nothing.
+    const body = bcPayload('store/order/created', 6202);
+    bc.orders.set(6202, bcOrder(6202, 11));
+    expect((await post('bigcommerce', body, { 'content-type': 'application/json', [BC_SECRET_HEADER]: 'x'.repeat(BC_HEADER_SECRET.length) })).status).toBe(401);
+    expect((await post('bigcommerce', body, { 'content-type': 'application/json' })).status).toBe(401);
+    await settled();
+    expect(earning('6202')).toBeUndefined();
+  });
+
+  it('processes each update of an order although the payload hash is the same; the same delivery again is a duplicate', async () => {
+    // For store/order/updated the payload is only {type, id}: its hash is the same for every update of the order.
+    const hash = 'f0a4c2b0d6e5b1f4c2a9e8d7c6b5a4f3e2d1c0b9';
+    const headers = { 'content-type': 'application/json', [BC_SECRET_HEADER]: BC_HEADER_SECRET };
+    const now = Math.floor(Date.now() / 1000);
+    bc.orders.set(6401, bcOrder(6401, 11));
+    const paid = bcPayload('store/order/updated', 6401, {}, hash, now - 120);
+    expect(await post('bigcommerce', paid, headers)).toMatchObject({ status: 200, result: 'accepted' });
+    await settled();
+    expect(earning('6401')?.status).toBe('pending');
+
+    bc.orders.set(6401, bcOrder(6401, 2));
+    expect(await post('bigcommerce', bcPayload('store/order/updated', 6401, {}, hash, now - 60), headers)).toMatchObject({ status: 200, result: 'accepted' });
+    expect(await post('bigcommerce', paid, headers)).toMatchObject({ status: 200, result: 'duplicate' });
+    await settled();
+    expect(earning('6401')?.status).toBe('approved');
+  });
+
+  it('shows hooks BigCommerce deactivated in status and on the dashboard, and register turns them back on', async () => {
+    const env = { ...storeEnv(), PUBLIC_URL: bridge.http.localUrl, DATA_DIR: tempDataDir() };
+    bc.hooks.splice(0, bc.hooks.length);
+    await runCli(['register', '--platform', 'bigcommerce'], env);
+    const deactivated = bc.hooks.find((hook) => hook.scope === 'store/order/statusUpdated')!;
+    deactivated.is_active = false;
+    await bridge.reconciler.run('bigcommerce');
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(/!! bigcommerce .*deactivated the store\/order\/statusUpdated hook.*loyalty-bridge register --platform bigcommerce/);
+    const reactivated = await runCli(['register', '--platform', 'bigcommerce'], env);
+    expect(reactivated.stdout).toMatch(/reactivated\s+store\/order\/statusUpdated/);
+    expect(deactivated.is_active).toBe(true);
+    await bridge.reconciler.run('bigcommerce');
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
+  });
+});
+
+describe('two stores on one loyalty account', () => {
+  it('the same order number on a second store becomes a dead letter naming both orders and the setting, and never touches the first store’s points', async () => {
+    setWooOrder({ id: 4242, status: 'processing', email: 'woo-customer@example.com' });
+    await woo.deliver('order.created', 4242);
+    await settled();
+    expect(earning('4242')).toMatchObject({ status: 'pending', email: 'woo-customer@example.com' });
+
+    bc.orders.set(4242, bcOrder(4242, 11, { email: 'bc-customer@example.com' }));
+    await bc.deliver('store/order/created', 4242, { signWith: BC_SECRET });
+    await settled();
+    bc.orders.set(4242, bcOrder(4242, 5));
+    await bc.deliver('store/order/statusUpdated', 4242, { signWith: BC_SECRET });
+    await settled();
+
+    expect(earnings('4242')).toEqual([expect.objectContaining({ status: 'pending', email: 'woo-customer@example.com' })]);
+    const { deadLetters } = await admin<{ deadLetters: Array<{ reason: string; orderKey?: string }> }>('/dead-letters');
+    const letter = deadLetters.find((each) => each.orderKey === `bigcommerce:${BC_STORE}:4242`);
+    expect(letter?.reason).toContain(`woocommerce:${woo.host}:4242`);
+    expect(letter?.reason).toContain('LOYALTY_ORDER_ID_PREFIXES');
+  });
+
+  it('with a prefix per platform, each store earns and cancels its own order 4343', async () => {
+    const prefixed = await startTestBridge({ ...storeEnv(), LOYALTY_ORDER_ID_PREFIXES: 'woocommerce=1,bigcommerce=2' });
+    try {
+      pointWooAt(prefixed.http.localUrl);
+      signedHooksAt(prefixed.http.localUrl);
+      setWooOrder({ id: 4343, status: 'processing', email: 'woo-customer@example.com' });
+      bc.orders.set(4343, bcOrder(4343, 11, { email: 'bc-customer@example.com' }));
+      await woo.deliver('order.created', 4343);
+      await bc.deliver('store/order/created', 4343, { signWith: BC_SECRET });
+      await prefixed.engine.drain();
+      expect(earning('14343', prefixed)).toMatchObject({ status: 'pending', email: 'woo-customer@example.com' });
+      expect(earning('24343', prefixed)).toMatchObject({ status: 'pending', email: 'bc-customer@example.com' });
+
+      bc.orders.set(4343, bcOrder(4343, 5));
+      await bc.deliver('store/order/statusUpdated', 4343, { signWith: BC_SECRET });
+      await prefixed.engine.drain();
+      expect(earning('24343', prefixed)?.status).toBe('cancelled');
+      expect(earning('14343', prefixed)?.status).toBe('pending');
+      expect(await admin('/dead-letters', {}, prefixed)).toMatchObject({ deadLetters: [] });
+    } finally {
+      await prefixed.stop();
+    }
+  });
+});
+
+describe('refused credentials', () => {
+  it('pause every call without a dead letter, show it, and resume when the merchant says try again', async () => {
+    bridge.sandbox?.faults.configure({ forced: { status: 401, count: 1_000_000, message: 'Invalid auth' } });
+    const ids = [5401, 5402, 5403];
+    for (const id of ids) {
+      setWooOrder({ id, status: 'processing' });
+      await woo.deliver('order.created', id);
+    }
+    const before = (await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters.length;
+    await eventually(async () => expect((await admin<{ upstream: { credentialsRefused: boolean } }>('/status')).upstream.credentialsRefused).toBe(true));
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(/!! the loyalty service refuses our credentials/);
+    expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
+    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: true });
+
+    bridge.sandbox?.faults.configure({});
+    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: false });
+    await eventually(() => expect(ids.map((id) => earning(String(id))?.status)).toEqual(['pending', 'pending', 'pending']));
+    expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
   });
 });

@@ -22,13 +22,13 @@ export function bcHeaders(body: string, options: { id?: string; timestamp?: numb
   };
 }
 
-export function bcPayload(scope: string, orderId: number, extra: Record<string, unknown> = {}, hash?: string): string {
+export function bcPayload(scope: string, orderId: number, extra: Record<string, unknown> = {}, hash?: string, createdAt = Math.floor(Date.now() / 1000)): string {
   return JSON.stringify({
     scope,
     store_id: '1001234567',
     data: { type: 'order', id: orderId, ...extra },
     hash: hash ?? `${scope}-${orderId}-${++sequence}`.replace(/\W/g, ''),
-    created_at: Math.floor(Date.now() / 1000),
+    created_at: createdAt,
     producer: `stores/${BC_STORE}`,
   });
 }

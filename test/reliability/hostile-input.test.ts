@@ -85,13 +85,13 @@ describe('webhook routes', () => {
   it.each(['shopify', 'woocommerce', 'bigcommerce'])('%s: unauthentic input gets 401, 400 or 413, never 5xx, and leaves nothing', async (platform) => {
     await fc.assert(
       fc.asyncProperty(nasty, headerPool, async (body, headers) => {
-        const before = { seen: bridge.engine.ledger.counts.seen, deadLetters: bridge.engine.ledger.deadLetters().length };
+        const before = { ledger: await bridge.engine.store.stats(), deadLetters: (await bridge.engine.store.listDeadLetters()).length };
         const status = await post(`/webhooks/${platform}`, asBuffer(body), headers);
         expect(status).toBeLessThan(500);
         // The WooCommerce ping is the one unsigned request answered 200, and it is not kept either.
         if (status !== 200) expect([400, 401, 413]).toContain(status);
-        await bridge.engine.ledger.quiesce();
-        expect({ seen: bridge.engine.ledger.counts.seen, deadLetters: bridge.engine.ledger.deadLetters().length }).toEqual(before);
+        await bridge.engine.drain();
+        expect({ ledger: await bridge.engine.store.stats(), deadLetters: (await bridge.engine.store.listDeadLetters()).length }).toEqual(before);
         prototypeClean();
       }),
       { numRuns: RUNS },
@@ -120,14 +120,14 @@ describe('webhook routes', () => {
     await bridge.engine.drain();
     prototypeClean();
     // The dead letters these made are not the admin routes' business: the next property starts clean.
-    for (const letter of [...bridge.engine.ledger.deadLetters()]) await bridge.engine.ledger.removeDeadLetter(letter.id);
+    for (const letter of [...(await bridge.engine.store.listDeadLetters())]) await bridge.engine.store.removeDeadLetter(letter.id);
   }, LIMIT_MS);
 
   it('an order with prototype keys in its attributes is stored as data', async () => {
     const body = shopifyOrderJson({ id: '6660000000001', noteAttributes: [{ name: '__proto__', value: 'x' }, { name: 'constructor', value: 'y' }] });
     expect(await post('/webhooks/shopify', Buffer.from(body), shopifyHeaders({ topic: 'orders/paid', body }))).toBe(200);
     await bridge.engine.drain();
-    const order = await bridge.engine.ledger.findOrder('shopify:lb-test-store.myshopify.com:6660000000001');
+    const order = await bridge.engine.store.getOrder('shopify:lb-test-store.myshopify.com:6660000000001');
     expect(Object.getOwnPropertyNames(order?.snapshot.attributes)).toEqual(expect.arrayContaining(['__proto__', 'constructor']));
     prototypeClean();
   });

@@ -25,12 +25,12 @@ it('deduplicates a captured Shopify delivery replayed later, which changes nothi
   const headers = shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'captured-1' });
   expect((await post('shopify', body, headers)).body.result).toBe('accepted');
   await bridge.engine.drain();
-  const before = JSON.stringify(await bridge.engine.ledger.findOrder('shopify:lb-test-store.myshopify.com:7770000000001'));
+  const before = JSON.stringify(await bridge.engine.store.getOrder('shopify:lb-test-store.myshopify.com:7770000000001'));
   const sandboxBefore = JSON.stringify(bridge.sandbox?.store.snapshot());
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect((await post('shopify', body, headers)).body.result).toBe('duplicate');
   await bridge.engine.drain();
-  expect(JSON.stringify(await bridge.engine.ledger.findOrder('shopify:lb-test-store.myshopify.com:7770000000001'))).toBe(before);
+  expect(JSON.stringify(await bridge.engine.store.getOrder('shopify:lb-test-store.myshopify.com:7770000000001'))).toBe(before);
   expect(JSON.stringify(bridge.sandbox?.store.snapshot())).toBe(sandboxBefore);
 });
 

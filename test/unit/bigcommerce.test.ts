@@ -4,6 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createBigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
 import { BC_STATUS_FACTS, bigCommerceOrderToEvent } from '../../adapters/bigcommerce/order-events.ts';
+import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
+import { receive, translateRaw } from '../helpers/adapters.ts';
 import { BC_SECRET, bcHeaders, bcOrder, bcPayload, signBigCommerce } from '../helpers/bigcommerce.ts';
 
 const adapter = createBigCommerceAdapter({ clientSecret: BC_SECRET });
@@ -38,17 +40,56 @@ describe('verification', () => {
     expect(await adapter.verify(raw(sent, headers))).toMatchObject({ ok: false, status });
   });
 
-  it('dedupes on the payload hash as well as the webhook id', async () => {
-    const result = await adapter.verify(raw(body, bcHeaders(body)));
-    if (!result.ok) throw new Error(result.reason);
-    const info = adapter.describe(result.delivery);
-    expect(info.aliases?.[0]).toMatch(/^bigcommerce:hash:/);
+  /** Whether two deliveries would be taken for one another. */
+  const shareAKey = async (a: string, b: string) => {
+    const [keysA, keysB] = await Promise.all([a, b].map(async (each) => {
+      const { info } = await receive(adapter, each, bcHeaders(each));
+      return [info.key, ...(info.aliases ?? [])];
+    }));
+    return keysA?.some((key) => keysB?.includes(key)) ?? false;
+  };
+
+  it('dedupes on the webhook id, and on the payload hash only together with the scope and created_at', async () => {
+    const { info } = await receive(adapter, body, bcHeaders(body, { id: 'msg_d' }));
+    expect(info.key).toBe('bigcommerce:msg_d');
+    const payload = JSON.parse(body) as { scope: string; hash: string; created_at: number };
+    expect(info.aliases).toEqual([`bigcommerce:payload:${payload.scope.toLowerCase()}:${payload.hash}:${payload.created_at}`]);
+  });
+
+  it('tells apart an order’s creation and its update in the same second, whose data and so hash are the same', async () => {
+    const created = bcPayload('store/order/created', 78, {}, 'samehash', 1_795_000_000);
+    const updated = bcPayload('store/order/updated', 78, {}, 'samehash', 1_795_000_000);
+    expect(await shareAKey(created, updated)).toBe(false);
+  });
+
+  it('tells apart two updates of one order whose payload hash is the same', async () => {
+    // For store/order/updated the hashed data is only {type, id}: every update of the order has the same hash.
+    const first = bcPayload('store/order/updated', 77, {}, 'samehash', 1_795_000_000);
+    const second = bcPayload('store/order/updated', 77, {}, 'samehash', 1_795_000_060);
+    expect(await shareAKey(first, second)).toBe(false);
   });
 
   it('dead-letters an order delivery when the API cannot be read, saying which settings', async () => {
-    const result = await adapter.verify(raw(body, bcHeaders(body)));
-    if (!result.ok) throw new Error(result.reason);
-    expect(await adapter.toEvents(result.delivery)).toMatchObject({ kind: 'unusable', reason: expect.stringContaining('BIGCOMMERCE_ACCESS_TOKEN') });
+    expect(await translateRaw(adapter, body, bcHeaders(body))).toMatchObject({ kind: 'unusable', reason: expect.stringContaining('BIGCOMMERCE_ACCESS_TOKEN') });
+  });
+});
+
+describe('the secret header of hooks the bridge creates', () => {
+  const secret = 'a-secret-header-value-for-bc-tests';
+  const withHeader = createBigCommerceAdapter({ headerSecret: secret });
+  const body = bcPayload('store/order/statusUpdated', 102);
+
+  it('accepts a delivery carrying it, and dedupes on hash and time', async () => {
+    const { info } = await receive(withHeader, body, { 'content-type': 'application/json', [BC_SECRET_HEADER]: secret });
+    expect(info.key).toMatch(/^bigcommerce:payload:/);
+  });
+
+  it.each([
+    ['a wrong value', { [BC_SECRET_HEADER]: 'not-the-secret-header-value-xx' }],
+    ['no header at all', {}],
+    ['a Standard Webhooks signature when no client secret is set', bcHeaders(body)],
+  ])('refuses %s with 401', async (_name, headers) => {
+    expect(await withHeader.verify(raw(body, { 'content-type': 'application/json', ...headers }))).toMatchObject({ ok: false, status: 401 });
   });
 });
 

@@ -1,0 +1,25 @@
+// An adapter driven as the bridge drives it: verify and describe the raw
+// delivery (before the answer), keep it as the ledger would, translate it
+// (after the answer).
+import { storedDelivery, type DeliveryInfo, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
+import type { StoredDelivery } from '../../src/core/delivery.ts';
+
+export interface Received {
+  info: DeliveryInfo;
+  stored: StoredDelivery;
+}
+
+export async function receive<Delivery>(adapter: PlatformAdapter<Delivery>, body: string | Buffer, headers: Record<string, string>, receivedAt = new Date()): Promise<Received> {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const verified = await adapter.verify({ body: bytes, headers, receivedAt });
+  if (!verified.ok) throw new Error(`refused (${verified.status}): ${verified.reason}`);
+  const info = adapter.describe(verified.delivery);
+  return { info, stored: storedDelivery(adapter.platform, info, bytes, receivedAt) };
+}
+
+/** What the delivery becomes: 'ignored' when the route would not even keep it. */
+export async function translateRaw<Delivery>(adapter: PlatformAdapter<Delivery>, body: string | Buffer, headers: Record<string, string>, receivedAt = new Date()): Promise<Translation> {
+  const { info, stored } = await receive(adapter, body, headers, receivedAt);
+  if (info.ignore) return { kind: 'ignored', reason: info.ignore };
+  return adapter.translate(stored);
+}
