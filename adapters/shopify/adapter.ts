@@ -1,75 +1,94 @@
-// The Shopify adapter: verified deliveries of the order topics to OrderEvents.
+// The Shopify adapter. Before the answer: the HMAC over the exact bytes and
+// the headers (pure). After it, from the stored delivery: order topics to
+// OrderEvents; refunds/create and orders/edited completed with the order as
+// the Admin API has it now, when the bridge has access to that shop;
+// app/uninstalled; and the compliance topics as privacy requests.
 import { isUtf8 } from 'node:buffer';
-import type { PlatformAdapter, Translation } from '../adapter.ts';
+import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
+import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import { asRecord, idDigits, parseJsonLossless } from '../shared/json.ts';
-import type { ShopifyAdminApi } from './admin-api.ts';
-import { fetchShopifyOrder, fetchShopifyOrders, type FetchWindow } from './graphql-orders.ts';
+import { redactBody, type BodyShape } from '../shared/redact.ts';
+import { asRecord, idDigits, isoTime, parseJsonLossless } from '../shared/json.ts';
+import { ShopifyAdminError, type ShopifyAdminApis } from './admin-api.ts';
+import { complianceRequest } from './compliance.ts';
+import { fetchShopifyOrder } from './graphql-orders.ts';
+import { SHOPIFY_HEADER } from './headers.ts';
 import { orderToEvent, refundToEvent, type EventContext } from './order-events.ts';
-import { ORDER_TOPICS } from './topics.ts';
+import { COMPLIANCE_TOPICS, HANDLED_TOPICS, ORDER_TOPICS } from './topics.ts';
 import { shopifyVerifier, type ShopifyDelivery } from './verify.ts';
 
 export interface ShopifyAdapterOptions {
-  apiSecret: string;
-  /** With Admin API access: resync, and re-fetching orders a webhook cannot fully describe. */
-  admin?: ShopifyAdminApi;
+  /** The app's client secret; during a rotation, the previous one too. */
+  apiSecrets: readonly string[];
+  /** Admin API clients, for the shops the bridge has access to. */
+  admin?: ShopifyAdminApis | undefined;
 }
 
-export interface ShopifyAdapter extends PlatformAdapter<ShopifyDelivery> {
-  fetchOrders?: (window: FetchWindow) => AsyncIterable<OrderEvent>;
-}
+export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
 
-export function createShopifyAdapter({ apiSecret, admin }: ShopifyAdapterOptions): ShopifyAdapter {
-  const verify = shopifyVerifier(apiSecret);
-  /** The order as Shopify has it now, added to what a delivery itself says. */
-  const withCurrentOrder = async (events: OrderEvent[], orderId: string, deliveryId: string, shop: string): Promise<OrderEvent[]> => {
-    if (!admin || admin.shop !== shop) return events;
+/** What in a Shopify body is a person. */
+const SHOPIFY_BODY: BodyShape = {
+  personal: new Set(['customer', 'billing_address', 'shipping_address', 'email', 'contact_email', 'phone', 'client_details', 'browser_ip', 'note', 'note_attributes', 'landing_site', 'referring_site', 'destination', 'first_name', 'last_name', 'company', 'address1', 'address2', 'zip', 'latitude', 'longitude']),
+  emailKeys: new Set(['email', 'contact_email']),
+  phoneKeys: new Set(['phone']),
+  orderIdKeys: ['id', 'order_id'],
+};
+
+export function createShopifyAdapter({ apiSecrets, admin }: ShopifyAdapterOptions): ShopifyAdapter {
+  /** The order as Shopify has it now; undefined without access to the shop, or when Shopify has no such order. */
+  const currentOrder = async (shop: string, orderId: string, deliveryKey: string): Promise<OrderEvent | 'no_access' | undefined> => {
+    if (!admin || !(await admin.access.hasAccess(shop))) return 'no_access';
     try {
-      const current = await fetchShopifyOrder(admin, orderId, `shopify-fetch:${deliveryId}`);
-      return current ? [...events, current] : events;
-    } catch {
-      // The delivery's own events still count; reconciliation and resync catch up later.
-      return events;
+      return await fetchShopifyOrder(admin.for(shop), orderId, `shopify-fetch:${deliveryKey}`);
+    } catch (error) {
+      if (error instanceof ShopifyAdminError && error.transient) throw new PlatformUnavailableError(error.message);
+      if (error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED') return 'no_access';
+      throw error;
     }
   };
+
   return {
-    ...(admin ? { fetchOrders: (window: FetchWindow) => fetchShopifyOrders(admin, window) } : {}),
     platform: 'shopify',
-    verify,
-    describe: (delivery) => ({ key: `shopify:${delivery.webhookId}`, topic: delivery.topic, shop: delivery.shop }),
-    restore: (stored) => ({
-      webhookId: stored.key.replace(/^shopify:/, ''),
-      topic: stored.topic,
-      shop: stored.shop,
-      apiVersion: '',
-      triggeredAt: undefined,
-      body: stored.body,
-      receivedAt: stored.receivedAt,
+    verify: shopifyVerifier(apiSecrets),
+    describe: (delivery) => ({
+      key: `shopify:${delivery.webhookId}`,
+      topic: delivery.topic,
+      shop: delivery.shop,
+      sentAt: delivery.triggeredAt ? isoTime(delivery.triggeredAt) : undefined,
+      keep: { [SHOPIFY_HEADER.webhookId]: delivery.webhookId, [SHOPIFY_HEADER.apiVersion]: delivery.apiVersion },
+      ...(HANDLED_TOPICS.has(delivery.topic) ? {} : { ignore: `topic ${delivery.topic} is not one loyalty-bridge uses` }),
     }),
-    async toEvents(delivery): Promise<Translation> {
-      const { topic } = delivery;
-      if (topic === 'app/uninstalled') return { kind: 'uninstalled', shop: delivery.shop };
-      if (!ORDER_TOPICS.has(topic) && topic !== 'refunds/create' && topic !== 'orders/edited') {
-        return { kind: 'ignored', reason: `topic ${topic} is not one loyalty-bridge uses` };
-      }
-      if (!isUtf8(delivery.body)) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
-      const parsed = parseJsonLossless(delivery.body.toString('utf8'));
+    async translate(stored: StoredDelivery): Promise<Translation> {
+      const { topic, shop } = stored;
+      if (topic === 'app/uninstalled') return { kind: 'uninstalled' };
+      const body = deliveryBody(stored);
+      if (!isUtf8(body)) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
+      const parsed = parseJsonLossless(body.toString('utf8'));
       if (!parsed.ok) return { kind: 'unusable', reason: parsed.reason };
-      if (topic === 'orders/edited') {
-        // The edit alone says nothing about the order's state: fetch the order, or record the delivery and wait for the next order update.
-        const orderId = idDigits(asRecord(asRecord(parsed.value).order_edit).order_id);
-        if (!admin || orderId === undefined) {
-          return { kind: 'recorded', reason: 'orders/edited carries only the edit; set SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN to re-fetch the order' };
-        }
-        const events = await withCurrentOrder([], orderId, delivery.webhookId, delivery.shop);
-        return events.length > 0 ? { kind: 'events', events } : { kind: 'recorded', reason: `order ${orderId} was not found` };
+      if ((COMPLIANCE_TOPICS as readonly string[]).includes(topic)) {
+        const request = complianceRequest(topic, parsed.value, shop);
+        return 'unusable' in request ? { kind: 'unusable', reason: request.unusable } : { kind: 'privacy', request };
       }
-      const context: EventContext = { shop: delivery.shop, deliveryId: delivery.webhookId, topic, receivedAt: delivery.receivedAt };
-      const result = topic === 'refunds/create' ? refundToEvent(parsed.value, context) : orderToEvent(parsed.value, context);
-      if (!result.ok) return { kind: 'unusable', reason: result.reason };
-      // A refund alone cannot always tell full from partial: with API access, the order settles it.
-      const events = topic === 'refunds/create' ? await withCurrentOrder([result.event], result.event.orderId, delivery.webhookId, delivery.shop) : [result.event];
-      return { kind: 'events', events };
+      const deliveryKey = stored.headers[SHOPIFY_HEADER.webhookId] ?? stored.sentAt;
+      if (topic === 'orders/edited') {
+        // The edit alone says nothing about the order's state: the order is read, or the delivery recorded until its next update.
+        const orderId = idDigits(asRecord(asRecord(parsed.value).order_edit).order_id);
+        const current = orderId === undefined ? 'no_order' : await currentOrder(shop, orderId, deliveryKey);
+        if (current === 'no_access' || current === 'no_order') return { kind: 'recorded', reason: `orders/edited carries only the edit; with Admin API access to ${shop} the order is read again` };
+        return current ? { kind: 'events', events: [current] } : { kind: 'unusable', reason: `Shopify has no order ${orderId}` };
+      }
+      const context: EventContext = { shop, deliveryId: deliveryKey, topic, receivedAt: new Date(stored.sentAt) };
+      if (topic === 'refunds/create') {
+        const refund = refundToEvent(parsed.value, context);
+        if (!refund.ok) return { kind: 'unusable', reason: refund.reason };
+        // A refund alone cannot always tell full from partial: with access, the order as it is now settles it.
+        const current = await currentOrder(shop, refund.event.orderId, deliveryKey);
+        return { kind: 'events', events: current && current !== 'no_access' ? [refund.event, current] : [refund.event] };
+      }
+      if (!ORDER_TOPICS.has(topic)) return { kind: 'ignored', reason: `topic ${topic} is not one loyalty-bridge uses` };
+      const result = orderToEvent(parsed.value, context);
+      return result.ok ? { kind: 'events', events: [result.event] } : { kind: 'unusable', reason: result.reason };
     },
+    redact: (stored, match) => redactBody(stored, match, SHOPIFY_BODY),
   };
 }

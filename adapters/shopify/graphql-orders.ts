@@ -5,16 +5,16 @@ import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
 import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
-import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
+import { ShopifyAdminError, type GraphqlError, type ShopifyAdminApi } from './admin-api.ts';
 
 const ORDER_FIELDS = `
   id legacyResourceId name email phone test createdAt updatedAt cancelledAt
   displayFinancialStatus displayFulfillmentStatus sourceName
-  totalPriceSet { shopMoney { amount currencyCode } }
+  totalPriceSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
   totalDiscountsSet { shopMoney { amount } }
   discountCodes
   customAttributes { key value }
-  customer { firstName lastName email phone defaultAddress { countryCodeV2 } }
+  customer { firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } defaultAddress { countryCodeV2 } }
   billingAddress { firstName lastName phone countryCodeV2 }
   shippingAddress { firstName lastName phone countryCodeV2 }
   customerJourneySummary { firstVisit { landingPage } }
@@ -47,17 +47,26 @@ export function graphqlOrderFacts(order: Record<string, unknown>): Fact[] {
   return facts;
 }
 
-export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix: string, now: Date): OrderEvent | undefined {
+/** Errors on these fields mean the app was not granted protected customer data. */
+const CONTACT_FIELDS = new Set(['email', 'phone', 'defaultEmailAddress', 'defaultPhoneNumber', 'emailAddress', 'phoneNumber', 'firstName', 'lastName']);
+
+export function contactDenied(errors: readonly GraphqlError[]): boolean {
+  return errors.some((error) => error.extensions?.code === 'ACCESS_DENIED' || (error.path ?? []).some((part) => typeof part === 'string' && CONTACT_FIELDS.has(part)));
+}
+
+export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix: string, now: Date, withheld = false): OrderEvent | undefined {
   const order = asRecord(node);
   const orderId = idDigits(order.legacyResourceId) ?? idDigits(asString(order.id)?.split('/').pop());
   if (orderId === undefined) return undefined;
   const customer = asRecord(order.customer);
   const billing = asRecord(order.billingAddress);
   const shipping = asRecord(order.shippingAddress);
-  const email = asString(order.email) ?? asString(customer.email);
+  // Customer.email and Customer.phone are deprecated: their replacements are objects.
+  const email = asString(order.email) ?? asString(asRecord(customer.defaultEmailAddress).emailAddress);
   const country = asString(billing.countryCodeV2) ?? asString(shipping.countryCodeV2) ?? asString(asRecord(customer.defaultAddress).countryCodeV2);
-  const mobile = toE164(asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone), country);
+  const mobile = toE164(asString(order.phone) ?? asString(asRecord(customer.defaultPhoneNumber).phoneNumber) ?? asString(billing.phone) ?? asString(shipping.phone), country);
   const money = asRecord(asRecord(order.totalPriceSet).shopMoney);
+  const presentment = asRecord(asRecord(order.totalPriceSet).presentmentMoney);
   const codes = asArray(order.discountCodes).map(asString).filter((code): code is string => code !== null);
   const totalDiscount = asString(asRecord(asRecord(order.totalDiscountsSet).shopMoney).amount) ?? '0';
   const updatedAt = isoTime(order.updatedAt) ?? now.toISOString();
@@ -73,7 +82,14 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
     occurredAt: updatedAt,
     facts: graphqlOrderFacts(order),
     customer: { name: name(customer) ?? name(billing) ?? name(shipping) ?? emailLocalPart(email), email, mobile },
-    total: { amount: asString(money.amount) ?? '0', currency: asString(money.currencyCode) ?? '' },
+    total: {
+      amount: asString(money.amount) ?? '0',
+      currency: asString(money.currencyCode) ?? '',
+      ...(asString(presentment.currencyCode) && asString(presentment.currencyCode) !== asString(money.currencyCode)
+        ? { presentment: { amount: asString(presentment.amount) ?? '0', currency: asString(presentment.currencyCode) ?? '' } }
+        : {}),
+    },
+    protectedDataHidden: withheld,
     test: order.test === true,
     source: asString(order.sourceName),
     // The API gives per-order discount totals, not per code: a single code gets the whole discount.
@@ -89,7 +105,8 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
       const refund = asRecord(value);
       const id = asString(refund.id)?.split('/').pop();
       const amount = asString(asRecord(asRecord(refund.totalRefundedSet).shopMoney).amount);
-      return id && amount ? [{ id, amount: sumDecimal([amount]) }] : [];
+      // In the shop's money, as the total: no conversion needed.
+      return id && amount ? [{ id, amount: sumDecimal([amount]), currency: asString(money.currencyCode) }] : [];
     }),
   };
 }
@@ -105,13 +122,16 @@ export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }
   let after: string | null = null;
   for (;;) {
     let page: { orders: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] } };
+    let withheld: boolean;
     try {
-      page = await api.query(ORDERS_QUERY, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
+      const result = await api.queryPartial<typeof page>(ORDERS_QUERY, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
+      page = result.data;
+      withheld = contactDenied(result.partialErrors);
     } catch (error) {
       throw explainScope(error, since, now);
     }
     for (const node of page.orders.nodes) {
-      const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now);
+      const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now, withheld);
       if (event) yield event;
     }
     if (!page.orders.pageInfo.hasNextPage || !page.orders.pageInfo.endCursor) return;
@@ -120,8 +140,8 @@ export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }
 }
 
 export async function fetchShopifyOrder(api: ShopifyAdminApi, orderId: string, deliveryPrefix: string, now = new Date()): Promise<OrderEvent | undefined> {
-  const data = await api.query<{ order: unknown }>(ORDER_QUERY, { id: `gid://shopify/Order/${orderId}` }, 20);
-  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now) : undefined;
+  const { data, partialErrors } = await api.queryPartial<{ order: unknown }>(ORDER_QUERY, { id: `gid://shopify/Order/${orderId}` }, 20);
+  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now, contactDenied(partialErrors)) : undefined;
 }
 
 /** Orders older than 60 days need the read_all_orders scope: say so when Shopify refuses. */

@@ -43,6 +43,8 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
   const billing = asRecord(order.billing_address);
   const shipping = asRecord(order.shipping_address);
   const email = asString(order.email) ?? asString(order.contact_email) ?? asString(customer.email);
+  const shopMoney = money(order, 'shop_money') ?? { amount: decimalText(order.total_price) ?? '0', currency: asString(order.currency) ?? '' };
+  const presentment = money(order, 'presentment_money');
   const country = asString(billing.country_code) ?? asString(shipping.country_code) ?? asString(asRecord(customer.default_address).country_code);
   const rawMobile = asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone);
   const facts = new Set<Fact>([...orderFacts(order), ...(TOPIC_FACTS[context.topic] ?? [])]);
@@ -62,7 +64,7 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
         email,
         mobile: toE164(rawMobile, country),
       },
-      total: { amount: decimalText(order.total_price) ?? '0', currency: asString(order.currency) ?? '' },
+      total: { ...shopMoney, ...(presentment && presentment.currency !== shopMoney.currency ? { presentment } : {}) },
       test: order.test === true,
       source: asString(order.source_name),
       discountCodes: asArray(order.discount_codes)
@@ -77,21 +79,43 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
       ),
       landingSite: asString(order.landing_site),
       refunds: asArray(order.refunds).flatMap((refund) => refundOf(asRecord(refund))),
+      protectedDataHidden: contactWithheld(customer),
     },
   };
 }
 
-/** A refund's id and the money it returned (its successful refund transactions). */
-function refundOf(refund: Record<string, unknown>): Array<{ id: string; amount: string }> {
+/**
+ * Shopify leaves the contact fields out of the customer altogether when the
+ * app was not granted protected customer data (the customer is there, with
+ * its id, but no email or phone key): withheld, not absent.
+ */
+export function contactWithheld(customer: Record<string, unknown>): boolean {
+  return customer.id !== undefined && (!('email' in customer) || !('phone' in customer));
+}
+
+/** The order's total in shop or presentment money, from total_price_set. */
+function money(order: Record<string, unknown>, which: 'shop_money' | 'presentment_money'): { amount: string; currency: string } | undefined {
+  const set = asRecord(asRecord(order.total_price_set)[which]);
+  const amount = decimalText(set.amount);
+  const currency = asString(set.currency_code);
+  return amount !== undefined && currency !== null ? { amount, currency } : undefined;
+}
+
+/**
+ * A refund's id and the money it returned: its successful refund
+ * transactions, in the currency they were paid in (the customer's, for an
+ * order in another currency than the shop's; the core converts).
+ */
+function refundOf(refund: Record<string, unknown>): Array<{ id: string; amount: string; currency: string | null }> {
   const id = idDigits(refund.id);
   if (id === undefined) return [];
-  const amounts = asArray(refund.transactions)
+  const transactions = asArray(refund.transactions)
     .map(asRecord)
-    .filter((transaction) => asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success')
-    .map((transaction) => decimalText(transaction.amount))
-    .filter((amount): amount is string => amount !== undefined);
+    .filter((transaction) => asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success');
+  const amounts = transactions.map((transaction) => decimalText(transaction.amount)).filter((amount): amount is string => amount !== undefined);
   if (amounts.length === 0) return [];
-  return [{ id, amount: amounts.length === 1 ? (amounts[0] ?? '0') : sumDecimal(amounts) }];
+  const currency = transactions.map((transaction) => asString(transaction.currency)).find((code) => code !== null) ?? null;
+  return [{ id, amount: amounts.length === 1 ? (amounts[0] ?? '0') : sumDecimal(amounts), currency }];
 }
 
 /**

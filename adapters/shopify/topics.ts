@@ -1,4 +1,7 @@
-// The Shopify topics loyalty-bridge subscribes to and reads.
+// The Shopify topics loyalty-bridge reads. Order topics and app/uninstalled
+// are subscribed per shop through the Admin API (or shopify.app.toml); the
+// compliance topics can only be declared in the app's configuration (Dev
+// Dashboard or shopify.app.toml) and arrive at the same address.
 export const SHOPIFY_TOPICS = [
   'orders/create',
   'orders/paid',
@@ -11,5 +14,10 @@ export const SHOPIFY_TOPICS = [
   'app/uninstalled',
 ] as const;
 
+export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
+
 /** Topics whose body is the order itself. */
 export const ORDER_TOPICS: ReadonlySet<string> = new Set(SHOPIFY_TOPICS.filter((topic) => topic.startsWith('orders/') && topic !== 'orders/edited'));
+
+/** Every topic the bridge does something with; any other is acknowledged and not kept. */
+export const HANDLED_TOPICS: ReadonlySet<string> = new Set<string>([...SHOPIFY_TOPICS, ...COMPLIANCE_TOPICS]);

@@ -27,14 +27,20 @@ export interface ShopifyDelivery {
 /** Headers every delivery carries, as the library requires them (the HMAC aside). */
 const REQUIRED = [SHOPIFY_HEADER.topic, SHOPIFY_HEADER.shop, SHOPIFY_HEADER.apiVersion, SHOPIFY_HEADER.webhookId] as const;
 
-/** A verifier bound to the app's client secret. */
-export function shopifyVerifier(apiSecretKey: string): (raw: RawDelivery) => Promise<Verification<ShopifyDelivery>> {
+/**
+ * A verifier bound to the app's client secret, and during a rotation the
+ * previous one as well (Shopify signs with the new secret once it is
+ * rotated, but deliveries already under way carry the old signature).
+ */
+export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDelivery) => Promise<Verification<ShopifyDelivery>> {
   return async (raw) => {
     const headers = normaliseShopifyHeaders(raw.headers);
     // As the library: no body or no HMAC is a missing signature, a wrong one is invalid; both 401.
     if (raw.body.length === 0) return { ok: false, status: 401, reason: 'missing_body' };
     if (!headers[SHOPIFY_HEADER.hmac]) return { ok: false, status: 401, reason: 'missing_hmac' };
-    if (!hmacBase64Matches(raw.body, apiSecretKey, headers[SHOPIFY_HEADER.hmac])) return { ok: false, status: 401, reason: 'invalid_hmac' };
+    // Every secret is checked, so the time taken does not tell which one matched.
+    const matches = apiSecretKeys.map((secret) => hmacBase64Matches(raw.body, secret, headers[SHOPIFY_HEADER.hmac]));
+    if (!matches.includes(true)) return { ok: false, status: 401, reason: 'invalid_hmac' };
 
     const missing = REQUIRED.filter((name) => !headers[name]);
     if (missing.length > 0) return { ok: false, status: 400, reason: `missing headers: ${missing.join(', ')}` };

@@ -12,8 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => bridge.stop());
 
-async function deliver(topic: string, body: string, options: { webhookId?: string; headers?: Record<string, string>; shop?: string } = {}) {
-  const headers = options.headers ?? shopifyHeaders({ topic, body, ...(options.webhookId ? { webhookId: options.webhookId } : {}), ...(options.shop ? { shop: options.shop } : {}) });
+async function deliver(topic: string, body: string, options: { webhookId?: string; headers?: Record<string, string>; shop?: string; triggeredAt?: Date } = {}) {
+  const headers =
+    options.headers ??
+    shopifyHeaders({ topic, body, ...(options.webhookId ? { webhookId: options.webhookId } : {}), ...(options.shop ? { shop: options.shop } : {}), ...(options.triggeredAt ? { triggeredAt: options.triggeredAt } : {}) });
   const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers, body });
   return { status: response.status, body: (await response.json()) as { result?: string; error?: string; reason?: string } };
 }
@@ -56,7 +58,7 @@ describe('POST /webhooks/shopify', () => {
     await deliver('orders/paid', shopifyOrderJson({ id, email: null, customer: null }));
     await settle();
     expect(earning(id)).toBeUndefined();
-    expect((await bridge.engine.ledger.findOrder(`shopify:lb-test-store.myshopify.com:${id}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+    expect((await bridge.engine.store.getOrder(`shopify:lb-test-store.myshopify.com:${id}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
   });
 
   it('answers 401 to a wrong signature and keeps nothing', async () => {
@@ -65,9 +67,9 @@ describe('POST /webhooks/shopify', () => {
     const headers = { ...shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'forged-1' }), 'X-Shopify-Hmac-Sha256': signShopify(body, 'not-our-secret') };
     const response = await deliver('orders/paid', body, { headers });
     expect(response.status).toBe(401);
-    expect(bridge.engine.ledger.hasSeen('shopify:forged-1')).toBe(false);
+    expect(await bridge.engine.store.hasSeen('shopify:forged-1')).toBe(false);
     await settle();
-    expect(await bridge.engine.ledger.findOrder(`shopify:lb-test-store.myshopify.com:${id}`)).toBeUndefined();
+    expect(await bridge.engine.store.getOrder(`shopify:lb-test-store.myshopify.com:${id}`)).toBeUndefined();
   });
 
   it('answers 400 to a signed delivery without its topic header, and keeps nothing', async () => {
@@ -75,13 +77,14 @@ describe('POST /webhooks/shopify', () => {
     const headers = shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'no-topic-1' });
     delete headers['X-Shopify-Topic'];
     expect((await deliver('orders/paid', body, { headers })).status).toBe(400);
-    expect(bridge.engine.ledger.hasSeen('shopify:no-topic-1')).toBe(false);
+    expect(await bridge.engine.store.hasSeen('shopify:no-topic-1')).toBe(false);
   });
 
   it('acknowledges an authentic delivery it cannot use, and keeps it as a dead letter with the reason', async () => {
     const response = await deliver('orders/paid', '{"id": 12, "email": ', { webhookId: 'broken-json-1' });
-    expect(response).toMatchObject({ status: 200, body: { result: 'dead_lettered' } });
-    const letter = bridge.engine.ledger.deadLetters().find((candidate) => candidate.kind === 'delivery' && candidate.body?.startsWith('{"id": 12'));
+    expect(response).toMatchObject({ status: 200, body: { result: 'accepted' } });
+    await settle();
+    const letter = (await bridge.engine.store.listDeadLetters()).find((candidate) => candidate.kind === 'delivery' && candidate.delivery?.body.startsWith('{"id": 12'));
     expect(letter).toMatchObject({ platform: 'shopify', topic: 'orders/paid' });
     expect(letter?.reason).toMatch(/not valid JSON/);
   });
@@ -95,13 +98,23 @@ describe('POST /webhooks/shopify', () => {
     expect((await deliver('orders/paid', body)).status).toBe(413);
   });
 
-  it('stops processing a shop after app/uninstalled', async () => {
+  it('after app/uninstalled ignores what the shop sent before it, and takes one sent after it as a reinstall', async () => {
     const shop = 'leaving-store.myshopify.com';
-    expect((await deliver('app/uninstalled', '{"id": 1, "domain": "leaving-store.myshopify.com"}', { shop })).body.result).toBe('uninstalled');
-    const id = '820982911946154508007';
-    expect((await deliver('orders/paid', shopifyOrderJson({ id }), { shop })).body.result).toBe('ignored');
+    const uninstalledAt = new Date();
+    expect((await deliver('app/uninstalled', '{"id": 1, "domain": "leaving-store.myshopify.com"}', { shop, triggeredAt: uninstalledAt })).body.result).toBe('accepted');
     await settle();
-    expect(earning(id)).toBeUndefined();
+    // A delivery from before the uninstall, arriving late (a retry): ignored.
+    const late = '820982911946154508007';
+    expect((await deliver('orders/paid', shopifyOrderJson({ id: late }), { shop, triggeredAt: new Date(uninstalledAt.getTime() - 60_000) })).body.result).toBe('accepted');
+    await settle();
+    expect(earning(late)).toBeUndefined();
+    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: uninstalledAt.toISOString() });
+    // The app was put back (without OAuth): its next delivery counts, and clears the uninstall.
+    const after = '820982911946154508017';
+    await deliver('orders/paid', shopifyOrderJson({ id: after }), { shop, triggeredAt: new Date(uninstalledAt.getTime() + 60_000) });
+    await settle();
+    expect(earning(after)).toMatchObject({ status: 'pending' });
+    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });
   });
 
   it('accepts the newer shopify-* headers', async () => {
@@ -111,4 +124,40 @@ describe('POST /webhooks/shopify', () => {
     expect(response.body.result).toBe('accepted');
     await eventually(() => expect(earning(id)).toBeDefined());
   });
+});
+
+describe('while Shopify’s Admin API hangs', () => {
+  it('acknowledges refunds/create within Shopify’s 5 s, and reads the order and cancels the points once the API answers', async () => {
+    const { startFakeShopify, shopifyOrderNode } = await import('../helpers/fake-shopify.ts');
+    const { loadConfig } = await import('../../src/config.ts');
+    const { createLogger } = await import('../../src/logger.ts');
+    const { startBridge } = await import('../../src/main.ts');
+    const { tempDataDir } = await import('../helpers/engine.ts');
+    const { SHOP } = await import('../helpers/shopify.ts');
+    const fake = await startFakeShopify({ apiKey: 'unused', apiSecret: 'unused' });
+    fake.registerToken('shpat_legacy_hang_test', SHOP);
+    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOP: SHOP, SHOPIFY_ADMIN_TOKEN: 'shpat_legacy_hang_test', RECONCILE_INTERVAL_MINUTES: '0' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const hung = await startBridge(loaded.config, createLogger({ level: 'silent' }), { platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) } });
+    try {
+      const paid = shopifyOrderJson({ id: '7300000000001' });
+      await fetch(`${hung.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: paid }), body: paid });
+      await hung.engine.drain();
+      expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe('pending');
+
+      // The order as Shopify's API will give it, fully refunded; but every API call now takes 6 s, past Shopify's deadline.
+      fake.shop(SHOP).orders.set('7300000000001', shopifyOrderNode('7300000000001', { displayFinancialStatus: 'REFUNDED', updatedAt: '2026-11-21T09:00:00Z', refunds: [{ id: 'gid://shopify/Refund/91', createdAt: '2026-11-21T09:00:00Z', totalRefundedSet: { shopMoney: { amount: '120.00', currencyCode: 'USD' } } }], totalPriceSet: { shopMoney: { amount: '120.00', currencyCode: 'USD' }, presentmentMoney: { amount: '120.00', currencyCode: 'USD' } } }));
+      fake.hangMs = 6_000;
+      // The refund itself says 1.00 (a partial refund earns its keep); only the order read from the API says it was all refunded.
+      const refund = shopifyRefundJson('7300000000001', '91', '1.00');
+      const response = await fetch(`${hung.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'refunds/create', body: refund }), body: refund, signal: AbortSignal.timeout(5_000) });
+      expect(response.status).toBe(200);
+      await eventually(() => expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe('cancelled'), 20_000);
+      // The read was made after the answer, and waited out the hang.
+      expect(fake.requests.filter((request) => request.what === 'LoyaltyBridgeOrder')).toHaveLength(1);
+    } finally {
+      await hung.stop();
+      await fake.close();
+    }
+  }, 40_000);
 });

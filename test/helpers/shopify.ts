@@ -18,9 +18,11 @@ export interface ShopifyHeaderOptions {
   secret?: string;
   /** Shopify's newer header names, shopify-* instead of X-Shopify-*. */
   newStyle?: boolean;
+  /** When Shopify says the event happened: now, by default. */
+  triggeredAt?: Date;
 }
 
-export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = SHOPIFY_SECRET, newStyle = false }: ShopifyHeaderOptions): Record<string, string> {
+export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = SHOPIFY_SECRET, newStyle = false, triggeredAt = new Date() }: ShopifyHeaderOptions): Record<string, string> {
   const prefix = newStyle ? 'shopify-' : 'X-Shopify-';
   return {
     'content-type': 'application/json',
@@ -29,7 +31,7 @@ export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = S
     [`${prefix}Shop-Domain`]: shop,
     [`${prefix}API-Version`]: '2026-04',
     [`${prefix}Webhook-Id`]: webhookId ?? `b54557e4-bdd9-4b37-8a5f-bf7d70b${String(++sequence).padStart(5, '0')}`,
-    [`${prefix}Triggered-At`]: new Date().toISOString(),
+    [`${prefix}Triggered-At`]: triggeredAt.toISOString(),
   };
 }
 

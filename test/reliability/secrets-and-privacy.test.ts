@@ -15,12 +15,14 @@ const SECRETS = {
   LOYALTY_API_KEY: 'LEAKCHECK-loyalty-api-key-7f3a',
   ADMIN_TOKEN: 'LEAKCHECK-admin-token-9c2e1d',
   SHOPIFY_API_SECRET: 'LEAKCHECK-shopify-secret-41b8',
+  SHOPIFY_API_SECRET_PREVIOUS: 'LEAKCHECK-shopify-previous-secret-77c1',
   SHOPIFY_ADMIN_TOKEN: 'LEAKCHECK-shopify-admin-token-11aa',
   WOOCOMMERCE_WEBHOOK_SECRET: 'LEAKCHECK-woo-webhook-secret-5d5d',
   WOOCOMMERCE_CONSUMER_KEY: 'LEAKCHECK-ck-2222',
   WOOCOMMERCE_CONSUMER_SECRET: 'LEAKCHECK-cs-3333',
   BIGCOMMERCE_CLIENT_SECRET: 'LEAKCHECK-bc-client-secret-4444',
   BIGCOMMERCE_ACCESS_TOKEN: 'LEAKCHECK-bc-token-5555',
+  BIGCOMMERCE_WEBHOOK_SECRET: 'LEAKCHECK-bc-header-secret-0123456789',
   SANDBOX_API_KEY: 'LEAKCHECK-sandbox-key-6666',
 };
 const CUSTOMER = { email: 'leakcheck.customer@example.com', phone: '+1 212 555 0199', e164: '+12125550199' };
@@ -55,7 +57,7 @@ it('never shows a secret, and shows customer contact details only in the ledger 
   await fetch(`${url}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.updated', wooBody, { secret: SECRETS.WOOCOMMERCE_WEBHOOK_SECRET }), body: wooBody });
   // A forged one, a refused call (dead letter) and a wrong admin token, for the error paths.
   await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: shopifyBody, secret: 'wrong' }), body: shopifyBody });
-  sandbox.faults.configure({ forced: { status: 401, count: 1, message: 'Invalid auth' } });
+  sandbox.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
   const second = shopifyOrderJson({ id: '9090000000002', email: CUSTOMER.email });
   await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: second, secret: SECRETS.SHOPIFY_API_SECRET }), body: second });
   await fetch(`${url}/admin/api/status`, { headers: { authorization: 'Bearer not-the-token' } });
@@ -68,6 +70,9 @@ it('never shows a secret, and shows customer contact details only in the ledger 
     await (await fetch(`${url}/admin/api/status`, { headers: admin })).text(),
     await (await fetch(`${url}/admin/api/dead-letters`, { headers: admin })).text(),
     await (await fetch(`${url}/admin/api/reconciliation`, { headers: admin })).text(),
+    await (await fetch(`${url}/admin/api/connections`, { headers: admin })).text(),
+    await (await fetch(`${url}/admin/api/shopify/shops`, { headers: admin })).text(),
+    await (await fetch(`${url}/admin/api/privacy`, { headers: admin })).text(),
     await (await fetch(`${url}/admin/api/resync`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"platform":"shopify","since":"2026-11-01"}' })).text(),
   ];
   // Where the merchant asked: the order list and one order.

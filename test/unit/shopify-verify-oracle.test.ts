@@ -17,7 +17,7 @@ const library = shopifyApi({
   isEmbeddedApp: false,
   logger: { level: LogSeverity.Error, log: async () => undefined },
 });
-const ours = shopifyVerifier(SECRET);
+const ours = shopifyVerifier([SECRET]);
 
 async function libraryVerdict(body: string, headers: Record<string, string>): Promise<number> {
   const result = await library.webhooks.validate({ rawBody: body, rawRequest: { headers, method: 'POST', url: '/' } as never, rawResponse: {} as never });

@@ -1,0 +1,36 @@
+// The app as @shopify/shopify-api knows it: client id and secret, the
+// bridge's public address and the scopes. The library does what it is for:
+// OAuth begin and callback (state cookie, HMAC of the query, code exchange,
+// expiring offline tokens), the client credentials grant and the refresh of
+// a token. Its fetch is bound late, to whatever fetch the process has when
+// the call is made, so that instrumentation (and tests) can see its requests.
+import '@shopify/shopify-api/adapters/node';
+import { LogSeverity, shopifyApi, type Shopify } from '@shopify/shopify-api';
+import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+
+setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+
+export interface ShopifyAppOptions {
+  apiKey: string;
+  apiSecretKey: string;
+  /** The bridge's public address, https://...; OAuth sends the merchant back there. */
+  appUrl?: string | undefined;
+  scopes: string[];
+  apiVersion: string;
+}
+
+export function shopifyApp(options: ShopifyAppOptions): Shopify {
+  const url = new URL(options.appUrl ?? 'https://localhost');
+  return shopifyApi({
+    apiKey: options.apiKey,
+    apiSecretKey: options.apiSecretKey,
+    scopes: options.scopes,
+    hostName: url.host,
+    hostScheme: url.protocol === 'http:' ? 'http' : 'https',
+    // Any version string works for the grants; the library's list may lag Shopify's newest.
+    apiVersion: options.apiVersion as never,
+    isEmbeddedApp: false,
+    // The library's own log lines name shops and flows, never tokens; ours say more, once.
+    logger: { level: LogSeverity.Error, log: async () => undefined },
+  });
+}

@@ -1,0 +1,361 @@
+// A fake Shopify, served over real HTTP, built from Shopify's documentation
+// of what the bridge uses:
+//   OAuth (authorization code grant): GET /admin/oauth/authorize shows a
+//     consent page; approving it sends the merchant to redirect_uri with code,
+//     hmac (hex HMAC-SHA256 of the other parameters, sorted, with the client
+//     secret), host, shop, state and timestamp
+//   POST /admin/oauth/access_token:
+//     code (+ expiring=1)      an offline token; expiring: 60 minutes, with a
+//                              refresh token (refresh_token_expires_in 90 days)
+//     grant_type=client_credentials   a token valid 86399 s
+//     grant_type=refresh_token        new access and refresh tokens; the old
+//                              refresh token stays valid until the new access
+//                              token is first used (Shopify, August 2026)
+//     errors: 400 {"error": "invalid_grant" | "invalid_client", "error_description"}
+//   POST /admin/api/<version>/graphql.json with X-Shopify-Access-Token: 401
+//     for an unknown or expired token; the cost bucket in extensions.cost and
+//     THROTTLED errors; orders, one order, webhook subscriptions (list,
+//     create, update, delete). Without protected customer data, contact
+//     fields come back null with ACCESS_DENIED errors beside the data.
+// Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
+// browser sent here by host resolver rules, by their Host header.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import express, { type Request, type Response } from 'express';
+import { listen, type Listening } from '../../src/http/listen.ts';
+
+export interface FakeShopifyOptions {
+  apiKey: string;
+  apiSecret: string;
+  scopes?: string;
+  /** Seconds an expiring offline token lives. */
+  accessTokenTtlS?: number;
+  /** A TLS key and certificate, for a browser to reach the consent page at https://<shop>. */
+  tls?: { key: string; cert: string };
+}
+
+interface Token {
+  shop: string;
+  expiresAt: number | null;
+  /** The refresh token this access token replaced: that one dies when this one is first used. */
+  replacedRefresh?: string;
+}
+
+interface Subscription {
+  id: string;
+  topic: string;
+  uri: string;
+  apiVersion: string;
+}
+
+export interface FakeShop {
+  orders: Map<string, Record<string, unknown>>;
+  subscriptions: Subscription[];
+  /** Codes handed out by the consent page, not yet exchanged. */
+  codes: Set<string>;
+  /** Refresh tokens still valid. */
+  refreshTokens: Set<string>;
+}
+
+export interface FakeShopify {
+  url: string;
+  /** The HTTPS port, when started with TLS. */
+  httpsPort: number | undefined;
+  adminUrl(shop: string): string;
+  shop(shop: string): FakeShop;
+  /** Every request to the API or token endpoint, in order: what, for which shop, with which token. */
+  requests: Array<{ shop: string; what: string; token?: string | undefined; status: number }>;
+  /** Now, as the fake sees it: tests move it forward to expire tokens. */
+  clock: { offsetMs: number };
+  /** Contact details are withheld (protected customer data not granted). */
+  protectedDataGranted: boolean;
+  /** Orders older than 60 days are refused without read_all_orders. */
+  readAllOrders: boolean;
+  /** A token Shopify issued some other way (a legacy custom app's, shown once in its admin). */
+  registerToken(token: string, shop: string): void;
+  /** The next n API calls are throttled. */
+  throttleNext(n: number): void;
+  /** The next n API calls answer this status. */
+  failNext(status: number, n: number): void;
+  /** API calls hang for this long (0: answer at once). */
+  hangMs: number;
+  close(): Promise<void>;
+}
+
+const shopOf = (req: Request): string => {
+  const prefixed = /^\/shop\/([^/]+)\//.exec(req.originalUrl)?.[1];
+  return (prefixed ?? String(req.headers.host ?? '').split(':')[0] ?? '').toLowerCase();
+};
+
+const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
+
+export async function startFakeShopify(options: FakeShopifyOptions): Promise<FakeShopify> {
+  const ttl = options.accessTokenTtlS ?? 3600;
+  const scopes = options.scopes ?? 'read_orders';
+  const shops = new Map<string, FakeShop>();
+  const tokens = new Map<string, Token>();
+  const requests: FakeShopify['requests'] = [];
+  const clock = { offsetMs: 0 };
+  const now = () => Date.now() + clock.offsetMs;
+  let throttled = 0;
+  let failing: { status: number; count: number } = { status: 0, count: 0 };
+  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false };
+  let ids = 1000;
+
+  const shop = (name: string): FakeShop => {
+    let found = shops.get(name);
+    if (!found) {
+      found = { orders: new Map(), subscriptions: [], codes: new Set(), refreshTokens: new Set() };
+      shops.set(name, found);
+    }
+    return found;
+  };
+
+  const issue = (shopName: string, expiresInS: number | null, replacedRefresh?: string) => {
+    const accessToken = token('shpat');
+    tokens.set(accessToken, { shop: shopName, expiresAt: expiresInS === null ? null : now() + expiresInS * 1000, ...(replacedRefresh ? { replacedRefresh } : {}) });
+    return accessToken;
+  };
+
+  const app = express();
+  const router = express.Router();
+
+  // --- OAuth: the consent page and the approval.
+  router.get('/admin/oauth/authorize', (req, res) => {
+    const query = new URLSearchParams(req.query as Record<string, string>);
+    if (query.get('client_id') !== options.apiKey) return void res.status(400).send('unknown client_id');
+    res.type('html').send(
+      `<!doctype html><title>Install app</title><h1>Install loyalty-bridge on ${shopOf(req)}</h1>` +
+        `<p>It asks for: ${query.get('scope') ?? ''}</p>` +
+        `<form method="get" action="approve">${[...query].map(([name, value]) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`).join('')}` +
+        `<button id="install" type="submit">Install app</button></form>`,
+    );
+  });
+  router.get('/admin/oauth/approve', (req, res) => {
+    const query = req.query as Record<string, string>;
+    const name = shopOf(req);
+    const code = token('code');
+    shop(name).codes.add(code);
+    const params: Record<string, string> = { code, host: Buffer.from(`admin.shopify.com/store/${name.split('.')[0]}`).toString('base64'), shop: name, state: query.state ?? '', timestamp: String(Math.floor(now() / 1000)) };
+    const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key] ?? ''])).toString();
+    const hmac = createHmac('sha256', options.apiSecret).update(message).digest('hex');
+    res.redirect(302, `${query.redirect_uri}?${message}&hmac=${hmac}`);
+  });
+
+  // --- The token endpoint.
+  router.post('/admin/oauth/access_token', express.json(), express.urlencoded({ extended: false }), (req: Request, res: Response) => {
+    const name = shopOf(req);
+    const body = req.body as Record<string, string>;
+    const deny = (error: string, description: string) => {
+      requests.push({ shop: name, what: `token:${body.grant_type ?? 'code'}`, status: 400 });
+      res.status(400).json({ error, error_description: description });
+    };
+    if (body.client_id !== options.apiKey || body.client_secret !== options.apiSecret) return deny('invalid_client', 'Client authentication failed');
+    const theShop = shop(name);
+    let answer: Record<string, unknown>;
+    if (body.grant_type === 'client_credentials') {
+      answer = { access_token: issue(name, 86_399), scope: scopes, expires_in: 86_399 };
+    } else if (body.grant_type === 'refresh_token') {
+      if (!theShop.refreshTokens.has(body.refresh_token ?? '')) return deny('invalid_grant', 'Token has been expired or revoked.');
+      const refreshToken = token('shprt');
+      theShop.refreshTokens.add(refreshToken);
+      answer = { access_token: issue(name, ttl, body.refresh_token), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
+    } else {
+      if (!theShop.codes.delete(body.code ?? '')) return deny('invalid_grant', 'The authorization code is invalid or was used already.');
+      if (body.expiring === '1') {
+        const refreshToken = token('shprt');
+        theShop.refreshTokens.add(refreshToken);
+        answer = { access_token: issue(name, ttl), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
+      } else {
+        answer = { access_token: issue(name, null), scope: scopes };
+      }
+    }
+    requests.push({ shop: name, what: `token:${body.grant_type ?? 'code'}`, status: 200 });
+    res.json(answer);
+  });
+
+  // --- The Admin GraphQL API.
+  router.post('/admin/api/:version/graphql.json', express.json(), async (req: Request, res: Response) => {
+    const name = shopOf(req);
+    const given = String(req.headers['x-shopify-access-token'] ?? '');
+    const body = req.body as { query: string; variables?: Record<string, unknown> };
+    const operation = /(query|mutation)\s+(\w+)/.exec(body.query)?.[2] ?? 'anonymous';
+    const log = (status: number) => requests.push({ shop: name, what: operation, token: given, status });
+    if (state.hangMs > 0) await new Promise((resolve) => setTimeout(resolve, state.hangMs));
+    if (failing.count > 0) {
+      failing.count--;
+      log(failing.status);
+      return void res.status(failing.status).json({ errors: 'Internal error' });
+    }
+    const held = tokens.get(given);
+    if (!held || held.shop !== name || (held.expiresAt !== null && held.expiresAt <= now())) {
+      log(401);
+      return void res.status(401).json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+    }
+    // The first use of a refreshed token ends the refresh token it replaced.
+    if (held.replacedRefresh) {
+      shop(name).refreshTokens.delete(held.replacedRefresh);
+      delete held.replacedRefresh;
+    }
+    const cost = (requested: number, available = 1900) => ({ cost: { requestedQueryCost: requested, actualQueryCost: requested, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: available, restoreRate: 100 } } });
+    if (throttled > 0) {
+      throttled--;
+      log(200);
+      return void res.json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: cost(202, 10) });
+    }
+    log(200);
+    const variables = body.variables ?? {};
+    const theShop = shop(name);
+    const denied: Array<{ message: string; path: Array<string | number>; extensions: { code: string } }> = [];
+    const view = (order: Record<string, unknown>, path: Array<string | number>) => {
+      if (state.protectedDataGranted) return order;
+      for (const field of ['email', 'phone']) denied.push({ message: `Access denied for ${field} field.`, path: [...path, field], extensions: { code: 'ACCESS_DENIED' } });
+      const customer = order.customer as Record<string, unknown> | null;
+      return { ...order, email: null, phone: null, customer: customer ? { ...customer, defaultEmailAddress: null, defaultPhoneNumber: null } : null };
+    };
+    switch (operation) {
+      case 'LoyaltyBridgeOrders': {
+        const filter = String(variables.query ?? '');
+        const since = /updated_at:>='([^']+)'/.exec(filter)?.[1];
+        const until = /updated_at:<='([^']+)'/.exec(filter)?.[1];
+        const all = [...theShop.orders.values()]
+          .filter((order) => (!since || String(order.updatedAt) >= since) && (!until || String(order.updatedAt) <= until))
+          .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
+        if (!state.readAllOrders && since && Date.parse(since) < now() - 60 * 86_400_000) {
+          return void res.json({ data: null, errors: [{ message: 'Access denied for orders field. Required access: `read_all_orders` for orders older than 60 days.', path: ['orders'], extensions: { code: 'ACCESS_DENIED' } }], extensions: cost(2) });
+        }
+        const first = Number(variables.first ?? 50);
+        const start = variables.after ? Number(String(variables.after).replace('cursor-', '')) : 0;
+        const nodes = all.slice(start, start + first);
+        const next = start + first < all.length;
+        return void res.json({
+          data: { orders: { pageInfo: { hasNextPage: next, endCursor: next ? `cursor-${start + first}` : null }, nodes: nodes.map((order, i) => view(order, ['orders', 'nodes', i])) } },
+          ...(denied.length > 0 ? { errors: denied } : {}),
+          extensions: cost(2 + first * 2),
+        });
+      }
+      case 'LoyaltyBridgeOrder': {
+        const id = String(variables.id ?? '').split('/').pop() ?? '';
+        const order = theShop.orders.get(id);
+        return void res.json({ data: { order: order ? view(order, ['order']) : null }, ...(denied.length > 0 ? { errors: denied } : {}), extensions: cost(20) });
+      }
+      case 'LoyaltyBridgeSubscriptions':
+        return void res.json({
+          data: { webhookSubscriptions: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: theShop.subscriptions.map(({ apiVersion, ...rest }) => ({ ...rest, apiVersion: { handle: apiVersion } })) } },
+          extensions: cost(12),
+        });
+      case 'LoyaltyBridgeSubscribe': {
+        const input = variables.webhookSubscription as { uri: string };
+        const subscription = { id: `gid://shopify/WebhookSubscription/${++ids}`, topic: String(variables.topic), uri: input.uri, apiVersion: String(req.params.version) };
+        theShop.subscriptions.push(subscription);
+        return void res.json({ data: { webhookSubscriptionCreate: { webhookSubscription: { id: subscription.id, topic: subscription.topic, uri: subscription.uri }, userErrors: [] } }, extensions: cost(10) });
+      }
+      case 'LoyaltyBridgeMove': {
+        const subscription = theShop.subscriptions.find((candidate) => candidate.id === variables.id);
+        if (!subscription) return void res.json({ data: { webhookSubscriptionUpdate: { webhookSubscription: null, userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }] } } });
+        subscription.uri = (variables.webhookSubscription as { uri: string }).uri;
+        return void res.json({ data: { webhookSubscriptionUpdate: { webhookSubscription: { id: subscription.id, uri: subscription.uri }, userErrors: [] } }, extensions: cost(10) });
+      }
+      case 'LoyaltyBridgeUnsubscribe': {
+        const before = theShop.subscriptions.length;
+        theShop.subscriptions = theShop.subscriptions.filter((candidate) => candidate.id !== variables.id);
+        const deleted = before !== theShop.subscriptions.length;
+        return void res.json({ data: { webhookSubscriptionDelete: { deletedWebhookSubscriptionId: deleted ? variables.id : null, userErrors: deleted ? [] : [{ field: ['id'], message: 'Webhook subscription does not exist' }] } }, extensions: cost(10) });
+      }
+      default:
+        return void res.json({ data: { shop: { name } }, extensions: cost(1) });
+    }
+  });
+
+  app.use('/shop/:shop', router);
+  app.use(router);
+  const http: Listening = await listen(app, 0, '127.0.0.1');
+  let https: HttpsServer | undefined;
+  if (options.tls) {
+    https = createHttpsServer(options.tls, app);
+    await new Promise<void>((resolve) => https!.listen(0, '127.0.0.1', resolve));
+  }
+
+  return {
+    url: http.localUrl,
+    httpsPort: https ? (https.address() as AddressInfo).port : undefined,
+    adminUrl: (name) => `${http.localUrl}/shop/${name}`,
+    shop,
+    requests,
+    clock,
+    get protectedDataGranted() {
+      return state.protectedDataGranted;
+    },
+    set protectedDataGranted(value: boolean) {
+      state.protectedDataGranted = value;
+    },
+    get readAllOrders() {
+      return state.readAllOrders;
+    },
+    set readAllOrders(value: boolean) {
+      state.readAllOrders = value;
+    },
+    get hangMs() {
+      return state.hangMs;
+    },
+    set hangMs(value: number) {
+      state.hangMs = value;
+    },
+    registerToken: (value, name) => void tokens.set(value, { shop: name, expiresAt: null }),
+    throttleNext: (n) => void (throttled = n),
+    failNext: (status, n) => void (failing = { status, count: n }),
+    async close() {
+      await http.close();
+      http.server.closeAllConnections();
+      if (https) await new Promise<void>((resolve) => https!.close(() => resolve()));
+    },
+  };
+}
+
+/** A GraphQL Order node, as the Admin API answers it. */
+export function shopifyOrderNode(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: `gid://shopify/Order/${id}`,
+    legacyResourceId: id,
+    name: `#${id.slice(-4)}`,
+    email: 'ada@example.com',
+    phone: null,
+    test: false,
+    createdAt: '2026-11-10T10:00:00Z',
+    updatedAt: '2026-11-10T12:00:00Z',
+    cancelledAt: null,
+    displayFinancialStatus: 'PAID',
+    displayFulfillmentStatus: 'UNFULFILLED',
+    sourceName: 'web',
+    totalPriceSet: { shopMoney: { amount: '42.00', currencyCode: 'EUR' }, presentmentMoney: { amount: '42.00', currencyCode: 'EUR' } },
+    totalDiscountsSet: { shopMoney: { amount: '0.0' } },
+    discountCodes: [],
+    customAttributes: [{ key: 'loyalty_campaign', value: '8' }],
+    customer: { firstName: 'Ada', lastName: 'Lovelace', defaultEmailAddress: { emailAddress: 'ada@example.com' }, defaultPhoneNumber: { phoneNumber: '+44 7911 123456' }, defaultAddress: { countryCodeV2: 'GB' } },
+    billingAddress: { firstName: 'Ada', lastName: 'Lovelace', phone: null, countryCodeV2: 'GB' },
+    shippingAddress: null,
+    customerJourneySummary: { firstVisit: { landingPage: 'https://shop.example/?loyalty_campaign=8' } },
+    refunds: [],
+    ...overrides,
+  };
+}
+
+/** A digest of a token, for asserting a token never appears somewhere without printing it. */
+export const tokenDigest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 12);
+
+/**
+ * @shopify/shopify-api always calls https://<shop>/admin/oauth/access_token:
+ * nock catches those calls and passes them on, over HTTP, to the fake.
+ */
+export async function routeTokenEndpointToFake(fake: FakeShopify): Promise<void> {
+  const { default: nock } = await import('nock');
+  nock(/\.myshopify\.com(:443)?$/)
+    .persist()
+    .post('/admin/oauth/access_token')
+    .reply(async function (this: { req: { headers: Record<string, string> } }, uri: string, body: unknown) {
+      const shopName = String(this.req.headers.host ?? '').split(':')[0] ?? '';
+      const response = await fetch(`${fake.adminUrl(shopName)}${uri}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      return [response.status, await response.text(), { 'content-type': 'application/json' }];
+    });
+}

@@ -1,0 +1,25 @@
+// shopify.app.toml, for merchants who deploy with Shopify CLI, declares what
+// the bridge itself handles: every topic it reads, the compliance topics, the
+// callback and webhook paths the bridge serves, and its default API version.
+import { readFileSync } from 'node:fs';
+import { parse } from 'smol-toml';
+import { expect, it } from 'vitest';
+import { COMPLIANCE_TOPICS, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
+import { loadConfig } from '../../src/config.ts';
+import { SHOPIFY_CALLBACK_PATH } from '../../src/http/shopify-auth.ts';
+
+interface AppToml {
+  auth: { redirect_urls: string[] };
+  webhooks: { api_version: string; subscriptions: Array<{ topics?: string[]; compliance_topics?: string[]; uri: string }> };
+}
+
+it('declares the topics, compliance topics, paths and API version the bridge uses', () => {
+  const app = parse(readFileSync(new URL('../../shopify.app.toml', import.meta.url), 'utf8')) as unknown as AppToml;
+  const subscriptions = app.webhooks.subscriptions;
+  expect(subscriptions.flatMap((subscription) => subscription.topics ?? []).sort()).toEqual([...SHOPIFY_TOPICS].sort());
+  expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual([...COMPLIANCE_TOPICS].sort());
+  for (const subscription of subscriptions) expect(new URL(subscription.uri).pathname).toBe('/webhooks/shopify');
+  expect(app.auth.redirect_urls.map((url) => new URL(url).pathname)).toEqual([SHOPIFY_CALLBACK_PATH]);
+  const loaded = loadConfig({ env: { DATA_DIR: '/tmp' } });
+  expect(loaded.ok && app.webhooks.api_version === loaded.config.SHOPIFY_API_VERSION).toBe(true);
+});
