@@ -1,19 +1,22 @@
 // Prometheus metrics (prom-client), on a registry of the bridge's own so that
 // several bridges in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SUBSCRIPTION_PROBLEM_KINDS, type SubscriptionHealth } from './core/order-source.ts';
 
 export interface MetricSources {
   /** Read at scrape time. */
-  jobs?: () => { ready: number; inFlight: number; waiting: number };
-  deadLetters?: () => number;
+  inFlight?: () => number;
+  store?: () => Promise<{ inboxBacklog: number; activeOrders: number }>;
+  deadLetters?: () => Promise<number>;
   limiter?: () => { queued: number; running: number; startedInWindow: number; effectiveLimit: number };
+  paused?: () => boolean;
 }
 
 export class Metrics {
   readonly registry = new Registry();
   readonly webhooks = new Counter({
     name: 'loyalty_bridge_webhooks_received_total',
-    help: 'Webhook deliveries received, by platform, topic and result (accepted, duplicate, ignored, recorded, dead_lettered, uninstalled, rejected_401, rejected_400, too_large, unavailable)',
+    help: 'Webhook deliveries received, by platform, topic and result (accepted, duplicate, ignored, rejected_401, rejected_400, too_large, unavailable)',
     labelNames: ['platform', 'topic', 'result'] as const,
     registers: [this.registry],
   });
@@ -43,30 +46,53 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly subscriptionProblems = new Gauge({
+    name: 'loyalty_bridge_subscription_problems',
+    help: 'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, by platform, shop and kind, at the last check',
+    labelNames: ['platform', 'shop', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly deliveriesRead = new Counter({
+    name: 'loyalty_bridge_deliveries_read_total',
+    help: 'Stored deliveries read after the answer, by platform and outcome (events, ignored, recorded, dead_lettered, deferred, uninstalled, privacy)',
+    labelNames: ['platform', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   /** Bound once the parts exist: the client needs the metrics before the worker is built. */
   #sources: MetricSources = {};
 
   constructor() {
     const sources = () => this.#sources;
     collectDefaultMetrics({ register: this.registry, prefix: 'loyalty_bridge_' });
-    const gauge = (name: string, help: string, read: () => number | undefined) =>
+    const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
       new Gauge({
         name,
         help,
         registers: [this.registry],
-        collect() {
-          const value = read();
+        async collect() {
+          const value = await read();
           if (value !== undefined) this.set(value);
         },
       });
-    gauge('loyalty_bridge_jobs_pending', 'Orders with a call ready to run, under way, or waiting for a retry or a pending period', () => {
-      const jobs = sources().jobs?.();
-      return jobs ? jobs.ready + jobs.inFlight + jobs.waiting : undefined;
-    });
+    gauge('loyalty_bridge_jobs_pending', 'Orders not yet where they belong (in memory or in the database): due, under way, or waiting for a retry or a pending period', async () => (await sources().store?.())?.activeOrders);
+    gauge('loyalty_bridge_calls_in_flight', 'Orders a worker of this instance is calling for now', () => sources().inFlight?.());
+    gauge('loyalty_bridge_inbox_backlog', 'Acknowledged deliveries not yet read and folded into their orders', async () => (await sources().store?.())?.inboxBacklog);
     gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
+    gauge('loyalty_bridge_upstream_paused', '1 while every loyalty call is paused because the service refuses our credentials', () => {
+      const paused = sources().paused?.();
+      return paused === undefined ? undefined : Number(paused);
+    });
     gauge('loyalty_bridge_rate_limiter_queued', 'Calls waiting for their turn in the outbound rate limiter', () => sources().limiter?.().queued);
     gauge('loyalty_bridge_rate_limiter_window_calls', 'Calls started in the last minute', () => sources().limiter?.().startedInWindow);
     gauge('loyalty_bridge_rate_limiter_limit', 'Calls a minute the limiter allows', () => sources().limiter?.().effectiveLimit);
+  }
+
+  /** One shop's last check: every kind is set, to 0 when gone, and other shops' figures are left as they are. */
+  reportSubscriptions(health: SubscriptionHealth): void {
+    for (const kind of SUBSCRIPTION_PROBLEM_KINDS) {
+      this.subscriptionProblems.set({ platform: health.platform, shop: health.shop, kind }, health.problems.filter((problem) => problem.kind === kind).length);
+    }
   }
 
   bind(sources: MetricSources): void {

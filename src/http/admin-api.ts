@@ -1,32 +1,41 @@
-// The admin API under /admin/api: orders, resync, dead letters, customers'
-// points, manual adjustments, status. Every route sits behind the admin token;
-// input is validated with zod and a 400 names the field.
+// The admin API under /admin/api: status and connections, orders, resync,
+// dead letters, customers' points, manual adjustments, privacy requests,
+// Shopify installs. Every route sits behind the admin token; input is
+// validated with zod and a 400 names the field. No answer carries a secret
+// or an access token; customers' contact details appear only in the order
+// views and exports the merchant asks for.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { PlatformAdapter, StoredDelivery } from '../../adapters/adapter.ts';
+import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { SKIP_REASONS } from '../core/lifecycle.ts';
-import { countOrders } from '../core/order-record.ts';
-import type { Reconciler } from '../core/reconciler.ts';
+import type { SubscriptionHealth } from '../core/order-source.ts';
+import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
-import type { DeadLetter } from '../core/store/ledger-store.ts';
+import type { CustomerMatch, ReconciliationState } from '../core/store/ledger-store.ts';
 import type { LoyaltyClient } from '../loyalty/client.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
-import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
+import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { Logger } from '../logger.ts';
+import { PLATFORMS, type Platforms } from '../platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
-  /** Recorded as "who asked" on manual adjustments. */
+  /** The loyalty service is the built-in sandbox. */
+  sandbox?: boolean;
+  /** The built-in demo store is what sends the orders (a first run). */
+  demo?: boolean;
+  /** Recorded as "who asked" on manual adjustments and privacy requests. */
   tokenLabel: string;
   engine: Engine;
+  platforms: Platforms;
   reconciler: Reconciler;
   resyncJobs: ResyncJobs;
   client: LoyaltyClient;
   health: UpstreamHealth;
-  adapters: Partial<Record<string, PlatformAdapter<unknown>>>;
+  activity: Activity;
   logger: Logger;
 }
 
@@ -50,9 +59,12 @@ const date = (name: string) =>
   z.string({ error: `${name} must be a date like 2026-11-01` }).refine((value) => !Number.isNaN(Date.parse(value)), { error: `must be a date like 2026-11-01` }).transform((value) => new Date(value));
 const email = () => z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }));
 const mobile = () => z.string().trim().regex(/^\+?[\d\s().-]{7,20}$/, { error: 'must be a phone number' });
+const platform = () => z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' });
+const shop = () => z.string().trim().min(1).max(255);
 
 const orderQuery = z.strictObject({
-  platform: z.enum(['shopify', 'woocommerce', 'bigcommerce'], { error: 'must be shopify, woocommerce or bigcommerce' }).optional(),
+  platform: platform().optional(),
+  shop: shop().optional(),
   state: z.enum(['new', 'earned', 'approved', 'cancelled', 'void', 'skipped'], { error: 'must be new, earned, approved, cancelled, void or skipped' }).optional(),
   reason: z.enum(SKIP_REASONS, { error: `must be one of ${SKIP_REASONS.join(', ')}` }).optional(),
   since: date('since').optional(),
@@ -62,14 +74,39 @@ const orderQuery = z.strictObject({
   limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(200, { error: 'must be at most 200' }).default(50),
 });
 
-const resyncBody = z.union([
-  z.strictObject({ platform: z.string().min(1, { error: 'is required' }), since: date('since'), until: date('until').optional() }),
-  z.strictObject({ platform: z.string().min(1, { error: 'is required' }), orderIds: z.array(z.string().regex(/^\d{1,40}$/, { error: 'must be order ids as digits' })).min(1).max(500) }),
-], { error: 'give since (and until), or orderIds' });
+const resyncBody = z.union(
+  [
+    z.strictObject({ platform: z.string().min(1, { error: 'is required' }), shop: shop().optional(), since: date('since'), until: date('until').optional() }),
+    z.strictObject({ platform: z.string().min(1, { error: 'is required' }), shop: shop().optional(), orderIds: z.array(z.string().regex(/^\d{1,40}$/, { error: 'must be order ids as digits' })).min(1).max(500) }),
+  ],
+  { error: 'give since (and until), or orderIds' },
+);
 
 const customerQuery = z
   .strictObject({ email: email().optional(), mobile: mobile().optional(), type: z.enum(TRANSACTION_TYPES, { error: 'must be earn, redeem, all or ledger' }).default('all') })
   .refine((query) => query.email !== undefined || query.mobile !== undefined, { error: 'give email or mobile', path: ['email'] });
+
+/** Who a privacy request is about: at least an e-mail, a phone or order ids; optionally one platform and shop. */
+const customerMatch = z
+  .strictObject({
+    email: email().optional(),
+    phone: mobile().optional(),
+    platform: platform().optional(),
+    shop: shop().optional(),
+    orderIds: z.union([z.array(z.string().regex(/^\d{1,40}$/)), z.string().regex(/^\d{1,40}(,\d{1,40})*$/).transform((ids) => ids.split(','))]).optional(),
+  })
+  .refine((body) => body.email !== undefined || body.phone !== undefined || (body.orderIds?.length ?? 0) > 0, { error: 'give email, phone or orderIds', path: ['email'] })
+  .refine((body) => !body.shop || body.platform, { error: 'give the platform of the shop', path: ['platform'] });
+
+const toMatch = (body: z.output<typeof customerMatch>): CustomerMatch => ({
+  platform: body.platform,
+  shop: body.shop,
+  emails: body.email ? [body.email] : [],
+  phones: body.phone ? [body.phone] : [],
+  orderIds: body.orderIds ?? [],
+});
+
+const shopErase = z.strictObject({ platform: platform(), shop: shop(), confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }) });
 
 const earnAdjustment = z.strictObject({
   activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }),
@@ -90,76 +127,95 @@ const redeemAdjustment = z
   .refine((body) => body.email !== undefined || body.mobile !== undefined, { error: 'give email or mobile', path: ['email'] });
 
 export function adminApi(parts: AdminApiParts): express.Router {
-  const { engine, reconciler, resyncJobs, client, health, adapters, logger } = parts;
-  const { ledger } = engine;
+  const { engine, platforms, reconciler, resyncJobs, client, health, activity, logger } = parts;
+  const { store, privacy, adjustments } = engine;
   const router = express.Router();
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
-  router.get('/status', (_req, res) => {
+  router.get('/status', async (_req, res) => {
+    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests] = await Promise.all([
+      store.countOrders(),
+      store.countDeadLetters(),
+      store.stats(),
+      reconciledState(),
+      connectionsState(),
+      privacy.dataRequests(),
+    ]);
     res.json({
-      orders: countOrders(ledger.summaries()),
-      deadLetters: ledger.deadLetters().length,
+      orders,
+      deadLetters,
       worker: engine.worker.stats,
       rateLimit: client.limiter.stats(),
       upstream: health.snapshot(),
-      ledger: ledger.counts,
-      reconciliation: reconciledState(),
+      ledger: { store: store.kind, ...ledger },
+      reconciliation,
+      connections,
+      privacy: { openDataRequests: dataRequests.length },
+      mode: { sandbox: parts.sandbox ?? false, demo: parts.demo ?? false },
     });
   });
 
-  router.get('/orders', (req, res) => {
+  // "Try again now" after the credentials were put right at the service, instead of waiting for the next probe.
+  router.post('/upstream/probe', async (_req, res) => {
+    const paused = await engine.authPause.probeNow();
+    res.json({ paused });
+  });
+
+  router.get('/connections', async (_req, res) => {
+    res.json({ connections: await connectionsState() });
+  });
+
+  router.get('/activity', (req, res) => {
+    const minutes = Math.min(24 * 60, Math.max(10, Number(req.query.minutes) || 180));
+    res.json({ minutes: activity.series(minutes) });
+  });
+
+  router.get('/orders', async (req, res) => {
     const query = read(orderQuery, req.query);
-    const needle = query.q?.toLowerCase();
-    const matches = [...ledger.summaries()]
-      .filter((order) => !query.platform || order.platform === query.platform)
-      .filter((order) => !query.state || order.state === query.state)
-      .filter((order) => !query.reason || order.reason === query.reason)
-      .filter((order) => !query.since || Date.parse(order.updatedAt) >= query.since.getTime())
-      .filter((order) => !query.until || Date.parse(order.updatedAt) <= query.until.getTime())
-      .filter((order) => !needle || [order.orderId, order.orderName, order.email ?? ''].some((field) => field.toLowerCase().includes(needle)))
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    const start = (query.page - 1) * query.limit;
-    res.json({ total: matches.length, page: query.page, limit: query.limit, orders: matches.slice(start, start + query.limit) });
+    const { total, orders } = await store.listOrders(query);
+    res.json({ total, page: query.page, limit: query.limit, orders });
   });
 
   router.get('/orders/:key', async (req, res) => {
-    const order = await ledger.findOrder(String(req.params.key));
+    const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
     res.json({ order });
   });
 
-  router.post('/resync', (req, res) => {
+  router.post('/resync', async (req, res) => {
     const body = read(resyncBody, req.body);
-    const job = resyncJobs.start(body);
-    if (!job) throw new BadInput('platform', `no API access is configured for ${body.platform} (configured: ${resyncJobs.platforms.join(', ') || 'none'})`);
-    res.status(202).location(`/admin/api/resync/${job.id}`).json({ job });
+    const started = await resyncJobs.start(body);
+    if (!started.ok) throw new BadInput(started.reason.startsWith('loyalty-bridge has no API access to') ? 'shop' : 'platform', started.reason);
+    res.status(202).location(`/admin/api/resync/${started.job.id}`).json({ job: started.job });
   });
-  router.get('/resync', (_req, res) => {
-    res.json({ jobs: resyncJobs.list() });
+  router.get('/resync', async (_req, res) => {
+    res.json({ jobs: await resyncJobs.list() });
   });
-  router.get('/resync/:id', (req, res) => {
-    const job = resyncJobs.get(String(req.params.id));
+  router.get('/resync/:id', async (req, res) => {
+    const job = await resyncJobs.get(String(req.params.id));
     if (!job) return void res.status(404).json({ error: `no resync ${req.params.id}` });
     res.json({ job });
   });
 
-  router.get('/dead-letters', (_req, res) => {
-    res.json({ deadLetters: [...ledger.deadLetters()].reverse() });
+  router.get('/dead-letters', async (_req, res) => {
+    res.json({ deadLetters: (await store.listDeadLetters()).reverse() });
   });
   router.post('/dead-letters/retry-all', async (_req, res) => {
     const results = [];
-    for (const letter of [...ledger.deadLetters()]) results.push({ id: letter.id, ...(await retry(letter)) });
+    for (const letter of await store.listDeadLetters()) results.push({ id: letter.id, ...(await engine.retryDeadLetter(letter)) });
+    logger.info({ count: results.length, by: parts.tokenLabel }, 'every dead letter retried');
     res.json({ results });
   });
   router.post('/dead-letters/:id/retry', async (req, res) => {
-    const letter = ledger.deadLetters().find((candidate) => candidate.id === req.params.id);
+    const letter = await store.getDeadLetter(String(req.params.id));
     if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
-    const result = await retry(letter);
+    const result = await engine.retryDeadLetter(letter);
+    logger.info({ deadLetter: letter.id, kind: letter.kind, retried: result.retried, by: parts.tokenLabel }, 'dead letter retried');
     res.status(result.retried ? 200 : 409).json(result);
   });
   router.delete('/dead-letters/:id', async (req, res) => {
-    const letter = await ledger.removeDeadLetter(String(req.params.id));
+    const letter = await store.removeDeadLetter(String(req.params.id));
     if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
     logger.info({ deadLetter: letter.id, kind: letter.kind, by: parts.tokenLabel }, 'dead letter discarded');
     res.json({ discarded: letter.id });
@@ -171,22 +227,51 @@ export function adminApi(parts: AdminApiParts): express.Router {
     res.json({ type: query.type, ...result.data });
   });
 
-  router.get('/adjustments', (_req, res) => {
-    res.json({ adjustments: [...ledger.adjustments()].reverse() });
+  // Privacy: what the bridge holds about a customer, erasing it, erasing a shop.
+  router.get('/customers/export', async (req, res) => {
+    const match = toMatch(read(customerMatch, req.query));
+    const data = await privacy.exportCustomer(match);
+    await privacy.noteExport(match, 'admin');
+    res.set('content-disposition', 'attachment; filename="customer-data.json"').json({ exportedAt: new Date().toISOString(), request: { platform: match.platform ?? null, shop: match.shop ?? null }, ...data });
+  });
+  router.post('/customers/erase', async (req, res) => {
+    const report = await privacy.eraseCustomer(toMatch(read(customerMatch, req.body)), 'admin');
+    res.json({ erased: report });
+  });
+  router.post('/shops/erase', async (req, res) => {
+    const body = read(shopErase, req.body);
+    res.json({ erased: await privacy.eraseShop(body.platform, body.shop, 'admin') });
+  });
+  router.get('/privacy', async (_req, res) => {
+    res.json({ dataRequests: await privacy.dataRequests(), log: await privacy.log() });
+  });
+  router.delete('/privacy/data-requests/:id', async (req, res) => {
+    const removed = await privacy.closeDataRequest(String(req.params.id));
+    if (!removed) return void res.status(404).json({ error: `no data request ${req.params.id}` });
+    res.json({ closed: req.params.id });
+  });
+
+  router.get('/adjustments', async (_req, res) => {
+    res.json({ adjustments: await adjustments.list() });
   });
   router.post('/adjustments/earn', async (req, res) => {
     const body = read(earnAdjustment, req.body);
-    const call = client.earn({ activityId: body.activityId, name: body.name, email: body.email, mobile: body.mobile, description: body.description ?? `Manual: ${body.reason}` });
-    await adjust(res, call, { kind: 'earn', by: parts.tokenLabel, reason: body.reason, activityId: body.activityId, customer: { email: body.email, mobile: body.mobile, name: body.name } });
+    adjusted(res, await adjustments.earn(body, parts.tokenLabel));
   });
   router.post('/adjustments/redeem', async (req, res) => {
     const body = read(redeemAdjustment, req.body);
-    const call = client.redeem({ points: body.points, ...(body.email ? { email: body.email } : { mobile: body.mobile ?? '' }) });
-    await adjust(res, call, { kind: 'redeem', by: parts.tokenLabel, reason: body.reason, points: body.points, customer: { email: body.email, mobile: body.mobile } });
+    adjusted(res, await adjustments.redeem(body, parts.tokenLabel));
   });
 
-  router.get('/reconciliation', (_req, res) => {
-    res.json({ platforms: reconciledState() });
+  router.get('/reconciliation', async (_req, res) => {
+    res.json({ platforms: await reconciledState() });
+  });
+
+  router.get('/shopify/shops', async (_req, res) => {
+    const shopify = platforms.shopify;
+    if (!shopify) return void res.json({ canInstall: false, shops: [] });
+    const shops = await Promise.all((await shopify.access.shops()).map((each) => shopify.access.describe(each)));
+    res.json({ canInstall: shopify.access.canInstall && Boolean(shopify.appUrl), shops });
   });
 
   router.use((_req, res) => {
@@ -206,41 +291,37 @@ export function adminApi(parts: AdminApiParts): express.Router {
   });
   return router;
 
-  function reconciledState() {
-    const state = ledger.reconciliation();
-    return Object.fromEntries(reconciler.platforms.map((platform) => [platform, state[platform] ?? { highWaterMark: null, lastRun: null }]));
+  function adjusted(res: Response, { adjustment, error, deadLetter }: Awaited<ReturnType<typeof adjustments.earn>>) {
+    if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
+    const refused = error instanceof LoyaltyError && !error.retryable;
+    res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment, ...(deadLetter ? { deadLetter: deadLetter.id } : {}) });
   }
 
-  async function adjust(res: Response, call: Promise<{ message: string }>, record: Omit<Parameters<typeof ledger.addAdjustment>[0], 'outcome' | 'message'>) {
-    try {
-      const result = await call;
-      const adjustment = await ledger.addAdjustment({ ...record, outcome: 'success', message: result.message });
-      res.status(201).json({ adjustment });
-    } catch (error) {
-      const message = error instanceof LoyaltyError ? error.summary : (error as Error).message;
-      const adjustment = await ledger.addAdjustment({ ...record, outcome: 'failed', message });
-      res.status(error instanceof LoyaltyError && !error.retryable ? 422 : 502).json({ error: message, adjustment });
+  async function reconciledState() {
+    const states = await store.listRecords<ReconciliationState & { platform?: string; shop?: string }>('reconciliation');
+    const result: Record<string, ReconciliationState & { platform: string; shop: string | null }> = {};
+    for (const source of platforms.sources) {
+      const shops = await source.shops().catch(() => [] as string[]);
+      for (const each of shops.length > 0 ? shops : ['']) {
+        const state = states.find(({ id }) => id === reconciliationId(source.platform, each))?.value;
+        result[shops.length > 1 ? reconciliationId(source.platform, each) : source.platform] = { platform: source.platform, shop: each || null, highWaterMark: state?.highWaterMark ?? null, lastRun: state?.lastRun ?? null };
+      }
     }
+    return result;
   }
 
-  /** A call is sent again; a delivery is read again by its adapter, now that the cause may be fixed. */
-  async function retry(letter: DeadLetter): Promise<{ retried: boolean; reason?: string }> {
-    if (letter.kind === 'call') {
-      await engine.retryDeadLetter(letter.id);
-      logger.info({ deadLetter: letter.id, order: letter.orderKey, by: parts.tokenLabel }, 'dead letter retried');
-      return { retried: true };
-    }
-    const adapter = letter.platform ? adapters[letter.platform] : undefined;
-    if (!adapter || letter.body === undefined) return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
-    const stored: StoredDelivery = { key: letter.deliveryKey ?? letter.id, topic: letter.topic ?? '', shop: letter.shop ?? '', body: Buffer.from(letter.body, 'utf8'), receivedAt: new Date(letter.createdAt) };
-    const translation = await adapter.toEvents(adapter.restore(stored));
-    if (translation.kind === 'unusable') {
-      await ledger.updateDeadLetter({ ...letter, reason: translation.reason, retries: letter.retries + 1 });
-      return { retried: false, reason: translation.reason };
-    }
-    if (translation.kind === 'events') await engine.accept(`${stored.key}:retry:${letter.id}`, translation.events);
-    await ledger.removeDeadLetter(letter.id);
-    logger.info({ deadLetter: letter.id, platform: letter.platform, by: parts.tokenLabel }, 'dead letter retried');
-    return { retried: true };
+  /** Per platform: deliveries in the last hour, the last one, signature failures, and what the platform says of our subscriptions. */
+  async function connectionsState() {
+    const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
+    // From the counts the store keeps, not a scan of the orders.
+    const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
+    return PLATFORMS.filter((name) => platforms.adapters[name] || platforms.sources.some((source) => source.platform === name)).map((name) => ({
+      platform: name,
+      webhooks: Boolean(platforms.adapters[name]),
+      api: platforms.sources.some((source) => source.platform === name),
+      ...activity.platform(name),
+      subscriptions: reports.filter((report) => report.platform === name),
+      ...(name === 'shopify' ? { protectedDataHidden: hidden } : {}),
+    }));
   }
 }

@@ -26,6 +26,8 @@ export interface HttpAppParts {
   admin?: express.Router;
   /** The dashboard page, mounted at /admin. */
   dashboard?: express.Router;
+  /** Shopify's install by OAuth, mounted at /shopify. */
+  shopifyAuth?: express.Router;
 }
 
 /** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
@@ -81,7 +83,12 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     });
   }
   if (parts.admin) app.use('/admin/api', parts.admin);
-  if (parts.dashboard) app.use('/admin', parts.dashboard);
+  if (parts.dashboard) {
+    app.use('/admin', parts.dashboard);
+    // The first thing a person opening the bridge's address wants is the dashboard.
+    app.get('/', (_req, res) => res.redirect(302, '/admin/'));
+  }
+  if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

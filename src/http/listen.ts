@@ -1,5 +1,5 @@
 // Listening and stopping, shared by the bridge and the standalone sandbox.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Listening {
@@ -10,9 +10,24 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** After a stop, connections still busy get this long to finish their request before they are cut. */
+const CLOSE_DEADLINE_MS = 5_000;
+
 export function listen(handler: RequestListener, port: number, host: string): Promise<Listening> {
   return new Promise((resolve, reject) => {
+    let closing = false;
+    const unanswered = new Set<ServerResponse>();
     const server = createServer(handler).listen(port, host);
+    // A keep-alive client that sends again and again (a load balancer's health
+    // check) would keep its connection busy, and a stop waiting, forever: once
+    // stopping, every answer not yet begun closes its connection.
+    server.prependListener('request', (_request, response) => {
+      if (closing) response.shouldKeepAlive = false;
+      else {
+        unanswered.add(response);
+        response.once('close', () => unanswered.delete(response));
+      }
+    });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
@@ -22,7 +37,13 @@ export function listen(handler: RequestListener, port: number, host: string): Pr
         localUrl: `http://${loopbackFor(host)}:${address.port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            closing = true;
+            for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+            const deadline = setTimeout(() => server.closeAllConnections(), CLOSE_DEADLINE_MS).unref();
+            server.close(() => {
+              clearTimeout(deadline);
+              done();
+            });
             server.closeIdleConnections();
           }),
       });

@@ -4,26 +4,43 @@
 // will get through until someone fixes them.
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
 import type { Readiness } from './app.ts';
 
-export async function readiness(dataDir: string, health: UpstreamHealth, gate: { open: boolean }): Promise<Readiness> {
-  const probe = join(dataDir, '.ready-probe');
-  let ledger: Readiness['checks'][string];
+export interface ReadinessParts {
+  store: LedgerStore;
+  /** For the lowdb store: the folder whose writability is the ledger's. */
+  dataDir: string | undefined;
+  health: UpstreamHealth;
+  gate: { open: boolean; draining?: boolean };
+}
+
+async function ledgerCheck({ store, dataDir }: ReadinessParts): Promise<Readiness['checks'][string]> {
   try {
-    await writeFile(probe, String(Date.now()), { mode: 0o600 });
-    await rm(probe, { force: true });
-    ledger = { ok: true };
+    if (dataDir) {
+      const probe = join(dataDir, '.ready-probe');
+      await writeFile(probe, String(Date.now()), { mode: 0o600 });
+      await rm(probe, { force: true });
+    } else {
+      await store.stats();
+    }
+    return { ok: true };
   } catch (error) {
-    ledger = { ok: false, detail: `DATA_DIR is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return { ok: false, detail: dataDir ? `DATA_DIR is not writable (${code})` : `the database does not answer (${code})` };
   }
-  const upstream = health.snapshot();
+}
+
+export async function readiness(parts: ReadinessParts): Promise<Readiness> {
+  const upstream = parts.health.snapshot();
   const checks: Readiness['checks'] = {
-    ledger,
+    ledger: await ledgerCheck(parts),
     upstream: upstream.credentialsRefused
       ? { ok: false, detail: 'the loyalty service refuses our credentials: check LOYALTY_API_KEY and LOYALTY_BRAND_ID' }
       : { ok: true, detail: upstream.consecutiveFailures > 0 ? `in backoff after ${upstream.consecutiveFailures} failed calls` : 'reachable' },
-    accepting: gate.open ? { ok: true } : { ok: false, detail: 'stopping' },
+    // Draining: still accepting, but a load balancer should send elsewhere before we stop.
+    accepting: parts.gate.open && !parts.gate.draining ? { ok: true } : { ok: false, detail: 'stopping' },
   };
   return { ready: Object.values(checks).every((check) => check.ok), checks };
 }

@@ -108,14 +108,24 @@ export class LoyaltyClient {
     });
   }
 
+  /**
+   * Earn "sends or updates" by (activity, order): with an order id a repeat is
+   * harmless. Without one (a manual earn) each call adds points, so, like
+   * redeem, it is retried only when the failed attempt certainly did not take effect.
+   */
   earn(input: EarnInput): Promise<LoyaltyResult> {
-    return this.#call('earn', PATH.earn(input.activityId), {
-      lp_name: input.name,
-      lp_email: input.email,
-      lp_mobile: input.mobile,
-      lp_description: input.description,
-      lp_orderid: input.orderId,
-    });
+    return this.#call(
+      'earn',
+      PATH.earn(input.activityId),
+      {
+        lp_name: input.name,
+        lp_email: input.email,
+        lp_mobile: input.mobile,
+        lp_description: input.description,
+        lp_orderid: input.orderId,
+      },
+      { idempotent: input.orderId !== undefined },
+    );
   }
 
   /**

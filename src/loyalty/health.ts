@@ -8,7 +8,7 @@ export interface UpstreamHealthSnapshot {
   lastFailureAt: string | null;
   lastFailure: { operation: string; outcome: string; httpStatus: number | null } | null;
   consecutiveFailures: number;
-  /** The service refused our credentials on the last call: every call will fail until the configuration is fixed. */
+  /** The service refused our credentials: every call is paused until a probe is let in again. */
   credentialsRefused: boolean;
 }
 
@@ -20,10 +20,18 @@ export class UpstreamHealth {
     this.#now = now;
   }
 
+  #paused = false;
+
+  /** The worker paused every call (refused credentials), or resumed: the alarm stays up while paused. */
+  setPaused(paused: boolean): void {
+    this.#paused = paused;
+    this.#state = { ...this.#state, credentialsRefused: paused };
+  }
+
   record(report: AttemptReport): void {
     const at = this.#now().toISOString();
     if (report.outcome === 'success') {
-      this.#state = { ...this.#state, lastSuccessAt: at, consecutiveFailures: 0, credentialsRefused: false };
+      this.#state = { ...this.#state, lastSuccessAt: at, consecutiveFailures: 0, credentialsRefused: this.#paused };
       return;
     }
     this.#state = {
@@ -31,7 +39,7 @@ export class UpstreamHealth {
       lastFailureAt: at,
       lastFailure: { operation: report.operation, outcome: report.outcome, httpStatus: report.httpStatus ?? null },
       consecutiveFailures: this.#state.consecutiveFailures + 1,
-      credentialsRefused: report.outcome === 'invalid_auth',
+      credentialsRefused: this.#paused || report.outcome === 'invalid_auth',
     };
   }
 

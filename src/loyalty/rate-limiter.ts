@@ -20,15 +20,26 @@ export interface RateLimitPlan {
 
 const MAX_SLICES = 60;
 
-export function planRateLimit(limit: number, windowMs: number): RateLimitPlan {
+/**
+ * `spare` slices' worth of calls are given up so that a window at the
+ * service, shifted by jitter, never holds more than the limit: one for a
+ * sliding window (this process), two for fixed windows (shared by instances).
+ * Slices are whole multiples of `granularityMs` (whole milliseconds here;
+ * whole seconds where a store keeps expiries as integers computed from
+ * seconds), rounded up, so a slice is never shorter than its share.
+ */
+export function planRateLimit(limit: number, windowMs: number, spare = 1, granularityMs = 1): RateLimitPlan {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a whole number of at least 1, got ${limit}`);
-  let best: RateLimitPlan = { sliceMs: windowMs, callsPerSlice: 1, effectiveLimit: 1 };
+  let best: RateLimitPlan = { sliceMs: Math.ceil(windowMs / granularityMs) * granularityMs, callsPerSlice: 1, effectiveLimit: 1 };
   for (let slices = 1; slices <= MAX_SLICES; slices++) {
-    const callsPerSlice = Math.floor(limit / (slices + 1));
+    const sliceMs = Math.ceil(windowMs / slices / granularityMs) * granularityMs;
+    // How many slices one window can touch, besides the spare ones.
+    const touched = Math.ceil(windowMs / sliceMs);
+    const callsPerSlice = Math.floor(limit / (touched + spare));
     if (callsPerSlice < 1) break;
-    const effectiveLimit = callsPerSlice * slices;
+    const effectiveLimit = Math.floor((callsPerSlice * windowMs) / sliceMs);
     // Prefer more slices at equal throughput: smoother, more jitter tolerance per call.
-    if (effectiveLimit >= best.effectiveLimit) best = { sliceMs: windowMs / slices, callsPerSlice, effectiveLimit };
+    if (effectiveLimit >= best.effectiveLimit) best = { sliceMs, callsPerSlice, effectiveLimit };
   }
   return best;
 }

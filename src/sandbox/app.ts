@@ -26,6 +26,8 @@ export interface Sandbox {
   app: express.Express;
   store: SandboxStore;
   faults: FaultInjector;
+  /** Calls refused for being over the rate limit (not injected faults): a caller that keeps to the limit sees none. */
+  readonly refusedForRate: number;
 }
 
 type Operation = (context: operations.OperationContext, params: Record<string, unknown>, activityId: string) => operations.OperationOutcome;
@@ -42,6 +44,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const store = new SandboxStore();
   const faults = new FaultInjector(options.faults);
   const window = new SlidingWindowCounter(options.rateLimit ?? 500, options.rateWindowMs ?? 60_000);
+  let refusedForRate = 0;
   const context: operations.OperationContext = {
     store,
     activities: new Map(Object.entries(options.activities ?? { '1': 100 })),
@@ -80,6 +83,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.use(async (req: Request, res: Response) => {
     const used = window.take(req.get(HEADER.apiKey) ?? '');
     if (!used.allowed) {
+      refusedForRate++;
       res.set(HEADER.retryAfter, String(Math.max(1, Math.ceil(used.retryAfterMs / 1000))));
       return sendFailure(res, 429, SERVICE_MESSAGE.rateLimited, `more than ${options.rateLimit ?? 500} calls in the window`);
     }
@@ -119,7 +123,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     sendFailure(res, status, status === 500 ? 'Internal error' : SERVICE_MESSAGE.invalidSource, status === 500 ? 'unexpected error' : error.message);
   });
 
-  return { app, store, faults };
+  return {
+    app,
+    store,
+    faults,
+    get refusedForRate() {
+      return refusedForRate;
+    },
+  };
 }
 
 const envelope = (status: 'success' | 'failure', message: string, data: Record<string, unknown>) => ({

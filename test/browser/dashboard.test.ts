@@ -2,28 +2,25 @@
 // It signs in, sees an order that a signed webhook just created, retries a
 // dead letter, and starts a resync and watches it finish. A screenshot of each
 // view is kept in test-artifacts/dashboard/ (not in git).
-import { existsSync, mkdirSync } from 'node:fs';
 import nock from 'nock';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { WOO_SITE, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
+import { WOO_SITE, wooHeaders, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = new URL('../../test-artifacts/dashboard/', import.meta.url).pathname;
 const TOKEN = 'dashboard-admin-token-0123456789';
 
-if (!existsSync(CHROMIUM)) console.warn(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (.ci/run installs it: apt-get install -y chromium)`);
+if (!chromiumAvailable) console.warn(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (.ci/run installs it: apt-get install -y chromium)`);
 
-describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
+describe.skipIf(!chromiumAvailable)('the dashboard', () => {
   let bridge: RunningBridge;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     nock.disableNetConnect();
     nock.enableNetConnect('127.0.0.1');
     bridge = await startTestBridge({
@@ -32,10 +29,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
       ...WOO_ENV,
       RECONCILE_INTERVAL_MINUTES: '0',
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   }, 60_000);
 
@@ -46,7 +40,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
     nock.enableNetConnect();
   });
 
-  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  const shot = (name: string) => page.screenshot({ path: `${artifactsDir('dashboard')}${name}.png`, fullPage: true });
 
   it('refuses a wrong token and signs in with the right one, keeping it out of the URL', async () => {
     await page.goto(`${bridge.http.localUrl}/admin`);
@@ -108,5 +102,34 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard', () => {
     await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
     expect(await page.textContent('#banner')).toContain('LOYALTY_API_KEY');
     await shot('credentials-banner');
+  });
+
+  it('shows a banner when Shopify withholds customers’ contact details (protected customer data not granted)', async () => {
+    // The previous test left every call paused (refused credentials); they are right again.
+    await fetch(`${bridge.http.localUrl}/admin/api/upstream/probe`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    const body = shopifyOrderJson({ id: '5550000000004', email: null, customer: { id: 7002, first_name: 'Withheld' } });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await bridge.engine.drain();
+    await page.waitForSelector('#protected-banner:not([hidden])', { timeout: 10_000 });
+    expect(await page.textContent('#protected-banner')).toMatch(/1 Shopify order.*protected customer data.*Dev Dashboard/);
+    await shot('protected-data-banner');
+  });
+
+  it('exports a customer’s data and erases it from the Privacy section', async () => {
+    const email = 'privacy.browser@example.com';
+    const body = wooOrderJson({ id: 5560, status: 'processing', email });
+    await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.created', body), body });
+    await bridge.engine.drain();
+    await page.fill('#privacy-email', email);
+    const download = page.waitForEvent('download');
+    await page.click('#privacy-export');
+    expect((await download).suggestedFilename()).toBe('customer-data.json');
+    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/1 order\(s\)/);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('#privacy-erase');
+    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/Erased from 1 order\(s\).*loyalty service/);
+    await shot('privacy');
+    const order = await bridge.engine.store.getOrder(`woocommerce:${new URL(WOO_SITE).host}:5560`);
+    expect(order?.snapshot.customer.email).toBeNull();
   });
 });

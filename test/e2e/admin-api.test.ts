@@ -3,6 +3,7 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -134,6 +135,8 @@ describe('resync', () => {
     nock(WOO_SITE).get('/wp-json/wc/v3/orders/4402').reply(200, wooOrderJson({ id: 4402, status: 'processing' }));
     const started = await call('POST', '/resync', { platform: 'woocommerce', orderIds: ['4402'] });
     await eventually(async () => expect((await call('GET', `/resync/${started.body.job.id}`)).body.job).toMatchObject({ status: 'done', progress: { fetched: 1 } }));
+    await bridge.engine.drain();
+    expect(bridge.sandbox?.store.snapshot().earnings.some((earning) => earning.orderId === '4402')).toBe(true);
   });
 
   it.each([
@@ -149,6 +152,8 @@ describe('resync', () => {
 
 describe('dead letters', () => {
   it('lists a failed call, retries it once fixed, and it is gone', async () => {
+    // The one forced failure must meet this order's earn, not a call left from an earlier test (the resync's earn).
+    await bridge.engine.drain();
     bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
     await shopifyOrder('3100000000003');
     const letters = (await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; orderKey: string; operation: string }>;
@@ -164,7 +169,8 @@ describe('dead letters', () => {
   it('keeps a delivery that is still unusable, says why, and discards it on request', async () => {
     const body = '{"id": 1, "broken": ';
     await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
-    const letter = ((await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; kind: string; body: string }>).find((candidate) => candidate.body === body);
+    await bridge.engine.drain();
+    const letter = ((await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; kind: string; delivery?: { body: string } }>).find((candidate) => candidate.delivery?.body === body);
     expect(letter?.kind).toBe('delivery');
     const retried = await call('POST', `/dead-letters/${letter?.id}/retry`);
     expect(retried.status).toBe(409);
@@ -204,6 +210,20 @@ describe('customers and adjustments', () => {
     expect((await call('GET', '/adjustments')).body.adjustments).toHaveLength(2);
   });
 
+  it('does not send a manual earn again when its outcome is unknown: a dead letter says to check first', async () => {
+    // The service makes the change, then fails: a manual earn carries no order id, so a repeat would earn twice.
+    bridge.sandbox?.faults.configure({ failureRate: 1, failureStatus: 500, failurePhase: 'after' });
+    const earn = await call('POST', '/adjustments/earn', { activityId: '1', name: 'Lin', email: 'lin.unknown@example.com', mobile: '+12125550111', reason: 'birthday' });
+    bridge.sandbox?.faults.configure({});
+    expect(earn.status).toBe(502);
+    expect(earn.body.deadLetter).toBeTruthy();
+    const earnings = bridge.sandbox?.store.snapshot().earnings.filter((earning) => earning.email === 'lin.unknown@example.com') ?? [];
+    expect(earnings).toHaveLength(1);
+    const letter = ((await call('GET', '/dead-letters')).body.deadLetters as Array<{ id: string; reason: string }>).find((candidate) => candidate.id === earn.body.deadLetter);
+    expect(letter?.reason).toMatch(/may or may not have been applied|outcome is unknown/i);
+    await call('DELETE', `/dead-letters/${earn.body.deadLetter}`);
+  });
+
   it.each([
     ['/adjustments/earn', { activityId: '1', name: 'x', email: 'x@example.com', mobile: '+12125550100' }, 'reason'],
     ['/adjustments/earn', { activityId: '1', name: 'x', email: 'not-mail', mobile: '+12125550100', reason: 'why not' }, 'email'],
@@ -237,13 +257,31 @@ describe('operations endpoints', () => {
 });
 
 describe('without ADMIN_TOKEN', () => {
-  it('answers 404 on every admin route: admin is off', async () => {
-    const other = await startTestBridge();
+  it('answers 404 on every admin route with a real loyalty service: admin is off', async () => {
+    const other = await startTestBridge({ LOYALTY_BASE_URL: 'http://127.0.0.1:9', LOYALTY_API_KEY: 'real-key', LOYALTY_BRAND_ID: 'real-brand' });
     try {
+      expect(other.signInUrl).toBeUndefined();
       for (const [method, path] of ROUTES) {
         const response = await fetch(`${other.http.localUrl}/admin/api${path}`, { method, headers: { authorization: 'Bearer anything-at-all-long' } });
         expect(response.status, `${method} ${path}`).toBe(404);
       }
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('in sandbox mode makes a token for this run, given only in the sign-in link’s fragment, never in a log line', async () => {
+    const lines: string[] = [];
+    const other = await startTestBridge({}, createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } }));
+    try {
+      const link = new URL(other.signInUrl ?? '');
+      expect(link.pathname).toBe('/admin/');
+      const token = new URLSearchParams(link.hash.slice(1)).get('token') ?? '';
+      expect(token.length).toBeGreaterThanOrEqual(24);
+      const status = (bearer: string) => fetch(`${other.http.localUrl}/admin/api/status`, { headers: { authorization: `Bearer ${bearer}` } }).then((response) => response.status);
+      expect(await status(token)).toBe(200);
+      expect(await status('anything-at-all-long')).toBe(401);
+      expect(lines.join('\n')).not.toContain(token);
     } finally {
       await other.stop();
     }

@@ -17,6 +17,9 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
   const port = http.port;
   return {
     ...sandbox,
+    get refusedForRate() {
+      return sandbox.refusedForRate;
+    },
     url: http.localUrl,
     close: () => http.close(),
     async outage(ms) {

@@ -6,7 +6,7 @@ import { openEngine, type Engine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { FaultSettingsInput } from '../../src/sandbox/faults.ts';
 import { createLogger } from '../../src/logger.ts';
-import { clientFor, eventually, tempDataDir } from '../helpers/engine.ts';
+import { clientFor, eventually, openTestEngine, tempDataDir } from '../helpers/engine.ts';
 import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
@@ -61,7 +61,7 @@ describe(`${ORDERS_PER_PROFILE} orders through each fault profile end in their r
       const { sandbox, engine, orders } = await runProfile(profile, index + 1);
       cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
       await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), Number(process.env.FAULT_WAIT_MS ?? 45_000));
-      expect(engine.ledger.deadLetters()).toEqual([]);
+      expect((await engine.store.listDeadLetters())).toEqual([]);
       reportToSoak({ faultsInjected: sandbox.faults.injected + (profile.outage ? 1 : 0), faultOrders: orders.length });
     }, Number(process.env.FAULT_WAIT_MS ?? 45_000) + 15_000);
   });
@@ -70,32 +70,86 @@ describe(`${ORDERS_PER_PROFILE} orders through each fault profile end in their r
 describe('permanent errors', () => {
   it.each([
     [400, 'Invalid Source'],
-    [401, 'Invalid auth'],
     [402, 'Invalid URL'],
   ])('%i %s: one attempt, then a dead letter with the service message', async (status, message) => {
     const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: { forced: { status, count: 1_000, message } } });
-    const engine = await openEngine({
-      dataDir: tempDataDir(),
-      client: clientFor(sandbox, { maxRetries: 3, minRetryDelayMs: 10 }),
-      policy: DEFAULT_POLICY,
-      earnActivityId: '1',
-      logger: createLogger({ level: 'silent' }),
-      worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 },
-    });
+    const engine = await openTestEngine(sandbox, { client: clientFor(sandbox, { maxRetries: 3, minRetryDelayMs: 10 }), worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 } });
     cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
     await engine.startWorker();
-    // An order that earns: its first call is the earn the service refuses.
-    const chosen = scenarioOrders(20, 20_000_000 + status * 100, seededRandom(status), `perm${status}`).find((candidate) => candidate.expected !== 'none')!;
+    // An order that earns and was not referred: its one call is the earn the service refuses.
+    const chosen = scenarioOrders(20, 20_000_000 + status * 100, seededRandom(status), `perm${status}`).find((candidate) => candidate.expected !== 'none' && !candidate.referred)!;
     for (const event of chosen.events) await engine.accept(event.deliveryId, [event]);
     await engine.drain();
     // Nothing loops: give it time, and still one attempt.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const letters = engine.ledger.deadLetters();
+    const letters = (await engine.store.listDeadLetters());
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({ httpStatus: status, operation: 'earn' });
     expect(letters[0]?.reason).toContain(message);
-    const record = await engine.ledger.findOrder(`perm${status}:shop:${chosen.orderId}`);
+    const record = await engine.store.getOrder(`perm${status}:shop:${chosen.orderId}`);
     expect(record?.calls).toHaveLength(1);
     expect(record?.calls[0]).toMatchObject({ outcome: 'failed', attempts: 1 });
+  });
+});
+
+describe('refused credentials', () => {
+  it('pause every call instead of dead-lettering orders one by one, raise the alarm once, and resume when a probe is let in', async () => {
+    const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: { forced: { status: 401, count: 1_000, message: 'Invalid auth' } } });
+    const client = clientFor(sandbox, { maxRetries: 0 });
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } });
+    const pauses: boolean[] = [];
+    const engine = await openTestEngine(sandbox, {
+      client,
+      probe: () => client.transactions({ type: 'earn', email: 'probe@loyalty-bridge.invalid' }),
+      probeDelayMs: 50,
+      onPauseChange: (paused) => pauses.push(paused),
+      logger,
+      worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 },
+    });
+    cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
+    await engine.startWorker();
+    const orders = scenarioOrders(30, 30_000_000, seededRandom(401), 'auth').filter((order) => order.expected !== 'none');
+    for (const order of orders) for (const event of order.events) await engine.accept(event.deliveryId, [event]);
+    await eventually(() => expect(engine.authPause.paused).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Paused: no dead letter, no order given up, one alarm line however many orders wait.
+    expect(await engine.store.listDeadLetters()).toEqual([]);
+    // While paused only the probe asks the service, not every order over again.
+    const during = sandbox.faults.injected;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sandbox.faults.injected - during).toBeLessThanOrEqual(5);
+    expect(lines.filter((line) => line.level >= 50 && /refuses our credentials/.test(line.msg))).toHaveLength(1);
+    expect(pauses).toEqual([true]);
+
+    // The credentials are put right (here: the service stops refusing). The probe is let in; every order moves.
+    sandbox.faults.configure({});
+    await eventually(() => expect(engine.authPause.paused).toBe(false), 5_000);
+    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 10_000);
+    expect(pauses).toEqual([true, false]);
+    expect(await engine.store.listDeadLetters()).toEqual([]);
+  });
+});
+
+describe('a failure of our own', () => {
+  it('(the shared rate limit unreachable, say) is retried, not put before a person: the service never judged the call', async () => {
+    const sandbox = await startTestSandbox({ rateLimit: 1_000_000 });
+    const client = clientFor(sandbox, { maxRetries: 0 });
+    // The first two earns fail before they leave, as the limiter's database fails; the error is no answer of the service's.
+    let failures = 2;
+    const flaky = {
+      earn: (input: Parameters<typeof client.earn>[0]) => (failures-- > 0 ? Promise.reject(new Error('Connection terminated unexpectedly')) : client.earn(input)),
+      updatePoints: client.updatePoints.bind(client),
+      redeem: client.redeem.bind(client),
+      addConversion: client.addConversion.bind(client),
+    };
+    const engine = await openTestEngine(sandbox, { client: flaky, worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 } });
+    cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
+    await engine.startWorker();
+    const order = scenarioOrders(20, 40_000_000, seededRandom(7), 'own').find((candidate) => candidate.expected !== 'none')!;
+    for (const event of order.events) await engine.accept(event.deliveryId, [event]);
+    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), [order]));
+    expect(await engine.store.listDeadLetters()).toEqual([]);
+    expect(failures).toBeLessThan(0);
   });
 });

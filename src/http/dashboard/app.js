@@ -55,16 +55,28 @@ async function loadStatus() {
   fillPairs($('#rate'), [
     ['calls in the last minute', `${rate.startedInWindow} of ${rate.effectiveLimit}`],
     ['waiting in the limiter', rate.queued],
-    ['orders with work', body.worker.ready + body.worker.inFlight + body.worker.waiting],
+    ['orders with work', body.ledger.activeOrders],
     ['last success', when(body.upstream.lastSuccessAt) || 'none yet'],
   ]);
   const banner = $('#banner');
   if (body.upstream.credentialsRefused) {
-    banner.textContent = 'The loyalty service refuses our credentials: no points can be sent until LOYALTY_API_KEY and LOYALTY_BRAND_ID are fixed.';
+    $('#banner-text').textContent = 'The loyalty service refuses our credentials: every call waits. Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right (or the key right at the service), then try again.';
     banner.hidden = false;
   } else {
     banner.hidden = true;
   }
+  const mode = body.mode ?? {};
+  $('#mode').textContent = mode.demo ? 'demo' : mode.sandbox ? 'sandbox' : '';
+  $('#mode').hidden = !mode.demo && !mode.sandbox;
+  $('#demo-banner').hidden = !mode.demo;
+  const hidden = (body.connections ?? []).find((connection) => connection.platform === 'shopify')?.protectedDataHidden ?? 0;
+  $('#protected-banner').textContent = hidden
+    ? `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: README.md, Connecting Shopify.`
+    : '';
+  $('#protected-banner').hidden = !hidden;
+  showAlarms(body.connections ?? []);
+  showConnections(body);
+  drawBars($('#chart-states'), body.orders.byState);
   const platforms = Object.keys(body.reconciliation);
   const select = $('#resync-platform');
   if (select.options.length !== platforms.length) {
@@ -72,6 +84,162 @@ async function loadStatus() {
   }
   $('#resync-form button').disabled = platforms.length === 0;
   if (platforms.length === 0) $('#resync-progress').textContent = 'No platform has API access configured, so there is nothing to resync from.';
+}
+
+/** What a platform says is wrong with how deliveries reach us (a webhook it disabled, a hook it deactivated), and how to put it right. */
+function showAlarms(connections) {
+  const items = [];
+  for (const connection of connections) {
+    for (const report of connection.subscriptions ?? []) {
+      for (const problem of report.problems) items.push(`${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}.`);
+      if (report.error) items.push(`${report.platform} ${report.shop}: could not check the webhooks: ${report.error}`);
+    }
+  }
+  const list = $('#alarms');
+  list.replaceChildren(
+    ...items.map((text) => {
+      const li = document.createElement('li');
+      li.textContent = text;
+      return li;
+    }),
+  );
+  list.hidden = items.length === 0;
+}
+
+const PLATFORM_NAMES = { shopify: 'Shopify', woocommerce: 'WooCommerce', bigcommerce: 'BigCommerce' };
+
+function card(title, rows, problem) {
+  const article = document.createElement('article');
+  article.className = problem ? 'card problem' : 'card';
+  const heading = document.createElement('h3');
+  heading.textContent = title;
+  const list = document.createElement('dl');
+  for (const [term, value] of rows) {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    list.append(dt, dd);
+  }
+  article.append(heading, list);
+  return article;
+}
+
+/** Is each store connected and healthy: deliveries, signature failures, what the platform says of our subscriptions; and the loyalty service. */
+function showConnections(body) {
+  const cards = (body.connections ?? []).map((connection) => {
+    const problems = connection.subscriptions.flatMap((report) => report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).concat(report.error ? [`could not check: ${report.error}`] : []));
+    const checked = connection.subscriptions.map((report) => report.checkedAt).sort().at(-1);
+    return card(
+      PLATFORM_NAMES[connection.platform] ?? connection.platform,
+      [
+        ['Webhooks', connection.webhooks ? 'on' : 'off (no secret configured)'],
+        ['Store API', connection.api ? 'on' : 'off'],
+        ['Deliveries, last hour', String(connection.deliveriesLastHour)],
+        ['Last delivery', when(connection.lastDeliveryAt) || 'none yet'],
+        ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
+        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${when(checked)})` : 'not checked yet') : 'not checked (no store API access)'],
+      ],
+      problems.length > 0 || connection.signatureFailuresLastHour > 0,
+    );
+  });
+  const upstream = body.upstream;
+  cards.push(
+    card(
+      body.mode?.sandbox ? 'Loyalty service (sandbox)' : 'Loyalty service',
+      [
+        ['Credentials', upstream.credentialsRefused ? 'refused: calls paused' : 'accepted'],
+        ['Last successful call', when(upstream.lastSuccessAt) || 'none yet'],
+        ['Calls in the last minute', `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
+        ['Dead letters', String(body.deadLetters)],
+      ],
+      upstream.credentialsRefused,
+    ),
+  );
+  $('#connections').replaceChildren(...cards);
+}
+
+async function loadActivity() {
+  const { body } = await api('/activity?minutes=60');
+  const pick = (minute, field, name) => Object.fromEntries(Object.entries(minute[field]).map(([key, value]) => [name(key), value]));
+  drawStackedBars($('#chart-deliveries'), body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'deliveries', (key) => key.replace(':', ' ')) })));
+  drawStackedBars($('#chart-calls'), body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'calls', (key) => key) })));
+}
+
+async function loadShopify() {
+  const { body } = await api('/shopify/shops');
+  $('#shopify').hidden = body.shops.length === 0 && !body.canInstall;
+  $('#install-form').hidden = !body.canInstall;
+  $('#shopify-shops tbody').replaceChildren(
+    ...body.shops.map((shop) => {
+      const row = document.createElement('tr');
+      cell(row, shop.shop);
+      cell(row, { client_credentials: 'own store (client credentials)', oauth_expiring: 'installed (expiring token)', oauth: 'installed', legacy: 'custom app token', none: 'none' }[shop.mode] ?? shop.mode);
+      cell(row, shop.expiresAt ? when(shop.expiresAt) : '');
+      cell(row, shop.scope ?? '');
+      return row;
+    }),
+  );
+}
+
+async function loadPrivacy() {
+  const { body } = await api('/privacy');
+  $('#data-requests-note').textContent = body.dataRequests.length ? `${body.dataRequests.length} data request(s) to answer: export the customer's data and send it to the merchant's customer.` : 'No data request waiting.';
+  $('#data-requests tbody').replaceChildren(
+    ...body.dataRequests.map((request) => {
+      const row = document.createElement('tr');
+      cell(row, when(request.receivedAt));
+      cell(row, `${request.platform} ${request.shop}`);
+      cell(row, [request.customer?.email, request.customer?.phone].filter(Boolean).join(' · '));
+      const actions = cell(row, '');
+      const use = document.createElement('button');
+      use.textContent = 'Export';
+      use.className = 'secondary';
+      use.addEventListener('click', () => {
+        $('#privacy-email').value = request.customer?.email ?? '';
+        $('#privacy-phone').value = request.customer?.phone ?? '';
+        exportCustomer();
+      });
+      const done = document.createElement('button');
+      done.textContent = 'Answered';
+      done.addEventListener('click', async () => {
+        await api(`/privacy/data-requests/${encodeURIComponent(request.id)}`, { method: 'DELETE' });
+        await loadPrivacy();
+      });
+      actions.append(use, ' ', done);
+      return row;
+    }),
+  );
+}
+
+function privacyQuery() {
+  const query = {};
+  if ($('#privacy-email').value.trim()) query.email = $('#privacy-email').value.trim();
+  if ($('#privacy-phone').value.trim()) query.phone = $('#privacy-phone').value.trim();
+  return query;
+}
+
+async function exportCustomer(event) {
+  event?.preventDefault();
+  const query = privacyQuery();
+  if (!query.email && !query.phone) return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
+  const { status, body } = await api(`/customers/export?${new URLSearchParams(query)}`);
+  if (status !== 200) return void ($('#privacy-result').textContent = `Not exported: ${body.error}`);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
+  link.download = 'customer-data.json';
+  link.textContent = 'customer-data.json';
+  $('#privacy-result').replaceChildren(`${body.orders.length} order(s), ${body.deadLetters.length} dead letter(s) found. Download `, link);
+  link.click();
+}
+
+async function eraseCustomer() {
+  const query = privacyQuery();
+  if (!query.email && !query.phone) return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
+  if (!confirm(`Erase every trace of ${query.email ?? query.phone} from this bridge? Their orders keep their points state, without their name, e-mail or phone. This cannot be undone.`)) return;
+  const { status, body } = await api('/customers/erase', { method: 'POST', body: JSON.stringify(query) });
+  $('#privacy-result').textContent = status === 200 ? `Erased from ${body.erased.orders} order(s), ${body.erased.deadLetters} dead letter(s) and ${body.erased.records} other record(s). Erase them at the loyalty service too.` : `Not erased: ${body.error}`;
+  await refresh();
 }
 
 async function loadOrders() {
@@ -186,7 +354,7 @@ async function watchResync(id) {
 
 async function refresh() {
   try {
-    await Promise.all([loadStatus(), loadOrders(), loadDeadLetters()]);
+    await Promise.all([loadStatus(), loadOrders(), loadDeadLetters(), loadActivity(), loadShopify(), loadPrivacy()]);
     if (selectedOrder) await showOrder(selectedOrder);
   } catch (error) {
     if (error.message !== 'unauthorised') console.error(error);
@@ -223,7 +391,28 @@ $('#sign-in-form').addEventListener('submit', async (event) => {
   }
 });
 $('#sign-out').addEventListener('click', () => signOut());
+$('#probe').addEventListener('click', async () => {
+  $('#probe').disabled = true;
+  const { body } = await api('/upstream/probe', { method: 'POST' });
+  $('#probe').disabled = false;
+  $('#banner-text').textContent = body.paused ? 'The loyalty service still refuses our credentials.' : 'The loyalty service lets us in again: calls resume.';
+  await refresh();
+});
+$('#install-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  // The install leaves this page for Shopify's consent screen and comes back to it.
+  window.location.assign(`/shopify/auth?shop=${encodeURIComponent($('#install-shop').value.trim().toLowerCase())}`);
+});
+$('#privacy-form').addEventListener('submit', exportCustomer);
+$('#privacy-erase').addEventListener('click', eraseCustomer);
 $('#order-filter').addEventListener('input', () => loadOrders());
 $('#order-filter').addEventListener('submit', (event) => event.preventDefault());
 $('#resync-form').addEventListener('submit', startResync);
+// A sign-in link (printed by the bridge in sandbox mode) carries the token in its fragment,
+// which no browser sends to a server: kept for this tab, then taken out of the address bar.
+const fromLink = new URLSearchParams(window.location.hash.slice(1)).get('token');
+if (fromLink) {
+  sessionStorage.setItem(TOKEN_KEY, fromLink);
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+}
 if (token()) signedIn();

@@ -1,0 +1,85 @@
+// Small charts drawn as inline SVG: stacked bars per minute, and horizontal
+// bars for a few totals. No library and no build step: a few dozen bars do
+// not need one, and the page's content security policy allows nothing inline.
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgElement(name, attributes = {}) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+/** Colours by series name: the same outcome has the same colour in every chart. */
+const PALETTE = ['#2a9d8f', '#e9c46a', '#e76f51', '#264653', '#8ab17d', '#b5838d', '#6d597a', '#f4a261'];
+const colours = new Map();
+function colourOf(name) {
+  if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
+  return colours.get(name);
+}
+
+function legend(names) {
+  const list = document.createElement('ul');
+  list.className = 'legend';
+  for (const name of names) {
+    const item = document.createElement('li');
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.background = colourOf(name);
+    item.append(swatch, name);
+    list.append(item);
+  }
+  return list;
+}
+
+/**
+ * points: [{ at, values: { series: count } }], oldest first. Draws one bar a
+ * minute, stacked by series, with the highest minute's count on the axis.
+ */
+window.drawStackedBars = function drawStackedBars(container, points, { height = 120 } = {}) {
+  const names = [...new Set(points.flatMap((point) => Object.keys(point.values)))].sort();
+  const totals = points.map((point) => Object.values(point.values).reduce((sum, value) => sum + value, 0));
+  const max = Math.max(1, ...totals);
+  const width = Math.max(300, points.length * 6);
+  const bar = width / Math.max(1, points.length);
+  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height + 16}`, role: 'img', 'aria-label': `${totals.reduce((a, b) => a + b, 0)} in the last ${points.length} minutes; at most ${max} in a minute` });
+  svg.append(svgElement('line', { x1: 0, y1: height, x2: width, y2: height, class: 'axis' }));
+  points.forEach((point, i) => {
+    let y = height;
+    for (const name of names) {
+      const value = point.values[name] ?? 0;
+      if (value === 0) continue;
+      const h = (value / max) * (height - 4);
+      y -= h;
+      const rect = svgElement('rect', { x: i * bar + 0.5, y, width: Math.max(1, bar - 1), height: h, fill: colourOf(name), 'data-series': name });
+      const title = svgElement('title');
+      title.textContent = `${new Date(point.at).toLocaleTimeString()}: ${value} ${name}`;
+      rect.append(title);
+      svg.append(rect);
+    }
+  });
+  const top = svgElement('text', { x: 2, y: 10, class: 'label' });
+  top.textContent = `${max}/min`;
+  const first = svgElement('text', { x: 2, y: height + 13, class: 'label' });
+  first.textContent = points.length ? new Date(points[0].at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
+  const last = svgElement('text', { x: width - 2, y: height + 13, class: 'label', 'text-anchor': 'end' });
+  last.textContent = 'now';
+  svg.append(top, first, last);
+  container.replaceChildren(svg, legend(names));
+};
+
+/** totals: { name: count }. One horizontal bar each, longest first. */
+window.drawBars = function drawBars(container, totals) {
+  const entries = Object.entries(totals).sort((a, b) => b[1] - a[1]);
+  const max = Math.max(1, ...entries.map(([, value]) => value));
+  const row = 22;
+  const svg = svgElement('svg', { viewBox: `0 0 300 ${Math.max(row, entries.length * row)}`, role: 'img', 'aria-label': entries.map(([name, value]) => `${name} ${value}`).join(', ') || 'no orders yet' });
+  entries.forEach(([name, value], i) => {
+    svg.append(svgElement('rect', { x: 90, y: i * row + 3, width: Math.max(1, (value / max) * 170), height: row - 8, fill: colourOf(name), 'data-series': name }));
+    const label = svgElement('text', { x: 86, y: i * row + 15, class: 'label', 'text-anchor': 'end' });
+    label.textContent = name;
+    const count = svgElement('text', { x: 94 + (value / max) * 170, y: i * row + 15, class: 'label' });
+    count.textContent = String(value);
+    svg.append(label, count);
+  });
+  container.replaceChildren(svg);
+};

@@ -1,0 +1,61 @@
+// A newcomer's first minute, in Debian's Chromium: the bridge started as
+// `npm start` starts it on a fresh machine (sandbox mode, no store, no
+// ADMIN_TOKEN), its printed sign-in link opened. The page says it is a demo,
+// the connections show the demo store's deliveries, and the charts draw them.
+// Screenshots go to test-artifacts/first-run/ (not in git).
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+
+
+describe.skipIf(!chromiumAvailable)('the first run', () => {
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // As a fresh clone runs: nothing configured but where to listen and keep the ledger.
+    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+  });
+
+  it('GET / leads to the dashboard, and the printed link signs in and leaves no token in the address bar', async () => {
+    const root = await fetch(bridge.http.localUrl, { redirect: 'manual' });
+    expect(root.status).toBeGreaterThanOrEqual(300);
+    expect(root.headers.get('location')).toMatch(/\/admin\/?$/);
+    expect(bridge.signInUrl).toMatch(/\/admin\/#token=/);
+    await page.goto(bridge.signInUrl!);
+    await page.waitForSelector('#app:not([hidden])');
+    expect(page.url()).not.toContain('token');
+    await expect.poll(() => page.isVisible('#demo-banner')).toBe(true);
+    expect(await page.textContent('#demo-banner')).toMatch(/demo store.*Connect your own store/s);
+  });
+
+  it('shows demo orders moving within a minute: connections, charts, orders', async () => {
+    await eventually(() => expect((bridge.sandbox?.store.snapshot().earnings.length ?? 0)).toBeGreaterThan(3), 60_000);
+    await bridge.engine.drain();
+    // The page refreshes itself every few seconds.
+    const shopify = page.locator('#connections article', { hasText: 'shopify' });
+    const woo = page.locator('#connections article', { hasText: 'woocommerce' });
+    await expect.poll(() => shopify.textContent(), { timeout: 15_000 }).toMatch(/Deliveries, last hour\s*[1-9]/);
+    await expect.poll(() => woo.textContent(), { timeout: 15_000 }).toMatch(/Deliveries, last hour\s*[1-9]/);
+    expect(await page.textContent('#connections')).toMatch(/Loyalty service \(sandbox\).*accepted/s);
+    await expect.poll(() => page.locator('#chart-deliveries rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#chart-calls rect[data-series="success"]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#chart-states rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#order-list tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(3);
+    await page.screenshot({ path: `${artifactsDir('first-run')}dashboard.png`, fullPage: true });
+  }, 90_000);
+});

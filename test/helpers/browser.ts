@@ -1,0 +1,23 @@
+// Debian's Chromium, driven by playwright-core, as every browser test uses it
+// (a tool's own browser download cannot reach its host here; .ci/run installs
+// Chromium with apt-get).
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+
+/** Where a test's screenshots go (test-artifacts/<name>/, not in git), made if missing; ends with a slash. */
+export function artifactsDir(name: string): string {
+  const dir = new URL(`../../test-artifacts/${name}/`, import.meta.url).pathname;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Headless, with nothing of its own on the network; `extraArgs` after the common ones. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
+  });
+}
