@@ -27,6 +27,7 @@ beforeAll(async () => {
   url = bridge.http.localUrl;
   const body = shopifyOrderJson({ id: '7700000000001', email: null, customer: null });
   await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+  await bridge.engine.drain(); // the one forced failure is for the next order
   bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1 } });
   const failing = shopifyOrderJson({ id: '7700000000002' });
   await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: failing }), body: failing });

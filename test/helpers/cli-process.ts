@@ -13,6 +13,7 @@ const baseEnv = () => ({
   HOST: '127.0.0.1',
   PORT: '0',
   SANDBOX_PORT: '0',
+  DEMO_STORE: 'off',
   DATA_DIR: mkdtempSync(join(tmpdir(), 'lb-cli-')),
 });
 
@@ -32,7 +33,11 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s:\n${output}`)), 15_000);
+    const timer = setTimeout(() => {
+      // Not left running behind the failed test.
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line within 15 s:\n${output}`));
+    }, 15_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);

@@ -1,7 +1,7 @@
 // Resync progress for people: a bar on a terminal, plain lines otherwise
 // (logs, CI, pipes), so the output stays readable wherever it goes.
 import cliProgress from 'cli-progress';
-import type { ResyncProgress } from './core/resync.ts';
+import type { ResyncProgress } from '../core/resync.ts';
 
 export interface ProgressReporter {
   update(progress: ResyncProgress): void;

@@ -1,0 +1,80 @@
+// What every command shares: output, usage errors, argument checks, and the
+// ledger opened locally (read-only while a bridge runs on it, or with the
+// engine for the commands that change it).
+import type { Config } from '../config.ts';
+import { openEngine, type Engine } from '../core/engine.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
+import { openStore } from '../core/store/open-store.ts';
+import type { Logger } from '../logger.ts';
+import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
+import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
+import type { adminClient } from './admin-client.ts';
+
+export class UsageError extends Error {}
+
+export type Remote = ReturnType<typeof adminClient>;
+
+export const out = (line = '') => process.stdout.write(`${line}\n`);
+
+export const fail = (message: string): number => {
+  process.stderr.write(`loyalty-bridge: ${message}\n`);
+  return 1;
+};
+
+export function requirePlatform(platform: string | undefined, allowed: readonly Platform[] = PLATFORMS): Platform {
+  if ((allowed as readonly string[]).includes(platform ?? '')) return platform as Platform;
+  throw new UsageError(platform === undefined ? `--platform is required (${allowed.join(', ')})` : `--platform ${platform} is not supported here (${allowed.join(', ')})`);
+}
+
+export function parseDate(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} ${value} is not a date (use 2026-11-01 or an ISO time)`);
+  return date;
+}
+
+/**
+ * The ledger for reading while a bridge may be running on it: the lowdb
+ * files opened read-only (nothing written or deleted), or the database.
+ */
+export async function withReadOnlyStore<T>(config: Config, logger: Logger, use: (store: LedgerStore) => Promise<T>): Promise<T> {
+  if (config.DATABASE_URL) {
+    const opened = await openStore(config, logger);
+    try {
+      await opened.store.open();
+      return await use(opened.store);
+    } finally {
+      await opened.store.close();
+      await opened.release();
+    }
+  }
+  const store = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true });
+  await store.open();
+  return use(store);
+}
+
+export interface LocalEngine {
+  engine: Engine;
+  platforms: Platforms;
+}
+
+/** The ledger with its engine, for a command that changes it: the lowdb files are locked while it runs. */
+export async function withLocalEngine<T>(config: Config, logger: Logger, use: (local: LocalEngine) => Promise<T>): Promise<T> {
+  const opened = await openStore(config, logger);
+  const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '' });
+  const platforms = buildPlatforms(config, opened.store);
+  let engine: Engine;
+  try {
+    engine = await openEngine(engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }));
+  } catch (error) {
+    await opened.release();
+    throw error;
+  }
+  try {
+    return await use({ engine, platforms });
+  } finally {
+    await engine.stop();
+    await opened.release();
+  }
+}

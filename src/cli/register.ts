@@ -1,0 +1,49 @@
+// loyalty-bridge register --platform shopify [--shop <shop>] | bigcommerce
+// Puts the webhook subscriptions (Shopify) or hooks (BigCommerce) right by
+// hand; the running bridge does the same by itself at start, after each
+// install and on each reconciliation.
+import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
+import type { Config } from '../config.ts';
+import { openStore } from '../core/store/open-store.ts';
+import type { Logger } from '../logger.ts';
+import { buildPlatforms, registerBigCommerceHooks, type Platform } from '../platforms.ts';
+import { fail, out } from './common.ts';
+
+export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
+  if (platform === 'woocommerce') return fail('register: WooCommerce webhooks are created in WordPress (WooCommerce > Settings > Advanced > Webhooks); README.md says how');
+  const opened = await openStore(config, logger);
+  try {
+    await opened.store.open();
+    const platforms = buildPlatforms(config, opened.store);
+    if (platform === 'shopify') {
+      const shopify = platforms.shopify;
+      if (!shopify) return fail('register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN');
+      if (!shopify.appUrl) return fail('register --platform shopify: set SHOPIFY_APP_URL (or PUBLIC_URL) to the address Shopify can reach this bridge at');
+      const shops = shop ? [shop] : await shopify.access.shops();
+      if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
+      for (const each of shops) {
+        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl);
+        out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion})`);
+        for (const topic of result.created) out(`  created   ${topic}`);
+        for (const topic of result.moved) out(`  moved     ${topic}`);
+        for (const topic of result.upgraded) out(`  replaced  ${topic} (was at another API version)`);
+        for (const topic of result.removed) out(`  removed   ${topic} (a duplicate)`);
+        for (const topic of result.alreadyThere) out(`  present   ${topic}`);
+      }
+      return 0;
+    }
+    const api = platforms.bigcommerce;
+    if (!api) return fail('register --platform bigcommerce: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN (with the Information & settings scope)');
+    if (!config.PUBLIC_URL) return fail('register --platform bigcommerce: set PUBLIC_URL to the https address BigCommerce can reach this bridge at (port 443)');
+    if (!config.BIGCOMMERCE_WEBHOOK_SECRET) return fail('register --platform bigcommerce: set BIGCOMMERCE_WEBHOOK_SECRET (24 characters or more): the hooks carry it in a header, and the bridge checks it');
+    const result = await registerBigCommerceHooks(api, config.PUBLIC_URL, config.BIGCOMMERCE_WEBHOOK_SECRET);
+    out(`Hooks for store ${api.shop} go to ${result.destination}`);
+    for (const scope of result.created) out(`  created      ${scope}`);
+    for (const scope of result.reactivated) out(`  reactivated  ${scope}`);
+    for (const scope of result.alreadyThere) out(`  present      ${scope}`);
+    return 0;
+  } finally {
+    await opened.store.close();
+    await opened.release();
+  }
+}

@@ -1,0 +1,45 @@
+// loyalty-bridge status: orders by state and platform, skipped by reason,
+// dead letters, and what needs attention (refused credentials, subscriptions
+// a platform turned off), from a running bridge or the ledger itself.
+import type { Config } from '../config.ts';
+import type { SubscriptionHealth } from '../core/order-source.ts';
+import type { OrderCounts } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import { out, withReadOnlyStore, type Remote } from './common.ts';
+
+interface StatusBody {
+  orders: OrderCounts;
+  deadLetters: number;
+  upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
+  connections?: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
+}
+
+export async function status(config: Config, logger: Logger, remote: Remote | undefined): Promise<number> {
+  let body: StatusBody;
+  if (remote) {
+    body = (await remote.get<StatusBody>('status')).body;
+  } else {
+    body = await withReadOnlyStore(config, logger, async (store) => ({
+      orders: await store.countOrders(),
+      deadLetters: await store.countDeadLetters(),
+      connections: [{ platform: 'all', subscriptions: (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value) }],
+    }));
+  }
+  if (body.upstream?.credentialsRefused) out('!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID');
+  for (const report of (body.connections ?? []).flatMap((connection) => connection.subscriptions)) {
+    for (const problem of report.problems) out(`!! ${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}`);
+    if (report.error) out(`!! ${report.platform} ${report.shop}: could not check the subscriptions: ${report.error}`);
+  }
+  if (body.upstream) out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
+  const table = (title: string, map: Record<string, number>) => {
+    out(title);
+    const entries = Object.entries(map);
+    if (entries.length === 0) out('  none');
+    for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
+  };
+  table('orders by state', body.orders.byState);
+  table('orders by platform', body.orders.byPlatform);
+  table('skipped, by reason', body.orders.skipped);
+  out(`dead letters: ${body.deadLetters}`);
+  return 0;
+}
