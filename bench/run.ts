@@ -4,14 +4,16 @@
 // at a tiny size (what the test suite does, so the bench cannot rot).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { ackScenario, growthScenario } from './scenarios/ack.ts';
+import { ackScenario } from './scenarios/ack.ts';
 import { drainScenario } from './scenarios/drain.ts';
+import { historyScenario, type HistoryOptions } from './scenarios/history.ts';
 import { latencyScenario } from './scenarios/latency.ts';
+import { platformHangScenario } from './scenarios/platform-hang.ts';
 
 export interface BenchProfile {
   name: string;
   ack: { runs: number; seconds: number; connections: number };
-  growth: { sizes: number[]; runs: number; seconds: number; connections: number };
+  history: HistoryOptions;
   drain: { jobs: number; limitPerMinute: number };
   latency: { orders: number };
 }
@@ -20,37 +22,51 @@ export const PROFILES: Record<string, BenchProfile> = {
   full: {
     name: 'full',
     ack: { runs: 3, seconds: 10, connections: 50 },
-    growth: { sizes: [1_000, 10_000, 100_000], runs: 3, seconds: 8, connections: 50 },
+    history: { sizes: [10_000, 100_000, 1_000_000], runs: 3, seconds: 8, connections: 50, readSeconds: 5, readConnections: 4 },
     drain: { jobs: 3_000, limitPerMinute: 6_000 },
     latency: { orders: 20 },
   },
   smoke: {
     name: 'smoke',
     ack: { runs: 1, seconds: 1, connections: 5 },
-    growth: { sizes: [50], runs: 1, seconds: 1, connections: 5 },
+    history: { sizes: [50], runs: 1, seconds: 1, connections: 5, readSeconds: 1, readConnections: 2 },
     drain: { jobs: 30, limitPerMinute: 60_000 },
     latency: { orders: 2 },
   },
 };
 
-export async function runBench(profile: BenchProfile, log: (line: string) => void = () => undefined) {
+export async function runBench(profile: BenchProfile, log: (line: string) => void = () => undefined, keep: (partial: Record<string, unknown>) => void = () => undefined) {
   const started = Date.now();
-  log('acknowledgement: bare route, HMAC route, bridge ...');
-  const ack = await ackScenario(profile.ack);
-  log('growth with history ...');
-  const growth = await growthScenario(profile.growth.sizes, profile.growth);
-  log('drain at the rate limit ...');
-  const drain = await drainScenario(profile.drain.jobs, profile.drain.limitPerMinute);
-  log('end-to-end latency ...');
-  const latency = await latencyScenario(profile.latency.orders);
-  const first = growth[0];
-  const last = growth.at(-1);
+  // Each figure is kept as soon as it is measured: a long run that fails late loses nothing before.
+  const measured = async <T,>(name: string, what: string, run: () => Promise<T>): Promise<T> => {
+    log(what);
+    const result = await run();
+    keep({ [name]: result });
+    return result;
+  };
+  const ack = await measured('ack', 'acknowledgement: bare route, HMAC route, bridge on lowdb, on PostgreSQL, two on PostgreSQL ...', () => ackScenario(profile.ack));
+  const platformHang = await measured('platformHang', 'acknowledgement while the store API hangs ...', () => platformHangScenario(profile.ack));
+  const history = await measured('history', 'history ...', () => historyScenario(profile.history, log));
+  const drain = await measured('drain', 'drain at the rate limit ...', () => drainScenario(profile.drain.jobs, profile.drain.limitPerMinute));
+  const latency = await measured('latency', 'end-to-end latency ...', () => latencyScenario(profile.latency.orders));
+  const largest = (backend: string) => history.filter((point) => point.backend === backend).at(-1);
+  const smallest = history.find((point) => point.backend === 'lowdb');
+  const lowdbLargest = largest('lowdb');
+  const pgLargest = largest('postgres');
   const targets = {
     ackThroughput: { value: Number(ack.ratioToBare.toFixed(2)), target: '>= 0.50 of bare', met: ack.ratioToBare >= 0.5 },
-    ackP99: { value: ack.bridge.p99, target: '< 50 ms', met: ack.bridge.p99 < 50 },
-    growthP99: { value: first && last ? Number((last.ack.p99 / Math.max(1, first.ack.p99)).toFixed(2)) : null, target: '<= 1.5x from smallest to largest', met: !!first && !!last && last.ack.p99 <= 1.5 * Math.max(1, first.ack.p99) },
-    memory: { value: last?.rssMb ?? null, target: '< 300 MB at the largest', met: (last?.rssMb ?? Infinity) < 300 },
-    startup: { value: last?.startupMs ?? null, target: '< 2000 ms at the largest', met: (last?.startupMs ?? Infinity) < 2_000 },
+    ackP99: { value: ack.lowdb.p99, target: '< 50 ms', met: ack.lowdb.p99 < 50 },
+    ackP99PlatformHung: { value: platformHang.hung.p99, target: '< 100 ms', met: platformHang.hung.p99 < 100 && platformHang.hung.non2xx === 0 },
+    ...(ack.postgres ? { ackP99Postgres: { value: ack.postgres.p99, target: '< 100 ms', met: ack.postgres.p99 < 100 } } : {}),
+    historyAckP99: {
+      value: smallest && lowdbLargest ? Number((lowdbLargest.ack.p99 / Math.max(1, smallest.ack.p99)).toFixed(2)) : null,
+      target: '<= 1.5x from smallest to largest',
+      met: !!smallest && !!lowdbLargest && lowdbLargest.ack.p99 <= 1.5 * Math.max(1, smallest.ack.p99),
+    },
+    memory: { value: lowdbLargest?.rssMb ?? null, target: '< 300 MB at the largest', met: (lowdbLargest?.rssMb ?? Infinity) < 300 },
+    startup: { value: lowdbLargest?.startupMs ?? null, target: '< 2000 ms at the largest', met: (lowdbLargest?.startupMs ?? Infinity) < 2_000 },
+    listP99: { value: Math.max(lowdbLargest?.listP99 ?? 0, pgLargest?.listP99 ?? 0), target: '< 200 ms at the largest', met: Math.max(lowdbLargest?.listP99 ?? Infinity, pgLargest?.listP99 ?? 0) < 200 },
+    statusP99: { value: Math.max(lowdbLargest?.statusP99 ?? 0, pgLargest?.statusP99 ?? 0), target: '< 200 ms at the largest', met: Math.max(lowdbLargest?.statusP99 ?? Infinity, pgLargest?.statusP99 ?? 0) < 200 },
     drainRate: { value: drain.fractionOfLimit, target: '>= 0.95 of the limit', met: drain.fractionOfLimit >= 0.95 },
     drain429: { value: drain.rateLimited, target: '0', met: drain.rateLimited === 0 },
     latencyP50: { value: latency.p50, target: '< 100 ms', met: latency.p50 < 100 },
@@ -61,7 +77,8 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     seconds: Math.round((Date.now() - started) / 1000),
     ack,
-    growth,
+    platformHang,
+    history,
     drain,
     latency,
     targets,
@@ -69,20 +86,25 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
 }
 
 export function table(result: Awaited<ReturnType<typeof runBench>>): string {
-  const { ack, growth, drain, latency, targets } = result;
+  const { ack, platformHang, history, drain, latency, targets } = result;
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+  const ackRow = (name: string, summary: typeof ack.bare) => row([name, summary.requestsPerSecond, summary.p50, summary.p99, summary.max, summary.non2xx, (summary.requestsPerSecond / ack.bare.requestsPerSecond).toFixed(2)]);
   const lines = [
     `loyalty-bridge bench (${result.profile}), ${result.at}, node ${result.machine.node}, ${result.machine.cpus} cores, ${result.seconds} s`,
     '',
-    '| acknowledgement (medians) | req/s | p50 ms | p99 ms | max ms | errors | vs bare |',
+    '| acknowledgement (medians of runs) | req/s | p50 ms | p99 ms | max ms | errors | vs bare |',
     '|---|---|---|---|---|---|---|',
-    row(['bare express route', ack.bare.requestsPerSecond, ack.bare.p50, ack.bare.p99, ack.bare.max, ack.bare.non2xx, '1.00']),
-    row(['route + HMAC', ack.hmac.requestsPerSecond, ack.hmac.p50, ack.hmac.p99, ack.hmac.max, ack.hmac.non2xx, (ack.hmac.requestsPerSecond / ack.bare.requestsPerSecond).toFixed(2)]),
-    row(['bridge (durable ack)', ack.bridge.requestsPerSecond, ack.bridge.p50, ack.bridge.p99, ack.bridge.max, ack.bridge.non2xx, ack.ratioToBare.toFixed(2)]),
+    ackRow('bare express route', ack.bare),
+    ackRow('route + HMAC', ack.hmac),
+    ackRow('bridge, lowdb (fsync before the answer)', ack.lowdb),
+    ...(ack.postgres ? [ackRow('bridge, PostgreSQL (commit before the answer)', ack.postgres)] : ['| bridge, PostgreSQL | no server answered | | | | | |']),
+    ...(ack.postgresTwo ? [ackRow('two bridges, one PostgreSQL (load split)', ack.postgresTwo)] : []),
+    ackRow('BigCommerce deliveries, store API answering', platformHang.answering),
+    ackRow('BigCommerce deliveries, store API hung', platformHang.hung),
     '',
-    '| orders in ledger | req/s | p50 ms | p99 ms | start-up ms | RSS MB at start | RSS MB after the run |',
-    '|---|---|---|---|---|---|---|',
-    ...growth.map((point) => row([point.orders.toLocaleString('en'), point.ack.requestsPerSecond, point.ack.p50, point.ack.p99, point.startupMs, point.rssMb, point.rssAfterLoadMb])),
+    '| history | orders | start-up ms | RSS MB at start | list p99 ms | status p99 ms | ack p99 ms | ack req/s | RSS MB after load |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...history.map((point) => row([point.backend, point.orders.toLocaleString('en'), point.startupMs, point.rssMb, point.listP99, point.statusP99, point.ack.p99, point.ack.requestsPerSecond, point.rssAfterLoadMb])),
     '',
     '| drain | jobs | limit/min | calls/min | of limit | 429s | seconds |',
     '|---|---|---|---|---|---|---|',
@@ -102,11 +124,20 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const profile = PROFILES[process.env.BENCH_PROFILE ?? 'full'];
   if (!profile) throw new Error(`BENCH_PROFILE must be one of ${Object.keys(PROFILES).join(', ')}`);
-  const result = await runBench(profile, (line) => process.stderr.write(`${line}\n`));
-  const text = table(result);
-  process.stdout.write(`${text}\n`);
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });
+  const partialFile = `${dir}partial-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  let partial: Record<string, unknown> = {};
+  const result = await runBench(
+    profile,
+    (line) => process.stderr.write(`${line}\n`),
+    (figures) => {
+      partial = { ...partial, ...figures };
+      writeFileSync(partialFile, `${JSON.stringify(partial, null, 2)}\n`);
+    },
+  );
+  const text = table(result);
+  process.stdout.write(`${text}\n`);
   writeFileSync(`${dir}${result.at.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(result, null, 2)}\n`);
   process.stderr.write(`written to bench/results/\n`);
 }

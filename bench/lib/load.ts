@@ -1,7 +1,8 @@
-// The acknowledgement load: signed Shopify orders/paid deliveries, each with
-// its own webhook id and order id, posted by autocannon at 50 connections.
-// Each body is a template with new ids, signed as it is sent (a few
-// microseconds), so no delivery repeats however fast the target is.
+// The loads: signed Shopify orders/paid deliveries, each with its own webhook
+// id and order id; thin BigCommerce deliveries with the hooks' secret header;
+// and reads of the admin API. Posted by autocannon. Each body is a template
+// with new ids, signed as it is sent (a few microseconds), so no delivery
+// repeats however fast the target is.
 import { createHmac } from 'node:crypto';
 import autocannon from 'autocannon';
 
@@ -59,13 +60,28 @@ export function signedDelivery(secret: string, runId: number) {
   return { orderId, request };
 }
 
-export async function ackLoad(url: string, secret: string, options: { seconds: number; connections: number }): Promise<AckResult> {
-  const runId = 100 + (Date.now() % 800_000);
+let bigCommerceSequence = 0;
+
+/** A thin BigCommerce delivery with the secret header of the hooks `register` creates; a new order each time. */
+export function bigCommerceDelivery(headerSecret: string, runId: number) {
+  const n = ++bigCommerceSequence;
+  const orderId = runId * 1_000_000 + n;
+  const body = JSON.stringify({ scope: 'store/order/created', store_id: '1001234567', data: { type: 'order', id: orderId }, hash: `bench${orderId}`, created_at: Math.floor(Date.now() / 1000), producer: 'stores/benchstore' });
+  return {
+    orderId,
+    request: { method: 'POST' as const, path: '/webhooks/bigcommerce', body, headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': headerSecret } },
+  };
+}
+
+type RequestMaker = (runId: number) => { request: { method: 'POST' | 'GET'; path: string; body?: string; headers: Record<string, string> } };
+
+async function load(url: string, make: RequestMaker, options: { seconds: number; connections: number }): Promise<AckResult> {
+  const runId = 100 + (Date.now() % 800_000) + Math.floor(Math.random() * 1000) * 1000;
   const result = await autocannon({
     url,
     connections: options.connections,
     duration: options.seconds,
-    requests: [{ setupRequest: (request) => ({ ...request, ...signedDelivery(secret, runId).request }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, ...make(runId).request }) }],
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -77,3 +93,19 @@ export async function ackLoad(url: string, secret: string, options: { seconds: n
     total: result.requests.total,
   };
 }
+
+export const ackLoad = (url: string, secret: string, options: { seconds: number; connections: number }) => load(url, (runId) => signedDelivery(secret, runId), options);
+
+export const bigCommerceLoad = (url: string, headerSecret: string, options: { seconds: number; connections: number }) => load(url, (runId) => bigCommerceDelivery(headerSecret, runId), options);
+
+/** The same load spread over several instances behind one address: throughput adds up; the latencies are the worst instance's. */
+export async function spreadLoad(urls: string[], secret: string, options: { seconds: number; connections: number }): Promise<AckResult> {
+  const results = await Promise.all(urls.map((url) => ackLoad(url, secret, { seconds: options.seconds, connections: Math.max(1, Math.round(options.connections / urls.length)) })));
+  const sum = (pick: (result: AckResult) => number) => results.reduce((total, result) => total + pick(result), 0);
+  const worst = (pick: (result: AckResult) => number) => Math.max(...results.map(pick));
+  return { requestsPerSecond: sum((r) => r.requestsPerSecond), p50: worst((r) => r.p50), p99: worst((r) => r.p99), max: worst((r) => r.max), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors), total: sum((r) => r.total) };
+}
+
+/** Reads of the admin API (the order listing, the status) by a few dashboards at once. */
+export const adminLoad = (url: string, path: string, token: string, options: { seconds: number; connections: number }) =>
+  load(url, () => ({ request: { method: 'GET', path, headers: { authorization: `Bearer ${token}` } } }), options);

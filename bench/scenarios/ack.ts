@@ -1,14 +1,16 @@
-// 1 and 2: acknowledgement throughput and latency, against the two baselines,
-// and with history in the ledger.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+// 1: acknowledgement throughput and latency, every answer after an fsync,
+// beside the two baselines: on the lowdb files, on PostgreSQL, and two
+// instances on one PostgreSQL sharing the load as behind one address.
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASELINE, CLI, startServer, type ServerProcess } from '../lib/bridge-process.ts';
-import { ackLoad, type AckResult } from '../lib/load.ts';
-import { seedLedger } from '../lib/seed.ts';
+import { freshDatabase, probePostgres } from '../lib/databases.ts';
+import { ackLoad, spreadLoad, type AckResult } from '../lib/load.ts';
 import { median } from '../lib/stats.ts';
 
-const SECRET = 'bench-shopify-secret';
+export const SECRET = 'bench-shopify-secret';
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
 export interface AckSummary {
   requestsPerSecond: number;
@@ -19,7 +21,7 @@ export interface AckSummary {
   runs: number;
 }
 
-const summarise = (results: AckResult[]): AckSummary => ({
+export const summarise = (results: AckResult[]): AckSummary => ({
   requestsPerSecond: Math.round(median(results.map((result) => result.requestsPerSecond))),
   p50: median(results.map((result) => result.p50)),
   p99: median(results.map((result) => result.p99)),
@@ -34,90 +36,81 @@ export interface AckOptions {
   connections: number;
 }
 
-async function measure(start: () => Promise<ServerProcess>, options: AckOptions): Promise<AckSummary> {
+/** Starts what one run needs, loads it, and stops it, `runs` times. */
+export async function measure(start: () => Promise<{ urls: string[]; stop(): Promise<void> }>, options: AckOptions, loadWith = (urls: string[]) => spreadLoad(urls, SECRET, options)): Promise<AckSummary> {
   const results: AckResult[] = [];
   for (let run = 0; run < options.runs; run++) {
-    const server = await start();
+    const started = await start();
     try {
-      results.push(await ackLoad(server.url, SECRET, options));
+      results.push(await loadWith(started.urls));
     } finally {
-      await server.stop();
+      await started.stop();
     }
   }
   return summarise(results);
 }
 
+const one = async (server: Promise<ServerProcess>) => {
+  const started = await server;
+  return { urls: [started.url], stop: () => started.stop() };
+};
+
 /** The bridge in live mode, against a sandbox in its own process. */
-export const bridgeEnv = (dataDir: string, sandboxUrl: string): Record<string, string> => ({
+export const bridgeEnv = (dataDir: string, sandboxUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'info',
   SHOPIFY_API_SECRET: SECRET,
+  ADMIN_TOKEN,
   LOYALTY_BASE_URL: sandboxUrl,
   LOYALTY_API_KEY: 'sandbox-key',
   LOYALTY_BRAND_ID: 'sandbox-brand',
   RECONCILE_INTERVAL_MINUTES: '0',
+  ...extra,
 });
+
+export const startBridgeProcess = (sandboxUrl: string, extra: Record<string, string> = {}) => startServer([CLI, 'start'], bridgeEnv(mkdtempSync(join(tmpdir(), 'bench-bridge-')), sandboxUrl, extra));
 
 export function startSandbox(rateLimitPerMinute = 500): Promise<ServerProcess> {
   return startServer([CLI, 'sandbox'], { DATA_DIR: tmpdir(), SANDBOX_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }, { portVariable: 'SANDBOX_PORT' });
 }
 
-export async function ackScenario(options: AckOptions) {
+export interface AckScenario {
+  bare: AckSummary;
+  hmac: AckSummary;
+  lowdb: AckSummary;
+  /** Absent when no PostgreSQL server answers. */
+  postgres?: AckSummary;
+  postgresTwo?: AckSummary;
+  ratioToBare: number;
+}
+
+export async function ackScenario(options: AckOptions): Promise<AckScenario> {
   const tsx = ['--import', 'tsx'];
-  const bare = await measure(() => startServer([...tsx, BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET }), options);
-  const hmac = await measure(() => startServer([...tsx, BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET }), options);
+  const bare = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
+  const hmac = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
   const sandbox = await startSandbox();
   try {
-    const bridge = await measure(() => startServer([CLI, 'start'], bridgeEnv(mkdtempSync(join(tmpdir(), 'bench-ack-')), sandbox.url)), options);
-    return { bare, hmac, bridge, ratioToBare: bridge.requestsPerSecond / bare.requestsPerSecond, ratioToHmac: bridge.requestsPerSecond / hmac.requestsPerSecond };
-  } finally {
-    await sandbox.stop();
-  }
-}
-
-export interface GrowthPoint {
-  orders: number;
-  startupMs: number;
-  /** Resident memory once started, with the history loaded. */
-  rssMb: number;
-  /** And after the load run, which added its own orders (tens of thousands) to the ledger. */
-  rssAfterLoadMb: number;
-  ack: AckSummary;
-}
-
-export async function growthScenario(sizes: number[], options: AckOptions): Promise<GrowthPoint[]> {
-  const sandbox = await startSandbox();
-  const points: GrowthPoint[] = [];
-  try {
-    for (const size of sizes) {
-      const seeded = mkdtempSync(join(tmpdir(), `bench-growth-${size}-`));
-      await seedLedger(seeded, size);
-      const results: AckResult[] = [];
-      const startups: number[] = [];
-      const rss: number[] = [];
-      const rssAfter: number[] = [];
-      for (let run = 0; run < options.runs; run++) {
-        // Each run starts from the same history, not from what the previous run added.
-        const dataDir = mkdtempSync(join(tmpdir(), `bench-growth-run-`));
-        cpSync(seeded, dataDir, { recursive: true });
-        const server = await startServer([CLI, 'start'], bridgeEnv(dataDir, sandbox.url));
-        try {
-          startups.push(server.startupMs);
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          rss.push(server.rssBytes() ?? 0);
-          results.push(await ackLoad(server.url, SECRET, options));
-          rssAfter.push(server.rssBytes() ?? 0);
-        } finally {
-          await server.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        }
-      }
-      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-      points.push({ orders: size, startupMs: Math.round(median(startups)), rssMb: mb(median(rss)), rssAfterLoadMb: mb(median(rssAfter)), ack: summarise(results) });
-      rmSync(seeded, { recursive: true, force: true });
+    const lowdb = await measure(() => one(startBridgeProcess(sandbox.url)), options);
+    const result: AckScenario = { bare, hmac, lowdb, ratioToBare: lowdb.requestsPerSecond / bare.requestsPerSecond };
+    if (await probePostgres()) {
+      const onDatabase = async (instances: number) => {
+        const database = await freshDatabase();
+        const servers: ServerProcess[] = [];
+        // One at a time: the first migrates the new database.
+        for (let i = 0; i < instances; i++) servers.push(await startBridgeProcess(sandbox.url, { DATABASE_URL: database.url }));
+        return {
+          urls: servers.map((server) => server.url),
+          stop: async () => {
+            await Promise.all(servers.map((server) => server.stop()));
+            await database.drop();
+          },
+        };
+      };
+      result.postgres = await measure(() => onDatabase(1), options);
+      result.postgresTwo = await measure(() => onDatabase(2), options);
     }
+    return result;
   } finally {
     await sandbox.stop();
   }
-  return points;
 }

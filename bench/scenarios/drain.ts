@@ -48,12 +48,12 @@ export async function drainScenario(jobs: number, limitPerMinute: number): Promi
     });
     // The backlog first, then the clock: only the drain is measured.
     await Promise.all(Array.from({ length: jobs }, (_, n) => engine.accept(`drain-${n}`, [benchOrder(DRAIN, n)])));
-    await engine.ledger.quiesce();
+    await engine.foldInbox();
     const started = performance.now();
     await engine.startWorker();
     await engine.drain();
     const seconds = (performance.now() - started) / 1000;
-    const failed = engine.ledger.deadLetters().length;
+    const failed = (await engine.store.listDeadLetters()).length;
     await engine.stop();
     const callsPerMinute = (calls / seconds) * 60;
     return { jobs, limitPerMinute, seconds: Number(seconds.toFixed(1)), callsPerMinute: Math.round(callsPerMinute), fractionOfLimit: Number((callsPerMinute / limitPerMinute).toFixed(3)), rateLimited, failed };

@@ -14,6 +14,17 @@ describe('planRateLimit', () => {
     );
   });
 
+  it('keeps the promise with whole-second slices and two spare slices, as the shared limiter plans', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1_000, max: 3_600_000 }), (limit, windowMs) => {
+        const plan = planRateLimit(limit, windowMs, 2, 1000);
+        expect(plan.sliceMs % 1000).toBe(0);
+        expect((Math.ceil(windowMs / plan.sliceMs) + 2) * plan.callsPerSlice).toBeLessThanOrEqual(Math.max(limit, 3));
+        expect(plan.effectiveLimit).toBeLessThanOrEqual(limit);
+      }),
+    );
+  });
+
   it('uses at least 95% of any limit of 100 calls or more', () => {
     fc.assert(
       fc.property(fc.integer({ min: 100, max: 1_000_000 }), (limit) => {
