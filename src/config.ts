@@ -5,6 +5,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { prefixProblems } from './core/worker/lp-order-ids.ts';
 
 const wholeNumber = (min: number, max: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
@@ -29,6 +30,12 @@ const httpUrl = () =>
       error: 'must be an http(s) URL such as https://loyalty.example.com',
     })
     .transform((value) => value.replace(/\/+$/, ''));
+
+/** https, or http to this very machine (a store or a test double on it): secrets go over it. */
+const secureUrl = () =>
+  httpUrl().refine((value) => value.startsWith('https://') || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(value).hostname), {
+    error: 'must be an https URL (http is accepted only for localhost)',
+  });
 
 const text = () => z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' });
 
@@ -94,22 +101,50 @@ const regexText = () =>
     { error: 'must be a valid regular expression' },
   );
 
+/** "a=1,b=2" in the environment to { a: '1', b: '2' }; an object from a file passes as it is. */
+const namedValues = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  return Object.fromEntries(
+    value
+      .split(',')
+      .filter((pair) => pair.trim() !== '')
+      .map((pair) => {
+        const at = pair.lastIndexOf('=');
+        return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      }),
+  );
+};
+
+const wholeNumberText = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
 // Codes to campaign ids, as "CODE=12,OTHER=13" in the environment or an object in a file.
 const codeCampaigns = () =>
   z.preprocess(
-    (value) => {
-      if (typeof value !== 'string') return value;
-      return Object.fromEntries(
-        value
-          .split(',')
-          .filter((pair) => pair.trim() !== '')
-          .map((pair) => pair.split('=').map((part) => part.trim()))
-          .map(([code, id]) => [code, /^\d+$/.test(id ?? '') ? Number(id) : id]),
-      );
-    },
-    z.record(z.string().min(1), z.number({ error: 'campaign ids must be whole numbers' }).int({ error: 'campaign ids must be whole numbers' }).positive({ error: 'campaign ids must be whole numbers' }), {
+    namedValues,
+    z.record(z.string().min(1), z.preprocess(wholeNumberText, z.number({ error: 'campaign ids must be whole numbers' }).int({ error: 'campaign ids must be whole numbers' }).positive({ error: 'campaign ids must be whole numbers' })), {
       error: 'must be a list like SPRING=12,FRIEND=13',
     }),
+  );
+
+// Order-id prefixes as "woocommerce=1,bigcommerce=2,shopify:a.myshopify.com=3", or an object in a file.
+const orderIdPrefixes = () =>
+  z.preprocess(
+    namedValues,
+    z
+      .record(
+        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:-]+)?$/, { error: 'targets are a platform, or platform:shop' }),
+        z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
+        { error: 'must be a list like woocommerce=1,bigcommerce=2' },
+      )
+      .superRefine((prefixes, ctx) => {
+        for (const problem of prefixProblems(prefixes)) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  );
+
+const scopes = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
+    z.array(z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, { error: 'scopes look like read_orders' }), { error: 'must be a comma-separated list of scopes' }).min(1, { error: 'must name at least read_orders' }),
   );
 
 const logLevel = () =>
@@ -121,6 +156,7 @@ export const configSchema = z
   .object({
     PORT: wholeNumber(0, 65535),
     HOST: text(),
+    PUBLIC_URL: secureUrl().optional(),
     DATA_DIR: text(),
     LOG_LEVEL: logLevel(),
 
@@ -129,8 +165,10 @@ export const configSchema = z
     LOYALTY_BRAND_ID: text().optional(),
     LOYALTY_EARN_ACTIVITY_ID: activityId(),
     LOYALTY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000),
+    LOYALTY_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 3_600),
     LOYALTY_TIMEOUT_MS: wholeNumber(100, 120_000),
     LOYALTY_MAX_RETRIES: wholeNumber(0, 20),
+    LOYALTY_ORDER_ID_PREFIXES: orderIdPrefixes(),
 
     EARN_TRIGGER: z.enum(['paid', 'placed'], { error: 'must be paid or placed' }),
     PARTIAL_REFUND: z.enum(['ignore', 'cancel'], { error: 'must be ignore or cancel' }),
@@ -152,7 +190,12 @@ export const configSchema = z
     DEDUPE_WINDOW_DAYS: wholeNumber(1, 90),
     RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
     WORKER_CONCURRENCY: wholeNumber(1, 1_000),
+    WORKER_LEASE_SECONDS: wholeNumber(5, 24 * 60 * 60),
     SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
+    DATABASE_URL: z
+      .string({ error: 'must be a postgres:// URL' })
+      .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), { error: 'must be a URL like postgres://user@host:5432/database' })
+      .optional(),
 
     SANDBOX_API_KEY: secret(),
     SANDBOX_BRAND_ID: text(),
@@ -164,19 +207,25 @@ export const configSchema = z
     SANDBOX_FAULT_LATENCY_MS: wholeNumber(0, 120_000),
 
     ADMIN_TOKEN: secret(16).optional(),
+    DEMO_STORE: z.enum(['auto', 'off'], { error: 'must be auto or off' }),
     ADMIN_TOKEN_LABEL: text(),
+    SHUTDOWN_GRACE_SECONDS: wholeNumber(0, 300),
     SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000),
 
+    SHOPIFY_API_KEY: text().optional(),
     SHOPIFY_API_SECRET: secret().optional(),
+    SHOPIFY_API_SECRET_PREVIOUS: secret().optional(),
+    SHOPIFY_API_VERSION: z.string({ error: 'must be a version like 2026-10' }).regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { error: 'must be a Shopify API version like 2026-10' }),
+    SHOPIFY_SCOPES: scopes(),
     SHOPIFY_SHOP: z
       .string({ error: 'must be a shop domain' })
       .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' })
       .optional(),
     SHOPIFY_ADMIN_TOKEN: secret().optional(),
-    SHOPIFY_APP_URL: httpUrl().optional(),
+    SHOPIFY_APP_URL: secureUrl().optional(),
 
     WOOCOMMERCE_WEBHOOK_SECRET: secret().optional(),
-    WOOCOMMERCE_URL: httpUrl().optional(),
+    WOOCOMMERCE_URL: secureUrl().optional(),
     WOOCOMMERCE_CONSUMER_KEY: secret().optional(),
     WOOCOMMERCE_CONSUMER_SECRET: secret().optional(),
 
@@ -186,6 +235,8 @@ export const configSchema = z
       .regex(/^[a-z0-9]{1,32}$/, { error: 'must be the store hash from your API path, like abc123' })
       .optional(),
     BIGCOMMERCE_ACCESS_TOKEN: secret().optional(),
+    BIGCOMMERCE_WEBHOOK_SECRET: secret(24).optional(),
+    BIGCOMMERCE_API_URL: secureUrl(),
   })
   .superRefine((config, ctx) => {
     // Talking to the real service needs both credentials; naming each missing one
@@ -194,6 +245,13 @@ export const configSchema = z
       for (const key of ['LOYALTY_API_KEY', 'LOYALTY_BRAND_ID'] as const) {
         if (!config[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when LOYALTY_BASE_URL is set' });
       }
+    }
+    // Shopify's grants need the client id beside the secret.
+    if (config.SHOPIFY_API_SECRET && !config.SHOPIFY_ADMIN_TOKEN && (config.SHOPIFY_SHOP || config.SHOPIFY_APP_URL) && !config.SHOPIFY_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_KEY'], message: "is required to get Admin API access: set it to the app's client id (Dev Dashboard, Settings)" });
+    }
+    if (config.SHOPIFY_API_SECRET_PREVIOUS && !config.SHOPIFY_API_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_SECRET'], message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)' });
     }
   });
 
@@ -284,3 +342,18 @@ function readJsonLayer(path: string, required: boolean, errors: string[]): Recor
 
 /** Sandbox mode: no real service configured, so the bridge serves and calls its own sandbox. */
 export const isSandboxMode = (config: Config): boolean => !config.LOYALTY_BASE_URL;
+
+/** Any store connected at all: a webhook secret or API access for one of the platforms. */
+export const hasPlatform = (config: Config): boolean =>
+  Boolean(
+    config.SHOPIFY_API_SECRET ||
+      config.SHOPIFY_ADMIN_TOKEN ||
+      config.WOOCOMMERCE_WEBHOOK_SECRET ||
+      config.WOOCOMMERCE_URL ||
+      config.BIGCOMMERCE_CLIENT_SECRET ||
+      config.BIGCOMMERCE_WEBHOOK_SECRET ||
+      config.BIGCOMMERCE_STORE_HASH,
+  );
+
+/** The demo store runs on a first run only: the sandbox, and no store of the merchant's. */
+export const runsDemoStore = (config: Config): boolean => config.DEMO_STORE === 'auto' && isSandboxMode(config) && !hasPlatform(config);

@@ -1,34 +1,49 @@
 // Composition root: builds the parts from the configuration, starts them, and
 // stops them in order. Nothing else in the code reads the configuration.
-import { isSandboxMode, type Config } from './config.ts';
-import { openEngine, type Engine } from './core/engine.ts';
-import { policyFromConfig } from './core/policy-from-config.ts';
-import { Reconciler } from './core/reconciler.ts';
-import { orderSources, platformAdapters } from './platforms.ts';
-import { lockDataDir } from './core/store/data-dir-lock.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from '../adapters/adapter.ts';
+import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
+import { openEngine, type Engine } from './core/engine.ts';
+import type { SubscriptionHealth } from './core/order-source.ts';
+import { Reconciler } from './core/reconciler.ts';
 import { ResyncJobs } from './core/resync-jobs.ts';
+import { openStore } from './core/store/open-store.ts';
 import { adminApi } from './http/admin-api.ts';
-import { dashboard } from './http/dashboard.ts';
-import { readiness } from './http/readiness.ts';
-import { UpstreamHealth } from './loyalty/health.ts';
-import { Metrics } from './metrics.ts';
 import { createHttpHandler } from './http/app.ts';
-import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
+import { dashboard } from './http/dashboard.ts';
 import { listen, type Listening } from './http/listen.ts';
-import { LoyaltyClient } from './loyalty/client.ts';
+import { readiness } from './http/readiness.ts';
+import { shopifyAuthRoutes } from './http/shopify-auth.ts';
+import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
+import type { LoyaltyClient } from './loyalty/client.ts';
+import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
+import { UpstreamHealth } from './loyalty/health.ts';
+import { Activity } from './activity.ts';
+import { Metrics } from './metrics.ts';
+import { buildPlatforms, type PlatformOverrides, type Platforms } from './platforms.ts';
 import { createSandbox, type Sandbox } from './sandbox/app.ts';
+import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from './sandbox/demo-store.ts';
 
 export interface RunningBridge {
   http: Listening;
   client: LoyaltyClient;
   metrics: Metrics;
   health: UpstreamHealth;
+  activity: Activity;
   engine: Engine;
+  platforms: Platforms;
   reconciler: Reconciler;
+  resyncJobs: ResyncJobs;
   /** Present in sandbox mode. */
   sandbox?: Sandbox;
+  /** Present on a first run: the built-in demo store sending its orders. */
+  demo?: DemoStore;
+  /**
+   * In sandbox mode without ADMIN_TOKEN: the dashboard link with this run's
+   * one-time token in its fragment (never sent to a server, so never in a log).
+   */
+  signInUrl?: string;
   loyaltyBaseUrl: string;
   stop(): Promise<void>;
 }
@@ -47,105 +62,146 @@ export function sandboxFromConfig(config: Config): Sandbox {
   });
 }
 
-export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
+export interface BridgeOptions {
+  /** Where platform APIs answer, for tests that serve them locally. */
+  platformOverrides?: PlatformOverrides;
+  /** Between two deliveries of the demo store (tests hurry it). */
+  demoPaceMs?: number;
+}
+
+export async function startBridge(configured: Config, logger: Logger, options: BridgeOptions = {}): Promise<RunningBridge> {
+  // A first run: the demo store's deliveries are checked with secrets made for this run.
+  const secrets = runsDemoStore(configured) ? demoSecrets() : undefined;
+  const config: Config = secrets ? { ...configured, SHOPIFY_API_SECRET: secrets.shopify, WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce, WOOCOMMERCE_URL: DEMO_WOO_SITE } : configured;
   const sandbox = isSandboxMode(config) ? sandboxFromConfig(config) : undefined;
+  // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
+  const adminToken = config.ADMIN_TOKEN ?? (sandbox ? randomBytes(24).toString('base64url') : undefined);
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
   const metrics = new Metrics();
   const health = new UpstreamHealth();
-  /** Closed while stopping: webhooks then get 503 and the platforms send them again later. */
-  const gate = { open: true };
-  const client = new LoyaltyClient({
+  const activity = new Activity();
+  const instance = randomUUID();
+  /**
+   * Draining first (readiness down, deliveries still taken, for
+   * SHUTDOWN_GRACE_SECONDS: a load balancer moves to the other instances),
+   * then closed: webhooks get 503 and the platforms send them again later.
+   */
+  const gate = { open: true, draining: false };
+
+  // The ledger first: a damaged or busy one stops start-up before anything listens.
+  const opened = await openStore(config, logger);
+  const { store } = opened;
+  const client = loyaltyClientFromConfig(config, opened, {
     onAttempt: (report) => {
       health.record(report);
+      activity.recordCall(report.outcome);
       metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
       metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);
       if (report.outcome === 'invalid_auth') metrics.authFailures.inc();
     },
     baseUrl: () => loyaltyBaseUrl,
-    apiKey: sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? ''),
-    brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
-    timeoutMs: config.LOYALTY_TIMEOUT_MS,
-    maxRetries: config.LOYALTY_MAX_RETRIES,
-    rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
   });
+  const platforms = buildPlatforms(config, store, options.platformOverrides);
 
-  // The ledger first: a damaged or busy one stops start-up before anything listens.
-  const unlock = lockDataDir(config.DATA_DIR);
-  const engine = await openEngine({
-    dataDir: config.DATA_DIR,
-    client,
-    policy: policyFromConfig(config),
-    earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
-    logger,
-    dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
-    worker: { concurrency: config.WORKER_CONCURRENCY, maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000, settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000 },
-  }).catch((error: unknown) => {
-    unlock();
+  let engine: Engine;
+  try {
+    engine = await openEngine({ ...engineOptionsFromConfig(config, { store, client, logger, platforms }), owner: instance, onPauseChange: (paused) => health.setPaused(paused) });
+  } catch (error) {
+    await opened.release();
     throw error;
-  });
+  }
+
+  const onDelivery = (platform: string, result: string) => activity.recordDelivery(platform, result);
   const webhooks: Record<string, WebhookHandler> = {};
-  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate };
-  const adapters = platformAdapters(config);
-  if (adapters.shopify) webhooks.shopify = webhookHandler(adapters.shopify, engine, logger, routeOptions);
-  if (adapters.woocommerce) webhooks.woocommerce = webhookHandler(adapters.woocommerce, engine, logger, routeOptions);
-  if (adapters.bigcommerce) webhooks.bigcommerce = webhookHandler(adapters.bigcommerce, engine, logger, routeOptions);
+  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate, onDelivery };
+  for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
+    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, routeOptions);
+  }
   const reconciler = new Reconciler({
-    sources: orderSources(config),
-    engine,
+    sources: platforms.sources,
+    store,
+    ingest: engine.ingest,
     logger,
     intervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
+    onHealth: (report) => metrics.reportSubscriptions(report),
   });
-  const sources = orderSources(config);
-  const resyncJobs = new ResyncJobs(sources, engine);
+  const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
   const admin = adminApi({
-    token: config.ADMIN_TOKEN,
+    token: adminToken,
+    sandbox: Boolean(sandbox),
+    demo: Boolean(secrets),
     tokenLabel: config.ADMIN_TOKEN_LABEL,
     engine,
+    platforms,
     reconciler,
     resyncJobs,
     client,
     health,
-    adapters: adapters as Record<string, PlatformAdapter<unknown>>,
+    activity,
     logger,
   });
   metrics.bind({
-    jobs: () => engine.worker.stats,
-    deadLetters: () => engine.ledger.deadLetters().length,
+    inFlight: () => engine.worker.stats.inFlight,
+    store: () => store.stats(),
+    deadLetters: () => store.countDeadLetters(),
     limiter: () => client.limiter.stats(),
+    paused: () => engine.authPause.paused,
   });
   const app = createHttpHandler({
     logger,
     metrics,
-    readiness: () => readiness(config.DATA_DIR, health, gate),
+    readiness: () => readiness({ store, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, health, gate }),
     webhooks,
     admin,
     dashboard: dashboard(),
+    ...(platforms.shopify?.app ? { shopifyAuth: shopifyAuthRoutes({ shopify: platforms.shopify, store, reconciler, logger }) } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();
   reconciler.start();
+  // What the last checks found stays visible in the metrics across a restart, until the next check says otherwise.
+  for (const { value } of await store.listRecords<SubscriptionHealth>('platform-health')) metrics.reportSubscriptions(value);
+  // Subscriptions kept right without a command: checked now, in the background, and on every reconciliation.
+  void reconciler.checkAllSubscriptions().catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
 
   logger.info(
-    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', loyaltyBaseUrl, dataDir: config.DATA_DIR, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
+    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
   );
+
+  const demo = secrets ? new DemoStore({ url: http.localUrl, secrets, logger, ...(options.demoPaceMs ? { paceMs: options.demoPaceMs } : {}) }) : undefined;
+  if (demo) {
+    demo.start();
+    logger.info(
+      { demo: { shopify: DEMO_SHOPIFY_SHOP, woocommerce: DEMO_WOO_SITE } },
+      'no store is connected yet, so a built-in demo store sends a few orders to show the bridge at work. Connect a real store (README.md, Connecting a store) and the demo stops',
+    );
+  }
+  const signInUrl = !config.ADMIN_TOKEN && adminToken ? `${http.localUrl}/admin/#token=${adminToken}` : undefined;
+  // Printed, not logged: the token is for the person at this terminal, and the fragment never reaches a server.
+  if (signInUrl) process.stdout.write(`\nOpen the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)\n\n`);
 
   return {
     http,
     client,
     metrics,
     health,
+    activity,
     engine,
+    platforms,
     reconciler,
+    resyncJobs,
     ...(sandbox ? { sandbox } : {}),
+    ...(demo ? { demo } : {}),
+    ...(signInUrl ? { signInUrl } : {}),
     get loyaltyBaseUrl() {
       return loyaltyBaseUrl;
     },
@@ -153,11 +209,18 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
       // No new deliveries; calls under way finish (or are left to be made
       // again after restart, which is safe) and the ledger is flushed before
       // the server goes: in sandbox mode those calls go to this very server.
+      demo?.stop();
+      gate.draining = true;
+      if (config.SHUTDOWN_GRACE_SECONDS > 0) {
+        logger.info({ seconds: config.SHUTDOWN_GRACE_SECONDS }, 'stopping: not ready any more, still taking deliveries while the load balancer moves away');
+        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_SECONDS * 1000));
+      }
       gate.open = false;
       await reconciler.stop();
+      await resyncJobs.idle();
       await engine.stop(config.SHUTDOWN_TIMEOUT_MS);
       await http.close();
-      unlock();
+      await opened.release();
       logger.info('stopped');
     },
   };

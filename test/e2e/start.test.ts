@@ -53,6 +53,24 @@ describe('loyalty-bridge start, with no configuration', () => {
     }
   });
 
+  it('starts at once on a DATA_DIR whose bridge was just killed with SIGKILL, every time', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lb-killed-'));
+    for (let round = 0; round < 4; round++) {
+      const bridge = await startCli(['start'], { DATA_DIR: dataDir });
+      // Not waiting for the process to be gone: the kernel lets go of its lock as it dies.
+      bridge.child.kill('SIGKILL');
+    }
+    const last = await startCli(['start'], { DATA_DIR: dataDir });
+    expect(await last.stop('SIGTERM')).toBe(0);
+  });
+
+  it('starts on a DATA_DIR whose lock file names a live process that is not a bridge (a pid reused after a reboot)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lb-reboot-'));
+    writeFileSync(join(dataDir, 'lock'), String(process.pid));
+    const bridge = await startCli(['start'], { DATA_DIR: dataDir });
+    expect(await bridge.stop('SIGTERM')).toBe(0);
+  });
+
   it('stops with exit code 0 on SIGTERM', async () => {
     const other = await startCli(['start'], {});
     expect(await other.stop('SIGTERM')).toBe(0);
@@ -110,7 +128,7 @@ describe('a bad configuration', () => {
   it('says which settings registration needs', async () => {
     const result = await runCli(['register', '--platform', 'shopify'], {});
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('set SHOPIFY_SHOP, SHOPIFY_ADMIN_TOKEN and SHOPIFY_APP_URL');
+    expect(result.stderr).toContain('register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP');
   });
 
   it('answers an unknown command with usage and exit code 2', async () => {

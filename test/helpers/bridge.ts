@@ -7,7 +7,7 @@ import { tempDataDir } from './engine.ts';
 
 export async function startTestBridge(env: Record<string, string> = {}, logger: Logger = createLogger({ level: 'silent' })): Promise<RunningBridge> {
   const loaded = loadConfig({
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', SANDBOX_RATE_LIMIT_PER_MINUTE: '100000', LOYALTY_RATE_LIMIT_PER_MINUTE: '100000', ...env },
+    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SANDBOX_RATE_LIMIT_PER_MINUTE: '100000', LOYALTY_RATE_LIMIT_PER_MINUTE: '100000', ...env },
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger);

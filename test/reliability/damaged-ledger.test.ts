@@ -52,7 +52,7 @@ it('drops an inbox file cut short, which was never acknowledged, and starts', as
   const dataDir = await ledgerWithAnOrder();
   writeFileSync(join(dataDir, 'inbox', '000000999999.json'), '{"entries":[{"key":"half');
   const engine = await startTestEngine(sandbox, { dataDir });
-  expect(engine.ledger.tornSegmentsAtOpen).toBe(1);
-  expect(await engine.ledger.findOrder('testshop:shop-1:4040')).toBeDefined();
+  expect(engine.openReport.tornInboxFiles).toBe(1);
+  expect(await engine.store.getOrder('testshop:shop-1:4040')).toBeDefined();
   await engine.stop();
 });

@@ -1,0 +1,52 @@
+// The loyalty client and the engine as the configuration describes them,
+// shared by the running bridge (src/main.ts) and the CLI's local commands.
+import { isSandboxMode, type Config } from './config.ts';
+import type { EngineOptions } from './core/engine.ts';
+import { policyFromConfig } from './core/policy-from-config.ts';
+import type { LedgerStore } from './core/store/ledger-store.ts';
+import type { OpenedStore } from './core/store/open-store.ts';
+import type { Logger } from './logger.ts';
+import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
+import { createRateLimiter } from './loyalty/rate-limiter.ts';
+import type { Platforms } from './platforms.ts';
+
+/** In sandbox mode the client uses the sandbox's credentials; with a shared store, the shared rate limit. */
+export function loyaltyClientFromConfig(config: Config, opened: Pick<OpenedStore, 'sharedLimiter'>, extra: Pick<LoyaltyClientOptions, 'baseUrl' | 'onAttempt'>): LoyaltyClient {
+  const sandbox = isSandboxMode(config);
+  const apiKey = sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? '');
+  return new LoyaltyClient({
+    ...extra,
+    apiKey,
+    brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
+    timeoutMs: config.LOYALTY_TIMEOUT_MS,
+    maxRetries: config.LOYALTY_MAX_RETRIES,
+    limiter: opened.sharedLimiter
+      ? opened.sharedLimiter(config.LOYALTY_RATE_LIMIT_PER_MINUTE, apiKey, config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000)
+      : createRateLimiter({ limit: config.LOYALTY_RATE_LIMIT_PER_MINUTE, windowMs: config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000 }),
+  });
+}
+
+export function engineOptionsFromConfig(config: Config, parts: { store: LedgerStore; client: LoyaltyClient; logger: Logger; platforms: Platforms }): EngineOptions {
+  const { store, client, logger, platforms } = parts;
+  return {
+    dataDir: config.DATA_DIR,
+    store,
+    client,
+    policy: policyFromConfig(config),
+    earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
+    logger,
+    dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
+    adapterFor: platforms.adapterFor,
+    // A read that changes nothing: let in (or told "no such customer"), the credentials work again.
+    probe: () => client.transactions({ type: 'earn', email: 'credentials-probe@loyalty-bridge.invalid' }),
+    orderIdPrefixes: config.LOYALTY_ORDER_ID_PREFIXES,
+    ...(store.kind === 'postgres' ? { pollMs: 1_000 } : {}),
+    worker: {
+      concurrency: config.WORKER_CONCURRENCY,
+      maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000,
+      settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000,
+      leaseMs: config.WORKER_LEASE_SECONDS * 1000,
+    },
+    intake: { maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000, leaseMs: config.WORKER_LEASE_SECONDS * 1000 },
+  };
+}
