@@ -6,8 +6,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OrderRecord } from '../../order-record.ts';
-import { LedgerDamagedError } from '../ledger-store.ts';
-import { openDurable, type DurableLow } from './durable-file.ts';
+import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { DueQueue } from './due-queue.ts';
 
@@ -47,15 +46,7 @@ export class ActiveOrders {
     for (const name of names) {
       const seq = Number(/(\d+)\.json$/.exec(name)?.[1]);
       const file = openDurable<Partition>(join(this.#dir, name), { orders: {} });
-      try {
-        const data = await file.adapter.read();
-        if (data !== null) file.data = data;
-      } catch (error) {
-        throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, this.#backupOf(file.adapter.path));
-      }
-      if (typeof file.data?.orders !== 'object' || file.data.orders === null) {
-        throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', this.#backupOf(file.adapter.path));
-      }
+      await loadDurable(file, (data) => typeof data?.orders === 'object' && data.orders !== null, this.#backupOf);
       this.#partitions.set(seq, file);
       this.#current = Math.max(this.#current, seq);
       for (const order of Object.values(file.data.orders)) {

@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
+import { LedgerDamagedError } from '../ledger-store.ts';
 
 let sequence = 0;
 
@@ -77,3 +78,22 @@ export class DurableJsonFile<T> implements Adapter<T> {
 export type DurableLow<T> = Low<T> & { adapter: DurableJsonFile<T> };
 
 export const openDurable = <T>(path: string, empty: T): DurableLow<T> => new Low<T>(new DurableJsonFile<T>(path), empty) as DurableLow<T>;
+
+/**
+ * Reads a ledger file into its document, or leaves the empty value when there
+ * is none. A file that is not JSON or not of the shape we write stops with a
+ * LedgerDamagedError naming it (and its backup, when there is one). Returns
+ * whether the file existed.
+ */
+export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => boolean, backupOf: (path: string) => string | undefined = () => undefined): Promise<boolean> {
+  let found: boolean;
+  try {
+    const data = await file.adapter.read();
+    found = data !== null;
+    if (data !== null) file.data = data;
+  } catch (error) {
+    throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, backupOf(file.adapter.path));
+  }
+  if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', backupOf(file.adapter.path));
+  return found;
+}

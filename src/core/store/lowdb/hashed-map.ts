@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LedgerDamagedError } from '../ledger-store.ts';
-import { openDurable, type DurableLow } from './durable-file.ts';
+import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 
 /** Files read at once by getMany. */
@@ -58,17 +57,8 @@ export class HashedMap {
       this.#open.set(bucket, cached);
       return cached;
     }
-    const path = join(this.#dir, `${bucket}.json`);
-    const file = openDurable<Bucket>(path, { entries: {} });
-    const opening = file.read().then(
-      () => {
-        if (typeof file.data?.entries !== 'object' || file.data.entries === null) throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
-        return file;
-      },
-      (error: unknown) => {
-        throw new LedgerDamagedError(path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message);
-      },
-    );
+    const file = openDurable<Bucket>(join(this.#dir, `${bucket}.json`), { entries: {} });
+    const opening = loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null).then(() => file);
     this.#open.set(bucket, opening);
     opening.catch(() => this.#open.delete(bucket));
     this.#evict();

@@ -5,22 +5,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LedgerDamagedError, type DeadLetter, type RecordKind } from '../ledger-store.ts';
-import { openDurable, type DurableLow } from './durable-file.ts';
+import type { DeadLetter, RecordKind } from '../ledger-store.ts';
+import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 
 interface RecordFile {
   records: Record<string, unknown>;
-}
-
-async function load<T>(file: DurableLow<T>, isValid: (data: T) => boolean, backupOf: (path: string) => string | undefined): Promise<void> {
-  try {
-    const data = await file.adapter.read();
-    if (data !== null) file.data = data;
-  } catch (error) {
-    throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, backupOf(file.adapter.path));
-  }
-  if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', backupOf(file.adapter.path));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,11 +31,11 @@ export class RecordFiles {
   async open(readOnly: boolean): Promise<void> {
     if (!readOnly) await mkdir(join(this.#dataDir, 'records'), { recursive: true, mode: 0o700 });
     this.deadLetters = openDurable<{ deadLetters: DeadLetter[] }>(join(this.#dataDir, 'dead-letters.json'), { deadLetters: [] });
-    await load(this.deadLetters, (data) => Array.isArray(data.deadLetters), this.#backupOf);
+    await loadDurable(this.deadLetters, (data) => Array.isArray(data.deadLetters), this.#backupOf);
     const names = existsSync(join(this.#dataDir, 'records')) ? await readdir(join(this.#dataDir, 'records')) : [];
     for (const name of names.filter((file) => /^[a-z-]+\.json$/.test(file))) {
       const file = openDurable<RecordFile>(join(this.#dataDir, 'records', name), { records: {} });
-      await load(file, (data) => isObject(data.records), this.#backupOf);
+      await loadDurable(file, (data) => isObject(data.records), this.#backupOf);
       this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
     }
   }
@@ -99,7 +89,7 @@ export class RecordFiles {
       const path = join(this.#dataDir, name);
       if (!existsSync(path)) return;
       const file = openDurable<T>(path, {} as T);
-      await load(file, isValid, this.#backupOf);
+      await loadDurable(file, isValid, this.#backupOf);
       each(file.data);
       moved.push(name);
     };

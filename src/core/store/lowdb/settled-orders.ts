@@ -12,8 +12,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
-import { LedgerDamagedError } from '../ledger-store.ts';
-import { openDurable, type DurableLow } from './durable-file.ts';
+import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { HashedMap } from './hashed-map.ts';
 
@@ -73,7 +72,7 @@ export class SettledOrders {
   async open(): Promise<string | undefined> {
     await this.index.init();
     this.#directory = openDurable<Directory>(this.directoryPath, { chunks: {} });
-    const hadDirectory = await this.#read(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null);
+    const hadDirectory = await loadDurable(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null, this.#backupOf);
     const names = (await readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
     let rebuilt = 0;
@@ -105,19 +104,6 @@ export class SettledOrders {
     return upgraded;
   }
 
-  async #read<T>(file: DurableLow<T>, isValid: (data: T) => boolean): Promise<boolean> {
-    let found: boolean;
-    try {
-      const data = await file.adapter.read();
-      found = data !== null;
-      if (data !== null) file.data = data;
-    } catch (error) {
-      throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, this.#backupOf(file.adapter.path));
-    }
-    if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', this.#backupOf(file.adapter.path));
-    return found;
-  }
-
   #chunk(seq: number): Promise<DurableLow<ChunkFile>> {
     const cached = this.#open.get(seq);
     if (cached) {
@@ -126,7 +112,7 @@ export class SettledOrders {
       return cached;
     }
     const file = openDurable<ChunkFile>(join(this.#dir, chunkName(seq)), { orders: {} });
-    const opening = this.#read(file, (data) => typeof data.orders === 'object' && data.orders !== null).then(() => file);
+    const opening = loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf).then(() => file);
     this.#open.set(seq, opening);
     opening.catch(() => this.#open.delete(seq));
     for (const other of this.#open.keys()) {
