@@ -8,6 +8,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
+import { OpenFiles } from './open-files.ts';
 
 /** Files read at once by getMany. */
 const READ_CONCURRENCY = 16;
@@ -29,8 +30,7 @@ export class HashedMap {
   readonly #hexDigits: number;
   readonly #cachedFiles: number;
   readonly #readOnly: boolean;
-  /** Open files, most recently used last. */
-  readonly #open = new Map<string, Promise<DurableLow<Bucket>>>();
+  readonly #open: OpenFiles<string, DurableLow<Bucket>>;
   /** Files changed since the last flush: never dropped from the cache before they are written. */
   readonly #pinned = new Set<string>();
 
@@ -39,6 +39,7 @@ export class HashedMap {
     this.#commit = commit;
     this.#hexDigits = hexDigits;
     this.#cachedFiles = cachedFiles;
+    this.#open = new OpenFiles(cachedFiles);
     this.#readOnly = readOnly;
   }
 
@@ -51,27 +52,18 @@ export class HashedMap {
   }
 
   #file(bucket: string): Promise<DurableLow<Bucket>> {
-    const cached = this.#open.get(bucket);
-    if (cached) {
-      this.#open.delete(bucket);
-      this.#open.set(bucket, cached);
-      return cached;
-    }
-    const file = openDurable<Bucket>(join(this.#dir, `${bucket}.json`), { entries: {} });
-    const opening = loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null).then(() => file);
-    this.#open.set(bucket, opening);
-    opening.catch(() => this.#open.delete(bucket));
+    const opening = this.#open.get(bucket, async () => {
+      const file = openDurable<Bucket>(join(this.#dir, `${bucket}.json`), { entries: {} });
+      await loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null);
+      return file;
+    });
     this.#evict();
     return opening;
   }
 
   #evict(): void {
     // Pinned files stay whatever the size; with nothing else to drop there is nothing to walk.
-    if (this.#open.size - this.#pinned.size <= this.#cachedFiles) return;
-    for (const bucket of this.#open.keys()) {
-      if (this.#open.size <= this.#cachedFiles) return;
-      if (!this.#pinned.has(bucket)) this.#open.delete(bucket);
-    }
+    if (this.#open.size - this.#pinned.size > this.#cachedFiles) this.#open.trim((bucket) => this.#pinned.has(bucket));
   }
 
   async get(key: string): Promise<string | undefined> {

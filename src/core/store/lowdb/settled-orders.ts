@@ -15,6 +15,7 @@ import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderS
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { HashedMap } from './hashed-map.ts';
+import { OpenFiles } from './open-files.ts';
 
 interface ChunkFile {
   orders: Record<string, OrderRecord>;
@@ -52,8 +53,7 @@ export class SettledOrders {
   readonly index: HashedMap;
   #directory!: DurableLow<Directory>;
   #current = 0;
-  /** Open chunk files, most recently used last; promises, so two callers share one file object. */
-  readonly #open = new Map<number, Promise<DurableLow<ChunkFile>>>();
+  readonly #open = new OpenFiles<number, DurableLow<ChunkFile>>(OPEN_CHUNKS);
 
   constructor(ordersDir: string, commit: GroupCommit, { chunkSize = 1_000, readOnly = false, backupOf = () => undefined }: SettledOrdersOptions = {}) {
     this.#dir = ordersDir;
@@ -105,20 +105,13 @@ export class SettledOrders {
   }
 
   #chunk(seq: number): Promise<DurableLow<ChunkFile>> {
-    const cached = this.#open.get(seq);
-    if (cached) {
-      this.#open.delete(seq);
-      this.#open.set(seq, cached);
-      return cached;
-    }
-    const file = openDurable<ChunkFile>(join(this.#dir, chunkName(seq)), { orders: {} });
-    const opening = loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf).then(() => file);
-    this.#open.set(seq, opening);
-    opening.catch(() => this.#open.delete(seq));
-    for (const other of this.#open.keys()) {
-      if (this.#open.size <= OPEN_CHUNKS) break;
-      if (other !== this.#current && other !== seq) this.#open.delete(other);
-    }
+    const opening = this.#open.get(seq, async () => {
+      const file = openDurable<ChunkFile>(join(this.#dir, chunkName(seq)), { orders: {} });
+      await loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf);
+      return file;
+    });
+    // The chunk being filled and the one just asked for stay open.
+    this.#open.trim((other) => other === this.#current || other === seq);
     return opening;
   }
 
