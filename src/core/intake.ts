@@ -86,10 +86,6 @@ export class Intake {
     return this.#loop.isIdle;
   }
 
-  wake(): void {
-    this.#loop.wake();
-  }
-
   async #handle(entry: InboxEntry): Promise<void> {
     if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events });
     const delivery = entry.delivery;
