@@ -8,10 +8,13 @@
 // entry's). A platform that does not answer is asked again with backoff,
 // within its own rate limits, until RETRY_MAX_AGE_HOURS; only then, or when
 // the platform says the order does not exist, is the entry a dead letter.
+// The entry's lease is renewed while it is read, however long the platform
+// takes; an instance that lost it commits nothing (whoever took it over does).
 import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
+import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
@@ -49,8 +52,9 @@ export class Intake {
 
   constructor(options: IntakeOptions) {
     this.#o = {
-      concurrency: 16,
-      leaseMs: 5 * 60_000,
+      // Many at once: a batch of folds waits for one write of the ledger, and a slow disk should make batches bigger.
+      concurrency: 64,
+      leaseMs: DEFAULT_LEASE_MS,
       maxRetryAgeMs: 72 * HOUR,
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
@@ -61,8 +65,11 @@ export class Intake {
     this.#loop = new WorkLoop({
       name: 'intake',
       concurrency: this.#o.concurrency,
-      claim: (limit) => this.#o.store.claimInbox(this.#o.owner, limit, this.#o.leaseMs),
-      handle: (entry) => this.#handle(entry),
+      claim: (limit, owner) => this.#o.store.claimInbox(owner, limit, this.#o.leaseMs),
+      handle: (entry, lease) => this.#handle(entry, lease),
+      // Handling that failed (the ledger's disk, say) lets go of the entry, to be read again after a pause.
+      abandon: (entry, lease) => this.#o.store.releaseEntry(lease.owner, entry.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
+      leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (entry) => entry.key, renew: (claims) => this.#o.store.renewClaims('inbox', claims, this.#o.leaseMs) },
       nextAt: () => this.#o.store.nextInboxAt(),
       pollMs: this.#o.pollMs,
       logger: this.#o.logger,
@@ -86,39 +93,39 @@ export class Intake {
     return this.#loop.isIdle;
   }
 
-  async #handle(entry: InboxEntry): Promise<void> {
-    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events });
+  async #handle(entry: InboxEntry, lease: Lease): Promise<void> {
+    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events }, lease);
     const delivery = entry.delivery;
-    if (!delivery) return this.#commit({ entryKey: entry.key });
+    if (!delivery) return this.#commit({ entryKey: entry.key }, lease);
     const adapter = this.#o.adapterFor(delivery.platform);
     if (!adapter) {
-      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`) });
+      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`) }, lease);
     }
     let translation: Translation;
     try {
       translation = await adapter.translate(delivery);
     } catch (error) {
-      return this.#defer(entry, delivery, error);
+      return this.#defer(entry, delivery, error, lease);
     }
     switch (translation.kind) {
       case 'events':
-        return this.#commit({ entryKey: entry.key, events: translation.events, ...(await this.#reinstall(delivery)) });
+        return this.#commit({ entryKey: entry.key, events: translation.events, ...(await this.#reinstall(delivery)) }, lease);
       case 'ignored':
       case 'recorded':
         this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');
-        return this.#commit({ entryKey: entry.key });
+        return this.#commit({ entryKey: entry.key }, lease);
       case 'unusable':
         this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
-        return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) });
+        return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
       case 'uninstalled': {
         await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
         this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
         const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
-        return this.#commit({ entryKey: entry.key, shop: state });
+        return this.#commit({ entryKey: entry.key, shop: state }, lease);
       }
       case 'privacy':
         await this.#o.privacy.handle(translation.request, 'platform');
-        return this.#commit({ entryKey: entry.key });
+        return this.#commit({ entryKey: entry.key }, lease);
     }
   }
 
@@ -139,25 +146,34 @@ export class Intake {
     return { id: deadLetterIdFor(entry.key), kind: 'delivery', reason, platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, deliveryKey: entry.key, delivery };
   }
 
-  async #defer(entry: InboxEntry, delivery: StoredDelivery, error: unknown): Promise<void> {
+  async #defer(entry: InboxEntry, delivery: StoredDelivery, error: unknown, lease: Lease): Promise<void> {
     const now = this.#o.now();
     const message = (error as Error).message ?? String(error);
     const firstFailureAt = entry.retry?.firstFailureAt ?? now.toISOString();
     if (now.getTime() - Date.parse(firstFailureAt) >= this.#o.maxRetryAgeMs) {
       const reason = `${delivery.platform} did not answer for ${Math.round(this.#o.maxRetryAgeMs / HOUR)} h: ${message}`;
       this.#o.logger.error({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason }, 'delivery dead-lettered');
-      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, reason) });
+      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, reason) }, lease);
     }
     if (!(error instanceof PlatformUnavailableError)) this.#o.logger.error({ err: error, platform: delivery.platform, delivery: entry.key }, 'reading a delivery failed; it will be tried again');
     const attempts = (entry.retry?.attempts ?? 0) + 1;
     const delay = backoffDelay(attempts, { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random }, error instanceof PlatformUnavailableError ? error.retryAfterMs : undefined);
     const retryAt = new Date(now.getTime() + delay).toISOString();
     this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, attempts, retryInMs: delay, error: message }, 'the platform did not answer; the delivery will be read again');
+    if (!this.#stillHeld(lease)) return;
     await this.#o.store.deferInbox(entry.key, { attempts, firstFailureAt, retryAt, lastError: message });
   }
 
+  /** The fence before intake writes: an entry whose lease was lost is left to whoever took it over. */
+  #stillHeld(lease: Lease): boolean {
+    if (lease.held()) return true;
+    this.#o.logger.warn({ delivery: lease.key }, 'the lease on this delivery was lost while it was read; another instance takes it over');
+    return false;
+  }
+
   /** Commits are gathered for a turn of the event loop and written in one step of the store. */
-  #commit(commit: IntakeCommit & { ignore?: true }): Promise<void> {
+  #commit(commit: IntakeCommit & { ignore?: true }, lease: Lease): Promise<void> {
+    if (!this.#stillHeld(lease)) return Promise.resolve();
     const { ignore, ...rest } = commit;
     const effective: IntakeCommit = ignore ? { entryKey: rest.entryKey } : rest;
     return new Promise((resolve, reject) => {

@@ -2,14 +2,31 @@
 // store, handle up to `concurrency` items at once, wake when the store says
 // something new is due, and sleep until the earliest time something becomes
 // due (or a poll interval, when other instances share the store and may
-// have left work behind).
+// have left work behind). Each claim is made under an owner token of its own
+// and its items are leased (leases.ts): renewed while they are handled, and
+// given to the handler to check before what must not happen twice.
 import type { Logger } from '../logger.ts';
+import { LeaseKeeper, type Lease } from './leases.ts';
+import type { Claim } from './store/ledger-store.ts';
+
+export interface WorkLoopLeases<T> {
+  /** This instance: each claim's token starts with it. */
+  owner: string;
+  leaseMs: number;
+  keyOf: (item: T) => string;
+  /** The store's renewClaims for these items. */
+  renew: (claims: Claim[]) => Promise<Claim[]>;
+}
 
 export interface WorkLoopOptions<T> {
   name: string;
   concurrency: number;
-  claim: (limit: number) => Promise<T[]>;
-  handle: (item: T) => Promise<void>;
+  /** Claims up to `limit` items under the token `owner`. */
+  claim: (limit: number, owner: string) => Promise<T[]>;
+  handle: (item: T, lease: Lease) => Promise<void>;
+  /** After handle() failed: lets go of the item's claim (the loop's `finally`), so that no failure strands it. */
+  abandon: (item: T, lease: Lease) => Promise<void>;
+  leases: WorkLoopLeases<T>;
   /** When the earliest item not due yet becomes due. */
   nextAt: () => Promise<number | undefined>;
   /** Look again at least this often (a shared store: other instances' leases expire). */
@@ -28,9 +45,12 @@ export class WorkLoop<T> {
   #idleWaiters: Array<() => void> = [];
   /** The last claim found nothing due: with nothing in flight, the loop is idle. */
   #drained = false;
+  readonly #leases: LeaseKeeper;
+  #claims = 0;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
+    this.#leases = new LeaseKeeper({ leaseMs: options.leases.leaseMs, renew: options.leases.renew, logger: options.logger, name: options.name });
   }
 
   get inFlight(): number {
@@ -74,7 +94,10 @@ export class WorkLoop<T> {
   async #pump(): Promise<void> {
     while (this.#running && this.#inFlight < this.#o.concurrency) {
       this.#again = false;
-      const items = await this.#o.claim(this.#o.concurrency - this.#inFlight);
+      // A token per claim: a save or renewal under an older claim of the same item (expired, then claimed again) is told apart.
+      const owner = `${this.#o.leases.owner}/${this.#o.name}/${++this.#claims}`;
+      const claimedAt = this.#leases.now();
+      const items = await this.#o.claim(this.#o.concurrency - this.#inFlight, owner);
       if (items.length === 0) {
         if (this.#again) continue;
         this.#drained = true;
@@ -82,10 +105,15 @@ export class WorkLoop<T> {
       }
       for (const item of items) {
         this.#inFlight++;
+        const lease = this.#leases.hold(this.#o.leases.keyOf(item), owner, claimedAt);
         void this.#o
-          .handle(item)
-          .catch((error: unknown) => this.#o.logger.error({ err: error, loop: this.#o.name }, 'handling an item failed; it will be tried again'))
+          .handle(item, lease)
+          .catch(async (error: unknown) => {
+            this.#o.logger.error({ err: error, loop: this.#o.name }, 'handling an item failed; it will be tried again');
+            await this.#o.abandon(item, lease).catch((failure: unknown) => this.#o.logger.error({ err: failure, loop: this.#o.name }, 'letting go of an item failed; its lease will run out'));
+          })
           .finally(() => {
+            this.#leases.release(lease);
             this.#inFlight--;
             this.wake();
           });

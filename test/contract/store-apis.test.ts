@@ -3,9 +3,9 @@
 // refused keys, rate limits, hooks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigCommerceApi } from '../../adapters/bigcommerce/rest-api.ts';
-import { fetchWooOrders, fetchWooWebhooks } from '../../adapters/woocommerce/rest-api.ts';
+import { fetchWooOrders, fetchWooWebhooks, WooRestClient, type WooRestOptions } from '../../adapters/woocommerce/rest-api.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import { registerBigCommerceHooks } from '../../src/platforms.ts';
+import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
 import { bcOrder, BC_STORE } from '../helpers/bigcommerce.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
@@ -28,7 +28,7 @@ afterAll(async () => {
   await bc.close();
 });
 
-const rest = () => ({ url: woo.url, consumerKey: 'ck_test', consumerSecret: 'cs_test' });
+const rest = (options: Partial<WooRestOptions> = {}) => new WooRestClient({ url: woo.url, consumerKey: 'ck_test', consumerSecret: 'cs_test', ...options });
 const wooOrder = (id: number, status: string, modified: string) => JSON.parse(wooOrderJson({ id, status, modified })) as Record<string, unknown>;
 
 describe('WooCommerce REST v3', () => {
@@ -61,11 +61,53 @@ describe('WooCommerce REST v3', () => {
   });
 
   it('says which settings to check when the key is refused', async () => {
-    await expect(collect(fetchWooOrders({ ...rest(), consumerSecret: 'wrong' }, { since: new Date() }))).rejects.toThrow(/WOOCOMMERCE_CONSUMER_KEY/);
+    await expect(collect(fetchWooOrders(rest({ consumerSecret: 'wrong' }), { since: new Date() }))).rejects.toThrow(/WOOCOMMERCE_CONSUMER_KEY/);
   });
 
   it('refuses to send the key over plain http to another machine', async () => {
-    await expect(collect(fetchWooOrders({ ...rest(), url: 'http://wp.example' }, { since: new Date() }))).rejects.toThrow(/must be https/);
+    await expect(collect(fetchWooOrders(rest({ url: 'http://wp.example' }), { since: new Date() }))).rejects.toThrow(/must be https/);
+  });
+
+  describe('on a server that drops the Authorization header', () => {
+    const listed = (since: number) => woo.requests.slice(since).filter((request) => request.path === '/wp-json/wc/v3/orders');
+
+    it('retries once with the key in the query string, and then sends it that way', async () => {
+      woo.orders.clear();
+      woo.orders.set(1, wooOrder(1, 'processing', '2026-11-18T10:00:00'));
+      woo.dropsAuthorization = true;
+      try {
+        const learnt: string[] = [];
+        const client = rest({ onAuthMode: (mode) => learnt.push(mode) });
+        const before = woo.requests.length;
+        expect(await collect(fetchWooOrders(client, { since: new Date('2026-11-18T00:00:00Z') }))).toHaveLength(1);
+        // The Basic auth header never reached WooCommerce: to it, the first request was anonymous.
+        expect(listed(before).map((request) => [request.auth, request.status])).toEqual([['none', 401], ['query', 200]]);
+        expect(learnt).toEqual(['query']);
+        expect(client.authMode).toBe('query');
+        const again = woo.requests.length;
+        await collect(fetchWooOrders(client, { since: new Date('2026-11-18T00:00:00Z') }));
+        expect(listed(again).map((request) => request.auth)).toEqual(['query']);
+      } finally {
+        woo.dropsAuthorization = false;
+      }
+    });
+
+    it('says it tried both ways when the key is refused either way', async () => {
+      woo.dropsAuthorization = true;
+      try {
+        await expect(collect(fetchWooOrders(rest({ consumerKey: 'ck_unknown' }), { since: new Date() }))).rejects.toThrow(
+          /refused the consumer key, sent as Basic auth \(401 woocommerce_rest_cannot_view: .*\) and then in the query string \(401 woocommerce_rest_cannot_view: .*\); check WOOCOMMERCE_CONSUMER_KEY/,
+        );
+      } finally {
+        woo.dropsAuthorization = false;
+      }
+    });
+
+    it('does not retry a refusal that says the key arrived (a wrong secret)', async () => {
+      const before = woo.requests.length;
+      await expect(collect(fetchWooOrders(rest({ consumerSecret: 'cs_wrong' }), { since: new Date() }))).rejects.toThrow(/sent as Basic auth \(401 woocommerce_rest_authentication_error: Consumer secret is invalid\.\);/);
+      expect(listed(before).map((request) => request.auth)).toEqual(['basic']);
+    });
   });
 
   it("reads the store's webhooks, with the status WooCommerce gave them", async () => {

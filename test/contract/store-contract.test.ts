@@ -156,6 +156,23 @@ describe.each([
       expect((await store.claimDue('w2', 100, 60_000)).map((each) => each.key)).toContain(keyOf(event));
     });
 
+    it('renews the leases of claims still held, and not of those released', async () => {
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+      await fold(store, event);
+      const order = (await store.claimDue('renew-w/1', 100, 60_000)).find((record) => record.key === keyOf(event))!;
+      expect(await store.renewClaims('orders', [{ key: order.key, owner: 'renew-w/1' }], 60_000)).toEqual([{ key: order.key, owner: 'renew-w/1' }]);
+      order.dueAt = null;
+      await store.saveProgress(order, { owner: 'renew-w/1', release: true, leaseMs: 60_000 });
+      expect(await store.renewClaims('orders', [{ key: order.key, owner: 'renew-w/1' }], 60_000)).toEqual([]);
+
+      await store.accept(entry('k-renew', { delivery: delivery('{}') }));
+      expect((await store.claimInbox('renew-i/1', 100, 60_000)).map((each) => each.key)).toContain('k-renew');
+      expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([{ key: 'k-renew', owner: 'renew-i/1' }]);
+      await store.deferInbox('k-renew', { attempts: 1, firstFailureAt: new Date().toISOString(), retryAt: new Date(Date.now() + 60_000).toISOString(), lastError: 'down' });
+      expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([]);
+      await store.commitIntake([{ entryKey: 'k-renew' }]);
+    });
+
     it('lists and counts orders, newest first, by state, platform, reason and search', async () => {
       const email = `list-${nextOrderId()}@example.com`;
       const events = [0, 1, 2].map((i) => orderEvent({ orderId: nextOrderId(), facts: ['paid'], customer: { name: 'L', email, mobile: '+447700900001' }, occurredAt: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString() }));
@@ -168,6 +185,24 @@ describe.each([
       const counts = await store.countOrders();
       expect(counts.byPlatform.testshop).toBeGreaterThanOrEqual(3);
       expect((await store.listOrders({ platform: 'testshop', page: 1, limit: 1 })).total).toBe(counts.byPlatform.testshop);
+    });
+
+    it('lists and counts an order that earns but needs the merchant’s eye by its reason, in memory or settled', async () => {
+      const reason = 'points_redeemed_on_cancelled_order';
+      const before = (await store.countOrders()).attention[reason] ?? 0;
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid', 'cancelled'] });
+      await fold(store, event);
+      const claimed = (await store.claimDue('w', 100, 60_000)).find((record) => record.key === keyOf(event)) as OrderRecord;
+      await store.saveProgress({ ...claimed, target: { state: 'cancelled', reason }, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      // Quiet orders leave memory for the settled files, whose summaries decide which files a query reads.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (store instanceof LowdbStore) expect(await store.settleQuiet()).toBeGreaterThan(0);
+      const counts = await store.countOrders();
+      expect(counts.attention[reason]).toBe(before + 1);
+      expect(counts.skipped[reason]).toBeUndefined();
+      const listed = await store.listOrders({ reason, page: 1, limit: 50 });
+      expect(listed.orders.map((order) => order.key)).toContain(keyOf(event));
+      expect(listed.total).toBe(before + 1);
     });
 
     it('registers an lp_orderid to the first order that claims it', async () => {

@@ -10,7 +10,7 @@ import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { expectOrdersEndRight, scenarioOrders, seededRandom, shopifyDeliveries, shuffle } from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
-import { SHOPIFY_SECRET, shopifyHeaders } from '../helpers/shopify.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders } from '../helpers/shopify.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 const ORDERS = Number(process.env.CRASH_ORDERS ?? 200);
@@ -33,6 +33,7 @@ const startBridgeProcess = (dataDir: string) =>
     LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
     LOYALTY_MAX_RETRIES: '0',
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    SHOPIFY_SHOPS: SHOP,
   });
 
 it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`, async () => {

@@ -11,7 +11,7 @@ import { eventually } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { expectOrdersEndRight, scenarioOrders, seededRandom, shopifyDeliveries, shuffle } from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
-import { SHOPIFY_SECRET, shopifyHeaders } from '../helpers/shopify.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders } from '../helpers/shopify.ts';
 
 const INSTANCES = 3;
 const ORDERS = Number(process.env.SHARED_ORDERS ?? 150);
@@ -45,6 +45,7 @@ const instanceEnv = () => ({
     WORKER_LEASE_SECONDS: '5',
     RECONCILE_INTERVAL_MINUTES: '0',
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    SHOPIFY_SHOPS: SHOP,
 });
 const startInstance = () => startCli(['start'], instanceEnv());
 

@@ -11,7 +11,7 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { startCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
-import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 let sequence = 0;
 async function fold(store: LowdbStore, ...events: OrderEvent[]) {
@@ -126,7 +126,7 @@ function snapshot(dir: string, into: Record<string, string> = {}): Record<string
 describe.skipIf(!existsOnPath('strace'))('durability, traced on a real process', () => {
   it('fdatasyncs each acknowledged batch, and its directory, before the answer', async () => {
     const dataDir = tempDataDir();
-    const bridge = await startCli(['start'], { DATA_DIR: dataDir, SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0' });
+    const bridge = await startCli(['start'], { DATA_DIR: dataDir, SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOPS: SHOP, RECONCILE_INTERVAL_MINUTES: '0' });
     const trace = join(dataDir, '..', `trace-${process.pid}-${sequence++}.txt`);
     // Attached to the running bridge: what it does for the deliveries below, and nothing before.
     const strace = spawn('strace', ['-f', '-qq', '-e', 'trace=fdatasync,fsync', '-o', trace, '-p', String(bridge.child.pid)], { stdio: 'ignore' });

@@ -63,7 +63,7 @@ export interface ShopState {
  * Small collections kept as records by kind and id: the store keeps them,
  * the core gives them meaning. Sessions hold platform access tokens.
  */
-export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health';
+export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health' | 'migration' | 'allowed-shop';
 
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {
@@ -134,6 +134,15 @@ export type LedgerItem =
   | { type: 'record'; kind: RecordKind; id: string; value: unknown }
   | { type: 'lp-order-id'; lpOrderId: string; orderKey: string };
 
+/** What a lease is on: an order (the worker) or an inbox entry (intake). */
+export type ClaimKind = 'orders' | 'inbox';
+
+/** One claimed order or inbox entry, and the owner token it was claimed under (one per claim, so that two claims of one key are told apart). */
+export interface Claim {
+  key: string;
+  owner: string;
+}
+
 export interface StoreStats {
   inboxBacklog: number;
   activeOrders: number;
@@ -169,8 +178,15 @@ export interface LedgerStore {
   claimInbox(owner: string, limit: number, leaseMs: number): Promise<InboxEntry[]>;
   /** Consumes inbox entries, folds their events, keeps dead letters and install states, in one step. Returns the orders that changed. */
   commitIntake(commits: IntakeCommit[]): Promise<string[]>;
-  /** An entry whose platform did not answer: tried again at retry.retryAt. */
+  /** An entry whose platform did not answer: tried again at retry.retryAt. Lets go of the claim, whether or not the write succeeded. */
   deferInbox(key: string, retry: EntryRetry): Promise<void>;
+  /**
+   * Lets go of an inbox entry without committing anything (its handling
+   * failed): it may be taken again from retryAt. Called in intake's `finally`,
+   * so that no failure strands an entry; a store that cannot be reached lets
+   * the lease expire instead.
+   */
+  releaseEntry(owner: string, key: string, retryAt: Date): Promise<void>;
   inboxEntry(key: string): Promise<InboxEntry | undefined>;
   /** When the earliest deferred entry is due again, if the store can tell. */
   nextInboxAt(): Promise<number | undefined>;
@@ -183,8 +199,18 @@ export interface LedgerStore {
   countOrders(): Promise<OrderCounts>;
   /** Orders due for the worker, leased to `owner`. */
   claimDue(owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]>;
+  /**
+   * The heartbeat of work under way: extends by leaseMs the leases of these
+   * claims (orders from claimDue, or inbox entries from claimInbox) and
+   * returns those still held. A claim missing from the answer was released,
+   * or claimed anew (by another instance, or another claim of this one) after
+   * its lease expired: its holder must stop working on it.
+   */
+  renewClaims(kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]>;
   /** Saves what the worker did (the progress fields, target and due time) under its lease. */
   saveProgress(record: OrderRecord, options: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult>;
+  /** Lets go of an order without saving (the worker's step failed): due again from retryAt. As releaseEntry, for orders. */
+  releaseOrder(owner: string, key: string, retryAt: Date): Promise<void>;
   /** Changes an order's progress outside the worker (a person retried a dead letter) and makes it due now. */
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined>;
   /** When the earliest order not due yet becomes due, if the store can tell. */
@@ -196,7 +222,9 @@ export interface LedgerStore {
   addDeadLetter(letter: NewDeadLetter): Promise<DeadLetter>;
   updateDeadLetter(letter: DeadLetter): Promise<void>;
   removeDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  /** One dead letter, whole: with the delivery it keeps. */
   getDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  /** Every dead letter, oldest first; a store may leave the deliveries' bodies out (getDeadLetter has them). */
   listDeadLetters(): Promise<DeadLetter[]>;
   countDeadLetters(): Promise<number>;
 
@@ -242,5 +270,22 @@ export class LedgerDamagedError extends Error {
     this.name = 'LedgerDamagedError';
     this.path = path;
     this.backup = backup;
+  }
+}
+
+/**
+ * A ledger file the system would not let us read (permissions, a failing
+ * disk, no file handles left). The file may be perfectly good: the advice is
+ * about the cause, never "restore the backup", since an older copy would roll
+ * progress back and calls already made would be made again.
+ */
+export class LedgerUnreadableError extends Error {
+  readonly path: string;
+  readonly code: string;
+  constructor(path: string, code: string, advice: string, cause?: unknown) {
+    super(`The ledger file ${path} could not be read (${code}): ${advice}. The file itself is not known to be damaged: do not replace it with a backup, which would roll progress back. Then start again.`, { cause });
+    this.name = 'LedgerUnreadableError';
+    this.path = path;
+    this.code = code;
   }
 }

@@ -20,7 +20,7 @@ export async function openStore(config: Config, logger: Logger): Promise<OpenedS
   const dedupeWindowMs = config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000;
   if (config.DATABASE_URL) {
     const { openPostgresStore } = await import('./postgres/open-postgres.ts');
-    return openPostgresStore({ url: config.DATABASE_URL, dedupeWindowMs, logger });
+    return openPostgresStore({ url: config.DATABASE_URL, dedupeWindowMs, logger, poolSize: config.DATABASE_POOL_SIZE });
   }
   const unlock = await lockDataDir(config.DATA_DIR);
   return {

@@ -1,9 +1,8 @@
 // Orders still moving, held in memory (the lowdb backend's cache) and on disk
-// in partitions of at most 250 orders (orders/active-NNNNNN.json), new orders
+// in partitions of at most 100 orders (orders/active-NNNNNN.json), new orders
 // into the newest, so that no write grows with the backlog. With them, the
 // worker's queue: which orders are due now, which wait for a time, and which
 // a worker holds.
-import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OrderRecord } from '../../order-record.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
@@ -34,7 +33,7 @@ export class ActiveOrders {
   readonly #emptied = new Set<number>();
   readonly due = new DueQueue();
 
-  constructor(ordersDir: string, commit: GroupCommit, { partitionSize = 250, backupOf = () => undefined }: ActiveOrdersOptions = {}) {
+  constructor(ordersDir: string, commit: GroupCommit, { partitionSize = 100, backupOf = () => undefined }: ActiveOrdersOptions = {}) {
     this.#dir = ordersDir;
     this.#commit = commit;
     this.#partitionSize = partitionSize;
@@ -42,10 +41,10 @@ export class ActiveOrders {
   }
 
   async open(): Promise<void> {
-    const names = (await readdir(this.#dir)).filter((file) => /^active-\d+\.json$/.test(file)).sort();
+    const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^active-\d+\.json$/.test(file)).sort();
     for (const name of names) {
       const seq = Number(/(\d+)\.json$/.exec(name)?.[1]);
-      const file = openDurable<Partition>(join(this.#dir, name), { orders: {} });
+      const file = openDurable<Partition>(this.#commit.io, join(this.#dir, name), { orders: {} });
       await loadDurable(file, (data) => typeof data?.orders === 'object' && data.orders !== null, this.#backupOf);
       this.#partitions.set(seq, file);
       this.#current = Math.max(this.#current, seq);
@@ -81,7 +80,7 @@ export class ActiveOrders {
       let current = this.#partitions.get(this.#current);
       if (!current || Object.keys(current.data.orders).length >= this.#partitionSize) {
         this.#current++;
-        current = openDurable<Partition>(join(this.#dir, partitionName(this.#current)), { orders: {} });
+        current = openDurable<Partition>(this.#commit.io, join(this.#dir, partitionName(this.#current)), { orders: {} });
         this.#partitions.set(this.#current, current);
       }
       seq = this.#current;
@@ -115,11 +114,8 @@ export class ActiveOrders {
       this.#emptied.delete(seq);
       if (!partition || Object.keys(partition.data.orders).length > 0) continue;
       this.#partitions.delete(seq);
-      await rm(partition.adapter.path, { force: true });
+      await this.#commit.io.remove(partition.adapter.path);
     }
   }
 
-  files(): string[] {
-    return [...this.#partitions.values()].map((partition) => partition.adapter.path);
-  }
 }

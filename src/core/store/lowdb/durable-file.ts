@@ -4,47 +4,21 @@
 // write is: temporary file, fdatasync, rename, and the directory fsynced (the
 // rename itself lives in the directory). The directory sync is left to the
 // caller so that a group commit syncs each directory once, not once per file.
-import { constants } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
-import { LedgerDamagedError } from '../ledger-store.ts';
+import { LedgerDamagedError, LedgerUnreadableError } from '../ledger-store.ts';
+import type { LedgerIo } from './ledger-io.ts';
 
 let sequence = 0;
 
-/** fsync of a directory, so that renames and new files in it survive a crash. */
-export async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes bytes to a new file, refusing to overwrite one, and fdatasyncs it
- * (unless sync is off: a bulk load that acknowledges nothing). The caller
- * syncs the directory.
- */
-export async function writeNewFile(path: string, text: string, sync = true): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    await handle.writeFile(text);
-    if (sync) await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Replaces a file atomically and durably, but for the directory sync. */
-export async function replaceFile(path: string, text: string, sync = true): Promise<void> {
+export async function replaceFile(io: LedgerIo, path: string, text: string, sync = true): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${++sequence}.tmp`);
   try {
-    await writeNewFile(temporary, text, sync);
-    await rename(temporary, path);
+    await io.writeNewFile(temporary, text, sync);
+    await io.rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await io.remove(temporary).catch(() => undefined);
     throw error;
   }
 }
@@ -52,14 +26,16 @@ export async function replaceFile(path: string, text: string, sync = true): Prom
 /** A lowdb adapter for compact JSON written by replaceFile(). It reports which directory needs a sync. */
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly path: string;
-  constructor(path: string) {
+  readonly #io: LedgerIo;
+  constructor(io: LedgerIo, path: string) {
+    this.#io = io;
     this.path = path;
   }
 
   async read(): Promise<T | null> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await this.#io.readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -69,21 +45,83 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   write(data: T, sync = true): Promise<void> {
-    // Serialised now, synchronously: changes made after this call wait for the next write.
-    return replaceFile(this.path, JSON.stringify(data), sync);
+    return this.writeText(JSON.stringify(data), sync);
+  }
+
+  writeText(text: string, sync = true): Promise<void> {
+    return replaceFile(this.#io, this.path, text, sync);
   }
 }
 
-/** A lowdb document on a DurableJsonFile. */
-export type DurableLow<T> = Low<T> & { adapter: DurableJsonFile<T> };
+/**
+ * A lowdb document on a DurableJsonFile that knows whether what it holds is
+ * on disk. Every change is marked (changed()); a write records which changes
+ * it carried once it is durable; writes of one file run one after another, in
+ * the order they were asked for, so an older copy can never land last. A
+ * document is clean when everything marked is durable and no write is under
+ * way: only then may a cache let go of it (see OpenFiles).
+ */
+export class DurableLow<T> extends Low<T> {
+  declare adapter: DurableJsonFile<T>;
+  #changes = 0;
+  #durable = 0;
+  #writes = 0;
+  #last: Promise<void> = Promise.resolve();
 
-export const openDurable = <T>(path: string, empty: T): DurableLow<T> => new Low<T>(new DurableJsonFile<T>(path), empty) as DurableLow<T>;
+  get path(): string {
+    return this.adapter.path;
+  }
+
+  /** Marks the data changed: the document is not clean until a write made after this is durable. */
+  changed(): void {
+    this.#changes++;
+  }
+
+  get clean(): boolean {
+    return this.#changes === this.#durable && this.#writes === 0;
+  }
+
+  /** Writes the data as it is now, after any write of this file asked for earlier. */
+  override async write(sync = true): Promise<void> {
+    const carries = this.#changes;
+    // Serialised now, synchronously: changes made after this call wait for the next write.
+    const text = JSON.stringify(this.data);
+    this.#writes++;
+    const previous = this.#last;
+    const write = (async () => {
+      await previous.catch(() => undefined);
+      await this.adapter.writeText(text, sync);
+      if (carries > this.#durable) this.#durable = carries;
+    })();
+    this.#last = write;
+    try {
+      await write;
+    } finally {
+      this.#writes--;
+    }
+  }
+}
+
+export const openDurable = <T>(io: LedgerIo, path: string, empty: T): DurableLow<T> => new DurableLow<T>(new DurableJsonFile<T>(io, path), empty);
+
+const ADVICE_BY_CODE: Record<string, string> = {
+  EACCES: 'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
+  EPERM: 'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
+  EISDIR: 'a folder stands where the file belongs: move the folder aside',
+  EIO: 'the disk reported an error reading it: check the disk (dmesg, smartctl) and its free space first',
+  EMFILE: 'the process ran out of file handles: raise its limit (ulimit -n, or LimitNOFILE for systemd)',
+  ENFILE: 'the system ran out of file handles: raise fs.file-max or stop what holds them',
+  ENOSPC: 'the disk is full: free space on it',
+};
 
 /**
  * Reads a ledger file into its document, or leaves the empty value when there
  * is none. A file that is not JSON or not of the shape we write stops with a
- * LedgerDamagedError naming it (and its backup, when there is one). Returns
- * whether the file existed.
+ * LedgerDamagedError naming it (and its backup, when there is one); a file
+ * that could not be read at all is a LedgerUnreadableError, whose advice is
+ * about the disk or the permissions, never a backup (the file itself is
+ * fine, and an older copy would roll progress back). Returns whether the
+ * file existed.
  */
 export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => boolean, backupOf: (path: string) => string | undefined = () => undefined): Promise<boolean> {
   let found: boolean;
@@ -92,8 +130,15 @@ export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => 
     found = data !== null;
     if (data !== null) file.data = data;
   } catch (error) {
-    throw new LedgerDamagedError(file.adapter.path, error instanceof SyntaxError ? 'not valid JSON: empty or cut short' : (error as Error).message, backupOf(file.adapter.path));
+    if (error instanceof SyntaxError) throw new LedgerDamagedError(file.path, 'not valid JSON: empty or cut short', backupOf(file.path));
+    throw unreadable(file.path, error);
   }
-  if (!isValid(file.data)) throw new LedgerDamagedError(file.adapter.path, 'not the shape loyalty-bridge writes', backupOf(file.adapter.path));
+  if (!isValid(file.data)) throw new LedgerDamagedError(file.path, 'not the shape loyalty-bridge writes', backupOf(file.path));
   return found;
+}
+
+/** An I/O error on a ledger file, with advice that fits its cause. */
+export function unreadable(path: string, error: unknown): LedgerUnreadableError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+  return new LedgerUnreadableError(path, code, ADVICE_BY_CODE[code] ?? `the system said: ${(error as Error).message}`, error);
 }

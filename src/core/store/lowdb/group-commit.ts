@@ -1,26 +1,35 @@
 // Group commit: lowdb rewrites a whole file on every write, so changes are
 // gathered and every file touched since the last write is written once, then
 // each directory touched is fsynced once. Whoever asked for a flush is
-// answered when a write that includes their change is durable. One flush
-// runs at a time; changes made meanwhile go into the next one.
+// answered when a write that includes their change is durable. One round
+// runs at a time, and a round ends only when every write in it has ended,
+// failed ones included, so the next round never races an older write of the
+// same file (each document also orders its own writes). Changes made during
+// a round go into the next one; files whose write failed stay changed and
+// are written again by the next round.
 import { dirname } from 'node:path';
 import type { DurableLow } from './durable-file.ts';
-import { syncDirectory } from './durable-file.ts';
+import { nodeIo, type LedgerIo } from './ledger-io.ts';
 
 export class GroupCommit {
   /** Off only for a bulk load (seeding a benchmark): nothing is acknowledged on it. */
   readonly sync: boolean;
+  /** The ledger's file I/O: node:fs, or a test's scheduled and failing one. */
+  readonly io: LedgerIo;
   readonly #dirty = new Set<DurableLow<unknown>>();
   /** New files written once elsewhere (inbox, seen) whose directory still needs its sync. */
   readonly #dirtyDirectories = new Set<string>();
   #waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   #running: Promise<void> | undefined;
 
-  constructor({ sync = true }: { sync?: boolean } = {}) {
+  constructor({ sync = true, io = nodeIo }: { sync?: boolean; io?: LedgerIo } = {}) {
     this.sync = sync;
+    this.io = io;
   }
 
+  /** Records a change to the document: it is written by the next round, and not clean until then. */
   markDirty(file: DurableLow<unknown>): void {
+    file.changed();
     this.#dirty.add(file);
   }
 
@@ -44,18 +53,23 @@ export class GroupCommit {
       this.#waiting = [];
       const files = [...this.#dirty];
       this.#dirty.clear();
-      const directories = new Set([...this.#dirtyDirectories, ...files.map((file) => dirname(file.adapter.path))]);
+      const directories = new Set([...this.#dirtyDirectories, ...files.map((file) => dirname(file.path))]);
       this.#dirtyDirectories.clear();
-      try {
-        // Each write serialises its data synchronously when called, so later changes wait for the next round.
-        await Promise.all(files.map((file) => file.adapter.write(file.data, this.sync)));
-        if (this.sync) await Promise.all([...directories].map(syncDirectory));
+      // Each write serialises its data synchronously when called, so later changes wait for the next round.
+      const written = await Promise.allSettled(files.map((file) => file.write(this.sync)));
+      let failure = written.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason as unknown;
+      for (const [index, result] of written.entries()) if (result.status === 'rejected') this.#dirty.add(files[index]!);
+      if (failure === undefined && this.sync) {
+        const synced = await Promise.allSettled([...directories].map((directory) => this.io.syncDirectory(directory)));
+        failure = synced.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason as unknown;
+        // A rename not synced may not survive a crash: the files are written again with the next round.
+        if (failure !== undefined) for (const file of files) this.#dirty.add(file);
+      }
+      if (failure === undefined) {
         for (const waiter of waiting) waiter.resolve();
-      } catch (error) {
-        // The files stay dirty, so the next flush tries them again.
-        for (const file of files) this.#dirty.add(file);
+      } else {
         for (const directory of directories) this.#dirtyDirectories.add(directory);
-        for (const waiter of waiting) waiter.reject(error);
+        for (const waiter of waiting) waiter.reject(failure);
       }
     }
     this.#running = undefined;

@@ -4,7 +4,7 @@
 // of the key, so a lookup reads one small file and a change rewrites one
 // small file, however large the map grows. A few files stay cached.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
@@ -28,17 +28,14 @@ export class HashedMap {
   readonly #dir: string;
   readonly #commit: GroupCommit;
   readonly #hexDigits: number;
-  readonly #cachedFiles: number;
   readonly #readOnly: boolean;
+  /** Changed files stay open until they are written (OpenFiles keeps what is not clean). */
   readonly #open: OpenFiles<string, DurableLow<Bucket>>;
-  /** Files changed since the last flush: never dropped from the cache before they are written. */
-  readonly #pinned = new Set<string>();
 
   constructor(dir: string, commit: GroupCommit, { hexDigits = 3, cachedFiles = 256, readOnly = false }: HashedMapOptions = {}) {
     this.#dir = dir;
     this.#commit = commit;
     this.#hexDigits = hexDigits;
-    this.#cachedFiles = cachedFiles;
     this.#open = new OpenFiles(cachedFiles);
     this.#readOnly = readOnly;
   }
@@ -51,23 +48,20 @@ export class HashedMap {
     return createHash('sha1').update(key).digest('hex').slice(0, this.#hexDigits);
   }
 
-  #file(bucket: string): Promise<DurableLow<Bucket>> {
-    const opening = this.#open.get(bucket, async () => {
-      const file = openDurable<Bucket>(join(this.#dir, `${bucket}.json`), { entries: {} });
-      await loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null);
-      return file;
-    });
-    this.#evict();
-    return opening;
+  #use<R>(bucket: string, fn: (file: DurableLow<Bucket>) => R): Promise<R> {
+    return this.#open.use(
+      bucket,
+      async () => {
+        const file = openDurable<Bucket>(this.#commit.io, join(this.#dir, `${bucket}.json`), { entries: {} });
+        await loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null);
+        return file;
+      },
+      fn,
+    );
   }
 
-  #evict(): void {
-    // Pinned files stay whatever the size; with nothing else to drop there is nothing to walk.
-    if (this.#open.size - this.#pinned.size > this.#cachedFiles) this.#open.trim((bucket) => this.#pinned.has(bucket));
-  }
-
-  async get(key: string): Promise<string | undefined> {
-    return (await this.#file(this.#bucketOf(key))).data.entries[key];
+  get(key: string): Promise<string | undefined> {
+    return this.#use(this.#bucketOf(key), (file) => file.data.entries[key]);
   }
 
   /**
@@ -87,8 +81,9 @@ export class HashedMap {
     const readNext = async (): Promise<void> => {
       for (let next = buckets.pop(); next; next = buckets.pop()) {
         const [bucket, wanted] = next;
-        const file = await this.#file(bucket);
-        for (const key of wanted) found.set(key, file.data.entries[key]);
+        await this.#use(bucket, (file) => {
+          for (const key of wanted) found.set(key, file.data.entries[key]);
+        });
       }
     };
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, readNext));
@@ -117,33 +112,26 @@ export class HashedMap {
     return now;
   }
 
-  async #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
-    if (this.#readOnly) throw new Error('this ledger was opened read-only');
-    const bucket = this.#bucketOf(key);
-    const file = await this.#file(bucket);
-    change(file.data.entries);
-    this.#pinned.add(bucket);
-    this.#commit.markDirty(file as DurableLow<unknown>);
-  }
-
-  /** After a successful flush of the group commit: changed files may leave the cache again. */
-  flushed(): void {
-    this.#pinned.clear();
-    this.#evict();
+  #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
+    if (this.#readOnly) return Promise.reject(new Error('this ledger was opened read-only'));
+    return this.#use(this.#bucketOf(key), (file) => {
+      change(file.data.entries);
+      this.#commit.markDirty(file as DurableLow<unknown>);
+    });
   }
 
   /** Every entry, file by file: for moving a ledger and for erasure, never on a hot path. */
   async *entries(): AsyncGenerator<[string, string]> {
     let names: string[];
     try {
-      names = await readdir(this.#dir);
+      names = await this.#commit.io.readdir(this.#dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
     for (const name of names.filter((file) => /^[0-9a-f]+\.json$/.test(file)).sort()) {
-      const file = await this.#file(name.slice(0, -'.json'.length));
-      yield* Object.entries(file.data.entries);
+      const entries = await this.#use(name.slice(0, -'.json'.length), (file) => Object.entries(file.data.entries));
+      yield* entries;
     }
   }
 

@@ -4,18 +4,24 @@
 //                           deliveries, written once and fdatasynced (with its
 //                           directory) before any of them is acknowledged;
 //                           deleted once every entry in it is consumed
-//   inbox/retries.json      entries whose platform did not answer yet
+//   inbox/retries.<seq>.json entries whose platform did not answer yet: one
+//                           small new file per deferral, read in order at
+//                           start; merged into one new file (the older ones
+//                           removed) once they outnumber the entries waiting
 //   seen/<hour>.<seq>.json  keys of consumed deliveries, one new file per
 //                           consumption, merged per hour once the hour is
 //                           over, dropped after the dedupe window
 // No write grows with the backlog or the history: a batch is one small new
 // file. A file cut short was being written when the process died, so none of
 // its deliveries was acknowledged: it is dropped (never by a read-only open).
-import { readdir, readFile as readText, rm } from 'node:fs/promises';
+// Nor does a claim look at the whole backlog: entries ready now wait in
+// arrival order, deferred ones in a heap by their retry time, so taking the
+// next few costs the same with ten entries waiting or a hundred thousand.
 import { join } from 'node:path';
+import TinyQueue from 'tinyqueue';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
-import { LedgerDamagedError } from '../ledger-store.ts';
-import { openDurable, replaceFile, syncDirectory, writeNewFile, type DurableLow } from './durable-file.ts';
+import { replaceFile, unreadable } from './durable-file.ts';
+import type { LedgerIo } from './ledger-io.ts';
 import type { GroupCommit } from './group-commit.ts';
 
 interface SegmentFile {
@@ -33,9 +39,9 @@ const seqOf = (name: string) => Number(/(\d+)\.json$/.exec(name)?.[1] ?? 0);
 const MAX_INBOX_WRITES = 4;
 
 /** Reads a file written once; undefined when it is torn (a crash while it was being written). */
-async function readOnce<T>(path: string): Promise<T | undefined> {
+async function readOnce<T>(io: LedgerIo, path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readText(path, 'utf8')) as T;
+    return JSON.parse(await io.readFile(path)) as T;
   } catch (error) {
     if (error instanceof SyntaxError) return undefined;
     throw error;
@@ -61,8 +67,22 @@ export class Inbox {
   readonly #seen = new Map<string, number>();
   /** Keys in a batch not yet on disk, with that batch's write: a duplicate waits for it. */
   readonly #pending = new Map<string, Promise<void>>();
+  /** Entries a taker holds: out of #ready and #deferred until released or dropped. */
   readonly #leased = new Set<string>();
-  #retries!: DurableLow<{ retries: Record<string, EntryRetry> }>;
+  /** Entries that may be taken now, in the order they arrived (or were let go). */
+  readonly #ready = new Set<string>();
+  /** Entries waiting for a time (their retry time, or a pause after a failure), earliest first. */
+  readonly #deferred = new TinyQueue<{ at: number; key: string }>([], (a, b) => a.at - b.at);
+  /** When each deferred entry may be taken: a heap item that does not match is stale and skipped. */
+  readonly #waitingUntil = new Map<string, number>();
+  /** Batch files whose entries are all consumed but which could not be removed yet. */
+  readonly #unremoved = new Set<string>();
+  /** The retry state of every deferred entry, as the retry files say it. */
+  readonly #retries = new Map<string, EntryRetry>();
+  /** Retry files on disk, oldest first, and how many were written since the last merge. */
+  #retryFiles: string[] = [];
+  #nextRetryFile = 1;
+  #merging = false;
   #nextSegment = 1;
   #nextSeen = 1;
   #batch: InboxEntry[] = [];
@@ -86,21 +106,21 @@ export class Inbox {
   /** Loads what is on disk; returns how many torn batch files were found. */
   async open(dedupeWindowMs: number): Promise<number> {
     let torn = 0;
-    for (const name of (await readdir(this.#path('inbox'))).filter((file) => /^\d+\.json$/.test(file)).sort()) {
+    for (const name of (await this.#commit.io.readdir(this.#path('inbox'))).filter((file) => /^\d+\.json$/.test(file)).sort()) {
       this.#nextSegment = Math.max(this.#nextSegment, seqOf(name) + 1);
-      const data = await readOnce<SegmentFile>(this.#path('inbox', name));
+      const data = await readOnce<SegmentFile>(this.#commit.io, this.#path('inbox', name));
       if (!data || !Array.isArray(data.entries)) {
         torn++;
-        if (!this.#readOnly) await rm(this.#path('inbox', name), { force: true });
+        if (!this.#readOnly) await this.#commit.io.remove(this.#path('inbox', name));
         continue;
       }
       this.#segments.set(name, new Set());
       for (const entry of data.entries) this.#hold(entry, name);
     }
     const oldest = this.#now().getTime() - dedupeWindowMs;
-    for (const name of (await readdir(this.#path('seen'))).filter((file) => file.endsWith('.json'))) {
+    for (const name of (await this.#commit.io.readdir(this.#path('seen'))).filter((file) => file.endsWith('.json'))) {
       this.#nextSeen = Math.max(this.#nextSeen, seqOf(name) + 1);
-      const data = await readOnce<SeenFile>(this.#path('seen', name));
+      const data = await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name));
       // Dedupe only saves work (folding a delivery twice changes nothing): a torn file is skipped.
       if (!data || typeof data.keys !== 'object' || data.keys === null) continue;
       for (const [key, receivedAt] of Object.entries(data.keys)) {
@@ -108,18 +128,25 @@ export class Inbox {
         if (at >= oldest) this.#seen.set(key, at);
       }
     }
-    this.#retries = openDurable(this.#path('inbox', 'retries.json'), { retries: {} });
-    try {
-      const data = await this.#retries.adapter.read();
-      if (data && typeof data.retries === 'object' && data.retries !== null) this.#retries.data = data;
-    } catch (error) {
+    // retries.json: the single file of ledgers before retry files were written once each.
+    const retryNames = (await this.#commit.io.readdir(this.#path('inbox'))).filter((file) => /^retries(\.\d+)?\.json$/.test(file));
+    retryNames.sort((a, b) => seqOf(a) - seqOf(b));
+    for (const name of retryNames) {
+      if (name !== 'retries.json') this.#nextRetryFile = Math.max(this.#nextRetryFile, seqOf(name) + 1);
+      let data: { retries?: Record<string, EntryRetry> } | undefined;
+      try {
+        data = await readOnce(this.#commit.io, this.#path('inbox', name));
+      } catch (error) {
+        throw unreadable(this.#path('inbox', name), error);
+      }
+      this.#retryFiles.push(name);
       // Retry times only pace the attempts: a damaged file costs an early retry, nothing more.
-      if (!(error instanceof SyntaxError)) throw new LedgerDamagedError(this.#retries.adapter.path, (error as Error).message);
+      if (!data || typeof data.retries !== 'object' || data.retries === null) continue;
+      for (const [key, retry] of Object.entries(data.retries)) if (this.#entries.has(key)) this.#retries.set(key, retry);
     }
-    for (const [key, retry] of Object.entries(this.#retries.data.retries)) {
-      const held = this.#entries.get(key);
-      if (held) held.entry.retry = retry;
-      else delete this.#retries.data.retries[key];
+    for (const [key, retry] of this.#retries) {
+      this.#entries.get(key)!.entry.retry = retry;
+      this.#queue(key);
     }
     return torn;
   }
@@ -130,6 +157,27 @@ export class Inbox {
     this.#entries.set(entry.key, { entry, segment });
     this.#segments.get(segment)?.add(entry.key);
     for (const key of [entry.key, ...entry.aliases]) this.#seen.set(key, Date.parse(entry.receivedAt));
+    this.#queue(entry.key);
+  }
+
+  /** Puts an entry nobody holds where a claim finds it: ready, or deferred until its retry time (and notBefore). */
+  #queue(key: string, notBefore = 0): void {
+    const entry = this.#entries.get(key)?.entry;
+    if (!entry || this.#leased.has(key)) return;
+    const at = Math.max(entry.retry ? Date.parse(entry.retry.retryAt) : 0, notBefore);
+    if (at > this.#now().getTime()) {
+      this.#ready.delete(key);
+      this.#waitingUntil.set(key, at);
+      this.#deferred.push({ at, key });
+    } else {
+      this.#waitingUntil.delete(key);
+      this.#ready.add(key);
+    }
+  }
+
+  /** Whether a deferred heap item still stands for its entry (not taken, dropped or deferred again since). */
+  #stillDeferred({ at, key }: { at: number; key: string }): boolean {
+    return this.#waitingUntil.get(key) === at && this.#entries.has(key) && !this.#leased.has(key);
   }
 
   get size(): number {
@@ -200,8 +248,8 @@ export class Inbox {
       // The batch's own file and directory sync, not the group commit: an
       // acknowledgement must not wait for order files being written meanwhile.
       const write = (async () => {
-        await writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries }), this.#commit.sync);
-        if (this.#commit.sync) await syncDirectory(this.#path('inbox'));
+        await this.#commit.io.writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries }), this.#commit.sync);
+        if (this.#commit.sync) await this.#commit.io.syncDirectory(this.#path('inbox'));
       })().then(
         () => {
           this.#segments.set(segment, new Set());
@@ -210,7 +258,7 @@ export class Inbox {
           this.onAccepted();
         },
         (error: unknown) => {
-          void rm(this.#path('inbox', segment), { force: true }).catch(() => undefined);
+          void this.#commit.io.remove(this.#path('inbox', segment)).catch(() => undefined);
           batch.reject(error);
         },
       );
@@ -222,22 +270,36 @@ export class Inbox {
     });
   }
 
-  /** Entries due for translation, leased to the caller; earliest received first. */
+  /** Entries due for translation, held for the caller until released or dropped; earliest received first. */
   claim(limit: number): InboxEntry[] {
     const now = this.#now().getTime();
+    for (let top = this.#deferred.peek(); top && top.at <= now; top = this.#deferred.peek()) {
+      this.#deferred.pop();
+      if (!this.#stillDeferred(top)) continue;
+      this.#waitingUntil.delete(top.key);
+      this.#ready.add(top.key);
+    }
     const claimed: InboxEntry[] = [];
-    for (const { entry } of this.#entries.values()) {
+    for (const key of this.#ready) {
       if (claimed.length >= limit) break;
-      if (this.#leased.has(entry.key)) continue;
-      if (entry.retry && Date.parse(entry.retry.retryAt) > now) continue;
-      this.#leased.add(entry.key);
+      this.#ready.delete(key);
+      const entry = this.#entries.get(key)?.entry;
+      if (!entry) continue;
+      this.#leased.add(key);
       claimed.push(entry);
     }
     return claimed;
   }
 
-  release(key: string): void {
-    this.#leased.delete(key);
+  /** Lets go of a held entry: it may be taken again at its retry time, or now, but not before notBefore. */
+  release(key: string, notBefore = 0): void {
+    if (!this.#leased.delete(key)) return;
+    this.#queue(key, notBefore);
+  }
+
+  /** Whether intake holds the entry (for renewClaims). */
+  isLeased(key: string): boolean {
+    return this.#leased.has(key);
   }
 
   entry(key: string): InboxEntry | undefined {
@@ -249,22 +311,52 @@ export class Inbox {
   }
 
   nextRetryAt(): number | undefined {
-    let earliest: number | undefined;
-    for (const { entry } of this.#entries.values()) {
-      if (!entry.retry || this.#leased.has(entry.key)) continue;
-      const at = Date.parse(entry.retry.retryAt);
-      earliest = earliest === undefined ? at : Math.min(earliest, at);
+    for (let top = this.#deferred.peek(); top; top = this.#deferred.peek()) {
+      if (this.#stillDeferred(top)) return top.at;
+      this.#deferred.pop();
     }
-    return earliest;
+    return undefined;
   }
 
-  /** Records that an entry waits for its platform; durable with the next flush. */
-  defer(key: string, retry: EntryRetry): void {
+  /**
+   * Records that an entry waits for its platform, in a small new retry file:
+   * durable with the next flush. A deferral never rewrites the others' state,
+   * however many entries wait.
+   */
+  async defer(key: string, retry: EntryRetry): Promise<void> {
     const held = this.#entries.get(key);
     if (!held) return;
     held.entry.retry = retry;
-    this.#retries.data.retries[key] = retry;
-    this.#commit.markDirty(this.#retries as DurableLow<unknown>);
+    this.#retries.set(key, retry);
+    await this.#writeRetryFile({ [key]: retry });
+  }
+
+  async #writeRetryFile(retries: Record<string, EntryRetry>): Promise<string> {
+    const name = `retries.${pad(this.#nextRetryFile++, 12)}.json`;
+    await this.#commit.io.writeNewFile(this.#path('inbox', name), JSON.stringify({ retries }), this.#commit.sync);
+    this.#commit.markDirectory(this.#path('inbox'));
+    this.#retryFiles.push(name);
+    return name;
+  }
+
+  /**
+   * Once the retry files outnumber the entries waiting, their state goes into
+   * one new file and the older ones are removed (after the new one is
+   * durable): each deferral costs a small write, and merging is paid for by
+   * the deferrals before it.
+   */
+  async mergeRetryFiles(): Promise<void> {
+    if (this.#merging || this.#readOnly || this.#retryFiles.length <= Math.max(64, this.#retries.size)) return;
+    this.#merging = true;
+    try {
+      const older = [...this.#retryFiles];
+      const merged = await this.#writeRetryFile(Object.fromEntries(this.#retries));
+      await this.#commit.flush();
+      for (const name of older) await this.#commit.io.remove(this.#path('inbox', name));
+      this.#retryFiles = this.#retryFiles.filter((name) => name === merged || !older.includes(name));
+    } finally {
+      this.#merging = false;
+    }
   }
 
   /**
@@ -282,32 +374,40 @@ export class Inbox {
       byHour.set(hour, seen);
     }
     for (const [hour, seen] of byHour) {
-      await writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
+      await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
     }
     if (byHour.size > 0) this.#commit.markDirectory(this.#path('seen'));
   }
 
-  /** After what the entries became is durable: forgets them, and deletes batch files with nothing left. */
+  /**
+   * After what the entries became is durable: forgets them, and deletes batch
+   * files with nothing left. A file that cannot be deleted now is tried again
+   * with the next drop; should the process stop first, its entries are folded
+   * once more at start, which changes nothing.
+   */
   async drop(keys: string[]): Promise<void> {
-    let retriesChanged = false;
-    const emptied: string[] = [];
+    const emptied: string[] = [...this.#unremoved];
     for (const key of keys) {
       const held = this.#entries.get(key);
       if (!held) continue;
       this.#entries.delete(key);
       this.#leased.delete(key);
-      if (this.#retries.data.retries[key]) {
-        delete this.#retries.data.retries[key];
-        retriesChanged = true;
-      }
+      this.#ready.delete(key);
+      this.#waitingUntil.delete(key);
+      // Its retry files are stale now: they are skipped at start, and left out of the next merge.
+      this.#retries.delete(key);
       const remaining = this.#segments.get(held.segment);
       remaining?.delete(key);
       if (remaining?.size === 0) emptied.push(held.segment);
     }
-    if (retriesChanged) this.#commit.markDirty(this.#retries as DurableLow<unknown>);
     for (const segment of emptied) {
       this.#segments.delete(segment);
-      await rm(this.#path('inbox', segment), { force: true });
+      try {
+        await this.#commit.io.remove(this.#path('inbox', segment));
+        this.#unremoved.delete(segment);
+      } catch {
+        this.#unremoved.add(segment);
+      }
     }
   }
 
@@ -321,7 +421,7 @@ export class Inbox {
       let touched = false;
       const kept: InboxEntry[] = [];
       const path = this.#path('inbox', segment);
-      const file = await readOnce<SegmentFile>(path);
+      const file = await readOnce<SegmentFile>(this.#commit.io, path);
       for (const entry of file?.entries ?? []) {
         if (!keys.has(entry.key)) {
           // Consumed already: its file outlived it only because others in it were not.
@@ -337,6 +437,8 @@ export class Inbox {
         changed++;
         if (result === null) {
           this.#entries.delete(entry.key);
+          this.#ready.delete(entry.key);
+          this.#waitingUntil.delete(entry.key);
           keys.delete(entry.key);
         } else {
           this.#entries.set(entry.key, { entry: result, segment });
@@ -346,9 +448,9 @@ export class Inbox {
       if (!touched) continue;
       if (kept.length === 0) {
         this.#segments.delete(segment);
-        await rm(path, { force: true });
+        await this.#commit.io.remove(path);
       } else {
-        await replaceFile(path, JSON.stringify({ entries: kept }), this.#commit.sync);
+        await replaceFile(this.#commit.io, path, JSON.stringify({ entries: kept }), this.#commit.sync);
       }
       this.#commit.markDirectory(this.#path('inbox'));
     }
@@ -362,22 +464,22 @@ export class Inbox {
     const cutoff = hourOf(before.toISOString());
     const currentHour = hourOf(this.#now().toISOString());
     const byHour = new Map<string, string[]>();
-    for (const name of await readdir(this.#path('seen'))) {
+    for (const name of await this.#commit.io.readdir(this.#path('seen'))) {
       if (!/^\d{4}-\d\d-\d\dT\d\d\.\d+\.json$/.test(name)) continue;
       const hour = name.slice(0, 13);
       byHour.set(hour, [...(byHour.get(hour) ?? []), name]);
     }
     for (const [hour, names] of byHour) {
       if (hour < cutoff) {
-        await Promise.all(names.map((name) => rm(this.#path('seen', name), { force: true })));
+        await Promise.all(names.map((name) => this.#commit.io.remove(this.#path('seen', name))));
       } else if (hour < currentHour && names.length > 1) {
         const keys: Record<string, string> = {};
-        for (const name of names) Object.assign(keys, (await readOnce<SeenFile>(this.#path('seen', name)))?.keys ?? {});
-        await writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys }), this.#commit.sync);
+        for (const name of names) Object.assign(keys, (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {});
+        await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys }), this.#commit.sync);
         this.#commit.markDirectory(this.#path('seen'));
         // The merged file is durable before the ones it replaces go.
         await this.#commit.flush();
-        await Promise.all(names.map((name) => rm(this.#path('seen', name), { force: true })));
+        await Promise.all(names.map((name) => this.#commit.io.remove(this.#path('seen', name))));
       }
     }
   }
@@ -395,7 +497,7 @@ export class Inbox {
       seen[key] = receivedAt;
       byHour.set(hourOf(receivedAt), seen);
     }
-    for (const [hour, seen] of byHour) await writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
+    for (const [hour, seen] of byHour) await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
     this.#commit.markDirectory(this.#path('seen'));
   }
 
@@ -404,7 +506,7 @@ export class Inbox {
     const fresh = entries.filter((entry) => !this.#entries.has(entry.key));
     if (fresh.length === 0) return;
     const segment = `${pad(this.#nextSegment++, 12)}.json`;
-    await writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries: fresh }), this.#commit.sync);
+    await this.#commit.io.writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries: fresh }), this.#commit.sync);
     this.#commit.markDirectory(this.#path('inbox'));
     this.#segments.set(segment, new Set());
     for (const entry of fresh) this.#hold(entry, segment);
@@ -418,7 +520,4 @@ export class Inbox {
     }
   }
 
-  files(): string[] {
-    return [this.#retries.adapter.path];
-  }
 }

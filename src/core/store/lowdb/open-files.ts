@@ -1,10 +1,20 @@
-// A few ledger files kept open, most recently used last. Entries are the
-// promises of opening, so two callers asking at once share one file object
-// (two objects for one file would be two writers). A file that fails to open
-// is forgotten, so the next caller tries again. Files the owner still needs
-// (changed and not yet written, or being written to) are never dropped.
-export class OpenFiles<K, T> {
-  readonly #open = new Map<K, Promise<T>>();
+// A few ledger files kept open, least recently used first out. Exactly one
+// object per file: two callers asking at once share the promise of opening
+// it, and an object is let go only when nobody uses it and everything
+// changed in it is on disk (DurableLow.clean). A file let go while a change
+// to it waited, or while someone held it, would come back from disk as an
+// older copy beside the newer one, and whichever was written last would win.
+// A file that fails to open is forgotten, so the next caller tries again.
+import type { DurableLow } from './durable-file.ts';
+
+interface Entry<T> {
+  opening: Promise<T>;
+  file: T | undefined;
+  users: number;
+}
+
+export class OpenFiles<K, T extends DurableLow<unknown>> {
+  readonly #open = new Map<K, Entry<T>>();
   readonly #limit: number;
 
   constructor(limit: number) {
@@ -15,25 +25,64 @@ export class OpenFiles<K, T> {
     return this.#open.size;
   }
 
-  /** The file under key, opened with open() when it is not open yet. */
-  get(key: K, open: () => Promise<T>): Promise<T> {
-    const cached = this.#open.get(key);
-    if (cached) {
-      this.#open.delete(key);
-      this.#open.set(key, cached);
-      return cached;
+  /** Runs fn with the file under key, opened with open() when it is not open yet; the file stays open meanwhile. */
+  async use<R>(key: K, open: () => Promise<T>, fn: (file: T) => R | Promise<R>): Promise<R> {
+    const release = await this.#acquire(key, open);
+    try {
+      return await fn(release.file);
+    } finally {
+      release.done();
     }
-    const opening = open();
-    this.#open.set(key, opening);
-    opening.catch(() => this.#open.delete(key));
-    return opening;
   }
 
-  /** Drops the least recently used files until at most the limit are open, keeping those keep() names. */
-  trim(keep: (key: K) => boolean): void {
-    for (const key of this.#open.keys()) {
+  /** The file under key, held open until done() is called (in a finally). */
+  acquire(key: K, open: () => Promise<T>): Promise<{ file: T; done: () => void }> {
+    return this.#acquire(key, open);
+  }
+
+  async #acquire(key: K, open: () => Promise<T>): Promise<{ file: T; done: () => void }> {
+    let entry = this.#open.get(key);
+    if (entry) {
+      this.#open.delete(key);
+      this.#open.set(key, entry);
+    } else {
+      const created: Entry<T> = { opening: open(), file: undefined, users: 0 };
+      created.opening.then(
+        (file) => (created.file = file),
+        () => {
+          if (this.#open.get(key) === created) this.#open.delete(key);
+        },
+      );
+      this.#open.set(key, created);
+      entry = created;
+    }
+    entry.users++;
+    let file: T;
+    try {
+      file = await entry.opening;
+    } catch (error) {
+      entry.users--;
+      throw error;
+    }
+    let released = false;
+    return {
+      file,
+      done: () => {
+        if (released) return;
+        released = true;
+        entry.users--;
+        this.trim();
+      },
+    };
+  }
+
+  /** Lets go of the least recently used files until at most the limit are open, keeping any in use or not clean. */
+  trim(): void {
+    if (this.#open.size <= this.#limit) return;
+    for (const [key, entry] of this.#open) {
       if (this.#open.size <= this.#limit) return;
-      if (!keep(key)) this.#open.delete(key);
+      if (entry.users === 0 && entry.file?.clean) this.#open.delete(key);
     }
   }
+
 }

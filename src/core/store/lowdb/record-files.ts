@@ -1,11 +1,12 @@
-// Small collections as lowdb files: dead letters (dead-letters.json) and
-// records by kind (records/<kind>.json), each rewritten whole through the
-// group commit. They stay small: a merchant's dead letters, sessions,
-// settings of reconciliation, jobs and requests, not one entry per order.
+// Small collections as lowdb files: records by kind (records/<kind>.json),
+// each rewritten whole through the group commit. They stay small: a
+// merchant's sessions, settings of reconciliation, jobs and requests, not
+// one entry per order. (Dead letters, which are not small, have their own
+// files: dead-letters.ts.)
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeadLetter, RecordKind } from '../ledger-store.ts';
+import type { RecordKind } from '../ledger-store.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 
@@ -20,7 +21,6 @@ export class RecordFiles {
   readonly #commit: GroupCommit;
   readonly #backupOf: (path: string) => string | undefined;
   readonly #files = new Map<RecordKind, DurableLow<RecordFile>>();
-  deadLetters!: DurableLow<{ deadLetters: DeadLetter[] }>;
 
   constructor(dataDir: string, commit: GroupCommit, backupOf: (path: string) => string | undefined) {
     this.#dataDir = dataDir;
@@ -30,11 +30,9 @@ export class RecordFiles {
 
   async open(readOnly: boolean): Promise<void> {
     if (!readOnly) await mkdir(join(this.#dataDir, 'records'), { recursive: true, mode: 0o700 });
-    this.deadLetters = openDurable<{ deadLetters: DeadLetter[] }>(join(this.#dataDir, 'dead-letters.json'), { deadLetters: [] });
-    await loadDurable(this.deadLetters, (data) => Array.isArray(data.deadLetters), this.#backupOf);
-    const names = existsSync(join(this.#dataDir, 'records')) ? await readdir(join(this.#dataDir, 'records')) : [];
+    const names = existsSync(join(this.#dataDir, 'records')) ? await this.#commit.io.readdir(join(this.#dataDir, 'records')) : [];
     for (const name of names.filter((file) => /^[a-z-]+\.json$/.test(file))) {
-      const file = openDurable<RecordFile>(join(this.#dataDir, 'records', name), { records: {} });
+      const file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', name), { records: {} });
       await loadDurable(file, (data) => isObject(data.records), this.#backupOf);
       this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
     }
@@ -43,7 +41,7 @@ export class RecordFiles {
   #file(kind: RecordKind): DurableLow<RecordFile> {
     let file = this.#files.get(kind);
     if (!file) {
-      file = openDurable<RecordFile>(join(this.#dataDir, 'records', `${kind}.json`), { records: {} });
+      file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', `${kind}.json`), { records: {} });
       this.#files.set(kind, file);
     }
     return file;
@@ -75,10 +73,6 @@ export class RecordFiles {
     return [...this.#files.keys()];
   }
 
-  markDeadLettersDirty(): void {
-    this.#commit.markDirty(this.deadLetters as DurableLow<unknown>);
-  }
-
   /**
    * Ledgers written before records existed kept shops.json,
    * reconciliation.json and adjustments.json: moved into records once.
@@ -88,7 +82,7 @@ export class RecordFiles {
     const old = async <T>(name: string, isValid: (data: T) => boolean, each: (data: T) => void) => {
       const path = join(this.#dataDir, name);
       if (!existsSync(path)) return;
-      const file = openDurable<T>(path, {} as T);
+      const file = openDurable<T>(this.#commit.io, path, {} as T);
       await loadDurable(file, isValid, this.#backupOf);
       each(file.data);
       moved.push(name);
@@ -107,12 +101,9 @@ export class RecordFiles {
     });
     if (moved.length > 0) {
       await this.#commit.flush();
-      for (const name of moved) await rm(join(this.#dataDir, name), { force: true });
+      for (const name of moved) await this.#commit.io.remove(join(this.#dataDir, name));
     }
     return moved;
   }
 
-  files(): string[] {
-    return [this.deadLetters.adapter.path, ...[...this.#files.values()].map((file) => file.adapter.path)];
-  }
 }

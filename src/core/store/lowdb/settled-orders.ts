@@ -9,7 +9,6 @@
 // chunks newest first until a page is full. Start-up stats the chunk files
 // and summarises again only one whose file changed after its summary was
 // written (a crash between the two writes).
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
@@ -40,6 +39,10 @@ const OPEN_CHUNKS = 4;
 
 export interface SettledOrdersOptions {
   chunkSize?: number;
+  /** Chunks kept open when nobody uses them (tests make it tiny, to let go of chunks all the time). */
+  openChunks?: number;
+  /** Index files kept open likewise. */
+  openIndexFiles?: number;
   readOnly?: boolean;
   backupOf?: (path: string) => string | undefined;
 }
@@ -53,15 +56,16 @@ export class SettledOrders {
   readonly index: HashedMap;
   #directory!: DurableLow<Directory>;
   #current = 0;
-  readonly #open = new OpenFiles<number, DurableLow<ChunkFile>>(OPEN_CHUNKS);
+  readonly #open: OpenFiles<number, DurableLow<ChunkFile>>;
 
-  constructor(ordersDir: string, commit: GroupCommit, { chunkSize = 1_000, readOnly = false, backupOf = () => undefined }: SettledOrdersOptions = {}) {
+  constructor(ordersDir: string, commit: GroupCommit, { chunkSize = 1_000, openChunks = OPEN_CHUNKS, openIndexFiles, readOnly = false, backupOf = () => undefined }: SettledOrdersOptions = {}) {
+    this.#open = new OpenFiles(openChunks);
     this.#dir = ordersDir;
     this.#commit = commit;
     this.#chunkSize = chunkSize;
     this.#readOnly = readOnly;
     this.#backupOf = backupOf;
-    this.index = new HashedMap(join(ordersDir, 'index'), commit, { readOnly });
+    this.index = new HashedMap(join(ordersDir, 'index'), commit, { readOnly, ...(openIndexFiles ? { cachedFiles: openIndexFiles } : {}) });
   }
 
   get directoryPath(): string {
@@ -71,9 +75,9 @@ export class SettledOrders {
   /** Loads the chunk summaries, mends any a crash left stale, and builds them (and the index) for a ledger written before they existed. */
   async open(): Promise<string | undefined> {
     await this.index.init();
-    this.#directory = openDurable<Directory>(this.directoryPath, { chunks: {} });
+    this.#directory = openDurable<Directory>(this.#commit.io, this.directoryPath, { chunks: {} });
     const hadDirectory = await loadDurable(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null, this.#backupOf);
-    const names = (await readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
+    const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
     let rebuilt = 0;
     this.#current = 1;
@@ -81,14 +85,15 @@ export class SettledOrders {
       const seq = seqOf(name);
       this.#current = Math.max(this.#current, seq);
       const summary = this.#directory.data.chunks[seq];
-      const stats = await stat(join(this.#dir, name));
+      const stats = await this.#commit.io.stat(join(this.#dir, name));
       // Times within a couple of milliseconds: a copy (cp -p, Node's cpSync) keeps them no finer, and a rewrite after the summary changes more.
       if (summary && summary.size === stats.size && Math.abs(summary.mtimeMs - stats.mtimeMs) < 2) continue;
       if (this.#readOnly) continue;
       // Written before its summary (or before summaries existed): read it once and summarise it again.
-      const file = await this.#chunk(seq);
-      if (!hadDirectory) for (const key of Object.keys(file.data.orders)) await this.index.set(key, String(seq));
-      await this.#summarise(seq, file);
+      await this.#use(seq, async (file) => {
+        if (!hadDirectory) for (const key of Object.keys(file.data.orders)) await this.index.set(key, String(seq));
+        await this.#summarise(seq, file);
+      });
       rebuilt++;
     }
     for (const seq of Object.keys(this.#directory.data.chunks)) {
@@ -96,7 +101,6 @@ export class SettledOrders {
     }
     if (rebuilt > 0 && !this.#readOnly) {
       await this.#commit.flush();
-      this.index.flushed();
       this.#commit.markDirty(this.#directory as DurableLow<unknown>);
       await this.#commit.flush();
       if (!hadDirectory) upgraded = `indexed ${rebuilt} settled chunks written by an earlier version`;
@@ -104,111 +108,137 @@ export class SettledOrders {
     return upgraded;
   }
 
-  #chunk(seq: number): Promise<DurableLow<ChunkFile>> {
-    const opening = this.#open.get(seq, async () => {
-      const file = openDurable<ChunkFile>(join(this.#dir, chunkName(seq)), { orders: {} });
+  #openChunk(seq: number): () => Promise<DurableLow<ChunkFile>> {
+    return async () => {
+      const file = openDurable<ChunkFile>(this.#commit.io, join(this.#dir, chunkName(seq)), { orders: {} });
       await loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf);
       return file;
-    });
-    // The chunk being filled and the one just asked for stay open.
-    this.#open.trim((other) => other === this.#current || other === seq);
-    return opening;
+    };
   }
 
-  async #summarise(seq: number, file: DurableLow<ChunkFile>): Promise<void> {
+  /** Runs fn with a chunk, held open meanwhile (see OpenFiles: one object per file, never let go while changed). */
+  #use<R>(seq: number, fn: (file: DurableLow<ChunkFile>) => R | Promise<R>): Promise<R> {
+    return this.#open.use(seq, this.#openChunk(seq), fn);
+  }
+
+  /**
+   * A chunk's summary from what it holds now. The file's size and time, which
+   * tell at start whether the summary is the file's, come after its write
+   * (stat); until then the old ones stay, and a start that finds them
+   * different only summarises the chunk again.
+   */
+  async #summarise(seq: number, file: DurableLow<ChunkFile>, stat = true): Promise<void> {
     const orders = Object.values(file.data.orders);
     const times = orders.map((order) => order.updatedAt).sort();
-    const stats = await stat(file.adapter.path).catch(() => undefined);
+    const before = this.#directory.data.chunks[seq];
+    const stats = stat ? await this.#commit.io.stat(file.adapter.path).catch(() => undefined) : undefined;
     this.#directory.data.chunks[seq] = {
       ...countOrders(orders.map(summarise)),
       count: orders.length,
       oldest: times[0] ?? null,
       newest: times.at(-1) ?? null,
-      size: stats?.size ?? 0,
-      mtimeMs: stats?.mtimeMs ?? 0,
+      size: stats?.size ?? before?.size ?? 0,
+      mtimeMs: stats?.mtimeMs ?? before?.mtimeMs ?? 0,
     };
   }
 
-  /** Writes the chunks changed, then their summaries (which record the chunk files' size and mtime). */
+  /**
+   * Writes the chunks changed (held open by the caller), then their summaries.
+   * The counts in memory follow the chunks at once, written or not: should a
+   * write fail, the chunks stay changed in memory and so do their counts.
+   */
   async #persist(chunks: Map<number, DurableLow<ChunkFile>>): Promise<void> {
-    for (const file of chunks.values()) this.#commit.markDirty(file as DurableLow<unknown>);
-    await this.#commit.flush();
-    this.index.flushed();
-    for (const [seq, file] of chunks) {
-      if (Object.keys(file.data.orders).length === 0 && seq !== this.#current) {
-        delete this.#directory.data.chunks[seq];
-        continue;
+    const summarised = async (stat: boolean) => {
+      for (const [seq, file] of chunks) {
+        if (Object.keys(file.data.orders).length === 0 && seq !== this.#current) delete this.#directory.data.chunks[seq];
+        else await this.#summarise(seq, file, stat);
       }
-      await this.#summarise(seq, file);
-    }
+    };
+    for (const file of chunks.values()) this.#commit.markDirty(file as DurableLow<unknown>);
+    await summarised(false);
+    await this.#commit.flush();
+    await summarised(true);
     this.#commit.markDirty(this.#directory as DurableLow<unknown>);
     await this.#commit.flush();
   }
 
+  /** A copy of a settled order: the chunk's own object stays the chunk's. */
   async find(key: string): Promise<OrderRecord | undefined> {
     const seq = await this.index.get(key);
     if (seq === undefined) return undefined;
-    return (await this.#chunk(Number(seq))).data.orders[key];
+    return this.#use(Number(seq), (file) => {
+      const record = file.data.orders[key];
+      return record && structuredClone(record);
+    });
   }
 
   /**
    * Adds orders to the chunk being filled (copies: the caller's records stay
    * theirs), and removes an older copy of any of them left in another chunk.
-   * Durable when it resolves.
+   * Every chunk it changes stays held until it is written. Durable when it resolves.
    */
   async add(records: OrderRecord[]): Promise<void> {
-    const touched = new Map<number, DurableLow<ChunkFile>>();
-    const previous = await this.index.getMany(records.map((record) => record.key));
-    let current = await this.#chunk(this.#current);
-    let filled = Object.keys(current.data.orders).length;
-    for (const record of records) {
-      const was = previous.get(record.key);
-      if (filled >= this.#chunkSize && !(was !== undefined && Number(was) === this.#current)) {
-        this.#current++;
-        current = await this.#chunk(this.#current);
-        filled = Object.keys(current.data.orders).length;
+    const held = new Map<number, { file: DurableLow<ChunkFile>; done: () => void }>();
+    const hold = async (seq: number) => {
+      let handle = held.get(seq);
+      if (!handle) {
+        handle = await this.#open.acquire(seq, this.#openChunk(seq));
+        held.set(seq, handle);
       }
-      if (was !== undefined && Number(was) !== this.#current) {
-        // A chunk already changed in this batch is used as it is: reading it again (after the cache let it go) would lose the change.
-        const old = touched.get(Number(was)) ?? (await this.#chunk(Number(was)));
-        delete old.data.orders[record.key];
-        touched.set(Number(was), old);
+      return handle.file;
+    };
+    try {
+      const previous = await this.index.getMany(records.map((record) => record.key));
+      let current = await hold(this.#current);
+      let filled = Object.keys(current.data.orders).length;
+      for (const record of records) {
+        const was = previous.get(record.key);
+        if (filled >= this.#chunkSize && !(was !== undefined && Number(was) === this.#current)) {
+          this.#current++;
+          current = await hold(this.#current);
+          filled = Object.keys(current.data.orders).length;
+        }
+        if (was !== undefined && Number(was) !== this.#current) delete (await hold(Number(was))).data.orders[record.key];
+        if (!(record.key in current.data.orders)) filled++;
+        current.data.orders[record.key] = structuredClone(record);
+        await this.index.set(record.key, String(this.#current));
       }
-      if (!(record.key in current.data.orders)) filled++;
-      current.data.orders[record.key] = structuredClone(record);
-      touched.set(this.#current, current);
-      await this.index.set(record.key, String(this.#current));
+      const touched = new Map([...held].map(([seq, handle]) => [seq, handle.file]));
+      if (touched.size > 0) await this.#persist(touched);
+    } finally {
+      for (const handle of held.values()) handle.done();
     }
-    if (touched.size > 0) await this.#persist(touched);
   }
 
   /** Removes an order from the settled chunks (it became active again; its active copy is already durable). */
   async remove(key: string): Promise<void> {
     const seq = await this.index.get(key);
     if (seq === undefined) return;
-    const file = await this.#chunk(Number(seq));
-    delete file.data.orders[key];
-    await this.index.delete(key);
-    await this.#persist(new Map([[Number(seq), file]]));
+    await this.#use(Number(seq), async (file) => {
+      delete file.data.orders[key];
+      await this.index.delete(key);
+      await this.#persist(new Map([[Number(seq), file]]));
+    });
   }
 
   /** Changes settled orders in place (erasure), chunk by chunk; returns how many changed. */
   async rewrite(change: (record: OrderRecord) => 'keep' | 'changed' | 'delete'): Promise<number> {
     let changed = 0;
     for (const seq of this.#chunkSeqs()) {
-      const file = await this.#chunk(seq);
-      let touched = false;
-      for (const [key, record] of Object.entries(file.data.orders)) {
-        const verdict = change(record);
-        if (verdict === 'keep') continue;
-        touched = true;
-        changed++;
-        if (verdict === 'delete') {
-          delete file.data.orders[key];
-          await this.index.delete(key);
+      await this.#use(seq, async (file) => {
+        let touched = false;
+        for (const [key, record] of Object.entries(file.data.orders)) {
+          const verdict = change(record);
+          if (verdict === 'keep') continue;
+          touched = true;
+          changed++;
+          if (verdict === 'delete') {
+            delete file.data.orders[key];
+            await this.index.delete(key);
+          }
         }
-      }
-      if (touched) await this.#persist(new Map([[seq, file]]));
+        if (touched) await this.#persist(new Map([[seq, file]]));
+      });
     }
     return changed;
   }
@@ -224,8 +254,12 @@ export class SettledOrders {
     for (const seq of this.#chunkSeqs(newestFirst)) {
       const summary = this.#directory.data.chunks[seq];
       if (summary && !wanted(summary)) continue;
-      const file = await this.#chunk(seq);
-      yield* Object.values(file.data.orders);
+      const { file, done } = await this.#open.acquire(seq, this.#openChunk(seq));
+      try {
+        yield* Object.values(file.data.orders);
+      } finally {
+        done();
+      }
     }
   }
 
@@ -235,7 +269,7 @@ export class SettledOrders {
 
   /** Orders by state, platform and skip reason, summed over the chunk summaries. */
   counts(): OrderCounts & { total: number } {
-    const total: OrderCounts & { total: number } = { byState: {}, byPlatform: {}, skipped: {}, total: 0 };
+    const total: OrderCounts & { total: number } = { byState: {}, byPlatform: {}, skipped: {}, attention: {}, total: 0 };
     const add = (into: Record<string, number>, from: Record<string, number>) => {
       for (const [name, value] of Object.entries(from)) into[name] = (into[name] ?? 0) + value;
     };
@@ -243,15 +277,13 @@ export class SettledOrders {
       add(total.byState, summary.byState);
       add(total.byPlatform, summary.byPlatform);
       add(total.skipped, summary.skipped);
+      // Chunks summarised before attention reasons existed hold none.
+      add(total.attention, summary.attention ?? {});
       total.total += summary.count;
     }
     return total;
   }
 
-  /** Paths of the files this keeps, for backups. */
-  files(): string[] {
-    return [this.directoryPath, ...this.#chunkSeqs().map((seq) => join(this.#dir, chunkName(seq)))];
-  }
 }
 
 export type { OrderSummary };

@@ -1,9 +1,23 @@
-// Opening the PostgreSQL store: a connection pool, the schema migrations from
+// Opening the PostgreSQL store: its connections, the schema migrations from
 // the files beside this one (node-pg-migrate), and the rate limit every
 // instance shares. node-pg-migrate's own lock is a try-lock that fails the
 // second of two instances starting together ("Another migration is already
 // running"); we wait on a session advisory lock instead, so the second one
 // starts once the first has migrated.
+//
+// Connections, and why each has the limits it has:
+//   work pool   intake, the worker, the admin API. A statement that runs 30 s
+//               is stuck (on a lock, say): it is cancelled and its work tried
+//               again, instead of holding a connection for good. Waiting 10 s
+//               for a free connection is long enough for a burst to pass.
+//   ack pool    the acknowledgement path alone, a few connections with short
+//               limits: a platform waits 5 s for its answer, so a commit that
+//               cannot happen within 2.5 s is given up and answered 503 (the
+//               platform sends it again), never left to hang.
+//   lease pool  two connections for lease renewals, with the ack pool's
+//               limits: the heartbeat never waits behind the work it keeps
+//               alive, and a renewal that cannot happen soon is as good as lost.
+//   sessions    one per exclusive run and one for LISTEN, outside the pools.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
@@ -11,28 +25,62 @@ import pg from 'pg';
 import type { Logger } from '../../../logger.ts';
 import { createSharedRateLimiter } from '../../../loyalty/shared-rate-limiter.ts';
 import type { OpenedStore } from '../open-store.ts';
+import type { PgConnections } from './database.ts';
 import { PostgresStore } from './postgres-store.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** An advisory lock key of our own ("lb-migr"), apart from the keys the store locks shops with. */
 const MIGRATION_LOCK = 0x6c622d6d69677200n.toString();
 
+/** The acknowledgement path's budget, inside the 5 s a platform waits. */
+const ACK = { connections: 3, connectWaitMs: 1_000, statementMs: 2_500, deadlineMs: 3_000 };
+const WORK = { connectWaitMs: 10_000, statementMs: 30_000 };
+const LEASE = { connections: 2, connectWaitMs: 1_000, statementMs: 2_500 };
+
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface PostgresStoreConfig {
   url: string;
   dedupeWindowMs: number;
   logger: Logger;
+  /** Connections of the work pool (DATABASE_POOL_SIZE); the acknowledgement path and sessions come on top. */
   poolSize?: number;
 }
 
-export async function openPostgresStore({ url, dedupeWindowMs, logger, poolSize = 10 }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'loyalty-bridge' });
-  // A connection that breaks while idle is replaced; the error is not the process's end.
-  pool.on('error', (error) => logger.warn({ err: error }, 'a PostgreSQL connection was lost; it will be replaced'));
+export async function openPostgresStore({ url, logger, poolSize = DEFAULT_POOL_SIZE }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
+  const common = {
+    connectionString: url,
+    application_name: 'loyalty-bridge',
+    // A server gone without a word (a host lost, a network cut) is noticed, instead of waiting on a dead socket.
+    keepAlive: true,
+    // A transaction left open by a stuck caller gives back its locks.
+    idle_in_transaction_session_timeout: 60_000,
+  };
+  const work = new pg.Pool({ ...common, max: poolSize, connectionTimeoutMillis: WORK.connectWaitMs, statement_timeout: WORK.statementMs });
+  // query_timeout beside statement_timeout: a server that no longer answers cannot cancel anything; the client gives up and drops the connection.
+  const ack = new pg.Pool({ ...common, max: ACK.connections, connectionTimeoutMillis: ACK.connectWaitMs, statement_timeout: ACK.statementMs, query_timeout: ACK.statementMs + 500 });
+  const lease = new pg.Pool({ ...common, max: LEASE.connections, connectionTimeoutMillis: LEASE.connectWaitMs, statement_timeout: LEASE.statementMs, query_timeout: LEASE.statementMs + 500 });
+  for (const pool of [work, ack, lease]) {
+    // A connection that breaks while idle is replaced; the error is not the process's end.
+    pool.on('error', (error) => logger.warn({ err: error }, 'a PostgreSQL connection was lost; it will be replaced'));
+  }
+  const connections: PgConnections = {
+    work,
+    ack,
+    lease,
+    session: async () => {
+      const client = new pg.Client({ ...common, connectionTimeoutMillis: WORK.connectWaitMs });
+      await client.connect();
+      return client;
+    },
+  };
   const store = new PostgresStore({
-    pool,
-    dedupeWindowMs,
+    connections,
+    ackDeadlineMs: ACK.deadlineMs,
     migrate: async () => {
-      const client = await pool.connect();
+      // A session of its own, without the statement timeout: a migration of a large table may take minutes.
+      const client = await connections.session();
+      client.on('error', () => undefined);
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
         const applied = await runner({
@@ -46,17 +94,17 @@ export async function openPostgresStore({ url, dedupeWindowMs, logger, poolSize 
         });
         if (applied.length > 0) logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-        client.release();
+        // Ending the session lets go of the lock.
+        await client.end().catch(() => undefined);
       }
     },
   });
   return {
     store,
     // The service counts by API key; the key itself is never written to the database, only a digest of it.
-    sharedLimiter: (limit, apiKey, windowMs) => createSharedRateLimiter({ pool, limit, windowMs, key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24) }),
+    sharedLimiter: (limit, apiKey, windowMs) => createSharedRateLimiter({ pool: work, limit, windowMs, key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24) }),
     release: async () => {
-      await pool.end();
+      await Promise.all([work.end(), ack.end(), lease.end()]);
     },
   };
 }

@@ -1,0 +1,83 @@
+// The inbox side of the lowdb store: durable acceptance with dedupe, handing
+// entries to intake, and committing what an entry became (its events folded
+// into orders, a dead letter, a shop's install state) together with its
+// consumption. An entry is held until it is committed, deferred, or let go
+// (releaseEntry, or a commit that failed), so a failed write never strands it.
+import type { EntryRetry, InboxEntry } from '../../delivery.ts';
+import { orderKey } from '../../order-event.ts';
+import { applyEvent, newOrderRecord } from '../../order-record.ts';
+import type { IntakeCommit } from '../ledger-store.ts';
+import type { OrderOperations } from './order-operations.ts';
+import type { LowdbParts } from './parts.ts';
+
+export class IntakeOperations {
+  readonly #p: LowdbParts;
+  readonly #orders: OrderOperations;
+
+  constructor(parts: LowdbParts, orders: OrderOperations) {
+    this.#p = parts;
+    this.#orders = orders;
+  }
+
+  claim(limit: number): InboxEntry[] {
+    return this.#p.inbox.claim(limit).map((entry) => structuredClone(entry));
+  }
+
+  async defer(key: string, retry: EntryRetry): Promise<void> {
+    try {
+      await this.#p.inbox.defer(key, retry);
+      await this.#p.flush();
+    } finally {
+      // Written or not, the entry waits for its retry time (a failed write only costs an earlier retry after a restart).
+      this.#p.inbox.release(key);
+    }
+    await this.#p.inbox.mergeRetryFiles().catch(() => undefined);
+  }
+
+  releaseEntry(key: string, retryAt: Date): void {
+    this.#p.inbox.release(key, retryAt.getTime());
+    this.#p.notify();
+  }
+
+  /**
+   * Folds in memory inside the serial queue, then waits for the disk outside
+   * it: the next batch folds while this one's files are written, and the
+   * group commit writes both in one round when it can. A slow disk then makes
+   * batches bigger, not the queue longer.
+   */
+  async commit(commits: IntakeCommit[]): Promise<string[]> {
+    const { inbox, active, records, deadLetters } = this.#p;
+    const keys = commits.map((commit) => commit.entryKey);
+    const changed = new Set<string>();
+    try {
+      await this.#p.serial.add(async () => {
+        const now = this.#p.now().toISOString();
+        // Orders not in memory are looked up in the settled index all at once, a few files read in parallel,
+        // rather than one file read after another inside the queue every fold waits on.
+        const notActive = [...new Set(commits.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter((key) => !active.get(key));
+        const settledIn = notActive.length > 0 ? await this.#p.settled.index.getMany(notActive) : new Map<string, string | undefined>();
+        for (const commit of commits) {
+          for (const event of commit.events ?? []) {
+            const key = orderKey(event);
+            const record = (await this.#orders.live(key, () => newOrderRecord(event, now), { settled: !settledIn.has(key) || settledIn.get(key) !== undefined }))!;
+            applyEvent(record, event, commit.entryKey, now);
+            active.put(record);
+            changed.add(record.key);
+          }
+          if (commit.deadLetter) await deadLetters.upsert(commit.deadLetter);
+          if (commit.shop) records.put('shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
+        }
+      });
+      await inbox.recordConsumed(keys);
+      await this.#p.flush();
+    } catch (error) {
+      // Still in the inbox, to be taken again; what was folded in memory is folded again, which changes nothing.
+      for (const key of keys) inbox.release(key);
+      throw error;
+    }
+    // Only now that what they became is durable do the entries go.
+    await inbox.drop(keys);
+    if (changed.size > 0) this.#p.notify();
+    return [...changed];
+  }
+}

@@ -1,0 +1,115 @@
+// Privacy in the lowdb store: a customer's data found and erased everywhere
+// the files keep it (active and settled orders, dead letters, the inbox,
+// adjustments, data requests), and everything of one shop forgotten. Both
+// erasures end with a fresh backup, so no copy keeps what was erased.
+import type { InboxEntry } from '../../delivery.ts';
+import type { OrderRecord } from '../../order-record.ts';
+import { contactMatches, eraseOrder, inScope, orderMatches, scrubText } from '../customer-data.ts';
+import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
+import type { LowdbParts } from './parts.ts';
+
+type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
+
+const letterIsAbout = (letter: DeadLetter, orderKeys: Set<string>, match: CustomerMatch, redactor: DeliveryRedactor): boolean =>
+  Boolean((letter.orderKey && orderKeys.has(letter.orderKey)) || (letter.delivery && inScope(letter.delivery.platform, letter.delivery.shop, match) && redactor(letter.delivery).about));
+
+const eventIsAbout = (event: NonNullable<InboxEntry['events']>[number], match: CustomerMatch) => orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match);
+
+const entryIsAbout = (entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean =>
+  Boolean(entry.events?.some((event) => eventIsAbout(event, match)) || (entry.delivery && inScope(entry.delivery.platform, entry.delivery.shop, match) && redactor(entry.delivery).about));
+
+export class PrivacyOperations {
+  readonly #p: LowdbParts;
+  /** Keeps a copy of the ledger as it is now: erasures reach the backups too. */
+  readonly #backUp: () => Promise<void>;
+
+  constructor(parts: LowdbParts, backUp: () => Promise<void>) {
+    this.#p = parts;
+    this.#backUp = backUp;
+  }
+
+  async exportCustomer(match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> {
+    const { active, settled, inbox, records, deadLetters } = this.#p;
+    const orders: OrderRecord[] = [];
+    for (const record of active.values()) if (orderMatches(record, match)) orders.push(structuredClone(record));
+    for await (const record of settled.scan()) if (!active.get(record.key) && orderMatches(record, match)) orders.push(structuredClone(record));
+    const keys = new Set(orders.map((order) => order.key));
+    const letters: DeadLetter[] = [];
+    for await (const letter of deadLetters.all()) if (letterIsAbout(letter, keys, match, redactor)) letters.push(letter);
+    const entries = [...inbox.all()].filter((entry) => entryIsAbout(entry, match, redactor)).map((entry) => structuredClone(entry));
+    const adjustments = records.list<Adjustment>('adjustment').map(({ value }) => value).filter((adjustment) => contactMatches(adjustment.customer, match));
+    const dataRequests = records.list<DataRequest>('data-request').map(({ value }) => value).filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
+    return { orders, deadLetters: letters, inbox: entries, adjustments, dataRequests };
+  }
+
+  eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> {
+    const { active, settled, inbox, records, deadLetters } = this.#p;
+    return this.#p.serial.add(async () => {
+      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      const erased = new Set<string>();
+      for (const record of [...active.values()]) {
+        if (!orderMatches(record, match)) continue;
+        eraseOrder(record, at);
+        active.put(record);
+        erased.add(record.key);
+      }
+      report.orders += erased.size;
+      report.orders += await settled.rewrite((record) => {
+        if (!orderMatches(record, match)) return 'keep';
+        eraseOrder(record, at);
+        erased.add(record.key);
+        return 'changed';
+      });
+      report.deadLetters = await deadLetters.rewrite((letter) =>
+        letterIsAbout(letter, erased, match, redactor) ? { ...letter, reason: scrubText(letter.reason, match), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) } : undefined,
+      );
+      report.inbox = await inbox.rewrite((entry) => {
+        if (!entryIsAbout(entry, match, redactor)) return undefined;
+        return {
+          ...entry,
+          ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
+          ...(entry.events ? { events: entry.events.map((event) => (eventIsAbout(event, match) ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null } : event)) } : {}),
+        };
+      });
+      for (const { id, value } of records.list<Adjustment>('adjustment')) {
+        if (!contactMatches(value.customer, match)) continue;
+        // The request kept for a resend names the customer too: it goes, and with it the resend.
+        records.put('adjustment', id, { ...value, customer: {}, reason: scrubText(value.reason, match), request: undefined });
+        report.records++;
+      }
+      for (const { id, value } of records.list<DataRequest>('data-request')) {
+        if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
+        records.delete('data-request', id);
+        report.records++;
+      }
+      await this.#p.flush();
+      await this.#backUp();
+      return report;
+    }) as Promise<ErasureReport>;
+  }
+
+  eraseShop(platform: string, shop: string): Promise<ErasureReport> {
+    const { active, settled, inbox, records, deadLetters, lpOrderIds } = this.#p;
+    return this.#p.serial.add(async () => {
+      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      const ofShop = (candidate: { platform?: string | undefined; shop?: string | undefined }) => candidate.platform === platform && candidate.shop === shop;
+      const keys = [...active.values()].filter(ofShop).map((record) => record.key);
+      active.remove(keys);
+      report.orders = keys.length + (await settled.rewrite((record) => (ofShop(record) ? 'delete' : 'keep')));
+      const prefix = `${platform}:${shop}:`;
+      await lpOrderIds.deleteWhere((_lpOrderId, owner) => owner.startsWith(prefix));
+      report.deadLetters = await deadLetters.rewrite((letter) => (ofShop(letter) || letter.orderKey?.startsWith(prefix) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined));
+      report.inbox = await inbox.rewrite((entry) => ((entry.delivery ? ofShop(entry.delivery) : (entry.events ?? []).some(ofShop)) ? null : undefined));
+      for (const kind of records.kinds()) {
+        for (const { id, value } of records.list<{ platform?: string; shop?: string }>(kind)) {
+          if (typeof value !== 'object' || value === null || !ofShop(value)) continue;
+          records.delete(kind, id);
+          report.records++;
+        }
+      }
+      await this.#p.flush();
+      await this.#backUp();
+      return report;
+    }) as Promise<ErasureReport>;
+  }
+}

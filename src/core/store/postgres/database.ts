@@ -1,0 +1,104 @@
+// The one way the PostgreSQL store talks to the database. Every write goes
+// through the same retry: PostgreSQL undoes a transaction it had to choose as
+// a deadlock victim or could not serialize, and a second try removes the
+// cause. Reads and writes of background work use the work pool; the
+// acknowledgement path has a small pool of its own with short timeouts, so
+// that neither a busy worker nor long exclusive runs can make a platform wait
+// for its answer, and so do lease renewals, so that a saturated work pool
+// cannot delay the heartbeat until leases run out. Exclusive runs and the
+// listener hold dedicated sessions, outside the pools.
+import type pg from 'pg';
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+
+export interface PgConnections {
+  /** Background work: intake, the worker, the admin API, exclusive runs' own queries. */
+  work: Pool;
+  /** The acknowledgement path alone. */
+  ack: Pool;
+  /** Lease renewals alone: a heartbeat must not queue behind the work it keeps alive. */
+  lease: Pool;
+  /** A session of its own, outside the pools, for what holds a connection a long time (a session lock, LISTEN). */
+  session: () => Promise<pg.Client>;
+}
+
+/** A pooled client in a transaction, or the database's retrying writer: what a helper shared by both needs. */
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+const ATTEMPTS = 5;
+
+/**
+ * What PostgreSQL undid and a second try can do: deadlock_detected,
+ * serialization_failure, and a new order's row created by another instance
+ * between our read and our insert (the second try folds into that row).
+ */
+export function worthAnotherTry(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '40P01' || code === '40001' || (code === '23505' && constraint === 'lb_orders_pkey');
+}
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+
+export class PgDatabase {
+  readonly #connections: PgConnections;
+
+  constructor(connections: PgConnections) {
+    this.#connections = connections;
+  }
+
+
+
+  /** A read (or a write that is safe to lose, like a lease taken and never used). */
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
+    return this.#connections.work.query<R>(text, values);
+  }
+
+  /** One statement, a transaction of its own, tried again like any transaction. */
+  write<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[], pool: 'work' | 'ack' | 'lease' = 'work'): Promise<QueryResult<R>> {
+    return this.#retrying(() => this.#connections[pool].query<R>(text, values));
+  }
+
+  /** query() and write(), for helpers that take a transaction's client or these. */
+  readonly reader: Queryable = { query: (text, values) => this.query(text, values) };
+  readonly writer: Queryable = { query: (text, values) => this.write(text, values) };
+
+  /**
+   * Several statements in one transaction, tried again (up to a few times)
+   * when PostgreSQL undoes it for a reason a second try removes. `run` starts
+   * from what it reads, so it can run again.
+   */
+  transaction<T>(run: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.#retrying(async () => {
+      const client = await this.#connections.work.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await run(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+        throw error;
+      } finally {
+        // A connection that could not even roll back is not given to the next caller.
+        client.release(broken);
+      }
+    });
+  }
+
+  session(): Promise<pg.Client> {
+    return this.#connections.session();
+  }
+
+  async #retrying<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !worthAnotherTry(error)) throw error;
+      }
+      await pause(attempt);
+    }
+  }
+}

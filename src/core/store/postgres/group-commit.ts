@@ -1,0 +1,114 @@
+// Group commit for the acknowledgement path: deliveries that arrive while a
+// commit is under way wait for the next one and go together, one statement,
+// one transaction, one NOTIFY for the lot. A NOTIFY takes a database-wide lock
+// from its commit to the end of that commit (PostgreSQL's async.c), so
+// commits that each notified were serialized, fsync and all, across every
+// instance (npm run bench measures it): batching turns N of those into one.
+// A lone delivery is committed at once, so a quiet bridge answers as fast as before.
+//
+// Every caller gets an answer by `deadlineMs`: a commit that does not come
+// back by then (a locked table, a database that stopped answering) is answered
+// with an error, which the webhook route turns into a 503 the platform sends
+// again. An error never hides a stored delivery for good: the copy sent again
+// is then a duplicate, answered 200.
+
+export class CommitDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the ledger did not confirm the commit within ${ms} ms`);
+    this.name = 'CommitDeadlineError';
+  }
+}
+
+export interface GroupCommitOptions<T, R> {
+  /** Commits a batch in one step; one result per item, in order. */
+  commit: (items: T[]) => Promise<R[]>;
+  /** Items sharing a key never go in the same batch: the later one waits for the first's commit (and then finds it). */
+  keysOf: (item: T) => string[];
+  /** An item's weight in a batch (its size in bytes, say), held under maxWeight. */
+  weightOf: (item: T) => number;
+  maxItems?: number;
+  maxWeight?: number;
+  /** Batches under way at once: the next one forms while these commit. */
+  maxInFlight?: number;
+  deadlineMs?: number;
+}
+
+interface Waiting<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+  settled: boolean;
+}
+
+export class GroupCommit<T, R> {
+  readonly #o: Required<GroupCommitOptions<T, R>>;
+  #waiting: Array<Waiting<T, R>> = [];
+  #inFlight = 0;
+
+  constructor(options: GroupCommitOptions<T, R>) {
+    this.#o = { maxItems: 500, maxWeight: 8 * 1024 * 1024, maxInFlight: 2, deadlineMs: 3_000, ...options };
+  }
+
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const waiting: Waiting<T, R> = { item, resolve, reject, settled: false, timer: undefined as unknown as NodeJS.Timeout };
+      waiting.timer = setTimeout(() => {
+        // Still queued: it never will be committed. Under way: whatever the commit does, this caller hears no later.
+        this.#waiting = this.#waiting.filter((other) => other !== waiting);
+        this.#settle(waiting, () => reject(new CommitDeadlineError(this.#o.deadlineMs)));
+      }, this.#o.deadlineMs);
+      waiting.timer.unref();
+      this.#waiting.push(waiting);
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (this.#inFlight < this.#o.maxInFlight && this.#waiting.length > 0) {
+      const batch = this.#take();
+      this.#inFlight++;
+      this.#o
+        .commit(batch.map((waiting) => waiting.item))
+        .then(
+          (results) => batch.forEach((waiting, i) => this.#settle(waiting, () => waiting.resolve(results[i] as R))),
+          (error: unknown) => batch.forEach((waiting) => this.#settle(waiting, () => waiting.reject(error))),
+        )
+        .finally(() => {
+          this.#inFlight--;
+          this.#pump();
+        });
+    }
+  }
+
+  /** The next batch: in arrival order, within the limits, no two items sharing a key. */
+  #take(): Array<Waiting<T, R>> {
+    const batch: Array<Waiting<T, R>> = [];
+    const keys = new Set<string>();
+    let weight = 0;
+    const left: Array<Waiting<T, R>> = [];
+    for (const waiting of this.#waiting) {
+      const itemKeys = this.#o.keysOf(waiting.item);
+      const itemWeight = this.#o.weightOf(waiting.item);
+      const fits = batch.length < this.#o.maxItems && (batch.length === 0 || weight + itemWeight <= this.#o.maxWeight) && !itemKeys.some((key) => keys.has(key));
+      // Once one item waits, every later one sharing its keys waits too: copies are answered in arrival order.
+      if (!fits) {
+        left.push(waiting);
+        for (const key of itemKeys) keys.add(key);
+        continue;
+      }
+      batch.push(waiting);
+      weight += itemWeight;
+      for (const key of itemKeys) keys.add(key);
+    }
+    this.#waiting = left;
+    return batch;
+  }
+
+  #settle(waiting: Waiting<T, R>, settle: () => void): void {
+    if (waiting.settled) return;
+    waiting.settled = true;
+    clearTimeout(waiting.timer);
+    settle();
+  }
+}

@@ -1,0 +1,61 @@
+// One step of intake in one transaction: inbox entries consumed, their events
+// folded into orders, dead letters and install states kept. Orders are
+// locked in key order, so two instances folding into the same orders never
+// deadlock; a new order created by another instance meanwhile makes the
+// transaction run again, folding into that row.
+import { orderKey } from '../../order-event.ts';
+import { applyEvent, foldPart, newOrderRecord, progressPart, type OrderRecord } from '../../order-record.ts';
+import type { IntakeCommit } from '../ledger-store.ts';
+import type { PgDatabase } from './database.ts';
+import { insertDeadLetter } from './dead-letters.ts';
+import { putRecord } from './records.ts';
+import { ORDER_COLUMNS, recordOf, summaryColumns, type OrderRow } from './rows.ts';
+
+/** Returns the orders that changed. */
+export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<string[]> {
+  return db.transaction(async (client) => {
+    const now = new Date().toISOString();
+    const events = commits.flatMap((commit) => (commit.events ?? []).map((event) => ({ event, entryKey: commit.entryKey })));
+    const keys = [...new Set(events.map(({ event }) => orderKey(event)))].sort();
+    const records = new Map<string, OrderRecord>();
+    if (keys.length > 0) {
+      const { rows } = await client.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = ANY($1) ORDER BY key FOR UPDATE`, [keys]);
+      for (const row of rows) records.set(row.key, recordOf(row));
+    }
+    const isNew = new Set<string>();
+    for (const { event, entryKey } of events) {
+      const key = orderKey(event);
+      let record = records.get(key);
+      if (!record) {
+        record = newOrderRecord(event, now);
+        records.set(key, record);
+        isNew.add(key);
+      }
+      applyEvent(record, event, entryKey, now);
+    }
+    for (const key of keys) {
+      const record = records.get(key)!;
+      const summary = summaryColumns(record);
+      if (isNew.has(key)) {
+        await client.query(
+          `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14)`,
+          [record.key, record.platform, record.shop, record.orderId, summary.orderName, summary.state, summary.reason, summary.upstream, summary.email, summary.mobile, record.updatedAt, record.foldVersion, JSON.stringify(foldPart(record)), JSON.stringify(progressPart(record))],
+        );
+      } else {
+        await client.query(
+          `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7 WHERE key = $1`,
+          [record.key, summary.orderName, summary.email, summary.mobile, record.updatedAt, record.foldVersion, JSON.stringify(foldPart(record))],
+        );
+      }
+    }
+    for (const commit of commits) {
+      if (commit.deadLetter) await insertDeadLetter(client, commit.deadLetter);
+      if (commit.shop) await putRecord(client, 'shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
+    }
+    await client.query('DELETE FROM lb_inbox WHERE key = ANY($1)', [commits.map((commit) => commit.entryKey)]);
+    // One notice for the whole step, and none when no order changed.
+    if (keys.length > 0) await client.query('NOTIFY lb_work');
+    return keys;
+  });
+}

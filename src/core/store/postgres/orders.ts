@@ -1,0 +1,98 @@
+// Orders as the worker meets them: claimed under a lease when due, progress
+// saved only while the lease is held (the fence: a save by an instance whose
+// lease another took over changes nothing), changed by a person outside the
+// worker, and the lp_orderid each is registered under.
+import type { OrderRecord } from '../../order-record.ts';
+import { progressPart } from '../../order-record.ts';
+import type { SaveResult } from '../ledger-store.ts';
+import type { PgDatabase } from './database.ts';
+import { ORDER_COLUMNS, recordOf, summaryColumns, type OrderRow } from './rows.ts';
+
+export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord | undefined> {
+  const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = $1`, [key]);
+  return rows[0] && recordOf(rows[0]);
+}
+
+export async function claimDue(db: PgDatabase, owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]> {
+  const { rows } = await db.write<OrderRow>(
+    `UPDATE lb_orders SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
+      WHERE key IN (SELECT key FROM lb_orders WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())
+                     ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING ${ORDER_COLUMNS}`,
+    [owner, limit, leaseMs],
+  );
+  return rows.map(recordOf);
+}
+
+/**
+ * Writes the progress columns under the lease: `owner` is the claim's own
+ * token, so a save by a holder whose lease expired and was taken over (by
+ * another instance, or by this one in another claim) finds no row and learns
+ * it lost the order.
+ */
+export async function saveProgress(db: PgDatabase, record: OrderRecord, { owner, release, leaseMs }: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult> {
+  const summary = summaryColumns(record);
+  const { rows } = await db.write<{ fold_version: string; version: string }>(
+    `UPDATE lb_orders SET progress = $3, state = $4, reason = $5, upstream = $6, updated_at = GREATEST(updated_at, $7), version = version + 1,
+            due_at = CASE WHEN fold_version <> $8 THEN now() ELSE $9 END,
+            lease_owner = CASE WHEN $10 THEN NULL ELSE lease_owner END,
+            lease_until = CASE WHEN $10 THEN NULL ELSE now() + $11 * interval '1 millisecond' END
+      WHERE key = $1 AND lease_owner = $2
+      RETURNING fold_version, version`,
+    [record.key, owner, JSON.stringify(progressPart(record)), summary.state, summary.reason, summary.upstream, record.updatedAt, record.foldVersion, record.dueAt, release, leaseMs],
+  );
+  const row = rows[0];
+  if (!row) return 'lost';
+  record.version = Number(row.version);
+  return Number(row.fold_version) !== record.foldVersion ? 'refolded' : 'saved';
+}
+
+/** A person's change (a retried dead letter): waits for a worker holding the order to let go, then makes it due now. */
+export async function updateProgress(db: PgDatabase, key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
+  for (let waited = 0; ; waited += 50) {
+    const updated = await db.transaction(async (client) => {
+      const { rows } = await client.query<OrderRow & { leased: boolean }>(`SELECT ${ORDER_COLUMNS}, (lease_until IS NOT NULL AND lease_until > now()) AS leased FROM lb_orders WHERE key = $1 FOR UPDATE`, [key]);
+      const row = rows[0];
+      if (!row) return null;
+      // A worker holding the order would write its own progress over this change: wait for it to let go.
+      if (row.leased && waited < 30_000) return 'busy' as const;
+      const record = recordOf(row);
+      change(record);
+      record.dueAt = new Date().toISOString();
+      const summary = summaryColumns(record);
+      await client.query(`UPDATE lb_orders SET progress = $2, state = $3, reason = $4, upstream = $5, version = version + 1, due_at = $6 WHERE key = $1`, [
+        key,
+        JSON.stringify(progressPart(record)),
+        summary.state,
+        summary.reason,
+        summary.upstream,
+        record.dueAt,
+      ]);
+      await client.query('NOTIFY lb_work');
+      return record;
+    });
+    if (updated !== 'busy') return updated ?? undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The worker's step failed: the lease runs out at retryAt, and the order is due as its last save left it. */
+export async function releaseOrder(db: PgDatabase, owner: string, key: string, retryAt: Date): Promise<void> {
+  await db.write('UPDATE lb_orders SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [key, owner, retryAt]);
+}
+
+export async function nextDueAt(db: PgDatabase): Promise<number | undefined> {
+  const { rows } = await db.query<{ at: Date | null }>('SELECT min(due_at) AS at FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())');
+  return rows[0]?.at?.getTime();
+}
+
+/**
+ * The order an lp_orderid belongs to: this one, unless another registered it
+ * first. Two statements: a key inserted by a transaction that commits while
+ * ours waits is invisible to our own statement's snapshot, not to the next one.
+ */
+export async function claimLpOrderId(db: PgDatabase, lpOrderId: string, key: string): Promise<string> {
+  await db.write('INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [lpOrderId, key]);
+  const { rows } = await db.query<{ order_key: string }>('SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1', [lpOrderId]);
+  return rows[0]?.order_key ?? key;
+}

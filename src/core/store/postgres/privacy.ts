@@ -1,0 +1,114 @@
+// A customer's personal data, found and exported or erased from everything
+// the store keeps (orders, dead letters, the inbox, adjustments, privacy
+// requests), and everything of one shop erased. Candidates are narrowed in
+// SQL and decided by the same tests as the lowdb store's (customer-data.ts).
+import type { InboxEntry } from '../../delivery.ts';
+import { foldPart, type OrderRecord } from '../../order-record.ts';
+import { contactMatches, eraseOrder, inScope, orderMatches, phoneDigits, scrubText } from '../customer-data.ts';
+import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
+import type { PgDatabase, Queryable } from './database.ts';
+import { listDeadLetters } from './dead-letters.ts';
+import { listRecords, putRecord } from './records.ts';
+import { entryOf, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type OrderRow } from './rows.ts';
+
+type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
+
+async function customerOrders(client: Queryable, match: CustomerMatch, lock = false): Promise<OrderRecord[]> {
+  const digits = match.phones.map(phoneDigits).filter((phone) => phone.length >= 7);
+  const { rows } = await client.query<OrderRow>(
+    `SELECT ${ORDER_COLUMNS} FROM lb_orders
+      WHERE ($1::text IS NULL OR platform = $1) AND ($2::text IS NULL OR shop = $2)
+        AND (lower(email) = ANY($3) OR order_id = ANY($4)
+             OR (mobile IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($5::text[]) d WHERE regexp_replace(mobile, '\\D', '', 'g') LIKE '%' || d OR d LIKE '%' || regexp_replace(mobile, '\\D', '', 'g'))))
+      ORDER BY key${lock ? ' FOR UPDATE' : ''}`,
+    [match.platform ?? null, match.shop ?? null, match.emails.map((email) => email.trim().toLowerCase()), match.orderIds, digits],
+  );
+  return rows.map(recordOf).filter((record) => orderMatches(record, match));
+}
+
+async function inboxInScope(client: Queryable, match: CustomerMatch): Promise<InboxEntry[]> {
+  const { rows } = await client.query<InboxRow>(`SELECT ${INBOX_COLUMNS} FROM lb_inbox ORDER BY key`);
+  return rows.map(entryOf).filter((entry) => (entry.delivery ? inScope(entry.delivery.platform, entry.delivery.shop, match) : (entry.events ?? []).some((event) => inScope(event.platform, event.shop, match))));
+}
+
+function entryIsAbout(entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean {
+  if (entry.events?.some((event) => orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match))) return true;
+  return Boolean(entry.delivery && redactor(entry.delivery).about);
+}
+
+function letterIsAbout(letter: DeadLetter, keys: Set<string>, match: CustomerMatch, redactor: DeliveryRedactor): boolean {
+  if (letter.orderKey && keys.has(letter.orderKey)) return true;
+  return Boolean(letter.delivery && inScope(letter.delivery.platform, letter.delivery.shop, match) && redactor(letter.delivery).about);
+}
+
+export async function exportCustomer(db: PgDatabase, match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> {
+  const orders = await customerOrders(db.reader, match);
+  const keys = new Set(orders.map((order) => order.key));
+  const deadLetters = (await listDeadLetters(db)).filter((letter) => letterIsAbout(letter, keys, match, redactor));
+  const inbox = (await inboxInScope(db.reader, match)).filter((entry) => entryIsAbout(entry, match, redactor));
+  const adjustments = (await listRecords<Adjustment>(db, 'adjustment')).map(({ value }) => value).filter((adjustment) => contactMatches(adjustment.customer, match));
+  const dataRequests = (await listRecords<DataRequest>(db, 'data-request'))
+    .map(({ value }) => value)
+    .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
+  return { orders, deadLetters, inbox, adjustments, dataRequests };
+}
+
+export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> {
+  return db.transaction(async (client) => {
+    const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+    const orders = await customerOrders(client, match, true);
+    for (const record of orders) {
+      eraseOrder(record, at);
+      await client.query('UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1', [record.key, JSON.stringify(foldPart(record))]);
+    }
+    report.orders = orders.length;
+    const keys = new Set(orders.map((order) => order.key));
+    const letters = (await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')).rows.map((row) => row.letter);
+    for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
+      const erased = { ...letter, reason: scrubText(letter.reason, match), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) };
+      await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(erased)]);
+      report.deadLetters++;
+    }
+    for (const entry of (await inboxInScope(client, match)).filter((candidate) => entryIsAbout(candidate, match, redactor))) {
+      const erased = {
+        ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
+        ...(entry.events
+          ? { events: entry.events.map((event) => (orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match) ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null } : event)) }
+          : {}),
+      };
+      await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [entry.key, JSON.stringify(erased)]);
+      report.inbox++;
+    }
+    for (const { id, value } of (await client.query<{ id: string; value: Adjustment }>("SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE")).rows) {
+      if (!contactMatches(value.customer, match)) continue;
+      // The request kept for a resend names the customer too: it goes, and with it the resend.
+      await putRecord(client, 'adjustment', id, { ...value, customer: {}, reason: scrubText(value.reason, match), request: undefined });
+      report.records++;
+    }
+    for (const { id, value } of (await client.query<{ id: string; value: DataRequest }>("SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE")).rows) {
+      if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
+      await client.query("DELETE FROM lb_records WHERE kind = 'data-request' AND id = $1", [id]);
+      report.records++;
+    }
+    return report;
+  });
+}
+
+export function eraseShop(db: PgDatabase, platform: string, shop: string): Promise<ErasureReport> {
+  return db.transaction(async (client) => {
+    const prefix = `${platform}:${shop}:`;
+    const orders = await client.query('DELETE FROM lb_orders WHERE platform = $1 AND shop = $2', [platform, shop]);
+    await client.query('DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1)', [prefix]);
+    const letters = await client.query(
+      "DELETE FROM lb_dead_letters WHERE (platform = $1 AND shop = $2) OR starts_with(coalesce(order_key, ''), $3) OR (letter->'delivery'->>'platform' = $1 AND letter->'delivery'->>'shop' = $2)",
+      [platform, shop, prefix],
+    );
+    const inbox = await client.query(
+      `DELETE FROM lb_inbox WHERE (entry->'delivery'->>'platform' = $1 AND entry->'delivery'->>'shop' = $2)
+          OR EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(entry->'events', '[]'::jsonb)) e WHERE e->>'platform' = $1 AND e->>'shop' = $2)`,
+      [platform, shop],
+    );
+    const records = await client.query("DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2", [platform, shop]);
+    return { orders: orders.rowCount ?? 0, deadLetters: letters.rowCount ?? 0, inbox: inbox.rowCount ?? 0, records: records.rowCount ?? 0 };
+  });
+}

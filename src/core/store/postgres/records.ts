@@ -1,0 +1,21 @@
+// Small collections by kind and id (shops, sessions, reconciliation state,
+// adjustments, resync jobs, privacy requests, platform health): the store
+// keeps them, the core gives them meaning.
+import type { RecordKind } from '../ledger-store.ts';
+import type { PgDatabase, Queryable } from './database.ts';
+
+export async function putRecord(client: Queryable, kind: RecordKind, id: string, value: unknown): Promise<void> {
+  await client.query('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()', [kind, id, JSON.stringify(value)]);
+}
+
+export async function getRecord<T>(db: PgDatabase, kind: RecordKind, id: string): Promise<T | undefined> {
+  return (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id])).rows[0]?.value;
+}
+
+export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string): Promise<void> {
+  await db.write('DELETE FROM lb_records WHERE kind = $1 AND id = $2', [kind, id]);
+}
+
+export async function listRecords<T>(db: PgDatabase, kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
+  return (await db.query<{ id: string; value: T }>('SELECT id, value FROM lb_records WHERE kind = $1 ORDER BY id', [kind])).rows;
+}

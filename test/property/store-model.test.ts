@@ -1,0 +1,688 @@
+// The store's promise, checked against a small reference model while
+// fast-check's scheduler chooses how concurrent operations interleave and
+// injected write failures (a full disk, a failing one) strike at any point:
+// nothing acknowledged is lost, no order goes missing, no saved progress goes
+// back, no claim is stranded, and (lowdb) a store reopened from disk agrees.
+//
+// Each run is a list of rounds; a round starts a few operations at once, the
+// scheduler interleaves their I/O (lowdb: every read, write, rename and sync;
+// PostgreSQL: the order in which operations start and finish), and the model
+// learns from what each one answered. An operation that failed may or may
+// not have taken effect, and the model keeps both possibilities.
+//
+// STORE_MODEL_RUNS (default 40) and STORE_MODEL_PG_RUNS (default 10: its
+// leases run out in real time) set how many runs `npm test` makes.
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboxEntry } from '../../src/core/delivery.ts';
+import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
+import type { OrderRecord } from '../../src/core/order-record.ts';
+import type { IntakeCommit, LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { nodeIo, type LedgerIo } from '../../src/core/store/lowdb/ledger-io.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
+import { PostgresStore } from '../../src/core/store/postgres/postgres-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+
+const RUNS = Number(process.env.STORE_MODEL_RUNS ?? 40);
+const PG_RUNS = Number(process.env.STORE_MODEL_PG_RUNS ?? 10);
+const ORDERS = 6;
+const DELIVERIES = 14;
+const OWNER = 'model-worker';
+/** The leases the model worker asks for; a harness may ask for shorter ones (PostgreSQL's run out in real time). */
+let LEASE_MS = 60_000;
+const START = Date.UTC(2026, 10, 1, 12, 0, 0);
+
+const orderKeyOf = (order: number) => `testshop:shop-1:${9_007_199_254_740_993n + BigInt(order)}`;
+const emailOf = (order: number) => `customer-${order}@example.com`;
+
+// --- Operations a round can start -----------------------------------------------------------------------------------
+
+type Op =
+  | { kind: 'accept'; delivery: number; events: Array<{ order: number; fact: Fact }> }
+  | { kind: 'claimInbox'; limit: number }
+  | { kind: 'commit'; picks: number[]; deadLetter: boolean }
+  | { kind: 'defer'; pick: number; later: boolean }
+  | { kind: 'claimDue'; limit: number }
+  | { kind: 'save'; pick: number; release: boolean; done: boolean }
+  | { kind: 'update'; order: number }
+  | { kind: 'settle' }
+  | { kind: 'read'; order: number }
+  | { kind: 'list' }
+  | { kind: 'deadLetter'; id: number; remove: boolean }
+  | { kind: 'erase'; order: number }
+  | { kind: 'prune' }
+  | { kind: 'faults'; count: number; code: 'ENOSPC' | 'EIO' }
+  | { kind: 'tick'; ms: number };
+
+const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('accept' as const), delivery: fc.nat(DELIVERIES - 1), events: fc.array(fc.record({ order: fc.nat(ORDERS - 1), fact }), { minLength: 1, maxLength: 2 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('claimInbox' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('commit' as const), picks: fc.uniqueArray(fc.nat(7), { minLength: 1, maxLength: 3 }), deadLetter: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('defer' as const), pick: fc.nat(7), later: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('claimDue' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('save' as const), pick: fc.nat(7), release: fc.boolean(), done: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'settle' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), order: fc.nat(ORDERS - 1) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'list' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deadLetter' as const), id: fc.nat(3), remove: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), order: fc.nat(ORDERS - 1) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'prune' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('faults' as const), count: fc.integer({ min: 1, max: 3 }), code: fc.constantFrom('ENOSPC' as const, 'EIO' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 120_000) }) },
+);
+const roundsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 10 });
+
+// --- The reference model ----------------------------------------------------------------------------------------------
+
+/** What the store must hold, with what it may hold after operations that failed. */
+class Model {
+  /** Deliveries acknowledged, with their events. */
+  readonly accepted = new Map<string, OrderEvent[]>();
+  /** Deliveries whose accept failed: they may be in the inbox or not. */
+  readonly maybeAccepted = new Map<string, OrderEvent[]>();
+  readonly consumed = new Set<string>();
+  readonly maybeConsumed = new Set<string>();
+  readonly facts = new Map<string, Set<Fact>>();
+  readonly maybeFacts = new Map<string, Set<Fact>>();
+  /** Per order, the attempts count the worker last saved for sure, and the highest it ever tried to save. */
+  readonly progress = new Map<string, number>();
+  readonly maybeProgress = new Map<string, number>();
+  readonly erased = new Set<string>();
+  readonly deadLetters = new Set<string>();
+  readonly maybeDeadLetters = new Set<string>();
+  readonly heldEntries = new Map<string, InboxEntry>();
+  readonly heldOrders = new Map<string, OrderRecord>();
+
+  fold(events: OrderEvent[], sure: boolean): void {
+    for (const event of events) {
+      const key = `${event.platform}:${event.shop}:${event.orderId}`;
+      const into = sure ? this.facts : this.maybeFacts;
+      const facts = into.get(key) ?? new Set<Fact>();
+      for (const each of event.facts) facts.add(each);
+      into.set(key, facts);
+    }
+  }
+
+  eventsOf(key: string): OrderEvent[] | undefined {
+    return this.accepted.get(key) ?? this.maybeAccepted.get(key);
+  }
+
+  /** Deliveries that must still be waiting in the inbox. */
+  pending(): string[] {
+    return [...this.accepted.keys()].filter((key) => !this.consumed.has(key) && !this.maybeConsumed.has(key));
+  }
+}
+
+// --- Faults and scheduling of the ledger's I/O --------------------------------------------------------------------------
+
+class Faults {
+  #armed = 0;
+  #code: 'ENOSPC' | 'EIO' = 'ENOSPC';
+  struck = 0;
+  arm(count: number, code: 'ENOSPC' | 'EIO'): void {
+    this.#armed = count;
+    this.#code = code;
+  }
+  clear(): void {
+    this.#armed = 0;
+  }
+  /** While the test itself looks at the store, nothing fails. */
+  paused = false;
+  maybeFail(what: string): void {
+    if (this.#armed <= 0 || this.paused) return;
+    this.#armed--;
+    this.struck++;
+    throw Object.assign(new Error(`${this.#code}: injected failure, ${what}`), { code: this.#code });
+  }
+}
+
+/**
+ * node:fs, with the start and the end of every read and write released in the
+ * order the scheduler picks, and writes that fail when armed. The scheduler
+ * only opens gates: what the real call answers, error or not, reaches the
+ * store by the ordinary path.
+ */
+function scheduledIo(s: fc.Scheduler, faults: Faults): LedgerIo {
+  const gate = s.scheduleFunction(async (_what: string) => undefined);
+  const gated =
+    <A extends [string, ...unknown[]], R>(fn: (...args: A) => Promise<R>, label: string, failing: boolean) =>
+    async (...args: A): Promise<R> => {
+      const what = `${label} ${args[0].split('/').slice(-2).join('/')}`;
+      await gate(`start ${what}`);
+      if (failing) faults.maybeFail(what);
+      try {
+        return await fn(...args);
+      } finally {
+        await gate(`end ${what}`);
+      }
+    };
+  return {
+    readFile: gated(nodeIo.readFile, 'read', false),
+    writeNewFile: gated(nodeIo.writeNewFile, 'write', true),
+    rename: gated(nodeIo.rename, 'rename', true),
+    remove: gated(nodeIo.remove, 'remove', true),
+    syncDirectory: gated(nodeIo.syncDirectory, 'sync', true),
+    readdir: nodeIo.readdir,
+    stat: nodeIo.stat,
+  };
+}
+
+// --- Backends ---------------------------------------------------------------------------------------------------------
+
+interface Harness {
+  store: LedgerStore;
+  leaseMs: number;
+  /** How far an entry deferred "for later" is deferred. */
+  laterMs: number;
+  /** Moves the store's clock (lowdb), or does nothing (PostgreSQL keeps the server's time). */
+  tick(ms: number): void;
+  /** Lets every lease and every deferral run out. */
+  passLeasesAndDeferrals(): Promise<void>;
+  now(): Date;
+  settle(): Promise<unknown>;
+  /** The store as a new process would open it from what is on disk; undefined where that means nothing new. */
+  reopen(): Promise<LedgerStore | undefined>;
+  close(): Promise<void>;
+}
+
+async function lowdbHarness(s: fc.Scheduler, faults: Faults): Promise<Harness> {
+  const dataDir = tempDataDir();
+  let time = START;
+  const now = () => new Date(time);
+  const options = { dataDir, now, settleAfterMs: 0, activePartitionSize: 2, settledChunkSize: 2, openFiles: { chunks: 1, indexFiles: 1 } };
+  const store = new LowdbStore({ ...options, io: scheduledIo(s, faults) });
+  await s.waitFor(store.open());
+  let reopened: LowdbStore | undefined;
+  return {
+    store,
+    leaseMs: 60_000,
+    laterMs: 30_000,
+    tick: (ms) => (time += ms),
+    passLeasesAndDeferrals: async () => void (time += 120_000),
+    now,
+    settle: () => store.settleQuiet(),
+    async reopen() {
+      await s.waitFor(store.close());
+      reopened = new LowdbStore(options);
+      await reopened.open();
+      return reopened;
+    },
+    async close() {
+      if (reopened) await reopened.close();
+      else await s.waitFor(store.close()).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * PostgreSQL: one database for the whole property, emptied before each run.
+ * The scheduler picks the order in which operations start and in which their
+ * answers come back (inside, the server runs them truly at once); injected
+ * failures strike statements either before they reach the server or after
+ * it committed (an answer lost on the way back), on every pool.
+ */
+let database: TestDatabase | undefined;
+const PG_TABLES_KEPT = new Set(['lb_migrations', 'lb_rate_limit']);
+
+async function emptyDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    const tables = rows.map((row) => row.tablename).filter((name) => !PG_TABLES_KEPT.has(name));
+    if (tables.length > 0) await client.query(`TRUNCATE ${tables.join(', ')}`);
+  } finally {
+    await client.end();
+  }
+}
+
+const PG_FAULT_CODES = { ENOSPC: '53100', EIO: '58030' } as const;
+
+/** A pool whose statements fail when armed: half the time before the server saw them, half after it committed. */
+function failingPool(pool: pg.Pool, faults: Faults): pg.Pool {
+  let after = false;
+  const strike = async <T>(run: () => Promise<T>, text: string): Promise<T> => {
+    if (/^\s*(ROLLBACK|BEGIN)/i.test(text)) return run();
+    try {
+      faults.maybeFail(`before ${text.slice(0, 40)}`);
+    } catch (error) {
+      after = !after;
+      if (!after) throw Object.assign(new Error((error as Error).message), { code: PG_FAULT_CODES[(error as { code: 'ENOSPC' | 'EIO' }).code] });
+      const result = await run();
+      throw Object.assign(new Error(`${(error as Error).message} (after the commit)`), { code: '08006', result });
+    }
+    return run();
+  };
+  const textOf = (query: unknown) => (typeof query === 'string' ? query : ((query as { text?: string })?.text ?? ''));
+  return new Proxy(pool, {
+    get(target, name, receiver) {
+      if (name === 'query') return (text: unknown, values?: unknown) => strike(() => target.query(text as string, values as unknown[]), textOf(text));
+      if (name === 'connect')
+        return async () => {
+          const client = await target.connect();
+          return new Proxy(client, {
+            get(inner, key, innerReceiver) {
+              if (key === 'query') return (text: unknown, values?: unknown) => strike(() => inner.query(text as string, values as unknown[]), textOf(text));
+              const value = Reflect.get(inner, key, innerReceiver) as unknown;
+              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
+            },
+          });
+        };
+      const value = Reflect.get(target, name, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** The store, with the start and the answer of every operation released in the order the scheduler picks. */
+function scheduledStore(s: fc.Scheduler, store: LedgerStore): LedgerStore {
+  const gate = s.scheduleFunction(async (_what: string) => undefined);
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function' || name === 'onWork' || name === 'exportAll') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return async (...args: unknown[]) => {
+        await gate(`start ${String(name)}`);
+        try {
+          return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          await gate(`end ${String(name)}`);
+        }
+      };
+    },
+  });
+}
+
+const PG_LEASE_MS = 800;
+
+async function postgresHarness(s: fc.Scheduler, faults: Faults): Promise<Harness> {
+  await emptyDatabase(database!.url);
+  const logger = createLogger({ level: 'silent' });
+  const common = { connectionString: database!.url };
+  const pools = { work: new pg.Pool({ ...common, max: 6 }), ack: new pg.Pool({ ...common, max: 3 }), lease: new pg.Pool({ ...common, max: 2 }) };
+  for (const pool of Object.values(pools)) pool.on('error', () => undefined);
+  const real = new PostgresStore({
+    connections: {
+      work: failingPool(pools.work, faults),
+      ack: failingPool(pools.ack, faults),
+      lease: failingPool(pools.lease, faults),
+      session: async () => {
+        const client = new pg.Client(common);
+        client.on('error', () => undefined);
+        await client.connect();
+        return client;
+      },
+    },
+    // The schema is there already: the property's database was migrated once.
+    migrate: async () => undefined,
+  });
+  await real.open();
+  void logger;
+  let reopened: { close(): Promise<void> } | undefined;
+  return {
+    store: scheduledStore(s, real),
+    leaseMs: PG_LEASE_MS,
+    laterMs: 400,
+    tick: () => undefined,
+    passLeasesAndDeferrals: () => new Promise((resolve) => setTimeout(resolve, PG_LEASE_MS + 200)),
+    now: () => new Date(),
+    settle: async () => 0,
+    async reopen() {
+      // Another instance on the same database: what it sees is what was committed.
+      await real.close();
+      await Promise.all(Object.values(pools).map((pool) => pool.end()));
+      const other = await openPostgresStore({ url: database!.url, dedupeWindowMs: 7 * 86_400_000, logger, poolSize: 4 });
+      await other.store.open();
+      reopened = { close: async () => (await other.store.close(), await other.release()) };
+      return other.store;
+    },
+    async close() {
+      if (reopened) return reopened.close();
+      await real.close().catch(() => undefined);
+      await Promise.all(Object.values(pools).map((pool) => pool.end().catch(() => undefined)));
+    },
+  };
+}
+
+// --- One run ----------------------------------------------------------------------------------------------------------
+
+const attemptsOf = (record: OrderRecord) => record.work.attempts;
+
+async function run(s: fc.Scheduler, rounds: Op[][], open: (s: fc.Scheduler, faults: Faults) => Promise<Harness>): Promise<void> {
+  const faults = new Faults();
+  const harness = await open(s, faults);
+  LEASE_MS = harness.leaseMs;
+  const model = new Model();
+  const { store } = harness;
+  const settle = <T>(promise: Promise<T>) => s.waitFor(promise);
+  try {
+    for (const round of rounds) {
+      // A person's change waits for the worker to let go of the order: no claim of orders in the same round.
+      const ops = round.some((op) => op.kind === 'update') ? round.filter((op) => op.kind !== 'claimDue') : round;
+      // The worker's heartbeat: what it holds stays its own while it works (PostgreSQL's leases run out otherwise).
+      await settle(store.renewClaims('orders', [...model.heldOrders.keys()].map((key) => ({ key, owner: OWNER })), LEASE_MS).catch(() => []));
+      await settle(store.renewClaims('inbox', [...model.heldEntries.keys()].map((key) => ({ key, owner: OWNER })), LEASE_MS).catch(() => []));
+      const reservedEntries = new Set<string>();
+      const reservedOrders = new Set<string>();
+      const started: Array<Promise<void>> = [];
+      for (const op of ops) {
+        const step = start(op, { store, harness, model, faults, reservedEntries, reservedOrders });
+        if (step) started.push(step);
+      }
+      await settle(Promise.all(started));
+      faults.paused = true;
+      await settle(check(store, model, harness, 'after a round'));
+      faults.paused = false;
+    }
+
+    // Recovery: the disk is well again, and the worker lets go of what it holds, as a worker does in `finally`.
+    faults.clear();
+    for (const record of model.heldOrders.values()) {
+      const result = await settle(store.saveProgress({ ...record, dueAt: harness.now().toISOString() }, { owner: OWNER, release: true, leaseMs: LEASE_MS }));
+      expect(result, `the held order ${record.key} was taken from its worker`).not.toBe('lost');
+      model.progress.set(record.key, attemptsOf(record));
+    }
+    model.heldOrders.clear();
+    for (const key of model.heldEntries.keys()) {
+      await settle(store.deferInbox(key, { attempts: 1, firstFailureAt: harness.now().toISOString(), retryAt: harness.now().toISOString(), lastError: 'let go' }));
+    }
+    model.heldEntries.clear();
+    await harness.passLeasesAndDeferrals();
+    await settle(check(store, model, harness, 'after recovery'));
+    await settle(nothingStranded(store, model, harness));
+
+    // A new process on the same files sees the same ledger, and can take up every piece of work.
+    const reopened = await harness.reopen();
+    if (reopened) {
+      // The checks above took what was due, as a worker would; their leases run out first (PostgreSQL keeps them).
+      await harness.passLeasesAndDeferrals();
+      await check(reopened, model, harness, 'reopened from disk');
+      await nothingStranded(reopened, model, harness);
+    }
+  } finally {
+    faults.clear();
+    await harness.close();
+  }
+}
+
+interface Context {
+  store: LedgerStore;
+  harness: Harness;
+  model: Model;
+  faults: Faults;
+  reservedEntries: Set<string>;
+  reservedOrders: Set<string>;
+}
+
+/** Starts one operation; resolves once the model has learnt from its answer. Undefined when it does not apply now. */
+function start(op: Op, { store, harness, model, faults, reservedEntries, reservedOrders }: Context): Promise<void> | undefined {
+  const nowIso = harness.now().toISOString();
+  const pickFrom = <T>(keys: Iterable<string>, reserved: Set<string>, pick: number) => {
+    const free = [...keys].filter((key) => !reserved.has(key));
+    if (free.length === 0) return undefined;
+    const key = free[pick % free.length]!;
+    reserved.add(key);
+    return key;
+  };
+  switch (op.kind) {
+    case 'accept': {
+      const key = `delivery-${op.delivery}`;
+      // A platform sends the same delivery again with the same body.
+      const events =
+        model.eventsOf(key) ??
+        op.events.map(({ order, fact: each }, index) =>
+          orderEvent({ orderId: String(9_007_199_254_740_993n + BigInt(order)), facts: [each], deliveryId: `${key}-${index}`, customer: { name: `Customer ${order}`, email: emailOf(order), mobile: null } }),
+        );
+      const entry: InboxEntry = { key, aliases: [`alias-${op.delivery}`], receivedAt: nowIso, events, retry: null };
+      return store.accept(entry).then(
+        (answer) => {
+          if (answer === 'accepted') {
+            expect(model.accepted.has(key) && !model.maybeAccepted.has(key), `${key} was accepted twice`).toBe(false);
+            model.accepted.set(key, events);
+            model.maybeAccepted.delete(key);
+          } else {
+            expect(model.accepted.has(key) || model.maybeAccepted.has(key), `${key} answered duplicate but was never accepted`).toBe(true);
+          }
+        },
+        () => {
+          if (!model.accepted.has(key)) model.maybeAccepted.set(key, events);
+        },
+      );
+    }
+    case 'claimInbox':
+      return store.claimInbox(OWNER, op.limit, LEASE_MS).then(
+        (entries) => {
+          for (const entry of entries) {
+            expect(model.heldEntries.has(entry.key), `inbox entry ${entry.key} was handed out while held`).toBe(false);
+            expect(model.consumed.has(entry.key), `inbox entry ${entry.key} was handed out after it was consumed`).toBe(false);
+            model.heldEntries.set(entry.key, entry);
+          }
+        },
+        () => undefined,
+      );
+    case 'commit': {
+      const keys = [...new Set(op.picks.map((pick) => pickFrom(model.heldEntries.keys(), reservedEntries, pick)).filter((key): key is string => key !== undefined))];
+      if (keys.length === 0) return undefined;
+      const commits = keys.map((entryKey) => {
+        const events = model.heldEntries.get(entryKey)!.events ?? [];
+        const commit: IntakeCommit =
+          op.deadLetter && entryKey.endsWith('3') ? { entryKey, deadLetter: { id: `dl-${entryKey}`, kind: 'delivery', reason: 'unusable', deliveryKey: entryKey } } : { entryKey, events };
+        return commit;
+      });
+      return store.commitIntake(commits).then(
+        () => {
+          for (const commit of commits) {
+            model.heldEntries.delete(commit.entryKey);
+            model.consumed.add(commit.entryKey);
+            if (commit.deadLetter) model.deadLetters.add(commit.deadLetter.id);
+            else model.fold(commit.events ?? [], true);
+          }
+        },
+        async () => {
+          // Not committed, or committed and reported failed: intake lets the entries go, as it does in its `finally`.
+          for (const commit of commits) {
+            await store.releaseEntry(OWNER, commit.entryKey, harness.now()).catch(() => undefined);
+            model.heldEntries.delete(commit.entryKey);
+            model.maybeConsumed.add(commit.entryKey);
+            if (commit.deadLetter) model.maybeDeadLetters.add(commit.deadLetter.id);
+            else model.fold(commit.events ?? [], false);
+          }
+        },
+      );
+    }
+    case 'defer': {
+      const key = pickFrom(model.heldEntries.keys(), reservedEntries, op.pick);
+      if (!key) return undefined;
+      const retryAt = new Date(harness.now().getTime() + (op.later ? harness.laterMs : 0)).toISOString();
+      return store.deferInbox(key, { attempts: 1, firstFailureAt: nowIso, retryAt, lastError: 'the platform did not answer' }).then(
+        () => void model.heldEntries.delete(key),
+        () => void model.heldEntries.delete(key),
+      );
+    }
+    case 'claimDue':
+      return store.claimDue(OWNER, op.limit, LEASE_MS).then(
+        (records) => {
+          for (const record of records) {
+            expect(model.heldOrders.has(record.key), `order ${record.key} was handed out while held`).toBe(false);
+            expect(attemptsOf(record), `order ${record.key} was handed out with its progress gone back`).toBeGreaterThanOrEqual(model.progress.get(record.key) ?? 0);
+            model.heldOrders.set(record.key, record);
+          }
+        },
+        () => undefined,
+      );
+    case 'save': {
+      const key = pickFrom(model.heldOrders.keys(), reservedOrders, op.pick);
+      if (!key) return undefined;
+      const record = model.heldOrders.get(key)!;
+      const attempts = attemptsOf(record) + 1;
+      const saved: OrderRecord = { ...record, work: { ...record.work, attempts }, dueAt: op.done ? null : nowIso, updatedAt: nowIso };
+      model.maybeProgress.set(key, Math.max(model.maybeProgress.get(key) ?? 0, attempts));
+      return store.saveProgress(saved, { owner: OWNER, release: op.release, leaseMs: LEASE_MS }).then(
+        (result) => {
+          expect(result, `the worker's lease on ${key} was lost in one process`).not.toBe('lost');
+          model.progress.set(key, attempts);
+          if (op.release) model.heldOrders.delete(key);
+          else model.heldOrders.set(key, saved);
+        },
+        async () => {
+          // The worker gives the order up, as it does in its `finally`; the store must let it be taken again.
+          await store.releaseOrder(OWNER, key, harness.now()).catch(() => undefined);
+          model.heldOrders.delete(key);
+        },
+      );
+    }
+    case 'update': {
+      const key = orderKeyOf(op.order);
+      if (model.heldOrders.has(key) || reservedOrders.has(key)) return undefined;
+      reservedOrders.add(key);
+      return store.updateProgress(key, (record) => void (record.work.lastError = 'retried by a person')).then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+    case 'settle':
+      return harness.settle().then(
+        () => undefined,
+        () => undefined,
+      );
+    case 'read':
+      return store.getOrder(orderKeyOf(op.order)).then(
+        (record) => {
+          const key = orderKeyOf(op.order);
+          if (model.facts.has(key)) expect(record, `order ${key} could not be read`).toBeDefined();
+        },
+        () => undefined,
+      );
+    case 'list':
+      return store.listOrders({ page: 1, limit: 100 }).then(
+        ({ orders }) => {
+          const listed = new Set(orders.map((order) => order.key));
+          for (const key of model.facts.keys()) expect(listed.has(key), `order ${key} missing from the list`).toBe(true);
+        },
+        () => undefined,
+      );
+    case 'deadLetter': {
+      const id = `letter-${op.id}`;
+      if (op.remove) {
+        return store.removeDeadLetter(id).then(
+          () => {
+            model.deadLetters.delete(id);
+            model.maybeDeadLetters.delete(id);
+          },
+          () => {
+            if (model.deadLetters.delete(id)) model.maybeDeadLetters.add(id);
+          },
+        );
+      }
+      return store.addDeadLetter({ id, kind: 'call', reason: 'refused', orderKey: orderKeyOf(op.id) }).then(
+        () => {
+          model.deadLetters.add(id);
+          model.maybeDeadLetters.delete(id);
+        },
+        () => void model.maybeDeadLetters.add(id),
+      );
+    }
+    case 'erase': {
+      const key = orderKeyOf(op.order);
+      return store.eraseCustomer({ emails: [emailOf(op.order)], phones: [], orderIds: [] }, (delivery) => ({ about: false, redacted: delivery }), nowIso).then(
+        () => {
+          if (model.facts.has(key)) model.erased.add(key);
+        },
+        () => undefined,
+      );
+    }
+    case 'prune':
+      return store.pruneSeen(new Date(harness.now().getTime() - 7 * 86_400_000)).then(
+        () => undefined,
+        () => undefined,
+      );
+    case 'faults':
+      faults.arm(op.count, op.code);
+      return undefined;
+    case 'tick':
+      harness.tick(op.ms);
+      return undefined;
+  }
+}
+
+/** The store agrees with the model: nothing acknowledged lost, no order missing, no progress gone back. */
+async function check(store: LedgerStore, model: Model, harness: Harness, when: string): Promise<void> {
+  for (const key of model.pending()) {
+    if (model.heldEntries.has(key)) continue;
+    expect(await store.inboxEntry(key), `${when}: the acknowledged delivery ${key} is neither in the inbox nor folded`).toBeDefined();
+  }
+  const seen = new Set<string>();
+  for (const [key, facts] of model.facts) {
+    const record = await store.getOrder(key);
+    expect(record, `${when}: order ${key} is missing`).toBeDefined();
+    seen.add(key);
+    const held = new Set(record!.facts);
+    for (const each of facts) expect(held.has(each), `${when}: order ${key} lost the fact ${each}`).toBe(true);
+    for (const each of held) expect(facts.has(each) || model.maybeFacts.get(key)?.has(each), `${when}: order ${key} holds ${each}, which no delivery said`).toBeTruthy();
+    const attempts = model.heldOrders.has(key) ? 0 : (model.progress.get(key) ?? 0);
+    expect(attemptsOf(record!), `${when}: order ${key} went back to older progress`).toBeGreaterThanOrEqual(attempts);
+    expect(attemptsOf(record!), `${when}: order ${key} holds progress nobody saved`).toBeLessThanOrEqual(model.maybeProgress.get(key) ?? 0);
+    if (model.erased.has(key)) expect(record!.snapshot.customer.email, `${when}: order ${key} still names the erased customer`).toBeNull();
+  }
+  const counts = await store.countOrders();
+  const total = Object.values(counts.byState).reduce((sum, count) => sum + count, 0);
+  const possible = new Set([...model.facts.keys(), ...model.maybeFacts.keys()]).size;
+  expect(total, `${when}: ${total} orders counted`).toBeGreaterThanOrEqual(model.facts.size);
+  expect(total, `${when}: ${total} orders counted`).toBeLessThanOrEqual(possible);
+  const letters = new Set((await store.listDeadLetters()).map((letter) => letter.id));
+  for (const id of model.deadLetters) expect(letters.has(id), `${when}: dead letter ${id} is missing`).toBe(true);
+  for (const id of letters) expect(model.deadLetters.has(id) || model.maybeDeadLetters.has(id), `${when}: dead letter ${id} came back`).toBe(true);
+  void harness;
+}
+
+/** Every delivery still waiting and every order due can be taken up: no claim outlived its holder. */
+async function nothingStranded(store: LedgerStore, model: Model, harness: Harness): Promise<void> {
+  const entries = new Set((await store.claimInbox('after', 1_000, LEASE_MS)).map((entry) => entry.key));
+  for (const key of model.pending()) expect(entries.has(key), `the delivery ${key} waits in the inbox but nobody can take it`).toBe(true);
+  const claimed = new Set((await store.claimDue('after', 1_000, LEASE_MS)).map((record) => record.key));
+  for (const key of new Set([...model.facts.keys(), ...model.maybeFacts.keys()])) {
+    const record = await store.getOrder(key);
+    if (!record || record.dueAt === null || Date.parse(record.dueAt) > harness.now().getTime()) continue;
+    expect(claimed.has(key), `order ${key} is due but nobody can take it`).toBe(true);
+  }
+}
+
+// --- The properties ---------------------------------------------------------------------------------------------------
+
+const backends: Array<[string, (s: fc.Scheduler, faults: Faults) => Promise<Harness>, boolean, number]> = [
+  ['lowdb', lowdbHarness, true, RUNS],
+  ['postgres', postgresHarness, postgresAvailable(), PG_RUNS],
+];
+
+beforeAll(async () => {
+  if (!postgresAvailable()) return;
+  database = await freshDatabase();
+  const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }) });
+  await store.open();
+  await store.close();
+  await release();
+});
+afterAll(async () => database?.drop());
+
+describe.each(backends)('the %s store against its model', (_name, open, available, runs) => {
+  const stats = { runs: 0, ops: 0 };
+  afterAll(() => console.log(`store model (${_name}): ${stats.runs} runs, ${stats.ops} operations`));
+
+  it.skipIf(!available)(`keeps every promise through ${runs} runs of concurrent operations and failed writes`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), roundsArb, async (s, rounds) => {
+        await run(s, rounds, open);
+        stats.runs++;
+        stats.ops += rounds.flat().length;
+      }),
+      { numRuns: runs },
+    );
+  }, 600_000);
+});
