@@ -13,6 +13,9 @@ export interface PlatformActivity {
   lastDeliveryAt: string | null;
   deliveriesLastHour: number;
   signatureFailuresLastHour: number;
+  /** Authentic deliveries from shops the bridge does not serve (acknowledged, ignored), and those shops. */
+  notAllowedLastHour: number;
+  notAllowedShops: string[];
 }
 
 const MINUTE = 60_000;
@@ -20,6 +23,8 @@ const MINUTE = 60_000;
 export class Activity {
   readonly #minutes: MinuteCounts[] = [];
   readonly #lastDeliveryAt = new Map<string, number>();
+  /** Per platform, each refused shop and when its deliveries were refused (last hour). */
+  readonly #refused = new Map<string, Map<string, number[]>>();
   readonly #keepMinutes: number;
   readonly #now: () => number;
 
@@ -44,6 +49,16 @@ export class Activity {
     const key = `${platform}:${result}`;
     bucket.deliveries[key] = (bucket.deliveries[key] ?? 0) + 1;
     if (!result.startsWith('rejected')) this.#lastDeliveryAt.set(platform, this.#now());
+  }
+
+  /** A delivery from a shop the bridge does not serve was acknowledged and ignored. */
+  recordRefusedShop(platform: string, shop: string): void {
+    let shops = this.#refused.get(platform);
+    if (!shops) this.#refused.set(platform, (shops = new Map()));
+    const since = this.#now() - 60 * MINUTE;
+    const times = (shops.get(shop) ?? []).filter((at) => at >= since);
+    times.push(this.#now());
+    shops.set(shop, times);
   }
 
   /** A loyalty call attempt finished: outcome is success or an error kind. */
@@ -76,6 +91,13 @@ export class Activity {
       }
     }
     const last = this.#lastDeliveryAt.get(platform);
-    return { lastDeliveryAt: last === undefined ? null : new Date(last).toISOString(), deliveriesLastHour: deliveries, signatureFailuresLastHour: signatureFailures };
+    const refused = [...(this.#refused.get(platform) ?? [])].map(([shop, times]) => [shop, times.filter((at) => at >= since).length] as const).filter(([, count]) => count > 0);
+    return {
+      lastDeliveryAt: last === undefined ? null : new Date(last).toISOString(),
+      deliveriesLastHour: deliveries,
+      signatureFailuresLastHour: signatureFailures,
+      notAllowedLastHour: refused.reduce((sum, [, count]) => sum + count, 0),
+      notAllowedShops: refused.map(([shop]) => shop).sort(),
+    };
   }
 }

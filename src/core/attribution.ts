@@ -1,13 +1,25 @@
 // Which orders were referred, and which were paid partly with points. Both
 // read only the neutral event fields and the merchant's policy.
+import type { ReferrerKind } from '../loyalty/protocol.ts';
 import { pointsFor } from './decimal.ts';
 import type { OrderSnapshot } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
+type Via = 'platform' | 'attribute' | 'discount_code' | 'landing_site' | 'default';
+
+export interface Referrer {
+  kind: ReferrerKind;
+  value: string;
+  /** Where it was read from, for the merchant. */
+  via: Exclude<Via, 'platform' | 'default'>;
+}
+
+/** A referral the service can use: a campaign, and whom to reward. */
 export interface Referral {
   campaignId: number;
-  /** Where the attribution came from, for the merchant. */
-  via: 'platform' | 'attribute' | 'discount_code' | 'landing_site';
+  /** Where the campaign came from, for the merchant. */
+  via: Via;
+  referrer: Referrer;
 }
 
 const campaignId = (value: string | null | undefined): number | undefined => {
@@ -16,7 +28,8 @@ const campaignId = (value: string | null | undefined): number | undefined => {
   return id > 0 ? id : undefined;
 };
 
-export function findReferral(snapshot: OrderSnapshot, policy: Policy): Referral | undefined {
+/** The order's campaign, from the platform or the sources the merchant configured. */
+export function findCampaign(snapshot: OrderSnapshot, policy: Policy): { campaignId: number; via: Via } | undefined {
   if (snapshot.referral) return { campaignId: snapshot.referral.campaignId, via: 'platform' };
   const { attributeKey, discountCampaigns, landingParam } = policy.referral;
   if (attributeKey) {
@@ -32,6 +45,66 @@ export function findReferral(snapshot: OrderSnapshot, policy: Policy): Referral 
     if (fromLanding !== undefined) return { campaignId: fromLanding, via: 'landing_site' };
   }
   return undefined;
+}
+
+/**
+ * A referrer value as the service takes it for its kind, or undefined when
+ * it cannot be one (a code with spaces, an e-mail without @): sending it
+ * would reward nobody, or somebody else.
+ */
+export function referrerValue(kind: ReferrerKind, raw: string | null | undefined): string | undefined {
+  const value = raw?.trim() ?? '';
+  switch (kind) {
+    case 'email':
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && value.length <= 320 ? value.toLowerCase() : undefined;
+    case 'mobile': {
+      const digits = value.replace(/[\s().-]/g, '');
+      return /^\+?\d{7,15}$/.test(digits) ? digits : undefined;
+    }
+    default:
+      return /^[^\s]{1,100}$/.test(value) ? value : undefined;
+  }
+}
+
+/** Whom to reward, from a note or cart attribute, a referrer's discount code, or the landing page. */
+export function findReferrer(snapshot: OrderSnapshot, policy: Policy): Referrer | undefined {
+  const { kind, attributeKey, landingParam, discountCodePattern } = policy.referral.referrer;
+  if (attributeKey) {
+    const value = referrerValue(kind, snapshot.attributes[attributeKey]);
+    if (value !== undefined) return { kind, value, via: 'attribute' };
+  }
+  if (discountCodePattern) {
+    for (const { code } of snapshot.discountCodes) {
+      const match = discountCodePattern.exec(code);
+      const value = match ? referrerValue(kind, match[1] ?? code) : undefined;
+      if (value !== undefined) return { kind, value, via: 'discount_code' };
+    }
+  }
+  if (landingParam && snapshot.landingSite) {
+    const value = referrerValue(kind, landingQuery(snapshot.landingSite).get(landingParam));
+    if (value !== undefined) return { kind, value, via: 'landing_site' };
+  }
+  return undefined;
+}
+
+export type Attribution =
+  | { kind: 'referral'; referral: Referral }
+  /** A campaign, but nobody to reward: a conversion would be of no use to the service. */
+  | { kind: 'no_referrer'; campaignId: number }
+  | { kind: 'none' };
+
+export function attribute(snapshot: OrderSnapshot, policy: Policy): Attribution {
+  const referrer = findReferrer(snapshot, policy);
+  const campaign = findCampaign(snapshot, policy) ?? (referrer && policy.referral.defaultCampaignId !== null ? { campaignId: policy.referral.defaultCampaignId, via: 'default' as const } : undefined);
+  if (!campaign) return { kind: 'none' };
+  if (!referrer) return { kind: 'no_referrer', campaignId: campaign.campaignId };
+  return { kind: 'referral', referral: { ...campaign, referrer } };
+}
+
+/** The referral a conversion can be sent for, if the order has one. */
+export function findReferral(snapshot: OrderSnapshot, policy: Policy): Referral | undefined {
+  const attribution = attribute(snapshot, policy);
+  return attribution.kind === 'referral' ? attribution.referral : undefined;
 }
 
 function landingQuery(landingSite: string): URLSearchParams {

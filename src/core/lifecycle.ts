@@ -2,22 +2,24 @@
 // belong, given the union of its facts and the policy, and which single call
 // moves the loyalty service one step closer. Nothing here does I/O or reads a
 // clock of its own.
-import { findReferral, pointsToRedeem, type Referral } from './attribution.ts';
+import { attribute, findReferral, pointsToRedeem, type Referral } from './attribution.ts';
 import { compareDecimal } from './decimal.ts';
 import type { Fact } from './order-event.ts';
 import type { OrderRecord, OrderSnapshot, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
+import { lowestBand } from './spend-bands.ts';
 
 export const SKIP_REASONS = ['test_order', 'excluded_source', 'below_minimum', 'missing_email', 'missing_mobile', 'protected_data_hidden', 'customer_erased'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export type Target =
-  | { state: 'skipped'; reason: SkipReason }
-  | { state: 'void' }
-  | { state: 'cancelled' }
-  | { state: 'approved' }
-  | { state: 'earned' }
-  | { state: 'new' };
+/** Orders that earn as usual but need the merchant's eye, listed by these reasons. */
+export const ATTENTION_REASONS = ['referral_without_referrer', 'points_redeemed_on_cancelled_order'] as const;
+export type AttentionReason = (typeof ATTENTION_REASONS)[number];
+
+/** Every reason an order can be listed by. */
+export const ORDER_REASONS = [...SKIP_REASONS, ...ATTENTION_REASONS] as const;
+
+export type Target = { state: 'skipped'; reason: SkipReason } | { state: 'void' | 'cancelled' | 'approved' | 'earned' | 'new'; reason?: AttentionReason };
 
 export type TargetState = Target['state'];
 
@@ -26,6 +28,9 @@ export function skipReason(snapshot: OrderSnapshot, policy: Policy, erased = fal
   if (snapshot.test && !policy.countTestOrders) return 'test_order';
   if (snapshot.source !== null && policy.excludedSources.includes(snapshot.source.toLowerCase())) return 'excluded_source';
   if (compareDecimal(snapshot.total.amount, policy.minimumTotal) < 0) return 'below_minimum';
+  // With points by spend, an order below the lowest band has no activity to earn under.
+  const lowest = lowestBand(policy.earnBands);
+  if (lowest !== undefined && compareDecimal(snapshot.total.amount, lowest) < 0) return 'below_minimum';
   const missing = !snapshot.customer.email ? 'missing_email' : policy.requireMobile && !snapshot.customer.mobile ? 'missing_mobile' : undefined;
   if (!missing) return undefined;
   if (erased) return 'customer_erased';
@@ -71,10 +76,14 @@ export function pointsTarget({ facts, snapshot, upstreamPoints, earnedAt, now, e
   return { state: 'new' };
 }
 
-/** When the pending period of an earned order ends, if it has one and it is still running. */
+/** When the pending period of an earned order (or of a conversion on an order that earns nothing) ends, if one is still running. */
 export function approvalDueAt(record: OrderRecord, policy: Policy): Date | undefined {
-  if (policy.pendingDays <= 0 || record.upstream.points !== 'earned' || record.upstream.earnedAt === null) return undefined;
-  return new Date(Date.parse(record.upstream.earnedAt) + policy.pendingDays * DAY_MS);
+  if (policy.pendingDays <= 0) return undefined;
+  const { upstream } = record;
+  if (upstream.points === 'earned' && upstream.earnedAt !== null) return new Date(Date.parse(upstream.earnedAt) + policy.pendingDays * DAY_MS);
+  const conversionWaits = policy.conversion.confirm && upstream.conversion === 'sent' && (upstream.conversionStatus ?? 'pending') === 'pending';
+  if (conversionWaits && record.target?.state === 'skipped' && upstream.conversionSentAt) return new Date(Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS);
+  return undefined;
 }
 
 export type Action =
@@ -82,7 +91,9 @@ export type Action =
   | { kind: 'approve' }
   | { kind: 'cancel' }
   | { kind: 'redeem'; points: number }
-  | { kind: 'conversion'; referral: Referral };
+  | { kind: 'conversion'; referral: Referral }
+  | { kind: 'approveConversion' }
+  | { kind: 'rejectConversion'; remark: string };
 
 export interface Plan {
   target: Target;
@@ -92,19 +103,36 @@ export interface Plan {
 
 /**
  * The next call for an order: points first (earn before approve, never the
- * other way), then a redemption, then a conversion. Redemptions and
- * conversions are sent at most once, for paid, eligible orders that were not
- * cancelled before they went out.
+ * other way), then a redemption, then the conversion and its confirmation.
+ * Redemptions and conversions are sent at most once, for paid, eligible
+ * orders that were not cancelled before they went out; a conversion then
+ * follows the order: approved with its points, rejected with its cancellation.
  */
 export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
   const facts = new Set(record.facts);
   const { upstream, snapshot } = record;
-  const target = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now, erased: Boolean(record.erasedAt) }, policy);
+  const points = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now, erased: Boolean(record.erasedAt) }, policy);
   // A call held by a dead letter waits for a person; the others go on.
   const held = (action: Action | undefined) => (action && record.work.held[action.kind] === undefined ? action : undefined);
-  const next = held(pointsAction(target.state, upstream.points)) ?? extraActions(record, target, facts, policy).find((action) => held(action));
-  return { target, next };
+  const next =
+    held(pointsAction(points.state, upstream.points)) ??
+    [...redemptionActions(record, points, facts, policy), ...conversionActions(record, points, facts, policy, now)].find((action) => held(action));
+  return { target: withAttention(record, points, facts, policy), next };
 }
+
+/** The target as the merchant reads it: with the reason an order needs their eye, if it does. */
+function withAttention(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Target {
+  const { upstream, snapshot } = record;
+  if (isCancelled(facts, policy) && upstream.redemption === 'sent' && !upstream.redemptionReturn) {
+    // A cancelled order earns nothing whatever kept it from earning: what counts now is the points it took.
+    return { state: target.state === 'skipped' ? 'void' : target.state, reason: 'points_redeemed_on_cancelled_order' };
+  }
+  if (target.state === 'skipped' || countsForNothing(target) || !isTriggered(facts, policy) || upstream.conversion !== 'none') return target;
+  return attribute(snapshot, policy).kind === 'no_referrer' ? { ...target, reason: 'referral_without_referrer' } : target;
+}
+
+/** A test order or one from an excluded source counts for nothing at all; one that merely cannot earn points may still carry a referral or a redemption. */
+const countsForNothing = (target: Target) => target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source');
 
 function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | undefined {
   switch (target) {
@@ -124,25 +152,59 @@ function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | u
   }
 }
 
-function extraActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
+function redemptionActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
   const { snapshot, upstream } = record;
-  // A conversion in doubt is finished whatever happened since: it may be recorded already.
-  if (upstream.conversion === 'sending') {
-    const referral = findReferral(snapshot, policy);
-    if (referral) return [{ kind: 'conversion', referral }];
+  if (countsForNothing(target) || !isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
+  if (upstream.redemption !== 'none' || !(snapshot.customer.email || snapshot.customer.mobile)) return [];
+  const points = pointsToRedeem(snapshot, policy);
+  return points > 0 ? [{ kind: 'redeem', points }] : [];
+}
+
+function conversionActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy, now: Date): Action[] {
+  const { snapshot, upstream } = record;
+  const cancelled = isCancelled(facts, policy);
+  const confirm = policy.conversion.confirm && upstream.conversionCampaignId !== undefined;
+  switch (upstream.conversion) {
+    case 'sending': {
+      // In doubt. A cancelled order's conversion is rejected without adding it
+      // again (an add can reward the referrer at once); "conversion does not
+      // exist" then says it never landed. A live order's add is finished.
+      if (cancelled && confirm) return [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }];
+      const referral = findReferral(snapshot, policy);
+      return referral ? [{ kind: 'conversion', referral: { ...referral, campaignId: upstream.conversionCampaignId ?? referral.campaignId } }] : [];
+    }
+    case 'sent': {
+      if (!confirm) return [];
+      const status = upstream.conversionStatus ?? 'pending';
+      if (cancelled) return status === 'rejected' ? [] : [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }];
+      return status === 'pending' && conversionApprovalDue(record, target, facts, policy, now) ? [{ kind: 'approveConversion' }] : [];
+    }
+    case 'none': {
+      if (countsForNothing(target) || !isTriggered(facts, policy) || cancelled) return [];
+      const referral = findReferral(snapshot, policy);
+      return referral ? [{ kind: 'conversion', referral }] : [];
+    }
+    default:
+      return [];
   }
-  // A test order or one from an excluded source counts for nothing at all; a
-  // referral or a redemption on an order that merely cannot earn points is still real.
-  if (target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source')) return [];
-  if (!isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
-  const actions: Action[] = [];
-  if (upstream.redemption === 'none' && (snapshot.customer.email || snapshot.customer.mobile)) {
-    const points = pointsToRedeem(snapshot, policy);
-    if (points > 0) actions.push({ kind: 'redeem', points });
-  }
-  if (upstream.conversion === 'none') {
-    const referral = findReferral(snapshot, policy);
-    if (referral) actions.push({ kind: 'conversion', referral });
-  }
-  return actions;
+}
+
+/**
+ * The conversion is approved when the order's points are. An order that
+ * earns no points (no mobile, below the minimum) follows the same rule from
+ * the conversion's add: fulfilment, or the pending period.
+ */
+function conversionApprovalDue(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy, now: Date): boolean {
+  const { upstream } = record;
+  if (upstream.points === 'approved') return true;
+  if (target.state !== 'skipped') return false;
+  if (policy.pendingDays <= 0) return facts.has('fulfilled');
+  return upstream.conversionSentAt != null && now.getTime() >= Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS;
+}
+
+/** Why a conversion is rejected, for the service's record ("remark"). */
+function rejectionRemark(facts: ReadonlySet<Fact>): string {
+  if (facts.has('cancelled')) return 'order cancelled';
+  if (facts.has('fullyRefunded')) return 'order refunded in full';
+  return 'order partly refunded; its points were cancelled';
 }

@@ -33,6 +33,12 @@ export const orderEventSchema = z.object({
     .object({ amount: decimal, currency: z.string().max(8), presentment: z.object({ amount: decimal, currency: z.string().max(8) }).optional() })
     .nullable(),
   /**
+   * The goods after discounts, before shipping and tax, in the shop's
+   * currency: what CONVERSION_PURCHASE_AMOUNT=subtotal sends. null when the
+   * event does not carry it.
+   */
+  subtotal: decimal.nullable().optional(),
+  /**
    * Refunds the event knows of, by the platform's refund id, with the currency
    * of the amount when known. The core adds them up, in the shop's currency,
    * against the order's total to tell a full refund from a partial one.

@@ -15,6 +15,8 @@ export interface OrderSnapshot {
   orderName: string;
   customer: { name: string | null; email: string | null; mobile: string | null };
   total: { amount: string; currency: string; presentment?: { amount: string; currency: string } | undefined };
+  /** Goods after discounts, before shipping and tax, in the shop's currency, when known. */
+  subtotal?: string | null | undefined;
   test: boolean;
   source: string | null;
   referral?: { campaignId: number } | undefined;
@@ -32,12 +34,28 @@ export interface RefundAmount {
 }
 
 export interface CallRecord {
-  operation: 'earn' | 'approve' | 'cancel' | 'redeem' | 'conversion';
+  operation: 'earn' | 'approve' | 'cancel' | 'redeem' | 'conversion' | 'approveConversion' | 'rejectConversion';
   at: string;
   attempts: number;
   outcome: 'success' | 'retry' | 'failed';
   httpStatus?: number | undefined;
   message: string;
+}
+
+export type ConversionStatus = 'pending' | 'approved' | 'rejected';
+
+/**
+ * returning: the manual earn is under way (or its outcome unknown, with a
+ * dead letter); a second click is refused. returned: it was applied.
+ */
+export interface RedemptionReturn {
+  state: 'returning' | 'returned';
+  points: number;
+  activityId: string;
+  by: string;
+  reason: string;
+  at: string;
+  adjustmentId: string;
 }
 
 export interface OrderRecord {
@@ -59,10 +77,24 @@ export interface OrderRecord {
   upstream: {
     points: UpstreamPoints;
     earnedAt: string | null;
-    /** sending: as for earning, the call may have been made. */
-    conversion: 'none' | 'sending' | 'sent';
+    /** The activity the order earns under, fixed at its first earn: a later edit of the total does not move its points. */
+    earnActivityId?: string | undefined;
+    /**
+     * sending: as for earning, the call may have been made. void: it was in
+     * doubt, and a reject answered "conversion does not exist": it never landed.
+     */
+    conversion: 'none' | 'sending' | 'sent' | 'void';
+    /** The campaign the conversion was added under, fixed with the add's intent: confirm names the same one. */
+    conversionCampaignId?: number | undefined;
+    conversionSentAt?: string | null | undefined;
+    /** Where conversion/confirm has moved the conversion. */
+    conversionStatus?: ConversionStatus | undefined;
     /** sending: the call may have been made; a crash here leaves it in doubt. */
     redemption: 'none' | 'sending' | 'sent';
+    /** Points the redeem took, once it did. */
+    redeemedPoints?: number | undefined;
+    /** The redeemed points of a cancelled order, given back by a person's manual earn. */
+    redemptionReturn?: RedemptionReturn | null | undefined;
     /** The lp_orderid this order was registered under before its first call, once it was. */
     lpOrderId?: string | null | undefined;
   };
@@ -76,6 +108,8 @@ export interface OrderRecord {
     firstFailureAt: string | null;
     retryAt: string | null;
     lastError: string | null;
+    /** Failures in words the service does not document, for the next call: retried only so many times. */
+    unknownFailures?: number | undefined;
     held: Partial<Record<CallRecord['operation'], string>>;
   };
   calls: CallRecord[];
@@ -167,6 +201,7 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   record.snapshot.customer = customer;
   take('orderName', event.orderName, event.orderName !== '');
   if (event.total !== null) take('total', event.total, true);
+  take('subtotal', event.subtotal, event.subtotal !== null && event.subtotal !== undefined);
   take('source', event.source, event.source !== null);
   take('referral', event.referral, event.referral !== undefined);
   take('discountCodes', event.discountCodes, event.discountCodes.length > 0);
@@ -261,20 +296,26 @@ export const summarise = (record: OrderRecord): OrderSummary => ({
   updatedAt: record.updatedAt,
 });
 
-/** Orders by state and by platform, and skipped ones by reason: what the merchant sees first. */
+/** Orders by state and by platform, skipped ones by reason, and the others that need the merchant's eye by reason: what the merchant sees first. */
 export interface OrderCounts {
   byState: Record<string, number>;
   byPlatform: Record<string, number>;
   skipped: Record<string, number>;
+  /** Orders that earn as usual but are listed for a reason (a referral without a referrer, points redeemed on a cancelled order). */
+  attention: Record<string, number>;
 }
 
 export function countOrders(summaries: Iterable<Pick<OrderSummary, 'state' | 'platform' | 'reason'>>): OrderCounts {
-  const counts: OrderCounts = { byState: {}, byPlatform: {}, skipped: {} };
+  const counts: OrderCounts = { byState: {}, byPlatform: {}, skipped: {}, attention: {} };
   const add = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
   for (const summary of summaries) {
     add(counts.byState, summary.state);
     add(counts.byPlatform, summary.platform);
-    if (summary.state === 'skipped' && summary.reason) add(counts.skipped, summary.reason);
+    if (summary.reason) add(summary.state === 'skipped' ? counts.skipped : counts.attention, summary.reason);
   }
   return counts;
 }
+
+/** How many orders are listed for a reason, skipped or not. Counts kept before attention existed have none. */
+export const countWithReason = (counts: Pick<OrderCounts, 'skipped'> & Partial<Pick<OrderCounts, 'attention'>>, reason: string): number =>
+  (counts.skipped[reason] ?? 0) + (counts.attention?.[reason] ?? 0);

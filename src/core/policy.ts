@@ -1,5 +1,7 @@
 // The merchant's rules for points, referrals and redemptions. All of it comes
 // from configuration; the lifecycle reads nothing else.
+import type { ReferrerKind } from '../loyalty/protocol.ts';
+import type { SpendBand } from './spend-bands.ts';
 
 export interface Policy {
   /** Which fact earns points: payment (default) or the order being placed. */
@@ -26,7 +28,30 @@ export interface Policy {
     discountCampaigns: Readonly<Record<string, number>>;
     /** Landing-site query parameter whose value is the campaign id. */
     landingParam: string | null;
+    /** The campaign of an order whose referrer is known and whose campaign is not (a referrer's discount code). */
+    defaultCampaignId: number | null;
+    /** Who referred the customer: read from the order, sent as the one referrer field of this kind. */
+    referrer: {
+      kind: ReferrerKind;
+      /** Note or cart attribute whose value is the referrer. */
+      attributeKey: string | null;
+      /** Landing-site query parameter whose value is the referrer. */
+      landingParam: string | null;
+      /** Discount codes that are a referrer's code; the first group, or the whole code, is the referrer. */
+      discountCodePattern: RegExp | null;
+    };
   };
+  conversion: {
+    /** purchase_amount: the order's total in the shop's currency, or its subtotal (goods after discounts, before shipping and tax). */
+    purchaseAmount: 'total' | 'subtotal';
+    /** Approve conversions as orders' points are approved, reject them as orders are cancelled or refunded. */
+    confirm: boolean;
+  };
+  /**
+   * Points by spend: the order's total picks the activity of the highest band
+   * it reaches. Empty: every order earns under the one configured activity.
+   */
+  earnBands: readonly SpendBand[];
   redemption: {
     /** Discount codes that were paid for with loyalty points. */
     codePattern: RegExp | null;
@@ -43,6 +68,14 @@ export const DEFAULT_POLICY: Policy = {
   requireMobile: true,
   countTestOrders: false,
   pendingDays: 0,
-  referral: { attributeKey: 'loyalty_campaign', discountCampaigns: {}, landingParam: 'loyalty_campaign' },
+  referral: {
+    attributeKey: 'loyalty_campaign',
+    discountCampaigns: {},
+    landingParam: 'loyalty_campaign',
+    defaultCampaignId: null,
+    referrer: { kind: 'code', attributeKey: 'loyalty_referrer', landingParam: 'loyalty_referrer', discountCodePattern: null },
+  },
+  conversion: { purchaseAmount: 'total', confirm: true },
+  earnBands: [],
   redemption: { codePattern: /^LOYALTY-/i, pointsPerUnit: 100 },
 };

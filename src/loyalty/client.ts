@@ -7,10 +7,11 @@
 // just the one that was refused, because the limit is per API key.
 import got, { type Got, RequestError } from 'got';
 import pRetry from 'p-retry';
-import { parseEnvelope } from './envelope.ts';
-import { errorForResponse, LoyaltyError, networkError, unreadableResponse } from './errors.ts';
-import { HEADER, PATH, type PointStatusChange, type TransactionType } from './protocol.ts';
+import { fenced } from './call-fence.ts';
+import { errorForResponse, LoyaltyError, networkError, redirectError, unreadableResponse } from './errors.ts';
+import { CONVERSION_STATUS, HEADER, PATH, referrerField, type ConversionDecision, type ConversionEvent, type PointStatusChange, type ReferrerKind, type TransactionType } from './protocol.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { readReply } from './reply.ts';
 
 export interface LoyaltyClientOptions {
   /** A function when the address is known only later (the sandbox on a port the OS picks). */
@@ -58,11 +59,31 @@ export interface UpdatePointsInput {
   status: PointStatusChange;
   orderId: string;
 }
+export interface Referrer {
+  kind: ReferrerKind;
+  value: string;
+}
+
 export interface ConversionInput {
   orderId: string;
   campaignId: number;
-  refereeName?: string;
-  refereeEmail?: string;
+  event: ConversionEvent;
+  /** Sent as the one referrer_<kind> field the service takes. */
+  referrer: Referrer;
+  refereeName?: string | undefined;
+  refereeEmail?: string | undefined;
+  refereeMobile?: string | undefined;
+  /** Exact decimal text in the shop's currency; sent as text, never through a float. */
+  purchaseAmount?: string | undefined;
+  customValue?: string | undefined;
+}
+
+export interface ConfirmConversionInput {
+  orderId: string;
+  campaignId: number;
+  event: ConversionEvent;
+  decision: ConversionDecision;
+  remark?: string | undefined;
 }
 
 /** What the service answered: its message and its data, unknown fields included. */
@@ -145,12 +166,29 @@ export class LoyaltyClient {
     return this.#call('updatePoints', PATH.updatePoints, { lp_status: input.status, lp_orderid: input.orderId });
   }
 
+  /** The service keeps one conversion per order and campaign, so a repeat is harmless. */
   addConversion(input: ConversionInput): Promise<LoyaltyResult> {
     return this.#call('addConversion', PATH.conversion, {
       order_id: input.orderId,
       campaign_id: input.campaignId,
+      event: input.event,
+      [referrerField(input.referrer.kind)]: input.referrer.value,
       referee_name: input.refereeName,
       referee_email: input.refereeEmail,
+      referee_mobile: input.refereeMobile,
+      purchase_amount: input.purchaseAmount,
+      custom_value: input.customValue,
+    });
+  }
+
+  /** Approves (status 1) or rejects (status 2) a conversion; setting the state it is in changes nothing. */
+  confirmConversion(input: ConfirmConversionInput): Promise<LoyaltyResult> {
+    return this.#call('confirmConversion', PATH.conversionConfirm, {
+      order_id: input.orderId,
+      campaign_id: input.campaignId,
+      event: input.event,
+      status: CONVERSION_STATUS[input.decision],
+      remark: input.remark,
     });
   }
 
@@ -160,7 +198,8 @@ export class LoyaltyClient {
     const result = await pRetry(
       async () => {
         attempts++;
-        return this.limiter.schedule(() => this.#attempt(operation, path, json, attempts));
+        // The caller's fence (the worker's lease) is checked after the limiter's wait, right before sending.
+        return this.limiter.schedule(fenced(() => this.#attempt(operation, path, json, attempts)));
       },
       {
         retries: this.#options.maxRetries,
@@ -168,7 +207,8 @@ export class LoyaltyClient {
         maxTimeout: this.#options.maxRetryDelayMs,
         factor: 2,
         randomize: true,
-        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable && (idempotent || error.certainlyNotApplied),
+        // An unknown failure is not retried here: the worker counts those, so that they end in a dead letter, not in days of retries.
+        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable && error.kind !== 'unknown_failure' && (idempotent || error.certainlyNotApplied),
         onFailedAttempt: ({ error }) => {
           // Retry-After concerns the whole API key: hold the shared limiter so
           // no other call walks into the same refusal.
@@ -185,31 +225,37 @@ export class LoyaltyClient {
     const started = performance.now();
     let httpStatus: number | undefined;
     try {
-      const response = await this.#http.post(`${this.#baseUrl()}${path}`, { json });
+      const url = `${this.#baseUrl()}${path}`;
+      const response = await this.#http.post(url, { json });
       httpStatus = response.statusCode;
+      if (response.statusCode >= 300 && response.statusCode < 400) {
+        throw redirectError(operation, response.statusCode, url, headerText(response.headers.location), path);
+      }
       let body: unknown;
       try {
         body = JSON.parse(response.body);
       } catch {
+        if (response.statusCode >= 400) throw errorForResponse({ operation, httpStatus: response.statusCode, retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]) });
         throw unreadableResponse(operation, response.statusCode, 'not JSON');
       }
-      const parsed = parseEnvelope(body);
-      if (!parsed.parsed) {
+      const read = readReply(body, response.statusCode);
+      if (!read.readable) {
         if (response.statusCode >= 400) throw errorForResponse({ operation, httpStatus: response.statusCode });
-        throw unreadableResponse(operation, response.statusCode, parsed.why);
+        throw unreadableResponse(operation, response.statusCode, read.why);
       }
-      const { envelope } = parsed;
-      if (response.statusCode >= 300 || !envelope.ok) {
+      const { reply } = read;
+      if (response.statusCode >= 300 || !reply.ok) {
         throw errorForResponse({
           operation,
           httpStatus: response.statusCode,
-          serviceMessage: envelope.message,
-          detail: envelope.detail,
+          replyStatus: reply.replyStatus,
+          serviceMessage: reply.message,
+          detail: reply.detail,
           retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
         });
       }
       this.#report(operation, attempt, started, 'success', httpStatus);
-      return { message: envelope.message, data: envelope.data };
+      return { message: reply.message, data: reply.data };
     } catch (error) {
       const failure =
         error instanceof LoyaltyError
@@ -224,6 +270,8 @@ export class LoyaltyClient {
     this.#onAttempt?.({ operation, attempt, durationMs: performance.now() - started, outcome, httpStatus });
   }
 }
+
+const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 const customerFields = (ref: CustomerRef) => ({ lp_email: ref.email, lp_mobile: ref.mobile });
 

@@ -3,12 +3,15 @@
 // says what to fix and never carries a credential.
 
 export type LoyaltyErrorKind =
-  | 'invalid_source' // 400: a parameter is missing or malformed
+  | 'invalid_source' // 400, "Invalid Source", "Parameters missing", "<field> is required": a parameter is missing or malformed
   | 'invalid_auth' // 401: wrong or missing credentials
   | 'invalid_url' // 402: unknown path or activity
-  | 'rejected' // any other 4xx, or a failure envelope we cannot classify
+  | 'not_found' // "conversion does not exist": confirm found nothing to approve or reject
+  | 'rejected' // any other 4xx
+  | 'unknown_failure' // a failure on 2xx in words we do not know: retried a bounded number of times, never for days
+  | 'redirected' // 3xx: LOYALTY_BASE_URL is not the service's address
   | 'rate_limited' // 429
-  | 'unavailable' // 5xx, or a reply that is not the service's envelope
+  | 'unavailable' // 5xx, or a reply that is not JSON
   | 'network'; // timeout, refused, reset
 
 export interface LoyaltyErrorDetails {
@@ -47,7 +50,7 @@ export class LoyaltyError extends Error {
    * host). Anything else that failed may have been applied before it failed.
    */
   get certainlyNotApplied(): boolean {
-    if (this.kind === 'rate_limited' || this.kind === 'invalid_auth' || this.kind === 'invalid_url' || this.kind === 'invalid_source') return true;
+    if (REFUSED_KINDS.has(this.kind)) return true;
     return this.kind === 'network' && NOT_SENT_CODES.has(this.detail ?? '');
   }
 
@@ -65,67 +68,106 @@ export class LoyaltyRejectedError extends LoyaltyError {}
 /** The credentials are wrong. Every call will fail until the configuration is fixed. */
 export class LoyaltyAuthError extends LoyaltyError {}
 
-/** Worth trying again later: rate limit, server trouble, network trouble. */
+/** Worth trying again later: rate limit, server trouble, network trouble, a failure we cannot read. */
 export class LoyaltyRetryableError extends LoyaltyError {}
+
+/** Our configuration points at the wrong place: nothing sent will work until it is changed. */
+export class LoyaltyConfigError extends LoyaltyError {}
+
+/** Kinds whose call the service refused without applying it. */
+const REFUSED_KINDS = new Set<LoyaltyErrorKind>(['rate_limited', 'invalid_auth', 'invalid_url', 'invalid_source', 'not_found', 'redirected']);
 
 const describe = (details: LoyaltyErrorDetails) =>
   [details.serviceMessage, details.detail].filter(Boolean).join(': ') || 'no message';
 
-/** Builds the right error for an HTTP status (or a failure envelope on 200) and the service's words. */
-export function errorForResponse(details: LoyaltyErrorDetails & { httpStatus: number }): LoyaltyError {
-  const { httpStatus, operation } = details;
+/**
+ * Builds the right error for a failure: an HTTP status, or a failure reply on
+ * a 2xx (which the service sends), with the service's words. Its documented
+ * refusals are permanent wherever they come; server trouble is retried; a
+ * failure on a 2xx in words nobody documented is retried, but only a few
+ * times (the worker counts them), since it says nothing certain.
+ */
+export function errorForResponse(details: LoyaltyErrorDetails & { httpStatus: number; replyStatus?: number | undefined }): LoyaltyError {
+  const { operation } = details;
+  // A flat reply can carry its own status beside HTTP's 200.
+  const status = details.httpStatus < 300 && details.replyStatus !== undefined && details.replyStatus >= 400 ? details.replyStatus : details.httpStatus;
   const said = describe(details);
-  const failureOnOk = httpStatus < 400;
-  const kindFromMessage = kindOfMessage(details.serviceMessage);
+  const known = documentedFailure(details.serviceMessage, details.detail);
 
-  if (httpStatus === 401 || (failureOnOk && kindFromMessage === 'invalid_auth')) {
+  if (status === 401 || known === 'invalid_auth') {
     return new LoyaltyAuthError(
       'invalid_auth',
       false,
-      `${operation}: the loyalty service refused our credentials (${httpStatus} ${said}). Check LOYALTY_API_KEY and LOYALTY_BRAND_ID.`,
+      `${operation}: the loyalty service refused our credentials (${details.httpStatus} ${said}). Check LOYALTY_API_KEY and LOYALTY_BRAND_ID.`,
       details,
     );
   }
-  if (httpStatus === 429 || (failureOnOk && kindFromMessage === 'rate_limited')) {
+  if (status === 429 || known === 'rate_limited') {
     const wait = details.retryAfterMs === undefined ? '' : `; it asked us to wait ${Math.ceil(details.retryAfterMs / 1000)} s`;
     return new LoyaltyRetryableError('rate_limited', true, `${operation}: rate limited by the loyalty service (${said})${wait}`, details);
   }
-  if (httpStatus >= 500) {
-    return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service failed (${httpStatus} ${said})`, details);
+  if (status >= 500) {
+    return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service failed (${details.httpStatus} ${said})`, details);
   }
-  // A failure envelope on HTTP 200 whose message is none of the documented
-  // refusals says nothing certain: tried again with backoff (and dead-lettered
-  // after RETRY_MAX_AGE_HOURS), rather than given up on at once.
-  if (failureOnOk && kindFromMessage === 'rejected') {
-    return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service answered ${httpStatus} with a failure (${said})`, details);
+  if (known) {
+    return new LoyaltyRejectedError(known, false, `${operation}: the loyalty service refused the call (${details.httpStatus} ${said})`, details);
   }
-  const kind = httpStatus === 400 ? 'invalid_source' : httpStatus === 402 ? 'invalid_url' : failureOnOk ? kindFromMessage : 'rejected';
-  return new LoyaltyRejectedError(kind, false, `${operation}: the loyalty service rejected the call (${httpStatus} ${said})`, details);
+  if (status >= 400) {
+    const kind = status === 400 ? 'invalid_source' : status === 402 ? 'invalid_url' : 'rejected';
+    return new LoyaltyRejectedError(kind, false, `${operation}: the loyalty service rejected the call (${details.httpStatus} ${said})`, details);
+  }
+  return new LoyaltyRetryableError('unknown_failure', true, `${operation}: the loyalty service answered ${details.httpStatus} with a failure it does not document (${said})`, details);
 }
 
-function kindOfMessage(message: string | undefined): LoyaltyErrorKind {
-  switch (message?.trim().toLowerCase()) {
-    case 'invalid source':
-      return 'invalid_source';
-    case 'invalid auth':
-      return 'invalid_auth';
-    case 'invalid url':
-      return 'invalid_url';
-    case 'rate limit exceeded':
-      return 'rate_limited';
-    default:
-      return 'rejected';
-  }
+/** The service's documented failure texts, and what they mean. */
+const DOCUMENTED_FAILURES: ReadonlyArray<[RegExp, LoyaltyErrorKind]> = [
+  [/^invalid source$/i, 'invalid_source'],
+  [/^invalid auth$/i, 'invalid_auth'],
+  [/^invalid url$/i, 'invalid_url'],
+  [/^rate limit exceeded$/i, 'rate_limited'],
+  [/^parameters? missing$/i, 'invalid_source'],
+  [/^conversion does not exist$/i, 'not_found'],
+];
+
+/** A required field missing, in the words services use: "lp_email is required", "Missing required field order_id". */
+const MISSING_FIELD = /\b(is required|are required|required field|missing)\b/i;
+
+function documentedFailure(message: string | undefined, detail: string | undefined): LoyaltyErrorKind | undefined {
+  const said = message?.trim().replace(/[.!]+$/, '') ?? '';
+  const match = DOCUMENTED_FAILURES.find(([pattern]) => pattern.test(said));
+  if (match) return match[1];
+  if (MISSING_FIELD.test(said) || (detail !== undefined && MISSING_FIELD.test(detail) && said === '')) return 'invalid_source';
+  return undefined;
 }
 
-/** A reply we could not read as the service's envelope: most likely a proxy or an outage page. */
-export const unreadableResponse = (operation: string, httpStatus: number, why: string): LoyaltyError =>
-  new LoyaltyRetryableError(
-    'unavailable',
-    true,
-    `${operation}: the loyalty service answered ${httpStatus} with a body that is not its JSON envelope (${why})`,
-    { operation, httpStatus },
+/**
+ * The base URL answered with a redirect: the service lives elsewhere (the
+ * real one at https://www.ref-r.com). Our calls are POSTs with credentials,
+ * so they are never followed; the merchant is told where to point instead.
+ */
+export function redirectError(operation: string, httpStatus: number, requestUrl: string, location: string | undefined, path: string): LoyaltyError {
+  const from = requestUrl.slice(0, Math.max(0, requestUrl.indexOf(path))) || requestUrl;
+  let suggestion = 'the address the service gives in its documentation (https://www.ref-r.com)';
+  if (location) {
+    try {
+      const target = new URL(location, requestUrl);
+      const at = target.href.indexOf(path);
+      suggestion = at > 0 ? target.href.slice(0, at) : target.origin;
+    } catch {
+      // An unreadable Location still tells us the address is wrong.
+    }
+  }
+  return new LoyaltyConfigError(
+    'redirected',
+    false,
+    `${operation}: LOYALTY_BASE_URL ${from} answers ${httpStatus}, a redirect${location ? ` to ${location}` : ''}. Set LOYALTY_BASE_URL=${suggestion} and restart`,
+    { operation, httpStatus, detail: location },
   );
+}
+
+/** A reply we could not read as JSON: most likely a proxy or an outage page. */
+export const unreadableResponse = (operation: string, httpStatus: number, why: string): LoyaltyError =>
+  new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service answered ${httpStatus} with a body that is not its JSON (${why})`, { operation, httpStatus });
 
 // No `cause` here on purpose: the HTTP library's error carries the request
 // options, headers and credentials included, and a logger would print them.

@@ -16,7 +16,11 @@ export const PATH = {
   transaction: '/loyalty/v1/transaction',
   updatePoints: '/loyalty/v1/updatePoints',
   conversion: '/api/v1/conversion/add',
+  conversionConfirm: '/api/v1/conversion/confirm',
 } as const;
+
+/** The address of the real service (its documentation's "Getting Started"). */
+export const SERVICE_BASE_URL = 'https://www.ref-r.com';
 
 /** The service's own error texts, as its documentation gives them. */
 export const SERVICE_MESSAGE = {
@@ -25,7 +29,29 @@ export const SERVICE_MESSAGE = {
   invalidUrl: 'Invalid URL',
   rateLimited: 'Rate limit exceeded',
   success: 'Success',
+  /** conversion/confirm's documented failures. */
+  parametersMissing: 'Parameters missing',
+  conversionMissing: 'conversion does not exist',
+  conversionApproved: 'Order successfully approved',
+  conversionRejected: 'Order successfully canceled',
 } as const;
+
+/** The two shapes replies come in: the documented `response` object, and the flat one code calling /api/v1 reads. */
+export const REPLY_STYLES = ['envelope', 'flat'] as const;
+export type ReplyStyle = (typeof REPLY_STYLES)[number];
+
+/** Who referred the customer, as conversion/add takes it: exactly one of these fields ("send only one"). */
+export const REFERRER_KINDS = ['code', 'unique_code', 'email', 'mobile'] as const;
+export type ReferrerKind = (typeof REFERRER_KINDS)[number];
+export const referrerField = (kind: ReferrerKind) => `referrer_${kind}` as const;
+export const REFERRER_FIELDS = REFERRER_KINDS.map(referrerField);
+
+export const CONVERSION_EVENTS = ['sale', 'register'] as const;
+export type ConversionEvent = (typeof CONVERSION_EVENTS)[number];
+
+/** conversion/confirm's status: 1 approves, 2 rejects. */
+export const CONVERSION_STATUS = { approve: 1, reject: 2 } as const;
+export type ConversionDecision = keyof typeof CONVERSION_STATUS;
 
 export const TRANSACTION_TYPES = ['earn', 'redeem', 'all', 'ledger'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];

@@ -3,10 +3,11 @@
 // /sandbox in sandbox mode, or served alone by `npm run sandbox`.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
-import { HEADER, SERVICE_MESSAGE } from '../loyalty/protocol.ts';
+import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
 import { sameSecret } from '../same-secret.ts';
 import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
 import * as operations from './operations.ts';
+import { replyBody } from './reply.ts';
 import { SlidingWindowCounter } from './sliding-window.ts';
 import { SandboxStore } from './store.ts';
 
@@ -20,6 +21,8 @@ export interface SandboxOptions {
   rateWindowMs?: number;
   faults?: FaultSettingsInput;
   bodyLimit?: string;
+  /** The shape of every reply: the documented envelope (default) or the flat one. */
+  replyStyle?: ReplyStyle;
 }
 
 export interface Sandbox {
@@ -37,6 +40,7 @@ const ROUTES: Record<string, Operation> = {
   '/loyalty/v1/transaction': (context, params) => operations.transaction(context, params),
   '/loyalty/v1/updatePoints': (context, params) => operations.updatePoints(context, params),
   '/api/v1/conversion/add': (context, params) => operations.addConversion(context, params),
+  '/api/v1/conversion/confirm': (context, params) => operations.confirmConversion(context, params),
 };
 const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
 
@@ -45,6 +49,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const faults = new FaultInjector(options.faults);
   const window = new SlidingWindowCounter(options.rateLimit ?? 500, options.rateWindowMs ?? 60_000);
   let refusedForRate = 0;
+  const style = options.replyStyle ?? 'envelope';
+  const sendFailure = (res: Response, httpStatus: number, message: string, detail: string): void => {
+    res.status(httpStatus).json(replyBody(style, false, httpStatus, message, { detail }));
+  };
+  const sendInjectedFailure = (res: Response, fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined }): void => {
+    if (fault.retryAfterSeconds !== undefined) res.set(HEADER.retryAfter, String(fault.retryAfterSeconds));
+    const message = fault.message ?? (fault.status === 429 ? SERVICE_MESSAGE.rateLimited : fault.status >= 500 ? 'Service unavailable' : SERVICE_MESSAGE.invalidSource);
+    sendFailure(res, fault.status, message, 'injected fault');
+  };
   const context: operations.OperationContext = {
     store,
     activities: new Map(Object.entries(options.activities ?? { '1': 100 })),
@@ -54,9 +67,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // Credentials first: an unauthenticated body is never read.
-  app.use(requireCredentials(options.apiKey, options.brandId));
+  app.use(requireCredentials(options.apiKey, options.brandId, sendFailure));
   app.use(express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }));
-  app.use(readJsonBody);
+  app.use(readJsonBody(sendFailure));
 
   app.get('/_sandbox/state', (_req, res) => {
     res.json(store.snapshot());
@@ -111,10 +124,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (fault.kind === 'fail') return sendInjectedFailure(res, fault);
     if (fault.kind === 'hang') return hang(res, fault.ms);
     if (!outcome.ok) {
-      const message = outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource;
+      const message = outcome.message ?? (outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource);
       return sendFailure(res, outcome.status, message, outcome.detail);
     }
-    res.json(envelope('success', outcome.message, outcome.data));
+    res.json(replyBody(style, true, 200, outcome.message, outcome.data));
   });
 
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
@@ -133,19 +146,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   };
 }
 
-const envelope = (status: 'success' | 'failure', message: string, data: Record<string, unknown>) => ({
-  response: { data, message, status },
-});
-
-function sendFailure(res: Response, httpStatus: number, message: string, detail: string): void {
-  res.status(httpStatus).json(envelope('failure', message, { detail }));
-}
-
-function sendInjectedFailure(res: Response, fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined }): void {
-  if (fault.retryAfterSeconds !== undefined) res.set(HEADER.retryAfter, String(fault.retryAfterSeconds));
-  const message = fault.message ?? (fault.status === 429 ? SERVICE_MESSAGE.rateLimited : fault.status >= 500 ? 'Service unavailable' : SERVICE_MESSAGE.invalidSource);
-  sendFailure(res, fault.status, message, 'injected fault');
-}
+type SendFailure = (res: Response, httpStatus: number, message: string, detail: string) => void;
 
 /** No answer at all until the time is up, then the connection is dropped: a timeout, as the caller sees it. */
 function hang(res: Response, ms: number): void {
@@ -156,7 +157,7 @@ function hang(res: Response, ms: number): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bodies are parsed losslessly: an order id above 2^53 sent as a JSON number keeps its digits. */
-function readJsonBody(req: Request, res: Response, next: NextFunction): void {
+const readJsonBody = (sendFailure: SendFailure) => (req: Request, res: Response, next: NextFunction): void => {
   const text = typeof req.body === 'string' ? req.body.trim() : '';
   if (text === '') {
     req.body = {};
@@ -173,9 +174,9 @@ function readJsonBody(req: Request, res: Response, next: NextFunction): void {
   }
   req.body = parsed;
   next();
-}
+};
 
-function requireCredentials(apiKey: string, brandId: string) {
+function requireCredentials(apiKey: string, brandId: string, sendFailure: SendFailure) {
   return (req: Request, res: Response, next: NextFunction) => {
     const givenKey = req.get(HEADER.apiKey);
     const givenBrand = req.get(HEADER.brandId);

@@ -35,6 +35,7 @@ interface DemoOrder {
   customer: Customer;
   total: string;
   test?: boolean;
+  /** A referred order: its campaign and its referrer's code, as cart attributes. */
   campaign?: string;
   steps: Step[];
 }
@@ -69,7 +70,12 @@ function shopifyBody(id: number, order: DemoOrder, step: Extract<Step, { platfor
     currency: 'USD',
     total_price: order.total,
     source_name: 'web',
-    note_attributes: order.campaign ? [{ name: 'loyalty_campaign', value: order.campaign }] : [],
+    note_attributes: order.campaign
+      ? [
+          { name: 'loyalty_campaign', value: order.campaign },
+          { name: 'loyalty_referrer', value: 'ADA-FRIEND' },
+        ]
+      : [],
     discount_codes: [],
     refunds: [],
     customer: { id: id + 1, first_name: customer.first, last_name: customer.last, email: customer.email, phone: customer.phone },

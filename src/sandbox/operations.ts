@@ -1,13 +1,14 @@
-// The five operations of the loyalty API over the sandbox's store. Each takes
-// the merged parameters and returns what the envelope should say; none knows
+// The operations of the loyalty API over the sandbox's store. Each takes
+// the merged parameters and returns what the reply should say; none knows
 // about HTTP beyond the status of a refusal.
-import { formatServiceTimestamp, type TransactionType } from '../loyalty/protocol.ts';
-import { conversionParams, earnParams, readParams, redeemParams, transactionParams, updatePointsParams } from './params.ts';
-import type { Customer, Earning, Redemption, SandboxStore } from './store.ts';
+import { formatServiceTimestamp, REFERRER_FIELDS, SERVICE_MESSAGE, type TransactionType } from '../loyalty/protocol.ts';
+import { CONFIRM_REQUIRED, confirmParams, conversionParams, earnParams, readParams, redeemParams, transactionParams, updatePointsParams } from './params.ts';
+import type { Conversion, Customer, Earning, Redemption, SandboxStore } from './store.ts';
 
 export type OperationOutcome =
   | { ok: true; message: string; data: Record<string, unknown> }
-  | { ok: false; status: 400 | 402; detail: string };
+  /** status 200: a failure on HTTP 200, as conversion/confirm documents its answers. message: the service's text, when not the status's usual one. */
+  | { ok: false; status: 200 | 400 | 402; detail: string; message?: string };
 
 type Params = Record<string, unknown>;
 
@@ -66,18 +67,40 @@ export function transaction({ store }: OperationContext, input: Params): Operati
 export function addConversion({ store }: OperationContext, input: Params): OperationOutcome {
   const read = readParams(conversionParams, input);
   if (!read.ok) return invalid(read.detail);
+  const { params } = read;
+  // The rules let exactly one through.
+  const referrerField = REFERRER_FIELDS.find((field) => params[field] !== undefined) ?? 'referrer_code';
   const { conversion, created } = store.addConversion({
-    campaignId: read.params.campaign_id,
-    orderId: read.params.order_id,
-    refereeName: read.params.referee_name ?? null,
-    refereeEmail: read.params.referee_email ?? null,
+    campaignId: params.campaign_id,
+    orderId: params.order_id,
+    event: params.event ?? null,
+    referrer: { field: referrerField, value: String(params[referrerField]) },
+    refereeName: params.referee_name ?? null,
+    refereeEmail: params.referee_email ?? null,
+    refereeMobile: params.referee_mobile ?? null,
+    purchaseAmount: params.purchase_amount ?? null,
+    customValue: params.custom_value ?? null,
   });
+  return success({ created, conversion: conversionView(conversion) }, created ? 'Conversion recorded' : 'Conversion already recorded');
+}
+
+/** conversion/confirm, with the answers its documentation gives, failures on HTTP 200. */
+export function confirmConversion({ store }: OperationContext, input: Params): OperationOutcome {
+  const missing = CONFIRM_REQUIRED.find((field) => input[field] === undefined || input[field] === null || input[field] === '');
+  if (missing) return { ok: false, status: 200, message: SERVICE_MESSAGE.parametersMissing, detail: `${missing} is required` };
+  const read = readParams(confirmParams, input);
+  if (!read.ok) return invalid(read.detail);
+  const { params } = read;
+  const decision = params.status === 1 ? 'approve' : 'reject';
+  const result = store.confirmConversion({ campaignId: params.campaign_id, orderId: params.order_id, event: params.event }, decision, params.remark ?? null);
+  if (!result.ok) {
+    return result.reason === 'missing'
+      ? { ok: false, status: 200, message: SERVICE_MESSAGE.conversionMissing, detail: `no ${params.event} conversion of order_id ${params.order_id} in campaign ${params.campaign_id}` }
+      : invalid(result.detail);
+  }
   return success(
-    {
-      created,
-      conversion: { ...conversion, createdAt: formatServiceTimestamp(new Date(conversion.createdAt)) },
-    },
-    created ? 'Conversion recorded' : 'Conversion already recorded',
+    { changed: result.changed, conversion: conversionView(result.conversion) },
+    decision === 'approve' ? SERVICE_MESSAGE.conversionApproved : SERVICE_MESSAGE.conversionRejected,
   );
 }
 
@@ -141,6 +164,12 @@ const earningView = (earning: Earning) => ({
   updatedAt: timestamp(earning.updatedAt),
   approvedAt: timestamp(earning.approvedAt),
   cancelledAt: timestamp(earning.cancelledAt),
+});
+
+const conversionView = (conversion: Conversion) => ({
+  ...conversion,
+  createdAt: formatServiceTimestamp(new Date(conversion.createdAt)),
+  updatedAt: formatServiceTimestamp(new Date(conversion.updatedAt)),
 });
 
 const redemptionView = (redemption: Redemption) => ({

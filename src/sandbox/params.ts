@@ -2,7 +2,7 @@
 // body or the query string, strings or numbers alike (a query string has only
 // strings). A bad one is refused with a detail that names the field.
 import { z } from 'zod';
-import { POINT_STATUSES, TRANSACTION_TYPES } from '../loyalty/protocol.ts';
+import { CONVERSION_EVENTS, POINT_STATUSES, REFERRER_FIELDS, TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 
 const asText = (value: unknown) => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : value);
 
@@ -67,11 +67,55 @@ export const updatePointsParams = z.object({
   lp_orderid: orderId(),
 });
 
-export const conversionParams = z.object({
+// An amount as the service's samples send it ('1000'), or a JSON number; kept as exact decimal text.
+const amount = () =>
+  z.preprocess(asText, z.string({ error: 'must be an amount' }).trim().regex(/^\d{1,15}(\.\d{1,6})?$/, { error: 'must be an amount like 49.90' }));
+
+const conversionEvent = () => z.enum(CONVERSION_EVENTS, { error: `must be ${CONVERSION_EVENTS.join(' or ')}` });
+
+/**
+ * "There are multiple parameters for referrer (referrer_email,
+ * referrer_mobile, referrer_code, referrer_unique_code) but you have to send
+ * only one": none, or two, and the service cannot tell whom to reward.
+ */
+function exactlyOneReferrer(params: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const given = REFERRER_FIELDS.filter((field) => params[field] !== undefined);
+  if (given.length === 1) return;
+  const message =
+    given.length === 0 ? `one referrer field is required: ${REFERRER_FIELDS.join(', ')}` : `send only one referrer field, not ${given.join(' and ')}`;
+  ctx.addIssue({ code: 'custom', path: [], message });
+}
+
+export const conversionParams = z
+  .object({
+    order_id: requiredText(64),
+    campaign_id: positiveInteger(),
+    event: optional(conversionEvent()),
+    referrer_email: optional(email()),
+    referrer_mobile: optional(mobile()),
+    referrer_code: optional(requiredText(100)),
+    referrer_unique_code: optional(requiredText(100)),
+    referee_name: optional(requiredText()),
+    referee_email: optional(email()),
+    referee_mobile: optional(mobile()),
+    purchase_amount: optional(amount()),
+    custom_value: optional(requiredText(500)),
+  })
+  .superRefine(exactlyOneReferrer);
+
+/** conversion/confirm: "Order_id, campaign_id, event and status are require body data". */
+export const CONFIRM_REQUIRED = ['order_id', 'campaign_id', 'event', 'status'] as const;
+
+export const confirmParams = z.object({
   order_id: requiredText(64),
   campaign_id: positiveInteger(),
-  referee_name: optional(requiredText()),
-  referee_email: optional(email()),
+  event: conversionEvent(),
+  status: z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    z.union([z.literal(1), z.literal(2)], { error: 'must be 1 (approve) or 2 (reject)' }),
+  ),
+  remark: optional(requiredText(500)),
+  custom_value: optional(requiredText(500)),
 });
 
 export type ParamsResult<T> = { ok: true; params: T } | { ok: false; detail: string };
@@ -81,6 +125,8 @@ export function readParams<S extends z.ZodType>(schema: S, input: Record<string,
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, params: result.data };
   const issue = result.error.issues[0];
+  // A rule about the body as a whole says all there is to say.
+  if (issue && issue.path.length === 0 && issue.code === 'custom') return { ok: false, detail: issue.message };
   const field = String(issue?.path[0] ?? 'body');
   const missing = input[field] === undefined || input[field] === null || input[field] === '';
   const detail = missing && issue?.code !== 'custom' ? `${field} is required` : `${field} ${issue?.message ?? 'is invalid'}`;

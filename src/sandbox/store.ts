@@ -29,14 +29,33 @@ export interface Redemption {
   createdAt: string;
 }
 
+export type ConversionStatus = 'pending' | 'approved' | 'rejected';
+
 export interface Conversion {
   id: number;
   campaignId: number;
   orderId: string;
+  /** sale or register; null when the caller sent none. */
+  event: string | null;
+  /** The one referrer field sent, as it came: referrer_code and its value, say. */
+  referrer: { field: string; value: string };
   refereeName: string | null;
   refereeEmail: string | null;
+  refereeMobile: string | null;
+  /** Exact decimal text, as sent. */
+  purchaseAmount: string | null;
+  customValue: string | null;
+  /** Moved by conversion/confirm: pending to approved or rejected; approved to rejected; rejected is final. */
+  status: ConversionStatus;
+  remark: string | null;
   createdAt: string;
+  updatedAt: string;
 }
+
+export type ConversionInput = Omit<Conversion, 'id' | 'status' | 'remark' | 'createdAt' | 'updatedAt'>;
+
+/** Why conversion/confirm refused: the documented "conversion does not exist", or a move the rules forbid. */
+export type ConfirmRefusal = { reason: 'missing' } | { reason: 'final'; detail: string };
 
 export interface SandboxState {
   earnings: Earning[];
@@ -178,13 +197,36 @@ export class SandboxStore {
    * Records a referral conversion once per (campaign, order). A repeat is a
    * success that records nothing new.
    */
-  addConversion(input: Omit<Conversion, 'id' | 'createdAt'>): { conversion: Conversion; created: boolean } {
+  addConversion(input: ConversionInput): { conversion: Conversion; created: boolean } {
     const key = `${input.campaignId}\u0000${input.orderId}`;
     const existing = this.#conversions.get(key);
     if (existing) return { conversion: existing, created: false };
-    const conversion: Conversion = { id: this.#nextId++, ...input, createdAt: this.#now().toISOString() };
+    const now = this.#now().toISOString();
+    const conversion: Conversion = { id: this.#nextId++, ...input, status: 'pending', remark: null, createdAt: now, updatedAt: now };
     this.#conversions.set(key, conversion);
     return { conversion, created: true };
+  }
+
+  /**
+   * Approves or rejects the conversion of (campaign, order) for an event.
+   * Repeating the current state is a no-op success; an approved conversion
+   * can still be rejected (a refund after fulfilment); a rejected one is final.
+   */
+  confirmConversion(
+    key: { campaignId: number; orderId: string; event: string },
+    decision: 'approve' | 'reject',
+    remark: string | null,
+  ): { ok: true; conversion: Conversion; changed: boolean } | ({ ok: false } & ConfirmRefusal) {
+    const conversion = this.#conversions.get(`${key.campaignId}\u0000${key.orderId}`);
+    // An add without an event counts as a sale, the event the service records orders under.
+    if (!conversion || (conversion.event ?? 'sale') !== key.event) return { ok: false, reason: 'missing' };
+    const target: ConversionStatus = decision === 'approve' ? 'approved' : 'rejected';
+    if (conversion.status === target) return { ok: true, conversion, changed: false };
+    if (conversion.status === 'rejected') return { ok: false, reason: 'final', detail: `the conversion of order_id ${key.orderId} was rejected and cannot be approved` };
+    conversion.status = target;
+    conversion.remark = remark ?? conversion.remark;
+    conversion.updatedAt = this.#now().toISOString();
+    return { ok: true, conversion, changed: true };
   }
 
   findCustomer(lookup: CustomerLookup): Customer | undefined {

@@ -54,7 +54,7 @@ describe('refusals', () => {
     { name: 'a redeem with no customer', path: '/loyalty/v1/redeem', body: { lp_points: 5 }, status: 400, message: 'Invalid Source', detail: 'lp_email or lp_mobile is required' },
     { name: 'an unknown transaction type', path: '/loyalty/v1/transaction', body: { lp_type: 'some', lp_email: 'a@example.com' }, status: 400, message: 'Invalid Source', detail: 'lp_type must be one of earn, redeem, all, ledger' },
     { name: 'an unknown status', path: '/loyalty/v1/updatePoints', body: { lp_status: 'approved', lp_orderid: '1' }, status: 400, message: 'Invalid Source', detail: 'lp_status must be one of approve, cancel' },
-    { name: 'a conversion with no campaign', path: '/api/v1/conversion/add', body: { order_id: '1' }, status: 400, message: 'Invalid Source', detail: 'campaign_id is required' },
+    { name: 'a conversion with no campaign', path: '/api/v1/conversion/add', body: { order_id: '1', referrer_code: 'A' }, status: 400, message: 'Invalid Source', detail: 'campaign_id is required' },
     { name: 'a body that is not JSON', path: '/loyalty/v1/redeem', body: '{"lp_points": ', status: 400, message: 'Invalid Source', detail: /not valid JSON/ },
     { name: 'a JSON array body', path: '/loyalty/v1/redeem', body: '[1]', status: 400, message: 'Invalid Source', detail: 'the body must be a JSON object' },
   ];
@@ -84,7 +84,7 @@ describe('refusals', () => {
 describe('state and fault injection', () => {
   it('shows everything it holds at /_sandbox/state, behind the same credentials', async () => {
     await rawPost(`${sandbox.url}/loyalty/v1/earn/1`, { ...earnBody, lp_orderid: '8001' });
-    await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '8001', campaign_id: 3 });
+    await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '8001', campaign_id: 3, referrer_code: 'ANNA-7' });
     const denied = await fetch(`${sandbox.url}/_sandbox/state`);
     expect(denied.status).toBe(401);
     const state = (await (await fetch(`${sandbox.url}/_sandbox/state`, { headers: authHeaders() })).json()) as SandboxState;
@@ -93,7 +93,7 @@ describe('state and fault injection', () => {
     ]);
     expect(state.earnings[0]).toHaveProperty('createdAt');
     expect(state.earnings[0]).toHaveProperty('updatedAt');
-    expect(state.conversions).toMatchObject([{ campaignId: 3, orderId: '8001' }]);
+    expect(state.conversions).toMatchObject([{ campaignId: 3, orderId: '8001', status: 'pending' }]);
     expect(state.redemptions).toEqual([]);
   });
 
@@ -104,9 +104,9 @@ describe('state and fault injection', () => {
       body: JSON.stringify({ forced: { status: 429, count: 2, retryAfterSeconds: 3 } }),
     });
     expect(set.status).toBe(200);
-    const first = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1 });
-    const second = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1 });
-    const third = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1 });
+    const first = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1, referrer_code: 'ANNA-7' });
+    const second = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1, referrer_code: 'ANNA-7' });
+    const third = await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1, referrer_code: 'ANNA-7' });
     expect([first.status, second.status, third.status]).toEqual([429, 429, 200]);
     expect(first.headers.get('retry-after')).toBe('3');
   });
@@ -121,7 +121,7 @@ describe('state and fault injection', () => {
   it('adds latency to every call', async () => {
     sandbox.faults.configure({ latencyMs: 300 });
     const started = performance.now();
-    await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1 });
+    await rawPost(`${sandbox.url}/api/v1/conversion/add`, { order_id: '1', campaign_id: 1, referrer_code: 'ANNA-7' });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 

@@ -142,6 +142,7 @@ describe('a failure of our own', () => {
       updatePoints: client.updatePoints.bind(client),
       redeem: client.redeem.bind(client),
       addConversion: client.addConversion.bind(client),
+      confirmConversion: client.confirmConversion.bind(client),
     };
     const engine = await openTestEngine(sandbox, { client: flaky, worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 } });
     cleanup.push(() => sandbox.close(), () => engine.stop(1_000));

@@ -140,10 +140,12 @@ describe('conversions and redemptions', () => {
     return recordWith(event.facts, 'earned', event);
   };
 
+  // The referrer comes from its own attribute; where the campaign comes from varies.
+  const referrer = { loyalty_referrer: 'ANNA-7' };
   const sources: Array<[string, Partial<OrderEvent>, Partial<Policy>]> = [
-    ['a note attribute', { attributes: { loyalty_campaign: '12' } }, {}],
-    ['a discount code mapped to a campaign', { discountCodes: [{ code: 'friend10', amount: '5.00' }] }, { referral: { ...DEFAULT_POLICY.referral, discountCampaigns: { FRIEND10: 12 } } }],
-    ['a landing-site parameter', { landingSite: '/products/x?utm_source=a&loyalty_campaign=12' }, {}],
+    ['a note attribute', { attributes: { loyalty_campaign: '12', ...referrer } }, {}],
+    ['a discount code mapped to a campaign', { attributes: referrer, discountCodes: [{ code: 'friend10', amount: '5.00' }] }, { referral: { ...DEFAULT_POLICY.referral, discountCampaigns: { FRIEND10: 12 } } }],
+    ['a landing-site parameter', { attributes: referrer, landingSite: '/products/x?utm_source=a&loyalty_campaign=12' }, {}],
   ];
   it.each(sources)('attributes a referral from %s', (_name, overrides, policy) => {
     const result = plan(paid(overrides), { ...DEFAULT_POLICY, ...policy }, NOW);

@@ -5,14 +5,18 @@
 //   earn        the service "sends or updates" by (activity, order): a repeat updates, never doubles;
 //   approve     repeating the current state is a no-op success;
 //   cancel      likewise;
-//   conversion  the service records one per (campaign, order);
+//   conversion  the service records one per (campaign, order); its campaign is fixed with the intent;
+//   approve/reject conversion  setting the state a conversion is in changes nothing;
 //   redeem      NOT idempotent: its intent is saved before the call, and a
 //               redemption found in that state after a crash, or failed in a
 //               way that may have taken effect, goes to dead letters for a
 //               person to check instead of being sent again.
-import type { ConversionInput, EarnInput, LoyaltyResult, RedeemInput, UpdatePointsInput } from '../../loyalty/client.ts';
+import type { ConfirmConversionInput, ConversionInput, EarnInput, LoyaltyResult, RedeemInput, UpdatePointsInput } from '../../loyalty/client.ts';
 import type { Action } from '../lifecycle.ts';
+import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';
+import type { Policy } from '../policy.ts';
+import { activityForTotal } from '../spend-bands.ts';
 
 /** The part of the loyalty client the worker uses. */
 export interface LoyaltyOperations {
@@ -20,31 +24,49 @@ export interface LoyaltyOperations {
   updatePoints(input: UpdatePointsInput): Promise<LoyaltyResult>;
   redeem(input: RedeemInput): Promise<LoyaltyResult>;
   addConversion(input: ConversionInput): Promise<LoyaltyResult>;
+  confirmConversion(input: ConfirmConversionInput): Promise<LoyaltyResult>;
+}
+
+export interface CallContext {
+  policy: Policy;
+  /** LOYALTY_EARN_ACTIVITY_ID: the activity without spend bands, and of orders earned before an activity was kept. */
+  earnActivityId: string;
+  lpOrderId: string;
 }
 
 /**
  * Notes the intent before a call whose crash would otherwise leave the ledger
- * believing nothing was sent. Returns whether there was one to save.
+ * believing nothing was sent, with what the call must keep however the order
+ * changes after (its activity, its campaign). Returns whether there was one to save.
  */
-export function noteIntent(record: OrderRecord, action: Action): boolean {
-  if (action.kind === 'earn' && record.upstream.points === 'none') record.upstream.points = 'earning';
-  else if (action.kind === 'conversion' && record.upstream.conversion === 'none') record.upstream.conversion = 'sending';
-  else if (action.kind === 'redeem') record.upstream.redemption = 'sending';
-  else return false;
+export function noteIntent(record: OrderRecord, action: Action, context: Pick<CallContext, 'policy' | 'earnActivityId'>): boolean {
+  const { upstream } = record;
+  if (action.kind === 'earn' && upstream.points === 'none') {
+    upstream.points = 'earning';
+    upstream.earnActivityId ??= activityForTotal(record.snapshot.total.amount, context.policy.earnBands, context.earnActivityId) ?? context.earnActivityId;
+  } else if (action.kind === 'conversion' && upstream.conversion === 'none') {
+    upstream.conversion = 'sending';
+    upstream.conversionCampaignId = action.referral.campaignId;
+  } else if (action.kind === 'redeem') {
+    upstream.redemption = 'sending';
+  } else {
+    return false;
+  }
   return true;
 }
 
-export function makeCall(client: LoyaltyOperations, record: OrderRecord, action: Action, earnActivityId: string, lpOrderId: string): Promise<LoyaltyResult> {
-  const { snapshot, orderId } = record;
+export function makeCall(client: LoyaltyOperations, record: OrderRecord, action: Action, context: CallContext): Promise<LoyaltyResult> {
+  const { snapshot, upstream } = record;
+  const { lpOrderId } = context;
   const customer = snapshot.customer;
   switch (action.kind) {
     case 'earn':
       return client.earn({
-        activityId: earnActivityId,
+        activityId: upstream.earnActivityId ?? context.earnActivityId,
         name: customer.name ?? (customer.email ?? '').split('@')[0] ?? '',
         email: customer.email ?? '',
         mobile: customer.mobile ?? '',
-        description: `Order ${snapshot.orderName || orderId}`,
+        description: `Order ${snapshot.orderName || record.orderId}`,
         orderId: lpOrderId,
       });
     case 'approve':
@@ -56,33 +78,73 @@ export function makeCall(client: LoyaltyOperations, record: OrderRecord, action:
       return client.addConversion({
         orderId: lpOrderId,
         campaignId: action.referral.campaignId,
-        ...(customer.name ? { refereeName: customer.name } : {}),
-        ...(customer.email ? { refereeEmail: customer.email } : {}),
+        event: 'sale',
+        referrer: { kind: action.referral.referrer.kind, value: action.referral.referrer.value },
+        refereeName: customer.name ?? undefined,
+        refereeEmail: customer.email ?? undefined,
+        refereeMobile: customer.mobile ?? undefined,
+        purchaseAmount: purchaseAmount(record, context.policy),
+        // Which order of which shop this was, for whoever reads the conversion in the service's panel.
+        customValue: record.key,
+      });
+    case 'approveConversion':
+    case 'rejectConversion':
+      return client.confirmConversion({
+        orderId: lpOrderId,
+        campaignId: upstream.conversionCampaignId ?? 0,
+        event: 'sale',
+        decision: action.kind === 'approveConversion' ? 'approve' : 'reject',
+        remark: action.kind === 'rejectConversion' ? action.remark : undefined,
       });
   }
 }
 
+/**
+ * The order's total or subtotal in the shop's currency (the total where the
+ * platform gave no subtotal), as plain decimal text: 140.0000 goes as 140.
+ */
+function purchaseAmount(record: OrderRecord, policy: Policy): string {
+  const { subtotal, total } = record.snapshot;
+  return sumDecimal([policy.conversion.purchaseAmount === 'subtotal' ? (subtotal ?? total.amount) : total.amount]);
+}
+
 /** What a successful call changes: the upstream state, a clean retry state, the call history. */
 export function recordSuccess(record: OrderRecord, action: Action, result: LoyaltyResult, now: string): void {
+  const { upstream } = record;
   switch (action.kind) {
     case 'earn':
-      record.upstream.points = 'earned';
-      record.upstream.earnedAt = now;
+      upstream.points = 'earned';
+      upstream.earnedAt = now;
       break;
     case 'approve':
-      record.upstream.points = 'approved';
+      upstream.points = 'approved';
       break;
     case 'cancel':
-      record.upstream.points = 'cancelled';
+      upstream.points = 'cancelled';
       break;
     case 'redeem':
-      record.upstream.redemption = 'sent';
+      upstream.redemption = 'sent';
+      upstream.redeemedPoints = action.points;
       break;
     case 'conversion':
-      record.upstream.conversion = 'sent';
+      upstream.conversion = 'sent';
+      upstream.conversionSentAt = now;
+      upstream.conversionStatus = 'pending';
+      break;
+    case 'approveConversion':
+      upstream.conversionStatus = 'approved';
+      break;
+    case 'rejectConversion':
+      // A reject of an add in doubt that finds the conversion: the add had landed.
+      if (upstream.conversion === 'sending') {
+        upstream.conversion = 'sent';
+        upstream.conversionSentAt = now;
+      }
+      upstream.conversionStatus = 'rejected';
       break;
   }
-  record.work = { ...record.work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
+  const { unknownFailures: _counted, ...work } = record.work;
+  record.work = { ...work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
   recordCall(record, { operation: action.kind, at: now, attempts: result.attempts, outcome: 'success', message: result.message });
   record.updatedAt = now;
 }

@@ -1,5 +1,8 @@
 // What a failed loyalty call does to its order: retried later with backoff,
 // a dead letter for a person, or (refused credentials) a pause of every call.
+// Documented refusals are dead letters at once; server and network trouble is
+// retried for up to RETRY_MAX_AGE_HOURS; a failure in words the service does
+// not document only LOYALTY_UNKNOWN_FAILURE_RETRIES times.
 import { LoyaltyError } from '../../loyalty/errors.ts';
 import { backoffDelay, type BackoffOptions } from '../backoff.ts';
 import type { Action } from '../lifecycle.ts';
@@ -11,10 +14,14 @@ export type FailureDecision =
   /** The service refuses our credentials: nothing is counted against the order; every call waits. */
   | { kind: 'pause' }
   | { kind: 'retry'; delayMs: number; message: string }
+  /** The failure itself answered the question (a reject found no conversion): plan the order again. */
+  | { kind: 'settled'; message: string }
   | { kind: 'dead-letter'; reason: string; httpStatus: number | undefined };
 
 export interface FailurePolicy {
   maxRetryAgeMs: number;
+  /** Retries of a failure the service does not document, before it becomes a dead letter. */
+  maxUnknownFailures: number;
   backoff: BackoffOptions;
 }
 
@@ -34,6 +41,16 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
   }
 
   const call: CallRecord = { operation: action.kind, at: now.toISOString(), attempts: 1, outcome: 'failed', httpStatus: failure?.httpStatus, message };
+  // Nothing to reject: an add in doubt never landed, or the conversion is gone. Either way no referrer is rewarded for this order.
+  if (failure?.kind === 'not_found' && action.kind === 'rejectConversion') {
+    const { upstream } = record;
+    if (upstream.conversion === 'sending') upstream.conversion = 'void';
+    else upstream.conversionStatus = 'rejected';
+    const { unknownFailures: _counted, ...work } = record.work;
+    record.work = { ...work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
+    recordCall(record, { ...call, message: `nothing to reject: ${message}` });
+    return { kind: 'settled', message };
+  }
   if (action.kind === 'redeem') {
     if (failure && (failure.certainlyNotApplied || !failure.retryable)) {
       record.upstream.redemption = 'none';
@@ -50,20 +67,27 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
   // limit's database was away, say): the service never judged the call, so
   // it is retried like a timeout rather than put before a person.
   const retryable = failure ? failure.retryable : true;
-  if (retryable && !tooOld) {
+  const unknownFailures = (record.work.unknownFailures ?? 0) + (failure?.kind === 'unknown_failure' ? 1 : 0);
+  const tooMany = unknownFailures > policy.maxUnknownFailures;
+  if (retryable && !tooOld && !tooMany) {
     const attempts = record.work.attempts + 1;
     const delayMs = backoffDelay(attempts, policy.backoff, failure?.retryAfterMs);
-    record.work = { ...record.work, attempts, firstFailureAt, retryAt: new Date(now.getTime() + delayMs).toISOString(), lastError: message };
+    record.work = { ...record.work, attempts, firstFailureAt, retryAt: new Date(now.getTime() + delayMs).toISOString(), lastError: message, ...(unknownFailures > 0 ? { unknownFailures } : {}) };
     recordCall(record, { ...call, outcome: 'retry' });
     return { kind: 'retry', delayMs, message };
   }
   recordCall(record, call);
-  const reason = tooOld ? `gave up after retrying for ${Math.round(policy.maxRetryAgeMs / HOUR)} h: ${message}` : message;
+  const reason = tooMany
+    ? `gave up after ${unknownFailures} failures the loyalty service does not document: ${message}`
+    : tooOld
+      ? `gave up after retrying for ${Math.round(policy.maxRetryAgeMs / HOUR)} h: ${message}`
+      : message;
   return { kind: 'dead-letter', reason, httpStatus: failure?.httpStatus };
 }
 
 /** The retry state belonged to the dead-lettered call; the order's other calls start afresh, and these wait for a person. */
 export function holdCalls(record: OrderRecord, operations: ReadonlyArray<CallRecord['operation']>, deadLetterId: string, reason: string): void {
+  // A fresh count for the calls that go on; the one held starts afresh when a person retries it.
   record.work = {
     attempts: 0,
     firstFailureAt: null,

@@ -34,7 +34,7 @@ export function prefixProblems(prefixes: OrderIdPrefixes): string[] {
   return problems;
 }
 
-export const LP_ORDER_ID_OPERATIONS = ['earn', 'approve', 'cancel', 'conversion'] as const;
+export const LP_ORDER_ID_OPERATIONS = ['earn', 'approve', 'cancel', 'conversion', 'approveConversion', 'rejectConversion'] as const;
 
 export function collisionReason(lpOrderId: string, orderKey: string, owner: string): string {
   return (

@@ -4,9 +4,13 @@
 // calls) and many orders at once; the client's limiter keeps the whole within
 // the service's rate limit. New facts folded in while a call is under way are
 // noticed when its result is saved, and the order is planned again before
-// its next call.
+// its next call. The order's lease is renewed while it is worked on, and
+// checked right before each call leaves (after the rate limiter's wait): an
+// instance that lost it sends nothing more for that order.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
+import { withCallFence } from '../../loyalty/call-fence.ts';
+import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, plan, type Action } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { Policy } from '../policy.ts';
@@ -31,13 +35,15 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Retryable failures are retried until the first failure is this old, then dead-lettered. */
   maxRetryAgeMs?: number;
+  /** Failures in words the service does not document are retried this many times, then dead-lettered. */
+  maxUnknownFailures?: number;
   retryMinDelayMs?: number;
   retryMaxDelayMs?: number;
   orderIdPrefixes?: OrderIdPrefixes;
   authPause?: AuthPause;
   /** Poll a shared store this often for orders other instances left. */
   pollMs?: number | undefined;
-  /** Longer than any one call with its retries: another instance takes an order over only after this. */
+  /** How long an order stays with an instance that stopped renewing its lease (it died) before another takes it over. */
   leaseMs?: number;
   now?: () => Date;
   random?: () => number;
@@ -56,8 +62,9 @@ export class Worker {
     this.#o = {
       owner: randomUUID(),
       concurrency: 32,
-      leaseMs: 5 * 60_000,
+      leaseMs: DEFAULT_LEASE_MS,
       maxRetryAgeMs: 72 * HOUR,
+      maxUnknownFailures: 5,
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
       orderIdPrefixes: {},
@@ -69,8 +76,11 @@ export class Worker {
       name: 'worker',
       concurrency: this.#o.concurrency,
       // While the service refuses our credentials, nothing is claimed: every call would fail the same way.
-      claim: (limit) => (this.#o.authPause?.paused ? Promise.resolve([]) : this.#o.store.claimDue(this.#o.owner, limit, this.#o.leaseMs)),
-      handle: (record) => this.#drive(record),
+      claim: (limit, owner) => (this.#o.authPause?.paused ? Promise.resolve([]) : this.#o.store.claimDue(owner, limit, this.#o.leaseMs)),
+      handle: (record, lease) => this.#drive(record, lease),
+      // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
+      abandon: (record, lease) => this.#o.store.releaseOrder(lease.owner, record.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
+      leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (record) => record.key, renew: (claims) => this.#o.store.renewClaims('orders', claims, this.#o.leaseMs) },
       nextAt: () => this.#o.store.nextDueAt(),
       pollMs: this.#o.pollMs,
       logger: this.#o.logger,
@@ -105,39 +115,40 @@ export class Worker {
     this.#loop.wake();
   }
 
-  async #drive(claimed: OrderRecord): Promise<void> {
-    let step = await this.#recoverInDoubt(claimed);
-    while (step.kind === 'continue') step = await this.#step(step.record);
+  async #drive(claimed: OrderRecord, lease: Lease): Promise<void> {
+    let step = await this.#recoverInDoubt(claimed, lease);
+    while (step.kind === 'continue') step = await this.#step(step.record, lease);
   }
 
   /** A redeem left 'sending' by a process that died mid-call may have happened: a person decides. */
-  async #recoverInDoubt(record: OrderRecord): Promise<Step> {
+  async #recoverInDoubt(record: OrderRecord, lease: Lease): Promise<Step> {
     if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined) return { kind: 'continue', record };
     const reason = "a redeem was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard";
-    return this.#deadLetter(record, { kind: 'redeem', points: 0 }, reason, undefined, ['redeem']);
+    return this.#deadLetter(record, { kind: 'redeem', points: 0 }, reason, undefined, ['redeem'], lease);
   }
 
   /** Plans the order and makes at most one call. */
-  async #step(record: OrderRecord): Promise<Step> {
+  async #step(record: OrderRecord, lease: Lease): Promise<Step> {
     const now = this.#o.now();
     const { next, target } = plan(record, this.#o.policy, now);
     record.target = target;
     if (!next || !this.#running || this.#o.authPause?.paused) {
       const retryAt = record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
       record.dueAt = next ? (retryAt ?? now.toISOString()) : (approvalDueAt(record, this.#o.policy)?.toISOString() ?? null);
-      await this.#save(record, true);
+      await this.#save(record, true, lease);
       return { kind: 'done' };
     }
     if (record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime()) {
       record.dueAt = record.work.retryAt;
-      await this.#save(record, true);
+      await this.#save(record, true, lease);
       return { kind: 'done' };
     }
 
-    const lpOrderId = await this.#lpOrderId(record, next);
-    if (lpOrderId === undefined) return { kind: 'done' };
-    if (noteIntent(record, next)) {
-      const saved = await this.#save(record, false);
+    const lpOrderId = await this.#lpOrderId(record, next, lease);
+    // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
+    if (typeof lpOrderId !== 'string') return lpOrderId;
+    if (noteIntent(record, next, this.#o)) {
+      const saved = await this.#save(record, false, lease);
       if (saved.kind === 'done') return saved;
       // New facts arrived since the plan: plan again before calling.
       if (saved.record !== record) return saved;
@@ -145,60 +156,73 @@ export class Worker {
 
     let result;
     try {
-      result = await makeCall(this.#o.client, record, next, this.#o.earnActivityId, lpOrderId);
+      lease.check();
+      result = await withCallFence(() => lease.check(), () => makeCall(this.#o.client, record, next, { policy: this.#o.policy, earnActivityId: this.#o.earnActivityId, lpOrderId }));
     } catch (error) {
-      return this.#failed(record, next, error);
+      if (error instanceof LeaseLostError) {
+        // Nothing was sent; whoever holds the order now decides, from what is saved.
+        this.#o.logger.warn({ order: record.key, operation: next.kind }, 'the lease on this order was lost before its call; the call was not sent');
+        return { kind: 'done' };
+      }
+      return this.#failed(record, next, error, lease);
     }
     recordSuccess(record, next, result, this.#o.now().toISOString());
-    return this.#save(record, false);
+    return this.#save(record, false, lease);
   }
 
-  /** The order's lp_orderid, registered to it before its first call that carries one; undefined when another order holds it. */
-  async #lpOrderId(record: OrderRecord, action: Action): Promise<string | undefined> {
+  /** The order's lp_orderid, registered to it before its first call that carries one; when another order holds it, the step after the dead letter. */
+  async #lpOrderId(record: OrderRecord, action: Action, lease: Lease): Promise<string | Step> {
     if (record.upstream.lpOrderId) return record.upstream.lpOrderId;
     const lpOrderId = lpOrderIdFor(this.#o.orderIdPrefixes, record.platform, record.shop, record.orderId);
     if (!(LP_ORDER_ID_OPERATIONS as readonly string[]).includes(action.kind)) return lpOrderId;
     const owner = await this.#o.store.claimLpOrderId(lpOrderId, record.key);
     if (owner !== record.key) {
-      await this.#deadLetter(record, action, collisionReason(lpOrderId, record.key, owner), undefined, LP_ORDER_ID_OPERATIONS);
-      return undefined;
+      return this.#deadLetter(record, action, collisionReason(lpOrderId, record.key, owner), undefined, LP_ORDER_ID_OPERATIONS, lease);
     }
     record.upstream.lpOrderId = lpOrderId;
     return lpOrderId;
   }
 
-  async #failed(record: OrderRecord, action: Action, error: unknown): Promise<Step> {
+  async #failed(record: OrderRecord, action: Action, error: unknown, lease: Lease): Promise<Step> {
     const decision = decideFailure(record, action, error, this.#o.now(), {
       maxRetryAgeMs: this.#o.maxRetryAgeMs,
+      maxUnknownFailures: this.#o.maxUnknownFailures,
       backoff: { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random },
     });
     switch (decision.kind) {
       case 'pause':
         this.#o.authPause?.pause();
         record.dueAt = this.#o.now().toISOString();
-        await this.#save(record, true);
+        await this.#save(record, true, lease);
         return { kind: 'done' };
       case 'retry':
         this.#o.logger.warn({ order: record.key, operation: action.kind, attempts: record.work.attempts, retryInMs: decision.delayMs, error: decision.message }, 'loyalty call failed; will retry');
         record.dueAt = record.work.retryAt;
-        await this.#save(record, true);
+        await this.#save(record, true, lease);
         return { kind: 'done' };
+      case 'settled':
+        this.#o.logger.info({ order: record.key, operation: action.kind, answer: decision.message }, 'the service’s refusal settled the call');
+        return this.#save(record, false, lease);
       case 'dead-letter':
-        return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind]);
+        return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind], lease);
     }
   }
 
-  async #deadLetter(record: OrderRecord, action: Action, reason: string, httpStatus: number | undefined, holds: ReadonlyArray<Action['kind']>): Promise<Step> {
+  async #deadLetter(record: OrderRecord, action: Action, reason: string, httpStatus: number | undefined, holds: ReadonlyArray<Action['kind']>, lease: Lease): Promise<Step> {
     const letter = await this.#o.store.addDeadLetter({ id: randomUUID(), kind: 'call', reason, platform: record.platform, shop: record.shop, orderKey: record.key, operation: action.kind, httpStatus });
     holdCalls(record, holds, letter.id, reason);
     this.#o.logger.error({ order: record.key, operation: action.kind, deadLetter: letter.id, reason }, 'loyalty call dead-lettered');
     // The order's other calls go on.
-    return this.#save(record, false);
+    return this.#save(record, false, lease);
   }
 
-  /** Saves progress; on 'refolded' the order is read again, with its new facts, to be planned again. */
-  async #save(record: OrderRecord, release: boolean): Promise<Step> {
-    const result = await this.#o.store.saveProgress(record, { owner: this.#o.owner, release, leaseMs: this.#o.leaseMs });
+  /**
+   * Saves progress under the claim's own token: the store refuses ('lost') a
+   * save by a claim another has replaced. On 'refolded' the order is read
+   * again, with its new facts, to be planned again.
+   */
+  async #save(record: OrderRecord, release: boolean, lease: Lease): Promise<Step> {
+    const result = await this.#o.store.saveProgress(record, { owner: lease.owner, release, leaseMs: this.#o.leaseMs });
     if (result === 'lost') {
       this.#o.logger.warn({ order: record.key }, 'another instance took this order over; leaving it to it');
       return { kind: 'done' };

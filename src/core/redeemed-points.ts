@@ -1,0 +1,131 @@
+// Points a customer redeemed on an order that was then cancelled or refunded
+// in full. The service has no call that gives redeemed points back, and
+// nothing in the order says whether the merchant wants to: such orders are
+// listed ("points redeemed on a cancelled order"), and a person gives the
+// points back with one click, a manual earn recorded with who asked and why.
+//
+// The earn carries no amount (the activity decides), so it goes under the
+// activity that gives exactly that many points (REDEEM_RETURN_ACTIVITIES), or
+// one the person names. A manual earn carries no order id and is not
+// idempotent, so the order is marked before the call: a second click, or two
+// operators at once, find the mark and send nothing.
+import { randomUUID } from 'node:crypto';
+import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
+import type { Adjustments } from './adjustments.ts';
+import { plan, type AttentionReason } from './lifecycle.ts';
+import type { OrderRecord } from './order-record.ts';
+import type { Policy } from './policy.ts';
+
+export const REDEEMED_ON_CANCELLED: AttentionReason = 'points_redeemed_on_cancelled_order';
+
+/** Points given back to the activity that gives exactly that many. */
+export type ReturnActivities = Readonly<Record<string, string>>;
+
+export interface RedeemedOrder {
+  key: string;
+  platform: string;
+  shop: string;
+  orderId: string;
+  orderName: string;
+  points: number;
+  /** The activity the one click would earn under; null when none gives exactly these points. */
+  activityId: string | null;
+  /** Why the one click cannot be offered, when it cannot. */
+  blocked: string | null;
+}
+
+export type GiveBackResult =
+  | { kind: 'given'; adjustment: Adjustment }
+  | { kind: 'refused'; status: 404 | 409 | 422; reason: string }
+  /** The service refused the earn: nothing was given, and the order is listed again. */
+  | { kind: 'failed'; adjustment: Adjustment; error: Error | undefined }
+  /** It may or may not have been applied: a dead letter says so; the order stays marked. */
+  | { kind: 'unknown'; adjustment: Adjustment; deadLetter: DeadLetter | undefined };
+
+export interface RedeemedPointsOptions {
+  store: LedgerStore;
+  adjustments: Adjustments;
+  policy: Policy;
+  returnActivities: ReturnActivities;
+  now?: () => Date;
+}
+
+export class RedeemedPoints {
+  readonly #o: Required<RedeemedPointsOptions>;
+
+  constructor(options: RedeemedPointsOptions) {
+    this.#o = { now: () => new Date(), ...options };
+  }
+
+  /** The orders listed for their redeemed points, newest first. */
+  async list(limit = 200): Promise<RedeemedOrder[]> {
+    const { orders } = await this.#o.store.listOrders({ reason: REDEEMED_ON_CANCELLED, page: 1, limit });
+    const records = await Promise.all(orders.map((summary) => this.#o.store.getOrder(summary.key)));
+    return records.filter((record): record is OrderRecord => record !== undefined && this.#listed(record)).map((record) => this.#describe(record));
+  }
+
+  /** Gives the order's redeemed points back by a manual earn, once. */
+  async giveBack(key: string, request: { by: string; reason?: string | undefined; activityId?: string | undefined }): Promise<GiveBackResult> {
+    const record = await this.#o.store.getOrder(key);
+    if (!record) return { kind: 'refused', status: 404, reason: `no order ${key}` };
+    const described = this.#describe(record);
+    const activityId = request.activityId ?? described.activityId;
+    if (!this.#listed(record)) return { kind: 'refused', status: 409, reason: `order ${key} has no redeemed points waiting to be given back` };
+    if (described.blocked && !(request.activityId && described.blocked.startsWith('no activity'))) return { kind: 'refused', status: 422, reason: described.blocked };
+    if (!activityId) return { kind: 'refused', status: 422, reason: described.blocked ?? 'name the activity to earn under' };
+
+    const reason = request.reason?.trim() || `points redeemed on cancelled order ${described.orderName || record.orderId} given back`;
+    const adjustmentId = randomUUID();
+    let marked = false;
+    await this.#o.store.updateProgress(key, (current) => {
+      // Checked again inside the store's step: of two clicks at once, one marks, the other finds the mark.
+      if (!this.#listed(current)) return;
+      current.upstream.redemptionReturn = { state: 'returning', points: described.points, activityId, by: request.by, reason, at: this.#o.now().toISOString(), adjustmentId };
+      current.target = plan(current, this.#o.policy, this.#o.now()).target;
+      marked = true;
+    });
+    if (!marked) return { kind: 'refused', status: 409, reason: `the redeemed points of order ${key} are already being given back` };
+
+    const { customer } = record.snapshot;
+    const result = await this.#o.adjustments.earn(
+      {
+        activityId,
+        name: customer.name ?? customer.email?.split('@')[0] ?? '',
+        email: customer.email ?? '',
+        mobile: customer.mobile ?? '',
+        description: `${described.points} points redeemed on cancelled order ${described.orderName || record.orderId}, given back`,
+        reason,
+      },
+      request.by,
+    );
+    const outcome = result.adjustment.outcome;
+    if (outcome === 'unknown') return { kind: 'unknown', adjustment: result.adjustment, deadLetter: result.deadLetter };
+    await this.#o.store.updateProgress(key, (current) => {
+      const mark = current.upstream.redemptionReturn;
+      if (mark?.adjustmentId !== adjustmentId) return;
+      // Refused: nothing was given, so the order is listed again for another try.
+      current.upstream.redemptionReturn = outcome === 'success' ? { ...mark, state: 'returned' } : null;
+      current.target = plan(current, this.#o.policy, this.#o.now()).target;
+    });
+    return outcome === 'success' ? { kind: 'given', adjustment: result.adjustment } : { kind: 'failed', adjustment: result.adjustment, error: result.error };
+  }
+
+  #listed(record: OrderRecord): boolean {
+    return plan(record, this.#o.policy, this.#o.now()).target.reason === REDEEMED_ON_CANCELLED;
+  }
+
+  #describe(record: OrderRecord): RedeemedOrder {
+    const points = record.upstream.redeemedPoints ?? 0;
+    const activityId = this.#o.returnActivities[String(points)] ?? null;
+    const { customer } = record.snapshot;
+    const blocked =
+      points <= 0
+        ? 'the ledger does not know how many points were redeemed (redeemed before this version kept it); give them back with a manual earn'
+        : !customer.email || !customer.mobile
+          ? "the loyalty service's earn needs the customer's e-mail and mobile, and the order lacks one"
+          : activityId === null
+            ? `no activity gives back ${points} points: set one up in the service's panel and add ${points}=<activity id> to REDEEM_RETURN_ACTIVITIES, or name an activity`
+            : null;
+    return { key: record.key, platform: record.platform, shop: record.shop, orderId: record.orderId, orderName: record.snapshot.orderName, points, activityId, blocked };
+  }
+}
