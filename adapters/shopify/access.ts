@@ -3,16 +3,19 @@
 //                      a token valid 24 h, fetched when first needed
 //   install by OAuth   expiring offline tokens (60 minutes) with a refresh token that
 //                      rotates on each use, one session per installed shop
+//   token exchange     the same expiring offline tokens, for a shop Shopify installed
+//                      itself (managed installation), got the first time the merchant
+//                      opens the embedded app, from the session token App Bridge gave
 //   legacy custom app  a fixed token (SHOPIFY_ADMIN_TOKEN)
 // A token is shared by every caller for its shop: one fetch or refresh at a
 // time (across instances too, through the store's exclusive lock), renewed a
 // few minutes before it expires and once more after a 401. Tokens live in
 // the ledger (owner-only files, or the database) as 'session' records and
 // never appear in a log line, an error or an answer.
-import type { Shopify } from '@shopify/shopify-api';
+import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
-export type SessionMode = 'client_credentials' | 'oauth_expiring' | 'oauth' | 'legacy';
+export type SessionMode = 'client_credentials' | 'oauth_expiring' | 'oauth' | 'token_exchange' | 'legacy';
 
 export interface ShopifySession {
   platform: 'shopify';
@@ -24,6 +27,8 @@ export interface ShopifySession {
   refreshToken?: string | undefined;
   refreshTokenExpiresAt?: string | undefined;
   scope?: string | undefined;
+  /** Shopify refused to renew this session (its refresh token was revoked or expired): the merchant's next open gets a new one. */
+  renewalRefusedAt?: string | undefined;
   updatedAt: string;
 }
 
@@ -62,6 +67,8 @@ export interface ShopifyAccessOptions {
   store: LedgerStore;
   /** The library, for the grants; absent when only a legacy token is configured. */
   app?: Shopify | undefined;
+  /** The library with the previous client secret, during a rotation: session tokens Shopify still signs with it are exchanged with it. */
+  previousApp?: Shopify | undefined;
   /** The merchant's own store, reached by the client credentials grant (or the legacy token). */
   ownShop?: string | undefined;
   legacyToken?: string | undefined;
@@ -71,8 +78,9 @@ export interface ShopifyAccessOptions {
 export class ShopifyAccess {
   readonly #o: ShopifyAccessOptions;
   readonly #now: () => Date;
-  /** One renewal at a time per shop in this process; the store's lock covers other instances. */
+  /** One renewal (or exchange) at a time per shop in this process; the store's lock covers other instances. */
   readonly #renewing = new Map<string, Promise<ShopifySession>>();
+  readonly #exchanging = new Map<string, Promise<void>>();
 
   constructor(options: ShopifyAccessOptions) {
     this.#o = options;
@@ -102,6 +110,66 @@ export class ShopifyAccess {
   async hasAccess(shop: string): Promise<boolean> {
     if (shop === this.#o.ownShop && this.ownShopMode) return true;
     return (await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop))) !== undefined;
+  }
+
+  /**
+   * Whether the bridge can call the shop's Admin API without the merchant:
+   * a token that is alive, or a refresh token to get the next one with.
+   */
+  async hasWorkingAccess(shop: string): Promise<boolean> {
+    if (shop === this.#o.ownShop && this.ownShopMode) return true;
+    const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+    if (!session?.accessToken || session.renewalRefusedAt) return false;
+    if (session.expiresAt === null || !this.#expiring(session)) return true;
+    return Boolean(session.refreshToken) && (!session.refreshTokenExpiresAt || Date.parse(session.refreshTokenExpiresAt) > this.#now().getTime());
+  }
+
+  /**
+   * An embedded shop without working access: the session token App Bridge
+   * gave the merchant's page is exchanged for the shop's expiring offline
+   * token (token exchange). Once per shop across instances: under the same
+   * lock as renewals, and not at all when another caller got access first.
+   */
+  exchange(shop: string, sessionToken: string): Promise<void> {
+    let exchanging = this.#exchanging.get(shop);
+    if (!exchanging) {
+      exchanging = this.#exchangeExclusively(shop, sessionToken).finally(() => this.#exchanging.delete(shop));
+      this.#exchanging.set(shop, exchanging);
+    }
+    return exchanging;
+  }
+
+  async #exchangeExclusively(shop: string, sessionToken: string): Promise<void> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const result = await this.#o.store.exclusive(`shopify-token:${shop}`, async () => {
+        if (await this.hasWorkingAccess(shop)) return;
+        const session = await this.#tokenExchange(shop, sessionToken);
+        await this.#o.store.putRecord('session', sessionId(shop), session);
+      });
+      if (result.ran) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new ShopifyAccessError(`could not get Admin API access to ${shop}: another instance holds the token exchange`, 'unavailable');
+  }
+
+  async #tokenExchange(shop: string, sessionToken: string): Promise<ShopifySession> {
+    const apps = [this.#o.app, this.#o.previousApp].filter((app): app is Shopify => app !== undefined);
+    if (apps.length === 0) throw new ShopifyAccessError(`loyalty-bridge has no app configured to get access to ${shop}`, 'no_access');
+    for (const [i, app] of apps.entries()) {
+      try {
+        const { session } = await app.auth.tokenExchange({ shop, sessionToken, requestedTokenType: RequestedTokenType.OfflineAccessToken, expiring: true });
+        if (!session.accessToken) throw new ShopifyAccessError(`Shopify answered the token exchange for ${shop} without a token`, 'unavailable');
+        return sessionOf(session, 'token_exchange', this.#now(), shop);
+      } catch (error) {
+        // The library checks the session token before sending it; its message quotes the token, so it goes no further.
+        if (error instanceof InvalidJwtError) {
+          if (i < apps.length - 1) continue;
+          throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'refused');
+        }
+        throw describeGrantError(error, shop);
+      }
+    }
+    throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'refused');
   }
 
   /**
@@ -157,15 +225,18 @@ export class ShopifyAccess {
         // Shopify keeps the old refresh token valid until the new access token is used, so a crash
         // before the save below strands nothing: the old one is simply used again.
         const { session: renewed } = await app.auth.refreshToken({ shop, refreshToken: current.refreshToken });
-        session = sessionOf(renewed, 'oauth_expiring', this.#now(), shop);
+        session = sessionOf(renewed, current.mode === 'token_exchange' ? 'token_exchange' : 'oauth_expiring', this.#now(), shop);
       } else if (shop === this.#o.ownShop) {
         const { session: granted } = await app.auth.clientCredentials({ shop });
         session = sessionOf(granted, 'client_credentials', this.#now(), shop);
       } else {
-        throw new ShopifyAccessError(`the Admin API token of ${shop} cannot be renewed: install the app again (GET /shopify/auth?shop=${shop})`, 'no_access');
+        throw new ShopifyAccessError(`the Admin API token of ${shop} cannot be renewed: open the app from the shop's Shopify admin, or install it again (GET /shopify/auth?shop=${shop})`, 'no_access');
       }
     } catch (error) {
-      throw describeGrantError(error, shop);
+      const described = describeGrantError(error, shop);
+      // Kept, so that the shop is still listed and described; marked, so that the next open of the app replaces it.
+      if (described.code === 'refused' && current?.refreshToken) await this.#o.store.putRecord<ShopifySession>('session', sessionId(shop), { ...current, renewalRefusedAt: this.#now().toISOString() });
+      throw described;
     }
     if (!session.accessToken) throw new ShopifyAccessError(`Shopify answered the token request for ${shop} without a token`, 'unavailable');
     // Both tokens in one record, one write: never a new access token with an old refresh token.

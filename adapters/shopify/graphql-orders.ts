@@ -2,7 +2,7 @@
 // a webhook could not fully describe (orders/edited, refunds/create).
 import { sumDecimal } from '../../src/core/decimal.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
-import { asArray, asRecord, asString, idDigits, isoTime } from '../shared/json.ts';
+import { asArray, asRecord, asString, decimalText, idDigits, isoTime } from '../shared/json.ts';
 import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 import { ShopifyAdminError, type GraphqlError, type ShopifyAdminApi } from './admin-api.ts';
@@ -11,6 +11,7 @@ const ORDER_FIELDS = `
   id legacyResourceId name email phone test createdAt updatedAt cancelledAt
   displayFinancialStatus displayFulfillmentStatus sourceName
   totalPriceSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+  subtotalPriceSet { shopMoney { amount } }
   totalDiscountsSet { shopMoney { amount } }
   discountCodes
   customAttributes { key value }
@@ -89,6 +90,8 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
         ? { presentment: { amount: asString(presentment.amount) ?? '0', currency: asString(presentment.currencyCode) ?? '' } }
         : {}),
     },
+    // Line items after discounts, before shipping, duties and taxes, in shop money.
+    subtotal: decimalText(asRecord(asRecord(order.subtotalPriceSet).shopMoney).amount) ?? null,
     protectedDataHidden: withheld,
     test: order.test === true,
     source: asString(order.sourceName),

@@ -65,6 +65,8 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
         mobile: toE164(rawMobile, country),
       },
       total: { ...shopMoney, ...(presentment && presentment.currency !== shopMoney.currency ? { presentment } : {}) },
+      // After discounts, before shipping and taxes; subtotal_price is in the shop's currency too.
+      subtotal: decimalText(asRecord(asRecord(order.subtotal_price_set).shop_money).amount) ?? decimalText(order.subtotal_price) ?? null,
       test: order.test === true,
       source: asString(order.source_name),
       discountCodes: asArray(order.discount_codes)

@@ -1,8 +1,9 @@
 // The app as @shopify/shopify-api knows it: client id and secret, the
 // bridge's public address and the scopes. The library does what it is for:
 // OAuth begin and callback (state cookie, HMAC of the query, code exchange,
-// expiring offline tokens), the client credentials grant and the refresh of
-// a token. Its fetch is bound late, to whatever fetch the process has when
+// expiring offline tokens), the client credentials grant, the refresh of a
+// token, token exchange, and checking what Shopify signs for the app (the
+// App URL's HMAC, App Bridge's session tokens). Its fetch is bound late, to whatever fetch the process has when
 // the call is made, so that instrumentation (and tests) can see its requests.
 import '@shopify/shopify-api/adapters/node';
 import { LogSeverity, shopifyApi, type Shopify } from '@shopify/shopify-api';
@@ -17,6 +18,8 @@ export interface ShopifyAppOptions {
   appUrl?: string | undefined;
   scopes: string[];
   apiVersion: string;
+  /** The app runs inside the Shopify admin (SHOPIFY_EMBEDDED). */
+  embedded?: boolean;
 }
 
 export function shopifyApp(options: ShopifyAppOptions): Shopify {
@@ -29,7 +32,7 @@ export function shopifyApp(options: ShopifyAppOptions): Shopify {
     hostScheme: url.protocol === 'http:' ? 'http' : 'https',
     // Any version string works for the grants; the library's list may lag Shopify's newest.
     apiVersion: options.apiVersion as never,
-    isEmbeddedApp: false,
+    isEmbeddedApp: options.embedded ?? false,
     // The library's own log lines name shops and flows, never tokens; ours say more, once.
     logger: { level: LogSeverity.Error, log: async () => undefined },
   });

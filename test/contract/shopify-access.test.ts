@@ -2,7 +2,9 @@
 // token endpoint reached through @shopify/shopify-api, which insists on
 // https://<shop>: nock hands those calls to the fake): the client
 // credentials grant for the merchant's own store, and expiring offline
-// tokens with rotating refresh tokens for shops that installed by OAuth.
+// tokens with rotating refresh tokens for shops that installed by OAuth or
+// that Shopify installed itself (managed installation) and that get theirs
+// by token exchange, one exchange per shop across instances.
 import nock from 'nock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShopifyAccess, sessionId, type ShopifySession } from '../../adapters/shopify/access.ts';
@@ -11,7 +13,11 @@ import { fetchShopifyOrders } from '../../adapters/shopify/graphql-orders.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
+import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { freshDatabase, postgresAvailable } from '../helpers/postgres.ts';
+import { mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { routeTokenEndpointToFake, shopifyOrderNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
 
 const API_KEY = 'dev-dashboard-client-id';
@@ -168,5 +174,73 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
     expect(error.message).not.toContain(session.accessToken);
     expect(error.message).not.toContain(session.refreshToken);
     expect(error.message).not.toContain(API_SECRET);
+  });
+});
+
+describe('a shop Shopify installed itself, by token exchange', () => {
+  const MANAGED = 'managed-store.myshopify.com';
+  const sessionToken = () => mintSessionToken({ shop: MANAGED, apiKey: API_KEY, secret: API_SECRET });
+  const exchanges = () => tokenRequests(MANAGED, 'token_exchange');
+  beforeAll(() => fake.install(MANAGED));
+
+  it('exchanges the session token once for every caller at the same time, for an expiring offline token that refreshes like any other', async () => {
+    const now = { offsetMs: 0 };
+    const access = new ShopifyAccess({ store, app, ownShop: OWN, now: () => new Date(Date.now() + now.offsetMs) });
+    expect(await access.hasWorkingAccess(MANAGED)).toBe(false);
+    const before = exchanges();
+    await Promise.all(Array.from({ length: 10 }, () => access.exchange(MANAGED, sessionToken())));
+    expect(exchanges() - before).toBe(1);
+    expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
+    const exchanged = (await store.getRecord<ShopifySession>('session', sessionId(MANAGED)))!;
+    expect(exchanged).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/) });
+
+    now.offsetMs = 57 * 60_000;
+    await ping(apisOn(access), MANAGED);
+    const refreshed = (await store.getRecord<ShopifySession>('session', sessionId(MANAGED)))!;
+    expect(refreshed.accessToken).not.toBe(exchanged.accessToken);
+    expect(refreshed.mode).toBe('token_exchange');
+  });
+
+  it('says the session token was refused, without quoting it, when Shopify refuses it', async () => {
+    const access = accessOn(store);
+    const expired = mintSessionToken({ shop: MANAGED, apiKey: API_KEY, secret: API_SECRET, expiresInS: -120 });
+    const error = await access.exchange(MANAGED, expired).then(() => new Error('no error'), (caught: unknown) => caught as Error);
+    expect(error).toMatchObject({ name: 'ShopifyAccessError', code: 'refused' });
+    expect(error.message).not.toContain(expired);
+    expect(await store.getRecord('session', sessionId(MANAGED))).toBeUndefined();
+  });
+
+  it('gets new access by exchange at the next open when Shopify refuses to renew the token it gave', async () => {
+    const access = accessOn(store);
+    await access.exchange(MANAGED, sessionToken());
+    // The merchant's refresh token is revoked (say, the app was reinstalled elsewhere): the renewal is refused.
+    fake.shop(MANAGED).refreshTokens.clear();
+    fake.clock.offsetMs = 2 * 60 * 60_000;
+    await expect(ping(apisOn(access), MANAGED)).rejects.toThrow(/refresh token was refused/);
+    expect(await access.hasWorkingAccess(MANAGED)).toBe(false);
+    fake.clock.offsetMs = 0;
+    await access.exchange(MANAGED, sessionToken());
+    expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
+    await expect(ping(apisOn(access), MANAGED)).resolves.toMatchObject({ shop: { name: MANAGED } });
+  });
+
+  it.skipIf(!postgresAvailable())('exchanges once when two instances on one PostgreSQL database are opened at the same moment', async () => {
+    const database = await freshDatabase();
+    const logger = createLogger({ level: 'silent' });
+    const instances = await Promise.all([1, 2].map(() => openPostgresStore({ url: database.url, dedupeWindowMs: 86_400_000, logger, poolSize: 4 })));
+    try {
+      for (const { store: each } of instances) await each.open();
+      const accesses = instances.map(({ store: each }) => new ShopifyAccess({ store: each, app }));
+      const before = exchanges();
+      await Promise.all(accesses.flatMap((access) => [access.exchange(MANAGED, sessionToken()), access.exchange(MANAGED, sessionToken())]));
+      expect(exchanges() - before).toBe(1);
+      for (const access of accesses) expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
+    } finally {
+      for (const { store: each, release } of instances) {
+        await each.close();
+        await release();
+      }
+      await database.drop();
+    }
   });
 });

@@ -152,6 +152,7 @@ describe('the same order through the webhook and the Admin API', () => {
           id: '9100',
           financialStatus: 'partially_refunded',
           totalPrice: '110.00',
+          subtotalPrice: '96.00',
           refunds: [{ id: 31, transactions: [{ kind: 'refund', status: 'success', amount: '40.00', currency: 'EUR' }] }],
         }).replace('"currency":"USD"', '"currency":"USD","presentment_currency":"EUR","total_price_set":{"shop_money":{"amount":"110.00","currency_code":"USD"},"presentment_money":{"amount":"100.00","currency_code":"EUR"}}'),
       ),
@@ -161,6 +162,7 @@ describe('the same order through the webhook and the Admin API', () => {
       shopifyOrderNode('9100', {
         displayFinancialStatus: 'PARTIALLY_REFUNDED',
         totalPriceSet: { shopMoney: { amount: '110.00', currencyCode: 'USD' }, presentmentMoney: { amount: '100.00', currencyCode: 'EUR' } },
+        subtotalPriceSet: { shopMoney: { amount: '96.00' } },
         refunds: [{ id: 'gid://shopify/Refund/31', totalRefundedSet: { shopMoney: { amount: '44.00' } } }],
       }),
       SHOP,
@@ -171,10 +173,10 @@ describe('the same order through the webhook and the Admin API', () => {
     const fold = (event: typeof graphql) => {
       const record = newOrderRecord(event, '2026-11-20T00:00:00Z');
       applyEvent(record, event, 'd', '2026-11-20T00:00:00Z');
-      return { facts: record.facts, refunded: refundedInShopMoney(record), total: record.snapshot.total.amount };
+      return { facts: record.facts, refunded: refundedInShopMoney(record), total: record.snapshot.total.amount, subtotal: record.snapshot.subtotal };
     };
     expect(fold(webhook.event)).toEqual(fold(graphql));
-    expect(fold(graphql)).toEqual({ facts: ['placed', 'paid', 'partiallyRefunded'], refunded: '44', total: '110.00' });
+    expect(fold(graphql)).toEqual({ facts: ['placed', 'paid', 'partiallyRefunded'], refunded: '44', total: '110.00', subtotal: '96.00' });
   });
 });
 

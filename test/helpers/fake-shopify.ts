@@ -11,7 +11,17 @@
 //     grant_type=refresh_token        new access and refresh tokens; the old
 //                              refresh token stays valid until the new access
 //                              token is first used (Shopify, August 2026)
-//     errors: 400 {"error": "invalid_grant" | "invalid_client", "error_description"}
+//     grant_type=urn:ietf:params:oauth:grant-type:token-exchange (token
+//                              exchange, embedded apps): subject_token is the
+//                              session token App Bridge gave (an HS256 JWT signed
+//                              with the client secret: aud the client id, dest
+//                              https://<shop>, exp, nbf), subject_token_type
+//                              urn:ietf:params:oauth:token-type:id_token,
+//                              requested_token_type ...:offline-access-token and,
+//                              with expiring=1, the same expiring answer as a
+//                              code; only for a shop the app is installed on (a
+//                              managed install, or an approved consent)
+//     errors: 400 {"error": "invalid_grant" | "invalid_client" | "invalid_subject_token", "error_description"}
 //   POST /admin/api/<version>/graphql.json with X-Shopify-Access-Token: 401
 //     for an unknown or expired token; the cost bucket in extensions.cost and
 //     THROTTLED errors; orders, one order, webhook subscriptions (list,
@@ -19,7 +29,7 @@
 //     fields come back null with ACCESS_DENIED errors beside the data.
 // Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
 // browser sent here by host resolver rules, by their Host header.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
@@ -56,6 +66,8 @@ export interface FakeShop {
   codes: Set<string>;
   /** Refresh tokens still valid. */
   refreshTokens: Set<string>;
+  /** The app is installed on the shop: by Shopify itself (managed installation) or an approved consent screen. */
+  installed: boolean;
 }
 
 export interface FakeShopify {
@@ -66,6 +78,8 @@ export interface FakeShopify {
   shop(shop: string): FakeShop;
   /** Every request to the API or token endpoint, in order: what, for which shop, with which token. */
   requests: Array<{ shop: string; what: string; token?: string | undefined; status: number }>;
+  /** The body of every token request, as received (client secret included: this is Shopify's side). */
+  tokenRequests: Array<{ shop: string; body: Record<string, string> }>;
   /** Now, as the fake sees it: tests move it forward to expire tokens. */
   clock: { offsetMs: number };
   /** Contact details are withheld (protected customer data not granted). */
@@ -74,6 +88,8 @@ export interface FakeShopify {
   readAllOrders: boolean;
   /** A token Shopify issued some other way (a legacy custom app's, shown once in its admin). */
   registerToken(token: string, shop: string): void;
+  /** Shopify installs the app on the shop by itself (managed installation, from the app's configured scopes). */
+  install(shop: string): void;
   /** The next n API calls are throttled. */
   throttleNext(n: number): void;
   /** The next n API calls answer this status. */
@@ -90,12 +106,36 @@ const shopOf = (req: Request): string => {
 
 const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
 
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
+const OFFLINE_TOKEN = 'urn:shopify:params:oauth:token-type:offline-access-token';
+
+/** Shopify's check of a session token given to token exchange: HS256 with the client secret, for this app and shop, within its lifetime. */
+function sessionTokenProblem(jwt: string, { apiKey, apiSecret, shop, nowS }: { apiKey: string; apiSecret: string; shop: string; nowS: number }): string | undefined {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const expected = createHmac('sha256', apiSecret).update(`${header}.${payload}`).digest('base64url');
+  if (expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) return 'signature';
+  let claims: Record<string, unknown>;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if ((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: string }).alg !== 'HS256') return 'alg';
+  } catch {
+    return 'malformed';
+  }
+  if (claims.aud !== apiKey) return 'aud';
+  if (claims.dest !== `https://${shop}`) return 'dest';
+  if (typeof claims.exp !== 'number' || claims.exp < nowS) return 'exp';
+  if (typeof claims.nbf !== 'number' || claims.nbf > nowS) return 'nbf';
+  return undefined;
+}
+
 export async function startFakeShopify(options: FakeShopifyOptions): Promise<FakeShopify> {
   const ttl = options.accessTokenTtlS ?? 3600;
   const scopes = options.scopes ?? 'read_orders';
   const shops = new Map<string, FakeShop>();
   const tokens = new Map<string, Token>();
   const requests: FakeShopify['requests'] = [];
+  const tokenRequests: FakeShopify['tokenRequests'] = [];
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
@@ -106,7 +146,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const shop = (name: string): FakeShop => {
     let found = shops.get(name);
     if (!found) {
-      found = { orders: new Map(), subscriptions: [], codes: new Set(), refreshTokens: new Set() };
+      found = { orders: new Map(), subscriptions: [], codes: new Set(), refreshTokens: new Set(), installed: false };
       shops.set(name, found);
     }
     return found;
@@ -137,6 +177,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const name = shopOf(req);
     const code = token('code');
     shop(name).codes.add(code);
+    shop(name).installed = true;
     const params: Record<string, string> = { code, host: Buffer.from(`admin.shopify.com/store/${name.split('.')[0]}`).toString('base64'), shop: name, state: query.state ?? '', timestamp: String(Math.floor(now() / 1000)) };
     const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key] ?? ''])).toString();
     const hmac = createHmac('sha256', options.apiSecret).update(message).digest('hex');
@@ -147,14 +188,28 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   router.post('/admin/oauth/access_token', express.json(), express.urlencoded({ extended: false }), (req: Request, res: Response) => {
     const name = shopOf(req);
     const body = req.body as Record<string, string>;
+    const what = `token:${body.grant_type === TOKEN_EXCHANGE ? 'token_exchange' : (body.grant_type ?? 'code')}`;
+    tokenRequests.push({ shop: name, body: { ...body } });
     const deny = (error: string, description: string) => {
-      requests.push({ shop: name, what: `token:${body.grant_type ?? 'code'}`, status: 400 });
+      requests.push({ shop: name, what, status: 400 });
       res.status(400).json({ error, error_description: description });
     };
     if (body.client_id !== options.apiKey || body.client_secret !== options.apiSecret) return deny('invalid_client', 'Client authentication failed');
     const theShop = shop(name);
     let answer: Record<string, unknown>;
-    if (body.grant_type === 'client_credentials') {
+    const expiringAnswer = () => {
+      const refreshToken = token('shprt');
+      theShop.refreshTokens.add(refreshToken);
+      return { access_token: issue(name, ttl), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
+    };
+    if (body.grant_type === TOKEN_EXCHANGE) {
+      if (body.subject_token_type !== ID_TOKEN) return deny('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
+      const problem = sessionTokenProblem(body.subject_token ?? '', { apiKey: options.apiKey, apiSecret: options.apiSecret, shop: name, nowS: Math.floor(now() / 1000) });
+      if (problem) return deny('invalid_subject_token', `The session token is not valid (${problem}).`);
+      if (!theShop.installed) return deny('invalid_subject_token', 'The app is not installed on this shop.');
+      if (body.requested_token_type !== OFFLINE_TOKEN) return deny('invalid_request', 'requested_token_type is not one this fake serves');
+      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: scopes };
+    } else if (body.grant_type === 'client_credentials') {
       answer = { access_token: issue(name, 86_399), scope: scopes, expires_in: 86_399 };
     } else if (body.grant_type === 'refresh_token') {
       if (!theShop.refreshTokens.has(body.refresh_token ?? '')) return deny('invalid_grant', 'Token has been expired or revoked.');
@@ -163,15 +218,9 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       answer = { access_token: issue(name, ttl, body.refresh_token), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
     } else {
       if (!theShop.codes.delete(body.code ?? '')) return deny('invalid_grant', 'The authorization code is invalid or was used already.');
-      if (body.expiring === '1') {
-        const refreshToken = token('shprt');
-        theShop.refreshTokens.add(refreshToken);
-        answer = { access_token: issue(name, ttl), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
-      } else {
-        answer = { access_token: issue(name, null), scope: scopes };
-      }
+      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: scopes };
     }
-    requests.push({ shop: name, what: `token:${body.grant_type ?? 'code'}`, status: 200 });
+    requests.push({ shop: name, what, status: 200 });
     res.json(answer);
   });
 
@@ -283,6 +332,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     adminUrl: (name) => `${http.localUrl}/shop/${name}`,
     shop,
     requests,
+    tokenRequests,
     clock,
     get protectedDataGranted() {
       return state.protectedDataGranted;
@@ -303,6 +353,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       state.hangMs = value;
     },
     registerToken: (value, name) => void tokens.set(value, { shop: name, expiresAt: null }),
+    install: (name) => void (shop(name).installed = true),
     throttleNext: (n) => void (throttled = n),
     failNext: (status, n) => void (failing = { status, count: n }),
     async close() {
@@ -329,6 +380,7 @@ export function shopifyOrderNode(id: string, overrides: Record<string, unknown> 
     displayFulfillmentStatus: 'UNFULFILLED',
     sourceName: 'web',
     totalPriceSet: { shopMoney: { amount: '42.00', currencyCode: 'EUR' }, presentmentMoney: { amount: '42.00', currencyCode: 'EUR' } },
+    subtotalPriceSet: { shopMoney: { amount: '42.00' } },
     totalDiscountsSet: { shopMoney: { amount: '0.0' } },
     discountCodes: [],
     customAttributes: [{ key: 'loyalty_campaign', value: '8' }],

@@ -46,6 +46,9 @@ export interface OrderOptions {
   customerPhone?: string | null;
   test?: boolean;
   totalPrice?: string;
+  /** After discounts, before shipping and tax; the total when not given. */
+  subtotalPrice?: string;
+  landingSite?: string;
   updatedAt?: string;
   noteAttributes?: Array<{ name: string; value: string }>;
   discountCodes?: Array<{ code: string; amount: string; type: string }>;
@@ -72,8 +75,10 @@ export function shopifyOrderJson(options: OrderOptions): string {
     test: options.test ?? false,
     currency: 'USD',
     total_price: options.totalPrice ?? '120.00',
+    subtotal_price: options.subtotalPrice ?? options.totalPrice ?? '120.00',
+    subtotal_price_set: { shop_money: { amount: options.subtotalPrice ?? options.totalPrice ?? '120.00', currency_code: 'USD' } },
     source_name: options.sourceName ?? 'web',
-    landing_site: '/collections/all?utm_source=newsletter',
+    landing_site: options.landingSite ?? '/collections/all?utm_source=newsletter',
     discount_codes: options.discountCodes ?? [],
     note_attributes: options.noteAttributes ?? [],
     refunds: options.refunds ?? [],

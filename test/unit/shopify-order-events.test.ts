@@ -61,6 +61,11 @@ describe('order topics', () => {
     });
   });
 
+  it('reads the subtotal in the shop’s money, after discounts and before shipping and tax', async () => {
+    const event = await eventOf('orders/paid', shopifyOrderJson({ id: '5003', totalPrice: '107.40', subtotalPrice: '89.90' }));
+    expect(event).toMatchObject({ total: { amount: '107.40' }, subtotal: '89.90' });
+  });
+
   it('takes the mobile from the order first, then the customer, in E.164 with the order country', async () => {
     expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5003', phone: '+44 7700 900123' }))).customer.mobile).toBe('+447700900123');
     expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5004', customerPhone: '415-555-0100' }))).customer.mobile).toBe('+14155550100');

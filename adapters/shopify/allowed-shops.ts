@@ -1,0 +1,79 @@
+// Which Shopify shops are this merchant's. A valid HMAC proves that Shopify
+// sent a request, not that the shop belongs to the merchant: with any
+// distribution beyond one store, a stranger could install the app and earn
+// points on this loyalty account. So a shop counts only when it is
+//   the own store              SHOPIFY_SHOP
+//   listed                     SHOPIFY_SHOPS
+//   started by the operator    an install begun from the dashboard, signed in
+//                              with ADMIN_TOKEN (kept as an 'allowed-shop' record)
+//   any, for open installs     SHOPIFY_OPEN_INSTALLS=true (an App Store app)
+// The webhook route asks before it stores a delivery, so the answer must be
+// quick: the configured shops are known without I/O, and a shop the operator
+// allowed is read from the store once and then remembered (an allowance is
+// never taken back while the bridge runs). A shop not allowed is read again
+// each time, so that an allowance made on another instance counts at once.
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+
+export interface AllowedShopsOptions {
+  store: LedgerStore;
+  /** SHOPIFY_SHOP. */
+  ownShop?: string | undefined;
+  /** SHOPIFY_SHOPS. */
+  listed?: readonly string[];
+  /** SHOPIFY_OPEN_INSTALLS. */
+  openInstalls?: boolean;
+}
+
+export type ShopAllowance = { allowed: true; why: 'own' | 'listed' | 'operator' | 'open' } | { allowed: false; reason: string };
+
+/** What the operator's allowance records: who and when, nothing of the shop's (so erasing a shop's data keeps it). */
+export interface OperatorAllowance {
+  allowedBy: string;
+  allowedAt: string;
+}
+
+const recordId = (shop: string) => `shopify:${shop}`;
+
+export class AllowedShops {
+  readonly #o: AllowedShopsOptions;
+  readonly #configured: Set<string>;
+  readonly #byOperator = new Set<string>();
+
+  constructor(options: AllowedShopsOptions) {
+    this.#o = options;
+    this.#configured = new Set([...(options.listed ?? []), ...(options.ownShop ? [options.ownShop] : [])]);
+  }
+
+  get openInstalls(): boolean {
+    return Boolean(this.#o.openInstalls);
+  }
+
+  async check(shop: string): Promise<ShopAllowance> {
+    if (shop === this.#o.ownShop) return { allowed: true, why: 'own' };
+    if (this.#configured.has(shop)) return { allowed: true, why: 'listed' };
+    if (this.#byOperator.has(shop)) return { allowed: true, why: 'operator' };
+    if (await this.#o.store.getRecord<OperatorAllowance>('allowed-shop', recordId(shop))) {
+      this.#byOperator.add(shop);
+      return { allowed: true, why: 'operator' };
+    }
+    if (this.#o.openInstalls) return { allowed: true, why: 'open' };
+    return { allowed: false, reason: notAllowedReason(shop) };
+  }
+
+  /** A signed-in operator starts this shop's install from the dashboard. */
+  async allowByOperator(shop: string, by: string): Promise<void> {
+    await this.#o.store.putRecord<OperatorAllowance>('allowed-shop', recordId(shop), { allowedBy: by, allowedAt: new Date().toISOString() });
+    this.#byOperator.add(shop);
+  }
+
+  /** The shops among these that are allowed, in the same order. */
+  async filter(shops: readonly string[]): Promise<string[]> {
+    const allowed: string[] = [];
+    for (const shop of shops) if ((await this.check(shop)).allowed) allowed.push(shop);
+    return allowed;
+  }
+}
+
+/** The one explanation, for the page a merchant sees, the webhook's answer and the log. */
+export const notAllowedReason = (shop: string) =>
+  `${shop} is not one of this bridge's shops: its operator allows a shop by listing it in SHOPIFY_SHOPS or by starting its install from the bridge's dashboard (an App Store app sets SHOPIFY_OPEN_INSTALLS=true)`;

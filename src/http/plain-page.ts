@@ -1,0 +1,13 @@
+// A plain page for a person who followed a link (an install, the Shopify App
+// URL): a title and what to do, nothing that runs. Inside the Shopify admin
+// it may be framed by the shop's own admin, so that the merchant reads why.
+import type { Response } from 'express';
+
+/** Text made safe for HTML, in an element or an attribute. */
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export function plainPage(res: Response, status: number, title: string, text: string, { framedBy }: { framedBy?: string } = {}): void {
+  const frameAncestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : "'none'";
+  res.status(status).type('html').set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`);
+  res.send(`<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`);
+}

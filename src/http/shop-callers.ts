@@ -1,0 +1,79 @@
+// The admin API's second door: a merchant's page calling for its own shop,
+// with no ADMIN_TOKEN. Its bearer is
+//   an App Bridge session token   the embedded app (signed by Shopify with the
+//                                 client secret; aud = client id, dest = the shop)
+//   the bridge's shop token       the app opened outside the admin (bridge-shop-token.ts)
+// The shop must be one the bridge serves. An embedded shop the bridge holds
+// no working access to (a managed install, opened for the first time) gets
+// it here, by token exchange. The caller then reaches only the routes of
+// shop-admin-api.ts, which see and change that shop alone. Any other bearer
+// goes on to the operator's door (ADMIN_TOKEN). A refused session token
+// gets 401 and leaves no record; no answer or log line quotes it.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import { ShopifyAccessError, type ShopifyAccess } from '../../adapters/shopify/access.ts';
+import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
+import type { Logger } from '../logger.ts';
+import { sameSecret } from '../same-secret.ts';
+import { isBridgeShopToken, type BridgeShopTokens } from './bridge-shop-token.ts';
+import type { ShopifyInstalled } from './shopify-installed.ts';
+
+export interface ShopCallerParts {
+  adminToken: string | undefined;
+  signatures: ShopifyAppSignatures;
+  bridgeTokens: BridgeShopTokens;
+  allowed: AllowedShops;
+  access: ShopifyAccess;
+  installed: ShopifyInstalled;
+  logger: Logger;
+}
+
+type Identified = { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string };
+
+/** A JWT (three base64url parts) or the bridge's own shop token: anything else is the operator's to judge. */
+const looksLikeShopSession = (token: string) => isBridgeShopToken(token) || /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
+
+export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler): RequestHandler {
+  const { adminToken, signatures, bridgeTokens, allowed, access, installed, logger } = parts;
+
+  async function identify(token: string): Promise<Identified> {
+    if (isBridgeShopToken(token)) {
+      const shop = bridgeTokens.verify(token);
+      if (!shop) return { ok: false, status: 401, error: 'this sign-in has ended: open the app again from your Shopify admin' };
+      return (await allowed.check(shop)).allowed ? { ok: true, shop } : { ok: false, status: 403, error: 'this shop is not one this bridge serves' };
+    }
+    const checked = await signatures.sessionToken(token);
+    if (!checked.ok) return { ok: false, status: 401, error: `${checked.reason}: reload the app from your Shopify admin` };
+    const allowance = await allowed.check(checked.shop);
+    if (!allowance.allowed) return { ok: false, status: 403, error: allowance.reason };
+    if (!(await access.hasWorkingAccess(checked.shop))) {
+      try {
+        await access.exchange(checked.shop, token);
+      } catch (error) {
+        const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
+        logger.warn({ shop: checked.shop, reason: (error as Error).message }, 'token exchange failed');
+        return { ok: false, status: refused ? 401 : 502, error: refused ? 'Shopify did not give access to this shop for this session: reload the app from your Shopify admin' : 'Shopify did not answer; try again in a minute' };
+      }
+      await installed(checked.shop, 'token_exchange');
+    }
+    return { ok: true, shop: checked.shop };
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
+    if (!given || !looksLikeShopSession(given) || (adminToken !== undefined && sameSecret(given, adminToken))) return next();
+    identify(given).then(
+      (identified) => {
+        if (!identified.ok) {
+          logger.warn({ reason: identified.error }, 'a shop session was refused');
+          if (identified.status === 401) res.set('www-authenticate', 'Bearer');
+          res.status(identified.status).json({ error: identified.error });
+          return;
+        }
+        res.locals.shop = identified.shop;
+        shopRoutes(req, res, next);
+      },
+      (error: unknown) => next(error),
+    );
+  };
+}

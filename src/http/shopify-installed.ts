@@ -1,0 +1,20 @@
+// What follows once the bridge has got Admin API access to a shop, whichever
+// way (an install by OAuth, or token exchange the first time the merchant
+// opens the embedded app): the shop counts as installed again (an earlier
+// uninstall is cleared), and its webhook subscriptions are put right in the
+// background, so that the merchant's page does not wait for them.
+import type { Reconciler } from '../core/reconciler.ts';
+import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+
+export type ShopifyInstalled = (shop: string, how: 'oauth' | 'token_exchange') => Promise<void>;
+
+export function shopifyInstalled({ store, reconciler, logger }: { store: LedgerStore; reconciler: Reconciler; logger: Logger }): ShopifyInstalled {
+  return async (shop, how) => {
+    await store.putRecord<ShopState>('shop', `shopify:${shop}`, { platform: 'shopify', shop, uninstalledAt: null, installedAt: new Date().toISOString() });
+    logger.info({ shop, how }, 'Shopify app installed: the bridge has Admin API access to the shop');
+    void reconciler
+      .checkAllSubscriptions('shopify', shop)
+      .catch((error: unknown) => logger.warn({ err: error, shop }, 'could not put the webhook subscriptions right after the install; the next reconciliation tries again'));
+  };
+}

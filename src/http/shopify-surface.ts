@@ -1,0 +1,64 @@
+// The Shopify app's part of the bridge's HTTP surface, put together once
+// for the composition root: the routes under /shopify (App URL, install by
+// OAuth), the admin API's door for a shop's own page, and the check the
+// webhook route makes before it keeps a delivery.
+import express, { type RequestHandler } from 'express';
+import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
+import type { Reconciler } from '../core/reconciler.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import type { Platforms } from '../platforms.ts';
+import { bridgeShopTokens } from './bridge-shop-token.ts';
+import { shopAdminApi } from './shop-admin-api.ts';
+import { shopCallers } from './shop-callers.ts';
+import { shopifyAuthRoutes } from './shopify-auth.ts';
+import { shopifyInstalled } from './shopify-installed.ts';
+
+export interface ShopifySurfaceParts {
+  platforms: Platforms;
+  store: LedgerStore;
+  reconciler: Reconciler;
+  logger: Logger;
+  adminToken: string | undefined;
+  apiKey: string | undefined;
+  /** The client secret, then the previous one during a rotation. */
+  secrets: readonly string[];
+}
+
+export interface ShopifySurface {
+  /** Mounted at /shopify, when the app (client id and secret) is configured. */
+  routes: express.Router | undefined;
+  /** The admin API, with a shop's own page let in before the operator's door. */
+  admin(operator: express.Router): express.Router;
+}
+
+/** Deliveries that only take data away, kept from any shop: a shop dropped from SHOPIFY_SHOPS may still have data here to erase. */
+const FROM_ANY_SHOP: ReadonlySet<string> = new Set<string>(['app/uninstalled', ...COMPLIANCE_TOPICS]);
+
+/** For the webhook route: why a shop's delivery is not kept, if it is not. */
+export const admitShopifyShop =
+  (allowed: AllowedShops | undefined) =>
+  async (shop: string, topic: string): Promise<string | undefined> => {
+    if (FROM_ANY_SHOP.has(topic)) return undefined;
+    const allowance = await allowed?.check(shop);
+    return allowance && !allowance.allowed ? allowance.reason : undefined;
+  };
+
+export function shopifySurface({ platforms, store, reconciler, logger, adminToken, apiKey, secrets }: ShopifySurfaceParts): ShopifySurface {
+  const shopify = platforms.shopify;
+  const allowed = platforms.shopifyAllowed;
+  if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0) return { routes: undefined, admin: (operator) => operator };
+
+  const bridgeTokens = bridgeShopTokens(secrets);
+  const installed = shopifyInstalled({ store, reconciler, logger });
+  const routes = shopifyAuthRoutes({ shopify, allowed, signatures: shopify.signatures, bridgeTokens, installed, embedded: shopify.embedded, apiKey, logger });
+  const door: RequestHandler = shopCallers(
+    { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
+    shopAdminApi({ store, shopify, logger }),
+  );
+  return {
+    routes,
+    admin: (operator) => express.Router().use(door, operator),
+  };
+}

@@ -1,0 +1,169 @@
+// The app inside the Shopify admin, in Debian's Chromium. A parent page at
+// https://admin.shopify.com plays the admin and frames the App URL, as
+// Shopify does, with a signed link carrying a session token. The page loads
+// App Bridge from Shopify's CDN address, which this test serves: like App
+// Bridge, it exposes shopify.idToken(), which asks the admin (the parent
+// page, over postMessage) for a session token, minted here with the client
+// secret. The bridge (reached as https://bridge.test, passed through to it
+// over HTTP) gets the shop access by token exchange the first time, and the
+// dashboard shows that shop's orders and no other shop's, with no
+// ADMIN_TOKEN anywhere.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShopifySession } from '../../adapters/shopify/access.ts';
+import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import { APP_KEY, APP_SECRET, CHROME_UA, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+
+const SHOP = 'alpha-store.myshopify.com';
+const OTHER = 'beta-store.myshopify.com';
+const BRIDGE_ORIGIN = 'https://bridge.test';
+const ADMIN_ORIGIN = 'https://admin.shopify.com';
+const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/alpha-store/apps/${APP_KEY}`;
+
+/** App Bridge as the page sees it: the global shopify, whose idToken() asks the admin for a fresh session token. */
+const FAKE_APP_BRIDGE = `(() => {
+  const apiKey = document.querySelector('meta[name="shopify-api-key"]')?.content;
+  if (!apiKey) throw new Error('App Bridge needs <meta name="shopify-api-key">');
+  let next = 0;
+  const waiting = new Map();
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent || event.data?.type !== 'id-token') return;
+    waiting.get(event.data.id)?.(event.data.token);
+    waiting.delete(event.data.id);
+  });
+  window.shopify = {
+    config: { apiKey },
+    idToken: () => new Promise((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      window.parent.postMessage({ type: 'id-token', id, apiKey }, '${ADMIN_ORIGIN}');
+    }),
+  };
+})();`;
+
+/** The admin: frames the app and answers its requests for session tokens. */
+const adminPage = (appUrl: string) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
+<h1>alpha-store · Apps · loyalty-bridge</h1>
+<iframe id="app" src="${appUrl}" style="width:1240px;height:900px;border:0"></iframe>
+<script>
+  window.addEventListener('message', async (event) => {
+    if (event.origin !== '${BRIDGE_ORIGIN}' || event.data?.type !== 'id-token') return;
+    event.source.postMessage({ type: 'id-token', id: event.data.id, token: await window.mintSessionToken(event.data.apiKey) }, event.origin);
+  });
+</script>`;
+
+if (!chromiumAvailable) console.warn(`embedded Shopify browser test skipped: no Chromium at ${CHROMIUM}`);
+
+describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin', () => {
+  let fake: FakeShopify;
+  let running: ShopifyAppBridge;
+  let browser: Browser;
+  let page: Page;
+  const bearers: string[] = [];
+  let minted = 0;
+
+  beforeAll(async () => {
+    fake = await startFakeShopifyForApp();
+    // Shopify installed the app itself (managed installation): the bridge has never heard of the shop.
+    fake.install(SHOP);
+    running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: `${SHOP},${OTHER}` });
+    await deliverPaidOrders(running, [[SHOP, '8100000011'], [SHOP, '8100000012'], [OTHER, '8200000099']]);
+
+    browser = await launchChromium();
+    // @shopify/shopify-api answers 410 to a user agent it takes for a bot, as "HeadlessChrome" is.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, userAgent: CHROME_UA });
+    page = await context.newPage();
+    await page.exposeFunction('mintSessionToken', (apiKey: string) => {
+      minted++;
+      return apiKey === APP_KEY ? mintSessionToken({ shop: SHOP, apiKey, secret: APP_SECRET }) : '';
+    });
+    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
+    await context.route(`${ADMIN_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: adminPage(appUrl) }));
+    await context.route(APP_BRIDGE_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_APP_BRIDGE }));
+    // The bridge's public address, passed through to the running bridge over HTTP, its answer (headers, CSP) untouched.
+    await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname.startsWith('/admin/api/')) bearers.push(route.request().headers().authorization ?? '');
+      const response = await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 });
+      await route.fulfill({ response });
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await stopFakeShopifyForApp(fake);
+  });
+
+  it('opens from the admin, gets the shop access by token exchange, and shows that shop’s orders and no other shop’s', async () => {
+    await page.goto(ADMIN_PAGE);
+    const app = page.frameLocator('#app');
+    await expect.poll(() => app.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(2);
+    const rows = (await app.locator('#order-list tbody tr').allTextContents()).join('\n');
+    expect(rows).toContain('#0011');
+    expect(rows).toContain('#0012');
+    expect(rows).not.toContain('#0099');
+    expect(await app.locator('#mode').textContent()).toBe(SHOP);
+    // The operator's panels are not there; nor is a sign-in form.
+    expect(await app.locator('#health').isHidden()).toBe(true);
+    expect(await app.locator('#sign-in').isHidden()).toBe(true);
+    expect(await app.locator('#install-form').isHidden()).toBe(true);
+    await app.locator('#order-list tbody tr', { hasText: '#0011' }).click();
+    await expect.poll(() => app.locator('#order-title').textContent()).toContain(SHOP);
+    await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
+
+    // Access came by token exchange, the first time the merchant opened the app.
+    expect(await running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`)).toMatchObject({ mode: 'token_exchange' });
+    expect(fake.requests.filter((request) => request.shop === SHOP && request.what === 'token:token_exchange')).toHaveLength(1);
+    // Every call the page made carried a session token App Bridge handed out for this shop.
+    expect(minted).toBeGreaterThan(0);
+    expect(bearers.length).toBeGreaterThan(0);
+    for (const bearer of bearers) {
+      const payload = JSON.parse(Buffer.from(bearer.replace(/^Bearer /, '').split('.')[1] ?? '', 'base64url').toString('utf8')) as { dest: string; aud: string };
+      expect(payload).toMatchObject({ dest: `https://${SHOP}`, aud: APP_KEY });
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (SHOPIFY_EMBEDDED=false)', () => {
+  let fake: FakeShopify;
+  let running: ShopifyAppBridge;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fake = await startFakeShopifyForApp();
+    // The merchant's own store (client credentials): the bridge has access already.
+    running = await startShopifyAppBridge(fake, { SHOPIFY_SHOP: SHOP, SHOPIFY_SHOPS: OTHER, SHOPIFY_EMBEDDED: 'false', ADMIN_TOKEN: 'operator-admin-token-0123456789' });
+    await deliverPaidOrders(running, [[SHOP, '8300000021'], [OTHER, '8300000098']]);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await stopFakeShopifyForApp(fake);
+  });
+
+  it('signs the merchant in as the shop from Shopify’s signed link, keeps the sign-in out of the address bar, and shows that shop alone', async () => {
+    const page = await browser.newPage({ userAgent: CHROME_UA });
+    await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
+    await expect.poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(1);
+    expect(await page.locator('#order-list tbody').textContent()).toContain('#0021');
+    expect(await page.locator('#mode').textContent()).toBe(SHOP);
+    expect(new URL(page.url()).hash).toBe('');
+    await page.screenshot({ path: `${artifactsDir('shopify-embedded')}outside-admin.png` });
+  }, 60_000);
+
+  it('leaves an operator’s tab the operator’s when such a link lands in it', async () => {
+    const page = await browser.newPage({ userAgent: CHROME_UA });
+    await page.goto(`${running.url}/admin/#token=operator-admin-token-0123456789`);
+    await page.waitForSelector('#health:not([hidden])');
+    await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
+    await expect.poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(2);
+    expect(await page.locator('#health').isHidden()).toBe(false);
+  }, 60_000);
+});

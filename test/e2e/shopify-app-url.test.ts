@@ -1,0 +1,138 @@
+// The App URL (GET /shopify/app) on a running bridge, as Shopify opens it:
+// signed links good and bad; a shop Shopify installed by itself (managed
+// installation) getting Admin API access the first time the merchant opens
+// the app, by token exchange when embedded and by the authorization code
+// grant when not; and the dashboard it then shows.
+import { describe, expect, it } from 'vitest';
+import type { ShopifySession } from '../../adapters/shopify/access.ts';
+import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { eventually } from '../helpers/engine.ts';
+import { APP_KEY, APP_PREVIOUS_SECRET, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
+import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+
+const MANAGED = 'managed-store.myshopify.com';
+const OTHER = 'other-store.myshopify.com';
+
+const suite = shopifyAppSuite({ SHOPIFY_SHOPS: `${MANAGED},${OTHER}` });
+const { start } = suite;
+const open = (query: string) => fetch(`${suite.running.url}${SHOPIFY_APP_URL_PATH}?${query}`, { redirect: 'manual', headers: { 'user-agent': CHROME_UA } });
+const session = (shop: string) => suite.running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
+const exchanges = (shop: string) => suite.fake.requests.filter((request) => request.shop === shop && request.what === 'token:token_exchange');
+const idToken = (shop: string, secret = APP_SECRET) => mintSessionToken({ shop, apiKey: APP_KEY, secret });
+
+describe('the App URL refuses what Shopify did not sign', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const refused: Array<[string, () => string]> = [
+    ['no hmac at all', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, unsigned: true })],
+    ['an hmac made with another secret', () => appUrlQuery({ shop: MANAGED, secret: 'not-this-apps-secret' })],
+    ['a shop changed after signing', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, tamper: { shop: OTHER } })],
+    ['a stale timestamp (two minutes old)', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, timestamp: now() - 120 })],
+    ['a timestamp from the future', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, timestamp: now() + 120 })],
+    ['a signed link whose shop is not a Shopify domain', () => appUrlQuery({ shop: 'evil.example.com', secret: APP_SECRET })],
+  ];
+  it.each(refused)('%s: a plain 401 page, no redirect, and nothing recorded', async (_name, query) => {
+    await start();
+    const response = await open(query());
+    expect(response.status).toBe(401);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await response.text()).toContain('Open this app from your Shopify admin');
+    expect(await suite.running.bridge.engine.store.listRecords('session')).toEqual([]);
+    expect(await suite.running.bridge.engine.store.listRecords('shop')).toEqual([]);
+  });
+
+  it('accepts a link signed with the previous secret during a rotation', async () => {
+    suite.fake.install(MANAGED);
+    await start({ SHOPIFY_API_SECRET_PREVIOUS: APP_PREVIOUS_SECRET, SHOPIFY_EMBEDDED: 'false' });
+    // Not embedded and no access yet: off to the consent screen, which only a signed link gets to.
+    const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_PREVIOUS_SECRET }));
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location')!).host).toBe(MANAGED);
+  });
+});
+
+describe('embedded: a managed install, then the first open', () => {
+  it('gets the shop an expiring offline token by token exchange, once, and shows the dashboard with App Bridge', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const before = suite.fake.tokenRequests.length;
+    const exchangesBefore = exchanges(MANAGED).length;
+
+    const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
+    // App Bridge from Shopify's CDN, the page's first script, loaded as is.
+    expect(html.match(/<script[^>]*>/g)?.[0]).toBe(`<script src="${APP_BRIDGE_URL}">`);
+    expect(response.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+
+    // Token exchange as Shopify documents it: the session token for an offline token that expires.
+    const sent = suite.fake.tokenRequests.slice(before).map(({ body }) => body);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        client_id: APP_KEY,
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+        requested_token_type: 'urn:shopify:params:oauth:token-type:offline-access-token',
+        expiring: '1',
+      }),
+    ]);
+    expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/), expiresAt: expect.any(String) });
+    expect(html).not.toContain((await session(MANAGED))!.accessToken);
+    // Installed: its webhooks are put right.
+    await eventually(() => expect(suite.fake.shop(MANAGED).subscriptions.map((subscription) => subscription.topic)).toContain('ORDERS_PAID'));
+
+    // The next open uses what the bridge holds.
+    expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }))).status).toBe(200);
+    expect(exchanges(MANAGED).length - exchangesBefore).toBe(1);
+  });
+
+  it('refuses a session token for another shop than the link names, and exchanges nothing', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const before = suite.fake.tokenRequests.length;
+    const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(OTHER) }));
+    expect(response.status).toBe(401);
+    expect(await session(MANAGED)).toBeUndefined();
+    expect(suite.fake.tokenRequests.length).toBe(before);
+  });
+
+  it('sends a link opened outside the admin into the admin', async () => {
+    await start();
+    const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`https://admin.shopify.com/store/managed-store/apps/${APP_KEY}`);
+  });
+});
+
+describe('not embedded: a managed install, then the first open', () => {
+  it('gets access by the authorization code grant (expiring offline token), then opens the shop’s own dashboard', async () => {
+    suite.fake.install(MANAGED);
+    await start({ SHOPIFY_EMBEDDED: 'false' });
+
+    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET }));
+    expect(first.status).toBe(302);
+    const consent = new URL(first.headers.get('location')!);
+    expect(`${consent.host}${consent.pathname}`).toBe(`${MANAGED}/admin/oauth/authorize`);
+    expect(consent.searchParams.get('client_id')).toBe(APP_KEY);
+    const cookies = first.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+
+    // The merchant approves; Shopify sends them back to the callback with a code.
+    const approved = await fetch(`${suite.fake.adminUrl(MANAGED)}/admin/oauth/approve?${consent.searchParams}`, { redirect: 'manual' });
+    const callback = new URL(approved.headers.get('location')!);
+    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: cookies, 'user-agent': CHROME_UA } });
+    expect(back.status).toBe(303);
+    expect(await session(MANAGED)).toMatchObject({ mode: 'oauth_expiring', refreshToken: expect.stringMatching(/^shprt_/) });
+    expect(suite.fake.tokenRequests.at(-1)?.body).toMatchObject({ code: expect.any(String), expiring: '1' });
+
+    // The next open goes straight to the dashboard, signed in as that shop (in the fragment, which no server sees).
+    const next = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET }));
+    expect(next.status).toBe(303);
+    const landing = new URL(next.headers.get('location')!, suite.running.url);
+    expect(landing.pathname).toBe('/admin/');
+    const shopToken = new URLSearchParams(landing.hash.slice(1)).get('shop-token')!;
+    const whoami = await fetch(`${suite.running.url}/admin/api/session`, { headers: { authorization: `Bearer ${shopToken}` } });
+    expect(await whoami.json()).toEqual({ caller: 'shop', platform: 'shopify', shop: MANAGED });
+  });
+});
