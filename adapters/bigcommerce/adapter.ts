@@ -14,34 +14,43 @@
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
-import { bigCommerceDelivery, bigCommerceVerifier, type BigCommerceDelivery } from './verify.ts';
+import { bigCommerceDelivery, bigCommerceVerifier, type BigCommerceDelivery, type BigCommerceVerifierOptions } from './verify.ts';
 
 export const BIGCOMMERCE_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'] as const;
 const ORDER_SCOPES = new Set(['store/order/created', 'store/order/updated', 'store/order/statusupdated', 'store/order/refund/created']);
 
 export interface BigCommerceAdapterOptions {
+  /** The app's client secret (Standard Webhooks signatures). */
   clientSecret?: string | undefined;
-  /** The secret header value of the hooks `register` creates. */
+  /** One header secret for every store: BIGCOMMERCE_WEBHOOK_SECRET, on the hooks `register` creates. */
   headerSecret?: string | undefined;
-  api?: BigCommerceApi | undefined;
+  /** Per store, in place of headerSecret: its header secrets (BigCommerceStores.headerSecretsFor). */
+  headerSecretsFor?: BigCommerceVerifierOptions['headerSecretsFor'] | undefined;
+  /** The API of the store a delivery names, when the bridge can read it. */
+  apiFor?: ((storeHash: string) => Promise<BigCommerceApi | undefined>) | undefined;
+  /** The configured store, for the shop name when a delivery names none. */
+  defaultShop?: string | undefined;
 }
 
 export type BigCommerceAdapter = PlatformAdapter<BigCommerceDelivery>;
 
-export function createBigCommerceAdapter({ clientSecret, headerSecret, api }: BigCommerceAdapterOptions): BigCommerceAdapter {
+export function createBigCommerceAdapter({ clientSecret, headerSecret, headerSecretsFor, apiFor, defaultShop }: BigCommerceAdapterOptions): BigCommerceAdapter {
+  const headerSecrets = headerSecretsFor ?? (async () => (headerSecret ? [headerSecret] : []));
   return {
     platform: 'bigcommerce',
-    verify: bigCommerceVerifier({ clientSecret, headerSecret }),
+    verify: bigCommerceVerifier({ clientSecrets: clientSecret ? [clientSecret] : [], headerSecretsFor: headerSecrets }),
     describe(delivery) {
       const scope = delivery.scope.toLowerCase();
-      const payloadKey = delivery.hash && delivery.createdAt ? `bigcommerce:payload:${scope}:${delivery.hash}:${delivery.createdAt}` : undefined;
+      const shop = delivery.storeHash ?? defaultShop ?? delivery.storeId;
+      // The hash is of {type, id} only: the same for order 6000 of two stores, so the store is part of the key.
+      const payloadKey = delivery.hash && delivery.createdAt ? `bigcommerce:payload:${shop}:${scope}:${delivery.hash}:${delivery.createdAt}` : undefined;
       const key = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : (payloadKey ?? `bigcommerce:body:${delivery.digest}`);
       return {
         key,
         // A retry can come with a new webhook id but the same payload and time.
         aliases: payloadKey && payloadKey !== key ? [payloadKey] : [],
         topic: delivery.scope,
-        shop: api?.shop ?? delivery.storeHash ?? delivery.storeId,
+        shop,
         ...(delivery.createdAt && /^\d+$/.test(delivery.createdAt) ? { sentAt: new Date(Number(delivery.createdAt) * 1000).toISOString() } : {}),
         ...(delivery.webhookId ? { keep: { 'webhook-id': delivery.webhookId } } : {}),
         ...(ORDER_SCOPES.has(scope) || scope === 'store/order/archived' || !delivery.payload ? {} : { ignore: `scope ${delivery.scope} is not one loyalty-bridge uses` }),
@@ -54,7 +63,8 @@ export function createBigCommerceAdapter({ clientSecret, headerSecret, api }: Bi
       if (scope === 'store/order/archived') return { kind: 'recorded', reason: 'an archived order keeps its points until it is cancelled or refunded' };
       if (!ORDER_SCOPES.has(scope)) return { kind: 'ignored', reason: `scope ${delivery.scope} is not one loyalty-bridge uses` };
       if (delivery.orderId === undefined) return { kind: 'unusable', reason: 'the payload names no order id' };
-      if (!api) return { kind: 'unusable', reason: 'BigCommerce payloads carry only the order id: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN so the order can be read, then retry' };
+      const api = await apiFor?.(stored.shop);
+      if (!api) return { kind: 'unusable', reason: `BigCommerce payloads carry only the order id, and the bridge has no access to store ${stored.shop}: install the app on it, or set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN, so the order can be read; then retry` };
       const deliveryId = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : `bigcommerce:${delivery.hash ?? delivery.digest}:${delivery.createdAt ?? ''}`;
       let event;
       try {

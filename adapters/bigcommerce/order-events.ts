@@ -1,4 +1,5 @@
 // BigCommerce V2 orders to OrderEvents.
+import { compareDecimal, sumDecimal } from '../../src/core/decimal.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { asRecord, asString, decimalText, idDigits, isoTime } from '../shared/json.ts';
 import { emailLocalPart, fullName } from '../shared/names.ts';
@@ -27,6 +28,38 @@ export const BC_STATUS_FACTS: Record<number, Fact[]> = {
   13: ['placed'],
 };
 
+/**
+ * The currency the order's totals are in. BigCommerce's V2 order reference:
+ * default_currency_code is "the transactional currency the shopper pays in";
+ * currency_code is the display currency the storefront showed prices in,
+ * which a store with display-only currencies can set to another one (and
+ * currency_exchange_rate is between the store's default currency and that
+ * display currency). The totals are what was charged: the transactional
+ * currency. Orders from before multi-currency have only currency_code.
+ */
+export const bigCommerceCurrency = (order: Record<string, unknown>): string => asString(order.default_currency_code) ?? asString(order.currency_code) ?? '';
+
+/**
+ * Where the order came from. BigCommerce puts the origin it knows in
+ * order_source (www, manual, external, ...); an order submitted by another
+ * system says which in external_source, where BigCommerce recommends the type
+ * of system first ("POS (Square)"). A point-of-sale order is named "pos", so
+ * that EXCLUDED_SOURCES=pos keeps it out.
+ */
+export function bigCommerceSource(order: Record<string, unknown>): string | null {
+  const external = asString(order.external_source);
+  if (external && /^pos\b/i.test(external)) return 'pos';
+  return asString(order.order_source);
+}
+
+/** V2's subtotal_ex_tax is before discounts: the goods after them, before shipping and tax, take the order's discounts and coupons off. */
+function subtotalAfterDiscounts(order: Record<string, unknown>): string | null {
+  const subtotal = decimalText(order.subtotal_ex_tax);
+  if (subtotal === undefined) return null;
+  const off = sumDecimal([decimalText(order.discount_amount) ?? '0', decimalText(order.coupon_discount) ?? '0']);
+  const net = sumDecimal([subtotal, `-${off}`.replace(/^--/, '')]);
+  return compareDecimal(net, '0') < 0 ? '0' : net;
+}
 
 export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], shop: string, deliveryId: string, receivedAt: Date): OrderEvent | undefined {
   const order = asRecord(payload);
@@ -48,9 +81,10 @@ export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], sh
       email,
       mobile: toE164(asString(billing.phone), asString(billing.country_iso2)),
     },
-    total: { amount: decimalText(order.total_inc_tax) ?? '0', currency: asString(order.currency_code) ?? '' },
+    total: { amount: decimalText(order.total_inc_tax) ?? '0', currency: bigCommerceCurrency(order) },
+    subtotal: subtotalAfterDiscounts(order),
     test: false,
-    source: asString(order.order_source),
+    source: bigCommerceSource(order),
     discountCodes: coupons
       .map(asRecord)
       .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))

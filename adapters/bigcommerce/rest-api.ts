@@ -20,6 +20,8 @@ export interface BigCommerceApiOptions {
   maxRateLimitWaits?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** What a person checks when the token is refused. */
+  tokenSettings?: string | undefined;
 }
 
 export class BigCommerceApiError extends Error {
@@ -55,6 +57,7 @@ export class BigCommerceApi {
   readonly #maxWaits: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #now: () => number;
+  readonly #tokenSettings: string;
   readonly shop: string;
   /** The rate-limit window as BigCommerce last described it. */
   #left: number | undefined;
@@ -65,6 +68,7 @@ export class BigCommerceApi {
     this.#maxWaits = options.maxRateLimitWaits ?? 5;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? Date.now;
+    this.#tokenSettings = options.tokenSettings ?? 'BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)';
     this.#http = got.extend({
       prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}`,
       headers: { 'x-auth-token': options.accessToken, accept: 'application/json' },
@@ -96,7 +100,7 @@ export class BigCommerceApi {
       }
       if (response.statusCode >= 500) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`, response.statusCode, true);
       if (response.statusCode === 401 || response.statusCode === 403) {
-        throw new BigCommerceApiError(`BigCommerce refused the access token (${response.statusCode}); check BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)`, response.statusCode, false);
+        throw new BigCommerceApiError(`BigCommerce refused the access token (${response.statusCode}); check ${this.#tokenSettings}`, response.statusCode, false);
       }
       return response;
     }

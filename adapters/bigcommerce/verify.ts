@@ -7,7 +7,13 @@
 //   a secret header     the custom headers BigCommerce documents for hook
 //                       creation: `register --platform bigcommerce` creates the
 //                       hooks with x-loyalty-bridge-token set to
-//                       BIGCOMMERCE_WEBHOOK_SECRET, compared in constant time
+//                       BIGCOMMERCE_WEBHOOK_SECRET (a store installed as an app
+//                       gets a secret of its own), compared in constant time
+// Either one is enough. A hook created with a store's API account is signed
+// with that account's client secret, which the bridge may not hold: its
+// deliveries carry the header secret and a signature the bridge cannot check,
+// and refusing them would have BigCommerce retry for 48 hours, deactivate
+// the hook and blocklist the domain. So 401 only when neither checks out.
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { RawDelivery, Verification } from '../adapter.ts';
@@ -35,32 +41,43 @@ export interface BigCommerceDelivery {
 }
 
 export interface BigCommerceVerifierOptions {
-  clientSecret?: string | undefined;
-  headerSecret?: string | undefined;
+  /** Client secrets Standard Webhooks signatures are checked with (the app's; the old one during a rotation). */
+  clientSecrets: string[];
+  /** The header secrets a delivery from this store (by its producer's hash) may carry. */
+  headerSecretsFor: (storeHash: string | undefined) => Promise<string[]>;
 }
 
-export function bigCommerceVerifier({ clientSecret, headerSecret }: BigCommerceVerifierOptions): (raw: RawDelivery) => Promise<Verification<BigCommerceDelivery>> {
-  const webhook = clientSecret ? new Webhook(Buffer.from(clientSecret, 'utf8'), { format: 'raw' }) : undefined;
+/** Why a Standard Webhooks signature did not check out, or undefined when it did. */
+function signatureProblem(webhooks: Webhook[], body: Buffer, headers: Record<string, string>): string | undefined {
+  if (!headers['webhook-signature']) return 'no webhook-signature';
+  const missing = ['webhook-id', 'webhook-timestamp'].filter((name) => !headers[name]);
+  if (missing.length > 0) return `webhook-signature without ${missing.join(', ')}`;
+  if (webhooks.length === 0) return 'a webhook-signature, but no BIGCOMMERCE_CLIENT_SECRET to check it with';
+  let problem = 'no signature matches';
+  for (const webhook of webhooks) {
+    try {
+      webhook.verify(body, headers, { jsonParse: false });
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      problem = error.message;
+    }
+  }
+  return `webhook-signature: ${problem}`;
+}
+
+export function bigCommerceVerifier({ clientSecrets, headerSecretsFor }: BigCommerceVerifierOptions): (raw: RawDelivery) => Promise<Verification<BigCommerceDelivery>> {
+  const webhooks = clientSecrets.map((secret) => new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }));
   return async (raw) => {
     const headers = flatHeaders(raw.headers);
-    if (headers['webhook-signature']) {
-      if (!webhook) return { ok: false, status: 401, reason: 'signed deliveries need BIGCOMMERCE_CLIENT_SECRET' };
-      const missing = ['webhook-id', 'webhook-timestamp'].filter((name) => !headers[name]);
-      if (missing.length > 0) return { ok: false, status: 400, reason: `missing headers: ${missing.join(', ')}` };
-      try {
-        webhook.verify(raw.body, headers, { jsonParse: false });
-      } catch (error) {
-        if (error instanceof WebhookVerificationError) return { ok: false, status: 401, reason: error.message };
-        throw error;
-      }
-      return { ok: true, delivery: bigCommerceDelivery(raw.body, headers['webhook-id']) };
-    }
+    const delivery = bigCommerceDelivery(raw.body, headers['webhook-id']);
     const given = headers[BC_SECRET_HEADER];
-    if (given !== undefined && headerSecret !== undefined) {
-      if (!sameSecret(given, headerSecret)) return { ok: false, status: 401, reason: `wrong ${BC_SECRET_HEADER}` };
-      return { ok: true, delivery: bigCommerceDelivery(raw.body, undefined) };
-    }
-    return { ok: false, status: 401, reason: headerSecret ? `missing webhook-signature or ${BC_SECRET_HEADER}` : 'missing webhook-signature' };
+    const headerSecrets = await headerSecretsFor(delivery.storeHash);
+    if (given !== undefined && headerSecrets.some((secret) => sameSecret(given, secret))) return { ok: true, delivery };
+    const signature = signatureProblem(webhooks, raw.body, headers);
+    if (signature === undefined) return { ok: true, delivery };
+    const header = given === undefined ? `no ${BC_SECRET_HEADER}` : `wrong ${BC_SECRET_HEADER}`;
+    return { ok: false, status: 401, reason: `${header}; ${signature}` };
   };
 }
 

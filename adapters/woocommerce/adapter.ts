@@ -8,8 +8,8 @@ import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { parseJsonLossless } from '../shared/json.ts';
 import { redactBody, type BodyShape } from '../shared/redact.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
-import { shopOfUrl } from './rest-api.ts';
-import { WC_HEADER, wooVerifier, type WooDelivery } from './verify.ts';
+import { wooShopOf } from './shop-identity.ts';
+import { WC_HEADER, wooVerifier, type WooDelivery, type WooSecrets } from './verify.ts';
 
 const ORDER_TOPICS = new Set(['order.created', 'order.updated', 'order.restored']);
 const HANDLED_TOPICS = new Set([...ORDER_TOPICS, 'order.deleted']);
@@ -23,35 +23,42 @@ const WOO_BODY: BodyShape = {
 };
 
 export interface WooAdapterOptions {
-  secret: string;
-  /** The store's address, for the shop name when a delivery does not say it. */
-  url?: string;
+  /** The secrets of the store a delivery names (WooStores.secretsFor), or one secret for every delivery. */
+  secrets: WooSecrets | string;
+  /** The configured store's address, for the shop name when a delivery does not say it. */
+  url?: string | undefined;
 }
 
 export type WooAdapter = PlatformAdapter<WooDelivery>;
 
-export function createWooAdapter({ secret, url }: WooAdapterOptions): WooAdapter {
-  const shopOf = (source: string) => {
-    try {
-      return shopOfUrl(source || url || '');
-    } catch {
-      return 'woocommerce';
-    }
-  };
+/** A shop name as stored, in today's form: deliveries kept by an earlier version carry "www." names. */
+const canonical = (shop: string) => {
+  try {
+    return wooShopOf(shop);
+  } catch {
+    return shop;
+  }
+};
+
+export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapter {
+  const fallbackShop = url ? canonical(url) : 'woocommerce';
+  const secretsFor: WooSecrets = typeof secrets === 'string' ? async () => [secrets] : secrets;
   const parse = (body: Buffer) => (isUtf8(body) ? parseJsonLossless(body.toString('utf8')) : undefined);
 
   return {
     platform: 'woocommerce',
-    verify: wooVerifier(secret),
+    verify: wooVerifier(secretsFor),
     describe(delivery) {
-      if (delivery.kind === 'ping') return { key: `woocommerce:ping:${delivery.webhookId}:${delivery.digest}`, topic: 'ping', shop: shopOf(''), ignore: `WooCommerce ping for webhook ${delivery.webhookId}` };
+      if (delivery.kind === 'ping') return { key: `woocommerce:ping:${delivery.webhookId}:${delivery.digest}`, topic: 'ping', shop: fallbackShop, ignore: `WooCommerce ping for webhook ${delivery.webhookId}` };
       // X-WC-Webhook-Delivery-ID has one-second resolution and repeats across orders: the key is what the delivery says.
       const parsed = parse(delivery.body);
       const identity = parsed?.ok ? wooIdentity(parsed.value) : { orderId: undefined, modified: '', status: '' };
+      // Webhook ids are per site: two stores can both have webhook 7, so the shop is part of the key.
+      const shop = delivery.shop ?? fallbackShop;
       return {
-        key: `woocommerce:${delivery.webhookId}:${identity.orderId ?? '-'}:${identity.modified}:${identity.status}:${delivery.digest.slice(0, 32)}`,
+        key: `woocommerce:${shop}:${delivery.webhookId}:${identity.orderId ?? '-'}:${identity.modified}:${identity.status}:${delivery.digest.slice(0, 32)}`,
         topic: delivery.topic,
-        shop: shopOf(delivery.source),
+        shop,
         keep: { [WC_HEADER.webhookId]: delivery.webhookId },
         ...(HANDLED_TOPICS.has(delivery.topic) ? {} : { ignore: `topic ${delivery.topic} is not one loyalty-bridge uses` }),
       };
@@ -67,7 +74,7 @@ export function createWooAdapter({ secret, url }: WooAdapterOptions): WooAdapter
       if (!parsed.ok) return { kind: 'unusable', reason: parsed.reason };
       const { orderId, modified, status } = wooIdentity(parsed.value);
       const deliveryId = `woocommerce:${stored.headers[WC_HEADER.webhookId] ?? ''}:${orderId ?? '-'}:${modified}:${status}`;
-      const result = wooOrderToEvent(parsed.value, stored.shop, deliveryId, new Date(stored.sentAt));
+      const result = wooOrderToEvent(parsed.value, canonical(stored.shop), deliveryId, new Date(stored.sentAt));
       return result.ok ? { kind: 'events', events: [result.event] } : { kind: 'unusable', reason: result.reason };
     },
     redact: (stored, match) => redactBody(stored, match, WOO_BODY),

@@ -1,4 +1,5 @@
 // WooCommerce orders (webhook bodies and REST v3 alike) to OrderEvents.
+import { sumDecimal } from '../../src/core/decimal.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { asArray, asRecord, asString, decimalText, idDigits, isoTime, scalarText } from '../shared/json.ts';
 import { emailLocalPart, fullName } from '../shared/names.ts';
@@ -27,6 +28,13 @@ const gmt = (value: unknown) => {
   return text ? isoTime(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`) : undefined;
 };
 
+/**
+ * WooCommerce's Order Attribution (WooCommerce 8.5+) keeps, in the order's
+ * meta, the first page of the visit that placed it: the landing page, whose
+ * query carries the referral a link brought (REFERRAL_LANDING_PARAM).
+ */
+export const WOO_LANDING_META = '_wc_order_attribution_session_entry';
+
 export type WooEventResult = { ok: true; event: OrderEvent } | { ok: false; reason: string };
 
 export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: string, receivedAt: Date): WooEventResult {
@@ -35,6 +43,7 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
   if (orderId === undefined) return { ok: false, reason: 'the order has no numeric id' };
   const status = asString(order.status)?.toLowerCase() ?? '';
   const billing = asRecord(order.billing);
+  const meta = asArray(order.meta_data).map(asRecord);
   const shipping = asRecord(order.shipping);
   const email = asString(billing.email);
   const name = fullName(billing.first_name, billing.last_name) ?? fullName(shipping.first_name, shipping.last_name);
@@ -54,6 +63,7 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
         mobile: toE164(asString(billing.phone) ?? asString(shipping.phone), asString(billing.country) ?? asString(shipping.country)),
       },
       total: { amount: decimalText(order.total) ?? '0', currency: asString(order.currency) ?? '' },
+      subtotal: lineItemsTotal(order.line_items),
       test: false,
       source: asString(order.created_via),
       discountCodes: asArray(order.coupon_lines)
@@ -61,12 +71,9 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
         .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))
         .filter((coupon) => coupon.code !== ''),
       attributes: Object.fromEntries(
-        asArray(order.meta_data)
-          .map(asRecord)
-          .map((meta) => [asString(meta.key), scalarText(meta.value)])
-          .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
+        meta.map((each) => [asString(each.key), scalarText(each.value)]).filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
       ),
-      landingSite: null,
+      landingSite: asString(meta.find((each) => each.key === WOO_LANDING_META)?.value)?.slice(0, 2048) ?? null,
       // Refund totals come as negative strings: "-10.00".
       refunds: asArray(order.refunds).flatMap((value) => {
         const refund = asRecord(value);
@@ -76,6 +83,13 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
       }),
     },
   };
+}
+
+/** What the line items cost after coupons, before shipping and tax (each line's total): the order's subtotal. */
+function lineItemsTotal(lines: unknown): string | null {
+  const amounts = asArray(lines).map((line) => decimalText(asRecord(line).total));
+  if (amounts.length === 0 || amounts.some((amount) => amount === undefined)) return null;
+  return sumDecimal(amounts as string[]);
 }
 
 /** The fields that say what a delivery is about, for dedupe: WooCommerce's delivery id is not unique. */

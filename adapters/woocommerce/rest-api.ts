@@ -1,107 +1,56 @@
-// WooCommerce REST API v3, for resync: orders modified in a window, oldest
-// first, 100 a page, as many pages as X-WP-TotalPages says. Consumer key and
-// secret go as HTTP basic auth, which WooCommerce accepts only over HTTPS.
-import got from 'got';
+// WooCommerce REST API v3, one client per store: orders modified in a
+// window (resync and reconciliation), one order, and the store's webhooks.
+//
+// The consumer key goes as HTTP Basic auth, which WooCommerce reads only
+// over HTTPS. Some servers drop the Authorization header before PHP sees it;
+// WooCommerce then finds no key at all and answers 401 with an error that is
+// not an authentication error ("woocommerce_rest_cannot_view": the request
+// looks anonymous). For those hosts WooCommerce documents passing
+// consumer_key and consumer_secret in the query string, over HTTPS. So a 401
+// of that kind is tried once more with the query string, and what worked is
+// remembered for the store. A 401 that is an authentication error (a wrong
+// secret, a read-only key asked to write) is not retried: the key arrived.
+import got, { RequestError, type Response } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import { parseJsonLossless } from '../shared/json.ts';
+import { asRecord, parseJsonLossless } from '../shared/json.ts';
 import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
+import { wooShopOf } from './shop-identity.ts';
+
+export type WooAuthMode = 'basic' | 'query';
 
 export interface WooRestOptions {
+  /** The store's address (its home URL). */
   url: string;
   consumerKey: string;
   consumerSecret: string;
+  /** How the key got through last time; Basic auth first when unknown. */
+  authMode?: WooAuthMode | undefined;
+  /** Told when the query string turned out to be the way (or Basic auth again), to keep it for the store. */
+  onAuthMode?: ((mode: WooAuthMode) => void) | undefined;
+  /** Where the requests go instead of the store's address (tests serve the store locally). */
+  requestUrl?: string | undefined;
+  /** The settings a person checks when the key is refused. */
+  keySettings?: string | undefined;
 }
 
 export interface FetchWindow {
   since: Date;
-  until?: Date;
+  until?: Date | undefined;
 }
+
+/** refused: the key did not get in; read_only: it got in but may not write; unavailable: the store did not answer; answer: it answered something unusable. */
+export type WooRestErrorCode = 'refused' | 'read_only' | 'unavailable' | 'answer';
 
 export class WooRestError extends Error {
-  constructor(message: string) {
+  readonly code: WooRestErrorCode;
+  readonly status: number | undefined;
+  constructor(message: string, code: WooRestErrorCode, status?: number) {
     super(message);
     this.name = 'WooRestError';
+    this.code = code;
+    this.status = status;
   }
-}
-
-const PAGE_SIZE = 100;
-/** WooCommerce takes ISO 8601 without a zone; with dates_are_gmt=true it is read as GMT. */
-const wooTime = (date: Date) => date.toISOString().slice(0, 19);
-
-export function shopOfUrl(url: string): string {
-  return new URL(url).host.toLowerCase();
-}
-
-/** The key and secret go in the clear over http, so only https, or this very machine. */
-export const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-
-/** A GET of the REST API, over HTTPS, with the consumer key as basic auth; a refused key says which settings to check. */
-async function wooGet(options: WooRestOptions, path: string, searchParams: Record<string, string> = {}) {
-  const base = new URL(options.url);
-  if (base.protocol !== 'https:' && !isLoopback(base)) throw new WooRestError(`WOOCOMMERCE_URL must be https: WooCommerce accepts the consumer key and secret only over HTTPS (got ${base.protocol})`);
-  const response = await got(`${options.url.replace(/\/+$/, '')}/wp-json/wc/v3/${path}`, {
-    searchParams,
-    username: options.consumerKey,
-    password: options.consumerSecret,
-    timeout: { request: 30_000 },
-    retry: { limit: 2 },
-    throwHttpErrors: false,
-    responseType: 'text',
-  });
-  if (response.statusCode === 401 || response.statusCode === 403) {
-    throw new WooRestError(`WooCommerce refused the consumer key (${response.statusCode}); check WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET (read access)`);
-  }
-  return response;
-}
-
-/** An order read from the API: the same order in the same state gets the same delivery id, so a second resync is all duplicates. */
-function resyncEvent(order: unknown, shop: string, now: Date): OrderEvent | undefined {
-  const { orderId, modified, status } = wooIdentity(order);
-  const result = wooOrderToEvent(order, shop, `woocommerce-resync:${orderId}:${modified}:${status}`, now);
-  return result.ok ? result.event : undefined;
-}
-
-export async function* fetchWooOrders(options: WooRestOptions, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
-  const shop = shopOfUrl(options.url);
-  const pages = ordersModifiedSince(
-    async (after, page) => {
-      const response = await wooGet(options, 'orders', {
-        modified_after: wooTime(after),
-        ...(until ? { modified_before: wooTime(until) } : {}),
-        dates_are_gmt: 'true',
-        orderby: 'modified',
-        order: 'asc',
-        per_page: String(PAGE_SIZE),
-        page: String(page),
-      });
-      if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for page ${page} of orders`);
-      const parsed = parseJsonLossless(response.body);
-      if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`);
-      return parsed.value;
-    },
-    (order) => {
-      const { orderId, modified } = wooIdentity(order);
-      const at = modified ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(modified) ? modified : `${modified}Z`) : NaN;
-      return { id: orderId ?? '', modified: Number.isNaN(at) ? undefined : new Date(at) };
-    },
-    since,
-    PAGE_SIZE,
-  );
-  for await (const order of pages) {
-    const event = resyncEvent(order, shop, now);
-    if (event) yield event;
-  }
-}
-
-/** One order by id, for a resync of chosen orders. */
-export async function fetchWooOrder(options: WooRestOptions, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
-  const response = await wooGet(options, `orders/${orderId}`);
-  if (response.statusCode === 404) return undefined;
-  if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for order ${orderId}`);
-  const parsed = parseJsonLossless(response.body);
-  if (!parsed.ok) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`);
-  return resyncEvent(parsed.value, shopOfUrl(options.url), now);
 }
 
 export interface WooWebhook {
@@ -113,17 +62,188 @@ export interface WooWebhook {
   delivery_url: string;
 }
 
-/** The store's webhooks, to notice one WooCommerce disabled after failed deliveries. */
-export async function fetchWooWebhooks(options: WooRestOptions): Promise<WooWebhook[]> {
+const PAGE_SIZE = 100;
+/** WooCommerce takes ISO 8601 without a zone; with dates_are_gmt=true it is read as GMT. */
+const wooTime = (date: Date) => date.toISOString().slice(0, 19);
+
+/** The key and secret go in the clear over http, so only https, or this very machine. */
+export const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+
+/** WooCommerce's error code and message from a JSON error body, when it has them. */
+function wooError(response: Response<string>): { code: string; message: string } {
+  const parsed = parseJsonLossless(response.body);
+  const body = parsed.ok ? asRecord(parsed.value) : {};
+  return { code: typeof body.code === 'string' ? body.code : '', message: typeof body.message === 'string' ? body.message : '' };
+}
+
+/** An authentication error means the key reached WooCommerce; anything else on a 401 means it did not. */
+const keyArrived = (response: Response<string>) => wooError(response).code.startsWith('woocommerce_rest_authentication');
+
+const describe401 = (response: Response<string>) => {
+  const { code, message } = wooError(response);
+  return `${response.statusCode}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`;
+};
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+export class WooRestClient {
+  readonly shop: string;
+  readonly url: string;
+  readonly #o: WooRestOptions;
+  #mode: WooAuthMode;
+
+  constructor(options: WooRestOptions) {
+    this.#o = options;
+    this.url = options.url.replace(/\/+$/, '');
+    this.shop = wooShopOf(options.url);
+    this.#mode = options.authMode ?? 'basic';
+  }
+
+  get authMode(): WooAuthMode {
+    return this.#mode;
+  }
+
+  #send(method: Method, path: string, mode: WooAuthMode, searchParams: Record<string, string>, json: unknown): Promise<Response<string>> {
+    const base = (this.#o.requestUrl ?? this.url).replace(/\/+$/, '');
+    const credentials = mode === 'query' ? { consumer_key: this.#o.consumerKey, consumer_secret: this.#o.consumerSecret } : {};
+    return got(`${base}/wp-json/wc/v3/${path}`, {
+      method,
+      searchParams: { ...searchParams, ...credentials },
+      ...(mode === 'basic' ? { username: this.#o.consumerKey, password: this.#o.consumerSecret } : {}),
+      ...(json === undefined ? {} : { json }),
+      timeout: { request: 30_000 },
+      retry: { limit: method === 'POST' ? 0 : 2 },
+      throwHttpErrors: false,
+      responseType: 'text',
+    });
+  }
+
+  /** One request, with the key as this store takes it; a refusal names what was tried and which settings to check. */
+  async request(method: Method, path: string, { searchParams = {}, json }: { searchParams?: Record<string, string>; json?: unknown } = {}): Promise<Response<string>> {
+    const base = new URL(this.url);
+    if (base.protocol !== 'https:' && !isLoopback(base)) {
+      throw new WooRestError(`the store address must be https: WooCommerce accepts the consumer key and secret only over HTTPS (${this.url} is ${base.protocol})`, 'refused');
+    }
+    const attempt = async (mode: WooAuthMode) => {
+      try {
+        return await this.#send(method, path, mode, searchParams, json);
+      } catch (error) {
+        throw new WooRestError(`WooCommerce at ${this.url} did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, 'unavailable');
+      }
+    };
+    const first = this.#mode;
+    let response = await attempt(first);
+    const tried = [`${first === 'basic' ? 'as Basic auth' : 'in the query string'} (${describe401(response)})`];
+    if (response.statusCode === 401 && first === 'basic' && !keyArrived(response)) {
+      // The header may have been dropped on the way: the query string, once.
+      const again = await attempt('query');
+      if (again.statusCode !== 401) this.#remember('query');
+      else tried.push(`in the query string (${describe401(again)})`);
+      response = again;
+    }
+    if (response.statusCode === 401 || response.statusCode === 403) {
+      const readOnly = /write permission/i.test(wooError(response).message);
+      const settings = this.#o.keySettings ?? 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET';
+      if (readOnly) throw new WooRestError(`WooCommerce at ${this.url} refused to let the consumer key write (${describe401(response)}): it is a read-only key; give it Read/Write access, or connect the store again`, 'read_only', response.statusCode);
+      throw new WooRestError(`WooCommerce at ${this.url} refused the consumer key, sent ${tried.join(' and then ')}; check ${settings}`, 'refused', response.statusCode);
+    }
+    return response;
+  }
+
+  #remember(mode: WooAuthMode): void {
+    if (this.#mode === mode) return;
+    this.#mode = mode;
+    this.#o.onAuthMode?.(mode);
+  }
+
+  async json(method: Method, path: string, options: { searchParams?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: unknown; totalPages: number }> {
+    const response = await this.request(method, path, options);
+    const parsed = parseJsonLossless(response.body);
+    return { status: response.statusCode, body: parsed.ok ? parsed.value : undefined, totalPages: Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1) };
+  }
+}
+
+/** An order read from the API: the same order in the same state gets the same delivery id, so a second resync is all duplicates. */
+function resyncEvent(order: unknown, shop: string, now: Date): OrderEvent | undefined {
+  const { orderId, modified, status } = wooIdentity(order);
+  const result = wooOrderToEvent(order, shop, `woocommerce-resync:${orderId}:${modified}:${status}`, now);
+  return result.ok ? result.event : undefined;
+}
+
+export async function* fetchWooOrders(client: WooRestClient, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+  const pages = ordersModifiedSince(
+    async (after, page) => {
+      const { status, body } = await client.json('GET', 'orders', {
+        searchParams: {
+          modified_after: wooTime(after),
+          ...(until ? { modified_before: wooTime(until) } : {}),
+          dates_are_gmt: 'true',
+          orderby: 'modified',
+          order: 'asc',
+          per_page: String(PAGE_SIZE),
+          page: String(page),
+        },
+      });
+      if (status !== 200) throw new WooRestError(`WooCommerce answered ${status} for page ${page} of orders`, status >= 500 ? 'unavailable' : 'answer', status);
+      if (!Array.isArray(body)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`, 'answer', status);
+      return body;
+    },
+    (order) => {
+      const { orderId, modified } = wooIdentity(order);
+      const at = modified ? Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(modified) ? modified : `${modified}Z`) : NaN;
+      return { id: orderId ?? '', modified: Number.isNaN(at) ? undefined : new Date(at) };
+    },
+    since,
+    PAGE_SIZE,
+  );
+  for await (const order of pages) {
+    const event = resyncEvent(order, client.shop, now);
+    if (event) yield event;
+  }
+}
+
+/** One order by id, for a resync of chosen orders. */
+export async function fetchWooOrder(client: WooRestClient, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
+  const { status, body } = await client.json('GET', `orders/${orderId}`);
+  if (status === 404) return undefined;
+  if (status !== 200) throw new WooRestError(`WooCommerce answered ${status} for order ${orderId}`, status >= 500 ? 'unavailable' : 'answer', status);
+  if (body === undefined) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`, 'answer', status);
+  return resyncEvent(body, client.shop, now);
+}
+
+/** Every webhook of the store, page by page. */
+export async function fetchWooWebhooks(client: WooRestClient): Promise<WooWebhook[]> {
   const webhooks: WooWebhook[] = [];
   let totalPages = 1;
   for (let page = 1; page <= totalPages; page++) {
-    const response = await wooGet(options, 'webhooks', { per_page: '100', page: String(page) });
-    if (response.statusCode !== 200) throw new WooRestError(`WooCommerce answered ${response.statusCode} for its webhooks`);
-    const parsed = parseJsonLossless(response.body);
-    if (!parsed.ok || !Array.isArray(parsed.value)) throw new WooRestError('WooCommerce answered its webhooks with something that is not a list');
-    totalPages = Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1);
-    webhooks.push(...(parsed.value as WooWebhook[]));
+    const answer = await client.json('GET', 'webhooks', { searchParams: { per_page: '100', page: String(page) } });
+    if (answer.status !== 200) throw new WooRestError(`WooCommerce answered ${answer.status} for its webhooks`, answer.status >= 500 ? 'unavailable' : 'answer', answer.status);
+    if (!Array.isArray(answer.body)) throw new WooRestError('WooCommerce answered its webhooks with something that is not a list', 'answer', answer.status);
+    totalPages = answer.totalPages;
+    webhooks.push(...(answer.body as WooWebhook[]));
   }
   return webhooks;
 }
+
+export interface NewWooWebhook {
+  name: string;
+  topic: string;
+  delivery_url: string;
+  secret: string;
+  status: 'active';
+}
+
+async function writeWebhook(client: WooRestClient, method: 'POST' | 'PUT', path: string, body: Partial<NewWooWebhook>): Promise<WooWebhook> {
+  const answer = await client.json(method, path, { json: body });
+  const webhook = asRecord(answer.body);
+  if (answer.status >= 300 || typeof webhook.id !== 'number') {
+    const message = typeof webhook.message === 'string' ? `: ${webhook.message}` : '';
+    throw new WooRestError(`WooCommerce refused to ${method === 'POST' ? 'create' : 'change'} a webhook (${answer.status}${message})`, answer.status >= 500 ? 'unavailable' : 'answer', answer.status);
+  }
+  return webhook as unknown as WooWebhook;
+}
+
+/** Creates a webhook; WooCommerce pings its delivery URL right away (a form body "webhook_id=N"). */
+export const createWooWebhook = (client: WooRestClient, webhook: NewWooWebhook) => writeWebhook(client, 'POST', 'webhooks', webhook);
+
+export const updateWooWebhook = (client: WooRestClient, id: number, change: Partial<NewWooWebhook>) => writeWebhook(client, 'PUT', `webhooks/${id}`, change);

@@ -1,10 +1,14 @@
 // WooCommerce deliveries: X-WC-Webhook-Signature is the base64 HMAC-SHA256 of
-// the raw body with the webhook's secret. The one unsigned request accepted is
-// the ping WooCommerce sends when a webhook is saved: a form body
-// "webhook_id=N" with no X-WC headers, which must get exactly 200.
+// the raw body with the webhook's secret. The secret is the one of the store
+// the delivery comes from (X-WC-Webhook-Source, its home URL): with several
+// stores on one bridge, one store's secret never passes another's delivery.
+// The one unsigned request accepted is the ping WooCommerce sends when a
+// webhook is saved: a form body "webhook_id=N" with no X-WC headers, which
+// must get exactly 200.
 import { createHash } from 'node:crypto';
 import type { RawDelivery, Verification } from '../adapter.ts';
 import { flatHeaders, hmacBase64Matches } from '../shared/signature.ts';
+import { wooShopOf } from './shop-identity.ts';
 
 export const WC_HEADER = {
   signature: 'x-wc-webhook-signature',
@@ -16,19 +20,36 @@ export const WC_HEADER = {
 
 export type WooDelivery =
   | { kind: 'ping'; webhookId: string; digest: string }
-  | { kind: 'event'; topic: string; source: string; webhookId: string; body: Buffer; digest: string; receivedAt: Date };
+  | { kind: 'event'; topic: string; source: string; shop: string | undefined; webhookId: string; body: Buffer; digest: string; receivedAt: Date };
+
+/** The secrets a delivery from this shop (undefined: the delivery names none) may be signed with. */
+export type WooSecrets = (shop: string | undefined) => Promise<string[]>;
+
+/** The shop a source names, or undefined when it is not an address. */
+export function shopOfSource(source: string | undefined): string | undefined {
+  if (!source) return undefined;
+  try {
+    return wooShopOf(source);
+  } catch {
+    return undefined;
+  }
+}
 
 const isPing = (body: Buffer, headers: Record<string, string>) =>
   !Object.keys(headers).some((name) => name.startsWith('x-wc-webhook-')) && /^webhook_id=\d{1,20}$/.test(body.toString('latin1').trim());
 
-export function wooVerifier(secret: string): (raw: RawDelivery) => Promise<Verification<WooDelivery>> {
+export function wooVerifier(secretsFor: WooSecrets): (raw: RawDelivery) => Promise<Verification<WooDelivery>> {
   return async (raw) => {
     const headers = flatHeaders(raw.headers);
     const digest = createHash('sha256').update(raw.body).digest('hex');
     if (isPing(raw.body, headers)) {
       return { ok: true, delivery: { kind: 'ping', webhookId: raw.body.toString('latin1').trim().slice('webhook_id='.length), digest } };
     }
-    if (!hmacBase64Matches(raw.body, secret, headers[WC_HEADER.signature])) return { ok: false, status: 401, reason: 'invalid_signature' };
+    const shop = shopOfSource(headers[WC_HEADER.source]);
+    const secrets = await secretsFor(shop);
+    if (!secrets.some((secret) => hmacBase64Matches(raw.body, secret, headers[WC_HEADER.signature]))) {
+      return { ok: false, status: 401, reason: secrets.length === 0 ? `no store is connected for ${shop ?? 'a delivery without X-WC-Webhook-Source'}` : 'invalid_signature' };
+    }
     const topic = headers[WC_HEADER.topic];
     if (!topic) return { ok: false, status: 400, reason: `missing headers: ${WC_HEADER.topic}` };
     return {
@@ -37,6 +58,7 @@ export function wooVerifier(secret: string): (raw: RawDelivery) => Promise<Verif
         kind: 'event',
         topic: topic.toLowerCase(),
         source: headers[WC_HEADER.source] ?? '',
+        shop,
         webhookId: headers[WC_HEADER.webhookId] ?? '',
         body: raw.body,
         digest,

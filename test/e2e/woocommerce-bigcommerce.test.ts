@@ -141,32 +141,59 @@ describe('WooCommerce', () => {
     expect(after?.lastRun?.errors[0]).toMatch(/500/);
   });
 
-  it('raises the alarm when WooCommerce disables a webhook after failed deliveries: status, dashboard data, metric, log line', async () => {
-    // The bridge was unreachable at the address the webhook has: five deliveries fail and WooCommerce disables it.
-    const updated = woo.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
-    updated.delivery_url = 'http://127.0.0.1:1/webhooks/woocommerce';
-    setWooOrder({ id: 5150, status: 'processing', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
-    for (let attempt = 0; attempt < 5; attempt++) await woo.deliver('order.updated', 5150);
+  /** The bridge was unreachable at the address the webhook has: more than five deliveries fail and WooCommerce disables it. */
+  const disableByFailures = async (topic: string, orderId: number) => {
+    const webhook = woo.webhooks.find((each) => each.topic === topic)!;
+    const goodUrl = webhook.delivery_url;
+    webhook.delivery_url = 'http://127.0.0.1:1/webhooks/woocommerce';
+    for (let attempt = 0; attempt < 7; attempt++) await woo.deliver(topic, orderId);
+    webhook.delivery_url = goodUrl;
+    return webhook;
+  };
+
+  it('turns a webhook WooCommerce disabled after failed deliveries back on at the next reconciliation, and says so', async () => {
+    setWooOrder({ id: 5140, status: 'processing', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+    const updated = await disableByFailures('order.updated', 5140);
     expect(updated.status).toBe('disabled');
-
+    const lines = logLines.length;
     await bridge.reconciler.run('woocommerce');
-    const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {});
-    expect(status.stdout).toMatch(/!! woocommerce .*disabled its webhook "loyalty-bridge order.updated".*set Status to Active/);
-    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ problems: Array<{ kind: string; fix: string }> }> }> }>('/connections');
-    expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]?.problems).toEqual([expect.objectContaining({ kind: 'disabled', fix: expect.stringContaining('WooCommerce > Settings > Advanced > Webhooks') })]);
-    const metric = (text: string) => new RegExp(`loyalty_bridge_subscription_problems\\{platform="woocommerce",shop="${woo.host}",kind="disabled"\\} (\\d+)`).exec(text)?.[1];
-    expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('1');
-    expect(logLines.some((line) => line.level >= 50 && /disabled its webhook/.test(line.msg))).toBe(true);
-    // The order the failed deliveries carried was brought in by the same reconciliation.
-    await settled();
-    expect(earning('5150')?.status).toBe('pending');
-
-    // The merchant turns it back on: the alarm clears at the next check.
-    updated.status = 'active';
-    updated.delivery_url = `${bridge.http.localUrl}/webhooks/woocommerce`;
-    await bridge.reconciler.run('woocommerce');
-    expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('0');
+    expect(updated.status).toBe('active');
+    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(true);
     expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
+    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[]; problems: unknown[] }> }> }>('/connections');
+    expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]).toMatchObject({ problems: [], repaired: [expect.stringMatching(/^order\.updated: re-enabled webhook 2 \(it was disabled\)$/)] });
+    await settled();
+    expect(earning('5140')?.status).toBe('pending');
+  });
+
+  it('with a read-only key, only raises the alarm for a disabled webhook: status, dashboard data, metric, log line', async () => {
+    woo.keys.get('ck_test')!.permissions = 'read';
+    try {
+      setWooOrder({ id: 5150, status: 'processing', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+      const updated = await disableByFailures('order.updated', 5150);
+      expect(updated.status).toBe('disabled');
+
+      await bridge.reconciler.run('woocommerce');
+      expect(updated.status).toBe('disabled');
+      const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {});
+      expect(status.stdout).toMatch(/!! woocommerce .*disabled its webhook "loyalty-bridge order.updated".*set Status to Active/);
+      const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ problems: Array<{ kind: string; fix: string }> }> }> }>('/connections');
+      expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]?.problems).toEqual([expect.objectContaining({ kind: 'disabled', fix: expect.stringContaining('WooCommerce > Settings > Advanced > Webhooks') })]);
+      const metric = (text: string) => new RegExp(`loyalty_bridge_subscription_problems\\{platform="woocommerce",shop="${woo.host}",kind="disabled"\\} (\\d+)`).exec(text)?.[1];
+      expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('1');
+      expect(logLines.some((line) => line.level >= 50 && /disabled its webhook/.test(line.msg))).toBe(true);
+      // The order the failed deliveries carried was brought in by the same reconciliation.
+      await settled();
+      expect(earning('5150')?.status).toBe('pending');
+
+      // The merchant turns it back on: the alarm clears at the next check.
+      updated.status = 'active';
+      await bridge.reconciler.run('woocommerce');
+      expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('0');
+      expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
+    } finally {
+      woo.keys.get('ck_test')!.permissions = 'read_write';
+    }
   });
 });
 
@@ -249,18 +276,19 @@ describe('BigCommerce', () => {
     expect(earning('6401')?.status).toBe('approved');
   });
 
-  it('shows hooks BigCommerce deactivated in status and on the dashboard, and register turns them back on', async () => {
+  it('turns a hook BigCommerce deactivated back on at the next reconciliation, logged and shown', async () => {
     const env = { ...storeEnv(), PUBLIC_URL: bridge.http.localUrl, DATA_DIR: tempDataDir() };
     bc.hooks.splice(0, bc.hooks.length);
     await runCli(['register', '--platform', 'bigcommerce'], env);
     const deactivated = bc.hooks.find((hook) => hook.scope === 'store/order/statusUpdated')!;
     deactivated.is_active = false;
+    const lines = logLines.length;
     await bridge.reconciler.run('bigcommerce');
-    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(/!! bigcommerce .*deactivated the store\/order\/statusUpdated hook.*loyalty-bridge register --platform bigcommerce/);
-    const reactivated = await runCli(['register', '--platform', 'bigcommerce'], env);
-    expect(reactivated.stdout).toMatch(/reactivated\s+store\/order\/statusUpdated/);
     expect(deactivated.is_active).toBe(true);
-    await bridge.reconciler.run('bigcommerce');
+    expect(bc.requests.some((request) => request.method === 'PUT' && request.path === `/v3/hooks/${deactivated.id}` && request.status === 200)).toBe(true);
+    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(true);
+    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[] }> }> }>('/connections');
+    expect(connections.find((each) => each.platform === 'bigcommerce')?.subscriptions[0]?.repaired).toEqual([`store/order/statusUpdated: reactivated hook ${deactivated.id}`]);
     expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
   });
 });

@@ -33,7 +33,11 @@ export function bcPayload(scope: string, orderId: number, extra: Record<string, 
   });
 }
 
-export function bcOrder(id: number, statusId: number, options: { refunded?: string; total?: string; couponDiscount?: string; email?: string } = {}) {
+export function bcOrder(
+  id: number,
+  statusId: number,
+  options: { refunded?: string; total?: string; subtotal?: string; couponDiscount?: string; email?: string; coupons?: Array<{ code: string; discount: number }> } = {},
+) {
   return {
     id,
     customer_id: 12,
@@ -42,10 +46,13 @@ export function bcOrder(id: number, statusId: number, options: { refunded?: stri
     status_id: statusId,
     status: 'whatever',
     total_inc_tax: options.total ?? '150.0000',
+    subtotal_ex_tax: options.subtotal ?? options.total ?? '150.0000',
     currency_code: 'USD',
     refunded_amount: options.refunded ?? '0.0000',
     coupon_discount: options.couponDiscount ?? '0.0000',
     order_source: 'www',
+    // Served by the fake at /v2/orders/<id>/coupons.
+    ...(options.coupons ? { coupons: options.coupons.map((coupon, i) => ({ id: i + 1, coupon_id: 100 + i, order_id: id, type: 0, amount: coupon.discount, ...coupon })) } : {}),
     billing_address: { first_name: 'Dorothy', last_name: 'Vaughan', email: options.email ?? 'dorothy@example.com', phone: '+1 757 555 0199', country_iso2: 'US' },
   };
 }

@@ -1,18 +1,31 @@
-// A fake BigCommerce store API, served over real HTTP, built from
-// BigCommerce's documentation:
-//   GET /stores/<hash>/v2/orders    min_date_modified, max_date_modified,
-//     sort=date_modified:asc, page, limit; 204 with no body for an empty page
-//   GET /stores/<hash>/v2/orders/<id> (404 for no such order) and /coupons
-//   GET, POST /stores/<hash>/v3/hooks and PUT /v3/hooks/<id>: {data, meta}
-//   X-Auth-Token, else 401
-//   rate limits: X-Rate-Limit-Requests-Quota, -Requests-Left, -Time-Window-Ms,
-//     -Time-Reset-Ms on every answer, and 429 once the window's quota is spent
-// It can also hang (the store API slow or down), and it sends webhooks the
-// two ways BigCommerce authenticates them: Standard Webhooks signatures, or
-// the custom headers a hook was created with.
-import { createHmac, randomUUID } from 'node:crypto';
+// A fake BigCommerce, served over real HTTP, built from BigCommerce's
+// documentation:
+//   store API, per store at /stores/<hash>
+//     GET v2/orders   min_date_modified, max_date_modified,
+//       sort=date_modified:asc, page, limit; 204 with no body for an empty page
+//     GET v2/orders/<id> (404 for no such order) and /coupons
+//     GET, POST v3/hooks and PUT v3/hooks/<id>: {data, meta}
+//     X-Auth-Token, else 401
+//     rate limits: X-Rate-Limit-Requests-Quota, -Requests-Left, -Time-Window-Ms,
+//       -Time-Reset-Ms on every answer, and 429 once the window's quota is spent
+//   single-click apps ("Single-Click App OAuth Flow", "Callback Handlers")
+//     POST /oauth2/token   {client_id, client_secret, code, context, scope,
+//       grant_type: authorization_code, redirect_uri} -> {access_token, scope,
+//       user, owner, context, account_uuid}; a code works once
+//     the control panel: installing sends the browser to the app's auth
+//       callback with code, scope, context (stores/<hash>) and account_uuid;
+//       opening the app and uninstalling it call load and uninstall with a
+//       signed_payload_jwt (HS256 with the client secret; aud, iss "bc", iat,
+//       nbf, exp 24 h later, jti, sub "stores/<hash>", user, owner, url,
+//       channel_id); uninstalling revokes the token and deletes the app's hooks
+//   deliveries  to every active hook of the scope: Standard Webhooks headers
+//     signed with the client secret of whoever created the hook (the app, or
+//     the store's API account), plus the hook's own headers
+// It can also hang (the store API slow or down).
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
+import { outbound, type PostAnswer } from './outbound-post.ts';
 
 export interface FakeHook {
   id: number;
@@ -22,45 +35,84 @@ export interface FakeHook {
   headers: Record<string, string> | null;
   created_at: number;
   updated_at: number;
+  /** The client secret BigCommerce signs its deliveries with: the creator's. */
+  signingSecret?: string | undefined;
+}
+
+export interface FakeStore {
+  hash: string;
+  orders: Map<number, Record<string, unknown>>;
+  hooks: FakeHook[];
+  /** Token to the client secret of who holds it (the store API account's, or the app's). */
+  tokens: Map<string, string>;
+}
+
+export interface FakeApp {
+  clientId: string;
+  clientSecret: string;
+  authCallback: string;
+  loadCallback: string;
+  uninstallCallback: string;
+  scope: string;
 }
 
 export interface FakeBigCommerce {
   url: string;
   storeHash: string;
+  /** The first store's orders and hooks. */
   orders: Map<number, Record<string, unknown>>;
+  hooks: FakeHook[];
+  stores: Map<string, FakeStore>;
   /** Answers for orders not in `orders` (a store with very many orders, for the bench). */
   orderFor: ((id: number) => Record<string, unknown> | undefined) | undefined;
-  hooks: FakeHook[];
-  requests: Array<{ method: string; path: string; status: number }>;
-  /** Requests hang this long before they are answered (0: at once). */
+  requests: Array<{ method: string; path: string; status: number; store: string }>;
   hangMs: number;
-  /** Every request from now on waits, unanswered, until the returned function is called: the store API down. */
   hold(): () => void;
-  /** Requests waiting in a hold. */
   readonly waiting: number;
-  /** Requests a window allows, and the window's length. */
   quota: { requests: number; windowMs: number };
+  /** A store with an API account token (its client secret signs the hooks that token makes). */
+  addStore(hash: string, accessToken: string, accountClientSecret?: string): FakeStore;
+  /** The app as registered in the Developer Portal. */
+  registerApp(app: FakeApp): void;
+  /** The merchant installs the app on a store: their browser follows the auth callback. */
+  install(hash: string): Promise<PostAnswer>;
+  /** The merchant opens the app (the browser loads the load callback); a JWT can be given in place of BigCommerce's. */
+  load(hash: string, jwt?: string): Promise<PostAnswer>;
+  /** The merchant uninstalls the app: BigCommerce calls the uninstall callback, revokes the token, removes the app's hooks. */
+  uninstall(hash: string, jwt?: string): Promise<PostAnswer>;
+  /** A signed_payload_jwt for the app, with claims changed as given. */
+  signedPayload(hash: string, claims?: Record<string, unknown>, secret?: string): string;
   /**
-   * Posts a webhook for an order to every active hook of the scope: signed
-   * the Standard Webhooks way with the client secret, or carrying the hook's
-   * own headers. Returns the status of each.
+   * Posts a webhook for an order to every active hook of the scope, as
+   * BigCommerce does (signWith: sign with this secret instead of the creator's;
+   * null: no signature). Returns the status of each.
    */
-  deliver(scope: string, orderId: number, options?: { signWith?: string; hash?: string; createdAt?: number }): Promise<number[]>;
+  deliver(scope: string, orderId: number, options?: { signWith?: string | null; hash?: string; createdAt?: number; store?: string }): Promise<number[]>;
   close(): Promise<void>;
 }
 
-export async function startFakeBigCommerce({ storeHash, accessToken }: { storeHash: string; accessToken: string }): Promise<FakeBigCommerce> {
-  const orders = new Map<number, Record<string, unknown>>();
-  const hooks: FakeHook[] = [];
+const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+
+export async function startFakeBigCommerce({ storeHash, accessToken, accountClientSecret }: { storeHash: string; accessToken: string; accountClientSecret?: string }): Promise<FakeBigCommerce> {
+  const stores = new Map<string, FakeStore>();
   const requests: FakeBigCommerce['requests'] = [];
-  const state = { hangMs: 0, quota: { requests: 150, windowMs: 30_000 }, held: undefined as Promise<void> | undefined, waiting: 0, orderFor: undefined as FakeBigCommerce['orderFor'] };
+  const codes = new Map<string, { hash: string; scope: string }>();
+  const state = { hangMs: 0, quota: { requests: 150, windowMs: 30_000 }, held: undefined as Promise<void> | undefined, waiting: 0, orderFor: undefined as FakeBigCommerce['orderFor'], app: undefined as FakeApp | undefined };
   let windowStart = Date.now();
   let used = 0;
   let nextHook = 1;
   const app = express();
   app.use(express.json());
-  const router = express.Router();
 
+  const addStore = (hash: string, token: string, secret = randomBytes(16).toString('hex')): FakeStore => {
+    const store = stores.get(hash) ?? { hash, orders: new Map(), hooks: [], tokens: new Map() };
+    store.tokens.set(token, secret);
+    stores.set(hash, store);
+    return store;
+  };
+  const primary = addStore(storeHash, accessToken, accountClientSecret);
+
+  const router = express.Router({ mergeParams: true });
   router.use(async (req: Request, res: Response, next) => {
     if (state.hangMs > 0) await new Promise((resolve) => setTimeout(resolve, state.hangMs));
     if (state.held) {
@@ -81,18 +133,24 @@ export async function startFakeBigCommerce({ storeHash, accessToken }: { storeHa
       'X-Rate-Limit-Time-Window-Ms': String(state.quota.windowMs),
       'X-Rate-Limit-Time-Reset-Ms': String(Math.max(0, windowStart + state.quota.windowMs - now)),
     });
-    const log = (status: number) => requests.push({ method: req.method, path: req.path, status });
+    const hash = String((req.params as Record<string, string>).hash);
+    const log = (status: number) => requests.push({ method: req.method, path: req.path, status, store: hash });
     if (used > state.quota.requests) {
       log(429);
       return void res.status(429).json({ status: 429, title: 'Too many requests' });
     }
-    if (req.headers['x-auth-token'] !== accessToken) {
+    const store = stores.get(hash);
+    const token = req.headers['x-auth-token'];
+    if (!store || typeof token !== 'string' || !store.tokens.has(token)) {
       log(401);
       return void res.status(401).json([{ status: 401, message: 'You are not authorized.' }]);
     }
+    res.locals.store = store;
+    res.locals.secret = store.tokens.get(token);
     res.on('finish', () => log(res.statusCode));
     next();
   });
+  const storeOf = (res: Response) => res.locals.store as FakeStore;
 
   router.get('/v2/orders', (req, res) => {
     const query = req.query as Record<string, string>;
@@ -101,48 +159,79 @@ export async function startFakeBigCommerce({ storeHash, accessToken }: { storeHa
     const limit = Number(query.limit ?? 50);
     const page = Number(query.page ?? 1);
     const modified = (order: Record<string, unknown>) => Date.parse(String(order.date_modified));
-    const matching = [...orders.values()].filter((order) => modified(order) >= after && modified(order) <= before).sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
+    const matching = [...storeOf(res).orders.values()].filter((order) => modified(order) >= after && modified(order) <= before).sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
     const slice = matching.slice((page - 1) * limit, page * limit);
     if (slice.length === 0) return void res.status(204).end();
     res.json(slice);
   });
   router.get('/v2/orders/:id', (req, res) => {
-    const order = orders.get(Number(req.params.id)) ?? state.orderFor?.(Number(req.params.id));
+    const store = storeOf(res);
+    const order = store.orders.get(Number(req.params.id)) ?? (store === primary ? state.orderFor?.(Number(req.params.id)) : undefined);
     if (!order) return void res.status(404).json([{ status: 404, message: 'The requested resource was not found.' }]);
     res.json(order);
   });
   router.get('/v2/orders/:id/coupons', (req, res) => {
-    const order = orders.get(Number(req.params.id));
+    const order = storeOf(res).orders.get(Number(req.params.id));
     const coupons = (order?.coupons as unknown[] | undefined) ?? [];
     if (coupons.length === 0) return void res.status(204).end();
     res.json(coupons);
   });
+  const hookView = ({ signingSecret: _secret, ...hook }: FakeHook) => hook;
   router.get('/v3/hooks', (_req, res) => {
-    res.json({ data: hooks, meta: { pagination: { total: hooks.length, count: hooks.length, per_page: 250, current_page: 1, total_pages: 1 } } });
+    const hooks = storeOf(res).hooks;
+    res.json({ data: hooks.map(hookView), meta: { pagination: { total: hooks.length, count: hooks.length, per_page: 250, current_page: 1, total_pages: 1 } } });
   });
   router.post('/v3/hooks', (req, res) => {
     const body = req.body as Partial<FakeHook>;
     if (!body.scope || !body.destination) return void res.status(422).json({ status: 422, title: 'scope and destination are required' });
     const now = Math.floor(Date.now() / 1000);
-    const hook: FakeHook = { id: nextHook++, scope: body.scope, destination: body.destination, is_active: body.is_active ?? true, headers: body.headers ?? null, created_at: now, updated_at: now };
-    hooks.push(hook);
-    res.json({ data: hook, meta: {} });
+    const hook: FakeHook = { id: nextHook++, scope: body.scope, destination: body.destination, is_active: body.is_active ?? true, headers: body.headers ?? null, created_at: now, updated_at: now, signingSecret: res.locals.secret as string };
+    storeOf(res).hooks.push(hook);
+    res.json({ data: hookView(hook), meta: {} });
   });
   router.put('/v3/hooks/:id', (req, res) => {
-    const hook = hooks.find((candidate) => candidate.id === Number(req.params.id));
+    const hook = storeOf(res).hooks.find((candidate) => candidate.id === Number(req.params.id));
     if (!hook) return void res.status(404).json({ status: 404, title: 'Hook not found' });
-    Object.assign(hook, req.body, { updated_at: Math.floor(Date.now() / 1000) });
-    res.json({ data: hook, meta: {} });
+    const change = Object.fromEntries(Object.entries(req.body as Record<string, unknown>).filter(([field]) => ['scope', 'destination', 'is_active', 'headers'].includes(field)));
+    Object.assign(hook, change, { updated_at: Math.floor(Date.now() / 1000) });
+    res.json({ data: hookView(hook), meta: {} });
   });
-  app.use(`/stores/${storeHash}`, router);
+  app.use('/stores/:hash', router);
+
+  app.post('/oauth2/token', (req, res) => {
+    const body = req.body as Record<string, string>;
+    const registered = state.app;
+    if (!registered || body.client_id !== registered.clientId || body.client_secret !== registered.clientSecret) return void res.status(401).json({ error: 'Invalid client id or secret' });
+    const issued = codes.get(body.code ?? '');
+    if (body.grant_type !== 'authorization_code' || !issued || body.redirect_uri !== registered.authCallback || body.context !== `stores/${issued.hash}`) return void res.status(400).json({ error: 'Invalid code' });
+    codes.delete(body.code!);
+    const token = randomBytes(16).toString('hex');
+    addStore(issued.hash, token, registered.clientSecret);
+    res.json({
+      access_token: token,
+      scope: issued.scope,
+      user: { id: 24654, username: 'merchant@example.com', email: 'merchant@example.com' },
+      owner: { id: 12345, username: 'owner@example.com', email: 'owner@example.com' },
+      context: `stores/${issued.hash}`,
+      account_uuid: '12345678-90ab-cdef-1234-567890abcdef',
+    });
+  });
+
+  const signedPayload = (hash: string, claims: Record<string, unknown> = {}, secret?: string) => {
+    const registered = state.app!;
+    const now = Math.floor(Date.now() / 1000);
+    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256' }));
+    const payload = b64url(JSON.stringify({ aud: registered.clientId, iss: 'bc', iat: now, nbf: now, exp: now + 86_400, jti: randomUUID(), sub: `stores/${hash}`, user: { id: 12345, email: 'owner@example.com', locale: 'en-US' }, owner: { id: 12345, email: 'owner@example.com' }, url: '/', channel_id: null, ...claims }));
+    return `${header}.${payload}.${createHmac('sha256', secret ?? registered.clientSecret).update(`${header}.${payload}`).digest('base64url')}`;
+  };
 
   const http: Listening = await listen(app, 0, '127.0.0.1');
   return {
     url: http.localUrl,
     storeHash,
-    orders,
-    hooks,
-    requests,
+    orders: primary.orders,
+    hooks: primary.hooks,
+    stores,
     get hangMs() {
       return state.hangMs;
     },
@@ -175,30 +264,58 @@ export async function startFakeBigCommerce({ storeHash, accessToken }: { storeHa
       windowStart = Date.now();
       used = 0;
     },
+    requests,
+    addStore,
+    registerApp(registered) {
+      state.app = registered;
+    },
+    async install(hash) {
+      const registered = state.app!;
+      if (!stores.has(hash)) stores.set(hash, { hash, orders: new Map(), hooks: [], tokens: new Map() });
+      const code = randomBytes(8).toString('hex');
+      codes.set(code, { hash, scope: registered.scope });
+      const url = new URL(registered.authCallback);
+      url.search = new URLSearchParams({ account_uuid: '12345678-90ab-cdef-1234-567890abcdef', code, context: `stores/${hash}`, scope: registered.scope }).toString();
+      return outbound('GET', url.toString(), { accept: 'text/html', referer: 'https://login.bigcommerce.com/' }, '', 15_000);
+    },
+    load(hash, jwt) {
+      const url = new URL(state.app!.loadCallback);
+      url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
+      return outbound('GET', url.toString(), { accept: 'text/html' }, '', 15_000);
+    },
+    async uninstall(hash, jwt) {
+      const registered = state.app!;
+      const url = new URL(registered.uninstallCallback);
+      url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
+      const answer = await outbound('GET', url.toString(), { accept: 'application/json' }, '', 15_000);
+      const store = stores.get(hash);
+      if (store && !jwt) {
+        for (const [token, secret] of store.tokens) if (secret === registered.clientSecret) store.tokens.delete(token);
+        store.hooks.splice(0, store.hooks.length, ...store.hooks.filter((hook) => hook.signingSecret !== registered.clientSecret));
+      }
+      return answer;
+    },
+    signedPayload,
     async deliver(scope, orderId, options = {}) {
       const statuses: number[] = [];
-      for (const hook of hooks.filter((candidate) => candidate.scope === scope && candidate.is_active)) {
+      const store = stores.get(options.store ?? storeHash)!;
+      for (const hook of store.hooks.filter((candidate) => candidate.scope === scope && candidate.is_active)) {
         const body = JSON.stringify({
           scope,
           store_id: '1001234567',
           data: { type: 'order', id: orderId },
           hash: options.hash ?? createHmac('sha1', 'bc').update(JSON.stringify({ type: 'order', id: orderId })).digest('hex'),
           created_at: options.createdAt ?? Math.floor(Date.now() / 1000),
-          producer: `stores/${storeHash}`,
+          producer: `stores/${store.hash}`,
         });
         const headers: Record<string, string> = { 'content-type': 'application/json', ...(hook.headers ?? {}) };
-        if (options.signWith) {
+        const signWith = options.signWith === undefined ? hook.signingSecret : options.signWith;
+        if (signWith) {
           const id = `msg_${randomUUID()}`;
           const timestamp = Math.floor(Date.now() / 1000);
-          Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${createHmac('sha256', options.signWith).update(`${id}.${timestamp}.${body}`).digest('base64')}` });
+          Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${createHmac('sha256', signWith).update(`${id}.${timestamp}.${body}`).digest('base64')}` });
         }
-        let status = 0;
-        try {
-          status = (await fetch(hook.destination, { method: 'POST', headers, body, signal: AbortSignal.timeout(5_000) })).status;
-        } catch {
-          status = 0;
-        }
-        statuses.push(status);
+        statuses.push((await outbound('POST', hook.destination, headers, body, 5_000)).status);
       }
       return statuses;
     },

@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createBigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
-import { BC_STATUS_FACTS, bigCommerceOrderToEvent } from '../../adapters/bigcommerce/order-events.ts';
+import { BC_STATUS_FACTS, bigCommerceCurrency, bigCommerceOrderToEvent, bigCommerceSource } from '../../adapters/bigcommerce/order-events.ts';
 import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
 import { receive, translateRaw } from '../helpers/adapters.ts';
-import { BC_SECRET, bcHeaders, bcOrder, bcPayload, signBigCommerce } from '../helpers/bigcommerce.ts';
+import { BC_SECRET, BC_STORE, bcHeaders, bcOrder, bcPayload, signBigCommerce } from '../helpers/bigcommerce.ts';
 
 const adapter = createBigCommerceAdapter({ clientSecret: BC_SECRET });
 const raw = (body: string, headers: Record<string, string>) => ({ body: Buffer.from(body), headers, receivedAt: new Date() });
@@ -33,8 +33,8 @@ describe('verification', () => {
     ['a timestamp 6 minutes ahead', body, bcHeaders(body, { timestamp: now() + 360 }), 401],
     ['a body re-encoded after signing', JSON.stringify(JSON.parse(body), null, 2), bcHeaders(body), 401],
     ['a signature of another version', body, { ...bcHeaders(body), 'webhook-signature': 'v2,abc' }, 401],
-    ['no webhook-id', body, (({ 'webhook-id': _, ...rest }) => rest)(bcHeaders(body)), 400],
-    ['no webhook-timestamp', body, (({ 'webhook-timestamp': _, ...rest }) => rest)(bcHeaders(body)), 400],
+    ['no webhook-id', body, (({ 'webhook-id': _, ...rest }) => rest)(bcHeaders(body)), 401],
+    ['no webhook-timestamp', body, (({ 'webhook-timestamp': _, ...rest }) => rest)(bcHeaders(body)), 401],
   ];
   it.each(cases)('refuses %s', async (_name, sent, headers, status) => {
     expect(await adapter.verify(raw(sent, headers))).toMatchObject({ ok: false, status });
@@ -53,7 +53,7 @@ describe('verification', () => {
     const { info } = await receive(adapter, body, bcHeaders(body, { id: 'msg_d' }));
     expect(info.key).toBe('bigcommerce:msg_d');
     const payload = JSON.parse(body) as { scope: string; hash: string; created_at: number };
-    expect(info.aliases).toEqual([`bigcommerce:payload:${payload.scope.toLowerCase()}:${payload.hash}:${payload.created_at}`]);
+    expect(info.aliases).toEqual([`bigcommerce:payload:${BC_STORE}:${payload.scope.toLowerCase()}:${payload.hash}:${payload.created_at}`]);
   });
 
   it('tells apart an order’s creation and its update in the same second, whose data and so hash are the same', async () => {
@@ -109,6 +109,53 @@ describe('status mapping', () => {
       discountCodes: [{ code: 'LOYALTY-9', amount: '5' }],
     });
   });
+
+  it('reads the subtotal after the order’s discounts and coupons (V2’s subtotal_ex_tax is before them)', () => {
+    const order = { ...bcOrder(3, 11, { total: '130.0000', subtotal: '120.0000', couponDiscount: '10.0000' }), discount_amount: '2.5000' };
+    expect(bigCommerceOrderToEvent(order, [], 'lbtest01', 'd', new Date())?.subtotal).toBe('107.5');
+  });
+});
+
+describe('a delivery is authentic when either the header secret or a signature checks out', () => {
+  const header = 'a-secret-header-value-for-bc-tests';
+  const both = createBigCommerceAdapter({ clientSecret: BC_SECRET, headerSecret: header });
+  const body = bcPayload('store/order/created', 103);
+  it.each([
+    ['the header secret, and a signature by a client secret the bridge does not hold', { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: header }, true],
+    ['the header secret, and a signature without its id and timestamp', { 'content-type': 'application/json', 'webhook-signature': 'v1,abc', [BC_SECRET_HEADER]: header }, true],
+    ['a good signature, and a wrong header secret', { ...bcHeaders(body), [BC_SECRET_HEADER]: 'x'.repeat(header.length) }, true],
+    ['a wrong header secret, and a signature by another secret', { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: 'x'.repeat(header.length) }, false],
+    ['neither', { 'content-type': 'application/json' }, false],
+  ])('%s', async (_name, headers, accepted) => {
+    const result = await both.verify(raw(body, headers));
+    expect(result.ok).toBe(accepted);
+    if (!result.ok) expect(result).toMatchObject({ status: 401, reason: expect.stringMatching(/x-loyalty-bridge-token.*webhook-signature/) });
+  });
+
+  it('checks the header secret of the store the delivery names', async () => {
+    const perStore = createBigCommerceAdapter({ headerSecretsFor: async (storeHash) => (storeHash === 'alpha1' ? ['alpha-secret-for-bc-tests-0123'] : []) });
+    const alpha = bcPayload('store/order/created', 104).replace(`stores/${BC_STORE}`, 'stores/alpha1');
+    expect((await perStore.verify(raw(alpha, { [BC_SECRET_HEADER]: 'alpha-secret-for-bc-tests-0123' }))).ok).toBe(true);
+    expect((await perStore.verify(raw(body, { [BC_SECRET_HEADER]: 'alpha-secret-for-bc-tests-0123' }))).ok).toBe(false);
+  });
+});
+
+describe('what a V2 order says of its currency and source', () => {
+  it('takes the transactional currency (default_currency_code), not the display one, and currency_code when that is all there is', () => {
+    expect(bigCommerceCurrency({ currency_code: 'USD', default_currency_code: 'EUR', currency_exchange_rate: '1.08' })).toBe('EUR');
+    expect(bigCommerceCurrency({ currency_code: 'GBP' })).toBe('GBP');
+  });
+
+  it.each([
+    [{ order_source: 'external', external_source: 'POS' }, 'pos'],
+    [{ order_source: 'external', external_source: 'POS (Square)' }, 'pos'],
+    [{ order_source: 'manual', external_source: 'pos' }, 'pos'],
+    [{ order_source: 'external', external_source: 'ERP (Acumatica)' }, 'external'],
+    [{ order_source: 'www', external_source: null }, 'www'],
+    [{ order_source: 'www', external_source: 'POSTAL-IMPORT' }, 'www'],
+  ])('%j comes from %s', (fields, source) => {
+    expect(bigCommerceSource(fields)).toBe(source);
+  });
 });
 
 const FIXTURES = new URL('../../../shared/fixtures/bigcommerce/', import.meta.url);
@@ -128,6 +175,6 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/bi
   it('reads the orders of a recorded V2 list', () => {
     const [order] = JSON.parse(fixture('v2-orders-list.2013.json')) as unknown[];
     const event = bigCommerceOrderToEvent(order, [], 'store', 'd', new Date());
-    expect(event).toMatchObject({ orderId: '100', facts: ['placed', 'paid'], occurredAt: '2013-03-24T23:07:53.000Z', total: { amount: '158.9500' } });
+    expect(event).toMatchObject({ orderId: '100', facts: ['placed', 'paid'], occurredAt: '2013-03-24T23:07:53.000Z', total: { amount: '158.9500', currency: 'USD' } });
   });
 });

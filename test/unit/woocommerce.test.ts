@@ -9,7 +9,7 @@ import { applyEvent, newOrderRecord } from '../../src/core/order-record.ts';
 import { translateRaw } from '../helpers/adapters.ts';
 import { signWoo, WOO_SECRET, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 
-const adapter = createWooAdapter({ secret: WOO_SECRET, url: 'https://wp.lb-test.example' });
+const adapter = createWooAdapter({ secrets: WOO_SECRET, url: 'https://wp.lb-test.example' });
 const raw = (body: string | Buffer, headers: Record<string, string>) => ({ body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers, receivedAt: new Date() });
 async function verified(body: string, headers: Record<string, string>): Promise<WooDelivery> {
   const result = await adapter.verify(raw(body, headers));
@@ -66,6 +66,12 @@ describe('status mapping', () => {
     applyEvent(record, event, 'k', 'now');
     expect(record.facts).toContain('partiallyRefunded');
     expect(record.facts).not.toContain('fullyRefunded');
+  });
+
+  it('reads the subtotal as the line items’ totals: after coupons, before shipping and tax', async () => {
+    const body = JSON.parse(wooOrderJson({ id: 8, status: 'processing', total: '80.40' })) as Record<string, unknown>;
+    body.line_items = [{ id: 1, total: '40.00' }, { id: 2, total: '25.50' }];
+    expect((await eventOf('order.updated', JSON.stringify(body))).subtotal).toBe('65.5');
   });
 
   it('maps the customer, with the mobile in E.164 from the billing country', async () => {

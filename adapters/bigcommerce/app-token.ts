@@ -1,0 +1,78 @@
+// The single-click app's auth callback: BigCommerce sends the merchant's
+// browser to GET /auth with code, scope, context ("stores/<hash>") and
+// account_uuid; the app exchanges the code for the store's access token by
+// POSTing JSON (client_id, client_secret, code, context, scope,
+// grant_type=authorization_code, redirect_uri) to
+// https://login.bigcommerce.com/oauth2/token, which answers access_token,
+// scope, user, owner, context and account_uuid ("Single-Click App OAuth
+// Flow"). The token does not expire; it is replaced when the merchant
+// accepts new scopes, by a fresh auth callback.
+import got, { RequestError } from 'got';
+import { asRecord, asString, parseJsonLossless } from '../shared/json.ts';
+
+export interface CodeExchange {
+  /** https://login.bigcommerce.com by default. */
+  loginUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The auth callback URL, exactly as registered in the Developer Portal. */
+  redirectUri: string;
+  code: string;
+  scope: string;
+  context: string;
+}
+
+export interface StoreToken {
+  accessToken: string;
+  scope: string;
+  storeHash: string;
+  accountUuid: string | null;
+}
+
+export class BigCommerceAuthError extends Error {
+  /** BigCommerce answered and refused (a used or wrong code, a wrong client); otherwise it did not answer. */
+  readonly refused: boolean;
+  constructor(message: string, refused: boolean) {
+    super(message);
+    this.name = 'BigCommerceAuthError';
+    this.refused = refused;
+  }
+}
+
+export const storeHashOfContext = (context: string): string | undefined => /^stores\/([a-z0-9]{1,32})$/.exec(context)?.[1];
+
+export async function exchangeBigCommerceCode(exchange: CodeExchange): Promise<StoreToken> {
+  let response;
+  try {
+    response = await got.post(`${exchange.loginUrl.replace(/\/+$/, '')}/oauth2/token`, {
+      json: {
+        client_id: exchange.clientId,
+        client_secret: exchange.clientSecret,
+        code: exchange.code,
+        context: exchange.context,
+        scope: exchange.scope,
+        grant_type: 'authorization_code',
+        redirect_uri: exchange.redirectUri,
+      },
+      headers: { accept: 'application/json' },
+      timeout: { request: 15_000 },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      responseType: 'text',
+    });
+  } catch (error) {
+    throw new BigCommerceAuthError(`BigCommerce's token endpoint did not answer (${error instanceof RequestError ? error.code : 'error'})`, false);
+  }
+  const parsed = parseJsonLossless(response.body);
+  const body = parsed.ok ? asRecord(parsed.value) : {};
+  if (response.statusCode !== 200) {
+    // Its own words only (error, error_description); nothing of ours is echoed.
+    const said = asString(body.error_description) ?? asString(body.error) ?? asString(body.title) ?? '';
+    throw new BigCommerceAuthError(`BigCommerce refused the install code (${response.statusCode}${said ? `: ${said.slice(0, 200)}` : ''})`, response.statusCode < 500);
+  }
+  const accessToken = asString(body.access_token);
+  const context = asString(body.context) ?? exchange.context;
+  const storeHash = storeHashOfContext(context);
+  if (!accessToken || !storeHash) throw new BigCommerceAuthError('BigCommerce answered the install without an access token or store', true);
+  return { accessToken, scope: asString(body.scope) ?? exchange.scope, storeHash, accountUuid: asString(body.account_uuid) };
+}

@@ -1,0 +1,129 @@
+// Connecting a WooCommerce store the way WooCommerce documents for apps
+// (/wc-auth/v1/authorize, "Application Authentication Endpoint"):
+//   1. the bridge sends the merchant to <store>/wc-auth/v1/authorize with
+//      app_name, scope=read_write, user_id, return_url and callback_url;
+//   2. the merchant logs in to WordPress and approves;
+//   3. WooCommerce creates a key and POSTs {key_id, user_id, consumer_key,
+//      consumer_secret, key_permissions} as JSON to callback_url (which must
+//      be https, and must answer exactly 200 or the key is deleted again);
+//   4. it sends the browser to return_url with success=1 (or 0) and user_id.
+// WooCommerce hands user_id back untouched, so it is the bridge's one-time
+// nonce: the callback is accepted only with a nonce the bridge issued, not
+// used yet and not expired, and it names the store the merchant was sent to.
+// The nonce is kept only as its hash.
+import { createHash, randomBytes } from 'node:crypto';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { asRecord } from '../shared/json.ts';
+import type { WooKeyPermissions } from './stores.ts';
+import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
+
+/** Long enough to log in to WordPress and read the consent screen; short enough that a leaked link dies. */
+export const CONNECT_TTL_MS = 30 * 60_000;
+
+export const WOO_CALLBACK_PATH = '/woocommerce/auth/callback';
+
+/** A connect under way: the store the merchant was sent to, until when the nonce holds. */
+export interface PendingConnect {
+  platform: 'woocommerce';
+  purpose: 'connect';
+  storeUrl: string;
+  /** The shop it will be, named apart from `shop` so that erasing a shop's records leaves it to expire. */
+  forShop: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+const nonceRecordId = (nonce: string) => `woocommerce-connect:${createHash('sha256').update(nonce).digest('hex')}`;
+
+export interface BeganConnect {
+  authorizeUrl: string;
+  shop: string;
+  storeUrl: string;
+  expiresAt: string;
+}
+
+export interface ConnectUrls {
+  /** The bridge's public https address. */
+  publicUrl: string;
+  appName: string;
+  /** Where the merchant lands afterwards; WooCommerce adds success and user_id. */
+  returnPath: string;
+}
+
+/** Issues a nonce for the store and says where to send the merchant. */
+export async function beginWooConnect(store: LedgerStore, address: string, urls: ConnectUrls, now = new Date()): Promise<BeganConnect> {
+  const storeUrl = wooStoreUrl(address);
+  const shop = wooShopOf(storeUrl);
+  await forgetExpired(store, now);
+  const nonce = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + CONNECT_TTL_MS).toISOString();
+  await store.putRecord<PendingConnect>('session', nonceRecordId(nonce), { platform: 'woocommerce', purpose: 'connect', storeUrl, forShop: shop, createdAt: now.toISOString(), expiresAt });
+  const base = urls.publicUrl.replace(/\/+$/, '');
+  const authorize = new URL(`${storeUrl}/wc-auth/v1/authorize`);
+  authorize.search = new URLSearchParams({
+    app_name: urls.appName,
+    scope: 'read_write',
+    user_id: nonce,
+    return_url: `${base}${urls.returnPath}${urls.returnPath.includes('?') ? '&' : '?'}woocommerce_store=${encodeURIComponent(shop)}`,
+    callback_url: `${base}${WOO_CALLBACK_PATH}`,
+  }).toString();
+  return { authorizeUrl: authorize.toString(), shop, storeUrl, expiresAt };
+}
+
+async function forgetExpired(store: LedgerStore, now: Date): Promise<void> {
+  for (const { id, value } of await store.listRecords<Partial<PendingConnect>>('session')) {
+    if (value.purpose === 'connect' && value.platform === 'woocommerce' && Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord('session', id);
+  }
+}
+
+/** What WooCommerce POSTs to callback_url. */
+export interface WooKeys {
+  keyId: number | null;
+  nonce: string;
+  consumerKey: string;
+  consumerSecret: string;
+  keyPermissions: WooKeyPermissions;
+}
+
+export type CallbackResult = { ok: true; keys: WooKeys; pending: PendingConnect } | { ok: false; status: 400 | 401; reason: string };
+
+const PERMISSIONS: readonly string[] = ['read', 'write', 'read_write'];
+
+/** The callback's body, read strictly; the reason never repeats a value, since values are secrets. */
+export function readWooKeys(body: unknown): { ok: true; keys: WooKeys } | { ok: false; status: 400 | 401; reason: string } {
+  const value = asRecord(body);
+  const text = (field: string, pattern: RegExp) => (typeof value[field] === 'string' && pattern.test(value[field] as string) ? (value[field] as string) : undefined);
+  const nonce = text('user_id', /^[A-Za-z0-9_-]{16,128}$/);
+  const consumerKey = text('consumer_key', /^ck_[A-Za-z0-9]{8,128}$/);
+  const consumerSecret = text('consumer_secret', /^cs_[A-Za-z0-9]{8,128}$/);
+  const permissions = text('key_permissions', /^[a-z_]+$/);
+  const missing = [
+    ['user_id', nonce],
+    ['consumer_key', consumerKey],
+    ['consumer_secret', consumerSecret],
+    ['key_permissions', permissions && PERMISSIONS.includes(permissions) ? permissions : undefined],
+  ].filter(([, found]) => found === undefined).map(([field]) => field);
+  // Without a nonce nothing says who sent it: not authentic. With one, a body WooCommerce would never send.
+  if (missing.length > 0) return { ok: false, status: nonce ? 400 : 401, reason: `the callback body lacks a valid ${missing.join(', ')}` };
+  const keyId = typeof value.key_id === 'number' && Number.isSafeInteger(value.key_id) ? value.key_id : null;
+  return { ok: true, keys: { keyId, nonce: nonce!, consumerKey: consumerKey!, consumerSecret: consumerSecret!, keyPermissions: permissions as WooKeyPermissions } };
+}
+
+/**
+ * Takes the nonce a callback carries: it works once, before it expires.
+ * Two callbacks with the same nonce at once get one success between them.
+ */
+export async function takeWooCallback(store: LedgerStore, body: unknown, now = new Date()): Promise<CallbackResult> {
+  const read = readWooKeys(body);
+  if (!read.ok) return read;
+  const id = nonceRecordId(read.keys.nonce);
+  const taken = await store.exclusive(id, async () => {
+    const pending = await store.getRecord<PendingConnect>('session', id);
+    if (pending) await store.deleteRecord('session', id);
+    return pending;
+  });
+  const pending = taken.ran ? taken.value : undefined;
+  if (!pending || pending.purpose !== 'connect') return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
+  if (Date.parse(pending.expiresAt) <= now.getTime()) return { ok: false, status: 401, reason: 'the connect link expired; start again from the dashboard' };
+  return { ok: true, keys: read.keys, pending };
+}

@@ -1,0 +1,72 @@
+// One name per WooCommerce store. A store is reached at its home URL
+// (WordPress's home_url, which X-WC-Webhook-Source carries), but merchants
+// type it with or without "www.", with or without a trailing slash, and over
+// http or https; a store in a subdirectory (https://example.com/shop/) is a
+// different store from one at the root of the same host. So the name is the
+// host without "www.", in lower case, with its port when it is not the
+// scheme's, followed by the path without its trailing slash:
+//   https://www.Store.example/        store.example
+//   http://store.example/shop/        store.example/shop
+//   https://store.example:8443        store.example:8443
+// Webhooks (by their source) and the REST API (by the configured or
+// connected address) then name the same shop, and so the same orders.
+
+export class StoreAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreAddressError';
+  }
+}
+
+/** The store's address as the bridge keeps it: scheme, host and path, no query, no trailing slash. */
+export function wooStoreUrl(address: string): string {
+  const text = address.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new StoreAddressError(`"${address}" is not a web address; give the store's address, like https://store.example`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new StoreAddressError(`"${address}" is not an http(s) address`);
+  if (url.username || url.password) throw new StoreAddressError('the store address must not carry a user name or password');
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/wp-json(\/.*)?$/, '');
+  return `${url.protocol}//${url.host.toLowerCase()}${path}`;
+}
+
+/** The shop's name in the ledger, from any form of its address (a webhook source, WOOCOMMERCE_URL, what a merchant typed). */
+export function wooShopOf(address: string): string {
+  const url = new URL(wooStoreUrl(address));
+  const host = url.host.replace(/^www\./, '');
+  const path = url.pathname === '/' ? '' : url.pathname.toLowerCase();
+  return `${host}${path}`;
+}
+
+/**
+ * The names earlier versions gave this store: the host alone, as it was
+ * configured or as webhooks carried it, with and without "www.". Orders kept
+ * under them are moved to the one name (identity-migration.ts).
+ */
+export function legacyWooShopNames(shop: string): string[] {
+  const host = shop.split('/')[0] ?? shop;
+  return [host, `www.${host}`].filter((name) => name !== shop);
+}
+
+/**
+ * LOYALTY_ORDER_ID_PREFIXES names shops as the merchant wrote them
+ * ("woocommerce:www.store.example"): WooCommerce ones in their one name, so
+ * that the prefix still applies.
+ */
+export function canonicalPrefixTargets(prefixes: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(prefixes).map(([target, prefix]) => {
+      const shop = /^woocommerce:(.+)$/.exec(target)?.[1];
+      if (!shop) return [target, prefix];
+      try {
+        return [`woocommerce:${wooShopOf(shop)}`, prefix];
+      } catch {
+        return [target, prefix];
+      }
+    }),
+  );
+}

@@ -1,0 +1,179 @@
+// The WooCommerce stores one bridge serves: the one configured by environment
+// (WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY/SECRET, WOOCOMMERCE_WEBHOOK_SECRET),
+// and every store connected through WooCommerce's app authentication, whose
+// keys and webhook secret are 'session' records in the ledger (never in a log
+// line, an error or an answer). Both kinds are named the same way
+// (shop-identity.ts), so a store connected after being configured is one store.
+//
+// Deliveries are verified before the answer, so the secrets are cached
+// (shared/cached-records.ts).
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { CachedRecords } from '../shared/cached-records.ts';
+import { WooRestClient, type WooAuthMode } from './rest-api.ts';
+import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
+
+export type WooKeyPermissions = 'read' | 'write' | 'read_write';
+
+/** A store connected through /wc-auth: what WooCommerce sent, and the secret of the webhooks the bridge made. */
+export interface WooConnection {
+  platform: 'woocommerce';
+  shop: string;
+  url: string;
+  consumerKey: string;
+  consumerSecret: string;
+  keyId: number | null;
+  keyPermissions: WooKeyPermissions;
+  webhookSecret: string;
+  /** How the key gets through this store's server (query string where it drops the Authorization header). */
+  authMode?: WooAuthMode | undefined;
+  connectedAt: string;
+  updatedAt: string;
+}
+
+export const wooConnectionId = (shop: string) => `woocommerce:${shop}`;
+
+export interface WooEnvironment {
+  url?: string | undefined;
+  consumerKey?: string | undefined;
+  consumerSecret?: string | undefined;
+  webhookSecret?: string | undefined;
+}
+
+/** A store as the rest of the bridge sees it. */
+export interface WooStore {
+  shop: string;
+  url: string;
+  via: 'environment' | 'connect';
+  /** REST access, when the bridge has a key. */
+  rest: WooRestClient | undefined;
+  /** What the key may do, when the bridge knows. */
+  keyPermissions: WooKeyPermissions | undefined;
+  /** The secret the bridge creates webhooks with. */
+  webhookSecret: string | undefined;
+  connectedAt: string | null;
+}
+
+export interface WooStoresOptions {
+  store: LedgerStore;
+  env: WooEnvironment;
+  /** Where a store's REST API answers instead of its address (tests). */
+  requestUrl?: ((url: string) => string) | undefined;
+  now?: () => number;
+}
+
+export class WooStores {
+  readonly #o: WooStoresOptions;
+  readonly #envShop: string | undefined;
+  readonly #clients = new Map<string, WooRestClient>();
+  readonly #cache: CachedRecords<WooConnection>;
+
+  constructor(options: WooStoresOptions) {
+    this.#o = options;
+    this.#envShop = options.env.url ? wooShopOf(options.env.url) : undefined;
+    this.#cache = new CachedRecords(options.store, wooConnectionId, options.now);
+  }
+
+  /** The shop of the environment-configured store, if there is one. */
+  get environmentShop(): string | undefined {
+    return this.#envShop;
+  }
+
+  #connections(): Promise<WooConnection[]> {
+    return this.#cache.all('woocommerce', (value) => typeof value.consumerKey === 'string');
+  }
+
+  #connection(shop: string, fresh = false): Promise<WooConnection | undefined> {
+    return this.#cache.get(shop, fresh);
+  }
+
+  /**
+   * The secrets a delivery from this shop may be signed with: the connected
+   * store's, and WOOCOMMERCE_WEBHOOK_SECRET for any store not connected (or
+   * for the configured store, whose hand-made webhooks carry it).
+   */
+  async secretsFor(shop: string | undefined): Promise<string[]> {
+    const connection = shop ? await this.#connection(shop) : undefined;
+    const env = this.#o.env.webhookSecret;
+    if (!connection) return env ? [env] : [];
+    return [connection.webhookSecret, ...(env && shop === this.#envShop ? [env] : [])];
+  }
+
+  async list(): Promise<WooStore[]> {
+    const connected = await this.#connections();
+    const shops = new Set([...(this.#envShop && this.#envRest() ? [this.#envShop] : []), ...connected.map((each) => each.shop)]);
+    const stores: WooStore[] = [];
+    for (const shop of [...shops].sort()) {
+      const store = this.#storeOf(shop, connected.find((each) => each.shop === shop));
+      if (store) stores.push(store);
+    }
+    return stores;
+  }
+
+  async get(shop: string): Promise<WooStore | undefined> {
+    return this.#storeOf(shop, await this.#connection(shop, true));
+  }
+
+  #envRest(): boolean {
+    const { url, consumerKey, consumerSecret } = this.#o.env;
+    return Boolean(url && consumerKey && consumerSecret);
+  }
+
+  #storeOf(shop: string, connection: WooConnection | undefined): WooStore | undefined {
+    const env = this.#o.env;
+    if (connection) {
+      return {
+        shop,
+        url: connection.url,
+        via: 'connect',
+        rest: this.#client(shop, connection.url, connection.consumerKey, connection.consumerSecret, connection.authMode, 'the key of the connected store (connect the store again from the dashboard)'),
+        keyPermissions: connection.keyPermissions,
+        webhookSecret: connection.webhookSecret,
+        connectedAt: connection.connectedAt,
+      };
+    }
+    if (shop !== this.#envShop || !env.url) return undefined;
+    return {
+      shop,
+      url: wooStoreUrl(env.url),
+      via: 'environment',
+      rest: this.#envRest() ? this.#client(shop, wooStoreUrl(env.url), env.consumerKey!, env.consumerSecret!, undefined, 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET') : undefined,
+      keyPermissions: undefined,
+      webhookSecret: env.webhookSecret,
+      connectedAt: null,
+    };
+  }
+
+  /** One client per store and key, so that the way its server takes the key is learnt once. */
+  #client(shop: string, url: string, consumerKey: string, consumerSecret: string, authMode: WooAuthMode | undefined, keySettings: string): WooRestClient {
+    const id = `${shop}\n${consumerKey}`;
+    let client = this.#clients.get(id);
+    if (!client) {
+      client = new WooRestClient({
+        url,
+        consumerKey,
+        consumerSecret,
+        authMode,
+        keySettings,
+        requestUrl: this.#o.requestUrl?.(url),
+        onAuthMode: (mode) => void this.#rememberAuthMode(shop, mode),
+      });
+      this.#clients.set(id, client);
+    }
+    return client;
+  }
+
+  /** Kept with a connected store, so that a restart does not learn it again; the configured store learns it once per run. */
+  async #rememberAuthMode(shop: string, mode: WooAuthMode): Promise<void> {
+    const connection = await this.#o.store.getRecord<WooConnection>('session', wooConnectionId(shop));
+    if (!connection) return;
+    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(shop), { ...connection, authMode: mode, updatedAt: new Date().toISOString() });
+    this.#cache.forget(shop);
+  }
+
+  /** Keeps a store's connection (a new one, or new keys for a store connected before, whose webhook secret stays). */
+  async save(connection: WooConnection): Promise<void> {
+    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(connection.shop), connection);
+    this.#cache.set(connection.shop, connection);
+    for (const id of [...this.#clients.keys()].filter((key) => key.startsWith(`${connection.shop}\n`))) this.#clients.delete(id);
+  }
+}

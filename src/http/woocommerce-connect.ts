@@ -1,0 +1,70 @@
+// POST /woocommerce/auth/callback: where WooCommerce sends a store's new
+// keys once the merchant approves (adapters/woocommerce/connect.ts). Only a
+// nonce the bridge issued, unused and unexpired, is accepted; anything else
+// is 401 and leaves nothing behind. The keys are kept in the ledger, then the
+// answer is exactly 200 (WooCommerce deletes the key on anything else), and
+// only after it do the webhooks get made: WooCommerce waits on this request
+// inside its own, and a small site with one PHP worker could not answer the
+// bridge's REST calls until it is done.
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';
+import { wooConnectionId, type WooConnection, type WooStores } from '../../adapters/woocommerce/stores.ts';
+import { parseJsonLossless } from '../../adapters/shared/json.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+
+/** Why a connect cannot start, or undefined when it can: WooCommerce sends keys only to an https callback_url. */
+export function wooConnectProblem(publicUrl: string | undefined): string | undefined {
+  if (!publicUrl) return 'Set PUBLIC_URL to the bridge’s public https address: WooCommerce sends the store’s keys there';
+  if (!publicUrl.startsWith('https://')) return `PUBLIC_URL must be https: WooCommerce sends the store’s keys only to an https callback (it is ${publicUrl})`;
+  return undefined;
+}
+
+export interface WooCallbackParts {
+  store: LedgerStore;
+  stores: WooStores;
+  logger: Logger;
+  /** After the answer: the store's webhooks made and its recent orders read. */
+  onConnected(shop: string): Promise<void>;
+}
+
+/** Keeps a store's keys; a store connected before keeps its webhook secret, so the webhooks it has go on working. */
+export async function keepWooKeys(parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger'>, body: unknown): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
+  const taken = await takeWooCallback(parts.store, body);
+  if (!taken.ok) return taken;
+  const { keys, pending } = taken;
+  const shop = pending.forShop;
+  const before = await parts.store.getRecord<WooConnection>('session', wooConnectionId(shop));
+  const now = new Date().toISOString();
+  await parts.stores.save({
+    platform: 'woocommerce',
+    shop,
+    url: pending.storeUrl,
+    consumerKey: keys.consumerKey,
+    consumerSecret: keys.consumerSecret,
+    keyId: keys.keyId,
+    keyPermissions: keys.keyPermissions,
+    webhookSecret: before?.webhookSecret ?? randomBytes(32).toString('base64url'),
+    connectedAt: now,
+    updatedAt: now,
+  });
+  parts.logger.info({ platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions }, 'WooCommerce store connected');
+  return { ok: true, shop };
+}
+
+export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
+  const router = express.Router();
+  // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
+  router.post('/auth/callback', express.text({ type: () => true, limit: '16kb' }), async (req: Request, res: Response) => {
+    const parsed = typeof req.body === 'string' ? parseJsonLossless(req.body) : { ok: false as const };
+    const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
+    if (!kept.ok) {
+      parts.logger.warn({ platform: 'woocommerce', status: kept.status, reason: kept.reason }, 'a WooCommerce key callback was refused');
+      return void res.status(kept.status).json({ error: kept.reason });
+    }
+    res.status(200).json({ result: 'connected', shop: kept.shop });
+    void parts.onConnected(kept.shop).catch((error: unknown) => parts.logger.warn({ err: error, shop: kept.shop }, 'could not set the connected store up yet; the next reconciliation tries again'));
+  });
+  return router;
+}
