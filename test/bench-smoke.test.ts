@@ -18,4 +18,11 @@ it('runs every benchmark scenario and prints the table', async () => {
   expect(result.drain).toMatchObject({ jobs: 30, rateLimited: 0, failed: 0 });
   expect(result.latency.p50).toBeGreaterThan(0);
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');
-}, 120_000);
+  if (postgresAvailable()) {
+    // The inbox's 50 keys and 50 aliases are kept; the 2,000 expired keys go.
+    expect(result.postgres?.prune.kept).toBe(100);
+    expect(result.postgres?.takeover.earnedMs).toBeGreaterThanOrEqual(0);
+    expect(result.postgres?.notify.withNotify).toBeGreaterThan(0);
+    expect(table(result)).toContain('takeover after SIGKILL');
+  }
+}, 180_000);

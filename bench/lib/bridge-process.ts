@@ -26,10 +26,16 @@ export const freePort = () =>
     });
   });
 
-export async function startServer(args: string[], env: Record<string, string>, { portVariable = 'PORT', timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+/**
+ * Starts node with args. `prefix` runs it under another program (strace
+ * injecting a delay into every fsync: a slow disk); RSS and CPU are then
+ * read from node, the prefix's child.
+ */
+export async function startServer(args: string[], env: Record<string, string>, { portVariable = 'PORT', timeoutMs = 60_000, prefix = [] as string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const [command, ...rest] = [...prefix, process.execPath, ...args];
+  const child: ChildProcess = spawn(command!, rest, {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -47,10 +53,19 @@ export async function startServer(args: string[], env: Record<string, string>, {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const startupMs = performance.now() - started;
-  const proc = (field: 'rss' | 'cpu') => {
+  const nodePid = () => {
+    if (prefix.length === 0) return child.pid;
     try {
-      if (field === 'rss') return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) * 1024;
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || child.pid;
+    } catch {
+      return child.pid;
+    }
+  };
+  const proc = (field: 'rss' | 'cpu') => {
+    const pid = nodePid();
+    try {
+      if (field === 'rss') return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return (Number(stat[11]) + Number(stat[12])) / 100;
     } catch {
       return undefined;

@@ -60,6 +60,7 @@ export const bridgeEnv = (dataDir: string, sandboxUrl: string, extra: Record<str
   DATA_DIR: dataDir,
   LOG_LEVEL: 'info',
   SHOPIFY_API_SECRET: SECRET,
+  SHOPIFY_SHOPS: 'bench-store.myshopify.com',
   ADMIN_TOKEN,
   LOYALTY_BASE_URL: sandboxUrl,
   LOYALTY_API_KEY: 'sandbox-key',
@@ -77,21 +78,26 @@ export function startSandbox(rateLimitPerMinute = 500): Promise<ServerProcess> {
 export interface AckScenario {
   bare: AckSummary;
   hmac: AckSummary;
+  /** Each body appended to a file and fdatasynced, group-committed: the physical limit of a durable answer. */
+  durable: AckSummary;
   lowdb: AckSummary;
   /** Absent when no PostgreSQL server answers. */
   postgres?: AckSummary;
   postgresTwo?: AckSummary;
   ratioToBare: number;
+  /** lowdb's throughput over the durable baseline's. */
+  ratioToDurable: number;
 }
 
 export async function ackScenario(options: AckOptions): Promise<AckScenario> {
   const tsx = ['--import', 'tsx'];
   const bare = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
   const hmac = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
+  const durable = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'durable', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
   const sandbox = await startSandbox();
   try {
     const lowdb = await measure(() => one(startBridgeProcess(sandbox.url)), options);
-    const result: AckScenario = { bare, hmac, lowdb, ratioToBare: lowdb.requestsPerSecond / bare.requestsPerSecond };
+    const result: AckScenario = { bare, hmac, durable, lowdb, ratioToBare: lowdb.requestsPerSecond / bare.requestsPerSecond, ratioToDurable: lowdb.requestsPerSecond / durable.requestsPerSecond };
     if (await probePostgres()) {
       const onDatabase = async (instances: number) => {
         const database = await freshDatabase();

@@ -12,7 +12,7 @@ import { median, percentile } from '../lib/stats.ts';
 const SECRET = 'bench-latency-secret';
 
 export async function latencyScenario(orders: number): Promise<{ orders: number; p50: number; p90: number; max: number }> {
-  const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-latency-')), SHOPIFY_API_SECRET: SECRET, RECONCILE_INTERVAL_MINUTES: '0' } });
+  const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-latency-')), SHOPIFY_API_SECRET: SECRET, SHOPIFY_SHOPS: 'bench-store.myshopify.com', RECONCILE_INTERVAL_MINUTES: '0' } });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }));
   const sandbox = bridge.sandbox;
