@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { adminClient, AdminClientError } from './cli/admin-client.ts';
 import { parseDate, requirePlatform, UsageError } from './cli/common.ts';
+import { connect } from './cli/connect.ts';
 import { customer } from './cli/customer.ts';
 import { deadLetters } from './cli/dead-letters.ts';
 import { migrate } from './cli/migrate.ts';
@@ -28,6 +29,9 @@ Commands:
                                          fetch orders updated in the window and bring their points up to date
   register --platform shopify|bigcommerce [--shop S]
                                          put the webhook subscriptions (hooks) right; never touches another app's
+  connect --platform woocommerce --store ADDRESS
+                                         connect a WooCommerce store: prints the link to approve in its WordPress,
+                                         then the bridge makes its webhooks (with --url, through a running bridge)
   customer export|erase --email E | --phone P [--platform p --shop S]
                                          what the bridge holds about a customer, as JSON / erase it
   migrate --to postgres://...            copy the lowdb ledger into PostgreSQL (the bridge stopped)
@@ -44,7 +48,7 @@ config/local.json, then environment variables of the same names. See README.md.`
 
 type Stoppable = { stop(): Promise<void> };
 
-const COMMANDS = ['start', 'sandbox', 'status', 'dead-letters', 'resync', 'register', 'customer', 'migrate'];
+const COMMANDS = ['start', 'sandbox', 'status', 'dead-letters', 'resync', 'register', 'connect', 'customer', 'migrate'];
 
 async function main(argv: string[]): Promise<number> {
   // Everything this process writes (the ledger: customers' contact details, access tokens) is for its owner alone.
@@ -68,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       phone: { type: 'string' },
       to: { type: 'string' },
+      store: { type: 'string' },
     },
     allowPositionals: command === 'dead-letters' || command === 'customer',
     strict: true,
@@ -97,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
       return deadLetters(config, logger, remote, positionals, values.all === true);
     case 'register':
       return register(config, logger, requirePlatform(values.platform), values.shop);
+    case 'connect':
+      return connect(config, logger, remote, requirePlatform(values.platform), values.store);
     case 'customer':
       return customer(config, logger, remote, positionals[0], { email: values.email, phone: values.phone, platform: values.platform, shop: values.shop });
     case 'migrate':

@@ -5,7 +5,10 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { compareDecimal } from './core/decimal.ts';
+import { sortBands } from './core/spend-bands.ts';
 import { prefixProblems } from './core/worker/lp-order-ids.ts';
+import { REFERRER_KINDS, REPLY_STYLES } from './loyalty/protocol.ts';
 
 const wholeNumber = (min: number, max: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
@@ -132,7 +135,7 @@ const orderIdPrefixes = () =>
     namedValues,
     z
       .record(
-        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:-]+)?$/, { error: 'targets are a platform, or platform:shop' }),
+        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:/-]+)?$/, { error: 'targets are a platform, or platform:shop' }),
         z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
         { error: 'must be a list like woocommerce=1,bigcommerce=2' },
       )
@@ -141,10 +144,59 @@ const orderIdPrefixes = () =>
       }),
   );
 
+const ACTIVITY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+// Points by spend, "0=1,50=7,200=9" (order total from which = activity id) or an object in a file.
+const spendBands = () =>
+  z.preprocess(
+    namedValues,
+    z
+      .record(
+        z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, { error: 'thresholds are order totals like 0, 50 or 49.50' }),
+        z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' })),
+        { error: 'must be a list like 0=1,50=7,200=9 (order total from which = activity id)' },
+      )
+      .superRefine((bands, ctx) => {
+        const thresholds = Object.keys(bands);
+        for (const [i, a] of thresholds.entries()) {
+          const twin = thresholds.slice(i + 1).find((b) => compareDecimal(a, b) === 0);
+          if (twin !== undefined) ctx.addIssue({ code: 'custom', message: `${a} and ${twin} are the same threshold` });
+        }
+      })
+      .transform((bands) => sortBands(Object.entries(bands).map(([from, activityId]) => ({ from, activityId })))),
+  );
+
+// Redeemed points to the activity that gives exactly as many back: "500=21,1000=22", or an object in a file.
+const returnActivities = () =>
+  z.preprocess(
+    namedValues,
+    z.record(
+      z.string().regex(/^[1-9]\d{0,8}$/, { error: 'points are whole numbers like 500' }),
+      z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' })),
+      { error: 'must be a list like 500=21,1000=22 (points = activity id)' },
+    ),
+  );
+
+const onOff = () =>
+  z.preprocess(
+    (value) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : typeof value === 'string' ? ({ true: 'on', yes: 'on', '1': 'on', false: 'off', no: 'off', '0': 'off' } as Record<string, string>)[value.toLowerCase()] ?? value.toLowerCase() : value),
+    z.enum(['on', 'off'], { error: 'must be on or off' }),
+  );
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
 const scopes = () =>
   z.preprocess(
     (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
     z.array(z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, { error: 'scopes look like read_orders' }), { error: 'must be a comma-separated list of scopes' }).min(1, { error: 'must name at least read_orders' }),
+  );
+
+/** Shop domains as "a.myshopify.com,b.myshopify.com" in the environment, or a list in a file. */
+const shopList = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean) : value),
+    z.array(z.string({ error: 'must be shops like your-store.myshopify.com' }).regex(SHOP_DOMAIN, { error: 'must be shops like your-store.myshopify.com,another.myshopify.com' }), {
+      error: 'must be a comma-separated list of shops like your-store.myshopify.com',
+    }),
   );
 
 const logLevel = () =>
@@ -169,6 +221,8 @@ export const configSchema = z
     LOYALTY_TIMEOUT_MS: wholeNumber(100, 120_000),
     LOYALTY_MAX_RETRIES: wholeNumber(0, 20),
     LOYALTY_ORDER_ID_PREFIXES: orderIdPrefixes(),
+    LOYALTY_EARN_ACTIVITIES: spendBands().optional(),
+    LOYALTY_UNKNOWN_FAILURE_RETRIES: wholeNumber(0, 100),
 
     EARN_TRIGGER: z.enum(['paid', 'placed'], { error: 'must be paid or placed' }),
     PARTIAL_REFUND: z.enum(['ignore', 'cancel'], { error: 'must be ignore or cancel' }),
@@ -180,8 +234,16 @@ export const configSchema = z
     REFERRAL_ATTRIBUTE_KEY: text().optional(),
     REFERRAL_DISCOUNT_CAMPAIGNS: codeCampaigns(),
     REFERRAL_LANDING_PARAM: text().optional(),
+    REFERRAL_CAMPAIGN_ID: wholeNumber(1, 2_147_483_647).optional(),
+    REFERRAL_REFERRER_KIND: z.enum(REFERRER_KINDS, { error: `must be one of ${REFERRER_KINDS.join(', ')}` }),
+    REFERRAL_REFERRER_ATTRIBUTE_KEY: text().optional(),
+    REFERRAL_REFERRER_LANDING_PARAM: text().optional(),
+    REFERRAL_REFERRER_DISCOUNT_PATTERN: regexText().optional(),
+    CONVERSION_CONFIRM: onOff(),
+    CONVERSION_PURCHASE_AMOUNT: z.enum(['total', 'subtotal'], { error: 'must be total or subtotal' }),
     REDEEM_CODE_PATTERN: regexText().optional(),
     REDEEM_POINTS_PER_UNIT: positiveNumber(),
+    REDEEM_RETURN_ACTIVITIES: returnActivities(),
 
     WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024, 50 * 1024 * 1024),
     RECONCILE_INTERVAL_MINUTES: wholeNumber(0, 24 * 60),
@@ -196,6 +258,7 @@ export const configSchema = z
       .string({ error: 'must be a postgres:// URL' })
       .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), { error: 'must be a URL like postgres://user@host:5432/database' })
       .optional(),
+    DATABASE_POOL_SIZE: wholeNumber(2, 200),
 
     SANDBOX_API_KEY: secret(),
     SANDBOX_BRAND_ID: text(),
@@ -205,6 +268,7 @@ export const configSchema = z
     SANDBOX_FAULT_FAILURE_RATE: fraction(),
     SANDBOX_FAULT_FAILURE_STATUS: wholeNumber(400, 599),
     SANDBOX_FAULT_LATENCY_MS: wholeNumber(0, 120_000),
+    SANDBOX_REPLY_STYLE: z.enum(REPLY_STYLES, { error: `must be ${REPLY_STYLES.join(' or ')}` }),
 
     ADMIN_TOKEN: secret(16).optional(),
     DEMO_STORE: z.enum(['auto', 'off'], { error: 'must be auto or off' }),
@@ -219,16 +283,22 @@ export const configSchema = z
     SHOPIFY_SCOPES: scopes(),
     SHOPIFY_SHOP: z
       .string({ error: 'must be a shop domain' })
-      .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' })
+      .regex(SHOP_DOMAIN, { error: 'must look like your-store.myshopify.com' })
       .optional(),
     SHOPIFY_ADMIN_TOKEN: secret().optional(),
     SHOPIFY_APP_URL: secureUrl().optional(),
+    SHOPIFY_EMBEDDED: yesNo(),
+    // Unset (an empty variable) means no shop listed.
+    SHOPIFY_SHOPS: shopList().default([]),
+    SHOPIFY_OPEN_INSTALLS: yesNo(),
 
     WOOCOMMERCE_WEBHOOK_SECRET: secret().optional(),
     WOOCOMMERCE_URL: secureUrl().optional(),
     WOOCOMMERCE_CONSUMER_KEY: secret().optional(),
     WOOCOMMERCE_CONSUMER_SECRET: secret().optional(),
+    WOOCOMMERCE_APP_NAME: text(),
 
+    BIGCOMMERCE_CLIENT_ID: text().optional(),
     BIGCOMMERCE_CLIENT_SECRET: secret().optional(),
     BIGCOMMERCE_STORE_HASH: z
       .string({ error: 'must be a store hash' })
@@ -237,6 +307,7 @@ export const configSchema = z
     BIGCOMMERCE_ACCESS_TOKEN: secret().optional(),
     BIGCOMMERCE_WEBHOOK_SECRET: secret(24).optional(),
     BIGCOMMERCE_API_URL: secureUrl(),
+    BIGCOMMERCE_LOGIN_URL: secureUrl(),
   })
   .superRefine((config, ctx) => {
     // Talking to the real service needs both credentials; naming each missing one
@@ -249,6 +320,32 @@ export const configSchema = z
     // Shopify's grants need the client id beside the secret.
     if (config.SHOPIFY_API_SECRET && !config.SHOPIFY_ADMIN_TOKEN && (config.SHOPIFY_SHOP || config.SHOPIFY_APP_URL) && !config.SHOPIFY_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_KEY'], message: "is required to get Admin API access: set it to the app's client id (Dev Dashboard, Settings)" });
+    }
+    // In sandbox mode the sandbox is the service: an activity it does not have would be refused at the first earn.
+    // Checked only on values that parsed: a bad one has its own line already.
+    const parsed = (value: unknown) => typeof value === 'object' && value !== null;
+    if (!config.LOYALTY_BASE_URL && parsed(config.SANDBOX_ACTIVITIES)) {
+      for (const band of Array.isArray(config.LOYALTY_EARN_ACTIVITIES) ? config.LOYALTY_EARN_ACTIVITIES : []) {
+        if (config.SANDBOX_ACTIVITIES[band.activityId] === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['LOYALTY_EARN_ACTIVITIES'], message: `activity ${band.activityId} (from ${band.from}) is not one of SANDBOX_ACTIVITIES; add it there, like ${band.activityId}=250` });
+        }
+      }
+      for (const [points, activityId] of Object.entries(parsed(config.REDEEM_RETURN_ACTIVITIES) ? config.REDEEM_RETURN_ACTIVITIES : {})) {
+        const gives = config.SANDBOX_ACTIVITIES[activityId];
+        if (gives !== Number(points)) {
+          ctx.addIssue({ code: 'custom', path: ['REDEEM_RETURN_ACTIVITIES'], message: `activity ${activityId} must give ${points} points, and SANDBOX_ACTIVITIES ${gives === undefined ? 'does not have it' : `gives ${gives}`}` });
+        }
+      }
+    }
+    // The single-click app: the client secret checks its JWTs and exchanges codes; its callbacks live at PUBLIC_URL.
+    if (config.BIGCOMMERCE_CLIENT_ID) {
+      if (!config.BIGCOMMERCE_CLIENT_SECRET) ctx.addIssue({ code: 'custom', path: ['BIGCOMMERCE_CLIENT_SECRET'], message: "is required with BIGCOMMERCE_CLIENT_ID: the app's client secret (Developer Portal, View Client ID)" });
+      if (!config.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: "is required with BIGCOMMERCE_CLIENT_ID: the bridge's https address, where BigCommerce calls the app's auth, load and uninstall callbacks" });
+    }
+    // Only the merchant's shops earn: with a Shopify secret and no way for any shop to be allowed, every delivery would be ignored.
+    const operatorCanInstall = Boolean(config.SHOPIFY_API_KEY && (config.SHOPIFY_APP_URL || config.PUBLIC_URL));
+    if (config.SHOPIFY_API_SECRET && !config.SHOPIFY_SHOP && config.SHOPIFY_SHOPS.length === 0 && !config.SHOPIFY_OPEN_INSTALLS && !operatorCanInstall) {
+      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_SHOPS'], message: 'is required with SHOPIFY_API_SECRET: list the shops whose orders earn (your-store.myshopify.com), or set SHOPIFY_SHOP, or SHOPIFY_API_KEY and SHOPIFY_APP_URL to install shops from the dashboard' });
     }
     if (config.SHOPIFY_API_SECRET_PREVIOUS && !config.SHOPIFY_API_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_SECRET'], message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)' });
@@ -350,6 +447,7 @@ export const hasPlatform = (config: Config): boolean =>
       config.SHOPIFY_ADMIN_TOKEN ||
       config.WOOCOMMERCE_WEBHOOK_SECRET ||
       config.WOOCOMMERCE_URL ||
+      config.BIGCOMMERCE_CLIENT_ID ||
       config.BIGCOMMERCE_CLIENT_SECRET ||
       config.BIGCOMMERCE_WEBHOOK_SECRET ||
       config.BIGCOMMERCE_STORE_HASH,

@@ -9,6 +9,7 @@ import type { Logger } from './logger.ts';
 import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
 import { createRateLimiter } from './loyalty/rate-limiter.ts';
 import type { Platforms } from './platforms.ts';
+import { canonicalPrefixTargets } from '../adapters/woocommerce/shop-identity.ts';
 
 /** In sandbox mode the client uses the sandbox's credentials; with a shared store, the shared rate limit. */
 export function loyaltyClientFromConfig(config: Config, opened: Pick<OpenedStore, 'sharedLimiter'>, extra: Pick<LoyaltyClientOptions, 'baseUrl' | 'onAttempt'>): LoyaltyClient {
@@ -39,11 +40,13 @@ export function engineOptionsFromConfig(config: Config, parts: { store: LedgerSt
     adapterFor: platforms.adapterFor,
     // A read that changes nothing: let in (or told "no such customer"), the credentials work again.
     probe: () => client.transactions({ type: 'earn', email: 'credentials-probe@loyalty-bridge.invalid' }),
-    orderIdPrefixes: config.LOYALTY_ORDER_ID_PREFIXES,
+    orderIdPrefixes: canonicalPrefixTargets(config.LOYALTY_ORDER_ID_PREFIXES),
+    redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
     ...(store.kind === 'postgres' ? { pollMs: 1_000 } : {}),
     worker: {
       concurrency: config.WORKER_CONCURRENCY,
       maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000,
+      maxUnknownFailures: config.LOYALTY_UNKNOWN_FAILURE_RETRIES,
       settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000,
       leaseMs: config.WORKER_LEASE_SECONDS * 1000,
     },

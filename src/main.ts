@@ -9,11 +9,14 @@ import { Reconciler } from './core/reconciler.ts';
 import { ResyncJobs } from './core/resync-jobs.ts';
 import { openStore } from './core/store/open-store.ts';
 import { adminApi } from './http/admin-api.ts';
+import { adminStores } from './http/admin-stores.ts';
 import { createHttpHandler } from './http/app.ts';
+import { bigCommerceAppRoutes } from './http/bigcommerce-app.ts';
+import { wooCallbackRoutes } from './http/woocommerce-connect.ts';
 import { dashboard } from './http/dashboard.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { readiness } from './http/readiness.ts';
-import { shopifyAuthRoutes } from './http/shopify-auth.ts';
+import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { LoyaltyClient } from './loyalty/client.ts';
@@ -54,6 +57,7 @@ export function sandboxFromConfig(config: Config): Sandbox {
     brandId: config.SANDBOX_BRAND_ID,
     activities: config.SANDBOX_ACTIVITIES,
     rateLimit: config.SANDBOX_RATE_LIMIT_PER_MINUTE,
+    replyStyle: config.SANDBOX_REPLY_STYLE,
     faults: {
       failureRate: config.SANDBOX_FAULT_FAILURE_RATE,
       failureStatus: config.SANDBOX_FAULT_FAILURE_STATUS,
@@ -72,7 +76,9 @@ export interface BridgeOptions {
 export async function startBridge(configured: Config, logger: Logger, options: BridgeOptions = {}): Promise<RunningBridge> {
   // A first run: the demo store's deliveries are checked with secrets made for this run.
   const secrets = runsDemoStore(configured) ? demoSecrets() : undefined;
-  const config: Config = secrets ? { ...configured, SHOPIFY_API_SECRET: secrets.shopify, WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce, WOOCOMMERCE_URL: DEMO_WOO_SITE } : configured;
+  const config: Config = secrets
+    ? { ...configured, SHOPIFY_API_SECRET: secrets.shopify, SHOPIFY_SHOPS: [DEMO_SHOPIFY_SHOP], WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce, WOOCOMMERCE_URL: DEMO_WOO_SITE }
+    : configured;
   const sandbox = isSandboxMode(config) ? sandboxFromConfig(config) : undefined;
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
   const adminToken = config.ADMIN_TOKEN ?? (sandbox ? randomBytes(24).toString('base64url') : undefined);
@@ -113,11 +119,21 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     throw error;
   }
 
+  // Old WooCommerce shop names moved to the one name, with the inbox folded first when there are any.
+  try {
+    await platforms.prepare(logger, () => engine.foldInbox());
+  } catch (error) {
+    await engine.stop();
+    await opened.release();
+    throw error;
+  }
+
   const onDelivery = (platform: string, result: string) => activity.recordDelivery(platform, result);
+  const onShopRefused = (platform: string, shop: string) => activity.recordRefusedShop(platform, shop);
   const webhooks: Record<string, WebhookHandler> = {};
-  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate, onDelivery };
+  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
-    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, routeOptions);
+    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, platform === 'shopify' ? { ...routeOptions, admitShop: admitShopifyShop(platforms.shopifyAllowed) } : routeOptions);
   }
   const reconciler = new Reconciler({
     sources: platforms.sources,
@@ -130,7 +146,23 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     onHealth: (report) => metrics.reportSubscriptions(report),
   });
   const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
-  const admin = adminApi({
+  // A store connected or installed: its webhooks made and its recent orders read, after the platform's request was answered.
+  let demo: DemoStore | undefined;
+  const storeAdded = (platform: 'woocommerce' | 'bigcommerce') => async (shop: string) => {
+    demo?.stop();
+    platforms.storeAdded(platform);
+    await reconciler.run(platform, shop);
+  };
+  const shopify = shopifySurface({
+    platforms,
+    store,
+    reconciler,
+    logger,
+    adminToken,
+    apiKey: config.SHOPIFY_API_KEY,
+    secrets: [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string => Boolean(secret)),
+  });
+  const admin = shopify.admin(adminApi({
     token: adminToken,
     sandbox: Boolean(sandbox),
     demo: Boolean(secrets),
@@ -143,7 +175,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     health,
     activity,
     logger,
-  });
+  }));
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
@@ -158,7 +190,23 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     webhooks,
     admin,
     dashboard: dashboard(),
-    ...(platforms.shopify?.app ? { shopifyAuth: shopifyAuthRoutes({ shopify: platforms.shopify, store, reconciler, logger }) } : {}),
+    ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
+    adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
+    woocommerceAuth: wooCallbackRoutes({ store, stores: platforms.woocommerce, logger, onConnected: storeAdded('woocommerce') }),
+    ...(config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL
+      ? {
+          bigcommerceApp: bigCommerceAppRoutes({
+            store,
+            stores: platforms.bigcommerce,
+            clientId: config.BIGCOMMERCE_CLIENT_ID,
+            clientSecret: config.BIGCOMMERCE_CLIENT_SECRET,
+            loginUrl: config.BIGCOMMERCE_LOGIN_URL,
+            publicUrl: config.PUBLIC_URL,
+            logger,
+            onInstalled: storeAdded('bigcommerce'),
+          }),
+        }
+      : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const http = await listen(app, config.PORT, config.HOST);
@@ -171,13 +219,15 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   void reconciler.checkAllSubscriptions().catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
 
   logger.info(
-    { port: http.port, url: http.localUrl, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
+    { port: http.port, url: http.localUrl, instance, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
   );
 
-  const demo = secrets ? new DemoStore({ url: http.localUrl, secrets, logger, ...(options.demoPaceMs ? { paceMs: options.demoPaceMs } : {}) }) : undefined;
+  // A store connected through the dashboard is the merchant's own: no demo then.
+  const connected = (await platforms.woocommerce.list()).some((each) => each.via === 'connect') || (await platforms.bigcommerce.list()).some((each) => each.via === 'app');
+  demo = secrets && !connected ? new DemoStore({ url: http.localUrl, secrets, logger, ...(options.demoPaceMs ? { paceMs: options.demoPaceMs } : {}) }) : undefined;
   if (demo) {
     demo.start();
     logger.info(

@@ -67,6 +67,12 @@ export async function withLocalEngine<T>(config: Config, logger: Logger, use: (l
   let engine: Engine;
   try {
     engine = await openEngine(engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }));
+    // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
+    const opening = engine;
+    await platforms.prepare(logger, () => opening.foldInbox()).catch(async (error: unknown) => {
+      await opening.stop();
+      throw error;
+    });
   } catch (error) {
     await opened.release();
     throw error;

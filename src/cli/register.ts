@@ -6,11 +6,12 @@ import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
 import type { Config } from '../config.ts';
 import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
-import { buildPlatforms, registerBigCommerceHooks, type Platform } from '../platforms.ts';
+import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
+import { buildPlatforms, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
-  if (platform === 'woocommerce') return fail('register: WooCommerce webhooks are created in WordPress (WooCommerce > Settings > Advanced > Webhooks); README.md says how');
+  if (platform === 'woocommerce') return fail('register: connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how');
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();
@@ -32,8 +33,9 @@ export async function register(config: Config, logger: Logger, platform: Platfor
       }
       return 0;
     }
-    const api = platforms.bigcommerce;
-    if (!api) return fail('register --platform bigcommerce: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN (with the Information & settings scope)');
+    const storeHash = shop ?? platforms.bigcommerce.environmentShop;
+    const api = storeHash ? (await platforms.bigcommerce.get(storeHash))?.api : undefined;
+    if (!api) return fail(shop ? `register --platform bigcommerce: the bridge has no access token for store ${shop}` : 'register --platform bigcommerce: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN (with the Information & settings scope)');
     if (!config.PUBLIC_URL) return fail('register --platform bigcommerce: set PUBLIC_URL to the https address BigCommerce can reach this bridge at (port 443)');
     if (!config.BIGCOMMERCE_WEBHOOK_SECRET) return fail('register --platform bigcommerce: set BIGCOMMERCE_WEBHOOK_SECRET (24 characters or more): the hooks carry it in a header, and the bridge checks it');
     const result = await registerBigCommerceHooks(api, config.PUBLIC_URL, config.BIGCOMMERCE_WEBHOOK_SECRET);

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 
 interface StatusBody {
-  orders: OrderCounts;
+  orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;
   deadLetters: number;
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
   connections?: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
@@ -40,6 +40,10 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   table('orders by state', body.orders.byState);
   table('orders by platform', body.orders.byPlatform);
   table('skipped, by reason', body.orders.skipped);
+  // A bridge or ledger older than these reasons has none to show.
+  table('needing your eye, by reason', body.orders.attention ?? {});
+  const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
+  if (redeemed > 0) out(`!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`);
   out(`dead letters: ${body.deadLetters}`);
   return 0;
 }

@@ -12,6 +12,7 @@ import { Intake } from './intake.ts';
 import type { OrderEvent } from './order-event.ts';
 import type { Policy } from './policy.ts';
 import { Privacy } from './privacy.ts';
+import { RedeemedPoints, type ReturnActivities } from './redeemed-points.ts';
 import type { DeadLetter, LedgerStore, OpenReport } from './store/ledger-store.ts';
 import { LowdbStore } from './store/lowdb/lowdb-store.ts';
 import { AuthPause } from './worker/auth-pause.ts';
@@ -34,11 +35,13 @@ export interface EngineOptions {
   /** First wait before that read (it doubles, up to 5 minutes). */
   probeDelayMs?: number;
   orderIdPrefixes?: OrderIdPrefixes;
+  /** Redeemed points to the activity that gives as many back (REDEEM_RETURN_ACTIVITIES). */
+  redeemReturnActivities?: ReturnActivities;
   /** Who this instance is, when several share a store. */
   owner?: string;
   /** Poll a shared store this often (other instances' work); unset for a store only this process writes. */
   pollMs?: number;
-  worker?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
+  worker?: { concurrency?: number; maxRetryAgeMs?: number; maxUnknownFailures?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
   intake?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; leaseMs?: number };
   onPauseChange?: (paused: boolean) => void;
   now?: () => Date;
@@ -53,6 +56,8 @@ export interface Engine {
   worker: Worker;
   privacy: Privacy;
   adjustments: Adjustments;
+  /** Orders whose redeemed points a cancellation left taken, and the click that gives them back. */
+  redeemedPoints: RedeemedPoints;
   authPause: AuthPause;
   openReport: OpenReport;
   /** Starts intake and the worker. openEngine() leaves this to the caller; startEngine() does it. */
@@ -110,6 +115,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const intake = new Intake({ store, adapterFor, privacy, logger: options.logger, owner, pollMs: options.pollMs, now, ...options.intake });
   const entry = ingest(store, now);
   const adjustments = new Adjustments(store, options.client, options.logger);
+  const redeemedPoints = new RedeemedPoints({ store, adjustments, policy: options.policy, returnActivities: options.redeemReturnActivities ?? {}, now });
 
   await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
   // The ledger just opened whole: keep that picture as the last good copy, in the background.
@@ -131,6 +137,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     worker: theWorker,
     privacy,
     adjustments,
+    redeemedPoints,
     authPause,
     openReport,
     async startWorker() {

@@ -1,8 +1,12 @@
 // Resyncs started from the admin API run in the background, on the instance
 // that was asked, one at a time per platform and shop across instances (the
-// store's exclusive lock). Their progress is a record in the store, so every
-// instance (and the dashboard behind any of them) can follow it.
+// store's exclusive lock), and at most MAX_RUNNING at once on one instance
+// (the others wait their turn, shown as running): each holds a database
+// session for its lock and keeps the pool and the platform's API busy. Their
+// progress is a record in the store, so every instance (and the dashboard
+// behind any of them) can follow it.
 import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
 import type { Logger } from '../logger.ts';
 import type { Ingest } from './ingest.ts';
 import type { OrderEvent } from './order-event.ts';
@@ -24,6 +28,8 @@ export interface ResyncJob {
 }
 
 const KEPT_JOBS = 50;
+/** Resyncs one instance runs at once; more wait for one of these to finish. */
+export const MAX_RUNNING = 2;
 /** Progress is written at most this often while a resync runs. */
 const PROGRESS_EVERY_MS = 500;
 
@@ -35,6 +41,7 @@ export class ResyncJobs {
   readonly #ingest: Ingest;
   readonly #logger: Logger;
   readonly #running = new Set<Promise<void>>();
+  readonly #turns = new PQueue({ concurrency: MAX_RUNNING });
 
   constructor(sources: OrderSource[], store: LedgerStore, ingest: Ingest, logger: Logger) {
     this.#sources = sources;
@@ -67,7 +74,7 @@ export class ResyncJobs {
     };
     await this.#store.putRecord('resync-job', job.id, job);
     await this.#prune();
-    const run = this.#run(source, job, request).finally(() => this.#running.delete(run));
+    const run = this.#turns.add(() => this.#run(source, job, request)).finally(() => this.#running.delete(run));
     this.#running.add(run);
     return { ok: true, job };
   }

@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { z } from 'zod';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
-import { SKIP_REASONS } from '../core/lifecycle.ts';
+import { ORDER_REASONS } from '../core/lifecycle.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
@@ -39,7 +39,7 @@ export interface AdminApiParts {
   logger: Logger;
 }
 
-class BadInput extends Error {
+export class BadInput extends Error {
   readonly field: string;
   constructor(field: string, message: string) {
     super(`${field}: ${message}`);
@@ -47,7 +47,7 @@ class BadInput extends Error {
   }
 }
 
-function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -62,11 +62,11 @@ const mobile = () => z.string().trim().regex(/^\+?[\d\s().-]{7,20}$/, { error: '
 const platform = () => z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' });
 const shop = () => z.string().trim().min(1).max(255);
 
-const orderQuery = z.strictObject({
+export const orderQuery = z.strictObject({
   platform: platform().optional(),
   shop: shop().optional(),
   state: z.enum(['new', 'earned', 'approved', 'cancelled', 'void', 'skipped'], { error: 'must be new, earned, approved, cancelled, void or skipped' }).optional(),
-  reason: z.enum(SKIP_REASONS, { error: `must be one of ${SKIP_REASONS.join(', ')}` }).optional(),
+  reason: z.enum(ORDER_REASONS, { error: `must be one of ${ORDER_REASONS.join(', ')}` }).optional(),
   since: date('since').optional(),
   until: date('until').optional(),
   q: z.string().max(200).optional(),
@@ -106,6 +106,8 @@ const toMatch = (body: z.output<typeof customerMatch>): CustomerMatch => ({
   orderIds: body.orderIds ?? [],
 });
 
+const shopifyInstall = z.strictObject({ shop: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' }) });
+
 const shopErase = z.strictObject({ platform: platform(), shop: shop(), confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }) });
 
 const earnAdjustment = z.strictObject({
@@ -115,6 +117,11 @@ const earnAdjustment = z.strictObject({
   mobile: mobile(),
   description: z.string().max(500).optional(),
   reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
+});
+
+const giveBackBody = z.strictObject({
+  activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }).optional(),
+  reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500).optional(),
 });
 
 const redeemAdjustment = z
@@ -177,6 +184,25 @@ export function adminApi(parts: AdminApiParts): express.Router {
     res.json({ total, page: query.page, limit: query.limit, orders });
   });
 
+  // Orders whose redeemed points a cancellation left taken ("points redeemed on a cancelled order").
+  router.get('/redeemed-on-cancelled', async (_req, res) => {
+    res.json({ orders: await engine.redeemedPoints.list() });
+  });
+  router.post('/orders/:key/give-back-redeemed', async (req, res) => {
+    const body = read(giveBackBody, req.body);
+    const result = await engine.redeemedPoints.giveBack(String(req.params.key), { by: parts.tokenLabel, reason: body.reason, activityId: body.activityId });
+    switch (result.kind) {
+      case 'given':
+        return void res.status(201).json({ adjustment: result.adjustment });
+      case 'refused':
+        return void res.status(result.status).json({ error: result.reason });
+      case 'failed':
+        return void adjusted(res, { adjustment: result.adjustment, error: result.error });
+      case 'unknown':
+        return void adjusted(res, { adjustment: result.adjustment, deadLetter: result.deadLetter });
+    }
+  });
+
   router.get('/orders/:key', async (req, res) => {
     const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
@@ -201,9 +227,18 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/dead-letters', async (_req, res) => {
     res.json({ deadLetters: (await store.listDeadLetters()).reverse() });
   });
+  router.get('/dead-letters/:id', async (req, res) => {
+    const letter = await store.getDeadLetter(String(req.params.id));
+    if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
+    res.json({ deadLetter: letter });
+  });
   router.post('/dead-letters/retry-all', async (_req, res) => {
     const results = [];
-    for (const letter of await store.listDeadLetters()) results.push({ id: letter.id, ...(await engine.retryDeadLetter(letter)) });
+    for (const listed of await store.listDeadLetters()) {
+      // Listed letters may come without their delivery: read each whole before sending it again.
+      const letter = await store.getDeadLetter(listed.id);
+      if (letter) results.push({ id: letter.id, ...(await engine.retryDeadLetter(letter)) });
+    }
     logger.info({ count: results.length, by: parts.tokenLabel }, 'every dead letter retried');
     res.json({ results });
   });
@@ -270,8 +305,16 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/shopify/shops', async (_req, res) => {
     const shopify = platforms.shopify;
     if (!shopify) return void res.json({ canInstall: false, shops: [] });
-    const shops = await Promise.all((await shopify.access.shops()).map((each) => shopify.access.describe(each)));
+    const shops = await Promise.all((await shopify.access.shops()).map(async (each) => ({ ...(await shopify.access.describe(each)), allowed: (await platforms.shopifyAllowed?.check(each))?.allowed ?? false })));
     res.json({ canInstall: shopify.access.canInstall && Boolean(shopify.appUrl), shops });
+  });
+  // The operator starts an install from the dashboard: that makes the shop one of the bridge's; the page then goes to /shopify/auth.
+  router.post('/shopify/installs', async (req, res) => {
+    const { shop: wanted } = read(shopifyInstall, req.body);
+    if (!platforms.shopify?.access.canInstall || !platforms.shopify.appUrl || !platforms.shopifyAllowed) throw new BadInput('shop', 'installing needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL (or PUBLIC_URL)');
+    await platforms.shopifyAllowed.allowByOperator(wanted, parts.tokenLabel);
+    logger.info({ shop: wanted, by: parts.tokenLabel }, 'the operator started a Shopify install: the shop is allowed');
+    res.status(201).json({ shop: wanted, next: `/shopify/auth?shop=${encodeURIComponent(wanted)}` });
   });
 
   router.use((_req, res) => {

@@ -26,8 +26,14 @@ export interface HttpAppParts {
   admin?: express.Router;
   /** The dashboard page, mounted at /admin. */
   dashboard?: express.Router;
-  /** Shopify's install by OAuth, mounted at /shopify. */
+  /** Shopify's App URL and install by OAuth, mounted at /shopify. */
   shopifyAuth?: express.Router;
+  /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
+  adminStores?: express.Router;
+  /** WooCommerce's key callback, mounted at /woocommerce. */
+  woocommerceAuth?: express.Router;
+  /** The BigCommerce single-click app's callbacks, mounted at /bigcommerce. */
+  bigcommerceApp?: express.Router;
 }
 
 /** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
@@ -82,6 +88,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
       res.set('content-type', registry.contentType).send(await registry.metrics());
     });
   }
+  if (parts.adminStores) app.use('/admin/api/stores', parts.adminStores);
   if (parts.admin) app.use('/admin/api', parts.admin);
   if (parts.dashboard) {
     app.use('/admin', parts.dashboard);
@@ -89,6 +96,8 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     app.get('/', (_req, res) => res.redirect(302, '/admin/'));
   }
   if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
+  if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
+  if (parts.bigcommerceApp) app.use('/bigcommerce', parts.bigcommerceApp);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

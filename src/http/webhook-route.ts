@@ -6,7 +6,8 @@
 // the answer, from what was stored.
 //   401 / 400  not authentic / missing required headers: nothing is stored
 //   200        accepted (stored), duplicate (stored before), ignored (another
-//              topic, a ping): an authentic delivery is always acknowledged,
+//              topic, a ping, a shop the bridge does not serve, which only
+//              the ledger may have to be asked about): an authentic delivery is always acknowledged,
 //              because a non-2xx makes the platform retry for hours, and can
 //              get the subscription deleted or the hook deactivated
 //   413        body over the limit
@@ -29,6 +30,14 @@ export interface WebhookRouteOptions {
   gate?: { open: boolean };
   /** Told of every delivery, for connection health. */
   onDelivery?: (platform: string, result: WebhookResult | `rejected_${number}`) => void;
+  /**
+   * Whether the bridge serves the delivery's shop (for this topic): a reason
+   * when it does not. Such a delivery is authentic, so it is acknowledged
+   * (200 ignored, with the reason) and nothing of it is kept.
+   */
+  admitShop?: (shop: string, topic: string) => Promise<string | undefined>;
+  /** Told of each delivery from a shop that was not admitted, for the connections panel. */
+  onShopRefused?: (platform: string, shop: string) => void;
 }
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'ignored';
@@ -86,6 +95,11 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     if (ignore) return answer('ignored', { reason: ignore });
 
     try {
+      const refused = await options.admitShop?.(shop, topic);
+      if (refused) {
+        options.onShopRefused?.(platform, shop);
+        return answer('ignored', { reason: refused });
+      }
       const result = await ingest.delivery(key, storedDelivery(platform, info, body, receivedAt), aliases);
       return answer(result);
     } catch (error) {

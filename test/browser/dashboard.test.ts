@@ -28,6 +28,9 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       SHOPIFY_API_SECRET: SHOPIFY_SECRET,
       ...WOO_ENV,
       RECONCILE_INTERVAL_MINUTES: '0',
+      // Activity 21 gives back the 50 points a LOYALTY- code of 0.50 takes.
+      SANDBOX_ACTIVITIES: '1=100,21=50',
+      REDEEM_RETURN_ACTIVITIES: '50=21',
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -113,6 +116,26 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await page.waitForSelector('#protected-banner:not([hidden])', { timeout: 10_000 });
     expect(await page.textContent('#protected-banner')).toMatch(/1 Shopify order.*protected customer data.*Dev Dashboard/);
     await shot('protected-data-banner');
+  });
+
+  it('lists points redeemed on a cancelled order and gives them back with one click', async () => {
+    const email = 'redeemer.browser@example.com';
+    const customer = { id: 7003, first_name: 'Rae', last_name: 'Deemer', email, phone: '+12125550177' };
+    const send = async (topic: string, options: Parameters<typeof shopifyOrderJson>[0]) => {
+      const body = shopifyOrderJson({ email, customer, ...options });
+      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body }), body });
+      await bridge.engine.drain();
+    };
+    const code = [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }];
+    await send('orders/fulfilled', { id: '5550000000011', fulfillmentStatus: 'fulfilled' });
+    await send('orders/paid', { id: '5550000000012', discountCodes: code });
+    await send('orders/cancelled', { id: '5550000000012', discountCodes: code, cancelledAt: '2026-11-20T12:00:00-05:00' });
+    const row = page.locator('#redeemed-list tbody tr', { hasText: '#0012' });
+    await row.waitFor({ timeout: 10_000 });
+    await shot('redeemed-on-cancelled');
+    await row.locator('button', { hasText: 'Give 50 points back' }).click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(bridge.sandbox?.store.snapshot().earnings.filter((earning) => earning.email === email && earning.activityId === '21')).toMatchObject([{ points: 50 }]);
   });
 
   it('exports a customer’s data and erases it from the Privacy section', async () => {

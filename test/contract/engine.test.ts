@@ -1,35 +1,19 @@
 // The core end to end against the real sandbox over HTTP: events in, the
 // right calls out, once each, with retries and dead letters.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/core/engine.ts';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, openTestEngine, startTestEngine, tempDataDir } from '../helpers/engine.ts';
+import { eventually, openTestEngine, sandboxWithEngines, startTestEngine, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
-let sandbox: TestSandbox;
-let engines: Engine[] = [];
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ rateLimit: 100_000 });
-});
-afterAll(() => sandbox.close());
-afterEach(async () => {
-  await Promise.all(engines.map((engine) => engine.stop()));
-  engines = [];
-  sandbox.faults.configure({});
-});
+const harness = sandboxWithEngines();
 
 let nextOrder = 1000;
 const newOrderId = () => String(nextOrder++);
-const earningOf = (orderId: string) => sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
-const start = async (options: Parameters<typeof startTestEngine>[1] = {}) => {
-  const engine = await startTestEngine(sandbox, options);
-  engines.push(engine);
-  return engine;
-};
+const earningOf = (orderId: string) => harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+const start = harness.start;
 
 describe('the order lifecycle against the sandbox', () => {
   it('earns on paid, approves on fulfilled, cancels on a full refund', async () => {
@@ -95,14 +79,14 @@ describe('the order lifecycle against the sandbox', () => {
       orderId,
       facts: ['paid'],
       customer: { name: 'R', email, mobile: '+447700900555' },
-      attributes: { loyalty_campaign: '44' },
+      attributes: { loyalty_campaign: '44', loyalty_referrer: 'ANNA-7' },
       discountCodes: [{ code: 'LOYALTY-R', amount: '0.50' }],
     });
     await engine.accept('r1', [referred]);
     await engine.accept('r2', [{ ...referred, deliveryId: 'again', facts: ['paid', 'fulfilled'] }]);
     await engine.drain();
-    const state = sandbox.store.snapshot();
-    expect(state.conversions.filter((c) => c.orderId === orderId)).toMatchObject([{ campaignId: 44, refereeName: 'R', refereeEmail: email }]);
+    const state = harness.sandbox.store.snapshot();
+    expect(state.conversions.filter((c) => c.orderId === orderId)).toMatchObject([{ campaignId: 44, refereeName: 'R', refereeEmail: email, status: 'approved' }]);
     expect(state.redemptions.filter((r) => r.email === email)).toMatchObject([{ points: 50 }]);
   });
 
@@ -120,7 +104,7 @@ describe('failures', () => {
   it('retries a retryable failure with backoff until it succeeds', async () => {
     const engine = await start();
     const orderId = newOrderId();
-    sandbox.faults.configure({ forced: { status: 503, count: 2 } });
+    harness.sandbox.faults.configure({ forced: { status: 503, count: 2 } });
     await engine.accept('x', [orderEvent({ orderId, facts: ['paid'] })]);
     await eventually(() => expect(earningOf(orderId)).toHaveLength(1));
     await eventually(async () => {
@@ -143,7 +127,7 @@ describe('failures', () => {
   it('sends a dead-lettered call again when a person retries it', async () => {
     const engine = await start();
     const orderId = newOrderId();
-    sandbox.faults.configure({ forced: { status: 400, count: 1 } });
+    harness.sandbox.faults.configure({ forced: { status: 400, count: 1 } });
     await engine.accept('w', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
     const [letter] = (await engine.store.listDeadLetters());
@@ -171,7 +155,7 @@ describe('failures', () => {
   it('gives up on a retryable failure once it is older than the maximum age', async () => {
     let now = new Date('2026-11-21T00:00:00Z');
     const engine = await start({ now: () => now, worker: { maxRetryAgeMs: 60 * 60_000, retryMinDelayMs: 1, retryMaxDelayMs: 1 } });
-    sandbox.faults.configure({ failureRate: 1, failureStatus: 500 });
+    harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 500 });
     const orderId = newOrderId();
     await engine.accept('z', [orderEvent({ orderId, facts: ['paid'] })]);
     await eventually(async () => expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0));
@@ -188,12 +172,12 @@ describe('failures', () => {
     await engine.accept('a', [orderEvent({ orderId: newOrderId(), facts: ['fulfilled'], customer })]);
     await engine.drain();
     // Every redeem fails after it was applied: the caller cannot know it worked.
-    sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/redeem' });
+    harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/redeem' });
     await engine.accept('c', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-D', amount: '0.10' }] })]);
     await eventually(async () => expect((await engine.store.listDeadLetters()).some((letter) => letter.operation === 'redeem')).toBe(true));
-    sandbox.faults.configure({});
+    harness.sandbox.faults.configure({});
     await engine.drain();
-    expect(sandbox.store.snapshot().redemptions.filter((r) => r.email === email)).toHaveLength(1);
+    expect(harness.sandbox.store.snapshot().redemptions.filter((r) => r.email === email)).toHaveLength(1);
     expect((await engine.store.listDeadLetters()).find((letter) => letter.operation === 'redeem')?.reason).toMatch(/may or may not have been applied/);
   });
 });
@@ -216,7 +200,7 @@ describe('durability', () => {
     const dataDir = tempDataDir();
     let now = new Date('2026-11-01T00:00:00Z');
     const policy = { pendingDays: 14 };
-    const first = await startTestEngine(sandbox, { dataDir, policy, now: () => now });
+    const first = await startTestEngine(harness.sandbox, { dataDir, policy, now: () => now });
     const orderId = newOrderId();
     await first.accept('pp', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
     await first.drain();
@@ -231,8 +215,7 @@ describe('durability', () => {
   it('group-commits: a burst of acknowledgements takes far fewer inbox files than deliveries', async () => {
     const dataDir = tempDataDir();
     // Opened but not started: nothing consumes the inbox, so its files stay to be counted.
-    const engine = await openTestEngine(sandbox, { dataDir });
-    engines.push(engine);
+    const engine = await harness.open({ dataDir });
     await Promise.all(Array.from({ length: 200 }, (_, i) => engine.accept(`burst-${i}`, [orderEvent({ orderId: newOrderId(), facts: ['placed'] })])));
     const files = readdirSync(join(dataDir, 'inbox')).filter((name) => /^\d+\.json$/.test(name));
     expect(files.length).toBeGreaterThan(0);
@@ -263,7 +246,7 @@ describe('durability', () => {
 
   it("keeps each platform's reconciliation high-water mark across a restart", async () => {
     const dataDir = tempDataDir();
-    const first = await startTestEngine(sandbox, { dataDir });
+    const first = await startTestEngine(harness.sandbox, { dataDir });
     await first.store.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T10:00:00.000Z', lastRun: null });
     await first.stop();
     const second = await start({ dataDir });

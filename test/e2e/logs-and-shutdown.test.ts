@@ -7,7 +7,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { startCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
-import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 describe('logs', () => {
   it('carry a request id and no secret, e-mail or phone number', async () => {
@@ -59,6 +59,7 @@ describe('graceful shutdown', () => {
       LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
       LOYALTY_RATE_LIMIT_PER_MINUTE: '100000',
       SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      SHOPIFY_SHOPS: SHOP,
       SHUTDOWN_TIMEOUT_MS: '5000',
     };
     const first = await startCli(['start'], env);

@@ -27,7 +27,7 @@ describe('loyalty-bridge start, with no configuration', () => {
     expect((await fetch(`${bridge.url}/healthz`)).status).toBe(200);
   });
 
-  it('serves all five operations of the loyalty API at /sandbox', async () => {
+  it('serves every operation of the loyalty API at /sandbox', async () => {
     const base = `${bridge.url}/sandbox`;
     const customer = { lp_name: 'Ada', lp_email: 'ada@example.com', lp_mobile: '+447700900123' };
     const calls = [
@@ -35,9 +35,10 @@ describe('loyalty-bridge start, with no configuration', () => {
       await post(`${base}/loyalty/v1/updatePoints`, { lp_status: 'approve', lp_orderid: '1001' }),
       await post(`${base}/loyalty/v1/redeem`, { lp_points: 40, lp_email: 'ada@example.com' }),
       await post(`${base}/loyalty/v1/transaction`, { lp_type: 'all', lp_email: 'ada@example.com' }),
-      await post(`${base}/api/v1/conversion/add`, { order_id: '1001', campaign_id: 5, referee_name: 'Grace', referee_email: 'grace@example.com' }),
+      await post(`${base}/api/v1/conversion/add`, { order_id: '1001', campaign_id: 5, event: 'sale', referrer_code: 'ANNA-7', referee_name: 'Grace', referee_email: 'grace@example.com' }),
+      await post(`${base}/api/v1/conversion/confirm`, { order_id: '1001', campaign_id: 5, event: 'sale', status: 1 }),
     ];
-    expect(calls.map((call) => [call.status, call.body.response.status])).toEqual(Array(5).fill([200, 'success']));
+    expect(calls.map((call) => [call.status, call.body.response.status])).toEqual(Array(6).fill([200, 'success']));
     expect(calls[3]?.body.response.data.balance).toMatchObject({ approved: 100, redeemed: 40, available: 60 });
   });
 
@@ -84,7 +85,7 @@ describe('loyalty-bridge sandbox', () => {
       const response = await fetch(`${sandbox.url}/api/v1/conversion/add`, {
         method: 'POST',
         headers: { 'x-api-key': 'alone-key', 'x-brand-id': 'alone-brand', 'content-type': 'application/json' },
-        body: JSON.stringify({ order_id: '1', campaign_id: 1 }),
+        body: JSON.stringify({ order_id: '1', campaign_id: 1, referrer_code: 'ANNA-7' }),
       });
       expect(response.status).toBe(200);
     } finally {

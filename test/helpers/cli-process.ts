@@ -75,3 +75,45 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
+
+export interface InteractiveCli {
+  /** Resolves with the first match of the pattern in what the command printed, waiting for it. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Resolves with the exit code and everything printed, once the command ends. */
+  exited: Promise<{ code: number | null; output: string }>;
+  kill(): void;
+}
+
+/** Runs the CLI and lets a test answer what it prints while it runs (a link to follow, say). */
+export function spawnCli(args: string[], env: Record<string, string>): InteractiveCli {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once('exit', (code) => resolve({ code, output })));
+  return {
+    waitFor: (pattern, timeoutMs = 15_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(output);
+          if (!match) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(match);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${pattern} not printed within ${timeoutMs} ms:\n${output}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      }),
+    exited,
+    kill: () => child.kill('SIGKILL'),
+  };
+}

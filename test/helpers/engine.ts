@@ -1,12 +1,14 @@
 // The core wired to a real sandbox over HTTP, on a temporary DATA_DIR.
 import { mkdtempSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, startEngine, type Engine, type EngineOptions } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
-import { SANDBOX_CREDENTIALS, type TestSandbox } from './sandbox-server.ts';
+import type { SandboxOptions } from '../../src/sandbox/app.ts';
+import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from './sandbox-server.ts';
 
 export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'lb-data-'));
 
@@ -38,6 +40,45 @@ function testEngineOptions(sandbox: TestSandbox, options: TestEngineOptions): En
     ...rest,
     worker: { retryMinDelayMs: 20, retryMaxDelayMs: 100, ...rest.worker },
     intake: { retryMinDelayMs: 20, retryMaxDelayMs: 100, ...rest.intake },
+  };
+}
+
+/**
+ * One sandbox for a test file, and the engines its tests start: each engine
+ * stopped, and the sandbox's faults cleared, after every test. Call it at
+ * the top of the file.
+ */
+export function sandboxWithEngines(options: Partial<SandboxOptions> = {}) {
+  let sandbox: TestSandbox | undefined;
+  let engines: Engine[] = [];
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: 100_000, ...options });
+  });
+  afterAll(() => sandbox?.close());
+  afterEach(async () => {
+    await Promise.all(engines.map((engine) => engine.stop()));
+    engines = [];
+    sandbox?.faults.configure({});
+  });
+  const started = (): TestSandbox => {
+    if (!sandbox) throw new Error('the sandbox starts in beforeAll: use it inside a test');
+    return sandbox;
+  };
+  return {
+    get sandbox() {
+      return started();
+    },
+    async start(engineOptions: TestEngineOptions = {}): Promise<Engine> {
+      const engine = await startTestEngine(started(), engineOptions);
+      engines.push(engine);
+      return engine;
+    },
+    /** Opened, not started. */
+    async open(engineOptions: TestEngineOptions = {}): Promise<Engine> {
+      const engine = await openTestEngine(started(), engineOptions);
+      engines.push(engine);
+      return engine;
+    },
   };
 }
 

@@ -6,22 +6,34 @@ import { shopifyOrderJson, type OrderOptions } from './shopify.ts';
 
 export type Expected = 'approved' | 'pending' | 'none';
 
+/**
+ * Where a referred order's conversion must end. A cancelled order's was
+ * added only if the worker reached it before the cancellation arrived, so it
+ * ends rejected, or was never sent: 'rejected' allows both.
+ */
+export type ExpectedConversion = 'pending' | 'approved' | 'rejected';
+
 export interface ScenarioOrder {
   orderId: string;
   email: string;
   events: OrderEvent[];
   expected: Expected;
   referred: boolean;
+  conversion: ExpectedConversion | undefined;
 }
 
-const SCENARIOS: Array<{ facts: Fact[]; expected: Expected; referrable: boolean }> = [
-  { facts: ['placed', 'paid'], expected: 'pending', referrable: true },
-  { facts: ['placed', 'paid', 'fulfilled'], expected: 'approved', referrable: true },
-  { facts: ['placed', 'paid', 'fulfilled', 'partiallyRefunded'], expected: 'approved', referrable: true },
-  { facts: ['placed', 'paid', 'cancelled'], expected: 'none', referrable: false },
-  { facts: ['placed', 'paid', 'fulfilled', 'fullyRefunded'], expected: 'none', referrable: false },
-  { facts: ['placed'], expected: 'none', referrable: false },
+const SCENARIOS: Array<{ facts: Fact[]; expected: Expected; conversion: ExpectedConversion | undefined }> = [
+  { facts: ['placed', 'paid'], expected: 'pending', conversion: 'pending' },
+  { facts: ['placed', 'paid', 'fulfilled'], expected: 'approved', conversion: 'approved' },
+  { facts: ['placed', 'paid', 'fulfilled', 'partiallyRefunded'], expected: 'approved', conversion: 'approved' },
+  { facts: ['placed', 'paid', 'cancelled'], expected: 'none', conversion: 'rejected' },
+  { facts: ['placed', 'paid', 'fulfilled', 'fullyRefunded'], expected: 'none', conversion: 'rejected' },
+  { facts: ['placed'], expected: 'none', conversion: undefined },
 ];
+
+/** The referrer code a referred scenario order carries. */
+export const scenarioReferrer = (orderId: string) => `FRIEND-${Number(orderId) % 97}`;
+const referralAttributes = (orderId: string) => ({ loyalty_campaign: '21', loyalty_referrer: scenarioReferrer(orderId) });
 
 /** A small deterministic generator, so a failure can be run again as it was. */
 export function seededRandom(seed: number): () => number {
@@ -40,7 +52,7 @@ export function scenarioOrders(count: number, firstOrderId: number, random: () =
     const scenario = SCENARIOS[Math.floor(random() * SCENARIOS.length)] ?? SCENARIOS[0]!;
     const orderId = String(firstOrderId + n);
     const email = `customer${orderId}@example.com`;
-    const referred = scenario.referrable && random() < 0.3;
+    const referred = scenario.conversion !== undefined && random() < 0.3;
     const events = scenario.facts.map(
       (fact, i): OrderEvent => ({
         platform,
@@ -56,12 +68,12 @@ export function scenarioOrders(count: number, firstOrderId: number, random: () =
         test: false,
         source: 'web',
         discountCodes: [],
-        attributes: referred ? { loyalty_campaign: '21' } : {},
+        attributes: referred ? referralAttributes(orderId) : {},
         landingSite: null,
         refunds: [],
       }),
     );
-    return { orderId, email, events, expected: scenario.expected, referred };
+    return { orderId, email, events, expected: scenario.expected, referred, conversion: referred ? scenario.conversion : undefined };
   });
 }
 
@@ -77,8 +89,10 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
 /**
  * What the sandbox must hold for the orders: never more than one earning an
  * order, the points where each belongs (a cancelled earning counts as none),
- * and exactly one conversion for each referred order. With voidCancelled, an
- * order cancelled before it earned must have no earning at all.
+ * and for each referred order one conversion with its referrer, approved with
+ * its points or rejected with its cancellation (a cancelled one may never have
+ * been added). With voidCancelled, an order cancelled before it earned must
+ * have no earning at all.
  */
 export function expectOrdersEndRight(state: SandboxState, orders: ScenarioOrder[], { voidCancelled = false } = {}): void {
   for (const order of orders) {
@@ -86,7 +100,15 @@ export function expectOrdersEndRight(state: SandboxState, orders: ScenarioOrder[
     expect(earnings.length, `earnings of ${order.orderId}`).toBeLessThanOrEqual(1);
     expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(order.expected);
     if (voidCancelled && order.expected === 'none') expect(earnings, `order ${order.orderId} was void`).toEqual([]);
-    expect(state.conversions.filter((conversion) => conversion.orderId === order.orderId).length, `conversions of ${order.orderId}`).toBe(order.referred ? 1 : 0);
+    const conversions = state.conversions.filter((conversion) => conversion.orderId === order.orderId);
+    if (!order.conversion) {
+      expect(conversions, `conversions of ${order.orderId}`).toEqual([]);
+      continue;
+    }
+    expect(conversions.length, `conversions of ${order.orderId}`).toBe(order.conversion === 'rejected' ? Math.min(conversions.length, 1) : 1);
+    for (const conversion of conversions) {
+      expect(conversion, `conversion of ${order.orderId}`).toMatchObject({ status: order.conversion, referrer: { field: 'referrer_code', value: scenarioReferrer(order.orderId) }, event: 'sale' });
+    }
   }
 }
 
@@ -109,7 +131,7 @@ export function shopifyDeliveries(orders: ScenarioOrder[]): Array<{ webhookId: s
         id: order.orderId,
         email: order.email,
         updatedAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
-        ...(order.referred ? { noteAttributes: [{ name: 'loyalty_campaign', value: '21' }] } : {}),
+        ...(order.referred ? { noteAttributes: Object.entries(referralAttributes(order.orderId)).map(([name, value]) => ({ name, value })) } : {}),
         ...shape.order,
       });
       return { webhookId: `${order.events[0]?.platform ?? 'order'}-${order.orderId}-${i}`, topic: shape.topic, body };

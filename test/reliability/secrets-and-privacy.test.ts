@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCli, type RunningCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
-import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { SHOP, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import { wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 
 const SECRETS = {
@@ -40,6 +40,7 @@ beforeAll(async () => {
     LOYALTY_BASE_URL: sandbox.url,
     LOYALTY_BRAND_ID: 'test-brand',
     RECONCILE_INTERVAL_MINUTES: '0',
+    SHOPIFY_SHOPS: SHOP,
     ...SECRETS,
   });
   url = bridge.url;

@@ -46,6 +46,54 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads referrals, conversions and points by spend from the environment, and hands the policy what it says', async () => {
+    const { policyFromConfig } = await import('../../src/core/policy-from-config.ts');
+    const result = loadConfig({
+      configDir: configDir(),
+      env: {
+        LOYALTY_EARN_ACTIVITIES: '200=9, 0=1, 49.50=7',
+        SANDBOX_ACTIVITIES: '1=100,7=250,9=400,21=500',
+        REFERRAL_REFERRER_KIND: 'email',
+        REFERRAL_REFERRER_DISCOUNT_PATTERN: '^REF-(.+)$',
+        REFERRAL_CAMPAIGN_ID: '21',
+        CONVERSION_CONFIRM: 'off',
+        CONVERSION_PURCHASE_AMOUNT: 'subtotal',
+        LOYALTY_UNKNOWN_FAILURE_RETRIES: '2',
+        REDEEM_RETURN_ACTIVITIES: '500=21',
+        SANDBOX_REPLY_STYLE: 'flat',
+      },
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        LOYALTY_EARN_ACTIVITIES: [
+          { from: '0', activityId: '1' },
+          { from: '49.50', activityId: '7' },
+          { from: '200', activityId: '9' },
+        ],
+        REDEEM_RETURN_ACTIVITIES: { '500': '21' },
+        LOYALTY_UNKNOWN_FAILURE_RETRIES: 2,
+        SANDBOX_REPLY_STYLE: 'flat',
+      },
+    });
+    const policy = result.ok ? policyFromConfig(result.config) : undefined;
+    expect(policy?.conversion).toEqual({ purchaseAmount: 'subtotal', confirm: false });
+    expect(policy?.referral).toMatchObject({ defaultCampaignId: 21, referrer: { kind: 'email', attributeKey: 'loyalty_referrer', landingParam: 'loyalty_referrer' } });
+    expect(policy?.referral.referrer.discountCodePattern?.exec('ref-anna@example.com')?.[1]).toBe('anna@example.com');
+    expect(policy?.earnBands.map((band) => band.activityId)).toEqual(['1', '7', '9']);
+  });
+
+  it('keeps the single activity and confirms conversions by default', () => {
+    const result = loadConfig({ configDir: configDir(), env: {} });
+    expect(result).toMatchObject({ ok: true, config: { CONVERSION_CONFIRM: 'on', CONVERSION_PURCHASE_AMOUNT: 'total', REFERRAL_REFERRER_KIND: 'code', LOYALTY_UNKNOWN_FAILURE_RETRIES: 5, SANDBOX_REPLY_STYLE: 'envelope' } });
+    expect(result.ok && result.config.LOYALTY_EARN_ACTIVITIES).toBeUndefined();
+  });
+
+  it('reads the Shopify shops the bridge serves, embedded by default', () => {
+    const result = loadConfig({ configDir: configDir(), env: { SHOPIFY_SHOPS: 'A-Store.myshopify.com, b.myshopify.com' } });
+    expect(result).toMatchObject({ ok: true, config: { SHOPIFY_SHOPS: ['a-store.myshopify.com', 'b.myshopify.com'], SHOPIFY_EMBEDDED: true, SHOPIFY_OPEN_INSTALLS: false } });
+  });
+
   it('treats an empty variable as unset', () => {
     const result = loadConfig({ configDir: configDir(), env: { LOYALTY_BASE_URL: '' } });
     expect(result.ok).toBe(true);
@@ -63,12 +111,36 @@ describe('loadConfig', () => {
     ['a redeem pattern that is not a regular expression', { REDEEM_CODE_PATTERN: '([' }, 'REDEEM_CODE_PATTERN (environment): must be a valid regular expression'],
     ['a campaign that is not a number', { REFERRAL_DISCOUNT_CAMPAIGNS: 'FRIEND=abc' }, 'REFERRAL_DISCOUNT_CAMPAIGNS (environment): campaign ids must be whole numbers'],
     ['a minimum total that is not an amount', { MIN_ORDER_TOTAL: '10 EUR' }, 'MIN_ORDER_TOTAL (environment): must be an amount like 10 or 9.99'],
+    ['a PostgreSQL pool of one connection', { DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE (environment): must be a whole number from 2 to 200'],
+    ['spend bands that are not total=activity', { LOYALTY_EARN_ACTIVITIES: '0=1,fifty=7' }, 'LOYALTY_EARN_ACTIVITIES (environment): must be a list like 0=1,50=7,200=9 (order total from which = activity id)'],
+    ['two bands at the same total', { LOYALTY_EARN_ACTIVITIES: '0=1,50=7,50.0=9', SANDBOX_ACTIVITIES: '1=1,7=7,9=9' }, 'LOYALTY_EARN_ACTIVITIES (environment): 50 and 50.0 are the same threshold'],
+    ['a band whose activity the sandbox lacks', { LOYALTY_EARN_ACTIVITIES: '0=1,50=7' }, 'LOYALTY_EARN_ACTIVITIES (environment): activity 7 (from 50) is not one of SANDBOX_ACTIVITIES'],
+    ['a return activity worth other points in the sandbox', { REDEEM_RETURN_ACTIVITIES: '500=1' }, 'REDEEM_RETURN_ACTIVITIES (environment): activity 1 must give 500 points, and SANDBOX_ACTIVITIES gives 100'],
+    ['a referrer kind the service does not take', { REFERRAL_REFERRER_KIND: 'name' }, 'REFERRAL_REFERRER_KIND (environment): must be one of code, unique_code, email, mobile'],
+    ['a confirm setting that is not on or off', { CONVERSION_CONFIRM: 'maybe' }, 'CONVERSION_CONFIRM (environment): must be on or off'],
+    ['a purchase amount that is neither total nor subtotal', { CONVERSION_PURCHASE_AMOUNT: 'net' }, 'CONVERSION_PURCHASE_AMOUNT (environment): must be total or subtotal'],
+    ['a reply style the sandbox has not', { SANDBOX_REPLY_STYLE: 'xml' }, 'SANDBOX_REPLY_STYLE (environment): must be envelope or flat'],
+    ['a referrer pattern that is not a regular expression', { REFERRAL_REFERRER_DISCOUNT_PATTERN: 'REF-(' }, 'REFERRAL_REFERRER_DISCOUNT_PATTERN (environment): must be a valid regular expression'],
+    ['unbounded retries of undocumented failures', { LOYALTY_UNKNOWN_FAILURE_RETRIES: '1000' }, 'LOYALTY_UNKNOWN_FAILURE_RETRIES (environment): must be a whole number from 0 to 100'],
     ['a real service with no API key', { LOYALTY_BASE_URL: 'https://loyalty.example.com', LOYALTY_BRAND_ID: 'b' }, 'LOYALTY_API_KEY: is required when LOYALTY_BASE_URL is set'],
+    ['a BigCommerce app without its client secret', { BIGCOMMERCE_CLIENT_ID: 'id', PUBLIC_URL: 'https://bridge.example' }, 'BIGCOMMERCE_CLIENT_SECRET: is required with BIGCOMMERCE_CLIENT_ID'],
+    ['a BigCommerce app without the address of its callbacks', { BIGCOMMERCE_CLIENT_ID: 'id', BIGCOMMERCE_CLIENT_SECRET: 's' }, 'PUBLIC_URL: is required with BIGCOMMERCE_CLIENT_ID'],
+    ['a BigCommerce login URL over plain http', { BIGCOMMERCE_LOGIN_URL: 'http://login.example' }, 'BIGCOMMERCE_LOGIN_URL (environment): must be an https URL'],
+    ['an order-id prefix for a shop with a space', { LOYALTY_ORDER_ID_PREFIXES: 'woocommerce:store example=1' }, 'LOYALTY_ORDER_ID_PREFIXES (environment): must be a list like woocommerce=1,bigcommerce=2'],
+    ['a listed shop that is not a myshopify domain', { SHOPIFY_SHOPS: 'a.myshopify.com,shop.example.com' }, 'SHOPIFY_SHOPS (environment): must be shops like your-store.myshopify.com'],
+    ['an embedded flag that is not true or false', { SHOPIFY_EMBEDDED: 'sometimes' }, 'SHOPIFY_EMBEDDED (environment): must be true or false'],
+    ['an open-installs flag that is not true or false', { SHOPIFY_OPEN_INSTALLS: 'maybe' }, 'SHOPIFY_OPEN_INSTALLS (environment): must be true or false'],
+    ['a Shopify secret with no shop it could ever serve', { SHOPIFY_API_SECRET: 'shpss_x' }, 'SHOPIFY_SHOPS (config/default.json): is required with SHOPIFY_API_SECRET'],
   ];
   it.each(bad)('refuses %s with a line naming the key', (_name, env, line) => {
     const errors = errorsOf(loadConfig({ configDir: configDir(), env }));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(line);
+  });
+
+  it('takes an order-id prefix for a WooCommerce store in a subdirectory', () => {
+    const loaded = loadConfig({ configDir: configDir(), env: { LOYALTY_ORDER_ID_PREFIXES: 'woocommerce:store.example/shop=1,bigcommerce:abc123=2' } });
+    expect(loaded.ok && loaded.config.LOYALTY_ORDER_ID_PREFIXES).toEqual({ 'woocommerce:store.example/shop': '1', 'bigcommerce:abc123': '2' });
   });
 
   it('gives one line per bad key, all at once', () => {

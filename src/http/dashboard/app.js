@@ -1,20 +1,44 @@
 // The dashboard: plain DOM, no build step. Everything shown comes from the
 // admin API and is written with textContent, never as HTML: order data comes
 // from stores and customers.
+// Two views. The operator's signs in with ADMIN_TOKEN and sees everything. A
+// Shopify shop's sees that shop's orders alone: inside the Shopify admin
+// (the App URL serves this page with the shopify-api-key meta tag and App
+// Bridge) each call carries a fresh session token from App Bridge; outside
+// it, the shop token the App URL or an install left in the fragment.
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
+const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';
+const EMBEDDED = Boolean(document.querySelector('meta[name="shopify-api-key"]'));
 const $ = (selector) => document.querySelector(selector);
 let selectedOrder = null;
+/** The reconciliation's entries by the name the resync form shows: their platform and shop. */
+let resyncTargets = {};
 let refreshTimer = null;
 
 function token() {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
+/** The shop's view: embedded, or a shop token without an operator's sign-in in this tab. */
+function shopView() {
+  return EMBEDDED || (!token() && Boolean(sessionStorage.getItem(SHOP_TOKEN_KEY)));
+}
+
+async function bearer() {
+  // App Bridge's session tokens live a minute: one is asked for each call.
+  if (EMBEDDED) return window.shopify.idToken();
+  return token() ?? sessionStorage.getItem(SHOP_TOKEN_KEY);
+}
+
 async function api(path, options = {}) {
   const response = await fetch(`/admin/api${path}`, {
     ...options,
-    headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...(options.headers ?? {}) },
+    headers: { authorization: `Bearer ${await bearer()}`, 'content-type': 'application/json', ...(options.headers ?? {}) },
   });
+  if (response.status === 401 && shopView()) {
+    sessionEnded();
+    throw new Error('unauthorised');
+  }
   if (response.status === 401) {
     signOut('The admin token was refused.');
     throw new Error('unauthorised');
@@ -51,6 +75,7 @@ async function loadStatus() {
   fillPairs($('#by-state'), Object.entries(body.orders.byState));
   fillPairs($('#by-platform'), Object.entries(body.orders.byPlatform));
   fillPairs($('#skipped'), Object.entries(body.orders.skipped));
+  fillPairs($('#attention'), Object.entries(body.orders.attention ?? {}));
   const rate = body.rateLimit;
   fillPairs($('#rate'), [
     ['calls in the last minute', `${rate.startedInWindow} of ${rate.effectiveLimit}`],
@@ -77,7 +102,9 @@ async function loadStatus() {
   showAlarms(body.connections ?? []);
   showConnections(body);
   drawBars($('#chart-states'), body.orders.byState);
+  // One choice per store: with several stores of a platform, each is named "platform:shop".
   const platforms = Object.keys(body.reconciliation);
+  resyncTargets = body.reconciliation;
   const select = $('#resync-platform');
   if (select.options.length !== platforms.length) {
     select.replaceChildren(...platforms.map((platform) => new Option(platform, platform)));
@@ -138,6 +165,9 @@ function showConnections(body) {
         ['Deliveries, last hour', String(connection.deliveriesLastHour)],
         ['Last delivery', when(connection.lastDeliveryAt) || 'none yet'],
         ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
+        ...(connection.platform === 'shopify'
+          ? [['Shops not served, last hour', connection.notAllowedLastHour ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS` : 'none']]
+          : []),
         ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${when(checked)})` : 'not checked yet') : 'not checked (no store API access)'],
       ],
       problems.length > 0 || connection.signatureFailuresLastHour > 0,
@@ -174,7 +204,8 @@ async function loadShopify() {
     ...body.shops.map((shop) => {
       const row = document.createElement('tr');
       cell(row, shop.shop);
-      cell(row, { client_credentials: 'own store (client credentials)', oauth_expiring: 'installed (expiring token)', oauth: 'installed', legacy: 'custom app token', none: 'none' }[shop.mode] ?? shop.mode);
+      const mode = { client_credentials: 'own store (client credentials)', oauth_expiring: 'installed (expiring token)', token_exchange: 'installed by Shopify (expiring token)', oauth: 'installed', legacy: 'custom app token', none: 'none' }[shop.mode] ?? shop.mode;
+      cell(row, shop.allowed === false ? `${mode}; not served (add it to SHOPIFY_SHOPS)` : mode);
       cell(row, shop.expiresAt ? when(shop.expiresAt) : '');
       cell(row, shop.scope ?? '');
       return row;
@@ -271,7 +302,7 @@ async function showOrder(key) {
     ['Facts', order.facts.join(', ') || 'none'],
     ['Points belong', order.target ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}` : 'not decided yet'],
     ['Loyalty service holds', order.upstream.points],
-    ['Conversion', order.upstream.conversion],
+    ['Conversion', order.upstream.conversionStatus ? `${order.upstream.conversion}, ${order.upstream.conversionStatus}` : order.upstream.conversion],
     ['Redemption', order.upstream.redemption],
     ['Customer', [order.snapshot.customer.name, order.snapshot.customer.email, order.snapshot.customer.mobile].filter(Boolean).join(' · ')],
     ['Total', `${order.snapshot.total.amount} ${order.snapshot.total.currency}`],
@@ -297,6 +328,34 @@ async function showOrder(key) {
   });
   $('#order-calls tbody').replaceChildren(...calls);
   $('#order-detail').hidden = false;
+}
+
+/** Cancelled orders whose redeemed points were not given back, each with the one click that does it. */
+async function loadRedeemedOnCancelled() {
+  const { body } = await api('/redeemed-on-cancelled');
+  $('#redeemed-on-cancelled').hidden = body.orders.length === 0;
+  const rows = body.orders.map((order) => {
+    const row = document.createElement('tr');
+    cell(row, order.orderName || order.orderId);
+    cell(row, order.platform);
+    cell(row, String(order.points));
+    const actions = cell(row, '');
+    if (order.blocked) {
+      actions.textContent = order.blocked;
+      return row;
+    }
+    const giveBack = document.createElement('button');
+    giveBack.textContent = `Give ${order.points} points back`;
+    giveBack.addEventListener('click', async () => {
+      giveBack.disabled = true;
+      const { status, body: result } = await api(`/orders/${encodeURIComponent(order.key)}/give-back-redeemed`, { method: 'POST', body: '{}' });
+      if (status !== 201) alert(`Not given back: ${result.error}`);
+      await refresh();
+    });
+    actions.append(giveBack);
+    return row;
+  });
+  $('#redeemed-list tbody').replaceChildren(...rows);
 }
 
 async function loadDeadLetters() {
@@ -332,7 +391,9 @@ async function loadDeadLetters() {
 
 async function startResync(event) {
   event.preventDefault();
-  const request = { platform: $('#resync-platform').value, since: $('#resync-since').value };
+  const target = resyncTargets[$('#resync-platform').value] ?? {};
+  const request = { platform: target.platform ?? $('#resync-platform').value, since: $('#resync-since').value };
+  if (target.shop) request.shop = target.shop;
   if ($('#resync-until').value) request.until = $('#resync-until').value;
   const { status, body } = await api('/resync', { method: 'POST', body: JSON.stringify(request) });
   if (status !== 202) {
@@ -354,7 +415,7 @@ async function watchResync(id) {
 
 async function refresh() {
   try {
-    await Promise.all([loadStatus(), loadOrders(), loadDeadLetters(), loadActivity(), loadShopify(), loadPrivacy()]);
+    await Promise.all([loadStatus(), loadOrders(), loadRedeemedOnCancelled(), loadDeadLetters(), loadActivity(), loadShopify(), loadStores(), loadPrivacy()]);
     if (selectedOrder) await showOrder(selectedOrder);
   } catch (error) {
     if (error.message !== 'unauthorised') console.error(error);
@@ -368,6 +429,37 @@ function signedIn() {
   $('#resync-since').value = new Date(Date.now() - 7 * 86400000).toISOString().slice(0, 10);
   refresh();
   refreshTimer = setInterval(refresh, 3000);
+}
+
+/** A shop's page: its orders and its Shopify access, nothing of the operator's. */
+async function startShopView() {
+  for (const element of document.querySelectorAll('.operator-only')) element.hidden = true;
+  $('#sign-in').hidden = true;
+  $('#app').hidden = false;
+  try {
+    const { body } = await api('/session');
+    $('#mode').textContent = body.shop;
+    $('#mode').hidden = false;
+  } catch {
+    return;
+  }
+  const refreshShop = async () => {
+    try {
+      await Promise.all([loadOrders(), loadShopify()]);
+      if (selectedOrder) await showOrder(selectedOrder);
+    } catch (error) {
+      if (error.message !== 'unauthorised') console.error(error);
+    }
+  };
+  await refreshShop();
+  refreshTimer = setInterval(refreshShop, 5000);
+}
+
+function sessionEnded() {
+  sessionStorage.removeItem(SHOP_TOKEN_KEY);
+  clearInterval(refreshTimer);
+  $('#shop-notice').textContent = 'This session has ended: open the app again from your Shopify admin.';
+  $('#shop-notice').hidden = false;
 }
 
 function signOut(message = '') {
@@ -398,10 +490,12 @@ $('#probe').addEventListener('click', async () => {
   $('#banner-text').textContent = body.paused ? 'The loyalty service still refuses our credentials.' : 'The loyalty service lets us in again: calls resume.';
   await refresh();
 });
-$('#install-form').addEventListener('submit', (event) => {
+$('#install-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  // The install leaves this page for Shopify's consent screen and comes back to it.
-  window.location.assign(`/shopify/auth?shop=${encodeURIComponent($('#install-shop').value.trim().toLowerCase())}`);
+  // Started by the signed-in operator, the shop becomes one of the bridge's; then off to Shopify's consent screen, and back.
+  const { status, body } = await api('/shopify/installs', { method: 'POST', body: JSON.stringify({ shop: $('#install-shop').value.trim().toLowerCase() }) });
+  if (status !== 201) return void alert(`Not installed: ${body.error}`);
+  window.location.assign(body.next);
 });
 $('#privacy-form').addEventListener('submit', exportCustomer);
 $('#privacy-erase').addEventListener('click', eraseCustomer);
@@ -410,9 +504,12 @@ $('#order-filter').addEventListener('submit', (event) => event.preventDefault())
 $('#resync-form').addEventListener('submit', startResync);
 // A sign-in link (printed by the bridge in sandbox mode) carries the token in its fragment,
 // which no browser sends to a server: kept for this tab, then taken out of the address bar.
-const fromLink = new URLSearchParams(window.location.hash.slice(1)).get('token');
-if (fromLink) {
-  sessionStorage.setItem(TOKEN_KEY, fromLink);
-  history.replaceState(null, '', window.location.pathname + window.location.search);
-}
-if (token()) signedIn();
+// So does a shop's (the App URL outside the Shopify admin); an operator's tab stays the operator's.
+const fragment = new URLSearchParams(window.location.hash.slice(1));
+const fromLink = fragment.get('token');
+const shopFromLink = fragment.get('shop-token');
+if (fromLink) sessionStorage.setItem(TOKEN_KEY, fromLink);
+if (shopFromLink && !token()) sessionStorage.setItem(SHOP_TOKEN_KEY, shopFromLink);
+if (fromLink || shopFromLink) history.replaceState(null, '', window.location.pathname + window.location.search);
+if (shopView()) startShopView();
+else if (token()) signedIn();
