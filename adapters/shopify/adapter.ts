@@ -51,7 +51,14 @@ export function createShopifyAdapter({ apiSecrets, admin }: ShopifyAdapterOption
     platform: 'shopify',
     verify: shopifyVerifier(apiSecrets),
     describe: (delivery) => ({
-      key: `shopify:${delivery.webhookId}`,
+      // Shopify's guidance: one event, one X-Shopify-Event-Id, whichever
+      // subscription delivered it (each subscription has its own webhook id).
+      // The topic is part of the key, so two topics of one event stay two.
+      // The webhook id stays an alias, so a retry without the event header
+      // is still a duplicate.
+      ...(delivery.eventId
+        ? { key: `shopify:event:${delivery.topic}:${delivery.eventId}`, aliases: [`shopify:${delivery.webhookId}`] }
+        : { key: `shopify:${delivery.webhookId}` }),
       topic: delivery.topic,
       shop: delivery.shop,
       sentAt: delivery.triggeredAt ? isoTime(delivery.triggeredAt) : undefined,

@@ -6,6 +6,8 @@ export const SHOPIFY_HEADER = {
   shop: 'x-shopify-shop-domain',
   apiVersion: 'x-shopify-api-version',
   webhookId: 'x-shopify-webhook-id',
+  /** The event a delivery tells of: the same on every subscription's copy of it (Shopify's key for duplicates). */
+  eventId: 'x-shopify-event-id',
   triggeredAt: 'x-shopify-triggered-at',
 } as const;
 

@@ -15,6 +15,8 @@ import { normaliseShopifyHeaders, SHOPIFY_HEADER } from './headers.ts';
 
 export interface ShopifyDelivery {
   webhookId: string;
+  /** X-Shopify-Event-Id, when Shopify sent it. */
+  eventId: string | undefined;
   /** As Shopify writes it: orders/paid. */
   topic: string;
   shop: string;
@@ -48,6 +50,7 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
       ok: true,
       delivery: {
         webhookId: headers[SHOPIFY_HEADER.webhookId] ?? '',
+        eventId: headers[SHOPIFY_HEADER.eventId] || undefined,
         topic: (headers[SHOPIFY_HEADER.topic] ?? '').toLowerCase(),
         shop: (headers[SHOPIFY_HEADER.shop] ?? '').toLowerCase(),
         apiVersion: headers[SHOPIFY_HEADER.apiVersion] ?? '',

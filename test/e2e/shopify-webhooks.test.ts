@@ -53,6 +53,20 @@ describe('POST /webhooks/shopify', () => {
     expect(bridge.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === id)).toHaveLength(1);
   });
 
+  it('answers duplicate to a second subscription’s copy of one event (same X-Shopify-Event-Id, another webhook id)', async () => {
+    const id = '820982911946154508009';
+    const body = shopifyOrderJson({ id });
+    const eventId = '98880550-7158-44d4-b7cd-2c97c8a091b5';
+    const first = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }) });
+    const second = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-b-copy' }) });
+    // Shopify's retry of the first copy, and the same event on another topic (a different delivery).
+    const retry = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }) });
+    const otherTopic = await deliver('orders/updated', body, { headers: shopifyHeaders({ topic: 'orders/updated', body, eventId }) });
+    expect([first.body.result, second.body.result, retry.body.result, otherTopic.body.result]).toEqual(['accepted', 'duplicate', 'duplicate', 'accepted']);
+    await settle();
+    expect(bridge.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === id)).toHaveLength(1);
+  });
+
   it('skips an order whose e-mail Shopify hides, and the merchant can see why', async () => {
     const id = '820982911946154508004';
     await deliver('orders/paid', shopifyOrderJson({ id, email: null, customer: null }));

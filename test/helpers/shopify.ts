@@ -20,9 +20,11 @@ export interface ShopifyHeaderOptions {
   newStyle?: boolean;
   /** When Shopify says the event happened: now, by default. */
   triggeredAt?: Date;
+  /** X-Shopify-Event-Id: the same on every subscription's copy of one event. */
+  eventId?: string;
 }
 
-export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = SHOPIFY_SECRET, newStyle = false, triggeredAt = new Date() }: ShopifyHeaderOptions): Record<string, string> {
+export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = SHOPIFY_SECRET, newStyle = false, triggeredAt = new Date(), eventId }: ShopifyHeaderOptions): Record<string, string> {
   const prefix = newStyle ? 'shopify-' : 'X-Shopify-';
   return {
     'content-type': 'application/json',
@@ -32,6 +34,7 @@ export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = S
     [`${prefix}API-Version`]: '2026-04',
     [`${prefix}Webhook-Id`]: webhookId ?? `b54557e4-bdd9-4b37-8a5f-bf7d70b${String(++sequence).padStart(5, '0')}`,
     [`${prefix}Triggered-At`]: triggeredAt.toISOString(),
+    ...(eventId ? { [`${prefix}Event-Id`]: eventId } : {}),
   };
 }
 
