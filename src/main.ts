@@ -145,6 +145,10 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
     onHealth: (report) => metrics.reportSubscriptions(report),
   });
+  platforms.onShopifyScopesChanged = (shop, scopes) => {
+    logger.info({ shop, scopes }, 'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again');
+    void reconciler.checkAllSubscriptions('shopify', shop).catch((error: unknown) => logger.warn({ err: error, shop }, 'could not check the shop after its scopes changed; the next reconciliation tries again'));
+  };
   const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
   // A store connected or installed: its webhooks made and its recent orders read, after the platform's request was answered.
   let demo: DemoStore | undefined;

@@ -14,7 +14,7 @@ import { ShopifyAppSignatures } from '../adapters/shopify/app-signatures.ts';
 import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/adapter.ts';
 import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
 import { fetchShopifyOrder, fetchShopifyOrders } from '../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions } from '../adapters/shopify/register.ts';
+import { syncShopifySubscriptions, type RegistrationResult } from '../adapters/shopify/register.ts';
 import { shopifyApp } from '../adapters/shopify/shopify-app.ts';
 import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
 import { WooIdentityMigration } from '../adapters/woocommerce/identity-migration.ts';
@@ -68,6 +68,8 @@ export interface Platforms {
   prepare(logger: Logger, beforeMove?: () => Promise<void>): Promise<void>;
   /** A store of this platform was connected or installed. */
   storeAdded(platform: 'woocommerce' | 'bigcommerce'): void;
+  /** Told when Shopify says the app's scopes on a shop changed (app/scopes_update); set once the reconciler exists. */
+  onShopifyScopesChanged: ((shop: string, scopes: string[]) => void) | undefined;
 }
 
 export interface PlatformOverrides {
@@ -116,7 +118,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   const wooWebhooks = Boolean(config.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
   const bcWebhooks = Boolean(config.BIGCOMMERCE_CLIENT_SECRET || config.BIGCOMMERCE_WEBHOOK_SECRET);
   const adapters: Platforms['adapters'] = {
-    ...(config.SHOPIFY_API_SECRET ? { shopify: createShopifyAdapter({ apiSecrets: secrets, admin: shopify?.apis }) } : {}),
+    ...(config.SHOPIFY_API_SECRET ? { shopify: createShopifyAdapter({ apiSecrets: secrets, admin: shopify?.apis, onScopesChanged: (shop, scopes) => built.onShopifyScopesChanged?.(shop, scopes) }) } : {}),
     ...(wooWebhooks ? { woocommerce: createWooAdapter({ secrets: (shop) => woocommerce.secretsFor(shop), url: config.WOOCOMMERCE_URL }) } : {}),
     ...(bcWebhooks
       ? {
@@ -138,7 +140,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       shops: async () => shopifyAllowed.filter(await shopify.access.shops()),
       fetchOrders: (shop, window) => fetchShopifyOrders(shopify.apis.for(shop), window),
       fetchOrder: (shop, orderId) => fetchShopifyOrder(shopify.apis.for(shop), orderId, 'shopify-resync'),
-      checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, shop),
+      checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, store, shop),
     });
   }
   const storeSources = { woocommerce: wooOrderSource(woocommerce, publicUrl), bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl) };
@@ -147,7 +149,8 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   };
   if (envWooHasKey(config)) storeAdded('woocommerce');
   if (bigcommerce.environmentShop) storeAdded('bigcommerce');
-  return {
+  const built: Platforms = {
+    onShopifyScopesChanged: undefined,
     adapters,
     adapterFor: (platform) => (adapters as Record<string, PlatformAdapter<unknown> | undefined>)[platform],
     shopify,
@@ -165,6 +168,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       await new WooIdentityMigration(store, logger).run(known, beforeMove);
     },
   };
+  return built;
 }
 
 /** The configured WooCommerce store has a key: its orders can be read. */
@@ -173,18 +177,27 @@ const envWooHasKey = (config: Config) => Boolean(config.WOOCOMMERCE_URL && confi
 const now = () => new Date().toISOString();
 
 /** Shopify: subscriptions are put right, not only reported (Shopify deletes a subscription whose deliveries keep failing). */
-async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): Promise<SubscriptionHealth> {
+async function shopifySubscriptionHealth(shopify: ShopifyParts, store: LedgerStore, shop: string): Promise<SubscriptionHealth> {
   if (!shopify.appUrl) {
     return { platform: 'shopify', shop, checkedAt: now(), healthy: 0, repaired: [], problems: [], error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks' };
   }
-  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl);
+  const result = await syncShopifyWithMemory(shopify, store, shop);
   return {
     platform: 'shopify',
     shop,
     checkedAt: now(),
     healthy: result.alreadyThere.length,
-    repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.upgraded.map((topic) => `${topic}: moved to API version ${result.apiVersion}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
-    problems: [],
+    repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.upgraded.map((topic) => `${topic}: recreated once for API version ${result.apiVersion}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
+    problems: result.problems,
+    scopes: result.scopes,
   };
+}
+
+/** The subscriptions put right, remembering across runs and instances which configured version they were recreated for. */
+export async function syncShopifyWithMemory(shopify: ShopifyParts, store: LedgerStore, shop: string): Promise<RegistrationResult> {
+  const memory = await store.getRecord<{ recreatedFor?: string }>('shopify-webhooks', shop);
+  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl ?? '', { recreatedFor: memory?.recreatedFor });
+  if (result.recreatedFor !== memory?.recreatedFor) await store.putRecord('shopify-webhooks', shop, { recreatedFor: result.recreatedFor });
+  return result;
 }
 

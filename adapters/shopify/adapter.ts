@@ -2,13 +2,15 @@
 // the headers (pure). After it, from the stored delivery: order topics to
 // OrderEvents; refunds/create and orders/edited completed with the order as
 // the Admin API has it now, when the bridge has access to that shop;
-// app/uninstalled; and the compliance topics as privacy requests.
+// app/uninstalled; app/scopes_update (scopes asked again, the shop checked);
+// and the compliance topics as privacy requests.
 import { isUtf8 } from 'node:buffer';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { redactBody, type BodyShape } from '../shared/redact.ts';
-import { asRecord, idDigits, isoTime, parseJsonLossless } from '../shared/json.ts';
+import { asArray, asRecord, idDigits, isoTime, parseJsonLossless } from '../shared/json.ts';
+import { forgetScopes } from './scopes.ts';
 import { ShopifyAdminError, type ShopifyAdminApis } from './admin-api.ts';
 import { complianceRequest } from './compliance.ts';
 import { fetchShopifyOrder } from './graphql-orders.ts';
@@ -22,6 +24,8 @@ export interface ShopifyAdapterOptions {
   apiSecrets: readonly string[];
   /** Admin API clients, for the shops the bridge has access to. */
   admin?: ShopifyAdminApis | undefined;
+  /** app/scopes_update: the scopes the merchant granted now (the shop's subscriptions and scope warnings are checked again). */
+  onScopesChanged?: ((shop: string, scopes: string[]) => void) | undefined;
 }
 
 export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
@@ -34,7 +38,7 @@ const SHOPIFY_BODY: BodyShape = {
   orderIdKeys: ['id', 'order_id'],
 };
 
-export function createShopifyAdapter({ apiSecrets, admin }: ShopifyAdapterOptions): ShopifyAdapter {
+export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: ShopifyAdapterOptions): ShopifyAdapter {
   /** The order as Shopify has it now; undefined without access to the shop, or when Shopify has no such order. */
   const currentOrder = async (shop: string, orderId: string, deliveryKey: string): Promise<OrderEvent | 'no_access' | undefined> => {
     if (!admin || !(await admin.access.hasAccess(shop))) return 'no_access';
@@ -72,6 +76,13 @@ export function createShopifyAdapter({ apiSecrets, admin }: ShopifyAdapterOption
       if (!isUtf8(body)) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
       const parsed = parseJsonLossless(body.toString('utf8'));
       if (!parsed.ok) return { kind: 'unusable', reason: parsed.reason };
+      if (topic === 'app/scopes_update') {
+        // {"previous": [...], "current": [...], "updated_at": ..., "shop_id": ...}
+        const current = asArray(asRecord(parsed.value).current).filter((scope): scope is string => typeof scope === 'string');
+        if (admin) forgetScopes(admin.for(shop));
+        onScopesChanged?.(shop, current);
+        return { kind: 'recorded', reason: `the app's scopes on ${shop} are now: ${current.join(', ') || 'none'}` };
+      }
       if ((COMPLIANCE_TOPICS as readonly string[]).includes(topic)) {
         const request = complianceRequest(topic, parsed.value, shop);
         return 'unusable' in request ? { kind: 'unusable', reason: request.unusable } : { kind: 'privacy', request };

@@ -6,7 +6,12 @@ import { asArray, asRecord, asString, decimalText, idDigits, isoTime } from '../
 import { emailLocalPart, fullName } from '../shared/names.ts';
 import { toE164 } from '../shared/phone.ts';
 import { ShopifyAdminError, type GraphqlError, type ShopifyAdminApi } from './admin-api.ts';
+import { forgetScopes, grantedScopes, missingScope } from './scopes.ts';
 
+// What read_orders alone reads: the order's own contact (e-mail, phone, the
+// addresses' names and phones) is enough to earn. The customer record needs
+// read_customers, and asking for it without that scope fails the field
+// ("Access denied for customer field"), so it is asked for only when granted.
 const ORDER_FIELDS = `
   id legacyResourceId name email phone test createdAt updatedAt cancelledAt
   displayFinancialStatus displayFulfillmentStatus sourceName
@@ -15,23 +20,44 @@ const ORDER_FIELDS = `
   totalDiscountsSet { shopMoney { amount } }
   discountCodes
   customAttributes { key value }
-  customer { firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } defaultAddress { countryCodeV2 } }
   billingAddress { firstName lastName phone countryCodeV2 }
   shippingAddress { firstName lastName phone countryCodeV2 }
   customerJourneySummary { firstVisit { landingPage } }
   refunds { id totalRefundedSet { shopMoney { amount } } }
 `;
 
-export const ORDERS_QUERY = `query LoyaltyBridgeOrders($first: Int!, $after: String, $query: String) {
+const CUSTOMER_FIELDS = `
+  customer { firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } defaultAddress { countryCodeV2 } }
+`;
+
+const ordersQuery = (fields: string) => `query LoyaltyBridgeOrders($first: Int!, $after: String, $query: String) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
     pageInfo { hasNextPage endCursor }
-    nodes { ${ORDER_FIELDS} }
+    nodes { ${fields} }
   }
 }`;
 
-export const ORDER_QUERY = `query LoyaltyBridgeOrder($id: ID!) {
-  order(id: $id) { ${ORDER_FIELDS} }
+const orderQuery = (fields: string) => `query LoyaltyBridgeOrder($id: ID!) {
+  order(id: $id) { ${fields} }
 }`;
+
+export const ORDERS_QUERY = ordersQuery(ORDER_FIELDS);
+export const ORDERS_QUERY_WITH_CUSTOMER = ordersQuery(ORDER_FIELDS + CUSTOMER_FIELDS);
+export const ORDER_QUERY = orderQuery(ORDER_FIELDS);
+export const ORDER_QUERY_WITH_CUSTOMER = orderQuery(ORDER_FIELDS + CUSTOMER_FIELDS);
+
+/** Orders for a bulk operation (a large resync): the same fields, every page at once. */
+export const bulkOrdersQuery = (filter: string, withCustomer: boolean) => `{
+  orders(query: ${JSON.stringify(filter)}, sortKey: UPDATED_AT) {
+    edges { node { ${withCustomer ? ORDER_FIELDS + CUSTOMER_FIELDS : ORDER_FIELDS} } }
+  }
+}`;
+
+/** The order documents that fit the scopes the app holds on the shop. */
+export async function orderDocuments(api: ShopifyAdminApi): Promise<{ orders: string; order: string; withCustomer: boolean }> {
+  const withCustomer = (await grantedScopes(api)).has('read_customers');
+  return withCustomer ? { orders: ORDERS_QUERY_WITH_CUSTOMER, order: ORDER_QUERY_WITH_CUSTOMER, withCustomer } : { orders: ORDERS_QUERY, order: ORDER_QUERY, withCustomer };
+}
 
 const PAGE_SIZE = 100;
 const SIXTY_DAYS_MS = 60 * 24 * 60 * 60 * 1000;
@@ -48,11 +74,31 @@ export function graphqlOrderFacts(order: Record<string, unknown>): Fact[] {
   return facts;
 }
 
-/** Errors on these fields mean the app was not granted protected customer data. */
-const CONTACT_FIELDS = new Set(['email', 'phone', 'defaultEmailAddress', 'defaultPhoneNumber', 'emailAddress', 'phoneNumber', 'firstName', 'lastName']);
+export interface DeniedFields {
+  /** Protected customer data withheld: the merchant can request it in the Dev Dashboard. */
+  withheld: boolean;
+  /** Scopes Shopify named as missing ("Required access: `read_customers`"). */
+  missingScopes: string[];
+}
 
-export function contactDenied(errors: readonly GraphqlError[]): boolean {
-  return errors.some((error) => error.extensions?.code === 'ACCESS_DENIED' || (error.path ?? []).some((part) => typeof part === 'string' && CONTACT_FIELDS.has(part)));
+/**
+ * What the errors beside an answer's data mean. Shopify uses ACCESS_DENIED
+ * for two different things: a scope the app was not granted ("Access denied
+ * for customer field. Required access: `read_customers` access scope.") and
+ * protected customer data it was not approved for ("This app is not approved
+ * to use the email field"). Only the second is "withheld": the first is
+ * fixed by a scope, not by a data request.
+ */
+export function deniedFields(errors: readonly GraphqlError[]): DeniedFields {
+  const missingScopes = new Set<string>();
+  let withheld = false;
+  for (const error of errors) {
+    if (error.extensions?.code !== 'ACCESS_DENIED' && !/not approved|protected customer data/i.test(error.message)) continue;
+    const scope = missingScope(error.message);
+    if (scope) missingScopes.add(scope);
+    else withheld = true;
+  }
+  return { withheld, missingScopes: [...missingScopes] };
 }
 
 export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix: string, now: Date, withheld = false): OrderEvent | undefined {
@@ -121,15 +167,16 @@ export interface FetchWindow {
 
 /** Orders updated in [since, until], page by page, as OrderEvents. */
 export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
-  const filter = [`updated_at:>='${since.toISOString()}'`, ...(until ? [`updated_at:<='${until.toISOString()}'`] : [])].join(' AND ');
+  const filter = filterFor({ since, until });
   let after: string | null = null;
   for (;;) {
     let page: { orders: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] } };
     let withheld: boolean;
     try {
-      const result = await api.queryPartial<typeof page>(ORDERS_QUERY, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
+      const documents = await orderDocuments(api);
+      const result = await api.queryPartial<typeof page>(documents.orders, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
       page = result.data;
-      withheld = contactDenied(result.partialErrors);
+      withheld = deniedOrForget(api, result.partialErrors);
     } catch (error) {
       throw explainScope(error, since, now);
     }
@@ -143,8 +190,20 @@ export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }
 }
 
 export async function fetchShopifyOrder(api: ShopifyAdminApi, orderId: string, deliveryPrefix: string, now = new Date()): Promise<OrderEvent | undefined> {
-  const { data, partialErrors } = await api.queryPartial<{ order: unknown }>(ORDER_QUERY, { id: `gid://shopify/Order/${orderId}` }, 20);
-  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now, contactDenied(partialErrors)) : undefined;
+  const documents = await orderDocuments(api);
+  const { data, partialErrors } = await api.queryPartial<{ order: unknown }>(documents.order, { id: `gid://shopify/Order/${orderId}` }, 20);
+  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now, deniedOrForget(api, partialErrors)) : undefined;
+}
+
+/** Whether contact data was withheld; a scope Shopify says is missing means the remembered scopes are stale. */
+function deniedOrForget(api: ShopifyAdminApi, errors: readonly GraphqlError[]): boolean {
+  const denied = deniedFields(errors);
+  if (denied.missingScopes.length > 0) forgetScopes(api);
+  return denied.withheld;
+}
+
+export function filterFor({ since, until }: FetchWindow): string {
+  return [`updated_at:>='${since.toISOString()}'`, ...(until ? [`updated_at:<='${until.toISOString()}'`] : [])].join(' AND ');
 }
 
 /** Orders older than 60 days need the read_all_orders scope: say so when Shopify refuses. */

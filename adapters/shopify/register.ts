@@ -1,38 +1,54 @@
 // Webhook subscriptions kept right, per shop: every topic the bridge needs,
-// once, at this bridge's address, at the configured API version. A missing
-// one is created; one of ours at an old address is moved; one at another API
-// version is replaced (a subscription's version cannot be changed in place);
-// a duplicate of ours is removed. The Admin API lists only this app's own
-// subscriptions, so another app's are never seen, let alone deleted. (The
-// library's register() deletes whatever is not in its own registry, so it is
-// not used.) Runs at start, after each install, on each reconciliation, and
-// by hand with `loyalty-bridge register`.
+// once, at this bridge's address. A missing one is created; one of ours at an
+// old address is moved; a duplicate of ours is removed. The Admin API lists
+// only this app's own shop-scoped subscriptions, so another app's are never
+// seen, let alone deleted. (The library's register() deletes whatever is not
+// in its own registry, so it is not used.) Runs at start, after each install,
+// on each reconciliation, and by hand with `loyalty-bridge register`.
+//
+// These shop-scoped subscriptions are the one source of the bridge's topics.
+// shopify.app.toml declares only the compliance topics, which can only be
+// declared there: app-scoped subscriptions are invisible to the
+// webhookSubscriptions query, so declaring order topics there as well would
+// make Shopify send every event twice (one delivery per subscription).
+//
+// Each topic is created on its own. Without protected customer data approval
+// Shopify refuses the order topics; that is reported per topic with what to
+// request, and the others (app/uninstalled above all) are still created.
+//
+// API versions: Shopify gives a subscription the app's configured webhook
+// version, whatever endpoint created it. So when Shopify reports another
+// version than SHOPIFY_API_VERSION, the subscriptions are recreated once for
+// that configured version (a bump may need it), and never again: after that
+// the mismatch is reported with how to align the two.
+import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';
-import { SHOPIFY_TOPICS } from './topics.ts';
+import { grantedScopes } from './scopes.ts';
+import { SUBSCRIBED_TOPICS } from './topics.ts';
 
-const LIST_QUERY = `query LoyaltyBridgeSubscriptions($after: String) {
+export const LIST_SUBSCRIPTIONS_QUERY = `query LoyaltyBridgeSubscriptions($after: String) {
   webhookSubscriptions(first: 100, after: $after) {
     pageInfo { hasNextPage endCursor }
     nodes { id topic uri apiVersion { handle } }
   }
 }`;
 
-const CREATE_MUTATION = `mutation LoyaltyBridgeSubscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+export const CREATE_SUBSCRIPTION_MUTATION = `mutation LoyaltyBridgeSubscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
   webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
-    webhookSubscription { id topic uri }
+    webhookSubscription { id topic uri apiVersion { handle } }
     userErrors { field message }
   }
 }`;
 
-const UPDATE_MUTATION = `mutation LoyaltyBridgeMove($id: ID!, $webhookSubscription: WebhookSubscriptionInput!) {
+export const MOVE_SUBSCRIPTION_MUTATION = `mutation LoyaltyBridgeMove($id: ID!, $webhookSubscription: WebhookSubscriptionInput!) {
   webhookSubscriptionUpdate(id: $id, webhookSubscription: $webhookSubscription) {
     webhookSubscription { id uri }
     userErrors { field message }
   }
 }`;
 
-const DELETE_MUTATION = `mutation LoyaltyBridgeUnsubscribe($id: ID!) {
+export const DELETE_SUBSCRIPTION_MUTATION = `mutation LoyaltyBridgeUnsubscribe($id: ID!) {
   webhookSubscriptionDelete(id: $id) {
     deletedWebhookSubscriptionId
     userErrors { field message }
@@ -42,16 +58,26 @@ const DELETE_MUTATION = `mutation LoyaltyBridgeUnsubscribe($id: ID!) {
 /** orders/paid to ORDERS_PAID, as the GraphQL enum spells it. */
 export const graphqlTopic = (topic: string): string => topic.replace('/', '_').toUpperCase();
 
+/** What to do when Shopify refuses a topic for protected customer data. */
+export const PROTECTED_DATA_FIX =
+  'In the Dev Dashboard, open the app, then API access requests > Protected customer data: request access to protected customer data and to the Name, Email and Phone fields, with the reasons (awarding loyalty points), and release a version; then run `loyalty-bridge register --platform shopify` or wait for the next reconciliation';
+
 export interface RegistrationResult {
   shop: string;
   callbackUrl: string;
   apiVersion: string;
   created: string[];
   moved: string[];
-  /** Replaced because they were at another API version. */
+  /** Recreated once because Shopify reported another API version. */
   upgraded: string[];
   removed: string[];
   alreadyThere: string[];
+  /** Topics Shopify refused or that cannot be right, each with what to do. */
+  problems: SubscriptionProblem[];
+  /** The scopes the app holds on the shop. */
+  scopes: string[];
+  /** The configured version the subscriptions were last recreated for (kept by the caller, so it happens once). */
+  recreatedFor: string | undefined;
 }
 
 interface Subscription {
@@ -61,47 +87,115 @@ interface Subscription {
   apiVersion?: { handle: string } | null;
 }
 
-const WEBHOOK_PATH = '/webhooks/shopify';
-
-async function mutate(api: ShopifyAdminApi, mutation: string, variables: Record<string, unknown>, field: string, what: string): Promise<void> {
-  const data = await api.query<Record<string, { userErrors: Array<{ message: string }> }>>(mutation, variables);
-  const errors = data[field]?.userErrors ?? [];
-  if (errors.length > 0) throw new ShopifyAdminError(`Shopify refused to ${what}: ${errors.map((error) => error.message).join('; ')}`);
+export interface SyncOptions {
+  /** The configured version the subscriptions were already recreated for, from an earlier run. */
+  recreatedFor?: string | undefined;
+  /** Told once when the subscriptions are recreated for a new version. */
+  log?: (message: string) => void;
 }
 
-export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string): Promise<RegistrationResult> {
-  const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
+const WEBHOOK_PATH = '/webhooks/shopify';
+
+type Payload = { userErrors: Array<{ message: string }>; webhookSubscription?: Subscription | null };
+
+async function mutate(api: ShopifyAdminApi, mutation: string, variables: Record<string, unknown>, field: string, what: string): Promise<Payload> {
+  const data = await api.query<Record<string, Payload>>(mutation, variables);
+  const payload = data[field] ?? { userErrors: [] };
+  if (payload.userErrors.length > 0) throw new ShopifyAdminError(`Shopify refused to ${what}: ${payload.userErrors.map((error) => error.message).join('; ')}`, 'USER_ERROR');
+  return payload;
+}
+
+async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subscription[]> {
   const ours: Subscription[] = [];
   let after: string | null = null;
   for (;;) {
-    const page: { webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Subscription[] } } = await api.query(LIST_QUERY, { after });
+    const page: { webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Subscription[] } } = await api.query(LIST_SUBSCRIPTIONS_QUERY, { after });
     // HTTP subscriptions to a loyalty-bridge webhook address, this one or an old one.
     ours.push(...page.webhookSubscriptions.nodes.filter((subscription) => subscription.uri === callbackUrl || subscription.uri?.endsWith(WEBHOOK_PATH)));
-    if (!page.webhookSubscriptions.pageInfo.hasNextPage) break;
+    if (!page.webhookSubscriptions.pageInfo.hasNextPage) return ours;
     after = page.webhookSubscriptions.pageInfo.endCursor;
   }
+}
 
-  const result: RegistrationResult = { shop: api.shop, callbackUrl, apiVersion: api.apiVersion, created: [], moved: [], upgraded: [], removed: [], alreadyThere: [] };
-  for (const topic of SHOPIFY_TOPICS) {
+const versionOf = (subscription: Subscription) => subscription.apiVersion?.handle;
+
+export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, options: SyncOptions = {}): Promise<RegistrationResult> {
+  const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
+  const ours = await listOurs(api, callbackUrl);
+  const result: RegistrationResult = {
+    shop: api.shop,
+    callbackUrl,
+    apiVersion: api.apiVersion,
+    created: [],
+    moved: [],
+    upgraded: [],
+    removed: [],
+    alreadyThere: [],
+    problems: [],
+    scopes: [...(await grantedScopes(api))].sort(),
+    recreatedFor: options.recreatedFor,
+  };
+  if (!result.scopes.includes('read_orders')) {
+    result.problems.push({
+      kind: 'scope',
+      topic: 'read_orders',
+      detail: `The app does not hold read_orders on ${api.shop}, so no order can be read or subscribed to`,
+      fix: 'Add read_orders to the app’s access scopes (access_scopes in shopify.app.toml, or the Dev Dashboard), release the version, and open the app in the shop’s admin to approve it',
+    });
+  }
+
+  // Recreate at another version only once per configured version: Shopify may keep its own.
+  const otherVersion = ours.some((subscription) => versionOf(subscription) !== undefined && versionOf(subscription) !== api.apiVersion);
+  const recreate = otherVersion && options.recreatedFor !== api.apiVersion;
+  if (recreate) {
+    result.recreatedFor = api.apiVersion;
+    options.log?.(`Shopify reports webhook subscriptions of ${api.shop} at another API version than SHOPIFY_API_VERSION ${api.apiVersion}: recreating them once`);
+  }
+  const reported = new Set<string>();
+
+  for (const topic of SUBSCRIBED_TOPICS) {
     const enumTopic = graphqlTopic(topic);
     const existing = ours.filter((subscription) => subscription.topic === enumTopic);
-    const rightVersion = (subscription: Subscription) => !subscription.apiVersion || subscription.apiVersion.handle === api.apiVersion;
-    // Keep the best one: right address and version, then right version, then any.
-    const keep =
-      existing.find((subscription) => subscription.uri === callbackUrl && rightVersion(subscription)) ?? existing.find(rightVersion) ?? undefined;
-    for (const extra of existing.filter((subscription) => subscription !== keep)) {
-      await mutate(api, DELETE_MUTATION, { id: extra.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
-      if (rightVersion(extra)) result.removed.push(topic);
-    }
-    if (!keep) {
-      await mutate(api, CREATE_MUTATION, { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } }, 'webhookSubscriptionCreate', `create the ${topic} subscription`);
-      if (existing.length > 0) result.upgraded.push(topic);
-      else result.created.push(topic);
-    } else if (keep.uri !== callbackUrl) {
-      await mutate(api, UPDATE_MUTATION, { id: keep.id, webhookSubscription: { uri: callbackUrl } }, 'webhookSubscriptionUpdate', `move the ${topic} subscription`);
-      result.moved.push(topic);
-    } else {
-      result.alreadyThere.push(topic);
+    const stale = recreate ? existing.filter((subscription) => versionOf(subscription) !== undefined && versionOf(subscription) !== api.apiVersion) : [];
+    const usable = existing.filter((subscription) => !stale.includes(subscription));
+    // Keep the best one: at this address, then any.
+    const keep = usable.find((subscription) => subscription.uri === callbackUrl) ?? usable[0];
+    try {
+      for (const extra of existing.filter((subscription) => subscription !== keep)) {
+        await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: extra.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
+        if (!stale.includes(extra)) result.removed.push(topic);
+      }
+      let now: Subscription | undefined = keep;
+      if (!keep) {
+        now = (await mutate(api, CREATE_SUBSCRIPTION_MUTATION, { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } }, 'webhookSubscriptionCreate', `create the ${topic} subscription`)).webhookSubscription ?? undefined;
+        (stale.length > 0 ? result.upgraded : result.created).push(topic);
+      } else if (keep.uri !== callbackUrl) {
+        await mutate(api, MOVE_SUBSCRIPTION_MUTATION, { id: keep.id, webhookSubscription: { uri: callbackUrl } }, 'webhookSubscriptionUpdate', `move the ${topic} subscription`);
+        result.moved.push(topic);
+      } else {
+        result.alreadyThere.push(topic);
+      }
+      const delivered = now ? versionOf(now) : undefined;
+      // Made just now and still at another version: recreating could not help, so it is never tried.
+      if (delivered && delivered !== api.apiVersion && now !== keep) result.recreatedFor = api.apiVersion;
+      if (delivered && delivered !== api.apiVersion && !reported.has(delivered)) {
+        reported.add(delivered);
+        result.problems.push({
+          kind: 'wrong_version',
+          topic,
+          detail: `Shopify delivers ${api.shop}'s webhooks at API version ${delivered}, the app's configured webhook version, while the bridge calls ${api.apiVersion}`,
+          fix: `Set the webhook API version to ${api.apiVersion} ([webhooks] api_version in shopify.app.toml, then shopify app deploy; or the Dev Dashboard), or set SHOPIFY_API_VERSION to ${delivered}`,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof ShopifyAdminError) || error.code !== 'USER_ERROR') throw error;
+      const protectedData = /protected customer data/i.test(error.message);
+      result.problems.push({
+        kind: protectedData ? 'protected_data' : 'refused',
+        topic,
+        detail: protectedData ? `Shopify refused the ${topic} subscription on ${api.shop}: the app is not approved for protected customer data` : error.message,
+        fix: protectedData ? PROTECTED_DATA_FIX : 'Check the app’s scopes and the subscription in the Dev Dashboard, then run `loyalty-bridge register --platform shopify`',
+      });
     }
   }
   return result;

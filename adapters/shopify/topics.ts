@@ -1,5 +1,5 @@
-// The Shopify topics loyalty-bridge reads. Order topics and app/uninstalled
-// are subscribed per shop through the Admin API (or shopify.app.toml); the
+// The Shopify topics loyalty-bridge reads. Order and app topics are
+// subscribed per shop through the Admin API (register.ts); the
 // compliance topics can only be declared in the app's configuration (Dev
 // Dashboard or shopify.app.toml) and arrive at the same address.
 export const SHOPIFY_TOPICS = [
@@ -12,7 +12,11 @@ export const SHOPIFY_TOPICS = [
   'refunds/create',
   'orders/edited',
   'app/uninstalled',
+  'app/scopes_update',
 ] as const;
+
+/** In the order they are subscribed: the app's own topics first, which need no protected-data approval. */
+export const SUBSCRIBED_TOPICS: readonly string[] = [...SHOPIFY_TOPICS.filter((topic) => topic.startsWith('app/')), ...SHOPIFY_TOPICS.filter((topic) => !topic.startsWith('app/'))];
 
 export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
 

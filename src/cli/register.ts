@@ -2,12 +2,11 @@
 // Puts the webhook subscriptions (Shopify) or hooks (BigCommerce) right by
 // hand; the running bridge does the same by itself at start, after each
 // install and on each reconciliation.
-import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
 import type { Config } from '../config.ts';
 import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
-import { buildPlatforms, type Platform } from '../platforms.ts';
+import { buildPlatforms, syncShopifyWithMemory, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
@@ -22,16 +21,19 @@ export async function register(config: Config, logger: Logger, platform: Platfor
       if (!shopify.appUrl) return fail('register --platform shopify: set SHOPIFY_APP_URL (or PUBLIC_URL) to the address Shopify can reach this bridge at');
       const shops = shop ? [shop] : await shopify.access.shops();
       if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
+      let failed = false;
       for (const each of shops) {
-        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl);
-        out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion})`);
+        const result = await syncShopifyWithMemory(shopify, opened.store, each);
+        out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`);
         for (const topic of result.created) out(`  created   ${topic}`);
         for (const topic of result.moved) out(`  moved     ${topic}`);
-        for (const topic of result.upgraded) out(`  replaced  ${topic} (was at another API version)`);
+        for (const topic of result.upgraded) out(`  replaced  ${topic} (once, as Shopify reported another API version)`);
         for (const topic of result.removed) out(`  removed   ${topic} (a duplicate)`);
         for (const topic of result.alreadyThere) out(`  present   ${topic}`);
+        for (const problem of result.problems) out(`  !! ${problem.topic}: ${problem.detail}. ${problem.fix}.`);
+        if (result.problems.length > 0) failed = true;
       }
-      return 0;
+      return failed ? 1 : 0;
     }
     const storeHash = shop ?? platforms.bigcommerce.environmentShop;
     const api = storeHash ? (await platforms.bigcommerce.get(storeHash))?.api : undefined;

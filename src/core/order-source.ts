@@ -10,7 +10,7 @@ export interface OrderWindow {
 }
 
 /** One thing wrong with how deliveries reach the bridge, and what to do about it. */
-export const SUBSCRIPTION_PROBLEM_KINDS = ['missing', 'deleted', 'deactivated', 'disabled', 'paused', 'wrong_address', 'wrong_version'] as const;
+export const SUBSCRIPTION_PROBLEM_KINDS = ['missing', 'deleted', 'deactivated', 'disabled', 'paused', 'wrong_address', 'wrong_version', 'protected_data', 'scope', 'refused'] as const;
 
 export interface SubscriptionProblem {
   kind: (typeof SUBSCRIPTION_PROBLEM_KINDS)[number];
@@ -30,6 +30,8 @@ export interface SubscriptionHealth {
   problems: SubscriptionProblem[];
   /** The check itself failed (no access, the platform down). */
   error?: string | undefined;
+  /** The access scopes the app holds on the shop, where the platform tells them (Shopify). */
+  scopes?: string[] | undefined;
 }
 
 export interface OrderSource {

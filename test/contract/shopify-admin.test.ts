@@ -74,6 +74,8 @@ describe('resync', () => {
     for (let i = 0; i < 101; i++) orders.set(`82098291194615450${8000 + i}`, shopifyOrderNode(`82098291194615450${8000 + i}`, { updatedAt: `2026-11-10T12:${String(i % 60).padStart(2, '0')}:00Z` }));
     orders.set('820982911946154508901', shopifyOrderNode('820982911946154508901', { displayFulfillmentStatus: 'FULFILLED', updatedAt: '2026-11-11T00:00:00Z' }));
     orders.set('820982911946154508902', shopifyOrderNode('820982911946154508902', { cancelledAt: '2026-11-10T11:00:00Z', displayFinancialStatus: 'VOIDED', updatedAt: '2026-11-11T00:00:01Z' }));
+    // The customer's phone is on the customer record here, which read_customers reads.
+    fake.scopes = 'read_orders,read_customers';
     const api = apiWith(legacyAccess());
     const engine = await startTestEngine(sandbox);
     const window = { since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-11-15T00:00:00Z') };
@@ -93,6 +95,7 @@ describe('resync', () => {
     expect(second).toMatchObject({ fetched: 103, changed: 0, unchanged: 103 });
     expect(JSON.stringify(sandbox.store.snapshot())).toBe(before);
     await engine.stop();
+    fake.scopes = 'read_orders';
   });
 
   it('says that orders older than 60 days need read_all_orders when Shopify refuses', async () => {
@@ -110,6 +113,58 @@ describe('resync', () => {
     } finally {
       fake.protectedDataGranted = true;
     }
+  });
+});
+
+describe('the customer’s contact with the scopes the app holds', () => {
+  const onlyOrder = (id: string) =>
+    shopifyOrderNode(id, {
+      updatedAt: '2026-11-13T00:00:00Z',
+      email: 'lin@example.com',
+      billingAddress: { firstName: 'Lin', lastName: 'Wu', phone: '+44 7700 900123', countryCodeV2: 'GB' },
+      customer: { firstName: 'Other', lastName: 'Record', defaultEmailAddress: { emailAddress: 'record@example.com' }, defaultPhoneNumber: { phoneNumber: '+44 7911 000000' }, defaultAddress: { countryCodeV2: 'GB' } },
+    });
+  const window = { since: new Date('2026-11-13T00:00:00Z'), until: new Date('2026-11-13T00:00:01Z') };
+  const fetchAll = async (api: ShopifyAdminApi) => {
+    const events = [];
+    for await (const event of fetchShopifyOrders(api, window)) events.push(event);
+    return events;
+  };
+
+  it('reads e-mail, phone and name from the order itself with read_orders alone, and never asks for the customer', async () => {
+    fake.scopes = 'read_orders';
+    fake.shop(SHOP).orders.set('7200', onlyOrder('7200'));
+    const before = fake.requests.length;
+    const events = await fetchAll(apiWith(legacyAccess()));
+    expect(events).toMatchObject([{ orderId: '7200', customer: { name: 'Lin Wu', email: 'lin@example.com', mobile: '+447700900123' }, protectedDataHidden: false }]);
+    expect(fake.requests.slice(before).map((request) => request.what)).toEqual(['LoyaltyBridgeScopes', 'LoyaltyBridgeOrders']);
+  });
+
+  it('reads the customer record too once read_customers is granted', async () => {
+    fake.scopes = 'read_orders,read_customers';
+    try {
+      fake.shop(SHOP).orders.set('7200', onlyOrder('7200'));
+      const events = await fetchAll(apiWith(legacyAccess()));
+      // The order's own contact comes first; the record fills what the order lacks.
+      expect(events).toMatchObject([{ orderId: '7200', customer: { name: 'Other Record', email: 'lin@example.com' }, protectedDataHidden: false }]);
+    } finally {
+      fake.scopes = 'read_orders';
+    }
+  });
+
+  it('tells a scope taken away from withheld protected data: not hidden, and the next read leaves the customer out', async () => {
+    fake.scopes = 'read_orders,read_customers';
+    const api = apiWith(legacyAccess());
+    fake.shop(SHOP).orders.set('7200', onlyOrder('7200'));
+    await fetchAll(api);
+    // The merchant removes read_customers; the bridge still remembers it.
+    fake.scopes = 'read_orders';
+    const [refused] = await fetchAll(api);
+    expect(refused).toMatchObject({ protectedDataHidden: false, customer: { email: 'lin@example.com', mobile: '+447700900123' } });
+    const before = fake.requests.length;
+    const [again] = await fetchAll(api);
+    expect(again).toMatchObject({ protectedDataHidden: false, customer: { name: 'Lin Wu' } });
+    expect(fake.requests.slice(before).map((request) => request.what)).toEqual(['LoyaltyBridgeScopes', 'LoyaltyBridgeOrders']);
   });
 });
 
@@ -181,27 +236,98 @@ describe('the same order through the webhook and the Admin API', () => {
 });
 
 describe('keeping the subscriptions right', () => {
-  it('creates what is missing, moves one at an old address, replaces one at another version, leaves others alone, and a second run changes nothing', async () => {
+  const BRIDGE = 'https://bridge.example.com/webhooks/shopify';
+  const ours = () => fake.shop(SHOP).subscriptions.filter((subscription) => subscription.uri === BRIDGE);
+
+  it('creates what is missing, moves one at an old address, removes a duplicate, leaves others alone, and a second run changes nothing', async () => {
     const theShop = fake.shop(SHOP);
     theShop.subscriptions = [
-      { id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: 'https://bridge.example.com/webhooks/shopify', apiVersion: VERSION },
+      { id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_PAID', uri: BRIDGE, apiVersion: VERSION },
       { id: 'gid://shopify/WebhookSubscription/2', topic: 'ORDERS_CREATE', uri: 'https://old-bridge.example.com/webhooks/shopify', apiVersion: VERSION },
-      { id: 'gid://shopify/WebhookSubscription/3', topic: 'ORDERS_CANCELLED', uri: 'https://bridge.example.com/webhooks/shopify', apiVersion: '2025-01' },
-      { id: 'gid://shopify/WebhookSubscription/4', topic: 'ORDERS_PAID', uri: 'https://bridge.example.com/webhooks/shopify', apiVersion: VERSION },
+      { id: 'gid://shopify/WebhookSubscription/4', topic: 'ORDERS_PAID', uri: BRIDGE, apiVersion: VERSION },
       { id: 'gid://shopify/WebhookSubscription/5', topic: 'PRODUCTS_UPDATE', uri: 'https://another-place.example.com/hooks', apiVersion: '2025-01' },
     ];
     const api = apiWith(legacyAccess());
     const first = await syncShopifySubscriptions(api, 'https://bridge.example.com/');
-    expect(first).toMatchObject({ alreadyThere: ['orders/paid'], moved: ['orders/create'], upgraded: ['orders/cancelled'], removed: ['orders/paid'] });
-    expect(first.created).toHaveLength(6);
-    const ours = theShop.subscriptions.filter((subscription) => subscription.uri === 'https://bridge.example.com/webhooks/shopify');
-    expect(ours).toHaveLength(9);
-    expect(new Set(ours.map((subscription) => subscription.topic)).size).toBe(9);
-    expect(ours.every((subscription) => subscription.apiVersion === VERSION)).toBe(true);
+    expect(first).toMatchObject({ alreadyThere: ['orders/paid'], moved: ['orders/create'], removed: ['orders/paid'], problems: [], scopes: ['read_orders'] });
+    expect(first.created).toHaveLength(8);
+    // The app's own topics come first: they need no protected-data approval.
+    expect(first.created.slice(0, 2)).toEqual(['app/uninstalled', 'app/scopes_update']);
+    expect(ours()).toHaveLength(10);
+    expect(new Set(ours().map((subscription) => subscription.topic)).size).toBe(10);
     expect(theShop.subscriptions.find((subscription) => subscription.uri.startsWith('https://another-place'))).toBeDefined();
 
     const second = await syncShopifySubscriptions(api, 'https://bridge.example.com');
-    expect(second).toMatchObject({ created: [], moved: [], upgraded: [], removed: [] });
-    expect(second.alreadyThere).toHaveLength(9);
+    expect(second).toMatchObject({ created: [], moved: [], upgraded: [], removed: [], problems: [] });
+    expect(second.alreadyThere).toHaveLength(10);
+  });
+
+  it('without protected customer data approval, still creates app/uninstalled and app/scopes_update, and says per topic what to request', async () => {
+    fake.shop(SHOP).subscriptions = [];
+    fake.protectedDataGranted = false;
+    try {
+      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+      expect(result.created).toEqual(['app/uninstalled', 'app/scopes_update']);
+      expect(ours().map((subscription) => subscription.topic).sort()).toEqual(['APP_SCOPES_UPDATE', 'APP_UNINSTALLED']);
+      expect(result.problems.map((problem) => problem.topic)).toEqual(['orders/create', 'orders/paid', 'orders/fulfilled', 'orders/partially_fulfilled', 'orders/updated', 'orders/cancelled', 'refunds/create', 'orders/edited']);
+      for (const problem of result.problems) {
+        expect(problem.kind).toBe('protected_data');
+        expect(problem.fix).toMatch(/Dev Dashboard.*Protected customer data.*Name, Email and Phone/);
+      }
+    } finally {
+      fake.protectedDataGranted = true;
+    }
+    // Once approved, the next run adds the order topics.
+    const after = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+    expect(after.created).toHaveLength(8);
+    expect(after.problems).toEqual([]);
+  });
+
+  it('when Shopify keeps another API version (the app’s configured one), recreates at most once per configured version, and says how to align them', async () => {
+    const api = apiWith(legacyAccess());
+    fake.shop(SHOP).subscriptions = [];
+    fake.webhookApiVersion = '2026-07';
+    try {
+      // Subscriptions made by an older bridge at 2026-07, before SHOPIFY_API_VERSION moved to 2026-10.
+      let memory: string | undefined;
+      const run = async () => {
+        const result = await syncShopifySubscriptions(api, 'https://bridge.example.com', { recreatedFor: memory });
+        memory = result.recreatedFor;
+        return result;
+      };
+      const deletions = () => fake.requests.filter((request) => request.what === 'LoyaltyBridgeUnsubscribe').length;
+      const first = await run();
+      expect(first.created).toHaveLength(10);
+      expect(first.problems).toEqual([expect.objectContaining({ kind: 'wrong_version', detail: expect.stringMatching(/at API version 2026-07.*calls 2026-10/), fix: expect.stringMatching(/api_version in shopify\.app\.toml/) })]);
+      const before = deletions();
+      for (let i = 0; i < 3; i++) {
+        const again = await run();
+        expect(again).toMatchObject({ created: [], upgraded: [], removed: [] });
+        expect(again.problems.map((problem) => problem.kind)).toEqual(['wrong_version']);
+      }
+      expect(deletions() - before).toBe(0);
+
+      // A bridge that has not seen it yet (no memory) recreates once, and then never again.
+      memory = undefined;
+      const recreated = await run();
+      expect(recreated.upgraded).toHaveLength(10);
+      expect(deletions() - before).toBe(10);
+      await run();
+      await run();
+      expect(deletions() - before).toBe(10);
+      expect(ours()).toHaveLength(10);
+    } finally {
+      fake.webhookApiVersion = VERSION;
+    }
+  });
+
+  it('warns when read_orders is gone', async () => {
+    fake.scopes = 'read_customers';
+    try {
+      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+      expect(result.problems).toContainEqual(expect.objectContaining({ kind: 'scope', topic: 'read_orders' }));
+    } finally {
+      fake.scopes = 'read_orders';
+    }
   });
 });

@@ -24,21 +24,29 @@
 //     errors: 400 {"error": "invalid_grant" | "invalid_client" | "invalid_subject_token", "error_description"}
 //   POST /admin/api/<version>/graphql.json with X-Shopify-Access-Token: 401
 //     for an unknown or expired token; the cost bucket in extensions.cost and
-//     THROTTLED errors; orders, one order, webhook subscriptions (list,
-//     create, update, delete). Without protected customer data, contact
-//     fields come back null with ACCESS_DENIED errors beside the data.
+//     THROTTLED errors; the documents themselves are executed on Shopify's
+//     published schema of that version (fake-shopify-admin.ts), with its
+//     scope, protected-data, subscription and bulk-operation rules
+//   GET <bulk operation url>: the JSONL result, without the Admin API token
+//   deliveries: one per subscription to the topic, the app's (toml) ones
+//     included, each with its own X-Shopify-Webhook-Id and one
+//     X-Shopify-Event-Id
 // Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
 // browser sent here by host resolver rules, by their Host header.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
+import { executeShopifyAdmin, type FakeBulkOperation, type FakeSubscription } from './fake-shopify-admin.ts';
 
 export interface FakeShopifyOptions {
   apiKey: string;
   apiSecret: string;
+  /** The scopes the app is granted, comma-separated as Shopify writes them. */
   scopes?: string;
+  /** The app's configured webhook API version (Dev Dashboard, or [webhooks] api_version in shopify.app.toml). */
+  webhookApiVersion?: string;
   /** Seconds an expiring offline token lives. */
   accessTokenTtlS?: number;
   /** A TLS key and certificate, for a browser to reach the consent page at https://<shop>. */
@@ -52,16 +60,10 @@ interface Token {
   replacedRefresh?: string;
 }
 
-interface Subscription {
-  id: string;
-  topic: string;
-  uri: string;
-  apiVersion: string;
-}
-
 export interface FakeShop {
   orders: Map<string, Record<string, unknown>>;
-  subscriptions: Subscription[];
+  subscriptions: FakeSubscription[];
+  bulkOperations: Map<string, FakeBulkOperation>;
   /** Codes handed out by the consent page, not yet exchanged. */
   codes: Set<string>;
   /** Refresh tokens still valid. */
@@ -96,6 +98,20 @@ export interface FakeShopify {
   failNext(status: number, n: number): void;
   /** API calls hang for this long (0: answer at once). */
   hangMs: number;
+  /** The scopes granted now (the token answers and currentAppInstallation tell them). */
+  scopes: string;
+  /** The app's configured webhook API version, which every subscription gets. */
+  webhookApiVersion: string;
+  /** Status answers a bulk operation stays RUNNING for. */
+  bulkPolls: number;
+  /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
+  appSubscriptions: Array<{ topic: string; uri: string }>;
+  /**
+   * An event on a shop, as Shopify sends it: one delivery per subscription
+   * to the topic (the shop's and the app's), each with its own webhook id,
+   * all with the same event id. Answers each delivery's HTTP status.
+   */
+  deliver(shop: string, topic: string, body: string): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -131,7 +147,6 @@ function sessionTokenProblem(jwt: string, { apiKey, apiSecret, shop, nowS }: { a
 
 export async function startFakeShopify(options: FakeShopifyOptions): Promise<FakeShopify> {
   const ttl = options.accessTokenTtlS ?? 3600;
-  const scopes = options.scopes ?? 'read_orders';
   const shops = new Map<string, FakeShop>();
   const tokens = new Map<string, Token>();
   const requests: FakeShopify['requests'] = [];
@@ -140,13 +155,14 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
-  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false };
+  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2 };
   let ids = 1000;
+  const appSubscriptions: FakeShopify['appSubscriptions'] = [];
 
   const shop = (name: string): FakeShop => {
     let found = shops.get(name);
     if (!found) {
-      found = { orders: new Map(), subscriptions: [], codes: new Set(), refreshTokens: new Set(), installed: false };
+      found = { orders: new Map(), subscriptions: [], bulkOperations: new Map(), codes: new Set(), refreshTokens: new Set(), installed: false };
       shops.set(name, found);
     }
     return found;
@@ -200,7 +216,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const expiringAnswer = () => {
       const refreshToken = token('shprt');
       theShop.refreshTokens.add(refreshToken);
-      return { access_token: issue(name, ttl), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
+      return { access_token: issue(name, ttl), scope: state.scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
     };
     if (body.grant_type === TOKEN_EXCHANGE) {
       if (body.subject_token_type !== ID_TOKEN) return deny('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
@@ -208,17 +224,17 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       if (problem) return deny('invalid_subject_token', `The session token is not valid (${problem}).`);
       if (!theShop.installed) return deny('invalid_subject_token', 'The app is not installed on this shop.');
       if (body.requested_token_type !== OFFLINE_TOKEN) return deny('invalid_request', 'requested_token_type is not one this fake serves');
-      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: scopes };
+      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
     } else if (body.grant_type === 'client_credentials') {
-      answer = { access_token: issue(name, 86_399), scope: scopes, expires_in: 86_399 };
+      answer = { access_token: issue(name, 86_399), scope: state.scopes, expires_in: 86_399 };
     } else if (body.grant_type === 'refresh_token') {
       if (!theShop.refreshTokens.has(body.refresh_token ?? '')) return deny('invalid_grant', 'Token has been expired or revoked.');
       const refreshToken = token('shprt');
       theShop.refreshTokens.add(refreshToken);
-      answer = { access_token: issue(name, ttl, body.refresh_token), scope: scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
+      answer = { access_token: issue(name, ttl, body.refresh_token), scope: state.scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
     } else {
       if (!theShop.codes.delete(body.code ?? '')) return deny('invalid_grant', 'The authorization code is invalid or was used already.');
-      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: scopes };
+      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
     }
     requests.push({ shop: name, what, status: 200 });
     res.json(answer);
@@ -254,67 +270,40 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       return void res.json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: cost(202, 10) });
     }
     log(200);
-    const variables = body.variables ?? {};
-    const theShop = shop(name);
-    const denied: Array<{ message: string; path: Array<string | number>; extensions: { code: string } }> = [];
-    const view = (order: Record<string, unknown>, path: Array<string | number>) => {
-      if (state.protectedDataGranted) return order;
-      for (const field of ['email', 'phone']) denied.push({ message: `Access denied for ${field} field.`, path: [...path, field], extensions: { code: 'ACCESS_DENIED' } });
-      const customer = order.customer as Record<string, unknown> | null;
-      return { ...order, email: null, phone: null, customer: customer ? { ...customer, defaultEmailAddress: null, defaultPhoneNumber: null } : null };
-    };
-    switch (operation) {
-      case 'LoyaltyBridgeOrders': {
-        const filter = String(variables.query ?? '');
-        const since = /updated_at:>='([^']+)'/.exec(filter)?.[1];
-        const until = /updated_at:<='([^']+)'/.exec(filter)?.[1];
-        const all = [...theShop.orders.values()]
-          .filter((order) => (!since || String(order.updatedAt) >= since) && (!until || String(order.updatedAt) <= until))
-          .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
-        if (!state.readAllOrders && since && Date.parse(since) < now() - 60 * 86_400_000) {
-          return void res.json({ data: null, errors: [{ message: 'Access denied for orders field. Required access: `read_all_orders` for orders older than 60 days.', path: ['orders'], extensions: { code: 'ACCESS_DENIED' } }], extensions: cost(2) });
-        }
-        const first = Number(variables.first ?? 50);
-        const start = variables.after ? Number(String(variables.after).replace('cursor-', '')) : 0;
-        const nodes = all.slice(start, start + first);
-        const next = start + first < all.length;
-        return void res.json({
-          data: { orders: { pageInfo: { hasNextPage: next, endCursor: next ? `cursor-${start + first}` : null }, nodes: nodes.map((order, i) => view(order, ['orders', 'nodes', i])) } },
-          ...(denied.length > 0 ? { errors: denied } : {}),
-          extensions: cost(2 + first * 2),
-        });
-      }
-      case 'LoyaltyBridgeOrder': {
-        const id = String(variables.id ?? '').split('/').pop() ?? '';
-        const order = theShop.orders.get(id);
-        return void res.json({ data: { order: order ? view(order, ['order']) : null }, ...(denied.length > 0 ? { errors: denied } : {}), extensions: cost(20) });
-      }
-      case 'LoyaltyBridgeSubscriptions':
-        return void res.json({
-          data: { webhookSubscriptions: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: theShop.subscriptions.map(({ apiVersion, ...rest }) => ({ ...rest, apiVersion: { handle: apiVersion } })) } },
-          extensions: cost(12),
-        });
-      case 'LoyaltyBridgeSubscribe': {
-        const input = variables.webhookSubscription as { uri: string };
-        const subscription = { id: `gid://shopify/WebhookSubscription/${++ids}`, topic: String(variables.topic), uri: input.uri, apiVersion: String(req.params.version) };
-        theShop.subscriptions.push(subscription);
-        return void res.json({ data: { webhookSubscriptionCreate: { webhookSubscription: { id: subscription.id, topic: subscription.topic, uri: subscription.uri }, userErrors: [] } }, extensions: cost(10) });
-      }
-      case 'LoyaltyBridgeMove': {
-        const subscription = theShop.subscriptions.find((candidate) => candidate.id === variables.id);
-        if (!subscription) return void res.json({ data: { webhookSubscriptionUpdate: { webhookSubscription: null, userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }] } } });
-        subscription.uri = (variables.webhookSubscription as { uri: string }).uri;
-        return void res.json({ data: { webhookSubscriptionUpdate: { webhookSubscription: { id: subscription.id, uri: subscription.uri }, userErrors: [] } }, extensions: cost(10) });
-      }
-      case 'LoyaltyBridgeUnsubscribe': {
-        const before = theShop.subscriptions.length;
-        theShop.subscriptions = theShop.subscriptions.filter((candidate) => candidate.id !== variables.id);
-        const deleted = before !== theShop.subscriptions.length;
-        return void res.json({ data: { webhookSubscriptionDelete: { deletedWebhookSubscriptionId: deleted ? variables.id : null, userErrors: deleted ? [] : [{ field: ['id'], message: 'Webhook subscription does not exist' }] } }, extensions: cost(10) });
-      }
-      default:
-        return void res.json({ data: { shop: { name } }, extensions: cost(1) });
+    const version = String(req.params.version);
+    let result;
+    try {
+      result = await executeShopifyAdmin(
+        {
+          shopName: name,
+          shop: shop(name),
+          scopes: new Set(state.scopes.split(',').map((scope) => scope.trim()).filter(Boolean)),
+          protectedDataGranted: state.protectedDataGranted,
+          readAllOrders: state.readAllOrders,
+          webhookApiVersion: state.webhookApiVersion,
+          bulkPolls: state.bulkPolls,
+          bulkLimit: 5,
+          bulkUrl: (id) => `${http.localUrl}/bulk-results/${name}/${id.split('/').pop()}.jsonl`,
+          nowMs: now(),
+          newId: () => ++ids,
+        },
+        version,
+        body.query,
+        body.variables ?? {},
+      );
+    } catch (error) {
+      // No schema for that version: Shopify answers 404 for a version it does not serve.
+      return void res.status(404).json({ errors: `Not Found (${(error as Error).message})` });
     }
+    const requested = operation === 'LoyaltyBridgeOrders' ? 2 + Number((body.variables ?? {}).first ?? 50) * 2 : operation === 'LoyaltyBridgeOrder' ? 20 : 10;
+    res.json({ ...result, extensions: cost(requested) });
+  });
+
+  // Bulk results live on storage the URL names, not behind the Admin API token.
+  router.get('/bulk-results/:shop/:id.jsonl', (req, res) => {
+    const operation = shop(String(req.params.shop)).bulkOperations.get(`gid://shopify/BulkOperation/${req.params.id}`);
+    if (!operation || operation.status !== 'COMPLETED') return void res.status(404).send('NoSuchKey');
+    res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
   });
 
   app.use('/shop/:shop', router);
@@ -351,6 +340,49 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     },
     set hangMs(value: number) {
       state.hangMs = value;
+    },
+    get scopes() {
+      return state.scopes;
+    },
+    set scopes(value: string) {
+      state.scopes = value;
+    },
+    get webhookApiVersion() {
+      return state.webhookApiVersion;
+    },
+    set webhookApiVersion(value: string) {
+      state.webhookApiVersion = value;
+    },
+    get bulkPolls() {
+      return state.bulkPolls;
+    },
+    set bulkPolls(value: number) {
+      state.bulkPolls = value;
+    },
+    appSubscriptions,
+    async deliver(name, topic, body) {
+      const enumTopic = topic.replace('/', '_').toUpperCase();
+      const targets = [...shop(name).subscriptions.filter((subscription) => subscription.topic === enumTopic), ...appSubscriptions.filter((subscription) => subscription.topic === topic)];
+      const eventId = randomUUID();
+      const statuses: number[] = [];
+      for (const target of targets) {
+        const response = await fetch(target.uri, {
+          method: 'POST',
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-shopify-hmac-sha256': createHmac('sha256', options.apiSecret).update(body).digest('base64'),
+            'x-shopify-topic': topic,
+            'x-shopify-shop-domain': name,
+            'x-shopify-api-version': 'apiVersion' in target ? String(target.apiVersion) : state.webhookApiVersion,
+            'x-shopify-webhook-id': randomUUID(),
+            'x-shopify-event-id': eventId,
+            'x-shopify-triggered-at': new Date(now()).toISOString(),
+          },
+        });
+        statuses.push(response.status);
+      }
+      return statuses;
     },
     registerToken: (value, name) => void tokens.set(value, { shop: name, expiresAt: null }),
     install: (name) => void (shop(name).installed = true),

@@ -1,11 +1,12 @@
 // shopify.app.toml, for merchants who deploy with Shopify CLI, declares what
-// the bridge itself handles: every topic it reads, the compliance topics, the
-// App URL, callback and webhook paths the bridge serves, embedding as the
-// bridge defaults to it, and its default API version.
+// the bridge itself handles: the compliance topics (and no other topic: the
+// bridge subscribes those per shop, and a second, app-wide subscription would
+// double every delivery), the App URL, callback and webhook paths the bridge
+// serves, embedding as the bridge defaults to it, and its default API version.
 import { readFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
 import { expect, it } from 'vitest';
-import { COMPLIANCE_TOPICS, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
+import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../src/http/shopify-auth.ts';
 
@@ -17,10 +18,10 @@ interface AppToml {
   webhooks: { api_version: string; subscriptions: Array<{ topics?: string[]; compliance_topics?: string[]; uri: string }> };
 }
 
-it('declares the topics, compliance topics, paths and API version the bridge uses', () => {
+it('declares the compliance topics and no other, and the paths and API version the bridge uses', () => {
   const app = parse(readFileSync(new URL('../../shopify.app.toml', import.meta.url), 'utf8')) as unknown as AppToml;
   const subscriptions = app.webhooks.subscriptions;
-  expect(subscriptions.flatMap((subscription) => subscription.topics ?? []).sort()).toEqual([...SHOPIFY_TOPICS].sort());
+  expect(subscriptions.flatMap((subscription) => subscription.topics ?? [])).toEqual([]);
   expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual([...COMPLIANCE_TOPICS].sort());
   for (const subscription of subscriptions) expect(new URL(subscription.uri).pathname).toBe('/webhooks/shopify');
   expect(app.auth.redirect_urls.map((url) => new URL(url).pathname)).toEqual([SHOPIFY_CALLBACK_PATH]);

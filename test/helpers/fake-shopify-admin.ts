@@ -1,0 +1,219 @@
+// The fake Shopify's Admin GraphQL API, executed by graphql-js on Shopify's
+// own published schema for the version in the URL (test/helpers/
+// shopify-schema.ts). A document the real API would reject (a field it lacks,
+// a wrong argument, a bad enum value) is rejected here with Shopify's
+// validation errors, and every answer has the schema's shapes, because the
+// schema's types serialise it. The resolvers below only hold data; what they
+// hand back is checked on the way out (non-null fields, enum values).
+//
+// What Shopify documents, and the fake therefore does:
+// - scopes: Order.customer needs read_customers ("Access denied for customer
+//   field. Required access: `read_customers` access scope."); the order's
+//   own contact needs only read_orders;
+// - protected customer data: without approval, e-mail and phone fields come
+//   back null with "This app is not approved to use the <field> field"
+//   errors beside the data, and subscribing to a topic that carries customer
+//   data is refused with a userError;
+// - a subscription's API version is the app's configured webhook version,
+//   not the version of the endpoint that created it;
+// - bulk operations: bulkOperationRunQuery runs a query in the background,
+//   bulkOperation(id) tells its status, and the result is JSONL at its url.
+import { defaultFieldResolver, graphql, GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { shopifyAdminSchema } from './shopify-schema.ts';
+
+export interface FakeSubscription {
+  id: string;
+  topic: string;
+  uri: string;
+  apiVersion: string;
+}
+
+export interface FakeBulkOperation {
+  id: string;
+  status: 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+  query: string;
+  createdAt: string;
+  completedAt: string | null;
+  /** Status answers left before it completes. */
+  pollsUntilDone: number;
+  lines: string[];
+  rootObjectCount: number;
+}
+
+export interface AdminShopState {
+  orders: Map<string, Record<string, unknown>>;
+  subscriptions: FakeSubscription[];
+  bulkOperations: Map<string, FakeBulkOperation>;
+}
+
+export interface AdminContext {
+  shopName: string;
+  shop: AdminShopState;
+  /** The scopes the app holds on this shop, as granted. */
+  scopes: ReadonlySet<string>;
+  protectedDataGranted: boolean;
+  readAllOrders: boolean;
+  /** The app's configured webhook API version: every subscription gets it. */
+  webhookApiVersion: string;
+  /** How many status answers a bulk operation stays RUNNING for. */
+  bulkPolls: number;
+  /** Concurrent bulk query operations Shopify allows a shop (2026-01 and later: 5). */
+  bulkLimit: number;
+  bulkUrl: (id: string) => string;
+  nowMs: number;
+  newId: () => number;
+}
+
+/** Topics whose payloads carry customer data: subscribing needs protected customer data approval. */
+const PROTECTED_TOPIC = /^(ORDERS_|REFUNDS_|CUSTOMERS_|DRAFT_ORDERS_|CHECKOUTS_|FULFILLMENTS_)/;
+
+/** Fields withheld without protected customer data approval (e-mail and phone). */
+const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
+  Order: new Set(['email', 'phone']),
+  Customer: new Set(['email', 'phone', 'defaultEmailAddress', 'defaultPhoneNumber']),
+  MailingAddress: new Set(['phone']),
+};
+
+const accessDenied = (message: string) => new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED' } });
+
+const implied = (scopes: ReadonlySet<string>, scope: string) => scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
+
+/** Scope and protected-data checks on every field, then the plain property read. */
+const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args, context, info) => {
+  const parent = info.parentType.name;
+  if (parent === 'Order' && info.fieldName === 'customer' && !implied(context.scopes, 'read_customers')) {
+    throw accessDenied('Access denied for customer field. Required access: `read_customers` access scope.');
+  }
+  if (!context.protectedDataGranted && PROTECTED_FIELDS[parent]?.has(info.fieldName)) {
+    throw accessDenied(`This app is not approved to use the ${info.fieldName} field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`);
+  }
+  return defaultFieldResolver(source, args, context, info);
+};
+
+function connection<T>(all: T[], args: { first?: number | null; after?: string | null }) {
+  const first = args.first ?? all.length;
+  const start = args.after ? Number(String(args.after).replace('cursor-', '')) : 0;
+  const nodes = all.slice(start, start + first);
+  const next = start + first < all.length;
+  const cursor = (i: number) => `cursor-${start + i + 1}`;
+  return {
+    nodes,
+    edges: nodes.map((node, i) => ({ node, cursor: cursor(i) })),
+    pageInfo: { hasNextPage: next, hasPreviousPage: start > 0, startCursor: nodes.length ? `cursor-${start}` : null, endCursor: next || nodes.length ? `cursor-${start + nodes.length}` : null },
+  };
+}
+
+/** Orders matching the search syntax the bridge uses (updated_at bounds). */
+function matchingOrders(context: AdminContext, query: string | null | undefined) {
+  const filter = String(query ?? '');
+  const since = /updated_at:>='([^']+)'/.exec(filter)?.[1];
+  const until = /updated_at:<='([^']+)'/.exec(filter)?.[1];
+  if (!context.readAllOrders && since && Date.parse(since) < context.nowMs - 60 * 86_400_000) {
+    throw accessDenied('Access denied for orders field. Required access: `read_all_orders` for orders older than 60 days.');
+  }
+  return [...context.shop.orders.values()]
+    .filter((order) => (!since || String(order.updatedAt) >= since) && (!until || String(order.updatedAt) <= until))
+    .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
+}
+
+function rootValue(context: AdminContext, version: string) {
+  const { shop } = context;
+  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({ ...rest, apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true } });
+  const userError = (message: string, field: string[] | null = null) => ({ field, message });
+  return {
+    // --- queries
+    orders: (args: { first?: number; after?: string; query?: string }) => connection(matchingOrders(context, args.query), args),
+    order: ({ id }: { id: string }) => shop.orders.get(String(id).split('/').pop() ?? '') ?? null,
+    shop: () => ({ id: 'gid://shopify/Shop/1', name: context.shopName, myshopifyDomain: context.shopName }),
+    currentAppInstallation: () => ({ accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })) }),
+    webhookSubscriptions: (args: { first?: number; after?: string }) => connection(shop.subscriptions.map(subscriptionView), args),
+    bulkOperation: ({ id }: { id: string }) => {
+      const operation = shop.bulkOperations.get(id);
+      if (!operation) return null;
+      if (operation.status !== 'COMPLETED' && operation.status !== 'FAILED') {
+        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : 'COMPLETED';
+        if (operation.status === 'COMPLETED') operation.completedAt = new Date(context.nowMs).toISOString();
+      }
+      const done = operation.status === 'COMPLETED';
+      return {
+        id: operation.id,
+        status: operation.status,
+        type: 'QUERY',
+        query: operation.query,
+        createdAt: operation.createdAt,
+        completedAt: operation.completedAt,
+        errorCode: null,
+        objectCount: String(done ? operation.lines.length : 0),
+        rootObjectCount: String(done ? operation.rootObjectCount : 0),
+        fileSize: done ? String(operation.lines.join('\n').length) : null,
+        url: done && operation.lines.length > 0 ? context.bulkUrl(operation.id) : null,
+        partialDataUrl: null,
+      };
+    },
+    // --- mutations
+    webhookSubscriptionCreate: ({ topic, webhookSubscription }: { topic: string; webhookSubscription: { uri?: string } }) => {
+      if (!context.protectedDataGranted && PROTECTED_TOPIC.test(topic)) {
+        return { webhookSubscription: null, userErrors: [userError('This app is not approved to subscribe to webhook topics containing protected customer data. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.', ['webhookSubscription'])] };
+      }
+      const subscription: FakeSubscription = { id: `gid://shopify/WebhookSubscription/${context.newId()}`, topic, uri: String(webhookSubscription.uri ?? ''), apiVersion: context.webhookApiVersion };
+      shop.subscriptions.push(subscription);
+      return { webhookSubscription: subscriptionView(subscription), userErrors: [] };
+    },
+    webhookSubscriptionUpdate: ({ id, webhookSubscription }: { id: string; webhookSubscription: { uri?: string } }) => {
+      const subscription = shop.subscriptions.find((candidate) => candidate.id === id);
+      if (!subscription) return { webhookSubscription: null, userErrors: [userError('Webhook subscription does not exist', ['id'])] };
+      subscription.uri = String(webhookSubscription.uri ?? subscription.uri);
+      return { webhookSubscription: subscriptionView(subscription), userErrors: [] };
+    },
+    webhookSubscriptionDelete: ({ id }: { id: string }) => {
+      const before = shop.subscriptions.length;
+      shop.subscriptions = shop.subscriptions.filter((candidate) => candidate.id !== id);
+      const deleted = before !== shop.subscriptions.length;
+      return { deletedWebhookSubscriptionId: deleted ? id : null, userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])] };
+    },
+    bulkOperationRunQuery: async ({ query }: { query: string }) => {
+      const running = [...shop.bulkOperations.values()].filter((operation) => operation.status === 'CREATED' || operation.status === 'RUNNING');
+      if (running.length >= context.bulkLimit) {
+        return { bulkOperation: null, userErrors: [{ field: ['query'], message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`, code: 'OPERATION_IN_PROGRESS' }] };
+      }
+      // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
+      const result = await executeShopifyAdmin({ ...context, readAllOrders: context.readAllOrders }, version, query, {}, { bulk: true });
+      if (result.errors?.length && !result.data) {
+        return { bulkOperation: null, userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })) };
+      }
+      const roots = jsonlRoots(result.data);
+      const operation: FakeBulkOperation = {
+        id: `gid://shopify/BulkOperation/${context.newId()}`,
+        status: 'CREATED',
+        query,
+        createdAt: new Date(context.nowMs).toISOString(),
+        completedAt: null,
+        pollsUntilDone: context.bulkPolls,
+        lines: roots.map((node) => JSON.stringify(node)),
+        rootObjectCount: roots.length,
+      };
+      shop.bulkOperations.set(operation.id, operation);
+      return { bulkOperation: { id: operation.id, status: operation.status, type: 'QUERY', query, createdAt: operation.createdAt, objectCount: '0', rootObjectCount: '0', url: null, partialDataUrl: null, errorCode: null, completedAt: null }, userErrors: [] };
+    },
+  };
+}
+
+/** A bulk result's lines: the nodes of the top connection, one object a line. */
+function jsonlRoots(data: unknown): unknown[] {
+  const top = Object.values((data ?? {}) as Record<string, unknown>)[0] as { edges?: Array<{ node: unknown }>; nodes?: unknown[] } | undefined;
+  return top?.edges?.map((edge) => edge.node) ?? top?.nodes ?? [];
+}
+
+export interface ExecutionResultLike {
+  data?: Record<string, unknown> | null;
+  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+}
+
+/** One Admin API request, executed on the schema of that version. */
+export async function executeShopifyAdmin(context: AdminContext, version: string, source: string, variables: Record<string, unknown>, options: { bulk?: boolean } = {}): Promise<ExecutionResultLike> {
+  const schema = shopifyAdminSchema(version);
+  // Bulk queries name no page size: their connections return everything.
+  const root = rootValue(context, version);
+  const result = await graphql({ schema, source, rootValue: options.bulk ? { ...root, orders: (args: { query?: string }) => connection(matchingOrders(context, args.query), {}) } : root, contextValue: context, variableValues: variables, fieldResolver });
+  return { ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}), ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}) };
+}
