@@ -281,6 +281,7 @@ export const configSchema = z
     SHOPIFY_API_SECRET_PREVIOUS: secret().optional(),
     SHOPIFY_API_VERSION: z.string({ error: 'must be a version like 2026-10' }).regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { error: 'must be a Shopify API version like 2026-10' }),
     SHOPIFY_SCOPES: scopes(),
+    SHOPIFY_BULK_THRESHOLD: wholeNumber(1, 10_000_000),
     SHOPIFY_SHOP: z
       .string({ error: 'must be a shop domain' })
       .regex(SHOP_DOMAIN, { error: 'must look like your-store.myshopify.com' })

@@ -13,7 +13,8 @@ import { AllowedShops } from '../adapters/shopify/allowed-shops.ts';
 import { ShopifyAppSignatures } from '../adapters/shopify/app-signatures.ts';
 import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/adapter.ts';
 import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
-import { fetchShopifyOrder, fetchShopifyOrders } from '../adapters/shopify/graphql-orders.ts';
+import { shopifyOrdersInWindow } from '../adapters/shopify/bulk-orders.ts';
+import { fetchShopifyOrder } from '../adapters/shopify/graphql-orders.ts';
 import { syncShopifySubscriptions, type RegistrationResult } from '../adapters/shopify/register.ts';
 import { shopifyApp } from '../adapters/shopify/shopify-app.ts';
 import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
@@ -138,7 +139,8 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       platform: 'shopify',
       // Reconciliation and resync read only the shops the bridge serves: nothing of another shop earns.
       shops: async () => shopifyAllowed.filter(await shopify.access.shops()),
-      fetchOrders: (shop, window) => fetchShopifyOrders(shopify.apis.for(shop), window),
+      // Large windows (a first resync, a long outage) through a bulk operation, the rest page by page.
+      fetchOrders: (shop, window) => shopifyOrdersInWindow(shopify.apis.for(shop), window, { threshold: config.SHOPIFY_BULK_THRESHOLD, exclusive: (name, fn) => store.exclusive(name, fn) }),
       fetchOrder: (shop, orderId) => fetchShopifyOrder(shopify.apis.for(shop), orderId, 'shopify-resync'),
       checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, store, shop),
     });

@@ -207,7 +207,7 @@ export function filterFor({ since, until }: FetchWindow): string {
 }
 
 /** Orders older than 60 days need the read_all_orders scope: say so when Shopify refuses. */
-function explainScope(error: unknown, since: Date, now: Date): unknown {
+export function explainScope(error: unknown, since: Date, now: Date): unknown {
   if (error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && now.getTime() - since.getTime() > SIXTY_DAYS_MS) {
     return new ShopifyAdminError(
       `Shopify refused to list orders from before ${new Date(now.getTime() - SIXTY_DAYS_MS).toISOString().slice(0, 10)}: orders older than 60 days need the read_all_orders scope. Ask Shopify for it in the app's settings, or resync a more recent window. (${error.message})`,

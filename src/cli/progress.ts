@@ -16,9 +16,9 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stdout): P
     );
     bar.start(1, 0, { fetched: 0, changed: 0, unchanged: 0, failed: 0 });
     return {
-      // The total is not known in advance: the bar shows how far through what has been fetched so far.
+      // The total, when the platform counted the orders first (Shopify); otherwise how far through what has been fetched so far.
       update: (progress) => {
-        bar.setTotal(Math.max(1, progress.fetched));
+        bar.setTotal(Math.max(1, progress.expected ?? 0, progress.fetched));
         bar.update(progress.changed + progress.unchanged + progress.failed, { ...progress });
       },
       stop: () => bar.stop(),
@@ -27,7 +27,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stdout): P
   let lastLine = '';
   return {
     update: (progress) => {
-      const line = `fetched ${progress.fetched}, changed ${progress.changed}, unchanged ${progress.unchanged}, failed ${progress.failed}`;
+      const line = `fetched ${progress.fetched}${progress.expected !== undefined ? ` of ${progress.expected}` : ''}, changed ${progress.changed}, unchanged ${progress.unchanged}, failed ${progress.failed}`;
       // One line per 100 orders, and none for a repeat.
       if (line !== lastLine && (progress.fetched % 100 === 0 || progress.failed > 0)) stream.write(`${line}\n`);
       lastLine = line;

@@ -37,7 +37,8 @@ export interface SubscriptionHealth {
 export interface OrderSource {
   platform: string;
   shops(): Promise<string[]>;
-  fetchOrders(shop: string, window: OrderWindow): AsyncIterable<OrderEvent>;
+  /** Orders modified in the window; `expected` on the iterable tells how many, once the source knows. */
+  fetchOrders(shop: string, window: OrderWindow): AsyncIterable<OrderEvent> & { expected?: number | undefined };
   /** One order as the platform has it now; undefined when it has none. */
   fetchOrder(shop: string, orderId: string): Promise<OrderEvent | undefined>;
   /** Reads (and where the bridge may, puts right) the subscriptions of a shop. */

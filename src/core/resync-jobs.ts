@@ -140,6 +140,7 @@ function add(done: ResyncProgress, current: ResyncProgress): ResyncProgress {
     unchanged: done.unchanged + current.unchanged,
     failed: done.failed + current.failed,
     errors: [...done.errors, ...current.errors].slice(0, 50),
+    ...(done.expected !== undefined || current.expected !== undefined ? { expected: (done.expected ?? done.fetched) + (current.expected ?? 0) } : {}),
   };
 }
 

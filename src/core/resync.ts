@@ -13,15 +13,18 @@ export interface ResyncProgress {
   unchanged: number;
   failed: number;
   errors: string[];
+  /** How many orders the source said it would yield, when it could tell (a count before a large resync). */
+  expected?: number | undefined;
 }
 
 export const emptyProgress = (): ResyncProgress => ({ fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] });
 
-export async function resync(source: AsyncIterable<OrderEvent>, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
+export async function resync(source: AsyncIterable<OrderEvent> & { expected?: number | undefined }, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
   const progress = emptyProgress();
   try {
     for await (const event of source) {
       progress.fetched++;
+      if (source.expected !== undefined) progress.expected = source.expected;
       try {
         const result = await ingest.events(event.deliveryId, [event]);
         if (result === 'accepted') progress.changed++;

@@ -44,6 +44,8 @@ export interface AdminShopState {
   orders: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
+  /** The most bulk query operations this shop ever had running at once. */
+  mostBulkAtOnce: number;
 }
 
 export interface AdminContext {
@@ -123,6 +125,10 @@ function rootValue(context: AdminContext, version: string) {
   return {
     // --- queries
     orders: (args: { first?: number; after?: string; query?: string }) => connection(matchingOrders(context, args.query), args),
+    ordersCount: (args: { query?: string; limit?: number | null }) => {
+      const count = matchingOrders(context, args.query).length;
+      return { count: args.limit == null ? count : Math.min(count, args.limit), precision: args.limit != null && count > args.limit ? 'AT_LEAST' : 'EXACT' };
+    },
     order: ({ id }: { id: string }) => shop.orders.get(String(id).split('/').pop() ?? '') ?? null,
     shop: () => ({ id: 'gid://shopify/Shop/1', name: context.shopName, myshopifyDomain: context.shopName }),
     currentAppInstallation: () => ({ accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })) }),
@@ -193,6 +199,7 @@ function rootValue(context: AdminContext, version: string) {
         rootObjectCount: roots.length,
       };
       shop.bulkOperations.set(operation.id, operation);
+      shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
       return { bulkOperation: { id: operation.id, status: operation.status, type: 'QUERY', query, createdAt: operation.createdAt, objectCount: '0', rootObjectCount: '0', url: null, partialDataUrl: null, errorCode: null, completedAt: null }, userErrors: [] };
     },
   };

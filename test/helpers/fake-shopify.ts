@@ -64,6 +64,7 @@ export interface FakeShop {
   orders: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
+  mostBulkAtOnce: number;
   /** Codes handed out by the consent page, not yet exchanged. */
   codes: Set<string>;
   /** Refresh tokens still valid. */
@@ -162,7 +163,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const shop = (name: string): FakeShop => {
     let found = shops.get(name);
     if (!found) {
-      found = { orders: new Map(), subscriptions: [], bulkOperations: new Map(), codes: new Set(), refreshTokens: new Set(), installed: false };
+      found = { orders: new Map(), subscriptions: [], bulkOperations: new Map(), mostBulkAtOnce: 0, codes: new Set(), refreshTokens: new Set(), installed: false };
       shops.set(name, found);
     }
     return found;

@@ -406,9 +406,9 @@ async function startResync(event) {
 async function watchResync(id) {
   const { body } = await api(`/resync/${id}`);
   const { job } = body;
-  const { fetched, changed, unchanged, failed, errors } = job.progress;
+  const { fetched, changed, unchanged, failed, errors, expected } = job.progress;
   const state = job.status === 'running' ? 'Running' : job.status === 'done' ? 'Done' : 'Failed';
-  $('#resync-progress').textContent = `${state}: fetched ${fetched}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${errors.length ? `. ${errors[0]}` : ''}`;
+  $('#resync-progress').textContent = `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${errors.length ? `. ${errors[0]}` : ''}`;
   if (job.status === 'running') setTimeout(() => watchResync(id), 500);
   else refresh();
 }

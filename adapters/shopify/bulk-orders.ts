@@ -1,0 +1,150 @@
+// Large resyncs through Shopify's bulk operations: one bulkOperationRunQuery
+// instead of hundreds of pages, polled with backoff until Shopify has the
+// whole result, then read as JSONL, a line at a time, from the URL Shopify
+// gives (storage outside the Admin API: no token is sent there). Windows
+// with fewer orders than SHOPIFY_BULK_THRESHOLD keep paging, which starts at
+// once. Either way the orders are the same OrderEvents with the same delivery
+// ids, so a bulk resync and a paged one dedupe against each other.
+//
+// One bulk operation at a time per shop across instances: starting and
+// waiting for it run under the ledger's exclusive lock for that shop.
+import { createInterface } from 'node:readline';
+import got from 'got';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { OrderWindow } from '../../src/core/order-source.ts';
+import type { ShopifyAdminApi } from './admin-api.ts';
+import { ShopifyAdminError } from './admin-api.ts';
+import { bulkOrdersQuery, deniedFields, explainScope, fetchShopifyOrders, filterFor, graphqlOrderToEvent, orderDocuments } from './graphql-orders.ts';
+
+export const ORDERS_COUNT_QUERY = `query LoyaltyBridgeOrdersCount($query: String) {
+  ordersCount(query: $query, limit: null) { count precision }
+}`;
+
+export const BULK_ORDERS_MUTATION = `mutation LoyaltyBridgeBulkOrders($query: String!) {
+  bulkOperationRunQuery(query: $query, groupObjects: false) {
+    bulkOperation { id status }
+    userErrors { field message code }
+  }
+}`;
+
+export const BULK_STATUS_QUERY = `query LoyaltyBridgeBulkStatus($id: ID!) {
+  bulkOperation(id: $id) { id status errorCode objectCount rootObjectCount url partialDataUrl }
+}`;
+
+/** Orders that an async iteration will yield, when known before the first one. */
+export interface ExpectedOrders extends AsyncIterable<OrderEvent> {
+  expected?: number | undefined;
+}
+
+export interface BulkOptions {
+  /** Windows with at least this many orders go through a bulk operation. */
+  threshold: number;
+  /** The ledger's lock, so that one instance at a time runs a shop's bulk operation. */
+  exclusive: <T>(name: string, fn: () => Promise<T>) => Promise<{ ran: true; value: T } | { ran: false }>;
+  /** First wait between status checks; it grows by half each time, up to maxPollMs. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** Give up waiting for Shopify (or for another instance's operation) after this long. */
+  maxWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+}
+
+interface BulkOperationNode {
+  id: string;
+  status: string;
+  errorCode: string | null;
+  rootObjectCount: string;
+  url: string | null;
+  partialDataUrl: string | null;
+}
+
+export async function countShopifyOrders(api: ShopifyAdminApi, window: OrderWindow): Promise<number> {
+  const data = await api.query<{ ordersCount: { count: number } | null }>(ORDERS_COUNT_QUERY, { query: filterFor(window) }, 2);
+  return data.ordersCount?.count ?? 0;
+}
+
+/**
+ * Orders updated in the window: counted first, then paged or, from the
+ * threshold on, read through a bulk operation. `expected` is the count.
+ */
+export function shopifyOrdersInWindow(api: ShopifyAdminApi, window: OrderWindow, options: BulkOptions): ExpectedOrders {
+  const source: ExpectedOrders = {
+    expected: undefined,
+    async *[Symbol.asyncIterator]() {
+      const count = await countShopifyOrders(api, window);
+      source.expected = count;
+      if (count < options.threshold) yield* fetchShopifyOrders(api, window, options.now?.());
+      else yield* fetchShopifyOrdersInBulk(api, window, options);
+    },
+  };
+  return source;
+}
+
+export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: OrderWindow, options: BulkOptions): AsyncGenerator<OrderEvent> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? (() => new Date());
+  const documents = await orderDocuments(api);
+  // A bulk result carries no errors beside its data: one order read the usual way tells whether contact data is withheld.
+  const probe = await api.queryPartial(documents.orders, { first: 1, after: null, query: filterFor(window) }, 4).catch((error: unknown) => {
+    throw explainScope(error, window.since, now());
+  });
+  const withheld = deniedFields(probe.partialErrors).withheld;
+
+  const started = Date.now();
+  const waitedTooLong = () => Date.now() - started > (options.maxWaitMs ?? 4 * 60 * 60_000);
+  let wait = options.pollMs ?? 1000;
+  const backoff = async () => {
+    await sleep(wait);
+    wait = Math.min(Math.ceil(wait * 1.5), options.maxPollMs ?? 30_000);
+  };
+
+  let url: string | null = null;
+  for (;;) {
+    const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () => runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong));
+    if (ran.ran) {
+      url = ran.value;
+      break;
+    }
+    // Another instance runs this shop's bulk operation: wait for it to finish, then run ours.
+    if (waitedTooLong()) throw new ShopifyAdminError(`another instance's bulk operation on ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
+    await backoff();
+  }
+  if (!url) return; // No order in the window.
+
+  const lines = createInterface({ input: got.stream(url, { timeout: { request: 10 * 60_000 } }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const node = JSON.parse(line) as Record<string, unknown>;
+    // Children of nested connections come as lines of their own; the bridge's query has none.
+    if ('__parentId' in node) continue;
+    const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now(), withheld);
+    if (event) yield event;
+  }
+}
+
+/** Starts the operation (waiting while Shopify runs another for this shop) and waits for its result's URL. */
+async function runToCompletion(api: ShopifyAdminApi, query: string, backoff: () => Promise<void>, waitedTooLong: () => boolean): Promise<string | null> {
+  let id: string | undefined;
+  while (!id) {
+    const data = await api.query<{ bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: Array<{ message: string; code?: string | null }> } }>(BULK_ORDERS_MUTATION, { query }, 10);
+    const { bulkOperation, userErrors } = data.bulkOperationRunQuery;
+    if (bulkOperation) {
+      id = bulkOperation.id;
+      break;
+    }
+    const busy = userErrors.some((error) => error.code === 'OPERATION_IN_PROGRESS' || error.code === 'LIMIT_REACHED');
+    if (!busy || waitedTooLong()) throw new ShopifyAdminError(`Shopify refused the bulk operation for ${api.shop}: ${userErrors.map((error) => error.message).join('; ')}`, busy ? 'UNAVAILABLE' : 'USER_ERROR', busy);
+    await backoff();
+  }
+  for (;;) {
+    await backoff();
+    const { bulkOperation } = await api.query<{ bulkOperation: BulkOperationNode | null }>(BULK_STATUS_QUERY, { id }, 2);
+    if (!bulkOperation) throw new ShopifyAdminError(`Shopify has no bulk operation ${id}`);
+    if (bulkOperation.status === 'COMPLETED') return bulkOperation.url;
+    if (['FAILED', 'CANCELED', 'CANCELING', 'EXPIRED'].includes(bulkOperation.status)) {
+      throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} ended ${bulkOperation.status}${bulkOperation.errorCode ? ` (${bulkOperation.errorCode})` : ''}`, bulkOperation.errorCode ?? undefined, bulkOperation.errorCode === 'INTERNAL_SERVER_ERROR' || bulkOperation.errorCode === 'TIMEOUT');
+    }
+    if (waitedTooLong()) throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
+  }
+}
