@@ -110,9 +110,9 @@ export interface FakeShopify {
   /**
    * An event on a shop, as Shopify sends it: one delivery per subscription
    * to the topic (the shop's and the app's), each with its own webhook id,
-   * all with the same event id. Answers each delivery's HTTP status.
+   * all with the same event id. Answers each delivery's HTTP status and result.
    */
-  deliver(shop: string, topic: string, body: string): Promise<number[]>;
+  deliver(shop: string, topic: string, body: string): Promise<Array<{ status: number; result: string | undefined }>>;
   close(): Promise<void>;
 }
 
@@ -365,7 +365,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       const enumTopic = topic.replace('/', '_').toUpperCase();
       const targets = [...shop(name).subscriptions.filter((subscription) => subscription.topic === enumTopic), ...appSubscriptions.filter((subscription) => subscription.topic === topic)];
       const eventId = randomUUID();
-      const statuses: number[] = [];
+      const statuses: Array<{ status: number; result: string | undefined }> = [];
       for (const target of targets) {
         const response = await fetch(target.uri, {
           method: 'POST',
@@ -381,7 +381,8 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
             'x-shopify-triggered-at': new Date(now()).toISOString(),
           },
         });
-        statuses.push(response.status);
+        const answer = (await response.json().catch(() => ({}))) as { result?: string };
+        statuses.push({ status: response.status, result: answer.result });
       }
       return statuses;
     },
