@@ -45,6 +45,7 @@ export function engineOptionsFromConfig(config: Config, parts: { store: LedgerSt
     ...(store.kind === 'postgres' ? { pollMs: 1_000 } : {}),
     worker: {
       concurrency: config.WORKER_CONCURRENCY,
+      backfillMinShare: config.BACKFILL_MIN_SHARE,
       maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000,
       maxUnknownFailures: config.LOYALTY_UNKNOWN_FAILURE_RETRIES,
       settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000,

@@ -1,5 +1,6 @@
 // Composition root: builds the parts from the configuration, starts them, and
 // stops them in order. Nothing else in the code reads the configuration.
+import { laneStatus } from './core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from '../adapters/adapter.ts';
 import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
@@ -186,6 +187,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     deadLetters: () => store.countDeadLetters(),
     limiter: () => client.limiter.stats(),
     paused: () => engine.authPause.paused,
+    lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
   });
   const app = createHttpHandler({
     logger,

@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), on a registry of the bridge's own so that
 // several bridges in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LANES, type Lane, type LaneStatus } from './core/lanes.ts';
 import { SUBSCRIPTION_PROBLEM_KINDS, type SubscriptionHealth } from './core/order-source.ts';
 
 export interface MetricSources {
@@ -10,6 +11,7 @@ export interface MetricSources {
   deadLetters?: () => Promise<number>;
   limiter?: () => { queued: number; running: number; startedInWindow: number; effectiveLimit: number };
   paused?: () => boolean;
+  lanes?: () => Promise<Record<Lane, LaneStatus>>;
 }
 
 export class Metrics {
@@ -85,6 +87,21 @@ export class Metrics {
     });
     gauge('loyalty_bridge_rate_limiter_queued', 'Calls waiting for their turn in the outbound rate limiter', () => sources().limiter?.().queued);
     gauge('loyalty_bridge_rate_limiter_window_calls', 'Calls started in the last minute', () => sources().limiter?.().startedInWindow);
+    const perLane = (name: string, help: string, read: (lane: LaneStatus) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['lane'] as const,
+        registers: [this.registry],
+        async collect() {
+          const lanes = await sources().lanes?.();
+          if (!lanes) return;
+          for (const lane of LANES) this.set({ lane }, read(lanes[lane]));
+        },
+      });
+    perLane('loyalty_bridge_lane_due', 'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)', (lane) => lane.due);
+    perLane('loyalty_bridge_lane_calls_last_minute', 'Loyalty calls this instance made in the last minute, per lane', (lane) => lane.callsLastMinute);
+    perLane('loyalty_bridge_lane_oldest_wait_seconds', 'How long the longest-waiting due order of the lane has waited', (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0));
     gauge('loyalty_bridge_rate_limiter_limit', 'Calls a minute the limiter allows', () => sources().limiter?.().effectiveLimit);
   }
 

@@ -2,6 +2,7 @@
 // dead letters, and what needs attention (refused credentials, subscriptions
 // a platform turned off), from a running bridge or the ledger itself.
 import type { Config } from '../config.ts';
+import { LANES, laneStatus, type Lane, type LaneStatus } from '../core/lanes.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import type { OrderCounts } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -12,6 +13,7 @@ interface StatusBody {
   deadLetters: number;
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
   connections?: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
+  lanes?: Record<Lane, LaneStatus>;
 }
 
 export async function status(config: Config, logger: Logger, remote: Remote | undefined): Promise<number> {
@@ -23,6 +25,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       orders: await store.countOrders(),
       deadLetters: await store.countDeadLetters(),
       connections: [{ platform: 'all', subscriptions: (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value) }],
+      lanes: laneStatus(await store.laneCounts(), { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } }, new Date()),
     }));
   }
   if (body.upstream?.credentialsRefused) out('!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID');
@@ -45,5 +48,12 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0) out(`!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`);
   out(`dead letters: ${body.deadLetters}`);
+  for (const lane of LANES) {
+    const figures = body.lanes?.[lane];
+    if (!figures) continue;
+    const since = figures.oldestDueAt ? `, oldest waiting since ${figures.oldestDueAt}` : '';
+    const finish = figures.estimatedFinishAt ? `, done at this pace by ${figures.estimatedFinishAt}` : '';
+    out(`${lane.padEnd(8)} work: ${figures.due} due now, ${figures.waiting} waiting, ${figures.callsLastMinute} calls in the last minute${since}${finish}`);
+  }
   return 0;
 }

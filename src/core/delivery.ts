@@ -3,6 +3,7 @@
 // read them again. This is the boundary between the webhook route (which
 // only receives) and the core (which translates, folds and calls), so
 // nothing here waits on another server.
+import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
 
 export interface StoredDelivery {
@@ -40,6 +41,8 @@ export interface InboxEntry {
   delivery?: StoredDelivery;
   events?: OrderEvent[];
   retry: EntryRetry | null;
+  /** The lane of the work it causes: live for a delivery, backfill for a resync's or reconciliation's events (absent: live). */
+  lane?: Lane | undefined;
 }
 
 export function deliveryBody(delivery: Pick<StoredDelivery, 'body' | 'bodyEncoding'>): Buffer {

@@ -2,6 +2,7 @@
 // ingestion (the acknowledgement path), intake (translation and folding
 // after the answer), the worker (loyalty calls), privacy requests, and the
 // pause that refused credentials bring.
+import type { Lane } from './lanes.ts';
 import { randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
@@ -41,7 +42,7 @@ export interface EngineOptions {
   owner?: string;
   /** Poll a shared store this often (other instances' work); unset for a store only this process writes. */
   pollMs?: number;
-  worker?: { concurrency?: number; maxRetryAgeMs?: number; maxUnknownFailures?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
+  worker?: { concurrency?: number; backfillMinShare?: number; maxRetryAgeMs?: number; maxUnknownFailures?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
   intake?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; leaseMs?: number };
   onPauseChange?: (paused: boolean) => void;
   now?: () => Date;
@@ -67,7 +68,8 @@ export interface Engine {
   /** Order events in neutral form (resync, tests): durable when it resolves. */
   accept(key: string, events: OrderEvent[], aliases?: string[]): Promise<IngestResult>;
   /** A person retries a dead letter: a call is sent again, a delivery read again. */
-  retryDeadLetter(letter: DeadLetter): Promise<RetryOutcome>;
+  /** A person's retry of one letter is live work; a bulk retry passes 'backfill'. */
+  retryDeadLetter(letter: DeadLetter, lane?: Lane): Promise<RetryOutcome>;
   /** Waits until every accepted delivery is folded and nothing is due now (retries waiting for a time do not count). */
   drain(): Promise<void>;
   /** Stops taking work, waits up to timeoutMs for calls under way, flushes the store. */
@@ -155,7 +157,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await intake.idle();
     },
     accept: (key, events, aliases) => entry.events(key, events, aliases),
-    async retryDeadLetter(letter) {
+    async retryDeadLetter(letter, lane = 'live') {
       if (letter.adjustmentId) {
         const result = await adjustments.resend(letter.adjustmentId);
         if (!result) return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
@@ -169,7 +171,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       if (letter.kind === 'call') {
         if (!letter.orderKey) return { retried: false, reason: 'this dead letter names no order' };
         await store.removeDeadLetter(letter.id);
-        await theWorker.retry(letter.orderKey, letter.id);
+        await theWorker.retry(letter.orderKey, letter.id, lane);
         return { retried: true };
       }
       const delivery = letter.delivery;
@@ -181,7 +183,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         const translation = await adapter.translate(delivery);
         if (translation.kind !== 'unusable') {
           const key = `${letter.deliveryKey ?? letter.id}:retry:${letter.retries + 1}`;
-          await (translation.kind === 'events' ? entry.events(key, translation.events) : entry.delivery(key, delivery));
+          await (translation.kind === 'events' ? entry.events(key, translation.events, [], lane) : entry.delivery(key, delivery, [], lane));
           await store.removeDeadLetter(letter.id);
           return { retried: true };
         }

@@ -6,6 +6,7 @@
 // What the delivery means (its orders, a dead letter, an uninstall) is worked
 // out after the answer, by intake, from what was stored here.
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
+import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
@@ -13,15 +14,15 @@ export type IngestResult = 'accepted' | 'duplicate';
 
 export interface Ingest {
   /** A platform's verified delivery, to be translated after the answer. */
-  delivery(key: string, delivery: StoredDelivery, aliases?: string[]): Promise<IngestResult>;
-  /** Order events already in neutral form (resync, reconciliation, a retried dead letter). */
-  events(key: string, events: OrderEvent[], aliases?: string[]): Promise<IngestResult>;
+  delivery(key: string, delivery: StoredDelivery, aliases?: string[], lane?: Lane): Promise<IngestResult>;
+  /** Order events already in neutral form (resync, reconciliation, a retried dead letter), in the lane of the work they cause (live unless told). */
+  events(key: string, events: OrderEvent[], aliases?: string[], lane?: Lane): Promise<IngestResult>;
 }
 
 export function ingest(store: LedgerStore, now: () => Date = () => new Date()): Ingest {
   const accept = (entry: Omit<InboxEntry, 'receivedAt' | 'retry'>) => store.accept({ ...entry, receivedAt: now().toISOString(), retry: null });
   return {
-    delivery: (key, delivery, aliases = []) => accept({ key, aliases, delivery }),
-    events: (key, events, aliases = []) => accept({ key, aliases, events }),
+    delivery: (key, delivery, aliases = [], lane = 'live') => accept({ key, aliases, delivery, ...(lane === 'live' ? {} : { lane }) }),
+    events: (key, events, aliases = [], lane = 'live') => accept({ key, aliases, events, ...(lane === 'live' ? {} : { lane }) }),
   };
 }

@@ -94,7 +94,7 @@ export class Intake {
   }
 
   async #handle(entry: InboxEntry, lease: Lease): Promise<void> {
-    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events }, lease);
+    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events, lane: entry.lane }, lease);
     const delivery = entry.delivery;
     if (!delivery) return this.#commit({ entryKey: entry.key }, lease);
     const adapter = this.#o.adapterFor(delivery.platform);
@@ -109,7 +109,7 @@ export class Intake {
     }
     switch (translation.kind) {
       case 'events':
-        return this.#commit({ entryKey: entry.key, events: translation.events, ...(await this.#reinstall(delivery)) }, lease);
+        return this.#commit({ entryKey: entry.key, events: translation.events, lane: entry.lane, ...(await this.#reinstall(delivery)) }, lease);
       case 'ignored':
       case 'recorded':
         this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');

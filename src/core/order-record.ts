@@ -2,6 +2,7 @@
 // it. The fold is what makes duplicates and reordering harmless: facts are a
 // union, and every detail of the order is taken from the newest event that
 // knew it, newest by when it happened, not by when it arrived.
+import { laneAfter, type Lane } from './lanes.ts';
 import { compareDecimal, divideDecimalUp, multiplyDecimal, sumDecimal } from './decimal.ts';
 import { FACTS, orderKey, type Fact, type OrderEvent } from './order-event.ts';
 
@@ -126,6 +127,8 @@ export interface OrderRecord {
   version: number;
   foldVersion: number;
   dueAt: string | null;
+  /** The lane of the work pending on the order (lanes.ts); kept by the store with dueAt. */
+  lane?: Lane | undefined;
 }
 
 /** The part of a record that folding events writes; the worker never writes it. */
@@ -179,8 +182,8 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
   };
 }
 
-/** Folds one event into the record, in place. */
-export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string): void {
+/** Folds one event into the record, in place; `cause` is the lane of the work it makes (a webhook's is live). */
+export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string, cause: Lane = 'live'): void {
   const at = eventSortKey(event);
   /** Whether this event is at least as new as the one a detail was last taken from. */
   const newest = (detail: string) => (record.snapshotFrom[detail] ?? '') <= at;
@@ -223,6 +226,7 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   }
   record.updatedAt = now;
   record.foldVersion++;
+  record.lane = laneAfter(record, cause);
   record.dueAt = now;
 }
 

@@ -27,6 +27,8 @@ export interface ResyncJob {
   finishedAt: string | null;
 }
 
+/** A resync of this many chosen orders or fewer is a person's action on those orders: live. */
+const LIVE_RESYNC_ORDERS = 10;
 const KEPT_JOBS = 50;
 /** Resyncs one instance runs at once; more wait for one of these to finish. */
 export const MAX_RUNNING = 2;
@@ -91,10 +93,16 @@ export class ResyncJobs {
       for (const shop of job.shops) {
         const orders = 'orderIds' in request ? chosenOrders(source, shop, request.orderIds) : source.fetchOrders(shop, { since: request.since, until: request.until });
         const ran = await this.#store.exclusive(`resync:${source.platform}:${shop}`, () =>
-          resync(orders, this.#ingest, (progress) => {
-            job.progress = add(total, progress);
-            void save();
-          }),
+          resync(
+            orders,
+            this.#ingest,
+            (progress) => {
+              job.progress = add(total, progress);
+              void save();
+            },
+            // A person asking for a few chosen orders waits for them, as for a webhook; a window is backfill.
+            'orderIds' in request && request.orderIds.length <= LIVE_RESYNC_ORDERS ? 'live' : 'backfill',
+          ),
         );
         if (!ran.ran) {
           total.failed++;

@@ -3,6 +3,7 @@
 // unchanged order comes back under the same delivery id, so running the same
 // resync twice changes nothing.
 import type { Ingest } from './ingest.ts';
+import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
 
 export interface ResyncProgress {
@@ -19,14 +20,15 @@ export interface ResyncProgress {
 
 export const emptyProgress = (): ResyncProgress => ({ fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] });
 
-export async function resync(source: AsyncIterable<OrderEvent> & { expected?: number | undefined }, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void): Promise<ResyncProgress> {
+/** Resyncs and reconciliations are backfill: live deliveries go before them (lanes.ts). A person's resync of a few chosen orders is live. */
+export async function resync(source: AsyncIterable<OrderEvent> & { expected?: number | undefined }, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void, lane: Lane = 'backfill'): Promise<ResyncProgress> {
   const progress = emptyProgress();
   try {
     for await (const event of source) {
       progress.fetched++;
       if (source.expected !== undefined) progress.expected = source.expected;
       try {
-        const result = await ingest.events(event.deliveryId, [event]);
+        const result = await ingest.events(event.deliveryId, [event], [], lane);
         if (result === 'accepted') progress.changed++;
         else progress.unchanged++;
       } catch (error) {

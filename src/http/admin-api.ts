@@ -4,6 +4,7 @@
 // validated with zod and a 400 names the field. No answer carries a secret
 // or an access token; customers' contact details appear only in the order
 // views and exports the merchant asks for.
+import { laneStatus } from '../core/lanes.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Activity } from '../activity.ts';
@@ -141,18 +142,20 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   router.get('/status', async (_req, res) => {
-    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests] = await Promise.all([
+    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts] = await Promise.all([
       store.countOrders(),
       store.countDeadLetters(),
       store.stats(),
       reconciledState(),
       connectionsState(),
       privacy.dataRequests(),
+      store.laneCounts(),
     ]);
     res.json({
       orders,
       deadLetters,
       worker: engine.worker.stats,
+      lanes: laneStatus(laneCounts, engine.worker.lanes, new Date()),
       rateLimit: client.limiter.stats(),
       upstream: health.snapshot(),
       ledger: { store: store.kind, ...ledger },
@@ -237,7 +240,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
     for (const listed of await store.listDeadLetters()) {
       // Listed letters may come without their delivery: read each whole before sending it again.
       const letter = await store.getDeadLetter(listed.id);
-      if (letter) results.push({ id: letter.id, ...(await engine.retryDeadLetter(letter)) });
+      // A bulk retry is backfill: live orders go before it.
+      if (letter) results.push({ id: letter.id, ...(await engine.retryDeadLetter(letter, 'backfill')) });
     }
     logger.info({ count: results.length, by: parts.tokenLabel }, 'every dead letter retried');
     res.json({ results });

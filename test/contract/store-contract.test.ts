@@ -2,8 +2,9 @@
 // PostgreSQL. Whatever the core relies on (durable, deduped acceptance;
 // intake committed in one step; leases; queries; records; privacy; exclusive
 // runs; moving a ledger) holds the same on each.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxEntry, StoredDelivery } from '../../src/core/delivery.ts';
+import type { Lane } from '../../src/core/lanes.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { DeliveryRedactor, LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -61,10 +62,15 @@ const keyOf = (event: OrderEvent) => `${event.platform}:${event.shop}:${event.or
 
 /** Accepts an events entry and commits it, as intake would. */
 async function fold(store: LedgerStore, ...events: OrderEvent[]): Promise<void> {
+  await foldIn(store, 'live', ...events);
+}
+
+/** The same, for work of a lane: a resync's events are backfill. */
+async function foldIn(store: LedgerStore, lane: Lane, ...events: OrderEvent[]): Promise<void> {
   const key = `fold-${++sequence}`;
-  await store.accept(entry(key, { events }));
+  await store.accept(entry(key, { events, ...(lane === 'backfill' ? { lane } : {}) }));
   const claimed = await store.claimInbox('me', 100, 60_000);
-  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, lane: each.lane, ...(each.events ? { events: each.events } : {}) })));
 }
 
 /** A redactor that understands the test bodies: JSON with an "email". */
@@ -288,6 +294,73 @@ describe.each([
       expect(changed?.dueAt).toBeTruthy();
       expect((await store.claimDue('w', 100, 60_000)).map((record) => record.key)).toContain(keyOf(event));
     });
+  });
+});
+
+describe.each([
+  ['lowdb', lowdb, true],
+  ['postgres', postgres, postgresAvailable()],
+])('the lanes of the %s store', (_name, make, available) => {
+  let backend: Backend;
+  let store: LedgerStore;
+  const keys = (records: OrderRecord[]) => records.map((record) => record.key).sort();
+  const inShop = (shop: string, lane: Lane, count: number) => Promise.all(Array.from({ length: count }, () => orderEvent({ orderId: nextOrderId(), shop, facts: ['paid'] }))).then(async (events) => {
+    for (const event of events) await foldIn(store, lane, event);
+    return events.map(keyOf);
+  });
+  beforeEach(async () => {
+    if (!available) return;
+    backend = make();
+    store = await backend.open();
+  });
+  afterEach(async () => {
+    if (available) await backend.close();
+  });
+
+  it.skipIf(!available)('claims live work before backfill, and each lane on its own', async () => {
+    const backfill = await inShop('shop-1', 'backfill', 3);
+    const live = await inShop('shop-1', 'live', 2);
+    // Backfill came first, yet live goes first.
+    expect(keys(await store.claimDue('w', 2, 60_000))).toEqual([...live].sort());
+    expect(keys(await store.claimDue('w', 10, 60_000, 'live'))).toEqual([]);
+    expect(keys(await store.claimDue('w', 10, 60_000, 'backfill'))).toEqual([...backfill].sort());
+  });
+
+  it.skipIf(!available)('lets shops take turns within a lane: a small shop is not kept behind a large backlog', async () => {
+    const large = await inShop('large-shop', 'backfill', 30);
+    const small = await inShop('small-shop', 'backfill', 3);
+    const first = keys(await store.claimDue('w', 6, 60_000, 'backfill'));
+    expect(first.filter((key) => small.includes(key))).toHaveLength(3);
+    expect(first.filter((key) => large.includes(key))).toHaveLength(3);
+    // The large shop's oldest, in order.
+    expect(first.filter((key) => large.includes(key))).toEqual(large.slice(0, 3).sort());
+  });
+
+  it.skipIf(!available)('lifts a pending backfill order to live when a live event comes, never the other way, and an idle order takes the lane that wakes it', async () => {
+    const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+    await foldIn(store, 'backfill', event);
+    await foldIn(store, 'live', { ...event, deliveryId: 'live-copy' });
+    await foldIn(store, 'backfill', { ...event, deliveryId: 'resync-copy' });
+    const [claimed] = await store.claimDue('w', 10, 60_000, 'live');
+    expect(claimed?.key).toBe(keyOf(event));
+    // Done for now: idle. A resync wakes it next, in the backfill lane.
+    await store.saveProgress({ ...claimed!, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+    await foldIn(store, 'backfill', { ...event, deliveryId: 'later-resync', facts: ['fulfilled'] });
+    expect(keys(await store.claimDue('w', 10, 60_000, 'live'))).toEqual([]);
+    expect(keys(await store.claimDue('w', 10, 60_000, 'backfill'))).toEqual([keyOf(event)]);
+  });
+
+  it.skipIf(!available)('counts each lane’s waiting and due orders and the oldest, and keeps the lanes when reopened', async () => {
+    await inShop('shop-1', 'backfill', 4);
+    const live = await inShop('shop-1', 'live', 1);
+    const counts = await store.laneCounts();
+    expect(counts).toMatchObject({ live: { waiting: 1, due: 1 }, backfill: { waiting: 4, due: 4 } });
+    expect(Date.parse(counts.backfill.oldestDueAt ?? '')).toBeLessThanOrEqual(Date.now());
+    // Reopened: the files again (lowdb), or another instance on the same database.
+    if (_name === 'lowdb') await store.close();
+    store = await backend.open();
+    expect(await store.laneCounts()).toMatchObject({ live: { waiting: 1 }, backfill: { waiting: 4 } });
+    expect(keys(await store.claimDue('w', 1, 60_000))).toEqual(live);
   });
 });
 

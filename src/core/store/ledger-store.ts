@@ -2,6 +2,7 @@
 // than files, so that the lowdb files (one bridge) and PostgreSQL (many
 // bridges behind one address) are interchangeable. Every method that changes
 // something resolves only once the change is durable (fsynced, or committed).
+import type { Lane, LaneCounts } from '../lanes.ts';
 import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
@@ -70,6 +71,8 @@ export interface IntakeCommit {
   entryKey: string;
   /** Order events to fold into their orders. */
   events?: OrderEvent[];
+  /** The lane of the work the events make (absent: live). */
+  lane?: Lane | undefined;
   /** The delivery could not be used: kept with its reason (an upsert by id, so a repeat makes no second one). */
   deadLetter?: NewDeadLetter;
   /** The shop's install state changes with this delivery. */
@@ -197,8 +200,11 @@ export interface LedgerStore {
   getOrder(key: string): Promise<OrderRecord | undefined>;
   listOrders(query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }>;
   countOrders(): Promise<OrderCounts>;
-  /** Orders due for the worker, leased to `owner`. */
-  claimDue(owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]>;
+  /**
+   * Due orders, leased to `owner`: of one lane, or of both with live first.
+   * Within a lane, shops take turns (round-robin, one order each per turn).
+   */
+  claimDue(owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]>;
   /**
    * The heartbeat of work under way: extends by leaseMs the leases of these
    * claims (orders from claimDue, or inbox entries from claimInbox) and
@@ -215,6 +221,8 @@ export interface LedgerStore {
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined>;
   /** When the earliest order not due yet becomes due, if the store can tell. */
   nextDueAt(): Promise<number | undefined>;
+  /** Per lane: orders with work pending, how many are due now, and since when the oldest waits. */
+  laneCounts(): Promise<Record<Lane, LaneCounts>>;
   /** Registers an lp_orderid for an order; returns the order it belongs to (this one, unless another claimed it first). */
   claimLpOrderId(lpOrderId: string, orderKey: string): Promise<string>;
 

@@ -7,6 +7,8 @@
 // its next call. The order's lease is renewed while it is worked on, and
 // checked right before each call leaves (after the rate limiter's wait): an
 // instance that lost it sends nothing more for that order.
+import { laneAfter, LaneCalls, LANES, type Lane } from '../lanes.ts';
+import { claimInLanes } from './lane-claims.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { withCallFence } from '../../loyalty/call-fence.ts';
@@ -45,6 +47,10 @@ export interface WorkerOptions {
   pollMs?: number | undefined;
   /** How long an order stays with an instance that stopped renewing its lease (it died) before another takes it over. */
   leaseMs?: number;
+  /** The part of the worker's slots kept for backfill while live work has them all busy (BACKFILL_MIN_SHARE). */
+  backfillMinShare?: number;
+  /** Calls per lane, counted for status and metrics. */
+  laneCalls?: LaneCalls;
   now?: () => Date;
   random?: () => number;
 }
@@ -57,6 +63,8 @@ export class Worker {
   readonly #o: Required<Omit<WorkerOptions, 'authPause' | 'pollMs'>> & Pick<WorkerOptions, 'authPause' | 'pollMs'>;
   readonly #loop: WorkLoop<OrderRecord>;
   #running = false;
+  /** Orders under way per lane: the backfill reserve is what backfill lacks of its share. */
+  readonly #inFlight: Record<Lane, number> = { live: 0, backfill: 0 };
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -68,6 +76,8 @@ export class Worker {
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
       orderIdPrefixes: {},
+      backfillMinShare: 0.2,
+      laneCalls: new LaneCalls(),
       now: () => new Date(),
       random: Math.random,
       ...options,
@@ -76,7 +86,10 @@ export class Worker {
       name: 'worker',
       concurrency: this.#o.concurrency,
       // While the service refuses our credentials, nothing is claimed: every call would fail the same way.
-      claim: (limit, owner) => (this.#o.authPause?.paused ? Promise.resolve([]) : this.#o.store.claimDue(owner, limit, this.#o.leaseMs)),
+      claim: (limit, owner) =>
+        this.#o.authPause?.paused
+          ? Promise.resolve([])
+          : claimInLanes(this.#o.store, { owner, limit, concurrency: this.#o.concurrency, backfillInFlight: this.#inFlight.backfill, minShare: this.#o.backfillMinShare, leaseMs: this.#o.leaseMs }),
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
       abandon: (record, lease) => this.#o.store.releaseOrder(lease.owner, record.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
@@ -89,6 +102,11 @@ export class Worker {
 
   get stats() {
     return { inFlight: this.#loop.inFlight, paused: this.#o.authPause?.paused ?? false };
+  }
+
+  /** Per lane: orders under way on this instance, and its calls in the last minute. */
+  get lanes(): Record<Lane, { inFlight: number; callsLastMinute: number }> {
+    return Object.fromEntries(LANES.map((lane) => [lane, { inFlight: this.#inFlight[lane], callsLastMinute: this.#o.laneCalls.perMinute(lane) }])) as Record<Lane, { inFlight: number; callsLastMinute: number }>;
   }
 
   start(): void {
@@ -116,8 +134,14 @@ export class Worker {
   }
 
   async #drive(claimed: OrderRecord, lease: Lease): Promise<void> {
-    let step = await this.#recoverInDoubt(claimed, lease);
-    while (step.kind === 'continue') step = await this.#step(step.record, lease);
+    const lane = claimed.lane ?? 'live';
+    this.#inFlight[lane]++;
+    try {
+      let step = await this.#recoverInDoubt(claimed, lease);
+      while (step.kind === 'continue') step = await this.#step(step.record, lease);
+    } finally {
+      this.#inFlight[lane]--;
+    }
   }
 
   /** A redeem left 'sending' by a process that died mid-call may have happened: a person decides. */
@@ -157,6 +181,7 @@ export class Worker {
     let result;
     try {
       lease.check();
+      this.#o.laneCalls.record(record.lane ?? 'live');
       result = await withCallFence(() => lease.check(), () => makeCall(this.#o.client, record, next, { policy: this.#o.policy, earnActivityId: this.#o.earnActivityId, lpOrderId }));
     } catch (error) {
       if (error instanceof LeaseLostError) {
@@ -236,8 +261,9 @@ export class Worker {
   }
 
   /** A dead-lettered call, retried by a person: released, and the order looked at now. */
-  async retry(orderKey: string, deadLetterId: string): Promise<void> {
+  async retry(orderKey: string, deadLetterId: string, lane: Lane = 'live'): Promise<void> {
     await this.#o.store.updateProgress(orderKey, (record) => {
+      record.lane = laneAfter(record, lane);
       const held = Object.entries(record.work.held).filter(([, id]) => id !== deadLetterId);
       record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, held: Object.fromEntries(held) };
       if (record.upstream.redemption === 'sending' && record.work.held.redeem === undefined) record.upstream.redemption = 'none';

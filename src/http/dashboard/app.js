@@ -83,6 +83,17 @@ async function loadStatus() {
     ['orders with work', body.ledger.activeOrders],
     ['last success', when(body.upstream.lastSuccessAt) || 'none yet'],
   ]);
+  // Per lane: live (webhooks, a person's action on one order) goes first; backfill (resyncs, reconciliation) keeps its share.
+  const lane = (name, figures) =>
+    figures
+      ? [
+          [`${name}: due now`, figures.due],
+          [`${name}: calls in the last minute`, figures.callsLastMinute],
+          [`${name}: oldest waiting since`, when(figures.oldestDueAt) || 'nothing waiting'],
+          ...(figures.estimatedFinishAt ? [[`${name}: done at this pace by`, when(figures.estimatedFinishAt)]] : []),
+        ]
+      : [];
+  fillPairs($('#lanes'), [...lane('live', body.lanes?.live), ...lane('backfill', body.lanes?.backfill)]);
   const banner = $('#banner');
   if (body.upstream.credentialsRefused) {
     $('#banner-text').textContent = 'The loyalty service refuses our credentials: every call waits. Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right (or the key right at the service), then try again.';

@@ -54,7 +54,7 @@ export class ActiveOrders {
         order.foldVersion ??= 0;
         if (order.dueAt === undefined) order.dueAt = order.updatedAt;
         this.#partitionOf.set(order.key, seq);
-        this.due.set(order.key, order.dueAt);
+        this.due.set(order.key, order.dueAt, order.lane);
       }
     }
   }
@@ -90,7 +90,7 @@ export class ActiveOrders {
     partition.data.orders[record.key] = record;
     this.#emptied.delete(seq);
     this.#commit.markDirty(partition as DurableLow<unknown>);
-    this.due.set(record.key, record.dueAt);
+    this.due.set(record.key, record.dueAt, record.lane);
   }
 
   /** Takes orders out (they settled, or were erased); durable with the next flush. */

@@ -1,37 +1,122 @@
-// Which active orders the worker should look at, and when: a heap of due
-// times (tinyqueue), and the orders a worker holds. A held order is out of
-// the queue until it is released with its next due time; changes to it
-// meanwhile are the worker's to notice (the store tells it the order was
-// folded again when it saves).
+// Which active orders the worker should look at, and when: per lane (live,
+// backfill), a heap of due times (tinyqueue) per shop, and the orders a
+// worker holds. Shops with due work take turns, one order each per turn
+// (round-robin), so one shop's backlog never stands in front of another
+// shop's orders. A held order is out of the queue until it is released with
+// its next due time; changes to it meanwhile are the worker's to notice (the
+// store tells it the order was folded again when it saves).
+//
+// Heaps are never searched: an entry whose time or lane no longer matches
+// the order's is stale, and skipped when it comes to the top.
 import TinyQueue from 'tinyqueue';
+import { LANES, shopGroupOf, type Lane, type LaneCounts } from '../../lanes.ts';
 
 interface Waiting {
   at: number;
   key: string;
 }
 
+interface Due {
+  at: number;
+  lane: Lane;
+}
+
+const earliest = (a: Waiting, b: Waiting) => a.at - b.at;
+
+/** One lane: a heap per shop, and the shops in the order they take turns. */
+class LaneQueue {
+  readonly #shops = new Map<string, TinyQueue<Waiting>>();
+  /** Shops with entries, in turn order; #next is whose turn it is. */
+  #turns: string[] = [];
+  #next = 0;
+
+  push(key: string, at: number): void {
+    const shop = shopGroupOf(key);
+    let heap = this.#shops.get(shop);
+    if (!heap) {
+      heap = new TinyQueue<Waiting>([], earliest);
+      this.#shops.set(shop, heap);
+      this.#turns.push(shop);
+    }
+    heap.push({ at, key });
+  }
+
+  /** The shop's earliest current entry, stale ones dropped on the way. */
+  #top(shop: string, current: (entry: Waiting) => boolean): Waiting | undefined {
+    const heap = this.#shops.get(shop);
+    for (let top = heap?.peek(); heap && top; top = heap.peek()) {
+      if (current(top)) return top;
+      heap.pop();
+    }
+    return undefined;
+  }
+
+  /** Up to `limit` keys due by `now`, one per shop per turn. */
+  claim(limit: number, now: number, current: (entry: Waiting) => boolean): string[] {
+    const claimed: string[] = [];
+    let idle = 0;
+    while (claimed.length < limit && this.#turns.length > 0 && idle < this.#turns.length) {
+      if (this.#next >= this.#turns.length) this.#next = 0;
+      const shop = this.#turns[this.#next]!;
+      const top = this.#top(shop, current);
+      if (!top) {
+        // Nothing left for this shop: out of the turns until it has work again.
+        this.#shops.delete(shop);
+        this.#turns.splice(this.#next, 1);
+        continue;
+      }
+      this.#next++;
+      if (top.at > now) {
+        idle++;
+        continue;
+      }
+      this.#shops.get(shop)!.pop();
+      claimed.push(top.key);
+      idle = 0;
+    }
+    return claimed;
+  }
+
+  /** The earliest current entry of any shop. */
+  earliest(current: (entry: Waiting) => boolean): Waiting | undefined {
+    let best: Waiting | undefined;
+    for (const shop of [...this.#turns]) {
+      const top = this.#top(shop, current);
+      if (top && (!best || top.at < best.at)) best = top;
+    }
+    return best;
+  }
+}
+
 export class DueQueue {
-  /** Due time of each order that has one and is not held. */
-  readonly #dueAt = new Map<string, number>();
-  /** Earliest first; entries whose time no longer matches #dueAt are stale and skipped. */
-  readonly #heap = new TinyQueue<Waiting>([], (a, b) => a.at - b.at);
+  /** Due time and lane of each order that has one and is not held. */
+  readonly #due = new Map<string, Due>();
+  readonly #lanes: Record<Lane, LaneQueue> = { live: new LaneQueue(), backfill: new LaneQueue() };
   readonly #held = new Set<string>();
 
-  /** Sets (or clears, with null) when an order is due. Ignored while a worker holds it. */
-  set(key: string, dueAt: string | null): void {
+  #current(lane: Lane) {
+    return (entry: Waiting) => {
+      const due = this.#due.get(entry.key);
+      return due !== undefined && due.at === entry.at && due.lane === lane;
+    };
+  }
+
+  /** Sets (or clears, with null) when an order is due, and in which lane. Ignored while a worker holds it. */
+  set(key: string, dueAt: string | null, lane: Lane = 'live'): void {
     if (this.#held.has(key)) return;
     if (dueAt === null) {
-      this.#dueAt.delete(key);
+      this.#due.delete(key);
       return;
     }
     const at = Date.parse(dueAt);
-    if (this.#dueAt.get(key) === at) return;
-    this.#dueAt.set(key, at);
-    this.#heap.push({ at, key });
+    const was = this.#due.get(key);
+    if (was?.at === at && was.lane === lane) return;
+    this.#due.set(key, { at, lane });
+    this.#lanes[lane].push(key, at);
   }
 
   delete(key: string): void {
-    this.#dueAt.delete(key);
+    this.#due.delete(key);
     this.#held.delete(key);
   }
 
@@ -40,18 +125,19 @@ export class DueQueue {
   }
 
   isQueued(key: string): boolean {
-    return this.#dueAt.has(key);
+    return this.#due.has(key);
   }
 
-  /** Up to `limit` orders due by `now`, earliest first; they are held until released. */
-  claim(limit: number, now: number): string[] {
+  /** Up to `limit` orders due by `now` from one lane (or live first, then backfill); shops take turns. They are held until released. */
+  claim(limit: number, now: number, lane?: Lane): string[] {
     const claimed: string[] = [];
-    while (claimed.length < limit && (this.#heap.peek()?.at ?? Infinity) <= now) {
-      const top = this.#heap.pop()!;
-      if (this.#dueAt.get(top.key) !== top.at) continue;
-      this.#dueAt.delete(top.key);
-      this.#held.add(top.key);
-      claimed.push(top.key);
+    for (const each of lane ? [lane] : LANES) {
+      if (claimed.length >= limit) break;
+      for (const key of this.#lanes[each].claim(limit - claimed.length, now, this.#current(each))) {
+        this.#due.delete(key);
+        this.#held.add(key);
+        claimed.push(key);
+      }
     }
     return claimed;
   }
@@ -63,11 +149,22 @@ export class DueQueue {
 
   /** The earliest time a queued order becomes due, or undefined. */
   nextAt(): number | undefined {
-    for (let top = this.#heap.peek(); top; top = this.#heap.peek()) {
-      if (this.#dueAt.get(top.key) === top.at) return top.at;
-      this.#heap.pop();
+    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane))?.at).filter((at): at is number => at !== undefined);
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** Per lane: how many wait, how many are due, and since when the oldest waits. */
+  counts(now: number): Record<Lane, LaneCounts> {
+    const counts = { live: { waiting: 0, due: 0, oldestDueAt: null }, backfill: { waiting: 0, due: 0, oldestDueAt: null } } as Record<Lane, LaneCounts>;
+    for (const { at, lane } of this.#due.values()) {
+      counts[lane].waiting++;
+      if (at <= now) counts[lane].due++;
     }
-    return undefined;
+    for (const lane of LANES) {
+      const oldest = this.#lanes[lane].earliest(this.#current(lane));
+      counts[lane].oldestDueAt = oldest && oldest.at <= now ? new Date(oldest.at).toISOString() : null;
+    }
+    return counts;
   }
 
   get heldCount(): number {
@@ -75,6 +172,6 @@ export class DueQueue {
   }
 
   get queuedCount(): number {
-    return this.#dueAt.size;
+    return this.#due.size;
   }
 }

@@ -60,7 +60,7 @@ export class IntakeOperations {
           for (const event of commit.events ?? []) {
             const key = orderKey(event);
             const record = (await this.#orders.live(key, () => newOrderRecord(event, now), { settled: !settledIn.has(key) || settledIn.get(key) !== undefined }))!;
-            applyEvent(record, event, commit.entryKey, now);
+            applyEvent(record, event, commit.entryKey, now, commit.lane ?? 'live');
             active.put(record);
             changed.add(record.key);
           }

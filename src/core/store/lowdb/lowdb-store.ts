@@ -21,6 +21,7 @@
 // let go while changed or being written (OpenFiles, DurableLow); writes of a
 // file in order (DurableLow, GroupCommit); every claim held in memory until it
 // is saved, deferred or let go in the worker's or intake's `finally`.
+import type { Lane, LaneCounts } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -247,8 +248,8 @@ export class LowdbStore implements LedgerStore {
     return this.#orders.get(key);
   }
 
-  async claimDue(_owner: string, limit: number, _leaseMs?: number): Promise<OrderRecord[]> {
-    return this.#orders.claimDue(limit);
+  async claimDue(_owner: string, limit: number, _leaseMs?: number, lane?: Lane): Promise<OrderRecord[]> {
+    return this.#orders.claimDue(limit, lane);
   }
 
   // --- Leases (the heartbeat of the shared worker loop). This store's claims
@@ -269,6 +270,10 @@ export class LowdbStore implements LedgerStore {
 
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     return this.#orders.updateProgress(key, change);
+  }
+
+  async laneCounts(): Promise<Record<Lane, LaneCounts>> {
+    return this.#p.active.due.counts(this.#p.now().getTime());
   }
 
   async nextDueAt(): Promise<number | undefined> {

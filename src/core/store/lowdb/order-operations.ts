@@ -3,6 +3,7 @@
 // orders out of memory. A claim is held in memory until the worker saves with
 // release, or lets go with releaseOrder() (its `finally`), so a failed write
 // never strands an order.
+import type { Lane } from '../../lanes.ts';
 import { countOrders, countWithReason, PROGRESS_FIELDS, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
 import type { OrderQuery, SaveResult } from '../ledger-store.ts';
 import { matchesQuery, newestFirst } from '../order-query.ts';
@@ -59,9 +60,9 @@ export class OrderOperations {
     return active ? structuredClone(active) : this.#p.settled.find(key);
   }
 
-  claimDue(limit: number): OrderRecord[] {
+  claimDue(limit: number, lane?: Lane): OrderRecord[] {
     const { active } = this.#p;
-    const keys = active.due.claim(limit, this.#p.now().getTime());
+    const keys = active.due.claim(limit, this.#p.now().getTime(), lane);
     return keys.flatMap((key) => {
       const record = active.get(key);
       return record ? [structuredClone(record)] : [];
@@ -82,7 +83,7 @@ export class OrderOperations {
     // Let go only once the save is durable: should it fail, the worker still holds the order and lets go of it itself.
     if (release) {
       active.due.release(record.key);
-      active.due.set(record.key, live.dueAt);
+      active.due.set(record.key, live.dueAt, live.lane);
     }
     return refolded ? 'refolded' : 'saved';
   }
@@ -96,7 +97,7 @@ export class OrderOperations {
     if (!live) return;
     // Memory only: the record on disk is due already, or the write that said otherwise is what failed.
     live.dueAt = retryAt.toISOString();
-    active.due.set(key, live.dueAt);
+    active.due.set(key, live.dueAt, live.lane);
     this.#p.notify();
   }
 

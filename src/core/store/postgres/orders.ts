@@ -2,6 +2,7 @@
 // saved only while the lease is held (the fence: a save by an instance whose
 // lease another took over changes nothing), changed by a person outside the
 // worker, and the lp_orderid each is registered under.
+import type { Lane, LaneCounts } from '../../lanes.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import { progressPart } from '../../order-record.ts';
 import type { SaveResult } from '../ledger-store.ts';
@@ -13,16 +14,51 @@ export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord
   return rows[0] && recordOf(rows[0]);
 }
 
-export async function claimDue(db: PgDatabase, owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]> {
+/**
+ * Due orders of one lane (or of both, live first), leased to `owner`. Shops
+ * take turns: each shop with due work offers its oldest orders, and the
+ * first of every shop goes before the second of any (round-robin). The shops
+ * and each shop's oldest orders come from the (lane, platform, shop, due_at)
+ * index, so a claim costs the same whatever the size of a shop's backlog.
+ */
+export async function claimDue(db: PgDatabase, owner: string, limit: number, leaseMs: number, lane: Lane | undefined, turns: ShopTurns): Promise<OrderRecord[]> {
+  if (lane === undefined) {
+    const live = await claimDue(db, owner, limit, leaseMs, 'live', turns);
+    return live.length >= limit ? live : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns))];
+  }
   const { rows } = await db.write<OrderRow>(
-    `UPDATE lb_orders SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
-      WHERE key IN (SELECT key FROM lb_orders WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-                     ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+    `WITH RECURSIVE shops AS (
+        -- The shops with work in the lane, one index probe each (a loose index scan), not a scan of the backlog.
+        (SELECT platform, shop FROM lb_orders WHERE lane = $4 AND due_at IS NOT NULL ORDER BY platform, shop LIMIT 1)
+        UNION ALL
+        SELECT next.platform, next.shop FROM shops CROSS JOIN LATERAL (
+          SELECT platform, shop FROM lb_orders
+           WHERE lane = $4 AND due_at IS NOT NULL AND (platform, shop) > (shops.platform, shops.shop)
+           ORDER BY platform, shop LIMIT 1) next),
+      offered AS (
+        SELECT o.key, o.due_at, s.platform, s.shop, row_number() OVER (PARTITION BY s.platform, s.shop ORDER BY o.due_at) AS turn
+          FROM shops s CROSS JOIN LATERAL (
+            SELECT key, due_at FROM lb_orders
+             WHERE lane = $4 AND platform = s.platform AND shop = s.shop AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY due_at LIMIT $2) o)
+     UPDATE lb_orders SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
+      WHERE key IN (SELECT key FROM lb_orders WHERE key IN (
+                      -- Within a turn, the shops after the one served last go first: the turns go on across claims.
+                      SELECT key FROM offered ORDER BY turn, (platform || ':' || shop) <= $5, platform || ':' || shop LIMIT $2)
+                     AND due_at <= now() AND (lease_until IS NULL OR lease_until < now()) FOR UPDATE SKIP LOCKED)
       RETURNING ${ORDER_COLUMNS}`,
-    [owner, limit, leaseMs],
+    [owner, limit, leaseMs, lane, turns[lane]],
   );
-  return rows.map(recordOf);
+  const records = rows.map(recordOf);
+  // The shop served last, in the order of the turns: the furthest after the one before.
+  const after = turns[lane];
+  const groups = records.map((record) => `${record.platform}:${record.shop}`).sort((a, b) => Number(a <= after) - Number(b <= after) || a.localeCompare(b));
+  turns[lane] = groups.at(-1) ?? after;
+  return records;
 }
+
+/** Per lane, the shop (platform:shop) a claim served last: the next claim's turns start after it. */
+export type ShopTurns = Record<Lane, string>;
 
 /**
  * Writes the progress columns under the lease: `owner` is the claim's own
@@ -60,13 +96,14 @@ export async function updateProgress(db: PgDatabase, key: string, change: (recor
       change(record);
       record.dueAt = new Date().toISOString();
       const summary = summaryColumns(record);
-      await client.query(`UPDATE lb_orders SET progress = $2, state = $3, reason = $4, upstream = $5, version = version + 1, due_at = $6 WHERE key = $1`, [
+      await client.query(`UPDATE lb_orders SET progress = $2, state = $3, reason = $4, upstream = $5, version = version + 1, due_at = $6, lane = $7 WHERE key = $1`, [
         key,
         JSON.stringify(progressPart(record)),
         summary.state,
         summary.reason,
         summary.upstream,
         record.dueAt,
+        record.lane ?? 'live',
       ]);
       await client.query('NOTIFY lb_work');
       return record;
@@ -79,6 +116,15 @@ export async function updateProgress(db: PgDatabase, key: string, change: (recor
 /** The worker's step failed: the lease runs out at retryAt, and the order is due as its last save left it. */
 export async function releaseOrder(db: PgDatabase, owner: string, key: string, retryAt: Date): Promise<void> {
   await db.write('UPDATE lb_orders SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [key, owner, retryAt]);
+}
+
+export async function laneCounts(db: PgDatabase): Promise<Record<Lane, LaneCounts>> {
+  const { rows } = await db.query<{ lane: Lane; waiting: string; due: string; oldest: Date | null }>(
+    `SELECT lane, count(*) AS waiting, count(*) FILTER (WHERE due_at <= now()) AS due, min(due_at) FILTER (WHERE due_at <= now()) AS oldest FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now()) GROUP BY lane`,
+  );
+  const counts: Record<Lane, LaneCounts> = { live: { waiting: 0, due: 0, oldestDueAt: null }, backfill: { waiting: 0, due: 0, oldestDueAt: null } };
+  for (const row of rows) if (row.lane in counts) counts[row.lane] = { waiting: Number(row.waiting), due: Number(row.due), oldestDueAt: row.oldest?.toISOString() ?? null };
+  return counts;
 }
 
 export async function nextDueAt(db: PgDatabase): Promise<number | undefined> {

@@ -13,6 +13,7 @@
 // inbox.ts (acceptance, dedupe, intake's claims), intake-commit.ts, orders.ts,
 // order-counts.ts, order-list.ts, leases.ts, dead-letters.ts, records.ts,
 // privacy.ts, exclusive.ts, transfer.ts.
+import type { Lane, LaneCounts } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';
 import type {
@@ -131,11 +132,14 @@ export class PostgresStore implements LedgerStore {
   getOrder = (key: string): Promise<OrderRecord | undefined> => orders.getOrder(this.#db, key);
   listOrders = (query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }> => listOrders(this.#db, query);
   countOrders = (): Promise<OrderCounts> => countOrders(this.#db);
-  claimDue = (owner: string, limit: number, leaseMs: number): Promise<OrderRecord[]> => orders.claimDue(this.#db, owner, limit, leaseMs);
+  /** Where each lane's turns between shops stand on this instance. */
+  readonly #turns: orders.ShopTurns = { live: '', backfill: '' };
+  claimDue = (owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]> => orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns);
   renewClaims = (kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]> => renewClaims(this.#db, kind, claims, leaseMs);
   saveProgress = (record: OrderRecord, options: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult> => orders.saveProgress(this.#db, record, options);
   releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> => orders.releaseOrder(this.#db, owner, key, retryAt);
   nextDueAt = (): Promise<number | undefined> => orders.nextDueAt(this.#db);
+  laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
   claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> => orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {

@@ -2,6 +2,7 @@
 // An order is split in two JSON columns: fold (written by folding events) and
 // progress (written by the worker), so that neither overwrites the other; the
 // columns beside them are copies for querying.
+import type { Lane } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { FoldPart, OrderRecord, ProgressPart } from '../../order-record.ts';
 
@@ -16,9 +17,10 @@ export interface OrderRow {
   fold_version: string;
   fold: FoldPart;
   progress: ProgressPart;
+  lane: Lane;
 }
 
-export const ORDER_COLUMNS = 'key, platform, shop, order_id, updated_at, due_at, version, fold_version, fold, progress';
+export const ORDER_COLUMNS = 'key, platform, shop, order_id, updated_at, due_at, version, fold_version, fold, progress, lane';
 
 export function recordOf(row: OrderRow): OrderRecord {
   return {
@@ -32,6 +34,7 @@ export function recordOf(row: OrderRow): OrderRecord {
     dueAt: row.due_at?.toISOString() ?? null,
     version: Number(row.version),
     foldVersion: Number(row.fold_version),
+    lane: row.lane,
   };
 }
 
@@ -57,8 +60,9 @@ export const INBOX_COLUMNS = 'key, aliases, received_at, entry, retry';
 
 export const entryOf = (row: InboxRow): InboxEntry => ({ key: row.key, aliases: row.aliases, receivedAt: row.received_at.toISOString(), ...row.entry, retry: row.retry });
 
-/** What an inbox row's entry column holds: the delivery as received, or events already in neutral form. */
-export const entryPayload = (entry: InboxEntry): Pick<InboxEntry, 'delivery' | 'events'> => ({
+/** What an inbox row's entry column holds: the delivery as received, or events already in neutral form, and the lane of its work. */
+export const entryPayload = (entry: InboxEntry): Pick<InboxEntry, 'delivery' | 'events' | 'lane'> => ({
   ...(entry.delivery ? { delivery: entry.delivery } : {}),
   ...(entry.events ? { events: entry.events } : {}),
+  ...(entry.lane ? { lane: entry.lane } : {}),
 });

@@ -1,0 +1,88 @@
+// Two lanes of due work. "live" is work a live delivery caused (a webhook, or
+// a person's action on one order); "backfill" is work a resync, a
+// reconciliation or a bulk retry caused. The worker takes live work first,
+// but keeps a guaranteed share of its slots (BACKFILL_MIN_SHARE) for
+// backfill while both have work, so a 50,000-order resync neither stands in
+// front of a new order nor stops moving. Within a lane, shops take turns
+// (round-robin, one order each per turn), so one shop's backlog does not
+// delay another shop's orders.
+export const LANES = ['live', 'backfill'] as const;
+export type Lane = (typeof LANES)[number];
+
+/**
+ * The lane an order's next call goes in, once an event of `cause` is folded
+ * into it. An order with no work pending takes the lane of what woke it. One
+ * with work pending keeps its lane, except that live work lifts it to live:
+ * a customer's order that a resync happened to touch first is still the
+ * customer's.
+ */
+export function laneAfter(current: { lane?: Lane | undefined; dueAt: string | null }, cause: Lane): Lane {
+  if (current.dueAt === null || current.lane === undefined) return cause;
+  return current.lane === 'live' || cause === 'live' ? 'live' : 'backfill';
+}
+
+export interface LaneCounts {
+  /** Orders with work pending (due now or later). */
+  waiting: number;
+  /** Of those, due by now. */
+  due: number;
+  /** When the longest-waiting order became due, or null when none is due. */
+  oldestDueAt: string | null;
+}
+
+/** A lane as status, the dashboard and /metrics show it. */
+export interface LaneStatus extends LaneCounts {
+  /** Orders this instance is calling for now. */
+  inFlight: number;
+  /** Calls this instance made in the last minute. */
+  callsLastMinute: number;
+  /** When the lane's waiting orders are done at that pace (about one call each), or null when it is not moving. */
+  estimatedFinishAt: string | null;
+}
+
+export function laneStatus(counts: Record<Lane, LaneCounts>, worker: Record<Lane, { inFlight: number; callsLastMinute: number }>, now: Date): Record<Lane, LaneStatus> {
+  const one = (lane: Lane): LaneStatus => {
+    const { callsLastMinute, inFlight } = worker[lane];
+    const waiting = counts[lane].waiting;
+    const estimatedFinishAt = waiting === 0 ? null : callsLastMinute > 0 ? new Date(now.getTime() + (waiting / callsLastMinute) * 60_000).toISOString() : null;
+    return { ...counts[lane], inFlight, callsLastMinute, estimatedFinishAt };
+  };
+  return { live: one('live'), backfill: one('backfill') };
+}
+
+/** The group an order takes turns in: its platform and shop (an order key is platform:shop:orderId). */
+export const shopGroupOf = (key: string): string => key.slice(0, key.lastIndexOf(':'));
+
+/**
+ * How many of `free` slots to fill from each lane, given what is in flight.
+ * Backfill is first offered what it lacks of its reserved share; live then
+ * takes what it can; backfill takes whatever live left. When live is quiet,
+ * backfill thus takes every slot, and when live is busy, it still holds its
+ * share. The caller claims in that order and passes the shortfall on.
+ */
+export function backfillReserve({ free, concurrency, backfillInFlight, minShare }: { free: number; concurrency: number; backfillInFlight: number; minShare: number }): number {
+  const reserved = Math.max(minShare > 0 ? 1 : 0, Math.ceil(concurrency * minShare));
+  return Math.max(0, Math.min(free, reserved - backfillInFlight));
+}
+
+/** Calls made per lane in the last minute, for status, metrics and a resync's estimated finish. */
+export class LaneCalls {
+  readonly #times: Record<Lane, number[]> = { live: [], backfill: [] };
+  readonly #now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  record(lane: Lane): void {
+    this.#times[lane].push(this.#now());
+  }
+
+  perMinute(lane: Lane): number {
+    const since = this.#now() - 60_000;
+    const times = this.#times[lane];
+    let drop = 0;
+    while (drop < times.length && (times[drop] ?? 0) < since) drop++;
+    if (drop > 0) times.splice(0, drop);
+    return times.length;
+  }
+}
