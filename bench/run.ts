@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { ackScenario } from './scenarios/ack.ts';
 import { drainScenario } from './scenarios/drain.ts';
 import { historyScenario, type HistoryOptions } from './scenarios/history.ts';
+import { lanesScenario, type LanesProfile } from './scenarios/lanes.ts';
 import { latencyScenario } from './scenarios/latency.ts';
 import { platformHangScenario } from './scenarios/platform-hang.ts';
 import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile } from './scenarios/postgres.ts';
@@ -20,6 +21,7 @@ export interface BenchProfile {
   latency: { orders: number };
   postgres: PostgresProfile;
   sustained: SustainedProfile;
+  lanes: LanesProfile;
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -31,6 +33,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     latency: { orders: 20 },
     postgres: { takeoverOrders: 300, pruneExpired: 200_000, pruneInbox: 5_000, notifySeconds: 5 },
     sustained: { seconds: 600, rates: { lowdb: [100, 150], postgres: [100, 150] } },
+    lanes: { backlog: 20_000, limitPerMinute: 6_000, livePerSecond: 5, quietShopOrders: 50 },
   },
   smoke: {
     name: 'smoke',
@@ -40,6 +43,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     latency: { orders: 2 },
     postgres: { takeoverOrders: 20, pruneExpired: 2_000, pruneInbox: 50, notifySeconds: 1 },
     sustained: { seconds: 3, rates: { lowdb: [10], postgres: [10] } },
+    lanes: { backlog: 30, limitPerMinute: 60_000, livePerSecond: 5, quietShopOrders: 5 },
   },
 };
 
@@ -58,6 +62,7 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
   const drain = await measured('drain', 'drain at the rate limit ...', () => drainScenario(profile.drain.jobs, profile.drain.limitPerMinute));
   const latency = await measured('latency', 'end-to-end latency ...', () => latencyScenario(profile.latency.orders));
   const postgres = await measured('postgres', 'PostgreSQL: takeover, pruneSeen, NOTIFY ...', () => postgresScenarios(profile.postgres, log));
+  const lanes = await measured('lanes', 'live during backfill: a resync backlog at the rate limit while live orders arrive ...', () => lanesScenario(profile.lanes, log));
   const sustained = await measured('sustained', 'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...', () => sustainedScenario(profile.sustained, log));
   const largest = (backend: string) => history.filter((point) => point.backend === backend).at(-1);
   const smallest = history.find((point) => point.backend === 'lowdb');
@@ -82,6 +87,9 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
     drainRate: { value: drain.fractionOfLimit, target: '>= 0.95 of the limit', met: drain.fractionOfLimit >= 0.95 },
     drain429: { value: drain.rateLimited, target: '0', met: drain.rateLimited === 0 },
     latencyP50: { value: latency.p50, target: '< 100 ms', met: latency.p50 < 100 },
+    liveDuringBackfillP99: { value: Math.max(...lanes.map((run) => run.live.p99Ms)), target: '< 10000 ms', met: lanes.every((run) => run.live.p99Ms < 10_000) },
+    backfillShare: { value: Math.min(...lanes.map((run) => run.backfillShare)), target: '>= 0.18 of the limit', met: lanes.every((run) => run.backfillShare >= 0.18) },
+    totalShareDuringBackfill: { value: Math.min(...lanes.map((run) => run.totalShare)), target: '>= 0.95 of the limit, no 429', met: lanes.every((run) => run.totalShare >= 0.95 && run.rateLimited === 0) },
     ...postgresTargets(ack, postgres),
   };
   return {
@@ -95,13 +103,14 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
     drain,
     latency,
     postgres,
+    lanes,
     sustained,
     targets,
   };
 }
 
 export function table(result: Awaited<ReturnType<typeof runBench>>): string {
-  const { ack, platformHang, history, drain, latency, postgres, sustained, targets } = result;
+  const { ack, platformHang, history, drain, latency, postgres, lanes, sustained, targets } = result;
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
   const ackRow = (name: string, summary: typeof ack.bare) => row([name, summary.requestsPerSecond, summary.p50, summary.p99, summary.max, summary.non2xx, (summary.requestsPerSecond / ack.bare.requestsPerSecond).toFixed(2)]);
   const lines = [
@@ -130,6 +139,10 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
     '|---|---|---|---|---|',
     row(['delivery to earn in sandbox', latency.orders, latency.p50, latency.p90, latency.max]),
     ...postgresTable(ack, postgres, row),
+    '',
+    `| live during backfill | live/s | backlog | limit/min | live p50 ms | live p99 ms | backfill calls/min | backfill of limit | total of limit | 429s | second shop's resync p99 ms | seconds |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...lanes.map((run) => row([run.backend, run.livePerSecond, run.backlog, run.limitPerMinute, run.live.p50Ms, run.live.p99Ms, run.backfillCallsPerMinute, run.backfillShare, run.totalShare, run.rateLimited, run.quietShop.p99Ms, run.seconds])),
     '',
     `| sustained pipeline (${sustained.seconds} s held, 5% upstream faults) | rate/s | acknowledged | drained after s | late | lost | doubled | peak inbox | peak active | held |`,
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -17,6 +17,13 @@ it('runs every benchmark scenario and prints the table', async () => {
   expect(result.history[0]?.listP99).toBeGreaterThan(0);
   expect(result.drain).toMatchObject({ jobs: 30, rateLimited: 0, failed: 0 });
   expect(result.latency.p50).toBeGreaterThan(0);
+  expect(result.lanes.map((run) => run.backend)).toEqual(postgresAvailable() ? ['lowdb', 'postgres'] : ['lowdb']);
+  for (const run of result.lanes) {
+    expect(run.rateLimited).toBe(0);
+    expect(run.live.orders).toBeGreaterThan(0);
+    expect(run.quietShop.orders).toBe(5);
+  }
+  expect(table(result)).toContain('| live during backfill |');
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');
   if (postgresAvailable()) {
     // The inbox's 50 keys and 50 aliases are kept; the 2,000 expired keys go.

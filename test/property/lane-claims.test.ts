@@ -126,7 +126,7 @@ describe('the claim order of due work', () => {
       }),
       { numRuns: Number(process.env.LANE_MODEL_RUNS ?? 60) },
     );
-  });
+  }, 30_000 + Number(process.env.LANE_MODEL_RUNS ?? 60) * 500);
 
   it.skipIf(!postgresAvailable())('keeps live first, backfill moving and shops taking turns, on PostgreSQL', async () => {
     const opened = await freshStore();
@@ -144,5 +144,5 @@ describe('the claim order of due work', () => {
     } finally {
       await opened.close();
     }
-  }, 120_000);
+  }, 60_000 + Number(process.env.LANE_MODEL_PG_RUNS ?? 15) * 2_000);
 });
