@@ -15,7 +15,7 @@ import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/a
 import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
 import { shopifyOrdersInWindow } from '../adapters/shopify/bulk-orders.ts';
 import { fetchShopifyOrder } from '../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions, type RegistrationResult } from '../adapters/shopify/register.ts';
+import { syncShopifySubscriptions } from '../adapters/shopify/register.ts';
 import { shopifyApp } from '../adapters/shopify/shopify-app.ts';
 import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
 import { WooIdentityMigration } from '../adapters/woocommerce/identity-migration.ts';
@@ -142,7 +142,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       // Large windows (a first resync, a long outage) through a bulk operation, the rest page by page.
       fetchOrders: (shop, window) => shopifyOrdersInWindow(shopify.apis.for(shop), window, { threshold: config.SHOPIFY_BULK_THRESHOLD, exclusive: (name, fn) => store.exclusive(name, fn) }),
       fetchOrder: (shop, orderId) => fetchShopifyOrder(shopify.apis.for(shop), orderId, 'shopify-resync'),
-      checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, store, shop),
+      checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, shop),
     });
   }
   const storeSources = { woocommerce: wooOrderSource(woocommerce, publicUrl), bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl) };
@@ -179,27 +179,20 @@ const envWooHasKey = (config: Config) => Boolean(config.WOOCOMMERCE_URL && confi
 const now = () => new Date().toISOString();
 
 /** Shopify: subscriptions are put right, not only reported (Shopify deletes a subscription whose deliveries keep failing). */
-async function shopifySubscriptionHealth(shopify: ShopifyParts, store: LedgerStore, shop: string): Promise<SubscriptionHealth> {
+async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): Promise<SubscriptionHealth> {
   if (!shopify.appUrl) {
     return { platform: 'shopify', shop, checkedAt: now(), healthy: 0, repaired: [], problems: [], error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks' };
   }
-  const result = await syncShopifyWithMemory(shopify, store, shop);
+  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl);
   return {
     platform: 'shopify',
     shop,
     checkedAt: now(),
     healthy: result.alreadyThere.length,
-    repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.upgraded.map((topic) => `${topic}: recreated once for API version ${result.apiVersion}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
+    repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
     problems: result.problems,
     scopes: result.scopes,
   };
 }
 
-/** The subscriptions put right, remembering across runs and instances which configured version they were recreated for. */
-export async function syncShopifyWithMemory(shopify: ShopifyParts, store: LedgerStore, shop: string): Promise<RegistrationResult> {
-  const memory = await store.getRecord<{ recreatedFor?: string }>('shopify-webhooks', shop);
-  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl ?? '', { recreatedFor: memory?.recreatedFor });
-  if (result.recreatedFor !== memory?.recreatedFor) await store.putRecord('shopify-webhooks', shop, { recreatedFor: result.recreatedFor });
-  return result;
-}
 

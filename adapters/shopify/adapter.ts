@@ -71,7 +71,11 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     }),
     async translate(stored: StoredDelivery): Promise<Translation> {
       const { topic, shop } = stored;
-      if (topic === 'app/uninstalled') return { kind: 'uninstalled' };
+      if (topic === 'app/uninstalled') {
+        // Whatever is granted at the next install is asked for then.
+        if (admin) forgetScopes(admin.for(shop));
+        return { kind: 'uninstalled' };
+      }
       const body = deliveryBody(stored);
       if (!isUtf8(body)) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
       const parsed = parseJsonLossless(body.toString('utf8'));

@@ -15,6 +15,7 @@ import type { OrderWindow } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';
 import { bulkOrdersQuery, deniedFields, explainScope, fetchShopifyOrders, filterFor, graphqlOrderToEvent, orderDocuments } from './graphql-orders.ts';
+import { forgetScopes } from './scopes.ts';
 
 export const ORDERS_COUNT_QUERY = `query LoyaltyBridgeOrdersCount($query: String) {
   ordersCount(query: $query, limit: null) { count precision }
@@ -29,6 +30,13 @@ export const BULK_ORDERS_MUTATION = `mutation LoyaltyBridgeBulkOrders($query: St
 
 export const BULK_STATUS_QUERY = `query LoyaltyBridgeBulkStatus($id: ID!) {
   bulkOperation(id: $id) { id status errorCode objectCount rootObjectCount url partialDataUrl }
+}`;
+
+export const BULK_CANCEL_MUTATION = `mutation LoyaltyBridgeBulkCancel($id: ID!) {
+  bulkOperationCancel(id: $id) {
+    bulkOperation { id status }
+    userErrors { field message }
+  }
 }`;
 
 /** Orders that an async iteration will yield, when known before the first one. */
@@ -46,6 +54,13 @@ export interface BulkOptions {
   maxPollMs?: number;
   /** Give up waiting for Shopify (or for another instance's operation) after this long. */
   maxWaitMs?: number;
+  /**
+   * The result's download fails only when its connection goes quiet this
+   * long. Never a limit on the whole download: reading it is paced by the
+   * ledger taking each order, which for a large result takes longer than any
+   * fixed limit.
+   */
+  downloadIdleMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => Date;
 }
@@ -74,8 +89,15 @@ export function shopifyOrdersInWindow(api: ShopifyAdminApi, window: OrderWindow,
     async *[Symbol.asyncIterator]() {
       const count = await countShopifyOrders(api, window);
       source.expected = count;
-      if (count < options.threshold) yield* fetchShopifyOrders(api, window, options.now?.());
-      else yield* fetchShopifyOrdersInBulk(api, window, options);
+      if (count < options.threshold) return yield* fetchShopifyOrders(api, window, options.now?.());
+      try {
+        yield* fetchShopifyOrdersInBulk(api, window, options);
+      } catch (error) {
+        // Shopify failed the operation for a missing scope before any order came: the scopes are asked again, and the window paged.
+        if (!(error instanceof BulkAccessDenied)) throw error;
+        forgetScopes(api);
+        yield* fetchShopifyOrders(api, window, options.now?.());
+      }
     },
   };
   return source;
@@ -84,12 +106,18 @@ export function shopifyOrdersInWindow(api: ShopifyAdminApi, window: OrderWindow,
 export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: OrderWindow, options: BulkOptions): AsyncGenerator<OrderEvent> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? (() => new Date());
-  const documents = await orderDocuments(api);
-  // A bulk result carries no errors beside its data: one order read the usual way tells whether contact data is withheld.
+  let documents = await orderDocuments(api);
+  // A bulk result carries no errors beside its data: one order read the usual way tells whether contact data is
+  // withheld, and whether the scopes the documents were built for are still granted.
   const probe = await api.queryPartial(documents.orders, { first: 1, after: null, query: filterFor(window) }, 4).catch((error: unknown) => {
     throw explainScope(error, window.since, now());
   });
-  const withheld = deniedFields(probe.partialErrors).withheld;
+  const denied = deniedFields(probe.partialErrors);
+  if (denied.missingScopes.length > 0) {
+    forgetScopes(api);
+    documents = await orderDocuments(api);
+  }
+  const withheld = denied.withheld;
 
   const started = Date.now();
   const waitedTooLong = () => Date.now() - started > (options.maxWaitMs ?? 4 * 60 * 60_000);
@@ -99,7 +127,7 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
     wait = Math.min(Math.ceil(wait * 1.5), options.maxPollMs ?? 30_000);
   };
 
-  let url: string | null = null;
+  let url: { url: string; orders: number } | null = null;
   for (;;) {
     const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () => runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong));
     if (ran.ran) {
@@ -112,19 +140,33 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
   }
   if (!url) return; // No order in the window.
 
-  const lines = createInterface({ input: got.stream(url, { timeout: { request: 10 * 60_000 } }), crlfDelay: Infinity });
+  const idle = options.downloadIdleMs ?? 5 * 60_000;
+  const lines = createInterface({ input: got.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }), crlfDelay: Infinity });
+  let read = 0;
   for await (const line of lines) {
     if (!line.trim()) continue;
     const node = JSON.parse(line) as Record<string, unknown>;
     // Children of nested connections come as lines of their own; the bridge's query has none.
     if ('__parentId' in node) continue;
+    read++;
     const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now(), withheld);
     if (event) yield event;
   }
+  // A result cut short (a connection closed early) is not taken for the whole: the next run reads the window again.
+  if (read < url.orders) throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop} ended after ${read} of ${url.orders} orders`, 'UNAVAILABLE', true);
 }
 
-/** Starts the operation (waiting while Shopify runs another for this shop) and waits for its result's URL. */
-async function runToCompletion(api: ShopifyAdminApi, query: string, backoff: () => Promise<void>, waitedTooLong: () => boolean): Promise<string | null> {
+/** Shopify failed the bulk operation for missing access scopes (BulkOperationErrorCode.ACCESS_DENIED). */
+class BulkAccessDenied extends ShopifyAdminError {}
+
+/**
+ * Starts the operation (waiting while Shopify runs another for this shop) and
+ * waits for its result's URL and order count. One that fails or is given up
+ * on is cancelled, so that no orphan keeps a place among the shop's
+ * concurrent operations. (One left by a process that died finishes on its
+ * own; Shopify allows a shop several at once.)
+ */
+async function runToCompletion(api: ShopifyAdminApi, query: string, backoff: () => Promise<void>, waitedTooLong: () => boolean): Promise<{ url: string; orders: number } | null> {
   let id: string | undefined;
   while (!id) {
     const data = await api.query<{ bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: Array<{ message: string; code?: string | null }> } }>(BULK_ORDERS_MUTATION, { query }, 10);
@@ -137,14 +179,21 @@ async function runToCompletion(api: ShopifyAdminApi, query: string, backoff: () 
     if (!busy || waitedTooLong()) throw new ShopifyAdminError(`Shopify refused the bulk operation for ${api.shop}: ${userErrors.map((error) => error.message).join('; ')}`, busy ? 'UNAVAILABLE' : 'USER_ERROR', busy);
     await backoff();
   }
-  for (;;) {
-    await backoff();
-    const { bulkOperation } = await api.query<{ bulkOperation: BulkOperationNode | null }>(BULK_STATUS_QUERY, { id }, 2);
-    if (!bulkOperation) throw new ShopifyAdminError(`Shopify has no bulk operation ${id}`);
-    if (bulkOperation.status === 'COMPLETED') return bulkOperation.url;
-    if (['FAILED', 'CANCELED', 'CANCELING', 'EXPIRED'].includes(bulkOperation.status)) {
-      throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} ended ${bulkOperation.status}${bulkOperation.errorCode ? ` (${bulkOperation.errorCode})` : ''}`, bulkOperation.errorCode ?? undefined, bulkOperation.errorCode === 'INTERNAL_SERVER_ERROR' || bulkOperation.errorCode === 'TIMEOUT');
+  try {
+    for (;;) {
+      await backoff();
+      const { bulkOperation } = await api.query<{ bulkOperation: BulkOperationNode | null }>(BULK_STATUS_QUERY, { id }, 2);
+      if (!bulkOperation) throw new ShopifyAdminError(`Shopify has no bulk operation ${id}`);
+      if (bulkOperation.status === 'COMPLETED') return bulkOperation.url ? { url: bulkOperation.url, orders: Number(bulkOperation.rootObjectCount) } : null;
+      if (['FAILED', 'CANCELED', 'CANCELING', 'EXPIRED'].includes(bulkOperation.status)) {
+        const message = `Shopify's bulk operation for ${api.shop} ended ${bulkOperation.status}${bulkOperation.errorCode ? ` (${bulkOperation.errorCode})` : ''}`;
+        if (bulkOperation.errorCode === 'ACCESS_DENIED') throw new BulkAccessDenied(message, 'ACCESS_DENIED');
+        throw new ShopifyAdminError(message, bulkOperation.errorCode ?? undefined, bulkOperation.errorCode === 'INTERNAL_SERVER_ERROR' || bulkOperation.errorCode === 'TIMEOUT');
+      }
+      if (waitedTooLong()) throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
     }
-    if (waitedTooLong()) throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
+  } catch (error) {
+    await api.query(BULK_CANCEL_MUTATION, { id }, 10).catch(() => undefined);
+    throw error;
   }
 }

@@ -16,11 +16,14 @@
 // Shopify refuses the order topics; that is reported per topic with what to
 // request, and the others (app/uninstalled above all) are still created.
 //
-// API versions: Shopify gives a subscription the app's configured webhook
-// version, whatever endpoint created it. So when Shopify reports another
-// version than SHOPIFY_API_VERSION, the subscriptions are recreated once for
-// that configured version (a bump may need it), and never again: after that
-// the mismatch is reported with how to align the two.
+// API versions: Shopify's schema says a subscription's apiVersion is
+// "inherited from the app that created the webhook subscription", and
+// webhookSubscriptionCreate: "You can't specify it per subscription". So
+// deleting and recreating a subscription at another version never changes
+// its version, and only leaves a gap in which events are lost. The bridge
+// never recreates for a version: it reports the mismatch (dashboard, status,
+// the log) with how to align the app's webhook version and
+// SHOPIFY_API_VERSION.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';
@@ -68,16 +71,12 @@ export interface RegistrationResult {
   apiVersion: string;
   created: string[];
   moved: string[];
-  /** Recreated once because Shopify reported another API version. */
-  upgraded: string[];
   removed: string[];
   alreadyThere: string[];
   /** Topics Shopify refused or that cannot be right, each with what to do. */
   problems: SubscriptionProblem[];
   /** The scopes the app holds on the shop. */
   scopes: string[];
-  /** The configured version the subscriptions were last recreated for (kept by the caller, so it happens once). */
-  recreatedFor: string | undefined;
 }
 
 interface Subscription {
@@ -85,13 +84,6 @@ interface Subscription {
   topic: string;
   uri: string;
   apiVersion?: { handle: string } | null;
-}
-
-export interface SyncOptions {
-  /** The configured version the subscriptions were already recreated for, from an earlier run. */
-  recreatedFor?: string | undefined;
-  /** Told once when the subscriptions are recreated for a new version. */
-  log?: (message: string) => void;
 }
 
 const WEBHOOK_PATH = '/webhooks/shopify';
@@ -119,7 +111,7 @@ async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subs
 
 const versionOf = (subscription: Subscription) => subscription.apiVersion?.handle;
 
-export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, options: SyncOptions = {}): Promise<RegistrationResult> {
+export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string): Promise<RegistrationResult> {
   const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
   const result: RegistrationResult = {
@@ -128,12 +120,10 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     apiVersion: api.apiVersion,
     created: [],
     moved: [],
-    upgraded: [],
     removed: [],
     alreadyThere: [],
     problems: [],
     scopes: [...(await grantedScopes(api))].sort(),
-    recreatedFor: options.recreatedFor,
   };
   if (!result.scopes.includes('read_orders')) {
     result.problems.push({
@@ -144,31 +134,22 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     });
   }
 
-  // Recreate at another version only once per configured version: Shopify may keep its own.
-  const otherVersion = ours.some((subscription) => versionOf(subscription) !== undefined && versionOf(subscription) !== api.apiVersion);
-  const recreate = otherVersion && options.recreatedFor !== api.apiVersion;
-  if (recreate) {
-    result.recreatedFor = api.apiVersion;
-    options.log?.(`Shopify reports webhook subscriptions of ${api.shop} at another API version than SHOPIFY_API_VERSION ${api.apiVersion}: recreating them once`);
-  }
   const reported = new Set<string>();
 
   for (const topic of SUBSCRIBED_TOPICS) {
     const enumTopic = graphqlTopic(topic);
     const existing = ours.filter((subscription) => subscription.topic === enumTopic);
-    const stale = recreate ? existing.filter((subscription) => versionOf(subscription) !== undefined && versionOf(subscription) !== api.apiVersion) : [];
-    const usable = existing.filter((subscription) => !stale.includes(subscription));
     // Keep the best one: at this address, then any.
-    const keep = usable.find((subscription) => subscription.uri === callbackUrl) ?? usable[0];
+    const keep = existing.find((subscription) => subscription.uri === callbackUrl) ?? existing[0];
     try {
       for (const extra of existing.filter((subscription) => subscription !== keep)) {
         await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: extra.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
-        if (!stale.includes(extra)) result.removed.push(topic);
+        result.removed.push(topic);
       }
       let now: Subscription | undefined = keep;
       if (!keep) {
         now = (await mutate(api, CREATE_SUBSCRIPTION_MUTATION, { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } }, 'webhookSubscriptionCreate', `create the ${topic} subscription`)).webhookSubscription ?? undefined;
-        (stale.length > 0 ? result.upgraded : result.created).push(topic);
+        result.created.push(topic);
       } else if (keep.uri !== callbackUrl) {
         await mutate(api, MOVE_SUBSCRIPTION_MUTATION, { id: keep.id, webhookSubscription: { uri: callbackUrl } }, 'webhookSubscriptionUpdate', `move the ${topic} subscription`);
         result.moved.push(topic);
@@ -176,8 +157,6 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
         result.alreadyThere.push(topic);
       }
       const delivered = now ? versionOf(now) : undefined;
-      // Made just now and still at another version: recreating could not help, so it is never tried.
-      if (delivered && delivered !== api.apiVersion && now !== keep) result.recreatedFor = api.apiVersion;
       if (delivered && delivered !== api.apiVersion && !reported.has(delivered)) {
         reported.add(delivered);
         result.problems.push({

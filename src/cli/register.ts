@@ -6,7 +6,8 @@ import type { Config } from '../config.ts';
 import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
-import { buildPlatforms, syncShopifyWithMemory, type Platform } from '../platforms.ts';
+import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
+import { buildPlatforms, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
@@ -23,11 +24,10 @@ export async function register(config: Config, logger: Logger, platform: Platfor
       if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
       let failed = false;
       for (const each of shops) {
-        const result = await syncShopifyWithMemory(shopify, opened.store, each);
+        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl);
         out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`);
         for (const topic of result.created) out(`  created   ${topic}`);
         for (const topic of result.moved) out(`  moved     ${topic}`);
-        for (const topic of result.upgraded) out(`  replaced  ${topic} (once, as Shopify reported another API version)`);
         for (const topic of result.removed) out(`  removed   ${topic} (a duplicate)`);
         for (const topic of result.alreadyThere) out(`  present   ${topic}`);
         for (const problem of result.problems) out(`  !! ${problem.topic}: ${problem.detail}. ${problem.fix}.`);

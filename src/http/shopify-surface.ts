@@ -2,6 +2,7 @@
 // for the composition root: the routes under /shopify (App URL, install by
 // OAuth), the admin API's door for a shop's own page, and the check the
 // webhook route makes before it keeps a delivery.
+import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
@@ -51,7 +52,8 @@ export function shopifySurface({ platforms, store, reconciler, logger, adminToke
   if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0) return { routes: undefined, admin: (operator) => operator };
 
   const bridgeTokens = bridgeShopTokens(secrets);
-  const installed = shopifyInstalled({ store, reconciler, logger });
+  // A new install may grant other scopes than the ones remembered.
+  const installed = shopifyInstalled({ store, reconciler, logger, forgetScopes: (shop) => forgetScopes(shopify.apis.for(shop)) });
   const routes = shopifyAuthRoutes({ shopify, allowed, signatures: shopify.signatures, bridgeTokens, installed, embedded: shopify.embedded, apiKey, logger });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },

@@ -258,7 +258,7 @@ describe('keeping the subscriptions right', () => {
     expect(theShop.subscriptions.find((subscription) => subscription.uri.startsWith('https://another-place'))).toBeDefined();
 
     const second = await syncShopifySubscriptions(api, 'https://bridge.example.com');
-    expect(second).toMatchObject({ created: [], moved: [], upgraded: [], removed: [], problems: [] });
+    expect(second).toMatchObject({ created: [], moved: [], removed: [], problems: [] });
     expect(second.alreadyThere).toHaveLength(10);
   });
 
@@ -283,39 +283,28 @@ describe('keeping the subscriptions right', () => {
     expect(after.problems).toEqual([]);
   });
 
-  it('when Shopify keeps another API version (the app’s configured one), recreates at most once per configured version, and says how to align them', async () => {
+  it('never deletes a subscription for its API version (Shopify gives every one the app’s webhook version), and says how to align the two', async () => {
     const api = apiWith(legacyAccess());
     fake.shop(SHOP).subscriptions = [];
     fake.webhookApiVersion = '2026-07';
     try {
-      // Subscriptions made by an older bridge at 2026-07, before SHOPIFY_API_VERSION moved to 2026-10.
-      let memory: string | undefined;
-      const run = async () => {
-        const result = await syncShopifySubscriptions(api, 'https://bridge.example.com', { recreatedFor: memory });
-        memory = result.recreatedFor;
-        return result;
-      };
       const deletions = () => fake.requests.filter((request) => request.what === 'LoyaltyBridgeUnsubscribe').length;
-      const first = await run();
+      const before = deletions();
+      const first = await syncShopifySubscriptions(api, 'https://bridge.example.com');
       expect(first.created).toHaveLength(10);
       expect(first.problems).toEqual([expect.objectContaining({ kind: 'wrong_version', detail: expect.stringMatching(/at API version 2026-07.*calls 2026-10/), fix: expect.stringMatching(/api_version in shopify\.app\.toml/) })]);
-      const before = deletions();
       for (let i = 0; i < 3; i++) {
-        const again = await run();
-        expect(again).toMatchObject({ created: [], upgraded: [], removed: [] });
+        const again = await syncShopifySubscriptions(api, 'https://bridge.example.com');
+        expect(again).toMatchObject({ created: [], removed: [], moved: [] });
         expect(again.problems.map((problem) => problem.kind)).toEqual(['wrong_version']);
       }
       expect(deletions() - before).toBe(0);
-
-      // A bridge that has not seen it yet (no memory) recreates once, and then never again.
-      memory = undefined;
-      const recreated = await run();
-      expect(recreated.upgraded).toHaveLength(10);
-      expect(deletions() - before).toBe(10);
-      await run();
-      await run();
-      expect(deletions() - before).toBe(10);
       expect(ours()).toHaveLength(10);
+      // Aligned in the app's settings: the report goes, still nothing recreated.
+      fake.webhookApiVersion = VERSION;
+      for (const subscription of fake.shop(SHOP).subscriptions) subscription.apiVersion = VERSION;
+      expect((await syncShopifySubscriptions(api, 'https://bridge.example.com')).problems).toEqual([]);
+      expect(deletions() - before).toBe(0);
     } finally {
       fake.webhookApiVersion = VERSION;
     }

@@ -124,6 +124,66 @@ describe('a resync of a large window', () => {
   });
 });
 
+describe('when the bulk operation does not go smoothly', () => {
+  const shop = 'bulk-store.myshopify.com';
+  const collect = async (source: AsyncIterable<unknown>) => {
+    let count = 0;
+    for await (const _ of source) count++;
+    return count;
+  };
+
+  it('reads a result whose download outlasts any fixed limit, as long as it keeps coming', async () => {
+    orders(shop, 300);
+    fake.bulkPolls = 1;
+    fake.bulkChunkDelayMs = 4;
+    try {
+      // About 1.2 s of download, each line within 4 ms of the last: an idle limit of 500 ms holds, a limit on the whole would not.
+      expect(await collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), downloadIdleMs: 500 }))).toBe(300);
+    } finally {
+      fake.bulkChunkDelayMs = 0;
+    }
+  });
+
+  it('does not take a result cut short for the whole', async () => {
+    orders(shop, 40);
+    fake.bulkPolls = 2;
+    let cut = false;
+    const cutting: BulkOptions = {
+      ...options(),
+      sleep: async () => {
+        // While Shopify still runs it, the stored result loses its last lines, as a connection closed early would.
+        for (const operation of fake.shop(shop).bulkOperations.values()) {
+          if (operation.status === 'RUNNING' && !cut) {
+            operation.lines = operation.lines.slice(0, 30);
+            cut = true;
+          }
+        }
+      },
+    };
+    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, cutting))).rejects.toThrow(/ended after 30 of 40 orders/);
+  });
+
+  it('pages the window instead when Shopify fails the operation for a missing scope', async () => {
+    orders(shop, 300);
+    fake.bulkPolls = 1;
+    fake.bulkFailNext = 'ACCESS_DENIED';
+    const pagesBefore = operations(shop, 'LoyaltyBridgeOrders');
+    const result = await resync(shopifyOrdersInWindow(api(shop), window, { ...options(), threshold: 100 }), counting);
+    expect(result).toMatchObject({ fetched: 300, failed: 0 });
+    // The probe, then three pages of 100 (and a last, empty one is not asked for).
+    expect(operations(shop, 'LoyaltyBridgeOrders') - pagesBefore).toBe(1 + 3);
+  });
+
+  it('cancels an operation it gives up waiting for, so that it does not hold one of the shop’s places', async () => {
+    orders(shop, 50);
+    fake.bulkPolls = 1_000;
+    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), maxWaitMs: 50 }))).rejects.toThrow(/did not finish in time/);
+    const last = [...fake.shop(shop).bulkOperations.values()].at(-1);
+    expect(last?.status).toBe('CANCELED');
+    fake.bulkPolls = 2;
+  });
+});
+
 describe.skipIf(!postgresAvailable())('two bridges on one PostgreSQL', () => {
   it('run one bulk operation at a time for a shop between them', async () => {
     const shop = 'shared-store.myshopify.com';

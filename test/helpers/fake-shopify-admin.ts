@@ -30,7 +30,11 @@ export interface FakeSubscription {
 
 export interface FakeBulkOperation {
   id: string;
-  status: 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+  status: 'CREATED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED';
+  /** Set when it ends FAILED (BulkOperationErrorCode: ACCESS_DENIED, INTERNAL_SERVER_ERROR, TIMEOUT). */
+  errorCode: string | null;
+  /** What it will end as: FAILED with this code, instead of COMPLETED. */
+  failWith?: string | undefined;
   query: string;
   createdAt: string;
   completedAt: string | null;
@@ -61,6 +65,8 @@ export interface AdminContext {
   bulkPolls: number;
   /** Concurrent bulk query operations Shopify allows a shop (2026-01 and later: 5). */
   bulkLimit: number;
+  /** The next bulk operation fails with this error code, once. */
+  takeBulkFailure: () => string | undefined;
   bulkUrl: (id: string) => string;
   nowMs: number;
   newId: () => number;
@@ -136,9 +142,10 @@ function rootValue(context: AdminContext, version: string) {
     bulkOperation: ({ id }: { id: string }) => {
       const operation = shop.bulkOperations.get(id);
       if (!operation) return null;
-      if (operation.status !== 'COMPLETED' && operation.status !== 'FAILED') {
-        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : 'COMPLETED';
-        if (operation.status === 'COMPLETED') operation.completedAt = new Date(context.nowMs).toISOString();
+      if (operation.status === 'CREATED' || operation.status === 'RUNNING') {
+        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : operation.failWith ? 'FAILED' : 'COMPLETED';
+        if (operation.status === 'FAILED') operation.errorCode = operation.failWith ?? null;
+        if (operation.status !== 'RUNNING') operation.completedAt = new Date(context.nowMs).toISOString();
       }
       const done = operation.status === 'COMPLETED';
       return {
@@ -148,7 +155,7 @@ function rootValue(context: AdminContext, version: string) {
         query: operation.query,
         createdAt: operation.createdAt,
         completedAt: operation.completedAt,
-        errorCode: null,
+        errorCode: operation.errorCode,
         objectCount: String(done ? operation.lines.length : 0),
         rootObjectCount: String(done ? operation.rootObjectCount : 0),
         fileSize: done ? String(operation.lines.join('\n').length) : null,
@@ -177,6 +184,13 @@ function rootValue(context: AdminContext, version: string) {
       const deleted = before !== shop.subscriptions.length;
       return { deletedWebhookSubscriptionId: deleted ? id : null, userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])] };
     },
+    bulkOperationCancel: ({ id }: { id: string }) => {
+      const operation = shop.bulkOperations.get(id);
+      if (!operation) return { bulkOperation: null, userErrors: [userError('Bulk operation does not exist', ['id'])] };
+      if (operation.status !== 'CREATED' && operation.status !== 'RUNNING') return { bulkOperation: { id, status: operation.status }, userErrors: [userError(`A bulk operation cannot be canceled when it is ${operation.status.toLowerCase()}`, ['id'])] };
+      operation.status = 'CANCELED';
+      return { bulkOperation: { id, status: operation.status }, userErrors: [] };
+    },
     bulkOperationRunQuery: async ({ query }: { query: string }) => {
       const running = [...shop.bulkOperations.values()].filter((operation) => operation.status === 'CREATED' || operation.status === 'RUNNING');
       if (running.length >= context.bulkLimit) {
@@ -197,6 +211,8 @@ function rootValue(context: AdminContext, version: string) {
         pollsUntilDone: context.bulkPolls,
         lines: roots.map((node) => JSON.stringify(node)),
         rootObjectCount: roots.length,
+        errorCode: null,
+        failWith: context.takeBulkFailure(),
       };
       shop.bulkOperations.set(operation.id, operation);
       shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);

@@ -105,6 +105,10 @@ export interface FakeShopify {
   webhookApiVersion: string;
   /** Status answers a bulk operation stays RUNNING for. */
   bulkPolls: number;
+  /** The next bulk operation ends FAILED with this BulkOperationErrorCode. */
+  bulkFailNext: string | undefined;
+  /** A pause between the result's lines, for a slow download. */
+  bulkChunkDelayMs: number;
   /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
   appSubscriptions: Array<{ topic: string; uri: string }>;
   /**
@@ -156,7 +160,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
-  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2 };
+  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2, bulkFailNext: undefined as string | undefined, bulkChunkDelayMs: 0 };
   let ids = 1000;
   const appSubscriptions: FakeShopify['appSubscriptions'] = [];
 
@@ -284,6 +288,11 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
           webhookApiVersion: state.webhookApiVersion,
           bulkPolls: state.bulkPolls,
           bulkLimit: 5,
+          takeBulkFailure: () => {
+            const failure = state.bulkFailNext;
+            state.bulkFailNext = undefined;
+            return failure;
+          },
           bulkUrl: (id) => `${http.localUrl}/bulk-results/${name}/${id.split('/').pop()}.jsonl`,
           nowMs: now(),
           newId: () => ++ids,
@@ -301,10 +310,17 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   });
 
   // Bulk results live on storage the URL names, not behind the Admin API token.
-  router.get('/bulk-results/:shop/:id.jsonl', (req, res) => {
+  router.get('/bulk-results/:shop/:id.jsonl', async (req, res) => {
     const operation = shop(String(req.params.shop)).bulkOperations.get(`gid://shopify/BulkOperation/${req.params.id}`);
     if (!operation || operation.status !== 'COMPLETED') return void res.status(404).send('NoSuchKey');
-    res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
+    if (state.bulkChunkDelayMs === 0) return void res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
+    // Line by line with a pause between: a download that takes longer than any fixed limit, never quiet for long.
+    res.type('application/jsonl');
+    for (const line of operation.lines) {
+      res.write(`${line}\n`);
+      await new Promise((resolve) => setTimeout(resolve, state.bulkChunkDelayMs));
+    }
+    res.end();
   });
 
   app.use('/shop/:shop', router);
@@ -353,6 +369,18 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     },
     set webhookApiVersion(value: string) {
       state.webhookApiVersion = value;
+    },
+    get bulkFailNext() {
+      return state.bulkFailNext;
+    },
+    set bulkFailNext(value: string | undefined) {
+      state.bulkFailNext = value;
+    },
+    get bulkChunkDelayMs() {
+      return state.bulkChunkDelayMs;
+    },
+    set bulkChunkDelayMs(value: number) {
+      state.bulkChunkDelayMs = value;
     },
     get bulkPolls() {
       return state.bulkPolls;

@@ -64,7 +64,7 @@ export interface ShopState {
  * Small collections kept as records by kind and id: the store keeps them,
  * the core gives them meaning. Sessions hold platform access tokens.
  */
-export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health' | 'migration' | 'allowed-shop' | 'shopify-webhooks';
+export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health' | 'migration' | 'allowed-shop';
 
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {

@@ -94,6 +94,7 @@ async function loadStatus() {
         ]
       : [];
   fillPairs($('#lanes'), [...lane('live', body.lanes?.live), ...lane('backfill', body.lanes?.backfill)]);
+  backfillLane = body.lanes?.backfill;
   const banner = $('#banner');
   if (body.upstream.credentialsRefused) {
     $('#banner-text').textContent = 'The loyalty service refuses our credentials: every call waits. Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right (or the key right at the service), then try again.';
@@ -414,12 +415,17 @@ async function startResync(event) {
   watchResync(body.job.id);
 }
 
+/** The backfill lane as the last status showed it: a resync's orders are done when it is. */
+let backfillLane;
+
 async function watchResync(id) {
   const { body } = await api(`/resync/${id}`);
   const { job } = body;
   const { fetched, changed, unchanged, failed, errors, expected } = job.progress;
   const state = job.status === 'running' ? 'Running' : job.status === 'done' ? 'Done' : 'Failed';
-  $('#resync-progress').textContent = `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${errors.length ? `. ${errors[0]}` : ''}`;
+  // The fetched orders then wait in the backfill lane: its pace says when they are done.
+  const finish = backfillLane?.estimatedFinishAt ? `; its orders done at this pace by ${when(backfillLane.estimatedFinishAt)} (${backfillLane.waiting} waiting)` : '';
+  $('#resync-progress').textContent = `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${finish}${errors.length ? `. ${errors[0]}` : ''}`;
   if (job.status === 'running') setTimeout(() => watchResync(id), 500);
   else refresh();
 }
