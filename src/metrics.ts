@@ -87,6 +87,12 @@ export class Metrics {
     });
     gauge('loyalty_bridge_rate_limiter_queued', 'Calls waiting for their turn in the outbound rate limiter', () => sources().limiter?.().queued);
     gauge('loyalty_bridge_rate_limiter_window_calls', 'Calls started in the last minute', () => sources().limiter?.().startedInWindow);
+    // One read of the lanes per scrape, shared by the three gauges (it counts the backlog).
+    let lanesRead: { at: number; value: Promise<Record<Lane, LaneStatus>> | undefined } | undefined;
+    const lanes = () => {
+      if (!lanesRead || Date.now() - lanesRead.at > 1_000) lanesRead = { at: Date.now(), value: sources().lanes?.() };
+      return lanesRead.value;
+    };
     const perLane = (name: string, help: string, read: (lane: LaneStatus) => number) =>
       new Gauge({
         name,
@@ -94,9 +100,9 @@ export class Metrics {
         labelNames: ['lane'] as const,
         registers: [this.registry],
         async collect() {
-          const lanes = await sources().lanes?.();
-          if (!lanes) return;
-          for (const lane of LANES) this.set({ lane }, read(lanes[lane]));
+          const figures = await lanes();
+          if (!figures) return;
+          for (const lane of LANES) this.set({ lane }, read(figures[lane]));
         },
       });
     perLane('loyalty_bridge_lane_due', 'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)', (lane) => lane.due);

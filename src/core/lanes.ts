@@ -54,15 +54,20 @@ export function laneStatus(counts: Record<Lane, LaneCounts>, worker: Record<Lane
 export const shopGroupOf = (key: string): string => key.slice(0, key.lastIndexOf(':'));
 
 /**
- * How many of `free` slots to fill from each lane, given what is in flight.
- * Backfill is first offered what it lacks of its reserved share; live then
- * takes what it can; backfill takes whatever live left. When live is quiet,
- * backfill thus takes every slot, and when live is busy, it still holds its
- * share. The caller claims in that order and passes the shortfall on.
+ * How many of `free` slots backfill is offered before live: what it lacks of
+ * its reserved share of the slots. Live then takes what it can, and backfill
+ * whatever live left, so when live is quiet backfill takes every slot, and
+ * when live is busy backfill still holds its share. With fewer slots than
+ * one share's worth (concurrency × share < 1) no slot can be reserved
+ * without giving backfill more than its share, so it gets one order in every
+ * ⌈1/share⌉ claimed instead (`liveSinceBackfill` counts the live ones since
+ * backfill last got one).
  */
-export function backfillReserve({ free, concurrency, backfillInFlight, minShare }: { free: number; concurrency: number; backfillInFlight: number; minShare: number }): number {
-  const reserved = Math.max(minShare > 0 ? 1 : 0, Math.ceil(concurrency * minShare));
-  return Math.max(0, Math.min(free, reserved - backfillInFlight));
+export function backfillReserve({ free, concurrency, backfillInFlight, minShare, liveSinceBackfill = 0 }: { free: number; concurrency: number; backfillInFlight: number; minShare: number; liveSinceBackfill?: number }): number {
+  if (minShare <= 0 || free <= 0) return 0;
+  const exact = concurrency * minShare;
+  if (exact >= 1) return Math.max(0, Math.min(free, Math.ceil(exact) - backfillInFlight));
+  return backfillInFlight === 0 && liveSinceBackfill >= Math.ceil(1 / minShare) - 1 ? 1 : 0;
 }
 
 /** Calls made per lane in the last minute, for status, metrics and a resync's estimated finish. */

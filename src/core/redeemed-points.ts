@@ -9,6 +9,7 @@
 // one the person names. A manual earn carries no order id and is not
 // idempotent, so the order is marked before the call: a second click, or two
 // operators at once, find the mark and send nothing.
+import { laneAfter } from './lanes.ts';
 import { randomUUID } from 'node:crypto';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
 import type { Adjustments } from './adjustments.ts';
@@ -81,6 +82,8 @@ export class RedeemedPoints {
       // Checked again inside the store's step: of two clicks at once, one marks, the other finds the mark.
       if (!this.#listed(current)) return;
       current.upstream.redemptionReturn = { state: 'returning', points: described.points, activityId, by: request.by, reason, at: this.#o.now().toISOString(), adjustmentId };
+      // A person's action on one order: live.
+      current.lane = laneAfter(current, 'live');
       current.target = plan(current, this.#o.policy, this.#o.now()).target;
       marked = true;
     });

@@ -336,6 +336,21 @@ describe.each([
     expect(first.filter((key) => large.includes(key))).toEqual(large.slice(0, 3).sort());
   });
 
+  it.skipIf(!available)('keeps the turns fair across claims that each take more than one round', async () => {
+    const a = await inShop('shop-a', 'backfill', 20);
+    const b = await inShop('shop-b', 'backfill', 20);
+    const got = { a: 0, b: 0 };
+    for (let i = 0; i < 5; i++) {
+      for (const record of await store.claimDue('w', 3, 60_000, 'backfill')) {
+        if (a.includes(record.key)) got.a++;
+        if (b.includes(record.key)) got.b++;
+      }
+    }
+    // Fifteen in claims of three (A, B, A, then B, A, B, ...): neither shop more than one ahead.
+    expect(got.a + got.b).toBe(15);
+    expect(Math.abs(got.a - got.b)).toBeLessThanOrEqual(1);
+  });
+
   it.skipIf(!available)('lifts a pending backfill order to live when a live event comes, never the other way, and an idle order takes the lane that wakes it', async () => {
     const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
     await foldIn(store, 'backfill', event);
@@ -374,6 +389,9 @@ describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL'
     // Most of them settled, out of memory, as in a ledger that ran a while.
     for (const claimed of await source.claimDue('w', 100, 60_000)) await source.saveProgress({ ...claimed, dueAt: null, upstream: { ...claimed.upstream, points: 'approved' }, target: { state: 'approved' } }, { owner: 'w', release: true, leaseMs: 60_000 });
     await source.settleQuiet();
+    // A resync under way: its orders wait in the backfill lane, and must not jump ahead of live ones once moved.
+    const resyncing = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+    await foldIn(source, 'backfill', resyncing);
     await source.accept(entry('k-moving', { delivery: delivery('{}') }));
     await source.addDeadLetter({ id: 'dl-moving', kind: 'call', reason: 'refused', orderKey: keyOf(events[0]!), operation: 'earn' });
     await source.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T00:00:00.000Z', lastRun: null });
@@ -392,6 +410,8 @@ describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL'
       expect(await copy()).toBeGreaterThan(30);
       for (const event of events) expect(await target.getOrder(keyOf(event))).toMatchObject({ upstream: { points: 'approved' }, facts: ['paid', 'fulfilled'] });
       expect(await target.inboxEntry('k-moving')).toBeDefined();
+      expect(await target.getOrder(keyOf(resyncing))).toMatchObject({ lane: 'backfill' });
+      expect((await target.claimDue('w', 10, 60_000, 'backfill')).map((record) => record.key)).toEqual([keyOf(resyncing)]);
       expect(await target.hasSeen('k-moving')).toBe(true);
       expect(await target.getDeadLetter('dl-moving')).toBeDefined();
       expect(await target.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({ highWaterMark: '2026-11-20T00:00:00.000Z' });

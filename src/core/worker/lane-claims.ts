@@ -12,19 +12,38 @@ export interface LaneClaim {
   owner: string;
   /** Free slots. */
   limit: number;
-  /** All slots. */
-  concurrency: number;
   /** Backfill orders under way now. */
   backfillInFlight: number;
+}
+
+export interface LaneClaimOptions {
+  /** All slots. */
+  concurrency: number;
   minShare: number;
   leaseMs: number;
 }
 
-export async function claimInLanes(store: Pick<LedgerStore, 'claimDue'>, { owner, limit, concurrency, backfillInFlight, minShare, leaseMs }: LaneClaim): Promise<OrderRecord[]> {
-  const reserve = backfillReserve({ free: limit, concurrency, backfillInFlight, minShare });
-  const reserved = reserve > 0 ? await store.claimDue(owner, reserve, leaseMs, 'backfill') : [];
-  const live = await store.claimDue(owner, limit - reserved.length, leaseMs, 'live');
-  const left = limit - reserved.length - live.length;
-  const rest = left > 0 ? await store.claimDue(owner, left, leaseMs, 'backfill') : [];
-  return [...live, ...reserved, ...rest];
+/** The worker's claims, with what backfill has been given kept across them. */
+export class LaneClaims {
+  readonly #store: Pick<LedgerStore, 'claimDue'>;
+  readonly #o: LaneClaimOptions;
+  /** Live orders claimed since backfill last got one (for fewer slots than one share). */
+  #liveSinceBackfill = 0;
+
+  constructor(store: Pick<LedgerStore, 'claimDue'>, options: LaneClaimOptions) {
+    this.#store = store;
+    this.#o = options;
+  }
+
+  async claim({ owner, limit, backfillInFlight }: LaneClaim): Promise<OrderRecord[]> {
+    const { concurrency, minShare, leaseMs } = this.#o;
+    const reserve = backfillReserve({ free: limit, concurrency, backfillInFlight, minShare, liveSinceBackfill: this.#liveSinceBackfill });
+    const reserved = reserve > 0 ? await this.#store.claimDue(owner, reserve, leaseMs, 'backfill') : [];
+    const live = await this.#store.claimDue(owner, limit - reserved.length, leaseMs, 'live');
+    const left = limit - reserved.length - live.length;
+    const rest = left > 0 ? await this.#store.claimDue(owner, left, leaseMs, 'backfill') : [];
+    if (reserved.length + rest.length > 0) this.#liveSinceBackfill = 0;
+    else this.#liveSinceBackfill += live.length;
+    return [...live, ...reserved, ...rest];
+  }
 }

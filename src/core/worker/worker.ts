@@ -8,7 +8,7 @@
 // checked right before each call leaves (after the rate limiter's wait): an
 // instance that lost it sends nothing more for that order.
 import { laneAfter, LaneCalls, LANES, type Lane } from '../lanes.ts';
-import { claimInLanes } from './lane-claims.ts';
+import { LaneClaims } from './lane-claims.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { withCallFence } from '../../loyalty/call-fence.ts';
@@ -65,6 +65,7 @@ export class Worker {
   #running = false;
   /** Orders under way per lane: the backfill reserve is what backfill lacks of its share. */
   readonly #inFlight: Record<Lane, number> = { live: 0, backfill: 0 };
+  readonly #claims: LaneClaims;
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -82,14 +83,12 @@ export class Worker {
       random: Math.random,
       ...options,
     };
+    this.#claims = new LaneClaims(this.#o.store, { concurrency: this.#o.concurrency, minShare: this.#o.backfillMinShare, leaseMs: this.#o.leaseMs });
     this.#loop = new WorkLoop({
       name: 'worker',
       concurrency: this.#o.concurrency,
       // While the service refuses our credentials, nothing is claimed: every call would fail the same way.
-      claim: (limit, owner) =>
-        this.#o.authPause?.paused
-          ? Promise.resolve([])
-          : claimInLanes(this.#o.store, { owner, limit, concurrency: this.#o.concurrency, backfillInFlight: this.#inFlight.backfill, minShare: this.#o.backfillMinShare, leaseMs: this.#o.leaseMs }),
+      claim: (limit, owner) => (this.#o.authPause?.paused ? Promise.resolve([]) : this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill })),
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
       abandon: (record, lease) => this.#o.store.releaseOrder(lease.owner, record.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),

@@ -51,8 +51,12 @@ class LaneQueue {
     return undefined;
   }
 
-  /** Up to `limit` keys due by `now`, one per shop per turn. */
-  claim(limit: number, now: number, current: (entry: Waiting) => boolean): string[] {
+  /**
+   * Up to `limit` keys due by `now`, one per shop per turn. Each is `take`n
+   * the moment it is popped, so that another heap entry of the same order
+   * (re-queued at the same time) is stale for the rest of this claim.
+   */
+  claim(limit: number, now: number, current: (entry: Waiting) => boolean, take: (key: string) => void): string[] {
     const claimed: string[] = [];
     let idle = 0;
     while (claimed.length < limit && this.#turns.length > 0 && idle < this.#turns.length) {
@@ -71,6 +75,7 @@ class LaneQueue {
         continue;
       }
       this.#shops.get(shop)!.pop();
+      take(top.key);
       claimed.push(top.key);
       idle = 0;
     }
@@ -133,11 +138,11 @@ export class DueQueue {
     const claimed: string[] = [];
     for (const each of lane ? [lane] : LANES) {
       if (claimed.length >= limit) break;
-      for (const key of this.#lanes[each].claim(limit - claimed.length, now, this.#current(each))) {
+      const take = (key: string) => {
         this.#due.delete(key);
         this.#held.add(key);
-        claimed.push(key);
-      }
+      };
+      claimed.push(...this.#lanes[each].claim(limit - claimed.length, now, this.#current(each), take));
     }
     return claimed;
   }

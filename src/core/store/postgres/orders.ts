@@ -26,35 +26,42 @@ export async function claimDue(db: PgDatabase, owner: string, limit: number, lea
     const live = await claimDue(db, owner, limit, leaseMs, 'live', turns);
     return live.length >= limit ? live : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns))];
   }
-  const { rows } = await db.write<OrderRow>(
+  const { rows } = await db.write<OrderRow & { turn_seq: string; shop_group: string }>(
     `WITH RECURSIVE shops AS (
-        -- The shops with work in the lane, one index probe each (a loose index scan), not a scan of the backlog.
-        (SELECT platform, shop FROM lb_orders WHERE lane = $4 AND due_at IS NOT NULL ORDER BY platform, shop LIMIT 1)
+        -- The shops with work in the lane, one index probe each (a loose index scan on lb_orders_lane_shop_due:
+        -- sorting by due_at too leaves the planner no other index), not a scan of the backlog.
+        (SELECT platform, shop FROM lb_orders WHERE lane = $4 AND due_at IS NOT NULL ORDER BY platform, shop, due_at LIMIT 1)
         UNION ALL
         SELECT next.platform, next.shop FROM shops CROSS JOIN LATERAL (
           SELECT platform, shop FROM lb_orders
            WHERE lane = $4 AND due_at IS NOT NULL AND (platform, shop) > (shops.platform, shops.shop)
-           ORDER BY platform, shop LIMIT 1) next),
+           ORDER BY platform, shop, due_at LIMIT 1) next),
       offered AS (
-        SELECT o.key, o.due_at, s.platform, s.shop, row_number() OVER (PARTITION BY s.platform, s.shop ORDER BY o.due_at) AS turn
+        SELECT o.key, (s.platform || ':' || s.shop) COLLATE "C" AS shop_group,
+               row_number() OVER (PARTITION BY s.platform, s.shop ORDER BY o.due_at) AS turn
           FROM shops s CROSS JOIN LATERAL (
             SELECT key, due_at FROM lb_orders
              WHERE lane = $4 AND platform = s.platform AND shop = s.shop AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY due_at LIMIT $2) o)
-     UPDATE lb_orders SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
-      WHERE key IN (SELECT key FROM lb_orders WHERE key IN (
-                      -- Within a turn, the shops after the one served last go first: the turns go on across claims.
-                      SELECT key FROM offered ORDER BY turn, (platform || ':' || shop) <= $5, platform || ':' || shop LIMIT $2)
-                     AND due_at <= now() AND (lease_until IS NULL OR lease_until < now()) FOR UPDATE SKIP LOCKED)
-      RETURNING ${ORDER_COLUMNS}`,
+             ORDER BY due_at LIMIT $2) o),
+      -- Within a turn, the shops after the one served last go first: the turns go on across claims.
+      ranked AS (
+        SELECT key, shop_group, row_number() OVER (ORDER BY turn, shop_group <= $5 COLLATE "C", shop_group) AS seq FROM offered),
+      -- More candidates than slots, locked skipping what another claim holds, and only then cut to the slots,
+      -- so that rows another instance is claiming are replaced rather than leaving this claim short.
+      locked AS (
+        SELECT r.key, r.shop_group, r.seq FROM lb_orders l JOIN (SELECT * FROM ranked ORDER BY seq LIMIT $2 * 3) r ON r.key = l.key
+         WHERE l.due_at <= now() AND (l.lease_until IS NULL OR l.lease_until < now())
+         FOR UPDATE OF l SKIP LOCKED),
+      chosen AS (SELECT key, shop_group, seq FROM locked ORDER BY seq LIMIT $2)
+     UPDATE lb_orders o SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
+       FROM chosen c WHERE o.key = c.key
+      RETURNING ${ORDER_COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, c.seq AS turn_seq, c.shop_group`,
     [owner, limit, leaseMs, lane, turns[lane]],
   );
-  const records = rows.map(recordOf);
-  // The shop served last, in the order of the turns: the furthest after the one before.
-  const after = turns[lane];
-  const groups = records.map((record) => `${record.platform}:${record.shop}`).sort((a, b) => Number(a <= after) - Number(b <= after) || a.localeCompare(b));
-  turns[lane] = groups.at(-1) ?? after;
-  return records;
+  // The next claim's turns start after the shop this one served last (in the order above, so the database's collation decides, not ours).
+  const last = rows.reduce<(typeof rows)[number] | undefined>((latest, row) => (!latest || Number(row.turn_seq) > Number(latest.turn_seq) ? row : latest), undefined);
+  if (last) turns[lane] = last.shop_group;
+  return rows.map(recordOf);
 }
 
 /** Per lane, the shop (platform:shop) a claim served last: the next claim's turns start after it. */
@@ -119,8 +126,10 @@ export async function releaseOrder(db: PgDatabase, owner: string, key: string, r
 }
 
 export async function laneCounts(db: PgDatabase): Promise<Record<Lane, LaneCounts>> {
+  // Under way means leased to a worker; an order let go until its retry time (lease_owner NULL) is waiting, as on lowdb.
   const { rows } = await db.query<{ lane: Lane; waiting: string; due: string; oldest: Date | null }>(
-    `SELECT lane, count(*) AS waiting, count(*) FILTER (WHERE due_at <= now()) AS due, min(due_at) FILTER (WHERE due_at <= now()) AS oldest FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now()) GROUP BY lane`,
+    `SELECT lane, count(*) AS waiting, count(*) FILTER (WHERE due_at <= now()) AS due, min(due_at) FILTER (WHERE due_at <= now()) AS oldest
+       FROM lb_orders WHERE due_at IS NOT NULL AND NOT (lease_owner IS NOT NULL AND lease_until > now()) GROUP BY lane`,
   );
   const counts: Record<Lane, LaneCounts> = { live: { waiting: 0, due: 0, oldestDueAt: null }, backfill: { waiting: 0, due: 0, oldestDueAt: null } };
   for (const row of rows) if (row.lane in counts) counts[row.lane] = { waiting: Number(row.waiting), due: Number(row.due), oldestDueAt: row.oldest?.toISOString() ?? null };

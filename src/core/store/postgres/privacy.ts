@@ -71,6 +71,7 @@ export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: De
     }
     for (const entry of (await inboxInScope(client, match)).filter((candidate) => entryIsAbout(candidate, match, redactor))) {
       const erased = {
+        ...(entry.lane ? { lane: entry.lane } : {}),
         ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
         ...(entry.events
           ? { events: entry.events.map((event) => (orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match) ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null } : event)) }

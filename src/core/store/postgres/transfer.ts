@@ -100,16 +100,17 @@ async function importOrders(client: Queryable, records: OrderRecord[]): Promise<
       fold_version: record.foldVersion ?? 0,
       fold: foldPart(record),
       progress: progressPart(record),
+      lane: record.lane ?? 'live',
     };
   });
   await client.query(
-    `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress)
-     SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress
+    `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
+     SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane
        FROM jsonb_to_recordset($1::jsonb) AS r(key text, platform text, shop text, order_id text, order_name text, state text, reason text, upstream text, email text, mobile text,
-            updated_at timestamptz, due_at timestamptz, version bigint, fold_version bigint, fold jsonb, progress jsonb)
+            updated_at timestamptz, due_at timestamptz, version bigint, fold_version bigint, fold jsonb, progress jsonb, lane text)
      ON CONFLICT (key) DO UPDATE SET order_name = EXCLUDED.order_name, state = EXCLUDED.state, reason = EXCLUDED.reason, upstream = EXCLUDED.upstream,
        email = EXCLUDED.email, mobile = EXCLUDED.mobile, updated_at = EXCLUDED.updated_at, due_at = EXCLUDED.due_at, version = EXCLUDED.version,
-       fold_version = EXCLUDED.fold_version, fold = EXCLUDED.fold, progress = EXCLUDED.progress
+       fold_version = EXCLUDED.fold_version, fold = EXCLUDED.fold, progress = EXCLUDED.progress, lane = EXCLUDED.lane
      WHERE lb_orders.version < EXCLUDED.version`,
     [JSON.stringify(rows)],
   );
