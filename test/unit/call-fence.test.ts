@@ -3,7 +3,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withCallFence } from '../../src/loyalty/call-fence.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 
 let server: Server;
@@ -28,11 +27,13 @@ describe('the call fence', () => {
     loyalty.limiter.holdFor(300);
     let open = true;
     const before = requests;
-    const call = withCallFence(
-      () => {
-        if (!open) throw new Error('lease lost');
+    const call = loyalty.updatePoints(
+      { status: 'approve', orderId: '1' },
+      {
+        fence: () => {
+          if (!open) throw new Error('lease lost');
+        },
       },
-      () => loyalty.updatePoints({ status: 'approve', orderId: '1' }),
     );
     open = false;
     await expect(call).rejects.toThrow('lease lost');
@@ -42,7 +43,7 @@ describe('the call fence', () => {
   it('lets an attempt go while its fence is open, and calls without a fence are not held to one', async () => {
     const loyalty = client();
     const before = requests;
-    await withCallFence(() => undefined, () => loyalty.updatePoints({ status: 'approve', orderId: '1' }));
+    await loyalty.updatePoints({ status: 'approve', orderId: '1' }, { fence: () => undefined });
     await loyalty.updatePoints({ status: 'approve', orderId: '2' });
     expect(requests).toBe(before + 2);
   });

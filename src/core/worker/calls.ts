@@ -11,7 +11,7 @@
 //               redemption found in that state after a crash, or failed in a
 //               way that may have taken effect, goes to dead letters for a
 //               person to check instead of being sent again.
-import type { ConfirmConversionInput, ConversionInput, EarnInput, LoyaltyResult, RedeemInput, UpdatePointsInput } from '../../loyalty/client.ts';
+import type { CallOptions, ConfirmConversionInput, ConversionInput, EarnInput, LoyaltyResult, RedeemInput, UpdatePointsInput } from '../../loyalty/client.ts';
 import type { Action } from '../lifecycle.ts';
 import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';
@@ -20,11 +20,11 @@ import { activityForTotal } from '../spend-bands.ts';
 
 /** The part of the loyalty client the worker uses. */
 export interface LoyaltyOperations {
-  earn(input: EarnInput): Promise<LoyaltyResult>;
-  updatePoints(input: UpdatePointsInput): Promise<LoyaltyResult>;
-  redeem(input: RedeemInput): Promise<LoyaltyResult>;
-  addConversion(input: ConversionInput): Promise<LoyaltyResult>;
-  confirmConversion(input: ConfirmConversionInput): Promise<LoyaltyResult>;
+  earn(input: EarnInput, options?: CallOptions): Promise<LoyaltyResult>;
+  updatePoints(input: UpdatePointsInput, options?: CallOptions): Promise<LoyaltyResult>;
+  redeem(input: RedeemInput, options?: CallOptions): Promise<LoyaltyResult>;
+  addConversion(input: ConversionInput, options?: CallOptions): Promise<LoyaltyResult>;
+  confirmConversion(input: ConfirmConversionInput, options?: CallOptions): Promise<LoyaltyResult>;
 }
 
 export interface CallContext {
@@ -32,6 +32,8 @@ export interface CallContext {
   /** LOYALTY_EARN_ACTIVITY_ID: the activity without spend bands, and of orders earned before an activity was kept. */
   earnActivityId: string;
   lpOrderId: string;
+  /** Checked right before each attempt leaves (the worker's lease): see CallOptions. */
+  fence?: () => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function makeCall(client: LoyaltyOperations, record: OrderRecord, action:
   const { snapshot, upstream } = record;
   const { lpOrderId } = context;
   const customer = snapshot.customer;
+  const options: CallOptions = context.fence ? { fence: context.fence } : {};
   switch (action.kind) {
     case 'earn':
       return client.earn({
@@ -68,12 +71,12 @@ export function makeCall(client: LoyaltyOperations, record: OrderRecord, action:
         mobile: customer.mobile ?? '',
         description: `Order ${snapshot.orderName || record.orderId}`,
         orderId: lpOrderId,
-      });
+      }, options);
     case 'approve':
     case 'cancel':
-      return client.updatePoints({ status: action.kind, orderId: lpOrderId });
+      return client.updatePoints({ status: action.kind, orderId: lpOrderId }, options);
     case 'redeem':
-      return client.redeem({ ...(customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' }), points: action.points });
+      return client.redeem({ ...(customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' }), points: action.points }, options);
     case 'conversion':
       return client.addConversion({
         orderId: lpOrderId,
@@ -86,7 +89,7 @@ export function makeCall(client: LoyaltyOperations, record: OrderRecord, action:
         purchaseAmount: purchaseAmount(record, context.policy),
         // Which order of which shop this was, for whoever reads the conversion in the service's panel.
         customValue: record.key,
-      });
+      }, options);
     case 'approveConversion':
     case 'rejectConversion':
       return client.confirmConversion({
@@ -95,7 +98,7 @@ export function makeCall(client: LoyaltyOperations, record: OrderRecord, action:
         event: 'sale',
         decision: action.kind === 'approveConversion' ? 'approve' : 'reject',
         remark: action.kind === 'rejectConversion' ? action.remark : undefined,
-      });
+      }, options);
   }
 }
 

@@ -11,7 +11,6 @@ import { laneAfter, LaneCalls, LANES, type Lane } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
-import { withCallFence } from '../../loyalty/call-fence.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, plan, type Action } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
@@ -181,7 +180,7 @@ export class Worker {
     try {
       lease.check();
       this.#o.laneCalls.record(record.lane ?? 'live');
-      result = await withCallFence(() => lease.check(), () => makeCall(this.#o.client, record, next, { policy: this.#o.policy, earnActivityId: this.#o.earnActivityId, lpOrderId }));
+      result = await makeCall(this.#o.client, record, next, { policy: this.#o.policy, earnActivityId: this.#o.earnActivityId, lpOrderId, fence: () => lease.check() });
     } catch (error) {
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.

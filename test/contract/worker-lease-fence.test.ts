@@ -1,0 +1,58 @@
+// The worker's lease on an order is the fence of its calls: a call that waits
+// in the rate limiter past the moment the lease is lost (another instance
+// took the order over) is not sent. Against the sandbox over HTTP, with a
+// store whose lease renewals report the claim gone, as a takeover does.
+import { describe, expect, it } from 'vitest';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { clientFor, eventually, sandboxWithEngines, tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+
+const harness = sandboxWithEngines();
+
+/** The lowdb store, but renewing a worker's claims finds them taken over once `takenOver` is set. */
+function storeLosingLeases(dataDir: string) {
+  const state = { takenOver: false, renewals: 0 };
+  const store = new LowdbStore({ dataDir });
+  const renew = store.renewClaims.bind(store);
+  const proxied = new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'renewClaims') {
+        return async (...args: Parameters<LedgerStore['renewClaims']>) => {
+          if (args[0] !== 'orders' || !state.takenOver) return renew(...args);
+          state.renewals++;
+          return [];
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store: proxied as LedgerStore, state };
+}
+
+describe("the worker's lease fences its calls", () => {
+  it('sends nothing for an order whose lease was lost while its call waited in the rate limiter', async () => {
+    const dataDir = tempDataDir();
+    const { store, state } = storeLosingLeases(dataDir);
+    const client = clientFor(harness.sandbox);
+    const engine = await harness.start({ dataDir, store, client, worker: { leaseMs: 600 } });
+    // Every call waits here, as behind a 429's Retry-After, longer than the lease.
+    client.limiter.holdFor(1_500);
+    state.takenOver = true;
+    await engine.accept('fenced', [orderEvent({ orderId: '7001', facts: ['placed', 'paid'] })]);
+    await eventually(() => expect(state.renewals).toBeGreaterThan(0), 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7001')).toEqual([]);
+  });
+
+  it('sends the call when the lease holds through the same wait', async () => {
+    const dataDir = tempDataDir();
+    const { store } = storeLosingLeases(dataDir);
+    const client = clientFor(harness.sandbox);
+    const engine = await harness.start({ dataDir, store, client, worker: { leaseMs: 600 } });
+    client.limiter.holdFor(1_500);
+    await engine.accept('held', [orderEvent({ orderId: '7002', facts: ['placed', 'paid'] })]);
+    await eventually(() => expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7002')).toHaveLength(1), 5_000);
+  });
+});
