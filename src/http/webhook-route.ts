@@ -19,7 +19,7 @@ import getRawBody from 'raw-body';
 import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import { storedDelivery } from '../../adapters/adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
-import type { Logger } from '../logger.ts';
+import { plainLines, type Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import { requestId } from './request-id.ts';
 
@@ -57,6 +57,7 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
  */
 export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ingest: Ingest, logger: Logger, options: WebhookRouteOptions): WebhookHandler {
   const { platform } = adapter;
+  const lines = plainLines(logger);
   const count = (topic: string, result: WebhookResult | `rejected_${number}` | 'too_large' | 'unavailable', started: number) => {
     options.metrics?.webhooks.inc({ platform, topic, result });
     options.metrics?.ackLatency.observe({ platform }, (performance.now() - started) / 1000);
@@ -88,7 +89,7 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     const info = adapter.describe(verified.delivery);
     const { key, topic, shop, aliases = [], ignore } = info;
     const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
-      logger.info({ reqId, platform, topic, shop, delivery: key, result, ...extra }, 'webhook');
+      lines.info({ reqId, platform, topic, shop, delivery: key, result, ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }) }, 'webhook');
       send(res, 200, { result, ...extra });
       count(topic, result, started);
     };
