@@ -8,6 +8,7 @@ import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import { Adjustments } from './adjustments.ts';
+import { AckPressure } from './ack-pressure.ts';
 import { ingest, type Ingest, type IngestResult } from './ingest.ts';
 import { Intake } from './intake.ts';
 import type { OrderEvent } from './order-event.ts';
@@ -114,8 +115,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     now,
     ...workerOptions,
   });
-  const intake = new Intake({ store, adapterFor, privacy, logger: options.logger, owner, pollMs: options.pollMs, now, ...options.intake });
-  const entry = ingest(store, now);
+  // Folding steps back while acknowledgements compete for a saturated event loop (ack-pressure.ts).
+  const ackPressure = new AckPressure();
+  const intake = new Intake({ store, adapterFor, privacy, logger: options.logger, owner, pollMs: options.pollMs, now, ackPressure, ...options.intake });
+  const entry = ingest(store, now, ackPressure);
   const adjustments = new Adjustments(store, options.client, options.logger);
   const redeemedPoints = new RedeemedPoints({ store, adjustments, policy: options.policy, returnActivities: options.redeemReturnActivities ?? {}, now });
 

@@ -5,6 +5,7 @@
 // once the first copy is durable, and nothing here waits on another server.
 // What the delivery means (its orders, a dead letter, an uninstall) is worked
 // out after the answer, by intake, from what was stored here.
+import type { AckPressure } from './ack-pressure.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
 import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
@@ -19,10 +20,14 @@ export interface Ingest {
   events(key: string, events: OrderEvent[], aliases?: string[], lane?: Lane): Promise<IngestResult>;
 }
 
-export function ingest(store: LedgerStore, now: () => Date = () => new Date()): Ingest {
+/** ackPressure hears of each platform delivery answered: intake yields to them in a burst. */
+export function ingest(store: LedgerStore, now: () => Date = () => new Date(), ackPressure?: Pick<AckPressure, 'noteAccepted'>): Ingest {
   const accept = (entry: Omit<InboxEntry, 'receivedAt' | 'retry'>) => store.accept({ ...entry, receivedAt: now().toISOString(), retry: null });
   return {
-    delivery: (key, delivery, aliases = [], lane = 'live') => accept({ key, aliases, delivery, ...(lane === 'live' ? {} : { lane }) }),
+    delivery: (key, delivery, aliases = [], lane = 'live') => {
+      ackPressure?.noteAccepted();
+      return accept({ key, aliases, delivery, ...(lane === 'live' ? {} : { lane }) });
+    },
     events: (key, events, aliases = [], lane = 'live') => accept({ key, aliases, events, ...(lane === 'live' ? {} : { lane }) }),
   };
 }

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
+import type { AckPressure } from './ack-pressure.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
@@ -35,6 +36,8 @@ export interface IntakeOptions {
   pollMs?: number | undefined;
   /** How long an entry stays with an instance that stopped answering before another takes it. */
   leaseMs?: number;
+  /** When acknowledgements compete for the event loop: folding then runs at its minimum share (ack-pressure.ts). */
+  ackPressure?: Pick<AckPressure, 'contended' | 'allowance' | 'spend'>;
   now?: () => Date;
   random?: () => number;
 }
@@ -44,8 +47,16 @@ const HOUR = 60 * 60_000;
 /** A dead letter's id for an inbox entry: the same entry never makes two. */
 export const deadLetterIdFor = (entryKey: string) => `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
 
+/** Folding while acknowledgements are contended: what they allow, looked at again every 50 ms at least. */
+const yieldingTo = (pressure: Pick<AckPressure, 'contended' | 'allowance' | 'spend'>) => ({
+  contended: () => pressure.contended,
+  allowance: () => pressure.allowance,
+  spend: (count: number) => pressure.spend(count),
+  restMs: 50,
+});
+
 export class Intake {
-  readonly #o: Required<Omit<IntakeOptions, 'pollMs'>> & Pick<IntakeOptions, 'pollMs'>;
+  readonly #o: Required<Omit<IntakeOptions, 'pollMs' | 'ackPressure'>> & Pick<IntakeOptions, 'pollMs' | 'ackPressure'>;
   readonly #loop: WorkLoop<InboxEntry>;
   #batch: Array<{ commit: IntakeCommit; resolve: () => void; reject: (error: unknown) => void }> = [];
   #batchScheduled = false;
@@ -72,6 +83,7 @@ export class Intake {
       leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (entry) => entry.key, renew: (claims) => this.#o.store.renewClaims('inbox', claims, this.#o.leaseMs) },
       nextAt: () => this.#o.store.nextInboxAt(),
       pollMs: this.#o.pollMs,
+      ...(this.#o.ackPressure ? { yieldTo: yieldingTo(this.#o.ackPressure) } : {}),
       logger: this.#o.logger,
     });
   }

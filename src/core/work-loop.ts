@@ -4,7 +4,9 @@
 // due (or a poll interval, when other instances share the store and may
 // have left work behind). Each claim is made under an owner token of its own
 // and its items are leased (leases.ts): renewed while they are handled, and
-// given to the handler to check before what must not happen twice.
+// given to the handler to check before what must not happen twice. A loop
+// may yield to more urgent work on the same event loop (yieldTo): it then
+// starts only what that work allows it.
 import type { Logger } from '../logger.ts';
 import { LeaseKeeper, type Lease } from './leases.ts';
 import type { Claim } from './store/ledger-store.ts';
@@ -31,6 +33,16 @@ export interface WorkLoopOptions<T> {
   nextAt: () => Promise<number | undefined>;
   /** Look again at least this often (a shared store: other instances' leases expire). */
   pollMs?: number | undefined;
+  /**
+   * While contended() says more urgent work is waiting for the event loop,
+   * the loop starts only as many items as allowance() says (the urgent work
+   * earns the allowance as it goes, so the loop never stops), and reports
+   * them with spend(). It waits until the allowance makes a whole batch
+   * (`concurrency` items): many small batches would cost more than one
+   * large one (each is a round of ledger writes). Until then it looks again
+   * after restMs, or when woken.
+   */
+  yieldTo?: { contended(): boolean; allowance(): number; spend(count: number): void; restMs: number };
   logger: Logger;
   now?: () => number;
 }
@@ -47,6 +59,9 @@ export class WorkLoop<T> {
   #drained = false;
   readonly #leases: LeaseKeeper;
   #claims = 0;
+  #restTimer: NodeJS.Timeout | undefined;
+  /** The last pump stopped to rest while yielding: the rest timer wakes the loop. */
+  #resting = false;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
@@ -66,6 +81,7 @@ export class WorkLoop<T> {
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
+    clearTimeout(this.#restTimer);
     await this.#pumping;
     await this.idle();
   }
@@ -92,17 +108,32 @@ export class WorkLoop<T> {
   }
 
   async #pump(): Promise<void> {
+    this.#resting = false;
     while (this.#running && this.#inFlight < this.#o.concurrency) {
       this.#again = false;
+      const limit = this.#o.concurrency - this.#inFlight;
+      const yieldTo = this.#o.yieldTo?.contended() ? this.#o.yieldTo : undefined;
+      if (yieldTo) {
+        // Whole batches, once the allowance makes one (the slots free now, beside any slow item still under way).
+        if (yieldTo.allowance() < this.#o.concurrency) {
+          // Not drained: look again soon, contended or not by then.
+          this.#resting = true;
+          clearTimeout(this.#restTimer);
+          this.#restTimer = setTimeout(() => this.wake(), yieldTo.restMs);
+          this.#restTimer.unref();
+          break;
+        }
+      }
       // A token per claim: a save or renewal under an older claim of the same item (expired, then claimed again) is told apart.
       const owner = `${this.#o.leases.owner}/${this.#o.name}/${++this.#claims}`;
       const claimedAt = this.#leases.now();
-      const items = await this.#o.claim(this.#o.concurrency - this.#inFlight, owner);
+      const items = await this.#o.claim(limit, owner);
       if (items.length === 0) {
         if (this.#again) continue;
         this.#drained = true;
         break;
       }
+      yieldTo?.spend(items.length);
       for (const item of items) {
         this.#inFlight++;
         const lease = this.#leases.hold(this.#o.leases.keyOf(item), owner, claimedAt);
@@ -123,8 +154,12 @@ export class WorkLoop<T> {
   }
 
   async #arm(): Promise<void> {
+    // Work due now that the loop cannot take yet (every slot busy, or resting
+    // while it yields) is taken when a slot frees or the rest ends, both of
+    // which wake the loop: a timer here would only spin, asking nextAt()
+    // again and again (on PostgreSQL, a query each time).
+    if (!this.#running || this.#resting || this.#inFlight >= this.#o.concurrency) return;
     clearTimeout(this.#timer);
-    if (!this.#running) return;
     let next: number | undefined;
     try {
       next = await this.#o.nextAt();
