@@ -122,6 +122,7 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
     ackRow('route + HMAC', ack.hmac),
     ackRow('durable baseline: append + fdatasync, group commit', ack.durable),
     ackRow('bridge, lowdb (fsync before the answer)', ack.lowdb),
+    `| lowdb: acknowledgements ${ack.ratioToDurable.toFixed(2)} of the durable baseline (median of runs in turns); ${ack.foldCatchUp.backlogAtEnd} left to fold at the end, ${ack.foldCatchUp.foldedAfterMs === null ? 'NOT folded within 2 min' : `folded ${(ack.foldCatchUp.foldedAfterMs / 1000).toFixed(1)} s after: acknowledged and folded, ${ack.foldCatchUp.foldedRatioToDurable!.toFixed(2)} of the baseline`} | | | | | | |`,
     ...(ack.postgres ? [ackRow('bridge, PostgreSQL (commit before the answer)', ack.postgres)] : ['| bridge, PostgreSQL | no server answered | | | | | |']),
     ...(ack.postgresTwo ? [ackRow('two bridges, one PostgreSQL (load split)', ack.postgresTwo)] : []),
     ackRow('BigCommerce deliveries, store API answering', platformHang.answering),
