@@ -11,7 +11,7 @@
 // PostgreSQL's nextInboxAt says of a backlog), it does not spin asking when
 // work is due.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { WorkLoop } from '../../src/core/work-loop.ts';
 
@@ -93,6 +93,8 @@ describe('the work loop yielding to acknowledgements', () => {
                 break;
             }
             await settle();
+            // Checked as it goes: the end grants enough for everything, which would hide an overrun.
+            expect(startedUnderContention, 'started while contended, beyond what acknowledgements allowed').toBeLessThanOrEqual(pressure.granted);
             expect(pressure.allowance).toBeGreaterThanOrEqual(0);
           }
           // The end: the contention ends, or goes on while acknowledgements earn enough for everything left.
@@ -119,6 +121,40 @@ describe('the work loop yielding to acknowledgements', () => {
       { numRuns: Number(process.env.YIELD_MODEL_RUNS ?? 40) },
     );
   }, 120_000);
+
+  it('while contended starts only what acknowledgements allowed, a whole batch at a time', async () => {
+    const waiting = Array.from({ length: 12 }, (_, i) => i);
+    const handled: number[] = [];
+    const pressure = { allowance: CONCURRENCY - 1 };
+    const loop = new WorkLoop<number>({
+      name: 'allowance-test',
+      concurrency: CONCURRENCY,
+      claim: async (limit) => waiting.splice(0, limit),
+      handle: async (item) => {
+        handled.push(item);
+      },
+      abandon: async () => undefined,
+      leases: { owner: 'test', leaseMs: 60_000, keyOf: String, renew: async (claims) => claims },
+      nextAt: async () => (waiting.length > 0 ? 0 : undefined),
+      yieldTo: { contended: () => true, allowance: () => pressure.allowance, spend: (count) => void (pressure.allowance -= count), restMs: 5 },
+      logger: createLogger({ level: 'silent' }),
+    });
+    const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    loop.start();
+    try {
+      await after(50);
+      expect(handled, 'less than a batch allowed: nothing started').toHaveLength(0);
+      pressure.allowance += 1;
+      await vi.waitFor(() => expect(handled.length).toBeGreaterThan(0));
+      await after(50);
+      expect(handled, 'one batch allowed: one batch started, and no more').toHaveLength(CONCURRENCY);
+      pressure.allowance += 2 * CONCURRENCY;
+      await vi.waitFor(() => expect(handled).toHaveLength(3 * CONCURRENCY));
+      expect(pressure.allowance).toBe(0);
+    } finally {
+      await loop.stop();
+    }
+  });
 
   it('rests without spinning while work is due that it may not take yet', async () => {
     let asked = 0;
