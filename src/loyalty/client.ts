@@ -39,7 +39,6 @@ export interface AttemptReport {
   httpStatus: number | undefined;
 }
 
-/** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
 /**
  * A fence checked at the last moment before an attempt leaves, after the rate
  * limiter's wait (which a 429's Retry-After can stretch to minutes). The
@@ -53,6 +52,7 @@ export interface CallOptions {
   fence?: () => void;
 }
 
+/** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
 export type CustomerRef = { email: string; mobile?: string } | { email?: string; mobile: string };
 
 export interface EarnInput {
