@@ -134,7 +134,7 @@ class Model {
     const underway = this.acceptsUnderway.get(key)!;
     if (underway.count === 1) this.acceptsUnderway.delete(key);
     else underway.count--;
-    return underway.count > 1 || this.acceptsUnderway.has(key);
+    return this.acceptsUnderway.has(key);
   }
 
   /** Deliveries that must still be waiting in the inbox. */
