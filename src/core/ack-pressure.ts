@@ -18,6 +18,7 @@
 // holds stop growing). At everyday rates the loop is mostly idle and nothing
 // is held back.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { YieldTo } from './work-loop.ts';
 
 /**
  * Folds allowed per acknowledgement while contended. Measured on a 2-core
@@ -48,7 +49,7 @@ export interface AckPressureOptions {
   now?: () => number;
 }
 
-export class AckPressure {
+export class AckPressure implements YieldTo {
   readonly #utilization: (since?: EventLoopUtilization) => EventLoopUtilization;
   readonly #now: () => number;
   #accepted = 0;
@@ -76,7 +77,7 @@ export class AckPressure {
   }
 
   /** While contended, how many folds may start now. */
-  get allowance(): number {
+  allowance(): number {
     return Math.floor(this.#allowance);
   }
 
@@ -86,7 +87,7 @@ export class AckPressure {
   }
 
   /** Whether acknowledgements are competing with other work for a saturated event loop now. */
-  get contended(): boolean {
+  contended(): boolean {
     const now = this.#now();
     if (now - this.#lookedAt >= WINDOW_MS) {
       const busy = this.#utilization(this.#since).utilization;

@@ -13,13 +13,12 @@
 import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
-import type { AckPressure } from './ack-pressure.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
-import { WorkLoop } from './work-loop.ts';
+import { WorkLoop, type YieldTo } from './work-loop.ts';
 
 export interface IntakeOptions {
   store: LedgerStore;
@@ -37,7 +36,7 @@ export interface IntakeOptions {
   /** How long an entry stays with an instance that stopped answering before another takes it. */
   leaseMs?: number;
   /** When acknowledgements compete for the event loop: folding then runs at its minimum share (ack-pressure.ts). */
-  ackPressure?: Pick<AckPressure, 'contended' | 'allowance' | 'spend'>;
+  ackPressure?: YieldTo;
   now?: () => Date;
   random?: () => number;
 }
@@ -46,14 +45,6 @@ const HOUR = 60 * 60_000;
 
 /** A dead letter's id for an inbox entry: the same entry never makes two. */
 export const deadLetterIdFor = (entryKey: string) => `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
-
-/** Folding while acknowledgements are contended: what they allow, looked at again every 50 ms at least. */
-const yieldingTo = (pressure: Pick<AckPressure, 'contended' | 'allowance' | 'spend'>) => ({
-  contended: () => pressure.contended,
-  allowance: () => pressure.allowance,
-  spend: (count: number) => pressure.spend(count),
-  restMs: 50,
-});
 
 export class Intake {
   readonly #o: Required<Omit<IntakeOptions, 'pollMs' | 'ackPressure'>> & Pick<IntakeOptions, 'pollMs' | 'ackPressure'>;
@@ -83,7 +74,9 @@ export class Intake {
       leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (entry) => entry.key, renew: (claims) => this.#o.store.renewClaims('inbox', claims, this.#o.leaseMs) },
       nextAt: () => this.#o.store.nextInboxAt(),
       pollMs: this.#o.pollMs,
-      ...(this.#o.ackPressure ? { yieldTo: yieldingTo(this.#o.ackPressure) } : {}),
+      // Folding while acknowledgements are contended: what they allow, looked at again every 50 ms at least.
+      yieldTo: this.#o.ackPressure,
+      restMs: 50,
       logger: this.#o.logger,
     });
   }

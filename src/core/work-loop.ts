@@ -20,6 +20,20 @@ export interface WorkLoopLeases<T> {
   renew: (claims: Claim[]) => Promise<Claim[]>;
 }
 
+/**
+ * While contended() says more urgent work is waiting for the event loop, the
+ * loop starts only as many items as allowance() says (the urgent work earns
+ * the allowance as it goes, so the loop never stops), and reports them with
+ * spend(). It waits until the allowance makes a whole batch (`concurrency`
+ * items): many small batches would cost more than one large one (each is a
+ * round of ledger writes).
+ */
+export interface YieldTo {
+  contended(): boolean;
+  allowance(): number;
+  spend(count: number): void;
+}
+
 export interface WorkLoopOptions<T> {
   name: string;
   concurrency: number;
@@ -33,16 +47,10 @@ export interface WorkLoopOptions<T> {
   nextAt: () => Promise<number | undefined>;
   /** Look again at least this often (a shared store: other instances' leases expire). */
   pollMs?: number | undefined;
-  /**
-   * While contended() says more urgent work is waiting for the event loop,
-   * the loop starts only as many items as allowance() says (the urgent work
-   * earns the allowance as it goes, so the loop never stops), and reports
-   * them with spend(). It waits until the allowance makes a whole batch
-   * (`concurrency` items): many small batches would cost more than one
-   * large one (each is a round of ledger writes). Until then it looks again
-   * after restMs, or when woken.
-   */
-  yieldTo?: { contended(): boolean; allowance(): number; spend(count: number): void; restMs: number };
+  /** More urgent work on the same event loop, which this loop yields to (YieldTo). */
+  yieldTo?: YieldTo | undefined;
+  /** While yielding without a batch's allowance, look again after this long (or when woken). */
+  restMs?: number;
   logger: Logger;
   now?: () => number;
 }
@@ -111,23 +119,20 @@ export class WorkLoop<T> {
     this.#resting = false;
     while (this.#running && this.#inFlight < this.#o.concurrency) {
       this.#again = false;
-      const limit = this.#o.concurrency - this.#inFlight;
       const yieldTo = this.#o.yieldTo?.contended() ? this.#o.yieldTo : undefined;
-      if (yieldTo) {
-        // Whole batches, once the allowance makes one (the slots free now, beside any slow item still under way).
-        if (yieldTo.allowance() < this.#o.concurrency) {
-          // Not drained: look again soon, contended or not by then.
-          this.#resting = true;
-          clearTimeout(this.#restTimer);
-          this.#restTimer = setTimeout(() => this.wake(), yieldTo.restMs);
-          this.#restTimer.unref();
-          break;
-        }
+      // Whole batches, once the allowance makes one (the slots free now, beside any slow item still under way).
+      if (yieldTo && yieldTo.allowance() < this.#o.concurrency) {
+        // Not drained: look again soon, contended or not by then.
+        this.#resting = true;
+        clearTimeout(this.#restTimer);
+        this.#restTimer = setTimeout(() => this.wake(), this.#o.restMs ?? 50);
+        this.#restTimer.unref();
+        break;
       }
       // A token per claim: a save or renewal under an older claim of the same item (expired, then claimed again) is told apart.
       const owner = `${this.#o.leases.owner}/${this.#o.name}/${++this.#claims}`;
       const claimedAt = this.#leases.now();
-      const items = await this.#o.claim(limit, owner);
+      const items = await this.#o.claim(this.#o.concurrency - this.#inFlight, owner);
       if (items.length === 0) {
         if (this.#again) continue;
         this.#drained = true;

@@ -69,8 +69,8 @@ describe('the work loop yielding to acknowledgements', () => {
             spend: (count) => {
               pressure.allowance -= count;
             },
-            restMs: 1,
           },
+          restMs: 1,
           logger: createLogger({ level: 'silent' }),
         });
         loop.start();
@@ -136,7 +136,8 @@ describe('the work loop yielding to acknowledgements', () => {
       abandon: async () => undefined,
       leases: { owner: 'test', leaseMs: 60_000, keyOf: String, renew: async (claims) => claims },
       nextAt: async () => (waiting.length > 0 ? 0 : undefined),
-      yieldTo: { contended: () => true, allowance: () => pressure.allowance, spend: (count) => void (pressure.allowance -= count), restMs: 5 },
+      yieldTo: { contended: () => true, allowance: () => pressure.allowance, spend: (count) => void (pressure.allowance -= count) },
+      restMs: 5,
       logger: createLogger({ level: 'silent' }),
     });
     const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,7 +170,8 @@ describe('the work loop yielding to acknowledgements', () => {
         asked++;
         return 0; // due now, always
       },
-      yieldTo: { contended: () => true, allowance: () => 0, spend: () => undefined, restMs: 1_000 },
+      yieldTo: { contended: () => true, allowance: () => 0, spend: () => undefined },
+      restMs: 1_000,
       logger: createLogger({ level: 'silent' }),
     });
     loop.start();
