@@ -225,6 +225,19 @@ describe.each([
       await store.deleteRecord('session', 'shopify:a.myshopify.com');
       expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toBeUndefined();
 
+    });
+
+    it('adds a record only where there is none: of callers at once, exactly one wins and all see its value', async () => {
+      const attempts = await Promise.all(['load', 'uninstall', 'remove_user', 'load'].map((callback) => store.addRecord('callback-payload', 'jti-race', { callback })));
+      expect(attempts.filter((attempt) => attempt.added)).toHaveLength(1);
+      const winner = attempts.find((attempt) => attempt.added)!.value;
+      for (const attempt of attempts) expect(attempt.value).toEqual(winner);
+      expect(await store.getRecord('callback-payload', 'jti-race')).toEqual(winner);
+      await store.deleteRecord('callback-payload', 'jti-race');
+      expect(await store.addRecord('callback-payload', 'jti-race', { callback: 'uninstall' })).toEqual({ added: true, value: { callback: 'uninstall' } });
+    });
+
+    it('keeps and forgets dead letters', async () => {
       const letter = await store.addDeadLetter({ id: 'dl-records', kind: 'call', reason: 'refused', orderKey: 'x:y:1', operation: 'earn' });
       expect(letter).toMatchObject({ retries: 0, createdAt: expect.any(String) });
       await store.updateDeadLetter({ ...letter, retries: 1 });

@@ -64,7 +64,21 @@ export interface ShopState {
  * Small collections kept as records by kind and id: the store keeps them,
  * the core gives them meaning. Sessions hold platform access tokens.
  */
-export type RecordKind = 'shop' | 'session' | 'reconciliation' | 'adjustment' | 'resync-job' | 'data-request' | 'privacy-log' | 'platform-health' | 'migration' | 'allowed-shop';
+export type RecordKind =
+  | 'shop'
+  | 'session'
+  | 'reconciliation'
+  | 'adjustment'
+  | 'resync-job'
+  | 'data-request'
+  | 'privacy-log'
+  | 'platform-health'
+  | 'migration'
+  | 'allowed-shop'
+  /** A destructive delivery's body (an uninstall, a redaction) that was acted on: never acted on again. Names no shop, so erasure keeps it. */
+  | 'acted-once'
+  /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
+  | 'callback-payload';
 
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {
@@ -239,6 +253,12 @@ export interface LedgerStore {
   // --- Records.
   getRecord<T>(kind: RecordKind, id: string): Promise<T | undefined>;
   putRecord<T>(kind: RecordKind, id: string, value: T): Promise<void>;
+  /**
+   * Keeps the record only if there is none under this id, atomically across
+   * instances: the first caller wins. Returns the record there is now, and
+   * whether it is the one given.
+   */
+  addRecord<T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }>;
   deleteRecord(kind: RecordKind, id: string): Promise<void>;
   listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>>;
 

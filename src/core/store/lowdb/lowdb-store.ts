@@ -338,6 +338,15 @@ export class LowdbStore implements LedgerStore {
     await this.#p.flush();
   }
 
+  async addRecord<T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> {
+    // One process holds the data directory, and get-then-put runs without a turn of the event loop between them.
+    const existing = this.#p.records.get<T>(kind, id);
+    if (existing !== undefined) return { added: false, value: existing };
+    this.#p.records.put(kind, id, value);
+    await this.#p.flush();
+    return { added: true, value };
+  }
+
   async deleteRecord(kind: RecordKind, id: string): Promise<void> {
     this.#p.records.delete(kind, id);
     await this.#p.flush();

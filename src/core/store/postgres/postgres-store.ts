@@ -161,6 +161,7 @@ export class PostgresStore implements LedgerStore {
 
   getRecord = <T>(kind: RecordKind, id: string): Promise<T | undefined> => records.getRecord<T>(this.#db, kind, id);
   putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> => records.putRecord(this.#db.writer, kind, id, value);
+  addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> => records.addRecord<T>(this.#db, kind, id, value);
   deleteRecord = (kind: RecordKind, id: string): Promise<void> => records.deleteRecord(this.#db, kind, id);
   listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> => records.listRecords<T>(this.#db, kind);
 

@@ -8,6 +8,17 @@ export async function putRecord(client: Queryable, kind: RecordKind, id: string,
   await client.query('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()', [kind, id, JSON.stringify(value)]);
 }
 
+/** The first writer's record wins: an insert that conflicts reads what is there instead. */
+export async function addRecord<T>(db: PgDatabase, kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> {
+  for (;;) {
+    const inserted = await db.write('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING', [kind, id, JSON.stringify(value)]);
+    if ((inserted.rowCount ?? 0) > 0) return { added: true, value };
+    const existing = await getRecord<T>(db, kind, id);
+    // Deleted between the insert and the read: try again.
+    if (existing !== undefined) return { added: false, value: existing };
+  }
+}
+
 export async function getRecord<T>(db: PgDatabase, kind: RecordKind, id: string): Promise<T | undefined> {
   return (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id])).rows[0]?.value;
 }
