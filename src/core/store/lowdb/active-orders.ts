@@ -44,7 +44,7 @@ export class ActiveOrders {
     const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^active-\d+\.json$/.test(file)).sort();
     for (const name of names) {
       const seq = Number(/(\d+)\.json$/.exec(name)?.[1]);
-      const file = openDurable<Partition>(this.#commit.io, join(this.#dir, name), { orders: {} });
+      const file = openDurable<Partition>(this.#commit.io, join(this.#dir, name), { orders: {} }, ['orders']);
       await loadDurable(file, (data) => typeof data?.orders === 'object' && data.orders !== null, this.#backupOf);
       this.#partitions.set(seq, file);
       this.#current = Math.max(this.#current, seq);
@@ -80,7 +80,7 @@ export class ActiveOrders {
       let current = this.#partitions.get(this.#current);
       if (!current || Object.keys(current.data.orders).length >= this.#partitionSize) {
         this.#current++;
-        current = openDurable<Partition>(this.#commit.io, join(this.#dir, partitionName(this.#current)), { orders: {} });
+        current = openDurable<Partition>(this.#commit.io, join(this.#dir, partitionName(this.#current)), { orders: {} }, ['orders']);
         this.#partitions.set(this.#current, current);
       }
       seq = this.#current;

@@ -63,6 +63,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
  */
 export class DurableLow<T> extends Low<T> {
   declare adapter: DurableJsonFile<T>;
+  /** Top-level fields keyed by outside input (order keys, record ids): objects without a prototype, so "constructor" is just a key. */
+  dictionaries: readonly string[] = [];
   #changes = 0;
   #durable = 0;
   #writes = 0;
@@ -102,7 +104,26 @@ export class DurableLow<T> extends Low<T> {
   }
 }
 
-export const openDurable = <T>(io: LedgerIo, path: string, empty: T): DurableLow<T> => new DurableLow<T>(new DurableJsonFile<T>(io, path), empty);
+/**
+ * A ledger document. `dictionaries` names its top-level fields that are
+ * keyed by outside input (an order key holds a shop's name; an id comes from
+ * a URL): they hold no prototype, before and after a load, so that a key like
+ * "constructor" or "__proto__" is an entry like any other, never Object's.
+ */
+export function openDurable<T>(io: LedgerIo, path: string, empty: T, dictionaries: ReadonlyArray<keyof T & string> = []): DurableLow<T> {
+  const file = new DurableLow<T>(new DurableJsonFile<T>(io, path), empty);
+  file.dictionaries = dictionaries;
+  withoutPrototypes(file);
+  return file;
+}
+
+function withoutPrototypes<T>(file: DurableLow<T>): void {
+  const data = file.data as Record<string, unknown>;
+  for (const key of file.dictionaries) {
+    const value = data[key];
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.setPrototypeOf(value, null);
+  }
+}
 
 const ADVICE_BY_CODE: Record<string, string> = {
   EACCES: 'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
@@ -129,6 +150,7 @@ export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => 
     const data = await file.adapter.read();
     found = data !== null;
     if (data !== null) file.data = data;
+    withoutPrototypes(file);
   } catch (error) {
     if (error instanceof SyntaxError) throw new LedgerDamagedError(file.path, 'not valid JSON: empty or cut short', backupOf(file.path));
     throw unreadable(file.path, error);

@@ -52,7 +52,7 @@ export class HashedMap {
     return this.#open.use(
       bucket,
       async () => {
-        const file = openDurable<Bucket>(this.#commit.io, join(this.#dir, `${bucket}.json`), { entries: {} });
+        const file = openDurable<Bucket>(this.#commit.io, join(this.#dir, `${bucket}.json`), { entries: {} }, ['entries']);
         await loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null);
         return file;
       },

@@ -32,7 +32,7 @@ export class RecordFiles {
     if (!readOnly) await mkdir(join(this.#dataDir, 'records'), { recursive: true, mode: 0o700 });
     const names = existsSync(join(this.#dataDir, 'records')) ? await this.#commit.io.readdir(join(this.#dataDir, 'records')) : [];
     for (const name of names.filter((file) => /^[a-z-]+\.json$/.test(file))) {
-      const file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', name), { records: {} });
+      const file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', name), { records: {} }, ['records']);
       await loadDurable(file, (data) => isObject(data.records), this.#backupOf);
       this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
     }
@@ -41,7 +41,7 @@ export class RecordFiles {
   #file(kind: RecordKind): DurableLow<RecordFile> {
     let file = this.#files.get(kind);
     if (!file) {
-      file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', `${kind}.json`), { records: {} });
+      file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', `${kind}.json`), { records: {} }, ['records']);
       this.#files.set(kind, file);
     }
     return file;

@@ -75,7 +75,7 @@ export class SettledOrders {
   /** Loads the chunk summaries, mends any a crash left stale, and builds them (and the index) for a ledger written before they existed. */
   async open(): Promise<string | undefined> {
     await this.index.init();
-    this.#directory = openDurable<Directory>(this.#commit.io, this.directoryPath, { chunks: {} });
+    this.#directory = openDurable<Directory>(this.#commit.io, this.directoryPath, { chunks: {} }, ['chunks']);
     const hadDirectory = await loadDurable(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null, this.#backupOf);
     const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
@@ -110,7 +110,7 @@ export class SettledOrders {
 
   #openChunk(seq: number): () => Promise<DurableLow<ChunkFile>> {
     return async () => {
-      const file = openDurable<ChunkFile>(this.#commit.io, join(this.#dir, chunkName(seq)), { orders: {} });
+      const file = openDurable<ChunkFile>(this.#commit.io, join(this.#dir, chunkName(seq)), { orders: {} }, ['orders']);
       await loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf);
       return file;
     };
