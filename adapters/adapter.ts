@@ -21,6 +21,15 @@ export type Verification<Delivery> =
   /** 401: not authentic. 400: authentic-looking but missing what every delivery must carry. Nothing is stored. */
   | { ok: false; status: 400 | 401; reason: string };
 
+/**
+ * Whether a request is worth reading, from its headers alone, before a byte of
+ * its body is read: one without its platform's signature header is refused at
+ * once (401), so an unauthenticated sender costs no memory and no time.
+ */
+export type Preflight =
+  | { ok: true; /** A smaller limit than the route's, for a request that may only be small (WooCommerce's ping). */ maxBodyBytes?: number }
+  | { ok: false; reason: string };
+
 export interface DeliveryInfo {
   /** Dedupe key, unique per delivery across platforms. */
   key: string;
@@ -34,6 +43,13 @@ export interface DeliveryInfo {
   keep?: Record<string, string>;
   /** Nothing for us, decided from the headers alone (another topic, a ping): acknowledged, not kept. */
   ignore?: string | undefined;
+  /**
+   * Authentic bytes under headers they were not sent with (a body that is not
+   * its topic's, or names another shop than the header): acknowledged, since
+   * any other answer only makes a sender try again, but not kept, and logged
+   * as a warning with the reason.
+   */
+  mislabelled?: string | undefined;
 }
 
 export type Translation =
@@ -70,6 +86,7 @@ export interface Redaction {
 
 export interface PlatformAdapter<Delivery> {
   readonly platform: string;
+  preflight(headers: RawDelivery['headers']): Preflight;
   verify(raw: RawDelivery): Promise<Verification<Delivery>>;
   describe(delivery: Delivery): DeliveryInfo;
   /** After the answer: the stored delivery as events, reading the platform where the delivery alone cannot say. */
@@ -77,7 +94,15 @@ export interface PlatformAdapter<Delivery> {
   redact(stored: StoredDelivery, match: CustomerMatch): Redaction;
 }
 
-/** What is kept of a verified delivery, to be translated after the answer. */
+/**
+ * What is kept of a verified delivery, to be translated after the answer.
+ * When it was sent comes from the platform's headers or body, which an
+ * attacker holding a captured delivery may change where they are not signed:
+ * never later than the moment it arrived, so no delivery can claim to come
+ * after one that really came later (an uninstall, a reinstall).
+ */
 export function storedDelivery(platform: string, info: DeliveryInfo, body: Buffer, receivedAt: Date): StoredDelivery {
-  return { platform, topic: info.topic, shop: info.shop, sentAt: info.sentAt ?? receivedAt.toISOString(), headers: info.keep ?? {}, ...storedBody(body) };
+  const said = info.sentAt === undefined ? Number.NaN : Date.parse(info.sentAt);
+  const sentAt = Number.isNaN(said) || said > receivedAt.getTime() ? receivedAt.toISOString() : new Date(said).toISOString();
+  return { platform, topic: info.topic, shop: info.shop, sentAt, headers: info.keep ?? {}, ...storedBody(body) };
 }

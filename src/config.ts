@@ -246,6 +246,8 @@ export const configSchema = z
     REDEEM_RETURN_ACTIVITIES: returnActivities(),
 
     WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024, 50 * 1024 * 1024),
+    WEBHOOK_BODY_TIMEOUT_SECONDS: wholeNumber(1, 120),
+    WEBHOOK_CONCURRENT_READS: wholeNumber(1, 10_000),
     RECONCILE_INTERVAL_MINUTES: wholeNumber(0, 24 * 60),
     RECONCILE_OVERLAP_MINUTES: wholeNumber(0, 24 * 60),
     RECONCILE_FIRST_LOOKBACK_HOURS: wholeNumber(0, 24 * 90),

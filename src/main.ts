@@ -13,6 +13,7 @@ import { adminApi } from './http/admin-api.ts';
 import { adminStores } from './http/admin-stores.ts';
 import { createHttpHandler } from './http/app.ts';
 import { bigCommerceAppRoutes } from './http/bigcommerce-app.ts';
+import { bodyReader } from './http/body-reader.ts';
 import { wooCallbackRoutes } from './http/woocommerce-connect.ts';
 import { dashboard } from './http/dashboard.ts';
 import { listen, type Listening } from './http/listen.ts';
@@ -132,7 +133,9 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const onDelivery = (platform: string, result: string) => activity.recordDelivery(platform, result);
   const onShopRefused = (platform: string, shop: string) => activity.recordRefusedShop(platform, shop);
   const webhooks: Record<string, WebhookHandler> = {};
-  const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate, onDelivery, onShopRefused };
+  // One reader for every platform's route: the limits on bodies read at once hold across them.
+  const readBody = bodyReader({ maxBytes: config.WEBHOOK_MAX_BODY_BYTES, deadlineMs: config.WEBHOOK_BODY_TIMEOUT_SECONDS * 1000, concurrentReads: config.WEBHOOK_CONCURRENT_READS });
+  const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
     if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, platform === 'shopify' ? { ...routeOptions, admitShop: admitShopifyShop(platforms.shopifyAllowed) } : routeOptions);
   }

@@ -14,7 +14,7 @@
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
-import { bigCommerceDelivery, bigCommerceVerifier, type BigCommerceDelivery, type BigCommerceVerifierOptions } from './verify.ts';
+import { bigCommerceDelivery, bigCommercePreflight, bigCommerceVerifier, type BigCommerceDelivery, type BigCommerceVerifierOptions } from './verify.ts';
 
 export const BIGCOMMERCE_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'] as const;
 const ORDER_SCOPES = new Set(['store/order/created', 'store/order/updated', 'store/order/statusupdated', 'store/order/refund/created']);
@@ -38,6 +38,7 @@ export function createBigCommerceAdapter({ clientSecret, headerSecret, headerSec
   const headerSecrets = headerSecretsFor ?? (async () => (headerSecret ? [headerSecret] : []));
   return {
     platform: 'bigcommerce',
+    preflight: bigCommercePreflight,
     verify: bigCommerceVerifier({ clientSecrets: clientSecret ? [clientSecret] : [], headerSecretsFor: headerSecrets }),
     describe(delivery) {
       const scope = delivery.scope.toLowerCase();

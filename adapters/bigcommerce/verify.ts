@@ -16,7 +16,7 @@
 // the hook and blocklist the domain. So 401 only when neither checks out.
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
 import { sameSecret } from '../../src/same-secret.ts';
 import { asRecord, asString, idDigits, parseJsonLossless, scalarText } from '../shared/json.ts';
 import { flatHeaders } from '../shared/signature.ts';
@@ -64,6 +64,11 @@ function signatureProblem(webhooks: Webhook[], body: Buffer, headers: Record<str
     }
   }
   return `webhook-signature: ${problem}`;
+}
+
+/** Only a request with a Standard Webhooks signature or the bridge's header secret is read at all. */
+export function bigCommercePreflight(headers: RawDelivery['headers']): Preflight {
+  return headers['webhook-signature'] || headers[BC_SECRET_HEADER] ? { ok: true } : { ok: false, reason: `no webhook-signature and no ${BC_SECRET_HEADER}` };
 }
 
 export function bigCommerceVerifier({ clientSecrets, headerSecretsFor }: BigCommerceVerifierOptions): (raw: RawDelivery) => Promise<Verification<BigCommerceDelivery>> {

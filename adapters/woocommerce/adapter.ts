@@ -9,7 +9,7 @@ import { parseJsonLossless } from '../shared/json.ts';
 import { redactBody, type BodyShape } from '../shared/redact.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
 import { wooShopOf } from './shop-identity.ts';
-import { WC_HEADER, wooVerifier, type WooDelivery, type WooSecrets } from './verify.ts';
+import { WC_HEADER, wooPreflight, wooVerifier, type WooDelivery, type WooSecrets } from './verify.ts';
 
 const ORDER_TOPICS = new Set(['order.created', 'order.updated', 'order.restored']);
 const HANDLED_TOPICS = new Set([...ORDER_TOPICS, 'order.deleted']);
@@ -47,6 +47,7 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
 
   return {
     platform: 'woocommerce',
+    preflight: wooPreflight,
     verify: wooVerifier(secretsFor),
     describe(delivery) {
       if (delivery.kind === 'ping') return { key: `woocommerce:ping:${delivery.webhookId}:${delivery.digest}`, topic: 'ping', shop: fallbackShop, ignore: `WooCommerce ping for webhook ${delivery.webhookId}` };

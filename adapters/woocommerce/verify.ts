@@ -6,7 +6,7 @@
 // webhook is saved: a form body "webhook_id=N" with no X-WC headers, which
 // must get exactly 200.
 import { createHash } from 'node:crypto';
-import type { RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
 import { flatHeaders, hmacBase64Matches } from '../shared/signature.ts';
 import { wooShopOf } from './shop-identity.ts';
 
@@ -37,6 +37,21 @@ export function shopOfSource(source: string | undefined): string | undefined {
 
 const isPing = (body: Buffer, headers: Record<string, string>) =>
   !Object.keys(headers).some((name) => name.startsWith('x-wc-webhook-')) && /^webhook_id=\d{1,20}$/.test(body.toString('latin1').trim());
+
+/** "webhook_id=" and up to 20 digits: the whole of a ping. */
+const PING_MAX_BYTES = 64;
+
+/**
+ * Only a request with WooCommerce's signature header is read in full. The
+ * ping WooCommerce sends when a webhook is saved carries no X-WC header at
+ * all and must get 200: such a request is read up to a ping's size.
+ */
+export function wooPreflight(headers: RawDelivery['headers']): Preflight {
+  if (headers[WC_HEADER.signature]) return { ok: true };
+  if (Object.keys(headers).some((name) => name.toLowerCase().startsWith('x-wc-webhook-'))) return { ok: false, reason: 'missing_signature' };
+  const length = Number(headers['content-length'] ?? Number.NaN);
+  return Number.isInteger(length) && length <= PING_MAX_BYTES ? { ok: true, maxBodyBytes: PING_MAX_BYTES } : { ok: false, reason: 'missing_signature' };
+}
 
 export function wooVerifier(secretsFor: WooSecrets): (raw: RawDelivery) => Promise<Verification<WooDelivery>> {
   return async (raw) => {

@@ -1,0 +1,55 @@
+// Reading webhook bodies at a bounded cost. Only requests that carry their
+// platform's signature header get this far (webhook-route.ts refuses the rest
+// before a byte of the body is read), but a signature header is free to
+// forge: so bodies are read a limited number at a time, each within a limit
+// of size and a deadline that counts the wait for a turn too. A sender that
+// trickles a body, or holds many open, costs at most the reads in flight
+// times the size limit, for at most the deadline.
+import type { IncomingMessage } from 'node:http';
+import PQueue from 'p-queue';
+import getRawBody from 'raw-body';
+
+export interface BodyLimits {
+  maxBytes: number;
+  /** From the request's arrival to its last byte, the wait for a turn included. */
+  deadlineMs: number;
+  /** Bodies read at once; the others wait their turn, within their deadline. */
+  concurrentReads: number;
+}
+
+export type BodyRead =
+  | { ok: true; body: Buffer }
+  | { ok: false; status: 400 | 408 | 413 | 503; reason: 'too_large' | 'too_slow' | 'unreadable' | 'busy' };
+
+/** How many requests may wait for a turn, per read in flight, before the next is told to come back later. */
+const WAITING_PER_READ = 4;
+
+export function bodyReader(limits: BodyLimits): (req: IncomingMessage, maxBytes?: number) => Promise<BodyRead> {
+  const reads = new PQueue({ concurrency: limits.concurrentReads });
+  return async (req, maxBytes = limits.maxBytes) => {
+    if (reads.size >= limits.concurrentReads * WAITING_PER_READ) return { ok: false, status: 503, reason: 'busy' };
+    const deadline = AbortSignal.timeout(limits.deadlineMs);
+    try {
+      return await reads.add(() => readWithin(req, maxBytes, deadline), { signal: deadline });
+    } catch {
+      // The deadline passed while the request waited for a turn.
+      req.destroy();
+      return { ok: false, status: 408, reason: 'too_slow' };
+    }
+  };
+}
+
+async function readWithin(req: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<BodyRead> {
+  if (deadline.aborted) return { ok: false, status: 408, reason: 'too_slow' };
+  // raw-body has no deadline of its own: the request is destroyed, which ends its read with an error.
+  const expire = () => req.destroy();
+  deadline.addEventListener('abort', expire, { once: true });
+  try {
+    return { ok: true, body: await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] }) };
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') return { ok: false, status: 413, reason: 'too_large' };
+    return deadline.aborted ? { ok: false, status: 408, reason: 'too_slow' } : { ok: false, status: 400, reason: 'unreadable' };
+  } finally {
+    deadline.removeEventListener('abort', expire);
+  }
+}

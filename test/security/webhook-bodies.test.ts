@@ -1,0 +1,98 @@
+// Unauthenticated requests cost little. A webhook request without its
+// platform's signature header is answered 401 before a byte of its body is
+// read: the test sends the headers and a little of a large body, and hears
+// the answer while most of the body was never sent. WooCommerce's unsigned
+// ping still gets 200, and nothing of it is kept. Requests that do carry a
+// signature header (free to forge) are read a few at a time, each within a
+// deadline, and beyond a bounded queue are told to come back later.
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { BC_SECRET } from '../helpers/bigcommerce.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { WOO_SECRET } from '../helpers/woocommerce.ts';
+
+let bridge: RunningBridge;
+beforeAll(async () => {
+  bridge = await startTestBridge({
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+    BIGCOMMERCE_CLIENT_SECRET: BC_SECRET,
+    RECONCILE_INTERVAL_MINUTES: '0',
+    WEBHOOK_CONCURRENT_READS: '1',
+    WEBHOOK_BODY_TIMEOUT_SECONDS: '2',
+  });
+});
+afterAll(() => bridge.stop());
+
+interface Held {
+  socket: Socket;
+  /** Everything the bridge answered, as text. */
+  answer: () => string;
+  closed: Promise<void>;
+}
+
+/** Sends a request's headers and the first bytes of a body of `length`, and holds the rest back. */
+function holdOpen(path: string, headers: Record<string, string>, length: number, firstBytes = '{"id": 1, "padding": "'): Held {
+  const { port } = new URL(bridge.http.localUrl);
+  const socket = connect(Number(port), '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const lines = [`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', `content-length: ${length}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n${firstBytes}`);
+  return { socket, answer: () => answer, closed };
+}
+
+const waitFor = async (condition: () => boolean, ms = 5_000) => {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('a request without its platform’s signature header', () => {
+  it.each([
+    ['shopify', { 'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': 'lb-test-store.myshopify.com' }],
+    ['woocommerce', { 'content-type': 'application/json', 'x-wc-webhook-topic': 'order.updated', 'x-wc-webhook-source': 'https://shop.example/' }],
+    ['woocommerce', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['bigcommerce', { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) }],
+  ])('at /webhooks/%s is answered 401 before its body is read', async (platform, headers) => {
+    const held = holdOpen(`/webhooks/${platform}`, headers, 900_000);
+    await waitFor(() => held.answer().includes('\r\n\r\n'));
+    expect(held.answer()).toMatch(/^HTTP\/1\.1 401 /);
+    // The bridge closes the connection: the 900 kB it was promised are never waited for.
+    await held.closed;
+    expect(held.answer().toLowerCase()).toContain('connection: close');
+  });
+
+  it('WooCommerce’s ping when a webhook is saved still gets 200, and nothing is kept', async () => {
+    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'webhook_id=31' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: 'ignored' });
+    expect((await bridge.engine.store.stats()).inboxBacklog).toBe(0);
+  });
+});
+
+describe('requests that carry a signature header', () => {
+  it('are read one at a time here, a few wait, the rest are told to come back, and a trickle is cut at its deadline', async () => {
+    const signedLooking = { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'Zm9yZ2Vk', 'x-shopify-topic': 'orders/paid' };
+    const trickles = Array.from({ length: 5 }, () => holdOpen('/webhooks/shopify', signedLooking, 500_000));
+    // One read in flight and four waiting fill the queue: the next is refused at once.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const refused = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: signedLooking, body: '{}' });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Each is cut off once its deadline (2 s, the wait included) has passed.
+    await Promise.all(trickles.map((held) => held.closed));
+    // A genuine delivery then goes through.
+    const body = shopifyOrderJson({ id: '9280000000001' });
+    const genuine = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    expect(genuine.status).toBe(200);
+  });
+});
