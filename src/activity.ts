@@ -19,6 +19,8 @@ export interface PlatformActivity {
 }
 
 const MINUTE = 60_000;
+/** Refused shops remembered per platform: the shop header is not signed, so the list must not grow with what a sender invents. */
+const MAX_REFUSED_SHOPS = 20;
 
 export class Activity {
   readonly #minutes: MinuteCounts[] = [];
@@ -58,7 +60,13 @@ export class Activity {
     const since = this.#now() - 60 * MINUTE;
     const times = (shops.get(shop) ?? []).filter((at) => at >= since);
     times.push(this.#now());
+    // Most recent last: the oldest goes when the list is full.
+    shops.delete(shop);
     shops.set(shop, times);
+    for (const oldest of shops.keys()) {
+      if (shops.size <= MAX_REFUSED_SHOPS) break;
+      shops.delete(oldest);
+    }
   }
 
   /** A loyalty call attempt finished: outcome is success or an error kind. */

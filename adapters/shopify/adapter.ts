@@ -1,10 +1,15 @@
 // The Shopify adapter. Before the answer: the HMAC over the exact bytes and
-// the headers (pure). After it, from the stored delivery: order topics to
-// OrderEvents; refunds/create and orders/edited completed with the order as
-// the Admin API has it now, when the bridge has access to that shop;
-// app/uninstalled; app/scopes_update (scopes asked again, the shop checked);
-// and the compliance topics as privacy requests.
+// the headers, and for the topics that change a shop's standing, the body
+// checked against its topic and the header's shop (pure). After it, from the
+// stored delivery: order topics to OrderEvents, with facts from the body alone
+// (an order read from the Admin API where the topic claims what the body does
+// not show); refunds/create and orders/edited completed with the order as the
+// Admin API has it now, when the bridge has access to that shop;
+// app/uninstalled (confirmed with Shopify when its body names no shop);
+// app/scopes_update (scopes asked again, the shop checked); and the
+// compliance topics as privacy requests.
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
@@ -15,9 +20,10 @@ import { ShopifyAdminError, type ShopifyAdminApis } from './admin-api.ts';
 import { complianceRequest } from './compliance.ts';
 import { fetchShopifyOrder } from './graphql-orders.ts';
 import { SHOPIFY_HEADER } from './headers.ts';
-import { orderToEvent, refundToEvent, type EventContext } from './order-events.ts';
+import { checkGuardedBody, DESTRUCTIVE_TOPICS, GUARDED_TOPICS, type GuardedTopic } from './guarded-bodies.ts';
+import { orderToEvent, refundToEvent, TOPIC_CLAIMS, type EventContext } from './order-events.ts';
 import { COMPLIANCE_TOPICS, HANDLED_TOPICS, ORDER_TOPICS } from './topics.ts';
-import { shopifyVerifier, type ShopifyDelivery } from './verify.ts';
+import { shopifyPreflight, shopifyVerifier, type ShopifyDelivery } from './verify.ts';
 
 export interface ShopifyAdapterOptions {
   /** The app's client secret; during a rotation, the previous one too. */
@@ -29,6 +35,15 @@ export interface ShopifyAdapterOptions {
 }
 
 export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
+
+/** The dedupe key of a body that takes data away: the same bytes under any webhook id or event id are one delivery. */
+const bodyKey = (topic: string, body: Buffer) => `shopify:body:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
+
+/** Shopify revokes the app's token when the app is uninstalled; a cheap query tells whether it still works. */
+const SHOP_QUERY = 'query LoyaltyBridgeInstalled { shop { id } }';
+
+/** How long to wait before asking Shopify again whether an uninstall it did not confirm happened. */
+const UNINSTALL_RECHECK_MS = 15 * 60_000;
 
 /** What in a Shopify body is a person. */
 const SHOPIFY_BODY: BodyShape = {
@@ -51,35 +66,78 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     }
   };
 
+  /**
+   * The app was removed from the shop. A body that names the shop says so; one
+   * whose myshopify_domain is null (Shopify's schema allows it) is believed
+   * only once Shopify refuses the shop's token, which it revokes at uninstall.
+   */
+  const uninstalled = async (shop: string, confirmed: boolean): Promise<Translation> => {
+    if (!confirmed) {
+      if (!admin || !(await admin.access.hasAccess(shop))) {
+        return { kind: 'recorded', reason: `an app/uninstalled body that names no shop, and the bridge holds no token of ${shop} to confirm it with Shopify: nothing is forgotten` };
+      }
+      if (!(await tokenRefused(shop))) {
+        throw new PlatformUnavailableError(`Shopify still accepts the app's token for ${shop}, so an app/uninstalled delivery that names no shop is not acted on yet; Shopify is asked again later`, UNINSTALL_RECHECK_MS);
+      }
+    }
+    // Whatever is granted at the next install is asked for then.
+    if (admin) forgetScopes(admin.for(shop));
+    return { kind: 'uninstalled' };
+  };
+
+  /** Whether Shopify refuses the app's token for the shop (after one renewal, as every call does). */
+  const tokenRefused = async (shop: string): Promise<boolean> => {
+    try {
+      await admin!.for(shop).query(SHOP_QUERY, {}, 1);
+      return false;
+    } catch (error) {
+      if (!(error instanceof ShopifyAdminError)) throw error;
+      if (error.code === 'ACCESS_DENIED' && !error.transient) return true;
+      throw new PlatformUnavailableError(`could not ask Shopify whether the app is still installed on ${shop}: ${error.message}`, error.transient ? undefined : UNINSTALL_RECHECK_MS);
+    }
+  };
+
   return {
     platform: 'shopify',
+    preflight: shopifyPreflight,
     verify: shopifyVerifier(apiSecrets),
-    describe: (delivery) => ({
-      // Shopify's guidance: one event, one X-Shopify-Event-Id, whichever
-      // subscription delivered it (each subscription has its own webhook id).
-      // The topic is part of the key, so two topics of one event stay two.
-      // The webhook id stays an alias, so a retry without the event header
-      // is still a duplicate.
-      ...(delivery.eventId
-        ? { key: `shopify:event:${delivery.topic}:${delivery.eventId}`, aliases: [`shopify:${delivery.webhookId}`] }
-        : { key: `shopify:${delivery.webhookId}` }),
-      topic: delivery.topic,
-      shop: delivery.shop,
-      sentAt: delivery.triggeredAt ? isoTime(delivery.triggeredAt) : undefined,
-      keep: { [SHOPIFY_HEADER.webhookId]: delivery.webhookId, [SHOPIFY_HEADER.apiVersion]: delivery.apiVersion },
-      ...(HANDLED_TOPICS.has(delivery.topic) ? {} : { ignore: `topic ${delivery.topic} is not one loyalty-bridge uses` }),
-    }),
+    describe: (delivery) => {
+      const { topic, shop } = delivery;
+      const handled = HANDLED_TOPICS.has(topic);
+      const guard = GUARDED_TOPICS.has(topic) ? checkGuardedBody(topic as GuardedTopic, delivery.payload, shop) : undefined;
+      const aliases = [
+        ...(delivery.eventId ? [`shopify:${delivery.webhookId}`] : []),
+        // A body that takes data away acts once: sent again under new ids, it is a duplicate.
+        ...(DESTRUCTIVE_TOPICS.has(topic) ? [bodyKey(topic, delivery.body)] : []),
+      ];
+      return {
+        // Shopify's guidance: one event, one X-Shopify-Event-Id, whichever
+        // subscription delivered it (each subscription has its own webhook id).
+        // The topic is part of the key, so two topics of one event stay two.
+        // The webhook id stays an alias, so a retry without the event header
+        // is still a duplicate.
+        key: delivery.eventId ? `shopify:event:${topic}:${delivery.eventId}` : `shopify:${delivery.webhookId}`,
+        aliases,
+        topic,
+        shop,
+        sentAt: delivery.triggeredAt ? isoTime(delivery.triggeredAt) : undefined,
+        keep: { [SHOPIFY_HEADER.webhookId]: delivery.webhookId, [SHOPIFY_HEADER.apiVersion]: delivery.apiVersion },
+        ...(handled ? {} : { ignore: 'a topic loyalty-bridge does not use' }),
+        ...(guard && !guard.fits ? { mislabelled: `a ${topic} body that ${guard.reason}` } : {}),
+      };
+    },
     async translate(stored: StoredDelivery): Promise<Translation> {
       const { topic, shop } = stored;
-      if (topic === 'app/uninstalled') {
-        // Whatever is granted at the next install is asked for then.
-        if (admin) forgetScopes(admin.for(shop));
-        return { kind: 'uninstalled' };
-      }
       const body = deliveryBody(stored);
       if (!isUtf8(body)) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
       const parsed = parseJsonLossless(body.toString('utf8'));
       if (!parsed.ok) return { kind: 'unusable', reason: parsed.reason };
+      if (GUARDED_TOPICS.has(topic)) {
+        // Checked before the answer too; an entry kept by an earlier release was not.
+        const guard = checkGuardedBody(topic as GuardedTopic, parsed.value, shop);
+        if (!guard.fits) return { kind: 'unusable', reason: `a ${topic} body that ${guard.reason}: not acted on` };
+        if (topic === 'app/uninstalled') return uninstalled(shop, guard.confirmed);
+      }
       if (topic === 'app/scopes_update') {
         // {"previous": [...], "current": [...], "updated_at": ..., "shop_id": ...}
         const current = asArray(asRecord(parsed.value).current).filter((scope): scope is string => typeof scope === 'string');
@@ -88,7 +146,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         return { kind: 'recorded', reason: `the app's scopes on ${shop} are now: ${current.join(', ') || 'none'}` };
       }
       if ((COMPLIANCE_TOPICS as readonly string[]).includes(topic)) {
-        const request = complianceRequest(topic, parsed.value, shop);
+        const request = complianceRequest(topic, parsed.value);
         return 'unusable' in request ? { kind: 'unusable', reason: request.unusable } : { kind: 'privacy', request };
       }
       const deliveryKey = stored.headers[SHOPIFY_HEADER.webhookId] ?? stored.sentAt;
@@ -99,7 +157,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         if (current === 'no_access' || current === 'no_order') return { kind: 'recorded', reason: `orders/edited carries only the edit; with Admin API access to ${shop} the order is read again` };
         return current ? { kind: 'events', events: [current] } : { kind: 'unusable', reason: `Shopify has no order ${orderId}` };
       }
-      const context: EventContext = { shop, deliveryId: deliveryKey, topic, receivedAt: new Date(stored.sentAt) };
+      const context: EventContext = { shop, deliveryId: deliveryKey, receivedAt: new Date(stored.sentAt) };
       if (topic === 'refunds/create') {
         const refund = refundToEvent(parsed.value, context);
         if (!refund.ok) return { kind: 'unusable', reason: refund.reason };
@@ -109,7 +167,14 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
       }
       if (!ORDER_TOPICS.has(topic)) return { kind: 'ignored', reason: `topic ${topic} is not one loyalty-bridge uses` };
       const result = orderToEvent(parsed.value, context);
-      return result.ok ? { kind: 'events', events: [result.event] } : { kind: 'unusable', reason: result.reason };
+      if (!result.ok) return { kind: 'unusable', reason: result.reason };
+      const claimed = TOPIC_CLAIMS[topic];
+      if (claimed && !result.event.facts.includes(claimed)) {
+        // The topic says more than the body shows: the order as Shopify has it now decides; without access, the body alone.
+        const current = await currentOrder(shop, result.event.orderId, deliveryKey);
+        if (current && current !== 'no_access') return { kind: 'events', events: [result.event, current] };
+      }
+      return { kind: 'events', events: [result.event] };
     },
     redact: (stored, match) => redactBody(stored, match, SHOPIFY_BODY),
   };

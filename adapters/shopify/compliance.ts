@@ -8,9 +8,11 @@
 import type { PrivacyRequest } from '../../src/core/privacy-request.ts';
 import { asArray, asRecord, asString, idDigits, scalarText } from '../shared/json.ts';
 
-export function complianceRequest(topic: string, payload: unknown, shop: string): PrivacyRequest | { unusable: string } {
+/** The body's shop_domain is the shop (checked against the header before the answer: guarded-bodies.ts). */
+export function complianceRequest(topic: string, payload: unknown): PrivacyRequest | { unusable: string } {
   const body = asRecord(payload);
-  const shopDomain = asString(body.shop_domain)?.toLowerCase() ?? shop;
+  const shopDomain = asString(body.shop_domain)?.toLowerCase();
+  if (!shopDomain) return { unusable: `${topic} names no shop_domain` };
   const customer = asRecord(body.customer);
   const identity = {
     ...(idDigits(customer.id) ? { id: idDigits(customer.id) } : {}),

@@ -8,15 +8,18 @@ import { toE164 } from '../shared/phone.ts';
 export interface EventContext {
   shop: string;
   deliveryId: string;
-  /** The webhook topic, which can itself state a fact (orders/paid says paid). */
-  topic: string;
   receivedAt: Date;
 }
 
-const TOPIC_FACTS: Record<string, Fact[]> = {
-  'orders/paid': ['paid'],
-  'orders/fulfilled': ['fulfilled'],
-  'orders/cancelled': ['cancelled'],
+/**
+ * The fact a topic's name claims. Only the body is signed, so a claim is never
+ * taken from the topic header: where the body does not show it, the order is
+ * read from the Admin API (adapter.ts).
+ */
+export const TOPIC_CLAIMS: Readonly<Record<string, Fact>> = {
+  'orders/paid': 'paid',
+  'orders/fulfilled': 'fulfilled',
+  'orders/cancelled': 'cancelled',
 };
 
 /** What the order's own fields show to be true of it. */
@@ -47,7 +50,7 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
   const presentment = money(order, 'presentment_money');
   const country = asString(billing.country_code) ?? asString(shipping.country_code) ?? asString(asRecord(customer.default_address).country_code);
   const rawMobile = asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone);
-  const facts = new Set<Fact>([...orderFacts(order), ...(TOPIC_FACTS[context.topic] ?? [])]);
+  const facts = new Set<Fact>(orderFacts(order));
 
   return {
     ok: true,

@@ -2,6 +2,12 @@
 // headers. The HMAC is Shopify's: base64 HMAC-SHA256 of the exact body with
 // the app's client secret, compared in constant time.
 //
+// A signature proves only that Shopify signed these bytes with the app's
+// secret, and Shopify signs more than webhooks with it: an App Bridge session
+// token h.p.s is a valid "webhook" with body h.p, and an App URL's hmac signs
+// its query string. Neither is a JSON object, and every webhook body is: a
+// body that is not one is refused (401) like an unsigned one.
+//
 // @shopify/shopify-api's webhooks.validate computes the same thing, and the
 // tests hold this verifier to it (the known vector, and a property test that
 // both give the same answer on random bodies and headers). It is not called
@@ -9,7 +15,8 @@
 // delivery: on the acknowledgement path that cost about 40% of the bridge's
 // throughput (npm run bench). It also takes the body as a string, so a body
 // that is not valid UTF-8 could not be checked exactly; raw bytes can.
-import type { RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
+import { asRecord, type JsonObject } from '../shared/json.ts';
 import { hmacBase64Matches } from '../shared/signature.ts';
 import { normaliseShopifyHeaders, SHOPIFY_HEADER } from './headers.ts';
 
@@ -23,7 +30,14 @@ export interface ShopifyDelivery {
   apiVersion: string;
   triggeredAt: string | undefined;
   body: Buffer;
+  /** The body parsed: always a JSON object (numbers past 2^53 rounded: for checking its shape, never for ids). */
+  payload: JsonObject;
   receivedAt: Date;
+}
+
+/** Only a request with Shopify's signature header is read at all. */
+export function shopifyPreflight(headers: RawDelivery['headers']): Preflight {
+  return headers[SHOPIFY_HEADER.hmac] || headers['shopify-hmac-sha256'] ? { ok: true } : { ok: false, reason: 'missing_hmac' };
 }
 
 /** Headers every delivery carries, as the library requires them (the HMAC aside). */
@@ -44,6 +58,9 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
     const matches = apiSecretKeys.map((secret) => hmacBase64Matches(raw.body, secret, headers[SHOPIFY_HEADER.hmac]));
     if (!matches.includes(true)) return { ok: false, status: 401, reason: 'invalid_hmac' };
 
+    const payload = jsonObject(raw.body);
+    if (!payload) return { ok: false, status: 401, reason: 'not_a_json_object' };
+
     const missing = REQUIRED.filter((name) => !headers[name]);
     if (missing.length > 0) return { ok: false, status: 400, reason: `missing headers: ${missing.join(', ')}` };
     return {
@@ -56,8 +73,22 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
         apiVersion: headers[SHOPIFY_HEADER.apiVersion] ?? '',
         triggeredAt: headers[SHOPIFY_HEADER.triggeredAt],
         body: raw.body,
+        payload,
         receivedAt: raw.receivedAt,
       },
     };
   };
+}
+
+/** The body as a JSON object, or undefined when it is anything else (not JSON, an array, a string). */
+function jsonObject(body: Buffer): JsonObject | undefined {
+  // Cheap refusals first: every JSON object starts with '{' after any white space.
+  const first = body.findIndex((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
+  if (first < 0 || body[first] !== 0x7b) return undefined;
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? asRecord(value) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -15,7 +15,7 @@ import { PlatformUnavailableError, type PlatformAdapter, type Translation } from
 import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
-import type { InboxEntry, StoredDelivery } from './delivery.ts';
+import { deliveryBody, type InboxEntry, type StoredDelivery } from './delivery.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
 import { WorkLoop, type YieldTo } from './work-loop.ts';
@@ -42,6 +42,16 @@ export interface IntakeOptions {
 }
 
 const HOUR = 60 * 60_000;
+
+/** What is kept of a destructive body acted on: its digest (the id) and when; nothing of the shop or the customer. */
+interface ActedOnce {
+  topic: string;
+  at: string;
+}
+
+/** A destructive body's identity: its platform, topic and exact bytes (which name the shop). */
+const actedOnceId = (delivery: StoredDelivery) =>
+  createHash('sha256').update(`${delivery.platform}\n${delivery.topic}\n`).update(deliveryBody(delivery)).digest('base64url');
 
 /** A dead letter's id for an inbox entry: the same entry never makes two. */
 export const deadLetterIdFor = (entryKey: string) => `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
@@ -123,15 +133,40 @@ export class Intake {
         this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
         return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
       case 'uninstalled': {
+        if (await this.#actedBefore(delivery)) return this.#commit({ entryKey: entry.key }, lease);
         await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
         this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
         const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
-        return this.#commit({ entryKey: entry.key, shop: state }, lease);
+        await this.#commit({ entryKey: entry.key, shop: state }, lease);
+        if (lease.held()) await this.#actedOn(delivery);
+        return;
       }
-      case 'privacy':
+      case 'privacy': {
+        const destructive = translation.request.type !== 'data-request';
+        if (destructive && (await this.#actedBefore(delivery))) return this.#commit({ entryKey: entry.key }, lease);
         await this.#o.privacy.handle(translation.request, 'platform');
-        return this.#commit({ entryKey: entry.key }, lease);
+        await this.#commit({ entryKey: entry.key }, lease);
+        if (destructive && lease.held()) await this.#actedOn(delivery);
+        return;
+      }
     }
+  }
+
+  /**
+   * A body that takes data away (an uninstall, a redaction) acts once, however
+   * long after it comes again: the dedupe window forgets, this record does
+   * not. It is kept only once the act is committed, so a crash in between
+   * means acting twice on one genuine body, which changes nothing more.
+   */
+  async #actedBefore(delivery: StoredDelivery): Promise<boolean> {
+    const acted = await this.#o.store.getRecord<ActedOnce>('acted-once', actedOnceId(delivery));
+    if (!acted) return false;
+    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at }, 'a body that was acted on before came again; it is not acted on twice');
+    return true;
+  }
+
+  async #actedOn(delivery: StoredDelivery): Promise<void> {
+    await this.#o.store.addRecord<ActedOnce>('acted-once', actedOnceId(delivery), { topic: delivery.topic, at: this.#o.now().toISOString() });
   }
 
   /**

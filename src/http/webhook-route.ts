@@ -1,5 +1,7 @@
-// One webhook route per platform, the same for all. It only receives: read
-// the exact bytes, verify them, describe the delivery (both pure), and hand
+// One webhook route per platform, the same for all. It only receives: look
+// at the headers (no signature header: refused before a byte of the body is
+// read), read the exact bytes (bounded in size, number and time:
+// body-reader.ts), verify them, describe the delivery (both pure), and hand
 // it to ingest(), which checks for a duplicate and stores it durably; then
 // answer. Nothing here waits on another server: what the delivery means (its
 // orders, a dead letter, an uninstall, a privacy request) is worked out after
@@ -10,21 +12,26 @@
 //              the ledger may have to be asked about): an authentic delivery is always acknowledged,
 //              because a non-2xx makes the platform retry for hours, and can
 //              get the subscription deleted or the hook deactivated
+//              a delivery whose bytes are authentic but whose unsigned
+//              headers do not fit them (mislabelled) is acknowledged too,
+//              and not kept
 //   413        body over the limit
+//   408        body not sent within its deadline
 //   503        the ledger could not be written, or the bridge is stopping:
 //              Shopify and BigCommerce send it again (WooCommerce does not;
 //              reconciliation catches it)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import getRawBody from 'raw-body';
 import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import { storedDelivery } from '../../adapters/adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
 import { plainLines, type Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import type { BodyRead } from './body-reader.ts';
 import { requestId } from './request-id.ts';
 
 export interface WebhookRouteOptions {
-  maxBodyBytes: number;
+  /** Reads a body within its limits (body-reader.ts); one reader for every platform's route, so that the limits hold across them. */
+  readBody: (req: IncomingMessage, maxBytes?: number) => Promise<BodyRead>;
   metrics?: Metrics;
   /** Closed while the bridge stops: deliveries get 503 and are sent again later. */
   gate?: { open: boolean };
@@ -40,7 +47,7 @@ export interface WebhookRouteOptions {
   onShopRefused?: (platform: string, shop: string) => void;
 }
 
-export type WebhookResult = 'accepted' | 'duplicate' | 'ignored';
+export type WebhookResult = 'accepted' | 'duplicate' | 'ignored' | 'mislabelled';
 
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -58,10 +65,10 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
 export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ingest: Ingest, logger: Logger, options: WebhookRouteOptions): WebhookHandler {
   const { platform } = adapter;
   const lines = plainLines(logger);
-  const count = (topic: string, result: WebhookResult | `rejected_${number}` | 'too_large' | 'unavailable', started: number) => {
+  const count = (topic: string, result: WebhookResult | `rejected_${number}` | 'too_large' | 'too_slow' | 'busy' | 'unavailable', started: number) => {
     options.metrics?.webhooks.inc({ platform, topic, result });
     options.metrics?.ackLatency.observe({ platform }, (performance.now() - started) / 1000);
-    if (result !== 'too_large' && result !== 'unavailable') options.onDelivery?.(platform, result);
+    if (result === 'accepted' || result === 'duplicate' || result === 'ignored' || result === 'mislabelled' || result.startsWith('rejected_')) options.onDelivery?.(platform, result as WebhookResult);
   };
 
   return async (req, res) => {
@@ -70,14 +77,20 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     if (req.method !== 'POST') return send(res, 405, { error: 'webhooks are POSTed' }, { allow: 'POST' });
     if (options.gate && !options.gate.open) return send(res, 503, { error: 'loyalty-bridge is stopping; please send this again' }, { 'retry-after': '30' });
 
-    let body: Buffer;
-    try {
-      body = await getRawBody(req, { limit: options.maxBodyBytes, length: req.headers['content-length'] });
-    } catch (error) {
-      const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-      if (tooLarge) count('unknown', 'too_large', started);
-      return send(res, tooLarge ? 413 : 400, { error: tooLarge ? `the body is larger than ${options.maxBodyBytes} bytes` : 'the request body could not be read' });
+    const preflight = adapter.preflight(req.headers);
+    if (!preflight.ok) {
+      count('unknown', 'rejected_401', started);
+      // The body is never read: the connection closes after the answer, with whatever of it is still on its way.
+      return send(res, 401, { error: preflight.reason }, { connection: 'close' });
     }
+    const read = await options.readBody(req, preflight.maxBodyBytes);
+    if (!read.ok) {
+      count('unknown', read.reason === 'unreadable' ? 'rejected_400' : read.reason, started);
+      if (req.destroyed || res.destroyed) return;
+      const error = { too_large: 'the body is larger than the limit', too_slow: 'the body did not arrive in time', busy: 'too many deliveries at once; please send this again', unreadable: 'the request body could not be read' }[read.reason];
+      return send(res, read.status, { error }, read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
+    }
+    const body = read.body;
 
     const receivedAt = new Date();
     const verified = await adapter.verify({ body, headers: req.headers, receivedAt });
@@ -87,13 +100,20 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
       return send(res, verified.status, { error: verified.reason });
     }
     const info = adapter.describe(verified.delivery);
-    const { key, topic, shop, aliases = [], ignore } = info;
+    const { key, topic, shop, aliases = [], ignore, mislabelled } = info;
+    // Topics named by an unsigned header: only those the platform's adapter uses are labels of their own.
+    const label = ignore ? 'other' : topic;
     const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
-      lines.info({ reqId, platform, topic, shop, delivery: key, result, ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }) }, 'webhook');
+      lines.info({ reqId, platform, topic: label, shop, delivery: key, result, ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }) }, 'webhook');
       send(res, 200, { result, ...extra });
-      count(topic, result, started);
+      count(label, result, started);
     };
     if (ignore) return answer('ignored', { reason: ignore });
+    if (mislabelled) {
+      logger.warn({ reqId, platform, topic, shop, reason: mislabelled }, 'an authentic body under headers it was not sent with: acknowledged, not acted on');
+      send(res, 200, { result: 'mislabelled', reason: mislabelled });
+      return count(topic, 'mislabelled', started);
+    }
 
     try {
       const refused = await options.admitShop?.(shop, topic);

@@ -189,6 +189,37 @@ describe('webhooks that need the order as it is now', () => {
     expect(await translateRaw(adapter(), body, shopifyHeaders({ topic: 'orders/edited', body }))).toMatchObject({ kind: 'unusable', reason: expect.stringContaining('no order 7999999') });
   });
 
+  it('reads the order when orders/paid comes with a body that does not show it paid, and takes the facts Shopify has', async () => {
+    const body = shopifyOrderJson({ id: '7003', financialStatus: 'pending' });
+    fake.shop(SHOP).orders.set('7003', shopifyOrderNode('7003', { displayFinancialStatus: 'PENDING' }));
+    const unpaid = await translateRaw(adapter(), body, shopifyHeaders({ topic: 'orders/paid', body }));
+    expect(unpaid.kind === 'events' && unpaid.events.flatMap((event) => event.facts)).not.toContain('paid');
+    fake.shop(SHOP).orders.set('7003', shopifyOrderNode('7003', { displayFinancialStatus: 'PAID' }));
+    const paid = await translateRaw(adapter(), body, shopifyHeaders({ topic: 'orders/paid', body }));
+    expect(paid.kind === 'events' && paid.events.map((event) => event.facts.includes('paid'))).toEqual([false, true]);
+  });
+
+  it('does not read the order when the body shows what its topic says', async () => {
+    const body = shopifyOrderJson({ id: '7004', financialStatus: 'paid' });
+    const before = fake.requests.length;
+    expect(await translateRaw(adapter(), body, shopifyHeaders({ topic: 'orders/paid', body }))).toMatchObject({ kind: 'events', events: [{ facts: expect.arrayContaining(['paid']) }] });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('acts on an app/uninstalled that names no shop only once Shopify refuses the shop’s token', async () => {
+    const shop = 'unnamed-uninstall.myshopify.com';
+    const token = 'shpat_unnamed_uninstall_token';
+    fake.registerToken(token, shop);
+    const access = new ShopifyAccess({ store, ownShop: shop, legacyToken: token });
+    const withAccess = createShopifyAdapter({ apiSecrets: [SHOPIFY_SECRET], admin: new ShopifyAdminApis({ access, apiVersion: VERSION, baseUrl: fake.adminUrl }) });
+    const body = JSON.stringify({ id: 1, name: 'Unnamed', domain: null, myshopify_domain: null });
+    const headers = shopifyHeaders({ topic: 'app/uninstalled', body, shop });
+    // Still installed (a copy of an old body, or one re-labelled): asked again later, nothing forgotten.
+    await expect(translateRaw(withAccess, body, headers)).rejects.toMatchObject({ name: 'PlatformUnavailableError', message: expect.stringContaining('still accepts') });
+    fake.uninstall(shop);
+    expect(await translateRaw(withAccess, body, headers)).toEqual({ kind: 'uninstalled' });
+  });
+
   it('tells the core to read it again later when Shopify does not answer', async () => {
     fake.failNext(503, 30);
     const body = '{"order_edit": {"id": 3, "order_id": 7001}}';
@@ -211,7 +242,7 @@ describe('the same order through the webhook and the Admin API', () => {
           refunds: [{ id: 31, transactions: [{ kind: 'refund', status: 'success', amount: '40.00', currency: 'EUR' }] }],
         }).replace('"currency":"USD"', '"currency":"USD","presentment_currency":"EUR","total_price_set":{"shop_money":{"amount":"110.00","currency_code":"USD"},"presentment_money":{"amount":"100.00","currency_code":"EUR"}}'),
       ),
-      { shop: SHOP, deliveryId: 'w', topic: 'orders/updated', receivedAt: new Date() },
+      { shop: SHOP, deliveryId: 'w', receivedAt: new Date() },
     );
     const graphql = graphqlOrderToEvent(
       shopifyOrderNode('9100', {

@@ -95,14 +95,15 @@ describe('POST /webhooks/shopify', () => {
   });
 
   it('acknowledges an authentic delivery it cannot use, and keeps it as a dead letter with the reason', async () => {
-    const response = await deliver('orders/paid', '{"id": 12, "email": ', { webhookId: 'broken-json-1' });
+    // Authentic and a JSON object, but no order Shopify would send: its id is not a whole number.
+    const response = await deliver('orders/paid', '{"id": 12.5, "email": "broken@example.com"}', { webhookId: 'broken-json-1' });
     expect(response).toMatchObject({ status: 200, body: { result: 'accepted' } });
     await settle();
     // Listed letters leave their bodies out: each is read whole.
     const letters = await Promise.all((await bridge.engine.store.listDeadLetters()).map((listed) => bridge.engine.store.getDeadLetter(listed.id)));
     const letter = letters.find((candidate) => candidate?.kind === 'delivery' && candidate.delivery?.body.startsWith('{"id": 12'));
     expect(letter).toMatchObject({ platform: 'shopify', topic: 'orders/paid' });
-    expect(letter?.reason).toMatch(/not valid JSON/);
+    expect(letter?.reason).toMatch(/no numeric id/);
   });
 
   it('acknowledges and ignores a topic it does not use', async () => {
@@ -117,7 +118,8 @@ describe('POST /webhooks/shopify', () => {
   it('after app/uninstalled ignores what the shop sent before it, and takes one sent after it as a reinstall', async () => {
     const shop = 'leaving-store.myshopify.com';
     const uninstalledAt = new Date();
-    expect((await deliver('app/uninstalled', '{"id": 1, "domain": "leaving-store.myshopify.com"}', { shop, triggeredAt: uninstalledAt })).body.result).toBe('accepted');
+    const uninstall = JSON.stringify({ id: 1, name: 'Leaving', domain: 'leaving.example', myshopify_domain: shop });
+    expect((await deliver('app/uninstalled', uninstall, { shop, triggeredAt: uninstalledAt })).body.result).toBe('accepted');
     await settle();
     // A delivery from before the uninstall, arriving late (a retry): ignored.
     const late = '820982911946154508007';
@@ -127,7 +129,8 @@ describe('POST /webhooks/shopify', () => {
     expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: uninstalledAt.toISOString() });
     // The app was put back (without OAuth): its next delivery counts, and clears the uninstall.
     const after = '820982911946154508017';
-    await deliver('orders/paid', shopifyOrderJson({ id: after }), { shop, triggeredAt: new Date(uninstalledAt.getTime() + 60_000) });
+    // Sent after the uninstall: no time later than its arrival is taken from its header.
+    await deliver('orders/paid', shopifyOrderJson({ id: after }), { shop, triggeredAt: new Date() });
     await settle();
     expect(earning(after)).toMatchObject({ status: 'pending' });
     expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });

@@ -17,9 +17,15 @@ export async function receive<Delivery>(adapter: PlatformAdapter<Delivery>, body
   return { info, stored: storedDelivery(adapter.platform, info, bytes, receivedAt) };
 }
 
-/** What the delivery becomes: 'ignored' when the route would not even keep it. */
-export async function translateRaw<Delivery>(adapter: PlatformAdapter<Delivery>, body: string | Buffer, headers: Record<string, string>, receivedAt = new Date()): Promise<Translation> {
+/** What the delivery becomes: 'ignored' or 'mislabelled' when the route would not even keep it. */
+export async function translateRaw<Delivery>(
+  adapter: PlatformAdapter<Delivery>,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  receivedAt = new Date(),
+): Promise<Translation | { kind: 'mislabelled'; reason: string }> {
   const { info, stored } = await receive(adapter, body, headers, receivedAt);
   if (info.ignore) return { kind: 'ignored', reason: info.ignore };
+  if (info.mislabelled) return { kind: 'mislabelled', reason: info.mislabelled };
   return adapter.translate(stored);
 }

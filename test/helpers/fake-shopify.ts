@@ -93,6 +93,8 @@ export interface FakeShopify {
   registerToken(token: string, shop: string): void;
   /** Shopify installs the app on the shop by itself (managed installation, from the app's configured scopes). */
   install(shop: string): void;
+  /** The merchant removes the app: Shopify revokes every token it issued for the shop (access and refresh). */
+  uninstall(shop: string): void;
   /** The next n API calls are throttled. */
   throttleNext(n: number): void;
   /** The next n API calls answer this status. */
@@ -416,6 +418,12 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     },
     registerToken: (value, name) => void tokens.set(value, { shop: name, expiresAt: null }),
     install: (name) => void (shop(name).installed = true),
+    uninstall(name) {
+      const removed = shop(name);
+      removed.installed = false;
+      removed.refreshTokens.clear();
+      for (const [value, held] of tokens) if (held.shop === name) tokens.delete(value);
+    },
     throttleNext: (n) => void (throttled = n),
     failNext: (status, n) => void (failing = { status, count: n }),
     async close() {

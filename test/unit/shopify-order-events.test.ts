@@ -20,13 +20,16 @@ describe('order topics', () => {
   it.each([
     ['orders/create', { financialStatus: 'pending' }, ['placed']],
     ['orders/paid', { financialStatus: 'paid' }, ['placed', 'paid']],
-    ['orders/paid', { financialStatus: 'pending' }, ['placed', 'paid']],
+    // The topic's claim is not taken from its (unsigned) header: without Admin API access, the body alone decides.
+    ['orders/paid', { financialStatus: 'pending' }, ['placed']],
     ['orders/fulfilled', { fulfillmentStatus: 'fulfilled' }, ['placed', 'paid', 'fulfilled']],
+    ['orders/fulfilled', { fulfillmentStatus: null }, ['placed', 'paid']],
     ['orders/partially_fulfilled', { fulfillmentStatus: 'partial' }, ['placed', 'paid']],
     ['orders/updated', { financialStatus: 'partially_refunded' }, ['placed', 'paid', 'partiallyRefunded']],
     ['orders/updated', { financialStatus: 'refunded' }, ['placed', 'paid', 'fullyRefunded']],
     ['orders/updated', { financialStatus: 'voided' }, ['placed', 'cancelled']],
     ['orders/cancelled', { cancelledAt: '2026-11-20T11:00:00-05:00' }, ['placed', 'paid', 'cancelled']],
+    ['orders/cancelled', { cancelledAt: null }, ['placed', 'paid']],
   ] as const)('%s with %j shows %j', async (topic, options, facts) => {
     const event = await eventOf(topic, shopifyOrderJson({ id: '5001', ...options }));
     expect(event.facts.sort()).toEqual([...facts].sort());
@@ -111,16 +114,43 @@ describe('refunds/create', () => {
   });
 });
 
+const uninstallBody = (domain: string | null) => JSON.stringify({ id: 548380009, name: 'Super Toys', domain: null, myshopify_domain: domain });
+
 describe('other deliveries', () => {
   it.each([
     ['orders/edited', shopifyOrderJson({ id: '1' }), 'recorded'],
-    ['app/uninstalled', '{"id": 1}', 'uninstalled'],
+    ['app/uninstalled', uninstallBody('lb-test-store.myshopify.com'), 'uninstalled'],
+    // Names no shop, and the adapter has no Admin API access to confirm it with Shopify: nothing is forgotten.
+    ['app/uninstalled', uninstallBody(null), 'recorded'],
+    ['app/uninstalled', '{"id": 1}', 'mislabelled'],
+    ['app/uninstalled', uninstallBody('another-store.myshopify.com'), 'mislabelled'],
+    ['app/uninstalled', shopifyOrderJson({ id: '2' }), 'mislabelled'],
+    ['shop/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com' }), 'privacy'],
+    ['shop/redact', JSON.stringify({ shop_id: 1 }), 'mislabelled'],
+    ['shop/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_to_redact: [] }), 'mislabelled'],
+    // Its shape, but nothing to erase by: kept as a dead letter for a person.
+    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_to_redact: [] }), 'unusable'],
+    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1, email: 'a@example.com' }, orders_to_redact: [] }), 'privacy'],
+    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'mislabelled'],
+    ['customers/data_request', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'privacy'],
+    ['customers/data_request', JSON.stringify({ shop_id: 1, shop_domain: 'other.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'mislabelled'],
+    ['app/scopes_update', JSON.stringify({ id: 1, previous: ['read_orders'], current: [] }), 'recorded'],
+    ['app/scopes_update', shopifyOrderJson({ id: '3' }), 'mislabelled'],
     ['products/update', '{"id": 1}', 'ignored'],
-    ['orders/paid', '{"id": ', 'unusable'],
     ['orders/paid', '{"name": "#1001"}', 'unusable'],
     ['refunds/create', '{"id": 5}', 'unusable'],
   ])('%s %s is %s', async (topic, body, kind) => {
     expect((await translate(topic, body)).kind).toBe(kind);
+  });
+
+  it.each([
+    ['a body that is not JSON', '{"id": '],
+    ['a JSON array', '[{"id": 1}]'],
+    ['a JSON string', '"paid"'],
+    ['a session token’s signed part', 'eyJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJodHRwczovL3Nob3AifQ'],
+    ['an App URL’s signed query', 'embedded=1&host=abc&shop=lb-test-store.myshopify.com&timestamp=1700000000'],
+  ])('refuses %s, signed or not', async (_name, body) => {
+    await expect(translate('orders/paid', body)).rejects.toThrow(/refused \(401\): not_a_json_object/);
   });
 });
 
@@ -141,7 +171,35 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
     const event = await eventOf('orders/paid', fixture('order.real-anonymized.2025-04.json'));
     expect(event.customer.email).toBeNull();
     expect(event.customer.mobile).toBeNull();
-    expect(event.facts).toContain('paid');
+    // Its financial_status was anonymised ("example string"): the body does not show paid, and the topic alone does not make it so.
+    expect(event.facts).not.toContain('paid');
+  });
+
+  it.each([
+    ['app_uninstalled.docs-sample.2026-04.json', 'app/uninstalled', 'recorded'],
+    ['shop_redact.docs-sample.2026-04.json', 'shop/redact', 'privacy'],
+    ['customers_redact.docs-sample.2026-04.json', 'customers/redact', 'privacy'],
+    ['customers_data_request.docs-sample.2026-04.json', 'customers/data_request', 'privacy'],
+  ])("takes Shopify's sample %s as %s for the shop it names", async (name, topic, kind) => {
+    const body = unwrap(fixture(name), 'response');
+    // The samples name "{shop}.myshopify.com": the header names the same shop, as Shopify's would.
+    const shop = (JSON.parse(body) as { shop_domain?: string }).shop_domain ?? 'lb-test-store.myshopify.com';
+    const received = await translateRaw(adapter, body, shopifyHeaders({ topic, body, shop }));
+    // The uninstall sample's myshopify_domain is null: without a token to ask Shopify with, nothing is forgotten.
+    expect(received.kind).toBe(kind);
+  });
+
+  it.each([
+    ['shop_redact.docs-sample.2026-04.json', 'customers/redact'],
+    ['customers_redact.docs-sample.2026-04.json', 'shop/redact'],
+    ['customers_redact.docs-sample.2026-04.json', 'customers/data_request'],
+    ['customers_data_request.docs-sample.2026-04.json', 'customers/redact'],
+    ['customers_data_request.docs-sample.2026-04.json', 'app/uninstalled'],
+    ['shop_redact.docs-sample.2026-04.json', 'app/uninstalled'],
+  ])("does not act on Shopify's sample %s sent as %s", async (name, topic) => {
+    const body = unwrap(fixture(name), 'response');
+    const shop = (JSON.parse(body) as { shop_domain?: string }).shop_domain ?? 'lb-test-store.myshopify.com';
+    expect((await translateRaw(adapter, body, shopifyHeaders({ topic, body, shop }))).kind).toBe('mislabelled');
   });
 
   it('reads an older real order with a customer name but no contact details', async () => {

@@ -1,0 +1,67 @@
+// The deliveries that change a shop's standing rather than an order's (an
+// uninstall, a redaction, a customer's data request, a change of scopes) act
+// only when their body is exactly what Shopify sends for their topic, for the
+// shop the header names. Shopify signs the body alone, with the same secret
+// for every shop and every topic: the topic and shop headers are not signed,
+// so a genuine body could be sent again under another topic or shop. The
+// shapes are Shopify's (its compliance documentation and the 2026-04 webhook
+// samples; ../shared/fixtures/shopify/):
+//   app/uninstalled         the Shop: myshopify_domain (null in Shopify's own sample), domain (the custom domain, never compared)
+//   shop/redact             { shop_id, shop_domain }, nothing about a customer
+//   customers/redact        { shop_id, shop_domain, customer, orders_to_redact }
+//   customers/data_request  { shop_id, shop_domain, customer, orders_requested, data_request }
+//   app/scopes_update       { id, previous, current, updated_at } (names no shop: the shop must be one the bridge serves)
+// A pure function of the parsed body and the header's shop: it runs before
+// the answer.
+import { asRecord } from '../shared/json.ts';
+
+export type GuardedTopic = 'app/uninstalled' | 'app/scopes_update' | 'shop/redact' | 'customers/redact' | 'customers/data_request';
+
+export const GUARDED_TOPICS: ReadonlySet<string> = new Set<GuardedTopic>(['app/uninstalled', 'app/scopes_update', 'shop/redact', 'customers/redact', 'customers/data_request']);
+
+/** Topics that take data away: a body of theirs acts once (a copy sent again later, under any webhook id, does not). */
+export const DESTRUCTIVE_TOPICS: ReadonlySet<string> = new Set<GuardedTopic>(['app/uninstalled', 'shop/redact', 'customers/redact']);
+
+export type BodyCheck =
+  /** Fits its topic and names the header's shop. */
+  | { fits: true; confirmed: true }
+  /** An uninstall whose body names no shop (myshopify_domain null): Shopify is asked before anything is forgotten. */
+  | { fits: true; confirmed: false }
+  | { fits: false; reason: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const hasId = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && /^\d{1,40}$/.test(value));
+const sameShop = (named: unknown, shop: string) => typeof named === 'string' && named.trim().toLowerCase() === shop;
+
+function compliance(body: Record<string, unknown>, shop: string, required: readonly string[], forbidden: readonly string[]): BodyCheck {
+  if (!hasId(body.shop_id)) return { fits: false, reason: 'names no shop_id' };
+  if (!sameShop(body.shop_domain, shop)) return { fits: false, reason: 'names another shop than X-Shopify-Shop-Domain in shop_domain' };
+  const missing = required.filter((key) => !(key in body));
+  if (missing.length > 0) return { fits: false, reason: `has no ${missing.join(', ')}` };
+  const extra = forbidden.filter((key) => key in body);
+  if (extra.length > 0) return { fits: false, reason: `carries ${extra.join(', ')}, which its topic never does` };
+  return { fits: true, confirmed: true };
+}
+
+/** Whether a guarded topic's body is the one Shopify sends for it, for this shop (lower-case myshopify domain). */
+export function checkGuardedBody(topic: GuardedTopic, payload: unknown, shop: string): BodyCheck {
+  const body = asRecord(payload);
+  switch (topic) {
+    case 'app/scopes_update':
+      return Array.isArray(body.current) && Array.isArray(body.previous) ? { fits: true, confirmed: true } : { fits: false, reason: 'has no previous and current scopes' };
+    case 'app/uninstalled': {
+      // A Shop: the id, the name and the myshopify domain key are always there.
+      if (!hasId(body.id) || !('myshopify_domain' in body) || !('name' in body)) return { fits: false, reason: 'is not a Shop (no id, name or myshopify_domain)' };
+      if (body.myshopify_domain === null) return { fits: true, confirmed: false };
+      return sameShop(body.myshopify_domain, shop) ? { fits: true, confirmed: true } : { fits: false, reason: 'names another shop than X-Shopify-Shop-Domain in myshopify_domain' };
+    }
+    case 'shop/redact':
+      return compliance(body, shop, [], ['customer', 'orders_to_redact', 'orders_requested', 'data_request']);
+    case 'customers/redact':
+      if (!isObject(body.customer) || !Array.isArray(body.orders_to_redact)) return { fits: false, reason: 'has no customer and orders_to_redact' };
+      return compliance(body, shop, ['customer', 'orders_to_redact'], ['data_request', 'orders_requested']);
+    case 'customers/data_request':
+      if (!isObject(body.customer) || !isObject(body.data_request)) return { fits: false, reason: 'has no customer and data_request' };
+      return compliance(body, shop, ['customer', 'data_request'], ['orders_to_redact']);
+  }
+}
