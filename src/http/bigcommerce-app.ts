@@ -5,7 +5,7 @@
 //                   the store's page shown; its hooks are made and its recent
 //                   orders read after the answer
 //   GET /load       the merchant opened the app: signed_payload_jwt verified
-//                   with the client secret, that store's page shown
+//                   with jose (signed-payload.ts), that store's page shown
 //   GET /uninstall  the merchant removed the app: verified the same way, the
 //                   token forgotten and the store marked uninstalled (its
 //                   deliveries sent before that are not processed)
@@ -71,9 +71,9 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
   });
 
   router.get('/load', async (req: Request, res: Response) => {
-    const verified = verify(req);
+    const verified = await verify(req);
     if (!verified.ok) {
-      parts.logger.warn({ platform: 'bigcommerce', reason: verified.reason }, 'a BigCommerce load was refused');
+      parts.logger.warn({ platform: 'bigcommerce', refusal: verified.refusal }, 'a BigCommerce load was refused');
       return sendPage(res, 401, 'This link could not be verified', paragraph('Open the app again from the BigCommerce control panel.'));
     }
     const storeHash = verified.claims.storeHash;
@@ -82,9 +82,9 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
   });
 
   router.get('/uninstall', async (req: Request, res: Response) => {
-    const verified = verify(req);
+    const verified = await verify(req);
     if (!verified.ok) {
-      parts.logger.warn({ platform: 'bigcommerce', reason: verified.reason }, 'a BigCommerce uninstall was refused');
+      parts.logger.warn({ platform: 'bigcommerce', refusal: verified.refusal }, 'a BigCommerce uninstall was refused');
       return void res.status(401).json({ error: verified.reason });
     }
     const storeHash = verified.claims.storeHash;
