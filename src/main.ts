@@ -134,7 +134,8 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const webhooks: Record<string, WebhookHandler> = {};
   const routeOptions = { maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
-    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, platform === 'shopify' ? { ...routeOptions, admitShop: admitShopifyShop(platforms.shopifyAllowed) } : routeOptions);
+    const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
+    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, admitShop ? { ...routeOptions, admitShop } : routeOptions);
   }
   const reconciler = new Reconciler({
     sources: platforms.sources,
@@ -204,6 +205,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
           bigcommerceApp: bigCommerceAppRoutes({
             store,
             stores: platforms.bigcommerce,
+            allowed: platforms.bigcommerceAllowed,
             clientId: config.BIGCOMMERCE_CLIENT_ID,
             clientSecret: config.BIGCOMMERCE_CLIENT_SECRET,
             loginUrl: config.BIGCOMMERCE_LOGIN_URL,
