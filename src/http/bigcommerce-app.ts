@@ -8,9 +8,10 @@
 //                     its hooks are made and its recent orders read after the
 //                     answer
 //   GET /load         the merchant opened the app: that store's page
-//   GET /uninstall    the merchant removed the app: the token forgotten and
-//                     the store marked uninstalled (its deliveries sent before
-//                     that are not processed)
+//   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
+//                     (uninstall-checks.ts) before the token is forgotten and
+//                     the store marked uninstalled; until then it is pending
+//                     and checked again later
 //   GET /remove_user  a user's access was revoked: the bridge keeps nothing
 //                     per user, so there is nothing to do but answer
 // The last three carry a signed_payload_jwt: verified with jose
@@ -25,6 +26,7 @@ import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } fro
 import { CallbackPayloads, type BigCommerceCallback } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { SIGNED_PAYLOAD_LEEWAY_SECONDS, verifySignedPayload, type SignedPayloadClaims } from '../../adapters/bigcommerce/signed-payload.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { paragraph, sendPage, sendStorePage } from './store-page.ts';
@@ -42,16 +44,26 @@ export interface BigCommerceAppParts {
   logger: Logger;
   /** After the answer: the store's hooks made and its recent orders read. */
   onInstalled(storeHash: string): Promise<void>;
+  /** How often pending uninstalls are checked again (tests shorten it). */
+  uninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number } | undefined;
+}
+
+export interface BigCommerceApp {
+  routes: express.Router;
+  /** Starts checking pending uninstalls again (those left by an earlier run included). */
+  start(): void;
+  stop(): Promise<void>;
 }
 
 type Verified = { ok: true; claims: SignedPayloadClaims } | { ok: false; reason: string };
 
-export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router {
+export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
   const { logger } = parts;
   const base = parts.publicUrl.replace(/\/+$/, '');
   const dashboardUrl = `${base}/admin/`;
   const payloads = new CallbackPayloads({ store: parts.store, leewaySeconds: SIGNED_PAYLOAD_LEEWAY_SECONDS });
+  const uninstalls = new UninstallChecks({ store: parts.store, stores: parts.stores, logger, ...parts.uninstallChecks });
   const installState = (storeHash: string, state: Omit<ShopState, 'platform' | 'shop'>) =>
     parts.store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, { platform: 'bigcommerce', shop: storeHash, ...state });
   if (!parts.allowed.configured) {
@@ -116,6 +128,7 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
       installedAt: before?.installedAt ?? now,
       updatedAt: now,
     });
+    // Rewritten whole: a pending uninstall check ends with the reinstall.
     await installState(storeHash, { uninstalledAt: null, installedAt: now });
     logger.info({ platform: 'bigcommerce', shop: storeHash, scope: token.scope, allowed: allowance.why }, 'BigCommerce app installed');
     await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl, notice: 'Installed. The bridge is creating its hooks and reading the last day’s orders; reload in a minute to see them.' });
@@ -136,10 +149,13 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
     const verified = await verify(req, 'uninstall');
     if (!verified.ok) return void res.status(401).json({ error: verified.reason });
     const { storeHash } = verified.claims;
-    await parts.stores.forget(storeHash);
-    await installState(storeHash, { uninstalledAt: new Date().toISOString() });
-    logger.info({ platform: 'bigcommerce', shop: storeHash }, 'BigCommerce app uninstalled; the store’s token is forgotten');
-    res.json({ result: 'uninstalled' });
+    const outcome = await uninstalls.confirm(storeHash);
+    if (outcome.kind === 'uninstalled') {
+      logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
+      return void res.json({ result: 'uninstalled' });
+    }
+    // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
+    res.json({ result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' });
   });
 
   router.get('/remove_user', async (req: Request, res: Response) => {
@@ -148,5 +164,9 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
     res.json({ result: 'ignored', reason: 'loyalty-bridge keeps nothing per control-panel user' });
   });
 
-  return router;
+  return {
+    routes: router,
+    start: () => uninstalls.start(),
+    stop: () => uninstalls.stop(),
+  };
 }
