@@ -199,6 +199,17 @@ const shopList = () =>
     }),
   );
 
+const STORE_HASH = /^[a-z0-9]{1,32}$/;
+
+/** BigCommerce store hashes as "abc123,def456" in the environment, or a list in a file. */
+const storeHashList = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
+    z.array(z.string({ error: 'must be store hashes like abc123' }).regex(STORE_HASH, { error: 'must be store hashes (from the API path) like abc123,def456' }), {
+      error: 'must be a comma-separated list of store hashes like abc123,def456',
+    }),
+  );
+
 const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -312,6 +323,9 @@ export const configSchema = z
     BIGCOMMERCE_WEBHOOK_SECRET: secret(24).optional(),
     BIGCOMMERCE_API_URL: secureUrl(),
     BIGCOMMERCE_LOGIN_URL: secureUrl(),
+    // The stores that may install the app and earn, beside BIGCOMMERCE_STORE_HASH; unset (an empty variable) means none.
+    BIGCOMMERCE_STORES: storeHashList().default([]),
+    BIGCOMMERCE_OPEN_INSTALLS: yesNo(),
   })
   .superRefine((config, ctx) => {
     // Talking to the real service needs both credentials; naming each missing one

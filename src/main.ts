@@ -12,7 +12,7 @@ import { openStore } from './core/store/open-store.ts';
 import { adminApi } from './http/admin-api.ts';
 import { adminStores } from './http/admin-stores.ts';
 import { createHttpHandler } from './http/app.ts';
-import { bigCommerceAppRoutes } from './http/bigcommerce-app.ts';
+import { bigCommerceApp } from './http/bigcommerce-app.ts';
 import { bodyReader } from './http/body-reader.ts';
 import { wooCallbackRoutes } from './http/woocommerce-connect.ts';
 import { dashboard } from './http/dashboard.ts';
@@ -73,6 +73,8 @@ export interface BridgeOptions {
   platformOverrides?: PlatformOverrides;
   /** Between two deliveries of the demo store (tests hurry it). */
   demoPaceMs?: number;
+  /** When pending BigCommerce uninstalls are checked again (tests hurry it). */
+  bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number };
 }
 
 export async function startBridge(configured: Config, logger: Logger, options: BridgeOptions = {}): Promise<RunningBridge> {
@@ -137,7 +139,8 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const readBody = bodyReader({ maxBytes: config.WEBHOOK_MAX_BODY_BYTES, deadlineMs: config.WEBHOOK_BODY_TIMEOUT_SECONDS * 1000, concurrentReads: config.WEBHOOK_CONCURRENT_READS });
   const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
-    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, platform === 'shopify' ? { ...routeOptions, admitShop: admitShopifyShop(platforms.shopifyAllowed) } : routeOptions);
+    const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
+    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, admitShop ? { ...routeOptions, admitShop } : routeOptions);
   }
   const reconciler = new Reconciler({
     sources: platforms.sources,
@@ -170,6 +173,21 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     apiKey: config.SHOPIFY_API_KEY,
     secrets: [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string => Boolean(secret)),
   });
+  const bigcommerce =
+    config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL
+      ? bigCommerceApp({
+          store,
+          stores: platforms.bigcommerce,
+          allowed: platforms.bigcommerceAllowed,
+          clientId: config.BIGCOMMERCE_CLIENT_ID,
+          clientSecret: config.BIGCOMMERCE_CLIENT_SECRET,
+          loginUrl: config.BIGCOMMERCE_LOGIN_URL,
+          publicUrl: config.PUBLIC_URL,
+          logger,
+          onInstalled: storeAdded('bigcommerce'),
+          uninstallChecks: options.bigCommerceUninstallChecks,
+        })
+      : undefined;
   const admin = shopify.admin(adminApi({
     token: adminToken,
     sandbox: Boolean(sandbox),
@@ -202,26 +220,14 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
     woocommerceAuth: wooCallbackRoutes({ store, stores: platforms.woocommerce, logger, onConnected: storeAdded('woocommerce') }),
-    ...(config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL
-      ? {
-          bigcommerceApp: bigCommerceAppRoutes({
-            store,
-            stores: platforms.bigcommerce,
-            clientId: config.BIGCOMMERCE_CLIENT_ID,
-            clientSecret: config.BIGCOMMERCE_CLIENT_SECRET,
-            loginUrl: config.BIGCOMMERCE_LOGIN_URL,
-            publicUrl: config.PUBLIC_URL,
-            logger,
-            onInstalled: storeAdded('bigcommerce'),
-          }),
-        }
-      : {}),
+    ...(bigcommerce ? { bigcommerceApp: bigcommerce.routes } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const http = await listen(app, config.PORT, config.HOST);
   if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
   await engine.startWorker();
   reconciler.start();
+  bigcommerce?.start();
   // What the last checks found stays visible in the metrics across a restart, until the next check says otherwise.
   for (const { value } of await store.listRecords<SubscriptionHealth>('platform-health')) metrics.reportSubscriptions(value);
   // Subscriptions kept right without a command: checked now, in the background, and on every reconciliation.
@@ -276,6 +282,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
       }
       gate.open = false;
       await reconciler.stop();
+      await bigcommerce?.stop();
       await resyncJobs.idle();
       await engine.stop(config.SHUTDOWN_TIMEOUT_MS);
       await http.close();

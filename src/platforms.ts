@@ -6,6 +6,8 @@
 // together), and the order sources that resync and reconciliation read.
 import type { PlatformAdapter } from '../adapters/adapter.ts';
 import { createBigCommerceAdapter, type BigCommerceAdapter } from '../adapters/bigcommerce/adapter.ts';
+import { AllowedStores } from '../adapters/bigcommerce/allowed-stores.ts';
+import { allowEarlierInstalls } from '../adapters/bigcommerce/earlier-installs.ts';
 import { bigCommerceOrderSource } from '../adapters/bigcommerce/order-source.ts';
 import { BigCommerceStores } from '../adapters/bigcommerce/stores.ts';
 import { ShopifyAccess } from '../adapters/shopify/access.ts';
@@ -53,6 +55,8 @@ export interface Platforms {
   woocommerce: WooStores;
   /** The BigCommerce stores: configured, and installed as a single-click app. */
   bigcommerce: BigCommerceStores;
+  /** The BigCommerce stores the bridge serves: which may install the app, and whose orders earn. */
+  bigcommerceAllowed: AllowedStores;
   /** The bridge's public https address, where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;
   /**
@@ -62,9 +66,11 @@ export interface Platforms {
    */
   sources: OrderSource[];
   /**
-   * Once the ledger is open: the sources of stores connected before, and old
-   * WooCommerce shop names moved to the one name (after `beforeMove`, which
-   * folds what the inbox still holds under them).
+   * Once the ledger is open: the sources of stores connected before; the
+   * BigCommerce stores that installed the app before stores had to be
+   * allowed, allowed once (earlier-installs.ts); and old WooCommerce shop
+   * names moved to the one name (after `beforeMove`, which folds what the
+   * inbox still holds under them).
    */
   prepare(logger: Logger, beforeMove?: () => Promise<void>): Promise<void>;
   /** A store of this platform was connected or installed. */
@@ -112,6 +118,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     env: { storeHash: config.BIGCOMMERCE_STORE_HASH, accessToken: config.BIGCOMMERCE_ACCESS_TOKEN, headerSecret: config.BIGCOMMERCE_WEBHOOK_SECRET },
     apiUrl: config.BIGCOMMERCE_API_URL,
   });
+  const bigcommerceAllowed = new AllowedStores({ store, ownStore: config.BIGCOMMERCE_STORE_HASH, listed: config.BIGCOMMERCE_STORES, openInstalls: config.BIGCOMMERCE_OPEN_INSTALLS });
   const shopifyAllowed =
     shopify || config.SHOPIFY_API_SECRET ? new AllowedShops({ store, ownShop: config.SHOPIFY_SHOP, listed: config.SHOPIFY_SHOPS, openInstalls: config.SHOPIFY_OPEN_INSTALLS }) : undefined;
   const secrets = [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string => Boolean(secret));
@@ -145,7 +152,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, shop),
     });
   }
-  const storeSources = { woocommerce: wooOrderSource(woocommerce, publicUrl), bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl) };
+  const storeSources = { woocommerce: wooOrderSource(woocommerce, publicUrl), bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl, bigcommerceAllowed) };
   const storeAdded = (platform: 'woocommerce' | 'bigcommerce') => {
     if (!sources.some((source) => source.platform === platform)) sources.push(storeSources[platform]);
   };
@@ -159,12 +166,15 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     woocommerce,
     shopifyAllowed,
     bigcommerce,
+    bigcommerceAllowed,
     publicUrl,
     sources,
     storeAdded,
     async prepare(logger, beforeMove) {
       const wooStores = await woocommerce.list();
       if (wooStores.some((each) => each.rest)) storeAdded('woocommerce');
+      const appInstalls = async () => (await bigcommerce.list()).filter((each) => each.via === 'app').map((each) => each.shop);
+      await allowEarlierInstalls(store, bigcommerceAllowed, appInstalls, logger);
       if ((await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
       const known = [...new Set([...wooStores.map((each) => each.shop), ...(woocommerce.environmentShop ? [woocommerce.environmentShop] : [])])];
       await new WooIdentityMigration(store, logger).run(known, beforeMove);

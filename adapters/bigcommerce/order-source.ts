@@ -1,28 +1,30 @@
 // BigCommerce as the core reads it for resync and reconciliation: every store
-// the bridge has a token for, and at each check the store's hooks kept alive
-// (hooks.ts).
+// the bridge has a token for and is allowed to serve (allowed-stores.ts:
+// nothing of another store is read, so nothing of it earns), and at each
+// check the store's hooks kept alive (hooks.ts).
 import type { OrderSource, OrderWindow, SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { AllowedStores } from './allowed-stores.ts';
 import { BC_WEBHOOK_PATH, keepBigCommerceHooks } from './hooks.ts';
-import type { BigCommerceApi } from './rest-api.ts';
-import type { BigCommerceStores } from './stores.ts';
+import type { BigCommerceStore, BigCommerceStores } from './stores.ts';
 
-export function bigCommerceOrderSource(stores: BigCommerceStores, publicUrl: string | undefined): OrderSource {
-  const api = async (shop: string): Promise<BigCommerceApi> => {
-    const found = (await stores.get(shop))?.api;
-    if (!found) throw new Error(`loyalty-bridge has no access token for the BigCommerce store ${shop}`);
-    return found;
+export function bigCommerceOrderSource(stores: BigCommerceStores, publicUrl: string | undefined, allowed: AllowedStores): OrderSource {
+  const served = async (shop: string): Promise<BigCommerceStore> => {
+    const allowance = await allowed.check(shop);
+    if (!allowance.allowed) throw new Error(allowance.reason);
+    const store = await stores.get(shop);
+    if (!store) throw new Error(`loyalty-bridge has no access token for the BigCommerce store ${shop}`);
+    return store;
   };
   return {
     platform: 'bigcommerce',
-    shops: async () => (await stores.list()).map((store) => store.shop),
+    shops: async () => allowed.filter((await stores.list()).map((store) => store.shop)),
     async *fetchOrders(shop: string, window: OrderWindow): AsyncGenerator<OrderEvent> {
-      yield* (await api(shop)).orders(window);
+      yield* (await served(shop)).api.orders(window);
     },
-    fetchOrder: async (shop, orderId) => (await api(shop)).orderEvent(orderId),
+    fetchOrder: async (shop, orderId) => (await served(shop)).api.orderEvent(orderId),
     async checkSubscriptions(shop: string): Promise<SubscriptionHealth> {
-      const store = await stores.get(shop);
-      if (!store) throw new Error(`loyalty-bridge has no access token for the BigCommerce store ${shop}`);
+      const store = await served(shop);
       const result = await keepBigCommerceHooks(store.api, {
         destination: publicUrl ? `${publicUrl.replace(/\/+$/, '')}${BC_WEBHOOK_PATH}` : undefined,
         headerSecret: store.headerSecret,

@@ -5,6 +5,8 @@
 // requests are left in its window (X-Rate-Limit-Requests-Left) and when the
 // window resets (X-Rate-Limit-Time-Reset-Ms); with none left, calls wait for
 // the reset, and a 429 waits the time it names. An empty V2 page is 204.
+// tokenCheck asks whether BigCommerce still accepts the store's token (after
+// an uninstall it does not: the token is revoked).
 import got, { type Got, RequestError } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
@@ -43,6 +45,9 @@ export interface BigCommerceHook {
   is_active: boolean;
   headers?: Record<string, string> | null;
 }
+
+/** Whether BigCommerce accepts a token: refused (revoked, or never good), accepted, or unknown (no answer, or one that does not tell). */
+export type TokenCheck = { kind: 'works' } | { kind: 'refused'; status: number } | { kind: 'unknown'; reason: string };
 
 const PAGE_SIZE = 250;
 
@@ -155,6 +160,24 @@ export class BigCommerceApi {
     if (!(Number(record.coupon_discount ?? 0) > 0)) return [];
     const coupons = await this.get(`v2/orders/${String(record.id)}/coupons`);
     return Array.isArray(coupons) ? coupons : [];
+  }
+
+  /**
+   * One cheap read with the token. It lists hooks, which BigCommerce serves
+   * to every API account whatever its scopes (its scopes reference: webhooks
+   * are in the default scope), so a 401 or 403 says the token itself is
+   * refused, never that it lacks a scope. The store information and time
+   * endpoints need Information & settings, which the app does not ask for.
+   */
+  async tokenCheck(): Promise<TokenCheck> {
+    try {
+      await this.get('v3/hooks', { page: '1', limit: '1' });
+      return { kind: 'works' };
+    } catch (error) {
+      if (!(error instanceof BigCommerceApiError)) throw error;
+      if (error.status === 401 || error.status === 403) return { kind: 'refused', status: error.status };
+      return { kind: 'unknown', reason: error.message };
+    }
   }
 
   /** Every hook of the store, page by page. */

@@ -2,21 +2,46 @@
 // uninstall and remove_user callbacks: a JWT signed HS256 with the app's
 // client secret, whose claims are (BigCommerce, "Single-Click App Callback
 // Handlers"): aud, the app's client id; iss, always "bc"; iat and nbf; exp,
-// 24 hours later; jti; sub, "stores/<store hash>"; user and owner; url;
-// channel_id. Checked here with node:crypto, in constant time; any algorithm
-// but HS256 (among them "none") is refused.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// 24 hours later; jti, a UUID; sub, "stores/<store hash>"; user and owner;
+// url; channel_id. jose checks the signature and the claims; only HS256 is
+// allowed (so "none" and every other algorithm are refused), and every claim
+// BigCommerce always sends is required. Why a payload was refused is read
+// from jose's error classes and their `claim`, never from message text. The
+// signature says only that BigCommerce signed it, not for which callback:
+// callback-payloads.ts keeps each payload to one.
+import { errors, jwtVerify } from 'jose';
 import { asRecord, asString } from '../shared/json.ts';
+
+/** Why a payload was refused, in words a merchant or operator can act on. Nothing of the token is ever in them. */
+export const SIGNED_PAYLOAD_REFUSALS = {
+  malformed: 'the signed_payload_jwt is missing or is not a JWT',
+  wrong_algorithm: 'the signed_payload_jwt is not signed with HS256',
+  bad_signature: 'the signed_payload_jwt is not signed with this app’s client secret (BIGCOMMERCE_CLIENT_SECRET)',
+  wrong_issuer: 'the signed_payload_jwt was not issued by BigCommerce (iss is not "bc")',
+  wrong_audience: 'the signed_payload_jwt is for another app (aud is not BIGCOMMERCE_CLIENT_ID)',
+  expired: 'the signed_payload_jwt has expired: open the app again from the BigCommerce control panel',
+  not_yet_valid: 'the signed_payload_jwt is not valid yet (is this server’s clock right?)',
+  missing_claim: 'the signed_payload_jwt lacks a time BigCommerce always sends (exp, iat or nbf)',
+  no_store: 'the signed_payload_jwt names no store (sub is not stores/<hash>)',
+  no_jti: 'the signed_payload_jwt has no id (jti)',
+} as const;
+
+export type SignedPayloadRefusal = keyof typeof SIGNED_PAYLOAD_REFUSALS;
 
 export interface SignedPayloadClaims {
   storeHash: string;
+  /** The payload's own id: each is used at one callback only. */
+  jti: string;
+  /** When the payload expires (seconds since the epoch, BigCommerce's exp). */
+  expiresAt: number;
   /** The deep link the load came with ("/" from the Apps menu). */
   url: string;
   userId: number | null;
-  jti: string | null;
 }
 
-export type SignedPayloadResult = { ok: true; claims: SignedPayloadClaims } | { ok: false; reason: string };
+export type SignedPayloadResult =
+  | { ok: true; claims: SignedPayloadClaims }
+  | { ok: false; refusal: SignedPayloadRefusal; reason: (typeof SIGNED_PAYLOAD_REFUSALS)[SignedPayloadRefusal] };
 
 export interface SignedPayloadKeys {
   clientId: string;
@@ -26,32 +51,55 @@ export interface SignedPayloadKeys {
   now?: () => number;
 }
 
-const decodeJson = (part: string): Record<string, unknown> | undefined => {
-  try {
-    return asRecord(JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
-  } catch {
-    return undefined;
-  }
-};
+export const SIGNED_PAYLOAD_LEEWAY_SECONDS = 60;
 
-export function verifySignedPayload(jwt: string | undefined, keys: SignedPayloadKeys): SignedPayloadResult {
-  const parts = (jwt ?? '').split('.');
-  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part))) return { ok: false, reason: 'signed_payload_jwt is missing or not a JWT' };
-  const [header, payload, signature] = parts as [string, string, string];
-  if (decodeJson(header)?.alg !== 'HS256') return { ok: false, reason: 'signed_payload_jwt is not signed with HS256' };
-  const expected = createHmac('sha256', keys.clientSecret).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signed_payload_jwt has a signature that is not ours (BIGCOMMERCE_CLIENT_SECRET)' };
-  const claims = decodeJson(payload);
-  if (!claims) return { ok: false, reason: 'signed_payload_jwt has claims that are not JSON' };
-  const now = (keys.now ?? Date.now)() / 1000;
-  const leeway = keys.leewaySeconds ?? 60;
-  if (claims.iss !== 'bc') return { ok: false, reason: 'signed_payload_jwt was not issued by BigCommerce (iss)' };
-  if (claims.aud !== keys.clientId) return { ok: false, reason: 'signed_payload_jwt is for another app (aud is not BIGCOMMERCE_CLIENT_ID)' };
-  if (typeof claims.exp !== 'number' || claims.exp + leeway < now) return { ok: false, reason: 'signed_payload_jwt has expired' };
-  if (typeof claims.nbf === 'number' && claims.nbf - leeway > now) return { ok: false, reason: 'signed_payload_jwt is not valid yet' };
-  const storeHash = /^stores\/([a-z0-9]{1,32})$/.exec(asString(claims.sub) ?? '')?.[1];
-  if (!storeHash) return { ok: false, reason: 'signed_payload_jwt names no store (sub)' };
-  const user = asRecord(claims.user);
-  return { ok: true, claims: { storeHash, url: asString(claims.url) ?? '/', userId: typeof user.id === 'number' ? user.id : null, jti: asString(claims.jti) } };
+const STORE_SUBJECT = /^stores\/([a-z0-9]{1,32})$/;
+/** BigCommerce's jti is a UUID; anything longer than this is not one of theirs, and would only bloat the records kept of it. */
+const MAX_JTI_LENGTH = 200;
+
+const refused = (refusal: SignedPayloadRefusal): SignedPayloadResult => ({ ok: false, refusal, reason: SIGNED_PAYLOAD_REFUSALS[refusal] });
+
+/** jose's verdict as one of ours; an error that is not jose's is a bug, and is thrown on. */
+function refusalOf(error: unknown): SignedPayloadRefusal {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing') {
+      if (error.claim === 'jti') return 'no_jti';
+      if (error.claim === 'sub') return 'no_store';
+      if (error.claim === 'iss') return 'wrong_issuer';
+      if (error.claim === 'aud') return 'wrong_audience';
+      return 'missing_claim';
+    }
+    if (error.claim === 'iss') return 'wrong_issuer';
+    if (error.claim === 'aud') return 'wrong_audience';
+    if (error.claim === 'nbf' && error.reason === 'check_failed') return 'not_yet_valid';
+    return 'malformed';
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return 'wrong_algorithm';
+  if (error instanceof errors.JOSEError) return 'malformed';
+  throw error;
+}
+
+export async function verifySignedPayload(jwt: string | undefined, keys: SignedPayloadKeys): Promise<SignedPayloadResult> {
+  if (!jwt) return refused('malformed');
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(jwt, new TextEncoder().encode(keys.clientSecret), {
+      algorithms: ['HS256'],
+      issuer: 'bc',
+      audience: keys.clientId,
+      clockTolerance: keys.leewaySeconds ?? SIGNED_PAYLOAD_LEEWAY_SECONDS,
+      requiredClaims: ['jti', 'sub', 'exp', 'iat', 'nbf'],
+      ...(keys.now ? { currentDate: new Date(keys.now()) } : {}),
+    }));
+  } catch (error) {
+    return refused(refusalOf(error));
+  }
+  const storeHash = STORE_SUBJECT.exec(asString(payload.sub) ?? '')?.[1];
+  if (!storeHash) return refused('no_store');
+  const jti = asString(payload.jti);
+  if (!jti || jti.length > MAX_JTI_LENGTH) return refused('no_jti');
+  const user = asRecord(payload.user);
+  return { ok: true, claims: { storeHash, jti, expiresAt: payload.exp!, url: asString(payload.url) ?? '/', userId: typeof user.id === 'number' ? user.id : null } };
 }

@@ -113,8 +113,20 @@ export class BigCommerceStores {
     return this.#install(storeHash, true);
   }
 
-  /** The app was uninstalled: its token is forgotten (BigCommerce revoked it anyway). */
-  async forget(storeHash: string): Promise<void> {
+  /** The app's token for a store, read fresh, with the API client it is used through; undefined when the app is not installed there. */
+  async appAccess(storeHash: string): Promise<{ accessToken: string; api: BigCommerceApi } | undefined> {
+    const install = await this.#install(storeHash, true);
+    if (!install) return undefined;
+    return { accessToken: install.accessToken, api: this.#storeOf(storeHash, install)!.api };
+  }
+
+  /**
+   * The app was uninstalled: its token is forgotten (BigCommerce revoked it
+   * anyway). With `onlyToken`, only while the install still holds that token:
+   * a reinstall meanwhile brought a new one, which stays.
+   */
+  async forget(storeHash: string, onlyToken?: string): Promise<void> {
+    if (onlyToken !== undefined && (await this.#install(storeHash, true))?.accessToken !== onlyToken) return;
     await this.#o.store.deleteRecord('session', bigCommerceInstallId(storeHash));
     this.#cache.set(storeHash, undefined);
   }

@@ -1,20 +1,32 @@
 // The bridge as a BigCommerce single-click app, under /bigcommerce:
-//   GET /auth       the merchant installed (or accepted new scopes): the code
-//                   is exchanged at BigCommerce's token endpoint, the store's
-//                   token kept in the ledger, an earlier uninstall cleared, and
-//                   the store's page shown; its hooks are made and its recent
-//                   orders read after the answer
-//   GET /load       the merchant opened the app: signed_payload_jwt verified
-//                   with the client secret, that store's page shown
-//   GET /uninstall  the merchant removed the app: verified the same way, the
-//                   token forgotten and the store marked uninstalled (its
-//                   deliveries sent before that are not processed)
-// A payload that does not verify is 401 and changes nothing.
+//   GET /auth         the merchant installed (or accepted new scopes): a store
+//                     the bridge does not serve (allowed-stores.ts) is refused
+//                     with a page that says why, before the code is used;
+//                     otherwise the code is exchanged at BigCommerce's token
+//                     endpoint, the store's token kept in the ledger, an
+//                     earlier uninstall cleared, and the store's page shown;
+//                     its hooks are made and its recent orders read after the
+//                     answer
+//   GET /load         the merchant opened the app: that store's page
+//   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
+//                     (uninstall-checks.ts) before the token is forgotten and
+//                     the store marked uninstalled; until then it is pending
+//                     and checked again later
+//   GET /remove_user  a user's access was revoked: the bridge keeps nothing
+//                     per user, so there is nothing to do but answer
+// The last three carry a signed_payload_jwt: verified with jose
+// (signed-payload.ts), and each payload kept to the callback that used it
+// first (callback-payloads.ts), so the load payload a browser holds for a day
+// cannot uninstall. A payload that does not verify, or was used at another
+// callback, is 401 and changes nothing.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { BigCommerceAuthError, exchangeBigCommerceCode } from '../../adapters/bigcommerce/app-token.ts';
-import { verifySignedPayload } from '../../adapters/bigcommerce/signed-payload.ts';
+import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
+import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
+import { CallbackPayloads, type BigCommerceCallback } from '../../adapters/bigcommerce/callback-payloads.ts';
+import { SIGNED_PAYLOAD_LEEWAY_SECONDS, verifySignedPayload, type SignedPayloadClaims } from '../../adapters/bigcommerce/signed-payload.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { paragraph, sendPage, sendStorePage } from './store-page.ts';
@@ -24,6 +36,7 @@ export const BIGCOMMERCE_AUTH_PATH = '/bigcommerce/auth';
 export interface BigCommerceAppParts {
   store: LedgerStore;
   stores: BigCommerceStores;
+  allowed: AllowedStores;
   clientId: string;
   clientSecret: string;
   loginUrl: string;
@@ -31,31 +44,82 @@ export interface BigCommerceAppParts {
   logger: Logger;
   /** After the answer: the store's hooks made and its recent orders read. */
   onInstalled(storeHash: string): Promise<void>;
+  /** How often pending uninstalls are checked again (tests shorten it). */
+  uninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number } | undefined;
 }
 
-export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router {
+export interface BigCommerceApp {
+  routes: express.Router;
+  /** Starts checking pending uninstalls again (those left by an earlier run included). */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+type Verified = { ok: true; claims: SignedPayloadClaims } | { ok: false; reason: string };
+
+export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
+  const { logger } = parts;
   const base = parts.publicUrl.replace(/\/+$/, '');
   const dashboardUrl = `${base}/admin/`;
-  const verify = (req: Request) => verifySignedPayload(typeof req.query.signed_payload_jwt === 'string' ? req.query.signed_payload_jwt : undefined, { clientId: parts.clientId, clientSecret: parts.clientSecret });
-  const installState = (storeHash: string, state: Omit<ShopState, 'platform' | 'shop'>) => parts.store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, { platform: 'bigcommerce', shop: storeHash, ...state });
+  const payloads = new CallbackPayloads({ store: parts.store, leewaySeconds: SIGNED_PAYLOAD_LEEWAY_SECONDS });
+  const uninstalls = new UninstallChecks({ store: parts.store, stores: parts.stores, logger, ...parts.uninstallChecks });
+  const installState = (storeHash: string, state: Omit<ShopState, 'platform' | 'shop'>) =>
+    parts.store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, { platform: 'bigcommerce', shop: storeHash, ...state });
+  if (!parts.allowed.configured) {
+    logger.warn(
+      { platform: 'bigcommerce' },
+      'BIGCOMMERCE_CLIENT_ID is set, but no store may install the app: list the stores in BIGCOMMERCE_STORES (or set BIGCOMMERCE_STORE_HASH, or BIGCOMMERCE_OPEN_INSTALLS=true)',
+    );
+  }
+
+  /** The payload checked, and kept to this callback. Nothing of the token is logged or answered. */
+  const verify = async (req: Request, callback: BigCommerceCallback): Promise<Verified> => {
+    const jwt = typeof req.query.signed_payload_jwt === 'string' ? req.query.signed_payload_jwt : undefined;
+    const verified = await verifySignedPayload(jwt, { clientId: parts.clientId, clientSecret: parts.clientSecret });
+    if (!verified.ok) {
+      logger.warn({ platform: 'bigcommerce', callback, refusal: verified.refusal }, `a BigCommerce ${callback} callback was refused`);
+      return verified;
+    }
+    const { storeHash, jti, expiresAt } = verified.claims;
+    const use = await payloads.use(jti, expiresAt, callback);
+    void payloads.pruneIfDue().catch((error: unknown) => logger.warn({ err: error }, 'could not delete the records of expired BigCommerce payloads; a later callback tries again'));
+    if (!use.ok) {
+      const why = `a BigCommerce ${callback} callback was refused: its payload was used at another callback`;
+      logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt }, why);
+      return { ok: false, reason: use.reason };
+    }
+    return verified;
+  };
 
   router.get('/auth', async (req: Request, res: Response) => {
     const [code, scope, context] = ['code', 'scope', 'context'].map((name) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : ''));
-    if (!code || !context) return sendPage(res, 400, 'This install link is not complete', paragraph('Start the install again from the BigCommerce control panel (Apps).'));
+    const storeHash = storeHashOfContext(context ?? '');
+    if (!code || !storeHash) return sendPage(res, 400, 'This install link is not complete', paragraph('Start the install again from the BigCommerce control panel (Apps).'));
+    // Before the code is used: a store the bridge does not serve gets no token kept, and no hooks.
+    const allowance = await parts.allowed.check(storeHash);
+    if (!allowance.allowed) {
+      logger.warn({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce install from a store this bridge does not serve was refused');
+      return sendPage(res, 403, 'This store may not install the app', paragraph(`${allowance.reason}.`));
+    }
     let token;
     try {
-      token = await exchangeBigCommerceCode({ loginUrl: parts.loginUrl, clientId: parts.clientId, clientSecret: parts.clientSecret, redirectUri: `${base}${BIGCOMMERCE_AUTH_PATH}`, code, scope: scope ?? '', context });
+      const redirectUri = `${base}${BIGCOMMERCE_AUTH_PATH}`;
+      token = await exchangeBigCommerceCode({ loginUrl: parts.loginUrl, clientId: parts.clientId, clientSecret: parts.clientSecret, redirectUri, code, scope: scope ?? '', context: context! });
     } catch (error) {
       if (!(error instanceof BigCommerceAuthError)) throw error;
-      parts.logger.warn({ platform: 'bigcommerce', context, reason: error.message }, 'a BigCommerce install could not be completed');
+      logger.warn({ platform: 'bigcommerce', shop: storeHash, reason: error.message }, 'a BigCommerce install could not be completed');
       return sendPage(res, error.refused ? 400 : 502, error.refused ? 'BigCommerce did not accept this install' : 'BigCommerce did not answer', paragraph(error.refused ? `${error.message}. Start the install again from the control panel; if it keeps failing, check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET.` : 'Try the install again in a minute.'));
     }
+    if (token.storeHash !== storeHash) {
+      logger.warn({ platform: 'bigcommerce', shop: storeHash, answeredFor: token.storeHash }, 'BigCommerce answered an install for another store than the link named; nothing was kept');
+      return sendPage(res, 400, 'BigCommerce did not accept this install', paragraph('Start the install again from the BigCommerce control panel (Apps).'));
+    }
     const now = new Date().toISOString();
-    const before = await parts.stores.existing(token.storeHash);
+    const before = await parts.stores.existing(storeHash);
     await parts.stores.save({
       platform: 'bigcommerce',
-      shop: token.storeHash,
+      shop: storeHash,
       accessToken: token.accessToken,
       scope: token.scope,
       // Kept across a reinstall, so that hooks made before still check out.
@@ -64,35 +128,45 @@ export function bigCommerceAppRoutes(parts: BigCommerceAppParts): express.Router
       installedAt: before?.installedAt ?? now,
       updatedAt: now,
     });
-    await installState(token.storeHash, { uninstalledAt: null, installedAt: now });
-    parts.logger.info({ platform: 'bigcommerce', shop: token.storeHash, scope: token.scope }, 'BigCommerce app installed');
-    await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: token.storeHash, dashboardUrl, notice: 'Installed. The bridge is creating its hooks and reading the last day’s orders; reload in a minute to see them.' });
-    void parts.onInstalled(token.storeHash).catch((error: unknown) => parts.logger.warn({ err: error, shop: token.storeHash }, 'could not set the installed store up yet; the next reconciliation tries again'));
+    // Rewritten whole: a pending uninstall check ends with the reinstall.
+    await installState(storeHash, { uninstalledAt: null, installedAt: now });
+    logger.info({ platform: 'bigcommerce', shop: storeHash, scope: token.scope, allowed: allowance.why }, 'BigCommerce app installed');
+    await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl, notice: 'Installed. The bridge is creating its hooks and reading the last day’s orders; reload in a minute to see them.' });
+    void parts.onInstalled(storeHash).catch((error: unknown) => logger.warn({ err: error, shop: storeHash }, 'could not set the installed store up yet; the next reconciliation tries again'));
   });
 
   router.get('/load', async (req: Request, res: Response) => {
-    const verified = verify(req);
+    const verified = await verify(req, 'load');
     if (!verified.ok) {
-      parts.logger.warn({ platform: 'bigcommerce', reason: verified.reason }, 'a BigCommerce load was refused');
-      return sendPage(res, 401, 'This link could not be verified', paragraph('Open the app again from the BigCommerce control panel.'));
+      return sendPage(res, 401, 'This link could not be verified', `${paragraph(`${verified.reason}.`)}${paragraph('Open the app again from the BigCommerce control panel.')}`);
     }
-    const storeHash = verified.claims.storeHash;
+    const { storeHash } = verified.claims;
     if (!(await parts.stores.get(storeHash))) return sendPage(res, 404, 'The app is not installed on this store', paragraph('Install it again from the BigCommerce control panel (Apps).'));
     await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl });
   });
 
   router.get('/uninstall', async (req: Request, res: Response) => {
-    const verified = verify(req);
-    if (!verified.ok) {
-      parts.logger.warn({ platform: 'bigcommerce', reason: verified.reason }, 'a BigCommerce uninstall was refused');
-      return void res.status(401).json({ error: verified.reason });
+    const verified = await verify(req, 'uninstall');
+    if (!verified.ok) return void res.status(401).json({ error: verified.reason });
+    const { storeHash } = verified.claims;
+    const outcome = await uninstalls.confirm(storeHash);
+    if (outcome.kind === 'uninstalled') {
+      logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
+      return void res.json({ result: 'uninstalled' });
     }
-    const storeHash = verified.claims.storeHash;
-    await parts.stores.forget(storeHash);
-    await installState(storeHash, { uninstalledAt: new Date().toISOString() });
-    parts.logger.info({ platform: 'bigcommerce', shop: storeHash }, 'BigCommerce app uninstalled; the store’s token is forgotten');
-    res.json({ result: 'uninstalled' });
+    // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
+    res.json({ result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' });
   });
 
-  return router;
+  router.get('/remove_user', async (req: Request, res: Response) => {
+    const verified = await verify(req, 'remove_user');
+    if (!verified.ok) return void res.status(401).json({ error: verified.reason });
+    res.json({ result: 'ignored', reason: 'loyalty-bridge keeps nothing per control-panel user' });
+  });
+
+  return {
+    routes: router,
+    start: () => uninstalls.start(),
+    stop: () => uninstalls.stop(),
+  };
 }

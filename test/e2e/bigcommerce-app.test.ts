@@ -50,6 +50,8 @@ beforeAll(async () => {
       BIGCOMMERCE_STORE_HASH: BC_STORE,
       BIGCOMMERCE_ACCESS_TOKEN: 'configured-token',
       BIGCOMMERCE_WEBHOOK_SECRET: HEADER_SECRET,
+      // The stores that install the app below: only listed stores may.
+      BIGCOMMERCE_STORES: 'alpha1,beta2',
       LOYALTY_ORDER_ID_PREFIXES: 'bigcommerce:alpha1=3,bigcommerce:beta2=4',
       EXCLUDED_SOURCES: 'pos',
     },

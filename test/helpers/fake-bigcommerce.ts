@@ -14,10 +14,15 @@
 //       user, owner, context, account_uuid}; a code works once
 //     the control panel: installing sends the browser to the app's auth
 //       callback with code, scope, context (stores/<hash>) and account_uuid;
-//       opening the app and uninstalling it call load and uninstall with a
-//       signed_payload_jwt (HS256 with the client secret; aud, iss "bc", iat,
-//       nbf, exp 24 h later, jti, sub "stores/<hash>", user, owner, url,
-//       channel_id); uninstalling revokes the token and deletes the app's hooks
+//       opening the app, uninstalling it and revoking a user's access call
+//       load, uninstall and remove_user, each with a signed_payload_jwt of its
+//       own (HS256 with the client secret; aud, iss "bc", iat, nbf, exp 24 h
+//       later, a fresh jti, sub "stores/<hash>", user, owner, url,
+//       channel_id); uninstalling revokes the app's token (calls with it are
+//       then 401) and deletes the app's hooks. The documentation does not say
+//       whether the token goes before or after the uninstall callback:
+//       uninstall() revokes first (the app is told of what happened), and
+//       revokeApp() does it alone, for a test that tells the app first
 //   deliveries  to every active hook of the scope: Standard Webhooks headers
 //     signed with the client secret of whoever created the hook (the app, or
 //     the store's API account), plus the hook's own headers
@@ -53,6 +58,8 @@ export interface FakeApp {
   authCallback: string;
   loadCallback: string;
   uninstallCallback: string;
+  /** Only with Multiple Users enabled. */
+  removeUserCallback?: string;
   scope: string;
 }
 
@@ -78,8 +85,16 @@ export interface FakeBigCommerce {
   install(hash: string): Promise<PostAnswer>;
   /** The merchant opens the app (the browser loads the load callback); a JWT can be given in place of BigCommerce's. */
   load(hash: string, jwt?: string): Promise<PostAnswer>;
-  /** The merchant uninstalls the app: BigCommerce calls the uninstall callback, revokes the token, removes the app's hooks. */
+  /**
+   * The merchant uninstalls the app: BigCommerce revokes the app's token,
+   * removes its hooks and calls the uninstall callback. With a JWT given, only
+   * the call is made, with that JWT (a test's own request, not an uninstall).
+   */
   uninstall(hash: string, jwt?: string): Promise<PostAnswer>;
+  /** What uninstalling does on BigCommerce's side, alone: the app's token revoked, its hooks removed. */
+  revokeApp(hash: string): void;
+  /** The store owner revokes a user's access: the remove_user callback. */
+  removeUser(hash: string, jwt?: string): Promise<PostAnswer>;
   /** A signed_payload_jwt for the app, with claims changed as given. */
   signedPayload(hash: string, claims?: Record<string, unknown>, secret?: string): string;
   /**
@@ -225,6 +240,14 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
     return `${header}.${payload}.${createHmac('sha256', secret ?? registered.clientSecret).update(`${header}.${payload}`).digest('base64url')}`;
   };
 
+  const revokeApp = (hash: string) => {
+    const store = stores.get(hash);
+    const secret = state.app?.clientSecret;
+    if (!store || !secret) return;
+    for (const [token, holder] of store.tokens) if (holder === secret) store.tokens.delete(token);
+    store.hooks.splice(0, store.hooks.length, ...store.hooks.filter((hook) => hook.signingSecret !== secret));
+  };
+
   const http: Listening = await listen(app, 0, '127.0.0.1');
   return {
     url: http.localUrl,
@@ -284,16 +307,18 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
       return outbound('GET', url.toString(), { accept: 'text/html' }, '', 15_000);
     },
     async uninstall(hash, jwt) {
-      const registered = state.app!;
-      const url = new URL(registered.uninstallCallback);
+      if (!jwt) revokeApp(hash);
+      const url = new URL(state.app!.uninstallCallback);
       url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
-      const answer = await outbound('GET', url.toString(), { accept: 'application/json' }, '', 15_000);
-      const store = stores.get(hash);
-      if (store && !jwt) {
-        for (const [token, secret] of store.tokens) if (secret === registered.clientSecret) store.tokens.delete(token);
-        store.hooks.splice(0, store.hooks.length, ...store.hooks.filter((hook) => hook.signingSecret !== registered.clientSecret));
-      }
-      return answer;
+      return outbound('GET', url.toString(), { accept: 'application/json' }, '', 15_000);
+    },
+    revokeApp,
+    removeUser(hash, jwt) {
+      const callback = state.app!.removeUserCallback;
+      if (!callback) throw new Error('BigCommerce calls remove_user only for an app with Multiple Users: register a removeUserCallback');
+      const url = new URL(callback);
+      url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
+      return outbound('GET', url.toString(), { accept: 'application/json' }, '', 15_000);
     },
     signedPayload,
     async deliver(scope, orderId, options = {}) {

@@ -1,0 +1,85 @@
+// One purpose per signed payload. BigCommerce signs the payloads of its load,
+// uninstall and remove_user callbacks alike, and the load payload is valid
+// for 24 hours in the merchant's browser (and in anything that saw the load
+// URL): without more, it would also uninstall the app. So each payload's jti
+// is kept with the callback that first used it, as a 'callback-payload'
+// record, until it expires: the same callback may use it again (a reload of
+// the Load frame, BigCommerce calling uninstall twice), another is refused.
+// The record is added with store.addRecord, which is atomic across bridges on
+// one ledger: of two uses racing at different callbacks exactly one wins.
+//
+// Expiry: a record is of no use once its payload has expired (jose refuses
+// it then), so at most every PRUNE_EVERY_MS a callback lists the records and
+// deletes those past their exp and the clock leeway. There are as many
+// records as callbacks in the last day, so the list stays small.
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+
+export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;
+export type BigCommerceCallback = (typeof BIGCOMMERCE_CALLBACKS)[number];
+
+/** What is kept of a payload: no store, no user, nothing personal (so erasing a store's data keeps it, until it expires). */
+export interface CallbackPayloadUse {
+  callback: BigCommerceCallback;
+  /** The payload's exp, ISO. */
+  expiresAt: string;
+  firstUsedAt: string;
+}
+
+export type PayloadUse = { ok: true; again: boolean } | { ok: false; usedAt: BigCommerceCallback; reason: string };
+
+export interface CallbackPayloadsOptions {
+  store: LedgerStore;
+  /** Seconds a payload is still accepted after its exp (the verification's leeway). */
+  leewaySeconds: number;
+  pruneEveryMs?: number;
+  now?: () => number;
+}
+
+const PRUNE_EVERY_MS = 5 * 60_000;
+const recordId = (jti: string) => `bigcommerce:${jti}`;
+
+export class CallbackPayloads {
+  readonly #o: CallbackPayloadsOptions;
+  readonly #now: () => number;
+  #lastPrune = 0;
+  #pruning: Promise<number> | undefined;
+
+  constructor(options: CallbackPayloadsOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Claims the payload for this callback; refused when another callback used it first. */
+  async use(jti: string, expiresAtSeconds: number, callback: BigCommerceCallback): Promise<PayloadUse> {
+    const use: CallbackPayloadUse = { callback, expiresAt: new Date(expiresAtSeconds * 1000).toISOString(), firstUsedAt: new Date(this.#now()).toISOString() };
+    const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
+    if (kept.added) return { ok: true, again: false };
+    if (kept.value.callback === callback) return { ok: true, again: true };
+    const reason = `this signed_payload_jwt was already used at ${kept.value.callback}; BigCommerce sends a fresh one to each callback`;
+    return { ok: false, usedAt: kept.value.callback, reason };
+  }
+
+  /** Deletes the records of expired payloads, unless that was done less than PRUNE_EVERY_MS ago; resolves to how many went. */
+  pruneIfDue(): Promise<number> {
+    const now = this.#now();
+    if (this.#pruning || now - this.#lastPrune < (this.#o.pruneEveryMs ?? PRUNE_EVERY_MS)) return this.#pruning ?? Promise.resolve(0);
+    this.#lastPrune = now;
+    this.#pruning = this.#prune(now).finally(() => {
+      this.#pruning = undefined;
+    });
+    return this.#pruning;
+  }
+
+  async #prune(now: number): Promise<number> {
+    const gone = now - this.#o.leewaySeconds * 1000;
+    let pruned = 0;
+    for (const { id, value } of await this.#o.store.listRecords<CallbackPayloadUse>('callback-payload')) {
+      const expiresAt = Date.parse(value?.expiresAt ?? '');
+      // A record that is not ours, or unreadable, is left alone rather than guessed at.
+      if (!id.startsWith('bigcommerce:') || Number.isNaN(expiresAt) || expiresAt >= gone) continue;
+      await this.#o.store.deleteRecord('callback-payload', id);
+      pruned++;
+    }
+    return pruned;
+  }
+}

@@ -1,0 +1,39 @@
+// Stores that installed the app under a release that allowed any store keep
+// earning after the upgrade: at the first start of this release, every store
+// the app is installed on (a 'session' record) is allowed by record, once,
+// and named in the log, so that the operator can list it in
+// BIGCOMMERCE_STORES (or uninstall it). A 'migration' record says it was
+// done; stores installed after that need the configuration's say. The
+// allowances are written before the mark, so a crash in between only does it
+// again.
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { Logger } from '../../src/logger.ts';
+import type { AllowedStores } from './allowed-stores.ts';
+
+export const EARLIER_INSTALLS_MIGRATION = 'bigcommerce-allowed-stores';
+
+interface EarlierInstallsDone {
+  doneAt: string;
+  allowed: string[];
+}
+
+export async function allowEarlierInstalls(store: LedgerStore, allowed: AllowedStores, installedStores: () => Promise<string[]>, logger: Logger): Promise<string[]> {
+  if (await store.getRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION)) return [];
+  const earlier: string[] = [];
+  for (const storeHash of await installedStores()) {
+    // Open installs let every store in, but only while they stay open: an earlier install is kept either way.
+    const allowance = await allowed.check(storeHash);
+    if (allowance.allowed && allowance.why !== 'open') continue;
+    await allowed.allow(storeHash, 'installed before stores had to be allowed');
+    earlier.push(storeHash);
+  }
+  await store.putRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION, { doneAt: new Date().toISOString(), allowed: earlier });
+  if (earlier.length > 0) {
+    logger.warn(
+      { platform: 'bigcommerce', stores: earlier },
+      `BigCommerce stores now earn only when allowed. These installed the app before, and stay allowed: ${earlier.join(', ')}. ` +
+        'List them in BIGCOMMERCE_STORES to say so in the configuration',
+    );
+  }
+  return earlier;
+}

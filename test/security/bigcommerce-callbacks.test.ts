@@ -1,0 +1,288 @@
+// BigCommerce's single-click app callbacks as an attacker sees them, against
+// the running bridge and a fake BigCommerce over HTTP
+// (test/helpers/fake-bigcommerce.ts, from BigCommerce's documentation):
+//   - one signed payload, one purpose: the load payload a merchant's browser
+//     holds for a day cannot uninstall, an uninstall payload cannot load, and
+//     of two uses racing at different callbacks exactly one succeeds
+//   - an uninstall is confirmed with BigCommerce (which revokes the token)
+//     before the token is forgotten
+//   - only the merchant's stores install and earn (BIGCOMMERCE_STORES,
+//     BIGCOMMERCE_OPEN_INSTALLS), and stores installed before the upgrade
+//     keep earning
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BigCommerceInstall } from '../../adapters/bigcommerce/stores.ts';
+import type { BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-checks.ts';
+import { freePort } from '../../bench/lib/bridge-process.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigcommerce.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+
+const CLIENT_ID = 'bc-security-client-id';
+const CLIENT_SECRET = 'bc-security-client-secret-for-tests';
+const SCOPE = 'store_v2_orders_read_only';
+const ADMIN_TOKEN = 'bc-security-admin-token-0123456789';
+const HOOK_SCOPES = 5;
+
+interface Running {
+  bc: FakeBigCommerce;
+  bridge: RunningBridge;
+  logText: string[];
+  stop(): Promise<void>;
+}
+
+/** What a bridge that is the app on this fake BigCommerce is configured with. */
+const appEnv = (bc: FakeBigCommerce, url: string) => ({
+  PUBLIC_URL: url,
+  ADMIN_TOKEN,
+  RECONCILE_INTERVAL_MINUTES: '0',
+  BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
+  BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
+  BIGCOMMERCE_LOGIN_URL: bc.url,
+  BIGCOMMERCE_API_URL: bc.url,
+});
+
+/** A fake BigCommerce with the app registered, and a bridge that is the app; pending uninstalls checked every 50 ms. */
+async function startApp(env: Record<string, string>, prepare?: (bc: FakeBigCommerce, url: string) => Promise<void>): Promise<Running> {
+  const bc = await startFakeBigCommerce({ storeHash: 'handmade1', accessToken: 'handmade-token' });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const callback = (name: string) => `${url}/bigcommerce/${name}`;
+  bc.registerApp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, authCallback: callback('auth'), loadCallback: callback('load'), uninstallCallback: callback('uninstall'), removeUserCallback: callback('remove_user'), scope: SCOPE });
+  await prepare?.(bc, url);
+  const logText: string[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
+  const bridge = await startTestBridge({ ...appEnv(bc, url), PORT: String(port), ...env }, logger, {
+    bigCommerceUninstallChecks: { passMs: 50, recheckDelaysMs: Array.from({ length: 200 }, () => 50) },
+  });
+  return {
+    bc,
+    bridge,
+    logText,
+    async stop() {
+      await bridge.stop();
+      await bc.close();
+    },
+  };
+}
+
+const installOf = (bridge: RunningBridge, hash: string) => bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
+const shopState = (bridge: RunningBridge, hash: string) => bridge.engine.store.getRecord<BigCommerceShopState>('shop', `bigcommerce:${hash}`);
+const earnings = (bridge: RunningBridge, orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const reached = async (bridge: RunningBridge) => (await bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')?.shops()) ?? [];
+
+/** Installed from the control panel, with the hooks the bridge makes after the answer. */
+async function installed(app: Running, hash: string): Promise<void> {
+  expect((await app.bc.install(hash)).status).toBe(200);
+  await eventually(() => expect(app.bc.stores.get(hash)!.hooks).toHaveLength(HOOK_SCOPES), 10_000);
+}
+
+/** An order placed and paid in the store, delivered to the bridge, and the bridge done with it. */
+async function orderEarns(app: Running, hash: string, orderId: number): Promise<void> {
+  app.bc.stores.get(hash)!.orders.set(orderId, bcOrder(orderId, 11, { email: `${hash}@example.com` }));
+  expect(await app.bc.deliver('store/order/created', orderId, { store: hash })).toEqual([200]);
+  await app.bridge.engine.drain();
+}
+
+describe('one signed payload, one purpose', () => {
+  let app: Running;
+  beforeAll(async () => {
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4' });
+  }, 30_000);
+  afterAll(() => app?.stop());
+
+  it('refuses the load payload at /uninstall (and /remove_user): the store keeps its token and earns afterwards', async () => {
+    await installed(app, 'alpha1');
+    const loaded = app.bc.signedPayload('alpha1');
+    expect((await app.bc.load('alpha1', loaded)).status).toBe(200);
+
+    const replayed = await app.bc.uninstall('alpha1', loaded);
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toContain('already used at load');
+    expect((await app.bc.removeUser('alpha1', loaded)).status).toBe(401);
+
+    expect(await installOf(app.bridge, 'alpha1')).toBeDefined();
+    expect((await shopState(app.bridge, 'alpha1'))?.uninstalledAt).toBeNull();
+    expect(await reached(app.bridge)).toContain('alpha1');
+    await orderEarns(app, 'alpha1', 8101);
+    expect(earnings(app.bridge, '8101')).toEqual([expect.objectContaining({ status: 'pending', email: 'alpha1@example.com' })]);
+    // Neither the payload nor the store's token is in any log line.
+    const logs = app.logText.join('');
+    expect(logs).not.toContain(loaded);
+    expect(logs).not.toContain(loaded.split('.')[2]);
+    expect(logs).not.toContain((await installOf(app.bridge, 'alpha1'))!.accessToken);
+  }, 30_000);
+
+  it('loads again with the same payload (a reload of the frame), which still cannot uninstall', async () => {
+    await installed(app, 'alpha2');
+    const loaded = app.bc.signedPayload('alpha2');
+    for (let reload = 0; reload < 2; reload++) {
+      const answer = await app.bc.load('alpha2', loaded);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('store alpha2');
+    }
+    expect((await app.bc.uninstall('alpha2', loaded)).status).toBe(401);
+    expect(await installOf(app.bridge, 'alpha2')).toBeDefined();
+  });
+
+  it('refuses the uninstall payload at /load after a real uninstall', async () => {
+    await installed(app, 'beta2');
+    const uninstallPayload = app.bc.signedPayload('beta2');
+    app.bc.revokeApp('beta2');
+    expect((await app.bc.uninstall('beta2', uninstallPayload)).status).toBe(200);
+    expect(await installOf(app.bridge, 'beta2')).toBeUndefined();
+
+    const replayed = await app.bc.load('beta2', uninstallPayload);
+    // 401 for the payload, not 404 for the store the app is no longer installed on.
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toContain('already used at uninstall');
+  });
+
+  it('lets exactly one of two uses of one payload at different callbacks through', async () => {
+    await installed(app, 'gamma3');
+    for (let round = 0; round < 5; round++) {
+      const payload = app.bc.signedPayload('gamma3');
+      const [load, uninstall] = await Promise.all([app.bc.load('gamma3', payload), app.bc.uninstall('gamma3', payload)]);
+      expect([load.status, uninstall.status].filter((status) => status === 401)).toHaveLength(1);
+      expect([load.status, uninstall.status].filter((status) => status === 200)).toHaveLength(1);
+    }
+    // Whichever won, BigCommerce still accepts the token: it is kept.
+    expect(await installOf(app.bridge, 'gamma3')).toBeDefined();
+  });
+
+  it('keeps the token while BigCommerce still accepts it after an uninstall callback, and forgets it once BigCommerce revokes it', async () => {
+    await installed(app, 'delta4');
+    const answer = await app.bc.uninstall('delta4', app.bc.signedPayload('delta4'));
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ result: 'pending' });
+    expect(await shopState(app.bridge, 'delta4')).toMatchObject({ uninstalledAt: null, uninstallPending: { checks: 1, last: 'works' } });
+
+    // Checked again and again (every 50 ms here): the token still works, so it stays, and the store still earns.
+    await eventually(async () => expect((await shopState(app.bridge, 'delta4'))?.uninstallPending?.checks).toBeGreaterThanOrEqual(3));
+    expect(await installOf(app.bridge, 'delta4')).toBeDefined();
+    await orderEarns(app, 'delta4', 8401);
+    expect(earnings(app.bridge, '8401')).toHaveLength(1);
+
+    app.bc.revokeApp('delta4');
+    await eventually(async () => expect(await installOf(app.bridge, 'delta4')).toBeUndefined());
+    const state = await shopState(app.bridge, 'delta4');
+    expect(state?.uninstalledAt).toEqual(expect.any(String));
+    expect(state?.uninstallPending).toBeUndefined();
+    expect(await reached(app.bridge)).not.toContain('delta4');
+  });
+});
+
+describe('stores the bridge does not serve', () => {
+  let app: Running;
+  beforeAll(async () => {
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1' });
+  }, 30_000);
+  afterAll(() => app?.stop());
+
+  it('refuses the install with a page that says why, before the code is exchanged', async () => {
+    const answer = await app.bc.install('stranger7');
+    expect(answer.status).toBe(403);
+    expect(answer.body).toContain('stranger7 is not one of this bridge');
+    expect(answer.body).toContain('BIGCOMMERCE_STORES');
+    expect(await installOf(app.bridge, 'stranger7')).toBeUndefined();
+    // No token was ever issued for it: the code was not used.
+    expect(app.bc.stores.get('stranger7')?.tokens.size ?? 0).toBe(0);
+  });
+
+  it('acknowledges its deliveries as ignored, with the reason, and keeps nothing of them', async () => {
+    app.bc.addStore('stranger7', 'stranger-token', CLIENT_SECRET).orders.set(8701, bcOrder(8701, 11));
+    const body = bcPayload('store/order/created', 8701).replace(`stores/${BC_STORE}`, 'stores/stranger7');
+    const response = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: bcHeaders(body, { secret: CLIENT_SECRET }), body });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: 'ignored', reason: expect.stringContaining('BIGCOMMERCE_STORES') });
+    await app.bridge.engine.drain();
+    expect((await app.bridge.engine.store.stats()).inboxBacklog).toBe(0);
+    expect(await app.bridge.engine.store.getOrder('bigcommerce:stranger7:8701')).toBeUndefined();
+    expect(earnings(app.bridge, '8701')).toEqual([]);
+  });
+
+  it('is not read by reconciliation, even with a token in the ledger', async () => {
+    // As if installed while the bridge took any store, then closed to them.
+    const now = new Date().toISOString();
+    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:stranger7', { platform: 'bigcommerce', shop: 'stranger7', accessToken: 'stranger-token', scope: SCOPE, headerSecret: 'stranger-header-secret', accountUuid: null, installedAt: now, updatedAt: now });
+    app.bc.stores.get('stranger7')!.orders.set(8702, { ...bcOrder(8702, 11), date_modified: new Date().toUTCString() });
+    app.bridge.platforms.storeAdded('bigcommerce');
+    expect(await reached(app.bridge)).not.toContain('stranger7');
+    await app.bridge.reconciler.runAll();
+    await app.bridge.reconciler.run('bigcommerce', 'stranger7');
+    await app.bridge.engine.drain();
+    expect(app.bc.requests.filter((request) => request.store === 'stranger7')).toEqual([]);
+    expect(earnings(app.bridge, '8702')).toEqual([]);
+  });
+});
+
+describe('BIGCOMMERCE_OPEN_INSTALLS=true', () => {
+  let closed: Running;
+  let open: Running;
+  beforeAll(async () => {
+    closed = await startApp({});
+    open = await startApp({ BIGCOMMERCE_OPEN_INSTALLS: 'true' });
+  }, 30_000);
+  afterAll(async () => {
+    await closed?.stop();
+    await open?.stop();
+  });
+
+  it('lets in any store, which without it is refused, and its orders earn', async () => {
+    expect((await closed.bc.install('anyone9')).status).toBe(403);
+    await installed(open, 'anyone9');
+    await orderEarns(open, 'anyone9', 8901);
+    expect(earnings(open.bridge, '8901')).toEqual([expect.objectContaining({ status: 'pending', email: 'anyone9@example.com' })]);
+    expect(await reached(open.bridge)).toContain('anyone9');
+  });
+});
+
+describe('a store installed before the upgrade', () => {
+  const dataDir = tempDataDir();
+  let app: Running | undefined;
+  afterAll(() => app?.stop());
+
+  /** The ledger an earlier release left: the app installed on legacy1, whose hooks point at the bridge. */
+  const earlierRelease = async (bc: FakeBigCommerce, url: string) => {
+    const ledger = new LowdbStore({ dataDir });
+    await ledger.open();
+    const now = new Date().toISOString();
+    await ledger.putRecord<BigCommerceInstall>('session', 'bigcommerce:legacy1', { platform: 'bigcommerce', shop: 'legacy1', accessToken: 'legacy-token', scope: SCOPE, headerSecret: 'legacy-header-secret-0123456789', accountUuid: null, installedAt: now, updatedAt: now });
+    await ledger.close();
+    const store = bc.addStore('legacy1', 'legacy-token', CLIENT_SECRET);
+    store.hooks.push({ id: 501, scope: 'store/order/created', destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: null, created_at: 0, updated_at: 0, signingSecret: CLIENT_SECRET });
+  };
+
+  it('keeps earning, is named in the log for BIGCOMMERCE_STORES, while a new store is refused; and after a restart too', async () => {
+    app = await startApp({ DATA_DIR: dataDir, BIGCOMMERCE_STORES: 'alpha1' }, earlierRelease);
+    await orderEarns(app, 'legacy1', 9001);
+    expect(earnings(app.bridge, '9001')).toEqual([expect.objectContaining({ status: 'pending', email: 'legacy1@example.com' })]);
+    expect(await reached(app.bridge)).toContain('legacy1');
+    const told = app.logText.filter((line) => line.includes('legacy1') && line.includes('BIGCOMMERCE_STORES'));
+    expect(told).toHaveLength(1);
+    expect((await app.bc.install('newcomer3')).status).toBe(403);
+
+    // The allowance was made once, and lasts.
+    const { bc } = app;
+    const { origin, port } = new URL(bc.stores.get('legacy1')!.hooks[0]!.destination);
+    await app.bridge.stop();
+    const logText: string[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
+    const bridge = await startTestBridge({ ...appEnv(bc, origin), DATA_DIR: dataDir, PORT: port, BIGCOMMERCE_STORES: 'alpha1' }, logger);
+    app = {
+      bc,
+      bridge,
+      logText,
+      async stop() {
+        await bridge.stop();
+        await bc.close();
+      },
+    };
+    await orderEarns(app, 'legacy1', 9002);
+    expect(earnings(bridge, '9002')).toHaveLength(1);
+    expect(logText.filter((line) => line.includes('legacy1') && line.includes('BIGCOMMERCE_STORES'))).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,188 @@
+// The guards around BigCommerce's app callbacks, each on its own, over a real
+// lowdb ledger: a payload kept to one callback until it expires; an uninstall
+// confirmed by BigCommerce refusing the token, checked again with backoff
+// while it does not; which stores are allowed (and the two settings that
+// say so); and stores installed before the upgrade allowed once.
+import { describe, expect, it } from 'vitest';
+import { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
+import { CallbackPayloads } from '../../adapters/bigcommerce/callback-payloads.ts';
+import { allowEarlierInstalls } from '../../adapters/bigcommerce/earlier-installs.ts';
+import type { TokenCheck } from '../../adapters/bigcommerce/rest-api.ts';
+import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { UninstallChecks, type BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-checks.ts';
+import { loadConfig } from '../../src/config.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+
+const opened = async () => {
+  const store = new LowdbStore({ dataDir: tempDataDir() });
+  await store.open();
+  return store;
+};
+const silent = createLogger({ level: 'silent' });
+const T0 = Date.parse('2026-11-20T10:00:00Z');
+
+describe('a payload kept to one callback', () => {
+  it('is used again at the same callback, refused at another, and its record deleted only after it expired', async () => {
+    const store = await opened();
+    let now = T0;
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60, pruneEveryMs: 1_000, now: () => now });
+    const exp = T0 / 1000 + 86_400;
+    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: false });
+    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: true });
+    expect(await payloads.use('jti-1', exp, 'uninstall')).toMatchObject({ ok: false, usedAt: 'load' });
+    expect(await payloads.use('jti-1', exp, 'remove_user')).toMatchObject({ ok: false, usedAt: 'load' });
+
+    await payloads.use('jti-2', T0 / 1000 + 10, 'uninstall');
+    now = T0 + 10_000 + 59_000;
+    // Within the leeway jose still accepts the payload: its record stays.
+    expect(await payloads.pruneIfDue()).toBe(0);
+    now += 2_000;
+    expect(await payloads.pruneIfDue()).toBe(1);
+    expect((await store.listRecords('callback-payload')).map((each) => each.id)).toEqual(['bigcommerce:jti-1']);
+    // At most every pruneEveryMs.
+    await payloads.use('jti-3', now / 1000 - 120, 'load');
+    expect(await payloads.pruneIfDue()).toBe(0);
+  });
+
+  it('lets exactly one of many uses racing at different callbacks through', async () => {
+    const store = await opened();
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60 });
+    const uses = await Promise.all(['load', 'uninstall', 'load', 'remove_user', 'uninstall'].map((callback) => payloads.use('raced', T0 / 1000 + 86_400, callback as 'load')));
+    const winner = (await store.getRecord<{ callback: string }>('callback-payload', 'bigcommerce:raced'))!.callback;
+    expect(uses.filter((use) => use.ok).length).toBe(['load', 'uninstall', 'load', 'remove_user', 'uninstall'].filter((callback) => callback === winner).length);
+    expect(uses.filter((use) => !use.ok).every((use) => !use.ok && use.usedAt === winner)).toBe(true);
+  });
+});
+
+describe('an uninstall confirmed with BigCommerce', () => {
+  /** A store whose token BigCommerce answers for as the script says, one answer per check. */
+  const setUp = async (answers: TokenCheck[]) => {
+    const store = await opened();
+    let now = T0;
+    const forgotten: string[] = [];
+    let installed = true;
+    const stores = {
+      appAccess: async () => (installed ? { accessToken: 'the-token', api: { tokenCheck: async () => answers.shift() ?? { kind: 'works' } } } : undefined),
+      forget: async (hash: string, token?: string) => {
+        forgotten.push(`${hash}:${token}`);
+        installed = false;
+      },
+    } as unknown as BigCommerceStores;
+    const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
+    const state = () => store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1');
+    const later = async (ms: number) => {
+      now += ms;
+      await checks.checkDue();
+    };
+    return { store, checks, state, later, forgotten };
+  };
+
+  it('forgets the token at once when BigCommerce refuses it', async () => {
+    const { checks, state, forgotten } = await setUp([{ kind: 'refused', status: 401 }]);
+    expect(await checks.confirm('s1')).toEqual({ kind: 'uninstalled', why: 'token_refused' });
+    expect(forgotten).toEqual(['s1:the-token']);
+    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: new Date(T0).toISOString(), installedAt: null });
+  });
+
+  it('keeps a token BigCommerce accepts, checks again with backoff, and forgets it once refused, as uninstalled from the callback on', async () => {
+    const { checks, state, later, forgotten } = await setUp([{ kind: 'works' }, { kind: 'works' }, { kind: 'unknown', reason: 'BigCommerce answered 503' }, { kind: 'refused', status: 401 }]);
+    expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending', why: 'token_works' });
+    await later(999);
+    expect((await state())?.uninstallPending?.checks).toBe(1);
+    await later(1);
+    expect((await state())?.uninstallPending).toMatchObject({ checks: 2, last: 'works', nextCheckAt: new Date(T0 + 1_000 + 2_000).toISOString() });
+    await later(2_000);
+    expect((await state())?.uninstallPending).toMatchObject({ checks: 3, last: 'unknown' });
+    expect(forgotten).toEqual([]);
+    await later(4_000);
+    expect(forgotten).toEqual(['s1:the-token']);
+    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: new Date(T0).toISOString(), installedAt: null });
+  });
+
+  it('drops the uninstall and keeps the token when BigCommerce still accepts it after the last check', async () => {
+    const { checks, state, later, forgotten } = await setUp([]);
+    await checks.confirm('s1');
+    for (const ms of [1_000, 2_000]) await later(ms);
+    expect((await state())?.uninstallPending?.checks).toBe(3);
+    // The fourth check, after the last delay.
+    await later(4_000);
+    expect(await state()).toMatchObject({ uninstalledAt: null });
+    expect((await state())?.uninstallPending).toBeUndefined();
+    expect(forgotten).toEqual([]);
+  });
+
+  it('keeps asking, at the last delay, while BigCommerce does not answer', async () => {
+    const unknown: TokenCheck = { kind: 'unknown', reason: 'BigCommerce did not answer' };
+    const { checks, state, later } = await setUp(Array.from({ length: 10 }, () => unknown));
+    await checks.confirm('s1');
+    for (const ms of [1_000, 2_000, 4_000, 4_000, 4_000]) await later(ms);
+    expect((await state())?.uninstallPending).toMatchObject({ checks: 6, last: 'unknown' });
+  });
+
+  it('stops checking once the store installed the app again', async () => {
+    const { store, checks, state, later, forgotten } = await setUp([{ kind: 'works' }, { kind: 'refused', status: 401 }]);
+    await checks.confirm('s1');
+    // What the auth callback writes.
+    await store.putRecord('shop', 'bigcommerce:s1', { platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
+    await later(1_000);
+    expect(forgotten).toEqual([]);
+    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
+  });
+
+  it('marks a store it holds no app token for uninstalled', async () => {
+    const store = await opened();
+    const stores = { appAccess: async () => undefined } as unknown as BigCommerceStores;
+    const checks = new UninstallChecks({ store, stores, logger: silent, now: () => T0 });
+    expect(await checks.confirm('s2')).toEqual({ kind: 'uninstalled', why: 'no_token' });
+    expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
+  });
+});
+
+describe('the stores allowed to install and earn', () => {
+  it('are the own store, the listed ones, those allowed by record, or any with open installs', async () => {
+    const store = await opened();
+    const allowed = new AllowedStores({ store, ownStore: 'own1', listed: ['listed1'] });
+    expect(await allowed.check('own1')).toEqual({ allowed: true, why: 'own' });
+    expect(await allowed.check('listed1')).toEqual({ allowed: true, why: 'listed' });
+    expect(await allowed.check('other1')).toEqual({ allowed: false, reason: expect.stringContaining('BIGCOMMERCE_STORES') });
+    await allowed.allow('other1', 'test');
+    expect(await allowed.check('other1')).toEqual({ allowed: true, why: 'earlier' });
+    expect(await allowed.filter(['other1', 'other2', 'own1'])).toEqual(['other1', 'own1']);
+    expect(await new AllowedStores({ store, openInstalls: true }).check('other2')).toEqual({ allowed: true, why: 'open' });
+  });
+
+  it('asks the ledger nothing for the configured ones, and remembers a store allowed by record', async () => {
+    const store = await opened();
+    let reads = 0;
+    const counting = new Proxy(store, { get: (target, name) => (name === 'getRecord' ? (...args: Parameters<typeof store.getRecord>) => (reads++, target.getRecord(...args)) : Reflect.get(target, name, target)) });
+    await store.putRecord('allowed-shop', 'bigcommerce:recorded1', { allowedBy: 'test', allowedAt: 'now' });
+    const allowed = new AllowedStores({ store: counting, ownStore: 'own1', listed: ['listed1'] });
+    for (let i = 0; i < 3; i++) for (const hash of ['own1', 'listed1', 'recorded1']) expect((await allowed.check(hash)).allowed).toBe(true);
+    expect(reads).toBe(1);
+  });
+
+  it('are read from BIGCOMMERCE_STORES and BIGCOMMERCE_OPEN_INSTALLS, each refused with its own line when wrong', () => {
+    expect(loadConfig({ env: { BIGCOMMERCE_STORES: 'abc123, def456', BIGCOMMERCE_OPEN_INSTALLS: 'yes' } })).toMatchObject({ ok: true, config: { BIGCOMMERCE_STORES: ['abc123', 'def456'], BIGCOMMERCE_OPEN_INSTALLS: true } });
+    expect(loadConfig({ env: {} })).toMatchObject({ ok: true, config: { BIGCOMMERCE_STORES: [], BIGCOMMERCE_OPEN_INSTALLS: false } });
+    const wrong = loadConfig({ env: { BIGCOMMERCE_STORES: 'abc123,stores/Not A Hash', BIGCOMMERCE_OPEN_INSTALLS: 'sometimes' } });
+    expect(wrong.ok ? [] : wrong.errors).toEqual([
+      'BIGCOMMERCE_STORES (environment): must be store hashes (from the API path) like abc123,def456',
+      'BIGCOMMERCE_OPEN_INSTALLS (environment): must be true or false',
+    ]);
+  });
+
+  it('include, once, the stores the app was installed on before the upgrade', async () => {
+    const store = await opened();
+    const allowed = new AllowedStores({ store, ownStore: 'own1' });
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+    expect(await allowEarlierInstalls(store, allowed, async () => ['own1', 'early1', 'early2'], logger)).toEqual(['early1', 'early2']);
+    expect(lines.join('')).toMatch(/early1, early2.*BIGCOMMERCE_STORES/);
+    expect(await allowEarlierInstalls(store, allowed, async () => ['early1', 'later1'], logger)).toEqual([]);
+    const fresh = new AllowedStores({ store });
+    expect((await fresh.check('early2')).allowed).toBe(true);
+    expect((await fresh.check('later1')).allowed).toBe(false);
+  });
+});
