@@ -256,6 +256,7 @@ export const configSchema = z
     REDEEM_POINTS_PER_UNIT: positiveNumber(),
     REDEEM_RETURN_ACTIVITIES: returnActivities(),
 
+    METRICS_SHOP_LABELS: yesNo(),
     WEBHOOK_MAX_BODY_BYTES: wholeNumber(1024, 50 * 1024 * 1024),
     WEBHOOK_BODY_TIMEOUT_SECONDS: wholeNumber(1, 120),
     WEBHOOK_CONCURRENT_READS: wholeNumber(1, 10_000),

@@ -89,7 +89,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
-  const metrics = new Metrics();
+  const metrics = new Metrics({ shopLabels: config.METRICS_SHOP_LABELS });
   const health = new UpstreamHealth();
   const activity = new Activity();
   const instance = randomUUID();

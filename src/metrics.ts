@@ -48,12 +48,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly subscriptionProblems = new Gauge({
-    name: 'loyalty_bridge_subscription_problems',
-    help: 'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, by platform, shop and kind, at the last check',
-    labelNames: ['platform', 'shop', 'kind'] as const,
-    registers: [this.registry],
-  });
+  readonly subscriptionProblems: Gauge<'platform' | 'shop' | 'kind'> | Gauge<'platform' | 'kind'>;
+  /** Per shop (platform:shop), its problems by kind at its last check: summed per platform when shops are not labels. */
+  readonly #problemsByShop = new Map<string, { platform: string; byKind: Map<string, number> }>();
+  readonly #shopLabels: boolean;
   readonly deliveriesRead = new Counter({
     name: 'loyalty_bridge_deliveries_read_total',
     help: 'Stored deliveries read after the answer, by platform and outcome (events, ignored, recorded, dead_lettered, deferred, uninstalled, privacy)',
@@ -64,7 +62,18 @@ export class Metrics {
   /** Bound once the parts exist: the client needs the metrics before the worker is built. */
   #sources: MetricSources = {};
 
-  constructor() {
+  /**
+   * `shopLabels` (METRICS_SHOP_LABELS): /metrics is scraped without
+   * credentials, so by default it names no shop (which would tell anyone
+   * who the bridge's merchants are); an operator whose /metrics is private
+   * may have figures per shop.
+   */
+  constructor({ shopLabels = false }: { shopLabels?: boolean } = {}) {
+    this.#shopLabels = shopLabels;
+    const help = 'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, at the last check of each shop';
+    this.subscriptionProblems = shopLabels
+      ? new Gauge({ name: 'loyalty_bridge_subscription_problems', help: `${help}, by platform, shop and kind`, labelNames: ['platform', 'shop', 'kind'] as const, registers: [this.registry] })
+      : new Gauge({ name: 'loyalty_bridge_subscription_problems', help: `${help}, by platform and kind (shops summed; METRICS_SHOP_LABELS=true for each shop)`, labelNames: ['platform', 'kind'] as const, registers: [this.registry] });
     const sources = () => this.#sources;
     collectDefaultMetrics({ register: this.registry, prefix: 'loyalty_bridge_' });
     const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
@@ -113,8 +122,16 @@ export class Metrics {
 
   /** One shop's last check: every kind is set, to 0 when gone, and other shops' figures are left as they are. */
   reportSubscriptions(health: SubscriptionHealth): void {
+    const byKind = new Map(SUBSCRIPTION_PROBLEM_KINDS.map((kind) => [kind as string, health.problems.filter((problem) => problem.kind === kind).length]));
+    this.#problemsByShop.set(`${health.platform}:${health.shop}`, { platform: health.platform, byKind });
     for (const kind of SUBSCRIPTION_PROBLEM_KINDS) {
-      this.subscriptionProblems.set({ platform: health.platform, shop: health.shop, kind }, health.problems.filter((problem) => problem.kind === kind).length);
+      if (this.#shopLabels) {
+        (this.subscriptionProblems as Gauge<'platform' | 'shop' | 'kind'>).set({ platform: health.platform, shop: health.shop, kind }, byKind.get(kind) ?? 0);
+        continue;
+      }
+      let sum = 0;
+      for (const shop of this.#problemsByShop.values()) if (shop.platform === health.platform) sum += shop.byKind.get(kind) ?? 0;
+      (this.subscriptionProblems as Gauge<'platform' | 'kind'>).set({ platform: health.platform, kind }, sum);
     }
   }
 

@@ -12,8 +12,20 @@ export function parseJsonLossless(text: string): JsonParse {
     // The native parser is many times faster; the lossless one is needed only when a number could lose digits.
     if (!MAYBE_UNSAFE_NUMBER.test(text)) return { ok: true, value: JSON.parse(text) as unknown };
     return { ok: true, value: parse(text, undefined, (digits) => (isSafeNumber(digits) ? Number(digits) : digits)) };
+  } catch {
+    // Never the parser's own message: it quotes the text around the fault, which can be a customer's e-mail.
+    return { ok: false, reason: `the body is not valid JSON${faultPosition(text)}` };
+  }
+}
+
+/** Where the JSON goes wrong, as a position only (lossless-json says it; V8's messages quote the text instead). */
+function faultPosition(text: string): string {
+  try {
+    parse(text);
+    return '';
   } catch (error) {
-    return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    return position === undefined ? '' : ` (at character ${position})`;
   }
 }
 

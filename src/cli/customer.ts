@@ -18,6 +18,8 @@ export async function customer(config: Config, logger: Logger, remote: Remote | 
   if (action !== 'export' && action !== 'erase') throw new UsageError('customer takes export or erase');
   if (!args.email && !args.phone) throw new UsageError(`customer ${action} needs --email or --phone`);
   if (args.shop && !args.platform) throw new UsageError('--shop needs --platform');
+  // A number without its country code could be several customers' in several countries.
+  if (args.phone && !/^\+[\d\s().-]{7,20}$/.test(args.phone.trim())) throw new UsageError('--phone needs the number with its country code, like +44 20 7946 0958');
   const match: CustomerMatch = { platform: args.platform, shop: args.shop, emails: args.email ? [args.email] : [], phones: args.phone ? [args.phone] : [], orderIds: [] };
   const query = { ...(args.email ? { email: args.email } : {}), ...(args.phone ? { phone: args.phone } : {}), ...(args.platform ? { platform: args.platform } : {}), ...(args.shop ? { shop: args.shop } : {}) };
   if (remote) {

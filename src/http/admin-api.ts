@@ -59,7 +59,8 @@ export function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S
 const date = (name: string) =>
   z.string({ error: `${name} must be a date like 2026-11-01` }).refine((value) => !Number.isNaN(Date.parse(value)), { error: `must be a date like 2026-11-01` }).transform((value) => new Date(value));
 const email = () => z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }));
-const mobile = () => z.string().trim().regex(/^\+?[\d\s().-]{7,20}$/, { error: 'must be a phone number' });
+/** With its country code: a number without one could be several customers' in several countries. */
+const mobile = () => z.string().trim().regex(/^\+[\d\s().-]{7,20}$/, { error: 'must be a phone number with its country code, like +44 20 7946 0958' });
 const platform = () => z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' });
 const shop = () => z.string().trim().min(1).max(255);
 

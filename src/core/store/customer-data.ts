@@ -1,6 +1,7 @@
 // What counts as a customer's personal data in the ledger, and how it is
 // found and erased. Both backends use these, so that the lowdb files and
 // PostgreSQL forget exactly the same things.
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { OrderRecord } from '../order-record.ts';
 import type { CustomerMatch } from './ledger-store.ts';
 
@@ -9,15 +10,40 @@ export const normalEmail = (email: string) => email.trim().toLowerCase();
 /** The digits of a phone number: "+1 (212) 555-0142" and "12125550142" are the same number. */
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
 
+/** A number written with its country code, in E.164; undefined for one without (or not a number). */
+const international = (phone: string) => {
+  const parsed = parsePhoneNumberFromString(phone.trim().startsWith('+') ? phone : `+${phoneDigits(phone)}`);
+  return phone.trim().startsWith('+') && parsed?.isPossible() ? parsed : undefined;
+};
+
 /**
- * Two phone numbers are the same when the digits of one end with the digits
- * of the other (a number given without its country code), seven digits at least.
+ * Two phone numbers are the same number, whole: compared in E.164. One given
+ * without its country code (Shopify's compliance requests may name
+ * "555-625-1199") is read in the other's country, so it must be that
+ * number's whole national number, never a few digits at its end: a request
+ * for one customer never reaches another whose number merely ends the same.
  */
 export function samePhone(a: string, b: string): boolean {
-  const [x, y] = [phoneDigits(a), phoneDigits(b)];
-  const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
-  return shorter.length >= 7 && longer.endsWith(shorter);
+  const [x, y] = [international(a), international(b)];
+  if (x && y) return x.number === y.number;
+  const known = x ?? y;
+  if (!known) return phoneDigits(a).length >= 6 && phoneDigits(a) === phoneDigits(b);
+  const read = parsePhoneNumberFromString(x ? b : a, { defaultCallingCode: known.countryCallingCode });
+  return Boolean(read?.isPossible() && read.number === known.number);
 }
+
+/**
+ * Digits every stored number that may be the same as this one ends with, for
+ * narrowing candidates in SQL (samePhone decides): the whole E.164 digits, or
+ * the national number without its trunk prefix.
+ */
+export const phoneSuffix = (phone: string): string => international(phone)?.number.slice(1) ?? phoneDigits(phone).replace(/^0+/, '');
+
+/** Whether an order key (platform:shop:orderId) is of this shop: the whole shop, not one whose name starts the same (example.com is not example.com:8443). */
+export const isOrderKeyOfShop = (key: string, platform: string, shop: string): boolean => {
+  const prefix = `${platform}:${shop}:`;
+  return key.startsWith(prefix) && !key.slice(prefix.length).includes(':');
+};
 
 export function inScope(platform: string, shop: string, match: CustomerMatch): boolean {
   return (!match.platform || match.platform === platform) && (!match.shop || match.shop === shop);

@@ -4,7 +4,7 @@
 // erasures end with a fresh backup, so no copy keeps what was erased.
 import type { InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
-import { contactMatches, eraseOrder, inScope, orderMatches, scrubText } from '../customer-data.ts';
+import { contactMatches, eraseOrder, inScope, isOrderKeyOfShop, orderMatches, scrubText } from '../customer-data.ts';
 import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
 import type { LowdbParts } from './parts.ts';
 
@@ -96,9 +96,9 @@ export class PrivacyOperations {
       const keys = [...active.values()].filter(ofShop).map((record) => record.key);
       active.remove(keys);
       report.orders = keys.length + (await settled.rewrite((record) => (ofShop(record) ? 'delete' : 'keep')));
-      const prefix = `${platform}:${shop}:`;
-      await lpOrderIds.deleteWhere((_lpOrderId, owner) => owner.startsWith(prefix));
-      report.deadLetters = await deadLetters.rewrite((letter) => (ofShop(letter) || letter.orderKey?.startsWith(prefix) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined));
+      const keyOfShop = (key: string | undefined) => key !== undefined && isOrderKeyOfShop(key, platform, shop);
+      await lpOrderIds.deleteWhere((_lpOrderId, owner) => keyOfShop(owner));
+      report.deadLetters = await deadLetters.rewrite((letter) => (ofShop(letter) || keyOfShop(letter.orderKey) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined));
       report.inbox = await inbox.rewrite((entry) => ((entry.delivery ? ofShop(entry.delivery) : (entry.events ?? []).some(ofShop)) ? null : undefined));
       for (const kind of records.kinds()) {
         for (const { id, value } of records.list<{ platform?: string; shop?: string }>(kind)) {

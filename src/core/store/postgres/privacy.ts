@@ -4,7 +4,7 @@
 // SQL and decided by the same tests as the lowdb store's (customer-data.ts).
 import type { InboxEntry } from '../../delivery.ts';
 import { foldPart, type OrderRecord } from '../../order-record.ts';
-import { contactMatches, eraseOrder, inScope, orderMatches, phoneDigits, scrubText } from '../customer-data.ts';
+import { contactMatches, eraseOrder, inScope, orderMatches, phoneSuffix, scrubText } from '../customer-data.ts';
 import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 import { listDeadLetters } from './dead-letters.ts';
@@ -14,12 +14,12 @@ import { entryOf, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type Or
 type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
 
 async function customerOrders(client: Queryable, match: CustomerMatch, lock = false): Promise<OrderRecord[]> {
-  const digits = match.phones.map(phoneDigits).filter((phone) => phone.length >= 7);
+  const digits = match.phones.map(phoneSuffix).filter((phone) => phone.length >= 6);
   const { rows } = await client.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM lb_orders
       WHERE ($1::text IS NULL OR platform = $1) AND ($2::text IS NULL OR shop = $2)
         AND (lower(email) = ANY($3) OR order_id = ANY($4)
-             OR (mobile IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($5::text[]) d WHERE regexp_replace(mobile, '\\D', '', 'g') LIKE '%' || d OR d LIKE '%' || regexp_replace(mobile, '\\D', '', 'g'))))
+             OR (mobile IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($5::text[]) d WHERE regexp_replace(mobile, '\\D', '', 'g') LIKE '%' || d)))
       ORDER BY key${lock ? ' FOR UPDATE' : ''}`,
     [match.platform ?? null, match.shop ?? null, match.emails.map((email) => email.trim().toLowerCase()), match.orderIds, digits],
   );
@@ -97,11 +97,15 @@ export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: De
 
 export function eraseShop(db: PgDatabase, platform: string, shop: string): Promise<ErasureReport> {
   return db.transaction(async (client) => {
+    // Whole shops: an order key of this shop is the prefix and an order id, never another shop whose name starts the same (example.com:8443).
     const prefix = `${platform}:${shop}:`;
     const orders = await client.query('DELETE FROM lb_orders WHERE platform = $1 AND shop = $2', [platform, shop]);
-    await client.query('DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1)', [prefix]);
+    await client.query("DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1) AND strpos(substr(order_key, length($1) + 1), ':') = 0", [prefix]);
     const letters = await client.query(
-      "DELETE FROM lb_dead_letters WHERE (platform = $1 AND shop = $2) OR starts_with(coalesce(order_key, ''), $3) OR (letter->'delivery'->>'platform' = $1 AND letter->'delivery'->>'shop' = $2)",
+      `DELETE FROM lb_dead_letters
+        WHERE (platform = $1 AND shop = $2)
+           OR (starts_with(coalesce(order_key, ''), $3) AND strpos(substr(order_key, length($3) + 1), ':') = 0)
+           OR (letter->'delivery'->>'platform' = $1 AND letter->'delivery'->>'shop' = $2)`,
       [platform, shop, prefix],
     );
     const inbox = await client.query(

@@ -1,0 +1,55 @@
+// What the bridge says to people who are not the merchant: its log lines and
+// its unauthenticated /metrics. A body that does not parse is never quoted
+// into a log line or a dead letter's reason (the parser's own message quotes
+// the text around the fault, which may be a customer's e-mail); /metrics
+// names no shop unless the operator says it may.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { WOO_ENV, wooHeaders } from '../helpers/woocommerce.ts';
+
+let bridge: RunningBridge | undefined;
+afterEach(async () => {
+  await bridge?.stop();
+  bridge = undefined;
+});
+
+describe('a body that does not parse', () => {
+  it('is kept as a dead letter whose reason, like every log line, quotes none of it', async () => {
+    const lines: string[] = [];
+    bridge = await startTestBridge({ ...WOO_ENV, RECONCILE_INTERVAL_MINUTES: '0', LOG_LEVEL: 'trace' }, createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }));
+    // The fault is the unquoted phone: V8's message quotes the text around it.
+    const body = '{"id": 7001, "billing": {"email": "leak.me@example.com", "phone": +44 7700 900123}}';
+    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.updated', body), body });
+    expect(response.status).toBe(200);
+    await bridge.engine.drain();
+    const letters = await bridge.engine.store.listDeadLetters();
+    const letter = letters.find((candidate) => candidate.topic === 'order.updated');
+    expect(letter?.reason).toMatch(/not valid JSON/);
+    for (const text of [letter?.reason ?? '', ...lines]) {
+      expect(text).not.toContain('leak.me');
+      expect(text).not.toContain('7700');
+    }
+  });
+});
+
+describe('/metrics', () => {
+  const health = (shop: string) => ({ platform: 'woocommerce', shop, checkedAt: new Date().toISOString(), healthy: 0, repaired: [], problems: [{ kind: 'disabled' as const, topic: 'order.updated', detail: 'disabled', fix: 'turn it on' }] });
+  const scrape = async () => (await fetch(`${bridge!.http.localUrl}/metrics`)).text();
+
+  it('names no shop by default: a problem is counted per platform', async () => {
+    bridge = await startTestBridge({ RECONCILE_INTERVAL_MINUTES: '0' });
+    bridge.metrics.reportSubscriptions(health('merchant-one.example'));
+    bridge.metrics.reportSubscriptions(health('merchant-two.example'));
+    const text = await scrape();
+    expect(text).not.toMatch(/merchant-(one|two)/);
+    expect(text).toMatch(/loyalty_bridge_subscription_problems\{platform="woocommerce",kind="disabled"\} 2/);
+  });
+
+  it('names each shop when METRICS_SHOP_LABELS=true', async () => {
+    bridge = await startTestBridge({ RECONCILE_INTERVAL_MINUTES: '0', METRICS_SHOP_LABELS: 'true' });
+    bridge.metrics.reportSubscriptions(health('merchant-one.example'));
+    expect(await scrape()).toMatch(/loyalty_bridge_subscription_problems\{platform="woocommerce",shop="merchant-one.example",kind="disabled"\} 1/);
+  });
+});
