@@ -28,7 +28,7 @@ import { Activity } from './activity.ts';
 import { Metrics } from './metrics.ts';
 import { buildPlatforms, type PlatformOverrides, type Platforms } from './platforms.ts';
 import { createSandbox, type Sandbox } from './sandbox/app.ts';
-import type { SandboxCredentials } from './sandbox/credentials.ts';
+import { arePublic, publicBeyondLoopback, type SandboxCredentials } from './sandbox/credentials.ts';
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
 import type { OpenReport } from './core/store/ledger-store.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from './sandbox/demo-store.ts';
@@ -314,10 +314,25 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-/** The sandbox on its own port (SANDBOX_PORT), for developing against it from elsewhere. */
+/**
+ * The sandbox on its own port (SANDBOX_PORT), for developing against it from
+ * elsewhere. With the public credentials it listens on loopback only, and its
+ * state and controls take a token made for the run, printed for the person
+ * at this terminal (never logged).
+ */
 export async function startSandboxServer(config: Config, logger: Logger): Promise<RunningSandbox> {
-  const sandbox = sandboxFromConfig(config, { apiKey: config.SANDBOX_API_KEY, brandId: config.SANDBOX_BRAND_ID }, config.ADMIN_TOKEN);
+  const credentials = { apiKey: config.SANDBOX_API_KEY, brandId: config.SANDBOX_BRAND_ID };
+  const refusal = publicBeyondLoopback(credentials, config.HOST);
+  if (refusal) throw new Error(refusal);
+  const runToken = !config.ADMIN_TOKEN && arePublic(credentials) ? randomBytes(24).toString('base64url') : undefined;
+  const sandbox = sandboxFromConfig(config, credentials, config.ADMIN_TOKEN ?? runToken);
   const http = await listen(sandbox.app, config.SANDBOX_PORT, config.HOST);
   logger.info({ port: http.port, url: http.localUrl }, `loyalty sandbox listening on ${http.localUrl}`);
+  if (runToken) {
+    process.stdout.write(
+      `\nThe sandbox's state and controls (${http.localUrl}/_sandbox/state, /_sandbox/reset, /_sandbox/faults) take\n` +
+        `  Authorization: Bearer ${runToken}\n(for this run only; set ADMIN_TOKEN for one that lasts)\n\n`,
+    );
+  }
   return { http, sandbox, stop: () => http.close() };
 }

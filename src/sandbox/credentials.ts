@@ -4,6 +4,7 @@
 // reaches it. The bridge's own sandbox therefore never takes them, and the
 // state and control routes never open to them.
 import { randomBytes } from 'node:crypto';
+import { isLoopbackHost } from '../http/loopback-host.ts';
 
 export interface SandboxCredentials {
   apiKey: string;
@@ -25,3 +26,17 @@ export const randomSandboxCredentials = (): SandboxCredentials => ({
   apiKey: randomBytes(24).toString('base64url'),
   brandId: `sandbox-${randomBytes(6).toString('hex')}`,
 });
+
+/**
+ * Why a sandbox serving alone (`loyalty-bridge sandbox`) must not start:
+ * public credentials are a developer's convenience on this machine, and
+ * beyond it they let anyone in. Undefined when it may.
+ */
+export function publicBeyondLoopback(credentials: SandboxCredentials, host: string): string | undefined {
+  if (!arePublic(credentials) || isLoopbackHost(host)) return undefined;
+  return (
+    `the sandbox would listen on ${host} (HOST) with the public credentials ` +
+    `${PUBLIC_SANDBOX_CREDENTIALS.apiKey} / ${PUBLIC_SANDBOX_CREDENTIALS.brandId}, which let in anyone who reaches it: ` +
+    'set SANDBOX_API_KEY and SANDBOX_BRAND_ID to credentials of your own, or HOST=127.0.0.1 to keep it on this machine'
+  );
+}
