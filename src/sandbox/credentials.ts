@@ -5,6 +5,7 @@
 // state and control routes never open to them.
 import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../http/loopback-host.ts';
+import { sameSecret } from '../same-secret.ts';
 
 export interface SandboxCredentials {
   apiKey: string;
@@ -17,9 +18,10 @@ export const PUBLIC_SANDBOX_CREDENTIALS: Readonly<SandboxCredentials> = { apiKey
 /**
  * The API key is the secret half (a brand id names an account, it hides
  * nothing): credentials are public when their key is the documented one.
- * Compared against a published value, so timing gives nothing away.
+ * In constant time like every comparison of a key, though the other side is
+ * published: what it is compared with is not.
  */
-export const arePublic = (credentials: SandboxCredentials): boolean => credentials.apiKey === PUBLIC_SANDBOX_CREDENTIALS.apiKey;
+export const arePublic = (credentials: SandboxCredentials): boolean => sameSecret(credentials.apiKey, PUBLIC_SANDBOX_CREDENTIALS.apiKey);
 
 /** Credentials nobody can guess, for a sandbox that others may reach. */
 export const randomSandboxCredentials = (): SandboxCredentials => ({
