@@ -8,17 +8,28 @@ import type { OpenedStore } from './core/store/open-store.ts';
 import type { Logger } from './logger.ts';
 import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
 import { createRateLimiter } from './loyalty/rate-limiter.ts';
+import type { SandboxCredentials } from './sandbox/credentials.ts';
 import type { Platforms } from './platforms.ts';
 import { canonicalPrefixTargets } from '../adapters/woocommerce/shop-identity.ts';
 
-/** In sandbox mode the client uses the sandbox's credentials; with a shared store, the shared rate limit. */
-export function loyaltyClientFromConfig(config: Config, opened: Pick<OpenedStore, 'sharedLimiter'>, extra: Pick<LoyaltyClientOptions, 'baseUrl' | 'onAttempt'>): LoyaltyClient {
-  const sandbox = isSandboxMode(config);
-  const apiKey = sandbox ? config.SANDBOX_API_KEY : (config.LOYALTY_API_KEY ?? '');
+/**
+ * In sandbox mode the client uses the bridge's sandbox's credentials (from
+ * bridgeSandboxCredentials, never the public defaults); with a shared store,
+ * the shared rate limit.
+ */
+export function loyaltyClientFromConfig(
+  config: Config,
+  opened: Pick<OpenedStore, 'sharedLimiter'>,
+  extra: Pick<LoyaltyClientOptions, 'baseUrl' | 'onAttempt'> & { sandbox?: SandboxCredentials | undefined },
+): LoyaltyClient {
+  const { sandbox, ...options } = extra;
+  const credentials = isSandboxMode(config) ? sandbox : { apiKey: config.LOYALTY_API_KEY ?? '', brandId: config.LOYALTY_BRAND_ID ?? '' };
+  if (!credentials) throw new Error('in sandbox mode the loyalty client needs the sandbox credentials (bridgeSandboxCredentials)');
+  const { apiKey, brandId } = credentials;
   return new LoyaltyClient({
-    ...extra,
+    ...options,
     apiKey,
-    brandId: sandbox ? config.SANDBOX_BRAND_ID : (config.LOYALTY_BRAND_ID ?? ''),
+    brandId,
     timeoutMs: config.LOYALTY_TIMEOUT_MS,
     maxRetries: config.LOYALTY_MAX_RETRIES,
     limiter: opened.sharedLimiter

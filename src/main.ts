@@ -28,6 +28,9 @@ import { Activity } from './activity.ts';
 import { Metrics } from './metrics.ts';
 import { buildPlatforms, type PlatformOverrides, type Platforms } from './platforms.ts';
 import { createSandbox, type Sandbox } from './sandbox/app.ts';
+import { arePublic, publicBeyondLoopback, type SandboxCredentials } from './sandbox/credentials.ts';
+import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
+import type { OpenReport } from './core/store/ledger-store.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from './sandbox/demo-store.ts';
 
 export interface RunningBridge {
@@ -53,10 +56,11 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-export function sandboxFromConfig(config: Config): Sandbox {
+/** The sandbox as configured, taking these credentials, its state and controls opened by the admin token too. */
+export function sandboxFromConfig(config: Config, credentials: SandboxCredentials, adminToken: string | undefined): Sandbox {
   return createSandbox({
-    apiKey: config.SANDBOX_API_KEY,
-    brandId: config.SANDBOX_BRAND_ID,
+    ...credentials,
+    adminToken,
     activities: config.SANDBOX_ACTIVITIES,
     rateLimit: config.SANDBOX_RATE_LIMIT_PER_MINUTE,
     replyStyle: config.SANDBOX_REPLY_STYLE,
@@ -83,9 +87,9 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const config: Config = secrets
     ? { ...configured, SHOPIFY_API_SECRET: secrets.shopify, SHOPIFY_SHOPS: [DEMO_SHOPIFY_SHOP], WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce, WOOCOMMERCE_URL: DEMO_WOO_SITE }
     : configured;
-  const sandbox = isSandboxMode(config) ? sandboxFromConfig(config) : undefined;
+  const sandboxMode = isSandboxMode(config);
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
-  const adminToken = config.ADMIN_TOKEN ?? (sandbox ? randomBytes(24).toString('base64url') : undefined);
+  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? randomBytes(24).toString('base64url') : undefined);
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
@@ -101,9 +105,21 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const gate = { open: true, draining: false };
 
   // The ledger first: a damaged or busy one stops start-up before anything listens.
+  // Opened before the engine, for the sandbox's credentials kept in it.
   const opened = await openStore(config, logger);
   const { store } = opened;
+  let openReport: OpenReport;
+  let sandboxCredentials: SandboxCredentials | undefined;
+  try {
+    openReport = await store.open();
+    sandboxCredentials = sandboxMode ? await bridgeSandboxCredentials(config, store) : undefined;
+  } catch (error) {
+    await opened.release();
+    throw error;
+  }
+  const sandbox = sandboxCredentials ? sandboxFromConfig(config, sandboxCredentials, adminToken) : undefined;
   const client = loyaltyClientFromConfig(config, opened, {
+    sandbox: sandboxCredentials,
     onAttempt: (report) => {
       health.record(report);
       activity.recordCall(report.outcome);
@@ -117,7 +133,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
 
   let engine: Engine;
   try {
-    engine = await openEngine({ ...engineOptionsFromConfig(config, { store, client, logger, platforms }), owner: instance, onPauseChange: (paused) => health.setPaused(paused) });
+    engine = await openEngine({ ...engineOptionsFromConfig(config, { store, client, logger, platforms }), opened: openReport, owner: instance, onPauseChange: (paused) => health.setPaused(paused) });
   } catch (error) {
     await opened.release();
     throw error;
@@ -298,10 +314,25 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-/** The sandbox on its own port (SANDBOX_PORT), for developing against it from elsewhere. */
+/**
+ * The sandbox on its own port (SANDBOX_PORT), for developing against it from
+ * elsewhere. With the public credentials it listens on loopback only, and its
+ * state and controls take a token made for the run, printed for the person
+ * at this terminal (never logged).
+ */
 export async function startSandboxServer(config: Config, logger: Logger): Promise<RunningSandbox> {
-  const sandbox = sandboxFromConfig(config);
+  const credentials = { apiKey: config.SANDBOX_API_KEY, brandId: config.SANDBOX_BRAND_ID };
+  const refusal = publicBeyondLoopback(credentials, config.HOST);
+  if (refusal) throw new Error(refusal);
+  const runToken = !config.ADMIN_TOKEN && arePublic(credentials) ? randomBytes(24).toString('base64url') : undefined;
+  const sandbox = sandboxFromConfig(config, credentials, config.ADMIN_TOKEN ?? runToken);
   const http = await listen(sandbox.app, config.SANDBOX_PORT, config.HOST);
   logger.info({ port: http.port, url: http.localUrl }, `loyalty sandbox listening on ${http.localUrl}`);
+  if (runToken) {
+    process.stdout.write(
+      `\nThe sandbox's state and controls (${http.localUrl}/_sandbox/state, /_sandbox/reset, /_sandbox/faults) take\n` +
+        `  Authorization: Bearer ${runToken}\n(for this run only; set ADMIN_TOKEN for one that lasts)\n\n`,
+    );
+  }
   return { http, sandbox, stop: () => http.close() };
 }

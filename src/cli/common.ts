@@ -1,13 +1,14 @@
 // What every command shares: output, usage errors, argument checks, and the
 // ledger opened locally (read-only while a bridge runs on it, or with the
 // engine for the commands that change it).
-import type { Config } from '../config.ts';
+import { isSandboxMode, type Config } from '../config.ts';
 import { openEngine, type Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
+import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
 import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
 import type { adminClient } from './admin-client.ts';
 
@@ -62,11 +63,14 @@ export interface LocalEngine {
 /** The ledger with its engine, for a command that changes it: the lowdb files are locked while it runs. */
 export async function withLocalEngine<T>(config: Config, logger: Logger, use: (local: LocalEngine) => Promise<T>): Promise<T> {
   const opened = await openStore(config, logger);
-  const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '' });
   const platforms = buildPlatforms(config, opened.store);
   let engine: Engine;
   try {
-    engine = await openEngine(engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }));
+    // Opened before the engine: in sandbox mode the client's credentials are kept in the ledger, as the bridge keeps them.
+    const openReport = await opened.store.open();
+    const sandbox = isSandboxMode(config) ? await bridgeSandboxCredentials(config, opened.store) : undefined;
+    const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '', sandbox });
+    engine = await openEngine({ ...engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }), opened: openReport });
     // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
     const opening = engine;
     await platforms.prepare(logger, () => opening.foldInbox()).catch(async (error: unknown) => {

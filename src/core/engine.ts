@@ -30,6 +30,8 @@ export interface EngineOptions {
   dedupeWindowMs?: number;
   /** Another store in place of the lowdb files. */
   store?: LedgerStore;
+  /** The store was opened already, by a caller that had to read it before the engine (what the client needs): its report. */
+  opened?: OpenReport;
   /** Platform adapters, for translating stored deliveries and reading them for privacy requests. */
   adapterFor?: (platform: string) => PlatformAdapter<unknown> | undefined;
   /** A harmless read of the loyalty service, to learn when refused credentials work again. */
@@ -85,7 +87,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const store =
     options.store ??
     new LowdbStore({ dataDir: options.dataDir, dedupeWindowMs, now, ...(options.worker?.settleAfterMs ? { settleAfterMs: options.worker.settleAfterMs } : {}) });
-  const openReport = await store.open();
+  const openReport = options.opened ?? (await store.open());
   if (openReport.tornInboxFiles > 0) {
     options.logger.warn({ torn: openReport.tornInboxFiles }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
   }

@@ -1,10 +1,13 @@
 // The loyalty service served locally: the same paths, headers, envelope,
 // errors and rate limit as DESIGN.md gives them. Mounted by the bridge at
-// /sandbox in sandbox mode, or served alone by `npm run sandbox`.
+// /sandbox in sandbox mode, or served alone by `npm run sandbox`. Its state
+// and controls (/_sandbox/*) sit behind control-access.ts.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
 import { sameSecret } from '../same-secret.ts';
+import { requireControlAccess } from './control-access.ts';
+import type { SandboxCredentials } from './credentials.ts';
 import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
 import * as operations from './operations.ts';
 import { replyBody } from './reply.ts';
@@ -23,12 +26,16 @@ export interface SandboxOptions {
   bodyLimit?: string;
   /** The shape of every reply: the documented envelope (default) or the flat one. */
   replyStyle?: ReplyStyle;
+  /** Opens /_sandbox/* as Authorization: Bearer <adminToken>, beside the sandbox's own (not public) credentials. */
+  adminToken?: string | undefined;
 }
 
 export interface Sandbox {
   app: express.Express;
   store: SandboxStore;
   faults: FaultInjector;
+  /** What callers must send as x-api-key and x-brand-id. */
+  credentials: SandboxCredentials;
   /** Calls refused for being over the rate limit (not injected faults): a caller that keeps to the limit sees none. */
   readonly refusedForRate: number;
 }
@@ -63,26 +70,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     activities: new Map(Object.entries(options.activities ?? { '1': 100 })),
   };
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  // Credentials first: an unauthenticated body is never read.
-  app.use(requireCredentials(options.apiKey, options.brandId, sendFailure));
-  app.use(express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }));
-  app.use(readJsonBody(sendFailure));
+  const credentials: SandboxCredentials = { apiKey: options.apiKey, brandId: options.brandId };
+  const readBody = [express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }), readJsonBody(sendFailure)];
 
-  app.get('/_sandbox/state', (_req, res) => {
+  // Credentials first, here as below: an unauthenticated body is never read.
+  const control = express.Router();
+  control.use(requireControlAccess({ adminToken: options.adminToken, credentials }, sendFailure));
+  control.use(readBody);
+  control.get('/state', (_req, res) => {
     res.json(store.snapshot());
   });
-  app.post('/_sandbox/reset', (_req, res) => {
+  control.post('/reset', (_req, res) => {
     store.reset();
     window.reset();
     res.json({ reset: true });
   });
-  app.get('/_sandbox/faults', (_req, res) => {
+  control.get('/faults', (_req, res) => {
     res.json(faults.settings);
   });
-  app.put('/_sandbox/faults', (req, res) => {
+  control.put('/faults', (req, res) => {
     const parsed = faultSettingsSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -92,6 +98,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     faults.configure(parsed.data);
     res.json(faults.settings);
   });
+  control.use((req, res) => sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} /_sandbox${req.path}`));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use('/_sandbox', control);
+  app.use(requireCredentials(credentials, sendFailure));
+  app.use(readBody);
 
   app.use(async (req: Request, res: Response) => {
     const used = window.take(req.get(HEADER.apiKey) ?? '');
@@ -140,6 +154,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     app,
     store,
     faults,
+    credentials,
     get refusedForRate() {
       return refusedForRate;
     },
@@ -176,7 +191,7 @@ const readJsonBody = (sendFailure: SendFailure) => (req: Request, res: Response,
   next();
 };
 
-function requireCredentials(apiKey: string, brandId: string, sendFailure: SendFailure) {
+function requireCredentials({ apiKey, brandId }: SandboxCredentials, sendFailure: SendFailure) {
   return (req: Request, res: Response, next: NextFunction) => {
     const givenKey = req.get(HEADER.apiKey);
     const givenBrand = req.get(HEADER.brandId);

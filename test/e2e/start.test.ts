@@ -1,23 +1,37 @@
 // `npm start` on a fresh clone: the bridge comes up in sandbox mode and all
-// five operations answer at /sandbox with the sandbox's credentials; a bad
-// setting stops it before it listens.
+// five operations answer at /sandbox with the credentials it made for its
+// sandbox and keeps in the ledger; a bad setting stops it before it listens.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import type { SandboxCredentials } from '../../src/sandbox/credentials.ts';
 import { runCli, startCli, type RunningCli } from '../helpers/cli-process.ts';
 
-const headers = { 'x-api-key': 'sandbox-key', 'x-brand-id': 'sandbox-brand', 'content-type': 'application/json' };
-const post = async (url: string, body: unknown) => {
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  type Envelope = { response: { status: string; data: Record<string, unknown> } };
-  return { status: response.status, body: (await response.json()) as Envelope };
-};
+/** What a person finds in the ledger of a running bridge (opened read-only, as `loyalty-bridge status` does). */
+async function keptSandboxCredentials(dataDir: string): Promise<SandboxCredentials> {
+  const store = new LowdbStore({ dataDir, readOnly: true });
+  await store.open();
+  const kept = await store.getRecord<SandboxCredentials>('sandbox-credentials', 'bridge');
+  if (!kept) throw new Error(`no sandbox credentials kept in ${dataDir}`);
+  return kept;
+}
+
+type Envelope = { response: { status: string; data: Record<string, unknown> } };
 
 describe('loyalty-bridge start, with no configuration', () => {
   let bridge: RunningCli;
+  const dataDir = mkdtempSync(join(tmpdir(), 'lb-fresh-'));
+  let post: (url: string, body: unknown) => Promise<{ status: number; body: Envelope }>;
   beforeAll(async () => {
-    bridge = await startCli(['start'], {});
+    bridge = await startCli(['start'], { DATA_DIR: dataDir });
+    const { apiKey, brandId } = await keptSandboxCredentials(dataDir);
+    const headers = { 'x-api-key': apiKey, 'x-brand-id': brandId, 'content-type': 'application/json' };
+    post = async (url, body) => {
+      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    };
   });
   afterAll(async () => {
     await bridge.stop();

@@ -64,8 +64,9 @@ it('compares every signature and token in constant time', () => {
   const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
   for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts']) expect(read(path)).toContain('timingSafeEqual');
   // The admin token and the sandbox's credentials go through sameSecret.
-  for (const path of ['src/http/admin-auth.ts', 'src/sandbox/app.ts']) expect(read(path)).toContain('sameSecret(');
-  for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts', 'src/http/admin-auth.ts', 'src/sandbox/app.ts']) {
+  const sandbox = ['src/sandbox/app.ts', 'src/sandbox/control-access.ts', 'src/sandbox/credentials.ts'];
+  for (const path of ['src/http/admin-auth.ts', ...sandbox]) expect(read(path)).toContain('sameSecret(');
+  for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts', 'src/http/admin-auth.ts', ...sandbox]) {
     expect(read(path)).not.toMatch(/(signature|hmac|token|apiKey)\s*===\s*(?!\s|undefined)/i);
   }
   // BigCommerce's comes from the standardwebhooks package, which compares in constant time too.

@@ -78,7 +78,9 @@ export type RecordKind =
   /** A destructive delivery's body (an uninstall, a redaction) that was acted on: never acted on again. Names no shop, so erasure keeps it. */
   | 'acted-once'
   /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
-  | 'callback-payload';
+  | 'callback-payload'
+  /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
+  | 'sandbox-credentials';
 
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {
