@@ -168,10 +168,13 @@ describe('one signed payload, one purpose', () => {
     expect(earnings(app.bridge, '8401')).toHaveLength(1);
 
     app.bc.revokeApp('delta4');
-    await eventually(async () => expect(await installOf(app.bridge, 'delta4')).toBeUndefined());
-    const state = await shopState(app.bridge, 'delta4');
-    expect(state?.uninstalledAt).toEqual(expect.any(String));
-    expect(state?.uninstallPending).toBeUndefined();
+    // The token is forgotten, then the store marked uninstalled: two writes, so both are waited for.
+    await eventually(async () => {
+      expect(await installOf(app.bridge, 'delta4')).toBeUndefined();
+      const state = await shopState(app.bridge, 'delta4');
+      expect(state?.uninstalledAt).toEqual(expect.any(String));
+      expect(state?.uninstallPending).toBeUndefined();
+    });
     expect(await reached(app.bridge)).not.toContain('delta4');
   });
 });
