@@ -156,6 +156,18 @@ describe('WooCommerce', () => {
     expect(written.join('')).toMatch(/10\.0\.0\.5 is not a public internet address.*ALLOW_PRIVATE_STORE_ADDRESSES=true/);
   });
 
+  it('the key callback refuses a store on this machine once the development setting is off, so WooCommerce deletes the key', async () => {
+    const ledger = await openLedger();
+    const options: ConnectOptions = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses: { allowPrivate: true } };
+    const began = await beginWooConnect(ledger, 'http://127.0.0.1:8089/x', options);
+    const nonce = new URL(began.authorizeUrl).searchParams.get('user_id');
+    const addresses = { allowPrivate: false };
+    const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
+    const kept = await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' });
+    expect(kept).toMatchObject({ ok: false, status: 400, reason: expect.stringContaining('ALLOW_PRIVATE_STORE_ADDRESSES=true') });
+    expect(await stores.list()).toEqual([]);
+  });
+
   it.skipIf(!opensslAvailable)('a connected store whose name resolves to a public address, then to 127.0.0.1, is refused at the connection (DNS rebinding)', async () => {
     const ledger = await openLedger();
     const onThisMachine = await recorder(true);
