@@ -10,6 +10,11 @@
 // of that kind is tried once more with the query string, and what worked is
 // remembered for the store. A 401 that is an authentication error (a wrong
 // secret, a read-only key asked to write) is not retried: the key arrived.
+//
+// Every request goes through the outbound policy (src/net/outbound.ts): the
+// key, the query string and a webhook's secret go to the store's own origin
+// only, never across a redirect, and a connected store (a user's address)
+// is reached only on a public address.
 import { RequestError, type Got, type Response } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { outboundGot, type OutboundPolicy } from '../../src/net/outbound.ts';

@@ -1,13 +1,14 @@
 // The one policy for every outbound HTTP client (the loyalty service, each
 // platform's API), as got options, so that the rules cannot drift apart:
 // - https only; plain http only to this very machine (a sandbox or a fake);
-// - a redirect is followed only within one scheme, host and port. got
-//   drops only `authorization` and cookies when it follows a redirect to
-//   another host, never X-Shopify-Access-Token, X-Auth-Token, x-api-key, a
-//   key in the query string or a body with a secret in it (and it keeps
-//   Basic auth when only the scheme changes, https to http), so no such
-//   redirect is followed at all: it becomes an OutboundRefused error, which
-//   each client reports as a permanent failure with its own fix;
+// - a redirect is followed only within one scheme, host and port. got 14
+//   drops only `authorization`, cookies and Basic auth when it follows a
+//   redirect to another host or port, never X-Shopify-Access-Token,
+//   X-Auth-Token, x-api-key, a key in the query string or a body with a
+//   secret in it (a 307 or 308 repeats the body); and it does not compare
+//   schemes, so https://store/ to http://store/ keeps even Basic auth. No
+//   such redirect is followed at all: it becomes an OutboundRefused error,
+//   which each client reports as a permanent failure with its own fix;
 // - an address a user gave (a store being connected; later an account's
 //   base URL) may not lead to loopback, private or link-local addresses.
 //   request-filtering-agent checks the address each connection resolves to,
