@@ -9,6 +9,7 @@ import { compareDecimal } from './core/decimal.ts';
 import { sortBands } from './core/spend-bands.ts';
 import { prefixProblems } from './core/worker/lp-order-ids.ts';
 import { REFERRER_KINDS, REPLY_STYLES } from './loyalty/protocol.ts';
+import { isSecureTransport } from './net/addresses.ts';
 
 const wholeNumber = (min: number, max: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
@@ -34,10 +35,10 @@ const httpUrl = () =>
     })
     .transform((value) => value.replace(/\/+$/, ''));
 
-/** https, or http to this very machine (a store or a test double on it): secrets go over it. */
+/** https, or http to this very machine (a sandbox, a store or a test double on it): secrets go over it. */
 const secureUrl = () =>
-  httpUrl().refine((value) => value.startsWith('https://') || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(value).hostname), {
-    error: 'must be an https URL (http is accepted only for localhost)',
+  httpUrl().refine((value) => isSecureTransport(new URL(value)), {
+    error: 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])',
   });
 
 const text = () => z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' });
@@ -223,7 +224,8 @@ export const configSchema = z
     DATA_DIR: text(),
     LOG_LEVEL: logLevel(),
 
-    LOYALTY_BASE_URL: httpUrl().optional(),
+    // The API key goes in a header of every call.
+    LOYALTY_BASE_URL: secureUrl().optional(),
     LOYALTY_API_KEY: secret().optional(),
     LOYALTY_BRAND_ID: text().optional(),
     LOYALTY_EARN_ACTIVITY_ID: activityId(),
@@ -313,6 +315,8 @@ export const configSchema = z
     WOOCOMMERCE_CONSUMER_KEY: secret().optional(),
     WOOCOMMERCE_CONSUMER_SECRET: secret().optional(),
     WOOCOMMERCE_APP_NAME: text(),
+    // Development only: a store connected from the dashboard or the CLI may be on this machine or its network.
+    ALLOW_PRIVATE_STORE_ADDRESSES: yesNo(),
 
     BIGCOMMERCE_CLIENT_ID: text().optional(),
     BIGCOMMERCE_CLIENT_SECRET: secret().optional(),

@@ -235,7 +235,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     dashboard: dashboard(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: wooCallbackRoutes({ store, stores: platforms.woocommerce, logger, onConnected: storeAdded('woocommerce') }),
+    woocommerceAuth: wooCallbackRoutes({ store, stores: platforms.woocommerce, logger, addresses: platforms.storeAddresses, onConnected: storeAdded('woocommerce') }),
     ...(bigcommerce ? { bigcommerceApp: bigcommerce.routes } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });

@@ -24,10 +24,12 @@ import { WooIdentityMigration } from '../adapters/woocommerce/identity-migration
 import { wooOrderSource } from '../adapters/woocommerce/order-source.ts';
 import { WooStores } from '../adapters/woocommerce/stores.ts';
 import type { Shopify } from '@shopify/shopify-api';
+import type { LookupFunction } from 'node:net';
 import type { Config } from './config.ts';
 import type { OrderSource, SubscriptionHealth } from './core/order-source.ts';
 import type { LedgerStore } from './core/store/ledger-store.ts';
 import type { Logger } from './logger.ts';
+import type { UserAddressPolicy } from './net/user-address.ts';
 
 export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -59,6 +61,8 @@ export interface Platforms {
   bigcommerceAllowed: AllowedStores;
   /** The bridge's public https address, where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;
+  /** Which store addresses a user may connect, and how they resolve (ALLOW_PRIVATE_STORE_ADDRESSES). */
+  storeAddresses: UserAddressPolicy;
   /**
    * Order sources for resync and reconciliation: every platform with a store
    * the bridge can read. The list grows when the first store of a platform
@@ -84,6 +88,8 @@ export interface PlatformOverrides {
   shopifyAdminUrl?: (shop: string) => string;
   /** Where a WooCommerce store's REST API answers (tests): the store's own address otherwise. */
   wooRequestUrl?: (storeUrl: string) => string;
+  /** How connected stores' names resolve (tests: DNS rebinding); the system's resolver otherwise. */
+  storeLookup?: LookupFunction;
 }
 
 function shopifyParts(config: Config, store: LedgerStore, overrides: PlatformOverrides): ShopifyParts | undefined {
@@ -108,10 +114,12 @@ export const shopifyAppUrl = (config: Config): string | undefined => config.SHOP
 export function buildPlatforms(config: Config, store: LedgerStore, overrides: PlatformOverrides = {}): Platforms {
   const shopify = shopifyParts(config, store, overrides);
   const publicUrl = config.PUBLIC_URL;
+  const storeAddresses: UserAddressPolicy = { allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES, lookup: overrides.storeLookup };
   const woocommerce = new WooStores({
     store,
     env: { url: config.WOOCOMMERCE_URL, consumerKey: config.WOOCOMMERCE_CONSUMER_KEY, consumerSecret: config.WOOCOMMERCE_CONSUMER_SECRET, webhookSecret: config.WOOCOMMERCE_WEBHOOK_SECRET },
     requestUrl: overrides.wooRequestUrl,
+    storeAddresses,
   });
   const bigcommerce = new BigCommerceStores({
     store,
@@ -168,6 +176,7 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     bigcommerce,
     bigcommerceAllowed,
     publicUrl,
+    storeAddresses,
     sources,
     storeAdded,
     async prepare(logger, beforeMove) {

@@ -7,7 +7,9 @@
 // scope, user, owner, context and account_uuid ("Single-Click App OAuth
 // Flow"). The token does not expire; it is replaced when the merchant
 // accepts new scopes, by a fresh auth callback.
-import got, { RequestError } from 'got';
+import { RequestError } from 'got';
+import { outboundGot } from '../../src/net/outbound.ts';
+import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { asRecord, asString, parseJsonLossless } from '../shared/json.ts';
 
 export interface CodeExchange {
@@ -41,10 +43,13 @@ export class BigCommerceAuthError extends Error {
 
 export const storeHashOfContext = (context: string): string | undefined => /^stores\/([a-z0-9]{1,32})$/.exec(context)?.[1];
 
+/** The body carries the client secret: it goes to BigCommerce's login service (BIGCOMMERCE_LOGIN_URL) and nowhere it redirects. */
+const login = outboundGot({ userAddress: false });
+
 export async function exchangeBigCommerceCode(exchange: CodeExchange): Promise<StoreToken> {
   let response;
   try {
-    response = await got.post(`${exchange.loginUrl.replace(/\/+$/, '')}/oauth2/token`, {
+    response = await login.post(`${exchange.loginUrl.replace(/\/+$/, '')}/oauth2/token`, {
       json: {
         client_id: exchange.clientId,
         client_secret: exchange.clientSecret,
@@ -61,6 +66,8 @@ export async function exchangeBigCommerceCode(exchange: CodeExchange): Promise<S
       responseType: 'text',
     });
   } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal) throw new BigCommerceAuthError(`BigCommerce's token endpoint ${refusalText(refusal)}; check BIGCOMMERCE_LOGIN_URL (https://login.bigcommerce.com)`, true);
     throw new BigCommerceAuthError(`BigCommerce's token endpoint did not answer (${error instanceof RequestError ? error.code : 'error'})`, false);
   }
   const parsed = parseJsonLossless(response.body);

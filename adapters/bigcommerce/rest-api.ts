@@ -7,8 +7,10 @@
 // the reset, and a 429 waits the time it names. An empty V2 page is 204.
 // tokenCheck asks whether BigCommerce still accepts the store's token (after
 // an uninstall it does not: the token is revoked).
-import got, { type Got, RequestError } from 'got';
+import { type Got, RequestError } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
+import { outboundGot } from '../../src/net/outbound.ts';
+import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
 import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { bigCommerceOrderToEvent } from './order-events.ts';
@@ -74,7 +76,8 @@ export class BigCommerceApi {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? Date.now;
     this.#tokenSettings = options.tokenSettings ?? 'BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)';
-    this.#http = got.extend({
+    // BigCommerce's own address (BIGCOMMERCE_API_URL), never a user's.
+    this.#http = outboundGot({ userAddress: false }, {
       prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}`,
       headers: { 'x-auth-token': options.accessToken, accept: 'application/json' },
       timeout: { request: options.timeoutMs ?? 15_000 },
@@ -91,6 +94,9 @@ export class BigCommerceApi {
       try {
         response = await this.#http(path, { method, ...(options.searchParams ? { searchParams: options.searchParams } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
       } catch (error) {
+        const refusal = refusalOf(error);
+        // Not transient: the address is wrong until a person changes it.
+        if (refusal) throw new BigCommerceApiError(`BigCommerce's API ${refusalText(refusal)}; check BIGCOMMERCE_API_URL (https://api.bigcommerce.com)`, refusal.kind === 'redirect' ? refusal.status : undefined, false);
         throw new BigCommerceApiError(`BigCommerce did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, undefined, true);
       }
       const left = Number(response.headers['x-rate-limit-requests-left']);

@@ -14,6 +14,7 @@
 // never appear in a log line, an error or an answer.
 import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 
 export type SessionMode = 'client_credentials' | 'oauth_expiring' | 'oauth' | 'token_exchange' | 'legacy';
 
@@ -261,6 +262,9 @@ export class ShopifyAccess {
 /** The library's errors carry Shopify's answer; ours say what to fix, and never the secret or a token. */
 function describeGrantError(error: unknown, shop: string): ShopifyAccessError {
   if (error instanceof ShopifyAccessError) return error;
+  const refusal = refusalOf(error);
+  // Shopify's token endpoint never redirects: the app's secret and the shop's codes go to it alone.
+  if (refusal) return new ShopifyAccessError(`the token request for ${shop} went no further: ${refusalText(refusal)}`, 'refused');
   const response = (error as { response?: { code?: number; body?: unknown } }).response;
   const status = response?.code;
   const body = response?.body as { error?: string; error_description?: string } | undefined;

@@ -8,7 +8,9 @@
 // An answer with data and errors (protected customer data not granted: the
 // fields come back null with ACCESS_DENIED errors) is data: the caller gets
 // it with the errors beside it, to process the order with what it has.
-import got, { type Got, RequestError } from 'got';
+import { type Got, RequestError } from 'got';
+import { outboundGot } from '../../src/net/outbound.ts';
+import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { parseJsonLossless } from '../shared/json.ts';
 import { ShopifyAccessError, type ShopifyAccess } from './access.ts';
 
@@ -75,7 +77,8 @@ export class ShopifyAdminApi {
     this.#access = options.access;
     this.#maxRetries = options.maxThrottleRetries ?? 10;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.#http = got.extend({
+    // The X-Shopify-Access-Token goes to the shop's own address only: a redirect elsewhere is refused.
+    this.#http = outboundGot({ userAddress: false }, {
       prefixUrl: `${options.baseUrl ?? `https://${options.shop}`}/admin/api/${options.apiVersion}`,
       headers: { accept: 'application/json' },
       timeout: { request: options.timeoutMs ?? 30_000 },
@@ -107,6 +110,8 @@ export class ShopifyAdminApi {
       try {
         response = await this.#http.post('graphql.json', { json: { query, variables }, headers: { 'x-shopify-access-token': token } });
       } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) throw new ShopifyAdminError(`Shopify Admin API of ${this.shop}: ${refusalText(refusal)}`, refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED');
         const code = error instanceof RequestError ? error.code : 'unknown';
         throw new ShopifyAdminError(`Shopify Admin API of ${this.shop} did not answer (${code})`, 'UNAVAILABLE', true);
       }

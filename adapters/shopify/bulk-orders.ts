@@ -9,7 +9,8 @@
 // One bulk operation at a time per shop across instances: starting and
 // waiting for it run under the ledger's exclusive lock for that shop.
 import { createInterface } from 'node:readline';
-import got from 'got';
+import { outboundGot } from '../../src/net/outbound.ts';
+import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { OrderWindow } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
@@ -141,20 +142,34 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
   if (!url) return; // No order in the window.
 
   const idle = options.downloadIdleMs ?? 5 * 60_000;
-  const lines = createInterface({ input: got.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }), crlfDelay: Infinity });
+  const lines = createInterface({ input: storage.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }), crlfDelay: Infinity });
   let read = 0;
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const node = JSON.parse(line) as Record<string, unknown>;
-    // Children of nested connections come as lines of their own; the bridge's query has none.
-    if ('__parentId' in node) continue;
-    read++;
-    const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now(), withheld);
-    if (event) yield event;
+  try {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const node = JSON.parse(line) as Record<string, unknown>;
+      // Children of nested connections come as lines of their own; the bridge's query has none.
+      if ('__parentId' in node) continue;
+      read++;
+      const event = graphqlOrderToEvent(node, api.shop, 'shopify-resync', now(), withheld);
+      if (event) yield event;
+    }
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal) throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop}: ${refusalText(refusal)}`, refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED');
+    throw error;
   }
   // A result cut short (a connection closed early) is not taken for the whole: the next run reads the window again.
   if (read < url.orders) throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop} ended after ${read} of ${url.orders} orders`, 'UNAVAILABLE', true);
 }
+
+/**
+ * The result lives on Shopify's storage, at a signed URL on another host:
+ * its signature is its credential, so no Admin API token goes there (this is
+ * not the Admin API's client), and a redirect from it is not followed, to
+ * another host or to plain http (the result is customers' data).
+ */
+const storage = outboundGot({ userAddress: false });
 
 /** Shopify failed the bulk operation for missing access scopes (BulkOperationErrorCode.ACCESS_DENIED). */
 class BulkAccessDenied extends ShopifyAdminError {}

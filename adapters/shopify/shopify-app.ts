@@ -4,12 +4,14 @@
 // expiring offline tokens), the client credentials grant, the refresh of a
 // token, token exchange, and checking what Shopify signs for the app (the
 // App URL's HMAC, App Bridge's session tokens). Its fetch is bound late, to whatever fetch the process has when
-// the call is made, so that instrumentation (and tests) can see its requests.
+// the call is made, so that instrumentation (and tests) can see its requests; and through the outbound policy:
+// fetch follows any redirect, a 307 repeating the body with the client secret in it, so no redirect is followed.
 import '@shopify/shopify-api/adapters/node';
 import { LogSeverity, shopifyApi, type Shopify } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { outboundFetch } from '../../src/net/outbound-fetch.ts';
 
-setAbstractFetchFunc((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+setAbstractFetchFunc((...args: Parameters<typeof fetch>) => outboundFetch(...args));
 
 export interface ShopifyAppOptions {
   apiKey: string;

@@ -11,11 +11,17 @@
 // nonce: the callback is accepted only with a nonce the bridge issued, not
 // used yet and not expired, and it names the store the merchant was sent to.
 // The nonce is kept only as its hash.
+//
+// The store's address is a user's: it must be https and on the internet
+// (store-address.ts), or any address would do as a way into this machine's
+// network once the bridge calls the store's REST API.
 import { createHash, randomBytes } from 'node:crypto';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { asRecord } from '../shared/json.ts';
 import type { WooKeyPermissions } from './stores.ts';
 import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
+import { refuseStoreAddress } from './store-address.ts';
 
 /** Long enough to log in to WordPress and read the consent screen; short enough that a leaked link dies. */
 export const CONNECT_TTL_MS = 30 * 60_000;
@@ -42,17 +48,20 @@ export interface BeganConnect {
   expiresAt: string;
 }
 
-export interface ConnectUrls {
+export interface ConnectOptions {
   /** The bridge's public https address. */
   publicUrl: string;
   appName: string;
   /** Where the merchant lands afterwards; WooCommerce adds success and user_id. */
   returnPath: string;
+  /** Which store addresses may be connected (ALLOW_PRIVATE_STORE_ADDRESSES). */
+  addresses: UserAddressPolicy;
 }
 
-/** Issues a nonce for the store and says where to send the merchant. */
-export async function beginWooConnect(store: LedgerStore, address: string, urls: ConnectUrls, now = new Date()): Promise<BeganConnect> {
+/** Issues a nonce for the store and says where to send the merchant; a StoreAddressError says why not. */
+export async function beginWooConnect(store: LedgerStore, address: string, urls: ConnectOptions, now = new Date()): Promise<BeganConnect> {
   const storeUrl = wooStoreUrl(address);
+  await refuseStoreAddress(storeUrl, urls.addresses);
   const shop = wooShopOf(storeUrl);
   await forgetExpired(store, now);
   const nonce = randomBytes(32).toString('base64url');

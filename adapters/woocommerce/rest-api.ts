@@ -10,12 +10,22 @@
 // of that kind is tried once more with the query string, and what worked is
 // remembered for the store. A 401 that is an authentication error (a wrong
 // secret, a read-only key asked to write) is not retried: the key arrived.
-import got, { RequestError, type Response } from 'got';
+//
+// Every request goes through the outbound policy (src/net/outbound.ts): the
+// key, the query string and a webhook's secret go to the store's own origin
+// only, never across a redirect, and a connected store (a user's address)
+// is reached only on a public address.
+import { RequestError, type Got, type Response } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
+import { outboundGot, type OutboundPolicy } from '../../src/net/outbound.ts';
+import { refusalOf } from '../../src/net/refusal.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
 import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
+import { wooRefusalError, WooRestError } from './rest-errors.ts';
 import { wooShopOf } from './shop-identity.ts';
+
+export { WooRestError, type WooRestErrorCode } from './rest-errors.ts';
 
 export type WooAuthMode = 'basic' | 'query';
 
@@ -32,25 +42,15 @@ export interface WooRestOptions {
   requestUrl?: string | undefined;
   /** The settings a person checks when the key is refused. */
   keySettings?: string | undefined;
+  /** The setting that holds the store's address (WOOCOMMERCE_URL), for a store configured by environment; a connected store is connected again instead. */
+  addressSetting?: string | undefined;
+  /** Where requests may go: a connected store's address came from a user. */
+  outbound: OutboundPolicy;
 }
 
 export interface FetchWindow {
   since: Date;
   until?: Date | undefined;
-}
-
-/** refused: the key did not get in; read_only: it got in but may not write; unavailable: the store did not answer; answer: it answered something unusable. */
-export type WooRestErrorCode = 'refused' | 'read_only' | 'unavailable' | 'answer';
-
-export class WooRestError extends Error {
-  readonly code: WooRestErrorCode;
-  readonly status: number | undefined;
-  constructor(message: string, code: WooRestErrorCode, status?: number) {
-    super(message);
-    this.name = 'WooRestError';
-    this.code = code;
-    this.status = status;
-  }
 }
 
 export interface WooWebhook {
@@ -65,9 +65,6 @@ export interface WooWebhook {
 const PAGE_SIZE = 100;
 /** WooCommerce takes ISO 8601 without a zone; with dates_are_gmt=true it is read as GMT. */
 const wooTime = (date: Date) => date.toISOString().slice(0, 19);
-
-/** The key and secret go in the clear over http, so only https, or this very machine. */
-export const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 
 /** WooCommerce's error code and message from a JSON error body, when it has them. */
 function wooError(response: Response<string>): { code: string; message: string } {
@@ -90,6 +87,7 @@ export class WooRestClient {
   readonly shop: string;
   readonly url: string;
   readonly #o: WooRestOptions;
+  readonly #http: Got;
   #mode: WooAuthMode;
 
   constructor(options: WooRestOptions) {
@@ -97,6 +95,7 @@ export class WooRestClient {
     this.url = options.url.replace(/\/+$/, '');
     this.shop = wooShopOf(options.url);
     this.#mode = options.authMode ?? 'basic';
+    this.#http = outboundGot(options.outbound, { timeout: { request: 30_000 }, throwHttpErrors: false, responseType: 'text' });
   }
 
   get authMode(): WooAuthMode {
@@ -106,28 +105,23 @@ export class WooRestClient {
   #send(method: Method, path: string, mode: WooAuthMode, searchParams: Record<string, string>, json: unknown): Promise<Response<string>> {
     const base = (this.#o.requestUrl ?? this.url).replace(/\/+$/, '');
     const credentials = mode === 'query' ? { consumer_key: this.#o.consumerKey, consumer_secret: this.#o.consumerSecret } : {};
-    return got(`${base}/wp-json/wc/v3/${path}`, {
+    return this.#http(`${base}/wp-json/wc/v3/${path}`, {
       method,
       searchParams: { ...searchParams, ...credentials },
       ...(mode === 'basic' ? { username: this.#o.consumerKey, password: this.#o.consumerSecret } : {}),
       ...(json === undefined ? {} : { json }),
-      timeout: { request: 30_000 },
       retry: { limit: method === 'POST' ? 0 : 2 },
-      throwHttpErrors: false,
-      responseType: 'text',
-    });
+    }) as Promise<Response<string>>;
   }
 
   /** One request, with the key as this store takes it; a refusal names what was tried and which settings to check. */
   async request(method: Method, path: string, { searchParams = {}, json }: { searchParams?: Record<string, string>; json?: unknown } = {}): Promise<Response<string>> {
-    const base = new URL(this.url);
-    if (base.protocol !== 'https:' && !isLoopback(base)) {
-      throw new WooRestError(`the store address must be https: WooCommerce accepts the consumer key and secret only over HTTPS (${this.url} is ${base.protocol})`, 'refused');
-    }
     const attempt = async (mode: WooAuthMode) => {
       try {
         return await this.#send(method, path, mode, searchParams, json);
       } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal) throw wooRefusalError(refusal, this.url, this.#o.addressSetting);
         throw new WooRestError(`WooCommerce at ${this.url} did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, 'unavailable');
       }
     };

@@ -8,6 +8,7 @@
 // Deliveries are verified before the answer, so the secrets are cached
 // (shared/cached-records.ts).
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { WooRestClient, type WooAuthMode } from './rest-api.ts';
 import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
@@ -58,6 +59,8 @@ export interface WooStoresOptions {
   env: WooEnvironment;
   /** Where a store's REST API answers instead of its address (tests). */
   requestUrl?: ((url: string) => string) | undefined;
+  /** A connected store's address came from a user: whether it may be private (ALLOW_PRIVATE_STORE_ADDRESSES), and the resolver. */
+  storeAddresses: UserAddressPolicy;
   now?: () => number;
 }
 
@@ -125,7 +128,7 @@ export class WooStores {
         shop,
         url: connection.url,
         via: 'connect',
-        rest: this.#client(shop, connection.url, connection.consumerKey, connection.consumerSecret, connection.authMode, 'the key of the connected store (connect the store again from the dashboard)'),
+        rest: this.#client(shop, connection.url, connection.consumerKey, connection.consumerSecret, connection.authMode, 'connect'),
         keyPermissions: connection.keyPermissions,
         webhookSecret: connection.webhookSecret,
         connectedAt: connection.connectedAt,
@@ -136,24 +139,32 @@ export class WooStores {
       shop,
       url: wooStoreUrl(env.url),
       via: 'environment',
-      rest: this.#envRest() ? this.#client(shop, wooStoreUrl(env.url), env.consumerKey!, env.consumerSecret!, undefined, 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET') : undefined,
+      rest: this.#envRest() ? this.#client(shop, wooStoreUrl(env.url), env.consumerKey!, env.consumerSecret!, undefined, 'environment') : undefined,
       keyPermissions: undefined,
       webhookSecret: env.webhookSecret,
       connectedAt: null,
     };
   }
 
-  /** One client per store and key, so that the way its server takes the key is learnt once. */
-  #client(shop: string, url: string, consumerKey: string, consumerSecret: string, authMode: WooAuthMode | undefined, keySettings: string): WooRestClient {
+  /**
+   * One client per store and key, so that the way its server takes the key
+   * is learnt once. A connected store's address is a user's: its connections
+   * must reach the internet. The configured one is the operator's.
+   */
+  #client(shop: string, url: string, consumerKey: string, consumerSecret: string, authMode: WooAuthMode | undefined, via: WooStore['via']): WooRestClient {
     const id = `${shop}\n${consumerKey}`;
     let client = this.#clients.get(id);
     if (!client) {
+      const { allowPrivate, lookup } = this.#o.storeAddresses;
+      const connected = via === 'connect';
       client = new WooRestClient({
         url,
         consumerKey,
         consumerSecret,
         authMode,
-        keySettings,
+        keySettings: connected ? 'the key of the connected store (connect the store again from the dashboard)' : 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+        addressSetting: connected ? undefined : 'WOOCOMMERCE_URL',
+        outbound: connected ? { userAddress: true, allowPrivate, lookup } : { userAddress: false, lookup },
         requestUrl: this.#o.requestUrl?.(url),
         onAuthMode: (mode) => void this.#rememberAuthMode(shop, mode),
       });

@@ -10,6 +10,7 @@
 // webhooks, and exits.
 import express from 'express';
 import { beginWooConnect, CONNECT_TTL_MS } from '../../adapters/woocommerce/connect.ts';
+import { StoreAddressError } from '../../adapters/woocommerce/shop-identity.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
@@ -86,15 +87,22 @@ async function connectAlone(config: Config, logger: Logger, address: string): Pr
     let connected: (shop: string) => void = () => undefined;
     const done = new Promise<string>((resolve) => (connected = resolve));
     const app = express();
-    app.use('/woocommerce', wooCallbackRoutes({ store: opened.store, stores: platforms.woocommerce, logger, onConnected: async (shop) => connected(shop) }));
+    app.use('/woocommerce', wooCallbackRoutes({ store: opened.store, stores: platforms.woocommerce, logger, addresses: platforms.storeAddresses, onConnected: async (shop) => connected(shop) }));
     // Where WooCommerce sends the merchant back.
     app.get('/admin/', (req, res) => {
       const ok = req.query.success === '1';
       res.type('text').send(ok ? 'The store is connected. You can close this tab; the bridge makes its webhooks now.' : 'The store was not connected: the request was declined. Run the command again when you are ready.');
     });
+    // Refused before anything listens: a wrong address needs no callback.
+    let began;
+    try {
+      began = await beginWooConnect(opened.store, address, { publicUrl: config.PUBLIC_URL!, appName: config.WOOCOMMERCE_APP_NAME, returnPath: '/admin/', addresses: platforms.storeAddresses });
+    } catch (error) {
+      if (error instanceof StoreAddressError) return fail(`connect: --store: ${error.message}`);
+      throw error;
+    }
     const http = await listen(app, config.PORT, config.HOST);
     try {
-      const began = await beginWooConnect(opened.store, address, { publicUrl: config.PUBLIC_URL!, appName: config.WOOCOMMERCE_APP_NAME, returnPath: '/admin/' });
       logger.info({ url: http.localUrl, publicUrl: config.PUBLIC_URL }, 'waiting for WooCommerce to send the store’s key');
       explain(began.authorizeUrl, began.shop);
       const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONNECT_TTL_MS).unref());

@@ -83,7 +83,7 @@ export function adminStores({ token, store, platforms, appName, logger }: AdminS
     const problem = wooConnectProblem(platforms.publicUrl);
     if (problem) return void res.status(409).json({ error: problem });
     try {
-      const began = await beginWooConnect(store, parsed.data.store, { publicUrl: platforms.publicUrl!, appName, returnPath: '/admin/' });
+      const began = await beginWooConnect(store, parsed.data.store, { publicUrl: platforms.publicUrl!, appName, returnPath: '/admin/', addresses: platforms.storeAddresses });
       logger.info({ platform: 'woocommerce', shop: began.shop }, 'a WooCommerce connect was started; waiting for the merchant to approve it in WordPress');
       res.status(201).json(began);
     } catch (error) {

@@ -9,10 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';
+import { storeAddressProblem } from '../../adapters/woocommerce/store-address.ts';
 import { wooConnectionId, type WooConnection, type WooStores } from '../../adapters/woocommerce/stores.ts';
 import { parseJsonLossless } from '../../adapters/shared/json.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { userAddressRefusal, type UserAddressPolicy } from '../net/user-address.ts';
 
 /** Why a connect cannot start, or undefined when it can: WooCommerce sends keys only to an https callback_url. */
 export function wooConnectProblem(publicUrl: string | undefined): string | undefined {
@@ -25,15 +27,20 @@ export interface WooCallbackParts {
   store: LedgerStore;
   stores: WooStores;
   logger: Logger;
+  /** Which store addresses may be connected: asked again now, since the setting may have changed since the connect began. */
+  addresses: UserAddressPolicy;
   /** After the answer: the store's webhooks made and its recent orders read. */
   onConnected(shop: string): Promise<void>;
 }
 
 /** Keeps a store's keys; a store connected before keeps its webhook secret, so the webhooks it has go on working. */
-export async function keepWooKeys(parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger'>, body: unknown): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
+export async function keepWooKeys(parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger' | 'addresses'>, body: unknown): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
   const taken = await takeWooCallback(parts.store, body);
   if (!taken.ok) return taken;
   const { keys, pending } = taken;
+  // Not 200, so WooCommerce deletes the key it made.
+  const refused = await userAddressRefusal(new URL(pending.storeUrl), parts.addresses);
+  if (refused) return { ok: false, status: 400, reason: storeAddressProblem(refused) };
   const shop = pending.forShop;
   const before = await parts.store.getRecord<WooConnection>('session', wooConnectionId(shop));
   const now = new Date().toISOString();

@@ -5,9 +5,11 @@
 // hierarchy of ./errors.ts. p-retry retries what is retryable with exponential
 // backoff and jitter; a Retry-After from the service holds every call, not
 // just the one that was refused, because the limit is per API key.
-import got, { type Got, RequestError } from 'got';
+import { type Got, RequestError } from 'got';
 import pRetry from 'p-retry';
-import { errorForResponse, LoyaltyError, networkError, redirectError, unreadableResponse } from './errors.ts';
+import { outboundGot, type OutboundPolicy } from '../net/outbound.ts';
+import { refusalOf } from '../net/refusal.ts';
+import { errorForResponse, LoyaltyError, networkError, redirectError, refusedAddressError, unreadableResponse } from './errors.ts';
 import { CONVERSION_STATUS, HEADER, PATH, referrerField, type ConversionDecision, type ConversionEvent, type PointStatusChange, type ReferrerKind, type TransactionType } from './protocol.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { readReply } from './reply.ts';
@@ -29,6 +31,8 @@ export interface LoyaltyClientOptions {
   rateLimitPerMinute?: number;
   /** Told about every attempt, for metrics and the call record. */
   onAttempt?: (attempt: AttemptReport) => void;
+  /** Where calls may go; an account's base URL given by a user would be a user's address. LOYALTY_BASE_URL is the operator's. */
+  outbound?: OutboundPolicy;
 }
 
 export interface AttemptReport {
@@ -126,7 +130,8 @@ export class LoyaltyClient {
     this.#onAttempt = options.onAttempt;
     const { baseUrl } = options;
     this.#baseUrl = typeof baseUrl === 'function' ? () => baseUrl().replace(/\/+$/, '') : () => baseUrl.replace(/\/+$/, '');
-    this.#http = got.extend({
+    // The policy follows a redirect only within the base URL's origin: the API key goes nowhere else.
+    this.#http = outboundGot(options.outbound ?? { userAddress: false }, {
       headers: {
         [HEADER.accept]: 'application/json',
         [HEADER.apiKey]: options.apiKey,
@@ -136,7 +141,6 @@ export class LoyaltyClient {
       timeout: { lookup: 2_000, connect: 5_000, secureConnect: 5_000, send: timeoutMs, response: timeoutMs, request: timeoutMs },
       retry: { limit: 0 },
       throwHttpErrors: false,
-      followRedirect: false,
       responseType: 'text',
     });
   }
@@ -239,8 +243,8 @@ export class LoyaltyClient {
   async #attempt(operation: string, path: string, json: Record<string, unknown>, attempt: number) {
     const started = performance.now();
     let httpStatus: number | undefined;
+    const url = `${this.#baseUrl()}${path}`;
     try {
-      const url = `${this.#baseUrl()}${path}`;
       const response = await this.#http.post(url, { json });
       httpStatus = response.statusCode;
       if (response.statusCode >= 300 && response.statusCode < 400) {
@@ -272,10 +276,16 @@ export class LoyaltyClient {
       this.#report(operation, attempt, started, 'success', httpStatus);
       return { message: reply.message, data: reply.data };
     } catch (error) {
+      const refusal = error instanceof LoyaltyError ? undefined : refusalOf(error);
+      if (refusal?.kind === 'redirect') httpStatus = refusal.status;
       const failure =
         error instanceof LoyaltyError
           ? error
-          : networkError(operation, error instanceof RequestError ? error.code : (error as Error).name ?? 'unknown');
+          : refusal?.kind === 'redirect'
+            ? redirectError(operation, refusal.status, url, refusal.to, path)
+            : refusal
+              ? refusedAddressError(operation, refusal)
+              : networkError(operation, error instanceof RequestError ? error.code : (error as Error).name ?? 'unknown');
       this.#report(operation, attempt, started, failure.kind, httpStatus);
       throw failure;
     }

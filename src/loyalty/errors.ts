@@ -1,6 +1,7 @@
 // One small hierarchy for everything the loyalty service (or the way to it)
 // can do wrong. Callers decide with `retryable`; people read `message`, which
 // says what to fix and never carries a credential.
+import { refusalText, type Refusal } from '../net/refusal.ts';
 
 export type LoyaltyErrorKind =
   | 'invalid_source' // 400, "Invalid Source", "Parameters missing", "<field> is required": a parameter is missing or malformed
@@ -10,6 +11,7 @@ export type LoyaltyErrorKind =
   | 'rejected' // any other 4xx
   | 'unknown_failure' // a failure on 2xx in words we do not know: retried a bounded number of times, never for days
   | 'redirected' // 3xx: LOYALTY_BASE_URL is not the service's address
+  | 'refused_address' // plain http to another machine, or a user's address on a private network: never sent
   | 'rate_limited' // 429
   | 'unavailable' // 5xx, or a reply that is not JSON
   | 'network'; // timeout, refused, reset
@@ -75,7 +77,7 @@ export class LoyaltyRetryableError extends LoyaltyError {}
 export class LoyaltyConfigError extends LoyaltyError {}
 
 /** Kinds whose call the service refused without applying it. */
-const REFUSED_KINDS = new Set<LoyaltyErrorKind>(['rate_limited', 'invalid_auth', 'invalid_url', 'invalid_source', 'not_found', 'redirected']);
+const REFUSED_KINDS = new Set<LoyaltyErrorKind>(['rate_limited', 'invalid_auth', 'invalid_url', 'invalid_source', 'not_found', 'redirected', 'refused_address']);
 
 const describe = (details: LoyaltyErrorDetails) =>
   [details.serviceMessage, details.detail].filter(Boolean).join(': ') || 'no message';
@@ -143,7 +145,8 @@ function documentedFailure(message: string | undefined, detail: string | undefin
 /**
  * The base URL answered with a redirect: the service lives elsewhere (the
  * real one at https://www.ref-r.com). Our calls are POSTs with credentials,
- * so they are never followed; the merchant is told where to point instead.
+ * so one to another host, port or scheme is never followed (src/net/
+ * outbound.ts); the merchant is told where to point instead.
  */
 export function redirectError(operation: string, httpStatus: number, requestUrl: string, location: string | undefined, path: string): LoyaltyError {
   const from = requestUrl.slice(0, Math.max(0, requestUrl.indexOf(path))) || requestUrl;
@@ -164,6 +167,10 @@ export function redirectError(operation: string, httpStatus: number, requestUrl:
     { operation, httpStatus, detail: location },
   );
 }
+
+/** The outbound policy kept the call on this machine: nothing was sent, and nothing will be until the address is changed. */
+export const refusedAddressError = (operation: string, refusal: Exclude<Refusal, { kind: 'redirect' }>): LoyaltyError =>
+  new LoyaltyConfigError('refused_address', false, `${operation}: ${refusalText(refusal)}. Set LOYALTY_BASE_URL to the service's https address (https://www.ref-r.com) and restart`, { operation });
 
 /** A reply we could not read as JSON: most likely a proxy or an outage page. */
 export const unreadableResponse = (operation: string, httpStatus: number, why: string): LoyaltyError =>

@@ -4,7 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyClient, parseRetryAfter, type AttemptReport, type ConversionInput } from '../../src/loyalty/client.ts';
 import { LoyaltyConfigError } from '../../src/loyalty/errors.ts';
 
-const BASE = 'http://loyalty.test';
+// https: the client sends its API key over nothing else (but to this machine).
+const BASE = 'https://loyalty.test';
 const PATH = '/api/v1/conversion/add';
 const ok = { response: { status: 'success', message: 'Conversion recorded', data: { created: true } } };
 const failure = (message: string, detail: string) => ({ response: { status: 'failure', message, data: { detail } } });
@@ -127,12 +128,23 @@ describe('reading what the service sends', () => {
   });
 
   it('reports a redirect from the base URL as a configuration error naming the address to use', async () => {
-    nock('http://ref-r.test').post(PATH).query(true).reply(301, '', { location: 'https://www.ref-r.test/api/v1/conversion/add?format=JSON' });
-    const client = new LoyaltyClient({ baseUrl: 'http://ref-r.test', apiKey: 'k', brandId: 'b', maxRetries: 4, minRetryDelayMs: 1 });
+    nock('https://ref-r.test').post(PATH).query(true).reply(301, '', { location: 'https://www.ref-r.test/api/v1/conversion/add?format=JSON' });
+    const client = new LoyaltyClient({ baseUrl: 'https://ref-r.test', apiKey: 'k', brandId: 'b', maxRetries: 4, minRetryDelayMs: 1 });
     const error = await client.addConversion(conversion).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LoyaltyConfigError);
     expect(error).toMatchObject({ kind: 'redirected', retryable: false, httpStatus: 301, certainlyNotApplied: true });
     expect((error as Error).message).toContain('Set LOYALTY_BASE_URL=https://www.ref-r.test and restart');
+  });
+
+  it('sends nothing over plain http to another machine: a configuration error, tried once', async () => {
+    const scope = nock('http://loyalty.test').post(PATH).query(true).reply(200, ok);
+    const attempts: AttemptReport[] = [];
+    const client = new LoyaltyClient({ baseUrl: 'http://loyalty.test', apiKey: 'k', brandId: 'b', maxRetries: 4, minRetryDelayMs: 1, onAttempt: (attempt) => attempts.push(attempt) });
+    const error = await client.addConversion(conversion).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'refused_address', retryable: false, certainlyNotApplied: true });
+    expect((error as Error).message).toContain('http://loyalty.test/api/v1/conversion/add is plain http');
+    expect(scope.isDone()).toBe(false);
+    expect(attempts).toHaveLength(1);
   });
 });
 

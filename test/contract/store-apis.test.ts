@@ -28,7 +28,7 @@ afterAll(async () => {
   await bc.close();
 });
 
-const rest = (options: Partial<WooRestOptions> = {}) => new WooRestClient({ url: woo.url, consumerKey: 'ck_test', consumerSecret: 'cs_test', ...options });
+const rest = (options: Partial<WooRestOptions> = {}) => new WooRestClient({ url: woo.url, consumerKey: 'ck_test', consumerSecret: 'cs_test', outbound: { userAddress: false }, ...options });
 const wooOrder = (id: number, status: string, modified: string) => JSON.parse(wooOrderJson({ id, status, modified })) as Record<string, unknown>;
 
 describe('WooCommerce REST v3', () => {

@@ -53,7 +53,8 @@ describe.skipIf(!opensslAvailable)('connect --platform woocommerce', () => {
     const port = await freePort();
     front.forwardTo(`http://127.0.0.1:${port}`);
     try {
-      const cli = spawnCli(['connect', '--platform', 'woocommerce', '--store', woo.url], { PORT: String(port), PUBLIC_URL: front.url, DATA_DIR: dataDir });
+      // The fake store is on 127.0.0.1: a store on this machine, as in development.
+      const cli = spawnCli(['connect', '--platform', 'woocommerce', '--store', woo.url], { PORT: String(port), PUBLIC_URL: front.url, DATA_DIR: dataDir, ALLOW_PRIVATE_STORE_ADDRESSES: 'true' });
       const [, link] = await cli.waitFor(AUTHORIZE);
       expect((await answerConsent(link!, 'approve')).searchParams.get('success')).toBe('1');
       const { code, output } = await cli.exited;

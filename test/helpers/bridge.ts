@@ -1,6 +1,8 @@
 // The whole bridge, started in-process as `npm start` would start it, in
 // sandbox mode on a port the OS picks and a fresh DATA_DIR. The test shop is
-// one the bridge serves (SHOPIFY_SHOPS) unless a test says otherwise.
+// one the bridge serves (SHOPIFY_SHOPS) unless a test says otherwise. The
+// fake stores run on 127.0.0.1, so connecting them needs the development
+// setting ALLOW_PRIVATE_STORE_ADDRESSES; the security tests turn it off.
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/main.ts';
@@ -9,7 +11,7 @@ import { SHOP } from './shopify.ts';
 
 export async function startTestBridge(env: Record<string, string> = {}, logger: Logger = createLogger({ level: 'silent' }), options: BridgeOptions = {}): Promise<RunningBridge> {
   const loaded = loadConfig({
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SHOPIFY_SHOPS: SHOP, SANDBOX_RATE_LIMIT_PER_MINUTE: '100000', LOYALTY_RATE_LIMIT_PER_MINUTE: '100000', ...env },
+    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SHOPIFY_SHOPS: SHOP, SANDBOX_RATE_LIMIT_PER_MINUTE: '100000', LOYALTY_RATE_LIMIT_PER_MINUTE: '100000', ALLOW_PRIVATE_STORE_ADDRESSES: 'true', ...env },
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger, options);

@@ -111,6 +111,8 @@ export interface FakeShopify {
   bulkFailNext: string | undefined;
   /** A pause between the result's lines, for a slow download. */
   bulkChunkDelayMs: number;
+  /** The storage answers a result's URL with a 302 to this origin, same path (a misbehaving storage or proxy). */
+  bulkResultsRedirectTo: string | undefined;
   /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
   appSubscriptions: Array<{ topic: string; uri: string }>;
   /**
@@ -162,7 +164,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
-  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2, bulkFailNext: undefined as string | undefined, bulkChunkDelayMs: 0 };
+  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2, bulkFailNext: undefined as string | undefined, bulkChunkDelayMs: 0, bulkResultsRedirectTo: undefined as string | undefined };
   let ids = 1000;
   const appSubscriptions: FakeShopify['appSubscriptions'] = [];
 
@@ -315,6 +317,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   router.get('/bulk-results/:shop/:id.jsonl', async (req, res) => {
     const operation = shop(String(req.params.shop)).bulkOperations.get(`gid://shopify/BulkOperation/${req.params.id}`);
     if (!operation || operation.status !== 'COMPLETED') return void res.status(404).send('NoSuchKey');
+    if (state.bulkResultsRedirectTo) return void res.redirect(302, `${state.bulkResultsRedirectTo}${req.originalUrl}`);
     if (state.bulkChunkDelayMs === 0) return void res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
     // Line by line with a pause between: a download that takes longer than any fixed limit, never quiet for long.
     res.type('application/jsonl');
@@ -386,6 +389,12 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     },
     get bulkPolls() {
       return state.bulkPolls;
+    },
+    get bulkResultsRedirectTo() {
+      return state.bulkResultsRedirectTo;
+    },
+    set bulkResultsRedirectTo(origin: string | undefined) {
+      state.bulkResultsRedirectTo = origin;
     },
     set bulkPolls(value: number) {
       state.bulkPolls = value;

@@ -94,6 +94,12 @@ describe('loadConfig', () => {
     expect(result).toMatchObject({ ok: true, config: { SHOPIFY_SHOPS: ['a-store.myshopify.com', 'b.myshopify.com'], SHOPIFY_EMBEDDED: true, SHOPIFY_OPEN_INSTALLS: false } });
   });
 
+  it('takes a loyalty service on this machine over http, and refuses stores on private addresses unless told otherwise', () => {
+    const result = loadConfig({ configDir: configDir(), env: { LOYALTY_BASE_URL: 'http://127.0.0.1:4010', LOYALTY_API_KEY: 'k', LOYALTY_BRAND_ID: 'b' } });
+    expect(result).toMatchObject({ ok: true, config: { LOYALTY_BASE_URL: 'http://127.0.0.1:4010', ALLOW_PRIVATE_STORE_ADDRESSES: false } });
+    expect(loadConfig({ configDir: configDir(), env: { ALLOW_PRIVATE_STORE_ADDRESSES: 'yes' } })).toMatchObject({ ok: true, config: { ALLOW_PRIVATE_STORE_ADDRESSES: true } });
+  });
+
   it('treats an empty variable as unset', () => {
     const result = loadConfig({ configDir: configDir(), env: { LOYALTY_BASE_URL: '' } });
     expect(result.ok).toBe(true);
@@ -103,6 +109,8 @@ describe('loadConfig', () => {
     ['a port that is not a number', { PORT: 'eighty' }, 'PORT (environment): must be a whole number from 0 to 65535'],
     ['a port out of range', { PORT: '70000' }, 'PORT (environment): must be a whole number from 0 to 65535'],
     ['a base URL that is not http', { LOYALTY_BASE_URL: 'ftp://x', LOYALTY_API_KEY: 'k', LOYALTY_BRAND_ID: 'b' }, 'LOYALTY_BASE_URL (environment): must be an http(s) URL'],
+    ['a real service over plain http, which would carry the API key in clear text', { LOYALTY_BASE_URL: 'http://loyalty.example.com', LOYALTY_API_KEY: 'k', LOYALTY_BRAND_ID: 'b' }, 'LOYALTY_BASE_URL (environment): must be an https URL'],
+    ['a private-address setting that is not true or false', { ALLOW_PRIVATE_STORE_ADDRESSES: 'sometimes' }, 'ALLOW_PRIVATE_STORE_ADDRESSES (environment): must be true or false'],
     ['a rate limit of zero', { LOYALTY_RATE_LIMIT_PER_MINUTE: '0' }, 'LOYALTY_RATE_LIMIT_PER_MINUTE (environment): must be a whole number from 1'],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL (environment): must be one of'],
     ['a short admin token', { ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN (environment): must be at least 16 characters'],

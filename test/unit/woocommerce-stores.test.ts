@@ -2,6 +2,7 @@
 // old names move to that one, the connect nonce (once, and not after it
 // expired), the secrets a delivery is checked with, and the landing page
 // from Order Attribution feeding the referral settings.
+import type { LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createWooAdapter } from '../../adapters/woocommerce/adapter.ts';
 import { beginWooConnect, CONNECT_TTL_MS, takeWooCallback } from '../../adapters/woocommerce/connect.ts';
@@ -87,8 +88,11 @@ describe('which old names move', () => {
   });
 });
 
+/** The stores of these tests are on the internet: their names resolve to a public address, without asking DNS. */
+const publicAddress = ((_host: string, _options: unknown, callback: (error: null, found: Array<{ address: string; family: number }>) => void) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as unknown as LookupFunction;
+
 describe('the connect nonce', () => {
-  const urls = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/' };
+  const urls = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses: { allowPrivate: false, lookup: publicAddress } };
   const keys = { key_id: 1, consumer_key: `ck_${'1'.repeat(40)}`, consumer_secret: `cs_${'2'.repeat(40)}`, key_permissions: 'read_write' };
   const opened = async () => {
     const store = new LowdbStore({ dataDir: tempDataDir() });
@@ -139,7 +143,7 @@ describe('the secrets a delivery is checked with', () => {
   const setUp = async () => {
     const store = new LowdbStore({ dataDir: tempDataDir() });
     await store.open();
-    const stores = new WooStores({ store, env });
+    const stores = new WooStores({ store, env, storeAddresses: { allowPrivate: false } });
     const now = new Date().toISOString();
     await stores.save({ platform: 'woocommerce', shop: 'connected.example', url: 'https://connected.example', consumerKey: 'ck_1', consumerSecret: 'cs_1', keyId: 1, keyPermissions: 'read_write', webhookSecret: 'connected-secret', connectedAt: now, updatedAt: now });
     return createWooAdapter({ secrets: (shop) => stores.secretsFor(shop), url: env.url });

@@ -1,0 +1,108 @@
+// The one policy for every outbound HTTP client (the loyalty service, each
+// platform's API), as got options, so that the rules cannot drift apart:
+// - https only; plain http only to this very machine (a sandbox or a fake);
+// - a redirect is followed only within one scheme, host and port. got 14
+//   drops only `authorization`, cookies and Basic auth when it follows a
+//   redirect to another host or port, never X-Shopify-Access-Token,
+//   X-Auth-Token, x-api-key, a key in the query string or a body with a
+//   secret in it (a 307 or 308 repeats the body); and it does not compare
+//   schemes, so https://store/ to http://store/ keeps even Basic auth. No
+//   such redirect is followed at all: it becomes an OutboundRefused error,
+//   which each client reports as a permanent failure with its own fix;
+// - an address a user gave (a store being connected; later an account's
+//   base URL) may not lead to loopback, private or link-local addresses.
+//   request-filtering-agent checks the address each connection resolves to,
+//   when it connects, so a name that resolves to a public address when it
+//   is first checked and to 127.0.0.1 afterwards (DNS rebinding) is still
+//   refused. ALLOW_PRIVATE_STORE_ADDRESSES lets a developer use a local store.
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import got, { type BeforeRequestHook, type ExtendOptions, type Got, type HandlerFunction, type PlainResponse, type Response } from 'got';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { isSecureTransport } from './addresses.ts';
+import { OutboundRefused, shownUrl } from './refusal.ts';
+
+export interface OutboundPolicy {
+  /** The address came from a user: each connection must reach a public address. */
+  userAddress: boolean;
+  /** ALLOW_PRIVATE_STORE_ADDRESSES: a user's address may be on this machine or its network (development). */
+  allowPrivate?: boolean | undefined;
+  /** The resolver connections use (Node's net `lookup`); tests inject one to play DNS rebinding. */
+  lookup?: LookupFunction | undefined;
+}
+
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 307, 308]);
+
+/** Where a response redirects to, resolved against the request's address; undefined when it does not. */
+function redirectTarget(response: Pick<PlainResponse, 'statusCode' | 'headers' | 'url'>): URL | undefined {
+  const location = response.headers.location;
+  if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return undefined;
+  try {
+    // got reads Location as latin1 bytes of UTF-8, the same here.
+    return new URL(Buffer.from(location, 'binary').toString(), response.url);
+  } catch {
+    return undefined;
+  }
+}
+
+const sameOrigin = (a: URL, b: URL) => a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+
+/** got calls this for every redirect; it must not throw, so it only decides. */
+const followOnlyWithinOrigin = (response: PlainResponse): boolean => {
+  const target = redirectTarget(response);
+  return target !== undefined && sameOrigin(target, new URL(response.url));
+};
+
+/** A redirect got did not follow: refused, in words that say where it pointed. */
+function refusedRedirect(response: Pick<PlainResponse, 'statusCode' | 'headers' | 'url'>): OutboundRefused | undefined {
+  const target = redirectTarget(response);
+  if (!target) return undefined;
+  return new OutboundRefused({ kind: 'redirect', status: response.statusCode, from: shownUrl(response.url), to: shownUrl(target) });
+}
+
+/** Before every request, the first and each redirect's. */
+const refuseInsecure: BeforeRequestHook = (options) => {
+  const url = options.url;
+  if (url instanceof URL && !isSecureTransport(url)) throw new OutboundRefused({ kind: 'insecure', url: shownUrl(url) });
+};
+
+const refuseRedirect = (response: Response): Response => {
+  const refused = refusedRedirect(response);
+  if (refused) throw refused;
+  return response;
+};
+
+/** afterResponse hooks run for promises only: a stream (a download) ends in the same refusal. */
+const refuseStreamedRedirects: HandlerFunction = (options, next) => {
+  const result = next(options);
+  if (options.isStream) {
+    // With isStream, got hands back its Request, a Duplex.
+    const stream = result as unknown as Duplex;
+    stream.on('response', (response: PlainResponse) => {
+      const refused = refusedRedirect(response);
+      if (refused) stream.destroy(refused);
+    });
+  }
+  return result;
+};
+
+/** One pair for the whole process, so connections to the same store are kept alive and reused. */
+let filteringAgents: { http: HttpAgent; https: HttpsAgent } | undefined;
+const publicOnlyAgents = () => (filteringAgents ??= { http: new RequestFilteringHttpAgent({ keepAlive: true }), https: new RequestFilteringHttpsAgent({ keepAlive: true }) });
+
+/** got options that apply the policy; merged last, so that no client's defaults turn it off. */
+export function outboundOptions(policy: OutboundPolicy): ExtendOptions {
+  const publicOnly = policy.userAddress && !policy.allowPrivate;
+  return {
+    followRedirect: followOnlyWithinOrigin,
+    ...(publicOnly ? { agent: publicOnlyAgents() } : {}),
+    ...(policy.lookup ? { dnsLookup: policy.lookup as ExtendOptions['dnsLookup'] } : {}),
+    hooks: { beforeRequest: [refuseInsecure], afterResponse: [refuseRedirect] },
+    handlers: [refuseStreamedRedirects],
+  };
+}
+
+/** A got instance for one client: its own defaults, then the policy. */
+export const outboundGot = (policy: OutboundPolicy, defaults: ExtendOptions = {}): Got => got.extend(defaults, outboundOptions(policy));
