@@ -77,6 +77,8 @@ export interface BridgeOptions {
   platformOverrides?: PlatformOverrides;
   /** Between two deliveries of the demo store (tests hurry it). */
   demoPaceMs?: number;
+  /** Between two reconciliations, instead of RECONCILE_INTERVAL_MINUTES (tests hurry it). */
+  reconcileIntervalMs?: number;
   /** When pending BigCommerce uninstalls are checked again (tests hurry it). */
   bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number };
 }
@@ -163,7 +165,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     store,
     ingest: engine.ingest,
     logger,
-    intervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
+    intervalMs: options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MINUTES * 60_000,
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
     onHealth: (report) => metrics.reportSubscriptions(report),

@@ -48,8 +48,14 @@ export class Reconciler {
     return this.#o.sources.map((source) => source.platform);
   }
 
+  /**
+   * The schedule runs whether or not any store is connected yet: the sources
+   * (and each source's shops) are read at every pass, so a store connected,
+   * installed or reinstalled while the bridge runs is reconciled and its
+   * subscriptions kept right on schedule, and one removed drops out of it.
+   */
   start(): void {
-    if (this.#o.intervalMs <= 0 || this.#o.sources.length === 0) return;
+    if (this.#o.intervalMs <= 0) return;
     this.#timer = setInterval(() => void this.runAll().catch(this.#logFailure), this.#o.intervalMs);
     this.#timer.unref();
     // A first pass soon after start catches what arrived while the bridge was down.

@@ -1,0 +1,108 @@
+// What a store needs starts when the store is added, without a restart. A
+// bridge is started with no store at all; then a WooCommerce store is
+// connected from the dashboard, and a BigCommerce store installs the app.
+// After each store's first reconciliation an order is placed that no
+// webhook brings (WooCommerce never retries a failed delivery), and a
+// subscription is turned off on the platform's side: only a scheduled
+// reconciliation can bring the order in and turn the subscription back on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { freePort } from '../../bench/lib/bridge-process.ts';
+import { bcOrder } from '../helpers/bigcommerce.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
+import { wooOrderJson } from '../helpers/woocommerce.ts';
+import { answerConsent } from '../helpers/wordpress-merchant.ts';
+
+const ADMIN_TOKEN = 'stores-added-admin-token-0123456789';
+const CLIENT_ID = 'added-app-client-id';
+const CLIENT_SECRET = 'added-app-client-secret-for-tests';
+/** Short enough for a test, long enough that the first pass after a store is added is over before the order is placed. */
+const RECONCILE_MS = 1_500;
+
+let bridge: RunningBridge;
+
+const earnings = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const reconciled = (platform: string, shop: string) => bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `${platform}:${shop}`);
+const minuteAgo = () => new Date(Date.now() - 60_000);
+
+describe.skipIf(!opensslAvailable)('a bridge started with no store, then a WooCommerce store connected from the dashboard', () => {
+  let front: HttpsFront;
+  let woo: FakeWooCommerce;
+  beforeAll(async () => {
+    front = await startHttpsFront();
+    woo = await startFakeWooCommerce();
+    bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN }, undefined, { reconcileIntervalMs: RECONCILE_MS });
+    front.forwardTo(bridge.http.localUrl);
+  }, 30_000);
+  afterAll(async () => {
+    await bridge?.stop();
+    await front?.close();
+    await woo?.close();
+  });
+
+  it('reconciles it on schedule: a missed order earns, a disabled webhook is turned back on', async () => {
+    const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store: woo.url }) });
+    expect(started.status).toBe(201);
+    await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
+    await eventually(() => expect(woo.webhooks.filter((webhook) => webhook.status === 'active')).toHaveLength(4), 10_000);
+    // Its first reconciliation, run when it was connected.
+    await eventually(async () => expect((await reconciled('woocommerce', woo.host))?.lastRun).toBeTruthy(), 10_000);
+    const firstRun = (await reconciled('woocommerce', woo.host))!.lastRun!.startedAt;
+
+    // Then an order WooCommerce never delivers, and a webhook it disabled.
+    woo.orders.set(7301, JSON.parse(wooOrderJson({ id: 7301, status: 'processing', email: 'missed.woo@example.com', modified: minuteAgo().toISOString().slice(0, 19) })) as Record<string, unknown>);
+    const updated = woo.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
+    updated.status = 'disabled';
+
+    await eventually(async () => expect((await reconciled('woocommerce', woo.host))?.lastRun?.startedAt).not.toBe(firstRun), 10_000);
+    await eventually(async () => {
+      await bridge.engine.drain();
+      expect(earnings('7301')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed.woo@example.com' })]);
+    }, 10_000);
+    expect(updated.status).toBe('active');
+  }, 40_000);
+});
+
+describe('a bridge started with no store, then a BigCommerce store that installs the app', () => {
+  let bc: FakeBigCommerce;
+  beforeAll(async () => {
+    bc = await startFakeBigCommerce({ storeHash: 'unused0', accessToken: 'unused-token' });
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    bc.registerApp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, authCallback: `${url}/bigcommerce/auth`, loadCallback: `${url}/bigcommerce/load`, uninstallCallback: `${url}/bigcommerce/uninstall`, scope: 'store_v2_orders_read_only' });
+    bridge = await startTestBridge(
+      { PORT: String(port), PUBLIC_URL: url, ADMIN_TOKEN, BIGCOMMERCE_CLIENT_ID: CLIENT_ID, BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET, BIGCOMMERCE_LOGIN_URL: bc.url, BIGCOMMERCE_API_URL: bc.url, BIGCOMMERCE_STORES: 'added1' },
+      undefined,
+      { reconcileIntervalMs: RECONCILE_MS },
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await bridge?.stop();
+    await bc?.close();
+  });
+
+  it('reconciles it on schedule: a missed order earns, a deactivated hook is reactivated', async () => {
+    expect((await bc.install('added1')).status).toBe(200);
+    const store = bc.stores.get('added1')!;
+    await eventually(() => expect(store.hooks.length).toBeGreaterThan(0), 10_000);
+    await eventually(async () => expect((await reconciled('bigcommerce', 'added1'))?.lastRun).toBeTruthy(), 10_000);
+    const firstRun = (await reconciled('bigcommerce', 'added1'))!.lastRun!.startedAt;
+
+    const modified = minuteAgo().toUTCString().replace('GMT', '+0000');
+    store.orders.set(7401, { ...bcOrder(7401, 11, { email: 'missed.bc@example.com' }), date_modified: modified });
+    const hook = store.hooks.find((each) => each.scope === 'store/order/statusUpdated')!;
+    hook.is_active = false;
+
+    await eventually(async () => expect((await reconciled('bigcommerce', 'added1'))?.lastRun?.startedAt).not.toBe(firstRun), 10_000);
+    await eventually(async () => {
+      await bridge.engine.drain();
+      expect(earnings('7401')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed.bc@example.com' })]);
+    }, 10_000);
+    expect(hook.is_active).toBe(true);
+  }, 40_000);
+});
