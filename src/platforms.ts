@@ -17,7 +17,7 @@ import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/a
 import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
 import { shopifyOrdersInWindow } from '../adapters/shopify/bulk-orders.ts';
 import { fetchShopifyOrder } from '../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions } from '../adapters/shopify/register.ts';
+import { syncShopifySubscriptions, type SubscriptionSource } from '../adapters/shopify/register.ts';
 import { shopifyApp } from '../adapters/shopify/shopify-app.ts';
 import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
 import { WooIdentityMigration } from '../adapters/woocommerce/identity-migration.ts';
@@ -197,17 +197,22 @@ const envWooHasKey = (config: Config) => Boolean(config.WOOCOMMERCE_URL && confi
 
 const now = () => new Date().toISOString();
 
+/** A legacy custom app (a fixed token made in the shop's admin) has no app configuration to declare topics in: its shop subscribes them. */
+export async function subscriptionSource(shopify: ShopifyParts, shop: string): Promise<SubscriptionSource> {
+  return (await shopify.access.describe(shop)).mode === 'legacy' ? 'shop' : 'app';
+}
+
 /** Shopify: subscriptions are put right, not only reported (Shopify deletes a subscription whose deliveries keep failing). */
 async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): Promise<SubscriptionHealth> {
   if (!shopify.appUrl) {
     return { platform: 'shopify', shop, checkedAt: now(), healthy: 0, repaired: [], problems: [], error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks' };
   }
-  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl);
+  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl, await subscriptionSource(shopify, shop));
   return {
     platform: 'shopify',
     shop,
     checkedAt: now(),
-    healthy: result.alreadyThere.length,
+    healthy: result.alreadyThere.length + result.declared.length,
     repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
     problems: result.problems,
     scopes: result.scopes,

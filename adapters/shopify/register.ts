@@ -1,16 +1,23 @@
-// Webhook subscriptions kept right, per shop: every topic the bridge needs,
-// once, at this bridge's address. A missing one is created; one of ours at an
-// old address is moved; a duplicate of ours is removed. The Admin API lists
-// only this app's own shop-scoped subscriptions, so another app's are never
-// seen, let alone deleted. (The library's register() deletes whatever is not
-// in its own registry, so it is not used.) Runs at start, after each install,
-// on each reconciliation, and by hand with `loyalty-bridge register`.
-//
-// These shop-scoped subscriptions are the one source of the bridge's topics.
-// shopify.app.toml declares only the compliance topics, which can only be
-// declared there: app-scoped subscriptions are invisible to the
-// webhookSubscriptions query, so declaring order topics there as well would
-// make Shopify send every event twice (one delivery per subscription).
+// Webhook subscriptions kept right, per shop. Runs at start, after each
+// install, on each reconciliation, and by hand with `loyalty-bridge
+// register`. Two cases:
+//   an app (client id)     every topic is declared in the app's configuration
+//                          (shopify.app.toml: app-specific subscriptions,
+//                          delivered for every shop from install on). The
+//                          bridge makes no shop-scoped subscription for them,
+//                          and removes its own from earlier releases: Shopify
+//                          would otherwise send every event once per
+//                          subscription. App-specific subscriptions are not
+//                          listed by the webhookSubscriptions query, so they
+//                          are neither seen nor repaired here.
+//   a legacy custom app    made in a shop's admin, with a fixed token: it has
+//                          no app configuration, so every topic is subscribed
+//                          per shop: a missing one is created; one of ours at
+//                          an old address is moved; a duplicate of ours is
+//                          removed.
+// The Admin API lists only this app's own shop-scoped subscriptions, so
+// another app's are never seen, let alone deleted. (The library's register()
+// deletes whatever is not in its own registry, so it is not used.)
 //
 // Each topic is created on its own. Without protected customer data approval
 // Shopify refuses the order topics; that is reported per topic with what to
@@ -65,10 +72,16 @@ export const graphqlTopic = (topic: string): string => topic.replace('/', '_').t
 export const PROTECTED_DATA_FIX =
   'In the Dev Dashboard, open the app, then API access requests > Protected customer data: request access to protected customer data and to the Name, Email and Phone fields, with the reasons (awarding loyalty points), and release a version; then run `loyalty-bridge register --platform shopify` or wait for the next reconciliation';
 
+/** Where the shop's subscriptions come from: the app's configuration, or the shop (a legacy custom app). */
+export type SubscriptionSource = 'app' | 'shop';
+
 export interface RegistrationResult {
   shop: string;
   callbackUrl: string;
   apiVersion: string;
+  source: SubscriptionSource;
+  /** Topics the app's configuration declares for every shop (source 'app'). */
+  declared: string[];
   created: string[];
   moved: string[];
   removed: string[];
@@ -111,13 +124,15 @@ async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subs
 
 const versionOf = (subscription: Subscription) => subscription.apiVersion?.handle;
 
-export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string): Promise<RegistrationResult> {
+export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, source: SubscriptionSource = 'app'): Promise<RegistrationResult> {
   const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
   const result: RegistrationResult = {
     shop: api.shop,
     callbackUrl,
     apiVersion: api.apiVersion,
+    source,
+    declared: source === 'app' ? [...SUBSCRIBED_TOPICS] : [],
     created: [],
     moved: [],
     removed: [],
@@ -132,6 +147,17 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
       detail: `The app does not hold read_orders on ${api.shop}, so no order can be read or subscribed to`,
       fix: 'Add read_orders to the app’s access scopes (access_scopes in shopify.app.toml, or the Dev Dashboard), release the version, and open the app in the shop’s admin to approve it',
     });
+  }
+
+  if (source === 'app') {
+    // Declared for every shop in the app's configuration: any shop-scoped copy of ours would double each delivery.
+    for (const subscription of ours) {
+      const topic = SUBSCRIBED_TOPICS.find((candidate) => graphqlTopic(candidate) === subscription.topic);
+      if (!topic) continue;
+      await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: subscription.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
+      result.removed.push(topic);
+    }
+    return result;
   }
 
   const reported = new Set<string>();

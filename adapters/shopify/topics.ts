@@ -1,7 +1,10 @@
-// The Shopify topics loyalty-bridge reads. Order and app topics are
-// subscribed per shop through the Admin API (register.ts); the
-// compliance topics can only be declared in the app's configuration (Dev
-// Dashboard or shopify.app.toml) and arrive at the same address.
+// The Shopify topics loyalty-bridge reads. An app (client id and secret)
+// declares them all in its configuration, shopify.app.toml (app-specific
+// subscriptions: Shopify delivers them for every shop from the moment the
+// app is installed, and keeps them itself), with the compliance topics,
+// which can only be declared there. Only a legacy custom app made in a
+// shop's admin, which has no app configuration, subscribes them per shop
+// through the Admin API (register.ts).
 export const SHOPIFY_TOPICS = [
   'orders/create',
   'orders/paid',
@@ -25,3 +28,62 @@ export const ORDER_TOPICS: ReadonlySet<string> = new Set(SHOPIFY_TOPICS.filter((
 
 /** Every topic the bridge does something with; any other is acknowledged and not kept. */
 export const HANDLED_TOPICS: ReadonlySet<string> = new Set<string>([...SHOPIFY_TOPICS, ...COMPLIANCE_TOPICS]);
+
+/**
+ * What the translation reads of each kind of body (order-events.ts): the
+ * include_fields of shopify.app.toml's subscriptions, so that Shopify sends
+ * nothing else (no street address, no browser IP, no client details).
+ */
+export const ORDER_FIELDS: readonly string[] = [
+  'id',
+  'name',
+  'order_number',
+  'email',
+  'contact_email',
+  'phone',
+  'created_at',
+  'updated_at',
+  'cancelled_at',
+  'financial_status',
+  'fulfillment_status',
+  'test',
+  'currency',
+  'total_price',
+  'total_price_set',
+  'subtotal_price',
+  'subtotal_price_set',
+  'source_name',
+  'landing_site',
+  'discount_codes',
+  'note_attributes',
+  'refunds.id',
+  'refunds.transactions.kind',
+  'refunds.transactions.status',
+  'refunds.transactions.amount',
+  'refunds.transactions.currency',
+  'customer.id',
+  'customer.first_name',
+  'customer.last_name',
+  'customer.email',
+  'customer.phone',
+  'customer.default_address.country_code',
+  'billing_address.first_name',
+  'billing_address.last_name',
+  'billing_address.name',
+  'billing_address.phone',
+  'billing_address.country_code',
+  'shipping_address.first_name',
+  'shipping_address.last_name',
+  'shipping_address.name',
+  'shipping_address.phone',
+  'shipping_address.country_code',
+];
+
+export const REFUND_FIELDS: readonly string[] = ['id', 'order_id', 'created_at', 'processed_at', 'transactions.kind', 'transactions.status', 'transactions.amount', 'transactions.currency'];
+
+export const ORDER_EDIT_FIELDS: readonly string[] = ['order_edit.id', 'order_edit.order_id'];
+
+/** Each topic the app's configuration declares, with the fields it asks for (undefined: the whole body). */
+export const DECLARED_FIELDS: ReadonlyMap<string, readonly string[] | undefined> = new Map<string, readonly string[] | undefined>(
+  SHOPIFY_TOPICS.map((topic) => [topic, topic === 'refunds/create' ? REFUND_FIELDS : topic === 'orders/edited' ? ORDER_EDIT_FIELDS : ORDER_TOPICS.has(topic) ? ORDER_FIELDS : undefined]),
+);

@@ -7,7 +7,7 @@ import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
 import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
-import { buildPlatforms, type Platform } from '../platforms.ts';
+import { buildPlatforms, subscriptionSource, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
@@ -24,8 +24,9 @@ export async function register(config: Config, logger: Logger, platform: Platfor
       if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
       let failed = false;
       for (const each of shops) {
-        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl);
+        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl, await subscriptionSource(shopify, each));
         out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`);
+        if (result.declared.length > 0) out(`  declared in the app's configuration (shopify.app.toml), for every shop: ${result.declared.join(', ')}`);
         for (const topic of result.created) out(`  created   ${topic}`);
         for (const topic of result.moved) out(`  moved     ${topic}`);
         for (const topic of result.removed) out(`  removed   ${topic} (a duplicate)`);

@@ -279,7 +279,7 @@ describe('keeping the subscriptions right', () => {
       { id: 'gid://shopify/WebhookSubscription/5', topic: 'PRODUCTS_UPDATE', uri: 'https://another-place.example.com/hooks', apiVersion: '2025-01' },
     ];
     const api = apiWith(legacyAccess());
-    const first = await syncShopifySubscriptions(api, 'https://bridge.example.com/');
+    const first = await syncShopifySubscriptions(api, 'https://bridge.example.com/', 'shop');
     expect(first).toMatchObject({ alreadyThere: ['orders/paid'], moved: ['orders/create'], removed: ['orders/paid'], problems: [], scopes: ['read_orders'] });
     expect(first.created).toHaveLength(8);
     // The app's own topics come first: they need no protected-data approval.
@@ -288,16 +288,28 @@ describe('keeping the subscriptions right', () => {
     expect(new Set(ours().map((subscription) => subscription.topic)).size).toBe(10);
     expect(theShop.subscriptions.find((subscription) => subscription.uri.startsWith('https://another-place'))).toBeDefined();
 
-    const second = await syncShopifySubscriptions(api, 'https://bridge.example.com');
+    const second = await syncShopifySubscriptions(api, 'https://bridge.example.com', 'shop');
     expect(second).toMatchObject({ created: [], moved: [], removed: [], problems: [] });
     expect(second.alreadyThere).toHaveLength(10);
+  });
+
+  it('for an app, whose configuration declares every topic, creates none and removes its own from earlier releases, leaving others alone', async () => {
+    fake.shop(SHOP).subscriptions = [
+      { id: 'gid://shopify/WebhookSubscription/11', topic: 'ORDERS_PAID', uri: BRIDGE, apiVersion: VERSION },
+      { id: 'gid://shopify/WebhookSubscription/12', topic: 'APP_UNINSTALLED', uri: 'https://old-bridge.example.com/webhooks/shopify', apiVersion: VERSION },
+      { id: 'gid://shopify/WebhookSubscription/13', topic: 'PRODUCTS_UPDATE', uri: 'https://another-place.example.com/hooks', apiVersion: '2025-01' },
+    ];
+    const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'app');
+    expect(result).toMatchObject({ source: 'app', created: [], moved: [], removed: ['orders/paid', 'app/uninstalled'], problems: [] });
+    expect(result.declared).toHaveLength(10);
+    expect(fake.shop(SHOP).subscriptions.map((subscription) => subscription.topic)).toEqual(['PRODUCTS_UPDATE']);
   });
 
   it('without protected customer data approval, still creates app/uninstalled and app/scopes_update, and says per topic what to request', async () => {
     fake.shop(SHOP).subscriptions = [];
     fake.protectedDataGranted = false;
     try {
-      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'shop');
       expect(result.created).toEqual(['app/uninstalled', 'app/scopes_update']);
       expect(ours().map((subscription) => subscription.topic).sort()).toEqual(['APP_SCOPES_UPDATE', 'APP_UNINSTALLED']);
       expect(result.problems.map((problem) => problem.topic)).toEqual(['orders/create', 'orders/paid', 'orders/fulfilled', 'orders/partially_fulfilled', 'orders/updated', 'orders/cancelled', 'refunds/create', 'orders/edited']);
@@ -309,7 +321,7 @@ describe('keeping the subscriptions right', () => {
       fake.protectedDataGranted = true;
     }
     // Once approved, the next run adds the order topics.
-    const after = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+    const after = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'shop');
     expect(after.created).toHaveLength(8);
     expect(after.problems).toEqual([]);
   });
@@ -321,11 +333,11 @@ describe('keeping the subscriptions right', () => {
     try {
       const deletions = () => fake.requests.filter((request) => request.what === 'LoyaltyBridgeUnsubscribe').length;
       const before = deletions();
-      const first = await syncShopifySubscriptions(api, 'https://bridge.example.com');
+      const first = await syncShopifySubscriptions(api, 'https://bridge.example.com', 'shop');
       expect(first.created).toHaveLength(10);
       expect(first.problems).toEqual([expect.objectContaining({ kind: 'wrong_version', detail: expect.stringMatching(/at API version 2026-07.*calls 2026-10/), fix: expect.stringMatching(/api_version in shopify\.app\.toml/) })]);
       for (let i = 0; i < 3; i++) {
-        const again = await syncShopifySubscriptions(api, 'https://bridge.example.com');
+        const again = await syncShopifySubscriptions(api, 'https://bridge.example.com', 'shop');
         expect(again).toMatchObject({ created: [], removed: [], moved: [] });
         expect(again.problems.map((problem) => problem.kind)).toEqual(['wrong_version']);
       }
@@ -334,7 +346,7 @@ describe('keeping the subscriptions right', () => {
       // Aligned in the app's settings: the report goes, still nothing recreated.
       fake.webhookApiVersion = VERSION;
       for (const subscription of fake.shop(SHOP).subscriptions) subscription.apiVersion = VERSION;
-      expect((await syncShopifySubscriptions(api, 'https://bridge.example.com')).problems).toEqual([]);
+      expect((await syncShopifySubscriptions(api, 'https://bridge.example.com', 'shop')).problems).toEqual([]);
       expect(deletions() - before).toBe(0);
     } finally {
       fake.webhookApiVersion = VERSION;
@@ -344,7 +356,7 @@ describe('keeping the subscriptions right', () => {
   it('warns when read_orders is gone', async () => {
     fake.scopes = 'read_customers';
     try {
-      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com');
+      const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'shop');
       expect(result.problems).toContainEqual(expect.objectContaining({ kind: 'scope', topic: 'read_orders' }));
     } finally {
       fake.scopes = 'read_orders';

@@ -80,8 +80,9 @@ describe('embedded: a managed install, then the first open', () => {
     ]);
     expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/), expiresAt: expect.any(String) });
     expect(html).not.toContain((await session(MANAGED))!.accessToken);
-    // Installed: its webhooks are put right.
-    await eventually(() => expect(suite.fake.shop(MANAGED).subscriptions.map((subscription) => subscription.topic)).toContain('ORDERS_PAID'));
+    // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop).
+    await eventually(async () => expect((await suite.running.bridge.engine.store.getRecord<{ healthy: number }>('platform-health', `shopify:${MANAGED}`))?.healthy).toBe(10));
+    expect(suite.fake.shop(MANAGED).subscriptions).toEqual([]);
 
     // The next open uses what the bridge holds.
     expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }))).status).toBe(200);

@@ -33,6 +33,7 @@
 //     X-Shopify-Event-Id
 // Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
 // browser sent here by host resolver rules, by their Host header.
+import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -114,7 +115,7 @@ export interface FakeShopify {
   /** The storage answers a result's URL with a 302 to this origin, same path (a misbehaving storage or proxy). */
   bulkResultsRedirectTo: string | undefined;
   /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
-  appSubscriptions: Array<{ topic: string; uri: string }>;
+  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined }>;
   /**
    * An event on a shop, as Shopify sends it: one delivery per subscription
    * to the topic (the shop's and the app's), each with its own webhook id,
@@ -406,12 +407,14 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       const eventId = randomUUID();
       const statuses: Array<{ status: number; result: string | undefined }> = [];
       for (const target of targets) {
+        // An app subscription's include_fields: the payload holds only those fields (dotted paths reach into objects and arrays).
+        const sent = 'includeFields' in target && target.includeFields ? (stringify(onlyFields(parse(body), target.includeFields)) ?? '') : body;
         const response = await fetch(target.uri, {
           method: 'POST',
-          body,
+          body: sent,
           headers: {
             'content-type': 'application/json',
-            'x-shopify-hmac-sha256': createHmac('sha256', options.apiSecret).update(body).digest('base64'),
+            'x-shopify-hmac-sha256': createHmac('sha256', options.apiSecret).update(sent).digest('base64'),
             'x-shopify-topic': topic,
             'x-shopify-shop-domain': name,
             'x-shopify-api-version': 'apiVersion' in target ? String(target.apiVersion) : state.webhookApiVersion,
@@ -441,6 +444,26 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       if (https) await new Promise<void>((resolve) => https!.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A payload cut down to include_fields, as Shopify documents it ("Webhooks
+ * delivery structure"): only the listed paths, "customer.email" keeping the
+ * customer with that one field, through arrays ("refunds.id" from every refund).
+ */
+export function onlyFields(payload: unknown, paths: readonly string[]): unknown {
+  const pick = (value: unknown, wanted: string[][]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => pick(item, wanted));
+    if (typeof value !== 'object' || value === null || isLosslessNumber(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const here = wanted.filter((path) => path[0] === key);
+      if (here.length === 0) continue;
+      out[key] = here.some((path) => path.length === 1) ? item : pick(item, here.map((path) => path.slice(1)));
+    }
+    return out;
+  };
+  return pick(payload, paths.map((path) => path.split('.')));
 }
 
 /** A GraphQL Order node, as the Admin API answers it. */

@@ -1,29 +1,27 @@
 // shopify.app.toml, for merchants who deploy with Shopify CLI, declares what
-// the bridge itself handles: the compliance topics (and no other topic: the
-// bridge subscribes those per shop, and a second, app-wide subscription would
-// double every delivery), the App URL, callback and webhook paths the bridge
-// serves, embedding as the bridge defaults to it, and its default API version.
-import { readFileSync } from 'node:fs';
-import { parse } from 'smol-toml';
+// the bridge itself handles: every topic it reads, as app-specific
+// subscriptions (so a shop earns from the moment it installs the app), each
+// with exactly the fields the translation reads; the compliance topics; the
+// App URL, callback and webhook paths the bridge serves; embedding as the
+// bridge defaults to it; and its default API version.
 import { expect, it } from 'vitest';
-import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
+import { COMPLIANCE_TOPICS, DECLARED_FIELDS, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../src/http/shopify-auth.ts';
+import { appToml } from '../helpers/shopify-app-config.ts';
 
-interface AppToml {
-  application_url: string;
-  embedded: boolean;
-  access_scopes: { scopes: string };
-  auth: { redirect_urls: string[] };
-  webhooks: { api_version: string; subscriptions: Array<{ topics?: string[]; compliance_topics?: string[]; uri: string }> };
-}
-
-it('declares the compliance topics and no other, and the paths and API version the bridge uses', () => {
-  const app = parse(readFileSync(new URL('../../shopify.app.toml', import.meta.url), 'utf8')) as unknown as AppToml;
+it('declares every topic the bridge reads, once, with the fields it reads, and the compliance topics', () => {
+  const app = appToml();
   const subscriptions = app.webhooks.subscriptions;
-  expect(subscriptions.flatMap((subscription) => subscription.topics ?? [])).toEqual([]);
+  const declared = subscriptions.flatMap((subscription) => (subscription.topics ?? []).map((topic) => [topic, subscription.include_fields] as const));
+  expect(declared.map(([topic]) => topic).sort()).toEqual([...SHOPIFY_TOPICS].sort());
+  for (const [topic, fields] of declared) expect([topic, fields]).toEqual([topic, DECLARED_FIELDS.get(topic)]);
   expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual([...COMPLIANCE_TOPICS].sort());
   for (const subscription of subscriptions) expect(new URL(subscription.uri).pathname).toBe('/webhooks/shopify');
+});
+
+it('names the paths, the API version, the embedding and the scopes the bridge uses', () => {
+  const app = appToml();
   expect(app.auth.redirect_urls.map((url) => new URL(url).pathname)).toEqual([SHOPIFY_CALLBACK_PATH]);
   // The App URL is the bridge's entry for Shopify (not the operator's /admin/), and is where managed installs get access.
   expect(new URL(app.application_url).pathname).toBe(SHOPIFY_APP_URL_PATH);

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { applyEvent, newOrderRecord } from '../../src/core/order-record.ts';
+import { parse, stringify } from 'lossless-json';
+import { DECLARED_FIELDS } from '../../adapters/shopify/topics.ts';
 import { translateRaw } from '../helpers/adapters.ts';
+import { onlyFields } from '../helpers/fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson, shopifyRefundJson, SHOPIFY_SECRET } from '../helpers/shopify.ts';
 
 const adapter = createShopifyAdapter({ apiSecrets: [SHOPIFY_SECRET] });
@@ -154,6 +157,21 @@ describe('other deliveries', () => {
   });
 });
 
+describe('the fields shopify.app.toml asks Shopify for', () => {
+  const trimmed = (body: string, fields: readonly string[]) => stringify(onlyFields(parse(body), fields)) ?? '';
+  const bodies: Array<[string, string, string]> = [
+    ['orders/paid', 'a paid order', shopifyOrderJson({ id: '8801', customerPhone: '+44 7700 900123' })],
+    ['orders/updated', 'a partly refunded order in another currency', shopifyOrderJson({ id: '8802', financialStatus: 'partially_refunded', refunds: [{ id: 31, transactions: [{ kind: 'refund', status: 'success', amount: '40.00', currency: 'EUR' }] }] })],
+    ['orders/paid', 'a referred order with a loyalty code', shopifyOrderJson({ id: '8803', noteAttributes: [{ name: 'loyalty_referrer', value: 'ref@example.com' }], discountCodes: [{ code: 'LOYALTY-5', amount: '5.00', type: 'fixed_amount' }], landingSite: '/?loyalty_campaign=4' })],
+    ['orders/cancelled', 'a cancelled order without a customer', shopifyOrderJson({ id: '8804', cancelledAt: '2026-11-20T11:00:00-05:00', customer: null, phone: '+1 212 555 0199' })],
+    ['refunds/create', 'a refund', shopifyRefundJson('8805', '9905', '12.50')],
+  ];
+  it.each(bodies)('%s: %s reads the same from the declared fields as from the whole body', async (topic, _name, body) => {
+    const fields = DECLARED_FIELDS.get(topic)!;
+    expect(await translate(topic, trimmed(body, fields))).toEqual(await translate(topic, body));
+  });
+});
+
 const FIXTURES = new URL('../../../shared/fixtures/shopify/', import.meta.url);
 const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
 /** The docs samples wrap the payload in {"response": ...}; the REST fixtures in {"order": ...}. */
@@ -224,6 +242,19 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
     const event = await eventOf('refunds/create', text);
     expect(event.orderId).toMatch(/^\d+$/);
     expect(event.total).toBeNull();
+  });
+
+  it.each([
+    ['orders/cancelled', 'orders_create.docs-sample.2026-04.json', 'response'],
+    ['orders/paid', 'order.real-anonymized.2025-04.json', undefined],
+    ['orders/updated', 'order.real-anonymized.2024-01.json', undefined],
+    ['orders/create', 'order.rest-fixture.json', 'order'],
+    ['refunds/create', 'refunds_create.docs-sample.2026-04.json', 'response'],
+    ['refunds/create', 'refund.real-anonymized.2025-04.json', undefined],
+  ])('reads %s %s the same from the fields shopify.app.toml declares as from the whole body', async (topic, name, key) => {
+    const body = key ? unwrap(fixture(name), key) : fixture(name);
+    const declared = stringify(onlyFields(parse(body), DECLARED_FIELDS.get(topic)!)) ?? '';
+    expect(await translate(topic, declared)).toEqual(await translate(topic, body));
   });
 
   it('records orders/edited, which carries only the edit', async () => {
