@@ -41,6 +41,9 @@ export function dashboard(): express.Router {
 
 let template: string | undefined;
 
+/** A page inside a shop's admin never carries the operator's sign-in form: the merchant is signed in by Shopify. */
+const withoutOperatorSignIn = (page: string) => page.replace(/<!-- operator sign-in -->[\s\S]*?<!-- \/operator sign-in -->/, '');
+
 /** The dashboard page for one shop inside the Shopify admin, as the App URL answers it. */
 export function sendEmbeddedPage(res: Response, { shop, apiKey }: { shop: string; apiKey: string }): void {
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
@@ -56,5 +59,5 @@ export function sendEmbeddedPage(res: Response, { shop, apiKey }: { shop: string
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
-    .send(template.replace('<head>', `<head>\n  ${head}`));
+    .send(withoutOperatorSignIn(template).replace('<head>', `<head>\n  ${head}`));
 }

@@ -28,7 +28,10 @@ export interface ShopCallerParts {
   logger: Logger;
 }
 
-type Identified = { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string };
+type Identified = { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string; retryWithNewToken?: true };
+
+/** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
+export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
 
 /** A JWT (three base64url parts) or the bridge's own shop token: anything else is the operator's to judge. */
 const looksLikeShopSession = (token: string) => isBridgeShopToken(token) || /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
@@ -43,7 +46,7 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
       return (await allowed.check(shop)).allowed ? { ok: true, shop } : { ok: false, status: 403, error: 'this shop is not one this bridge serves' };
     }
     const checked = await signatures.sessionToken(token);
-    if (!checked.ok) return { ok: false, status: 401, error: `${checked.reason}: reload the app from your Shopify admin` };
+    if (!checked.ok) return { ok: false, status: 401, error: checked.reason, retryWithNewToken: true };
     const allowance = await allowed.check(checked.shop);
     if (!allowance.allowed) return { ok: false, status: 403, error: allowance.reason };
     if (!(await access.hasWorkingAccess(checked.shop))) {
@@ -67,6 +70,7 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
         if (!identified.ok) {
           logger.warn({ reason: identified.error }, 'a shop session was refused');
           if (identified.status === 401) res.set('www-authenticate', 'Bearer');
+          if (identified.retryWithNewToken) res.set(RETRY_INVALID_SESSION_HEADER, '1');
           res.status(identified.status).json({ error: identified.error });
           return;
         }

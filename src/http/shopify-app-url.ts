@@ -3,51 +3,90 @@
 // embedded=1 and id_token (a session token). That includes the first open
 // after Shopify installed the app by itself (managed installation), when the
 // bridge has no Admin API access to the shop yet: this is where it gets it.
-//   not signed by Shopify for this app, or stale    401 page, no redirect
-//   a shop the bridge does not serve                403 page saying why
-//   embedded (SHOPIFY_EMBEDDED=true)
-//     opened outside the admin                      redirect into the admin
+//   embedded (SHOPIFY_EMBEDDED=true), as shopify-app-js authenticates it
+//     a good id_token                               the request is the shop's,
+//                                                   whatever its hmac or timestamp
+//                                                   (a reload after 90 s keeps the old ones)
+//     inside the admin, no good id_token            the bounce page, once (shopify-bounce.ts)
+//     signed, opened outside the admin              redirect into the admin
 //     no working access                             token exchange, with id_token
 //     then                                          the dashboard with App Bridge
 //   not embedded
+//     not signed by Shopify for this app, or stale  401 page
 //     no working access                             the authorization code grant
 //     then                                          the dashboard, signed in as the shop
+//   a shop the bridge does not serve                403 page saying why
+// Pages for a shop's admin may be framed by it, so the merchant reads them.
 import type { Request, RequestHandler, Response } from 'express';
 import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
 import type { ShopifyAuthParts } from './shopify-auth.ts';
+import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
 import { sendEmbeddedPage } from './dashboard.ts';
 import { plainPage } from './plain-page.ts';
 
 export interface AppUrlParts extends ShopifyAuthParts {
   beginInstall: (req: Request, res: Response, shop: string) => Promise<void>;
+  /** The bridge's public address and the App URL's path on it, where the bounce page sends App Bridge back to. */
+  appUrl: string;
+  appPath: string;
 }
 
-export function shopifyAppUrl({ shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, logger, beginInstall }: AppUrlParts): RequestHandler {
+export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
+  const { shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, logger, beginInstall } = parts;
   const { access } = shopify;
   const app = shopify.app!;
+  const shopParam = (req: Request) => app.utils.sanitizeShop(typeof req.query.shop === 'string' ? req.query.shop : '') ?? undefined;
 
-  return async (req, res) => {
-    const checked = await signatures.appUrl(req.query as Record<string, unknown>);
-    if (!checked.ok) {
-      logger.warn({ reason: checked.reason }, 'the App URL was opened without a valid Shopify signature');
-      return plainPage(res, 401, 'Open this app from your Shopify admin', `This address works only as Shopify opens it: ${checked.reason}.`);
-    }
-    const { shop } = checked;
+  /** Shows the shop its page, once the request is known to be the shop's. */
+  const serve = async (req: Request, res: Response, shop: string, idToken: string | undefined) => {
     const framedBy = embedded ? shop : undefined;
     const allowance = await allowed.check(shop);
     if (!allowance.allowed) {
       logger.warn({ shop }, 'the App URL was opened for a shop the bridge does not serve');
       return plainPage(res, 403, 'This bridge does not serve this shop', allowance.reason, { framedBy });
     }
-
     if (!embedded) {
       if (!(await access.hasWorkingAccess(shop))) return beginInstall(req, res, shop);
       // Shopify has just said who opened the app: the dashboard, signed in as that shop.
       return void res.redirect(303, `/admin/#shop-token=${bridgeTokens.mint(shop)}`);
     }
+    if (idToken && !(await access.hasWorkingAccess(shop))) {
+      try {
+        await access.exchange(shop, idToken);
+      } catch (error) {
+        logger.warn({ shop, reason: (error as Error).message }, 'token exchange failed at the App URL');
+        const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
+        return plainPage(res, refused ? 401 : 502, 'Shopify did not give access to this shop', refused ? 'Reload the app; if it persists, uninstall and install it again.' : 'Shopify did not answer; reload the app in a minute.', { framedBy });
+      }
+      await installed(shop, 'token_exchange');
+    }
+    // Without an id_token (Shopify always sends one inside the admin), the page's first call brings one, and access with it.
+    sendEmbeddedPage(res, { shop, apiKey });
+  };
 
-    if (!checked.embedded) {
+  return async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const idToken = typeof query.id_token === 'string' ? query.id_token : undefined;
+
+    if (embedded && idToken) {
+      // The session token says whose request this is; the link's own hmac and timestamp may be long stale (a reload).
+      const token = await signatures.sessionToken(idToken);
+      const shop = shopParam(req);
+      if (token.ok && (!shop || token.shop === shop)) return serve(req, res, token.shop, idToken);
+      logger.warn({ shop, reason: token.ok ? 'the session token is for another shop' : token.reason }, 'the App URL carried a session token that was refused');
+      return bounceOrExplain(req, res, shop);
+    }
+
+    const checked = await signatures.appUrl(query);
+    if (!checked.ok) {
+      const shop = shopParam(req);
+      // Inside the admin (a reload after the link went stale): App Bridge brings a fresh session token.
+      if (embedded && shop && query.embedded === '1') return bounceOrExplain(req, res, shop);
+      logger.warn({ reason: checked.reason }, 'the App URL was opened without a valid Shopify signature');
+      return plainPage(res, 401, 'Open this app from your Shopify admin', `This address works only as Shopify opens it: ${checked.reason}.`, { framedBy: embedded ? shop : undefined });
+    }
+    if (embedded && !checked.embedded) {
       // Opened outside the admin (a bookmark, say): the app lives inside it.
       try {
         return void res.redirect(302, app.auth.buildEmbeddedAppUrl(checked.host ?? ''));
@@ -56,24 +95,12 @@ export function shopifyAppUrl({ shopify, allowed, signatures, bridgeTokens, inst
         throw error;
       }
     }
-    if (checked.idToken) {
-      const token = await signatures.sessionToken(checked.idToken);
-      if (!token.ok || token.shop !== shop) {
-        logger.warn({ shop, reason: token.ok ? 'the session token is for another shop' : token.reason }, 'the App URL carried a session token that was refused');
-        return plainPage(res, 401, 'Open this app from your Shopify admin', 'The session Shopify handed over was not valid: reload the app.', { framedBy });
-      }
-      if (!(await access.hasWorkingAccess(shop))) {
-        try {
-          await access.exchange(shop, checked.idToken);
-        } catch (error) {
-          logger.warn({ shop, reason: (error as Error).message }, 'token exchange failed at the App URL');
-          const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
-          return plainPage(res, refused ? 401 : 502, 'Shopify did not give access to this shop', refused ? 'Reload the app from your Shopify admin; if it persists, reinstall it.' : 'Shopify did not answer; reload the app in a minute.', { framedBy });
-        }
-        await installed(shop, 'token_exchange');
-      }
-    }
-    // Without an id_token (Shopify always sends one inside the admin), the page's first call brings one, and access with it.
-    sendEmbeddedPage(res, { shop, apiKey });
+    return serve(req, res, checked.shop, undefined);
   };
+
+  /** The bounce page, unless this request already came back from it: then a page that says what to do, framed by the shop's admin. */
+  function bounceOrExplain(req: Request, res: Response, shop: string | undefined): void {
+    if (shop && !cameBackFromBounce(req)) return redirectToBounce(req, res, parts);
+    plainPage(res, 401, 'The app could not confirm your session', 'Shopify’s session for this page was not accepted. Reload the page; if this keeps happening, ask whoever runs this app to check its client secret (SHOPIFY_API_SECRET).', { framedBy: shop });
+  }
 }

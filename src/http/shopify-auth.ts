@@ -19,6 +19,7 @@ import type { ShopifyParts } from '../platforms.ts';
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
+import { bouncePage } from './shopify-bounce.ts';
 import type { ShopifyInstalled } from './shopify-installed.ts';
 
 export const SHOPIFY_CALLBACK_PATH = '/shopify/auth/callback';
@@ -71,7 +72,9 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
     return undefined;
   };
 
-  router.get('/app', shopifyAppUrl({ ...parts, beginInstall }));
+  const appUrl = shopify.appUrl ?? '';
+  router.get('/app', shopifyAppUrl({ ...parts, beginInstall, appUrl, appPath: SHOPIFY_APP_URL_PATH }));
+  if (appUrl) router.get('/session-token', bouncePage({ apiKey: parts.apiKey, appUrl, appPath: SHOPIFY_APP_URL_PATH, sanitizeShop: (shop) => app.utils.sanitizeShop(shop) ?? undefined }));
 
   router.get('/auth', async (req: Request, res: Response) => {
     const shop = await allowedShopOf(req, res);

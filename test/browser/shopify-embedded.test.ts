@@ -16,45 +16,13 @@ import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { APP_KEY, APP_SECRET, CHROME_UA, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 
 const SHOP = 'alpha-store.myshopify.com';
 const OTHER = 'beta-store.myshopify.com';
 const BRIDGE_ORIGIN = 'https://bridge.test';
-const ADMIN_ORIGIN = 'https://admin.shopify.com';
 const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/alpha-store/apps/${APP_KEY}`;
-
-/** App Bridge as the page sees it: the global shopify, whose idToken() asks the admin for a fresh session token. */
-const FAKE_APP_BRIDGE = `(() => {
-  const apiKey = document.querySelector('meta[name="shopify-api-key"]')?.content;
-  if (!apiKey) throw new Error('App Bridge needs <meta name="shopify-api-key">');
-  let next = 0;
-  const waiting = new Map();
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent || event.data?.type !== 'id-token') return;
-    waiting.get(event.data.id)?.(event.data.token);
-    waiting.delete(event.data.id);
-  });
-  window.shopify = {
-    config: { apiKey },
-    idToken: () => new Promise((resolve) => {
-      const id = ++next;
-      waiting.set(id, resolve);
-      window.parent.postMessage({ type: 'id-token', id, apiKey }, '${ADMIN_ORIGIN}');
-    }),
-  };
-})();`;
-
-/** The admin: frames the app and answers its requests for session tokens. */
-const adminPage = (appUrl: string) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
-<h1>alpha-store · Apps · loyalty-bridge</h1>
-<iframe id="app" src="${appUrl}" style="width:1240px;height:900px;border:0"></iframe>
-<script>
-  window.addEventListener('message', async (event) => {
-    if (event.origin !== '${BRIDGE_ORIGIN}' || event.data?.type !== 'id-token') return;
-    event.source.postMessage({ type: 'id-token', id: event.data.id, token: await window.mintSessionToken(event.data.apiKey) }, event.origin);
-  });
-</script>`;
 
 if (!chromiumAvailable) console.warn(`embedded Shopify browser test skipped: no Chromium at ${CHROMIUM}`);
 
@@ -82,8 +50,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
       return apiKey === APP_KEY ? mintSessionToken({ shop: SHOP, apiKey, secret: APP_SECRET }) : '';
     });
     const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
-    await context.route(`${ADMIN_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: adminPage(appUrl) }));
-    await context.route(APP_BRIDGE_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_APP_BRIDGE }));
+    await context.route(`${ADMIN_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }));
+    await context.route(APP_BRIDGE_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }));
     // The bridge's public address, passed through to the running bridge over HTTP, its answer (headers, CSP) untouched.
     await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());

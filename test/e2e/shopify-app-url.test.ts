@@ -80,6 +80,8 @@ describe('embedded: a managed install, then the first open', () => {
     ]);
     expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/), expiresAt: expect.any(String) });
     expect(html).not.toContain((await session(MANAGED))!.accessToken);
+    // The merchant is signed in by Shopify: the operator's sign-in form is never sent into the admin.
+    expect(html).not.toMatch(/sign-in-form|Admin token/);
     // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop).
     await eventually(async () => expect((await suite.running.bridge.engine.store.getRecord<{ healthy: number }>('platform-health', `shopify:${MANAGED}`))?.healthy).toBe(10));
     expect(suite.fake.shop(MANAGED).subscriptions).toEqual([]);
@@ -89,14 +91,48 @@ describe('embedded: a managed install, then the first open', () => {
     expect(exchanges(MANAGED).length - exchangesBefore).toBe(1);
   });
 
-  it('refuses a session token for another shop than the link names, and exchanges nothing', async () => {
+  it('refuses a session token for another shop than the link names: one bounce for a fresh token, then a page the admin can show, and nothing exchanged', async () => {
     suite.fake.install(MANAGED);
     await start();
     const before = suite.fake.tokenRequests.length;
-    const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(OTHER) }));
-    expect(response.status).toBe(401);
+    const query = appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(OTHER) });
+    const first = await open(query);
+    expect(first.status).toBe(302);
+    const bounce = new URL(first.headers.get('location')!, suite.running.url);
+    expect(bounce.pathname).toBe('/shopify/session-token');
+    const reload = new URL(bounce.searchParams.get('shopify-reload')!);
+    expect(reload.searchParams.get('id_token')).toBeNull();
+    expect(reload.searchParams.get('bounced')).toBe('1');
+    // Back from the bounce with a token still not for this shop: no second bounce.
+    const again = await open(`${reload.searchParams.toString()}&id_token=${idToken(OTHER)}`);
+    expect(again.status).toBe(401);
+    expect(again.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
     expect(await session(MANAGED)).toBeUndefined();
     expect(suite.fake.tokenRequests.length).toBe(before);
+  });
+
+  it('takes a good session token with a stale link (a reload after 90 s), and bounces a stale link whose token expired', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const stale = Math.floor(Date.now() / 1000) - 600;
+    expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED), timestamp: stale }))).status).toBe(200);
+    const expired = mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+    const bounced = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired, timestamp: stale }));
+    expect(bounced.status).toBe(302);
+    const page = await fetch(new URL(bounced.headers.get('location')!, suite.running.url));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`<script src="${APP_BRIDGE_URL}"></script>`);
+    expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
+    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+  });
+
+  it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {
+    await start();
+    for (const reload of ['https://evil.example/shopify/app?shop=x', `${suite.running.url}/admin/api/orders`, 'javascript:alert(1)']) {
+      const page = await fetch(`${suite.running.url}/shopify/session-token?${new URLSearchParams({ shop: MANAGED, 'shopify-reload': reload })}`);
+      expect(page.status).toBe(400);
+    }
   });
 
   it('sends a link opened outside the admin into the admin', async () => {

@@ -30,11 +30,17 @@ async function bearer() {
   return token() ?? sessionStorage.getItem(SHOP_TOKEN_KEY);
 }
 
-async function api(path, options = {}) {
-  const response = await fetch(`/admin/api${path}`, {
+async function call(path, options) {
+  return fetch(`/admin/api${path}`, {
     ...options,
     headers: { authorization: `Bearer ${await bearer()}`, 'content-type': 'application/json', ...(options.headers ?? {}) },
   });
+}
+
+async function api(path, options = {}) {
+  let response = await call(path, options);
+  // Inside the admin, a session token refused (expired on the way, say) is tried once more with a fresh one, as Shopify asks.
+  if (response.status === 401 && EMBEDDED && response.headers.get('x-shopify-retry-invalid-session-request') === '1') response = await call(path, options);
   if (response.status === 401 && shopView()) {
     sessionEnded();
     throw new Error('unauthorised');
@@ -451,7 +457,7 @@ function signedIn() {
 /** A shop's page: its orders and its Shopify access, nothing of the operator's. */
 async function startShopView() {
   for (const element of document.querySelectorAll('.operator-only')) element.hidden = true;
-  $('#sign-in').hidden = true;
+  if ($('#sign-in')) $('#sign-in').hidden = true;
   $('#app').hidden = false;
   try {
     const { body } = await api('/session');
@@ -475,7 +481,8 @@ async function startShopView() {
 function sessionEnded() {
   sessionStorage.removeItem(SHOP_TOKEN_KEY);
   clearInterval(refreshTimer);
-  $('#shop-notice').textContent = 'This session has ended: open the app again from your Shopify admin.';
+  // Inside the admin the merchant is already where the app opens: a reload brings a fresh session.
+  $('#shop-notice').textContent = EMBEDDED ? 'Your session could not be confirmed: reload the page.' : 'This session has ended: open the app again from your Shopify admin.';
   $('#shop-notice').hidden = false;
 }
 
@@ -488,7 +495,8 @@ function signOut(message = '') {
   $('#sign-in-error').textContent = message;
 }
 
-$('#sign-in-form').addEventListener('submit', async (event) => {
+// Not on a page inside the Shopify admin, which never carries the operator's sign-in.
+$('#sign-in-form')?.addEventListener('submit', async (event) => {
   event.preventDefault();
   sessionStorage.setItem(TOKEN_KEY, $('#token').value);
   $('#token').value = '';

@@ -1,0 +1,66 @@
+// The bounce page, as Shopify's own libraries (shopify-app-js) answer a
+// document request inside the admin whose session token is missing, expired
+// or invalid: a page that only loads App Bridge. App Bridge, seeing the
+// shopify-reload parameter, asks the admin for a fresh session token and
+// loads that address again with it as id_token. A merchant who reloads the
+// app after its link went stale (the App URL's hmac lasts 90 s, a session
+// token a minute) sees the app again, never an error page.
+//
+// It never loops: the address to reload carries `bounced=1`, and a request
+// that comes back from a bounce still without a good session token gets a
+// page that says what to do, framed by the shop's admin so it can be read.
+import type { Request, RequestHandler, Response } from 'express';
+import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
+import { escapeHtml } from './plain-page.ts';
+
+export const SHOPIFY_BOUNCE_PATH = '/shopify/session-token';
+/** Marks a reload that comes back from the bounce page. */
+export const BOUNCED_PARAM = 'bounced';
+
+export interface BounceParts {
+  apiKey: string;
+  /** The bridge's public address: where App Bridge is sent back to. */
+  appUrl: string;
+  /** The App URL's path, the only place the bounce sends App Bridge back to. */
+  appPath: string;
+  /** A shop domain, or undefined when the text is not one (the library's sanitizeShop). */
+  sanitizeShop: (shop: string) => string | undefined;
+}
+
+/** Whether this request already came back from the bounce page once. */
+export const cameBackFromBounce = (req: Request) => req.query[BOUNCED_PARAM] === '1';
+
+/** Sends a document request to the bounce page, to come back to the same address with a fresh session token. */
+export function redirectToBounce(req: Request, res: Response, parts: Pick<BounceParts, 'appUrl' | 'appPath'>): void {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' && name !== 'id_token') params.set(name, value);
+  params.set(BOUNCED_PARAM, '1');
+  const reload = `${parts.appUrl.replace(/\/+$/, '')}${parts.appPath}?${params.toString()}`;
+  const bounce = new URLSearchParams({ shop: String(req.query.shop ?? ''), ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}), 'shopify-reload': reload });
+  res.redirect(302, `${SHOPIFY_BOUNCE_PATH}?${bounce.toString()}`);
+}
+
+/** GET /shopify/session-token: App Bridge alone, framed by the shop's admin. */
+export function bouncePage(parts: BounceParts): RequestHandler {
+  const appOrigin = new URL(parts.appUrl).origin;
+  return (req, res) => {
+    const shop = parts.sanitizeShop(String(req.query.shop ?? ''));
+    const reload = typeof req.query['shopify-reload'] === 'string' ? req.query['shopify-reload'] : '';
+    let target: URL | undefined;
+    try {
+      target = new URL(reload);
+    } catch {
+      target = undefined;
+    }
+    // App Bridge goes back only to this bridge's App URL: never an address a link chose.
+    if (!shop || !target || target.origin !== appOrigin || target.pathname !== parts.appPath) {
+      res.status(400).type('text/plain').send('This page is only reached from the app inside the Shopify admin.');
+      return;
+    }
+    res
+      .status(200)
+      .type('html')
+      .set({ 'content-security-policy': embeddedCsp(shop), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' })
+      .send(`<!doctype html><meta charset="utf-8"><meta name="shopify-api-key" content="${escapeHtml(parts.apiKey)}"><script src="${APP_BRIDGE_URL}"></script>`);
+  };
+}
