@@ -16,6 +16,7 @@ import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
 import { deliveryBody, type InboxEntry, type StoredDelivery } from './delivery.ts';
+import type { OrderEvent } from './order-event.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
 import { WorkLoop, type YieldTo } from './work-loop.ts';
@@ -124,7 +125,7 @@ export class Intake {
     }
     switch (translation.kind) {
       case 'events':
-        return this.#commit({ entryKey: entry.key, events: translation.events, lane: entry.lane, ...(await this.#reinstall(delivery)) }, lease);
+        return this.#commit({ entryKey: entry.key, events: translation.events, lane: entry.lane, ...(await this.#reinstall(delivery, translation.events)) }, lease);
       case 'ignored':
       case 'recorded':
         this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');
@@ -172,12 +173,18 @@ export class Intake {
   /**
    * An order delivery from a shop the app was uninstalled from: sent before
    * the uninstall, it is ignored; sent after, the app is back (reinstalled
-   * without OAuth), and the uninstall is cleared.
+   * without OAuth, or by Shopify itself), and the uninstall is cleared. When
+   * it was sent is the earlier of the time its headers give (never after its
+   * arrival) and the time its signed body gives its order: a captured
+   * delivery of before the uninstall, sent again later with a header dated
+   * now, still tells of an order as it was then.
    */
-  async #reinstall(delivery: StoredDelivery): Promise<{ shop?: ShopState; ignore?: true }> {
+  async #reinstall(delivery: StoredDelivery, events: readonly OrderEvent[]): Promise<{ shop?: ShopState; ignore?: true }> {
     const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
     if (!state?.uninstalledAt) return {};
-    if (Date.parse(delivery.sentAt) <= Date.parse(state.uninstalledAt)) return { ignore: true };
+    const bodyTime = Math.max(...events.map((event) => Date.parse(event.occurredAt)).filter((time) => !Number.isNaN(time)));
+    const sent = Math.min(Date.parse(delivery.sentAt), Number.isFinite(bodyTime) ? bodyTime : Number.POSITIVE_INFINITY);
+    if (sent <= Date.parse(state.uninstalledAt)) return { ignore: true };
     this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'a delivery sent after the uninstall: the app is installed again');
     return { shop: { ...state, uninstalledAt: null, installedAt: delivery.sentAt } };
   }

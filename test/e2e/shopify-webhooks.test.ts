@@ -130,7 +130,7 @@ describe('POST /webhooks/shopify', () => {
     // The app was put back (without OAuth): its next delivery counts, and clears the uninstall.
     const after = '820982911946154508017';
     // Sent after the uninstall: no time later than its arrival is taken from its header.
-    await deliver('orders/paid', shopifyOrderJson({ id: after }), { shop, triggeredAt: new Date() });
+    await deliver('orders/paid', shopifyOrderJson({ id: after, updatedAt: new Date().toISOString() }), { shop, triggeredAt: new Date() });
     await settle();
     expect(earning(after)).toMatchObject({ status: 'pending' });
     expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });

@@ -166,10 +166,24 @@ describe('unsigned headers decide nothing', () => {
     expect(uninstalledAt).toBeGreaterThanOrEqual(before - 1_000);
     expect(uninstalledAt).toBeLessThanOrEqual(Date.now());
     // An order sent after it still counts (it reinstalls the shop): the forged date held nothing back.
-    const order = shopifyOrderJson({ id: '9270000000008' });
+    const order = shopifyOrderJson({ id: '9270000000008', updatedAt: new Date().toISOString() });
     await post(order, shopifyHeaders({ topic: 'orders/paid', body: order, shop }));
     await bridge.engine.drain();
     expect(earning('9270000000008')).toMatchObject({ status: 'pending' });
+  });
+
+  it('does not take a captured delivery of before an uninstall, sent again after it dated now, for a reinstall', async () => {
+    const shop = VICTIM;
+    const captured = shopifyOrderJson({ id: '9270000000010', updatedAt: new Date(Date.now() - 3_600_000).toISOString() });
+    const uninstall = JSON.stringify({ id: 9, name: 'Victim', domain: null, myshopify_domain: shop });
+    expect((await post(uninstall, shopifyHeaders({ topic: 'app/uninstalled', body: uninstall, shop }))).body.result).toBe('accepted');
+    await bridge.engine.drain();
+    const uninstalledAt = (await shopState(shop))?.uninstalledAt;
+    expect(uninstalledAt).toEqual(expect.any(String));
+    expect((await post(captured, shopifyHeaders({ topic: 'orders/paid', body: captured, shop, triggeredAt: new Date() }))).body.result).toBe('accepted');
+    await bridge.engine.drain();
+    expect(earning('9270000000010')).toBeUndefined();
+    expect((await shopState(shop))?.uninstalledAt).toBe(uninstalledAt);
   });
 
   it('counts invented topics under one label, and invented shops in a bounded list', async () => {
