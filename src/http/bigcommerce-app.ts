@@ -19,7 +19,6 @@
 // first (callback-payloads.ts), so the load payload a browser holds for a day
 // cannot uninstall. A payload that does not verify, or was used at another
 // callback, is 401 and changes nothing.
-import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
@@ -122,8 +121,7 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       shop: storeHash,
       accessToken: token.accessToken,
       scope: token.scope,
-      // Kept across a reinstall, so that hooks made before still check out.
-      headerSecret: before?.headerSecret ?? randomBytes(32).toString('base64url'),
+      // No header secret: BigCommerce signs the app's hooks with its client secret, and that alone is checked (stores.ts).
       accountUuid: token.accountUuid,
       installedAt: before?.installedAt ?? now,
       updatedAt: now,

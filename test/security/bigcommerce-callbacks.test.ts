@@ -6,6 +6,8 @@
 //     of two uses racing at different callbacks exactly one succeeds
 //   - an uninstall is confirmed with BigCommerce (which revokes the token)
 //     before the token is forgotten
+//   - an installed store's deliveries are BigCommerce's by its signature
+//     alone: a header secret from a captured delivery forges nothing
 //   - only the merchant's stores install and earn (BIGCOMMERCE_STORES,
 //     BIGCOMMERCE_OPEN_INSTALLS), and stores installed before the upgrade
 //     keep earning
@@ -176,6 +178,53 @@ describe('one signed payload, one purpose', () => {
       expect(state?.uninstallPending).toBeUndefined();
     });
     expect(await reached(app.bridge)).not.toContain('delta4');
+  });
+});
+
+describe('deliveries of a store installed as an app', () => {
+  let app: Running;
+  const HEADER = 'header-secret-an-earlier-release-gave-0123';
+  /** As an earlier release left it: a header secret of the store's own, on a hook BigCommerce signs with the app's client secret. */
+  const earlierRelease = async (bc: FakeBigCommerce, url: string) => {
+    bc.addStore('eta5', 'eta-token', CLIENT_SECRET).hooks.push({ id: 601, scope: 'store/order/created', destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: { 'x-loyalty-bridge-token': HEADER }, created_at: 0, updated_at: 0, signingSecret: CLIENT_SECRET });
+  };
+  const forged = (hash: string, orderId: number, header: string) => {
+    const body = bcPayload('store/order/created', orderId).replace(`stores/${BC_STORE}`, `stores/${hash}`);
+    return fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': header }, body });
+  };
+  beforeAll(async () => {
+    app = await startApp({ BIGCOMMERCE_STORES: 'eta5,theta6', BIGCOMMERCE_STORE_HASH: 'handmade1', BIGCOMMERCE_ACCESS_TOKEN: 'handmade-token', BIGCOMMERCE_WEBHOOK_SECRET: 'handmade-header-secret-0123456789' }, earlierRelease);
+    const now = new Date().toISOString();
+    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:eta5', { platform: 'bigcommerce', shop: 'eta5', accessToken: 'eta-token', scope: SCOPE, headerSecret: HEADER, accountUuid: null, installedAt: now, updatedAt: now });
+  }, 30_000);
+  afterAll(() => app?.stop());
+
+  it('are checked by BigCommerce’s signature alone: the header secret from a captured delivery forges nothing', async () => {
+    // BigCommerce's own delivery through the old hook, header and signature: accepted.
+    await orderEarns(app, 'eta5', 8501);
+    expect(earnings(app.bridge, '8501')).toHaveLength(1);
+    // The header alone, on a body naming any order: refused, and nothing read or earned.
+    app.bc.stores.get('eta5')!.orders.set(8502, bcOrder(8502, 11));
+    const answer = await forged('eta5', 8502, HEADER);
+    expect(answer.status).toBe(401);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8502')).toEqual([]);
+    expect(app.bc.requests.filter((request) => request.path === '/v2/orders/8502')).toEqual([]);
+  });
+
+  it('are not opened by the header secret of the store configured by hand either', async () => {
+    app.bc.stores.get('eta5')!.orders.set(8503, bcOrder(8503, 11));
+    expect((await forged('eta5', 8503, 'handmade-header-secret-0123456789')).status).toBe(401);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8503')).toEqual([]);
+  });
+
+  it('come through hooks the bridge makes with no header secret, which BigCommerce signs', async () => {
+    await installed(app, 'theta6');
+    expect(app.bc.stores.get('theta6')!.hooks.map((hook) => hook.headers ?? {})).toEqual(Array.from({ length: HOOK_SCOPES }, () => ({})));
+    expect((await installOf(app.bridge, 'theta6'))?.headerSecret).toBeUndefined();
+    await orderEarns(app, 'theta6', 8601);
+    expect(earnings(app.bridge, '8601')).toHaveLength(1);
   });
 });
 
