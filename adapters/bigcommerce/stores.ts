@@ -66,6 +66,9 @@ export interface BigCommerceStore {
   installedAt: string | null;
 }
 
+/** What forgetting a token found: it deleted; no install at all; or another token (a reinstall), which stays. */
+export type ForgetOutcome = 'forgotten' | 'none' | 'replaced';
+
 export interface BigCommerceStoresOptions {
   store: LedgerStore;
   env: BigCommerceEnvironment;
@@ -156,12 +159,16 @@ export class BigCommerceStores {
 
   /**
    * The app was uninstalled: its token is forgotten (BigCommerce revoked it
-   * anyway). With `onlyToken`, only while the install still holds that token:
-   * a reinstall meanwhile brought a new one, which stays.
+   * anyway), but only while the install still holds that token, checked and
+   * deleted in one compare-and-set across bridges: a reinstall saved at any
+   * moment brought a new token, which stays.
    */
-  async forget(storeHash: string, onlyToken?: string): Promise<void> {
-    if (onlyToken !== undefined && (await this.#install(storeHash, true))?.accessToken !== onlyToken) return;
-    await this.#o.store.deleteRecord('session', bigCommerceInstallId(storeHash));
-    this.#cache.set(storeHash, undefined);
+  async forget(storeHash: string, token: string): Promise<ForgetOutcome> {
+    const { changed, value } = await this.#o.store.changeRecord<BigCommerceInstall>('session', bigCommerceInstallId(storeHash), (current) =>
+      current?.accessToken === token ? { delete: true } : undefined,
+    );
+    this.#cache.set(storeHash, value);
+    if (changed) return 'forgotten';
+    return value === undefined ? 'none' : 'replaced';
   }
 }

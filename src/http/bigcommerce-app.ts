@@ -152,6 +152,10 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
       return void res.json({ result: 'uninstalled' });
     }
+    if (outcome.kind === 'superseded') {
+      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall callback found the app installed again meanwhile: the new install stays');
+      return void res.json({ result: 'superseded', reason: 'the app was installed again meanwhile' });
+    }
     // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
     res.json({ result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' });
   });

@@ -92,7 +92,7 @@ async function orderEarns(app: Running, hash: string, orderId: number): Promise<
 describe('one signed payload, one purpose', () => {
   let app: Running;
   beforeAll(async () => {
-    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4' });
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4,epsilon5' });
   }, 30_000);
   afterAll(() => app?.stop());
 
@@ -178,6 +178,27 @@ describe('one signed payload, one purpose', () => {
       expect(state?.uninstallPending).toBeUndefined();
     });
     expect(await reached(app.bridge)).not.toContain('delta4');
+  });
+
+  it('keeps a reinstall that lands while the uninstall callback asks BigCommerce about the old token: installed, with its new token', async () => {
+    await installed(app, 'epsilon5');
+    const release = app.bc.hold();
+    let uninstalling;
+    try {
+      // BigCommerce revokes the old token and calls back; the callback's check of that token waits at BigCommerce.
+      uninstalling = app.bc.uninstall('epsilon5');
+      await eventually(() => expect(app.bc.waiting).toBeGreaterThanOrEqual(1));
+      expect((await app.bc.install('epsilon5')).status).toBe(200);
+    } finally {
+      release();
+    }
+    const reinstalled = (await installOf(app.bridge, 'epsilon5'))!.accessToken;
+    expect((await uninstalling).status).toBe(200);
+    expect((await installOf(app.bridge, 'epsilon5'))?.accessToken).toBe(reinstalled);
+    expect((await shopState(app.bridge, 'epsilon5'))?.uninstalledAt).toBeNull();
+    await eventually(() => expect(app.bc.stores.get('epsilon5')!.hooks).toHaveLength(HOOK_SCOPES), 10_000);
+    await orderEarns(app, 'epsilon5', 8501);
+    expect(earnings(app.bridge, '8501')).toHaveLength(1);
   });
 });
 

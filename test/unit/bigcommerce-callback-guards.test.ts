@@ -8,7 +8,7 @@ import { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { CallbackPayloads } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { allowEarlierInstalls } from '../../adapters/bigcommerce/earlier-installs.ts';
 import type { TokenCheck } from '../../adapters/bigcommerce/rest-api.ts';
-import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { BigCommerceStores, type BigCommerceInstall } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks, type BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
@@ -65,9 +65,10 @@ describe('an uninstall confirmed with BigCommerce', () => {
     let installed = true;
     const stores = {
       appAccess: async () => (installed ? { accessToken: 'the-token', api: { tokenCheck: async () => answers.shift() ?? { kind: 'works' } } } : undefined),
-      forget: async (hash: string, token?: string) => {
+      forget: async (hash: string, token: string) => {
         forgotten.push(`${hash}:${token}`);
         installed = false;
+        return 'forgotten';
       },
     } as unknown as BigCommerceStores;
     const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
@@ -137,6 +138,37 @@ describe('an uninstall confirmed with BigCommerce', () => {
     const checks = new UninstallChecks({ store, stores, logger: silent, now: () => T0 });
     expect(await checks.confirm('s2')).toEqual({ kind: 'uninstalled', why: 'no_token' });
     expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
+  });
+});
+
+describe('forgetting a store’s token', () => {
+  const install = (accessToken: string): BigCommerceInstall => ({ platform: 'bigcommerce', shop: 's1', accessToken, scope: 'store_v2_orders_read_only', accountUuid: null, installedAt: 'then', updatedAt: 'then' });
+
+  it('keeps the new token of a reinstall another bridge saves the moment this one has read the old', async () => {
+    const ledger = await opened();
+    await ledger.putRecord('session', 'bigcommerce:s1', install('old-token'));
+    // The reinstall lands at the earliest moment another bridge's write can: right after this bridge's read of the session.
+    let landed = false;
+    const reinstallAfter = async <T>(read: Promise<T>): Promise<T> => {
+      const value = await read;
+      if (!landed) {
+        landed = true;
+        await ledger.putRecord('session', 'bigcommerce:s1', install('new-token'));
+      }
+      return value;
+    };
+    const racing = new Proxy(ledger, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        const call = (...args: unknown[]) => (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+        return name === 'getRecord' || name === 'changeRecord' ? (...args: unknown[]) => reinstallAfter(call(...args)) : call;
+      },
+    });
+    const stores = new BigCommerceStores({ store: racing, env: {}, apiUrl: 'https://api.bigcommerce.test' });
+    await stores.forget('s1', 'old-token');
+    expect(landed).toBe(true);
+    expect(await ledger.getRecord('session', 'bigcommerce:s1')).toMatchObject({ accessToken: 'new-token' });
   });
 });
 
