@@ -218,8 +218,13 @@ export class UninstallChecks {
   }
 }
 
-/** Whether a pending uninstall is still the one a check started from. */
-const samePending = (current: PendingUninstall | undefined, expected: PendingUninstall): boolean => current?.since === expected.since;
+/**
+ * Whether a pending uninstall is still the one a check started from, field by
+ * field: a new uninstall callback keeps `since` but starts the checks again,
+ * so `since` alone would let an older check drop or overwrite its record.
+ */
+const samePending = (current: PendingUninstall | undefined, expected: PendingUninstall): boolean =>
+  current !== undefined && current.since === expected.since && current.checks === expected.checks && current.nextCheckAt === expected.nextCheckAt && current.last === expected.last;
 
 async function withDeadline(asked: Promise<TokenCheck>, ms: number): Promise<TokenCheck> {
   // A failure after the deadline must not go unhandled; before it, it is an unknown like any other.

@@ -132,6 +132,44 @@ describe('an uninstall confirmed with BigCommerce', () => {
     expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
   });
 
+  it('lets no check that started before a new uninstall callback drop the pending uninstall that callback wrote', async () => {
+    const store = await opened();
+    let now = T0;
+    let accepted = true;
+    let session: string | undefined = 'the-token';
+    // The first check (an older pass's) waits at BigCommerce until let go.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let calls = 0;
+    const tokenCheck = async (): Promise<TokenCheck> => {
+      const answer: TokenCheck = accepted ? { kind: 'works' } : { kind: 'refused', status: 401 };
+      if (++calls === 1) await held;
+      return answer;
+    };
+    const stores = {
+      appAccess: async () => (session ? { accessToken: session, api: { tokenCheck } } : undefined),
+      forget: async () => ((session = undefined), 'forgotten'),
+    } as unknown as BigCommerceStores;
+    const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
+    // An uninstall pending a day, at its last check (an old payload replayed after a reinstall, say).
+    const old = { since: new Date(T0 - 86_000_000).toISOString(), checks: 3, nextCheckAt: new Date(T0 - 1).toISOString(), last: 'works' as const };
+    await store.putRecord<BigCommerceShopState>('shop', 'bigcommerce:s1', { platform: 'bigcommerce', shop: 's1', uninstalledAt: null, uninstallPending: old });
+
+    const olderPass = checks.recheck('s1', old);
+    // Meanwhile the merchant uninstalls; BigCommerce calls back before it revokes the token.
+    expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending' });
+    letGo();
+    expect(await olderPass).toEqual({ kind: 'superseded' });
+    expect((await store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1'))?.uninstallPending).toMatchObject({ checks: 1 });
+
+    // BigCommerce revokes the token: the callback's uninstall is confirmed.
+    accepted = false;
+    now += 1_000;
+    await checks.checkDue();
+    expect(session).toBeUndefined();
+    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({ uninstalledAt: old.since });
+  });
+
   it('marks a store it holds no app token for uninstalled', async () => {
     const store = await opened();
     const stores = { appAccess: async () => undefined } as unknown as BigCommerceStores;
