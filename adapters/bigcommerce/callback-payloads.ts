@@ -8,6 +8,12 @@
 // The record is added with store.addRecord, which is atomic across bridges on
 // one ledger: of two uses racing at different callbacks exactly one wins.
 //
+// A callback that acts (uninstall) marks the record once it has acted
+// (handled): a repeat after that is answered without acting again, so a
+// replayed uninstall payload can neither move the uninstall's time nor spend
+// the store's API budget on another token check. A repeat before it (the
+// first call failed midway) acts again.
+//
 // Expiry: a record is of no use once its payload has expired (jose refuses
 // it then), so at most every PRUNE_EVERY_MS a callback lists the records and
 // deletes those past their exp and the clock leeway. There are as many
@@ -23,9 +29,15 @@ export interface CallbackPayloadUse {
   /** The payload's exp, ISO. */
   expiresAt: string;
   firstUsedAt: string;
+  /** When the callback finished acting on it. */
+  handledAt?: string | undefined;
 }
 
-export type PayloadUse = { ok: true; again: boolean } | { ok: false; usedAt: BigCommerceCallback; reason: string };
+export type PayloadUse =
+  | { ok: true; again: false }
+  /** Used at this callback before; `handled`: the callback acted on it then, and need not again. */
+  | { ok: true; again: true; handled: boolean }
+  | { ok: false; usedAt: BigCommerceCallback; reason: string };
 
 export interface CallbackPayloadsOptions {
   store: LedgerStore;
@@ -54,9 +66,17 @@ export class CallbackPayloads {
     const use: CallbackPayloadUse = { callback, expiresAt: new Date(expiresAtSeconds * 1000).toISOString(), firstUsedAt: new Date(this.#now()).toISOString() };
     const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
     if (kept.added) return { ok: true, again: false };
-    if (kept.value.callback === callback) return { ok: true, again: true };
+    if (kept.value.callback === callback) return { ok: true, again: true, handled: kept.value.handledAt !== undefined };
     const reason = `this signed_payload_jwt was already used at ${kept.value.callback}; BigCommerce sends a fresh one to each callback`;
     return { ok: false, usedAt: kept.value.callback, reason };
+  }
+
+  /** The callback acted on the payload: a repeat need not act again. */
+  async handled(jti: string): Promise<void> {
+    const at = new Date(this.#now()).toISOString();
+    await this.#o.store.changeRecord<CallbackPayloadUse>('callback-payload', recordId(jti), (current) =>
+      current && current.handledAt === undefined ? { put: { ...current, handledAt: at } } : undefined,
+    );
   }
 
   /** Deletes the records of expired payloads, unless that was done less than PRUNE_EVERY_MS ago; resolves to how many went. */

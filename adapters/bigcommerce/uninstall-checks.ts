@@ -9,6 +9,10 @@
 //                and the uninstall recorded as pending in the store's 'shop'
 //                record (uninstallPending), to be checked again
 // The store the bridge has no app token for is simply marked uninstalled.
+// The store configured by hand (BIGCOMMERCE_STORE_HASH and
+// BIGCOMMERCE_ACCESS_TOKEN) is never marked uninstalled: uninstalling the app
+// from it forgets the app's token, and the bridge goes on serving it through
+// its API account (its deliveries then are not ignored).
 //
 // The pending checks live in the ledger, not in a timer's memory, so they
 // survive a restart and are seen by every bridge on one ledger: a pass every
@@ -49,6 +53,8 @@ export interface BigCommerceShopState extends ShopState {
 
 export type UninstallOutcome =
   | { kind: 'uninstalled'; why: 'token_refused' | 'no_token' }
+  /** The store configured by hand: the app's token is gone, the store is served through its API account still. */
+  | { kind: 'app_forgotten'; why: 'token_refused' | 'no_token' }
   | { kind: 'pending'; why: 'token_works' | 'unknown'; nextCheckAt: string }
   /** After the last check: BigCommerce still accepts the token, so the app is installed. */
   | { kind: 'kept' }
@@ -97,15 +103,11 @@ export class UninstallChecks {
     const seen = await this.#state(storeHash);
     const sameInstall = (current: BigCommerceShopState | undefined) => (current?.installedAt ?? null) === (seen?.installedAt ?? null);
     const access = await this.#o.stores.appAccess(storeHash);
-    if (!access) {
-      if (!(await this.#markUninstalled(storeHash, since, sameInstall))) return { kind: 'superseded' };
-      return { kind: 'uninstalled', why: 'no_token' };
-    }
+    if (!access) return this.#uninstalled(storeHash, since, sameInstall, 'no_token');
     const check = await withDeadline(access.api.tokenCheck(), CALLBACK_CHECK_MS);
     if (check.kind === 'refused') {
       if ((await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced') return { kind: 'superseded' };
-      if (!(await this.#markUninstalled(storeHash, since, sameInstall))) return { kind: 'superseded' };
-      return { kind: 'uninstalled', why: 'token_refused' };
+      return this.#uninstalled(storeHash, since, sameInstall, 'token_refused');
     }
     const nextCheckAt = this.#after(this.#delays[0]!);
     const written = await this.#changePending(storeHash, (current) =>
@@ -145,12 +147,14 @@ export class UninstallChecks {
     if (!unchanged(await this.#state(storeHash))) return { kind: 'superseded' };
     if (check.kind === 'refused') {
       if (access && (await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced') return { kind: 'superseded' };
-      if (!(await this.#markUninstalled(storeHash, pending.since, unchanged))) return { kind: 'superseded' };
-      this.#o.logger.info(
-        { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1 },
-        'BigCommerce confirmed the uninstall: the store’s token is forgotten and the store marked uninstalled',
-      );
-      return { kind: 'uninstalled', why: access ? 'token_refused' : 'no_token' };
+      const outcome = await this.#uninstalled(storeHash, pending.since, unchanged, access ? 'token_refused' : 'no_token');
+      if (outcome.kind !== 'superseded') {
+        this.#o.logger.info(
+          { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1, outcome: outcome.kind },
+          'BigCommerce confirmed the uninstall: the app’s token is forgotten and the store marked uninstalled (the store configured by hand is served through its API account still)',
+        );
+      }
+      return outcome;
     }
     const checks = pending.checks + 1;
     if (check.kind === 'works' && checks > this.#delays.length) {
@@ -209,12 +213,21 @@ export class UninstallChecks {
     return changed ? value : undefined;
   }
 
-  /** Marks the store uninstalled from `at`, if its record is still as `still` wants it; whether it did. */
-  async #markUninstalled(storeHash: string, at: string, still: (current: BigCommerceShopState | undefined) => boolean): Promise<boolean> {
+  /**
+   * The app's token is gone: the store is marked uninstalled from `at`, if
+   * its record is still as `still` wants it (else superseded). The store
+   * configured by hand only loses its pending uninstall.
+   */
+  async #uninstalled(storeHash: string, at: string, still: (current: BigCommerceShopState | undefined) => boolean, why: 'token_refused' | 'no_token'): Promise<UninstallOutcome> {
+    if (storeHash === this.#o.stores.environmentShop) {
+      const state = await this.#state(storeHash);
+      if (state?.uninstallPending && !(await this.#changePending(storeHash, (current) => (still(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
+      return { kind: 'app_forgotten', why };
+    }
     const { changed } = await this.#o.store.changeRecord<ShopState>('shop', stateId(storeHash), (current) =>
       still(current) ? { put: { platform: 'bigcommerce', shop: storeHash, uninstalledAt: at, installedAt: current?.installedAt ?? null } } : undefined,
     );
-    return changed;
+    return changed ? { kind: 'uninstalled', why } : { kind: 'superseded' };
   }
 }
 

@@ -22,7 +22,7 @@
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
-import { CallbackPayloads, type BigCommerceCallback } from '../../adapters/bigcommerce/callback-payloads.ts';
+import { CallbackPayloads, type BigCommerceCallback, type PayloadUse } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { SIGNED_PAYLOAD_LEEWAY_SECONDS, verifySignedPayload, type SignedPayloadClaims } from '../../adapters/bigcommerce/signed-payload.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
@@ -54,7 +54,7 @@ export interface BigCommerceApp {
   stop(): Promise<void>;
 }
 
-type Verified = { ok: true; claims: SignedPayloadClaims } | { ok: false; reason: string };
+type Verified = { ok: true; claims: SignedPayloadClaims; use: Extract<PayloadUse, { ok: true }> } | { ok: false; reason: string };
 
 export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
@@ -88,7 +88,7 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt }, why);
       return { ok: false, reason: use.reason };
     }
-    return verified;
+    return { ...verified, use };
   };
 
   router.get('/auth', async (req: Request, res: Response) => {
@@ -146,10 +146,20 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   router.get('/uninstall', async (req: Request, res: Response) => {
     const verified = await verify(req, 'uninstall');
     if (!verified.ok) return void res.status(401).json({ error: verified.reason });
-    const { storeHash } = verified.claims;
+    const { storeHash, jti } = verified.claims;
+    // A replay (or BigCommerce calling twice) must not move the uninstall's time, nor spend the store's API budget on another check.
+    if (verified.use.again && verified.use.handled) {
+      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall payload acted on before came again: answered, not acted on');
+      return void res.json({ result: 'already_handled', reason: 'this uninstall was acted on when its payload first came' });
+    }
     const outcome = await uninstalls.confirm(storeHash);
+    await payloads.handled(jti);
     if (outcome.kind === 'uninstalled') {
       logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
+      return void res.json({ result: 'uninstalled' });
+    }
+    if (outcome.kind === 'app_forgotten') {
+      logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled from the store configured by hand: the app’s token is forgotten, and the store is served through BIGCOMMERCE_ACCESS_TOKEN still');
       return void res.json({ result: 'uninstalled' });
     }
     if (outcome.kind === 'superseded') {

@@ -92,7 +92,7 @@ async function orderEarns(app: Running, hash: string, orderId: number): Promise<
 describe('one signed payload, one purpose', () => {
   let app: Running;
   beforeAll(async () => {
-    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4,epsilon5' });
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4,epsilon5,zeta6' });
   }, 30_000);
   afterAll(() => app?.stop());
 
@@ -180,6 +180,33 @@ describe('one signed payload, one purpose', () => {
     expect(await reached(app.bridge)).not.toContain('delta4');
   });
 
+  it('answers an uninstall payload used before without acting again: no token check, no pending uninstall, the reinstall untouched', async () => {
+    await installed(app, 'zeta6');
+    const uninstallPayload = app.bc.signedPayload('zeta6');
+    app.bc.revokeApp('zeta6');
+    expect(JSON.parse((await app.bc.uninstall('zeta6', uninstallPayload)).body)).toMatchObject({ result: 'uninstalled' });
+    const uninstalledAt = (await shopState(app.bridge, 'zeta6'))?.uninstalledAt;
+    expect(uninstalledAt).toEqual(expect.any(String));
+    const tokenChecks = () => app.bc.requests.filter((request) => request.store === 'zeta6' && request.method === 'GET' && request.path === '/v3/hooks').length;
+
+    // Replayed before the merchant installs again: the store stays uninstalled from the genuine callback on.
+    expect((await app.bc.uninstall('zeta6', uninstallPayload)).status).toBe(200);
+    expect((await shopState(app.bridge, 'zeta6'))?.uninstalledAt).toBe(uninstalledAt);
+
+    // And after: each replay is answered, and asks BigCommerce nothing with the new token.
+    await installed(app, 'zeta6');
+    const checked = tokenChecks();
+    for (let replay = 0; replay < 5; replay++) {
+      const answer = await app.bc.uninstall('zeta6', uninstallPayload);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ result: 'already_handled' });
+    }
+    expect(tokenChecks()).toBe(checked);
+    expect(await shopState(app.bridge, 'zeta6')).toMatchObject({ uninstalledAt: null });
+    expect((await shopState(app.bridge, 'zeta6'))?.uninstallPending).toBeUndefined();
+    expect(await installOf(app.bridge, 'zeta6')).toBeDefined();
+  });
+
   it('keeps a reinstall that lands while the uninstall callback asks BigCommerce about the old token: installed, with its new token', async () => {
     await installed(app, 'epsilon5');
     const release = app.bc.hold();
@@ -238,6 +265,22 @@ describe('deliveries of a store installed as an app', () => {
     expect((await forged('eta5', 8503, 'handmade-header-secret-0123456789')).status).toBe(401);
     await app.bridge.engine.drain();
     expect(earnings(app.bridge, '8503')).toEqual([]);
+  });
+
+  it('forget the app’s token when the app is uninstalled from the store configured by hand, which is still served through its API account', async () => {
+    await installed(app, 'handmade1');
+    app.bc.revokeApp('handmade1');
+    expect(JSON.parse((await app.bc.uninstall('handmade1', app.bc.signedPayload('handmade1'))).body)).toMatchObject({ result: 'uninstalled' });
+    expect(await installOf(app.bridge, 'handmade1')).toBeUndefined();
+    expect((await shopState(app.bridge, 'handmade1'))?.uninstalledAt ?? null).toBeNull();
+    expect(await reached(app.bridge)).toContain('handmade1');
+    // A delivery of the hooks `register` made, sent a minute ago (before the uninstall), still earns.
+    app.bc.stores.get('handmade1')!.orders.set(8701, bcOrder(8701, 11));
+    const body = bcPayload('store/order/created', 8701, {}, undefined, Math.floor(Date.now() / 1000) - 60).replace(`stores/${BC_STORE}`, 'stores/handmade1');
+    const answer = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': 'handmade-header-secret-0123456789' }, body });
+    expect(answer.status).toBe(200);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8701')).toHaveLength(1);
   });
 
   it('come through hooks the bridge makes with no header secret, which BigCommerce signs', async () => {

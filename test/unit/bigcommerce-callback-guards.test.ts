@@ -30,7 +30,7 @@ describe('a payload kept to one callback', () => {
     const payloads = new CallbackPayloads({ store, leewaySeconds: 60, pruneEveryMs: 1_000, now: () => now });
     const exp = T0 / 1000 + 86_400;
     expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: false });
-    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: true });
+    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: true, handled: false });
     expect(await payloads.use('jti-1', exp, 'uninstall')).toMatchObject({ ok: false, usedAt: 'load' });
     expect(await payloads.use('jti-1', exp, 'remove_user')).toMatchObject({ ok: false, usedAt: 'load' });
 
@@ -44,6 +44,17 @@ describe('a payload kept to one callback', () => {
     // At most every pruneEveryMs.
     await payloads.use('jti-3', now / 1000 - 120, 'load');
     expect(await payloads.pruneIfDue()).toBe(0);
+  });
+
+  it('says when a repeat at a callback comes after the callback acted on the payload', async () => {
+    const store = await opened();
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 });
+    const exp = T0 / 1000 + 86_400;
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: false });
+    // Not acted on yet (the first call failed, or is still under way): acted on again.
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: true, handled: false });
+    await payloads.handled('jti-u');
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: true, handled: true });
   });
 
   it('lets exactly one of many uses racing at different callbacks through', async () => {
