@@ -17,8 +17,9 @@
 // The last three carry a signed_payload_jwt: verified with jose
 // (signed-payload.ts), and each payload kept to the callback that used it
 // first (callback-payloads.ts), so the load payload a browser holds for a day
-// cannot uninstall. A payload that does not verify, or was used at another
-// callback, is 401 and changes nothing.
+// cannot uninstall, and loads again only for a few minutes. A payload that
+// does not verify, was used at another callback, or comes back to load too
+// late, is 401 and changes nothing.
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
@@ -84,8 +85,8 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     const use = await payloads.use(jti, expiresAt, callback);
     void payloads.pruneIfDue().catch((error: unknown) => logger.warn({ err: error }, 'could not delete the records of expired BigCommerce payloads; a later callback tries again'));
     if (!use.ok) {
-      const why = `a BigCommerce ${callback} callback was refused: its payload was used at another callback`;
-      logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt }, why);
+      const why = use.refusal === 'used_elsewhere' ? 'its payload was used at another callback' : 'its payload was first used there too long ago';
+      logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt, refusal: use.refusal }, `a BigCommerce ${callback} callback was refused: ${why}`);
       return { ok: false, reason: use.reason };
     }
     return { ...verified, use };

@@ -92,7 +92,7 @@ async function orderEarns(app: Running, hash: string, orderId: number): Promise<
 describe('one signed payload, one purpose', () => {
   let app: Running;
   beforeAll(async () => {
-    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4,epsilon5,zeta6' });
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,alpha3,beta2,gamma3,delta4,epsilon5,zeta6' });
   }, 30_000);
   afterAll(() => app?.stop());
 
@@ -128,6 +128,22 @@ describe('one signed payload, one purpose', () => {
     }
     expect((await app.bc.uninstall('alpha2', loaded)).status).toBe(401);
     expect(await installOf(app.bridge, 'alpha2')).toBeDefined();
+  });
+
+  it('refuses a load payload used again more than 15 minutes after its first use: a leaked load URL does not open the store page for a day', async () => {
+    await installed(app, 'alpha3');
+    const loaded = app.bc.signedPayload('alpha3');
+    expect((await app.bc.load('alpha3', loaded)).status).toBe(200);
+    // As if 16 minutes had gone by since.
+    const id = `bigcommerce:${(JSON.parse(Buffer.from(loaded.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti}`;
+    const use = (await app.bridge.engine.store.getRecord<{ firstUsedAt: string }>('callback-payload', id))!;
+    await app.bridge.engine.store.putRecord('callback-payload', id, { ...use, firstUsedAt: new Date(Date.now() - 16 * 60_000).toISOString() });
+    const late = await app.bc.load('alpha3', loaded);
+    expect(late.status).toBe(401);
+    expect(late.body).toContain('more than 15 minutes ago');
+    expect(late.body).not.toContain('store alpha3');
+    // A fresh payload, as BigCommerce sends each time the app is opened, loads.
+    expect((await app.bc.load('alpha3')).status).toBe(200);
   });
 
   it('refuses the uninstall payload at /load after a real uninstall', async () => {

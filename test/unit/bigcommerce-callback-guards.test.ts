@@ -46,6 +46,22 @@ describe('a payload kept to one callback', () => {
     expect(await payloads.pruneIfDue()).toBe(0);
   });
 
+  it('takes a load payload again only within 15 minutes of its first use', async () => {
+    const store = await opened();
+    let now = T0;
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60, now: () => now });
+    const exp = T0 / 1000 + 86_400;
+    expect(await payloads.use('jti-l', exp, 'load')).toEqual({ ok: true, again: false });
+    now += 15 * 60_000;
+    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: true, again: true });
+    now += 1;
+    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: false, refusal: 'repeat_too_late', usedAt: 'load' });
+    // Other callbacks act once, or not at all: a repeat is theirs to answer.
+    expect(await payloads.use('jti-r', exp, 'remove_user')).toEqual({ ok: true, again: false });
+    now += 86_000_000;
+    expect(await payloads.use('jti-r', exp, 'remove_user')).toMatchObject({ ok: true, again: true });
+  });
+
   it('says when a repeat at a callback comes after the callback acted on the payload', async () => {
     const store = await opened();
     const payloads = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 });
