@@ -21,8 +21,11 @@
 //
 // Expiry: a record is of no use once its payload has expired (jose refuses
 // it then), so at most every PRUNE_EVERY_MS a callback lists the records and
-// deletes those past their exp and the clock leeway. There are as many
-// records as callbacks in the last day, so the list stays small.
+// deletes those past their exp, the clock leeway and KEEP_MARGIN_MS: bridges
+// on one ledger read their own clocks, and one running ahead must not delete
+// a record another still needs (it would take the payload at a second
+// callback). There are as many records as callbacks in the last day, so the
+// list stays small.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;
@@ -52,13 +55,15 @@ const REPEAT_WITHIN_MS: Record<BigCommerceCallback, number> = { load: LOAD_REPEA
 
 export interface CallbackPayloadsOptions {
   store: LedgerStore;
-  /** Seconds a payload is still accepted after its exp (the verification's leeway). */
+  /** Seconds a payload is still accepted after its exp (the verification's leeway); its record is kept an hour beyond. */
   leewaySeconds: number;
   pruneEveryMs?: number;
   now?: () => number;
 }
 
 const PRUNE_EVERY_MS = 5 * MINUTE;
+/** Beyond exp and the leeway: more than any clock difference between bridges. */
+const KEEP_MARGIN_MS = 60 * MINUTE;
 const recordId = (jti: string) => `bigcommerce:${jti}`;
 
 export class CallbackPayloads {
@@ -111,7 +116,7 @@ export class CallbackPayloads {
   }
 
   async #prune(now: number): Promise<number> {
-    const gone = now - this.#o.leewaySeconds * 1000;
+    const gone = now - this.#o.leewaySeconds * 1000 - KEEP_MARGIN_MS;
     let pruned = 0;
     for (const { id, value } of await this.#o.store.listRecords<CallbackPayloadUse>('callback-payload')) {
       const expiresAt = Date.parse(value?.expiresAt ?? '');

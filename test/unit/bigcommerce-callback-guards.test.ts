@@ -36,7 +36,9 @@ describe('a payload kept to one callback', () => {
 
     await payloads.use('jti-2', T0 / 1000 + 10, 'uninstall');
     now = T0 + 10_000 + 59_000;
-    // Within the leeway jose still accepts the payload: its record stays.
+    // Within the leeway jose still accepts the payload: its record stays, and for an hour beyond (another bridge's clock may be behind).
+    expect(await payloads.pruneIfDue()).toBe(0);
+    now += 3_600_000;
     expect(await payloads.pruneIfDue()).toBe(0);
     now += 2_000;
     expect(await payloads.pruneIfDue()).toBe(1);
@@ -60,6 +62,17 @@ describe('a payload kept to one callback', () => {
     expect(await payloads.use('jti-r', exp, 'remove_user')).toEqual({ ok: true, again: false });
     now += 86_000_000;
     expect(await payloads.use('jti-r', exp, 'remove_user')).toMatchObject({ ok: true, again: true });
+  });
+
+  it('keeps a record an hour past its payload’s expiry and leeway: a bridge whose clock runs ahead prunes nothing another still accepts', async () => {
+    const store = await opened();
+    // Expired 40 s ago by this clock: jose still accepts it, within its minute of leeway.
+    const exp = T0 / 1000 - 40;
+    const onTime = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 });
+    const ahead = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 + 30_000 });
+    expect(await onTime.use('jti-e', exp, 'load')).toEqual({ ok: true, again: false });
+    expect(await ahead.pruneIfDue()).toBe(0);
+    expect(await onTime.use('jti-e', exp, 'uninstall')).toMatchObject({ ok: false, usedAt: 'load' });
   });
 
   it('says when a repeat at a callback comes after the callback acted on the payload', async () => {
