@@ -128,7 +128,8 @@ export class BigCommerceStores {
       return { shop, via: 'app', api, proof: { by: 'signature' }, installedAt: install.installedAt };
     }
     if (shop !== this.environmentShop) return undefined;
-    return { shop, via: 'environment', api: this.#api(shop, this.#o.env.accessToken!, undefined), proof: { by: 'header', secret: this.#o.env.headerSecret }, installedAt: null };
+    const api = this.#api(shop, this.#o.env.accessToken!, undefined);
+    return { shop, via: 'environment', api, proof: { by: 'header', secret: this.#o.env.headerSecret }, installedAt: null };
   }
 
   #api(shop: string, accessToken: string, tokenSettings: string | undefined): BigCommerceApi {

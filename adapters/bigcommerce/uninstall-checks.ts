@@ -151,7 +151,8 @@ export class UninstallChecks {
       if (outcome.kind !== 'superseded') {
         this.#o.logger.info(
           { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1, outcome: outcome.kind },
-          'BigCommerce confirmed the uninstall: the app’s token is forgotten and the store marked uninstalled (the store configured by hand is served through its API account still)',
+          'BigCommerce confirmed the uninstall: the app’s token is forgotten and the store marked uninstalled ' +
+            '(the store configured by hand is served through its API account still)',
         );
       }
       return outcome;
@@ -218,7 +219,12 @@ export class UninstallChecks {
    * its record is still as `still` wants it (else superseded). The store
    * configured by hand only loses its pending uninstall.
    */
-  async #uninstalled(storeHash: string, at: string, still: (current: BigCommerceShopState | undefined) => boolean, why: 'token_refused' | 'no_token'): Promise<UninstallOutcome> {
+  async #uninstalled(
+    storeHash: string,
+    at: string,
+    still: (current: BigCommerceShopState | undefined) => boolean,
+    why: 'token_refused' | 'no_token',
+  ): Promise<UninstallOutcome> {
     if (storeHash === this.#o.stores.environmentShop) {
       const state = await this.#state(storeHash);
       if (state?.uninstallPending && !(await this.#changePending(storeHash, (current) => (still(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
@@ -237,7 +243,11 @@ export class UninstallChecks {
  * so `since` alone would let an older check drop or overwrite its record.
  */
 const samePending = (current: PendingUninstall | undefined, expected: PendingUninstall): boolean =>
-  current !== undefined && current.since === expected.since && current.checks === expected.checks && current.nextCheckAt === expected.nextCheckAt && current.last === expected.last;
+  current !== undefined &&
+  current.since === expected.since &&
+  current.checks === expected.checks &&
+  current.nextCheckAt === expected.nextCheckAt &&
+  current.last === expected.last;
 
 async function withDeadline(asked: Promise<TokenCheck>, ms: number): Promise<TokenCheck> {
   // A failure after the deadline must not go unhandled; before it, it is an unknown like any other.

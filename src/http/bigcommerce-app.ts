@@ -11,7 +11,8 @@
 //   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
 //                     (uninstall-checks.ts) before the token is forgotten and
 //                     the store marked uninstalled; until then it is pending
-//                     and checked again later
+//                     and checked again later. Its payload acts once: a
+//                     repeat is answered, and nothing more
 //   GET /remove_user  a user's access was revoked: the bridge keeps nothing
 //                     per user, so there is nothing to do but answer
 // The last three carry a signed_payload_jwt: verified with jose
@@ -86,7 +87,8 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     void payloads.pruneIfDue().catch((error: unknown) => logger.warn({ err: error }, 'could not delete the records of expired BigCommerce payloads; a later callback tries again'));
     if (!use.ok) {
       const why = use.refusal === 'used_elsewhere' ? 'its payload was used at another callback' : 'its payload was first used there too long ago';
-      logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt, refusal: use.refusal }, `a BigCommerce ${callback} callback was refused: ${why}`);
+      const fields = { platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt, refusal: use.refusal };
+      logger.warn(fields, `a BigCommerce ${callback} callback was refused: ${why}`);
       return { ok: false, reason: use.reason };
     }
     return { ...verified, use };
@@ -160,7 +162,10 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       return void res.json({ result: 'uninstalled' });
     }
     if (outcome.kind === 'app_forgotten') {
-      logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled from the store configured by hand: the app’s token is forgotten, and the store is served through BIGCOMMERCE_ACCESS_TOKEN still');
+      logger.info(
+        { platform: 'bigcommerce', shop: storeHash, why: outcome.why },
+        'BigCommerce app uninstalled from the store configured by hand: the app’s token is forgotten, and the store is served through BIGCOMMERCE_ACCESS_TOKEN still',
+      );
       return void res.json({ result: 'uninstalled' });
     }
     if (outcome.kind === 'superseded') {

@@ -26,7 +26,12 @@ export async function addRecord<T>(db: PgDatabase, kind: RecordKind, id: string,
  * the insert, the insert does nothing and the change is decided again on
  * what it added.
  */
-export async function changeRecord<T>(db: PgDatabase, kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }> {
+export async function changeRecord<T>(
+  db: PgDatabase,
+  kind: RecordKind,
+  id: string,
+  change: (current: T | undefined) => RecordChange<T>,
+): Promise<{ changed: boolean; value: T | undefined }> {
   return db.transaction(async (client) => {
     for (;;) {
       const current = (await client.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2 FOR UPDATE', [kind, id])).rows[0]?.value;
@@ -42,7 +47,8 @@ export async function changeRecord<T>(db: PgDatabase, kind: RecordKind, id: stri
         await client.query('UPDATE lb_records SET value = $3, updated_at = now() WHERE kind = $1 AND id = $2', [kind, id, value]);
         return { changed: true, value: decided.put };
       }
-      const inserted = await client.query('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING', [kind, id, value]);
+      const insert = 'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING';
+      const inserted = await client.query(insert, [kind, id, value]);
       if ((inserted.rowCount ?? 0) > 0) return { changed: true, value: decided.put };
     }
   });
