@@ -24,7 +24,7 @@ export interface BigCommerceAdapterOptions {
   clientSecret?: string | undefined;
   /** One header secret for every store: BIGCOMMERCE_WEBHOOK_SECRET, on the hooks `register` creates. */
   headerSecret?: string | undefined;
-  /** Per store, in place of headerSecret: its header secrets (BigCommerceStores.headerSecretsFor). */
+  /** Per store, in place of headerSecret: its header secrets (BigCommerceStores.headerSecretsFor: only the store configured by hand has one). */
   headerSecretsFor?: BigCommerceVerifierOptions['headerSecretsFor'] | undefined;
   /** The API of the store a delivery names, when the bridge can read it. */
   apiFor?: ((storeHash: string) => Promise<BigCommerceApi | undefined>) | undefined;

@@ -8,10 +8,24 @@
 // The record is added with store.addRecord, which is atomic across bridges on
 // one ledger: of two uses racing at different callbacks exactly one wins.
 //
+// A repeat at load is taken only within LOAD_REPEAT_WITHIN_MS of the first
+// use: long enough for the merchant to reload the Load frame, while a load
+// URL that leaked (browser history, a proxy's log, a shared screen) does not
+// open the store's page for the payload's whole day.
+//
+// A callback that acts (uninstall) marks the record once it has acted
+// (handled): a repeat after that is answered without acting again, so a
+// replayed uninstall payload can neither move the uninstall's time nor spend
+// the store's API budget on another token check. A repeat before it (the
+// first call failed midway) acts again.
+//
 // Expiry: a record is of no use once its payload has expired (jose refuses
 // it then), so at most every PRUNE_EVERY_MS a callback lists the records and
-// deletes those past their exp and the clock leeway. There are as many
-// records as callbacks in the last day, so the list stays small.
+// deletes those past their exp, the clock leeway and KEEP_MARGIN_MS: bridges
+// on one ledger read their own clocks, and one running ahead must not delete
+// a record another still needs (it would take the payload at a second
+// callback). There are as many records as callbacks in the last day, so the
+// list stays small.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;
@@ -23,19 +37,33 @@ export interface CallbackPayloadUse {
   /** The payload's exp, ISO. */
   expiresAt: string;
   firstUsedAt: string;
+  /** When the callback finished acting on it. */
+  handledAt?: string | undefined;
 }
 
-export type PayloadUse = { ok: true; again: boolean } | { ok: false; usedAt: BigCommerceCallback; reason: string };
+export type PayloadUse =
+  | { ok: true; again: false }
+  /** Used at this callback before; `handled`: the callback acted on it then, and need not again. */
+  | { ok: true; again: true; handled: boolean }
+  | { ok: false; refusal: 'used_elsewhere' | 'repeat_too_late'; usedAt: BigCommerceCallback; reason: string };
+
+const MINUTE = 60_000;
+/** How long after its first use a load payload still loads (a reload of the frame). */
+export const LOAD_REPEAT_WITHIN_MS = 15 * MINUTE;
+/** Uninstall acts once (handled) and remove_user not at all: their repeats are answered for as long as the payload lives. */
+const REPEAT_WITHIN_MS: Record<BigCommerceCallback, number> = { load: LOAD_REPEAT_WITHIN_MS, uninstall: Infinity, remove_user: Infinity };
 
 export interface CallbackPayloadsOptions {
   store: LedgerStore;
-  /** Seconds a payload is still accepted after its exp (the verification's leeway). */
+  /** Seconds a payload is still accepted after its exp (the verification's leeway); its record is kept an hour beyond. */
   leewaySeconds: number;
   pruneEveryMs?: number;
   now?: () => number;
 }
 
-const PRUNE_EVERY_MS = 5 * 60_000;
+const PRUNE_EVERY_MS = 5 * MINUTE;
+/** Beyond exp and the leeway: more than any clock difference between bridges. */
+const KEEP_MARGIN_MS = 60 * MINUTE;
 const recordId = (jti: string) => `bigcommerce:${jti}`;
 
 export class CallbackPayloads {
@@ -54,9 +82,26 @@ export class CallbackPayloads {
     const use: CallbackPayloadUse = { callback, expiresAt: new Date(expiresAtSeconds * 1000).toISOString(), firstUsedAt: new Date(this.#now()).toISOString() };
     const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
     if (kept.added) return { ok: true, again: false };
-    if (kept.value.callback === callback) return { ok: true, again: true };
-    const reason = `this signed_payload_jwt was already used at ${kept.value.callback}; BigCommerce sends a fresh one to each callback`;
-    return { ok: false, usedAt: kept.value.callback, reason };
+    const { value } = kept;
+    if (value.callback !== callback) {
+      const reason = `this signed_payload_jwt was already used at ${value.callback}; BigCommerce sends a fresh one to each callback`;
+      return { ok: false, refusal: 'used_elsewhere', usedAt: value.callback, reason };
+    }
+    const within = REPEAT_WITHIN_MS[callback];
+    // An unreadable time counts as too late: the record is ours, so that is not expected, and refusing is the safe side.
+    if (!(this.#now() - Date.parse(value.firstUsedAt) <= within)) {
+      const reason = `this signed_payload_jwt was first used more than ${within / MINUTE} minutes ago; BigCommerce sends a fresh one each time the app is opened`;
+      return { ok: false, refusal: 'repeat_too_late', usedAt: callback, reason };
+    }
+    return { ok: true, again: true, handled: value.handledAt !== undefined };
+  }
+
+  /** The callback acted on the payload: a repeat need not act again. */
+  async handled(jti: string): Promise<void> {
+    const at = new Date(this.#now()).toISOString();
+    await this.#o.store.changeRecord<CallbackPayloadUse>('callback-payload', recordId(jti), (current) =>
+      current && current.handledAt === undefined ? { put: { ...current, handledAt: at } } : undefined,
+    );
   }
 
   /** Deletes the records of expired payloads, unless that was done less than PRUNE_EVERY_MS ago; resolves to how many went. */
@@ -71,7 +116,7 @@ export class CallbackPayloads {
   }
 
   async #prune(now: number): Promise<number> {
-    const gone = now - this.#o.leewaySeconds * 1000;
+    const gone = now - this.#o.leewaySeconds * 1000 - KEEP_MARGIN_MS;
     let pruned = 0;
     for (const { id, value } of await this.#o.store.listRecords<CallbackPayloadUse>('callback-payload')) {
       const expiresAt = Date.parse(value?.expiresAt ?? '');

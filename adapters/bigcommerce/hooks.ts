@@ -2,11 +2,15 @@
 // hours of failed deliveries (and after 90 days without events); the bridge
 // holds a token that can turn it back on (PUT is_active: true), so at each
 // check it does, and creates the hooks that are missing when it knows where
-// they go and can tell their deliveries are its own. A token without the
-// scope to change hooks only reports, with what a person must do.
+// they go and can tell their deliveries are its own: an app's hooks are signed
+// by BigCommerce with the app's client secret and carry no header; the hooks
+// of the store configured by hand carry BIGCOMMERCE_WEBHOOK_SECRET (stores.ts
+// says why). A token without the scope to change hooks only reports, with
+// what a person must do.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import { BIGCOMMERCE_SCOPES } from './adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi, type BigCommerceHook } from './rest-api.ts';
+import type { DeliveryProof } from './stores.ts';
 import { BC_SECRET_HEADER } from './verify.ts';
 
 export const BC_WEBHOOK_PATH = '/webhooks/bigcommerce';
@@ -17,8 +21,8 @@ const sameScope = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export interface HookUpkeep {
   /** The bridge's own destination (PUBLIC_URL/webhooks/bigcommerce); unknown: nothing is created. */
   destination: string | undefined;
-  /** The header secret new hooks carry; unknown: nothing is created (the bridge could not check them). */
-  headerSecret: string | undefined;
+  /** How the store's deliveries are checked: a header secret new hooks must carry (unknown: nothing is created), or the app's signature. */
+  proof: DeliveryProof;
 }
 
 export interface HookUpkeepResult {
@@ -52,12 +56,14 @@ export async function keepBigCommerceHooks(api: BigCommerceApi, upkeep: HookUpke
       });
     }
   }
-  const canCreate = upkeep.destination !== undefined && upkeep.headerSecret !== undefined;
+  const { proof } = upkeep;
+  const headers = proof.by === 'header' && proof.secret !== undefined ? { [BC_SECRET_HEADER]: proof.secret } : undefined;
+  const canCreate = upkeep.destination !== undefined && (proof.by === 'signature' || headers !== undefined);
   for (const scope of BIGCOMMERCE_SCOPES) {
     if (hooks.some((hook) => sameScope(hook.scope, scope))) continue;
     if (canCreate) {
       try {
-        const created = await api.createHook({ scope, destination: upkeep.destination!, is_active: true, headers: { [BC_SECRET_HEADER]: upkeep.headerSecret! } });
+        const created = await api.createHook({ scope, destination: upkeep.destination!, is_active: true, ...(headers ? { headers } : {}) });
         result.repaired.push(`${scope}: created hook ${created.id}`);
         result.healthy++;
         continue;
@@ -69,7 +75,11 @@ export async function keepBigCommerceHooks(api: BigCommerceApi, upkeep: HookUpke
       kind: 'missing',
       topic: scope,
       detail: `no ${scope} hook points to ${BC_WEBHOOK_PATH}`,
-      fix: canCreate ? 'Give the token the scope that manages hooks, then the next check creates it' : 'Set PUBLIC_URL and BIGCOMMERCE_WEBHOOK_SECRET, then run `loyalty-bridge register --platform bigcommerce`',
+      fix: canCreate
+        ? 'Give the token the scope that manages hooks, then the next check creates it'
+        : proof.by === 'signature'
+          ? 'Set PUBLIC_URL, then the next check creates it'
+          : 'Set PUBLIC_URL and BIGCOMMERCE_WEBHOOK_SECRET, then run `loyalty-bridge register --platform bigcommerce`',
     });
   }
   return result;

@@ -27,7 +27,7 @@ export function bigCommerceOrderSource(stores: BigCommerceStores, publicUrl: str
       const store = await served(shop);
       const result = await keepBigCommerceHooks(store.api, {
         destination: publicUrl ? `${publicUrl.replace(/\/+$/, '')}${BC_WEBHOOK_PATH}` : undefined,
-        headerSecret: store.headerSecret,
+        proof: store.proof,
       });
       return { platform: 'bigcommerce', shop, checkedAt: new Date().toISOString(), ...result };
     },

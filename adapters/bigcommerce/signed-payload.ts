@@ -4,11 +4,12 @@
 // Handlers"): aud, the app's client id; iss, always "bc"; iat and nbf; exp,
 // 24 hours later; jti, a UUID; sub, "stores/<store hash>"; user and owner;
 // url; channel_id. jose checks the signature and the claims; only HS256 is
-// allowed (so "none" and every other algorithm are refused), and every claim
-// BigCommerce always sends is required. Why a payload was refused is read
-// from jose's error classes and their `claim`, never from message text. The
-// signature says only that BigCommerce signed it, not for which callback:
-// callback-payloads.ts keeps each payload to one.
+// allowed (so "none" and every other algorithm are refused), every claim
+// BigCommerce always sends is required, and a payload lives a day from its
+// iat whatever its exp says (maxTokenAge), as BigCommerce's do. Why a payload
+// was refused is read from jose's error classes and their `claim`, never from
+// message text. The signature says only that BigCommerce signed it, not for
+// which callback: callback-payloads.ts keeps each payload to one.
 import { errors, jwtVerify } from 'jose';
 import { asRecord, asString } from '../shared/json.ts';
 
@@ -52,6 +53,8 @@ export interface SignedPayloadKeys {
 }
 
 export const SIGNED_PAYLOAD_LEEWAY_SECONDS = 60;
+/** BigCommerce's payloads expire 24 hours after they are issued. */
+const PAYLOAD_LIFETIME_SECONDS = 86_400;
 
 const STORE_SUBJECT = /^stores\/([a-z0-9]{1,32})$/;
 /** BigCommerce's jti is a UUID; anything longer than this is not one of theirs, and would only bloat the records kept of it. */
@@ -72,7 +75,8 @@ function refusalOf(error: unknown): SignedPayloadRefusal {
     }
     if (error.claim === 'iss') return 'wrong_issuer';
     if (error.claim === 'aud') return 'wrong_audience';
-    if (error.claim === 'nbf' && error.reason === 'check_failed') return 'not_yet_valid';
+    // An iat that fails its check here is in the future (one too far in the past is JWTExpired).
+    if ((error.claim === 'nbf' || error.claim === 'iat') && error.reason === 'check_failed') return 'not_yet_valid';
     return 'malformed';
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
@@ -90,6 +94,8 @@ export async function verifySignedPayload(jwt: string | undefined, keys: SignedP
       issuer: 'bc',
       audience: keys.clientId,
       clockTolerance: keys.leewaySeconds ?? SIGNED_PAYLOAD_LEEWAY_SECONDS,
+      // jose allows the clockTolerance on top: 24 hours and the leeway from iat in all.
+      maxTokenAge: PAYLOAD_LIFETIME_SECONDS,
       requiredClaims: ['jti', 'sub', 'exp', 'iat', 'nbf'],
       ...(keys.now ? { currentDate: new Date(keys.now()) } : {}),
     }));

@@ -1,9 +1,27 @@
 // The BigCommerce stores one bridge serves: the one configured by environment
 // (BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN, a store API account),
 // and every store that installed the bridge as a single-click app, whose
-// access token and hook header secret are 'session' records in the ledger
-// (never in a log line, an error or an answer). A store is named by its hash,
-// which deliveries carry as their producer ("stores/<hash>").
+// access token is a 'session' record in the ledger (never in a log line, an
+// error or an answer). A store is named by its hash, which deliveries carry
+// as their producer ("stores/<hash>").
+//
+// How a store's deliveries are known to be BigCommerce's (DeliveryProof):
+//   an app's store       BigCommerce signs the app's hooks with the app's
+//                        client secret (Standard Webhooks): the signature
+//                        alone counts, and the hooks the bridge makes carry
+//                        no header. (Earlier releases gave each install a
+//                        header secret too; a captured delivery gave it away,
+//                        and with it any body for that store, so it no longer
+//                        opens anything.)
+//   the store configured the hooks `register` makes with the store's API
+//   by hand              account are signed with that account's client
+//                        secret, which the bridge does not hold: they carry
+//                        BIGCOMMERCE_WEBHOOK_SECRET in a header, and the header
+//                        is what counts, for that store only. Whoever captures
+//                        one of its deliveries can make the bridge read order
+//                        ids of that store again from BigCommerce's API, and
+//                        no more: the API's answer, with the bridge's token,
+//                        decides every fact of the order.
 //
 // One API client per store and token, shared by every caller, so that each
 // store's rate limit is honoured by all of them together.
@@ -11,13 +29,14 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { BigCommerceApi } from './rest-api.ts';
 
-/** A store that installed the app: its token, and the secret the bridge's hooks carry in a header. */
+/** A store that installed the app: its token. */
 export interface BigCommerceInstall {
   platform: 'bigcommerce';
   shop: string;
   accessToken: string;
   scope: string;
-  headerSecret: string;
+  /** Left by earlier releases, which put it on the hooks they made; it authenticates nothing now. */
+  headerSecret?: string | undefined;
   accountUuid: string | null;
   installedAt: string;
   updatedAt: string;
@@ -32,14 +51,23 @@ export interface BigCommerceEnvironment {
   headerSecret?: string | undefined;
 }
 
+/** What shows that a delivery of the store is BigCommerce's, and so what a hook the bridge makes for it must carry. */
+export type DeliveryProof =
+  /** The app's client secret signs it (Standard Webhooks). */
+  | { by: 'signature' }
+  /** BIGCOMMERCE_WEBHOOK_SECRET in a header; undefined when unset (no hook can be made that the bridge could check). */
+  | { by: 'header'; secret: string | undefined };
+
 export interface BigCommerceStore {
   shop: string;
   via: 'environment' | 'app';
   api: BigCommerceApi;
-  /** The secret the bridge's hooks carry; undefined: none can be created that the bridge could check. */
-  headerSecret: string | undefined;
+  proof: DeliveryProof;
   installedAt: string | null;
 }
+
+/** What forgetting a token found: it deleted; no install at all; or another token (a reinstall), which stays. */
+export type ForgetOutcome = 'forgotten' | 'none' | 'replaced';
 
 export interface BigCommerceStoresOptions {
   store: LedgerStore;
@@ -72,10 +100,16 @@ export class BigCommerceStores {
     return this.#cache.get(storeHash, fresh);
   }
 
-  /** Header secrets a delivery from this store may carry: BIGCOMMERCE_WEBHOOK_SECRET, and the installed store's own. */
+  /**
+   * Header secrets a delivery naming this store may carry: BIGCOMMERCE_WEBHOOK_SECRET
+   * for the store configured by hand (or a delivery naming no store, which is
+   * counted as that store's), none for any other: an app's store is checked
+   * by signature alone, installed on the same store or not.
+   */
   async headerSecretsFor(storeHash: string | undefined): Promise<string[]> {
-    const install = storeHash ? await this.#install(storeHash) : undefined;
-    return [this.#o.env.headerSecret, install?.headerSecret].filter((secret): secret is string => Boolean(secret));
+    const own = this.environmentShop;
+    const secret = this.#o.env.headerSecret;
+    return secret && own && (storeHash === undefined || storeHash === own) ? [secret] : [];
   }
 
   async list(): Promise<BigCommerceStore[]> {
@@ -89,9 +123,13 @@ export class BigCommerceStores {
   }
 
   #storeOf(shop: string, install: BigCommerceInstall | undefined): BigCommerceStore | undefined {
-    if (install) return { shop, via: 'app', api: this.#api(shop, install.accessToken, 'the app’s access token for this store (install the app again from the BigCommerce control panel)'), headerSecret: install.headerSecret, installedAt: install.installedAt };
+    if (install) {
+      const api = this.#api(shop, install.accessToken, 'the app’s access token for this store (install the app again from the BigCommerce control panel)');
+      return { shop, via: 'app', api, proof: { by: 'signature' }, installedAt: install.installedAt };
+    }
     if (shop !== this.environmentShop) return undefined;
-    return { shop, via: 'environment', api: this.#api(shop, this.#o.env.accessToken!, undefined), headerSecret: this.#o.env.headerSecret, installedAt: null };
+    const api = this.#api(shop, this.#o.env.accessToken!, undefined);
+    return { shop, via: 'environment', api, proof: { by: 'header', secret: this.#o.env.headerSecret }, installedAt: null };
   }
 
   #api(shop: string, accessToken: string, tokenSettings: string | undefined): BigCommerceApi {
@@ -122,12 +160,16 @@ export class BigCommerceStores {
 
   /**
    * The app was uninstalled: its token is forgotten (BigCommerce revoked it
-   * anyway). With `onlyToken`, only while the install still holds that token:
-   * a reinstall meanwhile brought a new one, which stays.
+   * anyway), but only while the install still holds that token, checked and
+   * deleted in one compare-and-set across bridges: a reinstall saved at any
+   * moment brought a new token, which stays.
    */
-  async forget(storeHash: string, onlyToken?: string): Promise<void> {
-    if (onlyToken !== undefined && (await this.#install(storeHash, true))?.accessToken !== onlyToken) return;
-    await this.#o.store.deleteRecord('session', bigCommerceInstallId(storeHash));
-    this.#cache.set(storeHash, undefined);
+  async forget(storeHash: string, token: string): Promise<ForgetOutcome> {
+    const { changed, value } = await this.#o.store.changeRecord<BigCommerceInstall>('session', bigCommerceInstallId(storeHash), (current) =>
+      current?.accessToken === token ? { delete: true } : undefined,
+    );
+    this.#cache.set(storeHash, value);
+    if (changed) return 'forgotten';
+    return value === undefined ? 'none' : 'replaced';
   }
 }

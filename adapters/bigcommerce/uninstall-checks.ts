@@ -9,6 +9,10 @@
 //                and the uninstall recorded as pending in the store's 'shop'
 //                record (uninstallPending), to be checked again
 // The store the bridge has no app token for is simply marked uninstalled.
+// The store configured by hand (BIGCOMMERCE_STORE_HASH and
+// BIGCOMMERCE_ACCESS_TOKEN) is never marked uninstalled: uninstalling the app
+// from it forgets the app's token, and the bridge goes on serving it through
+// its API account (its deliveries then are not ignored).
 //
 // The pending checks live in the ledger, not in a timer's memory, so they
 // survive a restart and are seen by every bridge on one ledger: a pass every
@@ -19,6 +23,14 @@
 // kept. A BigCommerce that does not answer is asked again at the last delay
 // for as long as that lasts. A reinstall (the auth callback rewrites the
 // 'shop' record) ends the pending check.
+//
+// A reinstall can land at any moment, on any bridge: the auth callback saves
+// the new token, then rewrites the 'shop' record (installedAt). So every
+// write here is a compare-and-set (store.changeRecord): the token is
+// forgotten only while the install still holds the one checked
+// (BigCommerceStores.forget), the store is marked uninstalled only when that
+// delete happened or there was no token, and only while the 'shop' record is
+// the one the check started from. A reinstall's token and record stay.
 import type { LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { TokenCheck } from './rest-api.ts';
@@ -41,6 +53,8 @@ export interface BigCommerceShopState extends ShopState {
 
 export type UninstallOutcome =
   | { kind: 'uninstalled'; why: 'token_refused' | 'no_token' }
+  /** The store configured by hand: the app's token is gone, the store is served through its API account still. */
+  | { kind: 'app_forgotten'; why: 'token_refused' | 'no_token' }
   | { kind: 'pending'; why: 'token_works' | 'unknown'; nextCheckAt: string }
   /** After the last check: BigCommerce still accepts the token, so the app is installed. */
   | { kind: 'kept' }
@@ -66,6 +80,9 @@ export interface UninstallChecksOptions {
 
 const stateId = (storeHash: string) => `bigcommerce:${storeHash}`;
 
+/** A change of the pending uninstall in a store's record: a new one, none, or (undefined) no write. */
+type PendingChange = { set: PendingUninstall } | { drop: true } | undefined;
+
 export class UninstallChecks {
   readonly #o: UninstallChecksOptions;
   readonly #delays: readonly number[];
@@ -82,20 +99,22 @@ export class UninstallChecks {
   /** At the uninstall callback (its payload verified and its jti kept). */
   async confirm(storeHash: string): Promise<UninstallOutcome> {
     const since = new Date(this.#now()).toISOString();
+    // Read before the token: a reinstall after this rewrites installedAt.
+    const seen = await this.#state(storeHash);
+    const sameInstall = (current: BigCommerceShopState | undefined) => (current?.installedAt ?? null) === (seen?.installedAt ?? null);
     const access = await this.#o.stores.appAccess(storeHash);
-    if (!access) {
-      await this.#markUninstalled(storeHash, since);
-      return { kind: 'uninstalled', why: 'no_token' };
-    }
+    if (!access) return this.#uninstalled(storeHash, since, sameInstall, 'no_token');
     const check = await withDeadline(access.api.tokenCheck(), CALLBACK_CHECK_MS);
     if (check.kind === 'refused') {
-      await this.#o.stores.forget(storeHash, access.accessToken);
-      await this.#markUninstalled(storeHash, since);
-      return { kind: 'uninstalled', why: 'token_refused' };
+      if ((await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced') return { kind: 'superseded' };
+      return this.#uninstalled(storeHash, since, sameInstall, 'token_refused');
     }
-    const earlier = (await this.#state(storeHash))?.uninstallPending;
-    const pending: PendingUninstall = { since: earlier?.since ?? since, checks: 1, nextCheckAt: this.#after(this.#delays[0]!), last: check.kind };
-    await this.#putPending(storeHash, pending);
+    const nextCheckAt = this.#after(this.#delays[0]!);
+    const written = await this.#changePending(storeHash, (current) =>
+      sameInstall(current) ? { set: { since: current?.uninstallPending?.since ?? since, checks: 1, nextCheckAt, last: check.kind } } : undefined,
+    );
+    const pending = written?.uninstallPending;
+    if (!pending) return { kind: 'superseded' };
     this.#o.logger.warn(
       { platform: 'bigcommerce', shop: storeHash, found: check.kind === 'works' ? 'token still accepted' : check.reason, nextCheckAt: pending.nextCheckAt },
       'a BigCommerce uninstall callback that BigCommerce does not confirm yet (the store’s token still works, or no answer): the token is kept and the uninstall checked again later',
@@ -123,20 +142,24 @@ export class UninstallChecks {
   async recheck(storeHash: string, pending: PendingUninstall): Promise<UninstallOutcome> {
     const access = await this.#o.stores.appAccess(storeHash);
     const check: TokenCheck = access ? await access.api.tokenCheck() : { kind: 'refused', status: 0 };
-    // The record may have changed while BigCommerce was asked (a reinstall clears the flag).
-    if ((await this.#state(storeHash))?.uninstallPending?.since !== pending.since) return { kind: 'superseded' };
+    // The record may have changed while BigCommerce was asked (a reinstall clears the flag): every write below is only while it has not.
+    const unchanged = (current: BigCommerceShopState | undefined) => samePending(current?.uninstallPending, pending);
+    if (!unchanged(await this.#state(storeHash))) return { kind: 'superseded' };
     if (check.kind === 'refused') {
-      if (access) await this.#o.stores.forget(storeHash, access.accessToken);
-      await this.#markUninstalled(storeHash, pending.since);
-      this.#o.logger.info(
-        { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1 },
-        'BigCommerce confirmed the uninstall: the store’s token is forgotten and the store marked uninstalled',
-      );
-      return { kind: 'uninstalled', why: access ? 'token_refused' : 'no_token' };
+      if (access && (await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced') return { kind: 'superseded' };
+      const outcome = await this.#uninstalled(storeHash, pending.since, unchanged, access ? 'token_refused' : 'no_token');
+      if (outcome.kind !== 'superseded') {
+        this.#o.logger.info(
+          { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1, outcome: outcome.kind },
+          'BigCommerce confirmed the uninstall: the app’s token is forgotten and the store marked uninstalled ' +
+            '(the store configured by hand is served through its API account still)',
+        );
+      }
+      return outcome;
     }
     const checks = pending.checks + 1;
     if (check.kind === 'works' && checks > this.#delays.length) {
-      await this.#putPending(storeHash, undefined);
+      if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
       this.#o.logger.warn(
         { platform: 'bigcommerce', shop: storeHash, since: pending.since, checks },
         'BigCommerce still accepts the store’s token long after an uninstall callback: the app is installed, ' +
@@ -145,7 +168,7 @@ export class UninstallChecks {
       return { kind: 'kept' };
     }
     const next = { ...pending, checks, last: check.kind, nextCheckAt: this.#after(this.#delays[Math.min(checks, this.#delays.length) - 1]!) };
-    await this.#putPending(storeHash, next);
+    if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { set: next } : undefined)))) return { kind: 'superseded' };
     return { kind: 'pending', why: check.kind === 'works' ? 'token_works' : 'unknown', nextCheckAt: next.nextCheckAt };
   }
 
@@ -176,19 +199,55 @@ export class UninstallChecks {
     return this.#o.store.getRecord<BigCommerceShopState>('shop', stateId(storeHash));
   }
 
-  async #putPending(storeHash: string, pending: PendingUninstall | undefined): Promise<void> {
-    const fresh: BigCommerceShopState = { platform: 'bigcommerce', shop: storeHash, uninstalledAt: null };
-    const { uninstallPending: _, ...state } = (await this.#state(storeHash)) ?? fresh;
-    const next: BigCommerceShopState = { ...state, ...(pending ? { uninstallPending: pending } : {}) };
-    await this.#o.store.putRecord<BigCommerceShopState>('shop', stateId(storeHash), next);
+  /**
+   * Sets or drops the pending uninstall in the store's record, as `decide`
+   * says from the record as it is then (undefined: no write). Resolves to the
+   * record written, or undefined when nothing was.
+   */
+  async #changePending(storeHash: string, decide: (current: BigCommerceShopState | undefined) => PendingChange): Promise<BigCommerceShopState | undefined> {
+    const { changed, value } = await this.#o.store.changeRecord<BigCommerceShopState>('shop', stateId(storeHash), (current) => {
+      const decided = decide(current);
+      if (!decided) return undefined;
+      const { uninstallPending: _, ...state } = current ?? { platform: 'bigcommerce', shop: storeHash, uninstalledAt: null };
+      return { put: { ...state, ...('set' in decided ? { uninstallPending: decided.set } : {}) } };
+    });
+    return changed ? value : undefined;
   }
 
-  async #markUninstalled(storeHash: string, at: string): Promise<void> {
-    const before = await this.#state(storeHash);
-    const state: ShopState = { platform: 'bigcommerce', shop: storeHash, uninstalledAt: at, installedAt: before?.installedAt ?? null };
-    await this.#o.store.putRecord<ShopState>('shop', stateId(storeHash), state);
+  /**
+   * The app's token is gone: the store is marked uninstalled from `at`, if
+   * its record is still as `still` wants it (else superseded). The store
+   * configured by hand only loses its pending uninstall.
+   */
+  async #uninstalled(
+    storeHash: string,
+    at: string,
+    still: (current: BigCommerceShopState | undefined) => boolean,
+    why: 'token_refused' | 'no_token',
+  ): Promise<UninstallOutcome> {
+    if (storeHash === this.#o.stores.environmentShop) {
+      const state = await this.#state(storeHash);
+      if (state?.uninstallPending && !(await this.#changePending(storeHash, (current) => (still(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
+      return { kind: 'app_forgotten', why };
+    }
+    const { changed } = await this.#o.store.changeRecord<ShopState>('shop', stateId(storeHash), (current) =>
+      still(current) ? { put: { platform: 'bigcommerce', shop: storeHash, uninstalledAt: at, installedAt: current?.installedAt ?? null } } : undefined,
+    );
+    return changed ? { kind: 'uninstalled', why } : { kind: 'superseded' };
   }
 }
+
+/**
+ * Whether a pending uninstall is still the one a check started from, field by
+ * field: a new uninstall callback keeps `since` but starts the checks again,
+ * so `since` alone would let an older check drop or overwrite its record.
+ */
+const samePending = (current: PendingUninstall | undefined, expected: PendingUninstall): boolean =>
+  current !== undefined &&
+  current.since === expected.since &&
+  current.checks === expected.checks &&
+  current.nextCheckAt === expected.nextCheckAt &&
+  current.last === expected.last;
 
 async function withDeadline(asked: Promise<TokenCheck>, ms: number): Promise<TokenCheck> {
   // A failure after the deadline must not go unhandled; before it, it is an unknown like any other.

@@ -7,8 +7,9 @@
 //   a secret header     the custom headers BigCommerce documents for hook
 //                       creation: `register --platform bigcommerce` creates the
 //                       hooks with x-loyalty-bridge-token set to
-//                       BIGCOMMERCE_WEBHOOK_SECRET (a store installed as an app
-//                       gets a secret of its own), compared in constant time
+//                       BIGCOMMERCE_WEBHOOK_SECRET, compared in constant time;
+//                       only for the store configured by hand (headerSecretsFor
+//                       names none for an app's store: stores.ts says why)
 // Either one is enough. A hook created with a store's API account is signed
 // with that account's client secret, which the bridge may not hold: its
 // deliveries carry the header secret and a signature the bridge cannot check,

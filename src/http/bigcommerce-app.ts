@@ -11,19 +11,20 @@
 //   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
 //                     (uninstall-checks.ts) before the token is forgotten and
 //                     the store marked uninstalled; until then it is pending
-//                     and checked again later
+//                     and checked again later. Its payload acts once: a
+//                     repeat is answered, and nothing more
 //   GET /remove_user  a user's access was revoked: the bridge keeps nothing
 //                     per user, so there is nothing to do but answer
 // The last three carry a signed_payload_jwt: verified with jose
 // (signed-payload.ts), and each payload kept to the callback that used it
 // first (callback-payloads.ts), so the load payload a browser holds for a day
-// cannot uninstall. A payload that does not verify, or was used at another
-// callback, is 401 and changes nothing.
-import { randomBytes } from 'node:crypto';
+// cannot uninstall, and loads again only for a few minutes. A payload that
+// does not verify, was used at another callback, or comes back to load too
+// late, is 401 and changes nothing.
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
-import { CallbackPayloads, type BigCommerceCallback } from '../../adapters/bigcommerce/callback-payloads.ts';
+import { CallbackPayloads, type BigCommerceCallback, type PayloadUse } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { SIGNED_PAYLOAD_LEEWAY_SECONDS, verifySignedPayload, type SignedPayloadClaims } from '../../adapters/bigcommerce/signed-payload.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
@@ -55,7 +56,7 @@ export interface BigCommerceApp {
   stop(): Promise<void>;
 }
 
-type Verified = { ok: true; claims: SignedPayloadClaims } | { ok: false; reason: string };
+type Verified = { ok: true; claims: SignedPayloadClaims; use: Extract<PayloadUse, { ok: true }> } | { ok: false; reason: string };
 
 export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
@@ -85,11 +86,12 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     const use = await payloads.use(jti, expiresAt, callback);
     void payloads.pruneIfDue().catch((error: unknown) => logger.warn({ err: error }, 'could not delete the records of expired BigCommerce payloads; a later callback tries again'));
     if (!use.ok) {
-      const why = `a BigCommerce ${callback} callback was refused: its payload was used at another callback`;
-      logger.warn({ platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt }, why);
+      const why = use.refusal === 'used_elsewhere' ? 'its payload was used at another callback' : 'its payload was first used there too long ago';
+      const fields = { platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt, refusal: use.refusal };
+      logger.warn(fields, `a BigCommerce ${callback} callback was refused: ${why}`);
       return { ok: false, reason: use.reason };
     }
-    return verified;
+    return { ...verified, use };
   };
 
   router.get('/auth', async (req: Request, res: Response) => {
@@ -122,8 +124,7 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       shop: storeHash,
       accessToken: token.accessToken,
       scope: token.scope,
-      // Kept across a reinstall, so that hooks made before still check out.
-      headerSecret: before?.headerSecret ?? randomBytes(32).toString('base64url'),
+      // No header secret: BigCommerce signs the app's hooks with its client secret, and that alone is checked (stores.ts).
       accountUuid: token.accountUuid,
       installedAt: before?.installedAt ?? now,
       updatedAt: now,
@@ -148,11 +149,28 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   router.get('/uninstall', async (req: Request, res: Response) => {
     const verified = await verify(req, 'uninstall');
     if (!verified.ok) return void res.status(401).json({ error: verified.reason });
-    const { storeHash } = verified.claims;
+    const { storeHash, jti } = verified.claims;
+    // A replay (or BigCommerce calling twice) must not move the uninstall's time, nor spend the store's API budget on another check.
+    if (verified.use.again && verified.use.handled) {
+      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall payload acted on before came again: answered, not acted on');
+      return void res.json({ result: 'already_handled', reason: 'this uninstall was acted on when its payload first came' });
+    }
     const outcome = await uninstalls.confirm(storeHash);
+    await payloads.handled(jti);
     if (outcome.kind === 'uninstalled') {
       logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
       return void res.json({ result: 'uninstalled' });
+    }
+    if (outcome.kind === 'app_forgotten') {
+      logger.info(
+        { platform: 'bigcommerce', shop: storeHash, why: outcome.why },
+        'BigCommerce app uninstalled from the store configured by hand: the app’s token is forgotten, and the store is served through BIGCOMMERCE_ACCESS_TOKEN still',
+      );
+      return void res.json({ result: 'uninstalled' });
+    }
+    if (outcome.kind === 'superseded') {
+      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall callback found the app installed again meanwhile: the new install stays');
+      return void res.json({ result: 'superseded', reason: 'the app was installed again meanwhile' });
     }
     // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
     res.json({ result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' });

@@ -237,6 +237,38 @@ describe.each([
       expect(await store.addRecord('callback-payload', 'jti-race', { callback: 'uninstall' })).toEqual({ added: true, value: { callback: 'uninstall' } });
     });
 
+    // On PostgreSQL each call is a transaction on a connection of its own, as another instance's would be.
+    it('changes a record by what it holds now: of callers at once, each sees the value the one before it wrote', async () => {
+      const callers = 12;
+      const changes = await Promise.all(
+        Array.from({ length: callers }, () => store.changeRecord<{ count: number }>('migration', 'counted', (current) => ({ put: { count: (current?.count ?? 0) + 1 } }))),
+      );
+      expect(changes.every((change) => change.changed)).toBe(true);
+      expect(changes.map((change) => change.value!.count).sort((a, b) => a - b)).toEqual(Array.from({ length: callers }, (_, i) => i + 1));
+      expect(await store.getRecord('migration', 'counted')).toEqual({ count: callers });
+    });
+
+    it('deletes a record only while it holds what the change saw: a new value written at once survives', async () => {
+      for (let round = 0; round < 5; round++) {
+        await store.putRecord('session', 'cas:shop', { accessToken: 'old' });
+        const [forgot] = await Promise.all([
+          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', (current) => (current?.accessToken === 'old' ? { delete: true } : undefined)),
+          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', () => ({ put: { accessToken: 'new' } })),
+        ]);
+        // Whichever went first, the new value is what is left.
+        expect(await store.getRecord('session', 'cas:shop')).toEqual({ accessToken: 'new' });
+        expect(forgot).toEqual(forgot.changed ? { changed: true, value: undefined } : { changed: false, value: { accessToken: 'new' } });
+      }
+    });
+
+    it('changes nothing when the change asks for nothing, or deletes a record that is not there', async () => {
+      await store.putRecord('session', 'cas:kept', { accessToken: 'kept' });
+      expect(await store.changeRecord('session', 'cas:kept', () => undefined)).toEqual({ changed: false, value: { accessToken: 'kept' } });
+      expect(await store.changeRecord('session', 'cas:none', () => ({ delete: true }))).toEqual({ changed: false, value: undefined });
+      expect(await store.changeRecord('session', 'cas:kept', () => ({ delete: true }))).toEqual({ changed: true, value: undefined });
+      expect(await store.getRecord('session', 'cas:kept')).toBeUndefined();
+    });
+
     it('keeps and forgets dead letters', async () => {
       const letter = await store.addDeadLetter({ id: 'dl-records', kind: 'call', reason: 'refused', orderKey: 'x:y:1', operation: 'earn' });
       expect(letter).toMatchObject({ retries: 0, createdAt: expect.any(String) });

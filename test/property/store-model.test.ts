@@ -2,7 +2,9 @@
 // fast-check's scheduler chooses how concurrent operations interleave and
 // injected write failures (a full disk, a failing one) strike at any point:
 // nothing acknowledged is lost, no order goes missing, no saved progress goes
-// back, no claim is stranded, and (lowdb) a store reopened from disk agrees.
+// back, no claim is stranded, no compare-and-set of a record (changeRecord)
+// reads what another is replacing, and (lowdb) a store reopened from disk
+// agrees.
 //
 // Each run is a list of rounds; a round starts a few operations at once, the
 // scheduler interleaves their I/O (lowdb: every read, write, rename and sync;
@@ -58,6 +60,7 @@ type Op =
   | { kind: 'deadLetter'; id: number; remove: boolean }
   | { kind: 'erase'; order: number }
   | { kind: 'prune' }
+  | { kind: 'count'; counter: number }
   | { kind: 'faults'; count: number; code: 'ENOSPC' | 'EIO' }
   | { kind: 'tick'; ms: number };
 
@@ -76,6 +79,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deadLetter' as const), id: fc.nat(3), remove: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), order: fc.nat(ORDERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'prune' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('count' as const), counter: fc.nat(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('faults' as const), count: fc.integer({ min: 1, max: 3 }), code: fc.constantFrom('ENOSPC' as const, 'EIO' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 120_000) }) },
 );
@@ -109,6 +113,14 @@ class Model {
   readonly maybeDeadLetters = new Set<string>();
   readonly heldEntries = new Map<string, InboxEntry>();
   readonly heldOrders = new Map<string, OrderRecord>();
+  /** Records changed by compare-and-set (changeRecord): adds answered, adds that failed, and each count an add answered with. */
+  readonly counters = new Map<string, { sure: number; maybe: number; answered: Set<number> }>();
+
+  counter(id: string): { sure: number; maybe: number; answered: Set<number> } {
+    const counter = this.counters.get(id) ?? { sure: 0, maybe: 0, answered: new Set<number>() };
+    this.counters.set(id, counter);
+    return counter;
+  }
 
   fold(events: OrderEvent[], sure: boolean): void {
     for (const event of events) {
@@ -637,6 +649,19 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
         () => undefined,
         () => undefined,
       );
+    case 'count': {
+      // Each add reads the count and writes one more: two adds that read the same count would lose one.
+      const id = `counter-${op.counter}`;
+      const counter = model.counter(id);
+      return store.changeRecord<{ count: number }>('migration', id, (current) => ({ put: { count: (current?.count ?? 0) + 1 } })).then(
+        ({ value }) => {
+          expect(counter.answered.has(value!.count), `two adds to ${id} both answered ${value!.count}`).toBe(false);
+          counter.answered.add(value!.count);
+          counter.sure++;
+        },
+        () => void counter.maybe++,
+      );
+    }
     case 'faults':
       faults.arm(op.count, op.code);
       return undefined;
@@ -673,6 +698,11 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
   const letters = new Set((await store.listDeadLetters()).map((letter) => letter.id));
   for (const id of model.deadLetters) expect(letters.has(id), `${when}: dead letter ${id} is missing`).toBe(true);
   for (const id of letters) expect(model.deadLetters.has(id) || model.maybeDeadLetters.has(id), `${when}: dead letter ${id} came back`).toBe(true);
+  for (const [id, counter] of model.counters) {
+    const count = (await store.getRecord<{ count: number }>('migration', id))?.count ?? 0;
+    expect(count, `${when}: ${id} lost an add that was answered`).toBeGreaterThanOrEqual(counter.sure);
+    expect(count, `${when}: ${id} holds adds nobody made`).toBeLessThanOrEqual(counter.sure + counter.maybe);
+  }
   void harness;
 }
 

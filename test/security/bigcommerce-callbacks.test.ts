@@ -6,6 +6,8 @@
 //     of two uses racing at different callbacks exactly one succeeds
 //   - an uninstall is confirmed with BigCommerce (which revokes the token)
 //     before the token is forgotten
+//   - an installed store's deliveries are BigCommerce's by its signature
+//     alone: a header secret from a captured delivery forges nothing
 //   - only the merchant's stores install and earn (BIGCOMMERCE_STORES,
 //     BIGCOMMERCE_OPEN_INSTALLS), and stores installed before the upgrade
 //     keep earning
@@ -90,7 +92,7 @@ async function orderEarns(app: Running, hash: string, orderId: number): Promise<
 describe('one signed payload, one purpose', () => {
   let app: Running;
   beforeAll(async () => {
-    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,beta2,gamma3,delta4' });
+    app = await startApp({ BIGCOMMERCE_STORES: 'alpha1,alpha2,alpha3,beta2,gamma3,delta4,epsilon5,zeta6' });
   }, 30_000);
   afterAll(() => app?.stop());
 
@@ -126,6 +128,22 @@ describe('one signed payload, one purpose', () => {
     }
     expect((await app.bc.uninstall('alpha2', loaded)).status).toBe(401);
     expect(await installOf(app.bridge, 'alpha2')).toBeDefined();
+  });
+
+  it('refuses a load payload used again more than 15 minutes after its first use: a leaked load URL does not open the store page for a day', async () => {
+    await installed(app, 'alpha3');
+    const loaded = app.bc.signedPayload('alpha3');
+    expect((await app.bc.load('alpha3', loaded)).status).toBe(200);
+    // As if 16 minutes had gone by since.
+    const id = `bigcommerce:${(JSON.parse(Buffer.from(loaded.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti}`;
+    const use = (await app.bridge.engine.store.getRecord<{ firstUsedAt: string }>('callback-payload', id))!;
+    await app.bridge.engine.store.putRecord('callback-payload', id, { ...use, firstUsedAt: new Date(Date.now() - 16 * 60_000).toISOString() });
+    const late = await app.bc.load('alpha3', loaded);
+    expect(late.status).toBe(401);
+    expect(late.body).toContain('more than 15 minutes ago');
+    expect(late.body).not.toContain('store alpha3');
+    // A fresh payload, as BigCommerce sends each time the app is opened, loads.
+    expect((await app.bc.load('alpha3')).status).toBe(200);
   });
 
   it('refuses the uninstall payload at /load after a real uninstall', async () => {
@@ -176,6 +194,117 @@ describe('one signed payload, one purpose', () => {
       expect(state?.uninstallPending).toBeUndefined();
     });
     expect(await reached(app.bridge)).not.toContain('delta4');
+  });
+
+  it('answers an uninstall payload used before without acting again: no token check, no pending uninstall, the reinstall untouched', async () => {
+    await installed(app, 'zeta6');
+    const uninstallPayload = app.bc.signedPayload('zeta6');
+    app.bc.revokeApp('zeta6');
+    expect(JSON.parse((await app.bc.uninstall('zeta6', uninstallPayload)).body)).toMatchObject({ result: 'uninstalled' });
+    const uninstalledAt = (await shopState(app.bridge, 'zeta6'))?.uninstalledAt;
+    expect(uninstalledAt).toEqual(expect.any(String));
+    const tokenChecks = () => app.bc.requests.filter((request) => request.store === 'zeta6' && request.method === 'GET' && request.path === '/v3/hooks').length;
+
+    // Replayed before the merchant installs again: the store stays uninstalled from the genuine callback on.
+    expect((await app.bc.uninstall('zeta6', uninstallPayload)).status).toBe(200);
+    expect((await shopState(app.bridge, 'zeta6'))?.uninstalledAt).toBe(uninstalledAt);
+
+    // And after: each replay is answered, and asks BigCommerce nothing with the new token.
+    await installed(app, 'zeta6');
+    const checked = tokenChecks();
+    for (let replay = 0; replay < 5; replay++) {
+      const answer = await app.bc.uninstall('zeta6', uninstallPayload);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ result: 'already_handled' });
+    }
+    expect(tokenChecks()).toBe(checked);
+    expect(await shopState(app.bridge, 'zeta6')).toMatchObject({ uninstalledAt: null });
+    expect((await shopState(app.bridge, 'zeta6'))?.uninstallPending).toBeUndefined();
+    expect(await installOf(app.bridge, 'zeta6')).toBeDefined();
+  });
+
+  it('keeps a reinstall that lands while the uninstall callback asks BigCommerce about the old token: installed, with its new token', async () => {
+    await installed(app, 'epsilon5');
+    const release = app.bc.hold();
+    let uninstalling;
+    try {
+      // BigCommerce revokes the old token and calls back; the callback's check of that token waits at BigCommerce.
+      uninstalling = app.bc.uninstall('epsilon5');
+      await eventually(() => expect(app.bc.waiting).toBeGreaterThanOrEqual(1));
+      expect((await app.bc.install('epsilon5')).status).toBe(200);
+    } finally {
+      release();
+    }
+    const reinstalled = (await installOf(app.bridge, 'epsilon5'))!.accessToken;
+    expect((await uninstalling).status).toBe(200);
+    expect((await installOf(app.bridge, 'epsilon5'))?.accessToken).toBe(reinstalled);
+    expect((await shopState(app.bridge, 'epsilon5'))?.uninstalledAt).toBeNull();
+    await eventually(() => expect(app.bc.stores.get('epsilon5')!.hooks).toHaveLength(HOOK_SCOPES), 10_000);
+    await orderEarns(app, 'epsilon5', 8501);
+    expect(earnings(app.bridge, '8501')).toHaveLength(1);
+  });
+});
+
+describe('deliveries of a store installed as an app', () => {
+  let app: Running;
+  const HEADER = 'header-secret-an-earlier-release-gave-0123';
+  /** As an earlier release left it: a header secret of the store's own, on a hook BigCommerce signs with the app's client secret. */
+  const earlierRelease = async (bc: FakeBigCommerce, url: string) => {
+    bc.addStore('eta5', 'eta-token', CLIENT_SECRET).hooks.push({ id: 601, scope: 'store/order/created', destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: { 'x-loyalty-bridge-token': HEADER }, created_at: 0, updated_at: 0, signingSecret: CLIENT_SECRET });
+  };
+  const forged = (hash: string, orderId: number, header: string) => {
+    const body = bcPayload('store/order/created', orderId).replace(`stores/${BC_STORE}`, `stores/${hash}`);
+    return fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': header }, body });
+  };
+  beforeAll(async () => {
+    app = await startApp({ BIGCOMMERCE_STORES: 'eta5,theta6', BIGCOMMERCE_STORE_HASH: 'handmade1', BIGCOMMERCE_ACCESS_TOKEN: 'handmade-token', BIGCOMMERCE_WEBHOOK_SECRET: 'handmade-header-secret-0123456789' }, earlierRelease);
+    const now = new Date().toISOString();
+    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:eta5', { platform: 'bigcommerce', shop: 'eta5', accessToken: 'eta-token', scope: SCOPE, headerSecret: HEADER, accountUuid: null, installedAt: now, updatedAt: now });
+  }, 30_000);
+  afterAll(() => app?.stop());
+
+  it('are checked by BigCommerce’s signature alone: the header secret from a captured delivery forges nothing', async () => {
+    // BigCommerce's own delivery through the old hook, header and signature: accepted.
+    await orderEarns(app, 'eta5', 8501);
+    expect(earnings(app.bridge, '8501')).toHaveLength(1);
+    // The header alone, on a body naming any order: refused, and nothing read or earned.
+    app.bc.stores.get('eta5')!.orders.set(8502, bcOrder(8502, 11));
+    const answer = await forged('eta5', 8502, HEADER);
+    expect(answer.status).toBe(401);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8502')).toEqual([]);
+    expect(app.bc.requests.filter((request) => request.path === '/v2/orders/8502')).toEqual([]);
+  });
+
+  it('are not opened by the header secret of the store configured by hand either', async () => {
+    app.bc.stores.get('eta5')!.orders.set(8503, bcOrder(8503, 11));
+    expect((await forged('eta5', 8503, 'handmade-header-secret-0123456789')).status).toBe(401);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8503')).toEqual([]);
+  });
+
+  it('forget the app’s token when the app is uninstalled from the store configured by hand, which is still served through its API account', async () => {
+    await installed(app, 'handmade1');
+    app.bc.revokeApp('handmade1');
+    expect(JSON.parse((await app.bc.uninstall('handmade1', app.bc.signedPayload('handmade1'))).body)).toMatchObject({ result: 'uninstalled' });
+    expect(await installOf(app.bridge, 'handmade1')).toBeUndefined();
+    expect((await shopState(app.bridge, 'handmade1'))?.uninstalledAt ?? null).toBeNull();
+    expect(await reached(app.bridge)).toContain('handmade1');
+    // A delivery of the hooks `register` made, sent a minute ago (before the uninstall), still earns.
+    app.bc.stores.get('handmade1')!.orders.set(8701, bcOrder(8701, 11));
+    const body = bcPayload('store/order/created', 8701, {}, undefined, Math.floor(Date.now() / 1000) - 60).replace(`stores/${BC_STORE}`, 'stores/handmade1');
+    const answer = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': 'handmade-header-secret-0123456789' }, body });
+    expect(answer.status).toBe(200);
+    await app.bridge.engine.drain();
+    expect(earnings(app.bridge, '8701')).toHaveLength(1);
+  });
+
+  it('come through hooks the bridge makes with no header secret, which BigCommerce signs', async () => {
+    await installed(app, 'theta6');
+    expect(app.bc.stores.get('theta6')!.hooks.map((hook) => hook.headers ?? {})).toEqual(Array.from({ length: HOOK_SCOPES }, () => ({})));
+    expect((await installOf(app.bridge, 'theta6'))?.headerSecret).toBeUndefined();
+    await orderEarns(app, 'theta6', 8601);
+    expect(earnings(app.bridge, '8601')).toHaveLength(1);
   });
 });
 

@@ -8,7 +8,7 @@ import { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { CallbackPayloads } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { allowEarlierInstalls } from '../../adapters/bigcommerce/earlier-installs.ts';
 import type { TokenCheck } from '../../adapters/bigcommerce/rest-api.ts';
-import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { BigCommerceStores, type BigCommerceInstall } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks, type BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
@@ -30,13 +30,15 @@ describe('a payload kept to one callback', () => {
     const payloads = new CallbackPayloads({ store, leewaySeconds: 60, pruneEveryMs: 1_000, now: () => now });
     const exp = T0 / 1000 + 86_400;
     expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: false });
-    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: true });
+    expect(await payloads.use('jti-1', exp, 'load')).toEqual({ ok: true, again: true, handled: false });
     expect(await payloads.use('jti-1', exp, 'uninstall')).toMatchObject({ ok: false, usedAt: 'load' });
     expect(await payloads.use('jti-1', exp, 'remove_user')).toMatchObject({ ok: false, usedAt: 'load' });
 
     await payloads.use('jti-2', T0 / 1000 + 10, 'uninstall');
     now = T0 + 10_000 + 59_000;
-    // Within the leeway jose still accepts the payload: its record stays.
+    // Within the leeway jose still accepts the payload: its record stays, and for an hour beyond (another bridge's clock may be behind).
+    expect(await payloads.pruneIfDue()).toBe(0);
+    now += 3_600_000;
     expect(await payloads.pruneIfDue()).toBe(0);
     now += 2_000;
     expect(await payloads.pruneIfDue()).toBe(1);
@@ -44,6 +46,44 @@ describe('a payload kept to one callback', () => {
     // At most every pruneEveryMs.
     await payloads.use('jti-3', now / 1000 - 120, 'load');
     expect(await payloads.pruneIfDue()).toBe(0);
+  });
+
+  it('takes a load payload again only within 15 minutes of its first use', async () => {
+    const store = await opened();
+    let now = T0;
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60, now: () => now });
+    const exp = T0 / 1000 + 86_400;
+    expect(await payloads.use('jti-l', exp, 'load')).toEqual({ ok: true, again: false });
+    now += 15 * 60_000;
+    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: true, again: true });
+    now += 1;
+    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: false, refusal: 'repeat_too_late', usedAt: 'load' });
+    // Other callbacks act once, or not at all: a repeat is theirs to answer.
+    expect(await payloads.use('jti-r', exp, 'remove_user')).toEqual({ ok: true, again: false });
+    now += 86_000_000;
+    expect(await payloads.use('jti-r', exp, 'remove_user')).toMatchObject({ ok: true, again: true });
+  });
+
+  it('keeps a record an hour past its payload’s expiry and leeway: a bridge whose clock runs ahead prunes nothing another still accepts', async () => {
+    const store = await opened();
+    // Expired 40 s ago by this clock: jose still accepts it, within its minute of leeway.
+    const exp = T0 / 1000 - 40;
+    const onTime = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 });
+    const ahead = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 + 30_000 });
+    expect(await onTime.use('jti-e', exp, 'load')).toEqual({ ok: true, again: false });
+    expect(await ahead.pruneIfDue()).toBe(0);
+    expect(await onTime.use('jti-e', exp, 'uninstall')).toMatchObject({ ok: false, usedAt: 'load' });
+  });
+
+  it('says when a repeat at a callback comes after the callback acted on the payload', async () => {
+    const store = await opened();
+    const payloads = new CallbackPayloads({ store, leewaySeconds: 60, now: () => T0 });
+    const exp = T0 / 1000 + 86_400;
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: false });
+    // Not acted on yet (the first call failed, or is still under way): acted on again.
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: true, handled: false });
+    await payloads.handled('jti-u');
+    expect(await payloads.use('jti-u', exp, 'uninstall')).toEqual({ ok: true, again: true, handled: true });
   });
 
   it('lets exactly one of many uses racing at different callbacks through', async () => {
@@ -65,9 +105,10 @@ describe('an uninstall confirmed with BigCommerce', () => {
     let installed = true;
     const stores = {
       appAccess: async () => (installed ? { accessToken: 'the-token', api: { tokenCheck: async () => answers.shift() ?? { kind: 'works' } } } : undefined),
-      forget: async (hash: string, token?: string) => {
+      forget: async (hash: string, token: string) => {
         forgotten.push(`${hash}:${token}`);
         installed = false;
+        return 'forgotten';
       },
     } as unknown as BigCommerceStores;
     const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
@@ -131,12 +172,81 @@ describe('an uninstall confirmed with BigCommerce', () => {
     expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
   });
 
+  it('lets no check that started before a new uninstall callback drop the pending uninstall that callback wrote', async () => {
+    const store = await opened();
+    let now = T0;
+    let accepted = true;
+    let session: string | undefined = 'the-token';
+    // The first check (an older pass's) waits at BigCommerce until let go.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let calls = 0;
+    const tokenCheck = async (): Promise<TokenCheck> => {
+      const answer: TokenCheck = accepted ? { kind: 'works' } : { kind: 'refused', status: 401 };
+      if (++calls === 1) await held;
+      return answer;
+    };
+    const stores = {
+      appAccess: async () => (session ? { accessToken: session, api: { tokenCheck } } : undefined),
+      forget: async () => ((session = undefined), 'forgotten'),
+    } as unknown as BigCommerceStores;
+    const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
+    // An uninstall pending a day, at its last check (an old payload replayed after a reinstall, say).
+    const old = { since: new Date(T0 - 86_000_000).toISOString(), checks: 3, nextCheckAt: new Date(T0 - 1).toISOString(), last: 'works' as const };
+    await store.putRecord<BigCommerceShopState>('shop', 'bigcommerce:s1', { platform: 'bigcommerce', shop: 's1', uninstalledAt: null, uninstallPending: old });
+
+    const olderPass = checks.recheck('s1', old);
+    // Meanwhile the merchant uninstalls; BigCommerce calls back before it revokes the token.
+    expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending' });
+    letGo();
+    expect(await olderPass).toEqual({ kind: 'superseded' });
+    expect((await store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1'))?.uninstallPending).toMatchObject({ checks: 1 });
+
+    // BigCommerce revokes the token: the callback's uninstall is confirmed.
+    accepted = false;
+    now += 1_000;
+    await checks.checkDue();
+    expect(session).toBeUndefined();
+    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({ uninstalledAt: old.since });
+  });
+
   it('marks a store it holds no app token for uninstalled', async () => {
     const store = await opened();
     const stores = { appAccess: async () => undefined } as unknown as BigCommerceStores;
     const checks = new UninstallChecks({ store, stores, logger: silent, now: () => T0 });
     expect(await checks.confirm('s2')).toEqual({ kind: 'uninstalled', why: 'no_token' });
     expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
+  });
+});
+
+describe('forgetting a store’s token', () => {
+  const install = (accessToken: string): BigCommerceInstall => ({ platform: 'bigcommerce', shop: 's1', accessToken, scope: 'store_v2_orders_read_only', accountUuid: null, installedAt: 'then', updatedAt: 'then' });
+
+  it('keeps the new token of a reinstall another bridge saves the moment this one has read the old', async () => {
+    const ledger = await opened();
+    await ledger.putRecord('session', 'bigcommerce:s1', install('old-token'));
+    // The reinstall lands at the earliest moment another bridge's write can: right after this bridge's read of the session.
+    let landed = false;
+    const reinstallAfter = async <T>(read: Promise<T>): Promise<T> => {
+      const value = await read;
+      if (!landed) {
+        landed = true;
+        await ledger.putRecord('session', 'bigcommerce:s1', install('new-token'));
+      }
+      return value;
+    };
+    const racing = new Proxy(ledger, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        const call = (...args: unknown[]) => (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+        return name === 'getRecord' || name === 'changeRecord' ? (...args: unknown[]) => reinstallAfter(call(...args)) : call;
+      },
+    });
+    const stores = new BigCommerceStores({ store: racing, env: {}, apiUrl: 'https://api.bigcommerce.test' });
+    await stores.forget('s1', 'old-token');
+    expect(landed).toBe(true);
+    expect(await ledger.getRecord('session', 'bigcommerce:s1')).toMatchObject({ accessToken: 'new-token' });
   });
 });
 

@@ -1,8 +1,9 @@
 // The signed_payload_jwt of BigCommerce's load, uninstall and remove_user
 // callbacks, checked with jose as BigCommerce documents it: HS256 with the
-// client secret, aud the client id, iss "bc", valid between nbf and exp (a
-// minute's leeway), and every claim BigCommerce always sends present. Tokens
-// are made here with node:crypto, independently of the library that checks.
+// client secret, aud the client id, iss "bc", valid between nbf and exp and
+// for no more than a day from iat (a minute's leeway), and every claim
+// BigCommerce always sends present. Tokens are made here with node:crypto,
+// independently of the library that checks.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SIGNED_PAYLOAD_REFUSALS, verifySignedPayload, type SignedPayloadRefusal } from '../../adapters/bigcommerce/signed-payload.ts';
@@ -27,6 +28,8 @@ describe('the signed_payload_jwt', () => {
   it('allows a minute of clock difference at either end', async () => {
     expect((await verifySignedPayload(jwt({ nbf: now + 30 }), keys)).ok).toBe(true);
     expect((await verifySignedPayload(jwt({ exp: now - 30 }), keys)).ok).toBe(true);
+    // BigCommerce's payloads live a day from iat.
+    expect((await verifySignedPayload(jwt({ iat: now - 86_400 - 30, exp: now + 3_600 }), keys)).ok).toBe(true);
   });
 
   const [header, body] = jwt().split('.') as [string, string];
@@ -48,6 +51,8 @@ describe('the signed_payload_jwt', () => {
     ['expired beyond the leeway', jwt({ exp: now - 61 }), 'expired'],
     ['expired an hour ago', jwt({ exp: now - 3_600 }), 'expired'],
     ['nbf beyond the leeway in the future', jwt({ nbf: now + 61 }), 'not_yet_valid'],
+    ['issued more than a day and the leeway ago, with an exp far later', jwt({ iat: now - 86_400 - 61, exp: now + 3_600 }), 'expired'],
+    ['issued beyond the leeway in the future', jwt({ iat: now + 61 }), 'not_yet_valid'],
     ['no exp', jwt({ exp: undefined }), 'missing_claim'],
     ['no iat', jwt({ iat: undefined }), 'missing_claim'],
     ['no nbf', jwt({ nbf: undefined }), 'missing_claim'],

@@ -82,6 +82,9 @@ export type RecordKind =
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
   | 'sandbox-credentials';
 
+/** What a change of a record asks for: a new value, its deletion, or (undefined) nothing. */
+export type RecordChange<T> = { put: T } | { delete: true } | undefined;
+
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {
   entryKey: string;
@@ -261,6 +264,15 @@ export interface LedgerStore {
    * whether it is the one given.
    */
   addRecord<T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }>;
+  /**
+   * Changes one record by what it holds now, atomically across instances (a
+   * compare-and-set): no other write to the record lands between the read
+   * `change` is given and the write it answers with. `change` only decides,
+   * and may be called more than once (a transaction tried again), so it must
+   * not act. Returns whether a value was written or a record deleted (deleting
+   * one that is not there changes nothing), and the record as it is after.
+   */
+  changeRecord<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }>;
   deleteRecord(kind: RecordKind, id: string): Promise<void>;
   listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>>;
 

@@ -42,6 +42,7 @@ import type {
   NewDeadLetter,
   OpenReport,
   OrderQuery,
+  RecordChange,
   RecordKind,
   SaveResult,
   ShopState,
@@ -345,6 +346,12 @@ export class LowdbStore implements LedgerStore {
     this.#p.records.put(kind, id, value);
     await this.#p.flush();
     return { added: true, value };
+  }
+
+  async changeRecord<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }> {
+    const result = this.#p.records.change<T>(kind, id, change);
+    if (result.changed) await this.#p.flush();
+    return result;
   }
 
   async deleteRecord(kind: RecordKind, id: string): Promise<void> {

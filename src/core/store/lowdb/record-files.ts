@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordKind } from '../ledger-store.ts';
+import type { RecordChange, RecordKind } from '../ledger-store.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 
@@ -67,6 +67,24 @@ export class RecordFiles {
     if (!(id in file.data.records)) return;
     delete file.data.records[id];
     this.#commit.markDirty(file as DurableLow<unknown>);
+  }
+
+  /**
+   * A compare-and-set: read, decide and write with no turn of the event loop
+   * between them, and one process holds the data directory, so nothing else
+   * writes the record meanwhile. Durable with the next flush.
+   */
+  change<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): { changed: boolean; value: T | undefined } {
+    const current = this.get<T>(kind, id);
+    const decided = change(current);
+    if (decided === undefined) return { changed: false, value: current };
+    if ('delete' in decided) {
+      if (current === undefined) return { changed: false, value: undefined };
+      this.delete(kind, id);
+      return { changed: true, value: undefined };
+    }
+    this.put(kind, id, decided.put);
+    return { changed: true, value: structuredClone(decided.put) };
   }
 
   kinds(): RecordKind[] {

@@ -30,6 +30,7 @@ import type {
   NewDeadLetter,
   OpenReport,
   OrderQuery,
+  RecordChange,
   RecordKind,
   SaveResult,
   StoreStats,
@@ -162,6 +163,8 @@ export class PostgresStore implements LedgerStore {
   getRecord = <T>(kind: RecordKind, id: string): Promise<T | undefined> => records.getRecord<T>(this.#db, kind, id);
   putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> => records.putRecord(this.#db.writer, kind, id, value);
   addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> => records.addRecord<T>(this.#db, kind, id, value);
+  changeRecord = <T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }> =>
+    records.changeRecord<T>(this.#db, kind, id, change);
   deleteRecord = (kind: RecordKind, id: string): Promise<void> => records.deleteRecord(this.#db, kind, id);
   listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> => records.listRecords<T>(this.#db, kind);
 

@@ -1,7 +1,7 @@
 // Small collections by kind and id (shops, sessions, reconciliation state,
 // adjustments, resync jobs, privacy requests, platform health): the store
 // keeps them, the core gives them meaning.
-import type { RecordKind } from '../ledger-store.ts';
+import type { RecordChange, RecordKind } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 
 export async function putRecord(client: Queryable, kind: RecordKind, id: string, value: unknown): Promise<void> {
@@ -17,6 +17,41 @@ export async function addRecord<T>(db: PgDatabase, kind: RecordKind, id: string,
     // Deleted between the insert and the read: try again.
     if (existing !== undefined) return { added: false, value: existing };
   }
+}
+
+/**
+ * A compare-and-set in one transaction: the row is read FOR UPDATE, so a
+ * write of another instance waits until this one commits. A row that is not
+ * there cannot be locked: when another instance adds it between the read and
+ * the insert, the insert does nothing and the change is decided again on
+ * what it added.
+ */
+export async function changeRecord<T>(
+  db: PgDatabase,
+  kind: RecordKind,
+  id: string,
+  change: (current: T | undefined) => RecordChange<T>,
+): Promise<{ changed: boolean; value: T | undefined }> {
+  return db.transaction(async (client) => {
+    for (;;) {
+      const current = (await client.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2 FOR UPDATE', [kind, id])).rows[0]?.value;
+      const decided = change(current);
+      if (decided === undefined) return { changed: false, value: current };
+      if ('delete' in decided) {
+        if (current === undefined) return { changed: false, value: undefined };
+        await client.query('DELETE FROM lb_records WHERE kind = $1 AND id = $2', [kind, id]);
+        return { changed: true, value: undefined };
+      }
+      const value = JSON.stringify(decided.put);
+      if (current !== undefined) {
+        await client.query('UPDATE lb_records SET value = $3, updated_at = now() WHERE kind = $1 AND id = $2', [kind, id, value]);
+        return { changed: true, value: decided.put };
+      }
+      const insert = 'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING';
+      const inserted = await client.query(insert, [kind, id, value]);
+      if ((inserted.rowCount ?? 0) > 0) return { changed: true, value: decided.put };
+    }
+  });
 }
 
 export async function getRecord<T>(db: PgDatabase, kind: RecordKind, id: string): Promise<T | undefined> {
