@@ -135,7 +135,17 @@ export class Intake {
         return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
       case 'uninstalled': {
         if (await this.#actedBefore(delivery)) return this.#commit({ entryKey: entry.key }, lease);
-        await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
+        // A session saved after the uninstall was sent is a reinstall's (an install landing before this delivery was read): it stays, and so does the shop.
+        const sentAt = Date.parse(delivery.sentAt);
+        const session = await this.#o.store.changeRecord<{ updatedAt?: string }>('session', `${delivery.platform}:${delivery.shop}`, (current) =>
+          current && !(Date.parse(current.updatedAt ?? '') > sentAt) ? { delete: true } : undefined,
+        );
+        if (!session.changed && session.value) {
+          this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'an uninstall read after the app was installed again: the new install stays');
+          await this.#commit({ entryKey: entry.key }, lease);
+          if (lease.held()) await this.#actedOn(delivery);
+          return;
+        }
         this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
         const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
         await this.#commit({ entryKey: entry.key, shop: state }, lease);

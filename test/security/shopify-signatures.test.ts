@@ -141,6 +141,16 @@ describe('destructive bodies act once', () => {
     expect(await session(OTHER)).toBeDefined();
   });
 
+  it('an uninstall read after the app was installed again leaves the new install alone', async () => {
+    const shop = OTHER;
+    const body = JSON.stringify({ id: 7, name: 'Second', domain: 'second.example', myshopify_domain: shop, updated_at: '2026-11-23T09:00:00Z' });
+    // Sent a minute ago; the merchant installed the app again since (a new session, saved now), before the delivery was read.
+    await giveSession(shop);
+    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date(Date.now() - 60_000) }))).body.result).toBe('accepted');
+    await bridge.engine.drain();
+    expect(await session(shop)).toBeDefined();
+  });
+
   it('a shop/redact replayed past the dedupe window erases nothing more', async () => {
     const redact = JSON.stringify({ shop_id: 2, shop_domain: OTHER });
     expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe('accepted');
