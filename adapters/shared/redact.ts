@@ -5,8 +5,9 @@
 // statuses, refunds.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import type { StoredDelivery } from '../../src/core/delivery.ts';
-import { normalEmail, samePhone } from '../../src/core/store/customer-data.ts';
+import { normalEmail, samePhone, wholeEmails } from '../../src/core/store/customer-data.ts';
 import type { CustomerMatch } from '../../src/core/store/ledger-store.ts';
+import { toE164 } from './phone.ts';
 
 type Json = unknown;
 
@@ -16,12 +17,22 @@ function drop(value: Json, keys: ReadonlySet<string>): Json {
   return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.has(key)).map(([key, item]) => [key, drop(item, keys)]));
 }
 
-/** Every string under one of these keys, anywhere in the body: e-mails, phones. */
-function collect(value: Json, keys: ReadonlySet<string>, into: string[] = []): string[] {
+/** Where an address says its country, in the platforms' bodies (Shopify, WooCommerce, BigCommerce). */
+const COUNTRY_KEYS = ['country_code', 'country', 'country_iso2'] as const;
+
+/**
+ * Every string under one of these keys, anywhere in the body (e-mails,
+ * phones), with the country of the object it sits in: a phone written
+ * without its country code is read in its own address's country, never in
+ * the requester's.
+ */
+function collect(value: Json, keys: ReadonlySet<string>, into: Array<{ text: string; country: string | null }> = []): Array<{ text: string; country: string | null }> {
   if (Array.isArray(value)) for (const item of value) collect(item, keys, into);
   else if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (keys.has(key) && typeof item === 'string') into.push(item);
+    const record = value as Record<string, unknown>;
+    const country = COUNTRY_KEYS.map((key) => record[key]).find((item): item is string => typeof item === 'string' && item.trim() !== '') ?? null;
+    for (const [key, item] of Object.entries(record)) {
+      if (keys.has(key) && typeof item === 'string') into.push({ text: item, country });
       else collect(item, keys, into);
     }
   }
@@ -46,14 +57,15 @@ export function redactBody(delivery: StoredDelivery, match: CustomerMatch, shape
   try {
     body = parse(delivery.body);
   } catch {
-    // Not JSON: it cannot be taken apart, so it is judged and erased whole.
-    const about = match.emails.some((email) => email && delivery.body.toLowerCase().includes(normalEmail(email)));
+    // Not JSON: it cannot be taken apart, so it is judged by the whole e-mail addresses in it, and erased whole.
+    const found = wholeEmails(delivery.body);
+    const about = match.emails.some((email) => email.trim() !== '' && found.includes(normalEmail(email)));
     return { about, redacted: about ? { ...delivery, body: '' } : delivery };
   }
   const top = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const orderIds = shape.orderIdKeys.map((key) => idText(top[key])).filter((id): id is string => id !== undefined);
-  const emails = collect(body, shape.emailKeys);
-  const phones = collect(body, shape.phoneKeys);
+  const emails = collect(body, shape.emailKeys).map(({ text }) => text);
+  const phones = collect(body, shape.phoneKeys).flatMap(({ text, country }) => toE164(text, country) ?? []);
   const about =
     orderIds.some((id) => match.orderIds.includes(id)) ||
     emails.some((email) => match.emails.some((wanted) => normalEmail(wanted) === normalEmail(email))) ||

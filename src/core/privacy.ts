@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
 import { matchOf, type PrivacyRequest } from './privacy-request.ts';
+import { normalEmail, wholeEmails } from './store/customer-data.ts';
 import type { CustomerData, CustomerMatch, DeliveryRedactor, ErasureReport, LedgerStore } from './store/ledger-store.ts';
 
 /** What the merchant sees of a request: never the customer's e-mail or phone once it is done. */
@@ -53,8 +54,8 @@ export class Privacy {
     return (delivery) => {
       const adapter = this.#o.adapterFor(delivery.platform);
       if (adapter) return adapter.redact(delivery, match);
-      const text = delivery.body.toLowerCase();
-      const about = match.emails.some((email) => email && text.includes(email.toLowerCase()));
+      const found = wholeEmails(delivery.body);
+      const about = match.emails.some((email) => email.trim() !== '' && found.includes(normalEmail(email)));
       // Without its adapter the body cannot be taken apart: all of it goes.
       return { about, redacted: about ? { ...delivery, body: '', bodyEncoding: 'utf8' } : delivery };
     };

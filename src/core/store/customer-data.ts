@@ -7,37 +7,38 @@ import type { CustomerMatch } from './ledger-store.ts';
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
+/** The whole e-mail addresses in a text, normalised: a request for anna@ never matches joanna@. */
+export const wholeEmails = (text: string): string[] => (text.match(/[^\s"'<>,;:()[\]{}]+@[^\s"'<>,;:()[\]{}]+/g) ?? []).map(normalEmail);
+
 /** The digits of a phone number: "+1 (212) 555-0142" and "12125550142" are the same number. */
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
 
 /** A number written with its country code, in E.164; undefined for one without (or not a number). */
-const international = (phone: string) => {
-  const parsed = parsePhoneNumberFromString(phone.trim().startsWith('+') ? phone : `+${phoneDigits(phone)}`);
-  return phone.trim().startsWith('+') && parsed?.isPossible() ? parsed : undefined;
+export const internationalPhone = (phone: string): string | undefined => {
+  if (!phone.trim().startsWith('+')) return undefined;
+  const parsed = parsePhoneNumberFromString(phone);
+  return parsed?.isPossible() ? parsed.number : undefined;
 };
 
 /**
- * Two phone numbers are the same number, whole: compared in E.164. One given
- * without its country code (Shopify's compliance requests may name
- * "555-625-1199") is read in the other's country, so it must be that
- * number's whole national number, never a few digits at its end: a request
- * for one customer never reaches another whose number merely ends the same.
+ * Two phone numbers are the same number, whole: compared in E.164, so each
+ * must carry its country code. A number without one could be several
+ * customers' in several countries (Shopify's compliance requests may name
+ * "555-625-1199"): it matches no one, and the request is met by its e-mail
+ * and order ids. Numbers kept in orders are E.164 already; one in a raw body
+ * is read in its own address's country before it is compared (redact.ts).
  */
 export function samePhone(a: string, b: string): boolean {
-  const [x, y] = [international(a), international(b)];
-  if (x && y) return x.number === y.number;
-  const known = x ?? y;
-  if (!known) return phoneDigits(a).length >= 6 && phoneDigits(a) === phoneDigits(b);
-  const read = parsePhoneNumberFromString(x ? b : a, { defaultCallingCode: known.countryCallingCode });
-  return Boolean(read?.isPossible() && read.number === known.number);
+  const [x, y] = [internationalPhone(a), internationalPhone(b)];
+  return x !== undefined && x === y;
 }
 
 /**
- * Digits every stored number that may be the same as this one ends with, for
- * narrowing candidates in SQL (samePhone decides): the whole E.164 digits, or
- * the national number without its trunk prefix.
+ * Digits every stored number that may be this one ends with, for narrowing
+ * candidates in SQL (samePhone decides): its last seven, so that no spelling
+ * of a match is narrowed away.
  */
-export const phoneSuffix = (phone: string): string => international(phone)?.number.slice(1) ?? phoneDigits(phone).replace(/^0+/, '');
+export const phoneSuffix = (phone: string): string => phoneDigits(internationalPhone(phone) ?? '').slice(-7);
 
 /** Whether an order key (platform:shop:orderId) is of this shop: the whole shop, not one whose name starts the same (example.com is not example.com:8443). */
 export const isOrderKeyOfShop = (key: string, platform: string, shop: string): boolean => {
@@ -68,14 +69,28 @@ export function eraseOrder(record: OrderRecord, at: string): void {
   record.erasedAt = at;
 }
 
-/** Text that may quote the customer (a service's error message): their e-mail and phone replaced. */
-export function scrubText(text: string, match: CustomerMatch): string {
-  let scrubbed = text;
-  for (const email of match.emails) {
-    if (email.trim()) scrubbed = scrubbed.replace(new RegExp(email.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[erased]');
+/**
+ * Text that may quote the customer (a service's error message): their e-mail
+ * and phone replaced, the phone in each spelling it may take (as asked, E.164,
+ * its digits), and the contact details of the orders found to be theirs
+ * (`alsoTheirs`: an order found by phone has its own e-mail).
+ */
+export function scrubText(text: string, match: CustomerMatch, alsoTheirs: ReadonlyArray<string | null | undefined> = []): string {
+  const spellings = new Set<string>();
+  for (const value of [...match.emails, ...match.phones, ...alsoTheirs]) {
+    const trimmed = value?.trim();
+    if (!trimmed) continue;
+    spellings.add(trimmed);
+    const e164 = internationalPhone(trimmed);
+    if (e164) {
+      spellings.add(e164);
+      spellings.add(e164.slice(1));
+    }
   }
-  for (const phone of match.phones) {
-    if (phone.trim()) scrubbed = scrubbed.split(phone.trim()).join('[erased]');
+  let scrubbed = text;
+  // Longest first, so that a spelling inside another (its digits in its E.164) never leaves part of it behind.
+  for (const spelling of [...spellings].sort((a, b) => b.length - a.length)) {
+    scrubbed = scrubbed.replace(new RegExp(spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[erased]');
   }
   return scrubbed;
 }

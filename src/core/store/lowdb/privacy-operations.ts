@@ -47,8 +47,10 @@ export class PrivacyOperations {
     return this.#p.serial.add(async () => {
       const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
       const erased = new Set<string>();
+      const theirs: Array<string | null> = [];
       for (const record of [...active.values()]) {
         if (!orderMatches(record, match)) continue;
+        theirs.push(record.snapshot.customer.email, record.snapshot.customer.mobile);
         eraseOrder(record, at);
         active.put(record);
         erased.add(record.key);
@@ -56,12 +58,13 @@ export class PrivacyOperations {
       report.orders += erased.size;
       report.orders += await settled.rewrite((record) => {
         if (!orderMatches(record, match)) return 'keep';
+        theirs.push(record.snapshot.customer.email, record.snapshot.customer.mobile);
         eraseOrder(record, at);
         erased.add(record.key);
         return 'changed';
       });
       report.deadLetters = await deadLetters.rewrite((letter) =>
-        letterIsAbout(letter, erased, match, redactor) ? { ...letter, reason: scrubText(letter.reason, match), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) } : undefined,
+        letterIsAbout(letter, erased, match, redactor) ? { ...letter, reason: scrubText(letter.reason, match, theirs), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) } : undefined,
       );
       report.inbox = await inbox.rewrite((entry) => {
         if (!entryIsAbout(entry, match, redactor)) return undefined;

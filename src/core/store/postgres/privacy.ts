@@ -14,7 +14,7 @@ import { entryOf, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type Or
 type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
 
 async function customerOrders(client: Queryable, match: CustomerMatch, lock = false): Promise<OrderRecord[]> {
-  const digits = match.phones.map(phoneSuffix).filter((phone) => phone.length >= 6);
+  const digits = match.phones.map(phoneSuffix).filter((phone) => phone.length === 7);
   const { rows } = await client.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM lb_orders
       WHERE ($1::text IS NULL OR platform = $1) AND ($2::text IS NULL OR shop = $2)
@@ -57,6 +57,7 @@ export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: De
   return db.transaction(async (client) => {
     const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
     const orders = await customerOrders(client, match, true);
+    const theirs = orders.flatMap((record) => [record.snapshot.customer.email, record.snapshot.customer.mobile]);
     for (const record of orders) {
       eraseOrder(record, at);
       await client.query('UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1', [record.key, JSON.stringify(foldPart(record))]);
@@ -65,7 +66,7 @@ export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: De
     const keys = new Set(orders.map((order) => order.key));
     const letters = (await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')).rows.map((row) => row.letter);
     for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
-      const erased = { ...letter, reason: scrubText(letter.reason, match), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) };
+      const erased = { ...letter, reason: scrubText(letter.reason, match, theirs), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) };
       await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(erased)]);
       report.deadLetters++;
     }
