@@ -26,6 +26,7 @@ import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
 import { Metrics } from './metrics.ts';
+import { tellThePersonAtTheTerminal } from './terminal-notice.ts';
 import { buildPlatforms, type PlatformOverrides, type Platforms } from './platforms.ts';
 import { createSandbox, type Sandbox } from './sandbox/app.ts';
 import { arePublic, publicBeyondLoopback, type SandboxCredentials } from './sandbox/credentials.ts';
@@ -269,8 +270,8 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     );
   }
   const signInUrl = !config.ADMIN_TOKEN && adminToken ? `${http.localUrl}/admin/#token=${adminToken}` : undefined;
-  // Printed, not logged: the token is for the person at this terminal, and the fragment never reaches a server.
-  if (signInUrl) process.stdout.write(`\nOpen the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)\n\n`);
+  // For the person at this terminal, never a log line; the fragment never reaches a server.
+  if (signInUrl) tellThePersonAtTheTerminal({ text: `Open the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)`, fileName: 'sign-in-link.txt', dataDir: config.DATA_DIR, logger });
 
   return {
     http,
@@ -331,10 +332,12 @@ export async function startSandboxServer(config: Config, logger: Logger): Promis
   const http = await listen(sandbox.app, config.SANDBOX_PORT, config.HOST);
   logger.info({ port: http.port, url: http.localUrl }, `loyalty sandbox listening on ${http.localUrl}`);
   if (runToken) {
-    process.stdout.write(
-      `\nThe sandbox's state and controls (${http.localUrl}/_sandbox/state, /_sandbox/reset, /_sandbox/faults) take\n` +
-        `  Authorization: Bearer ${runToken}\n(for this run only; set ADMIN_TOKEN for one that lasts)\n\n`,
-    );
+    tellThePersonAtTheTerminal({
+      text: `The sandbox's state and controls (${http.localUrl}/_sandbox/state, /_sandbox/reset, /_sandbox/faults) take\n  Authorization: Bearer ${runToken}\n(for this run only; set ADMIN_TOKEN for one that lasts)`,
+      fileName: 'sandbox-token.txt',
+      dataDir: config.DATA_DIR,
+      logger,
+    });
   }
   return { http, sandbox, stop: () => http.close() };
 }

@@ -1,11 +1,15 @@
-// The CLI's way to a running bridge: its admin API, with the admin token.
-import got from 'got';
+// The CLI's way to a running bridge: its admin API, with the admin token, by
+// the bridge's one outbound policy (src/net/outbound.ts): https, or plain
+// http to this machine only, since the token opens every customer's data;
+// and no redirect to another scheme, host or port, which would carry it.
+import { outboundGot } from '../net/outbound.ts';
+import { refusalOf, refusalText } from '../net/refusal.ts';
 
 export class AdminClientError extends Error {}
 
 export function adminClient(url: string, token: string | undefined) {
   if (!token) throw new AdminClientError('--url needs the admin token: pass --token or set ADMIN_TOKEN');
-  const http = got.extend({
+  const http = outboundGot({ userAddress: false }, {
     prefixUrl: `${url.replace(/\/+$/, '')}/admin/api`,
     headers: { authorization: `Bearer ${token}` },
     timeout: { request: 30_000 },
@@ -14,7 +18,14 @@ export function adminClient(url: string, token: string | undefined) {
     responseType: 'json',
   });
   const call = async <T>(method: 'get' | 'post' | 'delete', path: string, json?: unknown): Promise<{ status: number; body: T }> => {
-    const response = await http(path, { method, ...(json === undefined ? {} : { json }) });
+    let response;
+    try {
+      response = await http(path, { method, ...(json === undefined ? {} : { json }) });
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) throw new AdminClientError(`${refusalText(refusal)}: give --url the bridge's https address (plain http only on this machine)`);
+      throw error;
+    }
     if (response.statusCode === 401) throw new AdminClientError(`the bridge at ${url} refused the admin token`);
     if (response.statusCode === 404 && path === 'status') throw new AdminClientError(`the bridge at ${url} has no admin API (is ADMIN_TOKEN set there?)`);
     return { status: response.statusCode, body: response.body as T };

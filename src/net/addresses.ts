@@ -50,7 +50,8 @@ const IPV4_NOT_PUBLIC: readonly Range[] = [
 ];
 
 const IPV6_NOT_PUBLIC: readonly Range[] = [
-  ['::', 128],
+  // The unspecified address, and IPv4-compatible addresses (::a00:1 is 10.0.0.1).
+  ['::', 96],
   ['::1', 128],
   // IPv4-mapped and translated addresses reach IPv4 hosts under another name.
   ['::ffff:0:0', 96],

@@ -90,7 +90,10 @@ const refuseStreamedRedirects: HandlerFunction = (options, next) => {
 
 /** One pair for the whole process, so connections to the same store are kept alive and reused. */
 let filteringAgents: { http: HttpAgent; https: HttpsAgent } | undefined;
-const publicOnlyAgents = () => (filteringAgents ??= { http: new RequestFilteringHttpAgent({ keepAlive: true }), https: new RequestFilteringHttpsAgent({ keepAlive: true }) });
+/** The agents' options: their own list of non-public ranges, and IPv4-compatible IPv6, which it lets through (::a00:1 is 10.0.0.1). */
+export const PUBLIC_ONLY_AGENT_OPTIONS = { keepAlive: true, denyIPAddressList: ['::/96'] };
+const publicOnlyAgents = () =>
+  (filteringAgents ??= { http: new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS), https: new RequestFilteringHttpsAgent(PUBLIC_ONLY_AGENT_OPTIONS) });
 
 /** got options that apply the policy; merged last, so that no client's defaults turn it off. */
 export function outboundOptions(policy: OutboundPolicy): ExtendOptions {

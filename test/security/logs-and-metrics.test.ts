@@ -4,9 +4,13 @@
 // the text around the fault, which may be a customer's e-mail); /metrics
 // names no shop unless the operator says it may.
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { startCli } from '../helpers/cli-process.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { WOO_ENV, wooHeaders } from '../helpers/woocommerce.ts';
 
 let bridge: RunningBridge | undefined;
@@ -30,6 +34,24 @@ describe('a body that does not parse', () => {
     for (const text of [letter?.reason ?? '', ...lines]) {
       expect(text).not.toContain('leak.me');
       expect(text).not.toContain('7700');
+    }
+  });
+});
+
+describe('the sign-in made for a run', () => {
+  it('is never written where logs are collected: with stdout not a terminal it goes to an owner-only file in DATA_DIR', async () => {
+    const dataDir = tempDataDir();
+    const cli = await startCli(['start'], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_STORE: 'off' });
+    try {
+      const file = join(dataDir, 'sign-in-link.txt');
+      await eventually(() => expect(existsSync(file)).toBe(true));
+      const link = /#token=([\w-]+)/.exec(readFileSync(file, 'utf8'))?.[1];
+      expect(link).toBeTruthy();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      await eventually(() => expect(cli.output()).toContain(file));
+      expect(cli.output()).not.toContain(link);
+    } finally {
+      await cli.stop();
     }
   });
 });

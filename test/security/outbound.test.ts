@@ -17,6 +17,7 @@ import { beginWooConnect, type ConnectOptions } from '../../adapters/woocommerce
 import { createWooWebhook, fetchWooWebhooks, WooRestClient } from '../../adapters/woocommerce/rest-api.ts';
 import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import { keepWooWebhooks } from '../../adapters/woocommerce/webhooks.ts';
+import { adminClient } from '../../src/cli/admin-client.ts';
 import { connect } from '../../src/cli/connect.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
@@ -294,5 +295,15 @@ describe('the loyalty service', () => {
     expect(loaded.ok).toBe(false);
     const lines = loaded.ok ? [] : loaded.errors;
     expect(lines).toEqual([expect.stringMatching(/^LOYALTY_BASE_URL \(environment\): must be an https URL/)]);
+  });
+});
+
+describe('the admin CLI', () => {
+  it('sends the admin token over plain http to no other machine, and across no redirect to another port', async () => {
+    await expect(adminClient('http://bridge.example.com:3000', 'admin-token-secret').get('status')).rejects.toThrow(/plain http.*--url/);
+    const thief = await recorder();
+    const bridge = await redirector(307, (path) => `http://127.0.0.1:${thief.port}${path}`);
+    await expect(adminClient(bridge.url, 'admin-token-secret').get('status')).rejects.toThrow(/redirect/);
+    untouched(thief);
   });
 });

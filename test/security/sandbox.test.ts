@@ -4,6 +4,8 @@
 // of any sandbox nor the API of the one the bridge serves; the operator's
 // admin token opens the state; the standalone sandbox takes the defaults on
 // loopback only; a first run still earns, out of the box.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -173,16 +175,21 @@ describe('loyalty-bridge sandbox, serving alone', () => {
     expect(await own.stop()).toBe(0);
   }, 30_000);
 
-  it('on loopback takes the public defaults for the API, and keeps its state to the token it prints', async () => {
-    const sandbox = await startCli(['sandbox'], { HOST: '127.0.0.1' });
+  it('on loopback takes the public defaults for the API, and keeps its state to the token it gives the person at the terminal', async () => {
+    const dataDir = tempDataDir();
+    const sandbox = await startCli(['sandbox'], { HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
       const earned = await call(`${sandbox.url}/loyalty/v1/earn/1`, 'POST', PUBLIC, { lp_name: 'Ada', lp_email: 'ada@example.com', lp_mobile: '+447700900123', lp_orderid: '1' });
       expect(earned.status).toBe(200);
       const answer = await call(`${sandbox.url}/_sandbox/state`, 'GET', PUBLIC);
       refused(answer);
       expect(answer.text).not.toContain('ada@example.com');
-      await eventually(() => expect(sandbox.output()).toMatch(/Authorization: Bearer \S+/));
-      const token = /Authorization: Bearer (\S+)/.exec(sandbox.output())?.[1] ?? '';
+      // Its output is a pipe here, not a terminal: the token is in an owner-only file, never in the log.
+      const file = join(dataDir, 'sandbox-token.txt');
+      await eventually(() => expect(existsSync(file)).toBe(true));
+      const token = /Authorization: Bearer (\S+)/.exec(readFileSync(file, 'utf8'))?.[1] ?? '';
+      expect(token).not.toBe('');
+      expect(sandbox.output()).not.toContain(token);
       const state = await call(`${sandbox.url}/_sandbox/state`, 'GET', { authorization: `Bearer ${token}` });
       expect(state.status).toBe(200);
       expect(state.text).toContain('ada@example.com');

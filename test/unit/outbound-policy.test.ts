@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestFilteringHttpAgent } from 'request-filtering-agent';
 import { isLoopbackHost, isNonPublicLiteral, isSecureTransport } from '../../src/net/addresses.ts';
-import { outboundGot } from '../../src/net/outbound.ts';
+import { outboundGot, PUBLIC_ONLY_AGENT_OPTIONS } from '../../src/net/outbound.ts';
 import { refusalOf } from '../../src/net/refusal.ts';
 import { userAddressRefusal } from '../../src/net/user-address.ts';
 import { opensslAvailable, selfSignedCertificate } from '../helpers/https-front.ts';
@@ -76,12 +76,12 @@ describe('addresses', () => {
   ])('%s may carry a credential: %s', (url, secure) => expect(isSecureTransport(new URL(url))).toBe(secure));
 
   // Every literal the early check refuses, request-filtering-agent refuses too (it answers before connecting).
-  it.each(['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1'])(
+  it.each(['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::a00:1', '::7f00:1'])(
     '%s is refused early and by the agent',
     async (address) => {
       expect(isNonPublicLiteral(address)).toBe(true);
       const refused = await new Promise<Error | null>((resolve) => {
-        new RequestFilteringHttpAgent().createConnection({ host: address, port: 9 }, (error) => resolve(error));
+        new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS).createConnection({ host: address, port: 9 }, (error) => resolve(error));
       });
       // The words refusal.ts reads: an upgrade that rewords them fails here.
       expect(refusalOf(refused)).toEqual({ kind: 'private_address', host: address, address });
