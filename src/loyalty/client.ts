@@ -102,6 +102,18 @@ export interface ConfirmConversionInput {
   remark?: string | undefined;
 }
 
+/** Body fields that hold a person: the e-mail, the phone and the name of a customer, a referee or a referrer. */
+const PERSONAL_FIELD = /^(lp_(email|mobile|name)|referee_(name|email|mobile)|referrer_(email|mobile|code|unique_code))$/;
+
+/** A text of the service's with every personal value the call sent replaced, wherever and however often it is quoted. */
+export function withoutSentPersonalData(text: string, sent: Record<string, unknown>): string {
+  const values = Object.entries(sent)
+    .filter(([field, value]) => PERSONAL_FIELD.test(field) && typeof value === 'string' && value.trim().length >= 3)
+    .map(([, value]) => (value as string).trim())
+    .sort((a, b) => b.length - a.length);
+  return values.reduce((scrubbed, value) => scrubbed.split(value).join('[customer]'), text);
+}
+
 /** What the service answered: its message and its data, unknown fields included. */
 export interface LoyaltyResult<Data extends Record<string, unknown> = Record<string, unknown>> {
   message: string;
@@ -264,12 +276,14 @@ export class LoyaltyClient {
       }
       const { reply } = read;
       if (response.statusCode >= 300 || !reply.ok) {
+        // The service's words go into dead letters and logs: whatever of the customer it echoes from the call is taken out.
+        const withoutCustomer = (text: string | undefined) => (text === undefined ? undefined : withoutSentPersonalData(text, json));
         throw errorForResponse({
           operation,
           httpStatus: response.statusCode,
           replyStatus: reply.replyStatus,
-          serviceMessage: reply.message,
-          detail: reply.detail,
+          serviceMessage: withoutCustomer(reply.message) ?? '',
+          detail: withoutCustomer(reply.detail),
           retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
         });
       }

@@ -5,8 +5,11 @@
 // names no shop unless the operator says it may.
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createLogger } from '../../src/logger.ts';
+import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { startCli } from '../helpers/cli-process.ts';
@@ -34,6 +37,31 @@ describe('a body that does not parse', () => {
     for (const text of [letter?.reason ?? '', ...lines]) {
       expect(text).not.toContain('leak.me');
       expect(text).not.toContain('7700');
+    }
+  });
+});
+
+describe('what the loyalty service says back', () => {
+  it('keeps none of the customer the call sent, however the service quotes it, out of the error a dead letter keeps', async () => {
+    // A service that quotes the request in its refusal.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const sent = JSON.parse(body) as { lp_email: string; lp_mobile: string; lp_name: string };
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ response: { status: 'failure', message: 'Invalid Source', data: { detail: `customer ${sent.lp_name} <${sent.lp_email}> (${sent.lp_mobile}) is blocked` } } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new LoyaltyClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', brandId: 'b', maxRetries: 0 });
+      const error = (await client.earn({ activityId: '1', name: 'Ann Echo', email: 'ann.echo@example.com', mobile: '+12125550142', orderId: '5' }).catch((caught: unknown) => caught)) as Error;
+      expect(error.message).toContain('Invalid Source');
+      expect(error.message).toContain('is blocked');
+      for (const personal of ['Ann Echo', 'ann.echo@example.com', '+12125550142']) expect(error.message).not.toContain(personal);
+    } finally {
+      server.close();
     }
   });
 });
