@@ -147,7 +147,13 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
   try {
     for await (const line of lines) {
       if (!line.trim()) continue;
-      const node = JSON.parse(line) as Record<string, unknown>;
+      let node: Record<string, unknown>;
+      try {
+        node = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        // Never the parser's message: it quotes the line, an order with its customer.
+        throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop} has a line that is not JSON (line ${read + 1})`, 'UNREADABLE', true);
+      }
       // Children of nested connections come as lines of their own; the bridge's query has none.
       if ('__parentId' in node) continue;
       read++;

@@ -1,7 +1,7 @@
 // One small hierarchy for everything the loyalty service (or the way to it)
 // can do wrong. Callers decide with `retryable`; people read `message`, which
 // says what to fix and never carries a credential.
-import { refusalText, type Refusal } from '../net/refusal.ts';
+import { refusalText, shownUrl, type Refusal } from '../net/refusal.ts';
 
 export type LoyaltyErrorKind =
   | 'invalid_source' // 400, "Invalid Source", "Parameters missing", "<field> is required": a parameter is missing or malformed
@@ -163,8 +163,9 @@ export function redirectError(operation: string, httpStatus: number, requestUrl:
   return new LoyaltyConfigError(
     'redirected',
     false,
-    `${operation}: LOYALTY_BASE_URL ${from} answers ${httpStatus}, a redirect${location ? ` to ${location}` : ''}. Set LOYALTY_BASE_URL=${suggestion} and restart`,
-    { operation, httpStatus, detail: location },
+    `${operation}: LOYALTY_BASE_URL ${from} answers ${httpStatus}, a redirect${location ? ` to ${shownUrl(location, requestUrl)}` : ''}. Set LOYALTY_BASE_URL=${suggestion} and restart`,
+    // Origin and path only: a query string or a user name in a Location can hold a key.
+    { operation, httpStatus, detail: location ? shownUrl(location, requestUrl) : undefined },
   );
 }
 
