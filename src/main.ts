@@ -58,10 +58,11 @@ export interface RunningBridge {
 }
 
 /** The sandbox as configured, taking these credentials, its state and controls opened by the admin token too. */
-export function sandboxFromConfig(config: Config, credentials: SandboxCredentials, adminToken: string | undefined): Sandbox {
+export function sandboxFromConfig(config: Config, credentials: SandboxCredentials, adminToken: string | undefined, loopbackHostOnly = false): Sandbox {
   return createSandbox({
     ...credentials,
     adminToken,
+    loopbackHostOnly,
     activities: config.SANDBOX_ACTIVITIES,
     rateLimit: config.SANDBOX_RATE_LIMIT_PER_MINUTE,
     replyStyle: config.SANDBOX_REPLY_STYLE,
@@ -328,7 +329,7 @@ export async function startSandboxServer(config: Config, logger: Logger): Promis
   const refusal = publicBeyondLoopback(credentials, config.HOST);
   if (refusal) throw new Error(refusal);
   const runToken = !config.ADMIN_TOKEN && arePublic(credentials) ? randomBytes(24).toString('base64url') : undefined;
-  const sandbox = sandboxFromConfig(config, credentials, config.ADMIN_TOKEN ?? runToken);
+  const sandbox = sandboxFromConfig(config, credentials, config.ADMIN_TOKEN ?? runToken, arePublic(credentials));
   const http = await listen(sandbox.app, config.SANDBOX_PORT, config.HOST);
   logger.info({ port: http.port, url: http.localUrl }, `loyalty sandbox listening on ${http.localUrl}`);
   if (runToken) {

@@ -5,6 +5,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
+import { isLoopbackHost } from '../http/loopback-host.ts';
 import { sameSecret } from '../same-secret.ts';
 import { requireControlAccess } from './control-access.ts';
 import type { SandboxCredentials } from './credentials.ts';
@@ -28,6 +29,13 @@ export interface SandboxOptions {
   replyStyle?: ReplyStyle;
   /** Opens /_sandbox/* as Authorization: Bearer <adminToken>, beside the sandbox's own (not public) credentials. */
   adminToken?: string | undefined;
+  /**
+   * Answer only requests addressed to this machine by name (Host: localhost,
+   * 127.0.0.1, [::1]): the standalone sandbox with the public credentials,
+   * which a page in the developer's browser could otherwise reach through a
+   * name that resolves to 127.0.0.1 (DNS rebinding).
+   */
+  loopbackHostOnly?: boolean;
 }
 
 export interface Sandbox {
@@ -101,6 +109,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   control.use((req, res) => sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} /_sandbox${req.path}`));
 
   const app = express();
+  if (options.loopbackHostOnly) {
+    app.use((req, res, next) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+      if (isLoopbackHost(host)) return next();
+      sendFailure(res, 421, 'Misdirected Request', 'this sandbox answers only requests addressed to localhost, 127.0.0.1 or [::1]');
+    });
+  }
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use('/_sandbox', control);

@@ -5,6 +5,7 @@
 // admin token opens the state; the standalone sandbox takes the defaults on
 // loopback only; a first run still earns, out of the box.
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +194,17 @@ describe('loyalty-bridge sandbox, serving alone', () => {
       const state = await call(`${sandbox.url}/_sandbox/state`, 'GET', { authorization: `Bearer ${token}` });
       expect(state.status).toBe(200);
       expect(state.text).toContain('ada@example.com');
+      // A page in the developer's browser reaching it through a name that resolves to 127.0.0.1 (DNS rebinding): refused.
+      const { port } = new URL(sandbox.url);
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/loyalty/v1/transaction', headers: { host: `rebind.attacker.example:${port}`, 'content-type': 'application/json', 'x-api-key': PUBLIC['x-api-key'], 'x-brand-id': PUBLIC['x-brand-id'] } }, (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify({ lp_email: 'ada@example.com', lp_type: 'all' }));
+      });
+      expect(rebound).toBe(421);
     } finally {
       await sandbox.stop();
     }
