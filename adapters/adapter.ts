@@ -86,6 +86,8 @@ export interface Redaction {
 
 export interface PlatformAdapter<Delivery> {
   readonly platform: string;
+  /** Order ids unique across all the platform's shops (Shopify's): an order belongs to the first shop it came from. */
+  readonly orderIdsAreGlobal?: boolean;
   preflight(headers: RawDelivery['headers']): Preflight;
   verify(raw: RawDelivery): Promise<Verification<Delivery>>;
   describe(delivery: Delivery): DeliveryInfo;

@@ -20,7 +20,7 @@ import { ShopifyAdminError, type ShopifyAdminApis } from './admin-api.ts';
 import { complianceRequest } from './compliance.ts';
 import { fetchShopifyOrder } from './graphql-orders.ts';
 import { SHOPIFY_HEADER } from './headers.ts';
-import { checkGuardedBody, DESTRUCTIVE_TOPICS, GUARDED_TOPICS, type GuardedTopic } from './guarded-bodies.ts';
+import { checkGuardedBody, GUARDED_TOPICS, orderBodyProblem, type GuardedTopic } from './guarded-bodies.ts';
 import { orderToEvent, refundToEvent, TOPIC_CLAIMS, type EventContext } from './order-events.ts';
 import { COMPLIANCE_TOPICS, HANDLED_TOPICS, ORDER_TOPICS } from './topics.ts';
 import { shopifyPreflight, shopifyVerifier, type ShopifyDelivery } from './verify.ts';
@@ -36,14 +36,16 @@ export interface ShopifyAdapterOptions {
 
 export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
 
-/** The dedupe key of a body that takes data away: the same bytes under any webhook id or event id are one delivery. */
-const bodyKey = (topic: string, body: Buffer) => `shopify:body:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
+/** A body's own dedupe key: the same bytes for the same shop and topic, under any webhook id or event id, are one delivery. */
+const bodyKey = (shop: string, topic: string, body: Buffer) => `shopify:body:${shop}:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
 
 /** Shopify revokes the app's token when the app is uninstalled; a cheap query tells whether it still works. */
 const SHOP_QUERY = 'query LoyaltyBridgeInstalled { shop { id } }';
 
 /** How long to wait before asking Shopify again whether an uninstall it did not confirm happened. */
-const UNINSTALL_RECHECK_MS = 15 * 60_000;
+const UNINSTALL_RECHECK_MS = 3 * 60_000;
+/** How long after an uninstall was sent its token may still work (the revocation on its way): past it, a working token means installed. */
+const REVOCATION_GRACE_MS = 10 * 60_000;
 
 /** What in a Shopify body is a person. */
 const SHOPIFY_BODY: BodyShape = {
@@ -71,18 +73,42 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
    * whose myshopify_domain is null (Shopify's schema allows it) is believed
    * only once Shopify refuses the shop's token, which it revokes at uninstall.
    */
-  const uninstalled = async (shop: string, confirmed: boolean): Promise<Translation> => {
-    if (!confirmed) {
-      if (!admin || !(await admin.access.hasAccess(shop))) {
-        return { kind: 'recorded', reason: `an app/uninstalled body that names no shop, and the bridge holds no token of ${shop} to confirm it with Shopify: nothing is forgotten` };
-      }
-      if (!(await tokenRefused(shop))) {
-        throw new PlatformUnavailableError(`Shopify still accepts the app's token for ${shop}, so an app/uninstalled delivery that names no shop is not acted on yet; Shopify is asked again later`, UNINSTALL_RECHECK_MS);
-      }
+  /**
+   * The app was removed from the shop. Shopify revokes the shop's token at
+   * uninstall, so wherever the bridge holds one, Shopify is asked: a token it
+   * still accepts means the app is installed (a body sent again after a
+   * reinstall, or one read after a quick reinstall), and nothing is
+   * forgotten. Just after the delivery, the revocation may still be on its
+   * way: asked again a few minutes later. Without a token, a body that names
+   * the shop is believed; one whose myshopify_domain is null (Shopify's
+   * schema allows it) is not.
+   */
+  const uninstalled = async (stored: StoredDelivery, confirmed: boolean): Promise<Translation> => {
+    const { shop } = stored;
+    const standing = await installStanding(stored);
+    if (standing !== 'gone') return standing;
+    if (!confirmed && !(admin && (await admin.access.hasAccess(shop)))) {
+      return { kind: 'recorded', reason: `an app/uninstalled body that names no shop, and the bridge holds no token of ${shop} to confirm it with Shopify: nothing is forgotten` };
     }
     // Whatever is granted at the next install is asked for then.
     if (admin) forgetScopes(admin.for(shop));
     return { kind: 'uninstalled' };
+  };
+
+  /**
+   * Whether the app is still installed on the delivery's shop, as far as
+   * Shopify says: 'gone' when Shopify refuses the shop's token or the bridge
+   * holds none; otherwise what to do with the delivery (recorded, or asked
+   * again soon after it was sent).
+   */
+  const installStanding = async (stored: StoredDelivery): Promise<'gone' | Translation> => {
+    const { shop, topic } = stored;
+    if (!admin || !(await admin.access.hasAccess(shop))) return 'gone';
+    if (await tokenRefused(shop)) return 'gone';
+    if (Date.now() - Date.parse(stored.sentAt) < REVOCATION_GRACE_MS) {
+      throw new PlatformUnavailableError(`Shopify still accepts the app's token for ${shop} just after ${topic}; asked again in a few minutes`, UNINSTALL_RECHECK_MS);
+    }
+    return { kind: 'recorded', reason: `Shopify accepts the app's token for ${shop}: the app is installed, so ${topic} (sent before a reinstall, or sent again) is not acted on` };
   };
 
   /** Whether Shopify refuses the app's token for the shop (after one renewal, as every call does). */
@@ -99,16 +125,18 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
 
   return {
     platform: 'shopify',
+    orderIdsAreGlobal: true,
     preflight: shopifyPreflight,
     verify: shopifyVerifier(apiSecrets),
     describe: (delivery) => {
       const { topic, shop } = delivery;
       const handled = HANDLED_TOPICS.has(topic);
       const guard = GUARDED_TOPICS.has(topic) ? checkGuardedBody(topic as GuardedTopic, delivery.payload, shop) : undefined;
+      const notItsTopic = handled ? orderBodyProblem(topic, delivery.payload) : undefined;
       const aliases = [
         ...(delivery.eventId ? [`shopify:${delivery.webhookId}`] : []),
-        // A body that takes data away acts once: sent again under new ids, it is a duplicate.
-        ...(DESTRUCTIVE_TOPICS.has(topic) ? [bodyKey(topic, delivery.body)] : []),
+        // The same bytes under new ids (a captured delivery sent again) are a duplicate, whatever the topic.
+        bodyKey(shop, topic, delivery.body),
       ];
       return {
         // Shopify's guidance: one event, one X-Shopify-Event-Id, whichever
@@ -124,6 +152,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         keep: { [SHOPIFY_HEADER.webhookId]: delivery.webhookId, [SHOPIFY_HEADER.apiVersion]: delivery.apiVersion },
         ...(handled ? {} : { ignore: 'a topic loyalty-bridge does not use' }),
         ...(guard && !guard.fits ? { mislabelled: `a ${topic} body that ${guard.reason}` } : {}),
+        ...(notItsTopic ? { mislabelled: `a ${topic} body that ${notItsTopic}` } : {}),
       };
     },
     async translate(stored: StoredDelivery): Promise<Translation> {
@@ -136,9 +165,16 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         // Checked before the answer too; an entry kept by an earlier release was not.
         const guard = checkGuardedBody(topic as GuardedTopic, parsed.value, shop);
         if (!guard.fits) return { kind: 'unusable', reason: `a ${topic} body that ${guard.reason}: not acted on` };
-        if (topic === 'app/uninstalled') return uninstalled(shop, guard.confirmed);
+        if (topic === 'app/uninstalled') return uninstalled(stored, guard.confirmed);
+        if (topic === 'shop/redact') {
+          // Shopify sends it 48 hours after an uninstall, never to a shop that installed the app again: a shop whose token works keeps its data.
+          const standing = await installStanding(stored);
+          if (standing !== 'gone') return standing;
+        }
       }
       if (topic === 'app/scopes_update') {
+        // The body names no shop: only a shop the bridge holds a token for is checked again.
+        if (!admin || !(await admin.access.hasAccess(shop))) return { kind: 'recorded', reason: `app/scopes_update for ${shop}, which the bridge holds no token for` };
         // {"previous": [...], "current": [...], "updated_at": ..., "shop_id": ...}
         const current = asArray(asRecord(parsed.value).current).filter((scope): scope is string => typeof scope === 'string');
         if (admin) forgetScopes(admin.for(shop));

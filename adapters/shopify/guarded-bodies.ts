@@ -19,8 +19,6 @@ export type GuardedTopic = 'app/uninstalled' | 'app/scopes_update' | 'shop/redac
 
 export const GUARDED_TOPICS: ReadonlySet<string> = new Set<GuardedTopic>(['app/uninstalled', 'app/scopes_update', 'shop/redact', 'customers/redact', 'customers/data_request']);
 
-/** Topics that take data away: a body of theirs acts once (a copy sent again later, under any webhook id, does not). */
-export const DESTRUCTIVE_TOPICS: ReadonlySet<string> = new Set<GuardedTopic>(['app/uninstalled', 'shop/redact', 'customers/redact']);
 
 export type BodyCheck =
   /** Fits its topic and names the header's shop. */
@@ -30,7 +28,8 @@ export type BodyCheck =
   | { fits: false; reason: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const hasId = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && /^\d{1,40}$/.test(value));
+// A shape check on a body parsed without lossless numbers: an id past 2^53 is still a whole number here.
+const hasId = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value > 0) || (typeof value === 'string' && /^\d{1,40}$/.test(value));
 const sameShop = (named: unknown, shop: string) => typeof named === 'string' && named.trim().toLowerCase() === shop;
 
 function compliance(body: Record<string, unknown>, shop: string, required: readonly string[], forbidden: readonly string[]): BodyCheck {
@@ -64,4 +63,19 @@ export function checkGuardedBody(topic: GuardedTopic, payload: unknown, shop: st
       if (!isObject(body.customer) || !isObject(body.data_request)) return { fits: false, reason: 'has no customer and data_request' };
       return compliance(body, shop, ['customer', 'data_request'], ['orders_to_redact']);
   }
+}
+
+/**
+ * The other topics' bodies must at least be what they say: an order under an
+ * order topic (its number or financial status, both always sent and both in
+ * shopify.app.toml's include_fields), a refund with its order and
+ * transactions, an edit. A Shop object sent as orders/create is not an order.
+ * The reason it is not, or undefined.
+ */
+export function orderBodyProblem(topic: string, payload: unknown): string | undefined {
+  const body = asRecord(payload);
+  if (topic === 'refunds/create') return hasId(body.order_id) && Array.isArray(body.transactions) ? undefined : 'has no order_id and transactions';
+  if (topic === 'orders/edited') return isObject(body.order_edit) ? undefined : 'has no order_edit';
+  if (topic.startsWith('orders/')) return 'order_number' in body || 'financial_status' in body ? undefined : 'is not an order (no order_number or financial_status)';
+  return undefined;
 }

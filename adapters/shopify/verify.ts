@@ -35,6 +35,8 @@ export interface ShopifyDelivery {
   receivedAt: Date;
 }
 
+const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
 /** Only a request with Shopify's signature header is read at all. */
 export function shopifyPreflight(headers: RawDelivery['headers']): Preflight {
   return headers[SHOPIFY_HEADER.hmac] || headers['shopify-hmac-sha256'] ? { ok: true } : { ok: false, reason: 'missing_hmac' };
@@ -63,6 +65,8 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
 
     const missing = REQUIRED.filter((name) => !headers[name]);
     if (missing.length > 0) return { ok: false, status: 400, reason: `missing headers: ${missing.join(', ')}` };
+    // Shopify names the shop by its myshopify domain; anything else is not a shop of Shopify's (and must not become one of ours).
+    if (!MYSHOPIFY_DOMAIN.test((headers[SHOPIFY_HEADER.shop] ?? '').toLowerCase())) return { ok: false, status: 400, reason: 'X-Shopify-Shop-Domain is not a myshopify.com domain' };
     return {
       ok: true,
       delivery: {

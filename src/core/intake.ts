@@ -16,7 +16,7 @@ import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
 import { deliveryBody, type InboxEntry, type StoredDelivery } from './delivery.ts';
-import type { OrderEvent } from './order-event.ts';
+import { orderKey, type OrderEvent } from './order-event.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
 import { WorkLoop, type YieldTo } from './work-loop.ts';
@@ -110,7 +110,11 @@ export class Intake {
   }
 
   async #handle(entry: InboxEntry, lease: Lease): Promise<void> {
-    if (entry.events) return this.#commit({ entryKey: entry.key, events: entry.events, lane: entry.lane }, lease);
+    if (entry.events) {
+      // Read from the platform's API for this shop: its orders are claimed for it, so that no delivery under another shop's name takes them.
+      await this.#foreignOrders(entry.events);
+      return this.#commit({ entryKey: entry.key, events: entry.events, lane: entry.lane }, lease);
+    }
     const delivery = entry.delivery;
     if (!delivery) return this.#commit({ entryKey: entry.key }, lease);
     const adapter = this.#o.adapterFor(delivery.platform);
@@ -124,8 +128,14 @@ export class Intake {
       return this.#defer(entry, delivery, error, lease);
     }
     switch (translation.kind) {
-      case 'events':
+      case 'events': {
+        const foreign = adapter.orderIdsAreGlobal ? await this.#foreignOrders(translation.events) : undefined;
+        if (foreign) {
+          this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, delivery: entry.key, reason: foreign }, 'a delivery for an order of another shop, under this shop’s name: not acted on');
+          return this.#commit({ entryKey: entry.key }, lease);
+        }
         return this.#commit({ entryKey: entry.key, events: translation.events, lane: entry.lane, ...(await this.#reinstall(delivery, translation.events)) }, lease);
+      }
       case 'ignored':
       case 'recorded':
         this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');
@@ -134,50 +144,57 @@ export class Intake {
         this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
         return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
       case 'uninstalled': {
+        // The adapter confirmed it with the platform wherever it holds a token (a working token means installed again).
         if (await this.#actedBefore(delivery)) return this.#commit({ entryKey: entry.key }, lease);
-        // A session saved after the uninstall was sent is a reinstall's (an install landing before this delivery was read): it stays, and so does the shop.
-        const sentAt = Date.parse(delivery.sentAt);
-        const session = await this.#o.store.changeRecord<{ updatedAt?: string }>('session', `${delivery.platform}:${delivery.shop}`, (current) =>
-          current && !(Date.parse(current.updatedAt ?? '') > sentAt) ? { delete: true } : undefined,
-        );
-        if (!session.changed && session.value) {
-          this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'an uninstall read after the app was installed again: the new install stays');
-          await this.#commit({ entryKey: entry.key }, lease);
-          if (lease.held()) await this.#actedOn(delivery);
-          return;
-        }
+        await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
         this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
         const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
-        await this.#commit({ entryKey: entry.key, shop: state }, lease);
-        if (lease.held()) await this.#actedOn(delivery);
-        return;
+        return this.#commit({ entryKey: entry.key, shop: state, records: [this.#actedOn(delivery)] }, lease);
       }
       case 'privacy': {
-        const destructive = translation.request.type !== 'data-request';
-        if (destructive && (await this.#actedBefore(delivery))) return this.#commit({ entryKey: entry.key }, lease);
+        // Erasures act once. Shopify sends a shop the same shop/redact bytes after each uninstall, so that one acts again only after a later uninstall.
+        const once = translation.request.type !== 'data-request';
+        if (once && (await this.#actedBefore(delivery, translation.request.type === 'shop-redact'))) return this.#commit({ entryKey: entry.key }, lease);
         await this.#o.privacy.handle(translation.request, 'platform');
-        await this.#commit({ entryKey: entry.key }, lease);
-        if (destructive && lease.held()) await this.#actedOn(delivery);
-        return;
+        return this.#commit({ entryKey: entry.key, ...(once ? { records: [this.#actedOn(delivery)] } : {}) }, lease);
       }
     }
   }
 
   /**
-   * A body that takes data away (an uninstall, a redaction) acts once, however
-   * long after it comes again: the dedupe window forgets, this record does
-   * not. It is kept only once the act is committed, so a crash in between
-   * means acting twice on one genuine body, which changes nothing more.
+   * A body that takes a customer's data away, or a shop's install, acts once,
+   * however long after it comes again: the dedupe window forgets, this record
+   * does not. It is kept in the same step as the act, never apart from it.
    */
-  async #actedBefore(delivery: StoredDelivery): Promise<boolean> {
+  async #actedBefore(delivery: StoredDelivery, unlessUninstalledSince = false): Promise<boolean> {
     const acted = await this.#o.store.getRecord<ActedOnce>('acted-once', actedOnceId(delivery));
     if (!acted) return false;
+    if (unlessUninstalledSince) {
+      const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
+      if (state?.uninstalledAt && Date.parse(state.uninstalledAt) > Date.parse(acted.at)) return false;
+    }
     this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at }, 'a body that was acted on before came again; it is not acted on twice');
     return true;
   }
 
-  async #actedOn(delivery: StoredDelivery): Promise<void> {
-    await this.#o.store.addRecord<ActedOnce>('acted-once', actedOnceId(delivery), { topic: delivery.topic, at: this.#o.now().toISOString() });
+  #actedOn(delivery: StoredDelivery): { kind: 'acted-once'; id: string; value: ActedOnce } {
+    return { kind: 'acted-once', id: actedOnceId(delivery), value: { topic: delivery.topic, at: this.#o.now().toISOString() } };
+  }
+
+  /**
+   * Where a platform's order ids are unique across its shops (Shopify's),
+   * each order belongs to the first shop it came from: a delivery of it under
+   * another shop's name (a captured body sent with another shop's header,
+   * which is not signed) would make it earn twice. The reason, or undefined.
+   */
+  async #foreignOrders(events: readonly OrderEvent[]): Promise<string | undefined> {
+    for (const event of events) {
+      if (!this.#o.adapterFor(event.platform)?.orderIdsAreGlobal) continue;
+      const key = orderKey(event);
+      const owner = await this.#o.store.claimLpOrderId(`${event.platform}-order:${event.orderId}`, key);
+      if (owner !== key) return `order ${event.orderId} is ${owner.slice(0, owner.lastIndexOf(':'))}'s`;
+    }
+    return undefined;
   }
 
   /**

@@ -2,9 +2,11 @@
 // platform's signature header get this far (webhook-route.ts refuses the rest
 // before a byte of the body is read), but a signature header is free to
 // forge: so bodies are read a limited number at a time, each within a limit
-// of size and a deadline that counts the wait for a turn too. A sender that
-// trickles a body, or holds many open, costs at most the reads in flight
-// times the size limit, for at most the deadline.
+// of size and a deadline that counts the wait for a turn too, and a read
+// whose body does not start within two seconds of its turn gives the turn
+// up. A sender that trickles a body, or holds many open, costs at most the
+// reads in flight times the size limit, for at most the deadline; one that
+// holds sockets idle costs two seconds a turn.
 import type { IncomingMessage } from 'node:http';
 import PQueue from 'p-queue';
 import getRawBody from 'raw-body';
@@ -23,6 +25,12 @@ export type BodyRead =
 
 /** How many requests may wait for a turn, per read in flight, before the next is told to come back later. */
 const WAITING_PER_READ = 4;
+/**
+ * Once a request has its turn, its body must start at once: a platform sends
+ * it with its headers. A connection that holds a turn without sending (idle
+ * sockets filling the reads, so that real deliveries wait) loses it quickly.
+ */
+const FIRST_BYTE_MS = 2_000;
 
 export function bodyReader(limits: BodyLimits): (req: IncomingMessage, maxBytes?: number) => Promise<BodyRead> {
   const reads = new PQueue({ concurrency: limits.concurrentReads });
@@ -42,14 +50,27 @@ export function bodyReader(limits: BodyLimits): (req: IncomingMessage, maxBytes?
 async function readWithin(req: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<BodyRead> {
   if (deadline.aborted) return { ok: false, status: 408, reason: 'too_slow' };
   // raw-body has no deadline of its own: the request is destroyed, which ends its read with an error.
-  const expire = () => req.destroy();
+  let tooSlow = false;
+  const expire = () => {
+    tooSlow = true;
+    req.destroy();
+  };
   deadline.addEventListener('abort', expire, { once: true });
+  // Listened to only once raw-body listens (it attaches synchronously), so that no byte flows past it.
+  const reading = getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] });
+  const idle = setTimeout(expire, FIRST_BYTE_MS);
+  const started = () => clearTimeout(idle);
+  req.once('data', started);
+  req.once('end', started);
   try {
-    return { ok: true, body: await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] }) };
+    return { ok: true, body: await reading };
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') return { ok: false, status: 413, reason: 'too_large' };
-    return deadline.aborted ? { ok: false, status: 408, reason: 'too_slow' } : { ok: false, status: 400, reason: 'unreadable' };
+    return tooSlow ? { ok: false, status: 408, reason: 'too_slow' } : { ok: false, status: 400, reason: 'unreadable' };
   } finally {
+    clearTimeout(idle);
+    req.off('data', started);
+    req.off('end', started);
     deadline.removeEventListener('abort', expire);
   }
 }

@@ -168,7 +168,7 @@ describe('dead letters', () => {
 
   it('keeps a delivery that is still unusable, says why, and discards it on request', async () => {
     // Authentic, a JSON object, and no order: its id is not a whole number.
-    const body = '{"id": 1.5, "broken": true}';
+    const body = '{"id": 1.5, "order_number": 1015, "financial_status": "paid", "broken": true}';
     await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
     await bridge.engine.drain();
     // The list leaves the kept bodies out; each letter is read whole by its id.

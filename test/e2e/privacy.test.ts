@@ -52,7 +52,7 @@ beforeAll(async () => {
   bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
   expect(await shopify('orders/paid', adaOrder('8100000000002'), 'ada-2')).toBe(200);
   await bridge.engine.drain();
-  expect(await shopify('orders/paid', `{"id": "8100000000003-x", "email": "${ADA.email}", "phone": "${ADA.phone}"}`, 'ada-3')).toBe(200);
+  expect(await shopify('orders/paid', `{"id": "8100000000003-x", "order_number": 3, "financial_status": "paid", "email": "${ADA.email}", "phone": "${ADA.phone}"}`, 'ada-3')).toBe(200);
   // Bob, who asks for nothing.
   expect(await shopify('orders/paid', shopifyOrderJson({ id: '8100000000009', email: BOB.email }), 'bob-1')).toBe(200);
   await bridge.engine.drain();

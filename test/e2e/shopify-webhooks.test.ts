@@ -95,8 +95,8 @@ describe('POST /webhooks/shopify', () => {
   });
 
   it('acknowledges an authentic delivery it cannot use, and keeps it as a dead letter with the reason', async () => {
-    // Authentic and a JSON object, but no order Shopify would send: its id is not a whole number.
-    const response = await deliver('orders/paid', '{"id": 12.5, "email": "broken@example.com"}', { webhookId: 'broken-json-1' });
+    // Authentic and shaped as an order, but no order Shopify would send: its id is not a whole number.
+    const response = await deliver('orders/paid', '{"id": 12.5, "order_number": 1012, "financial_status": "paid", "email": "broken@example.com"}', { webhookId: 'broken-json-1' });
     expect(response).toMatchObject({ status: 200, body: { result: 'accepted' } });
     await settle();
     // Listed letters leave their bodies out: each is read whole.

@@ -10,23 +10,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const VICTIM = SHOP;
 const OTHER = 'second-store.myshopify.com';
 const ATTACKER = 'attacker-dev-store.myshopify.com';
+/** Served, but the bridge holds no token for it (installed by Shopify, never opened). */
+const TOKENLESS = 'tokenless-store.myshopify.com';
 const API_KEY = 'security-client-id';
 let bridge: RunningBridge;
+/** Shopify, which the bridge asks whether the app is still installed on a shop it holds a token for. */
+let shopify: FakeShopify;
 
 beforeAll(async () => {
-  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_API_KEY: API_KEY, SHOPIFY_SHOPS: `${VICTIM},${OTHER}`, RECONCILE_INTERVAL_MINUTES: '0' });
+  shopify = await startFakeShopify({ apiKey: API_KEY, apiSecret: SHOPIFY_SECRET });
+  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_API_KEY: API_KEY, SHOPIFY_SHOPS: `${VICTIM},${OTHER},${TOKENLESS},third-store.myshopify.com`, RECONCILE_INTERVAL_MINUTES: '0' }, undefined, {
+    platformOverrides: { shopifyAdminUrl: (shop) => shopify.adminUrl(shop) },
+  });
 });
-afterAll(() => bridge.stop());
+afterAll(async () => {
+  await bridge.stop();
+  await shopify.close();
+});
 
 const store = () => bridge.engine.store;
 const session = (shop: string) => store().getRecord('session', `shopify:${shop}`);
-const giveSession = (shop: string) => store().putRecord('session', `shopify:${shop}`, { platform: 'shopify', shop, mode: 'oauth', accessToken: `shpat_${shop}`, expiresAt: null, updatedAt: new Date().toISOString() });
+let installs = 0;
+/** The app installed on the shop: a token Shopify issued, kept as the bridge keeps it. */
+async function giveSession(shop: string): Promise<void> {
+  const token = `shpat_${shop.split('.')[0]}_${++installs}`;
+  shopify.install(shop);
+  shopify.registerToken(token, shop);
+  await store().putRecord('session', `shopify:${shop}`, { platform: 'shopify', shop, mode: 'oauth', accessToken: token, expiresAt: null, updatedAt: new Date().toISOString() });
+}
+/** The merchant removes the app: Shopify revokes the shop's tokens, then sends app/uninstalled. */
+const uninstallOnShopify = (shop: string) => shopify.uninstall(shop);
 const shopState = (shop: string) => store().getRecord<ShopState>('shop', `shopify:${shop}`);
 const earning = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
 
@@ -127,6 +147,7 @@ describe('destructive bodies act once', () => {
   it('a genuine uninstall replayed after a reinstall, under a new webhook id or past the dedupe window, forgets nothing', async () => {
     const body = JSON.stringify({ id: 7, name: 'Second', domain: 'second.example', myshopify_domain: OTHER });
     await giveSession(OTHER);
+    uninstallOnShopify(OTHER);
     expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe('accepted');
     await bridge.engine.drain();
     expect(await session(OTHER)).toBeUndefined();
@@ -141,18 +162,43 @@ describe('destructive bodies act once', () => {
     expect(await session(OTHER)).toBeDefined();
   });
 
-  it('an uninstall read after the app was installed again leaves the new install alone', async () => {
+  it('an uninstall sent before a reinstall and read after it leaves the new install alone', async () => {
     const shop = OTHER;
     const body = JSON.stringify({ id: 7, name: 'Second', domain: 'second.example', myshopify_domain: shop, updated_at: '2026-11-23T09:00:00Z' });
-    // Sent a minute ago; the merchant installed the app again since (a new session, saved now), before the delivery was read.
+    // Sent twenty minutes ago; the merchant installed the app again since, before the delivery was read: Shopify accepts the new token.
     await giveSession(shop);
-    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date(Date.now() - 60_000) }))).body.result).toBe('accepted');
+    const before = (await shopState(shop))?.uninstalledAt ?? null;
+    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date(Date.now() - 20 * 60_000) }))).body.result).toBe('accepted');
     await bridge.engine.drain();
     expect(await session(shop)).toBeDefined();
+    expect((await shopState(shop))?.uninstalledAt ?? null).toBe(before);
+  });
+
+  it('a second genuine shop/redact, after a later uninstall, erases again (Shopify sends the same bytes each time)', async () => {
+    const shop = 'third-store.myshopify.com';
+    const redact = JSON.stringify({ shop_id: 3, shop_domain: shop });
+    const uninstall = (n: number) => JSON.stringify({ id: 3, name: 'Third', domain: null, myshopify_domain: shop, updated_at: `2026-11-2${n}T09:00:00Z` });
+    await post(uninstall(1), shopifyHeaders({ topic: 'app/uninstalled', body: uninstall(1), shop }));
+    await bridge.engine.drain();
+    await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop }));
+    await bridge.engine.drain();
+    // Installed again (an order delivered after), then uninstalled again: Shopify's next shop/redact has the same bytes.
+    const order = shopifyOrderJson({ id: '9270000000011', updatedAt: new Date().toISOString() });
+    await bridge.engine.ingest.delivery('third-order-1', { platform: 'shopify', topic: 'orders/paid', shop, sentAt: new Date().toISOString(), headers: {}, body: order, bodyEncoding: 'utf8' });
+    await bridge.engine.drain();
+    expect(await store().getOrder(`shopify:${shop}:9270000000011`)).toBeDefined();
+    await post(uninstall(2), shopifyHeaders({ topic: 'app/uninstalled', body: uninstall(2), shop }));
+    await bridge.engine.drain();
+    await store().pruneSeen(new Date(Date.now() + 60_000));
+    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop }))).body.result).toBe('accepted');
+    await bridge.engine.drain();
+    expect(await store().getOrder(`shopify:${shop}:9270000000011`)).toBeUndefined();
   });
 
   it('a shop/redact replayed past the dedupe window erases nothing more', async () => {
     const redact = JSON.stringify({ shop_id: 2, shop_domain: OTHER });
+    // Shopify sends it 48 hours after an uninstall: the shop's token is revoked by then.
+    uninstallOnShopify(OTHER);
     expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe('accepted');
     await bridge.engine.drain();
     const order = shopifyOrderJson({ id: '9270000000007' });
@@ -165,9 +211,47 @@ describe('destructive bodies act once', () => {
   });
 });
 
+describe('an order is its own shop’s', () => {
+  it('a captured order of one shop, sent under another shop’s name, earns nothing there (even with per-shop lp_orderid prefixes)', async () => {
+    const body = shopifyOrderJson({ id: '9270000000020' });
+    await post(body, shopifyHeaders({ topic: 'orders/paid', body }));
+    await bridge.engine.drain();
+    expect(earning('9270000000020')).toMatchObject({ status: 'pending' });
+    expect((await post(body, relabel(body, 'orders/paid', OTHER))).body.result).toBe('accepted');
+    await bridge.engine.drain();
+    expect(await store().getOrder(`shopify:${OTHER}:9270000000020`)).toBeUndefined();
+    expect(await store().listDeadLetters()).not.toContainEqual(expect.objectContaining({ shop: OTHER, orderKey: `shopify:${OTHER}:9270000000020` }));
+  });
+
+  it('the same bytes under a fresh webhook id are a duplicate, whatever the topic', async () => {
+    const refund = JSON.stringify({ id: 55, order_id: 9270000000020, created_at: '2026-11-21T08:00:00-05:00', transactions: [{ kind: 'refund', status: 'success', amount: '1.00', currency: 'USD' }] });
+    expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe('accepted');
+    for (let i = 0; i < 3; i++) expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe('duplicate');
+  });
+
+  it('refuses a shop header that is not a myshopify.com domain (400), and keeps nothing of it', async () => {
+    const body = shopifyOrderJson({ id: '9270000000021' });
+    for (const shop of ['constructor', 'evil.example.com', `${'x'.repeat(200)}.myshopify.com.evil`]) expect((await post(body, relabel(body, 'orders/paid', shop))).status).toBe(400);
+  });
+
+  it('app/scopes_update for a shop the bridge holds no token for changes nothing and asks Shopify nothing', async () => {
+    const before = shopify.requests.length;
+    for (let i = 0; i < 5; i++) {
+      const body = JSON.stringify({ id: 1, previous: ['read_orders'], current: [], updated_at: `2026-11-23T10:0${i}:00Z` });
+      expect((await post(body, shopifyHeaders({ topic: 'app/scopes_update', body, shop: TOKENLESS }))).body.result).toBe('accepted');
+    }
+    await bridge.engine.drain();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(shopify.requests.length).toBe(before);
+    // No check of the shop was started: nothing was kept of it.
+    expect(await store().getRecord('platform-health', `shopify:${TOKENLESS}`)).toBeUndefined();
+  });
+});
+
 describe('unsigned headers decide nothing', () => {
   it('takes no time later than the moment of receipt from X-Shopify-Triggered-At', async () => {
     const shop = OTHER;
+    uninstallOnShopify(shop);
     const before = Date.now();
     const body = JSON.stringify({ id: 8, name: 'Second', domain: null, myshopify_domain: shop, updated_at: new Date().toISOString() });
     await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date('2099-01-01T00:00:00Z') }));
@@ -186,6 +270,7 @@ describe('unsigned headers decide nothing', () => {
     const shop = VICTIM;
     const captured = shopifyOrderJson({ id: '9270000000010', updatedAt: new Date(Date.now() - 3_600_000).toISOString() });
     const uninstall = JSON.stringify({ id: 9, name: 'Victim', domain: null, myshopify_domain: shop });
+    uninstallOnShopify(shop);
     expect((await post(uninstall, shopifyHeaders({ topic: 'app/uninstalled', body: uninstall, shop }))).body.result).toBe('accepted');
     await bridge.engine.drain();
     const uninstalledAt = (await shopState(shop))?.uninstalledAt;

@@ -96,3 +96,27 @@ describe('requests that carry a signature header', () => {
     expect(genuine.status).toBe(200);
   });
 });
+
+describe('a connection that takes a turn and sends nothing', () => {
+  let patient: RunningBridge;
+  beforeAll(async () => {
+    patient = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0', WEBHOOK_CONCURRENT_READS: '1', WEBHOOK_BODY_TIMEOUT_SECONDS: '30' });
+  });
+  afterAll(() => patient.stop());
+
+  it('gives its turn up within two seconds, not at the body’s whole deadline, and the delivery behind it goes through', async () => {
+    const { port } = new URL(patient.http.localUrl);
+    const idle = connect(Number(port), '127.0.0.1');
+    idle.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => idle.on('close', () => resolve()));
+    // Headers with a signature header, then not a byte of the promised body.
+    idle.write('POST /webhooks/shopify HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-shopify-hmac-sha256: Zm9yZ2Vk\r\ncontent-length: 1000\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const body = shopifyOrderJson({ id: '9280000000002' });
+    const genuine = await fetch(`${patient.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    expect(genuine.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await closed;
+  });
+});

@@ -121,7 +121,10 @@ const uninstallBody = (domain: string | null) => JSON.stringify({ id: 548380009,
 
 describe('other deliveries', () => {
   it.each([
-    ['orders/edited', shopifyOrderJson({ id: '1' }), 'recorded'],
+    ['orders/edited', '{"order_edit": {"id": 1, "order_id": 1}}', 'recorded'],
+    // Bodies not of their topic: an order is no edit, a name alone is no order, an id alone is no refund, a Shop is no order.
+    ['orders/edited', shopifyOrderJson({ id: '1' }), 'mislabelled'],
+    ['orders/create', uninstallBody('lb-test-store.myshopify.com'), 'mislabelled'],
     ['app/uninstalled', uninstallBody('lb-test-store.myshopify.com'), 'uninstalled'],
     // Names no shop, and the adapter has no Admin API access to confirm it with Shopify: nothing is forgotten.
     ['app/uninstalled', uninstallBody(null), 'recorded'],
@@ -140,8 +143,10 @@ describe('other deliveries', () => {
     ['app/scopes_update', JSON.stringify({ id: 1, previous: ['read_orders'], current: [] }), 'recorded'],
     ['app/scopes_update', shopifyOrderJson({ id: '3' }), 'mislabelled'],
     ['products/update', '{"id": 1}', 'ignored'],
-    ['orders/paid', '{"name": "#1001"}', 'unusable'],
-    ['refunds/create', '{"id": 5}', 'unusable'],
+    ['orders/paid', '{"name": "#1001"}', 'mislabelled'],
+    ['refunds/create', '{"id": 5}', 'mislabelled'],
+    // Shaped as an order, but with no id to know it by: kept as a dead letter.
+    ['orders/paid', '{"name": "#1001", "order_number": 1001, "financial_status": "paid"}', 'unusable'],
   ])('%s %s is %s', async (topic, body, kind) => {
     expect((await translate(topic, body)).kind).toBe(kind);
   });
@@ -199,8 +204,8 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
     ['customers_redact.docs-sample.2026-04.json', 'customers/redact', 'privacy'],
     ['customers_data_request.docs-sample.2026-04.json', 'customers/data_request', 'privacy'],
   ])("takes Shopify's sample %s as %s for the shop it names", async (name, topic, kind) => {
-    const body = unwrap(fixture(name), 'response');
-    // The samples name "{shop}.myshopify.com": the header names the same shop, as Shopify's would.
+    // The samples name "{shop}.myshopify.com", a template: filled in with a shop, which the header names too, as Shopify's would.
+    const body = unwrap(fixture(name), 'response').replaceAll('{shop}', 'sample-shop');
     const shop = (JSON.parse(body) as { shop_domain?: string }).shop_domain ?? 'lb-test-store.myshopify.com';
     const received = await translateRaw(adapter, body, shopifyHeaders({ topic, body, shop }));
     // The uninstall sample's myshopify_domain is null: without a token to ask Shopify with, nothing is forgotten.
@@ -215,7 +220,7 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
     ['customers_data_request.docs-sample.2026-04.json', 'app/uninstalled'],
     ['shop_redact.docs-sample.2026-04.json', 'app/uninstalled'],
   ])("does not act on Shopify's sample %s sent as %s", async (name, topic) => {
-    const body = unwrap(fixture(name), 'response');
+    const body = unwrap(fixture(name), 'response').replaceAll('{shop}', 'sample-shop');
     const shop = (JSON.parse(body) as { shop_domain?: string }).shop_domain ?? 'lb-test-store.myshopify.com';
     expect((await translateRaw(adapter, body, shopifyHeaders({ topic, body, shop }))).kind).toBe('mislabelled');
   });

@@ -96,6 +96,8 @@ export interface IntakeCommit {
   deadLetter?: NewDeadLetter;
   /** The shop's install state changes with this delivery. */
   shop?: ShopState;
+  /** Records kept in the same step (a destructive body acted on: kept with the act, never apart from it). */
+  records?: Array<{ kind: RecordKind; id: string; value: unknown }>;
 }
 
 export interface OrderQuery {

@@ -66,6 +66,7 @@ export class IntakeOperations {
           }
           if (commit.deadLetter) await deadLetters.upsert(commit.deadLetter);
           if (commit.shop) records.put('shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
+          for (const record of commit.records ?? []) records.put(record.kind, record.id, record.value);
         }
       });
       await inbox.recordConsumed(keys);
