@@ -2,7 +2,7 @@
 //
 // Two questions are asked of it:
 // - may credentials travel over plain http to it? Only to this very machine
-//   (a sandbox or a fake beside the bridge): loopback, by name or number;
+//   (a sandbox or a fake beside the bridge): localhost or a loopback number;
 // - is an IP literal public? A store or service given by a user must be on
 //   the internet, not on this machine or its network. The same ranges
 //   request-filtering-agent refuses at each connection (every range of
@@ -12,14 +12,25 @@
 import { BlockList, isIP } from 'node:net';
 
 /** The hostname as URL gives it ("[::1]" for IPv6), without brackets. */
-const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+const bare = (hostname: string) => hostname.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
-/** localhost, 127.0.0.0/8 or ::1: this machine, where http carries nothing over a network. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+
+/**
+ * Exactly localhost, 127.0.0.0/8, ::1 or ::ffff:127.x.y.z: this machine,
+ * where http carries nothing over a network. Not *.localhost: RFC 6761 asks
+ * resolvers to answer it with loopback, but Node's lookup asks the system's
+ * resolver, which may ask the network, and whoever answers there chooses
+ * where the API key goes in clear text.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = bare(hostname);
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return isIP(host) === 6 && NOT_PUBLIC_RANGES.loopback6.check(host, 'ipv6');
+  if (host === 'localhost') return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** https, or http to this very machine: the only ways a credential may travel. */
@@ -78,9 +89,7 @@ const NOT_PUBLIC_RANGES = (() => {
   for (const [address, prefix] of IPV4_NOT_PUBLIC) ipv4.addSubnet(address, prefix, 'ipv4');
   const ipv6 = new BlockList();
   for (const [address, prefix] of IPV6_NOT_PUBLIC) ipv6.addSubnet(address, prefix, 'ipv6');
-  const loopback6 = new BlockList();
-  loopback6.addAddress('::1', 'ipv6');
-  return { ipv4, ipv6, loopback6 };
+  return { ipv4, ipv6 };
 })();
 
 /** For an IP literal: whether it is outside the public internet. Undefined for a name, which only DNS can answer. */
@@ -91,7 +100,7 @@ export function isNonPublicLiteral(hostname: string): boolean | undefined {
   return family === 4 ? NOT_PUBLIC_RANGES.ipv4.check(host, 'ipv4') : NOT_PUBLIC_RANGES.ipv6.check(host, 'ipv6');
 }
 
-/** A name that always means this machine, whatever DNS says. */
+/** A name meant for this machine (localhost, *.localhost): no user's store is there, wherever DNS says it is. */
 export const isLocalName = (hostname: string): boolean => {
   const host = bare(hostname);
   return host === 'localhost' || host.endsWith('.localhost');

@@ -5,7 +5,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
-import { isLoopbackHost } from '../http/loopback-host.ts';
+import { isLoopbackHost } from '../net/addresses.ts';
 import { sameSecret } from '../same-secret.ts';
 import { requireControlAccess } from './control-access.ts';
 import type { SandboxCredentials } from './credentials.ts';

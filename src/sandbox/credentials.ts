@@ -4,7 +4,7 @@
 // reaches it. The bridge's own sandbox therefore never takes them, and the
 // state and control routes never open to them.
 import { randomBytes } from 'node:crypto';
-import { isLoopbackHost } from '../http/loopback-host.ts';
+import { isLoopbackHost } from '../net/addresses.ts';
 import { sameSecret } from '../same-secret.ts';
 
 export interface SandboxCredentials {

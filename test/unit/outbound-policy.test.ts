@@ -63,14 +63,18 @@ describe('addresses', () => {
     ['127.0.0.1', true],
     ['127.8.9.10', true],
     ['[::1]', true],
+    ['[::ffff:127.0.0.1]', true],
     ['10.0.0.5', false],
     ['example.com', false],
+    // The system's resolver may ask the network for these.
+    ['anything.localhost', false],
   ])('%s is loopback: %s', (host, loopback) => expect(isLoopbackHost(host)).toBe(loopback));
 
   it.each([
     ['https://example.com/', true],
     ['http://127.0.0.1:4010/', true],
     ['http://localhost/', true],
+    ['http://x.localhost:4010/', false],
     ['http://example.com/', false],
     ['http://10.0.0.5/', false],
   ])('%s may carry a credential: %s', (url, secure) => expect(isSecureTransport(new URL(url))).toBe(secure));
