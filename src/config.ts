@@ -35,10 +35,28 @@ const httpUrl = () =>
     })
     .transform((value) => value.replace(/\/+$/, ''));
 
-/** https, or http to this very machine (a sandbox, a store or a test double on it): secrets go over it. */
+/**
+ * Why an address secrets go to may not be used, or undefined. It must be
+ * https, or http to this very machine (a sandbox, a store or a test double
+ * on it). And it holds no user name, password, query string or fragment:
+ * no base address needs one, a key put there would be shown wherever the
+ * address is (the start-up line, errors, dead letters), and every key has a
+ * setting of its own. The message never echoes the value.
+ */
+function insecureUrlProblem(value: string): string | undefined {
+  // Not a URL at all: httpUrl() has said so already.
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.username || url.password) return 'must not hold a user name or password (user:password@): the address is shown in logs and errors; credentials go in their own settings';
+  if (url.search || url.hash || /[?#]/.test(value)) return 'must not hold a query string or fragment (? or #): the address is shown in logs and errors; credentials go in their own settings';
+  if (!isSecureTransport(url)) return 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])';
+  return undefined;
+}
+
 const secureUrl = () =>
-  httpUrl().refine((value) => isSecureTransport(new URL(value)), {
-    error: 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])',
+  httpUrl().superRefine((value, ctx) => {
+    const problem = insecureUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 const text = () => z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' });
