@@ -33,6 +33,7 @@ import { arePublic, publicBeyondLoopback, type SandboxCredentials } from './sand
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
 import type { OpenReport } from './core/store/ledger-store.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from './sandbox/demo-store.ts';
+import { shownUrl } from './net/refusal.ts';
 
 export interface RunningBridge {
   http: Listening;
@@ -253,11 +254,13 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   // Subscriptions kept right without a command: checked now, in the background, and on every reconciliation.
   void reconciler.checkAllSubscriptions().catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
 
+  // Origin and path only: logs are collected and read widely, and an address can carry a key.
+  const shownBaseUrl = shownUrl(loyaltyBaseUrl).replace(/\/+$/, '');
   logger.info(
-    { port: http.port, url: http.localUrl, instance, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
+    { port: http.port, url: http.localUrl, instance, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl: shownBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
     sandbox
-      ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${loyaltyBaseUrl}`
-      : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${loyaltyBaseUrl}`,
+      ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${shownBaseUrl}`
+      : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${shownBaseUrl}`,
   );
 
   // A store connected through the dashboard is the merchant's own: no demo then.

@@ -149,17 +149,19 @@ function documentedFailure(message: string | undefined, detail: string | undefin
  * outbound.ts); the merchant is told where to point instead.
  */
 export function redirectError(operation: string, httpStatus: number, requestUrl: string, location: string | undefined, path: string): LoyaltyError {
-  const from = requestUrl.slice(0, Math.max(0, requestUrl.indexOf(path))) || requestUrl;
-  let suggestion = 'the address the service gives in its documentation (https://www.ref-r.com)';
-  if (location) {
-    try {
-      const target = new URL(location, requestUrl);
-      const at = target.href.indexOf(path);
-      suggestion = at > 0 ? target.href.slice(0, at) : target.origin;
-    } catch {
-      // An unreadable Location still tells us the address is wrong.
-    }
-  }
+  // Both addresses as origin and path only, the call's own path taken off:
+  // this message goes into dead letters and logs, and a user name, password
+  // or query string in either could hold a key.
+  const baseOf = (url: string, otherwise: (shown: string) => string) => {
+    const shown = shownUrl(url, requestUrl);
+    return shown.endsWith(path) ? shown.slice(0, -path.length) : otherwise(shown);
+  };
+  const from = baseOf(requestUrl, (shown) => shown);
+  // An unreadable Location still tells us the address is wrong.
+  const suggestion =
+    location && URL.canParse(location, requestUrl)
+      ? baseOf(location, () => new URL(location, requestUrl).origin)
+      : 'the address the service gives in its documentation (https://www.ref-r.com)';
   return new LoyaltyConfigError(
     'redirected',
     false,

@@ -1,6 +1,7 @@
 // The addresses an operator configures (review of issue 28): one that holds
 // a key (a user name and password, a query string) is refused when the
-// bridge starts; and plain http goes only to exactly localhost or a loopback number,
+// bridge starts, and wherever an address is shown it is origin and path
+// only; and plain http goes only to exactly localhost or a loopback number,
 // never to a *.localhost name, which the system's resolver may answer from
 // the network.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,8 +9,11 @@ import { beginWooConnect } from '../../adapters/woocommerce/connect.ts';
 import { adminClient } from '../../src/cli/admin-client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { LoyaltyClient } from '../../src/loyalty/client.ts';
+import { startBridge, type RunningBridge } from '../../src/main.ts';
 import { tempDataDir } from '../helpers/engine.ts';
-import { startRecorder, type Recorder } from '../helpers/outbound-listeners.ts';
+import { startRecorder, startRedirector, type Recorder } from '../helpers/outbound-listeners.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -46,6 +50,43 @@ describe('a configured address with a key in it', () => {
     expect(errors).toEqual([expect.stringMatching(new RegExp(`^${key} \\(environment\\): `))]);
     expect(errors[0]).toMatch(why);
     expectNoSecret(errors.join('\n'));
+  });
+});
+
+describe('where a configured address is shown', () => {
+  let bridge: RunningBridge | undefined;
+  afterEach(async () => {
+    await bridge?.stop();
+    bridge = undefined;
+  });
+
+  it('the start-up line shows the loyalty service by origin and path only', async () => {
+    // As a base URL from elsewhere than the settings would be (an account's, later): past the check, the log still holds no key.
+    const service = await recorder();
+    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'info', DEMO_STORE: 'off', LOYALTY_BASE_URL: service.url, LOYALTY_API_KEY: 'k', LOYALTY_BRAND_ID: 'b', RECONCILE_INTERVAL_MINUTES: '0' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const logged: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logged.push(line) } });
+    const withKey = `http://user:secretpw@127.0.0.1:${service.port}/base?apikey=qsecret#fragsecret`;
+    bridge = await startBridge({ ...loaded.config, LOYALTY_BASE_URL: withKey }, logger);
+    const started = logged.find((line) => line.includes('loyalty service at'));
+    expect(started).toContain(`loyalty service at http://127.0.0.1:${service.port}/base`);
+    expect(JSON.parse(started!)).toMatchObject({ loyaltyBaseUrl: `http://127.0.0.1:${service.port}/base` });
+    expectNoSecret(logged.join('\n'));
+  });
+
+  it('a redirect from the loyalty service quotes neither address with its user name, password or query string', async () => {
+    const elsewhere = await recorder();
+    const service = await startRedirector(307, (path) => `http://user:secretpw@127.0.0.1:${elsewhere.port}${path}?key=qsecret`);
+    closers.push(() => service.close());
+    const client = new LoyaltyClient({ baseUrl: `http://user:secretpw@127.0.0.1:${service.port}/base?apikey=qsecret`, apiKey: 'k', brandId: 'b', maxRetries: 0 });
+    const error = (await client.updatePoints({ status: 'approve', orderId: '1' }).catch((caught: unknown) => caught)) as Error & { detail?: string };
+    expect(error).toMatchObject({ kind: 'redirected' });
+    // What a dead letter keeps: the message and the detail.
+    expect(error.message).toContain(`LOYALTY_BASE_URL http://127.0.0.1:${service.port}/base answers 307`);
+    expect(error.message).toContain(`Set LOYALTY_BASE_URL=http://127.0.0.1:${elsewhere.port} and restart`);
+    expectNoSecret(`${error.message} ${JSON.stringify(error)}`);
+    expect(elsewhere.received).toEqual([]);
   });
 });
 
