@@ -1,5 +1,6 @@
 // The one policy for every outbound HTTP client (the loyalty service, each
-// platform's API), as got options, so that the rules cannot drift apart:
+// platform's API), as got hooks and a handler, so that the rules cannot
+// drift apart and no call's own options can turn them off:
 // - https only; plain http only to this very machine (a sandbox or a fake);
 // - a redirect is followed only within one scheme, host and port. got 14
 //   drops only `authorization`, cookies and Basic auth when it follows a
@@ -19,7 +20,7 @@ import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
-import got, { type BeforeRequestHook, type ExtendOptions, type Got, type HandlerFunction, type PlainResponse, type Response } from 'got';
+import got, { type BeforeRequestHook, type ExtendOptions, type Got, type HandlerFunction, type Options, type PlainResponse, type Response } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { isSecureTransport } from './addresses.ts';
 import { OutboundRefused, shownUrl } from './refusal.ts';
@@ -75,8 +76,7 @@ const refuseRedirect = (response: Response): Response => {
 };
 
 /** afterResponse hooks run for promises only: a stream (a download) ends in the same refusal. */
-const refuseStreamedRedirects: HandlerFunction = (options, next) => {
-  const result = next(options);
+function refuseStreamedRedirects(options: Options, result: ReturnType<HandlerFunction>): void {
   if (options.isStream) {
     // With isStream, got hands back its Request, a Duplex.
     const stream = result as unknown as Duplex;
@@ -85,8 +85,7 @@ const refuseStreamedRedirects: HandlerFunction = (options, next) => {
       if (refused) stream.destroy(refused);
     });
   }
-  return result;
-};
+}
 
 /** One pair for the whole process, so connections to the same store are kept alive and reused. */
 let filteringAgents: { http: HttpAgent; https: HttpsAgent } | undefined;
@@ -95,17 +94,42 @@ export const PUBLIC_ONLY_AGENT_OPTIONS = { keepAlive: true, denyIPAddressList: [
 const publicOnlyAgents = () =>
   (filteringAgents ??= { http: new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS), https: new RequestFilteringHttpsAgent(PUBLIC_ONLY_AGENT_OPTIONS) });
 
-/** got options that apply the policy; merged last, so that no client's defaults turn it off. */
+const isPublicOnly = (policy: OutboundPolicy) => policy.userAddress && !policy.allowPrivate;
+
+/**
+ * The policy, set again on each call's own options just before its request.
+ * got merges a call's options over the instance's, so a call's
+ * `followRedirect: true` or `agent` would otherwise win over the policy; a
+ * handler gets each call's final options, and the policy's handler is the
+ * instance's last. Hooks need no such care: a call's are added after the
+ * instance's, never in their place. With the public-only agents, the other
+ * ways to a socket that would pass them by are closed too.
+ */
+const imposePolicy =
+  (policy: OutboundPolicy): HandlerFunction =>
+  (options, next) => {
+    // got passes no options when the call's own did not make sense: then it only reports that.
+    if (!(options as Options | undefined)) return next(options);
+    options.followRedirect = followOnlyWithinOrigin;
+    if (isPublicOnly(policy)) {
+      options.agent = publicOnlyAgents();
+      options.http2 = false;
+      options.request = undefined;
+      options.createConnection = undefined;
+    }
+    if (policy.lookup) options.dnsLookup = policy.lookup as Options['dnsLookup'];
+    const result = next(options);
+    refuseStreamedRedirects(options, result);
+    return result;
+  };
+
+/** got options that apply the policy: its hooks, and its handler, which no client's defaults and no call's options can turn off. */
 export function outboundOptions(policy: OutboundPolicy): ExtendOptions {
-  const publicOnly = policy.userAddress && !policy.allowPrivate;
   return {
-    followRedirect: followOnlyWithinOrigin,
-    ...(publicOnly ? { agent: publicOnlyAgents() } : {}),
-    ...(policy.lookup ? { dnsLookup: policy.lookup as ExtendOptions['dnsLookup'] } : {}),
     hooks: { beforeRequest: [refuseInsecure], afterResponse: [refuseRedirect] },
-    handlers: [refuseStreamedRedirects],
+    handlers: [imposePolicy(policy)],
   };
 }
 
-/** A got instance for one client: its own defaults, then the policy. */
+/** A got instance for one client: its own defaults, then the policy (its handler last). */
 export const outboundGot = (policy: OutboundPolicy, defaults: ExtendOptions = {}): Got => got.extend(defaults, outboundOptions(policy));

@@ -4,6 +4,7 @@
 // query string, no body with a secret in it); https only, but to this very
 // machine; and a store address a user gives may not lead to this machine or
 // its network, checked on the address each connection resolves to.
+import { Agent as HttpAgent } from 'node:http';
 import { globalAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,6 +25,8 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { keepWooKeys } from '../../src/http/woocommerce-connect.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
+import { outboundGot } from '../../src/net/outbound.ts';
+import { refusalOf } from '../../src/net/refusal.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
@@ -295,6 +298,34 @@ describe('the loyalty service', () => {
     expect(loaded.ok).toBe(false);
     const lines = loaded.ok ? [] : loaded.errors;
     expect(lines).toEqual([expect.stringMatching(/^LOYALTY_BASE_URL \(environment\): must be an https URL/)]);
+  });
+});
+
+describe('the policy, whatever a call asks', () => {
+  const client = (policy: { userAddress: boolean }) => outboundGot(policy, { retry: { limit: 0 }, headers: { 'x-api-key': 'api-key-never-elsewhere' } });
+
+  it('a call asking to follow every redirect sends nothing to another port', async () => {
+    const thief = await recorder();
+    const service = await redirector(307, (path) => `${thief.url}${path}`);
+    const error = await client({ userAddress: false }).post(`${service.url}/loyalty/v1/earn/1`, { followRedirect: true, json: { secret: WEBHOOK_SECRET } }).catch((caught: unknown) => caught);
+    untouched(thief);
+    expect(refusalOf(error)).toMatchObject({ kind: 'redirect', status: 307, to: `${thief.url}/loyalty/v1/earn/1` });
+  });
+
+  it('a streamed call asking to follow every redirect sends nothing to another port', async () => {
+    const thief = await recorder();
+    const storage = await redirector(307, (path) => `${thief.url}${path}`);
+    const stream = client({ userAddress: false }).stream(`${storage.url}/result.jsonl`, { followRedirect: true });
+    const error = await new Promise((resolve) => stream.on('error', resolve).on('end', () => resolve(undefined)).resume());
+    untouched(thief);
+    expect(refusalOf(error)).toMatchObject({ kind: 'redirect', status: 307 });
+  });
+
+  it("a call bringing its own agent still reaches no address on this machine when the address is a user's", async () => {
+    const onThisMachine = await recorder();
+    const error = await client({ userAddress: true }).get(`${onThisMachine.url}/wp-json/wc/v3/webhooks`, { agent: { http: new HttpAgent() } }).catch((caught: unknown) => caught);
+    untouched(onThisMachine);
+    expect(refusalOf(error)).toMatchObject({ kind: 'private_address', address: '127.0.0.1' });
   });
 });
 
