@@ -50,7 +50,28 @@ export interface DeliveryInfo {
    * as a warning with the reason.
    */
   mislabelled?: string | undefined;
+  /**
+   * A destructive body that cannot confirm itself (an uninstall naming no
+   * shop): the platform has to be asked, which needs access to the shop. Kept
+   * only where the bridge holds that access; otherwise acknowledged and
+   * ignored with this reason, so that one captured body sent under invented
+   * shops' names leaves nothing behind.
+   */
+  unconfirmed?: string | undefined;
 }
+
+/**
+ * When a destructive body (an uninstall, an erasure) may act again after it
+ * acted once. Platforms send the same bytes again for a new install's events
+ * (Shopify's app/uninstalled and shop/redact carry no time), so "once" is per
+ * install where it must be:
+ *   per-install     again once the shop was installed after the last act
+ *                   (the bridge got a new token, or an order sent after the
+ *                   uninstall arrived: neither comes from a captured body)
+ *   per-uninstall   again once the shop was uninstalled after the last act
+ *   ever            never again
+ */
+export type ActsOnce = 'per-install' | 'per-uninstall' | 'ever';
 
 export type Translation =
   | { kind: 'events'; events: OrderEvent[] }
@@ -88,6 +109,8 @@ export interface PlatformAdapter<Delivery> {
   readonly platform: string;
   /** Order ids unique across all the platform's shops (Shopify's): an order belongs to the first shop it came from. */
   readonly orderIdsAreGlobal?: boolean;
+  /** Topics whose bodies act once, and what lets them act again; checked before translating, so a replay costs the platform no call. */
+  readonly actsOnce?: Readonly<Record<string, ActsOnce>>;
   preflight(headers: RawDelivery['headers']): Preflight;
   verify(raw: RawDelivery): Promise<Verification<Delivery>>;
   describe(delivery: Delivery): DeliveryInfo;

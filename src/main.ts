@@ -160,7 +160,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const readBody = bodyReader({ maxBytes: config.WEBHOOK_MAX_BODY_BYTES, deadlineMs: config.WEBHOOK_BODY_TIMEOUT_SECONDS * 1000, concurrentReads: config.WEBHOOK_CONCURRENT_READS });
   const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
-    const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
+    const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
     if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, admitShop ? { ...routeOptions, admitShop } : routeOptions);
   }
   const reconciler = new Reconciler({

@@ -111,7 +111,9 @@ export class UninstallChecks {
     }
     const nextCheckAt = this.#after(this.#delays[0]!);
     const written = await this.#changePending(storeHash, (current) =>
-      sameInstall(current) ? { set: { since: current?.uninstallPending?.since ?? since, checks: 1, nextCheckAt, last: check.kind } } : undefined,
+      // Dated by this callback, not an earlier pending one: a payload anyone once held (a staff user's own) could
+      // otherwise start a pending uninstall that dates a later genuine one back to it, and orders sent between would read as a reinstall.
+      sameInstall(current) ? { set: { since, checks: 1, nextCheckAt, last: check.kind } } : undefined,
     );
     const pending = written?.uninstallPending;
     if (!pending) return { kind: 'superseded' };

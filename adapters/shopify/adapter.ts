@@ -39,6 +39,9 @@ export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
 /** A body's own dedupe key: the same bytes for the same shop and topic, under any webhook id or event id, are one delivery. */
 const bodyKey = (shop: string, topic: string, body: Buffer) => `shopify:body:${shop}:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
 
+/** Topics Shopify sends with the same bytes at each uninstall of a shop. */
+const PER_INSTALL_TOPICS: ReadonlySet<string> = new Set(['app/uninstalled', 'shop/redact']);
+
 /** Shopify revokes the app's token when the app is uninstalled; a cheap query tells whether it still works. */
 const SHOP_QUERY = 'query LoyaltyBridgeInstalled { shop { id } }';
 
@@ -126,6 +129,10 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
   return {
     platform: 'shopify',
     orderIdsAreGlobal: true,
+    // Shopify sends a shop the same app/uninstalled and shop/redact bytes at
+    // each uninstall (the Shop object, { shop_id, shop_domain }): they act
+    // again for a later install. A customer's erasure is never undone by one.
+    actsOnce: { 'app/uninstalled': 'per-install', 'shop/redact': 'per-uninstall', 'customers/redact': 'ever' },
     preflight: shopifyPreflight,
     verify: shopifyVerifier(apiSecrets),
     describe: (delivery) => {
@@ -135,8 +142,11 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
       const notItsTopic = handled ? orderBodyProblem(topic, delivery.payload) : undefined;
       const aliases = [
         ...(delivery.eventId ? [`shopify:${delivery.webhookId}`] : []),
-        // The same bytes under new ids (a captured delivery sent again) are a duplicate, whatever the topic.
-        bodyKey(shop, topic, delivery.body),
+        // The same bytes under new ids (a captured delivery sent again) are a
+        // duplicate, whatever the topic; but a later install's uninstall and
+        // shop/redact are the same bytes too, and must act: those are kept and
+        // then act once per install (actsOnce), which a replay does not pass.
+        ...(PER_INSTALL_TOPICS.has(topic) ? [] : [bodyKey(shop, topic, delivery.body)]),
       ];
       return {
         // Shopify's guidance: one event, one X-Shopify-Event-Id, whichever
@@ -153,6 +163,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         ...(handled ? {} : { ignore: 'a topic loyalty-bridge does not use' }),
         ...(guard && !guard.fits ? { mislabelled: `a ${topic} body that ${guard.reason}` } : {}),
         ...(notItsTopic ? { mislabelled: `a ${topic} body that ${notItsTopic}` } : {}),
+        ...(guard?.fits && !guard.confirmed ? { unconfirmed: `a ${topic} body that names no shop, for a shop the bridge holds no token of: nothing here to forget or to confirm it with` } : {}),
       };
     },
     async translate(stored: StoredDelivery): Promise<Translation> {

@@ -11,7 +11,7 @@
 // The entry's lease is renewed while it is read, however long the platform
 // takes; an instance that lost it commits nothing (whoever took it over does).
 import { createHash } from 'node:crypto';
-import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
+import { PlatformUnavailableError, type ActsOnce, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
 import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
@@ -121,6 +121,11 @@ export class Intake {
     if (!adapter) {
       return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`) }, lease);
     }
+    // A destructive body acted on before, with nothing since that lets it act again: not read, and the platform not asked.
+    const once = adapter.actsOnce?.[delivery.topic];
+    if (once && (await this.#actedBefore(delivery, once))) return this.#commit({ entryKey: entry.key }, lease);
+    // An install saved after this moment is newer than anything the translation found out.
+    const readAt = this.#o.now().getTime();
     let translation: Translation;
     try {
       translation = await adapter.translate(delivery);
@@ -143,37 +148,58 @@ export class Intake {
       case 'unusable':
         this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
         return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
-      case 'uninstalled': {
-        // The adapter confirmed it with the platform wherever it holds a token (a working token means installed again).
-        if (await this.#actedBefore(delivery)) return this.#commit({ entryKey: entry.key }, lease);
-        await this.#o.store.deleteRecord('session', `${delivery.platform}:${delivery.shop}`);
-        this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
-        const state: ShopState = { platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
-        return this.#commit({ entryKey: entry.key, shop: state, records: [this.#actedOn(delivery)] }, lease);
-      }
-      case 'privacy': {
-        // Erasures act once. Shopify sends a shop the same shop/redact bytes after each uninstall, so that one acts again only after a later uninstall.
-        const once = translation.request.type !== 'data-request';
-        if (once && (await this.#actedBefore(delivery, translation.request.type === 'shop-redact'))) return this.#commit({ entryKey: entry.key }, lease);
+      case 'uninstalled':
+        return this.#uninstalled(entry, delivery, once, readAt, lease);
+      case 'privacy':
         await this.#o.privacy.handle(translation.request, 'platform');
         return this.#commit({ entryKey: entry.key, ...(once ? { records: [this.#actedOn(delivery)] } : {}) }, lease);
-      }
     }
   }
 
   /**
-   * A body that takes a customer's data away, or a shop's install, acts once,
-   * however long after it comes again: the dedupe window forgets, this record
-   * does not. It is kept in the same step as the act, never apart from it.
+   * The app was removed from a shop (the adapter confirmed it with the
+   * platform wherever it holds a token: a working token means installed). Its
+   * token is forgotten and the shop marked uninstalled, unless the shop was
+   * installed again meanwhile: an uninstall sent before the last install, or
+   * a token saved after this delivery was read, is a newer install's, and it
+   * stays (one compare-and-set on the token, across instances).
    */
-  async #actedBefore(delivery: StoredDelivery, unlessUninstalledSince = false): Promise<boolean> {
+  async #uninstalled(entry: InboxEntry, delivery: StoredDelivery, once: ActsOnce | undefined, readAt: number, lease: Lease): Promise<void> {
+    const shopId = `${delivery.platform}:${delivery.shop}`;
+    const before = await this.#o.store.getRecord<ShopState>('shop', shopId);
+    if (before?.installedAt && Date.parse(delivery.sentAt) <= Date.parse(before.installedAt)) {
+      this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'an uninstall sent before the app was last installed: the install stays');
+      return this.#commit({ entryKey: entry.key }, lease);
+    }
+    if (!this.#stillHeld(lease)) return;
+    const session = await this.#o.store.changeRecord<{ updatedAt?: string }>('session', shopId, (current) =>
+      current && !(Date.parse(current.updatedAt ?? '') > readAt) ? { delete: true } : undefined,
+    );
+    if (!session.changed && session.value) {
+      this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was installed again while the uninstall was read: the new install stays');
+      return this.#commit({ entryKey: entry.key }, lease);
+    }
+    this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
+    const state: ShopState = { ...before, platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
+    return this.#commit({ entryKey: entry.key, shop: state, ...(once ? { records: [this.#actedOn(delivery)] } : {}) }, lease);
+  }
+
+  /**
+   * A body that takes a customer's data away, or a shop's install, acts once
+   * however long after it comes again (the dedupe window forgets, this record
+   * does not), until what lets it act again has happened (ActsOnce): the
+   * platforms send the same bytes for a later install's uninstall and
+   * shop/redact. The record is kept in the same step as the act.
+   */
+  async #actedBefore(delivery: StoredDelivery, once: ActsOnce): Promise<boolean> {
     const acted = await this.#o.store.getRecord<ActedOnce>('acted-once', actedOnceId(delivery));
     if (!acted) return false;
-    if (unlessUninstalledSince) {
+    if (once !== 'ever') {
       const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
-      if (state?.uninstalledAt && Date.parse(state.uninstalledAt) > Date.parse(acted.at)) return false;
+      const since = once === 'per-install' ? state?.installedAt : state?.uninstalledAt;
+      if (since && Date.parse(since) > Date.parse(acted.at)) return false;
     }
-    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at }, 'a body that was acted on before came again; it is not acted on twice');
+    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at }, 'a body that was acted on before came again, with nothing since that lets it act again: not acted on');
     return true;
   }
 

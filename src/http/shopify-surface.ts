@@ -4,6 +4,7 @@
 // webhook route makes before it keeps a delivery.
 import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
+import type { DeliveryInfo } from '../../adapters/adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
@@ -39,8 +40,10 @@ const FROM_ANY_SHOP: ReadonlySet<string> = new Set<string>(['app/uninstalled', .
 
 /** For the webhook route: why a shop's delivery is not kept, if it is not. */
 export const admitShopifyShop =
-  (allowed: AllowedShops | undefined) =>
-  async (shop: string, topic: string): Promise<string | undefined> => {
+  (allowed: AllowedShops | undefined, access: { hasAccess(shop: string): Promise<boolean> } | undefined) =>
+  async (shop: string, topic: string, info: Pick<DeliveryInfo, 'unconfirmed'>): Promise<string | undefined> => {
+    // Only the platform can confirm it, which needs the shop's token: without one it could only ever be recorded.
+    if (info.unconfirmed && !(await access?.hasAccess(shop))) return info.unconfirmed;
     if (FROM_ANY_SHOP.has(topic)) return undefined;
     const allowance = await allowed?.check(shop);
     return allowance && !allowance.allowed ? allowance.reason : undefined;

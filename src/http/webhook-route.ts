@@ -21,7 +21,7 @@
 //              Shopify and BigCommerce send it again (WooCommerce does not;
 //              reconciliation catches it)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlatformAdapter } from '../../adapters/adapter.ts';
+import type { DeliveryInfo, PlatformAdapter } from '../../adapters/adapter.ts';
 import { storedDelivery } from '../../adapters/adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
 import { plainLines, type Logger } from '../logger.ts';
@@ -42,7 +42,7 @@ export interface WebhookRouteOptions {
    * when it does not. Such a delivery is authentic, so it is acknowledged
    * (200 ignored, with the reason) and nothing of it is kept.
    */
-  admitShop?: (shop: string, topic: string) => Promise<string | undefined>;
+  admitShop?: (shop: string, topic: string, info: DeliveryInfo) => Promise<string | undefined>;
   /** Told of each delivery from a shop that was not admitted, for the connections panel. */
   onShopRefused?: (platform: string, shop: string) => void;
 }
@@ -116,7 +116,7 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     }
 
     try {
-      const refused = await options.admitShop?.(shop, topic);
+      const refused = await options.admitShop?.(shop, topic, info);
       if (refused) {
         options.onShopRefused?.(platform, shop);
         return answer('ignored', { reason: refused });

@@ -207,7 +207,8 @@ describe('an uninstall confirmed with BigCommerce', () => {
     now += 1_000;
     await checks.checkDue();
     expect(session).toBeUndefined();
-    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({ uninstalledAt: old.since });
+    // Dated by the genuine callback, not by the old pending uninstall it replaced.
+    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
   });
 
   it('marks a store it holds no app token for uninstalled', async () => {
