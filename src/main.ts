@@ -171,6 +171,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
     onHealth: (report) => metrics.reportSubscriptions(report),
+    discover: () => platforms.discoverStores(),
   });
   platforms.onShopifyScopesChanged = (shop, scopes) => {
     logger.info({ shop, scopes }, 'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again');

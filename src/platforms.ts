@@ -66,9 +66,15 @@ export interface Platforms {
   /**
    * Order sources for resync and reconciliation: every platform with a store
    * the bridge can read. The list grows when the first store of a platform
-   * is connected (readers keep a reference to it).
+   * is connected, here or elsewhere (readers keep a reference to it).
    */
   sources: OrderSource[];
+  /**
+   * Takes in the sources of stores the ledger holds: one connected through
+   * another bridge on the same ledger, or with the CLI, is seen at the next
+   * reconciliation, not at the next restart.
+   */
+  discoverStores(): Promise<void>;
   /**
    * Once the ledger is open: the sources of stores connected before; the
    * BigCommerce stores that installed the app before stores had to be
@@ -166,6 +172,10 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   };
   if (envWooHasKey(config)) storeAdded('woocommerce');
   if (bigcommerce.environmentShop) storeAdded('bigcommerce');
+  const discoverStores = async () => {
+    if (!sources.some((source) => source.platform === 'woocommerce') && (await woocommerce.list()).some((each) => each.rest)) storeAdded('woocommerce');
+    if (!sources.some((source) => source.platform === 'bigcommerce') && (await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
+  };
   const built: Platforms = {
     onShopifyScopesChanged: undefined,
     adapters,
@@ -179,12 +189,12 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     storeAddresses,
     sources,
     storeAdded,
+    discoverStores,
     async prepare(logger, beforeMove) {
       const wooStores = await woocommerce.list();
-      if (wooStores.some((each) => each.rest)) storeAdded('woocommerce');
       const appInstalls = async () => (await bigcommerce.list()).filter((each) => each.via === 'app').map((each) => each.shop);
       await allowEarlierInstalls(store, bigcommerceAllowed, appInstalls, logger);
-      if ((await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
+      await discoverStores();
       const known = [...new Set([...wooStores.map((each) => each.shop), ...(woocommerce.environmentShop ? [woocommerce.environmentShop] : [])])];
       await new WooIdentityMigration(store, logger).run(known, beforeMove);
     },
