@@ -3,10 +3,11 @@
 // installation) getting Admin API access the first time the merchant opens
 // the app, by token exchange when embedded and by the authorization code
 // grant when not; and the dashboard it then shows.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
 import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { SHOPIFY_BOUNCE_PATH } from '../../src/http/shopify-bounce.ts';
 import { eventually } from '../helpers/engine.ts';
 import { APP_KEY, APP_PREVIOUS_SECRET, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
@@ -102,7 +103,7 @@ describe('embedded: a managed install, then the first open', () => {
     expect(bounce.pathname).toBe('/shopify/session-token');
     const reload = new URL(bounce.searchParams.get('shopify-reload')!);
     expect(reload.searchParams.get('id_token')).toBeNull();
-    expect(reload.searchParams.get('bounced')).toBe('1');
+    expect(reload.searchParams.get('bounced')).toMatch(/^\d+$/);
     // Back from the bounce with a token still not for this shop: no second bounce.
     const again = await open(`${reload.searchParams.toString()}&id_token=${idToken(OTHER)}`);
     expect(again.status).toBe(401);
@@ -125,6 +126,28 @@ describe('embedded: a managed install, then the first open', () => {
     expect(html).toContain(`<script src="${APP_BRIDGE_URL}"></script>`);
     expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
     expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+  });
+
+  it('bounces again when the same frame address is reloaded minutes later with a token that expired since: a bounce’s mark counts for its own round trip only', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const expired = () => mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired(), timestamp: Math.floor(Date.now() / 1000) - 600 }));
+    expect(first.status).toBe(302);
+    const reload = new URL(new URL(first.headers.get('location')!, suite.running.url).searchParams.get('shopify-reload')!);
+    // App Bridge comes back with a fresh token: the shop's page.
+    reload.searchParams.set('id_token', idToken(MANAGED));
+    expect((await open(reload.searchParams.toString())).status).toBe(200);
+    // Five minutes on, the merchant reloads that frame, whose token has expired since.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5 * 60_000 });
+    try {
+      reload.searchParams.set('id_token', expired());
+      const later = await open(reload.searchParams.toString());
+      expect(later.status).toBe(302);
+      expect(new URL(later.headers.get('location')!, suite.running.url).pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {
