@@ -150,6 +150,33 @@ describe('embedded: a managed install, then the first open', () => {
     }
   });
 
+  it('bounces a session token Shopify refuses at token exchange (expired on its way there), as shopify-app-js does: no error page', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    suite.fake.clock.offsetMs = 5 * 60_000;
+    try {
+      const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }));
+      expect(response.status).toBe(302);
+      expect(new URL(response.headers.get('location')!, suite.running.url).pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    } finally {
+      suite.fake.clock.offsetMs = 0;
+    }
+    expect(await session(MANAGED)).toBeUndefined();
+  });
+
+  it('bounces a signed link inside the admin that carries no session token, as shopify-app-js does, and gets the shop access once it comes back with one', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, embedded: true }));
+    expect(first.status).toBe(302);
+    const bounce = new URL(first.headers.get('location')!, suite.running.url);
+    expect(bounce.pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    const reload = new URL(bounce.searchParams.get('shopify-reload')!);
+    reload.searchParams.set('id_token', idToken(MANAGED));
+    expect((await open(reload.searchParams.toString())).status).toBe(200);
+    expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange' });
+  });
+
   it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {
     await start();
     for (const reload of ['https://evil.example/shopify/app?shop=x', `${suite.running.url}/admin/api/orders`, 'javascript:alert(1)']) {
