@@ -50,6 +50,12 @@ export interface DeliveryInfo {
    * as a warning with the reason.
    */
   mislabelled?: string | undefined;
+  /**
+   * It came through a subscription the app's own configuration declares
+   * (Shopify's app-specific subscriptions), as shown by its signed body
+   * ('body') or only by an unsigned header ('name').
+   */
+  viaAppConfiguration?: 'body' | 'name' | undefined;
 }
 
 export type Translation =

@@ -31,7 +31,8 @@
 //   GET <bulk operation url>: the JSONL result, without the Admin API token
 //   deliveries: one per subscription to the topic, the app's (toml) ones
 //     included, each with its own X-Shopify-Webhook-Id and one
-//     X-Shopify-Event-Id
+//     X-Shopify-Event-Id; a named subscription's with X-Shopify-Name (toml
+//     subscriptions may be named: Shopify changelog, February 2026)
 // Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
 // browser sent here by host resolver rules, by their Host header.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
@@ -117,8 +118,8 @@ export interface FakeShopify {
   bulkChunkDelayMs: number;
   /** The storage answers a result's URL with a 302 to this origin, same path (a misbehaving storage or proxy). */
   bulkResultsRedirectTo: string | undefined;
-  /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
-  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined }>;
+  /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them; a named one sends its name (X-Shopify-Name). */
+  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined; name?: string | undefined }>;
   /**
    * An event on a shop, as Shopify sends it: one delivery per subscription
    * to the topic (the shop's and the app's), each with its own webhook id,
@@ -426,6 +427,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
             'x-shopify-webhook-id': randomUUID(),
             'x-shopify-event-id': eventId,
             'x-shopify-triggered-at': new Date(now()).toISOString(),
+            ...('name' in target && target.name ? { 'x-shopify-name': target.name } : {}),
           },
         });
         const answer = (await response.json().catch(() => ({}))) as { result?: string };
