@@ -58,6 +58,12 @@ export interface DeliveryInfo {
    * shops' names leaves nothing behind.
    */
   unconfirmed?: string | undefined;
+  /**
+   * It came through a subscription the app's own configuration declares
+   * (Shopify's app-specific subscriptions), as shown by its signed body
+   * ('body') or only by an unsigned header ('name').
+   */
+  viaAppConfiguration?: 'body' | 'name' | undefined;
 }
 
 /**

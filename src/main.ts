@@ -2,7 +2,7 @@
 // stops them in order. Nothing else in the code reads the configuration.
 import { laneStatus } from './core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { PlatformAdapter } from '../adapters/adapter.ts';
+import type { DeliveryInfo, PlatformAdapter } from '../adapters/adapter.ts';
 import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import type { SubscriptionHealth } from './core/order-source.ts';
@@ -161,7 +161,10 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
     const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
-    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, admitShop ? { ...routeOptions, admitShop } : routeOptions);
+    // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (register.ts).
+    const declared = platform === 'shopify' ? platforms.shopify?.declared : undefined;
+    const onStored = declared ? (info: DeliveryInfo, result: 'accepted' | 'duplicate') => declared.note(info, result) : undefined;
+    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, { ...routeOptions, ...(admitShop ? { admitShop } : {}), ...(onStored ? { onStored } : {}) });
   }
   const reconciler = new Reconciler({
     sources: platforms.sources,
@@ -172,6 +175,7 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     firstLookbackMs: config.RECONCILE_FIRST_LOOKBACK_HOURS * 60 * 60_000,
     onHealth: (report) => metrics.reportSubscriptions(report),
+    discover: () => platforms.discoverStores(),
   });
   platforms.onShopifyScopesChanged = (shop, scopes) => {
     logger.info({ shop, scopes }, 'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again');

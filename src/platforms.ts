@@ -12,6 +12,7 @@ import { bigCommerceOrderSource } from '../adapters/bigcommerce/order-source.ts'
 import { BigCommerceStores } from '../adapters/bigcommerce/stores.ts';
 import { ShopifyAccess } from '../adapters/shopify/access.ts';
 import { AllowedShops } from '../adapters/shopify/allowed-shops.ts';
+import { DeclaredDeliveries } from '../adapters/shopify/declared-deliveries.ts';
 import { ShopifyAppSignatures } from '../adapters/shopify/app-signatures.ts';
 import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/adapter.ts';
 import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
@@ -45,6 +46,8 @@ export interface ShopifyParts {
   signatures: ShopifyAppSignatures | undefined;
   /** SHOPIFY_EMBEDDED. */
   embedded: boolean;
+  /** Which topics Shopify is seen delivering to each shop through the app's configuration. */
+  declared: DeclaredDeliveries;
 }
 
 export interface Platforms {
@@ -66,9 +69,15 @@ export interface Platforms {
   /**
    * Order sources for resync and reconciliation: every platform with a store
    * the bridge can read. The list grows when the first store of a platform
-   * is connected (readers keep a reference to it).
+   * is connected, here or elsewhere (readers keep a reference to it).
    */
   sources: OrderSource[];
+  /**
+   * Takes in the sources of stores the ledger holds: one connected through
+   * another bridge on the same ledger, or with the CLI, is seen at the next
+   * reconciliation, not at the next restart.
+   */
+  discoverStores(): Promise<void>;
   /**
    * Once the ledger is open: the sources of stores connected before; the
    * BigCommerce stores that installed the app before stores had to be
@@ -105,7 +114,7 @@ function shopifyParts(config: Config, store: LedgerStore, overrides: PlatformOve
   const access = new ShopifyAccess({ store, app, previousApp, ownShop: config.SHOPIFY_SHOP, legacyToken: config.SHOPIFY_ADMIN_TOKEN });
   const apis = new ShopifyAdminApis({ access, apiVersion: config.SHOPIFY_API_VERSION, ...(overrides.shopifyAdminUrl ? { baseUrl: overrides.shopifyAdminUrl } : {}) });
   const signatures = app ? new ShopifyAppSignatures(previousApp ? [app, previousApp] : [app]) : undefined;
-  return { access, apis, app, appUrl, signatures, embedded: config.SHOPIFY_EMBEDDED };
+  return { access, apis, app, appUrl, signatures, embedded: config.SHOPIFY_EMBEDDED, declared: new DeclaredDeliveries(store) };
 }
 
 /** Where Shopify sends the merchant back and the webhooks: SHOPIFY_APP_URL, else the bridge's PUBLIC_URL. */
@@ -166,6 +175,10 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   };
   if (envWooHasKey(config)) storeAdded('woocommerce');
   if (bigcommerce.environmentShop) storeAdded('bigcommerce');
+  const discoverStores = async () => {
+    if (!sources.some((source) => source.platform === 'woocommerce') && (await woocommerce.list()).some((each) => each.rest)) storeAdded('woocommerce');
+    if (!sources.some((source) => source.platform === 'bigcommerce') && (await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
+  };
   const built: Platforms = {
     onShopifyScopesChanged: undefined,
     adapters,
@@ -179,12 +192,12 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     storeAddresses,
     sources,
     storeAdded,
+    discoverStores,
     async prepare(logger, beforeMove) {
       const wooStores = await woocommerce.list();
-      if (wooStores.some((each) => each.rest)) storeAdded('woocommerce');
       const appInstalls = async () => (await bigcommerce.list()).filter((each) => each.via === 'app').map((each) => each.shop);
       await allowEarlierInstalls(store, bigcommerceAllowed, appInstalls, logger);
-      if ((await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
+      await discoverStores();
       const known = [...new Set([...wooStores.map((each) => each.shop), ...(woocommerce.environmentShop ? [woocommerce.environmentShop] : [])])];
       await new WooIdentityMigration(store, logger).run(known, beforeMove);
     },
@@ -207,15 +220,17 @@ async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): P
   if (!shopify.appUrl) {
     return { platform: 'shopify', shop, checkedAt: now(), healthy: 0, repaired: [], problems: [], error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks' };
   }
-  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl, await subscriptionSource(shopify, shop));
+  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl, await subscriptionSource(shopify, shop), await shopify.declared.proven(shop));
   return {
     platform: 'shopify',
     shop,
     checkedAt: now(),
+    // Seen delivered through the app's configuration, or through a subscription of ours on the shop.
     healthy: result.alreadyThere.length + result.declared.length,
     repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
     problems: result.problems,
     scopes: result.scopes,
+    ...(result.unconfirmed.length > 0 ? { unconfirmed: result.unconfirmed } : {}),
   };
 }
 

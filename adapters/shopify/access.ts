@@ -56,7 +56,13 @@ function sessionOf(granted: GrantedSession, mode: SessionMode, now: Date, shop =
 const RENEW_BEFORE_MS = 5 * 60_000;
 
 export class ShopifyAccessError extends Error {
-  readonly code: 'no_access' | 'refused' | 'unavailable';
+  /**
+   * invalid_session: the session token given to token exchange was not
+   * accepted (the library's own check, or Shopify's invalid_subject_token):
+   * what shopify-app-js treats as an invalid session, which a fresh token
+   * from App Bridge puts right.
+   */
+  readonly code: 'no_access' | 'refused' | 'invalid_session' | 'unavailable';
   constructor(message: string, code: ShopifyAccessError['code']) {
     super(message);
     this.name = 'ShopifyAccessError';
@@ -165,12 +171,12 @@ export class ShopifyAccess {
         // The library checks the session token before sending it; its message quotes the token, so it goes no further.
         if (error instanceof InvalidJwtError) {
           if (i < apps.length - 1) continue;
-          throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'refused');
+          throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'invalid_session');
         }
         throw describeGrantError(error, shop);
       }
     }
-    throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'refused');
+    throw new ShopifyAccessError(`the session token for ${shop} was not valid`, 'invalid_session');
   }
 
   /**
@@ -268,6 +274,8 @@ function describeGrantError(error: unknown, shop: string): ShopifyAccessError {
   const response = (error as { response?: { code?: number; body?: unknown } }).response;
   const status = response?.code;
   const body = response?.body as { error?: string; error_description?: string } | undefined;
+  // Token exchange: the session token expired on its way, or was used already.
+  if (status === 400 && body?.error === 'invalid_subject_token') return new ShopifyAccessError(`Shopify did not accept the session token for ${shop} (invalid_subject_token)`, 'invalid_session');
   if (status === 400 || status === 401 || status === 403) {
     const what = body?.error === 'invalid_grant' ? 'the refresh token was refused (expired or revoked): install the app again' : `${body?.error ?? 'refused'}: check SHOPIFY_API_KEY, SHOPIFY_API_SECRET and that the app is installed on ${shop}`;
     return new ShopifyAccessError(`Shopify refused a token for ${shop} (${status}): ${what}`, 'refused');

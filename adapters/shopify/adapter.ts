@@ -22,7 +22,7 @@ import { fetchShopifyOrder } from './graphql-orders.ts';
 import { SHOPIFY_HEADER } from './headers.ts';
 import { checkGuardedBody, GUARDED_TOPICS, orderBodyProblem, type GuardedTopic } from './guarded-bodies.ts';
 import { orderToEvent, refundToEvent, TOPIC_CLAIMS, type EventContext } from './order-events.ts';
-import { COMPLIANCE_TOPICS, HANDLED_TOPICS, ORDER_TOPICS } from './topics.ts';
+import { COMPLIANCE_TOPICS, DECLARED_NAMES, HANDLED_TOPICS, ORDER_TOPICS, trimmedAsDeclared } from './topics.ts';
 import { shopifyPreflight, shopifyVerifier, type ShopifyDelivery } from './verify.ts';
 
 export interface ShopifyAdapterOptions {
@@ -57,6 +57,19 @@ const SHOPIFY_BODY: BodyShape = {
   phoneKeys: new Set(['phone']),
   orderIdKeys: ['id', 'order_id'],
 };
+
+/**
+ * Whether the delivery came through the app's configuration (shopify.app.toml):
+ * a trimmed topic by its signed body alone (a shop-scoped subscription sends
+ * the whole resource), the others by the name the configuration gives their
+ * subscription (X-Shopify-Name, not signed: declared-deliveries.ts counts it
+ * only on a delivery that is not a duplicate).
+ */
+function viaAppConfiguration(delivery: ShopifyDelivery): { viaAppConfiguration?: 'body' | 'name' } {
+  const trimmed = trimmedAsDeclared(delivery.topic, delivery.payload);
+  if (trimmed !== undefined) return trimmed ? { viaAppConfiguration: 'body' } : {};
+  return delivery.name !== undefined && delivery.name === DECLARED_NAMES.get(delivery.topic) ? { viaAppConfiguration: 'name' } : {};
+}
 
 export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: ShopifyAdapterOptions): ShopifyAdapter {
   /** The order as Shopify has it now; undefined without access to the shop, or when Shopify has no such order. */
@@ -160,6 +173,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         shop,
         sentAt: delivery.triggeredAt ? isoTime(delivery.triggeredAt) : undefined,
         keep: { [SHOPIFY_HEADER.webhookId]: delivery.webhookId, [SHOPIFY_HEADER.apiVersion]: delivery.apiVersion },
+        ...viaAppConfiguration(delivery),
         ...(handled ? {} : { ignore: 'a topic loyalty-bridge does not use' }),
         ...(guard && !guard.fits ? { mislabelled: `a ${topic} body that ${guard.reason}` } : {}),
         ...(notItsTopic ? { mislabelled: `a ${topic} body that ${notItsTopic}` } : {}),

@@ -9,6 +9,8 @@ export const SHOPIFY_HEADER = {
   /** The event a delivery tells of: the same on every subscription's copy of it (Shopify's key for duplicates). */
   eventId: 'x-shopify-event-id',
   triggeredAt: 'x-shopify-triggered-at',
+  /** The name of the subscription that delivered it, when it has one (shopify.app.toml names the bridge's). Not signed. */
+  name: 'x-shopify-name',
 } as const;
 
 export type HeaderMap = Record<string, string>;

@@ -4,12 +4,19 @@
 //   an app (client id)     every topic is declared in the app's configuration
 //                          (shopify.app.toml: app-specific subscriptions,
 //                          delivered for every shop from install on). The
-//                          bridge makes no shop-scoped subscription for them,
-//                          and removes its own from earlier releases: Shopify
-//                          would otherwise send every event once per
-//                          subscription. App-specific subscriptions are not
-//                          listed by the webhookSubscriptions query, so they
-//                          are neither seen nor repaired here.
+//                          bridge makes no shop-scoped subscription for them.
+//                          Its own from earlier releases are removed topic by
+//                          topic, once a delivery showed that Shopify sends
+//                          the topic to the shop through the configuration
+//                          (declared-deliveries.ts): app-specific
+//                          subscriptions are not listed by the
+//                          webhookSubscriptions query, and a bridge upgraded
+//                          before `shopify app deploy` of its toml would
+//                          otherwise cut the shop off. Until then one of ours
+//                          is kept (moved to this address if need be; Shopify
+//                          sends each event through both, and the copy is a
+//                          duplicate by its event id); a topic with neither is
+//                          reported unconfirmed, not healthy.
 //   a legacy custom app    made in a shop's admin, with a fixed token: it has
 //                          no app configuration, so every topic is subscribed
 //                          per shop: a missing one is created; one of ours at
@@ -72,6 +79,10 @@ export const graphqlTopic = (topic: string): string => topic.replace('/', '_').t
 export const PROTECTED_DATA_FIX =
   'In the Dev Dashboard, open the app, then API access requests > Protected customer data: request access to protected customer data and to the Name, Email and Phone fields, with the reasons (awarding loyalty points), and release a version; then run `loyalty-bridge register --platform shopify` or wait for the next reconciliation';
 
+/** What an unconfirmed topic means, and what to do if it stays so. */
+export const UNCONFIRMED =
+  'declared in shopify.app.toml, not yet seen delivered through it (each is confirmed by its first delivery; if orders are placed and none arrives, deploy the configuration: shopify app deploy)';
+
 /** Where the shop's subscriptions come from: the app's configuration, or the shop (a legacy custom app). */
 export type SubscriptionSource = 'app' | 'shop';
 
@@ -80,8 +91,10 @@ export interface RegistrationResult {
   callbackUrl: string;
   apiVersion: string;
   source: SubscriptionSource;
-  /** Topics the app's configuration declares for every shop (source 'app'). */
+  /** Topics Shopify was seen delivering to the shop through the app's configuration (source 'app'). */
   declared: string[];
+  /** Topics the configuration declares that no delivery has shown yet, with no subscription of ours on the shop either (source 'app'). */
+  unconfirmed: string[];
   created: string[];
   moved: string[];
   removed: string[];
@@ -124,7 +137,11 @@ async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subs
 
 const versionOf = (subscription: Subscription) => subscription.apiVersion?.handle;
 
-export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, source: SubscriptionSource = 'app'): Promise<RegistrationResult> {
+/**
+ * `proven`: for an app, the topics Shopify was seen delivering to this shop
+ * through the app's configuration (DeclaredDeliveries.proven).
+ */
+export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, source: SubscriptionSource = 'app', proven: ReadonlySet<string> = new Set()): Promise<RegistrationResult> {
   const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
   const result: RegistrationResult = {
@@ -132,7 +149,8 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     callbackUrl,
     apiVersion: api.apiVersion,
     source,
-    declared: source === 'app' ? [...SUBSCRIBED_TOPICS] : [],
+    declared: source === 'app' ? SUBSCRIBED_TOPICS.filter((topic) => proven.has(topic)) : [],
+    unconfirmed: [],
     created: [],
     moved: [],
     removed: [],
@@ -149,22 +167,24 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     });
   }
 
-  if (source === 'app') {
-    // Declared for every shop in the app's configuration: any shop-scoped copy of ours would double each delivery.
-    for (const subscription of ours) {
-      const topic = SUBSCRIBED_TOPICS.find((candidate) => graphqlTopic(candidate) === subscription.topic);
-      if (!topic) continue;
-      await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: subscription.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
-      result.removed.push(topic);
-    }
-    return result;
-  }
-
   const reported = new Set<string>();
 
   for (const topic of SUBSCRIBED_TOPICS) {
     const enumTopic = graphqlTopic(topic);
     const existing = ours.filter((subscription) => subscription.topic === enumTopic);
+    if (source === 'app' && proven.has(topic)) {
+      // Delivered through the app's configuration: a copy of ours would only double each delivery.
+      for (const subscription of existing) {
+        await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: subscription.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
+        result.removed.push(topic);
+      }
+      continue;
+    }
+    if (source === 'app' && existing.length === 0) {
+      // Never made for an app: the configuration declares it, and a delivery will show Shopify runs that version.
+      result.unconfirmed.push(topic);
+      continue;
+    }
     // Keep the best one: at this address, then any.
     const keep = existing.find((subscription) => subscription.uri === callbackUrl) ?? existing[0];
     try {

@@ -87,3 +87,32 @@ export const ORDER_EDIT_FIELDS: readonly string[] = ['order_edit.id', 'order_edi
 export const DECLARED_FIELDS: ReadonlyMap<string, readonly string[] | undefined> = new Map<string, readonly string[] | undefined>(
   SHOPIFY_TOPICS.map((topic) => [topic, topic === 'refunds/create' ? REFUND_FIELDS : topic === 'orders/edited' ? ORDER_EDIT_FIELDS : ORDER_TOPICS.has(topic) ? ORDER_FIELDS : undefined]),
 );
+
+/**
+ * The name shopify.app.toml gives each topic's subscription. Shopify sends it
+ * with every delivery of that subscription (X-Shopify-Name); a shop-scoped
+ * subscription the bridge made has none.
+ */
+export const DECLARED_NAMES: ReadonlyMap<string, string> = new Map<string, string>(
+  SHOPIFY_TOPICS.map((topic) => [
+    topic,
+    topic.startsWith('app/') ? 'loyalty-bridge-app' : topic === 'refunds/create' ? 'loyalty-bridge-refunds' : topic === 'orders/edited' ? 'loyalty-bridge-order-edits' : 'loyalty-bridge-orders',
+  ]),
+);
+
+/**
+ * Whether a body holds nothing beyond the fields the app's configuration asks
+ * for its topic: then it came through that subscription, since Shopify sends
+ * a shop-scoped subscription of the bridge's (made without include_fields)
+ * the whole resource, which always has more (admin_graphql_api_id, say).
+ * Undefined for a topic whose body the configuration does not trim.
+ */
+export function trimmedAsDeclared(topic: string, body: Readonly<Record<string, unknown>>): boolean | undefined {
+  const topLevel = DECLARED_TOP_LEVEL.get(topic);
+  return topLevel && Object.keys(body).every((key) => topLevel.has(key));
+}
+
+/** Each trimmed topic's declared fields, by their top-level name (refunds.id: refunds). */
+const DECLARED_TOP_LEVEL: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  [...DECLARED_FIELDS].flatMap(([topic, fields]) => (fields ? [[topic, new Set(fields.map((field) => field.split('.')[0]!))] as const] : [])),
+);

@@ -29,6 +29,8 @@ export interface ShopifyDelivery {
   shop: string;
   apiVersion: string;
   triggeredAt: string | undefined;
+  /** X-Shopify-Name: the delivering subscription's name, when it has one. */
+  name: string | undefined;
   body: Buffer;
   /** The body parsed: always a JSON object (numbers past 2^53 rounded: for checking its shape, never for ids). */
   payload: JsonObject;
@@ -76,6 +78,7 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
         shop: (headers[SHOPIFY_HEADER.shop] ?? '').toLowerCase(),
         apiVersion: headers[SHOPIFY_HEADER.apiVersion] ?? '',
         triggeredAt: headers[SHOPIFY_HEADER.triggeredAt],
+        name: headers[SHOPIFY_HEADER.name] || undefined,
         body: raw.body,
         payload,
         receivedAt: raw.receivedAt,

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { openStore } from '../core/store/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
-import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
+import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/register.ts';
 import { buildPlatforms, subscriptionSource, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
@@ -24,9 +24,10 @@ export async function register(config: Config, logger: Logger, platform: Platfor
       if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
       let failed = false;
       for (const each of shops) {
-        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl, await subscriptionSource(shopify, each));
+        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl, await subscriptionSource(shopify, each), await shopify.declared.proven(each));
         out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`);
-        if (result.declared.length > 0) out(`  declared in the app's configuration (shopify.app.toml), for every shop: ${result.declared.join(', ')}`);
+        if (result.declared.length > 0) out(`  delivered through the app's configuration (shopify.app.toml): ${result.declared.join(', ')}`);
+        if (result.unconfirmed.length > 0) out(`  ${UNCONFIRMED}: ${result.unconfirmed.join(', ')}`);
         for (const topic of result.created) out(`  created   ${topic}`);
         for (const topic of result.moved) out(`  moved     ${topic}`);
         for (const topic of result.removed) out(`  removed   ${topic} (a duplicate)`);

@@ -7,6 +7,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import type { OrderCounts } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
+import { UNCONFIRMED } from '../../adapters/shopify/register.ts';
 
 interface StatusBody {
   orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;
@@ -32,6 +33,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   for (const report of (body.connections ?? []).flatMap((connection) => connection.subscriptions)) {
     for (const problem of report.problems) out(`!! ${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}`);
     if (report.error) out(`!! ${report.platform} ${report.shop}: could not check the subscriptions: ${report.error}`);
+    if (report.unconfirmed?.length) out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${UNCONFIRMED}`);
   }
   if (body.upstream) out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
   const table = (title: string, map: Record<string, number>) => {

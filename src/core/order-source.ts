@@ -32,6 +32,12 @@ export interface SubscriptionHealth {
   error?: string | undefined;
   /** The access scopes the app holds on the shop, where the platform tells them (Shopify). */
   scopes?: string[] | undefined;
+  /**
+   * Topics the app's configuration declares that no delivery has yet shown to
+   * come through it, with no subscription of the shop's own either (Shopify):
+   * not counted healthy; each is confirmed by its first delivery.
+   */
+  unconfirmed?: string[] | undefined;
 }
 
 export interface OrderSource {

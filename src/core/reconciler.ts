@@ -7,14 +7,23 @@
 // here (a WooCommerce webhook disabled after failures, a BigCommerce hook
 // deactivated, a Shopify subscription deleted) and raises the alarm.
 //
-// With several bridges on one store, one instance at a time reconciles (the
-// store's exclusive lock); the state and the alarms are records every
+// Every pass, whole or for one store (a store just added, a subscription
+// check after an install), takes the store's exclusive 'reconcile' lock, and
+// passes of this instance run one after another: two passes checking the
+// same store at once would each find a subscription missing and each create
+// it (WooCommerce keeps both). With several bridges on one store, one
+// instance at a time reconciles; the state and the alarms are records every
 // instance reads.
+//
+// A store the app was uninstalled from (its 'shop' record says since when)
+// is skipped, on every platform: its token is revoked, so a pass could only
+// fail on it. An install or a delivery sent after the uninstall clears the
+// mark, and the store is reconciled again.
 import type { Logger } from '../logger.ts';
 import type { Ingest } from './ingest.ts';
 import type { OrderSource, SubscriptionHealth } from './order-source.ts';
 import { resync } from './resync.ts';
-import type { LedgerStore, ReconciliationState } from './store/ledger-store.ts';
+import type { LedgerStore, ReconciliationState, ShopState } from './store/ledger-store.ts';
 
 export interface ReconcilerOptions {
   sources: OrderSource[];
@@ -27,6 +36,10 @@ export interface ReconcilerOptions {
   firstLookbackMs: number;
   /** Told of every subscription check, for metrics. */
   onHealth?: (health: SubscriptionHealth) => void;
+  /** Before each whole pass: the sources of stores added elsewhere (another bridge, the CLI) are taken in. */
+  discover?: () => Promise<void>;
+  /** How long a pass for one store waits for another instance's pass to end; past it the schedule covers the store. */
+  lockWaitMs?: number;
   now?: () => Date;
 }
 
@@ -38,6 +51,8 @@ export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
   #first: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  /** This instance's passes, one after another. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: ReconcilerOptions) {
     this.#o = options;
@@ -68,29 +83,65 @@ export class Reconciler {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     clearTimeout(this.#first);
-    await this.#running?.catch(() => undefined);
+    await this.#queue.catch(() => undefined);
   }
 
-  /** One pass over every platform and shop; a pass under way here is joined, one under way on another instance skipped. */
+  /** One pass over every platform and shop; a pass under way or waiting here is joined, one under way on another instance skipped. */
   runAll(): Promise<void> {
-    this.#running ??= (async () => {
+    this.#running ??= this.#inTurn(async () => {
+      await this.#o.discover?.();
       const result = await this.#o.store.exclusive('reconcile', async () => {
         for (const source of this.#o.sources) {
-          for (const shop of await source.shops()) await this.#run(source, shop);
+          for (const shop of await this.#served(source)) await this.#run(source, shop);
         }
       });
       if (!result.ran) this.#o.logger.debug('another instance is reconciling');
-    })().finally(() => {
+    }).finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  /** One platform (and shop, or every shop it reaches), now. */
-  async run(platform: string, shop?: string): Promise<void> {
-    const source = this.#o.sources.find((candidate) => candidate.platform === platform);
-    if (!source) return;
-    for (const each of shop ? [shop] : await source.shops()) await this.#run(source, each);
+  /** One platform (and shop, or every shop it reaches), now: after any pass under way, here or on another instance. */
+  run(platform: string, shop?: string): Promise<void> {
+    return this.#exclusively(`reconcile ${platform}${shop ? ` ${shop}` : ''}`, async () => {
+      const source = this.#o.sources.find((candidate) => candidate.platform === platform);
+      if (!source) return;
+      for (const each of await this.#served(source, shop)) await this.#run(source, each);
+    });
+  }
+
+  /** After this instance's passes before it. */
+  #inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(fn, fn);
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** In turn, under the 'reconcile' lock, waiting a while for another instance's pass to end. */
+  #exclusively(what: string, fn: () => Promise<void>): Promise<void> {
+    return this.#inTurn(async () => {
+      const deadline = Date.now() + (this.#o.lockWaitMs ?? 60_000);
+      for (;;) {
+        if ((await this.#o.store.exclusive('reconcile', fn)).ran) return;
+        if (Date.now() >= deadline) {
+          this.#o.logger.warn({ what }, 'another instance is still reconciling; the schedule covers this');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    });
+  }
+
+  /** The source's shops (or the one asked for, if it is one), without those the app was uninstalled from. */
+  async #served(source: OrderSource, only?: string): Promise<string[]> {
+    const shops = await source.shops();
+    const served: string[] = [];
+    for (const shop of only === undefined ? shops : shops.filter((each) => each === only)) {
+      const state = await this.#o.store.getRecord<ShopState>('shop', `${source.platform}:${shop}`);
+      if (!state?.uninstalledAt) served.push(shop);
+    }
+    return served;
   }
 
   async #run(source: OrderSource, shop: string): Promise<void> {
@@ -121,11 +172,11 @@ export class Reconciler {
     });
     const log = clean ? logger.info.bind(logger) : logger.warn.bind(logger);
     log({ platform: source.platform, shop, fetched: result.fetched, changed: result.changed, failed: result.failed, errors: result.errors.slice(0, 3) }, 'reconciliation');
-    if (source.checkSubscriptions) await this.checkSubscriptions(source, shop);
+    if (source.checkSubscriptions) await this.#check(source, shop);
   }
 
   /** Reads what the platform says of the subscriptions, keeps it for status and the dashboard, and says what is wrong. */
-  async checkSubscriptions(source: OrderSource, shop: string): Promise<SubscriptionHealth | undefined> {
+  async #check(source: OrderSource, shop: string): Promise<SubscriptionHealth | undefined> {
     if (!source.checkSubscriptions) return undefined;
     let health: SubscriptionHealth;
     try {
@@ -142,10 +193,12 @@ export class Reconciler {
     return health;
   }
 
-  /** Checks the subscriptions of every shop now (at start, and after an install). */
-  async checkAllSubscriptions(platform?: string, shop?: string): Promise<void> {
-    for (const source of this.#o.sources.filter((candidate) => !platform || candidate.platform === platform)) {
-      for (const each of shop ? [shop] : await source.shops()) await this.checkSubscriptions(source, each);
-    }
+  /** Checks the subscriptions of every shop now (at start, and after an install), as a pass does. */
+  checkAllSubscriptions(platform?: string, shop?: string): Promise<void> {
+    return this.#exclusively(`check ${platform ?? 'every platform'}'s subscriptions`, async () => {
+      for (const source of this.#o.sources.filter((candidate) => !platform || candidate.platform === platform)) {
+        for (const each of await this.#served(source, shop)) await this.#check(source, each);
+      }
+    });
   }
 }

@@ -53,8 +53,10 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
       try {
         await access.exchange(checked.shop, token);
       } catch (error) {
-        const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
         logger.warn({ shop: checked.shop, reason: (error as Error).message }, 'token exchange failed');
+        // As shopify-app-js: a session token Shopify does not take at token exchange is an invalid session; the page asks App Bridge for a fresh one and tries again.
+        if (error instanceof ShopifyAccessError && error.code === 'invalid_session') return { ok: false, status: 401, error: 'Shopify did not accept this session token', retryWithNewToken: true };
+        const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
         return { ok: false, status: refused ? 401 : 502, error: refused ? 'Shopify did not give access to this shop for this session: reload the app from your Shopify admin' : 'Shopify did not answer; try again in a minute' };
       }
       await installed(checked.shop, 'token_exchange');

@@ -8,6 +8,8 @@
 //                                                   whatever its hmac or timestamp
 //                                                   (a reload after 90 s keeps the old ones)
 //     inside the admin, no good id_token            the bounce page, once (shopify-bounce.ts)
+//     (missing, expired, refused, or refused by
+//     Shopify at token exchange)
 //     signed, opened outside the admin              redirect into the admin
 //     no working access                             token exchange, with id_token
 //     then                                          the dashboard with App Bridge
@@ -56,12 +58,13 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
         await access.exchange(shop, idToken);
       } catch (error) {
         logger.warn({ shop, reason: (error as Error).message }, 'token exchange failed at the App URL');
+        // As shopify-app-js: a session token Shopify does not take (expired on its way, used already) is an invalid session, which a fresh one puts right.
+        if (error instanceof ShopifyAccessError && error.code === 'invalid_session') return bounceOrExplain(req, res, shop);
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
         return plainPage(res, refused ? 401 : 502, 'Shopify did not give access to this shop', refused ? 'Reload the app; if it persists, uninstall and install it again.' : 'Shopify did not answer; reload the app in a minute.', { framedBy });
       }
       await installed(shop, 'token_exchange');
     }
-    // Without an id_token (Shopify always sends one inside the admin), the page's first call brings one, and access with it.
     sendEmbeddedPage(res, { shop, apiKey });
   };
 
@@ -95,6 +98,10 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
         throw error;
       }
     }
+    // Signed, inside the admin, and no session token: the bounce page brings one, as shopify-app-js does. The hmac says
+    // Shopify made this link in the last 90 s, not that the admin's signed-in user is opening it (a copied link carries
+    // it too); and a shop Shopify installed by itself gets its access by token exchange, which needs the session token.
+    if (embedded) return bounceOrExplain(req, res, checked.shop);
     return serve(req, res, checked.shop, undefined);
   };
 

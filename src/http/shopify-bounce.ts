@@ -6,16 +6,21 @@
 // app after its link went stale (the App URL's hmac lasts 90 s, a session
 // token a minute) sees the app again, never an error page.
 //
-// It never loops: the address to reload carries `bounced=1`, and a request
-// that comes back from a bounce still without a good session token gets a
-// page that says what to do, framed by the shop's admin so it can be read.
+// It never loops: the address to reload carries `bounced=<unix seconds>`,
+// and a request that comes back from a bounce within BOUNCE_WINDOW_S still
+// without a good session token gets a page that says what to do, framed by
+// the shop's admin so it can be read. The marker stays in the frame's
+// address, so it counts only for its own round trip: the same address
+// reloaded minutes later, with a token that expired since, bounces again.
 import type { Request, RequestHandler, Response } from 'express';
 import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
 import { escapeHtml } from './plain-page.ts';
 
 export const SHOPIFY_BOUNCE_PATH = '/shopify/session-token';
-/** Marks a reload that comes back from the bounce page. */
+/** Marks a reload that comes back from the bounce page, with when it left (unix seconds). */
 export const BOUNCED_PARAM = 'bounced';
+/** A return from the bounce page takes a few seconds at most (App Bridge asks the admin for a token and reloads). */
+export const BOUNCE_WINDOW_S = 30;
 
 export interface BounceParts {
   apiKey: string;
@@ -27,14 +32,19 @@ export interface BounceParts {
   sanitizeShop: (shop: string) => string | undefined;
 }
 
-/** Whether this request already came back from the bounce page once. */
-export const cameBackFromBounce = (req: Request) => req.query[BOUNCED_PARAM] === '1';
+/** Whether this request is the return of a bounce made moments ago (a little clock skew between bridges allowed). */
+export function cameBackFromBounce(req: Request, nowS = Math.floor(Date.now() / 1000)): boolean {
+  const value = req.query[BOUNCED_PARAM];
+  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) return false;
+  const age = nowS - Number(value);
+  return age >= -5 && age <= BOUNCE_WINDOW_S;
+}
 
 /** Sends a document request to the bounce page, to come back to the same address with a fresh session token. */
 export function redirectToBounce(req: Request, res: Response, parts: Pick<BounceParts, 'appUrl' | 'appPath'>): void {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' && name !== 'id_token') params.set(name, value);
-  params.set(BOUNCED_PARAM, '1');
+  params.set(BOUNCED_PARAM, String(Math.floor(Date.now() / 1000)));
   const reload = `${parts.appUrl.replace(/\/+$/, '')}${parts.appPath}?${params.toString()}`;
   const bounce = new URLSearchParams({ shop: String(req.query.shop ?? ''), ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}), 'shopify-reload': reload });
   res.redirect(302, `${SHOPIFY_BOUNCE_PATH}?${bounce.toString()}`);

@@ -45,6 +45,8 @@ export interface WebhookRouteOptions {
   admitShop?: (shop: string, topic: string, info: DeliveryInfo) => Promise<string | undefined>;
   /** Told of each delivery from a shop that was not admitted, for the connections panel. */
   onShopRefused?: (platform: string, shop: string) => void;
+  /** Told of each delivery stored or found a duplicate, after the answer (Shopify: which subscriptions deliver). */
+  onStored?: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => Promise<void>;
 }
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'ignored' | 'mislabelled';
@@ -122,7 +124,9 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
         return answer('ignored', { reason: refused });
       }
       const result = await ingest.delivery(key, storedDelivery(platform, info, body, receivedAt), aliases);
-      return answer(result);
+      answer(result);
+      options.onStored?.(info, result).catch((error: unknown) => logger.warn({ err: error, reqId, platform, topic }, 'could not note how a delivery came'));
+      return;
     } catch (error) {
       logger.error({ err: error, reqId, platform, topic }, 'could not store a webhook delivery');
       send(res, 503, { error: 'the delivery could not be stored; please send it again' });

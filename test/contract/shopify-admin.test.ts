@@ -293,15 +293,20 @@ describe('keeping the subscriptions right', () => {
     expect(second.alreadyThere).toHaveLength(10);
   });
 
-  it('for an app, whose configuration declares every topic, creates none and removes its own from earlier releases, leaving others alone', async () => {
+  it('for an app, whose configuration declares every topic, creates none, and removes its own from earlier releases only for topics Shopify delivers through the configuration, leaving others alone', async () => {
     fake.shop(SHOP).subscriptions = [
       { id: 'gid://shopify/WebhookSubscription/11', topic: 'ORDERS_PAID', uri: BRIDGE, apiVersion: VERSION },
       { id: 'gid://shopify/WebhookSubscription/12', topic: 'APP_UNINSTALLED', uri: 'https://old-bridge.example.com/webhooks/shopify', apiVersion: VERSION },
       { id: 'gid://shopify/WebhookSubscription/13', topic: 'PRODUCTS_UPDATE', uri: 'https://another-place.example.com/hooks', apiVersion: '2025-01' },
     ];
-    const result = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'app');
-    expect(result).toMatchObject({ source: 'app', created: [], moved: [], removed: ['orders/paid', 'app/uninstalled'], problems: [] });
-    expect(result.declared).toHaveLength(10);
+    // Nothing seen through the configuration yet (it may not be deployed): ours stay, at this address.
+    const before = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'app');
+    expect(before).toMatchObject({ source: 'app', created: [], moved: ['app/uninstalled'], removed: [], alreadyThere: ['orders/paid'], declared: [], problems: [] });
+    expect(before.unconfirmed).toHaveLength(8);
+    expect(ours().map((subscription) => subscription.topic).sort()).toEqual(['APP_UNINSTALLED', 'ORDERS_PAID']);
+
+    const after = await syncShopifySubscriptions(apiWith(legacyAccess()), 'https://bridge.example.com', 'app', new Set(['orders/paid', 'app/uninstalled']));
+    expect(after).toMatchObject({ created: [], moved: [], removed: ['app/uninstalled', 'orders/paid'], declared: ['app/uninstalled', 'orders/paid'], problems: [] });
     expect(fake.shop(SHOP).subscriptions.map((subscription) => subscription.topic)).toEqual(['PRODUCTS_UPDATE']);
   });
 

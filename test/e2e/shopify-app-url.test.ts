@@ -3,10 +3,12 @@
 // installation) getting Admin API access the first time the merchant opens
 // the app, by token exchange when embedded and by the authorization code
 // grant when not; and the dashboard it then shows.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
+import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { SHOPIFY_BOUNCE_PATH } from '../../src/http/shopify-bounce.ts';
 import { eventually } from '../helpers/engine.ts';
 import { APP_KEY, APP_PREVIOUS_SECRET, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
@@ -82,8 +84,8 @@ describe('embedded: a managed install, then the first open', () => {
     expect(html).not.toContain((await session(MANAGED))!.accessToken);
     // The merchant is signed in by Shopify: the operator's sign-in form is never sent into the admin.
     expect(html).not.toMatch(/sign-in-form|Admin token/);
-    // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop).
-    await eventually(async () => expect((await suite.running.bridge.engine.store.getRecord<{ healthy: number }>('platform-health', `shopify:${MANAGED}`))?.healthy).toBe(10));
+    // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop, and none counts before Shopify delivers it).
+    await eventually(async () => expect(await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${MANAGED}`)).toMatchObject({ healthy: 0, unconfirmed: expect.any(Array) }));
     expect(suite.fake.shop(MANAGED).subscriptions).toEqual([]);
 
     // The next open uses what the bridge holds.
@@ -102,7 +104,7 @@ describe('embedded: a managed install, then the first open', () => {
     expect(bounce.pathname).toBe('/shopify/session-token');
     const reload = new URL(bounce.searchParams.get('shopify-reload')!);
     expect(reload.searchParams.get('id_token')).toBeNull();
-    expect(reload.searchParams.get('bounced')).toBe('1');
+    expect(reload.searchParams.get('bounced')).toMatch(/^\d+$/);
     // Back from the bounce with a token still not for this shop: no second bounce.
     const again = await open(`${reload.searchParams.toString()}&id_token=${idToken(OTHER)}`);
     expect(again.status).toBe(401);
@@ -125,6 +127,55 @@ describe('embedded: a managed install, then the first open', () => {
     expect(html).toContain(`<script src="${APP_BRIDGE_URL}"></script>`);
     expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
     expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+  });
+
+  it('bounces again when the same frame address is reloaded minutes later with a token that expired since: a bounce’s mark counts for its own round trip only', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const expired = () => mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired(), timestamp: Math.floor(Date.now() / 1000) - 600 }));
+    expect(first.status).toBe(302);
+    const reload = new URL(new URL(first.headers.get('location')!, suite.running.url).searchParams.get('shopify-reload')!);
+    // App Bridge comes back with a fresh token: the shop's page.
+    reload.searchParams.set('id_token', idToken(MANAGED));
+    expect((await open(reload.searchParams.toString())).status).toBe(200);
+    // Five minutes on, the merchant reloads that frame, whose token has expired since.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5 * 60_000 });
+    try {
+      reload.searchParams.set('id_token', expired());
+      const later = await open(reload.searchParams.toString());
+      expect(later.status).toBe(302);
+      expect(new URL(later.headers.get('location')!, suite.running.url).pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('bounces a session token Shopify refuses at token exchange (expired on its way there), as shopify-app-js does: no error page', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    suite.fake.clock.offsetMs = 5 * 60_000;
+    try {
+      const response = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }));
+      expect(response.status).toBe(302);
+      expect(new URL(response.headers.get('location')!, suite.running.url).pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    } finally {
+      suite.fake.clock.offsetMs = 0;
+    }
+    expect(await session(MANAGED)).toBeUndefined();
+  });
+
+  it('bounces a signed link inside the admin that carries no session token, as shopify-app-js does, and gets the shop access once it comes back with one', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, embedded: true }));
+    expect(first.status).toBe(302);
+    const bounce = new URL(first.headers.get('location')!, suite.running.url);
+    expect(bounce.pathname).toBe(SHOPIFY_BOUNCE_PATH);
+    const reload = new URL(bounce.searchParams.get('shopify-reload')!);
+    reload.searchParams.set('id_token', idToken(MANAGED));
+    expect((await open(reload.searchParams.toString())).status).toBe(200);
+    expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange' });
   });
 
   it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {

@@ -118,3 +118,17 @@ it('never writes a session token, an access token or the client secret to the lo
   expect(log).toContain('"how":"token_exchange"');
   expect(log).toContain('the session token has expired');
 });
+
+it('refused by Shopify at token exchange (it expired on its way there): 401 with Shopify’s retry header, so the page tries once more with a fresh one', async () => {
+  fake.clock.offsetMs = 5 * 60_000;
+  try {
+    const response = await call('/orders', token(SHOP_C));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('x-shopify-retry-invalid-session-request')).toBe('1');
+    expect(await session(SHOP_C)).toBeUndefined();
+  } finally {
+    fake.clock.offsetMs = 0;
+  }
+  // The retry, with a fresh token Shopify takes.
+  expect((await call('/orders', token(SHOP_C))).status).toBe(200);
+});

@@ -2,8 +2,11 @@
 // declares every topic in its configuration (shopify.app.toml, read by the
 // test and given to the fake with each topic's include_fields): a shop the
 // app was installed on, and that never opened the app, earns on its first
-// order; the bridge makes no shop-scoped subscription of its own and removes
-// those an earlier release made, which would double every delivery. A
+// order; the bridge makes no shop-scoped subscription of its own. Those an
+// earlier release made stay until Shopify delivers their topic through the
+// configuration (a bridge upgraded before `shopify app deploy` would
+// otherwise lose every order), then go: they would double every delivery;
+// and a topic nothing is seen to deliver is not counted healthy. A
 // legacy custom app (a fixed token, no app configuration) subscribes per
 // shop: without protected customer data approval, app/uninstalled still; and
 // app/scopes_update asks for the scopes again.
@@ -53,22 +56,44 @@ describe('an app, whose configuration declares every topic', () => {
     expect(earning(running, id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   });
 
-  it('makes no shop-scoped subscription, removes the ones an earlier release made, and so takes each event once', async () => {
-    // An earlier release's subscriptions on the own shop, at this bridge's address.
-    const before = await startDeclared();
-    const uri = `${before.url}/webhooks/shopify`;
+  it('upgraded before shopify app deploy: keeps the subscriptions an earlier release made, so orders still come, and removes each once Shopify delivers its topic through the configuration', async () => {
+    // The configuration Shopify runs is the earlier one: compliance topics only.
+    const running = await suite.start();
+    suite.fake.appSubscriptions.length = 0;
+    const uri = `${running.url}/webhooks/shopify`;
     suite.fake.shop(SHOP).subscriptions = [
       { id: 'gid://shopify/WebhookSubscription/901', topic: 'ORDERS_PAID', uri, apiVersion: '2026-10' },
       { id: 'gid://shopify/WebhookSubscription/902', topic: 'APP_UNINSTALLED', uri, apiVersion: '2026-10' },
     ];
-    await before.bridge.reconciler.checkAllSubscriptions('shopify', SHOP);
-    await eventually(() => expect(subscribedTopics()).toEqual([]));
-    expect(await health()).toMatchObject({ repaired: ['orders/paid: duplicate removed', 'app/uninstalled: duplicate removed'], problems: [] });
+    await running.bridge.reconciler.checkAllSubscriptions('shopify', SHOP);
+    expect(subscribedTopics()).toEqual(['APP_UNINSTALLED', 'ORDERS_PAID']);
+    // Only what delivers counts: the two kept, not the eight nothing delivers yet.
+    expect(await health()).toMatchObject({ healthy: 2, repaired: [], problems: [], unconfirmed: expect.arrayContaining(['orders/create', 'refunds/create', 'app/scopes_update']) });
+    expect((await health())?.unconfirmed).toHaveLength(8);
+    const first = '820982911946199001';
+    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: first }))).toEqual([{ status: 200, result: 'accepted' }]);
+    await running.bridge.engine.drain();
+    expect(earning(running, first)).toHaveLength(1);
 
-    const id = '820982911946199001';
-    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id }))).toEqual([{ status: 200, result: 'accepted' }]);
-    await before.bridge.engine.drain();
-    expect(earning(before, id)).toHaveLength(1);
+    // Then `shopify app deploy`: Shopify delivers each event through both, the second copy a duplicate.
+    suite.fake.appSubscriptions.splice(0, Infinity, ...declaredSubscriptions(running.url));
+    const second = '820982911946199002';
+    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: second }))).toEqual([
+      { status: 200, result: 'accepted' },
+      { status: 200, result: 'duplicate' },
+    ]);
+    await running.bridge.engine.drain();
+    expect(earning(running, second)).toHaveLength(1);
+    await eventually(async () => {
+      await running.bridge.reconciler.checkAllSubscriptions('shopify', SHOP);
+      // orders/paid came through the configuration, so its copy goes; app/uninstalled has not yet, so its copy stays.
+      expect(subscribedTopics()).toEqual(['APP_UNINSTALLED']);
+    });
+    expect(await health()).toMatchObject({ healthy: 2, repaired: ['orders/paid: duplicate removed'], problems: [] });
+    expect((await health())?.unconfirmed).toHaveLength(8);
+
+    const third = '820982911946199003';
+    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: third }))).toEqual([{ status: 200, result: 'accepted' }]);
   });
 
   it('on app/scopes_update asks for the scopes again, and warns when read_orders is gone', async () => {

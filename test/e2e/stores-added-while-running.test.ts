@@ -5,9 +5,14 @@
 // webhook brings (WooCommerce never retries a failed delivery), and a
 // subscription is turned off on the platform's side: only a scheduled
 // reconciliation can bring the order in and turn the subscription back on.
+// A store connected while passes run back to back gets each webhook once (a
+// store's first pass and a scheduled one never check it together); and a
+// store another bridge on the same ledger (or the CLI) added is reconciled
+// here too, without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
 import type { RunningBridge } from '../../src/main.ts';
+import { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { bcOrder } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
@@ -104,5 +109,57 @@ describe('a bridge started with no store, then a BigCommerce store that installs
       expect(earnings('7401')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed.bc@example.com' })]);
     }, 10_000);
     expect(hook.is_active).toBe(true);
+  }, 40_000);
+});
+
+describe.skipIf(!opensslAvailable)('a WooCommerce store whose pass comes while a scheduled one runs', () => {
+  let front: HttpsFront;
+  let woo: FakeWooCommerce;
+  beforeAll(async () => {
+    front = await startHttpsFront();
+    woo = await startFakeWooCommerce();
+    bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN });
+    front.forwardTo(bridge.http.localUrl);
+  }, 30_000);
+  afterAll(async () => {
+    await bridge?.stop();
+    await front?.close();
+    await woo?.close();
+  });
+
+  it('gets each webhook once: the two never check the store together', async () => {
+    const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store: woo.url }) });
+    expect(started.status).toBe(201);
+    await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
+    await eventually(() => expect(woo.webhooks).toHaveLength(4), 10_000);
+    // The store's webhooks gone (deleted in WordPress); then the store's own pass (as when it is added) and a scheduled one, at once.
+    woo.webhooks.length = 0;
+    await Promise.all([bridge.reconciler.run('woocommerce', woo.host), bridge.reconciler.runAll()]);
+    expect(woo.webhooks.map((webhook) => webhook.topic).sort()).toEqual(['order.created', 'order.deleted', 'order.restored', 'order.updated']);
+  }, 40_000);
+});
+
+describe('a BigCommerce store that another bridge on the same ledger installed', () => {
+  let bc: FakeBigCommerce;
+  beforeAll(async () => {
+    bc = await startFakeBigCommerce({ storeHash: 'elsewhere1', accessToken: 'token-saved-by-another-bridge' });
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    bridge = await startTestBridge({ PORT: String(port), PUBLIC_URL: url, ADMIN_TOKEN, BIGCOMMERCE_CLIENT_ID: CLIENT_ID, BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET, BIGCOMMERCE_API_URL: bc.url, BIGCOMMERCE_STORES: 'elsewhere1' }, undefined, {
+      reconcileIntervalMs: RECONCILE_MS,
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await bridge?.stop();
+    await bc?.close();
+  });
+
+  it('is reconciled here too, without a restart', async () => {
+    // What the other bridge's install callback wrote: the store's token, in the ledger both read.
+    const elsewhere = new BigCommerceStores({ store: bridge.engine.store, env: {}, apiUrl: bc.url });
+    const at = new Date().toISOString();
+    await elsewhere.save({ platform: 'bigcommerce', shop: 'elsewhere1', accessToken: 'token-saved-by-another-bridge', scope: 'store_v2_orders_read_only', accountUuid: null, installedAt: at, updatedAt: at });
+    await eventually(async () => expect((await reconciled('bigcommerce', 'elsewhere1'))?.lastRun).toBeTruthy(), 10_000);
+    await eventually(() => expect(bc.hooks.length).toBeGreaterThan(0), 10_000);
   }, 40_000);
 });

@@ -7,7 +7,8 @@
 //   POST /admin/oauth/access_token:
 //     code (+ expiring=1)      an offline token; expiring: 60 minutes, with a
 //                              refresh token (refresh_token_expires_in 90 days)
-//     grant_type=client_credentials   a token valid 86399 s
+//     grant_type=client_credentials   a token valid 86399 s; 400
+//                              app_not_installed once the app was uninstalled
 //     grant_type=refresh_token        new access and refresh tokens; the old
 //                              refresh token stays valid until the new access
 //                              token is first used (Shopify, August 2026)
@@ -30,7 +31,8 @@
 //   GET <bulk operation url>: the JSONL result, without the Admin API token
 //   deliveries: one per subscription to the topic, the app's (toml) ones
 //     included, each with its own X-Shopify-Webhook-Id and one
-//     X-Shopify-Event-Id
+//     X-Shopify-Event-Id; a named subscription's with X-Shopify-Name (toml
+//     subscriptions may be named: Shopify changelog, February 2026)
 // Requests name their shop by a path prefix (/shop/<shop>/...) or, for a
 // browser sent here by host resolver rules, by their Host header.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
@@ -72,6 +74,8 @@ export interface FakeShop {
   refreshTokens: Set<string>;
   /** The app is installed on the shop: by Shopify itself (managed installation) or an approved consent screen. */
   installed: boolean;
+  /** The merchant removed the app (uninstall()): the client credentials grant is refused, app_not_installed, until it is installed again. */
+  uninstalled?: boolean;
 }
 
 export interface FakeShopify {
@@ -114,8 +118,8 @@ export interface FakeShopify {
   bulkChunkDelayMs: number;
   /** The storage answers a result's URL with a 302 to this origin, same path (a misbehaving storage or proxy). */
   bulkResultsRedirectTo: string | undefined;
-  /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them. */
-  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined }>;
+  /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them; a named one sends its name (X-Shopify-Name). */
+  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined; name?: string | undefined }>;
   /**
    * An event on a shop, as Shopify sends it: one delivery per subscription
    * to the topic (the shop's and the app's), each with its own webhook id,
@@ -204,6 +208,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const code = token('code');
     shop(name).codes.add(code);
     shop(name).installed = true;
+    shop(name).uninstalled = false;
     const params: Record<string, string> = { code, host: Buffer.from(`admin.shopify.com/store/${name.split('.')[0]}`).toString('base64'), shop: name, state: query.state ?? '', timestamp: String(Math.floor(now() / 1000)) };
     const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key] ?? ''])).toString();
     const hmac = createHmac('sha256', options.apiSecret).update(message).digest('hex');
@@ -236,6 +241,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       if (body.requested_token_type !== OFFLINE_TOKEN) return deny('invalid_request', 'requested_token_type is not one this fake serves');
       answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
     } else if (body.grant_type === 'client_credentials') {
+      if (theShop.uninstalled) return deny('app_not_installed', 'The application is not installed on this shop.');
       answer = { access_token: issue(name, 86_399), scope: state.scopes, expires_in: 86_399 };
     } else if (body.grant_type === 'refresh_token') {
       if (!theShop.refreshTokens.has(body.refresh_token ?? '')) return deny('invalid_grant', 'Token has been expired or revoked.');
@@ -421,6 +427,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
             'x-shopify-webhook-id': randomUUID(),
             'x-shopify-event-id': eventId,
             'x-shopify-triggered-at': new Date(now()).toISOString(),
+            ...('name' in target && target.name ? { 'x-shopify-name': target.name } : {}),
           },
         });
         const answer = (await response.json().catch(() => ({}))) as { result?: string };
@@ -429,10 +436,14 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       return statuses;
     },
     registerToken: (value, name) => void tokens.set(value, { shop: name, expiresAt: null }),
-    install: (name) => void (shop(name).installed = true),
+    install(name) {
+      shop(name).installed = true;
+      shop(name).uninstalled = false;
+    },
     uninstall(name) {
       const removed = shop(name);
       removed.installed = false;
+      removed.uninstalled = true;
       removed.refreshTokens.clear();
       for (const [value, held] of tokens) if (held.shop === name) tokens.delete(value);
     },

@@ -48,6 +48,8 @@ export interface AppUrlOptions {
   secret: string;
   /** Inside the admin: embedded=1 and this id_token. */
   idToken?: string;
+  /** Inside the admin without a session token: embedded=1 alone. */
+  embedded?: boolean;
   /** Seconds since the epoch; now unless given. */
   timestamp?: number;
   /** Parameters to change after signing (a tampered link). */
@@ -57,12 +59,13 @@ export interface AppUrlOptions {
 }
 
 /** The App URL's query string, as Shopify sends the merchant to it. */
-export function appUrlQuery({ shop, secret, idToken, timestamp = Math.floor(Date.now() / 1000), tamper = {}, unsigned = false }: AppUrlOptions): string {
+export function appUrlQuery({ shop, secret, idToken, embedded = false, timestamp = Math.floor(Date.now() / 1000), tamper = {}, unsigned = false }: AppUrlOptions): string {
   const params: Record<string, string> = {
     host: Buffer.from(`admin.shopify.com/store/${shop.split('.')[0]}`).toString('base64'),
     shop,
     timestamp: String(timestamp),
-    ...(idToken ? { embedded: '1', id_token: idToken, locale: 'en', session: randomUUID().replace(/-/g, '') } : {}),
+    ...(idToken || embedded ? { embedded: '1', locale: 'en', session: randomUUID().replace(/-/g, '') } : {}),
+    ...(idToken ? { id_token: idToken } : {}),
   };
   const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key]!])).toString();
   const hmac = createHmac('sha256', secret).update(message).digest('hex');

@@ -5,7 +5,7 @@
 // App URL, callback and webhook paths the bridge serves; embedding as the
 // bridge defaults to it; and its default API version.
 import { expect, it } from 'vitest';
-import { COMPLIANCE_TOPICS, DECLARED_FIELDS, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
+import { COMPLIANCE_TOPICS, DECLARED_FIELDS, DECLARED_NAMES, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
 import { loadConfig } from '../../src/config.ts';
 import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../src/http/shopify-auth.ts';
 import { appToml } from '../helpers/shopify-app-config.ts';
@@ -18,6 +18,15 @@ it('declares every topic the bridge reads, once, with the fields it reads, and t
   for (const [topic, fields] of declared) expect([topic, fields]).toEqual([topic, DECLARED_FIELDS.get(topic)]);
   expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual([...COMPLIANCE_TOPICS].sort());
   for (const subscription of subscriptions) expect(new URL(subscription.uri).pathname).toBe('/webhooks/shopify');
+});
+
+it('names each subscription as the bridge knows it (X-Shopify-Name tells its deliveries apart), each name once, within Shopify’s rules', () => {
+  const named = appToml().webhooks.subscriptions.filter((subscription) => subscription.topics);
+  for (const subscription of named) {
+    expect(subscription.name).toMatch(/^[A-Za-z0-9_-]{1,50}$/);
+    for (const topic of subscription.topics ?? []) expect([topic, subscription.name]).toEqual([topic, DECLARED_NAMES.get(topic)]);
+  }
+  expect(new Set(named.map((subscription) => subscription.name)).size).toBe(named.length);
 });
 
 it('names the paths, the API version, the embedding and the scopes the bridge uses', () => {

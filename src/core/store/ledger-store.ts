@@ -77,6 +77,8 @@ export type RecordKind =
   | 'allowed-shop'
   /** A destructive delivery's body (an uninstall, a redaction) that was acted on: never acted on again. Names no shop, so erasure keeps it. */
   | 'acted-once'
+  /** A topic Shopify was seen delivering to a shop through the app's own configuration (shopify.app.toml). Names no person. */
+  | 'declared-delivery'
   /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
   | 'callback-payload'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */

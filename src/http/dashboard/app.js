@@ -175,6 +175,9 @@ function showConnections(body) {
   const cards = (body.connections ?? []).map((connection) => {
     const problems = connection.subscriptions.flatMap((report) => report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).concat(report.error ? [`could not check: ${report.error}`] : []));
     const checked = connection.subscriptions.map((report) => report.checkedAt).sort().at(-1);
+    // Shopify: topics the app's configuration declares that no delivery has confirmed yet (not counted as working).
+    const unconfirmed = connection.subscriptions.filter((report) => report.unconfirmed?.length).map((report) => `${report.shop}: ${report.unconfirmed.join(', ')}`);
+    const waiting = unconfirmed.length ? `; not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy): ${unconfirmed.join('; ')}` : '';
     return card(
       PLATFORM_NAMES[connection.platform] ?? connection.platform,
       [
@@ -186,7 +189,7 @@ function showConnections(body) {
         ...(connection.platform === 'shopify'
           ? [['Shops not served, last hour', connection.notAllowedLastHour ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS` : 'none']]
           : []),
-        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${when(checked)})` : 'not checked yet') : 'not checked (no store API access)'],
+        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${when(checked)})${waiting}` : 'not checked yet') : 'not checked (no store API access)'],
       ],
       problems.length > 0 || connection.signatureFailuresLastHour > 0,
     );
