@@ -68,6 +68,9 @@ const SHOPIFY_BODY: BodyShape = {
 function viaAppConfiguration(delivery: ShopifyDelivery): { viaAppConfiguration?: 'body' | 'name' } {
   const trimmed = trimmedAsDeclared(delivery.topic, delivery.payload);
   if (trimmed !== undefined) return trimmed ? { viaAppConfiguration: 'body' } : {};
+  // app/uninstalled bodies are kept under any new webhook id (they act once per install), so a captured one sent again is
+  // no duplicate there: an unsigned name on it proves nothing, and the shop's own copy of that subscription stays.
+  if (PER_INSTALL_TOPICS.has(delivery.topic)) return {};
   return delivery.name !== undefined && delivery.name === DECLARED_NAMES.get(delivery.topic) ? { viaAppConfiguration: 'name' } : {};
 }
 

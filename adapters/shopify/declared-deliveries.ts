@@ -19,7 +19,7 @@
 // bridge on the ledger reads; it names no person.
 import type { DeliveryInfo } from '../adapter.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { SUBSCRIBED_TOPICS } from './topics.ts';
+import { DECLARED_FIELDS, SUBSCRIBED_TOPICS } from './topics.ts';
 
 export interface DeclaredDelivery {
   platform: 'shopify';
@@ -52,12 +52,20 @@ export class DeclaredDeliveries {
     this.#kept.add(id);
   }
 
-  /** The topics seen delivered to the shop through the app's configuration. */
+  /**
+   * The topics the app's configuration is seen to deliver to the shop. Shopify
+   * runs one version of the configuration for all its topics: a body trimmed
+   * to its fields (signed) shows that the version declaring every topic this
+   * bridge declares is deployed, app/uninstalled among them, whose own
+   * deliveries can show it only by an unsigned name (and which a captured body
+   * could carry under any new id, since it acts once per install).
+   */
   async proven(shop: string): Promise<Set<string>> {
     const proven = new Set<string>();
     for (const topic of SUBSCRIBED_TOPICS) {
       if (this.#kept.has(recordId(shop, topic)) || (await this.#store.getRecord<DeclaredDelivery>('declared-delivery', recordId(shop, topic)))) proven.add(topic);
     }
-    return proven;
+    const bySignedBody = [...proven].some((topic) => DECLARED_FIELDS.get(topic) !== undefined);
+    return bySignedBody ? new Set(SUBSCRIBED_TOPICS) : proven;
   }
 }
