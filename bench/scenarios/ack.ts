@@ -130,16 +130,15 @@ async function catchUp(url: string, run: AckResult, seconds: number, durable: Ac
 }
 
 export async function ackScenario(options: AckOptions): Promise<AckScenario> {
-  const tsx = ['--import', 'tsx'];
-  const bare = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
-  const hmac = await measure(() => one(startServer([...tsx, BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
+  const bare = await measure(() => one(startServer([BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
+  const hmac = await measure(() => one(startServer([BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
   const sandbox = await startSandbox();
   try {
     const durableRuns: AckResult[] = [];
     const lowdbRuns: AckResult[] = [];
     const catchUps: FoldCatchUp[] = [];
     for (let run = 0; run < options.runs; run++) {
-      const baseline = await startServer([...tsx, BASELINE], { BASELINE: 'durable', SHOPIFY_API_SECRET: SECRET });
+      const baseline = await startServer([BASELINE], { BASELINE: 'durable', SHOPIFY_API_SECRET: SECRET });
       try {
         durableRuns.push(await ackLoad(baseline.url, SECRET, options));
       } finally {
