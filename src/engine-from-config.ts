@@ -2,9 +2,9 @@
 // shared by the running bridge (src/main.ts) and the CLI's local commands.
 import { isSandboxMode, type Config } from './config.ts';
 import type { EngineOptions } from './core/engine.ts';
-import { policyFromConfig } from './core/policy-from-config.ts';
+import { policyFromConfig } from './policy-from-config.ts';
 import type { LedgerStore } from './core/store/ledger-store.ts';
-import type { OpenedStore } from './core/store/open-store.ts';
+import type { OpenedStore } from './core/store/opened-store.ts';
 import type { Logger } from './logger.ts';
 import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
 import { createRateLimiter } from './loyalty/rate-limiter.ts';

@@ -2,13 +2,13 @@
 // stops them in order. Nothing else in the code reads the configuration.
 import { laneStatus } from './core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DeliveryInfo, PlatformAdapter } from '../adapters/adapter.ts';
+import type { DeliveryInfo, PlatformAdapter } from './core/platform-adapter.ts';
 import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
 import { openEngine, type Engine } from './core/engine.ts';
 import type { SubscriptionHealth } from './core/order-source.ts';
 import { Reconciler } from './core/reconciler.ts';
 import { ResyncJobs } from './core/resync-jobs.ts';
-import { openStore } from './core/store/open-store.ts';
+import { openStore } from './open-store.ts';
 import { adminApi } from './http/admin-api.ts';
 import { adminStores } from './http/admin-stores.ts';
 import { createHttpHandler } from './http/app.ts';

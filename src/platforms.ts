@@ -4,7 +4,7 @@
 // single-click app, Shopify's OAuth install), their APIs (shared by every
 // caller, so that each store's rate limit is honoured by all of them
 // together), and the order sources that resync and reconciliation read.
-import type { PlatformAdapter } from '../adapters/adapter.ts';
+import type { PlatformAdapter } from './core/platform-adapter.ts';
 import { createBigCommerceAdapter, type BigCommerceAdapter } from '../adapters/bigcommerce/adapter.ts';
 import { AllowedStores } from '../adapters/bigcommerce/allowed-stores.ts';
 import { allowEarlierInstalls } from '../adapters/bigcommerce/earlier-installs.ts';

@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts';
-import type { Policy } from './policy.ts';
+import type { Config } from './config.ts';
+import type { Policy } from './core/policy.ts';
 
 export function policyFromConfig(config: Config): Policy {
   return {

@@ -12,7 +12,7 @@
 // order is read after the answer, so the read mostly sees the later state,
 // and reconciliation reads it again in any case.
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
-import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
+import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
 import { bigCommerceDelivery, bigCommercePreflight, bigCommerceVerifier, type BigCommerceDelivery, type BigCommerceVerifierOptions } from './verify.ts';
 

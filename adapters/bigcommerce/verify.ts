@@ -17,7 +17,7 @@
 // the hook and blocklist the domain. So 401 only when neither checks out.
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';
 import { sameSecret } from '../../src/same-secret.ts';
 import { asRecord, asString, idDigits, parseJsonLossless, scalarText } from '../shared/json.ts';
 import { flatHeaders } from '../shared/signature.ts';

@@ -10,7 +10,7 @@
 // compliance topics as privacy requests.
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../adapter.ts';
+import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { redactBody, type BodyShape } from '../shared/redact.ts';

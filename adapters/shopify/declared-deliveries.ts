@@ -17,7 +17,7 @@
 //
 // Kept per shop and topic, once, as a 'declared-delivery' record every
 // bridge on the ledger reads; it names no person.
-import type { DeliveryInfo } from '../adapter.ts';
+import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { DECLARED_FIELDS, SUBSCRIBED_TOPICS } from './topics.ts';
 

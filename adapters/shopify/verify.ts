@@ -15,7 +15,7 @@
 // delivery: on the acknowledgement path that cost about 40% of the bridge's
 // throughput (npm run bench). It also takes the body as a string, so a body
 // that is not valid UTF-8 could not be checked exactly; raw bytes can.
-import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';
 import { asRecord, type JsonObject } from '../shared/json.ts';
 import { hmacBase64Matches } from '../shared/signature.ts';
 import { normaliseShopifyHeaders, SHOPIFY_HEADER } from './headers.ts';

@@ -3,7 +3,7 @@
 // at that moment (an order.created can already say completed), and
 // reconciliation over the REST API catches what never arrived.
 import { isUtf8 } from 'node:buffer';
-import type { PlatformAdapter, Translation } from '../adapter.ts';
+import type { PlatformAdapter, Translation } from '../../src/core/platform-adapter.ts';
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { parseJsonLossless } from '../shared/json.ts';
 import { redactBody, type BodyShape } from '../shared/redact.ts';

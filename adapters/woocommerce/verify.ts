@@ -6,7 +6,7 @@
 // webhook is saved: a form body "webhook_id=N" with no X-WC headers, which
 // must get exactly 200.
 import { createHash } from 'node:crypto';
-import type { Preflight, RawDelivery, Verification } from '../adapter.ts';
+import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';
 import { flatHeaders, hmacBase64Matches } from '../shared/signature.ts';
 import { wooShopOf } from './shop-identity.ts';
 

@@ -5,14 +5,20 @@ import { isSandboxMode, type Config } from '../config.ts';
 import { openEngine, type Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
-import { openStore } from '../core/store/open-store.ts';
+import { openStore } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
 import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
 import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
 import type { adminClient } from './admin-client.ts';
+import { BridgeError } from '../errors.ts';
 
-export class UsageError extends Error {}
+/** The command line asks for something the CLI cannot do: shown with the usage text. */
+export class UsageError extends BridgeError<'usage'> {
+  constructor(message: string) {
+    super('usage', message, { fix: 'loyalty-bridge help lists the commands and their options' });
+  }
+}
 
 export type Remote = ReturnType<typeof adminClient>;
 

@@ -14,7 +14,7 @@ import { StoreAddressError } from '../../adapters/woocommerce/shop-identity.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
-import { openStore } from '../core/store/open-store.ts';
+import { openStore } from '../open-store.ts';
 import { listen } from '../http/listen.ts';
 import { wooCallbackRoutes, wooConnectProblem } from '../http/woocommerce-connect.ts';
 import type { StoreView } from '../http/admin-stores.ts';

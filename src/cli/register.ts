@@ -3,7 +3,7 @@
 // hand; the running bridge does the same by itself at start, after each
 // install and on each reconciliation.
 import type { Config } from '../config.ts';
-import { openStore } from '../core/store/open-store.ts';
+import { openStore } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
 import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/register.ts';

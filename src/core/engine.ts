@@ -4,7 +4,7 @@
 // pause that refused credentials bring.
 import type { Lane } from './lanes.ts';
 import { randomUUID } from 'node:crypto';
-import type { PlatformAdapter } from '../../adapters/adapter.ts';
+import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import { Adjustments } from './adjustments.ts';

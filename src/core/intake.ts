@@ -11,7 +11,7 @@
 // The entry's lease is renewed while it is read, however long the platform
 // takes; an instance that lost it commits nothing (whoever took it over does).
 import { createHash } from 'node:crypto';
-import { PlatformUnavailableError, type ActsOnce, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
+import { PlatformUnavailableError, type ActsOnce, type PlatformAdapter, type Translation } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';

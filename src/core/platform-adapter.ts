@@ -3,10 +3,11 @@
 // it (pure, no I/O); after the answer, in the core, it translates the stored
 // delivery into OrderEvents, reading the platform's API where it must. It
 // never calls the loyalty client.
-import { storedBody, type StoredDelivery } from '../src/core/delivery.ts';
-import type { OrderEvent } from '../src/core/order-event.ts';
-import type { PrivacyRequest } from '../src/core/privacy-request.ts';
-import type { CustomerMatch } from '../src/core/store/ledger-store.ts';
+import { storedBody, type StoredDelivery } from './delivery.ts';
+import type { OrderEvent } from './order-event.ts';
+import type { PrivacyRequest } from './privacy-request.ts';
+import type { CustomerMatch } from './store/ledger-store.ts';
+import { BridgeError } from '../errors.ts';
 
 export interface RawDelivery {
   /** The exact bytes received. */
@@ -96,11 +97,10 @@ export type Translation =
  * The platform did not answer (down, slow, throttling): the translation is
  * tried again later, with backoff, from the stored delivery.
  */
-export class PlatformUnavailableError extends Error {
+export class PlatformUnavailableError extends BridgeError<'platform_unavailable'> {
   readonly retryAfterMs: number | undefined;
   constructor(message: string, retryAfterMs?: number) {
-    super(message);
-    this.name = 'PlatformUnavailableError';
+    super('platform_unavailable', message);
     this.retryAfterMs = retryAfterMs;
   }
 }

@@ -5,7 +5,7 @@
 // raw delivery bodies (which only they understand); this module records what
 // was asked and done, without the personal data itself.
 import { randomUUID } from 'node:crypto';
-import type { PlatformAdapter } from '../../adapters/adapter.ts';
+import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { matchOf, type PrivacyRequest } from './privacy-request.ts';
 import { normalEmail, wholeEmails } from './store/customer-data.ts';

@@ -22,7 +22,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
-import type { ShopifyAuthParts } from './shopify-auth.ts';
+import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
 import { sendEmbeddedPage } from './dashboard.ts';
 import { plainPage } from './plain-page.ts';

@@ -12,32 +12,15 @@
 // refused with a page that says why.
 import express, { type Request, type Response } from 'express';
 import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopError } from '@shopify/shopify-api';
-import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
-import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
-import type { Logger } from '../logger.ts';
-import type { ShopifyParts } from '../platforms.ts';
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
+import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
 import { bouncePage } from './shopify-bounce.ts';
-import type { ShopifyInstalled } from './shopify-installed.ts';
 
 export const SHOPIFY_CALLBACK_PATH = '/shopify/auth/callback';
 /** The App URL: shopify.app.toml's application_url, the Dev Dashboard's App URL. */
 export const SHOPIFY_APP_URL_PATH = '/shopify/app';
-
-export interface ShopifyAuthParts {
-  shopify: ShopifyParts;
-  allowed: AllowedShops;
-  signatures: ShopifyAppSignatures;
-  bridgeTokens: BridgeShopTokens;
-  installed: ShopifyInstalled;
-  /** SHOPIFY_EMBEDDED: the app lives in the Shopify admin. */
-  embedded: boolean;
-  /** The client id, which App Bridge is told. */
-  apiKey: string;
-  logger: Logger;
-}
 
 /** Where a merchant lands after an install: the dashboard; outside the admin, signed in as the shop (the fragment never reaches a server). */
 export const afterInstall = (shop: string, bridgeTokens: BridgeShopTokens | undefined) =>

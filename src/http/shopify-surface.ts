@@ -4,7 +4,7 @@
 // webhook route makes before it keeps a delivery.
 import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
-import type { DeliveryInfo } from '../../adapters/adapter.ts';
+import type { DeliveryInfo } from '../core/platform-adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';

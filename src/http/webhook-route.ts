@@ -21,8 +21,8 @@
 //              Shopify and BigCommerce send it again (WooCommerce does not;
 //              reconciliation catches it)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DeliveryInfo, PlatformAdapter } from '../../adapters/adapter.ts';
-import { storedDelivery } from '../../adapters/adapter.ts';
+import type { DeliveryInfo, PlatformAdapter } from '../core/platform-adapter.ts';
+import { storedDelivery } from '../core/platform-adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
 import { plainLines, type Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';

@@ -1,7 +1,7 @@
 // An adapter driven as the bridge drives it: verify and describe the raw
 // delivery (before the answer), keep it as the ledger would, translate it
 // (after the answer).
-import { storedDelivery, type DeliveryInfo, type PlatformAdapter, type Translation } from '../../adapters/adapter.ts';
+import { storedDelivery, type DeliveryInfo, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
 import type { StoredDelivery } from '../../src/core/delivery.ts';
 
 export interface Received {

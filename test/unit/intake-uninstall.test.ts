@@ -4,7 +4,7 @@
 // anything the platform was asked, and it stays. The adapter here plays
 // that reinstall: it saves a new token in the middle of its translation.
 import { describe, expect, it } from 'vitest';
-import type { PlatformAdapter, Translation } from '../../adapters/adapter.ts';
+import type { PlatformAdapter, Translation } from '../../src/core/platform-adapter.ts';
 import type { StoredDelivery } from '../../src/core/delivery.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';

@@ -24,7 +24,7 @@ import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { Logger } from '../../../logger.ts';
 import { createSharedRateLimiter } from '../../../loyalty/shared-rate-limiter.ts';
-import type { OpenedStore } from '../open-store.ts';
+import type { OpenedStore } from '../opened-store.ts';
 import type { PgConnections } from './database.ts';
 import { PostgresStore } from './postgres-store.ts';
 

@@ -1,0 +1,72 @@
+// The layering of DESIGN.md ("Layout"), checked by `npm run lint:boundaries`
+// (dependency-cruiser). Type-only imports count: a type the core names is a
+// dependency the core has. Each rule says why it exists in its comment.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-no-adapter',
+      comment:
+        'The core never sees a platform: the interfaces it calls (the platform adapter, the store) are declared in src/core and implemented by adapters.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^adapters/' },
+    },
+    {
+      name: 'core-imports-no-configuration',
+      comment:
+        "The core takes its settings as plain values from the composition root (src/main.ts, src/composition/); it never reads the configuration's schema.",
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/config\\.ts$' },
+    },
+    {
+      name: 'core-imports-no-outer-layer',
+      comment: 'The core sits below http, the CLI and the composition root.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(http|composition|sandbox)/|^src/(main|cli)\\.ts$' },
+    },
+    {
+      name: 'adapters-import-no-http',
+      comment: 'An adapter knows its platform, not how the bridge serves requests.',
+      severity: 'error',
+      from: { path: '^adapters/' },
+      to: { path: '^src/(http|composition)/|^src/(main|cli)\\.ts$' },
+    },
+    {
+      name: 'loyalty-client-imports-no-core',
+      comment: 'The client of the loyalty service is a library of its own: the core uses it, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/loyalty/' },
+      to: { path: '^src/(core|http|composition|sandbox)/|^adapters/' },
+    },
+    {
+      name: 'sandbox-stands-alone',
+      comment: "The sandbox plays the loyalty service: it shares no code with the bridge's core or adapters.",
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/(core|composition)/|^adapters/' },
+    },
+    {
+      name: 'production-imports-no-tests',
+      comment: 'Nothing that runs in production imports test helpers, benchmarks or dev-only packages.',
+      severity: 'error',
+      from: { path: '^(src|adapters|bin)/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Two modules that import each other are one module in two files: merge them or move what they share.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
