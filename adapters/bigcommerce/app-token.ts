@@ -11,6 +11,7 @@ import { RequestError } from 'got';
 import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { asRecord, asString, parseJsonLossless } from '../shared/json.ts';
+import { BridgeError } from '../../src/errors.ts';
 
 export interface CodeExchange {
   /** https://login.bigcommerce.com by default. */
@@ -31,12 +32,13 @@ export interface StoreToken {
   accountUuid: string | null;
 }
 
-export class BigCommerceAuthError extends Error {
+export class BigCommerceAuthError extends BridgeError<'bigcommerce_auth_refused' | 'bigcommerce_auth_unavailable'> {
   /** BigCommerce answered and refused (a used or wrong code, a wrong client); otherwise it did not answer. */
   readonly refused: boolean;
   constructor(message: string, refused: boolean) {
-    super(message);
-    this.name = 'BigCommerceAuthError';
+    super(refused ? 'bigcommerce_auth_refused' : 'bigcommerce_auth_unavailable', message, {
+      fix: refused ? 'Install the app again from the BigCommerce control panel; check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET' : 'Try the install again in a few minutes',
+    });
     this.refused = refused;
   }
 }

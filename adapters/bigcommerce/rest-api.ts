@@ -14,6 +14,7 @@ import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
 import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { bigCommerceOrderToEvent } from './order-events.ts';
+import { BridgeError } from '../../src/errors.ts';
 
 export interface BigCommerceApiOptions {
   storeHash: string;
@@ -28,13 +29,12 @@ export interface BigCommerceApiOptions {
   tokenSettings?: string | undefined;
 }
 
-export class BigCommerceApiError extends Error {
+export class BigCommerceApiError extends BridgeError<'bigcommerce_unavailable' | 'bigcommerce_refused'> {
   readonly status: number | undefined;
   /** Asking again later may succeed: BigCommerce was down, slow, or kept refusing for the rate limit. */
   readonly transient: boolean;
   constructor(message: string, status: number | undefined, transient: boolean) {
-    super(message);
-    this.name = 'BigCommerceApiError';
+    super(transient ? 'bigcommerce_unavailable' : 'bigcommerce_refused', message);
     this.status = status;
     this.transient = transient;
   }

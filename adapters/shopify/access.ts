@@ -15,6 +15,7 @@
 import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
+import { BridgeError } from '../../src/errors.ts';
 
 export type SessionMode = 'client_credentials' | 'oauth_expiring' | 'oauth' | 'token_exchange' | 'legacy';
 
@@ -55,18 +56,15 @@ function sessionOf(granted: GrantedSession, mode: SessionMode, now: Date, shop =
 /** Renew this long before a token expires, so that no call goes out with one about to die. */
 const RENEW_BEFORE_MS = 5 * 60_000;
 
-export class ShopifyAccessError extends Error {
-  /**
-   * invalid_session: the session token given to token exchange was not
-   * accepted (the library's own check, or Shopify's invalid_subject_token):
-   * what shopify-app-js treats as an invalid session, which a fresh token
-   * from App Bridge puts right.
-   */
-  readonly code: 'no_access' | 'refused' | 'invalid_session' | 'unavailable';
+/**
+ * invalid_session: the session token given to token exchange was not
+ * accepted (the library's own check, or Shopify's invalid_subject_token):
+ * what shopify-app-js treats as an invalid session, which a fresh token from
+ * App Bridge puts right.
+ */
+export class ShopifyAccessError extends BridgeError<'no_access' | 'refused' | 'invalid_session' | 'unavailable'> {
   constructor(message: string, code: ShopifyAccessError['code']) {
-    super(message);
-    this.name = 'ShopifyAccessError';
-    this.code = code;
+    super(code, message, { fix: code === 'unavailable' ? undefined : 'Open the app from the shop\'s Shopify admin (or install it again) so the bridge gets a new token' });
   }
 }
 

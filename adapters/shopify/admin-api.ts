@@ -13,15 +13,14 @@ import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { parseJsonLossless } from '../shared/json.ts';
 import { ShopifyAccessError, type ShopifyAccess } from './access.ts';
+import { BridgeError } from '../../src/errors.ts';
 
-export class ShopifyAdminError extends Error {
-  readonly code: string | undefined;
+export class ShopifyAdminError extends BridgeError {
   /** Whether asking again later may succeed (Shopify down, throttling that did not clear). */
   readonly transient: boolean;
-  constructor(message: string, code?: string, transient = false) {
-    super(message);
-    this.name = 'ShopifyAdminError';
-    this.code = code;
+  /** `code` is Shopify's own error code (ACCESS_DENIED, THROTTLED, ...) where it gave one. */
+  constructor(message: string, code = 'ADMIN_API_ERROR', transient = false) {
+    super(code, message);
     this.transient = transient;
   }
 }

@@ -1,5 +1,6 @@
 // What can go wrong with a store's REST API, and what a person does about it.
 import { refusalText, type Refusal } from '../../src/net/refusal.ts';
+import { BridgeError } from '../../src/errors.ts';
 
 /**
  * refused: the key did not get in; read_only: it got in but may not write;
@@ -10,13 +11,10 @@ import { refusalText, type Refusal } from '../../src/net/refusal.ts';
  */
 export type WooRestErrorCode = 'refused' | 'read_only' | 'unavailable' | 'answer' | 'redirected' | 'address_refused';
 
-export class WooRestError extends Error {
-  readonly code: WooRestErrorCode;
+export class WooRestError extends BridgeError<WooRestErrorCode> {
   readonly status: number | undefined;
   constructor(message: string, code: WooRestErrorCode, status?: number) {
-    super(message);
-    this.name = 'WooRestError';
-    this.code = code;
+    super(code, message);
     this.status = status;
   }
 }

@@ -4,8 +4,14 @@
 // and no redirect to another scheme, host or port, which would carry it.
 import { outboundGot } from '../net/outbound.ts';
 import { refusalOf, refusalText } from '../net/refusal.ts';
+import { BridgeError } from '../errors.ts';
 
-export class AdminClientError extends Error {}
+/** The running bridge's admin API refused or failed a request the CLI sent it. */
+export class AdminClientError extends BridgeError<'admin_api'> {
+  constructor(message: string) {
+    super('admin_api', message);
+  }
+}
 
 export function adminClient(url: string, token: string | undefined) {
   if (!token) throw new AdminClientError('--url needs the admin token: pass --token or set ADMIN_TOKEN');

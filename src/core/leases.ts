@@ -16,14 +16,14 @@
 // loyalty call and stops when the lease is not held.
 import type { Logger } from '../logger.ts';
 import type { Claim } from './store/ledger-store.ts';
+import { BridgeError } from '../errors.ts';
 
 /** With default settings (WORKER_LEASE_SECONDS): a killed instance's work is taken over about this long after its last renewal. */
 export const DEFAULT_LEASE_MS = 10_000;
 
-export class LeaseLostError extends Error {
+export class LeaseLostError extends BridgeError<'lease_lost'> {
   constructor(key: string) {
-    super(`the lease on ${key} was lost (another instance may have taken it over); this instance stops working on it`);
-    this.name = 'LeaseLostError';
+    super('lease_lost', `the lease on ${key} was lost (another instance may have taken it over); this instance stops working on it`);
   }
 }
 

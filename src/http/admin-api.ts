@@ -21,6 +21,7 @@ import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { Logger } from '../logger.ts';
 import { PLATFORMS, type Platforms } from '../platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
+import { BridgeError } from '../errors.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -40,10 +41,10 @@ export interface AdminApiParts {
   logger: Logger;
 }
 
-export class BadInput extends Error {
+export class BadInput extends BridgeError<'bad_input'> {
   readonly field: string;
   constructor(field: string, message: string) {
-    super(`${field}: ${message}`);
+    super('bad_input', `${field}: ${message}`);
     this.field = field;
   }
 }
@@ -136,7 +137,7 @@ const redeemAdjustment = z
   .refine((body) => body.email !== undefined || body.mobile !== undefined, { error: 'give email or mobile', path: ['email'] });
 
 export function adminApi(parts: AdminApiParts): express.Router {
-  const { engine, platforms, reconciler, resyncJobs, client, health, activity, logger } = parts;
+  const { engine, platforms, resyncJobs, client, health, activity, logger } = parts;
   const { store, privacy, adjustments } = engine;
   const router = express.Router();
   router.use(requireAdminToken(parts.token));

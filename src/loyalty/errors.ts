@@ -2,6 +2,7 @@
 // can do wrong. Callers decide with `retryable`; people read `message`, which
 // says what to fix and never carries a credential.
 import { refusalText, shownUrl, type Refusal } from '../net/refusal.ts';
+import { BridgeError } from '../errors.ts';
 
 export type LoyaltyErrorKind =
   | 'invalid_source' // 400, "Invalid Source", "Parameters missing", "<field> is required": a parameter is missing or malformed
@@ -25,7 +26,8 @@ export interface LoyaltyErrorDetails {
   cause?: unknown;
 }
 
-export class LoyaltyError extends Error {
+export class LoyaltyError extends BridgeError<LoyaltyErrorKind> {
+  /** The same as `code`: the name this hierarchy had first. */
   readonly kind: LoyaltyErrorKind;
   readonly retryable: boolean;
   readonly operation: string;
@@ -35,8 +37,7 @@ export class LoyaltyError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(kind: LoyaltyErrorKind, retryable: boolean, message: string, details: LoyaltyErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = new.target.name;
+    super(kind, message, { cause: details.cause });
     this.kind = kind;
     this.retryable = retryable;
     this.operation = details.operation;

@@ -1,6 +1,7 @@
 // What the outbound policy refused, as a tagged union each client turns into
 // its own permanent error with its own fix. Addresses are shown as origin and
 // path only: a query string, a fragment or a user name can hold a key.
+import { BridgeError } from '../errors.ts';
 
 export type Refusal =
   /** A redirect to another scheme, host or port: not followed, nothing sent there. */
@@ -33,12 +34,10 @@ function describe(refusal: Refusal): string {
   }
 }
 
-export class OutboundRefused extends Error {
-  readonly code = REFUSED_CODE;
+export class OutboundRefused extends BridgeError<typeof REFUSED_CODE> {
   readonly refusal: Refusal;
   constructor(refusal: Refusal) {
-    super(describe(refusal));
-    this.name = 'OutboundRefused';
+    super(REFUSED_CODE, describe(refusal));
     this.refusal = refusal;
   }
 }

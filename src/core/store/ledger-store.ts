@@ -6,6 +6,7 @@ import type { Lane, LaneCounts } from '../lanes.ts';
 import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
+import { BridgeError } from '../../errors.ts';
 
 export interface DeadLetter {
   id: string;
@@ -303,17 +304,14 @@ export interface LedgerStore {
 }
 
 /** A ledger file that is torn, empty or not what we wrote: refuse to start on it. */
-export class LedgerDamagedError extends Error {
+export class LedgerDamagedError extends BridgeError<'ledger_damaged'> {
   readonly path: string;
   readonly backup: string | undefined;
   constructor(path: string, why: string, backup?: string) {
-    super(
-      `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ` +
-        (backup
-          ? `The copy from the last good start is ${backup}: check it and copy it over the damaged file (what changed since that start comes back from the platforms' retries and reconciliation), then start again.`
-          : `Restore it from your own backup, or move it aside if you accept losing what it held, then start again.`),
-    );
-    this.name = 'LedgerDamagedError';
+    const fix = backup
+      ? `The copy from the last good start is ${backup}: check it and copy it over the damaged file (what changed since that start comes back from the platforms' retries and reconciliation), then start again.`
+      : `Restore it from your own backup, or move it aside if you accept losing what it held, then start again.`;
+    super('ledger_damaged', `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ${fix}`, { fix });
     this.path = path;
     this.backup = backup;
   }
@@ -325,13 +323,11 @@ export class LedgerDamagedError extends Error {
  * about the cause, never "restore the backup", since an older copy would roll
  * progress back and calls already made would be made again.
  */
-export class LedgerUnreadableError extends Error {
+export class LedgerUnreadableError extends BridgeError {
   readonly path: string;
-  readonly code: string;
+  /** `code` is the system's (EACCES, EIO, EMFILE, ...). */
   constructor(path: string, code: string, advice: string, cause?: unknown) {
-    super(`The ledger file ${path} could not be read (${code}): ${advice}. The file itself is not known to be damaged: do not replace it with a backup, which would roll progress back. Then start again.`, { cause });
-    this.name = 'LedgerUnreadableError';
+    super(code, `The ledger file ${path} could not be read (${code}): ${advice}. The file itself is not known to be damaged: do not replace it with a backup, which would roll progress back. Then start again.`, { fix: advice, cause });
     this.path = path;
-    this.code = code;
   }
 }

@@ -7,11 +7,12 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import fsx from 'fs-native-extensions';
+import { BridgeError } from '../../../errors.ts';
 
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends BridgeError<'data_dir_in_use'> {
   constructor(dataDir: string, holder: string) {
-    super(`DATA_DIR ${dataDir} is in use by another loyalty-bridge process${holder ? ` (pid ${holder})` : ''}. Stop it first, or use a different DATA_DIR.`);
-    this.name = 'DataDirInUseError';
+    const fix = 'Stop it first, or use a different DATA_DIR.';
+    super('data_dir_in_use', `DATA_DIR ${dataDir} is in use by another loyalty-bridge process${holder ? ` (pid ${holder})` : ''}. ${fix}`, { fix });
   }
 }
 

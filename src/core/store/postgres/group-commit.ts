@@ -11,11 +11,11 @@
 // with an error, which the webhook route turns into a 503 the platform sends
 // again. An error never hides a stored delivery for good: the copy sent again
 // is then a duplicate, answered 200.
+import { BridgeError } from '../../../errors.ts';
 
-export class CommitDeadlineError extends Error {
+export class CommitDeadlineError extends BridgeError<'commit_deadline'> {
   constructor(ms: number) {
-    super(`the ledger did not confirm the commit within ${ms} ms`);
-    this.name = 'CommitDeadlineError';
+    super('commit_deadline', `the ledger did not confirm the commit within ${ms} ms`);
   }
 }
 
