@@ -8,15 +8,17 @@
 //                   (https://<shop>/admin), dest (https://<shop>), aud (the
 //                   client id), sub, exp, nbf, iat, jti and sid; exp and nbf
 //                   are held to the library's 10 seconds of leeway
+//                   (session-token.ts, with jose as the library does it)
 // Reasons never quote what was given: a session token is a credential, and
 // the library's own messages quote it.
-import { InvalidHmacError, InvalidJwtError, type Shopify } from '@shopify/shopify-api';
+import { InvalidHmacError, type Shopify } from '@shopify/shopify-api';
+import { SESSION_TOKEN_REFUSALS, verifySessionToken, type SessionTokenRefusal } from './session-token.ts';
 
 export type AppUrlCheck =
   | { ok: true; shop: string; embedded: boolean; host: string | undefined; idToken: string | undefined }
   | { ok: false; reason: string };
 
-export type SessionTokenCheck = { ok: true; shop: string } | { ok: false; reason: string };
+export type SessionTokenCheck = { ok: true; shop: string } | { ok: false; refusal: SessionTokenRefusal; reason: string };
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -60,38 +62,23 @@ export class ShopifyAppSignatures {
 
   /** A session token App Bridge handed the merchant's page: whose shop it is, if it is good. */
   async sessionToken(token: string): Promise<SessionTokenCheck> {
-    let failure = 'the session token is not valid';
+    let refusal: SessionTokenRefusal = 'malformed';
     for (const app of this.#apps) {
-      let payload: Record<string, unknown>;
-      try {
-        payload = (await app.session.decodeSessionToken(token)) as unknown as Record<string, unknown>;
-      } catch (error) {
-        if (!(error instanceof InvalidJwtError)) throw error;
-        const detail = libraryDetail(error.message);
-        failure = whyRefused(detail);
+      const verified = await verifySessionToken(token, { clientId: app.config.apiKey, clientSecret: app.config.apiSecretKey });
+      if (!verified.ok) {
+        refusal = verified.refusal;
         // Only a signature made with another secret is worth trying the previous secret on.
-        if (/signature/i.test(detail)) continue;
-        return { ok: false, reason: failure };
+        if (refusal === 'bad_signature') continue;
+        return refused(refusal);
       }
-      // The library checks exp and nbf only when present; Shopify's tokens always carry both.
-      if (typeof payload.exp !== 'number' || typeof payload.nbf !== 'number') return { ok: false, reason: 'the session token has no exp or nbf' };
-      const dest = text(payload.dest) ?? '';
+      const dest = text(verified.payload.dest) ?? '';
       const shop = /^https:\/\/([^/]+)$/.exec(dest)?.[1];
-      if (!shop || !app.utils.sanitizeShop(shop)) return { ok: false, reason: 'the session token does not name a shop (dest)' };
-      if (text(payload.iss) !== `https://${shop}/admin`) return { ok: false, reason: 'the session token was not issued by the shop it names (iss and dest differ)' };
+      if (!shop || !app.utils.sanitizeShop(shop)) return refused('no_shop');
+      if (text(verified.payload.iss) !== `https://${shop}/admin`) return refused('wrong_issuer');
       return { ok: true, shop };
     }
-    return { ok: false, reason: failure };
+    return refused(refusal);
   }
 }
 
-/** The library's message quotes the token ('…'), then says what failed: only that last part is read. */
-const libraryDetail = (message: string) => message.slice(message.lastIndexOf("': ") + 1);
-
-function whyRefused(message: string): string {
-  if (/invalid API key/i.test(message)) return 'the session token is for another app (aud is not this client id)';
-  if (/"exp" claim/.test(message)) return 'the session token has expired';
-  if (/"nbf" claim/.test(message)) return 'the session token is not valid yet';
-  if (/signature/i.test(message)) return 'the session token is not signed with this app\'s client secret';
-  return 'the session token is not valid';
-}
+const refused = (refusal: SessionTokenRefusal): SessionTokenCheck => ({ ok: false, refusal, reason: SESSION_TOKEN_REFUSALS[refusal] });
