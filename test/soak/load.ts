@@ -52,7 +52,7 @@ export interface HeldLoadOptions {
 }
 
 // --seccomp-bpf: strace stops the bridge only at the syscalls it delays, so only the disk is slow, not everything.
-const slowDisk = (ms: number) => ['strace', '--seccomp-bpf', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=fdatasync,fsync', '-e', `inject=fdatasync,fsync:delay_exit=${ms * 1000}`];
+export const slowDisk = (ms: number): string[] => ['strace', '--seccomp-bpf', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=fdatasync,fsync', '-e', `inject=fdatasync,fsync:delay_exit=${ms * 1000}`];
 
 /** What /metrics says of the backlog. */
 async function backlog(url: string): Promise<{ inbox: number; activeOrders: number } | undefined> {
