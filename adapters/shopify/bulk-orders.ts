@@ -128,7 +128,7 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
     wait = Math.min(Math.ceil(wait * 1.5), options.maxPollMs ?? 30_000);
   };
 
-  let url: { url: string; orders: number } | null = null;
+  let url: { url: string; orders: number } | null;
   for (;;) {
     const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () => runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong));
     if (ran.ran) {

@@ -62,7 +62,7 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
     });
   }
 
-  const canCreate = writable && upkeep.deliveryUrl !== undefined && upkeep.secret !== undefined;
+  let canCreate = writable && upkeep.deliveryUrl !== undefined && upkeep.secret !== undefined;
   for (const topic of WOO_TOPICS) {
     if (webhooks.some((webhook) => webhook.topic === topic)) continue;
     if (canCreate) {
@@ -73,7 +73,7 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
         continue;
       } catch (error) {
         if (!(error instanceof WooRestError) || error.code !== 'read_only') throw error;
-        writable = false;
+        canCreate = false; // the key is read-only: the other topics would be refused too
       }
     }
     if (!ESSENTIAL.includes(topic)) continue;

@@ -5,7 +5,7 @@ import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, openTestEngine, sandboxWithEngines, startTestEngine, tempDataDir } from '../helpers/engine.ts';
+import { eventually, sandboxWithEngines, startTestEngine, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 
 const harness = sandboxWithEngines();

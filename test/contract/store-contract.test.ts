@@ -349,10 +349,11 @@ describe.each([
   let backend: Backend;
   let store: LedgerStore;
   const keys = (records: OrderRecord[]) => records.map((record) => record.key).sort();
-  const inShop = (shop: string, lane: Lane, count: number) => Promise.all(Array.from({ length: count }, () => orderEvent({ orderId: nextOrderId(), shop, facts: ['paid'] }))).then(async (events) => {
+  const inShop = async (shop: string, lane: Lane, count: number) => {
+    const events = Array.from({ length: count }, () => orderEvent({ orderId: nextOrderId(), shop, facts: ['paid'] }));
     for (const event of events) await foldIn(store, lane, event);
     return events.map(keyOf);
-  });
+  };
   beforeEach(async () => {
     if (!available) return;
     backend = make();

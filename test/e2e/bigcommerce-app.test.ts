@@ -197,7 +197,7 @@ describe('uninstalling', () => {
     expect(answer.status).toBe(200);
     expect(await install('beta2')).toBeUndefined();
     expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:beta2')).toMatchObject({ uninstalledAt: expect.any(String) });
-    expect((await bridge.reconciler.platforms)).toContain('bigcommerce');
+    expect(bridge.reconciler.platforms).toContain('bigcommerce');
     const reached = await (bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')!.shops());
     expect(reached.sort()).toEqual(['alpha1', BC_STORE].sort());
     expect((await bc.load('beta2')).status).toBe(404);

@@ -118,7 +118,7 @@ it.skipIf(!postgresAvailable())(`${INSTANCES} bridges on one database keep every
       await client.end();
     }
   } finally {
-    await Promise.all(instances.map((instance) => instance?.stop('SIGTERM')));
+    await Promise.all(instances.map(async (instance) => instance?.stop('SIGTERM')));
   }
 }, 150_000);
 

@@ -42,7 +42,7 @@ export function ensureShopifySchema(version: string): string {
     renameSync(`${file}.tmp`, file);
     return file;
   } catch (error) {
-    throw new Error(`Shopify's Admin GraphQL schema ${version} could not be fetched from ${DEV_MCP_PACKAGE}: ${(error as Error).message}`);
+    throw new Error(`Shopify's Admin GraphQL schema ${version} could not be fetched from ${DEV_MCP_PACKAGE}: ${(error as Error).message}`, { cause: error });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -459,7 +459,7 @@ interface Context {
 /** Starts one operation; resolves once the model has learnt from its answer. Undefined when it does not apply now. */
 function start(op: Op, { store, harness, model, faults, reservedEntries, reservedOrders }: Context): Promise<void> | undefined {
   const nowIso = harness.now().toISOString();
-  const pickFrom = <T>(keys: Iterable<string>, reserved: Set<string>, pick: number) => {
+  const pickFrom = (keys: Iterable<string>, reserved: Set<string>, pick: number) => {
     const free = [...keys].filter((key) => !reserved.has(key));
     if (free.length === 0) return undefined;
     const key = free[pick % free.length]!;

@@ -6,6 +6,7 @@
 // (the App URL serves this page with the shopify-api-key meta tag and App
 // Bridge) each call carries a fresh session token from App Bridge; outside
 // it, the shop token the App URL or an install left in the fragment.
+/* global drawBars, drawStackedBars, loadStores */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';
 const EMBEDDED = Boolean(document.querySelector('meta[name="shopify-api-key"]'));
@@ -72,7 +73,7 @@ function fillPairs(table, pairs) {
   }
 }
 
-function when(iso) {
+function localTime(iso) {
   return iso ? new Date(iso).toLocaleString() : '';
 }
 
@@ -87,7 +88,7 @@ async function loadStatus() {
     ['calls in the last minute', `${rate.startedInWindow} of ${rate.effectiveLimit}`],
     ['waiting in the limiter', rate.queued],
     ['orders with work', body.ledger.activeOrders],
-    ['last success', when(body.upstream.lastSuccessAt) || 'none yet'],
+    ['last success', localTime(body.upstream.lastSuccessAt) || 'none yet'],
   ]);
   // Per lane: live (webhooks, a person's action on one order) goes first; backfill (resyncs, reconciliation) keeps its share.
   const lane = (name, figures) =>
@@ -95,8 +96,8 @@ async function loadStatus() {
       ? [
           [`${name}: due now`, figures.due],
           [`${name}: calls in the last minute`, figures.callsLastMinute],
-          [`${name}: oldest waiting since`, when(figures.oldestDueAt) || 'nothing waiting'],
-          ...(figures.estimatedFinishAt ? [[`${name}: done at this pace by`, when(figures.estimatedFinishAt)]] : []),
+          [`${name}: oldest waiting since`, localTime(figures.oldestDueAt) || 'nothing waiting'],
+          ...(figures.estimatedFinishAt ? [[`${name}: done at this pace by`, localTime(figures.estimatedFinishAt)]] : []),
         ]
       : [];
   fillPairs($('#lanes'), [...lane('live', body.lanes?.live), ...lane('backfill', body.lanes?.backfill)]);
@@ -184,12 +185,12 @@ function showConnections(body) {
         ['Webhooks', connection.webhooks ? 'on' : 'off (no secret configured)'],
         ['Store API', connection.api ? 'on' : 'off'],
         ['Deliveries, last hour', String(connection.deliveriesLastHour)],
-        ['Last delivery', when(connection.lastDeliveryAt) || 'none yet'],
+        ['Last delivery', localTime(connection.lastDeliveryAt) || 'none yet'],
         ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
         ...(connection.platform === 'shopify'
           ? [['Shops not served, last hour', connection.notAllowedLastHour ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS` : 'none']]
           : []),
-        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${when(checked)})${waiting}` : 'not checked yet') : 'not checked (no store API access)'],
+        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${localTime(checked)})${waiting}` : 'not checked yet') : 'not checked (no store API access)'],
       ],
       problems.length > 0 || connection.signatureFailuresLastHour > 0,
     );
@@ -200,7 +201,7 @@ function showConnections(body) {
       body.mode?.sandbox ? 'Loyalty service (sandbox)' : 'Loyalty service',
       [
         ['Credentials', upstream.credentialsRefused ? 'refused: calls paused' : 'accepted'],
-        ['Last successful call', when(upstream.lastSuccessAt) || 'none yet'],
+        ['Last successful call', localTime(upstream.lastSuccessAt) || 'none yet'],
         ['Calls in the last minute', `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
         ['Dead letters', String(body.deadLetters)],
       ],
@@ -227,7 +228,7 @@ async function loadShopify() {
       cell(row, shop.shop);
       const mode = { client_credentials: 'own store (client credentials)', oauth_expiring: 'installed (expiring token)', token_exchange: 'installed by Shopify (expiring token)', oauth: 'installed', legacy: 'custom app token', none: 'none' }[shop.mode] ?? shop.mode;
       cell(row, shop.allowed === false ? `${mode}; not served (add it to SHOPIFY_SHOPS)` : mode);
-      cell(row, shop.expiresAt ? when(shop.expiresAt) : '');
+      cell(row, shop.expiresAt ? localTime(shop.expiresAt) : '');
       cell(row, shop.scope ?? '');
       return row;
     }),
@@ -240,7 +241,7 @@ async function loadPrivacy() {
   $('#data-requests tbody').replaceChildren(
     ...body.dataRequests.map((request) => {
       const row = document.createElement('tr');
-      cell(row, when(request.receivedAt));
+      cell(row, localTime(request.receivedAt));
       cell(row, `${request.platform} ${request.shop}`);
       cell(row, [request.customer?.email, request.customer?.phone].filter(Boolean).join(' · '));
       const actions = cell(row, '');
@@ -307,7 +308,7 @@ async function loadOrders() {
     cell(row, order.email ?? '');
     cell(row, order.reason ? `${order.state} (${order.reason})` : order.state);
     cell(row, order.upstream);
-    cell(row, when(order.updatedAt));
+    cell(row, localTime(order.updatedAt));
     row.addEventListener('click', () => showOrder(order.key));
     return row;
   });
@@ -327,7 +328,7 @@ async function showOrder(key) {
     ['Redemption', order.upstream.redemption],
     ['Customer', [order.snapshot.customer.name, order.snapshot.customer.email, order.snapshot.customer.mobile].filter(Boolean).join(' · ')],
     ['Total', `${order.snapshot.total.amount} ${order.snapshot.total.currency}`],
-    ['Next retry', order.work.retryAt ? `${when(order.work.retryAt)}: ${order.work.lastError}` : 'none'],
+    ['Next retry', order.work.retryAt ? `${localTime(order.work.retryAt)}: ${order.work.lastError}` : 'none'],
   ];
   $('#order-facts').replaceChildren(
     ...facts.flatMap(([term, value]) => {
@@ -340,7 +341,7 @@ async function showOrder(key) {
   );
   const calls = order.calls.map((call) => {
     const row = document.createElement('tr');
-    cell(row, when(call.at));
+    cell(row, localTime(call.at));
     cell(row, call.operation);
     cell(row, call.outcome);
     cell(row, String(call.attempts));
@@ -384,7 +385,7 @@ async function loadDeadLetters() {
   $('#dead-letter-note').textContent = body.deadLetters.length === 0 ? 'Nothing needs a person.' : `${body.deadLetters.length} waiting.`;
   const rows = body.deadLetters.map((letter) => {
     const row = document.createElement('tr');
-    cell(row, when(letter.createdAt));
+    cell(row, localTime(letter.createdAt));
     cell(row, letter.kind === 'call' ? `${letter.operation} for ${letter.orderKey}` : `${letter.platform} ${letter.topic} delivery`);
     cell(row, letter.reason);
     const actions = cell(row, '');
@@ -433,7 +434,7 @@ async function watchResync(id) {
   const { fetched, changed, unchanged, failed, errors, expected } = job.progress;
   const state = job.status === 'running' ? 'Running' : job.status === 'done' ? 'Done' : 'Failed';
   // The fetched orders then wait in the backfill lane: its pace says when they are done.
-  const finish = backfillLane?.estimatedFinishAt ? `; its orders done at this pace by ${when(backfillLane.estimatedFinishAt)} (${backfillLane.waiting} waiting)` : '';
+  const finish = backfillLane?.estimatedFinishAt ? `; its orders done at this pace by ${localTime(backfillLane.estimatedFinishAt)} (${backfillLane.waiting} waiting)` : '';
   $('#resync-progress').textContent = `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${finish}${errors.length ? `. ${errors[0]}` : ''}`;
   if (job.status === 'running') setTimeout(() => watchResync(id), 500);
   else refresh();

@@ -2,8 +2,10 @@
 // bridge serves, with what the last check of its webhooks found and did, and
 // "Connect a WooCommerce store". Connecting leaves for the store's WordPress
 // (its consent screen) and comes back here with success=1 or 0. Loaded
-// before app.js, whose helpers ($, api, cell, when) the functions below use
+// before app.js, whose helpers ($, api, cell, localTime) the functions below use
 // once the page runs: nothing at the top level touches them.
+/* global $, api, cell, localTime */
+/* exported loadStores */
 
 /** What the return from WordPress says, shown once, then taken out of the address bar. */
 function noteConnectReturn() {
@@ -37,10 +39,10 @@ async function loadStores() {
       cell(row, store.url ?? store.shop);
       cell(row, store.platform === 'woocommerce' ? 'WooCommerce' : 'BigCommerce');
       const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
-      cell(row, store.connectedAt ? `${via} ${when(store.connectedAt)}` : via);
+      cell(row, store.connectedAt ? `${via} ${localTime(store.connectedAt)}` : via);
       const webhooks = cell(row, webhookSummary(store.subscriptions));
       if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error)) webhooks.className = 'error';
-      cell(row, store.reconciledAt ? when(store.reconciledAt) : 'not yet');
+      cell(row, store.reconciledAt ? localTime(store.reconciledAt) : 'not yet');
       return row;
     }),
   );

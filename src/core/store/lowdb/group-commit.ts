@@ -41,7 +41,7 @@ export class GroupCommit {
   flush(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
-      this.#running ??= this.#drain();
+      if (this.#running === undefined) this.#running = this.#drain();
     });
   }
 

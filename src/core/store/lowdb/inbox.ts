@@ -48,7 +48,6 @@ async function readOnce<T>(io: LedgerIo, path: string): Promise<T | undefined> {
   }
 }
 
-type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 export interface InboxOptions {
   readOnly?: boolean;
@@ -86,7 +85,6 @@ export class Inbox {
   #nextSegment = 1;
   #nextSeen = 1;
   #batch: InboxEntry[] = [];
-  #batchWaiters: Waiter[] = [];
   #batchWrite: { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   #batchScheduled = false;
   readonly #writes = new Set<Promise<void>>();

@@ -1,0 +1,47 @@
+// Lint: typescript-eslint's recommended rules, plus the type-aware ones that
+// catch what bites an async service (a promise nobody awaits, a promise where a
+// callback's boolean or void is expected). Formatting is prettier's job, so
+// eslint-config-prettier turns off every rule it would fight with.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'test-artifacts/', 'coverage/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'off',
+      // A callback declared before the value it closes over is assigned (let x; ... x = new X(() => x)).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The dashboard's scripts run in the browser as classic scripts, sharing
+    // one global scope (charts.js and stores.js define what app.js calls).
+    files: ['src/http/dashboard/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+    rules: { 'no-unused-vars': 'off' },
+  },
+  {
+    // Tests read answers as untyped JSON.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+);
