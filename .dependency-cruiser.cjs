@@ -53,7 +53,7 @@ module.exports = {
       comment: 'Nothing that runs in production imports test helpers, benchmarks or dev-only packages.',
       severity: 'error',
       from: { path: '^(src|adapters|bin)/' },
-      to: { path: '^(test|bench)/' },
+      to: { path: '^(test|bench|scripts)/' },
     },
     {
       name: 'no-circular',
