@@ -38,8 +38,7 @@ describe('an uninstall read while the app is installed again', () => {
   const { start } = sandboxWithEngines();
 
   it('leaves the token saved after it was read, and does not mark the shop uninstalled', async () => {
-    let engine: Engine | undefined;
-    engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine!, true) : undefined) });
+    const engine: Engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, true) : undefined) });
     await engine.store.putRecord('session', sessionId, { shop: SHOP, accessToken: 'old-token', updatedAt: new Date(Date.now() - 60_000).toISOString() });
     await engine.ingest.delivery('uninstall-1', uninstall(1), []);
     await engine.drain();
@@ -48,8 +47,7 @@ describe('an uninstall read while the app is installed again', () => {
   });
 
   it('forgets the token it was about, and marks the shop uninstalled, when nothing was saved since', async () => {
-    let engine: Engine | undefined;
-    engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine!, false) : undefined) });
+    const engine: Engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, false) : undefined) });
     await engine.store.putRecord('session', sessionId, { shop: SHOP, accessToken: 'old-token', updatedAt: new Date(Date.now() - 60_000).toISOString() });
     await engine.ingest.delivery('uninstall-2', uninstall(2), []);
     await engine.drain();
