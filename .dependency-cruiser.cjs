@@ -36,7 +36,8 @@ module.exports = {
     },
     {
       name: 'loyalty-client-imports-no-core',
-      comment: 'The client of the loyalty service is a library of its own: the core uses it, never the other way round.',
+      comment:
+        'The client of the loyalty service is a library of its own: the core uses it, never the other way round.',
       severity: 'error',
       from: { path: '^src/loyalty/' },
       to: { path: '^src/(core|http|composition|sandbox)/|^adapters/' },

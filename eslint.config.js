@@ -24,7 +24,10 @@ export default tseslint.config(
       // A callback declared before the value it closes over is assigned (let x; ... x = new X(() => x)).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -28,7 +28,14 @@ export const PROFILES: Record<string, BenchProfile> = {
   full: {
     name: 'full',
     ack: { runs: 3, seconds: 10, connections: 50 },
-    history: { sizes: [10_000, 100_000, 1_000_000], runs: 3, seconds: 8, connections: 50, readSeconds: 5, readConnections: 4 },
+    history: {
+      sizes: [10_000, 100_000, 1_000_000],
+      runs: 3,
+      seconds: 8,
+      connections: 50,
+      readSeconds: 5,
+      readConnections: 4,
+    },
     drain: { jobs: 3_000, limitPerMinute: 6_000 },
     latency: { orders: 20 },
     postgres: { takeoverOrders: 300, pruneExpired: 200_000, pruneInbox: 5_000, notifySeconds: 5 },
@@ -47,55 +54,129 @@ export const PROFILES: Record<string, BenchProfile> = {
   },
 };
 
-export async function runBench(profile: BenchProfile, log: (line: string) => void = () => undefined, keep: (partial: Record<string, unknown>) => void = () => undefined) {
+export async function runBench(
+  profile: BenchProfile,
+  log: (line: string) => void = () => undefined,
+  keep: (partial: Record<string, unknown>) => void = () => undefined,
+) {
   const started = Date.now();
   // Each figure is kept as soon as it is measured: a long run that fails late loses nothing before.
-  const measured = async <T,>(name: string, what: string, run: () => Promise<T>): Promise<T> => {
+  const measured = async <T>(name: string, what: string, run: () => Promise<T>): Promise<T> => {
     log(what);
     const result = await run();
     keep({ [name]: result });
     return result;
   };
-  const ack = await measured('ack', 'acknowledgement: bare route, HMAC route, bridge on lowdb, on PostgreSQL, two on PostgreSQL ...', () => ackScenario(profile.ack));
-  const platformHang = await measured('platformHang', 'acknowledgement while the store API hangs ...', () => platformHangScenario(profile.ack));
+  const ack = await measured(
+    'ack',
+    'acknowledgement: bare route, HMAC route, bridge on lowdb, on PostgreSQL, two on PostgreSQL ...',
+    () => ackScenario(profile.ack),
+  );
+  const platformHang = await measured('platformHang', 'acknowledgement while the store API hangs ...', () =>
+    platformHangScenario(profile.ack),
+  );
   const history = await measured('history', 'history ...', () => historyScenario(profile.history, log));
-  const drain = await measured('drain', 'drain at the rate limit ...', () => drainScenario(profile.drain.jobs, profile.drain.limitPerMinute));
+  const drain = await measured('drain', 'drain at the rate limit ...', () =>
+    drainScenario(profile.drain.jobs, profile.drain.limitPerMinute),
+  );
   const latency = await measured('latency', 'end-to-end latency ...', () => latencyScenario(profile.latency.orders));
-  const postgres = await measured('postgres', 'PostgreSQL: takeover, pruneSeen, NOTIFY ...', () => postgresScenarios(profile.postgres, log));
-  const lanes = await measured('lanes', 'live during backfill: a resync backlog at the rate limit while live orders arrive ...', () => lanesScenario(profile.lanes, log));
-  const sustained = await measured('sustained', 'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...', () => sustainedScenario(profile.sustained, log));
+  const postgres = await measured('postgres', 'PostgreSQL: takeover, pruneSeen, NOTIFY ...', () =>
+    postgresScenarios(profile.postgres, log),
+  );
+  const lanes = await measured(
+    'lanes',
+    'live during backfill: a resync backlog at the rate limit while live orders arrive ...',
+    () => lanesScenario(profile.lanes, log),
+  );
+  const sustained = await measured(
+    'sustained',
+    'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...',
+    () => sustainedScenario(profile.sustained, log),
+  );
   const largest = (backend: string) => history.filter((point) => point.backend === backend).at(-1);
   const smallest = history.find((point) => point.backend === 'lowdb');
   const lowdbLargest = largest('lowdb');
   const pgLargest = largest('postgres');
   const targets = {
-    ackThroughput: { value: Number(ack.ratioToBare.toFixed(2)), target: '>= 0.50 of bare', met: ack.ratioToBare >= 0.5 },
-    ackDurable: { value: Number(ack.ratioToDurable.toFixed(2)), target: '>= 0.70 of the durable baseline', met: ack.ratioToDurable >= 0.7 },
-    sustainedLowdb: { value: highestHeld(sustained.lowdb), target: `>= 100 a second held ${sustained.seconds} s, drained within 60 s`, met: highestHeld(sustained.lowdb) >= 100 },
+    ackThroughput: {
+      value: Number(ack.ratioToBare.toFixed(2)),
+      target: '>= 0.50 of bare',
+      met: ack.ratioToBare >= 0.5,
+    },
+    ackDurable: {
+      value: Number(ack.ratioToDurable.toFixed(2)),
+      target: '>= 0.70 of the durable baseline',
+      met: ack.ratioToDurable >= 0.7,
+    },
+    sustainedLowdb: {
+      value: highestHeld(sustained.lowdb),
+      target: `>= 100 a second held ${sustained.seconds} s, drained within 60 s`,
+      met: highestHeld(sustained.lowdb) >= 100,
+    },
     ackP99: { value: ack.lowdb.p99, target: '< 50 ms', met: ack.lowdb.p99 < 50 },
-    ackP99PlatformHung: { value: platformHang.hung.p99, target: '< 100 ms', met: platformHang.hung.p99 < 100 && platformHang.hung.non2xx === 0 },
-    ...(ack.postgres ? { ackP99Postgres: { value: ack.postgres.p99, target: '< 100 ms', met: ack.postgres.p99 < 100 } } : {}),
+    ackP99PlatformHung: {
+      value: platformHang.hung.p99,
+      target: '< 100 ms',
+      met: platformHang.hung.p99 < 100 && platformHang.hung.non2xx === 0,
+    },
+    ...(ack.postgres
+      ? { ackP99Postgres: { value: ack.postgres.p99, target: '< 100 ms', met: ack.postgres.p99 < 100 } }
+      : {}),
     historyAckP99: {
-      value: smallest && lowdbLargest ? Number((lowdbLargest.ack.p99 / Math.max(1, smallest.ack.p99)).toFixed(2)) : null,
+      value:
+        smallest && lowdbLargest ? Number((lowdbLargest.ack.p99 / Math.max(1, smallest.ack.p99)).toFixed(2)) : null,
       target: '<= 1.5x from smallest to largest',
       met: !!smallest && !!lowdbLargest && lowdbLargest.ack.p99 <= 1.5 * Math.max(1, smallest.ack.p99),
     },
-    memory: { value: lowdbLargest?.rssMb ?? null, target: '< 300 MB at the largest', met: (lowdbLargest?.rssMb ?? Infinity) < 300 },
-    startup: { value: lowdbLargest?.startupMs ?? null, target: '< 2000 ms at the largest', met: (lowdbLargest?.startupMs ?? Infinity) < 2_000 },
-    listP99: { value: Math.max(lowdbLargest?.listP99 ?? 0, pgLargest?.listP99 ?? 0), target: '< 200 ms at the largest', met: Math.max(lowdbLargest?.listP99 ?? Infinity, pgLargest?.listP99 ?? 0) < 200 },
-    statusP99: { value: Math.max(lowdbLargest?.statusP99 ?? 0, pgLargest?.statusP99 ?? 0), target: '< 200 ms at the largest', met: Math.max(lowdbLargest?.statusP99 ?? Infinity, pgLargest?.statusP99 ?? 0) < 200 },
+    memory: {
+      value: lowdbLargest?.rssMb ?? null,
+      target: '< 300 MB at the largest',
+      met: (lowdbLargest?.rssMb ?? Infinity) < 300,
+    },
+    startup: {
+      value: lowdbLargest?.startupMs ?? null,
+      target: '< 2000 ms at the largest',
+      met: (lowdbLargest?.startupMs ?? Infinity) < 2_000,
+    },
+    listP99: {
+      value: Math.max(lowdbLargest?.listP99 ?? 0, pgLargest?.listP99 ?? 0),
+      target: '< 200 ms at the largest',
+      met: Math.max(lowdbLargest?.listP99 ?? Infinity, pgLargest?.listP99 ?? 0) < 200,
+    },
+    statusP99: {
+      value: Math.max(lowdbLargest?.statusP99 ?? 0, pgLargest?.statusP99 ?? 0),
+      target: '< 200 ms at the largest',
+      met: Math.max(lowdbLargest?.statusP99 ?? Infinity, pgLargest?.statusP99 ?? 0) < 200,
+    },
     drainRate: { value: drain.fractionOfLimit, target: '>= 0.95 of the limit', met: drain.fractionOfLimit >= 0.95 },
     drain429: { value: drain.rateLimited, target: '0', met: drain.rateLimited === 0 },
     latencyP50: { value: latency.p50, target: '< 100 ms', met: latency.p50 < 100 },
-    liveDuringBackfillP99: { value: Math.max(...lanes.map((run) => run.live.p99Ms)), target: '< 10000 ms', met: lanes.every((run) => run.live.p99Ms < 10_000) },
-    backfillShare: { value: Math.min(...lanes.map((run) => run.backfillShare)), target: '>= 0.18 of the limit', met: lanes.every((run) => run.backfillShare >= 0.18) },
-    totalShareDuringBackfill: { value: Math.min(...lanes.map((run) => run.totalShare)), target: '>= 0.95 of the limit, no 429', met: lanes.every((run) => run.totalShare >= 0.95 && run.rateLimited === 0) },
+    liveDuringBackfillP99: {
+      value: Math.max(...lanes.map((run) => run.live.p99Ms)),
+      target: '< 10000 ms',
+      met: lanes.every((run) => run.live.p99Ms < 10_000),
+    },
+    backfillShare: {
+      value: Math.min(...lanes.map((run) => run.backfillShare)),
+      target: '>= 0.18 of the limit',
+      met: lanes.every((run) => run.backfillShare >= 0.18),
+    },
+    totalShareDuringBackfill: {
+      value: Math.min(...lanes.map((run) => run.totalShare)),
+      target: '>= 0.95 of the limit, no 429',
+      met: lanes.every((run) => run.totalShare >= 0.95 && run.rateLimited === 0),
+    },
     ...postgresTargets(ack, postgres),
   };
   return {
     profile: profile.name,
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? '',
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
     seconds: Math.round((Date.now() - started) / 1000),
     ack,
     platformHang,
@@ -112,7 +193,16 @@ export async function runBench(profile: BenchProfile, log: (line: string) => voi
 export function table(result: Awaited<ReturnType<typeof runBench>>): string {
   const { ack, platformHang, history, drain, latency, postgres, lanes, sustained, targets } = result;
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-  const ackRow = (name: string, summary: typeof ack.bare) => row([name, summary.requestsPerSecond, summary.p50, summary.p99, summary.max, summary.non2xx, (summary.requestsPerSecond / ack.bare.requestsPerSecond).toFixed(2)]);
+  const ackRow = (name: string, summary: typeof ack.bare) =>
+    row([
+      name,
+      summary.requestsPerSecond,
+      summary.p50,
+      summary.p99,
+      summary.max,
+      summary.non2xx,
+      (summary.requestsPerSecond / ack.bare.requestsPerSecond).toFixed(2),
+    ]);
   const lines = [
     `loyalty-bridge bench (${result.profile}), ${result.at}, node ${result.machine.node}, ${result.machine.cpus} cores, ${result.seconds} s`,
     '',
@@ -123,18 +213,40 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
     ackRow('durable baseline: append + fdatasync, group commit', ack.durable),
     ackRow('bridge, lowdb (fsync before the answer)', ack.lowdb),
     `| lowdb: acknowledgements ${ack.ratioToDurable.toFixed(2)} of the durable baseline (median of runs in turns); ${ack.foldCatchUp.backlogAtEnd} left to fold at the end, ${ack.foldCatchUp.foldedAfterMs === null ? 'NOT folded within 2 min' : `folded ${(ack.foldCatchUp.foldedAfterMs / 1000).toFixed(1)} s after: acknowledged and folded, ${ack.foldCatchUp.foldedRatioToDurable!.toFixed(2)} of the baseline`} | | | | | | |`,
-    ...(ack.postgres ? [ackRow('bridge, PostgreSQL (commit before the answer)', ack.postgres)] : ['| bridge, PostgreSQL | no server answered | | | | | |']),
+    ...(ack.postgres
+      ? [ackRow('bridge, PostgreSQL (commit before the answer)', ack.postgres)]
+      : ['| bridge, PostgreSQL | no server answered | | | | | |']),
     ...(ack.postgresTwo ? [ackRow('two bridges, one PostgreSQL (load split)', ack.postgresTwo)] : []),
     ackRow('BigCommerce deliveries, store API answering', platformHang.answering),
     ackRow('BigCommerce deliveries, store API hung', platformHang.hung),
     '',
     '| history | orders | start-up ms | RSS MB at start | list p99 ms | status p99 ms | ack p99 ms | ack req/s | RSS MB after load |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...history.map((point) => row([point.backend, point.orders.toLocaleString('en'), point.startupMs, point.rssMb, point.listP99, point.statusP99, point.ack.p99, point.ack.requestsPerSecond, point.rssAfterLoadMb])),
+    ...history.map((point) =>
+      row([
+        point.backend,
+        point.orders.toLocaleString('en'),
+        point.startupMs,
+        point.rssMb,
+        point.listP99,
+        point.statusP99,
+        point.ack.p99,
+        point.ack.requestsPerSecond,
+        point.rssAfterLoadMb,
+      ]),
+    ),
     '',
     '| drain | jobs | limit/min | calls/min | of limit | 429s | seconds |',
     '|---|---|---|---|---|---|---|',
-    row(['backlog into the sandbox', drain.jobs, drain.limitPerMinute, drain.callsPerMinute, drain.fractionOfLimit, drain.rateLimited, drain.seconds]),
+    row([
+      'backlog into the sandbox',
+      drain.jobs,
+      drain.limitPerMinute,
+      drain.callsPerMinute,
+      drain.fractionOfLimit,
+      drain.rateLimited,
+      drain.seconds,
+    ]),
     '',
     '| end to end | orders | p50 ms | p90 ms | max ms |',
     '|---|---|---|---|---|',
@@ -143,17 +255,47 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
     '',
     `| live during backfill | live/s | backlog | limit/min | live p50 ms | live p99 ms | backfill calls/min | backfill of limit | total of limit | 429s | second shop's resync p99 ms | seconds |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...lanes.map((run) => row([run.backend, run.livePerSecond, run.backlog, run.limitPerMinute, run.live.p50Ms, run.live.p99Ms, run.backfillCallsPerMinute, run.backfillShare, run.totalShare, run.rateLimited, run.quietShop.p99Ms, run.seconds])),
+    ...lanes.map((run) =>
+      row([
+        run.backend,
+        run.livePerSecond,
+        run.backlog,
+        run.limitPerMinute,
+        run.live.p50Ms,
+        run.live.p99Ms,
+        run.backfillCallsPerMinute,
+        run.backfillShare,
+        run.totalShare,
+        run.rateLimited,
+        run.quietShop.p99Ms,
+        run.seconds,
+      ]),
+    ),
     '',
     `| sustained pipeline (${sustained.seconds} s held, 5% upstream faults) | rate/s | acknowledged | drained after s | late | lost | doubled | peak inbox | peak active | held |`,
     '|---|---|---|---|---|---|---|---|---|---|',
     ...(['lowdb', 'postgres'] as const).flatMap((backend) =>
-      (sustained[backend] ?? []).map((run) => row([backend, run.ratePerSecond, `${run.acknowledged} of ${run.sent}`, run.drainedAfterSeconds ?? 'not drained', run.late, run.lost, run.doubled, run.peakBacklog.inbox, run.peakBacklog.activeOrders, run.held ? 'yes' : 'NO'])),
+      (sustained[backend] ?? []).map((run) =>
+        row([
+          backend,
+          run.ratePerSecond,
+          `${run.acknowledged} of ${run.sent}`,
+          run.drainedAfterSeconds ?? 'not drained',
+          run.late,
+          run.lost,
+          run.doubled,
+          run.peakBacklog.inbox,
+          run.peakBacklog.activeOrders,
+          run.held ? 'yes' : 'NO',
+        ]),
+      ),
     ),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',
-    ...Object.entries(targets).map(([name, target]) => row([name, String(target.value), target.target, target.met ? 'yes' : 'NO'])),
+    ...Object.entries(targets).map(([name, target]) =>
+      row([name, String(target.value), target.target, target.met ? 'yes' : 'NO']),
+    ),
   ];
   return lines.join('\n');
 }

@@ -8,7 +8,9 @@
 // (The import below is dynamic: a static one would run before this line.)
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  console.error(`loyalty-bridge needs Node.js 22.18 or later (this is ${process.version}): it runs its TypeScript through Node's own type stripping.`);
+  console.error(
+    `loyalty-bridge needs Node.js 22.18 or later (this is ${process.version}): it runs its TypeScript through Node's own type stripping.`,
+  );
   process.exit(1);
 }
 process.env.UV_THREADPOOL_SIZE ??= '16';

@@ -23,7 +23,12 @@ function modulesUnder(dir: string): string[] {
 }
 
 export async function testMap(): Promise<string> {
-  const { output } = await cruise(['test'], { baseDir: ROOT, tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, enhancedResolveOptions: { extensions: ['.ts', '.js'] } });
+  const { output } = await cruise(['test'], {
+    baseDir: ROOT,
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  });
   const testsOf = new Map<string, Set<string>>();
   for (const module of (output as ICruiseResult).modules) {
     if (!module.source.endsWith('.test.ts')) continue;
@@ -45,7 +50,9 @@ export async function testMap(): Promise<string> {
     '|---|---|',
   ];
   for (const module of [...modulesUnder('src'), ...modulesUnder('adapters')].sort()) {
-    const tests = [...(testsOf.get(module) ?? [])].sort().map((test) => `[${test.replace(/^test\//, '')}](${relative('test', test)})`);
+    const tests = [...(testsOf.get(module) ?? [])]
+      .sort()
+      .map((test) => `[${test.replace(/^test\//, '')}](${relative('test', test)})`);
     lines.push(`| \`${module}\` | ${tests.join(', ') || 'through the e2e tests'} |`);
   }
   return `${lines.join('\n')}\n`;

@@ -41,7 +41,8 @@ export class Activity {
     if (last?.at === at) return last;
     const bucket: MinuteCounts = { at, deliveries: {}, calls: {} };
     this.#minutes.push(bucket);
-    while (this.#minutes.length > 0 && (this.#minutes[0]?.at ?? at) <= at - this.#keepMinutes * MINUTE) this.#minutes.shift();
+    while (this.#minutes.length > 0 && (this.#minutes[0]?.at ?? at) <= at - this.#keepMinutes * MINUTE)
+      this.#minutes.shift();
     return bucket;
   }
 
@@ -99,7 +100,9 @@ export class Activity {
       }
     }
     const last = this.#lastDeliveryAt.get(platform);
-    const refused = [...(this.#refused.get(platform) ?? [])].map(([shop, times]) => [shop, times.filter((at) => at >= since).length] as const).filter(([, count]) => count > 0);
+    const refused = [...(this.#refused.get(platform) ?? [])]
+      .map(([shop, times]) => [shop, times.filter((at) => at >= since).length] as const)
+      .filter(([, count]) => count > 0);
     return {
       lastDeliveryAt: last === undefined ? null : new Date(last).toISOString(),
       deliveriesLastHour: deliveries,

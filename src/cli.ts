@@ -80,7 +80,9 @@ async function main(argv: string[]): Promise<number> {
 
   const loaded = loadConfig();
   if (!loaded.ok) {
-    process.stderr.write(`loyalty-bridge: the configuration is invalid, nothing was started:\n${loaded.errors.map((line) => `  ${line}`).join('\n')}\n`);
+    process.stderr.write(
+      `loyalty-bridge: the configuration is invalid, nothing was started:\n${loaded.errors.map((line) => `  ${line}`).join('\n')}\n`,
+    );
     return 1;
   }
   const config: Config = loaded.config;
@@ -105,7 +107,12 @@ async function main(argv: string[]): Promise<number> {
     case 'connect':
       return connect(config, logger, remote, requirePlatform(values.platform), values.store);
     case 'customer':
-      return customer(config, logger, remote, positionals[0], { email: values.email, phone: values.phone, platform: values.platform, shop: values.shop });
+      return customer(config, logger, remote, positionals[0], {
+        email: values.email,
+        phone: values.phone,
+        platform: values.platform,
+        shop: values.shop,
+      });
     case 'migrate':
       return migrate(config, logger, values.to);
     case 'resync': {

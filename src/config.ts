@@ -47,9 +47,12 @@ function insecureUrlProblem(value: string): string | undefined {
   // Not a URL at all: httpUrl() has said so already.
   if (!URL.canParse(value)) return undefined;
   const url = new URL(value);
-  if (url.username || url.password) return 'must not hold a user name or password (user:password@): the address is shown in logs and errors; credentials go in their own settings';
-  if (url.search || url.hash || /[?#]/.test(value)) return 'must not hold a query string or fragment (? or #): the address is shown in logs and errors; credentials go in their own settings';
-  if (!isSecureTransport(url)) return 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])';
+  if (url.username || url.password)
+    return 'must not hold a user name or password (user:password@): the address is shown in logs and errors; credentials go in their own settings';
+  if (url.search || url.hash || /[?#]/.test(value))
+    return 'must not hold a query string or fragment (? or #): the address is shown in logs and errors; credentials go in their own settings';
+  if (!isSecureTransport(url))
+    return 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])';
   return undefined;
 }
 
@@ -69,8 +72,13 @@ const secret = (minLength = 1) =>
 
 const activityId = () =>
   z
-    .preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string({ error: 'must be an activity id' }))
-    .refine((value) => /^[A-Za-z0-9_-]{1,64}$/.test(value), { error: 'must be an activity id (letters, digits, _ or -)' });
+    .preprocess(
+      (value) => (typeof value === 'number' ? String(value) : value),
+      z.string({ error: 'must be an activity id' }),
+    )
+    .refine((value) => /^[A-Za-z0-9_-]{1,64}$/.test(value), {
+      error: 'must be an activity id (letters, digits, _ or -)',
+    });
 
 // Activities as "id=points,id=points" in the environment, or an object in a file.
 const activities = () =>
@@ -78,7 +86,9 @@ const activities = () =>
     (value) => {
       if (typeof value !== 'string') return value;
       const entries = value.split(',').map((pair) => pair.split('=').map((part) => part.trim()));
-      return Object.fromEntries(entries.map(([id, points]) => [id, /^\d+$/.test(points ?? '') ? Number(points) : points]));
+      return Object.fromEntries(
+        entries.map(([id, points]) => [id, /^\d+$/.test(points ?? '') ? Number(points) : points]),
+      );
     },
     z.record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'activity ids are letters, digits, _ or -' }),
@@ -89,25 +99,41 @@ const activities = () =>
 
 const list = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : value,
     z.array(z.string({ error: 'must be a list of words' }).min(1), { error: 'must be a comma-separated list' }),
   );
 
 const yesNo = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? ({ true: true, yes: true, '1': true, false: false, no: false, '0': false } as Record<string, boolean>)[value.toLowerCase()] ?? value : value),
+    (value) =>
+      typeof value === 'string'
+        ? (({ true: true, yes: true, '1': true, false: false, no: false, '0': false } as Record<string, boolean>)[
+            value.toLowerCase()
+          ] ?? value)
+        : value,
     z.boolean({ error: 'must be true or false' }),
   );
 
 const decimalText = () =>
   z.preprocess(
     (value) => (typeof value === 'number' ? String(value) : value),
-    z.string({ error: 'must be an amount like 10 or 9.99' }).regex(/^\d+(\.\d+)?$/, { error: 'must be an amount like 10 or 9.99' }),
+    z
+      .string({ error: 'must be an amount like 10 or 9.99' })
+      .regex(/^\d+(\.\d+)?$/, { error: 'must be an amount like 10 or 9.99' }),
   );
 
 const positiveNumber = () => {
   const error = 'must be a positive number';
-  return z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number({ error }).positive({ error }).max(1_000_000, { error }));
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.number({ error }).positive({ error }).max(1_000_000, { error }),
+  );
 };
 
 const regexText = () =>
@@ -143,9 +169,19 @@ const wholeNumberText = (value: unknown) => (typeof value === 'string' && /^\d+$
 const codeCampaigns = () =>
   z.preprocess(
     namedValues,
-    z.record(z.string().min(1), z.preprocess(wholeNumberText, z.number({ error: 'campaign ids must be whole numbers' }).int({ error: 'campaign ids must be whole numbers' }).positive({ error: 'campaign ids must be whole numbers' })), {
-      error: 'must be a list like SPRING=12,FRIEND=13',
-    }),
+    z.record(
+      z.string().min(1),
+      z.preprocess(
+        wholeNumberText,
+        z
+          .number({ error: 'campaign ids must be whole numbers' })
+          .int({ error: 'campaign ids must be whole numbers' })
+          .positive({ error: 'campaign ids must be whole numbers' }),
+      ),
+      {
+        error: 'must be a list like SPRING=12,FRIEND=13',
+      },
+    ),
   );
 
 // Order-id prefixes as "woocommerce=1,bigcommerce=2,shopify:a.myshopify.com=3", or an object in a file.
@@ -154,7 +190,9 @@ const orderIdPrefixes = () =>
     namedValues,
     z
       .record(
-        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:/-]+)?$/, { error: 'targets are a platform, or platform:shop' }),
+        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:/-]+)?$/, {
+          error: 'targets are a platform, or platform:shop',
+        }),
         z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
         { error: 'must be a list like woocommerce=1,bigcommerce=2' },
       )
@@ -172,7 +210,10 @@ const spendBands = () =>
     z
       .record(
         z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, { error: 'thresholds are order totals like 0, 50 or 49.50' }),
-        z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' })),
+        z.preprocess(
+          (value) => (typeof value === 'number' ? String(value) : value),
+          z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' }),
+        ),
         { error: 'must be a list like 0=1,50=7,200=9 (order total from which = activity id)' },
       )
       .superRefine((bands, ctx) => {
@@ -191,31 +232,67 @@ const returnActivities = () =>
     namedValues,
     z.record(
       z.string().regex(/^[1-9]\d{0,8}$/, { error: 'points are whole numbers like 500' }),
-      z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' })),
+      z.preprocess(
+        (value) => (typeof value === 'number' ? String(value) : value),
+        z.string().regex(ACTIVITY_ID, { error: 'activity ids are letters, digits, _ or -' }),
+      ),
       { error: 'must be a list like 500=21,1000=22 (points = activity id)' },
     ),
   );
 
 const onOff = () =>
   z.preprocess(
-    (value) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : typeof value === 'string' ? ({ true: 'on', yes: 'on', '1': 'on', false: 'off', no: 'off', '0': 'off' } as Record<string, string>)[value.toLowerCase()] ?? value.toLowerCase() : value),
+    (value) =>
+      typeof value === 'boolean'
+        ? value
+          ? 'on'
+          : 'off'
+        : typeof value === 'string'
+          ? (({ true: 'on', yes: 'on', '1': 'on', false: 'off', no: 'off', '0': 'off' } as Record<string, string>)[
+              value.toLowerCase()
+            ] ?? value.toLowerCase())
+          : value,
     z.enum(['on', 'off'], { error: 'must be on or off' }),
   );
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 const scopes = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
-    z.array(z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, { error: 'scopes look like read_orders' }), { error: 'must be a comma-separated list of scopes' }).min(1, { error: 'must name at least read_orders' }),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : value,
+    z
+      .array(
+        z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, {
+          error: 'scopes look like read_orders',
+        }),
+        { error: 'must be a comma-separated list of scopes' },
+      )
+      .min(1, { error: 'must name at least read_orders' }),
   );
 
 /** Shop domains as "a.myshopify.com,b.myshopify.com" in the environment, or a list in a file. */
 const shopList = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean) : value),
-    z.array(z.string({ error: 'must be shops like your-store.myshopify.com' }).regex(SHOP_DOMAIN, { error: 'must be shops like your-store.myshopify.com,another.myshopify.com' }), {
-      error: 'must be a comma-separated list of shops like your-store.myshopify.com',
-    }),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim().toLowerCase())
+            .filter(Boolean)
+        : value,
+    z.array(
+      z
+        .string({ error: 'must be shops like your-store.myshopify.com' })
+        .regex(SHOP_DOMAIN, { error: 'must be shops like your-store.myshopify.com,another.myshopify.com' }),
+      {
+        error: 'must be a comma-separated list of shops like your-store.myshopify.com',
+      },
+    ),
   );
 
 const STORE_HASH = /^[a-z0-9]{1,32}$/;
@@ -223,10 +300,21 @@ const STORE_HASH = /^[a-z0-9]{1,32}$/;
 /** BigCommerce store hashes as "abc123,def456" in the environment, or a list in a file. */
 const storeHashList = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value),
-    z.array(z.string({ error: 'must be store hashes like abc123' }).regex(STORE_HASH, { error: 'must be store hashes (from the API path) like abc123,def456' }), {
-      error: 'must be a comma-separated list of store hashes like abc123,def456',
-    }),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : value,
+    z.array(
+      z
+        .string({ error: 'must be store hashes like abc123' })
+        .regex(STORE_HASH, { error: 'must be store hashes (from the API path) like abc123,def456' }),
+      {
+        error: 'must be a comma-separated list of store hashes like abc123,def456',
+      },
+    ),
   );
 
 const logLevel = () =>
@@ -291,7 +379,9 @@ export const configSchema = z
     SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
     DATABASE_URL: z
       .string({ error: 'must be a postgres:// URL' })
-      .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), { error: 'must be a URL like postgres://user@host:5432/database' })
+      .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), {
+        error: 'must be a URL like postgres://user@host:5432/database',
+      })
       .optional(),
     DATABASE_POOL_SIZE: wholeNumber(2, 200),
 
@@ -314,7 +404,9 @@ export const configSchema = z
     SHOPIFY_API_KEY: text().optional(),
     SHOPIFY_API_SECRET: secret().optional(),
     SHOPIFY_API_SECRET_PREVIOUS: secret().optional(),
-    SHOPIFY_API_VERSION: z.string({ error: 'must be a version like 2026-10' }).regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { error: 'must be a Shopify API version like 2026-10' }),
+    SHOPIFY_API_VERSION: z
+      .string({ error: 'must be a version like 2026-10' })
+      .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { error: 'must be a Shopify API version like 2026-10' }),
     SHOPIFY_SCOPES: scopes(),
     SHOPIFY_BULK_THRESHOLD: wholeNumber(1, 10_000_000),
     SHOPIFY_SHOP: z
@@ -355,12 +447,22 @@ export const configSchema = z
     // is more useful than one vague line.
     if (config.LOYALTY_BASE_URL) {
       for (const key of ['LOYALTY_API_KEY', 'LOYALTY_BRAND_ID'] as const) {
-        if (!config[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when LOYALTY_BASE_URL is set' });
+        if (!config[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when LOYALTY_BASE_URL is set' });
       }
     }
     // Shopify's grants need the client id beside the secret.
-    if (config.SHOPIFY_API_SECRET && !config.SHOPIFY_ADMIN_TOKEN && (config.SHOPIFY_SHOP || config.SHOPIFY_APP_URL) && !config.SHOPIFY_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_KEY'], message: "is required to get Admin API access: set it to the app's client id (Dev Dashboard, Settings)" });
+    if (
+      config.SHOPIFY_API_SECRET &&
+      !config.SHOPIFY_ADMIN_TOKEN &&
+      (config.SHOPIFY_SHOP || config.SHOPIFY_APP_URL) &&
+      !config.SHOPIFY_API_KEY
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHOPIFY_API_KEY'],
+        message: "is required to get Admin API access: set it to the app's client id (Dev Dashboard, Settings)",
+      });
     }
     // In sandbox mode the sandbox is the service: an activity it does not have would be refused at the first earn.
     // Checked only on values that parsed: a bad one has its own line already.
@@ -368,28 +470,64 @@ export const configSchema = z
     if (!config.LOYALTY_BASE_URL && parsed(config.SANDBOX_ACTIVITIES)) {
       for (const band of Array.isArray(config.LOYALTY_EARN_ACTIVITIES) ? config.LOYALTY_EARN_ACTIVITIES : []) {
         if (config.SANDBOX_ACTIVITIES[band.activityId] === undefined) {
-          ctx.addIssue({ code: 'custom', path: ['LOYALTY_EARN_ACTIVITIES'], message: `activity ${band.activityId} (from ${band.from}) is not one of SANDBOX_ACTIVITIES; add it there, like ${band.activityId}=250` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['LOYALTY_EARN_ACTIVITIES'],
+            message: `activity ${band.activityId} (from ${band.from}) is not one of SANDBOX_ACTIVITIES; add it there, like ${band.activityId}=250`,
+          });
         }
       }
-      for (const [points, activityId] of Object.entries(parsed(config.REDEEM_RETURN_ACTIVITIES) ? config.REDEEM_RETURN_ACTIVITIES : {})) {
+      for (const [points, activityId] of Object.entries(
+        parsed(config.REDEEM_RETURN_ACTIVITIES) ? config.REDEEM_RETURN_ACTIVITIES : {},
+      )) {
         const gives = config.SANDBOX_ACTIVITIES[activityId];
         if (gives !== Number(points)) {
-          ctx.addIssue({ code: 'custom', path: ['REDEEM_RETURN_ACTIVITIES'], message: `activity ${activityId} must give ${points} points, and SANDBOX_ACTIVITIES ${gives === undefined ? 'does not have it' : `gives ${gives}`}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['REDEEM_RETURN_ACTIVITIES'],
+            message: `activity ${activityId} must give ${points} points, and SANDBOX_ACTIVITIES ${gives === undefined ? 'does not have it' : `gives ${gives}`}`,
+          });
         }
       }
     }
     // The single-click app: the client secret checks its JWTs and exchanges codes; its callbacks live at PUBLIC_URL.
     if (config.BIGCOMMERCE_CLIENT_ID) {
-      if (!config.BIGCOMMERCE_CLIENT_SECRET) ctx.addIssue({ code: 'custom', path: ['BIGCOMMERCE_CLIENT_SECRET'], message: "is required with BIGCOMMERCE_CLIENT_ID: the app's client secret (Developer Portal, View Client ID)" });
-      if (!config.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: "is required with BIGCOMMERCE_CLIENT_ID: the bridge's https address, where BigCommerce calls the app's auth, load and uninstall callbacks" });
+      if (!config.BIGCOMMERCE_CLIENT_SECRET)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BIGCOMMERCE_CLIENT_SECRET'],
+          message: "is required with BIGCOMMERCE_CLIENT_ID: the app's client secret (Developer Portal, View Client ID)",
+        });
+      if (!config.PUBLIC_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message:
+            "is required with BIGCOMMERCE_CLIENT_ID: the bridge's https address, where BigCommerce calls the app's auth, load and uninstall callbacks",
+        });
     }
     // Only the merchant's shops earn: with a Shopify secret and no way for any shop to be allowed, every delivery would be ignored.
     const operatorCanInstall = Boolean(config.SHOPIFY_API_KEY && (config.SHOPIFY_APP_URL || config.PUBLIC_URL));
-    if (config.SHOPIFY_API_SECRET && !config.SHOPIFY_SHOP && config.SHOPIFY_SHOPS.length === 0 && !config.SHOPIFY_OPEN_INSTALLS && !operatorCanInstall) {
-      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_SHOPS'], message: 'is required with SHOPIFY_API_SECRET: list the shops whose orders earn (your-store.myshopify.com), or set SHOPIFY_SHOP, or SHOPIFY_API_KEY and SHOPIFY_APP_URL to install shops from the dashboard' });
+    if (
+      config.SHOPIFY_API_SECRET &&
+      !config.SHOPIFY_SHOP &&
+      config.SHOPIFY_SHOPS.length === 0 &&
+      !config.SHOPIFY_OPEN_INSTALLS &&
+      !operatorCanInstall
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHOPIFY_SHOPS'],
+        message:
+          'is required with SHOPIFY_API_SECRET: list the shops whose orders earn (your-store.myshopify.com), or set SHOPIFY_SHOP, or SHOPIFY_API_KEY and SHOPIFY_APP_URL to install shops from the dashboard',
+      });
     }
     if (config.SHOPIFY_API_SECRET_PREVIOUS && !config.SHOPIFY_API_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SHOPIFY_API_SECRET'], message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHOPIFY_API_SECRET'],
+        message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)',
+      });
     }
   });
 
@@ -485,14 +623,15 @@ export const isSandboxMode = (config: Config): boolean => !config.LOYALTY_BASE_U
 export const hasPlatform = (config: Config): boolean =>
   Boolean(
     config.SHOPIFY_API_SECRET ||
-      config.SHOPIFY_ADMIN_TOKEN ||
-      config.WOOCOMMERCE_WEBHOOK_SECRET ||
-      config.WOOCOMMERCE_URL ||
-      config.BIGCOMMERCE_CLIENT_ID ||
-      config.BIGCOMMERCE_CLIENT_SECRET ||
-      config.BIGCOMMERCE_WEBHOOK_SECRET ||
-      config.BIGCOMMERCE_STORE_HASH,
+    config.SHOPIFY_ADMIN_TOKEN ||
+    config.WOOCOMMERCE_WEBHOOK_SECRET ||
+    config.WOOCOMMERCE_URL ||
+    config.BIGCOMMERCE_CLIENT_ID ||
+    config.BIGCOMMERCE_CLIENT_SECRET ||
+    config.BIGCOMMERCE_WEBHOOK_SECRET ||
+    config.BIGCOMMERCE_STORE_HASH,
   );
 
 /** The demo store runs on a first run only: the sandbox, and no store of the merchant's. */
-export const runsDemoStore = (config: Config): boolean => config.DEMO_STORE === 'auto' && isSandboxMode(config) && !hasPlatform(config);
+export const runsDemoStore = (config: Config): boolean =>
+  config.DEMO_STORE === 'auto' && isSandboxMode(config) && !hasPlatform(config);

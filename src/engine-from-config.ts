@@ -23,8 +23,11 @@ export function loyaltyClientFromConfig(
   extra: Pick<LoyaltyClientOptions, 'baseUrl' | 'onAttempt'> & { sandbox?: SandboxCredentials | undefined },
 ): LoyaltyClient {
   const { sandbox, ...options } = extra;
-  const credentials = isSandboxMode(config) ? sandbox : { apiKey: config.LOYALTY_API_KEY ?? '', brandId: config.LOYALTY_BRAND_ID ?? '' };
-  if (!credentials) throw new Error('in sandbox mode the loyalty client needs the sandbox credentials (bridgeSandboxCredentials)');
+  const credentials = isSandboxMode(config)
+    ? sandbox
+    : { apiKey: config.LOYALTY_API_KEY ?? '', brandId: config.LOYALTY_BRAND_ID ?? '' };
+  if (!credentials)
+    throw new Error('in sandbox mode the loyalty client needs the sandbox credentials (bridgeSandboxCredentials)');
   const { apiKey, brandId } = credentials;
   return new LoyaltyClient({
     ...options,
@@ -33,12 +36,22 @@ export function loyaltyClientFromConfig(
     timeoutMs: config.LOYALTY_TIMEOUT_MS,
     maxRetries: config.LOYALTY_MAX_RETRIES,
     limiter: opened.sharedLimiter
-      ? opened.sharedLimiter(config.LOYALTY_RATE_LIMIT_PER_MINUTE, apiKey, config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000)
-      : createRateLimiter({ limit: config.LOYALTY_RATE_LIMIT_PER_MINUTE, windowMs: config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000 }),
+      ? opened.sharedLimiter(
+          config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+          apiKey,
+          config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000,
+        )
+      : createRateLimiter({
+          limit: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+          windowMs: config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000,
+        }),
   });
 }
 
-export function engineOptionsFromConfig(config: Config, parts: { store: LedgerStore; client: LoyaltyClient; logger: Logger; platforms: Platforms }): EngineOptions {
+export function engineOptionsFromConfig(
+  config: Config,
+  parts: { store: LedgerStore; client: LoyaltyClient; logger: Logger; platforms: Platforms },
+): EngineOptions {
   const { store, client, logger, platforms } = parts;
   return {
     dataDir: config.DATA_DIR,

@@ -31,5 +31,11 @@ export async function bridgeSandboxCredentials(config: Config, store: RecordAcce
 
 const isUsable = (value: unknown): value is SandboxCredentials => {
   const { apiKey, brandId } = (value ?? {}) as Partial<Record<keyof SandboxCredentials, unknown>>;
-  return typeof apiKey === 'string' && typeof brandId === 'string' && apiKey !== '' && brandId !== '' && !arePublic({ apiKey, brandId });
+  return (
+    typeof apiKey === 'string' &&
+    typeof brandId === 'string' &&
+    apiKey !== '' &&
+    brandId !== '' &&
+    !arePublic({ apiKey, brandId })
+  );
 };

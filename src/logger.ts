@@ -42,14 +42,22 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
-export function createLogger({ level = 'info', pretty = process.stdout.isTTY === true, destination }: LoggerOptions = {}): Logger {
+export function createLogger({
+  level = 'info',
+  pretty = process.stdout.isTTY === true,
+  destination,
+}: LoggerOptions = {}): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service: 'loyalty-bridge' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   if (destination) return pino(options, destination);
-  if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } } });
+  if (pretty)
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } },
+    });
   return pino(options);
 }
 

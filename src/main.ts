@@ -59,7 +59,12 @@ export interface RunningBridge {
 }
 
 /** The sandbox as configured, taking these credentials, its state and controls opened by the admin token too. */
-export function sandboxFromConfig(config: Config, credentials: SandboxCredentials, adminToken: string | undefined, loopbackHostOnly = false): Sandbox {
+export function sandboxFromConfig(
+  config: Config,
+  credentials: SandboxCredentials,
+  adminToken: string | undefined,
+  loopbackHostOnly = false,
+): Sandbox {
   return createSandbox({
     ...credentials,
     adminToken,
@@ -86,11 +91,21 @@ export interface BridgeOptions {
   bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number };
 }
 
-export async function startBridge(configured: Config, logger: Logger, options: BridgeOptions = {}): Promise<RunningBridge> {
+export async function startBridge(
+  configured: Config,
+  logger: Logger,
+  options: BridgeOptions = {},
+): Promise<RunningBridge> {
   // A first run: the demo store's deliveries are checked with secrets made for this run.
   const secrets = runsDemoStore(configured) ? demoSecrets() : undefined;
   const config: Config = secrets
-    ? { ...configured, SHOPIFY_API_SECRET: secrets.shopify, SHOPIFY_SHOPS: [DEMO_SHOPIFY_SHOP], WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce, WOOCOMMERCE_URL: DEMO_WOO_SITE }
+    ? {
+        ...configured,
+        SHOPIFY_API_SECRET: secrets.shopify,
+        SHOPIFY_SHOPS: [DEMO_SHOPIFY_SHOP],
+        WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce,
+        WOOCOMMERCE_URL: DEMO_WOO_SITE,
+      }
     : configured;
   const sandboxMode = isSandboxMode(config);
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
@@ -138,7 +153,12 @@ export async function startBridge(configured: Config, logger: Logger, options: B
 
   let engine: Engine;
   try {
-    engine = await openEngine({ ...engineOptionsFromConfig(config, { store, client, logger, platforms }), opened: openReport, owner: instance, onPauseChange: (paused) => health.setPaused(paused) });
+    engine = await openEngine({
+      ...engineOptionsFromConfig(config, { store, client, logger, platforms }),
+      opened: openReport,
+      owner: instance,
+      onPauseChange: (paused) => health.setPaused(paused),
+    });
   } catch (error) {
     await opened.release();
     throw error;
@@ -157,14 +177,32 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   const onShopRefused = (platform: string, shop: string) => activity.recordRefusedShop(platform, shop);
   const webhooks: Record<string, WebhookHandler> = {};
   // One reader for every platform's route: the limits on bodies read at once hold across them.
-  const readBody = bodyReader({ maxBytes: config.WEBHOOK_MAX_BODY_BYTES, deadlineMs: config.WEBHOOK_BODY_TIMEOUT_SECONDS * 1000, concurrentReads: config.WEBHOOK_CONCURRENT_READS });
+  const readBody = bodyReader({
+    maxBytes: config.WEBHOOK_MAX_BODY_BYTES,
+    deadlineMs: config.WEBHOOK_BODY_TIMEOUT_SECONDS * 1000,
+    concurrentReads: config.WEBHOOK_CONCURRENT_READS,
+  });
   const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
-  for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<[string, PlatformAdapter<unknown> | undefined]>) {
-    const admitShop = platform === 'shopify' ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access) : platform === 'bigcommerce' ? platforms.bigcommerceAllowed.admit : undefined;
+  for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<
+    [string, PlatformAdapter<unknown> | undefined]
+  >) {
+    const admitShop =
+      platform === 'shopify'
+        ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access)
+        : platform === 'bigcommerce'
+          ? platforms.bigcommerceAllowed.admit
+          : undefined;
     // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (register.ts).
     const declared = platform === 'shopify' ? platforms.shopify?.declared : undefined;
-    const onStored = declared ? (info: DeliveryInfo, result: 'accepted' | 'duplicate') => declared.note(info, result) : undefined;
-    if (adapter) webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, { ...routeOptions, ...(admitShop ? { admitShop } : {}), ...(onStored ? { onStored } : {}) });
+    const onStored = declared
+      ? (info: DeliveryInfo, result: 'accepted' | 'duplicate') => declared.note(info, result)
+      : undefined;
+    if (adapter)
+      webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, {
+        ...routeOptions,
+        ...(admitShop ? { admitShop } : {}),
+        ...(onStored ? { onStored } : {}),
+      });
   }
   const reconciler = new Reconciler({
     sources: platforms.sources,
@@ -178,8 +216,18 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     discover: () => platforms.discoverStores(),
   });
   platforms.onShopifyScopesChanged = (shop, scopes) => {
-    logger.info({ shop, scopes }, 'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again');
-    void reconciler.checkAllSubscriptions('shopify', shop).catch((error: unknown) => logger.warn({ err: error, shop }, 'could not check the shop after its scopes changed; the next reconciliation tries again'));
+    logger.info(
+      { shop, scopes },
+      'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again',
+    );
+    void reconciler
+      .checkAllSubscriptions('shopify', shop)
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, shop },
+          'could not check the shop after its scopes changed; the next reconciliation tries again',
+        ),
+      );
   };
   const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
   // A store connected or installed: its webhooks made and its recent orders read, after the platform's request was answered.
@@ -196,7 +244,9 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,
-    secrets: [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string => Boolean(secret)),
+    secrets: [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string =>
+      Boolean(secret),
+    ),
   });
   const bigcommerce =
     config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL
@@ -213,20 +263,22 @@ export async function startBridge(configured: Config, logger: Logger, options: B
           uninstallChecks: options.bigCommerceUninstallChecks,
         })
       : undefined;
-  const admin = shopify.admin(adminApi({
-    token: adminToken,
-    sandbox: Boolean(sandbox),
-    demo: Boolean(secrets),
-    tokenLabel: config.ADMIN_TOKEN_LABEL,
-    engine,
-    platforms,
-    reconciler,
-    resyncJobs,
-    client,
-    health,
-    activity,
-    logger,
-  }));
+  const admin = shopify.admin(
+    adminApi({
+      token: adminToken,
+      sandbox: Boolean(sandbox),
+      demo: Boolean(secrets),
+      tokenLabel: config.ADMIN_TOKEN_LABEL,
+      engine,
+      platforms,
+      reconciler,
+      resyncJobs,
+      client,
+      health,
+      activity,
+      logger,
+    }),
+  );
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
@@ -244,7 +296,13 @@ export async function startBridge(configured: Config, logger: Logger, options: B
     dashboard: dashboard(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: wooCallbackRoutes({ store, stores: platforms.woocommerce, logger, addresses: platforms.storeAddresses, onConnected: storeAdded('woocommerce') }),
+    woocommerceAuth: wooCallbackRoutes({
+      store,
+      stores: platforms.woocommerce,
+      logger,
+      addresses: platforms.storeAddresses,
+      onConnected: storeAdded('woocommerce'),
+    }),
     ...(bigcommerce ? { bigcommerceApp: bigcommerce.routes } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
@@ -254,22 +312,45 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   reconciler.start();
   bigcommerce?.start();
   // What the last checks found stays visible in the metrics across a restart, until the next check says otherwise.
-  for (const { value } of await store.listRecords<SubscriptionHealth>('platform-health')) metrics.reportSubscriptions(value);
+  for (const { value } of await store.listRecords<SubscriptionHealth>('platform-health'))
+    metrics.reportSubscriptions(value);
   // Subscriptions kept right without a command: checked now, in the background, and on every reconciliation.
-  void reconciler.checkAllSubscriptions().catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
+  void reconciler
+    .checkAllSubscriptions()
+    .catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
 
   // Origin and path only: logs are collected and read widely, and an address can carry a key.
   const shownBaseUrl = shownUrl(loyaltyBaseUrl).replace(/\/+$/, '');
   logger.info(
-    { port: http.port, url: http.localUrl, instance, mode: sandbox ? 'sandbox' : 'live', store: store.kind, loyaltyBaseUrl: shownBaseUrl, dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined, webhooks: Object.keys(webhooks), reconciled: reconciler.platforms },
+    {
+      port: http.port,
+      url: http.localUrl,
+      instance,
+      mode: sandbox ? 'sandbox' : 'live',
+      store: store.kind,
+      loyaltyBaseUrl: shownBaseUrl,
+      dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined,
+      webhooks: Object.keys(webhooks),
+      reconciled: reconciler.platforms,
+    },
     sandbox
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${shownBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${shownBaseUrl}`,
   );
 
   // A store connected through the dashboard is the merchant's own: no demo then.
-  const connected = (await platforms.woocommerce.list()).some((each) => each.via === 'connect') || (await platforms.bigcommerce.list()).some((each) => each.via === 'app');
-  demo = secrets && !connected ? new DemoStore({ url: http.localUrl, secrets, logger, ...(options.demoPaceMs ? { paceMs: options.demoPaceMs } : {}) }) : undefined;
+  const connected =
+    (await platforms.woocommerce.list()).some((each) => each.via === 'connect') ||
+    (await platforms.bigcommerce.list()).some((each) => each.via === 'app');
+  demo =
+    secrets && !connected
+      ? new DemoStore({
+          url: http.localUrl,
+          secrets,
+          logger,
+          ...(options.demoPaceMs ? { paceMs: options.demoPaceMs } : {}),
+        })
+      : undefined;
   if (demo) {
     demo.start();
     logger.info(
@@ -279,7 +360,13 @@ export async function startBridge(configured: Config, logger: Logger, options: B
   }
   const signInUrl = !config.ADMIN_TOKEN && adminToken ? `${http.localUrl}/admin/#token=${adminToken}` : undefined;
   // For the person at this terminal, never a log line; the fragment never reaches a server.
-  if (signInUrl) tellThePersonAtTheTerminal({ text: `Open the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)`, fileName: 'sign-in-link.txt', dataDir: config.DATA_DIR, logger });
+  if (signInUrl)
+    tellThePersonAtTheTerminal({
+      text: `Open the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)`,
+      fileName: 'sign-in-link.txt',
+      dataDir: config.DATA_DIR,
+      logger,
+    });
 
   return {
     http,
@@ -304,7 +391,10 @@ export async function startBridge(configured: Config, logger: Logger, options: B
       demo?.stop();
       gate.draining = true;
       if (config.SHUTDOWN_GRACE_SECONDS > 0) {
-        logger.info({ seconds: config.SHUTDOWN_GRACE_SECONDS }, 'stopping: not ready any more, still taking deliveries while the load balancer moves away');
+        logger.info(
+          { seconds: config.SHUTDOWN_GRACE_SECONDS },
+          'stopping: not ready any more, still taking deliveries while the load balancer moves away',
+        );
         await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_SECONDS * 1000));
       }
       gate.open = false;

@@ -70,10 +70,21 @@ export class Metrics {
    */
   constructor({ shopLabels = false }: { shopLabels?: boolean } = {}) {
     this.#shopLabels = shopLabels;
-    const help = 'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, at the last check of each shop';
+    const help =
+      'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, at the last check of each shop';
     this.subscriptionProblems = shopLabels
-      ? new Gauge({ name: 'loyalty_bridge_subscription_problems', help: `${help}, by platform, shop and kind`, labelNames: ['platform', 'shop', 'kind'] as const, registers: [this.registry] })
-      : new Gauge({ name: 'loyalty_bridge_subscription_problems', help: `${help}, by platform and kind (shops summed; METRICS_SHOP_LABELS=true for each shop)`, labelNames: ['platform', 'kind'] as const, registers: [this.registry] });
+      ? new Gauge({
+          name: 'loyalty_bridge_subscription_problems',
+          help: `${help}, by platform, shop and kind`,
+          labelNames: ['platform', 'shop', 'kind'] as const,
+          registers: [this.registry],
+        })
+      : new Gauge({
+          name: 'loyalty_bridge_subscription_problems',
+          help: `${help}, by platform and kind (shops summed; METRICS_SHOP_LABELS=true for each shop)`,
+          labelNames: ['platform', 'kind'] as const,
+          registers: [this.registry],
+        });
     const sources = () => this.#sources;
     collectDefaultMetrics({ register: this.registry, prefix: 'loyalty_bridge_' });
     const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
@@ -86,16 +97,38 @@ export class Metrics {
           if (value !== undefined) this.set(value);
         },
       });
-    gauge('loyalty_bridge_jobs_pending', 'Orders not yet where they belong (in memory or in the database): due, under way, or waiting for a retry or a pending period', async () => (await sources().store?.())?.activeOrders);
-    gauge('loyalty_bridge_calls_in_flight', 'Orders a worker of this instance is calling for now', () => sources().inFlight?.());
-    gauge('loyalty_bridge_inbox_backlog', 'Acknowledged deliveries not yet read and folded into their orders', async () => (await sources().store?.())?.inboxBacklog);
+    gauge(
+      'loyalty_bridge_jobs_pending',
+      'Orders not yet where they belong (in memory or in the database): due, under way, or waiting for a retry or a pending period',
+      async () => (await sources().store?.())?.activeOrders,
+    );
+    gauge('loyalty_bridge_calls_in_flight', 'Orders a worker of this instance is calling for now', () =>
+      sources().inFlight?.(),
+    );
+    gauge(
+      'loyalty_bridge_inbox_backlog',
+      'Acknowledged deliveries not yet read and folded into their orders',
+      async () => (await sources().store?.())?.inboxBacklog,
+    );
     gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
-    gauge('loyalty_bridge_upstream_paused', '1 while every loyalty call is paused because the service refuses our credentials', () => {
-      const paused = sources().paused?.();
-      return paused === undefined ? undefined : Number(paused);
-    });
-    gauge('loyalty_bridge_rate_limiter_queued', 'Calls waiting for their turn in the outbound rate limiter', () => sources().limiter?.().queued);
-    gauge('loyalty_bridge_rate_limiter_window_calls', 'Calls started in the last minute', () => sources().limiter?.().startedInWindow);
+    gauge(
+      'loyalty_bridge_upstream_paused',
+      '1 while every loyalty call is paused because the service refuses our credentials',
+      () => {
+        const paused = sources().paused?.();
+        return paused === undefined ? undefined : Number(paused);
+      },
+    );
+    gauge(
+      'loyalty_bridge_rate_limiter_queued',
+      'Calls waiting for their turn in the outbound rate limiter',
+      () => sources().limiter?.().queued,
+    );
+    gauge(
+      'loyalty_bridge_rate_limiter_window_calls',
+      'Calls started in the last minute',
+      () => sources().limiter?.().startedInWindow,
+    );
     // One read of the lanes per scrape, shared by the three gauges (it counts the backlog).
     let lanesRead: { at: number; value: Promise<Record<Lane, LaneStatus>> | undefined } | undefined;
     const lanes = () => {
@@ -114,23 +147,48 @@ export class Metrics {
           for (const lane of LANES) this.set({ lane }, read(figures[lane]));
         },
       });
-    perLane('loyalty_bridge_lane_due', 'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)', (lane) => lane.due);
-    perLane('loyalty_bridge_lane_calls_last_minute', 'Loyalty calls this instance made in the last minute, per lane', (lane) => lane.callsLastMinute);
-    perLane('loyalty_bridge_lane_oldest_wait_seconds', 'How long the longest-waiting due order of the lane has waited', (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0));
-    gauge('loyalty_bridge_rate_limiter_limit', 'Calls a minute the limiter allows', () => sources().limiter?.().effectiveLimit);
+    perLane(
+      'loyalty_bridge_lane_due',
+      'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)',
+      (lane) => lane.due,
+    );
+    perLane(
+      'loyalty_bridge_lane_calls_last_minute',
+      'Loyalty calls this instance made in the last minute, per lane',
+      (lane) => lane.callsLastMinute,
+    );
+    perLane(
+      'loyalty_bridge_lane_oldest_wait_seconds',
+      'How long the longest-waiting due order of the lane has waited',
+      (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0),
+    );
+    gauge(
+      'loyalty_bridge_rate_limiter_limit',
+      'Calls a minute the limiter allows',
+      () => sources().limiter?.().effectiveLimit,
+    );
   }
 
   /** One shop's last check: every kind is set, to 0 when gone, and other shops' figures are left as they are. */
   reportSubscriptions(health: SubscriptionHealth): void {
-    const byKind = new Map(SUBSCRIPTION_PROBLEM_KINDS.map((kind) => [kind as string, health.problems.filter((problem) => problem.kind === kind).length]));
+    const byKind = new Map(
+      SUBSCRIPTION_PROBLEM_KINDS.map((kind) => [
+        kind as string,
+        health.problems.filter((problem) => problem.kind === kind).length,
+      ]),
+    );
     this.#problemsByShop.set(`${health.platform}:${health.shop}`, { platform: health.platform, byKind });
     for (const kind of SUBSCRIPTION_PROBLEM_KINDS) {
       if (this.#shopLabels) {
-        (this.subscriptionProblems as Gauge<'platform' | 'shop' | 'kind'>).set({ platform: health.platform, shop: health.shop, kind }, byKind.get(kind) ?? 0);
+        (this.subscriptionProblems as Gauge<'platform' | 'shop' | 'kind'>).set(
+          { platform: health.platform, shop: health.shop, kind },
+          byKind.get(kind) ?? 0,
+        );
         continue;
       }
       let sum = 0;
-      for (const shop of this.#problemsByShop.values()) if (shop.platform === health.platform) sum += shop.byKind.get(kind) ?? 0;
+      for (const shop of this.#problemsByShop.values())
+        if (shop.platform === health.platform) sum += shop.byKind.get(kind) ?? 0;
       (this.subscriptionProblems as Gauge<'platform' | 'kind'>).set({ platform: health.platform, kind }, sum);
     }
   }

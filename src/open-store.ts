@@ -15,7 +15,11 @@ export async function openStore(config: Config, logger: Logger): Promise<OpenedS
   }
   const unlock = await lockDataDir(config.DATA_DIR);
   return {
-    store: new LowdbStore({ dataDir: config.DATA_DIR, dedupeWindowMs, settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000 }),
+    store: new LowdbStore({
+      dataDir: config.DATA_DIR,
+      dedupeWindowMs,
+      settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000,
+    }),
     release: async () => unlock(),
   };
 }

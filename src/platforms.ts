@@ -105,16 +105,41 @@ function shopifyParts(config: Config, store: LedgerStore, overrides: PlatformOve
   const appUrl = shopifyAppUrl(config);
   const appWith = (apiSecretKey: string | undefined) =>
     config.SHOPIFY_API_KEY && apiSecretKey
-      ? shopifyApp({ apiKey: config.SHOPIFY_API_KEY, apiSecretKey, appUrl, scopes: config.SHOPIFY_SCOPES, apiVersion: config.SHOPIFY_API_VERSION, embedded: config.SHOPIFY_EMBEDDED })
+      ? shopifyApp({
+          apiKey: config.SHOPIFY_API_KEY,
+          apiSecretKey,
+          appUrl,
+          scopes: config.SHOPIFY_SCOPES,
+          apiVersion: config.SHOPIFY_API_VERSION,
+          embedded: config.SHOPIFY_EMBEDDED,
+        })
       : undefined;
   const app = appWith(config.SHOPIFY_API_SECRET);
   // During a rotation Shopify may still sign with the previous secret.
   const previousApp = app ? appWith(config.SHOPIFY_API_SECRET_PREVIOUS) : undefined;
   if (!app && !(config.SHOPIFY_SHOP && config.SHOPIFY_ADMIN_TOKEN)) return undefined;
-  const access = new ShopifyAccess({ store, app, previousApp, ownShop: config.SHOPIFY_SHOP, legacyToken: config.SHOPIFY_ADMIN_TOKEN });
-  const apis = new ShopifyAdminApis({ access, apiVersion: config.SHOPIFY_API_VERSION, ...(overrides.shopifyAdminUrl ? { baseUrl: overrides.shopifyAdminUrl } : {}) });
+  const access = new ShopifyAccess({
+    store,
+    app,
+    previousApp,
+    ownShop: config.SHOPIFY_SHOP,
+    legacyToken: config.SHOPIFY_ADMIN_TOKEN,
+  });
+  const apis = new ShopifyAdminApis({
+    access,
+    apiVersion: config.SHOPIFY_API_VERSION,
+    ...(overrides.shopifyAdminUrl ? { baseUrl: overrides.shopifyAdminUrl } : {}),
+  });
   const signatures = app ? new ShopifyAppSignatures(previousApp ? [app, previousApp] : [app]) : undefined;
-  return { access, apis, app, appUrl, signatures, embedded: config.SHOPIFY_EMBEDDED, declared: new DeclaredDeliveries(store) };
+  return {
+    access,
+    apis,
+    app,
+    appUrl,
+    signatures,
+    embedded: config.SHOPIFY_EMBEDDED,
+    declared: new DeclaredDeliveries(store),
+  };
 }
 
 /** Where Shopify sends the merchant back and the webhooks: SHOPIFY_APP_URL, else the bridge's PUBLIC_URL. */
@@ -123,28 +148,69 @@ export const shopifyAppUrl = (config: Config): string | undefined => config.SHOP
 export function buildPlatforms(config: Config, store: LedgerStore, overrides: PlatformOverrides = {}): Platforms {
   const shopify = shopifyParts(config, store, overrides);
   const publicUrl = config.PUBLIC_URL;
-  const storeAddresses: UserAddressPolicy = { allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES, lookup: overrides.storeLookup };
+  const storeAddresses: UserAddressPolicy = {
+    allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES,
+    lookup: overrides.storeLookup,
+  };
   const woocommerce = new WooStores({
     store,
-    env: { url: config.WOOCOMMERCE_URL, consumerKey: config.WOOCOMMERCE_CONSUMER_KEY, consumerSecret: config.WOOCOMMERCE_CONSUMER_SECRET, webhookSecret: config.WOOCOMMERCE_WEBHOOK_SECRET },
+    env: {
+      url: config.WOOCOMMERCE_URL,
+      consumerKey: config.WOOCOMMERCE_CONSUMER_KEY,
+      consumerSecret: config.WOOCOMMERCE_CONSUMER_SECRET,
+      webhookSecret: config.WOOCOMMERCE_WEBHOOK_SECRET,
+    },
     requestUrl: overrides.wooRequestUrl,
     storeAddresses,
   });
   const bigcommerce = new BigCommerceStores({
     store,
-    env: { storeHash: config.BIGCOMMERCE_STORE_HASH, accessToken: config.BIGCOMMERCE_ACCESS_TOKEN, headerSecret: config.BIGCOMMERCE_WEBHOOK_SECRET },
+    env: {
+      storeHash: config.BIGCOMMERCE_STORE_HASH,
+      accessToken: config.BIGCOMMERCE_ACCESS_TOKEN,
+      headerSecret: config.BIGCOMMERCE_WEBHOOK_SECRET,
+    },
     apiUrl: config.BIGCOMMERCE_API_URL,
   });
-  const bigcommerceAllowed = new AllowedStores({ store, ownStore: config.BIGCOMMERCE_STORE_HASH, listed: config.BIGCOMMERCE_STORES, openInstalls: config.BIGCOMMERCE_OPEN_INSTALLS });
+  const bigcommerceAllowed = new AllowedStores({
+    store,
+    ownStore: config.BIGCOMMERCE_STORE_HASH,
+    listed: config.BIGCOMMERCE_STORES,
+    openInstalls: config.BIGCOMMERCE_OPEN_INSTALLS,
+  });
   const shopifyAllowed =
-    shopify || config.SHOPIFY_API_SECRET ? new AllowedShops({ store, ownShop: config.SHOPIFY_SHOP, listed: config.SHOPIFY_SHOPS, openInstalls: config.SHOPIFY_OPEN_INSTALLS }) : undefined;
-  const secrets = [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string => Boolean(secret));
+    shopify || config.SHOPIFY_API_SECRET
+      ? new AllowedShops({
+          store,
+          ownShop: config.SHOPIFY_SHOP,
+          listed: config.SHOPIFY_SHOPS,
+          openInstalls: config.SHOPIFY_OPEN_INSTALLS,
+        })
+      : undefined;
+  const secrets = [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string =>
+    Boolean(secret),
+  );
   // WooCommerce deliveries can come once a store can be connected (PUBLIC_URL), not only when a secret is configured.
   const wooWebhooks = Boolean(config.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
   const bcWebhooks = Boolean(config.BIGCOMMERCE_CLIENT_SECRET || config.BIGCOMMERCE_WEBHOOK_SECRET);
   const adapters: Platforms['adapters'] = {
-    ...(config.SHOPIFY_API_SECRET ? { shopify: createShopifyAdapter({ apiSecrets: secrets, admin: shopify?.apis, onScopesChanged: (shop, scopes) => built.onShopifyScopesChanged?.(shop, scopes) }) } : {}),
-    ...(wooWebhooks ? { woocommerce: createWooAdapter({ secrets: (shop) => woocommerce.secretsFor(shop), url: config.WOOCOMMERCE_URL }) } : {}),
+    ...(config.SHOPIFY_API_SECRET
+      ? {
+          shopify: createShopifyAdapter({
+            apiSecrets: secrets,
+            admin: shopify?.apis,
+            onScopesChanged: (shop, scopes) => built.onShopifyScopesChanged?.(shop, scopes),
+          }),
+        }
+      : {}),
+    ...(wooWebhooks
+      ? {
+          woocommerce: createWooAdapter({
+            secrets: (shop) => woocommerce.secretsFor(shop),
+            url: config.WOOCOMMERCE_URL,
+          }),
+        }
+      : {}),
     ...(bcWebhooks
       ? {
           bigcommerce: createBigCommerceAdapter({
@@ -164,20 +230,32 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       // Reconciliation and resync read only the shops the bridge serves: nothing of another shop earns.
       shops: async () => shopifyAllowed.filter(await shopify.access.shops()),
       // Large windows (a first resync, a long outage) through a bulk operation, the rest page by page.
-      fetchOrders: (shop, window) => shopifyOrdersInWindow(shopify.apis.for(shop), window, { threshold: config.SHOPIFY_BULK_THRESHOLD, exclusive: (name, fn) => store.exclusive(name, fn) }),
+      fetchOrders: (shop, window) =>
+        shopifyOrdersInWindow(shopify.apis.for(shop), window, {
+          threshold: config.SHOPIFY_BULK_THRESHOLD,
+          exclusive: (name, fn) => store.exclusive(name, fn),
+        }),
       fetchOrder: (shop, orderId) => fetchShopifyOrder(shopify.apis.for(shop), orderId, 'shopify-resync'),
       checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, shop),
     });
   }
-  const storeSources = { woocommerce: wooOrderSource(woocommerce, publicUrl), bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl, bigcommerceAllowed) };
+  const storeSources = {
+    woocommerce: wooOrderSource(woocommerce, publicUrl),
+    bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl, bigcommerceAllowed),
+  };
   const storeAdded = (platform: 'woocommerce' | 'bigcommerce') => {
     if (!sources.some((source) => source.platform === platform)) sources.push(storeSources[platform]);
   };
   if (envWooHasKey(config)) storeAdded('woocommerce');
   if (bigcommerce.environmentShop) storeAdded('bigcommerce');
   const discoverStores = async () => {
-    if (!sources.some((source) => source.platform === 'woocommerce') && (await woocommerce.list()).some((each) => each.rest)) storeAdded('woocommerce');
-    if (!sources.some((source) => source.platform === 'bigcommerce') && (await bigcommerce.list()).length > 0) storeAdded('bigcommerce');
+    if (
+      !sources.some((source) => source.platform === 'woocommerce') &&
+      (await woocommerce.list()).some((each) => each.rest)
+    )
+      storeAdded('woocommerce');
+    if (!sources.some((source) => source.platform === 'bigcommerce') && (await bigcommerce.list()).length > 0)
+      storeAdded('bigcommerce');
   };
   const built: Platforms = {
     onShopifyScopesChanged: undefined,
@@ -195,10 +273,16 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     discoverStores,
     async prepare(logger, beforeMove) {
       const wooStores = await woocommerce.list();
-      const appInstalls = async () => (await bigcommerce.list()).filter((each) => each.via === 'app').map((each) => each.shop);
+      const appInstalls = async () =>
+        (await bigcommerce.list()).filter((each) => each.via === 'app').map((each) => each.shop);
       await allowEarlierInstalls(store, bigcommerceAllowed, appInstalls, logger);
       await discoverStores();
-      const known = [...new Set([...wooStores.map((each) => each.shop), ...(woocommerce.environmentShop ? [woocommerce.environmentShop] : [])])];
+      const known = [
+        ...new Set([
+          ...wooStores.map((each) => each.shop),
+          ...(woocommerce.environmentShop ? [woocommerce.environmentShop] : []),
+        ]),
+      ];
       await new WooIdentityMigration(store, logger).run(known, beforeMove);
     },
   };
@@ -206,7 +290,8 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
 }
 
 /** The configured WooCommerce store has a key: its orders can be read. */
-const envWooHasKey = (config: Config) => Boolean(config.WOOCOMMERCE_URL && config.WOOCOMMERCE_CONSUMER_KEY && config.WOOCOMMERCE_CONSUMER_SECRET);
+const envWooHasKey = (config: Config) =>
+  Boolean(config.WOOCOMMERCE_URL && config.WOOCOMMERCE_CONSUMER_KEY && config.WOOCOMMERCE_CONSUMER_SECRET);
 
 const now = () => new Date().toISOString();
 
@@ -218,20 +303,35 @@ export async function subscriptionSource(shopify: ShopifyParts, shop: string): P
 /** Shopify: subscriptions are put right, not only reported (Shopify deletes a subscription whose deliveries keep failing). */
 async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): Promise<SubscriptionHealth> {
   if (!shopify.appUrl) {
-    return { platform: 'shopify', shop, checkedAt: now(), healthy: 0, repaired: [], problems: [], error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks' };
+    return {
+      platform: 'shopify',
+      shop,
+      checkedAt: now(),
+      healthy: 0,
+      repaired: [],
+      problems: [],
+      error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks',
+    };
   }
-  const result = await syncShopifySubscriptions(shopify.apis.for(shop), shopify.appUrl, await subscriptionSource(shopify, shop), await shopify.declared.proven(shop));
+  const result = await syncShopifySubscriptions(
+    shopify.apis.for(shop),
+    shopify.appUrl,
+    await subscriptionSource(shopify, shop),
+    await shopify.declared.proven(shop),
+  );
   return {
     platform: 'shopify',
     shop,
     checkedAt: now(),
     // Seen delivered through the app's configuration, or through a subscription of ours on the shop.
     healthy: result.alreadyThere.length + result.declared.length,
-    repaired: [...result.created.map((topic) => `${topic}: created`), ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`), ...result.removed.map((topic) => `${topic}: duplicate removed`)],
+    repaired: [
+      ...result.created.map((topic) => `${topic}: created`),
+      ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`),
+      ...result.removed.map((topic) => `${topic}: duplicate removed`),
+    ],
     problems: result.problems,
     scopes: result.scopes,
     ...(result.unconfirmed.length > 0 ? { unconfirmed: result.unconfirmed } : {}),
   };
 }
-
-

@@ -12,14 +12,18 @@ export function policyFromConfig(config: Config): Policy {
     pendingDays: config.POINTS_PENDING_DAYS,
     referral: {
       attributeKey: config.REFERRAL_ATTRIBUTE_KEY ?? null,
-      discountCampaigns: Object.fromEntries(Object.entries(config.REFERRAL_DISCOUNT_CAMPAIGNS).map(([code, id]) => [code.toUpperCase(), id])),
+      discountCampaigns: Object.fromEntries(
+        Object.entries(config.REFERRAL_DISCOUNT_CAMPAIGNS).map(([code, id]) => [code.toUpperCase(), id]),
+      ),
       landingParam: config.REFERRAL_LANDING_PARAM ?? null,
       defaultCampaignId: config.REFERRAL_CAMPAIGN_ID ?? null,
       referrer: {
         kind: config.REFERRAL_REFERRER_KIND,
         attributeKey: config.REFERRAL_REFERRER_ATTRIBUTE_KEY ?? null,
         landingParam: config.REFERRAL_REFERRER_LANDING_PARAM ?? null,
-        discountCodePattern: config.REFERRAL_REFERRER_DISCOUNT_PATTERN ? new RegExp(config.REFERRAL_REFERRER_DISCOUNT_PATTERN, 'i') : null,
+        discountCodePattern: config.REFERRAL_REFERRER_DISCOUNT_PATTERN
+          ? new RegExp(config.REFERRAL_REFERRER_DISCOUNT_PATTERN, 'i')
+          : null,
       },
     },
     conversion: { purchaseAmount: config.CONVERSION_PURCHASE_AMOUNT, confirm: config.CONVERSION_CONFIRM === 'on' },

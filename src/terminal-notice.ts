@@ -18,7 +18,13 @@ export interface TerminalNotice {
   isTerminal?: boolean;
 }
 
-export function tellThePersonAtTheTerminal({ text, fileName, dataDir, logger, isTerminal = Boolean(process.stdout.isTTY) }: TerminalNotice): void {
+export function tellThePersonAtTheTerminal({
+  text,
+  fileName,
+  dataDir,
+  logger,
+  isTerminal = Boolean(process.stdout.isTTY),
+}: TerminalNotice): void {
   if (isTerminal) {
     process.stdout.write(`\n${text}\n\n`);
     return;
@@ -26,5 +32,8 @@ export function tellThePersonAtTheTerminal({ text, fileName, dataDir, logger, is
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, fileName);
   writeFileSync(path, `${text}\n`, { mode: 0o600 });
-  logger.info({ file: path }, `standard output is not a terminal, so what would be printed for the person at it is in ${path} (readable by this user only)`);
+  logger.info(
+    { file: path },
+    `standard output is not a terminal, so what would be printed for the person at it is in ${path} (readable by this user only)`,
+  );
 }

@@ -14,10 +14,27 @@
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
-import { bigCommerceDelivery, bigCommercePreflight, bigCommerceVerifier, type BigCommerceDelivery, type BigCommerceVerifierOptions } from './verify.ts';
+import {
+  bigCommerceDelivery,
+  bigCommercePreflight,
+  bigCommerceVerifier,
+  type BigCommerceDelivery,
+  type BigCommerceVerifierOptions,
+} from './verify.ts';
 
-export const BIGCOMMERCE_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'] as const;
-const ORDER_SCOPES = new Set(['store/order/created', 'store/order/updated', 'store/order/statusupdated', 'store/order/refund/created']);
+export const BIGCOMMERCE_SCOPES = [
+  'store/order/created',
+  'store/order/updated',
+  'store/order/statusUpdated',
+  'store/order/refund/created',
+  'store/order/archived',
+] as const;
+const ORDER_SCOPES = new Set([
+  'store/order/created',
+  'store/order/updated',
+  'store/order/statusupdated',
+  'store/order/refund/created',
+]);
 
 export interface BigCommerceAdapterOptions {
   /** The app's client secret (Standard Webhooks signatures). */
@@ -34,7 +51,13 @@ export interface BigCommerceAdapterOptions {
 
 export type BigCommerceAdapter = PlatformAdapter<BigCommerceDelivery>;
 
-export function createBigCommerceAdapter({ clientSecret, headerSecret, headerSecretsFor, apiFor, defaultShop }: BigCommerceAdapterOptions): BigCommerceAdapter {
+export function createBigCommerceAdapter({
+  clientSecret,
+  headerSecret,
+  headerSecretsFor,
+  apiFor,
+  defaultShop,
+}: BigCommerceAdapterOptions): BigCommerceAdapter {
   const headerSecrets = headerSecretsFor ?? (async () => (headerSecret ? [headerSecret] : []));
   return {
     platform: 'bigcommerce',
@@ -44,29 +67,46 @@ export function createBigCommerceAdapter({ clientSecret, headerSecret, headerSec
       const scope = delivery.scope.toLowerCase();
       const shop = delivery.storeHash ?? defaultShop ?? delivery.storeId;
       // The hash is of {type, id} only: the same for order 6000 of two stores, so the store is part of the key.
-      const payloadKey = delivery.hash && delivery.createdAt ? `bigcommerce:payload:${shop}:${scope}:${delivery.hash}:${delivery.createdAt}` : undefined;
-      const key = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : (payloadKey ?? `bigcommerce:body:${delivery.digest}`);
+      const payloadKey =
+        delivery.hash && delivery.createdAt
+          ? `bigcommerce:payload:${shop}:${scope}:${delivery.hash}:${delivery.createdAt}`
+          : undefined;
+      const key = delivery.webhookId
+        ? `bigcommerce:${delivery.webhookId}`
+        : (payloadKey ?? `bigcommerce:body:${delivery.digest}`);
       return {
         key,
         // A retry can come with a new webhook id but the same payload and time.
         aliases: payloadKey && payloadKey !== key ? [payloadKey] : [],
         topic: delivery.scope,
         shop,
-        ...(delivery.createdAt && /^\d+$/.test(delivery.createdAt) ? { sentAt: new Date(Number(delivery.createdAt) * 1000).toISOString() } : {}),
+        ...(delivery.createdAt && /^\d+$/.test(delivery.createdAt)
+          ? { sentAt: new Date(Number(delivery.createdAt) * 1000).toISOString() }
+          : {}),
         ...(delivery.webhookId ? { keep: { 'webhook-id': delivery.webhookId } } : {}),
-        ...(ORDER_SCOPES.has(scope) || scope === 'store/order/archived' || !delivery.payload ? {} : { ignore: `scope ${delivery.scope} is not one loyalty-bridge uses` }),
+        ...(ORDER_SCOPES.has(scope) || scope === 'store/order/archived' || !delivery.payload
+          ? {}
+          : { ignore: `scope ${delivery.scope} is not one loyalty-bridge uses` }),
       };
     },
     async translate(stored: StoredDelivery): Promise<Translation> {
       const delivery = bigCommerceDelivery(deliveryBody(stored), stored.headers['webhook-id']);
       if (!delivery.payload) return { kind: 'unusable', reason: 'the body is not valid JSON' };
       const scope = delivery.scope.toLowerCase();
-      if (scope === 'store/order/archived') return { kind: 'recorded', reason: 'an archived order keeps its points until it is cancelled or refunded' };
-      if (!ORDER_SCOPES.has(scope)) return { kind: 'ignored', reason: `scope ${delivery.scope} is not one loyalty-bridge uses` };
+      if (scope === 'store/order/archived')
+        return { kind: 'recorded', reason: 'an archived order keeps its points until it is cancelled or refunded' };
+      if (!ORDER_SCOPES.has(scope))
+        return { kind: 'ignored', reason: `scope ${delivery.scope} is not one loyalty-bridge uses` };
       if (delivery.orderId === undefined) return { kind: 'unusable', reason: 'the payload names no order id' };
       const api = await apiFor?.(stored.shop);
-      if (!api) return { kind: 'unusable', reason: `BigCommerce payloads carry only the order id, and the bridge has no access to store ${stored.shop}: install the app on it, or set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN, so the order can be read; then retry` };
-      const deliveryId = delivery.webhookId ? `bigcommerce:${delivery.webhookId}` : `bigcommerce:${delivery.hash ?? delivery.digest}:${delivery.createdAt ?? ''}`;
+      if (!api)
+        return {
+          kind: 'unusable',
+          reason: `BigCommerce payloads carry only the order id, and the bridge has no access to store ${stored.shop}: install the app on it, or set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN, so the order can be read; then retry`,
+        };
+      const deliveryId = delivery.webhookId
+        ? `bigcommerce:${delivery.webhookId}`
+        : `bigcommerce:${delivery.hash ?? delivery.digest}:${delivery.createdAt ?? ''}`;
       let event;
       try {
         event = await api.orderEvent(delivery.orderId, deliveryId, new Date(stored.sentAt));

@@ -26,7 +26,8 @@ export interface AllowedStoresOptions {
   openInstalls?: boolean;
 }
 
-export type StoreAllowance = { allowed: true; why: 'own' | 'listed' | 'earlier' | 'open' } | { allowed: false; reason: string };
+export type StoreAllowance =
+  { allowed: true; why: 'own' | 'listed' | 'earlier' | 'open' } | { allowed: false; reason: string };
 
 /** What an allowance record says: why and when, nothing of the store's (so erasing a store's data keeps it). */
 export interface RecordedAllowance {
@@ -78,7 +79,10 @@ export class AllowedStores {
 
   /** Records an allowance that is not in the configuration. */
   async allow(storeHash: string, by: string): Promise<void> {
-    await this.#o.store.putRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash), { allowedBy: by, allowedAt: new Date().toISOString() });
+    await this.#o.store.putRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash), {
+      allowedBy: by,
+      allowedAt: new Date().toISOString(),
+    });
     this.#recorded.add(storeHash);
   }
 }

@@ -37,13 +37,16 @@ export class BigCommerceAuthError extends BridgeError<'bigcommerce_auth_refused'
   readonly refused: boolean;
   constructor(message: string, refused: boolean) {
     super(refused ? 'bigcommerce_auth_refused' : 'bigcommerce_auth_unavailable', message, {
-      fix: refused ? 'Install the app again from the BigCommerce control panel; check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET' : 'Try the install again in a few minutes',
+      fix: refused
+        ? 'Install the app again from the BigCommerce control panel; check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET'
+        : 'Try the install again in a few minutes',
     });
     this.refused = refused;
   }
 }
 
-export const storeHashOfContext = (context: string): string | undefined => /^stores\/([a-z0-9]{1,32})$/.exec(context)?.[1];
+export const storeHashOfContext = (context: string): string | undefined =>
+  /^stores\/([a-z0-9]{1,32})$/.exec(context)?.[1];
 
 /** The body carries the client secret: it goes to BigCommerce's login service (BIGCOMMERCE_LOGIN_URL) and nowhere it redirects. */
 const login = outboundGot({ userAddress: false });
@@ -69,19 +72,35 @@ export async function exchangeBigCommerceCode(exchange: CodeExchange): Promise<S
     });
   } catch (error) {
     const refusal = refusalOf(error);
-    if (refusal) throw new BigCommerceAuthError(`BigCommerce's token endpoint ${refusalText(refusal)}; check BIGCOMMERCE_LOGIN_URL (https://login.bigcommerce.com)`, true);
-    throw new BigCommerceAuthError(`BigCommerce's token endpoint did not answer (${error instanceof RequestError ? error.code : 'error'})`, false);
+    if (refusal)
+      throw new BigCommerceAuthError(
+        `BigCommerce's token endpoint ${refusalText(refusal)}; check BIGCOMMERCE_LOGIN_URL (https://login.bigcommerce.com)`,
+        true,
+      );
+    throw new BigCommerceAuthError(
+      `BigCommerce's token endpoint did not answer (${error instanceof RequestError ? error.code : 'error'})`,
+      false,
+    );
   }
   const parsed = parseJsonLossless(response.body);
   const body = parsed.ok ? asRecord(parsed.value) : {};
   if (response.statusCode !== 200) {
     // Its own words only (error, error_description); nothing of ours is echoed.
     const said = asString(body.error_description) ?? asString(body.error) ?? asString(body.title) ?? '';
-    throw new BigCommerceAuthError(`BigCommerce refused the install code (${response.statusCode}${said ? `: ${said.slice(0, 200)}` : ''})`, response.statusCode < 500);
+    throw new BigCommerceAuthError(
+      `BigCommerce refused the install code (${response.statusCode}${said ? `: ${said.slice(0, 200)}` : ''})`,
+      response.statusCode < 500,
+    );
   }
   const accessToken = asString(body.access_token);
   const context = asString(body.context) ?? exchange.context;
   const storeHash = storeHashOfContext(context);
-  if (!accessToken || !storeHash) throw new BigCommerceAuthError('BigCommerce answered the install without an access token or store', true);
-  return { accessToken, scope: asString(body.scope) ?? exchange.scope, storeHash, accountUuid: asString(body.account_uuid) };
+  if (!accessToken || !storeHash)
+    throw new BigCommerceAuthError('BigCommerce answered the install without an access token or store', true);
+  return {
+    accessToken,
+    scope: asString(body.scope) ?? exchange.scope,
+    storeHash,
+    accountUuid: asString(body.account_uuid),
+  };
 }

@@ -51,7 +51,11 @@ const MINUTE = 60_000;
 /** How long after its first use a load payload still loads (a reload of the frame). */
 export const LOAD_REPEAT_WITHIN_MS = 15 * MINUTE;
 /** Uninstall acts once (handled) and remove_user not at all: their repeats are answered for as long as the payload lives. */
-const REPEAT_WITHIN_MS: Record<BigCommerceCallback, number> = { load: LOAD_REPEAT_WITHIN_MS, uninstall: Infinity, remove_user: Infinity };
+const REPEAT_WITHIN_MS: Record<BigCommerceCallback, number> = {
+  load: LOAD_REPEAT_WITHIN_MS,
+  uninstall: Infinity,
+  remove_user: Infinity,
+};
 
 export interface CallbackPayloadsOptions {
   store: LedgerStore;
@@ -79,7 +83,11 @@ export class CallbackPayloads {
 
   /** Claims the payload for this callback; refused when another callback used it first. */
   async use(jti: string, expiresAtSeconds: number, callback: BigCommerceCallback): Promise<PayloadUse> {
-    const use: CallbackPayloadUse = { callback, expiresAt: new Date(expiresAtSeconds * 1000).toISOString(), firstUsedAt: new Date(this.#now()).toISOString() };
+    const use: CallbackPayloadUse = {
+      callback,
+      expiresAt: new Date(expiresAtSeconds * 1000).toISOString(),
+      firstUsedAt: new Date(this.#now()).toISOString(),
+    };
     const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
     if (kept.added) return { ok: true, again: false };
     const { value } = kept;
@@ -107,7 +115,8 @@ export class CallbackPayloads {
   /** Deletes the records of expired payloads, unless that was done less than PRUNE_EVERY_MS ago; resolves to how many went. */
   pruneIfDue(): Promise<number> {
     const now = this.#now();
-    if (this.#pruning || now - this.#lastPrune < (this.#o.pruneEveryMs ?? PRUNE_EVERY_MS)) return this.#pruning ?? Promise.resolve(0);
+    if (this.#pruning || now - this.#lastPrune < (this.#o.pruneEveryMs ?? PRUNE_EVERY_MS))
+      return this.#pruning ?? Promise.resolve(0);
     this.#lastPrune = now;
     this.#pruning = this.#prune(now).finally(() => {
       this.#pruning = undefined;

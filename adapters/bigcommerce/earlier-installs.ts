@@ -17,7 +17,12 @@ interface EarlierInstallsDone {
   allowed: string[];
 }
 
-export async function allowEarlierInstalls(store: LedgerStore, allowed: AllowedStores, installedStores: () => Promise<string[]>, logger: Logger): Promise<string[]> {
+export async function allowEarlierInstalls(
+  store: LedgerStore,
+  allowed: AllowedStores,
+  installedStores: () => Promise<string[]>,
+  logger: Logger,
+): Promise<string[]> {
   if (await store.getRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION)) return [];
   const earlier: string[] = [];
   for (const storeHash of await installedStores()) {
@@ -27,7 +32,10 @@ export async function allowEarlierInstalls(store: LedgerStore, allowed: AllowedS
     await allowed.allow(storeHash, 'installed before stores had to be allowed');
     earlier.push(storeHash);
   }
-  await store.putRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION, { doneAt: new Date().toISOString(), allowed: earlier });
+  await store.putRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION, {
+    doneAt: new Date().toISOString(),
+    allowed: earlier,
+  });
   if (earlier.length > 0) {
     logger.warn(
       { platform: 'bigcommerce', stores: earlier },

@@ -57,13 +57,19 @@ export async function keepBigCommerceHooks(api: BigCommerceApi, upkeep: HookUpke
     }
   }
   const { proof } = upkeep;
-  const headers = proof.by === 'header' && proof.secret !== undefined ? { [BC_SECRET_HEADER]: proof.secret } : undefined;
+  const headers =
+    proof.by === 'header' && proof.secret !== undefined ? { [BC_SECRET_HEADER]: proof.secret } : undefined;
   const canCreate = upkeep.destination !== undefined && (proof.by === 'signature' || headers !== undefined);
   for (const scope of BIGCOMMERCE_SCOPES) {
     if (hooks.some((hook) => sameScope(hook.scope, scope))) continue;
     if (canCreate) {
       try {
-        const created = await api.createHook({ scope, destination: upkeep.destination!, is_active: true, ...(headers ? { headers } : {}) });
+        const created = await api.createHook({
+          scope,
+          destination: upkeep.destination!,
+          is_active: true,
+          ...(headers ? { headers } : {}),
+        });
         result.repaired.push(`${scope}: created hook ${created.id}`);
         result.healthy++;
         continue;
@@ -93,7 +99,11 @@ export interface HookRegistration {
 }
 
 /** Creates (or turns back on, with the secret header) the hooks the bridge needs: `register --platform bigcommerce`. */
-export async function registerBigCommerceHooks(api: BigCommerceApi, appUrl: string, headerSecret: string): Promise<HookRegistration> {
+export async function registerBigCommerceHooks(
+  api: BigCommerceApi,
+  appUrl: string,
+  headerSecret: string,
+): Promise<HookRegistration> {
   const destination = `${appUrl.replace(/\/+$/, '')}${BC_WEBHOOK_PATH}`;
   const hooks = await api.hooks();
   const result: HookRegistration = { destination, created: [], reactivated: [], alreadyThere: [] };

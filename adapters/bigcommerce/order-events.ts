@@ -37,7 +37,8 @@ export const BC_STATUS_FACTS: Record<number, Fact[]> = {
  * display currency). The totals are what was charged: the transactional
  * currency. Orders from before multi-currency have only currency_code.
  */
-export const bigCommerceCurrency = (order: Record<string, unknown>): string => asString(order.default_currency_code) ?? asString(order.currency_code) ?? '';
+export const bigCommerceCurrency = (order: Record<string, unknown>): string =>
+  asString(order.default_currency_code) ?? asString(order.currency_code) ?? '';
 
 /**
  * Where the order came from. BigCommerce puts the origin it knows in
@@ -61,7 +62,13 @@ function subtotalAfterDiscounts(order: Record<string, unknown>): string | null {
   return compareDecimal(net, '0') < 0 ? '0' : net;
 }
 
-export function bigCommerceOrderToEvent(payload: unknown, coupons: unknown[], shop: string, deliveryId: string, receivedAt: Date): OrderEvent | undefined {
+export function bigCommerceOrderToEvent(
+  payload: unknown,
+  coupons: unknown[],
+  shop: string,
+  deliveryId: string,
+  receivedAt: Date,
+): OrderEvent | undefined {
   const order = asRecord(payload);
   const orderId = idDigits(order.id);
   if (orderId === undefined) return undefined;

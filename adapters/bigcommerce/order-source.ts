@@ -8,7 +8,11 @@ import type { AllowedStores } from './allowed-stores.ts';
 import { BC_WEBHOOK_PATH, keepBigCommerceHooks } from './hooks.ts';
 import type { BigCommerceStore, BigCommerceStores } from './stores.ts';
 
-export function bigCommerceOrderSource(stores: BigCommerceStores, publicUrl: string | undefined, allowed: AllowedStores): OrderSource {
+export function bigCommerceOrderSource(
+  stores: BigCommerceStores,
+  publicUrl: string | undefined,
+  allowed: AllowedStores,
+): OrderSource {
   const served = async (shop: string): Promise<BigCommerceStore> => {
     const allowance = await allowed.check(shop);
     if (!allowance.allowed) throw new Error(allowance.reason);

@@ -75,43 +75,76 @@ export class BigCommerceApi {
     this.#maxWaits = options.maxRateLimitWaits ?? 5;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#now = options.now ?? Date.now;
-    this.#tokenSettings = options.tokenSettings ?? 'BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)';
+    this.#tokenSettings =
+      options.tokenSettings ??
+      'BIGCOMMERCE_ACCESS_TOKEN and its scopes (Orders read-only; Information & settings for hooks)';
     // BigCommerce's own address (BIGCOMMERCE_API_URL), never a user's.
-    this.#http = outboundGot({ userAddress: false }, {
-      prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}`,
-      headers: { 'x-auth-token': options.accessToken, accept: 'application/json' },
-      timeout: { request: options.timeoutMs ?? 15_000 },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      responseType: 'text',
-    });
+    this.#http = outboundGot(
+      { userAddress: false },
+      {
+        prefixUrl: `${options.baseUrl ?? 'https://api.bigcommerce.com'}/stores/${options.storeHash}`,
+        headers: { 'x-auth-token': options.accessToken, accept: 'application/json' },
+        timeout: { request: options.timeoutMs ?? 15_000 },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        responseType: 'text',
+      },
+    );
   }
 
-  async #request(method: 'GET' | 'POST' | 'PUT', path: string, options: { searchParams?: Record<string, string>; json?: unknown } = {}) {
+  async #request(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    options: { searchParams?: Record<string, string>; json?: unknown } = {},
+  ) {
     for (let waits = 0; ; waits++) {
-      if (this.#left !== undefined && this.#left <= 0 && this.#resetAt > this.#now()) await this.#sleep(this.#resetAt - this.#now());
+      if (this.#left !== undefined && this.#left <= 0 && this.#resetAt > this.#now())
+        await this.#sleep(this.#resetAt - this.#now());
       let response;
       try {
-        response = await this.#http(path, { method, ...(options.searchParams ? { searchParams: options.searchParams } : {}), ...(options.json !== undefined ? { json: options.json } : {}) });
+        response = await this.#http(path, {
+          method,
+          ...(options.searchParams ? { searchParams: options.searchParams } : {}),
+          ...(options.json !== undefined ? { json: options.json } : {}),
+        });
       } catch (error) {
         const refusal = refusalOf(error);
         // Not transient: the address is wrong until a person changes it.
-        if (refusal) throw new BigCommerceApiError(`BigCommerce's API ${refusalText(refusal)}; check BIGCOMMERCE_API_URL (https://api.bigcommerce.com)`, refusal.kind === 'redirect' ? refusal.status : undefined, false);
-        throw new BigCommerceApiError(`BigCommerce did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, undefined, true);
+        if (refusal)
+          throw new BigCommerceApiError(
+            `BigCommerce's API ${refusalText(refusal)}; check BIGCOMMERCE_API_URL (https://api.bigcommerce.com)`,
+            refusal.kind === 'redirect' ? refusal.status : undefined,
+            false,
+          );
+        throw new BigCommerceApiError(
+          `BigCommerce did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`,
+          undefined,
+          true,
+        );
       }
       const left = Number(response.headers['x-rate-limit-requests-left']);
       const resetMs = Number(response.headers['x-rate-limit-time-reset-ms']);
       if (Number.isFinite(left)) this.#left = left;
       if (Number.isFinite(resetMs)) this.#resetAt = this.#now() + resetMs;
       if (response.statusCode === 429) {
-        if (waits >= this.#maxWaits) throw new BigCommerceApiError(`BigCommerce kept refusing for its rate limit (${path})`, 429, true);
+        if (waits >= this.#maxWaits)
+          throw new BigCommerceApiError(`BigCommerce kept refusing for its rate limit (${path})`, 429, true);
         this.#left = 0;
         this.#resetAt = this.#now() + (Number.isFinite(resetMs) ? resetMs : 1_000);
         continue;
       }
-      if (response.statusCode >= 500) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`, response.statusCode, true);
+      if (response.statusCode >= 500)
+        throw new BigCommerceApiError(
+          `BigCommerce answered ${response.statusCode} for ${path}`,
+          response.statusCode,
+          true,
+        );
       if (response.statusCode === 401 || response.statusCode === 403) {
-        throw new BigCommerceApiError(`BigCommerce refused the access token (${response.statusCode}); check ${this.#tokenSettings}`, response.statusCode, false);
+        throw new BigCommerceApiError(
+          `BigCommerce refused the access token (${response.statusCode}); check ${this.#tokenSettings}`,
+          response.statusCode,
+          false,
+        );
       }
       return response;
     }
@@ -121,9 +154,15 @@ export class BigCommerceApi {
   async get(path: string, searchParams: Record<string, string> = {}): Promise<unknown> {
     const response = await this.#request('GET', path, { searchParams });
     if (response.statusCode === 204 || response.statusCode === 404) return undefined;
-    if (response.statusCode !== 200) throw new BigCommerceApiError(`BigCommerce answered ${response.statusCode} for ${path}`, response.statusCode, false);
+    if (response.statusCode !== 200)
+      throw new BigCommerceApiError(
+        `BigCommerce answered ${response.statusCode} for ${path}`,
+        response.statusCode,
+        false,
+      );
     const parsed = parseJsonLossless(response.body);
-    if (!parsed.ok) throw new BigCommerceApiError(`BigCommerce answered ${path} with a body that is not JSON`, 200, true);
+    if (!parsed.ok)
+      throw new BigCommerceApiError(`BigCommerce answered ${path} with a body that is not JSON`, 200, true);
     return parsed.value;
   }
 
@@ -194,7 +233,8 @@ export class BigCommerceApi {
       const data = Array.isArray(body.data) ? (body.data as BigCommerceHook[]) : [];
       hooks.push(...data);
       const pagination = asRecord(asRecord(body.meta).pagination);
-      if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page)) return hooks;
+      if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page))
+        return hooks;
     }
   }
 
@@ -213,7 +253,11 @@ export class BigCommerceApi {
     const hook = parsed.ok ? (asRecord(asRecord(parsed.value).data) as unknown as BigCommerceHook) : undefined;
     if (status >= 300 || !hook?.id) {
       const title = parsed.ok ? String(asRecord(parsed.value).title ?? '') : '';
-      throw new BigCommerceApiError(`BigCommerce refused to ${what} a hook (${status}${title ? `: ${title}` : ''})`, status, false);
+      throw new BigCommerceApiError(
+        `BigCommerce refused to ${what} a hook (${status}${title ? `: ${title}` : ''})`,
+        status,
+        false,
+      );
     }
     return hook;
   }

@@ -60,7 +60,11 @@ const STORE_SUBJECT = /^stores\/([a-z0-9]{1,32})$/;
 /** BigCommerce's jti is a UUID; anything longer than this is not one of theirs, and would only bloat the records kept of it. */
 const MAX_JTI_LENGTH = 200;
 
-const refused = (refusal: SignedPayloadRefusal): SignedPayloadResult => ({ ok: false, refusal, reason: SIGNED_PAYLOAD_REFUSALS[refusal] });
+const refused = (refusal: SignedPayloadRefusal): SignedPayloadResult => ({
+  ok: false,
+  refusal,
+  reason: SIGNED_PAYLOAD_REFUSALS[refusal],
+});
 
 /** jose's verdict as one of ours; an error that is not jose's is a bug, and is thrown on. */
 function refusalOf(error: unknown): SignedPayloadRefusal {
@@ -85,7 +89,10 @@ function refusalOf(error: unknown): SignedPayloadRefusal {
   throw error;
 }
 
-export async function verifySignedPayload(jwt: string | undefined, keys: SignedPayloadKeys): Promise<SignedPayloadResult> {
+export async function verifySignedPayload(
+  jwt: string | undefined,
+  keys: SignedPayloadKeys,
+): Promise<SignedPayloadResult> {
   if (!jwt) return refused('malformed');
   let payload;
   try {
@@ -107,5 +114,14 @@ export async function verifySignedPayload(jwt: string | undefined, keys: SignedP
   const jti = asString(payload.jti);
   if (!jti || jti.length > MAX_JTI_LENGTH) return refused('no_jti');
   const user = asRecord(payload.user);
-  return { ok: true, claims: { storeHash, jti, expiresAt: payload.exp!, url: asString(payload.url) ?? '/', userId: typeof user.id === 'number' ? user.id : null } };
+  return {
+    ok: true,
+    claims: {
+      storeHash,
+      jti,
+      expiresAt: payload.exp!,
+      url: asString(payload.url) ?? '/',
+      userId: typeof user.id === 'number' ? user.id : null,
+    },
+  };
 }

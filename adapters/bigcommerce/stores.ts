@@ -114,8 +114,17 @@ export class BigCommerceStores {
 
   async list(): Promise<BigCommerceStore[]> {
     const installs = await this.#installs();
-    const shops = new Set([...(this.environmentShop ? [this.environmentShop] : []), ...installs.map((each) => each.shop)]);
-    return [...shops].sort().flatMap((shop) => this.#storeOf(shop, installs.find((each) => each.shop === shop)) ?? []);
+    const shops = new Set([
+      ...(this.environmentShop ? [this.environmentShop] : []),
+      ...installs.map((each) => each.shop),
+    ]);
+    return [...shops].sort().flatMap(
+      (shop) =>
+        this.#storeOf(
+          shop,
+          installs.find((each) => each.shop === shop),
+        ) ?? [],
+    );
   }
 
   async get(storeHash: string): Promise<BigCommerceStore | undefined> {
@@ -124,19 +133,34 @@ export class BigCommerceStores {
 
   #storeOf(shop: string, install: BigCommerceInstall | undefined): BigCommerceStore | undefined {
     if (install) {
-      const api = this.#api(shop, install.accessToken, 'the app’s access token for this store (install the app again from the BigCommerce control panel)');
+      const api = this.#api(
+        shop,
+        install.accessToken,
+        'the app’s access token for this store (install the app again from the BigCommerce control panel)',
+      );
       return { shop, via: 'app', api, proof: { by: 'signature' }, installedAt: install.installedAt };
     }
     if (shop !== this.environmentShop) return undefined;
     const api = this.#api(shop, this.#o.env.accessToken!, undefined);
-    return { shop, via: 'environment', api, proof: { by: 'header', secret: this.#o.env.headerSecret }, installedAt: null };
+    return {
+      shop,
+      via: 'environment',
+      api,
+      proof: { by: 'header', secret: this.#o.env.headerSecret },
+      installedAt: null,
+    };
   }
 
   #api(shop: string, accessToken: string, tokenSettings: string | undefined): BigCommerceApi {
     const id = `${shop}\n${accessToken}`;
     let api = this.#apis.get(id);
     if (!api) {
-      api = new BigCommerceApi({ storeHash: shop, accessToken, baseUrl: this.#o.apiUrl.replace(/\/+$/, ''), tokenSettings });
+      api = new BigCommerceApi({
+        storeHash: shop,
+        accessToken,
+        baseUrl: this.#o.apiUrl.replace(/\/+$/, ''),
+        tokenSettings,
+      });
       this.#apis.set(id, api);
     }
     return api;
@@ -165,8 +189,10 @@ export class BigCommerceStores {
    * moment brought a new token, which stays.
    */
   async forget(storeHash: string, token: string): Promise<ForgetOutcome> {
-    const { changed, value } = await this.#o.store.changeRecord<BigCommerceInstall>('session', bigCommerceInstallId(storeHash), (current) =>
-      current?.accessToken === token ? { delete: true } : undefined,
+    const { changed, value } = await this.#o.store.changeRecord<BigCommerceInstall>(
+      'session',
+      bigCommerceInstallId(storeHash),
+      (current) => (current?.accessToken === token ? { delete: true } : undefined),
     );
     this.#cache.set(storeHash, value);
     if (changed) return 'forgotten';

@@ -63,7 +63,14 @@ export type UninstallOutcome =
 
 const MINUTE = 60_000;
 /** After the callback's own check, how long until each next one. */
-export const RECHECK_DELAYS_MS = [5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 3 * 60 * MINUTE, 6 * 60 * MINUTE, 12 * 60 * MINUTE] as const;
+export const RECHECK_DELAYS_MS = [
+  5 * MINUTE,
+  15 * MINUTE,
+  60 * MINUTE,
+  3 * 60 * MINUTE,
+  6 * 60 * MINUTE,
+  12 * 60 * MINUTE,
+] as const;
 const PASS_MS = MINUTE;
 /** The callback waits this long for BigCommerce's answer; past it, the uninstall is pending like any unknown. */
 const CALLBACK_CHECK_MS = 5_000;
@@ -101,7 +108,8 @@ export class UninstallChecks {
     const since = new Date(this.#now()).toISOString();
     // Read before the token: a reinstall after this rewrites installedAt.
     const seen = await this.#state(storeHash);
-    const sameInstall = (current: BigCommerceShopState | undefined) => (current?.installedAt ?? null) === (seen?.installedAt ?? null);
+    const sameInstall = (current: BigCommerceShopState | undefined) =>
+      (current?.installedAt ?? null) === (seen?.installedAt ?? null);
     const access = await this.#o.stores.appAccess(storeHash);
     if (!access) return this.#uninstalled(storeHash, since, sameInstall, 'no_token');
     const check = await withDeadline(access.api.tokenCheck(), CALLBACK_CHECK_MS);
@@ -118,10 +126,19 @@ export class UninstallChecks {
     const pending = written?.uninstallPending;
     if (!pending) return { kind: 'superseded' };
     this.#o.logger.warn(
-      { platform: 'bigcommerce', shop: storeHash, found: check.kind === 'works' ? 'token still accepted' : check.reason, nextCheckAt: pending.nextCheckAt },
+      {
+        platform: 'bigcommerce',
+        shop: storeHash,
+        found: check.kind === 'works' ? 'token still accepted' : check.reason,
+        nextCheckAt: pending.nextCheckAt,
+      },
       'a BigCommerce uninstall callback that BigCommerce does not confirm yet (the store’s token still works, or no answer): the token is kept and the uninstall checked again later',
     );
-    return { kind: 'pending', why: check.kind === 'works' ? 'token_works' : 'unknown', nextCheckAt: pending.nextCheckAt };
+    return {
+      kind: 'pending',
+      why: check.kind === 'works' ? 'token_works' : 'unknown',
+      nextCheckAt: pending.nextCheckAt,
+    };
   }
 
   /** Checks every pending uninstall that is due; one bridge at a time. */
@@ -134,7 +151,10 @@ export class UninstallChecks {
         try {
           await this.recheck(value.shop, pending);
         } catch (error) {
-          this.#o.logger.warn({ err: error, platform: 'bigcommerce', shop: value.shop }, 'could not check a pending BigCommerce uninstall; the next pass tries again');
+          this.#o.logger.warn(
+            { err: error, platform: 'bigcommerce', shop: value.shop },
+            'could not check a pending BigCommerce uninstall; the next pass tries again',
+          );
         }
       }
     });
@@ -148,8 +168,14 @@ export class UninstallChecks {
     const unchanged = (current: BigCommerceShopState | undefined) => samePending(current?.uninstallPending, pending);
     if (!unchanged(await this.#state(storeHash))) return { kind: 'superseded' };
     if (check.kind === 'refused') {
-      if (access && (await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced') return { kind: 'superseded' };
-      const outcome = await this.#uninstalled(storeHash, pending.since, unchanged, access ? 'token_refused' : 'no_token');
+      if (access && (await this.#o.stores.forget(storeHash, access.accessToken)) === 'replaced')
+        return { kind: 'superseded' };
+      const outcome = await this.#uninstalled(
+        storeHash,
+        pending.since,
+        unchanged,
+        access ? 'token_refused' : 'no_token',
+      );
       if (outcome.kind !== 'superseded') {
         this.#o.logger.info(
           { platform: 'bigcommerce', shop: storeHash, checks: pending.checks + 1, outcome: outcome.kind },
@@ -161,7 +187,8 @@ export class UninstallChecks {
     }
     const checks = pending.checks + 1;
     if (check.kind === 'works' && checks > this.#delays.length) {
-      if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
+      if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { drop: true } : undefined))))
+        return { kind: 'superseded' };
       this.#o.logger.warn(
         { platform: 'bigcommerce', shop: storeHash, since: pending.since, checks },
         'BigCommerce still accepts the store’s token long after an uninstall callback: the app is installed, ' +
@@ -169,15 +196,23 @@ export class UninstallChecks {
       );
       return { kind: 'kept' };
     }
-    const next = { ...pending, checks, last: check.kind, nextCheckAt: this.#after(this.#delays[Math.min(checks, this.#delays.length) - 1]!) };
-    if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { set: next } : undefined)))) return { kind: 'superseded' };
+    const next = {
+      ...pending,
+      checks,
+      last: check.kind,
+      nextCheckAt: this.#after(this.#delays[Math.min(checks, this.#delays.length) - 1]!),
+    };
+    if (!(await this.#changePending(storeHash, (current) => (unchanged(current) ? { set: next } : undefined))))
+      return { kind: 'superseded' };
     return { kind: 'pending', why: check.kind === 'works' ? 'token_works' : 'unknown', nextCheckAt: next.nextCheckAt };
   }
 
   start(): void {
     const pass = () => {
       this.#running ??= this.checkDue()
-        .catch((error: unknown) => this.#o.logger.warn({ err: error }, 'could not check the pending BigCommerce uninstalls'))
+        .catch((error: unknown) =>
+          this.#o.logger.warn({ err: error }, 'could not check the pending BigCommerce uninstalls'),
+        )
         .finally(() => {
           this.#running = undefined;
         });
@@ -206,13 +241,24 @@ export class UninstallChecks {
    * says from the record as it is then (undefined: no write). Resolves to the
    * record written, or undefined when nothing was.
    */
-  async #changePending(storeHash: string, decide: (current: BigCommerceShopState | undefined) => PendingChange): Promise<BigCommerceShopState | undefined> {
-    const { changed, value } = await this.#o.store.changeRecord<BigCommerceShopState>('shop', stateId(storeHash), (current) => {
-      const decided = decide(current);
-      if (!decided) return undefined;
-      const { uninstallPending: _, ...state } = current ?? { platform: 'bigcommerce', shop: storeHash, uninstalledAt: null };
-      return { put: { ...state, ...('set' in decided ? { uninstallPending: decided.set } : {}) } };
-    });
+  async #changePending(
+    storeHash: string,
+    decide: (current: BigCommerceShopState | undefined) => PendingChange,
+  ): Promise<BigCommerceShopState | undefined> {
+    const { changed, value } = await this.#o.store.changeRecord<BigCommerceShopState>(
+      'shop',
+      stateId(storeHash),
+      (current) => {
+        const decided = decide(current);
+        if (!decided) return undefined;
+        const { uninstallPending: _, ...state } = current ?? {
+          platform: 'bigcommerce',
+          shop: storeHash,
+          uninstalledAt: null,
+        };
+        return { put: { ...state, ...('set' in decided ? { uninstallPending: decided.set } : {}) } };
+      },
+    );
     return changed ? value : undefined;
   }
 
@@ -229,11 +275,24 @@ export class UninstallChecks {
   ): Promise<UninstallOutcome> {
     if (storeHash === this.#o.stores.environmentShop) {
       const state = await this.#state(storeHash);
-      if (state?.uninstallPending && !(await this.#changePending(storeHash, (current) => (still(current) ? { drop: true } : undefined)))) return { kind: 'superseded' };
+      if (
+        state?.uninstallPending &&
+        !(await this.#changePending(storeHash, (current) => (still(current) ? { drop: true } : undefined)))
+      )
+        return { kind: 'superseded' };
       return { kind: 'app_forgotten', why };
     }
     const { changed } = await this.#o.store.changeRecord<ShopState>('shop', stateId(storeHash), (current) =>
-      still(current) ? { put: { platform: 'bigcommerce', shop: storeHash, uninstalledAt: at, installedAt: current?.installedAt ?? null } } : undefined,
+      still(current)
+        ? {
+            put: {
+              platform: 'bigcommerce',
+              shop: storeHash,
+              uninstalledAt: at,
+              installedAt: current?.installedAt ?? null,
+            },
+          }
+        : undefined,
     );
     return changed ? { kind: 'uninstalled', why } : { kind: 'superseded' };
   }
@@ -253,10 +312,16 @@ const samePending = (current: PendingUninstall | undefined, expected: PendingUni
 
 async function withDeadline(asked: Promise<TokenCheck>, ms: number): Promise<TokenCheck> {
   // A failure after the deadline must not go unhandled; before it, it is an unknown like any other.
-  const check = asked.catch((error: unknown): TokenCheck => ({ kind: 'unknown', reason: `the check failed (${error instanceof Error ? error.name : 'error'})` }));
+  const check = asked.catch((error: unknown): TokenCheck => ({
+    kind: 'unknown',
+    reason: `the check failed (${error instanceof Error ? error.name : 'error'})`,
+  }));
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<TokenCheck>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'unknown', reason: `BigCommerce did not answer within ${ms / 1000} s` }), ms);
+    timer = setTimeout(
+      () => resolve({ kind: 'unknown', reason: `BigCommerce did not answer within ${ms / 1000} s` }),
+      ms,
+    );
   });
   try {
     return await Promise.race([check, late]);

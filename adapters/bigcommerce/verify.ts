@@ -69,10 +69,15 @@ function signatureProblem(webhooks: Webhook[], body: Buffer, headers: Record<str
 
 /** Only a request with a Standard Webhooks signature or the bridge's header secret is read at all. */
 export function bigCommercePreflight(headers: RawDelivery['headers']): Preflight {
-  return headers['webhook-signature'] || headers[BC_SECRET_HEADER] ? { ok: true } : { ok: false, reason: `no webhook-signature and no ${BC_SECRET_HEADER}` };
+  return headers['webhook-signature'] || headers[BC_SECRET_HEADER]
+    ? { ok: true }
+    : { ok: false, reason: `no webhook-signature and no ${BC_SECRET_HEADER}` };
 }
 
-export function bigCommerceVerifier({ clientSecrets, headerSecretsFor }: BigCommerceVerifierOptions): (raw: RawDelivery) => Promise<Verification<BigCommerceDelivery>> {
+export function bigCommerceVerifier({
+  clientSecrets,
+  headerSecretsFor,
+}: BigCommerceVerifierOptions): (raw: RawDelivery) => Promise<Verification<BigCommerceDelivery>> {
   const webhooks = clientSecrets.map((secret) => new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }));
   return async (raw) => {
     const headers = flatHeaders(raw.headers);

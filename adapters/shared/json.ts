@@ -48,7 +48,8 @@ export type JsonObject = Record<string, unknown>;
 export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-export const asString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+export const asString = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
@@ -59,4 +60,5 @@ export function decimalText(value: unknown): string | undefined {
 }
 
 /** A string or number value as text (attribute values come as either); null otherwise. */
-export const scalarText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : asString(value));
+export const scalarText = (value: unknown): string | null =>
+  typeof value === 'number' ? String(value) : asString(value);

@@ -8,4 +8,5 @@ export function fullName(first: unknown, last: unknown): string | null {
 }
 
 /** The part of an e-mail address before the @, as a name of last resort. */
-export const emailLocalPart = (email: string | null | undefined): string | null => (email ? (email.split('@')[0] ?? null) : null);
+export const emailLocalPart = (email: string | null | undefined): string | null =>
+  email ? (email.split('@')[0] ?? null) : null;

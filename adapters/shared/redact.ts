@@ -14,7 +14,11 @@ type Json = unknown;
 function drop(value: Json, keys: ReadonlySet<string>): Json {
   if (Array.isArray(value)) return value.map((item) => drop(item, keys));
   if (typeof value !== 'object' || value === null || isLosslessNumber(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.has(key)).map(([key, item]) => [key, drop(item, keys)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !keys.has(key))
+      .map(([key, item]) => [key, drop(item, keys)]),
+  );
 }
 
 /** Where an address says its country, in the platforms' bodies (Shopify, WooCommerce, BigCommerce). */
@@ -26,11 +30,18 @@ const COUNTRY_KEYS = ['country_code', 'country', 'country_iso2'] as const;
  * without its country code is read in its own address's country, never in
  * the requester's.
  */
-function collect(value: Json, keys: ReadonlySet<string>, into: Array<{ text: string; country: string | null }> = []): Array<{ text: string; country: string | null }> {
+function collect(
+  value: Json,
+  keys: ReadonlySet<string>,
+  into: Array<{ text: string; country: string | null }> = [],
+): Array<{ text: string; country: string | null }> {
   if (Array.isArray(value)) for (const item of value) collect(item, keys, into);
   else if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
     const record = value as Record<string, unknown>;
-    const country = COUNTRY_KEYS.map((key) => record[key]).find((item): item is string => typeof item === 'string' && item.trim() !== '') ?? null;
+    const country =
+      COUNTRY_KEYS.map((key) => record[key]).find(
+        (item): item is string => typeof item === 'string' && item.trim() !== '',
+      ) ?? null;
     for (const [key, item] of Object.entries(record)) {
       if (keys.has(key) && typeof item === 'string') into.push({ text: item, country });
       else collect(item, keys, into);
@@ -39,7 +50,12 @@ function collect(value: Json, keys: ReadonlySet<string>, into: Array<{ text: str
   return into;
 }
 
-const idText = (value: unknown) => (isLosslessNumber(value) ? value.value : typeof value === 'number' || typeof value === 'string' ? String(value) : undefined);
+const idText = (value: unknown) =>
+  isLosslessNumber(value)
+    ? value.value
+    : typeof value === 'number' || typeof value === 'string'
+      ? String(value)
+      : undefined;
 
 export interface BodyShape {
   /** Keys whose values are a person (the whole value goes). */
@@ -51,7 +67,11 @@ export interface BodyShape {
 }
 
 /** Whether a body is about the customer, and the body without anyone's personal data. */
-export function redactBody(delivery: StoredDelivery, match: CustomerMatch, shape: BodyShape): { about: boolean; redacted: StoredDelivery } {
+export function redactBody(
+  delivery: StoredDelivery,
+  match: CustomerMatch,
+  shape: BodyShape,
+): { about: boolean; redacted: StoredDelivery } {
   if (delivery.bodyEncoding !== 'utf8') return { about: false, redacted: delivery };
   let body: Json;
   try {

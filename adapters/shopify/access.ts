@@ -37,7 +37,14 @@ export interface ShopifySession {
 export const sessionId = (shop: string) => `shopify:${shop}`;
 
 /** What @shopify/shopify-api hands back from a grant, an exchange or a refresh. */
-type GrantedSession = { shop: string; accessToken?: string | undefined; expires?: Date | undefined; refreshToken?: string | undefined; refreshTokenExpires?: Date | undefined; scope?: string | undefined };
+type GrantedSession = {
+  shop: string;
+  accessToken?: string | undefined;
+  expires?: Date | undefined;
+  refreshToken?: string | undefined;
+  refreshTokenExpires?: Date | undefined;
+  scope?: string | undefined;
+};
 
 /** Both tokens of one grant in one record, so that one write never pairs a new access token with an old refresh token. */
 function sessionOf(granted: GrantedSession, mode: SessionMode, now: Date, shop = granted.shop): ShopifySession {
@@ -47,7 +54,9 @@ function sessionOf(granted: GrantedSession, mode: SessionMode, now: Date, shop =
     mode,
     accessToken: granted.accessToken ?? '',
     expiresAt: granted.expires?.toISOString() ?? null,
-    ...(granted.refreshToken ? { refreshToken: granted.refreshToken, refreshTokenExpiresAt: granted.refreshTokenExpires?.toISOString() } : {}),
+    ...(granted.refreshToken
+      ? { refreshToken: granted.refreshToken, refreshTokenExpiresAt: granted.refreshTokenExpires?.toISOString() }
+      : {}),
     scope: granted.scope,
     updatedAt: now.toISOString(),
   };
@@ -64,7 +73,12 @@ const RENEW_BEFORE_MS = 5 * 60_000;
  */
 export class ShopifyAccessError extends BridgeError<'no_access' | 'refused' | 'invalid_session' | 'unavailable'> {
   constructor(message: string, code: ShopifyAccessError['code']) {
-    super(code, message, { fix: code === 'unavailable' ? undefined : 'Open the app from the shop\'s Shopify admin (or install it again) so the bridge gets a new token' });
+    super(code, message, {
+      fix:
+        code === 'unavailable'
+          ? undefined
+          : "Open the app from the shop's Shopify admin (or install it again) so the bridge gets a new token",
+    });
   }
 }
 
@@ -126,7 +140,10 @@ export class ShopifyAccess {
     const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
     if (!session?.accessToken || session.renewalRefusedAt) return false;
     if (session.expiresAt === null || !this.#expiring(session)) return true;
-    return Boolean(session.refreshToken) && (!session.refreshTokenExpiresAt || Date.parse(session.refreshTokenExpiresAt) > this.#now().getTime());
+    return (
+      Boolean(session.refreshToken) &&
+      (!session.refreshTokenExpiresAt || Date.parse(session.refreshTokenExpiresAt) > this.#now().getTime())
+    );
   }
 
   /**
@@ -154,16 +171,29 @@ export class ShopifyAccess {
       if (result.ran) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new ShopifyAccessError(`could not get Admin API access to ${shop}: another instance holds the token exchange`, 'unavailable');
+    throw new ShopifyAccessError(
+      `could not get Admin API access to ${shop}: another instance holds the token exchange`,
+      'unavailable',
+    );
   }
 
   async #tokenExchange(shop: string, sessionToken: string): Promise<ShopifySession> {
     const apps = [this.#o.app, this.#o.previousApp].filter((app): app is Shopify => app !== undefined);
-    if (apps.length === 0) throw new ShopifyAccessError(`loyalty-bridge has no app configured to get access to ${shop}`, 'no_access');
+    if (apps.length === 0)
+      throw new ShopifyAccessError(`loyalty-bridge has no app configured to get access to ${shop}`, 'no_access');
     for (const [i, app] of apps.entries()) {
       try {
-        const { session } = await app.auth.tokenExchange({ shop, sessionToken, requestedTokenType: RequestedTokenType.OfflineAccessToken, expiring: true });
-        if (!session.accessToken) throw new ShopifyAccessError(`Shopify answered the token exchange for ${shop} without a token`, 'unavailable');
+        const { session } = await app.auth.tokenExchange({
+          shop,
+          sessionToken,
+          requestedTokenType: RequestedTokenType.OfflineAccessToken,
+          expiring: true,
+        });
+        if (!session.accessToken)
+          throw new ShopifyAccessError(
+            `Shopify answered the token exchange for ${shop} without a token`,
+            'unavailable',
+          );
         return sessionOf(session, 'token_exchange', this.#now(), shop);
       } catch (error) {
         // The library checks the session token before sending it; its message quotes the token, so it goes no further.
@@ -184,7 +214,11 @@ export class ShopifyAccess {
    */
   async token(shop: string, { renew = false, refused }: { renew?: boolean; refused?: string } = {}): Promise<string> {
     if (shop === this.#o.ownShop && this.#o.legacyToken) {
-      if (renew) throw new ShopifyAccessError(`Shopify refused the Admin API token of ${shop}; check SHOPIFY_ADMIN_TOKEN and the app's scopes`, 'refused');
+      if (renew)
+        throw new ShopifyAccessError(
+          `Shopify refused the Admin API token of ${shop}; check SHOPIFY_ADMIN_TOKEN and the app's scopes`,
+          'refused',
+        );
       return this.#o.legacyToken;
     }
     const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
@@ -218,7 +252,10 @@ export class ShopifyAccess {
       if (result.ran) return result.value;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new ShopifyAccessError(`could not renew the Admin API token of ${shop}: another instance holds the renewal`, 'unavailable');
+    throw new ShopifyAccessError(
+      `could not renew the Admin API token of ${shop}: another instance holds the renewal`,
+      'unavailable',
+    );
   }
 
   async #fetchNew(shop: string, current: ShopifySession | undefined): Promise<ShopifySession> {
@@ -230,20 +267,33 @@ export class ShopifyAccess {
         // Shopify keeps the old refresh token valid until the new access token is used, so a crash
         // before the save below strands nothing: the old one is simply used again.
         const { session: renewed } = await app.auth.refreshToken({ shop, refreshToken: current.refreshToken });
-        session = sessionOf(renewed, current.mode === 'token_exchange' ? 'token_exchange' : 'oauth_expiring', this.#now(), shop);
+        session = sessionOf(
+          renewed,
+          current.mode === 'token_exchange' ? 'token_exchange' : 'oauth_expiring',
+          this.#now(),
+          shop,
+        );
       } else if (shop === this.#o.ownShop) {
         const { session: granted } = await app.auth.clientCredentials({ shop });
         session = sessionOf(granted, 'client_credentials', this.#now(), shop);
       } else {
-        throw new ShopifyAccessError(`the Admin API token of ${shop} cannot be renewed: open the app from the shop's Shopify admin, or install it again (GET /shopify/auth?shop=${shop})`, 'no_access');
+        throw new ShopifyAccessError(
+          `the Admin API token of ${shop} cannot be renewed: open the app from the shop's Shopify admin, or install it again (GET /shopify/auth?shop=${shop})`,
+          'no_access',
+        );
       }
     } catch (error) {
       const described = describeGrantError(error, shop);
       // Kept, so that the shop is still listed and described; marked, so that the next open of the app replaces it.
-      if (described.code === 'refused' && current?.refreshToken) await this.#o.store.putRecord<ShopifySession>('session', sessionId(shop), { ...current, renewalRefusedAt: this.#now().toISOString() });
+      if (described.code === 'refused' && current?.refreshToken)
+        await this.#o.store.putRecord<ShopifySession>('session', sessionId(shop), {
+          ...current,
+          renewalRefusedAt: this.#now().toISOString(),
+        });
       throw described;
     }
-    if (!session.accessToken) throw new ShopifyAccessError(`Shopify answered the token request for ${shop} without a token`, 'unavailable');
+    if (!session.accessToken)
+      throw new ShopifyAccessError(`Shopify answered the token request for ${shop} without a token`, 'unavailable');
     // Both tokens in one record, one write: never a new access token with an old refresh token.
     await this.#o.store.putRecord('session', sessionId(shop), session);
     return session;
@@ -251,14 +301,26 @@ export class ShopifyAccess {
 
   /** OAuth's answer for a shop: kept as its session, replacing any earlier one. */
   async saveInstalled(session: GrantedSession): Promise<void> {
-    await this.#o.store.putRecord<ShopifySession>('session', sessionId(session.shop), sessionOf(session, session.refreshToken ? 'oauth_expiring' : 'oauth', this.#now()));
+    await this.#o.store.putRecord<ShopifySession>(
+      'session',
+      sessionId(session.shop),
+      sessionOf(session, session.refreshToken ? 'oauth_expiring' : 'oauth', this.#now()),
+    );
   }
 
   /** What the admin may see of a shop's access: never a token. */
-  async describe(shop: string): Promise<{ shop: string; mode: SessionMode | 'none'; expiresAt: string | null; scope: string | null }> {
+  async describe(
+    shop: string,
+  ): Promise<{ shop: string; mode: SessionMode | 'none'; expiresAt: string | null; scope: string | null }> {
     if (shop === this.#o.ownShop && this.#o.legacyToken) return { shop, mode: 'legacy', expiresAt: null, scope: null };
     const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
-    if (!session) return { shop, mode: shop === this.#o.ownShop && this.#o.app ? 'client_credentials' : 'none', expiresAt: null, scope: null };
+    if (!session)
+      return {
+        shop,
+        mode: shop === this.#o.ownShop && this.#o.app ? 'client_credentials' : 'none',
+        expiresAt: null,
+        scope: null,
+      };
     return { shop, mode: session.mode, expiresAt: session.expiresAt, scope: session.scope ?? null };
   }
 }
@@ -268,15 +330,26 @@ function describeGrantError(error: unknown, shop: string): ShopifyAccessError {
   if (error instanceof ShopifyAccessError) return error;
   const refusal = refusalOf(error);
   // Shopify's token endpoint never redirects: the app's secret and the shop's codes go to it alone.
-  if (refusal) return new ShopifyAccessError(`the token request for ${shop} went no further: ${refusalText(refusal)}`, 'refused');
+  if (refusal)
+    return new ShopifyAccessError(`the token request for ${shop} went no further: ${refusalText(refusal)}`, 'refused');
   const response = (error as { response?: { code?: number; body?: unknown } }).response;
   const status = response?.code;
   const body = response?.body as { error?: string; error_description?: string } | undefined;
   // Token exchange: the session token expired on its way, or was used already.
-  if (status === 400 && body?.error === 'invalid_subject_token') return new ShopifyAccessError(`Shopify did not accept the session token for ${shop} (invalid_subject_token)`, 'invalid_session');
+  if (status === 400 && body?.error === 'invalid_subject_token')
+    return new ShopifyAccessError(
+      `Shopify did not accept the session token for ${shop} (invalid_subject_token)`,
+      'invalid_session',
+    );
   if (status === 400 || status === 401 || status === 403) {
-    const what = body?.error === 'invalid_grant' ? 'the refresh token was refused (expired or revoked): install the app again' : `${body?.error ?? 'refused'}: check SHOPIFY_API_KEY, SHOPIFY_API_SECRET and that the app is installed on ${shop}`;
+    const what =
+      body?.error === 'invalid_grant'
+        ? 'the refresh token was refused (expired or revoked): install the app again'
+        : `${body?.error ?? 'refused'}: check SHOPIFY_API_KEY, SHOPIFY_API_SECRET and that the app is installed on ${shop}`;
     return new ShopifyAccessError(`Shopify refused a token for ${shop} (${status}): ${what}`, 'refused');
   }
-  return new ShopifyAccessError(`Shopify did not answer the token request for ${shop}${status ? ` (${status})` : ''}: ${(error as Error).name}`, 'unavailable');
+  return new ShopifyAccessError(
+    `Shopify did not answer the token request for ${shop}${status ? ` (${status})` : ''}: ${(error as Error).name}`,
+    'unavailable',
+  );
 }

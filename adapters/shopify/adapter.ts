@@ -37,7 +37,8 @@ export interface ShopifyAdapterOptions {
 export type ShopifyAdapter = PlatformAdapter<ShopifyDelivery>;
 
 /** A body's own dedupe key: the same bytes for the same shop and topic, under any webhook id or event id, are one delivery. */
-const bodyKey = (shop: string, topic: string, body: Buffer) => `shopify:body:${shop}:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
+const bodyKey = (shop: string, topic: string, body: Buffer) =>
+  `shopify:body:${shop}:${topic}:${createHash('sha256').update(body).digest('base64url')}`;
 
 /** Topics Shopify sends with the same bytes at each uninstall of a shop. */
 const PER_INSTALL_TOPICS: ReadonlySet<string> = new Set(['app/uninstalled', 'shop/redact']);
@@ -52,7 +53,29 @@ const REVOCATION_GRACE_MS = 10 * 60_000;
 
 /** What in a Shopify body is a person. */
 const SHOPIFY_BODY: BodyShape = {
-  personal: new Set(['customer', 'billing_address', 'shipping_address', 'email', 'contact_email', 'phone', 'client_details', 'browser_ip', 'note', 'note_attributes', 'landing_site', 'referring_site', 'destination', 'first_name', 'last_name', 'company', 'address1', 'address2', 'zip', 'latitude', 'longitude']),
+  personal: new Set([
+    'customer',
+    'billing_address',
+    'shipping_address',
+    'email',
+    'contact_email',
+    'phone',
+    'client_details',
+    'browser_ip',
+    'note',
+    'note_attributes',
+    'landing_site',
+    'referring_site',
+    'destination',
+    'first_name',
+    'last_name',
+    'company',
+    'address1',
+    'address2',
+    'zip',
+    'latitude',
+    'longitude',
+  ]),
   emailKeys: new Set(['email', 'contact_email']),
   phoneKeys: new Set(['phone']),
   orderIdKeys: ['id', 'order_id'],
@@ -71,12 +94,18 @@ function viaAppConfiguration(delivery: ShopifyDelivery): { viaAppConfiguration?:
   // app/uninstalled bodies are kept under any new webhook id (they act once per install), so a captured one sent again is
   // no duplicate there: an unsigned name on it proves nothing, and the shop's own copy of that subscription stays.
   if (PER_INSTALL_TOPICS.has(delivery.topic)) return {};
-  return delivery.name !== undefined && delivery.name === DECLARED_NAMES.get(delivery.topic) ? { viaAppConfiguration: 'name' } : {};
+  return delivery.name !== undefined && delivery.name === DECLARED_NAMES.get(delivery.topic)
+    ? { viaAppConfiguration: 'name' }
+    : {};
 }
 
 export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: ShopifyAdapterOptions): ShopifyAdapter {
   /** The order as Shopify has it now; undefined without access to the shop, or when Shopify has no such order. */
-  const currentOrder = async (shop: string, orderId: string, deliveryKey: string): Promise<OrderEvent | 'no_access' | undefined> => {
+  const currentOrder = async (
+    shop: string,
+    orderId: string,
+    deliveryKey: string,
+  ): Promise<OrderEvent | 'no_access' | undefined> => {
     if (!admin || !(await admin.access.hasAccess(shop))) return 'no_access';
     try {
       return await fetchShopifyOrder(admin.for(shop), orderId, `shopify-fetch:${deliveryKey}`);
@@ -107,7 +136,10 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     const standing = await installStanding(stored);
     if (standing !== 'gone') return standing;
     if (!confirmed && !(admin && (await admin.access.hasAccess(shop)))) {
-      return { kind: 'recorded', reason: `an app/uninstalled body that names no shop, and the bridge holds no token of ${shop} to confirm it with Shopify: nothing is forgotten` };
+      return {
+        kind: 'recorded',
+        reason: `an app/uninstalled body that names no shop, and the bridge holds no token of ${shop} to confirm it with Shopify: nothing is forgotten`,
+      };
     }
     // Whatever is granted at the next install is asked for then.
     if (admin) forgetScopes(admin.for(shop));
@@ -125,9 +157,15 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     if (!admin || !(await admin.access.hasAccess(shop))) return 'gone';
     if (await tokenRefused(shop)) return 'gone';
     if (Date.now() - Date.parse(stored.sentAt) < REVOCATION_GRACE_MS) {
-      throw new PlatformUnavailableError(`Shopify still accepts the app's token for ${shop} just after ${topic}; asked again in a few minutes`, UNINSTALL_RECHECK_MS);
+      throw new PlatformUnavailableError(
+        `Shopify still accepts the app's token for ${shop} just after ${topic}; asked again in a few minutes`,
+        UNINSTALL_RECHECK_MS,
+      );
     }
-    return { kind: 'recorded', reason: `Shopify accepts the app's token for ${shop}: the app is installed, so ${topic} (sent before a reinstall, or sent again) is not acted on` };
+    return {
+      kind: 'recorded',
+      reason: `Shopify accepts the app's token for ${shop}: the app is installed, so ${topic} (sent before a reinstall, or sent again) is not acted on`,
+    };
   };
 
   /** Whether Shopify refuses the app's token for the shop (after one renewal, as every call does). */
@@ -138,7 +176,10 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     } catch (error) {
       if (!(error instanceof ShopifyAdminError)) throw error;
       if (error.code === 'ACCESS_DENIED' && !error.transient) return true;
-      throw new PlatformUnavailableError(`could not ask Shopify whether the app is still installed on ${shop}: ${error.message}`, error.transient ? undefined : UNINSTALL_RECHECK_MS);
+      throw new PlatformUnavailableError(
+        `could not ask Shopify whether the app is still installed on ${shop}: ${error.message}`,
+        error.transient ? undefined : UNINSTALL_RECHECK_MS,
+      );
     }
   };
 
@@ -154,7 +195,9 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     describe: (delivery) => {
       const { topic, shop } = delivery;
       const handled = HANDLED_TOPICS.has(topic);
-      const guard = GUARDED_TOPICS.has(topic) ? checkGuardedBody(topic as GuardedTopic, delivery.payload, shop) : undefined;
+      const guard = GUARDED_TOPICS.has(topic)
+        ? checkGuardedBody(topic as GuardedTopic, delivery.payload, shop)
+        : undefined;
       const notItsTopic = handled ? orderBodyProblem(topic, delivery.payload) : undefined;
       const aliases = [
         ...(delivery.eventId ? [`shopify:${delivery.webhookId}`] : []),
@@ -180,7 +223,11 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         ...(handled ? {} : { ignore: 'a topic loyalty-bridge does not use' }),
         ...(guard && !guard.fits ? { mislabelled: `a ${topic} body that ${guard.reason}` } : {}),
         ...(notItsTopic ? { mislabelled: `a ${topic} body that ${notItsTopic}` } : {}),
-        ...(guard?.fits && !guard.confirmed ? { unconfirmed: `a ${topic} body that names no shop, for a shop the bridge holds no token of: nothing here to forget or to confirm it with` } : {}),
+        ...(guard?.fits && !guard.confirmed
+          ? {
+              unconfirmed: `a ${topic} body that names no shop, for a shop the bridge holds no token of: nothing here to forget or to confirm it with`,
+            }
+          : {}),
       };
     },
     async translate(stored: StoredDelivery): Promise<Translation> {
@@ -202,9 +249,12 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
       }
       if (topic === 'app/scopes_update') {
         // The body names no shop: only a shop the bridge holds a token for is checked again.
-        if (!admin || !(await admin.access.hasAccess(shop))) return { kind: 'recorded', reason: `app/scopes_update for ${shop}, which the bridge holds no token for` };
+        if (!admin || !(await admin.access.hasAccess(shop)))
+          return { kind: 'recorded', reason: `app/scopes_update for ${shop}, which the bridge holds no token for` };
         // {"previous": [...], "current": [...], "updated_at": ..., "shop_id": ...}
-        const current = asArray(asRecord(parsed.value).current).filter((scope): scope is string => typeof scope === 'string');
+        const current = asArray(asRecord(parsed.value).current).filter(
+          (scope): scope is string => typeof scope === 'string',
+        );
         if (admin) forgetScopes(admin.for(shop));
         onScopesChanged?.(shop, current);
         return { kind: 'recorded', reason: `the app's scopes on ${shop} are now: ${current.join(', ') || 'none'}` };
@@ -218,8 +268,14 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         // The edit alone says nothing about the order's state: the order is read, or the delivery recorded until its next update.
         const orderId = idDigits(asRecord(asRecord(parsed.value).order_edit).order_id);
         const current = orderId === undefined ? 'no_order' : await currentOrder(shop, orderId, deliveryKey);
-        if (current === 'no_access' || current === 'no_order') return { kind: 'recorded', reason: `orders/edited carries only the edit; with Admin API access to ${shop} the order is read again` };
-        return current ? { kind: 'events', events: [current] } : { kind: 'unusable', reason: `Shopify has no order ${orderId}` };
+        if (current === 'no_access' || current === 'no_order')
+          return {
+            kind: 'recorded',
+            reason: `orders/edited carries only the edit; with Admin API access to ${shop} the order is read again`,
+          };
+        return current
+          ? { kind: 'events', events: [current] }
+          : { kind: 'unusable', reason: `Shopify has no order ${orderId}` };
       }
       const context: EventContext = { shop, deliveryId: deliveryKey, receivedAt: new Date(stored.sentAt) };
       if (topic === 'refunds/create') {
@@ -227,7 +283,10 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
         if (!refund.ok) return { kind: 'unusable', reason: refund.reason };
         // A refund alone cannot always tell full from partial: with access, the order as it is now settles it.
         const current = await currentOrder(shop, refund.event.orderId, deliveryKey);
-        return { kind: 'events', events: current && current !== 'no_access' ? [refund.event, current] : [refund.event] };
+        return {
+          kind: 'events',
+          events: current && current !== 'no_access' ? [refund.event, current] : [refund.event],
+        };
       }
       if (!ORDER_TOPICS.has(topic)) return { kind: 'ignored', reason: `topic ${topic} is not one loyalty-bridge uses` };
       const result = orderToEvent(parsed.value, context);

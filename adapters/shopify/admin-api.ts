@@ -77,14 +77,17 @@ export class ShopifyAdminApi {
     this.#maxRetries = options.maxThrottleRetries ?? 10;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     // The X-Shopify-Access-Token goes to the shop's own address only: a redirect elsewhere is refused.
-    this.#http = outboundGot({ userAddress: false }, {
-      prefixUrl: `${options.baseUrl ?? `https://${options.shop}`}/admin/api/${options.apiVersion}`,
-      headers: { accept: 'application/json' },
-      timeout: { request: options.timeoutMs ?? 30_000 },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      responseType: 'text',
-    });
+    this.#http = outboundGot(
+      { userAddress: false },
+      {
+        prefixUrl: `${options.baseUrl ?? `https://${options.shop}`}/admin/api/${options.apiVersion}`,
+        headers: { accept: 'application/json' },
+        timeout: { request: options.timeoutMs ?? 30_000 },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        responseType: 'text',
+      },
+    );
   }
 
   /** The data of a query; throws when there is none (see queryPartial for answers with both). */
@@ -94,7 +97,11 @@ export class ShopifyAdminApi {
     return data;
   }
 
-  async queryPartial<T>(query: string, variables: Record<string, unknown> = {}, expectedCost = 50): Promise<QueryResult<T>> {
+  async queryPartial<T>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    expectedCost = 50,
+  ): Promise<QueryResult<T>> {
     let refused: string | undefined;
     for (let attempt = 0; ; attempt++) {
       await this.#waitForBucket(expectedCost);
@@ -102,20 +109,37 @@ export class ShopifyAdminApi {
       try {
         token = await this.#access.token(this.shop, refused ? { renew: true, refused } : {});
       } catch (error) {
-        if (error instanceof ShopifyAccessError) throw new ShopifyAdminError(error.message, error.code === 'unavailable' ? 'UNAVAILABLE' : 'ACCESS_DENIED', error.code === 'unavailable');
+        if (error instanceof ShopifyAccessError)
+          throw new ShopifyAdminError(
+            error.message,
+            error.code === 'unavailable' ? 'UNAVAILABLE' : 'ACCESS_DENIED',
+            error.code === 'unavailable',
+          );
         throw error;
       }
       let response;
       try {
-        response = await this.#http.post('graphql.json', { json: { query, variables }, headers: { 'x-shopify-access-token': token } });
+        response = await this.#http.post('graphql.json', {
+          json: { query, variables },
+          headers: { 'x-shopify-access-token': token },
+        });
       } catch (error) {
         const refusal = refusalOf(error);
-        if (refusal) throw new ShopifyAdminError(`Shopify Admin API of ${this.shop}: ${refusalText(refusal)}`, refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED');
+        if (refusal)
+          throw new ShopifyAdminError(
+            `Shopify Admin API of ${this.shop}: ${refusalText(refusal)}`,
+            refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED',
+          );
         const code = error instanceof RequestError ? error.code : 'unknown';
         throw new ShopifyAdminError(`Shopify Admin API of ${this.shop} did not answer (${code})`, 'UNAVAILABLE', true);
       }
       if (response.statusCode === 429 || response.statusCode >= 500) {
-        if (attempt >= this.#maxRetries) throw new ShopifyAdminError(`Shopify Admin API answered ${response.statusCode} ${attempt + 1} times`, 'UNAVAILABLE', true);
+        if (attempt >= this.#maxRetries)
+          throw new ShopifyAdminError(
+            `Shopify Admin API answered ${response.statusCode} ${attempt + 1} times`,
+            'UNAVAILABLE',
+            true,
+          );
         await this.#sleep(Number(response.headers['retry-after'] ?? 2) * 1000);
         continue;
       }
@@ -125,15 +149,20 @@ export class ShopifyAdminApi {
         continue;
       }
       if (response.statusCode === 401 || response.statusCode === 403) {
-        throw new ShopifyAdminError(`Shopify refused the Admin API token of ${this.shop} (${response.statusCode}); check the app's installation and scopes`, 'ACCESS_DENIED');
+        throw new ShopifyAdminError(
+          `Shopify refused the Admin API token of ${this.shop} (${response.statusCode}); check the app's installation and scopes`,
+          'ACCESS_DENIED',
+        );
       }
       const parsed = parseJsonLossless(response.body);
-      if (!parsed.ok || response.statusCode >= 400) throw new ShopifyAdminError(`Shopify Admin API answered ${response.statusCode} with an unreadable body`);
+      if (!parsed.ok || response.statusCode >= 400)
+        throw new ShopifyAdminError(`Shopify Admin API answered ${response.statusCode} with an unreadable body`);
       const body = parsed.value as GraphqlResponse<T>;
       this.#bucket = body.extensions?.cost?.throttleStatus ?? this.#bucket;
       const throttled = body.errors?.some((error) => error.extensions?.code === 'THROTTLED');
       if (throttled) {
-        if (attempt >= this.#maxRetries) throw new ShopifyAdminError('Shopify kept throttling the Admin API', 'THROTTLED', true);
+        if (attempt >= this.#maxRetries)
+          throw new ShopifyAdminError('Shopify kept throttling the Admin API', 'THROTTLED', true);
         const cost = body.extensions?.cost?.requestedQueryCost ?? expectedCost;
         await this.#sleep(this.#refillMs(cost));
         continue;
@@ -141,7 +170,10 @@ export class ShopifyAdminApi {
       if (body.data !== undefined && body.data !== null) return { data: body.data, partialErrors: body.errors ?? [] };
       if (body.errors?.length) {
         const first = body.errors[0];
-        throw new ShopifyAdminError(`Shopify Admin API: ${body.errors.map((error) => error.message).join('; ')}`, first?.extensions?.code);
+        throw new ShopifyAdminError(
+          `Shopify Admin API: ${body.errors.map((error) => error.message).join('; ')}`,
+          first?.extensions?.code,
+        );
       }
       throw new ShopifyAdminError('Shopify Admin API answered without data');
     }

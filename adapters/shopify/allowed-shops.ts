@@ -24,7 +24,8 @@ export interface AllowedShopsOptions {
   openInstalls?: boolean;
 }
 
-export type ShopAllowance = { allowed: true; why: 'own' | 'listed' | 'operator' | 'open' } | { allowed: false; reason: string };
+export type ShopAllowance =
+  { allowed: true; why: 'own' | 'listed' | 'operator' | 'open' } | { allowed: false; reason: string };
 
 /** What the operator's allowance records: who and when, nothing of the shop's (so erasing a shop's data keeps it). */
 export interface OperatorAllowance {
@@ -62,7 +63,10 @@ export class AllowedShops {
 
   /** A signed-in operator starts this shop's install from the dashboard. */
   async allowByOperator(shop: string, by: string): Promise<void> {
-    await this.#o.store.putRecord<OperatorAllowance>('allowed-shop', recordId(shop), { allowedBy: by, allowedAt: new Date().toISOString() });
+    await this.#o.store.putRecord<OperatorAllowance>('allowed-shop', recordId(shop), {
+      allowedBy: by,
+      allowedAt: new Date().toISOString(),
+    });
     this.#byOperator.add(shop);
   }
 

@@ -18,7 +18,8 @@ export type AppUrlCheck =
   | { ok: true; shop: string; embedded: boolean; host: string | undefined; idToken: string | undefined }
   | { ok: false; reason: string };
 
-export type SessionTokenCheck = { ok: true; shop: string } | { ok: false; refusal: SessionTokenRefusal; reason: string };
+export type SessionTokenCheck =
+  { ok: true; shop: string } | { ok: false; refusal: SessionTokenRefusal; reason: string };
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -39,7 +40,8 @@ export class ShopifyAppSignatures {
       if (typeof value !== 'string') return { ok: false, reason: `the parameter ${name} is not a single value` };
       params[name] = value;
     }
-    if (!params.hmac) return { ok: false, reason: 'the request is not signed (no hmac): open the app from the Shopify admin' };
+    if (!params.hmac)
+      return { ok: false, reason: 'the request is not signed (no hmac): open the app from the Shopify admin' };
     // The library lets a missing timestamp through; Shopify always signs one.
     if (!/^\d+$/.test(params.timestamp ?? '')) return { ok: false, reason: 'the request carries no timestamp' };
     let signed = false;
@@ -50,11 +52,17 @@ export class ShopifyAppSignatures {
           break;
         }
       } catch (error) {
-        if (error instanceof InvalidHmacError) return { ok: false, reason: 'the link is stale (its timestamp is more than 90 seconds off): open the app again from the Shopify admin' };
+        if (error instanceof InvalidHmacError)
+          return {
+            ok: false,
+            reason:
+              'the link is stale (its timestamp is more than 90 seconds off): open the app again from the Shopify admin',
+          };
         throw error;
       }
     }
-    if (!signed) return { ok: false, reason: 'the request is not signed by Shopify for this app (the hmac does not match)' };
+    if (!signed)
+      return { ok: false, reason: 'the request is not signed by Shopify for this app (the hmac does not match)' };
     const shop = this.#apps[0]!.utils.sanitizeShop(params.shop ?? '');
     if (!shop) return { ok: false, reason: 'the shop is not a Shopify shop domain' };
     return { ok: true, shop, embedded: params.embedded === '1', host: params.host, idToken: params.id_token };
@@ -64,7 +72,10 @@ export class ShopifyAppSignatures {
   async sessionToken(token: string): Promise<SessionTokenCheck> {
     let refusal: SessionTokenRefusal = 'malformed';
     for (const app of this.#apps) {
-      const verified = await verifySessionToken(token, { clientId: app.config.apiKey, clientSecret: app.config.apiSecretKey });
+      const verified = await verifySessionToken(token, {
+        clientId: app.config.apiKey,
+        clientSecret: app.config.apiSecretKey,
+      });
       if (!verified.ok) {
         refusal = verified.refusal;
         // Only a signature made with another secret is worth trying the previous secret on.
@@ -81,4 +92,8 @@ export class ShopifyAppSignatures {
   }
 }
 
-const refused = (refusal: SessionTokenRefusal): SessionTokenCheck => ({ ok: false, refusal, reason: SESSION_TOKEN_REFUSALS[refusal] });
+const refused = (refusal: SessionTokenRefusal): SessionTokenCheck => ({
+  ok: false,
+  refusal,
+  reason: SESSION_TOKEN_REFUSALS[refusal],
+});

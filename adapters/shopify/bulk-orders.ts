@@ -15,7 +15,15 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { OrderWindow } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';
-import { bulkOrdersQuery, deniedFields, explainScope, fetchShopifyOrders, filterFor, graphqlOrderToEvent, orderDocuments } from './graphql-orders.ts';
+import {
+  bulkOrdersQuery,
+  deniedFields,
+  explainScope,
+  fetchShopifyOrders,
+  filterFor,
+  graphqlOrderToEvent,
+  orderDocuments,
+} from './graphql-orders.ts';
 import { forgetScopes } from './scopes.ts';
 
 export const ORDERS_COUNT_QUERY = `query LoyaltyBridgeOrdersCount($query: String) {
@@ -76,7 +84,11 @@ interface BulkOperationNode {
 }
 
 export async function countShopifyOrders(api: ShopifyAdminApi, window: OrderWindow): Promise<number> {
-  const data = await api.query<{ ordersCount: { count: number } | null }>(ORDERS_COUNT_QUERY, { query: filterFor(window) }, 2);
+  const data = await api.query<{ ordersCount: { count: number } | null }>(
+    ORDERS_COUNT_QUERY,
+    { query: filterFor(window) },
+    2,
+  );
   return data.ordersCount?.count ?? 0;
 }
 
@@ -104,15 +116,21 @@ export function shopifyOrdersInWindow(api: ShopifyAdminApi, window: OrderWindow,
   return source;
 }
 
-export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: OrderWindow, options: BulkOptions): AsyncGenerator<OrderEvent> {
+export async function* fetchShopifyOrdersInBulk(
+  api: ShopifyAdminApi,
+  window: OrderWindow,
+  options: BulkOptions,
+): AsyncGenerator<OrderEvent> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? (() => new Date());
   let documents = await orderDocuments(api);
   // A bulk result carries no errors beside its data: one order read the usual way tells whether contact data is
   // withheld, and whether the scopes the documents were built for are still granted.
-  const probe = await api.queryPartial(documents.orders, { first: 1, after: null, query: filterFor(window) }, 4).catch((error: unknown) => {
-    throw explainScope(error, window.since, now());
-  });
+  const probe = await api
+    .queryPartial(documents.orders, { first: 1, after: null, query: filterFor(window) }, 4)
+    .catch((error: unknown) => {
+      throw explainScope(error, window.since, now());
+    });
   const denied = deniedFields(probe.partialErrors);
   if (denied.missingScopes.length > 0) {
     forgetScopes(api);
@@ -130,19 +148,29 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
 
   let url: { url: string; orders: number } | null;
   for (;;) {
-    const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () => runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong));
+    const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () =>
+      runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong),
+    );
     if (ran.ran) {
       url = ran.value;
       break;
     }
     // Another instance runs this shop's bulk operation: wait for it to finish, then run ours.
-    if (waitedTooLong()) throw new ShopifyAdminError(`another instance's bulk operation on ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
+    if (waitedTooLong())
+      throw new ShopifyAdminError(
+        `another instance's bulk operation on ${api.shop} did not finish in time`,
+        'UNAVAILABLE',
+        true,
+      );
     await backoff();
   }
   if (!url) return; // No order in the window.
 
   const idle = options.downloadIdleMs ?? 5 * 60_000;
-  const lines = createInterface({ input: storage.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }), crlfDelay: Infinity });
+  const lines = createInterface({
+    input: storage.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }),
+    crlfDelay: Infinity,
+  });
   let read = 0;
   try {
     for await (const line of lines) {
@@ -152,7 +180,11 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
         node = JSON.parse(line) as Record<string, unknown>;
       } catch {
         // Never the parser's message: it quotes the line, an order with its customer.
-        throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop} has a line that is not JSON (line ${read + 1})`, 'UNREADABLE', true);
+        throw new ShopifyAdminError(
+          `Shopify's bulk result for ${api.shop} has a line that is not JSON (line ${read + 1})`,
+          'UNREADABLE',
+          true,
+        );
       }
       // Children of nested connections come as lines of their own; the bridge's query has none.
       if ('__parentId' in node) continue;
@@ -162,11 +194,20 @@ export async function* fetchShopifyOrdersInBulk(api: ShopifyAdminApi, window: Or
     }
   } catch (error) {
     const refusal = refusalOf(error);
-    if (refusal) throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop}: ${refusalText(refusal)}`, refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED');
+    if (refusal)
+      throw new ShopifyAdminError(
+        `Shopify's bulk result for ${api.shop}: ${refusalText(refusal)}`,
+        refusal.kind === 'redirect' ? 'REDIRECTED' : 'ADDRESS_REFUSED',
+      );
     throw error;
   }
   // A result cut short (a connection closed early) is not taken for the whole: the next run reads the window again.
-  if (read < url.orders) throw new ShopifyAdminError(`Shopify's bulk result for ${api.shop} ended after ${read} of ${url.orders} orders`, 'UNAVAILABLE', true);
+  if (read < url.orders)
+    throw new ShopifyAdminError(
+      `Shopify's bulk result for ${api.shop} ended after ${read} of ${url.orders} orders`,
+      'UNAVAILABLE',
+      true,
+    );
 }
 
 /**
@@ -187,31 +228,60 @@ class BulkAccessDenied extends ShopifyAdminError {}
  * concurrent operations. (One left by a process that died finishes on its
  * own; Shopify allows a shop several at once.)
  */
-async function runToCompletion(api: ShopifyAdminApi, query: string, backoff: () => Promise<void>, waitedTooLong: () => boolean): Promise<{ url: string; orders: number } | null> {
+async function runToCompletion(
+  api: ShopifyAdminApi,
+  query: string,
+  backoff: () => Promise<void>,
+  waitedTooLong: () => boolean,
+): Promise<{ url: string; orders: number } | null> {
   let id: string | undefined;
   while (!id) {
-    const data = await api.query<{ bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: Array<{ message: string; code?: string | null }> } }>(BULK_ORDERS_MUTATION, { query }, 10);
+    const data = await api.query<{
+      bulkOperationRunQuery: {
+        bulkOperation: { id: string } | null;
+        userErrors: Array<{ message: string; code?: string | null }>;
+      };
+    }>(BULK_ORDERS_MUTATION, { query }, 10);
     const { bulkOperation, userErrors } = data.bulkOperationRunQuery;
     if (bulkOperation) {
       id = bulkOperation.id;
       break;
     }
     const busy = userErrors.some((error) => error.code === 'OPERATION_IN_PROGRESS' || error.code === 'LIMIT_REACHED');
-    if (!busy || waitedTooLong()) throw new ShopifyAdminError(`Shopify refused the bulk operation for ${api.shop}: ${userErrors.map((error) => error.message).join('; ')}`, busy ? 'UNAVAILABLE' : 'USER_ERROR', busy);
+    if (!busy || waitedTooLong())
+      throw new ShopifyAdminError(
+        `Shopify refused the bulk operation for ${api.shop}: ${userErrors.map((error) => error.message).join('; ')}`,
+        busy ? 'UNAVAILABLE' : 'USER_ERROR',
+        busy,
+      );
     await backoff();
   }
   try {
     for (;;) {
       await backoff();
-      const { bulkOperation } = await api.query<{ bulkOperation: BulkOperationNode | null }>(BULK_STATUS_QUERY, { id }, 2);
+      const { bulkOperation } = await api.query<{ bulkOperation: BulkOperationNode | null }>(
+        BULK_STATUS_QUERY,
+        { id },
+        2,
+      );
       if (!bulkOperation) throw new ShopifyAdminError(`Shopify has no bulk operation ${id}`);
-      if (bulkOperation.status === 'COMPLETED') return bulkOperation.url ? { url: bulkOperation.url, orders: Number(bulkOperation.rootObjectCount) } : null;
+      if (bulkOperation.status === 'COMPLETED')
+        return bulkOperation.url ? { url: bulkOperation.url, orders: Number(bulkOperation.rootObjectCount) } : null;
       if (['FAILED', 'CANCELED', 'CANCELING', 'EXPIRED'].includes(bulkOperation.status)) {
         const message = `Shopify's bulk operation for ${api.shop} ended ${bulkOperation.status}${bulkOperation.errorCode ? ` (${bulkOperation.errorCode})` : ''}`;
         if (bulkOperation.errorCode === 'ACCESS_DENIED') throw new BulkAccessDenied(message, 'ACCESS_DENIED');
-        throw new ShopifyAdminError(message, bulkOperation.errorCode ?? undefined, bulkOperation.errorCode === 'INTERNAL_SERVER_ERROR' || bulkOperation.errorCode === 'TIMEOUT');
+        throw new ShopifyAdminError(
+          message,
+          bulkOperation.errorCode ?? undefined,
+          bulkOperation.errorCode === 'INTERNAL_SERVER_ERROR' || bulkOperation.errorCode === 'TIMEOUT',
+        );
       }
-      if (waitedTooLong()) throw new ShopifyAdminError(`Shopify's bulk operation for ${api.shop} did not finish in time`, 'UNAVAILABLE', true);
+      if (waitedTooLong())
+        throw new ShopifyAdminError(
+          `Shopify's bulk operation for ${api.shop} did not finish in time`,
+          'UNAVAILABLE',
+          true,
+        );
     }
   } catch (error) {
     await api.query(BULK_CANCEL_MUTATION, { id }, 10).catch(() => undefined);

@@ -19,16 +19,27 @@ export function complianceRequest(topic: string, payload: unknown): PrivacyReque
     ...(asString(customer.email) ? { email: asString(customer.email)! } : {}),
     ...(scalarText(customer.phone) ? { phone: scalarText(customer.phone)! } : {}),
   };
-  const ids = (value: unknown) => asArray(value).map(idDigits).filter((id): id is string => id !== undefined);
+  const ids = (value: unknown) =>
+    asArray(value)
+      .map(idDigits)
+      .filter((id): id is string => id !== undefined);
   switch (topic) {
     case 'customers/redact': {
       const orderIds = ids(body.orders_to_redact);
-      if (!identity.email && !identity.phone && orderIds.length === 0) return { unusable: 'customers/redact names no e-mail, phone or order to erase' };
+      if (!identity.email && !identity.phone && orderIds.length === 0)
+        return { unusable: 'customers/redact names no e-mail, phone or order to erase' };
       return { type: 'customer-redact', platform: 'shopify', shop: shopDomain, customer: identity, orderIds };
     }
     case 'customers/data_request': {
       const requestId = scalarText(asRecord(body.data_request).id) ?? undefined;
-      return { type: 'data-request', platform: 'shopify', shop: shopDomain, customer: identity, orderIds: ids(body.orders_requested), ...(requestId ? { requestId } : {}) };
+      return {
+        type: 'data-request',
+        platform: 'shopify',
+        shop: shopDomain,
+        customer: identity,
+        orderIds: ids(body.orders_requested),
+        ...(requestId ? { requestId } : {}),
+      };
     }
     case 'shop/redact':
       return { type: 'shop-redact', platform: 'shopify', shop: shopDomain };

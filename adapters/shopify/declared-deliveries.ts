@@ -41,13 +41,22 @@ export class DeclaredDeliveries {
   }
 
   /** Told of each delivery stored (accepted) or found to be a duplicate. */
-  async note(info: Pick<DeliveryInfo, 'shop' | 'topic' | 'viaAppConfiguration'>, result: 'accepted' | 'duplicate'): Promise<void> {
-    const counts = info.viaAppConfiguration === 'body' || (info.viaAppConfiguration === 'name' && result === 'accepted');
+  async note(
+    info: Pick<DeliveryInfo, 'shop' | 'topic' | 'viaAppConfiguration'>,
+    result: 'accepted' | 'duplicate',
+  ): Promise<void> {
+    const counts =
+      info.viaAppConfiguration === 'body' || (info.viaAppConfiguration === 'name' && result === 'accepted');
     if (!counts) return;
     const id = recordId(info.shop, info.topic);
     if (this.#kept.has(id)) return;
     if (!(await this.#store.getRecord<DeclaredDelivery>('declared-delivery', id))) {
-      await this.#store.putRecord<DeclaredDelivery>('declared-delivery', id, { platform: 'shopify', shop: info.shop, topic: info.topic, seenAt: new Date().toISOString() });
+      await this.#store.putRecord<DeclaredDelivery>('declared-delivery', id, {
+        platform: 'shopify',
+        shop: info.shop,
+        topic: info.topic,
+        seenAt: new Date().toISOString(),
+      });
     }
     this.#kept.add(id);
   }
@@ -63,7 +72,11 @@ export class DeclaredDeliveries {
   async proven(shop: string): Promise<Set<string>> {
     const proven = new Set<string>();
     for (const topic of SUBSCRIBED_TOPICS) {
-      if (this.#kept.has(recordId(shop, topic)) || (await this.#store.getRecord<DeclaredDelivery>('declared-delivery', recordId(shop, topic)))) proven.add(topic);
+      if (
+        this.#kept.has(recordId(shop, topic)) ||
+        (await this.#store.getRecord<DeclaredDelivery>('declared-delivery', recordId(shop, topic)))
+      )
+        proven.add(topic);
     }
     const bySignedBody = [...proven].some((topic) => DECLARED_FIELDS.get(topic) !== undefined);
     return bySignedBody ? new Set(SUBSCRIBED_TOPICS) : proven;

@@ -54,9 +54,13 @@ export const bulkOrdersQuery = (filter: string, withCustomer: boolean) => `{
 }`;
 
 /** The order documents that fit the scopes the app holds on the shop. */
-export async function orderDocuments(api: ShopifyAdminApi): Promise<{ orders: string; order: string; withCustomer: boolean }> {
+export async function orderDocuments(
+  api: ShopifyAdminApi,
+): Promise<{ orders: string; order: string; withCustomer: boolean }> {
   const withCustomer = (await grantedScopes(api)).has('read_customers');
-  return withCustomer ? { orders: ORDERS_QUERY_WITH_CUSTOMER, order: ORDER_QUERY_WITH_CUSTOMER, withCustomer } : { orders: ORDERS_QUERY, order: ORDER_QUERY, withCustomer };
+  return withCustomer
+    ? { orders: ORDERS_QUERY_WITH_CUSTOMER, order: ORDER_QUERY_WITH_CUSTOMER, withCustomer }
+    : { orders: ORDERS_QUERY, order: ORDER_QUERY, withCustomer };
 }
 
 const PAGE_SIZE = 100;
@@ -93,7 +97,8 @@ export function deniedFields(errors: readonly GraphqlError[]): DeniedFields {
   const missingScopes = new Set<string>();
   let withheld = false;
   for (const error of errors) {
-    if (error.extensions?.code !== 'ACCESS_DENIED' && !/not approved|protected customer data/i.test(error.message)) continue;
+    if (error.extensions?.code !== 'ACCESS_DENIED' && !/not approved|protected customer data/i.test(error.message))
+      continue;
     const scope = missingScope(error.message);
     if (scope) missingScopes.add(scope);
     else withheld = true;
@@ -101,7 +106,13 @@ export function deniedFields(errors: readonly GraphqlError[]): DeniedFields {
   return { withheld, missingScopes: [...missingScopes] };
 }
 
-export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix: string, now: Date, withheld = false): OrderEvent | undefined {
+export function graphqlOrderToEvent(
+  node: unknown,
+  shop: string,
+  deliveryPrefix: string,
+  now: Date,
+  withheld = false,
+): OrderEvent | undefined {
   const order = asRecord(node);
   const orderId = idDigits(order.legacyResourceId) ?? idDigits(asString(order.id)?.split('/').pop());
   if (orderId === undefined) return undefined;
@@ -110,11 +121,22 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
   const shipping = asRecord(order.shippingAddress);
   // Customer.email and Customer.phone are deprecated: their replacements are objects.
   const email = asString(order.email) ?? asString(asRecord(customer.defaultEmailAddress).emailAddress);
-  const country = asString(billing.countryCodeV2) ?? asString(shipping.countryCodeV2) ?? asString(asRecord(customer.defaultAddress).countryCodeV2);
-  const mobile = toE164(asString(order.phone) ?? asString(asRecord(customer.defaultPhoneNumber).phoneNumber) ?? asString(billing.phone) ?? asString(shipping.phone), country);
+  const country =
+    asString(billing.countryCodeV2) ??
+    asString(shipping.countryCodeV2) ??
+    asString(asRecord(customer.defaultAddress).countryCodeV2);
+  const mobile = toE164(
+    asString(order.phone) ??
+      asString(asRecord(customer.defaultPhoneNumber).phoneNumber) ??
+      asString(billing.phone) ??
+      asString(shipping.phone),
+    country,
+  );
   const money = asRecord(asRecord(order.totalPriceSet).shopMoney);
   const presentment = asRecord(asRecord(order.totalPriceSet).presentmentMoney);
-  const codes = asArray(order.discountCodes).map(asString).filter((code): code is string => code !== null);
+  const codes = asArray(order.discountCodes)
+    .map(asString)
+    .filter((code): code is string => code !== null);
   const totalDiscount = asString(asRecord(asRecord(order.totalDiscountsSet).shopMoney).amount) ?? '0';
   const updatedAt = isoTime(order.updatedAt) ?? now.toISOString();
   const name = (person: Record<string, unknown>) => fullName(person.firstName, person.lastName);
@@ -133,7 +155,12 @@ export function graphqlOrderToEvent(node: unknown, shop: string, deliveryPrefix:
       amount: asString(money.amount) ?? '0',
       currency: asString(money.currencyCode) ?? '',
       ...(asString(presentment.currencyCode) && asString(presentment.currencyCode) !== asString(money.currencyCode)
-        ? { presentment: { amount: asString(presentment.amount) ?? '0', currency: asString(presentment.currencyCode) ?? '' } }
+        ? {
+            presentment: {
+              amount: asString(presentment.amount) ?? '0',
+              currency: asString(presentment.currencyCode) ?? '',
+            },
+          }
         : {}),
     },
     // Line items after discounts, before shipping, duties and taxes, in shop money.
@@ -166,7 +193,11 @@ export interface FetchWindow {
 }
 
 /** Orders updated in [since, until], page by page, as OrderEvents. */
-export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+export async function* fetchShopifyOrders(
+  api: ShopifyAdminApi,
+  { since, until }: FetchWindow,
+  now = new Date(),
+): AsyncGenerator<OrderEvent> {
   const filter = filterFor({ since, until });
   let after: string | null = null;
   for (;;) {
@@ -174,7 +205,11 @@ export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }
     let withheld: boolean;
     try {
       const documents = await orderDocuments(api);
-      const result = await api.queryPartial<typeof page>(documents.orders, { first: PAGE_SIZE, after, query: filter }, 2 + PAGE_SIZE * 2);
+      const result = await api.queryPartial<typeof page>(
+        documents.orders,
+        { first: PAGE_SIZE, after, query: filter },
+        2 + PAGE_SIZE * 2,
+      );
       page = result.data;
       withheld = deniedOrForget(api, result.partialErrors);
     } catch (error) {
@@ -189,10 +224,21 @@ export async function* fetchShopifyOrders(api: ShopifyAdminApi, { since, until }
   }
 }
 
-export async function fetchShopifyOrder(api: ShopifyAdminApi, orderId: string, deliveryPrefix: string, now = new Date()): Promise<OrderEvent | undefined> {
+export async function fetchShopifyOrder(
+  api: ShopifyAdminApi,
+  orderId: string,
+  deliveryPrefix: string,
+  now = new Date(),
+): Promise<OrderEvent | undefined> {
   const documents = await orderDocuments(api);
-  const { data, partialErrors } = await api.queryPartial<{ order: unknown }>(documents.order, { id: `gid://shopify/Order/${orderId}` }, 20);
-  return data.order ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now, deniedOrForget(api, partialErrors)) : undefined;
+  const { data, partialErrors } = await api.queryPartial<{ order: unknown }>(
+    documents.order,
+    { id: `gid://shopify/Order/${orderId}` },
+    20,
+  );
+  return data.order
+    ? graphqlOrderToEvent(data.order, api.shop, deliveryPrefix, now, deniedOrForget(api, partialErrors))
+    : undefined;
 }
 
 /** Whether contact data was withheld; a scope Shopify says is missing means the remembered scopes are stale. */
@@ -203,12 +249,18 @@ function deniedOrForget(api: ShopifyAdminApi, errors: readonly GraphqlError[]): 
 }
 
 export function filterFor({ since, until }: FetchWindow): string {
-  return [`updated_at:>='${since.toISOString()}'`, ...(until ? [`updated_at:<='${until.toISOString()}'`] : [])].join(' AND ');
+  return [`updated_at:>='${since.toISOString()}'`, ...(until ? [`updated_at:<='${until.toISOString()}'`] : [])].join(
+    ' AND ',
+  );
 }
 
 /** Orders older than 60 days need the read_all_orders scope: say so when Shopify refuses. */
 export function explainScope(error: unknown, since: Date, now: Date): unknown {
-  if (error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && now.getTime() - since.getTime() > SIXTY_DAYS_MS) {
+  if (
+    error instanceof ShopifyAdminError &&
+    error.code === 'ACCESS_DENIED' &&
+    now.getTime() - since.getTime() > SIXTY_DAYS_MS
+  ) {
     return new ShopifyAdminError(
       `Shopify refused to list orders from before ${new Date(now.getTime() - SIXTY_DAYS_MS).toISOString().slice(0, 10)}: orders older than 60 days need the read_all_orders scope. Ask Shopify for it in the app's settings, or resync a more recent window. (${error.message})`,
       'ACCESS_DENIED',

@@ -46,10 +46,17 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
   const billing = asRecord(order.billing_address);
   const shipping = asRecord(order.shipping_address);
   const email = asString(order.email) ?? asString(order.contact_email) ?? asString(customer.email);
-  const shopMoney = money(order, 'shop_money') ?? { amount: decimalText(order.total_price) ?? '0', currency: asString(order.currency) ?? '' };
+  const shopMoney = money(order, 'shop_money') ?? {
+    amount: decimalText(order.total_price) ?? '0',
+    currency: asString(order.currency) ?? '',
+  };
   const presentment = money(order, 'presentment_money');
-  const country = asString(billing.country_code) ?? asString(shipping.country_code) ?? asString(asRecord(customer.default_address).country_code);
-  const rawMobile = asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone);
+  const country =
+    asString(billing.country_code) ??
+    asString(shipping.country_code) ??
+    asString(asRecord(customer.default_address).country_code);
+  const rawMobile =
+    asString(order.phone) ?? asString(customer.phone) ?? asString(billing.phone) ?? asString(shipping.phone);
   const facts = new Set<Fact>(orderFacts(order));
 
   return {
@@ -69,7 +76,10 @@ export function orderToEvent(payload: unknown, context: EventContext): OrderEven
       },
       total: { ...shopMoney, ...(presentment && presentment.currency !== shopMoney.currency ? { presentment } : {}) },
       // After discounts, before shipping and taxes; subtotal_price is in the shop's currency too.
-      subtotal: decimalText(asRecord(asRecord(order.subtotal_price_set).shop_money).amount) ?? decimalText(order.subtotal_price) ?? null,
+      subtotal:
+        decimalText(asRecord(asRecord(order.subtotal_price_set).shop_money).amount) ??
+        decimalText(order.subtotal_price) ??
+        null,
       test: order.test === true,
       source: asString(order.source_name),
       discountCodes: asArray(order.discount_codes)
@@ -99,7 +109,10 @@ export function contactWithheld(customer: Record<string, unknown>): boolean {
 }
 
 /** The order's total in shop or presentment money, from total_price_set. */
-function money(order: Record<string, unknown>, which: 'shop_money' | 'presentment_money'): { amount: string; currency: string } | undefined {
+function money(
+  order: Record<string, unknown>,
+  which: 'shop_money' | 'presentment_money',
+): { amount: string; currency: string } | undefined {
   const set = asRecord(asRecord(order.total_price_set)[which]);
   const amount = decimalText(set.amount);
   const currency = asString(set.currency_code);
@@ -116,10 +129,16 @@ function refundOf(refund: Record<string, unknown>): Array<{ id: string; amount: 
   if (id === undefined) return [];
   const transactions = asArray(refund.transactions)
     .map(asRecord)
-    .filter((transaction) => asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success');
-  const amounts = transactions.map((transaction) => decimalText(transaction.amount)).filter((amount): amount is string => amount !== undefined);
+    .filter(
+      (transaction) =>
+        asString(transaction.kind) === 'refund' && (asString(transaction.status) ?? 'success') === 'success',
+    );
+  const amounts = transactions
+    .map((transaction) => decimalText(transaction.amount))
+    .filter((amount): amount is string => amount !== undefined);
   if (amounts.length === 0) return [];
-  const currency = transactions.map((transaction) => asString(transaction.currency)).find((code) => code !== null) ?? null;
+  const currency =
+    transactions.map((transaction) => asString(transaction.currency)).find((code) => code !== null) ?? null;
   return [{ id, amount: amounts.length === 1 ? (amounts[0] ?? '0') : sumDecimal(amounts), currency }];
 }
 
@@ -154,6 +173,5 @@ export function refundToEvent(payload: unknown, context: EventContext): OrderEve
   };
 }
 
-const personName = (person: Record<string, unknown>): string | null => fullName(person.first_name, person.last_name) ?? asString(person.name);
-
-
+const personName = (person: Record<string, unknown>): string | null =>
+  fullName(person.first_name, person.last_name) ?? asString(person.name);

@@ -116,10 +116,20 @@ const WEBHOOK_PATH = '/webhooks/shopify';
 
 type Payload = { userErrors: Array<{ message: string }>; webhookSubscription?: Subscription | null };
 
-async function mutate(api: ShopifyAdminApi, mutation: string, variables: Record<string, unknown>, field: string, what: string): Promise<Payload> {
+async function mutate(
+  api: ShopifyAdminApi,
+  mutation: string,
+  variables: Record<string, unknown>,
+  field: string,
+  what: string,
+): Promise<Payload> {
   const data = await api.query<Record<string, Payload>>(mutation, variables);
   const payload = data[field] ?? { userErrors: [] };
-  if (payload.userErrors.length > 0) throw new ShopifyAdminError(`Shopify refused to ${what}: ${payload.userErrors.map((error) => error.message).join('; ')}`, 'USER_ERROR');
+  if (payload.userErrors.length > 0)
+    throw new ShopifyAdminError(
+      `Shopify refused to ${what}: ${payload.userErrors.map((error) => error.message).join('; ')}`,
+      'USER_ERROR',
+    );
   return payload;
 }
 
@@ -127,9 +137,15 @@ async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subs
   const ours: Subscription[] = [];
   let after: string | null = null;
   for (;;) {
-    const page: { webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Subscription[] } } = await api.query(LIST_SUBSCRIPTIONS_QUERY, { after });
+    const page: {
+      webhookSubscriptions: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: Subscription[] };
+    } = await api.query(LIST_SUBSCRIPTIONS_QUERY, { after });
     // HTTP subscriptions to a loyalty-bridge webhook address, this one or an old one.
-    ours.push(...page.webhookSubscriptions.nodes.filter((subscription) => subscription.uri === callbackUrl || subscription.uri?.endsWith(WEBHOOK_PATH)));
+    ours.push(
+      ...page.webhookSubscriptions.nodes.filter(
+        (subscription) => subscription.uri === callbackUrl || subscription.uri?.endsWith(WEBHOOK_PATH),
+      ),
+    );
     if (!page.webhookSubscriptions.pageInfo.hasNextPage) return ours;
     after = page.webhookSubscriptions.pageInfo.endCursor;
   }
@@ -141,7 +157,12 @@ const versionOf = (subscription: Subscription) => subscription.apiVersion?.handl
  * `proven`: for an app, the topics Shopify was seen delivering to this shop
  * through the app's configuration (DeclaredDeliveries.proven).
  */
-export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: string, source: SubscriptionSource = 'app', proven: ReadonlySet<string> = new Set()): Promise<RegistrationResult> {
+export async function syncShopifySubscriptions(
+  api: ShopifyAdminApi,
+  appUrl: string,
+  source: SubscriptionSource = 'app',
+  proven: ReadonlySet<string> = new Set(),
+): Promise<RegistrationResult> {
   const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
   const result: RegistrationResult = {
@@ -175,7 +196,13 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     if (source === 'app' && proven.has(topic)) {
       // Delivered through the app's configuration: a copy of ours would only double each delivery.
       for (const subscription of existing) {
-        await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: subscription.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
+        await mutate(
+          api,
+          DELETE_SUBSCRIPTION_MUTATION,
+          { id: subscription.id },
+          'webhookSubscriptionDelete',
+          `remove a ${topic} subscription`,
+        );
         result.removed.push(topic);
       }
       continue;
@@ -189,15 +216,36 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
     const keep = existing.find((subscription) => subscription.uri === callbackUrl) ?? existing[0];
     try {
       for (const extra of existing.filter((subscription) => subscription !== keep)) {
-        await mutate(api, DELETE_SUBSCRIPTION_MUTATION, { id: extra.id }, 'webhookSubscriptionDelete', `remove a ${topic} subscription`);
+        await mutate(
+          api,
+          DELETE_SUBSCRIPTION_MUTATION,
+          { id: extra.id },
+          'webhookSubscriptionDelete',
+          `remove a ${topic} subscription`,
+        );
         result.removed.push(topic);
       }
       let now: Subscription | undefined = keep;
       if (!keep) {
-        now = (await mutate(api, CREATE_SUBSCRIPTION_MUTATION, { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } }, 'webhookSubscriptionCreate', `create the ${topic} subscription`)).webhookSubscription ?? undefined;
+        now =
+          (
+            await mutate(
+              api,
+              CREATE_SUBSCRIPTION_MUTATION,
+              { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } },
+              'webhookSubscriptionCreate',
+              `create the ${topic} subscription`,
+            )
+          ).webhookSubscription ?? undefined;
         result.created.push(topic);
       } else if (keep.uri !== callbackUrl) {
-        await mutate(api, MOVE_SUBSCRIPTION_MUTATION, { id: keep.id, webhookSubscription: { uri: callbackUrl } }, 'webhookSubscriptionUpdate', `move the ${topic} subscription`);
+        await mutate(
+          api,
+          MOVE_SUBSCRIPTION_MUTATION,
+          { id: keep.id, webhookSubscription: { uri: callbackUrl } },
+          'webhookSubscriptionUpdate',
+          `move the ${topic} subscription`,
+        );
         result.moved.push(topic);
       } else {
         result.alreadyThere.push(topic);
@@ -218,8 +266,12 @@ export async function syncShopifySubscriptions(api: ShopifyAdminApi, appUrl: str
       result.problems.push({
         kind: protectedData ? 'protected_data' : 'refused',
         topic,
-        detail: protectedData ? `Shopify refused the ${topic} subscription on ${api.shop}: the app is not approved for protected customer data` : error.message,
-        fix: protectedData ? PROTECTED_DATA_FIX : 'Check the app’s scopes and the subscription in the Dev Dashboard, then run `loyalty-bridge register --platform shopify`',
+        detail: protectedData
+          ? `Shopify refused the ${topic} subscription on ${api.shop}: the app is not approved for protected customer data`
+          : error.message,
+        fix: protectedData
+          ? PROTECTED_DATA_FIX
+          : 'Check the app’s scopes and the subscription in the Dev Dashboard, then run `loyalty-bridge register --platform shopify`',
       });
     }
   }

@@ -19,7 +19,11 @@ const remembered = new WeakMap<ShopifyAdminApi, { scopes: Promise<ReadonlySet<st
 export function grantedScopes(api: ShopifyAdminApi, now = Date.now()): Promise<ReadonlySet<string>> {
   const held = remembered.get(api);
   if (held && now - held.at < REMEMBER_MS) return held.scopes;
-  const scopes = api.query<{ currentAppInstallation: { accessScopes: Array<{ handle: string }> } }>(SCOPES_QUERY, {}, 2).then(({ currentAppInstallation }) => withImplied(currentAppInstallation.accessScopes.map((scope) => scope.handle)));
+  const scopes = api
+    .query<{ currentAppInstallation: { accessScopes: Array<{ handle: string }> } }>(SCOPES_QUERY, {}, 2)
+    .then(({ currentAppInstallation }) =>
+      withImplied(currentAppInstallation.accessScopes.map((scope) => scope.handle)),
+    );
   remembered.set(api, { scopes, at: now });
   // A failed ask is not remembered: the next caller asks again.
   scopes.catch(() => remembered.delete(api));

@@ -19,12 +19,17 @@ export const SHOPIFY_TOPICS = [
 ] as const;
 
 /** In the order they are subscribed: the app's own topics first, which need no protected-data approval. */
-export const SUBSCRIBED_TOPICS: readonly string[] = [...SHOPIFY_TOPICS.filter((topic) => topic.startsWith('app/')), ...SHOPIFY_TOPICS.filter((topic) => !topic.startsWith('app/'))];
+export const SUBSCRIBED_TOPICS: readonly string[] = [
+  ...SHOPIFY_TOPICS.filter((topic) => topic.startsWith('app/')),
+  ...SHOPIFY_TOPICS.filter((topic) => !topic.startsWith('app/')),
+];
 
 export const COMPLIANCE_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
 
 /** Topics whose body is the order itself. */
-export const ORDER_TOPICS: ReadonlySet<string> = new Set(SHOPIFY_TOPICS.filter((topic) => topic.startsWith('orders/') && topic !== 'orders/edited'));
+export const ORDER_TOPICS: ReadonlySet<string> = new Set(
+  SHOPIFY_TOPICS.filter((topic) => topic.startsWith('orders/') && topic !== 'orders/edited'),
+);
 
 /** Every topic the bridge does something with; any other is acknowledged and not kept. */
 export const HANDLED_TOPICS: ReadonlySet<string> = new Set<string>([...SHOPIFY_TOPICS, ...COMPLIANCE_TOPICS]);
@@ -79,13 +84,34 @@ export const ORDER_FIELDS: readonly string[] = [
   'shipping_address.country_code',
 ];
 
-export const REFUND_FIELDS: readonly string[] = ['id', 'order_id', 'created_at', 'processed_at', 'transactions.kind', 'transactions.status', 'transactions.amount', 'transactions.currency'];
+export const REFUND_FIELDS: readonly string[] = [
+  'id',
+  'order_id',
+  'created_at',
+  'processed_at',
+  'transactions.kind',
+  'transactions.status',
+  'transactions.amount',
+  'transactions.currency',
+];
 
 export const ORDER_EDIT_FIELDS: readonly string[] = ['order_edit.id', 'order_edit.order_id'];
 
 /** Each topic the app's configuration declares, with the fields it asks for (undefined: the whole body). */
-export const DECLARED_FIELDS: ReadonlyMap<string, readonly string[] | undefined> = new Map<string, readonly string[] | undefined>(
-  SHOPIFY_TOPICS.map((topic) => [topic, topic === 'refunds/create' ? REFUND_FIELDS : topic === 'orders/edited' ? ORDER_EDIT_FIELDS : ORDER_TOPICS.has(topic) ? ORDER_FIELDS : undefined]),
+export const DECLARED_FIELDS: ReadonlyMap<string, readonly string[] | undefined> = new Map<
+  string,
+  readonly string[] | undefined
+>(
+  SHOPIFY_TOPICS.map((topic) => [
+    topic,
+    topic === 'refunds/create'
+      ? REFUND_FIELDS
+      : topic === 'orders/edited'
+        ? ORDER_EDIT_FIELDS
+        : ORDER_TOPICS.has(topic)
+          ? ORDER_FIELDS
+          : undefined,
+  ]),
 );
 
 /**
@@ -96,7 +122,13 @@ export const DECLARED_FIELDS: ReadonlyMap<string, readonly string[] | undefined>
 export const DECLARED_NAMES: ReadonlyMap<string, string> = new Map<string, string>(
   SHOPIFY_TOPICS.map((topic) => [
     topic,
-    topic.startsWith('app/') ? 'loyalty-bridge-app' : topic === 'refunds/create' ? 'loyalty-bridge-refunds' : topic === 'orders/edited' ? 'loyalty-bridge-order-edits' : 'loyalty-bridge-orders',
+    topic.startsWith('app/')
+      ? 'loyalty-bridge-app'
+      : topic === 'refunds/create'
+        ? 'loyalty-bridge-refunds'
+        : topic === 'orders/edited'
+          ? 'loyalty-bridge-order-edits'
+          : 'loyalty-bridge-orders',
   ]),
 );
 
@@ -114,5 +146,7 @@ export function trimmedAsDeclared(topic: string, body: Readonly<Record<string, u
 
 /** Each trimmed topic's declared fields, by their top-level name (refunds.id: refunds). */
 const DECLARED_TOP_LEVEL: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  [...DECLARED_FIELDS].flatMap(([topic, fields]) => (fields ? [[topic, new Set(fields.map((field) => field.split('.')[0]!))] as const] : [])),
+  [...DECLARED_FIELDS].flatMap(([topic, fields]) =>
+    fields ? [[topic, new Set(fields.map((field) => field.split('.')[0]!))] as const] : [],
+  ),
 );

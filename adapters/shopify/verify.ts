@@ -41,18 +41,27 @@ const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 /** Only a request with Shopify's signature header is read at all. */
 export function shopifyPreflight(headers: RawDelivery['headers']): Preflight {
-  return headers[SHOPIFY_HEADER.hmac] || headers['shopify-hmac-sha256'] ? { ok: true } : { ok: false, reason: 'missing_hmac' };
+  return headers[SHOPIFY_HEADER.hmac] || headers['shopify-hmac-sha256']
+    ? { ok: true }
+    : { ok: false, reason: 'missing_hmac' };
 }
 
 /** Headers every delivery carries, as the library requires them (the HMAC aside). */
-const REQUIRED = [SHOPIFY_HEADER.topic, SHOPIFY_HEADER.shop, SHOPIFY_HEADER.apiVersion, SHOPIFY_HEADER.webhookId] as const;
+const REQUIRED = [
+  SHOPIFY_HEADER.topic,
+  SHOPIFY_HEADER.shop,
+  SHOPIFY_HEADER.apiVersion,
+  SHOPIFY_HEADER.webhookId,
+] as const;
 
 /**
  * A verifier bound to the app's client secret, and during a rotation the
  * previous one as well (Shopify signs with the new secret once it is
  * rotated, but deliveries already under way carry the old signature).
  */
-export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDelivery) => Promise<Verification<ShopifyDelivery>> {
+export function shopifyVerifier(
+  apiSecretKeys: readonly string[],
+): (raw: RawDelivery) => Promise<Verification<ShopifyDelivery>> {
   return async (raw) => {
     const headers = normaliseShopifyHeaders(raw.headers);
     // As the library: no body or no HMAC is a missing signature, a wrong one is invalid; both 401.
@@ -68,7 +77,8 @@ export function shopifyVerifier(apiSecretKeys: readonly string[]): (raw: RawDeli
     const missing = REQUIRED.filter((name) => !headers[name]);
     if (missing.length > 0) return { ok: false, status: 400, reason: `missing headers: ${missing.join(', ')}` };
     // Shopify names the shop by its myshopify domain; anything else is not a shop of Shopify's (and must not become one of ours).
-    if (!MYSHOPIFY_DOMAIN.test((headers[SHOPIFY_HEADER.shop] ?? '').toLowerCase())) return { ok: false, status: 400, reason: 'X-Shopify-Shop-Domain is not a myshopify.com domain' };
+    if (!MYSHOPIFY_DOMAIN.test((headers[SHOPIFY_HEADER.shop] ?? '').toLowerCase()))
+      return { ok: false, status: 400, reason: 'X-Shopify-Shop-Domain is not a myshopify.com domain' };
     return {
       ok: true,
       delivery: {

@@ -16,7 +16,20 @@ const HANDLED_TOPICS = new Set([...ORDER_TOPICS, 'order.deleted']);
 
 /** What in a WooCommerce order is a person. */
 const WOO_BODY: BodyShape = {
-  personal: new Set(['billing', 'shipping', 'customer_ip_address', 'customer_user_agent', 'customer_note', 'first_name', 'last_name', 'email', 'phone', 'address_1', 'address_2', 'postcode']),
+  personal: new Set([
+    'billing',
+    'shipping',
+    'customer_ip_address',
+    'customer_user_agent',
+    'customer_note',
+    'first_name',
+    'last_name',
+    'email',
+    'phone',
+    'address_1',
+    'address_2',
+    'postcode',
+  ]),
   emailKeys: new Set(['email']),
   phoneKeys: new Set(['phone']),
   orderIdKeys: ['id'],
@@ -50,7 +63,13 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
     preflight: wooPreflight,
     verify: wooVerifier(secretsFor),
     describe(delivery) {
-      if (delivery.kind === 'ping') return { key: `woocommerce:ping:${delivery.webhookId}:${delivery.digest}`, topic: 'ping', shop: fallbackShop, ignore: `WooCommerce ping for webhook ${delivery.webhookId}` };
+      if (delivery.kind === 'ping')
+        return {
+          key: `woocommerce:ping:${delivery.webhookId}:${delivery.digest}`,
+          topic: 'ping',
+          shop: fallbackShop,
+          ignore: `WooCommerce ping for webhook ${delivery.webhookId}`,
+        };
       // X-WC-Webhook-Delivery-ID has one-second resolution and repeats across orders: the key is what the delivery says.
       const parsed = parse(delivery.body);
       const identity = parsed?.ok ? wooIdentity(parsed.value) : { orderId: undefined, modified: '', status: '' };
@@ -61,15 +80,21 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
         topic: delivery.topic,
         shop,
         keep: { [WC_HEADER.webhookId]: delivery.webhookId },
-        ...(HANDLED_TOPICS.has(delivery.topic) ? {} : { ignore: `topic ${delivery.topic} is not one loyalty-bridge uses` }),
+        ...(HANDLED_TOPICS.has(delivery.topic)
+          ? {}
+          : { ignore: `topic ${delivery.topic} is not one loyalty-bridge uses` }),
       };
     },
     async translate(stored: StoredDelivery): Promise<Translation> {
       if (stored.topic === 'order.deleted') {
         // Trashed, not cancelled: it can be restored, and facts never become untrue.
-        return { kind: 'recorded', reason: 'order.deleted moves an order to the trash; its points stay until it is cancelled or refunded' };
+        return {
+          kind: 'recorded',
+          reason: 'order.deleted moves an order to the trash; its points stay until it is cancelled or refunded',
+        };
       }
-      if (!ORDER_TOPICS.has(stored.topic)) return { kind: 'ignored', reason: `topic ${stored.topic} is not one loyalty-bridge uses` };
+      if (!ORDER_TOPICS.has(stored.topic))
+        return { kind: 'ignored', reason: `topic ${stored.topic} is not one loyalty-bridge uses` };
       const parsed = parse(deliveryBody(stored));
       if (!parsed) return { kind: 'unusable', reason: 'the body is not valid UTF-8' };
       if (!parsed.ok) return { kind: 'unusable', reason: parsed.reason };

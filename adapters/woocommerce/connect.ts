@@ -59,14 +59,26 @@ export interface ConnectOptions {
 }
 
 /** Issues a nonce for the store and says where to send the merchant; a StoreAddressError says why not. */
-export async function beginWooConnect(store: LedgerStore, address: string, urls: ConnectOptions, now = new Date()): Promise<BeganConnect> {
+export async function beginWooConnect(
+  store: LedgerStore,
+  address: string,
+  urls: ConnectOptions,
+  now = new Date(),
+): Promise<BeganConnect> {
   const storeUrl = wooStoreUrl(address);
   await refuseStoreAddress(storeUrl, urls.addresses);
   const shop = wooShopOf(storeUrl);
   await forgetExpired(store, now);
   const nonce = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + CONNECT_TTL_MS).toISOString();
-  await store.putRecord<PendingConnect>('session', nonceRecordId(nonce), { platform: 'woocommerce', purpose: 'connect', storeUrl, forShop: shop, createdAt: now.toISOString(), expiresAt });
+  await store.putRecord<PendingConnect>('session', nonceRecordId(nonce), {
+    platform: 'woocommerce',
+    purpose: 'connect',
+    storeUrl,
+    forShop: shop,
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
   const base = urls.publicUrl.replace(/\/+$/, '');
   const authorize = new URL(`${storeUrl}/wc-auth/v1/authorize`);
   authorize.search = new URLSearchParams({
@@ -81,7 +93,12 @@ export async function beginWooConnect(store: LedgerStore, address: string, urls:
 
 async function forgetExpired(store: LedgerStore, now: Date): Promise<void> {
   for (const { id, value } of await store.listRecords<Partial<PendingConnect>>('session')) {
-    if (value.purpose === 'connect' && value.platform === 'woocommerce' && Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord('session', id);
+    if (
+      value.purpose === 'connect' &&
+      value.platform === 'woocommerce' &&
+      Date.parse(value.expiresAt ?? '') <= now.getTime()
+    )
+      await store.deleteRecord('session', id);
   }
 }
 
@@ -94,14 +111,18 @@ export interface WooKeys {
   keyPermissions: WooKeyPermissions;
 }
 
-export type CallbackResult = { ok: true; keys: WooKeys; pending: PendingConnect } | { ok: false; status: 400 | 401; reason: string };
+export type CallbackResult =
+  { ok: true; keys: WooKeys; pending: PendingConnect } | { ok: false; status: 400 | 401; reason: string };
 
 const PERMISSIONS: readonly string[] = ['read', 'write', 'read_write'];
 
 /** The callback's body, read strictly; the reason never repeats a value, since values are secrets. */
-export function readWooKeys(body: unknown): { ok: true; keys: WooKeys } | { ok: false; status: 400 | 401; reason: string } {
+export function readWooKeys(
+  body: unknown,
+): { ok: true; keys: WooKeys } | { ok: false; status: 400 | 401; reason: string } {
   const value = asRecord(body);
-  const text = (field: string, pattern: RegExp) => (typeof value[field] === 'string' && pattern.test(value[field] as string) ? (value[field] as string) : undefined);
+  const text = (field: string, pattern: RegExp) =>
+    typeof value[field] === 'string' && pattern.test(value[field] as string) ? (value[field] as string) : undefined;
   const nonce = text('user_id', /^[A-Za-z0-9_-]{16,128}$/);
   const consumerKey = text('consumer_key', /^ck_[A-Za-z0-9]{8,128}$/);
   const consumerSecret = text('consumer_secret', /^cs_[A-Za-z0-9]{8,128}$/);
@@ -111,11 +132,23 @@ export function readWooKeys(body: unknown): { ok: true; keys: WooKeys } | { ok: 
     ['consumer_key', consumerKey],
     ['consumer_secret', consumerSecret],
     ['key_permissions', permissions && PERMISSIONS.includes(permissions) ? permissions : undefined],
-  ].filter(([, found]) => found === undefined).map(([field]) => field);
+  ]
+    .filter(([, found]) => found === undefined)
+    .map(([field]) => field);
   // Without a nonce nothing says who sent it: not authentic. With one, a body WooCommerce would never send.
-  if (missing.length > 0) return { ok: false, status: nonce ? 400 : 401, reason: `the callback body lacks a valid ${missing.join(', ')}` };
+  if (missing.length > 0)
+    return { ok: false, status: nonce ? 400 : 401, reason: `the callback body lacks a valid ${missing.join(', ')}` };
   const keyId = typeof value.key_id === 'number' && Number.isSafeInteger(value.key_id) ? value.key_id : null;
-  return { ok: true, keys: { keyId, nonce: nonce!, consumerKey: consumerKey!, consumerSecret: consumerSecret!, keyPermissions: permissions as WooKeyPermissions } };
+  return {
+    ok: true,
+    keys: {
+      keyId,
+      nonce: nonce!,
+      consumerKey: consumerKey!,
+      consumerSecret: consumerSecret!,
+      keyPermissions: permissions as WooKeyPermissions,
+    },
+  };
 }
 
 /**
@@ -132,7 +165,9 @@ export async function takeWooCallback(store: LedgerStore, body: unknown, now = n
     return pending;
   });
   const pending = taken.ran ? taken.value : undefined;
-  if (!pending || pending.purpose !== 'connect') return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
-  if (Date.parse(pending.expiresAt) <= now.getTime()) return { ok: false, status: 401, reason: 'the connect link expired; start again from the dashboard' };
+  if (!pending || pending.purpose !== 'connect')
+    return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
+  if (Date.parse(pending.expiresAt) <= now.getTime())
+    return { ok: false, status: 401, reason: 'the connect link expired; start again from the dashboard' };
   return { ok: true, keys: read.keys, pending };
 }

@@ -56,7 +56,8 @@ const keyOf = (shop: string, orderId: string) => `${PLATFORM}:${shop}:${orderId}
 /** The newer of two snapshot details by the sort key of the event each was taken from. */
 function mergeRecords(old: OrderRecord, current: OrderRecord, to: string, now: string): OrderRecord {
   // The copy that talked to the loyalty service keeps its progress: its lp_orderid is the one the service knows.
-  const talked = (record: OrderRecord) => (record.upstream.lpOrderId ? 2 : 0) + (record.upstream.points !== 'none' ? 1 : 0);
+  const talked = (record: OrderRecord) =>
+    (record.upstream.lpOrderId ? 2 : 0) + (record.upstream.points !== 'none' ? 1 : 0);
   const keeper = talked(old) >= talked(current) ? old : current;
   const other = keeper === old ? current : old;
   const snapshot = { ...keeper.snapshot };
@@ -68,7 +69,9 @@ function mergeRecords(old: OrderRecord, current: OrderRecord, to: string, now: s
       const field = detail.slice('customer.'.length) as keyof OrderRecord['snapshot']['customer'];
       snapshot.customer = { ...snapshot.customer, [field]: other.snapshot.customer[field] };
     } else {
-      (snapshot as unknown as Record<string, unknown>)[detail] = (other.snapshot as unknown as Record<string, unknown>)[detail];
+      (snapshot as unknown as Record<string, unknown>)[detail] = (other.snapshot as unknown as Record<string, unknown>)[
+        detail
+      ];
     }
   }
   snapshot.test = keeper.snapshot.test || other.snapshot.test;
@@ -94,7 +97,14 @@ function mergeRecords(old: OrderRecord, current: OrderRecord, to: string, now: s
   };
 }
 
-const rekeyed = (record: OrderRecord, to: string, now: string): OrderRecord => ({ ...record, key: keyOf(to, record.orderId), shop: to, version: record.version + 1, dueAt: record.dueAt ?? null, updatedAt: record.updatedAt ?? now });
+const rekeyed = (record: OrderRecord, to: string, now: string): OrderRecord => ({
+  ...record,
+  key: keyOf(to, record.orderId),
+  shop: to,
+  version: record.version + 1,
+  dueAt: record.dueAt ?? null,
+  updatedAt: record.updatedAt ?? now,
+});
 
 export class WooIdentityMigration {
   readonly #store: LedgerStore;
@@ -115,22 +125,29 @@ export class WooIdentityMigration {
    */
   async pending(knownShops: string[]): Promise<{ moves: Array<{ from: string; to: string }>; checked: Checked }> {
     const moves = new Map<string, string>();
-    for (const { value } of await this.#store.listRecords<Journal>('migration')) if (value.platform === 'woocommerce-identity') moves.set(value.from, value.to);
+    for (const { value } of await this.#store.listRecords<Journal>('migration'))
+      if (value.platform === 'woocommerce-identity') moves.set(value.from, value.to);
     const checked = (await this.#store.getRecord<Checked>('migration', CHECKED_ID)) ?? { shops: [], sampled: false };
     const known = new Set(knownShops);
-    const hasOrders = async (shop: string) => (await this.#store.listOrders({ platform: PLATFORM, shop, page: 1, limit: 1 })).total > 0;
+    const hasOrders = async (shop: string) =>
+      (await this.#store.listOrders({ platform: PLATFORM, shop, page: 1, limit: 1 })).total > 0;
     for (const shop of knownShops.filter((each) => !checked.shops.includes(each))) {
       // A name that is itself a store the bridge serves (a root install beside a subdirectory one) is not an old name.
-      for (const old of legacyWooShopNames(shop)) if (!known.has(old) && !moves.has(old) && (await hasOrders(old))) moves.set(old, shop);
+      for (const old of legacyWooShopNames(shop))
+        if (!known.has(old) && !moves.has(old) && (await hasOrders(old))) moves.set(old, shop);
     }
     if (!checked.sampled) {
       const latest = await this.#store.listOrders({ platform: PLATFORM, page: 1, limit: SAMPLE });
       for (const order of latest.orders) {
         const canonical = safeShopOf(order.shop);
-        if (canonical && canonical !== order.shop && !known.has(order.shop) && !moves.has(order.shop)) moves.set(order.shop, canonical);
+        if (canonical && canonical !== order.shop && !known.has(order.shop) && !moves.has(order.shop))
+          moves.set(order.shop, canonical);
       }
     }
-    return { moves: [...moves].map(([from, to]) => ({ from, to })), checked: { shops: [...new Set([...checked.shops, ...knownShops])].sort(), sampled: true } };
+    return {
+      moves: [...moves].map(([from, to]) => ({ from, to })),
+      checked: { shops: [...new Set([...checked.shops, ...knownShops])].sort(), sampled: true },
+    };
   }
 
   /** Moves every old name found, each logged; `beforeMove` runs first when there is one to move. */
@@ -142,7 +159,17 @@ export class WooIdentityMigration {
       const ran = await this.#store.exclusive(journalId(from), () => this.rename(from, to));
       if (!ran.ran) continue;
       reports.push(ran.value);
-      this.#logger.warn({ platform: PLATFORM, from, to, orders: ran.value.orders, merged: ran.value.merged, deadLetters: ran.value.deadLetters }, `WooCommerce orders kept under "${from}" now belong to "${to}", the one name of that store`);
+      this.#logger.warn(
+        {
+          platform: PLATFORM,
+          from,
+          to,
+          orders: ran.value.orders,
+          merged: ran.value.merged,
+          deadLetters: ran.value.deadLetters,
+        },
+        `WooCommerce orders kept under "${from}" now belong to "${to}", the one name of that store`,
+      );
     }
     await this.#store.putRecord('migration', CHECKED_ID, checked);
     return reports;
@@ -150,7 +177,14 @@ export class WooIdentityMigration {
 
   async rename(from: string, to: string): Promise<RenameReport> {
     const report: RenameReport = { from, to, orders: 0, merged: 0, deadLetters: 0 };
-    let journal = (await this.#store.getRecord<Journal>('migration', journalId(from))) ?? { platform: 'woocommerce-identity', from, to, step: 'copy', lpOrderIds: [], startedAt: this.#now().toISOString() };
+    let journal = (await this.#store.getRecord<Journal>('migration', journalId(from))) ?? {
+      platform: 'woocommerce-identity',
+      from,
+      to,
+      step: 'copy',
+      lpOrderIds: [],
+      startedAt: this.#now().toISOString(),
+    };
     if (journal.step === 'copy') {
       journal = { ...journal, lpOrderIds: await this.#copy(from, to, report) };
       journal.step = 'erase';
@@ -163,7 +197,11 @@ export class WooIdentityMigration {
     }
     for (const [lpOrderId, key] of journal.lpOrderIds) {
       const owner = await this.#store.claimLpOrderId(lpOrderId, key);
-      if (owner !== key) this.#logger.error({ lpOrderId, order: key, owner }, 'an lp_orderid of a renamed WooCommerce order is claimed by another order');
+      if (owner !== key)
+        this.#logger.error(
+          { lpOrderId, order: key, owner },
+          'an lp_orderid of a renamed WooCommerce order is claimed by another order',
+        );
     }
     await this.#store.deleteRecord('migration', journalId(from));
     return report;
@@ -188,7 +226,8 @@ export class WooIdentityMigration {
         if (record.upstream.lpOrderId) lpOrderIds.push([record.upstream.lpOrderId, record.key]);
         records.push(record);
       }
-      if (records.length > 0) await this.#store.importItems(records.map((record) => ({ type: 'order' as const, record })));
+      if (records.length > 0)
+        await this.#store.importItems(records.map((record) => ({ type: 'order' as const, record })));
       report.orders += records.length;
       if (orders.length < PAGE) break;
     }
@@ -211,16 +250,25 @@ export class WooIdentityMigration {
       const letter = await this.#store.getDeadLetter(listed.id);
       if (!letter) continue;
       // A collision between the two copies of one order: the letter of either names the other.
-      if (letter.orderKey && merged.has(letter.orderKey) && letter.reason.includes(letter.orderKey.startsWith(oldPrefix) ? newPrefix : oldPrefix)) {
+      if (
+        letter.orderKey &&
+        merged.has(letter.orderKey) &&
+        letter.reason.includes(letter.orderKey.startsWith(oldPrefix) ? newPrefix : oldPrefix)
+      ) {
         await this.#store.removeDeadLetter(letter.id);
         continue;
       }
-      const ofOld = (letter.platform === PLATFORM && letter.shop === from) || letter.orderKey?.startsWith(oldPrefix) || (letter.delivery?.platform === PLATFORM && letter.delivery.shop === from);
+      const ofOld =
+        (letter.platform === PLATFORM && letter.shop === from) ||
+        letter.orderKey?.startsWith(oldPrefix) ||
+        (letter.delivery?.platform === PLATFORM && letter.delivery.shop === from);
       if (!ofOld) continue;
       const renamed: DeadLetter = {
         ...letter,
         ...(letter.shop === from ? { shop: to } : {}),
-        ...(letter.orderKey?.startsWith(oldPrefix) ? { orderKey: `${PLATFORM}:${to}:${letter.orderKey.slice(oldPrefix.length)}` } : {}),
+        ...(letter.orderKey?.startsWith(oldPrefix)
+          ? { orderKey: `${PLATFORM}:${to}:${letter.orderKey.slice(oldPrefix.length)}` }
+          : {}),
         ...(letter.delivery && letter.delivery.shop === from ? { delivery: { ...letter.delivery, shop: to } } : {}),
       };
       // Removed and added again, rather than updated: a store may index the letter by its shop.

@@ -60,7 +60,10 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
       customer: {
         name: name ?? emailLocalPart(email),
         email,
-        mobile: toE164(asString(billing.phone) ?? asString(shipping.phone), asString(billing.country) ?? asString(shipping.country)),
+        mobile: toE164(
+          asString(billing.phone) ?? asString(shipping.phone),
+          asString(billing.country) ?? asString(shipping.country),
+        ),
       },
       total: { amount: decimalText(order.total) ?? '0', currency: asString(order.currency) ?? '' },
       subtotal: lineItemsTotal(order.line_items),
@@ -71,7 +74,9 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
         .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))
         .filter((coupon) => coupon.code !== ''),
       attributes: Object.fromEntries(
-        meta.map((each) => [asString(each.key), scalarText(each.value)]).filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
+        meta
+          .map((each) => [asString(each.key), scalarText(each.value)])
+          .filter((entry): entry is [string, string] => entry[0] !== null && entry[1] !== null),
       ),
       landingSite: asString(meta.find((each) => each.key === WOO_LANDING_META)?.value)?.slice(0, 2048) ?? null,
       // Refund totals come as negative strings: "-10.00".
@@ -95,5 +100,9 @@ function lineItemsTotal(lines: unknown): string | null {
 /** The fields that say what a delivery is about, for dedupe: WooCommerce's delivery id is not unique. */
 export function wooIdentity(payload: unknown): { orderId: string | undefined; modified: string; status: string } {
   const order = asRecord(payload);
-  return { orderId: idDigits(order.id), modified: asString(order.date_modified_gmt) ?? '', status: asString(order.status) ?? '' };
+  return {
+    orderId: idDigits(order.id),
+    modified: asString(order.date_modified_gmt) ?? '',
+    status: asString(order.status) ?? '',
+  };
 }

@@ -70,11 +70,15 @@ const wooTime = (date: Date) => date.toISOString().slice(0, 19);
 function wooError(response: Response<string>): { code: string; message: string } {
   const parsed = parseJsonLossless(response.body);
   const body = parsed.ok ? asRecord(parsed.value) : {};
-  return { code: typeof body.code === 'string' ? body.code : '', message: typeof body.message === 'string' ? body.message : '' };
+  return {
+    code: typeof body.code === 'string' ? body.code : '',
+    message: typeof body.message === 'string' ? body.message : '',
+  };
 }
 
 /** An authentication error means the key reached WooCommerce; anything else on a 401 means it did not. */
-const keyArrived = (response: Response<string>) => wooError(response).code.startsWith('woocommerce_rest_authentication');
+const keyArrived = (response: Response<string>) =>
+  wooError(response).code.startsWith('woocommerce_rest_authentication');
 
 const describe401 = (response: Response<string>) => {
   const { code, message } = wooError(response);
@@ -95,16 +99,27 @@ export class WooRestClient {
     this.url = options.url.replace(/\/+$/, '');
     this.shop = wooShopOf(options.url);
     this.#mode = options.authMode ?? 'basic';
-    this.#http = outboundGot(options.outbound, { timeout: { request: 30_000 }, throwHttpErrors: false, responseType: 'text' });
+    this.#http = outboundGot(options.outbound, {
+      timeout: { request: 30_000 },
+      throwHttpErrors: false,
+      responseType: 'text',
+    });
   }
 
   get authMode(): WooAuthMode {
     return this.#mode;
   }
 
-  #send(method: Method, path: string, mode: WooAuthMode, searchParams: Record<string, string>, json: unknown): Promise<Response<string>> {
+  #send(
+    method: Method,
+    path: string,
+    mode: WooAuthMode,
+    searchParams: Record<string, string>,
+    json: unknown,
+  ): Promise<Response<string>> {
     const base = (this.#o.requestUrl ?? this.url).replace(/\/+$/, '');
-    const credentials = mode === 'query' ? { consumer_key: this.#o.consumerKey, consumer_secret: this.#o.consumerSecret } : {};
+    const credentials =
+      mode === 'query' ? { consumer_key: this.#o.consumerKey, consumer_secret: this.#o.consumerSecret } : {};
     return this.#http(`${base}/wp-json/wc/v3/${path}`, {
       method,
       searchParams: { ...searchParams, ...credentials },
@@ -115,14 +130,21 @@ export class WooRestClient {
   }
 
   /** One request, with the key as this store takes it; a refusal names what was tried and which settings to check. */
-  async request(method: Method, path: string, { searchParams = {}, json }: { searchParams?: Record<string, string>; json?: unknown } = {}): Promise<Response<string>> {
+  async request(
+    method: Method,
+    path: string,
+    { searchParams = {}, json }: { searchParams?: Record<string, string>; json?: unknown } = {},
+  ): Promise<Response<string>> {
     const attempt = async (mode: WooAuthMode) => {
       try {
         return await this.#send(method, path, mode, searchParams, json);
       } catch (error) {
         const refusal = refusalOf(error);
         if (refusal) throw wooRefusalError(refusal, this.url, this.#o.addressSetting);
-        throw new WooRestError(`WooCommerce at ${this.url} did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`, 'unavailable');
+        throw new WooRestError(
+          `WooCommerce at ${this.url} did not answer ${method} ${path} (${error instanceof RequestError ? error.code : 'error'})`,
+          'unavailable',
+        );
       }
     };
     const first = this.#mode;
@@ -138,8 +160,17 @@ export class WooRestClient {
     if (response.statusCode === 401 || response.statusCode === 403) {
       const readOnly = /write permission/i.test(wooError(response).message);
       const settings = this.#o.keySettings ?? 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET';
-      if (readOnly) throw new WooRestError(`WooCommerce at ${this.url} refused to let the consumer key write (${describe401(response)}): it is a read-only key; give it Read/Write access, or connect the store again`, 'read_only', response.statusCode);
-      throw new WooRestError(`WooCommerce at ${this.url} refused the consumer key, sent ${tried.join(' and then ')}; check ${settings}`, 'refused', response.statusCode);
+      if (readOnly)
+        throw new WooRestError(
+          `WooCommerce at ${this.url} refused to let the consumer key write (${describe401(response)}): it is a read-only key; give it Read/Write access, or connect the store again`,
+          'read_only',
+          response.statusCode,
+        );
+      throw new WooRestError(
+        `WooCommerce at ${this.url} refused the consumer key, sent ${tried.join(' and then ')}; check ${settings}`,
+        'refused',
+        response.statusCode,
+      );
     }
     return response;
   }
@@ -150,10 +181,18 @@ export class WooRestClient {
     this.#o.onAuthMode?.(mode);
   }
 
-  async json(method: Method, path: string, options: { searchParams?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: unknown; totalPages: number }> {
+  async json(
+    method: Method,
+    path: string,
+    options: { searchParams?: Record<string, string>; json?: unknown } = {},
+  ): Promise<{ status: number; body: unknown; totalPages: number }> {
     const response = await this.request(method, path, options);
     const parsed = parseJsonLossless(response.body);
-    return { status: response.statusCode, body: parsed.ok ? parsed.value : undefined, totalPages: Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1) };
+    return {
+      status: response.statusCode,
+      body: parsed.ok ? parsed.value : undefined,
+      totalPages: Math.max(1, Number(response.headers['x-wp-totalpages'] ?? 1) || 1),
+    };
   }
 }
 
@@ -164,7 +203,11 @@ function resyncEvent(order: unknown, shop: string, now: Date): OrderEvent | unde
   return result.ok ? result.event : undefined;
 }
 
-export async function* fetchWooOrders(client: WooRestClient, { since, until }: FetchWindow, now = new Date()): AsyncGenerator<OrderEvent> {
+export async function* fetchWooOrders(
+  client: WooRestClient,
+  { since, until }: FetchWindow,
+  now = new Date(),
+): AsyncGenerator<OrderEvent> {
   const pages = ordersModifiedSince(
     async (after, page) => {
       const { status, body } = await client.json('GET', 'orders', {
@@ -178,8 +221,18 @@ export async function* fetchWooOrders(client: WooRestClient, { since, until }: F
           page: String(page),
         },
       });
-      if (status !== 200) throw new WooRestError(`WooCommerce answered ${status} for page ${page} of orders`, status >= 500 ? 'unavailable' : 'answer', status);
-      if (!Array.isArray(body)) throw new WooRestError(`WooCommerce answered page ${page} with something that is not a list of orders`, 'answer', status);
+      if (status !== 200)
+        throw new WooRestError(
+          `WooCommerce answered ${status} for page ${page} of orders`,
+          status >= 500 ? 'unavailable' : 'answer',
+          status,
+        );
+      if (!Array.isArray(body))
+        throw new WooRestError(
+          `WooCommerce answered page ${page} with something that is not a list of orders`,
+          'answer',
+          status,
+        );
       return body;
     },
     (order) => {
@@ -197,11 +250,21 @@ export async function* fetchWooOrders(client: WooRestClient, { since, until }: F
 }
 
 /** One order by id, for a resync of chosen orders. */
-export async function fetchWooOrder(client: WooRestClient, orderId: string, now = new Date()): Promise<OrderEvent | undefined> {
+export async function fetchWooOrder(
+  client: WooRestClient,
+  orderId: string,
+  now = new Date(),
+): Promise<OrderEvent | undefined> {
   const { status, body } = await client.json('GET', `orders/${orderId}`);
   if (status === 404) return undefined;
-  if (status !== 200) throw new WooRestError(`WooCommerce answered ${status} for order ${orderId}`, status >= 500 ? 'unavailable' : 'answer', status);
-  if (body === undefined) throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`, 'answer', status);
+  if (status !== 200)
+    throw new WooRestError(
+      `WooCommerce answered ${status} for order ${orderId}`,
+      status >= 500 ? 'unavailable' : 'answer',
+      status,
+    );
+  if (body === undefined)
+    throw new WooRestError(`WooCommerce answered order ${orderId} with a body that is not JSON`, 'answer', status);
   return resyncEvent(body, client.shop, now);
 }
 
@@ -211,8 +274,18 @@ export async function fetchWooWebhooks(client: WooRestClient): Promise<WooWebhoo
   let totalPages = 1;
   for (let page = 1; page <= totalPages; page++) {
     const answer = await client.json('GET', 'webhooks', { searchParams: { per_page: '100', page: String(page) } });
-    if (answer.status !== 200) throw new WooRestError(`WooCommerce answered ${answer.status} for its webhooks`, answer.status >= 500 ? 'unavailable' : 'answer', answer.status);
-    if (!Array.isArray(answer.body)) throw new WooRestError('WooCommerce answered its webhooks with something that is not a list', 'answer', answer.status);
+    if (answer.status !== 200)
+      throw new WooRestError(
+        `WooCommerce answered ${answer.status} for its webhooks`,
+        answer.status >= 500 ? 'unavailable' : 'answer',
+        answer.status,
+      );
+    if (!Array.isArray(answer.body))
+      throw new WooRestError(
+        'WooCommerce answered its webhooks with something that is not a list',
+        'answer',
+        answer.status,
+      );
     totalPages = answer.totalPages;
     webhooks.push(...(answer.body as WooWebhook[]));
   }
@@ -227,17 +300,28 @@ export interface NewWooWebhook {
   status: 'active';
 }
 
-async function writeWebhook(client: WooRestClient, method: 'POST' | 'PUT', path: string, body: Partial<NewWooWebhook>): Promise<WooWebhook> {
+async function writeWebhook(
+  client: WooRestClient,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: Partial<NewWooWebhook>,
+): Promise<WooWebhook> {
   const answer = await client.json(method, path, { json: body });
   const webhook = asRecord(answer.body);
   if (answer.status >= 300 || typeof webhook.id !== 'number') {
     const message = typeof webhook.message === 'string' ? `: ${webhook.message}` : '';
-    throw new WooRestError(`WooCommerce refused to ${method === 'POST' ? 'create' : 'change'} a webhook (${answer.status}${message})`, answer.status >= 500 ? 'unavailable' : 'answer', answer.status);
+    throw new WooRestError(
+      `WooCommerce refused to ${method === 'POST' ? 'create' : 'change'} a webhook (${answer.status}${message})`,
+      answer.status >= 500 ? 'unavailable' : 'answer',
+      answer.status,
+    );
   }
   return webhook as unknown as WooWebhook;
 }
 
 /** Creates a webhook; WooCommerce pings its delivery URL right away (a form body "webhook_id=N"). */
-export const createWooWebhook = (client: WooRestClient, webhook: NewWooWebhook) => writeWebhook(client, 'POST', 'webhooks', webhook);
+export const createWooWebhook = (client: WooRestClient, webhook: NewWooWebhook) =>
+  writeWebhook(client, 'POST', 'webhooks', webhook);
 
-export const updateWooWebhook = (client: WooRestClient, id: number, change: Partial<NewWooWebhook>) => writeWebhook(client, 'PUT', `webhooks/${id}`, change);
+export const updateWooWebhook = (client: WooRestClient, id: number, change: Partial<NewWooWebhook>) =>
+  writeWebhook(client, 'PUT', `webhooks/${id}`, change);

@@ -42,7 +42,10 @@ export function wooRefusalError(refusal: Refusal, storeUrl: string, addressSetti
       );
     }
     case 'insecure':
-      return new WooRestError(`the store address must be https: WooCommerce accepts the consumer key and secret only over HTTPS (${refusal.url} is plain http)`, 'address_refused');
+      return new WooRestError(
+        `the store address must be https: WooCommerce accepts the consumer key and secret only over HTTPS (${refusal.url} is plain http)`,
+        'address_refused',
+      );
     case 'private_address':
       return new WooRestError(
         `the store at ${storeUrl} is refused: ${refusalText(refusal)}. A store must be on the internet; to develop against one on this machine or your network, set ALLOW_PRIVATE_STORE_ADDRESSES=true`,

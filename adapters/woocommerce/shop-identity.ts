@@ -26,10 +26,14 @@ export function wooStoreUrl(address: string): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new StoreAddressError(`"${address}" is not a web address; give the store's address, like https://store.example`);
+    throw new StoreAddressError(
+      `"${address}" is not a web address; give the store's address, like https://store.example`,
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new StoreAddressError(`"${address}" is not an http(s) address`);
-  if (url.username || url.password) throw new StoreAddressError('the store address must not carry a user name or password');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new StoreAddressError(`"${address}" is not an http(s) address`);
+  if (url.username || url.password)
+    throw new StoreAddressError('the store address must not carry a user name or password');
   const path = url.pathname.replace(/\/+$/, '').replace(/\/wp-json(\/.*)?$/, '');
   return `${url.protocol}//${url.host.toLowerCase()}${path}`;
 }

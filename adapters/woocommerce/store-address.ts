@@ -6,14 +6,18 @@ import { userAddressRefusal, type UserAddressPolicy } from '../../src/net/user-a
 import type { Refusal } from '../../src/net/refusal.ts';
 import { StoreAddressError } from './shop-identity.ts';
 
-const DEVELOPMENT = 'To connect a store on this machine or your network while developing, set ALLOW_PRIVATE_STORE_ADDRESSES=true';
+const DEVELOPMENT =
+  'To connect a store on this machine or your network while developing, set ALLOW_PRIVATE_STORE_ADDRESSES=true';
 
 export function storeAddressProblem(refusal: Refusal): string {
   switch (refusal.kind) {
     case 'insecure':
       return `the store address must be https: WooCommerce sends the consumer key and secret only over HTTPS (${refusal.url} is plain http)`;
     case 'private_address': {
-      const where = refusal.address === refusal.host || refusal.address === 'this machine' ? `${refusal.host} is` : `${refusal.host} resolves to ${refusal.address}, which is`;
+      const where =
+        refusal.address === refusal.host || refusal.address === 'this machine'
+          ? `${refusal.host} is`
+          : `${refusal.host} resolves to ${refusal.address}, which is`;
       return `${where} not a public internet address (this machine, or a private or link-local network): a connected store must be reachable on the internet. ${DEVELOPMENT}`;
     }
     case 'redirect':

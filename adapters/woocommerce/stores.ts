@@ -103,10 +103,16 @@ export class WooStores {
 
   async list(): Promise<WooStore[]> {
     const connected = await this.#connections();
-    const shops = new Set([...(this.#envShop && this.#envRest() ? [this.#envShop] : []), ...connected.map((each) => each.shop)]);
+    const shops = new Set([
+      ...(this.#envShop && this.#envRest() ? [this.#envShop] : []),
+      ...connected.map((each) => each.shop),
+    ]);
     const stores: WooStore[] = [];
     for (const shop of [...shops].sort()) {
-      const store = this.#storeOf(shop, connected.find((each) => each.shop === shop));
+      const store = this.#storeOf(
+        shop,
+        connected.find((each) => each.shop === shop),
+      );
       if (store) stores.push(store);
     }
     return stores;
@@ -128,7 +134,14 @@ export class WooStores {
         shop,
         url: connection.url,
         via: 'connect',
-        rest: this.#client(shop, connection.url, connection.consumerKey, connection.consumerSecret, connection.authMode, 'connect'),
+        rest: this.#client(
+          shop,
+          connection.url,
+          connection.consumerKey,
+          connection.consumerSecret,
+          connection.authMode,
+          'connect',
+        ),
         keyPermissions: connection.keyPermissions,
         webhookSecret: connection.webhookSecret,
         connectedAt: connection.connectedAt,
@@ -139,7 +152,9 @@ export class WooStores {
       shop,
       url: wooStoreUrl(env.url),
       via: 'environment',
-      rest: this.#envRest() ? this.#client(shop, wooStoreUrl(env.url), env.consumerKey!, env.consumerSecret!, undefined, 'environment') : undefined,
+      rest: this.#envRest()
+        ? this.#client(shop, wooStoreUrl(env.url), env.consumerKey!, env.consumerSecret!, undefined, 'environment')
+        : undefined,
       keyPermissions: undefined,
       webhookSecret: env.webhookSecret,
       connectedAt: null,
@@ -151,7 +166,14 @@ export class WooStores {
    * is learnt once. A connected store's address is a user's: its connections
    * must reach the internet. The configured one is the operator's.
    */
-  #client(shop: string, url: string, consumerKey: string, consumerSecret: string, authMode: WooAuthMode | undefined, via: WooStore['via']): WooRestClient {
+  #client(
+    shop: string,
+    url: string,
+    consumerKey: string,
+    consumerSecret: string,
+    authMode: WooAuthMode | undefined,
+    via: WooStore['via'],
+  ): WooRestClient {
     const id = `${shop}\n${consumerKey}`;
     let client = this.#clients.get(id);
     if (!client) {
@@ -162,7 +184,9 @@ export class WooStores {
         consumerKey,
         consumerSecret,
         authMode,
-        keySettings: connected ? 'the key of the connected store (connect the store again from the dashboard)' : 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+        keySettings: connected
+          ? 'the key of the connected store (connect the store again from the dashboard)'
+          : 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
         addressSetting: connected ? undefined : 'WOOCOMMERCE_URL',
         outbound: connected ? { userAddress: true, allowPrivate, lookup } : { userAddress: false, lookup },
         requestUrl: this.#o.requestUrl?.(url),
@@ -177,7 +201,11 @@ export class WooStores {
   async #rememberAuthMode(shop: string, mode: WooAuthMode): Promise<void> {
     const connection = await this.#o.store.getRecord<WooConnection>('session', wooConnectionId(shop));
     if (!connection) return;
-    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(shop), { ...connection, authMode: mode, updatedAt: new Date().toISOString() });
+    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(shop), {
+      ...connection,
+      authMode: mode,
+      updatedAt: new Date().toISOString(),
+    });
     this.#cache.forget(shop);
   }
 
@@ -185,6 +213,7 @@ export class WooStores {
   async save(connection: WooConnection): Promise<void> {
     await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(connection.shop), connection);
     this.#cache.set(connection.shop, connection);
-    for (const id of [...this.#clients.keys()].filter((key) => key.startsWith(`${connection.shop}\n`))) this.#clients.delete(id);
+    for (const id of [...this.#clients.keys()].filter((key) => key.startsWith(`${connection.shop}\n`)))
+      this.#clients.delete(id);
   }
 }

@@ -20,7 +20,16 @@ export const WC_HEADER = {
 
 export type WooDelivery =
   | { kind: 'ping'; webhookId: string; digest: string }
-  | { kind: 'event'; topic: string; source: string; shop: string | undefined; webhookId: string; body: Buffer; digest: string; receivedAt: Date };
+  | {
+      kind: 'event';
+      topic: string;
+      source: string;
+      shop: string | undefined;
+      webhookId: string;
+      body: Buffer;
+      digest: string;
+      receivedAt: Date;
+    };
 
 /** The secrets a delivery from this shop (undefined: the delivery names none) may be signed with. */
 export type WooSecrets = (shop: string | undefined) => Promise<string[]>;
@@ -36,7 +45,8 @@ export function shopOfSource(source: string | undefined): string | undefined {
 }
 
 const isPing = (body: Buffer, headers: Record<string, string>) =>
-  !Object.keys(headers).some((name) => name.startsWith('x-wc-webhook-')) && /^webhook_id=\d{1,20}$/.test(body.toString('latin1').trim());
+  !Object.keys(headers).some((name) => name.startsWith('x-wc-webhook-')) &&
+  /^webhook_id=\d{1,20}$/.test(body.toString('latin1').trim());
 
 /** "webhook_id=" and up to 20 digits: the whole of a ping. */
 const PING_MAX_BYTES = 64;
@@ -48,9 +58,12 @@ const PING_MAX_BYTES = 64;
  */
 export function wooPreflight(headers: RawDelivery['headers']): Preflight {
   if (headers[WC_HEADER.signature]) return { ok: true };
-  if (Object.keys(headers).some((name) => name.toLowerCase().startsWith('x-wc-webhook-'))) return { ok: false, reason: 'missing_signature' };
+  if (Object.keys(headers).some((name) => name.toLowerCase().startsWith('x-wc-webhook-')))
+    return { ok: false, reason: 'missing_signature' };
   const length = Number(headers['content-length'] ?? Number.NaN);
-  return Number.isInteger(length) && length <= PING_MAX_BYTES ? { ok: true, maxBodyBytes: PING_MAX_BYTES } : { ok: false, reason: 'missing_signature' };
+  return Number.isInteger(length) && length <= PING_MAX_BYTES
+    ? { ok: true, maxBodyBytes: PING_MAX_BYTES }
+    : { ok: false, reason: 'missing_signature' };
 }
 
 export function wooVerifier(secretsFor: WooSecrets): (raw: RawDelivery) => Promise<Verification<WooDelivery>> {
@@ -58,12 +71,22 @@ export function wooVerifier(secretsFor: WooSecrets): (raw: RawDelivery) => Promi
     const headers = flatHeaders(raw.headers);
     const digest = createHash('sha256').update(raw.body).digest('hex');
     if (isPing(raw.body, headers)) {
-      return { ok: true, delivery: { kind: 'ping', webhookId: raw.body.toString('latin1').trim().slice('webhook_id='.length), digest } };
+      return {
+        ok: true,
+        delivery: { kind: 'ping', webhookId: raw.body.toString('latin1').trim().slice('webhook_id='.length), digest },
+      };
     }
     const shop = shopOfSource(headers[WC_HEADER.source]);
     const secrets = await secretsFor(shop);
     if (!secrets.some((secret) => hmacBase64Matches(raw.body, secret, headers[WC_HEADER.signature]))) {
-      return { ok: false, status: 401, reason: secrets.length === 0 ? `no store is connected for ${shop ?? 'a delivery without X-WC-Webhook-Source'}` : 'invalid_signature' };
+      return {
+        ok: false,
+        status: 401,
+        reason:
+          secrets.length === 0
+            ? `no store is connected for ${shop ?? 'a delivery without X-WC-Webhook-Source'}`
+            : 'invalid_signature',
+      };
     }
     const topic = headers[WC_HEADER.topic];
     if (!topic) return { ok: false, status: 400, reason: `missing headers: ${WC_HEADER.topic}` };

@@ -6,7 +6,14 @@
 // the ones that are missing, and says what it did. A read-only key cannot,
 // so then it only reports, with what a person must do.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
-import { createWooWebhook, fetchWooWebhooks, updateWooWebhook, WooRestError, type WooRestClient, type WooWebhook } from './rest-api.ts';
+import {
+  createWooWebhook,
+  fetchWooWebhooks,
+  updateWooWebhook,
+  WooRestError,
+  type WooRestClient,
+  type WooWebhook,
+} from './rest-api.ts';
 
 /** The topics the bridge subscribes to; the first two bring the orders, the others keep the trash honest. */
 export const WOO_TOPICS = ['order.created', 'order.updated', 'order.deleted', 'order.restored'] as const;
@@ -42,7 +49,10 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
       result.healthy++;
       continue;
     }
-    const what = webhook.status === 'disabled' ? `WooCommerce disabled its webhook "${webhook.name}" (${webhook.topic}, id ${webhook.id}) after deliveries to ${webhook.delivery_url} failed` : `the webhook "${webhook.name}" (${webhook.topic}, id ${webhook.id}) is ${webhook.status}`;
+    const what =
+      webhook.status === 'disabled'
+        ? `WooCommerce disabled its webhook "${webhook.name}" (${webhook.topic}, id ${webhook.id}) after deliveries to ${webhook.delivery_url} failed`
+        : `the webhook "${webhook.name}" (${webhook.topic}, id ${webhook.id}) is ${webhook.status}`;
     if (writable) {
       try {
         await updateWooWebhook(client, webhook.id, { status: 'active' });
@@ -67,7 +77,13 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
     if (webhooks.some((webhook) => webhook.topic === topic)) continue;
     if (canCreate) {
       try {
-        const created = await createWooWebhook(client, { name: `loyalty-bridge ${topic}`, topic, delivery_url: upkeep.deliveryUrl!, secret: upkeep.secret!, status: 'active' });
+        const created = await createWooWebhook(client, {
+          name: `loyalty-bridge ${topic}`,
+          topic,
+          delivery_url: upkeep.deliveryUrl!,
+          secret: upkeep.secret!,
+          status: 'active',
+        });
         result.repaired.push(`${topic}: created webhook ${created.id}`);
         result.healthy++;
         continue;
@@ -81,7 +97,10 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
       kind: 'missing',
       topic,
       detail: `no ${topic} webhook points to ${WOO_WEBHOOK_PATH}`,
-      fix: upkeep.deliveryUrl === undefined ? 'Set PUBLIC_URL so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)' : 'Connect the store from the dashboard (Connect a WooCommerce store) so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)',
+      fix:
+        upkeep.deliveryUrl === undefined
+          ? 'Set PUBLIC_URL so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)'
+          : 'Connect the store from the dashboard (Connect a WooCommerce store) so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)',
     });
   }
   return result;

@@ -79,7 +79,11 @@ export const freePort = () =>
  * injecting a delay into every fsync: a slow disk); RSS and CPU are then
  * read from node, the prefix's child.
  */
-export async function startServer(args: string[], env: Record<string, string>, { portVariable = 'PORT', timeoutMs = 60_000, prefix = [] as string[] } = {}): Promise<ServerProcess> {
+export async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  { portVariable = 'PORT', timeoutMs = 60_000, prefix = [] as string[] } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const started = performance.now();
   const [command, ...rest] = [...prefix, process.execPath, ...args];
@@ -115,7 +119,10 @@ export async function startServer(args: string[], env: Record<string, string>, {
   const nodePid = () => {
     if (prefix.length === 0) return child.pid;
     try {
-      return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]) || child.pid;
+      return (
+        Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]) ||
+        child.pid
+      );
     } catch {
       return child.pid;
     }
@@ -123,7 +130,8 @@ export async function startServer(args: string[], env: Record<string, string>, {
   const proc = (field: 'rss' | 'cpu') => {
     const pid = nodePid();
     try {
-      if (field === 'rss') return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+      if (field === 'rss')
+        return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return (Number(stat[11]) + Number(stat[12])) / 100;
     } catch {

@@ -6,4 +6,5 @@ import { createDatabase, freshDatabase, probePostgres, type TestDatabase } from 
 
 export { freshDatabase, probePostgres, type TestDatabase };
 
-export const copyDatabase = (from: TestDatabase): Promise<TestDatabase> => createDatabase(`TEMPLATE ${new URL(from.url).pathname.slice(1)}`);
+export const copyDatabase = (from: TestDatabase): Promise<TestDatabase> =>
+  createDatabase(`TEMPLATE ${new URL(from.url).pathname.slice(1)}`);

@@ -43,7 +43,9 @@ let sequence = 0;
 export function signedDelivery(secret: string, runId: number) {
   const n = ++sequence;
   const orderId = String(runId * 1_000_000_000 + n);
-  const body = TEMPLATE.replace('"id":0', `"id":${orderId}`).replace('#NAME', `#${n}`).replaceAll('EMAIL', String(n % 100_000));
+  const body = TEMPLATE.replace('"id":0', `"id":${orderId}`)
+    .replace('#NAME', `#${n}`)
+    .replaceAll('EMAIL', String(n % 100_000));
   const request = {
     method: 'POST' as const,
     path: '/webhooks/shopify',
@@ -66,16 +68,34 @@ let bigCommerceSequence = 0;
 export function bigCommerceDelivery(headerSecret: string, runId: number) {
   const n = ++bigCommerceSequence;
   const orderId = runId * 1_000_000 + n;
-  const body = JSON.stringify({ scope: 'store/order/created', store_id: '1001234567', data: { type: 'order', id: orderId }, hash: `bench${orderId}`, created_at: Math.floor(Date.now() / 1000), producer: 'stores/benchstore' });
+  const body = JSON.stringify({
+    scope: 'store/order/created',
+    store_id: '1001234567',
+    data: { type: 'order', id: orderId },
+    hash: `bench${orderId}`,
+    created_at: Math.floor(Date.now() / 1000),
+    producer: 'stores/benchstore',
+  });
   return {
     orderId,
-    request: { method: 'POST' as const, path: '/webhooks/bigcommerce', body, headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': headerSecret } },
+    request: {
+      method: 'POST' as const,
+      path: '/webhooks/bigcommerce',
+      body,
+      headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': headerSecret },
+    },
   };
 }
 
-type RequestMaker = (runId: number) => { request: { method: 'POST' | 'GET'; path: string; body?: string; headers: Record<string, string> } };
+type RequestMaker = (runId: number) => {
+  request: { method: 'POST' | 'GET'; path: string; body?: string; headers: Record<string, string> };
+};
 
-async function load(url: string, make: RequestMaker, options: { seconds: number; connections: number }): Promise<AckResult> {
+async function load(
+  url: string,
+  make: RequestMaker,
+  options: { seconds: number; connections: number },
+): Promise<AckResult> {
   const runId = 100 + (Date.now() % 800_000) + Math.floor(Math.random() * 1000) * 1000;
   const result = await autocannon({
     url,
@@ -94,18 +114,43 @@ async function load(url: string, make: RequestMaker, options: { seconds: number;
   };
 }
 
-export const ackLoad = (url: string, secret: string, options: { seconds: number; connections: number }) => load(url, (runId) => signedDelivery(secret, runId), options);
+export const ackLoad = (url: string, secret: string, options: { seconds: number; connections: number }) =>
+  load(url, (runId) => signedDelivery(secret, runId), options);
 
-export const bigCommerceLoad = (url: string, headerSecret: string, options: { seconds: number; connections: number }) => load(url, (runId) => bigCommerceDelivery(headerSecret, runId), options);
+export const bigCommerceLoad = (url: string, headerSecret: string, options: { seconds: number; connections: number }) =>
+  load(url, (runId) => bigCommerceDelivery(headerSecret, runId), options);
 
 /** The same load spread over several instances behind one address: throughput adds up; the latencies are the worst instance's. */
-export async function spreadLoad(urls: string[], secret: string, options: { seconds: number; connections: number }): Promise<AckResult> {
-  const results = await Promise.all(urls.map((url) => ackLoad(url, secret, { seconds: options.seconds, connections: Math.max(1, Math.round(options.connections / urls.length)) })));
+export async function spreadLoad(
+  urls: string[],
+  secret: string,
+  options: { seconds: number; connections: number },
+): Promise<AckResult> {
+  const results = await Promise.all(
+    urls.map((url) =>
+      ackLoad(url, secret, {
+        seconds: options.seconds,
+        connections: Math.max(1, Math.round(options.connections / urls.length)),
+      }),
+    ),
+  );
   const sum = (pick: (result: AckResult) => number) => results.reduce((total, result) => total + pick(result), 0);
   const worst = (pick: (result: AckResult) => number) => Math.max(...results.map(pick));
-  return { requestsPerSecond: sum((r) => r.requestsPerSecond), p50: worst((r) => r.p50), p99: worst((r) => r.p99), max: worst((r) => r.max), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors), total: sum((r) => r.total) };
+  return {
+    requestsPerSecond: sum((r) => r.requestsPerSecond),
+    p50: worst((r) => r.p50),
+    p99: worst((r) => r.p99),
+    max: worst((r) => r.max),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    total: sum((r) => r.total),
+  };
 }
 
 /** Reads of the admin API (the order listing, the status) by a few dashboards at once. */
-export const adminLoad = (url: string, path: string, token: string, options: { seconds: number; connections: number }) =>
-  load(url, () => ({ request: { method: 'GET', path, headers: { authorization: `Bearer ${token}` } } }), options);
+export const adminLoad = (
+  url: string,
+  path: string,
+  token: string,
+  options: { seconds: number; connections: number },
+) => load(url, () => ({ request: { method: 'GET', path, headers: { authorization: `Bearer ${token}` } } }), options);

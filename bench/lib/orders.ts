@@ -22,7 +22,11 @@ export function benchOrder(series: Series, n: number): OrderEvent {
     deliveryId: `${series.name}-${n}`,
     occurredAt: new Date(series.from + n * series.stepMs).toISOString(),
     facts: series.facts,
-    customer: { name: `${series.name} ${n}`, email: `${series.name.toLowerCase()}${n}@example.com`, mobile: '+12125550142' },
+    customer: {
+      name: `${series.name} ${n}`,
+      email: `${series.name.toLowerCase()}${n}@example.com`,
+      mobile: '+12125550142',
+    },
     total: { amount: series.total, currency: 'USD' },
     test: false,
     source: 'web',

@@ -8,7 +8,14 @@ import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.t
 import { createLogger } from '../../src/logger.ts';
 import { benchOrder, type Series } from './orders.ts';
 
-const HISTORY: Series = { name: 'History', firstId: 5_000_000_000_000, facts: ['placed', 'paid', 'fulfilled'], total: '42.00', from: Date.UTC(2026, 9, 1), stepMs: 1_000 };
+const HISTORY: Series = {
+  name: 'History',
+  firstId: 5_000_000_000_000,
+  facts: ['placed', 'paid', 'fulfilled'],
+  total: '42.00',
+  from: Date.UTC(2026, 9, 1),
+  stepMs: 1_000,
+};
 /** Orders written per batch: big batches rewrite the index files fewer times. */
 const BATCH = 50_000;
 
@@ -32,7 +39,10 @@ const activeOf = (count: number) => Math.min(2_000, Math.ceil(count * 0.05));
 
 function* batches(from: number, to: number): Generator<LedgerItem[]> {
   for (let start = from; start < to; start += BATCH) {
-    yield Array.from({ length: Math.min(BATCH, to - start) }, (_, i) => ({ type: 'order' as const, record: historicOrder(start + i) }));
+    yield Array.from({ length: Math.min(BATCH, to - start) }, (_, i) => ({
+      type: 'order' as const,
+      record: historicOrder(start + i),
+    }));
   }
 }
 
@@ -50,12 +60,18 @@ export async function seedLedger(dataDir: string, count: number): Promise<void> 
 }
 
 export async function seedPostgres(url: string, count: number): Promise<void> {
-  const { store, release } = await openPostgresStore({ url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 2 });
+  const { store, release } = await openPostgresStore({
+    url,
+    dedupeWindowMs: 7 * 86_400_000,
+    logger: createLogger({ level: 'silent' }),
+    poolSize: 2,
+  });
   try {
     await store.open();
     for (const items of batches(0, count)) {
       // One transaction per 5,000: the database's own batching does the rest.
-      for (let start = 0; start < items.length; start += 5_000) await store.importItems(items.slice(start, start + 5_000));
+      for (let start = 0; start < items.length; start += 5_000)
+        await store.importItems(items.slice(start, start + 5_000));
     }
     // As migrate --to does after its copy.
     await store.finishImport();

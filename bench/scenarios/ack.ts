@@ -43,7 +43,11 @@ export interface AckOptions {
 }
 
 /** Starts what one run needs, loads it, and stops it, `runs` times. */
-export async function measure(start: () => Promise<{ urls: string[]; stop(): Promise<void> }>, options: AckOptions, loadWith = (urls: string[]) => spreadLoad(urls, SECRET, options)): Promise<AckSummary> {
+export async function measure(
+  start: () => Promise<{ urls: string[]; stop(): Promise<void> }>,
+  options: AckOptions,
+  loadWith = (urls: string[]) => spreadLoad(urls, SECRET, options),
+): Promise<AckSummary> {
   const results: AckResult[] = [];
   for (let run = 0; run < options.runs; run++) {
     const started = await start();
@@ -62,7 +66,11 @@ const one = async (server: Promise<ServerProcess>) => {
 };
 
 /** The bridge in live mode, against a sandbox in its own process. */
-export const bridgeEnv = (dataDir: string, sandboxUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
+export const bridgeEnv = (
+  dataDir: string,
+  sandboxUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'info',
   SHOPIFY_API_SECRET: SECRET,
@@ -75,10 +83,15 @@ export const bridgeEnv = (dataDir: string, sandboxUrl: string, extra: Record<str
   ...extra,
 });
 
-export const startBridgeProcess = (sandboxUrl: string, extra: Record<string, string> = {}) => startServer([CLI, 'start'], bridgeEnv(mkdtempSync(join(tmpdir(), 'bench-bridge-')), sandboxUrl, extra));
+export const startBridgeProcess = (sandboxUrl: string, extra: Record<string, string> = {}) =>
+  startServer([CLI, 'start'], bridgeEnv(mkdtempSync(join(tmpdir(), 'bench-bridge-')), sandboxUrl, extra));
 
 export function startSandbox(rateLimitPerMinute = 500): Promise<ServerProcess> {
-  return startServer([CLI, 'sandbox'], { DATA_DIR: tmpdir(), SANDBOX_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }, { portVariable: 'SANDBOX_PORT' });
+  return startServer(
+    [CLI, 'sandbox'],
+    { DATA_DIR: tmpdir(), SANDBOX_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' },
+    { portVariable: 'SANDBOX_PORT' },
+  );
 }
 
 /**
@@ -126,12 +139,24 @@ async function catchUp(url: string, run: AckResult, seconds: number, durable: Ac
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const foldedAfterMs = Math.round(performance.now() - started);
-  return { backlogAtEnd, foldedAfterMs, foldedRatioToDurable: run.total / (seconds + foldedAfterMs / 1000) / durable.requestsPerSecond };
+  return {
+    backlogAtEnd,
+    foldedAfterMs,
+    foldedRatioToDurable: run.total / (seconds + foldedAfterMs / 1000) / durable.requestsPerSecond,
+  };
 }
 
 export async function ackScenario(options: AckOptions): Promise<AckScenario> {
-  const bare = await measure(() => one(startServer([BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
-  const hmac = await measure(() => one(startServer([BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })), options, (urls) => ackLoad(urls[0]!, SECRET, options));
+  const bare = await measure(
+    () => one(startServer([BASELINE], { BASELINE: 'bare', SHOPIFY_API_SECRET: SECRET })),
+    options,
+    (urls) => ackLoad(urls[0]!, SECRET, options),
+  );
+  const hmac = await measure(
+    () => one(startServer([BASELINE], { BASELINE: 'hmac', SHOPIFY_API_SECRET: SECRET })),
+    options,
+    (urls) => ackLoad(urls[0]!, SECRET, options),
+  );
   const sandbox = await startSandbox();
   try {
     const durableRuns: AckResult[] = [];
@@ -161,15 +186,20 @@ export async function ackScenario(options: AckOptions): Promise<AckScenario> {
       durable,
       lowdb,
       ratioToBare: lowdb.requestsPerSecond / bare.requestsPerSecond,
-      ratioToDurable: median(lowdbRuns.map((each, run) => each.requestsPerSecond / durableRuns[run]!.requestsPerSecond)),
-      foldCatchUp: [...catchUps].sort((a, b) => (a.foldedAfterMs ?? Infinity) - (b.foldedAfterMs ?? Infinity))[Math.floor(catchUps.length / 2)]!,
+      ratioToDurable: median(
+        lowdbRuns.map((each, run) => each.requestsPerSecond / durableRuns[run]!.requestsPerSecond),
+      ),
+      foldCatchUp: [...catchUps].sort((a, b) => (a.foldedAfterMs ?? Infinity) - (b.foldedAfterMs ?? Infinity))[
+        Math.floor(catchUps.length / 2)
+      ]!,
     };
     if (await probePostgres()) {
       const onDatabase = async (instances: number) => {
         const database = await freshDatabase();
         const servers: ServerProcess[] = [];
         // One at a time: the first migrates the new database.
-        for (let i = 0; i < instances; i++) servers.push(await startBridgeProcess(sandbox.url, { DATABASE_URL: database.url }));
+        for (let i = 0; i < instances; i++)
+          servers.push(await startBridgeProcess(sandbox.url, { DATABASE_URL: database.url }));
         return {
           urls: servers.map((server) => server.url),
           stop: async () => {

@@ -21,7 +21,14 @@ export interface DrainResult {
   failed: number;
 }
 
-const DRAIN: Series = { name: 'Drain', firstId: 7_000_000_000_000, facts: ['placed', 'paid'], total: '10.00', from: Date.UTC(2026, 10, 21), stepMs: 1 };
+const DRAIN: Series = {
+  name: 'Drain',
+  firstId: 7_000_000_000_000,
+  facts: ['placed', 'paid'],
+  total: '10.00',
+  from: Date.UTC(2026, 10, 21),
+  stepMs: 1,
+};
 
 export async function drainScenario(jobs: number, limitPerMinute: number): Promise<DrainResult> {
   const sandbox = await startSandbox(limitPerMinute);
@@ -56,7 +63,15 @@ export async function drainScenario(jobs: number, limitPerMinute: number): Promi
     const failed = (await engine.store.listDeadLetters()).length;
     await engine.stop();
     const callsPerMinute = (calls / seconds) * 60;
-    return { jobs, limitPerMinute, seconds: Number(seconds.toFixed(1)), callsPerMinute: Math.round(callsPerMinute), fractionOfLimit: Number((callsPerMinute / limitPerMinute).toFixed(3)), rateLimited, failed };
+    return {
+      jobs,
+      limitPerMinute,
+      seconds: Number(seconds.toFixed(1)),
+      callsPerMinute: Math.round(callsPerMinute),
+      fractionOfLimit: Number((callsPerMinute / limitPerMinute).toFixed(3)),
+      rateLimited,
+      failed,
+    };
   } finally {
     await sandbox.stop();
   }

@@ -51,7 +51,11 @@ async function seedDatabase(size: number): Promise<Seeded> {
   return {
     async copy() {
       const database = await copyDatabase(seeded);
-      return { extra: { DATABASE_URL: database.url }, dataDir: mkdtempSync(join(tmpdir(), 'bench-history-pg-')), remove: () => database.drop() };
+      return {
+        extra: { DATABASE_URL: database.url },
+        dataDir: mkdtempSync(join(tmpdir(), 'bench-history-pg-')),
+        remove: () => database.drop(),
+      };
     },
     remove: () => seeded.drop(),
   };
@@ -64,7 +68,10 @@ export interface HistoryOptions extends AckOptions {
   readConnections: number;
 }
 
-export async function historyScenario(options: HistoryOptions, log: (line: string) => void = () => undefined): Promise<HistoryPoint[]> {
+export async function historyScenario(
+  options: HistoryOptions,
+  log: (line: string) => void = () => undefined,
+): Promise<HistoryPoint[]> {
   const sandbox = await startSandbox();
   const points: HistoryPoint[] = [];
   const backends: Array<['lowdb' | 'postgres', (size: number) => Promise<Seeded>]> = [['lowdb', seedLowdb]];
@@ -74,14 +81,23 @@ export async function historyScenario(options: HistoryOptions, log: (line: strin
       for (const size of options.sizes) {
         log(`  ${backend}: seeding ${size.toLocaleString('en')} orders ...`);
         const seeded = await seed(size);
-        const runs = { startup: [] as number[], rss: [] as number[], rssAfter: [] as number[], list: [] as number[], status: [] as number[], ack: [] as AckResult[] };
+        const runs = {
+          startup: [] as number[],
+          rss: [] as number[],
+          rssAfter: [] as number[],
+          list: [] as number[],
+          status: [] as number[],
+          ack: [] as AckResult[],
+        };
         try {
           for (let run = 0; run < options.runs; run++) {
             // Each run starts from the same history, not from what the previous run added.
             const copy = await seeded.copy();
             let server: ServerProcess | undefined;
             try {
-              server = await startServer([CLI, 'start'], bridgeEnv(copy.dataDir, sandbox.url, copy.extra), { timeoutMs: 600_000 });
+              server = await startServer([CLI, 'start'], bridgeEnv(copy.dataDir, sandbox.url, copy.extra), {
+                timeoutMs: 600_000,
+              });
               runs.startup.push(server.startupMs);
               await new Promise((resolve) => setTimeout(resolve, 500));
               runs.rss.push(server.rssBytes() ?? 0);

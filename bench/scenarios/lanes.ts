@@ -41,9 +41,30 @@ export interface LanesRun {
   quietShop: { orders: number; p50Ms: number; p99Ms: number };
 }
 
-const BACKLOG: Series = { name: 'Backfill', firstId: 8_100_000_000_000, facts: ['placed', 'paid'], total: '10.00', from: Date.UTC(2026, 9, 1), stepMs: 1 };
-const LIVE: Series = { name: 'Live', firstId: 8_200_000_000_000, facts: ['placed', 'paid'], total: '10.00', from: Date.UTC(2026, 10, 22), stepMs: 1 };
-const QUIET: Series = { name: 'Quiet', firstId: 8_300_000_000_000, facts: ['placed', 'paid'], total: '10.00', from: Date.UTC(2026, 9, 2), stepMs: 1 };
+const BACKLOG: Series = {
+  name: 'Backfill',
+  firstId: 8_100_000_000_000,
+  facts: ['placed', 'paid'],
+  total: '10.00',
+  from: Date.UTC(2026, 9, 1),
+  stepMs: 1,
+};
+const LIVE: Series = {
+  name: 'Live',
+  firstId: 8_200_000_000_000,
+  facts: ['placed', 'paid'],
+  total: '10.00',
+  from: Date.UTC(2026, 10, 22),
+  stepMs: 1,
+};
+const QUIET: Series = {
+  name: 'Quiet',
+  firstId: 8_300_000_000_000,
+  facts: ['placed', 'paid'],
+  total: '10.00',
+  from: Date.UTC(2026, 9, 2),
+  stepMs: 1,
+};
 
 /** Watches orders until each has earned; resolves with each one's milliseconds from acceptance. */
 function earnTimes(engine: Engine) {
@@ -66,7 +87,12 @@ function earnTimes(engine: Engine) {
   };
 }
 
-const summary = (times: number[]) => ({ orders: times.length, p50Ms: Math.round(percentile(times, 50)), p99Ms: Math.round(percentile(times, 99)), maxMs: Math.round(Math.max(0, ...times)) });
+const summary = (times: number[]) => ({
+  orders: times.length,
+  p50Ms: Math.round(percentile(times, 50)),
+  p99Ms: Math.round(percentile(times, 99)),
+  maxMs: Math.round(Math.max(0, ...times)),
+});
 
 async function oneRun(backend: 'lowdb' | 'postgres', profile: LanesProfile): Promise<LanesRun> {
   const sandbox = await startSandbox(profile.limitPerMinute);
@@ -78,7 +104,12 @@ async function oneRun(backend: 'lowdb' | 'postgres', profile: LanesProfile): Pro
     if (backend === 'postgres') {
       const database = await freshDatabase();
       drop = () => database.drop();
-      const opened = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 8 });
+      const opened = await openPostgresStore({
+        url: database.url,
+        dedupeWindowMs: 7 * 86_400_000,
+        logger: createLogger({ level: 'silent' }),
+        poolSize: 8,
+      });
       store = opened.store;
       release = opened.release;
     }
@@ -102,7 +133,11 @@ async function oneRun(backend: 'lowdb' | 'postgres', profile: LanesProfile): Pro
     });
     // The resync's backlog, folded before the clock starts.
     for (let n = 0; n < profile.backlog; n += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, profile.backlog - n) }, (_, i) => engine.ingest.events(`backlog-${n + i}`, [benchOrder(BACKLOG, n + i)], [], 'backfill')));
+      await Promise.all(
+        Array.from({ length: Math.min(500, profile.backlog - n) }, (_, i) =>
+          engine.ingest.events(`backlog-${n + i}`, [benchOrder(BACKLOG, n + i)], [], 'backfill'),
+        ),
+      );
     }
     await engine.foldInbox();
     await engine.startWorker();
@@ -166,11 +201,16 @@ async function oneRun(backend: 'lowdb' | 'postgres', profile: LanesProfile): Pro
   }
 }
 
-export async function lanesScenario(profile: LanesProfile, log: (line: string) => void = () => undefined): Promise<LanesRun[]> {
+export async function lanesScenario(
+  profile: LanesProfile,
+  log: (line: string) => void = () => undefined,
+): Promise<LanesRun[]> {
   const runs: LanesRun[] = [];
   for (const backend of ['lowdb', 'postgres'] as const) {
     if (backend === 'postgres' && !(await probePostgres())) continue;
-    log(`  live during backfill, ${backend}: ${profile.backlog} backlog at ${profile.limitPerMinute}/min, live ${profile.livePerSecond}/s ...`);
+    log(
+      `  live during backfill, ${backend}: ${profile.backlog} backlog at ${profile.limitPerMinute}/min, live ${profile.livePerSecond}/s ...`,
+    );
     runs.push(await oneRun(backend, profile));
   }
   return runs;

@@ -11,8 +11,19 @@ import { median, percentile } from '../lib/stats.ts';
 
 const SECRET = 'bench-latency-secret';
 
-export async function latencyScenario(orders: number): Promise<{ orders: number; p50: number; p90: number; max: number }> {
-  const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-latency-')), SHOPIFY_API_SECRET: SECRET, SHOPIFY_SHOPS: 'bench-store.myshopify.com', RECONCILE_INTERVAL_MINUTES: '0' } });
+export async function latencyScenario(
+  orders: number,
+): Promise<{ orders: number; p50: number; p90: number; max: number }> {
+  const loaded = loadConfig({
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-latency-')),
+      SHOPIFY_API_SECRET: SECRET,
+      SHOPIFY_SHOPS: 'bench-store.myshopify.com',
+      RECONCILE_INTERVAL_MINUTES: '0',
+    },
+  });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }));
   const sandbox = bridge.sandbox;
@@ -22,7 +33,11 @@ export async function latencyScenario(orders: number): Promise<{ orders: number;
     for (let i = 0; i < orders; i++) {
       const { orderId, request: delivery } = signedDelivery(SECRET, 900 + i);
       const started = performance.now();
-      const response = await fetch(`${bridge.http.localUrl}${delivery.path}`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+      const response = await fetch(`${bridge.http.localUrl}${delivery.path}`, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+      });
       if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
       while (!sandbox.store.earningFor('1', orderId)) await new Promise((resolve) => setImmediate(resolve));
       timings.push(performance.now() - started);

@@ -26,7 +26,12 @@ export async function notifyCommitsScenario(seconds: number, connections = 16): 
         Array.from({ length: connections }, async () => {
           while (performance.now() < until) {
             const key = String(++sequence);
-            await pool.query(notify ? "WITH added AS (INSERT INTO commits VALUES ($1) RETURNING key) SELECT count(pg_notify('bench', '')) FROM added" : 'INSERT INTO commits VALUES ($1)', [key]);
+            await pool.query(
+              notify
+                ? "WITH added AS (INSERT INTO commits VALUES ($1) RETURNING key) SELECT count(pg_notify('bench', '')) FROM added"
+                : 'INSERT INTO commits VALUES ($1)',
+              [key],
+            );
             done++;
           }
         }),

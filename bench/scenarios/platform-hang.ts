@@ -22,7 +22,12 @@ export async function platformHangScenario(options: AckOptions): Promise<Platfor
   // A large store: any order asked for exists, and the quota is not what is measured here.
   bigcommerce.orderFor = (id) => bcOrder(id, 11);
   bigcommerce.quota = { requests: 1_000_000, windowMs: 30_000 };
-  const env = { BIGCOMMERCE_STORE_HASH: STORE, BIGCOMMERCE_ACCESS_TOKEN: 'bench-token', BIGCOMMERCE_WEBHOOK_SECRET: HEADER_SECRET, BIGCOMMERCE_API_URL: bigcommerce.url };
+  const env = {
+    BIGCOMMERCE_STORE_HASH: STORE,
+    BIGCOMMERCE_ACCESS_TOKEN: 'bench-token',
+    BIGCOMMERCE_WEBHOOK_SECRET: HEADER_SECRET,
+    BIGCOMMERCE_API_URL: bigcommerce.url,
+  };
   const start = async () => {
     const server = await startBridgeProcess(sandbox.url, env);
     return { urls: [server.url], stop: () => server.stop() };

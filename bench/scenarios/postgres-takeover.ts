@@ -54,7 +54,13 @@ export async function takeoverScenario(orders: number): Promise<TakeoverResult> 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await rest;
-    return { orders, heldOrders: atKill.orders, heldInbox: atKill.inbox, takeoverMs: Math.round(takeoverMs ?? Number.NaN), earnedMs: Math.round(earnedMs ?? Number.NaN) };
+    return {
+      orders,
+      heldOrders: atKill.orders,
+      heldInbox: atKill.inbox,
+      takeoverMs: Math.round(takeoverMs ?? Number.NaN),
+      earnedMs: Math.round(earnedMs ?? Number.NaN),
+    };
   } finally {
     await db.end();
     await survivor.stop('SIGTERM');

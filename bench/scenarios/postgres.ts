@@ -20,7 +20,10 @@ export interface PostgresFigures {
   notify: NotifyResult;
 }
 
-export async function postgresScenarios(profile: PostgresProfile, log: (line: string) => void): Promise<PostgresFigures | undefined> {
+export async function postgresScenarios(
+  profile: PostgresProfile,
+  log: (line: string) => void,
+): Promise<PostgresFigures | undefined> {
   if (!(await probePostgres())) return undefined;
   log('PostgreSQL: takeover after SIGKILL ...');
   const takeover = await takeoverScenario(profile.takeoverOrders);
@@ -32,17 +35,32 @@ export async function postgresScenarios(profile: PostgresProfile, log: (line: st
 }
 
 /** PostgreSQL's acknowledgement throughput over lowdb's, measured in the same run. */
-export const postgresAckRatio = (ack: AckScenario): number | undefined => (ack.postgres ? ack.postgres.requestsPerSecond / ack.lowdb.requestsPerSecond : undefined);
+export const postgresAckRatio = (ack: AckScenario): number | undefined =>
+  ack.postgres ? ack.postgres.requestsPerSecond / ack.lowdb.requestsPerSecond : undefined;
 
 export function postgresTargets(ack: AckScenario, figures: PostgresFigures | undefined) {
   const ratio = postgresAckRatio(ack);
   return {
-    ...(ratio === undefined ? {} : { ackPostgresToLowdb: { value: Number(ratio.toFixed(2)), target: '>= 0.50 of lowdb', met: ratio >= 0.5 } }),
-    ...(figures ? { takeoverAfterKill: { value: figures.takeover.takeoverMs, target: '< 15000 ms, default settings', met: figures.takeover.takeoverMs < 15_000 } } : {}),
+    ...(ratio === undefined
+      ? {}
+      : { ackPostgresToLowdb: { value: Number(ratio.toFixed(2)), target: '>= 0.50 of lowdb', met: ratio >= 0.5 } }),
+    ...(figures
+      ? {
+          takeoverAfterKill: {
+            value: figures.takeover.takeoverMs,
+            target: '< 15000 ms, default settings',
+            met: figures.takeover.takeoverMs < 15_000,
+          },
+        }
+      : {}),
   };
 }
 
-export function postgresTable(ack: AckScenario, figures: PostgresFigures | undefined, row: (cells: Array<string | number>) => string): string[] {
+export function postgresTable(
+  ack: AckScenario,
+  figures: PostgresFigures | undefined,
+  row: (cells: Array<string | number>) => string,
+): string[] {
   if (!figures) return [];
   const { takeover, prune, notify } = figures;
   return [
@@ -50,8 +68,17 @@ export function postgresTable(ack: AckScenario, figures: PostgresFigures | undef
     '| PostgreSQL | figure |',
     '|---|---|',
     row(['acknowledgements, PostgreSQL over lowdb (same run)', (postgresAckRatio(ack) ?? Number.NaN).toFixed(2)]),
-    row([`takeover after SIGKILL, default lease (${takeover.orders} orders; victim held ${takeover.heldOrders} orders, ${takeover.heldInbox} entries)`, `all claimed ${takeover.takeoverMs} ms, all earned ${takeover.earnedMs} ms after the kill`]),
-    row([`pruneSeen, ${prune.expired.toLocaleString('en')} expired keys, ${prune.inbox.toLocaleString('en')} inbox entries`, `${prune.ms} ms (${prune.kept.toLocaleString('en')} keys kept)`]),
-    row([`commits/s from ${notify.connections} connections: without NOTIFY, with a NOTIFY each`, `${notify.withoutNotify}, ${notify.withNotify}`]),
+    row([
+      `takeover after SIGKILL, default lease (${takeover.orders} orders; victim held ${takeover.heldOrders} orders, ${takeover.heldInbox} entries)`,
+      `all claimed ${takeover.takeoverMs} ms, all earned ${takeover.earnedMs} ms after the kill`,
+    ]),
+    row([
+      `pruneSeen, ${prune.expired.toLocaleString('en')} expired keys, ${prune.inbox.toLocaleString('en')} inbox entries`,
+      `${prune.ms} ms (${prune.kept.toLocaleString('en')} keys kept)`,
+    ]),
+    row([
+      `commits/s from ${notify.connections} connections: without NOTIFY, with a NOTIFY each`,
+      `${notify.withoutNotify}, ${notify.withNotify}`,
+    ]),
   ];
 }

@@ -15,14 +15,28 @@ export interface PruneResult {
 
 export async function pruneSeenScenario(expired: number, inbox: number): Promise<PruneResult> {
   const database = await freshDatabase();
-  const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 2 });
+  const { store, release } = await openPostgresStore({
+    url: database.url,
+    dedupeWindowMs: 7 * 86_400_000,
+    logger: createLogger({ level: 'silent' }),
+    poolSize: 2,
+  });
   try {
     await store.open();
     const old = new Date(Date.now() - 30 * 86_400_000);
     const db = store.database;
-    await db.query("INSERT INTO lb_seen (key, received_at) SELECT 'expired-' || n, $1 FROM generate_series(1, $2::int) n", [old, expired]);
-    await db.query("INSERT INTO lb_inbox (key, aliases, received_at, entry, due_at) SELECT 'kept-' || n, ARRAY['kept-alias-' || n], $1, '{}', now() + interval '1 day' FROM generate_series(1, $2::int) n", [old, inbox]);
-    await db.query("INSERT INTO lb_seen (key, received_at) SELECT k, $1 FROM generate_series(1, $2::int) n, LATERAL (VALUES ('kept-' || n), ('kept-alias-' || n)) AS v(k)", [old, inbox]);
+    await db.query(
+      "INSERT INTO lb_seen (key, received_at) SELECT 'expired-' || n, $1 FROM generate_series(1, $2::int) n",
+      [old, expired],
+    );
+    await db.query(
+      "INSERT INTO lb_inbox (key, aliases, received_at, entry, due_at) SELECT 'kept-' || n, ARRAY['kept-alias-' || n], $1, '{}', now() + interval '1 day' FROM generate_series(1, $2::int) n",
+      [old, inbox],
+    );
+    await db.query(
+      "INSERT INTO lb_seen (key, received_at) SELECT k, $1 FROM generate_series(1, $2::int) n, LATERAL (VALUES ('kept-' || n), ('kept-alias-' || n)) AS v(k)",
+      [old, inbox],
+    );
     await db.query('ANALYZE lb_seen, lb_inbox');
     const started = performance.now();
     await store.pruneSeen(new Date());

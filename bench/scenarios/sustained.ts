@@ -12,7 +12,10 @@ export interface SustainedProfile {
   rates: { lowdb: number[]; postgres: number[] };
 }
 
-export interface SustainedRun extends Pick<LoadResult, 'ratePerSecond' | 'sent' | 'acknowledged' | 'drainedAfterSeconds' | 'late' | 'lost' | 'doubled' | 'peakBacklog'> {
+export interface SustainedRun extends Pick<
+  LoadResult,
+  'ratePerSecond' | 'sent' | 'acknowledged' | 'drainedAfterSeconds' | 'late' | 'lost' | 'doubled' | 'peakBacklog'
+> {
   held: boolean;
 }
 
@@ -24,14 +27,35 @@ export interface SustainedScenario {
 
 const DRAIN_SECONDS = 60;
 
-async function climb(rates: number[], seconds: number, env: () => Promise<{ env: Record<string, string>; done(): Promise<void> }>, log: (line: string) => void): Promise<SustainedRun[]> {
+async function climb(
+  rates: number[],
+  seconds: number,
+  env: () => Promise<{ env: Record<string, string>; done(): Promise<void> }>,
+  log: (line: string) => void,
+): Promise<SustainedRun[]> {
   const runs: SustainedRun[] = [];
   for (const rate of rates) {
     const setup = await env();
     try {
       log(`  ${rate} deliveries a second for ${seconds} s ...`);
-      const result = await heldLoad({ seconds, ratePerSecond: rate, warmupSeconds: Math.min(60, seconds / 2), faultRate: 0.05, drainSeconds: DRAIN_SECONDS, graceSeconds: 300, env: setup.env }, log);
-      const held = result.acknowledged === result.sent && result.lost === 0 && result.doubled === 0 && result.drainedAfterSeconds !== null && result.drainedAfterSeconds <= DRAIN_SECONDS;
+      const result = await heldLoad(
+        {
+          seconds,
+          ratePerSecond: rate,
+          warmupSeconds: Math.min(60, seconds / 2),
+          faultRate: 0.05,
+          drainSeconds: DRAIN_SECONDS,
+          graceSeconds: 300,
+          env: setup.env,
+        },
+        log,
+      );
+      const held =
+        result.acknowledged === result.sent &&
+        result.lost === 0 &&
+        result.doubled === 0 &&
+        result.drainedAfterSeconds !== null &&
+        result.drainedAfterSeconds <= DRAIN_SECONDS;
       const { ratePerSecond, sent, acknowledged, drainedAfterSeconds, late, lost, doubled, peakBacklog } = result;
       runs.push({ ratePerSecond, sent, acknowledged, drainedAfterSeconds, late, lost, doubled, peakBacklog, held });
       if (!held) break;
@@ -42,8 +66,16 @@ async function climb(rates: number[], seconds: number, env: () => Promise<{ env:
   return runs;
 }
 
-export async function sustainedScenario(profile: SustainedProfile, log: (line: string) => void): Promise<SustainedScenario> {
-  const lowdb = await climb(profile.rates.lowdb, profile.seconds, async () => ({ env: {}, done: async () => undefined }), log);
+export async function sustainedScenario(
+  profile: SustainedProfile,
+  log: (line: string) => void,
+): Promise<SustainedScenario> {
+  const lowdb = await climb(
+    profile.rates.lowdb,
+    profile.seconds,
+    async () => ({ env: {}, done: async () => undefined }),
+    log,
+  );
   const result: SustainedScenario = { seconds: profile.seconds, lowdb };
   if (await probePostgres()) {
     result.postgres = await climb(
@@ -60,4 +92,5 @@ export async function sustainedScenario(profile: SustainedProfile, log: (line: s
 }
 
 /** The highest rate held, or 0. */
-export const highestHeld = (runs: SustainedRun[] | undefined) => Math.max(0, ...(runs ?? []).filter((run) => run.held).map((run) => run.ratePerSecond));
+export const highestHeld = (runs: SustainedRun[] | undefined) =>
+  Math.max(0, ...(runs ?? []).filter((run) => run.held).map((run) => run.ratePerSecond));

@@ -22,7 +22,9 @@ app.get('/healthz', (_req, res) => {
 });
 app.post('/webhooks/shopify', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
   if (mode === 'hmac') {
-    const expected = createHmac('sha256', secret).update(req.body as Buffer).digest();
+    const expected = createHmac('sha256', secret)
+      .update(req.body as Buffer)
+      .digest();
     const given = Buffer.from(String(req.headers['x-shopify-hmac-sha256'] ?? ''), 'base64');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       res.status(401).end();
@@ -39,7 +41,10 @@ app.post('/webhooks/shopify', express.raw({ type: () => true, limit: '1mb' }), (
   res.status(200).json({ result: 'accepted' });
 });
 
-const log = mode === 'durable' ? await open(join(mkdtempSync(join(tmpdir(), 'bench-durable-')), 'bodies.log'), 'a', 0o600) : undefined;
+const log =
+  mode === 'durable'
+    ? await open(join(mkdtempSync(join(tmpdir(), 'bench-durable-')), 'bodies.log'), 'a', 0o600)
+    : undefined;
 const MAX_WRITES = 4;
 let batch: Array<{ body: Buffer; done: () => void; failed: (error: unknown) => void }> = [];
 let writes = 0;
@@ -63,13 +68,15 @@ function schedule(): void {
     void (async () => {
       await log!.write(Buffer.concat(taken.map((each) => each.body)));
       await log!.datasync();
-    })().then(
-      () => taken.forEach((each) => each.done()),
-      (error: unknown) => taken.forEach((each) => each.failed(error)),
-    ).finally(() => {
-      writes--;
-      schedule();
-    });
+    })()
+      .then(
+        () => taken.forEach((each) => each.done()),
+        (error: unknown) => taken.forEach((each) => each.failed(error)),
+      )
+      .finally(() => {
+        writes--;
+        schedule();
+      });
   });
 }
 await listen(app, Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');

@@ -15,25 +15,36 @@ export class AdminClientError extends BridgeError<'admin_api'> {
 
 export function adminClient(url: string, token: string | undefined) {
   if (!token) throw new AdminClientError('--url needs the admin token: pass --token or set ADMIN_TOKEN');
-  const http = outboundGot({ userAddress: false }, {
-    prefixUrl: `${url.replace(/\/+$/, '')}/admin/api`,
-    headers: { authorization: `Bearer ${token}` },
-    timeout: { request: 30_000 },
-    retry: { limit: 1 },
-    throwHttpErrors: false,
-    responseType: 'json',
-  });
-  const call = async <T>(method: 'get' | 'post' | 'delete', path: string, json?: unknown): Promise<{ status: number; body: T }> => {
+  const http = outboundGot(
+    { userAddress: false },
+    {
+      prefixUrl: `${url.replace(/\/+$/, '')}/admin/api`,
+      headers: { authorization: `Bearer ${token}` },
+      timeout: { request: 30_000 },
+      retry: { limit: 1 },
+      throwHttpErrors: false,
+      responseType: 'json',
+    },
+  );
+  const call = async <T>(
+    method: 'get' | 'post' | 'delete',
+    path: string,
+    json?: unknown,
+  ): Promise<{ status: number; body: T }> => {
     let response;
     try {
       response = await http(path, { method, ...(json === undefined ? {} : { json }) });
     } catch (error) {
       const refusal = refusalOf(error);
-      if (refusal) throw new AdminClientError(`${refusalText(refusal)}: give --url the bridge's https address (plain http only on this machine)`);
+      if (refusal)
+        throw new AdminClientError(
+          `${refusalText(refusal)}: give --url the bridge's https address (plain http only on this machine)`,
+        );
       throw error;
     }
     if (response.statusCode === 401) throw new AdminClientError(`the bridge at ${url} refused the admin token`);
-    if (response.statusCode === 404 && path === 'status') throw new AdminClientError(`the bridge at ${url} has no admin API (is ADMIN_TOKEN set there?)`);
+    if (response.statusCode === 404 && path === 'status')
+      throw new AdminClientError(`the bridge at ${url} has no admin API (is ADMIN_TOKEN set there?)`);
     return { status: response.statusCode, body: response.body as T };
   };
   return {

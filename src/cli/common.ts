@@ -31,13 +31,18 @@ export const fail = (message: string): number => {
 
 export function requirePlatform(platform: string | undefined, allowed: readonly Platform[] = PLATFORMS): Platform {
   if ((allowed as readonly string[]).includes(platform ?? '')) return platform as Platform;
-  throw new UsageError(platform === undefined ? `--platform is required (${allowed.join(', ')})` : `--platform ${platform} is not supported here (${allowed.join(', ')})`);
+  throw new UsageError(
+    platform === undefined
+      ? `--platform is required (${allowed.join(', ')})`
+      : `--platform ${platform} is not supported here (${allowed.join(', ')})`,
+  );
 }
 
 export function parseDate(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} ${value} is not a date (use 2026-11-01 or an ISO time)`);
+  if (Number.isNaN(date.getTime()))
+    throw new UsageError(`--${name} ${value} is not a date (use 2026-11-01 or an ISO time)`);
   return date;
 }
 
@@ -45,7 +50,11 @@ export function parseDate(name: string, value: string | undefined): Date | undef
  * The ledger for reading while a bridge may be running on it: the lowdb
  * files opened read-only (nothing written or deleted), or the database.
  */
-export async function withReadOnlyStore<T>(config: Config, logger: Logger, use: (store: LedgerStore) => Promise<T>): Promise<T> {
+export async function withReadOnlyStore<T>(
+  config: Config,
+  logger: Logger,
+  use: (store: LedgerStore) => Promise<T>,
+): Promise<T> {
   if (config.DATABASE_URL) {
     const opened = await openStore(config, logger);
     try {
@@ -67,7 +76,11 @@ export interface LocalEngine {
 }
 
 /** The ledger with its engine, for a command that changes it: the lowdb files are locked while it runs. */
-export async function withLocalEngine<T>(config: Config, logger: Logger, use: (local: LocalEngine) => Promise<T>): Promise<T> {
+export async function withLocalEngine<T>(
+  config: Config,
+  logger: Logger,
+  use: (local: LocalEngine) => Promise<T>,
+): Promise<T> {
   const opened = await openStore(config, logger);
   const platforms = buildPlatforms(config, opened.store);
   let engine: Engine;
@@ -76,13 +89,18 @@ export async function withLocalEngine<T>(config: Config, logger: Logger, use: (l
     const openReport = await opened.store.open();
     const sandbox = isSandboxMode(config) ? await bridgeSandboxCredentials(config, opened.store) : undefined;
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '', sandbox });
-    engine = await openEngine({ ...engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }), opened: openReport });
+    engine = await openEngine({
+      ...engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }),
+      opened: openReport,
+    });
     // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
     const opening = engine;
-    await platforms.prepare(logger, () => opening.foldInbox()).catch(async (error: unknown) => {
-      await opening.stop();
-      throw error;
-    });
+    await platforms
+      .prepare(logger, () => opening.foldInbox())
+      .catch(async (error: unknown) => {
+        await opening.stop();
+        throw error;
+      });
   } catch (error) {
     await opened.release();
     throw error;

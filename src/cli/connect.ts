@@ -29,11 +29,15 @@ const SETUP_WAIT_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function explain(authorizeUrl: string, shop: string): void {
-  out(`Open this link in a browser, log in to the WordPress of ${shop} as an administrator, and approve loyalty-bridge:`);
+  out(
+    `Open this link in a browser, log in to the WordPress of ${shop} as an administrator, and approve loyalty-bridge:`,
+  );
   out('');
   out(`  ${authorizeUrl}`);
   out('');
-  out(`The link works once, for ${CONNECT_TTL_MS / 60_000} minutes. Waiting for WooCommerce to send the store's key...`);
+  out(
+    `The link works once, for ${CONNECT_TTL_MS / 60_000} minutes. Waiting for WooCommerce to send the store's key...`,
+  );
 }
 
 function report(shop: string, health: SubscriptionHealth | null | undefined): number {
@@ -49,27 +53,46 @@ function report(shop: string, health: SubscriptionHealth | null | undefined): nu
   return health.problems.length > 0 || health.error ? 1 : 0;
 }
 
-export async function connect(config: Config, logger: Logger, remote: Remote | undefined, platform: string, store: string | undefined): Promise<number> {
-  if (platform !== 'woocommerce') return fail(`connect --platform ${platform}: only WooCommerce connects this way; a BigCommerce store installs the bridge as an app from its control panel, a Shopify shop from /shopify/auth (README.md)`);
-  if (!store) return fail('connect --platform woocommerce needs --store, the store’s address (like https://store.example)');
+export async function connect(
+  config: Config,
+  logger: Logger,
+  remote: Remote | undefined,
+  platform: string,
+  store: string | undefined,
+): Promise<number> {
+  if (platform !== 'woocommerce')
+    return fail(
+      `connect --platform ${platform}: only WooCommerce connects this way; a BigCommerce store installs the bridge as an app from its control panel, a Shopify shop from /shopify/auth (README.md)`,
+    );
+  if (!store)
+    return fail('connect --platform woocommerce needs --store, the store’s address (like https://store.example)');
   return remote ? connectThroughBridge(remote, store) : connectAlone(config, logger, store);
 }
 
 async function connectThroughBridge(remote: Remote, address: string): Promise<number> {
   const started = Date.now();
-  const began = await remote.post<{ authorizeUrl?: string; shop?: string; error?: string }>('stores/woocommerce/connect', { store: address });
-  if (began.status !== 201 || !began.body.authorizeUrl || !began.body.shop) return fail(`connect: ${began.body.error ?? `the bridge answered ${began.status}`}`);
+  const began = await remote.post<{ authorizeUrl?: string; shop?: string; error?: string }>(
+    'stores/woocommerce/connect',
+    { store: address },
+  );
+  if (began.status !== 201 || !began.body.authorizeUrl || !began.body.shop)
+    return fail(`connect: ${began.body.error ?? `the bridge answered ${began.status}`}`);
   const shop = began.body.shop;
   explain(began.body.authorizeUrl, shop);
-  const find = async () => (await remote.get<{ stores: StoreView[] }>('stores')).body.stores.find((each) => each.platform === 'woocommerce' && each.shop === shop);
+  const find = async () =>
+    (await remote.get<{ stores: StoreView[] }>('stores')).body.stores.find(
+      (each) => each.platform === 'woocommerce' && each.shop === shop,
+    );
   for (;;) {
-    if (Date.now() - started > CONNECT_TTL_MS) return fail(`connect: ${shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; start again`);
+    if (Date.now() - started > CONNECT_TTL_MS)
+      return fail(`connect: ${shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; start again`);
     const found = await find();
     if (found?.via === 'connect' && found.connectedAt && Date.parse(found.connectedAt) >= started - 1_000) {
       // The keys came; the bridge makes the webhooks after its answer to WooCommerce.
       for (const waitUntil = Date.now() + SETUP_WAIT_MS; Date.now() < waitUntil; await sleep(POLL_MS)) {
         const now = await find();
-        if (now?.subscriptions && Date.parse(now.subscriptions.checkedAt) >= Date.parse(found.connectedAt)) return report(shop, now.subscriptions);
+        if (now?.subscriptions && Date.parse(now.subscriptions.checkedAt) >= Date.parse(found.connectedAt))
+          return report(shop, now.subscriptions);
       }
       return report(shop, undefined);
     }
@@ -87,34 +110,68 @@ async function connectAlone(config: Config, logger: Logger, address: string): Pr
     let connected: (shop: string) => void = () => undefined;
     const done = new Promise<string>((resolve) => (connected = resolve));
     const app = express();
-    app.use('/woocommerce', wooCallbackRoutes({ store: opened.store, stores: platforms.woocommerce, logger, addresses: platforms.storeAddresses, onConnected: async (shop) => connected(shop) }));
+    app.use(
+      '/woocommerce',
+      wooCallbackRoutes({
+        store: opened.store,
+        stores: platforms.woocommerce,
+        logger,
+        addresses: platforms.storeAddresses,
+        onConnected: async (shop) => connected(shop),
+      }),
+    );
     // Where WooCommerce sends the merchant back.
     app.get('/admin/', (req, res) => {
       const ok = req.query.success === '1';
-      res.type('text').send(ok ? 'The store is connected. You can close this tab; the bridge makes its webhooks now.' : 'The store was not connected: the request was declined. Run the command again when you are ready.');
+      res
+        .type('text')
+        .send(
+          ok
+            ? 'The store is connected. You can close this tab; the bridge makes its webhooks now.'
+            : 'The store was not connected: the request was declined. Run the command again when you are ready.',
+        );
     });
     // Refused before anything listens: a wrong address needs no callback.
     let began;
     try {
-      began = await beginWooConnect(opened.store, address, { publicUrl: config.PUBLIC_URL!, appName: config.WOOCOMMERCE_APP_NAME, returnPath: '/admin/', addresses: platforms.storeAddresses });
+      began = await beginWooConnect(opened.store, address, {
+        publicUrl: config.PUBLIC_URL!,
+        appName: config.WOOCOMMERCE_APP_NAME,
+        returnPath: '/admin/',
+        addresses: platforms.storeAddresses,
+      });
     } catch (error) {
       if (error instanceof StoreAddressError) return fail(`connect: --store: ${error.message}`);
       throw error;
     }
     const http = await listen(app, config.PORT, config.HOST);
     try {
-      logger.info({ url: http.localUrl, publicUrl: config.PUBLIC_URL }, 'waiting for WooCommerce to send the store’s key');
+      logger.info(
+        { url: http.localUrl, publicUrl: config.PUBLIC_URL },
+        'waiting for WooCommerce to send the store’s key',
+      );
       explain(began.authorizeUrl, began.shop);
       const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONNECT_TTL_MS).unref());
       const shop = await Promise.race([done, timeout]);
-      if (!shop) return fail(`connect: ${began.shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; run the command again`);
+      if (!shop)
+        return fail(
+          `connect: ${began.shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; run the command again`,
+        );
       platforms.storeAdded('woocommerce');
       const source = platforms.sources.find((each) => each.platform === 'woocommerce')!;
       let health: SubscriptionHealth;
       try {
         health = await source.checkSubscriptions!(shop);
       } catch (error) {
-        health = { platform: 'woocommerce', shop, checkedAt: new Date().toISOString(), healthy: 0, repaired: [], problems: [], error: (error as Error).message };
+        health = {
+          platform: 'woocommerce',
+          shop,
+          checkedAt: new Date().toISOString(),
+          healthy: 0,
+          repaired: [],
+          problems: [],
+          error: (error as Error).message,
+        };
       }
       await opened.store.putRecord('platform-health', reconciliationId('woocommerce', shop), health);
       return report(shop, health);

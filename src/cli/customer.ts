@@ -14,14 +14,32 @@ export interface CustomerArgs {
   shop: string | undefined;
 }
 
-export async function customer(config: Config, logger: Logger, remote: Remote | undefined, action: string | undefined, args: CustomerArgs): Promise<number> {
+export async function customer(
+  config: Config,
+  logger: Logger,
+  remote: Remote | undefined,
+  action: string | undefined,
+  args: CustomerArgs,
+): Promise<number> {
   if (action !== 'export' && action !== 'erase') throw new UsageError('customer takes export or erase');
   if (!args.email && !args.phone) throw new UsageError(`customer ${action} needs --email or --phone`);
   if (args.shop && !args.platform) throw new UsageError('--shop needs --platform');
   // A number without its country code could be several customers' in several countries.
-  if (args.phone && !/^\+[\d\s().-]{7,20}$/.test(args.phone.trim())) throw new UsageError('--phone needs the number with its country code, like +44 20 7946 0958');
-  const match: CustomerMatch = { platform: args.platform, shop: args.shop, emails: args.email ? [args.email] : [], phones: args.phone ? [args.phone] : [], orderIds: [] };
-  const query = { ...(args.email ? { email: args.email } : {}), ...(args.phone ? { phone: args.phone } : {}), ...(args.platform ? { platform: args.platform } : {}), ...(args.shop ? { shop: args.shop } : {}) };
+  if (args.phone && !/^\+[\d\s().-]{7,20}$/.test(args.phone.trim()))
+    throw new UsageError('--phone needs the number with its country code, like +44 20 7946 0958');
+  const match: CustomerMatch = {
+    platform: args.platform,
+    shop: args.shop,
+    emails: args.email ? [args.email] : [],
+    phones: args.phone ? [args.phone] : [],
+    orderIds: [],
+  };
+  const query = {
+    ...(args.email ? { email: args.email } : {}),
+    ...(args.phone ? { phone: args.phone } : {}),
+    ...(args.platform ? { platform: args.platform } : {}),
+    ...(args.shop ? { shop: args.shop } : {}),
+  };
   if (remote) {
     if (action === 'export') {
       const { status, body } = await remote.get<unknown>(`customers/export?${new URLSearchParams(query)}`);
@@ -45,7 +63,9 @@ export async function customer(config: Config, logger: Logger, remote: Remote | 
 }
 
 function reportErasure(report: ErasureReport): number {
-  out(`erased: ${report.orders} orders, ${report.deadLetters} dead letters, ${report.inbox} waiting deliveries, ${report.records} other records`);
+  out(
+    `erased: ${report.orders} orders, ${report.deadLetters} dead letters, ${report.inbox} waiting deliveries, ${report.records} other records`,
+  );
   out('The loyalty service keeps its own copy of the customer: erase them there too (README, Privacy).');
   return 0;
 }

@@ -18,7 +18,11 @@ export async function migrate(config: Config, logger: Logger, to: string | undef
   const unlock = await lockDataDir(config.DATA_DIR);
   const source = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true });
   const { openPostgresStore } = await import('../core/store/postgres/open-postgres.ts');
-  const target = await openPostgresStore({ url: to, dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000, logger });
+  const target = await openPostgresStore({
+    url: to,
+    dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
+    logger,
+  });
   try {
     await source.open();
     await target.store.open();
@@ -28,7 +32,11 @@ export async function migrate(config: Config, logger: Logger, to: string | undef
       if (batch.length === 0) return;
       await target.store.importItems(batch);
       batch = [];
-      out(`copied ${Object.entries(counts).map(([type, count]) => `${count} ${type}`).join(', ')}`);
+      out(
+        `copied ${Object.entries(counts)
+          .map(([type, count]) => `${count} ${type}`)
+          .join(', ')}`,
+      );
     };
     for await (const item of source.exportAll()) {
       counts[item.type] = (counts[item.type] ?? 0) + 1;
@@ -39,7 +47,9 @@ export async function migrate(config: Config, logger: Logger, to: string | undef
     await target.store.finishImport?.();
     const [orders, deadLetters] = await Promise.all([target.store.countOrders(), target.store.countDeadLetters()]);
     const inDatabase = Object.values(orders.byState).reduce((sum, count) => sum + count, 0);
-    out(`done: the database holds ${inDatabase} orders and ${deadLetters} dead letters (${counts.order ?? 0} orders and ${counts['dead-letter'] ?? 0} dead letters came from ${config.DATA_DIR})`);
+    out(
+      `done: the database holds ${inDatabase} orders and ${deadLetters} dead letters (${counts.order ?? 0} orders and ${counts['dead-letter'] ?? 0} dead letters came from ${config.DATA_DIR})`,
+    );
     out(`Start the bridge with DATABASE_URL set to run on it; ${config.DATA_DIR} is left as it was.`);
     return 0;
   } finally {

@@ -11,7 +11,11 @@ export interface ProgressReporter {
 export function progressReporter(stream: NodeJS.WriteStream = process.stdout): ProgressReporter {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: 'resync {bar} fetched {fetched} | changed {changed} | unchanged {unchanged} | failed {failed}', hideCursor: true, stream },
+      {
+        format: 'resync {bar} fetched {fetched} | changed {changed} | unchanged {unchanged} | failed {failed}',
+        hideCursor: true,
+        stream,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(1, 0, { fetched: 0, changed: 0, unchanged: 0, failed: 0 });

@@ -10,23 +10,48 @@ import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/re
 import { buildPlatforms, subscriptionSource, type Platform } from '../platforms.ts';
 import { fail, out } from './common.ts';
 
-export async function register(config: Config, logger: Logger, platform: Platform, shop: string | undefined): Promise<number> {
-  if (platform === 'woocommerce') return fail('register: connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how');
+export async function register(
+  config: Config,
+  logger: Logger,
+  platform: Platform,
+  shop: string | undefined,
+): Promise<number> {
+  if (platform === 'woocommerce')
+    return fail(
+      'register: connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
+    );
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();
     const platforms = buildPlatforms(config, opened.store);
     if (platform === 'shopify') {
       const shopify = platforms.shopify;
-      if (!shopify) return fail('register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN');
-      if (!shopify.appUrl) return fail('register --platform shopify: set SHOPIFY_APP_URL (or PUBLIC_URL) to the address Shopify can reach this bridge at');
+      if (!shopify)
+        return fail(
+          'register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
+        );
+      if (!shopify.appUrl)
+        return fail(
+          'register --platform shopify: set SHOPIFY_APP_URL (or PUBLIC_URL) to the address Shopify can reach this bridge at',
+        );
       const shops = shop ? [shop] : await shopify.access.shops();
-      if (shops.length === 0) return fail('register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first');
+      if (shops.length === 0)
+        return fail(
+          'register --platform shopify: no shop to register: set SHOPIFY_SHOP, or install the app on a shop first',
+        );
       let failed = false;
       for (const each of shops) {
-        const result = await syncShopifySubscriptions(shopify.apis.for(each), shopify.appUrl, await subscriptionSource(shopify, each), await shopify.declared.proven(each));
-        out(`Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`);
-        if (result.declared.length > 0) out(`  delivered through the app's configuration (shopify.app.toml): ${result.declared.join(', ')}`);
+        const result = await syncShopifySubscriptions(
+          shopify.apis.for(each),
+          shopify.appUrl,
+          await subscriptionSource(shopify, each),
+          await shopify.declared.proven(each),
+        );
+        out(
+          `Webhooks for ${each} go to ${result.callbackUrl} (API version ${result.apiVersion}; scopes ${result.scopes.join(', ') || 'none'})`,
+        );
+        if (result.declared.length > 0)
+          out(`  delivered through the app's configuration (shopify.app.toml): ${result.declared.join(', ')}`);
         if (result.unconfirmed.length > 0) out(`  ${UNCONFIRMED}: ${result.unconfirmed.join(', ')}`);
         for (const topic of result.created) out(`  created   ${topic}`);
         for (const topic of result.moved) out(`  moved     ${topic}`);
@@ -39,9 +64,20 @@ export async function register(config: Config, logger: Logger, platform: Platfor
     }
     const storeHash = shop ?? platforms.bigcommerce.environmentShop;
     const api = storeHash ? (await platforms.bigcommerce.get(storeHash))?.api : undefined;
-    if (!api) return fail(shop ? `register --platform bigcommerce: the bridge has no access token for store ${shop}` : 'register --platform bigcommerce: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN (with the Information & settings scope)');
-    if (!config.PUBLIC_URL) return fail('register --platform bigcommerce: set PUBLIC_URL to the https address BigCommerce can reach this bridge at (port 443)');
-    if (!config.BIGCOMMERCE_WEBHOOK_SECRET) return fail('register --platform bigcommerce: set BIGCOMMERCE_WEBHOOK_SECRET (24 characters or more): the hooks carry it in a header, and the bridge checks it');
+    if (!api)
+      return fail(
+        shop
+          ? `register --platform bigcommerce: the bridge has no access token for store ${shop}`
+          : 'register --platform bigcommerce: set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN (with the Information & settings scope)',
+      );
+    if (!config.PUBLIC_URL)
+      return fail(
+        'register --platform bigcommerce: set PUBLIC_URL to the https address BigCommerce can reach this bridge at (port 443)',
+      );
+    if (!config.BIGCOMMERCE_WEBHOOK_SECRET)
+      return fail(
+        'register --platform bigcommerce: set BIGCOMMERCE_WEBHOOK_SECRET (24 characters or more): the hooks carry it in a header, and the bridge checks it',
+      );
     const result = await registerBigCommerceHooks(api, config.PUBLIC_URL, config.BIGCOMMERCE_WEBHOOK_SECRET);
     out(`Hooks for store ${api.shop} go to ${result.destination}`);
     for (const scope of result.created) out(`  created      ${scope}`);

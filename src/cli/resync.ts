@@ -9,7 +9,8 @@ import { fail, out, withLocalEngine, type Remote } from './common.ts';
 import { progressReporter } from './progress.ts';
 
 const API_SETTINGS: Record<Platform, string> = {
-  shopify: 'SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_SHOP (or an installed shop), or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
+  shopify:
+    'SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_SHOP (or an installed shop), or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
   woocommerce: 'WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
   bigcommerce: 'BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN',
 };
@@ -22,14 +23,22 @@ export interface ResyncArgs {
 }
 
 function summarise(result: ResyncProgress): number {
-  out(`resync done: fetched ${result.fetched}, changed ${result.changed}, unchanged ${result.unchanged}, failed ${result.failed}`);
+  out(
+    `resync done: fetched ${result.fetched}, changed ${result.changed}, unchanged ${result.unchanged}, failed ${result.failed}`,
+  );
   for (const error of result.errors) process.stderr.write(`  ${error}\n`);
   return result.failed > 0 ? 1 : 0;
 }
 
 export async function remoteResync(remote: Remote, { platform, shop, since, until }: ResyncArgs): Promise<number> {
-  const started = await remote.post<{ job?: ResyncJob; error?: string }>('resync', { platform, ...(shop ? { shop } : {}), since: since.toISOString(), ...(until ? { until: until.toISOString() } : {}) });
-  if (started.status !== 202 || !started.body.job) return fail(`resync not started: ${started.body.error ?? started.status}`);
+  const started = await remote.post<{ job?: ResyncJob; error?: string }>('resync', {
+    platform,
+    ...(shop ? { shop } : {}),
+    since: since.toISOString(),
+    ...(until ? { until: until.toISOString() } : {}),
+  });
+  if (started.status !== 202 || !started.body.job)
+    return fail(`resync not started: ${started.body.error ?? started.status}`);
   const progress = progressReporter();
   let job = started.body.job;
   while (job.status === 'running') {
@@ -41,8 +50,15 @@ export async function remoteResync(remote: Remote, { platform, shop, since, unti
   return summarise(job.progress);
 }
 
-export async function localResync(config: Config, logger: Logger, { platform, shop, since, until }: ResyncArgs): Promise<number> {
-  if (!config.LOYALTY_BASE_URL) return fail('resync: LOYALTY_BASE_URL is not set; in sandbox mode the sandbox lives inside the running bridge, so resync through it with --url');
+export async function localResync(
+  config: Config,
+  logger: Logger,
+  { platform, shop, since, until }: ResyncArgs,
+): Promise<number> {
+  if (!config.LOYALTY_BASE_URL)
+    return fail(
+      'resync: LOYALTY_BASE_URL is not set; in sandbox mode the sandbox lives inside the running bridge, so resync through it with --url',
+    );
   return withLocalEngine(config, logger, async ({ engine, platforms }) => {
     const source = platforms.sources.find((candidate) => candidate.platform === platform);
     if (!source) return fail(`resync --platform ${platform}: set ${API_SETTINGS[platform]}`);
@@ -52,7 +68,13 @@ export async function localResync(config: Config, logger: Logger, { platform, sh
     const total: ResyncProgress = { fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] };
     for (const each of shops) {
       const result = await resync(source.fetchOrders(each, { since, until }), engine.ingest, (current) =>
-        progress.update({ ...current, fetched: total.fetched + current.fetched, changed: total.changed + current.changed, unchanged: total.unchanged + current.unchanged, failed: total.failed + current.failed }),
+        progress.update({
+          ...current,
+          fetched: total.fetched + current.fetched,
+          changed: total.changed + current.changed,
+          unchanged: total.unchanged + current.unchanged,
+          failed: total.failed + current.failed,
+        }),
       );
       total.fetched += result.fetched;
       total.changed += result.changed;

@@ -25,15 +25,29 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     body = await withReadOnlyStore(config, logger, async (store) => ({
       orders: await store.countOrders(),
       deadLetters: await store.countDeadLetters(),
-      connections: [{ platform: 'all', subscriptions: (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value) }],
-      lanes: laneStatus(await store.laneCounts(), { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } }, new Date()),
+      connections: [
+        {
+          platform: 'all',
+          subscriptions: (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value),
+        },
+      ],
+      lanes: laneStatus(
+        await store.laneCounts(),
+        { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } },
+        new Date(),
+      ),
     }));
   }
-  if (body.upstream?.credentialsRefused) out('!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID');
+  if (body.upstream?.credentialsRefused)
+    out(
+      '!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID',
+    );
   for (const report of (body.connections ?? []).flatMap((connection) => connection.subscriptions)) {
-    for (const problem of report.problems) out(`!! ${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}`);
+    for (const problem of report.problems)
+      out(`!! ${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}`);
     if (report.error) out(`!! ${report.platform} ${report.shop}: could not check the subscriptions: ${report.error}`);
-    if (report.unconfirmed?.length) out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${UNCONFIRMED}`);
+    if (report.unconfirmed?.length)
+      out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${UNCONFIRMED}`);
   }
   if (body.upstream) out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
   const table = (title: string, map: Record<string, number>) => {
@@ -48,14 +62,19 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   // A bridge or ledger older than these reasons has none to show.
   table('needing your eye, by reason', body.orders.attention ?? {});
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
-  if (redeemed > 0) out(`!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`);
+  if (redeemed > 0)
+    out(
+      `!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`,
+    );
   out(`dead letters: ${body.deadLetters}`);
   for (const lane of LANES) {
     const figures = body.lanes?.[lane];
     if (!figures) continue;
     const since = figures.oldestDueAt ? `, oldest waiting since ${figures.oldestDueAt}` : '';
     const finish = figures.estimatedFinishAt ? `, done at this pace by ${figures.estimatedFinishAt}` : '';
-    out(`${lane.padEnd(8)} work: ${figures.due} due now, ${figures.waiting} waiting, ${figures.callsLastMinute} calls in the last minute${since}${finish}`);
+    out(
+      `${lane.padEnd(8)} work: ${figures.due} due now, ${figures.waiting} waiting, ${figures.callsLastMinute} calls in the last minute${since}${finish}`,
+    );
   }
   return 0;
 }

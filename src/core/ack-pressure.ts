@@ -62,7 +62,11 @@ export class AckPressure implements YieldTo {
   /** When the current stretch of saturation in a burst began, or undefined. */
   #burstSince: number | undefined;
 
-  constructor({ foldsPerAck = FOLDS_PER_ACK, utilization = (since) => performance.eventLoopUtilization(since), now = () => performance.now() }: AckPressureOptions = {}) {
+  constructor({
+    foldsPerAck = FOLDS_PER_ACK,
+    utilization = (since) => performance.eventLoopUtilization(since),
+    now = () => performance.now(),
+  }: AckPressureOptions = {}) {
     this.#foldsPerAck = foldsPerAck;
     this.#utilization = utilization;
     this.#now = now;
@@ -97,7 +101,8 @@ export class AckPressure implements YieldTo {
       const was = this.#contended;
       this.#contended = saturated && now - this.#burstSince! < MAX_BURST_MS;
       // A new stretch of contention starts with what this look's acknowledgements earned, besides what is left.
-      if (this.#contended && !was) this.#allowance = Math.min(MAX_ALLOWANCE, this.#allowance + this.#accepted * this.#foldsPerAck);
+      if (this.#contended && !was)
+        this.#allowance = Math.min(MAX_ALLOWANCE, this.#allowance + this.#accepted * this.#foldsPerAck);
       this.#since = this.#utilization();
       this.#lookedAt = now;
       this.#accepted = 0;

@@ -61,26 +61,52 @@ export class Adjustments {
   }
 
   async list(): Promise<Adjustment[]> {
-    return (await this.#store.listRecords<Stored>('adjustment')).map(({ value }) => withoutRequest(value)).sort((a, b) => b.at.localeCompare(a.at));
+    return (await this.#store.listRecords<Stored>('adjustment'))
+      .map(({ value }) => withoutRequest(value))
+      .sort((a, b) => b.at.localeCompare(a.at));
   }
 
-  async #send({ id, kind, by, request }: { id: string; kind: 'earn' | 'redeem'; by: string; request: EarnRequest | RedeemRequest }): Promise<AdjustmentResult> {
+  async #send({
+    id,
+    kind,
+    by,
+    request,
+  }: {
+    id: string;
+    kind: 'earn' | 'redeem';
+    by: string;
+    request: EarnRequest | RedeemRequest;
+  }): Promise<AdjustmentResult> {
     const base = {
       id,
       at: new Date().toISOString(),
       kind,
       by,
       reason: request.reason,
-      customer: 'name' in request ? { email: request.email, mobile: request.mobile, name: request.name } : { email: request.email, mobile: request.mobile },
-      ...(kind === 'earn' ? { activityId: (request as EarnRequest).activityId } : { points: (request as RedeemRequest).points }),
+      customer:
+        'name' in request
+          ? { email: request.email, mobile: request.mobile, name: request.name }
+          : { email: request.email, mobile: request.mobile },
+      ...(kind === 'earn'
+        ? { activityId: (request as EarnRequest).activityId }
+        : { points: (request as RedeemRequest).points }),
     };
     let result: LoyaltyResult | undefined;
     let error: LoyaltyError | Error | undefined;
     try {
       result =
         kind === 'earn'
-          ? await this.#client.earn({ activityId: (request as EarnRequest).activityId, name: (request as EarnRequest).name, email: (request as EarnRequest).email, mobile: (request as EarnRequest).mobile, description: (request as EarnRequest).description ?? `Manual: ${request.reason}` })
-          : await this.#client.redeem({ points: (request as RedeemRequest).points, ...(request.email ? { email: request.email } : { mobile: request.mobile ?? '' }) });
+          ? await this.#client.earn({
+              activityId: (request as EarnRequest).activityId,
+              name: (request as EarnRequest).name,
+              email: (request as EarnRequest).email,
+              mobile: (request as EarnRequest).mobile,
+              description: (request as EarnRequest).description ?? `Manual: ${request.reason}`,
+            })
+          : await this.#client.redeem({
+              points: (request as RedeemRequest).points,
+              ...(request.email ? { email: request.email } : { mobile: request.mobile ?? '' }),
+            });
     } catch (caught) {
       error = caught as Error;
     }
@@ -90,7 +116,10 @@ export class Adjustments {
     const adjustment: Adjustment = { ...base, outcome: result ? 'success' : unknown ? 'unknown' : 'failed', message };
     await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
     if (!unknown) return { adjustment, ...(error ? { error } : {}) };
-    const what = kind === 'earn' ? `manual earn (activity ${(request as EarnRequest).activityId})` : `manual redeem of ${(request as RedeemRequest).points} points`;
+    const what =
+      kind === 'earn'
+        ? `manual earn (activity ${(request as EarnRequest).activityId})`
+        : `manual redeem of ${(request as RedeemRequest).points} points`;
     const deadLetter = await this.#store.addDeadLetter({
       id: randomUUID(),
       kind: 'call',
@@ -99,7 +128,10 @@ export class Adjustments {
       httpStatus: failure?.httpStatus,
       reason: `${what} may or may not have been applied (${message}); it carries no order id, so sending it again could count it twice. Check the customer's history before retrying`,
     });
-    this.#logger.error({ adjustment: id, deadLetter: deadLetter.id }, `${what} has an unknown outcome; dead-lettered for a person to check`);
+    this.#logger.error(
+      { adjustment: id, deadLetter: deadLetter.id },
+      `${what} has an unknown outcome; dead-lettered for a person to check`,
+    );
     return { adjustment, error, deadLetter };
   }
 }

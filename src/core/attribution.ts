@@ -95,7 +95,11 @@ export type Attribution =
 
 export function attribute(snapshot: OrderSnapshot, policy: Policy): Attribution {
   const referrer = findReferrer(snapshot, policy);
-  const campaign = findCampaign(snapshot, policy) ?? (referrer && policy.referral.defaultCampaignId !== null ? { campaignId: policy.referral.defaultCampaignId, via: 'default' as const } : undefined);
+  const campaign =
+    findCampaign(snapshot, policy) ??
+    (referrer && policy.referral.defaultCampaignId !== null
+      ? { campaignId: policy.referral.defaultCampaignId, via: 'default' as const }
+      : undefined);
   if (!campaign) return { kind: 'none' };
   if (!referrer) return { kind: 'no_referrer', campaignId: campaign.campaignId };
   return { kind: 'referral', referral: { ...campaign, referrer } };

@@ -6,7 +6,11 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
-export function backoffDelay(attempts: number, { minDelayMs, maxDelayMs, random = Math.random }: BackoffOptions, retryAfterMs?: number): number {
+export function backoffDelay(
+  attempts: number,
+  { minDelayMs, maxDelayMs, random = Math.random }: BackoffOptions,
+  retryAfterMs?: number,
+): number {
   const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** Math.max(0, attempts - 1));
   const jittered = minDelayMs / 2 + random() * (ceiling - minDelayMs / 2);
   return Math.max(Math.round(jittered), retryAfterMs ?? 0);

@@ -52,5 +52,7 @@ export function deliveryBody(delivery: Pick<StoredDelivery, 'body' | 'bodyEncodi
 /** Keeps a body as text when it is valid UTF-8, so that it stays readable (and erasable) in the ledger. */
 export function storedBody(body: Buffer): Pick<StoredDelivery, 'body' | 'bodyEncoding'> {
   const text = body.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(body) ? { body: text, bodyEncoding: 'utf8' } : { body: body.toString('base64'), bodyEncoding: 'base64' };
+  return Buffer.from(text, 'utf8').equals(body)
+    ? { body: text, bodyEncoding: 'utf8' }
+    : { body: body.toString('base64'), bodyEncoding: 'base64' };
 }

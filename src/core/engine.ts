@@ -45,8 +45,23 @@ export interface EngineOptions {
   owner?: string;
   /** Poll a shared store this often (other instances' work); unset for a store only this process writes. */
   pollMs?: number;
-  worker?: { concurrency?: number; backfillMinShare?: number; maxRetryAgeMs?: number; maxUnknownFailures?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; settleAfterMs?: number; leaseMs?: number };
-  intake?: { concurrency?: number; maxRetryAgeMs?: number; retryMinDelayMs?: number; retryMaxDelayMs?: number; leaseMs?: number };
+  worker?: {
+    concurrency?: number;
+    backfillMinShare?: number;
+    maxRetryAgeMs?: number;
+    maxUnknownFailures?: number;
+    retryMinDelayMs?: number;
+    retryMaxDelayMs?: number;
+    settleAfterMs?: number;
+    leaseMs?: number;
+  };
+  intake?: {
+    concurrency?: number;
+    maxRetryAgeMs?: number;
+    retryMinDelayMs?: number;
+    retryMaxDelayMs?: number;
+    leaseMs?: number;
+  };
   onPauseChange?: (paused: boolean) => void;
   now?: () => Date;
 }
@@ -86,12 +101,21 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const owner = options.owner ?? randomUUID();
   const store =
     options.store ??
-    new LowdbStore({ dataDir: options.dataDir, dedupeWindowMs, now, ...(options.worker?.settleAfterMs ? { settleAfterMs: options.worker.settleAfterMs } : {}) });
+    new LowdbStore({
+      dataDir: options.dataDir,
+      dedupeWindowMs,
+      now,
+      ...(options.worker?.settleAfterMs ? { settleAfterMs: options.worker.settleAfterMs } : {}),
+    });
   const openReport = options.opened ?? (await store.open());
   if (openReport.tornInboxFiles > 0) {
-    options.logger.warn({ torn: openReport.tornInboxFiles }, 'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again');
+    options.logger.warn(
+      { torn: openReport.tornInboxFiles },
+      'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again',
+    );
   }
-  if (openReport.upgraded) options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
+  if (openReport.upgraded)
+    options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
 
   const adapterFor = options.adapterFor ?? (() => undefined);
   const privacy = new Privacy({ store, adapterFor, logger: options.logger, now });
@@ -119,14 +143,32 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   });
   // Folding steps back while acknowledgements compete for a saturated event loop (ack-pressure.ts).
   const ackPressure = new AckPressure();
-  const intake = new Intake({ store, adapterFor, privacy, logger: options.logger, owner, pollMs: options.pollMs, now, ackPressure, ...options.intake });
+  const intake = new Intake({
+    store,
+    adapterFor,
+    privacy,
+    logger: options.logger,
+    owner,
+    pollMs: options.pollMs,
+    now,
+    ackPressure,
+    ...options.intake,
+  });
   const entry = ingest(store, now, ackPressure);
   const adjustments = new Adjustments(store, options.client, options.logger);
-  const redeemedPoints = new RedeemedPoints({ store, adjustments, policy: options.policy, returnActivities: options.redeemReturnActivities ?? {}, now });
+  const redeemedPoints = new RedeemedPoints({
+    store,
+    adjustments,
+    policy: options.policy,
+    returnActivities: options.redeemReturnActivities ?? {},
+    now,
+  });
 
   await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
   // The ledger just opened whole: keep that picture as the last good copy, in the background.
-  const backup = store.backUp?.().catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
+  const backup = store
+    .backUp?.()
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
   let pruner: NodeJS.Timeout | undefined;
   const theWorker = worker;
   let intakeStarted = false;
@@ -152,7 +194,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       workerStarted = true;
       theWorker.start();
       pruner = setInterval(
-        () => void store.pruneSeen(new Date(now().getTime() - dedupeWindowMs)).catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')),
+        () =>
+          void store
+            .pruneSeen(new Date(now().getTime() - dedupeWindowMs))
+            .catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')),
         60 * 60_000,
       );
       pruner.unref();
@@ -165,7 +210,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     async retryDeadLetter(letter, lane = 'live') {
       if (letter.adjustmentId) {
         const result = await adjustments.resend(letter.adjustmentId);
-        if (!result) return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
+        if (!result)
+          return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
         if (result.adjustment.outcome === 'success') {
           await store.removeDeadLetter(letter.id);
           return { retried: true };
@@ -181,14 +227,17 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       }
       const delivery = letter.delivery;
       const adapter = delivery ? adapterFor(delivery.platform) : undefined;
-      if (!delivery || !adapter) return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
+      if (!delivery || !adapter)
+        return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
       // Read again now, so that the person learns at once whether the cause is fixed.
       let reason: string;
       try {
         const translation = await adapter.translate(delivery);
         if (translation.kind !== 'unusable') {
           const key = `${letter.deliveryKey ?? letter.id}:retry:${letter.retries + 1}`;
-          await (translation.kind === 'events' ? entry.events(key, translation.events, [], lane) : entry.delivery(key, delivery, [], lane));
+          await (translation.kind === 'events'
+            ? entry.events(key, translation.events, [], lane)
+            : entry.delivery(key, delivery, [], lane));
           await store.removeDeadLetter(letter.id);
           return { retried: true };
         }
@@ -204,9 +253,12 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       const workWaiting = async () => {
         const at = now().getTime();
         const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
-        return (intakeStarted && inbox !== undefined && inbox <= at) || (workerStarted && due !== undefined && due <= at && !authPause.paused);
+        return (
+          (intakeStarted && inbox !== undefined && inbox <= at) ||
+          (workerStarted && due !== undefined && due <= at && !authPause.paused)
+        );
       };
-      for (let calm = 0; calm < 2; ) {
+      for (let calm = 0; calm < 2;) {
         await intake.idle();
         await theWorker.idle();
         await new Promise((resolve) => setImmediate(resolve));
@@ -222,7 +274,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await backup;
       // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all([intake.stop(), theWorker.stop()]), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      await Promise.race([
+        Promise.all([intake.stop(), theWorker.stop()]),
+        new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
       clearTimeout(timer);
       await store.close();
     },

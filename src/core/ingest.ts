@@ -21,13 +21,19 @@ export interface Ingest {
 }
 
 /** ackPressure hears of each platform delivery answered: intake yields to them in a burst. */
-export function ingest(store: LedgerStore, now: () => Date = () => new Date(), ackPressure?: Pick<AckPressure, 'noteAccepted'>): Ingest {
-  const accept = (entry: Omit<InboxEntry, 'receivedAt' | 'retry'>) => store.accept({ ...entry, receivedAt: now().toISOString(), retry: null });
+export function ingest(
+  store: LedgerStore,
+  now: () => Date = () => new Date(),
+  ackPressure?: Pick<AckPressure, 'noteAccepted'>,
+): Ingest {
+  const accept = (entry: Omit<InboxEntry, 'receivedAt' | 'retry'>) =>
+    store.accept({ ...entry, receivedAt: now().toISOString(), retry: null });
   return {
     delivery: (key, delivery, aliases = [], lane = 'live') => {
       ackPressure?.noteAccepted();
       return accept({ key, aliases, delivery, ...(lane === 'live' ? {} : { lane }) });
     },
-    events: (key, events, aliases = [], lane = 'live') => accept({ key, aliases, events, ...(lane === 'live' ? {} : { lane }) }),
+    events: (key, events, aliases = [], lane = 'live') =>
+      accept({ key, aliases, events, ...(lane === 'live' ? {} : { lane }) }),
   };
 }

@@ -52,10 +52,14 @@ interface ActedOnce {
 
 /** A destructive body's identity: its platform, topic and exact bytes (which name the shop). */
 const actedOnceId = (delivery: StoredDelivery) =>
-  createHash('sha256').update(`${delivery.platform}\n${delivery.topic}\n`).update(deliveryBody(delivery)).digest('base64url');
+  createHash('sha256')
+    .update(`${delivery.platform}\n${delivery.topic}\n`)
+    .update(deliveryBody(delivery))
+    .digest('base64url');
 
 /** A dead letter's id for an inbox entry: the same entry never makes two. */
-export const deadLetterIdFor = (entryKey: string) => `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
+export const deadLetterIdFor = (entryKey: string) =>
+  `delivery-${createHash('sha256').update(entryKey).digest('hex').slice(0, 20)}`;
 
 export class Intake {
   readonly #o: Required<Omit<IntakeOptions, 'pollMs' | 'ackPressure'>> & Pick<IntakeOptions, 'pollMs' | 'ackPressure'>;
@@ -81,8 +85,14 @@ export class Intake {
       claim: (limit, owner) => this.#o.store.claimInbox(owner, limit, this.#o.leaseMs),
       handle: (entry, lease) => this.#handle(entry, lease),
       // Handling that failed (the ledger's disk, say) lets go of the entry, to be read again after a pause.
-      abandon: (entry, lease) => this.#o.store.releaseEntry(lease.owner, entry.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
-      leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (entry) => entry.key, renew: (claims) => this.#o.store.renewClaims('inbox', claims, this.#o.leaseMs) },
+      abandon: (entry, lease) =>
+        this.#o.store.releaseEntry(lease.owner, entry.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
+      leases: {
+        owner: this.#o.owner,
+        leaseMs: this.#o.leaseMs,
+        keyOf: (entry) => entry.key,
+        renew: (claims) => this.#o.store.renewClaims('inbox', claims, this.#o.leaseMs),
+      },
       nextAt: () => this.#o.store.nextInboxAt(),
       pollMs: this.#o.pollMs,
       // Folding while acknowledgements are contended: what they allow, looked at again every 50 ms at least.
@@ -119,7 +129,17 @@ export class Intake {
     if (!delivery) return this.#commit({ entryKey: entry.key }, lease);
     const adapter = this.#o.adapterFor(delivery.platform);
     if (!adapter) {
-      return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`) }, lease);
+      return this.#commit(
+        {
+          entryKey: entry.key,
+          deadLetter: this.#deadLetter(
+            entry,
+            delivery,
+            `no ${delivery.platform} adapter is configured to read it; set the ${delivery.platform} settings and retry it`,
+          ),
+        },
+        lease,
+      );
     }
     // A destructive body acted on before, with nothing since that lets it act again: not read, and the platform not asked.
     const once = adapter.actsOnce?.[delivery.topic];
@@ -136,18 +156,50 @@ export class Intake {
       case 'events': {
         const foreign = adapter.orderIdsAreGlobal ? await this.#foreignOrders(translation.events) : undefined;
         if (foreign) {
-          this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, delivery: entry.key, reason: foreign }, 'a delivery for an order of another shop, under this shop’s name: not acted on');
+          this.#o.logger.warn(
+            {
+              platform: delivery.platform,
+              topic: delivery.topic,
+              shop: delivery.shop,
+              delivery: entry.key,
+              reason: foreign,
+            },
+            'a delivery for an order of another shop, under this shop’s name: not acted on',
+          );
           return this.#commit({ entryKey: entry.key }, lease);
         }
-        return this.#commit({ entryKey: entry.key, events: translation.events, lane: entry.lane, ...(await this.#reinstall(delivery, translation.events)) }, lease);
+        return this.#commit(
+          {
+            entryKey: entry.key,
+            events: translation.events,
+            lane: entry.lane,
+            ...(await this.#reinstall(delivery, translation.events)),
+          },
+          lease,
+        );
       }
       case 'ignored':
       case 'recorded':
-        this.#o.logger.debug({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, result: translation.kind, reason: translation.reason }, 'delivery read');
+        this.#o.logger.debug(
+          {
+            platform: delivery.platform,
+            topic: delivery.topic,
+            delivery: entry.key,
+            result: translation.kind,
+            reason: translation.reason,
+          },
+          'delivery read',
+        );
         return this.#commit({ entryKey: entry.key }, lease);
       case 'unusable':
-        this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason }, 'delivery dead-lettered');
-        return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) }, lease);
+        this.#o.logger.warn(
+          { platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason: translation.reason },
+          'delivery dead-lettered',
+        );
+        return this.#commit(
+          { entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, translation.reason) },
+          lease,
+        );
       case 'uninstalled':
         return this.#uninstalled(entry, delivery, once, readAt, lease);
       case 'privacy':
@@ -164,11 +216,20 @@ export class Intake {
    * a token saved after this delivery was read, is a newer install's, and it
    * stays (one compare-and-set on the token, across instances).
    */
-  async #uninstalled(entry: InboxEntry, delivery: StoredDelivery, once: ActsOnce | undefined, readAt: number, lease: Lease): Promise<void> {
+  async #uninstalled(
+    entry: InboxEntry,
+    delivery: StoredDelivery,
+    once: ActsOnce | undefined,
+    readAt: number,
+    lease: Lease,
+  ): Promise<void> {
     const shopId = `${delivery.platform}:${delivery.shop}`;
     const before = await this.#o.store.getRecord<ShopState>('shop', shopId);
     if (before?.installedAt && Date.parse(delivery.sentAt) <= Date.parse(before.installedAt)) {
-      this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'an uninstall sent before the app was last installed: the install stays');
+      this.#o.logger.info(
+        { platform: delivery.platform, shop: delivery.shop },
+        'an uninstall sent before the app was last installed: the install stays',
+      );
       return this.#commit({ entryKey: entry.key }, lease);
     }
     if (!this.#stillHeld(lease)) return;
@@ -176,12 +237,26 @@ export class Intake {
       current && !(Date.parse(current.updatedAt ?? '') > readAt) ? { delete: true } : undefined,
     );
     if (!session.changed && session.value) {
-      this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was installed again while the uninstall was read: the new install stays');
+      this.#o.logger.info(
+        { platform: delivery.platform, shop: delivery.shop },
+        'the app was installed again while the uninstall was read: the new install stays',
+      );
       return this.#commit({ entryKey: entry.key }, lease);
     }
-    this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'the app was uninstalled from a shop; its access token is forgotten');
-    const state: ShopState = { ...before, platform: delivery.platform, shop: delivery.shop, uninstalledAt: delivery.sentAt };
-    return this.#commit({ entryKey: entry.key, shop: state, ...(once ? { records: [this.#actedOn(delivery)] } : {}) }, lease);
+    this.#o.logger.info(
+      { platform: delivery.platform, shop: delivery.shop },
+      'the app was uninstalled from a shop; its access token is forgotten',
+    );
+    const state: ShopState = {
+      ...before,
+      platform: delivery.platform,
+      shop: delivery.shop,
+      uninstalledAt: delivery.sentAt,
+    };
+    return this.#commit(
+      { entryKey: entry.key, shop: state, ...(once ? { records: [this.#actedOn(delivery)] } : {}) },
+      lease,
+    );
   }
 
   /**
@@ -199,12 +274,19 @@ export class Intake {
       const since = once === 'per-install' ? state?.installedAt : state?.uninstalledAt;
       if (since && Date.parse(since) > Date.parse(acted.at)) return false;
     }
-    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at }, 'a body that was acted on before came again, with nothing since that lets it act again: not acted on');
+    this.#o.logger.warn(
+      { platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, actedAt: acted.at },
+      'a body that was acted on before came again, with nothing since that lets it act again: not acted on',
+    );
     return true;
   }
 
   #actedOn(delivery: StoredDelivery): { kind: 'acted-once'; id: string; value: ActedOnce } {
-    return { kind: 'acted-once', id: actedOnceId(delivery), value: { topic: delivery.topic, at: this.#o.now().toISOString() } };
+    return {
+      kind: 'acted-once',
+      id: actedOnceId(delivery),
+      value: { topic: delivery.topic, at: this.#o.now().toISOString() },
+    };
   }
 
   /**
@@ -232,18 +314,35 @@ export class Intake {
    * delivery of before the uninstall, sent again later with a header dated
    * now, still tells of an order as it was then.
    */
-  async #reinstall(delivery: StoredDelivery, events: readonly OrderEvent[]): Promise<{ shop?: ShopState; ignore?: true }> {
+  async #reinstall(
+    delivery: StoredDelivery,
+    events: readonly OrderEvent[],
+  ): Promise<{ shop?: ShopState; ignore?: true }> {
     const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
     if (!state?.uninstalledAt) return {};
-    const bodyTime = Math.max(...events.map((event) => Date.parse(event.occurredAt)).filter((time) => !Number.isNaN(time)));
+    const bodyTime = Math.max(
+      ...events.map((event) => Date.parse(event.occurredAt)).filter((time) => !Number.isNaN(time)),
+    );
     const sent = Math.min(Date.parse(delivery.sentAt), Number.isFinite(bodyTime) ? bodyTime : Number.POSITIVE_INFINITY);
     if (sent <= Date.parse(state.uninstalledAt)) return { ignore: true };
-    this.#o.logger.info({ platform: delivery.platform, shop: delivery.shop }, 'a delivery sent after the uninstall: the app is installed again');
+    this.#o.logger.info(
+      { platform: delivery.platform, shop: delivery.shop },
+      'a delivery sent after the uninstall: the app is installed again',
+    );
     return { shop: { ...state, uninstalledAt: null, installedAt: delivery.sentAt } };
   }
 
   #deadLetter(entry: InboxEntry, delivery: StoredDelivery, reason: string): NewDeadLetter {
-    return { id: deadLetterIdFor(entry.key), kind: 'delivery', reason, platform: delivery.platform, topic: delivery.topic, shop: delivery.shop, deliveryKey: entry.key, delivery };
+    return {
+      id: deadLetterIdFor(entry.key),
+      kind: 'delivery',
+      reason,
+      platform: delivery.platform,
+      topic: delivery.topic,
+      shop: delivery.shop,
+      deliveryKey: entry.key,
+      delivery,
+    };
   }
 
   async #defer(entry: InboxEntry, delivery: StoredDelivery, error: unknown, lease: Lease): Promise<void> {
@@ -252,14 +351,35 @@ export class Intake {
     const firstFailureAt = entry.retry?.firstFailureAt ?? now.toISOString();
     if (now.getTime() - Date.parse(firstFailureAt) >= this.#o.maxRetryAgeMs) {
       const reason = `${delivery.platform} did not answer for ${Math.round(this.#o.maxRetryAgeMs / HOUR)} h: ${message}`;
-      this.#o.logger.error({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason }, 'delivery dead-lettered');
+      this.#o.logger.error(
+        { platform: delivery.platform, topic: delivery.topic, delivery: entry.key, reason },
+        'delivery dead-lettered',
+      );
       return this.#commit({ entryKey: entry.key, deadLetter: this.#deadLetter(entry, delivery, reason) }, lease);
     }
-    if (!(error instanceof PlatformUnavailableError)) this.#o.logger.error({ err: error, platform: delivery.platform, delivery: entry.key }, 'reading a delivery failed; it will be tried again');
+    if (!(error instanceof PlatformUnavailableError))
+      this.#o.logger.error(
+        { err: error, platform: delivery.platform, delivery: entry.key },
+        'reading a delivery failed; it will be tried again',
+      );
     const attempts = (entry.retry?.attempts ?? 0) + 1;
-    const delay = backoffDelay(attempts, { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random }, error instanceof PlatformUnavailableError ? error.retryAfterMs : undefined);
+    const delay = backoffDelay(
+      attempts,
+      { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random },
+      error instanceof PlatformUnavailableError ? error.retryAfterMs : undefined,
+    );
     const retryAt = new Date(now.getTime() + delay).toISOString();
-    this.#o.logger.warn({ platform: delivery.platform, topic: delivery.topic, delivery: entry.key, attempts, retryInMs: delay, error: message }, 'the platform did not answer; the delivery will be read again');
+    this.#o.logger.warn(
+      {
+        platform: delivery.platform,
+        topic: delivery.topic,
+        delivery: entry.key,
+        attempts,
+        retryInMs: delay,
+        error: message,
+      },
+      'the platform did not answer; the delivery will be read again',
+    );
     if (!this.#stillHeld(lease)) return;
     await this.#o.store.deferInbox(entry.key, { attempts, firstFailureAt, retryAt, lastError: message });
   }
@@ -267,7 +387,10 @@ export class Intake {
   /** The fence before intake writes: an entry whose lease was lost is left to whoever took it over. */
   #stillHeld(lease: Lease): boolean {
     if (lease.held()) return true;
-    this.#o.logger.warn({ delivery: lease.key }, 'the lease on this delivery was lost while it was read; another instance takes it over');
+    this.#o.logger.warn(
+      { delivery: lease.key },
+      'the lease on this delivery was lost while it was read; another instance takes it over',
+    );
     return false;
   }
 

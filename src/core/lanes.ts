@@ -40,11 +40,20 @@ export interface LaneStatus extends LaneCounts {
   estimatedFinishAt: string | null;
 }
 
-export function laneStatus(counts: Record<Lane, LaneCounts>, worker: Record<Lane, { inFlight: number; callsLastMinute: number }>, now: Date): Record<Lane, LaneStatus> {
+export function laneStatus(
+  counts: Record<Lane, LaneCounts>,
+  worker: Record<Lane, { inFlight: number; callsLastMinute: number }>,
+  now: Date,
+): Record<Lane, LaneStatus> {
   const one = (lane: Lane): LaneStatus => {
     const { callsLastMinute, inFlight } = worker[lane];
     const waiting = counts[lane].waiting;
-    const estimatedFinishAt = waiting === 0 ? null : callsLastMinute > 0 ? new Date(now.getTime() + (waiting / callsLastMinute) * 60_000).toISOString() : null;
+    const estimatedFinishAt =
+      waiting === 0
+        ? null
+        : callsLastMinute > 0
+          ? new Date(now.getTime() + (waiting / callsLastMinute) * 60_000).toISOString()
+          : null;
     return { ...counts[lane], inFlight, callsLastMinute, estimatedFinishAt };
   };
   return { live: one('live'), backfill: one('backfill') };
@@ -63,7 +72,19 @@ export const shopGroupOf = (key: string): string => key.slice(0, key.lastIndexOf
  * ⌈1/share⌉ claimed instead (`liveSinceBackfill` counts the live ones since
  * backfill last got one).
  */
-export function backfillReserve({ free, concurrency, backfillInFlight, minShare, liveSinceBackfill = 0 }: { free: number; concurrency: number; backfillInFlight: number; minShare: number; liveSinceBackfill?: number }): number {
+export function backfillReserve({
+  free,
+  concurrency,
+  backfillInFlight,
+  minShare,
+  liveSinceBackfill = 0,
+}: {
+  free: number;
+  concurrency: number;
+  backfillInFlight: number;
+  minShare: number;
+  liveSinceBackfill?: number;
+}): number {
   if (minShare <= 0 || free <= 0) return 0;
   const exact = concurrency * minShare;
   if (exact >= 1) return Math.max(0, Math.min(free, Math.ceil(exact) - backfillInFlight));

@@ -23,7 +23,10 @@ export const DEFAULT_LEASE_MS = 10_000;
 
 export class LeaseLostError extends BridgeError<'lease_lost'> {
   constructor(key: string) {
-    super('lease_lost', `the lease on ${key} was lost (another instance may have taken it over); this instance stops working on it`);
+    super(
+      'lease_lost',
+      `the lease on ${key} was lost (another instance may have taken it over); this instance stops working on it`,
+    );
   }
 }
 
@@ -128,7 +131,10 @@ export class LeaseKeeper {
       kept = await this.#o.renew(leases.map(({ key, owner }) => ({ key, owner })));
     } catch (error) {
       // Unconfirmed leases run out on their own; the work stops before any call once they have.
-      this.#o.logger.warn({ err: error, leases: this.#o.name, held: leases.length }, 'could not renew leases; work on them stops if they run out');
+      this.#o.logger.warn(
+        { err: error, leases: this.#o.name, held: leases.length },
+        'could not renew leases; work on them stops if they run out',
+      );
       return;
     }
     const still = new Set(kept.map((claim) => `${claim.owner}\u0000${claim.key}`));
@@ -137,7 +143,10 @@ export class LeaseKeeper {
         lease.confirmedUntil = Math.max(lease.confirmedUntil, sentAt + this.#o.leaseMs);
       } else if (this.#held.has(lease)) {
         lease.lost = true;
-        this.#o.logger.warn({ leases: this.#o.name, key: lease.key }, 'a lease was lost: another instance took the work over, so this one leaves it');
+        this.#o.logger.warn(
+          { leases: this.#o.name, key: lease.key },
+          'a lease was lost: another instance took the work over, so this one leaves it',
+        );
       }
     }
   }

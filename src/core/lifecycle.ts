@@ -9,7 +9,15 @@ import type { OrderRecord, OrderSnapshot, UpstreamPoints } from './order-record.
 import type { Policy } from './policy.ts';
 import { lowestBand } from './spend-bands.ts';
 
-export const SKIP_REASONS = ['test_order', 'excluded_source', 'below_minimum', 'missing_email', 'missing_mobile', 'protected_data_hidden', 'customer_erased'] as const;
+export const SKIP_REASONS = [
+  'test_order',
+  'excluded_source',
+  'below_minimum',
+  'missing_email',
+  'missing_mobile',
+  'protected_data_hidden',
+  'customer_erased',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Orders that earn as usual but need the merchant's eye, listed by these reasons. */
@@ -19,19 +27,26 @@ export type AttentionReason = (typeof ATTENTION_REASONS)[number];
 /** Every reason an order can be listed by. */
 export const ORDER_REASONS = [...SKIP_REASONS, ...ATTENTION_REASONS] as const;
 
-export type Target = { state: 'skipped'; reason: SkipReason } | { state: 'void' | 'cancelled' | 'approved' | 'earned' | 'new'; reason?: AttentionReason };
+export type Target =
+  | { state: 'skipped'; reason: SkipReason }
+  | { state: 'void' | 'cancelled' | 'approved' | 'earned' | 'new'; reason?: AttentionReason };
 
 export type TargetState = Target['state'];
 
 /** Why an order earns nothing, or undefined when it is eligible. */
 export function skipReason(snapshot: OrderSnapshot, policy: Policy, erased = false): SkipReason | undefined {
   if (snapshot.test && !policy.countTestOrders) return 'test_order';
-  if (snapshot.source !== null && policy.excludedSources.includes(snapshot.source.toLowerCase())) return 'excluded_source';
+  if (snapshot.source !== null && policy.excludedSources.includes(snapshot.source.toLowerCase()))
+    return 'excluded_source';
   if (compareDecimal(snapshot.total.amount, policy.minimumTotal) < 0) return 'below_minimum';
   // With points by spend, an order below the lowest band has no activity to earn under.
   const lowest = lowestBand(policy.earnBands);
   if (lowest !== undefined && compareDecimal(snapshot.total.amount, lowest) < 0) return 'below_minimum';
-  const missing = !snapshot.customer.email ? 'missing_email' : policy.requireMobile && !snapshot.customer.mobile ? 'missing_mobile' : undefined;
+  const missing = !snapshot.customer.email
+    ? 'missing_email'
+    : policy.requireMobile && !snapshot.customer.mobile
+      ? 'missing_mobile'
+      : undefined;
   if (!missing) return undefined;
   if (erased) return 'customer_erased';
   // Withheld by the platform, not absent: the merchant can grant the access.
@@ -51,7 +66,11 @@ export interface TargetInput {
 }
 
 export function isCancelled(facts: ReadonlySet<Fact>, policy: Policy): boolean {
-  return facts.has('cancelled') || facts.has('fullyRefunded') || (policy.partialRefund === 'cancel' && facts.has('partiallyRefunded'));
+  return (
+    facts.has('cancelled') ||
+    facts.has('fullyRefunded') ||
+    (policy.partialRefund === 'cancel' && facts.has('partiallyRefunded'))
+  );
 }
 
 /** Has the order reached the point where it earns (paid, or placed where that is the trigger)? */
@@ -59,7 +78,10 @@ export function isTriggered(facts: ReadonlySet<Fact>, policy: Policy): boolean {
   return facts.has('paid') || facts.has('fulfilled') || (policy.earnTrigger === 'placed' && facts.has('placed'));
 }
 
-export function pointsTarget({ facts, snapshot, upstreamPoints, earnedAt, now, erased = false }: TargetInput, policy: Policy): Target {
+export function pointsTarget(
+  { facts, snapshot, upstreamPoints, earnedAt, now, erased = false }: TargetInput,
+  policy: Policy,
+): Target {
   // Eligibility is judged until points are earned; after that only a
   // cancellation or refund takes them back, not an edit of the order's details.
   if (upstreamPoints === 'none') {
@@ -80,9 +102,14 @@ export function pointsTarget({ facts, snapshot, upstreamPoints, earnedAt, now, e
 export function approvalDueAt(record: OrderRecord, policy: Policy): Date | undefined {
   if (policy.pendingDays <= 0) return undefined;
   const { upstream } = record;
-  if (upstream.points === 'earned' && upstream.earnedAt !== null) return new Date(Date.parse(upstream.earnedAt) + policy.pendingDays * DAY_MS);
-  const conversionWaits = policy.conversion.confirm && upstream.conversion === 'sent' && (upstream.conversionStatus ?? 'pending') === 'pending';
-  if (conversionWaits && record.target?.state === 'skipped' && upstream.conversionSentAt) return new Date(Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS);
+  if (upstream.points === 'earned' && upstream.earnedAt !== null)
+    return new Date(Date.parse(upstream.earnedAt) + policy.pendingDays * DAY_MS);
+  const conversionWaits =
+    policy.conversion.confirm &&
+    upstream.conversion === 'sent' &&
+    (upstream.conversionStatus ?? 'pending') === 'pending';
+  if (conversionWaits && record.target?.state === 'skipped' && upstream.conversionSentAt)
+    return new Date(Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS);
   return undefined;
 }
 
@@ -111,12 +138,26 @@ export interface Plan {
 export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
   const facts = new Set(record.facts);
   const { upstream, snapshot } = record;
-  const points = pointsTarget({ facts, snapshot, upstreamPoints: upstream.points, earnedAt: upstream.earnedAt, now, erased: Boolean(record.erasedAt) }, policy);
+  const points = pointsTarget(
+    {
+      facts,
+      snapshot,
+      upstreamPoints: upstream.points,
+      earnedAt: upstream.earnedAt,
+      now,
+      erased: Boolean(record.erasedAt),
+    },
+    policy,
+  );
   // A call held by a dead letter waits for a person; the others go on.
-  const held = (action: Action | undefined) => (action && record.work.held[action.kind] === undefined ? action : undefined);
+  const held = (action: Action | undefined) =>
+    action && record.work.held[action.kind] === undefined ? action : undefined;
   const next =
     held(pointsAction(points.state, upstream.points)) ??
-    [...redemptionActions(record, points, facts, policy), ...conversionActions(record, points, facts, policy, now)].find((action) => held(action));
+    [
+      ...redemptionActions(record, points, facts, policy),
+      ...conversionActions(record, points, facts, policy, now),
+    ].find((action) => held(action));
   return { target: withAttention(record, points, facts, policy), next };
 }
 
@@ -127,12 +168,21 @@ function withAttention(record: OrderRecord, target: Target, facts: ReadonlySet<F
     // A cancelled order earns nothing whatever kept it from earning: what counts now is the points it took.
     return { state: target.state === 'skipped' ? 'void' : target.state, reason: 'points_redeemed_on_cancelled_order' };
   }
-  if (target.state === 'skipped' || countsForNothing(target) || !isTriggered(facts, policy) || upstream.conversion !== 'none') return target;
-  return attribute(snapshot, policy).kind === 'no_referrer' ? { ...target, reason: 'referral_without_referrer' } : target;
+  if (
+    target.state === 'skipped' ||
+    countsForNothing(target) ||
+    !isTriggered(facts, policy) ||
+    upstream.conversion !== 'none'
+  )
+    return target;
+  return attribute(snapshot, policy).kind === 'no_referrer'
+    ? { ...target, reason: 'referral_without_referrer' }
+    : target;
 }
 
 /** A test order or one from an excluded source counts for nothing at all; one that merely cannot earn points may still carry a referral or a redemption. */
-const countsForNothing = (target: Target) => target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source');
+const countsForNothing = (target: Target) =>
+  target.state === 'skipped' && (target.reason === 'test_order' || target.reason === 'excluded_source');
 
 function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | undefined {
   switch (target) {
@@ -160,7 +210,13 @@ function redemptionActions(record: OrderRecord, target: Target, facts: ReadonlyS
   return points > 0 ? [{ kind: 'redeem', points }] : [];
 }
 
-function conversionActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy, now: Date): Action[] {
+function conversionActions(
+  record: OrderRecord,
+  target: Target,
+  facts: ReadonlySet<Fact>,
+  policy: Policy,
+  now: Date,
+): Action[] {
   const { snapshot, upstream } = record;
   const cancelled = isCancelled(facts, policy);
   const confirm = policy.conversion.confirm && upstream.conversionCampaignId !== undefined;
@@ -171,13 +227,22 @@ function conversionActions(record: OrderRecord, target: Target, facts: ReadonlyS
       // exist" then says it never landed. A live order's add is finished.
       if (cancelled && confirm) return [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }];
       const referral = findReferral(snapshot, policy);
-      return referral ? [{ kind: 'conversion', referral: { ...referral, campaignId: upstream.conversionCampaignId ?? referral.campaignId } }] : [];
+      return referral
+        ? [
+            {
+              kind: 'conversion',
+              referral: { ...referral, campaignId: upstream.conversionCampaignId ?? referral.campaignId },
+            },
+          ]
+        : [];
     }
     case 'sent': {
       if (!confirm) return [];
       const status = upstream.conversionStatus ?? 'pending';
       if (cancelled) return status === 'rejected' ? [] : [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }];
-      return status === 'pending' && conversionApprovalDue(record, target, facts, policy, now) ? [{ kind: 'approveConversion' }] : [];
+      return status === 'pending' && conversionApprovalDue(record, target, facts, policy, now)
+        ? [{ kind: 'approveConversion' }]
+        : [];
     }
     case 'none': {
       if (countsForNothing(target) || !isTriggered(facts, policy) || cancelled) return [];
@@ -194,12 +259,21 @@ function conversionActions(record: OrderRecord, target: Target, facts: ReadonlyS
  * earns no points (no mobile, below the minimum) follows the same rule from
  * the conversion's add: fulfilment, or the pending period.
  */
-function conversionApprovalDue(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy, now: Date): boolean {
+function conversionApprovalDue(
+  record: OrderRecord,
+  target: Target,
+  facts: ReadonlySet<Fact>,
+  policy: Policy,
+  now: Date,
+): boolean {
   const { upstream } = record;
   if (upstream.points === 'approved') return true;
   if (target.state !== 'skipped') return false;
   if (policy.pendingDays <= 0) return facts.has('fulfilled');
-  return upstream.conversionSentAt != null && now.getTime() >= Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS;
+  return (
+    upstream.conversionSentAt != null &&
+    now.getTime() >= Date.parse(upstream.conversionSentAt) + policy.pendingDays * DAY_MS
+  );
 }
 
 /** Why a conversion is rejected, for the service's record ("remark"). */

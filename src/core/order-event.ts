@@ -30,7 +30,11 @@ export const orderEventSchema = z.object({
    * carry it (a refund event).
    */
   total: z
-    .object({ amount: decimal, currency: z.string().max(8), presentment: z.object({ amount: decimal, currency: z.string().max(8) }).optional() })
+    .object({
+      amount: decimal,
+      currency: z.string().max(8),
+      presentment: z.object({ amount: decimal, currency: z.string().max(8) }).optional(),
+    })
     .nullable(),
   /**
    * The goods after discounts, before shipping and tax, in the shop's
@@ -43,7 +47,11 @@ export const orderEventSchema = z.object({
    * of the amount when known. The core adds them up, in the shop's currency,
    * against the order's total to tell a full refund from a partial one.
    */
-  refunds: z.array(z.object({ id: z.string().min(1).max(64), amount: decimal, currency: z.string().max(8).nullable().optional() })).default([]),
+  refunds: z
+    .array(
+      z.object({ id: z.string().min(1).max(64), amount: decimal, currency: z.string().max(8).nullable().optional() }),
+    )
+    .default([]),
   test: z.boolean(),
   /** Where the order was placed (web, pos, ...), when the platform says. */
   source: z.string().max(64).nullable(),

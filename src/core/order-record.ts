@@ -132,15 +132,25 @@ export interface OrderRecord {
 }
 
 /** The part of a record that folding events writes; the worker never writes it. */
-export const FOLD_FIELDS = ['facts', 'snapshot', 'snapshotFrom', 'refunds', 'firstSeenAt', 'deliveries', 'erasedAt'] as const;
+export const FOLD_FIELDS = [
+  'facts',
+  'snapshot',
+  'snapshotFrom',
+  'refunds',
+  'firstSeenAt',
+  'deliveries',
+  'erasedAt',
+] as const;
 /** The part the worker writes; folding never writes it. */
 export const PROGRESS_FIELDS = ['target', 'upstream', 'work', 'calls'] as const;
 
 export type FoldPart = Pick<OrderRecord, (typeof FOLD_FIELDS)[number]>;
 export type ProgressPart = Pick<OrderRecord, (typeof PROGRESS_FIELDS)[number]>;
 
-export const foldPart = (record: OrderRecord): FoldPart => Object.fromEntries(FOLD_FIELDS.map((field) => [field, record[field] ?? null])) as FoldPart;
-export const progressPart = (record: OrderRecord): ProgressPart => Object.fromEntries(PROGRESS_FIELDS.map((field) => [field, record[field]])) as ProgressPart;
+export const foldPart = (record: OrderRecord): FoldPart =>
+  Object.fromEntries(FOLD_FIELDS.map((field) => [field, record[field] ?? null])) as FoldPart;
+export const progressPart = (record: OrderRecord): ProgressPart =>
+  Object.fromEntries(PROGRESS_FIELDS.map((field) => [field, record[field]])) as ProgressPart;
 
 const MAX_DELIVERIES_KEPT = 20;
 const MAX_CALLS_KEPT = 50;
@@ -183,7 +193,13 @@ export function newOrderRecord(event: OrderEvent, now: string): OrderRecord {
 }
 
 /** Folds one event into the record, in place; `cause` is the lane of the work it makes (a webhook's is live). */
-export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: string, now: string, cause: Lane = 'live'): void {
+export function applyEvent(
+  record: OrderRecord,
+  event: OrderEvent,
+  deliveryKey: string,
+  now: string,
+  cause: Lane = 'live',
+): void {
   const at = eventSortKey(event);
   /** Whether this event is at least as new as the one a detail was last taken from. */
   const newest = (detail: string) => (record.snapshotFrom[detail] ?? '') <= at;
@@ -211,18 +227,24 @@ export function applyEvent(record: OrderRecord, event: OrderEvent, deliveryKey: 
   take('attributes', event.attributes, Object.keys(event.attributes).length > 0);
   take('landingSite', event.landingSite, event.landingSite !== null);
   // Withheld contact details are a fact about the newest event that knew the customer.
-  take('protectedDataHidden', event.protectedDataHidden ?? false, event.customer.email !== null || event.customer.mobile !== null || event.protectedDataHidden === true);
+  take(
+    'protectedDataHidden',
+    event.protectedDataHidden ?? false,
+    event.customer.email !== null || event.customer.mobile !== null || event.protectedDataHidden === true,
+  );
   // A test order stays a test order, whatever arrives later.
   record.snapshot.test = record.snapshot.test || event.test;
 
   // Facts: the union so far, this event's, and what the refunds add up to against the (maybe just learnt) total.
-  for (const refund of event.refunds) record.refunds[refund.id] = { amount: refund.amount.replace(/^-/, ''), currency: refund.currency ?? null };
+  for (const refund of event.refunds)
+    record.refunds[refund.id] = { amount: refund.amount.replace(/^-/, ''), currency: refund.currency ?? null };
   const facts = new Set<Fact>([...record.facts, ...event.facts, ...refundFacts(record)]);
   record.facts = FACTS.filter((fact) => facts.has(fact));
 
   if (!record.deliveries.includes(deliveryKey)) {
     record.deliveries.push(deliveryKey);
-    if (record.deliveries.length > MAX_DELIVERIES_KEPT) record.deliveries.splice(0, record.deliveries.length - MAX_DELIVERIES_KEPT);
+    if (record.deliveries.length > MAX_DELIVERIES_KEPT)
+      record.deliveries.splice(0, record.deliveries.length - MAX_DELIVERIES_KEPT);
   }
   record.updatedAt = now;
   record.foldVersion++;
@@ -245,7 +267,8 @@ function refundFacts(record: OrderRecord): Fact[] {
   const refunded = refundedInShopMoney(record);
   if (compareDecimal(refunded, '0') <= 0) return [];
   const total = record.snapshotFrom.total === undefined ? undefined : record.snapshot.total.amount;
-  if (total !== undefined && compareDecimal(total, '0') > 0 && compareDecimal(refunded, total) >= 0) return ['partiallyRefunded', 'fullyRefunded'];
+  if (total !== undefined && compareDecimal(total, '0') > 0 && compareDecimal(refunded, total) >= 0)
+    return ['partiallyRefunded', 'fullyRefunded'];
   return ['partiallyRefunded'];
 }
 
@@ -261,7 +284,12 @@ export function refundedInShopMoney(record: Pick<OrderRecord, 'refunds' | 'snaps
   for (const value of Object.values(record.refunds)) {
     const refund = typeof value === 'string' ? { amount: value, currency } : value;
     const paidIn = refund.currency ?? presentment?.currency ?? currency;
-    if (presentment && paidIn === presentment.currency && paidIn !== currency && compareDecimal(presentment.amount, '0') > 0) {
+    if (
+      presentment &&
+      paidIn === presentment.currency &&
+      paidIn !== currency &&
+      compareDecimal(presentment.amount, '0') > 0
+    ) {
       // Rounded up: a refund of all of it must not fall a hair short of the total.
       inShop.push(divideDecimalUp(multiplyDecimal(refund.amount, record.snapshot.total.amount), presentment.amount));
     } else {
@@ -321,5 +349,7 @@ export function countOrders(summaries: Iterable<Pick<OrderSummary, 'state' | 'pl
 }
 
 /** How many orders are listed for a reason, skipped or not. Counts kept before attention existed have none. */
-export const countWithReason = (counts: Pick<OrderCounts, 'skipped'> & Partial<Pick<OrderCounts, 'attention'>>, reason: string): number =>
-  (counts.skipped[reason] ?? 0) + (counts.attention?.[reason] ?? 0);
+export const countWithReason = (
+  counts: Pick<OrderCounts, 'skipped'> & Partial<Pick<OrderCounts, 'attention'>>,
+  reason: string,
+): number => (counts.skipped[reason] ?? 0) + (counts.attention?.[reason] ?? 0);

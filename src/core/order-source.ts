@@ -10,7 +10,18 @@ export interface OrderWindow {
 }
 
 /** One thing wrong with how deliveries reach the bridge, and what to do about it. */
-export const SUBSCRIPTION_PROBLEM_KINDS = ['missing', 'deleted', 'deactivated', 'disabled', 'paused', 'wrong_address', 'wrong_version', 'protected_data', 'scope', 'refused'] as const;
+export const SUBSCRIPTION_PROBLEM_KINDS = [
+  'missing',
+  'deleted',
+  'deactivated',
+  'disabled',
+  'paused',
+  'wrong_address',
+  'wrong_version',
+  'protected_data',
+  'scope',
+  'refused',
+] as const;
 
 export interface SubscriptionProblem {
   kind: (typeof SUBSCRIPTION_PROBLEM_KINDS)[number];

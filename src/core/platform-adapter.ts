@@ -28,7 +28,10 @@ export type Verification<Delivery> =
  * once (401), so an unauthenticated sender costs no memory and no time.
  */
 export type Preflight =
-  | { ok: true; /** A smaller limit than the route's, for a request that may only be small (WooCommerce's ping). */ maxBodyBytes?: number }
+  | {
+      ok: true;
+      /** A smaller limit than the route's, for a request that may only be small (WooCommerce's ping). */ maxBodyBytes?: number;
+    }
   | { ok: false; reason: string };
 
 export interface DeliveryInfo {
@@ -134,6 +137,7 @@ export interface PlatformAdapter<Delivery> {
  */
 export function storedDelivery(platform: string, info: DeliveryInfo, body: Buffer, receivedAt: Date): StoredDelivery {
   const said = info.sentAt === undefined ? Number.NaN : Date.parse(info.sentAt);
-  const sentAt = Number.isNaN(said) || said > receivedAt.getTime() ? receivedAt.toISOString() : new Date(said).toISOString();
+  const sentAt =
+    Number.isNaN(said) || said > receivedAt.getTime() ? receivedAt.toISOString() : new Date(said).toISOString();
   return { platform, topic: info.topic, shop: info.shop, sentAt, headers: info.keep ?? {}, ...storedBody(body) };
 }

@@ -73,7 +73,12 @@ export const DEFAULT_POLICY: Policy = {
     discountCampaigns: {},
     landingParam: 'loyalty_campaign',
     defaultCampaignId: null,
-    referrer: { kind: 'code', attributeKey: 'loyalty_referrer', landingParam: 'loyalty_referrer', discountCodePattern: null },
+    referrer: {
+      kind: 'code',
+      attributeKey: 'loyalty_referrer',
+      landingParam: 'loyalty_referrer',
+      discountCodePattern: null,
+    },
   },
   conversion: { purchaseAmount: 'total', confirm: true },
   earnBands: [],

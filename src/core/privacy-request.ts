@@ -13,11 +13,23 @@ export type PrivacyRequest =
   /** Erase a customer's personal data (customers/redact). */
   | { type: 'customer-redact'; platform: string; shop: string; customer: CustomerIdentity; orderIds: string[] }
   /** The customer asked what is held about them (customers/data_request): recorded for the merchant to export. */
-  | { type: 'data-request'; platform: string; shop: string; customer: CustomerIdentity; orderIds: string[]; requestId?: string | undefined }
+  | {
+      type: 'data-request';
+      platform: string;
+      shop: string;
+      customer: CustomerIdentity;
+      orderIds: string[];
+      requestId?: string | undefined;
+    }
   /** Erase everything of a shop (shop/redact, 48 hours after an uninstall). */
   | { type: 'shop-redact'; platform: string; shop: string };
 
-export function matchOf(request: { platform: string; shop: string; customer: CustomerIdentity; orderIds: string[] }): CustomerMatch {
+export function matchOf(request: {
+  platform: string;
+  shop: string;
+  customer: CustomerIdentity;
+  orderIds: string[];
+}): CustomerMatch {
   return {
     platform: request.platform,
     shop: request.shop,

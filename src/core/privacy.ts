@@ -9,7 +9,13 @@ import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { matchOf, type PrivacyRequest } from './privacy-request.ts';
 import { normalEmail, wholeEmails } from './store/customer-data.ts';
-import type { CustomerData, CustomerMatch, DeliveryRedactor, ErasureReport, LedgerStore } from './store/ledger-store.ts';
+import type {
+  CustomerData,
+  CustomerMatch,
+  DeliveryRedactor,
+  ErasureReport,
+  LedgerStore,
+} from './store/ledger-store.ts';
 
 /** What the merchant sees of a request: never the customer's e-mail or phone once it is done. */
 export interface PrivacyLogEntry {
@@ -68,8 +74,17 @@ export class Privacy {
   async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
     const at = this.#now().toISOString();
     const report = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
-    await this.#log({ type: 'customer-redact', via, platform: match.platform ?? null, shop: match.shop ?? null, report });
-    this.#o.logger.info({ platform: match.platform, shop: match.shop, ...report }, "a customer's personal data was erased");
+    await this.#log({
+      type: 'customer-redact',
+      via,
+      platform: match.platform ?? null,
+      shop: match.shop ?? null,
+      report,
+    });
+    this.#o.logger.info(
+      { platform: match.platform, shop: match.shop, ...report },
+      "a customer's personal data was erased",
+    );
     return report;
   }
 
@@ -92,10 +107,21 @@ export class Privacy {
         return;
       case 'data-request': {
         const id = request.requestId ? `${request.platform}:${request.shop}:${request.requestId}` : randomUUID();
-        const record: DataRequestRecord = { id, receivedAt: this.#now().toISOString(), platform: request.platform, shop: request.shop, customer: request.customer, orderIds: request.orderIds, requestId: request.requestId };
+        const record: DataRequestRecord = {
+          id,
+          receivedAt: this.#now().toISOString(),
+          platform: request.platform,
+          shop: request.shop,
+          customer: request.customer,
+          orderIds: request.orderIds,
+          requestId: request.requestId,
+        };
         await this.#o.store.putRecord('data-request', id, record);
         await this.#log({ type: 'data-request', via, platform: request.platform, shop: request.shop });
-        this.#o.logger.info({ platform: request.platform, shop: request.shop, request: id }, 'a customer asked for their data: export it from the admin API');
+        this.#o.logger.info(
+          { platform: request.platform, shop: request.shop, request: id },
+          'a customer asked for their data: export it from the admin API',
+        );
       }
     }
   }
@@ -113,11 +139,15 @@ export class Privacy {
   }
 
   async dataRequests(): Promise<DataRequestRecord[]> {
-    return (await this.#o.store.listRecords<DataRequestRecord>('data-request')).map(({ value }) => value).sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+    return (await this.#o.store.listRecords<DataRequestRecord>('data-request'))
+      .map(({ value }) => value)
+      .sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
   }
 
   async log(): Promise<PrivacyLogEntry[]> {
-    return (await this.#o.store.listRecords<PrivacyLogEntry>('privacy-log')).map(({ value }) => value).sort((a, b) => b.at.localeCompare(a.at));
+    return (await this.#o.store.listRecords<PrivacyLogEntry>('privacy-log'))
+      .map(({ value }) => value)
+      .sort((a, b) => b.at.localeCompare(a.at));
   }
 
   async #log(entry: Omit<PrivacyLogEntry, 'id' | 'at'>): Promise<void> {

@@ -149,7 +149,9 @@ export class Reconciler {
     const id = reconciliationId(source.platform, shop);
     const previous = await store.getRecord<ReconciliationState>('reconciliation', id);
     const startedAt = this.#now();
-    const from = previous?.highWaterMark ? new Date(Date.parse(previous.highWaterMark) - this.#o.overlapMs) : new Date(startedAt.getTime() - this.#o.firstLookbackMs);
+    const from = previous?.highWaterMark
+      ? new Date(Date.parse(previous.highWaterMark) - this.#o.overlapMs)
+      : new Date(startedAt.getTime() - this.#o.firstLookbackMs);
     const window = { since: from, until: startedAt };
     const result = await resync(source.fetchOrders(shop, window), this.#o.ingest);
     const clean = result.failed === 0;
@@ -171,7 +173,17 @@ export class Reconciler {
       },
     });
     const log = clean ? logger.info.bind(logger) : logger.warn.bind(logger);
-    log({ platform: source.platform, shop, fetched: result.fetched, changed: result.changed, failed: result.failed, errors: result.errors.slice(0, 3) }, 'reconciliation');
+    log(
+      {
+        platform: source.platform,
+        shop,
+        fetched: result.fetched,
+        changed: result.changed,
+        failed: result.failed,
+        errors: result.errors.slice(0, 3),
+      },
+      'reconciliation',
+    );
     if (source.checkSubscriptions) await this.#check(source, shop);
   }
 
@@ -182,14 +194,26 @@ export class Reconciler {
     try {
       health = await source.checkSubscriptions(shop);
     } catch (error) {
-      health = { platform: source.platform, shop, checkedAt: this.#now().toISOString(), healthy: 0, repaired: [], problems: [], error: (error as Error).message };
+      health = {
+        platform: source.platform,
+        shop,
+        checkedAt: this.#now().toISOString(),
+        healthy: 0,
+        repaired: [],
+        problems: [],
+        error: (error as Error).message,
+      };
     }
     await this.#o.store.putRecord('platform-health', reconciliationId(source.platform, shop), health);
     this.#o.onHealth?.(health);
     for (const problem of health.problems) {
-      this.#o.logger.error({ platform: source.platform, shop, topic: problem.topic, kind: problem.kind }, `${problem.detail}. ${problem.fix}`);
+      this.#o.logger.error(
+        { platform: source.platform, shop, topic: problem.topic, kind: problem.kind },
+        `${problem.detail}. ${problem.fix}`,
+      );
     }
-    if (health.repaired.length > 0) this.#o.logger.warn({ platform: source.platform, shop, repaired: health.repaired }, 'subscriptions put right');
+    if (health.repaired.length > 0)
+      this.#o.logger.warn({ platform: source.platform, shop, repaired: health.repaired }, 'subscriptions put right');
     return health;
   }
 

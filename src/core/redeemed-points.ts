@@ -62,32 +62,55 @@ export class RedeemedPoints {
   async list(limit = 200): Promise<RedeemedOrder[]> {
     const { orders } = await this.#o.store.listOrders({ reason: REDEEMED_ON_CANCELLED, page: 1, limit });
     const records = await Promise.all(orders.map((summary) => this.#o.store.getOrder(summary.key)));
-    return records.filter((record): record is OrderRecord => record !== undefined && this.#listed(record)).map((record) => this.#describe(record));
+    return records
+      .filter((record): record is OrderRecord => record !== undefined && this.#listed(record))
+      .map((record) => this.#describe(record));
   }
 
   /** Gives the order's redeemed points back by a manual earn, once. */
-  async giveBack(key: string, request: { by: string; reason?: string | undefined; activityId?: string | undefined }): Promise<GiveBackResult> {
+  async giveBack(
+    key: string,
+    request: { by: string; reason?: string | undefined; activityId?: string | undefined },
+  ): Promise<GiveBackResult> {
     const record = await this.#o.store.getOrder(key);
     if (!record) return { kind: 'refused', status: 404, reason: `no order ${key}` };
     const described = this.#describe(record);
     const activityId = request.activityId ?? described.activityId;
-    if (!this.#listed(record)) return { kind: 'refused', status: 409, reason: `order ${key} has no redeemed points waiting to be given back` };
-    if (described.blocked && !(request.activityId && described.blocked.startsWith('no activity'))) return { kind: 'refused', status: 422, reason: described.blocked };
-    if (!activityId) return { kind: 'refused', status: 422, reason: described.blocked ?? 'name the activity to earn under' };
+    if (!this.#listed(record))
+      return { kind: 'refused', status: 409, reason: `order ${key} has no redeemed points waiting to be given back` };
+    if (described.blocked && !(request.activityId && described.blocked.startsWith('no activity')))
+      return { kind: 'refused', status: 422, reason: described.blocked };
+    if (!activityId)
+      return { kind: 'refused', status: 422, reason: described.blocked ?? 'name the activity to earn under' };
 
-    const reason = request.reason?.trim() || `points redeemed on cancelled order ${described.orderName || record.orderId} given back`;
+    const reason =
+      request.reason?.trim() ||
+      `points redeemed on cancelled order ${described.orderName || record.orderId} given back`;
     const adjustmentId = randomUUID();
     let marked = false;
     await this.#o.store.updateProgress(key, (current) => {
       // Checked again inside the store's step: of two clicks at once, one marks, the other finds the mark.
       if (!this.#listed(current)) return;
-      current.upstream.redemptionReturn = { state: 'returning', points: described.points, activityId, by: request.by, reason, at: this.#o.now().toISOString(), adjustmentId };
+      current.upstream.redemptionReturn = {
+        state: 'returning',
+        points: described.points,
+        activityId,
+        by: request.by,
+        reason,
+        at: this.#o.now().toISOString(),
+        adjustmentId,
+      };
       // A person's action on one order: live.
       current.lane = laneAfter(current, 'live');
       current.target = plan(current, this.#o.policy, this.#o.now()).target;
       marked = true;
     });
-    if (!marked) return { kind: 'refused', status: 409, reason: `the redeemed points of order ${key} are already being given back` };
+    if (!marked)
+      return {
+        kind: 'refused',
+        status: 409,
+        reason: `the redeemed points of order ${key} are already being given back`,
+      };
 
     const { customer } = record.snapshot;
     const result = await this.#o.adjustments.earn(
@@ -110,7 +133,9 @@ export class RedeemedPoints {
       current.upstream.redemptionReturn = outcome === 'success' ? { ...mark, state: 'returned' } : null;
       current.target = plan(current, this.#o.policy, this.#o.now()).target;
     });
-    return outcome === 'success' ? { kind: 'given', adjustment: result.adjustment } : { kind: 'failed', adjustment: result.adjustment, error: result.error };
+    return outcome === 'success'
+      ? { kind: 'given', adjustment: result.adjustment }
+      : { kind: 'failed', adjustment: result.adjustment, error: result.error };
   }
 
   #listed(record: OrderRecord): boolean {
@@ -129,6 +154,15 @@ export class RedeemedPoints {
           : activityId === null
             ? `no activity gives back ${points} points: set one up in the service's panel and add ${points}=<activity id> to REDEEM_RETURN_ACTIVITIES, or name an activity`
             : null;
-    return { key: record.key, platform: record.platform, shop: record.shop, orderId: record.orderId, orderName: record.snapshot.orderName, points, activityId, blocked };
+    return {
+      key: record.key,
+      platform: record.platform,
+      shop: record.shop,
+      orderId: record.orderId,
+      orderName: record.snapshot.orderName,
+      points,
+      activityId,
+      blocked,
+    };
   }
 }

@@ -14,7 +14,9 @@ import type { OrderSource } from './order-source.ts';
 import { emptyProgress, resync, type ResyncProgress } from './resync.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
-export type ResyncRequest = { platform: string; shop?: string | undefined } & ({ since: Date; until?: Date | undefined } | { orderIds: string[] });
+export type ResyncRequest = { platform: string; shop?: string | undefined } & (
+  { since: Date; until?: Date | undefined } | { orderIds: string[] }
+);
 
 export interface ResyncJob {
   id: string;
@@ -59,16 +61,27 @@ export class ResyncJobs {
   /** Starts a resync and returns at once with its job. */
   async start(request: ResyncRequest): Promise<StartResult> {
     const source = this.#sources.find((candidate) => candidate.platform === request.platform);
-    if (!source) return { ok: false, reason: `no API access is configured for ${request.platform} (configured: ${this.platforms.join(', ') || 'none'})` };
+    if (!source)
+      return {
+        ok: false,
+        reason: `no API access is configured for ${request.platform} (configured: ${this.platforms.join(', ') || 'none'})`,
+      };
     const reachable = await source.shops();
-    if (request.shop && !reachable.includes(request.shop)) return { ok: false, reason: `loyalty-bridge has no API access to ${request.shop} (reachable: ${reachable.join(', ') || 'none'})` };
+    if (request.shop && !reachable.includes(request.shop))
+      return {
+        ok: false,
+        reason: `loyalty-bridge has no API access to ${request.shop} (reachable: ${reachable.join(', ') || 'none'})`,
+      };
     const shops = request.shop ? [request.shop] : reachable;
     if (shops.length === 0) return { ok: false, reason: `no ${request.platform} shop is reachable yet` };
     const job: ResyncJob = {
       id: randomUUID(),
       platform: request.platform,
       shops,
-      request: 'orderIds' in request ? { orderIds: request.orderIds } : { since: request.since.toISOString(), ...(request.until ? { until: request.until.toISOString() } : {}) },
+      request:
+        'orderIds' in request
+          ? { orderIds: request.orderIds }
+          : { since: request.since.toISOString(), ...(request.until ? { until: request.until.toISOString() } : {}) },
       status: 'running',
       progress: emptyProgress(),
       startedAt: new Date().toISOString(),
@@ -86,12 +99,17 @@ export class ResyncJobs {
     const save = async (force = false) => {
       if (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = Date.now();
-      await this.#store.putRecord('resync-job', job.id, job).catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save resync progress'));
+      await this.#store
+        .putRecord('resync-job', job.id, job)
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save resync progress'));
     };
     const total = emptyProgress();
     try {
       for (const shop of job.shops) {
-        const orders = 'orderIds' in request ? chosenOrders(source, shop, request.orderIds) : source.fetchOrders(shop, { since: request.since, until: request.until });
+        const orders =
+          'orderIds' in request
+            ? chosenOrders(source, shop, request.orderIds)
+            : source.fetchOrders(shop, { since: request.since, until: request.until });
         const ran = await this.#store.exclusive(`resync:${source.platform}:${shop}`, () =>
           resync(
             orders,
@@ -126,7 +144,9 @@ export class ResyncJobs {
   }
 
   async list(): Promise<ResyncJob[]> {
-    return (await this.#store.listRecords<ResyncJob>('resync-job')).map(({ value }) => value).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+    return (await this.#store.listRecords<ResyncJob>('resync-job'))
+      .map(({ value }) => value)
+      .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   }
 
   async #prune(): Promise<void> {
@@ -148,7 +168,9 @@ function add(done: ResyncProgress, current: ResyncProgress): ResyncProgress {
     unchanged: done.unchanged + current.unchanged,
     failed: done.failed + current.failed,
     errors: [...done.errors, ...current.errors].slice(0, 50),
-    ...(done.expected !== undefined || current.expected !== undefined ? { expected: (done.expected ?? done.fetched) + (current.expected ?? 0) } : {}),
+    ...(done.expected !== undefined || current.expected !== undefined
+      ? { expected: (done.expected ?? done.fetched) + (current.expected ?? 0) }
+      : {}),
   };
 }
 

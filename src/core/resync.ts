@@ -21,7 +21,12 @@ export interface ResyncProgress {
 export const emptyProgress = (): ResyncProgress => ({ fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] });
 
 /** Resyncs and reconciliations are backfill: live deliveries go before them (lanes.ts). A person's resync of a few chosen orders is live. */
-export async function resync(source: AsyncIterable<OrderEvent> & { expected?: number | undefined }, ingest: Pick<Ingest, 'events'>, onProgress?: (progress: ResyncProgress) => void, lane: Lane = 'backfill'): Promise<ResyncProgress> {
+export async function resync(
+  source: AsyncIterable<OrderEvent> & { expected?: number | undefined },
+  ingest: Pick<Ingest, 'events'>,
+  onProgress?: (progress: ResyncProgress) => void,
+  lane: Lane = 'backfill',
+): Promise<ResyncProgress> {
   const progress = emptyProgress();
   try {
     for await (const event of source) {

@@ -10,7 +10,8 @@ export interface SpendBand {
 }
 
 /** Bands sorted by where they start, lowest first. */
-export const sortBands = (bands: readonly SpendBand[]): SpendBand[] => [...bands].sort((a, b) => compareDecimal(a.from, b.from));
+export const sortBands = (bands: readonly SpendBand[]): SpendBand[] =>
+  [...bands].sort((a, b) => compareDecimal(a.from, b.from));
 
 /**
  * The activity for an order of this total: the highest band it reaches, or

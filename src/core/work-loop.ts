@@ -73,7 +73,12 @@ export class WorkLoop<T> {
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
-    this.#leases = new LeaseKeeper({ leaseMs: options.leases.leaseMs, renew: options.leases.renew, logger: options.logger, name: options.name });
+    this.#leases = new LeaseKeeper({
+      leaseMs: options.leases.leaseMs,
+      renew: options.leases.renew,
+      logger: options.logger,
+      name: options.name,
+    });
   }
 
   get inFlight(): number {
@@ -103,7 +108,9 @@ export class WorkLoop<T> {
       return;
     }
     this.#pumping = this.#pump()
-      .catch((error: unknown) => this.#o.logger.error({ err: error, loop: this.#o.name }, 'claiming work failed; trying again shortly'))
+      .catch((error: unknown) =>
+        this.#o.logger.error({ err: error, loop: this.#o.name }, 'claiming work failed; trying again shortly'),
+      )
       .finally(() => {
         this.#pumping = undefined;
         if (this.#again) {
@@ -146,7 +153,14 @@ export class WorkLoop<T> {
           .handle(item, lease)
           .catch(async (error: unknown) => {
             this.#o.logger.error({ err: error, loop: this.#o.name }, 'handling an item failed; it will be tried again');
-            await this.#o.abandon(item, lease).catch((failure: unknown) => this.#o.logger.error({ err: failure, loop: this.#o.name }, 'letting go of an item failed; its lease will run out'));
+            await this.#o
+              .abandon(item, lease)
+              .catch((failure: unknown) =>
+                this.#o.logger.error(
+                  { err: failure, loop: this.#o.name },
+                  'letting go of an item failed; its lease will run out',
+                ),
+              );
           })
           .finally(() => {
             this.#leases.release(lease);

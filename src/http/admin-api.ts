@@ -58,36 +58,75 @@ export function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S
 }
 
 const date = (name: string) =>
-  z.string({ error: `${name} must be a date like 2026-11-01` }).refine((value) => !Number.isNaN(Date.parse(value)), { error: `must be a date like 2026-11-01` }).transform((value) => new Date(value));
-const email = () => z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }));
+  z
+    .string({ error: `${name} must be a date like 2026-11-01` })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: `must be a date like 2026-11-01` })
+    .transform((value) => new Date(value));
+const email = () =>
+  z
+    .string()
+    .trim()
+    .pipe(z.email({ error: 'must be an e-mail address' }));
 /** With its country code: a number without one could be several customers' in several countries. */
-const mobile = () => z.string().trim().regex(/^\+[\d\s().-]{7,20}$/, { error: 'must be a phone number with its country code, like +44 20 7946 0958' });
+const mobile = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+[\d\s().-]{7,20}$/, { error: 'must be a phone number with its country code, like +44 20 7946 0958' });
 const platform = () => z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' });
 const shop = () => z.string().trim().min(1).max(255);
 
 export const orderQuery = z.strictObject({
   platform: platform().optional(),
   shop: shop().optional(),
-  state: z.enum(['new', 'earned', 'approved', 'cancelled', 'void', 'skipped'], { error: 'must be new, earned, approved, cancelled, void or skipped' }).optional(),
+  state: z
+    .enum(['new', 'earned', 'approved', 'cancelled', 'void', 'skipped'], {
+      error: 'must be new, earned, approved, cancelled, void or skipped',
+    })
+    .optional(),
   reason: z.enum(ORDER_REASONS, { error: `must be one of ${ORDER_REASONS.join(', ')}` }).optional(),
   since: date('since').optional(),
   until: date('until').optional(),
   q: z.string().max(200).optional(),
   page: z.coerce.number({ error: 'must be a page number' }).int().min(1, { error: 'must be 1 or more' }).default(1),
-  limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(200, { error: 'must be at most 200' }).default(50),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .max(200, { error: 'must be at most 200' })
+    .default(50),
 });
 
 const resyncBody = z.union(
   [
-    z.strictObject({ platform: z.string().min(1, { error: 'is required' }), shop: shop().optional(), since: date('since'), until: date('until').optional() }),
-    z.strictObject({ platform: z.string().min(1, { error: 'is required' }), shop: shop().optional(), orderIds: z.array(z.string().regex(/^\d{1,40}$/, { error: 'must be order ids as digits' })).min(1).max(500) }),
+    z.strictObject({
+      platform: z.string().min(1, { error: 'is required' }),
+      shop: shop().optional(),
+      since: date('since'),
+      until: date('until').optional(),
+    }),
+    z.strictObject({
+      platform: z.string().min(1, { error: 'is required' }),
+      shop: shop().optional(),
+      orderIds: z
+        .array(z.string().regex(/^\d{1,40}$/, { error: 'must be order ids as digits' }))
+        .min(1)
+        .max(500),
+    }),
   ],
   { error: 'give since (and until), or orderIds' },
 );
 
 const customerQuery = z
-  .strictObject({ email: email().optional(), mobile: mobile().optional(), type: z.enum(TRANSACTION_TYPES, { error: 'must be earn, redeem, all or ledger' }).default('all') })
-  .refine((query) => query.email !== undefined || query.mobile !== undefined, { error: 'give email or mobile', path: ['email'] });
+  .strictObject({
+    email: email().optional(),
+    mobile: mobile().optional(),
+    type: z.enum(TRANSACTION_TYPES, { error: 'must be earn, redeem, all or ledger' }).default('all'),
+  })
+  .refine((query) => query.email !== undefined || query.mobile !== undefined, {
+    error: 'give email or mobile',
+    path: ['email'],
+  });
 
 /** Who a privacy request is about: at least an e-mail, a phone or order ids; optionally one platform and shop. */
 const customerMatch = z
@@ -96,9 +135,20 @@ const customerMatch = z
     phone: mobile().optional(),
     platform: platform().optional(),
     shop: shop().optional(),
-    orderIds: z.union([z.array(z.string().regex(/^\d{1,40}$/)), z.string().regex(/^\d{1,40}(,\d{1,40})*$/).transform((ids) => ids.split(','))]).optional(),
+    orderIds: z
+      .union([
+        z.array(z.string().regex(/^\d{1,40}$/)),
+        z
+          .string()
+          .regex(/^\d{1,40}(,\d{1,40})*$/)
+          .transform((ids) => ids.split(',')),
+      ])
+      .optional(),
   })
-  .refine((body) => body.email !== undefined || body.phone !== undefined || (body.orderIds?.length ?? 0) > 0, { error: 'give email, phone or orderIds', path: ['email'] })
+  .refine((body) => body.email !== undefined || body.phone !== undefined || (body.orderIds?.length ?? 0) > 0, {
+    error: 'give email, phone or orderIds',
+    path: ['email'],
+  })
   .refine((body) => !body.shop || body.platform, { error: 'give the platform of the shop', path: ['platform'] });
 
 const toMatch = (body: z.output<typeof customerMatch>): CustomerMatch => ({
@@ -109,9 +159,19 @@ const toMatch = (body: z.output<typeof customerMatch>): CustomerMatch => ({
   orderIds: body.orderIds ?? [],
 });
 
-const shopifyInstall = z.strictObject({ shop: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' }) });
+const shopifyInstall = z.strictObject({
+  shop: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' }),
+});
 
-const shopErase = z.strictObject({ platform: platform(), shop: shop(), confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }) });
+const shopErase = z.strictObject({
+  platform: platform(),
+  shop: shop(),
+  confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }),
+});
 
 const earnAdjustment = z.strictObject({
   activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }),
@@ -123,7 +183,10 @@ const earnAdjustment = z.strictObject({
 });
 
 const giveBackBody = z.strictObject({
-  activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }).optional(),
+  activityId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' })
+    .optional(),
   reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500).optional(),
 });
 
@@ -131,10 +194,16 @@ const redeemAdjustment = z
   .strictObject({
     email: email().optional(),
     mobile: mobile().optional(),
-    points: z.number({ error: 'must be a whole number of points' }).int({ error: 'must be a whole number of points' }).positive({ error: 'must be more than 0' }),
+    points: z
+      .number({ error: 'must be a whole number of points' })
+      .int({ error: 'must be a whole number of points' })
+      .positive({ error: 'must be more than 0' }),
     reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
   })
-  .refine((body) => body.email !== undefined || body.mobile !== undefined, { error: 'give email or mobile', path: ['email'] });
+  .refine((body) => body.email !== undefined || body.mobile !== undefined, {
+    error: 'give email or mobile',
+    path: ['email'],
+  });
 
 export function adminApi(parts: AdminApiParts): express.Router {
   const { engine, platforms, resyncJobs, client, health, activity, logger } = parts;
@@ -195,7 +264,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
   });
   router.post('/orders/:key/give-back-redeemed', async (req, res) => {
     const body = read(giveBackBody, req.body);
-    const result = await engine.redeemedPoints.giveBack(String(req.params.key), { by: parts.tokenLabel, reason: body.reason, activityId: body.activityId });
+    const result = await engine.redeemedPoints.giveBack(String(req.params.key), {
+      by: parts.tokenLabel,
+      reason: body.reason,
+      activityId: body.activityId,
+    });
     switch (result.kind) {
       case 'given':
         return void res.status(201).json({ adjustment: result.adjustment });
@@ -217,7 +290,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.post('/resync', async (req, res) => {
     const body = read(resyncBody, req.body);
     const started = await resyncJobs.start(body);
-    if (!started.ok) throw new BadInput(started.reason.startsWith('loyalty-bridge has no API access to') ? 'shop' : 'platform', started.reason);
+    if (!started.ok)
+      throw new BadInput(
+        started.reason.startsWith('loyalty-bridge has no API access to') ? 'shop' : 'platform',
+        started.reason,
+      );
     res.status(202).location(`/admin/api/resync/${started.job.id}`).json({ job: started.job });
   });
   router.get('/resync', async (_req, res) => {
@@ -252,7 +329,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const letter = await store.getDeadLetter(String(req.params.id));
     if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
     const result = await engine.retryDeadLetter(letter);
-    logger.info({ deadLetter: letter.id, kind: letter.kind, retried: result.retried, by: parts.tokenLabel }, 'dead letter retried');
+    logger.info(
+      { deadLetter: letter.id, kind: letter.kind, retried: result.retried, by: parts.tokenLabel },
+      'dead letter retried',
+    );
     res.status(result.retried ? 200 : 409).json(result);
   });
   router.delete('/dead-letters/:id', async (req, res) => {
@@ -264,7 +344,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   router.get('/customers/points', async (req, res) => {
     const query = read(customerQuery, req.query);
-    const result = await client.transactions({ type: query.type, ...(query.email ? { email: query.email } : { mobile: query.mobile ?? '' }) });
+    const result = await client.transactions({
+      type: query.type,
+      ...(query.email ? { email: query.email } : { mobile: query.mobile ?? '' }),
+    });
     res.json({ type: query.type, ...result.data });
   });
 
@@ -273,7 +356,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const match = toMatch(read(customerMatch, req.query));
     const data = await privacy.exportCustomer(match);
     await privacy.noteExport(match, 'admin');
-    res.set('content-disposition', 'attachment; filename="customer-data.json"').json({ exportedAt: new Date().toISOString(), request: { platform: match.platform ?? null, shop: match.shop ?? null }, ...data });
+    res.set('content-disposition', 'attachment; filename="customer-data.json"').json({
+      exportedAt: new Date().toISOString(),
+      request: { platform: match.platform ?? null, shop: match.shop ?? null },
+      ...data,
+    });
   });
   router.post('/customers/erase', async (req, res) => {
     const report = await privacy.eraseCustomer(toMatch(read(customerMatch, req.body)), 'admin');
@@ -311,13 +398,22 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/shopify/shops', async (_req, res) => {
     const shopify = platforms.shopify;
     if (!shopify) return void res.json({ canInstall: false, shops: [] });
-    const shops = await Promise.all((await shopify.access.shops()).map(async (each) => ({ ...(await shopify.access.describe(each)), allowed: (await platforms.shopifyAllowed?.check(each))?.allowed ?? false })));
+    const shops = await Promise.all(
+      (await shopify.access.shops()).map(async (each) => ({
+        ...(await shopify.access.describe(each)),
+        allowed: (await platforms.shopifyAllowed?.check(each))?.allowed ?? false,
+      })),
+    );
     res.json({ canInstall: shopify.access.canInstall && Boolean(shopify.appUrl), shops });
   });
   // The operator starts an install from the dashboard: that makes the shop one of the bridge's; the page then goes to /shopify/auth.
   router.post('/shopify/installs', async (req, res) => {
     const { shop: wanted } = read(shopifyInstall, req.body);
-    if (!platforms.shopify?.access.canInstall || !platforms.shopify.appUrl || !platforms.shopifyAllowed) throw new BadInput('shop', 'installing needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL (or PUBLIC_URL)');
+    if (!platforms.shopify?.access.canInstall || !platforms.shopify.appUrl || !platforms.shopifyAllowed)
+      throw new BadInput(
+        'shop',
+        'installing needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL (or PUBLIC_URL)',
+      );
     await platforms.shopifyAllowed.allowByOperator(wanted, parts.tokenLabel);
     logger.info({ shop: wanted, by: parts.tokenLabel }, 'the operator started a Shopify install: the shop is allowed');
     res.status(201).json({ shop: wanted, next: `/shopify/auth?shop=${encodeURIComponent(wanted)}` });
@@ -328,13 +424,18 @@ export function adminApi(parts: AdminApiParts): express.Router {
   });
   router.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });
-    if (error.type === 'entity.parse.failed') return void res.status(400).json({ error: 'body: is not valid JSON', field: 'body' });
+    if (error.type === 'entity.parse.failed')
+      return void res.status(400).json({ error: 'body: is not valid JSON', field: 'body' });
     if (error.type === 'entity.too.large') return void res.status(413).json({ error: 'the body is too large' });
     if (error instanceof LoyaltyError) {
       // The service's own words, never our credentials. Refused: 422 (the request was fine, the service said no); unreachable: 502.
-      return void res.status(error.retryable ? 502 : 422).json({ error: error.message, service: { httpStatus: error.httpStatus, message: error.serviceMessage, detail: error.detail } });
+      return void res.status(error.retryable ? 502 : 422).json({
+        error: error.message,
+        service: { httpStatus: error.httpStatus, message: error.serviceMessage, detail: error.detail },
+      });
     }
-    if (error.status && error.status >= 400 && error.status < 500) return void res.status(error.status).json({ error: 'the request could not be read' });
+    if (error.status && error.status >= 400 && error.status < 500)
+      return void res.status(error.status).json({ error: 'the request could not be read' });
     logger.error({ err: error }, 'admin API error');
     res.status(500).json({ error: 'internal error' });
   });
@@ -343,17 +444,26 @@ export function adminApi(parts: AdminApiParts): express.Router {
   function adjusted(res: Response, { adjustment, error, deadLetter }: Awaited<ReturnType<typeof adjustments.earn>>) {
     if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
     const refused = error instanceof LoyaltyError && !error.retryable;
-    res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment, ...(deadLetter ? { deadLetter: deadLetter.id } : {}) });
+    res
+      .status(refused ? 422 : 502)
+      .json({ error: adjustment.message, adjustment, ...(deadLetter ? { deadLetter: deadLetter.id } : {}) });
   }
 
   async function reconciledState() {
-    const states = await store.listRecords<ReconciliationState & { platform?: string; shop?: string }>('reconciliation');
+    const states = await store.listRecords<ReconciliationState & { platform?: string; shop?: string }>(
+      'reconciliation',
+    );
     const result: Record<string, ReconciliationState & { platform: string; shop: string | null }> = {};
     for (const source of platforms.sources) {
       const shops = await source.shops().catch(() => [] as string[]);
       for (const each of shops.length > 0 ? shops : ['']) {
         const state = states.find(({ id }) => id === reconciliationId(source.platform, each))?.value;
-        result[shops.length > 1 ? reconciliationId(source.platform, each) : source.platform] = { platform: source.platform, shop: each || null, highWaterMark: state?.highWaterMark ?? null, lastRun: state?.lastRun ?? null };
+        result[shops.length > 1 ? reconciliationId(source.platform, each) : source.platform] = {
+          platform: source.platform,
+          shop: each || null,
+          highWaterMark: state?.highWaterMark ?? null,
+          lastRun: state?.lastRun ?? null,
+        };
       }
     }
     return result;
@@ -364,7 +474,9 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
     // From the counts the store keeps, not a scan of the orders.
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
-    return PLATFORMS.filter((name) => platforms.adapters[name] || platforms.sources.some((source) => source.platform === name)).map((name) => ({
+    return PLATFORMS.filter(
+      (name) => platforms.adapters[name] || platforms.sources.some((source) => source.platform === name),
+    ).map((name) => ({
       platform: name,
       webhooks: Boolean(platforms.adapters[name]),
       api: platforms.sources.some((source) => source.platform === name),

@@ -13,7 +13,10 @@ export function requireAdminToken(token: string | undefined) {
     const header = req.get('authorization') ?? '';
     const given = /^Bearer\s+(.+)$/i.exec(header)?.[1] ?? '';
     if (!sameSecret(given, token)) {
-      res.status(401).set('www-authenticate', 'Bearer').json({ error: 'a valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>)' });
+      res
+        .status(401)
+        .set('www-authenticate', 'Bearer')
+        .json({ error: 'a valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>)' });
       return;
     }
     next();

@@ -28,7 +28,13 @@ export interface AdminStoresParts {
   logger: Logger;
 }
 
-const connectBody = z.strictObject({ store: z.string({ error: 'give the store address, like https://store.example' }).trim().min(1, { error: 'give the store address, like https://store.example' }).max(500) });
+const connectBody = z.strictObject({
+  store: z
+    .string({ error: 'give the store address, like https://store.example' })
+    .trim()
+    .min(1, { error: 'give the store address, like https://store.example' })
+    .max(500),
+});
 
 export interface StoreView {
   platform: 'woocommerce' | 'bigcommerce';
@@ -46,8 +52,11 @@ export interface StoreView {
 
 /** Every store as the admin API shows it: no key, token or secret. */
 export async function storeViews(store: LedgerStore, platforms: Platforms): Promise<StoreView[]> {
-  const health = async (platform: string, shop: string) => (await store.getRecord<SubscriptionHealth>('platform-health', reconciliationId(platform, shop))) ?? null;
-  const reconciled = async (platform: string, shop: string) => (await store.getRecord<ReconciliationState>('reconciliation', reconciliationId(platform, shop)))?.lastRun?.finishedAt ?? null;
+  const health = async (platform: string, shop: string) =>
+    (await store.getRecord<SubscriptionHealth>('platform-health', reconciliationId(platform, shop))) ?? null;
+  const reconciled = async (platform: string, shop: string) =>
+    (await store.getRecord<ReconciliationState>('reconciliation', reconciliationId(platform, shop)))?.lastRun
+      ?.finishedAt ?? null;
   const views: StoreView[] = [];
   for (const each of await platforms.woocommerce.list()) {
     views.push({
@@ -63,7 +72,17 @@ export async function storeViews(store: LedgerStore, platforms: Platforms): Prom
     });
   }
   for (const each of await platforms.bigcommerce.list()) {
-    views.push({ platform: 'bigcommerce', shop: each.shop, url: null, via: each.via, connectedAt: each.installedAt, keyPermissions: null, authMode: null, subscriptions: await health('bigcommerce', each.shop), reconciledAt: await reconciled('bigcommerce', each.shop) });
+    views.push({
+      platform: 'bigcommerce',
+      shop: each.shop,
+      url: null,
+      via: each.via,
+      connectedAt: each.installedAt,
+      keyPermissions: null,
+      authMode: null,
+      subscriptions: await health('bigcommerce', each.shop),
+      reconciledAt: await reconciled('bigcommerce', each.shop),
+    });
   }
   return views;
 }
@@ -74,26 +93,45 @@ export function adminStores({ token, store, platforms, appName, logger }: AdminS
   router.use(express.json({ limit: '10kb' }));
 
   router.get('/', async (_req, res) => {
-    res.json({ stores: await storeViews(store, platforms), woocommerceConnect: { possible: !wooConnectProblem(platforms.publicUrl), problem: wooConnectProblem(platforms.publicUrl) ?? null } });
+    res.json({
+      stores: await storeViews(store, platforms),
+      woocommerceConnect: {
+        possible: !wooConnectProblem(platforms.publicUrl),
+        problem: wooConnectProblem(platforms.publicUrl) ?? null,
+      },
+    });
   });
 
   router.post('/woocommerce/connect', async (req, res) => {
     const parsed = connectBody.safeParse(req.body ?? {});
-    if (!parsed.success) return void res.status(400).json({ error: `store: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, field: 'store' });
+    if (!parsed.success)
+      return void res
+        .status(400)
+        .json({ error: `store: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, field: 'store' });
     const problem = wooConnectProblem(platforms.publicUrl);
     if (problem) return void res.status(409).json({ error: problem });
     try {
-      const began = await beginWooConnect(store, parsed.data.store, { publicUrl: platforms.publicUrl!, appName, returnPath: '/admin/', addresses: platforms.storeAddresses });
-      logger.info({ platform: 'woocommerce', shop: began.shop }, 'a WooCommerce connect was started; waiting for the merchant to approve it in WordPress');
+      const began = await beginWooConnect(store, parsed.data.store, {
+        publicUrl: platforms.publicUrl!,
+        appName,
+        returnPath: '/admin/',
+        addresses: platforms.storeAddresses,
+      });
+      logger.info(
+        { platform: 'woocommerce', shop: began.shop },
+        'a WooCommerce connect was started; waiting for the merchant to approve it in WordPress',
+      );
       res.status(201).json(began);
     } catch (error) {
-      if (error instanceof StoreAddressError) return void res.status(400).json({ error: `store: ${error.message}`, field: 'store' });
+      if (error instanceof StoreAddressError)
+        return void res.status(400).json({ error: `store: ${error.message}`, field: 'store' });
       throw error;
     }
   });
 
   router.use((error: Error, _req: Request, res: Response, _next: NextFunction) => {
-    if ((error as { type?: string }).type === 'entity.parse.failed') return void res.status(400).json({ error: 'body: is not valid JSON', field: 'body' });
+    if ((error as { type?: string }).type === 'entity.parse.failed')
+      return void res.status(400).json({ error: 'body: is not valid JSON', field: 'body' });
     logger.error({ err: error }, 'admin stores API error');
     res.status(500).json({ error: 'internal error' });
   });

@@ -39,7 +39,9 @@ export interface HttpAppParts {
 /** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
 export function createHttpHandler(parts: HttpAppParts): RequestListener {
   const app = createHttpApp(parts);
-  const webhooks = new Map(Object.entries(parts.webhooks ?? {}).map(([platform, handler]) => [`/webhooks/${platform}`, handler]));
+  const webhooks = new Map(
+    Object.entries(parts.webhooks ?? {}).map(([platform, handler]) => [`/webhooks/${platform}`, handler]),
+  );
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0]?.replace(/\/$/, '') ?? '';
     const webhook = webhooks.get(path);
@@ -66,9 +68,14 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
         // Health probes and scrapes every few seconds would drown the log.
         autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
         // Successful requests at debug: each webhook already logs one info line with its result.
-        customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'debug'),
+        customLogLevel: (_req, res, error) =>
+          error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'debug',
         serializers: {
-          req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+          req: (req: { id: unknown; method: string; url: string }) => ({
+            id: req.id,
+            method: req.method,
+            url: req.url.split('?')[0],
+          }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
       }),

@@ -23,9 +23,21 @@
 // late, is 401 and changes nothing.
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
-import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from '../../adapters/bigcommerce/app-token.ts';
-import { CallbackPayloads, type BigCommerceCallback, type PayloadUse } from '../../adapters/bigcommerce/callback-payloads.ts';
-import { SIGNED_PAYLOAD_LEEWAY_SECONDS, verifySignedPayload, type SignedPayloadClaims } from '../../adapters/bigcommerce/signed-payload.ts';
+import {
+  BigCommerceAuthError,
+  exchangeBigCommerceCode,
+  storeHashOfContext,
+} from '../../adapters/bigcommerce/app-token.ts';
+import {
+  CallbackPayloads,
+  type BigCommerceCallback,
+  type PayloadUse,
+} from '../../adapters/bigcommerce/callback-payloads.ts';
+import {
+  SIGNED_PAYLOAD_LEEWAY_SECONDS,
+  verifySignedPayload,
+  type SignedPayloadClaims,
+} from '../../adapters/bigcommerce/signed-payload.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
@@ -56,7 +68,8 @@ export interface BigCommerceApp {
   stop(): Promise<void>;
 }
 
-type Verified = { ok: true; claims: SignedPayloadClaims; use: Extract<PayloadUse, { ok: true }> } | { ok: false; reason: string };
+type Verified =
+  { ok: true; claims: SignedPayloadClaims; use: Extract<PayloadUse, { ok: true }> } | { ok: false; reason: string };
 
 export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
@@ -64,9 +77,18 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const base = parts.publicUrl.replace(/\/+$/, '');
   const dashboardUrl = `${base}/admin/`;
   const payloads = new CallbackPayloads({ store: parts.store, leewaySeconds: SIGNED_PAYLOAD_LEEWAY_SECONDS });
-  const uninstalls = new UninstallChecks({ store: parts.store, stores: parts.stores, logger, ...parts.uninstallChecks });
+  const uninstalls = new UninstallChecks({
+    store: parts.store,
+    stores: parts.stores,
+    logger,
+    ...parts.uninstallChecks,
+  });
   const installState = (storeHash: string, state: Omit<ShopState, 'platform' | 'shop'>) =>
-    parts.store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, { platform: 'bigcommerce', shop: storeHash, ...state });
+    parts.store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, {
+      platform: 'bigcommerce',
+      shop: storeHash,
+      ...state,
+    });
   if (!parts.allowed.configured) {
     logger.warn(
       { platform: 'bigcommerce' },
@@ -79,14 +101,27 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     const jwt = typeof req.query.signed_payload_jwt === 'string' ? req.query.signed_payload_jwt : undefined;
     const verified = await verifySignedPayload(jwt, { clientId: parts.clientId, clientSecret: parts.clientSecret });
     if (!verified.ok) {
-      logger.warn({ platform: 'bigcommerce', callback, refusal: verified.refusal }, `a BigCommerce ${callback} callback was refused`);
+      logger.warn(
+        { platform: 'bigcommerce', callback, refusal: verified.refusal },
+        `a BigCommerce ${callback} callback was refused`,
+      );
       return verified;
     }
     const { storeHash, jti, expiresAt } = verified.claims;
     const use = await payloads.use(jti, expiresAt, callback);
-    void payloads.pruneIfDue().catch((error: unknown) => logger.warn({ err: error }, 'could not delete the records of expired BigCommerce payloads; a later callback tries again'));
+    void payloads
+      .pruneIfDue()
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error },
+          'could not delete the records of expired BigCommerce payloads; a later callback tries again',
+        ),
+      );
     if (!use.ok) {
-      const why = use.refusal === 'used_elsewhere' ? 'its payload was used at another callback' : 'its payload was first used there too long ago';
+      const why =
+        use.refusal === 'used_elsewhere'
+          ? 'its payload was used at another callback'
+          : 'its payload was first used there too long ago';
       const fields = { platform: 'bigcommerce', callback, shop: storeHash, usedAt: use.usedAt, refusal: use.refusal };
       logger.warn(fields, `a BigCommerce ${callback} callback was refused: ${why}`);
       return { ok: false, reason: use.reason };
@@ -95,27 +130,66 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   };
 
   router.get('/auth', async (req: Request, res: Response) => {
-    const [code, scope, context] = ['code', 'scope', 'context'].map((name) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : ''));
+    const [code, scope, context] = ['code', 'scope', 'context'].map((name) =>
+      typeof req.query[name] === 'string' ? (req.query[name] as string) : '',
+    );
     const storeHash = storeHashOfContext(context ?? '');
-    if (!code || !storeHash) return sendPage(res, 400, 'This install link is not complete', paragraph('Start the install again from the BigCommerce control panel (Apps).'));
+    if (!code || !storeHash)
+      return sendPage(
+        res,
+        400,
+        'This install link is not complete',
+        paragraph('Start the install again from the BigCommerce control panel (Apps).'),
+      );
     // Before the code is used: a store the bridge does not serve gets no token kept, and no hooks.
     const allowance = await parts.allowed.check(storeHash);
     if (!allowance.allowed) {
-      logger.warn({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce install from a store this bridge does not serve was refused');
+      logger.warn(
+        { platform: 'bigcommerce', shop: storeHash },
+        'a BigCommerce install from a store this bridge does not serve was refused',
+      );
       return sendPage(res, 403, 'This store may not install the app', paragraph(`${allowance.reason}.`));
     }
     let token;
     try {
       const redirectUri = `${base}${BIGCOMMERCE_AUTH_PATH}`;
-      token = await exchangeBigCommerceCode({ loginUrl: parts.loginUrl, clientId: parts.clientId, clientSecret: parts.clientSecret, redirectUri, code, scope: scope ?? '', context: context! });
+      token = await exchangeBigCommerceCode({
+        loginUrl: parts.loginUrl,
+        clientId: parts.clientId,
+        clientSecret: parts.clientSecret,
+        redirectUri,
+        code,
+        scope: scope ?? '',
+        context: context!,
+      });
     } catch (error) {
       if (!(error instanceof BigCommerceAuthError)) throw error;
-      logger.warn({ platform: 'bigcommerce', shop: storeHash, reason: error.message }, 'a BigCommerce install could not be completed');
-      return sendPage(res, error.refused ? 400 : 502, error.refused ? 'BigCommerce did not accept this install' : 'BigCommerce did not answer', paragraph(error.refused ? `${error.message}. Start the install again from the control panel; if it keeps failing, check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET.` : 'Try the install again in a minute.'));
+      logger.warn(
+        { platform: 'bigcommerce', shop: storeHash, reason: error.message },
+        'a BigCommerce install could not be completed',
+      );
+      return sendPage(
+        res,
+        error.refused ? 400 : 502,
+        error.refused ? 'BigCommerce did not accept this install' : 'BigCommerce did not answer',
+        paragraph(
+          error.refused
+            ? `${error.message}. Start the install again from the control panel; if it keeps failing, check BIGCOMMERCE_CLIENT_ID and BIGCOMMERCE_CLIENT_SECRET.`
+            : 'Try the install again in a minute.',
+        ),
+      );
     }
     if (token.storeHash !== storeHash) {
-      logger.warn({ platform: 'bigcommerce', shop: storeHash, answeredFor: token.storeHash }, 'BigCommerce answered an install for another store than the link named; nothing was kept');
-      return sendPage(res, 400, 'BigCommerce did not accept this install', paragraph('Start the install again from the BigCommerce control panel (Apps).'));
+      logger.warn(
+        { platform: 'bigcommerce', shop: storeHash, answeredFor: token.storeHash },
+        'BigCommerce answered an install for another store than the link named; nothing was kept',
+      );
+      return sendPage(
+        res,
+        400,
+        'BigCommerce did not accept this install',
+        paragraph('Start the install again from the BigCommerce control panel (Apps).'),
+      );
     }
     const now = new Date().toISOString();
     const before = await parts.stores.existing(storeHash);
@@ -131,18 +205,46 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     });
     // Rewritten whole: a pending uninstall check ends with the reinstall.
     await installState(storeHash, { uninstalledAt: null, installedAt: now });
-    logger.info({ platform: 'bigcommerce', shop: storeHash, scope: token.scope, allowed: allowance.why }, 'BigCommerce app installed');
-    await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl, notice: 'Installed. The bridge is creating its hooks and reading the last day’s orders; reload in a minute to see them.' });
-    void parts.onInstalled(storeHash).catch((error: unknown) => logger.warn({ err: error, shop: storeHash }, 'could not set the installed store up yet; the next reconciliation tries again'));
+    logger.info(
+      { platform: 'bigcommerce', shop: storeHash, scope: token.scope, allowed: allowance.why },
+      'BigCommerce app installed',
+    );
+    await sendStorePage(res, {
+      store: parts.store,
+      platform: 'bigcommerce',
+      shop: storeHash,
+      dashboardUrl,
+      notice:
+        'Installed. The bridge is creating its hooks and reading the last day’s orders; reload in a minute to see them.',
+    });
+    void parts
+      .onInstalled(storeHash)
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, shop: storeHash },
+          'could not set the installed store up yet; the next reconciliation tries again',
+        ),
+      );
   });
 
   router.get('/load', async (req: Request, res: Response) => {
     const verified = await verify(req, 'load');
     if (!verified.ok) {
-      return sendPage(res, 401, 'This link could not be verified', `${paragraph(`${verified.reason}.`)}${paragraph('Open the app again from the BigCommerce control panel.')}`);
+      return sendPage(
+        res,
+        401,
+        'This link could not be verified',
+        `${paragraph(`${verified.reason}.`)}${paragraph('Open the app again from the BigCommerce control panel.')}`,
+      );
     }
     const { storeHash } = verified.claims;
-    if (!(await parts.stores.get(storeHash))) return sendPage(res, 404, 'The app is not installed on this store', paragraph('Install it again from the BigCommerce control panel (Apps).'));
+    if (!(await parts.stores.get(storeHash)))
+      return sendPage(
+        res,
+        404,
+        'The app is not installed on this store',
+        paragraph('Install it again from the BigCommerce control panel (Apps).'),
+      );
     await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl });
   });
 
@@ -152,13 +254,22 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     const { storeHash, jti } = verified.claims;
     // A replay (or BigCommerce calling twice) must not move the uninstall's time, nor spend the store's API budget on another check.
     if (verified.use.again && verified.use.handled) {
-      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall payload acted on before came again: answered, not acted on');
-      return void res.json({ result: 'already_handled', reason: 'this uninstall was acted on when its payload first came' });
+      logger.info(
+        { platform: 'bigcommerce', shop: storeHash },
+        'a BigCommerce uninstall payload acted on before came again: answered, not acted on',
+      );
+      return void res.json({
+        result: 'already_handled',
+        reason: 'this uninstall was acted on when its payload first came',
+      });
     }
     const outcome = await uninstalls.confirm(storeHash);
     await payloads.handled(jti);
     if (outcome.kind === 'uninstalled') {
-      logger.info({ platform: 'bigcommerce', shop: storeHash, why: outcome.why }, 'BigCommerce app uninstalled; the store’s token is forgotten');
+      logger.info(
+        { platform: 'bigcommerce', shop: storeHash, why: outcome.why },
+        'BigCommerce app uninstalled; the store’s token is forgotten',
+      );
       return void res.json({ result: 'uninstalled' });
     }
     if (outcome.kind === 'app_forgotten') {
@@ -169,11 +280,17 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       return void res.json({ result: 'uninstalled' });
     }
     if (outcome.kind === 'superseded') {
-      logger.info({ platform: 'bigcommerce', shop: storeHash }, 'a BigCommerce uninstall callback found the app installed again meanwhile: the new install stays');
+      logger.info(
+        { platform: 'bigcommerce', shop: storeHash },
+        'a BigCommerce uninstall callback found the app installed again meanwhile: the new install stays',
+      );
       return void res.json({ result: 'superseded', reason: 'the app was installed again meanwhile' });
     }
     // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
-    res.json({ result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' });
+    res.json({
+      result: 'pending',
+      reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later',
+    });
   });
 
   router.get('/remove_user', async (req: Request, res: Response) => {

@@ -65,7 +65,8 @@ async function readWithin(req: IncomingMessage, maxBytes: number, deadline: Abor
   try {
     return { ok: true, body: await reading };
   } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large') return { ok: false, status: 413, reason: 'too_large' };
+    if ((error as { type?: string }).type === 'entity.too.large')
+      return { ok: false, status: 413, reason: 'too_large' };
     return tooSlow ? { ok: false, status: 408, reason: 'too_slow' } : { ok: false, status: 400, reason: 'unreadable' };
   } finally {
     clearTimeout(idle);

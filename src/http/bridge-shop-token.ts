@@ -28,17 +28,30 @@ export function bridgeShopTokens(secrets: readonly string[], now: () => number =
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
   return {
     mint(shop) {
-      const payload = Buffer.from(JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS })).toString(
+        'base64url',
+      );
       return `${PREFIX}${payload}.${mac(keys[0]!, payload).toString('base64url')}`;
     },
     verify(token) {
       if (!isBridgeShopToken(token)) return undefined;
       const [payload = '', given = ''] = token.slice(PREFIX.length).split('.');
       const signature = Buffer.from(given, 'base64url');
-      if (!keys.some((key) => { const expected = mac(key, payload); return expected.length === signature.length && timingSafeEqual(expected, signature); })) return undefined;
+      if (
+        !keys.some((key) => {
+          const expected = mac(key, payload);
+          return expected.length === signature.length && timingSafeEqual(expected, signature);
+        })
+      )
+        return undefined;
       try {
-        const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { shop?: unknown; exp?: unknown };
-        return typeof claims.shop === 'string' && typeof claims.exp === 'number' && claims.exp > now() ? claims.shop : undefined;
+        const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+          shop?: unknown;
+          exp?: unknown;
+        };
+        return typeof claims.shop === 'string' && typeof claims.exp === 'number' && claims.exp > now()
+          ? claims.shop
+          : undefined;
       } catch {
         return undefined;
       }

@@ -15,7 +15,8 @@ const ASSETS = fileURLToPath(new URL('./dashboard/', import.meta.url));
 /** Shopify's App Bridge, which must be the page's first script, loaded as is (no async, defer or module). */
 export const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.js';
 
-const OPERATOR_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const OPERATOR_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /**
  * Inside the Shopify admin: framed only by the shop's own admin (Shopify
@@ -42,13 +43,18 @@ export function dashboard(): express.Router {
 let template: string | undefined;
 
 /** A page inside a shop's admin never carries the operator's sign-in form: the merchant is signed in by Shopify. */
-const withoutOperatorSignIn = (page: string) => page.replace(/<!-- operator sign-in -->[\s\S]*?<!-- \/operator sign-in -->/, '');
+const withoutOperatorSignIn = (page: string) =>
+  page.replace(/<!-- operator sign-in -->[\s\S]*?<!-- \/operator sign-in -->/, '');
 
 /** The dashboard page for one shop inside the Shopify admin, as the App URL answers it. */
 export function sendEmbeddedPage(res: Response, { shop, apiKey }: { shop: string; apiKey: string }): void {
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
   // The page is served from the App URL, its files from /admin/.
-  const head = ['<base href="/admin/">', `<meta name="shopify-api-key" content="${escapeHtml(apiKey)}">`, `<script src="${APP_BRIDGE_URL}"></script>`].join('\n  ');
+  const head = [
+    '<base href="/admin/">',
+    `<meta name="shopify-api-key" content="${escapeHtml(apiKey)}">`,
+    `<script src="${APP_BRIDGE_URL}"></script>`,
+  ].join('\n  ');
   res
     .status(200)
     .type('html')

@@ -6,8 +6,19 @@ import type { Response } from 'express';
 /** Text made safe for HTML, in an element or an attribute. */
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-export function plainPage(res: Response, status: number, title: string, text: string, { framedBy }: { framedBy?: string } = {}): void {
+export function plainPage(
+  res: Response,
+  status: number,
+  title: string,
+  text: string,
+  { framedBy }: { framedBy?: string } = {},
+): void {
   const frameAncestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : "'none'";
-  res.status(status).type('html').set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`);
-  res.send(`<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`);
+  res
+    .status(status)
+    .type('html')
+    .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`);
+  res.send(
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`,
+  );
 }

@@ -28,7 +28,10 @@ async function ledgerCheck({ store, dataDir }: ReadinessParts): Promise<Readines
     return { ok: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return { ok: false, detail: dataDir ? `DATA_DIR is not writable (${code})` : `the database does not answer (${code})` };
+    return {
+      ok: false,
+      detail: dataDir ? `DATA_DIR is not writable (${code})` : `the database does not answer (${code})`,
+    };
   }
 }
 
@@ -38,7 +41,13 @@ export async function readiness(parts: ReadinessParts): Promise<Readiness> {
     ledger: await ledgerCheck(parts),
     upstream: upstream.credentialsRefused
       ? { ok: false, detail: 'the loyalty service refuses our credentials: check LOYALTY_API_KEY and LOYALTY_BRAND_ID' }
-      : { ok: true, detail: upstream.consecutiveFailures > 0 ? `in backoff after ${upstream.consecutiveFailures} failed calls` : 'reachable' },
+      : {
+          ok: true,
+          detail:
+            upstream.consecutiveFailures > 0
+              ? `in backoff after ${upstream.consecutiveFailures} failed calls`
+              : 'reachable',
+        },
     // Draining: still accepting, but a load balancer should send elsewhere before we stop.
     accepting: parts.gate.open && !parts.gate.draining ? { ok: true } : { ok: false, detail: 'stopping' },
   };

@@ -37,7 +37,8 @@ export function shopAdminApi({ store, shopify, logger }: ShopAdminApiParts): exp
   router.get('/orders/:key', async (req, res) => {
     const order = await store.getOrder(String(req.params.key));
     // Another shop's order is answered as if it did not exist.
-    if (!order || order.platform !== 'shopify' || order.shop !== shopOf(res)) return void res.status(404).json({ error: `no order ${req.params.key}` });
+    if (!order || order.platform !== 'shopify' || order.shop !== shopOf(res))
+      return void res.status(404).json({ error: `no order ${req.params.key}` });
     res.json({ order });
   });
 
@@ -46,7 +47,9 @@ export function shopAdminApi({ store, shopify, logger }: ShopAdminApiParts): exp
   });
 
   router.use((_req, res) => {
-    res.status(403).json({ error: "a shop's sign-in shows that shop's orders; the rest is for the bridge's operator (ADMIN_TOKEN)" });
+    res.status(403).json({
+      error: "a shop's sign-in shows that shop's orders; the rest is for the bridge's operator (ADMIN_TOKEN)",
+    });
   });
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });

@@ -28,7 +28,8 @@ export interface ShopCallerParts {
   logger: Logger;
 }
 
-type Identified = { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string; retryWithNewToken?: true };
+type Identified =
+  { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string; retryWithNewToken?: true };
 
 /** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
 export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
@@ -42,8 +43,11 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
   async function identify(token: string): Promise<Identified> {
     if (isBridgeShopToken(token)) {
       const shop = bridgeTokens.verify(token);
-      if (!shop) return { ok: false, status: 401, error: 'this sign-in has ended: open the app again from your Shopify admin' };
-      return (await allowed.check(shop)).allowed ? { ok: true, shop } : { ok: false, status: 403, error: 'this shop is not one this bridge serves' };
+      if (!shop)
+        return { ok: false, status: 401, error: 'this sign-in has ended: open the app again from your Shopify admin' };
+      return (await allowed.check(shop)).allowed
+        ? { ok: true, shop }
+        : { ok: false, status: 403, error: 'this shop is not one this bridge serves' };
     }
     const checked = await signatures.sessionToken(token);
     if (!checked.ok) return { ok: false, status: 401, error: checked.reason, retryWithNewToken: true };
@@ -55,9 +59,21 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
       } catch (error) {
         logger.warn({ shop: checked.shop, reason: (error as Error).message }, 'token exchange failed');
         // As shopify-app-js: a session token Shopify does not take at token exchange is an invalid session; the page asks App Bridge for a fresh one and tries again.
-        if (error instanceof ShopifyAccessError && error.code === 'invalid_session') return { ok: false, status: 401, error: 'Shopify did not accept this session token', retryWithNewToken: true };
+        if (error instanceof ShopifyAccessError && error.code === 'invalid_session')
+          return {
+            ok: false,
+            status: 401,
+            error: 'Shopify did not accept this session token',
+            retryWithNewToken: true,
+          };
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
-        return { ok: false, status: refused ? 401 : 502, error: refused ? 'Shopify did not give access to this shop for this session: reload the app from your Shopify admin' : 'Shopify did not answer; try again in a minute' };
+        return {
+          ok: false,
+          status: refused ? 401 : 502,
+          error: refused
+            ? 'Shopify did not give access to this shop for this session: reload the app from your Shopify admin'
+            : 'Shopify did not answer; try again in a minute',
+        };
       }
       await installed(checked.shop, 'token_exchange');
     }
@@ -66,7 +82,8 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
 
   return (req: Request, res: Response, next: NextFunction) => {
     const given = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
-    if (!given || !looksLikeShopSession(given) || (adminToken !== undefined && sameSecret(given, adminToken))) return next();
+    if (!given || !looksLikeShopSession(given) || (adminToken !== undefined && sameSecret(given, adminToken)))
+      return next();
     identify(given).then(
       (identified) => {
         if (!identified.ok) {

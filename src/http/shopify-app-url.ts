@@ -38,7 +38,8 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
   const { shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, logger, beginInstall } = parts;
   const { access } = shopify;
   const app = shopify.app!;
-  const shopParam = (req: Request) => app.utils.sanitizeShop(typeof req.query.shop === 'string' ? req.query.shop : '') ?? undefined;
+  const shopParam = (req: Request) =>
+    app.utils.sanitizeShop(typeof req.query.shop === 'string' ? req.query.shop : '') ?? undefined;
 
   /** Shows the shop its page, once the request is known to be the shop's. */
   const serve = async (req: Request, res: Response, shop: string, idToken: string | undefined) => {
@@ -59,9 +60,18 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
       } catch (error) {
         logger.warn({ shop, reason: (error as Error).message }, 'token exchange failed at the App URL');
         // As shopify-app-js: a session token Shopify does not take (expired on its way, used already) is an invalid session, which a fresh one puts right.
-        if (error instanceof ShopifyAccessError && error.code === 'invalid_session') return bounceOrExplain(req, res, shop);
+        if (error instanceof ShopifyAccessError && error.code === 'invalid_session')
+          return bounceOrExplain(req, res, shop);
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
-        return plainPage(res, refused ? 401 : 502, 'Shopify did not give access to this shop', refused ? 'Reload the app; if it persists, uninstall and install it again.' : 'Shopify did not answer; reload the app in a minute.', { framedBy });
+        return plainPage(
+          res,
+          refused ? 401 : 502,
+          'Shopify did not give access to this shop',
+          refused
+            ? 'Reload the app; if it persists, uninstall and install it again.'
+            : 'Shopify did not answer; reload the app in a minute.',
+          { framedBy },
+        );
       }
       await installed(shop, 'token_exchange');
     }
@@ -77,7 +87,10 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
       const token = await signatures.sessionToken(idToken);
       const shop = shopParam(req);
       if (token.ok && (!shop || token.shop === shop)) return serve(req, res, token.shop, idToken);
-      logger.warn({ shop, reason: token.ok ? 'the session token is for another shop' : token.reason }, 'the App URL carried a session token that was refused');
+      logger.warn(
+        { shop, reason: token.ok ? 'the session token is for another shop' : token.reason },
+        'the App URL carried a session token that was refused',
+      );
       return bounceOrExplain(req, res, shop);
     }
 
@@ -87,14 +100,26 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
       // Inside the admin (a reload after the link went stale): App Bridge brings a fresh session token.
       if (embedded && shop && query.embedded === '1') return bounceOrExplain(req, res, shop);
       logger.warn({ reason: checked.reason }, 'the App URL was opened without a valid Shopify signature');
-      return plainPage(res, 401, 'Open this app from your Shopify admin', `This address works only as Shopify opens it: ${checked.reason}.`, { framedBy: embedded ? shop : undefined });
+      return plainPage(
+        res,
+        401,
+        'Open this app from your Shopify admin',
+        `This address works only as Shopify opens it: ${checked.reason}.`,
+        { framedBy: embedded ? shop : undefined },
+      );
     }
     if (embedded && !checked.embedded) {
       // Opened outside the admin (a bookmark, say): the app lives inside it.
       try {
         return void res.redirect(302, app.auth.buildEmbeddedAppUrl(checked.host ?? ''));
       } catch (error) {
-        if (error instanceof InvalidHostError) return plainPage(res, 400, 'Open this app from your Shopify admin', 'The link does not say which Shopify admin it came from.');
+        if (error instanceof InvalidHostError)
+          return plainPage(
+            res,
+            400,
+            'Open this app from your Shopify admin',
+            'The link does not say which Shopify admin it came from.',
+          );
         throw error;
       }
     }
@@ -108,6 +133,12 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
   /** The bounce page, unless this request already came back from it: then a page that says what to do, framed by the shop's admin. */
   function bounceOrExplain(req: Request, res: Response, shop: string | undefined): void {
     if (shop && !cameBackFromBounce(req)) return redirectToBounce(req, res, parts);
-    plainPage(res, 401, 'The app could not confirm your session', 'Shopify’s session for this page was not accepted. Reload the page; if this keeps happening, ask whoever runs this app to check its client secret (SHOPIFY_API_SECRET).', { framedBy: shop });
+    plainPage(
+      res,
+      401,
+      'The app could not confirm your session',
+      'Shopify’s session for this page was not accepted. Reload the page; if this keeps happening, ask whoever runs this app to check its client secret (SHOPIFY_API_SECRET).',
+      { framedBy: shop },
+    );
   }
 }

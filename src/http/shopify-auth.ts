@@ -34,20 +34,49 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
 
   /** Off to the shop's consent screen (a shop already checked as allowed). */
   const beginInstall = async (req: Request, res: Response, shop: string) => {
-    if (!shopify.appUrl) return plainPage(res, 503, 'Installation is not set up', 'Set SHOPIFY_APP_URL (or PUBLIC_URL) to this bridge’s public https address, restart it, and open this link again.');
+    if (!shopify.appUrl)
+      return plainPage(
+        res,
+        503,
+        'Installation is not set up',
+        'Set SHOPIFY_APP_URL (or PUBLIC_URL) to this bridge’s public https address, restart it, and open this link again.',
+      );
     try {
-      await app.auth.begin({ shop, callbackPath: SHOPIFY_CALLBACK_PATH, isOnline: false, rawRequest: req, rawResponse: res });
+      await app.auth.begin({
+        shop,
+        callbackPath: SHOPIFY_CALLBACK_PATH,
+        isOnline: false,
+        rawRequest: req,
+        rawResponse: res,
+      });
     } catch (error) {
-      if (error instanceof InvalidShopError) return plainPage(res, 400, 'Which shop?', 'Open /shopify/auth?shop=your-store.myshopify.com with your store’s myshopify.com address.');
+      if (error instanceof InvalidShopError)
+        return plainPage(
+          res,
+          400,
+          'Which shop?',
+          'Open /shopify/auth?shop=your-store.myshopify.com with your store’s myshopify.com address.',
+        );
       logger.error({ err: error }, 'could not start a Shopify install');
-      if (!res.headersSent) plainPage(res, 500, 'The install could not start', 'Try again in a minute; the bridge’s log says more.');
+      if (!res.headersSent)
+        plainPage(res, 500, 'The install could not start', 'Try again in a minute; the bridge’s log says more.');
     }
   };
 
   /** The shop named by the query, if it is one the bridge serves; otherwise the page saying why has been sent. */
   const allowedShopOf = async (req: Request, res: Response): Promise<string | undefined> => {
-    const shop = app.utils.sanitizeShop(String(req.query.shop ?? '').trim().toLowerCase());
-    if (!shop) return void plainPage(res, 400, 'Which shop?', 'Open /shopify/auth?shop=your-store.myshopify.com with your store’s myshopify.com address.');
+    const shop = app.utils.sanitizeShop(
+      String(req.query.shop ?? '')
+        .trim()
+        .toLowerCase(),
+    );
+    if (!shop)
+      return void plainPage(
+        res,
+        400,
+        'Which shop?',
+        'Open /shopify/auth?shop=your-store.myshopify.com with your store’s myshopify.com address.',
+      );
     const allowance = await allowed.check(shop);
     if (allowance.allowed) return shop;
     logger.warn({ shop }, 'a Shopify install was refused: the shop is not one the bridge serves');
@@ -57,7 +86,16 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
 
   const appUrl = shopify.appUrl ?? '';
   router.get('/app', shopifyAppUrl({ ...parts, beginInstall, appUrl, appPath: SHOPIFY_APP_URL_PATH }));
-  if (appUrl) router.get('/session-token', bouncePage({ apiKey: parts.apiKey, appUrl, appPath: SHOPIFY_APP_URL_PATH, sanitizeShop: (shop) => app.utils.sanitizeShop(shop) ?? undefined }));
+  if (appUrl)
+    router.get(
+      '/session-token',
+      bouncePage({
+        apiKey: parts.apiKey,
+        appUrl,
+        appPath: SHOPIFY_APP_URL_PATH,
+        sanitizeShop: (shop) => app.utils.sanitizeShop(shop) ?? undefined,
+      }),
+    );
 
   router.get('/auth', async (req: Request, res: Response) => {
     const shop = await allowedShopOf(req, res);
@@ -73,10 +111,20 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
       if (error instanceof BotActivityDetected) return void res.status(410).end();
       if (error instanceof CookieNotFound || error instanceof InvalidOAuthError || error instanceof InvalidShopError) {
         logger.warn({ reason: (error as Error).name }, 'a Shopify install callback was refused');
-        return plainPage(res, 400, 'This install link is not valid any more', 'It may have expired, or been opened in another browser. Start the install again from the beginning.');
+        return plainPage(
+          res,
+          400,
+          'This install link is not valid any more',
+          'It may have expired, or been opened in another browser. Start the install again from the beginning.',
+        );
       }
       logger.error({ err: error }, 'a Shopify install could not be completed');
-      return plainPage(res, 502, 'Shopify did not complete the install', 'Try again in a minute; the bridge’s log says more.');
+      return plainPage(
+        res,
+        502,
+        'Shopify did not complete the install',
+        'Try again in a minute; the bridge’s log says more.',
+      );
     }
     await shopify.access.saveInstalled(session);
     await installed(session.shop, 'oauth');

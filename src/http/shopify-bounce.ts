@@ -43,10 +43,15 @@ export function cameBackFromBounce(req: Request, nowS = Math.floor(Date.now() / 
 /** Sends a document request to the bounce page, to come back to the same address with a fresh session token. */
 export function redirectToBounce(req: Request, res: Response, parts: Pick<BounceParts, 'appUrl' | 'appPath'>): void {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(req.query)) if (typeof value === 'string' && name !== 'id_token') params.set(name, value);
+  for (const [name, value] of Object.entries(req.query))
+    if (typeof value === 'string' && name !== 'id_token') params.set(name, value);
   params.set(BOUNCED_PARAM, String(Math.floor(Date.now() / 1000)));
   const reload = `${parts.appUrl.replace(/\/+$/, '')}${parts.appPath}?${params.toString()}`;
-  const bounce = new URLSearchParams({ shop: String(req.query.shop ?? ''), ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}), 'shopify-reload': reload });
+  const bounce = new URLSearchParams({
+    shop: String(req.query.shop ?? ''),
+    ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}),
+    'shopify-reload': reload,
+  });
   res.redirect(302, `${SHOPIFY_BOUNCE_PATH}?${bounce.toString()}`);
 }
 
@@ -70,7 +75,14 @@ export function bouncePage(parts: BounceParts): RequestHandler {
     res
       .status(200)
       .type('html')
-      .set({ 'content-security-policy': embeddedCsp(shop), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' })
-      .send(`<!doctype html><meta charset="utf-8"><meta name="shopify-api-key" content="${escapeHtml(parts.apiKey)}"><script src="${APP_BRIDGE_URL}"></script>`);
+      .set({
+        'content-security-policy': embeddedCsp(shop),
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(
+        `<!doctype html><meta charset="utf-8"><meta name="shopify-api-key" content="${escapeHtml(parts.apiKey)}"><script src="${APP_BRIDGE_URL}"></script>`,
+      );
   };
 }

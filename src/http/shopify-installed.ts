@@ -9,13 +9,33 @@ import type { Logger } from '../logger.ts';
 
 export type ShopifyInstalled = (shop: string, how: 'oauth' | 'token_exchange') => Promise<void>;
 
-export function shopifyInstalled({ store, reconciler, logger, forgetScopes }: { store: LedgerStore; reconciler: Reconciler; logger: Logger; forgetScopes?: (shop: string) => void }): ShopifyInstalled {
+export function shopifyInstalled({
+  store,
+  reconciler,
+  logger,
+  forgetScopes,
+}: {
+  store: LedgerStore;
+  reconciler: Reconciler;
+  logger: Logger;
+  forgetScopes?: (shop: string) => void;
+}): ShopifyInstalled {
   return async (shop, how) => {
     forgetScopes?.(shop);
-    await store.putRecord<ShopState>('shop', `shopify:${shop}`, { platform: 'shopify', shop, uninstalledAt: null, installedAt: new Date().toISOString() });
+    await store.putRecord<ShopState>('shop', `shopify:${shop}`, {
+      platform: 'shopify',
+      shop,
+      uninstalledAt: null,
+      installedAt: new Date().toISOString(),
+    });
     logger.info({ shop, how }, 'Shopify app installed: the bridge has Admin API access to the shop');
     void reconciler
       .checkAllSubscriptions('shopify', shop)
-      .catch((error: unknown) => logger.warn({ err: error, shop }, 'could not put the webhook subscriptions right after the install; the next reconciliation tries again'));
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, shop },
+          'could not put the webhook subscriptions right after the install; the next reconciliation tries again',
+        ),
+      );
   };
 }

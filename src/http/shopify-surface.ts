@@ -49,15 +49,38 @@ export const admitShopifyShop =
     return allowance && !allowance.allowed ? allowance.reason : undefined;
   };
 
-export function shopifySurface({ platforms, store, reconciler, logger, adminToken, apiKey, secrets }: ShopifySurfaceParts): ShopifySurface {
+export function shopifySurface({
+  platforms,
+  store,
+  reconciler,
+  logger,
+  adminToken,
+  apiKey,
+  secrets,
+}: ShopifySurfaceParts): ShopifySurface {
   const shopify = platforms.shopify;
   const allowed = platforms.shopifyAllowed;
-  if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0) return { routes: undefined, admin: (operator) => operator };
+  if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0)
+    return { routes: undefined, admin: (operator) => operator };
 
   const bridgeTokens = bridgeShopTokens(secrets);
   // A new install may grant other scopes than the ones remembered.
-  const installed = shopifyInstalled({ store, reconciler, logger, forgetScopes: (shop) => forgetScopes(shopify.apis.for(shop)) });
-  const routes = shopifyAuthRoutes({ shopify, allowed, signatures: shopify.signatures, bridgeTokens, installed, embedded: shopify.embedded, apiKey, logger });
+  const installed = shopifyInstalled({
+    store,
+    reconciler,
+    logger,
+    forgetScopes: (shop) => forgetScopes(shopify.apis.for(shop)),
+  });
+  const routes = shopifyAuthRoutes({
+    shopify,
+    allowed,
+    signatures: shopify.signatures,
+    bridgeTokens,
+    installed,
+    embedded: shopify.embedded,
+    apiKey,
+    logger,
+  });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
     shopAdminApi({ store, shopify, logger }),

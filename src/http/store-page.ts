@@ -19,7 +19,9 @@ export function sendPage(res: Response, status: number, title: string, body: str
     .type('html')
     .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${FRAMED_BY}`)
     .set('referrer-policy', 'no-referrer')
-    .send(`<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><body style="font-family:system-ui;max-width:48em;margin:2em auto;color:#1d232a"><h1 style="font-size:1.3rem">${escape(title)}</h1>${body}</body>`);
+    .send(
+      `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><body style="font-family:system-ui;max-width:48em;margin:2em auto;color:#1d232a"><h1 style="font-size:1.3rem">${escape(title)}</h1>${body}</body>`,
+    );
 }
 
 export const paragraph = (text: string) => `<p>${escape(text)}</p>`;
@@ -33,7 +35,10 @@ export interface StorePageParts {
   notice?: string | undefined;
 }
 
-export async function sendStorePage(res: Response, { store, platform, shop, dashboardUrl, notice }: StorePageParts): Promise<void> {
+export async function sendStorePage(
+  res: Response,
+  { store, platform, shop, dashboardUrl, notice }: StorePageParts,
+): Promise<void> {
   const id = reconciliationId(platform, shop);
   const [health, reconciliation, orders] = await Promise.all([
     store.getRecord<SubscriptionHealth>('platform-health', id),
@@ -47,8 +52,16 @@ export async function sendStorePage(res: Response, { store, platform, shop, dash
       : health.problems.length > 0
         ? health.problems.map((problem) => `${problem.detail}. ${problem.fix}.`).join(' ')
         : `All ${health.healthy} in order (checked ${health.checkedAt}).${health.repaired.length ? ` Put right on that check: ${health.repaired.join('; ')}.` : ''}`;
-  const rows = orders.orders.map((order) => `<tr><td>${escape(order.orderName || order.orderId)}</td><td>${escape(order.reason ? `${order.state} (${order.reason})` : order.state)}</td><td>${escape(order.upstream)}</td><td>${escape(order.updatedAt)}</td></tr>`).join('');
-  const table = orders.total === 0 ? paragraph('No order yet.') : `<p>${orders.total} order(s); the latest:</p><table style="border-collapse:collapse;width:100%"><thead><tr><th align="left">Order</th><th align="left">State</th><th align="left">Points</th><th align="left">Updated</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const rows = orders.orders
+    .map(
+      (order) =>
+        `<tr><td>${escape(order.orderName || order.orderId)}</td><td>${escape(order.reason ? `${order.state} (${order.reason})` : order.state)}</td><td>${escape(order.upstream)}</td><td>${escape(order.updatedAt)}</td></tr>`,
+    )
+    .join('');
+  const table =
+    orders.total === 0
+      ? paragraph('No order yet.')
+      : `<p>${orders.total} order(s); the latest:</p><table style="border-collapse:collapse;width:100%"><thead><tr><th align="left">Order</th><th align="left">State</th><th align="left">Points</th><th align="left">Updated</th></tr></thead><tbody>${rows}</tbody></table>`;
   sendPage(
     res,
     200,
@@ -58,7 +71,9 @@ export async function sendStorePage(res: Response, { store, platform, shop, dash
       `<h2 style="font-size:1.05rem">Webhooks</h2>${paragraph(hooks)}`,
       `<h2 style="font-size:1.05rem">Reconciliation</h2>${paragraph(reconciliation?.lastRun ? `Last run ${reconciliation.lastRun.finishedAt}: ${reconciliation.lastRun.fetched} order(s) read, ${reconciliation.lastRun.changed} changed, ${reconciliation.lastRun.failed} failed.` : 'Not run yet.')}`,
       `<h2 style="font-size:1.05rem">Orders</h2>${table}`,
-      dashboardUrl ? `<p><a href="${escape(dashboardUrl)}" target="_blank" rel="noopener">Open the full dashboard</a> (it asks for the bridge’s admin token).</p>` : '',
+      dashboardUrl
+        ? `<p><a href="${escape(dashboardUrl)}" target="_blank" rel="noopener">Open the full dashboard</a> (it asks for the bridge’s admin token).</p>`
+        : '',
     ].join(''),
   );
 }

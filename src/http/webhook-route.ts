@@ -53,9 +53,18 @@ export type WebhookResult = 'accepted' | 'duplicate' | 'ignored' | 'mislabelled'
 
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-function send(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -64,20 +73,37 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
  * hottest code in the bridge, and express's router and body parser cost more
  * than the rest of an acknowledgement (npm run bench).
  */
-export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ingest: Ingest, logger: Logger, options: WebhookRouteOptions): WebhookHandler {
+export function webhookHandler<Delivery>(
+  adapter: PlatformAdapter<Delivery>,
+  ingest: Ingest,
+  logger: Logger,
+  options: WebhookRouteOptions,
+): WebhookHandler {
   const { platform } = adapter;
   const lines = plainLines(logger);
-  const count = (topic: string, result: WebhookResult | `rejected_${number}` | 'too_large' | 'too_slow' | 'busy' | 'unavailable', started: number) => {
+  const count = (
+    topic: string,
+    result: WebhookResult | `rejected_${number}` | 'too_large' | 'too_slow' | 'busy' | 'unavailable',
+    started: number,
+  ) => {
     options.metrics?.webhooks.inc({ platform, topic, result });
     options.metrics?.ackLatency.observe({ platform }, (performance.now() - started) / 1000);
-    if (result === 'accepted' || result === 'duplicate' || result === 'ignored' || result === 'mislabelled' || result.startsWith('rejected_')) options.onDelivery?.(platform, result as WebhookResult);
+    if (
+      result === 'accepted' ||
+      result === 'duplicate' ||
+      result === 'ignored' ||
+      result === 'mislabelled' ||
+      result.startsWith('rejected_')
+    )
+      options.onDelivery?.(platform, result as WebhookResult);
   };
 
   return async (req, res) => {
     const started = performance.now();
     const reqId = requestId(req, res);
     if (req.method !== 'POST') return send(res, 405, { error: 'webhooks are POSTed' }, { allow: 'POST' });
-    if (options.gate && !options.gate.open) return send(res, 503, { error: 'loyalty-bridge is stopping; please send this again' }, { 'retry-after': '30' });
+    if (options.gate && !options.gate.open)
+      return send(res, 503, { error: 'loyalty-bridge is stopping; please send this again' }, { 'retry-after': '30' });
 
     const preflight = adapter.preflight(req.headers);
     if (!preflight.ok) {
@@ -89,7 +115,12 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     if (!read.ok) {
       count('unknown', read.reason === 'unreadable' ? 'rejected_400' : read.reason, started);
       if (req.destroyed || res.destroyed) return;
-      const error = { too_large: 'the body is larger than the limit', too_slow: 'the body did not arrive in time', busy: 'too many deliveries at once; please send this again', unreadable: 'the request body could not be read' }[read.reason];
+      const error = {
+        too_large: 'the body is larger than the limit',
+        too_slow: 'the body did not arrive in time',
+        busy: 'too many deliveries at once; please send this again',
+        unreadable: 'the request body could not be read',
+      }[read.reason];
       return send(res, read.status, { error }, read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
     }
     const body = read.body;
@@ -106,13 +137,27 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
     // Topics named by an unsigned header: only those the platform's adapter uses are labels of their own.
     const label = ignore ? 'other' : topic;
     const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
-      lines.info({ reqId, platform, topic: label, shop, delivery: key, result, ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }) }, 'webhook');
+      lines.info(
+        {
+          reqId,
+          platform,
+          topic: label,
+          shop,
+          delivery: key,
+          result,
+          ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }),
+        },
+        'webhook',
+      );
       send(res, 200, { result, ...extra });
       count(label, result, started);
     };
     if (ignore) return answer('ignored', { reason: ignore });
     if (mislabelled) {
-      logger.warn({ reqId, platform, topic, shop, reason: mislabelled }, 'an authentic body under headers it was not sent with: acknowledged, not acted on');
+      logger.warn(
+        { reqId, platform, topic, shop, reason: mislabelled },
+        'an authentic body under headers it was not sent with: acknowledged, not acted on',
+      );
       send(res, 200, { result: 'mislabelled', reason: mislabelled });
       return count(topic, 'mislabelled', started);
     }
@@ -125,7 +170,11 @@ export function webhookHandler<Delivery>(adapter: PlatformAdapter<Delivery>, ing
       }
       const result = await ingest.delivery(key, storedDelivery(platform, info, body, receivedAt), aliases);
       answer(result);
-      options.onStored?.(info, result).catch((error: unknown) => logger.warn({ err: error, reqId, platform, topic }, 'could not note how a delivery came'));
+      options
+        .onStored?.(info, result)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, reqId, platform, topic }, 'could not note how a delivery came'),
+        );
       return;
     } catch (error) {
       logger.error({ err: error, reqId, platform, topic }, 'could not store a webhook delivery');

@@ -18,8 +18,10 @@ import { userAddressRefusal, type UserAddressPolicy } from '../net/user-address.
 
 /** Why a connect cannot start, or undefined when it can: WooCommerce sends keys only to an https callback_url. */
 export function wooConnectProblem(publicUrl: string | undefined): string | undefined {
-  if (!publicUrl) return 'Set PUBLIC_URL to the bridge’s public https address: WooCommerce sends the store’s keys there';
-  if (!publicUrl.startsWith('https://')) return `PUBLIC_URL must be https: WooCommerce sends the store’s keys only to an https callback (it is ${publicUrl})`;
+  if (!publicUrl)
+    return 'Set PUBLIC_URL to the bridge’s public https address: WooCommerce sends the store’s keys there';
+  if (!publicUrl.startsWith('https://'))
+    return `PUBLIC_URL must be https: WooCommerce sends the store’s keys only to an https callback (it is ${publicUrl})`;
   return undefined;
 }
 
@@ -34,7 +36,10 @@ export interface WooCallbackParts {
 }
 
 /** Keeps a store's keys; a store connected before keeps its webhook secret, so the webhooks it has go on working. */
-export async function keepWooKeys(parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger' | 'addresses'>, body: unknown): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
+export async function keepWooKeys(
+  parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger' | 'addresses'>,
+  body: unknown,
+): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
   const taken = await takeWooCallback(parts.store, body);
   if (!taken.ok) return taken;
   const { keys, pending } = taken;
@@ -56,22 +61,39 @@ export async function keepWooKeys(parts: Pick<WooCallbackParts, 'store' | 'store
     connectedAt: now,
     updatedAt: now,
   });
-  parts.logger.info({ platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions }, 'WooCommerce store connected');
+  parts.logger.info(
+    { platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions },
+    'WooCommerce store connected',
+  );
   return { ok: true, shop };
 }
 
 export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
   const router = express.Router();
   // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
-  router.post('/auth/callback', express.text({ type: () => true, limit: '16kb' }), async (req: Request, res: Response) => {
-    const parsed = typeof req.body === 'string' ? parseJsonLossless(req.body) : { ok: false as const };
-    const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
-    if (!kept.ok) {
-      parts.logger.warn({ platform: 'woocommerce', status: kept.status, reason: kept.reason }, 'a WooCommerce key callback was refused');
-      return void res.status(kept.status).json({ error: kept.reason });
-    }
-    res.status(200).json({ result: 'connected', shop: kept.shop });
-    void parts.onConnected(kept.shop).catch((error: unknown) => parts.logger.warn({ err: error, shop: kept.shop }, 'could not set the connected store up yet; the next reconciliation tries again'));
-  });
+  router.post(
+    '/auth/callback',
+    express.text({ type: () => true, limit: '16kb' }),
+    async (req: Request, res: Response) => {
+      const parsed = typeof req.body === 'string' ? parseJsonLossless(req.body) : { ok: false as const };
+      const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
+      if (!kept.ok) {
+        parts.logger.warn(
+          { platform: 'woocommerce', status: kept.status, reason: kept.reason },
+          'a WooCommerce key callback was refused',
+        );
+        return void res.status(kept.status).json({ error: kept.reason });
+      }
+      res.status(200).json({ result: 'connected', shop: kept.shop });
+      void parts
+        .onConnected(kept.shop)
+        .catch((error: unknown) =>
+          parts.logger.warn(
+            { err: error, shop: kept.shop },
+            'could not set the connected store up yet; the next reconciliation tries again',
+          ),
+        );
+    },
+  );
   return router;
 }

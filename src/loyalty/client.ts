@@ -9,8 +9,25 @@ import { type Got, RequestError } from 'got';
 import pRetry from 'p-retry';
 import { outboundGot, type OutboundPolicy } from '../net/outbound.ts';
 import { refusalOf } from '../net/refusal.ts';
-import { errorForResponse, LoyaltyError, networkError, redirectError, refusedAddressError, unreadableResponse } from './errors.ts';
-import { CONVERSION_STATUS, HEADER, PATH, referrerField, type ConversionDecision, type ConversionEvent, type PointStatusChange, type ReferrerKind, type TransactionType } from './protocol.ts';
+import {
+  errorForResponse,
+  LoyaltyError,
+  networkError,
+  redirectError,
+  refusedAddressError,
+  unreadableResponse,
+} from './errors.ts';
+import {
+  CONVERSION_STATUS,
+  HEADER,
+  PATH,
+  referrerField,
+  type ConversionDecision,
+  type ConversionEvent,
+  type PointStatusChange,
+  type ReferrerKind,
+  type TransactionType,
+} from './protocol.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { readReply } from './reply.ts';
 
@@ -103,7 +120,8 @@ export interface ConfirmConversionInput {
 }
 
 /** Body fields that hold a person: the e-mail, the phone and the name of a customer, a referee or a referrer. */
-const PERSONAL_FIELD = /^(lp_(email|mobile|name)|referee_(name|email|mobile)|referrer_(email|mobile|code|unique_code))$/;
+const PERSONAL_FIELD =
+  /^(lp_(email|mobile|name)|referee_(name|email|mobile)|referrer_(email|mobile|code|unique_code))$/;
 
 /** A text of the service's with every personal value the call sent replaced, wherever and however often it is quoted. */
 export function withoutSentPersonalData(text: string, sent: Record<string, unknown>): string {
@@ -141,7 +159,8 @@ export class LoyaltyClient {
     };
     this.#onAttempt = options.onAttempt;
     const { baseUrl } = options;
-    this.#baseUrl = typeof baseUrl === 'function' ? () => baseUrl().replace(/\/+$/, '') : () => baseUrl.replace(/\/+$/, '');
+    this.#baseUrl =
+      typeof baseUrl === 'function' ? () => baseUrl().replace(/\/+$/, '') : () => baseUrl.replace(/\/+$/, '');
     // The policy follows a redirect only within the base URL's origin: the API key goes nowhere else.
     this.#http = outboundGot(options.outbound ?? { userAddress: false }, {
       headers: {
@@ -150,7 +169,14 @@ export class LoyaltyClient {
         [HEADER.brandId]: options.brandId,
       },
       searchParams: { format: 'JSON' },
-      timeout: { lookup: 2_000, connect: 5_000, secureConnect: 5_000, send: timeoutMs, response: timeoutMs, request: timeoutMs },
+      timeout: {
+        lookup: 2_000,
+        connect: 5_000,
+        secureConnect: 5_000,
+        send: timeoutMs,
+        response: timeoutMs,
+        request: timeoutMs,
+      },
       retry: { limit: 0 },
       throwHttpErrors: false,
       responseType: 'text',
@@ -183,7 +209,12 @@ export class LoyaltyClient {
    * did not take effect.
    */
   redeem(input: RedeemInput, options: CallOptions = {}): Promise<LoyaltyResult> {
-    return this.#call('redeem', PATH.redeem, { lp_points: input.points, ...customerFields(input) }, { idempotent: false, ...options });
+    return this.#call(
+      'redeem',
+      PATH.redeem,
+      { lp_points: input.points, ...customerFields(input) },
+      { idempotent: false, ...options },
+    );
   }
 
   transactions(input: TransactionsInput): Promise<LoyaltyResult> {
@@ -191,36 +222,56 @@ export class LoyaltyClient {
   }
 
   updatePoints(input: UpdatePointsInput, options: CallOptions = {}): Promise<LoyaltyResult> {
-    return this.#call('updatePoints', PATH.updatePoints, { lp_status: input.status, lp_orderid: input.orderId }, options);
+    return this.#call(
+      'updatePoints',
+      PATH.updatePoints,
+      { lp_status: input.status, lp_orderid: input.orderId },
+      options,
+    );
   }
 
   /** The service keeps one conversion per order and campaign, so a repeat is harmless. */
   addConversion(input: ConversionInput, options: CallOptions = {}): Promise<LoyaltyResult> {
-    return this.#call('addConversion', PATH.conversion, {
-      order_id: input.orderId,
-      campaign_id: input.campaignId,
-      event: input.event,
-      [referrerField(input.referrer.kind)]: input.referrer.value,
-      referee_name: input.refereeName,
-      referee_email: input.refereeEmail,
-      referee_mobile: input.refereeMobile,
-      purchase_amount: input.purchaseAmount,
-      custom_value: input.customValue,
-    }, options);
+    return this.#call(
+      'addConversion',
+      PATH.conversion,
+      {
+        order_id: input.orderId,
+        campaign_id: input.campaignId,
+        event: input.event,
+        [referrerField(input.referrer.kind)]: input.referrer.value,
+        referee_name: input.refereeName,
+        referee_email: input.refereeEmail,
+        referee_mobile: input.refereeMobile,
+        purchase_amount: input.purchaseAmount,
+        custom_value: input.customValue,
+      },
+      options,
+    );
   }
 
   /** Approves (status 1) or rejects (status 2) a conversion; setting the state it is in changes nothing. */
   confirmConversion(input: ConfirmConversionInput, options: CallOptions = {}): Promise<LoyaltyResult> {
-    return this.#call('confirmConversion', PATH.conversionConfirm, {
-      order_id: input.orderId,
-      campaign_id: input.campaignId,
-      event: input.event,
-      status: CONVERSION_STATUS[input.decision],
-      remark: input.remark,
-    }, options);
+    return this.#call(
+      'confirmConversion',
+      PATH.conversionConfirm,
+      {
+        order_id: input.orderId,
+        campaign_id: input.campaignId,
+        event: input.event,
+        status: CONVERSION_STATUS[input.decision],
+        remark: input.remark,
+      },
+      options,
+    );
   }
 
-  async #call(operation: string, path: string, body: Record<string, unknown>, { idempotent = true, fence }: CallOptions & { idempotent?: boolean } = {}): Promise<LoyaltyResult> {
+  async #call(
+    operation: string,
+    path: string,
+    body: Record<string, unknown>,
+    { idempotent = true, fence }: CallOptions & { idempotent?: boolean } = {},
+  ): Promise<LoyaltyResult> {
     const json = withoutUndefined(body);
     let attempts = 0;
     const result = await pRetry(
@@ -239,7 +290,11 @@ export class LoyaltyClient {
         factor: 2,
         randomize: true,
         // An unknown failure is not retried here: the worker counts those, so that they end in a dead letter, not in days of retries.
-        shouldRetry: ({ error }) => error instanceof LoyaltyError && error.retryable && error.kind !== 'unknown_failure' && (idempotent || error.certainlyNotApplied),
+        shouldRetry: ({ error }) =>
+          error instanceof LoyaltyError &&
+          error.retryable &&
+          error.kind !== 'unknown_failure' &&
+          (idempotent || error.certainlyNotApplied),
         onFailedAttempt: ({ error }) => {
           // Retry-After concerns the whole API key: hold the shared limiter so
           // no other call walks into the same refusal.
@@ -266,7 +321,12 @@ export class LoyaltyClient {
       try {
         body = JSON.parse(response.body);
       } catch {
-        if (response.statusCode >= 400) throw errorForResponse({ operation, httpStatus: response.statusCode, retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]) });
+        if (response.statusCode >= 400)
+          throw errorForResponse({
+            operation,
+            httpStatus: response.statusCode,
+            retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
+          });
         throw unreadableResponse(operation, response.statusCode, 'not JSON');
       }
       const read = readReply(body, response.statusCode);
@@ -277,7 +337,8 @@ export class LoyaltyClient {
       const { reply } = read;
       if (response.statusCode >= 300 || !reply.ok) {
         // The service's words go into dead letters and logs: whatever of the customer it echoes from the call is taken out.
-        const withoutCustomer = (text: string | undefined) => (text === undefined ? undefined : withoutSentPersonalData(text, json));
+        const withoutCustomer = (text: string | undefined) =>
+          text === undefined ? undefined : withoutSentPersonalData(text, json);
         throw errorForResponse({
           operation,
           httpStatus: response.statusCode,
@@ -299,13 +360,22 @@ export class LoyaltyClient {
             ? redirectError(operation, refusal.status, url, refusal.to, path)
             : refusal
               ? refusedAddressError(operation, refusal)
-              : networkError(operation, error instanceof RequestError ? error.code : (error as Error).name ?? 'unknown');
+              : networkError(
+                  operation,
+                  error instanceof RequestError ? error.code : ((error as Error).name ?? 'unknown'),
+                );
       this.#report(operation, attempt, started, failure.kind, httpStatus);
       throw failure;
     }
   }
 
-  #report(operation: string, attempt: number, started: number, outcome: AttemptReport['outcome'], httpStatus: number | undefined) {
+  #report(
+    operation: string,
+    attempt: number,
+    started: number,
+    outcome: AttemptReport['outcome'],
+    httpStatus: number | undefined,
+  ) {
     this.#onAttempt?.({ operation, attempt, durationMs: performance.now() - started, outcome, httpStatus });
   }
 }

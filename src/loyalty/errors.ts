@@ -78,7 +78,15 @@ export class LoyaltyRetryableError extends LoyaltyError {}
 export class LoyaltyConfigError extends LoyaltyError {}
 
 /** Kinds whose call the service refused without applying it. */
-const REFUSED_KINDS = new Set<LoyaltyErrorKind>(['rate_limited', 'invalid_auth', 'invalid_url', 'invalid_source', 'not_found', 'redirected', 'refused_address']);
+const REFUSED_KINDS = new Set<LoyaltyErrorKind>([
+  'rate_limited',
+  'invalid_auth',
+  'invalid_url',
+  'invalid_source',
+  'not_found',
+  'redirected',
+  'refused_address',
+]);
 
 const describe = (details: LoyaltyErrorDetails) =>
   [details.serviceMessage, details.detail].filter(Boolean).join(': ') || 'no message';
@@ -90,10 +98,15 @@ const describe = (details: LoyaltyErrorDetails) =>
  * failure on a 2xx in words nobody documented is retried, but only a few
  * times (the worker counts them), since it says nothing certain.
  */
-export function errorForResponse(details: LoyaltyErrorDetails & { httpStatus: number; replyStatus?: number | undefined }): LoyaltyError {
+export function errorForResponse(
+  details: LoyaltyErrorDetails & { httpStatus: number; replyStatus?: number | undefined },
+): LoyaltyError {
   const { operation } = details;
   // A flat reply can carry its own status beside HTTP's 200.
-  const status = details.httpStatus < 300 && details.replyStatus !== undefined && details.replyStatus >= 400 ? details.replyStatus : details.httpStatus;
+  const status =
+    details.httpStatus < 300 && details.replyStatus !== undefined && details.replyStatus >= 400
+      ? details.replyStatus
+      : details.httpStatus;
   const said = describe(details);
   const known = documentedFailure(details.serviceMessage, details.detail);
 
@@ -106,20 +119,46 @@ export function errorForResponse(details: LoyaltyErrorDetails & { httpStatus: nu
     );
   }
   if (status === 429 || known === 'rate_limited') {
-    const wait = details.retryAfterMs === undefined ? '' : `; it asked us to wait ${Math.ceil(details.retryAfterMs / 1000)} s`;
-    return new LoyaltyRetryableError('rate_limited', true, `${operation}: rate limited by the loyalty service (${said})${wait}`, details);
+    const wait =
+      details.retryAfterMs === undefined ? '' : `; it asked us to wait ${Math.ceil(details.retryAfterMs / 1000)} s`;
+    return new LoyaltyRetryableError(
+      'rate_limited',
+      true,
+      `${operation}: rate limited by the loyalty service (${said})${wait}`,
+      details,
+    );
   }
   if (status >= 500) {
-    return new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service failed (${details.httpStatus} ${said})`, details);
+    return new LoyaltyRetryableError(
+      'unavailable',
+      true,
+      `${operation}: the loyalty service failed (${details.httpStatus} ${said})`,
+      details,
+    );
   }
   if (known) {
-    return new LoyaltyRejectedError(known, false, `${operation}: the loyalty service refused the call (${details.httpStatus} ${said})`, details);
+    return new LoyaltyRejectedError(
+      known,
+      false,
+      `${operation}: the loyalty service refused the call (${details.httpStatus} ${said})`,
+      details,
+    );
   }
   if (status >= 400) {
     const kind = status === 400 ? 'invalid_source' : status === 402 ? 'invalid_url' : 'rejected';
-    return new LoyaltyRejectedError(kind, false, `${operation}: the loyalty service rejected the call (${details.httpStatus} ${said})`, details);
+    return new LoyaltyRejectedError(
+      kind,
+      false,
+      `${operation}: the loyalty service rejected the call (${details.httpStatus} ${said})`,
+      details,
+    );
   }
-  return new LoyaltyRetryableError('unknown_failure', true, `${operation}: the loyalty service answered ${details.httpStatus} with a failure it does not document (${said})`, details);
+  return new LoyaltyRetryableError(
+    'unknown_failure',
+    true,
+    `${operation}: the loyalty service answered ${details.httpStatus} with a failure it does not document (${said})`,
+    details,
+  );
 }
 
 /** The service's documented failure texts, and what they mean. */
@@ -139,7 +178,8 @@ function documentedFailure(message: string | undefined, detail: string | undefin
   const said = message?.trim().replace(/[.!]+$/, '') ?? '';
   const match = DOCUMENTED_FAILURES.find(([pattern]) => pattern.test(said));
   if (match) return match[1];
-  if (MISSING_FIELD.test(said) || (detail !== undefined && MISSING_FIELD.test(detail) && said === '')) return 'invalid_source';
+  if (MISSING_FIELD.test(said) || (detail !== undefined && MISSING_FIELD.test(detail) && said === ''))
+    return 'invalid_source';
   return undefined;
 }
 
@@ -149,7 +189,13 @@ function documentedFailure(message: string | undefined, detail: string | undefin
  * so one to another host, port or scheme is never followed (src/net/
  * outbound.ts); the merchant is told where to point instead.
  */
-export function redirectError(operation: string, httpStatus: number, requestUrl: string, location: string | undefined, path: string): LoyaltyError {
+export function redirectError(
+  operation: string,
+  httpStatus: number,
+  requestUrl: string,
+  location: string | undefined,
+  path: string,
+): LoyaltyError {
   // Both addresses as origin and path only, the call's own path taken off:
   // this message goes into dead letters and logs, and a user name, password
   // or query string in either could hold a key.
@@ -174,16 +220,29 @@ export function redirectError(operation: string, httpStatus: number, requestUrl:
 
 /** The outbound policy kept the call on this machine: nothing was sent, and nothing will be until the address is changed. */
 export const refusedAddressError = (operation: string, refusal: Exclude<Refusal, { kind: 'redirect' }>): LoyaltyError =>
-  new LoyaltyConfigError('refused_address', false, `${operation}: ${refusalText(refusal)}. Set LOYALTY_BASE_URL to the service's https address (https://www.ref-r.com) and restart`, { operation });
+  new LoyaltyConfigError(
+    'refused_address',
+    false,
+    `${operation}: ${refusalText(refusal)}. Set LOYALTY_BASE_URL to the service's https address (https://www.ref-r.com) and restart`,
+    { operation },
+  );
 
 /** A reply we could not read as JSON: most likely a proxy or an outage page. */
 export const unreadableResponse = (operation: string, httpStatus: number, why: string): LoyaltyError =>
-  new LoyaltyRetryableError('unavailable', true, `${operation}: the loyalty service answered ${httpStatus} with a body that is not its JSON (${why})`, { operation, httpStatus });
+  new LoyaltyRetryableError(
+    'unavailable',
+    true,
+    `${operation}: the loyalty service answered ${httpStatus} with a body that is not its JSON (${why})`,
+    { operation, httpStatus },
+  );
 
 // No `cause` here on purpose: the HTTP library's error carries the request
 // options, headers and credentials included, and a logger would print them.
 export const networkError = (operation: string, code: string): LoyaltyError =>
-  new LoyaltyRetryableError('network', true, `${operation}: could not reach the loyalty service (${code})`, { operation, detail: code });
+  new LoyaltyRetryableError('network', true, `${operation}: could not reach the loyalty service (${code})`, {
+    operation,
+    detail: code,
+  });
 
 /** Network failures that happen before a request is sent. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

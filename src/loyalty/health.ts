@@ -13,7 +13,13 @@ export interface UpstreamHealthSnapshot {
 }
 
 export class UpstreamHealth {
-  #state: UpstreamHealthSnapshot = { lastSuccessAt: null, lastFailureAt: null, lastFailure: null, consecutiveFailures: 0, credentialsRefused: false };
+  #state: UpstreamHealthSnapshot = {
+    lastSuccessAt: null,
+    lastFailureAt: null,
+    lastFailure: null,
+    consecutiveFailures: 0,
+    credentialsRefused: false,
+  };
   readonly #now: () => Date;
 
   constructor(now: () => Date = () => new Date()) {

@@ -29,8 +29,13 @@ const MAX_SLICES = 60;
  * seconds), rounded up, so a slice is never shorter than its share.
  */
 export function planRateLimit(limit: number, windowMs: number, spare = 1, granularityMs = 1): RateLimitPlan {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be a whole number of at least 1, got ${limit}`);
-  let best: RateLimitPlan = { sliceMs: Math.ceil(windowMs / granularityMs) * granularityMs, callsPerSlice: 1, effectiveLimit: 1 };
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`rate limit must be a whole number of at least 1, got ${limit}`);
+  let best: RateLimitPlan = {
+    sliceMs: Math.ceil(windowMs / granularityMs) * granularityMs,
+    callsPerSlice: 1,
+    effectiveLimit: 1,
+  };
   for (let slices = 1; slices <= MAX_SLICES; slices++) {
     const sliceMs = Math.ceil(windowMs / slices / granularityMs) * granularityMs;
     // How many slices one window can touch, besides the spare ones.

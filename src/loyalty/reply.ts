@@ -32,10 +32,16 @@ function verdict(value: unknown): boolean | undefined {
   return SUCCESS_WORDS.has(word) ? true : FAILURE_WORDS.has(word) ? false : undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 const statusNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isInteger(value) ? value : typeof value === 'string' && /^\d{3}$/.test(value.trim()) ? Number(value) : undefined;
+  typeof value === 'number' && Number.isInteger(value)
+    ? value
+    : typeof value === 'string' && /^\d{3}$/.test(value.trim())
+      ? Number(value)
+      : undefined;
 
 /** Reads a parsed JSON body answered with HTTP `httpStatus`. */
 export function readReply(body: unknown, httpStatus: number): ReplyResult {
@@ -44,8 +50,15 @@ export function readReply(body: unknown, httpStatus: number): ReplyResult {
 
   if (isRecord(body.response)) {
     const inner = body.response;
-    const data = isRecord(inner.data) ? inner.data : inner.data === undefined || inner.data === null ? {} : { value: inner.data };
-    return { readable: true, reply: finish('envelope', verdict(inner.status) ?? httpOk, text(inner.message), data, undefined) };
+    const data = isRecord(inner.data)
+      ? inner.data
+      : inner.data === undefined || inner.data === null
+        ? {}
+        : { value: inner.data };
+    return {
+      readable: true,
+      reply: finish('envelope', verdict(inner.status) ?? httpOk, text(inner.message), data, undefined),
+    };
   }
 
   const data = Object.fromEntries(Object.entries(body).filter(([key]) => !FLAT_KEYS.has(key)));
@@ -56,11 +69,20 @@ export function readReply(body: unknown, httpStatus: number): ReplyResult {
   }
   // Neither shape: read what signs there are, and otherwise believe HTTP.
   const error = typeof body.error === 'string' ? body.error : undefined;
-  const ok = verdict(body.status) ?? verdict(body.success) ?? (error !== undefined ? false : replyStatus !== undefined ? replyStatus < 400 && httpOk : httpOk);
+  const ok =
+    verdict(body.status) ??
+    verdict(body.success) ??
+    (error !== undefined ? false : replyStatus !== undefined ? replyStatus < 400 && httpOk : httpOk);
   return { readable: true, reply: finish('other', ok, text(body.message) || (error ?? ''), data, replyStatus) };
 }
 
-function finish(shape: ServiceReply['shape'], ok: boolean, message: string, data: Record<string, unknown>, replyStatus: number | undefined): ServiceReply {
+function finish(
+  shape: ServiceReply['shape'],
+  ok: boolean,
+  message: string,
+  data: Record<string, unknown>,
+  replyStatus: number | undefined,
+): ServiceReply {
   const detail = typeof data.detail === 'string' ? data.detail : undefined;
   return { shape, ok, message, data, detail, replyStatus };
 }

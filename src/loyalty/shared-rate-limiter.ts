@@ -19,7 +19,13 @@ export interface SharedRateLimiterOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function createSharedRateLimiter({ pool, limit, key, windowMs = 60_000, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: SharedRateLimiterOptions): RateLimiter {
+export function createSharedRateLimiter({
+  pool,
+  limit,
+  key,
+  windowMs = 60_000,
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+}: SharedRateLimiterOptions): RateLimiter {
   // Whole-second slices: the library keeps expiries as bigint milliseconds
   // computed from seconds, and a fraction there is refused by PostgreSQL.
   const plan = planRateLimit(limit, windowMs, 2, 1000);
@@ -82,8 +88,17 @@ export function createSharedRateLimiter({ pool, limit, key, windowMs = 60_000, s
     stats(): RateLimiterStats {
       const now = Date.now();
       forgetOldStarts(now);
-      return { limit, windowMs, effectiveLimit: plan.effectiveLimit, queued, running, startedInWindow: starts.length, pausedUntil: pausedUntil && pausedUntil > now ? pausedUntil : undefined };
+      return {
+        limit,
+        windowMs,
+        effectiveLimit: plan.effectiveLimit,
+        queued,
+        running,
+        startedInWindow: starts.length,
+        pausedUntil: pausedUntil && pausedUntil > now ? pausedUntil : undefined,
+      };
     },
-    onIdle: () => (queued === 0 && running === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
+    onIdle: () =>
+      queued === 0 && running === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),
   };
 }

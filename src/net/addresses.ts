@@ -12,7 +12,11 @@
 import { BlockList, isIP } from 'node:net';
 
 /** The hostname as URL gives it ("[::1]" for IPv6), without brackets. */
-const bare = (hostname: string) => hostname.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+const bare = (hostname: string) =>
+  hostname
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -34,7 +38,8 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** https, or http to this very machine: the only ways a credential may travel. */
-export const isSecureTransport = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+export const isSecureTransport = (url: URL): boolean =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
 
 type Range = readonly [address: string, prefix: number];
 

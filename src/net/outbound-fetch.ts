@@ -18,7 +18,12 @@ export async function outboundFetch(input: string | URL | Request, init?: Reques
   const location = response.headers.get('location');
   if (REDIRECT_STATUSES.has(response.status) && location) {
     await response.body?.cancel();
-    throw new OutboundRefused({ kind: 'redirect', status: response.status, from: shownUrl(url), to: shownUrl(location, url) });
+    throw new OutboundRefused({
+      kind: 'redirect',
+      status: response.status,
+      from: shownUrl(url),
+      to: shownUrl(location, url),
+    });
   }
   return response;
 }

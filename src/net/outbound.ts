@@ -20,7 +20,15 @@ import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
-import got, { type BeforeRequestHook, type ExtendOptions, type Got, type HandlerFunction, type Options, type PlainResponse, type Response } from 'got';
+import got, {
+  type BeforeRequestHook,
+  type ExtendOptions,
+  type Got,
+  type HandlerFunction,
+  type Options,
+  type PlainResponse,
+  type Response,
+} from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { isSecureTransport } from './addresses.ts';
 import { OutboundRefused, shownUrl } from './refusal.ts';
@@ -60,13 +68,19 @@ const followOnlyWithinOrigin = (response: PlainResponse): boolean => {
 function refusedRedirect(response: Pick<PlainResponse, 'statusCode' | 'headers' | 'url'>): OutboundRefused | undefined {
   const target = redirectTarget(response);
   if (!target) return undefined;
-  return new OutboundRefused({ kind: 'redirect', status: response.statusCode, from: shownUrl(response.url), to: shownUrl(target) });
+  return new OutboundRefused({
+    kind: 'redirect',
+    status: response.statusCode,
+    from: shownUrl(response.url),
+    to: shownUrl(target),
+  });
 }
 
 /** Before every request, the first and each redirect's. */
 const refuseInsecure: BeforeRequestHook = (options) => {
   const url = options.url;
-  if (url instanceof URL && !isSecureTransport(url)) throw new OutboundRefused({ kind: 'insecure', url: shownUrl(url) });
+  if (url instanceof URL && !isSecureTransport(url))
+    throw new OutboundRefused({ kind: 'insecure', url: shownUrl(url) });
 };
 
 const refuseRedirect = (response: Response): Response => {
@@ -92,7 +106,10 @@ let filteringAgents: { http: HttpAgent; https: HttpsAgent } | undefined;
 /** The agents' options: their own list of non-public ranges, and IPv4-compatible IPv6, which it lets through (::a00:1 is 10.0.0.1). */
 export const PUBLIC_ONLY_AGENT_OPTIONS = { keepAlive: true, denyIPAddressList: ['::/96'] };
 const publicOnlyAgents = () =>
-  (filteringAgents ??= { http: new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS), https: new RequestFilteringHttpsAgent(PUBLIC_ONLY_AGENT_OPTIONS) });
+  (filteringAgents ??= {
+    http: new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS),
+    https: new RequestFilteringHttpsAgent(PUBLIC_ONLY_AGENT_OPTIONS),
+  });
 
 const isPublicOnly = (policy: OutboundPolicy) => policy.userAddress && !policy.allowPrivate;
 
@@ -132,4 +149,5 @@ export function outboundOptions(policy: OutboundPolicy): ExtendOptions {
 }
 
 /** A got instance for one client: its own defaults, then the policy (its handler last). */
-export const outboundGot = (policy: OutboundPolicy, defaults: ExtendOptions = {}): Got => got.extend(defaults, outboundOptions(policy));
+export const outboundGot = (policy: OutboundPolicy, defaults: ExtendOptions = {}): Got =>
+  got.extend(defaults, outboundOptions(policy));

@@ -48,7 +48,11 @@ export interface Sandbox {
   readonly refusedForRate: number;
 }
 
-type Operation = (context: operations.OperationContext, params: Record<string, unknown>, activityId: string) => operations.OperationOutcome;
+type Operation = (
+  context: operations.OperationContext,
+  params: Record<string, unknown>,
+  activityId: string,
+) => operations.OperationOutcome;
 
 const ROUTES: Record<string, Operation> = {
   '/loyalty/v1/redeem': (context, params) => operations.redeem(context, params),
@@ -68,9 +72,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const sendFailure = (res: Response, httpStatus: number, message: string, detail: string): void => {
     res.status(httpStatus).json(replyBody(style, false, httpStatus, message, { detail }));
   };
-  const sendInjectedFailure = (res: Response, fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined }): void => {
+  const sendInjectedFailure = (
+    res: Response,
+    fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined },
+  ): void => {
     if (fault.retryAfterSeconds !== undefined) res.set(HEADER.retryAfter, String(fault.retryAfterSeconds));
-    const message = fault.message ?? (fault.status === 429 ? SERVICE_MESSAGE.rateLimited : fault.status >= 500 ? 'Service unavailable' : SERVICE_MESSAGE.invalidSource);
+    const message =
+      fault.message ??
+      (fault.status === 429
+        ? SERVICE_MESSAGE.rateLimited
+        : fault.status >= 500
+          ? 'Service unavailable'
+          : SERVICE_MESSAGE.invalidSource);
     sendFailure(res, fault.status, message, 'injected fault');
   };
   const context: operations.OperationContext = {
@@ -106,14 +119,21 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     faults.configure(parsed.data);
     res.json(faults.settings);
   });
-  control.use((req, res) => sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} /_sandbox${req.path}`));
+  control.use((req, res) =>
+    sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} /_sandbox${req.path}`),
+  );
 
   const app = express();
   if (options.loopbackHostOnly) {
     app.use((req, res, next) => {
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       if (isLoopbackHost(host)) return next();
-      sendFailure(res, 421, 'Misdirected Request', 'this sandbox answers only requests addressed to localhost, 127.0.0.1 or [::1]');
+      sendFailure(
+        res,
+        421,
+        'Misdirected Request',
+        'this sandbox answers only requests addressed to localhost, 127.0.0.1 or [::1]',
+      );
     });
   }
   app.disable('x-powered-by');
@@ -127,7 +147,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!used.allowed) {
       refusedForRate++;
       res.set(HEADER.retryAfter, String(Math.max(1, Math.ceil(used.retryAfterMs / 1000))));
-      return sendFailure(res, 429, SERVICE_MESSAGE.rateLimited, `more than ${options.rateLimit ?? 500} calls in the window`);
+      return sendFailure(
+        res,
+        429,
+        SERVICE_MESSAGE.rateLimited,
+        `more than ${options.rateLimit ?? 500} calls in the window`,
+      );
     }
 
     const earnMatch = EARN_PATH.exec(req.path);
@@ -135,7 +160,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       ? (ctx, params) => operations.earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
       : ROUTES[req.path.replace(/\/$/, '')];
     if (!operation) return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} ${req.path}`);
-    if (req.method !== 'POST') return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `${req.path} takes POST, not ${req.method}`);
+    if (req.method !== 'POST')
+      return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `${req.path} takes POST, not ${req.method}`);
 
     const params = { ...(req.query as Record<string, unknown>), ...(req.body as Record<string, unknown>) };
     if (params.format !== undefined && String(params.format).toUpperCase() !== 'JSON') {
@@ -153,16 +179,23 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (fault.kind === 'fail') return sendInjectedFailure(res, fault);
     if (fault.kind === 'hang') return hang(res, fault.ms);
     if (!outcome.ok) {
-      const message = outcome.message ?? (outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource);
+      const message =
+        outcome.message ?? (outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource);
       return sendFailure(res, outcome.status, message, outcome.detail);
     }
     res.json(replyBody(style, true, 200, outcome.message, outcome.data));
   });
 
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
-    if (error.type === 'entity.too.large') return sendFailure(res, 413, SERVICE_MESSAGE.invalidSource, 'the body is too large');
+    if (error.type === 'entity.too.large')
+      return sendFailure(res, 413, SERVICE_MESSAGE.invalidSource, 'the body is too large');
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    sendFailure(res, status, status === 500 ? 'Internal error' : SERVICE_MESSAGE.invalidSource, status === 500 ? 'unexpected error' : error.message);
+    sendFailure(
+      res,
+      status,
+      status === 500 ? 'Internal error' : SERVICE_MESSAGE.invalidSource,
+      status === 500 ? 'unexpected error' : error.message,
+    );
   });
 
   return {
@@ -187,24 +220,31 @@ function hang(res: Response, ms: number): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bodies are parsed losslessly: an order id above 2^53 sent as a JSON number keeps its digits. */
-const readJsonBody = (sendFailure: SendFailure) => (req: Request, res: Response, next: NextFunction): void => {
-  const text = typeof req.body === 'string' ? req.body.trim() : '';
-  if (text === '') {
-    req.body = {};
-    return next();
-  }
-  let parsed: unknown;
-  try {
-    parsed = parseLosslessJson(text, undefined, (value) => (isSafeNumber(value) ? Number(value) : value));
-  } catch (error) {
-    return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, `the body is not valid JSON (${(error as Error).message})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, 'the body must be a JSON object');
-  }
-  req.body = parsed;
-  next();
-};
+const readJsonBody =
+  (sendFailure: SendFailure) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const text = typeof req.body === 'string' ? req.body.trim() : '';
+    if (text === '') {
+      req.body = {};
+      return next();
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseLosslessJson(text, undefined, (value) => (isSafeNumber(value) ? Number(value) : value));
+    } catch (error) {
+      return sendFailure(
+        res,
+        400,
+        SERVICE_MESSAGE.invalidSource,
+        `the body is not valid JSON (${(error as Error).message})`,
+      );
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return sendFailure(res, 400, SERVICE_MESSAGE.invalidSource, 'the body must be a JSON object');
+    }
+    req.body = parsed;
+    next();
+  };
 
 function requireCredentials({ apiKey, brandId }: SandboxCredentials, sendFailure: SendFailure) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -216,7 +256,8 @@ function requireCredentials({ apiKey, brandId }: SandboxCredentials, sendFailure
     // Both compared, always, so timing says nothing about which one was wrong.
     const keyOk = sameSecret(givenKey, apiKey);
     const brandOk = sameSecret(givenBrand, brandId);
-    if (!keyOk || !brandOk) return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
+    if (!keyOk || !brandOk)
+      return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
     next();
   };
 }

@@ -13,7 +13,10 @@ export interface SandboxCredentials {
 }
 
 /** The documented defaults: for a developer's sandbox on this machine only. */
-export const PUBLIC_SANDBOX_CREDENTIALS: Readonly<SandboxCredentials> = { apiKey: 'sandbox-key', brandId: 'sandbox-brand' };
+export const PUBLIC_SANDBOX_CREDENTIALS: Readonly<SandboxCredentials> = {
+  apiKey: 'sandbox-key',
+  brandId: 'sandbox-brand',
+};
 
 /**
  * The API key is the secret half (a brand id names an account, it hides
@@ -21,7 +24,8 @@ export const PUBLIC_SANDBOX_CREDENTIALS: Readonly<SandboxCredentials> = { apiKey
  * In constant time like every comparison of a key, though the other side is
  * published: what it is compared with is not.
  */
-export const arePublic = (credentials: SandboxCredentials): boolean => sameSecret(credentials.apiKey, PUBLIC_SANDBOX_CREDENTIALS.apiKey);
+export const arePublic = (credentials: SandboxCredentials): boolean =>
+  sameSecret(credentials.apiKey, PUBLIC_SANDBOX_CREDENTIALS.apiKey);
 
 /** Credentials nobody can guess, for a sandbox that others may reach. */
 export const randomSandboxCredentials = (): SandboxCredentials => ({

@@ -17,7 +17,10 @@ export interface DemoSecrets {
   woocommerce: string;
 }
 
-export const demoSecrets = (): DemoSecrets => ({ shopify: randomBytes(24).toString('base64url'), woocommerce: randomBytes(24).toString('base64url') });
+export const demoSecrets = (): DemoSecrets => ({
+  shopify: randomBytes(24).toString('base64url'),
+  woocommerce: randomBytes(24).toString('base64url'),
+});
 
 interface Customer {
   first: string;
@@ -44,13 +47,59 @@ const paid = { platform: 'shopify', topic: 'orders/paid', financial: 'paid' } as
 
 /** One round of the demo: each order's life, step by step. */
 const ROUND: DemoOrder[] = [
-  { platform: 'shopify', customer: { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', phone: '+44 7911 123456' }, total: '120.00', steps: [paid, { platform: 'shopify', topic: 'orders/fulfilled', financial: 'paid', fulfillment: 'fulfilled' }] },
-  { platform: 'woocommerce', customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: null }, total: '64.00', steps: [{ platform: 'woocommerce', topic: 'order.created', status: 'processing' }, { platform: 'woocommerce', topic: 'order.updated', status: 'completed' }] },
-  { platform: 'shopify', customer: { first: 'Grace', last: 'Hopper', email: 'grace@example.com', phone: '+1 212 555 0142' }, total: '89.50', campaign: '1', steps: [paid] },
-  { platform: 'shopify', customer: { first: 'Alan', last: 'Turing', email: 'alan@example.com', phone: '+44 7700 900123' }, total: '45.00', steps: [paid, { platform: 'shopify', topic: 'orders/updated', financial: 'refunded' }] },
-  { platform: 'shopify', customer: { first: 'Edsger', last: 'Dijkstra', email: 'edsger@example.com', phone: null }, total: '30.00', steps: [{ platform: 'shopify', topic: 'orders/create', financial: 'pending' }, { platform: 'shopify', topic: 'orders/cancelled', financial: 'voided', cancelled: true }] },
-  { platform: 'woocommerce', customer: { first: 'Dorothy', last: 'Vaughan', email: 'dorothy@example.com', phone: '+1 757 555 0199' }, total: '210.00', steps: [{ platform: 'woocommerce', topic: 'order.created', status: 'processing' }, { platform: 'woocommerce', topic: 'order.updated', status: 'refunded' }] },
-  { platform: 'shopify', customer: { first: 'Test', last: 'Order', email: 'test-order@example.com', phone: null }, total: '1.00', test: true, steps: [paid] },
+  {
+    platform: 'shopify',
+    customer: { first: 'Ada', last: 'Lovelace', email: 'ada@example.com', phone: '+44 7911 123456' },
+    total: '120.00',
+    steps: [paid, { platform: 'shopify', topic: 'orders/fulfilled', financial: 'paid', fulfillment: 'fulfilled' }],
+  },
+  {
+    platform: 'woocommerce',
+    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: null },
+    total: '64.00',
+    steps: [
+      { platform: 'woocommerce', topic: 'order.created', status: 'processing' },
+      { platform: 'woocommerce', topic: 'order.updated', status: 'completed' },
+    ],
+  },
+  {
+    platform: 'shopify',
+    customer: { first: 'Grace', last: 'Hopper', email: 'grace@example.com', phone: '+1 212 555 0142' },
+    total: '89.50',
+    campaign: '1',
+    steps: [paid],
+  },
+  {
+    platform: 'shopify',
+    customer: { first: 'Alan', last: 'Turing', email: 'alan@example.com', phone: '+44 7700 900123' },
+    total: '45.00',
+    steps: [paid, { platform: 'shopify', topic: 'orders/updated', financial: 'refunded' }],
+  },
+  {
+    platform: 'shopify',
+    customer: { first: 'Edsger', last: 'Dijkstra', email: 'edsger@example.com', phone: null },
+    total: '30.00',
+    steps: [
+      { platform: 'shopify', topic: 'orders/create', financial: 'pending' },
+      { platform: 'shopify', topic: 'orders/cancelled', financial: 'voided', cancelled: true },
+    ],
+  },
+  {
+    platform: 'woocommerce',
+    customer: { first: 'Dorothy', last: 'Vaughan', email: 'dorothy@example.com', phone: '+1 757 555 0199' },
+    total: '210.00',
+    steps: [
+      { platform: 'woocommerce', topic: 'order.created', status: 'processing' },
+      { platform: 'woocommerce', topic: 'order.updated', status: 'refunded' },
+    ],
+  },
+  {
+    platform: 'shopify',
+    customer: { first: 'Test', last: 'Order', email: 'test-order@example.com', phone: null },
+    total: '1.00',
+    test: true,
+    steps: [paid],
+  },
 ];
 
 function shopifyBody(id: number, order: DemoOrder, step: Extract<Step, { platform: 'shopify' }>, at: string): string {
@@ -78,8 +127,19 @@ function shopifyBody(id: number, order: DemoOrder, step: Extract<Step, { platfor
       : [],
     discount_codes: [],
     refunds: [],
-    customer: { id: id + 1, first_name: customer.first, last_name: customer.last, email: customer.email, phone: customer.phone },
-    billing_address: { first_name: customer.first, last_name: customer.last, phone: customer.phone, country_code: 'US' },
+    customer: {
+      id: id + 1,
+      first_name: customer.first,
+      last_name: customer.last,
+      email: customer.email,
+      phone: customer.phone,
+    },
+    billing_address: {
+      first_name: customer.first,
+      last_name: customer.last,
+      phone: customer.phone,
+      country_code: 'US',
+    },
   });
 }
 
@@ -94,7 +154,13 @@ function wooBody(id: number, order: DemoOrder, step: Extract<Step, { platform: '
     date_created_gmt: at.slice(0, 19),
     date_modified_gmt: at.slice(0, 19),
     created_via: 'checkout',
-    billing: { first_name: customer.first, last_name: customer.last, email: customer.email, phone: customer.phone ?? '', country: 'FR' },
+    billing: {
+      first_name: customer.first,
+      last_name: customer.last,
+      email: customer.email,
+      phone: customer.phone ?? '',
+      country: 'FR',
+    },
     coupon_lines: [],
     meta_data: [],
     refunds: step.status === 'refunded' ? [{ id: id + 1, total: `-${order.total}`, reason: '' }] : [],
@@ -186,7 +252,12 @@ export class DemoStore {
         'x-wc-webhook-signature': createHmac('sha256', this.#o.secrets.woocommerce).update(body).digest('base64'),
       };
     }
-    const response = await fetch(`${this.#o.url}/webhooks/${step.platform}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${this.#o.url}/webhooks/${step.platform}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      signal: AbortSignal.timeout(5_000),
+    });
     if (response.ok) this.#sent++;
   }
 }

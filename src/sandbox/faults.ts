@@ -42,7 +42,13 @@ export type FaultSettingsInput = z.input<typeof faultSettingsSchema>;
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'hang'; ms: number; phase: 'before' | 'after' }
-  | { kind: 'fail'; status: number; phase: 'before' | 'after'; message?: string | undefined; retryAfterSeconds?: number | undefined };
+  | {
+      kind: 'fail';
+      status: number;
+      phase: 'before' | 'after';
+      message?: string | undefined;
+      retryAfterSeconds?: number | undefined;
+    };
 
 export class FaultInjector {
   #settings: FaultSettings;
@@ -91,11 +97,23 @@ export class FaultInjector {
     if (forced?.everyMs !== undefined && this.#now() - this.#armedAt >= forced.everyMs) this.#arm();
     if (forced && this.#forcedLeft > 0) {
       this.#forcedLeft--;
-      return { kind: 'fail', status: forced.status, phase: 'before', message: forced.message, retryAfterSeconds: forced.retryAfterSeconds };
+      return {
+        kind: 'fail',
+        status: forced.status,
+        phase: 'before',
+        message: forced.message,
+        retryAfterSeconds: forced.retryAfterSeconds,
+      };
     }
-    if (this.#settings.hangRate > 0 && this.#random() < this.#settings.hangRate) return { kind: 'hang', ms: this.#settings.hangMs, phase: this.#settings.failurePhase };
+    if (this.#settings.hangRate > 0 && this.#random() < this.#settings.hangRate)
+      return { kind: 'hang', ms: this.#settings.hangMs, phase: this.#settings.failurePhase };
     if (this.#settings.failureRate > 0 && this.#random() < this.#settings.failureRate) {
-      return { kind: 'fail', status: this.#settings.failureStatus, phase: this.#settings.failurePhase, message: this.#settings.failureMessage };
+      return {
+        kind: 'fail',
+        status: this.#settings.failureStatus,
+        phase: this.#settings.failurePhase,
+        message: this.#settings.failureMessage,
+      };
     }
     return { kind: 'none' };
   }

@@ -2,7 +2,16 @@
 // the merged parameters and returns what the reply should say; none knows
 // about HTTP beyond the status of a refusal.
 import { formatServiceTimestamp, REFERRER_FIELDS, SERVICE_MESSAGE, type TransactionType } from '../loyalty/protocol.ts';
-import { CONFIRM_REQUIRED, confirmParams, conversionParams, earnParams, readParams, redeemParams, transactionParams, updatePointsParams } from './params.ts';
+import {
+  CONFIRM_REQUIRED,
+  confirmParams,
+  conversionParams,
+  earnParams,
+  readParams,
+  redeemParams,
+  transactionParams,
+  updatePointsParams,
+} from './params.ts';
 import type { Conversion, Customer, Earning, Redemption, SandboxStore } from './store.ts';
 
 export type OperationOutcome =
@@ -43,7 +52,10 @@ export function updatePoints({ store }: OperationContext, input: Params): Operat
   if (!read.ok) return invalid(read.detail);
   const result = store.updatePoints(read.params.lp_orderid, read.params.lp_status);
   if (!result.ok) return invalid(result.detail);
-  return success({ changed: result.value.changed, earnings: result.value.earnings.map(earningView) }, result.value.changed > 0 ? 'Points updated' : 'No change');
+  return success(
+    { changed: result.value.changed, earnings: result.value.earnings.map(earningView) },
+    result.value.changed > 0 ? 'Points updated' : 'No change',
+  );
 }
 
 export function redeem({ store }: OperationContext, input: Params): OperationOutcome {
@@ -52,7 +64,10 @@ export function redeem({ store }: OperationContext, input: Params): OperationOut
   const { lp_email: email, lp_mobile: mobile, lp_points: points } = read.params;
   const result = store.redeem(email !== undefined ? { email } : { mobile: mobile ?? '' }, points);
   if (!result.ok) return invalid(result.detail);
-  return success({ redemption: redemptionView(result.value.redemption), balance: result.value.balance }, 'Points redeemed');
+  return success(
+    { redemption: redemptionView(result.value.redemption), balance: result.value.balance },
+    'Points redeemed',
+  );
 }
 
 export function transaction({ store }: OperationContext, input: Params): OperationOutcome {
@@ -81,21 +96,36 @@ export function addConversion({ store }: OperationContext, input: Params): Opera
     purchaseAmount: params.purchase_amount ?? null,
     customValue: params.custom_value ?? null,
   });
-  return success({ created, conversion: conversionView(conversion) }, created ? 'Conversion recorded' : 'Conversion already recorded');
+  return success(
+    { created, conversion: conversionView(conversion) },
+    created ? 'Conversion recorded' : 'Conversion already recorded',
+  );
 }
 
 /** conversion/confirm, with the answers its documentation gives, failures on HTTP 200. */
 export function confirmConversion({ store }: OperationContext, input: Params): OperationOutcome {
-  const missing = CONFIRM_REQUIRED.find((field) => input[field] === undefined || input[field] === null || input[field] === '');
-  if (missing) return { ok: false, status: 200, message: SERVICE_MESSAGE.parametersMissing, detail: `${missing} is required` };
+  const missing = CONFIRM_REQUIRED.find(
+    (field) => input[field] === undefined || input[field] === null || input[field] === '',
+  );
+  if (missing)
+    return { ok: false, status: 200, message: SERVICE_MESSAGE.parametersMissing, detail: `${missing} is required` };
   const read = readParams(confirmParams, input);
   if (!read.ok) return invalid(read.detail);
   const { params } = read;
   const decision = params.status === 1 ? 'approve' : 'reject';
-  const result = store.confirmConversion({ campaignId: params.campaign_id, orderId: params.order_id, event: params.event }, decision, params.remark ?? null);
+  const result = store.confirmConversion(
+    { campaignId: params.campaign_id, orderId: params.order_id, event: params.event },
+    decision,
+    params.remark ?? null,
+  );
   if (!result.ok) {
     return result.reason === 'missing'
-      ? { ok: false, status: 200, message: SERVICE_MESSAGE.conversionMissing, detail: `no ${params.event} conversion of order_id ${params.order_id} in campaign ${params.campaign_id}` }
+      ? {
+          ok: false,
+          status: 200,
+          message: SERVICE_MESSAGE.conversionMissing,
+          detail: `no ${params.event} conversion of order_id ${params.order_id} in campaign ${params.campaign_id}`,
+        }
       : invalid(result.detail);
   }
   return success(
@@ -142,7 +172,12 @@ function ledger(earnings: Earning[], redemptions: Redemption[]) {
     if (earning.approvedAt) entries.push({ at: earning.approvedAt, type: 'approve', change: earning.points, ...of });
     if (earning.cancelledAt) {
       const reversal = earning.approvedAt !== null;
-      entries.push({ at: earning.cancelledAt, type: reversal ? 'reversal' : 'cancel', change: reversal ? -earning.points : 0, ...of });
+      entries.push({
+        at: earning.cancelledAt,
+        type: reversal ? 'reversal' : 'cancel',
+        change: reversal ? -earning.points : 0,
+        ...of,
+      });
     }
   }
   for (const redemption of redemptions) {

@@ -7,9 +7,23 @@ import { CONVERSION_EVENTS, POINT_STATUSES, REFERRER_FIELDS, TRANSACTION_TYPES }
 const asText = (value: unknown) => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : value);
 
 const requiredText = (max = 200) =>
-  z.preprocess(asText, z.string({ error: 'must be text' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` }));
+  z.preprocess(
+    asText,
+    z
+      .string({ error: 'must be text' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(max, { error: `must be at most ${max} characters` }),
+  );
 
-const email = () => z.preprocess(asText, z.string({ error: 'must be text' }).trim().pipe(z.email({ error: 'must be an e-mail address' })));
+const email = () =>
+  z.preprocess(
+    asText,
+    z
+      .string({ error: 'must be text' })
+      .trim()
+      .pipe(z.email({ error: 'must be an e-mail address' })),
+  );
 
 // Any formatting is accepted; what counts is 7 to 15 digits, as in E.164.
 const mobile = () =>
@@ -25,18 +39,31 @@ const mobile = () =>
 
 // Documented as an integer; carried as exact digits, since order ids exceed 2^53.
 const orderId = () =>
-  z.preprocess(asText, z.string({ error: 'must be an integer' }).trim().regex(/^\d{1,40}$/, { error: 'must be an integer' }));
+  z.preprocess(
+    asText,
+    z
+      .string({ error: 'must be an integer' })
+      .trim()
+      .regex(/^\d{1,40}$/, { error: 'must be an integer' }),
+  );
 
 const positiveInteger = () =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-    z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).positive({ error: 'must be greater than 0' }).max(Number.MAX_SAFE_INTEGER, { error: 'is too large' }),
+    z
+      .number({ error: 'must be an integer' })
+      .int({ error: 'must be an integer' })
+      .positive({ error: 'must be greater than 0' })
+      .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' }),
   );
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null || value === '' ? undefined : value), schema.optional());
 
-const requireCustomer = <T extends { lp_email?: string | undefined; lp_mobile?: string | undefined }>(params: T, ctx: z.RefinementCtx) => {
+const requireCustomer = <T extends { lp_email?: string | undefined; lp_mobile?: string | undefined }>(
+  params: T,
+  ctx: z.RefinementCtx,
+) => {
   if (params.lp_email === undefined && params.lp_mobile === undefined) {
     ctx.addIssue({ code: 'custom', path: ['lp_email'], message: 'or lp_mobile is required' });
   }
@@ -69,7 +96,13 @@ export const updatePointsParams = z.object({
 
 // An amount as the service's samples send it ('1000'), or a JSON number; kept as exact decimal text.
 const amount = () =>
-  z.preprocess(asText, z.string({ error: 'must be an amount' }).trim().regex(/^\d{1,15}(\.\d{1,6})?$/, { error: 'must be an amount like 49.90' }));
+  z.preprocess(
+    asText,
+    z
+      .string({ error: 'must be an amount' })
+      .trim()
+      .regex(/^\d{1,15}(\.\d{1,6})?$/, { error: 'must be an amount like 49.90' }),
+  );
 
 const conversionEvent = () => z.enum(CONVERSION_EVENTS, { error: `must be ${CONVERSION_EVENTS.join(' or ')}` });
 
@@ -82,7 +115,9 @@ function exactlyOneReferrer(params: Record<string, unknown>, ctx: z.RefinementCt
   const given = REFERRER_FIELDS.filter((field) => params[field] !== undefined);
   if (given.length === 1) return;
   const message =
-    given.length === 0 ? `one referrer field is required: ${REFERRER_FIELDS.join(', ')}` : `send only one referrer field, not ${given.join(' and ')}`;
+    given.length === 0
+      ? `one referrer field is required: ${REFERRER_FIELDS.join(', ')}`
+      : `send only one referrer field, not ${given.join(' and ')}`;
   ctx.addIssue({ code: 'custom', path: [], message });
 }
 
@@ -129,6 +164,7 @@ export function readParams<S extends z.ZodType>(schema: S, input: Record<string,
   if (issue && issue.path.length === 0 && issue.code === 'custom') return { ok: false, detail: issue.message };
   const field = String(issue?.path[0] ?? 'body');
   const missing = input[field] === undefined || input[field] === null || input[field] === '';
-  const detail = missing && issue?.code !== 'custom' ? `${field} is required` : `${field} ${issue?.message ?? 'is invalid'}`;
+  const detail =
+    missing && issue?.code !== 'custom' ? `${field} is required` : `${field} ${issue?.message ?? 'is invalid'}`;
   return { ok: false, detail };
 }

@@ -5,7 +5,13 @@
 // the client is tested against both.
 import type { ReplyStyle } from '../loyalty/protocol.ts';
 
-export function replyBody(style: ReplyStyle, ok: boolean, httpStatus: number, message: string, data: Record<string, unknown>): Record<string, unknown> {
+export function replyBody(
+  style: ReplyStyle,
+  ok: boolean,
+  httpStatus: number,
+  message: string,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   if (style === 'flat') return { ...data, status: httpStatus, response: ok ? 'success' : 'fail', message };
   return { response: { data, message, status: ok ? 'success' : 'failure' } };
 }

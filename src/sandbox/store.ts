@@ -202,7 +202,14 @@ export class SandboxStore {
     const existing = this.#conversions.get(key);
     if (existing) return { conversion: existing, created: false };
     const now = this.#now().toISOString();
-    const conversion: Conversion = { id: this.#nextId++, ...input, status: 'pending', remark: null, createdAt: now, updatedAt: now };
+    const conversion: Conversion = {
+      id: this.#nextId++,
+      ...input,
+      status: 'pending',
+      remark: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.#conversions.set(key, conversion);
     return { conversion, created: true };
   }
@@ -222,7 +229,12 @@ export class SandboxStore {
     if (!conversion || (conversion.event ?? 'sale') !== key.event) return { ok: false, reason: 'missing' };
     const target: ConversionStatus = decision === 'approve' ? 'approved' : 'rejected';
     if (conversion.status === target) return { ok: true, conversion, changed: false };
-    if (conversion.status === 'rejected') return { ok: false, reason: 'final', detail: `the conversion of order_id ${key.orderId} was rejected and cannot be approved` };
+    if (conversion.status === 'rejected')
+      return {
+        ok: false,
+        reason: 'final',
+        detail: `the conversion of order_id ${key.orderId} was rejected and cannot be approved`,
+      };
     conversion.status = target;
     conversion.remark = remark ?? conversion.remark;
     conversion.updatedAt = this.#now().toISOString();
@@ -230,7 +242,8 @@ export class SandboxStore {
   }
 
   findCustomer(lookup: CustomerLookup): Customer | undefined {
-    const email = 'email' in lookup ? lookup.email.toLowerCase() : this.#emailByMobile.get(normaliseMobile(lookup.mobile));
+    const email =
+      'email' in lookup ? lookup.email.toLowerCase() : this.#emailByMobile.get(normaliseMobile(lookup.mobile));
     return email === undefined ? undefined : this.#customers.get(email);
   }
 

@@ -13,7 +13,10 @@ import { WOO_SITE, wooHeaders, wooOrderJson, WOO_ENV } from '../helpers/woocomme
 
 const TOKEN = 'dashboard-admin-token-0123456789';
 
-if (!chromiumAvailable) console.warn(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (.ci/run installs it: apt-get install -y chromium)`);
+if (!chromiumAvailable)
+  console.warn(
+    `dashboard browser test skipped: no Chromium at ${CHROMIUM} (.ci/run installs it: apt-get install -y chromium)`,
+  );
 
 describe.skipIf(!chromiumAvailable)('the dashboard', () => {
   let bridge: RunningBridge;
@@ -59,7 +62,11 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
 
   it('shows an order that a signed webhook just created, and its history', async () => {
     const body = shopifyOrderJson({ id: '5550000000001', email: 'browser@example.com' });
-    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     await bridge.engine.drain();
     const row = page.locator('#order-list tbody tr', { hasText: 'browser@example.com' });
     await row.waitFor({ timeout: 10_000 });
@@ -74,7 +81,11 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
   it('retries a dead letter with its button', async () => {
     bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
     const body = shopifyOrderJson({ id: '5550000000002', email: 'retry@example.com' });
-    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     await bridge.engine.drain();
     const letter = page.locator('#dead-letter-list tbody tr', { hasText: '5550000000002' });
     await letter.waitFor({ timeout: 10_000 });
@@ -89,18 +100,28 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     nock(WOO_SITE)
       .get('/wp-json/wc/v3/orders')
       .query(true)
-      .reply(200, `[${wooOrderJson({ id: 6601, status: 'processing' })},${wooOrderJson({ id: 6602, status: 'completed' })}]`, { 'X-WP-TotalPages': '1' });
+      .reply(
+        200,
+        `[${wooOrderJson({ id: 6601, status: 'processing' })},${wooOrderJson({ id: 6602, status: 'completed' })}]`,
+        { 'X-WP-TotalPages': '1' },
+      );
     await page.selectOption('#resync-platform', 'woocommerce');
     await page.fill('#resync-since', '2026-11-01');
     await page.click('#resync-form button');
-    await expect.poll(() => page.textContent('#resync-progress'), { timeout: 10_000 }).toContain('Done: fetched 2, changed 2');
+    await expect
+      .poll(() => page.textContent('#resync-progress'), { timeout: 10_000 })
+      .toContain('Done: fetched 2, changed 2');
     await shot('resync');
   });
 
   it('warns with a banner when the loyalty service refuses our credentials', async () => {
     bridge.sandbox?.faults.configure({ forced: { status: 401, count: 1, message: 'Invalid auth' } });
     const body = shopifyOrderJson({ id: '5550000000003' });
-    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     await bridge.engine.drain();
     await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
     expect(await page.textContent('#banner')).toContain('LOYALTY_API_KEY');
@@ -109,12 +130,21 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
 
   it('shows a banner when Shopify withholds customers’ contact details (protected customer data not granted)', async () => {
     // The previous test left every call paused (refused credentials); they are right again.
-    await fetch(`${bridge.http.localUrl}/admin/api/upstream/probe`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    await fetch(`${bridge.http.localUrl}/admin/api/upstream/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const body = shopifyOrderJson({ id: '5550000000004', email: null, customer: { id: 7002, first_name: 'Withheld' } });
-    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     await bridge.engine.drain();
     await page.waitForSelector('#protected-banner:not([hidden])', { timeout: 10_000 });
-    expect(await page.textContent('#protected-banner')).toMatch(/1 Shopify order.*protected customer data.*Dev Dashboard/);
+    expect(await page.textContent('#protected-banner')).toMatch(
+      /1 Shopify order.*protected customer data.*Dev Dashboard/,
+    );
     await shot('protected-data-banner');
   });
 
@@ -123,25 +153,41 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     const customer = { id: 7003, first_name: 'Rae', last_name: 'Deemer', email, phone: '+12125550177' };
     const send = async (topic: string, options: Parameters<typeof shopifyOrderJson>[0]) => {
       const body = shopifyOrderJson({ email, customer, ...options });
-      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body }), body });
+      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic, body }),
+        body,
+      });
       await bridge.engine.drain();
     };
     const code = [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }];
     await send('orders/fulfilled', { id: '5550000000011', fulfillmentStatus: 'fulfilled' });
     await send('orders/paid', { id: '5550000000012', discountCodes: code });
-    await send('orders/cancelled', { id: '5550000000012', discountCodes: code, cancelledAt: '2026-11-20T12:00:00-05:00' });
+    await send('orders/cancelled', {
+      id: '5550000000012',
+      discountCodes: code,
+      cancelledAt: '2026-11-20T12:00:00-05:00',
+    });
     const row = page.locator('#redeemed-list tbody tr', { hasText: '#0012' });
     await row.waitFor({ timeout: 10_000 });
     await shot('redeemed-on-cancelled');
     await row.locator('button', { hasText: 'Give 50 points back' }).click();
     await row.waitFor({ state: 'detached', timeout: 10_000 });
-    expect(bridge.sandbox?.store.snapshot().earnings.filter((earning) => earning.email === email && earning.activityId === '21')).toMatchObject([{ points: 50 }]);
+    expect(
+      bridge.sandbox?.store
+        .snapshot()
+        .earnings.filter((earning) => earning.email === email && earning.activityId === '21'),
+    ).toMatchObject([{ points: 50 }]);
   });
 
   it('exports a customer’s data and erases it from the Privacy section', async () => {
     const email = 'privacy.browser@example.com';
     const body = wooOrderJson({ id: 5560, status: 'processing', email });
-    await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.created', body), body });
+    await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, {
+      method: 'POST',
+      headers: wooHeaders('order.created', body),
+      body,
+    });
     await bridge.engine.drain();
     await page.fill('#privacy-email', email);
     const download = page.waitForEvent('download');

@@ -11,7 +11,6 @@ import { startBridge, type RunningBridge } from '../../src/main.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 
-
 describe.skipIf(!chromiumAvailable)('the first run', () => {
   let bridge: RunningBridge;
   let browser: Browser;
@@ -44,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
   });
 
   it('shows demo orders moving within a minute: connections, charts, orders', async () => {
-    await eventually(() => expect((bridge.sandbox?.store.snapshot().earnings.length ?? 0)).toBeGreaterThan(3), 60_000);
+    await eventually(() => expect(bridge.sandbox?.store.snapshot().earnings.length ?? 0).toBeGreaterThan(3), 60_000);
     await bridge.engine.drain();
     // The page refreshes itself every few seconds.
     const shopify = page.locator('#connections article', { hasText: 'shopify' });
@@ -53,7 +52,9 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
     await expect.poll(() => woo.textContent(), { timeout: 15_000 }).toMatch(/Deliveries, last hour\s*[1-9]/);
     expect(await page.textContent('#connections')).toMatch(/Loyalty service \(sandbox\).*accepted/s);
     await expect.poll(() => page.locator('#chart-deliveries rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('#chart-calls rect[data-series="success"]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('#chart-calls rect[data-series="success"]').count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await expect.poll(() => page.locator('#chart-states rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#order-list tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(3);
     await page.screenshot({ path: `${artifactsDir('first-run')}dashboard.png`, fullPage: true });

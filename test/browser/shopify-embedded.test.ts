@@ -15,7 +15,16 @@ import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import { APP_KEY, APP_SECRET, CHROME_UA, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import {
+  APP_KEY,
+  APP_SECRET,
+  CHROME_UA,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
 import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 
@@ -39,7 +48,11 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
     // Shopify installed the app itself (managed installation): the bridge has never heard of the shop.
     fake.install(SHOP);
     running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: `${SHOP},${OTHER}` });
-    await deliverPaidOrders(running, [[SHOP, '8100000011'], [SHOP, '8100000012'], [OTHER, '8200000099']]);
+    await deliverPaidOrders(running, [
+      [SHOP, '8100000011'],
+      [SHOP, '8100000012'],
+      [OTHER, '8200000099'],
+    ]);
 
     browser = await launchChromium();
     // @shopify/shopify-api answers 410 to a user agent it takes for a bot, as "HeadlessChrome" is.
@@ -50,8 +63,12 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
       return apiKey === APP_KEY ? mintSessionToken({ shop: SHOP, apiKey, secret: APP_SECRET }) : '';
     });
     const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
-    await context.route(`${ADMIN_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }));
-    await context.route(APP_BRIDGE_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }));
+    await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
+    );
+    await context.route(APP_BRIDGE_URL, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
+    );
     // The bridge's public address, passed through to the running bridge over HTTP, its answer (headers, CSP) untouched.
     await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());
@@ -85,13 +102,19 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
 
     // Access came by token exchange, the first time the merchant opened the app.
-    expect(await running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`)).toMatchObject({ mode: 'token_exchange' });
-    expect(fake.requests.filter((request) => request.shop === SHOP && request.what === 'token:token_exchange')).toHaveLength(1);
+    expect(await running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`)).toMatchObject({
+      mode: 'token_exchange',
+    });
+    expect(
+      fake.requests.filter((request) => request.shop === SHOP && request.what === 'token:token_exchange'),
+    ).toHaveLength(1);
     // Every call the page made carried a session token App Bridge handed out for this shop.
     expect(minted).toBeGreaterThan(0);
     expect(bearers.length).toBeGreaterThan(0);
     for (const bearer of bearers) {
-      const payload = JSON.parse(Buffer.from(bearer.replace(/^Bearer /, '').split('.')[1] ?? '', 'base64url').toString('utf8')) as { dest: string; aud: string };
+      const payload = JSON.parse(
+        Buffer.from(bearer.replace(/^Bearer /, '').split('.')[1] ?? '', 'base64url').toString('utf8'),
+      ) as { dest: string; aud: string };
       expect(payload).toMatchObject({ dest: `https://${SHOP}`, aud: APP_KEY });
     }
   }, 60_000);
@@ -105,8 +128,16 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
   beforeAll(async () => {
     fake = await startFakeShopifyForApp();
     // The merchant's own store (client credentials): the bridge has access already.
-    running = await startShopifyAppBridge(fake, { SHOPIFY_SHOP: SHOP, SHOPIFY_SHOPS: OTHER, SHOPIFY_EMBEDDED: 'false', ADMIN_TOKEN: 'operator-admin-token-0123456789' });
-    await deliverPaidOrders(running, [[SHOP, '8300000021'], [OTHER, '8300000098']]);
+    running = await startShopifyAppBridge(fake, {
+      SHOPIFY_SHOP: SHOP,
+      SHOPIFY_SHOPS: OTHER,
+      SHOPIFY_EMBEDDED: 'false',
+      ADMIN_TOKEN: 'operator-admin-token-0123456789',
+    });
+    await deliverPaidOrders(running, [
+      [SHOP, '8300000021'],
+      [OTHER, '8300000098'],
+    ]);
     browser = await launchChromium();
   }, 60_000);
 
@@ -119,7 +150,9 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
   it('signs the merchant in as the shop from Shopify’s signed link, keeps the sign-in out of the address bar, and shows that shop alone', async () => {
     const page = await browser.newPage({ userAgent: CHROME_UA });
     await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
-    await expect.poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(1);
+    await expect
+      .poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 })
+      .toHaveLength(1);
     expect(await page.locator('#order-list tbody').textContent()).toContain('#0021');
     expect(await page.locator('#mode').textContent()).toBe(SHOP);
     expect(new URL(page.url()).hash).toBe('');
@@ -131,7 +164,9 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
     await page.goto(`${running.url}/admin/#token=operator-admin-token-0123456789`);
     await page.waitForSelector('#health:not([hidden])');
     await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
-    await expect.poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(2);
+    await expect
+      .poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 })
+      .toHaveLength(2);
     expect(await page.locator('#health').isHidden()).toBe(false);
   }, 60_000);
 });

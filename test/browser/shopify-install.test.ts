@@ -27,18 +27,38 @@ const API_SECRET = 'dev-dashboard-client-secret';
 /** A throwaway certificate for *.myshopify.com: the browser is told to accept it. */
 function certificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'lb-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=*.myshopify.com'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=*.myshopify.com',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 }
 
-const canRun = chromiumAvailable && (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const canRun =
+  chromiumAvailable &&
+  (() => {
+    try {
+      execFileSync('openssl', ['version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () => {
   let fake: FakeShopify;
@@ -54,13 +74,31 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     // Shopify sends the merchant back to SHOPIFY_APP_URL: the bridge's address must be known before it starts.
     const port = await freePort();
     const loaded = loadConfig({
-      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', ADMIN_TOKEN: TOKEN, SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET, SHOPIFY_APP_URL: `http://127.0.0.1:${port}`, RECONCILE_INTERVAL_MINUTES: '0' },
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'silent',
+        DEMO_STORE: 'off',
+        ADMIN_TOKEN: TOKEN,
+        SHOPIFY_API_KEY: API_KEY,
+        SHOPIFY_API_SECRET: API_SECRET,
+        SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
+        RECONCILE_INTERVAL_MINUTES: '0',
+      },
     });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) } });
-    browser = await launchChromium(['--ignore-certificate-errors', `--host-resolver-rules=MAP *.myshopify.com 127.0.0.1:${fake.httpsPort}`]);
+    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
+      platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+    });
+    browser = await launchChromium([
+      '--ignore-certificate-errors',
+      `--host-resolver-rules=MAP *.myshopify.com 127.0.0.1:${fake.httpsPort}`,
+    ]);
     // @shopify/shopify-api answers 410 to a user agent it takes for a bot, as "HeadlessChrome" is: a merchant's browser says Chrome.
-    const userAgent = (await browser.newBrowserCDPSession().then((cdp) => cdp.send('Browser.getVersion'))).userAgent.replace('HeadlessChrome', 'Chrome');
+    const userAgent = (
+      await browser.newBrowserCDPSession().then((cdp) => cdp.send('Browser.getVersion'))
+    ).userAgent.replace('HeadlessChrome', 'Chrome');
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, userAgent });
   }, 60_000);
 
@@ -96,7 +134,14 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     // The page never shows a token.
     expect(await page.content()).not.toContain(session!.accessToken);
     // The app's configuration declares every topic for every shop: the check made after the install makes none on the shop, and counts none working before Shopify delivers it.
-    await expect.poll(async () => (await bridge.engine.store.getRecord<{ unconfirmed?: string[] }>('platform-health', `shopify:${SHOP}`))?.unconfirmed, { timeout: 10_000 }).toHaveLength(10);
+    await expect
+      .poll(
+        async () =>
+          (await bridge.engine.store.getRecord<{ unconfirmed?: string[] }>('platform-health', `shopify:${SHOP}`))
+            ?.unconfirmed,
+        { timeout: 10_000 },
+      )
+      .toHaveLength(10);
     expect(fake.shop(SHOP).subscriptions).toEqual([]);
   }, 60_000);
 });

@@ -18,7 +18,16 @@ import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../he
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
-import { APP_KEY, APP_SECRET, CHROME_UA, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import {
+  APP_KEY,
+  APP_SECRET,
+  CHROME_UA,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 
 const SHOP = 'gamma-store.myshopify.com';
@@ -40,10 +49,14 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('an expired session ins
   let mint: () => string = () => '';
 
   const good = () => mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET });
-  const expired = () => mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
-  const staleLink = (idToken: string) => `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken, timestamp: Math.floor(Date.now() / 1000) - 600 })}`;
+  const expired = () =>
+    mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+  const staleLink = (idToken: string) =>
+    `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken, timestamp: Math.floor(Date.now() / 1000) - 600 })}`;
   const openAdmin = async (appUrl: string) => {
-    await context.route(`${ADMIN_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }));
+    await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
+    );
     await page.goto(ADMIN_PAGE);
     return page.frameLocator('#app');
   };
@@ -58,7 +71,11 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('an expired session ins
     front = await startHttpsFront();
     front.forwardTo(running.url);
     // The admin (a public origin) frames the bridge, which this machine serves: Chromium's local network access checks would block that.
-    browser = await launchChromium(['--ignore-certificate-errors', `--host-resolver-rules=MAP bridge.test ${new URL(front.url).host}`, '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests']);
+    browser = await launchChromium([
+      '--ignore-certificate-errors',
+      `--host-resolver-rules=MAP bridge.test ${new URL(front.url).host}`,
+      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
+    ]);
   }, 60_000);
 
   beforeEach(async () => {
@@ -67,11 +84,18 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('an expired session ins
     context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, userAgent: CHROME_UA });
     page = await context.newPage();
     await page.exposeFunction('mintSessionToken', (apiKey: string) => (apiKey === APP_KEY ? mint() : ''));
-    await context.route(APP_BRIDGE_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }));
+    await context.route(APP_BRIDGE_URL, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
+    );
     // What the browser asked the bridge, and what it answered, redirects included, in the order the answers came.
     context.on('response', (response) => {
       const url = new URL(response.url());
-      if (url.origin === BRIDGE_ORIGIN) seen.push({ path: url.pathname, status: response.status(), retryHeader: response.headers()['x-shopify-retry-invalid-session-request'] });
+      if (url.origin === BRIDGE_ORIGIN)
+        seen.push({
+          path: url.pathname,
+          status: response.status(),
+          retryHeader: response.headers()['x-shopify-retry-invalid-session-request'],
+        });
     });
   });
 
@@ -98,7 +122,16 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('an expired session ins
     // Tokens signed with another secret: what a bridge with a wrong SHOPIFY_API_SECRET would see.
     mint = () => mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: 'not-this-apps-secret' });
     const app = await openAdmin(staleLink(mint()));
-    await expect.poll(() => app.locator('h1').textContent().catch(() => ''), { timeout: 15_000 }).toContain('could not confirm your session');
+    await expect
+      .poll(
+        () =>
+          app
+            .locator('h1')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toContain('could not confirm your session');
     expect(bounces()).toBe(1);
     expect(await app.locator('body').textContent()).toContain('SHOPIFY_API_SECRET');
     await page.screenshot({ path: `${artifactsDir('shopify-session-recovery')}never-accepted.png` });
@@ -108,7 +141,9 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('an expired session ins
     let calls = 0;
     // The token for the first API call has expired by the time it arrives; every later one is fresh.
     mint = () => (++calls === 1 ? expired() : good());
-    const app = await openAdmin(`${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: good() })}`);
+    const app = await openAdmin(
+      `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: good() })}`,
+    );
     await expect.poll(() => app.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(1);
     const api = seen.filter((each) => each.path.startsWith('/admin/api/'));
     expect(api[0]).toMatchObject({ status: 401, retryHeader: '1' });

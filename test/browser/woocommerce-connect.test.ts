@@ -68,16 +68,29 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('connecting a WooCommer
     const kept = await bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${woo.host}`);
     expect(kept).toMatchObject({ keyPermissions: 'read_write' });
     expect(woo.webhooks.map((webhook) => [webhook.topic, webhook.status, webhook.delivery_url])).toEqual(
-      ['order.created', 'order.updated', 'order.deleted', 'order.restored'].map((topic) => [topic, 'active', `${front.url}/webhooks/woocommerce`]),
+      ['order.created', 'order.updated', 'order.deleted', 'order.restored'].map((topic) => [
+        topic,
+        'active',
+        `${front.url}/webhooks/woocommerce`,
+      ]),
     );
     const html = await page.content();
-    for (const secret of [kept!.consumerKey, kept!.consumerSecret, kept!.webhookSecret]) expect(html).not.toContain(secret);
+    for (const secret of [kept!.consumerKey, kept!.consumerSecret, kept!.webhookSecret])
+      expect(html).not.toContain(secret);
 
     // Points flow without any webhook made by hand.
-    woo.orders.set(9100, JSON.parse(wooOrderJson({ id: 9100, status: 'processing', email: 'browser@example.com' })) as Record<string, unknown>);
+    woo.orders.set(
+      9100,
+      JSON.parse(wooOrderJson({ id: 9100, status: 'processing', email: 'browser@example.com' })) as Record<
+        string,
+        unknown
+      >,
+    );
     expect(await woo.deliver('order.created', 9100)).toEqual([200]);
     await bridge.engine.drain();
-    expect(bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === '9100')).toEqual([expect.objectContaining({ status: 'pending', email: 'browser@example.com' })]);
+    expect(bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === '9100')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'browser@example.com' }),
+    ]);
     await expect.poll(() => page.locator('#order-list tbody').textContent(), { timeout: 10_000 }).toContain('#9100');
   }, 60_000);
 

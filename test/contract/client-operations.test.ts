@@ -8,7 +8,12 @@ import { REPLY_STYLES } from '../../src/loyalty/protocol.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 /** A conversion the sandbox accepts, for tests about something else. */
-const conversion = (orderId: string): ConversionInput => ({ orderId, campaignId: 1, event: 'sale', referrer: { kind: 'code', value: 'ANNA-7' } });
+const conversion = (orderId: string): ConversionInput => ({
+  orderId,
+  campaignId: 1,
+  event: 'sale',
+  referrer: { kind: 'code', value: 'ANNA-7' },
+});
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.com', mobile: '+447700900123' };
 
@@ -19,7 +24,12 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
   beforeAll(async () => {
     sandbox = await startTestSandbox({ activities: { '1': 100, '7': 250 }, replyStyle: style });
     // A generous client limit: these tests are about operations, not pacing.
-    client = new LoyaltyClient({ baseUrl: sandbox.url, ...SANDBOX_CREDENTIALS, maxRetries: 0, rateLimitPerMinute: 100_000 });
+    client = new LoyaltyClient({
+      baseUrl: sandbox.url,
+      ...SANDBOX_CREDENTIALS,
+      maxRetries: 0,
+      rateLimitPerMinute: 100_000,
+    });
   });
   afterAll(() => sandbox.close());
   beforeEach(() => {
@@ -30,8 +40,13 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
   describe('earn', () => {
     it('earns the activity points for an order, pending until approved', async () => {
       const result = await client.earn({ activityId: '7', ...ada, orderId: '1001', description: 'Order #1001' });
-      expect(result.data).toMatchObject({ created: true, earning: { points: 250, status: 'pending', orderId: '1001' } });
-      expect(sandbox.store.snapshot().earnings).toMatchObject([{ activityId: '7', orderId: '1001', email: ada.email, description: 'Order #1001' }]);
+      expect(result.data).toMatchObject({
+        created: true,
+        earning: { points: 250, status: 'pending', orderId: '1001' },
+      });
+      expect(sandbox.store.snapshot().earnings).toMatchObject([
+        { activityId: '7', orderId: '1001', email: ada.email, description: 'Order #1001' },
+      ]);
     });
 
     it('carries an order id above 2^53 digit for digit', async () => {
@@ -52,13 +67,25 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
     it('refuses an unknown activity with a permanent Invalid URL error', async () => {
       const error = await client.earn({ activityId: '99', ...ada }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(LoyaltyRejectedError);
-      expect(error).toMatchObject({ kind: 'invalid_url', httpStatus: 402, serviceMessage: 'Invalid URL', retryable: false });
+      expect(error).toMatchObject({
+        kind: 'invalid_url',
+        httpStatus: 402,
+        serviceMessage: 'Invalid URL',
+        retryable: false,
+      });
       expect((error as Error).message).toContain('unknown activity 99');
     });
 
     it('refuses a malformed field with Invalid Source and names it', async () => {
-      const error = await client.earn({ activityId: '1', ...ada, email: 'not-an-email' }).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ kind: 'invalid_source', httpStatus: 400, serviceMessage: 'Invalid Source', detail: 'lp_email must be an e-mail address' });
+      const error = await client
+        .earn({ activityId: '1', ...ada, email: 'not-an-email' })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        kind: 'invalid_source',
+        httpStatus: 400,
+        serviceMessage: 'Invalid Source',
+        detail: 'lp_email must be an e-mail address',
+      });
     });
   });
 
@@ -81,7 +108,10 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
     it('refuses to approve cancelled points', async () => {
       await client.earn({ activityId: '1', ...ada, orderId: '2003' });
       await client.updatePoints({ status: 'cancel', orderId: '2003' });
-      await expect(client.updatePoints({ status: 'approve', orderId: '2003' })).rejects.toMatchObject({ httpStatus: 400, retryable: false });
+      await expect(client.updatePoints({ status: 'approve', orderId: '2003' })).rejects.toMatchObject({
+        httpStatus: 400,
+        retryable: false,
+      });
     });
 
     it('refuses an order with no earned points', async () => {
@@ -98,7 +128,10 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
       await client.updatePoints({ status: 'approve', orderId: '3001' });
       const redeemed = await client.redeem({ email: ada.email, points: 200 });
       expect(redeemed.data).toMatchObject({ balance: { approved: 250, redeemed: 200, available: 50 } });
-      await expect(client.redeem({ mobile: ada.mobile, points: 51 })).rejects.toMatchObject({ httpStatus: 400, detail: 'lp_points 51 exceeds the available balance of 50' });
+      await expect(client.redeem({ mobile: ada.mobile, points: 51 })).rejects.toMatchObject({
+        httpStatus: 400,
+        detail: 'lp_points 51 exceeds the available balance of 50',
+      });
     });
 
     it('does not count pending points as available', async () => {
@@ -175,45 +208,82 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
       ]);
     });
 
-    it.each([['email', 'anna@example.com', 'referrer_email'], ['mobile', '+447700900555', 'referrer_mobile'], ['unique_code', 'u-77', 'referrer_unique_code']] as const)(
-      'sends a %s referrer as the one field of its kind',
-      async (kind, value, field) => {
-        await client.addConversion({ ...referred, referrer: { kind, value } });
-        expect(sandbox.store.snapshot().conversions[0]?.referrer).toEqual({ field, value });
-      },
-    );
+    it.each([
+      ['email', 'anna@example.com', 'referrer_email'],
+      ['mobile', '+447700900555', 'referrer_mobile'],
+      ['unique_code', 'u-77', 'referrer_unique_code'],
+    ] as const)('sends a %s referrer as the one field of its kind', async (kind, value, field) => {
+      await client.addConversion({ ...referred, referrer: { kind, value } });
+      expect(sandbox.store.snapshot().conversions[0]?.referrer).toEqual({ field, value });
+    });
 
     it('approves, then rejects with a remark, each repeat changing nothing', async () => {
       await client.addConversion(referred);
-      const approved = await client.confirmConversion({ orderId: '5001', campaignId: 12, event: 'sale', decision: 'approve' });
+      const approved = await client.confirmConversion({
+        orderId: '5001',
+        campaignId: 12,
+        event: 'sale',
+        decision: 'approve',
+      });
       expect(approved.message).toBe('Order successfully approved');
       await client.confirmConversion({ orderId: '5001', campaignId: 12, event: 'sale', decision: 'approve' });
       expect(sandbox.store.snapshot().conversions[0]?.status).toBe('approved');
-      const rejected = await client.confirmConversion({ orderId: '5001', campaignId: 12, event: 'sale', decision: 'reject', remark: 'order refunded in full' });
+      const rejected = await client.confirmConversion({
+        orderId: '5001',
+        campaignId: 12,
+        event: 'sale',
+        decision: 'reject',
+        remark: 'order refunded in full',
+      });
       expect(rejected.message).toBe('Order successfully canceled');
-      expect(sandbox.store.snapshot().conversions[0]).toMatchObject({ status: 'rejected', remark: 'order refunded in full' });
+      expect(sandbox.store.snapshot().conversions[0]).toMatchObject({
+        status: 'rejected',
+        remark: 'order refunded in full',
+      });
     });
 
     it('reads "conversion does not exist", sent on HTTP 200, as its own permanent error', async () => {
-      const error = await client.confirmConversion({ orderId: '5999', campaignId: 12, event: 'sale', decision: 'reject' }).catch((caught: unknown) => caught);
+      const error = await client
+        .confirmConversion({ orderId: '5999', campaignId: 12, event: 'sale', decision: 'reject' })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(LoyaltyRejectedError);
-      expect(error).toMatchObject({ kind: 'not_found', httpStatus: 200, serviceMessage: 'conversion does not exist', retryable: false });
+      expect(error).toMatchObject({
+        kind: 'not_found',
+        httpStatus: 200,
+        serviceMessage: 'conversion does not exist',
+        retryable: false,
+      });
     });
 
     it('reads "Parameters missing", sent on HTTP 200, as permanent at the first answer', async () => {
-      const error = await client.confirmConversion({ orderId: '', campaignId: 12, event: 'sale', decision: 'approve' }).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ kind: 'invalid_source', httpStatus: 200, serviceMessage: 'Parameters missing', detail: 'order_id is required', retryable: false });
+      const error = await client
+        .confirmConversion({ orderId: '', campaignId: 12, event: 'sale', decision: 'approve' })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        kind: 'invalid_source',
+        httpStatus: 200,
+        serviceMessage: 'Parameters missing',
+        detail: 'order_id is required',
+        retryable: false,
+      });
     });
   });
 
   describe('errors', () => {
     it('turns wrong credentials into an auth error that says what to check and never the key', async () => {
-      const wrong = new LoyaltyClient({ baseUrl: sandbox.url, apiKey: 'sk_live_wrong_1234', brandId: SANDBOX_CREDENTIALS.brandId, maxRetries: 0 });
+      const wrong = new LoyaltyClient({
+        baseUrl: sandbox.url,
+        apiKey: 'sk_live_wrong_1234',
+        brandId: SANDBOX_CREDENTIALS.brandId,
+        maxRetries: 0,
+      });
       const error = await wrong.transactions({ email: ada.email, type: 'all' }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(LoyaltyAuthError);
       expect(error).toMatchObject({ httpStatus: 401, serviceMessage: 'Invalid auth', retryable: false });
       expect((error as Error).message).toContain('LOYALTY_API_KEY');
-      expect(JSON.stringify(error) + (error as Error).message + (error as Error).stack).not.toContain('sk_live_wrong_1234');
+      expect(JSON.stringify(error) + (error as Error).message + (error as Error).stack).not.toContain(
+        'sk_live_wrong_1234',
+      );
     });
 
     it('reads a failure on HTTP 200 as an error', async () => {
@@ -225,8 +295,17 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
 
     it('does not itself retry a failure on HTTP 200 in words the service does not document: the worker counts those', async () => {
       sandbox.faults.configure({ forced: { status: 200, message: 'Temporarily not possible', count: 5 } });
-      const patient = new LoyaltyClient({ baseUrl: sandbox.url, ...SANDBOX_CREDENTIALS, maxRetries: 3, minRetryDelayMs: 1 });
-      await expect(patient.addConversion(conversion('6005'))).rejects.toMatchObject({ kind: 'unknown_failure', retryable: true, serviceMessage: 'Temporarily not possible' });
+      const patient = new LoyaltyClient({
+        baseUrl: sandbox.url,
+        ...SANDBOX_CREDENTIALS,
+        maxRetries: 3,
+        minRetryDelayMs: 1,
+      });
+      await expect(patient.addConversion(conversion('6005'))).rejects.toMatchObject({
+        kind: 'unknown_failure',
+        retryable: true,
+        serviceMessage: 'Temporarily not possible',
+      });
       expect(sandbox.faults.settings.forcedLeft).toBe(4);
     });
 
@@ -237,13 +316,24 @@ describe.each(REPLY_STYLES)('against the sandbox answering in the %s shape', (st
 
     it('marks a timeout as retryable', async () => {
       sandbox.faults.configure({ hangRate: 1, hangMs: 2_000 });
-      const impatient = new LoyaltyClient({ baseUrl: sandbox.url, ...SANDBOX_CREDENTIALS, maxRetries: 0, timeoutMs: 200 });
-      await expect(impatient.addConversion(conversion('6003'))).rejects.toMatchObject({ kind: 'network', retryable: true });
+      const impatient = new LoyaltyClient({
+        baseUrl: sandbox.url,
+        ...SANDBOX_CREDENTIALS,
+        maxRetries: 0,
+        timeoutMs: 200,
+      });
+      await expect(impatient.addConversion(conversion('6003'))).rejects.toMatchObject({
+        kind: 'network',
+        retryable: true,
+      });
     });
 
     it('marks a refused connection as retryable', async () => {
       const nowhere = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:1', ...SANDBOX_CREDENTIALS, maxRetries: 0 });
-      await expect(nowhere.addConversion(conversion('6004'))).rejects.toMatchObject({ kind: 'network', retryable: true });
+      await expect(nowhere.addConversion(conversion('6004'))).rejects.toMatchObject({
+        kind: 'network',
+        retryable: true,
+      });
       expect(sandbox.store.snapshot().conversions).toHaveLength(0);
     });
   });

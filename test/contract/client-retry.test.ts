@@ -9,8 +9,18 @@ const BASE = 'https://loyalty.test';
 const PATH = '/api/v1/conversion/add';
 const ok = { response: { status: 'success', message: 'Conversion recorded', data: { created: true } } };
 const failure = (message: string, detail: string) => ({ response: { status: 'failure', message, data: { detail } } });
-const flat = (ok: boolean, message: string, extra: Record<string, unknown> = {}) => ({ status: ok ? 200 : 400, response: ok ? 'success' : 'fail', message, ...extra });
-const conversion: ConversionInput = { orderId: '1', campaignId: 1, event: 'sale', referrer: { kind: 'code', value: 'ANNA-7' } };
+const flat = (ok: boolean, message: string, extra: Record<string, unknown> = {}) => ({
+  status: ok ? 200 : 400,
+  response: ok ? 'success' : 'fail',
+  message,
+  ...extra,
+});
+const conversion: ConversionInput = {
+  orderId: '1',
+  campaignId: 1,
+  event: 'sale',
+  referrer: { kind: 'code', value: 'ANNA-7' },
+};
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -32,7 +42,14 @@ function clientRecordingAttempts(options: { minRetryDelayMs?: number } = {}) {
 
 describe('retries', () => {
   it('succeeds on the third attempt after 503, 503', async () => {
-    nock(BASE).post(PATH).query(true).times(2).reply(503, failure('Service unavailable', 'try later')).post(PATH).query(true).reply(200, ok);
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .times(2)
+      .reply(503, failure('Service unavailable', 'try later'))
+      .post(PATH)
+      .query(true)
+      .reply(200, ok);
     const { client, attempts } = clientRecordingAttempts();
     const result = await client.addConversion(conversion);
     expect(result.attempts).toBe(3);
@@ -52,7 +69,13 @@ describe('retries', () => {
   });
 
   it('waits as long as Retry-After asks before trying again', async () => {
-    nock(BASE).post(PATH).query(true).reply(429, failure('Rate limit exceeded', 'slow down'), { 'Retry-After': '1' }).post(PATH).query(true).reply(200, ok);
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .reply(429, failure('Rate limit exceeded', 'slow down'), { 'Retry-After': '1' })
+      .post(PATH)
+      .query(true)
+      .reply(200, ok);
     const { client, attempts } = clientRecordingAttempts();
     await client.addConversion(conversion);
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'success']);
@@ -61,7 +84,13 @@ describe('retries', () => {
   });
 
   it('retries a dropped connection', async () => {
-    nock(BASE).post(PATH).query(true).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' }).post(PATH).query(true).reply(200, ok);
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+      .post(PATH)
+      .query(true)
+      .reply(200, ok);
     const { client, attempts } = clientRecordingAttempts();
     await client.addConversion(conversion);
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(['network', 'success']);
@@ -86,38 +115,74 @@ describe('reading what the service sends', () => {
   // Replies as they are seen: the documented envelope, the flat shape of /api/v1, and others, read leniently.
   const successes: Array<[string, number, unknown, string]> = [
     ['the envelope', 200, ok, 'Conversion recorded'],
-    ['the flat shape', 200, flat(true, 'Conversion added', { referrer_details: { referrer_name: 'Anna' } }), 'Conversion added'],
-    ['the envelope with fields nobody documented', 200, { response: { status: 'Success', message: 'ok', data: { created: true, extra: [1, 2] }, version: 3 }, trace: 'x' }, 'ok'],
+    [
+      'the flat shape',
+      200,
+      flat(true, 'Conversion added', { referrer_details: { referrer_name: 'Anna' } }),
+      'Conversion added',
+    ],
+    [
+      'the envelope with fields nobody documented',
+      200,
+      {
+        response: { status: 'Success', message: 'ok', data: { created: true, extra: [1, 2] }, version: 3 },
+        trace: 'x',
+      },
+      'ok',
+    ],
     ['a flat reply with a status word and no response', 200, { status: 'success', message: 'done' }, 'done'],
     ['a 2xx JSON object with no sign of failure', 201, { id: 9 }, ''],
   ];
   it.each(successes)('reads a success in %s', async (_name, status, body, message) => {
-    nock(BASE).post(PATH).query(true).reply(status, body as nock.Body);
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .reply(status, body as nock.Body);
     const { client, attempts } = clientRecordingAttempts();
     await expect(client.addConversion(conversion)).resolves.toMatchObject({ message, attempts: 1 });
     expect(attempts).toHaveLength(1);
   });
 
   it('passes the flat shape’s own fields through as data', async () => {
-    nock(BASE).post(PATH).query(true).reply(200, flat(true, 'Conversion added', { referrer_details: { referrer_name: 'Anna' } }));
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .reply(200, flat(true, 'Conversion added', { referrer_details: { referrer_name: 'Anna' } }));
     const { client } = clientRecordingAttempts();
     expect((await client.addConversion(conversion)).data).toEqual({ referrer_details: { referrer_name: 'Anna' } });
   });
 
   // The documented refusals end at the first answer, whatever the shape and HTTP status.
   const permanent: Array<[string, number, unknown, string]> = [
-    ['"Parameters missing" on 200, flat', 200, { status: 400, response: 'fail', message: 'Parameters missing' }, 'invalid_source'],
+    [
+      '"Parameters missing" on 200, flat',
+      200,
+      { status: 400, response: 'fail', message: 'Parameters missing' },
+      'invalid_source',
+    ],
     ['"Parameters missing" on 200, envelope', 200, failure('Parameters missing', ''), 'invalid_source'],
-    ['"conversion does not exist" on 200, flat', 200, { status: 200, response: 'fail', message: 'conversion does not exist' }, 'not_found'],
+    [
+      '"conversion does not exist" on 200, flat',
+      200,
+      { status: 200, response: 'fail', message: 'conversion does not exist' },
+      'not_found',
+    ],
     ['"Invalid Source" on 200, flat', 200, flat(false, 'Invalid Source'), 'invalid_source'],
     ['"Invalid URL" on 200, envelope', 200, failure('Invalid URL', 'unknown activity'), 'invalid_url'],
     ['a missing required field, on 200', 200, flat(false, 'referee_email is required'), 'invalid_source'],
     ['a flat 402 on 200', 200, { status: 402, response: 'fail', message: 'Invalid URL' }, 'invalid_url'],
   ];
   it.each(permanent)('gives up on %s at once, with the service message', async (_name, status, body, kind) => {
-    nock(BASE).post(PATH).query(true).reply(status, body as nock.Body);
+    nock(BASE)
+      .post(PATH)
+      .query(true)
+      .reply(status, body as nock.Body);
     const { client, attempts } = clientRecordingAttempts();
-    await expect(client.addConversion(conversion)).rejects.toMatchObject({ kind, retryable: false, httpStatus: status });
+    await expect(client.addConversion(conversion)).rejects.toMatchObject({
+      kind,
+      retryable: false,
+      httpStatus: status,
+    });
     expect(attempts).toHaveLength(1);
   });
 
@@ -128,8 +193,17 @@ describe('reading what the service sends', () => {
   });
 
   it('reports a redirect from the base URL as a configuration error naming the address to use', async () => {
-    nock('https://ref-r.test').post(PATH).query(true).reply(301, '', { location: 'https://www.ref-r.test/api/v1/conversion/add?format=JSON' });
-    const client = new LoyaltyClient({ baseUrl: 'https://ref-r.test', apiKey: 'k', brandId: 'b', maxRetries: 4, minRetryDelayMs: 1 });
+    nock('https://ref-r.test')
+      .post(PATH)
+      .query(true)
+      .reply(301, '', { location: 'https://www.ref-r.test/api/v1/conversion/add?format=JSON' });
+    const client = new LoyaltyClient({
+      baseUrl: 'https://ref-r.test',
+      apiKey: 'k',
+      brandId: 'b',
+      maxRetries: 4,
+      minRetryDelayMs: 1,
+    });
     const error = await client.addConversion(conversion).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LoyaltyConfigError);
     expect(error).toMatchObject({ kind: 'redirected', retryable: false, httpStatus: 301, certainlyNotApplied: true });
@@ -139,7 +213,14 @@ describe('reading what the service sends', () => {
   it('sends nothing over plain http to another machine: a configuration error, tried once', async () => {
     const scope = nock('http://loyalty.test').post(PATH).query(true).reply(200, ok);
     const attempts: AttemptReport[] = [];
-    const client = new LoyaltyClient({ baseUrl: 'http://loyalty.test', apiKey: 'k', brandId: 'b', maxRetries: 4, minRetryDelayMs: 1, onAttempt: (attempt) => attempts.push(attempt) });
+    const client = new LoyaltyClient({
+      baseUrl: 'http://loyalty.test',
+      apiKey: 'k',
+      brandId: 'b',
+      maxRetries: 4,
+      minRetryDelayMs: 1,
+      onAttempt: (attempt) => attempts.push(attempt),
+    });
     const error = await client.addConversion(conversion).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'refused_address', retryable: false, certainlyNotApplied: true });
     expect((error as Error).message).toContain('http://loyalty.test/api/v1/conversion/add is plain http');
@@ -159,9 +240,25 @@ describe('what goes on the wire', () => {
         return [200, ok];
       });
     const { client } = clientRecordingAttempts();
-    await client.earn({ activityId: '1', name: 'Ada', email: 'ada@example.com', mobile: '+447700900123', orderId: '820982911946154508' });
-    expect(seen?.headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json', 'x-api-key': 'k', 'x-brand-id': 'b' });
-    expect(seen?.body).toEqual({ lp_name: 'Ada', lp_email: 'ada@example.com', lp_mobile: '+447700900123', lp_orderid: '820982911946154508' });
+    await client.earn({
+      activityId: '1',
+      name: 'Ada',
+      email: 'ada@example.com',
+      mobile: '+447700900123',
+      orderId: '820982911946154508',
+    });
+    expect(seen?.headers).toMatchObject({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-api-key': 'k',
+      'x-brand-id': 'b',
+    });
+    expect(seen?.body).toEqual({
+      lp_name: 'Ada',
+      lp_email: 'ada@example.com',
+      lp_mobile: '+447700900123',
+      lp_orderid: '820982911946154508',
+    });
   });
 
   it('sends a conversion with exactly one referrer field and the amount as exact text', async () => {
@@ -174,7 +271,14 @@ describe('what goes on the wire', () => {
         return [200, ok];
       });
     const { client } = clientRecordingAttempts();
-    await client.addConversion({ ...conversion, orderId: '820982911946154508', referrer: { kind: 'email', value: 'anna@example.com' }, refereeMobile: '+447700900123', purchaseAmount: '1234567.89', customValue: 'woocommerce:shop:9' });
+    await client.addConversion({
+      ...conversion,
+      orderId: '820982911946154508',
+      referrer: { kind: 'email', value: 'anna@example.com' },
+      refereeMobile: '+447700900123',
+      purchaseAmount: '1234567.89',
+      customValue: 'woocommerce:shop:9',
+    });
     expect(body).toEqual({
       order_id: '820982911946154508',
       campaign_id: 1,
@@ -198,7 +302,13 @@ describe('what goes on the wire', () => {
       });
     const { client } = clientRecordingAttempts();
     await client.confirmConversion({ orderId: '5', campaignId: 3, event: 'sale', decision: 'approve' });
-    await client.confirmConversion({ orderId: '5', campaignId: 3, event: 'sale', decision: 'reject', remark: 'order cancelled' });
+    await client.confirmConversion({
+      orderId: '5',
+      campaignId: 3,
+      event: 'sale',
+      decision: 'reject',
+      remark: 'order cancelled',
+    });
     expect(bodies).toEqual([
       { order_id: '5', campaign_id: 3, event: 'sale', status: 1 },
       { order_id: '5', campaign_id: 3, event: 'sale', status: 2, remark: 'order cancelled' },

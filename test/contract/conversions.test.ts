@@ -13,36 +13,46 @@ const harness = sandboxWithEngines();
 let nextOrder = 30_000;
 const newOrderId = () => String(nextOrder++);
 const start = harness.start;
-const conversionsOf = (orderId: string) => harness.sandbox.store.snapshot().conversions.filter((conversion) => conversion.orderId === orderId);
+const conversionsOf = (orderId: string) =>
+  harness.sandbox.store.snapshot().conversions.filter((conversion) => conversion.orderId === orderId);
 const keyOf = (orderId: string) => `testshop:shop-1:${orderId}`;
 const referred = { loyalty_campaign: '12', loyalty_referrer: 'ANNA-7' };
 /** Paid, referred; total 120.00 and subtotal 99.90 in the shop's currency. */
 const paidOrder = (orderId: string, attributes: Record<string, string> = referred) =>
-  orderEvent({ orderId, facts: ['placed', 'paid'], attributes, subtotal: '99.90', customer: { name: 'Grace Hopper', email: 'grace@example.com', mobile: '+12125550142' } });
+  orderEvent({
+    orderId,
+    facts: ['placed', 'paid'],
+    attributes,
+    subtotal: '99.90',
+    customer: { name: 'Grace Hopper', email: 'grace@example.com', mobile: '+12125550142' },
+  });
 
 describe('what a conversion carries', () => {
   it.each([
     ['total', '120'],
     ['subtotal', '99.9'],
-  ] as const)('sends purchase_amount as the order’s %s, with the referrer, event, referee and the order it is', async (setting, amount) => {
-    const engine = await start({ policy: { conversion: { purchaseAmount: setting, confirm: true } } });
-    const orderId = newOrderId();
-    await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
-    await engine.drain();
-    expect(conversionsOf(orderId)).toEqual([
-      expect.objectContaining({
-        campaignId: 12,
-        event: 'sale',
-        referrer: { field: 'referrer_code', value: 'ANNA-7' },
-        refereeName: 'Grace Hopper',
-        refereeEmail: 'grace@example.com',
-        refereeMobile: '+12125550142',
-        purchaseAmount: amount,
-        customValue: keyOf(orderId),
-        status: 'pending',
-      }),
-    ]);
-  });
+  ] as const)(
+    'sends purchase_amount as the order’s %s, with the referrer, event, referee and the order it is',
+    async (setting, amount) => {
+      const engine = await start({ policy: { conversion: { purchaseAmount: setting, confirm: true } } });
+      const orderId = newOrderId();
+      await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
+      await engine.drain();
+      expect(conversionsOf(orderId)).toEqual([
+        expect.objectContaining({
+          campaignId: 12,
+          event: 'sale',
+          referrer: { field: 'referrer_code', value: 'ANNA-7' },
+          refereeName: 'Grace Hopper',
+          refereeEmail: 'grace@example.com',
+          refereeMobile: '+12125550142',
+          purchaseAmount: amount,
+          customValue: keyOf(orderId),
+          status: 'pending',
+        }),
+      ]);
+    },
+  );
 
   it('sends none for a campaign without a referrer, earns the points, and lists the order with the reason', async () => {
     const engine = await start();
@@ -79,15 +89,24 @@ describe('an add in doubt', () => {
     // Every add fails before it takes effect, with an answer that does not say so: in doubt, retried.
     harness.sandbox.faults.configure({ forced: { status: 502, count: 1_000 }, onlyPath: '/conversion/add' });
     await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
-    await eventually(async () => expect((await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`)).toContain('conversion:retry'));
+    await eventually(async () =>
+      expect(
+        (await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`),
+      ).toContain('conversion:retry'),
+    );
     expect((await engine.store.getOrder(keyOf(orderId)))?.upstream.conversion).toBe('sending');
     await engine.accept(`c-${orderId}`, [orderEvent({ orderId, facts: ['cancelled'] })]);
-    await eventually(async () => expect((await engine.store.getOrder(keyOf(orderId)))?.upstream.conversion).toBe('void'));
+    await eventually(async () =>
+      expect((await engine.store.getOrder(keyOf(orderId)))?.upstream.conversion).toBe('void'),
+    );
     // The service works again: nothing more is sent for this order.
     harness.sandbox.faults.configure({});
     await engine.drain();
     const order = await engine.store.getOrder(keyOf(orderId));
-    const conversionCalls = order?.calls.filter((call) => call.operation.includes('onversion')).map((call) => `${call.operation}:${call.outcome}`) ?? [];
+    const conversionCalls =
+      order?.calls
+        .filter((call) => call.operation.includes('onversion'))
+        .map((call) => `${call.operation}:${call.outcome}`) ?? [];
     expect(conversionCalls.at(-1)).toBe('rejectConversion:failed');
     expect(conversionCalls.filter((call) => call !== 'conversion:retry')).toEqual(['rejectConversion:failed']);
     expect(order?.calls.at(-1)?.message).toContain('conversion does not exist');
@@ -100,16 +119,30 @@ describe('an add in doubt', () => {
     const engine = await start({ worker: { retryMinDelayMs: 5, retryMaxDelayMs: 20 } });
     const orderId = newOrderId();
     // Every add takes effect, and its answer is lost.
-    harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/conversion/add' });
+    harness.sandbox.faults.configure({
+      failureRate: 1,
+      failureStatus: 502,
+      failurePhase: 'after',
+      onlyPath: '/conversion/add',
+    });
     await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
-    await eventually(async () => expect((await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`)).toContain('conversion:retry'));
+    await eventually(async () =>
+      expect(
+        (await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`),
+      ).toContain('conversion:retry'),
+    );
     expect(conversionsOf(orderId)).toHaveLength(1);
     await engine.accept(`c-${orderId}`, [orderEvent({ orderId, facts: ['cancelled'] })]);
-    await eventually(() => expect(conversionsOf(orderId)).toMatchObject([{ status: 'rejected', remark: 'order cancelled' }]));
+    await eventually(() =>
+      expect(conversionsOf(orderId)).toMatchObject([{ status: 'rejected', remark: 'order cancelled' }]),
+    );
     harness.sandbox.faults.configure({});
     await engine.drain();
     expect(conversionsOf(orderId)).toHaveLength(1);
-    expect((await engine.store.getOrder(keyOf(orderId)))?.upstream).toMatchObject({ conversion: 'sent', conversionStatus: 'rejected' });
+    expect((await engine.store.getOrder(keyOf(orderId)))?.upstream).toMatchObject({
+      conversion: 'sent',
+      conversionStatus: 'rejected',
+    });
   });
 });
 
@@ -119,30 +152,44 @@ describe('refusals', () => {
     const orderId = newOrderId();
     await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
     await engine.drain();
-    harness.sandbox.faults.configure({ forced: { status: 200, message: 'Parameters missing', count: 10 }, onlyPath: '/conversion/confirm' });
+    harness.sandbox.faults.configure({
+      forced: { status: 200, message: 'Parameters missing', count: 10 },
+      onlyPath: '/conversion/confirm',
+    });
     await engine.accept(`f-${orderId}`, [orderEvent({ orderId, facts: ['fulfilled'] })]);
     await engine.drain();
     const [letter] = await engine.store.listDeadLetters();
     expect(letter).toMatchObject({ operation: 'approveConversion', httpStatus: 200, orderKey: keyOf(orderId) });
     expect(letter?.reason).toContain('Parameters missing');
     expect(harness.sandbox.faults.settings.forcedLeft).toBe(9);
-    const calls = (await engine.store.getOrder(keyOf(orderId)))?.calls.filter((call) => call.operation === 'approveConversion');
+    const calls = (await engine.store.getOrder(keyOf(orderId)))?.calls.filter(
+      (call) => call.operation === 'approveConversion',
+    );
     expect(calls?.map((call) => call.outcome)).toEqual(['failed']);
   });
 
   it('a failure in words the service does not document is retried LOYALTY_UNKNOWN_FAILURE_RETRIES times, then dead-lettered', async () => {
     const engine = await start({ worker: { retryMinDelayMs: 1, retryMaxDelayMs: 5, maxUnknownFailures: 2 } });
     const orderId = newOrderId();
-    harness.sandbox.faults.configure({ forced: { status: 200, message: 'Please try later', count: 10 }, onlyPath: '/conversion/add' });
+    harness.sandbox.faults.configure({
+      forced: { status: 200, message: 'Please try later', count: 10 },
+      onlyPath: '/conversion/add',
+    });
     await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
     await eventually(async () => expect(await engine.store.listDeadLetters()).toHaveLength(1));
     const [letter] = await engine.store.listDeadLetters();
-    expect(letter?.reason).toMatch(/^gave up after 3 failures the loyalty service does not document: .*Please try later/);
+    expect(letter?.reason).toMatch(
+      /^gave up after 3 failures the loyalty service does not document: .*Please try later/,
+    );
     // The first try and two retries: three answers used of the ten forced.
     expect(harness.sandbox.faults.settings.forcedLeft).toBe(7);
     // The letter is written a moment before the order's record of the call.
     await eventually(async () =>
-      expect((await engine.store.getOrder(keyOf(orderId)))?.calls.filter((call) => call.operation === 'conversion').map((call) => call.outcome)).toEqual(['retry', 'retry', 'failed']),
+      expect(
+        (await engine.store.getOrder(keyOf(orderId)))?.calls
+          .filter((call) => call.operation === 'conversion')
+          .map((call) => call.outcome),
+      ).toEqual(['retry', 'retry', 'failed']),
     );
   });
 });

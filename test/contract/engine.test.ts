@@ -12,7 +12,8 @@ const harness = sandboxWithEngines();
 
 let nextOrder = 1000;
 const newOrderId = () => String(nextOrder++);
-const earningOf = (orderId: string) => harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+const earningOf = (orderId: string) =>
+  harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
 const start = harness.start;
 
 describe('the order lifecycle against the sandbox', () => {
@@ -21,7 +22,9 @@ describe('the order lifecycle against the sandbox', () => {
     const orderId = newOrderId();
     await engine.accept('d1', [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
     await engine.drain();
-    expect(earningOf(orderId)).toMatchObject([{ status: 'pending', points: 100, email: 'ada@example.com', description: `Order #${orderId}` }]);
+    expect(earningOf(orderId)).toMatchObject([
+      { status: 'pending', points: 100, email: 'ada@example.com', description: `Order #${orderId}` },
+    ]);
     await engine.accept('d2', [orderEvent({ orderId, facts: ['paid', 'fulfilled'] })]);
     await engine.drain();
     expect(earningOf(orderId)).toMatchObject([{ status: 'approved' }]);
@@ -61,7 +64,11 @@ describe('the order lifecycle against the sandbox', () => {
     const engine = await start();
     const orderId = newOrderId();
     const event = orderEvent({ orderId, facts: ['paid'] });
-    const results = await Promise.all([engine.accept('same', [event]), engine.accept('same', [event]), engine.accept('same', [event])]);
+    const results = await Promise.all([
+      engine.accept('same', [event]),
+      engine.accept('same', [event]),
+      engine.accept('same', [event]),
+    ]);
     expect(results.sort()).toEqual(['accepted', 'duplicate', 'duplicate']);
     await engine.drain();
     expect(earningOf(orderId)).toHaveLength(1);
@@ -73,7 +80,13 @@ describe('the order lifecycle against the sandbox', () => {
     const email = `r${orderId}@example.com`;
     // Points to redeem first: an approved earning of 100 for this customer.
     const earlier = newOrderId();
-    await engine.accept('e', [orderEvent({ orderId: earlier, facts: ['paid', 'fulfilled'], customer: { name: 'R', email, mobile: '+447700900555' } })]);
+    await engine.accept('e', [
+      orderEvent({
+        orderId: earlier,
+        facts: ['paid', 'fulfilled'],
+        customer: { name: 'R', email, mobile: '+447700900555' },
+      }),
+    ]);
     await engine.drain();
     const referred = orderEvent({
       orderId,
@@ -86,16 +99,23 @@ describe('the order lifecycle against the sandbox', () => {
     await engine.accept('r2', [{ ...referred, deliveryId: 'again', facts: ['paid', 'fulfilled'] }]);
     await engine.drain();
     const state = harness.sandbox.store.snapshot();
-    expect(state.conversions.filter((c) => c.orderId === orderId)).toMatchObject([{ campaignId: 44, refereeName: 'R', refereeEmail: email, status: 'approved' }]);
+    expect(state.conversions.filter((c) => c.orderId === orderId)).toMatchObject([
+      { campaignId: 44, refereeName: 'R', refereeEmail: email, status: 'approved' },
+    ]);
     expect(state.redemptions.filter((r) => r.email === email)).toMatchObject([{ points: 50 }]);
   });
 
   it('skips an order without an e-mail and says why', async () => {
     const engine = await start();
     const orderId = newOrderId();
-    await engine.accept('s', [orderEvent({ orderId, facts: ['paid'], customer: { name: 'X', email: null, mobile: null } })]);
+    await engine.accept('s', [
+      orderEvent({ orderId, facts: ['paid'], customer: { name: 'X', email: null, mobile: null } }),
+    ]);
     await engine.drain();
-    expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+    expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({
+      state: 'skipped',
+      reason: 'missing_email',
+    });
     expect(earningOf(orderId)).toEqual([]);
   });
 });
@@ -118,8 +138,13 @@ describe('failures', () => {
     const orderId = newOrderId();
     await engine.accept('y', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
-    const [letter] = (await engine.store.listDeadLetters());
-    expect(letter).toMatchObject({ kind: 'call', operation: 'earn', httpStatus: 402, orderKey: `testshop:shop-1:${orderId}` });
+    const [letter] = await engine.store.listDeadLetters();
+    expect(letter).toMatchObject({
+      kind: 'call',
+      operation: 'earn',
+      httpStatus: 402,
+      orderKey: `testshop:shop-1:${orderId}`,
+    });
     expect(letter?.reason).toContain('unknown activity 999');
     expect(earningOf(orderId)).toEqual([]);
   });
@@ -130,23 +155,25 @@ describe('failures', () => {
     harness.sandbox.faults.configure({ forced: { status: 400, count: 1 } });
     await engine.accept('w', [orderEvent({ orderId, facts: ['paid'] })]);
     await engine.drain();
-    const [letter] = (await engine.store.listDeadLetters());
+    const [letter] = await engine.store.listDeadLetters();
     expect(letter).toMatchObject({ operation: 'earn', httpStatus: 400 });
     expect(earningOf(orderId)).toEqual([]);
 
     await engine.retryDeadLetter(letter!);
     await engine.drain();
     expect(earningOf(orderId)).toHaveLength(1);
-    expect((await engine.store.listDeadLetters())).toEqual([]);
+    expect(await engine.store.listDeadLetters()).toEqual([]);
   });
 
   it('holds only the call that failed: a refused redeem does not stop a later cancellation', async () => {
     const engine = await start();
     const orderId = newOrderId();
     const customer = { name: 'N', email: `nobalance${orderId}@example.com`, mobile: '+447700900888' };
-    await engine.accept('nb1', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-N', amount: '1.00' }] })]);
+    await engine.accept('nb1', [
+      orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-N', amount: '1.00' }] }),
+    ]);
     await engine.drain();
-    expect((await engine.store.listDeadLetters())).toMatchObject([{ operation: 'redeem', httpStatus: 400 }]);
+    expect(await engine.store.listDeadLetters()).toMatchObject([{ operation: 'redeem', httpStatus: 400 }]);
     await engine.accept('nb2', [orderEvent({ orderId, facts: ['cancelled'], customer })]);
     await engine.drain();
     expect(earningOf(orderId)).toMatchObject([{ status: 'cancelled' }]);
@@ -154,13 +181,18 @@ describe('failures', () => {
 
   it('gives up on a retryable failure once it is older than the maximum age', async () => {
     let now = new Date('2026-11-21T00:00:00Z');
-    const engine = await start({ now: () => now, worker: { maxRetryAgeMs: 60 * 60_000, retryMinDelayMs: 1, retryMaxDelayMs: 1 } });
+    const engine = await start({
+      now: () => now,
+      worker: { maxRetryAgeMs: 60 * 60_000, retryMinDelayMs: 1, retryMaxDelayMs: 1 },
+    });
     harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 500 });
     const orderId = newOrderId();
     await engine.accept('z', [orderEvent({ orderId, facts: ['paid'] })]);
-    await eventually(async () => expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0));
+    await eventually(async () =>
+      expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.work.attempts).toBeGreaterThan(0),
+    );
     now = new Date('2026-11-21T02:00:00Z');
-    await eventually(async () => expect((await engine.store.listDeadLetters())).toHaveLength(1));
+    await eventually(async () => expect(await engine.store.listDeadLetters()).toHaveLength(1));
     expect((await engine.store.listDeadLetters())[0]?.reason).toMatch(/gave up after retrying for 1 h/);
   });
 
@@ -172,13 +204,24 @@ describe('failures', () => {
     await engine.accept('a', [orderEvent({ orderId: newOrderId(), facts: ['fulfilled'], customer })]);
     await engine.drain();
     // Every redeem fails after it was applied: the caller cannot know it worked.
-    harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/redeem' });
-    await engine.accept('c', [orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-D', amount: '0.10' }] })]);
-    await eventually(async () => expect((await engine.store.listDeadLetters()).some((letter) => letter.operation === 'redeem')).toBe(true));
+    harness.sandbox.faults.configure({
+      failureRate: 1,
+      failureStatus: 502,
+      failurePhase: 'after',
+      onlyPath: '/redeem',
+    });
+    await engine.accept('c', [
+      orderEvent({ orderId, facts: ['paid'], customer, discountCodes: [{ code: 'LOYALTY-D', amount: '0.10' }] }),
+    ]);
+    await eventually(async () =>
+      expect((await engine.store.listDeadLetters()).some((letter) => letter.operation === 'redeem')).toBe(true),
+    );
     harness.sandbox.faults.configure({});
     await engine.drain();
     expect(harness.sandbox.store.snapshot().redemptions.filter((r) => r.email === email)).toHaveLength(1);
-    expect((await engine.store.listDeadLetters()).find((letter) => letter.operation === 'redeem')?.reason).toMatch(/may or may not have been applied/);
+    expect((await engine.store.listDeadLetters()).find((letter) => letter.operation === 'redeem')?.reason).toMatch(
+      /may or may not have been applied/,
+    );
   });
 });
 
@@ -216,7 +259,11 @@ describe('durability', () => {
     const dataDir = tempDataDir();
     // Opened but not started: nothing consumes the inbox, so its files stay to be counted.
     const engine = await harness.open({ dataDir });
-    await Promise.all(Array.from({ length: 200 }, (_, i) => engine.accept(`burst-${i}`, [orderEvent({ orderId: newOrderId(), facts: ['placed'] })])));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        engine.accept(`burst-${i}`, [orderEvent({ orderId: newOrderId(), facts: ['placed'] })]),
+      ),
+    );
     const files = readdirSync(join(dataDir, 'inbox')).filter((name) => /^\d+\.json$/.test(name));
     expect(files.length).toBeGreaterThan(0);
     expect(files.length).toBeLessThan(20);
@@ -233,8 +280,16 @@ describe('durability', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     // The sweep runs on its own too; whichever sweep moves it, it leaves the hot files.
     await store.settleQuiet();
-    const hot = () => readdirSync(join(dataDir, 'orders')).filter((name) => name.startsWith('active-')).map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8')).join('');
-    const cold = () => readdirSync(join(dataDir, 'orders')).filter((name) => name.startsWith('settled-')).map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8')).join('');
+    const hot = () =>
+      readdirSync(join(dataDir, 'orders'))
+        .filter((name) => name.startsWith('active-'))
+        .map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8'))
+        .join('');
+    const cold = () =>
+      readdirSync(join(dataDir, 'orders'))
+        .filter((name) => name.startsWith('settled-'))
+        .map((name) => readFileSync(join(dataDir, 'orders', name), 'utf8'))
+        .join('');
     await eventually(() => expect(hot()).not.toContain(key));
     expect(cold()).toContain(key);
 
@@ -247,10 +302,15 @@ describe('durability', () => {
   it("keeps each platform's reconciliation high-water mark across a restart", async () => {
     const dataDir = tempDataDir();
     const first = await startTestEngine(harness.sandbox, { dataDir });
-    await first.store.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T10:00:00.000Z', lastRun: null });
+    await first.store.putRecord('reconciliation', 'woocommerce:shop', {
+      highWaterMark: '2026-11-20T10:00:00.000Z',
+      lastRun: null,
+    });
     await first.stop();
     const second = await start({ dataDir });
-    expect(await second.store.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({ highWaterMark: '2026-11-20T10:00:00.000Z' });
+    expect(await second.store.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({
+      highWaterMark: '2026-11-20T10:00:00.000Z',
+    });
   });
 
   it('forgets delivery keys after the dedupe window', async () => {
@@ -266,5 +326,10 @@ describe('durability', () => {
 });
 
 it('uses the default policy from DESIGN.md', () => {
-  expect(DEFAULT_POLICY).toMatchObject({ earnTrigger: 'paid', partialRefund: 'ignore', countTestOrders: false, pendingDays: 0 });
+  expect(DEFAULT_POLICY).toMatchObject({
+    earnTrigger: 'paid',
+    partialRefund: 'ignore',
+    countTestOrders: false,
+    pendingDays: 0,
+  });
 });

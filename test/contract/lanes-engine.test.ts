@@ -30,15 +30,29 @@ describe.each(backends)('on %s', (_name, available, backend) => {
   const open = async (perMinute: number, concurrency: number, backfillMinShare: number) => {
     const opened = await backend();
     // Stopped by the test itself, before its store closes.
-    const engine = await openTestEngine(harness.sandbox, { client: clientFor(harness.sandbox, { rateLimitPerMinute: perMinute }), ...(opened.store ? { store: opened.store } : {}), worker: { concurrency, backfillMinShare } });
+    const engine = await openTestEngine(harness.sandbox, {
+      client: clientFor(harness.sandbox, { rateLimitPerMinute: perMinute }),
+      ...(opened.store ? { store: opened.store } : {}),
+      worker: { concurrency, backfillMinShare },
+    });
     return { engine, close: opened.close };
   };
-  const accept = async (engine: Awaited<ReturnType<typeof open>>['engine'], lane: Lane, count: number, shop = 'shop-1') => {
+  const accept = async (
+    engine: Awaited<ReturnType<typeof open>>['engine'],
+    lane: Lane,
+    count: number,
+    shop = 'shop-1',
+  ) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const orderId = String(++sequence);
       ids.push(orderId);
-      await engine.ingest.events(`lanes-${orderId}`, [orderEvent({ orderId, shop, facts: ['placed', 'paid'] })], [], lane);
+      await engine.ingest.events(
+        `lanes-${orderId}`,
+        [orderEvent({ orderId, shop, facts: ['placed', 'paid'] })],
+        [],
+        lane,
+      );
     }
     return ids;
   };
@@ -49,7 +63,9 @@ describe.each(backends)('on %s', (_name, available, backend) => {
       const backlog = await accept(engine, 'backfill', 60);
       await engine.foldInbox();
       await engine.startWorker();
-      await eventually(() => expect(earnedOrder().filter((id) => backlog.includes(id)).length).toBeGreaterThanOrEqual(5));
+      await eventually(() =>
+        expect(earnedOrder().filter((id) => backlog.includes(id)).length).toBeGreaterThanOrEqual(5),
+      );
       const before = earnedOrder().length;
       const [live] = await accept(engine, 'live', 1);
       await eventually(() => expect(earnedOrder()).toContain(live));

@@ -14,9 +14,15 @@ const bands = [
 
 const harness = sandboxWithEngines({ activities: { '1': 10, '7': 70, '9': 90 } });
 
-const earningsOf = (orderId: string) => harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+const earningsOf = (orderId: string) =>
+  harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
 const paid = (orderId: string, amount: string, minute = 0) =>
-  orderEvent({ orderId, facts: ['placed', 'paid'], total: { amount, currency: 'EUR' }, occurredAt: new Date(Date.UTC(2026, 10, 1, 12, minute)).toISOString() });
+  orderEvent({
+    orderId,
+    facts: ['placed', 'paid'],
+    total: { amount, currency: 'EUR' },
+    occurredAt: new Date(Date.UTC(2026, 10, 1, 12, minute)).toISOString(),
+  });
 
 describe('points by spend', () => {
   it.each([
@@ -44,15 +50,24 @@ describe('points by spend', () => {
   });
 
   it('keeps it through an earn in doubt: the earn sent again after the edit goes under the same activity', async () => {
-    const engine = await harness.start({ policy: { earnBands: bands }, worker: { retryMinDelayMs: 50, retryMaxDelayMs: 100 } });
+    const engine = await harness.start({
+      policy: { earnBands: bands },
+      worker: { retryMinDelayMs: 50, retryMaxDelayMs: 100 },
+    });
     const orderId = '41002';
     // The first earn takes effect and its answer is lost: in doubt.
     harness.sandbox.faults.configure({ failureRate: 1, failureStatus: 502, failurePhase: 'after', onlyPath: '/earn/' });
     await engine.accept('first', [paid(orderId, '60.00', 0)]);
-    await eventually(async () => expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.calls.map((call) => call.outcome)).toContain('retry'));
+    await eventually(async () =>
+      expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.calls.map((call) => call.outcome)).toContain(
+        'retry',
+      ),
+    );
     await engine.accept('edited', [paid(orderId, '260.00', 5)]);
     harness.sandbox.faults.configure({});
-    await eventually(async () => expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.upstream.points).toBe('earned'));
+    await eventually(async () =>
+      expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.upstream.points).toBe('earned'),
+    );
     expect(earningsOf(orderId)).toMatchObject([{ activityId: '7', points: 70 }]);
   });
 
@@ -61,7 +76,10 @@ describe('points by spend', () => {
     const orderId = '41003';
     await engine.accept('p', [paid(orderId, '9.99')]);
     await engine.drain();
-    expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({ state: 'skipped', reason: 'below_minimum' });
+    expect((await engine.store.getOrder(`testshop:shop-1:${orderId}`))?.target).toEqual({
+      state: 'skipped',
+      reason: 'below_minimum',
+    });
     expect(earningsOf(orderId)).toEqual([]);
   });
 });

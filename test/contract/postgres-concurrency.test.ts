@@ -39,7 +39,10 @@ describe.skipIf(!postgresAvailable())('the PostgreSQL store under concurrency', 
   it('saves thousands of changes of orders moving between new and skipped in opposite directions without a deadlock, and counts them right', async () => {
     const { store } = opened;
     const platform = 'deadlock';
-    const folded = await foldEvents(store, Array.from({ length: 4 }, () => orderEvent({ platform, orderId: nextOrderId(), facts: ['placed'] })));
+    const folded = await foldEvents(
+      store,
+      Array.from({ length: 4 }, () => orderEvent({ platform, orderId: nextOrderId(), facts: ['placed'] })),
+    );
     const claimed = (await store.claimDue('saver', 100, 600_000)).filter((record) => record.platform === platform);
     expect(claimed).toHaveLength(folded.length);
     const move = (record: OrderRecord, skipped: boolean) => {
@@ -68,11 +71,15 @@ describe.skipIf(!postgresAvailable())('the PostgreSQL store under concurrency', 
         `INSERT INTO lb_orders (key, platform, shop, order_id, updated_at, fold, progress) VALUES ('testshop:shop-1:held-open', 'testshop', 'shop-1', 'held-open', now(), '{}', '{}')`,
       );
       try {
-        const folding = foldEvents(store, [orderEvent({ orderId: nextOrderId(), facts: ['placed'] })]).then(() => 'folded' as const);
+        const folding = foldEvents(store, [orderEvent({ orderId: nextOrderId(), facts: ['placed'] })]).then(
+          () => 'folded' as const,
+        );
         // Whichever comes first: the fold finishing, or a backend of this database waiting on a lock.
         const waiting = (async () => {
           for (;;) {
-            const { rows } = await blocker.query<{ waiting: string }>("SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+            const { rows } = await blocker.query<{ waiting: string }>(
+              "SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            );
             if (Number(rows[0]?.waiting) > 0) return 'waited on a lock' as const;
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
@@ -88,20 +95,32 @@ describe.skipIf(!postgresAvailable())('the PostgreSQL store under concurrency', 
     const { store } = opened;
     const old = new Date(Date.now() - 30 * 86_400_000);
     await withClient(async (client) => {
-      await client.query("INSERT INTO lb_seen (key, received_at) SELECT 'expired-' || n, $1 FROM generate_series(1, 2000) n", [old]);
+      await client.query(
+        "INSERT INTO lb_seen (key, received_at) SELECT 'expired-' || n, $1 FROM generate_series(1, 2000) n",
+        [old],
+      );
       await client.query(
         `INSERT INTO lb_inbox (key, aliases, received_at, entry, due_at)
            SELECT 'kept-' || n, ARRAY['kept-alias-' || n], $1, '{}', now() + interval '1 day' FROM generate_series(1, 500) n`,
         [old],
       );
-      await client.query("INSERT INTO lb_seen (key, received_at) SELECT k, $1 FROM generate_series(1, 500) n, LATERAL (VALUES ('kept-' || n), ('kept-alias-' || n)) AS v(k)", [old]);
+      await client.query(
+        "INSERT INTO lb_seen (key, received_at) SELECT k, $1 FROM generate_series(1, 500) n, LATERAL (VALUES ('kept-' || n), ('kept-alias-' || n)) AS v(k)",
+        [old],
+      );
       await client.query('ANALYZE lb_seen, lb_inbox');
       // The store's own statement, planned and run on this data, and undone.
       await client.query('BEGIN');
-      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${PRUNE_SEEN_SQL}`, [new Date()]);
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${PRUNE_SEEN_SQL}`,
+        [new Date()],
+      );
       await client.query('ROLLBACK');
       // Rows that plan nodes reading the inbox produced, over all their loops: a join that goes through the inbox once per expired key makes millions.
-      const inboxRows = onlyFrom(rows[0]!['QUERY PLAN'][0]!.Plan, 'lb_inbox', 'lb_seen').reduce((sum, node) => sum + node['Actual Rows'] * node['Actual Loops'], 0);
+      const inboxRows = onlyFrom(rows[0]!['QUERY PLAN'][0]!.Plan, 'lb_inbox', 'lb_seen').reduce(
+        (sum, node) => sum + node['Actual Rows'] * node['Actual Loops'],
+        0,
+      );
       expect(inboxRows).toBeLessThanOrEqual(4 * (3_000 + 1_000));
     });
     await store.pruneSeen(new Date());
@@ -118,22 +137,48 @@ describe.skipIf(!postgresAvailable())('the PostgreSQL store under concurrency', 
       listener.on('notification', () => notifications++);
       await listener.query('LISTEN lb_work');
       const keys = Array.from({ length: 60 }, (_, n) => `group-${n}`);
-      const results = await Promise.all(keys.map((key) => store.accept(testEntry(key, { aliases: [`${key}-alias`], delivery: { platform: 'testshop', topic: 'orders/paid', shop: 'shop-1', sentAt: new Date().toISOString(), headers: {}, body: '{}', bodyEncoding: 'utf8' } }))));
+      const results = await Promise.all(
+        keys.map((key) =>
+          store.accept(
+            testEntry(key, {
+              aliases: [`${key}-alias`],
+              delivery: {
+                platform: 'testshop',
+                topic: 'orders/paid',
+                shop: 'shop-1',
+                sentAt: new Date().toISOString(),
+                headers: {},
+                body: '{}',
+                bodyEncoding: 'utf8',
+              },
+            }),
+          ),
+        ),
+      );
       expect(results.every((result) => result === 'accepted')).toBe(true);
-      const { rows } = await listener.query<{ stored: string }>('SELECT count(*) AS stored FROM lb_inbox WHERE key = ANY($1)', [keys]);
+      const { rows } = await listener.query<{ stored: string }>(
+        'SELECT count(*) AS stored FROM lb_inbox WHERE key = ANY($1)',
+        [keys],
+      );
       expect(Number(rows[0]?.stored)).toBe(keys.length);
       await listener.query('SELECT 1');
       expect(notifications).toBeGreaterThan(0);
       expect(notifications).toBeLessThanOrEqual(10);
       // Copies of one delivery in the same batch: one accepted, the rest duplicates.
-      const copies = await Promise.all(Array.from({ length: 6 }, (_, n) => store.accept(testEntry(n % 2 ? 'twin' : 'twin-copy', { aliases: ['twin-alias'] }))));
+      const copies = await Promise.all(
+        Array.from({ length: 6 }, (_, n) =>
+          store.accept(testEntry(n % 2 ? 'twin' : 'twin-copy', { aliases: ['twin-alias'] })),
+        ),
+      );
       expect(copies.filter((result) => result === 'accepted')).toHaveLength(1);
       await store.commitIntake([...keys, 'twin', 'twin-copy'].map((entryKey) => ({ entryKey })));
     });
   });
 
   it("lets an exclusive run's own work use the pool even when the pool has one connection", async () => {
-    const { store, close } = await import('../helpers/postgres-store.ts').then((helpers) => helpers.openStoreOn(opened.database.url, { poolSize: 1 }));
+    const { store, close } = await import('../helpers/postgres-store.ts').then((helpers) =>
+      helpers.openStoreOn(opened.database.url, { poolSize: 1 }),
+    );
     try {
       const ran = await Promise.race([
         store.exclusive('pinned', async () => (await store.countOrders()).byState),
@@ -155,7 +200,8 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const reads = (node: PlanNode, table: string): boolean => node['Relation Name'] === table || (node.Plans ?? []).some((child) => reads(child, table));
+const reads = (node: PlanNode, table: string): boolean =>
+  node['Relation Name'] === table || (node.Plans ?? []).some((child) => reads(child, table));
 
 /** Every node of a plan whose rows come from one table and not the other (a scan of it, and whatever materializes or hashes that scan). */
 function onlyFrom(node: PlanNode, table: string, other: string): PlanNode[] {

@@ -40,8 +40,20 @@ async function instance() {
   const { store, close, sharedLimiter } = await openStoreOn(database.url, { poolSize: 3 });
   let attempts = 0;
   // One retry, soon: the attempt after a 429 waits out its Retry-After in the shared limiter.
-  const client = clientFor(sandbox, { onAttempt: () => attempts++, limiter: sharedLimiter(100_000, 'lease-test-key', 60_000), maxRetries: 1, minRetryDelayMs: 100, maxRetryDelayMs: 100 });
-  const engine: Engine = await openTestEngine(sandbox, { store, client, pollMs: 100, worker: { leaseMs: LEASE_MS }, intake: { leaseMs: LEASE_MS } });
+  const client = clientFor(sandbox, {
+    onAttempt: () => attempts++,
+    limiter: sharedLimiter(100_000, 'lease-test-key', 60_000),
+    maxRetries: 1,
+    minRetryDelayMs: 100,
+    maxRetryDelayMs: 100,
+  });
+  const engine: Engine = await openTestEngine(sandbox, {
+    store,
+    client,
+    pollMs: 100,
+    worker: { leaseMs: LEASE_MS },
+    intake: { leaseMs: LEASE_MS },
+  });
   const stop = async () => {
     await engine.stop(2_000);
     await close();
@@ -62,13 +74,28 @@ describe.skipIf(!postgresAvailable())('leases on a shared PostgreSQL ledger', ()
       expect((await store.claimDue('one/worker/1', 100, 50)).map((record) => record.key)).toContain(key);
       await new Promise((resolve) => setTimeout(resolve, 100));
       // Expired, claimed by nobody yet: still the holder's, and renewed.
-      expect(await store.renewClaims('orders', [{ key, owner: 'one/worker/1' }], 50)).toEqual([{ key, owner: 'one/worker/1' }]);
+      expect(await store.renewClaims('orders', [{ key, owner: 'one/worker/1' }], 50)).toEqual([
+        { key, owner: 'one/worker/1' },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const again = (await store.claimDue('one/worker/2', 100, 60_000)).find((record) => record.key === key)!;
       expect(again).toBeDefined();
-      expect(await store.renewClaims('orders', [{ key, owner: 'one/worker/1' }, { key, owner: 'one/worker/2' }], 60_000)).toEqual([{ key, owner: 'one/worker/2' }]);
-      expect(await store.saveProgress({ ...again, dueAt: null }, { owner: 'one/worker/1', release: true, leaseMs: 60_000 })).toBe('lost');
-      expect(await store.saveProgress({ ...again, dueAt: null }, { owner: 'one/worker/2', release: true, leaseMs: 60_000 })).toBe('saved');
+      expect(
+        await store.renewClaims(
+          'orders',
+          [
+            { key, owner: 'one/worker/1' },
+            { key, owner: 'one/worker/2' },
+          ],
+          60_000,
+        ),
+      ).toEqual([{ key, owner: 'one/worker/2' }]);
+      expect(
+        await store.saveProgress({ ...again, dueAt: null }, { owner: 'one/worker/1', release: true, leaseMs: 60_000 }),
+      ).toBe('lost');
+      expect(
+        await store.saveProgress({ ...again, dueAt: null }, { owner: 'one/worker/2', release: true, leaseMs: 60_000 }),
+      ).toBe('saved');
     } finally {
       await close();
     }
@@ -85,13 +112,19 @@ describe.skipIf(!postgresAvailable())('leases on a shared PostgreSQL ledger', ()
     await eventually(() => expect(first.attempts()).toBe(1), 10_000);
     // The second instance looks for work every 100 ms from now on.
     await second.engine.startWorker();
-    await eventually(async () => expect((await first.store.getOrder(`leases:shop-1:${event.orderId}`))?.upstream.points).toBe('earned'), 20_000);
+    await eventually(
+      async () =>
+        expect((await first.store.getOrder(`leases:shop-1:${event.orderId}`))?.upstream.points).toBe('earned'),
+      20_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
 
     // The first instance's 429 and its retry; nothing from the second.
     expect({ first: first.attempts(), second: second.attempts() }).toEqual({ first: 2, second: 0 });
     expect(await first.store.listDeadLetters()).toEqual([]);
-    expect(sandbox.store.snapshot().earnings.filter((earning) => earning.orderId?.endsWith(event.orderId))).toHaveLength(1);
+    expect(
+      sandbox.store.snapshot().earnings.filter((earning) => earning.orderId?.endsWith(event.orderId)),
+    ).toHaveLength(1);
   }, 40_000);
 
   it('does not send a call whose lease was taken while it waited out a Retry-After', async () => {
@@ -107,7 +140,10 @@ describe.skipIf(!postgresAvailable())('leases on a shared PostgreSQL ledger', ()
     // Another instance took the order over (its lease was seen expired, say, while this one could not reach the database).
     const thief = new pg.Client({ connectionString: database.url });
     await thief.connect();
-    await thief.query("UPDATE lb_orders SET lease_owner = 'another-instance', lease_until = now() + interval '1 hour' WHERE key = $1", [key]);
+    await thief.query(
+      "UPDATE lb_orders SET lease_owner = 'another-instance', lease_until = now() + interval '1 hour' WHERE key = $1",
+      [key],
+    );
     await thief.end();
 
     await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_MS));

@@ -17,7 +17,9 @@ describe('the sandbox', () => {
     const url = `${sandbox.url}/api/v1/conversion/add`;
     const statuses: number[] = [];
     for (let batch = 0; batch < 10; batch++) {
-      const calls = Array.from({ length: 50 }, (_, i) => rawPost(url, { order_id: String(batch * 50 + i), campaign_id: 1, referrer_code: 'ANNA-7' }));
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        rawPost(url, { order_id: String(batch * 50 + i), campaign_id: 1, referrer_code: 'ANNA-7' }),
+      );
       statuses.push(...(await Promise.all(calls)).map((response) => response.status));
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(500);
@@ -47,7 +49,16 @@ describe('the client', () => {
       },
     });
     const started = Date.now();
-    const results = await Promise.allSettled(Array.from({ length: 600 }, (_, i) => client.addConversion({ orderId: String(i), campaignId: 1, event: 'sale', referrer: { kind: 'code', value: 'ANNA-7' } })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 600 }, (_, i) =>
+        client.addConversion({
+          orderId: String(i),
+          campaignId: 1,
+          event: 'sale',
+          referrer: { kind: 'code', value: 'ANNA-7' },
+        }),
+      ),
+    );
     const elapsed = Date.now() - started;
 
     expect(results.filter((result) => result.status === 'rejected')).toEqual([]);

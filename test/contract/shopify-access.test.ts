@@ -18,7 +18,12 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable } from '../helpers/postgres.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
-import { routeTokenEndpointToFake, shopifyOrderNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
+import {
+  routeTokenEndpointToFake,
+  shopifyOrderNode,
+  startFakeShopify,
+  type FakeShopify,
+} from '../helpers/fake-shopify.ts';
 
 const API_KEY = 'dev-dashboard-client-id';
 const API_SECRET = 'dev-dashboard-client-secret';
@@ -29,19 +34,48 @@ const INSTALLED = 'installed-store.myshopify.com';
 let fake: FakeShopify;
 let dataDir: string;
 let store: LowdbStore;
-const app = shopifyApp({ apiKey: API_KEY, apiSecretKey: API_SECRET, appUrl: 'https://bridge.example', scopes: ['read_orders'], apiVersion: VERSION });
+const app = shopifyApp({
+  apiKey: API_KEY,
+  apiSecretKey: API_SECRET,
+  appUrl: 'https://bridge.example',
+  scopes: ['read_orders'],
+  apiVersion: VERSION,
+});
 
 const accessOn = (on: LowdbStore) => new ShopifyAccess({ store: on, app, ownShop: OWN });
-const apisOn = (access: ShopifyAccess) => new ShopifyAdminApis({ access, apiVersion: VERSION, baseUrl: (shop) => fake.adminUrl(shop), sleep: async () => undefined });
-const tokenRequests = (shop: string, grant: string) => fake.requests.filter((request) => request.shop === shop && request.what === `token:${grant}`).length;
-const ping = (apis: ShopifyAdminApis, shop: string) => apis.for(shop).query<{ shop: { name: string } }>('query LoyaltyBridgePing { shop { name } }');
+const apisOn = (access: ShopifyAccess) =>
+  new ShopifyAdminApis({
+    access,
+    apiVersion: VERSION,
+    baseUrl: (shop) => fake.adminUrl(shop),
+    sleep: async () => undefined,
+  });
+const tokenRequests = (shop: string, grant: string) =>
+  fake.requests.filter((request) => request.shop === shop && request.what === `token:${grant}`).length;
+const ping = (apis: ShopifyAdminApis, shop: string) =>
+  apis.for(shop).query<{ shop: { name: string } }>('query LoyaltyBridgePing { shop { name } }');
 
 /** An install as OAuth leaves it: the consent approved, the code exchanged for an expiring offline token. */
 async function install(access: ShopifyAccess, shop: string) {
-  const approved = await fetch(`${fake.adminUrl(shop)}/admin/oauth/approve?redirect_uri=${encodeURIComponent('https://bridge.example/shopify/auth/callback')}&state=s`, { redirect: 'manual' });
+  const approved = await fetch(
+    `${fake.adminUrl(shop)}/admin/oauth/approve?redirect_uri=${encodeURIComponent('https://bridge.example/shopify/auth/callback')}&state=s`,
+    { redirect: 'manual' },
+  );
   const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code');
-  const answer = (await (await fetch(`${fake.adminUrl(shop)}/admin/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: API_KEY, client_secret: API_SECRET, code, expiring: '1' }) })).json()) as Record<string, string | number>;
-  await access.saveInstalled({ shop, accessToken: String(answer.access_token), expires: new Date(Date.now() + Number(answer.expires_in) * 1000), refreshToken: String(answer.refresh_token), scope: String(answer.scope) });
+  const answer = (await (
+    await fetch(`${fake.adminUrl(shop)}/admin/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: API_KEY, client_secret: API_SECRET, code, expiring: '1' }),
+    })
+  ).json()) as Record<string, string | number>;
+  await access.saveInstalled({
+    shop,
+    accessToken: String(answer.access_token),
+    expires: new Date(Date.now() + Number(answer.expires_in) * 1000),
+    refreshToken: String(answer.refresh_token),
+    scope: String(answer.scope),
+  });
 }
 
 beforeAll(async () => {
@@ -120,7 +154,9 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
     await app.auth.refreshToken({ shop: INSTALLED, refreshToken: stored.refreshToken! });
     fake.clock.offsetMs = 2 * 60 * 60_000;
     await expect(ping(apisOn(access), INSTALLED)).resolves.toMatchObject({ shop: { name: INSTALLED } });
-    expect((await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))?.refreshToken).not.toBe(stored.refreshToken);
+    expect((await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))?.refreshToken).not.toBe(
+      stored.refreshToken,
+    );
   });
 
   it('after a restart, works with the tokens in the ledger, and refreshes with the stored refresh token', async () => {
@@ -149,15 +185,29 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
     await install(access, INSTALLED);
     const orders = fake.shop(INSTALLED).orders;
     orders.clear();
-    for (let i = 0; i < 120; i++) orders.set(String(9_100_000 + i), shopifyOrderNode(String(9_100_000 + i), { updatedAt: `2026-11-20T10:${String(Math.floor(i / 2)).padStart(2, '0')}:00Z` }));
+    for (let i = 0; i < 120; i++)
+      orders.set(
+        String(9_100_000 + i),
+        shopifyOrderNode(String(9_100_000 + i), {
+          updatedAt: `2026-11-20T10:${String(Math.floor(i / 2)).padStart(2, '0')}:00Z`,
+        }),
+      );
     const events: OrderEvent[] = [];
-    for await (const event of fetchShopifyOrders(apisOn(access).for(INSTALLED), { since: new Date('2026-11-20T00:00:00Z') }, new Date('2026-11-21T00:00:00Z'))) {
+    for await (const event of fetchShopifyOrders(
+      apisOn(access).for(INSTALLED),
+      { since: new Date('2026-11-20T00:00:00Z') },
+      new Date('2026-11-21T00:00:00Z'),
+    )) {
       events.push(event);
       // After the first page, Shopify's clock passes the token's expiry while the bridge still thinks it good.
       if (events.length === 50) fake.clock.offsetMs = 2 * 60 * 60_000;
     }
     expect(events).toHaveLength(120);
-    expect(fake.requests.filter((request) => request.shop === INSTALLED && request.what === 'LoyaltyBridgeOrders' && request.status === 401)).toHaveLength(1);
+    expect(
+      fake.requests.filter(
+        (request) => request.shop === INSTALLED && request.what === 'LoyaltyBridgeOrders' && request.status === 401,
+      ),
+    ).toHaveLength(1);
   });
 
   it('says to install again when the refresh token is refused, and never names a token', async () => {
@@ -204,7 +254,10 @@ describe('a shop Shopify installed itself, by token exchange', () => {
   it('says the session token was refused, without quoting it, when Shopify refuses it', async () => {
     const access = accessOn(store);
     const expired = mintSessionToken({ shop: MANAGED, apiKey: API_KEY, secret: API_SECRET, expiresInS: -120 });
-    const error = await access.exchange(MANAGED, expired).then(() => new Error('no error'), (caught: unknown) => caught as Error);
+    const error = await access.exchange(MANAGED, expired).then(
+      () => new Error('no error'),
+      (caught: unknown) => caught as Error,
+    );
     // An invalid session, which a fresh token from App Bridge puts right (not a refusal of the app).
     expect(error).toMatchObject({ name: 'ShopifyAccessError', code: 'invalid_session' });
     expect(error.message).not.toContain(expired);
@@ -225,23 +278,33 @@ describe('a shop Shopify installed itself, by token exchange', () => {
     await expect(ping(apisOn(access), MANAGED)).resolves.toMatchObject({ shop: { name: MANAGED } });
   });
 
-  it.skipIf(!postgresAvailable())('exchanges once when two instances on one PostgreSQL database are opened at the same moment', async () => {
-    const database = await freshDatabase();
-    const logger = createLogger({ level: 'silent' });
-    const instances = await Promise.all([1, 2].map(() => openPostgresStore({ url: database.url, dedupeWindowMs: 86_400_000, logger, poolSize: 4 })));
-    try {
-      for (const { store: each } of instances) await each.open();
-      const accesses = instances.map(({ store: each }) => new ShopifyAccess({ store: each, app }));
-      const before = exchanges();
-      await Promise.all(accesses.flatMap((access) => [access.exchange(MANAGED, sessionToken()), access.exchange(MANAGED, sessionToken())]));
-      expect(exchanges() - before).toBe(1);
-      for (const access of accesses) expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
-    } finally {
-      for (const { store: each, release } of instances) {
-        await each.close();
-        await release();
+  it.skipIf(!postgresAvailable())(
+    'exchanges once when two instances on one PostgreSQL database are opened at the same moment',
+    async () => {
+      const database = await freshDatabase();
+      const logger = createLogger({ level: 'silent' });
+      const instances = await Promise.all(
+        [1, 2].map(() => openPostgresStore({ url: database.url, dedupeWindowMs: 86_400_000, logger, poolSize: 4 })),
+      );
+      try {
+        for (const { store: each } of instances) await each.open();
+        const accesses = instances.map(({ store: each }) => new ShopifyAccess({ store: each, app }));
+        const before = exchanges();
+        await Promise.all(
+          accesses.flatMap((access) => [
+            access.exchange(MANAGED, sessionToken()),
+            access.exchange(MANAGED, sessionToken()),
+          ]),
+        );
+        expect(exchanges() - before).toBe(1);
+        for (const access of accesses) expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
+      } finally {
+        for (const { store: each, release } of instances) {
+          await each.close();
+          await release();
+        }
+        await database.drop();
       }
-      await database.drop();
-    }
-  });
+    },
+  );
 });

@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShopifyAccess } from '../../adapters/shopify/access.ts';
 import { ShopifyAdminApi } from '../../adapters/shopify/admin-api.ts';
-import { fetchShopifyOrdersInBulk, shopifyOrdersInWindow, type BulkOptions } from '../../adapters/shopify/bulk-orders.ts';
+import {
+  fetchShopifyOrdersInBulk,
+  shopifyOrdersInWindow,
+  type BulkOptions,
+} from '../../adapters/shopify/bulk-orders.ts';
 import { resync, type ResyncProgress } from '../../src/core/resync.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
@@ -34,17 +38,31 @@ const orders = (shop: string, count: number) => {
   held.clear();
   for (let i = 0; i < count; i++) {
     const id = String(7_000_000_000 + i);
-    held.set(id, shopifyOrderNode(id, { updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(), phone: '+44 7700 900123' }));
+    held.set(
+      id,
+      shopifyOrderNode(id, {
+        updatedAt: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(),
+        phone: '+44 7700 900123',
+      }),
+    );
   }
 };
 
 const window = { since: new Date('2026-10-30T00:00:00Z'), until: new Date('2026-11-20T00:00:00Z') };
 const counting = { events: async () => 'accepted' as const };
-const operations = (shop: string, name: string) => fake.requests.filter((request) => request.shop === shop && request.what === name).length;
+const operations = (shop: string, name: string) =>
+  fake.requests.filter((request) => request.shop === shop && request.what === name).length;
 
 beforeAll(async () => {
   fake = await startFakeShopify({ apiKey: 'client-id', apiSecret: SHOPIFY_SECRET });
-  for (const shop of ['bulk-store.myshopify.com', 'small-store.myshopify.com', 'busy-store.myshopify.com', 'hidden-store.myshopify.com', 'shared-store.myshopify.com']) fake.registerToken(`${TOKEN}_${shop}`, shop);
+  for (const shop of [
+    'bulk-store.myshopify.com',
+    'small-store.myshopify.com',
+    'busy-store.myshopify.com',
+    'hidden-store.myshopify.com',
+    'shared-store.myshopify.com',
+  ])
+    fake.registerToken(`${TOKEN}_${shop}`, shop);
   store = new LowdbStore({ dataDir: tempDataDir() });
   await store.open();
 });
@@ -76,7 +94,13 @@ describe('a resync of a large window', () => {
       if (progress.fetched % 10_000 === 0) seen.push({ ...progress });
     });
     expect(result).toMatchObject({ fetched: 50_000, changed: 50_000, failed: 0, expected: 50_000 });
-    expect(seen.map((progress) => `${progress.fetched}/${progress.expected}`)).toEqual(['10000/50000', '20000/50000', '30000/50000', '40000/50000', '50000/50000']);
+    expect(seen.map((progress) => `${progress.fetched}/${progress.expected}`)).toEqual([
+      '10000/50000',
+      '20000/50000',
+      '30000/50000',
+      '40000/50000',
+      '50000/50000',
+    ]);
     expect(operations(shop, 'LoyaltyBridgeBulkOrders')).toBe(1);
     // Still RUNNING three times, then done: each wait longer than the one before.
     expect(operations(shop, 'LoyaltyBridgeBulkStatus')).toBe(4);
@@ -89,14 +113,19 @@ describe('a resync of a large window', () => {
     const shop = 'small-store.myshopify.com';
     orders(shop, 120);
     const paged = [];
-    for await (const event of shopifyOrdersInWindow(api(shop), window, { ...options(), threshold: 1000 })) paged.push(event);
+    for await (const event of shopifyOrdersInWindow(api(shop), window, { ...options(), threshold: 1000 }))
+      paged.push(event);
     expect(operations(shop, 'LoyaltyBridgeBulkOrders')).toBe(0);
     expect(operations(shop, 'LoyaltyBridgeOrders')).toBe(2);
     const bulk = [];
-    for await (const event of shopifyOrdersInWindow(api(shop), window, { ...options(), threshold: 100 })) bulk.push(event);
+    for await (const event of shopifyOrdersInWindow(api(shop), window, { ...options(), threshold: 100 }))
+      bulk.push(event);
     expect(operations(shop, 'LoyaltyBridgeBulkOrders')).toBe(1);
     expect(bulk).toEqual(paged);
-    expect(bulk[0]).toMatchObject({ customer: { email: 'ada@example.com', mobile: '+447700900123' }, protectedDataHidden: false });
+    expect(bulk[0]).toMatchObject({
+      customer: { email: 'ada@example.com', mobile: '+447700900123' },
+      protectedDataHidden: false,
+    });
   });
 
   it('marks the orders hidden when Shopify withholds protected customer data', async () => {
@@ -117,7 +146,10 @@ describe('a resync of a large window', () => {
     const shop = 'busy-store.myshopify.com';
     orders(shop, 3000);
     fake.bulkPolls = 4;
-    const [first, second] = await Promise.all([resync(shopifyOrdersInWindow(api(shop), window, options()), counting), resync(shopifyOrdersInWindow(api(shop), window, options()), counting)]);
+    const [first, second] = await Promise.all([
+      resync(shopifyOrdersInWindow(api(shop), window, options()), counting),
+      resync(shopifyOrdersInWindow(api(shop), window, options()), counting),
+    ]);
     expect([first.fetched, second.fetched]).toEqual([3000, 3000]);
     expect(operations(shop, 'LoyaltyBridgeBulkOrders')).toBe(2);
     expect(fake.shop(shop).mostBulkAtOnce).toBe(1);
@@ -138,7 +170,9 @@ describe('when the bulk operation does not go smoothly', () => {
     fake.bulkChunkDelayMs = 4;
     try {
       // About 1.2 s of download, each line within 4 ms of the last: an idle limit of 500 ms holds, a limit on the whole would not.
-      expect(await collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), downloadIdleMs: 500 }))).toBe(300);
+      expect(await collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), downloadIdleMs: 500 }))).toBe(
+        300,
+      );
     } finally {
       fake.bulkChunkDelayMs = 0;
     }
@@ -160,7 +194,9 @@ describe('when the bulk operation does not go smoothly', () => {
         }
       },
     };
-    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, cutting))).rejects.toThrow(/ended after 30 of 40 orders/);
+    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, cutting))).rejects.toThrow(
+      /ended after 30 of 40 orders/,
+    );
   });
 
   it('pages the window instead when Shopify fails the operation for a missing scope', async () => {
@@ -177,7 +213,9 @@ describe('when the bulk operation does not go smoothly', () => {
   it('cancels an operation it gives up waiting for, so that it does not hold one of the shop’s places', async () => {
     orders(shop, 50);
     fake.bulkPolls = 1_000;
-    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), maxWaitMs: 50 }))).rejects.toThrow(/did not finish in time/);
+    await expect(collect(fetchShopifyOrdersInBulk(api(shop), window, { ...options(), maxWaitMs: 50 }))).rejects.toThrow(
+      /did not finish in time/,
+    );
     const last = [...fake.shop(shop).bulkOperations.values()].at(-1);
     expect(last?.status).toBe('CANCELED');
     fake.bulkPolls = 2;
@@ -192,7 +230,11 @@ describe.skipIf(!postgresAvailable())('two bridges on one PostgreSQL', () => {
     const first = await freshStore();
     const second = await openStoreOn(first.database.url);
     try {
-      const on = (opened: typeof first | typeof second) => shopifyOrdersInWindow(api(shop), window, { ...options(), exclusive: (name, fn) => opened.store.exclusive(name, fn) });
+      const on = (opened: typeof first | typeof second) =>
+        shopifyOrdersInWindow(api(shop), window, {
+          ...options(),
+          exclusive: (name, fn) => opened.store.exclusive(name, fn),
+        });
       const results = await Promise.all([resync(on(first), counting), resync(on(second), counting)]);
       expect(results.map((result) => result.fetched)).toEqual([2600, 2600]);
       expect(fake.shop(shop).mostBulkAtOnce).toBe(1);

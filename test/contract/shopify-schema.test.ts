@@ -13,7 +13,11 @@ import { shopifyAdminSchema } from '../helpers/shopify-schema.ts';
 
 const ADAPTER = resolve(import.meta.dirname, '../../adapters/shopify');
 /** The version the bridge calls unless told otherwise (config/default.json). */
-const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config/default.json'), 'utf8')) as { SHOPIFY_API_VERSION: string }).SHOPIFY_API_VERSION;
+const VERSION = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config/default.json'), 'utf8')) as {
+    SHOPIFY_API_VERSION: string;
+  }
+).SHOPIFY_API_VERSION;
 
 /** The documents the Shopify adapter exports (constants and the bulk query builder). */
 async function bridgeDocuments(): Promise<Map<string, string>> {
@@ -25,7 +29,10 @@ async function bridgeDocuments(): Promise<Map<string, string>> {
     }
   }
   documents.set('graphql-orders.ts:bulkOrdersQuery', bulkOrdersQuery("updated_at:>='2026-01-01T00:00:00.000Z'", false));
-  documents.set('graphql-orders.ts:bulkOrdersQuery(customer)', bulkOrdersQuery("updated_at:>='2026-01-01T00:00:00.000Z'", true));
+  documents.set(
+    'graphql-orders.ts:bulkOrdersQuery(customer)',
+    bulkOrdersQuery("updated_at:>='2026-01-01T00:00:00.000Z'", true),
+  );
   return documents;
 }
 
@@ -39,7 +46,10 @@ function deprecatedUses(document: DocumentNode): string[] {
     visitWithTypeInfo(info, {
       Field() {
         const field = info.getFieldDef();
-        if (field?.deprecationReason) found.push(`${getNamedType(info.getParentType() ?? undefined)?.name}.${field.name}: ${field.deprecationReason}`);
+        if (field?.deprecationReason)
+          found.push(
+            `${getNamedType(info.getParentType() ?? undefined)?.name}.${field.name}: ${field.deprecationReason}`,
+          );
       },
       Argument() {
         const argument = info.getArgument();
@@ -57,10 +67,15 @@ function deprecatedUses(document: DocumentNode): string[] {
 describe(`the bridge's GraphQL documents against Shopify's Admin schema ${VERSION}`, () => {
   it('finds every named operation in the adapter among the documents it checks', async () => {
     const documents = await bridgeDocuments();
-    const checked = new Set([...documents.values()].map((text) => /(?:query|mutation)\s+(\w+)/.exec(text)?.[1]).filter(Boolean));
+    const checked = new Set(
+      [...documents.values()].map((text) => /(?:query|mutation)\s+(\w+)/.exec(text)?.[1]).filter(Boolean),
+    );
     const named = new Set<string>();
     for (const file of readdirSync(ADAPTER).filter((name) => name.endsWith('.ts'))) {
-      for (const match of readFileSync(join(ADAPTER, file), 'utf8').matchAll(/`(?:query|mutation)\s+(LoyaltyBridge\w+)/g)) named.add(match[1] ?? '');
+      for (const match of readFileSync(join(ADAPTER, file), 'utf8').matchAll(
+        /`(?:query|mutation)\s+(LoyaltyBridge\w+)/g,
+      ))
+        named.add(match[1] ?? '');
     }
     expect(named.size).toBeGreaterThan(5);
     expect([...named].filter((name) => !checked.has(name))).toEqual([]);
@@ -77,14 +92,21 @@ describe(`the bridge's GraphQL documents against Shopify's Admin schema ${VERSIO
 
   it('selects nothing that version deprecates', async () => {
     const problems: string[] = [];
-    for (const [name, text] of await bridgeDocuments()) problems.push(...deprecatedUses(parse(text)).map((use) => `${name}: ${use}`));
+    for (const [name, text] of await bridgeDocuments())
+      problems.push(...deprecatedUses(parse(text)).map((use) => `${name}: ${use}`));
     expect(problems).toEqual([]);
   });
 
   it('would notice a deprecated field (Customer.email) and a field the API lacks', () => {
     const schema = shopifyAdminSchema(VERSION);
-    expect(deprecatedUses(parse('query { order(id: "gid://shopify/Order/1") { customer { email } } }'))).toEqual([expect.stringMatching(/^Customer\.email/)]);
-    expect(validate(schema, parse('query { order(id: "gid://shopify/Order/1") { loyaltyPoints } }')).map((error) => error.message)).toEqual([expect.stringMatching(/Cannot query field "loyaltyPoints"/)]);
+    expect(deprecatedUses(parse('query { order(id: "gid://shopify/Order/1") { customer { email } } }'))).toEqual([
+      expect.stringMatching(/^Customer\.email/),
+    ]);
+    expect(
+      validate(schema, parse('query { order(id: "gid://shopify/Order/1") { loyaltyPoints } }')).map(
+        (error) => error.message,
+      ),
+    ).toEqual([expect.stringMatching(/Cannot query field "loyaltyPoints"/)]);
   });
 });
 
@@ -97,7 +119,11 @@ describe('the fake Shopify executes on the same schema', () => {
   afterAll(() => fake.close());
   const ask = async (query: string) =>
     (await (
-      await fetch(`${fake.adminUrl('schema-store.myshopify.com')}/admin/api/${VERSION}/graphql.json`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-access-token': 'shpat_schema_test' }, body: JSON.stringify({ query }) })
+      await fetch(`${fake.adminUrl('schema-store.myshopify.com')}/admin/api/${VERSION}/graphql.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopify-access-token': 'shpat_schema_test' },
+        body: JSON.stringify({ query }),
+      })
     ).json()) as { data?: unknown; errors?: Array<{ message: string }> };
 
   it('refuses a field the real API lacks, as Shopify does', async () => {
@@ -107,7 +133,14 @@ describe('the fake Shopify executes on the same schema', () => {
   });
 
   it('answers in the schema’s shapes: enum values and non-null fields are checked on the way out', async () => {
-    fake.shop('schema-store.myshopify.com').subscriptions = [{ id: 'gid://shopify/WebhookSubscription/1', topic: 'NOT_A_TOPIC', uri: 'https://example.com', apiVersion: VERSION }];
+    fake.shop('schema-store.myshopify.com').subscriptions = [
+      {
+        id: 'gid://shopify/WebhookSubscription/1',
+        topic: 'NOT_A_TOPIC',
+        uri: 'https://example.com',
+        apiVersion: VERSION,
+      },
+    ];
     const answer = await ask('query { webhookSubscriptions(first: 5) { nodes { id topic uri } } }');
     expect(answer.errors?.[0]?.message).toMatch(/Enum "WebhookSubscriptionTopic" cannot represent value/);
     fake.shop('schema-store.myshopify.com').subscriptions = [];

@@ -3,7 +3,12 @@
 // refused keys, rate limits, hooks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigCommerceApi } from '../../adapters/bigcommerce/rest-api.ts';
-import { fetchWooOrders, fetchWooWebhooks, WooRestClient, type WooRestOptions } from '../../adapters/woocommerce/rest-api.ts';
+import {
+  fetchWooOrders,
+  fetchWooWebhooks,
+  WooRestClient,
+  type WooRestOptions,
+} from '../../adapters/woocommerce/rest-api.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
 import { bcOrder, BC_STORE } from '../helpers/bigcommerce.ts';
@@ -28,25 +33,61 @@ afterAll(async () => {
   await bc.close();
 });
 
-const rest = (options: Partial<WooRestOptions> = {}) => new WooRestClient({ url: woo.url, consumerKey: 'ck_test', consumerSecret: 'cs_test', outbound: { userAddress: false }, ...options });
-const wooOrder = (id: number, status: string, modified: string) => JSON.parse(wooOrderJson({ id, status, modified })) as Record<string, unknown>;
+const rest = (options: Partial<WooRestOptions> = {}) =>
+  new WooRestClient({
+    url: woo.url,
+    consumerKey: 'ck_test',
+    consumerSecret: 'cs_test',
+    outbound: { userAddress: false },
+    ...options,
+  });
+const wooOrder = (id: number, status: string, modified: string) =>
+  JSON.parse(wooOrderJson({ id, status, modified })) as Record<string, unknown>;
 
 describe('WooCommerce REST v3', () => {
   it('reads orders modified in the window, oldest first, page by page, with the consumer key as basic auth', async () => {
     woo.orders.clear();
-    for (let i = 0; i < 230; i++) woo.orders.set(i + 1, wooOrder(i + 1, i % 3 === 0 ? 'completed' : 'processing', `2026-11-18T10:${String(Math.floor(i / 4) % 60).padStart(2, '0')}:${String((i % 4) * 10).padStart(2, '0')}`));
+    for (let i = 0; i < 230; i++)
+      woo.orders.set(
+        i + 1,
+        wooOrder(
+          i + 1,
+          i % 3 === 0 ? 'completed' : 'processing',
+          `2026-11-18T10:${String(Math.floor(i / 4) % 60).padStart(2, '0')}:${String((i % 4) * 10).padStart(2, '0')}`,
+        ),
+      );
     woo.orders.set(999, wooOrder(999, 'processing', '2026-11-25T00:00:00'));
     const before = woo.requests.length;
-    const events = await collect(fetchWooOrders(rest(), { since: new Date('2026-11-18T00:00:00Z'), until: new Date('2026-11-20T00:00:00Z') }));
+    const events = await collect(
+      fetchWooOrders(rest(), { since: new Date('2026-11-18T00:00:00Z'), until: new Date('2026-11-20T00:00:00Z') }),
+    );
     expect(events.map((event) => event.orderId)).toEqual(Array.from({ length: 230 }, (_, i) => String(i + 1)));
     const first = woo.requests[before];
-    expect(first?.query).toMatchObject({ modified_after: '2026-11-18T00:00:00', modified_before: '2026-11-20T00:00:00', dates_are_gmt: 'true', orderby: 'modified', order: 'asc', per_page: '100' });
+    expect(first?.query).toMatchObject({
+      modified_after: '2026-11-18T00:00:00',
+      modified_before: '2026-11-20T00:00:00',
+      dates_are_gmt: 'true',
+      orderby: 'modified',
+      order: 'asc',
+      per_page: '100',
+    });
     expect(events[0]?.shop).toBe(woo.host);
   });
 
   it('skips no order when one is modified while the pages are read', async () => {
     woo.orders.clear();
-    for (let i = 0; i < 250; i++) woo.orders.set(i + 1, wooOrder(i + 1, 'processing', `2026-11-18T11:00:${String(i % 60).padStart(2, '0')}`.replace('11:00', `11:${String(Math.floor(i / 60)).padStart(2, '0')}`)));
+    for (let i = 0; i < 250; i++)
+      woo.orders.set(
+        i + 1,
+        wooOrder(
+          i + 1,
+          'processing',
+          `2026-11-18T11:00:${String(i % 60).padStart(2, '0')}`.replace(
+            '11:00',
+            `11:${String(Math.floor(i / 60)).padStart(2, '0')}`,
+          ),
+        ),
+      );
     let pages = 0;
     woo.beforePage = () => {
       // After the first page is read, an order on it is completed: it moves to the end of the list.
@@ -57,19 +98,27 @@ describe('WooCommerce REST v3', () => {
     const ids = new Set(events.map((event) => event.orderId));
     expect([...Array.from({ length: 250 }, (_, i) => String(i + 1))].filter((id) => !ids.has(id))).toEqual([]);
     // The modified order is read again, in its new state.
-    expect(events.filter((event) => event.orderId === '5').map((event) => event.facts.includes('fulfilled'))).toEqual([false, true]);
+    expect(events.filter((event) => event.orderId === '5').map((event) => event.facts.includes('fulfilled'))).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it('says which settings to check when the key is refused', async () => {
-    await expect(collect(fetchWooOrders(rest({ consumerSecret: 'wrong' }), { since: new Date() }))).rejects.toThrow(/WOOCOMMERCE_CONSUMER_KEY/);
+    await expect(collect(fetchWooOrders(rest({ consumerSecret: 'wrong' }), { since: new Date() }))).rejects.toThrow(
+      /WOOCOMMERCE_CONSUMER_KEY/,
+    );
   });
 
   it('refuses to send the key over plain http to another machine', async () => {
-    await expect(collect(fetchWooOrders(rest({ url: 'http://wp.example' }), { since: new Date() }))).rejects.toThrow(/must be https/);
+    await expect(collect(fetchWooOrders(rest({ url: 'http://wp.example' }), { since: new Date() }))).rejects.toThrow(
+      /must be https/,
+    );
   });
 
   describe('on a server that drops the Authorization header', () => {
-    const listed = (since: number) => woo.requests.slice(since).filter((request) => request.path === '/wp-json/wc/v3/orders');
+    const listed = (since: number) =>
+      woo.requests.slice(since).filter((request) => request.path === '/wp-json/wc/v3/orders');
 
     it('retries once with the key in the query string, and then sends it that way', async () => {
       woo.orders.clear();
@@ -81,7 +130,10 @@ describe('WooCommerce REST v3', () => {
         const before = woo.requests.length;
         expect(await collect(fetchWooOrders(client, { since: new Date('2026-11-18T00:00:00Z') }))).toHaveLength(1);
         // The Basic auth header never reached WooCommerce: to it, the first request was anonymous.
-        expect(listed(before).map((request) => [request.auth, request.status])).toEqual([['none', 401], ['query', 200]]);
+        expect(listed(before).map((request) => [request.auth, request.status])).toEqual([
+          ['none', 401],
+          ['query', 200],
+        ]);
         expect(learnt).toEqual(['query']);
         expect(client.authMode).toBe('query');
         const again = woo.requests.length;
@@ -95,7 +147,9 @@ describe('WooCommerce REST v3', () => {
     it('says it tried both ways when the key is refused either way', async () => {
       woo.dropsAuthorization = true;
       try {
-        await expect(collect(fetchWooOrders(rest({ consumerKey: 'ck_unknown' }), { since: new Date() }))).rejects.toThrow(
+        await expect(
+          collect(fetchWooOrders(rest({ consumerKey: 'ck_unknown' }), { since: new Date() })),
+        ).rejects.toThrow(
           /refused the consumer key, sent as Basic auth \(401 woocommerce_rest_cannot_view: .*\) and then in the query string \(401 woocommerce_rest_cannot_view: .*\); check WOOCOMMERCE_CONSUMER_KEY/,
         );
       } finally {
@@ -105,13 +159,25 @@ describe('WooCommerce REST v3', () => {
 
     it('does not retry a refusal that says the key arrived (a wrong secret)', async () => {
       const before = woo.requests.length;
-      await expect(collect(fetchWooOrders(rest({ consumerSecret: 'cs_wrong' }), { since: new Date() }))).rejects.toThrow(/sent as Basic auth \(401 woocommerce_rest_authentication_error: Consumer secret is invalid\.\);/);
+      await expect(
+        collect(fetchWooOrders(rest({ consumerSecret: 'cs_wrong' }), { since: new Date() })),
+      ).rejects.toThrow(
+        /sent as Basic auth \(401 woocommerce_rest_authentication_error: Consumer secret is invalid\.\);/,
+      );
       expect(listed(before).map((request) => request.auth)).toEqual(['basic']);
     });
   });
 
   it("reads the store's webhooks, with the status WooCommerce gave them", async () => {
-    woo.webhooks.splice(0, woo.webhooks.length, { id: 4, name: 'Orders', status: 'disabled', topic: 'order.updated', delivery_url: 'https://bridge.example.com/webhooks/woocommerce', secret: 's', failures: 5 });
+    woo.webhooks.splice(0, woo.webhooks.length, {
+      id: 4,
+      name: 'Orders',
+      status: 'disabled',
+      topic: 'order.updated',
+      delivery_url: 'https://bridge.example.com/webhooks/woocommerce',
+      secret: 's',
+      failures: 5,
+    });
     expect(await fetchWooWebhooks(rest())).toMatchObject([{ id: 4, status: 'disabled', topic: 'order.updated' }]);
   });
 });
@@ -121,21 +187,36 @@ describe('BigCommerce', () => {
 
   it('reads orders by date modified, page by page, until an empty 204 page', async () => {
     bc.orders.clear();
-    for (let i = 0; i < 260; i++) bc.orders.set(1000 + i, { ...bcOrder(1000 + i, 11), date_modified: new Date(Date.UTC(2026, 10, 19, 10, 0, i)).toUTCString() });
+    for (let i = 0; i < 260; i++)
+      bc.orders.set(1000 + i, {
+        ...bcOrder(1000 + i, 11),
+        date_modified: new Date(Date.UTC(2026, 10, 19, 10, 0, i)).toUTCString(),
+      });
     const before = bc.requests.length;
     const events = await collect(api().orders({ since: new Date('2026-11-01T00:00:00Z') }));
     expect(events).toHaveLength(260);
-    expect(bc.requests.slice(before).filter((request) => request.path === '/v2/orders').length).toBeGreaterThanOrEqual(2);
+    expect(bc.requests.slice(before).filter((request) => request.path === '/v2/orders').length).toBeGreaterThanOrEqual(
+      2,
+    );
   });
 
   it('reads one order with its coupons, and says it does not exist when BigCommerce says so', async () => {
-    bc.orders.set(77, { ...bcOrder(77, 2, { couponDiscount: '3.0000' }), coupons: [{ id: 1, coupon_id: 4, code: 'LOYALTY-BC', amount: '3.0000', discount: 3 }] });
-    expect(await api().orderEvent('77', 'bigcommerce:msg_1')).toMatchObject({ orderId: '77', facts: ['placed', 'paid', 'fulfilled'], discountCodes: [{ code: 'LOYALTY-BC', amount: '3' }] });
+    bc.orders.set(77, {
+      ...bcOrder(77, 2, { couponDiscount: '3.0000' }),
+      coupons: [{ id: 1, coupon_id: 4, code: 'LOYALTY-BC', amount: '3.0000', discount: 3 }],
+    });
+    expect(await api().orderEvent('77', 'bigcommerce:msg_1')).toMatchObject({
+      orderId: '77',
+      facts: ['placed', 'paid', 'fulfilled'],
+      discountCodes: [{ code: 'LOYALTY-BC', amount: '3' }],
+    });
     expect(await api().orderEvent('78787', 'x')).toBeUndefined();
   });
 
   it('says to check the token when BigCommerce refuses it', async () => {
-    await expect(new BigCommerceApi({ storeHash: BC_STORE, accessToken: 'wrong', baseUrl: bc.url }).orderEvent('77', 'x')).rejects.toThrow(/BIGCOMMERCE_ACCESS_TOKEN/);
+    await expect(
+      new BigCommerceApi({ storeHash: BC_STORE, accessToken: 'wrong', baseUrl: bc.url }).orderEvent('77', 'x'),
+    ).rejects.toThrow(/BIGCOMMERCE_ACCESS_TOKEN/);
   });
 
   it('waits for the rate-limit window to reset when BigCommerce says none are left, instead of being refused', async () => {
@@ -153,12 +234,32 @@ describe('BigCommerce', () => {
   });
 
   it('creates the hooks the bridge needs with its secret header, turns a deactivated one back on, and a second run changes nothing', async () => {
-    bc.hooks.splice(0, bc.hooks.length, { id: 900, scope: 'store/order/created', destination: 'https://bridge.example.com/webhooks/bigcommerce', is_active: false, headers: { 'x-loyalty-bridge-token': 'old' }, created_at: 0, updated_at: 0 });
-    const first = await registerBigCommerceHooks(api(), 'https://bridge.example.com', 'a-secret-header-value-for-bc-tests');
+    bc.hooks.splice(0, bc.hooks.length, {
+      id: 900,
+      scope: 'store/order/created',
+      destination: 'https://bridge.example.com/webhooks/bigcommerce',
+      is_active: false,
+      headers: { 'x-loyalty-bridge-token': 'old' },
+      created_at: 0,
+      updated_at: 0,
+    });
+    const first = await registerBigCommerceHooks(
+      api(),
+      'https://bridge.example.com',
+      'a-secret-header-value-for-bc-tests',
+    );
     expect(first).toMatchObject({ reactivated: ['store/order/created'], alreadyThere: [] });
     expect(first.created).toHaveLength(4);
-    expect(bc.hooks.every((hook) => hook.is_active && hook.headers?.['x-loyalty-bridge-token'] === 'a-secret-header-value-for-bc-tests')).toBe(true);
-    const second = await registerBigCommerceHooks(api(), 'https://bridge.example.com/', 'a-secret-header-value-for-bc-tests');
+    expect(
+      bc.hooks.every(
+        (hook) => hook.is_active && hook.headers?.['x-loyalty-bridge-token'] === 'a-secret-header-value-for-bc-tests',
+      ),
+    ).toBe(true);
+    const second = await registerBigCommerceHooks(
+      api(),
+      'https://bridge.example.com/',
+      'a-secret-header-value-for-bc-tests',
+    );
     expect(second).toMatchObject({ created: [], reactivated: [] });
     expect(second.alreadyThere).toHaveLength(5);
   });

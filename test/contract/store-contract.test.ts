@@ -39,12 +39,19 @@ function postgres(): Backend {
   return {
     async open() {
       database ??= await freshDatabase();
-      const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 4 });
+      const { store, release } = await openPostgresStore({
+        url: database.url,
+        dedupeWindowMs: 7 * 86_400_000,
+        logger: createLogger({ level: 'silent' }),
+        poolSize: 4,
+      });
       await store.open();
-      opened.push({ close: async () => {
-        await store.close();
-        await release();
-      } });
+      opened.push({
+        close: async () => {
+          await store.close();
+          await release();
+        },
+      });
       return store;
     },
     async close() {
@@ -54,8 +61,22 @@ function postgres(): Backend {
   };
 }
 
-const entry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({ key, aliases: [], receivedAt: new Date().toISOString(), retry: null, ...parts });
-const delivery = (body: string, shop = 'shop-1'): StoredDelivery => ({ platform: 'testshop', topic: 'orders/paid', shop, sentAt: new Date().toISOString(), headers: {}, body, bodyEncoding: 'utf8' });
+const entry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({
+  key,
+  aliases: [],
+  receivedAt: new Date().toISOString(),
+  retry: null,
+  ...parts,
+});
+const delivery = (body: string, shop = 'shop-1'): StoredDelivery => ({
+  platform: 'testshop',
+  topic: 'orders/paid',
+  shop,
+  sentAt: new Date().toISOString(),
+  headers: {},
+  body,
+  bodyEncoding: 'utf8',
+});
 let sequence = 0;
 const nextOrderId = () => String(700_000 + ++sequence);
 const keyOf = (event: OrderEvent) => `${event.platform}:${event.shop}:${event.orderId}`;
@@ -70,7 +91,9 @@ async function foldIn(store: LedgerStore, lane: Lane, ...events: OrderEvent[]): 
   const key = `fold-${++sequence}`;
   await store.accept(entry(key, { events, ...(lane === 'backfill' ? { lane } : {}) }));
   const claimed = await store.claimInbox('me', 100, 60_000);
-  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, lane: each.lane, ...(each.events ? { events: each.events } : {}) })));
+  await store.commitIntake(
+    claimed.map((each) => ({ entryKey: each.key, lane: each.lane, ...(each.events ? { events: each.events } : {}) })),
+  );
 }
 
 /** A redactor that understands the test bodies: JSON with an "email". */
@@ -104,7 +127,9 @@ describe.each([
     });
 
     it('answers concurrent copies of one delivery: exactly one accepted', async () => {
-      const results = await Promise.all(Array.from({ length: 8 }, () => store.accept(entry('k-race', { delivery: delivery('{}') }))));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => store.accept(entry('k-race', { delivery: delivery('{}') }))),
+      );
       expect(results.filter((result) => result === 'accepted')).toHaveLength(1);
     });
 
@@ -115,17 +140,29 @@ describe.each([
       const first = await store.claimInbox('a', 100, 60_000);
       expect(first.map((each) => each.key)).toContain('k-fold');
       expect((await store.claimInbox('b', 100, 60_000)).map((each) => each.key)).not.toContain('k-fold');
-      const changed = await store.commitIntake(first.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+      const changed = await store.commitIntake(
+        first.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })),
+      );
       expect(changed).toContain(keyOf(event));
       expect(await store.inboxEntry('k-fold')).toBeUndefined();
-      expect(await store.getOrder(keyOf(event))).toMatchObject({ facts: ['placed', 'paid'], foldVersion: 1, dueAt: expect.any(String) });
+      expect(await store.getOrder(keyOf(event))).toMatchObject({
+        facts: ['placed', 'paid'],
+        foldVersion: 1,
+        dueAt: expect.any(String),
+      });
       // Consumed, and still remembered for dedupe.
       expect(await store.accept(entry('k-fold', { events: [event] }))).toBe('duplicate');
     });
 
     it('keeps one dead letter however often the same entry is committed as one', async () => {
       await store.accept(entry('k-dead', { delivery: delivery('not json') }));
-      const letter = { id: 'delivery-k-dead', kind: 'delivery' as const, reason: 'not JSON', platform: 'testshop', deliveryKey: 'k-dead' };
+      const letter = {
+        id: 'delivery-k-dead',
+        kind: 'delivery' as const,
+        reason: 'not JSON',
+        platform: 'testshop',
+        deliveryKey: 'k-dead',
+      };
       await store.commitIntake([{ entryKey: 'k-dead', deadLetter: letter }]);
       await store.commitIntake([{ entryKey: 'k-dead', deadLetter: letter }]);
       expect((await store.listDeadLetters()).filter((candidate) => candidate.id === 'delivery-k-dead')).toHaveLength(1);
@@ -136,7 +173,12 @@ describe.each([
       const claimed = await store.claimInbox('a', 100, 60_000);
       expect(claimed.map((each) => each.key)).toContain('k-later');
       const retryAt = new Date(Date.now() + 60_000).toISOString();
-      await store.deferInbox('k-later', { attempts: 1, firstFailureAt: new Date().toISOString(), retryAt, lastError: 'down' });
+      await store.deferInbox('k-later', {
+        attempts: 1,
+        firstFailureAt: new Date().toISOString(),
+        retryAt,
+        lastError: 'down',
+      });
       expect((await store.claimInbox('a', 100, 60_000)).map((each) => each.key)).not.toContain('k-later');
       expect((await store.inboxEntry('k-later'))?.retry).toMatchObject({ attempts: 1, lastError: 'down' });
       expect(await store.nextInboxAt()).toBeLessThanOrEqual(Date.parse(retryAt));
@@ -157,7 +199,11 @@ describe.each([
       await fold(store, { ...event, deliveryId: 'later', facts: ['fulfilled'] });
       expect(await store.saveProgress(record, { owner: 'w1', release: true, leaseMs: 60_000 })).toBe('refolded');
       // Both writers kept what they wrote.
-      expect(await store.getOrder(keyOf(event))).toMatchObject({ facts: ['paid', 'fulfilled'], upstream: { points: 'earned' }, target: { state: 'earned' } });
+      expect(await store.getOrder(keyOf(event))).toMatchObject({
+        facts: ['paid', 'fulfilled'],
+        upstream: { points: 'earned' },
+        target: { state: 'earned' },
+      });
       // Folded while leased: due again once released.
       expect((await store.claimDue('w2', 100, 60_000)).map((each) => each.key)).toContain(keyOf(event));
     });
@@ -166,22 +212,38 @@ describe.each([
       const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
       await fold(store, event);
       const order = (await store.claimDue('renew-w/1', 100, 60_000)).find((record) => record.key === keyOf(event))!;
-      expect(await store.renewClaims('orders', [{ key: order.key, owner: 'renew-w/1' }], 60_000)).toEqual([{ key: order.key, owner: 'renew-w/1' }]);
+      expect(await store.renewClaims('orders', [{ key: order.key, owner: 'renew-w/1' }], 60_000)).toEqual([
+        { key: order.key, owner: 'renew-w/1' },
+      ]);
       order.dueAt = null;
       await store.saveProgress(order, { owner: 'renew-w/1', release: true, leaseMs: 60_000 });
       expect(await store.renewClaims('orders', [{ key: order.key, owner: 'renew-w/1' }], 60_000)).toEqual([]);
 
       await store.accept(entry('k-renew', { delivery: delivery('{}') }));
       expect((await store.claimInbox('renew-i/1', 100, 60_000)).map((each) => each.key)).toContain('k-renew');
-      expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([{ key: 'k-renew', owner: 'renew-i/1' }]);
-      await store.deferInbox('k-renew', { attempts: 1, firstFailureAt: new Date().toISOString(), retryAt: new Date(Date.now() + 60_000).toISOString(), lastError: 'down' });
+      expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([
+        { key: 'k-renew', owner: 'renew-i/1' },
+      ]);
+      await store.deferInbox('k-renew', {
+        attempts: 1,
+        firstFailureAt: new Date().toISOString(),
+        retryAt: new Date(Date.now() + 60_000).toISOString(),
+        lastError: 'down',
+      });
       expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([]);
       await store.commitIntake([{ entryKey: 'k-renew' }]);
     });
 
     it('lists and counts orders, newest first, by state, platform, reason and search', async () => {
       const email = `list-${nextOrderId()}@example.com`;
-      const events = [0, 1, 2].map((i) => orderEvent({ orderId: nextOrderId(), facts: ['paid'], customer: { name: 'L', email, mobile: '+447700900001' }, occurredAt: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString() }));
+      const events = [0, 1, 2].map((i) =>
+        orderEvent({
+          orderId: nextOrderId(),
+          facts: ['paid'],
+          customer: { name: 'L', email, mobile: '+447700900001' },
+          occurredAt: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString(),
+        }),
+      );
       for (const event of events) await fold(store, event);
       const found = await store.listOrders({ q: email, page: 1, limit: 2 });
       expect(found.total).toBe(3);
@@ -190,7 +252,9 @@ describe.each([
       expect(new Set([...found.orders, ...second.orders].map((order) => order.key)).size).toBe(3);
       const counts = await store.countOrders();
       expect(counts.byPlatform.testshop).toBeGreaterThanOrEqual(3);
-      expect((await store.listOrders({ platform: 'testshop', page: 1, limit: 1 })).total).toBe(counts.byPlatform.testshop);
+      expect((await store.listOrders({ platform: 'testshop', page: 1, limit: 1 })).total).toBe(
+        counts.byPlatform.testshop,
+      );
     });
 
     it('lists and counts an order that earns but needs the merchant’s eye by its reason, in memory or settled', async () => {
@@ -198,8 +262,13 @@ describe.each([
       const before = (await store.countOrders()).attention[reason] ?? 0;
       const event = orderEvent({ orderId: nextOrderId(), facts: ['paid', 'cancelled'] });
       await fold(store, event);
-      const claimed = (await store.claimDue('w', 100, 60_000)).find((record) => record.key === keyOf(event)) as OrderRecord;
-      await store.saveProgress({ ...claimed, target: { state: 'cancelled', reason }, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      const claimed = (await store.claimDue('w', 100, 60_000)).find(
+        (record) => record.key === keyOf(event),
+      ) as OrderRecord;
+      await store.saveProgress(
+        { ...claimed, target: { state: 'cancelled', reason }, dueAt: null },
+        { owner: 'w', release: true, leaseMs: 60_000 },
+      );
       // Quiet orders leave memory for the settled files, whose summaries decide which files a query reads.
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (store instanceof LowdbStore) expect(await store.settleQuiet()).toBeGreaterThan(0);
@@ -220,31 +289,46 @@ describe.each([
     it('keeps records by kind, and dead letters, and changes and forgets them', async () => {
       await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't1' });
       await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't2' });
-      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toEqual({ shop: 'a.myshopify.com', accessToken: 't2' });
+      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toEqual({
+        shop: 'a.myshopify.com',
+        accessToken: 't2',
+      });
       expect((await store.listRecords('session')).map((record) => record.id)).toContain('shopify:a.myshopify.com');
       await store.deleteRecord('session', 'shopify:a.myshopify.com');
       expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toBeUndefined();
-
     });
 
     it('adds a record only where there is none: of callers at once, exactly one wins and all see its value', async () => {
-      const attempts = await Promise.all(['load', 'uninstall', 'remove_user', 'load'].map((callback) => store.addRecord('callback-payload', 'jti-race', { callback })));
+      const attempts = await Promise.all(
+        ['load', 'uninstall', 'remove_user', 'load'].map((callback) =>
+          store.addRecord('callback-payload', 'jti-race', { callback }),
+        ),
+      );
       expect(attempts.filter((attempt) => attempt.added)).toHaveLength(1);
       const winner = attempts.find((attempt) => attempt.added)!.value;
       for (const attempt of attempts) expect(attempt.value).toEqual(winner);
       expect(await store.getRecord('callback-payload', 'jti-race')).toEqual(winner);
       await store.deleteRecord('callback-payload', 'jti-race');
-      expect(await store.addRecord('callback-payload', 'jti-race', { callback: 'uninstall' })).toEqual({ added: true, value: { callback: 'uninstall' } });
+      expect(await store.addRecord('callback-payload', 'jti-race', { callback: 'uninstall' })).toEqual({
+        added: true,
+        value: { callback: 'uninstall' },
+      });
     });
 
     // On PostgreSQL each call is a transaction on a connection of its own, as another instance's would be.
     it('changes a record by what it holds now: of callers at once, each sees the value the one before it wrote', async () => {
       const callers = 12;
       const changes = await Promise.all(
-        Array.from({ length: callers }, () => store.changeRecord<{ count: number }>('migration', 'counted', (current) => ({ put: { count: (current?.count ?? 0) + 1 } }))),
+        Array.from({ length: callers }, () =>
+          store.changeRecord<{ count: number }>('migration', 'counted', (current) => ({
+            put: { count: (current?.count ?? 0) + 1 },
+          })),
+        ),
       );
       expect(changes.every((change) => change.changed)).toBe(true);
-      expect(changes.map((change) => change.value!.count).sort((a, b) => a - b)).toEqual(Array.from({ length: callers }, (_, i) => i + 1));
+      expect(changes.map((change) => change.value!.count).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: callers }, (_, i) => i + 1),
+      );
       expect(await store.getRecord('migration', 'counted')).toEqual({ count: callers });
     });
 
@@ -252,25 +336,44 @@ describe.each([
       for (let round = 0; round < 5; round++) {
         await store.putRecord('session', 'cas:shop', { accessToken: 'old' });
         const [forgot] = await Promise.all([
-          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', (current) => (current?.accessToken === 'old' ? { delete: true } : undefined)),
+          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', (current) =>
+            current?.accessToken === 'old' ? { delete: true } : undefined,
+          ),
           store.changeRecord<{ accessToken: string }>('session', 'cas:shop', () => ({ put: { accessToken: 'new' } })),
         ]);
         // Whichever went first, the new value is what is left.
         expect(await store.getRecord('session', 'cas:shop')).toEqual({ accessToken: 'new' });
-        expect(forgot).toEqual(forgot.changed ? { changed: true, value: undefined } : { changed: false, value: { accessToken: 'new' } });
+        expect(forgot).toEqual(
+          forgot.changed ? { changed: true, value: undefined } : { changed: false, value: { accessToken: 'new' } },
+        );
       }
     });
 
     it('changes nothing when the change asks for nothing, or deletes a record that is not there', async () => {
       await store.putRecord('session', 'cas:kept', { accessToken: 'kept' });
-      expect(await store.changeRecord('session', 'cas:kept', () => undefined)).toEqual({ changed: false, value: { accessToken: 'kept' } });
-      expect(await store.changeRecord('session', 'cas:none', () => ({ delete: true }))).toEqual({ changed: false, value: undefined });
-      expect(await store.changeRecord('session', 'cas:kept', () => ({ delete: true }))).toEqual({ changed: true, value: undefined });
+      expect(await store.changeRecord('session', 'cas:kept', () => undefined)).toEqual({
+        changed: false,
+        value: { accessToken: 'kept' },
+      });
+      expect(await store.changeRecord('session', 'cas:none', () => ({ delete: true }))).toEqual({
+        changed: false,
+        value: undefined,
+      });
+      expect(await store.changeRecord('session', 'cas:kept', () => ({ delete: true }))).toEqual({
+        changed: true,
+        value: undefined,
+      });
       expect(await store.getRecord('session', 'cas:kept')).toBeUndefined();
     });
 
     it('keeps and forgets dead letters', async () => {
-      const letter = await store.addDeadLetter({ id: 'dl-records', kind: 'call', reason: 'refused', orderKey: 'x:y:1', operation: 'earn' });
+      const letter = await store.addDeadLetter({
+        id: 'dl-records',
+        kind: 'call',
+        reason: 'refused',
+        orderKey: 'x:y:1',
+        operation: 'earn',
+      });
       expect(letter).toMatchObject({ retries: 0, createdAt: expect.any(String) });
       await store.updateDeadLetter({ ...letter, retries: 1 });
       expect(await store.getDeadLetter('dl-records')).toMatchObject({ retries: 1 });
@@ -280,11 +383,31 @@ describe.each([
 
     it("exports and erases a customer's personal data everywhere, keeping the orders' facts and points", async () => {
       const email = `erase-${nextOrderId()}@example.com`;
-      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'], customer: { name: 'Eve Erase', email, mobile: '+447700900999' } });
+      const event = orderEvent({
+        orderId: nextOrderId(),
+        facts: ['paid'],
+        customer: { name: 'Eve Erase', email, mobile: '+447700900999' },
+      });
       await fold(store, event);
       await store.accept(entry(`k-erase-${sequence}`, { delivery: delivery(JSON.stringify({ email, id: 1 })) }));
-      await store.addDeadLetter({ id: `dl-erase-${sequence}`, kind: 'delivery', reason: 'x', platform: 'testshop', shop: 'shop-1', delivery: delivery(JSON.stringify({ email })) });
-      await store.putRecord('adjustment', `adj-${sequence}`, { id: `adj-${sequence}`, at: new Date().toISOString(), kind: 'earn', by: 'admin', reason: 'goodwill', customer: { email }, outcome: 'success', message: 'ok' });
+      await store.addDeadLetter({
+        id: `dl-erase-${sequence}`,
+        kind: 'delivery',
+        reason: 'x',
+        platform: 'testshop',
+        shop: 'shop-1',
+        delivery: delivery(JSON.stringify({ email })),
+      });
+      await store.putRecord('adjustment', `adj-${sequence}`, {
+        id: `adj-${sequence}`,
+        at: new Date().toISOString(),
+        kind: 'earn',
+        by: 'admin',
+        reason: 'goodwill',
+        customer: { email },
+        outcome: 'success',
+        message: 'ok',
+      });
       const match = { emails: [email.toUpperCase()], phones: [], orderIds: [] };
 
       const exported = await store.exportCustomer(match, redactor(email));
@@ -296,7 +419,11 @@ describe.each([
       const report = await store.eraseCustomer(match, redactor(email), new Date().toISOString());
       expect(report).toMatchObject({ orders: 1, inbox: 1, deadLetters: 1, records: 1 });
       const order = await store.getOrder(keyOf(event));
-      expect(order).toMatchObject({ facts: ['paid'], snapshot: { customer: { name: null, email: null, mobile: null } }, erasedAt: expect.any(String) });
+      expect(order).toMatchObject({
+        facts: ['paid'],
+        snapshot: { customer: { name: null, email: null, mobile: null } },
+        erasedAt: expect.any(String),
+      });
       const after = await store.exportCustomer(match, redactor(email));
       expect(after.orders).toEqual([]);
       expect(JSON.stringify(after)).not.toContain(email);
@@ -308,7 +435,11 @@ describe.each([
       const kept = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'other-shop' });
       await fold(store, gone);
       await fold(store, kept);
-      await store.putRecord('shop', 'testshop:closing-shop', { platform: 'testshop', shop: 'closing-shop', uninstalledAt: new Date().toISOString() });
+      await store.putRecord('shop', 'testshop:closing-shop', {
+        platform: 'testshop',
+        shop: 'closing-shop',
+        uninstalledAt: new Date().toISOString(),
+      });
       await store.claimLpOrderId(`lp-${gone.orderId}`, keyOf(gone));
       const report = await store.eraseShop('testshop', 'closing-shop');
       expect(report.orders).toBe(1);
@@ -332,7 +463,8 @@ describe.each([
     it('changes an order’s progress from outside the worker and makes it due', async () => {
       const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
       await fold(store, event);
-      for (const claimed of await store.claimDue('w', 100, 60_000)) await store.saveProgress({ ...claimed, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      for (const claimed of await store.claimDue('w', 100, 60_000))
+        await store.saveProgress({ ...claimed, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
       const changed = await store.updateProgress(keyOf(event), (record) => {
         record.work = { ...record.work, held: {} };
       });
@@ -372,15 +504,18 @@ describe.each([
     expect(keys(await store.claimDue('w', 10, 60_000, 'backfill'))).toEqual([...backfill].sort());
   });
 
-  it.skipIf(!available)('lets shops take turns within a lane: a small shop is not kept behind a large backlog', async () => {
-    const large = await inShop('large-shop', 'backfill', 30);
-    const small = await inShop('small-shop', 'backfill', 3);
-    const first = keys(await store.claimDue('w', 6, 60_000, 'backfill'));
-    expect(first.filter((key) => small.includes(key))).toHaveLength(3);
-    expect(first.filter((key) => large.includes(key))).toHaveLength(3);
-    // The large shop's oldest, in order.
-    expect(first.filter((key) => large.includes(key))).toEqual(large.slice(0, 3).sort());
-  });
+  it.skipIf(!available)(
+    'lets shops take turns within a lane: a small shop is not kept behind a large backlog',
+    async () => {
+      const large = await inShop('large-shop', 'backfill', 30);
+      const small = await inShop('small-shop', 'backfill', 3);
+      const first = keys(await store.claimDue('w', 6, 60_000, 'backfill'));
+      expect(first.filter((key) => small.includes(key))).toHaveLength(3);
+      expect(first.filter((key) => large.includes(key))).toHaveLength(3);
+      // The large shop's oldest, in order.
+      expect(first.filter((key) => large.includes(key))).toEqual(large.slice(0, 3).sort());
+    },
+  );
 
   it.skipIf(!available)('keeps the turns fair across claims that each take more than one round', async () => {
     const a = await inShop('shop-a', 'backfill', 20);
@@ -397,54 +532,84 @@ describe.each([
     expect(Math.abs(got.a - got.b)).toBeLessThanOrEqual(1);
   });
 
-  it.skipIf(!available)('lifts a pending backfill order to live when a live event comes, never the other way, and an idle order takes the lane that wakes it', async () => {
-    const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
-    await foldIn(store, 'backfill', event);
-    await foldIn(store, 'live', { ...event, deliveryId: 'live-copy' });
-    await foldIn(store, 'backfill', { ...event, deliveryId: 'resync-copy' });
-    const [claimed] = await store.claimDue('w', 10, 60_000, 'live');
-    expect(claimed?.key).toBe(keyOf(event));
-    // Done for now: idle. A resync wakes it next, in the backfill lane.
-    await store.saveProgress({ ...claimed!, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
-    await foldIn(store, 'backfill', { ...event, deliveryId: 'later-resync', facts: ['fulfilled'] });
-    expect(keys(await store.claimDue('w', 10, 60_000, 'live'))).toEqual([]);
-    expect(keys(await store.claimDue('w', 10, 60_000, 'backfill'))).toEqual([keyOf(event)]);
-  });
+  it.skipIf(!available)(
+    'lifts a pending backfill order to live when a live event comes, never the other way, and an idle order takes the lane that wakes it',
+    async () => {
+      const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
+      await foldIn(store, 'backfill', event);
+      await foldIn(store, 'live', { ...event, deliveryId: 'live-copy' });
+      await foldIn(store, 'backfill', { ...event, deliveryId: 'resync-copy' });
+      const [claimed] = await store.claimDue('w', 10, 60_000, 'live');
+      expect(claimed?.key).toBe(keyOf(event));
+      // Done for now: idle. A resync wakes it next, in the backfill lane.
+      await store.saveProgress({ ...claimed!, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      await foldIn(store, 'backfill', { ...event, deliveryId: 'later-resync', facts: ['fulfilled'] });
+      expect(keys(await store.claimDue('w', 10, 60_000, 'live'))).toEqual([]);
+      expect(keys(await store.claimDue('w', 10, 60_000, 'backfill'))).toEqual([keyOf(event)]);
+    },
+  );
 
-  it.skipIf(!available)('counts each lane’s waiting and due orders and the oldest, and keeps the lanes when reopened', async () => {
-    await inShop('shop-1', 'backfill', 4);
-    const live = await inShop('shop-1', 'live', 1);
-    const counts = await store.laneCounts();
-    expect(counts).toMatchObject({ live: { waiting: 1, due: 1 }, backfill: { waiting: 4, due: 4 } });
-    expect(Date.parse(counts.backfill.oldestDueAt ?? '')).toBeLessThanOrEqual(Date.now());
-    // Reopened: the files again (lowdb), or another instance on the same database.
-    if (_name === 'lowdb') await store.close();
-    store = await backend.open();
-    expect(await store.laneCounts()).toMatchObject({ live: { waiting: 1 }, backfill: { waiting: 4 } });
-    expect(keys(await store.claimDue('w', 1, 60_000))).toEqual(live);
-  });
+  it.skipIf(!available)(
+    'counts each lane’s waiting and due orders and the oldest, and keeps the lanes when reopened',
+    async () => {
+      await inShop('shop-1', 'backfill', 4);
+      const live = await inShop('shop-1', 'live', 1);
+      const counts = await store.laneCounts();
+      expect(counts).toMatchObject({ live: { waiting: 1, due: 1 }, backfill: { waiting: 4, due: 4 } });
+      expect(Date.parse(counts.backfill.oldestDueAt ?? '')).toBeLessThanOrEqual(Date.now());
+      // Reopened: the files again (lowdb), or another instance on the same database.
+      if (_name === 'lowdb') await store.close();
+      store = await backend.open();
+      expect(await store.laneCounts()).toMatchObject({ live: { waiting: 1 }, backfill: { waiting: 4 } });
+      expect(keys(await store.claimDue('w', 1, 60_000))).toEqual(live);
+    },
+  );
 });
 
 describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL', () => {
   it('copies every order, entry, dead letter, record and registration, and a second copy changes nothing', async () => {
     const source = new LowdbStore({ dataDir: tempDataDir(), settleAfterMs: 1 });
     await source.open();
-    const events = Array.from({ length: 30 }, () => orderEvent({ orderId: nextOrderId(), facts: ['paid', 'fulfilled'] }));
+    const events = Array.from({ length: 30 }, () =>
+      orderEvent({ orderId: nextOrderId(), facts: ['paid', 'fulfilled'] }),
+    );
     for (const event of events) await fold(source, event);
     await new Promise((resolve) => setTimeout(resolve, 5));
     // Most of them settled, out of memory, as in a ledger that ran a while.
-    for (const claimed of await source.claimDue('w', 100, 60_000)) await source.saveProgress({ ...claimed, dueAt: null, upstream: { ...claimed.upstream, points: 'approved' }, target: { state: 'approved' } }, { owner: 'w', release: true, leaseMs: 60_000 });
+    for (const claimed of await source.claimDue('w', 100, 60_000))
+      await source.saveProgress(
+        {
+          ...claimed,
+          dueAt: null,
+          upstream: { ...claimed.upstream, points: 'approved' },
+          target: { state: 'approved' },
+        },
+        { owner: 'w', release: true, leaseMs: 60_000 },
+      );
     await source.settleQuiet();
     // A resync under way: its orders wait in the backfill lane, and must not jump ahead of live ones once moved.
     const resyncing = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
     await foldIn(source, 'backfill', resyncing);
     await source.accept(entry('k-moving', { delivery: delivery('{}') }));
-    await source.addDeadLetter({ id: 'dl-moving', kind: 'call', reason: 'refused', orderKey: keyOf(events[0]!), operation: 'earn' });
-    await source.putRecord('reconciliation', 'woocommerce:shop', { highWaterMark: '2026-11-20T00:00:00.000Z', lastRun: null });
+    await source.addDeadLetter({
+      id: 'dl-moving',
+      kind: 'call',
+      reason: 'refused',
+      orderKey: keyOf(events[0]!),
+      operation: 'earn',
+    });
+    await source.putRecord('reconciliation', 'woocommerce:shop', {
+      highWaterMark: '2026-11-20T00:00:00.000Z',
+      lastRun: null,
+    });
     await source.claimLpOrderId('lp-moving', keyOf(events[1]!));
 
     const database = await freshDatabase();
-    const { store: target, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }) });
+    const { store: target, release } = await openPostgresStore({
+      url: database.url,
+      dedupeWindowMs: 7 * 86_400_000,
+      logger: createLogger({ level: 'silent' }),
+    });
     try {
       await target.open();
       const copy = async () => {
@@ -454,13 +619,21 @@ describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL'
         return items.length;
       };
       expect(await copy()).toBeGreaterThan(30);
-      for (const event of events) expect(await target.getOrder(keyOf(event))).toMatchObject({ upstream: { points: 'approved' }, facts: ['paid', 'fulfilled'] });
+      for (const event of events)
+        expect(await target.getOrder(keyOf(event))).toMatchObject({
+          upstream: { points: 'approved' },
+          facts: ['paid', 'fulfilled'],
+        });
       expect(await target.inboxEntry('k-moving')).toBeDefined();
       expect(await target.getOrder(keyOf(resyncing))).toMatchObject({ lane: 'backfill' });
-      expect((await target.claimDue('w', 10, 60_000, 'backfill')).map((record) => record.key)).toEqual([keyOf(resyncing)]);
+      expect((await target.claimDue('w', 10, 60_000, 'backfill')).map((record) => record.key)).toEqual([
+        keyOf(resyncing),
+      ]);
       expect(await target.hasSeen('k-moving')).toBe(true);
       expect(await target.getDeadLetter('dl-moving')).toBeDefined();
-      expect(await target.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({ highWaterMark: '2026-11-20T00:00:00.000Z' });
+      expect(await target.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({
+        highWaterMark: '2026-11-20T00:00:00.000Z',
+      });
       expect(await target.claimLpOrderId('lp-moving', 'other:shop:1')).toBe(keyOf(events[1]!));
       const counts = await target.countOrders();
       await copy();
@@ -479,7 +652,12 @@ describe.skipIf(!postgresAvailable())('instances starting together on a new data
     const database = await freshDatabase();
     const opened = await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 2 });
+        const { store, release } = await openPostgresStore({
+          url: database.url,
+          dedupeWindowMs: 86_400_000,
+          logger: createLogger({ level: 'silent' }),
+          poolSize: 2,
+        });
         await store.open();
         return { store, release };
       }),

@@ -53,6 +53,12 @@ describe("the worker's lease fences its calls", () => {
     const engine = await harness.start({ dataDir, store, client, worker: { leaseMs: 600 } });
     client.limiter.holdFor(1_500);
     await engine.accept('held', [orderEvent({ orderId: '7002', facts: ['placed', 'paid'] })]);
-    await eventually(() => expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7002')).toHaveLength(1), 5_000);
+    await eventually(
+      () =>
+        expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7002')).toHaveLength(
+          1,
+        ),
+      5_000,
+    );
   });
 });

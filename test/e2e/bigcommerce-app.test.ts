@@ -20,21 +20,36 @@ const ADMIN_TOKEN = 'bc-app-admin-token-0123456789abcdef';
 const CLIENT_ID = 'bc-app-client-id';
 const CLIENT_SECRET = 'bc-app-client-secret-for-tests';
 const HEADER_SECRET = 'bc-configured-header-secret-0123456789';
-const SCOPES = ['store/order/archived', 'store/order/created', 'store/order/refund/created', 'store/order/statusUpdated', 'store/order/updated'];
+const SCOPES = [
+  'store/order/archived',
+  'store/order/created',
+  'store/order/refund/created',
+  'store/order/statusUpdated',
+  'store/order/updated',
+];
 
 let bc: FakeBigCommerce;
 let bridge: RunningBridge;
 const logText: string[] = [];
 
 const install = (hash: string) => bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
-const earnings = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
-const post = async (body: string, headers: Record<string, string>) => (await fetch(`${bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers, body })).status;
+const earnings = (orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const post = async (body: string, headers: Record<string, string>) =>
+  (await fetch(`${bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers, body })).status;
 
 beforeAll(async () => {
   bc = await startFakeBigCommerce({ storeHash: BC_STORE, accessToken: 'configured-token' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  bc.registerApp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, authCallback: `${url}/bigcommerce/auth`, loadCallback: `${url}/bigcommerce/load`, uninstallCallback: `${url}/bigcommerce/uninstall`, scope: 'store_v2_orders_read_only store_v2_information_read_only' });
+  bc.registerApp({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    authCallback: `${url}/bigcommerce/auth`,
+    loadCallback: `${url}/bigcommerce/load`,
+    uninstallCallback: `${url}/bigcommerce/uninstall`,
+    scope: 'store_v2_orders_read_only store_v2_information_read_only',
+  });
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
   bridge = await startTestBridge(
     {
@@ -71,7 +86,9 @@ describe('installing from the control panel', () => {
     const kept = await install('alpha1');
     expect(kept).toMatchObject({ shop: 'alpha1', scope: 'store_v2_orders_read_only store_v2_information_read_only' });
     expect(bc.stores.get('alpha1')?.tokens.get(kept!.accessToken)).toBe(CLIENT_SECRET);
-    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:alpha1')).toMatchObject({ uninstalledAt: null });
+    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:alpha1')).toMatchObject({
+      uninstalledAt: null,
+    });
 
     const hooks = bc.stores.get('alpha1')!.hooks;
     await eventually(() => expect(hooks.map((hook) => hook.scope).sort()).toEqual(SCOPES), 10_000);
@@ -113,8 +130,17 @@ describe('installing from the control panel', () => {
 
     // Each store's orders are read with its own token, and reconciled on their own.
     await bridge.reconciler.runAll();
-    const { connections } = (await (await fetch(`${bridge.http.localUrl}/admin/api/connections`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { connections: Array<{ platform: string; subscriptions: Array<{ shop: string }> }> };
-    expect(connections.find((each) => each.platform === 'bigcommerce')?.subscriptions.map((each) => each.shop).sort()).toEqual(['alpha1', 'beta2', BC_STORE].sort());
+    const { connections } = (await (
+      await fetch(`${bridge.http.localUrl}/admin/api/connections`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      })
+    ).json()) as { connections: Array<{ platform: string; subscriptions: Array<{ shop: string }> }> };
+    expect(
+      connections
+        .find((each) => each.platform === 'bigcommerce')
+        ?.subscriptions.map((each) => each.shop)
+        .sort(),
+    ).toEqual(['alpha1', 'beta2', BC_STORE].sort());
   }, 30_000);
 
   it('turns a hook BigCommerce deactivated back on at the next reconciliation', async () => {
@@ -141,7 +167,10 @@ describe('opening the app', () => {
     ['for another app', () => bc.signedPayload('alpha1', { aud: 'another-app' })],
     ['expired', () => bc.signedPayload('alpha1', { exp: Math.floor(Date.now() / 1000) - 3_600 })],
     ['from another issuer', () => bc.signedPayload('alpha1', { iss: 'someone' })],
-    ['unsigned (alg none)', () => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${bc.signedPayload('alpha1').split('.')[1]}.`],
+    [
+      'unsigned (alg none)',
+      () => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${bc.signedPayload('alpha1').split('.')[1]}.`,
+    ],
   ])('refuses a load %s with 401', async (_name, jwt) => {
     expect((await bc.load('alpha1', jwt())).status).toBe(401);
   });
@@ -157,7 +186,10 @@ describe('deliveries a hook made with a store API account brings', () => {
   it('accepts one with the header secret and a signature from a client secret the bridge does not hold', async () => {
     configured().orders.set(7001, bcOrder(7001, 11));
     const body = bcPayload('store/order/created', 7001);
-    const headers = { ...bcHeaders(body, { secret: 'the-api-accounts-own-client-secret' }), [BC_SECRET_HEADER]: HEADER_SECRET };
+    const headers = {
+      ...bcHeaders(body, { secret: 'the-api-accounts-own-client-secret' }),
+      [BC_SECRET_HEADER]: HEADER_SECRET,
+    };
     expect(await post(body, headers)).toBe(200);
     await bridge.engine.drain();
     expect(earnings('7001')).toEqual([expect.objectContaining({ status: 'pending' })]);
@@ -166,7 +198,12 @@ describe('deliveries a hook made with a store API account brings', () => {
   it('answers 401 to one with neither a header secret nor a signature it can check, and keeps nothing', async () => {
     configured().orders.set(7002, bcOrder(7002, 11));
     const body = bcPayload('store/order/created', 7002);
-    expect(await post(body, { ...bcHeaders(body, { secret: 'the-api-accounts-own-client-secret' }), [BC_SECRET_HEADER]: 'x'.repeat(HEADER_SECRET.length) })).toBe(401);
+    expect(
+      await post(body, {
+        ...bcHeaders(body, { secret: 'the-api-accounts-own-client-secret' }),
+        [BC_SECRET_HEADER]: 'x'.repeat(HEADER_SECRET.length),
+      }),
+    ).toBe(401);
     expect(await post(body, { 'content-type': 'application/json' })).toBe(401);
     await bridge.engine.drain();
     expect(await bridge.engine.store.getOrder(`bigcommerce:${BC_STORE}:7002`)).toBeUndefined();
@@ -176,15 +213,26 @@ describe('deliveries a hook made with a store API account brings', () => {
 
   it('keeps a point-of-sale order out with EXCLUDED_SOURCES=pos, and takes the currency the totals are in', async () => {
     configured().orders.set(7003, { ...bcOrder(7003, 11), order_source: 'external', external_source: 'POS (Square)' });
-    configured().orders.set(7004, { ...bcOrder(7004, 11), currency_code: 'USD', default_currency_code: 'EUR', currency_exchange_rate: '1.0800000000' });
+    configured().orders.set(7004, {
+      ...bcOrder(7004, 11),
+      currency_code: 'USD',
+      default_currency_code: 'EUR',
+      currency_exchange_rate: '1.0800000000',
+    });
     for (const id of [7003, 7004]) {
       const body = bcPayload('store/order/created', id);
       expect(await post(body, { 'content-type': 'application/json', [BC_SECRET_HEADER]: HEADER_SECRET })).toBe(200);
     }
     await bridge.engine.drain();
-    expect(await bridge.engine.store.getOrder(`bigcommerce:${BC_STORE}:7003`)).toMatchObject({ target: { state: 'skipped', reason: 'excluded_source' }, snapshot: { source: 'pos' } });
+    expect(await bridge.engine.store.getOrder(`bigcommerce:${BC_STORE}:7003`)).toMatchObject({
+      target: { state: 'skipped', reason: 'excluded_source' },
+      snapshot: { source: 'pos' },
+    });
     expect(earnings('7003')).toEqual([]);
-    expect((await bridge.engine.store.getOrder(`bigcommerce:${BC_STORE}:7004`))?.snapshot.total).toEqual({ amount: '150.0000', currency: 'EUR' });
+    expect((await bridge.engine.store.getOrder(`bigcommerce:${BC_STORE}:7004`))?.snapshot.total).toEqual({
+      amount: '150.0000',
+      currency: 'EUR',
+    });
   });
 });
 
@@ -196,9 +244,11 @@ describe('uninstalling', () => {
     const answer = await bc.uninstall('beta2');
     expect(answer.status).toBe(200);
     expect(await install('beta2')).toBeUndefined();
-    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:beta2')).toMatchObject({ uninstalledAt: expect.any(String) });
+    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:beta2')).toMatchObject({
+      uninstalledAt: expect.any(String),
+    });
     expect(bridge.reconciler.platforms).toContain('bigcommerce');
-    const reached = await (bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')!.shops());
+    const reached = await bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')!.shops();
     expect(reached.sort()).toEqual(['alpha1', BC_STORE].sort());
     expect((await bc.load('beta2')).status).toBe(404);
   });

@@ -22,7 +22,9 @@ function burst(firstOrderId: number, seed: number) {
   const unique = deliveries.length;
   while (deliveries.length < 1_000) {
     const original = deliveries[Math.floor(random() * unique)]!;
-    deliveries.push(random() < 0.5 ? original : { key: `${original.key}-resent-${deliveries.length}`, event: original.event });
+    deliveries.push(
+      random() < 0.5 ? original : { key: `${original.key}-resent-${deliveries.length}`, event: original.event },
+    );
   }
   return { orders, deliveries: shuffle(deliveries, random) };
 }
@@ -59,6 +61,8 @@ describe('a burst of 1,000 events for 300 orders', () => {
     expectOrdersEndRight(sandbox.store.snapshot(), orders, { voidCancelled: true });
     const approved = orders.filter((order) => order.expected === 'approved').length;
     const state = sandbox.store.snapshot();
-    expect(state.earnings.filter((earning) => Number(earning.orderId) >= 800_000 && earning.status === 'approved')).toHaveLength(approved);
+    expect(
+      state.earnings.filter((earning) => Number(earning.orderId) >= 800_000 && earning.status === 'approved'),
+    ).toHaveLength(approved);
   });
 });

@@ -26,11 +26,19 @@ beforeAll(async () => {
   });
   url = bridge.http.localUrl;
   const body = shopifyOrderJson({ id: '7700000000001', email: null, customer: null });
-  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+  await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body }),
+    body,
+  });
   await bridge.engine.drain(); // the one forced failure is for the next order
   bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1 } });
   const failing = shopifyOrderJson({ id: '7700000000002' });
-  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: failing }), body: failing });
+  await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body: failing }),
+    body: failing,
+  });
   await bridge.engine.drain();
 });
 afterAll(async () => {
@@ -62,7 +70,10 @@ describe('against a running bridge (--url)', () => {
   });
 
   it('resyncs with plain progress lines when not on a terminal, and exits 0', async () => {
-    nock(WOO_SITE).get('/wp-json/wc/v3/orders').query(true).reply(200, `[${wooOrderJson({ id: 7801, status: 'processing' })}]`, { 'X-WP-TotalPages': '1' });
+    nock(WOO_SITE)
+      .get('/wp-json/wc/v3/orders')
+      .query(true)
+      .reply(200, `[${wooOrderJson({ id: 7801, status: 'processing' })}]`, { 'X-WP-TotalPages': '1' });
     const result = await remote('resync', '--platform', 'woocommerce', '--since', '2026-11-01');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('resync done: fetched 1, changed 1, unchanged 0, failed 0');

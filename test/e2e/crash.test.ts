@@ -7,7 +7,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { startCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
-import { expectOrdersEndRight, scenarioOrders, seededRandom, shopifyDeliveries, shuffle } from '../helpers/scenarios.ts';
+import {
+  expectOrdersEndRight,
+  scenarioOrders,
+  seededRandom,
+  shopifyDeliveries,
+  shuffle,
+} from '../helpers/scenarios.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders } from '../helpers/shopify.ts';
@@ -81,7 +87,10 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
       // Killed, and the next one started at once, without waiting for this one to be gone.
       bridge.child.kill('SIGKILL');
       await senders;
-      if (process.env.CRASH_VERBOSE) console.log(`round ${round}: killed with ${acknowledged.size} acknowledged, ${pending.length} waiting, ${sandbox.store.snapshot().earnings.length} earnings upstream`);
+      if (process.env.CRASH_VERBOSE)
+        console.log(
+          `round ${round}: killed with ${acknowledged.size} acknowledged, ${pending.length} waiting, ${sandbox.store.snapshot().earnings.length} earnings upstream`,
+        );
     }
   }
 
@@ -90,7 +99,8 @@ it(`loses no acknowledged delivery and doubles nothing across ${KILLS} SIGKILLs`
   const store = new LowdbStore({ dataDir, readOnly: true });
   await store.open();
   const folded = new Set<string>();
-  for await (const item of store.exportAll()) if (item.type === 'order') for (const key of item.record.deliveries) folded.add(key);
+  for await (const item of store.exportAll())
+    if (item.type === 'order') for (const key of item.record.deliveries) folded.add(key);
   expect([...acknowledged].filter((key) => !folded.has(key))).toEqual([]);
 
   // Zero doubled, and each order where it belongs.

@@ -18,16 +18,41 @@ describe('logs', () => {
         done();
       },
     });
-    const secrets = { ADMIN_TOKEN: 'ADMIN-SECRET-0123456789-abcdef', SHOPIFY_API_SECRET: SHOPIFY_SECRET, SANDBOX_API_KEY: 'SANDBOX-KEY-SECRET-42' };
-    const bridge = await startTestBridge({ ...secrets, LOG_LEVEL: 'debug' }, createLogger({ level: 'debug', destination: capture }));
+    const secrets = {
+      ADMIN_TOKEN: 'ADMIN-SECRET-0123456789-abcdef',
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      SANDBOX_API_KEY: 'SANDBOX-KEY-SECRET-42',
+    };
+    const bridge = await startTestBridge(
+      { ...secrets, LOG_LEVEL: 'debug' },
+      createLogger({ level: 'debug', destination: capture }),
+    );
     try {
-      const body = shopifyOrderJson({ id: '9900000000001', email: 'private.person@example.com', phone: '+1 212 555 0177' });
-      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
-      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: { ...shopifyHeaders({ topic: 'orders/paid', body }), 'X-Shopify-Hmac-Sha256': 'forged' }, body });
-      await fetch(`${bridge.http.localUrl}/admin/api/status`, { headers: { authorization: `Bearer ${secrets.ADMIN_TOKEN}` } });
+      const body = shopifyOrderJson({
+        id: '9900000000001',
+        email: 'private.person@example.com',
+        phone: '+1 212 555 0177',
+      });
+      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'orders/paid', body }),
+        body,
+      });
+      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: { ...shopifyHeaders({ topic: 'orders/paid', body }), 'X-Shopify-Hmac-Sha256': 'forged' },
+        body,
+      });
+      await fetch(`${bridge.http.localUrl}/admin/api/status`, {
+        headers: { authorization: `Bearer ${secrets.ADMIN_TOKEN}` },
+      });
       bridge.sandbox?.faults.configure({ forced: { status: 401, count: 1, message: 'Invalid auth' } });
       const second = shopifyOrderJson({ id: '9900000000002', email: 'private.person@example.com' });
-      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: second }), body: second });
+      await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'orders/paid', body: second }),
+        body: second,
+      });
       await bridge.engine.drain();
     } finally {
       await bridge.stop();
@@ -66,7 +91,11 @@ describe('graceful shutdown', () => {
     const ids = Array.from({ length: 8 }, (_, i) => `88000000000${i}`);
     for (const id of ids) {
       const body = shopifyOrderJson({ id });
-      const response = await fetch(`${first.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+      const response = await fetch(`${first.url}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'orders/paid', body }),
+        body,
+      });
       expect(response.status).toBe(200);
     }
     const stopped = Date.now();

@@ -18,7 +18,11 @@ let bridge: RunningBridge;
 beforeAll(async () => {
   if (!postgresAvailable()) return;
   database = await freshDatabase();
-  bridge = await startTestBridge({ DATABASE_URL: database.url, SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0' });
+  bridge = await startTestBridge({
+    DATABASE_URL: database.url,
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    RECONCILE_INTERVAL_MINUTES: '0',
+  });
 });
 afterAll(async () => {
   if (!postgresAvailable()) return;

@@ -22,13 +22,24 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 async function deliver(topic: string, options: OrderOptions) {
-  const body = shopifyOrderJson({ email: CUSTOMER, customer: { id: 91, first_name: 'Rae', last_name: 'Deemer', email: CUSTOMER, phone: '+12125550177' }, ...options });
-  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body }), body });
+  const body = shopifyOrderJson({
+    email: CUSTOMER,
+    customer: { id: 91, first_name: 'Rae', last_name: 'Deemer', email: CUSTOMER, phone: '+12125550177' },
+    ...options,
+  });
+  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic, body }),
+    body,
+  });
   expect(response.status).toBe(200);
   await bridge.engine.drain();
 }
 
-const givenBack = () => bridge.sandbox?.store.snapshot().earnings.filter((earning) => earning.activityId === '21' && earning.email === CUSTOMER) ?? [];
+const givenBack = () =>
+  bridge.sandbox?.store
+    .snapshot()
+    .earnings.filter((earning) => earning.activityId === '21' && earning.email === CUSTOMER) ?? [];
 
 beforeAll(async () => {
   bridge = await startTestBridge({
@@ -42,9 +53,18 @@ beforeAll(async () => {
   });
   // 100 points earned and approved, then 50 of them redeemed on an order that is cancelled.
   await deliver('orders/fulfilled', { id: '7350000000001', fulfillmentStatus: 'fulfilled' });
-  await deliver('orders/paid', { id: '7350000000002', discountCodes: [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }] });
-  expect(bridge.sandbox?.store.snapshot().redemptions.filter((redemption) => redemption.email === CUSTOMER)).toMatchObject([{ points: 50 }]);
-  await deliver('orders/cancelled', { id: '7350000000002', cancelledAt: '2026-11-20T12:00:00-05:00', discountCodes: [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }] });
+  await deliver('orders/paid', {
+    id: '7350000000002',
+    discountCodes: [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }],
+  });
+  expect(
+    bridge.sandbox?.store.snapshot().redemptions.filter((redemption) => redemption.email === CUSTOMER),
+  ).toMatchObject([{ points: 50 }]);
+  await deliver('orders/cancelled', {
+    id: '7350000000002',
+    cancelledAt: '2026-11-20T12:00:00-05:00',
+    discountCodes: [{ code: 'LOYALTY-RAE', amount: '0.50', type: 'fixed_amount' }],
+  });
 });
 afterAll(() => bridge.stop());
 
@@ -54,7 +74,10 @@ describe('points redeemed on a cancelled order', () => {
   it('is listed with the points and the activity that gives them back, counted in status', async () => {
     const listed = await call('GET', '/redeemed-on-cancelled');
     expect(listed.body.orders).toEqual([expect.objectContaining({ key, points: 50, activityId: '21', blocked: null })]);
-    expect((await call('GET', '/orders?reason=points_redeemed_on_cancelled_order')).body).toMatchObject({ total: 1, orders: [{ key, state: 'cancelled', reason: 'points_redeemed_on_cancelled_order' }] });
+    expect((await call('GET', '/orders?reason=points_redeemed_on_cancelled_order')).body).toMatchObject({
+      total: 1,
+      orders: [{ key, state: 'cancelled', reason: 'points_redeemed_on_cancelled_order' }],
+    });
     expect((await call('GET', '/status')).body.orders.attention).toEqual({ points_redeemed_on_cancelled_order: 1 });
     const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
     expect(status.stdout).toMatch(/needing your eye, by reason\n {2}points_redeemed_on_cancelled_order\s+1/);
@@ -67,9 +90,19 @@ describe('points redeemed on a cancelled order', () => {
       call('POST', `/orders/${encodeURIComponent(key)}/give-back-redeemed`, { reason: 'order cancelled by the shop' }),
     ]);
     expect(clicks.map((click) => click.status).sort()).toEqual([201, 409]);
-    expect(givenBack()).toMatchObject([{ points: 50, description: '50 points redeemed on cancelled order #0002, given back' }]);
+    expect(givenBack()).toMatchObject([
+      { points: 50, description: '50 points redeemed on cancelled order #0002, given back' },
+    ]);
     const { adjustments } = (await call('GET', '/adjustments')).body;
-    expect(adjustments).toEqual([expect.objectContaining({ kind: 'earn', by: 'ops-desk', reason: 'order cancelled by the shop', activityId: '21', outcome: 'success' })]);
+    expect(adjustments).toEqual([
+      expect.objectContaining({
+        kind: 'earn',
+        by: 'ops-desk',
+        reason: 'order cancelled by the shop',
+        activityId: '21',
+        outcome: 'success',
+      }),
+    ]);
 
     const again = await call('POST', `/orders/${encodeURIComponent(key)}/give-back-redeemed`, {});
     expect(again).toMatchObject({ status: 409 });
@@ -80,7 +113,14 @@ describe('points redeemed on a cancelled order', () => {
   });
 
   it('refuses an order with nothing to give back, and says why', async () => {
-    const response = await call('POST', `/orders/${encodeURIComponent('shopify:lb-test-store.myshopify.com:7350000000001')}/give-back-redeemed`, {});
-    expect(response).toMatchObject({ status: 409, body: { error: expect.stringContaining('no redeemed points waiting to be given back') } });
+    const response = await call(
+      'POST',
+      `/orders/${encodeURIComponent('shopify:lb-test-store.myshopify.com:7350000000001')}/give-back-redeemed`,
+      {},
+    );
+    expect(response).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining('no redeemed points waiting to be given back') },
+    });
   });
 });

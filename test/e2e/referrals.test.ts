@@ -17,7 +17,12 @@ import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-wooc
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
 import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/woocommerce.ts';
 
-const BC_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created'];
+const BC_SCOPES = [
+  'store/order/created',
+  'store/order/updated',
+  'store/order/statusUpdated',
+  'store/order/refund/created',
+];
 
 describe.each(REPLY_STYLES)('a referred order, with the service answering in the %s shape', (style) => {
   let woo: FakeWooCommerce;
@@ -43,11 +48,30 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
       REFERRAL_REFERRER_DISCOUNT_PATTERN: '^REF-(.+)$',
       REFERRAL_CAMPAIGN_ID: '21',
     });
-    for (const [id, topic] of [[1, 'order.created'], [2, 'order.updated']] as const) {
-      woo.webhooks.push({ id, name: topic, status: 'active', topic, delivery_url: `${bridge.http.localUrl}/webhooks/woocommerce`, secret: WOO_SECRET, failures: 0 });
+    for (const [id, topic] of [
+      [1, 'order.created'],
+      [2, 'order.updated'],
+    ] as const) {
+      woo.webhooks.push({
+        id,
+        name: topic,
+        status: 'active',
+        topic,
+        delivery_url: `${bridge.http.localUrl}/webhooks/woocommerce`,
+        secret: WOO_SECRET,
+        failures: 0,
+      });
     }
     for (const [i, scope] of BC_SCOPES.entries()) {
-      bc.hooks.push({ id: 100 + i, scope, destination: `${bridge.http.localUrl}/webhooks/bigcommerce`, is_active: true, headers: null, created_at: 0, updated_at: 0 });
+      bc.hooks.push({
+        id: 100 + i,
+        scope,
+        destination: `${bridge.http.localUrl}/webhooks/bigcommerce`,
+        is_active: true,
+        headers: null,
+        created_at: 0,
+        updated_at: 0,
+      });
     }
   });
   afterAll(async () => {
@@ -56,17 +80,31 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
     await bc.close();
   });
 
-  const conversionsOf = (orderId: string): Conversion[] => bridge.sandbox?.store.snapshot().conversions.filter((conversion) => conversion.orderId === orderId) ?? [];
+  const conversionsOf = (orderId: string): Conversion[] =>
+    bridge.sandbox?.store.snapshot().conversions.filter((conversion) => conversion.orderId === orderId) ?? [];
   const recordOf = async (platform: string, orderId: string): Promise<OrderRecord | undefined> => {
     const { orders } = await bridge.engine.store.listOrders({ platform, q: orderId, page: 1, limit: 5 });
     const key = orders.find((order) => order.orderId === orderId)?.key;
     return key ? bridge.engine.store.getOrder(key) : undefined;
   };
   const conversionCalls = (record: OrderRecord | undefined) =>
-    record?.calls.filter((call) => call.operation.toLowerCase().includes('conversion')).map((call) => `${call.operation}:${call.outcome}`);
+    record?.calls
+      .filter((call) => call.operation.toLowerCase().includes('conversion'))
+      .map((call) => `${call.operation}:${call.outcome}`);
 
   /** Each step as the platform would deliver it, twice: a retry the platform makes is a duplicate, not a second call. */
-  const steps: Record<'shopify' | 'woocommerce' | 'bigcommerce', { orderId: string; paid(): Promise<void>; fulfilled(): Promise<void>; refunded(): Promise<void>; referrer: string; amount: string; mobile: string }> = {
+  const steps: Record<
+    'shopify' | 'woocommerce' | 'bigcommerce',
+    {
+      orderId: string;
+      paid(): Promise<void>;
+      fulfilled(): Promise<void>;
+      refunded(): Promise<void>;
+      referrer: string;
+      amount: string;
+      mobile: string;
+    }
+  > = {
     shopify: (() => {
       const id = '7340000000101';
       const order = (extra: Partial<OrderOptions>): OrderOptions => ({
@@ -79,7 +117,11 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
       const deliver = async (topic: string, options: OrderOptions) => {
         const body = shopifyOrderJson(options);
         for (let copy = 0; copy < 2; copy++) {
-          const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body, shop: SHOP }), body });
+          const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+            method: 'POST',
+            headers: shopifyHeaders({ topic, body, shop: SHOP }),
+            body,
+          });
           expect(response.status).toBe(200);
         }
       };
@@ -89,8 +131,13 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
         amount: '89.5',
         mobile: '+12125550142',
         paid: () => deliver('orders/paid', order({ updatedAt: '2026-11-20T10:00:00Z' })),
-        fulfilled: () => deliver('orders/fulfilled', order({ fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-20T11:00:00Z' })),
-        refunded: () => deliver('orders/updated', order({ financialStatus: 'refunded', fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-20T12:00:00Z' })),
+        fulfilled: () =>
+          deliver('orders/fulfilled', order({ fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-20T11:00:00Z' })),
+        refunded: () =>
+          deliver(
+            'orders/updated',
+            order({ financialStatus: 'refunded', fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-20T12:00:00Z' }),
+          ),
       };
     })(),
     woocommerce: (() => {
@@ -100,7 +147,10 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
         { key: 'loyalty_referrer', value: 'BOB-3' },
       ];
       const deliver = async (topic: string, options: Omit<WooOrderOptions, 'id' | 'meta' | 'total'>) => {
-        woo.orders.set(id, JSON.parse(wooOrderJson({ id, meta, total: '64.00', ...options })) as Record<string, unknown>);
+        woo.orders.set(
+          id,
+          JSON.parse(wooOrderJson({ id, meta, total: '64.00', ...options })) as Record<string, unknown>,
+        );
         for (let copy = 0; copy < 2; copy++) expect(await woo.deliver(topic, id)).toEqual([200]);
       };
       return {
@@ -117,8 +167,17 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
       const id = 7103;
       const coupons = [{ code: 'REF-CAROL9', discount: 10 }];
       const deliver = async (scope: string, statusId: number, refunded?: string) => {
-        bc.orders.set(id, bcOrder(id, statusId, { total: '140.0000', couponDiscount: '10.0000', coupons, ...(refunded ? { refunded } : {}) }));
-        for (let copy = 0; copy < 2; copy++) expect(await bc.deliver(scope, id, { signWith: BC_SECRET })).toEqual([200]);
+        bc.orders.set(
+          id,
+          bcOrder(id, statusId, {
+            total: '140.0000',
+            couponDiscount: '10.0000',
+            coupons,
+            ...(refunded ? { refunded } : {}),
+          }),
+        );
+        for (let copy = 0; copy < 2; copy++)
+          expect(await bc.deliver(scope, id, { signWith: BC_SECRET })).toEqual([200]);
       };
       return {
         orderId: String(id),
@@ -132,29 +191,36 @@ describe.each(REPLY_STYLES)('a referred order, with the service answering in the
     })(),
   };
 
-  it.each(Object.keys(steps) as Array<keyof typeof steps>)('from %s: added with its referrer, approved on fulfilment, rejected on refund, once each', async (platform) => {
-    const order = steps[platform];
-    await order.paid();
-    await bridge.engine.drain();
-    expect(conversionsOf(order.orderId)).toEqual([
-      expect.objectContaining({
-        campaignId: 21,
-        event: 'sale',
-        referrer: { field: 'referrer_code', value: order.referrer },
-        refereeMobile: order.mobile,
-        purchaseAmount: order.amount,
-        customValue: expect.stringMatching(new RegExp(`^${platform}:.+:${order.orderId}$`)),
-        status: 'pending',
-      }),
-    ]);
+  it.each(Object.keys(steps) as Array<keyof typeof steps>)(
+    'from %s: added with its referrer, approved on fulfilment, rejected on refund, once each',
+    async (platform) => {
+      const order = steps[platform];
+      await order.paid();
+      await bridge.engine.drain();
+      expect(conversionsOf(order.orderId)).toEqual([
+        expect.objectContaining({
+          campaignId: 21,
+          event: 'sale',
+          referrer: { field: 'referrer_code', value: order.referrer },
+          refereeMobile: order.mobile,
+          purchaseAmount: order.amount,
+          customValue: expect.stringMatching(new RegExp(`^${platform}:.+:${order.orderId}$`)),
+          status: 'pending',
+        }),
+      ]);
 
-    await order.fulfilled();
-    await bridge.engine.drain();
-    expect(conversionsOf(order.orderId)).toMatchObject([{ status: 'approved' }]);
+      await order.fulfilled();
+      await bridge.engine.drain();
+      expect(conversionsOf(order.orderId)).toMatchObject([{ status: 'approved' }]);
 
-    await order.refunded();
-    await bridge.engine.drain();
-    expect(conversionsOf(order.orderId)).toMatchObject([{ status: 'rejected', remark: 'order refunded in full' }]);
-    expect(conversionCalls(await recordOf(platform, order.orderId))).toEqual(['conversion:success', 'approveConversion:success', 'rejectConversion:success']);
-  });
+      await order.refunded();
+      await bridge.engine.drain();
+      expect(conversionsOf(order.orderId)).toMatchObject([{ status: 'rejected', remark: 'order refunded in full' }]);
+      expect(conversionCalls(await recordOf(platform, order.orderId))).toEqual([
+        'conversion:success',
+        'approveConversion:success',
+        'rejectConversion:success',
+      ]);
+    },
+  );
 });

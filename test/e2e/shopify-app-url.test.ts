@@ -18,9 +18,15 @@ const OTHER = 'other-store.myshopify.com';
 
 const suite = shopifyAppSuite({ SHOPIFY_SHOPS: `${MANAGED},${OTHER}` });
 const { start } = suite;
-const open = (query: string) => fetch(`${suite.running.url}${SHOPIFY_APP_URL_PATH}?${query}`, { redirect: 'manual', headers: { 'user-agent': CHROME_UA } });
-const session = (shop: string) => suite.running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
-const exchanges = (shop: string) => suite.fake.requests.filter((request) => request.shop === shop && request.what === 'token:token_exchange');
+const open = (query: string) =>
+  fetch(`${suite.running.url}${SHOPIFY_APP_URL_PATH}?${query}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': CHROME_UA },
+  });
+const session = (shop: string) =>
+  suite.running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
+const exchanges = (shop: string) =>
+  suite.fake.requests.filter((request) => request.shop === shop && request.what === 'token:token_exchange');
 const idToken = (shop: string, secret = APP_SECRET) => mintSessionToken({ shop, apiKey: APP_KEY, secret });
 
 describe('the App URL refuses what Shopify did not sign', () => {
@@ -29,9 +35,15 @@ describe('the App URL refuses what Shopify did not sign', () => {
     ['no hmac at all', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, unsigned: true })],
     ['an hmac made with another secret', () => appUrlQuery({ shop: MANAGED, secret: 'not-this-apps-secret' })],
     ['a shop changed after signing', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, tamper: { shop: OTHER } })],
-    ['a stale timestamp (two minutes old)', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, timestamp: now() - 120 })],
+    [
+      'a stale timestamp (two minutes old)',
+      () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, timestamp: now() - 120 }),
+    ],
     ['a timestamp from the future', () => appUrlQuery({ shop: MANAGED, secret: APP_SECRET, timestamp: now() + 120 })],
-    ['a signed link whose shop is not a Shopify domain', () => appUrlQuery({ shop: 'evil.example.com', secret: APP_SECRET })],
+    [
+      'a signed link whose shop is not a Shopify domain',
+      () => appUrlQuery({ shop: 'evil.example.com', secret: APP_SECRET }),
+    ],
   ];
   it.each(refused)('%s: a plain 401 page, no redirect, and nothing recorded', async (_name, query) => {
     await start();
@@ -67,7 +79,9 @@ describe('embedded: a managed install, then the first open', () => {
     expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
     // App Bridge from Shopify's CDN, the page's first script, loaded as is.
     expect(html.match(/<script[^>]*>/g)?.[0]).toBe(`<script src="${APP_BRIDGE_URL}">`);
-    expect(response.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+    expect(response.headers.get('content-security-policy')).toContain(
+      `frame-ancestors https://${MANAGED} https://admin.shopify.com`,
+    );
 
     // Token exchange as Shopify documents it: the session token for an offline token that expires.
     const sent = suite.fake.tokenRequests.slice(before).map(({ body }) => body);
@@ -80,16 +94,26 @@ describe('embedded: a managed install, then the first open', () => {
         expiring: '1',
       }),
     ]);
-    expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/), expiresAt: expect.any(String) });
+    expect(await session(MANAGED)).toMatchObject({
+      mode: 'token_exchange',
+      refreshToken: expect.stringMatching(/^shprt_/),
+      expiresAt: expect.any(String),
+    });
     expect(html).not.toContain((await session(MANAGED))!.accessToken);
     // The merchant is signed in by Shopify: the operator's sign-in form is never sent into the admin.
     expect(html).not.toMatch(/sign-in-form|Admin token/);
     // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop, and none counts before Shopify delivers it).
-    await eventually(async () => expect(await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${MANAGED}`)).toMatchObject({ healthy: 0, unconfirmed: expect.any(Array) }));
+    await eventually(async () =>
+      expect(
+        await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${MANAGED}`),
+      ).toMatchObject({ healthy: 0, unconfirmed: expect.any(Array) }),
+    );
     expect(suite.fake.shop(MANAGED).subscriptions).toEqual([]);
 
     // The next open uses what the bridge holds.
-    expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }))).status).toBe(200);
+    expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED) }))).status).toBe(
+      200,
+    );
     expect(exchanges(MANAGED).length - exchangesBefore).toBe(1);
   });
 
@@ -108,7 +132,9 @@ describe('embedded: a managed install, then the first open', () => {
     // Back from the bounce with a token still not for this shop: no second bounce.
     const again = await open(`${reload.searchParams.toString()}&id_token=${idToken(OTHER)}`);
     expect(again.status).toBe(401);
-    expect(again.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+    expect(again.headers.get('content-security-policy')).toContain(
+      `frame-ancestors https://${MANAGED} https://admin.shopify.com`,
+    );
     expect(await session(MANAGED)).toBeUndefined();
     expect(suite.fake.tokenRequests.length).toBe(before);
   });
@@ -117,8 +143,17 @@ describe('embedded: a managed install, then the first open', () => {
     suite.fake.install(MANAGED);
     await start();
     const stale = Math.floor(Date.now() / 1000) - 600;
-    expect((await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED), timestamp: stale }))).status).toBe(200);
-    const expired = mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+    expect(
+      (await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED), timestamp: stale })))
+        .status,
+    ).toBe(200);
+    const expired = mintSessionToken({
+      shop: MANAGED,
+      apiKey: APP_KEY,
+      secret: APP_SECRET,
+      expiresInS: -120,
+      notBeforeS: -180,
+    });
     const bounced = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired, timestamp: stale }));
     expect(bounced.status).toBe(302);
     const page = await fetch(new URL(bounced.headers.get('location')!, suite.running.url));
@@ -126,16 +161,28 @@ describe('embedded: a managed install, then the first open', () => {
     const html = await page.text();
     expect(html).toContain(`<script src="${APP_BRIDGE_URL}"></script>`);
     expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
-    expect(page.headers.get('content-security-policy')).toContain(`frame-ancestors https://${MANAGED} https://admin.shopify.com`);
+    expect(page.headers.get('content-security-policy')).toContain(
+      `frame-ancestors https://${MANAGED} https://admin.shopify.com`,
+    );
   });
 
   it('bounces again when the same frame address is reloaded minutes later with a token that expired since: a bounce’s mark counts for its own round trip only', async () => {
     suite.fake.install(MANAGED);
     await start();
-    const expired = () => mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
-    const first = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired(), timestamp: Math.floor(Date.now() / 1000) - 600 }));
+    const expired = () =>
+      mintSessionToken({ shop: MANAGED, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
+    const first = await open(
+      appUrlQuery({
+        shop: MANAGED,
+        secret: APP_SECRET,
+        idToken: expired(),
+        timestamp: Math.floor(Date.now() / 1000) - 600,
+      }),
+    );
     expect(first.status).toBe(302);
-    const reload = new URL(new URL(first.headers.get('location')!, suite.running.url).searchParams.get('shopify-reload')!);
+    const reload = new URL(
+      new URL(first.headers.get('location')!, suite.running.url).searchParams.get('shopify-reload')!,
+    );
     // App Bridge comes back with a fresh token: the shop's page.
     reload.searchParams.set('id_token', idToken(MANAGED));
     expect((await open(reload.searchParams.toString())).status).toBe(200);
@@ -180,8 +227,14 @@ describe('embedded: a managed install, then the first open', () => {
 
   it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {
     await start();
-    for (const reload of ['https://evil.example/shopify/app?shop=x', `${suite.running.url}/admin/api/orders`, 'javascript:alert(1)']) {
-      const page = await fetch(`${suite.running.url}/shopify/session-token?${new URLSearchParams({ shop: MANAGED, 'shopify-reload': reload })}`);
+    for (const reload of [
+      'https://evil.example/shopify/app?shop=x',
+      `${suite.running.url}/admin/api/orders`,
+      'javascript:alert(1)',
+    ]) {
+      const page = await fetch(
+        `${suite.running.url}/shopify/session-token?${new URLSearchParams({ shop: MANAGED, 'shopify-reload': reload })}`,
+      );
       expect(page.status).toBe(400);
     }
   });
@@ -204,14 +257,25 @@ describe('not embedded: a managed install, then the first open', () => {
     const consent = new URL(first.headers.get('location')!);
     expect(`${consent.host}${consent.pathname}`).toBe(`${MANAGED}/admin/oauth/authorize`);
     expect(consent.searchParams.get('client_id')).toBe(APP_KEY);
-    const cookies = first.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+    const cookies = first.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
 
     // The merchant approves; Shopify sends them back to the callback with a code.
-    const approved = await fetch(`${suite.fake.adminUrl(MANAGED)}/admin/oauth/approve?${consent.searchParams}`, { redirect: 'manual' });
+    const approved = await fetch(`${suite.fake.adminUrl(MANAGED)}/admin/oauth/approve?${consent.searchParams}`, {
+      redirect: 'manual',
+    });
     const callback = new URL(approved.headers.get('location')!);
-    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: cookies, 'user-agent': CHROME_UA } });
+    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: { cookie: cookies, 'user-agent': CHROME_UA },
+    });
     expect(back.status).toBe(303);
-    expect(await session(MANAGED)).toMatchObject({ mode: 'oauth_expiring', refreshToken: expect.stringMatching(/^shprt_/) });
+    expect(await session(MANAGED)).toMatchObject({
+      mode: 'oauth_expiring',
+      refreshToken: expect.stringMatching(/^shprt_/),
+    });
     expect(suite.fake.tokenRequests.at(-1)?.body).toMatchObject({ code: expect.any(String), expiring: '1' });
 
     // The next open goes straight to the dashboard, signed in as that shop (in the fragment, which no server sees).
@@ -220,7 +284,9 @@ describe('not embedded: a managed install, then the first open', () => {
     const landing = new URL(next.headers.get('location')!, suite.running.url);
     expect(landing.pathname).toBe('/admin/');
     const shopToken = new URLSearchParams(landing.hash.slice(1)).get('shop-token')!;
-    const whoami = await fetch(`${suite.running.url}/admin/api/session`, { headers: { authorization: `Bearer ${shopToken}` } });
+    const whoami = await fetch(`${suite.running.url}/admin/api/session`, {
+      headers: { authorization: `Bearer ${shopToken}` },
+    });
     expect(await whoami.json()).toEqual({ caller: 'shop', platform: 'shopify', shop: MANAGED });
   });
 });

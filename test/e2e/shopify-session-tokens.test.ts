@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import { APP_KEY, APP_PREVIOUS_SECRET, APP_SECRET, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import {
+  APP_KEY,
+  APP_PREVIOUS_SECRET,
+  APP_SECRET,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken, type SessionTokenOptions } from '../helpers/shopify-app-links.ts';
 
 const SHOP_A = 'alpha-store.myshopify.com';
@@ -27,20 +36,34 @@ beforeAll(async () => {
   for (const shop of [SHOP_A, SHOP_B, SHOP_C, STRANGER]) fake.install(shop);
   running = await startShopifyAppBridge(
     fake,
-    { SHOPIFY_SHOPS: `${SHOP_A},${SHOP_B},${SHOP_C}`, SHOPIFY_API_SECRET_PREVIOUS: APP_PREVIOUS_SECRET, ADMIN_TOKEN, LOG_LEVEL: 'debug' },
+    {
+      SHOPIFY_SHOPS: `${SHOP_A},${SHOP_B},${SHOP_C}`,
+      SHOPIFY_API_SECRET_PREVIOUS: APP_PREVIOUS_SECRET,
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'debug',
+    },
     createLogger({ level: 'debug', destination: { write: (line: string) => void logLines.push(line) } }),
   );
   // One order in each shop, delivered as Shopify delivers them.
-  await deliverPaidOrders(running, [[SHOP_A, '5100000001'], [SHOP_B, '5200000002']]);
+  await deliverPaidOrders(running, [
+    [SHOP_A, '5100000001'],
+    [SHOP_B, '5200000002'],
+  ]);
 });
 afterAll(async () => {
   await running?.stop();
   await stopFakeShopifyForApp(fake);
 });
 
-const token = (shop: string, options: Partial<SessionTokenOptions> = {}) => mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET, ...options });
-const call = (path: string, bearer: string, init: RequestInit = {}) => fetch(`${running.url}/admin/api${path}`, { ...init, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' } });
-const shopsOf = async (response: Response) => ((await response.json()) as { orders: Array<{ shop: string }> }).orders.map((order) => order.shop);
+const token = (shop: string, options: Partial<SessionTokenOptions> = {}) =>
+  mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET, ...options });
+const call = (path: string, bearer: string, init: RequestInit = {}) =>
+  fetch(`${running.url}/admin/api${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+  });
+const shopsOf = async (response: Response) =>
+  ((await response.json()) as { orders: Array<{ shop: string }> }).orders.map((order) => order.shop);
 const session = (shop: string) => running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
 const exchanges = () => fake.requests.filter((request) => request.what === 'token:token_exchange').length;
 
@@ -66,8 +89,19 @@ describe('a good session token', () => {
   });
 
   it('cannot use what belongs to the operator: the loyalty account, other platforms, the bridge itself', async () => {
-    for (const [method, path] of [['GET', '/status'], ['GET', '/customers/points?email=ada@example.com'], ['POST', '/adjustments/earn'], ['POST', '/shops/erase'], ['GET', '/dead-letters'], ['POST', '/shopify/installs']] as const) {
-      expect([method, path, (await call(path, token(SHOP_A), { method, ...(method === 'POST' ? { body: '{}' } : {}) })).status]).toEqual([method, path, 403]);
+    for (const [method, path] of [
+      ['GET', '/status'],
+      ['GET', '/customers/points?email=ada@example.com'],
+      ['POST', '/adjustments/earn'],
+      ['POST', '/shops/erase'],
+      ['GET', '/dead-letters'],
+      ['POST', '/shopify/installs'],
+    ] as const) {
+      expect([
+        method,
+        path,
+        (await call(path, token(SHOP_A), { method, ...(method === 'POST' ? { body: '{}' } : {}) })).status,
+      ]).toEqual([method, path, 403]);
     }
   });
 
@@ -85,26 +119,44 @@ describe('a session token that is not good', () => {
   const refused: Array<[string, () => string, number, string]> = [
     ['expired (a minute ago)', () => token(SHOP_C, { expiresInS: -60 }), 401, 'has expired'],
     ['not valid yet (nbf a minute ahead)', () => token(SHOP_C, { notBeforeS: 60 }), 401, 'not valid yet'],
-    ['for another app (wrong aud)', () => token(SHOP_C, { claims: { aud: 'another-apps-client-id' } }), 401, 'aud is not this client id'],
-    ['signed with another secret', () => token(SHOP_C, { secret: 'someone-elses-secret' }), 401, "not signed with this app's client secret"],
-    ['issued by another shop than it names (iss and dest differ)', () => token(SHOP_C, { claims: { iss: `https://${SHOP_A}/admin` } }), 401, 'iss and dest differ'],
+    [
+      'for another app (wrong aud)',
+      () => token(SHOP_C, { claims: { aud: 'another-apps-client-id' } }),
+      401,
+      'aud is not this client id',
+    ],
+    [
+      'signed with another secret',
+      () => token(SHOP_C, { secret: 'someone-elses-secret' }),
+      401,
+      "not signed with this app's client secret",
+    ],
+    [
+      'issued by another shop than it names (iss and dest differ)',
+      () => token(SHOP_C, { claims: { iss: `https://${SHOP_A}/admin` } }),
+      401,
+      'iss and dest differ',
+    ],
     ['without exp', () => token(SHOP_C, { claims: { exp: undefined } }), 401, 'no exp or nbf'],
     ['for a shop the bridge does not serve', () => token(STRANGER), 403, "is not one of this bridge's shops"],
     ['not a JWT at all', () => 'not-a-session-token', 401, 'a valid admin token is required'],
   ];
-  it.each(refused)('%s: refused, no record, no token exchange, and never quoted back', async (_name, make, status, why) => {
-    const given = make();
-    const sessions = (await running.bridge.engine.store.listRecords('session')).length;
-    const before = exchanges();
-    const response = await call('/orders', given);
-    expect(response.status).toBe(status);
-    const text = await response.text();
-    expect(text).toContain(why);
-    expect(text).not.toContain(given);
-    expect((await running.bridge.engine.store.listRecords('session')).length).toBe(sessions);
-    expect(await session(SHOP_C)).toBeUndefined();
-    expect(exchanges()).toBe(before);
-  });
+  it.each(refused)(
+    '%s: refused, no record, no token exchange, and never quoted back',
+    async (_name, make, status, why) => {
+      const given = make();
+      const sessions = (await running.bridge.engine.store.listRecords('session')).length;
+      const before = exchanges();
+      const response = await call('/orders', given);
+      expect(response.status).toBe(status);
+      const text = await response.text();
+      expect(text).toContain(why);
+      expect(text).not.toContain(given);
+      expect((await running.bridge.engine.store.listRecords('session')).length).toBe(sessions);
+      expect(await session(SHOP_C)).toBeUndefined();
+      expect(exchanges()).toBe(before);
+    },
+  );
 });
 
 it('never writes a session token, an access token or the client secret to the log', async () => {
@@ -113,7 +165,8 @@ it('never writes a session token, an access token or the client secret to the lo
   await call('/orders', token(SHOP_C, { expiresInS: -60 }));
   const log = logLines.join('');
   const accessToken = (await session(SHOP_A))!.accessToken;
-  for (const secret of [given, accessToken, APP_SECRET, APP_PREVIOUS_SECRET, ADMIN_TOKEN]) expect(log).not.toContain(secret);
+  for (const secret of [given, accessToken, APP_SECRET, APP_PREVIOUS_SECRET, ADMIN_TOKEN])
+    expect(log).not.toContain(secret);
   // The log still says what happened.
   expect(log).toContain('"how":"token_exchange"');
   expect(log).toContain('the session token has expired');

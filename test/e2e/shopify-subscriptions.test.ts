@@ -23,13 +23,16 @@ const LEGACY_TOKEN = 'shpat_legacy_custom_app_for_subscriptions';
 const ADMIN_TOKEN = 'operator-token-for-the-subscriptions-test';
 const suite = shopifyAppSuite({ SHOPIFY_SHOP: SHOP, SHOPIFY_SHOPS: MANAGED });
 
-const health = async () => (await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${SHOP}`)) ?? undefined;
+const health = async () =>
+  (await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${SHOP}`)) ??
+  undefined;
 const subscribedTopics = () =>
   suite.fake
     .shop(SHOP)
     .subscriptions.map((subscription) => subscription.topic)
     .sort();
-const earning = (running: ShopifyAppBridge, orderId: string) => running.bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const earning = (running: ShopifyAppBridge, orderId: string) =>
+  running.bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 
 /** A bridge as a deployed app: Shopify delivers what shopify.app.toml declares to it. */
 async function startDeclared(env: Record<string, string> = {}): Promise<ShopifyAppBridge> {
@@ -49,9 +52,18 @@ describe('an app, whose configuration declares every topic', () => {
     // The bridge never had a token for this shop: nothing but the delivery made it earn.
     expect(await running.bridge.platforms.shopify?.access.hasAccess(MANAGED)).toBe(false);
     // Everything an earn needs came in the declared fields: the customer's name, e-mail and phone.
-    expect(earning(running, id)).toEqual([expect.objectContaining({ status: 'pending', email: 'grace@example.com', name: 'Grace Hopper', mobile: '+12125550100' })]);
+    expect(earning(running, id)).toEqual([
+      expect.objectContaining({
+        status: 'pending',
+        email: 'grace@example.com',
+        name: 'Grace Hopper',
+        mobile: '+12125550100',
+      }),
+    ]);
 
-    expect(await suite.fake.deliver(MANAGED, 'refunds/create', shopifyRefundJson(id, '77001', '80.00'))).toEqual([{ status: 200, result: 'accepted' }]);
+    expect(await suite.fake.deliver(MANAGED, 'refunds/create', shopifyRefundJson(id, '77001', '80.00'))).toEqual([
+      { status: 200, result: 'accepted' },
+    ]);
     await running.bridge.engine.drain();
     expect(earning(running, id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   });
@@ -68,10 +80,17 @@ describe('an app, whose configuration declares every topic', () => {
     await running.bridge.reconciler.checkAllSubscriptions('shopify', SHOP);
     expect(subscribedTopics()).toEqual(['APP_UNINSTALLED', 'ORDERS_PAID']);
     // Only what delivers counts: the two kept, not the eight nothing delivers yet.
-    expect(await health()).toMatchObject({ healthy: 2, repaired: [], problems: [], unconfirmed: expect.arrayContaining(['orders/create', 'refunds/create', 'app/scopes_update']) });
+    expect(await health()).toMatchObject({
+      healthy: 2,
+      repaired: [],
+      problems: [],
+      unconfirmed: expect.arrayContaining(['orders/create', 'refunds/create', 'app/scopes_update']),
+    });
     expect((await health())?.unconfirmed).toHaveLength(8);
     const first = '820982911946199001';
-    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: first }))).toEqual([{ status: 200, result: 'accepted' }]);
+    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: first }))).toEqual([
+      { status: 200, result: 'accepted' },
+    ]);
     await running.bridge.engine.drain();
     expect(earning(running, first)).toHaveLength(1);
 
@@ -91,11 +110,15 @@ describe('an app, whose configuration declares every topic', () => {
       expect(subscribedTopics()).toEqual([]);
     });
     expect(await health()).toMatchObject({ healthy: 10, problems: [] });
-    expect((await health())?.repaired).toEqual(expect.arrayContaining(['orders/paid: duplicate removed', 'app/uninstalled: duplicate removed']));
+    expect((await health())?.repaired).toEqual(
+      expect.arrayContaining(['orders/paid: duplicate removed', 'app/uninstalled: duplicate removed']),
+    );
     expect((await health())?.unconfirmed ?? []).toHaveLength(0);
 
     const third = '820982911946199003';
-    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: third }))).toEqual([{ status: 200, result: 'accepted' }]);
+    expect(await suite.fake.deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: third }))).toEqual([
+      { status: 200, result: 'accepted' },
+    ]);
   });
 
   it('on app/scopes_update asks for the scopes again, and warns when read_orders is gone', async () => {
@@ -104,10 +127,21 @@ describe('an app, whose configuration declares every topic', () => {
     await eventually(async () => expect((await health())?.scopes).toEqual(['read_orders']));
     suite.fake.scopes = 'read_customers';
     try {
-      const results = await suite.fake.deliver(SHOP, 'app/scopes_update', JSON.stringify({ id: 1, previous: ['read_orders'], current: ['read_customers'], updated_at: '2026-11-22T10:00:00Z' }));
+      const results = await suite.fake.deliver(
+        SHOP,
+        'app/scopes_update',
+        JSON.stringify({
+          id: 1,
+          previous: ['read_orders'],
+          current: ['read_customers'],
+          updated_at: '2026-11-22T10:00:00Z',
+        }),
+      );
       expect(results).toEqual([{ status: 200, result: 'accepted' }]);
       await eventually(async () => expect((await health())?.scopes).toEqual(['read_customers']));
-      expect((await health())?.problems).toContainEqual(expect.objectContaining({ kind: 'scope', topic: 'read_orders' }));
+      expect((await health())?.problems).toContainEqual(
+        expect.objectContaining({ kind: 'scope', topic: 'read_orders' }),
+      );
     } finally {
       suite.fake.scopes = 'read_orders';
     }
@@ -134,9 +168,15 @@ describe('a legacy custom app, which has no configuration to declare topics in',
       expect(new Set(report?.problems.map((problem) => problem.kind))).toEqual(new Set(['protected_data']));
       expect(report?.problems[0]?.fix).toMatch(/Protected customer data/);
       // The operator sees it where problems are shown.
-      const answer = await fetch(`${suite.running.url}/admin/api/status`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-      const status = (await answer.json()) as { connections: Array<{ platform: string; subscriptions: SubscriptionHealth[] }> };
-      expect(status.connections.find((connection) => connection.platform === 'shopify')?.subscriptions[0]?.problems).toHaveLength(8);
+      const answer = await fetch(`${suite.running.url}/admin/api/status`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const status = (await answer.json()) as {
+        connections: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
+      };
+      expect(
+        status.connections.find((connection) => connection.platform === 'shopify')?.subscriptions[0]?.problems,
+      ).toHaveLength(8);
     } finally {
       suite.fake.protectedDataGranted = true;
     }

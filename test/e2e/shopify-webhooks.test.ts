@@ -4,22 +4,46 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
-import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, shopifyRefundJson, signShopify } from '../helpers/shopify.ts';
+import {
+  SHOP,
+  SHOPIFY_SECRET,
+  shopifyHeaders,
+  shopifyOrderJson,
+  shopifyRefundJson,
+  signShopify,
+} from '../helpers/shopify.ts';
 
 let bridge: RunningBridge;
 beforeAll(async () => {
-  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOPS: `${SHOP},leaving-store.myshopify.com` });
+  bridge = await startTestBridge({
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    SHOPIFY_SHOPS: `${SHOP},leaving-store.myshopify.com`,
+  });
 });
 afterAll(() => bridge.stop());
 
-async function deliver(topic: string, body: string, options: { webhookId?: string; headers?: Record<string, string>; shop?: string; triggeredAt?: Date } = {}) {
+async function deliver(
+  topic: string,
+  body: string,
+  options: { webhookId?: string; headers?: Record<string, string>; shop?: string; triggeredAt?: Date } = {},
+) {
   const headers =
     options.headers ??
-    shopifyHeaders({ topic, body, ...(options.webhookId ? { webhookId: options.webhookId } : {}), ...(options.shop ? { shop: options.shop } : {}), ...(options.triggeredAt ? { triggeredAt: options.triggeredAt } : {}) });
+    shopifyHeaders({
+      topic,
+      body,
+      ...(options.webhookId ? { webhookId: options.webhookId } : {}),
+      ...(options.shop ? { shop: options.shop } : {}),
+      ...(options.triggeredAt ? { triggeredAt: options.triggeredAt } : {}),
+    });
   const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers, body });
-  return { status: response.status, body: (await response.json()) as { result?: string; error?: string; reason?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { result?: string; error?: string; reason?: string },
+  };
 }
-const earning = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
+const earning = (orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
 const settle = () => bridge.engine.drain();
 
 describe('POST /webhooks/shopify', () => {
@@ -27,8 +51,17 @@ describe('POST /webhooks/shopify', () => {
     const id = '820982911946154508001';
     expect((await deliver('orders/paid', shopifyOrderJson({ id }))).body.result).toBe('accepted');
     await settle();
-    expect(earning(id)).toMatchObject({ status: 'pending', points: 100, email: 'grace@example.com', mobile: '+12125550142', name: 'Grace Hopper' });
-    await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-21T10:00:00-05:00' }));
+    expect(earning(id)).toMatchObject({
+      status: 'pending',
+      points: 100,
+      email: 'grace@example.com',
+      mobile: '+12125550142',
+      name: 'Grace Hopper',
+    });
+    await deliver(
+      'orders/fulfilled',
+      shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled', updatedAt: '2026-11-21T10:00:00-05:00' }),
+    );
     await settle();
     expect(earning(id)?.status).toBe('approved');
   });
@@ -47,7 +80,8 @@ describe('POST /webhooks/shopify', () => {
     const id = '820982911946154508003';
     const body = shopifyOrderJson({ id });
     const results = [];
-    for (let i = 0; i < 3; i++) results.push((await deliver('orders/paid', body, { webhookId: 'same-webhook-id-1' })).body.result);
+    for (let i = 0; i < 3; i++)
+      results.push((await deliver('orders/paid', body, { webhookId: 'same-webhook-id-1' })).body.result);
     expect(results).toEqual(['accepted', 'duplicate', 'duplicate']);
     await settle();
     expect(bridge.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === id)).toHaveLength(1);
@@ -57,12 +91,25 @@ describe('POST /webhooks/shopify', () => {
     const id = '820982911946154508009';
     const body = shopifyOrderJson({ id });
     const eventId = '98880550-7158-44d4-b7cd-2c97c8a091b5';
-    const first = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }) });
-    const second = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-b-copy' }) });
+    const first = await deliver('orders/paid', body, {
+      headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }),
+    });
+    const second = await deliver('orders/paid', body, {
+      headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-b-copy' }),
+    });
     // Shopify's retry of the first copy, and the same event on another topic (a different delivery).
-    const retry = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }) });
-    const otherTopic = await deliver('orders/updated', body, { headers: shopifyHeaders({ topic: 'orders/updated', body, eventId }) });
-    expect([first.body.result, second.body.result, retry.body.result, otherTopic.body.result]).toEqual(['accepted', 'duplicate', 'duplicate', 'accepted']);
+    const retry = await deliver('orders/paid', body, {
+      headers: shopifyHeaders({ topic: 'orders/paid', body, eventId, webhookId: 'subscription-a-copy' }),
+    });
+    const otherTopic = await deliver('orders/updated', body, {
+      headers: shopifyHeaders({ topic: 'orders/updated', body, eventId }),
+    });
+    expect([first.body.result, second.body.result, retry.body.result, otherTopic.body.result]).toEqual([
+      'accepted',
+      'duplicate',
+      'duplicate',
+      'accepted',
+    ]);
     await settle();
     expect(bridge.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === id)).toHaveLength(1);
   });
@@ -72,13 +119,19 @@ describe('POST /webhooks/shopify', () => {
     await deliver('orders/paid', shopifyOrderJson({ id, email: null, customer: null }));
     await settle();
     expect(earning(id)).toBeUndefined();
-    expect((await bridge.engine.store.getOrder(`shopify:lb-test-store.myshopify.com:${id}`))?.target).toEqual({ state: 'skipped', reason: 'missing_email' });
+    expect((await bridge.engine.store.getOrder(`shopify:lb-test-store.myshopify.com:${id}`))?.target).toEqual({
+      state: 'skipped',
+      reason: 'missing_email',
+    });
   });
 
   it('answers 401 to a wrong signature and keeps nothing', async () => {
     const id = '820982911946154508005';
     const body = shopifyOrderJson({ id });
-    const headers = { ...shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'forged-1' }), 'X-Shopify-Hmac-Sha256': signShopify(body, 'not-our-secret') };
+    const headers = {
+      ...shopifyHeaders({ topic: 'orders/paid', body, webhookId: 'forged-1' }),
+      'X-Shopify-Hmac-Sha256': signShopify(body, 'not-our-secret'),
+    };
     const response = await deliver('orders/paid', body, { headers });
     expect(response.status).toBe(401);
     expect(await bridge.engine.store.hasSeen('shopify:forged-1')).toBe(false);
@@ -96,12 +149,20 @@ describe('POST /webhooks/shopify', () => {
 
   it('acknowledges an authentic delivery it cannot use, and keeps it as a dead letter with the reason', async () => {
     // Authentic and shaped as an order, but no order Shopify would send: its id is not a whole number.
-    const response = await deliver('orders/paid', '{"id": 12.5, "order_number": 1012, "financial_status": "paid", "email": "broken@example.com"}', { webhookId: 'broken-json-1' });
+    const response = await deliver(
+      'orders/paid',
+      '{"id": 12.5, "order_number": 1012, "financial_status": "paid", "email": "broken@example.com"}',
+      { webhookId: 'broken-json-1' },
+    );
     expect(response).toMatchObject({ status: 200, body: { result: 'accepted' } });
     await settle();
     // Listed letters leave their bodies out: each is read whole.
-    const letters = await Promise.all((await bridge.engine.store.listDeadLetters()).map((listed) => bridge.engine.store.getDeadLetter(listed.id)));
-    const letter = letters.find((candidate) => candidate?.kind === 'delivery' && candidate.delivery?.body.startsWith('{"id": 12'));
+    const letters = await Promise.all(
+      (await bridge.engine.store.listDeadLetters()).map((listed) => bridge.engine.store.getDeadLetter(listed.id)),
+    );
+    const letter = letters.find(
+      (candidate) => candidate?.kind === 'delivery' && candidate.delivery?.body.startsWith('{"id": 12'),
+    );
     expect(letter).toMatchObject({ platform: 'shopify', topic: 'orders/paid' });
     expect(letter?.reason).toMatch(/no numeric id/);
   });
@@ -119,18 +180,32 @@ describe('POST /webhooks/shopify', () => {
     const shop = 'leaving-store.myshopify.com';
     const uninstalledAt = new Date();
     const uninstall = JSON.stringify({ id: 1, name: 'Leaving', domain: 'leaving.example', myshopify_domain: shop });
-    expect((await deliver('app/uninstalled', uninstall, { shop, triggeredAt: uninstalledAt })).body.result).toBe('accepted');
+    expect((await deliver('app/uninstalled', uninstall, { shop, triggeredAt: uninstalledAt })).body.result).toBe(
+      'accepted',
+    );
     await settle();
     // A delivery from before the uninstall, arriving late (a retry): ignored.
     const late = '820982911946154508007';
-    expect((await deliver('orders/paid', shopifyOrderJson({ id: late }), { shop, triggeredAt: new Date(uninstalledAt.getTime() - 60_000) })).body.result).toBe('accepted');
+    expect(
+      (
+        await deliver('orders/paid', shopifyOrderJson({ id: late }), {
+          shop,
+          triggeredAt: new Date(uninstalledAt.getTime() - 60_000),
+        })
+      ).body.result,
+    ).toBe('accepted');
     await settle();
     expect(earning(late)).toBeUndefined();
-    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: uninstalledAt.toISOString() });
+    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({
+      uninstalledAt: uninstalledAt.toISOString(),
+    });
     // The app was put back (without OAuth): its next delivery counts, and clears the uninstall.
     const after = '820982911946154508017';
     // Sent after the uninstall: no time later than its arrival is taken from its header.
-    await deliver('orders/paid', shopifyOrderJson({ id: after, updatedAt: new Date().toISOString() }), { shop, triggeredAt: new Date() });
+    await deliver('orders/paid', shopifyOrderJson({ id: after, updatedAt: new Date().toISOString() }), {
+      shop,
+      triggeredAt: new Date(),
+    });
     await settle();
     expect(earning(after)).toMatchObject({ status: 'pending' });
     expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });
@@ -139,7 +214,9 @@ describe('POST /webhooks/shopify', () => {
   it('accepts the newer shopify-* headers', async () => {
     const id = '820982911946154508008';
     const body = shopifyOrderJson({ id });
-    const response = await deliver('orders/paid', body, { headers: shopifyHeaders({ topic: 'orders/paid', body, newStyle: true }) });
+    const response = await deliver('orders/paid', body, {
+      headers: shopifyHeaders({ topic: 'orders/paid', body, newStyle: true }),
+    });
     expect(response.body.result).toBe('accepted');
     await eventually(() => expect(earning(id)).toBeDefined());
   });
@@ -155,23 +232,71 @@ describe('while Shopify’s Admin API hangs', () => {
     const { SHOP } = await import('../helpers/shopify.ts');
     const fake = await startFakeShopify({ apiKey: 'unused', apiSecret: 'unused' });
     fake.registerToken('shpat_legacy_hang_test', SHOP);
-    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOP: SHOP, SHOPIFY_ADMIN_TOKEN: 'shpat_legacy_hang_test', RECONCILE_INTERVAL_MINUTES: '0' } });
+    const loaded = loadConfig({
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'silent',
+        DEMO_STORE: 'off',
+        SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+        SHOPIFY_SHOP: SHOP,
+        SHOPIFY_ADMIN_TOKEN: 'shpat_legacy_hang_test',
+        RECONCILE_INTERVAL_MINUTES: '0',
+      },
+    });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const hung = await startBridge(loaded.config, createLogger({ level: 'silent' }), { platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) } });
+    const hung = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
+      platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+    });
     try {
       const paid = shopifyOrderJson({ id: '7300000000001' });
-      await fetch(`${hung.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: paid }), body: paid });
+      await fetch(`${hung.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'orders/paid', body: paid }),
+        body: paid,
+      });
       await hung.engine.drain();
-      expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe('pending');
+      expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe(
+        'pending',
+      );
 
       // The order as Shopify's API will give it, fully refunded; but every API call now takes 6 s, past Shopify's deadline.
-      fake.shop(SHOP).orders.set('7300000000001', shopifyOrderNode('7300000000001', { displayFinancialStatus: 'REFUNDED', updatedAt: '2026-11-21T09:00:00Z', refunds: [{ id: 'gid://shopify/Refund/91', createdAt: '2026-11-21T09:00:00Z', totalRefundedSet: { shopMoney: { amount: '120.00', currencyCode: 'USD' } } }], totalPriceSet: { shopMoney: { amount: '120.00', currencyCode: 'USD' }, presentmentMoney: { amount: '120.00', currencyCode: 'USD' } } }));
+      fake.shop(SHOP).orders.set(
+        '7300000000001',
+        shopifyOrderNode('7300000000001', {
+          displayFinancialStatus: 'REFUNDED',
+          updatedAt: '2026-11-21T09:00:00Z',
+          refunds: [
+            {
+              id: 'gid://shopify/Refund/91',
+              createdAt: '2026-11-21T09:00:00Z',
+              totalRefundedSet: { shopMoney: { amount: '120.00', currencyCode: 'USD' } },
+            },
+          ],
+          totalPriceSet: {
+            shopMoney: { amount: '120.00', currencyCode: 'USD' },
+            presentmentMoney: { amount: '120.00', currencyCode: 'USD' },
+          },
+        }),
+      );
       fake.hangMs = 6_000;
       // The refund itself says 1.00 (a partial refund earns its keep); only the order read from the API says it was all refunded.
       const refund = shopifyRefundJson('7300000000001', '91', '1.00');
-      const response = await fetch(`${hung.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'refunds/create', body: refund }), body: refund, signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`${hung.http.localUrl}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'refunds/create', body: refund }),
+        body: refund,
+        signal: AbortSignal.timeout(5_000),
+      });
       expect(response.status).toBe(200);
-      await eventually(() => expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe('cancelled'), 20_000);
+      await eventually(
+        () =>
+          expect(hung.sandbox?.store.snapshot().earnings.find((each) => each.orderId === '7300000000001')?.status).toBe(
+            'cancelled',
+          ),
+        20_000,
+      );
       // The read was made after the answer, and waited out the hang.
       expect(fake.requests.filter((request) => request.what === 'LoyaltyBridgeOrder')).toHaveLength(1);
     } finally {

@@ -30,7 +30,11 @@ const alive = (pid: number) => {
 
 describe.skipIf(!hasStrace)("the soak's slow-disk bridge", () => {
   it('leaves nothing alive once stopped: neither strace nor the bridge it traced', async () => {
-    const server = await startServer([CLI, 'start'], { DATA_DIR: mkdtempSync(join(tmpdir(), 'soak-cleanup-')), LOG_LEVEL: 'warn', DEMO_STORE: 'off' }, { prefix: slowDisk(1) });
+    const server = await startServer(
+      [CLI, 'start'],
+      { DATA_DIR: mkdtempSync(join(tmpdir(), 'soak-cleanup-')), LOG_LEVEL: 'warn', DEMO_STORE: 'off' },
+      { prefix: slowDisk(1) },
+    );
     const bridges = childrenOf(server.group);
     expect(bridges).toHaveLength(1); // strace's one child: the bridge's node
     await server.stop();

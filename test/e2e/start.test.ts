@@ -49,7 +49,14 @@ describe('loyalty-bridge start, with no configuration', () => {
       await post(`${base}/loyalty/v1/updatePoints`, { lp_status: 'approve', lp_orderid: '1001' }),
       await post(`${base}/loyalty/v1/redeem`, { lp_points: 40, lp_email: 'ada@example.com' }),
       await post(`${base}/loyalty/v1/transaction`, { lp_type: 'all', lp_email: 'ada@example.com' }),
-      await post(`${base}/api/v1/conversion/add`, { order_id: '1001', campaign_id: 5, event: 'sale', referrer_code: 'ANNA-7', referee_name: 'Grace', referee_email: 'grace@example.com' }),
+      await post(`${base}/api/v1/conversion/add`, {
+        order_id: '1001',
+        campaign_id: 5,
+        event: 'sale',
+        referrer_code: 'ANNA-7',
+        referee_name: 'Grace',
+        referee_email: 'grace@example.com',
+      }),
       await post(`${base}/api/v1/conversion/confirm`, { order_id: '1001', campaign_id: 5, event: 'sale', status: 1 }),
     ];
     expect(calls.map((call) => [call.status, call.body.response.status])).toEqual(Array(6).fill([200, 'success']));
@@ -110,7 +117,11 @@ describe('loyalty-bridge sandbox', () => {
 
 describe('a bad configuration', () => {
   it('stops start-up with a non-zero exit, one line per bad key, before anything listens', async () => {
-    const result = await runCli(['start'], { PORT: 'eighty', LOYALTY_RATE_LIMIT_PER_MINUTE: '-5', ADMIN_TOKEN: 'hunter2' });
+    const result = await runCli(['start'], {
+      PORT: 'eighty',
+      LOYALTY_RATE_LIMIT_PER_MINUTE: '-5',
+      ADMIN_TOKEN: 'hunter2',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('PORT (environment): must be a whole number from 0 to 65535');
     expect(result.stderr).toContain('LOYALTY_RATE_LIMIT_PER_MINUTE (environment): must be a whole number from 1');
@@ -143,7 +154,9 @@ describe('a bad configuration', () => {
   it('says which settings registration needs', async () => {
     const result = await runCli(['register', '--platform', 'shopify'], {});
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP');
+    expect(result.stderr).toContain(
+      'register --platform shopify: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP',
+    );
   });
 
   it('answers an unknown command with usage and exit code 2', async () => {

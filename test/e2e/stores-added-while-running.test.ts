@@ -31,47 +31,76 @@ const RECONCILE_MS = 1_500;
 
 let bridge: RunningBridge;
 
-const earnings = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
-const reconciled = (platform: string, shop: string) => bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `${platform}:${shop}`);
+const earnings = (orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const reconciled = (platform: string, shop: string) =>
+  bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `${platform}:${shop}`);
 const minuteAgo = () => new Date(Date.now() - 60_000);
 
-describe.skipIf(!opensslAvailable)('a bridge started with no store, then a WooCommerce store connected from the dashboard', () => {
-  let front: HttpsFront;
-  let woo: FakeWooCommerce;
-  beforeAll(async () => {
-    front = await startHttpsFront();
-    woo = await startFakeWooCommerce();
-    bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN }, undefined, { reconcileIntervalMs: RECONCILE_MS });
-    front.forwardTo(bridge.http.localUrl);
-  }, 30_000);
-  afterAll(async () => {
-    await bridge?.stop();
-    await front?.close();
-    await woo?.close();
-  });
+describe.skipIf(!opensslAvailable)(
+  'a bridge started with no store, then a WooCommerce store connected from the dashboard',
+  () => {
+    let front: HttpsFront;
+    let woo: FakeWooCommerce;
+    beforeAll(async () => {
+      front = await startHttpsFront();
+      woo = await startFakeWooCommerce();
+      bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN }, undefined, {
+        reconcileIntervalMs: RECONCILE_MS,
+      });
+      front.forwardTo(bridge.http.localUrl);
+    }, 30_000);
+    afterAll(async () => {
+      await bridge?.stop();
+      await front?.close();
+      await woo?.close();
+    });
 
-  it('reconciles it on schedule: a missed order earns, a disabled webhook is turned back on', async () => {
-    const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store: woo.url }) });
-    expect(started.status).toBe(201);
-    await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
-    await eventually(() => expect(woo.webhooks.filter((webhook) => webhook.status === 'active')).toHaveLength(4), 10_000);
-    // Its first reconciliation, run when it was connected.
-    await eventually(async () => expect((await reconciled('woocommerce', woo.host))?.lastRun).toBeTruthy(), 10_000);
-    const firstRun = (await reconciled('woocommerce', woo.host))!.lastRun!.startedAt;
+    it('reconciles it on schedule: a missed order earns, a disabled webhook is turned back on', async () => {
+      const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ store: woo.url }),
+      });
+      expect(started.status).toBe(201);
+      await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
+      await eventually(
+        () => expect(woo.webhooks.filter((webhook) => webhook.status === 'active')).toHaveLength(4),
+        10_000,
+      );
+      // Its first reconciliation, run when it was connected.
+      await eventually(async () => expect((await reconciled('woocommerce', woo.host))?.lastRun).toBeTruthy(), 10_000);
+      const firstRun = (await reconciled('woocommerce', woo.host))!.lastRun!.startedAt;
 
-    // Then an order WooCommerce never delivers, and a webhook it disabled.
-    woo.orders.set(7301, JSON.parse(wooOrderJson({ id: 7301, status: 'processing', email: 'missed.woo@example.com', modified: minuteAgo().toISOString().slice(0, 19) })) as Record<string, unknown>);
-    const updated = woo.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
-    updated.status = 'disabled';
+      // Then an order WooCommerce never delivers, and a webhook it disabled.
+      woo.orders.set(
+        7301,
+        JSON.parse(
+          wooOrderJson({
+            id: 7301,
+            status: 'processing',
+            email: 'missed.woo@example.com',
+            modified: minuteAgo().toISOString().slice(0, 19),
+          }),
+        ) as Record<string, unknown>,
+      );
+      const updated = woo.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
+      updated.status = 'disabled';
 
-    await eventually(async () => expect((await reconciled('woocommerce', woo.host))?.lastRun?.startedAt).not.toBe(firstRun), 10_000);
-    await eventually(async () => {
-      await bridge.engine.drain();
-      expect(earnings('7301')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed.woo@example.com' })]);
-    }, 10_000);
-    expect(updated.status).toBe('active');
-  }, 40_000);
-});
+      await eventually(
+        async () => expect((await reconciled('woocommerce', woo.host))?.lastRun?.startedAt).not.toBe(firstRun),
+        10_000,
+      );
+      await eventually(async () => {
+        await bridge.engine.drain();
+        expect(earnings('7301')).toEqual([
+          expect.objectContaining({ status: 'pending', email: 'missed.woo@example.com' }),
+        ]);
+      }, 10_000);
+      expect(updated.status).toBe('active');
+    }, 40_000);
+  },
+);
 
 describe('a bridge started with no store, then a BigCommerce store that installs the app', () => {
   let bc: FakeBigCommerce;
@@ -79,9 +108,25 @@ describe('a bridge started with no store, then a BigCommerce store that installs
     bc = await startFakeBigCommerce({ storeHash: 'unused0', accessToken: 'unused-token' });
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    bc.registerApp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, authCallback: `${url}/bigcommerce/auth`, loadCallback: `${url}/bigcommerce/load`, uninstallCallback: `${url}/bigcommerce/uninstall`, scope: 'store_v2_orders_read_only' });
+    bc.registerApp({
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      authCallback: `${url}/bigcommerce/auth`,
+      loadCallback: `${url}/bigcommerce/load`,
+      uninstallCallback: `${url}/bigcommerce/uninstall`,
+      scope: 'store_v2_orders_read_only',
+    });
     bridge = await startTestBridge(
-      { PORT: String(port), PUBLIC_URL: url, ADMIN_TOKEN, BIGCOMMERCE_CLIENT_ID: CLIENT_ID, BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET, BIGCOMMERCE_LOGIN_URL: bc.url, BIGCOMMERCE_API_URL: bc.url, BIGCOMMERCE_STORES: 'added1' },
+      {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        ADMIN_TOKEN,
+        BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
+        BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
+        BIGCOMMERCE_LOGIN_URL: bc.url,
+        BIGCOMMERCE_API_URL: bc.url,
+        BIGCOMMERCE_STORES: 'added1',
+      },
       undefined,
       { reconcileIntervalMs: RECONCILE_MS },
     );
@@ -104,10 +149,15 @@ describe('a bridge started with no store, then a BigCommerce store that installs
     const hook = store.hooks.find((each) => each.scope === 'store/order/statusUpdated')!;
     hook.is_active = false;
 
-    await eventually(async () => expect((await reconciled('bigcommerce', 'added1'))?.lastRun?.startedAt).not.toBe(firstRun), 10_000);
+    await eventually(
+      async () => expect((await reconciled('bigcommerce', 'added1'))?.lastRun?.startedAt).not.toBe(firstRun),
+      10_000,
+    );
     await eventually(async () => {
       await bridge.engine.drain();
-      expect(earnings('7401')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed.bc@example.com' })]);
+      expect(earnings('7401')).toEqual([
+        expect.objectContaining({ status: 'pending', email: 'missed.bc@example.com' }),
+      ]);
     }, 10_000);
     expect(hook.is_active).toBe(true);
   }, 40_000);
@@ -129,14 +179,23 @@ describe.skipIf(!opensslAvailable)('a WooCommerce store whose pass comes while a
   });
 
   it('gets each webhook once: the two never check the store together', async () => {
-    const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store: woo.url }) });
+    const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ store: woo.url }),
+    });
     expect(started.status).toBe(201);
     await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
     await eventually(() => expect(woo.webhooks).toHaveLength(4), 10_000);
     // The store's webhooks gone (deleted in WordPress); then the store's own pass (as when it is added) and a scheduled one, at once.
     woo.webhooks.length = 0;
     await Promise.all([bridge.reconciler.run('woocommerce', woo.host), bridge.reconciler.runAll()]);
-    expect(woo.webhooks.map((webhook) => webhook.topic).sort()).toEqual(['order.created', 'order.deleted', 'order.restored', 'order.updated']);
+    expect(woo.webhooks.map((webhook) => webhook.topic).sort()).toEqual([
+      'order.created',
+      'order.deleted',
+      'order.restored',
+      'order.updated',
+    ]);
   }, 40_000);
 });
 
@@ -146,9 +205,21 @@ describe('a BigCommerce store that another bridge on the same ledger installed',
     bc = await startFakeBigCommerce({ storeHash: 'elsewhere1', accessToken: 'token-saved-by-another-bridge' });
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    bridge = await startTestBridge({ PORT: String(port), PUBLIC_URL: url, ADMIN_TOKEN, BIGCOMMERCE_CLIENT_ID: CLIENT_ID, BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET, BIGCOMMERCE_API_URL: bc.url, BIGCOMMERCE_STORES: 'elsewhere1' }, undefined, {
-      reconcileIntervalMs: RECONCILE_MS,
-    });
+    bridge = await startTestBridge(
+      {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        ADMIN_TOKEN,
+        BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
+        BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
+        BIGCOMMERCE_API_URL: bc.url,
+        BIGCOMMERCE_STORES: 'elsewhere1',
+      },
+      undefined,
+      {
+        reconcileIntervalMs: RECONCILE_MS,
+      },
+    );
   }, 30_000);
   afterAll(async () => {
     await bridge?.stop();
@@ -159,7 +230,15 @@ describe('a BigCommerce store that another bridge on the same ledger installed',
     // What the other bridge's install callback wrote: the store's token, in the ledger both read.
     const elsewhere = new BigCommerceStores({ store: bridge.engine.store, env: {}, apiUrl: bc.url });
     const at = new Date().toISOString();
-    await elsewhere.save({ platform: 'bigcommerce', shop: 'elsewhere1', accessToken: 'token-saved-by-another-bridge', scope: 'store_v2_orders_read_only', accountUuid: null, installedAt: at, updatedAt: at });
+    await elsewhere.save({
+      platform: 'bigcommerce',
+      shop: 'elsewhere1',
+      accessToken: 'token-saved-by-another-bridge',
+      scope: 'store_v2_orders_read_only',
+      accountUuid: null,
+      installedAt: at,
+      updatedAt: at,
+    });
     await eventually(async () => expect((await reconciled('bigcommerce', 'elsewhere1'))?.lastRun).toBeTruthy(), 10_000);
     await eventually(() => expect(bc.hooks.length).toBeGreaterThan(0), 10_000);
   }, 40_000);

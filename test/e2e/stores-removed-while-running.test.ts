@@ -36,7 +36,9 @@ describe('Shopify: the own shop, uninstalled while the bridge runs', () => {
     expect(await suite.fake.deliver(OWN, 'app/uninstalled', body)).toEqual([{ status: 200, result: 'accepted' }]);
     await eventually(async () => {
       await bridge.engine.drain();
-      expect(await bridge.engine.store.getRecord<ShopState>('shop', `shopify:${OWN}`)).toMatchObject({ uninstalledAt: expect.any(String) });
+      expect(await bridge.engine.store.getRecord<ShopState>('shop', `shopify:${OWN}`)).toMatchObject({
+        uninstalledAt: expect.any(String),
+      });
     });
 
     const before = await records(bridge, 'shopify', OWN);
@@ -55,14 +57,36 @@ describe('BigCommerce: a store that installed the app, uninstalled while the bri
     const url = `http://127.0.0.1:${port}`;
     const clientId = 'leaving-app-client-id';
     const clientSecret = 'leaving-app-client-secret-for-tests';
-    bc.registerApp({ clientId, clientSecret, authCallback: `${url}/bigcommerce/auth`, loadCallback: `${url}/bigcommerce/load`, uninstallCallback: `${url}/bigcommerce/uninstall`, scope: 'store_v2_orders_read_only' });
-    const bridge = await startTestBridge({ PORT: String(port), PUBLIC_URL: url, BIGCOMMERCE_CLIENT_ID: clientId, BIGCOMMERCE_CLIENT_SECRET: clientSecret, BIGCOMMERCE_LOGIN_URL: bc.url, BIGCOMMERCE_API_URL: bc.url, BIGCOMMERCE_STORES: 'leaving1' });
+    bc.registerApp({
+      clientId,
+      clientSecret,
+      authCallback: `${url}/bigcommerce/auth`,
+      loadCallback: `${url}/bigcommerce/load`,
+      uninstallCallback: `${url}/bigcommerce/uninstall`,
+      scope: 'store_v2_orders_read_only',
+    });
+    const bridge = await startTestBridge({
+      PORT: String(port),
+      PUBLIC_URL: url,
+      BIGCOMMERCE_CLIENT_ID: clientId,
+      BIGCOMMERCE_CLIENT_SECRET: clientSecret,
+      BIGCOMMERCE_LOGIN_URL: bc.url,
+      BIGCOMMERCE_API_URL: bc.url,
+      BIGCOMMERCE_STORES: 'leaving1',
+    });
     try {
       expect((await bc.install('leaving1')).status).toBe(200);
-      await eventually(async () => expect((await records(bridge, 'bigcommerce', 'leaving1')).reconciliation?.lastRun).toBeTruthy(), 10_000);
+      await eventually(
+        async () => expect((await records(bridge, 'bigcommerce', 'leaving1')).reconciliation?.lastRun).toBeTruthy(),
+        10_000,
+      );
 
       expect((await bc.uninstall('leaving1')).status).toBe(200);
-      await eventually(async () => expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:leaving1')).toMatchObject({ uninstalledAt: expect.any(String) }));
+      await eventually(async () =>
+        expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:leaving1')).toMatchObject({
+          uninstalledAt: expect.any(String),
+        }),
+      );
 
       const before = await records(bridge, 'bigcommerce', 'leaving1');
       const asked = bc.requests.length;

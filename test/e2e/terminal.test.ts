@@ -23,9 +23,25 @@ describe.skipIf(!hasTmux)('resync in a terminal', () => {
     woo = await startFakeWooCommerce({ consumerKey: 'ck_test', consumerSecret: 'cs_test' });
     for (let id = 1; id <= ORDERS; id++) {
       const minute = String(Math.floor(id / 60) % 60).padStart(2, '0');
-      woo.orders.set(id, JSON.parse(wooOrderJson({ id: 70_000 + id, status: 'processing', modified: `2026-11-20T10:${minute}:${String(id % 60).padStart(2, '0')}` })) as Record<string, unknown>);
+      woo.orders.set(
+        id,
+        JSON.parse(
+          wooOrderJson({
+            id: 70_000 + id,
+            status: 'processing',
+            modified: `2026-11-20T10:${minute}:${String(id % 60).padStart(2, '0')}`,
+          }),
+        ) as Record<string, unknown>,
+      );
     }
-    bridge = await startTestBridge({ ADMIN_TOKEN: TOKEN, WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET, WOOCOMMERCE_URL: woo.url, WOOCOMMERCE_CONSUMER_KEY: 'ck_test', WOOCOMMERCE_CONSUMER_SECRET: 'cs_test', RECONCILE_INTERVAL_MINUTES: '0' });
+    bridge = await startTestBridge({
+      ADMIN_TOKEN: TOKEN,
+      WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+      WOOCOMMERCE_URL: woo.url,
+      WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+      WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+      RECONCILE_INTERVAL_MINUTES: '0',
+    });
   });
   afterAll(async () => {
     spawnSync('tmux', ['kill-session', '-t', session]);
@@ -34,9 +50,37 @@ describe.skipIf(!hasTmux)('resync in a terminal', () => {
   });
 
   it('draws a progress bar that ends full, with the counts, and the summary line', async () => {
-    const command = [process.execPath, CLI, 'resync', '--platform', 'woocommerce', '--since', '2026-11-19', '--url', bridge.http.localUrl, '--token', TOKEN].map((part) => `'${part}'`).join(' ');
+    const command = [
+      process.execPath,
+      CLI,
+      'resync',
+      '--platform',
+      'woocommerce',
+      '--since',
+      '2026-11-19',
+      '--url',
+      bridge.http.localUrl,
+      '--token',
+      TOKEN,
+    ]
+      .map((part) => `'${part}'`)
+      .join(' ');
     // The shell stays after the command, so that the screen can still be read.
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '160', '-y', '12', '-e', `DATA_DIR=${tempDataDir()}`, '-e', 'DEMO_STORE=off', `${command}; echo "exit $?"; sleep 60`]);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '160',
+      '-y',
+      '12',
+      '-e',
+      `DATA_DIR=${tempDataDir()}`,
+      '-e',
+      'DEMO_STORE=off',
+      `${command}; echo "exit $?"; sleep 60`,
+    ]);
     const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
     await eventually(() => expect(screen()).toMatch(/exit \d/), 60_000);
     const text = screen();

@@ -18,7 +18,13 @@ import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/wooco
 
 const ADMIN_TOKEN = 'stores-admin-token-0123456789abcdef';
 const BC_HEADER_SECRET = 'bc-header-secret-0123456789abcdef';
-const BC_SCOPES = ['store/order/created', 'store/order/updated', 'store/order/statusUpdated', 'store/order/refund/created', 'store/order/archived'];
+const BC_SCOPES = [
+  'store/order/created',
+  'store/order/updated',
+  'store/order/statusUpdated',
+  'store/order/refund/created',
+  'store/order/archived',
+];
 
 let woo: FakeWooCommerce;
 let bc: FakeBigCommerce;
@@ -42,20 +48,43 @@ const storeEnv = () => ({
 /** The merchant's webhooks in WooCommerce, pointing at a bridge. */
 const pointWooAt = (url: string) => {
   woo.webhooks.splice(0, woo.webhooks.length);
-  for (const [id, topic] of [[1, 'order.created'], [2, 'order.updated']] as const) {
-    woo.webhooks.push({ id, name: `loyalty-bridge ${topic}`, status: 'active', topic, delivery_url: `${url}/webhooks/woocommerce`, secret: WOO_SECRET, failures: 0 });
+  for (const [id, topic] of [
+    [1, 'order.created'],
+    [2, 'order.updated'],
+  ] as const) {
+    woo.webhooks.push({
+      id,
+      name: `loyalty-bridge ${topic}`,
+      status: 'active',
+      topic,
+      delivery_url: `${url}/webhooks/woocommerce`,
+      secret: WOO_SECRET,
+      failures: 0,
+    });
   }
 };
 /** Hooks as an app created them in BigCommerce's developer portal: deliveries signed the Standard Webhooks way. */
 const signedHooksAt = (url: string) => {
   bc.hooks.splice(0, bc.hooks.length);
-  for (const [i, scope] of BC_SCOPES.entries()) bc.hooks.push({ id: 100 + i, scope, destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: null, created_at: 0, updated_at: 0 });
+  for (const [i, scope] of BC_SCOPES.entries())
+    bc.hooks.push({
+      id: 100 + i,
+      scope,
+      destination: `${url}/webhooks/bigcommerce`,
+      is_active: true,
+      headers: null,
+      created_at: 0,
+      updated_at: 0,
+    });
 };
 
 beforeAll(async () => {
   woo = await startFakeWooCommerce({ consumerKey: 'ck_test', consumerSecret: 'cs_test' });
   bc = await startFakeBigCommerce({ storeHash: BC_STORE, accessToken: 'bc-token' });
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(JSON.parse(line) as { level: number; msg: string }) } });
+  const logger = createLogger({
+    level: 'info',
+    destination: { write: (line: string) => void logLines.push(JSON.parse(line) as { level: number; msg: string }) },
+  });
   bridge = await startTestBridge(storeEnv(), logger);
 });
 afterAll(async () => {
@@ -73,26 +102,38 @@ const post = async (platform: string, body: string, headers: Record<string, stri
   const response = await fetch(`${to.http.localUrl}/webhooks/${platform}`, { method: 'POST', headers, body });
   return { status: response.status, result: ((await response.json().catch(() => ({}))) as { result?: string }).result };
 };
-const admin = async <T,>(path: string, init: RequestInit = {}, to = bridge): Promise<T> => {
-  const response = await fetch(`${to.http.localUrl}/admin/api${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+const admin = async <T>(path: string, init: RequestInit = {}, to = bridge): Promise<T> => {
+  const response = await fetch(`${to.http.localUrl}/admin/api${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+  });
   return (await response.json()) as T;
 };
-const earnings = (orderId: string, on = bridge) => on.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === orderId) ?? [];
+const earnings = (orderId: string, on = bridge) =>
+  on.sandbox?.store.snapshot().earnings.filter((candidate) => candidate.orderId === orderId) ?? [];
 const earning = (orderId: string, on = bridge) => earnings(orderId, on)[0];
-const setWooOrder = (options: WooOrderOptions) => woo.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
-const reconciliation = () => bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `woocommerce:${woo.host}`);
+const setWooOrder = (options: WooOrderOptions) =>
+  woo.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
+const reconciliation = () =>
+  bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `woocommerce:${woo.host}`);
 const settled = () => bridge.engine.drain();
 
 describe('WooCommerce', () => {
   it('answers the ping of a new webhook with exactly 200', async () => {
-    expect((await post('woocommerce', 'webhook_id=3', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
+    expect(
+      (await post('woocommerce', 'webhook_id=3', { 'content-type': 'application/x-www-form-urlencoded' })).status,
+    ).toBe(200);
   });
 
   it('earns on processing, approves on completed, cancels on refunded, from the deliveries WooCommerce sends', async () => {
     setWooOrder({ id: 5101, status: 'processing', modified: '2026-11-19T10:00:00' });
     expect(await woo.deliver('order.created', 5101)).toEqual([200]);
     await settled();
-    expect(earning('5101')).toMatchObject({ status: 'pending', email: 'katherine@example.com', mobile: '+33612345678' });
+    expect(earning('5101')).toMatchObject({
+      status: 'pending',
+      email: 'katherine@example.com',
+      mobile: '+33612345678',
+    });
     setWooOrder({ id: 5101, status: 'completed', modified: '2026-11-19T11:00:00' });
     expect(await woo.deliver('order.updated', 5101)).toEqual([200]);
     await settled();
@@ -112,7 +153,12 @@ describe('WooCommerce', () => {
   });
 
   it('earns, at the next reconciliation, an order whose webhook was never delivered (WooCommerce never resends)', async () => {
-    setWooOrder({ id: 5199, status: 'processing', email: 'missed@example.com', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+    setWooOrder({
+      id: 5199,
+      status: 'processing',
+      email: 'missed@example.com',
+      modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19),
+    });
     await bridge.reconciler.run('woocommerce');
     await settled();
     expect(earning('5199')).toMatchObject({ status: 'pending', email: 'missed@example.com' });
@@ -124,7 +170,9 @@ describe('WooCommerce', () => {
     await bridge.reconciler.run('woocommerce');
     const asked = woo.requests.filter((request) => request.path === '/wp-json/wc/v3/orders').at(-1);
     const overlapMs = 10 * 60_000;
-    expect(Date.parse(`${asked?.query.modified_after}Z`)).toBe(Math.floor((Date.parse(state?.highWaterMark ?? '') - overlapMs) / 1000) * 1000);
+    expect(Date.parse(`${asked?.query.modified_after}Z`)).toBe(
+      Math.floor((Date.parse(state?.highWaterMark ?? '') - overlapMs) / 1000) * 1000,
+    );
     expect((await reconciliation())?.lastRun).toMatchObject({ changed: 0 });
   });
 
@@ -158,10 +206,19 @@ describe('WooCommerce', () => {
     const lines = logLines.length;
     await bridge.reconciler.run('woocommerce');
     expect(updated.status).toBe('active');
-    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(true);
-    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
-    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[]; problems: unknown[] }> }> }>('/connections');
-    expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]).toMatchObject({ problems: [], repaired: [expect.stringMatching(/^order\.updated: re-enabled webhook 2 \(it was disabled\)$/)] });
+    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(
+      true,
+    );
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(
+      /!!/,
+    );
+    const { connections } = await admin<{
+      connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[]; problems: unknown[] }> }>;
+    }>('/connections');
+    expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]).toMatchObject({
+      problems: [],
+      repaired: [expect.stringMatching(/^order\.updated: re-enabled webhook 2 \(it was disabled\)$/)],
+    });
     await settled();
     expect(earning('5140')?.status).toBe('pending');
   });
@@ -169,18 +226,35 @@ describe('WooCommerce', () => {
   it('with a read-only key, only raises the alarm for a disabled webhook: status, dashboard data, metric, log line', async () => {
     woo.keys.get('ck_test')!.permissions = 'read';
     try {
-      setWooOrder({ id: 5150, status: 'processing', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+      setWooOrder({
+        id: 5150,
+        status: 'processing',
+        modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19),
+      });
       const updated = await disableByFailures('order.updated', 5150);
       expect(updated.status).toBe('disabled');
 
       await bridge.reconciler.run('woocommerce');
       expect(updated.status).toBe('disabled');
       const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {});
-      expect(status.stdout).toMatch(/!! woocommerce .*disabled its webhook "loyalty-bridge order.updated".*set Status to Active/);
-      const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ problems: Array<{ kind: string; fix: string }> }> }> }>('/connections');
-      expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]?.problems).toEqual([expect.objectContaining({ kind: 'disabled', fix: expect.stringContaining('WooCommerce > Settings > Advanced > Webhooks') })]);
+      expect(status.stdout).toMatch(
+        /!! woocommerce .*disabled its webhook "loyalty-bridge order.updated".*set Status to Active/,
+      );
+      const { connections } = await admin<{
+        connections: Array<{
+          platform: string;
+          subscriptions: Array<{ problems: Array<{ kind: string; fix: string }> }>;
+        }>;
+      }>('/connections');
+      expect(connections.find((each) => each.platform === 'woocommerce')?.subscriptions[0]?.problems).toEqual([
+        expect.objectContaining({
+          kind: 'disabled',
+          fix: expect.stringContaining('WooCommerce > Settings > Advanced > Webhooks'),
+        }),
+      ]);
       // /metrics names no shop (METRICS_SHOP_LABELS is off): the platform's sum.
-      const metric = (text: string) => /loyalty_bridge_subscription_problems\{platform="woocommerce",kind="disabled"\} (\d+)/.exec(text)?.[1];
+      const metric = (text: string) =>
+        /loyalty_bridge_subscription_problems\{platform="woocommerce",kind="disabled"\} (\d+)/.exec(text)?.[1];
       expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('1');
       expect(logLines.some((line) => line.level >= 50 && /disabled its webhook/.test(line.msg))).toBe(true);
       // The order the failed deliveries carried was brought in by the same reconciliation.
@@ -191,7 +265,9 @@ describe('WooCommerce', () => {
       updated.status = 'active';
       await bridge.reconciler.run('woocommerce');
       expect(metric(await (await fetch(`${bridge.http.localUrl}/metrics`)).text())).toBe('0');
-      expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
+      expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(
+        /!!/,
+      );
     } finally {
       woo.keys.get('ck_test')!.permissions = 'read_write';
     }
@@ -228,7 +304,10 @@ describe('BigCommerce', () => {
     } finally {
       release();
     }
-    await eventually(() => expect(ids.map((id) => earning(String(id))?.status)).toEqual(ids.map(() => 'pending')), 20_000);
+    await eventually(
+      () => expect(ids.map((id) => earning(String(id))?.status)).toEqual(ids.map(() => 'pending')),
+      20_000,
+    );
     expect(await admin<{ deadLetters: unknown[] }>('/dead-letters')).toMatchObject({ deadLetters: [] });
   });
 
@@ -238,8 +317,11 @@ describe('BigCommerce', () => {
     const first = await runCli(['register', '--platform', 'bigcommerce'], env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    for (const scope of BC_SCOPES) expect(first.stdout).toMatch(new RegExp(`created\\s+${scope.replaceAll('/', '\\/')}`));
-    expect(bc.hooks.map((hook) => hook.headers)).toEqual(BC_SCOPES.map(() => ({ [BC_SECRET_HEADER]: BC_HEADER_SECRET })));
+    for (const scope of BC_SCOPES)
+      expect(first.stdout).toMatch(new RegExp(`created\\s+${scope.replaceAll('/', '\\/')}`));
+    expect(bc.hooks.map((hook) => hook.headers)).toEqual(
+      BC_SCOPES.map(() => ({ [BC_SECRET_HEADER]: BC_HEADER_SECRET })),
+    );
     expect(first.stdout).not.toContain(BC_HEADER_SECRET);
     const again = await runCli(['register', '--platform', 'bigcommerce'], env);
     expect(again.stdout.match(/present/g)).toHaveLength(BC_SCOPES.length);
@@ -253,7 +335,14 @@ describe('BigCommerce', () => {
     // The same delivery with another secret in the header is refused, and leaves nothing.
     const body = bcPayload('store/order/created', 6202);
     bc.orders.set(6202, bcOrder(6202, 11));
-    expect((await post('bigcommerce', body, { 'content-type': 'application/json', [BC_SECRET_HEADER]: 'x'.repeat(BC_HEADER_SECRET.length) })).status).toBe(401);
+    expect(
+      (
+        await post('bigcommerce', body, {
+          'content-type': 'application/json',
+          [BC_SECRET_HEADER]: 'x'.repeat(BC_HEADER_SECRET.length),
+        })
+      ).status,
+    ).toBe(401);
     expect((await post('bigcommerce', body, { 'content-type': 'application/json' })).status).toBe(401);
     await settled();
     expect(earning('6202')).toBeUndefined();
@@ -271,7 +360,9 @@ describe('BigCommerce', () => {
     expect(earning('6401')?.status).toBe('pending');
 
     bc.orders.set(6401, bcOrder(6401, 2));
-    expect(await post('bigcommerce', bcPayload('store/order/updated', 6401, {}, hash, now - 60), headers)).toMatchObject({ status: 200, result: 'accepted' });
+    expect(
+      await post('bigcommerce', bcPayload('store/order/updated', 6401, {}, hash, now - 60), headers),
+    ).toMatchObject({ status: 200, result: 'accepted' });
     expect(await post('bigcommerce', paid, headers)).toMatchObject({ status: 200, result: 'duplicate' });
     await settled();
     expect(earning('6401')?.status).toBe('approved');
@@ -286,11 +377,24 @@ describe('BigCommerce', () => {
     const lines = logLines.length;
     await bridge.reconciler.run('bigcommerce');
     expect(deactivated.is_active).toBe(true);
-    expect(bc.requests.some((request) => request.method === 'PUT' && request.path === `/v3/hooks/${deactivated.id}` && request.status === 200)).toBe(true);
-    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(true);
-    const { connections } = await admin<{ connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[] }> }> }>('/connections');
-    expect(connections.find((each) => each.platform === 'bigcommerce')?.subscriptions[0]?.repaired).toEqual([`store/order/statusUpdated: reactivated hook ${deactivated.id}`]);
-    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(/!!/);
+    expect(
+      bc.requests.some(
+        (request) =>
+          request.method === 'PUT' && request.path === `/v3/hooks/${deactivated.id}` && request.status === 200,
+      ),
+    ).toBe(true);
+    expect(logLines.slice(lines).some((line) => line.level === 40 && line.msg === 'subscriptions put right')).toBe(
+      true,
+    );
+    const { connections } = await admin<{
+      connections: Array<{ platform: string; subscriptions: Array<{ repaired: string[] }> }>;
+    }>('/connections');
+    expect(connections.find((each) => each.platform === 'bigcommerce')?.subscriptions[0]?.repaired).toEqual([
+      `store/order/statusUpdated: reactivated hook ${deactivated.id}`,
+    ]);
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).not.toMatch(
+      /!!/,
+    );
   });
 });
 
@@ -308,7 +412,9 @@ describe('two stores on one loyalty account', () => {
     await bc.deliver('store/order/statusUpdated', 4242, { signWith: BC_SECRET });
     await settled();
 
-    expect(earnings('4242')).toEqual([expect.objectContaining({ status: 'pending', email: 'woo-customer@example.com' })]);
+    expect(earnings('4242')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'woo-customer@example.com' }),
+    ]);
     const { deadLetters } = await admin<{ deadLetters: Array<{ reason: string; orderKey?: string }> }>('/dead-letters');
     const letter = deadLetters.find((each) => each.orderKey === `bigcommerce:${BC_STORE}:4242`);
     expect(letter?.reason).toContain(`woocommerce:${woo.host}:4242`);
@@ -349,14 +455,22 @@ describe('refused credentials', () => {
       await woo.deliver('order.created', id);
     }
     const before = (await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters.length;
-    await eventually(async () => expect((await admin<{ upstream: { credentialsRefused: boolean } }>('/status')).upstream.credentialsRefused).toBe(true));
-    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(/!! the loyalty service refuses our credentials/);
+    await eventually(async () =>
+      expect((await admin<{ upstream: { credentialsRefused: boolean } }>('/status')).upstream.credentialsRefused).toBe(
+        true,
+      ),
+    );
+    expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(
+      /!! the loyalty service refuses our credentials/,
+    );
     expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
     expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: true });
 
     bridge.sandbox?.faults.configure({});
     expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: false });
-    await eventually(() => expect(ids.map((id) => earning(String(id))?.status)).toEqual(['pending', 'pending', 'pending']));
+    await eventually(() =>
+      expect(ids.map((id) => earning(String(id))?.status)).toEqual(['pending', 'pending', 'pending']),
+    );
     expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
   });
 });

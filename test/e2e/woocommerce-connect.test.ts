@@ -25,25 +25,49 @@ let storeA: FakeWooCommerce;
 let storeB: FakeWooCommerce;
 const logText: string[] = [];
 
-const admin = async <T,>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; text: string }> => {
-  const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+const admin = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; text: string }> => {
+  const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+  });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as T, text };
 };
-const startConnect = (store: string) => admin<{ authorizeUrl: string; shop: string; error?: string }>('/stores/woocommerce/connect', { method: 'POST', body: JSON.stringify({ store }) });
+const startConnect = (store: string) =>
+  admin<{ authorizeUrl: string; shop: string; error?: string }>('/stores/woocommerce/connect', {
+    method: 'POST',
+    body: JSON.stringify({ store }),
+  });
 const connection = (shop: string) => bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${shop}`);
 const shopOf = (fake: FakeWooCommerce) => fake.host;
-const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) => fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
-const earnings = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) =>
+  fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
+const earnings = (orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 /** A callback as WooCommerce's server POSTs it, to the bridge's https address. */
-const callback = (body: unknown) => outboundPost(`${front.url}/woocommerce/auth/callback`, { 'content-type': 'application/json;charset=UTF-8' }, JSON.stringify(body), 5_000);
+const callback = (body: unknown) =>
+  outboundPost(
+    `${front.url}/woocommerce/auth/callback`,
+    { 'content-type': 'application/json;charset=UTF-8' },
+    JSON.stringify(body),
+    5_000,
+  );
 
 /** Connects a store from start to end; returns where the merchant landed. */
 async function connect(fake: FakeWooCommerce): Promise<URL> {
   const started = await startConnect(fake.url);
   expect(started.status).toBe(201);
   const back = await answerConsent(started.body.authorizeUrl, 'approve');
-  await eventually(async () => expect(fake.webhooks.filter((webhook) => webhook.status === 'active').map((webhook) => webhook.topic).sort()).toEqual(TOPICS), 10_000);
+  await eventually(
+    async () =>
+      expect(
+        fake.webhooks
+          .filter((webhook) => webhook.status === 'active')
+          .map((webhook) => webhook.topic)
+          .sort(),
+      ).toEqual(TOPICS),
+    10_000,
+  );
   return back;
 }
 
@@ -54,7 +78,12 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     storeB = await startFakeWooCommerce();
     const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
     bridge = await startTestBridge(
-      { PUBLIC_URL: front.url, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0', LOYALTY_ORDER_ID_PREFIXES: `woocommerce:${shopOf(storeA)}=1,woocommerce:${shopOf(storeB)}=2` },
+      {
+        PUBLIC_URL: front.url,
+        ADMIN_TOKEN,
+        RECONCILE_INTERVAL_MINUTES: '0',
+        LOYALTY_ORDER_ID_PREFIXES: `woocommerce:${shopOf(storeA)}=1,woocommerce:${shopOf(storeB)}=2`,
+      },
       logger,
     );
     front.forwardTo(bridge.http.localUrl);
@@ -70,7 +99,11 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     const started = await startConnect(storeA.url);
     const authorize = new URL(started.body.authorizeUrl);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${storeA.url}/wc-auth/v1/authorize`);
-    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ app_name: 'loyalty-bridge', scope: 'read_write', callback_url: `${front.url}/woocommerce/auth/callback` });
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      app_name: 'loyalty-bridge',
+      scope: 'read_write',
+      callback_url: `${front.url}/woocommerce/auth/callback`,
+    });
     expect(authorize.searchParams.get('return_url')).toMatch(new RegExp(`^${front.url}/admin/`));
 
     const back = await answerConsent(started.body.authorizeUrl, 'approve');
@@ -83,12 +116,19 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     expect(storeA.keys.get(kept!.consumerKey)?.consumerSecret).toBe(kept!.consumerSecret);
 
     await eventually(() => expect(storeA.webhooks.map((webhook) => webhook.topic).sort()).toEqual(TOPICS), 10_000);
-    for (const webhook of storeA.webhooks) expect(webhook).toMatchObject({ status: 'active', delivery_url: `${front.url}/webhooks/woocommerce`, secret: kept!.webhookSecret });
+    for (const webhook of storeA.webhooks)
+      expect(webhook).toMatchObject({
+        status: 'active',
+        delivery_url: `${front.url}/webhooks/woocommerce`,
+        secret: kept!.webhookSecret,
+      });
 
     setOrder(storeA, { id: 7001, status: 'processing', email: 'a-customer@example.com' });
     expect(await storeA.deliver('order.created', 7001)).toEqual([200]);
     await bridge.engine.drain();
-    expect(earnings('17001')).toEqual([expect.objectContaining({ status: 'pending', email: 'a-customer@example.com' })]);
+    expect(earnings('17001')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'a-customer@example.com' }),
+    ]);
     expect(await bridge.engine.store.getOrder(`woocommerce:${shopOf(storeA)}:7001`)).toBeDefined();
   }, 30_000);
 
@@ -96,14 +136,29 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     const kept = (await connection(shopOf(storeA)))!;
     const { text } = await admin('/stores');
     const everything = `${text}${(await admin('/status')).text}${(await admin('/connections')).text}${logText.join('')}`;
-    for (const secret of [kept.consumerKey, kept.consumerSecret, kept.webhookSecret]) expect(everything).not.toContain(secret);
-    expect(JSON.parse(text)).toMatchObject({ stores: expect.arrayContaining([expect.objectContaining({ platform: 'woocommerce', shop: shopOf(storeA), via: 'connect', keyPermissions: 'read_write' })]) });
+    for (const secret of [kept.consumerKey, kept.consumerSecret, kept.webhookSecret])
+      expect(everything).not.toContain(secret);
+    expect(JSON.parse(text)).toMatchObject({
+      stores: expect.arrayContaining([
+        expect.objectContaining({
+          platform: 'woocommerce',
+          shop: shopOf(storeA),
+          via: 'connect',
+          keyPermissions: 'read_write',
+        }),
+      ]),
+    });
   });
 
   it('takes a nonce once: the same callback again, or an unknown nonce, is 401 and keeps nothing', async () => {
     const started = await startConnect(storeB.url);
     const nonce = new URL(started.body.authorizeUrl).searchParams.get('user_id')!;
-    const keys = { key_id: 99, consumer_key: `ck_${'a'.repeat(40)}`, consumer_secret: `cs_${'b'.repeat(40)}`, key_permissions: 'read_write' };
+    const keys = {
+      key_id: 99,
+      consumer_key: `ck_${'a'.repeat(40)}`,
+      consumer_secret: `cs_${'b'.repeat(40)}`,
+      key_permissions: 'read_write',
+    };
     const sessions = async () => (await bridge.engine.store.listRecords('session')).length;
     const before = await sessions();
     expect((await callback({ ...keys, user_id: 'x'.repeat(43) })).status).toBe(401);
@@ -140,7 +195,12 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     const body = wooOrderJson({ id: 4343, status: 'processing' });
     const forged = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-wc-webhook-source': storeB.homeUrl, 'x-wc-webhook-topic': 'order.created', 'x-wc-webhook-signature': signWoo(body, a.webhookSecret) },
+      headers: {
+        'content-type': 'application/json',
+        'x-wc-webhook-source': storeB.homeUrl,
+        'x-wc-webhook-topic': 'order.created',
+        'x-wc-webhook-signature': signWoo(body, a.webhookSecret),
+      },
       body,
     });
     expect(forged.status).toBe(401);
@@ -148,64 +208,130 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
     expect(await bridge.engine.store.getOrder(`woocommerce:${shopOf(storeB)}:4343`)).toBeUndefined();
 
     // Resync one store: only its API is read.
-    setOrder(storeB, { id: 4444, status: 'processing', email: 'b@example.com', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+    setOrder(storeB, {
+      id: 4444,
+      status: 'processing',
+      email: 'b@example.com',
+      modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19),
+    });
     const readA = storeA.requests.length;
-    const started = await admin<{ job: { id: string; shops: string[] } }>('/resync', { method: 'POST', body: JSON.stringify({ platform: 'woocommerce', shop: shopOf(storeB), since: new Date(Date.now() - 3_600_000).toISOString() }) });
+    const started = await admin<{ job: { id: string; shops: string[] } }>('/resync', {
+      method: 'POST',
+      body: JSON.stringify({
+        platform: 'woocommerce',
+        shop: shopOf(storeB),
+        since: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
+    });
     expect(started.body.job.shops).toEqual([shopOf(storeB)]);
-    await eventually(async () => expect((await admin<{ job: { status: string } }>(`/resync/${started.body.job.id}`)).body.job.status).toBe('done'));
+    await eventually(async () =>
+      expect((await admin<{ job: { status: string } }>(`/resync/${started.body.job.id}`)).body.job.status).toBe('done'),
+    );
     await bridge.engine.drain();
     expect(earnings('24444')).toEqual([expect.objectContaining({ status: 'pending' })]);
     expect(storeA.requests.length).toBe(readA);
 
     // Reconciliation and status, per store.
     await bridge.reconciler.runAll();
-    const { body: status } = await admin<{ reconciliation: Record<string, { shop: string }>; connections: Array<{ platform: string; subscriptions: Array<{ shop: string }> }> }>('/status');
-    expect(Object.values(status.reconciliation).filter((each) => each.shop !== 'null').map((each) => each.shop)).toEqual(expect.arrayContaining([shopOf(storeA), shopOf(storeB)]));
-    expect(status.connections.find((each) => each.platform === 'woocommerce')?.subscriptions.map((each) => each.shop).sort()).toEqual([shopOf(storeA), shopOf(storeB)].sort());
+    const { body: status } = await admin<{
+      reconciliation: Record<string, { shop: string }>;
+      connections: Array<{ platform: string; subscriptions: Array<{ shop: string }> }>;
+    }>('/status');
+    expect(
+      Object.values(status.reconciliation)
+        .filter((each) => each.shop !== 'null')
+        .map((each) => each.shop),
+    ).toEqual(expect.arrayContaining([shopOf(storeA), shopOf(storeB)]));
+    expect(
+      status.connections
+        .find((each) => each.platform === 'woocommerce')
+        ?.subscriptions.map((each) => each.shop)
+        .sort(),
+    ).toEqual([shopOf(storeA), shopOf(storeB)].sort());
   }, 60_000);
 
   it('turns a webhook WooCommerce disabled back on, and makes a deleted one again, within one reconciliation', async () => {
     const updated = storeA.webhooks.find((webhook) => webhook.topic === 'order.updated')!;
     const goodUrl = updated.delivery_url;
     updated.delivery_url = 'https://127.0.0.1:1/webhooks/woocommerce';
-    setOrder(storeA, { id: 7100, status: 'processing', email: 'missed@example.com', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+    setOrder(storeA, {
+      id: 7100,
+      status: 'processing',
+      email: 'missed@example.com',
+      modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19),
+    });
     // More than five failures in a row, and WooCommerce disables it.
     for (let attempt = 0; attempt < 7; attempt++) await storeA.deliver('order.updated', 7100);
     expect(updated.status).toBe('disabled');
     updated.delivery_url = goodUrl;
-    storeA.webhooks.splice(storeA.webhooks.findIndex((webhook) => webhook.topic === 'order.restored'), 1);
+    storeA.webhooks.splice(
+      storeA.webhooks.findIndex((webhook) => webhook.topic === 'order.restored'),
+      1,
+    );
 
     const lines = logText.length;
     await bridge.reconciler.run('woocommerce', shopOf(storeA));
     expect(updated.status).toBe('active');
-    expect(storeA.requests.some((request) => request.method === 'PUT' && request.path === `/wp-json/wc/v3/webhooks/${updated.id}`)).toBe(true);
+    expect(
+      storeA.requests.some(
+        (request) => request.method === 'PUT' && request.path === `/wp-json/wc/v3/webhooks/${updated.id}`,
+      ),
+    ).toBe(true);
     expect(storeA.webhooks.map((webhook) => webhook.topic).sort()).toEqual(TOPICS);
-    const repaired = logText.slice(lines).map((line) => JSON.parse(line) as { msg: string; repaired?: string[] }).find((line) => line.msg === 'subscriptions put right');
-    expect(repaired?.repaired).toEqual([expect.stringMatching(/^order\.updated: re-enabled webhook \d+ \(it was disabled\)$/), expect.stringMatching(/^order\.restored: created webhook \d+$/)]);
-    const { body } = await admin<{ stores: Array<{ shop: string; subscriptions: { repaired: string[]; problems: unknown[] } }> }>('/stores');
-    expect(body.stores.find((each) => each.shop === shopOf(storeA))?.subscriptions).toMatchObject({ problems: [], repaired: [expect.stringContaining('re-enabled'), expect.stringContaining('created')] });
+    const repaired = logText
+      .slice(lines)
+      .map((line) => JSON.parse(line) as { msg: string; repaired?: string[] })
+      .find((line) => line.msg === 'subscriptions put right');
+    expect(repaired?.repaired).toEqual([
+      expect.stringMatching(/^order\.updated: re-enabled webhook \d+ \(it was disabled\)$/),
+      expect.stringMatching(/^order\.restored: created webhook \d+$/),
+    ]);
+    const { body } = await admin<{
+      stores: Array<{ shop: string; subscriptions: { repaired: string[]; problems: unknown[] } }>;
+    }>('/stores');
+    expect(body.stores.find((each) => each.shop === shopOf(storeA))?.subscriptions).toMatchObject({
+      problems: [],
+      repaired: [expect.stringContaining('re-enabled'), expect.stringContaining('created')],
+    });
 
     // The order the failed deliveries carried came in through the same reconciliation, and the next delivery arrives.
     await bridge.engine.drain();
     expect(earnings('17100')).toEqual([expect.objectContaining({ status: 'pending', email: 'missed@example.com' })]);
-    setOrder(storeA, { id: 7100, status: 'completed', email: 'missed@example.com', modified: new Date().toISOString().slice(0, 19) });
+    setOrder(storeA, {
+      id: 7100,
+      status: 'completed',
+      email: 'missed@example.com',
+      modified: new Date().toISOString().slice(0, 19),
+    });
     expect(await storeA.deliver('order.updated', 7100)).toEqual([200]);
   }, 30_000);
 
   it('reconciles a store whose server drops the Authorization header, through the query string, and remembers that for the store', async () => {
     storeB.dropsAuthorization = true;
     try {
-      setOrder(storeB, { id: 4500, status: 'processing', email: 'b@example.com', modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19) });
+      setOrder(storeB, {
+        id: 4500,
+        status: 'processing',
+        email: 'b@example.com',
+        modified: new Date(Date.now() - 60_000).toISOString().slice(0, 19),
+      });
       await bridge.reconciler.run('woocommerce', shopOf(storeB));
       await bridge.engine.drain();
       expect(earnings('24500')).toEqual([expect.objectContaining({ status: 'pending' })]);
       expect(await connection(shopOf(storeB))).toMatchObject({ authMode: 'query' });
-      const { body } = await admin<{ stores: Array<{ shop: string; authMode: string; subscriptions: { problems: unknown[] } }> }>('/stores');
-      expect(body.stores.find((each) => each.shop === shopOf(storeB))).toMatchObject({ authMode: 'query', subscriptions: { problems: [] } });
+      const { body } = await admin<{
+        stores: Array<{ shop: string; authMode: string; subscriptions: { problems: unknown[] } }>;
+      }>('/stores');
+      expect(body.stores.find((each) => each.shop === shopOf(storeB))).toMatchObject({
+        authMode: 'query',
+        subscriptions: { problems: [] },
+      });
       // From then on the key goes in the query string at once.
       const before = storeB.requests.length;
       await bridge.reconciler.run('woocommerce', shopOf(storeB));
-      expect(storeB.requests.slice(before).every((request) => request.auth === 'query' && request.status < 400)).toBe(true);
+      expect(storeB.requests.slice(before).every((request) => request.auth === 'query' && request.status < 400)).toBe(
+        true,
+      );
     } finally {
       storeB.dropsAuthorization = false;
     }
@@ -213,16 +339,39 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
 
   it('refuses to start a connect without an address, or with one that is not a web address', async () => {
     expect((await admin('/stores/woocommerce/connect', { method: 'POST', body: JSON.stringify({}) })).status).toBe(400);
-    expect((await admin<{ error: string }>('/stores/woocommerce/connect', { method: 'POST', body: JSON.stringify({ store: 'ftp://store.example' }) })).body.error).toMatch(/^store: /);
-    expect((await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', body: '{"store":"https://x.example"}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (
+        await admin<{ error: string }>('/stores/woocommerce/connect', {
+          method: 'POST',
+          body: JSON.stringify({ store: 'ftp://store.example' }),
+        })
+      ).body.error,
+    ).toMatch(/^store: /);
+    expect(
+      (
+        await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+          method: 'POST',
+          body: '{"store":"https://x.example"}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
 describe('a bridge whose PUBLIC_URL is not https', () => {
   it('says why a WooCommerce store cannot connect, instead of sending the merchant where the keys would be refused', async () => {
-    const plain = await startTestBridge({ PUBLIC_URL: 'http://127.0.0.1:3999', ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
+    const plain = await startTestBridge({
+      PUBLIC_URL: 'http://127.0.0.1:3999',
+      ADMIN_TOKEN,
+      RECONCILE_INTERVAL_MINUTES: '0',
+    });
     try {
-      const response = await fetch(`${plain.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store: 'https://store.example' }) });
+      const response = await fetch(`${plain.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ store: 'https://store.example' }),
+      });
       expect(response.status).toBe(409);
       expect(((await response.json()) as { error: string }).error).toMatch(/PUBLIC_URL must be https/);
     } finally {

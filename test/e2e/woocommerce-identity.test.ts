@@ -19,23 +19,49 @@ import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/wooco
 const ADMIN_TOKEN = 'identity-admin-token-0123456789abcdef';
 
 /** The configured store's address, wherever its fake answers: the REST API is reached by the store's own name. */
-const storeEnv = (url: string) => ({ WOOCOMMERCE_URL: url, WOOCOMMERCE_CONSUMER_KEY: 'ck_test', WOOCOMMERCE_CONSUMER_SECRET: 'cs_test', WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET, RECONCILE_INTERVAL_MINUTES: '0', ADMIN_TOKEN });
-const routeTo = (fake: FakeWooCommerce) => ({ wooRequestUrl: (url: string) => url.replace(/^https:\/\/(www\.)?store\.example/, new URL(fake.url).origin) });
-const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) => fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
+const storeEnv = (url: string) => ({
+  WOOCOMMERCE_URL: url,
+  WOOCOMMERCE_CONSUMER_KEY: 'ck_test',
+  WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
+  WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+  RECONCILE_INTERVAL_MINUTES: '0',
+  ADMIN_TOKEN,
+});
+const routeTo = (fake: FakeWooCommerce) => ({
+  wooRequestUrl: (url: string) => url.replace(/^https:\/\/(www\.)?store\.example/, new URL(fake.url).origin),
+});
+const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) =>
+  fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
 const recently = () => new Date(Date.now() - 60_000).toISOString().slice(0, 19);
 const pointAt = (fake: FakeWooCommerce, bridge: RunningBridge) => {
   fake.webhooks.splice(0, fake.webhooks.length);
-  for (const [id, topic] of [[1, 'order.created'], [2, 'order.updated']] as const) fake.webhooks.push({ id, name: topic, status: 'active', topic, delivery_url: `${bridge.http.localUrl}/webhooks/woocommerce`, secret: WOO_SECRET, failures: 0 });
+  for (const [id, topic] of [
+    [1, 'order.created'],
+    [2, 'order.updated'],
+  ] as const)
+    fake.webhooks.push({
+      id,
+      name: topic,
+      status: 'active',
+      topic,
+      delivery_url: `${bridge.http.localUrl}/webhooks/woocommerce`,
+      secret: WOO_SECRET,
+      failures: 0,
+    });
 };
-const ordersOf = async (bridge: RunningBridge) => (await bridge.engine.store.listOrders({ platform: 'woocommerce', page: 1, limit: 50 })).orders;
-const earnings = (bridge: RunningBridge, orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const ordersOf = async (bridge: RunningBridge) =>
+  (await bridge.engine.store.listOrders({ platform: 'woocommerce', page: 1, limit: 50 })).orders;
+const earnings = (bridge: RunningBridge, orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 
 /** A store that calls itself `homeUrl`, configured as `configured`, and a bridge serving it. */
 function storeAndBridge(homeUrl: string, configured: string) {
   const running: { fake?: FakeWooCommerce; bridge?: RunningBridge } = {};
   beforeAll(async () => {
     running.fake = await startFakeWooCommerce({ consumerKey: 'ck_test', consumerSecret: 'cs_test', homeUrl });
-    running.bridge = await startTestBridge(storeEnv(configured), undefined, { platformOverrides: routeTo(running.fake) });
+    running.bridge = await startTestBridge(storeEnv(configured), undefined, {
+      platformOverrides: routeTo(running.fake),
+    });
     pointAt(running.fake, running.bridge);
   });
   afterAll(async () => {
@@ -79,7 +105,12 @@ describe('one name for a store in a subdirectory', () => {
 
 /** What an earlier version made of one order: by webhook under the source's host, by reconciliation under the configured host. */
 const oldEvent = (shop: string, via: string, options: WooOrderOptions): OrderEvent => {
-  const result = wooOrderToEvent(JSON.parse(wooOrderJson(options)), shop, `${via}:${options.id}:${options.status}`, new Date());
+  const result = wooOrderToEvent(
+    JSON.parse(wooOrderJson(options)),
+    shop,
+    `${via}:${options.id}:${options.status}`,
+    new Date(),
+  );
   if (!result.ok) throw new Error(result.reason);
   return result.event;
 };
@@ -100,51 +131,109 @@ describe.each([
     await service.close();
   });
 
-  it.skipIf(onPostgres && !postgresAvailable())('moves every order to the one name at start-up: duplicates merged, the collision gone, points untouched, and the next delivery lands on it', async () => {
-    const dataDir = tempDataDir();
-    const where = { DATA_DIR: dataDir, WORKER_LEASE_SECONDS: '5', LOYALTY_BASE_URL: service.url, LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey, LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId, ...(database ? { DATABASE_URL: database.url } : {}) };
-    // The earlier ledger: order 500 twice (the second earn refused by the lp_orderid guard), 501 only by webhook, 502 only by reconciliation.
-    const old = await startTestBridge({ ...where, WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET, RECONCILE_INTERVAL_MINUTES: '0', ADMIN_TOKEN });
-    try {
-      await old.engine.accept('old-webhook-500', [oldEvent('www.store.example', 'woocommerce:7', { id: 500, status: 'processing', email: 'twice@example.com' })]);
-      await old.engine.drain();
-      await old.engine.accept('old-resync-500', [oldEvent('store.example', 'woocommerce-resync', { id: 500, status: 'processing', email: 'twice@example.com' })]);
-      await old.engine.accept('old-webhook-501', [oldEvent('www.store.example', 'woocommerce:7', { id: 501, status: 'processing', email: 'hook@example.com' })]);
-      await old.engine.accept('old-resync-502', [oldEvent('store.example', 'woocommerce-resync', { id: 502, status: 'processing', email: 'rest@example.com' })]);
-      await old.engine.drain();
-      expect((await ordersOf(old)).map((order) => order.key).sort()).toEqual(['woocommerce:store.example:500', 'woocommerce:store.example:502', 'woocommerce:www.store.example:500', 'woocommerce:www.store.example:501']);
-      expect((await old.engine.store.listDeadLetters()).map((letter) => letter.reason)).toEqual([expect.stringContaining('already used by order woocommerce:www.store.example:500')]);
-    } finally {
-      await old.stop();
-    }
-    const earnedFor = (orderId: string) => service.store.snapshot().earnings.filter((each) => each.orderId === orderId);
-    expect(earnedFor('500')).toHaveLength(1);
+  it.skipIf(onPostgres && !postgresAvailable())(
+    'moves every order to the one name at start-up: duplicates merged, the collision gone, points untouched, and the next delivery lands on it',
+    async () => {
+      const dataDir = tempDataDir();
+      const where = {
+        DATA_DIR: dataDir,
+        WORKER_LEASE_SECONDS: '5',
+        LOYALTY_BASE_URL: service.url,
+        LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+        LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      };
+      // The earlier ledger: order 500 twice (the second earn refused by the lp_orderid guard), 501 only by webhook, 502 only by reconciliation.
+      const old = await startTestBridge({
+        ...where,
+        WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+        RECONCILE_INTERVAL_MINUTES: '0',
+        ADMIN_TOKEN,
+      });
+      try {
+        await old.engine.accept('old-webhook-500', [
+          oldEvent('www.store.example', 'woocommerce:7', { id: 500, status: 'processing', email: 'twice@example.com' }),
+        ]);
+        await old.engine.drain();
+        await old.engine.accept('old-resync-500', [
+          oldEvent('store.example', 'woocommerce-resync', {
+            id: 500,
+            status: 'processing',
+            email: 'twice@example.com',
+          }),
+        ]);
+        await old.engine.accept('old-webhook-501', [
+          oldEvent('www.store.example', 'woocommerce:7', { id: 501, status: 'processing', email: 'hook@example.com' }),
+        ]);
+        await old.engine.accept('old-resync-502', [
+          oldEvent('store.example', 'woocommerce-resync', { id: 502, status: 'processing', email: 'rest@example.com' }),
+        ]);
+        await old.engine.drain();
+        expect((await ordersOf(old)).map((order) => order.key).sort()).toEqual([
+          'woocommerce:store.example:500',
+          'woocommerce:store.example:502',
+          'woocommerce:www.store.example:500',
+          'woocommerce:www.store.example:501',
+        ]);
+        expect((await old.engine.store.listDeadLetters()).map((letter) => letter.reason)).toEqual([
+          expect.stringContaining('already used by order woocommerce:www.store.example:500'),
+        ]);
+      } finally {
+        await old.stop();
+      }
+      const earnedFor = (orderId: string) =>
+        service.store.snapshot().earnings.filter((each) => each.orderId === orderId);
+      expect(earnedFor('500')).toHaveLength(1);
 
-    const fake = await startFakeWooCommerce({ consumerKey: 'ck_test', consumerSecret: 'cs_test', homeUrl: 'https://www.store.example/' });
-    const bridge = await startTestBridge({ ...where, ...storeEnv('https://store.example') }, undefined, { platformOverrides: routeTo(fake) });
-    try {
-      pointAt(fake, bridge);
-      const orders = await ordersOf(bridge);
-      expect(orders.map((order) => order.key).sort()).toEqual(['woocommerce:store.example:500', 'woocommerce:store.example:501', 'woocommerce:store.example:502']);
-      expect(await bridge.engine.store.listDeadLetters()).toEqual([]);
-      const merged = await bridge.engine.store.getOrder('woocommerce:store.example:500');
-      expect(merged).toMatchObject({ upstream: { points: 'earned', lpOrderId: '500' }, facts: ['placed', 'paid'], snapshot: { customer: { email: 'twice@example.com' } } });
-      expect(await bridge.engine.store.claimLpOrderId('500', 'woocommerce:other:500')).toBe('woocommerce:store.example:500');
-      expect(await bridge.engine.store.getRecord('migration', 'woocommerce-shop:www.store.example')).toBeUndefined();
+      const fake = await startFakeWooCommerce({
+        consumerKey: 'ck_test',
+        consumerSecret: 'cs_test',
+        homeUrl: 'https://www.store.example/',
+      });
+      const bridge = await startTestBridge({ ...where, ...storeEnv('https://store.example') }, undefined, {
+        platformOverrides: routeTo(fake),
+      });
+      try {
+        pointAt(fake, bridge);
+        const orders = await ordersOf(bridge);
+        expect(orders.map((order) => order.key).sort()).toEqual([
+          'woocommerce:store.example:500',
+          'woocommerce:store.example:501',
+          'woocommerce:store.example:502',
+        ]);
+        expect(await bridge.engine.store.listDeadLetters()).toEqual([]);
+        const merged = await bridge.engine.store.getOrder('woocommerce:store.example:500');
+        expect(merged).toMatchObject({
+          upstream: { points: 'earned', lpOrderId: '500' },
+          facts: ['placed', 'paid'],
+          snapshot: { customer: { email: 'twice@example.com' } },
+        });
+        expect(await bridge.engine.store.claimLpOrderId('500', 'woocommerce:other:500')).toBe(
+          'woocommerce:store.example:500',
+        );
+        expect(await bridge.engine.store.getRecord('migration', 'woocommerce-shop:www.store.example')).toBeUndefined();
 
-      // The earlier points are the same ones: nothing more was sent for 500.
-      await bridge.engine.drain();
-      expect(earnedFor('500')).toEqual([expect.objectContaining({ status: 'pending', email: 'twice@example.com' })]);
-      // The next delivery, from the www. source, folds into the one order and approves the points it earned then.
-      setOrder(fake, { id: 500, status: 'completed', email: 'twice@example.com', modified: '2026-11-19T12:00:00' });
-      expect(await fake.deliver('order.updated', 500)).toEqual([200]);
-      // On PostgreSQL the order may still be leased by the earlier bridge (the lp_orderid guard leaves its order leased): it waits for the lease to end.
-      await eventually(async () => expect((await bridge.engine.store.getOrder('woocommerce:store.example:500'))?.upstream.points).toBe('approved'), 15_000);
-      expect(earnedFor('500')).toEqual([expect.objectContaining({ status: 'approved' })]);
-      expect((await ordersOf(bridge)).length).toBe(3);
-    } finally {
-      await bridge.stop();
-      await fake.close();
-    }
-  }, 60_000);
+        // The earlier points are the same ones: nothing more was sent for 500.
+        await bridge.engine.drain();
+        expect(earnedFor('500')).toEqual([expect.objectContaining({ status: 'pending', email: 'twice@example.com' })]);
+        // The next delivery, from the www. source, folds into the one order and approves the points it earned then.
+        setOrder(fake, { id: 500, status: 'completed', email: 'twice@example.com', modified: '2026-11-19T12:00:00' });
+        expect(await fake.deliver('order.updated', 500)).toEqual([200]);
+        // On PostgreSQL the order may still be leased by the earlier bridge (the lp_orderid guard leaves its order leased): it waits for the lease to end.
+        await eventually(
+          async () =>
+            expect((await bridge.engine.store.getOrder('woocommerce:store.example:500'))?.upstream.points).toBe(
+              'approved',
+            ),
+          15_000,
+        );
+        expect(earnedFor('500')).toEqual([expect.objectContaining({ status: 'approved' })]);
+        expect((await ordersOf(bridge)).length).toBe(3);
+      } finally {
+        await bridge.stop();
+        await fake.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -1,7 +1,12 @@
 // An adapter driven as the bridge drives it: verify and describe the raw
 // delivery (before the answer), keep it as the ledger would, translate it
 // (after the answer).
-import { storedDelivery, type DeliveryInfo, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
+import {
+  storedDelivery,
+  type DeliveryInfo,
+  type PlatformAdapter,
+  type Translation,
+} from '../../src/core/platform-adapter.ts';
 import type { StoredDelivery } from '../../src/core/delivery.ts';
 
 export interface Received {
@@ -9,7 +14,12 @@ export interface Received {
   stored: StoredDelivery;
 }
 
-export async function receive<Delivery>(adapter: PlatformAdapter<Delivery>, body: string | Buffer, headers: Record<string, string>, receivedAt = new Date()): Promise<Received> {
+export async function receive<Delivery>(
+  adapter: PlatformAdapter<Delivery>,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  receivedAt = new Date(),
+): Promise<Received> {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const verified = await adapter.verify({ body: bytes, headers, receivedAt });
   if (!verified.ok) throw new Error(`refused (${verified.status}): ${verified.reason}`);

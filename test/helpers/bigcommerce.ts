@@ -11,7 +11,10 @@ export function signBigCommerce(id: string, timestamp: number, body: string, sec
   return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-export function bcHeaders(body: string, options: { id?: string; timestamp?: number; secret?: string; signature?: string } = {}): Record<string, string> {
+export function bcHeaders(
+  body: string,
+  options: { id?: string; timestamp?: number; secret?: string; signature?: string } = {},
+): Record<string, string> {
   const id = options.id ?? `msg_${++sequence}_${Date.now()}`;
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   return {
@@ -22,7 +25,13 @@ export function bcHeaders(body: string, options: { id?: string; timestamp?: numb
   };
 }
 
-export function bcPayload(scope: string, orderId: number, extra: Record<string, unknown> = {}, hash?: string, createdAt = Math.floor(Date.now() / 1000)): string {
+export function bcPayload(
+  scope: string,
+  orderId: number,
+  extra: Record<string, unknown> = {},
+  hash?: string,
+  createdAt = Math.floor(Date.now() / 1000),
+): string {
   return JSON.stringify({
     scope,
     store_id: '1001234567',
@@ -36,7 +45,14 @@ export function bcPayload(scope: string, orderId: number, extra: Record<string, 
 export function bcOrder(
   id: number,
   statusId: number,
-  options: { refunded?: string; total?: string; subtotal?: string; couponDiscount?: string; email?: string; coupons?: Array<{ code: string; discount: number }> } = {},
+  options: {
+    refunded?: string;
+    total?: string;
+    subtotal?: string;
+    couponDiscount?: string;
+    email?: string;
+    coupons?: Array<{ code: string; discount: number }>;
+  } = {},
 ) {
   return {
     id,
@@ -52,7 +68,24 @@ export function bcOrder(
     coupon_discount: options.couponDiscount ?? '0.0000',
     order_source: 'www',
     // Served by the fake at /v2/orders/<id>/coupons.
-    ...(options.coupons ? { coupons: options.coupons.map((coupon, i) => ({ id: i + 1, coupon_id: 100 + i, order_id: id, type: 0, amount: coupon.discount, ...coupon })) } : {}),
-    billing_address: { first_name: 'Dorothy', last_name: 'Vaughan', email: options.email ?? 'dorothy@example.com', phone: '+1 757 555 0199', country_iso2: 'US' },
+    ...(options.coupons
+      ? {
+          coupons: options.coupons.map((coupon, i) => ({
+            id: i + 1,
+            coupon_id: 100 + i,
+            order_id: id,
+            type: 0,
+            amount: coupon.discount,
+            ...coupon,
+          })),
+        }
+      : {}),
+    billing_address: {
+      first_name: 'Dorothy',
+      last_name: 'Vaughan',
+      email: options.email ?? 'dorothy@example.com',
+      phone: '+1 757 555 0199',
+      country_iso2: 'US',
+    },
   };
 }

@@ -9,9 +9,24 @@ import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/m
 import { tempDataDir } from './engine.ts';
 import { SHOP } from './shopify.ts';
 
-export async function startTestBridge(env: Record<string, string> = {}, logger: Logger = createLogger({ level: 'silent' }), options: BridgeOptions = {}): Promise<RunningBridge> {
+export async function startTestBridge(
+  env: Record<string, string> = {},
+  logger: Logger = createLogger({ level: 'silent' }),
+  options: BridgeOptions = {},
+): Promise<RunningBridge> {
   const loaded = loadConfig({
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', SHOPIFY_SHOPS: SHOP, SANDBOX_RATE_LIMIT_PER_MINUTE: '100000', LOYALTY_RATE_LIMIT_PER_MINUTE: '100000', ALLOW_PRIVATE_STORE_ADDRESSES: 'true', ...env },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDataDir(),
+      LOG_LEVEL: 'silent',
+      DEMO_STORE: 'off',
+      SHOPIFY_SHOPS: SHOP,
+      SANDBOX_RATE_LIMIT_PER_MINUTE: '100000',
+      LOYALTY_RATE_LIMIT_PER_MINUTE: '100000',
+      ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+      ...env,
+    },
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger, options);

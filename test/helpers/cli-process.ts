@@ -64,7 +64,10 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
 }
 
 /** Runs the CLI to completion and returns its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +89,10 @@ export interface InteractiveCli {
 
 /** Runs the CLI and lets a test answer what it prints while it runs (a link to follow, say). */
 export function spawnCli(args: string[], env: Record<string, string>): InteractiveCli {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...baseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -95,7 +101,9 @@ export function spawnCli(args: string[], env: Record<string, string>): Interacti
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once('exit', (code) => resolve({ code, output })));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, output })),
+  );
   return {
     waitFor: (pattern, timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {

@@ -12,8 +12,18 @@ import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from './sandb
 
 export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'lb-data-'));
 
-export function clientFor(sandbox: TestSandbox, overrides: Partial<ConstructorParameters<typeof LoyaltyClient>[0]> = {}) {
-  return new LoyaltyClient({ baseUrl: sandbox.url, ...SANDBOX_CREDENTIALS, rateLimitPerMinute: 100_000, maxRetries: 0, timeoutMs: 2_000, ...overrides });
+export function clientFor(
+  sandbox: TestSandbox,
+  overrides: Partial<ConstructorParameters<typeof LoyaltyClient>[0]> = {},
+) {
+  return new LoyaltyClient({
+    baseUrl: sandbox.url,
+    ...SANDBOX_CREDENTIALS,
+    rateLimitPerMinute: 100_000,
+    maxRetries: 0,
+    timeoutMs: 2_000,
+    ...overrides,
+  });
 }
 
 export interface TestEngineOptions extends Partial<Omit<EngineOptions, 'policy'>> {

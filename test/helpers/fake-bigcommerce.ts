@@ -102,17 +102,36 @@ export interface FakeBigCommerce {
    * BigCommerce does (signWith: sign with this secret instead of the creator's;
    * null: no signature). Returns the status of each.
    */
-  deliver(scope: string, orderId: number, options?: { signWith?: string | null; hash?: string; createdAt?: number; store?: string }): Promise<number[]>;
+  deliver(
+    scope: string,
+    orderId: number,
+    options?: { signWith?: string | null; hash?: string; createdAt?: number; store?: string },
+  ): Promise<number[]>;
   close(): Promise<void>;
 }
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
-export async function startFakeBigCommerce({ storeHash, accessToken, accountClientSecret }: { storeHash: string; accessToken: string; accountClientSecret?: string }): Promise<FakeBigCommerce> {
+export async function startFakeBigCommerce({
+  storeHash,
+  accessToken,
+  accountClientSecret,
+}: {
+  storeHash: string;
+  accessToken: string;
+  accountClientSecret?: string;
+}): Promise<FakeBigCommerce> {
   const stores = new Map<string, FakeStore>();
   const requests: FakeBigCommerce['requests'] = [];
   const codes = new Map<string, { hash: string; scope: string }>();
-  const state = { hangMs: 0, quota: { requests: 150, windowMs: 30_000 }, held: undefined as Promise<void> | undefined, waiting: 0, orderFor: undefined as FakeBigCommerce['orderFor'], app: undefined as FakeApp | undefined };
+  const state = {
+    hangMs: 0,
+    quota: { requests: 150, windowMs: 30_000 },
+    held: undefined as Promise<void> | undefined,
+    waiting: 0,
+    orderFor: undefined as FakeBigCommerce['orderFor'],
+    app: undefined as FakeApp | undefined,
+  };
   let windowStart = Date.now();
   let used = 0;
   let nextHook = 1;
@@ -174,14 +193,18 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
     const limit = Number(query.limit ?? 50);
     const page = Number(query.page ?? 1);
     const modified = (order: Record<string, unknown>) => Date.parse(String(order.date_modified));
-    const matching = [...storeOf(res).orders.values()].filter((order) => modified(order) >= after && modified(order) <= before).sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
+    const matching = [...storeOf(res).orders.values()]
+      .filter((order) => modified(order) >= after && modified(order) <= before)
+      .sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
     const slice = matching.slice((page - 1) * limit, page * limit);
     if (slice.length === 0) return void res.status(204).end();
     res.json(slice);
   });
   router.get('/v2/orders/:id', (req, res) => {
     const store = storeOf(res);
-    const order = store.orders.get(Number(req.params.id)) ?? (store === primary ? state.orderFor?.(Number(req.params.id)) : undefined);
+    const order =
+      store.orders.get(Number(req.params.id)) ??
+      (store === primary ? state.orderFor?.(Number(req.params.id)) : undefined);
     if (!order) return void res.status(404).json([{ status: 404, message: 'The requested resource was not found.' }]);
     res.json(order);
   });
@@ -194,20 +217,39 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
   const hookView = ({ signingSecret: _secret, ...hook }: FakeHook) => hook;
   router.get('/v3/hooks', (_req, res) => {
     const hooks = storeOf(res).hooks;
-    res.json({ data: hooks.map(hookView), meta: { pagination: { total: hooks.length, count: hooks.length, per_page: 250, current_page: 1, total_pages: 1 } } });
+    res.json({
+      data: hooks.map(hookView),
+      meta: {
+        pagination: { total: hooks.length, count: hooks.length, per_page: 250, current_page: 1, total_pages: 1 },
+      },
+    });
   });
   router.post('/v3/hooks', (req, res) => {
     const body = req.body as Partial<FakeHook>;
-    if (!body.scope || !body.destination) return void res.status(422).json({ status: 422, title: 'scope and destination are required' });
+    if (!body.scope || !body.destination)
+      return void res.status(422).json({ status: 422, title: 'scope and destination are required' });
     const now = Math.floor(Date.now() / 1000);
-    const hook: FakeHook = { id: nextHook++, scope: body.scope, destination: body.destination, is_active: body.is_active ?? true, headers: body.headers ?? null, created_at: now, updated_at: now, signingSecret: res.locals.secret as string };
+    const hook: FakeHook = {
+      id: nextHook++,
+      scope: body.scope,
+      destination: body.destination,
+      is_active: body.is_active ?? true,
+      headers: body.headers ?? null,
+      created_at: now,
+      updated_at: now,
+      signingSecret: res.locals.secret as string,
+    };
     storeOf(res).hooks.push(hook);
     res.json({ data: hookView(hook), meta: {} });
   });
   router.put('/v3/hooks/:id', (req, res) => {
     const hook = storeOf(res).hooks.find((candidate) => candidate.id === Number(req.params.id));
     if (!hook) return void res.status(404).json({ status: 404, title: 'Hook not found' });
-    const change = Object.fromEntries(Object.entries(req.body as Record<string, unknown>).filter(([field]) => ['scope', 'destination', 'is_active', 'headers'].includes(field)));
+    const change = Object.fromEntries(
+      Object.entries(req.body as Record<string, unknown>).filter(([field]) =>
+        ['scope', 'destination', 'is_active', 'headers'].includes(field),
+      ),
+    );
     Object.assign(hook, change, { updated_at: Math.floor(Date.now() / 1000) });
     res.json({ data: hookView(hook), meta: {} });
   });
@@ -216,9 +258,16 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
   app.post('/oauth2/token', (req, res) => {
     const body = req.body as Record<string, string>;
     const registered = state.app;
-    if (!registered || body.client_id !== registered.clientId || body.client_secret !== registered.clientSecret) return void res.status(401).json({ error: 'Invalid client id or secret' });
+    if (!registered || body.client_id !== registered.clientId || body.client_secret !== registered.clientSecret)
+      return void res.status(401).json({ error: 'Invalid client id or secret' });
     const issued = codes.get(body.code ?? '');
-    if (body.grant_type !== 'authorization_code' || !issued || body.redirect_uri !== registered.authCallback || body.context !== `stores/${issued.hash}`) return void res.status(400).json({ error: 'Invalid code' });
+    if (
+      body.grant_type !== 'authorization_code' ||
+      !issued ||
+      body.redirect_uri !== registered.authCallback ||
+      body.context !== `stores/${issued.hash}`
+    )
+      return void res.status(400).json({ error: 'Invalid code' });
     codes.delete(body.code!);
     const token = randomBytes(16).toString('hex');
     addStore(issued.hash, token, registered.clientSecret);
@@ -236,8 +285,25 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
     const registered = state.app!;
     const now = Math.floor(Date.now() / 1000);
     const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256' }));
-    const payload = b64url(JSON.stringify({ aud: registered.clientId, iss: 'bc', iat: now, nbf: now, exp: now + 86_400, jti: randomUUID(), sub: `stores/${hash}`, user: { id: 12345, email: 'owner@example.com', locale: 'en-US' }, owner: { id: 12345, email: 'owner@example.com' }, url: '/', channel_id: null, ...claims }));
-    return `${header}.${payload}.${createHmac('sha256', secret ?? registered.clientSecret).update(`${header}.${payload}`).digest('base64url')}`;
+    const payload = b64url(
+      JSON.stringify({
+        aud: registered.clientId,
+        iss: 'bc',
+        iat: now,
+        nbf: now,
+        exp: now + 86_400,
+        jti: randomUUID(),
+        sub: `stores/${hash}`,
+        user: { id: 12345, email: 'owner@example.com', locale: 'en-US' },
+        owner: { id: 12345, email: 'owner@example.com' },
+        url: '/',
+        channel_id: null,
+        ...claims,
+      }),
+    );
+    return `${header}.${payload}.${createHmac('sha256', secret ?? registered.clientSecret)
+      .update(`${header}.${payload}`)
+      .digest('base64url')}`;
   };
 
   const revokeApp = (hash: string) => {
@@ -298,8 +364,19 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
       const code = randomBytes(8).toString('hex');
       codes.set(code, { hash, scope: registered.scope });
       const url = new URL(registered.authCallback);
-      url.search = new URLSearchParams({ account_uuid: '12345678-90ab-cdef-1234-567890abcdef', code, context: `stores/${hash}`, scope: registered.scope }).toString();
-      return outbound('GET', url.toString(), { accept: 'text/html', referer: 'https://login.bigcommerce.com/' }, '', 15_000);
+      url.search = new URLSearchParams({
+        account_uuid: '12345678-90ab-cdef-1234-567890abcdef',
+        code,
+        context: `stores/${hash}`,
+        scope: registered.scope,
+      }).toString();
+      return outbound(
+        'GET',
+        url.toString(),
+        { accept: 'text/html', referer: 'https://login.bigcommerce.com/' },
+        '',
+        15_000,
+      );
     },
     load(hash, jwt) {
       const url = new URL(state.app!.loadCallback);
@@ -315,7 +392,10 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
     revokeApp,
     removeUser(hash, jwt) {
       const callback = state.app!.removeUserCallback;
-      if (!callback) throw new Error('BigCommerce calls remove_user only for an app with Multiple Users: register a removeUserCallback');
+      if (!callback)
+        throw new Error(
+          'BigCommerce calls remove_user only for an app with Multiple Users: register a removeUserCallback',
+        );
       const url = new URL(callback);
       url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
       return outbound('GET', url.toString(), { accept: 'application/json' }, '', 15_000);
@@ -329,7 +409,11 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
           scope,
           store_id: '1001234567',
           data: { type: 'order', id: orderId },
-          hash: options.hash ?? createHmac('sha1', 'bc').update(JSON.stringify({ type: 'order', id: orderId })).digest('hex'),
+          hash:
+            options.hash ??
+            createHmac('sha1', 'bc')
+              .update(JSON.stringify({ type: 'order', id: orderId }))
+              .digest('hex'),
           created_at: options.createdAt ?? Math.floor(Date.now() / 1000),
           producer: `stores/${store.hash}`,
         });
@@ -338,7 +422,11 @@ export async function startFakeBigCommerce({ storeHash, accessToken, accountClie
         if (signWith) {
           const id = `msg_${randomUUID()}`;
           const timestamp = Math.floor(Date.now() / 1000);
-          Object.assign(headers, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${createHmac('sha256', signWith).update(`${id}.${timestamp}.${body}`).digest('base64')}` });
+          Object.assign(headers, {
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': `v1,${createHmac('sha256', signWith).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+          });
         }
         statuses.push((await outbound('POST', hook.destination, headers, body, 5_000)).status);
       }

@@ -84,7 +84,8 @@ const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
 
 const accessDenied = (message: string) => new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED' } });
 
-const implied = (scopes: ReadonlySet<string>, scope: string) => scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
+const implied = (scopes: ReadonlySet<string>, scope: string) =>
+  scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
 
 /** Scope and protected-data checks on every field, then the plain property read. */
 const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args, context, info) => {
@@ -93,7 +94,9 @@ const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args
     throw accessDenied('Access denied for customer field. Required access: `read_customers` access scope.');
   }
   if (!context.protectedDataGranted && PROTECTED_FIELDS[parent]?.has(info.fieldName)) {
-    throw accessDenied(`This app is not approved to use the ${info.fieldName} field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`);
+    throw accessDenied(
+      `This app is not approved to use the ${info.fieldName} field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`,
+    );
   }
   return defaultFieldResolver(source, args, context, info);
 };
@@ -107,7 +110,12 @@ function connection<T>(all: T[], args: { first?: number | null; after?: string |
   return {
     nodes,
     edges: nodes.map((node, i) => ({ node, cursor: cursor(i) })),
-    pageInfo: { hasNextPage: next, hasPreviousPage: start > 0, startCursor: nodes.length ? `cursor-${start}` : null, endCursor: next || nodes.length ? `cursor-${start + nodes.length}` : null },
+    pageInfo: {
+      hasNextPage: next,
+      hasPreviousPage: start > 0,
+      startCursor: nodes.length ? `cursor-${start}` : null,
+      endCursor: next || nodes.length ? `cursor-${start + nodes.length}` : null,
+    },
   };
 }
 
@@ -117,7 +125,9 @@ function matchingOrders(context: AdminContext, query: string | null | undefined)
   const since = /updated_at:>='([^']+)'/.exec(filter)?.[1];
   const until = /updated_at:<='([^']+)'/.exec(filter)?.[1];
   if (!context.readAllOrders && since && Date.parse(since) < context.nowMs - 60 * 86_400_000) {
-    throw accessDenied('Access denied for orders field. Required access: `read_all_orders` for orders older than 60 days.');
+    throw accessDenied(
+      'Access denied for orders field. Required access: `read_all_orders` for orders older than 60 days.',
+    );
   }
   return [...context.shop.orders.values()]
     .filter((order) => (!since || String(order.updatedAt) >= since) && (!until || String(order.updatedAt) <= until))
@@ -126,19 +136,29 @@ function matchingOrders(context: AdminContext, query: string | null | undefined)
 
 function rootValue(context: AdminContext, version: string) {
   const { shop } = context;
-  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({ ...rest, apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true } });
+  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
+    ...rest,
+    apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true },
+  });
   const userError = (message: string, field: string[] | null = null) => ({ field, message });
   return {
     // --- queries
-    orders: (args: { first?: number; after?: string; query?: string }) => connection(matchingOrders(context, args.query), args),
+    orders: (args: { first?: number; after?: string; query?: string }) =>
+      connection(matchingOrders(context, args.query), args),
     ordersCount: (args: { query?: string; limit?: number | null }) => {
       const count = matchingOrders(context, args.query).length;
-      return { count: args.limit == null ? count : Math.min(count, args.limit), precision: args.limit != null && count > args.limit ? 'AT_LEAST' : 'EXACT' };
+      return {
+        count: args.limit == null ? count : Math.min(count, args.limit),
+        precision: args.limit != null && count > args.limit ? 'AT_LEAST' : 'EXACT',
+      };
     },
     order: ({ id }: { id: string }) => shop.orders.get(String(id).split('/').pop() ?? '') ?? null,
     shop: () => ({ id: 'gid://shopify/Shop/1', name: context.shopName, myshopifyDomain: context.shopName }),
-    currentAppInstallation: () => ({ accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })) }),
-    webhookSubscriptions: (args: { first?: number; after?: string }) => connection(shop.subscriptions.map(subscriptionView), args),
+    currentAppInstallation: () => ({
+      accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })),
+    }),
+    webhookSubscriptions: (args: { first?: number; after?: string }) =>
+      connection(shop.subscriptions.map(subscriptionView), args),
     bulkOperation: ({ id }: { id: string }) => {
       const operation = shop.bulkOperations.get(id);
       if (!operation) return null;
@@ -164,17 +184,37 @@ function rootValue(context: AdminContext, version: string) {
       };
     },
     // --- mutations
-    webhookSubscriptionCreate: ({ topic, webhookSubscription }: { topic: string; webhookSubscription: { uri?: string } }) => {
+    webhookSubscriptionCreate: ({
+      topic,
+      webhookSubscription,
+    }: {
+      topic: string;
+      webhookSubscription: { uri?: string };
+    }) => {
       if (!context.protectedDataGranted && PROTECTED_TOPIC.test(topic)) {
-        return { webhookSubscription: null, userErrors: [userError('This app is not approved to subscribe to webhook topics containing protected customer data. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.', ['webhookSubscription'])] };
+        return {
+          webhookSubscription: null,
+          userErrors: [
+            userError(
+              'This app is not approved to subscribe to webhook topics containing protected customer data. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.',
+              ['webhookSubscription'],
+            ),
+          ],
+        };
       }
-      const subscription: FakeSubscription = { id: `gid://shopify/WebhookSubscription/${context.newId()}`, topic, uri: String(webhookSubscription.uri ?? ''), apiVersion: context.webhookApiVersion };
+      const subscription: FakeSubscription = {
+        id: `gid://shopify/WebhookSubscription/${context.newId()}`,
+        topic,
+        uri: String(webhookSubscription.uri ?? ''),
+        apiVersion: context.webhookApiVersion,
+      };
       shop.subscriptions.push(subscription);
       return { webhookSubscription: subscriptionView(subscription), userErrors: [] };
     },
     webhookSubscriptionUpdate: ({ id, webhookSubscription }: { id: string; webhookSubscription: { uri?: string } }) => {
       const subscription = shop.subscriptions.find((candidate) => candidate.id === id);
-      if (!subscription) return { webhookSubscription: null, userErrors: [userError('Webhook subscription does not exist', ['id'])] };
+      if (!subscription)
+        return { webhookSubscription: null, userErrors: [userError('Webhook subscription does not exist', ['id'])] };
       subscription.uri = String(webhookSubscription.uri ?? subscription.uri);
       return { webhookSubscription: subscriptionView(subscription), userErrors: [] };
     },
@@ -182,24 +222,53 @@ function rootValue(context: AdminContext, version: string) {
       const before = shop.subscriptions.length;
       shop.subscriptions = shop.subscriptions.filter((candidate) => candidate.id !== id);
       const deleted = before !== shop.subscriptions.length;
-      return { deletedWebhookSubscriptionId: deleted ? id : null, userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])] };
+      return {
+        deletedWebhookSubscriptionId: deleted ? id : null,
+        userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])],
+      };
     },
     bulkOperationCancel: ({ id }: { id: string }) => {
       const operation = shop.bulkOperations.get(id);
       if (!operation) return { bulkOperation: null, userErrors: [userError('Bulk operation does not exist', ['id'])] };
-      if (operation.status !== 'CREATED' && operation.status !== 'RUNNING') return { bulkOperation: { id, status: operation.status }, userErrors: [userError(`A bulk operation cannot be canceled when it is ${operation.status.toLowerCase()}`, ['id'])] };
+      if (operation.status !== 'CREATED' && operation.status !== 'RUNNING')
+        return {
+          bulkOperation: { id, status: operation.status },
+          userErrors: [
+            userError(`A bulk operation cannot be canceled when it is ${operation.status.toLowerCase()}`, ['id']),
+          ],
+        };
       operation.status = 'CANCELED';
       return { bulkOperation: { id, status: operation.status }, userErrors: [] };
     },
     bulkOperationRunQuery: async ({ query }: { query: string }) => {
-      const running = [...shop.bulkOperations.values()].filter((operation) => operation.status === 'CREATED' || operation.status === 'RUNNING');
+      const running = [...shop.bulkOperations.values()].filter(
+        (operation) => operation.status === 'CREATED' || operation.status === 'RUNNING',
+      );
       if (running.length >= context.bulkLimit) {
-        return { bulkOperation: null, userErrors: [{ field: ['query'], message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`, code: 'OPERATION_IN_PROGRESS' }] };
+        return {
+          bulkOperation: null,
+          userErrors: [
+            {
+              field: ['query'],
+              message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`,
+              code: 'OPERATION_IN_PROGRESS',
+            },
+          ],
+        };
       }
       // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
-      const result = await executeShopifyAdmin({ ...context, readAllOrders: context.readAllOrders }, version, query, {}, { bulk: true });
+      const result = await executeShopifyAdmin(
+        { ...context, readAllOrders: context.readAllOrders },
+        version,
+        query,
+        {},
+        { bulk: true },
+      );
       if (result.errors?.length && !result.data) {
-        return { bulkOperation: null, userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })) };
+        return {
+          bulkOperation: null,
+          userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })),
+        };
       }
       const roots = jsonlRoots(result.data);
       const operation: FakeBulkOperation = {
@@ -216,27 +285,65 @@ function rootValue(context: AdminContext, version: string) {
       };
       shop.bulkOperations.set(operation.id, operation);
       shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
-      return { bulkOperation: { id: operation.id, status: operation.status, type: 'QUERY', query, createdAt: operation.createdAt, objectCount: '0', rootObjectCount: '0', url: null, partialDataUrl: null, errorCode: null, completedAt: null }, userErrors: [] };
+      return {
+        bulkOperation: {
+          id: operation.id,
+          status: operation.status,
+          type: 'QUERY',
+          query,
+          createdAt: operation.createdAt,
+          objectCount: '0',
+          rootObjectCount: '0',
+          url: null,
+          partialDataUrl: null,
+          errorCode: null,
+          completedAt: null,
+        },
+        userErrors: [],
+      };
     },
   };
 }
 
 /** A bulk result's lines: the nodes of the top connection, one object a line. */
 function jsonlRoots(data: unknown): unknown[] {
-  const top = Object.values((data ?? {}) as Record<string, unknown>)[0] as { edges?: Array<{ node: unknown }>; nodes?: unknown[] } | undefined;
+  const top = Object.values((data ?? {}) as Record<string, unknown>)[0] as
+    { edges?: Array<{ node: unknown }>; nodes?: unknown[] } | undefined;
   return top?.edges?.map((edge) => edge.node) ?? top?.nodes ?? [];
 }
 
 export interface ExecutionResultLike {
   data?: Record<string, unknown> | null;
-  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+  errors?: ReadonlyArray<{
+    message: string;
+    path?: ReadonlyArray<string | number>;
+    extensions?: Record<string, unknown>;
+  }>;
 }
 
 /** One Admin API request, executed on the schema of that version. */
-export async function executeShopifyAdmin(context: AdminContext, version: string, source: string, variables: Record<string, unknown>, options: { bulk?: boolean } = {}): Promise<ExecutionResultLike> {
+export async function executeShopifyAdmin(
+  context: AdminContext,
+  version: string,
+  source: string,
+  variables: Record<string, unknown>,
+  options: { bulk?: boolean } = {},
+): Promise<ExecutionResultLike> {
   const schema = shopifyAdminSchema(version);
   // Bulk queries name no page size: their connections return everything.
   const root = rootValue(context, version);
-  const result = await graphql({ schema, source, rootValue: options.bulk ? { ...root, orders: (args: { query?: string }) => connection(matchingOrders(context, args.query), {}) } : root, contextValue: context, variableValues: variables, fieldResolver });
-  return { ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}), ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}) };
+  const result = await graphql({
+    schema,
+    source,
+    rootValue: options.bulk
+      ? { ...root, orders: (args: { query?: string }) => connection(matchingOrders(context, args.query), {}) }
+      : root,
+    contextValue: context,
+    variableValues: variables,
+    fieldResolver,
+  });
+  return {
+    ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}),
+    ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
+  };
 }

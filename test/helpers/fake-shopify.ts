@@ -119,7 +119,12 @@ export interface FakeShopify {
   /** The storage answers a result's URL with a 302 to this origin, same path (a misbehaving storage or proxy). */
   bulkResultsRedirectTo: string | undefined;
   /** App-scoped subscriptions (declared in shopify.app.toml): they deliver, but the webhookSubscriptions query does not list them; a named one sends its name (X-Shopify-Name). */
-  appSubscriptions: Array<{ topic: string; uri: string; includeFields?: readonly string[] | undefined; name?: string | undefined }>;
+  appSubscriptions: Array<{
+    topic: string;
+    uri: string;
+    includeFields?: readonly string[] | undefined;
+    name?: string | undefined;
+  }>;
   /**
    * An event on a shop, as Shopify sends it: one delivery per subscription
    * to the topic (the shop's and the app's), each with its own webhook id,
@@ -141,14 +146,19 @@ const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
 const OFFLINE_TOKEN = 'urn:shopify:params:oauth:token-type:offline-access-token';
 
 /** Shopify's check of a session token given to token exchange: HS256 with the client secret, for this app and shop, within its lifetime. */
-function sessionTokenProblem(jwt: string, { apiKey, apiSecret, shop, nowS }: { apiKey: string; apiSecret: string; shop: string; nowS: number }): string | undefined {
+function sessionTokenProblem(
+  jwt: string,
+  { apiKey, apiSecret, shop, nowS }: { apiKey: string; apiSecret: string; shop: string; nowS: number },
+): string | undefined {
   const [header = '', payload = '', signature = ''] = jwt.split('.');
   const expected = createHmac('sha256', apiSecret).update(`${header}.${payload}`).digest('base64url');
-  if (expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) return 'signature';
+  if (expected.length !== signature.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(signature)))
+    return 'signature';
   let claims: Record<string, unknown>;
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if ((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: string }).alg !== 'HS256') return 'alg';
+    if ((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: string }).alg !== 'HS256')
+      return 'alg';
   } catch {
     return 'malformed';
   }
@@ -169,14 +179,32 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
-  const state = { protectedDataGranted: true, hangMs: 0, readAllOrders: false, scopes: options.scopes ?? 'read_orders', webhookApiVersion: options.webhookApiVersion ?? '2026-10', bulkPolls: 2, bulkFailNext: undefined as string | undefined, bulkChunkDelayMs: 0, bulkResultsRedirectTo: undefined as string | undefined };
+  const state = {
+    protectedDataGranted: true,
+    hangMs: 0,
+    readAllOrders: false,
+    scopes: options.scopes ?? 'read_orders',
+    webhookApiVersion: options.webhookApiVersion ?? '2026-10',
+    bulkPolls: 2,
+    bulkFailNext: undefined as string | undefined,
+    bulkChunkDelayMs: 0,
+    bulkResultsRedirectTo: undefined as string | undefined,
+  };
   let ids = 1000;
   const appSubscriptions: FakeShopify['appSubscriptions'] = [];
 
   const shop = (name: string): FakeShop => {
     let found = shops.get(name);
     if (!found) {
-      found = { orders: new Map(), subscriptions: [], bulkOperations: new Map(), mostBulkAtOnce: 0, codes: new Set(), refreshTokens: new Set(), installed: false };
+      found = {
+        orders: new Map(),
+        subscriptions: [],
+        bulkOperations: new Map(),
+        mostBulkAtOnce: 0,
+        codes: new Set(),
+        refreshTokens: new Set(),
+        installed: false,
+      };
       shops.set(name, found);
     }
     return found;
@@ -184,7 +212,11 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
 
   const issue = (shopName: string, expiresInS: number | null, replacedRefresh?: string) => {
     const accessToken = token('shpat');
-    tokens.set(accessToken, { shop: shopName, expiresAt: expiresInS === null ? null : now() + expiresInS * 1000, ...(replacedRefresh ? { replacedRefresh } : {}) });
+    tokens.set(accessToken, {
+      shop: shopName,
+      expiresAt: expiresInS === null ? null : now() + expiresInS * 1000,
+      ...(replacedRefresh ? { replacedRefresh } : {}),
+    });
     return accessToken;
   };
 
@@ -195,12 +227,14 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   router.get('/admin/oauth/authorize', (req, res) => {
     const query = new URLSearchParams(req.query as Record<string, string>);
     if (query.get('client_id') !== options.apiKey) return void res.status(400).send('unknown client_id');
-    res.type('html').send(
-      `<!doctype html><title>Install app</title><h1>Install loyalty-bridge on ${shopOf(req)}</h1>` +
-        `<p>It asks for: ${query.get('scope') ?? ''}</p>` +
-        `<form method="get" action="approve">${[...query].map(([name, value]) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`).join('')}` +
-        `<button id="install" type="submit">Install app</button></form>`,
-    );
+    res
+      .type('html')
+      .send(
+        `<!doctype html><title>Install app</title><h1>Install loyalty-bridge on ${shopOf(req)}</h1>` +
+          `<p>It asks for: ${query.get('scope') ?? ''}</p>` +
+          `<form method="get" action="approve">${[...query].map(([name, value]) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`).join('')}` +
+          `<button id="install" type="submit">Install app</button></form>`,
+      );
   });
   router.get('/admin/oauth/approve', (req, res) => {
     const query = req.query as Record<string, string>;
@@ -209,52 +243,89 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     shop(name).codes.add(code);
     shop(name).installed = true;
     shop(name).uninstalled = false;
-    const params: Record<string, string> = { code, host: Buffer.from(`admin.shopify.com/store/${name.split('.')[0]}`).toString('base64'), shop: name, state: query.state ?? '', timestamp: String(Math.floor(now() / 1000)) };
-    const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key] ?? ''])).toString();
+    const params: Record<string, string> = {
+      code,
+      host: Buffer.from(`admin.shopify.com/store/${name.split('.')[0]}`).toString('base64'),
+      shop: name,
+      state: query.state ?? '',
+      timestamp: String(Math.floor(now() / 1000)),
+    };
+    const message = new URLSearchParams(
+      Object.keys(params)
+        .sort()
+        .map((key): [string, string] => [key, params[key] ?? '']),
+    ).toString();
     const hmac = createHmac('sha256', options.apiSecret).update(message).digest('hex');
     res.redirect(302, `${query.redirect_uri}?${message}&hmac=${hmac}`);
   });
 
   // --- The token endpoint.
-  router.post('/admin/oauth/access_token', express.json(), express.urlencoded({ extended: false }), (req: Request, res: Response) => {
-    const name = shopOf(req);
-    const body = req.body as Record<string, string>;
-    const what = `token:${body.grant_type === TOKEN_EXCHANGE ? 'token_exchange' : (body.grant_type ?? 'code')}`;
-    tokenRequests.push({ shop: name, body: { ...body } });
-    const deny = (error: string, description: string) => {
-      requests.push({ shop: name, what, status: 400 });
-      res.status(400).json({ error, error_description: description });
-    };
-    if (body.client_id !== options.apiKey || body.client_secret !== options.apiSecret) return deny('invalid_client', 'Client authentication failed');
-    const theShop = shop(name);
-    let answer: Record<string, unknown>;
-    const expiringAnswer = () => {
-      const refreshToken = token('shprt');
-      theShop.refreshTokens.add(refreshToken);
-      return { access_token: issue(name, ttl), scope: state.scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
-    };
-    if (body.grant_type === TOKEN_EXCHANGE) {
-      if (body.subject_token_type !== ID_TOKEN) return deny('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
-      const problem = sessionTokenProblem(body.subject_token ?? '', { apiKey: options.apiKey, apiSecret: options.apiSecret, shop: name, nowS: Math.floor(now() / 1000) });
-      if (problem) return deny('invalid_subject_token', `The session token is not valid (${problem}).`);
-      if (!theShop.installed) return deny('invalid_subject_token', 'The app is not installed on this shop.');
-      if (body.requested_token_type !== OFFLINE_TOKEN) return deny('invalid_request', 'requested_token_type is not one this fake serves');
-      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
-    } else if (body.grant_type === 'client_credentials') {
-      if (theShop.uninstalled) return deny('app_not_installed', 'The application is not installed on this shop.');
-      answer = { access_token: issue(name, 86_399), scope: state.scopes, expires_in: 86_399 };
-    } else if (body.grant_type === 'refresh_token') {
-      if (!theShop.refreshTokens.has(body.refresh_token ?? '')) return deny('invalid_grant', 'Token has been expired or revoked.');
-      const refreshToken = token('shprt');
-      theShop.refreshTokens.add(refreshToken);
-      answer = { access_token: issue(name, ttl, body.refresh_token), scope: state.scopes, expires_in: ttl, refresh_token: refreshToken, refresh_token_expires_in: 90 * 86_400 };
-    } else {
-      if (!theShop.codes.delete(body.code ?? '')) return deny('invalid_grant', 'The authorization code is invalid or was used already.');
-      answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
-    }
-    requests.push({ shop: name, what, status: 200 });
-    res.json(answer);
-  });
+  router.post(
+    '/admin/oauth/access_token',
+    express.json(),
+    express.urlencoded({ extended: false }),
+    (req: Request, res: Response) => {
+      const name = shopOf(req);
+      const body = req.body as Record<string, string>;
+      const what = `token:${body.grant_type === TOKEN_EXCHANGE ? 'token_exchange' : (body.grant_type ?? 'code')}`;
+      tokenRequests.push({ shop: name, body: { ...body } });
+      const deny = (error: string, description: string) => {
+        requests.push({ shop: name, what, status: 400 });
+        res.status(400).json({ error, error_description: description });
+      };
+      if (body.client_id !== options.apiKey || body.client_secret !== options.apiSecret)
+        return deny('invalid_client', 'Client authentication failed');
+      const theShop = shop(name);
+      let answer: Record<string, unknown>;
+      const expiringAnswer = () => {
+        const refreshToken = token('shprt');
+        theShop.refreshTokens.add(refreshToken);
+        return {
+          access_token: issue(name, ttl),
+          scope: state.scopes,
+          expires_in: ttl,
+          refresh_token: refreshToken,
+          refresh_token_expires_in: 90 * 86_400,
+        };
+      };
+      if (body.grant_type === TOKEN_EXCHANGE) {
+        if (body.subject_token_type !== ID_TOKEN)
+          return deny('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:id_token');
+        const problem = sessionTokenProblem(body.subject_token ?? '', {
+          apiKey: options.apiKey,
+          apiSecret: options.apiSecret,
+          shop: name,
+          nowS: Math.floor(now() / 1000),
+        });
+        if (problem) return deny('invalid_subject_token', `The session token is not valid (${problem}).`);
+        if (!theShop.installed) return deny('invalid_subject_token', 'The app is not installed on this shop.');
+        if (body.requested_token_type !== OFFLINE_TOKEN)
+          return deny('invalid_request', 'requested_token_type is not one this fake serves');
+        answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
+      } else if (body.grant_type === 'client_credentials') {
+        if (theShop.uninstalled) return deny('app_not_installed', 'The application is not installed on this shop.');
+        answer = { access_token: issue(name, 86_399), scope: state.scopes, expires_in: 86_399 };
+      } else if (body.grant_type === 'refresh_token') {
+        if (!theShop.refreshTokens.has(body.refresh_token ?? ''))
+          return deny('invalid_grant', 'Token has been expired or revoked.');
+        const refreshToken = token('shprt');
+        theShop.refreshTokens.add(refreshToken);
+        answer = {
+          access_token: issue(name, ttl, body.refresh_token),
+          scope: state.scopes,
+          expires_in: ttl,
+          refresh_token: refreshToken,
+          refresh_token_expires_in: 90 * 86_400,
+        };
+      } else {
+        if (!theShop.codes.delete(body.code ?? ''))
+          return deny('invalid_grant', 'The authorization code is invalid or was used already.');
+        answer = body.expiring === '1' ? expiringAnswer() : { access_token: issue(name, null), scope: state.scopes };
+      }
+      requests.push({ shop: name, what, status: 200 });
+      res.json(answer);
+    },
+  );
 
   // --- The Admin GraphQL API.
   router.post('/admin/api/:version/graphql.json', express.json(), async (req: Request, res: Response) => {
@@ -272,18 +343,29 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const held = tokens.get(given);
     if (!held || held.shop !== name || (held.expiresAt !== null && held.expiresAt <= now())) {
       log(401);
-      return void res.status(401).json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+      return void res
+        .status(401)
+        .json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     }
     // The first use of a refreshed token ends the refresh token it replaced.
     if (held.replacedRefresh) {
       shop(name).refreshTokens.delete(held.replacedRefresh);
       delete held.replacedRefresh;
     }
-    const cost = (requested: number, available = 1900) => ({ cost: { requestedQueryCost: requested, actualQueryCost: requested, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: available, restoreRate: 100 } } });
+    const cost = (requested: number, available = 1900) => ({
+      cost: {
+        requestedQueryCost: requested,
+        actualQueryCost: requested,
+        throttleStatus: { maximumAvailable: 2000, currentlyAvailable: available, restoreRate: 100 },
+      },
+    });
     if (throttled > 0) {
       throttled--;
       log(200);
-      return void res.json({ errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], extensions: cost(202, 10) });
+      return void res.json({
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+        extensions: cost(202, 10),
+      });
     }
     log(200);
     const version = String(req.params.version);
@@ -293,7 +375,12 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
         {
           shopName: name,
           shop: shop(name),
-          scopes: new Set(state.scopes.split(',').map((scope) => scope.trim()).filter(Boolean)),
+          scopes: new Set(
+            state.scopes
+              .split(',')
+              .map((scope) => scope.trim())
+              .filter(Boolean),
+          ),
           protectedDataGranted: state.protectedDataGranted,
           readAllOrders: state.readAllOrders,
           webhookApiVersion: state.webhookApiVersion,
@@ -316,7 +403,12 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       // No schema for that version: Shopify answers 404 for a version it does not serve.
       return void res.status(404).json({ errors: `Not Found (${(error as Error).message})` });
     }
-    const requested = operation === 'LoyaltyBridgeOrders' ? 2 + Number((body.variables ?? {}).first ?? 50) * 2 : operation === 'LoyaltyBridgeOrder' ? 20 : 10;
+    const requested =
+      operation === 'LoyaltyBridgeOrders'
+        ? 2 + Number((body.variables ?? {}).first ?? 50) * 2
+        : operation === 'LoyaltyBridgeOrder'
+          ? 20
+          : 10;
     res.json({ ...result, extensions: cost(requested) });
   });
 
@@ -325,7 +417,8 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const operation = shop(String(req.params.shop)).bulkOperations.get(`gid://shopify/BulkOperation/${req.params.id}`);
     if (!operation || operation.status !== 'COMPLETED') return void res.status(404).send('NoSuchKey');
     if (state.bulkResultsRedirectTo) return void res.redirect(302, `${state.bulkResultsRedirectTo}${req.originalUrl}`);
-    if (state.bulkChunkDelayMs === 0) return void res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
+    if (state.bulkChunkDelayMs === 0)
+      return void res.type('application/jsonl').send(operation.lines.map((line) => `${line}\n`).join(''));
     // Line by line with a pause between: a download that takes longer than any fixed limit, never quiet for long.
     res.type('application/jsonl');
     for (const line of operation.lines) {
@@ -409,12 +502,18 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     appSubscriptions,
     async deliver(name, topic, body) {
       const enumTopic = topic.replace('/', '_').toUpperCase();
-      const targets = [...shop(name).subscriptions.filter((subscription) => subscription.topic === enumTopic), ...appSubscriptions.filter((subscription) => subscription.topic === topic)];
+      const targets = [
+        ...shop(name).subscriptions.filter((subscription) => subscription.topic === enumTopic),
+        ...appSubscriptions.filter((subscription) => subscription.topic === topic),
+      ];
       const eventId = randomUUID();
       const statuses: Array<{ status: number; result: string | undefined }> = [];
       for (const target of targets) {
         // An app subscription's include_fields: the payload holds only those fields (dotted paths reach into objects and arrays).
-        const sent = 'includeFields' in target && target.includeFields ? (stringify(onlyFields(parse(body), target.includeFields)) ?? '') : body;
+        const sent =
+          'includeFields' in target && target.includeFields
+            ? (stringify(onlyFields(parse(body), target.includeFields)) ?? '')
+            : body;
         const response = await fetch(target.uri, {
           method: 'POST',
           body: sent,
@@ -470,11 +569,19 @@ export function onlyFields(payload: unknown, paths: readonly string[]): unknown 
     for (const [key, item] of Object.entries(value)) {
       const here = wanted.filter((path) => path[0] === key);
       if (here.length === 0) continue;
-      out[key] = here.some((path) => path.length === 1) ? item : pick(item, here.map((path) => path.slice(1)));
+      out[key] = here.some((path) => path.length === 1)
+        ? item
+        : pick(
+            item,
+            here.map((path) => path.slice(1)),
+          );
     }
     return out;
   };
-  return pick(payload, paths.map((path) => path.split('.')));
+  return pick(
+    payload,
+    paths.map((path) => path.split('.')),
+  );
 }
 
 /** A GraphQL Order node, as the Admin API answers it. */
@@ -492,12 +599,21 @@ export function shopifyOrderNode(id: string, overrides: Record<string, unknown> 
     displayFinancialStatus: 'PAID',
     displayFulfillmentStatus: 'UNFULFILLED',
     sourceName: 'web',
-    totalPriceSet: { shopMoney: { amount: '42.00', currencyCode: 'EUR' }, presentmentMoney: { amount: '42.00', currencyCode: 'EUR' } },
+    totalPriceSet: {
+      shopMoney: { amount: '42.00', currencyCode: 'EUR' },
+      presentmentMoney: { amount: '42.00', currencyCode: 'EUR' },
+    },
     subtotalPriceSet: { shopMoney: { amount: '42.00' } },
     totalDiscountsSet: { shopMoney: { amount: '0.0' } },
     discountCodes: [],
     customAttributes: [{ key: 'loyalty_campaign', value: '8' }],
-    customer: { firstName: 'Ada', lastName: 'Lovelace', defaultEmailAddress: { emailAddress: 'ada@example.com' }, defaultPhoneNumber: { phoneNumber: '+44 7911 123456' }, defaultAddress: { countryCodeV2: 'GB' } },
+    customer: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      defaultEmailAddress: { emailAddress: 'ada@example.com' },
+      defaultPhoneNumber: { phoneNumber: '+44 7911 123456' },
+      defaultAddress: { countryCodeV2: 'GB' },
+    },
     billingAddress: { firstName: 'Ada', lastName: 'Lovelace', phone: null, countryCodeV2: 'GB' },
     shippingAddress: null,
     customerJourneySummary: { firstVisit: { landingPage: 'https://shop.example/?loyalty_campaign=8' } },
@@ -520,7 +636,11 @@ export async function routeTokenEndpointToFake(fake: FakeShopify): Promise<void>
     .post('/admin/oauth/access_token')
     .reply(async function (this: { req: { headers: Record<string, string> } }, uri: string, body: unknown) {
       const shopName = String(this.req.headers.host ?? '').split(':')[0] ?? '';
-      const response = await fetch(`${fake.adminUrl(shopName)}${uri}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const response = await fetch(`${fake.adminUrl(shopName)}${uri}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
       return [response.status, await response.text(), { 'content-type': 'application/json' }];
     });
 }

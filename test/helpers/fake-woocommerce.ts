@@ -78,7 +78,13 @@ export interface FakeWooCommerce {
   webhooks: FakeWooWebhook[];
   keys: Map<string, FakeWooKey>;
   beforePage: (page: number) => void;
-  requests: Array<{ method: string; path: string; query: Record<string, string>; auth: 'basic' | 'query' | 'none'; status: number }>;
+  requests: Array<{
+    method: string;
+    path: string;
+    query: Record<string, string>;
+    auth: 'basic' | 'query' | 'none';
+    status: number;
+  }>;
   failListingsWith: number | undefined;
   dropsAuthorization: boolean;
   /** What the last key callback was answered (status 0: no answer). */
@@ -89,7 +95,21 @@ export interface FakeWooCommerce {
 }
 
 const MAX_FAILURES = 5;
-const TOPICS = ['order.created', 'order.updated', 'order.deleted', 'order.restored', 'product.created', 'product.updated', 'product.deleted', 'customer.created', 'customer.updated', 'customer.deleted', 'coupon.created', 'coupon.updated', 'coupon.deleted'];
+const TOPICS = [
+  'order.created',
+  'order.updated',
+  'order.deleted',
+  'order.restored',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'coupon.created',
+  'coupon.updated',
+  'coupon.deleted',
+];
 const SCOPES: Record<string, string> = { read: 'Read', write: 'Write', read_write: 'Read/Write' };
 const hex40 = () => randomBytes(20).toString('hex');
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -117,7 +137,13 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     nextKeyId: 1,
     nextWebhookId: 1,
   };
-  if (options.consumerKey && options.consumerSecret) keys.set(options.consumerKey, { keyId: state.nextKeyId++, consumerSecret: options.consumerSecret, permissions: options.permissions ?? 'read_write', description: 'made by hand' });
+  if (options.consumerKey && options.consumerSecret)
+    keys.set(options.consumerKey, {
+      keyId: state.nextKeyId++,
+      consumerSecret: options.consumerSecret,
+      permissions: options.permissions ?? 'read_write',
+      description: 'made by hand',
+    });
 
   const app = express();
   app.set('query parser', 'simple');
@@ -143,7 +169,17 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     if (!key || !secret) return { who: undefined, auth };
     const found = keys.get(key);
     if (!found) return { who: undefined, auth };
-    if (found.consumerSecret !== secret) return { who: { error: { code: 'woocommerce_rest_authentication_error', message: 'Consumer secret is invalid.', data: { status: 401 } } }, auth };
+    if (found.consumerSecret !== secret)
+      return {
+        who: {
+          error: {
+            code: 'woocommerce_rest_authentication_error',
+            message: 'Consumer secret is invalid.',
+            data: { status: 401 },
+          },
+        },
+        auth,
+      };
     return { who: { key: found }, auth };
   };
   const anonymous: Record<string, [string, string]> = {
@@ -156,10 +192,17 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
   /** The route's permission check, after authentication; false when it answered. */
   const allowed = (req: Request, res: Response, action: keyof typeof anonymous): boolean => {
     const { who, auth } = caller(req);
-    const log = (status: number) => requests.push({ method: req.method, path: req.path, query: req.query as Record<string, string>, auth, status });
+    const log = (status: number) =>
+      requests.push({ method: req.method, path: req.path, query: req.query as Record<string, string>, auth, status });
     if (who && 'error' in who) {
       log(401);
-      res.set('www-authenticate', 'Basic realm="WooCommerce API. Use a consumer key in the username field and a consumer secret in the password field."').status(401).json(who.error);
+      res
+        .set(
+          'www-authenticate',
+          'Basic realm="WooCommerce API. Use a consumer key in the username field and a consumer secret in the password field."',
+        )
+        .status(401)
+        .json(who.error);
       return false;
     }
     if (who) {
@@ -167,7 +210,11 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       const permitted = writes ? who.key.permissions !== 'read' : who.key.permissions !== 'write';
       if (!permitted) {
         log(401);
-        res.status(401).json({ code: 'woocommerce_rest_authentication_error', message: `The API key provided does not have ${writes ? 'write' : 'read'} permissions.`, data: { status: 401 } });
+        res.status(401).json({
+          code: 'woocommerce_rest_authentication_error',
+          message: `The API key provided does not have ${writes ? 'write' : 'read'} permissions.`,
+          data: { status: 401 },
+        });
         return false;
       }
       res.on('finish', () => log(res.statusCode));
@@ -181,7 +228,12 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
 
   site.get('/wp-json/wc/v3/orders', (req, res) => {
     if (!allowed(req, res, 'list')) return;
-    if (state.failListingsWith) return void res.status(state.failListingsWith).json({ code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: state.failListingsWith } });
+    if (state.failListingsWith)
+      return void res.status(state.failListingsWith).json({
+        code: 'internal_server_error',
+        message: 'There has been a critical error on this website.',
+        data: { status: state.failListingsWith },
+      });
     const query = req.query as Record<string, string>;
     const after = query.modified_after ? Date.parse(`${query.modified_after}Z`) : -Infinity;
     const before = query.modified_before ? Date.parse(`${query.modified_before}Z`) : Infinity;
@@ -189,19 +241,32 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     const page = Number(query.page ?? 1);
     state.beforePage(page);
     const modified = (order: Record<string, unknown>) => Date.parse(`${String(order.date_modified_gmt)}Z`);
-    const matching = [...orders.values()].filter((order) => modified(order) > after && modified(order) < before).sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
-    res.set({ 'X-WP-Total': String(matching.length), 'X-WP-TotalPages': String(Math.max(1, Math.ceil(matching.length / perPage))) });
+    const matching = [...orders.values()]
+      .filter((order) => modified(order) > after && modified(order) < before)
+      .sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
+    res.set({
+      'X-WP-Total': String(matching.length),
+      'X-WP-TotalPages': String(Math.max(1, Math.ceil(matching.length / perPage))),
+    });
     res.json(matching.slice((page - 1) * perPage, page * perPage));
   });
 
   site.get('/wp-json/wc/v3/orders/:id', (req, res) => {
     if (!allowed(req, res, 'view')) return;
     const order = orders.get(Number(req.params.id));
-    if (!order) return void res.status(404).json({ code: 'woocommerce_rest_shop_order_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
+    if (!order)
+      return void res
+        .status(404)
+        .json({ code: 'woocommerce_rest_shop_order_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
     res.json(order);
   });
 
-  const webhookView = ({ secret: _secret, failures: _failures, ...webhook }: FakeWooWebhook) => ({ ...webhook, resource: webhook.topic.split('.')[0], event: webhook.topic.split('.')[1], hooks: [] });
+  const webhookView = ({ secret: _secret, failures: _failures, ...webhook }: FakeWooWebhook) => ({
+    ...webhook,
+    resource: webhook.topic.split('.')[0],
+    event: webhook.topic.split('.')[1],
+    hooks: [],
+  });
 
   site.get('/wp-json/wc/v3/webhooks', (req, res) => {
     if (!allowed(req, res, 'list')) return;
@@ -210,15 +275,28 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     const perPage = Number(query.per_page ?? 10);
     const page = Number(query.page ?? 1);
     const matching = webhooks.filter((webhook) => !status || webhook.status === status);
-    res.set({ 'X-WP-Total': String(matching.length), 'X-WP-TotalPages': String(Math.max(1, Math.ceil(matching.length / perPage))) });
+    res.set({
+      'X-WP-Total': String(matching.length),
+      'X-WP-TotalPages': String(Math.max(1, Math.ceil(matching.length / perPage))),
+    });
     res.json(matching.slice((page - 1) * perPage, page * perPage).map(webhookView));
   });
 
   site.post('/wp-json/wc/v3/webhooks', express.json(), async (req, res) => {
     if (!allowed(req, res, 'create')) return;
     const body = (req.body ?? {}) as Partial<FakeWooWebhook>;
-    if (!body.topic || !TOPICS.includes(body.topic.toLowerCase())) return void res.status(400).json({ code: 'woocommerce_rest_shop_webhook_invalid_topic', message: 'Webhook topic is required and must be valid.', data: { status: 400 } });
-    if (!body.delivery_url || !/^https?:\/\//.test(body.delivery_url)) return void res.status(400).json({ code: 'woocommerce_rest_shop_webhook_invalid_delivery_url', message: 'Webhook delivery URL must be a valid URL starting with http:// or https://.', data: { status: 400 } });
+    if (!body.topic || !TOPICS.includes(body.topic.toLowerCase()))
+      return void res.status(400).json({
+        code: 'woocommerce_rest_shop_webhook_invalid_topic',
+        message: 'Webhook topic is required and must be valid.',
+        data: { status: 400 },
+      });
+    if (!body.delivery_url || !/^https?:\/\//.test(body.delivery_url))
+      return void res.status(400).json({
+        code: 'woocommerce_rest_shop_webhook_invalid_delivery_url',
+        message: 'Webhook delivery URL must be a valid URL starting with http:// or https://.',
+        data: { status: 400 },
+      });
     const webhook: FakeWooWebhook = {
       id: state.nextWebhookId++,
       name: body.name ?? `Webhook created on ${new Date().toUTCString()}`,
@@ -230,26 +308,55 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     };
     webhooks.push(webhook);
     // deliver_ping() before the answer goes out; what the ping is answered does not change the creation.
-    await outboundPost(webhook.delivery_url, { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'WooCommerce/10.3.0 Hookshot (WordPress/6.8.3)' }, `webhook_id=${webhook.id}`, 5_000);
+    await outboundPost(
+      webhook.delivery_url,
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'WooCommerce/10.3.0 Hookshot (WordPress/6.8.3)',
+      },
+      `webhook_id=${webhook.id}`,
+      5_000,
+    );
     res.status(201).location(`${homeUrl}wp-json/wc/v3/webhooks/${webhook.id}`).json(webhookView(webhook));
   });
 
   site.put('/wp-json/wc/v3/webhooks/:id', express.json(), (req, res) => {
     if (!allowed(req, res, 'edit')) return;
     const webhook = webhooks.find((candidate) => candidate.id === Number(req.params.id));
-    if (!webhook) return void res.status(400).json({ code: 'woocommerce_rest_shop_webhook_invalid_id', message: 'ID is invalid.', data: { status: 400 } });
+    if (!webhook)
+      return void res
+        .status(400)
+        .json({ code: 'woocommerce_rest_shop_webhook_invalid_id', message: 'ID is invalid.', data: { status: 400 } });
     const body = (req.body ?? {}) as Partial<FakeWooWebhook>;
-    if (body.status !== undefined && !['active', 'paused', 'disabled'].includes(body.status)) return void res.status(400).json({ code: 'woocommerce_rest_shop_webhook_invalid_status', message: 'Webhook status must be valid.', data: { status: 400 } });
+    if (body.status !== undefined && !['active', 'paused', 'disabled'].includes(body.status))
+      return void res.status(400).json({
+        code: 'woocommerce_rest_shop_webhook_invalid_status',
+        message: 'Webhook status must be valid.',
+        data: { status: 400 },
+      });
     // set_status() leaves failure_count as it is.
-    Object.assign(webhook, Object.fromEntries(Object.entries(body).filter(([field]) => ['name', 'status', 'delivery_url', 'secret', 'topic'].includes(field))));
+    Object.assign(
+      webhook,
+      Object.fromEntries(
+        Object.entries(body).filter(([field]) => ['name', 'status', 'delivery_url', 'secret', 'topic'].includes(field)),
+      ),
+    );
     res.json(webhookView(webhook));
   });
 
   site.delete('/wp-json/wc/v3/webhooks/:id', (req, res) => {
     if (!allowed(req, res, 'delete')) return;
-    if (req.query.force !== 'true') return void res.status(501).json({ code: 'woocommerce_rest_trash_not_supported', message: 'Webhooks do not support trashing.', data: { status: 501 } });
+    if (req.query.force !== 'true')
+      return void res.status(501).json({
+        code: 'woocommerce_rest_trash_not_supported',
+        message: 'Webhooks do not support trashing.',
+        data: { status: 501 },
+      });
     const index = webhooks.findIndex((candidate) => candidate.id === Number(req.params.id));
-    if (index < 0) return void res.status(404).json({ code: 'woocommerce_rest_shop_webhook_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
+    if (index < 0)
+      return void res
+        .status(404)
+        .json({ code: 'woocommerce_rest_shop_webhook_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
     res.json(webhookView(webhooks.splice(index, 1)[0]!));
   });
 
@@ -258,50 +365,95 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     const cookie = /wordpress_logged_in_fake=([a-f0-9]+)/.exec(req.headers.cookie ?? '')?.[1];
     return cookie !== undefined && sessions.has(cookie);
   };
-  const page = (res: Response, status: number, title: string, html: string) => res.status(status).type('html').send(`<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><body><h1>${escape(title)}</h1>${html}</body>`);
-  const authError = (res: Response, message: string) => page(res, 401, 'Access denied', `<p id="error">Error: ${escape(message)}.</p>`);
+  const page = (res: Response, status: number, title: string, html: string) =>
+    res
+      .status(status)
+      .type('html')
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><body><h1>${escape(title)}</h1>${html}</body>`,
+      );
+  const authError = (res: Response, message: string) =>
+    page(res, 401, 'Access denied', `<p id="error">Error: ${escape(message)}.</p>`);
   const authUrl = (route: string, params: Record<string, string>, extra: Record<string, string> = {}) =>
-    withQuery(`${homeUrl}wc-auth/v1/${route}`, { app_name: params.app_name!, user_id: params.user_id!, return_url: params.return_url!, callback_url: params.callback_url!, scope: params.scope!, ...extra });
+    withQuery(`${homeUrl}wc-auth/v1/${route}`, {
+      app_name: params.app_name!,
+      user_id: params.user_id!,
+      return_url: params.return_url!,
+      callback_url: params.callback_url!,
+      scope: params.scope!,
+      ...extra,
+    });
 
   site.post('/wp-login.php', express.urlencoded({ extended: false }), (req, res) => {
     const body = req.body as Record<string, string>;
-    if (body.log !== admin.user || body.pwd !== admin.password) return page(res, 200, 'Log In', '<p id="login_error">Error: The password you entered is incorrect.</p>');
+    if (body.log !== admin.user || body.pwd !== admin.password)
+      return page(res, 200, 'Log In', '<p id="login_error">Error: The password you entered is incorrect.</p>');
     const session = randomBytes(16).toString('hex');
     sessions.add(session);
-    res.cookie('wordpress_logged_in_fake', session, { httpOnly: true, path: '/' }).redirect(302, body.redirect_to ?? homeUrl);
+    res
+      .cookie('wordpress_logged_in_fake', session, { httpOnly: true, path: '/' })
+      .redirect(302, body.redirect_to ?? homeUrl);
   });
 
   site.get('/wc-auth/v1/:route', async (req, res) => {
     const params = req.query as Record<string, string>;
     // make_validation()
-    for (const name of ['app_name', 'user_id', 'return_url', 'callback_url', 'scope']) if (!params[name]) return authError(res, `Missing parameter ${name}`);
+    for (const name of ['app_name', 'user_id', 'return_url', 'callback_url', 'scope'])
+      if (!params[name]) return authError(res, `Missing parameter ${name}`);
     if (!SCOPES[params.scope!]) return authError(res, `Invalid scope ${params.scope}`);
-    for (const name of ['return_url', 'callback_url']) if (!URL.canParse(params[name]!)) return authError(res, `The ${params[name]} is not a valid URL`);
-    if (!params.callback_url!.toLowerCase().startsWith('https://')) return authError(res, 'The callback_url needs to be over SSL');
+    for (const name of ['return_url', 'callback_url'])
+      if (!URL.canParse(params[name]!)) return authError(res, `The ${params[name]} is not a valid URL`);
+    if (!params.callback_url!.toLowerCase().startsWith('https://'))
+      return authError(res, 'The callback_url needs to be over SSL');
     const denied = withQuery(params.return_url!, { success: '0', user_id: params.user_id! });
     const route = String(req.params.route).toLowerCase();
     if (route === 'login' && !loggedIn(req)) {
-      return page(res, 200, `${params.app_name} would like to connect to your store`,
-        `<form id="loginform" method="post" action="${escape(`${prefix}/wp-login.php`)}"><label>Username <input name="log" id="user_login"></label><label>Password <input type="password" name="pwd" id="user_pass"></label><input type="hidden" name="redirect_to" value="${escape(authUrl('authorize', params))}"><button type="submit" id="wp-submit">Login</button></form><p><a href="${escape(denied)}">Cancel</a></p>`);
+      return page(
+        res,
+        200,
+        `${params.app_name} would like to connect to your store`,
+        `<form id="loginform" method="post" action="${escape(`${prefix}/wp-login.php`)}"><label>Username <input name="log" id="user_login"></label><label>Password <input type="password" name="pwd" id="user_pass"></label><input type="hidden" name="redirect_to" value="${escape(authUrl('authorize', params))}"><button type="submit" id="wp-submit">Login</button></form><p><a href="${escape(denied)}">Cancel</a></p>`,
+      );
     }
     if (route === 'login') return void res.redirect(302, authUrl('authorize', params));
     if (!loggedIn(req)) return void res.redirect(302, authUrl('login', params));
     if (route === 'authorize') {
       const nonce = randomBytes(8).toString('hex');
       grantNonces.add(nonce);
-      return page(res, 200, `${params.app_name} would like to connect to your store`,
+      return page(
+        res,
+        200,
+        `${params.app_name} would like to connect to your store`,
         `<p>This will give "${escape(params.app_name!)}" <strong id="scope">${SCOPES[params.scope!]}</strong> access which will allow it to:</p><ul><li>Create webhooks</li><li>View and manage orders and sales reports</li></ul>` +
-          `<p><a id="approve" class="button" href="${escape(authUrl('access_granted', params, { wc_auth_nonce: nonce }))}">Approve</a> <a id="deny" href="${escape(denied)}">Deny</a></p>`);
+          `<p><a id="approve" class="button" href="${escape(authUrl('access_granted', params, { wc_auth_nonce: nonce }))}">Approve</a> <a id="deny" href="${escape(denied)}">Deny</a></p>`,
+      );
     }
     if (route === 'access_granted') {
-      if (!params.wc_auth_nonce || !grantNonces.delete(params.wc_auth_nonce)) return authError(res, 'Invalid nonce verification');
+      if (!params.wc_auth_nonce || !grantNonces.delete(params.wc_auth_nonce))
+        return authError(res, 'Invalid nonce verification');
       // create_keys()
       const consumerKey = `ck_${hex40()}`;
-      const key: FakeWooKey = { keyId: state.nextKeyId++, consumerSecret: `cs_${hex40()}`, permissions: params.scope as FakeKeyPermissions, description: `${params.app_name} - API (${new Date().toISOString()})` };
+      const key: FakeWooKey = {
+        keyId: state.nextKeyId++,
+        consumerSecret: `cs_${hex40()}`,
+        permissions: params.scope as FakeKeyPermissions,
+        description: `${params.app_name} - API (${new Date().toISOString()})`,
+      };
       keys.set(consumerKey, key);
       // post_consumer_data(): JSON, 60 seconds, and exactly 200 or the key goes again.
-      const body = JSON.stringify({ key_id: key.keyId, user_id: params.user_id, consumer_key: consumerKey, consumer_secret: key.consumerSecret, key_permissions: key.permissions });
-      const answer = await outboundPost(params.callback_url!, { 'content-type': 'application/json;charset=UTF-8' }, body, 60_000);
+      const body = JSON.stringify({
+        key_id: key.keyId,
+        user_id: params.user_id,
+        consumer_key: consumerKey,
+        consumer_secret: key.consumerSecret,
+        key_permissions: key.permissions,
+      });
+      const answer = await outboundPost(
+        params.callback_url!,
+        { 'content-type': 'application/json;charset=UTF-8' },
+        body,
+        60_000,
+      );
       state.lastCallback = { url: params.callback_url!, status: answer.status };
       if (answer.status !== 200) {
         keys.delete(consumerKey);
@@ -345,7 +497,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     },
     async deliver(topic, orderId) {
       const statuses: number[] = [];
-      for (const webhook of webhooks.filter((candidate) => candidate.topic === topic && candidate.status === 'active')) {
+      for (const webhook of webhooks.filter(
+        (candidate) => candidate.topic === topic && candidate.status === 'active',
+      )) {
         const body = JSON.stringify(topic.endsWith('.deleted') ? { id: orderId } : orders.get(orderId));
         const [resource, event] = topic.split('.');
         const { status } = await outboundPost(
@@ -359,7 +513,10 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
             'x-wc-webhook-event': event ?? '',
             'x-wc-webhook-signature': createHmac('sha256', webhook.secret).update(body).digest('base64'),
             'x-wc-webhook-id': String(webhook.id),
-            'x-wc-webhook-delivery-id': createHmac('sha256', 'wp').update(`${webhook.id}${Math.floor(Date.now() / 1000)}`).digest('hex').slice(0, 32),
+            'x-wc-webhook-delivery-id': createHmac('sha256', 'wp')
+              .update(`${webhook.id}${Math.floor(Date.now() / 1000)}`)
+              .digest('hex')
+              .slice(0, 32),
           },
           body,
           5_000,

@@ -6,7 +6,14 @@ import { PG_ADMIN_URL, probePostgres } from './postgres.ts';
 import { ensureShopifySchema } from './shopify-schema.ts';
 
 /** The API versions the tests call: the bridge's default (config/default.json), and the one before it. */
-const SHOPIFY_SCHEMA_VERSIONS = [(JSON.parse(readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8')) as { SHOPIFY_API_VERSION: string }).SHOPIFY_API_VERSION, '2026-07'];
+const SHOPIFY_SCHEMA_VERSIONS = [
+  (
+    JSON.parse(readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8')) as {
+      SHOPIFY_API_VERSION: string;
+    }
+  ).SHOPIFY_API_VERSION,
+  '2026-07',
+];
 
 export default async function setup(): Promise<void> {
   // Shopify's published Admin schema, fetched once here rather than by every worker at once.
@@ -15,6 +22,8 @@ export default async function setup(): Promise<void> {
   process.env.LB_POSTGRES_AVAILABLE = available ? '1' : '0';
   if (!available) {
     const where = new URL(PG_ADMIN_URL);
-    process.stdout.write(`PostgreSQL suites skipped: no server answered at ${where.host} (set PG_TEST_URL, or run .ci/run, which starts one)\n`);
+    process.stdout.write(
+      `PostgreSQL suites skipped: no server answered at ${where.host} (set PG_TEST_URL, or run .ci/run, which starts one)\n`,
+    );
   }
 }

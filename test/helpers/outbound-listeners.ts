@@ -32,7 +32,12 @@ function recording(received: Received[], handler: Handler): Handler {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       handler(req, res);
     });
   };
@@ -54,7 +59,9 @@ const answerOk: Handler = (_req, res) => void res.writeHead(200, { 'content-type
 export async function startRecorder(tls = false): Promise<Recorder> {
   const received: Received[] = [];
   let connections = 0;
-  const server = tls ? createHttpsServer(selfSignedCertificate(), recording(received, answerOk)) : createHttpServer(recording(received, answerOk));
+  const server = tls
+    ? createHttpsServer(selfSignedCertificate(), recording(received, answerOk))
+    : createHttpServer(recording(received, answerOk));
   server.on('connection', () => connections++);
   const port = await listening(server);
   return {
@@ -68,9 +75,16 @@ export async function startRecorder(tls = false): Promise<Recorder> {
 }
 
 /** A server on 127.0.0.1 that answers every request with this redirect; `location` gets the request's path and query. */
-export async function startRedirector(status: number, location: (path: string) => string, tls = false): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
+export async function startRedirector(
+  status: number,
+  location: (path: string) => string,
+  tls = false,
+): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
-  const handler = recording(received, (req, res) => void res.writeHead(status, { location: location(req.url ?? '/') }).end());
+  const handler = recording(
+    received,
+    (req, res) => void res.writeHead(status, { location: location(req.url ?? '/') }).end(),
+  );
   const server = tls ? createHttpsServer(selfSignedCertificate(), handler) : createHttpServer(handler);
   const port = await listening(server);
   return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, port, received, close: () => closing(server) };
@@ -81,12 +95,19 @@ export async function startRedirector(status: number, location: (path: string) =
  * same address over http; plain http is recorded. A TLS handshake starts
  * with byte 22 (handshake record), an HTTP request with a letter.
  */
-export async function startHttpsRedirectingToHttp(): Promise<{ httpsUrl: string; plain: Recorder; close(): Promise<void> }> {
+export async function startHttpsRedirectingToHttp(): Promise<{
+  httpsUrl: string;
+  plain: Recorder;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   let plainConnections = 0;
   let port = 0;
   const plain = createHttpServer(recording(received, answerOk));
-  const secure = createHttpsServer(selfSignedCertificate(), (req, res) => void res.writeHead(301, { location: `http://127.0.0.1:${port}${req.url ?? '/'}` }).end());
+  const secure = createHttpsServer(
+    selfSignedCertificate(),
+    (req, res) => void res.writeHead(301, { location: `http://127.0.0.1:${port}${req.url ?? '/'}` }).end(),
+  );
   const front = createNetServer((socket) => {
     socket.once('readable', () => {
       const first = socket.read(1) as Buffer | null;
@@ -105,7 +126,14 @@ export async function startHttpsRedirectingToHttp(): Promise<{ httpsUrl: string;
   };
   return {
     httpsUrl: `https://127.0.0.1:${port}`,
-    plain: { url: `http://127.0.0.1:${port}`, port, received, connections: () => plainConnections, everything: () => JSON.stringify(received), close },
+    plain: {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      received,
+      connections: () => plainConnections,
+      everything: () => JSON.stringify(received),
+      close,
+    },
     close,
   };
 }

@@ -19,7 +19,13 @@ export interface OpenedTestStore {
 
 /** Another instance on the same database: its own pool, its own listener. */
 export async function openStoreOn(url: string, options: Partial<PostgresStoreConfig> = {}): Promise<OpenedTestStore> {
-  const { store, release, sharedLimiter } = await openPostgresStore({ url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }), poolSize: 4, ...options });
+  const { store, release, sharedLimiter } = await openPostgresStore({
+    url,
+    dedupeWindowMs: 7 * 86_400_000,
+    logger: createLogger({ level: 'silent' }),
+    poolSize: 4,
+    ...options,
+  });
   await store.open();
   return {
     store,
@@ -31,7 +37,9 @@ export async function openStoreOn(url: string, options: Partial<PostgresStoreCon
   };
 }
 
-export async function freshStore(options: Partial<PostgresStoreConfig> = {}): Promise<OpenedTestStore & { database: TestDatabase }> {
+export async function freshStore(
+  options: Partial<PostgresStoreConfig> = {},
+): Promise<OpenedTestStore & { database: TestDatabase }> {
   const database = await freshDatabase();
   const opened = await openStoreOn(database.url, options);
   return {
@@ -45,14 +53,24 @@ export async function freshStore(options: Partial<PostgresStoreConfig> = {}): Pr
 }
 
 let sequence = 0;
-export const testEntry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({ key, aliases: [], receivedAt: new Date().toISOString(), retry: null, ...parts });
+export const testEntry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({
+  key,
+  aliases: [],
+  receivedAt: new Date().toISOString(),
+  retry: null,
+  ...parts,
+});
 
 /** Accepts events and folds them, as intake would; returns the orders as folded. */
 export async function foldEvents(store: LedgerStore, events: OrderEvent[]): Promise<OrderRecord[]> {
   const key = `fold-${process.pid}-${++sequence}`;
   await store.accept(testEntry(key, { events }));
   const claimed = await store.claimInbox('folder', 1_000, 60_000);
-  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+  await store.commitIntake(
+    claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })),
+  );
   const keys = [...new Set(events.map((event) => `${event.platform}:${event.shop}:${event.orderId}`))];
-  return (await Promise.all(keys.map((orderKey) => store.getOrder(orderKey)))).filter((record): record is OrderRecord => record !== undefined);
+  return (await Promise.all(keys.map((orderKey) => store.getOrder(orderKey)))).filter(
+    (record): record is OrderRecord => record !== undefined,
+  );
 }

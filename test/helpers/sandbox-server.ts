@@ -42,7 +42,11 @@ export const authHeaders = (overrides: Record<string, string> = {}) => ({
 
 /** A raw POST, as any HTTP client would send it, bypassing our client. */
 export async function rawPost(url: string, body: unknown, headers: Record<string, string> = authHeaders()) {
-  const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }

@@ -33,7 +33,10 @@ const SCENARIOS: Array<{ facts: Fact[]; expected: Expected; conversion: Expected
 
 /** The referrer code a referred scenario order carries. */
 export const scenarioReferrer = (orderId: string) => `FRIEND-${Number(orderId) % 97}`;
-const referralAttributes = (orderId: string) => ({ loyalty_campaign: '21', loyalty_referrer: scenarioReferrer(orderId) });
+const referralAttributes = (orderId: string) => ({
+  loyalty_campaign: '21',
+  loyalty_referrer: scenarioReferrer(orderId),
+});
 
 /** A small deterministic generator, so a failure can be run again as it was. */
 export function seededRandom(seed: number): () => number {
@@ -47,33 +50,43 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export function scenarioOrders(count: number, firstOrderId: number, random: () => number, platform = 'burst'): ScenarioOrder[] {
+export function scenarioOrders(
+  count: number,
+  firstOrderId: number,
+  random: () => number,
+  platform = 'burst',
+): ScenarioOrder[] {
   return Array.from({ length: count }, (_, n) => {
     const scenario = SCENARIOS[Math.floor(random() * SCENARIOS.length)] ?? SCENARIOS[0]!;
     const orderId = String(firstOrderId + n);
     const email = `customer${orderId}@example.com`;
     const referred = scenario.conversion !== undefined && random() < 0.3;
-    const events = scenario.facts.map(
-      (fact, i): OrderEvent => ({
-        platform,
-        shop: 'shop',
-        orderId,
-        orderName: `#${orderId}`,
-        deliveryId: `${platform}-${orderId}-${i}`,
-        occurredAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
-        // One fact a delivery, so that losing any delivery would show.
-        facts: [fact],
-        customer: { name: `Customer ${orderId}`, email, mobile: '+447700900100' },
-        total: { amount: '80.00', currency: 'EUR' },
-        test: false,
-        source: 'web',
-        discountCodes: [],
-        attributes: referred ? referralAttributes(orderId) : {},
-        landingSite: null,
-        refunds: [],
-      }),
-    );
-    return { orderId, email, events, expected: scenario.expected, referred, conversion: referred ? scenario.conversion : undefined };
+    const events = scenario.facts.map((fact, i): OrderEvent => ({
+      platform,
+      shop: 'shop',
+      orderId,
+      orderName: `#${orderId}`,
+      deliveryId: `${platform}-${orderId}-${i}`,
+      occurredAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
+      // One fact a delivery, so that losing any delivery would show.
+      facts: [fact],
+      customer: { name: `Customer ${orderId}`, email, mobile: '+447700900100' },
+      total: { amount: '80.00', currency: 'EUR' },
+      test: false,
+      source: 'web',
+      discountCodes: [],
+      attributes: referred ? referralAttributes(orderId) : {},
+      landingSite: null,
+      refunds: [],
+    }));
+    return {
+      orderId,
+      email,
+      events,
+      expected: scenario.expected,
+      referred,
+      conversion: referred ? scenario.conversion : undefined,
+    };
   });
 }
 
@@ -94,20 +107,32 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
  * been added). With voidCancelled, an order cancelled before it earned must
  * have no earning at all.
  */
-export function expectOrdersEndRight(state: SandboxState, orders: ScenarioOrder[], { voidCancelled = false } = {}): void {
+export function expectOrdersEndRight(
+  state: SandboxState,
+  orders: ScenarioOrder[],
+  { voidCancelled = false } = {},
+): void {
   for (const order of orders) {
     const earnings = state.earnings.filter((earning) => earning.orderId === order.orderId);
     expect(earnings.length, `earnings of ${order.orderId}`).toBeLessThanOrEqual(1);
-    expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(order.expected);
+    expect(earnings.find((earning) => earning.status !== 'cancelled')?.status ?? 'none', `order ${order.orderId}`).toBe(
+      order.expected,
+    );
     if (voidCancelled && order.expected === 'none') expect(earnings, `order ${order.orderId} was void`).toEqual([]);
     const conversions = state.conversions.filter((conversion) => conversion.orderId === order.orderId);
     if (!order.conversion) {
       expect(conversions, `conversions of ${order.orderId}`).toEqual([]);
       continue;
     }
-    expect(conversions.length, `conversions of ${order.orderId}`).toBe(order.conversion === 'rejected' ? Math.min(conversions.length, 1) : 1);
+    expect(conversions.length, `conversions of ${order.orderId}`).toBe(
+      order.conversion === 'rejected' ? Math.min(conversions.length, 1) : 1,
+    );
     for (const conversion of conversions) {
-      expect(conversion, `conversion of ${order.orderId}`).toMatchObject({ status: order.conversion, referrer: { field: 'referrer_code', value: scenarioReferrer(order.orderId) }, event: 'sale' });
+      expect(conversion, `conversion of ${order.orderId}`).toMatchObject({
+        status: order.conversion,
+        referrer: { field: 'referrer_code', value: scenarioReferrer(order.orderId) },
+        event: 'sale',
+      });
     }
   }
 }
@@ -131,7 +156,14 @@ export function shopifyDeliveries(orders: ScenarioOrder[]): Array<{ webhookId: s
         id: order.orderId,
         email: order.email,
         updatedAt: new Date(Date.UTC(2026, 10, 20, 10, i)).toISOString(),
-        ...(order.referred ? { noteAttributes: Object.entries(referralAttributes(order.orderId)).map(([name, value]) => ({ name, value })) } : {}),
+        ...(order.referred
+          ? {
+              noteAttributes: Object.entries(referralAttributes(order.orderId)).map(([name, value]) => ({
+                name,
+                value,
+              })),
+            }
+          : {}),
         ...shape.order,
       });
       return { webhookId: `${order.events[0]?.platform ?? 'order'}-${order.orderId}-${i}`, topic: shape.topic, body };

@@ -37,7 +37,10 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
 })();`;
 
 /** The admin: frames the app and answers its requests for session tokens with what window.mintSessionToken gives. */
-export const adminPage = (appUrl: string, appOrigin: string) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
+export const adminPage = (
+  appUrl: string,
+  appOrigin: string,
+) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
 <h1>Shopify admin · Apps · loyalty-bridge</h1>
 <iframe id="app" src="${appUrl}" style="width:1240px;height:900px;border:0"></iframe>
 <script>

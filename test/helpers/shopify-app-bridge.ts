@@ -17,7 +17,8 @@ export const APP_KEY = 'dev-dashboard-client-id';
 export const APP_SECRET = 'dev-dashboard-client-secret-0123';
 export const APP_PREVIOUS_SECRET = 'dev-dashboard-old-client-secret-4567';
 /** A browser's user agent: @shopify/shopify-api answers 410 to ones it takes for bots. */
-export const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
 export interface ShopifyAppBridge {
   bridge: RunningBridge;
@@ -40,7 +41,11 @@ export async function stopFakeShopifyForApp(fake: FakeShopify | undefined): Prom
   nock.enableNetConnect();
 }
 
-export async function startShopifyAppBridge(fake: FakeShopify, env: Record<string, string> = {}, logger: Logger = createLogger({ level: 'silent' })): Promise<ShopifyAppBridge> {
+export async function startShopifyAppBridge(
+  fake: FakeShopify,
+  env: Record<string, string> = {},
+  logger: Logger = createLogger({ level: 'silent' }),
+): Promise<ShopifyAppBridge> {
   const port = await freePort();
   const loaded = loadConfig({
     env: {
@@ -59,7 +64,9 @@ export async function startShopifyAppBridge(fake: FakeShopify, env: Record<strin
     },
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const bridge = await startBridge(loaded.config, logger, { platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) } });
+  const bridge = await startBridge(loaded.config, logger, {
+    platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+  });
   return { bridge, url: bridge.http.localUrl, stop: () => bridge.stop() };
 }
 
@@ -81,15 +88,23 @@ export function shopifyAppSuite(defaults: Record<string, string>) {
     get running(): ShopifyAppBridge {
       return state.running!;
     },
-    start: async (env: Record<string, string> = {}) => (state.running = await startShopifyAppBridge(state.fake!, { ...defaults, ...env })),
+    start: async (env: Record<string, string> = {}) =>
+      (state.running = await startShopifyAppBridge(state.fake!, { ...defaults, ...env })),
   };
 }
 
 /** orders/paid for each [shop, order id], signed as Shopify signs them; resolves once every order is in the ledger. */
-export async function deliverPaidOrders(running: ShopifyAppBridge, orders: ReadonlyArray<readonly [string, string]>): Promise<void> {
+export async function deliverPaidOrders(
+  running: ShopifyAppBridge,
+  orders: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
   for (const [shop, id] of orders) {
     const body = shopifyOrderJson({ id });
-    const response = await fetch(`${running.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body, shop, secret: APP_SECRET }), body });
+    const response = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body, shop, secret: APP_SECRET }),
+      body,
+    });
     if (response.status !== 200) throw new Error(`the delivery of ${shop} ${id} got ${response.status}`);
   }
   await eventually(async () => {

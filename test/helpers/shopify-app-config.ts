@@ -10,14 +10,31 @@ export interface AppToml {
   embedded: boolean;
   access_scopes: { scopes: string };
   auth: { redirect_urls: string[] };
-  webhooks: { api_version: string; subscriptions: Array<{ name?: string; topics?: string[]; compliance_topics?: string[]; uri: string; include_fields?: string[] }> };
+  webhooks: {
+    api_version: string;
+    subscriptions: Array<{
+      name?: string;
+      topics?: string[];
+      compliance_topics?: string[];
+      uri: string;
+      include_fields?: string[];
+    }>;
+  };
 }
 
-export const appToml = (): AppToml => parse(readFileSync(new URL('../../shopify.app.toml', import.meta.url), 'utf8')) as unknown as AppToml;
+export const appToml = (): AppToml =>
+  parse(readFileSync(new URL('../../shopify.app.toml', import.meta.url), 'utf8')) as unknown as AppToml;
 
 /** Each declared topic, delivered to the bridge at `bridgeUrl` (the toml's https://bridge.example.com stands for it), with its subscription's name. */
-export function declaredSubscriptions(bridgeUrl: string): Array<{ topic: string; uri: string; includeFields: string[] | undefined; name: string | undefined }> {
+export function declaredSubscriptions(
+  bridgeUrl: string,
+): Array<{ topic: string; uri: string; includeFields: string[] | undefined; name: string | undefined }> {
   return appToml().webhooks.subscriptions.flatMap((subscription) =>
-    (subscription.topics ?? []).map((topic) => ({ topic, uri: `${bridgeUrl}${new URL(subscription.uri).pathname}`, includeFields: subscription.include_fields, name: subscription.name })),
+    (subscription.topics ?? []).map((topic) => ({
+      topic,
+      uri: `${bridgeUrl}${new URL(subscription.uri).pathname}`,
+      includeFields: subscription.include_fields,
+      name: subscription.name,
+    })),
   );
 }

@@ -25,7 +25,14 @@ export interface SessionTokenOptions {
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
-export function mintSessionToken({ shop, apiKey, secret, expiresInS = 60, notBeforeS = 0, claims = {} }: SessionTokenOptions): string {
+export function mintSessionToken({
+  shop,
+  apiKey,
+  secret,
+  expiresInS = 60,
+  notBeforeS = 0,
+  claims = {},
+}: SessionTokenOptions): string {
   const now = Math.floor(Date.now() / 1000);
   const payload = {
     iss: `https://${shop}/admin`,
@@ -59,7 +66,15 @@ export interface AppUrlOptions {
 }
 
 /** The App URL's query string, as Shopify sends the merchant to it. */
-export function appUrlQuery({ shop, secret, idToken, embedded = false, timestamp = Math.floor(Date.now() / 1000), tamper = {}, unsigned = false }: AppUrlOptions): string {
+export function appUrlQuery({
+  shop,
+  secret,
+  idToken,
+  embedded = false,
+  timestamp = Math.floor(Date.now() / 1000),
+  tamper = {},
+  unsigned = false,
+}: AppUrlOptions): string {
   const params: Record<string, string> = {
     host: Buffer.from(`admin.shopify.com/store/${shop.split('.')[0]}`).toString('base64'),
     shop,
@@ -67,7 +82,11 @@ export function appUrlQuery({ shop, secret, idToken, embedded = false, timestamp
     ...(idToken || embedded ? { embedded: '1', locale: 'en', session: randomUUID().replace(/-/g, '') } : {}),
     ...(idToken ? { id_token: idToken } : {}),
   };
-  const message = new URLSearchParams(Object.keys(params).sort().map((key): [string, string] => [key, params[key]!])).toString();
+  const message = new URLSearchParams(
+    Object.keys(params)
+      .sort()
+      .map((key): [string, string] => [key, params[key]!]),
+  ).toString();
   const hmac = createHmac('sha256', secret).update(message).digest('hex');
   const signed = new URLSearchParams({ ...params, ...(unsigned ? {} : { hmac }), ...tamper });
   return signed.toString();

@@ -18,7 +18,8 @@ import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from '
 
 export const DEV_MCP_PACKAGE = '@shopify/dev-mcp@1.16.0';
 /** npm's integrity for that version: a different tarball is refused. */
-const DEV_MCP_INTEGRITY = 'sha512-tqgRnK7sQhjew+htxtleTH23nXB5fZcsrhWgEkomsorGXvLOB2mh2upwZm8uzuTDNTZnqtLMe64yIwh6s2awtw==';
+const DEV_MCP_INTEGRITY =
+  'sha512-tqgRnK7sQhjew+htxtleTH23nXB5fZcsrhWgEkomsorGXvLOB2mh2upwZm8uzuTDNTZnqtLMe64yIwh6s2awtw==';
 
 const CACHE = resolve(import.meta.dirname, '../../node_modules/.cache/shopify-admin-schema');
 
@@ -31,10 +32,18 @@ export function ensureShopifySchema(version: string): string {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'shopify-schema-'));
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', DEV_MCP_PACKAGE, '--json', '--pack-destination', work], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string }>;
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', DEV_MCP_PACKAGE, '--json', '--pack-destination', work], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as Array<{ filename: string }>;
     const tarball = join(work, packed[0]?.filename ?? '');
     const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-    if (integrity !== DEV_MCP_INTEGRITY) throw new Error(`${DEV_MCP_PACKAGE} from the registry is not the tarball pinned in test/helpers/shopify-schema.ts (${integrity})`);
+    if (integrity !== DEV_MCP_INTEGRITY)
+      throw new Error(
+        `${DEV_MCP_PACKAGE} from the registry is not the tarball pinned in test/helpers/shopify-schema.ts (${integrity})`,
+      );
     const member = `package/dist/data/admin_${version}.json.gz`;
     execFileSync('tar', ['-xzf', tarball, '-C', work, member]);
     // Written whole, then renamed: two runs fetching at once never read half a file.
@@ -42,7 +51,10 @@ export function ensureShopifySchema(version: string): string {
     renameSync(`${file}.tmp`, file);
     return file;
   } catch (error) {
-    throw new Error(`Shopify's Admin GraphQL schema ${version} could not be fetched from ${DEV_MCP_PACKAGE}: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `Shopify's Admin GraphQL schema ${version} could not be fetched from ${DEV_MCP_PACKAGE}: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -54,7 +66,9 @@ const built = new Map<string, GraphQLSchema>();
 export function shopifyAdminSchema(version: string): GraphQLSchema {
   let schema = built.get(version);
   if (!schema) {
-    const introspection = JSON.parse(readFileSync(ensureShopifySchema(version), 'utf8')) as { data: IntrospectionQuery };
+    const introspection = JSON.parse(readFileSync(ensureShopifySchema(version), 'utf8')) as {
+      data: IntrospectionQuery;
+    };
     schema = buildClientSchema(introspection.data);
     built.set(version, schema);
   }

@@ -24,7 +24,16 @@ export interface ShopifyHeaderOptions {
   eventId?: string;
 }
 
-export function shopifyHeaders({ topic, body, webhookId, shop = SHOP, secret = SHOPIFY_SECRET, newStyle = false, triggeredAt = new Date(), eventId }: ShopifyHeaderOptions): Record<string, string> {
+export function shopifyHeaders({
+  topic,
+  body,
+  webhookId,
+  shop = SHOP,
+  secret = SHOPIFY_SECRET,
+  newStyle = false,
+  triggeredAt = new Date(),
+  eventId,
+}: ShopifyHeaderOptions): Record<string, string> {
   const prefix = newStyle ? 'shopify-' : 'X-Shopify-';
   return {
     'content-type': 'application/json',
@@ -79,7 +88,9 @@ export function shopifyOrderJson(options: OrderOptions): string {
     currency: 'USD',
     total_price: options.totalPrice ?? '120.00',
     subtotal_price: options.subtotalPrice ?? options.totalPrice ?? '120.00',
-    subtotal_price_set: { shop_money: { amount: options.subtotalPrice ?? options.totalPrice ?? '120.00', currency_code: 'USD' } },
+    subtotal_price_set: {
+      shop_money: { amount: options.subtotalPrice ?? options.totalPrice ?? '120.00', currency_code: 'USD' },
+    },
     source_name: options.sourceName ?? 'web',
     landing_site: options.landingSite ?? '/collections/all?utm_source=newsletter',
     discount_codes: options.discountCodes ?? [],
@@ -87,7 +98,14 @@ export function shopifyOrderJson(options: OrderOptions): string {
     refunds: options.refunds ?? [],
     customer:
       options.customer === undefined
-        ? { id: 7001, first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone: options.customerPhone ?? null, default_address: { country_code: 'US' } }
+        ? {
+            id: 7001,
+            first_name: 'Grace',
+            last_name: 'Hopper',
+            email: 'grace@example.com',
+            phone: options.customerPhone ?? null,
+            default_address: { country_code: 'US' },
+          }
         : options.customer,
     billing_address: { first_name: 'Grace', last_name: 'Hopper', phone: '(212) 555-0142', country_code: 'US' },
     shipping_address: { first_name: 'G', last_name: 'Hopper', phone: null, country_code: 'US' },

@@ -7,7 +7,11 @@ import { SANDBOX_CREDENTIALS } from './sandbox-server.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 
 /** A bridge process on the shared database, calling the sandbox, with default lease settings: no WORKER_LEASE_SECONDS. */
-export const startSharedBridge = (databaseUrl: string, sandboxUrl: string, secret = SHOPIFY_SECRET): Promise<RunningCli> =>
+export const startSharedBridge = (
+  databaseUrl: string,
+  sandboxUrl: string,
+  secret = SHOPIFY_SECRET,
+): Promise<RunningCli> =>
   startCli(['start'], {
     DATABASE_URL: databaseUrl,
     LOYALTY_BASE_URL: sandboxUrl,
@@ -23,7 +27,11 @@ const LANES = 8;
 
 async function deliver(bridge: RunningCli, orderId: string, secret: string): Promise<boolean> {
   const body = shopifyOrderJson({ id: orderId, email: `takeover-${orderId}@example.com` });
-  const response = await fetch(`${bridge.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body, webhookId: `takeover-${orderId}`, secret }), body }).catch(() => undefined);
+  const response = await fetch(`${bridge.url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body, webhookId: `takeover-${orderId}`, secret }),
+    body,
+  }).catch(() => undefined);
   return response?.status === 200;
 }
 
@@ -43,7 +51,8 @@ export async function sendPaidOrders(orderIds: string[], to: RunningCli, secret 
 }
 
 /** The instance a bridge process said it is in its start-up line (its lease tokens start with it). */
-export const instanceOf = (bridge: RunningCli): string => /"instance":"([^"]+)"/.exec(bridge.output())?.[1] ?? 'unknown';
+export const instanceOf = (bridge: RunningCli): string =>
+  /"instance":"([^"]+)"/.exec(bridge.output())?.[1] ?? 'unknown';
 
 /** Orders and inbox entries whose lease is an instance's, expired or not: work it held and nobody has claimed since. */
 export async function heldBy(db: pg.Client, instance: string): Promise<{ orders: number; inbox: number }> {

@@ -12,9 +12,14 @@ export const WOO_ENV = {
   WOOCOMMERCE_CONSUMER_SECRET: 'cs_test',
 } as const;
 
-export const signWoo = (body: string | Buffer, secret = WOO_SECRET) => createHmac('sha256', secret).update(body).digest('base64');
+export const signWoo = (body: string | Buffer, secret = WOO_SECRET) =>
+  createHmac('sha256', secret).update(body).digest('base64');
 
-export function wooHeaders(topic: string, body: string | Buffer, options: { secret?: string; webhookId?: string; deliveryId?: string } = {}): Record<string, string> {
+export function wooHeaders(
+  topic: string,
+  body: string | Buffer,
+  options: { secret?: string; webhookId?: string; deliveryId?: string } = {},
+): Record<string, string> {
   const [resource, event] = topic.split('.');
   return {
     'content-type': 'application/json',
@@ -50,7 +55,13 @@ export function wooOrderJson(options: WooOrderOptions): string {
     date_created_gmt: '2026-11-19T09:00:00',
     date_modified_gmt: options.modified ?? '2026-11-19T10:00:00',
     created_via: 'checkout',
-    billing: { first_name: 'Katherine', last_name: 'Johnson', email: options.email ?? 'katherine@example.com', phone: '06 12 34 56 78', country: 'FR' },
+    billing: {
+      first_name: 'Katherine',
+      last_name: 'Johnson',
+      email: options.email ?? 'katherine@example.com',
+      phone: '06 12 34 56 78',
+      country: 'FR',
+    },
     shipping: { first_name: 'Katherine', last_name: 'Johnson', country: 'FR' },
     coupon_lines: (options.coupons ?? []).map((coupon, i) => ({ id: i + 1, ...coupon, meta_data: [] })),
     meta_data: options.meta ?? [],

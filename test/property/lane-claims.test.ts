@@ -33,7 +33,10 @@ interface Round {
 }
 
 const roundArb: fc.Arbitrary<Round> = fc.record({
-  arrivals: fc.array(fc.record({ lane: fc.constantFrom<Lane>('live', 'backfill'), shop: fc.nat({ max: SHOPS.length - 1 }) }), { maxLength: 6 }),
+  arrivals: fc.array(
+    fc.record({ lane: fc.constantFrom<Lane>('live', 'backfill'), shop: fc.nat({ max: SHOPS.length - 1 }) }),
+    { maxLength: 6 },
+  ),
   busyFor: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 5, maxLength: 5 }),
 });
 /** Five slots (one is backfill's share), or two (fewer than one share: one order in five is backfill's). */
@@ -44,9 +47,22 @@ let sequence = 0;
 async function fold(store: LedgerStore, lane: Lane, shop: string): Promise<string> {
   const event = orderEvent({ orderId: String(900_000 + ++sequence), shop, facts: ['paid'] });
   const key = `lane-model-${sequence}`;
-  await store.accept({ key, aliases: [], receivedAt: new Date().toISOString(), retry: null, events: [event], ...(lane === 'backfill' ? { lane } : {}) });
+  await store.accept({
+    key,
+    aliases: [],
+    receivedAt: new Date().toISOString(),
+    retry: null,
+    events: [event],
+    ...(lane === 'backfill' ? { lane } : {}),
+  });
   const claimed = await store.claimInbox('intake', 100, 60_000);
-  await store.commitIntake(claimed.map((entry) => ({ entryKey: entry.key, lane: entry.lane, ...(entry.events ? { events: entry.events } : {}) })));
+  await store.commitIntake(
+    claimed.map((entry) => ({
+      entryKey: entry.key,
+      lane: entry.lane,
+      ...(entry.events ? { events: entry.events } : {}),
+    })),
+  );
   return `${event.platform}:${shop}:${event.orderId}`;
 }
 
@@ -65,7 +81,10 @@ async function check(store: LedgerStore, rounds: Round[], CONCURRENCY: number): 
     const free = CONCURRENCY - underWay.size;
     if (free > 0) {
       const backfillInFlight = [...underWay.values()].filter((each) => each.lane === 'backfill').length;
-      const before = { live: [...due.values()].filter((each) => each.lane === 'live').length, backfill: [...due.values()].filter((each) => each.lane === 'backfill').length };
+      const before = {
+        live: [...due.values()].filter((each) => each.lane === 'live').length,
+        backfill: [...due.values()].filter((each) => each.lane === 'backfill').length,
+      };
       const claimed = await claims.claim({ owner: 'worker', limit: free, backfillInFlight });
       const byLane = { live: 0, backfill: 0 };
       const byShop = new Map<string, number>();
@@ -77,7 +96,13 @@ async function check(store: LedgerStore, rounds: Round[], CONCURRENCY: number): 
         due.delete(record.key);
         underWay.set(record.key, { record, left: round.busyFor[underWay.size % 5] ?? 1, lane: known!.lane });
       }
-      const reserve = backfillReserve({ free, concurrency: CONCURRENCY, backfillInFlight, minShare: MIN_SHARE, liveSinceBackfill });
+      const reserve = backfillReserve({
+        free,
+        concurrency: CONCURRENCY,
+        backfillInFlight,
+        minShare: MIN_SHARE,
+        liveSinceBackfill,
+      });
       liveSinceBackfill = byLane.backfill > 0 ? 0 : liveSinceBackfill + byLane.live;
       // Every slot filled while anything was due.
       expect(claimed.length).toBe(Math.min(free, before.live + before.backfill));
@@ -88,10 +113,16 @@ async function check(store: LedgerStore, rounds: Round[], CONCURRENCY: number): 
       // Shops take turns: within a lane, a shop still holding due work got no fewer than one less than any other.
       for (const lane of ['live', 'backfill'] as const) {
         const counts = SHOPS.map((shop) => byShop.get(`${lane}:${shop}`) ?? 0);
-        const stillDue = SHOPS.map((shop) => [...due.values()].some((each) => each.lane === lane && each.shop === shop));
+        const stillDue = SHOPS.map((shop) =>
+          [...due.values()].some((each) => each.lane === lane && each.shop === shop),
+        );
         for (let a = 0; a < SHOPS.length; a++) {
           if (!stillDue[a]) continue;
-          for (let b = 0; b < SHOPS.length; b++) expect(counts[b]! - counts[a]!, `${lane}: ${SHOPS[b]} got ${counts[b]}, ${SHOPS[a]} ${counts[a]} with work left`).toBeLessThanOrEqual(1);
+          for (let b = 0; b < SHOPS.length; b++)
+            expect(
+              counts[b]! - counts[a]!,
+              `${lane}: ${SHOPS[b]} got ${counts[b]}, ${SHOPS[a]} ${counts[a]} with work left`,
+            ).toBeLessThanOrEqual(1);
         }
       }
     }
@@ -103,7 +134,8 @@ async function check(store: LedgerStore, rounds: Round[], CONCURRENCY: number): 
     }
   }
   // Drain: everything still due is claimed eventually, live and backfill alike.
-  for (const each of underWay.values()) await store.saveProgress({ ...each.record, dueAt: null }, { owner: 'worker', release: true, leaseMs: 60_000 });
+  for (const each of underWay.values())
+    await store.saveProgress({ ...each.record, dueAt: null }, { owner: 'worker', release: true, leaseMs: 60_000 });
   for (let i = 0; i < 100 && due.size > 0; i++) {
     const claimed = await claims.claim({ owner: 'worker', limit: CONCURRENCY, backfillInFlight: 0 });
     for (const record of claimed) {
@@ -118,36 +150,60 @@ async function check(store: LedgerStore, rounds: Round[], CONCURRENCY: number): 
 }
 
 describe('the claim order of due work', () => {
-  it('keeps live first, backfill moving and shops taking turns, on lowdb', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(roundArb, { minLength: 1, maxLength: 25 }), concurrencyArb, async (rounds, concurrency) => {
-        const store = new LowdbStore({ dataDir: tempDataDir() });
-        await store.open();
-        try {
-          await check(store, rounds, concurrency);
-        } finally {
-          await store.close();
-        }
-      }),
-      { numRuns: Number(process.env.LANE_MODEL_RUNS ?? 60) },
-    );
-  }, 30_000 + Number(process.env.LANE_MODEL_RUNS ?? 60) * 500);
-
-  it.skipIf(!postgresAvailable())('keeps live first, backfill moving and shops taking turns, on PostgreSQL', async () => {
-    const opened = await freshStore();
-    try {
+  it(
+    'keeps live first, backfill moving and shops taking turns, on lowdb',
+    async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(roundArb, { minLength: 1, maxLength: 15 }), concurrencyArb, async (rounds, concurrency) => {
-          // One database for every run: whatever a failed run left due is put to rest first.
-          for (let claimed = await opened.store.claimDue('cleanup', 100, 60_000); claimed.length > 0; claimed = await opened.store.claimDue('cleanup', 100, 60_000)) {
-            for (const record of claimed) await opened.store.saveProgress({ ...record, dueAt: null }, { owner: 'cleanup', release: true, leaseMs: 60_000 });
-          }
-          await check(opened.store, rounds, concurrency);
-        }),
-        { numRuns: Number(process.env.LANE_MODEL_PG_RUNS ?? 15) },
+        fc.asyncProperty(
+          fc.array(roundArb, { minLength: 1, maxLength: 25 }),
+          concurrencyArb,
+          async (rounds, concurrency) => {
+            const store = new LowdbStore({ dataDir: tempDataDir() });
+            await store.open();
+            try {
+              await check(store, rounds, concurrency);
+            } finally {
+              await store.close();
+            }
+          },
+        ),
+        { numRuns: Number(process.env.LANE_MODEL_RUNS ?? 60) },
       );
-    } finally {
-      await opened.close();
-    }
-  }, 60_000 + Number(process.env.LANE_MODEL_PG_RUNS ?? 15) * 2_000);
+    },
+    30_000 + Number(process.env.LANE_MODEL_RUNS ?? 60) * 500,
+  );
+
+  it.skipIf(!postgresAvailable())(
+    'keeps live first, backfill moving and shops taking turns, on PostgreSQL',
+    async () => {
+      const opened = await freshStore();
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(roundArb, { minLength: 1, maxLength: 15 }),
+            concurrencyArb,
+            async (rounds, concurrency) => {
+              // One database for every run: whatever a failed run left due is put to rest first.
+              for (
+                let claimed = await opened.store.claimDue('cleanup', 100, 60_000);
+                claimed.length > 0;
+                claimed = await opened.store.claimDue('cleanup', 100, 60_000)
+              ) {
+                for (const record of claimed)
+                  await opened.store.saveProgress(
+                    { ...record, dueAt: null },
+                    { owner: 'cleanup', release: true, leaseMs: 60_000 },
+                  );
+              }
+              await check(opened.store, rounds, concurrency);
+            },
+          ),
+          { numRuns: Number(process.env.LANE_MODEL_PG_RUNS ?? 15) },
+        );
+      } finally {
+        await opened.close();
+      }
+    },
+    60_000 + Number(process.env.LANE_MODEL_PG_RUNS ?? 15) * 2_000,
+  );
 });

@@ -54,7 +54,9 @@ function eventsOf(history: History, orderId: string, email: string): OrderEvent[
     test: false,
     source: 'web',
     discountCodes: history.redeems ? [{ code: 'LOYALTY-P', amount: '0.10' }] : [],
-    attributes: history.referred ? { loyalty_campaign: '9', loyalty_referrer: `FRIEND-${orderId}` } : ({} as Record<string, string>),
+    attributes: history.referred
+      ? { loyalty_campaign: '9', loyalty_referrer: `FRIEND-${orderId}` }
+      : ({} as Record<string, string>),
     landingSite: null,
     refunds: [],
   }));
@@ -66,7 +68,14 @@ function eventsOf(history: History, orderId: string, email: string): OrderEvent[
  * event; without, it starts once all are accepted (a burst that arrived
  * while the worker was busy or down).
  */
-async function outcome(events: Array<{ key: string; event: OrderEvent }>, orderId: string, email: string, drainEach = false, on: TestSandbox = sandbox, retryDelayMs = 1) {
+async function outcome(
+  events: Array<{ key: string; event: OrderEvent }>,
+  orderId: string,
+  email: string,
+  drainEach = false,
+  on: TestSandbox = sandbox,
+  retryDelayMs = 1,
+) {
   const engine = await openEngine({
     dataDir: tempDataDir(),
     client: clientFor(on),
@@ -92,8 +101,12 @@ async function outcome(events: Array<{ key: string; event: OrderEvent }>, orderI
   await engine.stop();
   const state = on.store.snapshot();
   return {
-    earnings: state.earnings.filter((earning) => earning.orderId === orderId).map(({ status, points }) => ({ status, points })),
-    conversions: state.conversions.filter((conversion) => conversion.orderId === orderId).map(({ status, referrer }) => ({ status, referrer: referrer.value })),
+    earnings: state.earnings
+      .filter((earning) => earning.orderId === orderId)
+      .map(({ status, points }) => ({ status, points })),
+    conversions: state.conversions
+      .filter((conversion) => conversion.orderId === orderId)
+      .map(({ status, referrer }) => ({ status, referrer: referrer.value })),
     redemptions: state.redemptions.filter((redemption) => redemption.email === email).length,
     target: order?.target,
     calls: order?.calls.map((call) => `${call.operation}:${call.outcome}`),
@@ -148,7 +161,11 @@ describe('ingesting in any order', () => {
         const withDuplicates = events.flatMap((event, i) => {
           const copies = [{ key: event.deliveryId, event }];
           if (next() % 2 === 0) copies.push({ key: event.deliveryId, event });
-          if (next() % 3 === 0) copies.push({ key: `${event.deliveryId}-again-${i}`, event: { ...event, deliveryId: `${event.deliveryId}-again-${i}` } });
+          if (next() % 3 === 0)
+            copies.push({
+              key: `${event.deliveryId}-again-${i}`,
+              event: { ...event, deliveryId: `${event.deliveryId}-again-${i}` },
+            });
           return copies;
         });
         const shuffled = withDuplicates
@@ -157,7 +174,10 @@ describe('ingesting in any order', () => {
           .map(({ item }) => item);
 
         const actual = await outcome(shuffled, orderId, email);
-        expect(actual).toEqual({ ...expected, conversions: expected.conversions.map((each) => ({ ...each, referrer: `FRIEND-${orderId}` })) });
+        expect(actual).toEqual({
+          ...expected,
+          conversions: expected.conversions.map((each) => ({ ...each, referrer: `FRIEND-${orderId}` })),
+        });
         expect(conversionEffect(actual, orderId)).toBe(expectedConversion(history));
       }),
       { numRuns: 60 },
@@ -194,28 +214,38 @@ describe('ingesting in any order', () => {
     const lossy = await startTestSandbox({ rateLimit: 1_000_000 });
     try {
       await fc.assert(
-        fc.asyncProperty(historyArbitrary, fc.integer(), fc.constantFrom('before', 'after'), fc.double({ min: 0.2, max: 0.6, noNaN: true }), async (history, seed, phase, rate) => {
-          const run = ++runs;
-          lossy.faults.configure({});
-          const orderedId = String(800_000 + run * 2);
-          const expected = await outcome(eventsOf(history, orderedId, `s${run}@example.com`).map((event) => ({ key: event.deliveryId, event })), orderedId, `s${run}@example.com`);
-          const orderId = String(800_000 + run * 2 + 1);
-          const email = `t${run}@example.com`;
-          const shuffled = eventsOf(history, orderId, email)
-            .flatMap((event) => [event, event])
-            .map((event, i) => ({ key: event.deliveryId, event, sortBy: Math.sin(seed + i) }))
-            .sort((a, b) => a.sortBy - b.sortBy);
-          lossy.faults.configure({ failureRate: rate, failureStatus: 502, failurePhase: phase });
-          // Retries slow enough that later events arrive while a call is in doubt (an add in doubt, then a cancellation).
-          const actual = await outcome(shuffled, orderId, email, true, lossy, 25);
-          lossy.faults.configure({});
-          expect(actual.earnings.length, 'earnings of one order').toBeLessThanOrEqual(1);
-          expect(pointsEffect(actual)).toEqual(pointsEffect(expected));
-          expect(conversionEffect(actual, orderId)).toBe(expectedConversion(history));
-          // A redeem whose answer was lost may have been applied: it waits for a person, never sent twice.
-          expect(actual.redemptions).toBeLessThanOrEqual(1);
-          expect(actual.deadLetters.filter((operation) => operation !== 'redeem')).toEqual([]);
-        }),
+        fc.asyncProperty(
+          historyArbitrary,
+          fc.integer(),
+          fc.constantFrom('before', 'after'),
+          fc.double({ min: 0.2, max: 0.6, noNaN: true }),
+          async (history, seed, phase, rate) => {
+            const run = ++runs;
+            lossy.faults.configure({});
+            const orderedId = String(800_000 + run * 2);
+            const expected = await outcome(
+              eventsOf(history, orderedId, `s${run}@example.com`).map((event) => ({ key: event.deliveryId, event })),
+              orderedId,
+              `s${run}@example.com`,
+            );
+            const orderId = String(800_000 + run * 2 + 1);
+            const email = `t${run}@example.com`;
+            const shuffled = eventsOf(history, orderId, email)
+              .flatMap((event) => [event, event])
+              .map((event, i) => ({ key: event.deliveryId, event, sortBy: Math.sin(seed + i) }))
+              .sort((a, b) => a.sortBy - b.sortBy);
+            lossy.faults.configure({ failureRate: rate, failureStatus: 502, failurePhase: phase });
+            // Retries slow enough that later events arrive while a call is in doubt (an add in doubt, then a cancellation).
+            const actual = await outcome(shuffled, orderId, email, true, lossy, 25);
+            lossy.faults.configure({});
+            expect(actual.earnings.length, 'earnings of one order').toBeLessThanOrEqual(1);
+            expect(pointsEffect(actual)).toEqual(pointsEffect(expected));
+            expect(conversionEffect(actual, orderId)).toBe(expectedConversion(history));
+            // A redeem whose answer was lost may have been applied: it waits for a person, never sent twice.
+            expect(actual.redemptions).toBeLessThanOrEqual(1);
+            expect(actual.deadLetters.filter((operation) => operation !== 'redeem')).toEqual([]);
+          },
+        ),
         { numRuns: 40 },
       );
     } finally {

@@ -33,7 +33,10 @@ import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/
 
 const RUNS = Number(process.env.STORE_MODEL_RUNS ?? 40);
 const PG_RUNS = Number(process.env.STORE_MODEL_PG_RUNS ?? 10);
-const REPLAY = process.env.STORE_MODEL_SEED === undefined ? {} : { seed: Number(process.env.STORE_MODEL_SEED), path: process.env.STORE_MODEL_PATH };
+const REPLAY =
+  process.env.STORE_MODEL_SEED === undefined
+    ? {}
+    : { seed: Number(process.env.STORE_MODEL_SEED), path: process.env.STORE_MODEL_PATH };
 const ORDERS = 6;
 const DELIVERIES = 14;
 const OWNER = 'model-worker';
@@ -66,21 +69,59 @@ type Op =
 
 const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('accept' as const), delivery: fc.nat(DELIVERIES - 1), events: fc.array(fc.record({ order: fc.nat(ORDERS - 1), fact }), { minLength: 1, maxLength: 2 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('claimInbox' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('commit' as const), picks: fc.uniqueArray(fc.nat(7), { minLength: 1, maxLength: 3 }), deadLetter: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('accept' as const),
+      delivery: fc.nat(DELIVERIES - 1),
+      events: fc.array(fc.record({ order: fc.nat(ORDERS - 1), fact }), { minLength: 1, maxLength: 2 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('claimInbox' as const), limit: fc.integer({ min: 1, max: 4 }) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('commit' as const),
+      picks: fc.uniqueArray(fc.nat(7), { minLength: 1, maxLength: 3 }),
+      deadLetter: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('defer' as const), pick: fc.nat(7), later: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('claimDue' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('save' as const), pick: fc.nat(7), release: fc.boolean(), done: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('claimDue' as const), limit: fc.integer({ min: 1, max: 4 }) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('save' as const),
+      pick: fc.nat(7),
+      release: fc.boolean(),
+      done: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'settle' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), order: fc.nat(ORDERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'list' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deadLetter' as const), id: fc.nat(3), remove: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('deadLetter' as const), id: fc.nat(3), remove: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), order: fc.nat(ORDERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'prune' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('count' as const), counter: fc.nat(1) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('faults' as const), count: fc.integer({ min: 1, max: 3 }), code: fc.constantFrom('ENOSPC' as const, 'EIO' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('faults' as const),
+      count: fc.integer({ min: 1, max: 3 }),
+      code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 120_000) }) },
 );
 const roundsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 10 });
@@ -231,7 +272,14 @@ async function lowdbHarness(s: fc.Scheduler, faults: Faults): Promise<Harness> {
   const dataDir = tempDataDir();
   let time = START;
   const now = () => new Date(time);
-  const options = { dataDir, now, settleAfterMs: 0, activePartitionSize: 2, settledChunkSize: 2, openFiles: { chunks: 1, indexFiles: 1 } };
+  const options = {
+    dataDir,
+    now,
+    settleAfterMs: 0,
+    activePartitionSize: 2,
+    settledChunkSize: 2,
+    openFiles: { chunks: 1, indexFiles: 1 },
+  };
   const store = new LowdbStore({ ...options, io: scheduledIo(s, faults) });
   await s.waitFor(store.open());
   let reopened: LowdbStore | undefined;
@@ -270,7 +318,9 @@ async function emptyDatabase(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    const { rows } = await client.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+    );
     const tables = rows.map((row) => row.tablename).filter((name) => !PG_TABLES_KEPT.has(name));
     if (tables.length > 0) await client.query(`TRUNCATE ${tables.join(', ')}`);
   } finally {
@@ -289,7 +339,10 @@ function failingPool(pool: pg.Pool, faults: Faults): pg.Pool {
       faults.maybeFail(`before ${text.slice(0, 40)}`);
     } catch (error) {
       after = !after;
-      if (!after) throw Object.assign(new Error((error as Error).message), { code: PG_FAULT_CODES[(error as { code: 'ENOSPC' | 'EIO' }).code] });
+      if (!after)
+        throw Object.assign(new Error((error as Error).message), {
+          code: PG_FAULT_CODES[(error as { code: 'ENOSPC' | 'EIO' }).code],
+        });
       const result = await run();
       throw Object.assign(new Error(`${(error as Error).message} (after the commit)`), { code: '08006', result });
     }
@@ -298,13 +351,17 @@ function failingPool(pool: pg.Pool, faults: Faults): pg.Pool {
   const textOf = (query: unknown) => (typeof query === 'string' ? query : ((query as { text?: string })?.text ?? ''));
   return new Proxy(pool, {
     get(target, name, receiver) {
-      if (name === 'query') return (text: unknown, values?: unknown) => strike(() => target.query(text as string, values as unknown[]), textOf(text));
+      if (name === 'query')
+        return (text: unknown, values?: unknown) =>
+          strike(() => target.query(text as string, values as unknown[]), textOf(text));
       if (name === 'connect')
         return async () => {
           const client = await target.connect();
           return new Proxy(client, {
             get(inner, key, innerReceiver) {
-              if (key === 'query') return (text: unknown, values?: unknown) => strike(() => inner.query(text as string, values as unknown[]), textOf(text));
+              if (key === 'query')
+                return (text: unknown, values?: unknown) =>
+                  strike(() => inner.query(text as string, values as unknown[]), textOf(text));
               const value = Reflect.get(inner, key, innerReceiver) as unknown;
               return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
             },
@@ -322,7 +379,8 @@ function scheduledStore(s: fc.Scheduler, store: LedgerStore): LedgerStore {
   return new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function' || name === 'onWork' || name === 'exportAll') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function' || name === 'onWork' || name === 'exportAll')
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       return async (...args: unknown[]) => {
         await gate(`start ${String(name)}`);
         try {
@@ -341,7 +399,11 @@ async function postgresHarness(s: fc.Scheduler, faults: Faults): Promise<Harness
   await emptyDatabase(database!.url);
   const logger = createLogger({ level: 'silent' });
   const common = { connectionString: database!.url };
-  const pools = { work: new pg.Pool({ ...common, max: 6 }), ack: new pg.Pool({ ...common, max: 3 }), lease: new pg.Pool({ ...common, max: 2 }) };
+  const pools = {
+    work: new pg.Pool({ ...common, max: 6 }),
+    ack: new pg.Pool({ ...common, max: 3 }),
+    lease: new pg.Pool({ ...common, max: 2 }),
+  };
   for (const pool of Object.values(pools)) pool.on('error', () => undefined);
   const real = new PostgresStore({
     connections: {
@@ -373,7 +435,12 @@ async function postgresHarness(s: fc.Scheduler, faults: Faults): Promise<Harness
       // Another instance on the same database: what it sees is what was committed.
       await real.close();
       await Promise.all(Object.values(pools).map((pool) => pool.end()));
-      const other = await openPostgresStore({ url: database!.url, dedupeWindowMs: 7 * 86_400_000, logger, poolSize: 4 });
+      const other = await openPostgresStore({
+        url: database!.url,
+        dedupeWindowMs: 7 * 86_400_000,
+        logger,
+        poolSize: 4,
+      });
       await other.store.open();
       reopened = { close: async () => (await other.store.close(), await other.release()) };
       return other.store;
@@ -390,7 +457,11 @@ async function postgresHarness(s: fc.Scheduler, faults: Faults): Promise<Harness
 
 const attemptsOf = (record: OrderRecord) => record.work.attempts;
 
-async function run(s: fc.Scheduler, rounds: Op[][], open: (s: fc.Scheduler, faults: Faults) => Promise<Harness>): Promise<void> {
+async function run(
+  s: fc.Scheduler,
+  rounds: Op[][],
+  open: (s: fc.Scheduler, faults: Faults) => Promise<Harness>,
+): Promise<void> {
   const faults = new Faults();
   const harness = await open(s, faults);
   LEASE_MS = harness.leaseMs;
@@ -402,8 +473,24 @@ async function run(s: fc.Scheduler, rounds: Op[][], open: (s: fc.Scheduler, faul
       // A person's change waits for the worker to let go of the order: no claim of orders in the same round.
       const ops = round.some((op) => op.kind === 'update') ? round.filter((op) => op.kind !== 'claimDue') : round;
       // The worker's heartbeat: what it holds stays its own while it works (PostgreSQL's leases run out otherwise).
-      await settle(store.renewClaims('orders', [...model.heldOrders.keys()].map((key) => ({ key, owner: OWNER })), LEASE_MS).catch(() => []));
-      await settle(store.renewClaims('inbox', [...model.heldEntries.keys()].map((key) => ({ key, owner: OWNER })), LEASE_MS).catch(() => []));
+      await settle(
+        store
+          .renewClaims(
+            'orders',
+            [...model.heldOrders.keys()].map((key) => ({ key, owner: OWNER })),
+            LEASE_MS,
+          )
+          .catch(() => []),
+      );
+      await settle(
+        store
+          .renewClaims(
+            'inbox',
+            [...model.heldEntries.keys()].map((key) => ({ key, owner: OWNER })),
+            LEASE_MS,
+          )
+          .catch(() => []),
+      );
       const reservedEntries = new Set<string>();
       const reservedOrders = new Set<string>();
       const started: Array<Promise<void>> = [];
@@ -420,13 +507,25 @@ async function run(s: fc.Scheduler, rounds: Op[][], open: (s: fc.Scheduler, faul
     // Recovery: the disk is well again, and the worker lets go of what it holds, as a worker does in `finally`.
     faults.clear();
     for (const record of model.heldOrders.values()) {
-      const result = await settle(store.saveProgress({ ...record, dueAt: harness.now().toISOString() }, { owner: OWNER, release: true, leaseMs: LEASE_MS }));
+      const result = await settle(
+        store.saveProgress(
+          { ...record, dueAt: harness.now().toISOString() },
+          { owner: OWNER, release: true, leaseMs: LEASE_MS },
+        ),
+      );
       expect(result, `the held order ${record.key} was taken from its worker`).not.toBe('lost');
       model.progress.set(record.key, attemptsOf(record));
     }
     model.heldOrders.clear();
     for (const key of model.heldEntries.keys()) {
-      await settle(store.deferInbox(key, { attempts: 1, firstFailureAt: harness.now().toISOString(), retryAt: harness.now().toISOString(), lastError: 'let go' }));
+      await settle(
+        store.deferInbox(key, {
+          attempts: 1,
+          firstFailureAt: harness.now().toISOString(),
+          retryAt: harness.now().toISOString(),
+          lastError: 'let go',
+        }),
+      );
     }
     model.heldEntries.clear();
     await harness.passLeasesAndDeferrals();
@@ -457,7 +556,10 @@ interface Context {
 }
 
 /** Starts one operation; resolves once the model has learnt from its answer. Undefined when it does not apply now. */
-function start(op: Op, { store, harness, model, faults, reservedEntries, reservedOrders }: Context): Promise<void> | undefined {
+function start(
+  op: Op,
+  { store, harness, model, faults, reservedEntries, reservedOrders }: Context,
+): Promise<void> | undefined {
   const nowIso = harness.now().toISOString();
   const pickFrom = (keys: Iterable<string>, reserved: Set<string>, pick: number) => {
     const free = [...keys].filter((key) => !reserved.has(key));
@@ -473,7 +575,12 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       const events =
         model.eventsOf(key) ??
         op.events.map(({ order, fact: each }, index) =>
-          orderEvent({ orderId: String(9_007_199_254_740_993n + BigInt(order)), facts: [each], deliveryId: `${key}-${index}`, customer: { name: `Customer ${order}`, email: emailOf(order), mobile: null } }),
+          orderEvent({
+            orderId: String(9_007_199_254_740_993n + BigInt(order)),
+            facts: [each],
+            deliveryId: `${key}-${index}`,
+            customer: { name: `Customer ${order}`, email: emailOf(order), mobile: null },
+          }),
         );
       const entry: InboxEntry = { key, aliases: [`alias-${op.delivery}`], receivedAt: nowIso, events, retry: null };
       model.acceptStarted(key, events);
@@ -482,7 +589,10 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
           const otherCopyUnderway = model.acceptAnswered(key);
           if (answer === 'accepted') {
             const answeredEarly = model.storedBeforeAnswered.delete(key);
-            expect(model.accepted.has(key) && !model.maybeAccepted.has(key) && !answeredEarly, `${key} was accepted twice`).toBe(false);
+            expect(
+              model.accepted.has(key) && !model.maybeAccepted.has(key) && !answeredEarly,
+              `${key} was accepted twice`,
+            ).toBe(false);
             model.accepted.set(key, events);
             model.maybeAccepted.delete(key);
           } else {
@@ -507,19 +617,32 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
         (entries) => {
           for (const entry of entries) {
             expect(model.heldEntries.has(entry.key), `inbox entry ${entry.key} was handed out while held`).toBe(false);
-            expect(model.consumed.has(entry.key), `inbox entry ${entry.key} was handed out after it was consumed`).toBe(false);
+            expect(model.consumed.has(entry.key), `inbox entry ${entry.key} was handed out after it was consumed`).toBe(
+              false,
+            );
             model.heldEntries.set(entry.key, entry);
           }
         },
         () => undefined,
       );
     case 'commit': {
-      const keys = [...new Set(op.picks.map((pick) => pickFrom(model.heldEntries.keys(), reservedEntries, pick)).filter((key): key is string => key !== undefined))];
+      const keys = [
+        ...new Set(
+          op.picks
+            .map((pick) => pickFrom(model.heldEntries.keys(), reservedEntries, pick))
+            .filter((key): key is string => key !== undefined),
+        ),
+      ];
       if (keys.length === 0) return undefined;
       const commits = keys.map((entryKey) => {
         const events = model.heldEntries.get(entryKey)!.events ?? [];
         const commit: IntakeCommit =
-          op.deadLetter && entryKey.endsWith('3') ? { entryKey, deadLetter: { id: `dl-${entryKey}`, kind: 'delivery', reason: 'unusable', deliveryKey: entryKey } } : { entryKey, events };
+          op.deadLetter && entryKey.endsWith('3')
+            ? {
+                entryKey,
+                deadLetter: { id: `dl-${entryKey}`, kind: 'delivery', reason: 'unusable', deliveryKey: entryKey },
+              }
+            : { entryKey, events };
         return commit;
       });
       return store.commitIntake(commits).then(
@@ -547,17 +670,22 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       const key = pickFrom(model.heldEntries.keys(), reservedEntries, op.pick);
       if (!key) return undefined;
       const retryAt = new Date(harness.now().getTime() + (op.later ? harness.laterMs : 0)).toISOString();
-      return store.deferInbox(key, { attempts: 1, firstFailureAt: nowIso, retryAt, lastError: 'the platform did not answer' }).then(
-        () => void model.heldEntries.delete(key),
-        () => void model.heldEntries.delete(key),
-      );
+      return store
+        .deferInbox(key, { attempts: 1, firstFailureAt: nowIso, retryAt, lastError: 'the platform did not answer' })
+        .then(
+          () => void model.heldEntries.delete(key),
+          () => void model.heldEntries.delete(key),
+        );
     }
     case 'claimDue':
       return store.claimDue(OWNER, op.limit, LEASE_MS).then(
         (records) => {
           for (const record of records) {
             expect(model.heldOrders.has(record.key), `order ${record.key} was handed out while held`).toBe(false);
-            expect(attemptsOf(record), `order ${record.key} was handed out with its progress gone back`).toBeGreaterThanOrEqual(model.progress.get(record.key) ?? 0);
+            expect(
+              attemptsOf(record),
+              `order ${record.key} was handed out with its progress gone back`,
+            ).toBeGreaterThanOrEqual(model.progress.get(record.key) ?? 0);
             model.heldOrders.set(record.key, record);
           }
         },
@@ -568,7 +696,12 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       if (!key) return undefined;
       const record = model.heldOrders.get(key)!;
       const attempts = attemptsOf(record) + 1;
-      const saved: OrderRecord = { ...record, work: { ...record.work, attempts }, dueAt: op.done ? null : nowIso, updatedAt: nowIso };
+      const saved: OrderRecord = {
+        ...record,
+        work: { ...record.work, attempts },
+        dueAt: op.done ? null : nowIso,
+        updatedAt: nowIso,
+      };
       model.maybeProgress.set(key, Math.max(model.maybeProgress.get(key) ?? 0, attempts));
       return store.saveProgress(saved, { owner: OWNER, release: op.release, leaseMs: LEASE_MS }).then(
         (result) => {
@@ -588,10 +721,12 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       const key = orderKeyOf(op.order);
       if (model.heldOrders.has(key) || reservedOrders.has(key)) return undefined;
       reservedOrders.add(key);
-      return store.updateProgress(key, (record) => void (record.work.lastError = 'retried by a person')).then(
-        () => undefined,
-        () => undefined,
-      );
+      return store
+        .updateProgress(key, (record) => void (record.work.lastError = 'retried by a person'))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
     }
     case 'settle':
       return harness.settle().then(
@@ -610,7 +745,8 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       return store.listOrders({ page: 1, limit: 100 }).then(
         ({ orders }) => {
           const listed = new Set(orders.map((order) => order.key));
-          for (const key of model.facts.keys()) expect(listed.has(key), `order ${key} missing from the list`).toBe(true);
+          for (const key of model.facts.keys())
+            expect(listed.has(key), `order ${key} missing from the list`).toBe(true);
         },
         () => undefined,
       );
@@ -637,12 +773,18 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
     }
     case 'erase': {
       const key = orderKeyOf(op.order);
-      return store.eraseCustomer({ emails: [emailOf(op.order)], phones: [], orderIds: [] }, (delivery) => ({ about: false, redacted: delivery }), nowIso).then(
-        () => {
-          if (model.facts.has(key)) model.erased.add(key);
-        },
-        () => undefined,
-      );
+      return store
+        .eraseCustomer(
+          { emails: [emailOf(op.order)], phones: [], orderIds: [] },
+          (delivery) => ({ about: false, redacted: delivery }),
+          nowIso,
+        )
+        .then(
+          () => {
+            if (model.facts.has(key)) model.erased.add(key);
+          },
+          () => undefined,
+        );
     }
     case 'prune':
       return store.pruneSeen(new Date(harness.now().getTime() - 7 * 86_400_000)).then(
@@ -653,14 +795,16 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
       // Each add reads the count and writes one more: two adds that read the same count would lose one.
       const id = `counter-${op.counter}`;
       const counter = model.counter(id);
-      return store.changeRecord<{ count: number }>('migration', id, (current) => ({ put: { count: (current?.count ?? 0) + 1 } })).then(
-        ({ value }) => {
-          expect(counter.answered.has(value!.count), `two adds to ${id} both answered ${value!.count}`).toBe(false);
-          counter.answered.add(value!.count);
-          counter.sure++;
-        },
-        () => void counter.maybe++,
-      );
+      return store
+        .changeRecord<{ count: number }>('migration', id, (current) => ({ put: { count: (current?.count ?? 0) + 1 } }))
+        .then(
+          ({ value }) => {
+            expect(counter.answered.has(value!.count), `two adds to ${id} both answered ${value!.count}`).toBe(false);
+            counter.answered.add(value!.count);
+            counter.sure++;
+          },
+          () => void counter.maybe++,
+        );
     }
     case 'faults':
       faults.arm(op.count, op.code);
@@ -675,7 +819,10 @@ function start(op: Op, { store, harness, model, faults, reservedEntries, reserve
 async function check(store: LedgerStore, model: Model, harness: Harness, when: string): Promise<void> {
   for (const key of model.pending()) {
     if (model.heldEntries.has(key)) continue;
-    expect(await store.inboxEntry(key), `${when}: the acknowledged delivery ${key} is neither in the inbox nor folded`).toBeDefined();
+    expect(
+      await store.inboxEntry(key),
+      `${when}: the acknowledged delivery ${key} is neither in the inbox nor folded`,
+    ).toBeDefined();
   }
   const seen = new Set<string>();
   for (const [key, facts] of model.facts) {
@@ -684,11 +831,18 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
     seen.add(key);
     const held = new Set(record!.facts);
     for (const each of facts) expect(held.has(each), `${when}: order ${key} lost the fact ${each}`).toBe(true);
-    for (const each of held) expect(facts.has(each) || model.maybeFacts.get(key)?.has(each), `${when}: order ${key} holds ${each}, which no delivery said`).toBeTruthy();
+    for (const each of held)
+      expect(
+        facts.has(each) || model.maybeFacts.get(key)?.has(each),
+        `${when}: order ${key} holds ${each}, which no delivery said`,
+      ).toBeTruthy();
     const attempts = model.heldOrders.has(key) ? 0 : (model.progress.get(key) ?? 0);
     expect(attemptsOf(record!), `${when}: order ${key} went back to older progress`).toBeGreaterThanOrEqual(attempts);
-    expect(attemptsOf(record!), `${when}: order ${key} holds progress nobody saved`).toBeLessThanOrEqual(model.maybeProgress.get(key) ?? 0);
-    if (model.erased.has(key)) expect(record!.snapshot.customer.email, `${when}: order ${key} still names the erased customer`).toBeNull();
+    expect(attemptsOf(record!), `${when}: order ${key} holds progress nobody saved`).toBeLessThanOrEqual(
+      model.maybeProgress.get(key) ?? 0,
+    );
+    if (model.erased.has(key))
+      expect(record!.snapshot.customer.email, `${when}: order ${key} still names the erased customer`).toBeNull();
   }
   const counts = await store.countOrders();
   const total = Object.values(counts.byState).reduce((sum, count) => sum + count, 0);
@@ -697,7 +851,10 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
   expect(total, `${when}: ${total} orders counted`).toBeLessThanOrEqual(possible);
   const letters = new Set((await store.listDeadLetters()).map((letter) => letter.id));
   for (const id of model.deadLetters) expect(letters.has(id), `${when}: dead letter ${id} is missing`).toBe(true);
-  for (const id of letters) expect(model.deadLetters.has(id) || model.maybeDeadLetters.has(id), `${when}: dead letter ${id} came back`).toBe(true);
+  for (const id of letters)
+    expect(model.deadLetters.has(id) || model.maybeDeadLetters.has(id), `${when}: dead letter ${id} came back`).toBe(
+      true,
+    );
   for (const [id, counter] of model.counters) {
     const count = (await store.getRecord<{ count: number }>('migration', id))?.count ?? 0;
     expect(count, `${when}: ${id} lost an add that was answered`).toBeGreaterThanOrEqual(counter.sure);
@@ -709,7 +866,8 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
 /** Every delivery still waiting and every order due can be taken up: no claim outlived its holder. */
 async function nothingStranded(store: LedgerStore, model: Model, harness: Harness): Promise<void> {
   const entries = new Set((await store.claimInbox('after', 1_000, LEASE_MS)).map((entry) => entry.key));
-  for (const key of model.pending()) expect(entries.has(key), `the delivery ${key} waits in the inbox but nobody can take it`).toBe(true);
+  for (const key of model.pending())
+    expect(entries.has(key), `the delivery ${key} waits in the inbox but nobody can take it`).toBe(true);
   const claimed = new Set((await store.claimDue('after', 1_000, LEASE_MS)).map((record) => record.key));
   for (const key of new Set([...model.facts.keys(), ...model.maybeFacts.keys()])) {
     const record = await store.getOrder(key);
@@ -728,7 +886,11 @@ const backends: Array<[string, (s: fc.Scheduler, faults: Faults) => Promise<Harn
 beforeAll(async () => {
   if (!postgresAvailable()) return;
   database = await freshDatabase();
-  const { store, release } = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger: createLogger({ level: 'silent' }) });
+  const { store, release } = await openPostgresStore({
+    url: database.url,
+    dedupeWindowMs: 7 * 86_400_000,
+    logger: createLogger({ level: 'silent' }),
+  });
   await store.open();
   await store.close();
   await release();
@@ -739,14 +901,18 @@ describe.each(backends)('the %s store against its model', (_name, open, availabl
   const stats = { runs: 0, ops: 0 };
   afterAll(() => console.log(`store model (${_name}): ${stats.runs} runs, ${stats.ops} operations`));
 
-  it.skipIf(!available)(`keeps every promise through ${runs} runs of concurrent operations and failed writes`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.scheduler(), roundsArb, async (s, rounds) => {
-        await run(s, rounds, open);
-        stats.runs++;
-        stats.ops += rounds.flat().length;
-      }),
-      { numRuns: runs, ...REPLAY },
-    );
-  }, 600_000);
+  it.skipIf(!available)(
+    `keeps every promise through ${runs} runs of concurrent operations and failed writes`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.scheduler(), roundsArb, async (s, rounds) => {
+          await run(s, rounds, open);
+          stats.runs++;
+          stats.ops += rounds.flat().length;
+        }),
+        { numRuns: runs, ...REPLAY },
+      );
+    },
+    600_000,
+  );
 });

@@ -17,7 +17,11 @@ import { WorkLoop } from '../../src/core/work-loop.ts';
 
 const CONCURRENCY = 4;
 
-type Command = { kind: 'arrive'; count: number } | { kind: 'contended'; on: boolean } | { kind: 'acknowledged'; folds: number } | { kind: 'finishOne' };
+type Command =
+  | { kind: 'arrive'; count: number }
+  | { kind: 'contended'; on: boolean }
+  | { kind: 'acknowledged'; folds: number }
+  | { kind: 'finishOne' };
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('arrive' as const), count: fc.integer({ min: 1, max: 6 }) }),
@@ -31,93 +35,101 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
 describe('the work loop yielding to acknowledgements', () => {
   it('loses nothing, starts no more than allowed while contended, and never stops', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.array(commandArb, { maxLength: 40 }), fc.boolean(), async (s, commands, contentionEnds) => {
-        const waiting: number[] = [];
-        const handled = new Map<number, number>();
-        let next = 0;
-        let inFlight = 0;
-        let mostInFlight = 0;
-        const pressure = { on: false, answered: false, allowance: 0, granted: 0 };
-        let startedUnderContention = 0;
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(commandArb, { maxLength: 40 }),
+        fc.boolean(),
+        async (s, commands, contentionEnds) => {
+          const waiting: number[] = [];
+          const handled = new Map<number, number>();
+          let next = 0;
+          let inFlight = 0;
+          let mostInFlight = 0;
+          const pressure = { on: false, answered: false, allowance: 0, granted: 0 };
+          let startedUnderContention = 0;
 
-        const finish = s.scheduleFunction(async (_item: number) => undefined);
-        const loop = new WorkLoop<number>({
-          name: 'yield-test',
-          concurrency: CONCURRENCY,
-          claim: async (limit) => {
-            const items = waiting.splice(0, limit);
-            if (pressure.answered) startedUnderContention += items.length;
-            return items;
-          },
-          handle: async (item) => {
-            inFlight++;
-            mostInFlight = Math.max(mostInFlight, inFlight);
-            try {
-              await finish(item);
-              handled.set(item, (handled.get(item) ?? 0) + 1);
-            } finally {
-              inFlight--;
-            }
-          },
-          abandon: async () => undefined,
-          leases: { owner: 'test', leaseMs: 60_000, keyOf: String, renew: async (claims) => claims },
-          // Like PostgreSQL: anything waiting is due now.
-          nextAt: async () => (waiting.length > 0 ? 0 : undefined),
-          yieldTo: {
-            contended: () => (pressure.answered = pressure.on),
-            allowance: () => pressure.allowance,
-            spend: (count) => {
-              pressure.allowance -= count;
+          const finish = s.scheduleFunction(async (_item: number) => undefined);
+          const loop = new WorkLoop<number>({
+            name: 'yield-test',
+            concurrency: CONCURRENCY,
+            claim: async (limit) => {
+              const items = waiting.splice(0, limit);
+              if (pressure.answered) startedUnderContention += items.length;
+              return items;
             },
-          },
-          restMs: 1,
-          logger: createLogger({ level: 'silent' }),
-        });
-        loop.start();
-        try {
-          for (const command of commands) {
-            switch (command.kind) {
-              case 'arrive':
-                for (let i = 0; i < command.count; i++) waiting.push(next++);
-                loop.wake();
-                break;
-              case 'contended':
-                pressure.on = command.on;
-                break;
-              case 'acknowledged':
-                pressure.allowance += command.folds;
-                pressure.granted += command.folds;
-                break;
-              case 'finishOne':
-                if (s.count() > 0) await s.waitOne();
-                break;
+            handle: async (item) => {
+              inFlight++;
+              mostInFlight = Math.max(mostInFlight, inFlight);
+              try {
+                await finish(item);
+                handled.set(item, (handled.get(item) ?? 0) + 1);
+              } finally {
+                inFlight--;
+              }
+            },
+            abandon: async () => undefined,
+            leases: { owner: 'test', leaseMs: 60_000, keyOf: String, renew: async (claims) => claims },
+            // Like PostgreSQL: anything waiting is due now.
+            nextAt: async () => (waiting.length > 0 ? 0 : undefined),
+            yieldTo: {
+              contended: () => (pressure.answered = pressure.on),
+              allowance: () => pressure.allowance,
+              spend: (count) => {
+                pressure.allowance -= count;
+              },
+            },
+            restMs: 1,
+            logger: createLogger({ level: 'silent' }),
+          });
+          loop.start();
+          try {
+            for (const command of commands) {
+              switch (command.kind) {
+                case 'arrive':
+                  for (let i = 0; i < command.count; i++) waiting.push(next++);
+                  loop.wake();
+                  break;
+                case 'contended':
+                  pressure.on = command.on;
+                  break;
+                case 'acknowledged':
+                  pressure.allowance += command.folds;
+                  pressure.granted += command.folds;
+                  break;
+                case 'finishOne':
+                  if (s.count() > 0) await s.waitOne();
+                  break;
+              }
+              await settle();
+              // Checked as it goes: the end grants enough for everything, which would hide an overrun.
+              expect(
+                startedUnderContention,
+                'started while contended, beyond what acknowledgements allowed',
+              ).toBeLessThanOrEqual(pressure.granted);
+              expect(pressure.allowance).toBeGreaterThanOrEqual(0);
             }
-            await settle();
-            // Checked as it goes: the end grants enough for everything, which would hide an overrun.
-            expect(startedUnderContention, 'started while contended, beyond what acknowledgements allowed').toBeLessThanOrEqual(pressure.granted);
-            expect(pressure.allowance).toBeGreaterThanOrEqual(0);
+            // The end: the contention ends, or goes on while acknowledgements earn enough for everything left.
+            if (contentionEnds) pressure.on = false;
+            else {
+              pressure.allowance += next + CONCURRENCY;
+              pressure.granted += next + CONCURRENCY;
+            }
+            for (let rounds = 0; handled.size < next && rounds < 2_000; rounds++) {
+              if (s.count() > 0) await s.waitAll();
+              await settle();
+            }
+            expect(handled.size).toBe(next);
+            expect([...handled.values()].every((times) => times === 1)).toBe(true);
+            expect(startedUnderContention).toBeLessThanOrEqual(pressure.granted);
+            expect(mostInFlight).toBeLessThanOrEqual(CONCURRENCY);
+          } finally {
+            pressure.on = false;
+            const stopped = loop.stop();
+            while (s.count() > 0) await s.waitAll();
+            await stopped;
           }
-          // The end: the contention ends, or goes on while acknowledgements earn enough for everything left.
-          if (contentionEnds) pressure.on = false;
-          else {
-            pressure.allowance += next + CONCURRENCY;
-            pressure.granted += next + CONCURRENCY;
-          }
-          for (let rounds = 0; handled.size < next && rounds < 2_000; rounds++) {
-            if (s.count() > 0) await s.waitAll();
-            await settle();
-          }
-          expect(handled.size).toBe(next);
-          expect([...handled.values()].every((times) => times === 1)).toBe(true);
-          expect(startedUnderContention).toBeLessThanOrEqual(pressure.granted);
-          expect(mostInFlight).toBeLessThanOrEqual(CONCURRENCY);
-        } finally {
-          pressure.on = false;
-          const stopped = loop.stop();
-          while (s.count() > 0) await s.waitAll();
-          await stopped;
-        }
-      }),
+        },
+      ),
       { numRuns: Number(process.env.YIELD_MODEL_RUNS ?? 40) },
     );
   }, 120_000);
@@ -136,7 +148,11 @@ describe('the work loop yielding to acknowledgements', () => {
       abandon: async () => undefined,
       leases: { owner: 'test', leaseMs: 60_000, keyOf: String, renew: async (claims) => claims },
       nextAt: async () => (waiting.length > 0 ? 0 : undefined),
-      yieldTo: { contended: () => true, allowance: () => pressure.allowance, spend: (count) => void (pressure.allowance -= count) },
+      yieldTo: {
+        contended: () => true,
+        allowance: () => pressure.allowance,
+        spend: (count) => void (pressure.allowance -= count),
+      },
       restMs: 5,
       logger: createLogger({ level: 'silent' }),
     });

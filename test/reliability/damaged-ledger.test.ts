@@ -44,7 +44,9 @@ describe.each([
     const backup = join(dataDir, 'backup', 'orders', partition);
     expect((error as Error).message).toContain(backup);
     // The last good copy holds the order.
-    expect(Object.keys((JSON.parse(readFileSync(backup, 'utf8')) as { orders: object }).orders)).toContain('testshop:shop-1:4040');
+    expect(Object.keys((JSON.parse(readFileSync(backup, 'utf8')) as { orders: object }).orders)).toContain(
+      'testshop:shop-1:4040',
+    );
   });
 });
 

@@ -20,7 +20,13 @@ let bridge: RunningBridge;
 let inputsTried = 0;
 
 beforeAll(async () => {
-  bridge = await startTestBridge({ ADMIN_TOKEN: TOKEN, SHOPIFY_API_SECRET: SHOPIFY_SECRET, WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET, BIGCOMMERCE_CLIENT_SECRET: BC_SECRET, RECONCILE_INTERVAL_MINUTES: '0' });
+  bridge = await startTestBridge({
+    ADMIN_TOKEN: TOKEN,
+    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+    WOOCOMMERCE_WEBHOOK_SECRET: WOO_SECRET,
+    BIGCOMMERCE_CLIENT_SECRET: BC_SECRET,
+    RECONCILE_INTERVAL_MINUTES: '0',
+  });
 });
 afterAll(async () => {
   await bridge.stop();
@@ -64,11 +70,15 @@ const headerPool = fc.dictionary(
     'content-encoding',
     'x-request-id',
   ),
-  fc.oneof(fc.string({ maxLength: 80 }).filter((value) => /^[\x20-\x7e]*$/.test(value)), fc.constantFrom('orders/paid', 'application/json', 'gzip', 'v1,AAAA', '1700000000')),
+  fc.oneof(
+    fc.string({ maxLength: 80 }).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+    fc.constantFrom('orders/paid', 'application/json', 'gzip', 'v1,AAAA', '1700000000'),
+  ),
   { maxKeys: 8 },
 );
 
-const asBuffer = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+const asBuffer = (body: unknown) =>
+  Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 const prototypeClean = () => {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect(Object.keys(Object.prototype)).toEqual([]);
@@ -82,105 +92,182 @@ async function post(path: string, body: Buffer, headers: Record<string, string>)
 }
 
 describe('webhook routes', () => {
-  it.each(['shopify', 'woocommerce', 'bigcommerce'])('%s: unauthentic input gets 401, 400 or 413, never 5xx, and leaves nothing', async (platform) => {
-    await fc.assert(
-      fc.asyncProperty(nasty, headerPool, async (body, headers) => {
-        const before = { ledger: await bridge.engine.store.stats(), deadLetters: (await bridge.engine.store.listDeadLetters()).length };
-        const status = await post(`/webhooks/${platform}`, asBuffer(body), headers);
-        expect(status).toBeLessThan(500);
-        // The WooCommerce ping is the one unsigned request answered 200, and it is not kept either.
-        if (status !== 200) expect([400, 401, 413]).toContain(status);
-        await bridge.engine.drain();
-        expect({ ledger: await bridge.engine.store.stats(), deadLetters: (await bridge.engine.store.listDeadLetters()).length }).toEqual(before);
-        prototypeClean();
-      }),
-      { numRuns: RUNS },
-    );
-  }, LIMIT_MS);
+  it.each(['shopify', 'woocommerce', 'bigcommerce'])(
+    '%s: unauthentic input gets 401, 400 or 413, never 5xx, and leaves nothing',
+    async (platform) => {
+      await fc.assert(
+        fc.asyncProperty(nasty, headerPool, async (body, headers) => {
+          const before = {
+            ledger: await bridge.engine.store.stats(),
+            deadLetters: (await bridge.engine.store.listDeadLetters()).length,
+          };
+          const status = await post(`/webhooks/${platform}`, asBuffer(body), headers);
+          expect(status).toBeLessThan(500);
+          // The WooCommerce ping is the one unsigned request answered 200, and it is not kept either.
+          if (status !== 200) expect([400, 401, 413]).toContain(status);
+          await bridge.engine.drain();
+          expect({
+            ledger: await bridge.engine.store.stats(),
+            deadLetters: (await bridge.engine.store.listDeadLetters()).length,
+          }).toEqual(before);
+          prototypeClean();
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    LIMIT_MS,
+  );
 
-  it('authentic but hostile bodies are acknowledged (kept or dead-lettered), never 5xx, never polluting', async () => {
-    await fc.assert(
-      fc.asyncProperty(nasty, fc.constantFrom('shopify', 'woocommerce', 'bigcommerce'), async (raw, platform) => {
-        const body = asBuffer(raw);
-        if (body.length > 1_048_576) return;
-        let headers: Record<string, string>;
-        if (platform === 'shopify') headers = { ...shopifyHeaders({ topic: 'orders/paid', body }), 'content-type': 'application/json' };
-        else if (platform === 'woocommerce') headers = { 'x-wc-webhook-topic': 'order.updated', 'x-wc-webhook-signature': createHmac('sha256', WOO_SECRET).update(body).digest('base64') };
-        else {
-          const id = `fuzz-${inputsTried}`;
-          const timestamp = Math.floor(Date.now() / 1000);
-          headers = { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signBigCommerce(id, timestamp, body.toString('utf8')) };
-        }
-        const status = await post(`/webhooks/${platform}`, body, headers);
-        expect(status).toBeLessThan(500);
-        prototypeClean();
-      }),
-      { numRuns: RUNS },
-    );
-    await bridge.engine.drain();
-    prototypeClean();
-    // The dead letters these made are not the admin routes' business: the next property starts clean.
-    for (const letter of [...(await bridge.engine.store.listDeadLetters())]) await bridge.engine.store.removeDeadLetter(letter.id);
-  }, LIMIT_MS);
+  it(
+    'authentic but hostile bodies are acknowledged (kept or dead-lettered), never 5xx, never polluting',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(nasty, fc.constantFrom('shopify', 'woocommerce', 'bigcommerce'), async (raw, platform) => {
+          const body = asBuffer(raw);
+          if (body.length > 1_048_576) return;
+          let headers: Record<string, string>;
+          if (platform === 'shopify')
+            headers = { ...shopifyHeaders({ topic: 'orders/paid', body }), 'content-type': 'application/json' };
+          else if (platform === 'woocommerce')
+            headers = {
+              'x-wc-webhook-topic': 'order.updated',
+              'x-wc-webhook-signature': createHmac('sha256', WOO_SECRET).update(body).digest('base64'),
+            };
+          else {
+            const id = `fuzz-${inputsTried}`;
+            const timestamp = Math.floor(Date.now() / 1000);
+            headers = {
+              'webhook-id': id,
+              'webhook-timestamp': String(timestamp),
+              'webhook-signature': signBigCommerce(id, timestamp, body.toString('utf8')),
+            };
+          }
+          const status = await post(`/webhooks/${platform}`, body, headers);
+          expect(status).toBeLessThan(500);
+          prototypeClean();
+        }),
+        { numRuns: RUNS },
+      );
+      await bridge.engine.drain();
+      prototypeClean();
+      // The dead letters these made are not the admin routes' business: the next property starts clean.
+      for (const letter of [...(await bridge.engine.store.listDeadLetters())])
+        await bridge.engine.store.removeDeadLetter(letter.id);
+    },
+    LIMIT_MS,
+  );
 
   it('an order with prototype keys in its attributes is stored as data', async () => {
-    const body = shopifyOrderJson({ id: '6660000000001', noteAttributes: [{ name: '__proto__', value: 'x' }, { name: 'constructor', value: 'y' }] });
-    expect(await post('/webhooks/shopify', Buffer.from(body), shopifyHeaders({ topic: 'orders/paid', body }))).toBe(200);
+    const body = shopifyOrderJson({
+      id: '6660000000001',
+      noteAttributes: [
+        { name: '__proto__', value: 'x' },
+        { name: 'constructor', value: 'y' },
+      ],
+    });
+    expect(await post('/webhooks/shopify', Buffer.from(body), shopifyHeaders({ topic: 'orders/paid', body }))).toBe(
+      200,
+    );
     await bridge.engine.drain();
     const order = await bridge.engine.store.getOrder('shopify:lb-test-store.myshopify.com:6660000000001');
-    expect(Object.getOwnPropertyNames(order?.snapshot.attributes)).toEqual(expect.arrayContaining(['__proto__', 'constructor']));
+    expect(Object.getOwnPropertyNames(order?.snapshot.attributes)).toEqual(
+      expect.arrayContaining(['__proto__', 'constructor']),
+    );
     prototypeClean();
   });
 });
 
-const adminPaths = fc.constantFrom('/status', '/orders', '/orders/x', '/resync', '/resync/x', '/dead-letters', '/dead-letters/x/retry', '/dead-letters/retry-all', '/dead-letters/x', '/customers/points', '/adjustments', '/adjustments/earn', '/adjustments/redeem', '/reconciliation', '/nope');
+const adminPaths = fc.constantFrom(
+  '/status',
+  '/orders',
+  '/orders/x',
+  '/resync',
+  '/resync/x',
+  '/dead-letters',
+  '/dead-letters/x/retry',
+  '/dead-letters/retry-all',
+  '/dead-letters/x',
+  '/customers/points',
+  '/adjustments',
+  '/adjustments/earn',
+  '/adjustments/redeem',
+  '/reconciliation',
+  '/nope',
+);
 
 describe('admin routes', () => {
-  it('answer no random request with 5xx, with or without the token', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        adminPaths,
-        fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'),
-        fc.dictionary(fc.constantFrom('state', 'limit', 'page', 'since', 'email', 'mobile', 'type', 'q', 'platform', '__proto__'), fc.string({ maxLength: 30 }), { maxKeys: 4 }),
-        nasty,
-        fc.boolean(),
-        async (path, method, query, body, withToken) => {
-          inputsTried++;
-          const search = new URLSearchParams(query).toString();
-          const response = await fetch(`${bridge.http.localUrl}/admin/api${path}${search ? `?${search}` : ''}`, {
-            method,
-            headers: { 'content-type': 'application/json', ...(withToken ? { authorization: `Bearer ${TOKEN}` } : {}) },
-            ...(method === 'GET' ? {} : { body: asBuffer(body).subarray(0, 200_000) }),
-          });
-          await response.arrayBuffer();
-          expect(response.status).toBeLessThan(500);
-          if (!withToken) expect(response.status).toBe(401);
-          prototypeClean();
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, LIMIT_MS);
+  it(
+    'answer no random request with 5xx, with or without the token',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          adminPaths,
+          fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'),
+          fc.dictionary(
+            fc.constantFrom('state', 'limit', 'page', 'since', 'email', 'mobile', 'type', 'q', 'platform', '__proto__'),
+            fc.string({ maxLength: 30 }),
+            { maxKeys: 4 },
+          ),
+          nasty,
+          fc.boolean(),
+          async (path, method, query, body, withToken) => {
+            inputsTried++;
+            const search = new URLSearchParams(query).toString();
+            const response = await fetch(`${bridge.http.localUrl}/admin/api${path}${search ? `?${search}` : ''}`, {
+              method,
+              headers: {
+                'content-type': 'application/json',
+                ...(withToken ? { authorization: `Bearer ${TOKEN}` } : {}),
+              },
+              ...(method === 'GET' ? {} : { body: asBuffer(body).subarray(0, 200_000) }),
+            });
+            await response.arrayBuffer();
+            expect(response.status).toBeLessThan(500);
+            if (!withToken) expect(response.status).toBe(401);
+            prototypeClean();
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    LIMIT_MS,
+  );
 });
 
 describe('the sandbox', () => {
-  it('answers no random request with 5xx', async () => {
-    const paths = fc.constantFrom('/loyalty/v1/earn/1', '/loyalty/v1/earn/%2e%2e', '/loyalty/v1/redeem', '/loyalty/v1/transaction', '/loyalty/v1/updatePoints', '/api/v1/conversion/add', '/_sandbox/state', '/nope');
-    // The credentials the bridge made for its sandbox: the public defaults are refused before any body is read.
-    const { apiKey, brandId } = bridge.sandbox!.credentials;
-    await fc.assert(
-      fc.asyncProperty(paths, nasty, fc.boolean(), async (path, body, authenticated) => {
-        inputsTried++;
-        const response = await fetch(`${bridge.http.localUrl}/sandbox${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(authenticated ? { 'x-api-key': apiKey, 'x-brand-id': brandId } : {}) },
-          body: asBuffer(body),
-        });
-        await response.arrayBuffer();
-        expect(response.status).toBeLessThan(500);
-        prototypeClean();
-      }),
-      { numRuns: RUNS },
-    );
-  }, LIMIT_MS);
+  it(
+    'answers no random request with 5xx',
+    async () => {
+      const paths = fc.constantFrom(
+        '/loyalty/v1/earn/1',
+        '/loyalty/v1/earn/%2e%2e',
+        '/loyalty/v1/redeem',
+        '/loyalty/v1/transaction',
+        '/loyalty/v1/updatePoints',
+        '/api/v1/conversion/add',
+        '/_sandbox/state',
+        '/nope',
+      );
+      // The credentials the bridge made for its sandbox: the public defaults are refused before any body is read.
+      const { apiKey, brandId } = bridge.sandbox!.credentials;
+      await fc.assert(
+        fc.asyncProperty(paths, nasty, fc.boolean(), async (path, body, authenticated) => {
+          inputsTried++;
+          const response = await fetch(`${bridge.http.localUrl}/sandbox${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...(authenticated ? { 'x-api-key': apiKey, 'x-brand-id': brandId } : {}),
+            },
+            body: asBuffer(body),
+          });
+          await response.arrayBuffer();
+          expect(response.status).toBeLessThan(500);
+          prototypeClean();
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    LIMIT_MS,
+  );
 });

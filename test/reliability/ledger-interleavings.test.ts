@@ -18,7 +18,13 @@ import { orderEvent } from '../helpers/order-events.ts';
 let sequence = 0;
 const event = (orderId: string): OrderEvent => orderEvent({ orderId, facts: ['placed'] });
 const keyOf = (orderId: string) => `testshop:shop-1:${orderId}`;
-const entry = (events: OrderEvent[]): InboxEntry => ({ key: `entry-${++sequence}`, aliases: [], receivedAt: new Date().toISOString(), events, retry: null });
+const entry = (events: OrderEvent[]): InboxEntry => ({
+  key: `entry-${++sequence}`,
+  aliases: [],
+  receivedAt: new Date().toISOString(),
+  events,
+  retry: null,
+});
 
 async function fold(store: LowdbStore, orderIds: string[]): Promise<void> {
   await store.accept(entry(orderIds.map(event)));
@@ -29,7 +35,11 @@ async function fold(store: LowdbStore, orderIds: string[]): Promise<void> {
 /** Saves every due order as done, as a worker with nothing to call would. */
 async function finish(store: LowdbStore): Promise<void> {
   for (let due = await store.claimDue('me', 1_000); due.length > 0; due = await store.claimDue('me', 1_000)) {
-    for (const record of due) await store.saveProgress({ ...record, dueAt: null, target: { state: 'earned' } }, { owner: 'me', release: true, leaseMs: 0 });
+    for (const record of due)
+      await store.saveProgress(
+        { ...record, dueAt: null, target: { state: 'earned' } },
+        { owner: 'me', release: true, leaseMs: 0 },
+      );
   }
 }
 
@@ -161,7 +171,9 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     await fold(store, ['4001']);
     const [record] = await store.claimDue('me', 10);
     control.failNext(1);
-    await expect(store.saveProgress({ ...record!, dueAt: null }, { owner: 'me', release: false, leaseMs: 0 })).rejects.toThrow(/ENOSPC/);
+    await expect(
+      store.saveProgress({ ...record!, dueAt: null }, { owner: 'me', release: false, leaseMs: 0 }),
+    ).rejects.toThrow(/ENOSPC/);
     // The worker's `finally` lets go; the disk is well again.
     await store.releaseOrder('me', record!.key, new Date());
     expect((await store.claimDue('me', 10)).map((each) => each.key)).toEqual([record!.key]);
@@ -169,7 +181,14 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     await store.accept(entry([event('4002')]));
     const [held] = await store.claimInbox('me', 10);
     control.failNext(1);
-    await expect(store.deferInbox(held!.key, { attempts: 1, firstFailureAt: new Date().toISOString(), retryAt: new Date().toISOString(), lastError: 'down' })).rejects.toThrow(/ENOSPC/);
+    await expect(
+      store.deferInbox(held!.key, {
+        attempts: 1,
+        firstFailureAt: new Date().toISOString(),
+        retryAt: new Date().toISOString(),
+        lastError: 'down',
+      }),
+    ).rejects.toThrow(/ENOSPC/);
     expect((await store.claimInbox('me', 10)).map((each) => each.key)).toEqual([held!.key]);
     await store.close();
   });
@@ -227,8 +246,14 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
       },
     });
     const deferred = 2_000;
-    await Promise.all(Array.from({ length: deferred }, (_, index) => store.accept(entry([event(String(5_000_000 + index))]))));
-    for (let claimed = await store.claimInbox('me', 500); claimed.length > 0; claimed = await store.claimInbox('me', 500)) {
+    await Promise.all(
+      Array.from({ length: deferred }, (_, index) => store.accept(entry([event(String(5_000_000 + index))]))),
+    );
+    for (
+      let claimed = await store.claimInbox('me', 500);
+      claimed.length > 0;
+      claimed = await store.claimInbox('me', 500)
+    ) {
       await Promise.all(claimed.map((each) => store.deferInbox(each.key, retry())));
     }
     await store.accept(entry([event('6000000')]));
@@ -257,13 +282,19 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     control.failNext(2, /settled-000001|index/);
     await store.accept(entry([event('9001')]));
     const claimed = await store.claimInbox('me', 10);
-    await expect(store.commitIntake(claimed.map((each) => ({ entryKey: each.key, events: each.events ?? [] })))).rejects.toThrow(/ENOSPC/);
-    const total = async (opened: LowdbStore) => Object.values((await opened.countOrders()).byState).reduce((sum, count) => sum + count, 0);
+    await expect(
+      store.commitIntake(claimed.map((each) => ({ entryKey: each.key, events: each.events ?? [] }))),
+    ).rejects.toThrow(/ENOSPC/);
+    const total = async (opened: LowdbStore) =>
+      Object.values((await opened.countOrders()).byState).reduce((sum, count) => sum + count, 0);
     expect(await total(store)).toBe(2);
     // The process dies here: no clean stop. A new one on the same files counts each order once.
     const reopened = await openStore({ dataDir });
     expect(await total(reopened)).toBe(2);
-    expect((await reopened.listOrders({ page: 1, limit: 10 })).orders.map((order) => order.orderId).sort()).toEqual(['9001', '9002']);
+    expect((await reopened.listOrders({ page: 1, limit: 10 })).orders.map((order) => order.orderId).sort()).toEqual([
+      '9001',
+      '9002',
+    ]);
     await reopened.close();
   });
 });

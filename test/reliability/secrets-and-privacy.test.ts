@@ -53,17 +53,38 @@ afterAll(async () => {
 it('never shows a secret, and shows customer contact details only in the ledger and where the merchant asks', async () => {
   const admin = { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}` };
   const shopifyBody = shopifyOrderJson({ id: '9090000000001', email: CUSTOMER.email, phone: CUSTOMER.phone });
-  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: shopifyBody, secret: SECRETS.SHOPIFY_API_SECRET }), body: shopifyBody });
+  await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body: shopifyBody, secret: SECRETS.SHOPIFY_API_SECRET }),
+    body: shopifyBody,
+  });
   const wooBody = wooOrderJson({ id: 9091, status: 'completed', email: CUSTOMER.email });
-  await fetch(`${url}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.updated', wooBody, { secret: SECRETS.WOOCOMMERCE_WEBHOOK_SECRET }), body: wooBody });
+  await fetch(`${url}/webhooks/woocommerce`, {
+    method: 'POST',
+    headers: wooHeaders('order.updated', wooBody, { secret: SECRETS.WOOCOMMERCE_WEBHOOK_SECRET }),
+    body: wooBody,
+  });
   // A forged one, a refused call (dead letter) and a wrong admin token, for the error paths.
-  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: shopifyBody, secret: 'wrong' }), body: shopifyBody });
+  await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body: shopifyBody, secret: 'wrong' }),
+    body: shopifyBody,
+  });
   sandbox.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
   const second = shopifyOrderJson({ id: '9090000000002', email: CUSTOMER.email });
-  await fetch(`${url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body: second, secret: SECRETS.SHOPIFY_API_SECRET }), body: second });
+  await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'orders/paid', body: second, secret: SECRETS.SHOPIFY_API_SECRET }),
+    body: second,
+  });
   await fetch(`${url}/admin/api/status`, { headers: { authorization: 'Bearer not-the-token' } });
   await eventually(() => expect(sandbox.store.snapshot().earnings.length).toBeGreaterThanOrEqual(2));
-  await eventually(async () => expect(((await (await fetch(`${url}/admin/api/dead-letters`, { headers: admin })).json()) as { deadLetters: unknown[] }).deadLetters).toHaveLength(1));
+  await eventually(async () =>
+    expect(
+      ((await (await fetch(`${url}/admin/api/dead-letters`, { headers: admin })).json()) as { deadLetters: unknown[] })
+        .deadLetters,
+    ).toHaveLength(1),
+  );
 
   const operational = [
     await (await fetch(`${url}/metrics`)).text(),
@@ -74,24 +95,40 @@ it('never shows a secret, and shows customer contact details only in the ledger 
     await (await fetch(`${url}/admin/api/connections`, { headers: admin })).text(),
     await (await fetch(`${url}/admin/api/shopify/shops`, { headers: admin })).text(),
     await (await fetch(`${url}/admin/api/privacy`, { headers: admin })).text(),
-    await (await fetch(`${url}/admin/api/resync`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"platform":"shopify","since":"2026-11-01"}' })).text(),
+    await (
+      await fetch(`${url}/admin/api/resync`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: '{"platform":"shopify","since":"2026-11-01"}',
+      })
+    ).text(),
   ];
   // Where the merchant asked: the order list and one order.
   const asked = [
     await (await fetch(`${url}/admin/api/orders`, { headers: admin })).text(),
-    await (await fetch(`${url}/admin/api/orders/${encodeURIComponent('shopify:lb-test-store.myshopify.com:9090000000001')}`, { headers: admin })).text(),
+    await (
+      await fetch(
+        `${url}/admin/api/orders/${encodeURIComponent('shopify:lb-test-store.myshopify.com:9090000000001')}`,
+        { headers: admin },
+      )
+    ).text(),
   ];
   await new Promise((resolve) => setTimeout(resolve, 200));
   const logs = bridge.output();
   expect(logs.split('\n').length).toBeGreaterThan(10);
 
   for (const [name, secret] of Object.entries(SECRETS)) {
-    for (const [where, text] of [['logs', logs], ...operational.map((text, i) => [`operational answer ${i}`, text]), ...asked.map((text, i) => [`admin answer ${i}`, text])]) {
+    for (const [where, text] of [
+      ['logs', logs],
+      ...operational.map((text, i) => [`operational answer ${i}`, text]),
+      ...asked.map((text, i) => [`admin answer ${i}`, text]),
+    ]) {
       expect(text?.includes(secret), `${name} in ${where}`).toBe(false);
     }
   }
   for (const [where, text] of [['logs', logs], ...operational.map((text, i) => [`operational answer ${i}`, text])]) {
-    for (const detail of [CUSTOMER.email, CUSTOMER.e164, '555 0199', '5550199']) expect(text?.includes(detail), `${detail} in ${where}`).toBe(false);
+    for (const detail of [CUSTOMER.email, CUSTOMER.e164, '555 0199', '5550199'])
+      expect(text?.includes(detail), `${detail} in ${where}`).toBe(false);
   }
   expect(asked[1]).toContain(CUSTOMER.email);
   expect(asked[1]).toContain(CUSTOMER.e164);

@@ -7,7 +7,13 @@ import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { FaultSettingsInput } from '../../src/sandbox/faults.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, openTestEngine, tempDataDir } from '../helpers/engine.ts';
-import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle, type ScenarioOrder } from '../helpers/scenarios.ts';
+import {
+  expectOrdersEndRight,
+  scenarioOrders,
+  seededRandom,
+  shuffle,
+  type ScenarioOrder,
+} from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { reportToSoak } from '../helpers/soak-report.ts';
 
@@ -22,11 +28,20 @@ export interface Profile {
 }
 
 export const PROFILES: Profile[] = [
-  { name: '30% HTTP 500, after the change was made', faults: { failureRate: 0.3, failureStatus: 500, failurePhase: 'after' } },
+  {
+    name: '30% HTTP 500, after the change was made',
+    faults: { failureRate: 0.3, failureStatus: 500, failurePhase: 'after' },
+  },
   { name: '10% timeouts, after the change was made', faults: { hangRate: 0.1, hangMs: 1_500, failurePhase: 'after' } },
-  { name: 'bursts of 429 with Retry-After', faults: { forced: { status: 429, count: 10, retryAfterSeconds: 1, everyMs: 5_000 } } },
+  {
+    name: 'bursts of 429 with Retry-After',
+    faults: { forced: { status: 429, count: 10, retryAfterSeconds: 1, everyMs: 5_000 } },
+  },
   { name: `connection refused`, faults: {}, outage: true },
-  { name: '20% HTTP 200 with a failure envelope', faults: { failureRate: 0.2, failureStatus: 200, failureMessage: 'Temporarily unavailable' } },
+  {
+    name: '20% HTTP 200 with a failure envelope',
+    faults: { failureRate: 0.2, failureStatus: 200, failureMessage: 'Temporarily unavailable' },
+  },
 ];
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -35,7 +50,10 @@ afterEach(async () => {
   cleanup = [];
 });
 
-export async function runProfile(profile: Profile, seed: number): Promise<{ sandbox: TestSandbox; engine: Engine; orders: ScenarioOrder[] }> {
+export async function runProfile(
+  profile: Profile,
+  seed: number,
+): Promise<{ sandbox: TestSandbox; engine: Engine; orders: ScenarioOrder[] }> {
   const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: profile.faults });
   const engine = await openEngine({
     dataDir: tempDataDir(),
@@ -52,7 +70,10 @@ export async function runProfile(profile: Profile, seed: number): Promise<{ sand
   await engine.startWorker();
   const random = seededRandom(seed);
   const orders = scenarioOrders(ORDERS_PER_PROFILE, 10_000_000 + seed * 100_000, random, `fault${seed}`);
-  const deliveries = shuffle(orders.flatMap((order) => order.events.map((event) => ({ key: event.deliveryId, event }))), random);
+  const deliveries = shuffle(
+    orders.flatMap((order) => order.events.map((event) => ({ key: event.deliveryId, event }))),
+    random,
+  );
   const outage = profile.outage ? sandbox.outage(OUTAGE_MS) : Promise.resolve();
   await Promise.all(deliveries.map(({ key, event }) => engine.accept(key, [event])));
   await outage;
@@ -61,13 +82,26 @@ export async function runProfile(profile: Profile, seed: number): Promise<{ sand
 
 describe(`${ORDERS_PER_PROFILE} orders through each fault profile end in their right state`, () => {
   PROFILES.forEach((profile, index) => {
-    it(profile.name, async () => {
-      const { sandbox, engine, orders } = await runProfile(profile, index + 1);
-      cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
-      await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), Number(process.env.FAULT_WAIT_MS ?? 45_000));
-      expect((await engine.store.listDeadLetters())).toEqual([]);
-      reportToSoak({ faultsInjected: sandbox.faults.injected + (profile.outage ? 1 : 0), faultOrders: orders.length });
-    }, Number(process.env.FAULT_WAIT_MS ?? 45_000) + 15_000);
+    it(
+      profile.name,
+      async () => {
+        const { sandbox, engine, orders } = await runProfile(profile, index + 1);
+        cleanup.push(
+          () => sandbox.close(),
+          () => engine.stop(1_000),
+        );
+        await eventually(
+          () => expectOrdersEndRight(sandbox.store.snapshot(), orders),
+          Number(process.env.FAULT_WAIT_MS ?? 45_000),
+        );
+        expect(await engine.store.listDeadLetters()).toEqual([]);
+        reportToSoak({
+          faultsInjected: sandbox.faults.injected + (profile.outage ? 1 : 0),
+          faultOrders: orders.length,
+        });
+      },
+      Number(process.env.FAULT_WAIT_MS ?? 45_000) + 15_000,
+    );
   });
 });
 
@@ -76,17 +110,28 @@ describe('permanent errors', () => {
     [400, 'Invalid Source'],
     [402, 'Invalid URL'],
   ])('%i %s: one attempt, then a dead letter with the service message', async (status, message) => {
-    const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: { forced: { status, count: 1_000, message } } });
-    const engine = await openTestEngine(sandbox, { client: clientFor(sandbox, { maxRetries: 3, minRetryDelayMs: 10 }), worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 } });
-    cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
+    const sandbox = await startTestSandbox({
+      rateLimit: 1_000_000,
+      faults: { forced: { status, count: 1_000, message } },
+    });
+    const engine = await openTestEngine(sandbox, {
+      client: clientFor(sandbox, { maxRetries: 3, minRetryDelayMs: 10 }),
+      worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 },
+    });
+    cleanup.push(
+      () => sandbox.close(),
+      () => engine.stop(1_000),
+    );
     await engine.startWorker();
     // An order that earns and was not referred: its one call is the earn the service refuses.
-    const chosen = scenarioOrders(20, 20_000_000 + status * 100, seededRandom(status), `perm${status}`).find((candidate) => candidate.expected !== 'none' && !candidate.referred)!;
+    const chosen = scenarioOrders(20, 20_000_000 + status * 100, seededRandom(status), `perm${status}`).find(
+      (candidate) => candidate.expected !== 'none' && !candidate.referred,
+    )!;
     for (const event of chosen.events) await engine.accept(event.deliveryId, [event]);
     await engine.drain();
     // Nothing loops: give it time, and still one attempt.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const letters = (await engine.store.listDeadLetters());
+    const letters = await engine.store.listDeadLetters();
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({ httpStatus: status, operation: 'earn' });
     expect(letters[0]?.reason).toContain(message);
@@ -98,10 +143,16 @@ describe('permanent errors', () => {
 
 describe('refused credentials', () => {
   it('pause every call instead of dead-lettering orders one by one, raise the alarm once, and resume when a probe is let in', async () => {
-    const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: { forced: { status: 401, count: 1_000, message: 'Invalid auth' } } });
+    const sandbox = await startTestSandbox({
+      rateLimit: 1_000_000,
+      faults: { forced: { status: 401, count: 1_000, message: 'Invalid auth' } },
+    });
     const client = clientFor(sandbox, { maxRetries: 0 });
     const lines: Array<{ level: number; msg: string }> = [];
-    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } });
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
+    });
     const pauses: boolean[] = [];
     const engine = await openTestEngine(sandbox, {
       client,
@@ -111,9 +162,14 @@ describe('refused credentials', () => {
       logger,
       worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 },
     });
-    cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
+    cleanup.push(
+      () => sandbox.close(),
+      () => engine.stop(1_000),
+    );
     await engine.startWorker();
-    const orders = scenarioOrders(30, 30_000_000, seededRandom(401), 'auth').filter((order) => order.expected !== 'none');
+    const orders = scenarioOrders(30, 30_000_000, seededRandom(401), 'auth').filter(
+      (order) => order.expected !== 'none',
+    );
     for (const order of orders) for (const event of order.events) await engine.accept(event.deliveryId, [event]);
     await eventually(() => expect(engine.authPause.paused).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -142,16 +198,25 @@ describe('a failure of our own', () => {
     // The first two earns fail before they leave, as the limiter's database fails; the error is no answer of the service's.
     let failures = 2;
     const flaky = {
-      earn: (input: Parameters<typeof client.earn>[0]) => (failures-- > 0 ? Promise.reject(new Error('Connection terminated unexpectedly')) : client.earn(input)),
+      earn: (input: Parameters<typeof client.earn>[0]) =>
+        failures-- > 0 ? Promise.reject(new Error('Connection terminated unexpectedly')) : client.earn(input),
       updatePoints: client.updatePoints.bind(client),
       redeem: client.redeem.bind(client),
       addConversion: client.addConversion.bind(client),
       confirmConversion: client.confirmConversion.bind(client),
     };
-    const engine = await openTestEngine(sandbox, { client: flaky, worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 } });
-    cleanup.push(() => sandbox.close(), () => engine.stop(1_000));
+    const engine = await openTestEngine(sandbox, {
+      client: flaky,
+      worker: { retryMinDelayMs: 10, retryMaxDelayMs: 20 },
+    });
+    cleanup.push(
+      () => sandbox.close(),
+      () => engine.stop(1_000),
+    );
     await engine.startWorker();
-    const order = scenarioOrders(20, 40_000_000, seededRandom(7), 'own').find((candidate) => candidate.expected !== 'none')!;
+    const order = scenarioOrders(20, 40_000_000, seededRandom(7), 'own').find(
+      (candidate) => candidate.expected !== 'none',
+    )!;
     for (const event of order.events) await engine.accept(event.deliveryId, [event]);
     await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), [order]));
     expect(await engine.store.listDeadLetters()).toEqual([]);

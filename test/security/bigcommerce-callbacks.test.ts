@@ -48,12 +48,23 @@ const appEnv = (bc: FakeBigCommerce, url: string) => ({
 });
 
 /** A fake BigCommerce with the app registered, and a bridge that is the app; pending uninstalls checked every 50 ms. */
-async function startApp(env: Record<string, string>, prepare?: (bc: FakeBigCommerce, url: string) => Promise<void>): Promise<Running> {
+async function startApp(
+  env: Record<string, string>,
+  prepare?: (bc: FakeBigCommerce, url: string) => Promise<void>,
+): Promise<Running> {
   const bc = await startFakeBigCommerce({ storeHash: 'handmade1', accessToken: 'handmade-token' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const callback = (name: string) => `${url}/bigcommerce/${name}`;
-  bc.registerApp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, authCallback: callback('auth'), loadCallback: callback('load'), uninstallCallback: callback('uninstall'), removeUserCallback: callback('remove_user'), scope: SCOPE });
+  bc.registerApp({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    authCallback: callback('auth'),
+    loadCallback: callback('load'),
+    uninstallCallback: callback('uninstall'),
+    removeUserCallback: callback('remove_user'),
+    scope: SCOPE,
+  });
   await prepare?.(bc, url);
   const logText: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
@@ -71,10 +82,14 @@ async function startApp(env: Record<string, string>, prepare?: (bc: FakeBigComme
   };
 }
 
-const installOf = (bridge: RunningBridge, hash: string) => bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
-const shopState = (bridge: RunningBridge, hash: string) => bridge.engine.store.getRecord<BigCommerceShopState>('shop', `bigcommerce:${hash}`);
-const earnings = (bridge: RunningBridge, orderId: string) => bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
-const reached = async (bridge: RunningBridge) => (await bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')?.shops()) ?? [];
+const installOf = (bridge: RunningBridge, hash: string) =>
+  bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
+const shopState = (bridge: RunningBridge, hash: string) =>
+  bridge.engine.store.getRecord<BigCommerceShopState>('shop', `bigcommerce:${hash}`);
+const earnings = (bridge: RunningBridge, orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
+const reached = async (bridge: RunningBridge) =>
+  (await bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')?.shops()) ?? [];
 
 /** Installed from the control panel, with the hooks the bridge makes after the answer. */
 async function installed(app: Running, hash: string): Promise<void> {
@@ -110,7 +125,9 @@ describe('one signed payload, one purpose', () => {
     expect((await shopState(app.bridge, 'alpha1'))?.uninstalledAt).toBeNull();
     expect(await reached(app.bridge)).toContain('alpha1');
     await orderEarns(app, 'alpha1', 8101);
-    expect(earnings(app.bridge, '8101')).toEqual([expect.objectContaining({ status: 'pending', email: 'alpha1@example.com' })]);
+    expect(earnings(app.bridge, '8101')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'alpha1@example.com' }),
+    ]);
     // Neither the payload nor the store's token is in any log line.
     const logs = app.logText.join('');
     expect(logs).not.toContain(loaded);
@@ -137,7 +154,10 @@ describe('one signed payload, one purpose', () => {
     // As if 16 minutes had gone by since.
     const id = `bigcommerce:${(JSON.parse(Buffer.from(loaded.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti}`;
     const use = (await app.bridge.engine.store.getRecord<{ firstUsedAt: string }>('callback-payload', id))!;
-    await app.bridge.engine.store.putRecord('callback-payload', id, { ...use, firstUsedAt: new Date(Date.now() - 16 * 60_000).toISOString() });
+    await app.bridge.engine.store.putRecord('callback-payload', id, {
+      ...use,
+      firstUsedAt: new Date(Date.now() - 16 * 60_000).toISOString(),
+    });
     const late = await app.bc.load('alpha3', loaded);
     expect(late.status).toBe(401);
     expect(late.body).toContain('more than 15 minutes ago');
@@ -163,7 +183,10 @@ describe('one signed payload, one purpose', () => {
     await installed(app, 'gamma3');
     for (let round = 0; round < 5; round++) {
       const payload = app.bc.signedPayload('gamma3');
-      const [load, uninstall] = await Promise.all([app.bc.load('gamma3', payload), app.bc.uninstall('gamma3', payload)]);
+      const [load, uninstall] = await Promise.all([
+        app.bc.load('gamma3', payload),
+        app.bc.uninstall('gamma3', payload),
+      ]);
       expect([load.status, uninstall.status].filter((status) => status === 401)).toHaveLength(1);
       expect([load.status, uninstall.status].filter((status) => status === 200)).toHaveLength(1);
     }
@@ -177,10 +200,15 @@ describe('one signed payload, one purpose', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ result: 'pending' });
     // Rechecks run every 50 ms here, so by the time it is read the count may have moved on from the callback's own check.
-    expect(await shopState(app.bridge, 'delta4')).toMatchObject({ uninstalledAt: null, uninstallPending: { checks: expect.any(Number), last: 'works' } });
+    expect(await shopState(app.bridge, 'delta4')).toMatchObject({
+      uninstalledAt: null,
+      uninstallPending: { checks: expect.any(Number), last: 'works' },
+    });
 
     // Checked again and again (every 50 ms here): the token still works, so it stays, and the store still earns.
-    await eventually(async () => expect((await shopState(app.bridge, 'delta4'))?.uninstallPending?.checks).toBeGreaterThanOrEqual(3));
+    await eventually(async () =>
+      expect((await shopState(app.bridge, 'delta4'))?.uninstallPending?.checks).toBeGreaterThanOrEqual(3),
+    );
     expect(await installOf(app.bridge, 'delta4')).toBeDefined();
     await orderEarns(app, 'delta4', 8401);
     expect(earnings(app.bridge, '8401')).toHaveLength(1);
@@ -200,10 +228,15 @@ describe('one signed payload, one purpose', () => {
     await installed(app, 'zeta6');
     const uninstallPayload = app.bc.signedPayload('zeta6');
     app.bc.revokeApp('zeta6');
-    expect(JSON.parse((await app.bc.uninstall('zeta6', uninstallPayload)).body)).toMatchObject({ result: 'uninstalled' });
+    expect(JSON.parse((await app.bc.uninstall('zeta6', uninstallPayload)).body)).toMatchObject({
+      result: 'uninstalled',
+    });
     const uninstalledAt = (await shopState(app.bridge, 'zeta6'))?.uninstalledAt;
     expect(uninstalledAt).toEqual(expect.any(String));
-    const tokenChecks = () => app.bc.requests.filter((request) => request.store === 'zeta6' && request.method === 'GET' && request.path === '/v3/hooks').length;
+    const tokenChecks = () =>
+      app.bc.requests.filter(
+        (request) => request.store === 'zeta6' && request.method === 'GET' && request.path === '/v3/hooks',
+      ).length;
 
     // Replayed before the merchant installs again: the store stays uninstalled from the genuine callback on.
     expect((await app.bc.uninstall('zeta6', uninstallPayload)).status).toBe(200);
@@ -250,16 +283,46 @@ describe('deliveries of a store installed as an app', () => {
   const HEADER = 'header-secret-an-earlier-release-gave-0123';
   /** As an earlier release left it: a header secret of the store's own, on a hook BigCommerce signs with the app's client secret. */
   const earlierRelease = async (bc: FakeBigCommerce, url: string) => {
-    bc.addStore('eta5', 'eta-token', CLIENT_SECRET).hooks.push({ id: 601, scope: 'store/order/created', destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: { 'x-loyalty-bridge-token': HEADER }, created_at: 0, updated_at: 0, signingSecret: CLIENT_SECRET });
+    bc.addStore('eta5', 'eta-token', CLIENT_SECRET).hooks.push({
+      id: 601,
+      scope: 'store/order/created',
+      destination: `${url}/webhooks/bigcommerce`,
+      is_active: true,
+      headers: { 'x-loyalty-bridge-token': HEADER },
+      created_at: 0,
+      updated_at: 0,
+      signingSecret: CLIENT_SECRET,
+    });
   };
   const forged = (hash: string, orderId: number, header: string) => {
     const body = bcPayload('store/order/created', orderId).replace(`stores/${BC_STORE}`, `stores/${hash}`);
-    return fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': header }, body });
+    return fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': header },
+      body,
+    });
   };
   beforeAll(async () => {
-    app = await startApp({ BIGCOMMERCE_STORES: 'eta5,theta6', BIGCOMMERCE_STORE_HASH: 'handmade1', BIGCOMMERCE_ACCESS_TOKEN: 'handmade-token', BIGCOMMERCE_WEBHOOK_SECRET: 'handmade-header-secret-0123456789' }, earlierRelease);
+    app = await startApp(
+      {
+        BIGCOMMERCE_STORES: 'eta5,theta6',
+        BIGCOMMERCE_STORE_HASH: 'handmade1',
+        BIGCOMMERCE_ACCESS_TOKEN: 'handmade-token',
+        BIGCOMMERCE_WEBHOOK_SECRET: 'handmade-header-secret-0123456789',
+      },
+      earlierRelease,
+    );
     const now = new Date().toISOString();
-    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:eta5', { platform: 'bigcommerce', shop: 'eta5', accessToken: 'eta-token', scope: SCOPE, headerSecret: HEADER, accountUuid: null, installedAt: now, updatedAt: now });
+    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:eta5', {
+      platform: 'bigcommerce',
+      shop: 'eta5',
+      accessToken: 'eta-token',
+      scope: SCOPE,
+      headerSecret: HEADER,
+      accountUuid: null,
+      installedAt: now,
+      updatedAt: now,
+    });
   }, 30_000);
   afterAll(() => app?.stop());
 
@@ -286,14 +349,23 @@ describe('deliveries of a store installed as an app', () => {
   it('forget the app’s token when the app is uninstalled from the store configured by hand, which is still served through its API account', async () => {
     await installed(app, 'handmade1');
     app.bc.revokeApp('handmade1');
-    expect(JSON.parse((await app.bc.uninstall('handmade1', app.bc.signedPayload('handmade1'))).body)).toMatchObject({ result: 'uninstalled' });
+    expect(JSON.parse((await app.bc.uninstall('handmade1', app.bc.signedPayload('handmade1'))).body)).toMatchObject({
+      result: 'uninstalled',
+    });
     expect(await installOf(app.bridge, 'handmade1')).toBeUndefined();
     expect((await shopState(app.bridge, 'handmade1'))?.uninstalledAt ?? null).toBeNull();
     expect(await reached(app.bridge)).toContain('handmade1');
     // A delivery of the hooks `register` made, sent a minute ago (before the uninstall), still earns.
     app.bc.stores.get('handmade1')!.orders.set(8701, bcOrder(8701, 11));
-    const body = bcPayload('store/order/created', 8701, {}, undefined, Math.floor(Date.now() / 1000) - 60).replace(`stores/${BC_STORE}`, 'stores/handmade1');
-    const answer = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': 'handmade-header-secret-0123456789' }, body });
+    const body = bcPayload('store/order/created', 8701, {}, undefined, Math.floor(Date.now() / 1000) - 60).replace(
+      `stores/${BC_STORE}`,
+      'stores/handmade1',
+    );
+    const answer = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-loyalty-bridge-token': 'handmade-header-secret-0123456789' },
+      body,
+    });
     expect(answer.status).toBe(200);
     await app.bridge.engine.drain();
     expect(earnings(app.bridge, '8701')).toHaveLength(1);
@@ -301,7 +373,9 @@ describe('deliveries of a store installed as an app', () => {
 
   it('come through hooks the bridge makes with no header secret, which BigCommerce signs', async () => {
     await installed(app, 'theta6');
-    expect(app.bc.stores.get('theta6')!.hooks.map((hook) => hook.headers ?? {})).toEqual(Array.from({ length: HOOK_SCOPES }, () => ({})));
+    expect(app.bc.stores.get('theta6')!.hooks.map((hook) => hook.headers ?? {})).toEqual(
+      Array.from({ length: HOOK_SCOPES }, () => ({})),
+    );
     expect((await installOf(app.bridge, 'theta6'))?.headerSecret).toBeUndefined();
     await orderEarns(app, 'theta6', 8601);
     expect(earnings(app.bridge, '8601')).toHaveLength(1);
@@ -328,9 +402,16 @@ describe('stores the bridge does not serve', () => {
   it('acknowledges its deliveries as ignored, with the reason, and keeps nothing of them', async () => {
     app.bc.addStore('stranger7', 'stranger-token', CLIENT_SECRET).orders.set(8701, bcOrder(8701, 11));
     const body = bcPayload('store/order/created', 8701).replace(`stores/${BC_STORE}`, 'stores/stranger7');
-    const response = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, { method: 'POST', headers: bcHeaders(body, { secret: CLIENT_SECRET }), body });
+    const response = await fetch(`${app.bridge.http.localUrl}/webhooks/bigcommerce`, {
+      method: 'POST',
+      headers: bcHeaders(body, { secret: CLIENT_SECRET }),
+      body,
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ result: 'ignored', reason: expect.stringContaining('BIGCOMMERCE_STORES') });
+    expect(await response.json()).toMatchObject({
+      result: 'ignored',
+      reason: expect.stringContaining('BIGCOMMERCE_STORES'),
+    });
     await app.bridge.engine.drain();
     expect((await app.bridge.engine.store.stats()).inboxBacklog).toBe(0);
     expect(await app.bridge.engine.store.getOrder('bigcommerce:stranger7:8701')).toBeUndefined();
@@ -340,7 +421,16 @@ describe('stores the bridge does not serve', () => {
   it('is not read by reconciliation, even with a token in the ledger', async () => {
     // As if installed while the bridge took any store, then closed to them.
     const now = new Date().toISOString();
-    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:stranger7', { platform: 'bigcommerce', shop: 'stranger7', accessToken: 'stranger-token', scope: SCOPE, headerSecret: 'stranger-header-secret', accountUuid: null, installedAt: now, updatedAt: now });
+    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:stranger7', {
+      platform: 'bigcommerce',
+      shop: 'stranger7',
+      accessToken: 'stranger-token',
+      scope: SCOPE,
+      headerSecret: 'stranger-header-secret',
+      accountUuid: null,
+      installedAt: now,
+      updatedAt: now,
+    });
     app.bc.stores.get('stranger7')!.orders.set(8702, { ...bcOrder(8702, 11), date_modified: new Date().toUTCString() });
     app.bridge.platforms.storeAdded('bigcommerce');
     expect(await reached(app.bridge)).not.toContain('stranger7');
@@ -368,7 +458,9 @@ describe('BIGCOMMERCE_OPEN_INSTALLS=true', () => {
     expect((await closed.bc.install('anyone9')).status).toBe(403);
     await installed(open, 'anyone9');
     await orderEarns(open, 'anyone9', 8901);
-    expect(earnings(open.bridge, '8901')).toEqual([expect.objectContaining({ status: 'pending', email: 'anyone9@example.com' })]);
+    expect(earnings(open.bridge, '8901')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'anyone9@example.com' }),
+    ]);
     expect(await reached(open.bridge)).toContain('anyone9');
   });
 });
@@ -383,16 +475,36 @@ describe('a store installed before the upgrade', () => {
     const ledger = new LowdbStore({ dataDir });
     await ledger.open();
     const now = new Date().toISOString();
-    await ledger.putRecord<BigCommerceInstall>('session', 'bigcommerce:legacy1', { platform: 'bigcommerce', shop: 'legacy1', accessToken: 'legacy-token', scope: SCOPE, headerSecret: 'legacy-header-secret-0123456789', accountUuid: null, installedAt: now, updatedAt: now });
+    await ledger.putRecord<BigCommerceInstall>('session', 'bigcommerce:legacy1', {
+      platform: 'bigcommerce',
+      shop: 'legacy1',
+      accessToken: 'legacy-token',
+      scope: SCOPE,
+      headerSecret: 'legacy-header-secret-0123456789',
+      accountUuid: null,
+      installedAt: now,
+      updatedAt: now,
+    });
     await ledger.close();
     const store = bc.addStore('legacy1', 'legacy-token', CLIENT_SECRET);
-    store.hooks.push({ id: 501, scope: 'store/order/created', destination: `${url}/webhooks/bigcommerce`, is_active: true, headers: null, created_at: 0, updated_at: 0, signingSecret: CLIENT_SECRET });
+    store.hooks.push({
+      id: 501,
+      scope: 'store/order/created',
+      destination: `${url}/webhooks/bigcommerce`,
+      is_active: true,
+      headers: null,
+      created_at: 0,
+      updated_at: 0,
+      signingSecret: CLIENT_SECRET,
+    });
   };
 
   it('keeps earning, is named in the log for BIGCOMMERCE_STORES, while a new store is refused; and after a restart too', async () => {
     app = await startApp({ DATA_DIR: dataDir, BIGCOMMERCE_STORES: 'alpha1' }, earlierRelease);
     await orderEarns(app, 'legacy1', 9001);
-    expect(earnings(app.bridge, '9001')).toEqual([expect.objectContaining({ status: 'pending', email: 'legacy1@example.com' })]);
+    expect(earnings(app.bridge, '9001')).toEqual([
+      expect.objectContaining({ status: 'pending', email: 'legacy1@example.com' }),
+    ]);
     expect(await reached(app.bridge)).toContain('legacy1');
     const told = app.logText.filter((line) => line.includes('legacy1') && line.includes('BIGCOMMERCE_STORES'));
     expect(told).toHaveLength(1);
@@ -404,7 +516,10 @@ describe('a store installed before the upgrade', () => {
     await app.bridge.stop();
     const logText: string[] = [];
     const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
-    const bridge = await startTestBridge({ ...appEnv(bc, origin), DATA_DIR: dataDir, PORT: port, BIGCOMMERCE_STORES: 'alpha1' }, logger);
+    const bridge = await startTestBridge(
+      { ...appEnv(bc, origin), DATA_DIR: dataDir, PORT: port, BIGCOMMERCE_STORES: 'alpha1' },
+      logger,
+    );
     app = {
       bc,
       bridge,

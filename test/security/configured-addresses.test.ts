@@ -63,7 +63,19 @@ describe('where a configured address is shown', () => {
   it('the start-up line shows the loyalty service by origin and path only', async () => {
     // As a base URL from elsewhere than the settings would be (an account's, later): past the check, the log still holds no key.
     const service = await recorder();
-    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'info', DEMO_STORE: 'off', LOYALTY_BASE_URL: service.url, LOYALTY_API_KEY: 'k', LOYALTY_BRAND_ID: 'b', RECONCILE_INTERVAL_MINUTES: '0' } });
+    const loaded = loadConfig({
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'info',
+        DEMO_STORE: 'off',
+        LOYALTY_BASE_URL: service.url,
+        LOYALTY_API_KEY: 'k',
+        LOYALTY_BRAND_ID: 'b',
+        RECONCILE_INTERVAL_MINUTES: '0',
+      },
+    });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     const logged: string[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logged.push(line) } });
@@ -77,10 +89,20 @@ describe('where a configured address is shown', () => {
 
   it('a redirect from the loyalty service quotes neither address with its user name, password or query string', async () => {
     const elsewhere = await recorder();
-    const service = await startRedirector(307, (path) => `http://user:secretpw@127.0.0.1:${elsewhere.port}${path}?key=qsecret`);
+    const service = await startRedirector(
+      307,
+      (path) => `http://user:secretpw@127.0.0.1:${elsewhere.port}${path}?key=qsecret`,
+    );
     closers.push(() => service.close());
-    const client = new LoyaltyClient({ baseUrl: `http://user:secretpw@127.0.0.1:${service.port}/base?apikey=qsecret`, apiKey: 'k', brandId: 'b', maxRetries: 0 });
-    const error = (await client.updatePoints({ status: 'approve', orderId: '1' }).catch((caught: unknown) => caught)) as Error & { detail?: string };
+    const client = new LoyaltyClient({
+      baseUrl: `http://user:secretpw@127.0.0.1:${service.port}/base?apikey=qsecret`,
+      apiKey: 'k',
+      brandId: 'b',
+      maxRetries: 0,
+    });
+    const error = (await client
+      .updatePoints({ status: 'approve', orderId: '1' })
+      .catch((caught: unknown) => caught)) as Error & { detail?: string };
     expect(error).toMatchObject({ kind: 'redirected' });
     // What a dead letter keeps: the message and the detail.
     expect(error.message).toContain(`LOYALTY_BASE_URL http://127.0.0.1:${service.port}/base answers 307`);
@@ -91,9 +113,14 @@ describe('where a configured address is shown', () => {
 });
 
 describe('plain http goes only to exactly localhost or a loopback number', () => {
-  it.each(['LOYALTY_BASE_URL', 'WOOCOMMERCE_URL', 'BIGCOMMERCE_API_URL', 'BIGCOMMERCE_LOGIN_URL'])('%s=http://anything.localhost:4010 is refused as plain http', (key) => {
-    expect(lines({ [key]: 'http://anything.localhost:4010' })).toEqual([expect.stringMatching(new RegExp(`^${key} \\(environment\\): must be an https URL`))]);
-  });
+  it.each(['LOYALTY_BASE_URL', 'WOOCOMMERCE_URL', 'BIGCOMMERCE_API_URL', 'BIGCOMMERCE_LOGIN_URL'])(
+    '%s=http://anything.localhost:4010 is refused as plain http',
+    (key) => {
+      expect(lines({ [key]: 'http://anything.localhost:4010' })).toEqual([
+        expect.stringMatching(new RegExp(`^${key} \\(environment\\): must be an https URL`)),
+      ]);
+    },
+  );
 
   it('LOYALTY_BASE_URL=http://[::ffff:127.0.0.1]:4010, this machine in IPv4-mapped form, is accepted', () => {
     expect(lines({ LOYALTY_BASE_URL: 'http://[::ffff:127.0.0.1]:4010' })).toEqual([]);
@@ -101,7 +128,9 @@ describe('plain http goes only to exactly localhost or a loopback number', () =>
 
   it('the admin CLI sends its token to no *.localhost name over plain http', async () => {
     const bridge = await recorder();
-    await expect(adminClient(`http://bridge.localhost:${bridge.port}`, 'admin-token-secret').get('status')).rejects.toThrow(/plain http.*--url/);
+    await expect(
+      adminClient(`http://bridge.localhost:${bridge.port}`, 'admin-token-secret').get('status'),
+    ).rejects.toThrow(/plain http.*--url/);
     expect(bridge.connections()).toBe(0);
   });
 
@@ -109,7 +138,12 @@ describe('plain http goes only to exactly localhost or a loopback number', () =>
     const ledger = new LowdbStore({ dataDir: tempDataDir() });
     await ledger.open();
     closers.push(() => ledger.close());
-    const options = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses: { allowPrivate: true } };
+    const options = {
+      publicUrl: 'https://bridge.example',
+      appName: 'loyalty-bridge',
+      returnPath: '/admin/',
+      addresses: { allowPrivate: true },
+    };
     await expect(beginWooConnect(ledger, 'http://shop.localhost:8089/', options)).rejects.toThrow(/must be https/);
     expect(await ledger.listRecords('session')).toEqual([]);
   });

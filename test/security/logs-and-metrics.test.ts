@@ -25,10 +25,17 @@ afterEach(async () => {
 describe('a body that does not parse', () => {
   it('is kept as a dead letter whose reason, like every log line, quotes none of it', async () => {
     const lines: string[] = [];
-    bridge = await startTestBridge({ ...WOO_ENV, RECONCILE_INTERVAL_MINUTES: '0', LOG_LEVEL: 'trace' }, createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }));
+    bridge = await startTestBridge(
+      { ...WOO_ENV, RECONCILE_INTERVAL_MINUTES: '0', LOG_LEVEL: 'trace' },
+      createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }),
+    );
     // The fault is the unquoted phone: V8's message quotes the text around it.
     const body = '{"id": 7001, "billing": {"email": "leak.me@example.com", "phone": +44 7700 900123}}';
-    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: wooHeaders('order.updated', body), body });
+    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, {
+      method: 'POST',
+      headers: wooHeaders('order.updated', body),
+      body,
+    });
     expect(response.status).toBe(200);
     await bridge.engine.drain();
     const letters = await bridge.engine.store.listDeadLetters();
@@ -50,16 +57,38 @@ describe('what the loyalty service says back', () => {
       req.on('end', () => {
         const sent = JSON.parse(body) as { lp_email: string; lp_mobile: string; lp_name: string };
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ response: { status: 'failure', message: 'Invalid Source', data: { detail: `customer ${sent.lp_name} <${sent.lp_email}> (${sent.lp_mobile}) is blocked` } } }));
+        res.end(
+          JSON.stringify({
+            response: {
+              status: 'failure',
+              message: 'Invalid Source',
+              data: { detail: `customer ${sent.lp_name} <${sent.lp_email}> (${sent.lp_mobile}) is blocked` },
+            },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const client = new LoyaltyClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', brandId: 'b', maxRetries: 0 });
-      const error = (await client.earn({ activityId: '1', name: 'Ann Echo', email: 'ann.echo@example.com', mobile: '+12125550142', orderId: '5' }).catch((caught: unknown) => caught)) as Error;
+      const client = new LoyaltyClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        apiKey: 'k',
+        brandId: 'b',
+        maxRetries: 0,
+      });
+      const error = (await client
+        .earn({
+          activityId: '1',
+          name: 'Ann Echo',
+          email: 'ann.echo@example.com',
+          mobile: '+12125550142',
+          orderId: '5',
+        })
+        .catch((caught: unknown) => caught)) as Error;
       expect(error.message).toContain('Invalid Source');
       expect(error.message).toContain('is blocked');
-      for (const personal of ['Ann Echo', 'ann.echo@example.com', '+12125550142']) expect(error.message).not.toContain(personal);
+      for (const personal of ['Ann Echo', 'ann.echo@example.com', '+12125550142'])
+        expect(error.message).not.toContain(personal);
     } finally {
       server.close();
     }
@@ -85,7 +114,14 @@ describe('the sign-in made for a run', () => {
 });
 
 describe('/metrics', () => {
-  const health = (shop: string) => ({ platform: 'woocommerce', shop, checkedAt: new Date().toISOString(), healthy: 0, repaired: [], problems: [{ kind: 'disabled' as const, topic: 'order.updated', detail: 'disabled', fix: 'turn it on' }] });
+  const health = (shop: string) => ({
+    platform: 'woocommerce',
+    shop,
+    checkedAt: new Date().toISOString(),
+    healthy: 0,
+    repaired: [],
+    problems: [{ kind: 'disabled' as const, topic: 'order.updated', detail: 'disabled', fix: 'turn it on' }],
+  });
   const scrape = async () => (await fetch(`${bridge!.http.localUrl}/metrics`)).text();
 
   it('names no shop by default: a problem is counted per platform', async () => {
@@ -100,6 +136,8 @@ describe('/metrics', () => {
   it('names each shop when METRICS_SHOP_LABELS=true', async () => {
     bridge = await startTestBridge({ RECONCILE_INTERVAL_MINUTES: '0', METRICS_SHOP_LABELS: 'true' });
     bridge.metrics.reportSubscriptions(health('merchant-one.example'));
-    expect(await scrape()).toMatch(/loyalty_bridge_subscription_problems\{platform="woocommerce",shop="merchant-one.example",kind="disabled"\} 1/);
+    expect(await scrape()).toMatch(
+      /loyalty_bridge_subscription_problems\{platform="woocommerce",shop="merchant-one.example",kind="disabled"\} 1/,
+    );
   });
 });

@@ -32,7 +32,12 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyOrderNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { opensslAvailable, selfSignedCertificate } from '../helpers/https-front.ts';
-import { startHttpsRedirectingToHttp, startRecorder, startRedirector, type Recorder } from '../helpers/outbound-listeners.ts';
+import {
+  startHttpsRedirectingToHttp,
+  startRecorder,
+  startRedirector,
+  type Recorder,
+} from '../helpers/outbound-listeners.ts';
 import { SHOPIFY_SECRET } from '../helpers/shopify.ts';
 
 const silent = createLogger({ level: 'silent' });
@@ -80,43 +85,78 @@ function reboundResolver(first: string) {
 }
 
 describe('WooCommerce', () => {
-  const newWebhook = { name: 'loyalty-bridge order.created', topic: 'order.created', delivery_url: 'https://bridge.example/webhooks/woocommerce', secret: WEBHOOK_SECRET, status: 'active' as const };
+  const newWebhook = {
+    name: 'loyalty-bridge order.created',
+    topic: 'order.created',
+    delivery_url: 'https://bridge.example/webhooks/woocommerce',
+    secret: WEBHOOK_SECRET,
+    status: 'active' as const,
+  };
 
-  it.each(['basic', 'query'] as const)('a store answering 307 to another listener sends nothing there (key sent %s)', async (authMode) => {
-    const thief = await recorder();
-    const store = await redirector(307, (path) => `${thief.url}${path}`);
-    const client = new WooRestClient({ url: store.url, consumerKey: KEY, consumerSecret: SECRET, authMode, outbound: { userAddress: false } });
-    const error = await createWooWebhook(client, newWebhook).catch((caught: unknown) => caught);
-    untouched(thief);
-    expect(error).toMatchObject({ name: 'WooRestError', code: 'redirected', status: 307 });
-    expect((error as Error).message).toContain(`answered 307 to ${thief.url}/wp-json/wc/v3/webhooks`);
-    expect((error as Error).message).toContain(`under that address (${thief.url})`);
-    expect((error as Error).message).not.toMatch(/ck_1|cs_2|whsec/);
-    expect(store.received).toHaveLength(1);
-  });
+  it.each(['basic', 'query'] as const)(
+    'a store answering 307 to another listener sends nothing there (key sent %s)',
+    async (authMode) => {
+      const thief = await recorder();
+      const store = await redirector(307, (path) => `${thief.url}${path}`);
+      const client = new WooRestClient({
+        url: store.url,
+        consumerKey: KEY,
+        consumerSecret: SECRET,
+        authMode,
+        outbound: { userAddress: false },
+      });
+      const error = await createWooWebhook(client, newWebhook).catch((caught: unknown) => caught);
+      untouched(thief);
+      expect(error).toMatchObject({ name: 'WooRestError', code: 'redirected', status: 307 });
+      expect((error as Error).message).toContain(`answered 307 to ${thief.url}/wp-json/wc/v3/webhooks`);
+      expect((error as Error).message).toContain(`under that address (${thief.url})`);
+      expect((error as Error).message).not.toMatch(/ck_1|cs_2|whsec/);
+      expect(store.received).toHaveLength(1);
+    },
+  );
 
-  it.skipIf(!opensslAvailable)('a 301 from https to http on the same host and port does not send the key in clear text', async () => {
-    const site = await startHttpsRedirectingToHttp();
-    closers.push(() => site.close());
-    const trusted = globalAgent.options.ca;
-    globalAgent.options.ca = selfSignedCertificate().cert;
-    closers.push(async () => void (globalAgent.options.ca = trusted));
-    const client = new WooRestClient({ url: site.httpsUrl, consumerKey: KEY, consumerSecret: SECRET, outbound: { userAddress: false } });
-    const error = await fetchWooWebhooks(client).catch((caught: unknown) => caught);
-    untouched(site.plain);
-    expect(error).toMatchObject({ code: 'redirected', status: 301 });
-    expect((error as Error).message).toContain(`answered 301 to ${site.plain.url}/wp-json/wc/v3/webhooks`);
-  });
+  it.skipIf(!opensslAvailable)(
+    'a 301 from https to http on the same host and port does not send the key in clear text',
+    async () => {
+      const site = await startHttpsRedirectingToHttp();
+      closers.push(() => site.close());
+      const trusted = globalAgent.options.ca;
+      globalAgent.options.ca = selfSignedCertificate().cert;
+      closers.push(async () => void (globalAgent.options.ca = trusted));
+      const client = new WooRestClient({
+        url: site.httpsUrl,
+        consumerKey: KEY,
+        consumerSecret: SECRET,
+        outbound: { userAddress: false },
+      });
+      const error = await fetchWooWebhooks(client).catch((caught: unknown) => caught);
+      untouched(site.plain);
+      expect(error).toMatchObject({ code: 'redirected', status: 301 });
+      expect((error as Error).message).toContain(`answered 301 to ${site.plain.url}/wp-json/wc/v3/webhooks`);
+    },
+  );
 
   describe('connecting a store from the dashboard', () => {
     let bridge: RunningBridge;
     let local: RunningBridge;
     const ADMIN_TOKEN = 'outbound-admin-token-0123456789abcdef';
     const startConnect = (on: RunningBridge, store: string) =>
-      fetch(`${on.http.localUrl}/admin/api/stores/woocommerce/connect`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ store }) });
+      fetch(`${on.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ store }),
+      });
     beforeAll(async () => {
-      bridge = await startTestBridge({ PUBLIC_URL: 'https://bridge.example', ADMIN_TOKEN, ALLOW_PRIVATE_STORE_ADDRESSES: 'false' });
-      local = await startTestBridge({ PUBLIC_URL: 'https://bridge.example', ADMIN_TOKEN, ALLOW_PRIVATE_STORE_ADDRESSES: 'true' });
+      bridge = await startTestBridge({
+        PUBLIC_URL: 'https://bridge.example',
+        ADMIN_TOKEN,
+        ALLOW_PRIVATE_STORE_ADDRESSES: 'false',
+      });
+      local = await startTestBridge({
+        PUBLIC_URL: 'https://bridge.example',
+        ADMIN_TOKEN,
+        ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+      });
     });
     afterAll(async () => {
       await bridge?.stop();
@@ -148,7 +188,16 @@ describe('WooCommerce', () => {
   });
 
   it('the CLI refuses a private store address as the dashboard does', async () => {
-    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', DEMO_STORE: 'off', PUBLIC_URL: 'https://bridge.example' } });
+    const loaded = loadConfig({
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDataDir(),
+        LOG_LEVEL: 'silent',
+        DEMO_STORE: 'off',
+        PUBLIC_URL: 'https://bridge.example',
+      },
+    });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     const written: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => written.push(String(chunk)) > 0);
@@ -157,41 +206,70 @@ describe('WooCommerce', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(written.join('')).toMatch(/10\.0\.0\.5 is not a public internet address.*ALLOW_PRIVATE_STORE_ADDRESSES=true/);
+    expect(written.join('')).toMatch(
+      /10\.0\.0\.5 is not a public internet address.*ALLOW_PRIVATE_STORE_ADDRESSES=true/,
+    );
   });
 
   it('the key callback refuses a store on this machine once the development setting is off, so WooCommerce deletes the key', async () => {
     const ledger = await openLedger();
-    const options: ConnectOptions = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses: { allowPrivate: true } };
+    const options: ConnectOptions = {
+      publicUrl: 'https://bridge.example',
+      appName: 'loyalty-bridge',
+      returnPath: '/admin/',
+      addresses: { allowPrivate: true },
+    };
     const began = await beginWooConnect(ledger, 'http://127.0.0.1:8089/x', options);
     const nonce = new URL(began.authorizeUrl).searchParams.get('user_id');
     const addresses = { allowPrivate: false };
     const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
-    const kept = await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' });
-    expect(kept).toMatchObject({ ok: false, status: 400, reason: expect.stringContaining('ALLOW_PRIVATE_STORE_ADDRESSES=true') });
+    const kept = await keepWooKeys(
+      { store: ledger, stores, logger: silent, addresses },
+      { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' },
+    );
+    expect(kept).toMatchObject({
+      ok: false,
+      status: 400,
+      reason: expect.stringContaining('ALLOW_PRIVATE_STORE_ADDRESSES=true'),
+    });
     expect(await stores.list()).toEqual([]);
   });
 
-  it.skipIf(!opensslAvailable)('a connected store whose name resolves to a public address, then to 127.0.0.1, is refused at the connection (DNS rebinding)', async () => {
-    const ledger = await openLedger();
-    const onThisMachine = await recorder(true);
-    const dns = reboundResolver('93.184.216.34');
-    const addresses = { allowPrivate: false, lookup: dns.lookup };
-    const options: ConnectOptions = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses };
-    const began = await beginWooConnect(ledger, `https://store.rebind.test:${onThisMachine.port}/`, options);
-    const nonce = new URL(began.authorizeUrl).searchParams.get('user_id');
-    const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
-    const kept = await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' });
-    expect(kept).toEqual({ ok: true, shop: began.shop });
+  it.skipIf(!opensslAvailable)(
+    'a connected store whose name resolves to a public address, then to 127.0.0.1, is refused at the connection (DNS rebinding)',
+    async () => {
+      const ledger = await openLedger();
+      const onThisMachine = await recorder(true);
+      const dns = reboundResolver('93.184.216.34');
+      const addresses = { allowPrivate: false, lookup: dns.lookup };
+      const options: ConnectOptions = {
+        publicUrl: 'https://bridge.example',
+        appName: 'loyalty-bridge',
+        returnPath: '/admin/',
+        addresses,
+      };
+      const began = await beginWooConnect(ledger, `https://store.rebind.test:${onThisMachine.port}/`, options);
+      const nonce = new URL(began.authorizeUrl).searchParams.get('user_id');
+      const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
+      const kept = await keepWooKeys(
+        { store: ledger, stores, logger: silent, addresses },
+        { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' },
+      );
+      expect(kept).toEqual({ ok: true, shop: began.shop });
 
-    // After the merchant approved, the name now answers this machine.
-    dns.rebind('127.0.0.1');
-    const connected = (await stores.get(began.shop))!;
-    const error = await keepWooWebhooks(connected.rest!, { deliveryUrl: newWebhook.delivery_url, secret: WEBHOOK_SECRET, canWrite: true }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'address_refused' });
-    expect((error as Error).message).toContain('store.rebind.test resolved to 127.0.0.1');
-    untouched(onThisMachine);
-  });
+      // After the merchant approved, the name now answers this machine.
+      dns.rebind('127.0.0.1');
+      const connected = (await stores.get(began.shop))!;
+      const error = await keepWooWebhooks(connected.rest!, {
+        deliveryUrl: newWebhook.delivery_url,
+        secret: WEBHOOK_SECRET,
+        canWrite: true,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'address_refused' });
+      expect((error as Error).message).toContain('store.rebind.test resolved to 127.0.0.1');
+      untouched(onThisMachine);
+    },
+  );
 });
 
 describe('Shopify', () => {
@@ -201,11 +279,18 @@ describe('Shopify', () => {
   it('the Admin API client carries no X-Shopify-Access-Token across a redirect to another port', async () => {
     const thief = await recorder();
     const admin = await redirector(307, (path) => `${thief.url}${path}`);
-    const api = new ShopifyAdminApi({ shop: SHOP, access: new ShopifyAccess({ store: await openLedger(), ownShop: SHOP, legacyToken: TOKEN }), apiVersion: '2026-10', baseUrl: admin.url });
+    const api = new ShopifyAdminApi({
+      shop: SHOP,
+      access: new ShopifyAccess({ store: await openLedger(), ownShop: SHOP, legacyToken: TOKEN }),
+      apiVersion: '2026-10',
+      baseUrl: admin.url,
+    });
     const error = await api.query('{ shop { name } }').catch((caught: unknown) => caught);
     untouched(thief);
     expect(error).toMatchObject({ name: 'ShopifyAdminError', code: 'REDIRECTED', transient: false });
-    expect((error as Error).message).toContain(`answered 307, a redirect to ${thief.url}/admin/api/2026-10/graphql.json`);
+    expect((error as Error).message).toContain(
+      `answered 307, a redirect to ${thief.url}/admin/api/2026-10/graphql.json`,
+    );
     expect(admin.received[0]?.headers['x-shopify-access-token']).toBe(TOKEN);
   });
 
@@ -223,9 +308,19 @@ describe('Shopify', () => {
       fake.bulkResultsRedirectTo = thief.url;
       closers.push(async () => void (fake.bulkResultsRedirectTo = undefined));
       const ledger = await openLedger();
-      const api = new ShopifyAdminApi({ shop: SHOP, access: new ShopifyAccess({ store: ledger, ownShop: SHOP, legacyToken: TOKEN }), apiVersion: '2026-10', baseUrl: fake.adminUrl(SHOP) });
+      const api = new ShopifyAdminApi({
+        shop: SHOP,
+        access: new ShopifyAccess({ store: ledger, ownShop: SHOP, legacyToken: TOKEN }),
+        apiVersion: '2026-10',
+        baseUrl: fake.adminUrl(SHOP),
+      });
       const read = async () => {
-        for await (const event of fetchShopifyOrdersInBulk(api, { since: new Date('2026-10-01T00:00:00Z'), until: new Date('2026-11-20T00:00:00Z') }, { threshold: 1, exclusive: (name, fn) => ledger.exclusive(name, fn), pollMs: 1, maxPollMs: 5 })) void event;
+        for await (const event of fetchShopifyOrdersInBulk(
+          api,
+          { since: new Date('2026-10-01T00:00:00Z'), until: new Date('2026-11-20T00:00:00Z') },
+          { threshold: 1, exclusive: (name, fn) => ledger.exclusive(name, fn), pollMs: 1, maxPollMs: 5 },
+        ))
+          void event;
       };
       const error = await read().catch((caught: unknown) => caught);
       untouched(thief);
@@ -243,7 +338,12 @@ describe('Shopify', () => {
       return realFetch(url.hostname === SHOP ? `${shopify.url}${url.pathname}${url.search}` : input, init);
     }) as typeof fetch;
     closers.push(async () => void (globalThis.fetch = realFetch));
-    const app = shopifyApp({ apiKey: 'client-id', apiSecretKey: SHOPIFY_SECRET, scopes: ['read_orders'], apiVersion: '2026-10' });
+    const app = shopifyApp({
+      apiKey: 'client-id',
+      apiSecretKey: SHOPIFY_SECRET,
+      scopes: ['read_orders'],
+      apiVersion: '2026-10',
+    });
     const access = new ShopifyAccess({ store: await openLedger(), app, ownShop: SHOP });
     const error = await access.token(SHOP).catch((caught: unknown) => caught);
     untouched(thief);
@@ -257,7 +357,11 @@ describe('BigCommerce', () => {
   it('the store API client carries no X-Auth-Token across a redirect to another port', async () => {
     const thief = await recorder();
     const api = await redirector(307, (path) => `${thief.url}${path}`);
-    const client = new BigCommerceApi({ storeHash: 'abc123', accessToken: 'bc-token-never-elsewhere', baseUrl: api.url });
+    const client = new BigCommerceApi({
+      storeHash: 'abc123',
+      accessToken: 'bc-token-never-elsewhere',
+      baseUrl: api.url,
+    });
     const error = await client.hooks().catch((caught: unknown) => caught);
     untouched(thief);
     expect(error).toMatchObject({ name: 'BigCommerceApiError', status: 307, transient: false });
@@ -268,7 +372,15 @@ describe('BigCommerce', () => {
   it('the install code exchange sends its client secret nowhere but the login service', async () => {
     const thief = await recorder();
     const login = await redirector(307, (path) => `${thief.url}${path}`);
-    const error = await exchangeBigCommerceCode({ loginUrl: login.url, clientId: 'client', clientSecret: 'bc-client-secret', redirectUri: 'https://bridge.example/bigcommerce/auth', code: 'code', scope: 'store_v2_orders_read_only', context: 'stores/abc123' }).catch((caught: unknown) => caught);
+    const error = await exchangeBigCommerceCode({
+      loginUrl: login.url,
+      clientId: 'client',
+      clientSecret: 'bc-client-secret',
+      redirectUri: 'https://bridge.example/bigcommerce/auth',
+      code: 'code',
+      scope: 'store_v2_orders_read_only',
+      context: 'stores/abc123',
+    }).catch((caught: unknown) => caught);
     untouched(thief);
     expect(error).toMatchObject({ name: 'BigCommerceAuthError', refused: true });
     expect((error as Error).message).toContain('BIGCOMMERCE_LOGIN_URL');
@@ -279,7 +391,13 @@ describe('the loyalty service', () => {
   it('a redirect to another host does not carry x-api-key, and is a configuration error', async () => {
     const thief = await recorder();
     const service = await redirector(307, (path) => `http://localhost:${thief.port}${path}`);
-    const client = new LoyaltyClient({ baseUrl: service.url, apiKey: 'lp-api-key-secret', brandId: 'brand', maxRetries: 3, minRetryDelayMs: 1 });
+    const client = new LoyaltyClient({
+      baseUrl: service.url,
+      apiKey: 'lp-api-key-secret',
+      brandId: 'brand',
+      maxRetries: 3,
+      minRetryDelayMs: 1,
+    });
     const error = await client.updatePoints({ status: 'approve', orderId: '1' }).catch((caught: unknown) => caught);
     untouched(thief);
     expect(error).toMatchObject({ kind: 'redirected', retryable: false });
@@ -302,12 +420,15 @@ describe('the loyalty service', () => {
 });
 
 describe('the policy, whatever a call asks', () => {
-  const client = (policy: { userAddress: boolean }) => outboundGot(policy, { retry: { limit: 0 }, headers: { 'x-api-key': 'api-key-never-elsewhere' } });
+  const client = (policy: { userAddress: boolean }) =>
+    outboundGot(policy, { retry: { limit: 0 }, headers: { 'x-api-key': 'api-key-never-elsewhere' } });
 
   it('a call asking to follow every redirect sends nothing to another port', async () => {
     const thief = await recorder();
     const service = await redirector(307, (path) => `${thief.url}${path}`);
-    const error = await client({ userAddress: false }).post(`${service.url}/loyalty/v1/earn/1`, { followRedirect: true, json: { secret: WEBHOOK_SECRET } }).catch((caught: unknown) => caught);
+    const error = await client({ userAddress: false })
+      .post(`${service.url}/loyalty/v1/earn/1`, { followRedirect: true, json: { secret: WEBHOOK_SECRET } })
+      .catch((caught: unknown) => caught);
     untouched(thief);
     expect(refusalOf(error)).toMatchObject({ kind: 'redirect', status: 307, to: `${thief.url}/loyalty/v1/earn/1` });
   });
@@ -316,14 +437,21 @@ describe('the policy, whatever a call asks', () => {
     const thief = await recorder();
     const storage = await redirector(307, (path) => `${thief.url}${path}`);
     const stream = client({ userAddress: false }).stream(`${storage.url}/result.jsonl`, { followRedirect: true });
-    const error = await new Promise((resolve) => stream.on('error', resolve).on('end', () => resolve(undefined)).resume());
+    const error = await new Promise((resolve) =>
+      stream
+        .on('error', resolve)
+        .on('end', () => resolve(undefined))
+        .resume(),
+    );
     untouched(thief);
     expect(refusalOf(error)).toMatchObject({ kind: 'redirect', status: 307 });
   });
 
   it("a call bringing its own agent still reaches no address on this machine when the address is a user's", async () => {
     const onThisMachine = await recorder();
-    const error = await client({ userAddress: true }).get(`${onThisMachine.url}/wp-json/wc/v3/webhooks`, { agent: { http: new HttpAgent() } }).catch((caught: unknown) => caught);
+    const error = await client({ userAddress: true })
+      .get(`${onThisMachine.url}/wp-json/wc/v3/webhooks`, { agent: { http: new HttpAgent() } })
+      .catch((caught: unknown) => caught);
     untouched(onThisMachine);
     expect(refusalOf(error)).toMatchObject({ kind: 'private_address', address: '127.0.0.1' });
   });
@@ -331,7 +459,9 @@ describe('the policy, whatever a call asks', () => {
 
 describe('the admin CLI', () => {
   it('sends the admin token over plain http to no other machine, and across no redirect to another port', async () => {
-    await expect(adminClient('http://bridge.example.com:3000', 'admin-token-secret').get('status')).rejects.toThrow(/plain http.*--url/);
+    await expect(adminClient('http://bridge.example.com:3000', 'admin-token-secret').get('status')).rejects.toThrow(
+      /plain http.*--url/,
+    );
     const thief = await recorder();
     const bridge = await redirector(307, (path) => `http://127.0.0.1:${thief.port}${path}`);
     await expect(adminClient(bridge.url, 'admin-token-secret').get('status')).rejects.toThrow(/redirect/);

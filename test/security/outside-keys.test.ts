@@ -20,7 +20,12 @@ describe.each([
   beforeAll(async () => {
     if (!available) return;
     database = backend === 'postgres' ? await freshDatabase() : undefined;
-    bridge = await startTestBridge({ ADMIN_TOKEN: TOKEN, SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0', ...(database ? { DATABASE_URL: database.url } : {}) });
+    bridge = await startTestBridge({
+      ADMIN_TOKEN: TOKEN,
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      RECONCILE_INTERVAL_MINUTES: '0',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    });
   });
   afterAll(async () => {
     await bridge?.stop();
@@ -28,11 +33,22 @@ describe.each([
   });
 
   const get = async (path: string) => {
-    const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
-  it.skipIf(!available).each(NAMES.flatMap((name) => [`/orders/${name}`, `/orders/shopify:lb-test-store.myshopify.com:${name}`, `/dead-letters/${name}`, `/resync/${name}`]))('answers 404 to %s', async (path) => {
+  it
+    .skipIf(!available)
+    .each(
+      NAMES.flatMap((name) => [
+        `/orders/${name}`,
+        `/orders/shopify:lb-test-store.myshopify.com:${name}`,
+        `/dead-letters/${name}`,
+        `/resync/${name}`,
+      ]),
+    )('answers 404 to %s', async (path) => {
     const answer = await get(path);
     expect(answer.status).toBe(404);
     expect(answer.body.order ?? answer.body.deadLetter ?? answer.body.job).toBeUndefined();

@@ -54,7 +54,11 @@ describe('the bridge in sandbox mode, a real store connected, on 0.0.0.0, SANDBO
     });
     sandboxUrl = `${bridge.http.localUrl}/sandbox`;
     const body = shopifyOrderJson({ id: '2800000000001', email: CUSTOMER.email, phone: CUSTOMER.phone });
-    const delivered = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    const delivered = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     expect(delivered.status).toBe(200);
     await eventually(() => expect(earnings().map((earning) => earning.email)).toContain(CUSTOMER.email), 15_000);
   }, 30_000);
@@ -82,14 +86,20 @@ describe('the bridge in sandbox mode, a real store connected, on 0.0.0.0, SANDBO
   });
 
   it("does not give them a customer's history through the loyalty API", async () => {
-    const answer = await call(`${sandboxUrl}/loyalty/v1/transaction`, 'POST', PUBLIC, { lp_type: 'ledger', lp_email: CUSTOMER.email });
+    const answer = await call(`${sandboxUrl}/loyalty/v1/transaction`, 'POST', PUBLIC, {
+      lp_type: 'ledger',
+      lp_email: CUSTOMER.email,
+    });
     refused(answer);
     expect(answer.text).not.toContain(CUSTOMER.email);
     expect(answer.text).not.toContain('Hopper');
   });
 
   it.each([
-    ['/loyalty/v1/earn/1', { lp_name: 'Mallory', lp_email: 'mallory@example.com', lp_mobile: '+15550100000', lp_orderid: '66' }],
+    [
+      '/loyalty/v1/earn/1',
+      { lp_name: 'Mallory', lp_email: 'mallory@example.com', lp_mobile: '+15550100000', lp_orderid: '66' },
+    ],
     ['/loyalty/v1/redeem', { lp_points: 10, lp_email: CUSTOMER.email }],
     ['/loyalty/v1/updatePoints', { lp_status: 'cancel', lp_orderid: '2800000000001' }],
     ['/api/v1/conversion/add', { order_id: '66', campaign_id: 1, referrer_code: 'MALLORY' }],
@@ -103,7 +113,9 @@ describe('the bridge in sandbox mode, a real store connected, on 0.0.0.0, SANDBO
     refused(await call(`${sandboxUrl}/_sandbox/state`, 'GET', { authorization: 'Bearer not-the-admin-token-at-all' }));
     const answer = await call(`${sandboxUrl}/_sandbox/state`, 'GET', { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(answer.status).toBe(200);
-    expect((JSON.parse(answer.text) as { earnings: Array<{ email: string }> }).earnings.map((earning) => earning.email)).toEqual([CUSTOMER.email]);
+    expect(
+      (JSON.parse(answer.text) as { earnings: Array<{ email: string }> }).earnings.map((earning) => earning.email),
+    ).toEqual([CUSTOMER.email]);
   });
 });
 
@@ -118,7 +130,10 @@ describe('the credentials the bridge makes for its sandbox', () => {
     const again = await startTestBridge({ DATA_DIR: dataDir });
     try {
       expect(again.sandbox!.credentials).toEqual(made);
-      const answer = await call(`${again.http.localUrl}/sandbox/_sandbox/state`, 'GET', { 'x-api-key': made.apiKey, 'x-brand-id': made.brandId });
+      const answer = await call(`${again.http.localUrl}/sandbox/_sandbox/state`, 'GET', {
+        'x-api-key': made.apiKey,
+        'x-brand-id': made.brandId,
+      });
       expect(answer.status).toBe(200);
     } finally {
       await again.stop();
@@ -136,23 +151,37 @@ describe('the credentials the bridge makes for its sandbox', () => {
     }
   });
 
-  it.skipIf(!postgresAvailable())('are the same for bridges that share one PostgreSQL, however they race to start', async () => {
-    const database = await freshDatabase();
-    const bridges = await Promise.all([startTestBridge({ DATABASE_URL: database.url }), startTestBridge({ DATABASE_URL: database.url })]);
-    try {
-      const [one, two] = bridges.map((bridge) => bridge.sandbox!.credentials);
-      expect(one?.apiKey.length).toBeGreaterThanOrEqual(32);
-      expect(two).toEqual(one);
-    } finally {
-      await Promise.all(bridges.map((bridge) => bridge.stop()));
-      await database.drop();
-    }
-  }, 30_000);
+  it.skipIf(!postgresAvailable())(
+    'are the same for bridges that share one PostgreSQL, however they race to start',
+    async () => {
+      const database = await freshDatabase();
+      const bridges = await Promise.all([
+        startTestBridge({ DATABASE_URL: database.url }),
+        startTestBridge({ DATABASE_URL: database.url }),
+      ]);
+      try {
+        const [one, two] = bridges.map((bridge) => bridge.sandbox!.credentials);
+        expect(one?.apiKey.length).toBeGreaterThanOrEqual(32);
+        expect(two).toEqual(one);
+      } finally {
+        await Promise.all(bridges.map((bridge) => bridge.stop()));
+        await database.drop();
+      }
+    },
+    30_000,
+  );
 });
 
 /** Runs the CLI until it exits, or kills it after `ms` (code null: it kept running). */
-function runUntil(args: string[], env: Record<string, string>, ms: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', SANDBOX_PORT: '0', DATA_DIR: tempDataDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runUntil(
+  args: string[],
+  env: Record<string, string>,
+  ms: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', SANDBOX_PORT: '0', DATA_DIR: tempDataDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -170,9 +199,15 @@ describe('loyalty-bridge sandbox, serving alone', () => {
   it('refuses to start beyond loopback with the public defaults, saying what to set, and starts with credentials of its own', async () => {
     const result = await runUntil(['sandbox'], { HOST: '0.0.0.0' }, 10_000);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('set SANDBOX_API_KEY and SANDBOX_BRAND_ID to credentials of your own, or HOST=127.0.0.1');
+    expect(result.stderr).toContain(
+      'set SANDBOX_API_KEY and SANDBOX_BRAND_ID to credentials of your own, or HOST=127.0.0.1',
+    );
     expect(result.stdout).not.toContain('listening');
-    const own = await startCli(['sandbox'], { HOST: '0.0.0.0', SANDBOX_API_KEY: 'developer-own-key-77', SANDBOX_BRAND_ID: 'developer-brand' });
+    const own = await startCli(['sandbox'], {
+      HOST: '0.0.0.0',
+      SANDBOX_API_KEY: 'developer-own-key-77',
+      SANDBOX_BRAND_ID: 'developer-brand',
+    });
     expect(await own.stop()).toBe(0);
   }, 30_000);
 
@@ -180,7 +215,12 @@ describe('loyalty-bridge sandbox, serving alone', () => {
     const dataDir = tempDataDir();
     const sandbox = await startCli(['sandbox'], { HOST: '127.0.0.1', DATA_DIR: dataDir });
     try {
-      const earned = await call(`${sandbox.url}/loyalty/v1/earn/1`, 'POST', PUBLIC, { lp_name: 'Ada', lp_email: 'ada@example.com', lp_mobile: '+447700900123', lp_orderid: '1' });
+      const earned = await call(`${sandbox.url}/loyalty/v1/earn/1`, 'POST', PUBLIC, {
+        lp_name: 'Ada',
+        lp_email: 'ada@example.com',
+        lp_mobile: '+447700900123',
+        lp_orderid: '1',
+      });
       expect(earned.status).toBe(200);
       const answer = await call(`${sandbox.url}/_sandbox/state`, 'GET', PUBLIC);
       refused(answer);
@@ -197,10 +237,24 @@ describe('loyalty-bridge sandbox, serving alone', () => {
       // A page in the developer's browser reaching it through a name that resolves to 127.0.0.1 (DNS rebinding): refused.
       const { port } = new URL(sandbox.url);
       const rebound = await new Promise<number>((resolve, reject) => {
-        const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/loyalty/v1/transaction', headers: { host: `rebind.attacker.example:${port}`, 'content-type': 'application/json', 'x-api-key': PUBLIC['x-api-key'], 'x-brand-id': PUBLIC['x-brand-id'] } }, (answer) => {
-          answer.resume();
-          resolve(answer.statusCode ?? 0);
-        });
+        const request = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/loyalty/v1/transaction',
+            headers: {
+              host: `rebind.attacker.example:${port}`,
+              'content-type': 'application/json',
+              'x-api-key': PUBLIC['x-api-key'],
+              'x-brand-id': PUBLIC['x-brand-id'],
+            },
+          },
+          (answer) => {
+            answer.resume();
+            resolve(answer.statusCode ?? 0);
+          },
+        );
         request.on('error', reject);
         request.end(JSON.stringify({ lp_email: 'ada@example.com', lp_type: 'all' }));
       });
@@ -231,7 +285,11 @@ describe('a first run: npm start on a fresh machine', () => {
     expect(state.status).toBe(200);
     // The dashboard's view of a customer's points: the admin API, through the bridge's own client.
     const email = bridge.sandbox!.store.snapshot().earnings[0]!.email;
-    const points = await call(`${bridge.http.localUrl}/admin/api/customers/points?email=${encodeURIComponent(email)}`, 'GET', { authorization: `Bearer ${token}` });
+    const points = await call(
+      `${bridge.http.localUrl}/admin/api/customers/points?email=${encodeURIComponent(email)}`,
+      'GET',
+      { authorization: `Bearer ${token}` },
+    );
     expect(points.status).toBe(200);
   }, 45_000);
 });

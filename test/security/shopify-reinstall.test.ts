@@ -9,12 +9,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import { APP_KEY, APP_SECRET, deliverPaidOrders, startFakeShopifyForApp, startShopifyAppBridge, stopFakeShopifyForApp, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import {
+  APP_KEY,
+  APP_SECRET,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
 
 const SHOP = 'comes-back-store.myshopify.com';
-const UNINSTALL = JSON.stringify({ id: 548380009, name: 'Comes Back', domain: null, myshopify_domain: SHOP, updated_at: null });
+const UNINSTALL = JSON.stringify({
+  id: 548380009,
+  name: 'Comes Back',
+  domain: null,
+  myshopify_domain: SHOP,
+  updated_at: null,
+});
 const REDACT = JSON.stringify({ shop_id: 548380009, shop_domain: SHOP });
 
 let fake: FakeShopify;
@@ -36,7 +50,11 @@ const order = (id: string) => store().getOrder(`shopify:${SHOP}:${id}`);
 
 /** As Shopify sends it: signed, with a webhook id and an event id of its own. */
 async function send(topic: string, body: string) {
-  const response = await fetch(`${running.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic, body, shop: SHOP, secret: APP_SECRET, eventId: crypto.randomUUID() }), body });
+  const response = await fetch(`${running.url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic, body, shop: SHOP, secret: APP_SECRET, eventId: crypto.randomUUID() }),
+    body,
+  });
   const answer = (await response.json()) as { result?: string };
   await running.bridge.engine.drain();
   return answer.result;
@@ -45,7 +63,9 @@ async function send(topic: string, body: string) {
 /** The merchant adds the app and opens it: the bridge gets the shop's token by token exchange. */
 async function install() {
   fake.install(SHOP);
-  const response = await fetch(`${running.url}/admin/api/orders`, { headers: { authorization: `Bearer ${mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET })}` } });
+  const response = await fetch(`${running.url}/admin/api/orders`, {
+    headers: { authorization: `Bearer ${mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET })}` },
+  });
   expect(response.status).toBe(200);
   expect(await session()).toBeDefined();
 }
@@ -107,7 +127,11 @@ describe('an uninstall that names no shop', () => {
     const before = await store().stats();
     for (let i = 0; i < 20; i++) {
       const shop = `invented-${i}.myshopify.com`;
-      const response = await fetch(`${running.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'app/uninstalled', body, shop, secret: APP_SECRET }), body });
+      const response = await fetch(`${running.url}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'app/uninstalled', body, shop, secret: APP_SECRET }),
+        body,
+      });
       expect(((await response.json()) as { result?: string }).result).toBe('ignored');
     }
     await running.bridge.engine.drain();

@@ -26,9 +26,18 @@ let shopify: FakeShopify;
 
 beforeAll(async () => {
   shopify = await startFakeShopify({ apiKey: API_KEY, apiSecret: SHOPIFY_SECRET });
-  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_API_KEY: API_KEY, SHOPIFY_SHOPS: `${VICTIM},${OTHER},${TOKENLESS},third-store.myshopify.com`, RECONCILE_INTERVAL_MINUTES: '0' }, undefined, {
-    platformOverrides: { shopifyAdminUrl: (shop) => shopify.adminUrl(shop) },
-  });
+  bridge = await startTestBridge(
+    {
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_SHOPS: `${VICTIM},${OTHER},${TOKENLESS},third-store.myshopify.com`,
+      RECONCILE_INTERVAL_MINUTES: '0',
+    },
+    undefined,
+    {
+      platformOverrides: { shopifyAdminUrl: (shop) => shopify.adminUrl(shop) },
+    },
+  );
 });
 afterAll(async () => {
   await bridge.stop();
@@ -43,12 +52,20 @@ async function giveSession(shop: string): Promise<void> {
   const token = `shpat_${shop.split('.')[0]}_${++installs}`;
   shopify.install(shop);
   shopify.registerToken(token, shop);
-  await store().putRecord('session', `shopify:${shop}`, { platform: 'shopify', shop, mode: 'oauth', accessToken: token, expiresAt: null, updatedAt: new Date().toISOString() });
+  await store().putRecord('session', `shopify:${shop}`, {
+    platform: 'shopify',
+    shop,
+    mode: 'oauth',
+    accessToken: token,
+    expiresAt: null,
+    updatedAt: new Date().toISOString(),
+  });
 }
 /** The merchant removes the app: Shopify revokes the shop's tokens, then sends app/uninstalled. */
 const uninstallOnShopify = (shop: string) => shopify.uninstall(shop);
 const shopState = (shop: string) => store().getRecord<ShopState>('shop', `shopify:${shop}`);
-const earning = (orderId: string) => bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
+const earning = (orderId: string) =>
+  bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
 
 async function post(body: string, headers: Record<string, string>) {
   const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers, body });
@@ -56,7 +73,10 @@ async function post(body: string, headers: Record<string, string>) {
 }
 
 /** A captured delivery sent again with other headers: the body and its HMAC are Shopify's, the rest is the attacker's. */
-const relabel = (body: string, topic: string, shop: string, extra: Record<string, string> = {}) => ({ ...shopifyHeaders({ topic, body, shop }), ...extra });
+const relabel = (body: string, topic: string, shop: string, extra: Record<string, string> = {}) => ({
+  ...shopifyHeaders({ topic, body, shop }),
+  ...extra,
+});
 
 /** An uninstall that the signature alone would let through: forged for the victim, dated far ahead. */
 const asForgedUninstall = (signedBody: string, hmacBase64: string) => ({
@@ -115,7 +135,10 @@ describe('a captured genuine delivery re-labelled', () => {
   it('as app/uninstalled: acknowledged as mislabelled, and the shop keeps its token and earns', async () => {
     await giveSession(VICTIM);
     const body = shopifyOrderJson({ id: '9270000000003' });
-    expect((await post(body, relabel(body, 'app/uninstalled', VICTIM, { 'X-Shopify-Triggered-At': '2099-01-01T00:00:00Z' }))).body.result).toBe('mislabelled');
+    expect(
+      (await post(body, relabel(body, 'app/uninstalled', VICTIM, { 'X-Shopify-Triggered-At': '2099-01-01T00:00:00Z' })))
+        .body.result,
+    ).toBe('mislabelled');
     await bridge.engine.drain();
     expect(await session(VICTIM)).toBeDefined();
     await stillServed('9270000000004');
@@ -136,10 +159,17 @@ describe('a captured genuine delivery re-labelled', () => {
     await bridge.engine.drain();
     const redact = JSON.stringify({ shop_id: 1, shop_domain: VICTIM });
     expect((await post(redact, relabel(redact, 'shop/redact', OTHER))).body.result).toBe('mislabelled');
-    const customer = JSON.stringify({ shop_id: 1, shop_domain: VICTIM, customer: { id: 1, email: 'grace@example.com', phone: null }, orders_to_redact: [9270000000006] });
+    const customer = JSON.stringify({
+      shop_id: 1,
+      shop_domain: VICTIM,
+      customer: { id: 1, email: 'grace@example.com', phone: null },
+      orders_to_redact: [9270000000006],
+    });
     expect((await post(customer, relabel(customer, 'customers/redact', OTHER))).body.result).toBe('mislabelled');
     await bridge.engine.drain();
-    expect((await store().getOrder(`shopify:${OTHER}:9270000000006`))?.snapshot.customer.email).toBe('grace@example.com');
+    expect((await store().getOrder(`shopify:${OTHER}:9270000000006`))?.snapshot.customer.email).toBe(
+      'grace@example.com',
+    );
   });
 });
 
@@ -148,27 +178,46 @@ describe('destructive bodies act once', () => {
     const body = JSON.stringify({ id: 7, name: 'Second', domain: 'second.example', myshopify_domain: OTHER });
     await giveSession(OTHER);
     uninstallOnShopify(OTHER);
-    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe('accepted');
+    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe(
+      'accepted',
+    );
     await bridge.engine.drain();
     expect(await session(OTHER)).toBeUndefined();
 
     // Reinstalled: a new token. The captured uninstall comes again, under a new webhook id (kept: a later
     // install's genuine uninstall has the same bytes), and past the dedupe window: Shopify accepts the new token.
     await giveSession(OTHER);
-    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe('accepted');
+    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe(
+      'accepted',
+    );
     await store().pruneSeen(new Date(Date.now() + 60_000));
-    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe('accepted');
+    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop: OTHER }))).body.result).toBe(
+      'accepted',
+    );
     await bridge.engine.drain();
     expect(await session(OTHER)).toBeDefined();
   });
 
   it('an uninstall sent before a reinstall and read after it leaves the new install alone', async () => {
     const shop = OTHER;
-    const body = JSON.stringify({ id: 7, name: 'Second', domain: 'second.example', myshopify_domain: shop, updated_at: '2026-11-23T09:00:00Z' });
+    const body = JSON.stringify({
+      id: 7,
+      name: 'Second',
+      domain: 'second.example',
+      myshopify_domain: shop,
+      updated_at: '2026-11-23T09:00:00Z',
+    });
     // Sent twenty minutes ago; the merchant installed the app again since, before the delivery was read: Shopify accepts the new token.
     await giveSession(shop);
     const before = (await shopState(shop))?.uninstalledAt ?? null;
-    expect((await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date(Date.now() - 20 * 60_000) }))).body.result).toBe('accepted');
+    expect(
+      (
+        await post(
+          body,
+          shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date(Date.now() - 20 * 60_000) }),
+        )
+      ).body.result,
+    ).toBe('accepted');
     await bridge.engine.drain();
     expect(await session(shop)).toBeDefined();
     expect((await shopState(shop))?.uninstalledAt ?? null).toBe(before);
@@ -177,20 +226,37 @@ describe('destructive bodies act once', () => {
   it('a second genuine shop/redact, after a later uninstall, erases again (Shopify sends the same bytes each time)', async () => {
     const shop = 'third-store.myshopify.com';
     const redact = JSON.stringify({ shop_id: 3, shop_domain: shop });
-    const uninstall = (n: number) => JSON.stringify({ id: 3, name: 'Third', domain: null, myshopify_domain: shop, updated_at: `2026-11-2${n}T09:00:00Z` });
+    const uninstall = (n: number) =>
+      JSON.stringify({
+        id: 3,
+        name: 'Third',
+        domain: null,
+        myshopify_domain: shop,
+        updated_at: `2026-11-2${n}T09:00:00Z`,
+      });
     await post(uninstall(1), shopifyHeaders({ topic: 'app/uninstalled', body: uninstall(1), shop }));
     await bridge.engine.drain();
     await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop }));
     await bridge.engine.drain();
     // Installed again (an order delivered after), then uninstalled again: Shopify's next shop/redact has the same bytes.
     const order = shopifyOrderJson({ id: '9270000000011', updatedAt: new Date().toISOString() });
-    await bridge.engine.ingest.delivery('third-order-1', { platform: 'shopify', topic: 'orders/paid', shop, sentAt: new Date().toISOString(), headers: {}, body: order, bodyEncoding: 'utf8' });
+    await bridge.engine.ingest.delivery('third-order-1', {
+      platform: 'shopify',
+      topic: 'orders/paid',
+      shop,
+      sentAt: new Date().toISOString(),
+      headers: {},
+      body: order,
+      bodyEncoding: 'utf8',
+    });
     await bridge.engine.drain();
     expect(await store().getOrder(`shopify:${shop}:9270000000011`)).toBeDefined();
     await post(uninstall(2), shopifyHeaders({ topic: 'app/uninstalled', body: uninstall(2), shop }));
     await bridge.engine.drain();
     await store().pruneSeen(new Date(Date.now() + 60_000));
-    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop }))).body.result).toBe('accepted');
+    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop }))).body.result).toBe(
+      'accepted',
+    );
     await bridge.engine.drain();
     expect(await store().getOrder(`shopify:${shop}:9270000000011`)).toBeUndefined();
   });
@@ -199,13 +265,17 @@ describe('destructive bodies act once', () => {
     const redact = JSON.stringify({ shop_id: 2, shop_domain: OTHER });
     // Shopify sends it 48 hours after an uninstall: the shop's token is revoked by then.
     uninstallOnShopify(OTHER);
-    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe('accepted');
+    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe(
+      'accepted',
+    );
     await bridge.engine.drain();
     const order = shopifyOrderJson({ id: '9270000000007' });
     await post(order, shopifyHeaders({ topic: 'orders/paid', body: order, shop: OTHER }));
     await bridge.engine.drain();
     await store().pruneSeen(new Date(Date.now() + 60_000));
-    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe('accepted');
+    expect((await post(redact, shopifyHeaders({ topic: 'shop/redact', body: redact, shop: OTHER }))).body.result).toBe(
+      'accepted',
+    );
     await bridge.engine.drain();
     expect(await store().getOrder(`shopify:${OTHER}:9270000000007`)).toBeDefined();
   });
@@ -220,25 +290,45 @@ describe('an order is its own shop’s', () => {
     expect((await post(body, relabel(body, 'orders/paid', OTHER))).body.result).toBe('accepted');
     await bridge.engine.drain();
     expect(await store().getOrder(`shopify:${OTHER}:9270000000020`)).toBeUndefined();
-    expect(await store().listDeadLetters()).not.toContainEqual(expect.objectContaining({ shop: OTHER, orderKey: `shopify:${OTHER}:9270000000020` }));
+    expect(await store().listDeadLetters()).not.toContainEqual(
+      expect.objectContaining({ shop: OTHER, orderKey: `shopify:${OTHER}:9270000000020` }),
+    );
   });
 
   it('the same bytes under a fresh webhook id are a duplicate, whatever the topic (but the uninstall and shop/redact Shopify sends again for a later install)', async () => {
-    const refund = JSON.stringify({ id: 55, order_id: 9270000000020, created_at: '2026-11-21T08:00:00-05:00', transactions: [{ kind: 'refund', status: 'success', amount: '1.00', currency: 'USD' }] });
-    expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe('accepted');
-    for (let i = 0; i < 3; i++) expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe('duplicate');
+    const refund = JSON.stringify({
+      id: 55,
+      order_id: 9270000000020,
+      created_at: '2026-11-21T08:00:00-05:00',
+      transactions: [{ kind: 'refund', status: 'success', amount: '1.00', currency: 'USD' }],
+    });
+    expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe(
+      'accepted',
+    );
+    for (let i = 0; i < 3; i++)
+      expect((await post(refund, shopifyHeaders({ topic: 'refunds/create', body: refund }))).body.result).toBe(
+        'duplicate',
+      );
   });
 
   it('refuses a shop header that is not a myshopify.com domain (400), and keeps nothing of it', async () => {
     const body = shopifyOrderJson({ id: '9270000000021' });
-    for (const shop of ['constructor', 'evil.example.com', `${'x'.repeat(200)}.myshopify.com.evil`]) expect((await post(body, relabel(body, 'orders/paid', shop))).status).toBe(400);
+    for (const shop of ['constructor', 'evil.example.com', `${'x'.repeat(200)}.myshopify.com.evil`])
+      expect((await post(body, relabel(body, 'orders/paid', shop))).status).toBe(400);
   });
 
   it('app/scopes_update for a shop the bridge holds no token for changes nothing and asks Shopify nothing', async () => {
     const before = shopify.requests.length;
     for (let i = 0; i < 5; i++) {
-      const body = JSON.stringify({ id: 1, previous: ['read_orders'], current: [], updated_at: `2026-11-23T10:0${i}:00Z` });
-      expect((await post(body, shopifyHeaders({ topic: 'app/scopes_update', body, shop: TOKENLESS }))).body.result).toBe('accepted');
+      const body = JSON.stringify({
+        id: 1,
+        previous: ['read_orders'],
+        current: [],
+        updated_at: `2026-11-23T10:0${i}:00Z`,
+      });
+      expect(
+        (await post(body, shopifyHeaders({ topic: 'app/scopes_update', body, shop: TOKENLESS }))).body.result,
+      ).toBe('accepted');
     }
     await bridge.engine.drain();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -253,8 +343,17 @@ describe('unsigned headers decide nothing', () => {
     const shop = OTHER;
     uninstallOnShopify(shop);
     const before = Date.now();
-    const body = JSON.stringify({ id: 8, name: 'Second', domain: null, myshopify_domain: shop, updated_at: new Date().toISOString() });
-    await post(body, shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date('2099-01-01T00:00:00Z') }));
+    const body = JSON.stringify({
+      id: 8,
+      name: 'Second',
+      domain: null,
+      myshopify_domain: shop,
+      updated_at: new Date().toISOString(),
+    });
+    await post(
+      body,
+      shopifyHeaders({ topic: 'app/uninstalled', body, shop, triggeredAt: new Date('2099-01-01T00:00:00Z') }),
+    );
     await bridge.engine.drain();
     const uninstalledAt = Date.parse((await shopState(shop))?.uninstalledAt ?? '');
     expect(uninstalledAt).toBeGreaterThanOrEqual(before - 1_000);
@@ -268,14 +367,22 @@ describe('unsigned headers decide nothing', () => {
 
   it('does not take a captured delivery of before an uninstall, sent again after it dated now, for a reinstall', async () => {
     const shop = VICTIM;
-    const captured = shopifyOrderJson({ id: '9270000000010', updatedAt: new Date(Date.now() - 3_600_000).toISOString() });
+    const captured = shopifyOrderJson({
+      id: '9270000000010',
+      updatedAt: new Date(Date.now() - 3_600_000).toISOString(),
+    });
     const uninstall = JSON.stringify({ id: 9, name: 'Victim', domain: null, myshopify_domain: shop });
     uninstallOnShopify(shop);
-    expect((await post(uninstall, shopifyHeaders({ topic: 'app/uninstalled', body: uninstall, shop }))).body.result).toBe('accepted');
+    expect(
+      (await post(uninstall, shopifyHeaders({ topic: 'app/uninstalled', body: uninstall, shop }))).body.result,
+    ).toBe('accepted');
     await bridge.engine.drain();
     const uninstalledAt = (await shopState(shop))?.uninstalledAt;
     expect(uninstalledAt).toEqual(expect.any(String));
-    expect((await post(captured, shopifyHeaders({ topic: 'orders/paid', body: captured, shop, triggeredAt: new Date() }))).body.result).toBe('accepted');
+    expect(
+      (await post(captured, shopifyHeaders({ topic: 'orders/paid', body: captured, shop, triggeredAt: new Date() })))
+        .body.result,
+    ).toBe('accepted');
     await bridge.engine.drain();
     expect(earning('9270000000010')).toBeUndefined();
     expect((await shopState(shop))?.uninstalledAt).toBe(uninstalledAt);
@@ -286,7 +393,9 @@ describe('unsigned headers decide nothing', () => {
     const sizeBefore = (await metrics()).length;
     const body = shopifyOrderJson({ id: '9270000000009' });
     for (let i = 0; i < 400; i++) {
-      await post(body, { ...shopifyHeaders({ topic: `invented/topic-${i}`, body, shop: `invented-${i}.myshopify.com` }) });
+      await post(body, {
+        ...shopifyHeaders({ topic: `invented/topic-${i}`, body, shop: `invented-${i}.myshopify.com` }),
+      });
       await post(body, { ...shopifyHeaders({ topic: 'orders/paid', body, shop: `invented-${i}.myshopify.com` }) });
     }
     const after = await metrics();

@@ -34,14 +34,24 @@ interface Held {
 }
 
 /** Sends a request's headers and the first bytes of a body of `length`, and holds the rest back. */
-function holdOpen(path: string, headers: Record<string, string>, length: number, firstBytes = '{"id": 1, "padding": "'): Held {
+function holdOpen(
+  path: string,
+  headers: Record<string, string>,
+  length: number,
+  firstBytes = '{"id": 1, "padding": "',
+): Held {
   const { port } = new URL(bridge.http.localUrl);
   const socket = connect(Number(port), '127.0.0.1');
   let answer = '';
   socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
   socket.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  const lines = [`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', `content-length: ${length}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `POST ${path} HTTP/1.1`,
+    'host: 127.0.0.1',
+    `content-length: ${length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.write(`${lines.join('\r\n')}\r\n\r\n${firstBytes}`);
   return { socket, answer: () => answer, closed };
 }
@@ -56,10 +66,31 @@ const waitFor = async (condition: () => boolean, ms = 5_000) => {
 
 describe('a request without its platform’s signature header', () => {
   it.each([
-    ['shopify', { 'content-type': 'application/json', 'x-shopify-topic': 'orders/paid', 'x-shopify-shop-domain': 'lb-test-store.myshopify.com' }],
-    ['woocommerce', { 'content-type': 'application/json', 'x-wc-webhook-topic': 'order.updated', 'x-wc-webhook-source': 'https://shop.example/' }],
+    [
+      'shopify',
+      {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/paid',
+        'x-shopify-shop-domain': 'lb-test-store.myshopify.com',
+      },
+    ],
+    [
+      'woocommerce',
+      {
+        'content-type': 'application/json',
+        'x-wc-webhook-topic': 'order.updated',
+        'x-wc-webhook-source': 'https://shop.example/',
+      },
+    ],
     ['woocommerce', { 'content-type': 'application/x-www-form-urlencoded' }],
-    ['bigcommerce', { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) }],
+    [
+      'bigcommerce',
+      {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      },
+    ],
   ])('at /webhooks/%s is answered 401 before its body is read', async (platform, headers) => {
     const held = holdOpen(`/webhooks/${platform}`, headers, 900_000);
     await waitFor(() => held.answer().includes('\r\n\r\n'));
@@ -70,7 +101,11 @@ describe('a request without its platform’s signature header', () => {
   });
 
   it('WooCommerce’s ping when a webhook is saved still gets 200, and nothing is kept', async () => {
-    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'webhook_id=31' });
+    const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'webhook_id=31',
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ result: 'ignored' });
     expect((await bridge.engine.store.stats()).inboxBacklog).toBe(0);
@@ -79,12 +114,20 @@ describe('a request without its platform’s signature header', () => {
 
 describe('requests that carry a signature header', () => {
   it('are read one at a time here, a few wait, the rest are told to come back, and a trickle is cut at its deadline', async () => {
-    const signedLooking = { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'Zm9yZ2Vk', 'x-shopify-topic': 'orders/paid' };
+    const signedLooking = {
+      'content-type': 'application/json',
+      'x-shopify-hmac-sha256': 'Zm9yZ2Vk',
+      'x-shopify-topic': 'orders/paid',
+    };
     const trickles = Array.from({ length: 5 }, () => holdOpen('/webhooks/shopify', signedLooking, 500_000));
     // One read in flight and four waiting fill the queue: the next is refused at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
-    const refused = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: signedLooking, body: '{}' });
+    const refused = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: signedLooking,
+      body: '{}',
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -92,7 +135,11 @@ describe('requests that carry a signature header', () => {
     await Promise.all(trickles.map((held) => held.closed));
     // A genuine delivery then goes through.
     const body = shopifyOrderJson({ id: '9280000000001' });
-    const genuine = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    const genuine = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     expect(genuine.status).toBe(200);
   });
 });
@@ -100,7 +147,12 @@ describe('requests that carry a signature header', () => {
 describe('a connection that takes a turn and sends nothing', () => {
   let patient: RunningBridge;
   beforeAll(async () => {
-    patient = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0', WEBHOOK_CONCURRENT_READS: '1', WEBHOOK_BODY_TIMEOUT_SECONDS: '30' });
+    patient = await startTestBridge({
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      RECONCILE_INTERVAL_MINUTES: '0',
+      WEBHOOK_CONCURRENT_READS: '1',
+      WEBHOOK_BODY_TIMEOUT_SECONDS: '30',
+    });
   });
   afterAll(() => patient.stop());
 
@@ -110,11 +162,17 @@ describe('a connection that takes a turn and sends nothing', () => {
     idle.on('error', () => undefined);
     const closed = new Promise<void>((resolve) => idle.on('close', () => resolve()));
     // Headers with a signature header, then not a byte of the promised body.
-    idle.write('POST /webhooks/shopify HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-shopify-hmac-sha256: Zm9yZ2Vk\r\ncontent-length: 1000\r\n\r\n');
+    idle.write(
+      'POST /webhooks/shopify HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-shopify-hmac-sha256: Zm9yZ2Vk\r\ncontent-length: 1000\r\n\r\n',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     const body = shopifyOrderJson({ id: '9280000000002' });
-    const genuine = await fetch(`${patient.http.localUrl}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body }), body });
+    const genuine = await fetch(`${patient.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body }),
+      body,
+    });
     expect(genuine.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(10_000);
     await closed;

@@ -52,7 +52,18 @@ export interface HeldLoadOptions {
 }
 
 // --seccomp-bpf: strace stops the bridge only at the syscalls it delays, so only the disk is slow, not everything.
-export const slowDisk = (ms: number): string[] => ['strace', '--seccomp-bpf', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=fdatasync,fsync', '-e', `inject=fdatasync,fsync:delay_exit=${ms * 1000}`];
+export const slowDisk = (ms: number): string[] => [
+  'strace',
+  '--seccomp-bpf',
+  '-f',
+  '-qq',
+  '-o',
+  '/dev/null',
+  '-e',
+  'trace=fdatasync,fsync',
+  '-e',
+  `inject=fdatasync,fsync:delay_exit=${ms * 1000}`,
+];
 
 /** What /metrics says of the backlog. */
 async function backlog(url: string): Promise<{ inbox: number; activeOrders: number } | undefined> {
@@ -65,24 +76,44 @@ async function backlog(url: string): Promise<{ inbox: number; activeOrders: numb
   }
 }
 
-export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRate, drainSeconds = 60, graceSeconds = 600, env = {}, slowFsyncMs, nodeArgs = [] }: HeldLoadOptions, log: (line: string) => void): Promise<LoadResult> {
-  const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: { failureRate: faultRate, failureStatus: 503 } });
-  const bridge = await startServer([...nodeArgs, CLI, 'start'], {
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'soak-')),
-    LOG_LEVEL: 'warn',
-    SHOPIFY_API_SECRET: SECRET,
-    SHOPIFY_SHOPS: 'bench-store.myshopify.com',
-    LOYALTY_BASE_URL: sandbox.url,
-    LOYALTY_API_KEY: 'test-sandbox-key',
-    LOYALTY_BRAND_ID: 'test-brand',
-    LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
-    RECONCILE_INTERVAL_MINUTES: '0',
-    // The heap ceiling README recommends: without one, V8 on a 24 GB machine lets
-    // garbage pile up toward a ~4 GB heap before collecting, and RSS then
-    // measures the collector's appetite rather than what the bridge holds.
-    NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS ?? '--max-old-space-size=256',
-    ...env,
-  }, slowFsyncMs ? { prefix: slowDisk(slowFsyncMs) } : {});
+export async function heldLoad(
+  {
+    seconds,
+    ratePerSecond,
+    warmupSeconds,
+    faultRate,
+    drainSeconds = 60,
+    graceSeconds = 600,
+    env = {},
+    slowFsyncMs,
+    nodeArgs = [],
+  }: HeldLoadOptions,
+  log: (line: string) => void,
+): Promise<LoadResult> {
+  const sandbox = await startTestSandbox({
+    rateLimit: 1_000_000,
+    faults: { failureRate: faultRate, failureStatus: 503 },
+  });
+  const bridge = await startServer(
+    [...nodeArgs, CLI, 'start'],
+    {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'soak-')),
+      LOG_LEVEL: 'warn',
+      SHOPIFY_API_SECRET: SECRET,
+      SHOPIFY_SHOPS: 'bench-store.myshopify.com',
+      LOYALTY_BASE_URL: sandbox.url,
+      LOYALTY_API_KEY: 'test-sandbox-key',
+      LOYALTY_BRAND_ID: 'test-brand',
+      LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
+      RECONCILE_INTERVAL_MINUTES: '0',
+      // The heap ceiling README recommends: without one, V8 on a 24 GB machine lets
+      // garbage pile up toward a ~4 GB heap before collecting, and RSS then
+      // measures the collector's appetite rather than what the bridge holds.
+      NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS ?? '--max-old-space-size=256',
+      ...env,
+    },
+    slowFsyncMs ? { prefix: slowDisk(slowFsyncMs) } : {},
+  );
   const acknowledged: string[] = [];
   let sent = 0;
   let refused = 0;
@@ -107,7 +138,11 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
       while (sent < due) {
         sent++;
         const one = signedDelivery(SECRET, 8_100);
-        const request = fetch(`${bridge.url}${one.request.path}`, { method: 'POST', headers: one.request.headers, body: one.request.body })
+        const request = fetch(`${bridge.url}${one.request.path}`, {
+          method: 'POST',
+          headers: one.request.headers,
+          body: one.request.body,
+        })
           .then(async (response) => {
             await response.arrayBuffer();
             if (response.status === 200) acknowledged.push(one.orderId);
@@ -123,7 +158,9 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
       if (minute > loggedMinute) {
         loggedMinute = minute;
         const seen = await backlog(bridge.url);
-        log(`  ${minute} min: ${sent} sent, ${acknowledged.length} acknowledged, ${sandbox.store.snapshot().earnings.length} earned, inbox ${seen?.inbox ?? '?'}, RSS ${Math.round((bridge.rssBytes() ?? 0) / 2 ** 20)} MB`);
+        log(
+          `  ${minute} min: ${sent} sent, ${acknowledged.length} acknowledged, ${sandbox.store.snapshot().earnings.length} earned, inbox ${seen?.inbox ?? '?'}, RSS ${Math.round((bridge.rssBytes() ?? 0) / 2 ** 20)} MB`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -138,7 +175,10 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
       missing = missing.filter((id) => !sandbox.store.earningFor('1', id));
       if (lateAfterDrain === undefined && performance.now() >= ended + drainSeconds * 1000) {
         lateAfterDrain = missing.length;
-        if (missing.length > 0) log(`  ${missing.length} acknowledged orders not earned ${drainSeconds} s after the load: waiting up to ${graceSeconds} s more to tell late from lost`);
+        if (missing.length > 0)
+          log(
+            `  ${missing.length} acknowledged orders not earned ${drainSeconds} s after the load: waiting up to ${graceSeconds} s more to tell late from lost`,
+          );
       }
       if (missing.length === 0) {
         drainedAfterSeconds = Number(((performance.now() - ended) / 1000).toFixed(1));
@@ -155,8 +195,15 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
     // Medians over a minute (or what there is) on each side: one sample is mostly the garbage collector's timing.
     const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const span = Math.min(60, (seconds - warmupSeconds) / 2);
-    const afterWarmup = middle(samples.filter((sample) => sample.at >= warmupSeconds && sample.at <= warmupSeconds + span).map((sample) => sample.rss)) || samples[0]!.rss;
-    const end = middle(samples.filter((sample) => sample.at >= seconds - span).map((sample) => sample.rss)) || samples.at(-1)!.rss;
+    const afterWarmup =
+      middle(
+        samples
+          .filter((sample) => sample.at >= warmupSeconds && sample.at <= warmupSeconds + span)
+          .map((sample) => sample.rss),
+      ) || samples[0]!.rss;
+    const end =
+      middle(samples.filter((sample) => sample.at >= seconds - span).map((sample) => sample.rss)) ||
+      samples.at(-1)!.rss;
     return {
       seconds,
       ratePerSecond,
@@ -169,7 +216,12 @@ export async function heldLoad({ seconds, ratePerSecond, warmupSeconds, faultRat
       peakBacklog,
       doubled: [...perOrder.values()].filter((count) => count > 1).length,
       faultsInjected: sandbox.faults.injected,
-      memoryMb: { start: mb(samples[0]!.rss), afterWarmup: mb(afterWarmup), end: mb(end), driftAfterWarmup: Number(((end - afterWarmup) / afterWarmup).toFixed(3)) },
+      memoryMb: {
+        start: mb(samples[0]!.rss),
+        afterWarmup: mb(afterWarmup),
+        end: mb(end),
+        driftAfterWarmup: Number(((end - afterWarmup) / afterWarmup).toFixed(3)),
+      },
     };
   } finally {
     clearInterval(sampler);

@@ -57,7 +57,11 @@ describe('a payload kept to one callback', () => {
     now += 15 * 60_000;
     expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: true, again: true });
     now += 1;
-    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({ ok: false, refusal: 'repeat_too_late', usedAt: 'load' });
+    expect(await payloads.use('jti-l', exp, 'load')).toMatchObject({
+      ok: false,
+      refusal: 'repeat_too_late',
+      usedAt: 'load',
+    });
     // Other callbacks act once, or not at all: a repeat is theirs to answer.
     expect(await payloads.use('jti-r', exp, 'remove_user')).toEqual({ ok: true, again: false });
     now += 86_000_000;
@@ -89,9 +93,15 @@ describe('a payload kept to one callback', () => {
   it('lets exactly one of many uses racing at different callbacks through', async () => {
     const store = await opened();
     const payloads = new CallbackPayloads({ store, leewaySeconds: 60 });
-    const uses = await Promise.all(['load', 'uninstall', 'load', 'remove_user', 'uninstall'].map((callback) => payloads.use('raced', T0 / 1000 + 86_400, callback as 'load')));
+    const uses = await Promise.all(
+      ['load', 'uninstall', 'load', 'remove_user', 'uninstall'].map((callback) =>
+        payloads.use('raced', T0 / 1000 + 86_400, callback as 'load'),
+      ),
+    );
     const winner = (await store.getRecord<{ callback: string }>('callback-payload', 'bigcommerce:raced'))!.callback;
-    expect(uses.filter((use) => use.ok).length).toBe(['load', 'uninstall', 'load', 'remove_user', 'uninstall'].filter((callback) => callback === winner).length);
+    expect(uses.filter((use) => use.ok).length).toBe(
+      ['load', 'uninstall', 'load', 'remove_user', 'uninstall'].filter((callback) => callback === winner).length,
+    );
     expect(uses.filter((use) => !use.ok).every((use) => !use.ok && use.usedAt === winner)).toBe(true);
   });
 });
@@ -104,14 +114,23 @@ describe('an uninstall confirmed with BigCommerce', () => {
     const forgotten: string[] = [];
     let installed = true;
     const stores = {
-      appAccess: async () => (installed ? { accessToken: 'the-token', api: { tokenCheck: async () => answers.shift() ?? { kind: 'works' } } } : undefined),
+      appAccess: async () =>
+        installed
+          ? { accessToken: 'the-token', api: { tokenCheck: async () => answers.shift() ?? { kind: 'works' } } }
+          : undefined,
       forget: async (hash: string, token: string) => {
         forgotten.push(`${hash}:${token}`);
         installed = false;
         return 'forgotten';
       },
     } as unknown as BigCommerceStores;
-    const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
+    const checks = new UninstallChecks({
+      store,
+      stores,
+      logger: silent,
+      recheckDelaysMs: [1_000, 2_000, 4_000],
+      now: () => now,
+    });
     const state = () => store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1');
     const later = async (ms: number) => {
       now += ms;
@@ -124,22 +143,41 @@ describe('an uninstall confirmed with BigCommerce', () => {
     const { checks, state, forgotten } = await setUp([{ kind: 'refused', status: 401 }]);
     expect(await checks.confirm('s1')).toEqual({ kind: 'uninstalled', why: 'token_refused' });
     expect(forgotten).toEqual(['s1:the-token']);
-    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: new Date(T0).toISOString(), installedAt: null });
+    expect(await state()).toEqual({
+      platform: 'bigcommerce',
+      shop: 's1',
+      uninstalledAt: new Date(T0).toISOString(),
+      installedAt: null,
+    });
   });
 
   it('keeps a token BigCommerce accepts, checks again with backoff, and forgets it once refused, as uninstalled from the callback on', async () => {
-    const { checks, state, later, forgotten } = await setUp([{ kind: 'works' }, { kind: 'works' }, { kind: 'unknown', reason: 'BigCommerce answered 503' }, { kind: 'refused', status: 401 }]);
+    const { checks, state, later, forgotten } = await setUp([
+      { kind: 'works' },
+      { kind: 'works' },
+      { kind: 'unknown', reason: 'BigCommerce answered 503' },
+      { kind: 'refused', status: 401 },
+    ]);
     expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending', why: 'token_works' });
     await later(999);
     expect((await state())?.uninstallPending?.checks).toBe(1);
     await later(1);
-    expect((await state())?.uninstallPending).toMatchObject({ checks: 2, last: 'works', nextCheckAt: new Date(T0 + 1_000 + 2_000).toISOString() });
+    expect((await state())?.uninstallPending).toMatchObject({
+      checks: 2,
+      last: 'works',
+      nextCheckAt: new Date(T0 + 1_000 + 2_000).toISOString(),
+    });
     await later(2_000);
     expect((await state())?.uninstallPending).toMatchObject({ checks: 3, last: 'unknown' });
     expect(forgotten).toEqual([]);
     await later(4_000);
     expect(forgotten).toEqual(['s1:the-token']);
-    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: new Date(T0).toISOString(), installedAt: null });
+    expect(await state()).toEqual({
+      platform: 'bigcommerce',
+      shop: 's1',
+      uninstalledAt: new Date(T0).toISOString(),
+      installedAt: null,
+    });
   });
 
   it('drops the uninstall and keeps the token when BigCommerce still accepts it after the last check', async () => {
@@ -163,13 +201,26 @@ describe('an uninstall confirmed with BigCommerce', () => {
   });
 
   it('stops checking once the store installed the app again', async () => {
-    const { store, checks, state, later, forgotten } = await setUp([{ kind: 'works' }, { kind: 'refused', status: 401 }]);
+    const { store, checks, state, later, forgotten } = await setUp([
+      { kind: 'works' },
+      { kind: 'refused', status: 401 },
+    ]);
     await checks.confirm('s1');
     // What the auth callback writes.
-    await store.putRecord('shop', 'bigcommerce:s1', { platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
+    await store.putRecord('shop', 'bigcommerce:s1', {
+      platform: 'bigcommerce',
+      shop: 's1',
+      uninstalledAt: null,
+      installedAt: new Date(T0 + 500).toISOString(),
+    });
     await later(1_000);
     expect(forgotten).toEqual([]);
-    expect(await state()).toEqual({ platform: 'bigcommerce', shop: 's1', uninstalledAt: null, installedAt: new Date(T0 + 500).toISOString() });
+    expect(await state()).toEqual({
+      platform: 'bigcommerce',
+      shop: 's1',
+      uninstalledAt: null,
+      installedAt: new Date(T0 + 500).toISOString(),
+    });
   });
 
   it('lets no check that started before a new uninstall callback drop the pending uninstall that callback wrote', async () => {
@@ -190,17 +241,35 @@ describe('an uninstall confirmed with BigCommerce', () => {
       appAccess: async () => (session ? { accessToken: session, api: { tokenCheck } } : undefined),
       forget: async () => ((session = undefined), 'forgotten'),
     } as unknown as BigCommerceStores;
-    const checks = new UninstallChecks({ store, stores, logger: silent, recheckDelaysMs: [1_000, 2_000, 4_000], now: () => now });
+    const checks = new UninstallChecks({
+      store,
+      stores,
+      logger: silent,
+      recheckDelaysMs: [1_000, 2_000, 4_000],
+      now: () => now,
+    });
     // An uninstall pending a day, at its last check (an old payload replayed after a reinstall, say).
-    const old = { since: new Date(T0 - 86_000_000).toISOString(), checks: 3, nextCheckAt: new Date(T0 - 1).toISOString(), last: 'works' as const };
-    await store.putRecord<BigCommerceShopState>('shop', 'bigcommerce:s1', { platform: 'bigcommerce', shop: 's1', uninstalledAt: null, uninstallPending: old });
+    const old = {
+      since: new Date(T0 - 86_000_000).toISOString(),
+      checks: 3,
+      nextCheckAt: new Date(T0 - 1).toISOString(),
+      last: 'works' as const,
+    };
+    await store.putRecord<BigCommerceShopState>('shop', 'bigcommerce:s1', {
+      platform: 'bigcommerce',
+      shop: 's1',
+      uninstalledAt: null,
+      uninstallPending: old,
+    });
 
     const olderPass = checks.recheck('s1', old);
     // Meanwhile the merchant uninstalls; BigCommerce calls back before it revokes the token.
     expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending' });
     letGo();
     expect(await olderPass).toEqual({ kind: 'superseded' });
-    expect((await store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1'))?.uninstallPending).toMatchObject({ checks: 1 });
+    expect((await store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1'))?.uninstallPending).toMatchObject({
+      checks: 1,
+    });
 
     // BigCommerce revokes the token: the callback's uninstall is confirmed.
     accepted = false;
@@ -208,7 +277,9 @@ describe('an uninstall confirmed with BigCommerce', () => {
     await checks.checkDue();
     expect(session).toBeUndefined();
     // Dated by the genuine callback, not by the old pending uninstall it replaced.
-    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
+    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({
+      uninstalledAt: new Date(T0).toISOString(),
+    });
   });
 
   it('marks a store it holds no app token for uninstalled', async () => {
@@ -216,12 +287,22 @@ describe('an uninstall confirmed with BigCommerce', () => {
     const stores = { appAccess: async () => undefined } as unknown as BigCommerceStores;
     const checks = new UninstallChecks({ store, stores, logger: silent, now: () => T0 });
     expect(await checks.confirm('s2')).toEqual({ kind: 'uninstalled', why: 'no_token' });
-    expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({ uninstalledAt: new Date(T0).toISOString() });
+    expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({
+      uninstalledAt: new Date(T0).toISOString(),
+    });
   });
 });
 
 describe('forgetting a store’s token', () => {
-  const install = (accessToken: string): BigCommerceInstall => ({ platform: 'bigcommerce', shop: 's1', accessToken, scope: 'store_v2_orders_read_only', accountUuid: null, installedAt: 'then', updatedAt: 'then' });
+  const install = (accessToken: string): BigCommerceInstall => ({
+    platform: 'bigcommerce',
+    shop: 's1',
+    accessToken,
+    scope: 'store_v2_orders_read_only',
+    accountUuid: null,
+    installedAt: 'then',
+    updatedAt: 'then',
+  });
 
   it('keeps the new token of a reinstall another bridge saves the moment this one has read the old', async () => {
     const ledger = await opened();
@@ -241,7 +322,9 @@ describe('forgetting a store’s token', () => {
         const value = Reflect.get(target, name, target) as unknown;
         if (typeof value !== 'function') return value;
         const call = (...args: unknown[]) => (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
-        return name === 'getRecord' || name === 'changeRecord' ? (...args: unknown[]) => reinstallAfter(call(...args)) : call;
+        return name === 'getRecord' || name === 'changeRecord'
+          ? (...args: unknown[]) => reinstallAfter(call(...args))
+          : call;
       },
     });
     const stores = new BigCommerceStores({ store: racing, env: {}, apiUrl: 'https://api.bigcommerce.test' });
@@ -257,27 +340,49 @@ describe('the stores allowed to install and earn', () => {
     const allowed = new AllowedStores({ store, ownStore: 'own1', listed: ['listed1'] });
     expect(await allowed.check('own1')).toEqual({ allowed: true, why: 'own' });
     expect(await allowed.check('listed1')).toEqual({ allowed: true, why: 'listed' });
-    expect(await allowed.check('other1')).toEqual({ allowed: false, reason: expect.stringContaining('BIGCOMMERCE_STORES') });
+    expect(await allowed.check('other1')).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('BIGCOMMERCE_STORES'),
+    });
     await allowed.allow('other1', 'test');
     expect(await allowed.check('other1')).toEqual({ allowed: true, why: 'earlier' });
     expect(await allowed.filter(['other1', 'other2', 'own1'])).toEqual(['other1', 'own1']);
-    expect(await new AllowedStores({ store, openInstalls: true }).check('other2')).toEqual({ allowed: true, why: 'open' });
+    expect(await new AllowedStores({ store, openInstalls: true }).check('other2')).toEqual({
+      allowed: true,
+      why: 'open',
+    });
   });
 
   it('asks the ledger nothing for the configured ones, and remembers a store allowed by record', async () => {
     const store = await opened();
     let reads = 0;
-    const counting = new Proxy(store, { get: (target, name) => (name === 'getRecord' ? (...args: Parameters<typeof store.getRecord>) => (reads++, target.getRecord(...args)) : Reflect.get(target, name, target)) });
+    const counting = new Proxy(store, {
+      get: (target, name) =>
+        name === 'getRecord'
+          ? (...args: Parameters<typeof store.getRecord>) => (reads++, target.getRecord(...args))
+          : Reflect.get(target, name, target),
+    });
     await store.putRecord('allowed-shop', 'bigcommerce:recorded1', { allowedBy: 'test', allowedAt: 'now' });
     const allowed = new AllowedStores({ store: counting, ownStore: 'own1', listed: ['listed1'] });
-    for (let i = 0; i < 3; i++) for (const hash of ['own1', 'listed1', 'recorded1']) expect((await allowed.check(hash)).allowed).toBe(true);
+    for (let i = 0; i < 3; i++)
+      for (const hash of ['own1', 'listed1', 'recorded1']) expect((await allowed.check(hash)).allowed).toBe(true);
     expect(reads).toBe(1);
   });
 
   it('are read from BIGCOMMERCE_STORES and BIGCOMMERCE_OPEN_INSTALLS, each refused with its own line when wrong', () => {
-    expect(loadConfig({ env: { BIGCOMMERCE_STORES: 'abc123, def456', BIGCOMMERCE_OPEN_INSTALLS: 'yes' } })).toMatchObject({ ok: true, config: { BIGCOMMERCE_STORES: ['abc123', 'def456'], BIGCOMMERCE_OPEN_INSTALLS: true } });
-    expect(loadConfig({ env: {} })).toMatchObject({ ok: true, config: { BIGCOMMERCE_STORES: [], BIGCOMMERCE_OPEN_INSTALLS: false } });
-    const wrong = loadConfig({ env: { BIGCOMMERCE_STORES: 'abc123,stores/Not A Hash', BIGCOMMERCE_OPEN_INSTALLS: 'sometimes' } });
+    expect(
+      loadConfig({ env: { BIGCOMMERCE_STORES: 'abc123, def456', BIGCOMMERCE_OPEN_INSTALLS: 'yes' } }),
+    ).toMatchObject({
+      ok: true,
+      config: { BIGCOMMERCE_STORES: ['abc123', 'def456'], BIGCOMMERCE_OPEN_INSTALLS: true },
+    });
+    expect(loadConfig({ env: {} })).toMatchObject({
+      ok: true,
+      config: { BIGCOMMERCE_STORES: [], BIGCOMMERCE_OPEN_INSTALLS: false },
+    });
+    const wrong = loadConfig({
+      env: { BIGCOMMERCE_STORES: 'abc123,stores/Not A Hash', BIGCOMMERCE_OPEN_INSTALLS: 'sometimes' },
+    });
     expect(wrong.ok ? [] : wrong.errors).toEqual([
       'BIGCOMMERCE_STORES (environment): must be store hashes (from the API path) like abc123,def456',
       'BIGCOMMERCE_OPEN_INSTALLS (environment): must be true or false',
@@ -289,7 +394,10 @@ describe('the stores allowed to install and earn', () => {
     const allowed = new AllowedStores({ store, ownStore: 'own1' });
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
-    expect(await allowEarlierInstalls(store, allowed, async () => ['own1', 'early1', 'early2'], logger)).toEqual(['early1', 'early2']);
+    expect(await allowEarlierInstalls(store, allowed, async () => ['own1', 'early1', 'early2'], logger)).toEqual([
+      'early1',
+      'early2',
+    ]);
     expect(lines.join('')).toMatch(/early1, early2.*BIGCOMMERCE_STORES/);
     expect(await allowEarlierInstalls(store, allowed, async () => ['early1', 'later1'], logger)).toEqual([]);
     const fresh = new AllowedStores({ store });

@@ -3,13 +3,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createBigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
-import { BC_STATUS_FACTS, bigCommerceCurrency, bigCommerceOrderToEvent, bigCommerceSource } from '../../adapters/bigcommerce/order-events.ts';
+import {
+  BC_STATUS_FACTS,
+  bigCommerceCurrency,
+  bigCommerceOrderToEvent,
+  bigCommerceSource,
+} from '../../adapters/bigcommerce/order-events.ts';
 import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
 import { receive, translateRaw } from '../helpers/adapters.ts';
 import { BC_SECRET, BC_STORE, bcHeaders, bcOrder, bcPayload, signBigCommerce } from '../helpers/bigcommerce.ts';
 
 const adapter = createBigCommerceAdapter({ clientSecret: BC_SECRET });
-const raw = (body: string, headers: Record<string, string>) => ({ body: Buffer.from(body), headers, receivedAt: new Date() });
+const raw = (body: string, headers: Record<string, string>) => ({
+  body: Buffer.from(body),
+  headers,
+  receivedAt: new Date(),
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('verification', () => {
@@ -17,7 +26,10 @@ describe('verification', () => {
 
   it('accepts a signed delivery and reads the order id and hash', async () => {
     const result = await adapter.verify(raw(body, bcHeaders(body, { id: 'msg_a' })));
-    expect(result).toMatchObject({ ok: true, delivery: { webhookId: 'msg_a', scope: 'store/order/created', orderId: '101' } });
+    expect(result).toMatchObject({
+      ok: true,
+      delivery: { webhookId: 'msg_a', scope: 'store/order/created', orderId: '101' },
+    });
   });
 
   it('accepts one good signature among several, as during a secret rotation', async () => {
@@ -42,10 +54,12 @@ describe('verification', () => {
 
   /** Whether two deliveries would be taken for one another. */
   const shareAKey = async (a: string, b: string) => {
-    const [keysA, keysB] = await Promise.all([a, b].map(async (each) => {
-      const { info } = await receive(adapter, each, bcHeaders(each));
-      return [info.key, ...(info.aliases ?? [])];
-    }));
+    const [keysA, keysB] = await Promise.all(
+      [a, b].map(async (each) => {
+        const { info } = await receive(adapter, each, bcHeaders(each));
+        return [info.key, ...(info.aliases ?? [])];
+      }),
+    );
     return keysA?.some((key) => keysB?.includes(key)) ?? false;
   };
 
@@ -53,7 +67,9 @@ describe('verification', () => {
     const { info } = await receive(adapter, body, bcHeaders(body, { id: 'msg_d' }));
     expect(info.key).toBe('bigcommerce:msg_d');
     const payload = JSON.parse(body) as { scope: string; hash: string; created_at: number };
-    expect(info.aliases).toEqual([`bigcommerce:payload:${BC_STORE}:${payload.scope.toLowerCase()}:${payload.hash}:${payload.created_at}`]);
+    expect(info.aliases).toEqual([
+      `bigcommerce:payload:${BC_STORE}:${payload.scope.toLowerCase()}:${payload.hash}:${payload.created_at}`,
+    ]);
   });
 
   it('tells apart an order’s creation and its update in the same second, whose data and so hash are the same', async () => {
@@ -70,7 +86,10 @@ describe('verification', () => {
   });
 
   it('dead-letters an order delivery when the API cannot be read, saying which settings', async () => {
-    expect(await translateRaw(adapter, body, bcHeaders(body))).toMatchObject({ kind: 'unusable', reason: expect.stringContaining('BIGCOMMERCE_ACCESS_TOKEN') });
+    expect(await translateRaw(adapter, body, bcHeaders(body))).toMatchObject({
+      kind: 'unusable',
+      reason: expect.stringContaining('BIGCOMMERCE_ACCESS_TOKEN'),
+    });
   });
 });
 
@@ -80,7 +99,10 @@ describe('the secret header of hooks the bridge creates', () => {
   const body = bcPayload('store/order/statusUpdated', 102);
 
   it('accepts a delivery carrying it, and dedupes on hash and time', async () => {
-    const { info } = await receive(withHeader, body, { 'content-type': 'application/json', [BC_SECRET_HEADER]: secret });
+    const { info } = await receive(withHeader, body, {
+      'content-type': 'application/json',
+      [BC_SECRET_HEADER]: secret,
+    });
     expect(info.key).toMatch(/^bigcommerce:payload:/);
   });
 
@@ -89,17 +111,28 @@ describe('the secret header of hooks the bridge creates', () => {
     ['no header at all', {}],
     ['a Standard Webhooks signature when no client secret is set', bcHeaders(body)],
   ])('refuses %s with 401', async (_name, headers) => {
-    expect(await withHeader.verify(raw(body, { 'content-type': 'application/json', ...headers }))).toMatchObject({ ok: false, status: 401 });
+    expect(await withHeader.verify(raw(body, { 'content-type': 'application/json', ...headers }))).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 });
 
 describe('status mapping', () => {
   it.each(Object.entries(BC_STATUS_FACTS))('status %s shows %j', (statusId, facts) => {
-    expect(bigCommerceOrderToEvent(bcOrder(1, Number(statusId)), [], 'lbtest01', 'd', new Date())?.facts).toEqual(facts);
+    expect(bigCommerceOrderToEvent(bcOrder(1, Number(statusId)), [], 'lbtest01', 'd', new Date())?.facts).toEqual(
+      facts,
+    );
   });
 
   it('reads the customer, total, refunded amount and coupons of a V2 order', () => {
-    const event = bigCommerceOrderToEvent(bcOrder(2, 14, { refunded: '20.0000', couponDiscount: '5.0000' }), [{ code: 'LOYALTY-9', discount: 5 }], 'lbtest01', 'd', new Date());
+    const event = bigCommerceOrderToEvent(
+      bcOrder(2, 14, { refunded: '20.0000', couponDiscount: '5.0000' }),
+      [{ code: 'LOYALTY-9', discount: 5 }],
+      'lbtest01',
+      'd',
+      new Date(),
+    );
     expect(event).toMatchObject({
       orderId: '2',
       occurredAt: '2026-11-19T12:00:00.000Z',
@@ -111,7 +144,10 @@ describe('status mapping', () => {
   });
 
   it('reads the subtotal after the order’s discounts and coupons (V2’s subtotal_ex_tax is before them)', () => {
-    const order = { ...bcOrder(3, 11, { total: '130.0000', subtotal: '120.0000', couponDiscount: '10.0000' }), discount_amount: '2.5000' };
+    const order = {
+      ...bcOrder(3, 11, { total: '130.0000', subtotal: '120.0000', couponDiscount: '10.0000' }),
+      discount_amount: '2.5000',
+    };
     expect(bigCommerceOrderToEvent(order, [], 'lbtest01', 'd', new Date())?.subtotal).toBe('107.5');
   });
 });
@@ -121,19 +157,41 @@ describe('a delivery is authentic when either the header secret or a signature c
   const both = createBigCommerceAdapter({ clientSecret: BC_SECRET, headerSecret: header });
   const body = bcPayload('store/order/created', 103);
   it.each([
-    ['the header secret, and a signature by a client secret the bridge does not hold', { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: header }, true],
-    ['the header secret, and a signature without its id and timestamp', { 'content-type': 'application/json', 'webhook-signature': 'v1,abc', [BC_SECRET_HEADER]: header }, true],
-    ['a good signature, and a wrong header secret', { ...bcHeaders(body), [BC_SECRET_HEADER]: 'x'.repeat(header.length) }, true],
-    ['a wrong header secret, and a signature by another secret', { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: 'x'.repeat(header.length) }, false],
+    [
+      'the header secret, and a signature by a client secret the bridge does not hold',
+      { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: header },
+      true,
+    ],
+    [
+      'the header secret, and a signature without its id and timestamp',
+      { 'content-type': 'application/json', 'webhook-signature': 'v1,abc', [BC_SECRET_HEADER]: header },
+      true,
+    ],
+    [
+      'a good signature, and a wrong header secret',
+      { ...bcHeaders(body), [BC_SECRET_HEADER]: 'x'.repeat(header.length) },
+      true,
+    ],
+    [
+      'a wrong header secret, and a signature by another secret',
+      { ...bcHeaders(body, { secret: 'an-api-accounts-secret' }), [BC_SECRET_HEADER]: 'x'.repeat(header.length) },
+      false,
+    ],
     ['neither', { 'content-type': 'application/json' }, false],
   ])('%s', async (_name, headers, accepted) => {
     const result = await both.verify(raw(body, headers));
     expect(result.ok).toBe(accepted);
-    if (!result.ok) expect(result).toMatchObject({ status: 401, reason: expect.stringMatching(/x-loyalty-bridge-token.*webhook-signature/) });
+    if (!result.ok)
+      expect(result).toMatchObject({
+        status: 401,
+        reason: expect.stringMatching(/x-loyalty-bridge-token.*webhook-signature/),
+      });
   });
 
   it('checks the header secret of the store the delivery names', async () => {
-    const perStore = createBigCommerceAdapter({ headerSecretsFor: async (storeHash) => (storeHash === 'alpha1' ? ['alpha-secret-for-bc-tests-0123'] : []) });
+    const perStore = createBigCommerceAdapter({
+      headerSecretsFor: async (storeHash) => (storeHash === 'alpha1' ? ['alpha-secret-for-bc-tests-0123'] : []),
+    });
     const alpha = bcPayload('store/order/created', 104).replace(`stores/${BC_STORE}`, 'stores/alpha1');
     expect((await perStore.verify(raw(alpha, { [BC_SECRET_HEADER]: 'alpha-secret-for-bc-tests-0123' }))).ok).toBe(true);
     expect((await perStore.verify(raw(body, { [BC_SECRET_HEADER]: 'alpha-secret-for-bc-tests-0123' }))).ok).toBe(false);
@@ -142,7 +200,9 @@ describe('a delivery is authentic when either the header secret or a signature c
 
 describe('what a V2 order says of its currency and source', () => {
   it('takes the transactional currency (default_currency_code), not the display one, and currency_code when that is all there is', () => {
-    expect(bigCommerceCurrency({ currency_code: 'USD', default_currency_code: 'EUR', currency_exchange_rate: '1.08' })).toBe('EUR');
+    expect(
+      bigCommerceCurrency({ currency_code: 'USD', default_currency_code: 'EUR', currency_exchange_rate: '1.08' }),
+    ).toBe('EUR');
     expect(bigCommerceCurrency({ currency_code: 'GBP' })).toBe('GBP');
   });
 
@@ -175,6 +235,11 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/bi
   it('reads the orders of a recorded V2 list', () => {
     const [order] = JSON.parse(fixture('v2-orders-list.2013.json')) as unknown[];
     const event = bigCommerceOrderToEvent(order, [], 'store', 'd', new Date());
-    expect(event).toMatchObject({ orderId: '100', facts: ['placed', 'paid'], occurredAt: '2013-03-24T23:07:53.000Z', total: { amount: '158.9500', currency: 'USD' } });
+    expect(event).toMatchObject({
+      orderId: '100',
+      facts: ['placed', 'paid'],
+      occurredAt: '2013-03-24T23:07:53.000Z',
+      total: { amount: '158.9500', currency: 'USD' },
+    });
   });
 });

@@ -15,8 +15,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as IConfiguration;
 
 async function violations(baseDir: string, paths: string[]): Promise<string[]> {
-  const { output } = await cruise(paths, { ruleSet: config, ...config.options, tsConfig: undefined, baseDir, validate: true });
-  return (output as ICruiseResult).summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`);
+  const { output } = await cruise(paths, {
+    ruleSet: config,
+    ...config.options,
+    tsConfig: undefined,
+    baseDir,
+    validate: true,
+  });
+  return (output as ICruiseResult).summary.violations.map(
+    (violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`,
+  );
 }
 
 /** A tree of files, each importing the others it names. */
@@ -40,18 +48,59 @@ describe('the layering rules', () => {
   }, 60_000);
 
   it.each<[string, Record<string, string[]>, string]>([
-    ['core imports an adapter (intake.ts read adapters/adapter.ts)', { 'src/core/intake.ts': ['adapters/adapter.ts'], 'adapters/adapter.ts': [] }, 'core-imports-no-adapter'],
-    ['core imports the configuration (open-store.ts read config.ts)', { 'src/core/store/open-store.ts': ['src/config.ts'], 'src/config.ts': [] }, 'core-imports-no-configuration'],
-    ['core imports http', { 'src/core/engine.ts': ['src/http/app.ts'], 'src/http/app.ts': [] }, 'core-imports-no-outer-layer'],
-    ['an adapter imports http', { 'adapters/shopify/access.ts': ['src/http/plain-page.ts'], 'src/http/plain-page.ts': [] }, 'adapters-import-no-http'],
-    ['the loyalty client imports core', { 'src/loyalty/client.ts': ['src/core/leases.ts'], 'src/core/leases.ts': [] }, 'loyalty-client-imports-no-core'],
-    ['the sandbox imports core', { 'src/sandbox/server.ts': ['src/core/decimal.ts'], 'src/core/decimal.ts': [] }, 'sandbox-stands-alone'],
-    ['production code imports a test helper', { 'src/main.ts': ['test/helpers/bridge.ts'], 'test/helpers/bridge.ts': [] }, 'production-imports-no-tests'],
-    ['two files import each other (open-store.ts and open-postgres.ts)', { 'src/open-store.ts': ['src/core/store/postgres/open-postgres.ts'], 'src/core/store/postgres/open-postgres.ts': ['src/open-store.ts'] }, 'no-circular'],
+    [
+      'core imports an adapter (intake.ts read adapters/adapter.ts)',
+      { 'src/core/intake.ts': ['adapters/adapter.ts'], 'adapters/adapter.ts': [] },
+      'core-imports-no-adapter',
+    ],
+    [
+      'core imports the configuration (open-store.ts read config.ts)',
+      { 'src/core/store/open-store.ts': ['src/config.ts'], 'src/config.ts': [] },
+      'core-imports-no-configuration',
+    ],
+    [
+      'core imports http',
+      { 'src/core/engine.ts': ['src/http/app.ts'], 'src/http/app.ts': [] },
+      'core-imports-no-outer-layer',
+    ],
+    [
+      'an adapter imports http',
+      { 'adapters/shopify/access.ts': ['src/http/plain-page.ts'], 'src/http/plain-page.ts': [] },
+      'adapters-import-no-http',
+    ],
+    [
+      'the loyalty client imports core',
+      { 'src/loyalty/client.ts': ['src/core/leases.ts'], 'src/core/leases.ts': [] },
+      'loyalty-client-imports-no-core',
+    ],
+    [
+      'the sandbox imports core',
+      { 'src/sandbox/server.ts': ['src/core/decimal.ts'], 'src/core/decimal.ts': [] },
+      'sandbox-stands-alone',
+    ],
+    [
+      'production code imports a test helper',
+      { 'src/main.ts': ['test/helpers/bridge.ts'], 'test/helpers/bridge.ts': [] },
+      'production-imports-no-tests',
+    ],
+    [
+      'two files import each other (open-store.ts and open-postgres.ts)',
+      {
+        'src/open-store.ts': ['src/core/store/postgres/open-postgres.ts'],
+        'src/core/store/postgres/open-postgres.ts': ['src/open-store.ts'],
+      },
+      'no-circular',
+    ],
   ])('refuse it when %s', async (_what, files, rule) => {
     for (const typeOnly of [false, true]) {
-      const found = await violations(tree(files, typeOnly), ['src', 'adapters', 'test'].filter((top) => Object.keys(files).some((file) => file.startsWith(`${top}/`))));
-      expect(found.map((line) => line.split(':')[0]), typeOnly ? 'type-only imports count too' : undefined).toContain(rule);
+      const found = await violations(
+        tree(files, typeOnly),
+        ['src', 'adapters', 'test'].filter((top) => Object.keys(files).some((file) => file.startsWith(`${top}/`))),
+      );
+      expect(
+        found.map((line) => line.split(':')[0]),
+        typeOnly ? 'type-only imports count too' : undefined,
+      ).toContain(rule);
     }
   });
 });

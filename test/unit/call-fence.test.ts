@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const client = () => new LoyaltyClient({ baseUrl: url, apiKey: 'key', brandId: 'brand', maxRetries: 0, rateLimitPerMinute: 10_000 });
+const client = () =>
+  new LoyaltyClient({ baseUrl: url, apiKey: 'key', brandId: 'brand', maxRetries: 0, rateLimitPerMinute: 10_000 });
 
 describe('the call fence', () => {
   it('stops an attempt whose fence closed while it waited in the rate limiter, before anything is sent', async () => {

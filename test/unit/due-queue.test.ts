@@ -23,9 +23,22 @@ it('hands out an order re-queued at the same time once, not twice', () => {
 it('never hands out a held order, nor one order twice, whatever the sets, lanes and claims', () => {
   const keys = ['p:a:1', 'p:a:2', 'p:b:3', 'p:c:4'];
   const step = fc.oneof(
-    fc.record({ kind: fc.constant('set' as const), key: fc.constantFrom(...keys), time: fc.integer({ min: 0, max: 5 }), lane: fc.constantFrom('live' as const, 'backfill' as const) }),
-    fc.record({ kind: fc.constant('claim' as const), limit: fc.integer({ min: 1, max: 5 }), now: fc.integer({ min: 0, max: 5 }) }),
-    fc.record({ kind: fc.constant('release' as const), key: fc.constantFrom(...keys), time: fc.integer({ min: 0, max: 5 }) }),
+    fc.record({
+      kind: fc.constant('set' as const),
+      key: fc.constantFrom(...keys),
+      time: fc.integer({ min: 0, max: 5 }),
+      lane: fc.constantFrom('live' as const, 'backfill' as const),
+    }),
+    fc.record({
+      kind: fc.constant('claim' as const),
+      limit: fc.integer({ min: 1, max: 5 }),
+      now: fc.integer({ min: 0, max: 5 }),
+    }),
+    fc.record({
+      kind: fc.constant('release' as const),
+      key: fc.constantFrom(...keys),
+      time: fc.integer({ min: 0, max: 5 }),
+    }),
   );
   fc.assert(
     fc.property(fc.array(step, { maxLength: 60 }), (steps) => {

@@ -14,7 +14,10 @@ function controlled(options: { maxInFlight?: number; maxItems?: number; deadline
   const group = new GroupCommit<Item, string>({
     commit: (items) =>
       new Promise((resolve, reject) => {
-        batches.push({ ids: items.map((item) => item.id), finish: (error) => (error ? reject(error) : resolve(items.map((item) => `done ${item.id}`))) });
+        batches.push({
+          ids: items.map((item) => item.id),
+          finish: (error) => (error ? reject(error) : resolve(items.map((item) => `done ${item.id}`))),
+        });
       }),
     keysOf: (item) => item.keys,
     weightOf: () => 1,
@@ -42,7 +45,13 @@ describe('group commit', () => {
 
   it('never puts two items sharing a key in one batch: the later waits for the first, and so does all after it with that key', async () => {
     const { group, batches } = controlled();
-    const results = [group.add(item('blocker')), group.add(item('a', 'k1', 'x')), group.add(item('b', 'k1')), group.add(item('c', 'k2')), group.add(item('d', 'k1', 'k2'))];
+    const results = [
+      group.add(item('blocker')),
+      group.add(item('a', 'k1', 'x')),
+      group.add(item('b', 'k1')),
+      group.add(item('c', 'k2')),
+      group.add(item('d', 'k1', 'k2')),
+    ];
     batches[0]!.finish();
     await new Promise((resolve) => setImmediate(resolve));
     expect(batches[1]!.ids).toEqual(['a', 'c']);

@@ -25,21 +25,41 @@ function adapterReinstallingWhileRead(engine: () => Engine, reinstall: boolean):
     async translate(): Promise<Translation> {
       // The platform refused the old token a moment ago; meanwhile the merchant installs the app again.
       await new Promise((resolve) => setTimeout(resolve, 5));
-      if (reinstall) await engine().store.putRecord('session', sessionId, { shop: SHOP, accessToken: 'new-token', updatedAt: new Date().toISOString() });
+      if (reinstall)
+        await engine().store.putRecord('session', sessionId, {
+          shop: SHOP,
+          accessToken: 'new-token',
+          updatedAt: new Date().toISOString(),
+        });
       return { kind: 'uninstalled' };
     },
     redact: (stored) => ({ about: false, redacted: stored }),
   };
 }
 
-const uninstall = (n: number): StoredDelivery => ({ platform: 'testshop', topic: 'app/uninstalled', shop: SHOP, sentAt: new Date().toISOString(), headers: {}, body: `{"shop":"${SHOP}","n":${n}}`, bodyEncoding: 'utf8' });
+const uninstall = (n: number): StoredDelivery => ({
+  platform: 'testshop',
+  topic: 'app/uninstalled',
+  shop: SHOP,
+  sentAt: new Date().toISOString(),
+  headers: {},
+  body: `{"shop":"${SHOP}","n":${n}}`,
+  bodyEncoding: 'utf8',
+});
 
 describe('an uninstall read while the app is installed again', () => {
   const { start } = sandboxWithEngines();
 
   it('leaves the token saved after it was read, and does not mark the shop uninstalled', async () => {
-    const engine: Engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, true) : undefined) });
-    await engine.store.putRecord('session', sessionId, { shop: SHOP, accessToken: 'old-token', updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    const engine: Engine = await start({
+      adapterFor: (platform) =>
+        platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, true) : undefined,
+    });
+    await engine.store.putRecord('session', sessionId, {
+      shop: SHOP,
+      accessToken: 'old-token',
+      updatedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     await engine.ingest.delivery('uninstall-1', uninstall(1), []);
     await engine.drain();
     expect(await engine.store.getRecord('session', sessionId)).toMatchObject({ accessToken: 'new-token' });
@@ -47,8 +67,15 @@ describe('an uninstall read while the app is installed again', () => {
   });
 
   it('forgets the token it was about, and marks the shop uninstalled, when nothing was saved since', async () => {
-    const engine: Engine = await start({ adapterFor: (platform) => (platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, false) : undefined) });
-    await engine.store.putRecord('session', sessionId, { shop: SHOP, accessToken: 'old-token', updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    const engine: Engine = await start({
+      adapterFor: (platform) =>
+        platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, false) : undefined,
+    });
+    await engine.store.putRecord('session', sessionId, {
+      shop: SHOP,
+      accessToken: 'old-token',
+      updatedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     await engine.ingest.delivery('uninstall-2', uninstall(2), []);
     await engine.drain();
     expect(await engine.store.getRecord('session', sessionId)).toBeUndefined();

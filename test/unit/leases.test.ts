@@ -78,10 +78,19 @@ describe('leases', () => {
   it('are renewed every third of the lease while held, and no more once released', async () => {
     vi.useFakeTimers();
     const renewals: Claim[][] = [];
-    const kept = new LeaseKeeper({ leaseMs: LEASE_MS, logger, name: 'test', renew: async (claims) => (renewals.push(claims), claims) });
+    const kept = new LeaseKeeper({
+      leaseMs: LEASE_MS,
+      logger,
+      name: 'test',
+      renew: async (claims) => (renewals.push(claims), claims),
+    });
     const lease = kept.hold('order-1', 'me/1', performance.now());
     await vi.advanceTimersByTimeAsync(LEASE_MS);
-    expect(renewals).toEqual([[{ key: 'order-1', owner: 'me/1' }], [{ key: 'order-1', owner: 'me/1' }], [{ key: 'order-1', owner: 'me/1' }]]);
+    expect(renewals).toEqual([
+      [{ key: 'order-1', owner: 'me/1' }],
+      [{ key: 'order-1', owner: 'me/1' }],
+      [{ key: 'order-1', owner: 'me/1' }],
+    ]);
     kept.release(lease);
     await vi.advanceTimersByTimeAsync(LEASE_MS);
     expect(renewals).toHaveLength(3);

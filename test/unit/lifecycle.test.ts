@@ -77,12 +77,20 @@ describe('policy options', () => {
   });
 
   it('cancels on a partial refund when the policy says so', () => {
-    const result = plan(recordWith(['placed', 'paid', 'partiallyRefunded'], 'earned'), { ...DEFAULT_POLICY, partialRefund: 'cancel' }, NOW);
+    const result = plan(
+      recordWith(['placed', 'paid', 'partiallyRefunded'], 'earned'),
+      { ...DEFAULT_POLICY, partialRefund: 'cancel' },
+      NOW,
+    );
     expect([result.target.state, result.next?.kind]).toEqual(['cancelled', 'cancel']);
   });
 
   it('voids an order partially refunded before it earned, when the policy cancels on partial refunds', () => {
-    const result = plan(recordWith(['partiallyRefunded', 'paid'], 'none'), { ...DEFAULT_POLICY, partialRefund: 'cancel' }, NOW);
+    const result = plan(
+      recordWith(['partiallyRefunded', 'paid'], 'none'),
+      { ...DEFAULT_POLICY, partialRefund: 'cancel' },
+      NOW,
+    );
     expect([result.target.state, result.next]).toEqual(['void', undefined]);
   });
 });
@@ -104,24 +112,41 @@ describe('ineligible orders are skipped with a reason, and nothing is sent', () 
 
   it('counts test orders when the policy says so', () => {
     const event = orderEvent({ ...base, test: true });
-    expect(plan(recordWith(event.facts, 'none', event), { ...DEFAULT_POLICY, countTestOrders: true }, NOW).next?.kind).toBe('earn');
+    expect(
+      plan(recordWith(event.facts, 'none', event), { ...DEFAULT_POLICY, countTestOrders: true }, NOW).next?.kind,
+    ).toBe('earn');
   });
 
   it('does not take back earned points when the details change later', () => {
-    const event = orderEvent({ ...base, facts: ['paid', 'fulfilled'], customer: { name: 'A', email: null, mobile: null } });
+    const event = orderEvent({
+      ...base,
+      facts: ['paid', 'fulfilled'],
+      customer: { name: 'A', email: null, mobile: null },
+    });
     expect(plan(recordWith(event.facts, 'earned', event), DEFAULT_POLICY, NOW).next?.kind).toBe('approve');
   });
 
   it('needs no mobile when the policy does not require one', () => {
     const event = orderEvent({ ...base, customer: { name: 'A', email: 'a@example.com', mobile: null } });
-    expect(plan(recordWith(event.facts, 'none', event), { ...DEFAULT_POLICY, requireMobile: false }, NOW).next?.kind).toBe('earn');
+    expect(
+      plan(recordWith(event.facts, 'none', event), { ...DEFAULT_POLICY, requireMobile: false }, NOW).next?.kind,
+    ).toBe('earn');
   });
 });
 
 describe('the pending period', () => {
   const policy = { ...DEFAULT_POLICY, pendingDays: 14 };
   const target = (earnedAt: string, now: string, facts: Fact[] = ['paid', 'fulfilled']) =>
-    pointsTarget({ facts: new Set(facts), snapshot: recordWith(facts, 'earned').snapshot, upstreamPoints: 'earned', earnedAt, now: new Date(now) }, policy).state;
+    pointsTarget(
+      {
+        facts: new Set(facts),
+        snapshot: recordWith(facts, 'earned').snapshot,
+        upstreamPoints: 'earned',
+        earnedAt,
+        now: new Date(now),
+      },
+      policy,
+    ).state;
 
   it('keeps points pending for N days after earning, fulfilled or not', () => {
     expect(target('2026-11-01T00:00:00Z', '2026-11-14T23:59:59Z')).toBe('earned');
@@ -144,8 +169,16 @@ describe('conversions and redemptions', () => {
   const referrer = { loyalty_referrer: 'ANNA-7' };
   const sources: Array<[string, Partial<OrderEvent>, Partial<Policy>]> = [
     ['a note attribute', { attributes: { loyalty_campaign: '12', ...referrer } }, {}],
-    ['a discount code mapped to a campaign', { attributes: referrer, discountCodes: [{ code: 'friend10', amount: '5.00' }] }, { referral: { ...DEFAULT_POLICY.referral, discountCampaigns: { FRIEND10: 12 } } }],
-    ['a landing-site parameter', { attributes: referrer, landingSite: '/products/x?utm_source=a&loyalty_campaign=12' }, {}],
+    [
+      'a discount code mapped to a campaign',
+      { attributes: referrer, discountCodes: [{ code: 'friend10', amount: '5.00' }] },
+      { referral: { ...DEFAULT_POLICY.referral, discountCampaigns: { FRIEND10: 12 } } },
+    ],
+    [
+      'a landing-site parameter',
+      { attributes: referrer, landingSite: '/products/x?utm_source=a&loyalty_campaign=12' },
+      {},
+    ],
   ];
   it.each(sources)('attributes a referral from %s', (_name, overrides, policy) => {
     const result = plan(paid(overrides), { ...DEFAULT_POLICY, ...policy }, NOW);
@@ -153,12 +186,24 @@ describe('conversions and redemptions', () => {
   });
 
   it('redeems the points a loyalty code took off, at the configured rate', () => {
-    const result = plan(paid({ discountCodes: [{ code: 'LOYALTY-ABC', amount: '5.25' }, { code: 'SUMMER', amount: '3.00' }] }), DEFAULT_POLICY, NOW);
+    const result = plan(
+      paid({
+        discountCodes: [
+          { code: 'LOYALTY-ABC', amount: '5.25' },
+          { code: 'SUMMER', amount: '3.00' },
+        ],
+      }),
+      DEFAULT_POLICY,
+      NOW,
+    );
     expect(result.next).toEqual({ kind: 'redeem', points: 525 });
   });
 
   it('sends neither once they are sent', () => {
-    const record = paid({ attributes: { loyalty_campaign: '12' }, discountCodes: [{ code: 'LOYALTY-1', amount: '1' }] });
+    const record = paid({
+      attributes: { loyalty_campaign: '12' },
+      discountCodes: [{ code: 'LOYALTY-1', amount: '1' }],
+    });
     record.upstream.conversion = 'sent';
     record.upstream.redemption = 'sent';
     expect(plan(record, DEFAULT_POLICY, NOW).next).toBeUndefined();
@@ -178,8 +223,18 @@ describe('folding events', () => {
   });
 
   it('takes each detail from the newest event that knew it, whatever the arrival order', () => {
-    const older = orderEvent({ orderId: '5', facts: ['placed'], occurredAt: '2026-11-01T10:00:00Z', customer: { name: 'Old', email: 'old@example.com', mobile: '+447700900001' } });
-    const newer = orderEvent({ orderId: '5', facts: ['paid'], occurredAt: '2026-11-01T11:00:00Z', customer: { name: 'New', email: null, mobile: null } });
+    const older = orderEvent({
+      orderId: '5',
+      facts: ['placed'],
+      occurredAt: '2026-11-01T10:00:00Z',
+      customer: { name: 'Old', email: 'old@example.com', mobile: '+447700900001' },
+    });
+    const newer = orderEvent({
+      orderId: '5',
+      facts: ['paid'],
+      occurredAt: '2026-11-01T11:00:00Z',
+      customer: { name: 'New', email: null, mobile: null },
+    });
     const record = newOrderRecord(newer, NOW.toISOString());
     applyEvent(record, newer, 'b', NOW.toISOString());
     applyEvent(record, older, 'a', NOW.toISOString());

@@ -33,13 +33,18 @@ it('stops while a keep-alive client keeps asking, and tells it the connection is
   // A request is under way on the kept-alive connection when the stop begins.
   await new Promise((resolve) => setTimeout(resolve, 10));
   const answered = answers.length;
-  const stopped = await Promise.race([server.close().then(() => 'stopped'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000))]);
+  const stopped = await Promise.race([
+    server.close().then(() => 'stopped'),
+    new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000)),
+  ]);
   asking = false;
   await client;
   agent.destroy();
 
   expect(stopped).toBe('stopped');
   // The request under way when the stop began was answered, and told to close; nothing was asked on that connection after it.
-  expect(answers.slice(0, answered)).toEqual(Array.from({ length: answered }, () => ({ status: 200, connection: 'keep-alive' })));
+  expect(answers.slice(0, answered)).toEqual(
+    Array.from({ length: answered }, () => ({ status: 200, connection: 'keep-alive' })),
+  );
   expect(answers.slice(answered)).toEqual([{ status: 200, connection: 'close' }]);
 });

@@ -18,12 +18,18 @@ async function fold(store: LowdbStore, ...events: OrderEvent[]) {
   const key = `e-${++sequence}`;
   await store.accept({ key, aliases: [], receivedAt: new Date().toISOString(), events, retry: null });
   const claimed = await store.claimInbox('me', 100);
-  await store.commitIntake(claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })));
+  await store.commitIntake(
+    claimed.map((each) => ({ entryKey: each.key, ...(each.events ? { events: each.events } : {}) })),
+  );
 }
 
 /** Marks every due order done, as a worker with nothing to call would. */
 async function finish(store: LowdbStore) {
-  for (const record of await store.claimDue('me', 1_000)) await store.saveProgress({ ...record, dueAt: null, target: { state: 'earned' } }, { owner: 'me', release: true, leaseMs: 0 });
+  for (const record of await store.claimDue('me', 1_000))
+    await store.saveProgress(
+      { ...record, dueAt: null, target: { state: 'earned' } },
+      { owner: 'me', release: true, leaseMs: 0 },
+    );
 }
 
 const settledFiles = (dataDir: string) =>
@@ -47,7 +53,9 @@ describe('settling', () => {
     await Promise.all([settling, folding]);
     const key = 'testshop:shop-1:5001';
     // Still in memory, due, with the refund: the worker sees it now, not after a restart.
-    expect((await store.claimDue('me', 100)).map((record) => [record.key, record.facts])).toEqual([[key, ['paid', 'fullyRefunded']]]);
+    expect((await store.claimDue('me', 100)).map((record) => [record.key, record.facts])).toEqual([
+      [key, ['paid', 'fullyRefunded']],
+    ]);
     await store.close();
     const reopened = new LowdbStore({ dataDir, readOnly: true });
     await reopened.open();
@@ -91,7 +99,10 @@ describe('settling', () => {
     expect(page.orders).toHaveLength(5);
     // An event for a settled order brings it back into memory, with everything it had.
     await fold(reopened, orderEvent({ orderId: '6017', facts: ['fulfilled'] }));
-    expect((await reopened.getOrder('testshop:shop-1:6017'))).toMatchObject({ facts: ['paid', 'fulfilled'], target: { state: 'earned' } });
+    expect(await reopened.getOrder('testshop:shop-1:6017')).toMatchObject({
+      facts: ['paid', 'fulfilled'],
+      target: { state: 'earned' },
+    });
     expect((await reopened.stats()).activeOrders).toBe(1);
     await reopened.close();
   });
@@ -126,15 +137,28 @@ function snapshot(dir: string, into: Record<string, string> = {}): Record<string
 describe.skipIf(!existsOnPath('strace'))('durability, traced on a real process', () => {
   it('fdatasyncs each acknowledged batch, and its directory, before the answer', async () => {
     const dataDir = tempDataDir();
-    const bridge = await startCli(['start'], { DATA_DIR: dataDir, SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOPS: SHOP, RECONCILE_INTERVAL_MINUTES: '0' });
+    const bridge = await startCli(['start'], {
+      DATA_DIR: dataDir,
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      SHOPIFY_SHOPS: SHOP,
+      RECONCILE_INTERVAL_MINUTES: '0',
+    });
     const trace = join(dataDir, '..', `trace-${process.pid}-${sequence++}.txt`);
     // Attached to the running bridge: what it does for the deliveries below, and nothing before.
-    const strace = spawn('strace', ['-f', '-qq', '-e', 'trace=fdatasync,fsync', '-o', trace, '-p', String(bridge.child.pid)], { stdio: 'ignore' });
+    const strace = spawn(
+      'strace',
+      ['-f', '-qq', '-e', 'trace=fdatasync,fsync', '-o', trace, '-p', String(bridge.child.pid)],
+      { stdio: 'ignore' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       for (let i = 0; i < 20; i++) {
         const body = shopifyOrderJson({ id: String(8800 + i) });
-        const response = await fetch(`${bridge.url}/webhooks/shopify`, { method: 'POST', headers: shopifyHeaders({ topic: 'orders/paid', body, webhookId: `traced-${i}` }), body });
+        const response = await fetch(`${bridge.url}/webhooks/shopify`, {
+          method: 'POST',
+          headers: shopifyHeaders({ topic: 'orders/paid', body, webhookId: `traced-${i}` }),
+          body,
+        });
         expect(response.status).toBe(200);
       }
     } finally {
@@ -142,7 +166,9 @@ describe.skipIf(!existsOnPath('strace'))('durability, traced on a real process',
       await new Promise((resolve) => strace.once('exit', resolve));
       await bridge.stop('SIGTERM');
     }
-    const syncs = readFileSync(trace, 'utf8').split('\n').filter((line) => /\b(fdatasync|fsync)\(/.test(line)).length;
+    const syncs = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((line) => /\b(fdatasync|fsync)\(/.test(line)).length;
     // Each of the 20 deliveries was acknowledged one after the other: each its own batch, its file and its directory synced.
     expect(syncs).toBeGreaterThanOrEqual(40);
   }, 60_000);

@@ -17,7 +17,10 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const servers: Server[] = [];
 
 /** A listener on 127.0.0.1 that notes every request, and every connection even one that never sends a request. */
-async function serve(handler: Handler, tls = false): Promise<{ url: string; port: number; seen: string[]; connections: () => number }> {
+async function serve(
+  handler: Handler,
+  tls = false,
+): Promise<{ url: string; port: number; seen: string[]; connections: () => number }> {
   const seen: string[] = [];
   let connections = 0;
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
@@ -39,7 +42,10 @@ afterEach(async () => {
   }
 });
 
-const redirectTo = (location: string, status = 307): Handler => (_req, res) => void res.writeHead(status, { location }).end();
+const redirectTo =
+  (location: string, status = 307): Handler =>
+  (_req, res) =>
+    void res.writeHead(status, { location }).end();
 const ok: Handler = (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 const operator = outboundGot({ userAddress: false }, { retry: { limit: 0 } });
 
@@ -80,19 +86,35 @@ describe('addresses', () => {
   ])('%s may carry a credential: %s', (url, secure) => expect(isSecureTransport(new URL(url))).toBe(secure));
 
   // Every literal the early check refuses, request-filtering-agent refuses too (it answers before connecting).
-  it.each(['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::a00:1', '::7f00:1'])(
-    '%s is refused early and by the agent',
-    async (address) => {
-      expect(isNonPublicLiteral(address)).toBe(true);
-      const refused = await new Promise<Error | null>((resolve) => {
-        new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS).createConnection({ host: address, port: 9 }, (error) => resolve(error));
-      });
-      // The words refusal.ts reads: an upgrade that rewords them fails here.
-      expect(refusalOf(refused)).toEqual({ kind: 'private_address', host: address, address });
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '10.0.0.5',
+    '172.16.3.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::a00:1',
+    '::7f00:1',
+  ])('%s is refused early and by the agent', async (address) => {
+    expect(isNonPublicLiteral(address)).toBe(true);
+    const refused = await new Promise<Error | null>((resolve) => {
+      new RequestFilteringHttpAgent(PUBLIC_ONLY_AGENT_OPTIONS).createConnection({ host: address, port: 9 }, (error) =>
+        resolve(error),
+      );
+    });
+    // The words refusal.ts reads: an upgrade that rewords them fails here.
+    expect(refusalOf(refused)).toEqual({ kind: 'private_address', host: address, address });
+  });
 
-  it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', 'example.com'])('%s is not refused as a literal', (host) => expect(isNonPublicLiteral(host)).not.toBe(true));
+  it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', 'example.com'])(
+    '%s is not refused as a literal',
+    (host) => expect(isNonPublicLiteral(host)).not.toBe(true),
+  );
 });
 
 describe('redirects', () => {
@@ -106,8 +128,15 @@ describe('redirects', () => {
   it('refuses one to another port: the other listener receives nothing', async () => {
     const other = await serve(ok);
     const server = await serve(redirectTo(`${other.url}/elsewhere?key=secret`));
-    const error = await operator.post(`${server.url}/start`, { json: { secret: 'body-secret' }, headers: { 'x-api-key': 'header-secret' } }).catch((caught: unknown) => caught);
-    expect(refusalOf(error)).toEqual({ kind: 'redirect', status: 307, from: `${server.url}/start`, to: `${other.url}/elsewhere` });
+    const error = await operator
+      .post(`${server.url}/start`, { json: { secret: 'body-secret' }, headers: { 'x-api-key': 'header-secret' } })
+      .catch((caught: unknown) => caught);
+    expect(refusalOf(error)).toEqual({
+      kind: 'redirect',
+      status: 307,
+      from: `${server.url}/start`,
+      to: `${other.url}/elsewhere`,
+    });
     expect(other.connections()).toBe(0);
     // The query string of the Location is never repeated: it can hold a key.
     expect(String((error as Error).message)).not.toContain('secret');
@@ -123,7 +152,10 @@ describe('redirects', () => {
   it('refuses a redirect in a download (a stream) the same way', async () => {
     const other = await serve(ok);
     const server = await serve(redirectTo(`${other.url}/file`, 302));
-    const error = await pipeline(operator.stream(`${server.url}/file`), new Writable({ write: (_chunk, _encoding, done) => done() })).catch((caught: unknown) => caught);
+    const error = await pipeline(
+      operator.stream(`${server.url}/file`),
+      new Writable({ write: (_chunk, _encoding, done) => done() }),
+    ).catch((caught: unknown) => caught);
     expect(refusalOf(error)).toMatchObject({ kind: 'redirect', status: 302 });
     expect(other.connections()).toBe(0);
   });
@@ -137,17 +169,24 @@ describe('plain http', () => {
 });
 
 describe('addresses a user gave', () => {
-  it.skipIf(!opensslAvailable)('are refused on the address each connection resolves to, 127.0.0.1 after a public one (DNS rebinding)', async () => {
-    const server = await serve(ok, true);
-    const lookup = resolverAnswering('93.184.216.34', '127.0.0.1');
-    // The early check sees the public address...
-    expect(await userAddressRefusal(new URL(`https://store.rebind.test:${server.port}/`), { allowPrivate: false, lookup })).toBeUndefined();
-    // ...the connection, the next answer: refused there.
-    const error = await outboundGot({ userAddress: true, lookup }, { retry: { limit: 0 } }).get(`https://store.rebind.test:${server.port}/`).catch((caught: unknown) => caught);
-    expect(refusalOf(error)).toEqual({ kind: 'private_address', host: 'store.rebind.test', address: '127.0.0.1' });
-    expect(server.connections()).toBe(0);
-    expect(lookup.calls).toBe(2);
-  });
+  it.skipIf(!opensslAvailable)(
+    'are refused on the address each connection resolves to, 127.0.0.1 after a public one (DNS rebinding)',
+    async () => {
+      const server = await serve(ok, true);
+      const lookup = resolverAnswering('93.184.216.34', '127.0.0.1');
+      // The early check sees the public address...
+      expect(
+        await userAddressRefusal(new URL(`https://store.rebind.test:${server.port}/`), { allowPrivate: false, lookup }),
+      ).toBeUndefined();
+      // ...the connection, the next answer: refused there.
+      const error = await outboundGot({ userAddress: true, lookup }, { retry: { limit: 0 } })
+        .get(`https://store.rebind.test:${server.port}/`)
+        .catch((caught: unknown) => caught);
+      expect(refusalOf(error)).toEqual({ kind: 'private_address', host: 'store.rebind.test', address: '127.0.0.1' });
+      expect(server.connections()).toBe(0);
+      expect(lookup.calls).toBe(2);
+    },
+  );
 
   it('may be local when the development setting allows it', async () => {
     const server = await serve(ok);
@@ -165,8 +204,16 @@ describe('addresses a user gave', () => {
   });
 
   it('a name resolving to a private address is refused early; one that does not resolve is left to the connection', async () => {
-    expect(await userAddressRefusal(new URL('https://intranet.test/'), { allowPrivate: false, lookup: resolverAnswering('10.1.2.3') })).toEqual({ kind: 'private_address', host: 'intranet.test', address: '10.1.2.3' });
-    const nowhere = ((_host: string, _options: unknown, callback: (error: Error) => void) => callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
-    expect(await userAddressRefusal(new URL('https://typo.test/'), { allowPrivate: false, lookup: nowhere })).toBeUndefined();
+    expect(
+      await userAddressRefusal(new URL('https://intranet.test/'), {
+        allowPrivate: false,
+        lookup: resolverAnswering('10.1.2.3'),
+      }),
+    ).toEqual({ kind: 'private_address', host: 'intranet.test', address: '10.1.2.3' });
+    const nowhere = ((_host: string, _options: unknown, callback: (error: Error) => void) =>
+      callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
+    expect(
+      await userAddressRefusal(new URL('https://typo.test/'), { allowPrivate: false, lookup: nowhere }),
+    ).toBeUndefined();
   });
 });

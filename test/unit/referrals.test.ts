@@ -20,7 +20,10 @@ function record(facts: Fact[], overrides: Partial<OrderEvent> = {}, points: Upst
   return made;
 }
 
-const withReferrer = (referrer: Partial<Policy['referral']['referrer']>, rest: Partial<Policy['referral']> = {}): Policy => ({
+const withReferrer = (
+  referrer: Partial<Policy['referral']['referrer']>,
+  rest: Partial<Policy['referral']> = {},
+): Policy => ({
   ...DEFAULT_POLICY,
   referral: { ...DEFAULT_POLICY.referral, ...rest, referrer: { ...DEFAULT_POLICY.referral.referrer, ...referrer } },
 });
@@ -28,12 +31,42 @@ const withReferrer = (referrer: Partial<Policy['referral']['referrer']>, rest: P
 describe('whom to reward', () => {
   const campaign = { loyalty_campaign: '12' };
   const sources: Array<[string, Partial<OrderEvent>, Policy, { kind: string; value: string; via: string }]> = [
-    ['a cart attribute', { attributes: { ...campaign, loyalty_referrer: 'ANNA-7' } }, DEFAULT_POLICY, { kind: 'code', value: 'ANNA-7', via: 'attribute' }],
-    ['the landing page', { attributes: campaign, landingSite: '/?utm_source=x&loyalty_referrer=ANNA-7#top' }, DEFAULT_POLICY, { kind: 'code', value: 'ANNA-7', via: 'landing_site' }],
-    ['a discount code that is a referrer’s code', { attributes: campaign, discountCodes: [{ code: 'REF-ANNA7', amount: '5' }] }, withReferrer({ discountCodePattern: /^REF-(.+)$/i }), { kind: 'code', value: 'ANNA7', via: 'discount_code' }],
-    ['a whole discount code, with no group', { attributes: campaign, discountCodes: [{ code: 'anna7-friends', amount: '5' }] }, withReferrer({ discountCodePattern: /-friends$/i, kind: 'unique_code' }), { kind: 'unique_code', value: 'anna7-friends', via: 'discount_code' }],
-    ['an attribute named by the merchant, as an e-mail', { attributes: { ...campaign, referred_by: ' Anna@Example.com ' } }, withReferrer({ kind: 'email', attributeKey: 'referred_by' }), { kind: 'email', value: 'anna@example.com', via: 'attribute' }],
-    ['an attribute, as a mobile number', { attributes: { ...campaign, loyalty_referrer: '+44 7700 900 555' } }, withReferrer({ kind: 'mobile' }), { kind: 'mobile', value: '+447700900555', via: 'attribute' }],
+    [
+      'a cart attribute',
+      { attributes: { ...campaign, loyalty_referrer: 'ANNA-7' } },
+      DEFAULT_POLICY,
+      { kind: 'code', value: 'ANNA-7', via: 'attribute' },
+    ],
+    [
+      'the landing page',
+      { attributes: campaign, landingSite: '/?utm_source=x&loyalty_referrer=ANNA-7#top' },
+      DEFAULT_POLICY,
+      { kind: 'code', value: 'ANNA-7', via: 'landing_site' },
+    ],
+    [
+      'a discount code that is a referrer’s code',
+      { attributes: campaign, discountCodes: [{ code: 'REF-ANNA7', amount: '5' }] },
+      withReferrer({ discountCodePattern: /^REF-(.+)$/i }),
+      { kind: 'code', value: 'ANNA7', via: 'discount_code' },
+    ],
+    [
+      'a whole discount code, with no group',
+      { attributes: campaign, discountCodes: [{ code: 'anna7-friends', amount: '5' }] },
+      withReferrer({ discountCodePattern: /-friends$/i, kind: 'unique_code' }),
+      { kind: 'unique_code', value: 'anna7-friends', via: 'discount_code' },
+    ],
+    [
+      'an attribute named by the merchant, as an e-mail',
+      { attributes: { ...campaign, referred_by: ' Anna@Example.com ' } },
+      withReferrer({ kind: 'email', attributeKey: 'referred_by' }),
+      { kind: 'email', value: 'anna@example.com', via: 'attribute' },
+    ],
+    [
+      'an attribute, as a mobile number',
+      { attributes: { ...campaign, loyalty_referrer: '+44 7700 900 555' } },
+      withReferrer({ kind: 'mobile' }),
+      { kind: 'mobile', value: '+447700900555', via: 'attribute' },
+    ],
   ];
   it.each(sources)('is read from %s', (_name, overrides, policy, referrer) => {
     const found = attribute(record(['paid'], overrides).snapshot, policy);
@@ -53,14 +86,19 @@ describe('whom to reward', () => {
   it('takes the default campaign for a referrer found without one, and none without the setting', () => {
     const order = record(['paid'], { discountCodes: [{ code: 'REF-ANNA7', amount: '5' }] }).snapshot;
     expect(attribute(order, withReferrer({ discountCodePattern: /^REF-(.+)$/i }))).toEqual({ kind: 'none' });
-    expect(attribute(order, withReferrer({ discountCodePattern: /^REF-(.+)$/i }, { defaultCampaignId: 40 }))).toMatchObject({ kind: 'referral', referral: { campaignId: 40, via: 'default' } });
+    expect(
+      attribute(order, withReferrer({ discountCodePattern: /^REF-(.+)$/i }, { defaultCampaignId: 40 })),
+    ).toMatchObject({ kind: 'referral', referral: { campaignId: 40, via: 'default' } });
   });
 });
 
 describe('a campaign without a referrer', () => {
   it('earns as usual, sends no conversion, and is listed as a referral without a referrer', () => {
     const order = record(['paid'], { attributes: { loyalty_campaign: '12' } });
-    expect(plan(order, DEFAULT_POLICY, NOW)).toEqual({ target: { state: 'earned', reason: 'referral_without_referrer' }, next: { kind: 'earn' } });
+    expect(plan(order, DEFAULT_POLICY, NOW)).toEqual({
+      target: { state: 'earned', reason: 'referral_without_referrer' },
+      next: { kind: 'earn' },
+    });
     order.upstream.points = 'earned';
     expect(plan(order, DEFAULT_POLICY, NOW).next).toBeUndefined();
   });
@@ -71,7 +109,12 @@ describe('the conversion follows the order', () => {
   /** A referred order whose conversion was added under campaign 12. */
   const added = (facts: Fact[], points: UpstreamPoints, overrides: Partial<OrderEvent> = {}) => {
     const order = record(facts, { ...referred, ...overrides }, points);
-    Object.assign(order.upstream, { conversion: 'sent', conversionCampaignId: 12, conversionSentAt: '2026-11-20T12:00:00.000Z', conversionStatus: 'pending' });
+    Object.assign(order.upstream, {
+      conversion: 'sent',
+      conversionCampaignId: 12,
+      conversionSentAt: '2026-11-20T12:00:00.000Z',
+      conversionStatus: 'pending',
+    });
     return order;
   };
 
@@ -81,19 +124,48 @@ describe('the conversion follows the order', () => {
     ['waits while the points are only earned', ['paid'], 'earned', {}, undefined],
     ['approves the points first, then it', ['paid', 'fulfilled'], 'earned', {}, 'approve'],
     ['rejects it on cancellation', ['paid', 'cancelled'], 'cancelled', {}, 'rejectConversion'],
-    ['rejects it on a full refund after approval', ['paid', 'fulfilled', 'fullyRefunded'], 'cancelled', {}, 'rejectConversion'],
-    ['rejects it on a partial refund where the policy cancels', ['paid', 'partiallyRefunded'], 'cancelled', { partialRefund: 'cancel' }, 'rejectConversion'],
-    ['leaves it on a partial refund where the policy ignores them', ['paid', 'partiallyRefunded'], 'earned', {}, undefined],
-    ['does nothing with CONVERSION_CONFIRM=off', ['paid', 'cancelled'], 'cancelled', { conversion: { purchaseAmount: 'total', confirm: false } }, undefined],
+    [
+      'rejects it on a full refund after approval',
+      ['paid', 'fulfilled', 'fullyRefunded'],
+      'cancelled',
+      {},
+      'rejectConversion',
+    ],
+    [
+      'rejects it on a partial refund where the policy cancels',
+      ['paid', 'partiallyRefunded'],
+      'cancelled',
+      { partialRefund: 'cancel' },
+      'rejectConversion',
+    ],
+    [
+      'leaves it on a partial refund where the policy ignores them',
+      ['paid', 'partiallyRefunded'],
+      'earned',
+      {},
+      undefined,
+    ],
+    [
+      'does nothing with CONVERSION_CONFIRM=off',
+      ['paid', 'cancelled'],
+      'cancelled',
+      { conversion: { purchaseAmount: 'total', confirm: false } },
+      undefined,
+    ],
   ];
   it.each(rows)('%s', (name, facts, points, policy, next) => {
     const order = name.startsWith('adds') ? record(facts, referred, points) : added(facts, points);
     const action = plan(order, { ...DEFAULT_POLICY, ...policy }, NOW).next;
-    expect(name.startsWith('adds') ? action : action?.kind).toEqual(name.startsWith('adds') ? { kind: 'conversion', referral: expect.objectContaining({ campaignId: 12 }) } : next);
+    expect(name.startsWith('adds') ? action : action?.kind).toEqual(
+      name.startsWith('adds') ? { kind: 'conversion', referral: expect.objectContaining({ campaignId: 12 }) } : next,
+    );
   });
 
   it('says why it rejects, as the remark', () => {
-    expect(plan(added(['paid', 'fulfilled', 'fullyRefunded'], 'cancelled'), DEFAULT_POLICY, NOW).next).toEqual({ kind: 'rejectConversion', remark: 'order refunded in full' });
+    expect(plan(added(['paid', 'fulfilled', 'fullyRefunded'], 'cancelled'), DEFAULT_POLICY, NOW).next).toEqual({
+      kind: 'rejectConversion',
+      remark: 'order refunded in full',
+    });
   });
 
   it('never approves or rejects twice', () => {
@@ -107,7 +179,9 @@ describe('the conversion follows the order', () => {
 
   it('approves the conversion of an order that earns no points on fulfilment, or after the pending period', () => {
     const noMobile = { customer: { name: 'Ada', email: 'ada@example.com', mobile: null } };
-    expect(plan(added(['paid', 'fulfilled'], 'none', noMobile), DEFAULT_POLICY, NOW).next).toEqual({ kind: 'approveConversion' });
+    expect(plan(added(['paid', 'fulfilled'], 'none', noMobile), DEFAULT_POLICY, NOW).next).toEqual({
+      kind: 'approveConversion',
+    });
     const waiting = added(['paid'], 'none', noMobile);
     const pending = { ...DEFAULT_POLICY, pendingDays: 14 };
     waiting.target = plan(waiting, pending, NOW).target;
@@ -126,7 +200,10 @@ describe('the conversion follows the order', () => {
   it('finishes an add in doubt on a live order under the campaign it was begun with', () => {
     const order = added(['paid'], 'earned', { attributes: { loyalty_campaign: '99', loyalty_referrer: 'ANNA-7' } });
     order.upstream.conversion = 'sending';
-    expect(plan(order, DEFAULT_POLICY, NOW).next).toEqual({ kind: 'conversion', referral: expect.objectContaining({ campaignId: 12 }) });
+    expect(plan(order, DEFAULT_POLICY, NOW).next).toEqual({
+      kind: 'conversion',
+      referral: expect.objectContaining({ campaignId: 12 }),
+    });
   });
 
   it('nothing more once a reject found no conversion (void)', () => {
@@ -142,12 +219,26 @@ describe('points redeemed on a cancelled order', () => {
     Object.assign(order.upstream, { redemption: 'sent', redeemedPoints: 500 });
     return order;
   };
-  it.each([[['paid', 'cancelled']], [['paid', 'fulfilled', 'fullyRefunded']]] as Array<[Fact[]]>)('lists an order with %j', (facts) => {
-    expect(plan(redeemed(facts), DEFAULT_POLICY, NOW).target).toEqual({ state: 'cancelled', reason: 'points_redeemed_on_cancelled_order' });
-  });
+  it.each([[['paid', 'cancelled']], [['paid', 'fulfilled', 'fullyRefunded']]] as Array<[Fact[]]>)(
+    'lists an order with %j',
+    (facts) => {
+      expect(plan(redeemed(facts), DEFAULT_POLICY, NOW).target).toEqual({
+        state: 'cancelled',
+        reason: 'points_redeemed_on_cancelled_order',
+      });
+    },
+  );
   it('stops listing it once the points are being given back', () => {
     const order = redeemed(['paid', 'cancelled']);
-    order.upstream.redemptionReturn = { state: 'returning', points: 500, activityId: '21', by: 'admin', reason: 'r', at: NOW.toISOString(), adjustmentId: 'a' };
+    order.upstream.redemptionReturn = {
+      state: 'returning',
+      points: 500,
+      activityId: '21',
+      by: 'admin',
+      reason: 'r',
+      at: NOW.toISOString(),
+      adjustmentId: 'a',
+    };
     expect(plan(order, DEFAULT_POLICY, NOW).target).toEqual({ state: 'cancelled' });
   });
   it('does not list a live order', () => {

@@ -33,7 +33,9 @@ describe('resync jobs', () => {
     };
     const jobs = new ResyncJobs([source], store, ingest(store), createLogger({ level: 'silent' }));
     try {
-      const started = await Promise.all(shops.map((shop) => jobs.start({ platform: 'testshop', shop, since: new Date(0) })));
+      const started = await Promise.all(
+        shops.map((shop) => jobs.start({ platform: 'testshop', shop, since: new Date(0) })),
+      );
       expect(started.every((result) => result.ok)).toBe(true);
       await eventually(() => expect(active).toBe(MAX_RUNNING));
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -13,10 +13,14 @@ import { appToml } from '../helpers/shopify-app-config.ts';
 it('declares every topic the bridge reads, once, with the fields it reads, and the compliance topics', () => {
   const app = appToml();
   const subscriptions = app.webhooks.subscriptions;
-  const declared = subscriptions.flatMap((subscription) => (subscription.topics ?? []).map((topic) => [topic, subscription.include_fields] as const));
+  const declared = subscriptions.flatMap((subscription) =>
+    (subscription.topics ?? []).map((topic) => [topic, subscription.include_fields] as const),
+  );
   expect(declared.map(([topic]) => topic).sort()).toEqual([...SHOPIFY_TOPICS].sort());
   for (const [topic, fields] of declared) expect([topic, fields]).toEqual([topic, DECLARED_FIELDS.get(topic)]);
-  expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual([...COMPLIANCE_TOPICS].sort());
+  expect(subscriptions.flatMap((subscription) => subscription.compliance_topics ?? []).sort()).toEqual(
+    [...COMPLIANCE_TOPICS].sort(),
+  );
   for (const subscription of subscriptions) expect(new URL(subscription.uri).pathname).toBe('/webhooks/shopify');
 });
 
@@ -24,7 +28,8 @@ it('names each subscription as the bridge knows it (X-Shopify-Name tells its del
   const named = appToml().webhooks.subscriptions.filter((subscription) => subscription.topics);
   for (const subscription of named) {
     expect(subscription.name).toMatch(/^[A-Za-z0-9_-]{1,50}$/);
-    for (const topic of subscription.topics ?? []) expect([topic, subscription.name]).toEqual([topic, DECLARED_NAMES.get(topic)]);
+    for (const topic of subscription.topics ?? [])
+      expect([topic, subscription.name]).toEqual([topic, DECLARED_NAMES.get(topic)]);
   }
   expect(new Set(named.map((subscription) => subscription.name)).size).toBe(named.length);
 });

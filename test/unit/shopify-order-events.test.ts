@@ -12,7 +12,13 @@ import { onlyFields } from '../helpers/fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson, shopifyRefundJson, SHOPIFY_SECRET } from '../helpers/shopify.ts';
 
 const adapter = createShopifyAdapter({ apiSecrets: [SHOPIFY_SECRET] });
-const translate = (topic: string, body: string) => translateRaw(adapter, body, shopifyHeaders({ topic, body, webhookId: `wh-${topic}` }), new Date('2026-11-21T12:00:00Z'));
+const translate = (topic: string, body: string) =>
+  translateRaw(
+    adapter,
+    body,
+    shopifyHeaders({ topic, body, webhookId: `wh-${topic}` }),
+    new Date('2026-11-21T12:00:00Z'),
+  );
 async function eventOf(topic: string, body: string): Promise<OrderEvent> {
   const translation = await translate(topic, body);
   if (translation.kind !== 'events') throw new Error(`expected events, got ${JSON.stringify(translation)}`);
@@ -68,21 +74,33 @@ describe('order topics', () => {
   });
 
   it('reads the subtotal in the shop’s money, after discounts and before shipping and tax', async () => {
-    const event = await eventOf('orders/paid', shopifyOrderJson({ id: '5003', totalPrice: '107.40', subtotalPrice: '89.90' }));
+    const event = await eventOf(
+      'orders/paid',
+      shopifyOrderJson({ id: '5003', totalPrice: '107.40', subtotalPrice: '89.90' }),
+    );
     expect(event).toMatchObject({ total: { amount: '107.40' }, subtotal: '89.90' });
   });
 
   it('takes the mobile from the order first, then the customer, in E.164 with the order country', async () => {
-    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5003', phone: '+44 7700 900123' }))).customer.mobile).toBe('+447700900123');
-    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5004', customerPhone: '415-555-0100' }))).customer.mobile).toBe('+14155550100');
+    expect(
+      (await eventOf('orders/paid', shopifyOrderJson({ id: '5003', phone: '+44 7700 900123' }))).customer.mobile,
+    ).toBe('+447700900123');
+    expect(
+      (await eventOf('orders/paid', shopifyOrderJson({ id: '5004', customerPhone: '415-555-0100' }))).customer.mobile,
+    ).toBe('+14155550100');
   });
 
   it('falls back from the customer to the billing name, and to the e-mail for the name', async () => {
-    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5005', customer: null }))).customer.name).toBe('Grace Hopper');
+    expect((await eventOf('orders/paid', shopifyOrderJson({ id: '5005', customer: null }))).customer.name).toBe(
+      'Grace Hopper',
+    );
     const body = JSON.parse(shopifyOrderJson({ id: '5006', customer: null })) as Record<string, unknown>;
     delete body.billing_address;
     delete body.shipping_address;
-    expect((await eventOf('orders/paid', JSON.stringify(body))).customer).toMatchObject({ name: 'grace', mobile: null });
+    expect((await eventOf('orders/paid', JSON.stringify(body))).customer).toMatchObject({
+      name: 'grace',
+      mobile: null,
+    });
   });
 
   it('leaves e-mail and phone empty when protected customer data hides them', async () => {
@@ -117,7 +135,8 @@ describe('refunds/create', () => {
   });
 });
 
-const uninstallBody = (domain: string | null) => JSON.stringify({ id: 548380009, name: 'Super Toys', domain: null, myshopify_domain: domain });
+const uninstallBody = (domain: string | null) =>
+  JSON.stringify({ id: 548380009, name: 'Super Toys', domain: null, myshopify_domain: domain });
 
 describe('other deliveries', () => {
   it.each([
@@ -133,13 +152,70 @@ describe('other deliveries', () => {
     ['app/uninstalled', shopifyOrderJson({ id: '2' }), 'mislabelled'],
     ['shop/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com' }), 'privacy'],
     ['shop/redact', JSON.stringify({ shop_id: 1 }), 'mislabelled'],
-    ['shop/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_to_redact: [] }), 'mislabelled'],
+    [
+      'shop/redact',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'lb-test-store.myshopify.com',
+        customer: { id: 1 },
+        orders_to_redact: [],
+      }),
+      'mislabelled',
+    ],
     // Its shape, but nothing to erase by: kept as a dead letter for a person.
-    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_to_redact: [] }), 'unusable'],
-    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1, email: 'a@example.com' }, orders_to_redact: [] }), 'privacy'],
-    ['customers/redact', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'mislabelled'],
-    ['customers/data_request', JSON.stringify({ shop_id: 1, shop_domain: 'lb-test-store.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'privacy'],
-    ['customers/data_request', JSON.stringify({ shop_id: 1, shop_domain: 'other.myshopify.com', customer: { id: 1 }, orders_requested: [], data_request: { id: 9 } }), 'mislabelled'],
+    [
+      'customers/redact',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'lb-test-store.myshopify.com',
+        customer: { id: 1 },
+        orders_to_redact: [],
+      }),
+      'unusable',
+    ],
+    [
+      'customers/redact',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'lb-test-store.myshopify.com',
+        customer: { id: 1, email: 'a@example.com' },
+        orders_to_redact: [],
+      }),
+      'privacy',
+    ],
+    [
+      'customers/redact',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'lb-test-store.myshopify.com',
+        customer: { id: 1 },
+        orders_requested: [],
+        data_request: { id: 9 },
+      }),
+      'mislabelled',
+    ],
+    [
+      'customers/data_request',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'lb-test-store.myshopify.com',
+        customer: { id: 1 },
+        orders_requested: [],
+        data_request: { id: 9 },
+      }),
+      'privacy',
+    ],
+    [
+      'customers/data_request',
+      JSON.stringify({
+        shop_id: 1,
+        shop_domain: 'other.myshopify.com',
+        customer: { id: 1 },
+        orders_requested: [],
+        data_request: { id: 9 },
+      }),
+      'mislabelled',
+    ],
     ['app/scopes_update', JSON.stringify({ id: 1, previous: ['read_orders'], current: [] }), 'recorded'],
     ['app/scopes_update', shopifyOrderJson({ id: '3' }), 'mislabelled'],
     ['products/update', '{"id": 1}', 'ignored'],
@@ -166,15 +242,44 @@ describe('the fields shopify.app.toml asks Shopify for', () => {
   const trimmed = (body: string, fields: readonly string[]) => stringify(onlyFields(parse(body), fields)) ?? '';
   const bodies: Array<[string, string, string]> = [
     ['orders/paid', 'a paid order', shopifyOrderJson({ id: '8801', customerPhone: '+44 7700 900123' })],
-    ['orders/updated', 'a partly refunded order in another currency', shopifyOrderJson({ id: '8802', financialStatus: 'partially_refunded', refunds: [{ id: 31, transactions: [{ kind: 'refund', status: 'success', amount: '40.00', currency: 'EUR' }] }] })],
-    ['orders/paid', 'a referred order with a loyalty code', shopifyOrderJson({ id: '8803', noteAttributes: [{ name: 'loyalty_referrer', value: 'ref@example.com' }], discountCodes: [{ code: 'LOYALTY-5', amount: '5.00', type: 'fixed_amount' }], landingSite: '/?loyalty_campaign=4' })],
-    ['orders/cancelled', 'a cancelled order without a customer', shopifyOrderJson({ id: '8804', cancelledAt: '2026-11-20T11:00:00-05:00', customer: null, phone: '+1 212 555 0199' })],
+    [
+      'orders/updated',
+      'a partly refunded order in another currency',
+      shopifyOrderJson({
+        id: '8802',
+        financialStatus: 'partially_refunded',
+        refunds: [{ id: 31, transactions: [{ kind: 'refund', status: 'success', amount: '40.00', currency: 'EUR' }] }],
+      }),
+    ],
+    [
+      'orders/paid',
+      'a referred order with a loyalty code',
+      shopifyOrderJson({
+        id: '8803',
+        noteAttributes: [{ name: 'loyalty_referrer', value: 'ref@example.com' }],
+        discountCodes: [{ code: 'LOYALTY-5', amount: '5.00', type: 'fixed_amount' }],
+        landingSite: '/?loyalty_campaign=4',
+      }),
+    ],
+    [
+      'orders/cancelled',
+      'a cancelled order without a customer',
+      shopifyOrderJson({
+        id: '8804',
+        cancelledAt: '2026-11-20T11:00:00-05:00',
+        customer: null,
+        phone: '+1 212 555 0199',
+      }),
+    ],
     ['refunds/create', 'a refund', shopifyRefundJson('8805', '9905', '12.50')],
   ];
-  it.each(bodies)('%s: %s reads the same from the declared fields as from the whole body', async (topic, _name, body) => {
-    const fields = DECLARED_FIELDS.get(topic)!;
-    expect(await translate(topic, trimmed(body, fields))).toEqual(await translate(topic, body));
-  });
+  it.each(bodies)(
+    '%s: %s reads the same from the declared fields as from the whole body',
+    async (topic, _name, body) => {
+      const fields = DECLARED_FIELDS.get(topic)!;
+      expect(await translate(topic, trimmed(body, fields))).toEqual(await translate(topic, body));
+    },
+  );
 });
 
 const FIXTURES = new URL('../../../shared/fixtures/shopify/', import.meta.url);
@@ -184,7 +289,10 @@ const unwrap = (text: string, key: string) => JSON.stringify((JSON.parse(text) a
 
 describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/shopify', () => {
   it("reads Shopify's docs sample: a voided, cancelled test order", async () => {
-    const event = await eventOf('orders/cancelled', unwrap(fixture('orders_create.docs-sample.2026-04.json'), 'response'));
+    const event = await eventOf(
+      'orders/cancelled',
+      unwrap(fixture('orders_create.docs-sample.2026-04.json'), 'response'),
+    );
     expect(event.test).toBe(true);
     expect(event.facts).toContain('cancelled');
     expect(event.orderId).toMatch(/^\d+$/);
@@ -233,7 +341,11 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
 
   it('reads the REST fixture: authorised, unfulfilled, with discount codes and note attributes', async () => {
     const event = await eventOf('orders/create', unwrap(fixture('order.rest-fixture.json'), 'order'));
-    expect(event).toMatchObject({ orderId: '450789469', orderName: '#1001', customer: { email: 'bob.norman@hostmail.com' } });
+    expect(event).toMatchObject({
+      orderId: '450789469',
+      orderName: '#1001',
+      customer: { email: 'bob.norman@hostmail.com' },
+    });
     expect(event.facts).toEqual(['placed']);
     expect(event.discountCodes.length).toBeGreaterThan(0);
   });
@@ -256,13 +368,18 @@ describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/sh
     ['orders/create', 'order.rest-fixture.json', 'order'],
     ['refunds/create', 'refunds_create.docs-sample.2026-04.json', 'response'],
     ['refunds/create', 'refund.real-anonymized.2025-04.json', undefined],
-  ])('reads %s %s the same from the fields shopify.app.toml declares as from the whole body', async (topic, name, key) => {
-    const body = key ? unwrap(fixture(name), key) : fixture(name);
-    const declared = stringify(onlyFields(parse(body), DECLARED_FIELDS.get(topic)!)) ?? '';
-    expect(await translate(topic, declared)).toEqual(await translate(topic, body));
-  });
+  ])(
+    'reads %s %s the same from the fields shopify.app.toml declares as from the whole body',
+    async (topic, name, key) => {
+      const body = key ? unwrap(fixture(name), key) : fixture(name);
+      const declared = stringify(onlyFields(parse(body), DECLARED_FIELDS.get(topic)!)) ?? '';
+      expect(await translate(topic, declared)).toEqual(await translate(topic, body));
+    },
+  );
 
   it('records orders/edited, which carries only the edit', async () => {
-    expect((await translate('orders/edited', unwrap(fixture('orders_edited.docs-sample.2026-04.json'), 'response'))).kind).toBe('recorded');
+    expect(
+      (await translate('orders/edited', unwrap(fixture('orders_edited.docs-sample.2026-04.json'), 'response'))).kind,
+    ).toBe('recorded');
   });
 });

@@ -17,12 +17,24 @@ interface Shape {
   nbf?: number | null;
 }
 
-function token({ secret = SECRET, alg = 'HS256', aud = CLIENT_ID, exp = seconds(NOW) + 60, nbf = seconds(NOW) - 5 }: Shape = {}) {
-  const claims: Record<string, unknown> = { iss: 'https://shop-a.myshopify.com/admin', dest: 'https://shop-a.myshopify.com', sub: '42' };
+function token({
+  secret = SECRET,
+  alg = 'HS256',
+  aud = CLIENT_ID,
+  exp = seconds(NOW) + 60,
+  nbf = seconds(NOW) - 5,
+}: Shape = {}) {
+  const claims: Record<string, unknown> = {
+    iss: 'https://shop-a.myshopify.com/admin',
+    dest: 'https://shop-a.myshopify.com',
+    sub: '42',
+  };
   if (aud !== null) claims.aud = aud;
   if (exp !== null) claims.exp = exp;
   if (nbf !== null) claims.nbf = nbf;
-  return new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret.padEnd(alg === 'HS512' ? 64 : 32, '.')));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg })
+    .sign(new TextEncoder().encode(secret.padEnd(alg === 'HS512' ? 64 : 32, '.')));
 }
 
 const keys = (secret = SECRET) => ({ clientId: CLIENT_ID, clientSecret: secret.padEnd(32, '.'), now: () => NOW });
@@ -35,7 +47,10 @@ describe('verifySessionToken', () => {
 
   it('keeps the library leeway of 10 seconds on exp', async () => {
     expect((await verifySessionToken(await token({ exp: seconds(NOW) - 9 }), keys())).ok).toBe(true);
-    expect(await verifySessionToken(await token({ exp: seconds(NOW) - 11 }), keys())).toEqual({ ok: false, refusal: 'expired' });
+    expect(await verifySessionToken(await token({ exp: seconds(NOW) - 11 }), keys())).toEqual({
+      ok: false,
+      refusal: 'expired',
+    });
   });
 
   it.each<[string, () => Promise<string>, SessionTokenRefusal]>([

@@ -14,7 +14,10 @@ const raw = (body: string | Buffer, headers: Record<string, string>) => ({
 describe('Shopify verification', () => {
   it("accepts Shopify's own test vector", async () => {
     const vector = shopifyVerifier(['test_secret_key']);
-    const headers = { ...shopifyHeaders({ topic: 'orders/paid', body: '{"foo": "bar"}' }), 'X-Shopify-Hmac-Sha256': 'B23tXN681gZ0qIWNRrgtzBE9XSDo5yaUu6wfmhu3a7g=' };
+    const headers = {
+      ...shopifyHeaders({ topic: 'orders/paid', body: '{"foo": "bar"}' }),
+      'X-Shopify-Hmac-Sha256': 'B23tXN681gZ0qIWNRrgtzBE9XSDo5yaUu6wfmhu3a7g=',
+    };
     const result = await vector(raw('{"foo": "bar"}', headers));
     expect(result).toMatchObject({ ok: true, delivery: { topic: 'orders/paid', shop: 'lb-test-store.myshopify.com' } });
   });
@@ -22,13 +25,18 @@ describe('Shopify verification', () => {
   it('accepts the previous secret as well as the new one during a rotation, and nothing else', async () => {
     const rotating = shopifyVerifier(['shpss_new_secret', 'shpss_previous_secret']);
     const body = '{"id": 2}';
-    for (const secret of ['shpss_new_secret', 'shpss_previous_secret']) expect((await rotating(raw(body, shopifyHeaders({ topic: 'orders/paid', body, secret })))).ok).toBe(true);
-    expect(await rotating(raw(body, shopifyHeaders({ topic: 'orders/paid', body, secret: SHOPIFY_SECRET })))).toMatchObject({ ok: false, status: 401 });
+    for (const secret of ['shpss_new_secret', 'shpss_previous_secret'])
+      expect((await rotating(raw(body, shopifyHeaders({ topic: 'orders/paid', body, secret })))).ok).toBe(true);
+    expect(
+      await rotating(raw(body, shopifyHeaders({ topic: 'orders/paid', body, secret: SHOPIFY_SECRET }))),
+    ).toMatchObject({ ok: false, status: 401 });
   });
 
   it('accepts the newer shopify-* header names', async () => {
     const body = '{"id": 1}';
-    const result = await verify(raw(body, shopifyHeaders({ topic: 'orders/create', body, newStyle: true, webhookId: 'new-style-1' })));
+    const result = await verify(
+      raw(body, shopifyHeaders({ topic: 'orders/create', body, newStyle: true, webhookId: 'new-style-1' })),
+    );
     expect(result).toMatchObject({ ok: true, delivery: { webhookId: 'new-style-1', topic: 'orders/create' } });
   });
 
@@ -45,7 +53,12 @@ describe('Shopify verification', () => {
     ['no HMAC header', body, without('X-Shopify-Hmac-Sha256'), 401],
     ['a wrong HMAC', body, { ...good, 'X-Shopify-Hmac-Sha256': signShopify('{"id": 1}') }, 401],
     ["another app's secret", body, { ...good, 'X-Shopify-Hmac-Sha256': signShopify(body, 'shpss_someone_else') }, 401],
-    ['the right HMAC with anything after it', body, { ...good, 'X-Shopify-Hmac-Sha256': `${signShopify(body)}, AAAA` }, 401],
+    [
+      'the right HMAC with anything after it',
+      body,
+      { ...good, 'X-Shopify-Hmac-Sha256': `${signShopify(body)}, AAAA` },
+      401,
+    ],
     ['a body re-encoded after signing', '{"id":450789469}', good, 401],
     ['a body with a byte appended', `${body}\n`, good, 401],
     ['an HMAC that is not base64', body, { ...good, 'X-Shopify-Hmac-Sha256': 'not base64 at all' }, 401],

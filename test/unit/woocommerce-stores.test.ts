@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { createWooAdapter } from '../../adapters/woocommerce/adapter.ts';
 import { beginWooConnect, CONNECT_TTL_MS, takeWooCallback } from '../../adapters/woocommerce/connect.ts';
 import { WooIdentityMigration } from '../../adapters/woocommerce/identity-migration.ts';
-import { canonicalPrefixTargets, legacyWooShopNames, StoreAddressError, wooShopOf, wooStoreUrl } from '../../adapters/woocommerce/shop-identity.ts';
+import {
+  canonicalPrefixTargets,
+  legacyWooShopNames,
+  StoreAddressError,
+  wooShopOf,
+  wooStoreUrl,
+} from '../../adapters/woocommerce/shop-identity.ts';
 import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import { findCampaign } from '../../src/core/attribution.ts';
 import { applyEvent, newOrderRecord } from '../../src/core/order-record.ts';
@@ -50,7 +56,13 @@ describe('one name per store', () => {
   });
 
   it('applies an order-id prefix written with www. to the store of that one name', () => {
-    expect(canonicalPrefixTargets({ 'woocommerce:www.store.example': '3', bigcommerce: '2', 'woocommerce:Store.example/Shop/': '4' })).toEqual({ 'woocommerce:store.example': '3', bigcommerce: '2', 'woocommerce:store.example/shop': '4' });
+    expect(
+      canonicalPrefixTargets({
+        'woocommerce:www.store.example': '3',
+        bigcommerce: '2',
+        'woocommerce:Store.example/Shop/': '4',
+      }),
+    ).toEqual({ 'woocommerce:store.example': '3', bigcommerce: '2', 'woocommerce:store.example/shop': '4' });
   });
 });
 
@@ -83,17 +95,33 @@ describe('which old names move', () => {
 
   it('looks for a store’s old names once: the next start reads nothing more', async () => {
     const migration = await withOrders(['www.store.example']);
-    expect(await migration.run(['store.example'])).toEqual([expect.objectContaining({ from: 'www.store.example', to: 'store.example', orders: 1 })]);
+    expect(await migration.run(['store.example'])).toEqual([
+      expect.objectContaining({ from: 'www.store.example', to: 'store.example', orders: 1 }),
+    ]);
     expect((await migration.pending(['store.example'])).moves).toEqual([]);
   });
 });
 
 /** The stores of these tests are on the internet: their names resolve to a public address, without asking DNS. */
-const publicAddress = ((_host: string, _options: unknown, callback: (error: null, found: Array<{ address: string; family: number }>) => void) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as unknown as LookupFunction;
+const publicAddress = ((
+  _host: string,
+  _options: unknown,
+  callback: (error: null, found: Array<{ address: string; family: number }>) => void,
+) => callback(null, [{ address: '93.184.216.34', family: 4 }])) as unknown as LookupFunction;
 
 describe('the connect nonce', () => {
-  const urls = { publicUrl: 'https://bridge.example', appName: 'loyalty-bridge', returnPath: '/admin/', addresses: { allowPrivate: false, lookup: publicAddress } };
-  const keys = { key_id: 1, consumer_key: `ck_${'1'.repeat(40)}`, consumer_secret: `cs_${'2'.repeat(40)}`, key_permissions: 'read_write' };
+  const urls = {
+    publicUrl: 'https://bridge.example',
+    appName: 'loyalty-bridge',
+    returnPath: '/admin/',
+    addresses: { allowPrivate: false, lookup: publicAddress },
+  };
+  const keys = {
+    key_id: 1,
+    consumer_key: `ck_${'1'.repeat(40)}`,
+    consumer_secret: `cs_${'2'.repeat(40)}`,
+    key_permissions: 'read_write',
+  };
   const opened = async () => {
     const store = new LowdbStore({ dataDir: tempDataDir() });
     await store.open();
@@ -105,8 +133,15 @@ describe('the connect nonce', () => {
     const store = await opened();
     const began = await beginWooConnect(store, 'https://www.store.example/', urls);
     const first = await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) });
-    expect(first).toMatchObject({ ok: true, pending: { forShop: 'store.example', storeUrl: 'https://www.store.example' }, keys: { consumerKey: keys.consumer_key, keyPermissions: 'read_write' } });
-    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) })).toMatchObject({ ok: false, status: 401 });
+    expect(first).toMatchObject({
+      ok: true,
+      pending: { forShop: 'store.example', storeUrl: 'https://www.store.example' },
+      keys: { consumerKey: keys.consumer_key, keyPermissions: 'read_write' },
+    });
+    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 
   it('expires: a callback after the time allowed is refused, and the nonce is gone', async () => {
@@ -114,8 +149,15 @@ describe('the connect nonce', () => {
     const start = new Date('2026-11-20T10:00:00Z');
     const began = await beginWooConnect(store, 'https://store.example', urls, start);
     const late = new Date(start.getTime() + CONNECT_TTL_MS + 1_000);
-    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) }, late)).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/expired/) });
-    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) }, start)).toMatchObject({ ok: false, status: 401 });
+    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) }, late)).toMatchObject({
+      ok: false,
+      status: 401,
+      reason: expect.stringMatching(/expired/),
+    });
+    expect(await takeWooCallback(store, { ...keys, user_id: nonceOf(began.authorizeUrl) }, start)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 
   it('is kept only as its hash', async () => {
@@ -127,7 +169,11 @@ describe('the connect nonce', () => {
 
   it.each([
     ['no nonce', { ...keys }, 401],
-    ['a nonce but no consumer key', { user_id: 'a'.repeat(43), consumer_secret: keys.consumer_secret, key_permissions: 'read' }, 400],
+    [
+      'a nonce but no consumer key',
+      { user_id: 'a'.repeat(43), consumer_secret: keys.consumer_secret, key_permissions: 'read' },
+      400,
+    ],
     ['a permission WooCommerce never sends', { ...keys, user_id: 'a'.repeat(43), key_permissions: 'admin' }, 400],
     ['not an object', 'ck_x', 401],
   ])('refuses a callback with %s, naming no value', async (_name, body, status) => {
@@ -145,12 +191,31 @@ describe('the secrets a delivery is checked with', () => {
     await store.open();
     const stores = new WooStores({ store, env, storeAddresses: { allowPrivate: false } });
     const now = new Date().toISOString();
-    await stores.save({ platform: 'woocommerce', shop: 'connected.example', url: 'https://connected.example', consumerKey: 'ck_1', consumerSecret: 'cs_1', keyId: 1, keyPermissions: 'read_write', webhookSecret: 'connected-secret', connectedAt: now, updatedAt: now });
+    await stores.save({
+      platform: 'woocommerce',
+      shop: 'connected.example',
+      url: 'https://connected.example',
+      consumerKey: 'ck_1',
+      consumerSecret: 'cs_1',
+      keyId: 1,
+      keyPermissions: 'read_write',
+      webhookSecret: 'connected-secret',
+      connectedAt: now,
+      updatedAt: now,
+    });
     return createWooAdapter({ secrets: (shop) => stores.secretsFor(shop), url: env.url });
   };
   const post = (secret: string, source: string) => {
     const body = wooOrderJson({ id: 1, status: 'processing' });
-    return { body: Buffer.from(body), headers: { ...wooHeaders('order.created', body), 'x-wc-webhook-source': source, 'x-wc-webhook-signature': signWoo(body, secret) }, receivedAt: new Date() };
+    return {
+      body: Buffer.from(body),
+      headers: {
+        ...wooHeaders('order.created', body),
+        'x-wc-webhook-source': source,
+        'x-wc-webhook-signature': signWoo(body, secret),
+      },
+      receivedAt: new Date(),
+    };
   };
 
   it.each([
@@ -158,7 +223,12 @@ describe('the secrets a delivery is checked with', () => {
     ['a connected store, with the configured secret', 'configured-secret', 'https://connected.example/', false],
     ['the configured store, with the configured secret', 'configured-secret', 'https://www.store.example/', true],
     ['the configured store, with a connected store’s secret', 'connected-secret', 'https://store.example/', false],
-    ['a store nobody connected, with the configured secret (a webhook made by hand)', 'configured-secret', 'https://elsewhere.example/', true],
+    [
+      'a store nobody connected, with the configured secret (a webhook made by hand)',
+      'configured-secret',
+      'https://elsewhere.example/',
+      true,
+    ],
   ])('%s: %s', async (_name, secret, source, accepted) => {
     const adapter = await setUp();
     expect((await adapter.verify(post(secret, source))).ok).toBe(accepted);
@@ -168,18 +238,30 @@ describe('the secrets a delivery is checked with', () => {
 describe('Order Attribution', () => {
   const adapter = createWooAdapter({ secrets: 'secret', url: 'https://store.example' });
   it('reads the landing page from _wc_order_attribution_session_entry, and the landing-page referral setting finds the campaign in it', async () => {
-    const body = wooOrderJson({ id: 31, status: 'processing', meta: [
-      { key: '_wc_order_attribution_source_type', value: 'referral' },
-      { key: '_wc_order_attribution_referrer', value: 'https://friend.example/' },
-      { key: '_wc_order_attribution_session_entry', value: 'https://store.example/?loyalty_campaign=42&utm_source=friend' },
-    ] });
+    const body = wooOrderJson({
+      id: 31,
+      status: 'processing',
+      meta: [
+        { key: '_wc_order_attribution_source_type', value: 'referral' },
+        { key: '_wc_order_attribution_referrer', value: 'https://friend.example/' },
+        {
+          key: '_wc_order_attribution_session_entry',
+          value: 'https://store.example/?loyalty_campaign=42&utm_source=friend',
+        },
+      ],
+    });
     const translation = await translateRaw(adapter, body, wooHeaders('order.created', body, { secret: 'secret' }));
     if (translation.kind !== 'events') throw new Error(translation.kind);
     const event = translation.events[0]!;
     expect(event.landingSite).toBe('https://store.example/?loyalty_campaign=42&utm_source=friend');
     const record = newOrderRecord(event, 'now');
     applyEvent(record, event, 'k', 'now');
-    expect(findCampaign(record.snapshot, { ...DEFAULT_POLICY, referral: { ...DEFAULT_POLICY.referral, landingParam: 'loyalty_campaign' } })).toEqual({ campaignId: 42, via: 'landing_site' });
+    expect(
+      findCampaign(record.snapshot, {
+        ...DEFAULT_POLICY,
+        referral: { ...DEFAULT_POLICY.referral, landingParam: 'loyalty_campaign' },
+      }),
+    ).toEqual({ campaignId: 42, via: 'landing_site' });
   });
 
   it('has no landing page when the order has no attribution', async () => {

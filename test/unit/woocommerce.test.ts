@@ -10,7 +10,11 @@ import { translateRaw } from '../helpers/adapters.ts';
 import { signWoo, WOO_SECRET, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 
 const adapter = createWooAdapter({ secrets: WOO_SECRET, url: 'https://wp.lb-test.example' });
-const raw = (body: string | Buffer, headers: Record<string, string>) => ({ body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers, receivedAt: new Date() });
+const raw = (body: string | Buffer, headers: Record<string, string>) => ({
+  body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+  headers,
+  receivedAt: new Date(),
+});
 async function verified(body: string, headers: Record<string, string>): Promise<WooDelivery> {
   const result = await adapter.verify(raw(body, headers));
   if (!result.ok) throw new Error(result.reason);
@@ -41,8 +45,18 @@ describe('verification', () => {
     ['a wrong signature', body, { ...good, 'x-wc-webhook-signature': signWoo('{}') }, 401],
     ["another store's secret", body, { ...good, 'x-wc-webhook-signature': signWoo(body, 'other-secret') }, 401],
     ['a body re-encoded after signing', JSON.stringify(JSON.parse(body), null, 1), good, 401],
-    ['an unsigned JSON body pretending to be a ping', '{"webhook_id": 12}', { 'content-type': 'application/json' }, 401],
-    ['a ping body with WooCommerce headers but no signature', 'webhook_id=12', { 'x-wc-webhook-topic': 'order.updated' }, 401],
+    [
+      'an unsigned JSON body pretending to be a ping',
+      '{"webhook_id": 12}',
+      { 'content-type': 'application/json' },
+      401,
+    ],
+    [
+      'a ping body with WooCommerce headers but no signature',
+      'webhook_id=12',
+      { 'x-wc-webhook-topic': 'order.updated' },
+      401,
+    ],
     ['a signed body with no topic header', body, { 'x-wc-webhook-signature': good['x-wc-webhook-signature']! }, 400],
   ];
   it.each(cases)('refuses %s', async (_name, sent, headers, status) => {
@@ -60,7 +74,10 @@ describe('status mapping', () => {
   });
 
   it('reads a partial refund from refunds[], whose totals are negative strings', async () => {
-    const event = await eventOf('order.updated', wooOrderJson({ id: 5, status: 'completed', total: '64.00', refunds: [{ id: 91, total: '-14.00' }] }));
+    const event = await eventOf(
+      'order.updated',
+      wooOrderJson({ id: 5, status: 'completed', total: '64.00', refunds: [{ id: 91, total: '-14.00' }] }),
+    );
     expect(event.refunds).toEqual([{ id: '91', amount: '14.00' }]);
     const record = newOrderRecord(event, 'now');
     applyEvent(record, event, 'k', 'now');
@@ -70,7 +87,10 @@ describe('status mapping', () => {
 
   it('reads the subtotal as the line items’ totals: after coupons, before shipping and tax', async () => {
     const body = JSON.parse(wooOrderJson({ id: 8, status: 'processing', total: '80.40' })) as Record<string, unknown>;
-    body.line_items = [{ id: 1, total: '40.00' }, { id: 2, total: '25.50' }];
+    body.line_items = [
+      { id: 1, total: '40.00' },
+      { id: 2, total: '25.50' },
+    ];
     expect((await eventOf('order.updated', JSON.stringify(body))).subtotal).toBe('65.5');
   });
 
@@ -92,14 +112,16 @@ describe('dedupe keys', () => {
   it('differ for two orders sent in the same second with the same delivery id', async () => {
     const a = wooOrderJson({ id: 8, status: 'processing' });
     const b = wooOrderJson({ id: 9, status: 'processing' });
-    const keyOf = async (body: string) => adapter.describe(await verified(body, wooHeaders('order.updated', body, { deliveryId: '1700000000' }))).key;
+    const keyOf = async (body: string) =>
+      adapter.describe(await verified(body, wooHeaders('order.updated', body, { deliveryId: '1700000000' }))).key;
     expect(await keyOf(a)).not.toBe(await keyOf(b));
   });
 
   it('are the same for the same delivery sent twice, and differ when the order changed', async () => {
     const body = wooOrderJson({ id: 10, status: 'processing' });
     const later = wooOrderJson({ id: 10, status: 'completed', modified: '2026-11-19T11:00:00' });
-    const keyOf = async (sent: string, deliveryId: string) => adapter.describe(await verified(sent, wooHeaders('order.updated', sent, { deliveryId }))).key;
+    const keyOf = async (sent: string, deliveryId: string) =>
+      adapter.describe(await verified(sent, wooHeaders('order.updated', sent, { deliveryId }))).key;
     expect(await keyOf(body, '1')).toBe(await keyOf(body, '2'));
     expect(await keyOf(body, '1')).not.toBe(await keyOf(later, '1'));
   });

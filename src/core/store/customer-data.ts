@@ -8,7 +8,8 @@ import type { CustomerMatch } from './ledger-store.ts';
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** The whole e-mail addresses in a text, normalised: a request for anna@ never matches joanna@. */
-export const wholeEmails = (text: string): string[] => (text.match(/[^\s"'<>,;:()[\]{}]+@[^\s"'<>,;:()[\]{}]+/g) ?? []).map(normalEmail);
+export const wholeEmails = (text: string): string[] =>
+  (text.match(/[^\s"'<>,;:()[\]{}]+@[^\s"'<>,;:()[\]{}]+/g) ?? []).map(normalEmail);
 
 /** The digits of a phone number: "+1 (212) 555-0142" and "12125550142" are the same number. */
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
@@ -51,7 +52,10 @@ export function inScope(platform: string, shop: string, match: CustomerMatch): b
 }
 
 /** Is this order the customer's: their e-mail, their phone, or an order the request names? */
-export function orderMatches(record: Pick<OrderRecord, 'platform' | 'shop' | 'orderId' | 'snapshot'>, match: CustomerMatch): boolean {
+export function orderMatches(
+  record: Pick<OrderRecord, 'platform' | 'shop' | 'orderId' | 'snapshot'>,
+  match: CustomerMatch,
+): boolean {
   if (!inScope(record.platform, record.shop, match)) return false;
   if (match.orderIds.includes(record.orderId)) return true;
   const { email, mobile } = record.snapshot.customer;
@@ -65,7 +69,8 @@ export function eraseOrder(record: OrderRecord, at: string): void {
   // Note attributes and the landing page are free text a shop controls: they can carry personal data.
   record.snapshot.attributes = {};
   record.snapshot.landingSite = null;
-  for (const field of ['customer.name', 'customer.email', 'customer.mobile', 'attributes', 'landingSite']) delete record.snapshotFrom[field];
+  for (const field of ['customer.name', 'customer.email', 'customer.mobile', 'attributes', 'landingSite'])
+    delete record.snapshotFrom[field];
   record.erasedAt = at;
 }
 
@@ -75,7 +80,11 @@ export function eraseOrder(record: OrderRecord, at: string): void {
  * its digits), and the contact details of the orders found to be theirs
  * (`alsoTheirs`: an order found by phone has its own e-mail).
  */
-export function scrubText(text: string, match: CustomerMatch, alsoTheirs: ReadonlyArray<string | null | undefined> = []): string {
+export function scrubText(
+  text: string,
+  match: CustomerMatch,
+  alsoTheirs: ReadonlyArray<string | null | undefined> = [],
+): string {
   const spellings = new Set<string>();
   for (const value of [...match.emails, ...match.phones, ...alsoTheirs]) {
     const trimmed = value?.trim();
@@ -96,7 +105,10 @@ export function scrubText(text: string, match: CustomerMatch, alsoTheirs: Readon
 }
 
 /** Is a contact (kept on a record: an adjustment, a data request) the customer's? */
-export function contactMatches(contact: { email?: string | null | undefined; mobile?: string | null | undefined; phone?: string | null | undefined }, match: CustomerMatch): boolean {
+export function contactMatches(
+  contact: { email?: string | null | undefined; mobile?: string | null | undefined; phone?: string | null | undefined },
+  match: CustomerMatch,
+): boolean {
   const email = contact.email;
   if (email && match.emails.some((wanted) => normalEmail(wanted) === normalEmail(email))) return true;
   const phone = contact.mobile ?? contact.phone;

@@ -50,7 +50,17 @@ export interface Adjustment {
 export interface ReconciliationState {
   /** The end of the last window fetched without errors: the next window starts there, minus an overlap. */
   highWaterMark: string | null;
-  lastRun: { startedAt: string; finishedAt: string; since: string; until: string; fetched: number; changed: number; unchanged: number; failed: number; errors: string[] } | null;
+  lastRun: {
+    startedAt: string;
+    finishedAt: string;
+    since: string;
+    until: string;
+    fetched: number;
+    changed: number;
+    unchanged: number;
+    failed: number;
+    errors: string[];
+  } | null;
 }
 
 /** Whether the merchant removed the app from a shop (its older deliveries are then not processed). */
@@ -277,7 +287,11 @@ export interface LedgerStore {
    * not act. Returns whether a value was written or a record deleted (deleting
    * one that is not there changes nothing), and the record as it is after.
    */
-  changeRecord<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }>;
+  changeRecord<T>(
+    kind: RecordKind,
+    id: string,
+    change: (current: T | undefined) => RecordChange<T>,
+  ): Promise<{ changed: boolean; value: T | undefined }>;
   deleteRecord(kind: RecordKind, id: string): Promise<void>;
   listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>>;
 
@@ -311,7 +325,11 @@ export class LedgerDamagedError extends BridgeError<'ledger_damaged'> {
     const fix = backup
       ? `The copy from the last good start is ${backup}: check it and copy it over the damaged file (what changed since that start comes back from the platforms' retries and reconciliation), then start again.`
       : `Restore it from your own backup, or move it aside if you accept losing what it held, then start again.`;
-    super('ledger_damaged', `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ${fix}`, { fix });
+    super(
+      'ledger_damaged',
+      `The ledger file ${path} is damaged (${why}). loyalty-bridge will not start on it, so that no order is forgotten. ${fix}`,
+      { fix },
+    );
     this.path = path;
     this.backup = backup;
   }
@@ -327,7 +345,11 @@ export class LedgerUnreadableError extends BridgeError {
   readonly path: string;
   /** `code` is the system's (EACCES, EIO, EMFILE, ...). */
   constructor(path: string, code: string, advice: string, cause?: unknown) {
-    super(code, `The ledger file ${path} could not be read (${code}): ${advice}. The file itself is not known to be damaged: do not replace it with a backup, which would roll progress back. Then start again.`, { fix: advice, cause });
+    super(
+      code,
+      `The ledger file ${path} could not be read (${code}): ${advice}. The file itself is not known to be damaged: do not replace it with a backup, which would roll progress back. Then start again.`,
+      { fix: advice, cause },
+    );
     this.path = path;
   }
 }

@@ -13,10 +13,12 @@ export function matchesQuery(order: OrderSummary, query: Omit<OrderQuery, 'page'
   if (query.until && at > query.until.getTime()) return false;
   if (query.q) {
     const needle = query.q.toLowerCase();
-    if (![order.orderId, order.orderName, order.email ?? ''].some((field) => field.toLowerCase().includes(needle))) return false;
+    if (![order.orderId, order.orderName, order.email ?? ''].some((field) => field.toLowerCase().includes(needle)))
+      return false;
   }
   return true;
 }
 
 /** Newest first; the key breaks ties so pages never overlap. */
-export const newestFirst = (a: OrderSummary, b: OrderSummary) => b.updatedAt.localeCompare(a.updatedAt) || a.key.localeCompare(b.key);
+export const newestFirst = (a: OrderSummary, b: OrderSummary) =>
+  b.updatedAt.localeCompare(a.updatedAt) || a.key.localeCompare(b.key);

@@ -43,7 +43,9 @@ export class AuthPause {
     this.#paused = true;
     this.#since = new Date().toISOString();
     this.#delay = this.#o.minProbeDelayMs;
-    this.#o.logger.error('the loyalty service refuses our credentials: every call is paused until it lets us in again. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID; calls resume by themselves once they are right');
+    this.#o.logger.error(
+      'the loyalty service refuses our credentials: every call is paused until it lets us in again. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID; calls resume by themselves once they are right',
+    );
     this.#o.onChange?.(true);
     this.#schedule();
   }

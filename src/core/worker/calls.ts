@@ -11,7 +11,15 @@
 //               redemption found in that state after a crash, or failed in a
 //               way that may have taken effect, goes to dead letters for a
 //               person to check instead of being sent again.
-import type { CallOptions, ConfirmConversionInput, ConversionInput, EarnInput, LoyaltyResult, RedeemInput, UpdatePointsInput } from '../../loyalty/client.ts';
+import type {
+  CallOptions,
+  ConfirmConversionInput,
+  ConversionInput,
+  EarnInput,
+  LoyaltyResult,
+  RedeemInput,
+  UpdatePointsInput,
+} from '../../loyalty/client.ts';
 import type { Action } from '../lifecycle.ts';
 import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';
@@ -41,11 +49,17 @@ export interface CallContext {
  * believing nothing was sent, with what the call must keep however the order
  * changes after (its activity, its campaign). Returns whether there was one to save.
  */
-export function noteIntent(record: OrderRecord, action: Action, context: Pick<CallContext, 'policy' | 'earnActivityId'>): boolean {
+export function noteIntent(
+  record: OrderRecord,
+  action: Action,
+  context: Pick<CallContext, 'policy' | 'earnActivityId'>,
+): boolean {
   const { upstream } = record;
   if (action.kind === 'earn' && upstream.points === 'none') {
     upstream.points = 'earning';
-    upstream.earnActivityId ??= activityForTotal(record.snapshot.total.amount, context.policy.earnBands, context.earnActivityId) ?? context.earnActivityId;
+    upstream.earnActivityId ??=
+      activityForTotal(record.snapshot.total.amount, context.policy.earnBands, context.earnActivityId) ??
+      context.earnActivityId;
   } else if (action.kind === 'conversion' && upstream.conversion === 'none') {
     upstream.conversion = 'sending';
     upstream.conversionCampaignId = action.referral.campaignId;
@@ -57,48 +71,65 @@ export function noteIntent(record: OrderRecord, action: Action, context: Pick<Ca
   return true;
 }
 
-export function makeCall(client: LoyaltyOperations, record: OrderRecord, action: Action, context: CallContext): Promise<LoyaltyResult> {
+export function makeCall(
+  client: LoyaltyOperations,
+  record: OrderRecord,
+  action: Action,
+  context: CallContext,
+): Promise<LoyaltyResult> {
   const { snapshot, upstream } = record;
   const { lpOrderId } = context;
   const customer = snapshot.customer;
   const options: CallOptions = context.fence ? { fence: context.fence } : {};
   switch (action.kind) {
     case 'earn':
-      return client.earn({
-        activityId: upstream.earnActivityId ?? context.earnActivityId,
-        name: customer.name ?? (customer.email ?? '').split('@')[0] ?? '',
-        email: customer.email ?? '',
-        mobile: customer.mobile ?? '',
-        description: `Order ${snapshot.orderName || record.orderId}`,
-        orderId: lpOrderId,
-      }, options);
+      return client.earn(
+        {
+          activityId: upstream.earnActivityId ?? context.earnActivityId,
+          name: customer.name ?? (customer.email ?? '').split('@')[0] ?? '',
+          email: customer.email ?? '',
+          mobile: customer.mobile ?? '',
+          description: `Order ${snapshot.orderName || record.orderId}`,
+          orderId: lpOrderId,
+        },
+        options,
+      );
     case 'approve':
     case 'cancel':
       return client.updatePoints({ status: action.kind, orderId: lpOrderId }, options);
     case 'redeem':
-      return client.redeem({ ...(customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' }), points: action.points }, options);
+      return client.redeem(
+        { ...(customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' }), points: action.points },
+        options,
+      );
     case 'conversion':
-      return client.addConversion({
-        orderId: lpOrderId,
-        campaignId: action.referral.campaignId,
-        event: 'sale',
-        referrer: { kind: action.referral.referrer.kind, value: action.referral.referrer.value },
-        refereeName: customer.name ?? undefined,
-        refereeEmail: customer.email ?? undefined,
-        refereeMobile: customer.mobile ?? undefined,
-        purchaseAmount: purchaseAmount(record, context.policy),
-        // Which order of which shop this was, for whoever reads the conversion in the service's panel.
-        customValue: record.key,
-      }, options);
+      return client.addConversion(
+        {
+          orderId: lpOrderId,
+          campaignId: action.referral.campaignId,
+          event: 'sale',
+          referrer: { kind: action.referral.referrer.kind, value: action.referral.referrer.value },
+          refereeName: customer.name ?? undefined,
+          refereeEmail: customer.email ?? undefined,
+          refereeMobile: customer.mobile ?? undefined,
+          purchaseAmount: purchaseAmount(record, context.policy),
+          // Which order of which shop this was, for whoever reads the conversion in the service's panel.
+          customValue: record.key,
+        },
+        options,
+      );
     case 'approveConversion':
     case 'rejectConversion':
-      return client.confirmConversion({
-        orderId: lpOrderId,
-        campaignId: upstream.conversionCampaignId ?? 0,
-        event: 'sale',
-        decision: action.kind === 'approveConversion' ? 'approve' : 'reject',
-        remark: action.kind === 'rejectConversion' ? action.remark : undefined,
-      }, options);
+      return client.confirmConversion(
+        {
+          orderId: lpOrderId,
+          campaignId: upstream.conversionCampaignId ?? 0,
+          event: 'sale',
+          decision: action.kind === 'approveConversion' ? 'approve' : 'reject',
+          remark: action.kind === 'rejectConversion' ? action.remark : undefined,
+        },
+        options,
+      );
   }
 }
 
@@ -148,6 +179,12 @@ export function recordSuccess(record: OrderRecord, action: Action, result: Loyal
   }
   const { unknownFailures: _counted, ...work } = record.work;
   record.work = { ...work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
-  recordCall(record, { operation: action.kind, at: now, attempts: result.attempts, outcome: 'success', message: result.message });
+  recordCall(record, {
+    operation: action.kind,
+    at: now,
+    attempts: result.attempts,
+    outcome: 'success',
+    message: result.message,
+  });
   record.updatedAt = now;
 }

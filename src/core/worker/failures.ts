@@ -26,7 +26,13 @@ export interface FailurePolicy {
 }
 
 /** Applies a failed call to the record (in place) and says what comes next. */
-export function decideFailure(record: OrderRecord, action: Action, error: unknown, now: Date, policy: FailurePolicy): FailureDecision {
+export function decideFailure(
+  record: OrderRecord,
+  action: Action,
+  error: unknown,
+  now: Date,
+  policy: FailurePolicy,
+): FailureDecision {
   const failure = error instanceof LoyaltyError ? error : undefined;
   const message = failure?.summary ?? (error as Error).message ?? String(error);
 
@@ -40,7 +46,14 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
     return { kind: 'pause' };
   }
 
-  const call: CallRecord = { operation: action.kind, at: now.toISOString(), attempts: 1, outcome: 'failed', httpStatus: failure?.httpStatus, message };
+  const call: CallRecord = {
+    operation: action.kind,
+    at: now.toISOString(),
+    attempts: 1,
+    outcome: 'failed',
+    httpStatus: failure?.httpStatus,
+    message,
+  };
   // Nothing to reject: an add in doubt never landed, or the conversion is gone. Either way no referrer is rewarded for this order.
   if (failure?.kind === 'not_found' && action.kind === 'rejectConversion') {
     const { upstream } = record;
@@ -57,7 +70,11 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
     } else {
       // It may have been applied: sending it again could take the points twice.
       recordCall(record, call);
-      return { kind: 'dead-letter', reason: `redeem of ${action.points} points may or may not have been applied (${message}); check the customer's history before retrying`, httpStatus: failure?.httpStatus };
+      return {
+        kind: 'dead-letter',
+        reason: `redeem of ${action.points} points may or may not have been applied (${message}); check the customer's history before retrying`,
+        httpStatus: failure?.httpStatus,
+      };
     }
   }
 
@@ -72,7 +89,14 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
   if (retryable && !tooOld && !tooMany) {
     const attempts = record.work.attempts + 1;
     const delayMs = backoffDelay(attempts, policy.backoff, failure?.retryAfterMs);
-    record.work = { ...record.work, attempts, firstFailureAt, retryAt: new Date(now.getTime() + delayMs).toISOString(), lastError: message, ...(unknownFailures > 0 ? { unknownFailures } : {}) };
+    record.work = {
+      ...record.work,
+      attempts,
+      firstFailureAt,
+      retryAt: new Date(now.getTime() + delayMs).toISOString(),
+      lastError: message,
+      ...(unknownFailures > 0 ? { unknownFailures } : {}),
+    };
     recordCall(record, { ...call, outcome: 'retry' });
     return { kind: 'retry', delayMs, message };
   }
@@ -86,7 +110,12 @@ export function decideFailure(record: OrderRecord, action: Action, error: unknow
 }
 
 /** The retry state belonged to the dead-lettered call; the order's other calls start afresh, and these wait for a person. */
-export function holdCalls(record: OrderRecord, operations: ReadonlyArray<CallRecord['operation']>, deadLetterId: string, reason: string): void {
+export function holdCalls(
+  record: OrderRecord,
+  operations: ReadonlyArray<CallRecord['operation']>,
+  deadLetterId: string,
+  reason: string,
+): void {
   // A fresh count for the calls that go on; the one held starts afresh when a person retries it.
   record.work = {
     attempts: 0,

@@ -37,7 +37,13 @@ export class LaneClaims {
 
   async claim({ owner, limit, backfillInFlight }: LaneClaim): Promise<OrderRecord[]> {
     const { concurrency, minShare, leaseMs } = this.#o;
-    const reserve = backfillReserve({ free: limit, concurrency, backfillInFlight, minShare, liveSinceBackfill: this.#liveSinceBackfill });
+    const reserve = backfillReserve({
+      free: limit,
+      concurrency,
+      backfillInFlight,
+      minShare,
+      liveSinceBackfill: this.#liveSinceBackfill,
+    });
     const reserved = reserve > 0 ? await this.#store.claimDue(owner, reserve, leaseMs, 'backfill') : [];
     const live = await this.#store.claimDue(owner, limit - reserved.length, leaseMs, 'live');
     const left = limit - reserved.length - live.length;

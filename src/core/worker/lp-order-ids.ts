@@ -24,17 +24,26 @@ export function prefixProblems(prefixes: OrderIdPrefixes): string[] {
   const problems: string[] = [];
   const values = Object.entries(prefixes);
   for (const [target, prefix] of values) {
-    if (!/^[1-9]\d{0,5}$/.test(prefix)) problems.push(`${target}=${prefix}: a prefix is 1 to 6 digits and does not start with 0`);
+    if (!/^[1-9]\d{0,5}$/.test(prefix))
+      problems.push(`${target}=${prefix}: a prefix is 1 to 6 digits and does not start with 0`);
   }
   for (const [a, first] of values) {
     for (const [b, second] of values) {
-      if (a < b && (first.startsWith(second) || second.startsWith(first))) problems.push(`${a}=${first} and ${b}=${second}: one prefix starts the other, so their ids can collide`);
+      if (a < b && (first.startsWith(second) || second.startsWith(first)))
+        problems.push(`${a}=${first} and ${b}=${second}: one prefix starts the other, so their ids can collide`);
     }
   }
   return problems;
 }
 
-export const LP_ORDER_ID_OPERATIONS = ['earn', 'approve', 'cancel', 'conversion', 'approveConversion', 'rejectConversion'] as const;
+export const LP_ORDER_ID_OPERATIONS = [
+  'earn',
+  'approve',
+  'cancel',
+  'conversion',
+  'approveConversion',
+  'rejectConversion',
+] as const;
 
 export function collisionReason(lpOrderId: string, orderKey: string, owner: string): string {
   return (

@@ -82,16 +82,33 @@ export class Worker {
       random: Math.random,
       ...options,
     };
-    this.#claims = new LaneClaims(this.#o.store, { concurrency: this.#o.concurrency, minShare: this.#o.backfillMinShare, leaseMs: this.#o.leaseMs });
+    this.#claims = new LaneClaims(this.#o.store, {
+      concurrency: this.#o.concurrency,
+      minShare: this.#o.backfillMinShare,
+      leaseMs: this.#o.leaseMs,
+    });
     this.#loop = new WorkLoop({
       name: 'worker',
       concurrency: this.#o.concurrency,
       // While the service refuses our credentials, nothing is claimed: every call would fail the same way.
-      claim: (limit, owner) => (this.#o.authPause?.paused ? Promise.resolve([]) : this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill })),
+      claim: (limit, owner) =>
+        this.#o.authPause?.paused
+          ? Promise.resolve([])
+          : this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill }),
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
-      abandon: (record, lease) => this.#o.store.releaseOrder(lease.owner, record.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
-      leases: { owner: this.#o.owner, leaseMs: this.#o.leaseMs, keyOf: (record) => record.key, renew: (claims) => this.#o.store.renewClaims('orders', claims, this.#o.leaseMs) },
+      abandon: (record, lease) =>
+        this.#o.store.releaseOrder(
+          lease.owner,
+          record.key,
+          new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs),
+        ),
+      leases: {
+        owner: this.#o.owner,
+        leaseMs: this.#o.leaseMs,
+        keyOf: (record) => record.key,
+        renew: (claims) => this.#o.store.renewClaims('orders', claims, this.#o.leaseMs),
+      },
       nextAt: () => this.#o.store.nextDueAt(),
       pollMs: this.#o.pollMs,
       logger: this.#o.logger,
@@ -104,7 +121,12 @@ export class Worker {
 
   /** Per lane: orders under way on this instance, and its calls in the last minute. */
   get lanes(): Record<Lane, { inFlight: number; callsLastMinute: number }> {
-    return Object.fromEntries(LANES.map((lane) => [lane, { inFlight: this.#inFlight[lane], callsLastMinute: this.#o.laneCalls.perMinute(lane) }])) as Record<Lane, { inFlight: number; callsLastMinute: number }>;
+    return Object.fromEntries(
+      LANES.map((lane) => [
+        lane,
+        { inFlight: this.#inFlight[lane], callsLastMinute: this.#o.laneCalls.perMinute(lane) },
+      ]),
+    ) as Record<Lane, { inFlight: number; callsLastMinute: number }>;
   }
 
   start(): void {
@@ -144,8 +166,10 @@ export class Worker {
 
   /** A redeem left 'sending' by a process that died mid-call may have happened: a person decides. */
   async #recoverInDoubt(record: OrderRecord, lease: Lease): Promise<Step> {
-    if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined) return { kind: 'continue', record };
-    const reason = "a redeem was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard";
+    if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined)
+      return { kind: 'continue', record };
+    const reason =
+      "a redeem was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard";
     return this.#deadLetter(record, { kind: 'redeem', points: 0 }, reason, undefined, ['redeem'], lease);
   }
 
@@ -155,8 +179,11 @@ export class Worker {
     const { next, target } = plan(record, this.#o.policy, now);
     record.target = target;
     if (!next || !this.#running || this.#o.authPause?.paused) {
-      const retryAt = record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
-      record.dueAt = next ? (retryAt ?? now.toISOString()) : (approvalDueAt(record, this.#o.policy)?.toISOString() ?? null);
+      const retryAt =
+        record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
+      record.dueAt = next
+        ? (retryAt ?? now.toISOString())
+        : (approvalDueAt(record, this.#o.policy)?.toISOString() ?? null);
       await this.#save(record, true, lease);
       return { kind: 'done' };
     }
@@ -180,11 +207,19 @@ export class Worker {
     try {
       lease.check();
       this.#o.laneCalls.record(record.lane ?? 'live');
-      result = await makeCall(this.#o.client, record, next, { policy: this.#o.policy, earnActivityId: this.#o.earnActivityId, lpOrderId, fence: () => lease.check() });
+      result = await makeCall(this.#o.client, record, next, {
+        policy: this.#o.policy,
+        earnActivityId: this.#o.earnActivityId,
+        lpOrderId,
+        fence: () => lease.check(),
+      });
     } catch (error) {
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.
-        this.#o.logger.warn({ order: record.key, operation: next.kind }, 'the lease on this order was lost before its call; the call was not sent');
+        this.#o.logger.warn(
+          { order: record.key, operation: next.kind },
+          'the lease on this order was lost before its call; the call was not sent',
+        );
         return { kind: 'done' };
       }
       return this.#failed(record, next, error, lease);
@@ -200,7 +235,14 @@ export class Worker {
     if (!(LP_ORDER_ID_OPERATIONS as readonly string[]).includes(action.kind)) return lpOrderId;
     const owner = await this.#o.store.claimLpOrderId(lpOrderId, record.key);
     if (owner !== record.key) {
-      return this.#deadLetter(record, action, collisionReason(lpOrderId, record.key, owner), undefined, LP_ORDER_ID_OPERATIONS, lease);
+      return this.#deadLetter(
+        record,
+        action,
+        collisionReason(lpOrderId, record.key, owner),
+        undefined,
+        LP_ORDER_ID_OPERATIONS,
+        lease,
+      );
     }
     record.upstream.lpOrderId = lpOrderId;
     return lpOrderId;
@@ -219,22 +261,53 @@ export class Worker {
         await this.#save(record, true, lease);
         return { kind: 'done' };
       case 'retry':
-        this.#o.logger.warn({ order: record.key, operation: action.kind, attempts: record.work.attempts, retryInMs: decision.delayMs, error: decision.message }, 'loyalty call failed; will retry');
+        this.#o.logger.warn(
+          {
+            order: record.key,
+            operation: action.kind,
+            attempts: record.work.attempts,
+            retryInMs: decision.delayMs,
+            error: decision.message,
+          },
+          'loyalty call failed; will retry',
+        );
         record.dueAt = record.work.retryAt;
         await this.#save(record, true, lease);
         return { kind: 'done' };
       case 'settled':
-        this.#o.logger.info({ order: record.key, operation: action.kind, answer: decision.message }, 'the service’s refusal settled the call');
+        this.#o.logger.info(
+          { order: record.key, operation: action.kind, answer: decision.message },
+          'the service’s refusal settled the call',
+        );
         return this.#save(record, false, lease);
       case 'dead-letter':
         return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind], lease);
     }
   }
 
-  async #deadLetter(record: OrderRecord, action: Action, reason: string, httpStatus: number | undefined, holds: ReadonlyArray<Action['kind']>, lease: Lease): Promise<Step> {
-    const letter = await this.#o.store.addDeadLetter({ id: randomUUID(), kind: 'call', reason, platform: record.platform, shop: record.shop, orderKey: record.key, operation: action.kind, httpStatus });
+  async #deadLetter(
+    record: OrderRecord,
+    action: Action,
+    reason: string,
+    httpStatus: number | undefined,
+    holds: ReadonlyArray<Action['kind']>,
+    lease: Lease,
+  ): Promise<Step> {
+    const letter = await this.#o.store.addDeadLetter({
+      id: randomUUID(),
+      kind: 'call',
+      reason,
+      platform: record.platform,
+      shop: record.shop,
+      orderKey: record.key,
+      operation: action.kind,
+      httpStatus,
+    });
     holdCalls(record, holds, letter.id, reason);
-    this.#o.logger.error({ order: record.key, operation: action.kind, deadLetter: letter.id, reason }, 'loyalty call dead-lettered');
+    this.#o.logger.error(
+      { order: record.key, operation: action.kind, deadLetter: letter.id, reason },
+      'loyalty call dead-lettered',
+    );
     // The order's other calls go on.
     return this.#save(record, false, lease);
   }
@@ -263,8 +336,15 @@ export class Worker {
     await this.#o.store.updateProgress(orderKey, (record) => {
       record.lane = laneAfter(record, lane);
       const held = Object.entries(record.work.held).filter(([, id]) => id !== deadLetterId);
-      record.work = { attempts: 0, firstFailureAt: null, retryAt: null, lastError: null, held: Object.fromEntries(held) };
-      if (record.upstream.redemption === 'sending' && record.work.held.redeem === undefined) record.upstream.redemption = 'none';
+      record.work = {
+        attempts: 0,
+        firstFailureAt: null,
+        retryAt: null,
+        lastError: null,
+        held: Object.fromEntries(held),
+      };
+      if (record.upstream.redemption === 'sending' && record.work.held.redeem === undefined)
+        record.upstream.redemption = 'none';
     });
     this.#loop.wake();
   }

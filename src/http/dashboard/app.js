@@ -34,14 +34,19 @@ async function bearer() {
 async function call(path, options) {
   return fetch(`/admin/api${path}`, {
     ...options,
-    headers: { authorization: `Bearer ${await bearer()}`, 'content-type': 'application/json', ...(options.headers ?? {}) },
+    headers: {
+      authorization: `Bearer ${await bearer()}`,
+      'content-type': 'application/json',
+      ...(options.headers ?? {}),
+    },
   });
 }
 
 async function api(path, options = {}) {
   let response = await call(path, options);
   // Inside the admin, a session token refused (expired on the way, say) is tried once more with a fresh one, as Shopify asks.
-  if (response.status === 401 && EMBEDDED && response.headers.get('x-shopify-retry-invalid-session-request') === '1') response = await call(path, options);
+  if (response.status === 401 && EMBEDDED && response.headers.get('x-shopify-retry-invalid-session-request') === '1')
+    response = await call(path, options);
   if (response.status === 401 && shopView()) {
     sessionEnded();
     throw new Error('unauthorised');
@@ -97,14 +102,17 @@ async function loadStatus() {
           [`${name}: due now`, figures.due],
           [`${name}: calls in the last minute`, figures.callsLastMinute],
           [`${name}: oldest waiting since`, localTime(figures.oldestDueAt) || 'nothing waiting'],
-          ...(figures.estimatedFinishAt ? [[`${name}: done at this pace by`, localTime(figures.estimatedFinishAt)]] : []),
+          ...(figures.estimatedFinishAt
+            ? [[`${name}: done at this pace by`, localTime(figures.estimatedFinishAt)]]
+            : []),
         ]
       : [];
   fillPairs($('#lanes'), [...lane('live', body.lanes?.live), ...lane('backfill', body.lanes?.backfill)]);
   backfillLane = body.lanes?.backfill;
   const banner = $('#banner');
   if (body.upstream.credentialsRefused) {
-    $('#banner-text').textContent = 'The loyalty service refuses our credentials: every call waits. Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right (or the key right at the service), then try again.';
+    $('#banner-text').textContent =
+      'The loyalty service refuses our credentials: every call waits. Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right (or the key right at the service), then try again.';
     banner.hidden = false;
   } else {
     banner.hidden = true;
@@ -113,7 +121,8 @@ async function loadStatus() {
   $('#mode').textContent = mode.demo ? 'demo' : mode.sandbox ? 'sandbox' : '';
   $('#mode').hidden = !mode.demo && !mode.sandbox;
   $('#demo-banner').hidden = !mode.demo;
-  const hidden = (body.connections ?? []).find((connection) => connection.platform === 'shopify')?.protectedDataHidden ?? 0;
+  const hidden =
+    (body.connections ?? []).find((connection) => connection.platform === 'shopify')?.protectedDataHidden ?? 0;
   $('#protected-banner').textContent = hidden
     ? `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: README.md, Connecting Shopify.`
     : '';
@@ -129,7 +138,8 @@ async function loadStatus() {
     select.replaceChildren(...platforms.map((platform) => new Option(platform, platform)));
   }
   $('#resync-form button').disabled = platforms.length === 0;
-  if (platforms.length === 0) $('#resync-progress').textContent = 'No platform has API access configured, so there is nothing to resync from.';
+  if (platforms.length === 0)
+    $('#resync-progress').textContent = 'No platform has API access configured, so there is nothing to resync from.';
 }
 
 /** What a platform says is wrong with how deliveries reach us (a webhook it disabled, a hook it deactivated), and how to put it right. */
@@ -137,7 +147,8 @@ function showAlarms(connections) {
   const items = [];
   for (const connection of connections) {
     for (const report of connection.subscriptions ?? []) {
-      for (const problem of report.problems) items.push(`${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}.`);
+      for (const problem of report.problems)
+        items.push(`${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}.`);
       if (report.error) items.push(`${report.platform} ${report.shop}: could not check the webhooks: ${report.error}`);
     }
   }
@@ -174,11 +185,22 @@ function card(title, rows, problem) {
 /** Is each store connected and healthy: deliveries, signature failures, what the platform says of our subscriptions; and the loyalty service. */
 function showConnections(body) {
   const cards = (body.connections ?? []).map((connection) => {
-    const problems = connection.subscriptions.flatMap((report) => report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).concat(report.error ? [`could not check: ${report.error}`] : []));
-    const checked = connection.subscriptions.map((report) => report.checkedAt).sort().at(-1);
+    const problems = connection.subscriptions.flatMap((report) =>
+      report.problems
+        .map((problem) => `${problem.detail}. ${problem.fix}`)
+        .concat(report.error ? [`could not check: ${report.error}`] : []),
+    );
+    const checked = connection.subscriptions
+      .map((report) => report.checkedAt)
+      .sort()
+      .at(-1);
     // Shopify: topics the app's configuration declares that no delivery has confirmed yet (not counted as working).
-    const unconfirmed = connection.subscriptions.filter((report) => report.unconfirmed?.length).map((report) => `${report.shop}: ${report.unconfirmed.join(', ')}`);
-    const waiting = unconfirmed.length ? `; not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy): ${unconfirmed.join('; ')}` : '';
+    const unconfirmed = connection.subscriptions
+      .filter((report) => report.unconfirmed?.length)
+      .map((report) => `${report.shop}: ${report.unconfirmed.join(', ')}`);
+    const waiting = unconfirmed.length
+      ? `; not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy): ${unconfirmed.join('; ')}`
+      : '';
     return card(
       PLATFORM_NAMES[connection.platform] ?? connection.platform,
       [
@@ -188,9 +210,25 @@ function showConnections(body) {
         ['Last delivery', localTime(connection.lastDeliveryAt) || 'none yet'],
         ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
         ...(connection.platform === 'shopify'
-          ? [['Shops not served, last hour', connection.notAllowedLastHour ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS` : 'none']]
+          ? [
+              [
+                'Shops not served, last hour',
+                connection.notAllowedLastHour
+                  ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS`
+                  : 'none',
+              ],
+            ]
           : []),
-        ['Subscriptions', connection.api ? (problems.length ? problems.join(' ') : checked ? `all right (checked ${localTime(checked)})${waiting}` : 'not checked yet') : 'not checked (no store API access)'],
+        [
+          'Subscriptions',
+          connection.api
+            ? problems.length
+              ? problems.join(' ')
+              : checked
+                ? `all right (checked ${localTime(checked)})${waiting}`
+                : 'not checked yet'
+            : 'not checked (no store API access)',
+        ],
       ],
       problems.length > 0 || connection.signatureFailuresLastHour > 0,
     );
@@ -213,9 +251,19 @@ function showConnections(body) {
 
 async function loadActivity() {
   const { body } = await api('/activity?minutes=60');
-  const pick = (minute, field, name) => Object.fromEntries(Object.entries(minute[field]).map(([key, value]) => [name(key), value]));
-  drawStackedBars($('#chart-deliveries'), body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'deliveries', (key) => key.replace(':', ' ')) })));
-  drawStackedBars($('#chart-calls'), body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'calls', (key) => key) })));
+  const pick = (minute, field, name) =>
+    Object.fromEntries(Object.entries(minute[field]).map(([key, value]) => [name(key), value]));
+  drawStackedBars(
+    $('#chart-deliveries'),
+    body.minutes.map((minute) => ({
+      at: minute.at,
+      values: pick(minute, 'deliveries', (key) => key.replace(':', ' ')),
+    })),
+  );
+  drawStackedBars(
+    $('#chart-calls'),
+    body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'calls', (key) => key) })),
+  );
 }
 
 async function loadShopify() {
@@ -226,7 +274,15 @@ async function loadShopify() {
     ...body.shops.map((shop) => {
       const row = document.createElement('tr');
       cell(row, shop.shop);
-      const mode = { client_credentials: 'own store (client credentials)', oauth_expiring: 'installed (expiring token)', token_exchange: 'installed by Shopify (expiring token)', oauth: 'installed', legacy: 'custom app token', none: 'none' }[shop.mode] ?? shop.mode;
+      const mode =
+        {
+          client_credentials: 'own store (client credentials)',
+          oauth_expiring: 'installed (expiring token)',
+          token_exchange: 'installed by Shopify (expiring token)',
+          oauth: 'installed',
+          legacy: 'custom app token',
+          none: 'none',
+        }[shop.mode] ?? shop.mode;
       cell(row, shop.allowed === false ? `${mode}; not served (add it to SHOPIFY_SHOPS)` : mode);
       cell(row, shop.expiresAt ? localTime(shop.expiresAt) : '');
       cell(row, shop.scope ?? '');
@@ -237,7 +293,9 @@ async function loadShopify() {
 
 async function loadPrivacy() {
   const { body } = await api('/privacy');
-  $('#data-requests-note').textContent = body.dataRequests.length ? `${body.dataRequests.length} data request(s) to answer: export the customer's data and send it to the merchant's customer.` : 'No data request waiting.';
+  $('#data-requests-note').textContent = body.dataRequests.length
+    ? `${body.dataRequests.length} data request(s) to answer: export the customer's data and send it to the merchant's customer.`
+    : 'No data request waiting.';
   $('#data-requests tbody').replaceChildren(
     ...body.dataRequests.map((request) => {
       const row = document.createElement('tr');
@@ -275,23 +333,36 @@ function privacyQuery() {
 async function exportCustomer(event) {
   event?.preventDefault();
   const query = privacyQuery();
-  if (!query.email && !query.phone) return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
+  if (!query.email && !query.phone)
+    return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
   const { status, body } = await api(`/customers/export?${new URLSearchParams(query)}`);
   if (status !== 200) return void ($('#privacy-result').textContent = `Not exported: ${body.error}`);
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
   link.download = 'customer-data.json';
   link.textContent = 'customer-data.json';
-  $('#privacy-result').replaceChildren(`${body.orders.length} order(s), ${body.deadLetters.length} dead letter(s) found. Download `, link);
+  $('#privacy-result').replaceChildren(
+    `${body.orders.length} order(s), ${body.deadLetters.length} dead letter(s) found. Download `,
+    link,
+  );
   link.click();
 }
 
 async function eraseCustomer() {
   const query = privacyQuery();
-  if (!query.email && !query.phone) return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
-  if (!confirm(`Erase every trace of ${query.email ?? query.phone} from this bridge? Their orders keep their points state, without their name, e-mail or phone. This cannot be undone.`)) return;
+  if (!query.email && !query.phone)
+    return void ($('#privacy-result').textContent = 'Give an e-mail or a phone number.');
+  if (
+    !confirm(
+      `Erase every trace of ${query.email ?? query.phone} from this bridge? Their orders keep their points state, without their name, e-mail or phone. This cannot be undone.`,
+    )
+  )
+    return;
   const { status, body } = await api('/customers/erase', { method: 'POST', body: JSON.stringify(query) });
-  $('#privacy-result').textContent = status === 200 ? `Erased from ${body.erased.orders} order(s), ${body.erased.deadLetters} dead letter(s) and ${body.erased.records} other record(s). Erase them at the loyalty service too.` : `Not erased: ${body.error}`;
+  $('#privacy-result').textContent =
+    status === 200
+      ? `Erased from ${body.erased.orders} order(s), ${body.erased.deadLetters} dead letter(s) and ${body.erased.records} other record(s). Erase them at the loyalty service too.`
+      : `Not erased: ${body.error}`;
   await refresh();
 }
 
@@ -322,11 +393,26 @@ async function showOrder(key) {
   $('#order-title').textContent = `${order.snapshot.orderName || order.orderId} · ${order.platform} · ${order.shop}`;
   const facts = [
     ['Facts', order.facts.join(', ') || 'none'],
-    ['Points belong', order.target ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}` : 'not decided yet'],
+    [
+      'Points belong',
+      order.target
+        ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}`
+        : 'not decided yet',
+    ],
     ['Loyalty service holds', order.upstream.points],
-    ['Conversion', order.upstream.conversionStatus ? `${order.upstream.conversion}, ${order.upstream.conversionStatus}` : order.upstream.conversion],
+    [
+      'Conversion',
+      order.upstream.conversionStatus
+        ? `${order.upstream.conversion}, ${order.upstream.conversionStatus}`
+        : order.upstream.conversion,
+    ],
     ['Redemption', order.upstream.redemption],
-    ['Customer', [order.snapshot.customer.name, order.snapshot.customer.email, order.snapshot.customer.mobile].filter(Boolean).join(' · ')],
+    [
+      'Customer',
+      [order.snapshot.customer.name, order.snapshot.customer.email, order.snapshot.customer.mobile]
+        .filter(Boolean)
+        .join(' · '),
+    ],
     ['Total', `${order.snapshot.total.amount} ${order.snapshot.total.currency}`],
     ['Next retry', order.work.retryAt ? `${localTime(order.work.retryAt)}: ${order.work.lastError}` : 'none'],
   ];
@@ -370,7 +456,10 @@ async function loadRedeemedOnCancelled() {
     giveBack.textContent = `Give ${order.points} points back`;
     giveBack.addEventListener('click', async () => {
       giveBack.disabled = true;
-      const { status, body: result } = await api(`/orders/${encodeURIComponent(order.key)}/give-back-redeemed`, { method: 'POST', body: '{}' });
+      const { status, body: result } = await api(`/orders/${encodeURIComponent(order.key)}/give-back-redeemed`, {
+        method: 'POST',
+        body: '{}',
+      });
       if (status !== 201) alert(`Not given back: ${result.error}`);
       await refresh();
     });
@@ -382,11 +471,17 @@ async function loadRedeemedOnCancelled() {
 
 async function loadDeadLetters() {
   const { body } = await api('/dead-letters');
-  $('#dead-letter-note').textContent = body.deadLetters.length === 0 ? 'Nothing needs a person.' : `${body.deadLetters.length} waiting.`;
+  $('#dead-letter-note').textContent =
+    body.deadLetters.length === 0 ? 'Nothing needs a person.' : `${body.deadLetters.length} waiting.`;
   const rows = body.deadLetters.map((letter) => {
     const row = document.createElement('tr');
     cell(row, localTime(letter.createdAt));
-    cell(row, letter.kind === 'call' ? `${letter.operation} for ${letter.orderKey}` : `${letter.platform} ${letter.topic} delivery`);
+    cell(
+      row,
+      letter.kind === 'call'
+        ? `${letter.operation} for ${letter.orderKey}`
+        : `${letter.platform} ${letter.topic} delivery`,
+    );
     cell(row, letter.reason);
     const actions = cell(row, '');
     const retry = document.createElement('button');
@@ -434,15 +529,27 @@ async function watchResync(id) {
   const { fetched, changed, unchanged, failed, errors, expected } = job.progress;
   const state = job.status === 'running' ? 'Running' : job.status === 'done' ? 'Done' : 'Failed';
   // The fetched orders then wait in the backfill lane: its pace says when they are done.
-  const finish = backfillLane?.estimatedFinishAt ? `; its orders done at this pace by ${localTime(backfillLane.estimatedFinishAt)} (${backfillLane.waiting} waiting)` : '';
-  $('#resync-progress').textContent = `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${finish}${errors.length ? `. ${errors[0]}` : ''}`;
+  const finish = backfillLane?.estimatedFinishAt
+    ? `; its orders done at this pace by ${localTime(backfillLane.estimatedFinishAt)} (${backfillLane.waiting} waiting)`
+    : '';
+  $('#resync-progress').textContent =
+    `${state}: fetched ${fetched}${expected !== undefined ? ` of ${expected}` : ''}, changed ${changed}, unchanged ${unchanged}, failed ${failed}${finish}${errors.length ? `. ${errors[0]}` : ''}`;
   if (job.status === 'running') setTimeout(() => watchResync(id), 500);
   else refresh();
 }
 
 async function refresh() {
   try {
-    await Promise.all([loadStatus(), loadOrders(), loadRedeemedOnCancelled(), loadDeadLetters(), loadActivity(), loadShopify(), loadStores(), loadPrivacy()]);
+    await Promise.all([
+      loadStatus(),
+      loadOrders(),
+      loadRedeemedOnCancelled(),
+      loadDeadLetters(),
+      loadActivity(),
+      loadShopify(),
+      loadStores(),
+      loadPrivacy(),
+    ]);
     if (selectedOrder) await showOrder(selectedOrder);
   } catch (error) {
     if (error.message !== 'unauthorised') console.error(error);
@@ -486,7 +593,9 @@ function sessionEnded() {
   sessionStorage.removeItem(SHOP_TOKEN_KEY);
   clearInterval(refreshTimer);
   // Inside the admin the merchant is already where the app opens: a reload brings a fresh session.
-  $('#shop-notice').textContent = EMBEDDED ? 'Your session could not be confirmed: reload the page.' : 'This session has ended: open the app again from your Shopify admin.';
+  $('#shop-notice').textContent = EMBEDDED
+    ? 'Your session could not be confirmed: reload the page.'
+    : 'This session has ended: open the app again from your Shopify admin.';
   $('#shop-notice').hidden = false;
 }
 
@@ -516,13 +625,18 @@ $('#probe').addEventListener('click', async () => {
   $('#probe').disabled = true;
   const { body } = await api('/upstream/probe', { method: 'POST' });
   $('#probe').disabled = false;
-  $('#banner-text').textContent = body.paused ? 'The loyalty service still refuses our credentials.' : 'The loyalty service lets us in again: calls resume.';
+  $('#banner-text').textContent = body.paused
+    ? 'The loyalty service still refuses our credentials.'
+    : 'The loyalty service lets us in again: calls resume.';
   await refresh();
 });
 $('#install-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   // Started by the signed-in operator, the shop becomes one of the bridge's; then off to Shopify's consent screen, and back.
-  const { status, body } = await api('/shopify/installs', { method: 'POST', body: JSON.stringify({ shop: $('#install-shop').value.trim().toLowerCase() }) });
+  const { status, body } = await api('/shopify/installs', {
+    method: 'POST',
+    body: JSON.stringify({ shop: $('#install-shop').value.trim().toLowerCase() }),
+  });
   if (status !== 201) return void alert(`Not installed: ${body.error}`);
   window.location.assign(body.next);
 });

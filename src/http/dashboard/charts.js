@@ -41,7 +41,11 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
   const max = Math.max(1, ...totals);
   const width = Math.max(300, points.length * 6);
   const bar = width / Math.max(1, points.length);
-  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height + 16}`, role: 'img', 'aria-label': `${totals.reduce((a, b) => a + b, 0)} in the last ${points.length} minutes; at most ${max} in a minute` });
+  const svg = svgElement('svg', {
+    viewBox: `0 0 ${width} ${height + 16}`,
+    role: 'img',
+    'aria-label': `${totals.reduce((a, b) => a + b, 0)} in the last ${points.length} minutes; at most ${max} in a minute`,
+  });
   svg.append(svgElement('line', { x1: 0, y1: height, x2: width, y2: height, class: 'axis' }));
   points.forEach((point, i) => {
     let y = height;
@@ -50,7 +54,14 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
       if (value === 0) continue;
       const h = (value / max) * (height - 4);
       y -= h;
-      const rect = svgElement('rect', { x: i * bar + 0.5, y, width: Math.max(1, bar - 1), height: h, fill: colourOf(name), 'data-series': name });
+      const rect = svgElement('rect', {
+        x: i * bar + 0.5,
+        y,
+        width: Math.max(1, bar - 1),
+        height: h,
+        fill: colourOf(name),
+        'data-series': name,
+      });
       const title = svgElement('title');
       title.textContent = `${new Date(point.at).toLocaleTimeString()}: ${value} ${name}`;
       rect.append(title);
@@ -60,7 +71,9 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
   const top = svgElement('text', { x: 2, y: 10, class: 'label' });
   top.textContent = `${max}/min`;
   const first = svgElement('text', { x: 2, y: height + 13, class: 'label' });
-  first.textContent = points.length ? new Date(points[0].at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
+  first.textContent = points.length
+    ? new Date(points[0].at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    : '';
   const last = svgElement('text', { x: width - 2, y: height + 13, class: 'label', 'text-anchor': 'end' });
   last.textContent = 'now';
   svg.append(top, first, last);
@@ -72,9 +85,22 @@ window.drawBars = function drawBars(container, totals) {
   const entries = Object.entries(totals).sort((a, b) => b[1] - a[1]);
   const max = Math.max(1, ...entries.map(([, value]) => value));
   const row = 22;
-  const svg = svgElement('svg', { viewBox: `0 0 300 ${Math.max(row, entries.length * row)}`, role: 'img', 'aria-label': entries.map(([name, value]) => `${name} ${value}`).join(', ') || 'no orders yet' });
+  const svg = svgElement('svg', {
+    viewBox: `0 0 300 ${Math.max(row, entries.length * row)}`,
+    role: 'img',
+    'aria-label': entries.map(([name, value]) => `${name} ${value}`).join(', ') || 'no orders yet',
+  });
   entries.forEach(([name, value], i) => {
-    svg.append(svgElement('rect', { x: 90, y: i * row + 3, width: Math.max(1, (value / max) * 170), height: row - 8, fill: colourOf(name), 'data-series': name }));
+    svg.append(
+      svgElement('rect', {
+        x: 90,
+        y: i * row + 3,
+        width: Math.max(1, (value / max) * 170),
+        height: row - 8,
+        fill: colourOf(name),
+        'data-series': name,
+      }),
+    );
     const label = svgElement('text', { x: 86, y: i * row + 15, class: 'label', 'text-anchor': 'end' });
     label.textContent = name;
     const count = svgElement('text', { x: 94 + (value / max) * 170, y: i * row + 15, class: 'label' });

@@ -25,7 +25,8 @@ function noteConnectReturn() {
 function webhookSummary(report) {
   if (!report) return 'not checked yet';
   if (report.error) return `could not check: ${report.error}`;
-  if (report.problems.length > 0) return report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).join(' ');
+  if (report.problems.length > 0)
+    return report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).join(' ');
   const repaired = report.repaired.length > 0 ? `; put right: ${report.repaired.join(', ')}` : '';
   return `${report.healthy} active${repaired}`;
 }
@@ -41,7 +42,8 @@ async function loadStores() {
       const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
       cell(row, store.connectedAt ? `${via} ${localTime(store.connectedAt)}` : via);
       const webhooks = cell(row, webhookSummary(store.subscriptions));
-      if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error)) webhooks.className = 'error';
+      if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error))
+        webhooks.className = 'error';
       cell(row, store.reconciledAt ? localTime(store.reconciledAt) : 'not yet');
       return row;
     }),
@@ -54,7 +56,10 @@ async function loadStores() {
 async function connectWooStore(event) {
   event.preventDefault();
   $('#woo-connect-error').textContent = '';
-  const { status, body } = await api('/stores/woocommerce/connect', { method: 'POST', body: JSON.stringify({ store: $('#woo-store').value.trim() }) });
+  const { status, body } = await api('/stores/woocommerce/connect', {
+    method: 'POST',
+    body: JSON.stringify({ store: $('#woo-store').value.trim() }),
+  });
   if (status !== 201) {
     $('#woo-connect-error').textContent = body.error ?? `The connect could not start (${status})`;
     return;

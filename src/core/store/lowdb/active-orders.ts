@@ -33,7 +33,11 @@ export class ActiveOrders {
   readonly #emptied = new Set<number>();
   readonly due = new DueQueue();
 
-  constructor(ordersDir: string, commit: GroupCommit, { partitionSize = 100, backupOf = () => undefined }: ActiveOrdersOptions = {}) {
+  constructor(
+    ordersDir: string,
+    commit: GroupCommit,
+    { partitionSize = 100, backupOf = () => undefined }: ActiveOrdersOptions = {},
+  ) {
     this.#dir = ordersDir;
     this.#commit = commit;
     this.#partitionSize = partitionSize;
@@ -80,7 +84,12 @@ export class ActiveOrders {
       let current = this.#partitions.get(this.#current);
       if (!current || Object.keys(current.data.orders).length >= this.#partitionSize) {
         this.#current++;
-        current = openDurable<Partition>(this.#commit.io, join(this.#dir, partitionName(this.#current)), { orders: {} }, ['orders']);
+        current = openDurable<Partition>(
+          this.#commit.io,
+          join(this.#dir, partitionName(this.#current)),
+          { orders: {} },
+          ['orders'],
+        );
         this.#partitions.set(this.#current, current);
       }
       seq = this.#current;
@@ -117,5 +126,4 @@ export class ActiveOrders {
       await this.#commit.io.remove(partition.adapter.path);
     }
   }
-
 }

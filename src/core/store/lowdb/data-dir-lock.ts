@@ -12,7 +12,11 @@ import { BridgeError } from '../../../errors.ts';
 export class DataDirInUseError extends BridgeError<'data_dir_in_use'> {
   constructor(dataDir: string, holder: string) {
     const fix = 'Stop it first, or use a different DATA_DIR.';
-    super('data_dir_in_use', `DATA_DIR ${dataDir} is in use by another loyalty-bridge process${holder ? ` (pid ${holder})` : ''}. ${fix}`, { fix });
+    super(
+      'data_dir_in_use',
+      `DATA_DIR ${dataDir} is in use by another loyalty-bridge process${holder ? ` (pid ${holder})` : ''}. ${fix}`,
+      { fix },
+    );
   }
 }
 

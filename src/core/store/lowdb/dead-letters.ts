@@ -22,7 +22,10 @@ const FOLDER = 'dead-letters';
 const OLD_FILE = 'dead-letters.json';
 const safeName = (id: string) => `${Buffer.from(id).toString('base64url')}.json`;
 
-const summaryOf = ({ delivery, ...rest }: DeadLetter): LetterSummary => ({ ...rest, hasDelivery: delivery !== undefined });
+const summaryOf = ({ delivery, ...rest }: DeadLetter): LetterSummary => ({
+  ...rest,
+  hasDelivery: delivery !== undefined,
+});
 const withoutFlag = ({ hasDelivery: _hasDelivery, ...letter }: LetterSummary): DeadLetter => letter;
 
 export class DeadLetterFiles {
@@ -49,10 +52,13 @@ export class DeadLetterFiles {
 
   async open(readOnly: boolean): Promise<string | undefined> {
     if (!readOnly) await mkdir(this.folder, { recursive: true, mode: 0o700 });
-    const names = existsSync(this.folder) ? (await this.#commit.io.readdir(this.folder)).filter((name) => /^[\w-]+\.json$/.test(name)) : [];
+    const names = existsSync(this.folder)
+      ? (await this.#commit.io.readdir(this.folder)).filter((name) => /^[\w-]+\.json$/.test(name))
+      : [];
     const letters: DeadLetter[] = [];
     for (const name of names) letters.push(await this.#read(join(this.folder, name)));
-    for (const letter of letters.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) this.#letters.set(letter.id, summaryOf(letter));
+    for (const letter of letters.sort((a, b) => a.createdAt.localeCompare(b.createdAt)))
+      this.#letters.set(letter.id, summaryOf(letter));
     return readOnly ? undefined : this.#upgrade();
   }
 
@@ -69,7 +75,8 @@ export class DeadLetterFiles {
     } catch {
       throw new LedgerDamagedError(path, 'not valid JSON: empty or cut short');
     }
-    if (typeof letter?.id !== 'string' || typeof letter.reason !== 'string') throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
+    if (typeof letter?.id !== 'string' || typeof letter.reason !== 'string')
+      throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
     return letter;
   }
 

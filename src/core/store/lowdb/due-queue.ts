@@ -154,13 +154,18 @@ export class DueQueue {
 
   /** The earliest time a queued order becomes due, or undefined. */
   nextAt(): number | undefined {
-    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane))?.at).filter((at): at is number => at !== undefined);
+    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane))?.at).filter(
+      (at): at is number => at !== undefined,
+    );
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Per lane: how many wait, how many are due, and since when the oldest waits. */
   counts(now: number): Record<Lane, LaneCounts> {
-    const counts = { live: { waiting: 0, due: 0, oldestDueAt: null }, backfill: { waiting: 0, due: 0, oldestDueAt: null } } as Record<Lane, LaneCounts>;
+    const counts = {
+      live: { waiting: 0, due: 0, oldestDueAt: null },
+      backfill: { waiting: 0, due: 0, oldestDueAt: null },
+    } as Record<Lane, LaneCounts>;
     for (const { at, lane } of this.#due.values()) {
       counts[lane].waiting++;
       if (at <= now) counts[lane].due++;

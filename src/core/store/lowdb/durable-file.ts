@@ -110,7 +110,12 @@ export class DurableLow<T> extends Low<T> {
  * a URL): they hold no prototype, before and after a load, so that a key like
  * "constructor" or "__proto__" is an entry like any other, never Object's.
  */
-export function openDurable<T>(io: LedgerIo, path: string, empty: T, dictionaries: ReadonlyArray<keyof T & string> = []): DurableLow<T> {
+export function openDurable<T>(
+  io: LedgerIo,
+  path: string,
+  empty: T,
+  dictionaries: ReadonlyArray<keyof T & string> = [],
+): DurableLow<T> {
   const file = new DurableLow<T>(new DurableJsonFile<T>(io, path), empty);
   file.dictionaries = dictionaries;
   withoutPrototypes(file);
@@ -126,8 +131,10 @@ function withoutPrototypes<T>(file: DurableLow<T>): void {
 }
 
 const ADVICE_BY_CODE: Record<string, string> = {
-  EACCES: 'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
-  EPERM: 'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
+  EACCES:
+    'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
+  EPERM:
+    'the bridge may not read it: give the file back to the user the bridge runs as (the ledger is owner-only, mode 600)',
   EISDIR: 'a folder stands where the file belongs: move the folder aside',
   EIO: 'the disk reported an error reading it: check the disk (dmesg, smartctl) and its free space first',
   EMFILE: 'the process ran out of file handles: raise its limit (ulimit -n, or LimitNOFILE for systemd)',
@@ -144,7 +151,11 @@ const ADVICE_BY_CODE: Record<string, string> = {
  * fine, and an older copy would roll progress back). Returns whether the
  * file existed.
  */
-export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => boolean, backupOf: (path: string) => string | undefined = () => undefined): Promise<boolean> {
+export async function loadDurable<T>(
+  file: DurableLow<T>,
+  isValid: (data: T) => boolean,
+  backupOf: (path: string) => string | undefined = () => undefined,
+): Promise<boolean> {
   let found: boolean;
   try {
     const data = await file.adapter.read();
@@ -152,15 +163,22 @@ export async function loadDurable<T>(file: DurableLow<T>, isValid: (data: T) => 
     if (data !== null) file.data = data;
     withoutPrototypes(file);
   } catch (error) {
-    if (error instanceof SyntaxError) throw new LedgerDamagedError(file.path, 'not valid JSON: empty or cut short', backupOf(file.path));
+    if (error instanceof SyntaxError)
+      throw new LedgerDamagedError(file.path, 'not valid JSON: empty or cut short', backupOf(file.path));
     throw unreadable(file.path, error);
   }
-  if (!isValid(file.data)) throw new LedgerDamagedError(file.path, 'not the shape loyalty-bridge writes', backupOf(file.path));
+  if (!isValid(file.data))
+    throw new LedgerDamagedError(file.path, 'not the shape loyalty-bridge writes', backupOf(file.path));
   return found;
 }
 
 /** An I/O error on a ledger file, with advice that fits its cause. */
 export function unreadable(path: string, error: unknown): LedgerUnreadableError {
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-  return new LedgerUnreadableError(path, code, ADVICE_BY_CODE[code] ?? `the system said: ${(error as Error).message}`, error);
+  return new LedgerUnreadableError(
+    path,
+    code,
+    ADVICE_BY_CODE[code] ?? `the system said: ${(error as Error).message}`,
+    error,
+  );
 }

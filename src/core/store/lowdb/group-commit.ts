@@ -57,11 +57,13 @@ export class GroupCommit {
       this.#dirtyDirectories.clear();
       // Each write serialises its data synchronously when called, so later changes wait for the next round.
       const written = await Promise.allSettled(files.map((file) => file.write(this.sync)));
-      let failure = written.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason as unknown;
+      let failure = written.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+        ?.reason as unknown;
       for (const [index, result] of written.entries()) if (result.status === 'rejected') this.#dirty.add(files[index]!);
       if (failure === undefined && this.sync) {
         const synced = await Promise.allSettled([...directories].map((directory) => this.io.syncDirectory(directory)));
-        failure = synced.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason as unknown;
+        failure = synced.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+          ?.reason as unknown;
         // A rename not synced may not survive a crash: the files are written again with the next round.
         if (failure !== undefined) for (const file of files) this.#dirty.add(file);
       }

@@ -32,7 +32,11 @@ export class HashedMap {
   /** Changed files stay open until they are written (OpenFiles keeps what is not clean). */
   readonly #open: OpenFiles<string, DurableLow<Bucket>>;
 
-  constructor(dir: string, commit: GroupCommit, { hexDigits = 3, cachedFiles = 256, readOnly = false }: HashedMapOptions = {}) {
+  constructor(
+    dir: string,
+    commit: GroupCommit,
+    { hexDigits = 3, cachedFiles = 256, readOnly = false }: HashedMapOptions = {},
+  ) {
     this.#dir = dir;
     this.#commit = commit;
     this.#hexDigits = hexDigits;
@@ -52,7 +56,9 @@ export class HashedMap {
     return this.#open.use(
       bucket,
       async () => {
-        const file = openDurable<Bucket>(this.#commit.io, join(this.#dir, `${bucket}.json`), { entries: {} }, ['entries']);
+        const file = openDurable<Bucket>(this.#commit.io, join(this.#dir, `${bucket}.json`), { entries: {} }, [
+          'entries',
+        ]);
         await loadDurable(file, (data) => typeof data?.entries === 'object' && data.entries !== null);
         return file;
       },

@@ -48,7 +48,6 @@ async function readOnce<T>(io: LedgerIo, path: string): Promise<T | undefined> {
   }
 }
 
-
 export interface InboxOptions {
   readOnly?: boolean;
   now?: () => Date;
@@ -104,7 +103,9 @@ export class Inbox {
   /** Loads what is on disk; returns how many torn batch files were found. */
   async open(dedupeWindowMs: number): Promise<number> {
     let torn = 0;
-    for (const name of (await this.#commit.io.readdir(this.#path('inbox'))).filter((file) => /^\d+\.json$/.test(file)).sort()) {
+    for (const name of (await this.#commit.io.readdir(this.#path('inbox')))
+      .filter((file) => /^\d+\.json$/.test(file))
+      .sort()) {
       this.#nextSegment = Math.max(this.#nextSegment, seqOf(name) + 1);
       const data = await readOnce<SegmentFile>(this.#commit.io, this.#path('inbox', name));
       if (!data || !Array.isArray(data.entries)) {
@@ -127,7 +128,9 @@ export class Inbox {
       }
     }
     // retries.json: the single file of ledgers before retry files were written once each.
-    const retryNames = (await this.#commit.io.readdir(this.#path('inbox'))).filter((file) => /^retries(\.\d+)?\.json$/.test(file));
+    const retryNames = (await this.#commit.io.readdir(this.#path('inbox'))).filter((file) =>
+      /^retries(\.\d+)?\.json$/.test(file),
+    );
     retryNames.sort((a, b) => seqOf(a) - seqOf(b));
     for (const name of retryNames) {
       if (name !== 'retries.json') this.#nextRetryFile = Math.max(this.#nextRetryFile, seqOf(name) + 1);
@@ -140,7 +143,8 @@ export class Inbox {
       this.#retryFiles.push(name);
       // Retry times only pace the attempts: a damaged file costs an early retry, nothing more.
       if (!data || typeof data.retries !== 'object' || data.retries === null) continue;
-      for (const [key, retry] of Object.entries(data.retries)) if (this.#entries.has(key)) this.#retries.set(key, retry);
+      for (const [key, retry] of Object.entries(data.retries))
+        if (this.#entries.has(key)) this.#retries.set(key, retry);
     }
     for (const [key, retry] of this.#retries) {
       this.#entries.get(key)!.entry.retry = retry;
@@ -246,7 +250,11 @@ export class Inbox {
       // The batch's own file and directory sync, not the group commit: an
       // acknowledgement must not wait for order files being written meanwhile.
       const write = (async () => {
-        await this.#commit.io.writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries }), this.#commit.sync);
+        await this.#commit.io.writeNewFile(
+          this.#path('inbox', segment),
+          JSON.stringify({ entries }),
+          this.#commit.sync,
+        );
         if (this.#commit.sync) await this.#commit.io.syncDirectory(this.#path('inbox'));
       })().then(
         () => {
@@ -372,7 +380,11 @@ export class Inbox {
       byHour.set(hour, seen);
     }
     for (const [hour, seen] of byHour) {
-      await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
+      await this.#commit.io.writeNewFile(
+        this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`),
+        JSON.stringify({ keys: seen }),
+        this.#commit.sync,
+      );
     }
     if (byHour.size > 0) this.#commit.markDirectory(this.#path('seen'));
   }
@@ -472,8 +484,13 @@ export class Inbox {
         await Promise.all(names.map((name) => this.#commit.io.remove(this.#path('seen', name))));
       } else if (hour < currentHour && names.length > 1) {
         const keys: Record<string, string> = {};
-        for (const name of names) Object.assign(keys, (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {});
-        await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys }), this.#commit.sync);
+        for (const name of names)
+          Object.assign(keys, (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {});
+        await this.#commit.io.writeNewFile(
+          this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`),
+          JSON.stringify({ keys }),
+          this.#commit.sync,
+        );
         this.#commit.markDirectory(this.#path('seen'));
         // The merged file is durable before the ones it replaces go.
         await this.#commit.flush();
@@ -495,7 +512,12 @@ export class Inbox {
       seen[key] = receivedAt;
       byHour.set(hourOf(receivedAt), seen);
     }
-    for (const [hour, seen] of byHour) await this.#commit.io.writeNewFile(this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`), JSON.stringify({ keys: seen }), this.#commit.sync);
+    for (const [hour, seen] of byHour)
+      await this.#commit.io.writeNewFile(
+        this.#path('seen', `${hour}.${pad(this.#nextSeen++, 9)}.json`),
+        JSON.stringify({ keys: seen }),
+        this.#commit.sync,
+      );
     this.#commit.markDirectory(this.#path('seen'));
   }
 
@@ -504,7 +526,11 @@ export class Inbox {
     const fresh = entries.filter((entry) => !this.#entries.has(entry.key));
     if (fresh.length === 0) return;
     const segment = `${pad(this.#nextSegment++, 12)}.json`;
-    await this.#commit.io.writeNewFile(this.#path('inbox', segment), JSON.stringify({ entries: fresh }), this.#commit.sync);
+    await this.#commit.io.writeNewFile(
+      this.#path('inbox', segment),
+      JSON.stringify({ entries: fresh }),
+      this.#commit.sync,
+    );
     this.#commit.markDirectory(this.#path('inbox'));
     this.#segments.set(segment, new Set());
     for (const entry of fresh) this.#hold(entry, segment);
@@ -517,5 +543,4 @@ export class Inbox {
       if (this.#batch.length > 0 && this.#writes.size === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
-
 }

@@ -54,12 +54,17 @@ export class IntakeOperations {
         const now = this.#p.now().toISOString();
         // Orders not in memory are looked up in the settled index all at once, a few files read in parallel,
         // rather than one file read after another inside the queue every fold waits on.
-        const notActive = [...new Set(commits.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter((key) => !active.get(key));
-        const settledIn = notActive.length > 0 ? await this.#p.settled.index.getMany(notActive) : new Map<string, string | undefined>();
+        const notActive = [...new Set(commits.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter(
+          (key) => !active.get(key),
+        );
+        const settledIn =
+          notActive.length > 0 ? await this.#p.settled.index.getMany(notActive) : new Map<string, string | undefined>();
         for (const commit of commits) {
           for (const event of commit.events ?? []) {
             const key = orderKey(event);
-            const record = (await this.#orders.live(key, () => newOrderRecord(event, now), { settled: !settledIn.has(key) || settledIn.get(key) !== undefined }))!;
+            const record = (await this.#orders.live(key, () => newOrderRecord(event, now), {
+              settled: !settledIn.has(key) || settledIn.get(key) !== undefined,
+            }))!;
             applyEvent(record, event, commit.entryKey, now, commit.lane ?? 'live');
             active.put(record);
             changed.add(record.key);

@@ -4,13 +4,22 @@ import type { InboxEntry } from '../../delivery.ts';
 import type { LedgerItem } from '../ledger-store.ts';
 import type { LowdbParts } from './parts.ts';
 
-export async function* exportAll({ active, settled, inbox, deadLetters, records, lpOrderIds }: LowdbParts): AsyncGenerator<LedgerItem> {
+export async function* exportAll({
+  active,
+  settled,
+  inbox,
+  deadLetters,
+  records,
+  lpOrderIds,
+}: LowdbParts): AsyncGenerator<LedgerItem> {
   for (const record of active.values()) yield { type: 'order', record: structuredClone(record) };
-  for await (const record of settled.scan(() => true, false)) if (!active.get(record.key)) yield { type: 'order', record: structuredClone(record) };
+  for await (const record of settled.scan(() => true, false))
+    if (!active.get(record.key)) yield { type: 'order', record: structuredClone(record) };
   for (const entry of inbox.all()) yield { type: 'inbox', entry: structuredClone(entry) };
   for (const [key, receivedAt] of inbox.seenKeys()) yield { type: 'seen', key, receivedAt };
   for await (const letter of deadLetters.all()) yield { type: 'dead-letter', letter };
-  for (const kind of records.kinds()) for (const { id, value } of records.list(kind)) yield { type: 'record', kind, id, value };
+  for (const kind of records.kinds())
+    for (const { id, value } of records.list(kind)) yield { type: 'record', kind, id, value };
   for await (const [lpOrderId, key] of lpOrderIds.entries()) yield { type: 'lp-order-id', lpOrderId, orderKey: key };
 }
 

@@ -96,7 +96,18 @@ export class LowdbStore implements LedgerStore {
   readonly #listeners: Array<() => void> = [];
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor({ dataDir, readOnly = false, dedupeWindowMs = 7 * 24 * 60 * 60_000, settleAfterMs = 2 * 60_000, activePartitionSize, settledChunkSize, openFiles = {}, fsync = true, io, now = () => new Date() }: LowdbStoreOptions) {
+  constructor({
+    dataDir,
+    readOnly = false,
+    dedupeWindowMs = 7 * 24 * 60 * 60_000,
+    settleAfterMs = 2 * 60_000,
+    activePartitionSize,
+    settledChunkSize,
+    openFiles = {},
+    fsync = true,
+    io,
+    now = () => new Date(),
+  }: LowdbStoreOptions) {
     this.#dedupeWindowMs = dedupeWindowMs;
     this.#settleAfterMs = settleAfterMs;
     const commit = new GroupCommit({ sync: fsync, ...(io ? { io } : {}) });
@@ -106,7 +117,10 @@ export class LowdbStore implements LedgerStore {
     };
     const inbox = new Inbox(dataDir, commit, { readOnly, now });
     inbox.onAccepted = () => this.#notify();
-    const active = new ActiveOrders(join(dataDir, 'orders'), commit, { ...(activePartitionSize ? { partitionSize: activePartitionSize } : {}), backupOf });
+    const active = new ActiveOrders(join(dataDir, 'orders'), commit, {
+      ...(activePartitionSize ? { partitionSize: activePartitionSize } : {}),
+      backupOf,
+    });
     this.#p = {
       dir: dataDir,
       readOnly,
@@ -121,7 +135,10 @@ export class LowdbStore implements LedgerStore {
         readOnly,
         backupOf,
       }),
-      lpOrderIds: new HashedMap(join(dataDir, 'lp-order-ids'), commit, { readOnly, ...(openFiles.indexFiles ? { cachedFiles: openFiles.indexFiles } : {}) }),
+      lpOrderIds: new HashedMap(join(dataDir, 'lp-order-ids'), commit, {
+        readOnly,
+        ...(openFiles.indexFiles ? { cachedFiles: openFiles.indexFiles } : {}),
+      }),
       records: new RecordFiles(dataDir, commit, backupOf),
       deadLetters: new DeadLetterFiles(dataDir, commit, now),
       serial: new PQueue({ concurrency: 1 }),
@@ -159,7 +176,10 @@ export class LowdbStore implements LedgerStore {
       if (!(await this.#stoppedCleanly())) await this.#orders.mendAfterCrash();
       const moved = await records.upgradeOldFiles();
       if (moved.length > 0) notes.push(`moved ${moved.join(', ')} into records/`);
-      this.#sweeper = setInterval(() => void this.settleQuiet().catch(() => undefined), Math.max(1_000, Math.min(30_000, this.#settleAfterMs)));
+      this.#sweeper = setInterval(
+        () => void this.settleQuiet().catch(() => undefined),
+        Math.max(1_000, Math.min(30_000, this.#settleAfterMs)),
+      );
       this.#sweeper.unref();
     }
     const upgraded = notes.filter(Boolean);
@@ -168,9 +188,19 @@ export class LowdbStore implements LedgerStore {
 
   /** A write cut short leaves a temporary file with what it was writing: none may outlive a crash (they may hold erased data). */
   async #removeStrayTemporaries(): Promise<void> {
-    for (const sub of ['', 'inbox', 'orders', join('orders', 'index'), 'lp-order-ids', 'records', 'seen', 'dead-letters']) {
+    for (const sub of [
+      '',
+      'inbox',
+      'orders',
+      join('orders', 'index'),
+      'lp-order-ids',
+      'records',
+      'seen',
+      'dead-letters',
+    ]) {
       const names = await readdir(this.#path(sub)).catch(() => [] as string[]);
-      for (const name of names.filter((file) => /^\..+\.tmp$/.test(file))) await rm(this.#path(sub, name), { force: true });
+      for (const name of names.filter((file) => /^\..+\.tmp$/.test(file)))
+        await rm(this.#path(sub, name), { force: true });
     }
   }
 
@@ -258,10 +288,15 @@ export class LowdbStore implements LedgerStore {
   // expire; owner tokens play no part: a claim is held while the due queue
   // holds its order, or the inbox its entry.
   async renewClaims(kind: ClaimKind, claims: Claim[], _leaseMs: number): Promise<Claim[]> {
-    return claims.filter((claim) => (kind === 'orders' ? this.#p.active.due.isHeld(claim.key) : this.#p.inbox.isLeased(claim.key)));
+    return claims.filter((claim) =>
+      kind === 'orders' ? this.#p.active.due.isHeld(claim.key) : this.#p.inbox.isLeased(claim.key),
+    );
   }
 
-  saveProgress(record: OrderRecord, { release }: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult> {
+  saveProgress(
+    record: OrderRecord,
+    { release }: { owner: string; release: boolean; leaseMs: number },
+  ): Promise<SaveResult> {
     return this.#orders.saveProgress(record, release);
   }
 
@@ -348,7 +383,11 @@ export class LowdbStore implements LedgerStore {
     return { added: true, value };
   }
 
-  async changeRecord<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }> {
+  async changeRecord<T>(
+    kind: RecordKind,
+    id: string,
+    change: (current: T | undefined) => RecordChange<T>,
+  ): Promise<{ changed: boolean; value: T | undefined }> {
     const result = this.#p.records.change<T>(kind, id, change);
     if (result.changed) await this.#p.flush();
     return result;

@@ -84,5 +84,4 @@ export class OpenFiles<K, T extends DurableLow<unknown>> {
       if (entry.users === 0 && entry.file?.clean) this.#open.delete(key);
     }
   }
-
 }

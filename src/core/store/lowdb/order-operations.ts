@@ -4,7 +4,15 @@
 // release, or lets go with releaseOrder() (its `finally`), so a failed write
 // never strands an order.
 import type { Lane } from '../../lanes.ts';
-import { countOrders, countWithReason, PROGRESS_FIELDS, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
+import {
+  countOrders,
+  countWithReason,
+  PROGRESS_FIELDS,
+  summarise,
+  type OrderCounts,
+  type OrderRecord,
+  type OrderSummary,
+} from '../../order-record.ts';
 import type { OrderQuery, SaveResult } from '../ledger-store.ts';
 import { matchesQuery, newestFirst } from '../order-query.ts';
 import type { LowdbParts } from './parts.ts';
@@ -34,7 +42,11 @@ export class OrderOperations {
    * false` says the caller looked the order up in the settled index already
    * (many at once) and it is not there.
    */
-  async live(key: string, create: () => OrderRecord | undefined, { settled: knownSettled = true } = {}): Promise<OrderRecord | undefined> {
+  async live(
+    key: string,
+    create: () => OrderRecord | undefined,
+    { settled: knownSettled = true } = {},
+  ): Promise<OrderRecord | undefined> {
     const { active, settled } = this.#p;
     const found = active.get(key);
     if (found) return found;
@@ -73,7 +85,8 @@ export class OrderOperations {
     const { active } = this.#p;
     const live = active.get(record.key);
     if (!live || !active.due.isHeld(record.key)) return 'lost';
-    for (const field of PROGRESS_FIELDS) (live as unknown as Record<string, unknown>)[field] = structuredClone(record[field]);
+    for (const field of PROGRESS_FIELDS)
+      (live as unknown as Record<string, unknown>)[field] = structuredClone(record[field]);
     const refolded = live.foldVersion !== record.foldVersion;
     live.dueAt = refolded ? this.#p.now().toISOString() : record.dueAt;
     if (record.updatedAt > live.updatedAt) live.updatedAt = record.updatedAt;
@@ -103,7 +116,8 @@ export class OrderOperations {
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     // A worker holding the order would write its own progress over this change: wait for it to let go.
-    for (let waited = 0; this.#p.active.due.isHeld(key) && waited < WAIT_FOR_WORKER_MS; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; this.#p.active.due.isHeld(key) && waited < WAIT_FOR_WORKER_MS; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     return this.#p.serial.add(async () => {
       const record = await this.live(key, () => undefined);
       if (!record) return undefined;
@@ -149,12 +163,21 @@ export class OrderOperations {
     let total = matches.length;
     if (exactCounts) {
       const counts = settled.counts();
-      total += query.state ? (counts.byState[query.state] ?? 0) : query.platform ? (counts.byPlatform[query.platform] ?? 0) : query.reason ? countWithReason(counts, query.reason) : counts.total;
+      total += query.state
+        ? (counts.byState[query.state] ?? 0)
+        : query.platform
+          ? (counts.byPlatform[query.platform] ?? 0)
+          : query.reason
+            ? countWithReason(counts, query.reason)
+            : counts.total;
     }
     // Once the page is full, a chunk whose newest order is older than the page's last cannot enter it, and is not read.
     const settledMatches: OrderSummary[] = [];
     let boundary = '';
-    for await (const record of settled.scan((chunk) => chunkMayMatch(chunk) && (!exactCounts || settledMatches.length < needed || (chunk.newest ?? '') >= boundary))) {
+    for await (const record of settled.scan(
+      (chunk) =>
+        chunkMayMatch(chunk) && (!exactCounts || settledMatches.length < needed || (chunk.newest ?? '') >= boundary),
+    )) {
       if (activeKeys.has(record.key)) continue;
       const summary = summarise(record);
       if (!wanted(summary)) continue;
@@ -182,7 +205,12 @@ export class OrderOperations {
       if (copy) twice.push(summarise(copy));
     }
     const minus = countOrders(twice);
-    for (const [into, from] of [[settled.byState, minus.byState], [settled.byPlatform, minus.byPlatform], [settled.skipped, minus.skipped], [settled.attention, minus.attention]] as const) {
+    for (const [into, from] of [
+      [settled.byState, minus.byState],
+      [settled.byPlatform, minus.byPlatform],
+      [settled.skipped, minus.skipped],
+      [settled.attention, minus.attention],
+    ] as const) {
       for (const [name, value] of Object.entries(from)) into[name] = (into[name] ?? 0) - value;
     }
     const add = (into: Record<string, number>, from: Record<string, number>) => {
@@ -227,7 +255,12 @@ export class OrderOperations {
     return this.#p.serial.add(async () => {
       await this.#mendSuspects();
       const now = this.#p.now().getTime();
-      const quiet = [...active.values()].filter((record) => record.dueAt === null && !active.due.isHeld(record.key) && now - Date.parse(record.updatedAt) >= this.#settleAfterMs);
+      const quiet = [...active.values()].filter(
+        (record) =>
+          record.dueAt === null &&
+          !active.due.isHeld(record.key) &&
+          now - Date.parse(record.updatedAt) >= this.#settleAfterMs,
+      );
       if (quiet.length === 0) return 0;
       const versions = new Map(quiet.map((record) => [record.key, record.version]));
       try {
@@ -236,7 +269,13 @@ export class OrderOperations {
         for (const record of quiet) this.#suspects.add(record.key);
         throw error;
       }
-      const unchanged = quiet.filter((record) => active.get(record.key) === record && record.version === versions.get(record.key) && record.dueAt === null && !active.due.isHeld(record.key));
+      const unchanged = quiet.filter(
+        (record) =>
+          active.get(record.key) === record &&
+          record.version === versions.get(record.key) &&
+          record.dueAt === null &&
+          !active.due.isHeld(record.key),
+      );
       active.remove(unchanged.map((record) => record.key));
       await this.#p.flush();
       return unchanged.length;

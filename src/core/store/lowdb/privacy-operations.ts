@@ -5,18 +5,39 @@
 import type { InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import { contactMatches, eraseOrder, inScope, isOrderKeyOfShop, orderMatches, scrubText } from '../customer-data.ts';
-import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
+import type {
+  Adjustment,
+  CustomerData,
+  CustomerMatch,
+  DeadLetter,
+  DeliveryRedactor,
+  ErasureReport,
+} from '../ledger-store.ts';
 import type { LowdbParts } from './parts.ts';
 
 type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
 
-const letterIsAbout = (letter: DeadLetter, orderKeys: Set<string>, match: CustomerMatch, redactor: DeliveryRedactor): boolean =>
-  Boolean((letter.orderKey && orderKeys.has(letter.orderKey)) || (letter.delivery && inScope(letter.delivery.platform, letter.delivery.shop, match) && redactor(letter.delivery).about));
+const letterIsAbout = (
+  letter: DeadLetter,
+  orderKeys: Set<string>,
+  match: CustomerMatch,
+  redactor: DeliveryRedactor,
+): boolean =>
+  Boolean(
+    (letter.orderKey && orderKeys.has(letter.orderKey)) ||
+    (letter.delivery &&
+      inScope(letter.delivery.platform, letter.delivery.shop, match) &&
+      redactor(letter.delivery).about),
+  );
 
-const eventIsAbout = (event: NonNullable<InboxEntry['events']>[number], match: CustomerMatch) => orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match);
+const eventIsAbout = (event: NonNullable<InboxEntry['events']>[number], match: CustomerMatch) =>
+  orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match);
 
 const entryIsAbout = (entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean =>
-  Boolean(entry.events?.some((event) => eventIsAbout(event, match)) || (entry.delivery && inScope(entry.delivery.platform, entry.delivery.shop, match) && redactor(entry.delivery).about));
+  Boolean(
+    entry.events?.some((event) => eventIsAbout(event, match)) ||
+    (entry.delivery && inScope(entry.delivery.platform, entry.delivery.shop, match) && redactor(entry.delivery).about),
+  );
 
 export class PrivacyOperations {
   readonly #p: LowdbParts;
@@ -32,13 +53,23 @@ export class PrivacyOperations {
     const { active, settled, inbox, records, deadLetters } = this.#p;
     const orders: OrderRecord[] = [];
     for (const record of active.values()) if (orderMatches(record, match)) orders.push(structuredClone(record));
-    for await (const record of settled.scan()) if (!active.get(record.key) && orderMatches(record, match)) orders.push(structuredClone(record));
+    for await (const record of settled.scan())
+      if (!active.get(record.key) && orderMatches(record, match)) orders.push(structuredClone(record));
     const keys = new Set(orders.map((order) => order.key));
     const letters: DeadLetter[] = [];
-    for await (const letter of deadLetters.all()) if (letterIsAbout(letter, keys, match, redactor)) letters.push(letter);
-    const entries = [...inbox.all()].filter((entry) => entryIsAbout(entry, match, redactor)).map((entry) => structuredClone(entry));
-    const adjustments = records.list<Adjustment>('adjustment').map(({ value }) => value).filter((adjustment) => contactMatches(adjustment.customer, match));
-    const dataRequests = records.list<DataRequest>('data-request').map(({ value }) => value).filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
+    for await (const letter of deadLetters.all())
+      if (letterIsAbout(letter, keys, match, redactor)) letters.push(letter);
+    const entries = [...inbox.all()]
+      .filter((entry) => entryIsAbout(entry, match, redactor))
+      .map((entry) => structuredClone(entry));
+    const adjustments = records
+      .list<Adjustment>('adjustment')
+      .map(({ value }) => value)
+      .filter((adjustment) => contactMatches(adjustment.customer, match));
+    const dataRequests = records
+      .list<DataRequest>('data-request')
+      .map(({ value }) => value)
+      .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
     return { orders, deadLetters: letters, inbox: entries, adjustments, dataRequests };
   }
 
@@ -64,20 +95,44 @@ export class PrivacyOperations {
         return 'changed';
       });
       report.deadLetters = await deadLetters.rewrite((letter) =>
-        letterIsAbout(letter, erased, match, redactor) ? { ...letter, reason: scrubText(letter.reason, match, theirs), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) } : undefined,
+        letterIsAbout(letter, erased, match, redactor)
+          ? {
+              ...letter,
+              reason: scrubText(letter.reason, match, theirs),
+              ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
+            }
+          : undefined,
       );
       report.inbox = await inbox.rewrite((entry) => {
         if (!entryIsAbout(entry, match, redactor)) return undefined;
         return {
           ...entry,
           ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
-          ...(entry.events ? { events: entry.events.map((event) => (eventIsAbout(event, match) ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null } : event)) } : {}),
+          ...(entry.events
+            ? {
+                events: entry.events.map((event) =>
+                  eventIsAbout(event, match)
+                    ? {
+                        ...event,
+                        customer: { name: null, email: null, mobile: null },
+                        attributes: {},
+                        landingSite: null,
+                      }
+                    : event,
+                ),
+              }
+            : {}),
         };
       });
       for (const { id, value } of records.list<Adjustment>('adjustment')) {
         if (!contactMatches(value.customer, match)) continue;
         // The request kept for a resend names the customer too: it goes, and with it the resend.
-        records.put('adjustment', id, { ...value, customer: {}, reason: scrubText(value.reason, match), request: undefined });
+        records.put('adjustment', id, {
+          ...value,
+          customer: {},
+          reason: scrubText(value.reason, match),
+          request: undefined,
+        });
         report.records++;
       }
       for (const { id, value } of records.list<DataRequest>('data-request')) {
@@ -95,14 +150,19 @@ export class PrivacyOperations {
     const { active, settled, inbox, records, deadLetters, lpOrderIds } = this.#p;
     return this.#p.serial.add(async () => {
       const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
-      const ofShop = (candidate: { platform?: string | undefined; shop?: string | undefined }) => candidate.platform === platform && candidate.shop === shop;
+      const ofShop = (candidate: { platform?: string | undefined; shop?: string | undefined }) =>
+        candidate.platform === platform && candidate.shop === shop;
       const keys = [...active.values()].filter(ofShop).map((record) => record.key);
       active.remove(keys);
       report.orders = keys.length + (await settled.rewrite((record) => (ofShop(record) ? 'delete' : 'keep')));
       const keyOfShop = (key: string | undefined) => key !== undefined && isOrderKeyOfShop(key, platform, shop);
       await lpOrderIds.deleteWhere((_lpOrderId, owner) => keyOfShop(owner));
-      report.deadLetters = await deadLetters.rewrite((letter) => (ofShop(letter) || keyOfShop(letter.orderKey) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined));
-      report.inbox = await inbox.rewrite((entry) => ((entry.delivery ? ofShop(entry.delivery) : (entry.events ?? []).some(ofShop)) ? null : undefined));
+      report.deadLetters = await deadLetters.rewrite((letter) =>
+        ofShop(letter) || keyOfShop(letter.orderKey) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined,
+      );
+      report.inbox = await inbox.rewrite((entry) =>
+        (entry.delivery ? ofShop(entry.delivery) : (entry.events ?? []).some(ofShop)) ? null : undefined,
+      );
       for (const kind of records.kinds()) {
         for (const { id, value } of records.list<{ platform?: string; shop?: string }>(kind)) {
           if (typeof value !== 'object' || value === null || !ofShop(value)) continue;

@@ -14,7 +14,8 @@ interface RecordFile {
   records: Record<string, unknown>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class RecordFiles {
   readonly #dataDir: string;
@@ -30,9 +31,13 @@ export class RecordFiles {
 
   async open(readOnly: boolean): Promise<void> {
     if (!readOnly) await mkdir(join(this.#dataDir, 'records'), { recursive: true, mode: 0o700 });
-    const names = existsSync(join(this.#dataDir, 'records')) ? await this.#commit.io.readdir(join(this.#dataDir, 'records')) : [];
+    const names = existsSync(join(this.#dataDir, 'records'))
+      ? await this.#commit.io.readdir(join(this.#dataDir, 'records'))
+      : [];
     for (const name of names.filter((file) => /^[a-z-]+\.json$/.test(file))) {
-      const file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', name), { records: {} }, ['records']);
+      const file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', name), { records: {} }, [
+        'records',
+      ]);
       await loadDurable(file, (data) => isObject(data.records), this.#backupOf);
       this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
     }
@@ -41,7 +46,9 @@ export class RecordFiles {
   #file(kind: RecordKind): DurableLow<RecordFile> {
     let file = this.#files.get(kind);
     if (!file) {
-      file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', `${kind}.json`), { records: {} }, ['records']);
+      file = openDurable<RecordFile>(this.#commit.io, join(this.#dataDir, 'records', `${kind}.json`), { records: {} }, [
+        'records',
+      ]);
       this.#files.set(kind, file);
     }
     return file;
@@ -52,7 +59,10 @@ export class RecordFiles {
   }
 
   list<T>(kind: RecordKind): Array<{ id: string; value: T }> {
-    return Object.entries(this.#file(kind).data.records).map(([id, value]) => ({ id, value: structuredClone(value) as T }));
+    return Object.entries(this.#file(kind).data.records).map(([id, value]) => ({
+      id,
+      value: structuredClone(value) as T,
+    }));
   }
 
   /** Durable with the next flush. */
@@ -74,7 +84,11 @@ export class RecordFiles {
    * between them, and one process holds the data directory, so nothing else
    * writes the record meanwhile. Durable with the next flush.
    */
-  change<T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): { changed: boolean; value: T | undefined } {
+  change<T>(
+    kind: RecordKind,
+    id: string,
+    change: (current: T | undefined) => RecordChange<T>,
+  ): { changed: boolean; value: T | undefined } {
     const current = this.get<T>(kind, id);
     const decided = change(current);
     if (decided === undefined) return { changed: false, value: current };
@@ -105,23 +119,34 @@ export class RecordFiles {
       each(file.data);
       moved.push(name);
     };
-    await old<{ shops: Record<string, { uninstalledAt: string | null }> }>('shops.json', (data) => isObject(data.shops), (data) => {
-      for (const [id, state] of Object.entries(data.shops)) {
-        const [platform = '', ...shop] = id.split(':');
-        this.put('shop', id, { platform, shop: shop.join(':'), uninstalledAt: state.uninstalledAt });
-      }
-    });
-    await old<{ platforms: Record<string, unknown> }>('reconciliation.json', (data) => isObject(data.platforms), (data) => {
-      for (const [platform, state] of Object.entries(data.platforms)) this.put('reconciliation', platform, state);
-    });
-    await old<{ adjustments: Array<{ id: string }> }>('adjustments.json', (data) => Array.isArray(data.adjustments), (data) => {
-      for (const adjustment of data.adjustments) this.put('adjustment', adjustment.id, adjustment);
-    });
+    await old<{ shops: Record<string, { uninstalledAt: string | null }> }>(
+      'shops.json',
+      (data) => isObject(data.shops),
+      (data) => {
+        for (const [id, state] of Object.entries(data.shops)) {
+          const [platform = '', ...shop] = id.split(':');
+          this.put('shop', id, { platform, shop: shop.join(':'), uninstalledAt: state.uninstalledAt });
+        }
+      },
+    );
+    await old<{ platforms: Record<string, unknown> }>(
+      'reconciliation.json',
+      (data) => isObject(data.platforms),
+      (data) => {
+        for (const [platform, state] of Object.entries(data.platforms)) this.put('reconciliation', platform, state);
+      },
+    );
+    await old<{ adjustments: Array<{ id: string }> }>(
+      'adjustments.json',
+      (data) => Array.isArray(data.adjustments),
+      (data) => {
+        for (const adjustment of data.adjustments) this.put('adjustment', adjustment.id, adjustment);
+      },
+    );
     if (moved.length > 0) {
       await this.#commit.flush();
       for (const name of moved) await this.#commit.io.remove(join(this.#dataDir, name));
     }
     return moved;
   }
-
 }

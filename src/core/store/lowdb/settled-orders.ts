@@ -58,14 +58,27 @@ export class SettledOrders {
   #current = 0;
   readonly #open: OpenFiles<number, DurableLow<ChunkFile>>;
 
-  constructor(ordersDir: string, commit: GroupCommit, { chunkSize = 1_000, openChunks = OPEN_CHUNKS, openIndexFiles, readOnly = false, backupOf = () => undefined }: SettledOrdersOptions = {}) {
+  constructor(
+    ordersDir: string,
+    commit: GroupCommit,
+    {
+      chunkSize = 1_000,
+      openChunks = OPEN_CHUNKS,
+      openIndexFiles,
+      readOnly = false,
+      backupOf = () => undefined,
+    }: SettledOrdersOptions = {},
+  ) {
     this.#open = new OpenFiles(openChunks);
     this.#dir = ordersDir;
     this.#commit = commit;
     this.#chunkSize = chunkSize;
     this.#readOnly = readOnly;
     this.#backupOf = backupOf;
-    this.index = new HashedMap(join(ordersDir, 'index'), commit, { readOnly, ...(openIndexFiles ? { cachedFiles: openIndexFiles } : {}) });
+    this.index = new HashedMap(join(ordersDir, 'index'), commit, {
+      readOnly,
+      ...(openIndexFiles ? { cachedFiles: openIndexFiles } : {}),
+    });
   }
 
   get directoryPath(): string {
@@ -76,7 +89,11 @@ export class SettledOrders {
   async open(): Promise<string | undefined> {
     await this.index.init();
     this.#directory = openDurable<Directory>(this.#commit.io, this.directoryPath, { chunks: {} }, ['chunks']);
-    const hadDirectory = await loadDurable(this.#directory, (data) => typeof data.chunks === 'object' && data.chunks !== null, this.#backupOf);
+    const hadDirectory = await loadDurable(
+      this.#directory,
+      (data) => typeof data.chunks === 'object' && data.chunks !== null,
+      this.#backupOf,
+    );
     const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
     let rebuilt = 0;
@@ -150,7 +167,8 @@ export class SettledOrders {
   async #persist(chunks: Map<number, DurableLow<ChunkFile>>): Promise<void> {
     const summarised = async (stat: boolean) => {
       for (const [seq, file] of chunks) {
-        if (Object.keys(file.data.orders).length === 0 && seq !== this.#current) delete this.#directory.data.chunks[seq];
+        if (Object.keys(file.data.orders).length === 0 && seq !== this.#current)
+          delete this.#directory.data.chunks[seq];
         else await this.#summarise(seq, file, stat);
       }
     };
@@ -198,7 +216,8 @@ export class SettledOrders {
           current = await hold(this.#current);
           filled = Object.keys(current.data.orders).length;
         }
-        if (was !== undefined && Number(was) !== this.#current) delete (await hold(Number(was))).data.orders[record.key];
+        if (was !== undefined && Number(was) !== this.#current)
+          delete (await hold(Number(was))).data.orders[record.key];
         if (!(record.key in current.data.orders)) filled++;
         current.data.orders[record.key] = structuredClone(record);
         await this.index.set(record.key, String(this.#current));
@@ -250,7 +269,10 @@ export class SettledOrders {
   }
 
   /** Every settled order, chunk by chunk, newest chunk first; chunks whose summary rules them out are not read. */
-  async *scan(wanted: (summary: ChunkSummary) => boolean = () => true, newestFirst = true): AsyncGenerator<OrderRecord> {
+  async *scan(
+    wanted: (summary: ChunkSummary) => boolean = () => true,
+    newestFirst = true,
+  ): AsyncGenerator<OrderRecord> {
     for (const seq of this.#chunkSeqs(newestFirst)) {
       const summary = this.#directory.data.chunks[seq];
       if (summary && !wanted(summary)) continue;
@@ -269,7 +291,13 @@ export class SettledOrders {
 
   /** Orders by state, platform and skip reason, summed over the chunk summaries. */
   counts(): OrderCounts & { total: number } {
-    const total: OrderCounts & { total: number } = { byState: {}, byPlatform: {}, skipped: {}, attention: {}, total: 0 };
+    const total: OrderCounts & { total: number } = {
+      byState: {},
+      byPlatform: {},
+      skipped: {},
+      attention: {},
+      total: 0,
+    };
     const add = (into: Record<string, number>, from: Record<string, number>) => {
       for (const [name, value] of Object.entries(from)) into[name] = (into[name] ?? 0) + value;
     };
@@ -283,7 +311,6 @@ export class SettledOrders {
     }
     return total;
   }
-
 }
 
 export type { OrderSummary };

@@ -47,15 +47,17 @@ export class PgDatabase {
     this.#connections = connections;
   }
 
-
-
   /** A read (or a write that is safe to lose, like a lease taken and never used). */
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
     return this.#connections.work.query<R>(text, values);
   }
 
   /** One statement, a transaction of its own, tried again like any transaction. */
-  write<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[], pool: 'work' | 'ack' | 'lease' = 'work'): Promise<QueryResult<R>> {
+  write<R extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: unknown[],
+    pool: 'work' | 'ack' | 'lease' = 'work',
+  ): Promise<QueryResult<R>> {
     return this.#retrying(() => this.#connections[pool].query<R>(text, values));
   }
 

@@ -7,14 +7,17 @@ import type { PgDatabase, Queryable } from './database.ts';
 /** An upsert by id: committing the same unusable entry twice keeps one letter. */
 export async function insertDeadLetter(client: Queryable, letter: NewDeadLetter): Promise<void> {
   const created: DeadLetter = { retries: 0, ...letter, createdAt: letter.createdAt ?? new Date().toISOString() };
-  await client.query('INSERT INTO lb_dead_letters (id, created_at, platform, shop, order_key, letter) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING', [
-    created.id,
-    created.createdAt,
-    created.platform ?? null,
-    created.shop ?? null,
-    created.orderKey ?? null,
-    JSON.stringify(created),
-  ]);
+  await client.query(
+    'INSERT INTO lb_dead_letters (id, created_at, platform, shop, order_key, letter) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
+    [
+      created.id,
+      created.createdAt,
+      created.platform ?? null,
+      created.shop ?? null,
+      created.orderKey ?? null,
+      JSON.stringify(created),
+    ],
+  );
 }
 
 /** The letter as stored: a first one with the same id wins over this one. */
@@ -28,15 +31,19 @@ export async function updateDeadLetter(db: PgDatabase, letter: DeadLetter): Prom
 }
 
 export async function removeDeadLetter(db: PgDatabase, id: string): Promise<DeadLetter | undefined> {
-  return (await db.write<{ letter: DeadLetter }>('DELETE FROM lb_dead_letters WHERE id = $1 RETURNING letter', [id])).rows[0]?.letter;
+  return (await db.write<{ letter: DeadLetter }>('DELETE FROM lb_dead_letters WHERE id = $1 RETURNING letter', [id]))
+    .rows[0]?.letter;
 }
 
 export async function getDeadLetter(db: PgDatabase, id: string): Promise<DeadLetter | undefined> {
-  return (await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters WHERE id = $1', [id])).rows[0]?.letter;
+  return (await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters WHERE id = $1', [id])).rows[0]
+    ?.letter;
 }
 
 export async function listDeadLetters(db: PgDatabase): Promise<DeadLetter[]> {
-  return (await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY created_at, id')).rows.map((row) => row.letter);
+  return (
+    await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY created_at, id')
+  ).rows.map((row) => row.letter);
 }
 
 export async function countDeadLetters(db: PgDatabase): Promise<number> {

@@ -52,7 +52,13 @@ export class GroupCommit<T, R> {
 
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const waiting: Waiting<T, R> = { item, resolve, reject, settled: false, timer: undefined as unknown as NodeJS.Timeout };
+      const waiting: Waiting<T, R> = {
+        item,
+        resolve,
+        reject,
+        settled: false,
+        timer: undefined as unknown as NodeJS.Timeout,
+      };
       waiting.timer = setTimeout(() => {
         // Still queued: it never will be committed. Under way: whatever the commit does, this caller hears no later.
         this.#waiting = this.#waiting.filter((other) => other !== waiting);
@@ -90,7 +96,10 @@ export class GroupCommit<T, R> {
     for (const waiting of this.#waiting) {
       const itemKeys = this.#o.keysOf(waiting.item);
       const itemWeight = this.#o.weightOf(waiting.item);
-      const fits = batch.length < this.#o.maxItems && (batch.length === 0 || weight + itemWeight <= this.#o.maxWeight) && !itemKeys.some((key) => keys.has(key));
+      const fits =
+        batch.length < this.#o.maxItems &&
+        (batch.length === 0 || weight + itemWeight <= this.#o.maxWeight) &&
+        !itemKeys.some((key) => keys.has(key));
       // Once one item waits, every later one sharing its keys waits too: copies are answered in arrival order.
       if (!fits) {
         left.push(waiting);

@@ -38,11 +38,20 @@ export interface AcceptItem {
 
 export const acceptItem = (entry: InboxEntry): AcceptItem => ({
   entry,
-  json: JSON.stringify({ key: entry.key, aliases: entry.aliases, received_at: entry.receivedAt, entry: entryPayload(entry) }),
+  json: JSON.stringify({
+    key: entry.key,
+    aliases: entry.aliases,
+    received_at: entry.receivedAt,
+    entry: entryPayload(entry),
+  }),
 });
 
 export async function acceptBatch(db: PgDatabase, items: AcceptItem[]): Promise<Array<'accepted' | 'duplicate'>> {
-  const { rows } = await db.write<{ stored: string[] }>(ACCEPT_SQL, [`[${items.map((item) => item.json).join(',')}]`], 'ack');
+  const { rows } = await db.write<{ stored: string[] }>(
+    ACCEPT_SQL,
+    [`[${items.map((item) => item.json).join(',')}]`],
+    'ack',
+  );
   const stored = new Set(rows[0]?.stored ?? []);
   return items.map((item) => (stored.has(item.entry.key) ? 'accepted' : 'duplicate'));
 }
@@ -82,15 +91,25 @@ export async function inboxEntry(db: PgDatabase, key: string): Promise<InboxEntr
 }
 
 export async function nextInboxAt(db: PgDatabase): Promise<number | undefined> {
-  const { rows } = await db.query<{ at: Date | null }>('SELECT min(due_at) AS at FROM lb_inbox WHERE lease_until IS NULL OR lease_until < now()');
+  const { rows } = await db.query<{ at: Date | null }>(
+    'SELECT min(due_at) AS at FROM lb_inbox WHERE lease_until IS NULL OR lease_until < now()',
+  );
   return rows[0]?.at?.getTime();
 }
 
 /** Intake's handling failed: the lease runs out at retryAt, and the entry is taken again from then. */
 export async function releaseEntry(db: PgDatabase, owner: string, key: string, retryAt: Date): Promise<void> {
-  await db.write('UPDATE lb_inbox SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [key, owner, retryAt]);
+  await db.write('UPDATE lb_inbox SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [
+    key,
+    owner,
+    retryAt,
+  ]);
 }
 
 export async function deferInbox(db: PgDatabase, key: string, retry: EntryRetry): Promise<void> {
-  await db.write('UPDATE lb_inbox SET retry = $2, due_at = $3, lease_owner = NULL, lease_until = NULL WHERE key = $1', [key, JSON.stringify(retry), retry.retryAt]);
+  await db.write('UPDATE lb_inbox SET retry = $2, due_at = $3, lease_owner = NULL, lease_until = NULL WHERE key = $1', [
+    key,
+    JSON.stringify(retry),
+    retry.retryAt,
+  ]);
 }

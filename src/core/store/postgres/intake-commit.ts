@@ -15,11 +15,20 @@ import { ORDER_COLUMNS, recordOf, summaryColumns, type OrderRow } from './rows.t
 export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<string[]> {
   return db.transaction(async (client) => {
     const now = new Date().toISOString();
-    const events = commits.flatMap((commit) => (commit.events ?? []).map((event) => ({ event, entryKey: commit.entryKey, lane: commit.lane ?? ('live' as const) })));
+    const events = commits.flatMap((commit) =>
+      (commit.events ?? []).map((event) => ({
+        event,
+        entryKey: commit.entryKey,
+        lane: commit.lane ?? ('live' as const),
+      })),
+    );
     const keys = [...new Set(events.map(({ event }) => orderKey(event)))].sort();
     const records = new Map<string, OrderRecord>();
     if (keys.length > 0) {
-      const { rows } = await client.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = ANY($1) ORDER BY key FOR UPDATE`, [keys]);
+      const { rows } = await client.query<OrderRow>(
+        `SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = ANY($1) ORDER BY key FOR UPDATE`,
+        [keys],
+      );
       for (const row of rows) records.set(row.key, recordOf(row));
     }
     const isNew = new Set<string>();
@@ -40,12 +49,37 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
         await client.query(
           `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14, $15)`,
-          [record.key, record.platform, record.shop, record.orderId, summary.orderName, summary.state, summary.reason, summary.upstream, summary.email, summary.mobile, record.updatedAt, record.foldVersion, JSON.stringify(foldPart(record)), JSON.stringify(progressPart(record)), record.lane ?? 'live'],
+          [
+            record.key,
+            record.platform,
+            record.shop,
+            record.orderId,
+            summary.orderName,
+            summary.state,
+            summary.reason,
+            summary.upstream,
+            summary.email,
+            summary.mobile,
+            record.updatedAt,
+            record.foldVersion,
+            JSON.stringify(foldPart(record)),
+            JSON.stringify(progressPart(record)),
+            record.lane ?? 'live',
+          ],
         );
       } else {
         await client.query(
           `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7, lane = $8 WHERE key = $1`,
-          [record.key, summary.orderName, summary.email, summary.mobile, record.updatedAt, record.foldVersion, JSON.stringify(foldPart(record)), record.lane ?? 'live'],
+          [
+            record.key,
+            summary.orderName,
+            summary.email,
+            summary.mobile,
+            record.updatedAt,
+            record.foldVersion,
+            JSON.stringify(foldPart(record)),
+            record.lane ?? 'live',
+          ],
         );
       }
     }

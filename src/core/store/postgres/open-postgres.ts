@@ -47,7 +47,11 @@ export interface PostgresStoreConfig {
   poolSize?: number;
 }
 
-export async function openPostgresStore({ url, logger, poolSize = DEFAULT_POOL_SIZE }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
+export async function openPostgresStore({
+  url,
+  logger,
+  poolSize = DEFAULT_POOL_SIZE,
+}: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
   const common = {
     connectionString: url,
     application_name: 'loyalty-bridge',
@@ -56,10 +60,27 @@ export async function openPostgresStore({ url, logger, poolSize = DEFAULT_POOL_S
     // A transaction left open by a stuck caller gives back its locks.
     idle_in_transaction_session_timeout: 60_000,
   };
-  const work = new pg.Pool({ ...common, max: poolSize, connectionTimeoutMillis: WORK.connectWaitMs, statement_timeout: WORK.statementMs });
+  const work = new pg.Pool({
+    ...common,
+    max: poolSize,
+    connectionTimeoutMillis: WORK.connectWaitMs,
+    statement_timeout: WORK.statementMs,
+  });
   // query_timeout beside statement_timeout: a server that no longer answers cannot cancel anything; the client gives up and drops the connection.
-  const ack = new pg.Pool({ ...common, max: ACK.connections, connectionTimeoutMillis: ACK.connectWaitMs, statement_timeout: ACK.statementMs, query_timeout: ACK.statementMs + 500 });
-  const lease = new pg.Pool({ ...common, max: LEASE.connections, connectionTimeoutMillis: LEASE.connectWaitMs, statement_timeout: LEASE.statementMs, query_timeout: LEASE.statementMs + 500 });
+  const ack = new pg.Pool({
+    ...common,
+    max: ACK.connections,
+    connectionTimeoutMillis: ACK.connectWaitMs,
+    statement_timeout: ACK.statementMs,
+    query_timeout: ACK.statementMs + 500,
+  });
+  const lease = new pg.Pool({
+    ...common,
+    max: LEASE.connections,
+    connectionTimeoutMillis: LEASE.connectWaitMs,
+    statement_timeout: LEASE.statementMs,
+    query_timeout: LEASE.statementMs + 500,
+  });
   for (const pool of [work, ack, lease]) {
     // A connection that breaks while idle is replaced; the error is not the process's end.
     pool.on('error', (error) => logger.warn({ err: error }, 'a PostgreSQL connection was lost; it will be replaced'));
@@ -92,7 +113,8 @@ export async function openPostgresStore({ url, logger, poolSize = DEFAULT_POOL_S
           noLock: true,
           log: () => undefined,
         });
-        if (applied.length > 0) logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
+        if (applied.length > 0)
+          logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
       } finally {
         // Ending the session lets go of the lock.
         await client.end().catch(() => undefined);
@@ -102,7 +124,13 @@ export async function openPostgresStore({ url, logger, poolSize = DEFAULT_POOL_S
   return {
     store,
     // The service counts by API key; the key itself is never written to the database, only a digest of it.
-    sharedLimiter: (limit, apiKey, windowMs) => createSharedRateLimiter({ pool: work, limit, windowMs, key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24) }),
+    sharedLimiter: (limit, apiKey, windowMs) =>
+      createSharedRateLimiter({
+        pool: work,
+        limit,
+        windowMs,
+        key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24),
+      }),
     release: async () => {
       await Promise.all([work.end(), ack.end(), lease.end()]);
     },

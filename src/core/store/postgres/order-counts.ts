@@ -10,7 +10,8 @@ import type { PgDatabase } from './database.ts';
 import { LOCK_CLASS, lockId } from './locks.ts';
 
 /** The compacted counts and the deltas since, as one set of rows to sum. */
-const COUNT_ROWS = '(SELECT state, platform, reason, count FROM lb_order_counts UNION ALL SELECT state, platform, reason, delta FROM lb_order_count_deltas) AS c';
+const COUNT_ROWS =
+  '(SELECT state, platform, reason, count FROM lb_order_counts UNION ALL SELECT state, platform, reason, delta FROM lb_order_count_deltas) AS c';
 
 export async function countOrders(db: PgDatabase): Promise<OrderCounts> {
   const { rows } = await db.query<{ state: string; platform: string; reason: string; count: string }>(
@@ -29,8 +30,15 @@ export async function countOrders(db: PgDatabase): Promise<OrderCounts> {
 }
 
 /** How many orders have this state, platform or skip reason (or all of them, with none given). */
-export async function countWhere(db: PgDatabase, column: 'state' | 'platform' | 'reason' | undefined, value: string | undefined): Promise<number> {
-  const { rows } = await db.query<{ total: string | null }>(`SELECT sum(count) AS total FROM ${COUNT_ROWS}${column ? ` WHERE ${column} = $1` : ''}`, column ? [value] : []);
+export async function countWhere(
+  db: PgDatabase,
+  column: 'state' | 'platform' | 'reason' | undefined,
+  value: string | undefined,
+): Promise<number> {
+  const { rows } = await db.query<{ total: string | null }>(
+    `SELECT sum(count) AS total FROM ${COUNT_ROWS}${column ? ` WHERE ${column} = $1` : ''}`,
+    column ? [value] : [],
+  );
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -43,7 +51,10 @@ const COMPACTION_LOCK = lockId('order-count-compaction');
  */
 export async function compactCounts(db: PgDatabase): Promise<void> {
   await db.transaction(async (client) => {
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS locked', [LOCK_CLASS, COMPACTION_LOCK]);
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS locked', [
+      LOCK_CLASS,
+      COMPACTION_LOCK,
+    ]);
     if (!rows[0]?.locked) return;
     await client.query(
       `WITH moved AS (DELETE FROM lb_order_count_deltas RETURNING state, platform, reason, delta)

@@ -20,7 +20,10 @@ interface SummaryRow {
   updated_at: Date;
 }
 
-export async function listOrders(db: PgDatabase, query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }> {
+export async function listOrders(
+  db: PgDatabase,
+  query: OrderQuery,
+): Promise<{ total: number; orders: OrderSummary[] }> {
   const where: string[] = [];
   const values: unknown[] = [];
   const add = (clause: (placeholder: string) => string, value: unknown) => {
@@ -33,14 +36,24 @@ export async function listOrders(db: PgDatabase, query: OrderQuery): Promise<{ t
   if (query.reason) add((p) => `reason = ${p}`, query.reason);
   if (query.since) add((p) => `updated_at >= ${p}`, query.since);
   if (query.until) add((p) => `updated_at <= ${p}`, query.until);
-  if (query.q) add((p) => `(order_id LIKE ${p} OR lower(order_name) LIKE ${p} OR lower(email) LIKE ${p})`, `%${query.q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
+  if (query.q)
+    add(
+      (p) => `(order_id LIKE ${p} OR lower(order_name) LIKE ${p} OR lower(email) LIKE ${p})`,
+      `%${query.q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
+    );
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   // One dimension at most: the kept counts answer, instead of counting the rows.
   const dimensions = [query.state, query.platform, query.reason].filter(Boolean).length;
   const total =
     !query.q && !query.since && !query.until && !query.shop && dimensions <= 1
-      ? await countWhere(db, query.state ? 'state' : query.platform ? 'platform' : query.reason ? 'reason' : undefined, query.state ?? query.platform ?? query.reason)
-      : Number((await db.query<{ count: string }>(`SELECT count(*) FROM lb_orders ${filter}`, values)).rows[0]?.count ?? 0);
+      ? await countWhere(
+          db,
+          query.state ? 'state' : query.platform ? 'platform' : query.reason ? 'reason' : undefined,
+          query.state ?? query.platform ?? query.reason,
+        )
+      : Number(
+          (await db.query<{ count: string }>(`SELECT count(*) FROM lb_orders ${filter}`, values)).rows[0]?.count ?? 0,
+        );
   const { rows } = await db.query<SummaryRow>(
     `SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at FROM lb_orders ${filter}
       ORDER BY updated_at DESC, key LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
@@ -65,6 +78,8 @@ export async function listOrders(db: PgDatabase, query: OrderQuery): Promise<{ t
 }
 
 export async function storeStats(db: PgDatabase): Promise<StoreStats> {
-  const { rows } = await db.query<{ inbox: string; active: string }>('SELECT (SELECT count(*) FROM lb_inbox) AS inbox, (SELECT count(*) FROM lb_orders WHERE due_at IS NOT NULL) AS active');
+  const { rows } = await db.query<{ inbox: string; active: string }>(
+    'SELECT (SELECT count(*) FROM lb_inbox) AS inbox, (SELECT count(*) FROM lb_orders WHERE due_at IS NOT NULL) AS active',
+  );
   return { inboxBacklog: Number(rows[0]?.inbox ?? 0), activeOrders: Number(rows[0]?.active ?? 0) };
 }

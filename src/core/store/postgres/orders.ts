@@ -21,10 +21,19 @@ export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord
  * and each shop's oldest orders come from the (lane, platform, shop, due_at)
  * index, so a claim costs the same whatever the size of a shop's backlog.
  */
-export async function claimDue(db: PgDatabase, owner: string, limit: number, leaseMs: number, lane: Lane | undefined, turns: ShopTurns): Promise<OrderRecord[]> {
+export async function claimDue(
+  db: PgDatabase,
+  owner: string,
+  limit: number,
+  leaseMs: number,
+  lane: Lane | undefined,
+  turns: ShopTurns,
+): Promise<OrderRecord[]> {
   if (lane === undefined) {
     const live = await claimDue(db, owner, limit, leaseMs, 'live', turns);
-    return live.length >= limit ? live : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns))];
+    return live.length >= limit
+      ? live
+      : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns))];
   }
   const { rows } = await db.write<OrderRow & { turn_seq: string; shop_group: string }>(
     `WITH RECURSIVE shops AS (
@@ -55,11 +64,16 @@ export async function claimDue(db: PgDatabase, owner: string, limit: number, lea
       chosen AS (SELECT key, shop_group, seq FROM locked ORDER BY seq LIMIT $2)
      UPDATE lb_orders o SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
        FROM chosen c WHERE o.key = c.key
-      RETURNING ${ORDER_COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, c.seq AS turn_seq, c.shop_group`,
+      RETURNING ${ORDER_COLUMNS.split(', ')
+        .map((column) => `o.${column}`)
+        .join(', ')}, c.seq AS turn_seq, c.shop_group`,
     [owner, limit, leaseMs, lane, turns[lane]],
   );
   // The next claim's turns start after the shop this one served last (in the order above, so the database's collation decides, not ours).
-  const last = rows.reduce<(typeof rows)[number] | undefined>((latest, row) => (!latest || Number(row.turn_seq) > Number(latest.turn_seq) ? row : latest), undefined);
+  const last = rows.reduce<(typeof rows)[number] | undefined>(
+    (latest, row) => (!latest || Number(row.turn_seq) > Number(latest.turn_seq) ? row : latest),
+    undefined,
+  );
   if (last) turns[lane] = last.shop_group;
   return rows.map(recordOf);
 }
@@ -73,7 +87,11 @@ export type ShopTurns = Record<Lane, string>;
  * another instance, or by this one in another claim) finds no row and learns
  * it lost the order.
  */
-export async function saveProgress(db: PgDatabase, record: OrderRecord, { owner, release, leaseMs }: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult> {
+export async function saveProgress(
+  db: PgDatabase,
+  record: OrderRecord,
+  { owner, release, leaseMs }: { owner: string; release: boolean; leaseMs: number },
+): Promise<SaveResult> {
   const summary = summaryColumns(record);
   const { rows } = await db.write<{ fold_version: string; version: string }>(
     `UPDATE lb_orders SET progress = $3, state = $4, reason = $5, upstream = $6, updated_at = GREATEST(updated_at, $7), version = version + 1,
@@ -82,7 +100,19 @@ export async function saveProgress(db: PgDatabase, record: OrderRecord, { owner,
             lease_until = CASE WHEN $10 THEN NULL ELSE now() + $11 * interval '1 millisecond' END
       WHERE key = $1 AND lease_owner = $2
       RETURNING fold_version, version`,
-    [record.key, owner, JSON.stringify(progressPart(record)), summary.state, summary.reason, summary.upstream, record.updatedAt, record.foldVersion, record.dueAt, release, leaseMs],
+    [
+      record.key,
+      owner,
+      JSON.stringify(progressPart(record)),
+      summary.state,
+      summary.reason,
+      summary.upstream,
+      record.updatedAt,
+      record.foldVersion,
+      record.dueAt,
+      release,
+      leaseMs,
+    ],
   );
   const row = rows[0];
   if (!row) return 'lost';
@@ -91,10 +121,17 @@ export async function saveProgress(db: PgDatabase, record: OrderRecord, { owner,
 }
 
 /** A person's change (a retried dead letter): waits for a worker holding the order to let go, then makes it due now. */
-export async function updateProgress(db: PgDatabase, key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
+export async function updateProgress(
+  db: PgDatabase,
+  key: string,
+  change: (record: OrderRecord) => void,
+): Promise<OrderRecord | undefined> {
   for (let waited = 0; ; waited += 50) {
     const updated = await db.transaction(async (client) => {
-      const { rows } = await client.query<OrderRow & { leased: boolean }>(`SELECT ${ORDER_COLUMNS}, (lease_until IS NOT NULL AND lease_until > now()) AS leased FROM lb_orders WHERE key = $1 FOR UPDATE`, [key]);
+      const { rows } = await client.query<OrderRow & { leased: boolean }>(
+        `SELECT ${ORDER_COLUMNS}, (lease_until IS NOT NULL AND lease_until > now()) AS leased FROM lb_orders WHERE key = $1 FOR UPDATE`,
+        [key],
+      );
       const row = rows[0];
       if (!row) return null;
       // A worker holding the order would write its own progress over this change: wait for it to let go.
@@ -103,15 +140,18 @@ export async function updateProgress(db: PgDatabase, key: string, change: (recor
       change(record);
       record.dueAt = new Date().toISOString();
       const summary = summaryColumns(record);
-      await client.query(`UPDATE lb_orders SET progress = $2, state = $3, reason = $4, upstream = $5, version = version + 1, due_at = $6, lane = $7 WHERE key = $1`, [
-        key,
-        JSON.stringify(progressPart(record)),
-        summary.state,
-        summary.reason,
-        summary.upstream,
-        record.dueAt,
-        record.lane ?? 'live',
-      ]);
+      await client.query(
+        `UPDATE lb_orders SET progress = $2, state = $3, reason = $4, upstream = $5, version = version + 1, due_at = $6, lane = $7 WHERE key = $1`,
+        [
+          key,
+          JSON.stringify(progressPart(record)),
+          summary.state,
+          summary.reason,
+          summary.upstream,
+          record.dueAt,
+          record.lane ?? 'live',
+        ],
+      );
       await client.query('NOTIFY lb_work');
       return record;
     });
@@ -122,7 +162,11 @@ export async function updateProgress(db: PgDatabase, key: string, change: (recor
 
 /** The worker's step failed: the lease runs out at retryAt, and the order is due as its last save left it. */
 export async function releaseOrder(db: PgDatabase, owner: string, key: string, retryAt: Date): Promise<void> {
-  await db.write('UPDATE lb_orders SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [key, owner, retryAt]);
+  await db.write('UPDATE lb_orders SET lease_owner = NULL, lease_until = $3 WHERE key = $1 AND lease_owner = $2', [
+    key,
+    owner,
+    retryAt,
+  ]);
 }
 
 export async function laneCounts(db: PgDatabase): Promise<Record<Lane, LaneCounts>> {
@@ -131,13 +175,24 @@ export async function laneCounts(db: PgDatabase): Promise<Record<Lane, LaneCount
     `SELECT lane, count(*) AS waiting, count(*) FILTER (WHERE due_at <= now()) AS due, min(due_at) FILTER (WHERE due_at <= now()) AS oldest
        FROM lb_orders WHERE due_at IS NOT NULL AND NOT (lease_owner IS NOT NULL AND lease_until > now()) GROUP BY lane`,
   );
-  const counts: Record<Lane, LaneCounts> = { live: { waiting: 0, due: 0, oldestDueAt: null }, backfill: { waiting: 0, due: 0, oldestDueAt: null } };
-  for (const row of rows) if (row.lane in counts) counts[row.lane] = { waiting: Number(row.waiting), due: Number(row.due), oldestDueAt: row.oldest?.toISOString() ?? null };
+  const counts: Record<Lane, LaneCounts> = {
+    live: { waiting: 0, due: 0, oldestDueAt: null },
+    backfill: { waiting: 0, due: 0, oldestDueAt: null },
+  };
+  for (const row of rows)
+    if (row.lane in counts)
+      counts[row.lane] = {
+        waiting: Number(row.waiting),
+        due: Number(row.due),
+        oldestDueAt: row.oldest?.toISOString() ?? null,
+      };
   return counts;
 }
 
 export async function nextDueAt(db: PgDatabase): Promise<number | undefined> {
-  const { rows } = await db.query<{ at: Date | null }>('SELECT min(due_at) AS at FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())');
+  const { rows } = await db.query<{ at: Date | null }>(
+    'SELECT min(due_at) AS at FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())',
+  );
   return rows[0]?.at?.getTime();
 }
 
@@ -147,7 +202,13 @@ export async function nextDueAt(db: PgDatabase): Promise<number | undefined> {
  * ours waits is invisible to our own statement's snapshot, not to the next one.
  */
 export async function claimLpOrderId(db: PgDatabase, lpOrderId: string, key: string): Promise<string> {
-  await db.write('INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [lpOrderId, key]);
-  const { rows } = await db.query<{ order_key: string }>('SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1', [lpOrderId]);
+  await db.write('INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    lpOrderId,
+    key,
+  ]);
+  const { rows } = await db.query<{ order_key: string }>(
+    'SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1',
+    [lpOrderId],
+  );
   return rows[0]?.order_key ?? key;
 }

@@ -116,11 +116,13 @@ export class PostgresStore implements LedgerStore {
 
   // --- Intake.
 
-  claimInbox = (owner: string, limit: number, leaseMs: number): Promise<InboxEntry[]> => inbox.claimInbox(this.#db, owner, limit, leaseMs);
+  claimInbox = (owner: string, limit: number, leaseMs: number): Promise<InboxEntry[]> =>
+    inbox.claimInbox(this.#db, owner, limit, leaseMs);
   inboxEntry = (key: string): Promise<InboxEntry | undefined> => inbox.inboxEntry(this.#db, key);
   nextInboxAt = (): Promise<number | undefined> => inbox.nextInboxAt(this.#db);
   deferInbox = (key: string, retry: EntryRetry): Promise<void> => inbox.deferInbox(this.#db, key, retry);
-  releaseEntry = (owner: string, key: string, retryAt: Date): Promise<void> => inbox.releaseEntry(this.#db, owner, key, retryAt);
+  releaseEntry = (owner: string, key: string, retryAt: Date): Promise<void> =>
+    inbox.releaseEntry(this.#db, owner, key, retryAt);
 
   async commitIntake(commits: IntakeCommit[]): Promise<string[]> {
     const changed = await commitIntake(this.#db, commits);
@@ -135,13 +137,20 @@ export class PostgresStore implements LedgerStore {
   countOrders = (): Promise<OrderCounts> => countOrders(this.#db);
   /** Where each lane's turns between shops stand on this instance. */
   readonly #turns: orders.ShopTurns = { live: '', backfill: '' };
-  claimDue = (owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]> => orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns);
-  renewClaims = (kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]> => renewClaims(this.#db, kind, claims, leaseMs);
-  saveProgress = (record: OrderRecord, options: { owner: string; release: boolean; leaseMs: number }): Promise<SaveResult> => orders.saveProgress(this.#db, record, options);
-  releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> => orders.releaseOrder(this.#db, owner, key, retryAt);
+  claimDue = (owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]> =>
+    orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns);
+  renewClaims = (kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]> =>
+    renewClaims(this.#db, kind, claims, leaseMs);
+  saveProgress = (
+    record: OrderRecord,
+    options: { owner: string; release: boolean; leaseMs: number },
+  ): Promise<SaveResult> => orders.saveProgress(this.#db, record, options);
+  releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> =>
+    orders.releaseOrder(this.#db, owner, key, retryAt);
   nextDueAt = (): Promise<number | undefined> => orders.nextDueAt(this.#db);
   laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
-  claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> => orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
+  claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> =>
+    orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     const updated = await orders.updateProgress(this.#db, key, change);
@@ -161,22 +170,31 @@ export class PostgresStore implements LedgerStore {
   // --- Records.
 
   getRecord = <T>(kind: RecordKind, id: string): Promise<T | undefined> => records.getRecord<T>(this.#db, kind, id);
-  putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> => records.putRecord(this.#db.writer, kind, id, value);
-  addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> => records.addRecord<T>(this.#db, kind, id, value);
-  changeRecord = <T>(kind: RecordKind, id: string, change: (current: T | undefined) => RecordChange<T>): Promise<{ changed: boolean; value: T | undefined }> =>
-    records.changeRecord<T>(this.#db, kind, id, change);
+  putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> =>
+    records.putRecord(this.#db.writer, kind, id, value);
+  addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> =>
+    records.addRecord<T>(this.#db, kind, id, value);
+  changeRecord = <T>(
+    kind: RecordKind,
+    id: string,
+    change: (current: T | undefined) => RecordChange<T>,
+  ): Promise<{ changed: boolean; value: T | undefined }> => records.changeRecord<T>(this.#db, kind, id, change);
   deleteRecord = (kind: RecordKind, id: string): Promise<void> => records.deleteRecord(this.#db, kind, id);
-  listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> => records.listRecords<T>(this.#db, kind);
+  listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> =>
+    records.listRecords<T>(this.#db, kind);
 
   // --- Privacy.
 
-  exportCustomer = (match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> => privacy.exportCustomer(this.#db, match, redactor);
-  eraseCustomer = (match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> => privacy.eraseCustomer(this.#db, match, redactor, at);
+  exportCustomer = (match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> =>
+    privacy.exportCustomer(this.#db, match, redactor);
+  eraseCustomer = (match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> =>
+    privacy.eraseCustomer(this.#db, match, redactor, at);
   eraseShop = (platform: string, shop: string): Promise<ErasureReport> => privacy.eraseShop(this.#db, platform, shop);
 
   // --- Coordination.
 
-  exclusive = <T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> => exclusive(this.#db, name, fn);
+  exclusive = <T>(name: string, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> =>
+    exclusive(this.#db, name, fn);
   stats = (): Promise<StoreStats> => storeStats(this.#db);
 
   // --- Moving a ledger.

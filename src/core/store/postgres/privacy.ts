@@ -5,7 +5,14 @@
 import type { InboxEntry } from '../../delivery.ts';
 import { foldPart, type OrderRecord } from '../../order-record.ts';
 import { contactMatches, eraseOrder, inScope, orderMatches, phoneSuffix, scrubText } from '../customer-data.ts';
-import type { Adjustment, CustomerData, CustomerMatch, DeadLetter, DeliveryRedactor, ErasureReport } from '../ledger-store.ts';
+import type {
+  Adjustment,
+  CustomerData,
+  CustomerMatch,
+  DeadLetter,
+  DeliveryRedactor,
+  ErasureReport,
+} from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 import { listDeadLetters } from './dead-letters.ts';
 import { listRecords, putRecord } from './records.ts';
@@ -21,73 +28,140 @@ async function customerOrders(client: Queryable, match: CustomerMatch, lock = fa
         AND (lower(email) = ANY($3) OR order_id = ANY($4)
              OR (mobile IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($5::text[]) d WHERE regexp_replace(mobile, '\\D', '', 'g') LIKE '%' || d)))
       ORDER BY key${lock ? ' FOR UPDATE' : ''}`,
-    [match.platform ?? null, match.shop ?? null, match.emails.map((email) => email.trim().toLowerCase()), match.orderIds, digits],
+    [
+      match.platform ?? null,
+      match.shop ?? null,
+      match.emails.map((email) => email.trim().toLowerCase()),
+      match.orderIds,
+      digits,
+    ],
   );
   return rows.map(recordOf).filter((record) => orderMatches(record, match));
 }
 
 async function inboxInScope(client: Queryable, match: CustomerMatch): Promise<InboxEntry[]> {
   const { rows } = await client.query<InboxRow>(`SELECT ${INBOX_COLUMNS} FROM lb_inbox ORDER BY key`);
-  return rows.map(entryOf).filter((entry) => (entry.delivery ? inScope(entry.delivery.platform, entry.delivery.shop, match) : (entry.events ?? []).some((event) => inScope(event.platform, event.shop, match))));
+  return rows
+    .map(entryOf)
+    .filter((entry) =>
+      entry.delivery
+        ? inScope(entry.delivery.platform, entry.delivery.shop, match)
+        : (entry.events ?? []).some((event) => inScope(event.platform, event.shop, match)),
+    );
 }
 
 function entryIsAbout(entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean {
-  if (entry.events?.some((event) => orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match))) return true;
+  if (
+    entry.events?.some((event) =>
+      orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match),
+    )
+  )
+    return true;
   return Boolean(entry.delivery && redactor(entry.delivery).about);
 }
 
-function letterIsAbout(letter: DeadLetter, keys: Set<string>, match: CustomerMatch, redactor: DeliveryRedactor): boolean {
+function letterIsAbout(
+  letter: DeadLetter,
+  keys: Set<string>,
+  match: CustomerMatch,
+  redactor: DeliveryRedactor,
+): boolean {
   if (letter.orderKey && keys.has(letter.orderKey)) return true;
-  return Boolean(letter.delivery && inScope(letter.delivery.platform, letter.delivery.shop, match) && redactor(letter.delivery).about);
+  return Boolean(
+    letter.delivery &&
+    inScope(letter.delivery.platform, letter.delivery.shop, match) &&
+    redactor(letter.delivery).about,
+  );
 }
 
-export async function exportCustomer(db: PgDatabase, match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> {
+export async function exportCustomer(
+  db: PgDatabase,
+  match: CustomerMatch,
+  redactor: DeliveryRedactor,
+): Promise<CustomerData> {
   const orders = await customerOrders(db.reader, match);
   const keys = new Set(orders.map((order) => order.key));
   const deadLetters = (await listDeadLetters(db)).filter((letter) => letterIsAbout(letter, keys, match, redactor));
   const inbox = (await inboxInScope(db.reader, match)).filter((entry) => entryIsAbout(entry, match, redactor));
-  const adjustments = (await listRecords<Adjustment>(db, 'adjustment')).map(({ value }) => value).filter((adjustment) => contactMatches(adjustment.customer, match));
+  const adjustments = (await listRecords<Adjustment>(db, 'adjustment'))
+    .map(({ value }) => value)
+    .filter((adjustment) => contactMatches(adjustment.customer, match));
   const dataRequests = (await listRecords<DataRequest>(db, 'data-request'))
     .map(({ value }) => value)
     .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
   return { orders, deadLetters, inbox, adjustments, dataRequests };
 }
 
-export function eraseCustomer(db: PgDatabase, match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> {
+export function eraseCustomer(
+  db: PgDatabase,
+  match: CustomerMatch,
+  redactor: DeliveryRedactor,
+  at: string,
+): Promise<ErasureReport> {
   return db.transaction(async (client) => {
     const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
     const orders = await customerOrders(client, match, true);
     const theirs = orders.flatMap((record) => [record.snapshot.customer.email, record.snapshot.customer.mobile]);
     for (const record of orders) {
       eraseOrder(record, at);
-      await client.query('UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1', [record.key, JSON.stringify(foldPart(record))]);
+      await client.query(
+        'UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1',
+        [record.key, JSON.stringify(foldPart(record))],
+      );
     }
     report.orders = orders.length;
     const keys = new Set(orders.map((order) => order.key));
-    const letters = (await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')).rows.map((row) => row.letter);
+    const letters = (
+      await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')
+    ).rows.map((row) => row.letter);
     for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
-      const erased = { ...letter, reason: scrubText(letter.reason, match, theirs), ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}) };
+      const erased = {
+        ...letter,
+        reason: scrubText(letter.reason, match, theirs),
+        ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
+      };
       await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(erased)]);
       report.deadLetters++;
     }
-    for (const entry of (await inboxInScope(client, match)).filter((candidate) => entryIsAbout(candidate, match, redactor))) {
+    for (const entry of (await inboxInScope(client, match)).filter((candidate) =>
+      entryIsAbout(candidate, match, redactor),
+    )) {
       const erased = {
         ...(entry.lane ? { lane: entry.lane } : {}),
         ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
         ...(entry.events
-          ? { events: entry.events.map((event) => (orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match) ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null } : event)) }
+          ? {
+              events: entry.events.map((event) =>
+                orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match)
+                  ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null }
+                  : event,
+              ),
+            }
           : {}),
       };
       await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [entry.key, JSON.stringify(erased)]);
       report.inbox++;
     }
-    for (const { id, value } of (await client.query<{ id: string; value: Adjustment }>("SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE")).rows) {
+    for (const { id, value } of (
+      await client.query<{ id: string; value: Adjustment }>(
+        "SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE",
+      )
+    ).rows) {
       if (!contactMatches(value.customer, match)) continue;
       // The request kept for a resend names the customer too: it goes, and with it the resend.
-      await putRecord(client, 'adjustment', id, { ...value, customer: {}, reason: scrubText(value.reason, match), request: undefined });
+      await putRecord(client, 'adjustment', id, {
+        ...value,
+        customer: {},
+        reason: scrubText(value.reason, match),
+        request: undefined,
+      });
       report.records++;
     }
-    for (const { id, value } of (await client.query<{ id: string; value: DataRequest }>("SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE")).rows) {
+    for (const { id, value } of (
+      await client.query<{ id: string; value: DataRequest }>(
+        "SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE",
+      )
+    ).rows) {
       if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
       await client.query("DELETE FROM lb_records WHERE kind = 'data-request' AND id = $1", [id]);
       report.records++;
@@ -101,7 +175,10 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string): Promi
     // Whole shops: an order key of this shop is the prefix and an order id, never another shop whose name starts the same (example.com:8443).
     const prefix = `${platform}:${shop}:`;
     const orders = await client.query('DELETE FROM lb_orders WHERE platform = $1 AND shop = $2', [platform, shop]);
-    await client.query("DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1) AND strpos(substr(order_key, length($1) + 1), ':') = 0", [prefix]);
+    await client.query(
+      "DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1) AND strpos(substr(order_key, length($1) + 1), ':') = 0",
+      [prefix],
+    );
     const letters = await client.query(
       `DELETE FROM lb_dead_letters
         WHERE (platform = $1 AND shop = $2)
@@ -114,7 +191,15 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string): Promi
           OR EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(entry->'events', '[]'::jsonb)) e WHERE e->>'platform' = $1 AND e->>'shop' = $2)`,
       [platform, shop],
     );
-    const records = await client.query("DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2", [platform, shop]);
-    return { orders: orders.rowCount ?? 0, deadLetters: letters.rowCount ?? 0, inbox: inbox.rowCount ?? 0, records: records.rowCount ?? 0 };
+    const records = await client.query("DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2", [
+      platform,
+      shop,
+    ]);
+    return {
+      orders: orders.rowCount ?? 0,
+      deadLetters: letters.rowCount ?? 0,
+      inbox: inbox.rowCount ?? 0,
+      records: records.rowCount ?? 0,
+    };
   });
 }

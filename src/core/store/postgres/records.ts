@@ -5,13 +5,24 @@ import type { RecordChange, RecordKind } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 
 export async function putRecord(client: Queryable, kind: RecordKind, id: string, value: unknown): Promise<void> {
-  await client.query('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()', [kind, id, JSON.stringify(value)]);
+  await client.query(
+    'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
+    [kind, id, JSON.stringify(value)],
+  );
 }
 
 /** The first writer's record wins: an insert that conflicts reads what is there instead. */
-export async function addRecord<T>(db: PgDatabase, kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> {
+export async function addRecord<T>(
+  db: PgDatabase,
+  kind: RecordKind,
+  id: string,
+  value: T,
+): Promise<{ added: boolean; value: T }> {
   for (;;) {
-    const inserted = await db.write('INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING', [kind, id, JSON.stringify(value)]);
+    const inserted = await db.write(
+      'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING',
+      [kind, id, JSON.stringify(value)],
+    );
     if ((inserted.rowCount ?? 0) > 0) return { added: true, value };
     const existing = await getRecord<T>(db, kind, id);
     // Deleted between the insert and the read: try again.
@@ -34,7 +45,12 @@ export async function changeRecord<T>(
 ): Promise<{ changed: boolean; value: T | undefined }> {
   return db.transaction(async (client) => {
     for (;;) {
-      const current = (await client.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2 FOR UPDATE', [kind, id])).rows[0]?.value;
+      const current = (
+        await client.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2 FOR UPDATE', [
+          kind,
+          id,
+        ])
+      ).rows[0]?.value;
       const decided = change(current);
       if (decided === undefined) return { changed: false, value: current };
       if ('delete' in decided) {
@@ -44,10 +60,15 @@ export async function changeRecord<T>(
       }
       const value = JSON.stringify(decided.put);
       if (current !== undefined) {
-        await client.query('UPDATE lb_records SET value = $3, updated_at = now() WHERE kind = $1 AND id = $2', [kind, id, value]);
+        await client.query('UPDATE lb_records SET value = $3, updated_at = now() WHERE kind = $1 AND id = $2', [
+          kind,
+          id,
+          value,
+        ]);
         return { changed: true, value: decided.put };
       }
-      const insert = 'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING';
+      const insert =
+        'INSERT INTO lb_records (kind, id, value, updated_at) VALUES ($1, $2, $3, now()) ON CONFLICT (kind, id) DO NOTHING';
       const inserted = await client.query(insert, [kind, id, value]);
       if ((inserted.rowCount ?? 0) > 0) return { changed: true, value: decided.put };
     }
@@ -55,7 +76,8 @@ export async function changeRecord<T>(
 }
 
 export async function getRecord<T>(db: PgDatabase, kind: RecordKind, id: string): Promise<T | undefined> {
-  return (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id])).rows[0]?.value;
+  return (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id])).rows[0]
+    ?.value;
 }
 
 export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string): Promise<void> {
@@ -63,5 +85,7 @@ export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string)
 }
 
 export async function listRecords<T>(db: PgDatabase, kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
-  return (await db.query<{ id: string; value: T }>('SELECT id, value FROM lb_records WHERE kind = $1 ORDER BY id', [kind])).rows;
+  return (
+    await db.query<{ id: string; value: T }>('SELECT id, value FROM lb_records WHERE kind = $1 ORDER BY id', [kind])
+  ).rows;
 }

@@ -20,7 +20,8 @@ export interface OrderRow {
   lane: Lane;
 }
 
-export const ORDER_COLUMNS = 'key, platform, shop, order_id, updated_at, due_at, version, fold_version, fold, progress, lane';
+export const ORDER_COLUMNS =
+  'key, platform, shop, order_id, updated_at, due_at, version, fold_version, fold, progress, lane';
 
 export function recordOf(row: OrderRow): OrderRecord {
   return {
@@ -58,7 +59,13 @@ export interface InboxRow {
 
 export const INBOX_COLUMNS = 'key, aliases, received_at, entry, retry';
 
-export const entryOf = (row: InboxRow): InboxEntry => ({ key: row.key, aliases: row.aliases, receivedAt: row.received_at.toISOString(), ...row.entry, retry: row.retry });
+export const entryOf = (row: InboxRow): InboxEntry => ({
+  key: row.key,
+  aliases: row.aliases,
+  receivedAt: row.received_at.toISOString(),
+  ...row.entry,
+  retry: row.retry,
+});
 
 /** What an inbox row's entry column holds: the delivery as received, or events already in neutral form, and the lane of its work. */
 export const entryPayload = (entry: InboxEntry): Pick<InboxEntry, 'delivery' | 'events' | 'lane'> => ({

@@ -7,7 +7,16 @@ import type { LedgerItem, RecordKind } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 import { insertDeadLetter, listDeadLetters } from './dead-letters.ts';
 import { putRecord } from './records.ts';
-import { entryOf, entryPayload, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, summaryColumns, type InboxRow, type OrderRow } from './rows.ts';
+import {
+  entryOf,
+  entryPayload,
+  INBOX_COLUMNS,
+  ORDER_COLUMNS,
+  recordOf,
+  summaryColumns,
+  type InboxRow,
+  type OrderRow,
+} from './rows.ts';
 
 const PAGE = 1_000;
 const IMPORT_BATCH = 1_000;
@@ -15,17 +24,34 @@ const ANALYZED = ['lb_orders', 'lb_inbox', 'lb_seen', 'lb_lp_order_ids', 'lb_dea
 
 export async function* exportAll(db: PgDatabase): AsyncGenerator<LedgerItem> {
   // Orders by pages: a million rows are never held at once.
-  for (let after = ''; ; ) {
-    const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key > $1 ORDER BY key LIMIT ${PAGE}`, [after]);
+  for (let after = ''; ;) {
+    const { rows } = await db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key > $1 ORDER BY key LIMIT ${PAGE}`,
+      [after],
+    );
     for (const row of rows) yield { type: 'order', record: recordOf(row) };
     if (rows.length < PAGE) break;
     after = rows.at(-1)!.key;
   }
-  for (const row of (await db.query<InboxRow>(`SELECT ${INBOX_COLUMNS} FROM lb_inbox ORDER BY key`)).rows) yield { type: 'inbox', entry: entryOf(row) };
-  for (const row of (await db.query<{ key: string; received_at: Date }>('SELECT key, received_at FROM lb_seen ORDER BY key')).rows) yield { type: 'seen', key: row.key, receivedAt: row.received_at.toISOString() };
+  for (const row of (await db.query<InboxRow>(`SELECT ${INBOX_COLUMNS} FROM lb_inbox ORDER BY key`)).rows)
+    yield { type: 'inbox', entry: entryOf(row) };
+  for (const row of (
+    await db.query<{ key: string; received_at: Date }>('SELECT key, received_at FROM lb_seen ORDER BY key')
+  ).rows)
+    yield { type: 'seen', key: row.key, receivedAt: row.received_at.toISOString() };
   for (const letter of await listDeadLetters(db)) yield { type: 'dead-letter', letter };
-  for (const row of (await db.query<{ kind: RecordKind; id: string; value: unknown }>('SELECT kind, id, value FROM lb_records ORDER BY kind, id')).rows) yield { type: 'record', kind: row.kind, id: row.id, value: row.value };
-  for (const row of (await db.query<{ lp_order_id: string; order_key: string }>('SELECT lp_order_id, order_key FROM lb_lp_order_ids ORDER BY lp_order_id')).rows) yield { type: 'lp-order-id', lpOrderId: row.lp_order_id, orderKey: row.order_key };
+  for (const row of (
+    await db.query<{ kind: RecordKind; id: string; value: unknown }>(
+      'SELECT kind, id, value FROM lb_records ORDER BY kind, id',
+    )
+  ).rows)
+    yield { type: 'record', kind: row.kind, id: row.id, value: row.value };
+  for (const row of (
+    await db.query<{ lp_order_id: string; order_key: string }>(
+      'SELECT lp_order_id, order_key FROM lb_lp_order_ids ORDER BY lp_order_id',
+    )
+  ).rows)
+    yield { type: 'lp-order-id', lpOrderId: row.lp_order_id, orderKey: row.order_key };
 }
 
 /** Upserts, so that a second import changes nothing; an order changed here since (a higher version) is kept as it is. */
@@ -35,24 +61,34 @@ export function importItems(db: PgDatabase, items: LedgerItem[]): Promise<void> 
     const orders = new Map<string, OrderRecord>();
     for (const item of items) if (item.type === 'order') orders.set(item.record.key, item.record);
     const all = [...orders.values()];
-    for (let start = 0; start < all.length; start += IMPORT_BATCH) await importOrders(client, all.slice(start, start + IMPORT_BATCH));
+    for (let start = 0; start < all.length; start += IMPORT_BATCH)
+      await importOrders(client, all.slice(start, start + IMPORT_BATCH));
     for (const item of items) {
       switch (item.type) {
         case 'order':
           // Orders went in batches above: one statement for hundreds of rows.
           break;
         case 'inbox':
-          await client.query('INSERT INTO lb_inbox (key, aliases, received_at, entry, retry, due_at) VALUES ($1, $2, $3, $4, $5, $3) ON CONFLICT (key) DO NOTHING', [
-            item.entry.key,
-            item.entry.aliases,
-            item.entry.receivedAt,
-            JSON.stringify(entryPayload(item.entry)),
-            item.entry.retry ? JSON.stringify(item.entry.retry) : null,
-          ]);
-          await client.query('INSERT INTO lb_seen (key, received_at) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING', [[item.entry.key, ...item.entry.aliases], item.entry.receivedAt]);
+          await client.query(
+            'INSERT INTO lb_inbox (key, aliases, received_at, entry, retry, due_at) VALUES ($1, $2, $3, $4, $5, $3) ON CONFLICT (key) DO NOTHING',
+            [
+              item.entry.key,
+              item.entry.aliases,
+              item.entry.receivedAt,
+              JSON.stringify(entryPayload(item.entry)),
+              item.entry.retry ? JSON.stringify(item.entry.retry) : null,
+            ],
+          );
+          await client.query(
+            'INSERT INTO lb_seen (key, received_at) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING',
+            [[item.entry.key, ...item.entry.aliases], item.entry.receivedAt],
+          );
           break;
         case 'seen':
-          await client.query('INSERT INTO lb_seen (key, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [item.key, item.receivedAt]);
+          await client.query('INSERT INTO lb_seen (key, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+            item.key,
+            item.receivedAt,
+          ]);
           break;
         case 'dead-letter':
           await insertDeadLetter(client, item.letter);
@@ -61,7 +97,10 @@ export function importItems(db: PgDatabase, items: LedgerItem[]): Promise<void> 
           await putRecord(client, item.kind, item.id, item.value);
           break;
         case 'lp-order-id':
-          await client.query('INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [item.lpOrderId, item.orderKey]);
+          await client.query(
+            'INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+            [item.lpOrderId, item.orderKey],
+          );
           break;
       }
     }
