@@ -140,7 +140,10 @@ describe('a bridge started with no store, then a BigCommerce store that installs
     expect((await bc.install('added1')).status).toBe(200);
     const store = bc.stores.get('added1')!;
     // The hooks are made one at a time after the install: wait for the one this test deactivates.
-    await eventually(() => expect(store.hooks.some((each) => each.scope === 'store/order/statusUpdated')).toBe(true), 10_000);
+    await eventually(
+      () => expect(store.hooks.some((each) => each.scope === 'store/order/statusUpdated')).toBe(true),
+      10_000,
+    );
     await eventually(async () => expect((await reconciled('bigcommerce', 'added1'))?.lastRun).toBeTruthy(), 10_000);
     const firstRun = (await reconciled('bigcommerce', 'added1'))!.lastRun!.startedAt;
 
