@@ -68,8 +68,8 @@ export interface OrderRecord {
   snapshot: OrderSnapshot;
   /** Per snapshot field (customer fields one by one), the sort key of the event it was taken from. */
   snapshotFrom: Record<string, string>;
-  /** Refunds seen, by refund id, as positive amounts (a plain string: in the shop's currency, as ledgers before currencies kept them). */
-  refunds: Record<string, RefundAmount | string>;
+  /** Refunds seen, by refund id, as positive amounts. */
+  refunds: Record<string, RefundAmount>;
   firstSeenAt: string;
   updatedAt: string;
   /** Where the lifecycle last said the points belong, for people to read. */
@@ -281,8 +281,7 @@ function refundFacts(record: OrderRecord): Fact[] {
 export function refundedInShopMoney(record: Pick<OrderRecord, 'refunds' | 'snapshot'>): string {
   const { currency, presentment } = record.snapshot.total;
   const inShop: string[] = [];
-  for (const value of Object.values(record.refunds)) {
-    const refund = typeof value === 'string' ? { amount: value, currency } : value;
+  for (const refund of Object.values(record.refunds)) {
     const paidIn = refund.currency ?? presentment?.currency ?? currency;
     if (
       presentment &&

@@ -8,6 +8,7 @@ import type { OrderRecord } from '../../order-record.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { DueQueue } from './due-queue.ts';
+import { upgradeOrder } from '../format/upgrade-records.ts';
 
 interface Partition {
   orders: Record<string, OrderRecord>;
@@ -52,11 +53,7 @@ export class ActiveOrders {
       await loadDurable(file, (data) => typeof data?.orders === 'object' && data.orders !== null, this.#backupOf);
       this.#partitions.set(seq, file);
       this.#current = Math.max(this.#current, seq);
-      for (const order of Object.values(file.data.orders)) {
-        // Records from before versions and due times were kept: look at them now.
-        order.version ??= 0;
-        order.foldVersion ??= 0;
-        if (order.dueAt === undefined) order.dueAt = order.updatedAt;
+      for (const order of Object.values(file.data.orders).map(upgradeOrder)) {
         this.#partitionOf.set(order.key, seq);
         this.due.set(order.key, order.dueAt, order.lane);
       }

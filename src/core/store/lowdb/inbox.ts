@@ -23,6 +23,7 @@ import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import { replaceFile, unreadable } from './durable-file.ts';
 import type { LedgerIo } from './ledger-io.ts';
 import type { GroupCommit } from './group-commit.ts';
+import { upgradeInboxEntry } from '../format/upgrade-records.ts';
 
 interface SegmentFile {
   entries: InboxEntry[];
@@ -153,9 +154,8 @@ export class Inbox {
     return torn;
   }
 
-  #hold(entry: InboxEntry, segment: string): void {
-    entry.aliases ??= [];
-    entry.retry ??= null;
+  #hold(stored: InboxEntry, segment: string): void {
+    const entry = upgradeInboxEntry(stored);
     this.#entries.set(entry.key, { entry, segment });
     this.#segments.get(segment)?.add(entry.key);
     for (const key of [entry.key, ...entry.aliases]) this.#seen.set(key, Date.parse(entry.receivedAt));

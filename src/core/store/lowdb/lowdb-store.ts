@@ -10,6 +10,7 @@
 //   backup/                    the last good copy of every file rewritten in place (backup.ts)
 //   lock                       held with a kernel lock while a process uses the ledger
 //   stopped-cleanly            written by a clean stop; without it, a start looks for orders a crash left twice
+//   format.json                the ledger's format and the release that wrote it (format-file.ts)
 //
 // Every write is fdatasynced, with its directory, before it resolves. The
 // folder is readable by its owner only: it holds customers' contact details
@@ -48,9 +49,11 @@ import type {
   ShopState,
   StoreStats,
 } from '../ledger-store.ts';
+import { LEDGER_FORMAT } from '../format/ledger-format.ts';
 import { ActiveOrders } from './active-orders.ts';
 import { backUp, BACKUP } from './backup.ts';
 import { DeadLetterFiles } from './dead-letters.ts';
+import { checkFormatFile, writeFormatFile } from './format-file.ts';
 import { GroupCommit } from './group-commit.ts';
 import { HashedMap } from './hashed-map.ts';
 import { Inbox } from './inbox.ts';
@@ -159,6 +162,9 @@ export class LowdbStore implements LedgerStore {
 
   async open(): Promise<OpenReport> {
     const { readOnly, inbox, active, settled, lpOrderIds, records, deadLetters } = this.#p;
+    // Before anything is touched: a ledger of a newer format is refused as it is.
+    const upgradeFrom = existsSync(this.#p.dir) ? await checkFormatFile(this.#p.commit.io, this.#p.dir) : 0;
+    const hadLedger = existsSync(this.#path('orders'));
     if (!readOnly) {
       for (const sub of ['', 'inbox', 'orders', 'seen']) await mkdir(this.#path(sub), { recursive: true, mode: 0o700 });
       await chmod(this.#p.dir, 0o700);
@@ -176,6 +182,11 @@ export class LowdbStore implements LedgerStore {
       if (!(await this.#stoppedCleanly())) await this.#orders.mendAfterCrash();
       const moved = await records.upgradeOldFiles();
       if (moved.length > 0) notes.push(`moved ${moved.join(', ')} into records/`);
+      // Every record kind reads older formats where it is read (format/upgrade-records.ts): the mark can say current now.
+      if (upgradeFrom !== undefined) {
+        await writeFormatFile(this.#p.commit.io, this.#p.dir, this.#p.commit.sync);
+        if (hadLedger) notes.push(`ledger format ${upgradeFrom} upgraded to format ${LEDGER_FORMAT}`);
+      }
       this.#sweeper = setInterval(
         () => void this.settleQuiet().catch(() => undefined),
         Math.max(1_000, Math.min(30_000, this.#settleAfterMs)),

@@ -11,6 +11,7 @@
 // written (a crash between the two writes).
 import { join } from 'node:path';
 import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
+import { upgradeChunkAttention, upgradeOrder } from '../format/upgrade-records.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { HashedMap } from './hashed-map.ts';
@@ -94,6 +95,7 @@ export class SettledOrders {
       (data) => typeof data.chunks === 'object' && data.chunks !== null,
       this.#backupOf,
     );
+    for (const summary of Object.values(this.#directory.data.chunks)) summary.attention = upgradeChunkAttention(summary.attention);
     const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
     let rebuilt = 0;
@@ -129,6 +131,7 @@ export class SettledOrders {
     return async () => {
       const file = openDurable<ChunkFile>(this.#commit.io, join(this.#dir, chunkName(seq)), { orders: {} }, ['orders']);
       await loadDurable(file, (data) => typeof data.orders === 'object' && data.orders !== null, this.#backupOf);
+      for (const order of Object.values(file.data.orders)) upgradeOrder(order);
       return file;
     };
   }
@@ -305,8 +308,7 @@ export class SettledOrders {
       add(total.byState, summary.byState);
       add(total.byPlatform, summary.byPlatform);
       add(total.skipped, summary.skipped);
-      // Chunks summarised before attention reasons existed hold none.
-      add(total.attention, summary.attention ?? {});
+      add(total.attention, summary.attention);
       total.total += summary.count;
     }
     return total;

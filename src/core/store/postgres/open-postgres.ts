@@ -26,6 +26,8 @@ import type { Logger } from '../../../logger.ts';
 import { createSharedRateLimiter } from '../../../loyalty/shared-rate-limiter.ts';
 import type { OpenedStore } from '../opened-store.ts';
 import type { PgConnections } from './database.ts';
+import { LEDGER_FORMAT } from '../format/ledger-format.ts';
+import { APPLICATION_NAME, checkLedgerFormat, writeLedgerFormat } from './ledger-format.ts';
 import { PostgresStore } from './postgres-store.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -54,7 +56,8 @@ export async function openPostgresStore({
 }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
   const common = {
     connectionString: url,
-    application_name: 'loyalty-bridge',
+    // With the format: an instance that must raise the ledger's format sees who would misread it (ledger-format.ts).
+    application_name: APPLICATION_NAME,
     // A server gone without a word (a host lost, a network cut) is noticed, instead of waiting on a dead socket.
     keepAlive: true,
     // A transaction left open by a stuck caller gives back its locks.
@@ -104,6 +107,8 @@ export async function openPostgresStore({
       client.on('error', () => undefined);
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        // A ledger of a newer format is refused before any migration touches it.
+        const format = await checkLedgerFormat(client, 'the PostgreSQL ledger (DATABASE_URL)');
         const applied = await runner({
           dbClient: client,
           dir: MIGRATIONS,
@@ -115,6 +120,10 @@ export async function openPostgresStore({
         });
         if (applied.length > 0)
           logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
+        if (format.write) {
+          await writeLedgerFormat(client);
+          if (format.hadLedger) logger.info({ from: format.from, to: LEDGER_FORMAT }, 'the ledger format was raised');
+        }
       } finally {
         // Ending the session lets go of the lock.
         await client.end().catch(() => undefined);

@@ -5,6 +5,7 @@
 import type { Lane } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { FoldPart, OrderRecord, ProgressPart } from '../../order-record.ts';
+import { upgradeInboxEntry, upgradeOrder } from '../format/upgrade-records.ts';
 
 export interface OrderRow {
   key: string;
@@ -24,7 +25,7 @@ export const ORDER_COLUMNS =
   'key, platform, shop, order_id, updated_at, due_at, version, fold_version, fold, progress, lane';
 
 export function recordOf(row: OrderRow): OrderRecord {
-  return {
+  return upgradeOrder({
     key: row.key,
     platform: row.platform,
     shop: row.shop,
@@ -36,7 +37,7 @@ export function recordOf(row: OrderRow): OrderRecord {
     version: Number(row.version),
     foldVersion: Number(row.fold_version),
     lane: row.lane,
-  };
+  });
 }
 
 /** The columns kept beside the JSON for lists, counts and search. */
@@ -59,13 +60,14 @@ export interface InboxRow {
 
 export const INBOX_COLUMNS = 'key, aliases, received_at, entry, retry';
 
-export const entryOf = (row: InboxRow): InboxEntry => ({
-  key: row.key,
-  aliases: row.aliases,
-  receivedAt: row.received_at.toISOString(),
-  ...row.entry,
-  retry: row.retry,
-});
+export const entryOf = (row: InboxRow): InboxEntry =>
+  upgradeInboxEntry({
+    key: row.key,
+    aliases: row.aliases,
+    receivedAt: row.received_at.toISOString(),
+    ...row.entry,
+    retry: row.retry,
+  });
 
 /** What an inbox row's entry column holds: the delivery as received, or events already in neutral form, and the lane of its work. */
 export const entryPayload = (entry: InboxEntry): Pick<InboxEntry, 'delivery' | 'events' | 'lane'> => ({

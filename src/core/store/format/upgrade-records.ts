@@ -1,0 +1,41 @@
+// Each record kind read in the current format, whatever format wrote it: the
+// one place per kind where an older shape is mended (ledger-format.ts lists
+// the formats). Both stores call these where they read a record, so nothing
+// else in the code meets an old shape. Each step is a no-op on a record
+// already in the current format, since a ledger's records are upgraded as
+// they are read, not all at once.
+import type { InboxEntry } from '../../delivery.ts';
+import type { OrderRecord, RefundAmount } from '../../order-record.ts';
+
+/** An order as format 0 may have kept it. */
+type StoredOrder = Omit<OrderRecord, 'version' | 'foldVersion' | 'dueAt' | 'refunds'> &
+  Partial<Pick<OrderRecord, 'version' | 'foldVersion' | 'dueAt'>> & { refunds: Record<string, RefundAmount | string> };
+
+export function upgradeOrder(stored: StoredOrder): OrderRecord {
+  const order = stored as OrderRecord & StoredOrder;
+  // Format 0: kept before versions and due times were (an order with no due time was due when last changed).
+  order.version ??= 0;
+  order.foldVersion ??= 0;
+  if (order.dueAt === undefined) order.dueAt = order.updatedAt;
+  // Format 0: a refund as a plain amount, in the shop's currency (ledgers before currencies were kept).
+  for (const [id, refund] of Object.entries(order.refunds)) {
+    if (typeof refund === 'string') order.refunds[id] = { amount: refund, currency: order.snapshot.total.currency };
+  }
+  return order;
+}
+
+/** An inbox entry as format 0 may have kept it. */
+type StoredInboxEntry = Omit<InboxEntry, 'aliases' | 'retry'> & Partial<Pick<InboxEntry, 'aliases' | 'retry'>>;
+
+export function upgradeInboxEntry(stored: StoredInboxEntry): InboxEntry {
+  const entry = stored as InboxEntry & StoredInboxEntry;
+  // Format 0: entries kept before aliases and retries were.
+  entry.aliases ??= [];
+  entry.retry ??= null;
+  return entry;
+}
+
+/** The per-reason counts of a settled chunk's summary: format 0 summaries from before attention reasons have none. */
+export function upgradeChunkAttention(attention: Record<string, number> | undefined): Record<string, number> {
+  return attention ?? {};
+}
