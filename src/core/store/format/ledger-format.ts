@@ -50,7 +50,8 @@ export class LedgerTooNewError extends BridgeError<'ledger_too_new'> {
 /** What a store does with the mark it found: nothing (current), write the current one (older or none), or refuse (newer). */
 export function checkMark(where: string, mark: FormatMark | undefined): { upgradeFrom: number | undefined } {
   if (mark === undefined) return { upgradeFrom: 0 };
-  if (!Number.isInteger(mark.format) || mark.format < 0) throw new Error(`the ledger's format mark in ${where} is not one loyalty-bridge writes`);
+  if (!Number.isInteger(mark.format) || mark.format < 0)
+    throw new Error(`the ledger's format mark in ${where} is not one loyalty-bridge writes`);
   if (mark.format > LEDGER_FORMAT) throw new LedgerTooNewError(where, mark);
   return { upgradeFrom: mark.format < LEDGER_FORMAT ? mark.format : undefined };
 }

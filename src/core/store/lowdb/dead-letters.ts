@@ -13,6 +13,7 @@ import type { DeadLetter, NewDeadLetter } from '../ledger-store.ts';
 import { LedgerDamagedError } from '../ledger-store.ts';
 import { replaceFile, unreadable } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
+import { upgradeDeadLetter } from '../format/upgrade-records.ts';
 
 /** What memory keeps of a letter: all but the delivery's body. */
 type LetterSummary = Omit<DeadLetter, 'delivery'> & { hasDelivery: boolean };
@@ -77,7 +78,7 @@ export class DeadLetterFiles {
     }
     if (typeof letter?.id !== 'string' || typeof letter.reason !== 'string')
       throw new LedgerDamagedError(path, 'not the shape loyalty-bridge writes');
-    return letter;
+    return upgradeDeadLetter(letter);
   }
 
   /** A ledger that kept every letter in one dead-letters.json: one file per letter from now on. */

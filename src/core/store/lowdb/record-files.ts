@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { RecordChange, RecordKind } from '../ledger-store.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
+import { upgradeRecord } from '../format/upgrade-records.ts';
 
 interface RecordFile {
   records: Record<string, unknown>;
@@ -39,7 +40,9 @@ export class RecordFiles {
         'records',
       ]);
       await loadDurable(file, (data) => isObject(data.records), this.#backupOf);
-      this.#files.set(name.slice(0, -'.json'.length) as RecordKind, file);
+      const kind = name.slice(0, -'.json'.length) as RecordKind;
+      for (const [id, value] of Object.entries(file.data.records)) file.data.records[id] = upgradeRecord(kind, value);
+      this.#files.set(kind, file);
     }
   }
 

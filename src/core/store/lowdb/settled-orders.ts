@@ -95,7 +95,8 @@ export class SettledOrders {
       (data) => typeof data.chunks === 'object' && data.chunks !== null,
       this.#backupOf,
     );
-    for (const summary of Object.values(this.#directory.data.chunks)) summary.attention = upgradeChunkAttention(summary.attention);
+    for (const summary of Object.values(this.#directory.data.chunks))
+      summary.attention = upgradeChunkAttention(summary.attention);
     const names = (await this.#commit.io.readdir(this.#dir)).filter((file) => /^settled-\d+\.json$/.test(file)).sort();
     let upgraded: string | undefined;
     let rebuilt = 0;

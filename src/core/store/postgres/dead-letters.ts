@@ -3,6 +3,7 @@
 // until a person retries or discards it.
 import type { DeadLetter, NewDeadLetter } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
+import { upgradeDeadLetter } from '../format/upgrade-records.ts';
 
 /** An upsert by id: committing the same unusable entry twice keeps one letter. */
 export async function insertDeadLetter(client: Queryable, letter: NewDeadLetter): Promise<void> {
@@ -31,19 +32,22 @@ export async function updateDeadLetter(db: PgDatabase, letter: DeadLetter): Prom
 }
 
 export async function removeDeadLetter(db: PgDatabase, id: string): Promise<DeadLetter | undefined> {
-  return (await db.write<{ letter: DeadLetter }>('DELETE FROM lb_dead_letters WHERE id = $1 RETURNING letter', [id]))
-    .rows[0]?.letter;
+  const letter = (
+    await db.write<{ letter: DeadLetter }>('DELETE FROM lb_dead_letters WHERE id = $1 RETURNING letter', [id])
+  ).rows[0]?.letter;
+  return letter && upgradeDeadLetter(letter);
 }
 
 export async function getDeadLetter(db: PgDatabase, id: string): Promise<DeadLetter | undefined> {
-  return (await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters WHERE id = $1', [id])).rows[0]
-    ?.letter;
+  const letter = (await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters WHERE id = $1', [id]))
+    .rows[0]?.letter;
+  return letter && upgradeDeadLetter(letter);
 }
 
 export async function listDeadLetters(db: PgDatabase): Promise<DeadLetter[]> {
   return (
     await db.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY created_at, id')
-  ).rows.map((row) => row.letter);
+  ).rows.map((row) => upgradeDeadLetter(row.letter));
 }
 
 export async function countDeadLetters(db: PgDatabase): Promise<number> {

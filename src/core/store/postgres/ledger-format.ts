@@ -15,7 +15,8 @@ export const APPLICATION_NAME = `loyalty-bridge format=${LEDGER_FORMAT}`;
 
 export class OlderInstancesConnectedError extends BridgeError<'older_instances_connected'> {
   constructor(instances: string[]) {
-    const fix = 'Stop every loyalty-bridge instance on this database, start one of this release (it upgrades the ledger), then start the others.';
+    const fix =
+      'Stop every loyalty-bridge instance on this database, start one of this release (it upgrades the ledger), then start the others.';
     super(
       'older_instances_connected',
       `The ledger needs its format raised to ${LEDGER_FORMAT}, but loyalty-bridge instances of an older release are connected to the database (${instances.join('; ')}): they would misread what this one writes. ${fix}`,
@@ -30,13 +31,21 @@ async function readMark(client: pg.Client): Promise<{ mark: FormatMark | undefin
   );
   const hadLedger = rows[0]?.orders != null;
   if (rows[0]?.format == null) return { mark: undefined, hadLedger };
-  const found = await client.query<{ format: number; written_by: string; at: Date }>('SELECT format, written_by, at FROM lb_ledger_format');
+  const found = await client.query<{ format: number; written_by: string; at: Date }>(
+    'SELECT format, written_by, at FROM lb_ledger_format',
+  );
   const row = found.rows[0];
-  return { mark: row ? { format: row.format, writtenBy: row.written_by, at: row.at.toISOString() } : undefined, hadLedger };
+  return {
+    mark: row ? { format: row.format, writtenBy: row.written_by, at: row.at.toISOString() } : undefined,
+    hadLedger,
+  };
 }
 
 /** Before the migrations: refuses a newer ledger, and an upgrade while older instances are connected. Says whether the mark needs writing. */
-export async function checkLedgerFormat(client: pg.Client, where: string): Promise<{ write: boolean; from: number | undefined; hadLedger: boolean }> {
+export async function checkLedgerFormat(
+  client: pg.Client,
+  where: string,
+): Promise<{ write: boolean; from: number | undefined; hadLedger: boolean }> {
   const { mark, hadLedger } = await readMark(client);
   const { upgradeFrom } = checkMark(where, mark);
   if (upgradeFrom !== undefined && hadLedger) {
@@ -46,7 +55,10 @@ export async function checkLedgerFormat(client: pg.Client, where: string): Promi
           AND application_name LIKE 'loyalty-bridge%' AND application_name <> $1`,
       [APPLICATION_NAME],
     );
-    if (rows.length > 0) throw new OlderInstancesConnectedError(rows.map((row) => `${row.application_name} from ${row.client_addr ?? 'this host'}, pid ${row.pid}`));
+    if (rows.length > 0)
+      throw new OlderInstancesConnectedError(
+        rows.map((row) => `${row.application_name} from ${row.client_addr ?? 'this host'}, pid ${row.pid}`),
+      );
   }
   return { write: upgradeFrom !== undefined, from: upgradeFrom, hadLedger };
 }

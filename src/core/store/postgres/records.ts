@@ -3,6 +3,7 @@
 // keeps them, the core gives them meaning.
 import type { RecordChange, RecordKind } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
+import { upgradeRecord } from '../format/upgrade-records.ts';
 
 export async function putRecord(client: Queryable, kind: RecordKind, id: string, value: unknown): Promise<void> {
   await client.query(
@@ -51,7 +52,7 @@ export async function changeRecord<T>(
           id,
         ])
       ).rows[0]?.value;
-      const decided = change(current);
+      const decided = change(current === undefined ? undefined : upgradeRecord(kind, current));
       if (decided === undefined) return { changed: false, value: current };
       if ('delete' in decided) {
         if (current === undefined) return { changed: false, value: undefined };
@@ -76,8 +77,9 @@ export async function changeRecord<T>(
 }
 
 export async function getRecord<T>(db: PgDatabase, kind: RecordKind, id: string): Promise<T | undefined> {
-  return (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id])).rows[0]
-    ?.value;
+  const value = (await db.query<{ value: T }>('SELECT value FROM lb_records WHERE kind = $1 AND id = $2', [kind, id]))
+    .rows[0]?.value;
+  return value === undefined ? undefined : upgradeRecord(kind, value);
 }
 
 export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string): Promise<void> {
@@ -87,5 +89,5 @@ export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string)
 export async function listRecords<T>(db: PgDatabase, kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
   return (
     await db.query<{ id: string; value: T }>('SELECT id, value FROM lb_records WHERE kind = $1 ORDER BY id', [kind])
-  ).rows;
+  ).rows.map((row) => ({ id: row.id, value: upgradeRecord(kind, row.value) }));
 }
