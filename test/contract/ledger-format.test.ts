@@ -14,7 +14,11 @@ import { tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { openStoreOn } from '../helpers/postgres-store.ts';
 
-const NEWER = { format: LEDGER_FORMAT + 1, writtenBy: 'loyalty-bridge 9.9.0 (ledger format 2)', at: '2027-01-01T00:00:00.000Z' };
+const NEWER = {
+  format: LEDGER_FORMAT + 1,
+  writtenBy: 'loyalty-bridge 9.9.0 (ledger format 2)',
+  at: '2027-01-01T00:00:00.000Z',
+};
 
 /** Every file under a folder and its bytes: what "touched nothing" means. */
 function snapshot(dir: string): Record<string, string> {
@@ -41,7 +45,10 @@ describe('lowdb', () => {
     const dataDir = tempDataDir();
     const { store } = await open(dataDir);
     await store.close();
-    expect(JSON.parse(readFileSync(join(dataDir, 'format.json'), 'utf8'))).toMatchObject({ format: LEDGER_FORMAT, writtenBy: WRITTEN_BY });
+    expect(JSON.parse(readFileSync(join(dataDir, 'format.json'), 'utf8'))).toMatchObject({
+      format: LEDGER_FORMAT,
+      writtenBy: WRITTEN_BY,
+    });
   });
 
   it('raises a ledger without a mark (an earlier release) to the current format, and a second open changes nothing', async () => {
@@ -64,7 +71,9 @@ describe('lowdb', () => {
     await (await open(dataDir)).store.close();
     writeFileSync(join(dataDir, 'format.json'), JSON.stringify(NEWER));
     const before = snapshot(dataDir);
-    await expect(open(dataDir)).rejects.toThrow(/written by loyalty-bridge 9\.9\.0 \(ledger format 2\), format 2; this is loyalty-bridge .* which reads format 1 and older/);
+    await expect(open(dataDir)).rejects.toThrow(
+      /written by loyalty-bridge 9\.9\.0 \(ledger format 2\), format 2; this is loyalty-bridge .* which reads format 1 and older/,
+    );
     // Read-only (the CLI's status) refuses it too.
     await expect(new LowdbStore({ dataDir, readOnly: true }).open()).rejects.toThrow(/ledger format 2/);
     expect(snapshot(dataDir)).toEqual(before);
@@ -82,7 +91,9 @@ describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      return (await client.query<{ format: number; written_by: string }>('SELECT format, written_by FROM lb_ledger_format')).rows;
+      return (
+        await client.query<{ format: number; written_by: string }>('SELECT format, written_by FROM lb_ledger_format')
+      ).rows;
     } finally {
       await client.end();
     }
@@ -127,7 +138,9 @@ describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
     await run(database.url, `DELETE FROM lb_migrations WHERE name = '004_ledger_format'`);
     const older = await connect(database.url, 'loyalty-bridge');
     try {
-      await expect(openStoreOn(database.url)).rejects.toThrow(/instances of an older release are connected to the database \(loyalty-bridge from [^)]*pid \d+\)/);
+      await expect(openStoreOn(database.url)).rejects.toThrow(
+        /instances of an older release are connected to the database \(loyalty-bridge from [^)]*pid \d+\)/,
+      );
       // Refused before any migration ran.
       expect(await run(database.url, `SELECT to_regclass('lb_ledger_format') AS found`)).toEqual([{ found: null }]);
     } finally {
