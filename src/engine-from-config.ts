@@ -2,7 +2,7 @@
 // shared by the running bridge (src/main.ts) and the CLI's local commands.
 import { isSandboxMode, type Config } from './config.ts';
 import type { EngineOptions } from './core/engine.ts';
-import { policyFromConfig } from './policy-from-config.ts';
+import type { Accounts } from './core/accounts.ts';
 import type { LedgerStore } from './core/store/ledger-store.ts';
 import type { OpenedStore } from './core/store/opened-store.ts';
 import type { Logger } from './logger.ts';
@@ -50,22 +50,17 @@ export function loyaltyClientFromConfig(
 
 export function engineOptionsFromConfig(
   config: Config,
-  parts: { store: LedgerStore; client: LoyaltyClient; logger: Logger; platforms: Platforms },
+  parts: { store: LedgerStore; accounts: Accounts; logger: Logger; platforms: Platforms },
 ): EngineOptions {
-  const { store, client, logger, platforms } = parts;
+  const { store, accounts, logger, platforms } = parts;
   return {
     dataDir: config.DATA_DIR,
     store,
-    client,
-    policy: policyFromConfig(config),
-    earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
+    accounts,
     logger,
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
     adapterFor: platforms.adapterFor,
-    // A read that changes nothing: let in (or told "no such customer"), the credentials work again.
-    probe: () => client.transactions({ type: 'earn', email: 'credentials-probe@loyalty-bridge.invalid' }),
     orderIdPrefixes: canonicalPrefixTargets(config.LOYALTY_ORDER_ID_PREFIXES),
-    redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
     ...(store.kind === 'postgres' ? { pollMs: 1_000 } : {}),
     worker: {
       concurrency: config.WORKER_CONCURRENCY,

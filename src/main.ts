@@ -21,7 +21,8 @@ import { readiness } from './http/readiness.ts';
 import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
-import type { LoyaltyClient } from './loyalty/client.ts';
+import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
+import { accountsFromConfig } from './accounts/from-config.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
@@ -138,26 +139,36 @@ export async function startBridge(
     throw error;
   }
   const sandbox = sandboxCredentials ? sandboxFromConfig(config, sandboxCredentials, adminToken) : undefined;
+  const recordAttempt = (report: AttemptReport) => {
+    health.record(report);
+    activity.recordCall(report.outcome);
+    metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
+    metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);
+    if (report.outcome === 'invalid_auth') metrics.authFailures.inc();
+  };
   const client = loyaltyClientFromConfig(config, opened, {
     sandbox: sandboxCredentials,
-    onAttempt: (report) => {
-      health.record(report);
-      activity.recordCall(report.outcome);
-      metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
-      metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);
-      if (report.outcome === 'invalid_auth') metrics.authFailures.inc();
-    },
+    onAttempt: recordAttempt,
     baseUrl: () => loyaltyBaseUrl,
   });
   const platforms = buildPlatforms(config, store, options.platformOverrides);
 
-  let engine: Engine;
+  let engine: Engine | undefined;
+  const accounts = accountsFromConfig(config, {
+    store,
+    opened,
+    client,
+    logger,
+    chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
+    onAttempt: recordAttempt,
+    onPauseChange: (paused) => health.setPaused(paused),
+    wakeWaiting: async (match) => engine?.wakeWaiting(match),
+  });
   try {
     engine = await openEngine({
-      ...engineOptionsFromConfig(config, { store, client, logger, platforms }),
+      ...engineOptionsFromConfig(config, { store, accounts, logger, platforms }),
       opened: openReport,
       owner: instance,
-      onPauseChange: (paused) => health.setPaused(paused),
     });
   } catch (error) {
     await opened.release();
@@ -284,7 +295,7 @@ export async function startBridge(
     store: () => store.stats(),
     deadLetters: () => store.countDeadLetters(),
     limiter: () => client.limiter.stats(),
-    paused: () => engine.authPause.paused,
+    paused: async () => (await engine.accounts.all()).some((account) => account.authPause.paused),
     lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
   });
   const app = createHttpHandler({

@@ -10,7 +10,8 @@ export interface MetricSources {
   store?: () => Promise<{ inboxBacklog: number; activeOrders: number }>;
   deadLetters?: () => Promise<number>;
   limiter?: () => { queued: number; running: number; startedInWindow: number; effectiveLimit: number };
-  paused?: () => boolean;
+  /** Whether the service refuses the credentials of a loyalty account (any, without per-account labels). */
+  paused?: () => boolean | Promise<boolean>;
   lanes?: () => Promise<Record<Lane, LaneStatus>>;
 }
 
@@ -113,9 +114,9 @@ export class Metrics {
     gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
     gauge(
       'loyalty_bridge_upstream_paused',
-      '1 while every loyalty call is paused because the service refuses our credentials',
-      () => {
-        const paused = sources().paused?.();
+      '1 while the calls of a loyalty account are paused because the service refuses its credentials',
+      async () => {
+        const paused = await sources().paused?.();
         return paused === undefined ? undefined : Number(paused);
       },
     );

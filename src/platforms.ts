@@ -79,6 +79,13 @@ export interface Platforms {
    */
   discoverStores(): Promise<void>;
   /**
+   * Whether the operator chose this shop (the environment names it, or the
+   * operator installed or connected it): it earns on the default loyalty
+   * account unless linked to another. A shop let in only by open installs is
+   * not: it earns on nobody's account until it is linked.
+   */
+  chosenByOperator(platform: string, shop: string): Promise<boolean>;
+  /**
    * Once the ledger is open: the sources of stores connected before; the
    * BigCommerce stores that installed the app before stores had to be
    * allowed, allowed once (earlier-installs.ts); and old WooCommerce shop
@@ -271,6 +278,17 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
     sources,
     storeAdded,
     discoverStores,
+    async chosenByOperator(platform, shop) {
+      if (platform === 'shopify') {
+        const allowance = await shopifyAllowed?.check(shop);
+        return allowance?.allowed === true && allowance.why !== 'open';
+      }
+      // Only the operator connects a WooCommerce store (the dashboard or the CLI), or names it in the environment.
+      if (platform === 'woocommerce') return (await woocommerce.get(shop)) !== undefined;
+      if (platform === 'bigcommerce') return bigcommerceAllowed.chosenByOperator(shop);
+      // The sandbox's demo store and tests' own platforms: the one bridge's shops.
+      return true;
+    },
     async prepare(logger, beforeMove) {
       const wooStores = await woocommerce.list();
       const appInstalls = async () =>

@@ -1,7 +1,8 @@
-import type { Config } from './config.ts';
+import type { ProgramSettings } from './accounts/program-settings.ts';
 import type { Policy } from './core/policy.ts';
 
-export function policyFromConfig(config: Config): Policy {
+/** The rules of an account, from its program settings (the configuration's names). */
+export function policyFromConfig(config: ProgramSettings): Policy {
   return {
     earnTrigger: config.EARN_TRIGGER,
     partialRefund: config.PARTIAL_REFUND,

@@ -64,6 +64,17 @@ export class AllowedStores {
     return { allowed: false, reason: storeNotAllowedReason(storeHash) };
   }
 
+  /**
+   * Whether the store is one the operator chose (own, listed, or installed
+   * under an earlier release), open installs aside: such a store earns on the
+   * default loyalty account; a store let in only by open installs earns on
+   * the account it is linked to, or none.
+   */
+  async chosenByOperator(storeHash: string): Promise<boolean> {
+    if (storeHash === this.#o.ownStore || this.#listed.has(storeHash) || this.#recorded.has(storeHash)) return true;
+    return (await this.#o.store.getRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash))) !== undefined;
+  }
+
   /** For the webhook route: a reason when the store's deliveries are not this bridge's to keep. */
   readonly admit = async (storeHash: string): Promise<string | undefined> => {
     const allowance = await this.check(storeHash);

@@ -7,6 +7,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import { openStore } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
+import { accountsFromConfig } from '../accounts/from-config.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
 import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
 import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
@@ -89,8 +90,17 @@ export async function withLocalEngine<T>(
     const openReport = await opened.store.open();
     const sandbox = isSandboxMode(config) ? await bridgeSandboxCredentials(config, opened.store) : undefined;
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '', sandbox });
-    engine = await openEngine({
-      ...engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }),
+    let local: Engine | undefined;
+    const accounts = accountsFromConfig(config, {
+      store: opened.store,
+      opened,
+      client,
+      logger,
+      chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
+      wakeWaiting: async (match) => local?.wakeWaiting(match),
+    });
+    engine = local = await openEngine({
+      ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
       opened: openReport,
     });
     // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.

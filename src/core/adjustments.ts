@@ -5,7 +5,8 @@
 // whose outcome is unknown (a timeout, a 5xx) becomes a dead letter that says
 // so, for a person to check the customer's history before sending it again.
 import { randomUUID } from 'node:crypto';
-import type { LoyaltyClient, LoyaltyResult } from '../loyalty/client.ts';
+import type { LoyaltyResult } from '../loyalty/client.ts';
+import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
@@ -17,6 +18,8 @@ export interface EarnRequest {
   mobile: string;
   description?: string | undefined;
   reason: string;
+  /** The loyalty account to earn on; the default account's when unset. */
+  account?: string | undefined;
 }
 
 export interface RedeemRequest {
@@ -24,6 +27,8 @@ export interface RedeemRequest {
   mobile?: string | undefined;
   points: number;
   reason: string;
+  /** The loyalty account to redeem on; the default account's when unset. */
+  account?: string | undefined;
 }
 
 export interface AdjustmentResult {
@@ -36,12 +41,12 @@ type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
 
 export class Adjustments {
   readonly #store: LedgerStore;
-  readonly #client: Pick<LoyaltyClient, 'earn' | 'redeem'>;
+  readonly #accounts: Accounts;
   readonly #logger: Logger;
 
-  constructor(store: LedgerStore, client: Pick<LoyaltyClient, 'earn' | 'redeem'>, logger: Logger) {
+  constructor(store: LedgerStore, accounts: Accounts, logger: Logger) {
     this.#store = store;
-    this.#client = client;
+    this.#accounts = accounts;
     this.#logger = logger;
   }
 
@@ -83,6 +88,7 @@ export class Adjustments {
       kind,
       by,
       reason: request.reason,
+      account: request.account ?? DEFAULT_ACCOUNT,
       customer:
         'name' in request
           ? { email: request.email, mobile: request.mobile, name: request.name }
@@ -94,16 +100,19 @@ export class Adjustments {
     let result: LoyaltyResult | undefined;
     let error: LoyaltyError | Error | undefined;
     try {
+      const account = await this.#accounts.runtime(request.account ?? DEFAULT_ACCOUNT);
+      if (!account) throw new Error(`no loyalty account ${request.account ?? DEFAULT_ACCOUNT}`);
+      const client = account.client;
       result =
         kind === 'earn'
-          ? await this.#client.earn({
+          ? await client.earn({
               activityId: (request as EarnRequest).activityId,
               name: (request as EarnRequest).name,
               email: (request as EarnRequest).email,
               mobile: (request as EarnRequest).mobile,
               description: (request as EarnRequest).description ?? `Manual: ${request.reason}`,
             })
-          : await this.#client.redeem({
+          : await client.redeem({
               points: (request as RedeemRequest).points,
               ...(request.email ? { email: request.email } : { mobile: request.mobile ?? '' }),
             });

@@ -15,17 +15,25 @@ import type { OrderEvent } from './order-event.ts';
 import type { Policy } from './policy.ts';
 import { Privacy } from './privacy.ts';
 import { RedeemedPoints, type ReturnActivities } from './redeemed-points.ts';
-import type { DeadLetter, LedgerStore, OpenReport } from './store/ledger-store.ts';
+import type { DeadLetter, LedgerStore, OpenReport, WaitingMatch } from './store/ledger-store.ts';
 import { LowdbStore } from './store/lowdb/lowdb-store.ts';
 import { AuthPause } from './worker/auth-pause.ts';
+import { DEFAULT_ACCOUNT, singleAccount, type Accounts } from './accounts.ts';
+import type { LoyaltyClient } from '../loyalty/client.ts';
 import type { OrderIdPrefixes } from './worker/lp-order-ids.ts';
-import { Worker, type LoyaltyOperations } from './worker/worker.ts';
+import { pauseOf, Worker, type LoyaltyOperations } from './worker/worker.ts';
 
 export interface EngineOptions {
   dataDir: string;
-  client: LoyaltyOperations;
-  policy: Policy;
-  earnActivityId: string;
+  /**
+   * The loyalty accounts, each shop's and each order's (accounts.ts). Without
+   * it, one account made of client, policy, earnActivityId, probe and
+   * redeemReturnActivities serves every shop.
+   */
+  accounts?: Accounts;
+  client?: LoyaltyOperations & Pick<LoyaltyClient, 'earn' | 'redeem'>;
+  policy?: Policy;
+  earnActivityId?: string;
   logger: Logger;
   dedupeWindowMs?: number;
   /** Another store in place of the lowdb files. */
@@ -77,7 +85,8 @@ export interface Engine {
   adjustments: Adjustments;
   /** Orders whose redeemed points a cancellation left taken, and the click that gives them back. */
   redeemedPoints: RedeemedPoints;
-  authPause: AuthPause;
+  /** The loyalty accounts the worker calls, each with its own pause. */
+  accounts: Accounts;
   openReport: OpenReport;
   /** Starts intake and the worker. openEngine() leaves this to the caller; startEngine() does it. */
   startWorker(): Promise<void>;
@@ -88,6 +97,8 @@ export interface Engine {
   /** A person retries a dead letter: a call is sent again, a delivery read again. */
   /** A person's retry of one letter is live work; a bulk retry passes 'backfill'. */
   retryDeadLetter(letter: DeadLetter, lane?: Lane): Promise<RetryOutcome>;
+  /** Makes due now the orders waiting for what just happened (a shop linked, an account let in again), and wakes the worker. */
+  wakeWaiting(match: WaitingMatch): Promise<number>;
   /** Waits until every accepted delivery is folded and nothing is due now (retries waiting for a time do not count). */
   drain(): Promise<void>;
   /** Stops taking work, waits up to timeoutMs for calls under way, flushes the store. */
@@ -120,22 +131,19 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const adapterFor = options.adapterFor ?? (() => undefined);
   const privacy = new Privacy({ store, adapterFor, logger: options.logger, now });
   let worker: Worker | undefined;
-  const authPause = new AuthPause({
-    probe: options.probe ?? (() => Promise.resolve()),
-    logger: options.logger,
-    onResume: () => worker?.wake(),
-    ...(options.probeDelayMs ? { minProbeDelayMs: options.probeDelayMs } : {}),
-    ...(options.onPauseChange ? { onChange: options.onPauseChange } : {}),
-  });
+  const wakeWaiting = async (match: WaitingMatch) => {
+    const woken = await store.wakeWaiting(match);
+    worker?.wake();
+    return woken;
+  };
+  const accounts =
+    options.accounts ?? singleAccountOf(options, () => void wakeWaiting({ waitingFor: pauseOf(DEFAULT_ACCOUNT) }));
   const { settleAfterMs: _settleAfterMs, ...workerOptions } = options.worker ?? {};
   worker = new Worker({
     store,
-    client: options.client,
-    policy: options.policy,
-    earnActivityId: options.earnActivityId,
+    accounts,
     logger: options.logger,
     owner,
-    authPause,
     orderIdPrefixes: options.orderIdPrefixes ?? {},
     pollMs: options.pollMs,
     now,
@@ -155,14 +163,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     ...options.intake,
   });
   const entry = ingest(store, now, ackPressure);
-  const adjustments = new Adjustments(store, options.client, options.logger);
-  const redeemedPoints = new RedeemedPoints({
-    store,
-    adjustments,
-    policy: options.policy,
-    returnActivities: options.redeemReturnActivities ?? {},
-    now,
-  });
+  const adjustments = new Adjustments(store, accounts, options.logger);
+  const redeemedPoints = new RedeemedPoints({ store, adjustments, accounts, now });
 
   await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
   // The ledger just opened whole: keep that picture as the last good copy, in the background.
@@ -187,7 +189,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     privacy,
     adjustments,
     redeemedPoints,
-    authPause,
+    accounts,
     openReport,
     async startWorker() {
       startIntake();
@@ -207,6 +209,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await intake.idle();
     },
     accept: (key, events, aliases) => entry.events(key, events, aliases),
+    wakeWaiting,
     async retryDeadLetter(letter, lane = 'live') {
       if (letter.adjustmentId) {
         const result = await adjustments.resend(letter.adjustmentId);
@@ -254,8 +257,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         const at = now().getTime();
         const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
         return (
-          (intakeStarted && inbox !== undefined && inbox <= at) ||
-          (workerStarted && due !== undefined && due <= at && !authPause.paused)
+          (intakeStarted && inbox !== undefined && inbox <= at) || (workerStarted && due !== undefined && due <= at)
         );
       };
       for (let calm = 0; calm < 2;) {
@@ -270,7 +272,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     async stop(timeoutMs = 10_000) {
       clearInterval(pruner);
       intakeStarted = workerStarted = false;
-      authPause.stop();
+      accounts.stop();
       await backup;
       // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
       let timer: NodeJS.Timeout | undefined;
@@ -282,6 +284,29 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await store.close();
     },
   };
+}
+
+/** The one account the legacy options describe, serving every shop. */
+function singleAccountOf(options: EngineOptions, wake: () => void): Accounts {
+  if (!options.client || !options.policy || options.earnActivityId === undefined)
+    throw new Error('the engine needs accounts, or the client, policy and earnActivityId of its one account');
+  const authPause = new AuthPause({
+    account: { id: DEFAULT_ACCOUNT, name: 'default' },
+    probe: options.probe ?? (() => Promise.resolve()),
+    logger: options.logger,
+    onResume: wake,
+    ...(options.probeDelayMs ? { minProbeDelayMs: options.probeDelayMs } : {}),
+    ...(options.onPauseChange ? { onChange: options.onPauseChange } : {}),
+  });
+  return singleAccount({
+    id: DEFAULT_ACCOUNT,
+    name: 'default',
+    client: options.client,
+    policy: options.policy,
+    earnActivityId: options.earnActivityId,
+    redeemReturnActivities: options.redeemReturnActivities ?? {},
+    authPause,
+  });
 }
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {

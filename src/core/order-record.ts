@@ -98,6 +98,8 @@ export interface OrderRecord {
     redemptionReturn?: RedemptionReturn | null | undefined;
     /** The lp_orderid this order was registered under before its first call, once it was. */
     lpOrderId?: string | null | undefined;
+    /** The loyalty account of the order's first call of any kind: every later call goes there (accounts.ts). */
+    account?: string | undefined;
   };
   /**
    * Retry state of the next call, and the calls held by a dead letter (by
@@ -112,6 +114,12 @@ export interface OrderRecord {
     /** Failures in words the service does not document, for the next call: retried only so many times. */
     unknownFailures?: number | undefined;
     held: Partial<Record<CallRecord['operation'], string>>;
+    /**
+     * What the order waits for before its next call: 'account' while its shop
+     * is linked to none (folded, nothing sent), 'pause:<account>' while its
+     * account's credentials are refused. Whatever ends the wait makes it due.
+     */
+    waitingFor?: string | undefined;
   };
   calls: CallRecord[];
   /** The most recent delivery keys folded in, newest last. */

@@ -15,12 +15,11 @@ import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.t
 import type { Adjustments } from './adjustments.ts';
 import { plan, type AttentionReason } from './lifecycle.ts';
 import type { OrderRecord } from './order-record.ts';
-import type { Policy } from './policy.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from './accounts.ts';
 
 export const REDEEMED_ON_CANCELLED: AttentionReason = 'points_redeemed_on_cancelled_order';
 
-/** Points given back to the activity that gives exactly that many. */
-export type ReturnActivities = Readonly<Record<string, string>>;
+export type { ReturnActivities } from './accounts.ts';
 
 export interface RedeemedOrder {
   key: string;
@@ -46,8 +45,8 @@ export type GiveBackResult =
 export interface RedeemedPointsOptions {
   store: LedgerStore;
   adjustments: Adjustments;
-  policy: Policy;
-  returnActivities: ReturnActivities;
+  /** Each order's account gives its rules and its return activities (REDEEM_RETURN_ACTIVITIES). */
+  accounts: Accounts;
   now?: () => Date;
 }
 
@@ -61,10 +60,18 @@ export class RedeemedPoints {
   /** The orders listed for their redeemed points, newest first. */
   async list(limit = 200): Promise<RedeemedOrder[]> {
     const { orders } = await this.#o.store.listOrders({ reason: REDEEMED_ON_CANCELLED, page: 1, limit });
-    const records = await Promise.all(orders.map((summary) => this.#o.store.getOrder(summary.key)));
-    return records
-      .filter((record): record is OrderRecord => record !== undefined && this.#listed(record))
-      .map((record) => this.#describe(record));
+    const listed: RedeemedOrder[] = [];
+    for (const summary of orders) {
+      const record = await this.#o.store.getOrder(summary.key);
+      const account = record && (await this.#accountOf(record));
+      if (record && account && this.#listed(record, account)) listed.push(this.#describe(record, account));
+    }
+    return listed;
+  }
+
+  /** The account the order's redeem went to (every order with redeemed points made that call). */
+  #accountOf(record: OrderRecord): Promise<AccountRuntime | undefined> {
+    return this.#o.accounts.runtime(record.upstream.account ?? DEFAULT_ACCOUNT);
   }
 
   /** Gives the order's redeemed points back by a manual earn, once. */
@@ -74,9 +81,12 @@ export class RedeemedPoints {
   ): Promise<GiveBackResult> {
     const record = await this.#o.store.getOrder(key);
     if (!record) return { kind: 'refused', status: 404, reason: `no order ${key}` };
-    const described = this.#describe(record);
+    const account = await this.#accountOf(record);
+    if (!account)
+      return { kind: 'refused', status: 409, reason: `the loyalty account of order ${key} no longer exists` };
+    const described = this.#describe(record, account);
     const activityId = request.activityId ?? described.activityId;
-    if (!this.#listed(record))
+    if (!this.#listed(record, account))
       return { kind: 'refused', status: 409, reason: `order ${key} has no redeemed points waiting to be given back` };
     if (described.blocked && !(request.activityId && described.blocked.startsWith('no activity')))
       return { kind: 'refused', status: 422, reason: described.blocked };
@@ -90,7 +100,7 @@ export class RedeemedPoints {
     let marked = false;
     await this.#o.store.updateProgress(key, (current) => {
       // Checked again inside the store's step: of two clicks at once, one marks, the other finds the mark.
-      if (!this.#listed(current)) return;
+      if (!this.#listed(current, account)) return;
       current.upstream.redemptionReturn = {
         state: 'returning',
         points: described.points,
@@ -102,7 +112,7 @@ export class RedeemedPoints {
       };
       // A person's action on one order: live.
       current.lane = laneAfter(current, 'live');
-      current.target = plan(current, this.#o.policy, this.#o.now()).target;
+      current.target = plan(current, account.policy, this.#o.now()).target;
       marked = true;
     });
     if (!marked)
@@ -121,6 +131,7 @@ export class RedeemedPoints {
         mobile: customer.mobile ?? '',
         description: `${described.points} points redeemed on cancelled order ${described.orderName || record.orderId}, given back`,
         reason,
+        account: account.id,
       },
       request.by,
     );
@@ -131,20 +142,20 @@ export class RedeemedPoints {
       if (mark?.adjustmentId !== adjustmentId) return;
       // Refused: nothing was given, so the order is listed again for another try.
       current.upstream.redemptionReturn = outcome === 'success' ? { ...mark, state: 'returned' } : null;
-      current.target = plan(current, this.#o.policy, this.#o.now()).target;
+      current.target = plan(current, account.policy, this.#o.now()).target;
     });
     return outcome === 'success'
       ? { kind: 'given', adjustment: result.adjustment }
       : { kind: 'failed', adjustment: result.adjustment, error: result.error };
   }
 
-  #listed(record: OrderRecord): boolean {
-    return plan(record, this.#o.policy, this.#o.now()).target.reason === REDEEMED_ON_CANCELLED;
+  #listed(record: OrderRecord, account: AccountRuntime): boolean {
+    return plan(record, account.policy, this.#o.now()).target.reason === REDEEMED_ON_CANCELLED;
   }
 
-  #describe(record: OrderRecord): RedeemedOrder {
+  #describe(record: OrderRecord, account: AccountRuntime): RedeemedOrder {
     const points = record.upstream.redeemedPoints ?? 0;
-    const activityId = this.#o.returnActivities[String(points)] ?? null;
+    const activityId = account.redeemReturnActivities[String(points)] ?? null;
     const { customer } = record.snapshot;
     const blocked =
       points <= 0

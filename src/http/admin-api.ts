@@ -239,8 +239,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   // "Try again now" after the credentials were put right at the service, instead of waiting for the next probe.
   router.post('/upstream/probe', async (_req, res) => {
-    const paused = await engine.authPause.probeNow();
-    res.json({ paused });
+    // Every paused account is asked now; what stays paused is listed.
+    const still: string[] = [];
+    for (const account of await engine.accounts.all()) if (await account.authPause.probeNow()) still.push(account.id);
+    res.json({ paused: still.length > 0, accounts: still });
   });
 
   router.get('/connections', async (_req, res) => {

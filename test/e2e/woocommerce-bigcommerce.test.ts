@@ -464,10 +464,10 @@ describe('refused credentials', () => {
       /!! the loyalty service refuses our credentials/,
     );
     expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
-    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: true });
+    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: true, accounts: ['default'] });
 
     bridge.sandbox?.faults.configure({});
-    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: false });
+    expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: false, accounts: [] });
     await eventually(() =>
       expect(ids.map((id) => earning(String(id))?.status)).toEqual(['pending', 'pending', 'pending']),
     );

@@ -171,7 +171,7 @@ describe('refused credentials', () => {
       (order) => order.expected !== 'none',
     );
     for (const order of orders) for (const event of order.events) await engine.accept(event.deliveryId, [event]);
-    await eventually(() => expect(engine.authPause.paused).toBe(true));
+    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Paused: no dead letter, no order given up, one alarm line however many orders wait.
     expect(await engine.store.listDeadLetters()).toEqual([]);
@@ -184,7 +184,7 @@ describe('refused credentials', () => {
 
     // The credentials are put right (here: the service stops refusing). The probe is let in; every order moves.
     sandbox.faults.configure({});
-    await eventually(() => expect(engine.authPause.paused).toBe(false), 5_000);
+    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(false), 5_000);
     await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 10_000);
     expect(pauses).toEqual([true, false]);
     expect(await engine.store.listDeadLetters()).toEqual([]);

@@ -42,6 +42,8 @@ export interface Adjustment {
   customer: { email?: string | undefined; mobile?: string | undefined; name?: string | undefined };
   activityId?: string | undefined;
   points?: number | undefined;
+  /** The loyalty account it was sent to (accounts.ts); adjustments of earlier releases went to the default account. */
+  account?: string | undefined;
   outcome: 'success' | 'failed' | 'unknown';
   message: string;
 }
@@ -93,7 +95,19 @@ export type RecordKind =
   /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
   | 'callback-payload'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
-  | 'sandbox-credentials';
+  | 'sandbox-credentials'
+  /** A loyalty account (src/accounts/account-records.ts); its API key is a secret. */
+  | 'account'
+  /** Which loyalty account a shop (platform:shop) earns on. */
+  | 'shop-link'
+  /** Every change to accounts and links: who, when, what (never a secret). */
+  | 'audit';
+
+export interface WaitingMatch {
+  waitingFor: string;
+  platform?: string | undefined;
+  shop?: string | undefined;
+}
 
 /** What a change of a record asks for: a new value, its deletion, or (undefined) nothing. */
 export type RecordChange<T> = { put: T } | { delete: true } | undefined;
@@ -257,6 +271,14 @@ export interface LedgerStore {
   nextDueAt(): Promise<number | undefined>;
   /** Per lane: orders with work pending, how many are due now, and since when the oldest waits. */
   laneCounts(): Promise<Record<Lane, LaneCounts>>;
+  /** Whether an order whose calls go to this loyalty account still has work to do (an account is not removed under it). */
+  hasWorkFor(account: string): Promise<boolean>;
+  /**
+   * Makes due now the orders waiting for what just happened (work.waitingFor:
+   * 'account' for a shop just linked, 'pause:<account>' for an account let in
+   * again), of one shop when it says so. Returns how many.
+   */
+  wakeWaiting(match: WaitingMatch): Promise<number>;
   /** Registers an lp_orderid for an order; returns the order it belongs to (this one, unless another claimed it first). */
   claimLpOrderId(lpOrderId: string, orderKey: string): Promise<string>;
 

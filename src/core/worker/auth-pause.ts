@@ -7,6 +7,8 @@ import type { Logger } from '../../logger.ts';
 import { LoyaltyError } from '../../loyalty/errors.ts';
 
 export interface AuthPauseOptions {
+  /** The account whose credentials these are, for the alarm (accounts.ts); the default account's names the settings. */
+  account?: { id: string; name: string } | undefined;
   /** A read that changes nothing on the service. */
   probe: () => Promise<unknown>;
   logger: Logger;
@@ -17,7 +19,9 @@ export interface AuthPauseOptions {
 }
 
 export class AuthPause {
-  readonly #o: Required<Omit<AuthPauseOptions, 'onChange'>> & Pick<AuthPauseOptions, 'onChange'>;
+  readonly #o: Required<Omit<AuthPauseOptions, 'onChange' | 'account'>> &
+    Pick<AuthPauseOptions, 'onChange' | 'account'>;
+  #nextProbeAt: number | undefined;
   #paused = false;
   #since: string | null = null;
   #timer: NodeJS.Timeout | undefined;
@@ -37,15 +41,29 @@ export class AuthPause {
     return this.#since;
   }
 
+  /** When the service is asked again, while paused (ISO). */
+  get nextProbeAt(): string | null {
+    return this.#paused && this.#nextProbeAt !== undefined ? new Date(this.#nextProbeAt).toISOString() : null;
+  }
+
   /** The service refused our credentials: pause, once, and start probing. */
   pause(): void {
     if (this.#paused || this.#stopped) return;
     this.#paused = true;
     this.#since = new Date().toISOString();
     this.#delay = this.#o.minProbeDelayMs;
-    this.#o.logger.error(
-      'the loyalty service refuses our credentials: every call is paused until it lets us in again. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID; calls resume by themselves once they are right',
-    );
+    const account = this.#o.account;
+    if (!account || account.id === 'default') {
+      this.#o.logger.error(
+        { account: account?.id },
+        'the loyalty service refuses our credentials: every call of the default account is paused until it lets us in again. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID; calls resume by themselves once they are right',
+      );
+    } else {
+      this.#o.logger.error(
+        { account: account.id },
+        `the loyalty service refuses the credentials of the account ${account.name}: its calls are paused until it lets it in again (the other accounts go on). Check its API key and brand id; calls resume by themselves once they are right`,
+      );
+    }
     this.#o.onChange?.(true);
     this.#schedule();
   }
@@ -53,6 +71,7 @@ export class AuthPause {
   #schedule(): void {
     clearTimeout(this.#timer);
     if (this.#stopped) return;
+    this.#nextProbeAt = Date.now() + this.#delay;
     this.#timer = setTimeout(() => void this.#probe(), this.#delay);
     this.#timer.unref();
   }

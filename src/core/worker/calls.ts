@@ -52,9 +52,12 @@ export interface CallContext {
 export function noteIntent(
   record: OrderRecord,
   action: Action,
-  context: Pick<CallContext, 'policy' | 'earnActivityId'>,
+  context: Pick<CallContext, 'policy' | 'earnActivityId'> & { account: string },
 ): boolean {
   const { upstream } = record;
+  // The first call of any kind (earn, conversion or redeem: the others follow one of them) fixes the order's account.
+  if (upstream.account === undefined && ['earn', 'conversion', 'redeem'].includes(action.kind))
+    upstream.account = context.account;
   if (action.kind === 'earn' && upstream.points === 'none') {
     upstream.points = 'earning';
     upstream.earnActivityId ??=

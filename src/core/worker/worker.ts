@@ -14,10 +14,9 @@ import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, plan, type Action } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
-import type { Policy } from '../policy.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
-import type { AuthPause } from './auth-pause.ts';
+import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
 import { decideFailure, holdCalls } from './failures.ts';
 import { collisionReason, LP_ORDER_ID_OPERATIONS, lpOrderIdFor, type OrderIdPrefixes } from './lp-order-ids.ts';
@@ -26,9 +25,8 @@ export type { LoyaltyOperations };
 
 export interface WorkerOptions {
   store: LedgerStore;
-  client: LoyaltyOperations;
-  policy: Policy;
-  earnActivityId: string;
+  /** Each order's account: its client, rules and pause (accounts.ts). */
+  accounts: Accounts;
   logger: Logger;
   /** Who leases orders, when several bridges share a store. */
   owner?: string;
@@ -41,7 +39,8 @@ export interface WorkerOptions {
   retryMinDelayMs?: number;
   retryMaxDelayMs?: number;
   orderIdPrefixes?: OrderIdPrefixes;
-  authPause?: AuthPause;
+  /** How long an order of a shop linked to no account waits before it is looked at again; a link wakes it at once. */
+  unlinkedRecheckMs?: number;
   /** Poll a shared store this often for orders other instances left. */
   pollMs?: number | undefined;
   /** How long an order stays with an instance that stopped renewing its lease (it died) before another takes it over. */
@@ -56,10 +55,13 @@ export interface WorkerOptions {
 
 const HOUR = 60 * 60 * 1000;
 
+/** What an order of a paused account waits for (work.waitingFor): that account let in again. */
+export const pauseOf = (account: string) => `pause:${account}`;
+
 type Step = { kind: 'continue'; record: OrderRecord } | { kind: 'done' };
 
 export class Worker {
-  readonly #o: Required<Omit<WorkerOptions, 'authPause' | 'pollMs'>> & Pick<WorkerOptions, 'authPause' | 'pollMs'>;
+  readonly #o: Required<Omit<WorkerOptions, 'pollMs'>> & Pick<WorkerOptions, 'pollMs'>;
   readonly #loop: WorkLoop<OrderRecord>;
   #running = false;
   /** Orders under way per lane: the backfill reserve is what backfill lacks of its share. */
@@ -76,6 +78,7 @@ export class Worker {
       retryMinDelayMs: 5_000,
       retryMaxDelayMs: 15 * 60_000,
       orderIdPrefixes: {},
+      unlinkedRecheckMs: 6 * HOUR,
       backfillMinShare: 0.2,
       laneCalls: new LaneCalls(),
       now: () => new Date(),
@@ -90,11 +93,8 @@ export class Worker {
     this.#loop = new WorkLoop({
       name: 'worker',
       concurrency: this.#o.concurrency,
-      // While the service refuses our credentials, nothing is claimed: every call would fail the same way.
-      claim: (limit, owner) =>
-        this.#o.authPause?.paused
-          ? Promise.resolve([])
-          : this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill }),
+      // An order whose account's credentials are refused is let go until its account's next probe (#step).
+      claim: (limit, owner) => this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill }),
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
       abandon: (record, lease) =>
@@ -116,7 +116,7 @@ export class Worker {
   }
 
   get stats() {
-    return { inFlight: this.#loop.inFlight, paused: this.#o.authPause?.paused ?? false };
+    return { inFlight: this.#loop.inFlight };
   }
 
   /** Per lane: orders under way on this instance, and its calls in the last minute. */
@@ -173,17 +173,45 @@ export class Worker {
     return this.#deadLetter(record, { kind: 'redeem', points: 0 }, reason, undefined, ['redeem'], lease);
   }
 
+  /**
+   * The order's account: the one its first call went to, or the one its shop
+   * is linked to now. An order of a shop linked to none waits, folded, with
+   * nothing sent, and is looked at again when its shop is linked (or after
+   * unlinkedRecheckMs).
+   */
+  async #account(record: OrderRecord): Promise<AccountRuntime | 'unlinked' | 'gone'> {
+    const id = record.upstream.account ?? (await this.#o.accounts.forShop(record.platform, record.shop));
+    if (id === undefined) return 'unlinked';
+    return (await this.#o.accounts.runtime(id)) ?? 'gone';
+  }
+
   /** Plans the order and makes at most one call. */
   async #step(record: OrderRecord, lease: Lease): Promise<Step> {
     const now = this.#o.now();
-    const { next, target } = plan(record, this.#o.policy, now);
+    const account = await this.#account(record);
+    if (typeof account === 'string') {
+      record.work.waitingFor = 'account';
+      record.target = {
+        state: record.target?.state ?? 'new',
+        reason: account === 'unlinked' ? 'no_account' : 'account_removed',
+      };
+      record.dueAt = new Date(now.getTime() + this.#o.unlinkedRecheckMs).toISOString();
+      await this.#save(record, true, lease);
+      return { kind: 'done' };
+    }
+    delete record.work.waitingFor;
+    const { policy } = account;
+    const { next, target } = plan(record, policy, now);
     record.target = target;
-    if (!next || !this.#running || this.#o.authPause?.paused) {
+    if (!next || !this.#running || account.authPause.paused) {
       const retryAt =
         record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
+      // Paused: looked at again when the account is let in (engine.wakeWaiting), or at its next probe; never in a spin.
+      const resumeAt = account.authPause.paused ? account.authPause.nextProbeAt : null;
+      if (next && account.authPause.paused) record.work.waitingFor = pauseOf(account.id);
       record.dueAt = next
-        ? (retryAt ?? now.toISOString())
-        : (approvalDueAt(record, this.#o.policy)?.toISOString() ?? null);
+        ? (retryAt ?? resumeAt ?? now.toISOString())
+        : (approvalDueAt(record, policy)?.toISOString() ?? null);
       await this.#save(record, true, lease);
       return { kind: 'done' };
     }
@@ -196,7 +224,7 @@ export class Worker {
     const lpOrderId = await this.#lpOrderId(record, next, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
-    if (noteIntent(record, next, this.#o)) {
+    if (noteIntent(record, next, { policy, earnActivityId: account.earnActivityId, account: account.id })) {
       const saved = await this.#save(record, false, lease);
       if (saved.kind === 'done') return saved;
       // New facts arrived since the plan: plan again before calling.
@@ -207,9 +235,9 @@ export class Worker {
     try {
       lease.check();
       this.#o.laneCalls.record(record.lane ?? 'live');
-      result = await makeCall(this.#o.client, record, next, {
-        policy: this.#o.policy,
-        earnActivityId: this.#o.earnActivityId,
+      result = await makeCall(account.client, record, next, {
+        policy,
+        earnActivityId: account.earnActivityId,
         lpOrderId,
         fence: () => lease.check(),
       });
@@ -222,7 +250,7 @@ export class Worker {
         );
         return { kind: 'done' };
       }
-      return this.#failed(record, next, error, lease);
+      return this.#failed(record, next, error, account, lease);
     }
     recordSuccess(record, next, result, this.#o.now().toISOString());
     return this.#save(record, false, lease);
@@ -248,7 +276,13 @@ export class Worker {
     return lpOrderId;
   }
 
-  async #failed(record: OrderRecord, action: Action, error: unknown, lease: Lease): Promise<Step> {
+  async #failed(
+    record: OrderRecord,
+    action: Action,
+    error: unknown,
+    account: AccountRuntime,
+    lease: Lease,
+  ): Promise<Step> {
     const decision = decideFailure(record, action, error, this.#o.now(), {
       maxRetryAgeMs: this.#o.maxRetryAgeMs,
       maxUnknownFailures: this.#o.maxUnknownFailures,
@@ -256,8 +290,9 @@ export class Worker {
     });
     switch (decision.kind) {
       case 'pause':
-        this.#o.authPause?.pause();
-        record.dueAt = this.#o.now().toISOString();
+        account.authPause.pause();
+        record.work.waitingFor = pauseOf(account.id);
+        record.dueAt = account.authPause.nextProbeAt ?? this.#o.now().toISOString();
         await this.#save(record, true, lease);
         return { kind: 'done' };
       case 'retry':

@@ -14,10 +14,14 @@
 //      lack attention; the oldest lowdb ledgers keep shops.json,
 //      reconciliation.json and adjustments.json outside records/.
 //   1  the mark itself; every shape of format 0 read as above.
+//   3  loyalty accounts: each order names the account of its first call
+//      (upstream.account); an order of an earlier format that made a call
+//      belongs to the default account. Accounts, shop links and the audit
+//      are records of their own kinds.
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { BridgeError } from '../../../errors.ts';
 
-export const LEDGER_FORMAT = 1;
+export const LEDGER_FORMAT = 3;
 
 /** The release that writes the mark: what an operator reads when a ledger is refused. */
 export const WRITTEN_BY = `loyalty-bridge ${packageJson.version} (ledger format ${LEDGER_FORMAT})`;

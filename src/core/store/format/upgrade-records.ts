@@ -4,6 +4,7 @@
 // else in the code meets an old shape. Each step is a no-op on a record
 // already in the current format, since a ledger's records are upgraded as
 // they are read, not all at once.
+import { DEFAULT_ACCOUNT } from '../../accounts.ts';
 import type { InboxEntry } from '../../delivery.ts';
 import type { OrderRecord, RefundAmount } from '../../order-record.ts';
 
@@ -21,8 +22,15 @@ export function upgradeOrder(stored: StoredOrder): OrderRecord {
   for (const [id, refund] of Object.entries(order.refunds)) {
     if (typeof refund === 'string') order.refunds[id] = { amount: refund, currency: order.snapshot.total.currency };
   }
+  // Before format 3 (loyalty accounts), every call went to the one account the environment describes: an order
+  // that made one belongs to the default account. (Since, every first call names its account.)
+  if (order.upstream.account === undefined && hasCalled(order)) order.upstream.account = DEFAULT_ACCOUNT;
   return order;
 }
+
+/** Whether any call was made, or may have been, for the order. */
+const hasCalled = ({ upstream, calls }: OrderRecord) =>
+  upstream.points !== 'none' || upstream.conversion !== 'none' || upstream.redemption !== 'none' || calls.length > 0;
 
 /** An inbox entry as format 0 may have kept it. */
 type StoredInboxEntry = Omit<InboxEntry, 'aliases' | 'retry'> & Partial<Pick<InboxEntry, 'aliases' | 'retry'>>;

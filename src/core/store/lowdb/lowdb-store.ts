@@ -48,6 +48,7 @@ import type {
   SaveResult,
   ShopState,
   StoreStats,
+  WaitingMatch,
 } from '../ledger-store.ts';
 import { LEDGER_FORMAT } from '../format/ledger-format.ts';
 import { ActiveOrders } from './active-orders.ts';
@@ -317,6 +318,27 @@ export class LowdbStore implements LedgerStore {
 
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     return this.#orders.updateProgress(key, change);
+  }
+
+  async hasWorkFor(account: string): Promise<boolean> {
+    // An order with work left stays active (in memory); settled ones have none.
+    for (const order of this.#p.active.values())
+      if (order.dueAt !== null && order.upstream.account === account) return true;
+    return false;
+  }
+
+  async wakeWaiting({ waitingFor, platform, shop }: WaitingMatch): Promise<number> {
+    // Orders waiting keep a due time (a late look), so they stay active, in memory.
+    const keys = [...this.#p.active.values()]
+      .filter(
+        (order) =>
+          order.work.waitingFor === waitingFor &&
+          (platform === undefined || order.platform === platform) &&
+          (shop === undefined || order.shop === shop),
+      )
+      .map((order) => order.key);
+    for (const key of keys) await this.updateProgress(key, () => undefined);
+    return keys.length;
   }
 
   async laneCounts(): Promise<Record<Lane, LaneCounts>> {

@@ -34,6 +34,7 @@ import type {
   RecordKind,
   SaveResult,
   StoreStats,
+  WaitingMatch,
 } from '../ledger-store.ts';
 import { PgDatabase, type PgConnections } from './database.ts';
 import * as deadLetters from './dead-letters.ts';
@@ -149,6 +150,22 @@ export class PostgresStore implements LedgerStore {
     orders.releaseOrder(this.#db, owner, key, retryAt);
   nextDueAt = (): Promise<number | undefined> => orders.nextDueAt(this.#db);
   laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
+  wakeWaiting = async ({ waitingFor, platform, shop }: WaitingMatch): Promise<number> => {
+    const { rows } = await this.#db.query<{ key: string }>(
+      `SELECT key FROM lb_orders WHERE due_at IS NOT NULL AND progress->'work'->>'waitingFor' = $1
+         AND ($2::text IS NULL OR platform = $2) AND ($3::text IS NULL OR shop = $3)`,
+      [waitingFor, platform ?? null, shop ?? null],
+    );
+    for (const { key } of rows) await this.updateProgress(key, () => undefined);
+    return rows.length;
+  };
+  hasWorkFor = async (account: string): Promise<boolean> =>
+    (
+      await this.#db.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM lb_orders WHERE due_at IS NOT NULL AND progress->'upstream'->>'account' = $1) AS found`,
+        [account],
+      )
+    ).rows[0]?.found === true;
   claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> =>
     orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
 

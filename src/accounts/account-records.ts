@@ -1,0 +1,57 @@
+// What the ledger keeps of loyalty accounts (records of kind 'account'), of
+// which account each shop uses ('shop-link'), and of every change to either
+// ('audit'). An account's API key is a secret: the store seals it at rest,
+// and nothing shows more of it than its last four characters.
+import type { ProgramInput } from './program-settings.ts';
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  brandId: string;
+  rateLimitPerMinute: number;
+  /** The program settings saved for it, as given (the configuration's names); the rest are config/default.json's. */
+  settings: ProgramInput;
+  /** The last check of its credentials: a transaction call, as the pause's probe makes. */
+  check?: CredentialsCheck | undefined;
+  /** Made by a merchant for their own shop (a merchant's reach: reach.ts), rather than by the operator. */
+  madeFor?: ShopRef | undefined;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CredentialsCheck {
+  status: 'connected' | 'refused' | 'unreachable';
+  at: string;
+  /** What the service said, or why it could not be asked; never a credential. */
+  detail?: string | undefined;
+}
+
+export interface ShopRef {
+  platform: string;
+  shop: string;
+}
+
+export interface ShopLink {
+  account: string;
+  linkedAt: string;
+  by: string;
+}
+
+/** One change to accounts or links: who, when, what; secrets are never in it. */
+export interface AuditEntry {
+  at: string;
+  /** The admin token's label, or a merchant's session (shop, and Shopify's staff id when there is one). */
+  by: string;
+  action: 'account.create' | 'account.update' | 'account.delete' | 'account.settings' | 'shop.link' | 'shop.unlink';
+  account?: string | undefined;
+  shop?: ShopRef | undefined;
+  /** The changed fields and their new values; an API key only as its last four characters. */
+  changes?: Record<string, unknown> | undefined;
+}
+
+export const shopLinkId = ({ platform, shop }: ShopRef) => `${platform}:${shop}`;
+
+/** The last four characters of a key, for people who must tell two keys apart. */
+export const keyHint = (key: string) => (key.length <= 8 ? '…' : `…${key.slice(-4)}`);

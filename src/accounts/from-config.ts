@@ -1,0 +1,142 @@
+// The loyalty accounts of a bridge, from its configuration and its ledger:
+// the default account is the environment's (LOYALTY_BASE_URL, LOYALTY_API_KEY,
+// LOYALTY_BRAND_ID, LOYALTY_RATE_LIMIT_PER_MINUTE and the program settings);
+// every other account is kept in the ledger and gets a client of its own, with
+// its own rate limit (shared by every instance on one PostgreSQL, by API key)
+// and its own pause. An account's address is a user's: it goes through the
+// outbound policy for user-given addresses.
+import type { Config } from '../config.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
+import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
+import type { OpenedStore } from '../core/store/opened-store.ts';
+import { AuthPause } from '../core/worker/auth-pause.ts';
+import { pauseOf } from '../core/worker/worker.ts';
+import type { Logger } from '../logger.ts';
+import { LoyaltyClient, type AttemptReport } from '../loyalty/client.ts';
+import { createRateLimiter } from '../loyalty/rate-limiter.ts';
+import { isSecureTransport } from '../net/addresses.ts';
+import { policyFromConfig } from '../policy-from-config.ts';
+import type { AccountRecord } from './account-records.ts';
+import { programDefaults, programSettingsOf, type ProgramSettings } from './program-settings.ts';
+import { AccountRegistry, credentialsCheckOf } from './registry.ts';
+
+/** A read that changes nothing at the service: let in (or told "no such customer"), the credentials work. */
+export const probeRead = (client: Pick<LoyaltyClient, 'transactions'>) =>
+  client.transactions({ type: 'earn', email: 'credentials-probe@loyalty-bridge.invalid' });
+
+export interface AccountsParts {
+  store: LedgerStore;
+  opened: Pick<OpenedStore, 'sharedLimiter'>;
+  /** The default account's client (the configuration's). */
+  client: LoyaltyClient;
+  logger: Logger;
+  chosenByOperator: (platform: string, shop: string) => Promise<boolean>;
+  /** Every attempt of every account's client (metrics, the upstream health panel). */
+  onAttempt?: (report: AttemptReport & { account: string }) => void;
+  /** The default account's pause, for the health panel. */
+  onPauseChange?: (paused: boolean) => void;
+  configDir?: string;
+  /** Makes due what waits for an account (let in again, or a shop linked to it); bound once the engine exists. */
+  wakeWaiting: (match: WaitingMatch) => Promise<unknown>;
+}
+
+export function accountsFromConfig(config: Config, parts: AccountsParts): AccountRegistry {
+  const { store, opened, client, logger } = parts;
+  const windowMs = config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const pauseFor = (id: string, name: string, probe: () => Promise<unknown>, onChange?: (paused: boolean) => void) =>
+    new AuthPause({
+      account: { id, name },
+      probe,
+      logger,
+      onResume: () => void parts.wakeWaiting({ waitingFor: pauseOf(id) }).catch(() => undefined),
+      ...(onChange ? { onChange } : {}),
+    });
+
+  const defaultSettings = programSettingsOf(config);
+  const defaultAccount: AccountRuntime = {
+    id: DEFAULT_ACCOUNT,
+    name: 'default',
+    client,
+    policy: policyFromConfig(defaultSettings),
+    earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
+    redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
+    authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
+  };
+
+  const clientOf = (record: AccountRecord) =>
+    new LoyaltyClient({
+      baseUrl: record.baseUrl,
+      apiKey: record.apiKey,
+      brandId: record.brandId,
+      timeoutMs: config.LOYALTY_TIMEOUT_MS,
+      maxRetries: config.LOYALTY_MAX_RETRIES,
+      // The service counts by API key: instances on one PostgreSQL share each key's budget.
+      limiter: opened.sharedLimiter
+        ? opened.sharedLimiter(record.rateLimitPerMinute, record.apiKey, windowMs)
+        : createRateLimiter({ limit: record.rateLimitPerMinute, windowMs }),
+      outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
+      ...(parts.onAttempt
+        ? { onAttempt: (report: AttemptReport) => parts.onAttempt?.({ ...report, account: record.id }) }
+        : {}),
+    });
+
+  const registry = new AccountRegistry({
+    store,
+    logger,
+    defaultAccount,
+    defaultSettings,
+    programDefaults: programDefaults(parts.configDir),
+    makeRuntime: (record: AccountRecord, settings: ProgramSettings): AccountRuntime => {
+      const accountClient = clientOf(record);
+      return {
+        id: record.id,
+        name: record.name,
+        client: accountClient,
+        policy: policyFromConfig(settings),
+        earnActivityId: settings.LOYALTY_EARN_ACTIVITY_ID,
+        redeemReturnActivities: settings.REDEEM_RETURN_ACTIVITIES,
+        authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
+      };
+    },
+    probe: async (record) => {
+      const at = new Date().toISOString();
+      try {
+        // One call, not retried: the person saving the account waits for the answer.
+        await probeRead(new LoyaltyClient({ ...clientOptionsOnce(config, record) }));
+        return credentialsCheckOf(undefined, at);
+      } catch (error) {
+        return credentialsCheckOf(error, at);
+      }
+    },
+    chosenByOperator: parts.chosenByOperator,
+    onLinked: async (shop) => {
+      await parts.wakeWaiting({ waitingFor: 'account', platform: shop.platform, shop: shop.shop });
+    },
+    checkBaseUrl: (url) => baseUrlProblem(url),
+  });
+  return registry;
+}
+
+const clientOptionsOnce = (config: Config, record: AccountRecord) => ({
+  baseUrl: record.baseUrl,
+  apiKey: record.apiKey,
+  brandId: record.brandId,
+  timeoutMs: Math.min(config.LOYALTY_TIMEOUT_MS, 10_000),
+  maxRetries: 0,
+  rateLimitPerMinute: record.rateLimitPerMinute,
+  outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
+});
+
+/** An account's base URL: https (plain http only to this machine), and nothing in it but scheme, host, port and path. */
+export function baseUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an address like https://www.ref-r.com';
+  }
+  if (!isSecureTransport(url)) return 'must be https (every call carries the API key): plain http only to this machine';
+  if (url.username || url.password || url.search || url.hash)
+    return 'must hold no user name, password, query or fragment: give the key in apiKey';
+  return undefined;
+}

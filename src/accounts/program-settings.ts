@@ -1,0 +1,89 @@
+// An account's program settings: the rules that the configuration names
+// (LOYALTY_EARN_ACTIVITY_ID, EARN_TRIGGER, MIN_ORDER_TOTAL, the REFERRAL_*,
+// CONVERSION_* and REDEEM_* settings, ...), under the configuration's own
+// names and validated by the configuration's own schema, one line per bad
+// key. The default account's are the environment's; any other account's are
+// what was saved for it, over the defaults of config/default.json.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { configSchema, type Config } from '../config.ts';
+
+export const PROGRAM_KEYS = [
+  'LOYALTY_EARN_ACTIVITY_ID',
+  'LOYALTY_EARN_ACTIVITIES',
+  'EARN_TRIGGER',
+  'PARTIAL_REFUND',
+  'MIN_ORDER_TOTAL',
+  'EXCLUDED_SOURCES',
+  'REQUIRE_MOBILE',
+  'COUNT_TEST_ORDERS',
+  'POINTS_PENDING_DAYS',
+  'REFERRAL_ATTRIBUTE_KEY',
+  'REFERRAL_DISCOUNT_CAMPAIGNS',
+  'REFERRAL_LANDING_PARAM',
+  'REFERRAL_CAMPAIGN_ID',
+  'REFERRAL_REFERRER_KIND',
+  'REFERRAL_REFERRER_ATTRIBUTE_KEY',
+  'REFERRAL_REFERRER_LANDING_PARAM',
+  'REFERRAL_REFERRER_DISCOUNT_PATTERN',
+  'CONVERSION_CONFIRM',
+  'CONVERSION_PURCHASE_AMOUNT',
+  'REDEEM_CODE_PATTERN',
+  'REDEEM_POINTS_PER_UNIT',
+  'REDEEM_RETURN_ACTIVITIES',
+] as const satisfies ReadonlyArray<keyof Config>;
+
+export type ProgramKey = (typeof PROGRAM_KEYS)[number];
+export type ProgramSettings = Pick<Config, ProgramKey>;
+/** Settings as given (a form, an API call, the environment's text): validated into ProgramSettings. */
+export type ProgramInput = Partial<Record<ProgramKey, unknown>>;
+
+const PROGRAM_SCHEMA = z.object(
+  Object.fromEntries(PROGRAM_KEYS.map((key) => [key, configSchema.shape[key]])) as {
+    [K in ProgramKey]: (typeof configSchema.shape)[K];
+  },
+);
+
+export const isProgramKey = (key: string): key is ProgramKey => (PROGRAM_KEYS as readonly string[]).includes(key);
+
+/** The settings of an account, or one line per bad key (unknown keys included), as the configuration reports them. */
+export function parseProgramSettings(
+  input: ProgramInput,
+  defaults: ProgramInput,
+): { ok: true; settings: ProgramSettings } | { ok: false; errors: string[] } {
+  const errors: string[] = [];
+  const merged: Record<string, unknown> = { ...defaults };
+  for (const [key, value] of Object.entries(input)) {
+    if (!isProgramKey(key)) {
+      errors.push(`${key}: is not a program setting (${PROGRAM_KEYS.join(', ')})`);
+      continue;
+    }
+    // null and an empty text both mean "back to the default".
+    if (value === null || value === '') merged[key] = defaults[key];
+    else merged[key] = value;
+  }
+  for (const key of Object.keys(merged)) if (merged[key] === null || merged[key] === undefined) delete merged[key];
+  const parsed = PROGRAM_SCHEMA.safeParse(merged);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '(settings)');
+      errors.push(
+        `${key}: ${merged[key] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message}`,
+      );
+    }
+  }
+  if (errors.length > 0 || !parsed.success) return { ok: false, errors: [...new Set(errors)] };
+  return { ok: true, settings: parsed.data as ProgramSettings };
+}
+
+/** The program settings of config/default.json: what an account has until it says otherwise. */
+export function programDefaults(configDir = new URL('../../config/', import.meta.url).pathname): ProgramInput {
+  const path = join(configDir, 'default.json');
+  const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+  return Object.fromEntries(PROGRAM_KEYS.filter((key) => key in all).map((key) => [key, all[key]])) as ProgramInput;
+}
+
+/** The default account's settings: the environment's configuration. */
+export const programSettingsOf = (config: Config): ProgramSettings =>
+  Object.fromEntries(PROGRAM_KEYS.map((key) => [key, config[key]])) as ProgramSettings;

@@ -1,0 +1,389 @@
+// The loyalty accounts of a running bridge (the core's Accounts, accounts.ts):
+// the default account, which is the environment's configuration, and the
+// accounts kept in the ledger, with which account each shop uses. Accounts,
+// links and settings change while the bridge runs: this instance sees its
+// own changes at once, another instance on the same PostgreSQL within
+// REFRESH_MS. What each account needs (its client, its rate limit, its
+// pause) is made when it is first used, and made again when it changes.
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../core/accounts.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import { LoyaltyError } from '../loyalty/errors.ts';
+import {
+  keyHint,
+  shopLinkId,
+  type AccountRecord,
+  type AuditEntry,
+  type CredentialsCheck,
+  type ShopLink,
+  type ShopRef,
+} from './account-records.ts';
+import { parseProgramSettings, type ProgramInput, type ProgramSettings } from './program-settings.ts';
+
+/** How long a link or an account read from the ledger is taken as current (another instance may change it). */
+const REFRESH_MS = 5_000;
+
+/** Makes the runtime of a stored account: its client and pause (the composition root knows how). */
+export type RuntimeFactory = (record: AccountRecord, settings: ProgramSettings) => AccountRuntime;
+/** Asks the service whether an account's credentials work, with the client a runtime would use. */
+export type CredentialsProbe = (record: AccountRecord) => Promise<CredentialsCheck>;
+
+export interface AccountRegistryOptions {
+  store: LedgerStore;
+  logger: Logger;
+  /** The environment's account, and its settings (the environment's). */
+  defaultAccount: AccountRuntime;
+  defaultSettings: ProgramSettings;
+  /** config/default.json's program settings: an account's until it says otherwise. */
+  programDefaults: ProgramInput;
+  makeRuntime: RuntimeFactory;
+  probe: CredentialsProbe;
+  /** The shops the operator chose (named in the environment, installed or connected by the operator): the default account's unless linked elsewhere. */
+  chosenByOperator: (platform: string, shop: string) => Promise<boolean>;
+  /** An account's base URL must pass this (https, no credentials in it); undefined when it does, else why not. */
+  checkBaseUrl: (url: string) => string | undefined;
+  /** Told of a shop linked to an account: its waiting orders go (the worker is woken). */
+  onLinked?: (shop: ShopRef) => Promise<void>;
+  now?: () => Date;
+}
+
+export interface AccountInput {
+  name?: unknown;
+  baseUrl?: unknown;
+  apiKey?: unknown;
+  brandId?: unknown;
+  rateLimitPerMinute?: unknown;
+  settings?: unknown;
+}
+
+export type Change<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; errors: string[] };
+
+interface Cached<T> {
+  value: T;
+  readAt: number;
+}
+
+export class AccountRegistry implements Accounts {
+  readonly #o: Required<Omit<AccountRegistryOptions, 'onLinked'>> & Pick<AccountRegistryOptions, 'onLinked'>;
+  readonly #runtimes = new Map<string, Cached<{ runtime: AccountRuntime; updatedAt: string } | undefined>>();
+  readonly #links = new Map<string, Cached<string | undefined>>();
+
+  constructor(options: AccountRegistryOptions) {
+    this.#o = { now: () => new Date(), ...options };
+  }
+
+  // --- what the core asks --------------------------------------------------
+
+  async forShop(platform: string, shop: string): Promise<string | undefined> {
+    const id = shopLinkId({ platform, shop });
+    const cached = this.#links.get(id);
+    if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value;
+    const link = await this.#o.store.getRecord<ShopLink>('shop-link', id);
+    const account = link?.account ?? ((await this.#o.chosenByOperator(platform, shop)) ? DEFAULT_ACCOUNT : undefined);
+    this.#links.set(id, { value: account, readAt: Date.now() });
+    return account;
+  }
+
+  async runtime(id: string): Promise<AccountRuntime | undefined> {
+    if (id === DEFAULT_ACCOUNT) return this.#o.defaultAccount;
+    const cached = this.#runtimes.get(id);
+    if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value?.runtime;
+    const record = await this.#o.store.getRecord<AccountRecord>('account', id);
+    if (!record) {
+      cached?.value?.runtime.authPause.stop();
+      this.#runtimes.set(id, { value: undefined, readAt: Date.now() });
+      return undefined;
+    }
+    if (cached?.value && cached.value.updatedAt === record.updatedAt) {
+      cached.readAt = Date.now();
+      return cached.value.runtime;
+    }
+    cached?.value?.runtime.authPause.stop();
+    const settings = this.#settingsOf(record);
+    const runtime = this.#o.makeRuntime(record, settings);
+    this.#runtimes.set(id, { value: { runtime, updatedAt: record.updatedAt }, readAt: Date.now() });
+    return runtime;
+  }
+
+  async all(): Promise<AccountRuntime[]> {
+    const runtimes = [this.#o.defaultAccount];
+    for (const { id } of await this.#o.store.listRecords<AccountRecord>('account')) {
+      const runtime = await this.runtime(id);
+      if (runtime) runtimes.push(runtime);
+    }
+    return runtimes;
+  }
+
+  stop(): void {
+    this.#o.defaultAccount.authPause.stop();
+    for (const cached of this.#runtimes.values()) cached.value?.runtime.authPause.stop();
+  }
+
+  // --- what people change ----------------------------------------------------
+
+  /** Every account, the default first. */
+  async list(): Promise<AccountRecord[]> {
+    return (await this.#o.store.listRecords<AccountRecord>('account')).map(({ value }) => value);
+  }
+
+  get(id: string): Promise<AccountRecord | undefined> {
+    return this.#o.store.getRecord<AccountRecord>('account', id);
+  }
+
+  /** A new account, its credentials checked by a call to the service before it is saved. */
+  async create(input: AccountInput, by: string, madeFor?: ShopRef): Promise<Change<AccountRecord>> {
+    const errors: string[] = [];
+    const fields = this.#fields(input, errors, true);
+    const settings = this.#parseSettings(input.settings ?? {}, {}, errors);
+    if (errors.length > 0 || !fields || !settings) return { ok: false, status: 400, errors };
+    const at = this.#o.now().toISOString();
+    const record: AccountRecord = {
+      id: randomUUID(),
+      ...fields,
+      settings,
+      ...(madeFor ? { madeFor } : {}),
+      createdAt: at,
+      updatedAt: at,
+    };
+    record.check = await this.#o.probe(record);
+    await this.#o.store.putRecord<AccountRecord>('account', record.id, record);
+    await this.#audit({
+      by,
+      action: 'account.create',
+      account: record.id,
+      changes: this.#shown({ ...fields, settings }),
+    });
+    return { ok: true, value: record };
+  }
+
+  /** Changes name, address, credentials or limit; new credentials are checked again. */
+  async update(id: string, input: AccountInput, by: string): Promise<Change<AccountRecord>> {
+    if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
+    const current = await this.get(id);
+    if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    const errors: string[] = [];
+    const fields = this.#fields(input, errors, false);
+    if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
+    const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
+    if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
+      next.check = await this.#o.probe(next);
+    await this.#o.store.putRecord<AccountRecord>('account', id, next);
+    this.#forget(id);
+    await this.#audit({ by, action: 'account.update', account: id, changes: this.#shown(fields) });
+    return { ok: true, value: next };
+  }
+
+  /** Settings as given, over the ones saved (null puts one back to its default). */
+  async setSettings(id: string, input: unknown, by: string): Promise<Change<AccountRecord>> {
+    if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
+    const current = await this.get(id);
+    if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    const errors: string[] = [];
+    const settings = this.#parseSettings(input, current.settings, errors);
+    if (!settings) return { ok: false, status: 400, errors };
+    const next: AccountRecord = { ...current, settings, updatedAt: this.#o.now().toISOString() };
+    await this.#o.store.putRecord<AccountRecord>('account', id, next);
+    this.#forget(id);
+    await this.#audit({ by, action: 'account.settings', account: id, changes: input as Record<string, unknown> });
+    return { ok: true, value: next };
+  }
+
+  /** The settings in force: saved over defaults (the default account's are the environment's). */
+  async effectiveSettings(id: string): Promise<ProgramSettings | undefined> {
+    if (id === DEFAULT_ACCOUNT) return this.#o.defaultSettings;
+    const record = await this.get(id);
+    return record && this.#settingsOf(record);
+  }
+
+  /** Refused while a shop is linked to it, or an order of it still has work to do. */
+  async remove(id: string, by: string): Promise<Change<{ id: string }>> {
+    if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
+    if (!(await this.get(id))) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    const linked = (await this.links()).filter((link) => link.account === id);
+    if (linked.length > 0)
+      return {
+        ok: false,
+        status: 409,
+        errors: [
+          `shops are linked to it (${linked.map((link) => `${link.platform} ${link.shop}`).join(', ')}): link them elsewhere first`,
+        ],
+      };
+    if (await this.#o.store.hasWorkFor(id))
+      return {
+        ok: false,
+        status: 409,
+        errors: ['orders of this account still have calls to make: wait until they are done'],
+      };
+    await this.#o.store.deleteRecord('account', id);
+    this.#forget(id);
+    await this.#audit({ by, action: 'account.delete', account: id });
+    return { ok: true, value: { id } };
+  }
+
+  /** Every explicit link (the environment's shops are the default account's without one). */
+  async links(): Promise<Array<ShopRef & ShopLink>> {
+    return (await this.#o.store.listRecords<ShopLink>('shop-link')).map(({ id, value }) => {
+      const at = id.indexOf(':');
+      return { platform: id.slice(0, at), shop: id.slice(at + 1), ...value };
+    });
+  }
+
+  /** Links a shop to an account (undefined: to none); its waiting orders go to the new account. */
+  async link(
+    shop: ShopRef,
+    account: string | undefined,
+    by: string,
+  ): Promise<Change<ShopRef & { account: string | undefined }>> {
+    if (account !== undefined && account !== DEFAULT_ACCOUNT && !(await this.get(account)))
+      return { ok: false, status: 404, errors: [`no account ${account}`] };
+    const id = shopLinkId(shop);
+    if (account === undefined) await this.#o.store.deleteRecord('shop-link', id);
+    else
+      await this.#o.store.putRecord<ShopLink>('shop-link', id, {
+        account,
+        linkedAt: this.#o.now().toISOString(),
+        by,
+      });
+    this.#links.delete(id);
+    await this.#audit({ by, action: account === undefined ? 'shop.unlink' : 'shop.link', account, shop });
+    if (account !== undefined) await this.#o.onLinked?.(shop);
+    return { ok: true, value: { ...shop, account } };
+  }
+
+  /** Asks the service again whether the account's credentials work, and keeps the answer. */
+  async check(id: string): Promise<Change<CredentialsCheck>> {
+    if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
+    const current = await this.get(id);
+    if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    const check = await this.#o.probe(current);
+    await this.#o.store.changeRecord<AccountRecord>('account', id, (now) =>
+      now ? { put: { ...now, check } } : undefined,
+    );
+    return { ok: true, value: check };
+  }
+
+  async audit(limit = 200): Promise<AuditEntry[]> {
+    return (await this.#o.store.listRecords<AuditEntry>('audit'))
+      .map(({ value }) => value)
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, limit);
+  }
+
+  // --- inside ---------------------------------------------------------------
+
+  #settingsOf(record: AccountRecord): ProgramSettings {
+    const parsed = parseProgramSettings(record.settings, this.#o.programDefaults);
+    if (parsed.ok) return parsed.settings;
+    // Saved settings were valid when saved; a later release that reads one differently keeps the defaults, and says so.
+    this.#o.logger.error(
+      { account: record.id, errors: parsed.errors },
+      'an account’s saved settings do not read: its defaults are used',
+    );
+    const defaults = parseProgramSettings({}, this.#o.programDefaults);
+    if (!defaults.ok)
+      throw new Error(`config/default.json's program settings do not read: ${defaults.errors.join('; ')}`);
+    return defaults.settings;
+  }
+
+  #parseSettings(input: unknown, saved: ProgramInput, errors: string[]): ProgramInput | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      errors.push('settings: must be an object of program settings by their configuration names');
+      return undefined;
+    }
+    const next: ProgramInput = { ...saved };
+    for (const [key, value] of Object.entries(input)) {
+      if (value === null) delete (next as Record<string, unknown>)[key];
+      else (next as Record<string, unknown>)[key] = value;
+    }
+    const parsed = parseProgramSettings(next, this.#o.programDefaults);
+    if (!parsed.ok) {
+      errors.push(...parsed.errors);
+      return undefined;
+    }
+    return next;
+  }
+
+  #fields(input: AccountInput, errors: string[], required: boolean) {
+    const fields: Partial<Pick<AccountRecord, 'name' | 'baseUrl' | 'apiKey' | 'brandId' | 'rateLimitPerMinute'>> = {};
+    const text = (key: 'name' | 'apiKey' | 'brandId', max: number) => {
+      const value = input[key];
+      if (value === undefined) {
+        if (required) errors.push(`${key}: is required`);
+        return;
+      }
+      if (typeof value !== 'string' || value.trim() === '' || value.length > max)
+        errors.push(`${key}: must be text of 1 to ${max} characters`);
+      else fields[key] = value.trim();
+    };
+    text('name', 100);
+    text('apiKey', 500);
+    text('brandId', 200);
+    if (input.baseUrl === undefined) {
+      if (required) errors.push('baseUrl: is required');
+    } else if (typeof input.baseUrl !== 'string') {
+      errors.push('baseUrl: must be the service’s https address');
+    } else {
+      const problem = this.#o.checkBaseUrl(input.baseUrl.trim());
+      if (problem) errors.push(`baseUrl: ${problem}`);
+      else fields.baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
+    }
+    if (input.rateLimitPerMinute === undefined) {
+      if (required) fields.rateLimitPerMinute = 500;
+    } else if (
+      !Number.isInteger(input.rateLimitPerMinute) ||
+      (input.rateLimitPerMinute as number) < 1 ||
+      (input.rateLimitPerMinute as number) > 1_000_000
+    ) {
+      errors.push(
+        'rateLimitPerMinute: must be a whole number from 1 to 1000000 (the service allows 500 a minute per key)',
+      );
+    } else {
+      fields.rateLimitPerMinute = input.rateLimitPerMinute as number;
+    }
+    for (const key of Object.keys(input)) {
+      if (!['name', 'baseUrl', 'apiKey', 'brandId', 'rateLimitPerMinute', 'settings'].includes(key))
+        errors.push(
+          `${key}: is not a field of an account (name, baseUrl, apiKey, brandId, rateLimitPerMinute, settings)`,
+        );
+    }
+    return errors.length > 0 ? undefined : (fields as Required<typeof fields>);
+  }
+
+  /** What an audit line or an answer may show of fields: the key as its last four characters. */
+  #shown(fields: Partial<AccountRecord>): Record<string, unknown> {
+    const { apiKey, ...rest } = fields;
+    return { ...rest, ...(apiKey !== undefined ? { apiKey: keyHint(apiKey) } : {}) };
+  }
+
+  #forget(id: string): void {
+    this.#runtimes.get(id)?.value?.runtime.authPause.stop();
+    this.#runtimes.delete(id);
+  }
+
+  async #audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
+    const at = this.#o.now().toISOString();
+    await this.#o.store.putRecord<AuditEntry>('audit', `${at}:${randomUUID()}`, { at, ...entry });
+  }
+}
+
+const defaultIsTheEnvironment = (): { ok: false; status: 409; errors: string[] } => ({
+  ok: false,
+  status: 409,
+  errors: [
+    'the default account is the environment’s configuration (LOYALTY_* and the program settings): change it there',
+  ],
+});
+
+/** What the service's answer to a harmless read says of the credentials. */
+export function credentialsCheckOf(error: unknown, at: string): CredentialsCheck {
+  if (error === undefined) return { status: 'connected', at };
+  if (error instanceof LoyaltyError) {
+    if (error.kind === 'invalid_auth') return { status: 'refused', at, detail: error.summary };
+    // Let in, but told no (an unknown customer, say): the credentials work.
+    if (!error.retryable && error.kind !== 'redirected' && error.kind !== 'refused_address')
+      return { status: 'connected', at };
+    return { status: 'unreachable', at, detail: error.summary };
+  }
+  return { status: 'unreachable', at, detail: (error as Error).message };
+}

@@ -1,0 +1,57 @@
+// Loyalty accounts as the core sees them. An account is a merchant's account
+// at the loyalty service: its own client (address, credentials, rate limit),
+// its own rules (the policy, the activity for order points) and its own pause
+// when the service refuses its credentials. Each shop is linked to one
+// account, or to none: a shop with no account earns on nobody's, and its
+// orders wait (folded, nothing sent) until it is linked. An order belongs to
+// the account of its first call of any kind (upstream.account), whatever
+// happens to its shop's link afterwards.
+//
+// The core declares what it needs here; the composition root implements it
+// from the configuration and the stored accounts (src/accounts/). A bridge
+// with one account (tests, the CLI's local commands, the configuration alone)
+// uses singleAccount().
+import type { Policy } from './policy.ts';
+import type { AuthPause } from './worker/auth-pause.ts';
+import type { LoyaltyOperations } from './worker/calls.ts';
+import type { LoyaltyClient } from '../loyalty/client.ts';
+
+/** Points given back to the activity that gives exactly that many (REDEEM_RETURN_ACTIVITIES). */
+export type ReturnActivities = Readonly<Record<string, string>>;
+
+/** The account the environment's configuration describes: today's single-merchant bridge. */
+export const DEFAULT_ACCOUNT = 'default';
+
+/** What the bridge needs of an account to make its calls. */
+export interface AccountRuntime {
+  readonly id: string;
+  readonly name: string;
+  readonly client: LoyaltyOperations & Partial<Pick<LoyaltyClient, 'transactions'>>;
+  readonly policy: Policy;
+  /** LOYALTY_EARN_ACTIVITY_ID: the activity for order points without spend bands. */
+  readonly earnActivityId: string;
+  /** REDEEM_RETURN_ACTIVITIES: redeemed points to the activity that gives as many back. */
+  readonly redeemReturnActivities: ReturnActivities;
+  /** Paused while the service refuses this account's credentials; the others go on. */
+  readonly authPause: AuthPause;
+}
+
+export interface Accounts {
+  /** The account a shop is linked to; undefined: none (its orders wait). */
+  forShop(platform: string, shop: string): Promise<string | undefined>;
+  /** An account's runtime; undefined when no such account exists (any more). */
+  runtime(id: string): Promise<AccountRuntime | undefined>;
+  /** Every account's runtime that exists now (status, metrics, stopping their pauses). */
+  all(): Promise<AccountRuntime[]>;
+  stop(): void;
+}
+
+/** One account serving every shop: a bridge configured by its environment alone. */
+export function singleAccount(runtime: AccountRuntime): Accounts {
+  return {
+    forShop: async () => runtime.id,
+    runtime: async (id) => (id === runtime.id ? runtime : undefined),
+    all: async () => [runtime],
+    stop: () => runtime.authPause.stop(),
+  };
+}
