@@ -255,16 +255,19 @@ function upgradeSuite(backend: 'lowdb' | 'postgres') {
       state: savedState,
     });
     bigcommerce = await bigCommerceAtStop();
+    const dataDir = mkdtempSync(join(tmpdir(), 'lb-upgrade-'));
     if (backend === 'lowdb') {
-      const dataDir = mkdtempSync(join(tmpdir(), 'lb-upgrade-'));
       cpSync(join(FIXTURE, 'lowdb'), dataDir, { recursive: true });
       ledger = { DATA_DIR: dataDir };
       cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
     } else {
       const database: TestDatabase = await freshDatabase();
       await restoreDump(database.url, readFileSync(join(FIXTURE, 'postgres.sql'), 'utf8'));
-      ledger = { DATA_DIR: mkdtempSync(join(tmpdir(), 'lb-upgrade-')), DATABASE_URL: database.url };
-      cleanUp = () => database.drop();
+      ledger = { DATA_DIR: dataDir, DATABASE_URL: database.url };
+      cleanUp = async () => {
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
     }
     first = await openAndFinish(ledger, sandbox, bigcommerce);
   }, 120_000);
