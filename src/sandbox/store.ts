@@ -304,10 +304,13 @@ export class SandboxStore {
       this.#byOrder.set(earning.orderId, [...(this.#byOrder.get(earning.orderId) ?? []), earning]);
     }
     this.#redemptions = saved.redemptions;
-    for (const conversion of saved.conversions) this.#conversions.set(`${conversion.campaignId}\u0000${conversion.orderId}`, conversion);
+    for (const conversion of saved.conversions)
+      this.#conversions.set(`${conversion.campaignId}\u0000${conversion.orderId}`, conversion);
     const all = [...saved.earnings, ...saved.redemptions, ...saved.conversions];
     this.#nextId = Math.max(0, ...all.map((each) => each.id)) + 1;
-    const times = all.flatMap((each) => [each.createdAt, 'updatedAt' in each ? each.updatedAt : each.createdAt]).map((time) => Date.parse(time));
+    const times = all
+      .flatMap((each) => [each.createdAt, 'updatedAt' in each ? each.updatedAt : each.createdAt])
+      .map((time) => Date.parse(time));
     this.#last = Math.max(this.#last, ...times.filter(Number.isFinite));
   }
 
