@@ -117,6 +117,8 @@ export class WorkLoop<T> {
           this.#again = false;
           this.wake();
         } else {
+          // A waiter that came after the pass told its waiters, but before it was marked finished, hears it now.
+          this.#notifyIdle();
           void this.#arm();
         }
       });
