@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { LEDGER_FORMAT, WRITTEN_BY } from '../../src/core/store/format/ledger-format.ts';
 import { openEngine, type Engine } from '../../src/core/engine.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { DeadLetter, LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
@@ -199,24 +200,15 @@ async function openAndFinish(
   }
 }
 
-/**
- * Until intake and the worker are idle and nothing is due now, as
- * engine.drain() waits, but by looking rather than by the loops' idle()
- * promises: WorkLoop.idle() called between a pump's last look and the end of
- * that pump is never resolved when nothing else wakes the loop, so drain()
- * on an engine with nothing to do (the second open) waits for ever on lowdb.
- */
+/** Until every accepted delivery is folded and nothing is due now; an engine that cannot finish fails the test. */
 async function finished(engine: Engine, timeoutMs = 60_000): Promise<void> {
-  const workDueNow = async () => {
-    const now = Date.now();
-    const [inbox, due] = await Promise.all([engine.store.nextInboxAt(), engine.store.nextDueAt()]);
-    return (inbox !== undefined && inbox <= now) || (due !== undefined && due <= now);
-  };
-  for (let calm = 0, started = Date.now(); calm < 2;) {
-    if (Date.now() - started > timeoutMs) throw new Error('the engine did not finish its work');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    calm = engine.intake.isIdle && engine.worker.isIdle && !(await workDueNow()) ? calm + 1 : 0;
-  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    engine.drain(),
+    new Promise(
+      (_, reject) => (timer = setTimeout(() => reject(new Error('the engine did not finish its work')), timeoutMs)),
+    ),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** The BigCommerce store the old release installed on, answering with what it held at the stop. */
@@ -363,6 +355,28 @@ function upgradeSuite(backend: 'lowdb' | 'postgres') {
       `shopify:${manifest.env.SHOPIFY_SHOPS}`,
       'woocommerce:shop.upgrade-fixture.example',
     ]);
+  });
+
+  it('is marked with the current ledger format and this release', async () => {
+    const mark =
+      backend === 'lowdb'
+        ? (JSON.parse(readFileSync(join(ledger.DATA_DIR!, 'format.json'), 'utf8')) as {
+            format: number;
+            writtenBy: string;
+          })
+        : await (async () => {
+            const client = new pg.Client({ connectionString: ledger.DATABASE_URL });
+            await client.connect();
+            try {
+              const { rows } = await client.query<{ format: number; written_by: string }>(
+                'SELECT format, written_by FROM lb_ledger_format',
+              );
+              return { format: rows[0]!.format, writtenBy: rows[0]!.written_by };
+            } finally {
+              await client.end();
+            }
+          })();
+    expect(mark).toMatchObject({ format: LEDGER_FORMAT, writtenBy: WRITTEN_BY });
   });
 
   it('changes nothing and calls nothing when opened again', async () => {
