@@ -13,7 +13,7 @@ import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './f
 import * as operations from './operations.ts';
 import { replyBody } from './reply.ts';
 import { SlidingWindowCounter } from './sliding-window.ts';
-import { SandboxStore } from './store.ts';
+import { SandboxStore, type SandboxState } from './store.ts';
 
 export interface SandboxOptions {
   apiKey: string;
@@ -36,6 +36,8 @@ export interface SandboxOptions {
    * name that resolves to 127.0.0.1 (DNS rebinding).
    */
   loopbackHostOnly?: boolean;
+  /** Start from this saved state (SandboxStore.snapshot()) instead of empty: tests that pick up where an earlier run stopped. */
+  state?: SandboxState | undefined;
 }
 
 export interface Sandbox {
@@ -65,6 +67,7 @@ const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const store = new SandboxStore();
+  if (options.state) store.restore(options.state);
   const faults = new FaultInjector(options.faults);
   const window = new SlidingWindowCounter(options.rateLimit ?? 500, options.rateWindowMs ?? 60_000);
   let refusedForRate = 0;

@@ -281,6 +281,39 @@ export class SandboxStore {
     });
   }
 
+  /**
+   * Starts over from a saved snapshot() (the upgrade tests' recorded state of
+   * an earlier run): what it holds, the customers its earnings name, ids and
+   * times that go on after its own. For tests and tools in this process; no
+   * route reaches it.
+   */
+  restore(state: SandboxState): void {
+    if (!Array.isArray(state?.earnings) || !Array.isArray(state.redemptions) || !Array.isArray(state.conversions)) {
+      throw new TypeError('a sandbox state has earnings, redemptions and conversions, each a list');
+    }
+    this.reset();
+    const saved = structuredClone(state);
+    // The customer an earning names is the one its last earn sent: replayed in the order they were written.
+    for (const earning of [...saved.earnings].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id)) {
+      this.#rememberCustomer({ name: earning.name, email: earning.email, mobile: earning.mobile });
+    }
+    for (const earning of saved.earnings) {
+      this.#earnings.push(earning);
+      if (earning.orderId === null) continue;
+      this.#byActivityOrder.set(`${earning.activityId}\u0000${earning.orderId}`, earning);
+      this.#byOrder.set(earning.orderId, [...(this.#byOrder.get(earning.orderId) ?? []), earning]);
+    }
+    this.#redemptions = saved.redemptions;
+    for (const conversion of saved.conversions)
+      this.#conversions.set(`${conversion.campaignId}\u0000${conversion.orderId}`, conversion);
+    const all = [...saved.earnings, ...saved.redemptions, ...saved.conversions];
+    this.#nextId = Math.max(0, ...all.map((each) => each.id)) + 1;
+    const times = all
+      .flatMap((each) => [each.createdAt, 'updatedAt' in each ? each.updatedAt : each.createdAt])
+      .map((time) => Date.parse(time));
+    this.#last = Math.max(this.#last, ...times.filter(Number.isFinite));
+  }
+
   reset(): void {
     this.#earnings = [];
     this.#byActivityOrder.clear();

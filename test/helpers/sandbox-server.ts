@@ -11,6 +11,7 @@ export interface TestSandbox extends Sandbox {
   outage(ms: number): Promise<void>;
 }
 
+/** With `state`, it starts holding what a saved sandbox held (SandboxStore.snapshot(), as test/upgrade keeps one). */
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const sandbox = createSandbox({ ...SANDBOX_CREDENTIALS, ...options });
   let http = await listen(sandbox.app, 0, '127.0.0.1');
