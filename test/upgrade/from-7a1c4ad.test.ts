@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsFromConfig } from '../../src/accounts/from-config.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LEDGER_FORMAT, WRITTEN_BY } from '../../src/core/store/format/ledger-format.ts';
 import { openEngine, type Engine } from '../../src/core/engine.ts';
@@ -173,10 +174,19 @@ async function openAndFinish(
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: sandbox.url, onAttempt: () => calls++ });
     // No Shopify Admin API here: an order that needed one would wait, and the test would say so.
     const platforms = buildPlatforms(config, opened.store, { shopifyAdminUrl: () => 'http://127.0.0.1:9' });
-    const engine = await openEngine({
-      ...engineOptionsFromConfig(config, { store: opened.store, client, logger, platforms }),
-      opened: report,
+    let opening: Engine | undefined;
+    const accounts = accountsFromConfig(config, {
+      store: opened.store,
+      opened,
+      client,
+      logger,
+      chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
+      wakeWaiting: async (match) => opening?.wakeWaiting(match),
     });
+    const engine = (opening = await openEngine({
+      ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
+      opened: report,
+    }));
     try {
       await platforms.prepare(logger, () => engine.foldInbox());
       await engine.startWorker();
@@ -355,6 +365,15 @@ function upgradeSuite(backend: 'lowdb' | 'postgres') {
       `shopify:${manifest.env.SHOPIFY_SHOPS}`,
       'woocommerce:shop.upgrade-fixture.example',
     ]);
+  });
+
+  it('puts every order that made a call on the default account: the one account the old release had', () => {
+    const orders = Object.values(first.picture.orders).filter((order): order is OrderRecord => order !== undefined);
+    const called = orders.filter((order) => order.calls.length > 0);
+    expect(called.length).toBeGreaterThan(0);
+    for (const order of called) expect(order.upstream.account, order.key).toBe('default');
+    for (const order of orders.filter((each) => each.calls.length === 0))
+      expect(order.upstream.account, order.key).toBeUndefined();
   });
 
   it('is marked with the current ledger format and this release', async () => {
