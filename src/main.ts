@@ -23,6 +23,7 @@ import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
 import { accountsFromConfig } from './accounts/from-config.ts';
+import type { AccountRegistry } from './accounts/registry.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
@@ -43,6 +44,8 @@ export interface RunningBridge {
   health: UpstreamHealth;
   activity: Activity;
   engine: Engine;
+  /** The loyalty accounts: the default (the environment's) and those kept in the ledger, with the shops' links. */
+  accounts: AccountRegistry;
   platforms: Platforms;
   reconciler: Reconciler;
   resyncJobs: ResyncJobs;
@@ -386,6 +389,7 @@ export async function startBridge(
     health,
     activity,
     engine,
+    accounts,
     platforms,
     reconciler,
     resyncJobs,

@@ -1,0 +1,158 @@
+// Two merchants on one bridge (issue 32), each on their own loyalty account:
+// a sandbox per account, each with its own credentials. Signed Shopify
+// deliveries are posted to the running bridge; each sandbox shows what
+// reached it. The default account is the environment's (LOYALTY_*) and
+// serves the shop the environment names; account B is kept in the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountRecord } from '../../src/accounts/account-records.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
+import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+
+/** A merchant who installed the app (open installs) and whom the operator links to account B. */
+const SHOP_B = 'merchant-b.myshopify.com';
+/** A stranger's shop: installed, linked to nobody. */
+const STRANGER = 'stranger-shop.myshopify.com';
+const B_CREDENTIALS = { apiKey: 'merchant-b-key-7a9f', brandId: 'merchant-b-brand' };
+
+function accountsSuite(backend: 'lowdb' | 'postgres') {
+  let defaultSandbox: TestSandbox;
+  let sandboxB: TestSandbox;
+  let bridge: RunningBridge;
+  let accountB: AccountRecord;
+  let database: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    database = backend === 'postgres' ? await freshDatabase() : undefined;
+    defaultSandbox = await startTestSandbox({ rateLimit: 100_000 });
+    sandboxB = await startTestSandbox({ ...B_CREDENTIALS, rateLimit: 100_000, activities: { '1': 100, '7': 250 } });
+    bridge = await startTestBridge({
+      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+      SHOPIFY_SHOPS: SHOP,
+      SHOPIFY_OPEN_INSTALLS: 'true',
+      LOYALTY_BASE_URL: defaultSandbox.url,
+      LOYALTY_API_KEY: 'test-sandbox-key',
+      LOYALTY_BRAND_ID: 'test-brand',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    });
+    const created = await bridge.accounts.create(
+      {
+        name: 'Merchant B',
+        baseUrl: sandboxB.url,
+        ...B_CREDENTIALS,
+        rateLimitPerMinute: 600,
+        settings: { LOYALTY_EARN_ACTIVITY_ID: '7' },
+      },
+      'test',
+    );
+    if (!created.ok) throw new Error(created.errors.join('\n'));
+    accountB = created.value;
+    await bridge.accounts.link({ platform: 'shopify', shop: SHOP_B }, accountB.id, 'test');
+  });
+  afterAll(async () => {
+    await bridge?.stop();
+    await defaultSandbox?.close();
+    await sandboxB?.close();
+    await database?.drop();
+  });
+
+  async function deliver(shop: string, topic: string, body: string) {
+    const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic, body, shop }),
+      body,
+    });
+    expect(((await response.json()) as { result?: string }).result).toBe('accepted');
+  }
+  const earningsAt = (sandbox: TestSandbox, orderId: string) =>
+    sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+
+  describe(`two merchants on one bridge (${backend})`, () => {
+    it('checked account B’s credentials with the service when it was saved', () => {
+      expect(accountB.check).toMatchObject({ status: 'connected' });
+    });
+
+    it('sends each shop’s orders to its own account, with that account’s credentials and rules', async () => {
+      await deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: '7300000000001' }));
+      await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000002' }));
+      await bridge.engine.drain();
+      expect(earningsAt(defaultSandbox, '7300000000001')).toEqual([
+        expect.objectContaining({ status: 'pending', points: 100 }),
+      ]);
+      expect(earningsAt(sandboxB, '7300000000001')).toEqual([]);
+      // Account B earns under its own activity (7, 250 points), at its own service.
+      expect(earningsAt(sandboxB, '7300000000002')).toEqual([
+        expect.objectContaining({ status: 'pending', points: 250 }),
+      ]);
+      expect(earningsAt(defaultSandbox, '7300000000002')).toEqual([]);
+      expect((await bridge.engine.store.getOrder(`shopify:${SHOP_B}:7300000000002`))?.upstream.account).toBe(
+        accountB.id,
+      );
+    });
+
+    it('approves an order on the account it earned on, after its shop moved to another', async () => {
+      await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000003' }));
+      await bridge.engine.drain();
+      await bridge.accounts.link({ platform: 'shopify', shop: SHOP_B }, 'default', 'test');
+      await deliver(
+        SHOP_B,
+        'orders/fulfilled',
+        shopifyOrderJson({ id: '7300000000003', fulfillmentStatus: 'fulfilled' }),
+      );
+      await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000004' }));
+      await bridge.engine.drain();
+      expect(earningsAt(sandboxB, '7300000000003')).toEqual([expect.objectContaining({ status: 'approved' })]);
+      expect(earningsAt(defaultSandbox, '7300000000003')).toEqual([]);
+      // A new order of the moved shop goes to its new account.
+      expect(earningsAt(defaultSandbox, '7300000000004')).toEqual([expect.objectContaining({ status: 'pending' })]);
+      await bridge.accounts.link({ platform: 'shopify', shop: SHOP_B }, accountB.id, 'test');
+    });
+
+    it('earns nowhere for a stranger’s shop until it is linked; then its waiting orders earn on its account', async () => {
+      await deliver(STRANGER, 'orders/paid', shopifyOrderJson({ id: '7300000000005' }));
+      await bridge.engine.drain();
+      const waiting = await bridge.engine.store.getOrder(`shopify:${STRANGER}:7300000000005`);
+      expect(waiting).toMatchObject({ target: { reason: 'no_account' }, upstream: { points: 'none' } });
+      expect(waiting?.upstream.account).toBeUndefined();
+      expect(earningsAt(defaultSandbox, '7300000000005')).toEqual([]);
+      expect(earningsAt(sandboxB, '7300000000005')).toEqual([]);
+
+      await bridge.accounts.link({ platform: 'shopify', shop: STRANGER }, accountB.id, 'test');
+      await eventually(async () => {
+        await bridge.engine.drain();
+        expect(earningsAt(sandboxB, '7300000000005')).toEqual([
+          expect.objectContaining({ status: 'pending', points: 250 }),
+        ]);
+      });
+      expect(earningsAt(defaultSandbox, '7300000000005')).toEqual([]);
+    });
+
+    it('pauses only the account whose key the service refuses', async () => {
+      sandboxB.faults.configure({ forced: { status: 401, count: 1_000_000, message: 'Invalid auth' } });
+      try {
+        await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000006' }));
+        await eventually(async () => expect((await bridge.accounts.runtime(accountB.id))?.authPause.paused).toBe(true));
+        // The default account goes on.
+        await deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: '7300000000007' }));
+        await bridge.engine.drain();
+        expect(earningsAt(defaultSandbox, '7300000000007')).toEqual([expect.objectContaining({ status: 'pending' })]);
+        expect((await bridge.accounts.runtime('default'))?.authPause.paused).toBe(false);
+        expect(await bridge.engine.store.listDeadLetters()).toEqual([]);
+      } finally {
+        sandboxB.faults.configure({});
+      }
+      // Let in again: the waiting order goes at once.
+      expect(await (await bridge.accounts.runtime(accountB.id))?.authPause.probeNow()).toBe(false);
+      await eventually(async () => {
+        await bridge.engine.drain();
+        expect(earningsAt(sandboxB, '7300000000006')).toEqual([expect.objectContaining({ status: 'pending' })]);
+      });
+    });
+  });
+}
+
+accountsSuite('lowdb');
+describe.skipIf(!postgresAvailable())('on PostgreSQL', () => accountsSuite('postgres'));
