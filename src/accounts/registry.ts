@@ -81,7 +81,8 @@ export class AccountRegistry implements Accounts {
     if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value;
     const link = await this.#o.store.getRecord<ShopLink>('shop-link', id);
     const account = link?.account ?? ((await this.#o.chosenByOperator(platform, shop)) ? DEFAULT_ACCOUNT : undefined);
-    this.#links.set(id, { value: account, readAt: Date.now() });
+    // "None" is read fresh every time: an order is made to wait on it, and a link another instance just made must count.
+    if (account !== undefined) this.#links.set(id, { value: account, readAt: Date.now() });
     return account;
   }
 

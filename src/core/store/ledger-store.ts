@@ -276,7 +276,9 @@ export interface LedgerStore {
   /**
    * Makes due now the orders waiting for what just happened (work.waitingFor:
    * 'account' for a shop just linked, 'pause:<account>' for an account let in
-   * again), of one shop when it says so. Returns how many.
+   * again), of one shop when it says so. Returns how many. With a shop, the
+   * shop's orders a worker holds now are woken too, once it lets go: it may
+   * have looked before the change and be about to save the order waiting.
    */
   wakeWaiting(match: WaitingMatch): Promise<number>;
   /** Registers an lp_orderid for an order; returns the order it belongs to (this one, unless another claimed it first). */

@@ -332,7 +332,7 @@ export class LowdbStore implements LedgerStore {
     const keys = [...this.#p.active.values()]
       .filter(
         (order) =>
-          order.work.waitingFor === waitingFor &&
+          (order.work.waitingFor === waitingFor || (shop !== undefined && this.#p.active.due.isHeld(order.key))) &&
           (platform === undefined || order.platform === platform) &&
           (shop === undefined || order.shop === shop),
       )

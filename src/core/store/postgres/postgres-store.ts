@@ -152,8 +152,9 @@ export class PostgresStore implements LedgerStore {
   laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
   wakeWaiting = async ({ waitingFor, platform, shop }: WaitingMatch): Promise<number> => {
     const { rows } = await this.#db.query<{ key: string }>(
-      `SELECT key FROM lb_orders WHERE due_at IS NOT NULL AND progress->'work'->>'waitingFor' = $1
-         AND ($2::text IS NULL OR platform = $2) AND ($3::text IS NULL OR shop = $3)`,
+      `SELECT key FROM lb_orders
+        WHERE (progress->'work'->>'waitingFor' = $1 OR ($3::text IS NOT NULL AND lease_until > now()))
+          AND ($2::text IS NULL OR platform = $2) AND ($3::text IS NULL OR shop = $3)`,
       [waitingFor, platform ?? null, shop ?? null],
     );
     for (const { key } of rows) await this.updateProgress(key, () => undefined);
