@@ -1,28 +1,39 @@
 // The loyalty service served locally: the same paths, headers, envelope,
 // errors and rate limit as DESIGN.md gives them. Mounted by the bridge at
 // /sandbox in sandbox mode, or served alone by `npm run sandbox`. Its state
-// and controls (/_sandbox/*) sit behind control-access.ts.
+// and controls (/_sandbox/*) sit behind control-access.ts. It serves several
+// accounts (accounts.ts), each with its own key, brand, activities, rate
+// limit and state; the one it was configured with is the first.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
 import { isLoopbackHost } from '../net/addresses.ts';
-import { sameSecret } from '../same-secret.ts';
-import { requireControlAccess } from './control-access.ts';
+import {
+  SandboxAccountError,
+  SandboxAccounts,
+  type AccountInput,
+  type AccountView,
+  type SandboxAccount,
+} from './accounts.ts';
+import { controlCaller, requireControlAccess, type ControlCaller } from './control-access.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
 import * as operations from './operations.ts';
 import { replyBody } from './reply.ts';
-import { SlidingWindowCounter } from './sliding-window.ts';
-import { SandboxStore, type SandboxState } from './store.ts';
+import type { SandboxState, SandboxStore } from './store.ts';
 
 export interface SandboxOptions {
+  /** The first account's credentials: the sandbox's own. */
   apiKey: string;
   brandId: string;
-  /** Activity id to the points it earns. */
+  /** The first account's activities: id to the points it earns. */
   activities?: Record<string, number>;
+  /** The first account's calls per window. */
   rateLimit?: number;
-  /** A minute; tests scale it down. */
+  /** Every account's rate window: a minute; tests scale it down. */
   rateWindowMs?: number;
+  /** More accounts beside the first, each with its own credentials (random where not given), activities and limit. */
+  accounts?: AccountInput[];
   faults?: FaultSettingsInput;
   bodyLimit?: string;
   /** The shape of every reply: the documented envelope (default) or the flat one. */
@@ -36,18 +47,24 @@ export interface SandboxOptions {
    * name that resolves to 127.0.0.1 (DNS rebinding).
    */
   loopbackHostOnly?: boolean;
-  /** Start from this saved state (SandboxStore.snapshot()) instead of empty: tests that pick up where an earlier run stopped. */
+  /** The first account starts from this saved state (SandboxStore.snapshot()) instead of empty: tests that pick up where an earlier run stopped. */
   state?: SandboxState | undefined;
 }
 
 export interface Sandbox {
   app: express.Express;
+  /** The first account's state. */
   store: SandboxStore;
+  /** Service-wide: they apply to every account's calls. */
   faults: FaultInjector;
-  /** What callers must send as x-api-key and x-brand-id. */
+  /** What callers of the first account must send as x-api-key and x-brand-id. */
   credentials: SandboxCredentials;
-  /** Calls refused for being over the rate limit (not injected faults): a caller that keeps to the limit sees none. */
+  /** Calls refused for being over the rate limit, every account's (not injected faults): a caller that keeps to the limit sees none. */
   readonly refusedForRate: number;
+  /** Every account it serves, the first one first. */
+  readonly accounts: readonly SandboxAccount[];
+  /** Adds an account (random credentials where not given); throws SandboxAccountError when its input is wrong or its key or brand taken. */
+  addAccount(input?: AccountInput): SandboxAccount;
 }
 
 type Operation = (
@@ -66,11 +83,16 @@ const ROUTES: Record<string, Operation> = {
 const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
 
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const store = new SandboxStore();
-  if (options.state) store.restore(options.state);
+  const accounts = new SandboxAccounts({
+    credentials: { apiKey: options.apiKey, brandId: options.brandId },
+    activities: options.activities,
+    rateLimit: options.rateLimit,
+    rateWindowMs: options.rateWindowMs ?? 60_000,
+  });
+  const first = accounts.first;
+  if (options.state) first.store.restore(options.state);
+  for (const account of options.accounts ?? []) accounts.add(account);
   const faults = new FaultInjector(options.faults);
-  const window = new SlidingWindowCounter(options.rateLimit ?? 500, options.rateWindowMs ?? 60_000);
-  let refusedForRate = 0;
   const style = options.replyStyle ?? 'envelope';
   const sendFailure = (res: Response, httpStatus: number, message: string, detail: string): void => {
     res.status(httpStatus).json(replyBody(style, false, httpStatus, message, { detail }));
@@ -89,30 +111,84 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           : SERVICE_MESSAGE.invalidSource);
     sendFailure(res, fault.status, message, 'injected fault');
   };
-  const context: operations.OperationContext = {
-    store,
-    activities: new Map(Object.entries(options.activities ?? { '1': 100 })),
-  };
-
-  const credentials: SandboxCredentials = { apiKey: options.apiKey, brandId: options.brandId };
   const readBody = [express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }), readJsonBody(sendFailure)];
+  const findAccount = (apiKey: string, brandId: string) => accounts.find(apiKey, brandId);
+
+  /**
+   * The accounts a control call reaches: the one named by ?account=<brand id>
+   * for the admin token, or every one; an account's own credentials, only
+   * that account. Undefined, answered 404, for a brand the caller does not
+   * reach (another account's looks the same as none).
+   */
+  const reached = (req: Request, caller: ControlCaller): readonly SandboxAccount[] | undefined => {
+    const named = req.query.account;
+    if (!caller.admin)
+      return named === undefined || named === caller.account.credentials.brandId ? [caller.account] : undefined;
+    if (named === undefined) return accounts.all;
+    const account = typeof named === 'string' ? accounts.byBrand(named) : undefined;
+    return account ? [account] : undefined;
+  };
+  const noSuchAccount = (res: Response) => res.status(404).json({ error: 'no account has this brand id' });
+  /** Faults and accounts are the sandbox's, not an account's: the admin token or the sandbox's own (first) credentials. */
+  const sandboxWide = (res: Response): boolean => {
+    const caller = controlCaller(res);
+    if (caller.admin || caller.account === first) return true;
+    res.status(403).json({
+      error: "faults and accounts are the sandbox's: they take the admin token or the sandbox's own credentials",
+    });
+    return false;
+  };
 
   // Credentials first, here as below: an unauthenticated body is never read.
   const control = express.Router();
-  control.use(requireControlAccess({ adminToken: options.adminToken, credentials }, sendFailure));
+  control.use(requireControlAccess({ adminToken: options.adminToken, findAccount }, sendFailure));
   control.use(readBody);
-  control.get('/state', (_req, res) => {
-    res.json(store.snapshot());
+  control.get('/state', (req, res) => {
+    const caller = controlCaller(res);
+    const reach = reached(req, caller);
+    if (!reach) return noSuchAccount(res);
+    // One account: its state as it always was. The admin token without ?account: the first
+    // account's at the top (what a single-account sandbox answered), and every account's, grouped.
+    if (!caller.admin || req.query.account !== undefined) return res.json(reach[0]?.store.snapshot());
+    res.json({
+      ...first.store.snapshot(),
+      accounts: reach.map((account) => ({ brandId: account.credentials.brandId, ...account.store.snapshot() })),
+    });
   });
-  control.post('/reset', (_req, res) => {
-    store.reset();
-    window.reset();
-    res.json({ reset: true });
+  control.post('/reset', (req, res) => {
+    const reach = reached(req, controlCaller(res));
+    if (!reach) return noSuchAccount(res);
+    for (const account of reach) account.reset();
+    res.json({ reset: true, accounts: reach.map((account) => account.credentials.brandId) });
+  });
+  control.get('/accounts', (_req, res) => {
+    const caller = controlCaller(res);
+    const shown = caller.admin || caller.account === first ? accounts.all : [caller.account];
+    res.json({ accounts: shown.map((account): AccountView => account.view()) });
+  });
+  control.post('/accounts', (req, res) => {
+    if (!sandboxWide(res)) return;
+    try {
+      const account = accounts.add(req.body);
+      // The one answer that shows the key: whoever added the account needs it to call.
+      res.status(201).json({
+        account: {
+          apiKey: account.credentials.apiKey,
+          brandId: account.credentials.brandId,
+          activities: Object.fromEntries(account.activities),
+          rateLimitPerMinute: account.rateLimit,
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof SandboxAccountError)) throw error;
+      res.status(error.status).json({ error: error.message });
+    }
   });
   control.get('/faults', (_req, res) => {
     res.json(faults.settings);
   });
   control.put('/faults', (req, res) => {
+    if (!sandboxWide(res)) return;
     const parsed = faultSettingsSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -142,20 +218,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use('/_sandbox', control);
-  app.use(requireCredentials(credentials, sendFailure));
+  app.use(requireCredentials(findAccount, sendFailure));
   app.use(readBody);
 
   app.use(async (req: Request, res: Response) => {
-    const used = window.take(req.get(HEADER.apiKey) ?? '');
+    const account = callingAccount(res);
+    // The service limits each API key: one account's calls never spend another's.
+    const used = account.takeCall();
     if (!used.allowed) {
-      refusedForRate++;
       res.set(HEADER.retryAfter, String(Math.max(1, Math.ceil(used.retryAfterMs / 1000))));
-      return sendFailure(
-        res,
-        429,
-        SERVICE_MESSAGE.rateLimited,
-        `more than ${options.rateLimit ?? 500} calls in the window`,
-      );
+      return sendFailure(res, 429, SERVICE_MESSAGE.rateLimited, `more than ${account.rateLimit} calls in the window`);
     }
 
     const earnMatch = EARN_PATH.exec(req.path);
@@ -178,7 +250,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (fault.kind === 'fail' && fault.phase === 'before') return sendInjectedFailure(res, fault);
     if (fault.kind === 'hang' && fault.phase === 'before') return hang(res, fault.ms);
 
-    const outcome = operation(context, params, '');
+    const outcome = operation(account, params, '');
     if (fault.kind === 'fail') return sendInjectedFailure(res, fault);
     if (fault.kind === 'hang') return hang(res, fault.ms);
     if (!outcome.ok) {
@@ -203,12 +275,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   return {
     app,
-    store,
+    store: first.store,
     faults,
-    credentials,
+    credentials: first.credentials,
     get refusedForRate() {
-      return refusedForRate;
+      return accounts.all.reduce((sum, account) => sum + account.refusedForRate, 0);
     },
+    get accounts() {
+      return accounts.all;
+    },
+    addAccount: (input = {}) => accounts.add(input),
   };
 }
 
@@ -249,18 +325,22 @@ const readJsonBody =
     next();
   };
 
-function requireCredentials({ apiKey, brandId }: SandboxCredentials, sendFailure: SendFailure) {
+/** The account a call is for: the one whose key and brand it sent, else 401 Invalid auth. */
+function requireCredentials(
+  findAccount: (apiKey: string, brandId: string) => SandboxAccount | undefined,
+  sendFailure: SendFailure,
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     const givenKey = req.get(HEADER.apiKey);
     const givenBrand = req.get(HEADER.brandId);
     if (!givenKey || !givenBrand) {
       return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'the x-api-key and x-brand-id headers are required');
     }
-    // Both compared, always, so timing says nothing about which one was wrong.
-    const keyOk = sameSecret(givenKey, apiKey);
-    const brandOk = sameSecret(givenBrand, brandId);
-    if (!keyOk || !brandOk)
-      return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
+    const account = findAccount(givenKey, givenBrand);
+    if (!account) return sendFailure(res, 401, SERVICE_MESSAGE.invalidAuth, 'unknown x-api-key or x-brand-id');
+    res.locals.account = account;
     next();
   };
 }
+
+const callingAccount = (res: Response): SandboxAccount => res.locals.account as SandboxAccount;

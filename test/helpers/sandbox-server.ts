@@ -1,6 +1,7 @@
 // A real sandbox on 127.0.0.1 with a port the OS picks, for tests that talk HTTP.
 import { listen } from '../../src/http/listen.ts';
 import { createSandbox, type SandboxOptions, type Sandbox } from '../../src/sandbox/app.ts';
+import type { SandboxCredentials } from '../../src/sandbox/credentials.ts';
 
 export const SANDBOX_CREDENTIALS = { apiKey: 'test-sandbox-key', brandId: 'test-brand' } as const;
 
@@ -11,7 +12,10 @@ export interface TestSandbox extends Sandbox {
   outage(ms: number): Promise<void>;
 }
 
-/** With `state`, it starts holding what a saved sandbox held (SandboxStore.snapshot(), as test/upgrade keeps one). */
+/**
+ * With `state`, it starts holding what a saved sandbox held (SandboxStore.snapshot(), as test/upgrade keeps one).
+ * With `accounts`, it serves those accounts too, beside the first (SANDBOX_CREDENTIALS); addAccount() adds more.
+ */
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const sandbox = createSandbox({ ...SANDBOX_CREDENTIALS, ...options });
   let http = await listen(sandbox.app, 0, '127.0.0.1');
@@ -20,6 +24,9 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
     ...sandbox,
     get refusedForRate() {
       return sandbox.refusedForRate;
+    },
+    get accounts() {
+      return sandbox.accounts;
     },
     url: http.localUrl,
     close: () => http.close(),
@@ -40,6 +47,15 @@ export const authHeaders = (overrides: Record<string, string> = {}) => ({
   'content-type': 'application/json',
   ...overrides,
 });
+
+/** Headers a raw HTTP caller of one account needs (an account of `sandbox.accounts`, or its credentials). */
+export const accountHeaders = (
+  account: { credentials: SandboxCredentials } | SandboxCredentials,
+  overrides: Record<string, string> = {},
+) => {
+  const { apiKey, brandId } = 'credentials' in account ? account.credentials : account;
+  return authHeaders({ 'x-api-key': apiKey, 'x-brand-id': brandId, ...overrides });
+};
 
 /** A raw POST, as any HTTP client would send it, bypassing our client. */
 export async function rawPost(url: string, body: unknown, headers: Record<string, string> = authHeaders()) {
