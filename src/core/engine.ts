@@ -129,7 +129,6 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
 
   const adapterFor = options.adapterFor ?? (() => undefined);
-  const privacy = new Privacy({ store, adapterFor, logger: options.logger, now });
   let worker: Worker | undefined;
   const wakeWaiting = async (match: WaitingMatch) => {
     const woken = await store.wakeWaiting(match);
@@ -138,6 +137,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   };
   const accounts =
     options.accounts ?? singleAccountOf(options, () => void wakeWaiting({ waitingFor: pauseOf(DEFAULT_ACCOUNT) }));
+  const privacy = new Privacy({ store, adapterFor, logger: options.logger, accounts, now });
   const { settleAfterMs: _settleAfterMs, ...workerOptions } = options.worker ?? {};
   worker = new Worker({
     store,

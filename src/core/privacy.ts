@@ -16,6 +16,8 @@ import type {
   ErasureReport,
   LedgerStore,
 } from './store/ledger-store.ts';
+import type { Accounts } from './accounts.ts';
+import type { OrderRecord } from './order-record.ts';
 
 /** What the merchant sees of a request: never the customer's e-mail or phone once it is done. */
 export interface PrivacyLogEntry {
@@ -43,6 +45,8 @@ export interface PrivacyOptions {
   store: LedgerStore;
   adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
   logger: Logger;
+  /** Which loyalty account an order belongs to, for requests limited to one account. */
+  accounts?: Pick<Accounts, 'forShop'> | undefined;
   now?: () => Date;
 }
 
@@ -67,11 +71,68 @@ export class Privacy {
     };
   }
 
-  exportCustomer(match: CustomerMatch): Promise<CustomerData> {
-    return this.#o.store.exportCustomer(match, this.#redactor(match));
+  /**
+   * What the bridge holds about a customer; with an account, only what
+   * belongs to it: the orders of that account (the one of their first call,
+   * or their shop's), and the dead letters and deliveries of its shops.
+   */
+  async exportCustomer(match: CustomerMatch, account?: string): Promise<CustomerData> {
+    const data = await this.#o.store.exportCustomer(match, this.#redactor(match));
+    if (account === undefined) return data;
+    const shops = await this.#shopsOf(data, account);
+    const ofAccount = ({ platform, shop }: { platform?: string | undefined; shop?: string | undefined }) =>
+      platform !== undefined && shop !== undefined && shops.has(`${platform}:${shop}`);
+    return {
+      ...data,
+      orders: data.orders.filter(
+        (order) => shops.has(`${order.platform}:${order.shop}`) && this.#orderOf(order, account, shops),
+      ),
+      deadLetters: data.deadLetters.filter(ofAccount),
+      inbox: data.inbox.filter((entry) => ofAccount(entry.delivery ?? entry.events?.[0] ?? {})),
+    };
   }
 
-  async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
+  /** The shops whose data about the customer belongs to the account (a shop that moved counts where each order went). */
+  async #shopsOf(data: CustomerData, account: string): Promise<Set<string>> {
+    const shops = new Set<string>();
+    type Place = { platform?: string | undefined; shop?: string | undefined; account?: string | undefined };
+    const places: Place[] = [
+      ...data.orders.map((order) => ({ platform: order.platform, shop: order.shop, account: order.upstream.account })),
+      ...data.deadLetters.map((letter) => ({ platform: letter.platform, shop: letter.shop })),
+      ...data.inbox.map((entry) => {
+        const from = entry.delivery ?? entry.events?.[0];
+        return { platform: from?.platform, shop: from?.shop };
+      }),
+    ];
+    for (const place of places) {
+      if (place.platform === undefined || place.shop === undefined) continue;
+      const owner = place.account ?? (await this.#o.accounts?.forShop(place.platform, place.shop));
+      if (owner === account) shops.add(`${place.platform}:${place.shop}`);
+    }
+    return shops;
+  }
+
+  #orderOf(order: OrderRecord, account: string, shops: Set<string>): boolean {
+    return order.upstream.account === undefined
+      ? shops.has(`${order.platform}:${order.shop}`)
+      : order.upstream.account === account;
+  }
+
+  /** Erases what the bridge holds about a customer; with an account, in the shops whose data belongs to it only. */
+  async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via'], account?: string): Promise<ErasureReport> {
+    if (account !== undefined) {
+      const shops = await this.#shopsOf(await this.#o.store.exportCustomer(match, this.#redactor(match)), account);
+      const total: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      for (const place of shops) {
+        const at = place.indexOf(':');
+        const report = await this.eraseCustomer(
+          { ...match, platform: place.slice(0, at), shop: place.slice(at + 1) },
+          via,
+        );
+        for (const key of Object.keys(total) as Array<keyof ErasureReport>) total[key] += report[key];
+      }
+      return total;
+    }
     const at = this.#now().toISOString();
     const report = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
     await this.#log({

@@ -130,6 +130,24 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       expect(earningsAt(defaultSandbox, '7300000000005')).toEqual([]);
     });
 
+    it('exports and erases a customer for one account only', async () => {
+      const match = { emails: ['grace@example.com'], phones: [], orderIds: [] };
+      const ofB = await bridge.engine.privacy.exportCustomer(match, accountB.id);
+      const ordersOfB = ofB.orders.map((order) => order.key);
+      expect(ordersOfB).toContain(`shopify:${SHOP_B}:7300000000002`);
+      expect(ordersOfB).not.toContain(`shopify:${SHOP}:7300000000001`);
+      // The order of SHOP_B that earned on the default account while the shop was moved is the default's.
+      expect(ordersOfB).not.toContain(`shopify:${SHOP_B}:7300000000004`);
+      const all = await bridge.engine.privacy.exportCustomer(match);
+      expect(all.orders.length).toBeGreaterThan(ofB.orders.length);
+
+      const erased = await bridge.engine.privacy.eraseCustomer(match, 'admin', accountB.id);
+      expect(erased.orders).toBeGreaterThan(0);
+      expect((await bridge.engine.privacy.exportCustomer(match, accountB.id)).orders).toEqual([]);
+      const kept = (await bridge.engine.privacy.exportCustomer(match, 'default')).orders.map((order) => order.key);
+      expect(kept).toContain(`shopify:${SHOP}:7300000000001`);
+    });
+
     it('pauses only the account whose key the service refuses', async () => {
       sandboxB.faults.configure({ forced: { status: 401, count: 1_000_000, message: 'Invalid auth' } });
       try {
