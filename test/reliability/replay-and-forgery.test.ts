@@ -101,7 +101,7 @@ it('compares every signature and token in constant time', () => {
   for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts'])
     expect(read(path)).toContain('timingSafeEqual');
   // The admin token and the sandbox's credentials go through sameSecret.
-  const sandbox = ['src/sandbox/app.ts', 'src/sandbox/control-access.ts', 'src/sandbox/credentials.ts'];
+  const sandbox = ['src/sandbox/accounts.ts', 'src/sandbox/control-access.ts', 'src/sandbox/credentials.ts'];
   for (const path of ['src/http/admin-auth.ts', ...sandbox]) expect(read(path)).toContain('sameSecret(');
   for (const path of ['adapters/shared/signature.ts', 'src/same-secret.ts', 'src/http/admin-auth.ts', ...sandbox]) {
     expect(read(path)).not.toMatch(/(signature|hmac|token|apiKey)\s*===\s*(?!\s|undefined)/i);

@@ -454,13 +454,22 @@ describe('BIGCOMMERCE_OPEN_INSTALLS=true', () => {
     await open?.stop();
   });
 
-  it('lets in any store, which without it is refused, and its orders earn', async () => {
+  it('lets in any store, which without it is refused; its orders earn once the operator links it to an account', async () => {
     expect((await closed.bc.install('anyone9')).status).toBe(403);
     await installed(open, 'anyone9');
     await orderEarns(open, 'anyone9', 8901);
-    expect(earnings(open.bridge, '8901')).toEqual([
-      expect.objectContaining({ status: 'pending', email: 'anyone9@example.com' }),
-    ]);
+    // A stranger's store earns on nobody's account until it is linked to one.
+    expect(earnings(open.bridge, '8901')).toEqual([]);
+    expect(await open.bridge.engine.store.getOrder('bigcommerce:anyone9:8901')).toMatchObject({
+      target: { reason: 'no_account' },
+    });
+    await open.bridge.accounts.link({ platform: 'bigcommerce', shop: 'anyone9' }, 'default', 'test');
+    await eventually(async () => {
+      await open.bridge.engine.drain();
+      expect(earnings(open.bridge, '8901')).toEqual([
+        expect.objectContaining({ status: 'pending', email: 'anyone9@example.com' }),
+      ]);
+    });
     expect(await reached(open.bridge)).toContain('anyone9');
   });
 });
