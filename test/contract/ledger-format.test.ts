@@ -16,7 +16,7 @@ import { openStoreOn } from '../helpers/postgres-store.ts';
 
 const NEWER = {
   format: LEDGER_FORMAT + 1,
-  writtenBy: 'loyalty-bridge 9.9.0 (ledger format 2)',
+  writtenBy: `loyalty-bridge 9.9.0 (ledger format ${LEDGER_FORMAT + 1})`,
   at: '2027-01-01T00:00:00.000Z',
 };
 
@@ -72,10 +72,12 @@ describe('lowdb', () => {
     writeFileSync(join(dataDir, 'format.json'), JSON.stringify(NEWER));
     const before = snapshot(dataDir);
     await expect(open(dataDir)).rejects.toThrow(
-      /written by loyalty-bridge 9\.9\.0 \(ledger format 2\), format 2; this is loyalty-bridge .* which reads format 1 and older/,
+      new RegExp(
+        `written by loyalty-bridge 9\\.9\\.0 \\(ledger format ${NEWER.format}\\), format ${NEWER.format}; this is loyalty-bridge .* which reads format ${LEDGER_FORMAT} and older`,
+      ),
     );
     // Read-only (the CLI's status) refuses it too.
-    await expect(new LowdbStore({ dataDir, readOnly: true }).open()).rejects.toThrow(/ledger format 2/);
+    await expect(new LowdbStore({ dataDir, readOnly: true }).open()).rejects.toThrow(`ledger format ${NEWER.format}`);
     expect(snapshot(dataDir)).toEqual(before);
   });
 });
@@ -126,7 +128,9 @@ describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
     database = await freshDatabase();
     await (await openStoreOn(database.url)).close();
     await run(database.url, `UPDATE lb_ledger_format SET format = ${NEWER.format}, written_by = '${NEWER.writtenBy}'`);
-    await expect(openStoreOn(database.url)).rejects.toThrow(/written by loyalty-bridge 9\.9\.0 \(ledger format 2\)/);
+    await expect(openStoreOn(database.url)).rejects.toThrow(
+      `written by loyalty-bridge 9.9.0 (ledger format ${NEWER.format})`,
+    );
   });
 
   it('raises an earlier release’s ledger only once no instance of it is connected', async () => {

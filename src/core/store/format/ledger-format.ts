@@ -14,10 +14,15 @@
 //      lack attention; the oldest lowdb ledgers keep shops.json,
 //      reconciliation.json and adjustments.json outside records/.
 //   1  the mark itself; every shape of format 0 read as above.
+//   2  secrets at rest: the secret fields of records (record-secrets.ts lists
+//      them) may be sealed, "sealed:v1:<key id>:...", under SECRETS_KEY; a
+//      plain value, as format 1 kept every one, is read as plain, and sealed
+//      at the first start with a key. Format 1 releases would hand a sealed
+//      value to a platform as if it were the token.
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { BridgeError } from '../../../errors.ts';
 
-export const LEDGER_FORMAT = 1;
+export const LEDGER_FORMAT = 2;
 
 /** The release that writes the mark: what an operator reads when a ledger is refused. */
 export const WRITTEN_BY = `loyalty-bridge ${packageJson.version} (ledger format ${LEDGER_FORMAT})`;
