@@ -10,6 +10,7 @@ import { sortBands } from './core/spend-bands.ts';
 import { prefixProblems } from './core/worker/lp-order-ids.ts';
 import { REFERRER_KINDS, REPLY_STYLES } from './loyalty/protocol.ts';
 import { isSecureTransport } from './net/addresses.ts';
+import { secretsKeyProblem } from './secrets/secret-box.ts';
 
 const wholeNumber = (min: number, max: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
@@ -69,6 +70,13 @@ const secret = (minLength = 1) =>
   z
     .string({ error: 'must be text' })
     .min(minLength, { error: minLength > 1 ? `must be at least ${minLength} characters` : 'must not be empty' });
+
+// A key that seals secrets at rest: 32 bytes in base64. The message never echoes the value.
+const secretsKey = () =>
+  z.string({ error: 'must be text' }).superRefine((value, ctx) => {
+    const problem = secretsKeyProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const activityId = () =>
   z
@@ -396,6 +404,9 @@ export const configSchema = z
     SANDBOX_REPLY_STYLE: z.enum(REPLY_STYLES, { error: `must be ${REPLY_STYLES.join(' or ')}` }),
 
     ADMIN_TOKEN: secret(16).optional(),
+    // Seals the tokens and keys the ledger keeps (src/secrets/secret-box.ts); the previous key is read only, during a rotation.
+    SECRETS_KEY: secretsKey().optional(),
+    SECRETS_KEY_PREVIOUS: secretsKey().optional(),
     DEMO_STORE: z.enum(['auto', 'off'], { error: 'must be auto or off' }),
     ADMIN_TOKEN_LABEL: text(),
     SHUTDOWN_GRACE_SECONDS: wholeNumber(0, 300),
@@ -527,6 +538,23 @@ export const configSchema = z
         code: 'custom',
         path: ['SHOPIFY_API_SECRET'],
         message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)',
+      });
+    }
+    if (config.SECRETS_KEY_PREVIOUS && !config.SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message: 'is required when SECRETS_KEY_PREVIOUS is set (the new key, which seals; the previous one only opens)',
+      });
+    }
+    const keyBytes = (value: string | undefined) =>
+      value && !secretsKeyProblem(value) ? Buffer.from(value.trim(), 'base64') : undefined;
+    const [key, previous] = [keyBytes(config.SECRETS_KEY), keyBytes(config.SECRETS_KEY_PREVIOUS)];
+    if (key && previous?.equals(key)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY_PREVIOUS'],
+        message: 'is the same key as SECRETS_KEY: during a rotation it holds the old key; otherwise leave it unset',
       });
     }
   });

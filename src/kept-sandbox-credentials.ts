@@ -5,8 +5,8 @@
 // SANDBOX_BRAND_ID when set, else random ones made at the first start and
 // kept in the ledger. Kept, because they must outlive a restart and reach the
 // CLI's local commands; in the ledger, because instances on one PostgreSQL
-// then share them (one key, one rate budget), and because secrets at rest
-// are encrypted there once that comes.
+// then share them (one key, one rate budget), and because the ledger seals
+// its secrets, this key among them (core/store/record-secrets.ts).
 import type { Config } from './config.ts';
 import type { LedgerStore } from './core/store/ledger-store.ts';
 import { arePublic, randomSandboxCredentials, type SandboxCredentials } from './sandbox/credentials.ts';

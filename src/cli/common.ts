@@ -5,7 +5,7 @@ import { isSandboxMode, type Config } from '../config.ts';
 import { openEngine, type Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
-import { openStore } from '../open-store.ts';
+import { openStore, recordSecretsFromConfig } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
 import { accountsFromConfig } from '../accounts/from-config.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
@@ -66,7 +66,7 @@ export async function withReadOnlyStore<T>(
       await opened.release();
     }
   }
-  const store = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true });
+  const store = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true, secrets: recordSecretsFromConfig(config) });
   await store.open();
   return use(store);
 }

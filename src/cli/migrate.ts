@@ -9,6 +9,7 @@ import type { LedgerItem } from '../core/store/ledger-store.ts';
 import { lockDataDir } from '../core/store/lowdb/data-dir-lock.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import type { Logger } from '../logger.ts';
+import { recordSecretsFromConfig } from '../open-store.ts';
 import { fail, out } from './common.ts';
 
 const BATCH = 500;
@@ -16,12 +17,15 @@ const BATCH = 500;
 export async function migrate(config: Config, logger: Logger, to: string | undefined): Promise<number> {
   if (!to || !/^postgres(ql)?:\/\//.test(to)) return fail('migrate needs --to postgres://user@host:5432/database');
   const unlock = await lockDataDir(config.DATA_DIR);
-  const source = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true });
+  // One key for both: the source's secrets are opened, and sealed again in the database.
+  const secrets = recordSecretsFromConfig(config);
+  const source = new LowdbStore({ dataDir: config.DATA_DIR, readOnly: true, secrets });
   const { openPostgresStore } = await import('../core/store/postgres/open-postgres.ts');
   const target = await openPostgresStore({
     url: to,
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
     logger,
+    secrets,
   });
   try {
     await source.open();

@@ -4,7 +4,7 @@
 import type { Config } from '../config.ts';
 import { LANES, laneStatus, type Lane, type LaneStatus } from '../core/lanes.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
-import type { OrderCounts } from '../core/store/ledger-store.ts';
+import type { OrderCounts, SecretsStatus } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { UNCONFIRMED } from '../../adapters/shopify/register.ts';
@@ -15,6 +15,8 @@ interface StatusBody {
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
   connections?: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
   lanes?: Record<Lane, LaneStatus>;
+  /** Absent from bridges older than secrets at rest. */
+  secrets?: SecretsStatus;
 }
 
 export async function status(config: Config, logger: Logger, remote: Remote | undefined): Promise<number> {
@@ -36,6 +38,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } },
         new Date(),
       ),
+      secrets: await store.secretsStatus(),
     }));
   }
   if (body.upstream?.credentialsRefused)
@@ -75,6 +78,13 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     out(
       `${lane.padEnd(8)} work: ${figures.due} due now, ${figures.waiting} waiting, ${figures.callsLastMinute} calls in the last minute${since}${finish}`,
     );
+  }
+  if (body.secrets) {
+    const { counts, keyId, previousKeyId } = body.secrets;
+    out(
+      `secrets at rest: ${counts.current} sealed under SECRETS_KEY${keyId ? ` (key ${keyId})` : ''}, ${counts.previous} under SECRETS_KEY_PREVIOUS${previousKeyId ? ` (key ${previousKeyId})` : ''}, ${counts.plain} plain, ${counts.unknown} under another key`,
+    );
+    for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
   }
   return 0;
 }

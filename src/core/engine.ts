@@ -127,6 +127,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   }
   if (openReport.upgraded)
     options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
+  // Once a start: what was sealed, and what the operator must do (a key to make, a previous key to drop).
+  for (const note of openReport.secrets?.notes ?? []) options.logger[note.level](`secrets at rest: ${note.message}`);
 
   const adapterFor = options.adapterFor ?? (() => undefined);
   let worker: Worker | undefined;

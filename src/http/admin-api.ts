@@ -213,15 +213,17 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   router.get('/status', async (_req, res) => {
-    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts] = await Promise.all([
-      store.countOrders(),
-      store.countDeadLetters(),
-      store.stats(),
-      reconciledState(),
-      connectionsState(),
-      privacy.dataRequests(),
-      store.laneCounts(),
-    ]);
+    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts, secrets] =
+      await Promise.all([
+        store.countOrders(),
+        store.countDeadLetters(),
+        store.stats(),
+        reconciledState(),
+        connectionsState(),
+        privacy.dataRequests(),
+        store.laneCounts(),
+        store.secretsStatus(),
+      ]);
     res.json({
       orders,
       deadLetters,
@@ -233,6 +235,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       reconciliation,
       connections,
       privacy: { openDataRequests: dataRequests.length },
+      // Key ids are digests, counts are counts: nothing here is a secret.
+      secrets,
       mode: { sandbox: parts.sandbox ?? false, demo: parts.demo ?? false },
     });
   });

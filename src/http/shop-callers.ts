@@ -13,6 +13,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { ShopifyAccessError, type ShopifyAccess } from '../../adapters/shopify/access.ts';
 import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
+import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import type { Logger } from '../logger.ts';
 import { sameSecret } from '../same-secret.ts';
 import { isBridgeShopToken, type BridgeShopTokens } from './bridge-shop-token.ts';
@@ -29,13 +30,17 @@ export interface ShopCallerParts {
 }
 
 type Identified =
-  { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502; error: string; retryWithNewToken?: true };
+  { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502 | 503; error: string; retryWithNewToken?: true };
 
 /** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
 export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
 
 /** A JWT (three base64url parts) or the bridge's own shop token: anything else is the operator's to judge. */
 const looksLikeShopSession = (token: string) => isBridgeShopToken(token) || /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
+
+/** What the merchant is told when the bridge may not keep a token (no SECRETS_KEY outside sandbox mode). */
+export const KEY_MISSING =
+  'loyalty-bridge cannot keep access to this shop yet: its operator has to set SECRETS_KEY (the bridge’s log says how)';
 
 export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler): RequestHandler {
   const { adminToken, signatures, bridgeTokens, allowed, access, installed, logger } = parts;
@@ -66,6 +71,8 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
             error: 'Shopify did not accept this session token',
             retryWithNewToken: true,
           };
+        // The token came, and the bridge may not keep it: the operator's to put right (the log says how).
+        if (error instanceof SecretsKeyMissingError) return { ok: false, status: 503, error: KEY_MISSING };
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
         return {
           ok: false,

@@ -26,6 +26,8 @@ import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
 import { sendEmbeddedPage } from './dashboard.ts';
 import { plainPage } from './plain-page.ts';
+import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
+import { KEY_MISSING } from './shop-callers.ts';
 
 export interface AppUrlParts extends ShopifyAuthParts {
   beginInstall: (req: Request, res: Response, shop: string) => Promise<void>;
@@ -62,6 +64,8 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
         // As shopify-app-js: a session token Shopify does not take (expired on its way, used already) is an invalid session, which a fresh one puts right.
         if (error instanceof ShopifyAccessError && error.code === 'invalid_session')
           return bounceOrExplain(req, res, shop);
+        if (error instanceof SecretsKeyMissingError)
+          return plainPage(res, 503, 'loyalty-bridge cannot keep access to this shop', KEY_MISSING, { framedBy });
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
         return plainPage(
           res,

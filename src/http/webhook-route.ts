@@ -17,7 +17,9 @@
 //              and not kept
 //   413        body over the limit
 //   408        body not sent within its deadline
-//   503        the ledger could not be written, or the bridge is stopping:
+//   503        the ledger could not be written or read (the secret a delivery
+//              is checked with, sealed under a key this instance lacks), or
+//              the bridge is stopping:
 //              Shopify and BigCommerce send it again (WooCommerce does not;
 //              reconciliation catches it)
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -126,7 +128,21 @@ export function webhookHandler<Delivery>(
     const body = read.body;
 
     const receivedAt = new Date();
-    const verified = await adapter.verify({ body, headers: req.headers, receivedAt });
+    let verified: Awaited<ReturnType<typeof adapter.verify>>;
+    try {
+      verified = await adapter.verify({ body, headers: req.headers, receivedAt });
+    } catch (error) {
+      // The secret it is checked with could not be read: not known authentic, and not refused for good.
+      // Nothing awaits this handler, so an error let through would end the process.
+      logger.error({ err: error, reqId, platform }, 'could not check a webhook delivery');
+      count('unknown', 'unavailable', started);
+      return send(
+        res,
+        503,
+        { error: 'the delivery could not be checked; please send it again' },
+        { 'retry-after': '30' },
+      );
+    }
     if (!verified.ok) {
       logger.warn({ reqId, platform, status: verified.status, reason: verified.reason }, 'webhook refused');
       count('unknown', `rejected_${verified.status}`, started);

@@ -3,7 +3,7 @@
 import type { InboxEntry } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { LedgerStore, OpenReport } from '../../src/core/store/ledger-store.ts';
 import { openPostgresStore, type PostgresStoreConfig } from '../../src/core/store/postgres/open-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
 import { freshDatabase, type TestDatabase } from './postgres.ts';
@@ -14,6 +14,8 @@ export interface OpenedTestStore {
   store: Opened['store'];
   /** The rate limit every instance on this database shares, as the bridge makes it. */
   sharedLimiter: NonNullable<Opened['sharedLimiter']>;
+  /** What the open said (the ledger's format raised, secrets sealed). */
+  report: OpenReport;
   close(): Promise<void>;
 }
 
@@ -26,10 +28,11 @@ export async function openStoreOn(url: string, options: Partial<PostgresStoreCon
     poolSize: 4,
     ...options,
   });
-  await store.open();
+  const report = await store.open();
   return {
     store,
     sharedLimiter: sharedLimiter!,
+    report,
     close: async () => {
       await store.close();
       await release();

@@ -75,7 +75,8 @@ export interface ShopState {
 
 /**
  * Small collections kept as records by kind and id: the store keeps them,
- * the core gives them meaning. Sessions hold platform access tokens.
+ * the core gives them meaning. Sessions hold platform access tokens: the
+ * secret fields of each kind are sealed by the store (record-secrets.ts).
  */
 export type RecordKind =
   | 'shop'
@@ -96,7 +97,7 @@ export type RecordKind =
   | 'callback-payload'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
   | 'sandbox-credentials'
-  /** A loyalty account (src/accounts/account-records.ts); its API key is a secret. */
+  /** A loyalty account (src/accounts/account-records.ts); its apiKey is a secret, sealed like the others (record-secrets.ts). */
   | 'account'
   /** Which loyalty account a shop (platform:shop) earns on. */
   | 'shop-link'
@@ -204,6 +205,32 @@ export interface OpenReport {
   tornInboxFiles: number;
   /** A one-time rebuild of indexes from an older ledger layout. */
   upgraded?: string | undefined;
+  /** Secrets at rest once open: what the open sealed, what the ledger holds, and what the operator should know. */
+  secrets?: SecretsStatus | undefined;
+}
+
+/** The secret values a ledger holds (record-secrets.ts lists the fields), by how they are kept, as this instance sees them. */
+export interface SecretCounts {
+  plain: number;
+  /** Under SECRETS_KEY. */
+  current: number;
+  /** Under SECRETS_KEY_PREVIOUS. */
+  previous: number;
+  /** Under a key this instance does not hold (or sealed, while no key is set). */
+  unknown: number;
+}
+
+export interface SecretsNote {
+  level: 'info' | 'warn';
+  message: string;
+}
+
+/** Secrets at rest as status and the start show them: key ids (digests, never keys), counts, and what to do. */
+export interface SecretsStatus {
+  keyId: string | null;
+  previousKeyId: string | null;
+  counts: SecretCounts;
+  notes: SecretsNote[];
 }
 
 export type { OrderCounts };
@@ -318,6 +345,9 @@ export interface LedgerStore {
   ): Promise<{ changed: boolean; value: T | undefined }>;
   deleteRecord(kind: RecordKind, id: string): Promise<void>;
   listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>>;
+
+  /** The secrets the ledger holds, by the key that sealed them, and what the operator should know (status). */
+  secretsStatus(): Promise<SecretsStatus>;
 
   // --- Privacy.
   exportCustomer(match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData>;

@@ -14,6 +14,11 @@
 //      lack attention; the oldest lowdb ledgers keep shops.json,
 //      reconciliation.json and adjustments.json outside records/.
 //   1  the mark itself; every shape of format 0 read as above.
+//   2  secrets at rest: the secret fields of records (record-secrets.ts lists
+//      them) may be sealed, "sealed:v1:<key id>:...", under SECRETS_KEY; a
+//      plain value, as format 1 kept every one, is read as plain, and sealed
+//      at the first start with a key. Format 1 releases would hand a sealed
+//      value to a platform as if it were the token.
 //   3  loyalty accounts: each order names the account of its first call
 //      (upstream.account); an order of an earlier format that made a call
 //      belongs to the default account. Accounts, shop links and the audit

@@ -53,7 +53,13 @@ export function upgradeDeadLetter<T extends { id: string }>(stored: T): T {
   return stored;
 }
 
-/** A record of any kind (sessions, shops, reconciliation, ...): kept as written since format 0. The place where a later format's change to records is read. */
+/**
+ * A record of any kind (sessions, shops, reconciliation, ...): kept as
+ * written since format 0. The place where a later format's change to records
+ * is read. Format 2 seals secret fields; their opening is not an upgrade
+ * step but the store's record boundary (record-secrets.ts), called right
+ * after this one, where a format 1 plain value is read as plain.
+ */
 export function upgradeRecord<T>(_kind: string, stored: T): T {
   return stored;
 }

@@ -40,3 +40,17 @@ export async function backUp(dataDir: string): Promise<void> {
     }
   }
 }
+
+/**
+ * Copies these files (relative to DATA_DIR) over their backups now: a change
+ * the old copies must not outlive, such as secrets sealed that the backup
+ * still holds in plain text.
+ */
+export async function backUpFiles(dataDir: string, files: string[]): Promise<void> {
+  for (const file of files) {
+    const copy = join(dataDir, BACKUP, file);
+    await mkdir(dirname(copy), { recursive: true, mode: 0o700 });
+    await copyFile(join(dataDir, file), `${copy}.tmp`);
+    await rename(`${copy}.tmp`, copy);
+  }
+}

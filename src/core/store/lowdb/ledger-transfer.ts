@@ -33,7 +33,7 @@ export function importItems(parts: LowdbParts, items: LedgerItem[]): Promise<voi
       else if (item.type === 'inbox') entries.push(item.entry);
       else if (item.type === 'seen') seen.push([item.key, item.receivedAt]);
       else if (item.type === 'dead-letter') await deadLetters.upsert(item.letter);
-      else if (item.type === 'record') records.put(item.kind, item.id, item.value);
+      else if (item.type === 'record') records.put(item.kind, item.id, item.value, { copied: true });
       else await lpOrderIds.setIfAbsent(item.lpOrderId, item.orderKey);
     }
     await inbox.importEntries(entries);

@@ -46,13 +46,15 @@ import type {
   RecordChange,
   RecordKind,
   SaveResult,
+  SecretsStatus,
   ShopState,
   StoreStats,
   WaitingMatch,
 } from '../ledger-store.ts';
 import { LEDGER_FORMAT } from '../format/ledger-format.ts';
+import { noSecrets, RecordSecrets } from '../record-secrets.ts';
 import { ActiveOrders } from './active-orders.ts';
-import { backUp, BACKUP } from './backup.ts';
+import { backUp, BACKUP, backUpFiles } from './backup.ts';
 import { DeadLetterFiles } from './dead-letters.ts';
 import { checkFormatFile, writeFormatFile } from './format-file.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -86,6 +88,8 @@ export interface LowdbStoreOptions {
   /** The file I/O: node:fs, or a test's that schedules and fails it. */
   io?: LedgerIo;
   now?: () => Date;
+  /** Seals and opens the secrets of records (SECRETS_KEY); by default, none and plain values allowed. */
+  secrets?: RecordSecrets;
 }
 
 export class LowdbStore implements LedgerStore {
@@ -96,6 +100,7 @@ export class LowdbStore implements LedgerStore {
   readonly #orders: OrderOperations;
   readonly #intake: IntakeOperations;
   readonly #privacy: PrivacyOperations;
+  readonly #secrets: RecordSecrets;
   readonly #exclusive = new Set<string>();
   readonly #listeners: Array<() => void> = [];
   #sweeper: NodeJS.Timeout | undefined;
@@ -111,8 +116,10 @@ export class LowdbStore implements LedgerStore {
     fsync = true,
     io,
     now = () => new Date(),
+    secrets = RecordSecrets.plain(),
   }: LowdbStoreOptions) {
     this.#dedupeWindowMs = dedupeWindowMs;
+    this.#secrets = secrets;
     this.#settleAfterMs = settleAfterMs;
     const commit = new GroupCommit({ sync: fsync, ...(io ? { io } : {}) });
     const backupOf = (path: string): string | undefined => {
@@ -143,7 +150,7 @@ export class LowdbStore implements LedgerStore {
         readOnly,
         ...(openFiles.indexFiles ? { cachedFiles: openFiles.indexFiles } : {}),
       }),
-      records: new RecordFiles(dataDir, commit, backupOf),
+      records: new RecordFiles(dataDir, commit, backupOf, secrets),
       deadLetters: new DeadLetterFiles(dataDir, commit, now),
       serial: new PQueue({ concurrency: 1 }),
       flush: async () => {
@@ -174,6 +181,7 @@ export class LowdbStore implements LedgerStore {
       throw new Error(`${this.#p.dir} holds no loyalty-bridge ledger`);
     }
     const tornInboxFiles = await inbox.open(this.#dedupeWindowMs);
+    let secrets: SecretsStatus | undefined;
     await active.open();
     const notes = [await settled.open()];
     await lpOrderIds.init();
@@ -183,6 +191,14 @@ export class LowdbStore implements LedgerStore {
       if (!(await this.#stoppedCleanly())) await this.#orders.mendAfterCrash();
       const moved = await records.upgradeOldFiles();
       if (moved.length > 0) notes.push(`moved ${moved.join(', ')} into records/`);
+      // Format 2: secrets sealed, those of earlier releases at the first start with a key. The
+      // backups of the files rewritten follow at once, so that no plain copy outlives the start.
+      const resealed = records.reseal();
+      if (resealed.files.length > 0) {
+        await this.#p.commit.flush();
+        await backUpFiles(this.#p.dir, resealed.files);
+      }
+      secrets = this.#secrets.status(records.countSecrets(noSecrets()), resealed);
       // Every record kind reads older formats where it is read (format/upgrade-records.ts): the mark can say current now.
       if (upgradeFrom !== undefined) {
         await writeFormatFile(this.#p.commit.io, this.#p.dir, this.#p.commit.sync);
@@ -195,7 +211,11 @@ export class LowdbStore implements LedgerStore {
       this.#sweeper.unref();
     }
     const upgraded = notes.filter(Boolean);
-    return { tornInboxFiles, ...(upgraded.length > 0 ? { upgraded: upgraded.join('; ') } : {}) };
+    return {
+      tornInboxFiles,
+      ...(upgraded.length > 0 ? { upgraded: upgraded.join('; ') } : {}),
+      secrets: secrets ?? (await this.secretsStatus()),
+    };
   }
 
   /** A write cut short leaves a temporary file with what it was writing: none may outlive a crash (they may hold erased data). */
@@ -433,6 +453,10 @@ export class LowdbStore implements LedgerStore {
 
   async listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
     return this.#p.records.list<T>(kind);
+  }
+
+  async secretsStatus(): Promise<SecretsStatus> {
+    return this.#secrets.status(this.#p.records.countSecrets(noSecrets()));
   }
 
   // --- Privacy.

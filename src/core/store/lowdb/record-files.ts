@@ -2,11 +2,13 @@
 // each rewritten whole through the group commit. They stay small: a
 // merchant's sessions, settings of reconciliation, jobs and requests, not
 // one entry per order. (Dead letters, which are not small, have their own
-// files: dead-letters.ts.)
+// files: dead-letters.ts.) Memory holds each record as it is kept, secrets
+// sealed (record-secrets.ts): opened as it is read, sealed as it is written.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordChange, RecordKind } from '../ledger-store.ts';
+import type { RecordChange, RecordKind, SecretCounts } from '../ledger-store.ts';
+import { SECRET_KINDS, type RecordSecrets, type ResealReport } from '../record-secrets.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { upgradeRecord } from '../format/upgrade-records.ts';
@@ -22,12 +24,19 @@ export class RecordFiles {
   readonly #dataDir: string;
   readonly #commit: GroupCommit;
   readonly #backupOf: (path: string) => string | undefined;
+  readonly #secrets: RecordSecrets;
   readonly #files = new Map<RecordKind, DurableLow<RecordFile>>();
 
-  constructor(dataDir: string, commit: GroupCommit, backupOf: (path: string) => string | undefined) {
+  constructor(
+    dataDir: string,
+    commit: GroupCommit,
+    backupOf: (path: string) => string | undefined,
+    secrets: RecordSecrets,
+  ) {
     this.#dataDir = dataDir;
     this.#commit = commit;
     this.#backupOf = backupOf;
+    this.#secrets = secrets;
   }
 
   async open(readOnly: boolean): Promise<void> {
@@ -58,20 +67,26 @@ export class RecordFiles {
   }
 
   get<T>(kind: RecordKind, id: string): T | undefined {
-    return structuredClone(this.#file(kind).data.records[id]) as T | undefined;
+    const kept = this.#file(kind).data.records[id];
+    return kept === undefined ? undefined : this.#secrets.open(kind, id, structuredClone(kept) as T);
   }
 
   list<T>(kind: RecordKind): Array<{ id: string; value: T }> {
     return Object.entries(this.#file(kind).data.records).map(([id, value]) => ({
       id,
-      value: structuredClone(value) as T,
+      value: this.#secrets.open(kind, id, structuredClone(value) as T),
     }));
   }
 
-  /** Durable with the next flush. */
-  put(kind: RecordKind, id: string, value: unknown): void {
+  /**
+   * Durable with the next flush. `copied`: the value comes from another
+   * ledger (a migration), so its secrets are not new ones, and are kept plain
+   * where no key is set.
+   */
+  put(kind: RecordKind, id: string, value: unknown, { copied = false }: { copied?: boolean } = {}): void {
     const file = this.#file(kind);
-    file.data.records[id] = structuredClone(value);
+    const stored = copied ? value : file.data.records[id];
+    file.data.records[id] = this.#secrets.seal(kind, id, structuredClone(value), stored);
     this.#commit.markDirty(file as DurableLow<unknown>);
   }
 
@@ -106,6 +121,39 @@ export class RecordFiles {
 
   kinds(): RecordKind[] {
     return [...this.#files.keys()];
+  }
+
+  /**
+   * Seals the plain secrets of the kinds that hold them, and re-seals those
+   * under the previous key (record-secrets.ts). Durable with the next flush;
+   * returns the files changed, whose backups must follow.
+   */
+  reseal(): ResealReport & { files: string[] } {
+    const report = { sealed: 0, resealed: 0, files: [] as string[] };
+    for (const kind of SECRET_KINDS) {
+      const file = this.#files.get(kind);
+      if (!file) continue;
+      let changed = false;
+      for (const [id, kept] of Object.entries(file.data.records)) {
+        const resealed = this.#secrets.reseal(kind, id, kept);
+        if (!resealed) continue;
+        file.data.records[id] = resealed.value;
+        report.sealed += resealed.sealed;
+        report.resealed += resealed.resealed;
+        changed = true;
+      }
+      if (!changed) continue;
+      this.#commit.markDirty(file as DurableLow<unknown>);
+      report.files.push(join('records', `${kind}.json`));
+    }
+    return report;
+  }
+
+  countSecrets(counts: SecretCounts): SecretCounts {
+    for (const kind of SECRET_KINDS)
+      for (const kept of Object.values(this.#files.get(kind)?.data.records ?? {}))
+        this.#secrets.count(kind, kept, counts);
+    return counts;
   }
 
   /**

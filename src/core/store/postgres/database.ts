@@ -9,6 +9,7 @@
 // listener hold dedicated sessions, outside the pools.
 import type pg from 'pg';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { RecordSecrets } from '../record-secrets.ts';
 
 export interface PgConnections {
   /** Background work: intake, the worker, the admin API, exclusive runs' own queries. */
@@ -42,9 +43,12 @@ const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 
 
 export class PgDatabase {
   readonly #connections: PgConnections;
+  /** Seals the secrets of records as they are written and opens them as they are read (records.ts). */
+  readonly secrets: RecordSecrets;
 
-  constructor(connections: PgConnections) {
+  constructor(connections: PgConnections, secrets: RecordSecrets = RecordSecrets.plain()) {
     this.#connections = connections;
+    this.secrets = secrets;
   }
 
   /** A read (or a write that is safe to lose, like a lease taken and never used). */

@@ -85,8 +85,10 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
     }
     for (const commit of commits) {
       if (commit.deadLetter) await insertDeadLetter(client, commit.deadLetter);
-      if (commit.shop) await putRecord(client, 'shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
-      for (const record of commit.records ?? []) await putRecord(client, record.kind, record.id, record.value);
+      if (commit.shop)
+        await putRecord(client, db.secrets, 'shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
+      for (const record of commit.records ?? [])
+        await putRecord(client, db.secrets, record.kind, record.id, record.value);
     }
     await client.query('DELETE FROM lb_inbox WHERE key = ANY($1)', [commits.map((commit) => commit.entryKey)]);
     // One notice for the whole step, and none when no order changed.

@@ -29,6 +29,8 @@ import type { PgConnections } from './database.ts';
 import { LEDGER_FORMAT } from '../format/ledger-format.ts';
 import { APPLICATION_NAME, checkLedgerFormat, writeLedgerFormat } from './ledger-format.ts';
 import { PostgresStore } from './postgres-store.ts';
+import { RecordSecrets, type ResealReport } from '../record-secrets.ts';
+import { resealRecords } from './records.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** An advisory lock key of our own ("lb-migr"), apart from the keys the store locks shops with. */
@@ -47,12 +49,61 @@ export interface PostgresStoreConfig {
   logger: Logger;
   /** Connections of the work pool (DATABASE_POOL_SIZE); the acknowledgement path and sessions come on top. */
   poolSize?: number;
+  /** Seals and opens the secrets of records (SECRETS_KEY); by default, none and plain values allowed. */
+  secrets?: RecordSecrets;
+}
+
+/**
+ * An UPDATE leaves the row's old version in the table, plain secret and all,
+ * until VACUUM. Plain VACUUM frees its space but can leave its bytes in the
+ * page (seen on PostgreSQL 15 with pageinspect); VACUUM FULL writes the table
+ * anew. Either keeps a version a transaction begun before the UPDATE may
+ * still see (another instance's, autovacuum's, even one in another database
+ * of the cluster): those are waited for, 10 s at most. lb_records is small, so FULL is quick, but it locks the table: its
+ * lock is waited for 5 s at most, else plain VACUUM. Neither runs inside a
+ * transaction. What no statement reaches: WAL segments not yet recycled,
+ * replicas, and backups of the database taken before (docs/upgrading.md).
+ */
+async function vacuumRecords(client: pg.Client, logger: Logger): Promise<void> {
+  const { rows } = await client.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+  let seenBy = 0;
+  for (let waited = 0; waited <= 10_000; waited += 200) {
+    // Sessions of other roles show no backend_xmin to a role without pg_read_all_stats: those are not waited for.
+    const older = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND xact_start < $1',
+      [rows[0]!.at],
+    );
+    seenBy = older.rows[0]!.n;
+    if (seenBy === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (seenBy > 0)
+    logger.warn(
+      { transactions: seenBy },
+      'transactions begun before the secrets were sealed are still open: VACUUM FULL keeps the old row versions they may see; run VACUUM FULL lb_records later',
+    );
+  try {
+    await client.query("SET lock_timeout = '5s'");
+    await client.query('VACUUM (FULL) lb_records');
+    logger.info(
+      'the old row versions of lb_records, which held secrets before they were sealed, were removed (VACUUM FULL)',
+    );
+  } catch (error) {
+    await client.query('VACUUM lb_records').catch(() => undefined);
+    logger.warn(
+      { err: error },
+      'VACUUM FULL lb_records could not run (the table was busy, or the database user does not own it); plain VACUUM ran, which may leave the bytes of old row versions in the table: run VACUUM FULL lb_records at a quiet time',
+    );
+  } finally {
+    await client.query('RESET lock_timeout').catch(() => undefined);
+  }
 }
 
 export async function openPostgresStore({
   url,
   logger,
   poolSize = DEFAULT_POOL_SIZE,
+  secrets = RecordSecrets.plain(),
 }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
   const common = {
     connectionString: url,
@@ -101,7 +152,8 @@ export async function openPostgresStore({
   const store = new PostgresStore({
     connections,
     ackDeadlineMs: ACK.deadlineMs,
-    migrate: async () => {
+    secrets,
+    migrate: async (): Promise<ResealReport> => {
       // A session of its own, without the statement timeout: a migration of a large table may take minutes.
       const client = await connections.session();
       client.on('error', () => undefined);
@@ -124,6 +176,11 @@ export async function openPostgresStore({
           await writeLedgerFormat(client);
           if (format.hadLedger) logger.info({ from: format.from, to: LEDGER_FORMAT }, 'the ledger format was raised');
         }
+        // Format 2: secrets sealed, those of earlier releases (and those under SECRETS_KEY_PREVIOUS) by the
+        // first start with the key, under this lock: one instance at a time, never two passes at once.
+        const resealed = await resealRecords(client, secrets);
+        if (resealed.sealed + resealed.resealed > 0) await vacuumRecords(client, logger);
+        return resealed;
       } finally {
         // Ending the session lets go of the lock.
         await client.end().catch(() => undefined);

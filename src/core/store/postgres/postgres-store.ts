@@ -33,9 +33,11 @@ import type {
   RecordChange,
   RecordKind,
   SaveResult,
+  SecretsStatus,
   StoreStats,
   WaitingMatch,
 } from '../ledger-store.ts';
+import { RecordSecrets, type ResealReport } from '../record-secrets.ts';
 import { PgDatabase, type PgConnections } from './database.ts';
 import * as deadLetters from './dead-letters.ts';
 import { exclusive } from './exclusive.ts';
@@ -53,8 +55,10 @@ import * as transfer from './transfer.ts';
 
 export interface PostgresStoreOptions {
   connections: PgConnections;
-  /** Runs the schema migrations (once, under their own lock). */
-  migrate: () => Promise<void>;
+  /** Runs the schema migrations, and the sealing of secrets at rest, under their own lock: one instance at a time. */
+  migrate: () => Promise<ResealReport | void>;
+  /** Seals and opens the secrets of records (SECRETS_KEY); by default, none and plain values allowed. */
+  secrets?: RecordSecrets;
   /** How long an acknowledgement may wait for its commit before it is answered with an error (a 503). */
   ackDeadlineMs?: number;
   /** How often the order counts' deltas are folded in. */
@@ -64,14 +68,20 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements LedgerStore {
   readonly kind = 'postgres' as const;
   readonly #db: PgDatabase;
-  readonly #migrate: () => Promise<void>;
+  readonly #migrate: () => Promise<ResealReport | void>;
   readonly #work: WorkNotifications;
   readonly #accepts: GroupCommit<inbox.AcceptItem, 'accepted' | 'duplicate'>;
   readonly #compactEveryMs: number;
   #compactor: NodeJS.Timeout | undefined;
 
-  constructor({ connections, migrate, ackDeadlineMs = 3_000, compactEveryMs = 10_000 }: PostgresStoreOptions) {
-    this.#db = new PgDatabase(connections);
+  constructor({
+    connections,
+    migrate,
+    ackDeadlineMs = 3_000,
+    compactEveryMs = 10_000,
+    secrets = RecordSecrets.plain(),
+  }: PostgresStoreOptions) {
+    this.#db = new PgDatabase(connections, secrets);
     this.#migrate = migrate;
     this.#work = new WorkNotifications(connections.session);
     this.#compactEveryMs = compactEveryMs;
@@ -88,11 +98,12 @@ export class PostgresStore implements LedgerStore {
   }
 
   async open(): Promise<OpenReport> {
-    await this.#migrate();
+    const resealed = await this.#migrate();
     await this.#work.listen();
     this.#compactor = setInterval(() => void compactCounts(this.#db).catch(() => undefined), this.#compactEveryMs);
     this.#compactor.unref();
-    return { tornInboxFiles: 0 };
+    const counts = await records.countSecrets(this.#db.reader, this.#db.secrets);
+    return { tornInboxFiles: 0, secrets: this.#db.secrets.status(counts, resealed ?? undefined) };
   }
 
   async close(): Promise<void> {
@@ -189,7 +200,7 @@ export class PostgresStore implements LedgerStore {
 
   getRecord = <T>(kind: RecordKind, id: string): Promise<T | undefined> => records.getRecord<T>(this.#db, kind, id);
   putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> =>
-    records.putRecord(this.#db.writer, kind, id, value);
+    records.putRecord(this.#db.writer, this.#db.secrets, kind, id, value);
   addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> =>
     records.addRecord<T>(this.#db, kind, id, value);
   changeRecord = <T>(
@@ -200,6 +211,9 @@ export class PostgresStore implements LedgerStore {
   deleteRecord = (kind: RecordKind, id: string): Promise<void> => records.deleteRecord(this.#db, kind, id);
   listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> =>
     records.listRecords<T>(this.#db, kind);
+
+  secretsStatus = async (): Promise<SecretsStatus> =>
+    this.#db.secrets.status(await records.countSecrets(this.#db.reader, this.#db.secrets));
 
   // --- Privacy.
 

@@ -149,7 +149,7 @@ export function eraseCustomer(
     ).rows) {
       if (!contactMatches(value.customer, match)) continue;
       // The request kept for a resend names the customer too: it goes, and with it the resend.
-      await putRecord(client, 'adjustment', id, {
+      await putRecord(client, db.secrets, 'adjustment', id, {
         ...value,
         customer: {},
         reason: scrubText(value.reason, match),

@@ -6,7 +6,7 @@ import { foldPart, progressPart } from '../../order-record.ts';
 import type { LedgerItem, RecordKind } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 import { insertDeadLetter, listDeadLetters } from './dead-letters.ts';
-import { putRecord } from './records.ts';
+import { exportedRecord, putRecord } from './records.ts';
 import {
   entryOf,
   entryPayload,
@@ -45,7 +45,7 @@ export async function* exportAll(db: PgDatabase): AsyncGenerator<LedgerItem> {
       'SELECT kind, id, value FROM lb_records ORDER BY kind, id',
     )
   ).rows)
-    yield { type: 'record', kind: row.kind, id: row.id, value: row.value };
+    yield { type: 'record', kind: row.kind, id: row.id, value: exportedRecord(db, row.kind, row.id, row.value) };
   for (const row of (
     await db.query<{ lp_order_id: string; order_key: string }>(
       'SELECT lp_order_id, order_key FROM lb_lp_order_ids ORDER BY lp_order_id',
@@ -94,7 +94,7 @@ export function importItems(db: PgDatabase, items: LedgerItem[]): Promise<void> 
           await insertDeadLetter(client, item.letter);
           break;
         case 'record':
-          await putRecord(client, item.kind, item.id, item.value);
+          await putRecord(client, db.secrets, item.kind, item.id, item.value, { copied: true });
           break;
         case 'lp-order-id':
           await client.query(
