@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { BridgeError } from '../errors.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import {
   keyHint,
@@ -148,7 +149,8 @@ export class AccountRegistry implements Accounts {
       updatedAt: at,
     };
     record.check = await this.#o.probe(record);
-    await this.#o.store.putRecord<AccountRecord>('account', record.id, record);
+    const refused = await this.#keep(record);
+    if (refused) return refused;
     await this.#audit({
       by,
       action: 'account.create',
@@ -169,7 +171,8 @@ export class AccountRegistry implements Accounts {
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
       next.check = await this.#o.probe(next);
-    await this.#o.store.putRecord<AccountRecord>('account', id, next);
+    const refused = await this.#keep(next);
+    if (refused) return refused;
     this.#forget(id);
     await this.#audit({ by, action: 'account.update', account: id, changes: this.#shown(fields) });
     return { ok: true, value: next };
@@ -355,6 +358,18 @@ export class AccountRegistry implements Accounts {
   #shown(fields: Partial<AccountRecord>): Record<string, unknown> {
     const { apiKey, ...rest } = fields;
     return { ...rest, ...(apiKey !== undefined ? { apiKey: keyHint(apiKey) } : {}) };
+  }
+
+  /** Saves an account; without SECRETS_KEY outside sandbox mode the store refuses its key, and the line says how to make one. */
+  async #keep(record: AccountRecord): Promise<{ ok: false; status: 409; errors: string[] } | undefined> {
+    try {
+      await this.#o.store.putRecord<AccountRecord>('account', record.id, record);
+      return undefined;
+    } catch (error) {
+      if (error instanceof BridgeError && error.code === 'secrets_key_missing')
+        return { ok: false, status: 409, errors: [error.message] };
+      throw error;
+    }
   }
 
   #forget(id: string): void {

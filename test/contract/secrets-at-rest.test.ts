@@ -25,6 +25,7 @@ import { tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { openStoreOn } from '../helpers/postgres-store.ts';
 import { databaseAsText, filesAsText } from '../helpers/secrets.ts';
+import { LEDGER_FORMAT } from '../../src/core/store/format/ledger-format.ts';
 
 const OLD_KEY = randomBytes(32);
 const NEW_KEY = randomBytes(32);
@@ -241,7 +242,7 @@ describe.each(backends)('%s', (_name, make) => {
     expect(await backend.kept()).toContain(PLAIN.shopifyAccess);
 
     const { store, report } = await openStore(sealedUnder(NEW_KEY));
-    expect(await backend.format()).toBe(2);
+    expect(await backend.format()).toBe(LEDGER_FORMAT);
     expect(notes(report).join('\n')).toContain(
       `info: secrets kept in plain text until this start, now sealed under SECRETS_KEY (key ${keyIdOf(NEW_KEY)}): 9`,
     );

@@ -3,11 +3,15 @@
 // deliveries are posted to the running bridge; each sandbox shows what
 // reached it. The default account is the environment's (LOYALTY_*) and
 // serves the shop the environment names; account B is kept in the ledger.
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/accounts/account-records.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
-import { eventually } from '../helpers/engine.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -24,6 +28,7 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
   let bridge: RunningBridge;
   let accountB: AccountRecord;
   let database: TestDatabase | undefined;
+  const dataDir = tempDataDir();
 
   beforeAll(async () => {
     database = backend === 'postgres' ? await freshDatabase() : undefined;
@@ -36,6 +41,9 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       LOYALTY_BASE_URL: defaultSandbox.url,
       LOYALTY_API_KEY: 'test-sandbox-key',
       LOYALTY_BRAND_ID: 'test-brand',
+      // Account B's API key is kept sealed (outside sandbox mode a key is never stored plain).
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      DATA_DIR: dataDir,
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
     const created = await bridge.accounts.create(
@@ -73,6 +81,29 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
   describe(`two merchants on one bridge (${backend})`, () => {
     it('checked account B’s credentials with the service when it was saved', () => {
       expect(accountB.check).toMatchObject({ status: 'connected' });
+    });
+
+    it('keeps account B’s API key sealed: not in plain text under DATA_DIR or in the tables', async () => {
+      const files = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+        );
+      for (const file of files(dataDir)) expect(readFileSync(file, 'utf8'), file).not.toContain(B_CREDENTIALS.apiKey);
+      if (database) {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ value: string }>(
+            `SELECT value::text FROM lb_records WHERE kind = 'account'`,
+          );
+          expect(rows.length).toBe(1);
+          expect(rows[0]!.value).not.toContain(B_CREDENTIALS.apiKey);
+        } finally {
+          await client.end();
+        }
+      }
+      // Read back through the store, it is the key the calls carry.
+      expect((await bridge.accounts.get(accountB.id))?.apiKey).toBe(B_CREDENTIALS.apiKey);
     });
 
     it('sends each shop’s orders to its own account, with that account’s credentials and rules', async () => {
