@@ -20,6 +20,7 @@ import {
   type ShopRef,
 } from './account-records.ts';
 import { parseProgramSettings, type ProgramInput, type ProgramSettings } from './program-settings.ts';
+import type { ReachFacts } from './reach.ts';
 
 /** How long a link or an account read from the ledger is taken as current (another instance may change it). */
 const REFRESH_MS = 5_000;
@@ -227,6 +228,27 @@ export class AccountRegistry implements Accounts {
       const at = id.indexOf(':');
       return { platform: id.slice(0, at), shop: id.slice(at + 1), ...value };
     });
+  }
+
+  /**
+   * The account a shop earns on, read now (forShop keeps an answer for a few
+   * seconds): its link, else the default account if the operator chose the
+   * shop, else none. `links` when the caller has them already.
+   */
+  async accountOf(shop: ShopRef, links?: ReadonlyArray<ShopRef & ShopLink>): Promise<string | undefined> {
+    const link = links
+      ? links.find((each) => each.platform === shop.platform && each.shop === shop.shop)
+      : await this.#o.store.getRecord<ShopLink>('shop-link', shopLinkId(shop));
+    if (link) return link.account;
+    return (await this.#o.chosenByOperator(shop.platform, shop.shop)) ? DEFAULT_ACCOUNT : undefined;
+  }
+
+  /** What a merchant's reach is judged on (reach.ts): the shop's account, its record, and every shop on it. */
+  async reachFacts(shop: ShopRef): Promise<ReachFacts> {
+    const links = await this.links();
+    const account = await this.accountOf(shop, links);
+    const record = account !== undefined && account !== DEFAULT_ACCOUNT ? await this.get(account) : undefined;
+    return { account, record, linked: links.filter((link) => link.account === account) };
   }
 
   /** Links a shop to an account (undefined: to none); its waiting orders go to the new account. */
