@@ -22,7 +22,9 @@ import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
+import { defaultAccountView } from './accounts/account-view.ts';
 import { accountsFromConfig } from './accounts/from-config.ts';
+import type { AccountRegistry } from './accounts/registry.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
@@ -43,6 +45,8 @@ export interface RunningBridge {
   health: UpstreamHealth;
   activity: Activity;
   engine: Engine;
+  /** The loyalty accounts, which shop earns on which, and the audit of changes to them. */
+  accounts: AccountRegistry;
   platforms: Platforms;
   reconciler: Reconciler;
   resyncJobs: ResyncJobs;
@@ -280,6 +284,15 @@ export async function startBridge(
       sandbox: Boolean(sandbox),
       demo: Boolean(secrets),
       tokenLabel: config.ADMIN_TOKEN_LABEL,
+      accounts,
+      // The environment's account, its key as its last four characters; its address is known once the server listens.
+      defaultAccount: () =>
+        defaultAccountView({
+          baseUrl: shownUrl(loyaltyBaseUrl).replace(/\/+$/, ''),
+          apiKey: sandboxCredentials?.apiKey ?? config.LOYALTY_API_KEY ?? '',
+          brandId: sandboxCredentials?.brandId ?? config.LOYALTY_BRAND_ID ?? '',
+          rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+        }),
       engine,
       platforms,
       reconciler,
@@ -386,6 +399,7 @@ export async function startBridge(
     health,
     activity,
     engine,
+    accounts,
     platforms,
     reconciler,
     resyncJobs,
