@@ -256,6 +256,7 @@ export async function startBridge(
     platforms,
     store,
     reconciler,
+    accounts,
     logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,
