@@ -313,11 +313,13 @@ export class AccountRegistry implements Accounts {
       errors.push('settings: must be an object of program settings by their configuration names');
       return undefined;
     }
-    const next: ProgramInput = { ...saved };
+    // Keys are outside input: a Map, so that "__proto__" is a key like any other (and refused as one), not the object's prototype.
+    const merged = new Map<string, unknown>(Object.entries(saved));
     for (const [key, value] of Object.entries(input)) {
-      if (value === null) delete (next as Record<string, unknown>)[key];
-      else (next as Record<string, unknown>)[key] = value;
+      if (value === null) merged.delete(key);
+      else merged.set(key, value);
     }
+    const next = Object.fromEntries(merged) as ProgramInput;
     const parsed = parseProgramSettings(next, this.#o.programDefaults);
     if (!parsed.ok) {
       errors.push(...parsed.errors);

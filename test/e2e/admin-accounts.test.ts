@@ -121,6 +121,9 @@ describe.each(backends)('accounts through the admin API on %s', (backend, availa
         expect(fieldsOf(answer.body.errors), what).toEqual(fields.sort());
       }
       expect((await call('POST', '/accounts', '[1,2]')).body.errors).toEqual(['body: must be a JSON object']);
+      // Keys are outside input: "__proto__" is refused as a key, not taken for the settings' prototype.
+      const proto = await call('POST', '/accounts', `{"name":"p","settings":{"__proto__":{"EARN_TRIGGER":"placed"}}}`);
+      expect(proto.body.errors).toContainEqual(expect.stringMatching(/^__proto__: is not a program setting/));
       expect((await call('GET', '/accounts')).body.accounts).toHaveLength(1);
     });
 
