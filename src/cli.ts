@@ -3,6 +3,7 @@
 // running bridge through its admin API with --url (and --token, or ADMIN_TOKEN).
 // Exit codes: 0 ok, 1 failure (bad configuration included), 2 usage.
 import { parseArgs } from 'node:util';
+import { accounts, shops } from './cli/accounts.ts';
 import { adminClient, AdminClientError } from './cli/admin-client.ts';
 import { parseDate, requirePlatform, UsageError } from './cli/common.ts';
 import { connect } from './cli/connect.ts';
@@ -34,6 +35,17 @@ Commands:
                                          then the bridge makes its webhooks (with --url, through a running bridge)
   customer export|erase --email E | --phone P [--platform p --shop S]
                                          what the bridge holds about a customer, as JSON / erase it
+  accounts list | show <id>              the loyalty accounts (the default one is the environment's), with
+                                         their shops and health; show adds the settings in force
+  accounts create --name N --base-url URL --api-key KEY|- --brand-id B [--rate-limit N]
+                                         a merchant's account at the loyalty service, its credentials checked
+                                         (--api-key - reads the key from stdin)
+  accounts set <id> KEY=VALUE...         name, baseUrl, apiKey, brandId, rateLimitPerMinute, or a program
+                                         setting by its configuration name (EARN_TRIGGER=placed; KEY= for its default)
+  accounts delete <id>                   refused while shops are linked to it or its orders have calls to make
+  shops list                             every shop the bridge knows and the account it earns on
+  shops link <platform> <shop> <account|none>
+                                         move a shop to an account (none: the link goes, and the environment decides)
   migrate --to postgres://...            copy the lowdb ledger into PostgreSQL (the bridge stopped)
   help                                   show this text
 
@@ -48,7 +60,19 @@ config/local.json, then environment variables of the same names. See README.md.`
 
 type Stoppable = { stop(): Promise<void> };
 
-const COMMANDS = ['start', 'sandbox', 'status', 'dead-letters', 'resync', 'register', 'connect', 'customer', 'migrate'];
+const COMMANDS = [
+  'start',
+  'sandbox',
+  'status',
+  'dead-letters',
+  'resync',
+  'register',
+  'connect',
+  'customer',
+  'accounts',
+  'shops',
+  'migrate',
+];
 
 async function main(argv: string[]): Promise<number> {
   // Everything this process writes (the ledger: customers' contact details, access tokens) is for its owner alone.
@@ -73,8 +97,13 @@ async function main(argv: string[]): Promise<number> {
       phone: { type: 'string' },
       to: { type: 'string' },
       store: { type: 'string' },
+      name: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      'brand-id': { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
-    allowPositionals: command === 'dead-letters' || command === 'customer',
+    allowPositionals: ['dead-letters', 'customer', 'accounts', 'shops'].includes(command),
     strict: true,
   });
 
@@ -113,6 +142,16 @@ async function main(argv: string[]): Promise<number> {
         platform: values.platform,
         shop: values.shop,
       });
+    case 'accounts':
+      return accounts(remote, positionals, {
+        name: values.name,
+        baseUrl: values['base-url'],
+        apiKey: values['api-key'],
+        brandId: values['brand-id'],
+        rateLimit: values['rate-limit'],
+      });
+    case 'shops':
+      return shops(remote, positionals);
     case 'migrate':
       return migrate(config, logger, values.to);
     case 'resync': {

@@ -22,6 +22,7 @@ import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
+import { defaultAccountView } from './accounts/account-view.ts';
 import { accountsFromConfig } from './accounts/from-config.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
@@ -44,7 +45,7 @@ export interface RunningBridge {
   health: UpstreamHealth;
   activity: Activity;
   engine: Engine;
-  /** The loyalty accounts: the default (the environment's) and those kept in the ledger, with the shops' links. */
+  /** The loyalty accounts, which shop earns on which, and the audit of changes to them. */
   accounts: AccountRegistry;
   platforms: Platforms;
   reconciler: Reconciler;
@@ -255,6 +256,7 @@ export async function startBridge(
     platforms,
     store,
     reconciler,
+    accounts,
     logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,
@@ -283,6 +285,15 @@ export async function startBridge(
       sandbox: Boolean(sandbox),
       demo: Boolean(secrets),
       tokenLabel: config.ADMIN_TOKEN_LABEL,
+      accounts,
+      // The environment's account, its key as its last four characters; its address is known once the server listens.
+      defaultAccount: () =>
+        defaultAccountView({
+          baseUrl: shownUrl(loyaltyBaseUrl).replace(/\/+$/, ''),
+          apiKey: sandboxCredentials?.apiKey ?? config.LOYALTY_API_KEY ?? '',
+          brandId: sandboxCredentials?.brandId ?? config.LOYALTY_BRAND_ID ?? '',
+          rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+        }),
       engine,
       platforms,
       reconciler,

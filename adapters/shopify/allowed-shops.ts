@@ -70,6 +70,14 @@ export class AllowedShops {
     this.#byOperator.add(shop);
   }
 
+  /** The shops allowed by name (the own store, SHOPIFY_SHOPS, the operator's installs): open installs name none. */
+  async named(): Promise<string[]> {
+    const byOperator = (await this.#o.store.listRecords<OperatorAllowance>('allowed-shop'))
+      .filter(({ id }) => id.startsWith('shopify:'))
+      .map(({ id }) => id.slice('shopify:'.length));
+    return [...new Set([...this.#configured, ...byOperator])];
+  }
+
   /** The shops among these that are allowed, in the same order. */
   async filter(shops: readonly string[]): Promise<string[]> {
     const allowed: string[] = [];

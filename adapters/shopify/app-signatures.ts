@@ -19,7 +19,12 @@ export type AppUrlCheck =
   | { ok: false; reason: string };
 
 export type SessionTokenCheck =
-  { ok: true; shop: string } | { ok: false; refusal: SessionTokenRefusal; reason: string };
+  | {
+      ok: true;
+      shop: string;
+      /** sub: the staff member signed in to the admin, when Shopify names one. */ user?: string;
+    }
+  | { ok: false; refusal: SessionTokenRefusal; reason: string };
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -86,7 +91,8 @@ export class ShopifyAppSignatures {
       const shop = /^https:\/\/([^/]+)$/.exec(dest)?.[1];
       if (!shop || !app.utils.sanitizeShop(shop)) return refused('no_shop');
       if (text(verified.payload.iss) !== `https://${shop}/admin`) return refused('wrong_issuer');
-      return { ok: true, shop };
+      const user = text(verified.payload.sub);
+      return { ok: true, shop, ...(user ? { user } : {}) };
     }
     return refused(refusal);
   }

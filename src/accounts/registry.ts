@@ -21,6 +21,7 @@ import {
   type ShopRef,
 } from './account-records.ts';
 import { parseProgramSettings, type ProgramInput, type ProgramSettings } from './program-settings.ts';
+import type { ReachFacts } from './reach.ts';
 
 /** How long a link or an account read from the ledger is taken as current (another instance may change it). */
 const REFRESH_MS = 5_000;
@@ -233,6 +234,27 @@ export class AccountRegistry implements Accounts {
     });
   }
 
+  /**
+   * The account a shop earns on, read now (forShop keeps an answer for a few
+   * seconds): its link, else the default account if the operator chose the
+   * shop, else none. `links` when the caller has them already.
+   */
+  async accountOf(shop: ShopRef, links?: ReadonlyArray<ShopRef & ShopLink>): Promise<string | undefined> {
+    const link = links
+      ? links.find((each) => each.platform === shop.platform && each.shop === shop.shop)
+      : await this.#o.store.getRecord<ShopLink>('shop-link', shopLinkId(shop));
+    if (link) return link.account;
+    return (await this.#o.chosenByOperator(shop.platform, shop.shop)) ? DEFAULT_ACCOUNT : undefined;
+  }
+
+  /** What a merchant's reach is judged on (reach.ts): the shop's account, its record, and every shop on it. */
+  async reachFacts(shop: ShopRef): Promise<ReachFacts> {
+    const links = await this.links();
+    const account = await this.accountOf(shop, links);
+    const record = account !== undefined && account !== DEFAULT_ACCOUNT ? await this.get(account) : undefined;
+    return { account, record, linked: links.filter((link) => link.account === account) };
+  }
+
   /** Links a shop to an account (undefined: to none); its waiting orders go to the new account. */
   async link(
     shop: ShopRef,
@@ -295,11 +317,13 @@ export class AccountRegistry implements Accounts {
       errors.push('settings: must be an object of program settings by their configuration names');
       return undefined;
     }
-    const next: ProgramInput = { ...saved };
+    // Keys are outside input: a Map, so that "__proto__" is a key like any other (and refused as one), not the object's prototype.
+    const merged = new Map<string, unknown>(Object.entries(saved));
     for (const [key, value] of Object.entries(input)) {
-      if (value === null) delete (next as Record<string, unknown>)[key];
-      else (next as Record<string, unknown>)[key] = value;
+      if (value === null) merged.delete(key);
+      else merged.set(key, value);
     }
+    const next = Object.fromEntries(merged) as ProgramInput;
     const parsed = parseProgramSettings(next, this.#o.programDefaults);
     if (!parsed.ok) {
       errors.push(...parsed.errors);

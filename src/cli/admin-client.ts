@@ -27,7 +27,7 @@ export function adminClient(url: string, token: string | undefined) {
     },
   );
   const call = async <T>(
-    method: 'get' | 'post' | 'delete',
+    method: 'get' | 'post' | 'patch' | 'delete',
     path: string,
     json?: unknown,
   ): Promise<{ status: number; body: T }> => {
@@ -50,6 +50,7 @@ export function adminClient(url: string, token: string | undefined) {
   return {
     get: <T>(path: string) => call<T>('get', path),
     post: <T>(path: string, json: unknown = {}) => call<T>('post', path, json),
+    patch: <T>(path: string, json: unknown) => call<T>('patch', path, json),
     delete: <T>(path: string) => call<T>('delete', path),
   };
 }

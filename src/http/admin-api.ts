@@ -1,6 +1,6 @@
 // The admin API under /admin/api: status and connections, orders, resync,
 // dead letters, customers' points, manual adjustments, privacy requests,
-// Shopify installs. Every route sits behind the admin token; input is
+// Shopify installs, loyalty accounts and shops (admin-accounts.ts). Every route sits behind the admin token; input is
 // validated with zod and a 400 names the field. No answer carries a secret
 // or an access token; customers' contact details appear only in the order
 // views and exports the merchant asks for.
@@ -20,6 +20,9 @@ import type { UpstreamHealth } from '../loyalty/health.ts';
 import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { Logger } from '../logger.ts';
 import { PLATFORMS, type Platforms } from '../platforms.ts';
+import type { AccountView } from '../accounts/account-view.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import { adminAccounts } from './admin-accounts.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { BridgeError } from '../errors.ts';
 
@@ -29,8 +32,12 @@ export interface AdminApiParts {
   sandbox?: boolean;
   /** The built-in demo store is what sends the orders (a first run). */
   demo?: boolean;
-  /** Recorded as "who asked" on manual adjustments and privacy requests. */
+  /** Recorded as "who asked" on manual adjustments, privacy requests and changes to accounts. */
   tokenLabel: string;
+  /** The loyalty accounts and which shop earns on which (admin-accounts.ts). */
+  accounts: AccountRegistry;
+  /** The environment's account as it may be shown: its key as a hint. */
+  defaultAccount: () => AccountView;
   engine: Engine;
   platforms: Platforms;
   reconciler: Reconciler;
@@ -396,6 +403,16 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const body = read(redeemAdjustment, req.body);
     adjusted(res, await adjustments.redeem(body, parts.tokenLabel));
   });
+
+  router.use(
+    adminAccounts({
+      accounts: parts.accounts,
+      store,
+      platforms,
+      tokenLabel: parts.tokenLabel,
+      defaultAccount: parts.defaultAccount,
+    }),
+  );
 
   router.get('/reconciliation', async (_req, res) => {
     res.json({ platforms: await reconciledState() });

@@ -1,18 +1,32 @@
 // The admin API as a shop's own page sees it (the embedded app, or the app
 // opened outside the admin): who is signed in, that shop's orders and one
-// order, and that shop's Admin API access. Nothing of another shop, and
-// nothing of the loyalty account as a whole (points of any customer,
-// adjustments, privacy requests, the other platforms): those stay with the
-// operator's ADMIN_TOKEN, and answer 403 here.
+// order, that shop's Admin API access, and the loyalty account that shop
+// earns on, within a merchant's reach (src/accounts/reach.ts):
+//   GET   /account            its shop's account if it is the shop's own (no
+//                             key), what the shop may do, and why not
+//   POST  /account            a new account for its shop, the shop linked to it
+//   GET   /account/settings   the settings in force, while the account is its own
+//   PATCH /account            name, address, credentials, limit, while it is its own
+//   PATCH /account/settings   by the configuration's names, while it is its own
+// Nothing of another shop, no other account, no link to an existing account,
+// and nothing of the bridge as a whole (points of any customer, adjustments,
+// privacy requests, the other platforms): those stay with the operator's
+// ADMIN_TOKEN, and answer 403 here.
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ShopRef } from '../accounts/account-records.ts';
+import { accountView } from '../accounts/account-view.ts';
+import { allowedFor, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
+import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, orderQuery, read } from './admin-api.ts';
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
   shopify: ShopifyParts;
+  accounts: AccountRegistry;
   logger: Logger;
 }
 
@@ -20,9 +34,15 @@ export interface ShopAdminApiParts {
 const shopOrderQuery = orderQuery.omit({ platform: true, shop: true });
 
 const shopOf = (res: Response): string => String(res.locals.shop);
+/** Today a shop's page is a Shopify shop's. */
+const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shopOf(res) });
+/** Who made a change, in the audit: the shop's session, and Shopify's staff member when the session token names one. */
+const byOf = (res: Response): string =>
+  `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;
 
-export function shopAdminApi({ store, shopify, logger }: ShopAdminApiParts): express.Router {
+export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiParts): express.Router {
   const router = express.Router();
+  router.use(express.json({ limit: '100kb' }));
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', platform: 'shopify', shop: shopOf(res) });
@@ -46,15 +66,79 @@ export function shopAdminApi({ store, shopify, logger }: ShopAdminApiParts): exp
     res.json({ canInstall: false, shops: [await shopify.access.describe(shopOf(res))] });
   });
 
+  router.get('/account', async (_req, res) => {
+    const { standing, allowed, account } = await reachOf(res);
+    const record = allowed.read && account ? await accounts.get(account) : undefined;
+    res.json({
+      account: record ? accountView(record) : null,
+      standing,
+      may: { read: allowed.read, change: allowed.change, create: allowed.create },
+      ...(WHY_NOT[standing] ? { note: WHY_NOT[standing] } : {}),
+    });
+  });
+
+  router.post('/account', async (req, res) => {
+    const { standing, allowed } = await reachOf(res);
+    if (!allowed.create) return refuse(res, 403, [WHY_NOT[standing]]);
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    const shop = shopRefOf(res);
+    const created = await accounts.create(body.value, byOf(res), shop);
+    if (!created.ok) return refuse(res, created.status, created.errors);
+    const linked = await accounts.link(shop, created.value.id, byOf(res));
+    if (!linked.ok) return refuse(res, linked.status, linked.errors);
+    logger.info({ shop: shop.shop, account: created.value.id }, 'a shop made a loyalty account of its own');
+    res.status(201).json({ account: accountView(created.value) });
+  });
+
+  router.get('/account/settings', async (_req, res) => {
+    const { standing, allowed, account } = await reachOf(res);
+    if (!allowed.read || !account) return refuse(res, 403, [WHY_NOT[standing]]);
+    const record = await accounts.get(account);
+    res.json({ account, settings: await accounts.effectiveSettings(account), saved: record?.settings ?? {} });
+  });
+
+  router.patch('/account', async (req, res) => {
+    const { standing, allowed, account } = await reachOf(res);
+    if (!allowed.change || !account) return refuse(res, 403, [WHY_NOT[standing]]);
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    if ('settings' in body.value) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
+    const changed = await accounts.update(account, body.value, byOf(res));
+    if (!changed.ok) return refuse(res, changed.status, changed.errors);
+    res.json({ account: accountView(changed.value) });
+  });
+
+  router.patch('/account/settings', async (req, res) => {
+    const { standing, allowed, account } = await reachOf(res);
+    if (!allowed.change || !account) return refuse(res, 403, [WHY_NOT[standing]]);
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    const changed = await accounts.setSettings(account, body.value, byOf(res));
+    if (!changed.ok) return refuse(res, changed.status, changed.errors);
+    res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
+  });
+
   router.use((_req, res) => {
     res.status(403).json({
       error: "a shop's sign-in shows that shop's orders; the rest is for the bridge's operator (ADMIN_TOKEN)",
     });
   });
-  router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });
+    if (error.type === 'entity.parse.failed') return refuse(res, 400, ['body: is not valid JSON']);
+    if (error.type === 'entity.too.large') return void res.status(413).json({ error: 'the body is too large' });
     logger.error({ err: error }, 'admin API error (shop)');
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /** The account the shop earns on, judged now (another instance may have changed a link a moment ago). */
+  async function reachOf(
+    res: Response,
+  ): Promise<{ standing: Standing; allowed: Allowed; account: string | undefined }> {
+    const facts = await accounts.reachFacts(shopRefOf(res));
+    const { standing, ...allowed } = allowedFor(shopRefOf(res), facts);
+    return { standing, allowed, account: facts.account };
+  }
 }

@@ -30,7 +30,8 @@ export interface ShopCallerParts {
 }
 
 type Identified =
-  { ok: true; shop: string } | { ok: false; status: 401 | 403 | 502 | 503; error: string; retryWithNewToken?: true };
+  | { ok: true; shop: string; user?: string }
+  | { ok: false; status: 401 | 403 | 502 | 503; error: string; retryWithNewToken?: true };
 
 /** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
 export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
@@ -84,7 +85,7 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
       }
       await installed(checked.shop, 'token_exchange');
     }
-    return { ok: true, shop: checked.shop };
+    return { ok: true, shop: checked.shop, ...(checked.user ? { user: checked.user } : {}) };
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -101,6 +102,8 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
           return;
         }
         res.locals.shop = identified.shop;
+        // Who, in an audit record of a change the shop's page makes (Shopify's staff id, when its session token names one).
+        res.locals.user = identified.user;
         shopRoutes(req, res, next);
       },
       (error: unknown) => next(error),

@@ -6,6 +6,7 @@ import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
 import type { DeliveryInfo } from '../core/platform-adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
@@ -21,6 +22,8 @@ export interface ShopifySurfaceParts {
   platforms: Platforms;
   store: LedgerStore;
   reconciler: Reconciler;
+  /** The loyalty accounts: a shop's page reaches its own (src/accounts/reach.ts). */
+  accounts: AccountRegistry;
   logger: Logger;
   adminToken: string | undefined;
   apiKey: string | undefined;
@@ -53,6 +56,7 @@ export function shopifySurface({
   platforms,
   store,
   reconciler,
+  accounts,
   logger,
   adminToken,
   apiKey,
@@ -83,7 +87,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, logger }),
+    shopAdminApi({ store, shopify, accounts, logger }),
   );
   return {
     routes,

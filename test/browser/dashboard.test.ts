@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { startTestSandbox } from '../helpers/sandbox-server.ts';
+import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import { WOO_SITE, wooHeaders, wooOrderJson, WOO_ENV } from '../helpers/woocommerce.ts';
 
 const TOKEN = 'dashboard-admin-token-0123456789';
@@ -200,5 +201,44 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await shot('privacy');
     const order = await bridge.engine.store.getOrder(`woocommerce:${new URL(WOO_SITE).host}:5560`);
     expect(order?.snapshot.customer.email).toBeNull();
+  });
+
+  it('creates a loyalty account with its form, shows it without its key, and moves a shop to it', async () => {
+    const key = 'browser-account-secret-key-8c7b6a5f4e3d-HJKL';
+    const service = await startTestSandbox({ apiKey: key, brandId: 'brand-browser' });
+    try {
+      const fill = async (baseUrl: string) => {
+        await page.fill('#account-name', 'Browser Club');
+        await page.fill('#account-base-url', baseUrl);
+        await page.fill('#account-api-key', key);
+        await page.fill('#account-brand-id', 'brand-browser');
+        await page.click('#account-form button');
+      };
+      // Plain http beyond this machine would carry the key in the clear: one line says so.
+      await fill('http://loyalty.example');
+      await expect.poll(() => page.textContent('#account-errors')).toMatch(/^baseUrl: must be https/);
+      await fill(service.url);
+      const account = page.locator('#account-list .card', { hasText: 'Browser Club' });
+      await account.waitFor({ timeout: 10_000 });
+      await expect.poll(() => account.textContent()).toContain('connected');
+      expect(await account.textContent()).toContain('…HJKL');
+      expect(await page.inputValue('#account-api-key')).toBe('');
+      expect(await page.textContent('#account-errors')).toBe('');
+
+      const id = (await bridge.accounts.list()).find((each) => each.name === 'Browser Club')?.id;
+      const row = page.locator(`#shop-accounts tbody tr[data-shop="${SHOP}"]`);
+      await row.locator('select').selectOption({ label: 'Browser Club' });
+      await expect.poll(() => page.textContent('#shop-link-result')).toContain(`${SHOP} now earns on Browser Club`);
+      expect(await bridge.accounts.accountOf({ platform: 'shopify', shop: SHOP })).toBe(id);
+      await expect.poll(() => account.textContent()).toContain(SHOP);
+      await shot('accounts');
+      expect(await page.content()).not.toContain(key);
+
+      // Back to what the environment says, for whatever runs after.
+      await row.locator('select').selectOption({ label: 'no link' });
+      await expect.poll(() => bridge.accounts.accountOf({ platform: 'shopify', shop: SHOP })).toBe('default');
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -64,6 +64,17 @@ const ROUTES: Array<[string, string]> = [
   ['POST', '/adjustments/earn'],
   ['POST', '/adjustments/redeem'],
   ['GET', '/reconciliation'],
+  ['GET', '/accounts'],
+  ['POST', '/accounts'],
+  ['GET', '/accounts/default'],
+  ['PATCH', '/accounts/abc'],
+  ['DELETE', '/accounts/abc'],
+  ['GET', '/accounts/abc/settings'],
+  ['PATCH', '/accounts/abc/settings'],
+  ['POST', '/accounts/abc/check'],
+  ['GET', '/shops'],
+  ['PATCH', '/shops/shopify/x.myshopify.com'],
+  ['GET', '/audit'],
 ];
 
 describe('every admin route refuses a missing or wrong token', () => {

@@ -96,6 +96,10 @@ describe('a good session token', () => {
       ['POST', '/shops/erase'],
       ['GET', '/dead-letters'],
       ['POST', '/shopify/installs'],
+      ['GET', '/accounts'],
+      ['POST', '/accounts'],
+      ['GET', '/shops'],
+      ['GET', '/audit'],
     ] as const) {
       expect([
         method,

@@ -63,15 +63,19 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
   });
 }
 
-/** Runs the CLI to completion and returns its exit code and output. */
+/** Runs the CLI to completion and returns its exit code and output; `input`, what it reads on stdin. */
 export function runCli(
   args: string[],
   env: Record<string, string>,
+  input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...baseEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Nothing given: the command reads an empty stdin, as it would with ignore. A command that exits without reading it is no error.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -6,7 +6,7 @@
 // (the App URL serves this page with the shopify-api-key meta tag and App
 // Bridge) each call carries a fresh session token from App Bridge; outside
 // it, the shop token the App URL or an install left in the fragment.
-/* global drawBars, drawStackedBars, loadStores */
+/* global drawBars, drawStackedBars, loadStores, loadAccounts */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';
 const EMBEDDED = Boolean(document.querySelector('meta[name="shopify-api-key"]'));
@@ -548,6 +548,7 @@ async function refresh() {
       loadActivity(),
       loadShopify(),
       loadStores(),
+      loadAccounts(),
       loadPrivacy(),
     ]);
     if (selectedOrder) await showOrder(selectedOrder);

@@ -1,0 +1,252 @@
+// The admin API's loyalty accounts, shops and audit, for the operator
+// (inside adminApi, behind ADMIN_TOKEN):
+//   GET    /accounts                the default account (the environment's,
+//                                   read-only), then each stored one, each
+//                                   with its shops and health
+//   POST   /accounts                { name, baseUrl, apiKey, brandId,
+//                                   rateLimitPerMinute?, settings? }: 201
+//                                   { account }, its credentials checked
+//   GET    /accounts/:id            one, with its shops and health
+//   PATCH  /accounts/:id            name, baseUrl, apiKey, brandId, rateLimitPerMinute
+//   DELETE /accounts/:id            refused (409) while shops are linked to it
+//                                   or its orders have calls to make
+//   GET    /accounts/:id/settings   the settings in force, and those saved
+//   PATCH  /accounts/:id/settings   by the configuration's names; null puts
+//                                   a key back to its default
+//   POST   /accounts/:id/check      asks the service again whether the credentials work
+//   GET    /shops                   every shop the bridge knows, with the account it earns on
+//   PATCH  /shops/:platform/:shop   { account: id | null }
+//   GET    /audit                   every change: who, when, what
+// A refusal answers { error, errors } with one line per bad field. No answer
+// carries an API key: accounts are shown through accountView, the key as its
+// last four characters.
+import express, { type Response } from 'express';
+import { z } from 'zod';
+import type { AccountRecord, ShopLink, ShopRef } from '../accounts/account-records.ts';
+import { accountView, type AccountView } from '../accounts/account-view.ts';
+import type { AccountRegistry, Change } from '../accounts/registry.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
+import type { Adjustment, LedgerStore } from '../core/store/ledger-store.ts';
+import type { LoyaltyClient } from '../loyalty/client.ts';
+import { PLATFORMS, type Platforms } from '../platforms.ts';
+
+export interface AdminAccountsParts {
+  accounts: AccountRegistry;
+  store: LedgerStore;
+  platforms: Platforms;
+  /** Who makes the changes: the admin token's label (ADMIN_TOKEN_LABEL). */
+  tokenLabel: string;
+  /** The environment's account as it may be shown (accountView's shape, its key as a hint). */
+  defaultAccount: () => AccountView;
+}
+
+/** Past this many dead letters, counting them per account (a read of each one's order) is not worth a dashboard refresh. */
+const MAX_DEAD_LETTERS_COUNTED = 200;
+
+/** One line per bad field, as the registry reports them. */
+export const refuse = (res: Response, status: number, errors: string[]) =>
+  void res.status(status).json({ error: errors.join('; '), errors });
+
+export const answerChange = <T>(res: Response, change: Change<T>, answer: (value: T) => unknown, status = 200) =>
+  change.ok ? void res.status(status).json(answer(change.value)) : refuse(res, change.status, change.errors);
+
+/** A JSON object, or the one line that says it is not. */
+export function objectBody(body: unknown): { ok: true; value: Record<string, unknown> } | { ok: false } {
+  if (body === undefined) return { ok: true, value: {} };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false };
+  return { ok: true, value: body as Record<string, unknown> };
+}
+export const NOT_AN_OBJECT = 'body: must be a JSON object';
+/** Settings have their own route: a change to an account's fields never resets them by accident. */
+export const SETTINGS_ELSEWHERE = 'settings: change them at …/settings (PATCH, by the configuration’s names)';
+
+const shopLinkBody = z.strictObject({
+  account: z.union([z.string().trim().min(1).max(100), z.null()], {
+    error: 'must be an account id, or null for no link',
+  }),
+});
+const shopParams = z.object({
+  platform: z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' }),
+  shop: z.string().trim().min(1, { error: 'is required' }).max(255),
+});
+const auditQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .max(1000, { error: 'must be at most 1000' })
+    .default(200),
+});
+
+export interface ShopView extends ShopRef {
+  /** The account its orders earn on: its link, or the default for a shop the operator chose; null: none. */
+  account: string | null;
+  accountName: string | null;
+  /** The explicit link, if there is one (without one, the environment decides). */
+  link: Pick<ShopLink, 'linkedAt' | 'by'> | null;
+}
+
+export function adminAccounts(parts: AdminAccountsParts): express.Router {
+  const { accounts, store, platforms, tokenLabel } = parts;
+  const router = express.Router();
+
+  router.get('/accounts', async (_req, res) => {
+    const [records, shops, deadLetters] = await Promise.all([accounts.list(), knownShops(), deadLettersByAccount()]);
+    const views = [parts.defaultAccount(), ...records.map(accountView)];
+    res.json({
+      accounts: await Promise.all(views.map((view) => withHealth(view, shops, deadLetters))),
+    });
+  });
+
+  router.post('/accounts', async (req, res) => {
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    const created = await accounts.create(body.value, tokenLabel);
+    if (created.ok) res.location(`/admin/api/accounts/${created.value.id}`);
+    answerChange(res, created, (record) => ({ account: accountView(record) }), 201);
+  });
+
+  router.get('/accounts/:id', async (req, res) => {
+    const view = await viewOf(String(req.params.id));
+    if (!view) return refuse(res, 404, [`no account ${req.params.id}`]);
+    const [shops, deadLetters] = await Promise.all([knownShops(), deadLettersByAccount()]);
+    res.json({ account: await withHealth(view, shops, deadLetters) });
+  });
+
+  router.patch('/accounts/:id', async (req, res) => {
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    if ('settings' in body.value) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
+    const changed = await accounts.update(String(req.params.id), body.value, tokenLabel);
+    answerChange(res, changed, (record) => ({ account: accountView(record) }));
+  });
+
+  router.delete('/accounts/:id', async (req, res) => {
+    answerChange(res, await accounts.remove(String(req.params.id), tokenLabel), ({ id }) => ({ deleted: id }));
+  });
+
+  router.get('/accounts/:id/settings', async (req, res) => {
+    const id = String(req.params.id);
+    const settings = await accounts.effectiveSettings(id);
+    if (!settings) return refuse(res, 404, [`no account ${id}`]);
+    const record = id === DEFAULT_ACCOUNT ? undefined : await accounts.get(id);
+    res.json({ account: id, settings, saved: record?.settings ?? {} });
+  });
+
+  router.patch('/accounts/:id/settings', async (req, res) => {
+    const id = String(req.params.id);
+    const body = objectBody(req.body);
+    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
+    const changed = await accounts.setSettings(id, body.value, tokenLabel);
+    if (!changed.ok) return refuse(res, changed.status, changed.errors);
+    res.json({ account: id, settings: await accounts.effectiveSettings(id), saved: changed.value.settings });
+  });
+
+  router.post('/accounts/:id/check', async (req, res) => {
+    answerChange(res, await accounts.check(String(req.params.id)), (check) => ({ check }));
+  });
+
+  router.get('/shops', async (_req, res) => {
+    res.json({ shops: await knownShops() });
+  });
+
+  router.patch('/shops/:platform/:shop', async (req, res) => {
+    const params = shopParams.safeParse(req.params);
+    const given = objectBody(req.body);
+    const body = given.ok ? shopLinkBody.safeParse(given.value) : undefined;
+    const errors = [
+      ...(params.success ? [] : params.error.issues.flatMap(fieldLines)),
+      ...(!given.ok ? [NOT_AN_OBJECT] : body?.success ? [] : (body?.error.issues.flatMap(fieldLines) ?? [])),
+    ];
+    if (!params.success || !body?.success) return refuse(res, 400, errors);
+    const shop = params.data;
+    const linked = await accounts.link(shop, body.data.account ?? undefined, tokenLabel);
+    if (!linked.ok) return refuse(res, linked.status, linked.errors);
+    const view = (await knownShops()).find((each) => each.platform === shop.platform && each.shop === shop.shop);
+    res.json({ shop: view ?? { ...shop, account: null, accountName: null, link: null } });
+  });
+
+  router.get('/audit', async (req, res) => {
+    const query = auditQuery.safeParse(req.query);
+    if (!query.success) return refuse(res, 400, query.error.issues.flatMap(fieldLines));
+    res.json({ audit: await accounts.audit(query.data.limit) });
+  });
+
+  return router;
+
+  async function viewOf(id: string): Promise<AccountView | undefined> {
+    if (id === DEFAULT_ACCOUNT) return parts.defaultAccount();
+    const record: AccountRecord | undefined = await accounts.get(id);
+    return record && accountView(record);
+  }
+
+  /** Every shop the bridge knows: Shopify's with access or allowed by name, the stores, and every linked shop. */
+  async function knownShops(): Promise<ShopView[]> {
+    const [links, records] = await Promise.all([accounts.links(), accounts.list()]);
+    const names = new Map<string, string>([
+      [DEFAULT_ACCOUNT, parts.defaultAccount().name],
+      ...records.map((record): [string, string] => [record.id, record.name]),
+    ]);
+    const shops = new Map<string, ShopRef>();
+    const add = (platform: string, shop: string) => shops.set(`${platform}:${shop}`, { platform, shop });
+    for (const shop of (await platforms.shopify?.access.shops()) ?? []) add('shopify', shop);
+    for (const shop of (await platforms.shopifyAllowed?.named()) ?? []) add('shopify', shop);
+    for (const each of await platforms.woocommerce.list()) add('woocommerce', each.shop);
+    for (const each of await platforms.bigcommerce.list()) add('bigcommerce', each.shop);
+    for (const link of links) add(link.platform, link.shop);
+    const sorted = [...shops.values()].sort(
+      (a, b) => a.platform.localeCompare(b.platform) || a.shop.localeCompare(b.shop),
+    );
+    return Promise.all(
+      sorted.map(async (shop): Promise<ShopView> => {
+        const link = links.find((each) => each.platform === shop.platform && each.shop === shop.shop);
+        const account = (await accounts.accountOf(shop, links)) ?? null;
+        return {
+          ...shop,
+          account,
+          accountName: account === null ? null : (names.get(account) ?? null),
+          link: link ? { linkedAt: link.linkedAt, by: link.by } : null,
+        };
+      }),
+    );
+  }
+
+  async function withHealth(view: AccountView, shops: ShopView[], deadLetters: Map<string, number> | undefined) {
+    const runtime: AccountRuntime | undefined = await accounts.runtime(view.id);
+    // Stored accounts' clients and the environment's are LoyaltyClients, each with its limiter.
+    const limiter = (runtime?.client as Partial<Pick<LoyaltyClient, 'limiter'>> | undefined)?.limiter?.stats();
+    return {
+      ...view,
+      shops: shops.filter((shop) => shop.account === view.id).map(({ platform, shop }) => ({ platform, shop })),
+      health: {
+        paused: runtime?.authPause.paused ?? false,
+        callsLastMinute: limiter?.startedInWindow ?? null,
+        limitPerMinute: limiter?.effectiveLimit ?? null,
+        deadLetters: deadLetters ? (deadLetters.get(view.id) ?? 0) : null,
+      },
+    };
+  }
+
+  /** Dead letters by the account their order (or adjustment, or shop) belongs to; undefined when there are too many to count cheaply. */
+  async function deadLettersByAccount(): Promise<Map<string, number> | undefined> {
+    const letters = await store.listDeadLetters();
+    if (letters.length > MAX_DEAD_LETTERS_COUNTED) return undefined;
+    const counts = new Map<string, number>();
+    for (const letter of letters) {
+      let account: string | undefined;
+      if (letter.adjustmentId)
+        account = (await store.getRecord<Adjustment>('adjustment', letter.adjustmentId))?.account ?? DEFAULT_ACCOUNT;
+      else if (letter.orderKey) account = (await store.getOrder(letter.orderKey))?.upstream.account;
+      if (account === undefined && letter.platform && letter.shop)
+        account = await accounts.accountOf({ platform: letter.platform, shop: letter.shop });
+      if (account !== undefined) counts.set(account, (counts.get(account) ?? 0) + 1);
+    }
+    return counts;
+  }
+}
+
+/** One line per field, unknown ones named each on a line of its own. */
+const fieldLines = (issue: z.core.$ZodIssue): string[] =>
+  issue.code === 'unrecognized_keys'
+    ? issue.keys.map((key) => `${key}: is not a field here`)
+    : [`${issue.path.join('.') || 'body'}: ${issue.message}`];

@@ -1,0 +1,117 @@
+// The dashboard's accounts panel: each loyalty account with its health (its
+// credentials, paused or not, calls against its limit, dead letters) and its
+// shops; which account each shop earns on, with a select to move it; and a
+// form to create an account. A key is typed in once and never shown again:
+// the admin API answers with its last four characters. Loaded before
+// app.js, whose helpers ($, api, card, cell, localTime) the functions below
+// use once the page runs: nothing at the top level touches them.
+/* global $, api, card, cell, localTime */
+/* exported loadAccounts */
+
+function credentialsText(account) {
+  if (account.readOnly) return 'the environment’s (LOYALTY_API_KEY, LOYALTY_BRAND_ID)';
+  if (!account.check) return 'not checked yet';
+  const text = { connected: 'connected', refused: 'refused (401)', unreachable: 'unreachable' }[account.check.status];
+  return `${text ?? account.check.status}${account.check.detail ? `: ${account.check.detail}` : ''} (${localTime(account.check.at)})`;
+}
+
+function accountCard(account) {
+  const { health } = account;
+  const trouble = health.paused || (!account.readOnly && account.check?.status !== 'connected');
+  const article = card(
+    account.name,
+    [
+      ['Service', `${account.baseUrl}, brand ${account.brandId}`],
+      ['Key', account.apiKeyHint],
+      ['Credentials', credentialsText(account)],
+      ['Paused', health.paused ? 'yes: the service refuses its credentials, its calls wait' : 'no'],
+      [
+        'Calls in the last minute',
+        health.callsLastMinute === null ? 'not known' : `${health.callsLastMinute} of ${health.limitPerMinute}`,
+      ],
+      ['Dead letters', health.deadLetters === null ? 'many: see Dead letters' : String(health.deadLetters)],
+      ['Shops', account.shops.map((shop) => shop.shop).join(', ') || 'none'],
+    ],
+    trouble,
+  );
+  article.dataset.account = account.id;
+  if (!account.readOnly) {
+    const check = document.createElement('button');
+    check.textContent = 'Check credentials';
+    check.className = 'secondary';
+    check.addEventListener('click', async () => {
+      check.disabled = true;
+      await api(`/accounts/${encodeURIComponent(account.id)}/check`, { method: 'POST' });
+      await loadAccounts();
+    });
+    article.append(check);
+  }
+  return article;
+}
+
+/** One select per shop: every account, and no link (back to what the environment says). */
+function accountSelect(shop, accounts) {
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', `account of ${shop.shop}`);
+  select.append(...accounts.map((account) => new Option(account.name, account.id)), new Option('no link', ''));
+  select.value = shop.link ? shop.account : '';
+  select.addEventListener('change', async () => {
+    select.disabled = true;
+    const { status, body } = await api(`/shops/${encodeURIComponent(shop.platform)}/${encodeURIComponent(shop.shop)}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ account: select.value || null }),
+    });
+    $('#shop-link-result').textContent =
+      status === 200
+        ? `${body.shop.shop} now earns on ${body.shop.accountName ?? 'no account'}.`
+        : `Not moved: ${body.error}`;
+    select.blur();
+    await loadAccounts();
+  });
+  return select;
+}
+
+async function loadAccounts() {
+  const [{ body }, { body: shopsBody }] = await Promise.all([api('/accounts'), api('/shops')]);
+  $('#account-list').replaceChildren(...body.accounts.map(accountCard));
+  // A select the operator is choosing in stays as it is until they are done.
+  if ($('#shop-accounts').contains(document.activeElement)) return;
+  $('#shop-accounts tbody').replaceChildren(
+    ...shopsBody.shops.map((shop) => {
+      const row = document.createElement('tr');
+      row.dataset.shop = shop.shop;
+      cell(row, shop.shop);
+      cell(row, shop.platform);
+      cell(row, shop.accountName ?? 'no account: its orders wait');
+      cell(row, '').append(accountSelect(shop, body.accounts));
+      return row;
+    }),
+  );
+}
+
+async function createAccount(event) {
+  event.preventDefault();
+  const request = {
+    name: $('#account-name').value.trim(),
+    baseUrl: $('#account-base-url').value.trim(),
+    apiKey: $('#account-api-key').value.trim(),
+    brandId: $('#account-brand-id').value.trim(),
+    rateLimitPerMinute: Number($('#account-rate-limit').value),
+  };
+  const { status, body } = await api('/accounts', { method: 'POST', body: JSON.stringify(request) });
+  const errors = status === 201 ? [] : (body.errors ?? [body.error ?? `not created (${status})`]);
+  $('#account-errors').replaceChildren(
+    ...errors.map((line) => {
+      const item = document.createElement('li');
+      item.textContent = line;
+      return item;
+    }),
+  );
+  if (status !== 201) return;
+  // The key leaves the page: the account shows its last four characters from now on.
+  $('#account-form').reset();
+  $('#account-created').textContent = `Created ${body.account.name}: credentials ${credentialsText(body.account)}.`;
+  await loadAccounts();
+}
+
+document.querySelector('#account-form').addEventListener('submit', (event) => createAccount(event));
