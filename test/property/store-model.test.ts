@@ -54,8 +54,9 @@ type Op =
   | { kind: 'claimInbox'; limit: number }
   | { kind: 'commit'; picks: number[]; deadLetter: boolean }
   | { kind: 'defer'; pick: number; later: boolean }
-  | { kind: 'claimDue'; limit: number }
-  | { kind: 'save'; pick: number; release: boolean; done: boolean }
+  /** park: the worker finds the order's shop linked to no account, or its account paused, and saves it waiting. */
+  | { kind: 'claimDue'; limit: number; park: Waiting }
+  | { kind: 'save'; pick: number; release: boolean; done: boolean; waiting: Waiting }
   | { kind: 'update'; order: number }
   | { kind: 'settle' }
   | { kind: 'read'; order: number }
@@ -65,7 +66,22 @@ type Op =
   | { kind: 'prune' }
   | { kind: 'count'; counter: number }
   | { kind: 'faults'; count: number; code: 'ENOSPC' | 'EIO' }
-  | { kind: 'tick'; ms: number };
+  | { kind: 'tick'; ms: number }
+  /** A shop linked to an account (its orders waiting for one woken), or an account let in again (its paused orders woken). */
+  | { kind: 'wake'; pause: boolean }
+  /** A delivery carried through: accepted, claimed by intake, folded (the three operations, one after the other). */
+  | { kind: 'fold'; delivery: number; order: number; fact: Fact }
+  /** Whether an account still has orders with work (it is not removed under them). */
+  | { kind: 'hasWork'; account: Account };
+
+/** Loyalty accounts (issue 32): each order's calls go to one, fixed here by its key; a save may leave it waiting. */
+type Account = 'A' | 'B';
+type Waiting = 'none' | 'account' | 'pause';
+/** Orders the model knew to be waiting when a wake answered, each checked due: shows the wakes are exercised. */
+let wakesChecked = 0;
+const accountOfKey = (key: string): Account => (BigInt(key.slice(key.lastIndexOf(':') + 1)) % 2n === 0n ? 'A' : 'B');
+const waitingForOf = (waiting: Waiting, account: Account) =>
+  waiting === 'account' ? 'account' : waiting === 'pause' ? `pause:${account}` : undefined;
 
 const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -92,7 +108,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('defer' as const), pick: fc.nat(7), later: fc.boolean() }) },
   {
     weight: 3,
-    arbitrary: fc.record({ kind: fc.constant('claimDue' as const), limit: fc.integer({ min: 1, max: 4 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('claimDue' as const),
+      limit: fc.integer({ min: 1, max: 4 }),
+      park: fc.constantFrom<Waiting>('none', 'none', 'account', 'pause'),
+    }),
   },
   {
     weight: 3,
@@ -101,6 +121,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       pick: fc.nat(7),
       release: fc.boolean(),
       done: fc.boolean(),
+      waiting: fc.constantFrom<Waiting>('none', 'none', 'account', 'pause'),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
@@ -123,8 +144,67 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 120_000) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wake' as const), pause: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('hasWork' as const), account: fc.constantFrom<Account>('A', 'B') }),
+  },
 );
 const roundsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 10 });
+
+/**
+ * The same operations weighted toward loyalty accounts' work (issue 32):
+ * orders carried through the inbox, claimed and left waiting for an account
+ * or a paused one, woken, counted per account, changed by a person, with
+ * failed writes among them.
+ */
+const accountOpArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('fold' as const),
+      delivery: fc.nat(DELIVERIES - 1),
+      order: fc.nat(ORDERS - 1),
+      fact,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('claimDue' as const),
+      limit: fc.integer({ min: 1, max: 4 }),
+      park: fc.constantFrom<Waiting>('account', 'pause', 'none'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('save' as const),
+      pick: fc.nat(7),
+      release: fc.constant(true),
+      done: fc.boolean(),
+      waiting: fc.constantFrom<Waiting>('none', 'account', 'pause'),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wake' as const), pause: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('hasWork' as const), account: fc.constantFrom<Account>('A', 'B') }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('faults' as const),
+      count: fc.integer({ min: 1, max: 2 }),
+      code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
+    }),
+  },
+);
+const accountRoundsArb = fc.array(fc.array(accountOpArb, { minLength: 1, maxLength: 3 }), {
+  minLength: 3,
+  maxLength: 12,
+});
 
 // --- The reference model ----------------------------------------------------------------------------------------------
 
@@ -154,6 +234,12 @@ class Model {
   readonly maybeDeadLetters = new Set<string>();
   readonly heldEntries = new Map<string, InboxEntry>();
   readonly heldOrders = new Map<string, OrderRecord>();
+  /**
+   * Per order, what the worker last saved of its account's work: whether it
+   * waits (and for what), whether it is due, and whether that save is known
+   * to have landed (a failed one leaves the store's answer open).
+   */
+  readonly saved = new Map<string, { waitingFor: string | undefined; due: boolean; sure: boolean }>();
   /** Records changed by compare-and-set (changeRecord): adds answered, adds that failed, and each count an add answered with. */
   readonly counters = new Map<string, { sure: number; maybe: number; answered: Set<number> }>();
 
@@ -471,7 +557,9 @@ async function run(
   try {
     for (const round of rounds) {
       // A person's change waits for the worker to let go of the order: no claim of orders in the same round.
-      const ops = round.some((op) => op.kind === 'update') ? round.filter((op) => op.kind !== 'claimDue') : round;
+      const ops = round.some((op) => op.kind === 'update' || op.kind === 'wake')
+        ? round.filter((op) => op.kind !== 'claimDue')
+        : round;
       // The worker's heartbeat: what it holds stays its own while it works (PostgreSQL's leases run out otherwise).
       await settle(
         store
@@ -677,9 +765,21 @@ function start(
           () => void model.heldEntries.delete(key),
         );
     }
+    case 'fold': {
+      const context = { store, harness, model, faults, reservedEntries, reservedOrders };
+      const steps: Op[] = [
+        { kind: 'accept', delivery: op.delivery, events: [{ order: op.order, fact: op.fact }] },
+        { kind: 'claimInbox', limit: 8 },
+        { kind: 'commit', picks: [0, 1, 2, 3, 4, 5, 6, 7], deadLetter: false },
+      ];
+      return steps.reduce<Promise<void>>(async (done, step) => {
+        await done;
+        await start(step, context);
+      }, Promise.resolve());
+    }
     case 'claimDue':
       return store.claimDue(OWNER, op.limit, LEASE_MS).then(
-        (records) => {
+        async (records) => {
           for (const record of records) {
             expect(model.heldOrders.has(record.key), `order ${record.key} was handed out while held`).toBe(false);
             expect(
@@ -687,6 +787,30 @@ function start(
               `order ${record.key} was handed out with its progress gone back`,
             ).toBeGreaterThanOrEqual(model.progress.get(record.key) ?? 0);
             model.heldOrders.set(record.key, record);
+          }
+          if (op.park === 'none') return;
+          // The worker looks at each and must leave it waiting: saved, let go, due again only late.
+          for (const record of records) {
+            const account = accountOfKey(record.key);
+            const waitingFor = waitingForOf(op.park, account)!;
+            const parked: OrderRecord = {
+              ...record,
+              upstream: { ...record.upstream, account },
+              work: { ...record.work, waitingFor },
+              dueAt: new Date(harness.now().getTime() + 6 * 3_600_000).toISOString(),
+            };
+            model.saved.set(record.key, { waitingFor, due: true, sure: false });
+            await store.saveProgress(parked, { owner: OWNER, release: true, leaseMs: LEASE_MS }).then(
+              (result) => {
+                expect(result, `the worker's lease on ${record.key} was lost in one process`).not.toBe('lost');
+                model.saved.set(record.key, { waitingFor, due: true, sure: true });
+                model.heldOrders.delete(record.key);
+              },
+              async () => {
+                await store.releaseOrder(OWNER, record.key, harness.now()).catch(() => undefined);
+                model.heldOrders.delete(record.key);
+              },
+            );
           }
         },
         () => undefined,
@@ -696,16 +820,28 @@ function start(
       if (!key) return undefined;
       const record = model.heldOrders.get(key)!;
       const attempts = attemptsOf(record) + 1;
+      const account = accountOfKey(key);
+      const waitingFor = waitingForOf(op.waiting, account);
+      const { waitingFor: _was, ...work } = record.work;
       const saved: OrderRecord = {
         ...record,
-        work: { ...record.work, attempts },
-        dueAt: op.done ? null : nowIso,
+        upstream: { ...record.upstream, account },
+        work: { ...work, attempts, ...(waitingFor ? { waitingFor } : {}) },
+        // A waiting order keeps a late look, as the worker leaves it.
+        dueAt:
+          op.done && !waitingFor
+            ? null
+            : waitingFor
+              ? new Date(harness.now().getTime() + 6 * 3_600_000).toISOString()
+              : nowIso,
         updatedAt: nowIso,
       };
       model.maybeProgress.set(key, Math.max(model.maybeProgress.get(key) ?? 0, attempts));
+      model.saved.set(key, { waitingFor, due: saved.dueAt !== null, sure: false });
       return store.saveProgress(saved, { owner: OWNER, release: op.release, leaseMs: LEASE_MS }).then(
         (result) => {
           expect(result, `the worker's lease on ${key} was lost in one process`).not.toBe('lost');
+          model.saved.set(key, { waitingFor, due: saved.dueAt !== null, sure: true });
           model.progress.set(key, attempts);
           if (op.release) model.heldOrders.delete(key);
           else model.heldOrders.set(key, saved);
@@ -721,12 +857,59 @@ function start(
       const key = orderKeyOf(op.order);
       if (model.heldOrders.has(key) || reservedOrders.has(key)) return undefined;
       reservedOrders.add(key);
+      const before = model.saved.get(key);
+      if (before) before.sure = false;
       return store
         .updateProgress(key, (record) => void (record.work.lastError = 'retried by a person'))
         .then(
-          () => undefined,
+          (updated) => {
+            // Due now, whatever it waited for.
+            if (before && updated) model.saved.set(key, { waitingFor: before.waitingFor, due: true, sure: true });
+          },
           () => undefined,
         );
+    }
+    case 'wake': {
+      const waitingFor = op.pause ? 'pause:A' : 'account';
+      // A wake waits for a worker to let go of an order it would wake (with a shop: any order of the shop it
+      // holds), as a person's change does: only when the model worker holds none of them.
+      const holds = [...model.heldOrders.values()].some((held) => !op.pause || held.work.waitingFor === waitingFor);
+      if (holds || reservedOrders.size > 0) return undefined;
+      const match = op.pause ? { waitingFor } : { waitingFor, platform: 'testshop', shop: 'shop-1' };
+      // The orders the model knows for sure to be waiting for this: each must be due once the wake answers.
+      const waiting = [...model.saved.entries()].filter(([, saved]) => saved.waitingFor === waitingFor && saved.sure);
+      for (const [key] of waiting) reservedOrders.add(key);
+      for (const [key, saved] of waiting) model.saved.set(key, { ...saved, sure: false });
+      return store.wakeWaiting(match).then(
+        async (woken) => {
+          expect(woken, `wakeWaiting(${waitingFor}) woke fewer orders than wait for it`).toBeGreaterThanOrEqual(
+            waiting.length,
+          );
+          wakesChecked += waiting.length;
+          for (const [key, saved] of waiting) {
+            const record = await store.getOrder(key);
+            expect(
+              Date.parse(record?.dueAt ?? 'x'),
+              `${key}, waiting for ${waitingFor}, was not woken`,
+            ).toBeLessThanOrEqual(harness.now().getTime() + 1_000);
+            model.saved.set(key, { ...saved, due: true, sure: true });
+          }
+        },
+        () => undefined,
+      );
+    }
+    case 'hasWork': {
+      return store.hasWorkFor(op.account).then(
+        (has) => {
+          // What the model knows when the answer comes (a save under way is not sure).
+          const ofAccount = [...model.saved.entries()].filter(([key]) => accountOfKey(key) === op.account);
+          // Folds make orders due again, so only what the model is sure of is checked: a sure due order means work.
+          if (ofAccount.some(([, saved]) => saved.sure && saved.due))
+            expect(has, `account ${op.account} has a due order`).toBe(true);
+          if (ofAccount.length === 0) expect(has, `account ${op.account} has no order at all`).toBe(false);
+        },
+        () => undefined,
+      );
     }
     case 'settle':
       return harness.settle().then(
@@ -899,13 +1082,32 @@ afterAll(async () => database?.drop());
 
 describe.each(backends)('the %s store against its model', (_name, open, available, runs) => {
   const stats = { runs: 0, ops: 0 };
-  afterAll(() => console.log(`store model (${_name}): ${stats.runs} runs, ${stats.ops} operations`));
+  afterAll(() =>
+    console.log(
+      `store model (${_name}): ${stats.runs} runs, ${stats.ops} operations, ${wakesChecked} waiting orders seen woken`,
+    ),
+  );
 
   it.skipIf(!available)(
     `keeps every promise through ${runs} runs of concurrent operations and failed writes`,
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.scheduler(), roundsArb, async (s, rounds) => {
+          await run(s, rounds, open);
+          stats.runs++;
+          stats.ops += rounds.flat().length;
+        }),
+        { numRuns: runs, ...REPLAY },
+      );
+    },
+    600_000,
+  );
+
+  it.skipIf(!available)(
+    `keeps the promises of loyalty accounts' work (waiting, woken, counted) through ${runs} runs`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.scheduler(), accountRoundsArb, async (s, rounds) => {
           await run(s, rounds, open);
           stats.runs++;
           stats.ops += rounds.flat().length;
