@@ -142,6 +142,8 @@ const customerMatch = z
     phone: mobile().optional(),
     platform: platform().optional(),
     shop: shop().optional(),
+    /** A loyalty account: only what belongs to it (its orders, and its shops' dead letters and deliveries). */
+    account: z.string().min(1).max(100).optional(),
     orderIds: z
       .union([
         z.array(z.string().regex(/^\d{1,40}$/)),
@@ -366,17 +368,19 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   // Privacy: what the bridge holds about a customer, erasing it, erasing a shop.
   router.get('/customers/export', async (req, res) => {
-    const match = toMatch(read(customerMatch, req.query));
-    const data = await privacy.exportCustomer(match);
+    const query = read(customerMatch, req.query);
+    const match = toMatch(query);
+    const data = await privacy.exportCustomer(match, query.account);
     await privacy.noteExport(match, 'admin');
     res.set('content-disposition', 'attachment; filename="customer-data.json"').json({
       exportedAt: new Date().toISOString(),
-      request: { platform: match.platform ?? null, shop: match.shop ?? null },
+      request: { platform: match.platform ?? null, shop: match.shop ?? null, account: query.account ?? null },
       ...data,
     });
   });
   router.post('/customers/erase', async (req, res) => {
-    const report = await privacy.eraseCustomer(toMatch(read(customerMatch, req.body)), 'admin');
+    const body = read(customerMatch, req.body);
+    const report = await privacy.eraseCustomer(toMatch(body), 'admin', body.account);
     res.json({ erased: report });
   });
   router.post('/shops/erase', async (req, res) => {

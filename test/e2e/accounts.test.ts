@@ -20,6 +20,7 @@ import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpe
 const SHOP_B = 'merchant-b.myshopify.com';
 /** A stranger's shop: installed, linked to nobody. */
 const STRANGER = 'stranger-shop.myshopify.com';
+const ADMIN_TOKEN = 'accounts-test-admin-token-0123456789';
 const B_CREDENTIALS = { apiKey: 'merchant-b-key-7a9f', brandId: 'merchant-b-brand' };
 
 function accountsSuite(backend: 'lowdb' | 'postgres') {
@@ -44,6 +45,7 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       // Account B's API key is kept sealed (outside sandbox mode a key is never stored plain).
       SECRETS_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: dataDir,
+      ADMIN_TOKEN,
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
     const created = await bridge.accounts.create(
@@ -171,6 +173,17 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       expect(ordersOfB).not.toContain(`shopify:${SHOP_B}:7300000000004`);
       const all = await bridge.engine.privacy.exportCustomer(match);
       expect(all.orders.length).toBeGreaterThan(ofB.orders.length);
+      // The same through the admin API.
+      const answered = (await (
+        await fetch(
+          `${bridge.http.localUrl}/admin/api/customers/export?email=grace%40example.com&account=${accountB.id}`,
+          {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          },
+        )
+      ).json()) as { orders: Array<{ key: string }>; request: { account: string } };
+      expect(answered.request.account).toBe(accountB.id);
+      expect(answered.orders.map((order) => order.key).sort()).toEqual([...ordersOfB].sort());
 
       const erased = await bridge.engine.privacy.eraseCustomer(match, 'admin', accountB.id);
       expect(erased.orders).toBeGreaterThan(0);
