@@ -5,6 +5,9 @@ import { pointsFor } from './decimal.ts';
 import type { OrderSnapshot } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
+/** A discount code longer than the platforms allow (Shopify: 255) is none of ours: a pattern never runs on one. */
+const MAX_CODE_LENGTH = 255;
+
 type Via = 'platform' | 'attribute' | 'discount_code' | 'landing_site' | 'default';
 
 export interface Referrer {
@@ -75,7 +78,7 @@ export function findReferrer(snapshot: OrderSnapshot, policy: Policy): Referrer 
   }
   if (discountCodePattern) {
     for (const { code } of snapshot.discountCodes) {
-      const match = discountCodePattern.exec(code);
+      const match = code.length <= MAX_CODE_LENGTH ? discountCodePattern.exec(code) : null;
       const value = match ? referrerValue(kind, match[1] ?? code) : undefined;
       if (value !== undefined) return { kind, value, via: 'discount_code' };
     }
@@ -122,6 +125,6 @@ export function pointsToRedeem(snapshot: OrderSnapshot, policy: Policy): number 
   const { codePattern, pointsPerUnit } = policy.redemption;
   if (!codePattern) return 0;
   return snapshot.discountCodes
-    .filter(({ code }) => codePattern.test(code))
+    .filter(({ code }) => code.length <= MAX_CODE_LENGTH && codePattern.test(code))
     .reduce((total, { amount }) => total + pointsFor(amount, pointsPerUnit), 0);
 }

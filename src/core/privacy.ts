@@ -121,14 +121,17 @@ export class Privacy {
   /** Erases what the bridge holds about a customer; with an account, in the shops whose data belongs to it only. */
   async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via'], account?: string): Promise<ErasureReport> {
     if (account !== undefined) {
-      const shops = await this.#shopsOf(await this.#o.store.exportCustomer(match, this.#redactor(match)), account);
+      const data = await this.#o.store.exportCustomer(match, this.#redactor(match));
+      const shops = await this.#shopsOf(data, account);
+      // A shop that moved holds orders of two accounts: the other account's stay.
+      const exceptOrderKeys = data.orders
+        .filter((order) => !this.#orderOf(order, account, shops))
+        .map((order) => order.key);
       const total: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
       for (const place of shops) {
         const at = place.indexOf(':');
-        const report = await this.eraseCustomer(
-          { ...match, platform: place.slice(0, at), shop: place.slice(at + 1) },
-          via,
-        );
+        const scoped = { ...match, platform: place.slice(0, at), shop: place.slice(at + 1), exceptOrderKeys };
+        const report = await this.eraseCustomer(scoped, via);
         for (const key of Object.keys(total) as Array<keyof ErasureReport>) total[key] += report[key];
       }
       return total;

@@ -190,6 +190,11 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       expect((await bridge.engine.privacy.exportCustomer(match, accountB.id)).orders).toEqual([]);
       const kept = (await bridge.engine.privacy.exportCustomer(match, 'default')).orders.map((order) => order.key);
       expect(kept).toContain(`shopify:${SHOP}:7300000000001`);
+      // SHOP_B's order that earned on the default account while the shop was moved is the default account's: kept.
+      expect(kept).toContain(`shopify:${SHOP_B}:7300000000004`);
+      expect((await bridge.engine.store.getOrder(`shopify:${SHOP_B}:7300000000004`))?.snapshot.customer.email).toBe(
+        'grace@example.com',
+      );
     });
 
     it('pauses only the account whose key the service refuses', async () => {

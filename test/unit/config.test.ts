@@ -353,3 +353,20 @@ describe('loadConfig', () => {
     expect(errors[0]).toMatch(/local\.json: is not valid JSON/);
   });
 });
+
+describe('patterns run on every order’s discount codes', () => {
+  it.each([
+    ['^(a+)+$', 'must not repeat a repetition'],
+    ['(x*)*y', 'must not repeat a repetition'],
+    ['a'.repeat(201), 'must be a regular expression of at most 200 characters'],
+    ['(', 'must be a valid regular expression'],
+  ])('refuses %s, one line for the key', (pattern, why) => {
+    const result = loadConfig({ env: { REDEEM_CODE_PATTERN: pattern } });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors).toEqual([expect.stringMatching(new RegExp(`^REDEEM_CODE_PATTERN \\(environment\\): ${why}`))]);
+  });
+
+  it('takes the patterns loyalty programs use', () => {
+    expect(loadConfig({ env: { REDEEM_CODE_PATTERN: '^LOYALTY-\\d+$', REFERRAL_REFERRER_DISCOUNT_PATTERN: '^REF-([A-Z0-9]+)$' } }).ok).toBe(true);
+  });
+});

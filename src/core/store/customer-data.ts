@@ -57,6 +57,7 @@ export function orderMatches(
   match: CustomerMatch,
 ): boolean {
   if (!inScope(record.platform, record.shop, match)) return false;
+  if (match.exceptOrderKeys?.includes(`${record.platform}:${record.shop}:${record.orderId}`)) return false;
   if (match.orderIds.includes(record.orderId)) return true;
   const { email, mobile } = record.snapshot.customer;
   if (email && match.emails.some((wanted) => normalEmail(wanted) === normalEmail(email))) return true;

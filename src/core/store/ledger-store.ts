@@ -157,6 +157,8 @@ export interface CustomerMatch {
   phones: string[];
   /** Platform order ids named by the request (Shopify's orders_to_redact). */
   orderIds: string[];
+  /** Orders never matched, whoever's they look like: another loyalty account's, in a request limited to one. */
+  exceptOrderKeys?: readonly string[] | undefined;
 }
 
 /** Reads a raw delivery for a privacy request: whether it is about the customer, and the delivery with their data removed. */
