@@ -17,6 +17,19 @@ export interface AccountRecord {
   check?: CredentialsCheck | undefined;
   /** Made by a merchant for their own shop (a merchant's reach: reach.ts), rather than by the operator. */
   madeFor?: ShopRef | undefined;
+  /**
+   * When a shop other than the one it was made for was first linked to it:
+   * from then on other merchants' orders may belong to it (they stay with it
+   * after their shop moves), so the merchant it was made for never changes it
+   * again.
+   */
+  sharedAt?: string | undefined;
+  /**
+   * When the operator removed it. Kept for the orders whose calls went to it
+   * (an earned order may still be approved or cancelled there); no shop may
+   * be linked to it, and it is not listed.
+   */
+  retiredAt?: string | undefined;
   createdAt: string;
   updatedAt: string;
 }

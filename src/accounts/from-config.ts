@@ -109,6 +109,9 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
       }
     },
     chosenByOperator: parts.chosenByOperator,
+    onCredentialsWork: async (account) => {
+      await parts.wakeWaiting({ waitingFor: pauseOf(account) });
+    },
     onLinked: async (shop) => {
       await parts.wakeWaiting({ waitingFor: 'account', platform: shop.platform, shop: shop.shop });
     },

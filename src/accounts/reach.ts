@@ -17,7 +17,7 @@ export interface ReachFacts {
   /** The account the shop earns on now: its link, or the default for a shop the operator chose; undefined: none. */
   account: string | undefined;
   /** That account's record; undefined for the default account, for none, or for one that no longer exists. */
-  record: Pick<AccountRecord, 'id' | 'madeFor'> | undefined;
+  record: Pick<AccountRecord, 'id' | 'madeFor' | 'sharedAt'> | undefined;
   /** Every shop linked to that account. */
   linked: readonly ShopRef[];
 }
@@ -64,6 +64,8 @@ export function standing(shop: ShopRef, facts: ReachFacts): Standing {
   const { record } = facts;
   if (facts.account === DEFAULT_ACCOUNT || !record || record.id !== facts.account) return 'operator';
   if (!record.madeFor || !sameShop(record.madeFor, shop)) return 'operator';
+  // Once another shop was linked to it, that shop's orders may stay with it after moving away: never its own again.
+  if (record.sharedAt) return 'outgrown';
   return facts.linked.every((each) => sameShop(each, shop)) ? 'own' : 'outgrown';
 }
 

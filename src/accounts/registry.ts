@@ -21,6 +21,7 @@ import {
   type ShopRef,
 } from './account-records.ts';
 import { parseProgramSettings, type ProgramInput, type ProgramSettings } from './program-settings.ts';
+import { sameShop } from './reach.ts';
 import type { ReachFacts } from './reach.ts';
 
 /** How long a link or an account read from the ledger is taken as current (another instance may change it). */
@@ -47,6 +48,8 @@ export interface AccountRegistryOptions {
   checkBaseUrl: (url: string) => string | undefined;
   /** Told of a shop linked to an account: its waiting orders go (the worker is woken). */
   onLinked?: (shop: ShopRef) => Promise<void>;
+  /** Told of an account whose new credentials the service accepted: its orders waiting on a pause go. */
+  onCredentialsWork?: (account: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -67,7 +70,8 @@ interface Cached<T> {
 }
 
 export class AccountRegistry implements Accounts {
-  readonly #o: Required<Omit<AccountRegistryOptions, 'onLinked'>> & Pick<AccountRegistryOptions, 'onLinked'>;
+  readonly #o: Required<Omit<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>> &
+    Pick<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>;
   readonly #runtimes = new Map<string, Cached<{ runtime: AccountRuntime; updatedAt: string } | undefined>>();
   readonly #links = new Map<string, Cached<string | undefined>>();
 
@@ -125,13 +129,17 @@ export class AccountRegistry implements Accounts {
 
   // --- what people change ----------------------------------------------------
 
-  /** Every account, the default first. */
+  /** Every account kept in the ledger, but those the operator removed (retired). */
   async list(): Promise<AccountRecord[]> {
-    return (await this.#o.store.listRecords<AccountRecord>('account')).map(({ value }) => value);
+    return (await this.#o.store.listRecords<AccountRecord>('account'))
+      .map(({ value }) => value)
+      .filter((account) => !account.retiredAt);
   }
 
-  get(id: string): Promise<AccountRecord | undefined> {
-    return this.#o.store.getRecord<AccountRecord>('account', id);
+  /** An account, unless the operator removed it (its runtime stays, for its orders: runtime()). */
+  async get(id: string): Promise<AccountRecord | undefined> {
+    const record = await this.#o.store.getRecord<AccountRecord>('account', id);
+    return record?.retiredAt ? undefined : record;
   }
 
   /** A new account, its credentials checked by a call to the service before it is saved. */
@@ -165,9 +173,12 @@ export class AccountRegistry implements Accounts {
   async update(id: string, input: AccountInput, by: string): Promise<Change<AccountRecord>> {
     if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
     const current = await this.get(id);
-    if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const errors: string[] = [];
     const fields = this.#fields(input, errors, false);
+    // The key goes with its address: a new address with the key kept would send the key there on its first call.
+    if (fields?.baseUrl !== undefined && fields.baseUrl !== current.baseUrl && fields.apiKey === undefined)
+      errors.push('apiKey: is required with a new baseUrl (the key is never sent to an address it was not given for)');
     if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
@@ -176,6 +187,8 @@ export class AccountRegistry implements Accounts {
     if (refused) return refused;
     this.#forget(id);
     await this.#audit({ by, action: 'account.update', account: id, changes: this.#shown(fields) });
+    // Credentials put right: what waited for them goes now, not at the next probe.
+    if (next.check?.status === 'connected') await this.#o.onCredentialsWork?.(id);
     return { ok: true, value: next };
   }
 
@@ -183,7 +196,7 @@ export class AccountRegistry implements Accounts {
   async setSettings(id: string, input: unknown, by: string): Promise<Change<AccountRecord>> {
     if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
     const current = await this.get(id);
-    if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const errors: string[] = [];
     const settings = this.#parseSettings(input, current.settings, errors);
     if (!settings) return { ok: false, status: 400, errors };
@@ -201,10 +214,16 @@ export class AccountRegistry implements Accounts {
     return record && this.#settingsOf(record);
   }
 
-  /** Refused while a shop is linked to it, or an order of it still has work to do. */
+  /**
+   * Refused while a shop is linked to it, or an order of it has a call due.
+   * Otherwise it is retired, not erased: an order that earned on it and waits
+   * for its fulfilment (or a refund years later) still approves or cancels
+   * there; it is no longer listed, changed or linked to.
+   */
   async remove(id: string, by: string): Promise<Change<{ id: string }>> {
     if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
-    if (!(await this.get(id))) return { ok: false, status: 404, errors: [`no account ${id}`] };
+    const current = await this.get(id);
+    if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const linked = (await this.links()).filter((link) => link.account === id);
     if (linked.length > 0)
       return {
@@ -220,8 +239,9 @@ export class AccountRegistry implements Accounts {
         status: 409,
         errors: ['orders of this account still have calls to make: wait until they are done'],
       };
-    await this.#o.store.deleteRecord('account', id);
-    this.#forget(id);
+    await this.#o.store.changeRecord<AccountRecord>('account', id, (now) =>
+      now ? { put: { ...now, retiredAt: this.#o.now().toISOString() } } : undefined,
+    );
     await this.#audit({ by, action: 'account.delete', account: id });
     return { ok: true, value: { id } };
   }
@@ -261,8 +281,16 @@ export class AccountRegistry implements Accounts {
     account: string | undefined,
     by: string,
   ): Promise<Change<ShopRef & { account: string | undefined }>> {
-    if (account !== undefined && account !== DEFAULT_ACCOUNT && !(await this.get(account)))
+    const target = account !== undefined && account !== DEFAULT_ACCOUNT ? await this.get(account) : undefined;
+    if (account !== undefined && account !== DEFAULT_ACCOUNT && (!target || target.retiredAt))
       return { ok: false, status: 404, errors: [`no account ${account}`] };
+    // Another merchant's shop on an account a merchant made: from now on, not that merchant's alone (reach.ts).
+    if (target?.madeFor && !sameShop(target.madeFor, shop) && !target.sharedAt) {
+      await this.#o.store.changeRecord<AccountRecord>('account', target.id, (now) =>
+        now && !now.sharedAt ? { put: { ...now, sharedAt: this.#o.now().toISOString() } } : undefined,
+      );
+      this.#forget(target.id);
+    }
     const id = shopLinkId(shop);
     if (account === undefined) await this.#o.store.deleteRecord('shop-link', id);
     else

@@ -144,6 +144,52 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       await bridge.accounts.link({ platform: 'shopify', shop: SHOP_B }, accountB.id, 'test');
     });
 
+    it('never sends a kept key to a new address: a new baseUrl needs the key again', async () => {
+      const moved = await bridge.accounts.update(accountB.id, { baseUrl: 'https://elsewhere.example' }, 'test');
+      expect(moved).toMatchObject({
+        ok: false,
+        status: 400,
+        errors: [expect.stringMatching(/^apiKey: is required with a new baseUrl/)],
+      });
+      expect((await bridge.accounts.get(accountB.id))?.baseUrl).toBe(sandboxB.url);
+    });
+
+    it('keeps a removed account for the orders that earned on it: their approval still goes there', async () => {
+      const c = sandboxB.addAccount({ activities: { '1': 100 } });
+      const created = await bridge.accounts.create(
+        { name: 'Merchant C', baseUrl: sandboxB.url, apiKey: c.credentials.apiKey, brandId: c.credentials.brandId },
+        'test',
+      );
+      if (!created.ok) throw new Error(created.errors.join('\n'));
+      const accountC = created.value;
+      const shopC = 'merchant-c.myshopify.com';
+      await bridge.accounts.link({ platform: 'shopify', shop: shopC }, accountC.id, 'test');
+      await deliver(shopC, 'orders/paid', shopifyOrderJson({ id: '7300000000009' }));
+      await bridge.engine.drain();
+      expect(c.store.snapshot().earnings).toEqual([
+        expect.objectContaining({ orderId: '7300000000009', status: 'pending' }),
+      ]);
+
+      // The merchant leaves: the shop moves, the account is removed; the earned order waits for its fulfilment.
+      await bridge.accounts.link({ platform: 'shopify', shop: shopC }, 'default', 'test');
+      expect(await bridge.accounts.remove(accountC.id, 'test')).toMatchObject({ ok: true });
+      expect((await bridge.accounts.list()).map((account) => account.id)).not.toContain(accountC.id);
+      expect(await bridge.accounts.link({ platform: 'shopify', shop: shopC }, accountC.id, 'test')).toMatchObject({
+        ok: false,
+        status: 404,
+      });
+      await deliver(
+        shopC,
+        'orders/fulfilled',
+        shopifyOrderJson({ id: '7300000000009', fulfillmentStatus: 'fulfilled' }),
+      );
+      await bridge.engine.drain();
+      expect(c.store.snapshot().earnings).toEqual([
+        expect.objectContaining({ orderId: '7300000000009', status: 'approved' }),
+      ]);
+      await bridge.accounts.link({ platform: 'shopify', shop: shopC }, undefined, 'test');
+    });
+
     it('earns nowhere for a stranger’s shop until it is linked; then its waiting orders earn on its account', async () => {
       await deliver(STRANGER, 'orders/paid', shopifyOrderJson({ id: '7300000000005' }));
       await bridge.engine.drain();

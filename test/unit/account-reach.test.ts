@@ -33,6 +33,11 @@ describe('the standing of shop A with the account it earns on', () => {
     ['on an account made for A, shared with B since', on('acct-1', A, [A, B]), 'outgrown'],
     ['on an account made for A, shared with A elsewhere', on('acct-1', A, [A, A_ELSEWHERE]), 'outgrown'],
     ['linked to an account that no longer exists', on('acct-gone', undefined, [A], false), 'operator'],
+    [
+      'on an account made for A, alone again after B was linked to it once (B’s orders may still be on it)',
+      { account: 'acct-1', record: { id: 'acct-1', madeFor: A, sharedAt: '2026-11-23T10:00:00.000Z' }, linked: [A] },
+      'outgrown',
+    ],
   ];
   it.each(table)('%s: %s', (_what, facts, expected) => {
     expect(standing(A, facts)).toBe(expected);
