@@ -283,9 +283,13 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
         const allowance = await shopifyAllowed?.check(shop);
         return allowance?.allowed === true && allowance.why !== 'open';
       }
-      // Only the operator connects a WooCommerce store (the dashboard or the CLI) or gives one the webhook secret
-      // (WOOCOMMERCE_WEBHOOK_SECRET): every store whose deliveries are let in is the operator's.
-      if (platform === 'woocommerce') return true;
+      // Only the operator connects a WooCommerce store (the dashboard or the CLI). The store of WOOCOMMERCE_URL is
+      // theirs too; without one, the webhook secret alone names no store, and any store it signs for is the one
+      // merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that store alone.
+      if (platform === 'woocommerce') {
+        if ((await woocommerce.get(shop)) !== undefined) return true;
+        return config.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && woocommerce.environmentShop === undefined;
+      }
       if (platform === 'bigcommerce') return bigcommerceAllowed.chosenByOperator(shop);
       // The sandbox's demo store and tests' own platforms: the one bridge's shops.
       return true;

@@ -1,0 +1,38 @@
+// Which shops earn on the default account (issue 32, review): the shops the
+// operator chose. WooCommerce's webhook secret of the store configured by
+// hand is visible in that merchant's WordPress admin: with it, anyone can
+// sign deliveries under any store name they invent. Those deliveries are
+// kept (the signature is good), but such a store earns on nobody's account
+// until the operator links it; the configured store earns as before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { WOO_ENV, WOO_SITE, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+
+const INVENTED = 'https://invented-store.example';
+let bridge: RunningBridge;
+beforeAll(async () => {
+  bridge = await startTestBridge({ ...WOO_ENV, RECONCILE_INTERVAL_MINUTES: '0' });
+});
+afterAll(() => bridge?.stop());
+
+async function deliver(source: string, id: number) {
+  const body = wooOrderJson({ id, status: 'processing' });
+  const headers = { ...wooHeaders('order.created', body), 'x-wc-webhook-source': `${source}/` };
+  const response = await fetch(`${bridge.http.localUrl}/webhooks/woocommerce`, { method: 'POST', headers, body });
+  return ((await response.json()) as { result?: string }).result;
+}
+const earned = (id: number) =>
+  bridge.sandbox?.store.snapshot().earnings.filter((earning) => (earning.orderId ?? '').endsWith(String(id))) ?? [];
+
+describe('a WooCommerce store name invented under the configured store’s secret', () => {
+  it('is kept, and earns on no account; the configured store earns on the default account', async () => {
+    expect(await deliver(INVENTED, 7701)).toBe('accepted');
+    expect(await deliver(WOO_SITE, 7702)).toBe('accepted');
+    await bridge.engine.drain();
+    expect(earned(7701)).toEqual([]);
+    expect(earned(7702)).toEqual([expect.objectContaining({ status: 'pending' })]);
+    const waiting = (await bridge.engine.store.listOrders({ page: 1, limit: 10, reason: 'no_account' })).orders;
+    expect(waiting.map((order) => order.orderId)).toEqual(['7701']);
+  });
+});
