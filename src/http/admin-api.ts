@@ -124,11 +124,15 @@ const resyncBody = z.union(
   { error: 'give since (and until), or orderIds' },
 );
 
+const accountId = () => z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, { error: 'must be an account id' });
+
 const customerQuery = z
   .strictObject({
     email: email().optional(),
     mobile: mobile().optional(),
     type: z.enum(TRANSACTION_TYPES, { error: 'must be earn, redeem, all or ledger' }).default('all'),
+    /** The loyalty account whose points to read; the default account's when unset. */
+    account: accountId().optional(),
   })
   .refine((query) => query.email !== undefined || query.mobile !== undefined, {
     error: 'give email or mobile',
@@ -189,6 +193,8 @@ const earnAdjustment = z.strictObject({
   mobile: mobile(),
   description: z.string().max(500).optional(),
   reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
+  /** The loyalty account to earn on; the default account's when unset. */
+  account: accountId().optional(),
 });
 
 const giveBackBody = z.strictObject({
@@ -208,6 +214,8 @@ const redeemAdjustment = z
       .int({ error: 'must be a whole number of points' })
       .positive({ error: 'must be more than 0' }),
     reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
+    /** The loyalty account to redeem on; the default account's when unset. */
+    account: accountId().optional(),
   })
   .refine((body) => body.email !== undefined || body.mobile !== undefined, {
     error: 'give email or mobile',
@@ -359,11 +367,15 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   router.get('/customers/points', async (req, res) => {
     const query = read(customerQuery, req.query);
-    const result = await client.transactions({
+    const account = query.account ? await engine.accounts.runtime(query.account) : undefined;
+    if (query.account && !account?.client.transactions)
+      return void res.status(404).json({ error: `no account ${query.account}` });
+    const transactions = account?.client.transactions?.bind(account.client) ?? client.transactions.bind(client);
+    const result = await transactions({
       type: query.type,
       ...(query.email ? { email: query.email } : { mobile: query.mobile ?? '' }),
     });
-    res.json({ type: query.type, ...result.data });
+    res.json({ type: query.type, account: query.account ?? 'default', ...result.data });
   });
 
   // Privacy: what the bridge holds about a customer, erasing it, erasing a shop.
@@ -399,13 +411,19 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/adjustments', async (_req, res) => {
     res.json({ adjustments: await adjustments.list() });
   });
+  // An adjustment names its account: one no bridge knows is refused, never sent (it would be a dead letter in doubt).
+  const knownAccount = async (res: express.Response, account: string | undefined) => {
+    if (account === undefined || (await engine.accounts.runtime(account))) return true;
+    res.status(404).json({ error: `no account ${account}` });
+    return false;
+  };
   router.post('/adjustments/earn', async (req, res) => {
     const body = read(earnAdjustment, req.body);
-    adjusted(res, await adjustments.earn(body, parts.tokenLabel));
+    if (await knownAccount(res, body.account)) adjusted(res, await adjustments.earn(body, parts.tokenLabel));
   });
   router.post('/adjustments/redeem', async (req, res) => {
     const body = read(redeemAdjustment, req.body);
-    adjusted(res, await adjustments.redeem(body, parts.tokenLabel));
+    if (await knownAccount(res, body.account)) adjusted(res, await adjustments.redeem(body, parts.tokenLabel));
   });
 
   router.use(

@@ -144,6 +144,39 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       await bridge.accounts.link({ platform: 'shopify', shop: SHOP_B }, accountB.id, 'test');
     });
 
+    it('adjusts points and reads a customer’s points on the account named, the default one otherwise', async () => {
+      const admin = (path: string, init: RequestInit = {}) =>
+        fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        });
+      const earn = {
+        activityId: '7',
+        name: 'Ada',
+        email: 'ada@example.com',
+        mobile: '+12125550199',
+        reason: 'goodwill',
+      };
+      expect(
+        (await admin('/adjustments/earn', { method: 'POST', body: JSON.stringify({ ...earn, account: accountB.id }) }))
+          .status,
+      ).toBe(201);
+      expect(sandboxB.store.snapshot().earnings.filter((earning) => earning.email === 'ada@example.com')).toHaveLength(
+        1,
+      );
+      expect(
+        defaultSandbox.store.snapshot().earnings.filter((earning) => earning.email === 'ada@example.com'),
+      ).toHaveLength(0);
+      const points = (await (
+        await admin(`/customers/points?email=ada%40example.com&account=${accountB.id}`)
+      ).json()) as { account: string };
+      expect(points.account).toBe(accountB.id);
+      expect(
+        (await admin('/adjustments/earn', { method: 'POST', body: JSON.stringify({ ...earn, account: 'nobody' }) }))
+          .status,
+      ).toBe(404);
+    });
+
     it('never sends a kept key to a new address: a new baseUrl needs the key again', async () => {
       const moved = await bridge.accounts.update(accountB.id, { baseUrl: 'https://elsewhere.example' }, 'test');
       expect(moved).toMatchObject({
