@@ -23,6 +23,7 @@ import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
 import { defaultAccountView } from './accounts/account-view.ts';
+import { linkEarlierShops } from './accounts/earlier-shops.ts';
 import { accountsFromConfig } from './accounts/from-config.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
@@ -179,9 +180,11 @@ export async function startBridge(
     throw error;
   }
 
-  // Old WooCommerce shop names moved to the one name, with the inbox folded first when there are any.
+  // Old WooCommerce shop names moved to the one name, with the inbox folded first when there are any; shops
+  // installed before accounts existed kept on the default account.
   try {
     await platforms.prepare(logger, () => engine.foldInbox());
+    await linkEarlierShops(store, accounts, logger);
   } catch (error) {
     await engine.stop();
     await opened.release();

@@ -7,6 +7,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import { openStore, recordSecretsFromConfig } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
+import { linkEarlierShops } from '../accounts/earlier-shops.ts';
 import { accountsFromConfig } from '../accounts/from-config.ts';
 import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
 import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
@@ -107,6 +108,7 @@ export async function withLocalEngine<T>(
     const opening = engine;
     await platforms
       .prepare(logger, () => opening.foldInbox())
+      .then(() => linkEarlierShops(opened.store, accounts, logger))
       .catch(async (error: unknown) => {
         await opening.stop();
         throw error;

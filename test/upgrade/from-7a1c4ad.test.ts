@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkEarlierShops } from '../../src/accounts/earlier-shops.ts';
 import { accountsFromConfig } from '../../src/accounts/from-config.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LEDGER_FORMAT, WRITTEN_BY } from '../../src/core/store/format/ledger-format.ts';
@@ -189,6 +190,7 @@ async function openAndFinish(
     }));
     try {
       await platforms.prepare(logger, () => engine.foldInbox());
+      await linkEarlierShops(opened.store, accounts, logger);
       await engine.startWorker();
       await finished(engine);
       const bc = await platforms.bigcommerce.get(platformsAtStop.bigcommerce.store);
