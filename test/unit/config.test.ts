@@ -363,10 +363,17 @@ describe('patterns run on every order’s discount codes', () => {
   ])('refuses %s, one line for the key', (pattern, why) => {
     const result = loadConfig({ env: { REDEEM_CODE_PATTERN: pattern } });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors).toEqual([expect.stringMatching(new RegExp(`^REDEEM_CODE_PATTERN \\(environment\\): ${why}`))]);
+    if (!result.ok)
+      expect(result.errors).toEqual([
+        expect.stringMatching(new RegExp(`^REDEEM_CODE_PATTERN \\(environment\\): ${why}`)),
+      ]);
   });
 
   it('takes the patterns loyalty programs use', () => {
-    expect(loadConfig({ env: { REDEEM_CODE_PATTERN: '^LOYALTY-\\d+$', REFERRAL_REFERRER_DISCOUNT_PATTERN: '^REF-([A-Z0-9]+)$' } }).ok).toBe(true);
+    expect(
+      loadConfig({
+        env: { REDEEM_CODE_PATTERN: '^LOYALTY-\\d+$', REFERRAL_REFERRER_DISCOUNT_PATTERN: '^REF-([A-Z0-9]+)$' },
+      }).ok,
+    ).toBe(true);
   });
 });
