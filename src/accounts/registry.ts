@@ -62,7 +62,10 @@ export interface AccountInput {
   settings?: unknown;
 }
 
-export type Change<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; errors: string[] };
+/** Whether the caller may still make its change, asked right before it is written. */
+export type Still = () => Promise<boolean>;
+
+export type Change<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409; errors: string[] };
 
 interface Cached<T> {
   value: T;
@@ -169,8 +172,13 @@ export class AccountRegistry implements Accounts {
     return { ok: true, value: record };
   }
 
-  /** Changes name, address, credentials or limit; new credentials are checked again. */
-  async update(id: string, input: AccountInput, by: string): Promise<Change<AccountRecord>> {
+  /**
+   * Changes name, address, credentials or limit; new credentials are checked
+   * again. `still` is asked right before the write (a merchant's reach,
+   * judged again after the seconds the check may take); the write takes only
+   * if nothing changed the account meanwhile.
+   */
+  async update(id: string, input: AccountInput, by: string, still?: Still): Promise<Change<AccountRecord>> {
     if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
     const current = await this.get(id);
     if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
@@ -183,7 +191,7 @@ export class AccountRegistry implements Accounts {
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
       next.check = await this.#o.probe(next);
-    const refused = await this.#keep(next);
+    const refused = await this.#replace(current, next, still);
     if (refused) return refused;
     this.#forget(id);
     await this.#audit({ by, action: 'account.update', account: id, changes: this.#shown(fields) });
@@ -193,7 +201,7 @@ export class AccountRegistry implements Accounts {
   }
 
   /** Settings as given, over the ones saved (null puts one back to its default). */
-  async setSettings(id: string, input: unknown, by: string): Promise<Change<AccountRecord>> {
+  async setSettings(id: string, input: unknown, by: string, still?: Still): Promise<Change<AccountRecord>> {
     if (id === DEFAULT_ACCOUNT) return defaultIsTheEnvironment();
     const current = await this.get(id);
     if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
@@ -201,7 +209,8 @@ export class AccountRegistry implements Accounts {
     const settings = this.#parseSettings(input, current.settings, errors);
     if (!settings) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, settings, updatedAt: this.#o.now().toISOString() };
-    await this.#o.store.putRecord<AccountRecord>('account', id, next);
+    const refused = await this.#replace(current, next, still);
+    if (refused) return refused;
     this.#forget(id);
     await this.#audit({ by, action: 'account.settings', account: id, changes: input as Record<string, unknown> });
     return { ok: true, value: next };
@@ -240,7 +249,9 @@ export class AccountRegistry implements Accounts {
         errors: ['orders of this account still have calls to make: wait until they are done'],
       };
     await this.#o.store.changeRecord<AccountRecord>('account', id, (now) =>
-      now ? { put: { ...now, retiredAt: this.#o.now().toISOString() } } : undefined,
+      now
+        ? { put: { ...now, retiredAt: this.#o.now().toISOString(), updatedAt: this.#o.now().toISOString() } }
+        : undefined,
     );
     await this.#audit({ by, action: 'account.delete', account: id });
     return { ok: true, value: { id } };
@@ -287,7 +298,9 @@ export class AccountRegistry implements Accounts {
     // Another merchant's shop on an account a merchant made: from now on, not that merchant's alone (reach.ts).
     if (target?.madeFor && !sameShop(target.madeFor, shop) && !target.sharedAt) {
       await this.#o.store.changeRecord<AccountRecord>('account', target.id, (now) =>
-        now && !now.sharedAt ? { put: { ...now, sharedAt: this.#o.now().toISOString() } } : undefined,
+        now && !now.sharedAt
+          ? { put: { ...now, sharedAt: this.#o.now().toISOString(), updatedAt: this.#o.now().toISOString() } }
+          : undefined,
       );
       this.#forget(target.id);
     }
@@ -413,6 +426,28 @@ export class AccountRegistry implements Accounts {
   }
 
   /** Saves an account; without SECRETS_KEY outside sandbox mode the store refuses its key, and the line says how to make one. */
+  /** The account as read replaced by its next version, unless something else changed it meanwhile (compare-and-set). */
+  async #replace(
+    read: AccountRecord,
+    next: AccountRecord,
+    still: Still | undefined,
+  ): Promise<{ ok: false; status: 403 | 409; errors: string[] } | undefined> {
+    if (still && !(await still()))
+      return { ok: false, status: 403, errors: ['this account is no longer this shop’s alone to change'] };
+    try {
+      const { changed } = await this.#o.store.changeRecord<AccountRecord>('account', read.id, (now) =>
+        now && !now.retiredAt && now.updatedAt === read.updatedAt ? { put: next } : undefined,
+      );
+      if (!changed)
+        return { ok: false, status: 409, errors: ['the account changed meanwhile: read it again, then change it'] };
+      return undefined;
+    } catch (error) {
+      if (error instanceof BridgeError && error.code === 'secrets_key_missing')
+        return { ok: false, status: 409, errors: [error.message] };
+      throw error;
+    }
+  }
+
   async #keep(record: AccountRecord): Promise<{ ok: false; status: 409; errors: string[] } | undefined> {
     try {
       await this.#o.store.putRecord<AccountRecord>('account', record.id, record);

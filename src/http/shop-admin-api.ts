@@ -104,7 +104,7 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     if ('settings' in body.value) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
-    const changed = await accounts.update(account, body.value, byOf(res));
+    const changed = await accounts.update(account, body.value, byOf(res), stillOwn(res, account));
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account: accountView(changed.value) });
   });
@@ -114,7 +114,7 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     if (!allowed.change || !account) return refuse(res, 403, [WHY_NOT[standing]]);
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
-    const changed = await accounts.setSettings(account, body.value, byOf(res));
+    const changed = await accounts.setSettings(account, body.value, byOf(res), stillOwn(res, account));
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
   });
@@ -132,6 +132,14 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /** Asked again right before a change is written: the operator may have shared the account in the meantime. */
+  function stillOwn(res: Response, account: string) {
+    return async () => {
+      const now = await reachOf(res);
+      return now.allowed.change && now.account === account;
+    };
+  }
 
   /** The account the shop earns on, judged now (another instance may have changed a link a moment ago). */
   async function reachOf(

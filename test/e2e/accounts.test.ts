@@ -5,6 +5,8 @@
 // serves the shop the environment names; account B is kept in the ledger.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +177,48 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
         (await admin('/adjustments/earn', { method: 'POST', body: JSON.stringify({ ...earn, account: 'nobody' }) }))
           .status,
       ).toBe(404);
+    });
+
+    it('writes no change that was judged before the account changed under it (a merchant’s change while the operator shares it)', async () => {
+      const own = { platform: 'shopify', shop: 'merchant-own.myshopify.com' };
+      const made = await bridge.accounts.create(
+        { name: 'Own', baseUrl: sandboxB.url, ...B_CREDENTIALS },
+        'shopify merchant-own.myshopify.com',
+        own,
+      );
+      if (!made.ok) throw new Error(made.errors.join('\n'));
+      await bridge.accounts.link(own, made.value.id, 'shopify merchant-own.myshopify.com');
+      // The merchant's new address answers slowly; while its credentials are checked, the operator shares the account.
+      const slow = createServer((_req, res) =>
+        setTimeout(
+          () => res.writeHead(401).end('{"response":{"status":"failure","message":"Invalid auth","data":{}}}'),
+          300,
+        ),
+      );
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      try {
+        const changing = bridge.accounts.update(
+          made.value.id,
+          { baseUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, apiKey: 'merchant-new-key-0000' },
+          'shopify merchant-own.myshopify.com',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await bridge.accounts.link(
+          { platform: 'shopify', shop: 'another-merchant.myshopify.com' },
+          made.value.id,
+          'operator',
+        );
+        expect(await changing).toMatchObject({ ok: false, status: 409 });
+        expect((await bridge.accounts.get(made.value.id))?.baseUrl).toBe(sandboxB.url);
+      } finally {
+        slow.close();
+        await bridge.accounts.link(
+          { platform: 'shopify', shop: 'another-merchant.myshopify.com' },
+          undefined,
+          'operator',
+        );
+        await bridge.accounts.link(own, undefined, 'operator');
+      }
     });
 
     it('never sends a kept key to a new address: a new baseUrl needs the key again', async () => {
