@@ -15,13 +15,16 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ShopRef } from '../accounts/account-records.ts';
 import { accountView } from '../accounts/account-view.ts';
-import { allowedFor, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
+import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, orderQuery, read } from './admin-api.ts';
+
+/** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
+const ACCOUNTS_PER_SHOP = 3;
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
@@ -83,6 +86,12 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     const shop = shopRefOf(res);
+    // Each account checks its credentials at an address the merchant gives, and keeps a key: a few per shop.
+    const made = (await accounts.list()).filter((each) => each.madeFor && sameShop(each.madeFor, shop));
+    if (made.length >= ACCOUNTS_PER_SHOP)
+      return refuse(res, 409, [
+        `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
+      ]);
     const created = await accounts.create(body.value, byOf(res), shop);
     if (!created.ok) return refuse(res, created.status, created.errors);
     const linked = await accounts.link(shop, created.value.id, byOf(res));

@@ -231,6 +231,13 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       });
     });
 
+    it('makes at most three accounts for its shop', async () => {
+      expect((await as(SHOP_A).post('/account', accountOf(KEY_A2, 'Alpha, third'))).status).toBe(201);
+      const fourth = await as(SHOP_A).post('/account', accountOf(KEY_A2, 'Alpha, fourth'));
+      expect(fourth.status).toBe(409);
+      expect(fourth.body.errors).toEqual([expect.stringMatching(/has made 3 loyalty accounts already/)]);
+    });
+
     it('lets the bridge’s own shop token (the app outside the admin) reach the same, and no further', async () => {
       const shopToken = bridgeShopTokens([APP_SECRET]).mint(SHOP_A);
       expect((await call(shopToken, 'GET', '/account')).body).toMatchObject({ standing: 'own' });
