@@ -128,6 +128,18 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       );
     });
 
+    it('applies a setting changed while the bridge runs to the next order, and keeps an earned order’s activity', async () => {
+      expect((await bridge.accounts.setSettings(accountB.id, { LOYALTY_EARN_ACTIVITY_ID: '1' }, 'test')).ok).toBe(true);
+      await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000010' }));
+      await bridge.engine.drain();
+      expect(earningsAt(sandboxB, '7300000000010')).toEqual([expect.objectContaining({ points: 100 })]);
+      // An order earned before the change keeps the activity of its first earn.
+      expect((await bridge.engine.store.getOrder(`shopify:${SHOP_B}:7300000000002`))?.upstream.earnActivityId).toBe(
+        '7',
+      );
+      expect((await bridge.accounts.setSettings(accountB.id, { LOYALTY_EARN_ACTIVITY_ID: '7' }, 'test')).ok).toBe(true);
+    });
+
     it('approves an order on the account it earned on, after its shop moved to another', async () => {
       await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000003' }));
       await bridge.engine.drain();
