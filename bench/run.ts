@@ -4,6 +4,7 @@
 // at a tiny size (what the test suite does, so the bench cannot rot).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { accountsScenario, type AccountsProfile } from './scenarios/accounts.ts';
 import { ackScenario } from './scenarios/ack.ts';
 import { drainScenario } from './scenarios/drain.ts';
 import { historyScenario, type HistoryOptions } from './scenarios/history.ts';
@@ -22,6 +23,7 @@ export interface BenchProfile {
   postgres: PostgresProfile;
   sustained: SustainedProfile;
   lanes: LanesProfile;
+  accounts: AccountsProfile;
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -41,6 +43,15 @@ export const PROFILES: Record<string, BenchProfile> = {
     postgres: { takeoverOrders: 300, pruneExpired: 200_000, pruneInbox: 5_000, notifySeconds: 5 },
     sustained: { seconds: 600, rates: { lowdb: [100, 150], postgres: [100, 150] } },
     lanes: { backlog: 20_000, limitPerMinute: 6_000, livePerSecond: 5, quietShopOrders: 50 },
+    accounts: {
+      accounts: 50,
+      shopsPerAccount: 2,
+      limitPerMinute: 300,
+      backlogged: 10,
+      backlogPerAccount: 600,
+      livePerSecond: 2,
+      ceilingOrders: 5_000,
+    },
   },
   smoke: {
     name: 'smoke',
@@ -51,6 +62,15 @@ export const PROFILES: Record<string, BenchProfile> = {
     postgres: { takeoverOrders: 20, pruneExpired: 2_000, pruneInbox: 50, notifySeconds: 1 },
     sustained: { seconds: 3, rates: { lowdb: [10], postgres: [10] } },
     lanes: { backlog: 30, limitPerMinute: 60_000, livePerSecond: 5, quietShopOrders: 5 },
+    accounts: {
+      accounts: 3,
+      shopsPerAccount: 2,
+      limitPerMinute: 60_000,
+      backlogged: 1,
+      backlogPerAccount: 20,
+      livePerSecond: 10,
+      ceilingOrders: 30,
+    },
   },
 };
 
@@ -87,6 +107,11 @@ export async function runBench(
     'lanes',
     'live during backfill: a resync backlog at the rate limit while live orders arrive ...',
     () => lanesScenario(profile.lanes, log),
+  );
+  const accounts = await measured(
+    'accounts',
+    'accounts: many accounts, each at its own limit, some with a resync, all with live orders ...',
+    () => accountsScenario(profile.accounts, log),
   );
   const sustained = await measured(
     'sustained',
@@ -166,6 +191,21 @@ export async function runBench(
       target: '>= 0.95 of the limit, no 429',
       met: lanes.every((run) => run.totalShare >= 0.95 && run.rateLimited === 0),
     },
+    accountsBacklogShare: {
+      value: Math.min(...accounts.map((run) => run.backloggedShare.min)),
+      target: '>= 0.95 of each backlogged account’s limit, no 429',
+      met: accounts.every((run) => run.backloggedShare.min >= 0.95 && run.rateLimited === 0),
+    },
+    accountsOthersLiveP99: {
+      value: Math.max(...accounts.map((run) => run.others.p99Ms)),
+      target: '< 10000 ms',
+      met: accounts.every((run) => run.others.p99Ms < 10_000),
+    },
+    accountsDrainCeiling: {
+      value: Math.min(...accounts.map((run) => run.ceiling.ratio)),
+      target: '>= 0.5 of a bare client loop',
+      met: accounts.every((run) => run.ceiling.ratio >= 0.5),
+    },
     ...postgresTargets(ack, postgres),
   };
   return {
@@ -185,13 +225,14 @@ export async function runBench(
     latency,
     postgres,
     lanes,
+    accounts,
     sustained,
     targets,
   };
 }
 
 export function table(result: Awaited<ReturnType<typeof runBench>>): string {
-  const { ack, platformHang, history, drain, latency, postgres, lanes, sustained, targets } = result;
+  const { ack, platformHang, history, drain, latency, postgres, lanes, accounts, sustained, targets } = result;
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
   const ackRow = (name: string, summary: typeof ack.bare) =>
     row([
@@ -269,6 +310,25 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         run.rateLimited,
         run.quietShop.p99Ms,
         run.seconds,
+      ]),
+    ),
+    '',
+    '| accounts | accounts at limit/min | backlogged × orders | backlogged calls/min of limit (min, median) | of planned (min) | 429s | others’ live p50 ms | others’ live p99 ms | seconds | ceiling: bridge calls/s | bare loop calls/s | ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...accounts.map((run) =>
+      row([
+        run.backend,
+        `${run.accounts} at ${run.limitPerMinute}`,
+        `${run.backlogged} × ${run.backlogPerAccount}`,
+        `${run.backloggedShare.min}, ${run.backloggedShare.median}`,
+        run.backloggedShareOfPlanned.min,
+        run.rateLimited,
+        run.others.p50Ms,
+        run.others.p99Ms,
+        run.seconds,
+        run.ceiling.bridgePerSecond,
+        run.ceiling.barePerSecond,
+        run.ceiling.ratio,
       ]),
     ),
     '',

@@ -1,13 +1,17 @@
 // The loyalty client and the engine as the configuration describes them,
-// shared by the running bridge (src/main.ts) and the CLI's local commands.
+// shared by the running bridge (src/main.ts), the CLI's local commands and
+// the upgrade test.
 import { isSandboxMode, type Config } from './config.ts';
-import type { EngineOptions } from './core/engine.ts';
+import { openEngine, type Engine, type EngineOptions } from './core/engine.ts';
+import type { OpenReport } from './core/store/ledger-store.ts';
+import { accountsFromConfig, type AccountsParts } from './accounts/from-config.ts';
+import type { AccountRegistry } from './accounts/registry.ts';
 import type { Accounts } from './core/accounts.ts';
 import type { LedgerStore } from './core/store/ledger-store.ts';
 import type { OpenedStore } from './core/store/opened-store.ts';
 import type { Logger } from './logger.ts';
 import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
-import { createRateLimiter } from './loyalty/rate-limiter.ts';
+import { limiterForKey } from './loyalty/rate-limiter.ts';
 import type { SandboxCredentials } from './sandbox/credentials.ts';
 import type { Platforms } from './platforms.ts';
 import { canonicalPrefixTargets } from '../adapters/woocommerce/shop-identity.ts';
@@ -35,16 +39,12 @@ export function loyaltyClientFromConfig(
     brandId,
     timeoutMs: config.LOYALTY_TIMEOUT_MS,
     maxRetries: config.LOYALTY_MAX_RETRIES,
-    limiter: opened.sharedLimiter
-      ? opened.sharedLimiter(
-          config.LOYALTY_RATE_LIMIT_PER_MINUTE,
-          apiKey,
-          config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000,
-        )
-      : createRateLimiter({
-          limit: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
-          windowMs: config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000,
-        }),
+    limiter: limiterForKey(
+      opened.sharedLimiter,
+      config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+      apiKey,
+      config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    ),
   });
 }
 
@@ -72,4 +72,46 @@ export function engineOptionsFromConfig(
     },
     intake: { maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000, leaseMs: config.WORKER_LEASE_SECONDS * 1000 },
   };
+}
+
+export interface ConfiguredEngineParts {
+  opened: OpenedStore;
+  /** What the store's open() said (read before the engine: the client may need the ledger first). */
+  openReport: OpenReport;
+  /** The default account's client (loyaltyClientFromConfig). */
+  client: LoyaltyClient;
+  logger: Logger;
+  platforms: Platforms;
+  owner?: string;
+  onAttempt?: AccountsParts['onAttempt'];
+  onPauseChange?: AccountsParts['onPauseChange'];
+}
+
+/**
+ * The engine and its loyalty accounts, as the bridge and the CLI's local
+ * commands open them: the accounts wake the engine's waiting orders (a shop
+ * linked, an account let in again), so they are bound to it once it exists.
+ */
+export async function openConfiguredEngine(
+  config: Config,
+  parts: ConfiguredEngineParts,
+): Promise<{ engine: Engine; accounts: AccountRegistry }> {
+  const { opened, openReport, client, logger, platforms, owner, onAttempt, onPauseChange } = parts;
+  let engine: Engine | undefined;
+  const accounts = accountsFromConfig(config, {
+    store: opened.store,
+    opened,
+    client,
+    logger,
+    chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
+    ...(onAttempt ? { onAttempt } : {}),
+    ...(onPauseChange ? { onPauseChange } : {}),
+    wakeWaiting: async (match) => engine?.wakeWaiting(match),
+  });
+  engine = await openEngine({
+    ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
+    opened: openReport,
+    ...(owner ? { owner } : {}),
+  });
+  return { engine, accounts };
 }

@@ -4,7 +4,7 @@ import { laneStatus } from './core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeliveryInfo, PlatformAdapter } from './core/platform-adapter.ts';
 import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
-import { openEngine, type Engine } from './core/engine.ts';
+import type { Engine } from './core/engine.ts';
 import type { SubscriptionHealth } from './core/order-source.ts';
 import { Reconciler } from './core/reconciler.ts';
 import { ResyncJobs } from './core/resync-jobs.ts';
@@ -22,11 +22,11 @@ import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
+import { accountLoads } from './accounts/account-load.ts';
 import { defaultAccountView } from './accounts/account-view.ts';
 import { linkEarlierShops } from './accounts/earlier-shops.ts';
-import { accountsFromConfig } from './accounts/from-config.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
-import { engineOptionsFromConfig, loyaltyClientFromConfig } from './engine-from-config.ts';
+import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
 import { Metrics } from './metrics.ts';
@@ -158,23 +158,19 @@ export async function startBridge(
   });
   const platforms = buildPlatforms(config, store, options.platformOverrides);
 
-  let engine: Engine | undefined;
-  const accounts = accountsFromConfig(config, {
-    store,
-    opened,
-    client,
-    logger,
-    chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
-    onAttempt: recordAttempt,
-    onPauseChange: (paused) => health.setPaused(paused),
-    wakeWaiting: async (match) => engine?.wakeWaiting(match),
-  });
+  let engine: Engine;
+  let accounts: AccountRegistry;
   try {
-    engine = await openEngine({
-      ...engineOptionsFromConfig(config, { store, accounts, logger, platforms }),
-      opened: openReport,
+    ({ engine, accounts } = await openConfiguredEngine(config, {
+      opened,
+      openReport,
+      client,
+      logger,
+      platforms,
       owner: instance,
-    });
+      onAttempt: recordAttempt,
+      onPauseChange: (paused) => health.setPaused(paused),
+    }));
   } catch (error) {
     await opened.release();
     throw error;
@@ -314,6 +310,7 @@ export async function startBridge(
     limiter: () => client.limiter.stats(),
     paused: async () => (await engine.accounts.all()).some((account) => account.authPause.paused),
     lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
+    accounts: () => accountLoads({ accounts, store, spentBudgets: () => engine.worker.spentBudgets }),
   });
   const app = createHttpHandler({
     logger,

@@ -1,7 +1,8 @@
 // Prometheus metrics (prom-client), on a registry of the bridge's own so that
 // several bridges in one process (tests) do not share counters.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { LANES, type Lane, type LaneStatus } from './core/lanes.ts';
+import type { AccountLoad } from './accounts/account-load.ts';
+import { addLaneCounts, emptyLaneCounts, LANES, type Lane, type LaneStatus } from './core/lanes.ts';
 import { SUBSCRIPTION_PROBLEM_KINDS, type SubscriptionHealth } from './core/order-source.ts';
 
 export interface MetricSources {
@@ -13,6 +14,38 @@ export interface MetricSources {
   /** Whether the service refuses the credentials of a loyalty account (any, without per-account labels). */
   paused?: () => boolean | Promise<boolean>;
   lanes?: () => Promise<Record<Lane, LaneStatus>>;
+  /** Per loyalty account: calls against its limit, its budget, its due work per lane. */
+  accounts?: () => Promise<AccountLoad[]>;
+}
+
+/**
+ * Accounts labelled one by one on /metrics, the busiest first (by due work);
+ * the rest are summed under account="other", so that a bridge with
+ * thousands of accounts does not make thousands of series.
+ */
+export const MAX_ACCOUNT_LABELS = 100;
+
+/** The accounts as labelled: at most MAX_ACCOUNT_LABELS, then one "other" summing the rest. */
+export function labelledAccounts(loads: AccountLoad[], max = MAX_ACCOUNT_LABELS): AccountLoad[] {
+  if (loads.length <= max) return loads;
+  const due = (load: AccountLoad) => load.lanes.live.due + load.lanes.backfill.due;
+  const sorted = [...loads].sort((a, b) => due(b) - due(a) || a.id.localeCompare(b.id));
+  const other: AccountLoad = {
+    id: 'other',
+    name: 'other',
+    callsLastMinute: 0,
+    limitPerMinute: 0,
+    budgetSpentUntil: null,
+    lanes: emptyLaneCounts(),
+  };
+  for (const load of sorted.slice(max - 1)) {
+    // "other" counts as spent while any account summed into it is.
+    if (load.budgetSpentUntil !== null) other.budgetSpentUntil ??= load.budgetSpentUntil;
+    other.callsLastMinute = (other.callsLastMinute ?? 0) + (load.callsLastMinute ?? 0);
+    other.limitPerMinute = (other.limitPerMinute ?? 0) + (load.limitPerMinute ?? 0);
+    addLaneCounts(other.lanes, load.lanes);
+  }
+  return [...sorted.slice(0, max - 1), other];
 }
 
 export class Metrics {
@@ -162,6 +195,72 @@ export class Metrics {
       'loyalty_bridge_lane_oldest_wait_seconds',
       'How long the longest-waiting due order of the lane has waited',
       (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0),
+    );
+    // Per account (issue 33): one read per scrape, shared by the gauges below.
+    let accountsRead: { at: number; value: Promise<AccountLoad[]> | undefined } | undefined;
+    const accounts = async () => {
+      if (!accountsRead || Date.now() - accountsRead.at > 1_000)
+        accountsRead = { at: Date.now(), value: sources().accounts?.() };
+      const loads = await accountsRead.value;
+      return loads && labelledAccounts(loads);
+    };
+    const perAccount = (name: string, help: string, read: (load: AccountLoad) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['account'] as const,
+        registers: [this.registry],
+        async collect() {
+          const loads = await accounts();
+          if (!loads) return;
+          // Which accounts are labelled changes with their load: no series is left behind from the last scrape.
+          this.reset();
+          for (const load of loads) {
+            const value = read(load);
+            if (value !== null) this.set({ account: load.id }, value);
+          }
+        },
+      });
+    const perAccountLane = (name: string, help: string, read: (load: AccountLoad, lane: Lane) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['account', 'lane'] as const,
+        registers: [this.registry],
+        async collect() {
+          const loads = await accounts();
+          if (!loads) return;
+          this.reset();
+          for (const load of loads) for (const lane of LANES) this.set({ account: load.id, lane }, read(load, lane));
+        },
+      });
+    perAccount(
+      'loyalty_bridge_account_calls_last_minute',
+      'Loyalty calls this instance started for the account in the last minute (the busiest accounts by id, the rest as "other")',
+      (load) => load.callsLastMinute,
+    );
+    perAccount(
+      'loyalty_bridge_account_limit_per_minute',
+      'Calls a minute the account’s limiter allows',
+      (load) => load.limitPerMinute,
+    );
+    perAccount(
+      'loyalty_bridge_account_budget_spent',
+      '1 while the account’s rate budget is spent and its shops are passed over',
+      (load) => (load.budgetSpentUntil === null ? 0 : 1),
+    );
+    perAccountLane(
+      'loyalty_bridge_account_due',
+      'Orders due now, per account and lane',
+      (load, lane) => load.lanes[lane].due,
+    );
+    perAccountLane(
+      'loyalty_bridge_account_oldest_wait_seconds',
+      'How long the account’s longest-waiting due order of the lane has waited',
+      (load, lane) => {
+        const oldest = load.lanes[lane].oldestDueAt;
+        return oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0;
+      },
     );
     gauge(
       'loyalty_bridge_rate_limiter_limit',

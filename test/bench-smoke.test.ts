@@ -23,7 +23,16 @@ it('runs every benchmark scenario and prints the table', async () => {
     expect(run.live.orders).toBeGreaterThan(0);
     expect(run.quietShop.orders).toBe(5);
   }
+  expect(result.accounts.map((run) => run.backend)).toEqual(postgresAvailable() ? ['lowdb', 'postgres'] : ['lowdb']);
+  for (const run of result.accounts) {
+    expect(run.rateLimited).toBe(0);
+    expect(run.others.orders).toBeGreaterThan(0);
+    expect(run.backloggedShare.max).toBeGreaterThan(0);
+    expect(run.ceiling.bridgePerSecond).toBeGreaterThan(0);
+    expect(run.ceiling.barePerSecond).toBeGreaterThan(0);
+  }
   expect(table(result)).toContain('| live during backfill |');
+  expect(table(result)).toContain('| accounts |');
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');
   if (postgresAvailable()) {
     // The inbox's 50 keys and 50 aliases are kept; the 2,000 expired keys go.

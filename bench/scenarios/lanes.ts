@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine, type Engine } from '../../src/core/engine.ts';
+import { openEngine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
@@ -16,6 +16,7 @@ import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { freshDatabase, probePostgres } from '../lib/databases.ts';
 import { benchOrder, type Series } from '../lib/orders.ts';
+import { earnTimes } from '../lib/earn-times.ts';
 import { percentile } from '../lib/stats.ts';
 import { startSandbox } from './ack.ts';
 
@@ -65,27 +66,6 @@ const QUIET: Series = {
   from: Date.UTC(2026, 9, 2),
   stepMs: 1,
 };
-
-/** Watches orders until each has earned; resolves with each one's milliseconds from acceptance. */
-function earnTimes(engine: Engine) {
-  const pending = new Map<string, number>();
-  const times: number[] = [];
-  const timer = setInterval(() => {
-    for (const [key, at] of [...pending]) {
-      void engine.store.getOrder(key).then((record) => {
-        if (record?.upstream.points === 'earned' && pending.delete(key)) times.push(performance.now() - at);
-      });
-    }
-  }, 20);
-  return {
-    watch: (key: string) => pending.set(key, performance.now()),
-    async done(): Promise<number[]> {
-      while (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      clearInterval(timer);
-      return times;
-    },
-  };
-}
 
 const summary = (times: number[]) => ({
   orders: times.length,

@@ -5,6 +5,7 @@
 // its own rate limit (shared by every instance on one PostgreSQL, by API key)
 // and its own pause. An account's address is a user's: it goes through the
 // outbound policy for user-given addresses.
+import { createHash } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
@@ -13,7 +14,7 @@ import { AuthPause } from '../core/worker/auth-pause.ts';
 import { pauseOf } from '../core/worker/worker.ts';
 import type { Logger } from '../logger.ts';
 import { LoyaltyClient, type AttemptReport } from '../loyalty/client.ts';
-import { createRateLimiter } from '../loyalty/rate-limiter.ts';
+import { limiterForKey, type RateLimiter } from '../loyalty/rate-limiter.ts';
 import { isSecureTransport } from '../net/addresses.ts';
 import { policyFromConfig } from '../policy-from-config.ts';
 import type { AccountRecord } from './account-records.ts';
@@ -61,8 +62,35 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
     redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
+    reserveCall: () => client.limiter.reserve(),
   };
 
+  // One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
+  // changed makes a new runtime): a service counts calls by key, and a fresh limiter would hand out a fresh
+  // minute. The service's address is part of it: an account someone points at a server of their own with a key
+  // they learned spends no budget of the account that key belongs to, and learns nothing of its calls.
+  // A new limit starts a new limiter: for the minute after, calls under the old one still count at the service,
+  // and a 429 there (retried after its Retry-After) is possible once.
+  const limiters = new Map<string, RateLimiter>();
+  const budgetKey = (baseUrl: string, apiKey: string) => `${baseUrl.replace(/\/+$/, '')}\n${apiKey}`;
+  const limiterId = (key: string, limit: number) => `${createHash('sha256').update(key).digest('hex')}:${limit}`;
+  // An account kept in the ledger with the environment's service and key shares the default account's budget.
+  if (config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY)
+    limiters.set(
+      limiterId(budgetKey(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY), config.LOYALTY_RATE_LIMIT_PER_MINUTE),
+      client.limiter,
+    );
+  const limiterFor = (record: AccountRecord): RateLimiter => {
+    const key = budgetKey(record.baseUrl, record.apiKey);
+    const id = limiterId(key, record.rateLimitPerMinute);
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      // Shared through PostgreSQL under a digest of service and key (never the key itself).
+      limiter = limiterForKey(opened.sharedLimiter, record.rateLimitPerMinute, key, windowMs);
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
   const clientOf = (record: AccountRecord) =>
     new LoyaltyClient({
       baseUrl: record.baseUrl,
@@ -71,9 +99,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
       timeoutMs: config.LOYALTY_TIMEOUT_MS,
       maxRetries: config.LOYALTY_MAX_RETRIES,
       // The service counts by API key: instances on one PostgreSQL share each key's budget.
-      limiter: opened.sharedLimiter
-        ? opened.sharedLimiter(record.rateLimitPerMinute, record.apiKey, windowMs)
-        : createRateLimiter({ limit: record.rateLimitPerMinute, windowMs }),
+      limiter: limiterFor(record),
       outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
       ...(parts.onAttempt
         ? { onAttempt: (report: AttemptReport) => parts.onAttempt?.({ ...report, account: record.id }) }
@@ -96,6 +122,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         earnActivityId: settings.LOYALTY_EARN_ACTIVITY_ID,
         redeemReturnActivities: settings.REDEEM_RETURN_ACTIVITIES,
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
+        reserveCall: () => accountClient.limiter.reserve(),
       };
     },
     probe: async (record) => {

@@ -26,6 +26,8 @@ import type { ReachFacts } from './reach.ts';
 
 /** How long a link or an account read from the ledger is taken as current (another instance may change it). */
 const REFRESH_MS = 5_000;
+/** C0 and C1 controls, DEL among them (ESC starts a terminal's escape sequences). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** Makes the runtime of a stored account: its client and pause (the composition root knows how). */
 export type RuntimeFactory = (record: AccountRecord, settings: ProgramSettings) => AccountRuntime;
@@ -77,6 +79,7 @@ export class AccountRegistry implements Accounts {
     Pick<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>;
   readonly #runtimes = new Map<string, Cached<{ runtime: AccountRuntime; updatedAt: string } | undefined>>();
   readonly #links = new Map<string, Cached<string | undefined>>();
+  readonly #reading = new Map<string, Promise<AccountRuntime | undefined>>();
 
   constructor(options: AccountRegistryOptions) {
     this.#o = { now: () => new Date(), ...options };
@@ -99,6 +102,17 @@ export class AccountRegistry implements Accounts {
     if (id === DEFAULT_ACCOUNT) return this.#o.defaultAccount;
     const cached = this.#runtimes.get(id);
     if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value?.runtime;
+    // One read at a time per account: orders asking together would each build a runtime of their own, each
+    // with its own limiter and pause, and the account's budget would be handed out once per runtime.
+    const reading = this.#reading.get(id);
+    if (reading) return reading;
+    const read = this.#readRuntime(id).finally(() => this.#reading.delete(id));
+    this.#reading.set(id, read);
+    return read;
+  }
+
+  async #readRuntime(id: string): Promise<AccountRuntime | undefined> {
+    const cached = this.#runtimes.get(id);
     const record = await this.#o.store.getRecord<AccountRecord>('account', id);
     if (!record) {
       cached?.value?.runtime.authPause.stop();
@@ -383,6 +397,8 @@ export class AccountRegistry implements Accounts {
       }
       if (typeof value !== 'string' || value.trim() === '' || value.length > max)
         errors.push(`${key}: must be text of 1 to ${max} characters`);
+      // Names and brands are shown in the operator's terminal and pages: no escape sequence rides along.
+      else if (CONTROL_CHARACTER.test(value.trim())) errors.push(`${key}: must hold no control characters`);
       else fields[key] = value.trim();
     };
     text('name', 100);

@@ -5,6 +5,7 @@
 // change to work at once, and its audit records who made it (the token's
 // label). An API key is never printed, only its last four characters; give
 // it as `-` to read it from stdin rather than leave it in the shell's history.
+import { LANES, type Lane, type LaneCounts } from '../core/lanes.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import { isProgramKey } from '../accounts/program-settings.ts';
 import type { ShopView } from '../http/admin-accounts.ts';
@@ -24,6 +25,8 @@ type Listed = AccountView & {
     paused: boolean;
     callsLastMinute: number | null;
     limitPerMinute: number | null;
+    budgetSpentUntil: string | null;
+    lanes: Record<Lane, LaneCounts>;
     deadLetters: number | null;
   };
 };
@@ -71,6 +74,15 @@ function describeAccount(account: Listed) {
   if (account.health.paused) out('    !! paused: the service refuses its credentials; its calls wait');
   if (account.health.callsLastMinute !== null)
     out(`    calls in the last minute: ${account.health.callsLastMinute} of ${account.health.limitPerMinute}`);
+  if (account.health.budgetSpentUntil)
+    out(`    budget spent: its orders wait until ${account.health.budgetSpentUntil}; other accounts go on`);
+  for (const lane of LANES) {
+    const { waiting, due, oldestDueAt } = account.health.lanes[lane];
+    if (waiting > 0)
+      out(
+        `    ${lane}: ${due} due now of ${waiting} waiting${oldestDueAt ? `, the oldest due since ${oldestDueAt}` : ''}`,
+      );
+  }
   if (account.health.deadLetters) out(`    dead letters: ${account.health.deadLetters}`);
   if (account.madeFor) out(`    made by the merchant of ${account.madeFor.platform} ${account.madeFor.shop}`);
   out(`    shops: ${account.shops.map((shop) => `${shop.platform} ${shop.shop}`).join(', ') || 'none'}`);

@@ -2,14 +2,14 @@
 // ledger opened locally (read-only while a bridge runs on it, or with the
 // engine for the commands that change it).
 import { isSandboxMode, type Config } from '../config.ts';
-import { openEngine, type Engine } from '../core/engine.ts';
+import type { Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import { openStore, recordSecretsFromConfig } from '../open-store.ts';
 import type { Logger } from '../logger.ts';
 import { linkEarlierShops } from '../accounts/earlier-shops.ts';
-import { accountsFromConfig } from '../accounts/from-config.ts';
-import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../engine-from-config.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import { loyaltyClientFromConfig, openConfiguredEngine } from '../engine-from-config.ts';
 import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
 import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
 import type { adminClient } from './admin-client.ts';
@@ -24,10 +24,20 @@ export class UsageError extends BridgeError<'usage'> {
 
 export type Remote = ReturnType<typeof adminClient>;
 
-export const out = (line = '') => process.stdout.write(`${line}\n`);
+/**
+ * What the CLI prints comes from the ledger and from other people (account
+ * and shop names, what a service answered): a control character in it is
+ * shown as an escape, never sent to the terminal to act on (ESC starts the
+ * sequences that erase lines, move the cursor or make links). Line breaks
+ * the CLI writes itself stay.
+ */
+export const printable = (text: string): string =>
+  text.replace(/[^\P{Cc}\n]/gu, (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
+export const out = (line = '') => process.stdout.write(`${printable(line)}\n`);
 
 export const fail = (message: string): number => {
-  process.stderr.write(`loyalty-bridge: ${message}\n`);
+  process.stderr.write(`loyalty-bridge: ${printable(message)}\n`);
   return 1;
 };
 
@@ -91,19 +101,8 @@ export async function withLocalEngine<T>(
     const openReport = await opened.store.open();
     const sandbox = isSandboxMode(config) ? await bridgeSandboxCredentials(config, opened.store) : undefined;
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '', sandbox });
-    let local: Engine | undefined;
-    const accounts = accountsFromConfig(config, {
-      store: opened.store,
-      opened,
-      client,
-      logger,
-      chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
-      wakeWaiting: async (match) => local?.wakeWaiting(match),
-    });
-    engine = local = await openEngine({
-      ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
-      opened: openReport,
-    });
+    let accounts: AccountRegistry;
+    ({ engine, accounts } = await openConfiguredEngine(config, { opened, openReport, client, logger, platforms }));
     // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
     const opening = engine;
     await platforms

@@ -1,6 +1,7 @@
 // loyalty-bridge status: orders by state and platform, skipped by reason,
 // dead letters, and what needs attention (refused credentials, subscriptions
 // a platform turned off), from a running bridge or the ledger itself.
+import type { AccountLoad } from '../accounts/account-load.ts';
 import type { Config } from '../config.ts';
 import { LANES, laneStatus, type Lane, type LaneStatus } from '../core/lanes.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
@@ -15,6 +16,8 @@ interface StatusBody {
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
   connections?: Array<{ platform: string; subscriptions: SubscriptionHealth[] }>;
   lanes?: Record<Lane, LaneStatus>;
+  /** Per loyalty account, from a running bridge (its limiters and budgets live there). */
+  accounts?: AccountLoad[];
   /** Absent from bridges older than secrets at rest. */
   secrets?: SecretsStatus;
 }
@@ -77,6 +80,18 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     const finish = figures.estimatedFinishAt ? `, done at this pace by ${figures.estimatedFinishAt}` : '';
     out(
       `${lane.padEnd(8)} work: ${figures.due} due now, ${figures.waiting} waiting, ${figures.callsLastMinute} calls in the last minute${since}${finish}`,
+    );
+  }
+  for (const account of body.accounts ?? []) {
+    const { live, backfill } = account.lanes;
+    const calls =
+      account.callsLastMinute === null
+        ? ''
+        : `, ${account.callsLastMinute} of ${account.limitPerMinute} calls a minute`;
+    const spent = account.budgetSpentUntil ? `, budget spent until ${account.budgetSpentUntil}` : '';
+    const oldest = [live.oldestDueAt, backfill.oldestDueAt].filter((at) => at !== null).sort()[0];
+    out(
+      `account ${account.name} (${account.id}): live ${live.due} due of ${live.waiting}, backfill ${backfill.due} due of ${backfill.waiting}${oldest ? `, oldest waiting since ${oldest}` : ''}${calls}${spent}`,
     );
   }
   if (body.secrets) {

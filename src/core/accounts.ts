@@ -15,6 +15,7 @@ import type { Policy } from './policy.ts';
 import type { AuthPause } from './worker/auth-pause.ts';
 import type { LoyaltyOperations } from './worker/calls.ts';
 import type { LoyaltyClient } from '../loyalty/client.ts';
+import type { RateBudget } from '../loyalty/rate-limiter.ts';
 
 /** Points given back to the activity that gives exactly that many (REDEEM_RETURN_ACTIVITIES). */
 export type ReturnActivities = Readonly<Record<string, string>>;
@@ -34,6 +35,14 @@ export interface AccountRuntime {
   readonly redeemReturnActivities: ReturnActivities;
   /** Paused while the service refuses this account's credentials; the others go on. */
   readonly authPause: AuthPause;
+  /**
+   * A place for one call in this account's rate budget, or when the budget
+   * returns (its client's limiter, asked without waiting): an order whose
+   * account has no place now is let go until then, so that it holds no
+   * worker slot another account could use. Absent: the worker never asks,
+   * and a call waits in its limiter.
+   */
+  readonly reserveCall?: () => RateBudget;
 }
 
 export interface Accounts {

@@ -19,7 +19,7 @@ import type { DeadLetter, LedgerStore, OpenReport, WaitingMatch } from './store/
 import { LowdbStore } from './store/lowdb/lowdb-store.ts';
 import { AuthPause } from './worker/auth-pause.ts';
 import { DEFAULT_ACCOUNT, singleAccount, type Accounts } from './accounts.ts';
-import type { LoyaltyClient } from '../loyalty/client.ts';
+import { limiterOf, type LoyaltyClient } from '../loyalty/client.ts';
 import type { OrderIdPrefixes } from './worker/lp-order-ids.ts';
 import { pauseOf, Worker, type LoyaltyOperations } from './worker/worker.ts';
 
@@ -255,20 +255,23 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     },
     async drain() {
       // Idle loops are not enough: one may not have been woken yet for work the store already holds.
-      const workWaiting = async () => {
+      // 'now': work is due; 'budget': only orders let go while their account's budget was spent, due when it
+      // returns (still this drain's to wait for, but not worth asking the store about every few milliseconds).
+      const workWaiting = async (): Promise<'now' | 'budget' | undefined> => {
         const at = now().getTime();
         const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
-        return (
-          (intakeStarted && inbox !== undefined && inbox <= at) || (workerStarted && due !== undefined && due <= at)
-        );
+        if (intakeStarted && inbox !== undefined && inbox <= at) return 'now';
+        if (!workerStarted || due === undefined) return undefined;
+        if (due <= at) return 'now';
+        return due <= Math.max(at, ...theWorker.spentBudgets.values()) ? 'budget' : undefined;
       };
       for (let calm = 0; calm < 2;) {
         await intake.idle();
         await theWorker.idle();
         await new Promise((resolve) => setImmediate(resolve));
-        const quiet = intake.isIdle && theWorker.isIdle && !(await workWaiting());
-        if (!quiet) await new Promise((resolve) => setTimeout(resolve, 5));
-        calm = quiet ? calm + 1 : 0;
+        const waiting = intake.isIdle && theWorker.isIdle ? await workWaiting() : 'now';
+        if (waiting) await new Promise((resolve) => setTimeout(resolve, waiting === 'budget' ? 50 : 5));
+        calm = waiting ? 0 : calm + 1;
       }
     },
     async stop(timeoutMs = 10_000) {
@@ -300,6 +303,7 @@ function singleAccountOf(options: EngineOptions, wake: () => void): Accounts {
     ...(options.probeDelayMs ? { minProbeDelayMs: options.probeDelayMs } : {}),
     ...(options.onPauseChange ? { onChange: options.onPauseChange } : {}),
   });
+  const limiter = limiterOf(options.client);
   return singleAccount({
     id: DEFAULT_ACCOUNT,
     name: 'default',
@@ -308,6 +312,8 @@ function singleAccountOf(options: EngineOptions, wake: () => void): Accounts {
     earnActivityId: options.earnActivityId,
     redeemReturnActivities: options.redeemReturnActivities ?? {},
     authPause,
+    // A LoyaltyClient's limiter says when its budget is spent; a stand-in client without one never is.
+    ...(limiter ? { reserveCall: () => limiter.reserve() } : {}),
   });
 }
 

@@ -30,6 +30,30 @@ export interface LaneCounts {
   oldestDueAt: string | null;
 }
 
+/** One shop's lanes: what its accounts' figures are summed from (issue 33). */
+export interface ShopLaneCounts {
+  platform: string;
+  shop: string;
+  lanes: Record<Lane, LaneCounts>;
+}
+
+export const emptyLaneCounts = (): Record<Lane, LaneCounts> => ({
+  live: { waiting: 0, due: 0, oldestDueAt: null },
+  backfill: { waiting: 0, due: 0, oldestDueAt: null },
+});
+
+/** Adds one shop's lanes into a sum (an account's): counts added, the oldest kept. */
+export function addLaneCounts(sum: Record<Lane, LaneCounts>, add: Record<Lane, LaneCounts>): void {
+  for (const lane of LANES) {
+    const into = sum[lane];
+    const from = add[lane];
+    into.waiting += from.waiting;
+    into.due += from.due;
+    if (from.oldestDueAt !== null && (into.oldestDueAt === null || from.oldestDueAt < into.oldestDueAt))
+      into.oldestDueAt = from.oldestDueAt;
+  }
+}
+
 /** A lane as status, the dashboard and /metrics show it. */
 export interface LaneStatus extends LaneCounts {
   /** Orders this instance is calling for now. */

@@ -22,12 +22,13 @@
 // last four characters.
 import express, { type Response } from 'express';
 import { z } from 'zod';
+import type { AccountLoad } from '../accounts/account-load.ts';
 import type { AccountRecord, ShopLink, ShopRef } from '../accounts/account-records.ts';
 import { accountView, type AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
+import { emptyLaneCounts } from '../core/lanes.ts';
 import type { Adjustment, LedgerStore } from '../core/store/ledger-store.ts';
-import type { LoyaltyClient } from '../loyalty/client.ts';
 import { PLATFORMS, type Platforms } from '../platforms.ts';
 
 export interface AdminAccountsParts {
@@ -38,6 +39,8 @@ export interface AdminAccountsParts {
   tokenLabel: string;
   /** The environment's account as it may be shown (accountView's shape, its key as a hint). */
   defaultAccount: () => AccountView;
+  /** Each account's calls against its limit, its budget, and its due work per lane (account-load.ts). */
+  loads: () => Promise<AccountLoad[]>;
 }
 
 /** Past this many dead letters, counting them per account (a read of each one's order) is not worth a dashboard refresh. */
@@ -91,10 +94,15 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
   const router = express.Router();
 
   router.get('/accounts', async (_req, res) => {
-    const [records, shops, deadLetters] = await Promise.all([accounts.list(), knownShops(), deadLettersByAccount()]);
+    const [records, shops, deadLetters, loads] = await Promise.all([
+      accounts.list(),
+      knownShops(),
+      deadLettersByAccount(),
+      loadsById(),
+    ]);
     const views = [parts.defaultAccount(), ...records.map(accountView)];
     res.json({
-      accounts: await Promise.all(views.map((view) => withHealth(view, shops, deadLetters))),
+      accounts: await Promise.all(views.map((view) => withHealth(view, shops, deadLetters, loads))),
     });
   });
 
@@ -109,8 +117,8 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
   router.get('/accounts/:id', async (req, res) => {
     const view = await viewOf(String(req.params.id));
     if (!view) return refuse(res, 404, [`no account ${req.params.id}`]);
-    const [shops, deadLetters] = await Promise.all([knownShops(), deadLettersByAccount()]);
-    res.json({ account: await withHealth(view, shops, deadLetters) });
+    const [shops, deadLetters, loads] = await Promise.all([knownShops(), deadLettersByAccount(), loadsById()]);
+    res.json({ account: await withHealth(view, shops, deadLetters, loads) });
   });
 
   router.patch('/accounts/:id', async (req, res) => {
@@ -211,17 +219,27 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     );
   }
 
-  async function withHealth(view: AccountView, shops: ShopView[], deadLetters: Map<string, number> | undefined) {
+  async function loadsById(): Promise<Map<string, AccountLoad>> {
+    return new Map((await parts.loads()).map((load) => [load.id, load]));
+  }
+
+  async function withHealth(
+    view: AccountView,
+    shops: ShopView[],
+    deadLetters: Map<string, number> | undefined,
+    loads: Map<string, AccountLoad>,
+  ) {
     const runtime: AccountRuntime | undefined = await accounts.runtime(view.id);
-    // Stored accounts' clients and the environment's are LoyaltyClients, each with its limiter.
-    const limiter = (runtime?.client as Partial<Pick<LoyaltyClient, 'limiter'>> | undefined)?.limiter?.stats();
+    const load = loads.get(view.id);
     return {
       ...view,
       shops: shops.filter((shop) => shop.account === view.id).map(({ platform, shop }) => ({ platform, shop })),
       health: {
         paused: runtime?.authPause.paused ?? false,
-        callsLastMinute: limiter?.startedInWindow ?? null,
-        limitPerMinute: limiter?.effectiveLimit ?? null,
+        callsLastMinute: load?.callsLastMinute ?? null,
+        limitPerMinute: load?.limitPerMinute ?? null,
+        budgetSpentUntil: load?.budgetSpentUntil ?? null,
+        lanes: load?.lanes ?? emptyLaneCounts(),
         deadLetters: deadLetters ? (deadLetters.get(view.id) ?? 0) : null,
       },
     };

@@ -23,6 +23,7 @@ import { PLATFORMS, type Platforms } from '../platforms.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { adminAccounts } from './admin-accounts.ts';
+import { accountLoads } from '../accounts/account-load.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { BridgeError } from '../errors.ts';
 
@@ -229,8 +230,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
+  const accountLoadsNow = () =>
+    accountLoads({ accounts: parts.accounts, store, spentBudgets: () => engine.worker.spentBudgets });
+
   router.get('/status', async (_req, res) => {
-    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts, secrets] =
+    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts, secrets, accounts] =
       await Promise.all([
         store.countOrders(),
         store.countDeadLetters(),
@@ -240,12 +244,15 @@ export function adminApi(parts: AdminApiParts): express.Router {
         privacy.dataRequests(),
         store.laneCounts(),
         store.secretsStatus(),
+        accountLoadsNow(),
       ]);
     res.json({
       orders,
       deadLetters,
       worker: engine.worker.stats,
       lanes: laneStatus(laneCounts, engine.worker.lanes, new Date()),
+      // Per loyalty account: calls against its limit, its budget, its due work per lane (issue 33).
+      accounts,
       rateLimit: client.limiter.stats(),
       upstream: health.snapshot(),
       ledger: { store: store.kind, ...ledger },
@@ -433,6 +440,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       platforms,
       tokenLabel: parts.tokenLabel,
       defaultAccount: parts.defaultAccount,
+      loads: accountLoadsNow,
     }),
   );
 

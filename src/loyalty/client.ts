@@ -28,7 +28,7 @@ import {
   type ReferrerKind,
   type TransactionType,
 } from './protocol.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { createRateLimiter, type Place, type RateLimiter } from './rate-limiter.ts';
 import { readReply } from './reply.ts';
 
 export interface LoyaltyClientOptions {
@@ -71,6 +71,8 @@ export interface AttemptReport {
  */
 export interface CallOptions {
   fence?: () => void;
+  /** The place reserve() gave this call in the limiter (issue 33): its first attempt takes it. */
+  place?: Place;
 }
 
 /** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
@@ -270,7 +272,7 @@ export class LoyaltyClient {
     operation: string,
     path: string,
     body: Record<string, unknown>,
-    { idempotent = true, fence }: CallOptions & { idempotent?: boolean } = {},
+    { idempotent = true, fence, place }: CallOptions & { idempotent?: boolean } = {},
   ): Promise<LoyaltyResult> {
     const json = withoutUndefined(body);
     let attempts = 0;
@@ -278,10 +280,13 @@ export class LoyaltyClient {
       async () => {
         attempts++;
         // The caller's fence (the worker's lease) is checked after the limiter's wait, right before sending.
-        return this.limiter.schedule(() => {
-          fence?.();
-          return this.#attempt(operation, path, json, attempts);
-        });
+        return this.limiter.schedule(
+          () => {
+            fence?.();
+            return this.#attempt(operation, path, json, attempts);
+          },
+          attempts === 1 ? place : undefined,
+        );
       },
       {
         retries: this.#options.maxRetries,
@@ -394,4 +399,12 @@ export function parseRetryAfter(header: string | string[] | undefined, now = Dat
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The limiter of a LoyaltyClient; undefined for a stand-in client (a test's) that has none, or not a whole one. */
+export function limiterOf(client: unknown): RateLimiter | undefined {
+  const limiter = (client as { limiter?: Partial<RateLimiter> } | undefined)?.limiter;
+  return typeof limiter?.reserve === 'function' && typeof limiter.stats === 'function'
+    ? (limiter as RateLimiter)
+    : undefined;
 }

@@ -62,13 +62,70 @@ export interface RateLimiterStats {
   pausedUntil: number | undefined;
 }
 
+/**
+ * Whether a call would wait for its turn, asked without waiting: the worker
+ * lets go of an order whose account's budget is spent rather than hold a
+ * slot while it waits (issue 33). A place is counted against the budget
+ * from the moment it is given until its call is scheduled with it, it is
+ * released, or a slice passes, so that callers asking at once are not all
+ * told there is room. `until` is when to ask again, as far as this instance
+ * knows.
+ */
+export type RateBudget = { spent: false; place: Place } | { spent: true; until: number };
+
+/** A place promised by reserve(): give it to schedule(), or release() it when no call is made. */
+export interface Place {
+  release(): void;
+}
+
+/**
+ * A place that frees this soon counts as free: the order given it does its
+ * saves before the call meanwhile (two writes to the ledger), and its call
+ * waits in the limiter at most this long. Without it each slice would start
+ * only once those writes were done, and a few per cent of the limit go unused.
+ */
+export const RESERVE_LEAD_MS = 100;
+
+/**
+ * A call given a place found, once in its turn, that it would wait more than
+ * a slice (another instance spent the shared window): nothing was sent, and
+ * the caller may let its order go until `until` rather than wait.
+ */
+export class BudgetSpentError extends Error {
+  readonly until: number;
+  constructor(until: number) {
+    super('the rate budget was spent by another caller; nothing was sent');
+    this.name = 'BudgetSpentError';
+    this.until = until;
+  }
+}
+
 export interface RateLimiter {
-  schedule<T>(call: () => Promise<T>): Promise<T>;
+  /** Runs the call in its turn; `place`, if reserve() gave one, is the call's. */
+  schedule<T>(call: () => Promise<T>, place?: Place): Promise<T>;
+  /** Non-blocking: a place for one call about to be scheduled, or when to ask again. */
+  reserve(): RateBudget;
   /** Hold every call until `ms` from now: the service asked us to wait (Retry-After). */
   holdFor(ms: number): void;
   stats(): RateLimiterStats;
   /** Resolves when nothing is queued or running. */
   onIdle(): Promise<void>;
+}
+
+/** A limiter every instance on one database shares (the PostgreSQL store offers one). */
+export type SharedLimiterFactory = (limit: number, apiKey: string, windowMs: number) => RateLimiter;
+
+/**
+ * The limiter for one API key: the service counts calls by key, so instances
+ * sharing a database share it through the database; alone, this process's.
+ */
+export function limiterForKey(
+  shared: SharedLimiterFactory | undefined,
+  limit: number,
+  apiKey: string,
+  windowMs: number,
+): RateLimiter {
+  return shared ? shared(limit, apiKey, windowMs) : createRateLimiter({ limit, windowMs });
 }
 
 export interface RateLimiterOptions {
@@ -81,6 +138,7 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
   const plan = planRateLimit(limit, windowMs);
   const queue = new PQueue({ interval: plan.sliceMs, intervalCap: plan.callsPerSlice, strict: true });
   const starts: number[] = [];
+  const reservations = new Reservations(plan.sliceMs);
   let pausedUntil: number | undefined;
   let resumeTimer: NodeJS.Timeout | undefined;
 
@@ -89,7 +147,9 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
   };
 
   return {
-    schedule<T>(call: () => Promise<T>): Promise<T> {
+    schedule<T>(call: () => Promise<T>, place?: Place): Promise<T> {
+      // Counted from here on as queued.
+      place?.release();
       return queue.add(() => {
         const now = Date.now();
         starts.push(now);
@@ -121,6 +181,51 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
         pausedUntil,
       };
     },
+    reserve(): RateBudget {
+      const now = Date.now();
+      if (pausedUntil !== undefined && pausedUntil > now) return { spent: true, until: pausedUntil };
+      // p-queue's strict window: at most callsPerSlice starts in any sliceMs; calls queued or promised go first.
+      // Asked as of RESERVE_LEAD_MS from now: a start that leaves the window by then frees its place.
+      const at = now + RESERVE_LEAD_MS;
+      const inSlice = starts.filter((start) => start > at - plan.sliceMs);
+      const ahead = inSlice.length + queue.size + reservations.count(now);
+      if (ahead < plan.callsPerSlice) return { spent: false, place: reservations.add(now) };
+      // The place the next call would take frees one slice after the start it replaces.
+      const frees = inSlice[ahead - plan.callsPerSlice];
+      const until = (frees !== undefined ? frees + plan.sliceMs : now + plan.sliceMs) - RESERVE_LEAD_MS;
+      return { spent: true, until: Math.max(until, now + 1) };
+    },
     onIdle: () => queue.onIdle(),
   };
+}
+
+/**
+ * Places promised by reserve() and not yet scheduled or released, oldest
+ * first: each lapses after a slice (a caller that neither called nor
+ * released it keeps no place for ever).
+ */
+export class Reservations {
+  readonly #made: Array<{ at: number }> = [];
+  readonly #lapseMs: number;
+
+  constructor(lapseMs: number) {
+    this.#lapseMs = lapseMs;
+  }
+
+  add(now: number): Place {
+    const entry = { at: now };
+    this.#made.push(entry);
+    return {
+      // Its own entry, once: never another caller's.
+      release: () => {
+        const index = this.#made.indexOf(entry);
+        if (index >= 0) this.#made.splice(index, 1);
+      },
+    };
+  }
+
+  count(now: number): number {
+    while (this.#made.length > 0 && (this.#made[0]?.at ?? 0) <= now - this.#lapseMs) this.#made.shift();
+    return this.#made.length;
+  }
 }

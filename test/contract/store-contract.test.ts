@@ -208,6 +208,20 @@ describe.each([
       expect((await store.claimDue('w2', 100, 60_000)).map((each) => each.key)).toContain(keyOf(event));
     });
 
+    it('passes over the shops it is told to skip (their account’s budget is spent), and hands them out later', async () => {
+      const spent = orderEvent({ orderId: nextOrderId(), shop: 'skip-spent.example', facts: ['paid'] });
+      const other = orderEvent({ orderId: nextOrderId(), shop: 'skip-other.example', facts: ['paid'] });
+      await fold(store, spent, other);
+      const skip = new Set([`${spent.platform}:${spent.shop}`]);
+      const claimed = (await store.claimDue('skip-w', 100, 60_000, undefined, skip)).map((record) => record.key);
+      expect(claimed).toContain(keyOf(other));
+      expect(claimed).not.toContain(keyOf(spent));
+      expect((await store.claimDue('skip-w', 100, 60_000, 'live', skip)).map((each) => each.key)).not.toContain(
+        keyOf(spent),
+      );
+      expect((await store.claimDue('skip-w', 100, 60_000)).map((record) => record.key)).toContain(keyOf(spent));
+    });
+
     it('renews the leases of claims still held, and not of those released', async () => {
       const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });
       await fold(store, event);

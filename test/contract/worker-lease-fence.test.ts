@@ -1,6 +1,9 @@
 // The worker's lease on an order is the fence of its calls: a call that waits
 // in the rate limiter past the moment the lease is lost (another instance
-// took the order over) is not sent. Against the sandbox over HTTP, with a
+// took the order over) is not sent. (Such a wait is rare since issue 33: an
+// order whose account's budget is spent is let go before its call; a
+// Retry-After that lands after the order was given its place still makes
+// the call wait.) Against the sandbox over HTTP, with a
 // store whose lease renewals report the claim gone, as a takeover does.
 import { describe, expect, it } from 'vitest';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -31,6 +34,19 @@ function storeLosingLeases(dataDir: string) {
   return { store: proxied as LedgerStore, state };
 }
 
+/**
+ * A 429's Retry-After that lands just after the worker was given a place in
+ * the budget: the call, past its gate, waits in the limiter longer than the lease.
+ */
+function holdAfterThePlace(client: ReturnType<typeof clientFor>, ms: number): void {
+  const reserve = client.limiter.reserve.bind(client.limiter);
+  client.limiter.reserve = () => {
+    const place = reserve();
+    client.limiter.holdFor(ms);
+    return place;
+  };
+}
+
 describe("the worker's lease fences its calls", () => {
   it('sends nothing for an order whose lease was lost while its call waited in the rate limiter', async () => {
     const dataDir = tempDataDir();
@@ -38,7 +54,7 @@ describe("the worker's lease fences its calls", () => {
     const client = clientFor(harness.sandbox);
     const engine = await harness.start({ dataDir, store, client, worker: { leaseMs: 600 } });
     // Every call waits here, as behind a 429's Retry-After, longer than the lease.
-    client.limiter.holdFor(1_500);
+    holdAfterThePlace(client, 1_500);
     state.takenOver = true;
     await engine.accept('fenced', [orderEvent({ orderId: '7001', facts: ['placed', 'paid'] })]);
     await eventually(() => expect(state.renewals).toBeGreaterThan(0), 3_000);
@@ -51,7 +67,7 @@ describe("the worker's lease fences its calls", () => {
     const { store } = storeLosingLeases(dataDir);
     const client = clientFor(harness.sandbox);
     const engine = await harness.start({ dataDir, store, client, worker: { leaseMs: 600 } });
-    client.limiter.holdFor(1_500);
+    holdAfterThePlace(client, 1_500);
     await engine.accept('held', [orderEvent({ orderId: '7002', facts: ['placed', 'paid'] })]);
     await eventually(
       () =>

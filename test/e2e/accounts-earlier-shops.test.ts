@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
-import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { postShopifyOrder, SHOPIFY_SECRET } from '../helpers/shopify.ts';
 
 const EARLIER = 'installed-before.myshopify.com';
 const LATER = 'installed-after.myshopify.com';
@@ -38,13 +38,7 @@ beforeAll(async () => {
 afterAll(() => bridge?.stop());
 
 async function deliver(shop: string, id: string) {
-  const body = shopifyOrderJson({ id });
-  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
-    method: 'POST',
-    headers: shopifyHeaders({ topic: 'orders/paid', body, shop }),
-    body,
-  });
-  expect(((await response.json()) as { result?: string }).result).toBe('accepted');
+  expect((await postShopifyOrder(bridge.http.localUrl, shop, id)).body.result).toBe('accepted');
 }
 const earned = (id: string) => bridge.sandbox?.store.snapshot().earnings.filter((earning) => earning.orderId === id);
 

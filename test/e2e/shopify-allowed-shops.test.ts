@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { shopifyOrderNode } from '../helpers/fake-shopify.ts';
-import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { postShopifyOrder, shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_KEY, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 
@@ -24,15 +24,8 @@ const admin = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
   });
-async function deliver(shop: string, id: string) {
-  const body = shopifyOrderJson({ id, customerPhone: '+1 212 555 0142' });
-  const response = await fetch(`${suite.running.url}/webhooks/shopify`, {
-    method: 'POST',
-    headers: shopifyHeaders({ topic: 'orders/paid', body, shop, secret: APP_SECRET }),
-    body,
-  });
-  return { status: response.status, body: (await response.json()) as { result: string; reason?: string } };
-}
+const deliver = (shop: string, id: string) =>
+  postShopifyOrder(suite.running.url, shop, id, { secret: APP_SECRET, order: { customerPhone: '+1 212 555 0142' } });
 
 describe('a shop the bridge does not serve', () => {
   it('is refused at the install with a page that says why', async () => {

@@ -126,3 +126,19 @@ export function shopifyRefundJson(orderId: string, refundId: string, amount: str
   };
   return JSON.stringify(refund).replace('"__REFUND__"', refundId).replace('"__ORDER__"', orderId);
 }
+
+/** Posts order `id` from `shop`, signed as Shopify signs it, to a running bridge; answers its status and body. */
+export async function postShopifyOrder(
+  baseUrl: string,
+  shop: string,
+  id: string,
+  { topic = 'orders/paid', secret = SHOPIFY_SECRET, order = {} as Partial<OrderOptions> } = {},
+): Promise<{ status: number; body: { result?: string; reason?: string } }> {
+  const body = shopifyOrderJson({ id, ...order });
+  const response = await fetch(`${baseUrl}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic, body, shop, secret }),
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as { result?: string; reason?: string } };
+}

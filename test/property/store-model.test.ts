@@ -4,7 +4,10 @@
 // nothing acknowledged is lost, no order goes missing, no saved progress goes
 // back, no claim is stranded, no compare-and-set of a record (changeRecord)
 // reads what another is replacing, and (lowdb) a store reopened from disk
-// agrees.
+// agrees. Claims sometimes pass over shops whose account's budget is spent
+// (issue 33): none of their orders is handed out, none is stranded once they
+// are not passed over, nextDueAt looks past them, and the per-shop lane
+// counts sum to the lanes'.
 //
 // Each run is a list of rounds; a round starts a few operations at once, the
 // scheduler interleaves their I/O (lowdb: every read, write, rename and sync;
@@ -19,6 +22,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/core/delivery.ts';
+import { addLaneCounts, emptyLaneCounts, LANES } from '../../src/core/lanes.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { IntakeCommit, LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -44,7 +48,14 @@ const OWNER = 'model-worker';
 let LEASE_MS = 60_000;
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
 
-const orderKeyOf = (order: number) => `testshop:shop-1:${9_007_199_254_740_993n + BigInt(order)}`;
+/** The orders' shops: three, so that claims can pass over some (issue 33). */
+const SHOPS = ['shop-1', 'shop-2', 'shop-3'] as const;
+const shopOf = (order: number) => SHOPS[order % SHOPS.length]!;
+const orderKeyOf = (order: number) => `testshop:${shopOf(order)}:${9_007_199_254_740_993n + BigInt(order)}`;
+const shopGroupOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
+/** Shops passed over as the worker passes them (platform:shop); an empty list passes none, sometimes as an empty set. */
+const skipSetOf = (skip: number[] | undefined): ReadonlySet<string> | undefined =>
+  skip === undefined ? undefined : new Set(skip.map((shop) => `testshop:${SHOPS[shop]!}`));
 const emailOf = (order: number) => `customer-${order}@example.com`;
 
 // --- Operations a round can start -----------------------------------------------------------------------------------
@@ -54,8 +65,11 @@ type Op =
   | { kind: 'claimInbox'; limit: number }
   | { kind: 'commit'; picks: number[]; deadLetter: boolean }
   | { kind: 'defer'; pick: number; later: boolean }
-  /** park: the worker finds the order's shop linked to no account, or its account paused, and saves it waiting. */
-  | { kind: 'claimDue'; limit: number; park: Waiting }
+  /**
+   * park: the worker finds the order's shop linked to no account, or its account paused, and saves it waiting; or
+   * (budget) its account's rate budget spent, and lets it go due when the budget returns. skip: the shops passed over.
+   */
+  | { kind: 'claimDue'; limit: number; park: Waiting | 'budget'; skip: number[] | undefined }
   | { kind: 'save'; pick: number; release: boolean; done: boolean; waiting: Waiting }
   | { kind: 'update'; order: number }
   | { kind: 'settle' }
@@ -79,11 +93,19 @@ type Account = 'A' | 'B';
 type Waiting = 'none' | 'account' | 'pause';
 /** Orders the model knew to be waiting when a wake answered, each checked due: shows the wakes are exercised. */
 let wakesChecked = 0;
+/** Claims that passed over shops, orders let go for a spent budget, and nextDueAt answers checked (issue 33). */
+const skipStats = { claims: 0, budgets: 0, nextDue: 0 };
 const accountOfKey = (key: string): Account => (BigInt(key.slice(key.lastIndexOf(':') + 1)) % 2n === 0n ? 'A' : 'B');
 const waitingForOf = (waiting: Waiting, account: Account) =>
   waiting === 'account' ? 'account' : waiting === 'pause' ? `pause:${account}` : undefined;
 
 const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
+/** Most claims pass over no shop; some pass over one or two of the three (an account's budget spent). */
+const skipArb: fc.Arbitrary<number[] | undefined> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant<number[]>([]) },
+  { weight: 3, arbitrary: fc.uniqueArray(fc.nat(SHOPS.length - 1), { minLength: 1, maxLength: 2 }) },
+);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
@@ -111,7 +133,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('claimDue' as const),
       limit: fc.integer({ min: 1, max: 4 }),
-      park: fc.constantFrom<Waiting>('none', 'none', 'account', 'pause'),
+      park: fc.constantFrom<Waiting | 'budget'>('none', 'none', 'account', 'pause', 'budget'),
+      skip: skipArb,
     }),
   },
   {
@@ -173,7 +196,8 @@ const accountOpArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('claimDue' as const),
       limit: fc.integer({ min: 1, max: 4 }),
-      park: fc.constantFrom<Waiting>('account', 'pause', 'none'),
+      park: fc.constantFrom<Waiting | 'budget'>('account', 'pause', 'none', 'budget'),
+      skip: skipArb,
     }),
   },
   {
@@ -240,6 +264,11 @@ class Model {
    * to have landed (a failed one leaves the store's answer open).
    */
   readonly saved = new Map<string, { waitingFor: string | undefined; due: boolean; sure: boolean }>();
+  /**
+   * Until when (the store's clock) orders may be leased to the model worker without its knowing: a claim that
+   * failed after PostgreSQL committed it leases orders nobody holds until the lease runs out.
+   */
+  unknownLeasesUntil = 0;
   /** Records changed by compare-and-set (changeRecord): adds answered, adds that failed, and each count an add answered with. */
   readonly counters = new Map<string, { sure: number; maybe: number; answered: Set<number> }>();
 
@@ -664,6 +693,7 @@ function start(
         model.eventsOf(key) ??
         op.events.map(({ order, fact: each }, index) =>
           orderEvent({
+            shop: shopOf(order),
             orderId: String(9_007_199_254_740_993n + BigInt(order)),
             facts: [each],
             deliveryId: `${key}-${index}`,
@@ -777,10 +807,16 @@ function start(
         await start(step, context);
       }, Promise.resolve());
     }
-    case 'claimDue':
-      return store.claimDue(OWNER, op.limit, LEASE_MS).then(
+    case 'claimDue': {
+      const skip = skipSetOf(op.skip);
+      if (skip && skip.size > 0) skipStats.claims++;
+      return store.claimDue(OWNER, op.limit, LEASE_MS, undefined, skip).then(
         async (records) => {
           for (const record of records) {
+            expect(
+              skip?.has(shopGroupOfKey(record.key)),
+              `order ${record.key} was handed out from a shop passed over`,
+            ).not.toBe(true);
             expect(model.heldOrders.has(record.key), `order ${record.key} was handed out while held`).toBe(false);
             expect(
               attemptsOf(record),
@@ -789,16 +825,21 @@ function start(
             model.heldOrders.set(record.key, record);
           }
           if (op.park === 'none') return;
-          // The worker looks at each and must leave it waiting: saved, let go, due again only late.
+          // The worker looks at each and must leave it waiting: saved, let go, due again only late; or, its account's
+          // budget spent, let go with no waiting, due again when the budget returns (soon).
           for (const record of records) {
             const account = accountOfKey(record.key);
-            const waitingFor = waitingForOf(op.park, account)!;
+            const waitingFor = op.park === 'budget' ? undefined : waitingForOf(op.park, account);
+            const { waitingFor: _was, ...work } = record.work;
             const parked: OrderRecord = {
               ...record,
               upstream: { ...record.upstream, account },
-              work: { ...record.work, waitingFor },
-              dueAt: new Date(harness.now().getTime() + 6 * 3_600_000).toISOString(),
+              work: { ...work, ...(waitingFor ? { waitingFor } : {}) },
+              dueAt: new Date(
+                harness.now().getTime() + (op.park === 'budget' ? harness.laterMs : 6 * 3_600_000),
+              ).toISOString(),
             };
+            if (op.park === 'budget') skipStats.budgets++;
             model.saved.set(record.key, { waitingFor, due: true, sure: false });
             await store.saveProgress(parked, { owner: OWNER, release: true, leaseMs: LEASE_MS }).then(
               (result) => {
@@ -813,8 +854,12 @@ function start(
             );
           }
         },
-        () => undefined,
+        () => {
+          // PostgreSQL may have committed the claim: its orders stay leased, to nobody the model knows, a lease long.
+          model.unknownLeasesUntil = harness.now().getTime() + LEASE_MS + 1_000;
+        },
       );
+    }
     case 'save': {
       const key = pickFrom(model.heldOrders.keys(), reservedOrders, op.pick);
       if (!key) return undefined;
@@ -877,7 +922,10 @@ function start(
       if (holds || reservedOrders.size > 0) return undefined;
       const match = op.pause ? { waitingFor } : { waitingFor, platform: 'testshop', shop: 'shop-1' };
       // The orders the model knows for sure to be waiting for this: each must be due once the wake answers.
-      const waiting = [...model.saved.entries()].filter(([, saved]) => saved.waitingFor === waitingFor && saved.sure);
+      const waiting = [...model.saved.entries()].filter(
+        ([key, saved]) =>
+          saved.waitingFor === waitingFor && saved.sure && (op.pause || shopGroupOfKey(key) === 'testshop:shop-1'),
+      );
       for (const [key] of waiting) reservedOrders.add(key);
       for (const [key, saved] of waiting) model.saved.set(key, { ...saved, sure: false });
       return store.wakeWaiting(match).then(
@@ -1043,7 +1091,64 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
     expect(count, `${when}: ${id} lost an add that was answered`).toBeGreaterThanOrEqual(counter.sure);
     expect(count, `${when}: ${id} holds adds nobody made`).toBeLessThanOrEqual(counter.sure + counter.maybe);
   }
-  void harness;
+  await passedOverShops(store, model, harness, when);
+}
+
+/**
+ * Issue 33: nextDueAt(skip) answers the due time of an order of a shop not
+ * passed over, and none later than the earliest such order nobody holds; the
+ * per-shop lane counts sum to the lanes'.
+ */
+async function passedOverShops(store: LedgerStore, model: Model, harness: Harness, when: string): Promise<void> {
+  const dueAt = new Map<string, number>();
+  for (const key of new Set([...model.facts.keys(), ...model.maybeFacts.keys()])) {
+    const record = await store.getOrder(key);
+    if (record && record.dueAt !== null) dueAt.set(key, Date.parse(record.dueAt));
+  }
+  for (const shops of [undefined, [], [0], [1, 2], [0, 1, 2]]) {
+    const skip = skipSetOf(shops);
+    const label = skip ? `{${[...skip].join(', ')}}` : 'nothing';
+    const next = await store.nextDueAt(skip);
+    const open = [...dueAt].filter(([key]) => !skip?.has(shopGroupOfKey(key)));
+    if (next !== undefined)
+      expect(
+        open.some(([, at]) => at === next),
+        `${when}: nextDueAt passing over ${label} answered ${new Date(next).toISOString()}, when no order of another shop is due`,
+      ).toBe(true);
+    // Orders the model worker holds are not waited for; nor any while a claim that failed may have leased some.
+    const free = open.filter(([key]) => !model.heldOrders.has(key)).map(([, at]) => at);
+    if (free.length === 0 || harness.now().getTime() < model.unknownLeasesUntil) continue;
+    skipStats.nextDue++;
+    expect(
+      next ?? Infinity,
+      `${when}: nextDueAt passing over ${label} is later than an order of another shop is due`,
+    ).toBeLessThanOrEqual(Math.min(...free));
+  }
+
+  // PostgreSQL's clock runs between the reads (orders become due, leases run out): the sum is between the two.
+  const before = await store.laneCounts();
+  const byShop = await store.laneCountsByShop();
+  const after = await store.laneCounts();
+  const groups = byShop.map(({ platform, shop }) => `${platform}:${shop}`);
+  expect(new Set(groups).size, `${when}: a shop counted twice (${groups.join(', ')})`).toBe(groups.length);
+  for (const group of groups)
+    expect(skipSetOf([0, 1, 2])!.has(group), `${when}: ${group} counted, a shop with no order`).toBe(true);
+  const sum = emptyLaneCounts();
+  for (const shop of byShop) addLaneCounts(sum, shop.lanes);
+  for (const lane of LANES) {
+    if (JSON.stringify(before[lane]) === JSON.stringify(after[lane])) {
+      expect(sum[lane], `${when}: the ${lane} lane's counts are not the sum of its shops'`).toEqual(before[lane]);
+      continue;
+    }
+    for (const figure of ['waiting', 'due'] as const) {
+      expect(sum[lane][figure], `${when}: ${lane} ${figure} summed over shops`).toBeGreaterThanOrEqual(
+        Math.min(before[lane][figure], after[lane][figure]),
+      );
+      expect(sum[lane][figure], `${when}: ${lane} ${figure} summed over shops`).toBeLessThanOrEqual(
+        Math.max(before[lane][figure], after[lane][figure]),
+      );
+    }
+  }
 }
 
 /** Every delivery still waiting and every order due can be taken up: no claim outlived its holder. */
@@ -1051,7 +1156,13 @@ async function nothingStranded(store: LedgerStore, model: Model, harness: Harnes
   const entries = new Set((await store.claimInbox('after', 1_000, LEASE_MS)).map((entry) => entry.key));
   for (const key of model.pending())
     expect(entries.has(key), `the delivery ${key} waits in the inbox but nobody can take it`).toBe(true);
-  const claimed = new Set((await store.claimDue('after', 1_000, LEASE_MS)).map((record) => record.key));
+  // First with two shops passed over (their account's budget spent): none of theirs is taken, and once they are not
+  // passed over, all of theirs that is due is.
+  const passedOver = skipSetOf([0, 1])!;
+  const others = await store.claimDue('after', 1_000, LEASE_MS, undefined, passedOver);
+  for (const record of others)
+    expect(passedOver.has(shopGroupOfKey(record.key)), `order ${record.key} taken from a shop passed over`).toBe(false);
+  const claimed = new Set([...others, ...(await store.claimDue('after', 1_000, LEASE_MS))].map((record) => record.key));
   for (const key of new Set([...model.facts.keys(), ...model.maybeFacts.keys()])) {
     const record = await store.getOrder(key);
     if (!record || record.dueAt === null || Date.parse(record.dueAt) > harness.now().getTime()) continue;
@@ -1084,7 +1195,9 @@ describe.each(backends)('the %s store against its model', (_name, open, availabl
   const stats = { runs: 0, ops: 0 };
   afterAll(() =>
     console.log(
-      `store model (${_name}): ${stats.runs} runs, ${stats.ops} operations, ${wakesChecked} waiting orders seen woken`,
+      `store model (${_name}): ${stats.runs} runs, ${stats.ops} operations, ${wakesChecked} waiting orders seen woken, ` +
+        `${skipStats.claims} claims passing over shops, ${skipStats.budgets} orders let go for a spent budget, ` +
+        `${skipStats.nextDue} nextDueAt answers bounded`,
     ),
   );
 

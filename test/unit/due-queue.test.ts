@@ -20,7 +20,7 @@ it('hands out an order re-queued at the same time once, not twice', () => {
   expect(queue.claim(5, retryAt)).toEqual([]);
 });
 
-it('never hands out a held order, nor one order twice, whatever the sets, lanes and claims', () => {
+it('never hands out a held order, one order twice, or a skipped shop’s order, whatever the sets, lanes and claims', () => {
   const keys = ['p:a:1', 'p:a:2', 'p:b:3', 'p:c:4'];
   const step = fc.oneof(
     fc.record({
@@ -33,6 +33,7 @@ it('never hands out a held order, nor one order twice, whatever the sets, lanes 
       kind: fc.constant('claim' as const),
       limit: fc.integer({ min: 1, max: 5 }),
       now: fc.integer({ min: 0, max: 5 }),
+      skip: fc.subarray(['p:a', 'p:b', 'p:c']),
     }),
     fc.record({
       kind: fc.constant('release' as const),
@@ -51,9 +52,11 @@ it('never hands out a held order, nor one order twice, whatever the sets, lanes 
           queue.release(each.key);
           queue.set(each.key, at(each.time), 'live');
         } else {
-          const claimed = queue.claim(each.limit, each.now);
+          const claimed = queue.claim(each.limit, each.now, undefined, new Set(each.skip));
           expect(new Set(claimed).size).toBe(claimed.length);
           for (const key of claimed) {
+            // A shop passed over (its account's budget is spent) gives nothing.
+            expect(each.skip).not.toContain(key.slice(0, key.lastIndexOf(':')));
             expect(held.has(key)).toBe(false);
             held.add(key);
           }
@@ -61,4 +64,12 @@ it('never hands out a held order, nor one order twice, whatever the sets, lanes 
       }
     }),
   );
+});
+
+it('passes over a skipped shop and keeps it in the turns: it is served once it is not skipped', () => {
+  const queue = new DueQueue();
+  for (const key of ['p:a:1', 'p:a:2', 'p:b:3', 'p:c:4']) queue.set(key, at(0), 'live');
+  expect(queue.claim(5, 0, undefined, new Set(['p:a']))).toEqual(['p:b:3', 'p:c:4']);
+  expect(queue.claim(5, 0, undefined, new Set(['p:a']))).toEqual([]);
+  expect(queue.claim(5, 0)).toEqual(['p:a:1', 'p:a:2']);
 });

@@ -18,18 +18,30 @@ describe('planRateLimit', () => {
     );
   });
 
-  it('keeps the promise with whole-second slices and two spare slices, as the shared limiter plans', () => {
+  it('keeps the promise with quarter-second slices and two spare slices, as the shared limiter plans', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 1_000_000 }),
         fc.integer({ min: 1_000, max: 3_600_000 }),
         (limit, windowMs) => {
-          const plan = planRateLimit(limit, windowMs, 2, 1000);
-          expect(plan.sliceMs % 1000).toBe(0);
+          const plan = planRateLimit(limit, windowMs, 2, 250);
+          expect(plan.sliceMs % 250).toBe(0);
+          // A minute's window (or longer): slices of a second at least, so a second of jitter stays in the spare one.
+          if (windowMs >= 60_000) expect(plan.sliceMs).toBeGreaterThanOrEqual(1_000);
           expect((Math.ceil(windowMs / plan.sliceMs) + 2) * plan.callsPerSlice).toBeLessThanOrEqual(Math.max(limit, 3));
           expect(plan.effectiveLimit).toBeLessThanOrEqual(limit);
         },
       ),
+    );
+  });
+
+  it('uses 96% of the service’s 500 a minute, and of 300 and 1,000, when shared through PostgreSQL; 88% of any from 300', () => {
+    for (const limit of [300, 500, 1_000])
+      expect(planRateLimit(limit, 60_000, 2, 250).effectiveLimit / limit).toBe(0.96);
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 1_000_000 }), (limit) => {
+        expect(planRateLimit(limit, 60_000, 2, 250).effectiveLimit / limit).toBeGreaterThanOrEqual(0.88);
+      }),
     );
   });
 

@@ -12,13 +12,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkEarlierShops } from '../../src/accounts/earlier-shops.ts';
-import { accountsFromConfig } from '../../src/accounts/from-config.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LEDGER_FORMAT, WRITTEN_BY } from '../../src/core/store/format/ledger-format.ts';
-import { openEngine, type Engine } from '../../src/core/engine.ts';
+import type { Engine } from '../../src/core/engine.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { DeadLetter, LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
-import { engineOptionsFromConfig, loyaltyClientFromConfig } from '../../src/engine-from-config.ts';
+import { loyaltyClientFromConfig, openConfiguredEngine } from '../../src/engine-from-config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openStore } from '../../src/open-store.ts';
 import { buildPlatforms } from '../../src/platforms.ts';
@@ -175,19 +174,13 @@ async function openAndFinish(
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: sandbox.url, onAttempt: () => calls++ });
     // No Shopify Admin API here: an order that needed one would wait, and the test would say so.
     const platforms = buildPlatforms(config, opened.store, { shopifyAdminUrl: () => 'http://127.0.0.1:9' });
-    let opening: Engine | undefined;
-    const accounts = accountsFromConfig(config, {
-      store: opened.store,
+    const { engine, accounts } = await openConfiguredEngine(config, {
       opened,
+      openReport: report,
       client,
       logger,
-      chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
-      wakeWaiting: async (match) => opening?.wakeWaiting(match),
+      platforms,
     });
-    const engine = (opening = await openEngine({
-      ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
-      opened: report,
-    }));
     try {
       await platforms.prepare(logger, () => engine.foldInbox());
       await linkEarlierShops(opened.store, accounts, logger);

@@ -2,7 +2,7 @@
 // than files, so that the lowdb files (one bridge) and PostgreSQL (many
 // bridges behind one address) are interchangeable. Every method that changes
 // something resolves only once the change is durable (fsynced, or committed).
-import type { Lane, LaneCounts } from '../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts } from '../lanes.ts';
 import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
@@ -280,8 +280,16 @@ export interface LedgerStore {
   /**
    * Due orders, leased to `owner`: of one lane, or of both with live first.
    * Within a lane, shops take turns (round-robin, one order each per turn).
+   * The shops in `skipShops` (platform:shop) are passed over and keep their
+   * turn: their account's rate budget is spent for now (issue 33).
    */
-  claimDue(owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]>;
+  claimDue(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    lane?: Lane,
+    skipShops?: ReadonlySet<string>,
+  ): Promise<OrderRecord[]>;
   /**
    * The heartbeat of work under way: extends by leaseMs the leases of these
    * claims (orders from claimDue, or inbox entries from claimInbox) and
@@ -296,10 +304,12 @@ export interface LedgerStore {
   releaseOrder(owner: string, key: string, retryAt: Date): Promise<void>;
   /** Changes an order's progress outside the worker (a person retried a dead letter) and makes it due now. */
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined>;
-  /** When the earliest order not due yet becomes due, if the store can tell. */
-  nextDueAt(): Promise<number | undefined>;
+  /** When the earliest order not due yet becomes due, if the store can tell; of shops not in `skipShops` (platform:shop). */
+  nextDueAt(skipShops?: ReadonlySet<string>): Promise<number | undefined>;
   /** Per lane: orders with work pending, how many are due now, and since when the oldest waits. */
   laneCounts(): Promise<Record<Lane, LaneCounts>>;
+  /** The same, per shop with work pending: each account's figures are the sum of its shops'. */
+  laneCountsByShop(): Promise<ShopLaneCounts[]>;
   /** Whether an order whose calls go to this loyalty account still has work to do (an account is not removed under it). */
   hasWorkFor(account: string): Promise<boolean>;
   /**

@@ -20,6 +20,7 @@ import type {
   RedeemInput,
   UpdatePointsInput,
 } from '../../loyalty/client.ts';
+import type { Place } from '../../loyalty/rate-limiter.ts';
 import type { Action } from '../lifecycle.ts';
 import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';
@@ -42,6 +43,8 @@ export interface CallContext {
   lpOrderId: string;
   /** Checked right before each attempt leaves (the worker's lease): see CallOptions. */
   fence?: () => void;
+  /** The call's place in its account's rate budget (reserve()). */
+  place?: Place;
 }
 
 /**
@@ -83,7 +86,10 @@ export function makeCall(
   const { snapshot, upstream } = record;
   const { lpOrderId } = context;
   const customer = snapshot.customer;
-  const options: CallOptions = context.fence ? { fence: context.fence } : {};
+  const options: CallOptions = {
+    ...(context.fence ? { fence: context.fence } : {}),
+    ...(context.place ? { place: context.place } : {}),
+  };
   switch (action.kind) {
     case 'earn':
       return client.earn(

@@ -25,6 +25,18 @@ export interface FailurePolicy {
   backoff: BackoffOptions;
 }
 
+/**
+ * A call that certainly did not take effect (refused before it was served,
+ * never left this machine, or never sent for want of budget): its intent is
+ * undone, nothing in doubt.
+ */
+export function undoIntent(record: OrderRecord, action: Action): void {
+  const { upstream } = record;
+  if (action.kind === 'earn' && upstream.points === 'earning') upstream.points = 'none';
+  if (action.kind === 'conversion' && upstream.conversion === 'sending') upstream.conversion = 'none';
+  if (action.kind === 'redeem' && upstream.redemption === 'sending') upstream.redemption = 'none';
+}
+
 /** Applies a failed call to the record (in place) and says what comes next. */
 export function decideFailure(
   record: OrderRecord,
@@ -37,10 +49,7 @@ export function decideFailure(
   const message = failure?.summary ?? (error as Error).message ?? String(error);
 
   // An intent whose call certainly did not take effect is not in doubt any more.
-  if (failure?.certainlyNotApplied) {
-    if (action.kind === 'earn' && record.upstream.points === 'earning') record.upstream.points = 'none';
-    if (action.kind === 'conversion' && record.upstream.conversion === 'sending') record.upstream.conversion = 'none';
-  }
+  if (failure?.certainlyNotApplied) undoIntent(record, action);
   if (failure?.kind === 'invalid_auth') {
     if (action.kind === 'redeem') record.upstream.redemption = 'none';
     return { kind: 'pause' };

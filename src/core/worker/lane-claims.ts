@@ -3,7 +3,9 @@
 // of BACKFILL_MIN_SHARE of the slots; live takes what it can of the rest;
 // backfill takes whatever live left. An order's calls all go in the lane it
 // was claimed in. Slots are the share of calls: every slot's next call waits
-// its turn in the one rate limiter.
+// its turn in its account's rate limiter, and shops whose account's budget is
+// spent are passed over, so no slot waits on a budget while another account
+// could use it.
 import { backfillReserve } from '../lanes.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
@@ -14,6 +16,8 @@ export interface LaneClaim {
   limit: number;
   /** Backfill orders under way now. */
   backfillInFlight: number;
+  /** Shops (platform:shop) passed over: their account's rate budget is spent for now. */
+  skipShops?: ReadonlySet<string>;
 }
 
 export interface LaneClaimOptions {
@@ -35,7 +39,7 @@ export class LaneClaims {
     this.#o = options;
   }
 
-  async claim({ owner, limit, backfillInFlight }: LaneClaim): Promise<OrderRecord[]> {
+  async claim({ owner, limit, backfillInFlight, skipShops }: LaneClaim): Promise<OrderRecord[]> {
     const { concurrency, minShare, leaseMs } = this.#o;
     const reserve = backfillReserve({
       free: limit,
@@ -44,10 +48,12 @@ export class LaneClaims {
       minShare,
       liveSinceBackfill: this.#liveSinceBackfill,
     });
-    const reserved = reserve > 0 ? await this.#store.claimDue(owner, reserve, leaseMs, 'backfill') : [];
-    const live = await this.#store.claimDue(owner, limit - reserved.length, leaseMs, 'live');
+    const claim = (count: number, lane: 'live' | 'backfill') =>
+      this.#store.claimDue(owner, count, leaseMs, lane, skipShops);
+    const reserved = reserve > 0 ? await claim(reserve, 'backfill') : [];
+    const live = await claim(limit - reserved.length, 'live');
     const left = limit - reserved.length - live.length;
-    const rest = left > 0 ? await this.#store.claimDue(owner, left, leaseMs, 'backfill') : [];
+    const rest = left > 0 ? await claim(left, 'backfill') : [];
     if (reserved.length + rest.length > 0) this.#liveSinceBackfill = 0;
     else this.#liveSinceBackfill += live.length;
     return [...live, ...reserved, ...rest];

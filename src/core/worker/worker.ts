@@ -7,7 +7,12 @@
 // its next call. The order's lease is renewed while it is worked on, and
 // checked right before each call leaves (after the rate limiter's wait): an
 // instance that lost it sends nothing more for that order.
-import { laneAfter, LaneCalls, LANES, type Lane } from '../lanes.ts';
+//
+// Each account has its own rate budget (issue 33). An order whose account's
+// budget is spent is let go, due again when the budget returns, rather than
+// wait in the limiter holding a slot; and until then claims pass over the
+// shops of that account, so its backlog neither fills the slots nor spins.
+import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
@@ -18,7 +23,8 @@ import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
 import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
-import { decideFailure, holdCalls } from './failures.ts';
+import { decideFailure, holdCalls, undoIntent } from './failures.ts';
+import { BudgetSpentError, type Place } from '../../loyalty/rate-limiter.ts';
 import { collisionReason, LP_ORDER_ID_OPERATIONS, lpOrderIdFor, type OrderIdPrefixes } from './lp-order-ids.ts';
 
 export type { LoyaltyOperations };
@@ -67,6 +73,10 @@ export class Worker {
   /** Orders under way per lane: the backfill reserve is what backfill lacks of its share. */
   readonly #inFlight: Record<Lane, number> = { live: 0, backfill: 0 };
   readonly #claims: LaneClaims;
+  /** Accounts whose budget was found spent, and until when: their shops are passed over by claims. */
+  readonly #spent = new Map<string, number>();
+  /** Each shop's account, as last seen by a step (platform:shop → account id). */
+  readonly #accountOfShop = new Map<string, string>();
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -94,7 +104,13 @@ export class Worker {
       name: 'worker',
       concurrency: this.#o.concurrency,
       // An order whose account's credentials are refused is let go until its account's next probe (#step).
-      claim: (limit, owner) => this.#claims.claim({ owner, limit, backfillInFlight: this.#inFlight.backfill }),
+      claim: (limit, owner) =>
+        this.#claims.claim({
+          owner,
+          limit,
+          backfillInFlight: this.#inFlight.backfill,
+          skipShops: this.#shopsToSkip(),
+        }),
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
       abandon: (record, lease) =>
@@ -109,7 +125,7 @@ export class Worker {
         keyOf: (record) => record.key,
         renew: (claims) => this.#o.store.renewClaims('orders', claims, this.#o.leaseMs),
       },
-      nextAt: () => this.#o.store.nextDueAt(),
+      nextAt: () => this.#nextAt(),
       pollMs: this.#o.pollMs,
       logger: this.#o.logger,
     });
@@ -117,6 +133,42 @@ export class Worker {
 
   get stats() {
     return { inFlight: this.#loop.inFlight };
+  }
+
+  /** Accounts whose rate budget this worker found spent, with when it returns (status, metrics). */
+  get spentBudgets(): ReadonlyMap<string, number> {
+    this.#forgetReturnedBudgets();
+    return this.#spent;
+  }
+
+  #forgetReturnedBudgets(): void {
+    const now = this.#o.now().getTime();
+    for (const [account, until] of this.#spent) if (until <= now) this.#spent.delete(account);
+  }
+
+  /** The shops of the accounts whose budget is spent now. */
+  #shopsToSkip(): ReadonlySet<string> | undefined {
+    this.#forgetReturnedBudgets();
+    if (this.#spent.size === 0) return undefined;
+    const shops = new Set<string>();
+    for (const [shop, account] of this.#accountOfShop) if (this.#spent.has(account)) shops.add(shop);
+    return shops;
+  }
+
+  /**
+   * When to look for work next: the next due work of the shops claims do
+   * not pass over, or the first spent budget's return. Work due now of an
+   * account whose budget is spent is not looked at before then: the loop
+   * would only spin, claiming nothing. A slot freeing or new work wakes it
+   * sooner.
+   */
+  async #nextAt(): Promise<number | undefined> {
+    const skip = this.#shopsToSkip();
+    const at = await this.#o.store.nextDueAt(skip);
+    if (!skip) return at;
+    // The other shops' next work, or the first budget's return, whichever comes first.
+    const back = Math.min(...this.#spent.values());
+    return at === undefined ? back : Math.min(at, back);
   }
 
   /** Per lane: orders under way on this instance, and its calls in the last minute. */
@@ -200,6 +252,8 @@ export class Worker {
       return { kind: 'done' };
     }
     delete record.work.waitingFor;
+    // Almost always the shop's account too; an order fixed to an account its shop has left can mislead this until the shop's next order.
+    this.#accountOfShop.set(shopGroupOf(record.key), account.id);
     const { policy } = account;
     const { next, target } = plan(record, policy, now);
     record.target = target;
@@ -221,6 +275,38 @@ export class Worker {
       return { kind: 'done' };
     }
 
+    const budget = account.reserveCall?.();
+    if (budget?.spent) return this.#budgetSpent(record, account, budget.until, lease);
+    const place = budget?.place;
+    try {
+      return await this.#call(record, next, account, lease, place);
+    } finally {
+      // A step that made no call gives its place back (one that did, gave it to the limiter).
+      place?.release();
+    }
+  }
+
+  /** Let go, due when the budget returns: waiting in the limiter would hold a slot another account could use. */
+  async #budgetSpent(record: OrderRecord, account: AccountRuntime, until: number, lease: Lease): Promise<Step> {
+    const known = this.#spent.get(account.id);
+    // The earliest return known: claims look at the account's shops again then.
+    this.#spent.set(
+      account.id,
+      known !== undefined && known > this.#o.now().getTime() ? Math.min(known, until) : until,
+    );
+    record.dueAt = new Date(until).toISOString();
+    return this.#save(record, true, lease);
+  }
+
+  /** The order's lp_orderid, its intent noted, then its call. */
+  async #call(
+    record: OrderRecord,
+    next: Action,
+    account: AccountRuntime,
+    lease: Lease,
+    place: Place | undefined,
+  ): Promise<Step> {
+    const { policy } = account;
     const lpOrderId = await this.#lpOrderId(record, next, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
@@ -240,8 +326,14 @@ export class Worker {
         earnActivityId: account.earnActivityId,
         lpOrderId,
         fence: () => lease.check(),
+        ...(place ? { place } : {}),
       });
     } catch (error) {
+      if (error instanceof BudgetSpentError) {
+        // Nothing was sent: the intent is undone, and the order waits for the budget without a slot.
+        undoIntent(record, next);
+        return this.#budgetSpent(record, account, error.until, lease);
+      }
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.
         this.#o.logger.warn(

@@ -1,5 +1,6 @@
 // The dashboard's accounts panel: each loyalty account with its health (its
-// credentials, paused or not, calls against its limit, dead letters) and its
+// credentials, paused or not, calls against its limit, whether its rate budget
+// is spent, its due work per lane with the oldest waiting, dead letters) and its
 // shops; which account each shop earns on, with a select to move it; and a
 // form to create an account. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before
@@ -13,6 +14,13 @@ function credentialsText(account) {
   if (!account.check) return 'not checked yet';
   const text = { connected: 'connected', refused: 'refused (401)', unreachable: 'unreachable' }[account.check.status];
   return `${text ?? account.check.status}${account.check.detail ? `: ${account.check.detail}` : ''} (${localTime(account.check.at)})`;
+}
+
+/** A lane's due work in words: how many, and since when the oldest waits. */
+function laneText(lane) {
+  if (lane.waiting === 0) return 'nothing waiting';
+  const since = lane.oldestDueAt ? `, the oldest due since ${localTime(lane.oldestDueAt)}` : '';
+  return `${lane.due} due now of ${lane.waiting} waiting${since}`;
 }
 
 function accountCard(account) {
@@ -29,6 +37,14 @@ function accountCard(account) {
         'Calls in the last minute',
         health.callsLastMinute === null ? 'not known' : `${health.callsLastMinute} of ${health.limitPerMinute}`,
       ],
+      [
+        'Budget',
+        health.budgetSpentUntil
+          ? `spent: its orders wait until ${localTime(health.budgetSpentUntil)}, other accounts go on`
+          : 'calls can go now',
+      ],
+      ['Live orders', laneText(health.lanes.live)],
+      ['Backfill (resyncs)', laneText(health.lanes.backfill)],
       ['Dead letters', health.deadLetters === null ? 'many: see Dead letters' : String(health.deadLetters)],
       ['Shops', account.shops.map((shop) => shop.shop).join(', ') || 'none'],
     ],

@@ -9,7 +9,7 @@
 // Heaps are never searched: an entry whose time or lane no longer matches
 // the order's is stale, and skipped when it comes to the top.
 import TinyQueue from 'tinyqueue';
-import { LANES, shopGroupOf, type Lane, type LaneCounts } from '../../lanes.ts';
+import { emptyLaneCounts, LANES, shopGroupOf, type Lane, type LaneCounts, type ShopLaneCounts } from '../../lanes.ts';
 
 interface Waiting {
   at: number;
@@ -56,12 +56,24 @@ class LaneQueue {
    * the moment it is popped, so that another heap entry of the same order
    * (re-queued at the same time) is stale for the rest of this claim.
    */
-  claim(limit: number, now: number, current: (entry: Waiting) => boolean, take: (key: string) => void): string[] {
+  claim(
+    limit: number,
+    now: number,
+    current: (entry: Waiting) => boolean,
+    take: (key: string) => void,
+    skip?: ReadonlySet<string>,
+  ): string[] {
     const claimed: string[] = [];
     let idle = 0;
     while (claimed.length < limit && this.#turns.length > 0 && idle < this.#turns.length) {
       if (this.#next >= this.#turns.length) this.#next = 0;
       const shop = this.#turns[this.#next]!;
+      if (skip?.has(shop)) {
+        // Its account's budget is spent: passed over, its place in the turns kept.
+        this.#next++;
+        idle++;
+        continue;
+      }
       const top = this.#top(shop, current);
       if (!top) {
         // Nothing left for this shop: out of the turns until it has work again.
@@ -82,10 +94,11 @@ class LaneQueue {
     return claimed;
   }
 
-  /** The earliest current entry of any shop. */
-  earliest(current: (entry: Waiting) => boolean): Waiting | undefined {
+  /** The earliest current entry of any shop (but those in `skip`). */
+  earliest(current: (entry: Waiting) => boolean, skip?: ReadonlySet<string>): Waiting | undefined {
     let best: Waiting | undefined;
     for (const shop of [...this.#turns]) {
+      if (skip?.has(shop)) continue;
       const top = this.#top(shop, current);
       if (top && (!best || top.at < best.at)) best = top;
     }
@@ -133,8 +146,12 @@ export class DueQueue {
     return this.#due.has(key);
   }
 
-  /** Up to `limit` orders due by `now` from one lane (or live first, then backfill); shops take turns. They are held until released. */
-  claim(limit: number, now: number, lane?: Lane): string[] {
+  /**
+   * Up to `limit` orders due by `now` from one lane (or live first, then
+   * backfill); shops take turns, those in `skip` passed over. They are held
+   * until released.
+   */
+  claim(limit: number, now: number, lane?: Lane, skip?: ReadonlySet<string>): string[] {
     const claimed: string[] = [];
     for (const each of lane ? [lane] : LANES) {
       if (claimed.length >= limit) break;
@@ -142,7 +159,7 @@ export class DueQueue {
         this.#due.delete(key);
         this.#held.add(key);
       };
-      claimed.push(...this.#lanes[each].claim(limit - claimed.length, now, this.#current(each), take));
+      claimed.push(...this.#lanes[each].claim(limit - claimed.length, now, this.#current(each), take, skip));
     }
     return claimed;
   }
@@ -152,9 +169,9 @@ export class DueQueue {
     this.#held.delete(key);
   }
 
-  /** The earliest time a queued order becomes due, or undefined. */
-  nextAt(): number | undefined {
-    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane))?.at).filter(
+  /** The earliest time a queued order becomes due (of shops not in `skip`), or undefined. */
+  nextAt(skip?: ReadonlySet<string>): number | undefined {
+    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane), skip)?.at).filter(
       (at): at is number => at !== undefined,
     );
     return times.length > 0 ? Math.min(...times) : undefined;
@@ -175,6 +192,26 @@ export class DueQueue {
       counts[lane].oldestDueAt = oldest && oldest.at <= now ? new Date(oldest.at).toISOString() : null;
     }
     return counts;
+  }
+
+  /** The same per shop with orders queued: a walk over them all, for status and metrics (read at most once a second). */
+  countsByShop(now: number): ShopLaneCounts[] {
+    const shops = new Map<string, Record<Lane, LaneCounts>>();
+    for (const [key, { at, lane }] of this.#due) {
+      const group = shopGroupOf(key);
+      let lanes = shops.get(group);
+      if (!lanes) shops.set(group, (lanes = emptyLaneCounts()));
+      const counts = lanes[lane];
+      counts.waiting++;
+      if (at > now) continue;
+      counts.due++;
+      const since = new Date(at).toISOString();
+      if (counts.oldestDueAt === null || since < counts.oldestDueAt) counts.oldestDueAt = since;
+    }
+    return [...shops].map(([group, lanes]) => {
+      const split = group.indexOf(':');
+      return { platform: group.slice(0, split), shop: group.slice(split + 1), lanes };
+    });
   }
 
   get heldCount(): number {

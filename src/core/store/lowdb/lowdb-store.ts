@@ -22,7 +22,7 @@
 // let go while changed or being written (OpenFiles, DurableLow); writes of a
 // file in order (DurableLow, GroupCommit); every claim held in memory until it
 // is saved, deferred or let go in the worker's or intake's `finally`.
-import type { Lane, LaneCounts } from '../../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -311,8 +311,14 @@ export class LowdbStore implements LedgerStore {
     return this.#orders.get(key);
   }
 
-  async claimDue(_owner: string, limit: number, _leaseMs?: number, lane?: Lane): Promise<OrderRecord[]> {
-    return this.#orders.claimDue(limit, lane);
+  async claimDue(
+    _owner: string,
+    limit: number,
+    _leaseMs?: number,
+    lane?: Lane,
+    skipShops?: ReadonlySet<string>,
+  ): Promise<OrderRecord[]> {
+    return this.#orders.claimDue(limit, lane, skipShops);
   }
 
   // --- Leases (the heartbeat of the shared worker loop). This store's claims
@@ -365,8 +371,12 @@ export class LowdbStore implements LedgerStore {
     return this.#p.active.due.counts(this.#p.now().getTime());
   }
 
-  async nextDueAt(): Promise<number | undefined> {
-    return this.#orders.nextDueAt();
+  async laneCountsByShop(): Promise<ShopLaneCounts[]> {
+    return this.#p.active.due.countsByShop(this.#p.now().getTime());
+  }
+
+  async nextDueAt(skipShops?: ReadonlySet<string>): Promise<number | undefined> {
+    return this.#orders.nextDueAt(skipShops);
   }
 
   claimLpOrderId(lpOrderId: string, key: string): Promise<string> {

@@ -72,9 +72,9 @@ export class OrderOperations {
     return active ? structuredClone(active) : this.#p.settled.find(key);
   }
 
-  claimDue(limit: number, lane?: Lane): OrderRecord[] {
+  claimDue(limit: number, lane?: Lane, skipShops?: ReadonlySet<string>): OrderRecord[] {
     const { active } = this.#p;
-    const keys = active.due.claim(limit, this.#p.now().getTime(), lane);
+    const keys = active.due.claim(limit, this.#p.now().getTime(), lane, skipShops);
     return keys.flatMap((key) => {
       const record = active.get(key);
       return record ? [structuredClone(record)] : [];
@@ -130,8 +130,8 @@ export class OrderOperations {
     }) as Promise<OrderRecord | undefined>;
   }
 
-  nextDueAt(): number | undefined {
-    return this.#p.active.due.nextAt();
+  nextDueAt(skipShops?: ReadonlySet<string>): number | undefined {
+    return this.#p.active.due.nextAt(skipShops);
   }
 
   async claimLpOrderId(lpOrderId: string, key: string): Promise<string> {

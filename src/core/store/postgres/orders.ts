@@ -2,7 +2,7 @@
 // saved only while the lease is held (the fence: a save by an instance whose
 // lease another took over changes nothing), changed by a person outside the
 // worker, and the lp_orderid each is registered under.
-import type { Lane, LaneCounts } from '../../lanes.ts';
+import { emptyLaneCounts, type Lane, type LaneCounts, type ShopLaneCounts } from '../../lanes.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import { progressPart } from '../../order-record.ts';
 import type { SaveResult } from '../ledger-store.ts';
@@ -28,12 +28,13 @@ export async function claimDue(
   leaseMs: number,
   lane: Lane | undefined,
   turns: ShopTurns,
+  skipShops: ReadonlySet<string> = new Set(),
 ): Promise<OrderRecord[]> {
   if (lane === undefined) {
-    const live = await claimDue(db, owner, limit, leaseMs, 'live', turns);
+    const live = await claimDue(db, owner, limit, leaseMs, 'live', turns, skipShops);
     return live.length >= limit
       ? live
-      : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns))];
+      : [...live, ...(await claimDue(db, owner, limit - live.length, leaseMs, 'backfill', turns, skipShops))];
   }
   const { rows } = await db.write<OrderRow & { turn_seq: string; shop_group: string }>(
     `WITH RECURSIVE shops AS (
@@ -51,7 +52,9 @@ export async function claimDue(
           FROM shops s CROSS JOIN LATERAL (
             SELECT key, due_at FROM lb_orders
              WHERE lane = $4 AND platform = s.platform AND shop = s.shop AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY due_at LIMIT $2) o),
+             ORDER BY due_at LIMIT $2) o
+         -- Shops whose account's budget is spent are passed over (the turn order is kept by shop_group).
+         WHERE (s.platform || ':' || s.shop) <> ALL($6::text[])),
       -- Within a turn, the shops after the one served last go first: the turns go on across claims.
       ranked AS (
         SELECT key, shop_group, row_number() OVER (ORDER BY turn, shop_group <= $5 COLLATE "C", shop_group) AS seq FROM offered),
@@ -67,7 +70,7 @@ export async function claimDue(
       RETURNING ${ORDER_COLUMNS.split(', ')
         .map((column) => `o.${column}`)
         .join(', ')}, c.seq AS turn_seq, c.shop_group`,
-    [owner, limit, leaseMs, lane, turns[lane]],
+    [owner, limit, leaseMs, lane, turns[lane], [...skipShops]],
   );
   // The next claim's turns start after the shop this one served last (in the order above, so the database's collation decides, not ours).
   const last = rows.reduce<(typeof rows)[number] | undefined>(
@@ -189,7 +192,44 @@ export async function laneCounts(db: PgDatabase): Promise<Record<Lane, LaneCount
   return counts;
 }
 
-export async function nextDueAt(db: PgDatabase): Promise<number | undefined> {
+export async function laneCountsByShop(db: PgDatabase): Promise<ShopLaneCounts[]> {
+  const { rows } = await db.query<{
+    platform: string;
+    shop: string;
+    lane: Lane;
+    waiting: string;
+    due: string;
+    oldest: Date | null;
+  }>(
+    `SELECT platform, shop, lane, count(*) AS waiting, count(*) FILTER (WHERE due_at <= now()) AS due,
+            min(due_at) FILTER (WHERE due_at <= now()) AS oldest
+       FROM lb_orders WHERE due_at IS NOT NULL AND NOT (lease_owner IS NOT NULL AND lease_until > now())
+      GROUP BY platform, shop, lane`,
+  );
+  const shops = new Map<string, ShopLaneCounts>();
+  for (const row of rows) {
+    const group = `${row.platform}:${row.shop}`;
+    let entry = shops.get(group);
+    if (!entry) shops.set(group, (entry = { platform: row.platform, shop: row.shop, lanes: emptyLaneCounts() }));
+    if (row.lane in entry.lanes)
+      entry.lanes[row.lane] = {
+        waiting: Number(row.waiting),
+        due: Number(row.due),
+        oldestDueAt: row.oldest?.toISOString() ?? null,
+      };
+  }
+  return [...shops.values()];
+}
+
+export async function nextDueAt(db: PgDatabase, skipShops?: ReadonlySet<string>): Promise<number | undefined> {
+  if (skipShops && skipShops.size > 0) {
+    const { rows } = await db.query<{ at: Date | null }>(
+      `SELECT min(due_at) AS at FROM lb_orders
+        WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now()) AND (platform || ':' || shop) <> ALL($1::text[])`,
+      [[...skipShops]],
+    );
+    return rows[0]?.at?.getTime();
+  }
   const { rows } = await db.query<{ at: Date | null }>(
     'SELECT min(due_at) AS at FROM lb_orders WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())',
   );

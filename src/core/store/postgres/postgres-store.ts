@@ -13,7 +13,7 @@
 // inbox.ts (acceptance, dedupe, intake's claims), intake-commit.ts, orders.ts,
 // order-counts.ts, order-list.ts, leases.ts, dead-letters.ts, records.ts,
 // privacy.ts, exclusive.ts, transfer.ts.
-import type { Lane, LaneCounts } from '../../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';
 import type {
@@ -149,8 +149,13 @@ export class PostgresStore implements LedgerStore {
   countOrders = (): Promise<OrderCounts> => countOrders(this.#db);
   /** Where each lane's turns between shops stand on this instance. */
   readonly #turns: orders.ShopTurns = { live: '', backfill: '' };
-  claimDue = (owner: string, limit: number, leaseMs: number, lane?: Lane): Promise<OrderRecord[]> =>
-    orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns);
+  claimDue = (
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    lane?: Lane,
+    skipShops?: ReadonlySet<string>,
+  ): Promise<OrderRecord[]> => orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns, skipShops);
   renewClaims = (kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]> =>
     renewClaims(this.#db, kind, claims, leaseMs);
   saveProgress = (
@@ -159,8 +164,9 @@ export class PostgresStore implements LedgerStore {
   ): Promise<SaveResult> => orders.saveProgress(this.#db, record, options);
   releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> =>
     orders.releaseOrder(this.#db, owner, key, retryAt);
-  nextDueAt = (): Promise<number | undefined> => orders.nextDueAt(this.#db);
+  nextDueAt = (skipShops?: ReadonlySet<string>): Promise<number | undefined> => orders.nextDueAt(this.#db, skipShops);
   laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
+  laneCountsByShop = (): Promise<ShopLaneCounts[]> => orders.laneCountsByShop(this.#db);
   wakeWaiting = async ({ waitingFor, platform, shop }: WaitingMatch): Promise<number> => {
     const { rows } = await this.#db.query<{ key: string }>(
       `SELECT key FROM lb_orders

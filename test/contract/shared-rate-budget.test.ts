@@ -1,0 +1,61 @@
+// The budget of an account shared by several instances through PostgreSQL
+// (issue 33), against a real server: an instance learns the key's window
+// from the database's answers, says when it is spent, and a call given a
+// place that finds the window spent by another instance for longer than a
+// slice is not sent, so that its order is let go instead of holding a slot.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BudgetSpentError, planRateLimit, RESERVE_LEAD_MS } from '../../src/loyalty/rate-limiter.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { freshStore, openStoreOn, type OpenedTestStore } from '../helpers/postgres-store.ts';
+
+const LIMIT = 120;
+const WINDOW_MS = 60_000;
+const plan = planRateLimit(LIMIT, WINDOW_MS, 2, 250);
+
+describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () => {
+  let first: Awaited<ReturnType<typeof freshStore>>;
+  let second: OpenedTestStore;
+  beforeAll(async () => {
+    first = await freshStore();
+    second = await openStoreOn(first.database.url);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('is spent once this instance’s calls fill the window, until the window ends', async () => {
+    const limiter = first.sharedLimiter(LIMIT, 'budget-window-key', WINDOW_MS);
+    for (let i = 0; i < plan.callsPerSlice; i++) {
+      const answer = limiter.reserve();
+      expect(answer.spent).toBe(false);
+      if (!answer.spent) await limiter.schedule(async () => 'sent', answer.place);
+    }
+    const answer = limiter.reserve();
+    expect(answer.spent).toBe(true);
+    if (answer.spent) expect(answer.until).toBeLessThanOrEqual(Date.now() + plan.sliceMs - RESERVE_LEAD_MS);
+  });
+
+  it('does not send a call whose place another instance’s wait took away, and says until when', async () => {
+    const key = 'budget-held-key';
+    const here = first.sharedLimiter(LIMIT, key, WINDOW_MS);
+    const there = second.sharedLimiter(LIMIT, key, WINDOW_MS);
+    // The other instance was told by the service to wait (a 429's Retry-After): the key is blocked in the database.
+    there.holdFor(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = here.reserve();
+    expect(answer.spent).toBe(false);
+    let sent = false;
+    const call = answer.spent
+      ? Promise.resolve()
+      : here.schedule(async () => {
+          sent = true;
+        }, answer.place);
+    await expect(call).rejects.toBeInstanceOf(BudgetSpentError);
+    expect(sent).toBe(false);
+    // This instance knows now: no place until the wait is over.
+    const after = here.reserve();
+    expect(after.spent).toBe(true);
+    if (after.spent) expect(after.until).toBeGreaterThan(Date.now() + 3_000);
+  });
+});
