@@ -376,3 +376,41 @@ describe.runIf(postgresAvailable())('moving a ledger', () => {
     }
   });
 });
+
+describe.runIf(postgresAvailable())('old row versions on a busy server', () => {
+  const databases: TestDatabase[] = [];
+  afterEach(async () => {
+    for (const database of databases.splice(0)) await database.drop();
+  });
+
+  it('are removed after a rotation even while a write in another database sits between two statements', async () => {
+    const ledger = await freshDatabase();
+    const other = await freshDatabase();
+    databases.push(ledger, other);
+    const before = await openStoreOn(ledger.url, { secrets: sealedUnder(OLD_KEY) });
+    await keepSecrets(before.store);
+    await before.close();
+    // Another application's transaction: it has an id (it wrote), and no
+    // snapshot while its client works between statements. VACUUM's snapshot
+    // counts it as running, so the old versions it could see must wait for it.
+    const writer = new pg.Client({ connectionString: other.url });
+    await writer.connect();
+    await writer.query('BEGIN');
+    await writer.query('SELECT pg_current_xact_id()');
+    const committed = new Promise((resolve) => setTimeout(resolve, 600)).then(async () => {
+      await writer.query('COMMIT');
+      await writer.end();
+    });
+    const rotated = await openStoreOn(ledger.url, { secrets: sealedUnder(NEW_KEY, OLD_KEY) });
+    try {
+      await committed;
+      const { pages } = await databaseAsText(ledger.url);
+      if (pages !== undefined) {
+        expect(pages).toContain(`sealed:v1:${keyIdOf(NEW_KEY)}:`);
+        expect(pages).not.toContain(`sealed:v1:${keyIdOf(OLD_KEY)}:`);
+      }
+    } finally {
+      await rotated.close();
+    }
+  });
+});

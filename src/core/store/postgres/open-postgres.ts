@@ -68,9 +68,14 @@ async function vacuumRecords(client: pg.Client, logger: Logger): Promise<void> {
   const { rows } = await client.query<{ at: Date }>('SELECT clock_timestamp() AS at');
   let seenBy = 0;
   for (let waited = 0; waited <= 10_000; waited += 200) {
-    // Sessions of other roles show no backend_xmin to a role without pg_read_all_stats: those are not waited for.
+    // A transaction holds old versions back by its snapshot (backend_xmin) or,
+    // between two statements of a write, by its own id alone (backend_xid with
+    // backend_xmin empty): VACUUM's snapshot then counts it as running. Sessions
+    // of other roles show neither to a role without pg_read_all_stats: those
+    // are not waited for.
     const older = await client.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND xact_start < $1',
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE pid <> pg_backend_pid() AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL) AND xact_start < $1`,
       [rows[0]!.at],
     );
     seenBy = older.rows[0]!.n;
