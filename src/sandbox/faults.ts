@@ -29,7 +29,11 @@ export const faultSettingsSchema = z.strictObject({
       count: z.number().int().min(1).max(1_000_000).default(1),
       /** With status 200: a failure envelope on HTTP 200, as the real service can send. */
       message: z.string().max(200).optional(),
-      /** Forced again every this many ms, for bursts: {status: 429, count: 20, everyMs: 2000}. */
+      /**
+       * Forced again every this many ms, for bursts: {status: 429, count: 20, everyMs: 2000}. A burst
+       * with retryAfterSeconds also ends when that time has passed since it began, as a rate limiter's
+       * refusals do: a caller that waits as told gets through, however few calls it makes.
+       */
       everyMs: z.number().int().min(100).max(600_000).optional(),
       retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
     })
@@ -91,11 +95,19 @@ export class FaultInjector {
     return decision;
   }
 
+  #burstOver(forced: NonNullable<FaultSettings['forced']>): boolean {
+    return (
+      forced.everyMs !== undefined &&
+      forced.retryAfterSeconds !== undefined &&
+      this.#now() - this.#armedAt >= forced.retryAfterSeconds * 1000
+    );
+  }
+
   #decide(path: string): FaultDecision {
     const { forced, onlyPath } = this.#settings;
     if (onlyPath !== undefined && !path.includes(onlyPath)) return { kind: 'none' };
     if (forced?.everyMs !== undefined && this.#now() - this.#armedAt >= forced.everyMs) this.#arm();
-    if (forced && this.#forcedLeft > 0) {
+    if (forced && this.#forcedLeft > 0 && !this.#burstOver(forced)) {
       this.#forcedLeft--;
       return {
         kind: 'fail',
