@@ -22,6 +22,7 @@ import { fetchShopifyOrder } from './graphql-orders.ts';
 import { SHOPIFY_HEADER } from './headers.ts';
 import { checkGuardedBody, GUARDED_TOPICS, orderBodyProblem, type GuardedTopic } from './guarded-bodies.ts';
 import { orderToEvent, refundToEvent, TOPIC_CLAIMS, type EventContext } from './order-events.ts';
+import { shopifyKeptBody } from './kept-fields.ts';
 import { COMPLIANCE_TOPICS, DECLARED_NAMES, HANDLED_TOPICS, ORDER_TOPICS, trimmedAsDeclared } from './topics.ts';
 import { shopifyPreflight, shopifyVerifier, type ShopifyDelivery } from './verify.ts';
 
@@ -299,6 +300,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
       }
       return { kind: 'events', events: [result.event] };
     },
+    keptBody: shopifyKeptBody,
     redact: (stored, match) => redactBody(stored, match, SHOPIFY_BODY),
   };
 }

@@ -2,6 +2,7 @@
 // builds a body when it sends it, so a delivery is read as the order's state
 // at that moment (an order.created can already say completed), and
 // reconciliation over the REST API catches what never arrived.
+import { wooKeptBody } from './kept-fields.ts';
 import { isUtf8 } from 'node:buffer';
 import type { PlatformAdapter, Translation } from '../../src/core/platform-adapter.ts';
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
@@ -103,6 +104,7 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
       const result = wooOrderToEvent(parsed.value, canonical(stored.shop), deliveryId, new Date(stored.sentAt));
       return result.ok ? { kind: 'events', events: [result.event] } : { kind: 'unusable', reason: result.reason };
     },
+    keptBody: (topic, body) => wooKeptBody(topic, body, ORDER_TOPICS),
     redact: (stored, match) => redactBody(stored, match, WOO_BODY),
   };
 }

@@ -125,6 +125,12 @@ export interface PlatformAdapter<Delivery> {
   describe(delivery: Delivery): DeliveryInfo;
   /** After the answer: the stored delivery as events, reading the platform where the delivery alone cannot say. */
   translate(stored: StoredDelivery): Promise<Translation>;
+  /**
+   * What of a verified body the ledger keeps: the fields translate reads, and
+   * nothing else (no street address, no buyer's IP). Absent: the body is kept
+   * as it came (BigCommerce's carry an id alone).
+   */
+  keptBody?(topic: string, body: Buffer): Buffer;
   redact(stored: StoredDelivery, match: CustomerMatch): Redaction;
 }
 

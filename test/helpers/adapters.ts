@@ -24,7 +24,20 @@ export async function receive<Delivery>(
   const verified = await adapter.verify({ body: bytes, headers, receivedAt });
   if (!verified.ok) throw new Error(`refused (${verified.status}): ${verified.reason}`);
   const info = adapter.describe(verified.delivery);
-  return { info, stored: storedDelivery(adapter.platform, info, bytes, receivedAt) };
+  const kept = adapter.keptBody?.(info.topic, bytes) ?? bytes;
+  return { info, stored: storedDelivery(adapter.platform, info, kept, receivedAt) };
+}
+
+/** What the delivery becomes when the ledger keeps its whole body, as releases before kept fields did. */
+export async function translateWhole<Delivery>(
+  adapter: PlatformAdapter<Delivery>,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  receivedAt = new Date(),
+): Promise<Translation> {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const { info } = await receive(adapter, bytes, headers, receivedAt);
+  return adapter.translate(storedDelivery(adapter.platform, info, bytes, receivedAt));
 }
 
 /** What the delivery becomes: 'ignored' or 'mislabelled' when the route would not even keep it. */

@@ -1,0 +1,73 @@
+// The ledger keeps of a delivery only what translation reads: a Shopify order
+// posted to the running bridge with its street addresses, the buyer's IP and
+// browser earns as ever, and nothing of those is anywhere under DATA_DIR
+// (inbox, orders, dead letters, backups), not even for a delivery the bridge
+// cannot use and keeps as a dead letter.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { filesAsText } from '../helpers/secrets.ts';
+import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+
+const dataDir = tempDataDir();
+let bridge: RunningBridge;
+beforeAll(async () => {
+  bridge = await startTestBridge({ SHOPIFY_API_SECRET: SHOPIFY_SECRET, DATA_DIR: dataDir });
+});
+afterAll(() => bridge.stop());
+
+/** What the bridge never reads, each recognisable wherever a copy of it lands. */
+const UNREAD = {
+  street: '12 Kept-Nowhere Street',
+  secondLine: 'Flat Unread 3',
+  zip: 'ZIP-UNREAD-62701',
+  ip: '203.0.113.177',
+  agent: 'UnreadBrowser/9.9',
+  note: 'leave it by the unread door',
+};
+
+function withAddresses(json: string): string {
+  const order = JSON.parse(json.replace(/"id":(\d+)/, '"id":"$1"')) as Record<string, unknown>;
+  const address = { address1: UNREAD.street, address2: UNREAD.secondLine, zip: UNREAD.zip, city: 'Springfield' };
+  Object.assign(order.billing_address as object, address);
+  Object.assign(order.shipping_address as object, address);
+  order.browser_ip = UNREAD.ip;
+  order.client_details = { browser_ip: UNREAD.ip, user_agent: UNREAD.agent };
+  order.note = UNREAD.note;
+  return JSON.stringify(order).replace(/"id":"(\d+)"/, '"id":$1');
+}
+
+async function deliver(topic: string, body: string, webhookId: string) {
+  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic, body, webhookId }),
+    body,
+  });
+  return (await response.json()) as { result?: string };
+}
+
+it('earns on an order with addresses, and keeps no street address, IP, browser or note of it anywhere', async () => {
+  const id = '820982911946154509001';
+  expect(await deliver('orders/paid', withAddresses(shopifyOrderJson({ id })), 'kept-1')).toMatchObject({
+    result: 'accepted',
+  });
+  // One it cannot use (its id is not a whole number): kept as a dead letter, trimmed the same.
+  const unusable = withAddresses(shopifyOrderJson({ id: '820982911946154509002' })).replace(
+    '"id":820982911946154509002',
+    '"id":12.5',
+  );
+  expect(await deliver('orders/paid', unusable, 'kept-2')).toMatchObject({ result: 'accepted' });
+  await bridge.engine.drain();
+
+  expect(bridge.sandbox?.store.snapshot().earnings.find((each) => each.orderId === id)).toMatchObject({
+    email: 'grace@example.com',
+    name: 'Grace Hopper',
+    mobile: '+12125550142',
+  });
+  const letters = await bridge.engine.store.listDeadLetters();
+  expect(letters.map((letter) => letter.reason)).toEqual([expect.stringMatching(/no numeric id/)]);
+  const kept = filesAsText(dataDir);
+  expect(kept).toContain('grace@example.com');
+  for (const [what, value] of Object.entries(UNREAD)) expect(kept.includes(value), `${what} kept`).toBe(false);
+});
