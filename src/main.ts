@@ -27,6 +27,7 @@ import { defaultAccountView } from './accounts/account-view.ts';
 import { linkEarlierShops } from './accounts/earlier-shops.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
+import { trimEarlierDeliveries } from './core/kept-deliveries.ts';
 import { UpstreamHealth } from './loyalty/health.ts';
 import { Activity } from './activity.ts';
 import { Metrics } from './metrics.ts';
@@ -176,9 +177,11 @@ export async function startBridge(
     throw error;
   }
 
-  // Old WooCommerce shop names moved to the one name, with the inbox folded first when there are any; shops
+  // Deliveries kept whole by an earlier release trimmed to what is read (core/kept-deliveries.ts); old
+  // WooCommerce shop names moved to the one name, with the inbox folded first when there are any; shops
   // installed before accounts existed kept on the default account.
   try {
+    await trimEarlierDeliveries(store, platforms.adapterFor, logger);
     await platforms.prepare(logger, () => engine.foldInbox());
     await linkEarlierShops(store, accounts, logger);
   } catch (error) {

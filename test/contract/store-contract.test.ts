@@ -444,6 +444,34 @@ describe.each([
       expect(JSON.stringify(await store.listDeadLetters())).not.toContain(email);
     });
 
+    it('trims the kept deliveries of the inbox and of dead letters, and leaves the others as they are', async () => {
+      const whole = JSON.stringify({ id: 7, address1: '1 Whole Body Road' });
+      await store.accept(entry(`k-trim-${sequence}`, { delivery: delivery(whole) }));
+      await store.accept(entry(`k-trim-other-${sequence}`, { delivery: delivery('{"id":8}') }));
+      await store.addDeadLetter({
+        id: `dl-trim-${sequence}`,
+        kind: 'delivery',
+        reason: 'x',
+        platform: 'testshop',
+        shop: 'shop-1',
+        delivery: delivery(whole),
+      });
+      const seen: string[] = [];
+      const report = await store.trimDeliveries((kept) => {
+        seen.push(kept.body);
+        return kept.body.includes('Whole Body') ? { ...kept, body: '{"id":7}' } : undefined;
+      });
+      expect(report).toEqual({ inbox: 1, deadLetters: 1 });
+      expect(seen).toContain('{"id":8}');
+      expect((await store.inboxEntry(`k-trim-${sequence}`))?.delivery).toMatchObject({
+        body: '{"id":7}',
+        platform: 'testshop',
+      });
+      expect((await store.inboxEntry(`k-trim-other-${sequence}`))?.delivery?.body).toBe('{"id":8}');
+      expect((await store.getDeadLetter(`dl-trim-${sequence}`))?.delivery?.body).toBe('{"id":7}');
+      expect(await store.trimDeliveries(() => undefined)).toEqual({ inbox: 0, deadLetters: 0 });
+    });
+
     it('erases everything of one shop and nothing of another', async () => {
       const gone = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'closing-shop' });
       const kept = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'other-shop' });

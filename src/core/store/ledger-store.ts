@@ -162,6 +162,9 @@ export interface CustomerMatch {
 }
 
 /** Reads a raw delivery for a privacy request: whether it is about the customer, and the delivery with their data removed. */
+/** A delivery with only the fields translation reads; undefined when it has nothing more (or cannot be read). */
+export type DeliveryTrimmer = (delivery: StoredDelivery) => StoredDelivery | undefined;
+
 export type DeliveryRedactor = (delivery: StoredDelivery) => { about: boolean; redacted: StoredDelivery };
 
 export interface CustomerData {
@@ -367,6 +370,12 @@ export interface LedgerStore {
   eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport>;
   /** Erases everything of one shop. */
   eraseShop(platform: string, shop: string): Promise<ErasureReport>;
+  /**
+   * Rewrites the deliveries kept in the inbox and in dead letters through
+   * `trim` (undefined: unchanged), backups included: for bodies kept whole by
+   * releases before the ledger kept only what translation reads.
+   */
+  trimDeliveries(trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }>;
 
   // --- Coordination.
   /** Runs fn only if no other holder (another instance) runs the same name now; 'busy' otherwise. */

@@ -36,6 +36,7 @@ import type {
   CustomerMatch,
   DeadLetter,
   DeliveryRedactor,
+  DeliveryTrimmer,
   ErasureReport,
   IntakeCommit,
   LedgerItem,
@@ -477,6 +478,10 @@ export class LowdbStore implements LedgerStore {
 
   eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> {
     return this.#privacy.eraseCustomer(match, redactor, at);
+  }
+
+  trimDeliveries(trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> {
+    return this.#privacy.trimDeliveries(trim);
   }
 
   eraseShop(platform: string, shop: string): Promise<ErasureReport> {

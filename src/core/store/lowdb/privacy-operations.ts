@@ -2,7 +2,7 @@
 // the files keep it (active and settled orders, dead letters, the inbox,
 // adjustments, data requests), and everything of one shop forgotten. Both
 // erasures end with a fresh backup, so no copy keeps what was erased.
-import type { InboxEntry } from '../../delivery.ts';
+import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import { contactMatches, eraseOrder, inScope, isOrderKeyOfShop, orderMatches, scrubText } from '../customer-data.ts';
 import type {
@@ -11,6 +11,7 @@ import type {
   CustomerMatch,
   DeadLetter,
   DeliveryRedactor,
+  DeliveryTrimmer,
   ErasureReport,
 } from '../ledger-store.ts';
 import type { LowdbParts } from './parts.ts';
@@ -144,6 +145,25 @@ export class PrivacyOperations {
       await this.#backUp();
       return report;
     }) as Promise<ErasureReport>;
+  }
+
+  trimDeliveries(trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> {
+    const { inbox, deadLetters } = this.#p;
+    return this.#p.serial.add(async () => {
+      const trimmed = (delivery: StoredDelivery | undefined) => (delivery ? trim(delivery) : undefined);
+      const letters = await deadLetters.rewrite((letter) => {
+        const delivery = trimmed(letter.delivery);
+        return delivery ? { ...letter, delivery } : undefined;
+      });
+      const entries = await inbox.rewrite((entry) => {
+        const delivery = trimmed(entry.delivery);
+        return delivery ? { ...entry, delivery } : undefined;
+      });
+      await this.#p.flush();
+      // The backups held the whole bodies too: they are taken again.
+      if (letters + entries > 0) await this.#backUp();
+      return { inbox: entries, deadLetters: letters };
+    }) as Promise<{ inbox: number; deadLetters: number }>;
   }
 
   eraseShop(platform: string, shop: string): Promise<ErasureReport> {

@@ -23,6 +23,7 @@ import type {
   CustomerMatch,
   DeadLetter,
   DeliveryRedactor,
+  DeliveryTrimmer,
   ErasureReport,
   IntakeCommit,
   LedgerItem,
@@ -228,6 +229,8 @@ export class PostgresStore implements LedgerStore {
   eraseCustomer = (match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> =>
     privacy.eraseCustomer(this.#db, match, redactor, at);
   eraseShop = (platform: string, shop: string): Promise<ErasureReport> => privacy.eraseShop(this.#db, platform, shop);
+  trimDeliveries = (trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> =>
+    privacy.trimDeliveries(this.#db, trim);
 
   // --- Coordination.
 

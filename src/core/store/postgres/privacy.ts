@@ -2,7 +2,7 @@
 // the store keeps (orders, dead letters, the inbox, adjustments, privacy
 // requests), and everything of one shop erased. Candidates are narrowed in
 // SQL and decided by the same tests as the lowdb store's (customer-data.ts).
-import type { InboxEntry } from '../../delivery.ts';
+import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
 import { foldPart, type OrderRecord } from '../../order-record.ts';
 import { contactMatches, eraseOrder, inScope, orderMatches, phoneSuffix, scrubText } from '../customer-data.ts';
 import type {
@@ -11,6 +11,7 @@ import type {
   CustomerMatch,
   DeadLetter,
   DeliveryRedactor,
+  DeliveryTrimmer,
   ErasureReport,
 } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
@@ -167,6 +168,39 @@ export function eraseCustomer(
       report.records++;
     }
     return report;
+  });
+}
+
+/** Rewrites the kept deliveries of dead letters and of the inbox through trim, in one transaction. */
+export function trimDeliveries(db: PgDatabase, trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> {
+  return db.transaction(async (client) => {
+    let deadLetters = 0;
+    let inbox = 0;
+    const letters = await client.query<{ letter: DeadLetter }>(
+      "SELECT letter FROM lb_dead_letters WHERE letter ? 'delivery' ORDER BY id FOR UPDATE",
+    );
+    for (const { letter } of letters.rows) {
+      const delivery = letter.delivery && trim(letter.delivery);
+      if (!delivery) continue;
+      await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [
+        letter.id,
+        JSON.stringify({ ...letter, delivery }),
+      ]);
+      deadLetters++;
+    }
+    const entries = await client.query<{ key: string; entry: { delivery?: StoredDelivery } }>(
+      "SELECT key, entry FROM lb_inbox WHERE entry ? 'delivery' ORDER BY key FOR UPDATE",
+    );
+    for (const { key, entry } of entries.rows) {
+      const delivery = entry.delivery && trim(entry.delivery);
+      if (!delivery) continue;
+      await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [
+        key,
+        JSON.stringify({ ...entry, delivery }),
+      ]);
+      inbox++;
+    }
+    return { inbox, deadLetters };
   });
 }
 
