@@ -83,8 +83,10 @@ describe('settling', () => {
     for (let i = 0; i < 35; i++) await fold(store, orderEvent({ orderId: String(6000 + i), facts: ['paid'] }));
     await finish(store);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await store.settleQuiet()).toBe(35);
+    // The store's own sweeper (every second) may have settled some already, on a slow machine: together, all 35.
+    expect(await store.settleQuiet()).toBeLessThanOrEqual(35);
     expect((await store.stats()).activeOrders).toBe(0);
+    expect((await store.countOrders()).byState).toEqual({ earned: 35 });
     expect(readdirSync(join(dataDir, 'orders')).filter((name) => name.startsWith('settled-'))).toHaveLength(4);
     expect(settledFiles(dataDir)).toContain('testshop:shop-1:6034');
     await store.close();
