@@ -161,10 +161,10 @@ export interface CustomerMatch {
   exceptOrderKeys?: readonly string[] | undefined;
 }
 
-/** Reads a raw delivery for a privacy request: whether it is about the customer, and the delivery with their data removed. */
 /** A delivery with only the fields translation reads; undefined when it has nothing more (or cannot be read). */
 export type DeliveryTrimmer = (delivery: StoredDelivery) => StoredDelivery | undefined;
 
+/** Reads a raw delivery for a privacy request: whether it is about the customer, and the delivery with their data removed. */
 export type DeliveryRedactor = (delivery: StoredDelivery) => { about: boolean; redacted: StoredDelivery };
 
 export interface CustomerData {
