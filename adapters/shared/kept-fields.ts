@@ -27,7 +27,10 @@ const DROPPED = Symbol('dropped');
 
 function keep(value: unknown, shape: Shape): unknown {
   if (shape === true || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => keep(item, shape)).filter((item) => item !== DROPPED);
+  // An item that is not an object holds none of the fields: null keeps its place (a line without a total is
+  // read as one), and an array in an array, never read, is not looked into (so no body nests the walk deeper
+  // than the shape).
+  if (Array.isArray(value)) return value.map((item) => (isObject(item) ? keep(item, shape) : null));
   if (!isObject(value)) return DROPPED;
   const kept: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(shape)) {
@@ -66,16 +69,15 @@ export function shapeOf(fields: readonly string[]): Shape {
  * The body with only the fields of the shape, as bytes to store. Numbers keep
  * every digit (lossless-json), so an id above 2^53 reads as it came. A body
  * that is not JSON (or not UTF-8) cannot be taken apart, and is kept as it
- * came: translation makes it a dead letter saying why. `refine` drops
- * what a shape cannot tell apart (items by their value).
+ * came: translation makes it a dead letter saying why. So is one lossless-json
+ * refuses (a key given twice, nesting deeper than its parser goes). `refine`
+ * blanks what a shape cannot tell apart (items by their value).
  */
 export function keptBody(body: Buffer, shape: Shape, refine: (kept: unknown) => unknown = (kept) => kept): Buffer {
   if (storedBody(body).bodyEncoding !== 'utf8') return body;
-  let value: unknown;
   try {
-    value = parse(body.toString('utf8'));
+    return Buffer.from(stringify(refine(keepOnly(parse(body.toString('utf8')), shape))) ?? '{}', 'utf8');
   } catch {
     return body;
   }
-  return Buffer.from(stringify(refine(keepOnly(value, shape))) ?? '{}', 'utf8');
 }

@@ -6,15 +6,18 @@
 import { keptBody, shapeOf, type Shape } from '../shared/kept-fields.ts';
 import { COMPLIANCE_TOPICS, DECLARED_FIELDS } from './topics.ts';
 
+/**
+ * customer ({id, email, phone}) and data_request ({id}) whole: their checks
+ * (guarded-bodies.ts) read whether they are there and are objects, whatever
+ * they hold.
+ */
 const COMPLIANCE_FIELDS = [
   'shop_id',
   'shop_domain',
-  'customer.id',
-  'customer.email',
-  'customer.phone',
+  'customer',
   'orders_to_redact',
   'orders_requested',
-  'data_request.id',
+  'data_request',
 ];
 
 /** Per topic; a topic not named keeps nothing of its body (it is not translated). */

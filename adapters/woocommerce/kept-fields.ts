@@ -35,15 +35,22 @@ export const WOO_ORDER_FIELDS: readonly string[] = [
 const ORDER_SHAPE: Shape = shapeOf(WOO_ORDER_FIELDS);
 
 /**
- * Meta whose value is text or a number: the attributes translation reads
+ * Meta values that are text or a number: the attributes translation reads
  * (order-events.ts). Plugins keep objects there too, a shipping package with
- * its destination's street address among them, which translation never reads.
+ * its destination's street address among them, which translation never
+ * reads: their value is blanked (null, read alike), and the entry stays, so
+ * the first entry of a key is the same one.
  */
 function scalarMetaOnly(kept: unknown): unknown {
   const order = kept as { meta_data?: unknown };
   if (!Array.isArray(order.meta_data)) return kept;
   const scalar = (value: unknown) => typeof value === 'string' || isLosslessNumber(value);
-  return { ...order, meta_data: order.meta_data.filter((meta: { value?: unknown }) => scalar(meta?.value)) };
+  return {
+    ...order,
+    meta_data: order.meta_data.map((meta: { key?: unknown; value?: unknown } | null) =>
+      meta && !scalar(meta.value) && 'value' in meta ? { ...meta, value: null } : meta,
+    ),
+  };
 }
 
 /** Order topics keep the order's fields; any other keeps nothing of its body (order.deleted is read by its topic alone). */

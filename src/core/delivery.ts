@@ -3,6 +3,7 @@
 // read them again. This is the boundary between the webhook route (which
 // only receives) and the core (which translates, folds and calls), so
 // nothing here waits on another server.
+import { createHash } from 'node:crypto';
 import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
 
@@ -14,10 +15,25 @@ export interface StoredDelivery {
   sentAt: string;
   /** The headers translation needs, lower-case names; never a secret. */
   headers: Record<string, string>;
-  /** The exact body: as text when it is valid UTF-8 (nearly always), else base64. */
+  /** The body: as text when it is valid UTF-8 (nearly always), else base64. Only the fields translation reads (adapters' keptBody). */
   body: string;
   bodyEncoding: 'utf8' | 'base64';
+  /**
+   * bodyDigest of the body as it came, when what is kept is less: a
+   * destructive body acted on is known again by it (intake's acted-once).
+   * Absent on deliveries kept whole (earlier releases): their body's digest.
+   */
+  digest?: string;
 }
+
+/** A body's identity: its platform, topic and exact bytes (which name the shop). */
+export function bodyDigest(platform: string, topic: string, body: Buffer): string {
+  return createHash('sha256').update(`${platform}\n${topic}\n`).update(body).digest('base64url');
+}
+
+/** The digest of a kept delivery's body as it came. */
+export const digestOf = (delivery: StoredDelivery): string =>
+  delivery.digest ?? bodyDigest(delivery.platform, delivery.topic, deliveryBody(delivery));
 
 /** Retry state of an inbox entry whose translation waits on a platform that did not answer. */
 export interface EntryRetry {

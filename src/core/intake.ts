@@ -15,7 +15,8 @@ import { PlatformUnavailableError, type ActsOnce, type PlatformAdapter, type Tra
 import type { Logger } from '../logger.ts';
 import { backoffDelay } from './backoff.ts';
 import { DEFAULT_LEASE_MS, type Lease } from './leases.ts';
-import { deliveryBody, type InboxEntry, type StoredDelivery } from './delivery.ts';
+import { digestOf, type InboxEntry, type StoredDelivery } from './delivery.ts';
+import { keptDelivery } from './kept-deliveries.ts';
 import { orderKey, type OrderEvent } from './order-event.ts';
 import type { Privacy } from './privacy.ts';
 import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
@@ -50,12 +51,8 @@ interface ActedOnce {
   at: string;
 }
 
-/** A destructive body's identity: its platform, topic and exact bytes (which name the shop). */
-const actedOnceId = (delivery: StoredDelivery) =>
-  createHash('sha256')
-    .update(`${delivery.platform}\n${delivery.topic}\n`)
-    .update(deliveryBody(delivery))
-    .digest('base64url');
+/** A destructive body's identity: its platform, topic and exact bytes as they came (which name the shop). */
+const actedOnceId = (delivery: StoredDelivery) => digestOf(delivery);
 
 /** A dead letter's id for an inbox entry: the same entry never makes two. */
 export const deadLetterIdFor = (entryKey: string) =>
@@ -333,6 +330,9 @@ export class Intake {
   }
 
   #deadLetter(entry: InboxEntry, delivery: StoredDelivery, reason: string): NewDeadLetter {
+    // A delivery an instance of an earlier release kept whole (during a rolling upgrade) is kept as this one keeps it.
+    const adapter = this.#o.adapterFor(delivery.platform);
+    delivery = (adapter && keptDelivery(adapter, delivery)) ?? delivery;
     return {
       id: deadLetterIdFor(entry.key),
       kind: 'delivery',

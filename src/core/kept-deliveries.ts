@@ -3,10 +3,12 @@
 // the first start of this release, the inbox's and the dead letters' are
 // trimmed by their own platform's adapter (keptBody), backups included, and a
 // 'migration' record says it was done. A delivery whose platform has no
-// adapter configured at that start cannot be read, so it stays whole and the
-// step is tried again at the next start. Trimming is a no-op on a body already
-// trimmed, so two instances doing it at once do no harm.
-import { deliveryBody, storedBody, type StoredDelivery } from './delivery.ts';
+// adapter configured at that start cannot be read: it stays whole, and the
+// start says how many. Later, a delivery an instance of an earlier release
+// keeps whole during a rolling upgrade is trimmed when it becomes a dead
+// letter (intake.ts), and goes when it is translated. Trimming is a no-op on a
+// body already trimmed, so two instances doing it at once do no harm.
+import { deliveryBody, digestOf, storedBody, type StoredDelivery } from './delivery.ts';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -17,6 +19,19 @@ interface KeptFieldsDone {
   at: string;
   inbox: number;
   deadLetters: number;
+  unread: number;
+}
+
+/**
+ * The delivery as this release keeps it, with the digest of its body as it
+ * came (what a destructive body is known again by); undefined when its
+ * adapter keeps it as it is.
+ */
+export function keptDelivery(adapter: PlatformAdapter<unknown>, delivery: StoredDelivery): StoredDelivery | undefined {
+  if (!adapter.keptBody) return undefined;
+  const kept = storedBody(adapter.keptBody(delivery.topic, deliveryBody(delivery)));
+  if (kept.body === delivery.body && kept.bodyEncoding === delivery.bodyEncoding) return undefined;
+  return { ...delivery, ...kept, digest: digestOf(delivery) };
 }
 
 export async function trimEarlierDeliveries(
@@ -29,15 +44,9 @@ export async function trimEarlierDeliveries(
   let unread = 0;
   const trim = (delivery: StoredDelivery): StoredDelivery | undefined => {
     const adapter = adapterFor(delivery.platform);
-    if (!adapter) {
-      unread++;
-      return undefined;
-    }
-    if (!adapter.keptBody) return undefined;
-    const kept = storedBody(adapter.keptBody(delivery.topic, deliveryBody(delivery)));
-    return kept.body === delivery.body && kept.bodyEncoding === delivery.bodyEncoding
-      ? undefined
-      : { ...delivery, ...kept };
+    if (adapter) return keptDelivery(adapter, delivery);
+    unread++;
+    return undefined;
   };
   const trimmed = await store.trimDeliveries(trim);
   if (trimmed.inbox + trimmed.deadLetters > 0)
@@ -45,13 +54,15 @@ export async function trimEarlierDeliveries(
       trimmed,
       'deliveries kept whole by an earlier release now keep only the fields the bridge reads (no street address, IP or browser)',
     );
-  if (unread > 0) {
+  if (unread > 0)
     logger.warn(
       { deliveries: unread },
-      'deliveries of a platform not configured now keep their whole bodies; they are trimmed at a start with that platform configured',
+      'deliveries of a platform not configured now keep their whole bodies: retry or discard those dead letters once it is',
     );
-  } else {
-    await store.putRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION, { at: now().toISOString(), ...trimmed });
-  }
+  await store.putRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION, {
+    at: now().toISOString(),
+    ...trimmed,
+    unread,
+  });
   return { ...trimmed, unread };
 }

@@ -3,7 +3,7 @@
 // it (pure, no I/O); after the answer, in the core, it translates the stored
 // delivery into OrderEvents, reading the platform's API where it must. It
 // never calls the loyalty client.
-import { storedBody, type StoredDelivery } from './delivery.ts';
+import { bodyDigest, storedBody, type StoredDelivery } from './delivery.ts';
 import type { OrderEvent } from './order-event.ts';
 import type { PrivacyRequest } from './privacy-request.ts';
 import type { CustomerMatch } from './store/ledger-store.ts';
@@ -141,9 +141,19 @@ export interface PlatformAdapter<Delivery> {
  * never later than the moment it arrived, so no delivery can claim to come
  * after one that really came later (an uninstall, a reinstall).
  */
-export function storedDelivery(platform: string, info: DeliveryInfo, body: Buffer, receivedAt: Date): StoredDelivery {
+export function storedDelivery(
+  platform: string,
+  info: DeliveryInfo,
+  body: Buffer,
+  receivedAt: Date,
+  kept?: Buffer,
+): StoredDelivery {
   const said = info.sentAt === undefined ? Number.NaN : Date.parse(info.sentAt);
   const sentAt =
     Number.isNaN(said) || said > receivedAt.getTime() ? receivedAt.toISOString() : new Date(said).toISOString();
-  return { platform, topic: info.topic, shop: info.shop, sentAt, headers: info.keep ?? {}, ...storedBody(body) };
+  const stored = { platform, topic: info.topic, shop: info.shop, sentAt, headers: info.keep ?? {} };
+  // What is kept of the body (keptBody), with the digest of the body as it came.
+  return kept && !kept.equals(body)
+    ? { ...stored, ...storedBody(kept), digest: bodyDigest(platform, info.topic, body) }
+    : { ...stored, ...storedBody(body) };
 }

@@ -184,8 +184,8 @@ export function webhookHandler<Delivery>(
         options.onShopRefused?.(platform, shop);
         return answer('ignored', { reason: refused });
       }
-      const kept = adapter.keptBody?.(topic, body) ?? body;
-      const result = await ingest.delivery(key, storedDelivery(platform, info, kept, receivedAt), aliases);
+      const kept = adapter.keptBody?.(topic, body);
+      const result = await ingest.delivery(key, storedDelivery(platform, info, body, receivedAt, kept), aliases);
       answer(result);
       options
         .onStored?.(info, result)

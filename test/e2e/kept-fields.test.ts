@@ -125,6 +125,19 @@ it('trims at its first start the deliveries an earlier release kept whole, in th
     expect(await upgraded.engine.store.getRecord('migration', KEPT_FIELDS_MIGRATION)).toMatchObject({
       deadLetters: 1,
     });
+    // During a rolling upgrade an instance of the earlier release still keeps bodies whole: one it cannot use
+    // becomes a dead letter kept as this release keeps it.
+    const late = await wholeDelivery(
+      '3',
+      withAddresses(shopifyOrderJson({ id: '820982911946154509103' })).replace(
+        '"id":820982911946154509103',
+        '"id":13.5',
+      ),
+    );
+    await upgraded.engine.ingest.delivery(late.key, late.delivery);
+    await upgraded.engine.drain();
+    const letters = await upgraded.engine.store.listDeadLetters();
+    expect(letters).toHaveLength(2);
     const kept = filesAsText(earlier);
     for (const [what, value] of Object.entries(UNREAD)) expect(kept.includes(value), `${what} kept`).toBe(false);
   } finally {

@@ -24,8 +24,8 @@ export async function receive<Delivery>(
   const verified = await adapter.verify({ body: bytes, headers, receivedAt });
   if (!verified.ok) throw new Error(`refused (${verified.status}): ${verified.reason}`);
   const info = adapter.describe(verified.delivery);
-  const kept = adapter.keptBody?.(info.topic, bytes) ?? bytes;
-  return { info, stored: storedDelivery(adapter.platform, info, kept, receivedAt) };
+  const kept = adapter.keptBody?.(info.topic, bytes);
+  return { info, stored: storedDelivery(adapter.platform, info, bytes, receivedAt, kept) };
 }
 
 /** What the delivery becomes when the ledger keeps its whole body, as releases before kept fields did. */

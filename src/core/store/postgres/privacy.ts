@@ -14,6 +14,7 @@ import type {
   DeliveryTrimmer,
   ErasureReport,
 } from '../ledger-store.ts';
+import type pg from 'pg';
 import type { PgDatabase, Queryable } from './database.ts';
 import { listDeadLetters } from './dead-letters.ts';
 import { listRecords, putRecord } from './records.ts';
@@ -171,37 +172,69 @@ export function eraseCustomer(
   });
 }
 
-/** Rewrites the kept deliveries of dead letters and of the inbox through trim, in one transaction. */
-export function trimDeliveries(db: PgDatabase, trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> {
-  return db.transaction(async (client) => {
-    let deadLetters = 0;
-    let inbox = 0;
-    const letters = await client.query<{ letter: DeadLetter }>(
-      "SELECT letter FROM lb_dead_letters WHERE letter ? 'delivery' ORDER BY id FOR UPDATE",
-    );
-    for (const { letter } of letters.rows) {
+/** Rows trimmed per transaction: the inbox's claims and intake wait on a batch's locks, never on the whole trim. */
+const TRIM_BATCH = 200;
+
+/**
+ * Rewrites the kept deliveries of dead letters and of the inbox through trim,
+ * a batch at a time in key order. Rows another instance holds (an entry being
+ * translated) are passed over: it is removed once translated, and becomes a
+ * trimmed dead letter if it cannot be (intake.ts).
+ */
+export async function trimDeliveries(
+  db: PgDatabase,
+  trim: DeliveryTrimmer,
+): Promise<{ inbox: number; deadLetters: number }> {
+  const deadLetters = await trimInBatches<{ id: string; letter: DeadLetter }>(
+    db,
+    "SELECT id, letter FROM lb_dead_letters WHERE letter ? 'delivery' AND id > $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED",
+    (row) => row.id,
+    async (client, { id, letter }) => {
       const delivery = letter.delivery && trim(letter.delivery);
-      if (!delivery) continue;
+      if (!delivery) return false;
       await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [
-        letter.id,
+        id,
         JSON.stringify({ ...letter, delivery }),
       ]);
-      deadLetters++;
-    }
-    const entries = await client.query<{ key: string; entry: { delivery?: StoredDelivery } }>(
-      "SELECT key, entry FROM lb_inbox WHERE entry ? 'delivery' ORDER BY key FOR UPDATE",
-    );
-    for (const { key, entry } of entries.rows) {
+      return true;
+    },
+  );
+  const inbox = await trimInBatches<{ key: string; entry: { delivery?: StoredDelivery } }>(
+    db,
+    "SELECT key, entry FROM lb_inbox WHERE entry ? 'delivery' AND key > $1 ORDER BY key LIMIT $2 FOR UPDATE SKIP LOCKED",
+    (row) => row.key,
+    async (client, { key, entry }) => {
       const delivery = entry.delivery && trim(entry.delivery);
-      if (!delivery) continue;
+      if (!delivery) return false;
       await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [
         key,
         JSON.stringify({ ...entry, delivery }),
       ]);
-      inbox++;
-    }
-    return { inbox, deadLetters };
-  });
+      return true;
+    },
+  );
+  return { inbox, deadLetters };
+}
+
+async function trimInBatches<Row extends pg.QueryResultRow>(
+  db: PgDatabase,
+  select: string,
+  keyOf: (row: Row) => string,
+  rewrite: (client: Queryable, row: Row) => Promise<boolean>,
+): Promise<number> {
+  let after = '';
+  let changed = 0;
+  for (;;) {
+    const batch = await db.transaction(async (client) => {
+      const rows = (await client.query<Row>(select, [after, TRIM_BATCH])).rows;
+      let done = 0;
+      for (const row of rows) if (await rewrite(client, row)) done++;
+      return { rows, done };
+    });
+    changed += batch.done;
+    if (batch.rows.length < TRIM_BATCH) return changed;
+    after = keyOf(batch.rows[batch.rows.length - 1]!);
+  }
 }
 
 export function eraseShop(db: PgDatabase, platform: string, shop: string): Promise<ErasureReport> {
