@@ -259,6 +259,7 @@ export async function startBridge(
     store,
     reconciler,
     accounts,
+    privacy: engine.privacy,
     logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,

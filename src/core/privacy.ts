@@ -24,7 +24,8 @@ export interface PrivacyLogEntry {
   id: string;
   at: string;
   type: PrivacyRequest['type'] | 'customer-export';
-  via: 'platform' | 'admin' | 'cli';
+  /** Where it came from; a shop's own page (the merchant, in their store's admin) is 'shop'. */
+  via: 'platform' | 'admin' | 'cli' | 'shop';
   platform: string | null;
   shop: string | null;
   report?: ErasureReport | undefined;

@@ -8,15 +8,20 @@
 //   GET   /account/settings   the settings in force, while the account is its own
 //   PATCH /account            name, address, credentials, limit, while it is its own
 //   PATCH /account/settings   by the configuration's names, while it is its own
-// Nothing of another shop, no other account, no link to an existing account,
-// and nothing of the bridge as a whole (points of any customer, adjustments,
-// privacy requests, the other platforms): those stay with the operator's
-// ADMIN_TOKEN, and answer 403 here.
+//   GET   /privacy/data-requests             its customers' data requests
+//   GET   /privacy/data-requests/{id}/export what the bridge holds of that
+//                             customer in this shop, to send them
+//   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
+// Nothing of another shop (its requests answer 404, as if they did not exist),
+// no other account, no link to an existing account, and nothing of the bridge
+// as a whole (points of any customer, adjustments, erasure, the other
+// platforms): those stay with the operator's ADMIN_TOKEN, and answer 403 here.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ShopRef } from '../accounts/account-records.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
@@ -30,6 +35,7 @@ export interface ShopAdminApiParts {
   store: LedgerStore;
   shopify: ShopifyParts;
   accounts: AccountRegistry;
+  privacy: Privacy;
   logger: Logger;
 }
 
@@ -43,7 +49,7 @@ const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shop
 const byOf = (res: Response): string =>
   `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;
 
-export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiParts): express.Router {
+export function shopAdminApi({ store, shopify, accounts, privacy, logger }: ShopAdminApiParts): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
 
@@ -128,6 +134,43 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
   });
 
+  // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
+  router.get('/privacy/data-requests', async (_req, res) => {
+    const own = (await privacy.dataRequests()).filter((request) => isOwn(res, request));
+    res.json({ dataRequests: own });
+  });
+
+  router.get('/privacy/data-requests/:id/export', async (req, res) => {
+    const request = await ownRequest(res, String(req.params.id));
+    if (!request) return void res.status(404).json({ error: `no data request ${req.params.id}` });
+    const match = {
+      platform: request.platform,
+      shop: request.shop,
+      emails: request.customer.email ? [request.customer.email] : [],
+      phones: request.customer.phone ? [request.customer.phone] : [],
+      orderIds: request.orderIds,
+    };
+    const data = await privacy.exportCustomer(match);
+    await privacy.noteExport(match, 'shop');
+    logger.info({ shop: request.shop, request: request.id, by: byOf(res) }, 'a shop exported a customer’s data');
+    res.set('content-disposition', `attachment; filename="data-request-${request.requestId ?? request.id}.json"`).json({
+      exportedAt: new Date().toISOString(),
+      request: { id: request.id, requestId: request.requestId ?? null, platform: request.platform, shop: request.shop },
+      ...data,
+    });
+  });
+
+  router.delete('/privacy/data-requests/:id', async (req, res) => {
+    const request = await ownRequest(res, String(req.params.id));
+    if (!request || !(await privacy.closeDataRequest(request.id)))
+      return void res.status(404).json({ error: `no data request ${req.params.id}` });
+    logger.info(
+      { shop: request.shop, request: request.id, by: byOf(res) },
+      'a shop answered a customer’s data request',
+    );
+    res.json({ closed: request.id });
+  });
+
   router.use((_req, res) => {
     res.status(403).json({
       error: "a shop's sign-in shows that shop's orders; the rest is for the bridge's operator (ADMIN_TOKEN)",
@@ -141,6 +184,16 @@ export function shopAdminApi({ store, shopify, accounts, logger }: ShopAdminApiP
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  function isOwn(res: Response, request: Pick<DataRequestRecord, 'platform' | 'shop'>): boolean {
+    return sameShop({ platform: request.platform, shop: request.shop }, shopRefOf(res));
+  }
+
+  /** The shop's own data request by id; another shop's, or none, is undefined alike. */
+  async function ownRequest(res: Response, id: string): Promise<DataRequestRecord | undefined> {
+    const request = (await privacy.dataRequests()).find((each) => each.id === id);
+    return request && isOwn(res, request) ? request : undefined;
+  }
 
   /** Asked again right before a change is written: the operator may have shared the account in the meantime. */
   function stillOwn(res: Response, account: string) {

@@ -13,6 +13,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../platforms.ts';
 import { bridgeShopTokens } from './bridge-shop-token.ts';
+import type { Privacy } from '../core/privacy.ts';
 import { shopAdminApi } from './shop-admin-api.ts';
 import { shopCallers } from './shop-callers.ts';
 import { shopifyAuthRoutes } from './shopify-auth.ts';
@@ -24,6 +25,8 @@ export interface ShopifySurfaceParts {
   reconciler: Reconciler;
   /** The loyalty accounts: a shop's page reaches its own (src/accounts/reach.ts). */
   accounts: AccountRegistry;
+  /** Customers' data requests: a shop's page answers its own. */
+  privacy: Privacy;
   logger: Logger;
   adminToken: string | undefined;
   apiKey: string | undefined;
@@ -57,6 +60,7 @@ export function shopifySurface({
   store,
   reconciler,
   accounts,
+  privacy,
   logger,
   adminToken,
   apiKey,
@@ -87,7 +91,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, accounts, logger }),
+    shopAdminApi({ store, shopify, accounts, privacy, logger }),
   );
   return {
     routes,

@@ -1,0 +1,119 @@
+// A merchant answers their customers' data requests from their own page, with
+// App Bridge session tokens: shop A lists, exports and closes its own
+// requests; it never sees, exports or closes shop B's (404, as if absent),
+// and its export holds nothing of shop B, even for the same customer. The
+// privacy log records the export as the shop's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import { shopifyHeaders } from '../helpers/shopify.ts';
+import {
+  APP_KEY,
+  APP_SECRET,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
+import { mintSessionToken } from '../helpers/shopify-app-links.ts';
+
+const SHOP_A = 'alpha-requests.myshopify.com';
+const SHOP_B = 'beta-requests.myshopify.com';
+const ADMIN_TOKEN = 'requests-admin-token-0123456789abcdef';
+/** The customer of both shops (deliverPaidOrders' orders are hers). */
+const EMAIL = 'grace@example.com';
+
+let fake: FakeShopify;
+let running: ShopifyAppBridge;
+
+beforeAll(async () => {
+  fake = await startFakeShopifyForApp();
+  for (const shop of [SHOP_A, SHOP_B]) fake.install(shop);
+  running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: `${SHOP_A},${SHOP_B}`, ADMIN_TOKEN });
+  await deliverPaidOrders(running, [
+    [SHOP_A, '9300000000001'],
+    [SHOP_B, '9300000000002'],
+  ]);
+  for (const [shop, requestId, orderId] of [
+    [SHOP_A, 7001, 9300000000001],
+    [SHOP_B, 7002, 9300000000002],
+  ] as const) {
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: shop,
+      orders_requested: [orderId],
+      customer: { id: 55, email: EMAIL, phone: null },
+      data_request: { id: requestId },
+    });
+    const response = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'customers/data_request', body, shop, secret: APP_SECRET }),
+      body,
+    });
+    expect(response.status).toBe(200);
+  }
+  await running.bridge.engine.drain();
+}, 60_000);
+afterAll(async () => {
+  await running?.stop();
+  await stopFakeShopifyForApp(fake);
+});
+
+async function call(bearer: string, method: string, path: string) {
+  const response = await fetch(`${running.url}/admin/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as any };
+}
+const as = (shop: string) => ({
+  get: (path: string) => call(mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }), 'GET', path),
+  delete: (path: string) => call(mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }), 'DELETE', path),
+});
+const requestsOf = async (shop: string): Promise<Array<{ id: string; shop: string; requestId?: string }>> =>
+  (await as(shop).get('/privacy/data-requests')).body.dataRequests;
+
+describe("a shop's own data requests", () => {
+  it('lists only its own', async () => {
+    expect((await requestsOf(SHOP_A)).map((request) => [request.shop, request.requestId])).toEqual([[SHOP_A, '7001']]);
+    expect((await requestsOf(SHOP_B)).map((request) => [request.shop, request.requestId])).toEqual([[SHOP_B, '7002']]);
+  });
+
+  it("exports what the bridge holds of the customer in its shop, and nothing of the other shop's", async () => {
+    const [own] = await requestsOf(SHOP_A);
+    const exported = await as(SHOP_A).get(`/privacy/data-requests/${own!.id}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.orders.map((order: { key: string }) => order.key)).toEqual([
+      `shopify:${SHOP_A}:9300000000001`,
+    ]);
+    expect(exported.text).toContain(EMAIL);
+    expect(exported.text).not.toContain(SHOP_B);
+    expect(exported.text).not.toContain('9300000000002');
+  });
+
+  it("cannot see, export or close another shop's request: 404, as if it did not exist", async () => {
+    const [theirs] = await requestsOf(SHOP_B);
+    expect(await as(SHOP_A).get(`/privacy/data-requests/${theirs!.id}/export`)).toMatchObject({ status: 404 });
+    expect(await as(SHOP_A).delete(`/privacy/data-requests/${theirs!.id}`)).toMatchObject({ status: 404 });
+    expect(await as(SHOP_A).delete('/privacy/data-requests/no-such-request')).toMatchObject({ status: 404 });
+    expect(await requestsOf(SHOP_B)).toHaveLength(1);
+  });
+
+  it('cannot reach the operator’s privacy routes: erasure and the whole log stay with ADMIN_TOKEN', async () => {
+    expect((await as(SHOP_A).get('/privacy')).status).toBe(403);
+    expect((await as(SHOP_A).get(`/customers/export?email=${EMAIL}`)).status).toBe(403);
+  });
+
+  it('closes its own once answered, and the operator sees the export was the shop’s', async () => {
+    const [own] = await requestsOf(SHOP_A);
+    expect(await as(SHOP_A).delete(`/privacy/data-requests/${own!.id}`)).toMatchObject({
+      status: 200,
+      body: { closed: own!.id },
+    });
+    expect(await requestsOf(SHOP_A)).toEqual([]);
+    const { body } = await call(ADMIN_TOKEN, 'GET', '/privacy');
+    expect(body.dataRequests.map((request: { shop: string }) => request.shop)).toEqual([SHOP_B]);
+    expect(body.log).toContainEqual(expect.objectContaining({ type: 'customer-export', via: 'shop', shop: SHOP_A }));
+  });
+});
