@@ -260,6 +260,7 @@ export async function startBridge(
     reconciler,
     accounts,
     privacy: engine.privacy,
+    retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
     logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,

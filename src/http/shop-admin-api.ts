@@ -12,6 +12,8 @@
 //   GET   /privacy/data-requests/{id}/export what the bridge holds of that
 //                             customer in this shop, to send them
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
+//   GET   /dead-letters      its shop's deliveries and calls that could not go on
+//   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
 // Nothing of another shop (its requests answer 404, as if they did not exist),
 // no other account, no link to an existing account, and nothing of the bridge
 // as a whole (points of any customer, adjustments, erasure, the other
@@ -21,8 +23,9 @@ import type { ShopRef } from '../accounts/account-records.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { Engine } from '../core/engine.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
@@ -36,6 +39,8 @@ export interface ShopAdminApiParts {
   shopify: ShopifyParts;
   accounts: AccountRegistry;
   privacy: Privacy;
+  /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
+  retryDeadLetter: Engine['retryDeadLetter'];
   logger: Logger;
 }
 
@@ -49,7 +54,14 @@ const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shop
 const byOf = (res: Response): string =>
   `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;
 
-export function shopAdminApi({ store, shopify, accounts, privacy, logger }: ShopAdminApiParts): express.Router {
+export function shopAdminApi({
+  store,
+  shopify,
+  accounts,
+  privacy,
+  retryDeadLetter,
+  logger,
+}: ShopAdminApiParts): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
 
@@ -171,6 +183,24 @@ export function shopAdminApi({ store, shopify, accounts, privacy, logger }: Shop
     res.json({ closed: request.id });
   });
 
+  // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
+  // and sends it again. Discarding one stays the operator's: an order's points could go with it.
+  router.get('/dead-letters', async (_req, res) => {
+    res.json({ deadLetters: (await store.listDeadLetters()).filter((letter) => isOwnLetter(res, letter)).reverse() });
+  });
+
+  router.post('/dead-letters/:id/retry', async (req, res) => {
+    const letter = await store.getDeadLetter(String(req.params.id));
+    if (!letter || !isOwnLetter(res, letter))
+      return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
+    const result = await retryDeadLetter(letter);
+    logger.info(
+      { deadLetter: letter.id, kind: letter.kind, retried: result.retried, by: byOf(res) },
+      'a shop retried a dead letter',
+    );
+    res.status(result.retried ? 200 : 409).json(result);
+  });
+
   router.use((_req, res) => {
     res.status(403).json({
       error: "a shop's sign-in shows that shop's orders; the rest is for the bridge's operator (ADMIN_TOKEN)",
@@ -184,6 +214,21 @@ export function shopAdminApi({ store, shopify, accounts, privacy, logger }: Shop
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /** A letter of the shop's: its delivery's shop, or its order's (platform:shop:order id, the shop exactly). */
+  function isOwnLetter(res: Response, letter: DeadLetter): boolean {
+    const shop = shopRefOf(res);
+    const named = [letter, letter.delivery].some(
+      (place) => place?.platform === shop.platform && place.shop === shop.shop,
+    );
+    const prefix = `${shop.platform}:${shop.shop}:`;
+    const order = letter.orderKey;
+    const ofOrder = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
+    const elsewhere = [letter, letter.delivery].some(
+      (place) => place?.shop !== undefined && (place.platform !== shop.platform || place.shop !== shop.shop),
+    );
+    return (named || ofOrder) && !elsewhere;
+  }
 
   function isOwn(res: Response, request: Pick<DataRequestRecord, 'platform' | 'shop'>): boolean {
     return sameShop({ platform: request.platform, shop: request.shop }, shopRefOf(res));

@@ -13,6 +13,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../platforms.ts';
 import { bridgeShopTokens } from './bridge-shop-token.ts';
+import type { Engine } from '../core/engine.ts';
 import type { Privacy } from '../core/privacy.ts';
 import { shopAdminApi } from './shop-admin-api.ts';
 import { shopCallers } from './shop-callers.ts';
@@ -27,6 +28,8 @@ export interface ShopifySurfaceParts {
   accounts: AccountRegistry;
   /** Customers' data requests: a shop's page answers its own. */
   privacy: Privacy;
+  /** A shop's page sends its own dead letters again. */
+  retryDeadLetter: Engine['retryDeadLetter'];
   logger: Logger;
   adminToken: string | undefined;
   apiKey: string | undefined;
@@ -61,6 +64,7 @@ export function shopifySurface({
   reconciler,
   accounts,
   privacy,
+  retryDeadLetter,
   logger,
   adminToken,
   apiKey,
@@ -91,7 +95,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, accounts, privacy, logger }),
+    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, logger }),
   );
   return {
     routes,

@@ -12,6 +12,7 @@ import { startBridge, type RunningBridge } from '../../src/main.ts';
 import { eventually, tempDataDir } from './engine.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 import { routeTokenEndpointToFake, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
+import { mintSessionToken } from './shopify-app-links.ts';
 
 export const APP_KEY = 'dev-dashboard-client-id';
 export const APP_SECRET = 'dev-dashboard-client-secret-0123';
@@ -111,4 +112,21 @@ export async function deliverPaidOrders(
     const { total } = await running.bridge.engine.store.listOrders({ page: 1, limit: 1 });
     if (total < orders.length) throw new Error(`${total} of ${orders.length} orders in the ledger`);
   });
+}
+
+/** The admin API as a shop's own page calls it: with an App Bridge session token of that shop, no ADMIN_TOKEN. */
+export function asShop(running: ShopifyAppBridge, shop: string) {
+  const call = async (method: string, path: string) => {
+    const response = await fetch(`${running.url}/admin/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET })}` },
+    });
+    const text = await response.text();
+    return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as any };
+  };
+  return {
+    get: (path: string) => call('GET', path),
+    post: (path: string) => call('POST', path),
+    delete: (path: string) => call('DELETE', path),
+  };
 }

@@ -7,15 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
 import {
-  APP_KEY,
   APP_SECRET,
+  asShop,
   deliverPaidOrders,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
-import { mintSessionToken } from '../helpers/shopify-app-links.ts';
 
 const SHOP_A = 'alpha-requests.myshopify.com';
 const SHOP_B = 'beta-requests.myshopify.com';
@@ -64,13 +63,9 @@ async function call(bearer: string, method: string, path: string) {
     method,
     headers: { authorization: `Bearer ${bearer}` },
   });
-  const text = await response.text();
-  return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as any };
+  return { status: response.status, body: (await response.json()) as any };
 }
-const as = (shop: string) => ({
-  get: (path: string) => call(mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }), 'GET', path),
-  delete: (path: string) => call(mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }), 'DELETE', path),
-});
+const as = (shop: string) => asShop(running, shop);
 const requestsOf = async (shop: string): Promise<Array<{ id: string; shop: string; requestId?: string }>> =>
   (await as(shop).get('/privacy/data-requests')).body.dataRequests;
 

@@ -1,0 +1,73 @@
+// A merchant sees and retries their own shop's dead letters from their own
+// page, with App Bridge session tokens: never another shop's (404, as if
+// absent), and discarding one stays the operator's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import {
+  APP_SECRET,
+  asShop,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
+
+const SHOP_A = 'alpha-letters.myshopify.com';
+const SHOP_B = 'beta-letters.myshopify.com';
+
+let fake: FakeShopify;
+let running: ShopifyAppBridge;
+
+beforeAll(async () => {
+  fake = await startFakeShopifyForApp();
+  for (const shop of [SHOP_A, SHOP_B]) fake.install(shop);
+  running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: `${SHOP_A},${SHOP_B}` });
+  // Authentic, shaped as orders, but no order Shopify would send (the id is not a whole number): a dead letter each.
+  for (const [shop, id] of [
+    [SHOP_A, '9400000000001'],
+    [SHOP_B, '9400000000002'],
+  ] as const) {
+    const body = shopifyOrderJson({ id }).replace(`"id":${id}`, '"id":12.5');
+    const response = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body, shop, secret: APP_SECRET, webhookId: `letter-${id}` }),
+      body,
+    });
+    expect(response.status).toBe(200);
+  }
+  await running.bridge.engine.drain();
+}, 60_000);
+afterAll(async () => {
+  await running?.stop();
+  await stopFakeShopifyForApp(fake);
+});
+
+const lettersOf = async (shop: string): Promise<Array<{ id: string; shop: string; reason: string }>> =>
+  (await asShop(running, shop).get('/dead-letters')).body.deadLetters;
+
+describe("a shop's own dead letters", () => {
+  it('lists only its own, with why', async () => {
+    const own = await lettersOf(SHOP_A);
+    expect(own.map((letter) => letter.shop)).toEqual([SHOP_A]);
+    expect(own[0]?.reason).toMatch(/no numeric id/);
+    expect((await lettersOf(SHOP_B)).map((letter) => letter.shop)).toEqual([SHOP_B]);
+  });
+
+  it('retries its own: read again now, and still refused with the reason while the cause stands', async () => {
+    const [own] = await lettersOf(SHOP_A);
+    expect(await asShop(running, SHOP_A).post(`/dead-letters/${own!.id}/retry`)).toMatchObject({
+      status: 409,
+      body: { retried: false, reason: expect.stringMatching(/no numeric id/) },
+    });
+  });
+
+  it("cannot retry, read or discard another shop's", async () => {
+    const [theirs] = await lettersOf(SHOP_B);
+    expect((await asShop(running, SHOP_A).post(`/dead-letters/${theirs!.id}/retry`)).status).toBe(404);
+    expect((await asShop(running, SHOP_A).get(`/dead-letters/${theirs!.id}`)).status).toBe(403);
+    expect((await asShop(running, SHOP_A).delete(`/dead-letters/${theirs!.id}`)).status).toBe(403);
+    expect((await asShop(running, SHOP_A).post('/dead-letters/retry-all')).status).toBe(403);
+    expect(await lettersOf(SHOP_B)).toHaveLength(1);
+  });
+});
