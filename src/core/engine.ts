@@ -226,7 +226,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       }
       if (letter.kind === 'call') {
         if (!letter.orderKey) return { retried: false, reason: 'this dead letter names no order' };
-        await store.removeDeadLetter(letter.id);
+        // Whoever removes it retries it: two retries at once (two tabs, the operator and the merchant) make one.
+        if (!(await store.removeDeadLetter(letter.id)))
+          return { retried: false, reason: 'this dead letter was retried or discarded meanwhile' };
         await theWorker.retry(letter.orderKey, letter.id, lane);
         return { retried: true };
       }

@@ -162,7 +162,9 @@ export function shopAdminApi({
       phones: request.customer.phone ? [request.customer.phone] : [],
       orderIds: request.orderIds,
     };
-    const data = await privacy.exportCustomer(match);
+    // Manual adjustments are the loyalty account's, made by the operator for a customer by e-mail or phone in any
+    // shop: not this shop's to read (a data request names whatever contact the merchant gave their customer).
+    const { adjustments: _operatorsOnly, ...data } = await privacy.exportCustomer(match);
     await privacy.noteExport(match, 'shop');
     logger.info({ shop: request.shop, request: request.id, by: byOf(res) }, 'a shop exported a customer’s data');
     res.set('content-disposition', `attachment; filename="data-request-${request.requestId ?? request.id}.json"`).json({
@@ -193,6 +195,12 @@ export function shopAdminApi({
     const letter = await store.getDeadLetter(String(req.params.id));
     if (!letter || !isOwnLetter(res, letter))
       return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
+    // A redeem in doubt may have been applied: whoever retries it first checks the customer's history, which is
+    // the operator's to read. A manual adjustment is the operator's too.
+    if (letter.operation === 'redeem' || letter.adjustmentId)
+      return refuse(res, 409, [
+        "a redeem or a manual adjustment is retried by the bridge's operator, who checks the customer's history first",
+      ]);
     const result = await retryDeadLetter(letter);
     logger.info(
       { deadLetter: letter.id, kind: letter.kind, retried: result.retried, by: byOf(res) },
@@ -215,19 +223,21 @@ export function shopAdminApi({
   });
   return router;
 
-  /** A letter of the shop's: its delivery's shop, or its order's (platform:shop:order id, the shop exactly). */
+  /**
+   * A letter of the shop's: it names the shop (or, a call's, no shop and an order of the shop:
+   * platform:shop:order id, the shop exactly), and its delivery, if any, names the same.
+   */
   function isOwnLetter(res: Response, letter: DeadLetter): boolean {
     const shop = shopRefOf(res);
-    const named = [letter, letter.delivery].some(
-      (place) => place?.platform === shop.platform && place.shop === shop.shop,
-    );
     const prefix = `${shop.platform}:${shop.shop}:`;
     const order = letter.orderKey;
-    const ofOrder = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
-    const elsewhere = [letter, letter.delivery].some(
-      (place) => place?.shop !== undefined && (place.platform !== shop.platform || place.shop !== shop.shop),
-    );
-    return (named || ofOrder) && !elsewhere;
+    const orderOfShop = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
+    const named =
+      letter.platform === undefined && letter.shop === undefined
+        ? orderOfShop
+        : letter.platform === shop.platform && letter.shop === shop.shop && (order === undefined || orderOfShop);
+    const delivery = letter.delivery;
+    return named && (!delivery || (delivery.platform === shop.platform && delivery.shop === shop.shop));
   }
 
   function isOwn(res: Response, request: Pick<DataRequestRecord, 'platform' | 'shop'>): boolean {

@@ -52,6 +52,18 @@ beforeAll(async () => {
     expect(response.status).toBe(200);
   }
   await running.bridge.engine.drain();
+  // A manual adjustment the operator made for the same customer, on another shop's account: never the shop's to read.
+  await running.bridge.engine.store.putRecord('adjustment', 'adj-beta', {
+    id: 'adj-beta',
+    at: new Date().toISOString(),
+    kind: 'earn',
+    by: 'operator',
+    reason: 'goodwill for a beta complaint',
+    customer: { email: EMAIL, mobile: '+12125550142', name: 'Grace at beta' },
+    account: 'account-of-beta',
+    outcome: 'success',
+    message: 'earned 500 points',
+  });
 }, 60_000);
 afterAll(async () => {
   await running?.stop();
@@ -85,6 +97,9 @@ describe("a shop's own data requests", () => {
     expect(exported.text).toContain(EMAIL);
     expect(exported.text).not.toContain(SHOP_B);
     expect(exported.text).not.toContain('9300000000002');
+    // Manual adjustments are the operator's, whatever contact the request names.
+    expect(exported.body.adjustments).toBeUndefined();
+    expect(exported.text).not.toContain('beta complaint');
   });
 
   it("cannot see, export or close another shop's request: 404, as if it did not exist", async () => {

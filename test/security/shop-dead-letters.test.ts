@@ -62,6 +62,40 @@ describe("a shop's own dead letters", () => {
     });
   });
 
+  it('leaves a redeem in doubt to the operator, who checks the customer’s history first', async () => {
+    await running.bridge.engine.store.addDeadLetter({
+      id: 'redeem-in-doubt-a',
+      kind: 'call',
+      reason: 'a redeem was being sent when the bridge stopped; it may or may not have been applied',
+      platform: 'shopify',
+      shop: SHOP_A,
+      orderKey: `shopify:${SHOP_A}:9400000000003`,
+      operation: 'redeem',
+    });
+    expect(await asShop(running, SHOP_A).post('/dead-letters/redeem-in-doubt-a/retry')).toMatchObject({
+      status: 409,
+      body: { errors: [expect.stringMatching(/operator/)] },
+    });
+    expect(await running.bridge.engine.store.getDeadLetter('redeem-in-doubt-a')).toBeDefined();
+  });
+
+  it('retries a call once when two retries of it come at once', async () => {
+    await running.bridge.engine.store.addDeadLetter({
+      id: 'earn-refused-a',
+      kind: 'call',
+      reason: 'refused',
+      platform: 'shopify',
+      shop: SHOP_A,
+      orderKey: `shopify:${SHOP_A}:9400000000004`,
+      operation: 'earn',
+    });
+    const answers = await Promise.all([
+      asShop(running, SHOP_A).post('/dead-letters/earn-refused-a/retry'),
+      asShop(running, SHOP_A).post('/dead-letters/earn-refused-a/retry'),
+    ]);
+    expect(answers.map((answer) => answer.body.retried).sort()).toEqual([false, true]);
+  });
+
   it("cannot retry, read or discard another shop's", async () => {
     const [theirs] = await lettersOf(SHOP_B);
     expect((await asShop(running, SHOP_A).post(`/dead-letters/${theirs!.id}/retry`)).status).toBe(404);
