@@ -16,7 +16,7 @@ import type {
   ErasureReport,
   LedgerStore,
 } from './store/ledger-store.ts';
-import type { Accounts } from './accounts.ts';
+import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';
 import type { OrderRecord } from './order-record.ts';
 
 /** What the merchant sees of a request: never the customer's e-mail or phone once it is done. */
@@ -90,6 +90,8 @@ export class Privacy {
       ),
       deadLetters: data.deadLetters.filter(ofAccount),
       inbox: data.inbox.filter((entry) => ofAccount(entry.delivery ?? entry.events?.[0] ?? {})),
+      // Adjustments of earlier releases went to the default account.
+      adjustments: data.adjustments.filter((adjustment) => (adjustment.account ?? DEFAULT_ACCOUNT) === account),
     };
   }
 

@@ -300,7 +300,25 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
 
     it('exports and erases a customer for one account only', async () => {
       const match = { emails: ['grace@example.com'], phones: [], orderIds: [] };
+      // Manual adjustments for her on each account (one of an earlier release, which names none: the default's).
+      const adjustment = (id: string, account: string | undefined) => ({
+        id,
+        at: new Date().toISOString(),
+        kind: 'earn',
+        by: 'admin',
+        reason: `goodwill ${id}`,
+        customer: { email: 'grace@example.com' },
+        ...(account ? { account } : {}),
+        outcome: 'success',
+        message: 'ok',
+      });
+      await bridge.engine.store.putRecord('adjustment', 'adj-of-b', adjustment('adj-of-b', accountB.id));
+      await bridge.engine.store.putRecord('adjustment', 'adj-earlier', adjustment('adj-earlier', undefined));
       const ofB = await bridge.engine.privacy.exportCustomer(match, accountB.id);
+      expect(ofB.adjustments.map((each) => each.id)).toEqual(['adj-of-b']);
+      expect((await bridge.engine.privacy.exportCustomer(match, 'default')).adjustments.map((each) => each.id)).toEqual(
+        ['adj-earlier'],
+      );
       const ordersOfB = ofB.orders.map((order) => order.key);
       expect(ordersOfB).toContain(`shopify:${SHOP_B}:7300000000002`);
       expect(ordersOfB).not.toContain(`shopify:${SHOP}:7300000000001`);
