@@ -12,6 +12,7 @@
 //   GET   /privacy/data-requests/{id}/export what the bridge holds of that
 //                             customer in this shop, to send them
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
+//   GET   /attention         what needs the merchant's eye, and the fix, in plain words
 //   GET   /dead-letters      its shop's deliveries and calls that could not go on
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
 // Nothing of another shop (its requests answer 404, as if they did not exist),
@@ -28,6 +29,7 @@ import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
+import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, orderQuery, read } from './admin-api.ts';
 
@@ -185,6 +187,11 @@ export function shopAdminApi({
     res.json({ closed: request.id });
   });
 
+  router.get('/attention', async (_req, res) => {
+    const { allowed } = await reachOf(res);
+    res.json({ attention: await shopAttention({ store, accounts }, shopRefOf(res), allowed.change) });
+  });
+
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
   // and sends it again. Discarding one stays the operator's: an order's points could go with it.
   router.get('/dead-letters', async (_req, res) => {
@@ -223,21 +230,8 @@ export function shopAdminApi({
   });
   return router;
 
-  /**
-   * A letter of the shop's: it names the shop (or, a call's, no shop and an order of the shop:
-   * platform:shop:order id, the shop exactly), and its delivery, if any, names the same.
-   */
   function isOwnLetter(res: Response, letter: DeadLetter): boolean {
-    const shop = shopRefOf(res);
-    const prefix = `${shop.platform}:${shop.shop}:`;
-    const order = letter.orderKey;
-    const orderOfShop = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
-    const named =
-      letter.platform === undefined && letter.shop === undefined
-        ? orderOfShop
-        : letter.platform === shop.platform && letter.shop === shop.shop && (order === undefined || orderOfShop);
-    const delivery = letter.delivery;
-    return named && (!delivery || (delivery.platform === shop.platform && delivery.shop === shop.shop));
+    return isLetterOfShop(letter, shopRefOf(res));
   }
 
   function isOwn(res: Response, request: Pick<DataRequestRecord, 'platform' | 'shop'>): boolean {

@@ -102,6 +102,10 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
         may: { read: false, change: false, create: true },
       });
       expect((await as(SHOP_A).patch('/account', { name: 'x' })).status).toBe(403);
+      // Its page says so first, with what to do.
+      expect((await as(SHOP_A).get('/attention')).body.attention).toContainEqual(
+        expect.objectContaining({ kind: 'no_account', fix: expect.stringMatching(/Set up your loyalty account/) }),
+      );
     });
 
     it('creates an account of its own, linked to it, with one line per bad field when the fields are bad', async () => {
@@ -152,6 +156,14 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       const made = await as(SHOP_B).post('/account', accountOf(KEY_B, 'Beta rewards'));
       expect(made.status).toBe(201);
       idB = made.body.account.id;
+      // The service knows KEY_A alone: B's key is refused, and B's page says so, with B's own fix.
+      expect(made.body.account.check).toMatchObject({ status: 'refused' });
+      expect((await as(SHOP_B).get('/attention')).body.attention).toContainEqual(
+        expect.objectContaining({ kind: 'credentials_refused', fix: expect.stringMatching(/API key and brand id/) }),
+      );
+      expect((await as(SHOP_A).get('/attention')).body.attention.map((item: any) => item.kind)).not.toContain(
+        'credentials_refused',
+      );
       const { body } = await as(SHOP_B).get('/account');
       expect(body.account.id).toBe(idB);
       expect(JSON.stringify(body)).not.toContain(idA);

@@ -105,3 +105,38 @@ describe("a shop's own dead letters", () => {
     expect(await lettersOf(SHOP_B)).toHaveLength(1);
   });
 });
+
+describe("what needs a shop's attention", () => {
+  it('says, in plain words with the fix, what stops its orders, and nothing of another shop', async () => {
+    // What the reconciler found of shop A's subscriptions: Shopify refused a topic for protected customer data.
+    await running.bridge.engine.store.putRecord('platform-health', `shopify:${SHOP_A}`, {
+      platform: 'shopify',
+      shop: SHOP_A,
+      checkedAt: new Date().toISOString(),
+      healthy: 1,
+      repaired: [],
+      problems: [
+        {
+          kind: 'protected_data',
+          topic: 'orders/paid',
+          detail: 'Shopify refused the subscription: the app is not approved for protected customer data',
+          fix: 'Request protected customer data access in the Dev Dashboard',
+        },
+      ],
+      scopes: ['read_products'],
+    });
+    const { status, body } = await asShop(running, SHOP_A).get('/attention');
+    expect(status).toBe(200);
+    const kinds = body.attention.map((item: { kind: string }) => item.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['missing_scope', 'subscription_protected_data', 'dead_letters']));
+    for (const item of body.attention) expect(item.fix).toEqual(expect.any(String));
+    expect(body.attention.find((item: { kind: string }) => item.kind === 'dead_letters').count).toBeGreaterThan(0);
+
+    const ofB = (await asShop(running, SHOP_B).get('/attention')).body.attention.map(
+      (item: { kind: string }) => item.kind,
+    );
+    expect(ofB).not.toContain('subscription_protected_data');
+    expect(ofB).not.toContain('missing_scope');
+    expect(ofB).toContain('dead_letters');
+  });
+});

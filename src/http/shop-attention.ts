@@ -1,0 +1,123 @@
+// What a shop's merchant must look at, and how to put it right, in plain
+// words: for the merchant's own page (issue 34, "Watch"). Each item says why
+// orders may earn nothing, and the fix, which is the merchant's own where it
+// can be (their loyalty account, the app's access, protected customer data)
+// and the operator's where it cannot (an account the operator set up).
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { ShopRef } from '../accounts/account-records.ts';
+import type { SubscriptionHealth } from '../core/order-source.ts';
+import { reconciliationId } from '../core/reconciler.ts';
+import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+
+export interface AttentionItem {
+  kind: string;
+  /** What is wrong, and what it does to the shop's orders. */
+  why: string;
+  /** What to do about it; "the bridge's operator" where it is not the merchant's to do. */
+  fix: string;
+  count?: number;
+}
+
+export interface AttentionParts {
+  store: LedgerStore;
+  accounts: AccountRegistry;
+}
+
+/** The scope every shop's orders need (read_all_orders only for resyncs older than 60 days). */
+const NEEDED_SCOPE = 'read_orders';
+
+export async function shopAttention(
+  { store, accounts }: AttentionParts,
+  shop: ShopRef,
+  mayChangeAccount: boolean,
+): Promise<AttentionItem[]> {
+  const items: AttentionItem[] = [];
+  const { account } = await accounts.reachFacts(shop);
+  if (account === undefined) {
+    items.push({
+      kind: 'no_account',
+      why: 'This store earns on no loyalty account yet: its orders are kept, and no points are sent.',
+      fix: 'Set up your loyalty account: its API key and brand id, from your loyalty service’s panel.',
+    });
+  } else {
+    const [record, runtime] = await Promise.all([accounts.get(account), accounts.runtime(account)]);
+    const whose = mayChangeAccount
+      ? 'Enter the API key and brand id from your loyalty service’s panel again.'
+      : 'Ask the bridge’s operator, who set up the loyalty account, to check its credentials.';
+    if (runtime?.authPause.paused || record?.check?.status === 'refused')
+      items.push({
+        kind: 'credentials_refused',
+        why: 'The loyalty service refuses this account’s credentials: no points are sent until they are right.',
+        fix: whose,
+      });
+    else if (record?.check?.status === 'unreachable')
+      items.push({
+        kind: 'service_unreachable',
+        why: `The loyalty service could not be reached when the account was last checked${record.check.detail ? ` (${record.check.detail})` : ''}.`,
+        fix: mayChangeAccount
+          ? 'Check the service’s address in your account settings.'
+          : 'Ask the bridge’s operator to check the service’s address.',
+      });
+  }
+
+  const health = await store.getRecord<SubscriptionHealth>(
+    'platform-health',
+    reconciliationId(shop.platform, shop.shop),
+  );
+  if (health?.error)
+    items.push({
+      kind: 'no_access',
+      why: `The bridge could not read this store’s orders: ${health.error}`,
+      fix: 'Open the app from your store’s admin, so that it is granted access again.',
+    });
+  if (health?.scopes && !health.scopes.includes(NEEDED_SCOPE))
+    items.push({
+      kind: 'missing_scope',
+      why: `The app is not allowed to read orders (${NEEDED_SCOPE}): resyncs and checks of orders fail.`,
+      fix: 'Open the app from your store’s admin and accept the access it asks for.',
+    });
+  for (const problem of health?.problems ?? [])
+    items.push({ kind: `subscription_${problem.kind}`, why: `${problem.topic}: ${problem.detail}`, fix: problem.fix });
+
+  const hidden = await store.listOrders({
+    page: 1,
+    limit: 1,
+    platform: shop.platform,
+    shop: shop.shop,
+    reason: 'protected_data_hidden',
+  });
+  if (hidden.total > 0)
+    items.push({
+      kind: 'protected_data_hidden',
+      why: 'Shopify hides the customer’s e-mail and phone from the app, so these orders cannot earn points.',
+      fix: 'In the app’s Dev Dashboard, request access to protected customer data (Name, Email, Phone); once approved, resync.',
+      count: hidden.total,
+    });
+
+  const letters = (await store.listDeadLetters()).filter((letter) => isLetterOfShop(letter, shop));
+  if (letters.length > 0)
+    items.push({
+      kind: 'dead_letters',
+      why: 'Some deliveries or calls of this store could not go on; each says why.',
+      fix: 'Fix what each says, then retry it.',
+      count: letters.length,
+    });
+  return items;
+}
+
+/**
+ * A dead letter of the shop's: it names the shop (or, a call's, no shop and
+ * an order of the shop: platform:shop:order id, the shop exactly), and its
+ * delivery, if any, names the same.
+ */
+export function isLetterOfShop(letter: DeadLetter, shop: ShopRef): boolean {
+  const prefix = `${shop.platform}:${shop.shop}:`;
+  const order = letter.orderKey;
+  const orderOfShop = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
+  const named =
+    letter.platform === undefined && letter.shop === undefined
+      ? orderOfShop
+      : letter.platform === shop.platform && letter.shop === shop.shop && (order === undefined || orderOfShop);
+  const delivery = letter.delivery;
+  return named && (!delivery || (delivery.platform === shop.platform && delivery.shop === shop.shop));
+}
