@@ -6,7 +6,10 @@
 // fields per topic as a shape; a test holds every shape to what translation
 // reads, on the platforms' own payloads.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
-import { storedBody } from '../../src/core/delivery.ts';
+import { isUtf8 } from 'node:buffer';
+
+/** A number as lossless-json reads it: its exact digits. */
+export { isLosslessNumber };
 
 /**
  * The fields kept of a JSON value: `true` keeps the value whole; an object
@@ -15,9 +18,6 @@ import { storedBody } from '../../src/core/delivery.ts';
  * include_fields does: refunds.id keeps the id of each refund. A value not of
  * the shape's kind is dropped, which translation reads as absent.
  */
-/** A number as lossless-json reads it: its exact digits. */
-export { isLosslessNumber };
-
 export type Shape = true | { readonly [key: string]: Shape };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -74,7 +74,7 @@ export function shapeOf(fields: readonly string[]): Shape {
  * blanks what a shape cannot tell apart (items by their value).
  */
 export function keptBody(body: Buffer, shape: Shape, refine: (kept: unknown) => unknown = (kept) => kept): Buffer {
-  if (storedBody(body).bodyEncoding !== 'utf8') return body;
+  if (!isUtf8(body)) return body;
   try {
     return Buffer.from(stringify(refine(keepOnly(parse(body.toString('utf8')), shape))) ?? '{}', 'utf8');
   } catch {

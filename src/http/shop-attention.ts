@@ -7,6 +7,7 @@ import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
+import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 
 export interface AttentionItem {
@@ -111,9 +112,8 @@ export async function shopAttention(
  * delivery, if any, names the same.
  */
 export function isLetterOfShop(letter: DeadLetter, shop: ShopRef): boolean {
-  const prefix = `${shop.platform}:${shop.shop}:`;
   const order = letter.orderKey;
-  const orderOfShop = order !== undefined && order.startsWith(prefix) && !order.slice(prefix.length).includes(':');
+  const orderOfShop = order !== undefined && isOrderKeyOfShop(order, shop.platform, shop.shop);
   const named =
     letter.platform === undefined && letter.shop === undefined
       ? orderOfShop

@@ -177,9 +177,10 @@ const TRIM_BATCH = 200;
 
 /**
  * Rewrites the kept deliveries of dead letters and of the inbox through trim,
- * a batch at a time in key order. Rows another instance holds (an entry being
- * translated) are passed over: it is removed once translated, and becomes a
- * trimmed dead letter if it cannot be (intake.ts).
+ * a batch at a time in key order. A row locked by another transaction at that
+ * moment (a claim being written) is passed over and stays whole: an inbox
+ * entry goes once translated, and becomes a trimmed dead letter if it cannot
+ * be (intake.ts).
  */
 export async function trimDeliveries(
   db: PgDatabase,
