@@ -229,7 +229,13 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         // Whoever removes it retries it: two retries at once (two tabs, the operator and the merchant) make one.
         if (!(await store.removeDeadLetter(letter.id)))
           return { retried: false, reason: 'this dead letter was retried or discarded meanwhile' };
-        await theWorker.retry(letter.orderKey, letter.id, lane);
+        try {
+          await theWorker.retry(letter.orderKey, letter.id, lane);
+        } catch (error) {
+          // The order still holds the call for this letter: the letter goes back, so it can be retried again.
+          await store.addDeadLetter(letter);
+          throw error;
+        }
         return { retried: true };
       }
       const delivery = letter.delivery;

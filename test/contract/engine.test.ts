@@ -165,6 +165,26 @@ describe('failures', () => {
     expect(await engine.store.listDeadLetters()).toEqual([]);
   });
 
+  it('keeps a dead letter whose retry could not be written, so the order is not stranded', async () => {
+    const engine = await start();
+    const orderId = newOrderId();
+    harness.sandbox.faults.configure({ forced: { status: 400, count: 1 } });
+    await engine.accept('wf', [orderEvent({ orderId, facts: ['paid'] })]);
+    await engine.drain();
+    const [letter] = await engine.store.listDeadLetters();
+    // The ledger's disk fails the one write that lets the order go on.
+    const store = engine.store as { updateProgress: typeof engine.store.updateProgress };
+    const write = store.updateProgress;
+    store.updateProgress = () => Promise.reject(new Error('EIO: the disk failed'));
+    await expect(engine.retryDeadLetter(letter!)).rejects.toThrow('EIO');
+    store.updateProgress = write;
+    expect((await engine.store.listDeadLetters()).map((each) => each.id)).toEqual([letter!.id]);
+    // Retried again once the disk is back: the call goes.
+    expect(await engine.retryDeadLetter(letter!)).toEqual({ retried: true });
+    await engine.drain();
+    expect(earningOf(orderId)).toHaveLength(1);
+  });
+
   it('holds only the call that failed: a refused redeem does not stop a later cancellation', async () => {
     const engine = await start();
     const orderId = newOrderId();
