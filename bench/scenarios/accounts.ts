@@ -338,16 +338,16 @@ const round = (value: number) => Number(value.toFixed(3));
 export async function accountsScenario(
   profile: AccountsProfile,
   log: (line: string) => void = () => undefined,
+  { backends = ['lowdb', 'postgres'] }: { backends?: ReadonlyArray<'lowdb' | 'postgres'> } = {},
 ): Promise<AccountsRun[]> {
   const runs: AccountsRun[] = [];
-  for (const backend of ['lowdb', 'postgres'] as const) {
+  for (const backend of backends) {
     if (backend === 'postgres' && !(await probePostgres())) continue;
     log(
       `  accounts, ${backend}: ${profile.accounts} accounts at ${profile.limitPerMinute}/min, ${profile.backlogged} with ${profile.backlogPerAccount} to resync ...`,
     );
     const limited = await limitedRun(backend, profile);
-    log(`  accounts, ${backend}: the drain ceiling, every limit lifted, ${profile.ceilingOrders} orders ...`);
-    const ceiling = await ceilingRun(backend, profile);
+    const ceiling = await ceilingScenario(backend, profile, log);
     runs.push({
       backend,
       accounts: profile.accounts,
@@ -359,4 +359,14 @@ export async function accountsScenario(
     });
   }
   return runs;
+}
+
+/** The drain ceiling alone (npm run bench:accounts -- --ceiling), for work on the store's cost per order. */
+export async function ceilingScenario(
+  backend: 'lowdb' | 'postgres',
+  profile: AccountsProfile,
+  log: (line: string) => void = () => undefined,
+): Promise<AccountsRun['ceiling']> {
+  log(`  accounts, ${backend}: the drain ceiling, every limit lifted, ${profile.ceilingOrders} orders ...`);
+  return ceilingRun(backend, profile);
 }
