@@ -357,6 +357,7 @@ function scheduledIo(s: fc.Scheduler, faults: Faults): LedgerIo {
   return {
     readFile: gated(nodeIo.readFile, 'read', false),
     writeNewFile: gated(nodeIo.writeNewFile, 'write', true),
+    appendFile: gated(nodeIo.appendFile, 'append', true),
     rename: gated(nodeIo.rename, 'rename', true),
     remove: gated(nodeIo.remove, 'remove', true),
     syncDirectory: gated(nodeIo.syncDirectory, 'sync', true),
@@ -392,6 +393,8 @@ async function lowdbHarness(s: fc.Scheduler, faults: Faults): Promise<Harness> {
     now,
     settleAfterMs: 0,
     activePartitionSize: 2,
+    // A few batches, then the partitions written and the journal emptied: both paths, and the crash between.
+    activeJournalLimit: 4_000,
     settledChunkSize: 2,
     openFiles: { chunks: 1, indexFiles: 1 },
   };

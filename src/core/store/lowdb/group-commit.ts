@@ -8,15 +8,24 @@
 // a round go into the next one; files whose write failed stay changed and
 // are written again by the next round.
 import { dirname } from 'node:path';
-import type { DurableLow } from './durable-file.ts';
 import { nodeIo, type LedgerIo } from './ledger-io.ts';
+
+/** What a round writes: a lowdb document (DurableLow), or the active orders' journal. */
+export interface CommitFile {
+  /** Its directory is synced with the round. */
+  readonly path: string;
+  /** Marks a change that the next write carries. */
+  changed(): void;
+  /** Takes what it holds now, synchronously, then writes it (fdatasync with sync). */
+  write(sync: boolean): Promise<void>;
+}
 
 export class GroupCommit {
   /** Off only for a bulk load (seeding a benchmark): nothing is acknowledged on it. */
   readonly sync: boolean;
   /** The ledger's file I/O: node:fs, or a test's scheduled and failing one. */
   readonly io: LedgerIo;
-  readonly #dirty = new Set<DurableLow<unknown>>();
+  readonly #dirty = new Set<CommitFile>();
   /** New files written once elsewhere (inbox, seen) whose directory still needs its sync. */
   readonly #dirtyDirectories = new Set<string>();
   #waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
@@ -28,7 +37,7 @@ export class GroupCommit {
   }
 
   /** Records a change to the document: it is written by the next round, and not clean until then. */
-  markDirty(file: DurableLow<unknown>): void {
+  markDirty(file: CommitFile): void {
     file.changed();
     this.#dirty.add(file);
   }

@@ -9,6 +9,8 @@ export interface LedgerIo {
   readFile(path: string): Promise<string>;
   /** Creates a file that must not exist yet, writes it whole and (with sync) fdatasyncs it. */
   writeNewFile(path: string, text: string, sync: boolean): Promise<void>;
+  /** Adds to the end of a file (made if missing) and (with sync) fdatasyncs it: the active orders' journal. */
+  appendFile(path: string, text: string, sync: boolean): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** Removes a file; one that is already gone is fine. */
   remove(path: string): Promise<void>;
@@ -18,17 +20,21 @@ export interface LedgerIo {
   stat(path: string): Promise<{ size: number; mtimeMs: number }>;
 }
 
+/** Opens with `flag` ('wx': a new file; 'a': the end of one), writes, and (with sync) fdatasyncs. */
+async function writeWith(flag: 'wx' | 'a', path: string, text: string, sync: boolean): Promise<void> {
+  const handle = await open(path, flag, 0o600);
+  try {
+    await handle.writeFile(text);
+    if (sync) await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export const nodeIo: LedgerIo = {
   readFile: (path) => readFile(path, 'utf8'),
-  async writeNewFile(path, text, sync) {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.writeFile(text);
-      if (sync) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  },
+  writeNewFile: (path, text, sync) => writeWith('wx', path, text, sync),
+  appendFile: (path, text, sync) => writeWith('a', path, text, sync),
   rename,
   remove: (path) => rm(path, { force: true }),
   async syncDirectory(path) {

@@ -1,7 +1,8 @@
 // The embedded store: lowdb files under DATA_DIR, for one bridge.
 //
 //   inbox/, seen/              the acknowledgement path and dedupe (inbox.ts)
-//   orders/active-*.json       orders still moving, cached in memory (active-orders.ts)
+//   orders/active-*.json       orders still moving, cached in memory (active-orders.ts),
+//   orders/journal.jsonl       with the changes since those files were written (order-journal.ts)
 //   orders/settled-*.json,     orders with nothing left to do, out of memory
 //   orders/index/, chunks.json (settled-orders.ts)
 //   lp-order-ids/              which order each lp_orderid belongs to (a HashedMap)
@@ -81,6 +82,8 @@ export interface LowdbStoreOptions {
   /** An order with nothing due, quiet this long, leaves memory for the settled chunks. */
   settleAfterMs?: number;
   activePartitionSize?: number;
+  /** The active orders' journal size (characters) from which a round writes their partitions instead (tests make it tiny). */
+  activeJournalLimit?: number;
   settledChunkSize?: number;
   /** Files kept open when nobody uses them: settled chunks and index files. Tests make them tiny, so that files are let go of all the time. */
   openFiles?: { chunks?: number; indexFiles?: number };
@@ -112,6 +115,7 @@ export class LowdbStore implements LedgerStore {
     dedupeWindowMs = 7 * 24 * 60 * 60_000,
     settleAfterMs = 2 * 60_000,
     activePartitionSize,
+    activeJournalLimit,
     settledChunkSize,
     openFiles = {},
     fsync = true,
@@ -131,6 +135,8 @@ export class LowdbStore implements LedgerStore {
     inbox.onAccepted = () => this.#notify();
     const active = new ActiveOrders(join(dataDir, 'orders'), commit, {
       ...(activePartitionSize ? { partitionSize: activePartitionSize } : {}),
+      ...(activeJournalLimit !== undefined ? { journalLimit: activeJournalLimit } : {}),
+      readOnly,
       backupOf,
     });
     this.#p = {
@@ -154,10 +160,7 @@ export class LowdbStore implements LedgerStore {
       records: new RecordFiles(dataDir, commit, backupOf, secrets),
       deadLetters: new DeadLetterFiles(dataDir, commit, now),
       serial: new PQueue({ concurrency: 1 }),
-      flush: async () => {
-        await commit.flush();
-        await active.flushed();
-      },
+      flush: () => commit.flush(),
       notify: () => this.#notify(),
     };
     this.#orders = new OrderOperations(this.#p, settleAfterMs);
@@ -243,6 +246,8 @@ export class LowdbStore implements LedgerStore {
     await this.#p.inbox.settled();
     await this.#p.serial.onIdle();
     await this.#p.deadLetters.idle();
+    // The partitions whole on disk, the journal empty: what a person or an earlier release reads is all there.
+    if (this.#p.active.journalled) this.#p.active.compactSoon();
     await this.#p.flush();
     // Everything is on disk: the next start need not look for orders a crash left in two places.
     await this.#p.commit.io.writeNewFile(this.#path(CLEAN_STOP), new Date().toISOString(), this.#p.commit.sync);
@@ -380,8 +385,8 @@ export class LowdbStore implements LedgerStore {
     return this.#orders.nextDueAt(skipShops);
   }
 
-  claimLpOrderId(lpOrderId: string, key: string): Promise<string> {
-    return this.#orders.claimLpOrderId(lpOrderId, key);
+  claimLpOrderId(lpOrderId: string, key: string, options?: { durable?: boolean }): Promise<string> {
+    return this.#orders.claimLpOrderId(lpOrderId, key, options);
   }
 
   listOrders(query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }> {

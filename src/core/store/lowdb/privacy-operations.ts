@@ -87,6 +87,8 @@ export class PrivacyOperations {
         active.put(record);
         erased.add(record.key);
       }
+      // The journal's earlier entries may hold what is erased (of settled orders too): it starts afresh.
+      if (active.journalled) active.compactSoon();
       report.orders += erased.size;
       report.orders += await settled.rewrite((record) => {
         if (!orderMatches(record, match)) return 'keep';
@@ -174,6 +176,7 @@ export class PrivacyOperations {
         candidate.platform === platform && candidate.shop === shop;
       const keys = [...active.values()].filter(ofShop).map((record) => record.key);
       active.remove(keys);
+      if (active.journalled) active.compactSoon();
       report.orders = keys.length + (await settled.rewrite((record) => (ofShop(record) ? 'delete' : 'keep')));
       const keyOfShop = (key: string | undefined) => key !== undefined && isOrderKeyOfShop(key, platform, shop);
       await lpOrderIds.deleteWhere((_lpOrderId, owner) => keyOfShop(owner));
