@@ -116,6 +116,27 @@ describe.each([
     expect(asked.a).toBeLessThanOrEqual(8);
   });
 
+  it.skipIf(!available)('earns the same order number of two merchants’ stores, each on its own account', async () => {
+    // Store-numbered platforms (WooCommerce, BigCommerce) start every store at low numbers: lp_orderids need to be
+    // unique within a loyalty account, not across the bridge's accounts (issue 32).
+    const { engine } = await start();
+    for (const shop of [SHOP_OF.a, SHOP_OF.b])
+      await engine.ingest.events(
+        `same-number-${shop}`,
+        [orderEvent({ shop, orderId: '7300001', facts: ['paid'] })],
+        [],
+      );
+    const earned = (index: number) =>
+      (engines.sandbox.accounts[index]?.store.snapshot().earnings ?? []).filter(
+        (earning) => earning.orderId === '7300001',
+      );
+    await eventually(() => {
+      expect(earned(0)).toHaveLength(1);
+      expect(earned(1)).toHaveLength(1);
+    });
+    expect(await engine.store.listDeadLetters()).toEqual([]);
+  });
+
   it.skipIf(!available)('keeps another account’s retry on time while one account’s budget is spent', async () => {
     // lowdb runs without polling, as the bridge does: only the worker's own timer brings the retry back.
     const { engine, accept } = await start(1);

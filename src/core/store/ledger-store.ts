@@ -323,8 +323,14 @@ export interface LedgerStore {
    * have looked before the change and be about to save the order waiting.
    */
   wakeWaiting(match: WaitingMatch): Promise<number>;
-  /** Registers an lp_orderid for an order; returns the order it belongs to (this one, unless another claimed it first). */
-  claimLpOrderId(lpOrderId: string, orderKey: string): Promise<string>;
+  /**
+   * Registers an lp_orderid for an order; returns the order it belongs to
+   * (this one, unless another claimed it first). With `durable: false` a
+   * store may keep the registration with the order's next saveProgress
+   * rather than make it durable on its own: the worker saves its intent
+   * before the call anyway, and one write costs less than two.
+   */
+  claimLpOrderId(lpOrderId: string, orderKey: string, options?: { durable?: boolean }): Promise<string>;
 
   // --- Dead letters.
   addDeadLetter(letter: NewDeadLetter): Promise<DeadLetter>;

@@ -7,6 +7,8 @@
 // before the first call, so that a collision left (no prefix, or a prefix
 // that does not separate) stops that order instead of touching another's points.
 
+import { DEFAULT_ACCOUNT } from '../accounts.ts';
+
 /** platform, or platform:shop, to a numeric prefix. */
 export type OrderIdPrefixes = Readonly<Record<string, string>>;
 
@@ -34,6 +36,16 @@ export function prefixProblems(prefixes: OrderIdPrefixes): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * The key an lp_orderid is registered under: lp_orderids need to be unique
+ * within one loyalty account, not across accounts (two merchants' stores both
+ * have an order 7801, each on its own account). The default account's keep
+ * the plain id, as releases before accounts registered them.
+ */
+export function lpOrderIdClaim(lpOrderId: string, account: string): string {
+  return account === DEFAULT_ACCOUNT ? lpOrderId : `${lpOrderId}@${account}`;
 }
 
 export const LP_ORDER_ID_OPERATIONS = [

@@ -25,7 +25,13 @@ import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
 import { decideFailure, holdCalls, undoIntent } from './failures.ts';
 import { BudgetSpentError, type Place } from '../../loyalty/rate-limiter.ts';
-import { collisionReason, LP_ORDER_ID_OPERATIONS, lpOrderIdFor, type OrderIdPrefixes } from './lp-order-ids.ts';
+import {
+  collisionReason,
+  LP_ORDER_ID_OPERATIONS,
+  lpOrderIdClaim,
+  lpOrderIdFor,
+  type OrderIdPrefixes,
+} from './lp-order-ids.ts';
 
 export type { LoyaltyOperations };
 
@@ -257,18 +263,7 @@ export class Worker {
     const { policy } = account;
     const { next, target } = plan(record, policy, now);
     record.target = target;
-    if (!next || !this.#running || account.authPause.paused) {
-      const retryAt =
-        record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
-      // Paused: looked at again when the account is let in (engine.wakeWaiting), or at its next probe; never in a spin.
-      const resumeAt = account.authPause.paused ? account.authPause.nextProbeAt : null;
-      if (next && account.authPause.paused) record.work.waitingFor = pauseOf(account.id);
-      record.dueAt = next
-        ? (retryAt ?? resumeAt ?? now.toISOString())
-        : (approvalDueAt(record, policy)?.toISOString() ?? null);
-      await this.#save(record, true, lease);
-      return { kind: 'done' };
-    }
+    if (!next || !this.#running || account.authPause.paused) return this.#letGo(record, next, account, now, lease);
     if (record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime()) {
       record.dueAt = record.work.retryAt;
       await this.#save(record, true, lease);
@@ -298,6 +293,26 @@ export class Worker {
     return this.#save(record, true, lease);
   }
 
+  /** Nothing to send now: the order is saved and let go, due when its next step is. */
+  async #letGo(
+    record: OrderRecord,
+    next: Action | undefined,
+    account: AccountRuntime,
+    now: Date,
+    lease: Lease,
+  ): Promise<Step> {
+    const retryAt =
+      record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime() ? record.work.retryAt : null;
+    // Paused: looked at again when the account is let in (engine.wakeWaiting), or at its next probe; never in a spin.
+    const resumeAt = account.authPause.paused ? account.authPause.nextProbeAt : null;
+    if (next && account.authPause.paused) record.work.waitingFor = pauseOf(account.id);
+    record.dueAt = next
+      ? (retryAt ?? resumeAt ?? now.toISOString())
+      : (approvalDueAt(record, account.policy)?.toISOString() ?? null);
+    await this.#save(record, true, lease);
+    return { kind: 'done' };
+  }
+
   /** The order's lp_orderid, its intent noted, then its call. */
   async #call(
     record: OrderRecord,
@@ -307,14 +322,19 @@ export class Worker {
     place: Place | undefined,
   ): Promise<Step> {
     const { policy } = account;
-    const lpOrderId = await this.#lpOrderId(record, next, lease);
+    const registering = !record.upstream.lpOrderId;
+    const lpOrderId = await this.#lpOrderId(record, next, account, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
     if (noteIntent(record, next, { policy, earnActivityId: account.earnActivityId, account: account.id })) {
+      // The save carries the lp_orderid's registration too: both are durable before the call.
       const saved = await this.#save(record, false, lease);
       if (saved.kind === 'done') return saved;
       // New facts arrived since the plan: plan again before calling.
       if (saved.record !== record) return saved;
+    } else if (registering && record.upstream.lpOrderId) {
+      // No intent to save: the registration is made durable on its own before the call.
+      await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key);
     }
 
     let result;
@@ -344,16 +364,27 @@ export class Worker {
       }
       return this.#failed(record, next, error, account, lease);
     }
-    recordSuccess(record, next, result, this.#o.now().toISOString());
+    const now = this.#o.now();
+    recordSuccess(record, next, result, now.toISOString());
+    // Nothing more to send now (after most calls): the save that lets the order go carries the result, one
+    // write where there were two. Another call to make saves the result first, before that call is sent.
+    const after = plan(record, policy, now);
+    if (!after.next) {
+      record.target = after.target;
+      return this.#letGo(record, undefined, account, now, lease);
+    }
     return this.#save(record, false, lease);
   }
 
   /** The order's lp_orderid, registered to it before its first call that carries one; when another order holds it, the step after the dead letter. */
-  async #lpOrderId(record: OrderRecord, action: Action, lease: Lease): Promise<string | Step> {
+  async #lpOrderId(record: OrderRecord, action: Action, account: AccountRuntime, lease: Lease): Promise<string | Step> {
     if (record.upstream.lpOrderId) return record.upstream.lpOrderId;
     const lpOrderId = lpOrderIdFor(this.#o.orderIdPrefixes, record.platform, record.shop, record.orderId);
     if (!(LP_ORDER_ID_OPERATIONS as readonly string[]).includes(action.kind)) return lpOrderId;
-    const owner = await this.#o.store.claimLpOrderId(lpOrderId, record.key);
+    // Durable with the intent saved next (#call), or on its own there when there is none.
+    const owner = await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key, {
+      durable: false,
+    });
     if (owner !== record.key) {
       return this.#deadLetter(
         record,

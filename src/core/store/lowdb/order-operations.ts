@@ -134,9 +134,10 @@ export class OrderOperations {
     return this.#p.active.due.nextAt(skipShops);
   }
 
-  async claimLpOrderId(lpOrderId: string, key: string): Promise<string> {
+  async claimLpOrderId(lpOrderId: string, key: string, { durable = true } = {}): Promise<string> {
     const owner = await this.#p.lpOrderIds.setIfAbsent(lpOrderId, key);
-    if (owner === key) await this.#p.flush();
+    // Not durable: the same group commit as the order's next save carries it (its flush waits for both).
+    if (owner === key && durable) await this.#p.flush();
     return owner;
   }
 

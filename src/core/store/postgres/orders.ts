@@ -238,14 +238,17 @@ export async function nextDueAt(db: PgDatabase, skipShops?: ReadonlySet<string>)
 
 /**
  * The order an lp_orderid belongs to: this one, unless another registered it
- * first. Two statements: a key inserted by a transaction that commits while
- * ours waits is invisible to our own statement's snapshot, not to the next one.
+ * first. One round trip when the insert is ours (nearly always); else a
+ * second statement reads the owner: a key inserted by a transaction that
+ * commits while ours waits is invisible to our own statement's snapshot,
+ * not to the next one. Durable at once, whatever the caller asks.
  */
 export async function claimLpOrderId(db: PgDatabase, lpOrderId: string, key: string): Promise<string> {
-  await db.write('INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-    lpOrderId,
-    key,
-  ]);
+  const inserted = await db.write<{ order_key: string }>(
+    'INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING order_key',
+    [lpOrderId, key],
+  );
+  if (inserted.rows[0]) return key;
   const { rows } = await db.query<{ order_key: string }>(
     'SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1',
     [lpOrderId],
