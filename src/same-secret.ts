@@ -1,9 +1,11 @@
 // Comparing a secret someone sent with the one we hold, in constant time.
+import type { Buffer } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+/** What two secrets are compared by: hashing first makes the comparison constant-time whatever the lengths. */
+export const secretDigest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** True when both are the same text. Hashing first makes the comparison constant-time whatever the lengths. */
+/** True when both are the same text. */
 export function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected));
+  return timingSafeEqual(secretDigest(given), secretDigest(expected));
 }
