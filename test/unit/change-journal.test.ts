@@ -11,7 +11,7 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import { LedgerDamagedError } from '../../src/core/store/ledger-store.ts';
 import { nodeIo, type LedgerIo } from '../../src/core/store/lowdb/ledger-io.ts';
 import { LowdbStore, type LowdbStoreOptions } from '../../src/core/store/lowdb/lowdb-store.ts';
-import { encodeBatch, JournalDamage, readBatches } from '../../src/core/store/lowdb/order-journal.ts';
+import { encodeBatch, JournalDamage, readBatches } from '../../src/core/store/lowdb/change-journal.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
@@ -80,15 +80,16 @@ function failingIo() {
 
 describe('the journal format', () => {
   const record = (key: string) => ({ key, version: 1 }) as unknown as OrderRecord;
-  const batch = (...keys: string[]) => encodeBatch(keys, (key) => (key.startsWith('gone') ? undefined : record(key)));
+  const batch = (...keys: string[]) =>
+    encodeBatch(keys, (key: string) => (key.startsWith('gone') ? undefined : record(key)));
 
   it('applies whole batches in order, an order as its last entry says', () => {
     const text = batch('a', 'b') + batch('gone-a') + batch('b');
     expect(readBatches(text)).toEqual([
-      { put: record('a') },
-      { put: record('b') },
-      { remove: 'gone-a' },
-      { put: record('b') },
+      { key: 'a', value: record('a') },
+      { key: 'b', value: record('b') },
+      { key: 'gone-a', gone: true },
+      { key: 'b', value: record('b') },
     ]);
   });
 
@@ -96,14 +97,14 @@ describe('the journal format', () => {
     const whole = batch('a');
     const cut = batch('b', 'c');
     for (let at = 0; at < cut.length; at++)
-      expect(readBatches(whole + cut.slice(0, at)), `cut at ${at}`).toEqual([{ put: record('a') }]);
+      expect(readBatches(whole + cut.slice(0, at)), `cut at ${at}`).toEqual([{ key: 'a', value: record('a') }]);
   });
 
   it('stops on a line it cannot read that whole batches follow, and on a batch that does not add up', () => {
-    expect(() => readBatches(batch('a') + '{"p":{"ke\n' + batch('b'))).toThrow(JournalDamage);
-    expect(() => readBatches('{"p":{"key":"a"}}\n{"c":2}\n')).toThrow(JournalDamage);
+    expect(() => readBatches(batch('a') + '{"k":"b","v":{"ke\n' + batch('b'))).toThrow(JournalDamage);
+    expect(() => readBatches('{"k":"a","v":1}\n{"c":2}\n')).toThrow(JournalDamage);
     // Bytes a crash left after the last whole batch, with no whole batch after them, are a cut, not damage.
-    expect(readBatches(batch('a') + '\0\0\0\n{"p":')).toEqual([{ put: record('a') }]);
+    expect(readBatches(batch('a') + '\0\0\0\n{"k":')).toEqual([{ key: 'a', value: record('a') }]);
   });
 });
 
@@ -133,7 +134,10 @@ describe('the lowdb store with its journal', () => {
     await fold(store, [orderEvent({ orderId: '7101', facts: ['paid'] })]);
     await earnAll(store);
     // A crash in the middle of the next append: half a batch, never acknowledged.
-    appendFileSync(join(dataDir, 'orders', 'journal.jsonl'), '{"p":{"key":"testshop:shop-1:7102","facts":["pa');
+    appendFileSync(
+      join(dataDir, 'orders', 'journal.jsonl'),
+      '{"k":"testshop:shop-1:7102","v":{"key":"testshop:shop-1:7102","facts":["pa',
+    );
     const reopened = await opened({ dataDir });
     expect(await states(reopened, ['7101', '7102'])).toEqual(['earned', 'missing']);
     await fold(reopened, [orderEvent({ orderId: '7103', facts: ['paid'] })]);
@@ -147,7 +151,7 @@ describe('the lowdb store with its journal', () => {
     const store = await opened({ dataDir });
     await fold(store, [orderEvent({ orderId: '7201', facts: ['paid'] })]);
     const journal = join(dataDir, 'orders', 'journal.jsonl');
-    writeFileSync(journal, `{"p":{"key":"x"\n${journalOf(dataDir)}`);
+    writeFileSync(journal, `{"k":"x","v":{"key":"x"\n${journalOf(dataDir)}`);
     const error = await opened({ dataDir }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LedgerDamagedError);
     expect((error as Error).message).toContain(journal);
@@ -184,7 +188,7 @@ describe('the lowdb store with its journal', () => {
     control.failNext(/append /);
     await expect(earnAll(store)).rejects.toThrow(/ENOSPC/);
     // The failed append may have left part of its batch; the next round writes the partitions instead.
-    appendFileSync(join(dataDir, 'orders', 'journal.jsonl'), '{"p":{"key":"half');
+    appendFileSync(join(dataDir, 'orders', 'journal.jsonl'), '{"k":"half');
     await fold(store, [orderEvent({ orderId: '7402', facts: ['paid'] })]);
     expect(journalOf(dataDir)).toBe('');
     const reopened = await opened({ dataDir });
@@ -204,6 +208,20 @@ describe('the lowdb store with its journal', () => {
     expect(journalOf(dataDir)).not.toContain('ada@example.com');
     expect(partitionsOf(dataDir)).not.toContain('ada@example.com');
     await store.close();
+  });
+
+  it('keeps lp_orderid registrations through a crash from their journal, and the first owner keeps its id', async () => {
+    const dataDir = tempDataDir();
+    const store = await opened({ dataDir });
+    expect(await store.claimLpOrderId('7701', keyOf('7701'))).toBe(keyOf('7701'));
+    const registry = join(dataDir, 'lp-order-ids');
+    expect(readFileSync(join(registry, 'journal.jsonl'), 'utf8')).toContain(keyOf('7701'));
+    expect(readdirSync(registry).filter((name) => name.endsWith('.json'))).toEqual([]);
+    // The process dies: another store's order with the same lp_orderid is still refused it.
+    const reopened = await opened({ dataDir });
+    expect(await reopened.claimLpOrderId('7701', 'woocommerce:other:7701')).toBe(keyOf('7701'));
+    expect(readFileSync(join(registry, 'journal.jsonl'), 'utf8')).toBe('');
+    await reopened.close();
   });
 
   it('stops cleanly with the partitions whole and the journal empty', async () => {

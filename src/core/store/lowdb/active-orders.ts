@@ -1,18 +1,17 @@
 // Orders still moving, held in memory (the lowdb backend's cache) and on disk
 // in partitions of at most 100 orders (orders/active-NNNNNN.json), new orders
 // into the newest, plus the journal of what changed since the partitions were
-// last written (order-journal.ts). A group commit appends the orders changed
-// to the journal; once the journal has grown past its limit, the round writes
-// the partitions changed since and empties the journal instead. With them,
+// last written (change-journal.ts): a group commit appends the orders changed
+// to the journal, and writes the partitions changed since only once the
+// journal has grown past its limit. With them,
 // the worker's queue: which orders are due now, which wait for a time, and
 // which a worker holds.
 import { join } from 'node:path';
 import type { OrderRecord } from '../../order-record.ts';
-import { LedgerDamagedError } from '../ledger-store.ts';
-import { loadDurable, openDurable, replaceFile, unreadable, type DurableLow } from './durable-file.ts';
-import type { CommitFile, GroupCommit } from './group-commit.ts';
+import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
+import type { GroupCommit } from './group-commit.ts';
 import { DueQueue } from './due-queue.ts';
-import { encodeBatch, JOURNAL_FILE, JournalDamage, readBatches } from './order-journal.ts';
+import { ChangeJournal, JOURNAL_FILE } from './change-journal.ts';
 import { upgradeOrder } from '../format/upgrade-records.ts';
 
 interface Partition {
@@ -34,7 +33,6 @@ export class ActiveOrders {
   readonly #dir: string;
   readonly #commit: GroupCommit;
   readonly #partitionSize: number;
-  readonly #journalLimit: number;
   readonly #readOnly: boolean;
   readonly #backupOf: (path: string) => string | undefined;
   readonly #partitions = new Map<number, DurableLow<Partition>>();
@@ -44,14 +42,8 @@ export class ActiveOrders {
   readonly #emptied = new Set<number>();
   /** Partitions whose orders changed since they were last written. */
   readonly #touched = new Set<number>();
-  /** Orders changed since the journal's last batch. */
-  #unjournaled = new Set<string>();
-  #journalSize = 0;
-  /** The next round writes the partitions and empties the journal (it grew, an append failed, or an erasure asked). */
-  #compactDue = false;
-  readonly #journalPath: string;
-  /** What the group commit writes for the active orders. */
-  readonly #journal: CommitFile;
+  /** What the group commit writes for the active orders: a batch of changes, or the partitions. */
+  readonly journal: ChangeJournal<OrderRecord>;
   readonly due = new DueQueue();
 
   constructor(
@@ -67,11 +59,15 @@ export class ActiveOrders {
     this.#dir = ordersDir;
     this.#commit = commit;
     this.#partitionSize = partitionSize;
-    this.#journalLimit = journalLimit;
     this.#readOnly = readOnly;
     this.#backupOf = backupOf;
-    this.#journalPath = join(ordersDir, JOURNAL_FILE);
-    this.#journal = { path: this.#journalPath, changed: () => undefined, write: (sync) => this.#write(sync) };
+    this.journal = new ChangeJournal<OrderRecord>(commit, {
+      path: join(ordersDir, JOURNAL_FILE),
+      limit: journalLimit,
+      current: (key) => this.get(key),
+      writeBase: (sync) => this.#writePartitions(sync),
+      afterCompaction: () => this.#removeEmptied(),
+    });
   }
 
   async open(): Promise<void> {
@@ -90,35 +86,10 @@ export class ActiveOrders {
     // A crash after a partition was written empty and before it was removed.
     for (const [seq, partition] of this.#partitions)
       if (seq !== this.#current && Object.keys(partition.data.orders).length === 0) this.#emptied.add(seq);
-    await this.#replayJournal();
-  }
-
-  /** The changes since the partitions were written, applied over them; then (unless read-only) written into them. */
-  async #replayJournal(): Promise<void> {
-    let text: string;
-    try {
-      text = await this.#commit.io.readFile(this.#journalPath);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw unreadable(this.#journalPath, error);
-    }
-    if (text.length === 0) return;
-    let entries;
-    try {
-      entries = readBatches(text);
-    } catch (error) {
-      if (error instanceof JournalDamage) throw new LedgerDamagedError(this.#journalPath, error.message);
-      throw error;
-    }
-    for (const entry of entries) {
-      if ('put' in entry) this.#place(upgradeOrder(entry.put));
-      else this.#take(entry.remove);
-    }
-    this.#journalSize = text.length;
-    if (this.#readOnly) return;
-    // A batch a crash cut short must not have later batches appended after it.
-    this.compactSoon();
-    await this.#commit.flush();
+    await this.journal.replay(
+      (entry) => ('gone' in entry ? void this.#take(entry.key) : this.#place(upgradeOrder(entry.value))),
+      this.#readOnly,
+    );
   }
 
   get size(): number {
@@ -144,17 +115,6 @@ export class ActiveOrders {
   /** Takes orders out (they settled, or were erased); durable with the next flush. */
   remove(keys: Iterable<string>): void {
     for (const key of keys) if (this.#take(key)) this.#changed(key);
-  }
-
-  /** The next round writes the partitions and empties the journal: an erasure leaves no copy of what it erased there. */
-  compactSoon(): void {
-    this.#compactDue = true;
-    this.#commit.markDirty(this.#journal);
-  }
-
-  /** Whether the journal holds anything the partitions do not (a clean stop writes them first). */
-  get journalled(): boolean {
-    return this.#journalSize > 0 || this.#unjournaled.size > 0;
   }
 
   #place(record: OrderRecord): void {
@@ -193,59 +153,21 @@ export class ActiveOrders {
   }
 
   #changed(key: string): void {
-    this.#unjournaled.add(key);
-    this.#commit.markDirty(this.#journal);
+    this.journal.note(key);
   }
 
-  /**
-   * The group commit's write, called in its round: the changed orders as
-   * they are now, as one batch, or the partitions. What it writes is taken
-   * before its first await, so changes made meanwhile go to the next round.
-   */
-  async #write(sync: boolean): Promise<void> {
-    const keys = this.#unjournaled;
-    this.#unjournaled = new Set();
-    try {
-      if (this.#compactDue || this.#journalSize >= this.#journalLimit) {
-        await this.#compact(sync);
-      } else {
-        const text = encodeBatch(keys, (key) => this.get(key));
-        if (text.length === 0) return;
-        await this.#commit.io.appendFile(this.#journalPath, text, sync);
-        this.#journalSize += text.length;
-      }
-    } catch (error) {
-      for (const key of keys) this.#unjournaled.add(key);
-      // A failed append may have left part of its batch: only a journal begun afresh is safe to add to.
-      this.#compactDue = true;
-      throw error;
-    }
-  }
-
-  /**
-   * The partitions changed since they were last written, durable (their
-   * renames synced), and only then the journal emptied: a crash in between
-   * applies the journal again over partitions that already hold it, which
-   * leaves each order as its last entry says.
-   */
-  async #compact(sync: boolean): Promise<void> {
+  /** The partitions changed since they were last written, each as it is now; the journal is emptied after. */
+  async #writePartitions(sync: boolean): Promise<void> {
     const touched = [...this.#touched];
     this.#touched.clear();
-    try {
-      const partitions = touched.flatMap((seq) => this.#partitions.get(seq) ?? []);
-      // Each write takes its partition's data as it is now.
-      const written = await Promise.allSettled(partitions.map((partition) => partition.write(sync)));
-      const failed = written.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed) throw failed.reason;
-      if (sync) await this.#commit.io.syncDirectory(this.#dir);
-      await replaceFile(this.#commit.io, this.#journalPath, '', sync);
-    } catch (error) {
+    const partitions = touched.flatMap((seq) => this.#partitions.get(seq) ?? []);
+    // Each write takes its partition's data as it is now, before the first await.
+    const written = await Promise.allSettled(partitions.map((partition) => partition.write(sync)));
+    const failed = written.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) {
       for (const seq of touched) this.#touched.add(seq);
-      throw error;
+      throw failed.reason;
     }
-    this.#journalSize = 0;
-    this.#compactDue = false;
-    await this.#removeEmptied();
   }
 
   /** Partitions written empty, with a journal that no longer names their orders: they go away altogether. */

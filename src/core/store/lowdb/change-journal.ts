@@ -1,33 +1,43 @@
-// orders/journal.jsonl: the active orders' changes since their partitions
-// were last written, one batch per group commit. A worker changes an order
-// two or three times per call; rewriting the order's whole 100-order
-// partition for each change made the partitions' JSON the drain's limit
-// (issue 33: a fifth of the process's time serialising, and one fdatasync
-// per partition touched). A batch appends only the orders that changed, with
-// one fdatasync, and the partitions are written again only when the journal
-// has grown (active-orders.ts).
+// A journal of changes to files that lowdb would otherwise rewrite whole on
+// every change: the active orders' partitions (orders/journal.jsonl) and the
+// lp_orderid registry's buckets (lp-order-ids/journal.jsonl). A worker
+// changes an order two or three times per call; rewriting the order's whole
+// 100-order partition, and a registry bucket, for each change made those
+// writes the drain's limit (issue 33: a fifth of the process's time
+// serialising, and an fdatasync per file touched). Each group commit round
+// appends the keys changed, as they now are, as one batch with one
+// fdatasync; the files themselves (the base) are written, and the journal
+// emptied, only once it has grown past its limit, when asked (an erasure, a
+// clean stop), and at the start after a crash.
 //
 // A batch is its lines, then a line that closes it with their count:
-//   {"p":{...order}}   the order as it now is
-//   {"d":"key"}        the order left the active orders (settled, erased)
-//   {"c":2}            the batch is whole
-// A batch is applied only when its closing line is there: a crash during an
-// append leaves at most the last batch cut short (never acknowledged, since
-// its fdatasync had not returned), and that batch is ignored. Anything that
-// does not read after a whole batch that follows it is damage, not a cut.
-import type { OrderRecord } from '../../order-record.ts';
+//   {"k":"key","v":...}   the key's value as it now is
+//   {"d":"key"}           the key is gone
+//   {"c":2}               the batch is whole
+// A batch counts only when its closing line is there: a crash during an
+// append leaves at most the last batch cut short (never acknowledged: its
+// fdatasync had not returned), and that batch is ignored. A line that does
+// not read with a whole batch after it is damage, not a cut.
+//
+// Replaying over a base that already holds some of the journal (a crash
+// after the base was written, before the journal was emptied) is safe: each
+// key ends as its last entry says, which is what the base holds.
+import { dirname } from 'node:path';
+import { LedgerDamagedError } from '../ledger-store.ts';
+import { replaceFile, unreadable } from './durable-file.ts';
+import type { CommitFile, GroupCommit } from './group-commit.ts';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
-export type JournalEntry = { put: OrderRecord } | { remove: string };
+export type JournalEntry<V> = { key: string; value: V } | { key: string; gone: true };
 
-/** A batch's text: each order as it is now (`current`), or its removal, then the closing line. */
-export function encodeBatch(keys: Iterable<string>, current: (key: string) => OrderRecord | undefined): string {
+/** A batch's text: each key's value now (`current`), or that it is gone, then the closing line. */
+export function encodeBatch<V>(keys: Iterable<string>, current: (key: string) => V | undefined): string {
   let text = '';
   let count = 0;
   for (const key of keys) {
-    const record = current(key);
-    text += record ? `{"p":${JSON.stringify(record)}}\n` : `${JSON.stringify({ d: key })}\n`;
+    const value = current(key);
+    text += value === undefined ? `${JSON.stringify({ d: key })}\n` : `${JSON.stringify({ k: key, v: value })}\n`;
     count++;
   }
   return count === 0 ? '' : `${text}{"c":${count}}\n`;
@@ -40,18 +50,17 @@ export class JournalDamage extends Error {}
  * crash is left out; a line that does not read followed by a later whole
  * batch throws JournalDamage.
  */
-export function readBatches(text: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
-  let batch: JournalEntry[] = [];
+export function readBatches<V>(text: string): Array<JournalEntry<V>> {
+  const entries: Array<JournalEntry<V>> = [];
+  let batch: Array<JournalEntry<V>> = [];
   const lines = text.split('\n');
   // What follows the last newline is a line the crash cut short.
   lines.pop();
   for (const [index, line] of lines.entries()) {
-    const entry = parseLine(line);
+    const entry = parseLine<V>(line);
     if (entry === undefined) {
-      if (lines.slice(index + 1).some((later) => closes(parseLine(later)))) {
+      if (lines.slice(index + 1).some((later) => closes(parseLine(later))))
         throw new JournalDamage(`line ${index + 1} is not one loyalty-bridge writes, and whole batches follow it`);
-      }
       return entries;
     }
     if ('close' in entry) {
@@ -65,9 +74,9 @@ export function readBatches(text: string): JournalEntry[] {
   return entries;
 }
 
-const closes = (entry: JournalEntry | { close: number } | undefined) => entry !== undefined && 'close' in entry;
+const closes = (entry: unknown) => typeof entry === 'object' && entry !== null && 'close' in entry;
 
-function parseLine(line: string): JournalEntry | { close: number } | undefined {
+function parseLine<V>(line: string): JournalEntry<V> | { close: number } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -75,10 +84,133 @@ function parseLine(line: string): JournalEntry | { close: number } | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { p, d, c } = value as { p?: unknown; d?: unknown; c?: unknown };
-  if (typeof p === 'object' && p !== null && typeof (p as OrderRecord).key === 'string')
-    return { put: p as OrderRecord };
-  if (typeof d === 'string') return { remove: d };
+  const { k, v, d, c } = value as { k?: unknown; v?: unknown; d?: unknown; c?: unknown };
+  if (typeof k === 'string' && v !== undefined) return { key: k, value: v as V };
+  if (typeof d === 'string') return { key: d, gone: true };
   if (typeof c === 'number' && Number.isInteger(c) && c > 0) return { close: c };
   return undefined;
+}
+
+export interface ChangeJournalOptions<V> {
+  /** The journal file; its directory is the base's, synced before the journal is emptied. */
+  path: string;
+  /** Characters from which the next round writes the base and empties the journal. */
+  limit: number;
+  /** A key's value now, or undefined when it is gone: what the next batch records. */
+  current(key: string): V | undefined;
+  /** Writes every base file changed since the base was last written (restoring what it took on failure). */
+  writeBase(sync: boolean): Promise<void>;
+  /** After the journal was emptied: what the base no longer needs (emptied partitions) may go. */
+  afterCompaction?(): Promise<void>;
+}
+
+/** The journal as the group commit writes it: a batch per round, or the base and an empty journal. */
+export class ChangeJournal<V> implements CommitFile {
+  readonly path: string;
+  /** An append changes no directory: only a journal made new (the first, or an emptied one) needs its directory synced. */
+  readonly syncsOwnDirectory = true;
+  /** The journal file is known to be in its directory durably. */
+  #inDirectory = false;
+  readonly #commit: GroupCommit;
+  readonly #o: ChangeJournalOptions<V>;
+  /** Keys changed since the last batch. */
+  #unjournaled = new Set<string>();
+  #size = 0;
+  /** The next round writes the base and empties the journal (it grew, an append failed, or someone asked). */
+  #compactDue = false;
+
+  constructor(commit: GroupCommit, options: ChangeJournalOptions<V>) {
+    this.#commit = commit;
+    this.#o = options;
+    this.path = options.path;
+  }
+
+  /** Nothing to mark: what a round writes is taken from `current` when it runs. */
+  changed(): void {}
+
+  /** The key changed: the next round records it. */
+  note(key: string): void {
+    this.#unjournaled.add(key);
+    this.#commit.markDirty(this);
+  }
+
+  /** The next round writes the base and empties the journal. */
+  compactSoon(): void {
+    this.#compactDue = true;
+    this.#commit.markDirty(this);
+  }
+
+  /** Whether the journal holds, or is about to hold, anything the base does not. */
+  get holdsChanges(): boolean {
+    return this.#size > 0 || this.#unjournaled.size > 0;
+  }
+
+  /**
+   * Applies the journal's whole batches over the base just read, in order;
+   * then, unless read-only, writes them into the base and empties the
+   * journal, so that no batch is ever appended after one a crash cut short.
+   */
+  async replay(apply: (entry: JournalEntry<V>) => void | Promise<void>, readOnly: boolean): Promise<void> {
+    let text: string;
+    try {
+      text = await this.#commit.io.readFile(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw unreadable(this.path, error);
+    }
+    // Found at a start: a crash could not take it away any more.
+    this.#inDirectory = true;
+    if (text.length === 0) return;
+    let entries: Array<JournalEntry<V>>;
+    try {
+      entries = readBatches<V>(text);
+    } catch (error) {
+      if (error instanceof JournalDamage) throw new LedgerDamagedError(this.path, error.message);
+      throw error;
+    }
+    for (const entry of entries) await apply(entry);
+    this.#size = text.length;
+    if (readOnly) return;
+    this.compactSoon();
+    await this.#commit.flush();
+  }
+
+  /** The group commit's write. What it writes is taken before its first await: later changes go to the next round. */
+  async write(sync: boolean): Promise<void> {
+    const keys = this.#unjournaled;
+    this.#unjournaled = new Set();
+    try {
+      if (this.#compactDue || this.#size >= this.#o.limit) {
+        await this.#compact(sync);
+      } else {
+        const text = encodeBatch(keys, (key) => this.#o.current(key));
+        if (text.length === 0) return;
+        await this.#commit.io.appendFile(this.path, text, sync);
+        if (sync && !this.#inDirectory) await this.#syncDirectory();
+        this.#size += text.length;
+      }
+    } catch (error) {
+      for (const key of keys) this.#unjournaled.add(key);
+      // A failed append may have left part of its batch: only a journal begun afresh is safe to add to.
+      this.#compactDue = true;
+      throw error;
+    }
+  }
+
+  async #syncDirectory(): Promise<void> {
+    await this.#commit.io.syncDirectory(dirname(this.path));
+    this.#inDirectory = true;
+  }
+
+  /** The base durable (its renames synced), and only then the journal emptied. */
+  async #compact(sync: boolean): Promise<void> {
+    await this.#o.writeBase(sync);
+    if (sync) await this.#commit.io.syncDirectory(dirname(this.path));
+    this.#inDirectory = false;
+    await replaceFile(this.#commit.io, this.path, '', sync);
+    if (sync) await this.#syncDirectory();
+    this.#size = 0;
+    this.#compactDue = false;
+    await this.#o.afterCompaction?.();
+  }
 }

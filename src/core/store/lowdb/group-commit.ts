@@ -10,10 +10,12 @@
 import { dirname } from 'node:path';
 import { nodeIo, type LedgerIo } from './ledger-io.ts';
 
-/** What a round writes: a lowdb document (DurableLow), or the active orders' journal. */
+/** What a round writes: a lowdb document (DurableLow), or a journal of changes (ChangeJournal). */
 export interface CommitFile {
-  /** Its directory is synced with the round. */
+  /** Its directory is synced with the round, unless it syncs its own. */
   readonly path: string;
+  /** Syncs its directory itself, when it must (a journal appended to needs none, only one it made new). */
+  readonly syncsOwnDirectory?: boolean;
   /** Marks a change that the next write carries. */
   changed(): void;
   /** Takes what it holds now, synchronously, then writes it (fdatasync with sync). */
@@ -62,7 +64,10 @@ export class GroupCommit {
       this.#waiting = [];
       const files = [...this.#dirty];
       this.#dirty.clear();
-      const directories = new Set([...this.#dirtyDirectories, ...files.map((file) => dirname(file.path))]);
+      const directories = new Set([
+        ...this.#dirtyDirectories,
+        ...files.filter((file) => !file.syncsOwnDirectory).map((file) => dirname(file.path)),
+      ]);
       this.#dirtyDirectories.clear();
       // Each write serialises its data synchronously when called, so later changes wait for the next round.
       const written = await Promise.allSettled(files.map((file) => file.write(this.sync)));

@@ -2,10 +2,14 @@
 // chunk an order is in, which order an lp_orderid belongs to: one entry per
 // order ever seen). Entries are spread over many small lowdb files by a hash
 // of the key, so a lookup reads one small file and a change rewrites one
-// small file, however large the map grows. A few files stay cached.
+// small file, however large the map grows. A few files stay cached. With a
+// journal (the lp_orderid registry: one new entry per order, each in a file
+// of its own), a change is a line in the journal and the files changed are
+// written only when it has grown (change-journal.ts).
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ChangeJournal, JOURNAL_FILE, type JournalEntry } from './change-journal.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { OpenFiles } from './open-files.ts';
@@ -22,6 +26,8 @@ export interface HashedMapOptions {
   hexDigits?: number;
   cachedFiles?: number;
   readOnly?: boolean;
+  /** Changes go to a journal, and files are written once it holds this many characters. */
+  journalLimit?: number;
 }
 
 export class HashedMap {
@@ -31,21 +37,42 @@ export class HashedMap {
   readonly #readOnly: boolean;
   /** Changed files stay open until they are written (OpenFiles keeps what is not clean). */
   readonly #open: OpenFiles<string, DurableLow<Bucket>>;
+  readonly journal: ChangeJournal<string> | undefined;
+  /** With a journal: the files changed since they were last written, by name. */
+  readonly #touched = new Map<string, DurableLow<Bucket>>();
 
   constructor(
     dir: string,
     commit: GroupCommit,
-    { hexDigits = 3, cachedFiles = 256, readOnly = false }: HashedMapOptions = {},
+    { hexDigits = 3, cachedFiles = 256, readOnly = false, journalLimit }: HashedMapOptions = {},
   ) {
     this.#dir = dir;
     this.#commit = commit;
     this.#hexDigits = hexDigits;
     this.#open = new OpenFiles(cachedFiles);
     this.#readOnly = readOnly;
+    this.journal =
+      journalLimit === undefined
+        ? undefined
+        : new ChangeJournal<string>(commit, {
+            path: join(dir, JOURNAL_FILE),
+            limit: journalLimit,
+            // A key noted is in a file changed since the files were written, and such a file stays open.
+            current: (key) => this.#touched.get(this.#bucketOf(key))?.data.entries[key],
+            writeBase: (sync) => this.#writeTouched(sync),
+          });
   }
 
   async init(): Promise<void> {
     if (!this.#readOnly) await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+    await this.journal?.replay(
+      (entry: JournalEntry<string>) =>
+        this.#apply(entry.key, (entries) => {
+          if ('gone' in entry) delete entries[entry.key];
+          else entries[entry.key] = entry.value;
+        }),
+      this.#readOnly,
+    );
   }
 
   #bucketOf(key: string): string {
@@ -118,12 +145,34 @@ export class HashedMap {
     return now;
   }
 
-  #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
-    if (this.#readOnly) return Promise.reject(new Error('this ledger was opened read-only'));
-    return this.#use(this.#bucketOf(key), (file) => {
+  async #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
+    if (this.#readOnly) throw new Error('this ledger was opened read-only');
+    await this.#apply(key, change);
+    if (this.journal) this.journal.note(key);
+  }
+
+  /** The change made in memory: with a journal, the file waits for the journal to grow; else the next round writes it. */
+  #apply(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
+    const bucket = this.#bucketOf(key);
+    return this.#use(bucket, (file) => {
       change(file.data.entries);
-      this.#commit.markDirty(file as DurableLow<unknown>);
+      if (!this.journal) return this.#commit.markDirty(file as DurableLow<unknown>);
+      // Not clean until written, so the cache keeps it open.
+      file.changed();
+      this.#touched.set(bucket, file);
     });
+  }
+
+  /** The files changed since they were last written, each as it is now (the journal is emptied after). */
+  async #writeTouched(sync: boolean): Promise<void> {
+    const touched = [...this.#touched];
+    this.#touched.clear();
+    const written = await Promise.allSettled(touched.map(([, file]) => file.write(sync)));
+    const failed = written.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) {
+      for (const [bucket, file] of touched) if (!this.#touched.has(bucket)) this.#touched.set(bucket, file);
+      throw failed.reason;
+    }
   }
 
   /** Every entry, file by file: for moving a ledger and for erasure, never on a hot path. */
@@ -135,8 +184,11 @@ export class HashedMap {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    for (const name of names.filter((file) => /^[0-9a-f]+\.json$/.test(file)).sort()) {
-      const entries = await this.#use(name.slice(0, -'.json'.length), (file) => Object.entries(file.data.entries));
+    const buckets = new Set(names.filter((file) => /^[0-9a-f]+\.json$/.test(file)).map((file) => file.slice(0, -5)));
+    // With a journal, files changed since the files were written may not be on disk yet.
+    for (const bucket of this.#touched.keys()) buckets.add(bucket);
+    for (const bucket of [...buckets].sort()) {
+      const entries = await this.#use(bucket, (file) => Object.entries(file.data.entries));
       yield* entries;
     }
   }

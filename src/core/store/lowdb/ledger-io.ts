@@ -9,7 +9,7 @@ export interface LedgerIo {
   readFile(path: string): Promise<string>;
   /** Creates a file that must not exist yet, writes it whole and (with sync) fdatasyncs it. */
   writeNewFile(path: string, text: string, sync: boolean): Promise<void>;
-  /** Adds to the end of a file (made if missing) and (with sync) fdatasyncs it: the active orders' journal. */
+  /** Adds to the end of a file (made if missing) and (with sync) fdatasyncs it: the journals of change-journal.ts. */
   appendFile(path: string, text: string, sync: boolean): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** Removes a file; one that is already gone is fine. */

@@ -2,7 +2,7 @@
 //
 //   inbox/, seen/              the acknowledgement path and dedupe (inbox.ts)
 //   orders/active-*.json       orders still moving, cached in memory (active-orders.ts),
-//   orders/journal.jsonl       with the changes since those files were written (order-journal.ts)
+//   orders/journal.jsonl       with the changes since those files were written (change-journal.ts)
 //   orders/settled-*.json,     orders with nothing left to do, out of memory
 //   orders/index/, chunks.json (settled-orders.ts)
 //   lp-order-ids/              which order each lp_orderid belongs to (a HashedMap)
@@ -155,6 +155,7 @@ export class LowdbStore implements LedgerStore {
       }),
       lpOrderIds: new HashedMap(join(dataDir, 'lp-order-ids'), commit, {
         readOnly,
+        journalLimit: activeJournalLimit ?? 2_000_000,
         ...(openFiles.indexFiles ? { cachedFiles: openFiles.indexFiles } : {}),
       }),
       records: new RecordFiles(dataDir, commit, backupOf, secrets),
@@ -246,8 +247,9 @@ export class LowdbStore implements LedgerStore {
     await this.#p.inbox.settled();
     await this.#p.serial.onIdle();
     await this.#p.deadLetters.idle();
-    // The partitions whole on disk, the journal empty: what a person or an earlier release reads is all there.
-    if (this.#p.active.journalled) this.#p.active.compactSoon();
+    // The base files whole on disk, the journals empty: what a person or an earlier release reads is all there.
+    for (const journal of [this.#p.active.journal, this.#p.lpOrderIds.journal])
+      if (journal?.holdsChanges) journal.compactSoon();
     await this.#p.flush();
     // Everything is on disk: the next start need not look for orders a crash left in two places.
     await this.#p.commit.io.writeNewFile(this.#path(CLEAN_STOP), new Date().toISOString(), this.#p.commit.sync);

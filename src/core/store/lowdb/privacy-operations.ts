@@ -88,7 +88,7 @@ export class PrivacyOperations {
         erased.add(record.key);
       }
       // The journal's earlier entries may hold what is erased (of settled orders too): it starts afresh.
-      if (active.journalled) active.compactSoon();
+      if (active.journal.holdsChanges) active.journal.compactSoon();
       report.orders += erased.size;
       report.orders += await settled.rewrite((record) => {
         if (!orderMatches(record, match)) return 'keep';
@@ -176,10 +176,12 @@ export class PrivacyOperations {
         candidate.platform === platform && candidate.shop === shop;
       const keys = [...active.values()].filter(ofShop).map((record) => record.key);
       active.remove(keys);
-      if (active.journalled) active.compactSoon();
+      if (active.journal.holdsChanges) active.journal.compactSoon();
       report.orders = keys.length + (await settled.rewrite((record) => (ofShop(record) ? 'delete' : 'keep')));
       const keyOfShop = (key: string | undefined) => key !== undefined && isOrderKeyOfShop(key, platform, shop);
       await lpOrderIds.deleteWhere((_lpOrderId, owner) => keyOfShop(owner));
+      // The registry's journal names the shop's orders too.
+      lpOrderIds.journal?.compactSoon();
       report.deadLetters = await deadLetters.rewrite((letter) =>
         ofShop(letter) || keyOfShop(letter.orderKey) || (letter.delivery && ofShop(letter.delivery)) ? null : undefined,
       );
