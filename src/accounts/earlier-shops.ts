@@ -2,8 +2,10 @@
 // keep earning on it (the default account) after the upgrade, even those let
 // in only by open installs, which from now on earn on nobody's account until
 // linked: at the first start of this release, every shop installed (a
-// 'session' record) that the operator did not choose is linked to the
-// default account, once, and named in the log, so that the operator can move
+// 'session' record), and every shop with orders whose account is not fixed
+// yet (an app uninstalled and installed again has orders and no session),
+// that the operator did not choose is linked to the default account, once,
+// and named in the log, so that the operator can move
 // it to an account of its own. A 'migration' record says it was done; shops
 // installed after need a link. The links are written before the mark, so a
 // crash in between only does it again.
@@ -26,12 +28,14 @@ export async function linkEarlierShops(
 ): Promise<string[]> {
   if (await store.getRecord<EarlierShopsDone>('migration', EARLIER_SHOPS_MIGRATION)) return [];
   const linked: string[] = [];
-  for (const { value } of await store.listRecords<{ platform?: unknown; shop?: unknown }>('session')) {
-    const { platform, shop } = value;
+  const installed = (await store.listRecords<{ platform?: unknown; shop?: unknown }>('session')).map(
+    ({ value }) => value,
+  );
+  for (const { platform, shop } of [...installed, ...(await store.shopsWithUnfixedOrders())]) {
     // Pending WooCommerce connects and the like are sessions too, without a shop of their own.
     if (typeof platform !== 'string' || typeof shop !== 'string') continue;
-    if ((await registry.forShop(platform, shop)) !== undefined) continue;
-    await registry.link({ platform, shop }, DEFAULT_ACCOUNT, 'upgrade: installed before accounts');
+    if (linked.includes(`${platform} ${shop}`) || (await registry.forShop(platform, shop)) !== undefined) continue;
+    await registry.link({ platform, shop }, DEFAULT_ACCOUNT, 'upgrade: served before accounts');
     linked.push(`${platform} ${shop}`);
   }
   await store.putRecord<EarlierShopsDone>('migration', EARLIER_SHOPS_MIGRATION, {

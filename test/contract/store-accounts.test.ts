@@ -69,6 +69,13 @@ describe.each([
     expect(await store.hasWorkFor('account-b')).toBe(false);
   });
 
+  it.skipIf(!available)('names the shops of orders whose account is not fixed yet, and only those', async () => {
+    const store = await open(backend);
+    await orderWith(store, 'unsent-shop', () => undefined, null);
+    await orderWith(store, 'sent-shop', (record) => (record.upstream.account = 'account-a'), null);
+    expect(await store.shopsWithUnfixedOrders()).toEqual([{ platform: 'testshop', shop: 'unsent-shop' }]);
+  });
+
   it.skipIf(!available)('wakes the orders of a shop waiting for an account, and no other', async () => {
     const store = await open(backend);
     const waiting = (record: OrderRecord) => (record.work.waitingFor = 'account');

@@ -9,10 +9,12 @@ import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
 import { postShopifyOrder, SHOPIFY_SECRET } from '../helpers/shopify.ts';
 
 const EARLIER = 'installed-before.myshopify.com';
 const LATER = 'installed-after.myshopify.com';
+const REINSTALLED = 'reinstalled-before.myshopify.com';
 const dataDir = tempDataDir();
 const lines: string[] = [];
 let bridge: RunningBridge;
@@ -29,6 +31,16 @@ beforeAll(async () => {
     expiresAt: null,
     updatedAt: new Date().toISOString(),
   });
+  // And a shop whose app was uninstalled and installed again (no session kept): an order placed, nothing sent yet.
+  await ledger.accept({
+    key: 'before-upgrade',
+    aliases: [],
+    receivedAt: new Date().toISOString(),
+    events: [orderEvent({ platform: 'shopify', shop: REINSTALLED, orderId: '7500000000003', facts: ['placed'] })],
+    retry: null,
+  });
+  const claimed = await ledger.claimInbox('upgrade-test', 10);
+  await ledger.commitIntake(claimed.map((each) => ({ entryKey: each.key, events: each.events ?? [] })));
   await ledger.close();
   bridge = await startTestBridge(
     { DATA_DIR: dataDir, SHOPIFY_API_SECRET: SHOPIFY_SECRET, SHOPIFY_SHOPS: '', SHOPIFY_OPEN_INSTALLS: 'true' },
@@ -52,8 +64,16 @@ describe('a bridge upgraded to accounts, which served open installs', () => {
       1,
     );
     expect(await bridge.engine.store.getRecord('migration', EARLIER_SHOPS_MIGRATION)).toMatchObject({
-      linked: [`shopify ${EARLIER}`],
+      linked: [`shopify ${EARLIER}`, `shopify ${REINSTALLED}`],
     });
+  });
+
+  it('keeps the orders a shop had before on the default account, though its installation was not kept', async () => {
+    expect(await bridge.accounts.forShop('shopify', REINSTALLED)).toBe('default');
+    // The order is paid after the upgrade: it earns where it would have before.
+    await deliver(REINSTALLED, '7500000000003');
+    await bridge.engine.drain();
+    expect(earned('7500000000003')).toEqual([expect.objectContaining({ status: 'pending' })]);
   });
 
   it('earns nowhere for a shop installed after, until it is linked', async () => {

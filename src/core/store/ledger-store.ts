@@ -316,6 +316,12 @@ export interface LedgerStore {
   /** Whether an order whose calls go to this loyalty account still has work to do (an account is not removed under it). */
   hasWorkFor(account: string): Promise<boolean>;
   /**
+   * The shops of orders whose account is not fixed yet (no call made, so no
+   * account named): at the upgrade to accounts, what the default account
+   * keeps serving. lowdb looks at orders still moving; PostgreSQL at all.
+   */
+  shopsWithUnfixedOrders(): Promise<Array<{ platform: string; shop: string }>>;
+  /**
    * Makes due now the orders waiting for what just happened (work.waitingFor:
    * 'account' for a shop just linked, 'pause:<account>' for an account let in
    * again), of one shop when it says so. Returns how many. With a shop, the

@@ -361,6 +361,13 @@ export class LowdbStore implements LedgerStore {
     return false;
   }
 
+  async shopsWithUnfixedOrders(): Promise<Array<{ platform: string; shop: string }>> {
+    const shops = new Map<string, { platform: string; shop: string }>();
+    for (const { platform, shop, upstream } of this.#p.active.values())
+      if (upstream.account === undefined) shops.set(`${platform}:${shop}`, { platform, shop });
+    return [...shops.values()];
+  }
+
   async wakeWaiting({ waitingFor, platform, shop }: WaitingMatch): Promise<number> {
     // Orders waiting keep a due time (a late look), so they stay active, in memory.
     const keys = [...this.#p.active.values()]

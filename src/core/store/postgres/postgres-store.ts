@@ -178,6 +178,13 @@ export class PostgresStore implements LedgerStore {
     for (const { key } of rows) await this.updateProgress(key, () => undefined);
     return rows.length;
   };
+  shopsWithUnfixedOrders = async (): Promise<Array<{ platform: string; shop: string }>> =>
+    (
+      await this.#db.query<{ platform: string; shop: string }>(
+        "SELECT DISTINCT platform, shop FROM lb_orders WHERE progress->'upstream'->>'account' IS NULL",
+      )
+    ).rows;
+
   hasWorkFor = async (account: string): Promise<boolean> =>
     (
       await this.#db.query<{ found: boolean }>(
