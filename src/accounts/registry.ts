@@ -499,9 +499,9 @@ export function credentialsCheckOf(error: unknown, at: string): CredentialsCheck
   if (error === undefined) return { status: 'connected', at };
   if (error instanceof LoyaltyError) {
     if (error.kind === 'invalid_auth') return { status: 'refused', at, detail: error.summary };
-    // Let in, but told no (an unknown customer, say): the credentials work.
-    if (!error.retryable && error.kind !== 'redirected' && error.kind !== 'refused_address')
-      return { status: 'connected', at };
+    // Let in, and told no in the service's own words (no such customer): the credentials work. Any other
+    // refusal (a 403 or 404 from another address, a 402 for an unknown path) says nothing of them.
+    if (error.kind === 'invalid_source' || error.kind === 'not_found') return { status: 'connected', at };
     return { status: 'unreachable', at, detail: error.summary };
   }
   return { status: 'unreachable', at, detail: (error as Error).message };

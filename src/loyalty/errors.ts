@@ -114,7 +114,7 @@ export function errorForResponse(
     return new LoyaltyAuthError(
       'invalid_auth',
       false,
-      `${operation}: the loyalty service refused our credentials (${details.httpStatus} ${said}). Check LOYALTY_API_KEY and LOYALTY_BRAND_ID.`,
+      `${operation}: the loyalty service refused our credentials (${details.httpStatus} ${said}). Check the account's API key and brand id (LOYALTY_API_KEY and LOYALTY_BRAND_ID for the default account).`,
       details,
     );
   }

@@ -5,6 +5,8 @@
 // deletes refused while shops are linked or orders have calls to make; an
 // audit of every change (who, when, what). No answer of any route, and no
 // log line, ever holds an account's API key.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
@@ -161,7 +163,22 @@ describe.each(backends)('accounts through the admin API on %s', (backend, availa
         baseUrl: closed.url,
       });
       expect(unreachable.body.account.check).toMatchObject({ status: 'unreachable' });
-      for (const id of [refused.body.account.id, unreachable.body.account.id])
+      // Some other server's JSON 404 is not the service saying yes: the credentials were never looked at.
+      const elsewhere = createServer((_request, response) =>
+        response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}'),
+      );
+      await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+      const wrongAddress = await call('POST', '/accounts', {
+        ...accountA(),
+        name: 'Wrong address',
+        baseUrl: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`,
+      });
+      elsewhere.close();
+      expect(wrongAddress.body.account.check).toMatchObject({
+        status: 'unreachable',
+        detail: expect.stringMatching(/404/),
+      });
+      for (const id of [refused.body.account.id, unreachable.body.account.id, wrongAddress.body.account.id])
         expect((await call('DELETE', `/accounts/${id}`)).status).toBe(200);
     });
 
