@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/accounts/account-records.ts';
 import type { RunningBridge } from '../../src/main.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
@@ -32,24 +33,28 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
   let accountB: AccountRecord;
   let database: TestDatabase | undefined;
   const dataDir = tempDataDir();
+  const logged: string[] = [];
 
   beforeAll(async () => {
     database = backend === 'postgres' ? await freshDatabase() : undefined;
     defaultSandbox = await startTestSandbox({ rateLimit: 100_000 });
     sandboxB = await startTestSandbox({ ...B_CREDENTIALS, rateLimit: 100_000, activities: { '1': 100, '7': 250 } });
-    bridge = await startTestBridge({
-      SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-      SHOPIFY_SHOPS: SHOP,
-      SHOPIFY_OPEN_INSTALLS: 'true',
-      LOYALTY_BASE_URL: defaultSandbox.url,
-      LOYALTY_API_KEY: 'test-sandbox-key',
-      LOYALTY_BRAND_ID: 'test-brand',
-      // Account B's API key is kept sealed (outside sandbox mode a key is never stored plain).
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      ...(database ? { DATABASE_URL: database.url } : {}),
-    });
+    bridge = await startTestBridge(
+      {
+        SHOPIFY_API_SECRET: SHOPIFY_SECRET,
+        SHOPIFY_SHOPS: SHOP,
+        SHOPIFY_OPEN_INSTALLS: 'true',
+        LOYALTY_BASE_URL: defaultSandbox.url,
+        LOYALTY_API_KEY: 'test-sandbox-key',
+        LOYALTY_BRAND_ID: 'test-brand',
+        // Account B's API key is kept sealed (outside sandbox mode a key is never stored plain).
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+        DATA_DIR: dataDir,
+        ADMIN_TOKEN,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
+      createLogger({ level: 'warn', destination: { write: (line: string) => void logged.push(line) } }),
+    );
     const created = await bridge.accounts.create(
       {
         name: 'Merchant B',
@@ -355,6 +360,16 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       try {
         await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000006' }));
         await eventually(async () => expect((await bridge.accounts.runtime(accountB.id))?.authPause.paused).toBe(true));
+        // The operator is told which account, in the log and on the accounts panel's answer.
+        expect(
+          logged.filter((line) => line.includes('refuses the credentials of the account Merchant B')),
+        ).toHaveLength(1);
+        const shown = await fetch(`${bridge.http.localUrl}/admin/api/accounts/${accountB.id}`, {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        expect(((await shown.json()) as { account: { health: { paused: boolean } } }).account.health).toMatchObject({
+          paused: true,
+        });
         // The default account goes on.
         await deliver(SHOP, 'orders/paid', shopifyOrderJson({ id: '7300000000007' }));
         await bridge.engine.drain();

@@ -38,6 +38,7 @@ const SHOP = 'sealed-tokens.myshopify.com';
 const BC_CLIENT_ID = 'sealed-bc-client-id';
 const BC_CLIENT_SECRET = 'sealed-bc-client-secret-for-tests';
 const LOYALTY_KEY = 'sealed-test-loyalty-key';
+const ADMIN = 'sealed-tests-admin-token-0123456789';
 
 let fake: FakeShopify;
 let bc: FakeBigCommerce;
@@ -155,7 +156,7 @@ describe('outside sandbox mode without SECRETS_KEY', () => {
   it('starts, says once how to make a key, and refuses the token of a new install', async () => {
     const logText: string[] = [];
     const dataDir = tempDataDir();
-    const running = await startApps({ DATA_DIR: dataDir }, logText);
+    const running = await startApps({ DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN }, logText);
     try {
       const warnings = logText.filter((line) => line.includes('SECRETS_KEY is not set'));
       expect(warnings).toHaveLength(1);
@@ -167,6 +168,21 @@ describe('outside sandbox mode without SECRETS_KEY', () => {
       expect(await running.bridge.engine.store.getRecord('session', `shopify:${SHOP}`)).toBeUndefined();
       expect(logText.join('')).toContain('Refused to store a new secret');
       expect(filesAsText(dataDir)).not.toMatch(/"accessToken"/);
+      // An operator saving a loyalty account's API key is refused too, with the same advice, and nothing is kept.
+      const account = await fetch(`${running.bridge.http.localUrl}/admin/api/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Unsealed',
+          baseUrl: sandbox.url,
+          apiKey: 'would-be-plain-key-0001',
+          brandId: 'unsealed-brand',
+          rateLimitPerMinute: 60,
+        }),
+      });
+      expect(account.status).toBe(409);
+      expect(((await account.json()) as { error: string }).error).toContain(MAKE_KEY);
+      expect(filesAsText(dataDir)).not.toContain('would-be-plain-key-0001');
     } finally {
       await running.stop();
     }
