@@ -222,6 +222,10 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       await account.waitFor({ timeout: 10_000 });
       await expect.poll(() => account.textContent()).toContain('connected');
       expect(await account.textContent()).toContain('…HJKL');
+      // Its health, as the operator reads it: not paused, its calls against its limit, its dead letters.
+      expect(await account.textContent()).toMatch(/Paused\s*no/);
+      expect(await account.textContent()).toMatch(/Calls in the last minute\s*\d+ of \d+/);
+      expect(await account.textContent()).toMatch(/Dead letters\s*0/);
       expect(await page.inputValue('#account-api-key')).toBe('');
       expect(await page.textContent('#account-errors')).toBe('');
 
