@@ -294,6 +294,25 @@ describe.each(backends)('%s', (_name, make) => {
     expect((await stale.secretsStatus()).counts.unknown).toBe(9);
   });
 
+  it('leaves no window in a rotation whose instances first took the new key as the previous one', async () => {
+    // Several instances at once share a ledger only on PostgreSQL; on lowdb there is no instance to be left behind.
+    if (backend.name !== 'postgres') return;
+    await backend.fresh();
+    const before = await openStore(sealedUnder(OLD_KEY));
+    const sandbox = await keepSecrets(before.store);
+    // First every instance restarts with the old key sealing and the new one able to open (docs/upgrading.md).
+    const ready = await openStore(sealedUnder(OLD_KEY, NEW_KEY));
+    await expectPlain(ready.store, sandbox);
+    // Then one restarts with the new key sealing: everything is sealed under it.
+    const rotated = await openStore(sealedUnder(NEW_KEY, OLD_KEY));
+    expect((await rotated.store.secretsStatus()).counts).toMatchObject({ current: 9, previous: 0, unknown: 0 });
+    // An instance not restarted yet reads every value sealed under the new key: no failed read, no 503.
+    await expectPlain(ready.store, sandbox);
+    expect((await ready.store.secretsStatus()).counts.unknown).toBe(0);
+    // Without the first step, the same instance fails those reads (the test above): the step is what closes the window.
+    await expect(before.store.getRecord('session', `shopify:${SHOP}`)).rejects.toThrow(SecretKeyUnknownError);
+  });
+
   it('outside sandbox mode without a key, refuses a new secret with the line that makes a key, and keeps plain ones it has', async () => {
     await backend.fresh();
     const earlier = await openStore(SANDBOX_NO_KEY);
