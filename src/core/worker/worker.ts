@@ -322,7 +322,6 @@ export class Worker {
     place: Place | undefined,
   ): Promise<Step> {
     const { policy } = account;
-    const registering = !record.upstream.lpOrderId;
     const lpOrderId = await this.#lpOrderId(record, next, account, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
@@ -332,8 +331,9 @@ export class Worker {
       if (saved.kind === 'done') return saved;
       // New facts arrived since the plan: plan again before calling.
       if (saved.record !== record) return saved;
-    } else if (registering && record.upstream.lpOrderId) {
-      // No intent to save: the registration is made durable on its own before the call.
+    } else if ((LP_ORDER_ID_OPERATIONS as readonly string[]).includes(next.kind)) {
+      // No intent to save: the registration is made durable on its own before the call (a store says at once
+      // when it is already).
       await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key);
     }
 
@@ -378,9 +378,11 @@ export class Worker {
 
   /** The order's lp_orderid, registered to it before its first call that carries one; when another order holds it, the step after the dead letter. */
   async #lpOrderId(record: OrderRecord, action: Action, account: AccountRuntime, lease: Lease): Promise<string | Step> {
-    if (record.upstream.lpOrderId) return record.upstream.lpOrderId;
-    const lpOrderId = lpOrderIdFor(this.#o.orderIdPrefixes, record.platform, record.shop, record.orderId);
+    const lpOrderId =
+      record.upstream.lpOrderId ?? lpOrderIdFor(this.#o.orderIdPrefixes, record.platform, record.shop, record.orderId);
     if (!(LP_ORDER_ID_OPERATIONS as readonly string[]).includes(action.kind)) return lpOrderId;
+    // Claimed again each time, not only the first: a round that wrote the order and failed to write its
+    // registration leaves the order with an lp_orderid its registry does not hold (a store answers at once when it does).
     // Durable with the intent saved next (#call), or on its own there when there is none.
     const owner = await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key, {
       durable: false,

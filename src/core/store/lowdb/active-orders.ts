@@ -79,6 +79,13 @@ export class ActiveOrders {
       this.#partitions.set(seq, file);
       this.#current = Math.max(this.#current, seq);
       for (const order of Object.values(file.data.orders).map(upgradeOrder)) {
+        // A compaction a crash cut short may leave an order that moved (settled, then back in a newer partition) in
+        // its old partition too: partitions are read oldest first, and only the newest is filled, so the later is it.
+        const earlier = this.#partitionOf.get(order.key);
+        if (earlier !== undefined) {
+          delete this.#partitions.get(earlier)!.data.orders[order.key];
+          this.#touched.add(earlier);
+        }
         this.#partitionOf.set(order.key, seq);
         this.due.set(order.key, order.dueAt, order.lane);
       }
@@ -90,6 +97,11 @@ export class ActiveOrders {
       (entry) => ('gone' in entry ? void this.#take(entry.key) : this.#place(upgradeOrder(entry.value))),
       this.#readOnly,
     );
+    // Old copies taken out above are written away at once, whatever the journal held.
+    if (this.#touched.size > 0 && !this.#readOnly) {
+      this.journal.compactSoon();
+      await this.#commit.flush();
+    }
   }
 
   get size(): number {
@@ -156,18 +168,24 @@ export class ActiveOrders {
     this.journal.note(key);
   }
 
-  /** The partitions changed since they were last written, each as it is now; the journal is emptied after. */
-  async #writePartitions(sync: boolean): Promise<void> {
+  /**
+   * The partitions changed since they were last written, each as it is now;
+   * the journal is emptied after. Returns how to mark them changed again, for
+   * a later failure (their renames not synced).
+   */
+  async #writePartitions(sync: boolean): Promise<() => void> {
     const touched = [...this.#touched];
     this.#touched.clear();
+    const again = () => touched.forEach((seq) => this.#touched.add(seq));
     const partitions = touched.flatMap((seq) => this.#partitions.get(seq) ?? []);
     // Each write takes its partition's data as it is now, before the first await.
     const written = await Promise.allSettled(partitions.map((partition) => partition.write(sync)));
     const failed = written.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
-      for (const seq of touched) this.#touched.add(seq);
+      again();
       throw failed.reason;
     }
+    return again;
   }
 
   /** Partitions written empty, with a journal that no longer names their orders: they go away altogether. */

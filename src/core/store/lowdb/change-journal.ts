@@ -98,8 +98,11 @@ export interface ChangeJournalOptions<V> {
   limit: number;
   /** A key's value now, or undefined when it is gone: what the next batch records. */
   current(key: string): V | undefined;
-  /** Writes every base file changed since the base was last written (restoring what it took on failure). */
-  writeBase(sync: boolean): Promise<void>;
+  /**
+   * Writes every base file changed since the base was last written (restoring what it took on failure), and
+   * returns how to mark them changed again should what follows fail (their renames not synced).
+   */
+  writeBase(sync: boolean): Promise<() => void>;
   /** After the journal was emptied: what the base no longer needs (emptied partitions) may go. */
   afterCompaction?(): Promise<void>;
 }
@@ -115,6 +118,8 @@ export class ChangeJournal<V> implements CommitFile {
   readonly #o: ChangeJournalOptions<V>;
   /** Keys changed since the last batch. */
   #unjournaled = new Set<string>();
+  /** Keys of the round under way, not durable until it ends. */
+  #writing = new Set<string>();
   #size = 0;
   /** The next round writes the base and empties the journal (it grew, an append failed, or someone asked). */
   #compactDue = false;
@@ -138,6 +143,11 @@ export class ChangeJournal<V> implements CommitFile {
   compactSoon(): void {
     this.#compactDue = true;
     this.#commit.markDirty(this);
+  }
+
+  /** Whether a change to the key may not be durable yet (not written, or its round not ended). */
+  isPending(key: string): boolean {
+    return this.#unjournaled.has(key) || this.#writing.has(key);
   }
 
   /** Whether the journal holds, or is about to hold, anything the base does not. */
@@ -179,6 +189,7 @@ export class ChangeJournal<V> implements CommitFile {
   async write(sync: boolean): Promise<void> {
     const keys = this.#unjournaled;
     this.#unjournaled = new Set();
+    this.#writing = keys;
     try {
       if (this.#compactDue || this.#size >= this.#o.limit) {
         await this.#compact(sync);
@@ -194,6 +205,8 @@ export class ChangeJournal<V> implements CommitFile {
       // A failed append may have left part of its batch: only a journal begun afresh is safe to add to.
       this.#compactDue = true;
       throw error;
+    } finally {
+      this.#writing = new Set();
     }
   }
 
@@ -204,11 +217,17 @@ export class ChangeJournal<V> implements CommitFile {
 
   /** The base durable (its renames synced), and only then the journal emptied. */
   async #compact(sync: boolean): Promise<void> {
-    await this.#o.writeBase(sync);
-    if (sync) await this.#commit.io.syncDirectory(dirname(this.path));
-    this.#inDirectory = false;
-    await replaceFile(this.#commit.io, this.path, '', sync);
-    if (sync) await this.#syncDirectory();
+    const writeAgain = await this.#o.writeBase(sync);
+    try {
+      if (sync) await this.#commit.io.syncDirectory(dirname(this.path));
+      this.#inDirectory = false;
+      await replaceFile(this.#commit.io, this.path, '', sync);
+      if (sync) await this.#syncDirectory();
+    } catch (error) {
+      // A rename whose directory sync failed may not survive a crash: those files are written again next time.
+      writeAgain();
+      throw error;
+    }
     this.#size = 0;
     this.#compactDue = false;
     await this.#o.afterCompaction?.();

@@ -136,43 +136,63 @@ export class HashedMap {
     });
   }
 
-  /** Sets the entry unless there is one; returns the value now in the map. */
+  /** Sets the entry unless there is one (an entry there already is not written again); returns the value now in the map. */
   async setIfAbsent(key: string, value: string): Promise<string> {
     let now = value;
     await this.#change(key, (entries) => {
-      now = entries[key] ??= value;
+      if (entries[key] !== undefined) {
+        now = entries[key];
+        return false;
+      }
+      entries[key] = value;
+      return true;
     });
     return now;
   }
 
-  async #change(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
-    if (this.#readOnly) throw new Error('this ledger was opened read-only');
-    await this.#apply(key, change);
-    if (this.journal) this.journal.note(key);
+  /** Whether a change to the entry may not be on disk yet (without a journal, taken as so: a flush tells). */
+  isPending(key: string): boolean {
+    return this.journal ? this.journal.isPending(key) : true;
   }
 
-  /** The change made in memory: with a journal, the file waits for the journal to grow; else the next round writes it. */
-  #apply(key: string, change: (entries: Record<string, string>) => void): Promise<void> {
+  #change(key: string, change: (entries: Record<string, string>) => boolean | void): Promise<void> {
+    if (this.#readOnly) return Promise.reject(new Error('this ledger was opened read-only'));
+    return this.#apply(key, change, true);
+  }
+
+  /**
+   * The change made in memory: with a journal, the file waits for the journal
+   * to grow; else the next round writes it. `change` returning false changed
+   * nothing. The journal notes the key in the same turn as the change (never
+   * during a replay): a round that wrote the files in between would find the
+   * file no longer changed and journal the key as gone.
+   */
+  #apply(key: string, change: (entries: Record<string, string>) => boolean | void, note = false): Promise<void> {
     const bucket = this.#bucketOf(key);
     return this.#use(bucket, (file) => {
-      change(file.data.entries);
+      if (change(file.data.entries) === false) return;
       if (!this.journal) return this.#commit.markDirty(file as DurableLow<unknown>);
       // Not clean until written, so the cache keeps it open.
       file.changed();
       this.#touched.set(bucket, file);
+      if (note) this.journal.note(key);
     });
   }
 
   /** The files changed since they were last written, each as it is now (the journal is emptied after). */
-  async #writeTouched(sync: boolean): Promise<void> {
+  async #writeTouched(sync: boolean): Promise<() => void> {
     const touched = [...this.#touched];
     this.#touched.clear();
+    const again = () => {
+      for (const [bucket, file] of touched) if (!this.#touched.has(bucket)) this.#touched.set(bucket, file);
+    };
     const written = await Promise.allSettled(touched.map(([, file]) => file.write(sync)));
     const failed = written.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
-      for (const [bucket, file] of touched) if (!this.#touched.has(bucket)) this.#touched.set(bucket, file);
+      again();
       throw failed.reason;
     }
+    return again;
   }
 
   /** Every entry, file by file: for moving a ledger and for erasure, never on a hot path. */

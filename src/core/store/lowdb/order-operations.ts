@@ -136,8 +136,9 @@ export class OrderOperations {
 
   async claimLpOrderId(lpOrderId: string, key: string, { durable = true } = {}): Promise<string> {
     const owner = await this.#p.lpOrderIds.setIfAbsent(lpOrderId, key);
-    // Not durable: the same group commit as the order's next save carries it (its flush waits for both).
-    if (owner === key && durable) await this.#p.flush();
+    // Not durable: the same group commit as the order's next save carries it (its flush waits for both). Durable: a
+    // registration made now, or one an earlier round has not yet written (its write failed), is waited for.
+    if (owner === key && durable && this.#p.lpOrderIds.isPending(lpOrderId)) await this.#p.flush();
     return owner;
   }
 
