@@ -42,6 +42,11 @@ export default tseslint.config(
     rules: { 'no-unused-vars': 'off' },
   },
   {
+    // The merchant's page: one classic script in the browser, beside App Bridge's global (window.shopify).
+    files: ['src/http/merchant/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+  {
     // Tests read answers as untyped JSON.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -16,6 +16,7 @@ import { bigCommerceApp } from './http/bigcommerce-app.ts';
 import { bodyReader } from './http/body-reader.ts';
 import { wooCallbackRoutes } from './http/woocommerce-connect.ts';
 import { dashboard } from './http/dashboard.ts';
+import { merchantAssets } from './http/merchant-page.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { readiness } from './http/readiness.ts';
 import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
@@ -324,6 +325,7 @@ export async function startBridge(
     webhooks,
     admin,
     dashboard: dashboard(),
+    merchantAssets: merchantAssets(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
     woocommerceAuth: wooCallbackRoutes({

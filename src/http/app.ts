@@ -26,6 +26,8 @@ export interface HttpAppParts {
   admin?: express.Router;
   /** The dashboard page, mounted at /admin. */
   dashboard?: express.Router;
+  /** The merchant page's script and style, mounted at /merchant. */
+  merchantAssets?: express.Router;
   /** Shopify's App URL and install by OAuth, mounted at /shopify. */
   shopifyAuth?: express.Router;
   /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
@@ -102,6 +104,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     // The first thing a person opening the bridge's address wants is the dashboard.
     app.get('/', (_req, res) => res.redirect(302, '/admin/'));
   }
+  if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
   if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
   if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
   if (parts.bigcommerceApp) app.use('/bigcommerce', parts.bigcommerceApp);

@@ -12,7 +12,7 @@
 //     Shopify at token exchange)
 //     signed, opened outside the admin              redirect into the admin
 //     no working access                             token exchange, with id_token
-//     then                                          the dashboard with App Bridge
+//     then                                          the merchant's page (merchant-page.ts)
 //   not embedded
 //     not signed by Shopify for this app, or stale  401 page
 //     no working access                             the authorization code grant
@@ -24,7 +24,7 @@ import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
-import { sendEmbeddedPage } from './dashboard.ts';
+import { sendMerchantPage } from './merchant-page.ts';
 import { plainPage } from './plain-page.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { KEY_MISSING } from './shop-callers.ts';
@@ -79,7 +79,7 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
       }
       await installed(shop, 'token_exchange');
     }
-    sendEmbeddedPage(res, { shop, apiKey });
+    sendMerchantPage(res, { shop, apiKey });
   };
 
   return async (req, res) => {

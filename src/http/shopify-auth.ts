@@ -15,6 +15,7 @@ import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopErro
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
+import { MERCHANT_VIEWS } from './merchant-page.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
 import { bouncePage } from './shopify-bounce.ts';
 
@@ -85,7 +86,13 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
   };
 
   const appUrl = shopify.appUrl ?? '';
-  router.get('/app', shopifyAppUrl({ ...parts, beginInstall, appUrl, appPath: SHOPIFY_APP_URL_PATH }));
+  const appUrlHandler = shopifyAppUrl({ ...parts, beginInstall, appUrl, appPath: SHOPIFY_APP_URL_PATH });
+  router.get('/app', appUrlHandler);
+  // The merchant page's views: App Bridge's nav keeps them in the admin's address, so a reload opens them here.
+  router.get(
+    MERCHANT_VIEWS.map((view) => `/app/${view}`),
+    appUrlHandler,
+  );
   if (appUrl)
     router.get(
       '/session-token',

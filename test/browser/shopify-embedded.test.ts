@@ -6,12 +6,14 @@
 // page, over postMessage) for a session token, minted here with the client
 // secret. The bridge (reached as https://bridge.test, passed through to it
 // over HTTP) gets the shop access by token exchange the first time, and the
-// dashboard shows that shop's orders and no other shop's, with no
-// ADMIN_TOKEN anywhere.
+// merchant's page (Polaris web components, served here at their CDN address
+// from Shopify's manifest) shows that shop's orders and no other shop's, with
+// no ADMIN_TOKEN anywhere. Outside the admin, the dashboard shows the shop.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
 import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
+import { POLARIS_URL } from '../../src/http/merchant-page.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
@@ -27,6 +29,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { fakePolaris } from '../helpers/polaris-fake.ts';
 
 const SHOP = 'alpha-store.myshopify.com';
 const OTHER = 'beta-store.myshopify.com';
@@ -35,7 +38,7 @@ const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/alpha-store/apps/${APP_KEY}`;
 
 if (!chromiumAvailable) console.warn(`embedded Shopify browser test skipped: no Chromium at ${CHROMIUM}`);
 
-describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin', () => {
+describe.skipIf(!chromiumAvailable)('the merchant’s page embedded in the Shopify admin', () => {
   let fake: FakeShopify;
   let running: ShopifyAppBridge;
   let browser: Browser;
@@ -69,6 +72,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
     await context.route(APP_BRIDGE_URL, (route) =>
       route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
     );
+    await context.route(POLARIS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakePolaris() }));
     // The bridge's public address, passed through to the running bridge over HTTP, its answer (headers, CSP) untouched.
     await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());
@@ -87,18 +91,18 @@ describe.skipIf(!chromiumAvailable)('the dashboard embedded in the Shopify admin
   it('opens from the admin, gets the shop access by token exchange, and shows that shop’s orders and no other shop’s', async () => {
     await page.goto(ADMIN_PAGE);
     const app = page.frameLocator('#app');
-    await expect.poll(() => app.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 }).toHaveLength(2);
-    const rows = (await app.locator('#order-list tbody tr').allTextContents()).join('\n');
-    expect(rows).toContain('#0011');
-    expect(rows).toContain('#0012');
-    expect(rows).not.toContain('#0099');
-    expect(await app.locator('#mode').textContent()).toBe(SHOP);
-    // The operator's panels are not there; nor is a sign-in form.
-    expect(await app.locator('#health').isHidden()).toBe(true);
-    expect(await app.locator('#sign-in').isHidden()).toBe(true);
-    expect(await app.locator('#install-form').isHidden()).toBe(true);
-    await app.locator('#order-list tbody tr', { hasText: '#0011' }).click();
-    await expect.poll(() => app.locator('#order-title').textContent()).toContain(SHOP);
+    // The admin draws the app's title bar and nav, as App Bridge hands them over.
+    await expect.poll(() => page.locator('#title-bar').textContent(), { timeout: 15_000 }).toBe('Loyalty points');
+    await page.locator('#app-nav button', { hasText: 'Orders' }).click();
+    await expect.poll(() => page.locator('#title-bar').textContent()).toBe('Orders');
+    const rows = app.locator('#orders s-table-row');
+    await expect.poll(() => rows.allTextContents(), { timeout: 15_000 }).toHaveLength(2);
+    const text = (await rows.allTextContents()).join('\n');
+    expect(text).toContain('#0011');
+    expect(text).toContain('#0012');
+    expect(text).not.toContain('#0099');
+    // No operator's sign-in, panel or token anywhere in the page.
+    expect(await app.locator('#sign-in, #health, #install-form').count()).toBe(0);
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
 
     // Access came by token exchange, the first time the merchant opened the app.

@@ -4,7 +4,13 @@
 // which asks the admin (the parent page, over postMessage) for a session
 // token; and, as App Bridge does on Shopify's bounce page, when the address
 // carries shopify-reload it asks for a fresh token and loads that address
-// (of the app's own origin only) with it as id_token.
+// (of the app's own origin only) with it as id_token. As Shopify's App Home
+// documentation describes them, and @shopify/app-bridge-types declares them,
+// it also hands the admin what the admin draws for the app: the title bar
+// (<s-page heading>), the nav (<s-app-nav>'s links, a click on one sent back
+// as a shopify:navigate event on that link), toasts (shopify.toast.show),
+// and the save bar of a form with data-save-bar (shown on a change; Save
+// submits the form, Discard resets it).
 export const ADMIN_ORIGIN = 'https://admin.shopify.com';
 
 export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
@@ -17,14 +23,54 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
     waiting.get(event.data.id)?.(event.data.token);
     waiting.delete(event.data.id);
   });
+  const toAdmin = (message) => window.parent.postMessage(message, '${adminOrigin}');
+  // App Bridge's nav is drawn by the admin, not in the app's frame.
+  customElements.define('s-app-nav', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }); } });
+  let toasts = 0;
   window.shopify = {
     config: { apiKey },
     idToken: () => new Promise((resolve) => {
       const id = ++next;
       waiting.set(id, resolve);
-      window.parent.postMessage({ type: 'id-token', id, apiKey }, '${adminOrigin}');
+      toAdmin({ type: 'id-token', id, apiKey });
     }),
+    toast: {
+      show: (message, options = {}) => {
+        const id = 'toast-' + ++toasts;
+        toAdmin({ type: 'toast', id, message: String(message), isError: Boolean(options.isError) });
+        return id;
+      },
+      hide: () => undefined,
+    },
   };
+  const chrome = () => {
+    const page = document.querySelector('s-page');
+    toAdmin({
+      type: 'chrome',
+      title: page?.getAttribute('heading') ?? '',
+      nav: [...document.querySelectorAll('s-app-nav s-link')]
+        .filter((link) => link.getAttribute('rel') !== 'home')
+        .map((link) => ({ href: link.getAttribute('href'), label: link.textContent.trim() })),
+    });
+  };
+  new MutationObserver(chrome).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['heading', 'href'] });
+  const saveBarForm = (target) => target?.closest?.('form[data-save-bar]');
+  for (const name of ['input', 'change'])
+    document.addEventListener(name, (event) => { if (saveBarForm(event.target)) toAdmin({ type: 'save-bar', shown: true }); }, true);
+  for (const name of ['submit', 'reset'])
+    document.addEventListener(name, (event) => { if (saveBarForm(event.target)) toAdmin({ type: 'save-bar', shown: false }); }, true);
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    if (event.data?.type === 'navigate') {
+      const link = [...document.querySelectorAll('s-app-nav s-link')].find((each) => each.getAttribute('href') === event.data.href);
+      link?.dispatchEvent(new CustomEvent('shopify:navigate', { bubbles: true }));
+    }
+    if (event.data?.type === 'save-bar-action') {
+      const form = document.querySelector('form[data-save-bar]');
+      if (event.data.action === 'save') form?.requestSubmit();
+      else form?.reset();
+    }
+  });
   const reload = new URLSearchParams(window.location.search).get('shopify-reload');
   if (reload) {
     const target = new URL(reload);
@@ -42,10 +88,36 @@ export const adminPage = (
   appOrigin: string,
 ) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
 <h1>Shopify admin · Apps · loyalty-bridge</h1>
+<nav id="app-nav"></nav>
+<div id="title-bar"></div>
+<div id="save-bar" hidden><button id="save-bar-discard">Discard</button> <button id="save-bar-save">Save</button></div>
+<ul id="toasts"></ul>
 <iframe id="app" src="${appUrl}" style="width:1240px;height:900px;border:0"></iframe>
 <script>
+  const app = () => document.getElementById('app').contentWindow;
   window.addEventListener('message', async (event) => {
-    if (event.origin !== '${appOrigin}' || event.data?.type !== 'id-token') return;
-    event.source.postMessage({ type: 'id-token', id: event.data.id, token: await window.mintSessionToken(event.data.apiKey) }, event.origin);
+    if (event.origin !== '${appOrigin}') return;
+    const message = event.data ?? {};
+    if (message.type === 'id-token')
+      event.source.postMessage({ type: 'id-token', id: message.id, token: await window.mintSessionToken(message.apiKey) }, event.origin);
+    if (message.type === 'toast') {
+      const item = document.createElement('li');
+      item.textContent = message.message;
+      item.className = message.isError ? 'error' : 'success';
+      document.getElementById('toasts').append(item);
+    }
+    if (message.type === 'chrome') {
+      document.getElementById('title-bar').textContent = message.title;
+      document.getElementById('app-nav').replaceChildren(...message.nav.map((link) => {
+        const button = document.createElement('button');
+        button.textContent = link.label;
+        button.dataset.href = link.href;
+        button.addEventListener('click', () => app().postMessage({ type: 'navigate', href: link.href }, '${appOrigin}'));
+        return button;
+      }));
+    }
+    if (message.type === 'save-bar') document.getElementById('save-bar').hidden = !message.shown;
   });
+  for (const action of ['save', 'discard'])
+    document.getElementById('save-bar-' + action).addEventListener('click', () => app().postMessage({ type: 'save-bar-action', action }, '${appOrigin}'));
 </script>`;

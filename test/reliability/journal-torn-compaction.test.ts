@@ -76,7 +76,7 @@ async function tornMove() {
 
 describe('a compaction torn between two partitions', () => {
   it('keeps only the newer copy of a moved order, through settling again and a restart', async () => {
-    const { dataDir, options } = await tornMove();
+    const { options } = await tornMove();
     const reopened = await opened(options);
     const live = await reopened.getOrder(keyOf('8001'));
     expect(live?.facts).toContain('fullyRefunded');

@@ -1,0 +1,299 @@
+// The merchant's pages (issue 34), inside the Shopify admin: Polaris web
+// components for what is drawn, App Bridge for the admin's own parts (the
+// title bar from <s-page>, the nav from <s-app-nav>, toasts, the save bar of
+// a form with data-save-bar) and for the session token each call carries.
+// Everything shown comes from the admin API's shop routes
+// (src/http/shop-admin-api.ts), which see this shop alone, and is written
+// with textContent, never as HTML: orders come from customers.
+const $ = (selector) => document.querySelector(selector);
+const VIEWS = ['home', 'setup', 'orders', 'privacy'];
+const APP_PATH = '/shopify/app';
+/** The settings the setup form shows, by the configuration's names. */
+const SETTINGS = [
+  'LOYALTY_EARN_ACTIVITY_ID',
+  'EARN_TRIGGER',
+  'MIN_ORDER_TOTAL',
+  'POINTS_PENDING_DAYS',
+  'PARTIAL_REFUND',
+  'COUNT_TEST_ORDERS',
+];
+let account = null;
+
+async function call(path, options = {}) {
+  const send = async () =>
+    fetch(`/admin/api${path}`, {
+      ...options,
+      headers: {
+        // App Bridge's session tokens live a minute: one is asked for each call.
+        authorization: `Bearer ${await window.shopify.idToken()}`,
+        'content-type': 'application/json',
+        ...(options.headers ?? {}),
+      },
+    });
+  let response = await send();
+  // A session token refused on the way (expired, say) is tried once more with a fresh one, as Shopify asks.
+  if (response.status === 401 && response.headers.get('x-shopify-retry-invalid-session-request') === '1')
+    response = await send();
+  if (response.status === 401) {
+    $('#notice').textContent = 'Your session could not be confirmed: reload the page.';
+    $('#notice').hidden = false;
+    throw new Error('unauthorised');
+  }
+  const body = await response.json().catch(() => ({}));
+  return { status: response.status, body };
+}
+
+const toast = (message, isError = false) => window.shopify.toast.show(message, isError ? { isError: true } : {});
+
+function element(tag, text, attributes = {}) {
+  const made = document.createElement(tag);
+  if (text !== undefined) made.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) made.setAttribute(name, value);
+  return made;
+}
+
+// --- Views, switched in the page: App Bridge's nav asks by an event, a reload comes by the address.
+
+function viewOf(path) {
+  const name = path.startsWith(`${APP_PATH}/`) ? path.slice(APP_PATH.length + 1) : 'home';
+  return VIEWS.includes(name) ? name : 'home';
+}
+
+async function show(view) {
+  for (const section of document.querySelectorAll('[data-view]')) section.hidden = section.dataset.view !== view;
+  const titles = { home: 'Loyalty points', setup: 'Set up', orders: 'Orders', privacy: 'Data requests' };
+  $('#page').setAttribute('heading', titles[view]);
+  try {
+    await { home: loadHome, setup: loadSetup, orders: loadOrders, privacy: loadDataRequests }[view]();
+  } catch (error) {
+    if (error.message !== 'unauthorised') toast('The page could not be loaded; try again.', true);
+  }
+}
+
+function go(path) {
+  history.pushState(null, '', path);
+  void show(viewOf(path));
+}
+
+document.addEventListener('shopify:navigate', (event) => {
+  const href = event.target.getAttribute('href');
+  if (href) go(href);
+});
+window.addEventListener('popstate', () => void show(viewOf(location.pathname)));
+$('#go-setup').addEventListener('click', () => go(`${APP_PATH}/setup`));
+
+// --- Home: what needs attention, and the account.
+
+async function loadHome() {
+  const [{ body: attention }, { body: reach }] = await Promise.all([call('/attention'), call('/account')]);
+  const list = $('#attention');
+  list.replaceChildren(
+    ...(attention.attention ?? []).map((item) => {
+      const banner = element('s-banner', undefined, {
+        tone: 'warning',
+        heading: ATTENTION_TITLES[item.kind] ?? 'Needs your attention',
+        class: 'item',
+        'data-kind': item.kind,
+      });
+      banner.append(element('s-paragraph', item.why), element('s-paragraph', item.fix));
+      return banner;
+    }),
+  );
+  $('#all-well').hidden = (attention.attention ?? []).length > 0;
+  account = reach.account;
+  $('#account-summary').textContent = account
+    ? `${account.name} at ${account.baseUrl}, brand ${account.brandId}: ${checkText(account.check)}`
+    : (reach.note ?? 'This shop earns on no loyalty account yet.');
+}
+
+/** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
+const ATTENTION_TITLES = {
+  no_account: 'No loyalty account yet',
+  credentials_refused: 'The loyalty service refuses the account’s credentials',
+  service_unreachable: 'The loyalty service cannot be reached',
+  no_access: 'The app has no access to your store',
+  missing_scope: 'The app lacks a permission',
+  protected_data_hidden: 'Customer data is withheld',
+  dead_letters: 'Some orders could not go on',
+};
+
+function checkText(check) {
+  if (!check) return 'not checked yet';
+  if (check.status === 'connected') return 'connected';
+  if (check.status === 'refused') return 'the service refuses these credentials';
+  return `the service could not be reached${check.detail ? ` (${check.detail})` : ''}`;
+}
+
+// --- Set up: one form, a new account or the shop's own.
+
+const field = (name) => $(`#account-form [name="${name}"]`);
+
+async function loadSetup() {
+  const { body: reach } = await call('/account');
+  account = reach.account;
+  const form = $('#account-form');
+  const note = $('#setup-note');
+  note.hidden = !reach.note || (reach.may.create && !account);
+  note.textContent = reach.note ?? '';
+  form.hidden = !(reach.may.change || reach.may.create);
+  if (form.hidden) return;
+  let settings = {};
+  if (account && reach.may.read) settings = (await call('/account/settings')).body.settings ?? {};
+  fill(account, settings);
+}
+
+function fill(current, settings) {
+  field('name').value = current?.name ?? '';
+  field('baseUrl').value = current?.baseUrl ?? '';
+  field('apiKey').value = '';
+  field('apiKey').setAttribute(
+    'details',
+    current ? `Kept: ends in ${current.apiKeyHint ?? '…'}. Enter a new one to change it.` : 'From your loyalty service',
+  );
+  field('brandId').value = current?.brandId ?? '';
+  field('rateLimitPerMinute').value = String(current?.rateLimitPerMinute ?? 500);
+  for (const name of SETTINGS) {
+    const value = settings[name];
+    if (name === 'COUNT_TEST_ORDERS') field(name).checked = value === true;
+    else field(name).value = value === undefined || value === null ? '' : String(value);
+  }
+  $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
+  $('#setup-errors').textContent = '';
+}
+
+function formValues() {
+  const credentials = {
+    name: field('name').value.trim(),
+    baseUrl: field('baseUrl').value.trim(),
+    brandId: field('brandId').value.trim(),
+    rateLimitPerMinute: Number(field('rateLimitPerMinute').value),
+  };
+  const apiKey = field('apiKey').value;
+  if (apiKey) credentials.apiKey = apiKey;
+  const settings = {};
+  for (const name of SETTINGS) {
+    if (name === 'COUNT_TEST_ORDERS') settings[name] = field(name).checked ? 'yes' : 'no';
+    else if (field(name).value !== '') settings[name] = field(name).value;
+  }
+  return { credentials, settings };
+}
+
+$('#account-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const { credentials, settings } = formValues();
+  let answers;
+  if (account) {
+    answers = [
+      await call('/account', { method: 'PATCH', body: JSON.stringify(credentials) }),
+      await call('/account/settings', { method: 'PATCH', body: JSON.stringify(settings) }),
+    ];
+  } else {
+    answers = [await call('/account', { method: 'POST', body: JSON.stringify({ ...credentials, settings }) })];
+  }
+  const refused = answers.find((answer) => answer.status >= 400);
+  if (refused) {
+    // One line per bad key, as the API says them.
+    $('#setup-errors').textContent = (refused.body.errors ?? [refused.body.error]).join('\n');
+    toast('Not saved: see what to correct', true);
+    return;
+  }
+  toast(account ? 'Saved' : 'Your loyalty account is set up');
+  await loadSetup();
+});
+$('#account-form').addEventListener('reset', (event) => {
+  // Discard, from the save bar: the form shows what is saved again.
+  event.preventDefault();
+  void loadSetup();
+});
+
+// --- Orders: recent orders, and what could not go on.
+
+async function loadOrders() {
+  const [{ body: orders }, { body: letters }] = await Promise.all([
+    call('/orders?limit=20&page=1'),
+    call('/dead-letters'),
+  ]);
+  $('#orders s-table-body').replaceChildren(
+    ...(orders.orders ?? []).map((order) => {
+      const row = element('s-table-row', undefined, { 'data-order': order.orderId });
+      row.append(
+        element('s-table-cell', order.orderName || order.orderId),
+        element('s-table-cell', order.email ?? order.mobile ?? ''),
+        element('s-table-cell', statusText(order)),
+        element('s-table-cell', POINTS_WORDS[order.upstream] ?? order.upstream),
+      );
+      return row;
+    }),
+  );
+  const held = letters.deadLetters ?? [];
+  $('#no-dead-letters').hidden = held.length > 0;
+  $('#dead-letters').replaceChildren(
+    ...held.map((letter) => {
+      const banner = element('s-banner', undefined, { tone: 'critical', heading: letterTitle(letter), class: 'item' });
+      banner.append(element('s-paragraph', letter.reason));
+      const retry = element('s-button', 'Send again', { slot: 'secondary-actions', 'data-letter': letter.id });
+      retry.addEventListener('click', async () => {
+        const { status, body } = await call(`/dead-letters/${encodeURIComponent(letter.id)}/retry`, { method: 'POST' });
+        toast(status === 200 ? 'Sent again' : (body.errors?.[0] ?? body.error ?? 'Not sent again'), status !== 200);
+        await loadOrders();
+      });
+      banner.append(retry);
+      return banner;
+    }),
+  );
+}
+
+const statusText = (order) => (order.reason ? `${order.state}: ${order.reason.replaceAll('_', ' ')}` : order.state);
+/** Where the order's points are at the loyalty service. */
+const POINTS_WORDS = {
+  none: 'none yet',
+  earning: 'being earned',
+  earned: 'earned, pending',
+  approved: 'approved',
+  cancelled: 'cancelled',
+};
+const letterTitle = (letter) =>
+  letter.orderKey ? `Order ${letter.orderKey.split(':').pop()}: ${letter.operation ?? 'a call'}` : 'A delivery';
+
+// --- Data requests: export, then mark answered.
+
+async function loadDataRequests() {
+  const { body } = await call('/privacy/data-requests');
+  const requests = body.dataRequests ?? [];
+  $('#no-data-requests').hidden = requests.length > 0;
+  $('#data-requests').replaceChildren(
+    ...requests.map((request) => {
+      const who = request.customer?.email ?? request.customer?.phone ?? 'a customer';
+      const banner = element('s-banner', undefined, {
+        tone: 'info',
+        heading: `${who}, asked ${new Date(request.receivedAt).toLocaleDateString()}`,
+        class: 'item',
+        'data-request': request.id,
+      });
+      const exportButton = element('s-button', 'Export their data', { slot: 'secondary-actions' });
+      exportButton.addEventListener('click', () => void exportRequest(request));
+      const answered = element('s-button', 'Mark answered', { slot: 'secondary-actions' });
+      answered.addEventListener('click', async () => {
+        const { status } = await call(`/privacy/data-requests/${encodeURIComponent(request.id)}`, { method: 'DELETE' });
+        toast(status === 200 ? 'Marked answered' : 'Not marked answered', status !== 200);
+        await loadDataRequests();
+      });
+      banner.append(exportButton, answered);
+      return banner;
+    }),
+  );
+}
+
+async function exportRequest(request) {
+  const { status, body } = await call(`/privacy/data-requests/${encodeURIComponent(request.id)}/export`);
+  if (status !== 200) return toast('The export failed', true);
+  const link = element('a', undefined, {
+    href: URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' })),
+    download: `data-request-${request.requestId ?? request.id}.json`,
+  });
+  link.click();
+  URL.revokeObjectURL(link.href);
+  toast('Exported: send the file to the customer');
+}
+
+void show(viewOf(location.pathname));

@@ -1,0 +1,137 @@
+// Polaris web components as a browser test serves them at Shopify's CDN
+// address: made from Shopify's own Custom Elements Manifest
+// (@shopify/polaris-types, custom-elements.json), never from the page's code.
+// Every element the manifest declares is defined, with the attributes,
+// properties and events it declares; nothing else is. Fields draw a real
+// input in an open shadow root (so a test types into them as a merchant
+// would) and keep `value` / `checked` and their input and change events as
+// the manifest says; buttons of type submit submit their form, as Polaris's
+// do; the rest draw their heading (when the manifest gives them one) and
+// their children. What Polaris draws beyond that (its styles) is not faked.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const MANIFEST = fileURLToPath(
+  new URL('../../node_modules/@shopify/polaris-types/dist/custom-elements.json', import.meta.url),
+);
+
+export interface PolarisElement {
+  tagName: string;
+  attributes: string[];
+  events: string[];
+  slots: string[];
+}
+
+interface Declaration {
+  tagName?: string;
+  attributes?: Array<{ name: string }>;
+  events?: Array<{ name: string }>;
+  slots?: Array<{ name: string }>;
+}
+
+/** Every element of Polaris web components, as Shopify's manifest declares it. */
+export function polarisElements(): PolarisElement[] {
+  const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { modules: Array<{ declarations?: Declaration[] }> };
+  return manifest.modules
+    .flatMap((module) => module.declarations ?? [])
+    .filter((declaration): declaration is Declaration & { tagName: string } => Boolean(declaration.tagName))
+    .map((declaration) => ({
+      tagName: declaration.tagName,
+      attributes: [...new Set((declaration.attributes ?? []).map((attribute) => attribute.name))],
+      events: [...new Set((declaration.events ?? []).map((event) => event.name))],
+      slots: (declaration.slots ?? []).map((slot) => slot.name),
+    }));
+}
+
+/** The script served at Polaris's CDN address in a browser test. */
+export function fakePolaris(): string {
+  return `(() => {
+  const elements = ${JSON.stringify(polarisElements())};
+  const FIELD_INPUT = { 's-text-field': 'text', 's-password-field': 'password', 's-email-field': 'email', 's-number-field': 'number', 's-url-field': 'url', 's-search-field': 'search', 's-text-area': 'textarea' };
+  for (const spec of elements) {
+    if (customElements.get(spec.tagName)) continue;
+    const isField = spec.tagName in FIELD_INPUT || spec.tagName === 's-select';
+    const isToggle = spec.tagName === 's-switch' || spec.tagName === 's-checkbox';
+    class Element extends HTMLElement {
+      static observedAttributes = spec.attributes;
+      #value = '';
+      #checked = false;
+      constructor() {
+        super();
+        this.attachShadow({ mode: 'open' });
+      }
+      connectedCallback() {
+        this.render();
+      }
+      attributeChangedCallback() {
+        if (this.isConnected) this.render();
+      }
+      get value() { return this.#value; }
+      set value(next) { this.#value = String(next ?? ''); const input = this.shadowRoot.querySelector('input, select, textarea'); if (input && input.value !== this.#value) input.value = this.#value; }
+      get checked() { return this.#checked; }
+      set checked(next) { this.#checked = Boolean(next); const input = this.shadowRoot.querySelector('input'); if (input) input.checked = this.#checked; }
+      emit(name) { if (spec.events.includes(name)) this.dispatchEvent(new Event(name, { bubbles: true, composed: true })); }
+      render() {
+        const root = this.shadowRoot;
+        root.textContent = '';
+        const label = this.getAttribute('label') ?? this.getAttribute('heading');
+        if (isField || isToggle) {
+          const wrapper = document.createElement('label');
+          wrapper.textContent = label ?? '';
+          let input;
+          if (spec.tagName === 's-select') {
+            input = document.createElement('select');
+            for (const option of this.querySelectorAll('s-option')) {
+              const made = document.createElement('option');
+              made.value = option.getAttribute('value') ?? '';
+              made.textContent = option.textContent;
+              input.append(made);
+            }
+          } else if (FIELD_INPUT[spec.tagName] === 'textarea') {
+            input = document.createElement('textarea');
+          } else {
+            input = document.createElement('input');
+            input.type = isToggle ? 'checkbox' : FIELD_INPUT[spec.tagName];
+          }
+          if (isToggle) input.checked = this.#checked;
+          else input.value = this.#value || this.getAttribute('value') || '';
+          if (!isToggle && !this.#value && this.getAttribute('value')) this.#value = this.getAttribute('value');
+          if (spec.tagName === 's-select' && !this.#value) this.#value = input.value;
+          input.disabled = this.hasAttribute('disabled');
+          input.addEventListener('input', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('input'); });
+          input.addEventListener('change', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('change'); });
+          wrapper.append(input);
+          const details = this.getAttribute('details');
+          if (details) { const small = document.createElement('small'); small.textContent = ' ' + details; wrapper.append(small); }
+          const error = this.getAttribute('error');
+          if (error) { const shown = document.createElement('strong'); shown.setAttribute('role', 'alert'); shown.textContent = ' ' + error; wrapper.append(shown); }
+          root.append(wrapper);
+          return;
+        }
+        if (spec.tagName === 's-button') {
+          const button = document.createElement('button');
+          button.disabled = this.hasAttribute('disabled');
+          button.append(document.createElement('slot'));
+          button.addEventListener('click', () => {
+            if (this.getAttribute('type') === 'submit') this.closest('form')?.requestSubmit();
+          });
+          root.append(button);
+          return;
+        }
+        if (label && spec.attributes.includes('heading')) {
+          const heading = document.createElement('h2');
+          heading.textContent = label;
+          root.append(heading);
+        }
+        for (const name of spec.slots) {
+          const slot = document.createElement('slot');
+          if (name) slot.name = name;
+          root.append(slot);
+        }
+        if (spec.slots.length === 0) root.append(document.createElement('slot'));
+      }
+    }
+    customElements.define(spec.tagName, Element);
+  }
+})();`;
+}
