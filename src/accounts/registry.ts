@@ -78,6 +78,8 @@ export class AccountRegistry implements Accounts {
   readonly #o: Required<Omit<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>> &
     Pick<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>;
   readonly #runtimes = new Map<string, Cached<{ runtime: AccountRuntime; updatedAt: string } | undefined>>();
+  /** Bumped by each change this instance makes to an account: a read begun before it must not be kept. */
+  readonly #changes = new Map<string, number>();
   readonly #links = new Map<string, Cached<string | undefined>>();
   readonly #reading = new Map<string, Promise<AccountRuntime | undefined>>();
 
@@ -106,14 +108,20 @@ export class AccountRegistry implements Accounts {
     // with its own limiter and pause, and the account's budget would be handed out once per runtime.
     const reading = this.#reading.get(id);
     if (reading) return reading;
-    const read = this.#readRuntime(id).finally(() => this.#reading.delete(id));
+    const read = this.#readRuntime(id).finally(() => {
+      if (this.#reading.get(id) === read) this.#reading.delete(id);
+    });
     this.#reading.set(id, read);
     return read;
   }
 
   async #readRuntime(id: string): Promise<AccountRuntime | undefined> {
+    const change = this.#changes.get(id) ?? 0;
     const cached = this.#runtimes.get(id);
     const record = await this.#o.store.getRecord<AccountRecord>('account', id);
+    // Changed while this read was on its way: what it read may be from before the change. The read the change
+    // left to come (joined, not one of its own: one runtime per account) answers instead.
+    if ((this.#changes.get(id) ?? 0) !== change) return this.runtime(id);
     if (!record) {
       cached?.value?.runtime.authPause.stop();
       this.#runtimes.set(id, { value: undefined, readAt: Date.now() });
@@ -476,8 +484,11 @@ export class AccountRegistry implements Accounts {
   }
 
   #forget(id: string): void {
+    this.#changes.set(id, (this.#changes.get(id) ?? 0) + 1);
     this.#runtimes.get(id)?.value?.runtime.authPause.stop();
     this.#runtimes.delete(id);
+    // A read already under way is not handed to the callers that come after the change.
+    this.#reading.delete(id);
   }
 
   async #audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
