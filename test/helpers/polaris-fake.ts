@@ -62,6 +62,8 @@ export function fakePolaris(): string {
       }
       connectedCallback() {
         this.render();
+        // A select's options are its children, which the parser adds after the element itself.
+        if (spec.tagName === 's-select') new MutationObserver(() => this.render()).observe(this, { childList: true, subtree: true, characterData: true });
       }
       attributeChangedCallback() {
         if (this.isConnected) this.render();

@@ -129,17 +129,20 @@ function checkText(check) {
 const field = (name) => $(`#account-form [name="${name}"]`);
 
 async function loadSetup() {
+  const form = $('#account-form');
+  // Hidden while it loads: a value typed now would be overwritten by what is saved.
+  form.hidden = true;
+  form.dataset.state = 'loading';
   const { body: reach } = await call('/account');
   account = reach.account;
-  const form = $('#account-form');
   const note = $('#setup-note');
   note.hidden = !reach.note || (reach.may.create && !account);
   note.textContent = reach.note ?? '';
-  form.hidden = !(reach.may.change || reach.may.create);
-  if (form.hidden) return;
   let settings = {};
   if (account && reach.may.read) settings = (await call('/account/settings')).body.settings ?? {};
-  fill(account, settings);
+  if (reach.may.change || reach.may.create) fill(account, settings);
+  form.hidden = !(reach.may.change || reach.may.create);
+  form.dataset.state = 'ready';
 }
 
 function fill(current, settings) {

@@ -1,0 +1,194 @@
+// A merchant's first run inside the Shopify admin, in Debian's Chromium
+// (issue 34): the app installed by a stranger's shop on an open bridge earns
+// on no account; the merchant opens it, is told so, enters their loyalty
+// account's credentials and the activity for order points, and their next
+// order earns on their own account. Then they change the activity in the
+// page (the admin's save bar saves it) and the next order earns under it;
+// then a customer's data request arrives and they export it and mark it
+// answered, from the page. A parent page plays the admin (App Bridge and
+// Polaris served by the test at their CDN addresses: test/helpers/); the
+// clicks and fields of the first run are counted, and the screenshots are
+// the README's.
+import type { Browser, Download, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
+import { POLARIS_URL } from '../../src/http/merchant-page.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { eventually } from '../helpers/engine.ts';
+import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import { fakePolaris } from '../helpers/polaris-fake.ts';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
+import {
+  APP_KEY,
+  APP_SECRET,
+  CHROME_UA,
+  deliverPaidOrders,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
+import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { shopifyHeaders } from '../helpers/shopify.ts';
+
+const SHOP = 'first-run.myshopify.com';
+const BRIDGE_ORIGIN = 'https://bridge.test';
+const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/first-run/apps/${APP_KEY}`;
+const CREDENTIALS = { apiKey: 'first-run-loyalty-key-5e6f7a8b', brandId: 'first-run-brand' };
+
+if (!chromiumAvailable) console.warn(`merchant setup browser test skipped: no Chromium at ${CHROMIUM}`);
+
+describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify admin', () => {
+  let fake: FakeShopify;
+  let running: ShopifyAppBridge;
+  let service: TestSandbox;
+  let browser: Browser;
+  let page: Page;
+  let app: FrameLocator;
+  const shots = artifactsDir('merchant');
+  /** What the merchant did in the first run: clicks, and fields filled. */
+  const effort = { clicks: 0, fields: 0 };
+
+  const click = async (target: { click(): Promise<void> }) => {
+    effort.clicks++;
+    await target.click();
+  };
+  const type = async (name: string, value: string) => {
+    effort.fields++;
+    await app.locator(`#account-form [name="${name}"] input`).fill(value);
+  };
+  const toasts = () => page.locator('#toasts li').allTextContents();
+  const earned = (orderId: string) => service.store.snapshot().earnings.filter((each) => each.orderId === orderId);
+
+  beforeAll(async () => {
+    fake = await startFakeShopifyForApp();
+    fake.install(SHOP);
+    // The merchant's own loyalty account, at its own service, with two activities.
+    service = await startTestSandbox({ ...CREDENTIALS, activities: { '1': 100, '7': 250 } });
+    // An app host's bridge: any shop may install it, and a shop earns on no account until it has one.
+    running = await startShopifyAppBridge(fake, {
+      SHOPIFY_SHOPS: '',
+      SHOPIFY_OPEN_INSTALLS: 'true',
+      // The merchant's service runs on this machine, in the test: an address a merchant gives is public otherwise.
+      ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: CHROME_UA });
+    page = await context.newPage();
+    await page.exposeFunction('mintSessionToken', (apiKey: string) =>
+      apiKey === APP_KEY ? mintSessionToken({ shop: SHOP, apiKey, secret: APP_SECRET }) : '',
+    );
+    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
+    await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
+    );
+    await context.route(APP_BRIDGE_URL, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
+    );
+    await context.route(POLARIS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakePolaris() }));
+    await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      const response = await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 });
+      await route.fulfill({ response });
+    });
+    app = page.frameLocator('#app');
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await service?.close();
+    await stopFakeShopifyForApp(fake);
+  });
+
+  it('sets up its own loyalty account from the page, and its next order earns there', async () => {
+    await page.goto(ADMIN_PAGE);
+    // Told at once what stops its orders, and what to do.
+    await expect
+      .poll(() => app.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
+      .toBe('No loyalty account yet');
+    await page.screenshot({ path: `${shots}1-first-open.png` });
+
+    await click(page.locator('#app-nav button', { hasText: 'Set up' }));
+    await app.locator('#account-form[data-state="ready"]:not([hidden])').waitFor();
+    await type('name', 'First Run Rewards');
+    await type('baseUrl', service.url);
+    await type('apiKey', CREDENTIALS.apiKey);
+    await type('brandId', CREDENTIALS.brandId);
+    await type('LOYALTY_EARN_ACTIVITY_ID', '1');
+    await page.screenshot({ path: `${shots}2-set-up.png` });
+    await click(app.locator('#account-form s-button[type="submit"]'));
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Your loyalty account is set up');
+    await expect.poll(() => app.locator('#account-check').textContent()).toBe('Credentials: connected');
+
+    await deliverPaidOrders(running, [[SHOP, '9400000000001']]);
+    await eventually(() => expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]), 15_000);
+    // The first run, as a merchant does it: few clicks, few fields.
+    expect(effort).toEqual({ clicks: 2, fields: 5 });
+    await click(page.locator('#app-nav button', { hasText: 'Orders' }));
+    await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
+    await page.screenshot({ path: `${shots}3-first-points.png` });
+  }, 90_000);
+
+  it('changes what the next order earns with the settings saved from the admin’s save bar', async () => {
+    await page.locator('#app-nav button', { hasText: 'Set up' }).click();
+    // The form shows once it holds what is saved (it is hidden while it loads).
+    await expect.poll(() => page.locator('#title-bar').textContent(), { timeout: 15_000 }).toBe('Set up');
+    await app.locator('#account-form[data-state="ready"]:not([hidden])').waitFor();
+    const activity = app.locator('#account-form [name="LOYALTY_EARN_ACTIVITY_ID"] input');
+    expect(await activity.inputValue()).toBe('1');
+    await activity.fill('7');
+    // The admin shows its save bar for the changed form; its Save submits it.
+    await page.locator('#save-bar:not([hidden])').waitFor();
+    await page.locator('#save-bar-save').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Saved');
+    expect(await page.locator('#save-bar').isHidden()).toBe(true);
+    await deliverPaidOrders(running, [[SHOP, '9400000000002']]);
+    await eventually(() => expect(earned('9400000000002')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
+    // The one before keeps what it earned.
+    expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]);
+  }, 90_000);
+
+  it('answers a customer’s data request from the page: the export, then marked answered', async () => {
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: SHOP,
+      orders_requested: [9400000000001],
+      customer: { id: 77, email: 'grace@example.com', phone: null },
+      data_request: { id: 8801 },
+    });
+    const response = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'customers/data_request', body, shop: SHOP, secret: APP_SECRET }),
+      body,
+    });
+    expect(response.status).toBe(200);
+    await running.bridge.engine.drain();
+
+    await page.locator('#app-nav button', { hasText: 'Data requests' }).click();
+    const request = app.locator('#data-requests s-banner');
+    await expect.poll(() => request.count(), { timeout: 15_000 }).toBe(1);
+    expect(await request.getAttribute('heading')).toContain('grace@example.com');
+    await page.screenshot({ path: `${shots}4-data-request.png` });
+    const [download] = (await Promise.all([
+      page.waitForEvent('download'),
+      request.locator('s-button', { hasText: 'Export their data' }).click(),
+    ])) as [Download, void];
+    // What the bridge holds of her: both her orders (by her e-mail), and the order she named.
+    const exported = JSON.parse(await readDownload(download)) as { orders: Array<{ orderId: string }> };
+    expect(exported.orders.map((order) => order.orderId).sort()).toEqual(['9400000000001', '9400000000002']);
+    await request.locator('s-button', { hasText: 'Mark answered' }).click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Marked answered');
+    await expect.poll(() => request.count()).toBe(0);
+    expect((await running.bridge.engine.store.listRecords('data-request')).length).toBe(0);
+  }, 90_000);
+});
+
+async function readDownload(download: Download): Promise<string> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
