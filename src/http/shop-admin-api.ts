@@ -3,7 +3,8 @@
 // order, that shop's Admin API access, and the loyalty account that shop
 // earns on, within a merchant's reach (src/accounts/reach.ts):
 //   GET   /account            its shop's account if it is the shop's own (no
-//                             key), what the shop may do, and why not
+//                             key), its calls against its limit, what the
+//                             shop may do, and why not
 //   POST  /account            a new account for its shop, the shop linked to it
 //   GET   /account/settings   the settings in force, while the account is its own
 //   PATCH /account            name, address, credentials, limit, while it is its own
@@ -29,6 +30,7 @@ import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
+import { limiterOf } from '../loyalty/client.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, orderQuery, read } from './admin-api.ts';
@@ -92,8 +94,11 @@ export function shopAdminApi({
   router.get('/account', async (_req, res) => {
     const { standing, allowed, account } = await reachOf(res);
     const record = allowed.read && account ? await accounts.get(account) : undefined;
+    // Its calls against its limit, on this instance (another's are shared through PostgreSQL's limiter).
+    const stats = record ? limiterOf((await accounts.runtime(record.id))?.client)?.stats() : undefined;
     res.json({
       account: record ? accountView(record) : null,
+      calls: stats ? { lastMinute: stats.startedInWindow, limitPerMinute: stats.effectiveLimit } : null,
       standing,
       may: { read: allowed.read, change: allowed.change, create: allowed.create },
       ...(WHY_NOT[standing] ? { note: WHY_NOT[standing] } : {}),

@@ -130,6 +130,11 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await click(page.locator('#app-nav button', { hasText: 'Orders' }));
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
     await page.screenshot({ path: `${shots}3-first-points.png` });
+    // Home shows the account's calls against the limit it was given.
+    await page.locator('#app-home').click();
+    await expect
+      .poll(() => app.locator('#account-calls').textContent(), { timeout: 15_000 })
+      .toMatch(/^Calls to your loyalty service in the last minute: [1-9]\d* of the \d+ it allows$/);
   }, 90_000);
 
   it('changes what the next order earns with the settings saved from the admin’s save bar', async () => {

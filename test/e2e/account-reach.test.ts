@@ -139,6 +139,8 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     it('reads and changes its own account and its settings', async () => {
       const { body } = await as(SHOP_A).get('/account');
       expect(body).toMatchObject({ standing: 'own', account: { id: idA }, may: { change: true } });
+      // Its calls against its own limit: the merchant's page shows them.
+      expect(body.calls).toMatchObject({ lastMinute: expect.any(Number), limitPerMinute: expect.any(Number) });
       const renamed = await as(SHOP_A).patch('/account', { name: 'Alpha Club' });
       expect(renamed).toMatchObject({ status: 200, body: { account: { id: idA, name: 'Alpha Club' } } });
       const settings = await as(SHOP_A).patch('/account/settings', { MIN_ORDER_TOTAL: '5' });
@@ -205,6 +207,8 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     it('are beyond a shop on the default account: nothing to read, change, or replace', async () => {
       const { body } = await as(SHOP_L).get('/account');
       expect(body).toMatchObject({ account: null, standing: 'operator', may: { read: false, create: false } });
+      // Nothing of the operator's account, its load included.
+      expect(body.calls).toBeNull();
       expect(body.note).toContain('operator');
       for (const [method, path, payload] of [
         ['POST', '/account', accountOf(KEY_A, 'mine')],

@@ -48,6 +48,8 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
     toAdmin({
       type: 'chrome',
       title: page?.getAttribute('heading') ?? '',
+      // The app's name in the admin's sidebar goes to its home: the rel="home" link's address, or the root.
+      home: document.querySelector('s-app-nav s-link[rel="home"]')?.getAttribute('href') ?? '/',
       nav: [...document.querySelectorAll('s-app-nav s-link')]
         .filter((link) => link.getAttribute('rel') !== 'home')
         .map((link) => ({ href: link.getAttribute('href'), label: link.textContent.trim() })),
@@ -87,7 +89,7 @@ export const adminPage = (
   appUrl: string,
   appOrigin: string,
 ) => `<!doctype html><meta charset="utf-8"><title>Shopify admin</title>
-<h1>Shopify admin · Apps · loyalty-bridge</h1>
+<h1>Shopify admin · Apps · <button id="app-home">loyalty-bridge</button></h1>
 <nav id="app-nav"></nav>
 <div id="title-bar"></div>
 <div id="save-bar" hidden><button id="save-bar-discard">Discard</button> <button id="save-bar-save">Save</button></div>
@@ -108,6 +110,7 @@ export const adminPage = (
     }
     if (message.type === 'chrome') {
       document.getElementById('title-bar').textContent = message.title;
+      document.getElementById('app-home').onclick = () => app().postMessage({ type: 'navigate', href: message.home }, '${appOrigin}');
       document.getElementById('app-nav').replaceChildren(...message.nav.map((link) => {
         const button = document.createElement('button');
         button.textContent = link.label;
