@@ -127,7 +127,7 @@ const resyncBody = z.union(
 
 const accountId = () => z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, { error: 'must be an account id' });
 
-const customerQuery = z
+export const customerQuery = z
   .strictObject({
     email: email().optional(),
     mobile: mobile().optional(),

@@ -13,6 +13,7 @@
 //   GET   /privacy/data-requests/{id}/export what the bridge holds of that
 //                             customer in this shop, to send them
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
+//   GET   /customers/points  a customer's points, on an account of the shop's own
 //   GET   /attention         what needs the merchant's eye, and the fix, in plain words
 //   GET   /dead-letters      its shop's deliveries and calls that could not go on
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
@@ -33,7 +34,8 @@ import type { ShopifyParts } from '../platforms.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
-import { BadInput, orderQuery, read } from './admin-api.ts';
+import { BadInput, customerQuery, orderQuery, read } from './admin-api.ts';
+import { LoyaltyError } from '../loyalty/errors.ts';
 
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
 const ACCOUNTS_PER_SHOP = 3;
@@ -153,6 +155,22 @@ export function shopAdminApi({
     res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
   });
 
+  // A customer's points, on an account of the shop's own only: another account's customers are not the shop's.
+  router.get('/customers/points', async (req, res) => {
+    const query = read(customerQuery, req.query);
+    if (query.account !== undefined)
+      return refuse(res, 400, ['account: a shop reads the points of its own account, which it never names']);
+    const { standing, allowed, account } = await reachOf(res);
+    if (!allowed.read || !account) return refuse(res, 403, [WHY_NOT[standing]]);
+    const runtime = await accounts.runtime(account);
+    if (!runtime?.client.transactions) return refuse(res, 404, [`no account ${account}`]);
+    const result = await runtime.client.transactions({
+      type: query.type,
+      ...(query.email ? { email: query.email } : { mobile: query.mobile ?? '' }),
+    });
+    res.json({ type: query.type, ...result.data });
+  });
+
   // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
   router.get('/privacy/data-requests', async (_req, res) => {
     const own = (await privacy.dataRequests()).filter((request) => isOwn(res, request));
@@ -230,6 +248,9 @@ export function shopAdminApi({
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });
     if (error.type === 'entity.parse.failed') return refuse(res, 400, ['body: is not valid JSON']);
     if (error.type === 'entity.too.large') return void res.status(413).json({ error: 'the body is too large' });
+    // The service's answer, in its own words (never the account's key): refused 422, unreachable 502.
+    if (error instanceof LoyaltyError)
+      return void res.status(error.retryable ? 502 : 422).json({ error: error.message });
     logger.error({ err: error }, 'admin API error (shop)');
     res.status(500).json({ error: 'internal error' });
   });

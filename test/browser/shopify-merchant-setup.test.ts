@@ -129,6 +129,12 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect(effort).toEqual({ clicks: 2, fields: 5 });
     await click(page.locator('#app-nav button', { hasText: 'Orders' }));
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
+    // The merchant looks up the customer's points on their own account.
+    await app.locator('#lookup-form [name="email"] input').fill('grace@example.com');
+    await app.locator('#lookup-form s-button[type="submit"]').click();
+    await expect
+      .poll(() => app.locator('#lookup-result').textContent(), { timeout: 15_000 })
+      .toMatch(/^grace@example\.com: .*; 1 earnings, 0 redemptions$/);
     await page.screenshot({ path: `${shots}3-first-points.png` });
     // Home shows the account's calls against the limit it was given.
     await page.locator('#app-home').click();

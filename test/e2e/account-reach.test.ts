@@ -136,6 +136,17 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       });
     });
 
+    it('reads its own account’s customers’ points, and never names another account to read', async () => {
+      const own = await as(SHOP_A).get('/customers/points?email=nobody-here%40example.com');
+      // The service answers, in its words: this account has no such customer.
+      expect(own.status).toBe(422);
+      expect(own.body.error).toMatch(/no customer found/);
+      const naming = await as(SHOP_A).get(
+        `/customers/points?email=grace%40example.com&account=${encodeURIComponent(idB ?? 'x')}`,
+      );
+      expect(naming.status).toBe(400);
+    });
+
     it('reads and changes its own account and its settings', async () => {
       const { body } = await as(SHOP_A).get('/account');
       expect(body).toMatchObject({ standing: 'own', account: { id: idA }, may: { change: true } });
@@ -207,8 +218,11 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     it('are beyond a shop on the default account: nothing to read, change, or replace', async () => {
       const { body } = await as(SHOP_L).get('/account');
       expect(body).toMatchObject({ account: null, standing: 'operator', may: { read: false, create: false } });
-      // Nothing of the operator's account, its load included.
+      // Nothing of the operator's account, its load included, nor its customers' points.
       expect(body.calls).toBeNull();
+      const points = await as(SHOP_L).get('/customers/points?email=grace%40example.com');
+      expect(points.status).toBe(403);
+      expect(JSON.stringify(points.body)).not.toMatch(/balance|earned/);
       expect(body.note).toContain('operator');
       for (const [method, path, payload] of [
         ['POST', '/account', accountOf(KEY_A, 'mine')],

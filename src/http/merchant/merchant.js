@@ -250,6 +250,25 @@ async function loadOrders() {
   );
 }
 
+$('#lookup-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const email = $('#lookup-form [name="email"]').value.trim();
+  const { status, body } = await call(`/customers/points?email=${encodeURIComponent(email)}&type=all`);
+  $('#lookup-result').textContent =
+    status === 200 ? pointsSummary(email, body) : (body.errors?.[0] ?? body.error ?? 'The lookup failed');
+});
+
+/** The service's answer in a line: the balance it gives, and how many earnings and redemptions. */
+function pointsSummary(email, answer) {
+  const balance =
+    typeof answer.balance === 'object' && answer.balance !== null
+      ? Object.entries(answer.balance)
+          .map(([name, points]) => `${name} ${points}`)
+          .join(', ')
+      : String(answer.balance ?? 'unknown');
+  return `${email}: ${balance}; ${(answer.earned ?? []).length} earnings, ${(answer.redeemed ?? []).length} redemptions`;
+}
+
 const statusText = (order) => (order.reason ? `${order.state}: ${order.reason.replaceAll('_', ' ')}` : order.state);
 /** Where the order's points are at the loyalty service. */
 const POINTS_WORDS = {
