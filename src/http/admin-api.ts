@@ -187,7 +187,7 @@ const shopErase = z.strictObject({
   confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }),
 });
 
-const earnAdjustment = z.strictObject({
+export const earnAdjustment = z.strictObject({
   activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }),
   name: z.string().trim().min(1, { error: 'is required' }).max(200),
   email: email(),

@@ -14,6 +14,7 @@
 //                             customer in this shop, to send them
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
 //   GET   /customers/points  a customer's points, on an account of the shop's own
+//   POST  /adjustments/earn  points given by hand, on an account of the shop's own
 //   GET   /attention         what needs the merchant's eye, and the fix, in plain words
 //   GET   /dead-letters      its shop's deliveries and calls that could not go on
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
@@ -34,7 +35,7 @@ import type { ShopifyParts } from '../platforms.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
-import { BadInput, customerQuery, orderQuery, read } from './admin-api.ts';
+import { BadInput, customerQuery, earnAdjustment, orderQuery, read } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
@@ -47,6 +48,8 @@ export interface ShopAdminApiParts {
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
   retryDeadLetter: Engine['retryDeadLetter'];
+  /** Manual earns, recorded with who asked and why. */
+  adjustments: Engine['adjustments'];
   logger: Logger;
 }
 
@@ -66,6 +69,7 @@ export function shopAdminApi({
   accounts,
   privacy,
   retryDeadLetter,
+  adjustments,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -158,10 +162,8 @@ export function shopAdminApi({
   // A customer's points, on an account of the shop's own only: another account's customers are not the shop's.
   router.get('/customers/points', async (req, res) => {
     const query = read(customerQuery, req.query);
-    if (query.account !== undefined)
-      return refuse(res, 400, ['account: a shop reads the points of its own account, which it never names']);
-    const { standing, allowed, account } = await reachOf(res);
-    if (!allowed.read || !account) return refuse(res, 403, [WHY_NOT[standing]]);
+    const account = await ownAccount(res, query.account, 'read');
+    if (!account) return;
     const runtime = await accounts.runtime(account);
     if (!runtime?.client.transactions) return refuse(res, 404, [`no account ${account}`]);
     const result = await runtime.client.transactions({
@@ -169,6 +171,17 @@ export function shopAdminApi({
       ...(query.email ? { email: query.email } : { mobile: query.mobile ?? '' }),
     });
     res.json({ type: query.type, ...result.data });
+  });
+
+  // Points given by hand (a goodwill gesture, a lost order), on an account of the shop's own, recorded with who and why.
+  router.post('/adjustments/earn', async (req, res) => {
+    const body = read(earnAdjustment, req.body);
+    const account = await ownAccount(res, body.account, 'change');
+    if (!account) return;
+    const { adjustment, error } = await adjustments.earn({ ...body, account }, byOf(res));
+    if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
+    const refused = error instanceof LoyaltyError && !error.retryable;
+    res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
   });
 
   // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
@@ -268,6 +281,19 @@ export function shopAdminApi({
   async function ownRequest(res: Response, id: string): Promise<DataRequestRecord | undefined> {
     const request = (await privacy.dataRequests()).find((each) => each.id === id);
     return request && isOwn(res, request) ? request : undefined;
+  }
+
+  /**
+   * The shop's own account, for what only an account of its own allows (a
+   * customer's points, points by hand); otherwise the refusal is sent and
+   * undefined returned. A shop never names an account.
+   */
+  async function ownAccount(res: Response, named: string | undefined, need: 'read' | 'change') {
+    if (named !== undefined)
+      return void refuse(res, 400, ['account: a shop acts on its own account, which it never names']);
+    const { standing, allowed, account } = await reachOf(res);
+    if (!allowed[need] || !account) return void refuse(res, 403, [WHY_NOT[standing]]);
+    return account;
   }
 
   /** Asked again right before a change is written: the operator may have shared the account in the meantime. */

@@ -30,6 +30,8 @@ export interface ShopifySurfaceParts {
   privacy: Privacy;
   /** A shop's page sends its own dead letters again. */
   retryDeadLetter: Engine['retryDeadLetter'];
+  /** A shop's page gives points by hand, on an account of its own. */
+  adjustments: Engine['adjustments'];
   logger: Logger;
   adminToken: string | undefined;
   apiKey: string | undefined;
@@ -65,6 +67,7 @@ export function shopifySurface({
   accounts,
   privacy,
   retryDeadLetter,
+  adjustments,
   logger,
   adminToken,
   apiKey,
@@ -95,7 +98,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, logger }),
+    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, adjustments, logger }),
   );
   return {
     routes,

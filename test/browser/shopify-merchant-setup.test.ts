@@ -129,6 +129,28 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect(effort).toEqual({ clicks: 2, fields: 5 });
     await click(page.locator('#app-nav button', { hasText: 'Orders' }));
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
+    // The merchant gives a customer points by hand, on their own account, and says why.
+    for (const [name, value] of [
+      ['name', 'Ada Lovelace'],
+      ['email', 'ada@example.com'],
+      ['mobile', '+44 20 7946 0958'],
+      ['activityId', '1'],
+      ['reason', 'a parcel lost in the post'],
+    ])
+      await app.locator(`#give-form [name="${name}"] input`).fill(value!);
+    await app.locator('#give-form s-button[type="submit"]').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Points given');
+    expect(service.store.snapshot().earnings.filter((each) => each.email === 'ada@example.com')).toEqual([
+      expect.objectContaining({ points: 100 }),
+    ]);
+    // Recorded as made by the staff member who opened the app (the session token's sub), with the reason.
+    expect(await running.bridge.engine.adjustments.list()).toEqual([
+      expect.objectContaining({
+        by: `shopify ${SHOP} (staff 42)`,
+        reason: 'a parcel lost in the post',
+        outcome: 'success',
+      }),
+    ]);
     // The merchant looks up the customer's points on their own account.
     await app.locator('#lookup-form [name="email"] input').fill('grace@example.com');
     await app.locator('#lookup-form s-button[type="submit"]').click();

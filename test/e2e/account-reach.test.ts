@@ -222,6 +222,14 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       expect(body.calls).toBeNull();
       const points = await as(SHOP_L).get('/customers/points?email=grace%40example.com');
       expect(points.status).toBe(403);
+      const given = await as(SHOP_L).post('/adjustments/earn', {
+        activityId: '1',
+        name: 'Grace',
+        email: 'grace@example.com',
+        mobile: '+12125550142',
+        reason: 'on the operator’s account',
+      });
+      expect(given.status).toBe(403);
       expect(JSON.stringify(points.body)).not.toMatch(/balance|earned/);
       expect(body.note).toContain('operator');
       for (const [method, path, payload] of [

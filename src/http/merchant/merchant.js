@@ -250,6 +250,17 @@ async function loadOrders() {
   );
 }
 
+$('#give-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const value = (name) => $(`#give-form [name="${name}"]`).value.trim();
+  const request = Object.fromEntries(
+    ['name', 'email', 'mobile', 'activityId', 'reason'].map((name) => [name, value(name)]),
+  );
+  const { status, body } = await call('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
+  $('#give-errors').textContent = status === 201 ? '' : (body.errors ?? [body.error]).join('\n');
+  toast(status === 201 ? 'Points given' : 'No points given: see why', status !== 201);
+});
+
 $('#lookup-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const email = $('#lookup-form [name="email"]').value.trim();
