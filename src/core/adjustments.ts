@@ -20,6 +20,8 @@ export interface EarnRequest {
   reason: string;
   /** The loyalty account to earn on; the default account's when unset. */
   account?: string | undefined;
+  /** The shop whose own page asked: the adjustment, and a dead letter of it, are that shop's (seen, exported and erased with it). */
+  shop?: { platform: string; shop: string } | undefined;
 }
 
 export interface RedeemRequest {
@@ -89,6 +91,7 @@ export class Adjustments {
       by,
       reason: request.reason,
       account: request.account ?? DEFAULT_ACCOUNT,
+      ...('shop' in request && request.shop ? { platform: request.shop.platform, shop: request.shop.shop } : {}),
       customer:
         'name' in request
           ? { email: request.email, mobile: request.mobile, name: request.name }
@@ -134,6 +137,7 @@ export class Adjustments {
       kind: 'call',
       operation: kind,
       adjustmentId: id,
+      ...('shop' in request && request.shop ? { platform: request.shop.platform, shop: request.shop.shop } : {}),
       httpStatus: failure?.httpStatus,
       reason: `${what} may or may not have been applied (${message}); it carries no order id, so sending it again could count it twice. Check the customer's history before retrying`,
     });

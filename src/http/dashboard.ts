@@ -17,11 +17,12 @@ const OPERATOR_CSP =
 /**
  * Inside the Shopify admin: framed only by the shop's own admin (Shopify
  * requires frame-ancestors https://<shop> https://admin.shopify.com of every
- * HTML answer), and App Bridge from Shopify's CDN, which talks to
- * Shopify and styles what it draws.
+ * HTML answer), and App Bridge and Polaris from Shopify's CDN, which talk to
+ * Shopify and style what they draw. Scripts from /shopifycloud/ alone: any
+ * merchant can put a file elsewhere on cdn.shopify.com (/s/files/).
  */
 export const embeddedCsp = (shop: string) =>
-  `default-src 'self'; script-src 'self' https://cdn.shopify.com; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://cdn.shopify.com; connect-src 'self' https://*.shopify.com; frame-ancestors https://${shop} https://admin.shopify.com`;
+  `default-src 'self'; script-src 'self' https://cdn.shopify.com/shopifycloud/; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://cdn.shopify.com; connect-src 'self' https://*.shopify.com; base-uri 'none'; frame-ancestors https://${shop} https://admin.shopify.com`;
 
 export function dashboard(): express.Router {
   const router = express.Router();

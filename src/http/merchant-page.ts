@@ -20,14 +20,14 @@ export const POLARIS_URL = 'https://cdn.shopify.com/shopifycloud/polaris-1.js';
 /** The page's views, each with an address under the App URL (a reload of the admin opens the same one). */
 export const MERCHANT_VIEWS = ['setup', 'orders', 'privacy'] as const;
 
-/** The page's own script and style, for any page that loads them (they hold nothing of a shop). */
+/** The page's own script and style, for any page that loads them (they hold nothing of a shop); the page itself only through the App URL. */
 export function merchantAssets(): express.Router {
   const router = express.Router();
-  router.use((_req, res, next) => {
-    res.set('x-content-type-options', 'nosniff');
-    next();
-  });
-  router.use(express.static(ASSETS, { index: false, maxAge: 0 }));
+  for (const file of ['merchant.js', 'merchant.css'])
+    router.get(`/${file}`, (_req, res) => {
+      res.set('x-content-type-options', 'nosniff');
+      res.sendFile(`${ASSETS}${file}`, { maxAge: 0 });
+    });
   return router;
 }
 

@@ -40,6 +40,12 @@ import { LoyaltyError } from '../loyalty/errors.ts';
 
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
 const ACCOUNTS_PER_SHOP = 3;
+/**
+ * Points a shop gives by hand in an hour, on this instance. Each is a call
+ * with no order id, and one whose outcome is unknown becomes a dead letter
+ * for a person to check: a page must not make those by the thousand.
+ */
+const MANUAL_EARNS_PER_HOUR = 30;
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
@@ -74,6 +80,15 @@ export function shopAdminApi({
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
+  const manualEarns = new Map<string, number[]>();
+  /** Whether the shop may give points by hand once more this hour (and counts it). */
+  const underShopCap = (shop: string): boolean => {
+    const since = Date.now() - 3_600_000;
+    const recent = (manualEarns.get(shop) ?? []).filter((at) => at > since);
+    if (recent.length >= MANUAL_EARNS_PER_HOUR) return false;
+    manualEarns.set(shop, [...recent, Date.now()]);
+    return true;
+  };
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', platform: 'shopify', shop: shopOf(res) });
@@ -178,7 +193,11 @@ export function shopAdminApi({
     const body = read(earnAdjustment, req.body);
     const account = await ownAccount(res, body.account, 'change');
     if (!account) return;
-    const { adjustment, error } = await adjustments.earn({ ...body, account }, byOf(res));
+    if (!underShopCap(shopOf(res)))
+      return refuse(res, 429, [
+        `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
+      ]);
+    const { adjustment, error } = await adjustments.earn({ ...body, account, shop: shopRefOf(res) }, byOf(res));
     if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
     const refused = error instanceof LoyaltyError && !error.retryable;
     res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
@@ -200,9 +219,14 @@ export function shopAdminApi({
       phones: request.customer.phone ? [request.customer.phone] : [],
       orderIds: request.orderIds,
     };
-    // Manual adjustments are the loyalty account's, made by the operator for a customer by e-mail or phone in any
-    // shop: not this shop's to read (a data request names whatever contact the merchant gave their customer).
-    const { adjustments: _operatorsOnly, ...data } = await privacy.exportCustomer(match);
+    // Manual adjustments the operator made are the loyalty account's, for a customer by e-mail or phone in any shop:
+    // not this shop's to read (a data request names whatever contact the merchant gave their customer). Those the
+    // shop's own page made are its own.
+    const { adjustments: all, ...rest } = await privacy.exportCustomer(match);
+    const data = {
+      ...rest,
+      adjustments: all.filter((each) => each.platform === request.platform && each.shop === request.shop),
+    };
     await privacy.noteExport(match, 'shop');
     logger.info({ shop: request.shop, request: request.id, by: byOf(res) }, 'a shop exported a customer’s data');
     res.set('content-disposition', `attachment; filename="data-request-${request.requestId ?? request.id}.json"`).json({

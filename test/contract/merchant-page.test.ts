@@ -120,7 +120,9 @@ describe('the merchant page as the App URL serves it inside the admin', () => {
     expect(scripts.every(([, , body]) => body === '')).toBe(true);
     expect(html).toContain(`<meta name="shopify-api-key" content="${APP_KEY}">`);
     const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(/script-src 'self' https:\/\/cdn\.shopify\.com/);
+    // Scripts from Shopify's own folder of its CDN alone: a merchant's upload elsewhere on it runs nowhere here.
+    expect(csp).toMatch(/script-src 'self' https:\/\/cdn\.shopify\.com\/shopifycloud\/;/);
+    expect(csp).toContain("base-uri 'none'");
     expect(csp).toContain(`frame-ancestors https://${SHOP} https://admin.shopify.com`);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
@@ -137,5 +139,7 @@ describe('the merchant page as the App URL serves it inside the admin', () => {
     const script = await fetch(`${running.url}/merchant/merchant.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
+    // The page's template is not a file anyone fetches: only the App URL answers it.
+    expect((await fetch(`${running.url}/merchant/index.html`)).status).toBe(404);
   });
 });

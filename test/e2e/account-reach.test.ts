@@ -21,6 +21,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { shopifyHeaders } from '../helpers/shopify.ts';
 
 const SHOP_A = 'alpha-reach.myshopify.com';
 const SHOP_B = 'beta-reach.myshopify.com';
@@ -145,6 +146,58 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
         `/customers/points?email=grace%40example.com&account=${encodeURIComponent(idB ?? 'x')}`,
       );
       expect(naming.status).toBe(400);
+    });
+
+    it('keeps the points it gives by hand as its own: its dead letter it sees, its export has them, its erasure takes them', async () => {
+      const give = () =>
+        as(SHOP_A).post('/adjustments/earn', {
+          activityId: '1',
+          name: 'Ada',
+          email: 'ada@example.com',
+          mobile: '+442079460958',
+          reason: 'a parcel lost in the post',
+        });
+      // The service fails in a way that may have applied the earn: a dead letter for a person to check.
+      service.faults.configure({ forced: { status: 503, count: 1_000 } });
+      try {
+        expect((await give()).status).toBe(502);
+      } finally {
+        service.faults.configure({});
+      }
+      const letters = (await as(SHOP_A).get('/dead-letters')).body.deadLetters as Array<{ adjustmentId?: string }>;
+      expect(letters.filter((letter) => letter.adjustmentId)).toHaveLength(1);
+      expect((await as(SHOP_B).get('/dead-letters')).body.deadLetters).toEqual([]);
+      // The adjustment names its shop, which a shop's erasure goes by (records of a platform and shop).
+      const adjustments = await running.bridge.engine.store.listRecords<{ platform?: string; shop?: string }>(
+        'adjustment',
+      );
+      expect(adjustments.map(({ value }) => [value.platform, value.shop])).toEqual([['shopify', SHOP_A]]);
+      // A data request of that customer, at that shop: its export has the adjustment; at another shop, not.
+      for (const [shop, requestId] of [
+        [SHOP_A, 9101],
+        [SHOP_B, 9102],
+      ] as const) {
+        const body = JSON.stringify({
+          shop_id: 1,
+          shop_domain: shop,
+          orders_requested: [],
+          customer: { id: 91, email: 'ada@example.com', phone: null },
+          data_request: { id: requestId },
+        });
+        const response = await fetch(`${running.url}/webhooks/shopify`, {
+          method: 'POST',
+          headers: shopifyHeaders({ topic: 'customers/data_request', body, shop, secret: APP_SECRET }),
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+      await running.bridge.engine.drain();
+      const exported = async (shop: string) => {
+        const [request] = (await as(shop).get('/privacy/data-requests')).body.dataRequests as Array<{ id: string }>;
+        return (await as(shop).get(`/privacy/data-requests/${request!.id}/export`)).body.adjustments as unknown[];
+      };
+      expect(await exported(SHOP_A)).toEqual([expect.objectContaining({ reason: 'a parcel lost in the post' })]);
+      expect(await exported(SHOP_B)).toEqual([]);
     });
 
     it('reads and changes its own account and its settings', async () => {

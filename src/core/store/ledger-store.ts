@@ -44,6 +44,9 @@ export interface Adjustment {
   points?: number | undefined;
   /** The loyalty account it was sent to (accounts.ts); adjustments of earlier releases went to the default account. */
   account?: string | undefined;
+  /** The shop whose own page made it; none for the operator's. */
+  platform?: string | undefined;
+  shop?: string | undefined;
   outcome: 'success' | 'failed' | 'unknown';
   message: string;
 }
