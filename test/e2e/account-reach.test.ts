@@ -15,13 +15,13 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts
 import {
   APP_KEY,
   APP_SECRET,
+  postDataRequest,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
-import { shopifyHeaders } from '../helpers/shopify.ts';
 
 const SHOP_A = 'alpha-reach.myshopify.com';
 const SHOP_B = 'beta-reach.myshopify.com';
@@ -177,19 +177,7 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
         [SHOP_A, 9101],
         [SHOP_B, 9102],
       ] as const) {
-        const body = JSON.stringify({
-          shop_id: 1,
-          shop_domain: shop,
-          orders_requested: [],
-          customer: { id: 91, email: 'ada@example.com', phone: null },
-          data_request: { id: requestId },
-        });
-        const response = await fetch(`${running.url}/webhooks/shopify`, {
-          method: 'POST',
-          headers: shopifyHeaders({ topic: 'customers/data_request', body, shop, secret: APP_SECRET }),
-          body,
-        });
-        expect(response.status).toBe(200);
+        await postDataRequest(running, shop, { id: requestId, email: 'ada@example.com' });
       }
       await running.bridge.engine.drain();
       const exported = async (shop: string) => {

@@ -114,6 +114,27 @@ export async function deliverPaidOrders(
   });
 }
 
+/** Shopify's customers/data_request for a shop, signed as Shopify signs it; throws unless it is taken. */
+export async function postDataRequest(
+  running: ShopifyAppBridge,
+  shop: string,
+  request: { id: number; email: string; orderIds?: number[] },
+): Promise<void> {
+  const body = JSON.stringify({
+    shop_id: 1,
+    shop_domain: shop,
+    orders_requested: request.orderIds ?? [],
+    customer: { id: 55, email: request.email, phone: null },
+    data_request: { id: request.id },
+  });
+  const response = await fetch(`${running.url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic: 'customers/data_request', body, shop, secret: APP_SECRET }),
+    body,
+  });
+  if (response.status !== 200) throw new Error(`the data request of ${shop} got ${response.status}`);
+}
+
 /** The admin API as a shop's own page calls it: with an App Bridge session token of that shop, no ADMIN_TOKEN. */
 export function asShop(running: ShopifyAppBridge, shop: string) {
   const call = async (method: string, path: string) => {
