@@ -3,8 +3,7 @@
 // order, that shop's Admin API access, and the loyalty account that shop
 // earns on, within a merchant's reach (src/accounts/reach.ts):
 //   GET   /account            its shop's account if it is the shop's own (no
-//                             key), its calls against its limit, what the
-//                             shop may do, and why not
+//                             key), what the shop may do, and why not
 //   POST  /account            a new account for its shop, the shop linked to it
 //   GET   /account/settings   the settings in force, while the account is its own
 //   PATCH /account            name, address, credentials, limit, while it is its own
@@ -32,12 +31,13 @@ import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
-import { limiterOf } from '../loyalty/client.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, earnAdjustment, orderQuery, read } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 
+/** A shop acts on its own account, which it never names. */
+const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it never names';
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
 const ACCOUNTS_PER_SHOP = 3;
 /**
@@ -115,11 +115,10 @@ export function shopAdminApi({
   router.get('/account', async (_req, res) => {
     const { standing, allowed, account } = await reachOf(res);
     const record = allowed.read && account ? await accounts.get(account) : undefined;
-    // Its calls against its limit, on this instance (another's are shared through PostgreSQL's limiter).
-    const stats = record ? limiterOf((await accounts.runtime(record.id))?.client)?.stats() : undefined;
+    // No load of the account (calls, budget): its limiter counts every account with the same key, so a merchant who
+    // typed a key would learn whether, and how much, it is used elsewhere (test/security/account-budgets.test.ts).
     res.json({
       account: record ? accountView(record) : null,
-      calls: stats ? { lastMinute: stats.startedInWindow, limitPerMinute: stats.effectiveLimit } : null,
       standing,
       may: { read: allowed.read, change: allowed.change, create: allowed.create },
       ...(WHY_NOT[standing] ? { note: WHY_NOT[standing] } : {}),
@@ -176,9 +175,10 @@ export function shopAdminApi({
 
   // A customer's points, on an account of the shop's own only: another account's customers are not the shop's.
   router.get('/customers/points', async (req, res) => {
-    const query = read(customerQuery, req.query);
-    const account = await ownAccount(res, query.account, 'read');
+    const account = await ownAccount(res, 'read');
     if (!account) return;
+    const query = read(customerQuery, req.query);
+    if (query.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
     const runtime = await accounts.runtime(account);
     if (!runtime?.client.transactions) return refuse(res, 404, [`no account ${account}`]);
     const result = await runtime.client.transactions({
@@ -190,9 +190,10 @@ export function shopAdminApi({
 
   // Points given by hand (a goodwill gesture, a lost order), on an account of the shop's own, recorded with who and why.
   router.post('/adjustments/earn', async (req, res) => {
-    const body = read(earnAdjustment, req.body);
-    const account = await ownAccount(res, body.account, 'change');
+    const account = await ownAccount(res, 'change');
     if (!account) return;
+    const body = read(earnAdjustment, req.body);
+    if (body.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
     if (!underShopCap(shopOf(res)))
       return refuse(res, 429, [
         `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
@@ -309,12 +310,11 @@ export function shopAdminApi({
 
   /**
    * The shop's own account, for what only an account of its own allows (a
-   * customer's points, points by hand); otherwise the refusal is sent and
-   * undefined returned. A shop never names an account.
+   * customer's points, points by hand), judged before the request is read:
+   * a shop without one is told 403, whatever it sent. Otherwise the refusal
+   * is sent and undefined returned.
    */
-  async function ownAccount(res: Response, named: string | undefined, need: 'read' | 'change') {
-    if (named !== undefined)
-      return void refuse(res, 400, ['account: a shop acts on its own account, which it never names']);
+  async function ownAccount(res: Response, need: 'read' | 'change') {
     const { standing, allowed, account } = await reachOf(res);
     if (!allowed[need] || !account) return void refuse(res, 403, [WHY_NOT[standing]]);
     return account;

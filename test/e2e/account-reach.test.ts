@@ -191,8 +191,6 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     it('reads and changes its own account and its settings', async () => {
       const { body } = await as(SHOP_A).get('/account');
       expect(body).toMatchObject({ standing: 'own', account: { id: idA }, may: { change: true } });
-      // Its calls against its own limit: the merchant's page shows them.
-      expect(body.calls).toMatchObject({ lastMinute: expect.any(Number), limitPerMinute: expect.any(Number) });
       const renamed = await as(SHOP_A).patch('/account', { name: 'Alpha Club' });
       expect(renamed).toMatchObject({ status: 200, body: { account: { id: idA, name: 'Alpha Club' } } });
       const settings = await as(SHOP_A).patch('/account/settings', { MIN_ORDER_TOTAL: '5' });
@@ -259,8 +257,7 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     it('are beyond a shop on the default account: nothing to read, change, or replace', async () => {
       const { body } = await as(SHOP_L).get('/account');
       expect(body).toMatchObject({ account: null, standing: 'operator', may: { read: false, create: false } });
-      // Nothing of the operator's account, its load included, nor its customers' points.
-      expect(body.calls).toBeNull();
+      // Nothing of the operator's account, nor its customers' points.
       const points = await as(SHOP_L).get('/customers/points?email=grace%40example.com');
       expect(points.status).toBe(403);
       const given = await as(SHOP_L).post('/adjustments/earn', {

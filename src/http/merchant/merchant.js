@@ -101,10 +101,6 @@ async function loadHome() {
   );
   $('#all-well').hidden = (attention.attention ?? []).length > 0;
   account = reach.account;
-  $('#account-calls').hidden = !reach.calls;
-  if (reach.calls)
-    $('#account-calls').textContent =
-      `Calls to your loyalty service in the last minute: ${reach.calls.lastMinute} of the ${reach.calls.limitPerMinute} it allows`;
   $('#account-summary').textContent = account
     ? `${account.name} at ${account.baseUrl}, brand ${account.brandId}: ${checkText(account.check)}`
     : (reach.note ?? 'This shop earns on no loyalty account yet.');
