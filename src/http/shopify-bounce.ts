@@ -14,6 +14,7 @@
 // reloaded minutes later, with a token that expired since, bounces again.
 import type { Request, RequestHandler, Response } from 'express';
 import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
+import { MERCHANT_VIEWS } from './merchant-page.ts';
 import { escapeHtml } from './plain-page.ts';
 
 export const SHOPIFY_BOUNCE_PATH = '/shopify/session-token';
@@ -32,6 +33,10 @@ export interface BounceParts {
   sanitizeShop: (shop: string) => string | undefined;
 }
 
+/** Where the bounce may send App Bridge back to: the App URL, and the merchant page's views under it. */
+const returnPaths = (appPath: string): ReadonlySet<string> =>
+  new Set([appPath, ...MERCHANT_VIEWS.map((view) => `${appPath}/${view}`)]);
+
 /** Whether this request is the return of a bounce made moments ago (a little clock skew between bridges allowed). */
 export function cameBackFromBounce(req: Request, nowS = Math.floor(Date.now() / 1000)): boolean {
   const value = req.query[BOUNCED_PARAM];
@@ -46,7 +51,10 @@ export function redirectToBounce(req: Request, res: Response, parts: Pick<Bounce
   for (const [name, value] of Object.entries(req.query))
     if (typeof value === 'string' && name !== 'id_token') params.set(name, value);
   params.set(BOUNCED_PARAM, String(Math.floor(Date.now() / 1000)));
-  const reload = `${parts.appUrl.replace(/\/+$/, '')}${parts.appPath}?${params.toString()}`;
+  // Back to the view the merchant reloaded (the address the admin keeps), or else the App URL.
+  const asked = `${req.baseUrl}${req.path}`;
+  const path = returnPaths(parts.appPath).has(asked) ? asked : parts.appPath;
+  const reload = `${parts.appUrl.replace(/\/+$/, '')}${path}?${params.toString()}`;
   const bounce = new URLSearchParams({
     shop: String(req.query.shop ?? ''),
     ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}),
@@ -67,8 +75,8 @@ export function bouncePage(parts: BounceParts): RequestHandler {
     } catch {
       target = undefined;
     }
-    // App Bridge goes back only to this bridge's App URL: never an address a link chose.
-    if (!shop || !target || target.origin !== appOrigin || target.pathname !== parts.appPath) {
+    // App Bridge goes back only to this bridge's App URL (or a view under it): never an address a link chose.
+    if (!shop || !target || target.origin !== appOrigin || !returnPaths(parts.appPath).has(target.pathname)) {
       res.status(400).type('text/plain').send('This page is only reached from the app inside the Shopify admin.');
       return;
     }

@@ -23,6 +23,9 @@ const open = (query: string) =>
     redirect: 'manual',
     headers: { 'user-agent': CHROME_UA },
   });
+/** A session token of the shop that expired two minutes ago. */
+const expiredToken = (shop: string) =>
+  mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
 const session = (shop: string) =>
   suite.running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
 const exchanges = (shop: string) =>
@@ -147,13 +150,7 @@ describe('embedded: a managed install, then the first open', () => {
       (await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: idToken(MANAGED), timestamp: stale })))
         .status,
     ).toBe(200);
-    const expired = mintSessionToken({
-      shop: MANAGED,
-      apiKey: APP_KEY,
-      secret: APP_SECRET,
-      expiresInS: -120,
-      notBeforeS: -180,
-    });
+    const expired = expiredToken(MANAGED);
     const bounced = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired, timestamp: stale }));
     expect(bounced.status).toBe(302);
     const page = await fetch(new URL(bounced.headers.get('location')!, suite.running.url));
@@ -225,11 +222,28 @@ describe('embedded: a managed install, then the first open', () => {
     expect(await session(MANAGED)).toMatchObject({ mode: 'token_exchange' });
   });
 
+  it('brings a merchant who reloads a view of the page with an expired session back to that view', async () => {
+    suite.fake.install(MANAGED);
+    await start();
+    const expired = expiredToken(MANAGED);
+    const stale = Math.floor(Date.now() / 1000) - 600;
+    const bounced = await fetch(
+      `${suite.running.url}${SHOPIFY_APP_URL_PATH}/orders?${appUrlQuery({ shop: MANAGED, secret: APP_SECRET, idToken: expired, timestamp: stale })}`,
+      { redirect: 'manual', headers: { 'user-agent': CHROME_UA } },
+    );
+    expect(bounced.status).toBe(302);
+    const location = new URL(bounced.headers.get('location')!, suite.running.url);
+    expect(new URL(location.searchParams.get('shopify-reload')!).pathname).toBe(`${SHOPIFY_APP_URL_PATH}/orders`);
+    expect((await fetch(location)).status).toBe(200);
+  });
+
   it('sends App Bridge back from the bounce page only to this bridge’s App URL', async () => {
     await start();
     for (const reload of [
       'https://evil.example/shopify/app?shop=x',
       `${suite.running.url}/admin/api/orders`,
+      `${suite.running.url}/shopify/app/../../admin/api/orders`,
+      `${suite.running.url}/shopify/app/elsewhere`,
       'javascript:alert(1)',
     ]) {
       const page = await fetch(
