@@ -86,7 +86,9 @@ type Op =
   /** A delivery carried through: accepted, claimed by intake, folded (the three operations, one after the other). */
   | { kind: 'fold'; delivery: number; order: number; fact: Fact }
   /** Whether an account still has orders with work (it is not removed under them). */
-  | { kind: 'hasWork'; account: Account };
+  | { kind: 'hasWork'; account: Account }
+  /** An lp_orderid registered to an order before its call: durable at once, or with the next write (the worker's intent). */
+  | { kind: 'claimLp'; id: number; order: number; durable: boolean };
 
 /** Loyalty accounts (issue 32): each order's calls go to one, fixed here by its key; a save may leave it waiting. */
 type Account = 'A' | 'B';
@@ -172,6 +174,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant('hasWork' as const), account: fc.constantFrom<Account>('A', 'B') }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('claimLp' as const),
+      id: fc.nat(2),
+      order: fc.nat(ORDERS - 1),
+      durable: fc.boolean(),
+    }),
+  },
 );
 const roundsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 10 });
 
@@ -234,6 +245,12 @@ const accountRoundsArb = fc.array(fc.array(accountOpArb, { minLength: 1, maxLeng
 
 /** What the store must hold, with what it may hold after operations that failed. */
 class Model {
+  /**
+   * lp_orderids and the order every answer named (they must all name the
+   * same one); `sure` once a durable claim was answered: it outlives a
+   * crash and a reopen.
+   */
+  readonly lpOwners = new Map<string, { owner: string; sure: boolean }>();
   /** Deliveries acknowledged, with their events. */
   readonly accepted = new Map<string, OrderEvent[]>();
   /** Deliveries whose accept failed: they may be in the inbox or not. */
@@ -655,6 +672,8 @@ async function run(
     // A new process on the same files sees the same ledger, and can take up every piece of work.
     const reopened = await harness.reopen();
     if (reopened) {
+      // What was registered without being made durable may be gone in a new process: only the sure stays known.
+      for (const [lpOrderId, known] of [...model.lpOwners]) if (!known.sure) model.lpOwners.delete(lpOrderId);
       // The checks above took what was due, as a worker would; their leases run out first (PostgreSQL keeps them).
       await harness.passLeasesAndDeferrals();
       await check(reopened, model, harness, 'reopened from disk');
@@ -949,6 +968,21 @@ function start(
         () => undefined,
       );
     }
+    case 'claimLp': {
+      const lpOrderId = `lp-${op.id}`;
+      const key = orderKeyOf(op.order);
+      return store.claimLpOrderId(lpOrderId, key, { durable: op.durable }).then(
+        (owner) => {
+          const known = model.lpOwners.get(lpOrderId);
+          // Every answer names the same order: the first to register it.
+          if (known) expect(owner, `${lpOrderId} was handed to a second order`).toBe(known.owner);
+          // A durable claim answered for its own order makes the registration sure.
+          const sure = (known?.sure ?? false) || (op.durable && owner === key);
+          model.lpOwners.set(lpOrderId, { owner, sure });
+        },
+        () => undefined,
+      );
+    }
     case 'hasWork': {
       return store.hasWorkFor(op.account).then(
         (has) => {
@@ -1094,6 +1128,10 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
     expect(count, `${when}: ${id} lost an add that was answered`).toBeGreaterThanOrEqual(counter.sure);
     expect(count, `${when}: ${id} holds adds nobody made`).toBeLessThanOrEqual(counter.sure + counter.maybe);
   }
+  // A registration made durable stays its order's, however the writes went (a probe's claim must find it).
+  for (const [lpOrderId, { owner, sure }] of model.lpOwners)
+    if (sure)
+      expect(await store.claimLpOrderId(lpOrderId, 'probe:none:0'), `${when}: ${lpOrderId} lost its order`).toBe(owner);
   await passedOverShops(store, model, harness, when);
 }
 
