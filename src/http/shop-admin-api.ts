@@ -28,7 +28,7 @@ import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../a
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Engine } from '../core/engine.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
-import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
@@ -41,9 +41,10 @@ const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it neve
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
 const ACCOUNTS_PER_SHOP = 3;
 /**
- * Points a shop gives by hand in an hour, on this instance. Each is a call
- * with no order id, and one whose outcome is unknown becomes a dead letter
- * for a person to check: a page must not make those by the thousand.
+ * Points a shop gives by hand in an hour, counted from the adjustments the
+ * ledger keeps (so across instances and restarts). Each is a call with no
+ * order id, and one whose outcome is unknown becomes a dead letter for a
+ * person to check: a page must not make those by the thousand.
  */
 const MANUAL_EARNS_PER_HOUR = 30;
 
@@ -80,14 +81,13 @@ export function shopAdminApi({
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
-  const manualEarns = new Map<string, number[]>();
-  /** Whether the shop may give points by hand once more this hour (and counts it). */
-  const underShopCap = (shop: string): boolean => {
-    const since = Date.now() - 3_600_000;
-    const recent = (manualEarns.get(shop) ?? []).filter((at) => at > since);
-    if (recent.length >= MANUAL_EARNS_PER_HOUR) return false;
-    manualEarns.set(shop, [...recent, Date.now()]);
-    return true;
+  /** Whether the shop may give points by hand once more this hour: its adjustments of the last hour, as stored. */
+  const underShopCap = async (ref: ShopRef): Promise<boolean> => {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recent = (await store.listRecords<Adjustment>('adjustment')).filter(
+      ({ value }) => value.platform === ref.platform && value.shop === ref.shop && value.at > since,
+    );
+    return recent.length < MANUAL_EARNS_PER_HOUR;
   };
 
   router.get('/session', (_req, res) => {
@@ -194,7 +194,7 @@ export function shopAdminApi({
     if (!account) return;
     const body = read(earnAdjustment, req.body);
     if (body.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
-    if (!underShopCap(shopOf(res)))
+    if (!(await underShopCap(shopRefOf(res))))
       return refuse(res, 429, [
         `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
       ]);

@@ -192,22 +192,8 @@ export class PostgresStore implements LedgerStore {
         [account],
       )
     ).rows[0]?.found === true;
-  /**
-   * Registrations this instance has seen committed. A registration is never
-   * taken from its order (the first wins), so what it says stays true: the
-   * worker claims before each call, and a known one costs no round trip.
-   */
-  readonly #claims = new Map<string, string>();
-
-  claimLpOrderId = async (lpOrderId: string, orderKey: string): Promise<string> => {
-    const known = this.#claims.get(lpOrderId);
-    if (known !== undefined) return known;
-    const owner = await orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
-    this.#claims.set(lpOrderId, owner);
-    // The oldest first, past a bound: a Map iterates in insertion order.
-    if (this.#claims.size > 10_000) this.#claims.delete(this.#claims.keys().next().value!);
-    return owner;
-  };
+  claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> =>
+    orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     const updated = await orders.updateProgress(this.#db, key, change);
@@ -249,11 +235,7 @@ export class PostgresStore implements LedgerStore {
     privacy.exportCustomer(this.#db, match, redactor);
   eraseCustomer = (match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> =>
     privacy.eraseCustomer(this.#db, match, redactor, at);
-  eraseShop = (platform: string, shop: string): Promise<ErasureReport> => {
-    // Its registrations go with it.
-    this.#claims.clear();
-    return privacy.eraseShop(this.#db, platform, shop);
-  };
+  eraseShop = (platform: string, shop: string): Promise<ErasureReport> => privacy.eraseShop(this.#db, platform, shop);
   trimDeliveries = (trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> =>
     privacy.trimDeliveries(this.#db, trim);
 
