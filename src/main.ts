@@ -262,6 +262,7 @@ export async function startBridge(
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
+    resyncJobs,
     adjustments: engine.adjustments,
     logger,
     adminToken,

@@ -14,9 +14,12 @@ import type { OrderSource } from './order-source.ts';
 import { emptyProgress, resync, type ResyncProgress } from './resync.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
-export type ResyncRequest = { platform: string; shop?: string | undefined } & (
-  { since: Date; until?: Date | undefined } | { orderIds: string[] }
-);
+export type ResyncRequest = {
+  platform: string;
+  shop?: string | undefined;
+  /** Who asked, for the job's record: the operator, or a shop's page (and its staff member). */
+  by?: string | undefined;
+} & ({ since: Date; until?: Date | undefined } | { orderIds: string[] });
 
 export interface ResyncJob {
   id: string;
@@ -25,6 +28,8 @@ export interface ResyncJob {
   request: { since?: string; until?: string; orderIds?: string[] };
   status: 'running' | 'done' | 'failed';
   progress: ResyncProgress;
+  /** Who asked for it, when known. */
+  startedBy?: string;
   startedAt: string;
   finishedAt: string | null;
 }
@@ -84,6 +89,7 @@ export class ResyncJobs {
           : { since: request.since.toISOString(), ...(request.until ? { until: request.until.toISOString() } : {}) },
       status: 'running',
       progress: emptyProgress(),
+      ...(request.by ? { startedBy: request.by } : {}),
       startedAt: new Date().toISOString(),
       finishedAt: null,
     };
@@ -149,9 +155,20 @@ export class ResyncJobs {
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   }
 
+  /** The jobs of one shop, the newest first (a shop's page sees only its own). */
+  async ofShop(platform: string, shop: string): Promise<ResyncJob[]> {
+    return (await this.list()).filter(
+      (job) => job.platform === platform && job.shops.length === 1 && job.shops[0] === shop,
+    );
+  }
+
   async #prune(): Promise<void> {
     const jobs = await this.list();
-    for (const old of jobs.slice(KEPT_JOBS)) await this.#store.deleteRecord('resync-job', old.id);
+    // A job still running is kept, however many came after it, while someone may follow its progress; one that
+    // still says running a day on was left by an instance that stopped before it ended.
+    const abandoned = new Date(Date.now() - 86_400_000).toISOString();
+    for (const old of jobs.slice(KEPT_JOBS))
+      if (old.status !== 'running' || old.startedAt < abandoned) await this.#store.deleteRecord('resync-job', old.id);
   }
 
   /** Waits for the resyncs this instance runs. */

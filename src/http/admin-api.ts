@@ -65,7 +65,7 @@ export function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S
   throw new BadInput(field, issue?.message ?? 'is invalid');
 }
 
-const date = (name: string) =>
+export const date = (name: string) =>
   z
     .string({ error: `${name} must be a date like 2026-11-01` })
     .refine((value) => !Number.isNaN(Date.parse(value)), { error: `must be a date like 2026-11-01` })

@@ -14,6 +14,9 @@
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
 //   GET   /customers/points  a customer's points, on an account of the shop's own
 //   POST  /adjustments/earn  points given by hand, on an account of the shop's own
+//   POST  /resync            its orders of a window read again from the platform (a backfill)
+//   GET   /resync            its resyncs, the newest first, with their progress
+//   GET   /resync/{id}       one of them
 //   GET   /attention         what needs the merchant's eye, and the fix, in plain words
 //   GET   /dead-letters      its shop's deliveries and calls that could not go on
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
@@ -22,18 +25,20 @@
 // as a whole (points of any customer, adjustments, erasure, the other
 // platforms): those stay with the operator's ADMIN_TOKEN, and answer 403 here.
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { ShopRef } from '../accounts/account-records.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Engine } from '../core/engine.ts';
+import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
-import { BadInput, customerQuery, earnAdjustment, orderQuery, read } from './admin-api.ts';
+import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 
 /** A shop acts on its own account, which it never names. */
@@ -47,6 +52,31 @@ const ACCOUNTS_PER_SHOP = 3;
  * person to check: a page must not make those by the thousand.
  */
 const MANUAL_EARNS_PER_HOUR = 30;
+/**
+ * Resyncs a shop starts in an hour, counted from the jobs the ledger keeps.
+ * Each reads the shop's orders from its platform and queues those that
+ * changed as backfill, which lanes keep behind live orders: a few an hour
+ * put right what went missing, more would only keep the platform's API busy.
+ */
+const RESYNCS_PER_HOUR = 3;
+/** How far back a shop's page reads: the platforms keep recent orders within reach (Shopify 60 days without read_all_orders). */
+const RESYNC_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+/** A window of the shop's own orders: a shop never names a platform, a shop, or orders by id (the operator's). */
+const shopResync = z
+  .strictObject({ since: date('since'), until: date('until').optional() })
+  .superRefine(({ since, until }, context) => {
+    // Run even when a date did not parse (zod goes on to the object's checks): those are told already.
+    if (!(since instanceof Date) || (until !== undefined && !(until instanceof Date))) return;
+    const now = Date.now();
+    const problem = (path: 'since' | 'until', message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message });
+    if (since.getTime() > now) problem('since', 'must not be in the future');
+    else if (since.getTime() < now - RESYNC_DAYS * DAY_MS)
+      problem('since', `must be within the last ${RESYNC_DAYS} days`);
+    if (until && until <= since) problem('until', 'must come after since');
+  });
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
@@ -55,6 +85,8 @@ export interface ShopAdminApiParts {
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
   retryDeadLetter: Engine['retryDeadLetter'];
+  /** A shop's page reads a window of its orders again. */
+  resyncJobs: ResyncJobs;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
   logger: Logger;
@@ -76,6 +108,7 @@ export function shopAdminApi({
   accounts,
   privacy,
   retryDeadLetter,
+  resyncJobs,
   adjustments,
   logger,
 }: ShopAdminApiParts): express.Router {
@@ -246,6 +279,37 @@ export function shopAdminApi({
       'a shop answered a customer’s data request',
     );
     res.json({ closed: request.id });
+  });
+
+  // A window of the shop's orders read again: what a lost webhook or an outage let slip is put right.
+  router.post('/resync', async (req, res) => {
+    const body = read(shopResync, req.body);
+    const { platform, shop } = shopRefOf(res);
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const recent = (await resyncJobs.ofShop(platform, shop)).filter((job) => job.startedAt > hourAgo);
+    if (recent.length >= RESYNCS_PER_HOUR)
+      return refuse(res, 429, [
+        `a shop reads its orders again at most ${RESYNCS_PER_HOUR} times an hour; wait for the last one to finish`,
+      ]);
+    const started = await resyncJobs.start({ platform, shop, since: body.since, until: body.until, by: byOf(res) });
+    // The platform's access is missing or not working: the attention list says what to do.
+    if (!started.ok) return refuse(res, 409, [`the orders cannot be read: ${started.reason}`]);
+    logger.info({ shop, resync: started.job.id, by: byOf(res) }, 'a shop started a resync');
+    res.status(202).location(`/admin/api/resync/${started.job.id}`).json({ job: started.job });
+  });
+
+  router.get('/resync', async (_req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    res.json({ jobs: await resyncJobs.ofShop(platform, shop) });
+  });
+
+  router.get('/resync/:id', async (req, res) => {
+    const job = await resyncJobs.get(String(req.params.id));
+    const { platform, shop } = shopRefOf(res);
+    // Another shop's job, or the operator's over several shops, is answered as if it did not exist.
+    if (!job || job.platform !== platform || job.shops.length !== 1 || job.shops[0] !== shop)
+      return void res.status(404).json({ error: `no resync ${req.params.id}` });
+    res.json({ job });
   });
 
   router.get('/attention', async (_req, res) => {

@@ -9,6 +9,7 @@ import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
+import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../platforms.ts';
@@ -30,6 +31,8 @@ export interface ShopifySurfaceParts {
   privacy: Privacy;
   /** A shop's page sends its own dead letters again. */
   retryDeadLetter: Engine['retryDeadLetter'];
+  /** A shop's page reads a window of its orders again. */
+  resyncJobs: ResyncJobs;
   /** A shop's page gives points by hand, on an account of its own. */
   adjustments: Engine['adjustments'];
   logger: Logger;
@@ -67,6 +70,7 @@ export function shopifySurface({
   accounts,
   privacy,
   retryDeadLetter,
+  resyncJobs,
   adjustments,
   logger,
   adminToken,
@@ -98,7 +102,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, adjustments, logger }),
+    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, resyncJobs, adjustments, logger }),
   );
   return {
     routes,

@@ -16,7 +16,7 @@ import { POLARIS_URL } from '../../src/http/merchant-page.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually } from '../helpers/engine.ts';
-import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import { shopifyOrderNode, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { fakePolaris } from '../helpers/polaris-fake.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
@@ -177,6 +177,31 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await eventually(() => expect(earned('9400000000002')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
     // The one before keeps what it earned.
     expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]);
+  }, 90_000);
+
+  it('reads a missed order again from the page, follows it to the end, and the order earns', async () => {
+    // An order whose webhook never came: only Shopify has it.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    fake
+      .shop(SHOP)
+      .orders.set(
+        '9400000000003',
+        shopifyOrderNode('9400000000003', { updatedAt: yesterday, phone: '+44 7911 123456' }),
+      );
+    await page.locator('#app-nav button', { hasText: 'Orders' }).click();
+    await expect.poll(() => page.locator('#title-bar').textContent(), { timeout: 15_000 }).toBe('Orders');
+    // The window starts a week back unless the merchant picks another day.
+    const since = app.locator('#resync-form [name="since"] input');
+    await expect.poll(() => since.inputValue(), { timeout: 15_000 }).not.toBe('');
+    await app.locator('#resync-form s-button[type="submit"]').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Reading your orders again');
+    await expect
+      .poll(() => app.locator('#resync-status').getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('done');
+    expect(await app.locator('#resync-status').textContent()).toMatch(/: 1 order, 1 new or changed/);
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Your orders were read again');
+    await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0003');
+    await eventually(() => expect(earned('9400000000003')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
   }, 90_000);
 
   it('answers a customer’s data request from the page: the export, then marked answered', async () => {

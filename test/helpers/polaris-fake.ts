@@ -47,7 +47,7 @@ export function polarisElements(): PolarisElement[] {
 export function fakePolaris(): string {
   return `(() => {
   const elements = ${JSON.stringify(polarisElements())};
-  const FIELD_INPUT = { 's-text-field': 'text', 's-password-field': 'password', 's-email-field': 'email', 's-number-field': 'number', 's-url-field': 'url', 's-search-field': 'search', 's-text-area': 'textarea' };
+  const FIELD_INPUT = { 's-text-field': 'text', 's-password-field': 'password', 's-email-field': 'email', 's-number-field': 'number', 's-url-field': 'url', 's-search-field': 'search', 's-text-area': 'textarea', 's-date-field': 'date' };
   for (const spec of elements) {
     if (customElements.get(spec.tagName)) continue;
     const isField = spec.tagName in FIELD_INPUT || spec.tagName === 's-select';

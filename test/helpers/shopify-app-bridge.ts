@@ -137,17 +137,21 @@ export async function postDataRequest(
 
 /** The admin API as a shop's own page calls it: with an App Bridge session token of that shop, no ADMIN_TOKEN. */
 export function asShop(running: ShopifyAppBridge, shop: string) {
-  const call = async (method: string, path: string) => {
+  const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${running.url}/admin/api${path}`, {
       method,
-      headers: { authorization: `Bearer ${mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET })}` },
+      headers: {
+        authorization: `Bearer ${mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET })}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as any };
   };
   return {
     get: (path: string) => call('GET', path),
-    post: (path: string) => call('POST', path),
+    post: (path: string, body?: unknown) => call('POST', path, body),
     delete: (path: string) => call('DELETE', path),
   };
 }
