@@ -25,6 +25,8 @@ import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
 import { accountLoads } from './accounts/account-load.ts';
 import { defaultAccountView } from './accounts/account-view.ts';
+import { AccountCalls } from './accounts/account-calls.ts';
+import { DEFAULT_ACCOUNT } from './core/accounts.ts';
 import { linkEarlierShops } from './accounts/earlier-shops.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
@@ -146,7 +148,10 @@ export async function startBridge(
     throw error;
   }
   const sandbox = sandboxCredentials ? sandboxFromConfig(config, sandboxCredentials, adminToken) : undefined;
-  const recordAttempt = (report: AttemptReport) => {
+  // Each account's own calls, for its merchant's page (account-calls.ts); the environment's account reports none.
+  const accountCalls = new AccountCalls();
+  const recordAttempt = (report: AttemptReport & { account?: string }) => {
+    accountCalls.record(report.account ?? DEFAULT_ACCOUNT);
     health.record(report);
     activity.recordCall(report.outcome);
     metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
@@ -263,6 +268,7 @@ export async function startBridge(
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
     resyncJobs,
+    accountCalls,
     adjustments: engine.adjustments,
     logger,
     adminToken,

@@ -8,6 +8,7 @@
 //   GET   /account/settings   the settings in force, while the account is its own
 //   PATCH /account            name, address, credentials, limit, while it is its own
 //   PATCH /account/settings   by the configuration's names, while it is its own
+//   GET   /account/usage      its own account's calls in the last minute, against its limit
 //   GET   /privacy/data-requests             its customers' data requests
 //   GET   /privacy/data-requests/{id}/export what the bridge holds of that
 //                             customer in this shop, to send them
@@ -27,6 +28,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { ShopRef } from '../accounts/account-records.ts';
+import type { AccountCalls } from '../accounts/account-calls.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
@@ -87,6 +89,8 @@ export interface ShopAdminApiParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** Each account's own calls in the last minute (account-calls.ts). */
+  accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
   logger: Logger;
@@ -109,6 +113,7 @@ export function shopAdminApi({
   privacy,
   retryDeadLetter,
   resyncJobs,
+  accountCalls,
   adjustments,
   logger,
 }: ShopAdminApiParts): express.Router {
@@ -204,6 +209,20 @@ export function shopAdminApi({
     const changed = await accounts.setSettings(account, body.value, byOf(res), stillOwn(res, account));
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
+  });
+
+  // The account's own calls against its limit: counted by the account, never by its key (account-calls.ts), so
+  // nothing another account does with the same key shows. This instance's count: each instance sends its own.
+  router.get('/account/usage', async (_req, res) => {
+    const account = await ownAccount(res, 'read');
+    if (!account) return;
+    const record = await accounts.get(account);
+    if (!record) return refuse(res, 404, [`no account ${account}`]);
+    res.json({
+      account,
+      callsInLastMinute: accountCalls.lastMinute(account),
+      allowedPerMinute: record.rateLimitPerMinute,
+    });
   });
 
   // A customer's points, on an account of the shop's own only: another account's customers are not the shop's.

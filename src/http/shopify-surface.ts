@@ -6,6 +6,7 @@ import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
 import type { DeliveryInfo } from '../core/platform-adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import type { AccountCalls } from '../accounts/account-calls.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
@@ -33,6 +34,8 @@ export interface ShopifySurfaceParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** Each account's own calls in the last minute, for its shop's page. */
+  accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** A shop's page gives points by hand, on an account of its own. */
   adjustments: Engine['adjustments'];
   logger: Logger;
@@ -63,20 +66,10 @@ export const admitShopifyShop =
     return allowance && !allowance.allowed ? allowance.reason : undefined;
   };
 
-export function shopifySurface({
-  platforms,
-  store,
-  reconciler,
-  accounts,
-  privacy,
-  retryDeadLetter,
-  resyncJobs,
-  adjustments,
-  logger,
-  adminToken,
-  apiKey,
-  secrets,
-}: ShopifySurfaceParts): ShopifySurface {
+export function shopifySurface(parts: ShopifySurfaceParts): ShopifySurface {
+  // The rest (store, accounts, privacy, resyncs, calls, adjustments) is the shop's routes' own.
+  const { platforms, reconciler, adminToken, apiKey, secrets, ...shopRoutesParts } = parts;
+  const { store, logger } = shopRoutesParts;
   const shopify = platforms.shopify;
   const allowed = platforms.shopifyAllowed;
   if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0)
@@ -102,7 +95,7 @@ export function shopifySurface({
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ store, shopify, accounts, privacy, retryDeadLetter, resyncJobs, adjustments, logger }),
+    shopAdminApi({ ...shopRoutesParts, shopify }),
   );
   return {
     routes,

@@ -158,6 +158,11 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       .poll(() => app.locator('#lookup-result').textContent(), { timeout: 15_000 })
       .toMatch(/^grace@example\.com: .*; 1 earnings, 0 redemptions$/);
     await page.screenshot({ path: `${shots}3-first-points.png` });
+    // Home shows the account's own calls against its limit: the order's earn, the points by hand, the lookup.
+    await page.locator('#app-home').click();
+    await expect
+      .poll(() => app.locator('#account-usage:not([hidden])').textContent(), { timeout: 15_000 })
+      .toMatch(/in the last minute: [3-9] of the 500 a minute it allows\.$/);
   }, 90_000);
 
   it('changes what the next order earns with the settings saved from the admin’s save bar', async () => {

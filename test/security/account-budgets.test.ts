@@ -48,6 +48,7 @@ const SHOP_V = 'victim-budgets.myshopify.com';
 const SHOP_X = 'attacker-x-budgets.myshopify.com';
 const SHOP_Y = 'attacker-y-budgets.myshopify.com';
 const SHOP_Z = 'attacker-z-budgets.myshopify.com';
+const SHOP_W = 'watcher-w-budgets.myshopify.com';
 const STRANGER = 'stranger-budgets.myshopify.com';
 const ADMIN_TOKEN = 'budgets-admin-token-0123456789abcdef';
 const OP_KEY = 'operator-environment-key-9f8e7d6c5b4a-OPER';
@@ -70,7 +71,7 @@ beforeAll(async () => {
   attackerService = await startTestSandbox({ apiKey: OP_KEY, brandId: 'brand-x' });
   attackerServiceX = await startTestSandbox({ apiKey: KEY_V, brandId: 'brand-x' });
   fake = await startFakeShopifyForApp();
-  for (const shop of [SHOP_L, SHOP_V, SHOP_X, SHOP_Y, SHOP_Z]) fake.install(shop);
+  for (const shop of [SHOP_L, SHOP_V, SHOP_X, SHOP_Y, SHOP_Z, SHOP_W]) fake.install(shop);
   running = await startShopifyAppBridge(fake, {
     SHOPIFY_SHOPS: SHOP_L,
     SHOPIFY_OPEN_INSTALLS: 'true',
@@ -305,6 +306,51 @@ describe('rate budgets across accounts', () => {
     const limiter = async (id: string) => ((await runtime(id)) as any)?.client?.limiter;
     expect(await limiter(ids.x!)).not.toBe(await limiter(ids.v!));
     expect(await limiter(ids.y!)).not.toBe(await limiter('default'));
+  });
+});
+
+describe('an account’s calls, on its merchant’s page', () => {
+  const usage = (shop: string) => call(session(shop), 'GET', '/admin/api/account/usage');
+
+  it('counts the account’s own calls, never another account’s on the same key, service and limiter', async () => {
+    // W types the same service, key and limit as X: one limiter counts both (its figures would tell W of X's calls).
+    const made = await call(session(SHOP_W), 'POST', '/admin/api/account', {
+      name: 'W',
+      baseUrl: attackerServiceX.url,
+      apiKey: KEY_V,
+      brandId: 'brand-x',
+    });
+    expect(made.status).toBe(201);
+    const idW = made.body.account.id as string;
+    const limiter = async (id: string) =>
+      ((await running.bridge.engine.accounts.runtime(id)) as any)?.client?.limiter as
+        { stats(): { startedInWindow: number } } | undefined;
+    expect(await limiter(idW)).toBe(await limiter(ids.x!));
+    const before = {
+      w: (await usage(SHOP_W)).body,
+      x: (await usage(SHOP_X)).body,
+      shared: (await limiter(idW))!.stats(),
+    };
+    await deliverPaidOrders(running, [
+      [SHOP_X, '71003'],
+      [SHOP_X, '71004'],
+    ]);
+    await running.bridge.engine.drain();
+    await eventually(() => {
+      const earned = attackerServiceX.store.snapshot().earnings.map((each) => each.orderId);
+      expect(earned).toEqual(expect.arrayContaining(['71003', '71004']));
+    });
+    const after = { w: (await usage(SHOP_W)).body, x: (await usage(SHOP_X)).body };
+    // The shared limiter moved with X's calls; W's page did not.
+    expect((await limiter(idW))!.stats().startedInWindow).toBeGreaterThan(before.shared.startedInWindow);
+    expect(after.x.callsInLastMinute).toBeGreaterThanOrEqual(before.x.callsInLastMinute + 2);
+    expect(after.w).toEqual({ account: idW, callsInLastMinute: before.w.callsInLastMinute, allowedPerMinute: 500 });
+  });
+
+  it('is the operator’s to watch on the operator’s account: a shop on it is told no', async () => {
+    const answer = await usage(SHOP_L);
+    expect(answer.status).toBe(403);
+    for (const secret of [OP_KEY, 'callsInLastMinute']) expect(answer.text).not.toContain(secret);
   });
 });
 

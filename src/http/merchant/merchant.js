@@ -104,6 +104,12 @@ async function loadHome() {
   $('#account-summary').textContent = account
     ? `${account.name} at ${account.baseUrl}, brand ${account.brandId}: ${checkText(account.check)}`
     : (reach.note ?? 'This shop earns on no loyalty account yet.');
+  // Its calls against its limit, on an account of the shop's own (the operator's account is the operator's to watch).
+  const usage = account && reach.may.read ? await call('/account/usage') : undefined;
+  $('#account-usage').hidden = usage?.status !== 200;
+  if (usage?.status === 200)
+    $('#account-usage').textContent =
+      `Calls to the loyalty service in the last minute: ${usage.body.callsInLastMinute} of the ${usage.body.allowedPerMinute} a minute it allows.`;
 }
 
 /** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
