@@ -268,6 +268,7 @@ export async function startBridge(
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
     resyncJobs,
+    ingest: engine.ingest,
     accountCalls,
     adjustments: engine.adjustments,
     logger,

@@ -18,6 +18,8 @@
 //   POST  /resync            its orders of a window read again from the platform (a backfill)
 //   GET   /resync            its resyncs, the newest first, with their progress
 //   GET   /resync/{id}       one of them
+//   POST  /test-orders       a made-up paid order, on an account of the shop's own (shop-test-orders.ts)
+//   POST  /test-orders/{id}/cancel          its points cancelled
 //   GET   /attention         what needs the merchant's eye, and the fix, in plain words
 //   GET   /dead-letters      its shop's deliveries and calls that could not go on
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
@@ -33,12 +35,15 @@ import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Engine } from '../core/engine.ts';
+import type { Ingest } from '../core/ingest.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
+import { byOf, shopRefOf } from './shop-callers.ts';
+import { shopTestOrders } from './shop-test-orders.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
@@ -89,6 +94,8 @@ export interface ShopAdminApiParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** Test orders enter the ledger as a platform's would. */
+  ingest: Pick<Ingest, 'events'>;
   /** Each account's own calls in the last minute (account-calls.ts). */
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
@@ -99,13 +106,6 @@ export interface ShopAdminApiParts {
 /** A shop's query may narrow its own orders, never name a platform or shop. */
 const shopOrderQuery = orderQuery.omit({ platform: true, shop: true });
 
-const shopOf = (res: Response): string => String(res.locals.shop);
-/** Today a shop's page is a Shopify shop's. */
-const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shopOf(res) });
-/** Who made a change, in the audit: the shop's session, and Shopify's staff member when the session token names one. */
-const byOf = (res: Response): string =>
-  `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;
-
 export function shopAdminApi({
   store,
   shopify,
@@ -113,6 +113,7 @@ export function shopAdminApi({
   privacy,
   retryDeadLetter,
   resyncJobs,
+  ingest,
   accountCalls,
   adjustments,
   logger,
@@ -129,25 +130,25 @@ export function shopAdminApi({
   };
 
   router.get('/session', (_req, res) => {
-    res.json({ caller: 'shop', platform: 'shopify', shop: shopOf(res) });
+    res.json({ caller: 'shop', ...shopRefOf(res) });
   });
 
   router.get('/orders', async (req, res) => {
     const query = read(shopOrderQuery, req.query);
-    const { total, orders } = await store.listOrders({ ...query, platform: 'shopify', shop: shopOf(res) });
+    const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
     res.json({ total, page: query.page, limit: query.limit, orders });
   });
 
   router.get('/orders/:key', async (req, res) => {
     const order = await store.getOrder(String(req.params.key));
     // Another shop's order is answered as if it did not exist.
-    if (!order || order.platform !== 'shopify' || order.shop !== shopOf(res))
+    if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
     res.json({ order });
   });
 
   router.get('/shopify/shops', async (_req, res) => {
-    res.json({ canInstall: false, shops: [await shopify.access.describe(shopOf(res))] });
+    res.json({ canInstall: false, shops: [await shopify.access.describe(shopRefOf(res).shop)] });
   });
 
   router.get('/account', async (_req, res) => {
@@ -330,6 +331,8 @@ export function shopAdminApi({
       return void res.status(404).json({ error: `no resync ${req.params.id}` });
     res.json({ job });
   });
+
+  router.use(shopTestOrders({ store, ingest, logger, ownAccount }));
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);

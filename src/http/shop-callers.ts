@@ -11,6 +11,7 @@
 // gets 401 and leaves no record; no answer or log line quotes it.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import type { ShopRef } from '../accounts/account-records.ts';
 import { ShopifyAccessError, type ShopifyAccess } from '../../adapters/shopify/access.ts';
 import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
@@ -110,3 +111,10 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
     );
   };
 }
+
+const shopOf = (res: Response): string => String(res.locals.shop);
+/** The shop a caller let in by shopCallers acts for. Today a shop's page is a Shopify shop's. */
+export const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shopOf(res) });
+/** Who made a change, in the audit: the shop's session, and Shopify's staff member when the session token names one. */
+export const byOf = (res: Response): string =>
+  `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;

@@ -9,6 +9,7 @@ import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { AccountCalls } from '../accounts/account-calls.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
+import type { Ingest } from '../core/ingest.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
@@ -34,6 +35,8 @@ export interface ShopifySurfaceParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** A shop's page sends test orders into the ledger. */
+  ingest: Pick<Ingest, 'events'>;
   /** Each account's own calls in the last minute, for its shop's page. */
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** A shop's page gives points by hand, on an account of its own. */

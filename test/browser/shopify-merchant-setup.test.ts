@@ -122,11 +122,24 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await click(app.locator('#account-form s-button[type="submit"]'));
     await expect.poll(toasts, { timeout: 15_000 }).toContain('Your loyalty account is set up');
     await expect.poll(() => app.locator('#account-check').textContent()).toBe('Credentials: connected');
+    // A test order from the page, before any customer buys: it earns on the merchant's own service.
+    await app.locator('#try-it:not([hidden])').waitFor();
+    await click(app.locator('#send-test-order'));
+    await expect
+      .poll(() => app.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
+      .toBe('earned');
+    expect(await app.locator('#test-order-status').textContent()).toMatch(
+      /^Test order \d{4}: points earned, pending\.$/,
+    );
+    expect(service.store.snapshot().earnings).toEqual([
+      expect.objectContaining({ points: 100, email: expect.stringMatching(/^loyalty-test-\d{4}@example\.com$/) }),
+    ]);
+    await page.screenshot({ path: `${shots}2b-test-order.png` });
 
     await deliverPaidOrders(running, [[SHOP, '9400000000001']]);
     await eventually(() => expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]), 15_000);
     // The first run, as a merchant does it: few clicks, few fields.
-    expect(effort).toEqual({ clicks: 2, fields: 5 });
+    expect(effort).toEqual({ clicks: 3, fields: 5 });
     await click(page.locator('#app-nav button', { hasText: 'Orders' }));
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
     // The merchant gives a customer points by hand, on their own account, and says why.

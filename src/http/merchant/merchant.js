@@ -149,6 +149,8 @@ async function loadSetup() {
   if (reach.may.change || reach.may.create) fill(account, settings);
   form.hidden = !(reach.may.change || reach.may.create);
   form.dataset.state = 'ready';
+  // A test order, once there is an account of the shop's own to earn on.
+  $('#try-it').hidden = !(account && reach.may.change);
 }
 
 function fill(current, settings) {
@@ -214,6 +216,47 @@ $('#account-form').addEventListener('reset', (event) => {
   event.preventDefault();
   void loadSetup();
 });
+
+// --- Try it: a test order, followed until its points are earned (or it is skipped, and why).
+
+let testOrder = null;
+
+$('#send-test-order').addEventListener('click', async () => {
+  const { status, body } = await call('/test-orders', { method: 'POST' });
+  if (status !== 202) return toast(body.errors?.[0] ?? body.error ?? 'The test order was not sent', true);
+  testOrder = body.testOrder;
+  toast('Test order sent');
+  $('#cancel-test-order').hidden = true;
+  await followTestOrder(testOrder, ['earned', 'approved']);
+});
+
+$('#cancel-test-order').addEventListener('click', async () => {
+  if (!testOrder) return;
+  const { status } = await call(`/test-orders/${encodeURIComponent(testOrder.orderId)}/cancel`, { method: 'POST' });
+  if (status !== 202) return toast('The test order was not cancelled', true);
+  $('#cancel-test-order').hidden = true;
+  await followTestOrder(testOrder, ['cancelled']);
+});
+
+/** Shows where the order's points are, each second, until they reach one of `until` or the order stops. */
+async function followTestOrder(order, until) {
+  const status = $('#test-order-status');
+  for (let tries = 0; tries < 60; tries++) {
+    const { status: found, body } = await call(`/orders/${encodeURIComponent(order.key)}`);
+    const record = found === 200 ? body.order : null;
+    const points = record?.upstream?.points ?? 'none';
+    const skipped = record?.target?.state === 'skipped' ? record.target.reason : null;
+    status.textContent = skipped
+      ? `${order.orderName}: earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`
+      : `${order.orderName}: points ${POINTS_WORDS[points] ?? points}.`;
+    status.dataset.points = skipped ? 'skipped' : points;
+    if (skipped || until.includes(points)) {
+      $('#cancel-test-order').hidden = skipped !== null || points === 'cancelled';
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
 
 // --- Orders: recent orders, and what could not go on.
 

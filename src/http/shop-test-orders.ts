@@ -1,0 +1,67 @@
+// A shop's test orders (core/test-order.ts), from its own page, on an
+// account of the shop's own only: on the operator's account a made-up order
+// would earn in the operator's program.
+//   POST /test-orders              a paid test order: it earns as the next
+//                                  real one would, under the shop's rules
+//   POST /test-orders/{id}/cancel  the order cancelled: its points cancelled
+// Each enters the ledger as events, durably, before the answer (202); the
+// worker takes it from there. A shop makes at most 10 an hour, counted from
+// the records the ledger keeps, so a page cannot fill the account with them.
+import express, { type Response } from 'express';
+import type { Ingest } from '../core/ingest.ts';
+import { orderKey } from '../core/order-event.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder } from '../core/test-order.ts';
+import type { Logger } from '../logger.ts';
+import { refuse } from './admin-accounts.ts';
+import { byOf, shopRefOf } from './shop-callers.ts';
+
+const KIND = 'test-order';
+const TEST_ORDERS_PER_HOUR = 10;
+
+export interface ShopTestOrderParts {
+  store: LedgerStore;
+  ingest: Pick<Ingest, 'events'>;
+  logger: Logger;
+  /** The shop's own account, or undefined once the refusal is sent (shop-admin-api.ts). */
+  ownAccount(res: Response, need: 'change'): Promise<string | undefined>;
+}
+
+export function shopTestOrders({ store, ingest, logger, ownAccount }: ShopTestOrderParts): express.Router {
+  const router = express.Router();
+
+  router.post('/test-orders', async (_req, res) => {
+    if (!(await ownAccount(res, 'change'))) return;
+    const { platform, shop } = shopRefOf(res);
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const recent = (await store.listRecords<TestOrder>(KIND)).filter(
+      ({ value }) => value.platform === platform && value.shop === shop && value.at > hourAgo,
+    );
+    if (recent.length >= TEST_ORDERS_PER_HOUR)
+      return refuse(res, 429, [`a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`]);
+    const order: TestOrder = { platform, shop, orderId: newTestOrderId(), at: new Date().toISOString(), by: byOf(res) };
+    await store.putRecord(KIND, order.orderId, order);
+    const event = testOrderEvent(order, 'paid');
+    await ingest.events(event.deliveryId, [event]);
+    logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
+    res.status(202).json({ testOrder: { ...order, key: orderKey(order), orderName: event.orderName } });
+  });
+
+  router.post('/test-orders/:id/cancel', async (req, res) => {
+    if (!(await ownAccount(res, 'change'))) return;
+    const id = String(req.params.id);
+    const order = isTestOrderId(id) ? await store.getRecord<TestOrder>(KIND, id) : undefined;
+    const { platform, shop } = shopRefOf(res);
+    // Another shop's, or a real order's id, is answered as if it did not exist: only a test order is cancelled here.
+    if (!order || order.platform !== platform || order.shop !== shop)
+      return void res.status(404).json({ error: `no test order ${id}` });
+    const event = testOrderEvent(order, 'cancelled');
+    const result = await ingest.events(event.deliveryId, [event]);
+    logger.info({ shop, order: id, by: byOf(res) }, 'a shop cancelled a test order');
+    res
+      .status(202)
+      .json({ testOrder: { ...order, key: orderKey(order) }, cancelled: result === 'accepted' ? 'now' : 'already' });
+  });
+
+  return router;
+}
