@@ -28,6 +28,7 @@ import { defaultAccountView } from './accounts/account-view.ts';
 import { AccountCalls } from './accounts/account-calls.ts';
 import { DEFAULT_ACCOUNT } from './core/accounts.ts';
 import { linkEarlierShops } from './accounts/earlier-shops.ts';
+import { readmitTrialAccounts } from './accounts/sandbox-trials.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { trimEarlierDeliveries } from './core/kept-deliveries.ts';
@@ -268,6 +269,10 @@ export async function startBridge(
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
     resyncJobs,
+    // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account.
+    bridgeSandbox: sandbox
+      ? { url: () => loyaltyBaseUrl, addAccount: (input) => sandbox.addAccount(input) }
+      : undefined,
     ingest: engine.ingest,
     accountCalls,
     adjustments: engine.adjustments,
@@ -348,7 +353,11 @@ export async function startBridge(
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const http = await listen(app, config.PORT, config.HOST);
-  if (sandbox) loyaltyBaseUrl = `${http.localUrl}/sandbox`;
+  if (sandbox) {
+    loyaltyBaseUrl = `${http.localUrl}/sandbox`;
+    // Merchants' trials on this sandbox, which forgot them when the last run stopped.
+    await readmitTrialAccounts(store, sandbox, logger);
+  }
   await engine.startWorker();
   reconciler.start();
   bigcommerce?.start();

@@ -15,6 +15,13 @@ export interface AccountRecord {
   settings: ProgramInput;
   /** The last check of its credentials: a transaction call, as the pause's probe makes. */
   check?: CredentialsCheck | undefined;
+  /**
+   * An account on the bridge's own sandbox, made for a merchant's trial
+   * ("try it with the sandbox first"): its calls go to that sandbox wherever
+   * the bridge serves it now, as the operator's calls do (baseUrl is where it
+   * was then). A new address makes it an account like any other.
+   */
+  onBridgeSandbox?: true | undefined;
   /** Made by a merchant for their own shop (a merchant's reach: reach.ts), rather than by the operator. */
   madeFor?: ShopRef | undefined;
   /**

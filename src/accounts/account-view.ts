@@ -18,6 +18,8 @@ export interface AccountView {
   settings: ProgramInput;
   check: CredentialsCheck | null;
   madeFor: ShopRef | null;
+  /** A trial on the bridge's own sandbox (account-records.ts). */
+  onBridgeSandbox: boolean;
   /** The default account is the environment's: changed there, not here. */
   readOnly: boolean;
   createdAt: string | null;
@@ -35,6 +37,7 @@ export function accountView(record: AccountRecord): AccountView {
     settings: record.settings,
     check: record.check ?? null,
     madeFor: record.madeFor ?? null,
+    onBridgeSandbox: record.onBridgeSandbox === true,
     readOnly: false,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -60,6 +63,7 @@ export function defaultAccountView(facts: DefaultAccountFacts): AccountView {
     settings: {},
     check: null,
     madeFor: null,
+    onBridgeSandbox: false,
     readOnly: true,
     createdAt: null,
     updatedAt: null,

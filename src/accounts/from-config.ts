@@ -6,14 +6,14 @@
 // and its own pause. An account's address is a user's: it goes through the
 // outbound policy for user-given addresses.
 import { createHash } from 'node:crypto';
-import type { Config } from '../config.ts';
+import { isSandboxMode, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
 import type { OpenedStore } from '../core/store/opened-store.ts';
 import { AuthPause } from '../core/worker/auth-pause.ts';
 import { pauseOf } from '../core/worker/worker.ts';
 import type { Logger } from '../logger.ts';
-import { LoyaltyClient, type AttemptReport } from '../loyalty/client.ts';
+import { LoyaltyClient, type AttemptReport, type LoyaltyClientOptions } from '../loyalty/client.ts';
 import { limiterForKey, type RateLimiter } from '../loyalty/rate-limiter.ts';
 import { isSecureTransport } from '../net/addresses.ts';
 import { policyFromConfig } from '../policy-from-config.ts';
@@ -93,14 +93,13 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
   };
   const clientOf = (record: AccountRecord) =>
     new LoyaltyClient({
-      baseUrl: record.baseUrl,
+      ...whereCallsGo(config, client, record),
       apiKey: record.apiKey,
       brandId: record.brandId,
       timeoutMs: config.LOYALTY_TIMEOUT_MS,
       maxRetries: config.LOYALTY_MAX_RETRIES,
       // The service counts by API key: instances on one PostgreSQL share each key's budget.
       limiter: limiterFor(record),
-      outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
       ...(parts.onAttempt
         ? { onAttempt: (report: AttemptReport) => parts.onAttempt?.({ ...report, account: record.id }) }
         : {}),
@@ -129,7 +128,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
       const at = new Date().toISOString();
       try {
         // One call, not retried: the person saving the account waits for the answer.
-        await probeRead(new LoyaltyClient({ ...clientOptionsOnce(config, record) }));
+        await probeRead(new LoyaltyClient({ ...clientOptionsOnce(config, client, record) }));
         return credentialsCheckOf(undefined, at);
       } catch (error) {
         return credentialsCheckOf(error, at);
@@ -147,14 +146,32 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
   return registry;
 }
 
-const clientOptionsOnce = (config: Config, record: AccountRecord) => ({
-  baseUrl: record.baseUrl,
+/**
+ * An account's address and how far calls to it may go: a merchant's address
+ * is a user's (no loopback or private address unless the operator allows
+ * them); a trial account's is the bridge's own sandbox, in sandbox mode the
+ * default account's address, reached as the operator's calls reach it.
+ */
+function whereCallsGo(
+  config: Config,
+  defaultClient: Pick<LoyaltyClient, 'baseUrl'>,
+  record: AccountRecord,
+): Pick<LoyaltyClientOptions, 'baseUrl' | 'outbound'> {
+  if (record.onBridgeSandbox && isSandboxMode(config))
+    return { baseUrl: () => defaultClient.baseUrl, outbound: { userAddress: false } };
+  return {
+    baseUrl: record.baseUrl,
+    outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
+  };
+}
+
+const clientOptionsOnce = (config: Config, defaultClient: Pick<LoyaltyClient, 'baseUrl'>, record: AccountRecord) => ({
+  ...whereCallsGo(config, defaultClient, record),
   apiKey: record.apiKey,
   brandId: record.brandId,
   timeoutMs: Math.min(config.LOYALTY_TIMEOUT_MS, 10_000),
   maxRetries: 0,
   rateLimitPerMinute: record.rateLimitPerMinute,
-  outbound: { userAddress: true, allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES },
 });
 
 /** An account's base URL: https (plain http only to this machine), and nothing in it but scheme, host, port and path. */

@@ -168,7 +168,12 @@ export class AccountRegistry implements Accounts {
   }
 
   /** A new account, its credentials checked by a call to the service before it is saved. */
-  async create(input: AccountInput, by: string, madeFor?: ShopRef): Promise<Change<AccountRecord>> {
+  async create(
+    input: AccountInput,
+    by: string,
+    madeFor?: ShopRef,
+    where: { onBridgeSandbox?: true } = {},
+  ): Promise<Change<AccountRecord>> {
     const errors: string[] = [];
     const fields = this.#fields(input, errors, true);
     const settings = this.#parseSettings(input.settings ?? {}, {}, errors);
@@ -179,6 +184,7 @@ export class AccountRegistry implements Accounts {
       ...fields,
       settings,
       ...(madeFor ? { madeFor } : {}),
+      ...(where.onBridgeSandbox ? { onBridgeSandbox: true } : {}),
       createdAt: at,
       updatedAt: at,
     };
@@ -211,6 +217,8 @@ export class AccountRegistry implements Accounts {
       errors.push('apiKey: is required with a new baseUrl (the key is never sent to an address it was not given for)');
     if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
+    // A new address is the merchant's own service: the trial on the bridge's sandbox is over.
+    if (fields.baseUrl !== undefined) delete next.onBridgeSandbox;
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
       next.check = await this.#o.probe(next);
     const refused = await this.#replace(current, next, still);

@@ -4,7 +4,8 @@
 // earns on, within a merchant's reach (src/accounts/reach.ts):
 //   GET   /account            its shop's account if it is the shop's own (no
 //                             key), what the shop may do, and why not
-//   POST  /account            a new account for its shop, the shop linked to it
+//   POST  /account            a new account for its shop, the shop linked to it; or, in
+//                             sandbox mode, { sandbox: true }: one on the bridge's sandbox
 //   GET   /account/settings   the settings in force, while the account is its own
 //   PATCH /account            name, address, credentials, limit, while it is its own
 //   PATCH /account/settings   by the configuration's names, while it is its own
@@ -34,6 +35,7 @@ import type { AccountCalls } from '../accounts/account-calls.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import type { Engine } from '../core/engine.ts';
 import type { Ingest } from '../core/ingest.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
@@ -94,6 +96,8 @@ export interface ShopAdminApiParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** The bridge's own sandbox, in sandbox mode: a merchant's trial account is made there. */
+  bridgeSandbox: BridgeSandbox | undefined;
   /** Test orders enter the ledger as a platform's would. */
   ingest: Pick<Ingest, 'events'>;
   /** Each account's own calls in the last minute (account-calls.ts). */
@@ -113,6 +117,7 @@ export function shopAdminApi({
   privacy,
   retryDeadLetter,
   resyncJobs,
+  bridgeSandbox,
   ingest,
   accountCalls,
   adjustments,
@@ -160,6 +165,8 @@ export function shopAdminApi({
       account: record ? accountView(record) : null,
       standing,
       may: { read: allowed.read, change: allowed.change, create: allowed.create },
+      // In sandbox mode a new account may be a trial on the bridge's sandbox.
+      sandboxTrial: Boolean(bridgeSandbox),
       ...(WHY_NOT[standing] ? { note: WHY_NOT[standing] } : {}),
     });
   });
@@ -176,7 +183,18 @@ export function shopAdminApi({
       return refuse(res, 409, [
         `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
       ]);
-    const created = await accounts.create(body.value, byOf(res), shop);
+    let input = body.value;
+    if ('sandbox' in input) {
+      const trial = trialInput(input);
+      if (!trial.ok) return refuse(res, trial.status, trial.errors);
+      input = trial.input;
+    }
+    const created = await accounts.create(
+      input,
+      byOf(res),
+      shop,
+      'sandbox' in body.value ? { onBridgeSandbox: true } : {},
+    );
     if (!created.ok) return refuse(res, created.status, created.errors);
     const linked = await accounts.link(shop, created.value.id, byOf(res));
     if (!linked.ok) return refuse(res, linked.status, linked.errors);
@@ -379,6 +397,55 @@ export function shopAdminApi({
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /**
+   * A trial account's fields: the sandbox makes its address and credentials,
+   * the merchant may give a name and settings (activity 1 earns unless they
+   * choose another).
+   */
+  function trialInput(
+    given: Record<string, unknown>,
+  ): { ok: true; input: Record<string, unknown> } | { ok: false; status: number; errors: string[] } {
+    const { sandbox, name, settings, ...rest } = given;
+    const errors = [
+      ...(sandbox === true ? [] : ["sandbox: must be true, to try the bridge's sandbox first"]),
+      ...Object.keys(rest).map(
+        (key) => `${key}: is not given with sandbox (the sandbox makes the address and credentials)`,
+      ),
+    ];
+    if (settings !== undefined && (typeof settings !== 'object' || settings === null || Array.isArray(settings)))
+      errors.push('settings: must be an object of the configuration’s names');
+    if (errors.length > 0) return { ok: false, status: 400, errors };
+    if (!bridgeSandbox)
+      return {
+        ok: false,
+        status: 409,
+        errors: ["sandbox: this bridge runs no sandbox; enter your loyalty account's address and credentials"],
+      };
+    let credentials;
+    try {
+      ({ credentials } = bridgeSandbox.addAccount());
+    } catch {
+      return {
+        ok: false,
+        status: 503,
+        errors: ['sandbox: the sandbox holds as many accounts as it may; try again later'],
+      };
+    }
+    return {
+      ok: true,
+      input: {
+        name: name ?? 'Sandbox trial',
+        baseUrl: bridgeSandbox.url(),
+        apiKey: credentials.apiKey,
+        brandId: credentials.brandId,
+        settings: {
+          LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID,
+          ...(settings as Record<string, unknown> | undefined),
+        },
+      },
+    };
+  }
 
   function isOwnLetter(res: Response, letter: DeadLetter): boolean {
     return isLetterOfShop(letter, shopRefOf(res));

@@ -8,6 +8,7 @@ import type { DeliveryInfo } from '../core/platform-adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { AccountCalls } from '../accounts/account-calls.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Ingest } from '../core/ingest.ts';
 import type { Reconciler } from '../core/reconciler.ts';
@@ -35,6 +36,8 @@ export interface ShopifySurfaceParts {
   retryDeadLetter: Engine['retryDeadLetter'];
   /** A shop's page reads a window of its orders again. */
   resyncJobs: ResyncJobs;
+  /** The bridge's own sandbox, in sandbox mode: a merchant's trial account is made there. */
+  bridgeSandbox: BridgeSandbox | undefined;
   /** A shop's page sends test orders into the ledger. */
   ingest: Pick<Ingest, 'events'>;
   /** Each account's own calls in the last minute, for its shop's page. */

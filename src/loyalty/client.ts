@@ -151,6 +151,11 @@ export class LoyaltyClient {
   readonly #onAttempt: LoyaltyClientOptions['onAttempt'];
   readonly #baseUrl: () => string;
 
+  /** Where its calls go now (a function's answer, for a base URL known once a server listens). */
+  get baseUrl(): string {
+    return this.#baseUrl();
+  }
+
   constructor(options: LoyaltyClientOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
     this.limiter = options.limiter ?? createRateLimiter({ limit: options.rateLimitPerMinute ?? 500 });

@@ -152,6 +152,7 @@ export function asShop(running: ShopifyAppBridge, shop: string) {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body?: unknown) => call('POST', path, body),
+    patch: (path: string, body?: unknown) => call('PATCH', path, body),
     delete: (path: string) => call('DELETE', path),
   };
 }

@@ -151,7 +151,17 @@ async function loadSetup() {
   form.dataset.state = 'ready';
   // A test order, once there is an account of the shop's own to earn on.
   $('#try-it').hidden = !(account && reach.may.change);
+  // Before there is one, the bridge's sandbox may stand in for the merchant's service.
+  $('#sandbox-choice').hidden = !(!account && reach.may.create && reach.sandboxTrial);
+  $('#trial-note').hidden = !account?.onBridgeSandbox;
 }
+
+$('#try-sandbox').addEventListener('click', async () => {
+  const { status, body } = await call('/account', { method: 'POST', body: JSON.stringify({ sandbox: true }) });
+  if (status !== 201) return toast(body.errors?.[0] ?? body.error ?? 'The sandbox account was not made', true);
+  toast('You are trying it on the sandbox');
+  await loadSetup();
+});
 
 function fill(current, settings) {
   field('name').value = current?.name ?? '';
