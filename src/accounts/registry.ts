@@ -10,7 +10,7 @@ import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../core/acc
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { BridgeError } from '../errors.ts';
-import { LoyaltyError } from '../loyalty/errors.ts';
+import { documentedFailure, LoyaltyError } from '../loyalty/errors.ts';
 import {
   keyHint,
   shopLinkId,
@@ -519,8 +519,12 @@ export function credentialsCheckOf(error: unknown, at: string): CredentialsCheck
   if (error instanceof LoyaltyError) {
     if (error.kind === 'invalid_auth') return { status: 'refused', at, detail: error.summary };
     // Let in, and told no in the service's own words (no such customer): the credentials work. Any other
-    // refusal (a 403 or 404 from another address, a 402 for an unknown path) says nothing of them.
-    if (error.kind === 'invalid_source' || error.kind === 'not_found') return { status: 'connected', at };
+    // refusal (a 403 or 404 from another address, a bare 400, a 402 for an unknown path) says nothing of them.
+    if (
+      (error.kind === 'invalid_source' || error.kind === 'not_found') &&
+      documentedFailure(error.serviceMessage, error.detail) === error.kind
+    )
+      return { status: 'connected', at };
     return { status: 'unreachable', at, detail: error.summary };
   }
   return { status: 'unreachable', at, detail: (error as Error).message };

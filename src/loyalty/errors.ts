@@ -174,7 +174,10 @@ const DOCUMENTED_FAILURES: ReadonlyArray<[RegExp, LoyaltyErrorKind]> = [
 /** A required field missing, in the words services use: "lp_email is required", "Missing required field order_id". */
 const MISSING_FIELD = /\b(is required|are required|required field|missing)\b/i;
 
-function documentedFailure(message: string | undefined, detail: string | undefined): LoyaltyErrorKind | undefined {
+export function documentedFailure(
+  message: string | undefined,
+  detail: string | undefined,
+): LoyaltyErrorKind | undefined {
   const said = message?.trim().replace(/[.!]+$/, '') ?? '';
   const match = DOCUMENTED_FAILURES.find(([pattern]) => pattern.test(said));
   if (match) return match[1];

@@ -163,22 +163,30 @@ describe.each(backends)('accounts through the admin API on %s', (backend, availa
         baseUrl: closed.url,
       });
       expect(unreachable.body.account.check).toMatchObject({ status: 'unreachable' });
-      // Some other server's JSON 404 is not the service saying yes: the credentials were never looked at.
-      const elsewhere = createServer((_request, response) =>
-        response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}'),
-      );
-      await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-      const wrongAddress = await call('POST', '/accounts', {
-        ...accountA(),
-        name: 'Wrong address',
-        baseUrl: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`,
-      });
-      elsewhere.close();
-      expect(wrongAddress.body.account.check).toMatchObject({
-        status: 'unreachable',
-        detail: expect.stringMatching(/404/),
-      });
-      for (const id of [refused.body.account.id, unreachable.body.account.id, wrongAddress.body.account.id])
+      // Some other server's JSON 404, or a bare 400, is not the service saying yes: the credentials were never
+      // looked at. Only the service's own words for a refusal ("Invalid Source", say) are.
+      const wrongAddresses = [];
+      for (const [status, body] of [
+        [404, '{"error":"not found"}'],
+        [400, '{}'],
+      ] as const) {
+        const elsewhere = createServer((_request, response) =>
+          response.writeHead(status, { 'content-type': 'application/json' }).end(body),
+        );
+        await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+        const wrongAddress = await call('POST', '/accounts', {
+          ...accountA(),
+          name: `Wrong address ${status}`,
+          baseUrl: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`,
+        });
+        elsewhere.close();
+        expect(wrongAddress.body.account.check, String(status)).toMatchObject({
+          status: 'unreachable',
+          detail: expect.stringMatching(new RegExp(String(status))),
+        });
+        wrongAddresses.push(wrongAddress.body.account.id as string);
+      }
+      for (const id of [refused.body.account.id, unreachable.body.account.id, ...wrongAddresses])
         expect((await call('DELETE', `/accounts/${id}`)).status).toBe(200);
     });
 
