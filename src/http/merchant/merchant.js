@@ -447,7 +447,8 @@ async function exportRequest(request) {
     download: `data-request-${request.requestId ?? request.id}.json`,
   });
   link.click();
-  URL.revokeObjectURL(link.href);
+  // Not at once: the browser may not have begun to read the file when click() returns.
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   toast('Exported: send the file to the customer');
 }
 
