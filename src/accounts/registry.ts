@@ -218,7 +218,8 @@ export class AccountRegistry implements Accounts {
     if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     // A new address is the merchant's own service: the trial on the bridge's sandbox is over.
-    if (fields.baseUrl !== undefined) delete next.onBridgeSandbox;
+    // (The page sends the address back unchanged with every save: that keeps the trial.)
+    if (fields.baseUrl !== undefined && fields.baseUrl !== current.baseUrl) delete next.onBridgeSandbox;
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
       next.check = await this.#o.probe(next);
     const refused = await this.#replace(current, next, still);

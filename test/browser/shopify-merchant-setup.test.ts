@@ -23,6 +23,7 @@ import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin
 import {
   APP_KEY,
   APP_SECRET,
+  asShop,
   CHROME_UA,
   deliverPaidOrders,
   startFakeShopifyForApp,
@@ -34,6 +35,7 @@ import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
 
 const SHOP = 'first-run.myshopify.com';
+const TRIAL_SHOP = 'sandbox-trial.myshopify.com';
 const BRIDGE_ORIGIN = 'https://bridge.test';
 const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/first-run/apps/${APP_KEY}`;
 const CREDENTIALS = { apiKey: 'first-run-loyalty-key-5e6f7a8b', brandId: 'first-run-brand' };
@@ -75,12 +77,17 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
     });
     browser = await launchChromium();
+    ({ page, app } = await openAdmin(SHOP));
+  }, 60_000);
+
+  /** A page that plays the Shopify admin of `shop`, framing the app as the admin does. */
+  async function openAdmin(shop: string): Promise<{ page: Page; app: FrameLocator }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: CHROME_UA });
-    page = await context.newPage();
-    await page.exposeFunction('mintSessionToken', (apiKey: string) =>
-      apiKey === APP_KEY ? mintSessionToken({ shop: SHOP, apiKey, secret: APP_SECRET }) : '',
+    const opened = await context.newPage();
+    await opened.exposeFunction('mintSessionToken', (apiKey: string) =>
+      apiKey === APP_KEY ? mintSessionToken({ shop, apiKey, secret: APP_SECRET }) : '',
     );
-    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET, idToken: mintSessionToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
+    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop, secret: APP_SECRET, idToken: mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
     await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
       route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
     );
@@ -93,8 +100,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       const response = await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 });
       await route.fulfill({ response });
     });
-    app = page.frameLocator('#app');
-  }, 60_000);
+    return { page: opened, app: opened.frameLocator('#app') };
+  }
 
   afterAll(async () => {
     await browser?.close();
@@ -176,6 +183,37 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await expect
       .poll(() => app.locator('#account-usage:not([hidden])').textContent(), { timeout: 15_000 })
       .toMatch(/in the last minute: [3-9] of the 500 a minute it allows\.$/);
+  }, 90_000);
+
+  it('lets a merchant not ready to connect try it on the bridge’s sandbox: a test order earns, 3 clicks, no field', async () => {
+    fake.install(TRIAL_SHOP);
+    const trial = await openAdmin(TRIAL_SHOP);
+    const clicks = { count: 0 };
+    const press = async (target: { click(): Promise<void> }) => {
+      clicks.count++;
+      await target.click();
+    };
+    await trial.page.goto(ADMIN_PAGE.replace('first-run', 'sandbox-trial'));
+    await expect
+      .poll(() => trial.app.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
+      .toBe('No loyalty account yet');
+    await press(trial.page.locator('#app-nav button', { hasText: 'Set up' }));
+    await press(trial.app.locator('#sandbox-choice:not([hidden]) #try-sandbox'));
+    await trial.app.locator('#trial-note:not([hidden])').waitFor({ timeout: 15_000 });
+    await press(trial.app.locator('#try-it:not([hidden]) #send-test-order'));
+    await expect
+      .poll(() => trial.app.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
+      .toBe('earned');
+    expect(clicks.count).toBe(3);
+    // It earned on the bridge's own sandbox, on the trial's account, and nowhere else.
+    const trialAccount = (await asShop(running, TRIAL_SHOP).get('/account')).body.account;
+    expect(trialAccount).toMatchObject({ onBridgeSandbox: true });
+    const onSandbox = running.bridge.sandbox!.accounts.find(
+      (each) => each.credentials.brandId === trialAccount.brandId,
+    );
+    expect(onSandbox?.store.snapshot().earnings).toEqual([expect.objectContaining({ points: 100 })]);
+    await trial.page.screenshot({ path: `${shots}2c-sandbox-trial.png` });
+    await trial.page.context().close();
   }, 90_000);
 
   it('changes what the next order earns with the settings saved from the admin’s save bar', async () => {

@@ -81,6 +81,17 @@ describe('a merchant’s trial on the bridge’s sandbox', () => {
     }, 15_000);
   }, 30_000);
 
+  it('stays a trial when the page saves it with its address unchanged', async () => {
+    const account = (await shop().get('/account')).body.account;
+    const saved = await shop().patch('/account', { name: 'Still trying', baseUrl: account.baseUrl, brandId });
+    expect(saved.status).toBe(200);
+    expect(saved.body.account).toMatchObject({ name: 'Still trying', onBridgeSandbox: true });
+    const orderId = await sendTestOrder();
+    await eventually(() => {
+      expect(trialEarnings(brandId).map((each) => each.orderId)).toContain(orderId);
+    }, 15_000);
+  }, 30_000);
+
   it('ends when the merchant enters their own service: the next order earns there', async () => {
     const changed = await shop().patch('/account', { baseUrl: own.url, ...OWN });
     expect(changed.status).toBe(200);
