@@ -271,7 +271,11 @@ export async function startBridge(
     resyncJobs,
     // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account.
     bridgeSandbox: sandbox
-      ? { url: () => loyaltyBaseUrl, addAccount: (input) => sandbox.addAccount(input) }
+      ? {
+          url: () => loyaltyBaseUrl,
+          addAccount: (input) => sandbox.addAccount(input),
+          removeAccount: (brandId) => sandbox.removeAccount(brandId),
+        }
       : undefined,
     ingest: engine.ingest,
     accountCalls,

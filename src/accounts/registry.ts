@@ -215,6 +215,17 @@ export class AccountRegistry implements Accounts {
     // The key goes with its address: a new address with the key kept would send the key there on its first call.
     if (fields?.baseUrl !== undefined && fields.baseUrl !== current.baseUrl && fields.apiKey === undefined)
       errors.push('apiKey: is required with a new baseUrl (the key is never sent to an address it was not given for)');
+    // A trial's key and brand are the sandbox's own: ones of the merchant's choosing go with their own address.
+    const keepsAddress = fields?.baseUrl === undefined || fields.baseUrl === current.baseUrl;
+    if (
+      current.onBridgeSandbox &&
+      keepsAddress &&
+      ((fields?.apiKey !== undefined && fields.apiKey !== current.apiKey) ||
+        (fields?.brandId !== undefined && fields.brandId !== current.brandId))
+    )
+      errors.push(
+        'baseUrl: is required with a new key or brand id on a trial (its own are the sandbox’s): give your loyalty service’s address too',
+      );
     if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     // A new address is the merchant's own service: the trial on the bridge's sandbox is over.

@@ -17,6 +17,8 @@ export interface BridgeSandbox {
   url(): string;
   /** A new account on it; random credentials unless given. Throws when the sandbox holds as many as it may. */
   addAccount(input?: Partial<SandboxCredentials>): { credentials: Readonly<SandboxCredentials> };
+  /** Takes back one it made, by its brand id: a trial refused after the sandbox made it leaves nothing there. */
+  removeAccount(brandId: string): boolean;
 }
 
 /** The sandbox's first activity: what a trial account's orders earn with unless the merchant chooses another. */

@@ -30,6 +30,8 @@ export interface ResyncJob {
   progress: ResyncProgress;
   /** Who asked for it, when known. */
   startedBy?: string;
+  /** The one shop it reads, when it reads one: a shop's erasure takes the job with it (a record naming a shop). */
+  shop?: string;
   startedAt: string;
   finishedAt: string | null;
 }
@@ -90,6 +92,7 @@ export class ResyncJobs {
       status: 'running',
       progress: emptyProgress(),
       ...(request.by ? { startedBy: request.by } : {}),
+      ...(shops.length === 1 ? { shop: shops[0] } : {}),
       startedAt: new Date().toISOString(),
       finishedAt: null,
     };

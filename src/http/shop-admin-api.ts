@@ -177,29 +177,28 @@ export function shopAdminApi({
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     const shop = shopRefOf(res);
-    // Each account checks its credentials at an address the merchant gives, and keeps a key: a few per shop.
-    const made = (await accounts.list()).filter((each) => each.madeFor && sameShop(each.madeFor, shop));
-    if (made.length >= ACCOUNTS_PER_SHOP)
-      return refuse(res, 409, [
-        `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
-      ]);
-    let input = body.value;
-    if ('sandbox' in input) {
-      const trial = trialInput(input);
-      if (!trial.ok) return refuse(res, trial.status, trial.errors);
-      input = trial.input;
-    }
-    const created = await accounts.create(
-      input,
-      byOf(res),
-      shop,
-      'sandbox' in body.value ? { onBridgeSandbox: true } : {},
-    );
-    if (!created.ok) return refuse(res, created.status, created.errors);
-    const linked = await accounts.link(shop, created.value.id, byOf(res));
-    if (!linked.ok) return refuse(res, linked.status, linked.errors);
-    logger.info({ shop: shop.shop, account: created.value.id }, 'a shop made a loyalty account of its own');
-    res.status(201).json({ account: accountView(created.value) });
+    // Counted and made in one step per shop, on every instance: a burst of requests makes no more than the cap.
+    await oneAtATime(res, 'account', async () => {
+      // Each account checks its credentials at an address the merchant gives, and keeps a key: a few per shop.
+      const made = (await accounts.list()).filter((each) => each.madeFor && sameShop(each.madeFor, shop));
+      if (made.length >= ACCOUNTS_PER_SHOP)
+        return refuse(res, 409, [
+          `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
+        ]);
+      const trial = 'sandbox' in body.value ? trialInput(body.value) : undefined;
+      if (trial && !trial.ok) return refuse(res, trial.status, trial.errors);
+      const input = trial?.input ?? body.value;
+      const created = await accounts.create(input, byOf(res), shop, trial ? { onBridgeSandbox: true } : {});
+      if (!created.ok) {
+        // A trial refused after the sandbox made its account leaves nothing there (nor a merchant a way to fill it).
+        if (trial) bridgeSandbox?.removeAccount(String(input.brandId));
+        return refuse(res, created.status, created.errors);
+      }
+      const linked = await accounts.link(shop, created.value.id, byOf(res));
+      if (!linked.ok) return refuse(res, linked.status, linked.errors);
+      logger.info({ shop: shop.shop, account: created.value.id }, 'a shop made a loyalty account of its own');
+      res.status(201).json({ account: accountView(created.value) });
+    });
   });
 
   router.get('/account/settings', async (_req, res) => {
@@ -323,17 +322,22 @@ export function shopAdminApi({
   router.post('/resync', async (req, res) => {
     const body = read(shopResync, req.body);
     const { platform, shop } = shopRefOf(res);
-    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    const recent = (await resyncJobs.ofShop(platform, shop)).filter((job) => job.startedAt > hourAgo);
-    if (recent.length >= RESYNCS_PER_HOUR)
-      return refuse(res, 429, [
-        `a shop reads its orders again at most ${RESYNCS_PER_HOUR} times an hour; wait for the last one to finish`,
-      ]);
-    const started = await resyncJobs.start({ platform, shop, since: body.since, until: body.until, by: byOf(res) });
-    // The platform's access is missing or not working: the attention list says what to do.
-    if (!started.ok) return refuse(res, 409, [`the orders cannot be read: ${started.reason}`]);
-    logger.info({ shop, resync: started.job.id, by: byOf(res) }, 'a shop started a resync');
-    res.status(202).location(`/admin/api/resync/${started.job.id}`).json({ job: started.job });
+    await oneAtATime(res, 'resync', async () => {
+      const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+      const recent = (await resyncJobs.ofShop(platform, shop)).filter((job) => job.startedAt > hourAgo);
+      if (recent.length >= RESYNCS_PER_HOUR)
+        return refuse(res, 429, [
+          `a shop reads its orders again at most ${RESYNCS_PER_HOUR} times an hour; wait for the last one to finish`,
+        ]);
+      const started = await resyncJobs.start({ platform, shop, since: body.since, until: body.until, by: byOf(res) });
+      // Not the reason itself: it names the shops the bridge can reach, which are other merchants'.
+      if (!started.ok)
+        return refuse(res, 409, [
+          'the bridge has no working access to your store’s orders: open the app again from your store’s admin',
+        ]);
+      logger.info({ shop, resync: started.job.id, by: byOf(res) }, 'a shop started a resync');
+      res.status(202).location(`/admin/api/resync/${started.job.id}`).json({ job: started.job });
+    });
   });
 
   router.get('/resync', async (_req, res) => {
@@ -350,7 +354,7 @@ export function shopAdminApi({
     res.json({ job });
   });
 
-  router.use(shopTestOrders({ store, ingest, logger, ownAccount }));
+  router.use(shopTestOrders({ store, ingest, logger, ownAccount, oneAtATime }));
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
@@ -388,6 +392,9 @@ export function shopAdminApi({
   });
   router.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });
+    // An address Express could not read (an id that is not valid percent-encoding): the request's fault.
+    if (error instanceof URIError || (error.status === 400 && !error.type))
+      return refuse(res, 400, ['the address is not valid: an id holds a broken %-escape']);
     if (error.type === 'entity.parse.failed') return refuse(res, 400, ['body: is not valid JSON']);
     if (error.type === 'entity.too.large') return void res.status(413).json({ error: 'the body is too large' });
     // The service's answer, in its own words (never the account's key): refused 422, unreachable 502.
@@ -397,6 +404,19 @@ export function shopAdminApi({
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /**
+   * Runs what a cap counts for this shop (its accounts, resyncs or test
+   * orders an hour), one request at a time on every instance (the store's
+   * exclusive lock): the count and the write it allows are one step. A
+   * request that comes while another of the same shop is under way is told
+   * to try again, not queued.
+   */
+  async function oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void> {
+    const { platform, shop } = shopRefOf(res);
+    const ran = await store.exclusive(`shop-cap:${what}:${platform}:${shop}`, fn);
+    if (!ran.ran) refuse(res, 429, [`another ${what} request of this shop is under way; try again in a moment`]);
+  }
 
   /**
    * A trial account's fields: the sandbox makes its address and credentials,

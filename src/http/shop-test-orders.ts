@@ -6,7 +6,8 @@
 //   POST /test-orders/{id}/cancel  the order cancelled: its points cancelled
 // Each enters the ledger as events, durably, before the answer (202); the
 // worker takes it from there. A shop makes at most 10 an hour, counted from
-// the records the ledger keeps, so a page cannot fill the account with them.
+// the records the ledger keeps (one request of a shop at a time, so a burst
+// cannot pass the count), so a page cannot fill the account with them.
 import express, { type Response } from 'express';
 import type { Ingest } from '../core/ingest.ts';
 import { orderKey } from '../core/order-event.ts';
@@ -25,36 +26,55 @@ export interface ShopTestOrderParts {
   logger: Logger;
   /** The shop's own account, or undefined once the refusal is sent (shop-admin-api.ts). */
   ownAccount(res: Response, need: 'change'): Promise<string | undefined>;
+  /** Runs the cap's count and write as one step for the shop, on every instance (shop-admin-api.ts). */
+  oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void>;
 }
 
-export function shopTestOrders({ store, ingest, logger, ownAccount }: ShopTestOrderParts): express.Router {
+/** Kept for a cancel this long; each new one of the shop takes the older ones away. */
+const KEPT_MS = 30 * 86_400_000;
+/** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
+const recordId = (order: Pick<TestOrder, 'platform' | 'shop' | 'orderId'>) => orderKey(order);
+
+export function shopTestOrders({ store, ingest, logger, ownAccount, oneAtATime }: ShopTestOrderParts): express.Router {
   const router = express.Router();
 
   router.post('/test-orders', async (_req, res) => {
     if (!(await ownAccount(res, 'change'))) return;
     const { platform, shop } = shopRefOf(res);
-    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    const recent = (await store.listRecords<TestOrder>(KIND)).filter(
-      ({ value }) => value.platform === platform && value.shop === shop && value.at > hourAgo,
-    );
-    if (recent.length >= TEST_ORDERS_PER_HOUR)
-      return refuse(res, 429, [`a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`]);
-    const order: TestOrder = { platform, shop, orderId: newTestOrderId(), at: new Date().toISOString(), by: byOf(res) };
-    await store.putRecord(KIND, order.orderId, order);
-    const event = testOrderEvent(order, 'paid');
-    await ingest.events(event.deliveryId, [event]);
-    logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
-    res.status(202).json({ testOrder: { ...order, key: orderKey(order), orderName: event.orderName } });
+    await oneAtATime(res, 'test order', async () => {
+      const now = Date.now();
+      const hourAgo = new Date(now - 3_600_000).toISOString();
+      const ofShop = (await store.listRecords<TestOrder>(KIND)).filter(
+        ({ value }) => value.platform === platform && value.shop === shop,
+      );
+      for (const { id, value } of ofShop)
+        if (value.at < new Date(now - KEPT_MS).toISOString()) await store.deleteRecord(KIND, id);
+      if (ofShop.filter(({ value }) => value.at > hourAgo).length >= TEST_ORDERS_PER_HOUR)
+        return refuse(res, 429, [`a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`]);
+      const order: TestOrder = {
+        platform,
+        shop,
+        orderId: newTestOrderId(now),
+        at: new Date(now).toISOString(),
+        by: byOf(res),
+      };
+      await store.putRecord(KIND, recordId(order), order);
+      const event = testOrderEvent(order, 'paid');
+      await ingest.events(event.deliveryId, [event]);
+      logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
+      res.status(202).json({ testOrder: { ...order, key: orderKey(order), orderName: event.orderName } });
+    });
   });
 
   router.post('/test-orders/:id/cancel', async (req, res) => {
     if (!(await ownAccount(res, 'change'))) return;
     const id = String(req.params.id);
-    const order = isTestOrderId(id) ? await store.getRecord<TestOrder>(KIND, id) : undefined;
     const { platform, shop } = shopRefOf(res);
-    // Another shop's, or a real order's id, is answered as if it did not exist: only a test order is cancelled here.
-    if (!order || order.platform !== platform || order.shop !== shop)
-      return void res.status(404).json({ error: `no test order ${id}` });
+    // Only this shop's own test order is found: another shop's, or a real order's id, is answered as if it did not exist.
+    const order = isTestOrderId(id)
+      ? await store.getRecord<TestOrder>(KIND, recordId({ platform, shop, orderId: id }))
+      : undefined;
+    if (!order) return void res.status(404).json({ error: `no test order ${id}` });
     const event = testOrderEvent(order, 'cancelled');
     const result = await ingest.events(event.deliveryId, [event]);
     logger.info({ shop, order: id, by: byOf(res) }, 'a shop cancelled a test order');

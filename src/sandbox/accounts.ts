@@ -188,6 +188,14 @@ export class SandboxAccounts {
     return account;
   }
 
+  /** Takes an account away (never the first): a trial the bridge made and could not keep. True if it was there. */
+  remove(brandId: string): boolean {
+    const index = this.#accounts.findIndex((account, at) => at > 0 && account.credentials.brandId === brandId);
+    if (index < 0) return false;
+    this.#accounts.splice(index, 1);
+    return true;
+  }
+
   /**
    * The account these credentials are, if any. Every account's key and brand
    * are compared, always, so timing says neither which account nor which

@@ -65,6 +65,8 @@ export interface Sandbox {
   readonly accounts: readonly SandboxAccount[];
   /** Adds an account (random credentials where not given); throws SandboxAccountError when its input is wrong or its key or brand taken. */
   addAccount(input?: AccountInput): SandboxAccount;
+  /** Takes an account away (never the first), by its brand id. */
+  removeAccount(brandId: string): boolean;
 }
 
 type Operation = (
@@ -285,6 +287,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return accounts.all;
     },
     addAccount: (input = {}) => accounts.add(input),
+    removeAccount: (brandId) => accounts.remove(brandId),
   };
 }
 

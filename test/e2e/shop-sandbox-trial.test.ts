@@ -92,6 +92,15 @@ describe('a merchant’s trial on the bridge’s sandbox', () => {
     }, 15_000);
   }, 30_000);
 
+  it('keeps a trial’s key and brand the sandbox’s: new ones come with the merchant’s own address', async () => {
+    const refused = await shop().patch('/account', { apiKey: 'a-key-of-my-choosing-0123456789' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      'baseUrl: is required with a new key or brand id on a trial (its own are the sandbox’s): give your loyalty service’s address too',
+    ]);
+    expect((await shop().get('/account')).body.account).toMatchObject({ onBridgeSandbox: true, brandId });
+  });
+
   it('ends when the merchant enters their own service: the next order earns there', async () => {
     const changed = await shop().patch('/account', { baseUrl: own.url, ...OWN });
     expect(changed.status).toBe(200);
