@@ -374,7 +374,15 @@ function scheduledIo(s: fc.Scheduler, faults: Faults): LedgerIo {
   return {
     readFile: gated(nodeIo.readFile, 'read', false),
     writeNewFile: gated(nodeIo.writeNewFile, 'write', true),
-    appendFile: gated(nodeIo.appendFile, 'append', true),
+    openAppend: gated(
+      async (path: string) => {
+        const file = await nodeIo.openAppend(path);
+        const append = gated((_path: string, text: string, sync: boolean) => file.append(text, sync), 'append', true);
+        return { append: (text: string, sync: boolean) => append(path, text, sync), close: () => file.close() };
+      },
+      'open',
+      true,
+    ),
     rename: gated(nodeIo.rename, 'rename', true),
     remove: gated(nodeIo.remove, 'remove', true),
     syncDirectory: gated(nodeIo.syncDirectory, 'sync', true),

@@ -26,12 +26,18 @@ async function intentSavedWithoutItsRegistration(): Promise<string> {
   let failing: RegExp | undefined;
   const io: LedgerIo = {
     ...nodeIo,
-    appendFile: async (path, text, sync) => {
-      if (failing?.test(path)) {
-        failing = undefined;
-        throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
-      }
-      return nodeIo.appendFile(path, text, sync);
+    openAppend: async (path) => {
+      const file = await nodeIo.openAppend(path);
+      return {
+        append: async (text, sync) => {
+          if (failing?.test(path)) {
+            failing = undefined;
+            throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+          }
+          return file.append(text, sync);
+        },
+        close: () => file.close(),
+      };
     },
   };
   const store = await opened({ dataDir, io });

@@ -17,9 +17,15 @@ async function attempt(delay: number) {
   const io: LedgerIo = {
     ...nodeIo,
     // The append happens, then its completion is held: releasing it resumes the round in microtasks only.
-    appendFile: async (path, text, sync) => {
-      await nodeIo.appendFile(path, text, sync);
-      if (gate) await gate;
+    openAppend: async (path) => {
+      const file = await nodeIo.openAppend(path);
+      return {
+        append: async (text, sync) => {
+          await file.append(text, sync);
+          if (gate) await gate;
+        },
+        close: () => file.close(),
+      };
     },
   };
   const commit = new GroupCommit({ io });

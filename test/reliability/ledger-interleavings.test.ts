@@ -66,7 +66,14 @@ function controlledIo() {
   const io: LedgerIo = {
     readFile: async (path) => (await check(`read ${path}`), nodeIo.readFile(path)),
     writeNewFile: async (path, text, sync) => (await failing(`write ${path}`), nodeIo.writeNewFile(path, text, sync)),
-    appendFile: async (path, text, sync) => (await failing(`append ${path}`), nodeIo.appendFile(path, text, sync)),
+    openAppend: async (path) => {
+      await check(`open ${path}`);
+      const file = await nodeIo.openAppend(path);
+      return {
+        append: async (text, sync) => (await failing(`append ${path}`), file.append(text, sync)),
+        close: () => file.close(),
+      };
+    },
     rename: async (from, to) => (await failing(`rename ${to}`), nodeIo.rename(from, to)),
     remove: nodeIo.remove,
     syncDirectory: async (path) => (await failing(`sync ${path}`), nodeIo.syncDirectory(path)),

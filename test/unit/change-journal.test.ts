@@ -72,7 +72,13 @@ function failingIo() {
   const io: LedgerIo = {
     ...nodeIo,
     writeNewFile: async (path, text, sync) => (maybeFail(`write ${path}`), nodeIo.writeNewFile(path, text, sync)),
-    appendFile: async (path, text, sync) => (maybeFail(`append ${path}`), nodeIo.appendFile(path, text, sync)),
+    openAppend: async (path) => {
+      const file = await nodeIo.openAppend(path);
+      return {
+        append: async (text, sync) => (maybeFail(`append ${path}`), file.append(text, sync)),
+        close: () => file.close(),
+      };
+    },
     rename: async (from, to) => (maybeFail(`rename ${to}`), nodeIo.rename(from, to)),
   };
   return { io, failNext: (pattern: RegExp) => (failing = pattern) };
@@ -195,6 +201,43 @@ describe('the lowdb store with its journal', () => {
     // The save whose append failed stayed in memory, and the partitions took it with the next round.
     expect(await states(reopened, ['7401', '7402'])).toEqual(['earned', 'folded']);
     await reopened.close();
+  });
+
+  it('holds the journal open between rounds, closed before it is emptied, and what follows reaches the new one', async () => {
+    const dataDir = tempDataDir();
+    const journalPath = join(dataDir, 'orders', 'journal.jsonl');
+    let opens = 0;
+    let open = 0;
+    const openAtRename: number[] = [];
+    const io: LedgerIo = {
+      ...nodeIo,
+      openAppend: async (path) => {
+        const file = await nodeIo.openAppend(path);
+        if (path !== journalPath) return file;
+        opens++;
+        open++;
+        return { append: (text, sync) => file.append(text, sync), close: () => (open--, file.close()) };
+      },
+      rename: async (from, to) => {
+        if (to === journalPath) openAtRename.push(open);
+        return nodeIo.rename(from, to);
+      },
+    };
+    // A journal limit of a few batches: it is emptied, and begun again, several times over.
+    const store = await opened({ dataDir, io, activeJournalLimit: 3_000 });
+    const ids = Array.from({ length: 12 }, (_, i) => String(7800 + i));
+    for (const orderId of ids) await fold(store, [orderEvent({ orderId, facts: ['paid'] })]);
+    await earnAll(store);
+    expect(openAtRename.length).toBeGreaterThan(1);
+    expect(openAtRename.every((count) => count === 0)).toBe(true);
+    // One open per journal begun, not one per round.
+    expect(opens).toBeLessThanOrEqual(openAtRename.length + 1);
+    // The process dies: every round's batch is in the journal now in use, or in the partitions.
+    const reopened = await opened({ dataDir });
+    expect(await states(reopened, ids)).toEqual(ids.map(() => 'earned'));
+    await reopened.close();
+    await store.close().catch(() => undefined);
+    expect(open).toBe(0);
   });
 
   it('leaves nothing of an erased customer in the journal', async () => {

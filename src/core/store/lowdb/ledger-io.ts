@@ -3,14 +3,17 @@
 // (fast-check's scheduler) and make any of it fail (a full disk, a failing
 // one) at any point. In production it is node:fs, unchanged.
 import { constants } from 'node:fs';
-import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 
 export interface LedgerIo {
   readFile(path: string): Promise<string>;
   /** Creates a file that must not exist yet, writes it whole and (with sync) fdatasyncs it. */
   writeNewFile(path: string, text: string, sync: boolean): Promise<void>;
-  /** Adds to the end of a file (made if missing) and (with sync) fdatasyncs it: the journals of change-journal.ts. */
-  appendFile(path: string, text: string, sync: boolean): Promise<void>;
+  /**
+   * Opens a file to add to its end (made if missing), held open for many appends: the journals of
+   * change-journal.ts, which append and fdatasync every group commit round.
+   */
+  openAppend(path: string): Promise<AppendFile>;
   rename(from: string, to: string): Promise<void>;
   /** Removes a file; one that is already gone is fine. */
   remove(path: string): Promise<void>;
@@ -20,9 +23,21 @@ export interface LedgerIo {
   stat(path: string): Promise<{ size: number; mtimeMs: number }>;
 }
 
-/** Opens with `flag` ('wx': a new file; 'a': the end of one), writes, and (with sync) fdatasyncs. */
-async function writeWith(flag: 'wx' | 'a', path: string, text: string, sync: boolean): Promise<void> {
-  const handle = await open(path, flag, 0o600);
+/**
+ * A file held open for appends. Its owner appends one at a time and closes it
+ * before the file at its path is replaced (an emptied journal is a new file):
+ * appends to a handle on the old file would go where no one reads them.
+ */
+export interface AppendFile {
+  /** Adds the text to the end of the file and (with sync) fdatasyncs it. */
+  append(text: string, sync: boolean): Promise<void>;
+  /** Closes the handle; appends under way end first. */
+  close(): Promise<void>;
+}
+
+/** Creates a file that must not exist yet, writes it, and (with sync) fdatasyncs it. */
+async function writeNew(path: string, text: string, sync: boolean): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
   try {
     await handle.writeFile(text);
     if (sync) await handle.datasync();
@@ -31,10 +46,24 @@ async function writeWith(flag: 'wx' | 'a', path: string, text: string, sync: boo
   }
 }
 
+async function openAppend(path: string): Promise<AppendFile> {
+  // A FileHandle, not a bare descriptor: its close waits for the operations under way, so that the number is
+  // never reused by another file while a write to this one is still queued.
+  const handle: FileHandle = await open(path, 'a', 0o600);
+  return {
+    async append(text, sync) {
+      const buffer = Buffer.from(text);
+      for (let at = 0; at < buffer.length;) at += (await handle.write(buffer, at, buffer.length - at)).bytesWritten;
+      if (sync) await handle.datasync();
+    },
+    close: () => handle.close(),
+  };
+}
+
 export const nodeIo: LedgerIo = {
   readFile: (path) => readFile(path, 'utf8'),
-  writeNewFile: (path, text, sync) => writeWith('wx', path, text, sync),
-  appendFile: (path, text, sync) => writeWith('a', path, text, sync),
+  writeNewFile: writeNew,
+  openAppend,
   rename,
   remove: (path) => rm(path, { force: true }),
   async syncDirectory(path) {

@@ -248,9 +248,14 @@ export class LowdbStore implements LedgerStore {
     await this.#p.serial.onIdle();
     await this.#p.deadLetters.idle();
     // The base files whole on disk, the journals empty: what a person or an earlier release reads is all there.
-    for (const journal of [this.#p.active.journal, this.#p.lpOrderIds.journal])
-      if (journal?.holdsChanges) journal.compactSoon();
-    await this.#p.flush();
+    const journals = [this.#p.active.journal, this.#p.lpOrderIds.journal];
+    for (const journal of journals) if (journal?.holdsChanges) journal.compactSoon();
+    try {
+      await this.#p.flush();
+    } finally {
+      // The files they held open: emptied journals hold none, but a round that failed may have left one.
+      for (const journal of journals) await journal?.release();
+    }
     // Everything is on disk: the next start need not look for orders a crash left in two places.
     await this.#p.commit.io.writeNewFile(this.#path(CLEAN_STOP), new Date().toISOString(), this.#p.commit.sync);
     await this.#p.commit.io.syncDirectory(this.#p.dir);
