@@ -84,43 +84,64 @@ export async function claimDue(
 /** Per lane, the shop (platform:shop) a claim served last: the next claim's turns start after it. */
 export type ShopTurns = Record<Lane, string>;
 
+/** A save of the worker's progress, as the store's saveProgress() takes it. */
+export interface ProgressSave {
+  record: OrderRecord;
+  owner: string;
+  release: boolean;
+  leaseMs: number;
+}
+
 /**
  * Writes the progress columns under the lease: `owner` is the claim's own
  * token, so a save by a holder whose lease expired and was taken over (by
  * another instance, or by this one in another claim) finds no row and learns
- * it lost the order.
+ * it lost the order ('lost').
+ *
+ * Several orders' saves in one statement and one transaction (the worker's
+ * saves go through a group commit: postgres-store.ts), each as it would be
+ * alone: under its own lease, one result per save, in order. At most one
+ * save of an order in a batch (the group commit keeps them apart). The rows are offered in key order; should two
+ * statements that lock several orders still deadlock, PostgreSQL undoes one
+ * and db.write() tries it again.
  */
-export async function saveProgress(
-  db: PgDatabase,
-  record: OrderRecord,
-  { owner, release, leaseMs }: { owner: string; release: boolean; leaseMs: number },
-): Promise<SaveResult> {
-  const summary = summaryColumns(record);
-  const { rows } = await db.write<{ fold_version: string; version: string }>(
-    `UPDATE lb_orders SET progress = $3, state = $4, reason = $5, upstream = $6, updated_at = GREATEST(updated_at, $7), version = version + 1,
-            due_at = CASE WHEN fold_version <> $8 THEN now() ELSE $9 END,
-            lease_owner = CASE WHEN $10 THEN NULL ELSE lease_owner END,
-            lease_until = CASE WHEN $10 THEN NULL ELSE now() + $11 * interval '1 millisecond' END
-      WHERE key = $1 AND lease_owner = $2
-      RETURNING fold_version, version`,
+export async function saveProgressBatch(db: PgDatabase, saves: readonly ProgressSave[]): Promise<SaveResult[]> {
+  const sorted = [...saves].sort((a, b) => (a.record.key < b.record.key ? -1 : a.record.key > b.record.key ? 1 : 0));
+  const summaries = new Map(sorted.map((save) => [save, summaryColumns(save.record)]));
+  const column = <T>(value: (save: ProgressSave) => T) => sorted.map(value);
+  const { rows } = await db.write<{ key: string; fold_version: string; version: string }>(
+    `UPDATE lb_orders o SET progress = v.progress::jsonb, state = v.state, reason = v.reason, upstream = v.upstream,
+            updated_at = GREATEST(o.updated_at, v.updated_at), version = o.version + 1,
+            due_at = CASE WHEN o.fold_version <> v.fold_version THEN now() ELSE v.due_at END,
+            lease_owner = CASE WHEN v.release THEN NULL ELSE o.lease_owner END,
+            lease_until = CASE WHEN v.release THEN NULL ELSE now() + v.lease_ms * interval '1 millisecond' END
+       FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                  $7::timestamptz[], $8::bigint[], $9::timestamptz[], $10::boolean[], $11::float8[])
+                 WITH ORDINALITY AS u(key, owner, progress, state, reason, upstream, updated_at, fold_version, due_at, release, lease_ms, n)
+              ORDER BY n) v
+      WHERE o.key = v.key AND o.lease_owner = v.owner
+      RETURNING o.key, o.fold_version, o.version`,
     [
-      record.key,
-      owner,
-      JSON.stringify(progressPart(record)),
-      summary.state,
-      summary.reason,
-      summary.upstream,
-      record.updatedAt,
-      record.foldVersion,
-      record.dueAt,
-      release,
-      leaseMs,
+      column((save) => save.record.key),
+      column((save) => save.owner),
+      column((save) => JSON.stringify(progressPart(save.record))),
+      column((save) => summaries.get(save)!.state),
+      column((save) => summaries.get(save)!.reason),
+      column((save) => summaries.get(save)!.upstream),
+      column((save) => save.record.updatedAt),
+      column((save) => save.record.foldVersion),
+      column((save) => save.record.dueAt),
+      column((save) => save.release),
+      column((save) => save.leaseMs),
     ],
   );
-  const row = rows[0];
-  if (!row) return 'lost';
-  record.version = Number(row.version);
-  return Number(row.fold_version) !== record.foldVersion ? 'refolded' : 'saved';
+  const saved = new Map(rows.map((row) => [row.key, row]));
+  return saves.map(({ record }) => {
+    const row = saved.get(record.key);
+    if (!row) return 'lost';
+    record.version = Number(row.version);
+    return Number(row.fold_version) !== record.foldVersion ? 'refolded' : 'saved';
+  });
 }
 
 /** A person's change (a retried dead letter): waits for a worker holding the order to let go, then makes it due now. */
