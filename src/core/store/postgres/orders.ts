@@ -259,24 +259,25 @@ export async function nextDueAt(db: PgDatabase, skipShops?: ReadonlySet<string>)
 
 /**
  * The order an lp_orderid belongs to: this one, unless another registered it
- * first. The worker claims before every call that carries one, so a
- * registration there already is read, one round trip with no commit to
- * wait for; a new one is inserted, and if another got in first, read again:
- * a key inserted by a transaction that commits while ours waits is invisible
- * to our own statement's snapshot, not to the next one. Nothing is kept in
- * memory: another instance may erase a shop, and its registrations with it.
- * Durable at once, whatever the caller asks.
+ * first. One round trip whether it is new (inserted) or there already (read
+ * by the same statement: an insert that finds the key does nothing, and
+ * writes nothing to commit). A key inserted by a transaction that commits
+ * while ours waits is invisible to our own statement's snapshot, not to the
+ * next one: then it is read again. Nothing is kept in memory: another
+ * instance may erase a shop, and its registrations with it. Durable at once,
+ * whatever the caller asks.
  */
 export async function claimLpOrderId(db: PgDatabase, lpOrderId: string, key: string): Promise<string> {
-  const owner = async () =>
-    (await db.query<{ order_key: string }>('SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1', [lpOrderId]))
-      .rows[0]?.order_key;
-  const registered = await owner();
-  if (registered !== undefined) return registered;
-  const inserted = await db.write<{ order_key: string }>(
-    'INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING order_key',
+  const { rows } = await db.write<{ order_key: string }>(
+    `WITH inserted AS (
+       INSERT INTO lb_lp_order_ids (lp_order_id, order_key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING order_key)
+     SELECT order_key FROM inserted UNION ALL SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1`,
     [lpOrderId, key],
   );
-  if (inserted.rows[0]) return key;
-  return (await owner()) ?? key;
+  const owner = rows[0]?.order_key;
+  if (owner !== undefined) return owner;
+  return (
+    (await db.query<{ order_key: string }>('SELECT order_key FROM lb_lp_order_ids WHERE lp_order_id = $1', [lpOrderId]))
+      .rows[0]?.order_key ?? key
+  );
 }
