@@ -27,6 +27,7 @@ import { decideFailure, holdCalls, undoIntent } from './failures.ts';
 import { BudgetSpentError, type Place } from '../../loyalty/rate-limiter.ts';
 import {
   collisionReason,
+  carriesLpOrderId,
   LP_ORDER_ID_OPERATIONS,
   lpOrderIdClaim,
   lpOrderIdFor,
@@ -331,7 +332,7 @@ export class Worker {
       if (saved.kind === 'done') return saved;
       // New facts arrived since the plan: plan again before calling.
       if (saved.record !== record) return saved;
-    } else if ((LP_ORDER_ID_OPERATIONS as readonly string[]).includes(next.kind)) {
+    } else if (carriesLpOrderId(next.kind)) {
       // No intent to save: the registration is made durable on its own before the call (a store says at once
       // when it is already).
       await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key);
@@ -376,11 +377,11 @@ export class Worker {
     return this.#save(record, false, lease);
   }
 
-  /** The order's lp_orderid, registered to it before its first call that carries one; when another order holds it, the step after the dead letter. */
+  /** The order's lp_orderid, claimed for it before each call that carries one; when another order holds it, the step after the dead letter. */
   async #lpOrderId(record: OrderRecord, action: Action, account: AccountRuntime, lease: Lease): Promise<string | Step> {
     const lpOrderId =
       record.upstream.lpOrderId ?? lpOrderIdFor(this.#o.orderIdPrefixes, record.platform, record.shop, record.orderId);
-    if (!(LP_ORDER_ID_OPERATIONS as readonly string[]).includes(action.kind)) return lpOrderId;
+    if (!carriesLpOrderId(action.kind)) return lpOrderId;
     // Claimed again each time, not only the first: a round that wrote the order and failed to write its
     // registration leaves the order with an lp_orderid its registry does not hold (a store answers at once when it does).
     // Durable with the intent saved next (#call), or on its own there when there is none.
