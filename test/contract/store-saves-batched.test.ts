@@ -71,6 +71,10 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: worker saves committed togeth
             ack: new pg.Pool(common),
             lease: new pg.Pool(common),
           };
+          // Every connection this run opens is ended by it: the database is dropped WITH (FORCE) after the file,
+          // and a connection left open (an idle pool client, a session) would report that drop as an error.
+          const sessions: pg.Client[] = [];
+          for (const pool of Object.values(pools)) pool.on('error', () => undefined);
           const store = new PostgresStore({
             connections: {
               work: gatedPool(pools.work, gate, fault),
@@ -78,6 +82,8 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: worker saves committed togeth
               lease: pools.lease,
               session: async () => {
                 const client = new pg.Client(common);
+                client.on('error', () => undefined);
+                sessions.push(client);
                 await client.connect();
                 return client;
               },
@@ -141,6 +147,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: worker saves committed togeth
           } finally {
             await store.close();
             await Promise.all(Object.values(pools).map((pool) => pool.end()));
+            await Promise.all(sessions.map((client) => client.end().catch(() => undefined)));
           }
         },
       ),

@@ -83,7 +83,7 @@ export class PostgresStore implements LedgerStore {
    * lone save commits at once. No deadline: a save waits as long as its
    * statement would have alone.
    */
-  readonly #saves: GroupCommit<orders.ProgressSave, SaveResult>;
+  readonly #saves: GroupCommit<orders.ProgressSave, SaveResult | Error>;
   readonly #compactEveryMs: number;
   #compactor: NodeJS.Timeout | undefined;
 
@@ -105,7 +105,7 @@ export class PostgresStore implements LedgerStore {
       deadlineMs: ackDeadlineMs,
     });
     this.#saves = new GroupCommit({
-      commit: (saves) => orders.saveProgressBatch(this.#db, saves),
+      commit: (saves) => saveEachWhenOneIsRefused(this.#db, saves),
       keysOf: (save) => [save.record.key],
       weightOf: () => 1,
       maxItems: 64,
@@ -178,10 +178,14 @@ export class PostgresStore implements LedgerStore {
   ): Promise<OrderRecord[]> => orders.claimDue(this.#db, owner, limit, leaseMs, lane, this.#turns, skipShops);
   renewClaims = (kind: ClaimKind, claims: Claim[], leaseMs: number): Promise<Claim[]> =>
     renewClaims(this.#db, kind, claims, leaseMs);
-  saveProgress = (
+  saveProgress = async (
     record: OrderRecord,
     options: { owner: string; release: boolean; leaseMs: number },
-  ): Promise<SaveResult> => this.#saves.add({ record, ...options });
+  ): Promise<SaveResult> => {
+    const result = await this.#saves.add({ record, ...options });
+    if (result instanceof Error) throw result;
+    return result;
+  };
   releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> =>
     orders.releaseOrder(this.#db, owner, key, retryAt);
   nextDueAt = (skipShops?: ReadonlySet<string>): Promise<number | undefined> => orders.nextDueAt(this.#db, skipShops);
@@ -273,4 +277,39 @@ export class PostgresStore implements LedgerStore {
     await transfer.importItems(this.#db, items);
     this.#work.local();
   }
+}
+
+/**
+ * A batch of saves, as one statement; when PostgreSQL refuses that statement
+ * for what one save holds (its SQLSTATE says so: not a lost connection, after
+ * which the batch may have committed), nothing of it was written, and each
+ * save is tried again alone, so that only the one PostgreSQL cannot take
+ * fails (a loyalty service's error text with a NUL, say). Before this, one
+ * such save failed every other order's save in its batch.
+ */
+async function saveEachWhenOneIsRefused(
+  db: PgDatabase,
+  saves: readonly orders.ProgressSave[],
+): Promise<Array<SaveResult | Error>> {
+  try {
+    return await orders.saveProgressBatch(db, saves);
+  } catch (error) {
+    if (saves.length === 1 || !refusedByTheServer(error)) throw error;
+    return Promise.all(
+      saves.map((save) =>
+        orders.saveProgressBatch(db, [save]).then(
+          ([result]) => result!,
+          (alone: unknown) => (alone instanceof Error ? alone : new Error(String(alone))),
+        ),
+      ),
+    );
+  }
+}
+
+/** An error the server sent for the statement (it rolled back), not one of a connection that may have committed. */
+function refusedByTheServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return false;
+  // 08 connection, 53 resources, 57 operator intervention (a shutdown), 58 system, XX internal: the outcome is unknown.
+  return !['08', '53', '57', '58', 'XX'].includes(code.slice(0, 2));
 }
