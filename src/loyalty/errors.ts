@@ -88,8 +88,9 @@ const REFUSED_KINDS = new Set<LoyaltyErrorKind>([
   'refused_address',
 ]);
 
+/** The service's words, without NUL characters: they reach the order's record, and PostgreSQL's jsonb refuses them. */
 const describe = (details: LoyaltyErrorDetails) =>
-  [details.serviceMessage, details.detail].filter(Boolean).join(': ') || 'no message';
+  [details.serviceMessage, details.detail].filter(Boolean).join(': ').replaceAll('\u0000', '') || 'no message';
 
 /**
  * Builds the right error for a failure: an HTTP status, or a failure reply on
