@@ -1,5 +1,6 @@
 // Composition root: builds the parts from the configuration, starts them, and
 // stops them in order. Nothing else in the code reads the configuration.
+import express from 'express';
 import { laneStatus } from './core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeliveryInfo, PlatformAdapter } from './core/platform-adapter.ts';
@@ -19,6 +20,9 @@ import { dashboard } from './http/dashboard.ts';
 import { merchantAssets } from './http/merchant-page.ts';
 import { listen, type Listening } from './http/listen.ts';
 import { readiness } from './http/readiness.ts';
+import { shopAdminApi } from './http/shop-admin-api.ts';
+import { bigCommerceMerchantDoor } from './http/bigcommerce-merchant-door.ts';
+import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from './http/bridge-shop-token.ts';
 import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
@@ -261,10 +265,10 @@ export async function startBridge(
     platforms.storeAdded(platform);
     await reconciler.run(platform, shop);
   };
-  const shopify = shopifySurface({
-    platforms,
+  // The admin API as a merchant's own page calls it, behind each platform's door (Shopify's, BigCommerce's).
+  const shopRoutes = shopAdminApi({
     store,
-    reconciler,
+    shopify: platforms.shopify,
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
@@ -281,14 +285,30 @@ export async function startBridge(
     accountCalls,
     adjustments: engine.adjustments,
     logger,
+  });
+  const shopify = shopifySurface({
+    platforms,
+    store,
+    reconciler,
+    logger,
     adminToken,
     apiKey: config.SHOPIFY_API_KEY,
     secrets: [config.SHOPIFY_API_SECRET, config.SHOPIFY_API_SECRET_PREVIOUS].filter((secret): secret is string =>
       Boolean(secret),
     ),
+    shopRoutes,
   });
+  // A BigCommerce store's own pages: the load callback hands them a session, which BigCommerce's door lets in.
+  const bigCommercePages =
+    config.BIGCOMMERCE_CLIENT_SECRET && platforms.bigcommerce
+      ? bridgeShopTokens([config.BIGCOMMERCE_CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE)
+      : undefined;
+  const bigCommerceDoor =
+    bigCommercePages && platforms.bigcommerce
+      ? bigCommerceMerchantDoor({ tokens: bigCommercePages, stores: platforms.bigcommerce, logger }, shopRoutes)
+      : undefined;
   const bigcommerce =
-    config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL
+    config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL && bigCommercePages
       ? bigCommerceApp({
           store,
           stores: platforms.bigcommerce,
@@ -300,9 +320,10 @@ export async function startBridge(
           logger,
           onInstalled: storeAdded('bigcommerce'),
           uninstallChecks: options.bigCommerceUninstallChecks,
+          pageTokens: bigCommercePages,
         })
       : undefined;
-  const admin = shopify.admin(
+  const operatorAndShopify = shopify.admin(
     adminApi({
       token: adminToken,
       sandbox: Boolean(sandbox),
@@ -327,6 +348,7 @@ export async function startBridge(
       logger,
     }),
   );
+  const admin = bigCommerceDoor ? express.Router().use(bigCommerceDoor, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),

@@ -7,7 +7,9 @@
 //                     earlier uninstall cleared, and the store's page shown;
 //                     its hooks are made and its recent orders read after the
 //                     answer
-//   GET /load         the merchant opened the app: that store's page
+//   GET /load         the merchant opened the app: that store's own pages
+//                     (the merchant's page, src/http/merchant/), with a
+//                     session for that store and user
 //   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
 //                     (uninstall-checks.ts) before the token is forgotten and
 //                     the store marked uninstalled; until then it is pending
@@ -42,7 +44,9 @@ import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import { paragraph, sendPage, sendStorePage } from './store-page.ts';
+import type { BridgeShopTokens } from './bridge-shop-token.ts';
+import { sendStandaloneMerchantPage } from './merchant-page.ts';
+import { FRAMED_BY, paragraph, sendPage, sendStorePage } from './store-page.ts';
 
 export const BIGCOMMERCE_AUTH_PATH = '/bigcommerce/auth';
 
@@ -55,6 +59,8 @@ export interface BigCommerceAppParts {
   loginUrl: string;
   publicUrl: string;
   logger: Logger;
+  /** Sessions for the store's own pages, which the load callback opens (bridge-shop-token.ts, lbb1.). */
+  pageTokens: BridgeShopTokens;
   /** After the answer: the store's hooks made and its recent orders read. */
   onInstalled(storeHash: string): Promise<void>;
   /** How often pending uninstalls are checked again (tests shorten it). */
@@ -245,7 +251,14 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
         'The app is not installed on this store',
         paragraph('Install it again from the BigCommerce control panel (Apps).'),
       );
-    await sendStorePage(res, { store: parts.store, platform: 'bigcommerce', shop: storeHash, dashboardUrl });
+    // The store's own pages (issue 34), with a session for this store and this control-panel user, for an hour.
+    sendStandaloneMerchantPage(res, {
+      session: parts.pageTokens.mint(
+        storeHash,
+        verified.claims.userId === null ? undefined : String(verified.claims.userId),
+      ),
+      frameAncestors: FRAMED_BY,
+    });
   });
 
   router.get('/uninstall', async (req: Request, res: Response) => {

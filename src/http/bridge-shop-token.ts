@@ -1,4 +1,4 @@
-// A shop's sign-in to its own dashboard when the app is not embedded. There
+// A shop's sign-in to its own page when the app is not embedded. There
 // App Bridge hands out no session tokens, so once Shopify has proved who
 // opened the app (a signed App URL, or a completed install), the bridge
 // hands the page a token of its own: the shop and an expiry, MACed with a
@@ -7,54 +7,80 @@
 // page gets it in the address's fragment, which a browser never sends to a
 // server, and keeps it in the tab's sessionStorage.
 //   lbs1.<base64url {"shop","exp"}>.<base64url HMAC-SHA256>
+// BigCommerce's load callback hands the store's page the same kind of token
+// (lbb1., its key derived from the app's client secret under another label,
+// so neither family passes for the other), naming the control-panel user.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const PREFIX = 'lbs1.';
-const KEY_LABEL = 'loyalty-bridge shop dashboard v1';
+/** What a family of tokens is for: its prefix, and the label its key is derived with (one purpose each). */
+export interface TokenPurpose {
+  prefix: string;
+  label: string;
+}
+
+/** A Shopify shop's page outside the admin. */
+export const SHOPIFY_SHOP_PAGE: TokenPurpose = { prefix: 'lbs1.', label: 'loyalty-bridge shop dashboard v1' };
+/** A BigCommerce store's page, opened by the load callback (key derived from the app's client secret). */
+export const BIGCOMMERCE_STORE_PAGE: TokenPurpose = {
+  prefix: 'lbb1.',
+  label: 'loyalty-bridge bigcommerce store page v1',
+};
+
 /** A working session: the merchant opens the app again from the Shopify admin after it. */
 export const BRIDGE_SHOP_TOKEN_TTL_MS = 60 * 60_000;
 
-export const isBridgeShopToken = (token: string) => token.startsWith(PREFIX);
+export const isBridgeShopToken = (token: string, purpose: TokenPurpose = SHOPIFY_SHOP_PAGE) =>
+  token.startsWith(purpose.prefix);
 
 export interface BridgeShopTokens {
-  mint(shop: string): string;
+  /** `user`: who opened the page, when the platform says (a control-panel user's id), for the audit. */
+  mint(shop: string, user?: string): string;
   /** The shop the token is for, or undefined when it is not one of ours or has expired. */
   verify(token: string): string | undefined;
+  /** The shop and who opened the page, or undefined as verify. */
+  read(token: string): { shop: string; user?: string } | undefined;
 }
 
 /** `secrets`: the client secret, then the previous one during a rotation (tokens made with it stay good). */
-export function bridgeShopTokens(secrets: readonly string[], now: () => number = Date.now): BridgeShopTokens {
-  const keys = secrets.map((secret) => createHmac('sha256', secret).update(KEY_LABEL).digest());
+export function bridgeShopTokens(
+  secrets: readonly string[],
+  now: () => number = Date.now,
+  purpose: TokenPurpose = SHOPIFY_SHOP_PAGE,
+): BridgeShopTokens {
+  const { prefix, label } = purpose;
+  const keys = secrets.map((secret) => createHmac('sha256', secret).update(label).digest());
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
+  const read = (token: string): { shop: string; user?: string } | undefined => {
+    if (!token.startsWith(prefix)) return undefined;
+    const [payload = '', given = ''] = token.slice(prefix.length).split('.');
+    const signature = Buffer.from(given, 'base64url');
+    if (
+      !keys.some((key) => {
+        const expected = mac(key, payload);
+        return expected.length === signature.length && timingSafeEqual(expected, signature);
+      })
+    )
+      return undefined;
+    try {
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        shop?: unknown;
+        exp?: unknown;
+        user?: unknown;
+      };
+      if (typeof claims.shop !== 'string' || typeof claims.exp !== 'number' || claims.exp <= now()) return undefined;
+      return { shop: claims.shop, ...(typeof claims.user === 'string' ? { user: claims.user } : {}) };
+    } catch {
+      return undefined;
+    }
+  };
   return {
-    mint(shop) {
-      const payload = Buffer.from(JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS })).toString(
-        'base64url',
-      );
-      return `${PREFIX}${payload}.${mac(keys[0]!, payload).toString('base64url')}`;
+    mint(shop, user) {
+      const payload = Buffer.from(
+        JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS, ...(user ? { user } : {}) }),
+      ).toString('base64url');
+      return `${prefix}${payload}.${mac(keys[0]!, payload).toString('base64url')}`;
     },
-    verify(token) {
-      if (!isBridgeShopToken(token)) return undefined;
-      const [payload = '', given = ''] = token.slice(PREFIX.length).split('.');
-      const signature = Buffer.from(given, 'base64url');
-      if (
-        !keys.some((key) => {
-          const expected = mac(key, payload);
-          return expected.length === signature.length && timingSafeEqual(expected, signature);
-        })
-      )
-        return undefined;
-      try {
-        const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-          shop?: unknown;
-          exp?: unknown;
-        };
-        return typeof claims.shop === 'string' && typeof claims.exp === 'number' && claims.exp > now()
-          ? claims.shop
-          : undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    verify: (token) => read(token)?.shop,
+    read,
   };
 }

@@ -5,7 +5,10 @@
 // web components, both from Shopify's CDN, and the shopify-api-key meta tag
 // that tells App Bridge which app it is. Its script and style are files of
 // its own at /merchant/: nothing inline runs. The page calls the admin
-// API's shop routes with App Bridge's session tokens.
+// API's shop routes with App Bridge's session tokens. Outside the Shopify
+// admin (BigCommerce's load callback) the same page is served with the
+// bridge's stand-in for the few elements it uses and for App Bridge
+// (merchant/elements.js), and the store-page session the bridge made for it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
@@ -23,7 +26,7 @@ export const MERCHANT_VIEWS = ['setup', 'orders', 'privacy'] as const;
 /** The page's own script and style, for any page that loads them (they hold nothing of a shop); the page itself only through the App URL. */
 export function merchantAssets(): express.Router {
   const router = express.Router();
-  for (const file of ['merchant.js', 'merchant.css'])
+  for (const file of ['merchant.js', 'merchant.css', 'elements.js'])
     router.get(`/${file}`, (_req, res) => {
       res.set('x-content-type-options', 'nosniff');
       res.sendFile(`${ASSETS}${file}`, { maxAge: 0 });
@@ -52,4 +55,37 @@ export function sendMerchantPage(res: Response, { shop, apiKey }: { shop: string
       'cache-control': 'no-store',
     })
     .send(template.replace('<head>', `<head>\n    ${head}`));
+}
+
+/** The page outside the Shopify admin: the bridge's stand-ins, the session it made for the page, and who may frame it. */
+export function sendStandaloneMerchantPage(
+  res: Response,
+  { session, frameAncestors }: { session: string; frameAncestors: string },
+): void {
+  template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
+  const head = [
+    `<meta name="loyalty-bridge-session" content="${escapeHtml(session)}">`,
+    '<script src="/merchant/elements.js"></script>',
+  ].join('\n    ');
+  res
+    .status(200)
+    .type('html')
+    .set({
+      'content-security-policy': [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "connect-src 'self'",
+        "img-src 'self'",
+        `frame-ancestors ${frameAncestors}`,
+        "base-uri 'none'",
+        "form-action 'none'",
+      ].join('; '),
+      'x-content-type-options': 'nosniff',
+      // The page holds a session: nothing keeps it, and no address it links to learns where it came from.
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+    // After the charset, which a browser must meet first; the stand-ins before merchant.js.
+    .send(template.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${head}`));
 }

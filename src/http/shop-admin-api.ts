@@ -89,7 +89,8 @@ const shopResync = z
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
-  shopify: ShopifyParts;
+  /** Shopify's parts, when the bridge is a Shopify app (a Shopify shop's access is described from them). */
+  shopify: ShopifyParts | undefined;
   accounts: AccountRegistry;
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
@@ -153,7 +154,9 @@ export function shopAdminApi({
   });
 
   router.get('/shopify/shops', async (_req, res) => {
-    res.json({ canInstall: false, shops: [await shopify.access.describe(shopRefOf(res).shop)] });
+    const { platform, shop } = shopRefOf(res);
+    if (platform !== 'shopify' || !shopify) return void res.status(404).json({ error: 'not a Shopify shop' });
+    res.json({ canInstall: false, shops: [await shopify.access.describe(shop)] });
   });
 
   router.get('/account', async (_req, res) => {

@@ -113,8 +113,11 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
 }
 
 const shopOf = (res: Response): string => String(res.locals.shop);
-/** The shop a caller let in by shopCallers acts for. Today a shop's page is a Shopify shop's. */
-export const shopRefOf = (res: Response): ShopRef => ({ platform: 'shopify', shop: shopOf(res) });
-/** Who made a change, in the audit: the shop's session, and Shopify's staff member when the session token names one. */
+/** The platform of the caller's shop: a door that lets in another platform's stores says so (res.locals.platform). */
+const platformOf = (res: Response): string =>
+  typeof res.locals.platform === 'string' ? res.locals.platform : 'shopify';
+/** The shop a caller let in by a shop door (this one, or bigcommerce-merchant-door.ts) acts for. */
+export const shopRefOf = (res: Response): ShopRef => ({ platform: platformOf(res), shop: shopOf(res) });
+/** Who made a change, in the audit: the shop's session, and the staff member when its session names one. */
 export const byOf = (res: Response): string =>
-  `shopify ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;
+  `${platformOf(res)} ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;

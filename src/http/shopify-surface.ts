@@ -6,20 +6,12 @@ import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
 import type { DeliveryInfo } from '../core/platform-adapter.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
-import type { AccountCalls } from '../accounts/account-calls.ts';
-import type { AccountRegistry } from '../accounts/registry.ts';
-import type { BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
-import type { Ingest } from '../core/ingest.ts';
 import type { Reconciler } from '../core/reconciler.ts';
-import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../platforms.ts';
 import { bridgeShopTokens } from './bridge-shop-token.ts';
-import type { Engine } from '../core/engine.ts';
-import type { Privacy } from '../core/privacy.ts';
-import { shopAdminApi } from './shop-admin-api.ts';
 import { shopCallers } from './shop-callers.ts';
 import { shopifyAuthRoutes } from './shopify-auth.ts';
 import { shopifyInstalled } from './shopify-installed.ts';
@@ -28,27 +20,13 @@ export interface ShopifySurfaceParts {
   platforms: Platforms;
   store: LedgerStore;
   reconciler: Reconciler;
-  /** The loyalty accounts: a shop's page reaches its own (src/accounts/reach.ts). */
-  accounts: AccountRegistry;
-  /** Customers' data requests: a shop's page answers its own. */
-  privacy: Privacy;
-  /** A shop's page sends its own dead letters again. */
-  retryDeadLetter: Engine['retryDeadLetter'];
-  /** A shop's page reads a window of its orders again. */
-  resyncJobs: ResyncJobs;
-  /** The bridge's own sandbox, in sandbox mode: a merchant's trial account is made there. */
-  bridgeSandbox: BridgeSandbox | undefined;
-  /** A shop's page sends test orders into the ledger. */
-  ingest: Pick<Ingest, 'events'>;
-  /** Each account's own calls in the last minute, for its shop's page. */
-  accountCalls: Pick<AccountCalls, 'lastMinute'>;
-  /** A shop's page gives points by hand, on an account of its own. */
-  adjustments: Engine['adjustments'];
   logger: Logger;
   adminToken: string | undefined;
   apiKey: string | undefined;
   /** The client secret, then the previous one during a rotation. */
   secrets: readonly string[];
+  /** The admin API's routes for a shop's own page (shop-admin-api.ts), behind Shopify's door. */
+  shopRoutes: RequestHandler;
 }
 
 export interface ShopifySurface {
@@ -73,9 +51,7 @@ export const admitShopifyShop =
   };
 
 export function shopifySurface(parts: ShopifySurfaceParts): ShopifySurface {
-  // The rest (store, accounts, privacy, resyncs, calls, adjustments) is the shop's routes' own.
-  const { platforms, reconciler, adminToken, apiKey, secrets, ...shopRoutesParts } = parts;
-  const { store, logger } = shopRoutesParts;
+  const { platforms, store, reconciler, logger, adminToken, apiKey, secrets, shopRoutes } = parts;
   const shopify = platforms.shopify;
   const allowed = platforms.shopifyAllowed;
   if (!shopify?.app || !shopify.signatures || !allowed || !apiKey || secrets.length === 0)
@@ -101,7 +77,7 @@ export function shopifySurface(parts: ShopifySurfaceParts): ShopifySurface {
   });
   const door: RequestHandler = shopCallers(
     { adminToken, signatures: shopify.signatures, bridgeTokens, allowed, access: shopify.access, installed, logger },
-    shopAdminApi({ ...shopRoutesParts, shopify }),
+    shopRoutes,
   );
   return {
     routes,

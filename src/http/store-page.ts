@@ -11,7 +11,7 @@ import type { LedgerStore, ReconciliationState } from '../core/store/ledger-stor
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** BigCommerce shows app pages in an iframe of its control panel, and nowhere else. */
-const FRAMED_BY = 'https://*.bigcommerce.com https://*.mybigcommerce.com';
+export const FRAMED_BY = 'https://*.bigcommerce.com https://*.mybigcommerce.com';
 
 export function sendPage(res: Response, status: number, title: string, body: string): void {
   res

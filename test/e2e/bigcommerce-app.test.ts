@@ -11,7 +11,8 @@ import { freePort } from '../../bench/lib/bridge-process.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
-import { bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigcommerce.ts';
+import { bcHeaders, bcOrder, bcPayload, BC_STORE, appAt } from '../helpers/bigcommerce.ts';
+import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
@@ -29,6 +30,8 @@ const SCOPES = [
 ];
 
 let bc: FakeBigCommerce;
+/** The session alpha1's load handed its page. */
+let alphaSession = '';
 let bridge: RunningBridge;
 const logText: string[] = [];
 
@@ -42,14 +45,7 @@ beforeAll(async () => {
   bc = await startFakeBigCommerce({ storeHash: BC_STORE, accessToken: 'configured-token' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  bc.registerApp({
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    authCallback: `${url}/bigcommerce/auth`,
-    loadCallback: `${url}/bigcommerce/load`,
-    uninstallCallback: `${url}/bigcommerce/uninstall`,
-    scope: 'store_v2_orders_read_only store_v2_information_read_only',
-  });
+  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET));
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
   bridge = await startTestBridge(
     {
@@ -154,12 +150,52 @@ describe('installing from the control panel', () => {
 });
 
 describe('opening the app', () => {
-  it('shows that store’s page for a load the client secret signed', async () => {
-    const answer = await bc.load('alpha1');
+  it('opens that store’s own pages for a load the client secret signed, with a session for that store alone', async () => {
+    const loaded = await fetch(
+      `${bridge.http.localUrl}/bigcommerce/load?signed_payload_jwt=${bc.signedPayload('alpha1', { user: { id: 77, email: 'owner@alpha.example' } })}`,
+    );
+    const answer = {
+      status: loaded.status,
+      headers: Object.fromEntries(loaded.headers),
+      body: await loaded.text(),
+    };
     expect(answer.status).toBe(200);
-    expect(answer.body).toContain('store alpha1');
-    expect(answer.body).toMatch(/#5001/);
-    expect(answer.body).not.toContain('beta@example.com');
+    // The merchant's page, with the bridge's stand-ins for Polaris and App Bridge, framed by the control panel only.
+    expect(answer.body).toContain('<script src="/merchant/elements.js"></script>');
+    expect(answer.body).toContain('<script src="/merchant/merchant.js" defer></script>');
+    expect(answer.body).not.toContain('cdn.shopify.com');
+    expect(answer.headers['content-security-policy']).toContain(
+      'frame-ancestors https://*.bigcommerce.com https://*.mybigcommerce.com',
+    );
+    expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const session = /name="loyalty-bridge-session" content="([^"]+)"/.exec(answer.body)?.[1] ?? '';
+    expect(session).toMatch(/^lbb1\./);
+    alphaSession = session;
+    const asStore = async (path: string, token = session) => {
+      const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    expect((await asStore('/session')).body).toEqual({ caller: 'shop', platform: 'bigcommerce', shop: 'alpha1' });
+    const orders = (await asStore('/orders')).body.orders as Array<{ shop: string; orderName: string }>;
+    expect(orders.map((order) => order.shop)).toEqual(orders.map(() => 'alpha1'));
+    expect(orders.length).toBeGreaterThan(0);
+    // Another store's order, the operator's routes, and a tampered session: none of them.
+    expect((await asStore('/orders/bigcommerce:beta2:6000')).status).toBe(404);
+    expect((await asStore('/accounts')).status).toBe(403);
+    const [payload, mac] = session.slice('lbb1.'.length).split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forged = `lbb1.${Buffer.from(JSON.stringify({ ...claims, shop: 'beta2' })).toString('base64url')}.${mac}`;
+    expect((await asStore('/session', forged)).status).toBe(401);
+    // A Shopify shop-page token made with the same secret is not a BigCommerce one (another purpose, another key).
+    const shopifyPurpose = bridgeShopTokens([CLIENT_SECRET]).mint('alpha1');
+    expect((await asStore('/session', shopifyPurpose)).status).toBe(401);
+    expect(
+      (await asStore('/session', bridgeShopTokens([CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE).mint('alpha1')))
+        .status,
+    ).toBe(200);
   });
 
   it.each([
@@ -251,5 +287,12 @@ describe('uninstalling', () => {
     const reached = await bridge.platforms.sources.find((source) => source.platform === 'bigcommerce')!.shops();
     expect(reached.sort()).toEqual(['alpha1', BC_STORE].sort());
     expect((await bc.load('beta2')).status).toBe(404);
+    // A page opened before the uninstall holds a session for an hour: it reaches nothing of the store now.
+    const beta = bridgeShopTokens([CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE).mint('beta2');
+    const after = await fetch(`${bridge.http.localUrl}/admin/api/orders`, {
+      headers: { authorization: `Bearer ${beta}` },
+    });
+    expect(after.status).toBe(401);
+    expect(alphaSession).not.toBe('');
   });
 });

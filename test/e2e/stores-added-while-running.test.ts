@@ -14,7 +14,7 @@ import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
 import type { RunningBridge } from '../../src/main.ts';
 import { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
-import { bcOrder } from '../helpers/bigcommerce.ts';
+import { bcOrder, appAt } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
@@ -108,14 +108,7 @@ describe('a bridge started with no store, then a BigCommerce store that installs
     bc = await startFakeBigCommerce({ storeHash: 'unused0', accessToken: 'unused-token' });
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    bc.registerApp({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      authCallback: `${url}/bigcommerce/auth`,
-      loadCallback: `${url}/bigcommerce/load`,
-      uninstallCallback: `${url}/bigcommerce/uninstall`,
-      scope: 'store_v2_orders_read_only',
-    });
+    bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, 'store_v2_orders_read_only'));
     bridge = await startTestBridge(
       {
         PORT: String(port),

@@ -1,6 +1,7 @@
 // Signing and payloads for BigCommerce tests: Standard Webhooks signatures
 // computed here, independently of the library the bridge verifies with.
 import { createHmac } from 'node:crypto';
+import type { FakeApp } from './fake-bigcommerce.ts';
 
 export const BC_SECRET = 'bc-client-secret-for-tests';
 export const BC_STORE = 'lbtest01';
@@ -89,3 +90,18 @@ export function bcOrder(
     },
   };
 }
+
+/** The app as registered in BigCommerce's Developer Portal, its callbacks at the bridge's address. */
+export const appAt = (
+  bridgeUrl: string,
+  clientId: string,
+  clientSecret: string,
+  scope = 'store_v2_orders_read_only store_v2_information_read_only',
+): FakeApp => ({
+  clientId,
+  clientSecret,
+  authCallback: `${bridgeUrl}/bigcommerce/auth`,
+  loadCallback: `${bridgeUrl}/bigcommerce/load`,
+  uninstallCallback: `${bridgeUrl}/bigcommerce/uninstall`,
+  scope,
+});

@@ -141,7 +141,9 @@ describe('one signed payload, one purpose', () => {
     for (let reload = 0; reload < 2; reload++) {
       const answer = await app.bc.load('alpha2', loaded);
       expect(answer.status).toBe(200);
-      expect(answer.body).toContain('store alpha2');
+      // The store's own pages, with a session for alpha2.
+      const session = /name="loyalty-bridge-session" content="lbb1\.([^."]+)\./.exec(answer.body)?.[1] ?? '';
+      expect(JSON.parse(Buffer.from(session, 'base64url').toString('utf8'))).toMatchObject({ shop: 'alpha2' });
     }
     expect((await app.bc.uninstall('alpha2', loaded)).status).toBe(401);
     expect(await installOf(app.bridge, 'alpha2')).toBeDefined();
@@ -161,7 +163,8 @@ describe('one signed payload, one purpose', () => {
     const late = await app.bc.load('alpha3', loaded);
     expect(late.status).toBe(401);
     expect(late.body).toContain('more than 15 minutes ago');
-    expect(late.body).not.toContain('store alpha3');
+    // No session for the store's pages with it.
+    expect(late.body).not.toContain('loyalty-bridge-session');
     // A fresh payload, as BigCommerce sends each time the app is opened, loads.
     expect((await app.bc.load('alpha3')).status).toBe(200);
   });

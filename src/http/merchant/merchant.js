@@ -6,6 +6,13 @@
 // (src/http/shop-admin-api.ts), which see this shop alone, and is written
 // with textContent, never as HTML: orders come from customers.
 const $ = (selector) => document.querySelector(selector);
+/**
+ * Where the page is shown: inside the Shopify admin, App Bridge (session
+ * tokens, toasts, the nav); elsewhere (BigCommerce's control panel) the
+ * bridge's own stand-in, elements.js, with the session the bridge handed the page.
+ */
+const host = window.shopify ?? window.loyaltyBridgeHost;
+const EMBEDDED = Boolean(window.shopify);
 const VIEWS = ['home', 'setup', 'orders', 'privacy'];
 const APP_PATH = '/shopify/app';
 /** The settings the setup form shows, by the configuration's names. */
@@ -25,7 +32,7 @@ async function call(path, options = {}) {
       ...options,
       headers: {
         // App Bridge's session tokens live a minute: one is asked for each call.
-        authorization: `Bearer ${await window.shopify.idToken()}`,
+        authorization: `Bearer ${await host.idToken()}`,
         'content-type': 'application/json',
         ...(options.headers ?? {}),
       },
@@ -43,7 +50,7 @@ async function call(path, options = {}) {
   return { status: response.status, body };
 }
 
-const toast = (message, isError = false) => window.shopify.toast.show(message, isError ? { isError: true } : {});
+const toast = (message, isError = false) => host.toast.show(message, isError ? { isError: true } : {});
 
 function element(tag, text, attributes = {}) {
   const made = document.createElement(tag);
@@ -71,7 +78,9 @@ async function show(view) {
 }
 
 function go(path) {
-  history.pushState(null, '', path);
+  // Inside the admin each view has its own address (a reload opens it again); elsewhere the page's own address
+  // is the platform's callback, which a reload must ask for as it is.
+  if (EMBEDDED) history.pushState(null, '', path);
   void show(viewOf(path));
 }
 

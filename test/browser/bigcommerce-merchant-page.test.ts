@@ -1,0 +1,116 @@
+// A BigCommerce merchant opens the app from their control panel (issue 34):
+// the load callback opens the store's own pages in the control panel's
+// iframe, in Debian's Chromium, with the bridge's stand-ins for the page's
+// elements (no Polaris, no App Bridge: they are Shopify's). The merchant
+// sees what needs their attention, tries the app on the bridge's sandbox,
+// sends a test order and sees it earn, then finds a real order of their
+// store among the recent ones. A parent page plays the control panel at a
+// *.mybigcommerce.com address, as BigCommerce frames its apps.
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/lib/bridge-process.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { bcOrder, appAt } from '../helpers/bigcommerce.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+
+const CLIENT_ID = 'bc-page-client-id';
+const CLIENT_SECRET = 'bc-page-client-secret-for-tests';
+const STORE = 'pagestore1';
+const OTHER = 'pagestore2';
+const PANEL = `https://store-${STORE}.mybigcommerce.com/manage/app/42`;
+const BRIDGE_ORIGIN = 'https://bridge.test';
+
+if (!chromiumAvailable) console.warn(`BigCommerce page browser test skipped: no Chromium at ${CHROMIUM}`);
+
+describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opened from the control panel', () => {
+  let bc: FakeBigCommerce;
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+  let app: FrameLocator;
+  const shots = artifactsDir('bigcommerce');
+  const toasts = () => app.locator('#toasts li').allTextContents();
+
+  beforeAll(async () => {
+    bc = await startFakeBigCommerce({ storeHash: 'unused0', accessToken: 'unused-token' });
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET));
+    bridge = await startTestBridge({
+      PORT: String(port),
+      PUBLIC_URL: url,
+      RECONCILE_INTERVAL_MINUTES: '0',
+      BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
+      BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
+      BIGCOMMERCE_LOGIN_URL: bc.url,
+      BIGCOMMERCE_API_URL: bc.url,
+      BIGCOMMERCE_OPEN_INSTALLS: 'true',
+    });
+    for (const store of [STORE, OTHER]) {
+      bc.addStore(store, `${store}-token`);
+      expect((await bc.install(store)).status).toBe(200);
+    }
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    page = await context.newPage();
+    // The control panel frames the app's load callback, with BigCommerce's signed payload for this store and user.
+    const load = () =>
+      `${BRIDGE_ORIGIN}/bigcommerce/load?signed_payload_jwt=${bc.signedPayload(STORE, { user: { id: 31, email: 'owner@pagestore.example' } })}`;
+    await context.route(`https://store-${STORE}.mybigcommerce.com/**`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><meta charset="utf-8"><title>BigCommerce control panel</title><h1>Apps · loyalty-bridge</h1><iframe id="app" src="${load()}" style="width:1200px;height:880px"></iframe>`,
+      }),
+    );
+    await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
+      const address = new URL(route.request().url());
+      const response = await route.fetch({ url: `${url}${address.pathname}${address.search}`, maxRedirects: 0 });
+      await route.fulfill({ response });
+    });
+    app = page.frameLocator('#app');
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+    await bc?.close();
+  });
+
+  it('opens the store’s page, tries it on the sandbox, and a test order earns there', async () => {
+    await page.goto(PANEL);
+    await expect
+      .poll(() => app.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
+      .toBe('No loyalty account yet');
+    await page.screenshot({ path: `${shots}1-first-open.png` });
+    await app.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
+    await app.locator('#sandbox-choice:not([hidden]) #try-sandbox').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('You are trying it on the sandbox');
+    await app.locator('#try-it:not([hidden]) #send-test-order').click();
+    await expect
+      .poll(() => app.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
+      .toBe('earned');
+    await page.screenshot({ path: `${shots}2-test-order.png` });
+    // The trial is this store's own account, made by its page, in the name of the control-panel user.
+    const audit = await bridge.engine.store.listRecords<{ by: string; action: string }>('audit');
+    expect(audit.map(({ value }) => value)).toContainEqual(
+      expect.objectContaining({ action: 'account.create', by: `bigcommerce ${STORE} (staff 31)` }),
+    );
+  }, 90_000);
+
+  it('shows the store’s recent orders, and none of another store’s', async () => {
+    bc.stores.get(STORE)!.orders.set(8101, bcOrder(8101, 11, { email: 'mine@example.com' }));
+    bc.stores.get(OTHER)!.orders.set(8201, bcOrder(8201, 11, { email: 'theirs@example.com' }));
+    for (const [store, id] of [
+      [STORE, 8101],
+      [OTHER, 8201],
+    ] as const)
+      expect(await bc.deliver('store/order/created', id, { store, signWith: CLIENT_SECRET })).toEqual([200]);
+    await bridge.engine.drain();
+    await app.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+    await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('mine@example.com');
+    expect(await app.locator('#orders').textContent()).not.toContain('theirs@example.com');
+    await page.screenshot({ path: `${shots}3-orders.png` });
+  }, 60_000);
+});
