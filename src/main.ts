@@ -22,6 +22,7 @@ import { listen, type Listening } from './http/listen.ts';
 import { readiness } from './http/readiness.ts';
 import { shopAdminApi } from './http/shop-admin-api.ts';
 import { bigCommerceMerchantDoor } from './http/bigcommerce-merchant-door.ts';
+import { RemovedUsers } from '../adapters/bigcommerce/removed-users.ts';
 import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from './http/bridge-shop-token.ts';
 import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
@@ -303,9 +304,19 @@ export async function startBridge(
     config.BIGCOMMERCE_CLIENT_SECRET && platforms.bigcommerce
       ? bridgeShopTokens([config.BIGCOMMERCE_CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE)
       : undefined;
+  const removedUsers = new RemovedUsers(store);
   const bigCommerceDoor =
-    bigCommercePages && platforms.bigcommerce
-      ? bigCommerceMerchantDoor({ tokens: bigCommercePages, stores: platforms.bigcommerce, logger }, shopRoutes)
+    bigCommercePages && platforms.bigcommerce && platforms.bigcommerceAllowed
+      ? bigCommerceMerchantDoor(
+          {
+            tokens: bigCommercePages,
+            stores: platforms.bigcommerce,
+            allowed: platforms.bigcommerceAllowed,
+            removedUsers,
+            logger,
+          },
+          shopRoutes,
+        )
       : undefined;
   const bigcommerce =
     config.BIGCOMMERCE_CLIENT_ID && config.BIGCOMMERCE_CLIENT_SECRET && config.PUBLIC_URL && bigCommercePages
@@ -321,6 +332,7 @@ export async function startBridge(
           onInstalled: storeAdded('bigcommerce'),
           uninstallChecks: options.bigCommerceUninstallChecks,
           pageTokens: bigCommercePages,
+          removedUsers,
         })
       : undefined;
   const operatorAndShopify = shopify.admin(

@@ -35,6 +35,8 @@ export interface SignedPayloadClaims {
   jti: string;
   /** When the payload expires (seconds since the epoch, BigCommerce's exp). */
   expiresAt: number;
+  /** When BigCommerce made it (seconds since the epoch, its iat). */
+  issuedAt: number;
   /** The deep link the load came with ("/" from the Apps menu). */
   url: string;
   userId: number | null;
@@ -120,6 +122,7 @@ export async function verifySignedPayload(
       storeHash,
       jti,
       expiresAt: payload.exp!,
+      issuedAt: payload.iat!,
       url: asString(payload.url) ?? '/',
       userId: typeof user.id === 'number' ? user.id : null,
     },

@@ -15,8 +15,9 @@
 //                     the store marked uninstalled; until then it is pending
 //                     and checked again later. Its payload acts once: a
 //                     repeat is answered, and nothing more
-//   GET /remove_user  a user's access was revoked: the bridge keeps nothing
-//                     per user, so there is nothing to do but answer
+//   GET /remove_user  a user's access was revoked: the store's pages they
+//                     opened, and load payloads made before, open nothing
+//                     from then on (removed-users.ts)
 // The last three carry a signed_payload_jwt: verified with jose
 // (signed-payload.ts), and each payload kept to the callback that used it
 // first (callback-payloads.ts), so the load payload a browser holds for a day
@@ -40,6 +41,7 @@ import {
   verifySignedPayload,
   type SignedPayloadClaims,
 } from '../../adapters/bigcommerce/signed-payload.ts';
+import type { RemovedUsers } from '../../adapters/bigcommerce/removed-users.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
@@ -61,6 +63,8 @@ export interface BigCommerceAppParts {
   logger: Logger;
   /** Sessions for the store's own pages, which the load callback opens (bridge-shop-token.ts, lbb1.). */
   pageTokens: BridgeShopTokens;
+  /** Users whose access the store's owner removed. */
+  removedUsers: RemovedUsers;
   /** After the answer: the store's hooks made and its recent orders read. */
   onInstalled(storeHash: string): Promise<void>;
   /** How often pending uninstalls are checked again (tests shorten it). */
@@ -79,7 +83,7 @@ type Verified =
 
 export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
-  const { logger } = parts;
+  const { logger, removedUsers } = parts;
   const base = parts.publicUrl.replace(/\/+$/, '');
   const dashboardUrl = `${base}/admin/`;
   const payloads = new CallbackPayloads({ store: parts.store, leewaySeconds: SIGNED_PAYLOAD_LEEWAY_SECONDS });
@@ -243,22 +247,32 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
         `${paragraph(`${verified.reason}.`)}${paragraph('Open the app again from the BigCommerce control panel.')}`,
       );
     }
-    const { storeHash } = verified.claims;
-    if (!(await parts.stores.get(storeHash)))
+    const { storeHash, userId, issuedAt } = verified.claims;
+    // The app's own install: a store served only through BIGCOMMERCE_ACCESS_TOKEN has no app to open.
+    if (!(await parts.stores.existing(storeHash)))
       return sendPage(
         res,
         404,
         'The app is not installed on this store',
         paragraph('Install it again from the BigCommerce control panel (Apps).'),
       );
+    const allowance = await parts.allowed.check(storeHash);
+    if (!allowance.allowed)
+      return sendPage(res, 403, 'This store is not served here', paragraph(`${allowance.reason}.`));
+    const user = userId === null ? undefined : String(userId);
+    if (user !== undefined) {
+      // A payload made before the owner removed this user opens nothing; one made after means they were added again.
+      if (await removedUsers.removedSince(storeHash, user, issuedAt * 1000))
+        return sendPage(
+          res,
+          401,
+          'Your access to this store was removed',
+          paragraph('Ask the store’s owner to give it back, then open the app again.'),
+        );
+      await removedUsers.readmitted(storeHash, user);
+    }
     // The store's own pages (issue 34), with a session for this store and this control-panel user, for an hour.
-    sendStandaloneMerchantPage(res, {
-      session: parts.pageTokens.mint(
-        storeHash,
-        verified.claims.userId === null ? undefined : String(verified.claims.userId),
-      ),
-      frameAncestors: FRAMED_BY,
-    });
+    sendStandaloneMerchantPage(res, { session: parts.pageTokens.mint(storeHash, user), frameAncestors: FRAMED_BY });
   });
 
   router.get('/uninstall', async (req: Request, res: Response) => {
@@ -309,7 +323,12 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   router.get('/remove_user', async (req: Request, res: Response) => {
     const verified = await verify(req, 'remove_user');
     if (!verified.ok) return void res.status(401).json({ error: verified.reason });
-    res.json({ result: 'ignored', reason: 'loyalty-bridge keeps nothing per control-panel user' });
+    const { storeHash, userId } = verified.claims;
+    if (userId === null) return void res.json({ result: 'ignored', reason: 'the payload names no user' });
+    // The store's pages name the user who opened them: theirs open nothing from now on.
+    await removedUsers.remove(storeHash, String(userId));
+    logger.info({ platform: 'bigcommerce', shop: storeHash, user: userId }, 'a BigCommerce user’s access was removed');
+    res.json({ result: 'removed', reason: 'the user’s sessions on this store’s pages end now' });
   });
 
   return {

@@ -37,8 +37,8 @@ export interface BridgeShopTokens {
   mint(shop: string, user?: string): string;
   /** The shop the token is for, or undefined when it is not one of ours or has expired. */
   verify(token: string): string | undefined;
-  /** The shop and who opened the page, or undefined as verify. */
-  read(token: string): { shop: string; user?: string } | undefined;
+  /** The shop, who opened the page, and when the token was made (ms), or undefined as verify. */
+  read(token: string): { shop: string; user?: string; issuedAt: number } | undefined;
 }
 
 /** `secrets`: the client secret, then the previous one during a rotation (tokens made with it stay good). */
@@ -50,7 +50,7 @@ export function bridgeShopTokens(
   const { prefix, label } = purpose;
   const keys = secrets.map((secret) => createHmac('sha256', secret).update(label).digest());
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
-  const read = (token: string): { shop: string; user?: string } | undefined => {
+  const read = (token: string): { shop: string; user?: string; issuedAt: number } | undefined => {
     if (!token.startsWith(prefix)) return undefined;
     const [payload = '', given = ''] = token.slice(prefix.length).split('.');
     const signature = Buffer.from(given, 'base64url');
@@ -68,7 +68,11 @@ export function bridgeShopTokens(
         user?: unknown;
       };
       if (typeof claims.shop !== 'string' || typeof claims.exp !== 'number' || claims.exp <= now()) return undefined;
-      return { shop: claims.shop, ...(typeof claims.user === 'string' ? { user: claims.user } : {}) };
+      return {
+        shop: claims.shop,
+        issuedAt: claims.exp - BRIDGE_SHOP_TOKEN_TTL_MS,
+        ...(typeof claims.user === 'string' ? { user: claims.user } : {}),
+      };
     } catch {
       return undefined;
     }

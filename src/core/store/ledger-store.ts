@@ -98,6 +98,8 @@ export type RecordKind =
   | 'declared-delivery'
   /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
   | 'callback-payload'
+  /** A control-panel user a BigCommerce store's owner removed (remove_user): their sessions and earlier load payloads open nothing. */
+  | 'removed-user'
   /** A test order a shop's page sent (core/test-order.ts): counted for the shop's hourly cap, erased with the shop. */
   | 'test-order'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */

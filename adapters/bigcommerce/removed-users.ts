@@ -1,0 +1,44 @@
+// Control-panel users a BigCommerce store's owner removed (the remove_user
+// callback). A store's page names the user who opened it (its session, and
+// the load payload that made it, which BigCommerce lets live a day): once
+// the owner removes them, neither opens anything, until BigCommerce sends a
+// load made after the removal (the user added again). Records name the store,
+// so the store's erasure takes them.
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+
+const KIND = 'removed-user';
+
+interface RemovedUser {
+  platform: 'bigcommerce';
+  shop: string;
+  user: string;
+  removedAt: string;
+}
+
+export class RemovedUsers {
+  readonly #store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
+
+  constructor(store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>) {
+    this.#store = store;
+  }
+
+  async remove(shop: string, user: string, at: Date = new Date()): Promise<void> {
+    await this.#store.putRecord<RemovedUser>(KIND, `${shop}:${user}`, {
+      platform: 'bigcommerce',
+      shop,
+      user,
+      removedAt: at.toISOString(),
+    });
+  }
+
+  /** Whether the user was removed at or after `since` (ms): what was made before then opens nothing. */
+  async removedSince(shop: string, user: string, since: number): Promise<boolean> {
+    const removed = await this.#store.getRecord<RemovedUser>(KIND, `${shop}:${user}`);
+    return removed !== undefined && Date.parse(removed.removedAt) >= since;
+  }
+
+  /** A load made after the removal: the owner gave the user access again, and the record goes. */
+  async readmitted(shop: string, user: string): Promise<void> {
+    await this.#store.deleteRecord(KIND, `${shop}:${user}`);
+  }
+}
