@@ -47,7 +47,14 @@ describe('the signed_payload_jwt', () => {
   it('names the store, the payload’s id and expiry, the user and the deep link of a payload BigCommerce signed', async () => {
     expect(await verifySignedPayload(jwt(), keys)).toEqual({
       ok: true,
-      claims: { storeHash: 'z4zn3wo', jti: claims.jti, expiresAt: now + 86_400, url: '/', userId: 9876543 },
+      claims: {
+        storeHash: 'z4zn3wo',
+        jti: claims.jti,
+        expiresAt: now + 86_400,
+        issuedAt: now,
+        url: '/',
+        userId: 9876543,
+      },
     });
   });
 
