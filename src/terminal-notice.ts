@@ -4,7 +4,7 @@
 // (a service manager, a container, a pipe: stdout is where pino's log goes,
 // and where log collectors read) written to an owner-only file in DATA_DIR,
 // and the log line says only where it is.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from './logger.ts';
 
@@ -31,7 +31,11 @@ export function tellThePersonAtTheTerminal({
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, fileName);
-  writeFileSync(path, `${text}\n`, { mode: 0o600 });
+  // Written beside it and renamed into place: whoever reads the file (the operator, a script waiting for it) never
+  // finds it there empty or half written.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${text}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
   logger.info(
     { file: path },
     `standard output is not a terminal, so what would be printed for the person at it is in ${path} (readable by this user only)`,
