@@ -46,17 +46,32 @@ async function writeNew(path: string, text: string, sync: boolean): Promise<void
   }
 }
 
+/**
+ * Every append file open now, held here until it is closed: a store dropped
+ * without being closed (as a crash leaves one) keeps its descriptor, as the
+ * crashed process would have, rather than having the garbage collector close
+ * it, which Node 26 reports as an uncaught error.
+ */
+const heldOpen = new Set<FileHandle>();
+
 async function openAppend(path: string): Promise<AppendFile> {
   // A FileHandle, not a bare descriptor: its close waits for the operations under way, so that the number is
   // never reused by another file while a write to this one is still queued.
   const handle: FileHandle = await open(path, 'a', 0o600);
+  heldOpen.add(handle);
   return {
     async append(text, sync) {
       const buffer = Buffer.from(text);
       for (let at = 0; at < buffer.length;) at += (await handle.write(buffer, at, buffer.length - at)).bytesWritten;
       if (sync) await handle.datasync();
     },
-    close: () => handle.close(),
+    close: async () => {
+      try {
+        await handle.close();
+      } finally {
+        heldOpen.delete(handle);
+      }
+    },
   };
 }
 
