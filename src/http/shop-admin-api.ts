@@ -30,7 +30,6 @@
 // platforms): those stay with the operator's ADMIN_TOKEN, and answer 403 here.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { ShopRef } from '../accounts/account-records.ts';
 import type { AccountCalls } from '../accounts/account-calls.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
@@ -45,6 +44,7 @@ import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { byOf, shopRefOf } from './shop-callers.ts';
+import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read } from './admin-api.ts';
@@ -126,14 +126,7 @@ export function shopAdminApi({
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
-  /** Whether the shop may give points by hand once more this hour: its adjustments of the last hour, as stored. */
-  const underShopCap = async (ref: ShopRef): Promise<boolean> => {
-    const since = new Date(Date.now() - 3_600_000).toISOString();
-    const recent = (await store.listRecords<Adjustment>('adjustment')).filter(
-      ({ value }) => value.platform === ref.platform && value.shop === ref.shop && value.at > since,
-    );
-    return recent.length < MANUAL_EARNS_PER_HOUR;
-  };
+  const { oneAtATime, hourly } = shopCaps(store);
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', ...shopRefOf(res) });
@@ -267,14 +260,23 @@ export function shopAdminApi({
     if (!account) return;
     const body = read(earnAdjustment, req.body);
     if (body.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
-    if (!(await underShopCap(shopRefOf(res))))
-      return refuse(res, 429, [
-        `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
-      ]);
-    const { adjustment, error } = await adjustments.earn({ ...body, account, shop: shopRefOf(res) }, byOf(res));
-    if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
-    const refused = error instanceof LoyaltyError && !error.retryable;
-    res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
+    const shop = shopRefOf(res);
+    // The call and its record are inside the cap's step: a burst cannot all pass one count of the adjustments kept.
+    const cap = {
+      what: 'points by hand',
+      limit: MANUAL_EARNS_PER_HOUR,
+      madeSince: async (since: string) =>
+        (await store.listRecords<Adjustment>('adjustment')).filter(
+          ({ value }) => value.platform === shop.platform && value.shop === shop.shop && value.at > since,
+        ).length,
+      refusal: `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
+    };
+    await hourly(res, cap, async () => {
+      const { adjustment, error } = await adjustments.earn({ ...body, account, shop }, byOf(res));
+      if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
+      const refused = error instanceof LoyaltyError && !error.retryable;
+      res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
+    });
   });
 
   // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
@@ -325,13 +327,14 @@ export function shopAdminApi({
   router.post('/resync', async (req, res) => {
     const body = read(shopResync, req.body);
     const { platform, shop } = shopRefOf(res);
-    await oneAtATime(res, 'resync', async () => {
-      const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-      const recent = (await resyncJobs.ofShop(platform, shop)).filter((job) => job.startedAt > hourAgo);
-      if (recent.length >= RESYNCS_PER_HOUR)
-        return refuse(res, 429, [
-          `a shop reads its orders again at most ${RESYNCS_PER_HOUR} times an hour; wait for the last one to finish`,
-        ]);
+    const cap = {
+      what: 'resync',
+      limit: RESYNCS_PER_HOUR,
+      madeSince: async (since: string) =>
+        (await resyncJobs.ofShop(platform, shop)).filter((job) => job.startedAt > since).length,
+      refusal: `a shop reads its orders again at most ${RESYNCS_PER_HOUR} times an hour; wait for the last one to finish`,
+    };
+    await hourly(res, cap, async () => {
       const started = await resyncJobs.start({ platform, shop, since: body.since, until: body.until, by: byOf(res) });
       // Not the reason itself: it names the shops the bridge can reach, which are other merchants'.
       if (!started.ok)
@@ -357,7 +360,7 @@ export function shopAdminApi({
     res.json({ job });
   });
 
-  router.use(shopTestOrders({ store, ingest, logger, ownAccount, oneAtATime }));
+  router.use(shopTestOrders({ store, ingest, logger, ownAccount, hourly }));
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
@@ -407,19 +410,6 @@ export function shopAdminApi({
     res.status(500).json({ error: 'internal error' });
   });
   return router;
-
-  /**
-   * Runs what a cap counts for this shop (its accounts, resyncs or test
-   * orders an hour), one request at a time on every instance (the store's
-   * exclusive lock): the count and the write it allows are one step. A
-   * request that comes while another of the same shop is under way is told
-   * to try again, not queued.
-   */
-  async function oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void> {
-    const { platform, shop } = shopRefOf(res);
-    const ran = await store.exclusive(`shop-cap:${what}:${platform}:${shop}`, fn);
-    if (!ran.ran) refuse(res, 429, [`another ${what} request of this shop is under way; try again in a moment`]);
-  }
 
   /**
    * A trial account's fields: the sandbox makes its address and credentials,

@@ -14,8 +14,8 @@ import { orderKey } from '../core/order-event.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder } from '../core/test-order.ts';
 import type { Logger } from '../logger.ts';
-import { refuse } from './admin-accounts.ts';
 import { byOf, shopRefOf } from './shop-callers.ts';
+import type { ShopCaps } from './shop-caps.ts';
 
 const KIND = 'test-order';
 const TEST_ORDERS_PER_HOUR = 10;
@@ -26,8 +26,8 @@ export interface ShopTestOrderParts {
   logger: Logger;
   /** The shop's own account, or undefined once the refusal is sent (shop-admin-api.ts). */
   ownAccount(res: Response, need: 'change'): Promise<string | undefined>;
-  /** Runs the cap's count and write as one step for the shop, on every instance (shop-admin-api.ts). */
-  oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void>;
+  /** Runs the cap's count and write as one step for the shop, on every instance (shop-caps.ts). */
+  hourly: ShopCaps['hourly'];
 }
 
 /** Kept for a cancel this long; each new one of the shop takes the older ones away. */
@@ -35,22 +35,27 @@ const KEPT_MS = 30 * 86_400_000;
 /** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
 const recordId = (order: Pick<TestOrder, 'platform' | 'shop' | 'orderId'>) => orderKey(order);
 
-export function shopTestOrders({ store, ingest, logger, ownAccount, oneAtATime }: ShopTestOrderParts): express.Router {
+export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: ShopTestOrderParts): express.Router {
   const router = express.Router();
 
   router.post('/test-orders', async (_req, res) => {
     if (!(await ownAccount(res, 'change'))) return;
     const { platform, shop } = shopRefOf(res);
-    await oneAtATime(res, 'test order', async () => {
+    const cap = {
+      what: 'test order',
+      limit: TEST_ORDERS_PER_HOUR,
+      madeSince: async (since: string) => {
+        const ofShop = (await store.listRecords<TestOrder>(KIND)).filter(
+          ({ value }) => value.platform === platform && value.shop === shop,
+        );
+        const expired = new Date(Date.now() - KEPT_MS).toISOString();
+        for (const { id, value } of ofShop) if (value.at < expired) await store.deleteRecord(KIND, id);
+        return ofShop.filter(({ value }) => value.at > since).length;
+      },
+      refusal: `a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`,
+    };
+    await hourly(res, cap, async () => {
       const now = Date.now();
-      const hourAgo = new Date(now - 3_600_000).toISOString();
-      const ofShop = (await store.listRecords<TestOrder>(KIND)).filter(
-        ({ value }) => value.platform === platform && value.shop === shop,
-      );
-      for (const { id, value } of ofShop)
-        if (value.at < new Date(now - KEPT_MS).toISOString()) await store.deleteRecord(KIND, id);
-      if (ofShop.filter(({ value }) => value.at > hourAgo).length >= TEST_ORDERS_PER_HOUR)
-        return refuse(res, 429, [`a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`]);
       const order: TestOrder = {
         platform,
         shop,

@@ -10,6 +10,9 @@
 //   - POST /test-orders: 10 an hour per shop; a burst of 100 shared by two
 //     instances behind one load balancer was accepted 26 to 38 times, each a
 //     made-up order earning on the shop's account
+//   - POST /adjustments/earn: 30 an hour per shop, counted from the
+//     adjustments kept, which are written once the service answered; a burst
+//     of 80 over two instances gave points well over 30 times (found reading the diff)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
@@ -69,5 +72,25 @@ describe.skipIf(!postgresAvailable())('review: hourly caps of a shop’s page, o
     expect(kept.length, `${answers.filter((each) => each.status === 202).length} of 100 accepted`).toBeLessThanOrEqual(
       10,
     );
+  }, 60_000);
+
+  it('a burst of points by hand, shared by two instances, gives points no more than 30 times in an hour', async () => {
+    const give = (n: number) =>
+      asShop(n % 2 ? second : first, SHOP).post('/adjustments/earn', {
+        activityId: '1',
+        name: 'Grace',
+        email: `grace+${n}@example.com`,
+        mobile: '+12125550142',
+        reason: 'a goodwill gesture',
+      });
+    const answers = await Promise.all(Array.from({ length: 80 }, (_, n) => give(n)));
+    const given = answers.filter((each) => each.status === 201).length;
+    const kept = (await first.bridge.engine.store.listRecords<{ shop?: string }>('adjustment')).filter(
+      ({ value }) => value.shop === SHOP,
+    );
+    expect(kept.length, `${given} of 80 given`).toBeLessThanOrEqual(30);
+    expect(given).toBeGreaterThan(0);
+    // Every other answer says why: the cap, or another request of the shop under way.
+    for (const each of answers.filter((answer) => answer.status !== 201)) expect(each.status).toBe(429);
   }, 60_000);
 });

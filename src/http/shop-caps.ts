@@ -1,0 +1,47 @@
+// The caps on what a shop's page may do (accounts made, resyncs, test orders,
+// points by hand). Each counts what the ledger keeps, so it holds across
+// instances and restarts; and the count, the act and its record run as one
+// step per shop and cap on every instance (the store's exclusive lock), so a
+// burst of requests cannot all pass one count. A request that comes while
+// another of the same shop and cap is under way is told to try again, not
+// queued: a page sends one at a time.
+import type { Response } from 'express';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { refuse } from './admin-accounts.ts';
+import { shopRefOf } from './shop-callers.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface HourlyCap {
+  /** What is capped, in the 429's words ("test order"). */
+  what: string;
+  limit: number;
+  /** How many the shop made since that instant, as the ledger keeps them. */
+  madeSince(since: string): Promise<number>;
+  /** The refusal when the cap is reached: what the limit is and what to do. */
+  refusal: string;
+}
+
+export interface ShopCaps {
+  /** Runs fn as the only request of this shop and cap on every instance; 429 when another is under way. */
+  oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void>;
+  /** Runs fn, one at a time, only while the shop made fewer than the cap's limit in the last hour; 429 otherwise. */
+  hourly(res: Response, cap: HourlyCap, fn: () => Promise<void>): Promise<void>;
+}
+
+export function shopCaps(store: Pick<LedgerStore, 'exclusive'>): ShopCaps {
+  async function oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void> {
+    const { platform, shop } = shopRefOf(res);
+    const ran = await store.exclusive(`shop-cap:${what}:${platform}:${shop}`, fn);
+    if (!ran.ran) refuse(res, 429, [`another ${what} request of this shop is under way; try again in a moment`]);
+  }
+  return {
+    oneAtATime,
+    hourly: (res, cap, fn) =>
+      oneAtATime(res, cap.what, async () => {
+        const made = await cap.madeSince(new Date(Date.now() - HOUR_MS).toISOString());
+        if (made >= cap.limit) return refuse(res, 429, [cap.refusal]);
+        await fn();
+      }),
+  };
+}
