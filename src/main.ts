@@ -16,6 +16,7 @@ import { createHttpHandler } from './http/app.ts';
 import { bigCommerceApp } from './http/bigcommerce-app.ts';
 import { bodyReader } from './http/body-reader.ts';
 import { wooCallbackRoutes } from './http/woocommerce-connect.ts';
+import { wooPageTokens, wooStorePages } from './http/woocommerce-pages.ts';
 import { dashboard } from './http/dashboard.ts';
 import { merchantAssets } from './http/merchant-page.ts';
 import { listen, type Listening } from './http/listen.ts';
@@ -360,7 +361,19 @@ export async function startBridge(
       logger,
     }),
   );
-  const admin = bigCommerceDoor ? express.Router().use(bigCommerceDoor, operatorAndShopify) : operatorAndShopify;
+  // A WooCommerce store's own pages: a merchant signs in by approving in their store's WordPress.
+  const wooPages = wooStorePages({
+    store,
+    stores: platforms.woocommerce,
+    publicUrl: config.PUBLIC_URL,
+    appName: config.WOOCOMMERCE_APP_NAME,
+    addresses: platforms.storeAddresses,
+    tokens: await wooPageTokens(store, config.PUBLIC_URL),
+    shopRoutes,
+    logger,
+  });
+  const doors = [bigCommerceDoor, wooPages.door].filter((door) => door !== undefined);
+  const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
@@ -380,13 +393,16 @@ export async function startBridge(
     merchantAssets: merchantAssets(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: wooCallbackRoutes({
-      store,
-      stores: platforms.woocommerce,
-      logger,
-      addresses: platforms.storeAddresses,
-      onConnected: storeAdded('woocommerce'),
-    }),
+    woocommerceAuth: express.Router().use(
+      wooCallbackRoutes({
+        store,
+        stores: platforms.woocommerce,
+        logger,
+        addresses: platforms.storeAddresses,
+        onConnected: storeAdded('woocommerce'),
+      }),
+      wooPages.routes,
+    ),
     ...(bigcommerce ? { bigcommerceApp: bigcommerce.routes } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });

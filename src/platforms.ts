@@ -283,11 +283,13 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
         const allowance = await shopifyAllowed?.check(shop);
         return allowance?.allowed === true && allowance.why !== 'open';
       }
-      // Only the operator connects a WooCommerce store (the dashboard or the CLI). The store of WOOCOMMERCE_URL is
+      // Only the operator connects a WooCommerce store (the dashboard, the CLI, or a link made for its merchant). The store of WOOCOMMERCE_URL is
       // theirs too; without one, the webhook secret alone names no store, and any store it signs for is the one
       // merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that store alone.
       if (platform === 'woocommerce') {
-        if ((await woocommerce.get(shop)) !== undefined) return true;
+        const connected = await woocommerce.get(shop);
+        // Unless they connected it for its merchant, who sets up their own account (woocommerce-pages.ts).
+        if (connected !== undefined) return !connected.forMerchant;
         return config.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && woocommerce.environmentShop === undefined;
       }
       if (platform === 'bigcommerce') return bigcommerceAllowed.chosenByOperator(shop);

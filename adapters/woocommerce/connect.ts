@@ -12,6 +12,15 @@
 // used yet and not expired, and it names the store the merchant was sent to.
 // The nonce is kept only as its hash.
 //
+// The same approval is how a merchant comes back to their store's pages
+// later (a re-entry, src/http/woocommerce-pages.ts): anyone may start one for
+// a connected store, but only an administrator of that store can approve it.
+// A re-entry's pending record names the browser that started it (the hash of
+// a secret in that browser's cookie), and its key is only offered, to be
+// tried against the stored store before it replaces the old one
+// (connect-return.ts): a callback is authenticated by the nonce alone, which
+// the person who started the re-entry holds.
+//
 // The store's address is a user's: it must be https and on the internet
 // (store-address.ts), or any address would do as a way into this machine's
 // network once the bridge calls the store's REST API.
@@ -31,15 +40,21 @@ export const WOO_CALLBACK_PATH = '/woocommerce/auth/callback';
 /** A connect under way: the store the merchant was sent to, until when the nonce holds. */
 export interface PendingConnect {
   platform: 'woocommerce';
-  purpose: 'connect';
+  /** connect: the operator's (its key kept at once); reentry: a merchant's way back to their pages (its key offered). */
+  purpose: 'connect' | 'reentry';
   storeUrl: string;
+  /** A re-entry: the hash of the secret in the cookie of the browser that started it. */
+  browser?: string | undefined;
+  /** A connect the operator made for the store's merchant, who sets up their own loyalty account. */
+  forMerchant?: boolean | undefined;
   /** The shop it will be, named apart from `shop` so that erasing a shop's records leaves it to expire. */
   forShop: string;
   createdAt: string;
   expiresAt: string;
 }
 
-const nonceRecordId = (nonce: string) => `woocommerce-connect:${createHash('sha256').update(nonce).digest('hex')}`;
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const nonceRecordId = (nonce: string) => `woocommerce-connect:${sha256(nonce)}`;
 
 export interface BeganConnect {
   authorizeUrl: string;
@@ -56,6 +71,10 @@ export interface ConnectOptions {
   returnPath: string;
   /** Which store addresses may be connected (ALLOW_PRIVATE_STORE_ADDRESSES). */
   addresses: UserAddressPolicy;
+  /** A merchant's re-entry, from the browser whose cookie secret hashes to `browser`. */
+  reentry?: { browser: string } | undefined;
+  /** The operator connects the store for its merchant, who sets up their own loyalty account. */
+  forMerchant?: boolean | undefined;
 }
 
 /** Issues a nonce for the store and says where to send the merchant; a StoreAddressError says why not. */
@@ -73,8 +92,10 @@ export async function beginWooConnect(
   const expiresAt = new Date(now.getTime() + CONNECT_TTL_MS).toISOString();
   await store.putRecord<PendingConnect>('session', nonceRecordId(nonce), {
     platform: 'woocommerce',
-    purpose: 'connect',
+    purpose: urls.reentry ? 'reentry' : 'connect',
     storeUrl,
+    ...(urls.reentry ? { browser: urls.reentry.browser } : {}),
+    ...(urls.forMerchant ? { forMerchant: true } : {}),
     forShop: shop,
     createdAt: now.toISOString(),
     expiresAt,
@@ -91,15 +112,30 @@ export async function beginWooConnect(
   return { authorizeUrl: authorize.toString(), shop, storeUrl, expiresAt };
 }
 
+const isPending = (value: Partial<PendingConnect>) =>
+  value.platform === 'woocommerce' && (value.purpose === 'connect' || value.purpose === 'reentry');
+
 async function forgetExpired(store: LedgerStore, now: Date): Promise<void> {
   for (const { id, value } of await store.listRecords<Partial<PendingConnect>>('session')) {
-    if (
-      value.purpose === 'connect' &&
-      value.platform === 'woocommerce' &&
-      Date.parse(value.expiresAt ?? '') <= now.getTime()
-    )
-      await store.deleteRecord('session', id);
+    if (isPending(value) && Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord('session', id);
   }
+}
+
+/** A shop's re-entries started and not yet answered, unexpired: their record ids and when each was made. */
+export async function pendingReentries(
+  store: LedgerStore,
+  shop: string,
+  now = new Date(),
+): Promise<Array<{ kind: 'session'; id: string; createdAt: string }>> {
+  return (await store.listRecords<Partial<PendingConnect>>('session'))
+    .filter(
+      ({ value }) =>
+        isPending(value) &&
+        value.purpose === 'reentry' &&
+        value.forShop === shop &&
+        Date.parse(value.expiresAt ?? '') > now.getTime(),
+    )
+    .map(({ id, value }) => ({ kind: 'session' as const, id, createdAt: value.createdAt ?? '' }));
 }
 
 /** What WooCommerce POSTs to callback_url. */
@@ -165,7 +201,7 @@ export async function takeWooCallback(store: LedgerStore, body: unknown, now = n
     return pending;
   });
   const pending = taken.ran ? taken.value : undefined;
-  if (!pending || pending.purpose !== 'connect')
+  if (!pending || !isPending(pending))
     return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
   if (Date.parse(pending.expiresAt) <= now.getTime())
     return { ok: false, status: 401, reason: 'the connect link expired; start again from the dashboard' };

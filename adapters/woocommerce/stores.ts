@@ -10,7 +10,7 @@
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
-import { WooRestClient, type WooAuthMode } from './rest-api.ts';
+import { WooRestClient, WooRestError, type WooAuthMode } from './rest-api.ts';
 import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
 
 export type WooKeyPermissions = 'read' | 'write' | 'read_write';
@@ -27,6 +27,8 @@ export interface WooConnection {
   webhookSecret: string;
   /** How the key gets through this store's server (query string where it drops the Authorization header). */
   authMode?: WooAuthMode | undefined;
+  /** Connected by the operator for its merchant, who sets up their own loyalty account (not the operator's). */
+  forMerchant?: boolean | undefined;
   connectedAt: string;
   updatedAt: string;
 }
@@ -51,6 +53,8 @@ export interface WooStore {
   keyPermissions: WooKeyPermissions | undefined;
   /** The secret the bridge creates webhooks with. */
   webhookSecret: string | undefined;
+  /** Its merchant sets up their own loyalty account: it does not earn on the operator's. */
+  forMerchant: boolean;
   connectedAt: string | null;
 }
 
@@ -144,6 +148,7 @@ export class WooStores {
         ),
         keyPermissions: connection.keyPermissions,
         webhookSecret: connection.webhookSecret,
+        forMerchant: connection.forMerchant === true,
         connectedAt: connection.connectedAt,
       };
     }
@@ -157,6 +162,7 @@ export class WooStores {
         : undefined,
       keyPermissions: undefined,
       webhookSecret: env.webhookSecret,
+      forMerchant: false,
       connectedAt: null,
     };
   }
@@ -207,6 +213,35 @@ export class WooStores {
       updatedAt: new Date().toISOString(),
     });
     this.#cache.forget(shop);
+  }
+
+  /**
+   * Whether the store at its connected address takes this key: a key a
+   * re-entry's callback offered, tried before it replaces the store's own
+   * (any callback with a known nonce is believed, but only this store can
+   * say the key is one of its own). Read-only, and never the cached client.
+   */
+  async tryKey(
+    shop: string,
+    key: { consumerKey: string; consumerSecret: string },
+  ): Promise<'accepted' | 'refused' | 'unreachable'> {
+    const connection = await this.#connection(shop, true);
+    if (!connection) return 'refused';
+    const { allowPrivate, lookup } = this.#o.storeAddresses;
+    const client = new WooRestClient({
+      url: connection.url,
+      ...key,
+      authMode: connection.authMode,
+      outbound: { userAddress: true, allowPrivate, lookup },
+      requestUrl: this.#o.requestUrl?.(connection.url),
+    });
+    try {
+      const answer = await client.json('GET', 'webhooks', { searchParams: { per_page: '1' } });
+      return answer.status === 200 ? 'accepted' : 'refused';
+    } catch (error) {
+      if (error instanceof WooRestError && error.code === 'refused') return 'refused';
+      return 'unreachable';
+    }
   }
 
   /** Keeps a store's connection (a new one, or new keys for a store connected before, whose webhook secret stays). */

@@ -5,7 +5,9 @@
 //                                 webhooks found and did; never a key or secret
 //   POST /woocommerce/connect     {store: "https://store.example"} starts a
 //                                 connect: the answer's authorizeUrl is where
-//                                 the merchant goes to approve in WordPress
+//                                 the merchant goes to approve in WordPress;
+//                                 with landing "store-page", they land on
+//                                 their store's own page (woocommerce-pages.ts)
 // Starting a connect needs the admin token because a connected store's
 // orders earn points on the merchant's loyalty account.
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -19,6 +21,7 @@ import type { Logger } from '../logger.ts';
 import type { Platforms } from '../platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { wooConnectProblem } from './woocommerce-connect.ts';
+import { RETURN_PATH } from './woocommerce-pages.ts';
 
 export interface AdminStoresParts {
   token: string | undefined;
@@ -34,6 +37,8 @@ const connectBody = z.strictObject({
     .trim()
     .min(1, { error: 'give the store address, like https://store.example' })
     .max(500),
+  /** Where the browser lands once approved: the operator's dashboard, or the store's own page (the link is the merchant's). */
+  landing: z.enum(['dashboard', 'store-page'], { error: 'must be dashboard or store-page' }).optional(),
 });
 
 export interface StoreView {
@@ -104,17 +109,20 @@ export function adminStores({ token, store, platforms, appName, logger }: AdminS
 
   router.post('/woocommerce/connect', async (req, res) => {
     const parsed = connectBody.safeParse(req.body ?? {});
-    if (!parsed.success)
-      return void res
-        .status(400)
-        .json({ error: `store: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, field: 'store' });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = String(issue?.path[0] ?? 'store');
+      return void res.status(400).json({ error: `${field}: ${issue?.message ?? 'is invalid'}`, field });
+    }
     const problem = wooConnectProblem(platforms.publicUrl);
     if (problem) return void res.status(409).json({ error: problem });
     try {
       const began = await beginWooConnect(store, parsed.data.store, {
         publicUrl: platforms.publicUrl!,
         appName,
-        returnPath: '/admin/',
+        returnPath: parsed.data.landing === 'store-page' ? RETURN_PATH : '/admin/',
+        // Made for the merchant, the link is theirs, and so is the loyalty account the store earns on.
+        forMerchant: parsed.data.landing === 'store-page',
         addresses: platforms.storeAddresses,
       });
       logger.info(

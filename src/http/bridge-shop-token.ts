@@ -10,6 +10,8 @@
 // BigCommerce's load callback hands the store's page the same kind of token
 // (lbb1., its key derived from the app's client secret under another label,
 // so neither family passes for the other), naming the control-panel user.
+// A WooCommerce store's page gets lbw1., keyed from a key the bridge keeps
+// for it (kept-page-key.ts): WooCommerce gives the bridge no secret.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** What a family of tokens is for: its prefix, and the label its key is derived with (one purpose each). */
@@ -24,6 +26,12 @@ export const SHOPIFY_SHOP_PAGE: TokenPurpose = { prefix: 'lbs1.', label: 'loyalt
 export const BIGCOMMERCE_STORE_PAGE: TokenPurpose = {
   prefix: 'lbb1.',
   label: 'loyalty-bridge bigcommerce store page v1',
+};
+
+/** A WooCommerce store's page, opened by the merchant's return from an approval in WordPress (woocommerce-pages.ts). */
+export const WOOCOMMERCE_STORE_PAGE: TokenPurpose = {
+  prefix: 'lbw1.',
+  label: 'loyalty-bridge woocommerce store page v1',
 };
 
 /** A working session: the merchant opens the app again from the Shopify admin after it. */

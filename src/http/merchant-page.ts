@@ -8,7 +8,9 @@
 // API's shop routes with App Bridge's session tokens. Outside the Shopify
 // admin (BigCommerce's load callback) the same page is served with the
 // bridge's stand-in for the few elements it uses and for App Bridge
-// (merchant/elements.js), and the store-page session the bridge made for it.
+// (merchant/elements.js), and the store-page session the bridge made for it:
+// in the page itself, or (WooCommerce's, opened at the top level after a
+// redirect) in the address's fragment, which no server sees.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
@@ -57,14 +59,19 @@ export function sendMerchantPage(res: Response, { shop, apiKey }: { shop: string
     .send(template.replace('<head>', `<head>\n    ${head}`));
 }
 
-/** The page outside the Shopify admin: the bridge's stand-ins, the session it made for the page, and who may frame it. */
+/**
+ * The page outside the Shopify admin: the bridge's stand-ins, the session it
+ * made for the page (or none: it comes in the fragment), who may frame it,
+ * and where the merchant signs in again once the session has ended.
+ */
 export function sendStandaloneMerchantPage(
   res: Response,
-  { session, frameAncestors }: { session: string; frameAncestors: string },
+  { session, frameAncestors, signInAgain }: { session?: string; frameAncestors: string; signInAgain?: string },
 ): void {
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
   const head = [
-    `<meta name="loyalty-bridge-session" content="${escapeHtml(session)}">`,
+    ...(session ? [`<meta name="loyalty-bridge-session" content="${escapeHtml(session)}">`] : []),
+    ...(signInAgain ? [`<meta name="loyalty-bridge-sign-in" content="${escapeHtml(signInAgain)}">`] : []),
     '<script src="/merchant/elements.js"></script>',
   ].join('\n    ');
   res

@@ -11,7 +11,7 @@ export function plainPage(
   status: number,
   title: string,
   text: string,
-  { framedBy }: { framedBy?: string } = {},
+  { framedBy, link }: { framedBy?: string; link?: { href: string; text: string } } = {},
 ): void {
   const frameAncestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : "'none'";
   res
@@ -19,6 +19,6 @@ export function plainPage(
     .type('html')
     .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`);
   res.send(
-    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`,
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</body>`,
   );
 }

@@ -5,10 +5,14 @@
 // answer is exactly 200 (WooCommerce deletes the key on anything else), and
 // only after it do the webhooks get made: WooCommerce waits on this request
 // inside its own, and a small site with one PHP worker could not answer the
-// bridge's REST calls until it is done.
+// bridge's REST calls until it is done. A merchant's re-entry (its pending
+// record says so) keeps nothing of the store's: its key is left with the
+// return ticket, offered, for the browser's return to try
+// (woocommerce-pages.ts).
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';
+import { keepReturnTicket } from '../../adapters/woocommerce/connect-return.ts';
 import { storeAddressProblem } from '../../adapters/woocommerce/store-address.ts';
 import { wooConnectionId, type WooConnection, type WooStores } from '../../adapters/woocommerce/stores.ts';
 import { parseJsonLossless } from '../../adapters/shared/json.ts';
@@ -39,7 +43,7 @@ export interface WooCallbackParts {
 export async function keepWooKeys(
   parts: Pick<WooCallbackParts, 'store' | 'stores' | 'logger' | 'addresses'>,
   body: unknown,
-): Promise<{ ok: true; shop: string } | { ok: false; status: 400 | 401; reason: string }> {
+): Promise<{ ok: true; shop: string; reentry: boolean } | { ok: false; status: 400 | 401; reason: string }> {
   const taken = await takeWooCallback(parts.store, body);
   if (!taken.ok) return taken;
   const { keys, pending } = taken;
@@ -48,6 +52,23 @@ export async function keepWooKeys(
   if (refused) return { ok: false, status: 400, reason: storeAddressProblem(refused) };
   const shop = pending.forShop;
   const before = await parts.store.getRecord<WooConnection>('session', wooConnectionId(shop));
+  const ticket = { purpose: pending.purpose, forShop: shop, storeUrl: pending.storeUrl, keyId: keys.keyId };
+  if (pending.purpose === 'reentry') {
+    // Only for the store as it is connected: one disconnected, or connected again elsewhere since, is not re-entered.
+    if (before?.url !== pending.storeUrl)
+      return { ok: false, status: 400, reason: 'the store is no longer connected at that address' };
+    // A sign-in replaces the store's key: never with one that may do less (an approval asked with scope=read).
+    if (keys.keyPermissions !== 'read_write' && keys.keyPermissions !== before.keyPermissions)
+      return { ok: false, status: 400, reason: `a sign-in's key must be read_write, as the store's is` };
+    await keepReturnTicket(parts.store, keys.nonce, {
+      ...ticket,
+      browser: pending.browser,
+      consumerKey: keys.consumerKey,
+      consumerSecret: keys.consumerSecret,
+      keyPermissions: keys.keyPermissions,
+    });
+    return { ok: true, shop, reentry: true };
+  }
   const now = new Date().toISOString();
   await parts.stores.save({
     platform: 'woocommerce',
@@ -58,6 +79,8 @@ export async function keepWooKeys(
     keyId: keys.keyId,
     keyPermissions: keys.keyPermissions,
     webhookSecret: before?.webhookSecret ?? randomBytes(32).toString('base64url'),
+    // Connected again by the operator for themselves, it earns on their account again; for the merchant, on theirs.
+    ...(pending.forMerchant ? { forMerchant: true } : {}),
     connectedAt: now,
     updatedAt: now,
   });
@@ -65,7 +88,9 @@ export async function keepWooKeys(
     { platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions },
     'WooCommerce store connected',
   );
-  return { ok: true, shop };
+  // The merchant's return opens their page only from a link made for them: the operator's own lands on the dashboard.
+  if (pending.forMerchant) await keepReturnTicket(parts.store, keys.nonce, ticket);
+  return { ok: true, shop, reentry: false };
 }
 
 export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
@@ -85,6 +110,7 @@ export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
         return void res.status(kept.status).json({ error: kept.reason });
       }
       res.status(200).json({ result: 'connected', shop: kept.shop });
+      if (kept.reentry) return;
       void parts
         .onConnected(kept.shop)
         .catch((error: unknown) =>

@@ -255,7 +255,7 @@ describe('WooCommerce', () => {
         { store: ledger, stores, logger: silent, addresses },
         { key_id: 1, user_id: nonce, consumer_key: KEY, consumer_secret: SECRET, key_permissions: 'read_write' },
       );
-      expect(kept).toEqual({ ok: true, shop: began.shop });
+      expect(kept).toEqual({ ok: true, shop: began.shop, reentry: false });
 
       // After the merchant approved, the name now answers this machine.
       dns.rebind('127.0.0.1');

@@ -102,6 +102,13 @@ export type RecordKind =
   | 'removed-user'
   /** A test order a shop's page sent (core/test-order.ts): counted for the shop's hourly cap, erased with the shop. */
   | 'test-order'
+  /**
+   * A WooCommerce approval awaiting the browser's return (adapters/woocommerce/connect-return.ts), for
+   * minutes: its store, and a re-entry's offered key (secret). Names the shop as forShop, so it expires rather than erased.
+   */
+  | 'woocommerce-return'
+  /** The key of the sessions the bridge hands a WooCommerce store's page (src/kept-page-key.ts). A secret. */
+  | 'page-key'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
   | 'sandbox-credentials'
   /** A loyalty account (src/accounts/account-records.ts); its apiKey is a secret, sealed like the others (record-secrets.ts). */

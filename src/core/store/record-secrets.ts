@@ -28,6 +28,8 @@ export const SECRET_FIELDS: Readonly<Partial<Record<RecordKind, readonly string[
   // webhookSecret); BigCommerce installs (accessToken, and the headerSecret earlier releases left).
   session: ['accessToken', 'refreshToken', 'consumerKey', 'consumerSecret', 'webhookSecret', 'headerSecret'],
   'sandbox-credentials': ['apiKey'],
+  'woocommerce-return': ['consumerKey', 'consumerSecret'],
+  'page-key': ['key'],
   account: ['apiKey'],
 };
 

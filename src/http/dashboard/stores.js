@@ -49,19 +49,27 @@ async function loadStores() {
     }),
   );
   const connect = body.woocommerceConnect;
-  $('#woo-connect-form button').disabled = !connect.possible;
+  for (const button of document.querySelectorAll('#woo-connect-form button')) button.disabled = !connect.possible;
   if (!connect.possible) $('#woo-connect-error').textContent = connect.problem;
 }
 
 async function connectWooStore(event) {
   event.preventDefault();
   $('#woo-connect-error').textContent = '';
+  $('#woo-merchant-link').hidden = true;
+  // Connect: the operator approves in this browser. A link for its merchant: they approve, and their store's page opens.
+  const forMerchant = event.submitter?.value === 'store-page';
   const { status, body } = await api('/stores/woocommerce/connect', {
     method: 'POST',
-    body: JSON.stringify({ store: $('#woo-store').value.trim() }),
+    body: JSON.stringify({ store: $('#woo-store').value.trim(), ...(forMerchant ? { landing: 'store-page' } : {}) }),
   });
   if (status !== 201) {
     $('#woo-connect-error').textContent = body.error ?? `The connect could not start (${status})`;
+    return;
+  }
+  if (forMerchant) {
+    $('#woo-merchant-link code').textContent = body.authorizeUrl;
+    $('#woo-merchant-link').hidden = false;
     return;
   }
   // To the store's WordPress: log in there and approve; WooCommerce sends the browser back here.

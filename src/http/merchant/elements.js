@@ -165,10 +165,19 @@
     },
   );
 
-  // App Bridge's part: the session the bridge handed this page, and toasts in a live region.
-  const session = document.querySelector('meta[name="loyalty-bridge-session"]')?.getAttribute('content') ?? '';
+  // App Bridge's part: the session the bridge handed this page, and toasts in a live region. The session is in
+  // the page (BigCommerce's), or in the address's fragment (WooCommerce's): kept for the tab, so that a reload
+  // keeps it, and taken out of the address, so that it is neither bookmarked nor shared with it.
+  const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
+  const given = /^#session=([\w.-]+)$/.exec(location.hash)?.[1];
+  if (given) {
+    sessionStorage.setItem('loyalty-bridge-session', given);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  const session = meta('loyalty-bridge-session') || sessionStorage.getItem('loyalty-bridge-session') || '';
   window.loyaltyBridgeHost = {
     embedded: false,
+    signInAgain: meta('loyalty-bridge-sign-in') || undefined,
     idToken: async () => session,
     toast: {
       show(message, options = {}) {

@@ -42,7 +42,11 @@ async function call(path, options = {}) {
   if (response.status === 401 && response.headers.get('x-shopify-retry-invalid-session-request') === '1')
     response = await send();
   if (response.status === 401) {
-    $('#notice').textContent = 'Your session could not be confirmed: reload the page.';
+    const again = host.signInAgain;
+    $('#notice').replaceChildren(
+      again ? 'Your session has ended: ' : 'Your session could not be confirmed: reload the page.',
+      ...(again ? [element('a', 'sign in again', { href: again })] : []),
+    );
     $('#notice').hidden = false;
     throw new Error('unauthorised');
   }

@@ -1,0 +1,250 @@
+// A WooCommerce store's own pages (the merchant page, outside any admin).
+// WooCommerce has no app launcher and signs nothing for the bridge, so a
+// merchant proves they administer the store the way WooCommerce documents
+// for apps: an approval in the store's WordPress (/wc-auth), which only an
+// administrator who may manage WooCommerce can give.
+//   GET /woocommerce/open[?store=]  a form for the store's address; with one, a
+//                                   re-entry: the browser sent to approve in WordPress
+//   GET /woocommerce/return         where WooCommerce sends the browser back
+//                                   (success, user_id): the store's page opens
+//   GET /woocommerce/store          the page, its session in the fragment
+// Why an approval, not a password or a link by e-mail: the bridge keeps no
+// merchant accounts, and the store's own login is the proof the operator
+// already trusted when the store was connected.
+//
+// A re-entry is tied to the browser that started it, twice: the one-time
+// user_id WooCommerce hands back, and a first-party cookie (SameSite=Lax, so
+// it comes back on the top-level return) whose hash the pending record keeps.
+// A return URL copied to another browser opens nothing. The callback that
+// brought the key is believed on its nonce alone, which whoever started the
+// re-entry holds: so the key is only offered until the store, at its stored
+// address, accepts it; then it replaces the store's old key.
+//
+// A connect the operator started for a merchant (POST /admin/api/stores/
+// woocommerce/connect with landing "store-page") returns here too: its key
+// was kept at the callback, and the browser has only the nonce (the operator
+// made the link elsewhere).
+import { randomBytes } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { beginWooConnect, CONNECT_TTL_MS, pendingReentries, sha256 } from '../../adapters/woocommerce/connect.ts';
+import { reentryTickets, takeReturnTicket, type ReturnTicket } from '../../adapters/woocommerce/connect-return.ts';
+import { StoreAddressError, wooShopOf, wooStoreUrl } from '../../adapters/woocommerce/shop-identity.ts';
+import { wooConnectionId, type WooConnection, type WooStores } from '../../adapters/woocommerce/stores.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import type { UserAddressPolicy } from '../net/user-address.ts';
+import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
+import { keptPageKey } from '../kept-page-key.ts';
+import { bridgeShopTokens, WOOCOMMERCE_STORE_PAGE, type BridgeShopTokens } from './bridge-shop-token.ts';
+import { sendStandaloneMerchantPage } from './merchant-page.ts';
+import { escapeHtml, plainPage } from './plain-page.ts';
+import { storePageDoor } from './store-page-door.ts';
+import { wooConnectProblem } from './woocommerce-connect.ts';
+
+/**
+ * Sign-ins of one store under way at once (started, or approved and awaiting
+ * their browser): each holds a record until it is used or expires. Anyone may
+ * start one, so past this the oldest gives way rather than the newest being
+ * refused: a few requests cannot lock the merchant out for half an hour, and
+ * pushing their sign-in out takes a steady stream of them.
+ */
+const REENTRIES_AT_ONCE = 20;
+const COOKIE = '__Host-loyalty-bridge-woo';
+export const RETURN_PATH = '/woocommerce/return';
+const OPEN_PATH = '/woocommerce/open';
+
+export interface WooPagesParts {
+  store: LedgerStore;
+  stores: WooStores;
+  publicUrl: string | undefined;
+  appName: string;
+  addresses: UserAddressPolicy;
+  /** The store pages' sessions; undefined when the bridge may keep no key for them (no SECRETS_KEY). */
+  tokens: BridgeShopTokens | undefined;
+  /** The admin API as a store's own page sees it (shop-admin-api.ts), behind this platform's door. */
+  shopRoutes: RequestHandler;
+  logger: Logger;
+}
+
+/** The connection the bridge made for this store through /wc-auth, if it has one (not the environment's store). */
+const connectionOf = (store: LedgerStore, shop: string) =>
+  store.getRecord<WooConnection>('session', wooConnectionId(shop));
+
+export function wooStorePages(parts: WooPagesParts): { routes: express.Router; door: RequestHandler | undefined } {
+  const { store, stores, tokens, logger } = parts;
+  const router = express.Router();
+  const page = (res: Response, status: number, title: string, text: string, again = true) =>
+    plainPage(res, status, title, text, again ? { link: { href: OPEN_PATH, text: 'Open your store’s page' } } : {});
+
+  router.get('/open', async (req, res) => {
+    res.set({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    const address = typeof req.query.store === 'string' ? req.query.store.trim() : '';
+    if (!address) return void sendAddressForm(res);
+    const problem = wooConnectProblem(parts.publicUrl);
+    if (problem || !tokens) return page(res, 503, 'Not available yet', unavailable(problem), false);
+    let storeUrl: string;
+    try {
+      storeUrl = wooStoreUrl(address);
+    } catch (error) {
+      if (error instanceof StoreAddressError) return page(res, 400, 'Not a store address', error.message);
+      throw error;
+    }
+    const shop = wooShopOf(storeUrl);
+    const connection = await connectionOf(store, shop);
+    if (connection?.url !== storeUrl)
+      return page(
+        res,
+        404,
+        'This store is not connected',
+        `loyalty-bridge has no WooCommerce store at ${storeUrl}: its operator connects a store first.`,
+      );
+    await makeRoom(shop);
+    const secret = browserSecret(req);
+    const began = await beginWooConnect(store, storeUrl, {
+      publicUrl: parts.publicUrl!,
+      appName: parts.appName,
+      returnPath: RETURN_PATH,
+      addresses: parts.addresses,
+      reentry: { browser: sha256(secret) },
+    });
+    logger.info({ platform: 'woocommerce', shop }, 'a merchant is signing in to their store’s page through WordPress');
+    res
+      .append(
+        'set-cookie',
+        stringifySetCookie(COOKIE, secret, {
+          path: '/',
+          secure: true,
+          httpOnly: true,
+          sameSite: 'lax',
+          maxAge: CONNECT_TTL_MS / 1000,
+        }),
+      )
+      .redirect(303, began.authorizeUrl);
+  });
+
+  router.get('/return', async (req, res) => {
+    res.set({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    const nonce = typeof req.query.user_id === 'string' ? req.query.user_id : '';
+    if (req.query.success !== '1')
+      return page(res, 200, 'Not signed in', 'The request was declined in WordPress. Try again when you are ready.');
+    if (!tokens) return page(res, 503, 'Not available yet', unavailable(undefined), false);
+    const ticket = await takeReturnTicket(store, nonce);
+    if (!ticket) return page(res, 401, 'This link has been used', 'It works once, for a few minutes.');
+    if (ticket.browser !== undefined && ticket.browser !== sha256(browserSecret(req, false)))
+      return page(res, 401, 'Another browser', 'This approval was started in another browser: start again here.');
+    const entered = await enter(ticket);
+    if (!entered.ok) return page(res, entered.status, entered.title, entered.text);
+    // The session in the fragment: no server, log or Referer sees it (the page keeps it for the tab).
+    res.redirect(303, `/woocommerce/store#session=${tokens.mint(ticket.forShop)}`);
+  });
+
+  router.get('/store', (_req, res) => {
+    sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: OPEN_PATH });
+  });
+
+  /** Leaves room for one more sign-in of this store: the oldest ones under way give way. */
+  async function makeRoom(shop: string): Promise<void> {
+    const under = [...(await pendingReentries(store, shop)), ...(await reentryTickets(store, shop))].sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
+    for (const oldest of under.slice(0, Math.max(0, under.length - REENTRIES_AT_ONCE + 1)))
+      await store.deleteRecord(oldest.kind, oldest.id);
+  }
+
+  /** The store's page opens for this approval; a re-entry's key first replaces the store's old one, once the store took it. */
+  async function enter(
+    ticket: ReturnTicket,
+  ): Promise<{ ok: true } | { ok: false; status: number; title: string; text: string }> {
+    const shop = ticket.forShop;
+    const connection = await connectionOf(store, shop);
+    if (connection?.url !== ticket.storeUrl)
+      return { ok: false, status: 404, title: 'This store is not connected', text: 'Ask the bridge’s operator.' };
+    if (ticket.purpose !== 'reentry' || !ticket.consumerKey || !ticket.consumerSecret) return { ok: true };
+    const key = { consumerKey: ticket.consumerKey, consumerSecret: ticket.consumerSecret };
+    const tried = await stores.tryKey(shop, key);
+    if (tried !== 'accepted') {
+      logger.warn({ platform: 'woocommerce', shop, tried }, 'a re-entry’s key was not taken by the store');
+      return tried === 'refused'
+        ? { ok: false, status: 401, title: 'Not signed in', text: 'Your store did not recognise the key it sent.' }
+        : { ok: false, status: 502, title: 'Your store did not answer', text: 'Try again in a moment.' };
+    }
+    // The store may have been disconnected or connected again while its answer was awaited: that connection stays.
+    const now = await connectionOf(store, shop);
+    if (now?.connectedAt !== connection.connectedAt || now.url !== connection.url)
+      return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
+    await stores.save({
+      ...now,
+      ...key,
+      keyId: ticket.keyId,
+      keyPermissions: ticket.keyPermissions ?? now.keyPermissions,
+      updatedAt: new Date().toISOString(),
+    });
+    logger.info(
+      { platform: 'woocommerce', shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
+      'a merchant signed in to their store’s page; the store’s new key replaced the old one',
+    );
+    return { ok: true };
+  }
+
+  const door = tokens
+    ? storePageDoor(
+        {
+          platform: 'woocommerce',
+          purpose: WOOCOMMERCE_STORE_PAGE,
+          tokens,
+          ended: `this sign-in has ended: open your store’s page again at ${OPEN_PATH}`,
+          logger,
+          async refusal({ shop, issuedAt }) {
+            const connection = await connectionOf(store, shop);
+            if (!connection) return { status: 401, error: 'the store is no longer connected to this bridge' };
+            // Connected again since (by the operator, perhaps for a new owner at that address): earlier sessions end.
+            if (issuedAt < Date.parse(connection.connectedAt))
+              return { status: 401, error: 'the store was connected again since this sign-in: sign in again' };
+            return undefined;
+          },
+        },
+        parts.shopRoutes,
+      )
+    : undefined;
+  return { routes: router, door };
+}
+
+/**
+ * The store pages' sessions, keyed from the key the bridge keeps for them;
+ * none where no store can be connected (PUBLIC_URL not https), or where the
+ * bridge may keep no secret (no SECRETS_KEY outside sandbox mode): the pages
+ * then say so.
+ */
+export async function wooPageTokens(
+  store: LedgerStore,
+  publicUrl: string | undefined,
+): Promise<BridgeShopTokens | undefined> {
+  if (wooConnectProblem(publicUrl)) return undefined;
+  try {
+    return bridgeShopTokens([await keptPageKey(store)], Date.now, WOOCOMMERCE_STORE_PAGE);
+  } catch (error) {
+    if (error instanceof SecretsKeyMissingError) return undefined;
+    throw error;
+  }
+}
+
+const unavailable = (problem: string | undefined) =>
+  problem ?? 'loyalty-bridge cannot keep sign-ins yet: its operator has to set SECRETS_KEY.';
+
+/** The secret in this browser's cookie (made anew when it has none, or `make` is false: then ''). */
+function browserSecret(req: Request, make = true): string {
+  const kept = parseCookie(req.get('cookie') ?? '')[COOKIE];
+  if (kept && /^[\w-]{43}$/.test(kept)) return kept;
+  return make ? randomBytes(32).toString('base64url') : '';
+}
+
+function sendAddressForm(res: Response): void {
+  res
+    .status(200)
+    .type('html')
+    .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .send(
+      `<!doctype html><meta charset="utf-8"><title>Your store’s loyalty page</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>Your store’s loyalty page</h1><p>Enter your store’s address. You approve the sign-in in your store’s WordPress, as an administrator.</p><form method="get" action="${escapeHtml(OPEN_PATH)}"><label>Store address <input id="store" name="store" type="url" required placeholder="https://shop.example.com"></label> <button type="submit">Continue</button></form></body>`,
+    );
+}

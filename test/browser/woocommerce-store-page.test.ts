@@ -1,0 +1,125 @@
+// A WooCommerce merchant's own page (issue 34, item 4), in Debian's
+// Chromium: the connect link the operator made for them on the dashboard, the store's
+// WordPress login and WooCommerce's consent screen (the fake WordPress over
+// HTTP), then their store's page at the bridge's https address, drawn by the
+// bridge's stand-ins. They try the app on the sandbox, send a test order and
+// see it earn. Later, in a new browser session, they come back through the
+// bridge's address form and another approval; the page survives a reload,
+// and the address never shows the session.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
+
+const ADMIN_TOKEN = 'woo-page-browser-admin-token-0123456789';
+const ADMIN = { user: 'shopkeeper', password: 'correct horse' };
+
+if (!chromiumAvailable) console.warn(`WooCommerce page browser test skipped: no Chromium at ${CHROMIUM}`);
+
+describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant’s own page, in a browser', () => {
+  let front: HttpsFront;
+  let woo: FakeWooCommerce;
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+  const shots = artifactsDir('woocommerce-page');
+  const toasts = () => page.locator('#toasts li').allTextContents();
+
+  beforeAll(async () => {
+    front = await startHttpsFront();
+    woo = await startFakeWooCommerce({ admin: ADMIN });
+    bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
+    front.forwardTo(bridge.http.localUrl);
+    browser = await launchChromium(['--ignore-certificate-errors']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+    await front?.close();
+    await woo?.close();
+  });
+
+  /** WordPress's login and WooCommerce's consent screen, as the store's administrator. */
+  async function approveInWordPress(): Promise<void> {
+    await page.waitForSelector('#loginform');
+    expect(new URL(page.url()).host).toBe(woo.host);
+    await page.fill('#user_login', ADMIN.user);
+    await page.fill('#user_pass', ADMIN.password);
+    await page.click('#wp-submit');
+    await page.click('#approve');
+    await page.waitForURL(`${front.url}/woocommerce/store`);
+  }
+  const connection = () => bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${woo.host}`);
+
+  it('lands on the store’s page after connecting, sets up on the sandbox, and a test order earns there', async () => {
+    // The operator makes the connect link for the merchant on the dashboard, in their own browser.
+    const operator = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await operator.goto(`${front.url}/admin/`);
+    await operator.fill('#token', ADMIN_TOKEN);
+    await operator.click('#sign-in-form button');
+    await operator.waitForSelector('#stores');
+    await operator.fill('#woo-store', woo.url);
+    await operator.click('#woo-merchant-link-button');
+    await operator.waitForSelector('#woo-merchant-link:not([hidden])');
+    const link = (await operator.textContent('#woo-merchant-link code'))!;
+    expect(new URL(link).origin).toBe(new URL(woo.url).origin);
+    await operator.close();
+
+    // The merchant opens it in theirs.
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+    await page.goto(link);
+    await approveInWordPress();
+    await expect
+      .poll(() => page.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
+      .toBe('No loyalty account yet');
+    // The session was taken out of the address: no bookmark or copied link carries it.
+    expect(page.url()).toBe(`${front.url}/woocommerce/store`);
+    await page.screenshot({ path: `${shots}1-connected.png` });
+
+    await page.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
+    await page.locator('#sandbox-choice:not([hidden]) #try-sandbox').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('You are trying it on the sandbox');
+    await page.locator('#try-it:not([hidden]) #send-test-order').click();
+    await expect
+      .poll(() => page.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
+      .toBe('earned');
+    await page.screenshot({ path: `${shots}2-test-order.png` });
+    const audit = await bridge.engine.store.listRecords<{ by: string; action: string }>('audit');
+    expect(audit.map(({ value }) => value)).toContainEqual(
+      expect.objectContaining({ action: 'account.create', by: `woocommerce ${woo.host}` }),
+    );
+    await page.close();
+  }, 90_000);
+
+  it('comes back later by approving a sign-in in WordPress, which replaces the store’s key', async () => {
+    const before = await connection();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+    await page.goto(`${front.url}/woocommerce/open`);
+    await page.fill('#store', woo.url);
+    await page.click('button[type=submit]');
+    await approveInWordPress();
+    // Their own account, set up before: nothing about a missing one.
+    await expect.poll(() => page.locator('#account-summary').textContent(), { timeout: 15_000 }).toContain('sandbox');
+    expect(await page.locator('#attention').textContent()).not.toContain('No loyalty account yet');
+    await page.screenshot({ path: `${shots}3-signed-in-again.png` });
+    const after = await connection();
+    expect(after!.consumerKey).not.toBe(before!.consumerKey);
+    expect(after!.webhookSecret).toBe(before!.webhookSecret);
+  }, 90_000);
+
+  it('keeps the session through a reload, and offers a new sign-in once it has ended', async () => {
+    await page.reload();
+    await expect.poll(() => page.locator('#account-summary').textContent(), { timeout: 15_000 }).toContain('sandbox');
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    // The store disconnected by the operator: the page's session opens nothing, and the page says where to go.
+    await bridge.engine.store.deleteRecord('session', `woocommerce:${woo.host}`);
+    await page.reload();
+    await expect.poll(() => page.locator('#notice').textContent(), { timeout: 15_000 }).toContain('sign in again');
+    expect(await page.locator('#notice a').getAttribute('href')).toBe('/woocommerce/open');
+  }, 60_000);
+});

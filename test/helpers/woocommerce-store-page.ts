@@ -1,0 +1,90 @@
+// A bridge behind https with WooCommerce stores the operator connected, and
+// the browser's part of a merchant's sign-in to their store's page played by
+// hand: its cookie, the redirects not followed (src/http/woocommerce-pages.ts).
+// For the e2e and security tests of that sign-in; Chromium plays it in
+// test/browser/woocommerce-store-page.test.ts.
+import { expect } from 'vitest';
+import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
+import type { RunningBridge } from '../../src/main.ts';
+import { startTestBridge } from './bridge.ts';
+import { eventually } from './engine.ts';
+import { startFakeWooCommerce, type FakeWooCommerce } from './fake-woocommerce.ts';
+import { startHttpsFront, type HttpsFront } from './https-front.ts';
+import { answerConsent } from './wordpress-merchant.ts';
+
+const ADMIN_TOKEN = 'woo-store-page-admin-token-0123456789';
+
+export interface WooPageWorld {
+  front: HttpsFront;
+  bridge: RunningBridge;
+  /** The stores, each connected by the operator (landing on the dashboard). */
+  stores: FakeWooCommerce[];
+  connection(fake: FakeWooCommerce): Promise<WooConnection | undefined>;
+  /** A GET as the browser sends it: no redirect followed, its cookie given. */
+  browse(path: string, cookie?: string): Promise<Response>;
+  /** The admin API with a store page's session. */
+  asPage(session: string, path: string, init?: RequestInit): Promise<Response>;
+  /** The merchant asks for their store's page: the cookie the bridge set, where it sends them, and the nonce. */
+  open(store: string, cookie?: string): Promise<{ cookie: string; authorizeUrl: string; nonce: string }>;
+  /** The operator's connect, approved in WordPress: where WooCommerce sent the browser back. */
+  connectByOperator(fake: FakeWooCommerce, landing?: 'store-page'): Promise<URL>;
+  stop(): Promise<void>;
+}
+
+/** Where a return lands, as the browser follows it: its path, relative to the bridge. */
+export const onBridge = (url: URL) => `${url.pathname}${url.search}`;
+/** The session a return hands the page, in its redirect's fragment. */
+export const sessionIn = (answer: Response) =>
+  /^\/woocommerce\/store#session=(lbw1\.[\w.-]+)$/.exec(answer.headers.get('location') ?? '')?.[1];
+
+export async function startWooPageWorld(storeCount: number): Promise<WooPageWorld> {
+  const front = await startHttpsFront();
+  const stores = await Promise.all(Array.from({ length: storeCount }, () => startFakeWooCommerce()));
+  const bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
+  front.forwardTo(bridge.http.localUrl);
+  const connection = (fake: FakeWooCommerce) =>
+    bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${fake.host}`);
+  const browse = (path: string, cookie = '') =>
+    fetch(new URL(path, bridge.http.localUrl), { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  const world: WooPageWorld = {
+    front,
+    bridge,
+    stores,
+    connection,
+    browse,
+    asPage: (session, path, init = {}) =>
+      fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      }),
+    async open(store, cookie = '') {
+      const answer = await browse(`/woocommerce/open?store=${encodeURIComponent(store)}`, cookie);
+      expect(answer.status).toBe(303);
+      const authorizeUrl = answer.headers.get('location')!;
+      return {
+        cookie: (answer.headers.get('set-cookie') ?? '').split(';')[0]!,
+        authorizeUrl,
+        nonce: new URL(authorizeUrl).searchParams.get('user_id')!,
+      };
+    },
+    async connectByOperator(fake, landing) {
+      const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ store: fake.url, ...(landing ? { landing } : {}) }),
+      });
+      expect(started.status).toBe(201);
+      return answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
+    },
+    async stop() {
+      await bridge.stop();
+      await front.close();
+      await Promise.all(stores.map((fake) => fake.close()));
+    },
+  };
+  for (const fake of stores) await world.connectByOperator(fake);
+  await eventually(async () => {
+    for (const fake of stores) expect((await connection(fake))?.consumerKey).toBeDefined();
+  }, 5_000);
+  return world;
+}
