@@ -3,8 +3,8 @@
 // the first start of this release, the inbox's and the dead letters' are
 // trimmed by their own platform's adapter (keptBody), backups included, and a
 // 'migration' record says it was done. A delivery whose platform has no
-// adapter configured at that start cannot be read: it stays whole, and the
-// start says how many. Later, a delivery an instance of an earlier release
+// adapter configured at that start cannot be read: it stays whole, the
+// start says how many, and each later start tries again until none is left. Later, a delivery an instance of an earlier release
 // keeps whole during a rolling upgrade is trimmed when it becomes a dead
 // letter (intake.ts), and goes when it is translated. Trimming is a no-op on a
 // body already trimmed, so two instances doing it at once do no harm.
@@ -40,7 +40,9 @@ export async function trimEarlierDeliveries(
   logger: Logger,
   now: () => Date = () => new Date(),
 ): Promise<{ inbox: number; deadLetters: number; unread: number } | undefined> {
-  if (await store.getRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION)) return undefined;
+  // Done, unless some could not be read: each start tries those again, once their platform may be configured.
+  const done = await store.getRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION);
+  if (done && !(done.unread > 0)) return undefined;
   let unread = 0;
   const trim = (delivery: StoredDelivery): StoredDelivery | undefined => {
     const adapter = adapterFor(delivery.platform);
@@ -57,7 +59,7 @@ export async function trimEarlierDeliveries(
   if (unread > 0)
     logger.warn(
       { deliveries: unread },
-      'deliveries of a platform not configured now keep their whole bodies: retry or discard those dead letters once it is',
+      'deliveries of a platform not configured keep their whole bodies until a start where it is: configure it, or discard those dead letters',
     );
   await store.putRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION, {
     at: now().toISOString(),

@@ -1,7 +1,8 @@
 // The first start's trimming of deliveries an earlier release kept whole:
 // done once, with the digest of the body as it came kept beside (what a
 // destructive body is known again by); a delivery of a platform not
-// configured at that start stays whole, and the start says how many.
+// configured at that start stays whole, and the start says how many, until
+// a start where it is.
 import { describe, expect, it } from 'vitest';
 import { createShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import { bodyDigest } from '../../src/core/delivery.ts';
@@ -65,6 +66,10 @@ describe('trimming the deliveries of an earlier release', () => {
     });
     expect(await body()).toBe(WHOLE);
     expect(await store.getRecord('migration', KEPT_FIELDS_MIGRATION)).toMatchObject({ unread: 1 });
+    // The next start, with the platform configured, trims it after all; and then it is done.
+    expect(await trimEarlierDeliveries(store, () => shopify, logger)).toEqual({ inbox: 1, deadLetters: 0, unread: 0 });
+    expect(await body()).not.toContain('browser_ip');
+    expect(await trimEarlierDeliveries(store, () => shopify, logger)).toBeUndefined();
     await store.close();
   });
 });
