@@ -32,6 +32,8 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
   let app: FrameLocator;
   const shots = artifactsDir('bigcommerce');
   const toasts = () => app.locator('#toasts li').allTextContents();
+  /** Where the bridge set a cookie, of all it answered the framed page: a third-party cookie, which browsers block in iframes. */
+  const cookiesSet: string[] = [];
 
   beforeAll(async () => {
     bc = await startFakeBigCommerce({ storeHash: 'unused0', accessToken: 'unused-token' });
@@ -67,6 +69,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
       const address = new URL(route.request().url());
       const response = await route.fetch({ url: `${url}${address.pathname}${address.search}`, maxRedirects: 0 });
+      if (response.headers()['set-cookie']) cookiesSet.push(address.pathname);
       await route.fulfill({ response });
     });
     app = page.frameLocator('#app');
@@ -113,4 +116,8 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     expect(await app.locator('#orders').textContent()).not.toContain('theirs@example.com');
     await page.screenshot({ path: `${shots}3-orders.png` });
   }, 60_000);
+
+  it('works without a cookie: the bridge set none in all the page asked of it', () => {
+    expect(cookiesSet).toEqual([]);
+  });
 });
