@@ -6,7 +6,8 @@
 // that tells App Bridge which app it is. Its script and style are files of
 // its own at /merchant/: nothing inline runs. The page calls the admin
 // API's shop routes with App Bridge's session tokens. Outside the Shopify
-// admin (BigCommerce's load callback) the same page is served with the
+// admin (BigCommerce's load callback, WooCommerce's sign-in, a Shopify app
+// that is not embedded) the same page is served with the
 // bridge's stand-in for the few elements it uses and for App Bridge
 // (merchant/elements.js), and the store-page session the bridge made for it:
 // in the page itself, or (WooCommerce's, opened at the top level after a
@@ -21,6 +22,9 @@ const ASSETS = fileURLToPath(new URL('./merchant/', import.meta.url));
 
 /** Polaris web components, the newest stable release of version 1 (Shopify's App Home documentation). */
 export const POLARIS_URL = 'https://cdn.shopify.com/shopifycloud/polaris-1.js';
+
+/** The merchant's page of a Shopify shop outside the admin (SHOPIFY_EMBEDDED=false): its session comes in the fragment. */
+export const SHOPIFY_STORE_PAGE_PATH = '/shopify/store';
 
 /** The page's views, each with an address under the App URL (a reload of the admin opens the same one). */
 export const MERCHANT_VIEWS = ['setup', 'orders', 'privacy'] as const;

@@ -16,7 +16,8 @@
 //   not embedded
 //     not signed by Shopify for this app, or stale  401 page
 //     no working access                             the authorization code grant
-//     then                                          the dashboard, signed in as the shop
+//     then                                          the merchant's page outside the admin
+//                                                   (/shopify/store), signed in as the shop
 //   a shop the bridge does not serve                403 page saying why
 // Pages for a shop's admin may be framed by it, so the merchant reads them.
 import type { Request, RequestHandler, Response } from 'express';
@@ -24,7 +25,7 @@ import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
-import { sendMerchantPage } from './merchant-page.ts';
+import { sendMerchantPage, SHOPIFY_STORE_PAGE_PATH } from './merchant-page.ts';
 import { plainPage } from './plain-page.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { KEY_MISSING } from './shop-callers.ts';
@@ -53,8 +54,9 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
     }
     if (!embedded) {
       if (!(await access.hasWorkingAccess(shop))) return beginInstall(req, res, shop);
-      // Shopify has just said who opened the app: the dashboard, signed in as that shop.
-      return void res.redirect(303, `/admin/#shop-token=${bridgeTokens.mint(shop)}`);
+      // Shopify has just said who opened the app: the shop's own page, signed in as that shop (in the fragment, which
+      // no server sees), drawn by the bridge's stand-ins, as Polaris and App Bridge live in the admin only.
+      return void res.redirect(303, `${SHOPIFY_STORE_PAGE_PATH}#session=${bridgeTokens.mint(shop)}`);
     }
     if (idToken && !(await access.hasWorkingAccess(shop))) {
       try {

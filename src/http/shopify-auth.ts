@@ -1,6 +1,8 @@
 // Shopify's ways in, under /shopify:
 //   GET /app             the App URL (application_url): Shopify opens it each
 //                        time the merchant opens the app (shopify-app-url.ts)
+//   GET /store           the merchant's page outside the admin, where the App
+//                        URL sends the merchant when the app is not embedded
 //   GET /auth?shop=…     install by OAuth (the authorization code grant): the
 //                        merchant goes to the shop's consent screen, and
 //                        Shopify sends them back to
@@ -15,11 +17,13 @@ import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopErro
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
-import { MERCHANT_VIEWS } from './merchant-page.ts';
+import { MERCHANT_VIEWS, sendStandaloneMerchantPage } from './merchant-page.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
 import { bouncePage } from './shopify-bounce.ts';
 
 export const SHOPIFY_CALLBACK_PATH = '/shopify/auth/callback';
+/** Where a merchant whose session ended opens the app again (Apps, loyalty-bridge). */
+const SHOPIFY_ADMIN = 'https://admin.shopify.com/';
 /** The App URL: shopify.app.toml's application_url, the Dev Dashboard's App URL. */
 export const SHOPIFY_APP_URL_PATH = '/shopify/app';
 
@@ -103,6 +107,11 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
         sanitizeShop: (shop) => app.utils.sanitizeShop(shop) ?? undefined,
       }),
     );
+
+  // Outside the admin, the App URL sends the merchant here with their session (shopify-app-url.ts).
+  router.get('/store', (_req, res) =>
+    sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: SHOPIFY_ADMIN }),
+  );
 
   router.get('/auth', async (req: Request, res: Response) => {
     const shop = await allowedShopOf(req, res);

@@ -292,12 +292,15 @@ describe('not embedded: a managed install, then the first open', () => {
     });
     expect(suite.fake.tokenRequests.at(-1)?.body).toMatchObject({ code: expect.any(String), expiring: '1' });
 
-    // The next open goes straight to the dashboard, signed in as that shop (in the fragment, which no server sees).
+    // The next open goes straight to the shop's own page, signed in as that shop (in the fragment, which no server sees).
     const next = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET }));
     expect(next.status).toBe(303);
     const landing = new URL(next.headers.get('location')!, suite.running.url);
-    expect(landing.pathname).toBe('/admin/');
-    const shopToken = new URLSearchParams(landing.hash.slice(1)).get('shop-token')!;
+    expect(landing.pathname).toBe('/shopify/store');
+    const page = await fetch(new URL(landing.pathname, suite.running.url));
+    expect(await page.text()).toContain('<script src="/merchant/elements.js"></script>');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const shopToken = new URLSearchParams(landing.hash.slice(1)).get('session')!;
     const whoami = await fetch(`${suite.running.url}/admin/api/session`, {
       headers: { authorization: `Bearer ${shopToken}` },
     });
