@@ -31,6 +31,8 @@ export interface RedeemRequest {
   reason: string;
   /** The loyalty account to redeem on; the default account's when unset. */
   account?: string | undefined;
+  /** The shop whose own page asked, as for an earn. */
+  shop?: { platform: string; shop: string } | undefined;
 }
 
 export interface AdjustmentResult {

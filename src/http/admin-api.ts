@@ -206,7 +206,7 @@ const giveBackBody = z.strictObject({
   reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500).optional(),
 });
 
-const redeemAdjustment = z
+export const redeemAdjustment = z
   .strictObject({
     email: email().optional(),
     mobile: mobile().optional(),

@@ -16,6 +16,7 @@
 //   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
 //   GET   /customers/points  a customer's points, on an account of the shop's own
 //   POST  /adjustments/earn  points given by hand, on an account of the shop's own
+//   POST  /adjustments/redeem               points taken back by hand, the same way
 //   POST  /resync            its orders of a window read again from the platform (a backfill)
 //   GET   /resync            its resyncs, the newest first, with their progress
 //   GET   /resync/{id}       one of them
@@ -35,6 +36,8 @@ import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import type { AdjustmentResult } from '../core/adjustments.ts';
+import type { ShopRef } from '../accounts/account-records.ts';
 import type { Engine } from '../core/engine.ts';
 import type { Ingest } from '../core/ingest.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
@@ -47,7 +50,7 @@ import { byOf, shopRefOf } from './shop-callers.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
-import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read } from './admin-api.ts';
+import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 
 /** A shop acts on its own account, which it never names. */
@@ -55,12 +58,12 @@ const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it neve
 /** Accounts a shop may make for itself (each made one is kept, with its key, until the operator removes it). */
 const ACCOUNTS_PER_SHOP = 3;
 /**
- * Points a shop gives by hand in an hour, counted from the adjustments the
+ * Points a shop gives or takes back by hand in an hour, counted from the adjustments the
  * ledger keeps (so across instances and restarts). Each is a call with no
  * order id, and one whose outcome is unknown becomes a dead letter for a
  * person to check: a page must not make those by the thousand.
  */
-const MANUAL_EARNS_PER_HOUR = 30;
+const MANUAL_ADJUSTMENTS_PER_HOUR = 30;
 /**
  * Resyncs a shop starts in an hour, counted from the jobs the ledger keeps.
  * Each reads the shop's orders from its platform and queues those that
@@ -254,30 +257,12 @@ export function shopAdminApi({
     res.json({ type: query.type, ...result.data });
   });
 
-  // Points given by hand (a goodwill gesture, a lost order), on an account of the shop's own, recorded with who and why.
-  router.post('/adjustments/earn', async (req, res) => {
-    const account = await ownAccount(res, 'change');
-    if (!account) return;
-    const body = read(earnAdjustment, req.body);
-    if (body.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
-    const shop = shopRefOf(res);
-    // The call and its record are inside the cap's step: a burst cannot all pass one count of the adjustments kept.
-    const cap = {
-      what: 'points by hand',
-      limit: MANUAL_EARNS_PER_HOUR,
-      madeSince: async (since: string) =>
-        (await store.listRecords<Adjustment>('adjustment')).filter(
-          ({ value }) => value.platform === shop.platform && value.shop === shop.shop && value.at > since,
-        ).length,
-      refusal: `a shop gives points by hand at most ${MANUAL_EARNS_PER_HOUR} times an hour; ask the bridge's operator for more`,
-    };
-    await hourly(res, cap, async () => {
-      const { adjustment, error } = await adjustments.earn({ ...body, account, shop }, byOf(res));
-      if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
-      const refused = error instanceof LoyaltyError && !error.retryable;
-      res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
-    });
-  });
+  // Points given or taken back by hand (a goodwill gesture, a lost order; points given in error), on an account of the
+  // shop's own, recorded with who and why.
+  router.post('/adjustments/earn', (req, res) => byHand(req, res, earnAdjustment, adjustments.earn.bind(adjustments)));
+  router.post('/adjustments/redeem', (req, res) =>
+    byHand(req, res, redeemAdjustment, adjustments.redeem.bind(adjustments)),
+  );
 
   // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
   router.get('/privacy/data-requests', async (_req, res) => {
@@ -410,6 +395,39 @@ export function shopAdminApi({
     res.status(500).json({ error: 'internal error' });
   });
   return router;
+
+  /**
+   * Points by hand, either way, under one cap: the call and its record are
+   * inside the cap's step, so a burst cannot all pass one count of the
+   * adjustments kept.
+   */
+  async function byHand<Body extends { account?: string | undefined }>(
+    req: Request,
+    res: Response,
+    schema: z.ZodType<Body>,
+    send: (request: Body & { account: string; shop: ShopRef }, by: string) => Promise<AdjustmentResult>,
+  ): Promise<void> {
+    const account = await ownAccount(res, 'change');
+    if (!account) return;
+    const body = read(schema, req.body);
+    if (body.account !== undefined) return refuse(res, 400, [NAMES_NO_ACCOUNT]);
+    const shop = shopRefOf(res);
+    const cap = {
+      what: 'points by hand',
+      limit: MANUAL_ADJUSTMENTS_PER_HOUR,
+      madeSince: async (since: string) =>
+        (await store.listRecords<Adjustment>('adjustment')).filter(
+          ({ value }) => value.platform === shop.platform && value.shop === shop.shop && value.at > since,
+        ).length,
+      refusal: `a shop gives or takes points by hand at most ${MANUAL_ADJUSTMENTS_PER_HOUR} times an hour; ask the bridge's operator for more`,
+    };
+    await hourly(res, cap, async () => {
+      const { adjustment, error } = await send({ ...body, account, shop }, byOf(res));
+      if (adjustment.outcome === 'success') return void res.status(201).json({ adjustment });
+      const refused = error instanceof LoyaltyError && !error.retryable;
+      res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
+    });
+  }
 
   /**
    * A trial account's fields: the sandbox makes its address and credentials,

@@ -50,6 +50,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
   let page: Page;
   let app: FrameLocator;
   const shots = artifactsDir('merchant');
+  /** Where the bridge set a cookie, of all it answered the framed page: a third-party cookie, which the admin's iframe blocks. */
+  const cookiesSet: string[] = [];
   /** What the merchant did in the first run: clicks, and fields filled. */
   const effort = { clicks: 0, fields: 0 };
 
@@ -98,6 +100,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
       const url = new URL(route.request().url());
       const response = await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 });
+      if (response.headers()['set-cookie']) cookiesSet.push(url.pathname);
       await route.fulfill({ response });
     });
     return { page: opened, app: opened.frameLocator('#app') };
@@ -171,6 +174,13 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
         outcome: 'success',
       }),
     ]);
+    // Taking points back that the customer does not have yet (the earn is pending): the service's refusal, in its words.
+    await app.locator('#take-form [name="email"] input').fill('ada@example.com');
+    await app.locator('#take-form [name="points"] input').fill('30');
+    await app.locator('#take-form [name="reason"] input').fill('given twice');
+    await app.locator('#take-form s-button[type="submit"]').click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('No points taken: see why');
+    expect(await app.locator('#take-errors').textContent()).toMatch(/exceeds the available balance of 0/);
     // The merchant looks up the customer's points on their own account.
     await app.locator('#lookup-form [name="email"] input').fill('grace@example.com');
     await app.locator('#lookup-form s-button[type="submit"]').click();
@@ -233,6 +243,25 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await eventually(() => expect(earned('9400000000002')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
     // The one before keeps what it earned.
     expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]);
+
+    // Points by spend instead: every order from 0 earns activity 1's points again, whatever the activity above says.
+    const bands = app.locator('#account-form [name="LOYALTY_EARN_ACTIVITIES"] input');
+    /** Saves the form from the save bar, and waits for the page to say it is saved. */
+    const save = async () => {
+      const before = (await toasts()).filter((each) => each === 'Saved').length;
+      await page.locator('#save-bar:not([hidden])').waitFor();
+      await page.locator('#save-bar-save').click();
+      await expect.poll(async () => (await toasts()).filter((each) => each === 'Saved').length).toBe(before + 1);
+    };
+    await bands.fill('0=1');
+    await save();
+    await deliverPaidOrders(running, [[SHOP, '9400000000004']]);
+    await eventually(() => expect(earned('9400000000004')).toEqual([expect.objectContaining({ points: 100 })]), 15_000);
+    // Emptied, they are gone: the activity above again.
+    await bands.fill('');
+    await save();
+    await deliverPaidOrders(running, [[SHOP, '9400000000005']]);
+    await eventually(() => expect(earned('9400000000005')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
   }, 90_000);
 
   it('reads a missed order again from the page, follows it to the end, and the order earns', async () => {
@@ -287,12 +316,21 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     ])) as [Download, void];
     // What the bridge holds of her: both her orders (by her e-mail), and the order she named.
     const exported = JSON.parse(await readDownload(download)) as { orders: Array<{ orderId: string }> };
-    expect(exported.orders.map((order) => order.orderId).sort()).toEqual(['9400000000001', '9400000000002']);
+    expect(exported.orders.map((order) => order.orderId).sort()).toEqual([
+      '9400000000001',
+      '9400000000002',
+      '9400000000004',
+      '9400000000005',
+    ]);
     await request.locator('s-button', { hasText: 'Mark answered' }).click();
     await expect.poll(toasts, { timeout: 15_000 }).toContain('Marked answered');
     await expect.poll(() => request.count()).toBe(0);
     expect((await running.bridge.engine.store.listRecords('data-request')).length).toBe(0);
   }, 90_000);
+
+  it('works without a cookie: the bridge set none in all the page asked of it', () => {
+    expect(cookiesSet).toEqual([]);
+  });
 });
 
 async function readDownload(download: Download): Promise<string> {

@@ -188,6 +188,35 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       expect(await exported(SHOP_B)).toEqual([]);
     });
 
+    it('takes points back by hand on its own account, under the same cap, recorded as its own', async () => {
+      // A customer with approved points at the merchant's service (its panel approved an order's).
+      service.store.earn({
+        activityId: '1',
+        points: 100,
+        name: 'Lin',
+        email: 'lin@example.com',
+        mobile: '+442079460958',
+        description: null,
+        orderId: 'reach-1',
+      });
+      expect(service.store.updatePoints('reach-1', 'approve').ok).toBe(true);
+      const take = (points: number, extra: Record<string, unknown> = {}) =>
+        as(SHOP_A).post('/adjustments/redeem', { email: 'lin@example.com', points, reason: 'given twice', ...extra });
+      const taken = await take(30);
+      expect(taken.status).toBe(201);
+      expect(taken.body.adjustment).toMatchObject({ kind: 'redeem', outcome: 'success', shop: SHOP_A });
+      expect(service.store.snapshot().redemptions).toEqual([expect.objectContaining({ points: 30 })]);
+      // More than the customer has: the service's refusal, in its words.
+      const over = await take(500);
+      expect(over.status).toBe(422);
+      expect(over.body.error).toMatch(/exceeds the available balance/);
+      // A shop never names an account; the operator's shops take nothing.
+      expect((await take(1, { account: 'default' })).status).toBe(400);
+      expect(
+        (await as(SHOP_L).post('/adjustments/redeem', { email: 'lin@example.com', points: 1, reason: 'mine' })).status,
+      ).toBe(403);
+    });
+
     it('reads and changes its own account and its settings', async () => {
       const { body } = await as(SHOP_A).get('/account');
       expect(body).toMatchObject({ standing: 'own', account: { id: idA }, may: { change: true } });

@@ -18,6 +18,7 @@ const APP_PATH = '/shopify/app';
 /** The settings the setup form shows, by the configuration's names. */
 const SETTINGS = [
   'LOYALTY_EARN_ACTIVITY_ID',
+  'LOYALTY_EARN_ACTIVITIES',
   'EARN_TRIGGER',
   'MIN_ORDER_TOTAL',
   'POINTS_PENDING_DAYS',
@@ -189,6 +190,8 @@ function fill(current, settings) {
   for (const name of SETTINGS) {
     const value = settings[name];
     if (name === 'COUNT_TEST_ORDERS') field(name).checked = value === true;
+    // Spend bands come as a list, and are written as the setting is: 0=1,50=7.
+    else if (Array.isArray(value)) field(name).value = value.map((band) => `${band.from}=${band.activityId}`).join(',');
     else field(name).value = value === undefined || value === null ? '' : String(value);
   }
   $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
@@ -207,7 +210,8 @@ function formValues() {
   const settings = {};
   for (const name of SETTINGS) {
     if (name === 'COUNT_TEST_ORDERS') settings[name] = field(name).checked ? 'yes' : 'no';
-    else if (field(name).value !== '') settings[name] = field(name).value;
+    // Spend bands emptied are none: every order earns the one activity again.
+    else if (field(name).value !== '' || name === 'LOYALTY_EARN_ACTIVITIES') settings[name] = field(name).value.trim();
   }
   return { credentials, settings };
 }
@@ -231,7 +235,10 @@ $('#account-form').addEventListener('submit', async (event) => {
     toast('Not saved: see what to correct', true);
     return;
   }
-  toast(account ? 'Saved' : 'Your loyalty account is set up');
+  // Saved either way; the service's answer to the credentials says whether orders will earn.
+  const check = answers[0].body.account?.check;
+  if (check && check.status !== 'connected') toast(`Saved, but ${checkText(check)}`, true);
+  else toast(account ? 'Saved' : 'Your loyalty account is set up');
   await loadSetup();
 });
 $('#account-form').addEventListener('reset', (event) => {
@@ -390,6 +397,15 @@ $('#give-form').addEventListener('submit', async (event) => {
   const { status, body } = await call('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
   $('#give-errors').textContent = status === 201 ? '' : (body.errors ?? [body.error]).join('\n');
   toast(status === 201 ? 'Points given' : 'No points given: see why', status !== 201);
+});
+
+$('#take-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const value = (name) => $(`#take-form [name="${name}"]`).value.trim();
+  const request = { email: value('email'), points: Number(value('points')), reason: value('reason') };
+  const { status, body } = await call('/adjustments/redeem', { method: 'POST', body: JSON.stringify(request) });
+  $('#take-errors').textContent = status === 201 ? '' : (body.errors ?? [body.error]).join('\n');
+  toast(status === 201 ? 'Points taken back' : 'No points taken: see why', status !== 201);
 });
 
 $('#lookup-form').addEventListener('submit', async (event) => {
