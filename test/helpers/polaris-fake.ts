@@ -7,7 +7,8 @@
 // would) and keep `value` / `checked` and their input and change events as
 // the manifest says; buttons of type submit submit their form, as Polaris's
 // do; the rest draw their heading (when the manifest gives them one) and
-// their children. What Polaris draws beyond that (its styles) is not faked.
+// their children. What Polaris draws beyond that (its styles) is not faked,
+// but for a table's layout and a section's spacing, so that screenshots read.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -135,5 +136,9 @@ export function fakePolaris(): string {
     }
     customElements.define(spec.tagName, Element);
   }
+  // Only a table's layout and a section's spacing, so that screenshots read (Polaris's own look is not faked).
+  const layout = document.createElement('style');
+  layout.textContent = 's-table{display:table;border-collapse:collapse;margin:.5em 0}s-table-header-row,s-table-row{display:table-row}s-table-header,s-table-cell{display:table-cell;padding:.25em .75em;border-bottom:1px solid #ddd}s-table-header{font-weight:600}s-table-body{display:table-row-group}s-section,s-banner{display:block;margin:0 0 1em}';
+  document.head.append(layout);
 })();`;
 }
