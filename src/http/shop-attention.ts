@@ -91,7 +91,7 @@ export async function shopAttention(
     items.push({
       kind: 'protected_data_hidden',
       why: 'Shopify hides the customer’s e-mail and phone from the app, so these orders cannot earn points.',
-      fix: 'In the app’s Dev Dashboard, request access to protected customer data (Name, Email, Phone); once approved, resync.',
+      fix: 'The app’s developer (the bridge’s operator) requests access to protected customer data (Name, Email, Phone) in the app’s Dev Dashboard; once Shopify approves it, read these orders again from Orders.',
       count: hidden.total,
     });
 

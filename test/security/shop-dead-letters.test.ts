@@ -139,4 +139,42 @@ describe("what needs a shop's attention", () => {
     expect(ofB).not.toContain('missing_scope');
     expect(ofB).toContain('dead_letters');
   });
+
+  it('says when Shopify hides its customers’ contact details, and when the bridge lost its access', async () => {
+    // An order whose e-mail and phone Shopify withholds (protected customer data not approved): it cannot earn.
+    const body = shopifyOrderJson({ id: '9400000000009', email: null, customer: { id: 7002, first_name: 'Withheld' } });
+    const answer = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP_A, secret: APP_SECRET, webhookId: 'hidden-1' }),
+      body,
+    });
+    expect(answer.status).toBe(200);
+    await running.bridge.engine.drain();
+    // What the reconciler found of shop B: Shopify refused the bridge's token.
+    await running.bridge.engine.store.putRecord('platform-health', `shopify:${SHOP_B}`, {
+      platform: 'shopify',
+      shop: SHOP_B,
+      checkedAt: new Date().toISOString(),
+      healthy: 0,
+      repaired: [],
+      problems: [],
+      error: 'Shopify refused the access token (401)',
+    });
+    const ofA = (await asShop(running, SHOP_A).get('/attention')).body.attention as Array<{
+      kind: string;
+      count?: number;
+      fix: string;
+    }>;
+    expect(ofA.find((item) => item.kind === 'protected_data_hidden')).toMatchObject({
+      count: 1,
+      fix: expect.stringContaining('protected customer data'),
+    });
+    expect(ofA.map((item) => item.kind)).not.toContain('no_access');
+    const ofB = (await asShop(running, SHOP_B).get('/attention')).body.attention as Array<{
+      kind: string;
+      why: string;
+    }>;
+    expect(ofB.find((item) => item.kind === 'no_access')?.why).toContain('Shopify refused the access token');
+    expect(ofB.map((item) => item.kind)).not.toContain('protected_data_hidden');
+  });
 });

@@ -210,8 +210,8 @@ function formValues() {
   const settings = {};
   for (const name of SETTINGS) {
     if (name === 'COUNT_TEST_ORDERS') settings[name] = field(name).checked ? 'yes' : 'no';
-    // Spend bands emptied are none: every order earns the one activity again.
-    else if (field(name).value !== '' || name === 'LOYALTY_EARN_ACTIVITIES') settings[name] = field(name).value.trim();
+    // A field emptied puts its rule back to its default (spend bands: none, the one activity again).
+    else settings[name] = field(name).value.trim();
   }
   return { credentials, settings };
 }
