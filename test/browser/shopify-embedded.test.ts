@@ -151,14 +151,13 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
     await stopFakeShopifyForApp(fake);
   });
 
-  it('signs the merchant in as the shop from Shopify’s signed link, keeps the sign-in out of the address bar, and shows that shop alone', async () => {
+  it('opens the merchant’s page signed in as the shop from Shopify’s signed link, the sign-in out of the address bar, that shop alone', async () => {
     const page = await browser.newPage({ userAgent: CHROME_UA });
     await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
-    await expect
-      .poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 })
-      .toHaveLength(1);
-    expect(await page.locator('#order-list tbody').textContent()).toContain('#0021');
-    expect(await page.locator('#mode').textContent()).toBe(SHOP);
+    await page.waitForURL(`${running.url}/shopify/store`);
+    await page.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+    await expect.poll(() => page.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0021');
+    expect(await page.locator('#orders').textContent()).not.toContain('#0098');
     expect(new URL(page.url()).hash).toBe('');
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}outside-admin.png` });
   }, 60_000);
@@ -168,6 +167,9 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
     await page.goto(`${running.url}/admin/#token=operator-admin-token-0123456789`);
     await page.waitForSelector('#health:not([hidden])');
     await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
+    await page.waitForURL(`${running.url}/shopify/store`);
+    // Back on the dashboard in the same tab: still the operator's, every shop's orders.
+    await page.goto(`${running.url}/admin/`);
     await expect
       .poll(() => page.locator('#order-list tbody tr').allTextContents(), { timeout: 15_000 })
       .toHaveLength(2);
