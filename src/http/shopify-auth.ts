@@ -17,7 +17,7 @@ import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopErro
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
-import { MERCHANT_VIEWS, sendStandaloneMerchantPage } from './merchant-page.ts';
+import { MERCHANT_VIEWS, sendStandaloneMerchantPage, SHOPIFY_STORE_PAGE_PATH } from './merchant-page.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
 import { bouncePage } from './shopify-bounce.ts';
 
@@ -27,9 +27,15 @@ const SHOPIFY_ADMIN = 'https://admin.shopify.com/';
 /** The App URL: shopify.app.toml's application_url, the Dev Dashboard's App URL. */
 export const SHOPIFY_APP_URL_PATH = '/shopify/app';
 
-/** Where a merchant lands after an install: the dashboard; outside the admin, signed in as the shop (the fragment never reaches a server). */
+/**
+ * Where a merchant lands after an install: inside the admin, the dashboard
+ * (Shopify opens the app there next); outside it, the shop's own page signed
+ * in as the shop (the fragment never reaches a server), as the App URL does.
+ */
 export const afterInstall = (shop: string, bridgeTokens: BridgeShopTokens | undefined) =>
-  `/admin/?installed=${encodeURIComponent(shop)}${bridgeTokens ? `#shop-token=${bridgeTokens.mint(shop)}` : ''}`;
+  bridgeTokens
+    ? `${SHOPIFY_STORE_PAGE_PATH}#session=${bridgeTokens.mint(shop)}`
+    : `/admin/?installed=${encodeURIComponent(shop)}`;
 
 export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
   const { shopify, allowed, bridgeTokens, installed, logger } = parts;
@@ -108,10 +114,12 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
       }),
     );
 
-  // Outside the admin, the App URL sends the merchant here with their session (shopify-app-url.ts).
-  router.get('/store', (_req, res) =>
-    sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: SHOPIFY_ADMIN }),
-  );
+  // Outside the admin, the App URL sends the merchant here with their session (shopify-app-url.ts); inside it,
+  // there is no such page, and no link can send a merchant to one with another shop's session.
+  if (!parts.embedded)
+    router.get('/store', (_req, res) =>
+      sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: SHOPIFY_ADMIN }),
+    );
 
   router.get('/auth', async (req: Request, res: Response) => {
     const shop = await allowedShopOf(req, res);

@@ -158,6 +158,8 @@ describe.skipIf(!chromiumAvailable)('the app opened outside the Shopify admin (S
     await page.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
     await expect.poll(() => page.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0021');
     expect(await page.locator('#orders').textContent()).not.toContain('#0098');
+    // Outside the admin, the page says whose it is: a session of another shop would not pass unnoticed.
+    expect(await page.locator('#signed-in').textContent()).toBe(`Signed in to ${SHOP}`);
     expect(new URL(page.url()).hash).toBe('');
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}outside-admin.png` });
   }, 60_000);

@@ -79,6 +79,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
       .toBe('No loyalty account yet');
     // The session was taken out of the address: no bookmark or copied link carries it.
     expect(page.url()).toBe(`${front.url}/woocommerce/store`);
+    expect(await page.locator('#signed-in').textContent()).toBe(`Signed in to ${woo.host}`);
     await page.screenshot({ path: `${shots}1-connected.png` });
 
     await page.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();

@@ -286,6 +286,8 @@ describe('not embedded: a managed install, then the first open', () => {
       headers: { cookie: cookies, 'user-agent': CHROME_UA },
     });
     expect(back.status).toBe(303);
+    // The first open, once installed, lands on the shop's own page too, signed in as that shop.
+    expect(back.headers.get('location')).toMatch(/^\/shopify\/store#session=lbs1\./);
     expect(await session(MANAGED)).toMatchObject({
       mode: 'oauth_expiring',
       refreshToken: expect.stringMatching(/^shprt_/),

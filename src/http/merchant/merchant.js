@@ -159,7 +159,12 @@ async function loadSetup() {
   note.hidden = !reach.note || (reach.may.create && !account);
   note.textContent = reach.note ?? '';
   let settings = {};
-  if (account && reach.may.read) settings = (await call('/account/settings')).body.settings ?? {};
+  if (account && reach.may.read) {
+    const answer = await call('/account/settings');
+    // A form filled without them would save every rule back to its default: not shown at all, and said why.
+    if (answer.status !== 200 || !answer.body.settings) throw new Error('settings not read');
+    settings = answer.body.settings;
+  }
   if (reach.may.change || reach.may.create) fill(account, settings);
   form.hidden = !(reach.may.change || reach.may.create);
   form.dataset.state = 'ready';
@@ -394,19 +399,33 @@ $('#give-form').addEventListener('submit', async (event) => {
   const request = Object.fromEntries(
     ['name', 'email', 'mobile', 'activityId', 'reason'].map((name) => [name, value(name)]),
   );
-  const { status, body } = await call('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
-  $('#give-errors').textContent = status === 201 ? '' : (body.errors ?? [body.error]).join('\n');
-  toast(status === 201 ? 'Points given' : 'No points given: see why', status !== 201);
+  const answer = await call('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
+  byHandAnswered('give', answer, 'Points given', 'No points given: see why', 'given');
 });
 
 $('#take-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const value = (name) => $(`#take-form [name="${name}"]`).value.trim();
   const request = { email: value('email'), points: Number(value('points')), reason: value('reason') };
-  const { status, body } = await call('/adjustments/redeem', { method: 'POST', body: JSON.stringify(request) });
-  $('#take-errors').textContent = status === 201 ? '' : (body.errors ?? [body.error]).join('\n');
-  toast(status === 201 ? 'Points taken back' : 'No points taken: see why', status !== 201);
+  const answer = await call('/adjustments/redeem', { method: 'POST', body: JSON.stringify(request) });
+  byHandAnswered('take', answer, 'Points taken back', 'No points taken: see why', 'taken');
 });
+
+/**
+ * What came of points given or taken by hand. An outcome the service left
+ * unknown (no answer, a 5xx) may have been applied: the merchant is told to
+ * check before sending it again, since a second one would count twice.
+ */
+function byHandAnswered(form, { status, body }, done, refused, verb) {
+  const unknown = body.adjustment?.outcome === 'unknown';
+  $(`#${form}-errors`).textContent =
+    status === 201
+      ? ''
+      : unknown
+        ? `The loyalty service did not say whether the points were ${verb}: look up the customer's points before trying again (it is kept under "Could not go on").`
+        : (body.errors ?? [body.error]).join('\n');
+  toast(status === 201 ? done : unknown ? `Points may have been ${verb}: check first` : refused, status !== 201);
+}
 
 $('#lookup-form').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -481,4 +500,11 @@ async function exportRequest(request) {
   toast('Exported: send the file to the customer');
 }
 
+// Outside the admin, nothing else says whose page this is: a session of another store must not pass for one's own.
+if (!EMBEDDED)
+  void call('/session').then(({ status, body }) => {
+    if (status !== 200) return;
+    $('#signed-in').textContent = `Signed in to ${body.shop}`;
+    $('#signed-in').hidden = false;
+  });
 void show(viewOf(location.pathname));
