@@ -85,6 +85,7 @@ export interface ConfiguredEngineParts {
   owner?: string;
   onAttempt?: AccountsParts['onAttempt'];
   onPauseChange?: AccountsParts['onPauseChange'];
+  onTrialRuntime?: AccountsParts['onTrialRuntime'];
 }
 
 /**
@@ -96,7 +97,7 @@ export async function openConfiguredEngine(
   config: Config,
   parts: ConfiguredEngineParts,
 ): Promise<{ engine: Engine; accounts: AccountRegistry }> {
-  const { opened, openReport, client, logger, platforms, owner, onAttempt, onPauseChange } = parts;
+  const { opened, openReport, client, logger, platforms, owner, onAttempt, onPauseChange, onTrialRuntime } = parts;
   let engine: Engine | undefined;
   const accounts = accountsFromConfig(config, {
     store: opened.store,
@@ -106,6 +107,7 @@ export async function openConfiguredEngine(
     chosenByOperator: (platform, shop) => platforms.chosenByOperator(platform, shop),
     ...(onAttempt ? { onAttempt } : {}),
     ...(onPauseChange ? { onPauseChange } : {}),
+    onTrialRuntime,
     wakeWaiting: async (match) => engine?.wakeWaiting(match),
   });
   engine = await openEngine({

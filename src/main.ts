@@ -34,7 +34,7 @@ import { defaultAccountView } from './accounts/account-view.ts';
 import { AccountCalls } from './accounts/account-calls.ts';
 import { DEFAULT_ACCOUNT } from './core/accounts.ts';
 import { linkEarlierShops } from './accounts/earlier-shops.ts';
-import { readmitTrialAccounts } from './accounts/sandbox-trials.ts';
+import { admitTrial, readmitTrialAccounts } from './accounts/sandbox-trials.ts';
 import type { AccountRegistry } from './accounts/registry.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { trimEarlierDeliveries } from './core/kept-deliveries.ts';
@@ -184,6 +184,8 @@ export async function startBridge(
       owner: instance,
       onAttempt: recordAttempt,
       onPauseChange: (paused) => health.setPaused(paused),
+      // A trial made through another instance, after this one started, is given to this one's sandbox when first used.
+      onTrialRuntime: sandbox ? (record) => void admitTrial(sandbox, record, logger) : undefined,
     }));
   } catch (error) {
     await opened.release();

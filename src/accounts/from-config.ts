@@ -39,6 +39,8 @@ export interface AccountsParts {
   configDir?: string;
   /** Makes due what waits for an account (let in again, or a shop linked to it); bound once the engine exists. */
   wakeWaiting: (match: WaitingMatch) => Promise<unknown>;
+  /** Told of a trial account on the bridge's sandbox each time its runtime is made: this instance's sandbox must know it. */
+  onTrialRuntime?: ((record: AccountRecord) => void) | undefined;
 }
 
 export function accountsFromConfig(config: Config, parts: AccountsParts): AccountRegistry {
@@ -112,6 +114,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     defaultSettings,
     programDefaults: programDefaults(parts.configDir),
     makeRuntime: (record: AccountRecord, settings: ProgramSettings): AccountRuntime => {
+      if (record.onBridgeSandbox) parts.onTrialRuntime?.(record);
       const accountClient = clientOf(record);
       return {
         id: record.id,

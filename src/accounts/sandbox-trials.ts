@@ -24,24 +24,47 @@ export interface BridgeSandbox {
 /** The sandbox's first activity: what a trial account's orders earn with unless the merchant chooses another. */
 export const TRIAL_EARN_ACTIVITY_ID = '1';
 
+/** This instance's sandbox, as far as a trial's coming back to it goes. */
+export interface TrialSandbox {
+  readonly accounts: ReadonlyArray<{ credentials: Readonly<SandboxCredentials> }>;
+  addAccount(input?: Partial<SandboxCredentials>): unknown;
+}
+
+/**
+ * Gives a trial account back to this instance's sandbox, if it is not there:
+ * the sandbox keeps accounts in memory, so one made through another
+ * instance (on one PostgreSQL), or before a restart, is unknown to it until
+ * then. True when it was given back.
+ */
+export function admitTrial(
+  sandbox: TrialSandbox,
+  record: Pick<AccountRecord, 'id' | 'apiKey' | 'brandId'>,
+  logger: Logger,
+): boolean {
+  const known = sandbox.accounts.some(
+    ({ credentials }) => credentials.apiKey === record.apiKey && credentials.brandId === record.brandId,
+  );
+  if (known) return false;
+  try {
+    sandbox.addAccount({ apiKey: record.apiKey, brandId: record.brandId });
+    return true;
+  } catch (error) {
+    // Full, or its brand taken by another key: the account's check will say so.
+    logger.warn(
+      { account: record.id, reason: (error as Error).message },
+      'a trial account could not be given back to the sandbox',
+    );
+    return false;
+  }
+}
+
 export async function readmitTrialAccounts(
   store: Pick<LedgerStore, 'listRecords'>,
-  sandbox: Pick<BridgeSandbox, 'addAccount'>,
+  sandbox: TrialSandbox,
   logger: Logger,
 ): Promise<number> {
   let readmitted = 0;
-  for (const { value } of await store.listRecords<AccountRecord>('account')) {
-    if (!value.onBridgeSandbox) continue;
-    try {
-      sandbox.addAccount({ apiKey: value.apiKey, brandId: value.brandId });
-      readmitted++;
-    } catch (error) {
-      // Already there (another start in this process) or the sandbox is full: the account's check will say so.
-      logger.warn(
-        { account: value.id, reason: (error as Error).message },
-        'a trial account could not be given back to the sandbox',
-      );
-    }
-  }
+  for (const { value } of await store.listRecords<AccountRecord>('account'))
+    if (value.onBridgeSandbox && admitTrial(sandbox, value, logger)) readmitted++;
   return readmitted;
 }
