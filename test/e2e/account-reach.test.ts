@@ -7,6 +7,7 @@
 // itself to an existing account, touch the default account, or reach the
 // operator's routes; once the operator shares its account with another
 // shop, it is no longer the shop's to read or change. No answer holds a key.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
@@ -248,6 +249,24 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       const { body } = await as(SHOP_B).get('/account');
       expect(body.account.id).toBe(idB);
       expect(JSON.stringify(body)).not.toContain(idA);
+    });
+
+    it('is told when its service cannot be reached, with the fix its own', async () => {
+      // Nothing listens at this address: the check finds no service there.
+      const closed = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as AddressInfo;
+          server.close(() => resolve(port));
+        });
+      });
+      const moved = await as(SHOP_B).patch('/account', { baseUrl: `http://127.0.0.1:${closed}`, apiKey: KEY_B });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(moved.body.account.check).toMatchObject({ status: 'unreachable' });
+      const attention = (await as(SHOP_B).get('/attention')).body.attention as Array<{ kind: string; fix: string }>;
+      expect(attention).toContainEqual(
+        expect.objectContaining({ kind: 'service_unreachable', fix: expect.stringMatching(/service’s address/) }),
+      );
+      expect(attention.map((item) => item.kind)).not.toContain('credentials_refused');
     });
 
     it('cannot read or change A’s account, A’s shop, or any link, by any route', async () => {
