@@ -103,5 +103,6 @@ export const appAt = (
   authCallback: `${bridgeUrl}/bigcommerce/auth`,
   loadCallback: `${bridgeUrl}/bigcommerce/load`,
   uninstallCallback: `${bridgeUrl}/bigcommerce/uninstall`,
+  removeUserCallback: `${bridgeUrl}/bigcommerce/remove_user`,
   scope,
 });

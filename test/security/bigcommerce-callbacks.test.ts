@@ -18,7 +18,7 @@ import { freePort } from '../../bench/lib/bridge-process.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/main.ts';
-import { bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigcommerce.ts';
+import { appAt, bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
@@ -55,16 +55,7 @@ async function startApp(
   const bc = await startFakeBigCommerce({ storeHash: 'handmade1', accessToken: 'handmade-token' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const callback = (name: string) => `${url}/bigcommerce/${name}`;
-  bc.registerApp({
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    authCallback: callback('auth'),
-    loadCallback: callback('load'),
-    uninstallCallback: callback('uninstall'),
-    removeUserCallback: callback('remove_user'),
-    scope: SCOPE,
-  });
+  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, SCOPE));
   await prepare?.(bc, url);
   const logText: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
