@@ -4,10 +4,11 @@
 // trimmed by their own platform's adapter (keptBody), backups included, and a
 // 'migration' record says it was done. A delivery whose platform has no
 // adapter configured at that start cannot be read: it stays whole, the
-// start says how many, and each later start tries again until none is left. Later, a delivery an instance of an earlier release
-// keeps whole during a rolling upgrade is trimmed when it becomes a dead
-// letter (intake.ts), and goes when it is translated. Trimming is a no-op on a
-// body already trimmed, so two instances doing it at once do no harm.
+// start says how many, and each later start tries again until none is left.
+// Later, a delivery an instance of an earlier release keeps whole during a
+// rolling upgrade is trimmed when it becomes a dead letter (intake.ts), and
+// goes when it is translated. Trimming is a no-op on a body already trimmed,
+// so two instances doing it at once do no harm.
 import { deliveryBody, digestOf, storedBody, type StoredDelivery } from './delivery.ts';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
