@@ -15,6 +15,7 @@
 //     then                                          the merchant's page (merchant-page.ts)
 //   not embedded
 //     not signed by Shopify for this app, or stale  401 page
+//     a link used once already                      401 page (shopify-link-once.ts)
 //     no working access                             the authorization code grant
 //     then                                          the merchant's page outside the admin
 //                                                   (/shopify/store), signed in as the shop
@@ -27,6 +28,7 @@ import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
 import { sendMerchantPage, SHOPIFY_STORE_PAGE_PATH } from './merchant-page.ts';
 import { plainPage } from './plain-page.ts';
+import { firstUseOfLink } from './shopify-link-once.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { KEY_MISSING } from './shop-callers.ts';
 
@@ -38,7 +40,8 @@ export interface AppUrlParts extends ShopifyAuthParts {
 }
 
 export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
-  const { shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, logger, beginInstall } = parts;
+  const { shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, usedLinks, logger, beginInstall } =
+    parts;
   const { access } = shopify;
   const app = shopify.app!;
   const shopParam = (req: Request) =>
@@ -54,6 +57,14 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
     }
     if (!embedded) {
       if (!(await access.hasWorkingAccess(shop))) return beginInstall(req, res, shop);
+      // The link signs in once: sent again (copied, logged, from history), it opens nothing (shopify-link-once.ts).
+      if (!(await firstUseOfLink(usedLinks, String(req.query.hmac))))
+        return plainPage(
+          res,
+          401,
+          'This link has been used',
+          'Open the app again from your Shopify admin: each time it signs you in once.',
+        );
       // Shopify has just said who opened the app: the shop's own page, signed in as that shop (in the fragment, which
       // no server sees), drawn by the bridge's stand-ins, as Polaris and App Bridge live in the admin only.
       return void res.redirect(303, `${SHOPIFY_STORE_PAGE_PATH}#session=${bridgeTokens.mint(shop)}`);

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import type { ShopifyInstalled } from './shopify-installed.ts';
+import type { LinkStore } from './shopify-link-once.ts';
 
 export interface ShopifyAuthParts {
   shopify: ShopifyParts;
@@ -17,5 +18,7 @@ export interface ShopifyAuthParts {
   embedded: boolean;
   /** The client id, which App Bridge is told. */
   apiKey: string;
+  /** Where the signed App URLs already used outside the admin are kept (shopify-link-once.ts). */
+  usedLinks: LinkStore;
   logger: Logger;
 }

@@ -73,6 +73,7 @@ export function shopifySurface(parts: ShopifySurfaceParts): ShopifySurface {
     installed,
     embedded: shopify.embedded,
     apiKey,
+    usedLinks: store,
     logger,
   });
   const door: RequestHandler = shopCallers(

@@ -1,0 +1,27 @@
+// A signed App URL opens the shop's page outside the admin once. Shopify's
+// link is signed for 90 seconds and carries no nonce, and outside the admin
+// there is no session token to say whose browser it is: without this, anyone
+// who saw the link (a proxy's log, a shared screen, browser history) within
+// those seconds would get a session of their own by sending it again. Each
+// link's hmac is kept as a 'callback-payload' record until it can no longer
+// pass (its 90 s and a margin), added with store.addRecord, which is atomic
+// across bridges on one ledger: of two uses racing, exactly one wins. The
+// merchant's own reload is of the page it landed on, not of the link.
+import { createHash } from 'node:crypto';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+
+const KIND = 'callback-payload';
+const PREFIX = 'shopify-app-url:';
+/** Shopify's 90 seconds either way, and a margin for bridges whose clocks differ. */
+const KEPT_MS = 5 * 60_000;
+
+export type LinkStore = Pick<LedgerStore, 'addRecord' | 'listRecords' | 'deleteRecord'>;
+
+/** True the first time this signed link (its hmac) is used; false for every use after. */
+export async function firstUseOfLink(store: LinkStore, hmac: string, now = Date.now()): Promise<boolean> {
+  for (const { id, value } of await store.listRecords<{ expiresAt?: string }>(KIND))
+    if (id.startsWith(PREFIX) && Date.parse(value?.expiresAt ?? '') < now) await store.deleteRecord(KIND, id);
+  const id = `${PREFIX}${createHash('sha256').update(hmac).digest('hex')}`;
+  const { added } = await store.addRecord(KIND, id, { expiresAt: new Date(now + KEPT_MS).toISOString() });
+  return added;
+}

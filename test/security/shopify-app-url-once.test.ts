@@ -1,0 +1,57 @@
+// Found in a review of the App URL outside the admin (SHOPIFY_EMBEDDED=false),
+// failing when written: a signed App URL was a bearer credential for its 90
+// seconds. Whoever replayed the same query (a copied link, a proxy's log,
+// browser history on a shared machine) got a fresh lbs1 session for the shop,
+// as many times as they liked. A link now signs in once (shopify-link-once.ts).
+import { describe, expect, it } from 'vitest';
+import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
+import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+
+const SHOP = 'managed-store.myshopify.com';
+const suite = shopifyAppSuite({ SHOPIFY_SHOPS: SHOP });
+const open = (query: string, headers: Record<string, string> = {}) =>
+  fetch(`${suite.running.url}${SHOPIFY_APP_URL_PATH}?${query}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': CHROME_UA, ...headers },
+  });
+
+describe('not embedded: one signed App URL link', () => {
+  it('signs in at most once (a replay of the same query by anyone else gets no session)', async () => {
+    suite.fake.install(SHOP);
+    await suite.start({ SHOPIFY_EMBEDDED: 'false' });
+    // Install by the code grant, as the e2e test does.
+    const first = await open(appUrlQuery({ shop: SHOP, secret: APP_SECRET }));
+    const consent = new URL(first.headers.get('location')!);
+    const cookies = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const approved = await fetch(`${suite.fake.adminUrl(SHOP)}/admin/oauth/approve?${consent.searchParams}`, {
+      redirect: 'manual',
+    });
+    const callback = new URL(approved.headers.get('location')!);
+    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: { cookie: cookies, 'user-agent': CHROME_UA },
+    });
+    expect(back.status).toBe(303);
+
+    // The merchant opens the app: Shopify's signed link.
+    const link = appUrlQuery({ shop: SHOP, secret: APP_SECRET });
+    const merchant = await open(link);
+    expect(merchant.headers.get('location')).toMatch(/#session=lbs1\./);
+
+    // Someone else, no cookies, replays the very same query seconds later.
+    const replay = await open(link);
+    const location = replay.headers.get('location') ?? '';
+    expect(/#session=/.test(location)).toBe(false);
+    expect(replay.status).toBe(401);
+    expect(await replay.text()).toContain('This link has been used');
+    // A new link from the admin signs in again.
+    const next = await open(
+      appUrlQuery({ shop: SHOP, secret: APP_SECRET, timestamp: Math.floor(Date.now() / 1000) + 1 }),
+    );
+    expect(next.headers.get('location')).toMatch(/#session=lbs1\./);
+  });
+});
