@@ -196,7 +196,7 @@ export class WooStores {
         addressSetting: connected ? undefined : 'WOOCOMMERCE_URL',
         outbound: connected ? { userAddress: true, allowPrivate, lookup } : { userAddress: false, lookup },
         requestUrl: this.#o.requestUrl?.(url),
-        onAuthMode: (mode) => void this.#rememberAuthMode(shop, mode),
+        onAuthMode: (mode) => void this.#rememberAuthMode(shop, consumerKey, mode),
       });
       this.#clients.set(id, client);
     }
@@ -204,14 +204,13 @@ export class WooStores {
   }
 
   /** Kept with a connected store, so that a restart does not learn it again; the configured store learns it once per run. */
-  async #rememberAuthMode(shop: string, mode: WooAuthMode): Promise<void> {
-    const connection = await this.#o.store.getRecord<WooConnection>('session', wooConnectionId(shop));
-    if (!connection) return;
-    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(shop), {
-      ...connection,
-      authMode: mode,
-      updatedAt: new Date().toISOString(),
-    });
+  async #rememberAuthMode(shop: string, consumerKey: string, mode: WooAuthMode): Promise<void> {
+    // In one step, and only while the store still has the key that learnt it: a key replaced meanwhile stays replaced.
+    await this.#o.store.changeRecord<WooConnection>('session', wooConnectionId(shop), (connection) =>
+      connection?.consumerKey === consumerKey
+        ? { put: { ...connection, authMode: mode, updatedAt: new Date().toISOString() } }
+        : undefined,
+    );
     this.#cache.forget(shop);
   }
 
@@ -244,9 +243,37 @@ export class WooStores {
     }
   }
 
+  /**
+   * A store's new key, in place of its old one, only if the store is still
+   * the connection `since` names (the same address, connected at the same
+   * time): one step against the ledger, so a disconnect or a connect again
+   * in between is never undone. False when it is not.
+   */
+  async replaceKey(
+    shop: string,
+    since: Pick<WooConnection, 'url' | 'connectedAt'>,
+    key: Pick<WooConnection, 'consumerKey' | 'consumerSecret' | 'keyId' | 'keyPermissions'>,
+  ): Promise<boolean> {
+    const { changed, value } = await this.#o.store.changeRecord<WooConnection>(
+      'session',
+      wooConnectionId(shop),
+      (current) =>
+        current?.url === since.url && current.connectedAt === since.connectedAt
+          ? { put: { ...current, ...key, updatedAt: new Date().toISOString() } }
+          : undefined,
+    );
+    if (changed && value) this.#keep(value);
+    return changed;
+  }
+
   /** Keeps a store's connection (a new one, or new keys for a store connected before, whose webhook secret stays). */
   async save(connection: WooConnection): Promise<void> {
     await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(connection.shop), connection);
+    this.#keep(connection);
+  }
+
+  /** The connection as now saved: cached, and the clients of its earlier keys let go. */
+  #keep(connection: WooConnection): void {
     this.#cache.set(connection.shop, connection);
     for (const id of [...this.#clients.keys()].filter((key) => key.startsWith(`${connection.shop}\n`)))
       this.#clients.delete(id);

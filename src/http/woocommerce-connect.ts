@@ -69,6 +69,10 @@ export async function keepWooKeys(
     });
     return { ok: true, shop, reentry: true };
   }
+  // The merchant's return opens their page only from a link made for them: the operator's own lands on the dashboard.
+  // Kept before the key: the key's save is the callback's last write, so a failed write before it (which WooCommerce
+  // answers by deleting the key it sent) leaves the store on its old key, never on one WooCommerce deleted.
+  if (pending.forMerchant) await keepReturnTicket(parts.store, keys.nonce, ticket);
   const now = new Date().toISOString();
   await parts.stores.save({
     platform: 'woocommerce',
@@ -88,8 +92,6 @@ export async function keepWooKeys(
     { platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions },
     'WooCommerce store connected',
   );
-  // The merchant's return opens their page only from a link made for them: the operator's own lands on the dashboard.
-  if (pending.forMerchant) await keepReturnTicket(parts.store, keys.nonce, ticket);
   return { ok: true, shop, reentry: false };
 }
 

@@ -169,17 +169,13 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
         ? { ok: false, status: 401, title: 'Not signed in', text: 'Your store did not recognise the key it sent.' }
         : { ok: false, status: 502, title: 'Your store did not answer', text: 'Try again in a moment.' };
     }
-    // The store may have been disconnected or connected again while its answer was awaited: that connection stays.
-    const now = await connectionOf(store, shop);
-    if (now?.connectedAt !== connection.connectedAt || now.url !== connection.url)
-      return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
-    await stores.save({
-      ...now,
+    // In one step with the check: a store disconnected or connected again while its answer was awaited stays so.
+    const replaced = await stores.replaceKey(shop, connection, {
       ...key,
       keyId: ticket.keyId,
-      keyPermissions: ticket.keyPermissions ?? now.keyPermissions,
-      updatedAt: new Date().toISOString(),
+      keyPermissions: ticket.keyPermissions ?? connection.keyPermissions,
     });
+    if (!replaced) return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
     logger.info(
       { platform: 'woocommerce', shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
       'a merchant signed in to their store’s page; the store’s new key replaced the old one',
