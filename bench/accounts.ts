@@ -5,6 +5,7 @@
 //   --ceiling                  the drain ceiling only (every limit lifted)
 import { parseArgs } from 'node:util';
 import { PROFILES } from './run.ts';
+import type { CpuPer } from './lib/cpu-time.ts';
 import { accountsScenario, ceilingScenario } from './scenarios/accounts.ts';
 
 const profile = PROFILES[process.env.BENCH_PROFILE ?? 'full'];
@@ -15,11 +16,20 @@ const backends = BACKENDS.filter((backend) => values.backend === undefined || va
 if (backends.length === 0) throw new Error('--backend is lowdb or postgres');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+/** This process's CPU, then the sandbox's and PostgreSQL's where seen. */
+const cpuText = ({ self, sandbox, postgres }: CpuPer) =>
+  [
+    `${self}`,
+    ...(sandbox === undefined ? [] : [`sandbox ${sandbox}`]),
+    ...(postgres === undefined ? [] : [`PostgreSQL ${postgres}`]),
+  ].join(' + ');
+
 if (values.ceiling) {
   for (const backend of backends) {
     const ceiling = await ceilingScenario(backend, profile.accounts, log);
     process.stdout.write(
-      `${backend}: ceiling ${ceiling.bridgePerSecond} calls/s against a bare loop's ${ceiling.barePerSecond} (${ceiling.ratio}), ${ceiling.orders} orders\n`,
+      `${backend}: ceiling ${ceiling.bridgePerSecond} calls/s against a bare loop's ${ceiling.barePerSecond} (${ceiling.ratio}), ${ceiling.orders} orders; ` +
+        `CPU ms a call: bridge ${cpuText(ceiling.cpuMsPerCall.bridge)}, bare loop ${cpuText(ceiling.cpuMsPerCall.bare)}\n`,
     );
   }
 } else {

@@ -27,6 +27,7 @@ import { createLogger } from '../../src/logger.ts';
 import { freshDatabase, probePostgres } from '../lib/databases.ts';
 import { benchOrder, type Series } from '../lib/orders.ts';
 import { CLI, startServer } from '../lib/bridge-process.ts';
+import { cpuPer, cpuTime, type CpuPer } from '../lib/cpu-time.ts';
 import { earnTimes } from '../lib/earn-times.ts';
 import { median, percentile } from '../lib/stats.ts';
 
@@ -61,7 +62,14 @@ export interface AccountsRun {
   backloggedShareOfPlanned: { min: number; median: number };
   rateLimited: number;
   others: { orders: number; p50Ms: number; p99Ms: number; maxMs: number };
-  ceiling: { orders: number; bridgePerSecond: number; barePerSecond: number; ratio: number };
+  ceiling: {
+    orders: number;
+    bridgePerSecond: number;
+    barePerSecond: number;
+    ratio: number;
+    /** CPU milliseconds a call in each part: this process (the bridge, or the bare loop), the sandbox's, PostgreSQL's. */
+    cpuMsPerCall: Record<'bridge' | 'bare', CpuPer>;
+  };
 }
 
 const series = (name: string, firstId: number): Series => ({
@@ -296,14 +304,17 @@ async function ceilingRun(backend: 'lowdb' | 'postgres', profile: AccountsProfil
       await backlogOf(engine, all, perAccount, profile.shopsPerAccount, 8_600_000_000_000);
       const orders = perAccount * profile.accounts;
       const started = performance.now();
+      const cpuStarted = cpuTime(sandbox);
       await engine.startWorker();
       const finished = await waitForNoBackfill(engine);
+      const bridgeCpu = cpuPer(cpuStarted, cpuTime(sandbox), orders);
       const bridgePerSecond = orders / ((finished - started) / 1000);
 
       // The same earns, made by the accounts' own clients, as many at once as the worker's slots.
       const bare = series('Bare', 8_700_000_000_000);
       let next = 0;
       const bareStarted = performance.now();
+      const bareCpuStarted = cpuTime(sandbox);
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           for (let n = next++; n < orders; n = next++) {
@@ -324,6 +335,7 @@ async function ceilingRun(backend: 'lowdb' | 'postgres', profile: AccountsProfil
         bridgePerSecond: Math.round(bridgePerSecond),
         barePerSecond: Math.round(barePerSecond),
         ratio: round(bridgePerSecond / barePerSecond),
+        cpuMsPerCall: { bridge: bridgeCpu, bare: cpuPer(bareCpuStarted, cpuTime(sandbox), orders) },
       };
     } finally {
       await bench.close();
