@@ -575,6 +575,34 @@ describe.each([
   });
 
   it.skipIf(!available)(
+    'goes round every shop, small claims among many shops included, each once before any twice, passing over the skipped',
+    async () => {
+      // More shops than a claim looks at (PostgreSQL walks only as many shops as the claim needs).
+      const shops = Array.from({ length: 24 }, (_, i) => `turns-${String(i).padStart(2, '0')}`);
+      const byShop = new Map<string, string[]>();
+      for (const shop of shops) byShop.set(shop, await inShop(shop, 'backfill', 3));
+      const shopOf = (key: string) => [...byShop].find(([, keys]) => keys.includes(key))![0];
+      const skipped = shops[5]!;
+      const skip = new Set([`testshop:${skipped}`]);
+      const served: string[] = [];
+      // Claims of 1, 2 and 3 in turn: 46 orders, the 23 shops not skipped twice each.
+      for (let n = 0; served.length < 46; n++) {
+        const claimed = await store.claimDue('w', (n % 3) + 1, 60_000, 'backfill', skip);
+        expect(claimed.length).toBeGreaterThan(0);
+        served.push(...claimed.map((record) => shopOf(record.key)));
+      }
+      expect(served).not.toContain(skipped);
+      const first = served.slice(0, 23);
+      // The first round reaches every shop once, then the second round every shop once more, in the same order.
+      expect(new Set(first).size).toBe(23);
+      expect(served.slice(23, 46)).toEqual(first);
+      // Once no longer skipped, the skipped shop is served too.
+      const rest = await store.claimDue('w', 100, 60_000, 'backfill');
+      expect(rest.filter((record) => shopOf(record.key) === skipped)).toHaveLength(3);
+    },
+  );
+
+  it.skipIf(!available)(
     'lifts a pending backfill order to live when a live event comes, never the other way, and an idle order takes the lane that wakes it',
     async () => {
       const event = orderEvent({ orderId: nextOrderId(), facts: ['paid'] });

@@ -1,6 +1,7 @@
-// PostgreSQL registers an lp_orderid in one statement (insert, or read the
-// owner there already). Claims of the same ids race from two instances at
-// once, many rounds over: each id ends with exactly one owner, one of those
+// PostgreSQL registers lp_orderids in one statement a batch (insert, or read
+// the owner there already; an instance's registrations that come together go
+// in one batch). Claims of the same ids race from two instances at once, many
+// rounds over: each id ends with exactly one owner, one of those
 // that claimed it, and every claimant hears that owner, including those
 // whose insert waited on another's uncommitted one (the statement's own
 // snapshot does not see it; the read after does).

@@ -27,6 +27,12 @@ export interface Queryable {
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
+/** A statement prepared under its name on each connection that runs it (its text never changes under one name). */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
 const ATTEMPTS = 5;
 
 /**
@@ -56,13 +62,19 @@ export class PgDatabase {
     return this.#connections.work.query<R>(text, values);
   }
 
-  /** One statement, a transaction of its own, tried again like any transaction. */
+  /**
+   * One statement, a transaction of its own, tried again like any transaction.
+   * A statement given a name is prepared once on each connection and then only
+   * executed: the worker's hot statements (a claim, a batch of saves) cost
+   * PostgreSQL as much to parse and plan as to run.
+   */
   write<R extends QueryResultRow = QueryResultRow>(
-    text: string,
+    statement: string | NamedStatement,
     values?: unknown[],
     pool: 'work' | 'ack' | 'lease' = 'work',
   ): Promise<QueryResult<R>> {
-    return this.#retrying(() => this.#connections[pool].query<R>(text, values));
+    const config = typeof statement === 'string' ? { text: statement, values } : { ...statement, values };
+    return this.#retrying(() => this.#connections[pool].query<R>(config));
   }
 
   /** query() and write(), for helpers that take a transaction's client or these. */

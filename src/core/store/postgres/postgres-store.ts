@@ -84,6 +84,8 @@ export class PostgresStore implements LedgerStore {
    * statement would have alone.
    */
   readonly #saves: GroupCommit<orders.ProgressSave, SaveResult | Error>;
+  /** The worker's lp_orderid registrations, one before an order's first call: together, as the saves. */
+  readonly #lpOrderIds: GroupCommit<orders.LpOrderIdClaim, string>;
   readonly #compactEveryMs: number;
   #compactor: NodeJS.Timeout | undefined;
 
@@ -107,6 +109,13 @@ export class PostgresStore implements LedgerStore {
     this.#saves = new GroupCommit({
       commit: (saves) => saveEachWhenOneIsRefused(this.#db, saves),
       keysOf: (save) => [save.record.key],
+      weightOf: () => 1,
+      maxItems: 64,
+      deadlineMs: NO_DEADLINE_MS,
+    });
+    this.#lpOrderIds = new GroupCommit({
+      commit: (claims) => orders.claimLpOrderIds(this.#db, claims),
+      keysOf: (claim) => [claim.lpOrderId],
       weightOf: () => 1,
       maxItems: 64,
       deadlineMs: NO_DEADLINE_MS,
@@ -168,7 +177,7 @@ export class PostgresStore implements LedgerStore {
   listOrders = (query: OrderQuery): Promise<{ total: number; orders: OrderSummary[] }> => listOrders(this.#db, query);
   countOrders = (): Promise<OrderCounts> => countOrders(this.#db);
   /** Where each lane's turns between shops stand on this instance. */
-  readonly #turns: orders.ShopTurns = { live: '', backfill: '' };
+  readonly #turns: orders.ShopTurns = { live: ['', ''], backfill: ['', ''] };
   claimDue = (
     owner: string,
     limit: number,
@@ -216,7 +225,7 @@ export class PostgresStore implements LedgerStore {
       )
     ).rows[0]?.found === true;
   claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> =>
-    orders.claimLpOrderId(this.#db, lpOrderId, orderKey);
+    this.#lpOrderIds.add({ lpOrderId, key: orderKey });
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     const updated = await orders.updateProgress(this.#db, key, change);
