@@ -10,19 +10,24 @@ export interface CpuTime {
   self: number;
   /** The sandbox's process, milliseconds, where it can be read. */
   sandbox: number | undefined;
-  /** Every process named postgres that /proc lists, milliseconds; undefined where /proc does not show them. */
+  /**
+   * PostgreSQL's processes that /proc lists, milliseconds: the server's own
+   * (writers, checkpointer, autovacuum) and the sessions of the bench's
+   * database, not those of other databases (another engineer's tests);
+   * undefined where /proc does not show them.
+   */
   postgres: number | undefined;
 }
 
 const TICKS_PER_SECOND = 100;
 
-export function cpuTime(sandbox: { cpuSeconds(): number | undefined }): CpuTime {
+export function cpuTime(sandbox: { cpuSeconds(): number | undefined }, database?: string): CpuTime {
   const { user, system } = process.cpuUsage();
   const sandboxSeconds = sandbox.cpuSeconds();
   return {
     self: (user + system) / 1000,
     sandbox: sandboxSeconds === undefined ? undefined : sandboxSeconds * 1000,
-    postgres: postgresCpu(),
+    postgres: postgresCpu(database),
   };
 }
 
@@ -43,7 +48,10 @@ export function cpuPer(from: CpuTime, to: CpuTime, units: number): CpuPer {
   };
 }
 
-function postgresCpu(): number | undefined {
+/** A session's title names its user, database and client ("postgres: 15/main: user db 127.0.0.1(5432) idle"). */
+const SESSION = /^postgres: [^:]+: \S+ (\S+) (\S+\(\d+\)|\[local\])/;
+
+function postgresCpu(database: string | undefined): number | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -59,6 +67,8 @@ function postgresCpu(): number | undefined {
       // pid (comm) state ppid ...: the name may hold spaces, so fields are counted from the last ')'.
       const close = stat.lastIndexOf(')');
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const session = SESSION.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+      if (session && database !== undefined && session[1] !== database) continue;
       const fields = stat.slice(close + 2).split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
       found = true;

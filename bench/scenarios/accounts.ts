@@ -123,6 +123,8 @@ interface Bench {
   /** Successful calls per account id, by time. */
   calls: Map<string, number[]>;
   rateLimited: { count: number };
+  /** The bench's own PostgreSQL database, whose sessions' CPU is counted. */
+  databaseName?: string;
   close(): Promise<void>;
 }
 
@@ -134,10 +136,12 @@ async function openBench(
 ): Promise<Bench> {
   let store: LedgerStore | undefined;
   let sharedLimiter: SharedLimiterFactory | undefined;
+  let databaseName: string | undefined;
   const closers: Array<() => Promise<void>> = [];
   if (backend === 'postgres') {
     const database = await freshDatabase();
     closers.push(() => database.drop());
+    databaseName = new URL(database.url).pathname.slice(1);
     const opened = await openPostgresStore({ url: database.url, dedupeWindowMs: 7 * 86_400_000, logger, poolSize: 8 });
     closers.unshift(() => opened.release());
     store = opened.store;
@@ -192,6 +196,7 @@ async function openBench(
     clients,
     calls,
     rateLimited,
+    ...(databaseName ? { databaseName } : {}),
     close: async () => {
       await engine.stop();
       for (const close of closers) await close();
@@ -304,17 +309,17 @@ async function ceilingRun(backend: 'lowdb' | 'postgres', profile: AccountsProfil
       await backlogOf(engine, all, perAccount, profile.shopsPerAccount, 8_600_000_000_000);
       const orders = perAccount * profile.accounts;
       const started = performance.now();
-      const cpuStarted = cpuTime(sandbox);
+      const cpuStarted = cpuTime(sandbox, bench.databaseName);
       await engine.startWorker();
       const finished = await waitForNoBackfill(engine);
-      const bridgeCpu = cpuPer(cpuStarted, cpuTime(sandbox), orders);
+      const bridgeCpu = cpuPer(cpuStarted, cpuTime(sandbox, bench.databaseName), orders);
       const bridgePerSecond = orders / ((finished - started) / 1000);
 
       // The same earns, made by the accounts' own clients, as many at once as the worker's slots.
       const bare = series('Bare', 8_700_000_000_000);
       let next = 0;
       const bareStarted = performance.now();
-      const bareCpuStarted = cpuTime(sandbox);
+      const bareCpuStarted = cpuTime(sandbox, bench.databaseName);
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           for (let n = next++; n < orders; n = next++) {
@@ -335,7 +340,7 @@ async function ceilingRun(backend: 'lowdb' | 'postgres', profile: AccountsProfil
         bridgePerSecond: Math.round(bridgePerSecond),
         barePerSecond: Math.round(barePerSecond),
         ratio: round(bridgePerSecond / barePerSecond),
-        cpuMsPerCall: { bridge: bridgeCpu, bare: cpuPer(bareCpuStarted, cpuTime(sandbox), orders) },
+        cpuMsPerCall: { bridge: bridgeCpu, bare: cpuPer(bareCpuStarted, cpuTime(sandbox, bench.databaseName), orders) },
       };
     } finally {
       await bench.close();

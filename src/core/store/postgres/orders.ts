@@ -63,18 +63,23 @@ export async function claimDue(
               ORDER BY platform, shop, due_at LIMIT 1)
             LIMIT 1) nx
           -- A shop offers work when it has an order due and free, unless its account's budget is spent.
+          -- (OFFSET 0 keeps this a subquery of its own: inlined, its probe ran once for each use of offers.)
           CROSS JOIN LATERAL (
             SELECT (nx.platform || ':' || nx.shop) <> ALL($5::text[]) AND EXISTS (
               SELECT 1 FROM lb_orders d
                WHERE d.lane = $4 AND d.platform = nx.platform AND d.shop = nx.shop AND d.due_at <= now()
-                 AND (d.lease_until IS NULL OR d.lease_until < now())) AS offers) o
+                 AND (d.lease_until IS NULL OR d.lease_until < now())) AS offers
+            OFFSET 0) o
          WHERE w.found < $2 * 3),
+      -- Each shop's oldest orders, as many as a shop can be given: when the walk found three times the claim's
+      -- size of shops, the candidates are the first order of each, and one is enough.
+      per_shop AS (SELECT CASE WHEN max(found) >= $2 * 3 THEN 1 ELSE $2 END AS orders FROM walk),
       offered AS (
         SELECT o.key, w.platform, w.shop, w.n, row_number() OVER (PARTITION BY w.n ORDER BY o.due_at) AS turn
-          FROM walk w CROSS JOIN LATERAL (
+          FROM walk w CROSS JOIN per_shop p CROSS JOIN LATERAL (
             SELECT key, due_at FROM lb_orders
              WHERE lane = $4 AND platform = w.platform AND shop = w.shop AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY due_at LIMIT $2) o
+             ORDER BY due_at LIMIT p.orders) o
          WHERE w.offers),
       -- Within a turn, the shops in the order walked: the turns go on across claims.
       ranked AS (SELECT key, platform, shop, row_number() OVER (ORDER BY turn, n) AS seq FROM offered),
