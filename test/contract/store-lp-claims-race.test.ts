@@ -7,19 +7,17 @@
 // snapshot does not see it; the read after does).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable } from '../helpers/postgres.ts';
-import { freshStore, openStoreOn, type OpenedTestStore } from '../helpers/postgres-store.ts';
+import { twoInstances, type OpenedTestStore } from '../helpers/postgres-store.ts';
 
 describe.skipIf(!postgresAvailable())('PostgreSQL: lp_orderid claims racing', () => {
-  let first: Awaited<ReturnType<typeof freshStore>>;
+  let instances: Awaited<ReturnType<typeof twoInstances>>;
+  let first: Awaited<ReturnType<typeof twoInstances>>['first'];
   let second: OpenedTestStore;
   beforeAll(async () => {
-    first = await freshStore({ poolSize: 6 });
-    second = await openStoreOn(first.database.url, { poolSize: 6 });
+    instances = await twoInstances({ poolSize: 6 });
+    ({ first, second } = instances);
   });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+  afterAll(() => instances?.close());
 
   it('gives each id one owner, and every claimant hears it', async () => {
     for (let round = 0; round < 40; round++) {

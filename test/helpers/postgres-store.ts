@@ -55,6 +55,24 @@ export async function freshStore(
   };
 }
 
+/** Two instances on one fresh database, as two bridges share it; close() ends both and drops it. */
+export async function twoInstances(options: Partial<PostgresStoreConfig> = {}): Promise<{
+  first: OpenedTestStore & { database: TestDatabase };
+  second: OpenedTestStore;
+  close(): Promise<void>;
+}> {
+  const first = await freshStore(options);
+  const second = await openStoreOn(first.database.url, options);
+  return {
+    first,
+    second,
+    close: async () => {
+      await second.close();
+      await first.close();
+    },
+  };
+}
+
 let sequence = 0;
 export const testEntry = (key: string, parts: Partial<InboxEntry> = {}): InboxEntry => ({
   key,

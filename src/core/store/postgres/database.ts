@@ -37,12 +37,20 @@ const ATTEMPTS = 5;
 
 /**
  * What PostgreSQL undid and a second try can do: deadlock_detected,
- * serialization_failure, and a new order's row created by another instance
- * between our read and our insert (the second try folds into that row).
+ * serialization_failure, a new order's row created by another instance
+ * between our read and our insert (the second try folds into that row), and
+ * a named statement prepared on a connection before a newer instance's
+ * migration changed the columns it returns: the pool drops a connection whose
+ * statement failed, and the next one prepares the statement afresh.
  */
 export function worthAnotherTry(error: unknown): boolean {
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  return code === '40P01' || code === '40001' || (code === '23505' && constraint === 'lb_orders_pkey');
+  const { code, constraint, message } = error as { code?: string; constraint?: string; message?: string };
+  return (
+    code === '40P01' ||
+    code === '40001' ||
+    (code === '23505' && constraint === 'lb_orders_pkey') ||
+    (code === '0A000' && /cached plan must not change result type/.test(message ?? ''))
+  );
 }
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
@@ -65,8 +73,9 @@ export class PgDatabase {
   /**
    * One statement, a transaction of its own, tried again like any transaction.
    * A statement given a name is prepared once on each connection and then only
-   * executed: the worker's hot statements (a claim, a batch of saves) cost
-   * PostgreSQL as much to parse and plan as to run.
+   * executed, and PostgreSQL may keep one plan for it: the worker's hot
+   * statements (a claim, a batch of saves) cost it about as much to parse and
+   * plan as to run.
    */
   write<R extends QueryResultRow = QueryResultRow>(
     statement: string | NamedStatement,

@@ -141,12 +141,6 @@ export async function openPostgresStore({
     query_timeout: LEASE.statementMs + 500,
   });
   for (const pool of [work, ack, lease]) {
-    // The statements the store names (database.ts) are planned once for all values, not again at each run:
-    // their plans do not depend on the values, and planning them cost PostgreSQL as much as running them.
-    // It touches nothing else: only named statements are kept prepared.
-    pool.on('connect', (client) => {
-      client.query('SET plan_cache_mode = force_generic_plan').catch(() => undefined);
-    });
     // A connection that breaks while idle is replaced; the error is not the process's end.
     pool.on('error', (error) => logger.warn({ err: error }, 'a PostgreSQL connection was lost; it will be replaced'));
   }

@@ -6,13 +6,99 @@ import { emptyLaneCounts, type Lane, type LaneCounts, type ShopLaneCounts } from
 import type { OrderRecord } from '../../order-record.ts';
 import { progressPart } from '../../order-record.ts';
 import type { SaveResult } from '../ledger-store.ts';
-import type { PgDatabase } from './database.ts';
+import type { NamedStatement, PgDatabase } from './database.ts';
 import { ORDER_COLUMNS, recordOf, summaryColumns, type OrderRow } from './rows.ts';
 
 export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord | undefined> {
   const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = $1`, [key]);
   return rows[0] && recordOf(rows[0]);
 }
+
+/**
+ * The claim of one lane, as claimDue() runs it: $1 owner, $2 limit, $3 lease
+ * in ms, $4 shops passed over, $5 and $6 the platform and shop served last.
+ * The lane is written into the statement, one statement a lane: PostgreSQL
+ * may keep one plan for a prepared statement, planned without its values,
+ * and with the lane unknown it read the lane's (lane, due_at) index across
+ * every shop instead of each shop's own range. Exported for the test that
+ * reads its plans.
+ */
+export function claimDueStatement(lane: Lane): NamedStatement {
+  const known = CLAIM_DUE.get(lane);
+  if (known) return known;
+  // One of two words (lanes.ts), never a caller's text.
+  const quoted = `'${lane}'`;
+  const statement: NamedStatement = {
+    name: `lb_claim_due_${lane}`,
+    text: `WITH RECURSIVE walk AS (
+        -- From the shop served last (pass 0: the shops after it, in index order; pass 1: from the first shop up to
+        -- it), one index probe a step, until three times the claim's size of shops offer work (enough for the
+        -- rows that another claim holds to be replaced) or every shop was seen.
+        SELECT $5::text AS platform, $6::text AS shop, 0 AS pass, 0 AS n, 0 AS found, false AS offers
+        UNION ALL
+        SELECT nx.platform, nx.shop, nx.pass, w.n + 1, w.found + o.offers::int, o.offers
+          FROM walk w
+          -- The next shop: the one after this one in index order (a seek to it, one entry read), or, at the
+          -- end of pass 0, the first shop (pass 1 begins). Pass 1 ends at the shop served last: the bound is
+          -- checked on the shop found (below), not given to the index scan, which would read on through every
+          -- entry of the shops after it (a bound on the second column of a row does not end a scan).
+          CROSS JOIN LATERAL (
+            (SELECT platform, shop, w.pass AS pass FROM lb_orders
+              WHERE lane = ${quoted} AND due_at IS NOT NULL AND (platform, shop) > (w.platform, w.shop)
+              ORDER BY platform, shop, due_at LIMIT 1)
+            UNION ALL
+            (SELECT platform, shop, 1 AS pass FROM lb_orders
+              WHERE w.pass = 0 AND lane = ${quoted} AND due_at IS NOT NULL
+              ORDER BY platform, shop, due_at LIMIT 1)
+            LIMIT 1) nx
+          -- A shop offers work when it has an order due and free, unless its account's budget is spent. Read as
+          -- its first such order in the shop's own range of the (lane, platform, shop, due_at) index: bounds
+          -- written as whole index keys, so that no other index serves the order asked for (with shop = x, the
+          -- planner read the (due_at) index across every shop, or the table, when one shop's backlog was most
+          -- of it). OFFSET 0 keeps this a subquery of its own: inlined, its probe ran once for each use of offers.
+          CROSS JOIN LATERAL (
+            SELECT (nx.platform || ':' || nx.shop) <> ALL($4::text[]) AND (
+              SELECT d.due_at FROM lb_orders d
+               WHERE (d.lane, d.platform, d.shop, d.due_at) >= (${quoted}, nx.platform, nx.shop, '-infinity'::timestamptz)
+                 AND (d.lane, d.platform, d.shop, d.due_at) <= (${quoted}, nx.platform, nx.shop, now())
+                 AND d.due_at IS NOT NULL AND (d.lease_until IS NULL OR d.lease_until < now())
+               ORDER BY d.lane, d.platform, d.shop, d.due_at LIMIT 1) IS NOT NULL AS offers
+            OFFSET 0) o
+         WHERE w.found < $2 * 3 AND (nx.pass = 0 OR (nx.platform, nx.shop) <= ($5, $6))),
+      -- Each shop's oldest orders, as many as a shop can be given: when the walk found three times the claim's
+      -- size of shops, the candidates are the first order of each, and one is enough.
+      per_shop AS (SELECT CASE WHEN max(found) >= $2 * 3 THEN 1 ELSE $2 END AS orders FROM walk),
+      offered AS (
+        SELECT o.key, w.platform, w.shop, w.n, row_number() OVER (PARTITION BY w.n ORDER BY o.due_at) AS turn
+          FROM walk w CROSS JOIN per_shop p CROSS JOIN LATERAL (
+            SELECT key, due_at FROM lb_orders
+             WHERE (lane, platform, shop, due_at) >= (${quoted}, w.platform, w.shop, '-infinity'::timestamptz)
+               AND (lane, platform, shop, due_at) <= (${quoted}, w.platform, w.shop, now())
+               AND due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY lane, platform, shop, due_at LIMIT p.orders) o
+         WHERE w.offers),
+      -- Within a turn, the shops in the order walked: the turns go on across claims.
+      ranked AS (SELECT key, platform, shop, row_number() OVER (ORDER BY turn, n) AS seq FROM offered),
+      -- More candidates than slots, locked skipping what another claim holds, and only then cut to the slots,
+      -- so that rows another instance is claiming are replaced rather than leaving this claim short.
+      -- (Each candidate read by its key: joined to the candidates, a plan made without the values read the table.)
+      locked AS (
+        SELECT l.key FROM lb_orders l
+         WHERE l.key = ANY (ARRAY(SELECT key FROM ranked ORDER BY seq LIMIT $2 * 3))
+           AND l.due_at <= now() AND (l.lease_until IS NULL OR l.lease_until < now())
+         FOR UPDATE OF l SKIP LOCKED),
+      chosen AS (SELECT r.key, r.platform, r.shop, r.seq FROM ranked r JOIN locked USING (key) ORDER BY r.seq LIMIT $2)
+     UPDATE lb_orders o SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
+       FROM chosen c WHERE o.key = c.key
+      RETURNING ${ORDER_COLUMNS.split(', ')
+        .map((column) => `o.${column}`)
+        .join(', ')}, c.seq AS turn_seq, c.platform AS turn_platform, c.shop AS turn_shop`,
+  };
+  CLAIM_DUE.set(lane, statement);
+  return statement;
+}
+
+const CLAIM_DUE = new Map<Lane, NamedStatement>();
 
 /**
  * Due orders of one lane (or of both, live first), leased to `owner`. Shops
@@ -42,61 +128,8 @@ export async function claimDue(
   }
   const [lastPlatform, lastShop] = turns[lane];
   const { rows } = await db.write<OrderRow & { turn_seq: string; turn_platform: string; turn_shop: string }>(
-    {
-      name: 'lb_claim_due',
-      text: `WITH RECURSIVE walk AS (
-        -- From the shop served last (pass 0: the shops after it, in index order; pass 1: from the first shop up to
-        -- it), one index probe a step, until three times the claim's size of shops offer work (enough for the
-        -- rows that another claim holds to be replaced) or every shop was seen.
-        SELECT $6::text AS platform, $7::text AS shop, 0 AS pass, 0 AS n, 0 AS found, false AS offers
-        UNION ALL
-        SELECT nx.platform, nx.shop, nx.pass, w.n + 1, w.found + o.offers::int, o.offers
-          FROM walk w
-          CROSS JOIN LATERAL (
-            (SELECT platform, shop, w.pass AS pass FROM lb_orders
-              WHERE lane = $4 AND due_at IS NOT NULL AND (platform, shop) > (w.platform, w.shop)
-                AND (w.pass = 0 OR (platform, shop) <= ($6, $7))
-              ORDER BY platform, shop, due_at LIMIT 1)
-            UNION ALL
-            (SELECT platform, shop, 1 AS pass FROM lb_orders
-              WHERE w.pass = 0 AND lane = $4 AND due_at IS NOT NULL AND (platform, shop) <= ($6, $7)
-              ORDER BY platform, shop, due_at LIMIT 1)
-            LIMIT 1) nx
-          -- A shop offers work when it has an order due and free, unless its account's budget is spent.
-          -- (OFFSET 0 keeps this a subquery of its own: inlined, its probe ran once for each use of offers.)
-          CROSS JOIN LATERAL (
-            SELECT (nx.platform || ':' || nx.shop) <> ALL($5::text[]) AND EXISTS (
-              SELECT 1 FROM lb_orders d
-               WHERE d.lane = $4 AND d.platform = nx.platform AND d.shop = nx.shop AND d.due_at <= now()
-                 AND (d.lease_until IS NULL OR d.lease_until < now())) AS offers
-            OFFSET 0) o
-         WHERE w.found < $2 * 3),
-      -- Each shop's oldest orders, as many as a shop can be given: when the walk found three times the claim's
-      -- size of shops, the candidates are the first order of each, and one is enough.
-      per_shop AS (SELECT CASE WHEN max(found) >= $2 * 3 THEN 1 ELSE $2 END AS orders FROM walk),
-      offered AS (
-        SELECT o.key, w.platform, w.shop, w.n, row_number() OVER (PARTITION BY w.n ORDER BY o.due_at) AS turn
-          FROM walk w CROSS JOIN per_shop p CROSS JOIN LATERAL (
-            SELECT key, due_at FROM lb_orders
-             WHERE lane = $4 AND platform = w.platform AND shop = w.shop AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY due_at LIMIT p.orders) o
-         WHERE w.offers),
-      -- Within a turn, the shops in the order walked: the turns go on across claims.
-      ranked AS (SELECT key, platform, shop, row_number() OVER (ORDER BY turn, n) AS seq FROM offered),
-      -- More candidates than slots, locked skipping what another claim holds, and only then cut to the slots,
-      -- so that rows another instance is claiming are replaced rather than leaving this claim short.
-      locked AS (
-        SELECT r.key, r.platform, r.shop, r.seq FROM lb_orders l JOIN (SELECT * FROM ranked ORDER BY seq LIMIT $2 * 3) r ON r.key = l.key
-         WHERE l.due_at <= now() AND (l.lease_until IS NULL OR l.lease_until < now())
-         FOR UPDATE OF l SKIP LOCKED),
-      chosen AS (SELECT key, platform, shop, seq FROM locked ORDER BY seq LIMIT $2)
-     UPDATE lb_orders o SET lease_owner = $1, lease_until = now() + $3 * interval '1 millisecond'
-       FROM chosen c WHERE o.key = c.key
-      RETURNING ${ORDER_COLUMNS.split(', ')
-        .map((column) => `o.${column}`)
-        .join(', ')}, c.seq AS turn_seq, c.platform AS turn_platform, c.shop AS turn_shop`,
-    },
-    [owner, limit, leaseMs, lane, [...skipShops], lastPlatform, lastShop],
+    claimDueStatement(lane),
+    [owner, limit, leaseMs, [...skipShops], lastPlatform, lastShop],
   );
   // The next claim's turns start after the shop this one served last.
   const last = rows.reduce<(typeof rows)[number] | undefined>(

@@ -1,0 +1,90 @@
+// A claim's cost on PostgreSQL follows its size, not the backlog: with one
+// shop's 100,000 orders beside four small shops, a claim of two reads a few
+// hundred buffers, whichever plan PostgreSQL keeps for the prepared statement
+// (generic or custom) and wherever the turns stand (a walk that goes round
+// past the large shop and back to the start included). Measured in buffers
+// from the plan, not in time: the same on any machine. Before, the probe of
+// whether a shop offers work was planned as a scan of the table, and the
+// walk's second pass filtered every index entry of the shops after the turn
+// instead of bounding the index scan by them.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDueStatement } from '../../src/core/store/postgres/orders.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { foldEvents, freshStore } from '../helpers/postgres-store.ts';
+
+const LARGE = 100_000;
+const SMALL_SHOPS = ['c', 'd', 'e', 'f'];
+
+interface PlanNode {
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  'Actual Rows': number;
+}
+
+describe.skipIf(!postgresAvailable())('PostgreSQL: what a claim reads', () => {
+  let opened: Awaited<ReturnType<typeof freshStore>>;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    opened = await freshStore();
+    const [seed] = await foldEvents(opened.store, [orderEvent({ orderId: '1', shop: 'seed', facts: ['paid'] })]);
+    // Rows shaped as the bridge writes them (the seed's own fold and progress), due in the backfill lane.
+    const insert = (shop: string, count: number) =>
+      opened.store.database.write(
+        `INSERT INTO lb_orders (key, platform, shop, order_id, updated_at, due_at, fold, progress, lane)
+         SELECT 'testshop:' || $1 || ':' || g, 'testshop', $1, g::text, now(), now() - interval '1 hour' + g * interval '1 ms',
+                s.fold, s.progress, 'backfill'
+           FROM generate_series(1, $2::int) g, lb_orders s WHERE s.key = $3`,
+        [shop, count, seed!.key],
+      );
+    await insert('big', LARGE);
+    for (const shop of SMALL_SHOPS) await insert(shop, 50);
+    client = new pg.Client(opened.database.url);
+    await client.connect();
+    await client.query('VACUUM ANALYZE lb_orders');
+    await client.query(`PREPARE claim(text, int, float8, text[], text, text) AS ${claimDueStatement('backfill').text}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await opened?.close();
+  });
+
+  /** A claim of two after the given shop, its plan run and undone: the buffers it read, and the orders it claimed. */
+  async function claimOfTwo(mode: 'force_generic_plan' | 'force_custom_plan', after: [string, string]) {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL plan_cache_mode = ${mode}`);
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        // EXPLAIN takes no parameters of its own: the shop served last goes in as literals.
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE claim('w', 2, 60000, '{}', ${after
+          .map((part) => client.escapeLiteral(part))
+          .join(', ')})`,
+      );
+      const plan = rows[0]!['QUERY PLAN'][0]!.Plan;
+      return { buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], claimed: plan['Actual Rows'] };
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  }
+
+  it.each(['force_generic_plan', 'force_custom_plan'] as const)(
+    'reads a few hundred buffers for a claim of two, whatever one shop’s backlog (%s)',
+    async (mode) => {
+      // From the start; from just before the large shop; and from a small shop after it, so that the walk
+      // goes on past the large shop and round to the start (both passes).
+      for (const after of [
+        ['', ''],
+        ['testshop', 'a'],
+        ['testshop', 'c'],
+      ] as Array<[string, string]>) {
+        const { buffers, claimed } = await claimOfTwo(mode, after);
+        expect(claimed).toBe(2);
+        // The large shop's rows alone fill thousands of pages; an index walk of five shops reads a few hundred.
+        expect(buffers).toBeLessThan(1_000);
+      }
+    },
+  );
+});
