@@ -19,9 +19,8 @@ export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord
  * in ms, $4 shops passed over, $5 and $6 the platform and shop served last.
  * The lane is written into the statement, one statement a lane: PostgreSQL
  * may keep one plan for a prepared statement, planned without its values,
- * and with the lane unknown it read the lane's (lane, due_at) index across
- * every shop instead of each shop's own range. Exported for the test that
- * reads its plans.
+ * and with the lane unknown its estimates favoured reading the candidates'
+ * table whole. Exported for the test that reads its plans.
  */
 export function claimDueStatement(lane: Lane): NamedStatement {
   const known = CLAIM_DUE.get(lane);
@@ -51,18 +50,16 @@ export function claimDueStatement(lane: Lane): NamedStatement {
               WHERE w.pass = 0 AND lane = ${quoted} AND due_at IS NOT NULL
               ORDER BY platform, shop, due_at LIMIT 1)
             LIMIT 1) nx
-          -- A shop offers work when it has an order due and free, unless its account's budget is spent. Read as
-          -- its first such order in the shop's own range of the (lane, platform, shop, due_at) index: bounds
-          -- written as whole index keys, so that no other index serves the order asked for (with shop = x, the
-          -- planner read the (due_at) index across every shop, or the table, when one shop's backlog was most
-          -- of it). OFFSET 0 keeps this a subquery of its own: inlined, its probe ran once for each use of offers.
+          -- A shop offers work when it has an order due and free, unless its account's budget is spent: its first
+          -- such order, read in due order (an EXISTS was planned as a scan of the table when one shop's backlog
+          -- was most of it). OFFSET 0 keeps this a subquery of its own: inlined, its probe ran once for each use
+          -- of offers.
           CROSS JOIN LATERAL (
             SELECT (nx.platform || ':' || nx.shop) <> ALL($4::text[]) AND (
               SELECT d.due_at FROM lb_orders d
-               WHERE (d.lane, d.platform, d.shop, d.due_at) >= (${quoted}, nx.platform, nx.shop, '-infinity'::timestamptz)
-                 AND (d.lane, d.platform, d.shop, d.due_at) <= (${quoted}, nx.platform, nx.shop, now())
-                 AND d.due_at IS NOT NULL AND (d.lease_until IS NULL OR d.lease_until < now())
-               ORDER BY d.lane, d.platform, d.shop, d.due_at LIMIT 1) IS NOT NULL AS offers
+               WHERE d.lane = ${quoted} AND d.platform = nx.platform AND d.shop = nx.shop AND d.due_at <= now()
+                 AND (d.lease_until IS NULL OR d.lease_until < now())
+               ORDER BY d.due_at LIMIT 1) IS NOT NULL AS offers
             OFFSET 0) o
          WHERE w.found < $2 * 3 AND (nx.pass = 0 OR (nx.platform, nx.shop) <= ($5, $6))),
       -- Each shop's oldest orders, as many as a shop can be given: when the walk found three times the claim's
@@ -72,10 +69,9 @@ export function claimDueStatement(lane: Lane): NamedStatement {
         SELECT o.key, w.platform, w.shop, w.n, row_number() OVER (PARTITION BY w.n ORDER BY o.due_at) AS turn
           FROM walk w CROSS JOIN per_shop p CROSS JOIN LATERAL (
             SELECT key, due_at FROM lb_orders
-             WHERE (lane, platform, shop, due_at) >= (${quoted}, w.platform, w.shop, '-infinity'::timestamptz)
-               AND (lane, platform, shop, due_at) <= (${quoted}, w.platform, w.shop, now())
-               AND due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY lane, platform, shop, due_at LIMIT p.orders) o
+             WHERE lane = ${quoted} AND platform = w.platform AND shop = w.shop AND due_at <= now()
+               AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY due_at LIMIT p.orders) o
          WHERE w.offers),
       -- Within a turn, the shops in the order walked: the turns go on across claims.
       ranked AS (SELECT key, platform, shop, row_number() OVER (ORDER BY turn, n) AS seq FROM offered),
