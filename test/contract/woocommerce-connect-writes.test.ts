@@ -4,7 +4,7 @@
 // WooCommerce with an error, so it deleted the key it had sent, while the
 // store's record already held that key and no longer the old one: every call
 // to the store failed until it was connected again. The key's save is now the
-// callback's last write.
+// callback's last write. On both ledgers: lowdb and PostgreSQL.
 import { afterAll, describe, expect, it } from 'vitest';
 import { beginWooConnect } from '../../adapters/woocommerce/connect.ts';
 import { WooStores, wooConnectionId, type WooConnection } from '../../adapters/woocommerce/stores.ts';
@@ -13,6 +13,8 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { keepWooKeys } from '../../src/http/woocommerce-connect.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { freshStore } from '../helpers/postgres-store.ts';
 
 const silent = createLogger({ level: 'silent' });
 const closers: Array<() => Promise<void>> = [];
@@ -42,11 +44,32 @@ const failingTickets = (store: LedgerStore): LedgerStore =>
     },
   });
 
-describe('the WooCommerce callback’s writes', () => {
-  it('leaves the store on its old key when a write before the new key’s save fails', async () => {
-    const ledger = new LowdbStore({ dataDir: tempDataDir() });
-    await ledger.open();
-    closers.push(() => ledger.close());
+/** Each ledger the bridge runs on, opened empty, closed after the file's tests. */
+const ledgers: Array<{ name: string; available: boolean; open: () => Promise<LedgerStore> }> = [
+  {
+    name: 'lowdb',
+    available: true,
+    open: async () => {
+      const ledger = new LowdbStore({ dataDir: tempDataDir() });
+      await ledger.open();
+      closers.push(() => ledger.close());
+      return ledger;
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    available: postgresAvailable(),
+    open: async () => {
+      const opened = await freshStore();
+      closers.push(() => opened.close());
+      return opened.store;
+    },
+  },
+];
+
+describe.each(ledgers)('the WooCommerce callback’s writes, on $name', ({ available, open }) => {
+  it.skipIf(!available)('leaves the store on its old key when a write before the new key’s save fails', async () => {
+    const ledger = await open();
     const addresses = { allowPrivate: true };
     const options = {
       publicUrl: 'https://bridge.example',
@@ -78,28 +101,29 @@ describe('the WooCommerce callback’s writes', () => {
     expect(kept).toMatchObject({ keyId: 1, consumerKey: `ck_${'1'.repeat(40)}` });
   });
 
-  it('replaces a store’s key at a sign-in only while the store is the connection the sign-in saw', async () => {
-    const ledger = new LowdbStore({ dataDir: tempDataDir() });
-    await ledger.open();
-    closers.push(() => ledger.close());
-    const addresses = { allowPrivate: true };
-    const options = { publicUrl: 'https://bridge.example', appName: 'lb', returnPath: '/admin/', addresses };
-    const url = 'http://127.0.0.1:8089/x';
-    const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
-    const first = await beginWooConnect(ledger, url, options);
-    await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(first.authorizeUrl, 1));
-    const seen = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
-    const offered = { consumerKey: `ck_${'3'.repeat(40)}`, consumerSecret: `cs_${'3'.repeat(40)}`, keyId: 3 };
-    // The operator connects it again while the sign-in waited on the store: the sign-in's key does not land.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const again = await beginWooConnect(ledger, url, options);
-    await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(again.authorizeUrl, 2));
-    expect(await stores.replaceKey(first.shop, seen, { ...offered, keyPermissions: 'read_write' })).toBe(false);
-    expect(await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop))).toMatchObject({ keyId: 2 });
-    // Disconnected meanwhile: it stays so.
-    const now = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
-    await ledger.deleteRecord('session', wooConnectionId(first.shop));
-    expect(await stores.replaceKey(first.shop, now, { ...offered, keyPermissions: 'read_write' })).toBe(false);
-    expect(await ledger.getRecord('session', wooConnectionId(first.shop))).toBeUndefined();
-  });
+  it.skipIf(!available)(
+    'replaces a store’s key at a sign-in only while the store is the connection the sign-in saw',
+    async () => {
+      const ledger = await open();
+      const addresses = { allowPrivate: true };
+      const options = { publicUrl: 'https://bridge.example', appName: 'lb', returnPath: '/admin/', addresses };
+      const url = 'http://127.0.0.1:8089/x';
+      const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
+      const first = await beginWooConnect(ledger, url, options);
+      await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(first.authorizeUrl, 1));
+      const seen = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
+      const offered = { consumerKey: `ck_${'3'.repeat(40)}`, consumerSecret: `cs_${'3'.repeat(40)}`, keyId: 3 };
+      // The operator connects it again while the sign-in waited on the store: the sign-in's key does not land.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const again = await beginWooConnect(ledger, url, options);
+      await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(again.authorizeUrl, 2));
+      expect(await stores.replaceKey(first.shop, seen, { ...offered, keyPermissions: 'read_write' })).toBe(false);
+      expect(await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop))).toMatchObject({ keyId: 2 });
+      // Disconnected meanwhile: it stays so.
+      const now = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
+      await ledger.deleteRecord('session', wooConnectionId(first.shop));
+      expect(await stores.replaceKey(first.shop, now, { ...offered, keyPermissions: 'read_write' })).toBe(false);
+      expect(await ledger.getRecord('session', wooConnectionId(first.shop))).toBeUndefined();
+    },
+  );
 });
