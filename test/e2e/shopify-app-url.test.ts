@@ -10,7 +10,14 @@ import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { SHOPIFY_BOUNCE_PATH } from '../../src/http/shopify-bounce.ts';
 import { eventually } from '../helpers/engine.ts';
-import { APP_KEY, APP_PREVIOUS_SECRET, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
+import {
+  APP_KEY,
+  APP_PREVIOUS_SECRET,
+  APP_SECRET,
+  CHROME_UA,
+  approveInstall,
+  shopifyAppSuite,
+} from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 
 const MANAGED = 'managed-store.myshopify.com';
@@ -271,20 +278,9 @@ describe('not embedded: a managed install, then the first open', () => {
     const consent = new URL(first.headers.get('location')!);
     expect(`${consent.host}${consent.pathname}`).toBe(`${MANAGED}/admin/oauth/authorize`);
     expect(consent.searchParams.get('client_id')).toBe(APP_KEY);
-    const cookies = first.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(';')[0])
-      .join('; ');
 
     // The merchant approves; Shopify sends them back to the callback with a code.
-    const approved = await fetch(`${suite.fake.adminUrl(MANAGED)}/admin/oauth/approve?${consent.searchParams}`, {
-      redirect: 'manual',
-    });
-    const callback = new URL(approved.headers.get('location')!);
-    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, {
-      redirect: 'manual',
-      headers: { cookie: cookies, 'user-agent': CHROME_UA },
-    });
+    const back = await approveInstall(suite, MANAGED, first);
     expect(back.status).toBe(303);
     // The first open, once installed, lands on the shop's own page too, signed in as that shop.
     expect(back.headers.get('location')).toMatch(/^\/shopify\/store#session=lbs1\./);

@@ -94,6 +94,33 @@ export function shopifyAppSuite(defaults: Record<string, string>) {
   };
 }
 
+/**
+ * The code grant's install, from the bridge's redirect to Shopify's consent
+ * screen (`consentRedirect`, the answer to the first App URL): the merchant
+ * approves at the fake Shopify, which sends them back to the bridge's
+ * callback with a code, in the same browser (its cookies). The callback's
+ * answer.
+ */
+export async function approveInstall(
+  suite: { fake: FakeShopify; running: ShopifyAppBridge },
+  shop: string,
+  consentRedirect: Response,
+): Promise<Response> {
+  const consent = new URL(consentRedirect.headers.get('location')!);
+  const cookies = consentRedirect.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+  const approved = await fetch(`${suite.fake.adminUrl(shop)}/admin/oauth/approve?${consent.searchParams}`, {
+    redirect: 'manual',
+  });
+  const callback = new URL(approved.headers.get('location')!);
+  return fetch(`${suite.running.url}${callback.pathname}${callback.search}`, {
+    redirect: 'manual',
+    headers: { cookie: cookies, 'user-agent': CHROME_UA },
+  });
+}
+
 /** orders/paid for each [shop, order id], signed as Shopify signs them; resolves once every order is in the ledger. */
 export async function deliverPaidOrders(
   running: ShopifyAppBridge,

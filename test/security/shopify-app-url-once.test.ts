@@ -5,7 +5,7 @@
 // as many times as they liked. A link now signs in once (shopify-link-once.ts).
 import { describe, expect, it } from 'vitest';
 import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
-import { APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
+import { APP_SECRET, CHROME_UA, approveInstall, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery } from '../helpers/shopify-app-links.ts';
 
 const SHOP = 'managed-store.myshopify.com';
@@ -22,19 +22,7 @@ describe('not embedded: one signed App URL link', () => {
     await suite.start({ SHOPIFY_EMBEDDED: 'false' });
     // Install by the code grant, as the e2e test does.
     const first = await open(appUrlQuery({ shop: SHOP, secret: APP_SECRET }));
-    const consent = new URL(first.headers.get('location')!);
-    const cookies = first.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const approved = await fetch(`${suite.fake.adminUrl(SHOP)}/admin/oauth/approve?${consent.searchParams}`, {
-      redirect: 'manual',
-    });
-    const callback = new URL(approved.headers.get('location')!);
-    const back = await fetch(`${suite.running.url}${callback.pathname}${callback.search}`, {
-      redirect: 'manual',
-      headers: { cookie: cookies, 'user-agent': CHROME_UA },
-    });
+    const back = await approveInstall(suite, SHOP, first);
     expect(back.status).toBe(303);
 
     // The merchant opens the app: Shopify's signed link.
