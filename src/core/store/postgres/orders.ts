@@ -22,12 +22,12 @@ export async function getOrder(db: PgDatabase, key: string): Promise<OrderRecord
  * and with the lane unknown its estimates favoured reading the candidates'
  * table whole. Exported for the test that reads its plans.
  */
-export function claimDueStatement(lane: Lane): NamedStatement {
-  const known = CLAIM_DUE.get(lane);
-  if (known) return known;
+export const claimDueStatement = (lane: Lane): NamedStatement => CLAIM_DUE[lane];
+
+function claimDueOf(lane: Lane): NamedStatement {
   // One of two words (lanes.ts), never a caller's text.
   const quoted = `'${lane}'`;
-  const statement: NamedStatement = {
+  return {
     name: `lb_claim_due_${lane}`,
     text: `WITH RECURSIVE walk AS (
         -- From the shop served last (pass 0: the shops after it, in index order; pass 1: from the first shop up to
@@ -90,11 +90,9 @@ export function claimDueStatement(lane: Lane): NamedStatement {
         .map((column) => `o.${column}`)
         .join(', ')}, c.seq AS turn_seq, c.platform AS turn_platform, c.shop AS turn_shop`,
   };
-  CLAIM_DUE.set(lane, statement);
-  return statement;
 }
 
-const CLAIM_DUE = new Map<Lane, NamedStatement>();
+const CLAIM_DUE: Record<Lane, NamedStatement> = { live: claimDueOf('live'), backfill: claimDueOf('backfill') };
 
 /**
  * Due orders of one lane (or of both, live first), leased to `owner`. Shops
@@ -139,6 +137,10 @@ export async function claimDue(
 /** Per lane, the shop (platform, shop) a claim served last: the next claim's turns start after it. */
 export type ShopTurns = Record<Lane, readonly [platform: string, shop: string]>;
 
+/** A copy in the keys' code-unit order: every instance locks the rows of a batch in the same order. */
+const inKeyOrder = <T>(items: readonly T[], keyOf: (item: T) => string): T[] =>
+  [...items].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+
 /** A save of the worker's progress, as the store's saveProgress() takes it. */
 export interface ProgressSave {
   record: OrderRecord;
@@ -161,7 +163,7 @@ export interface ProgressSave {
  * and db.write() tries it again.
  */
 export async function saveProgressBatch(db: PgDatabase, saves: readonly ProgressSave[]): Promise<SaveResult[]> {
-  const sorted = [...saves].sort((a, b) => (a.record.key < b.record.key ? -1 : a.record.key > b.record.key ? 1 : 0));
+  const sorted = inKeyOrder(saves, (save) => save.record.key);
   const summaries = new Map(sorted.map((save) => [save, summaryColumns(save.record)]));
   const column = <T>(value: (save: ProgressSave) => T) => sorted.map(value);
   const { rows } = await db.write<{ key: string; fold_version: string; version: string }>(
@@ -335,7 +337,7 @@ export interface LpOrderIdClaim {
  */
 export async function claimLpOrderIds(db: PgDatabase, claims: readonly LpOrderIdClaim[]): Promise<string[]> {
   // In key order, so that two batches inserting the same ids wait on each other in the same order (no deadlock).
-  const sorted = [...claims].sort((a, b) => (a.lpOrderId < b.lpOrderId ? -1 : a.lpOrderId > b.lpOrderId ? 1 : 0));
+  const sorted = inKeyOrder(claims, (claim) => claim.lpOrderId);
   const { rows } = await db.write<{ lp_order_id: string; order_key: string | null }>(
     {
       name: 'lb_claim_lp_order_ids',
