@@ -41,15 +41,20 @@ const REPLAY =
   process.env.STORE_MODEL_SEED === undefined
     ? {}
     : { seed: Number(process.env.STORE_MODEL_SEED), path: process.env.STORE_MODEL_PATH };
-const ORDERS = 6;
+const ORDERS = 10;
 const DELIVERIES = 14;
 const OWNER = 'model-worker';
 /** The leases the model worker asks for; a harness may ask for shorter ones (PostgreSQL's run out in real time). */
 let LEASE_MS = 60_000;
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
 
-/** The orders' shops: three, so that claims can pass over some (issue 33). */
-const SHOPS = ['shop-1', 'shop-2', 'shop-3'] as const;
+/**
+ * The orders' shops: claims pass over some (issue 33), and a claim of one
+ * order meets more shops offering work than it walks (three times its size):
+ * the walk stops early and takes one order a shop.
+ */
+const SHOPS = ['shop-1', 'shop-2', 'shop-3', 'shop-4', 'shop-5'] as const;
+const ALL_SHOPS = SHOPS.map((_shop, index) => index);
 const shopOf = (order: number) => SHOPS[order % SHOPS.length]!;
 const orderKeyOf = (order: number) => `testshop:${shopOf(order)}:${9_007_199_254_740_993n + BigInt(order)}`;
 const shopGroupOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
@@ -88,7 +93,8 @@ type Op =
   /** Whether an account still has orders with work (it is not removed under them). */
   | { kind: 'hasWork'; account: Account }
   /** An lp_orderid registered to an order before its call: durable at once, or with the next write (the worker's intent). */
-  | { kind: 'claimLp'; id: number; order: number; durable: boolean };
+  | { kind: 'claimLp'; id: number; order: number; durable: boolean }
+  | { kind: 'claimLpBurst'; claims: Array<{ id: number; order: number; durable: boolean }> };
 
 /** Loyalty accounts (issue 32): each order's calls go to one, fixed here by its key; a save may leave it waiting. */
 type Account = 'A' | 'B';
@@ -96,17 +102,17 @@ type Waiting = 'none' | 'account' | 'pause';
 /** Orders the model knew to be waiting when a wake answered, each checked due: shows the wakes are exercised. */
 let wakesChecked = 0;
 /** Claims that passed over shops, orders let go for a spent budget, and nextDueAt answers checked (issue 33). */
-const skipStats = { claims: 0, budgets: 0, nextDue: 0 };
+const skipStats = { claims: 0, budgets: 0, nextDue: 0, lpBursts: 0, walkedOne: 0 };
 const accountOfKey = (key: string): Account => (BigInt(key.slice(key.lastIndexOf(':') + 1)) % 2n === 0n ? 'A' : 'B');
 const waitingForOf = (waiting: Waiting, account: Account) =>
   waiting === 'account' ? 'account' : waiting === 'pause' ? `pause:${account}` : undefined;
 
 const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
-/** Most claims pass over no shop; some pass over one or two of the three (an account's budget spent). */
+/** Most claims pass over no shop; some pass over one to three of them (an account's budget spent). */
 const skipArb: fc.Arbitrary<number[] | undefined> = fc.oneof(
   { weight: 3, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.constant<number[]>([]) },
-  { weight: 3, arbitrary: fc.uniqueArray(fc.nat(SHOPS.length - 1), { minLength: 1, maxLength: 2 }) },
+  { weight: 3, arbitrary: fc.uniqueArray(fc.nat(SHOPS.length - 1), { minLength: 1, maxLength: 3 }) },
 );
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -181,6 +187,17 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       id: fc.nat(2),
       order: fc.nat(ORDERS - 1),
       durable: fc.boolean(),
+    }),
+  },
+  {
+    // Registrations in one tick: the store batches them (PostgreSQL's group commit), often the same id twice.
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('claimLpBurst' as const),
+      claims: fc.array(fc.record({ id: fc.nat(3), order: fc.nat(ORDERS - 1), durable: fc.boolean() }), {
+        minLength: 3,
+        maxLength: 8,
+      }),
     }),
   },
 );
@@ -991,6 +1008,15 @@ function start(
         () => undefined,
       );
     }
+    case 'claimLpBurst': {
+      skipStats.lpBursts++;
+      const context = { store, harness, model, faults, reservedEntries, reservedOrders };
+      // Every registration is started in this tick (a claimLp always starts), so the store meets them together.
+      const registrations = op.claims.map(
+        (claim) => start({ kind: 'claimLp', ...claim }, context) ?? Promise.resolve(),
+      );
+      return Promise.all(registrations).then(() => undefined);
+    }
     case 'hasWork': {
       return store.hasWorkFor(op.account).then(
         (has) => {
@@ -1154,7 +1180,7 @@ async function passedOverShops(store: LedgerStore, model: Model, harness: Harnes
     const record = await store.getOrder(key);
     if (record && record.dueAt !== null) dueAt.set(key, Date.parse(record.dueAt));
   }
-  for (const shops of [undefined, [], [0], [1, 2], [0, 1, 2]]) {
+  for (const shops of [undefined, [], [0], [1, 2], [0, 2, 4], ALL_SHOPS]) {
     const skip = skipSetOf(shops);
     const label = skip ? `{${[...skip].join(', ')}}` : 'nothing';
     const next = await store.nextDueAt(skip);
@@ -1181,7 +1207,7 @@ async function passedOverShops(store: LedgerStore, model: Model, harness: Harnes
   const groups = byShop.map(({ platform, shop }) => `${platform}:${shop}`);
   expect(new Set(groups).size, `${when}: a shop counted twice (${groups.join(', ')})`).toBe(groups.length);
   for (const group of groups)
-    expect(skipSetOf([0, 1, 2])!.has(group), `${when}: ${group} counted, a shop with no order`).toBe(true);
+    expect(skipSetOf(ALL_SHOPS)!.has(group), `${when}: ${group} counted, a shop with no order`).toBe(true);
   const sum = emptyLaneCounts();
   for (const shop of byShop) addLaneCounts(sum, shop.lanes);
   for (const lane of LANES) {
@@ -1205,13 +1231,36 @@ async function nothingStranded(store: LedgerStore, model: Model, harness: Harnes
   const entries = new Set((await store.claimInbox('after', 1_000, LEASE_MS)).map((entry) => entry.key));
   for (const key of model.pending())
     expect(entries.has(key), `the delivery ${key} waits in the inbox but nobody can take it`).toBe(true);
-  // First with two shops passed over (their account's budget spent): none of theirs is taken, and once they are not
-  // passed over, all of theirs that is due is.
+  // First a claim with two shops passed over (their account's budget spent): none of theirs is taken, and once they
+  // are not passed over, all of theirs that is due is.
   const passedOver = skipSetOf([0, 1])!;
-  const others = await store.claimDue('after', 1_000, LEASE_MS, undefined, passedOver);
+  const others = await store.claimDue('after', 2, LEASE_MS, undefined, passedOver);
   for (const record of others)
     expect(passedOver.has(shopGroupOfKey(record.key)), `order ${record.key} taken from a shop passed over`).toBe(false);
-  const claimed = new Set([...others, ...(await store.claimDue('after', 1_000, LEASE_MS))].map((record) => record.key));
+  // Then one at a time until nothing is left, as a worker with one free slot claims: no order twice, and the shops
+  // take turns (a shop served again only after every shop that still had work was).
+  const claimed = new Set(others.map((record) => record.key));
+  const served: string[] = [];
+  for (let claims = 0; ; claims++) {
+    expect(claims, 'claims of one order never ran out').toBeLessThan(4 * ORDERS);
+    const [record, ...more] = await store.claimDue('after', 1, LEASE_MS);
+    if (!record) break;
+    expect(more, 'a claim of one order handed out more').toEqual([]);
+    expect(claimed.has(record.key), `order ${record.key} was handed out twice`).toBe(false);
+    claimed.add(record.key);
+    served.push(shopGroupOfKey(record.key));
+    skipStats.walkedOne++;
+  }
+  served.forEach((shop, turn) => {
+    const again = served.indexOf(shop, turn + 1);
+    if (again === -1) return;
+    const between = new Set(served.slice(turn + 1, again));
+    for (const later of served.slice(again + 1))
+      expect(
+        later === shop || between.has(later),
+        `${shop} was served twice (claims ${turn} and ${again}) before ${later}, which had work (${served.join(', ')})`,
+      ).toBe(true);
+  });
   for (const key of new Set([...model.facts.keys(), ...model.maybeFacts.keys()])) {
     const record = await store.getOrder(key);
     if (!record || record.dueAt === null || Date.parse(record.dueAt) > harness.now().getTime()) continue;
@@ -1246,7 +1295,8 @@ describe.each(backends)('the %s store against its model', (_name, open, availabl
     console.log(
       `store model (${_name}): ${stats.runs} runs, ${stats.ops} operations, ${wakesChecked} waiting orders seen woken, ` +
         `${skipStats.claims} claims passing over shops, ${skipStats.budgets} orders let go for a spent budget, ` +
-        `${skipStats.nextDue} nextDueAt answers bounded`,
+        `${skipStats.nextDue} nextDueAt answers bounded, ${skipStats.lpBursts} bursts of registrations, ` +
+        `${skipStats.walkedOne} orders claimed one at a time`,
     ),
   );
 
