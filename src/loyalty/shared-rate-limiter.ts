@@ -6,8 +6,13 @@
 // calls: any 60-second stretch overlaps at most n + 1 windows, and a second
 // of network jitter one more, so no minute at the service ever holds more
 // than the limit, however many instances call.
+//
+// A call's point is taken by `take`, which batches the takes of every key in
+// flight into one statement (src/core/store/postgres/rate-windows.ts) on the
+// rows the library keeps; the library still writes a wait the service asked
+// for (holdFor), which every instance then honours.
 import type { Pool } from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import {
   BudgetSpentError,
   planRateLimit,
@@ -19,8 +24,15 @@ import {
   type RateLimiterStats,
 } from './rate-limiter.ts';
 
+/** A point taken from a key's window: the points taken in it so far (this one's included), and when it ends. */
+export type TakeFromWindow = (take: { key: string; durationMs: number }) => Promise<{
+  consumed: number;
+  expiresAt: number;
+}>;
+
 export interface SharedRateLimiterOptions {
   pool: Pool;
+  take: TakeFromWindow;
   limit: number;
   /** What the service counts by: the API key (never stored as such, only a digest). */
   key: string;
@@ -30,6 +42,7 @@ export interface SharedRateLimiterOptions {
 
 export function createSharedRateLimiter({
   pool,
+  take,
   limit,
   key,
   windowMs = 60_000,
@@ -52,6 +65,8 @@ export function createSharedRateLimiter({
     points: plan.callsPerSlice,
     duration: plan.sliceMs / 1000,
   });
+  // The row's key as the library names it (its key prefix, a colon, the key): takes and waits count in one row.
+  const rowKey = limiter.getKey(key);
   const starts: number[] = [];
   let queued = 0;
   let running = 0;
@@ -83,24 +98,28 @@ export function createSharedRateLimiter({
       queued++;
       try {
         for (;;) {
-          try {
-            const taken = await limiter.consume(key);
-            window = { endsAt: Date.now() + taken.msBeforeNext, left: taken.remainingPoints };
+          const taken = await take({ key: rowKey, durationMs: plan.sliceMs });
+          const msBeforeNext = Math.max(taken.expiresAt - Date.now(), 0);
+          if (taken.consumed <= plan.callsPerSlice) {
+            window = { endsAt: Date.now() + msBeforeNext, left: plan.callsPerSlice - taken.consumed };
             break;
-          } catch (refusal) {
-            if (!(refusal instanceof RateLimiterRes)) throw refusal;
-            refusedUntil = Math.max(refusedUntil, Date.now() + refusal.msBeforeNext);
-            window = { endsAt: refusedUntil, left: 0 };
-            // A call given a place that now waits longer than a slice (another instance spent the window, or the
-            // service asked every instance to wait): nothing was sent; its order is let go instead of holding a slot.
-            if (place && refusal.msBeforeNext > plan.sliceMs) throw new BudgetSpentError(refusedUntil);
-            // Spread the waiters, so that a full window does not restart in a thundering herd.
-            await sleep(refusal.msBeforeNext + Math.floor(Math.random() * 50));
           }
+          // The window is full (a refused take counts in it, as the library's do: the window stays full to its end).
+          refusedUntil = Math.max(refusedUntil, Date.now() + msBeforeNext);
+          window = { endsAt: refusedUntil, left: 0 };
+          // A call given a place that now waits longer than a slice (another instance spent the window, or the
+          // service asked every instance to wait): nothing was sent; its order is let go instead of holding a slot.
+          if (place && msBeforeNext > plan.sliceMs) throw new BudgetSpentError(refusedUntil);
+          // Spread the waiters, so that a full window does not restart in a thundering herd.
+          await sleep(msBeforeNext + Math.floor(Math.random() * 50));
         }
-      } finally {
+      } catch (error) {
+        // Not sent: a refusal for a spent budget, or the database's error.
         queued--;
+        settle();
+        throw error;
       }
+      queued--;
       running++;
       starts.push(Date.now());
       forgetOldStarts(Date.now());
@@ -113,8 +132,9 @@ export function createSharedRateLimiter({
     },
     holdFor(ms) {
       pausedUntil = Date.now() + ms;
-      // Every instance waits: the window is blocked in the database itself.
-      void limiter.block(key, Math.ceil(ms / 1000)).catch(() => undefined);
+      // Every instance waits: the window is blocked in the database itself. At least a second: the library reads
+      // a block of 0 s as one without end.
+      void limiter.block(key, Math.max(1, Math.ceil(ms / 1000))).catch(() => undefined);
     },
     stats(): RateLimiterStats {
       const now = Date.now();

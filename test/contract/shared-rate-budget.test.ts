@@ -58,4 +58,34 @@ describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () =
     expect(after.spent).toBe(true);
     if (after.spent) expect(after.until).toBeGreaterThan(Date.now() + 3_000);
   });
+
+  it('sends again soon after a wait of 0 s (a Retry-After of 0, or a date already past), on every instance', async () => {
+    const key = 'budget-no-wait-key';
+    const here = first.sharedLimiter(LIMIT, key, WINDOW_MS);
+    const there = second.sharedLimiter(LIMIT, key, WINDOW_MS);
+    here.holdFor(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The library would have written a wait without end; every call of the key would have waited for ever.
+    const started = Date.now();
+    await expect(there.schedule(async () => 'sent')).resolves.toBe('sent');
+    await expect(here.schedule(async () => 'sent')).resolves.toBe('sent');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await here.onIdle();
+  });
+
+  it('is idle again after a call that was not sent (its budget spent elsewhere)', async () => {
+    const key = 'budget-idle-key';
+    const here = first.sharedLimiter(LIMIT, key, WINDOW_MS);
+    second.sharedLimiter(LIMIT, key, WINDOW_MS).holdFor(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = here.reserve();
+    if (answer.spent) throw new Error('the first reserve finds the window open');
+    const call = here.schedule(async () => 'sent', answer.place);
+    // Asked while the call waits for its point: answered once the call is refused, with nothing queued or running.
+    const idle = here.onIdle().then(() => 'idle');
+    await expect(call).rejects.toBeInstanceOf(BudgetSpentError);
+    await expect(Promise.race([idle, sleep(1_000).then(() => 'waiting')])).resolves.toBe('idle');
+  });
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -55,6 +55,18 @@ export function worthAnotherTry(error: unknown): boolean {
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 
+/** Runs a statement or transaction again (up to a few times) when PostgreSQL undid it for a reason a second try removes. */
+export async function retrying<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !worthAnotherTry(error)) throw error;
+    }
+    await pause(attempt);
+  }
+}
+
 export class PgDatabase {
   readonly #connections: PgConnections;
   /** Seals the secrets of records as they are written and opens them as they are read (records.ts). */
@@ -83,7 +95,7 @@ export class PgDatabase {
     pool: 'work' | 'ack' | 'lease' = 'work',
   ): Promise<QueryResult<R>> {
     const config = typeof statement === 'string' ? { text: statement, values } : { ...statement, values };
-    return this.#retrying(() => this.#connections[pool].query<R>(config));
+    return retrying(() => this.#connections[pool].query<R>(config));
   }
 
   /** query() and write(), for helpers that take a transaction's client or these. */
@@ -96,7 +108,7 @@ export class PgDatabase {
    * from what it reads, so it can run again.
    */
   transaction<T>(run: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.#retrying(async () => {
+    return retrying(async () => {
       const client = await this.#connections.work.connect();
       let broken: Error | undefined;
       try {
@@ -116,16 +128,5 @@ export class PgDatabase {
 
   session(): Promise<pg.Client> {
     return this.#connections.session();
-  }
-
-  async #retrying<T>(run: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run();
-      } catch (error) {
-        if (attempt >= ATTEMPTS || !worthAnotherTry(error)) throw error;
-      }
-      await pause(attempt);
-    }
   }
 }

@@ -24,6 +24,7 @@ import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { Logger } from '../../../logger.ts';
 import { createSharedRateLimiter } from '../../../loyalty/shared-rate-limiter.ts';
+import { windowTaker } from './rate-windows.ts';
 import type { OpenedStore } from '../opened-store.ts';
 import type { PgConnections } from './database.ts';
 import { LEDGER_FORMAT } from '../format/ledger-format.ts';
@@ -154,6 +155,8 @@ export async function openPostgresStore({
       return client;
     },
   };
+  // Every key's takes in flight go in one statement: one taker for the process's limiters.
+  const takeFromWindow = windowTaker(work, WORK.statementMs + 500);
   const store = new PostgresStore({
     connections,
     ackDeadlineMs: ACK.deadlineMs,
@@ -198,6 +201,7 @@ export async function openPostgresStore({
     sharedLimiter: (limit, apiKey, windowMs) =>
       createSharedRateLimiter({
         pool: work,
+        take: takeFromWindow,
         limit,
         windowMs,
         key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24),
