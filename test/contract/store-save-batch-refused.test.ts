@@ -3,7 +3,9 @@
 // loyalty service's error text can: jsonb refuses \u0000) must fail alone.
 // Batched, its error is handed to every other save of its batch: orders
 // whose own saves are fine are told their save failed, and the worker
-// abandons them (a result never saved after a call that was made).
+// abandons them (a result never saved after a call that was made). The
+// worker's lp_orderid registrations are batched the same way, and must fail
+// alone too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import { orderEvent } from '../helpers/order-events.ts';
@@ -49,5 +51,26 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: a batched save PostgreSQL ref
     const others = answers.map((answer, i) => ({ i, answer })).filter(({ i }) => i !== poisoned);
     expect(others.filter(({ answer }) => !('result' in answer))).toEqual([]);
     for (const { answer } of others) expect(answer).toEqual({ result: 'saved' });
+  });
+
+  it('fails only the lp_orderid registration that cannot be written, not the others of its batch', async () => {
+    const { store } = opened;
+    // Two registrations take both batches in flight; the four made meanwhile go together in the next batch.
+    const poisoned = 3;
+    const claims = Array.from({ length: 6 }, (_, i) => {
+      const lpOrderId = i === poisoned ? 'shopify-order:bad\u0000byte' : `shopify-order:${710_000 + i}`;
+      return store.claimLpOrderId(lpOrderId, `shopify:poison:${710_000 + i}`).then(
+        (owner) => ({ owner }),
+        (error: unknown) => ({ error: (error as Error).message }),
+      );
+    });
+    const answers = await Promise.all(claims);
+
+    expect('error' in answers[poisoned]!).toBe(true);
+    answers.forEach((answer, i) => {
+      if (i !== poisoned) expect(answer, `registration ${i}`).toEqual({ owner: `shopify:poison:${710_000 + i}` });
+    });
+    // Each registered for good: another order asking for the same lp_orderid is told whose it is.
+    expect(await store.claimLpOrderId('shopify-order:710004', 'shopify:poison:999')).toBe('shopify:poison:710004');
   });
 });

@@ -85,7 +85,7 @@ export class PostgresStore implements LedgerStore {
    */
   readonly #saves: GroupCommit<orders.ProgressSave, SaveResult | Error>;
   /** The worker's lp_orderid registrations, one before an order's first call: together, as the saves. */
-  readonly #lpOrderIds: GroupCommit<orders.LpOrderIdClaim, string>;
+  readonly #lpOrderIds: GroupCommit<orders.LpOrderIdClaim, string | Error>;
   readonly #compactEveryMs: number;
   #compactor: NodeJS.Timeout | undefined;
 
@@ -107,14 +107,14 @@ export class PostgresStore implements LedgerStore {
       deadlineMs: ackDeadlineMs,
     });
     this.#saves = new GroupCommit({
-      commit: (saves) => saveEachWhenOneIsRefused(this.#db, saves),
+      commit: (saves) => eachAloneWhenOneIsRefused((batch) => orders.saveProgressBatch(this.#db, batch), saves),
       keysOf: (save) => [save.record.key],
       weightOf: () => 1,
       maxItems: 64,
       deadlineMs: NO_DEADLINE_MS,
     });
     this.#lpOrderIds = new GroupCommit({
-      commit: (claims) => orders.claimLpOrderIds(this.#db, claims),
+      commit: (claims) => eachAloneWhenOneIsRefused((batch) => orders.claimLpOrderIds(this.#db, batch), claims),
       keysOf: (claim) => [claim.lpOrderId],
       weightOf: () => 1,
       maxItems: 64,
@@ -224,8 +224,11 @@ export class PostgresStore implements LedgerStore {
         [account],
       )
     ).rows[0]?.found === true;
-  claimLpOrderId = (lpOrderId: string, orderKey: string): Promise<string> =>
-    this.#lpOrderIds.add({ lpOrderId, key: orderKey });
+  claimLpOrderId = async (lpOrderId: string, orderKey: string): Promise<string> => {
+    const owner = await this.#lpOrderIds.add({ lpOrderId, key: orderKey });
+    if (owner instanceof Error) throw owner;
+    return owner;
+  };
 
   async updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined> {
     const updated = await orders.updateProgress(this.#db, key, change);
@@ -289,24 +292,24 @@ export class PostgresStore implements LedgerStore {
 }
 
 /**
- * A batch of saves, as one statement; when PostgreSQL refuses that statement
- * for what one save holds (its SQLSTATE says so: not a lost connection, after
- * which the batch may have committed), nothing of it was written, and each
- * save is tried again alone, so that only the one PostgreSQL cannot take
- * fails (a loyalty service's error text with a NUL, say). Before this, one
- * such save failed every other order's save in its batch.
+ * A batch (of saves, or of registrations) as one statement; when PostgreSQL
+ * refuses that statement for what one item holds (its SQLSTATE says so: not a
+ * lost connection, after which the batch may have committed), nothing of it
+ * was written, and each item is tried again alone, so that only the one
+ * PostgreSQL cannot take fails (a loyalty service's error text with a NUL,
+ * say). Before this, one such item failed every other order's in its batch.
  */
-async function saveEachWhenOneIsRefused(
-  db: PgDatabase,
-  saves: readonly orders.ProgressSave[],
-): Promise<Array<SaveResult | Error>> {
+async function eachAloneWhenOneIsRefused<T, R>(
+  commit: (items: readonly T[]) => Promise<R[]>,
+  items: readonly T[],
+): Promise<Array<R | Error>> {
   try {
-    return await orders.saveProgressBatch(db, saves);
+    return await commit(items);
   } catch (error) {
-    if (saves.length === 1 || !refusedByTheServer(error)) throw error;
+    if (items.length === 1 || !refusedByTheServer(error)) throw error;
     return Promise.all(
-      saves.map((save) =>
-        orders.saveProgressBatch(db, [save]).then(
+      items.map((item) =>
+        commit([item]).then(
           ([result]) => result!,
           (alone: unknown) => (alone instanceof Error ? alone : new Error(String(alone))),
         ),
