@@ -57,7 +57,7 @@ export interface AppUrlOptions {
   idToken?: string;
   /** Inside the admin without a session token: embedded=1 alone. */
   embedded?: boolean;
-  /** Seconds since the epoch; now unless given. */
+  /** Seconds since the epoch; unless given, now, or a second after the last link made (linkSecond). */
   timestamp?: number;
   /** Parameters to change after signing (a tampered link). */
   tamper?: Record<string, string>;
@@ -65,13 +65,22 @@ export interface AppUrlOptions {
   unsigned?: boolean;
 }
 
+let lastLinkSecond = 0;
+/**
+ * Now in seconds, one later than the last link's when that was now too: two
+ * links made in one second for one shop would be the same link, and the
+ * bridge opens a link outside the admin once (shopify-link-once.ts), so a
+ * test's second link would be refused whenever it came in its first's second.
+ */
+const linkSecond = () => (lastLinkSecond = Math.max(Math.floor(Date.now() / 1000), lastLinkSecond + 1));
+
 /** The App URL's query string, as Shopify sends the merchant to it. */
 export function appUrlQuery({
   shop,
   secret,
   idToken,
   embedded = false,
-  timestamp = Math.floor(Date.now() / 1000),
+  timestamp = linkSecond(),
   tamper = {},
   unsigned = false,
 }: AppUrlOptions): string {
