@@ -21,7 +21,10 @@ export function clientFor(
     ...SANDBOX_CREDENTIALS,
     rateLimitPerMinute: 100_000,
     maxRetries: 0,
-    timeoutMs: 2_000,
+    // Far above what a call to the sandbox takes, even on a loaded machine. At 2 s, a redeem in engine.test.ts
+    // went missing once on CI (2 cores, the suite running): a redeem that times out is dead-lettered as in doubt,
+    // never sent again, and a sandbox that hangs it 2.5 s reproduces the failure exactly. Tests of timeouts set theirs.
+    timeoutMs: 10_000,
     ...overrides,
   });
 }
