@@ -24,11 +24,21 @@ import {
   type RateLimiterStats,
 } from './rate-limiter.ts';
 
-/** A point taken from a key's window: the points taken in it so far (this one's included), and when it ends. */
-export type TakeFromWindow = (take: { key: string; durationMs: number }) => Promise<{
+/** One call's point, taken from a key's window; the window lasts durationMs from the take that opens it. */
+export interface WindowTake {
+  /** The row's key, as the library writes it (its key prefix, a colon, the key). */
+  key: string;
+  durationMs: number;
+}
+
+/** The window as the take left it: the points taken in it, this take's included, and when it ends. */
+export interface WindowCount {
   consumed: number;
   expiresAt: number;
-}>;
+}
+
+/** Takes a call's point from its key's window (batched with other keys' takes: rate-windows.ts). */
+export type TakeFromWindow = (take: WindowTake) => Promise<WindowCount>;
 
 export interface SharedRateLimiterOptions {
   pool: Pool;

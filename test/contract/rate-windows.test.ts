@@ -8,7 +8,8 @@ import * as fc from 'fast-check';
 import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeFromWindows, windowTaker, type WindowTake } from '../../src/core/store/postgres/rate-windows.ts';
+import { takeFromWindows, windowTaker } from '../../src/core/store/postgres/rate-windows.ts';
+import type { WindowTake } from '../../src/loyalty/shared-rate-limiter.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { freshStore } from '../helpers/postgres-store.ts';
 

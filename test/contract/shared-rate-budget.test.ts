@@ -42,7 +42,7 @@ describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () =
     const there = second.sharedLimiter(LIMIT, key, WINDOW_MS);
     // The other instance was told by the service to wait (a 429's Retry-After): the key is blocked in the database.
     there.holdFor(5_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     const answer = here.reserve();
     expect(answer.spent).toBe(false);
     let sent = false;
@@ -64,7 +64,7 @@ describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () =
     const here = first.sharedLimiter(LIMIT, key, WINDOW_MS);
     const there = second.sharedLimiter(LIMIT, key, WINDOW_MS);
     here.holdFor(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     // The library would have written a wait without end; every call of the key would have waited for ever.
     const started = Date.now();
     await expect(there.schedule(async () => 'sent')).resolves.toBe('sent');
@@ -77,7 +77,7 @@ describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () =
     const key = 'budget-idle-key';
     const here = first.sharedLimiter(LIMIT, key, WINDOW_MS);
     second.sharedLimiter(LIMIT, key, WINDOW_MS).holdFor(5_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     const answer = here.reserve();
     if (answer.spent) throw new Error('the first reserve finds the window open');
     const call = here.schedule(async () => 'sent', answer.place);

@@ -19,6 +19,9 @@ export class CommitDeadlineError extends BridgeError<'commit_deadline'> {
   }
 }
 
+/** The longest a timer waits (about 24 days): for items that have no deadline of their own (a save, a take). */
+export const NO_DEADLINE_MS = 2 ** 31 - 1;
+
 export interface GroupCommitOptions<T, R> {
   /** Commits a batch in one step; one result per item, in order. */
   commit: (items: T[]) => Promise<R[]>;

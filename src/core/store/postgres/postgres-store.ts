@@ -42,7 +42,7 @@ import { RecordSecrets, type ResealReport } from '../record-secrets.ts';
 import { PgDatabase, type PgConnections } from './database.ts';
 import * as deadLetters from './dead-letters.ts';
 import { exclusive } from './exclusive.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, NO_DEADLINE_MS } from './group-commit.ts';
 import * as inbox from './inbox.ts';
 import { commitIntake } from './intake-commit.ts';
 import { renewClaims } from './leases.ts';
@@ -65,9 +65,6 @@ export interface PostgresStoreOptions {
   /** How often the order counts' deltas are folded in. */
   compactEveryMs?: number;
 }
-
-/** The longest a timer waits (about 24 days): a save has no deadline of its own. */
-const NO_DEADLINE_MS = 2 ** 31 - 1;
 
 export class PostgresStore implements LedgerStore {
   readonly kind = 'postgres' as const;

@@ -9,21 +9,9 @@
 // library's own upsert changes it, in the same columns, so instances of an
 // older release, which take points through the library, share the windows.
 import type { Pool, QueryConfig } from 'pg';
+import type { WindowCount, WindowTake } from '../../../loyalty/shared-rate-limiter.ts';
 import { retrying } from './database.ts';
-import { GroupCommit } from './group-commit.ts';
-
-/** One call's point, taken from a key's window; the window lasts durationMs from the take that opens it. */
-export interface WindowTake {
-  /** The row's key, as the library writes it (its key prefix, a colon, the key). */
-  key: string;
-  durationMs: number;
-}
-
-/** The window as the take left it: the points taken in it, this take's included, and when it ends. */
-export interface WindowCount {
-  consumed: number;
-  expiresAt: number;
-}
+import { GroupCommit, NO_DEADLINE_MS } from './group-commit.ts';
 
 /**
  * Takes one point for each take, several of a key summed into one row change:
@@ -87,7 +75,7 @@ export function windowTaker(pool: Pool, queryTimeoutMs: number): (take: WindowTa
     weightOf: () => 1,
     maxItems: 256,
     // A call waits for its point as long as its statement does (queryTimeoutMs, tries again included).
-    deadlineMs: 2 ** 31 - 1,
+    deadlineMs: NO_DEADLINE_MS,
   });
   return (take) => commit.add(take);
 }
