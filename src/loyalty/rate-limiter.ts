@@ -91,6 +91,20 @@ export const RESERVE_LEAD_MS = 100;
  * a slice (another instance spent the shared window): nothing was sent, and
  * the caller may let its order go until `until` rather than wait.
  */
+/**
+ * The call's turn could not be taken (the shared limit's database failed, or
+ * did not answer in time): nothing was sent, so the call is certainly not
+ * applied, a redeem included.
+ */
+export class LimiterUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the shared rate limit could not be read (${(cause as Error)?.message ?? String(cause)}); nothing was sent`, {
+      cause,
+    });
+    this.name = 'LimiterUnavailableError';
+  }
+}
+
 export class BudgetSpentError extends Error {
   readonly until: number;
   constructor(until: number) {

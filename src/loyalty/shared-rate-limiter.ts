@@ -15,6 +15,7 @@ import type { Pool } from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import {
   BudgetSpentError,
+  LimiterUnavailableError,
   planRateLimit,
   RESERVE_LEAD_MS,
   Reservations,
@@ -124,10 +125,11 @@ export function createSharedRateLimiter({
           await sleep(msBeforeNext + Math.floor(Math.random() * 50));
         }
       } catch (error) {
-        // Not sent: a refusal for a spent budget, or the database's error.
+        // Not sent: a refusal for a spent budget, or the database's error (said to be before sending: a redeem
+        // failed here is not in doubt).
         queued--;
         settle();
-        throw error;
+        throw error instanceof BudgetSpentError ? error : new LimiterUnavailableError(error);
       }
       queued--;
       running++;

@@ -4,6 +4,7 @@
 // retried for up to RETRY_MAX_AGE_HOURS; a failure in words the service does
 // not document only LOYALTY_UNKNOWN_FAILURE_RETRIES times.
 import { LoyaltyError } from '../../loyalty/errors.ts';
+import { LimiterUnavailableError } from '../../loyalty/rate-limiter.ts';
 import { backoffDelay, type BackoffOptions } from '../backoff.ts';
 import type { Action } from '../lifecycle.ts';
 import { recordCall, type CallRecord, type OrderRecord } from '../order-record.ts';
@@ -48,8 +49,10 @@ export function decideFailure(
   const failure = error instanceof LoyaltyError ? error : undefined;
   const message = failure?.summary ?? (error as Error).message ?? String(error);
 
-  // An intent whose call certainly did not take effect is not in doubt any more.
-  if (failure?.certainlyNotApplied) undoIntent(record, action);
+  // An intent whose call certainly did not take effect is not in doubt any more: refused, or never sent because
+  // the shared rate limit could not be read.
+  const notSent = (failure?.certainlyNotApplied ?? false) || error instanceof LimiterUnavailableError;
+  if (notSent) undoIntent(record, action);
   if (failure?.kind === 'invalid_auth') {
     if (action.kind === 'redeem') record.upstream.redemption = 'none';
     return { kind: 'pause' };
@@ -74,7 +77,7 @@ export function decideFailure(
     return { kind: 'settled', message };
   }
   if (action.kind === 'redeem') {
-    if (failure && (failure.certainlyNotApplied || !failure.retryable)) {
+    if (notSent || (failure && !failure.retryable)) {
       record.upstream.redemption = 'none';
     } else {
       // It may have been applied: sending it again could take the points twice.
