@@ -78,7 +78,10 @@ export interface OrderRecord {
   upstream: {
     points: UpstreamPoints;
     earnedAt: string | null;
-    /** The activity the order earns under, fixed at its first earn: a later edit of the total does not move its points. */
+    /**
+     * The activity the order earns under, fixed with its first earn's intent: a later edit of the total does not
+     * move its points. Dropped again only with an intent whose call certainly never took effect (undoIntent).
+     */
     earnActivityId?: string | undefined;
     /**
      * sending: as for earning, the call may have been made. void: it was in

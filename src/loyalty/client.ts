@@ -73,6 +73,12 @@ export interface CallOptions {
   fence?: () => void;
   /** The place reserve() gave this call in the limiter (issue 33): its first attempt takes it. */
   place?: Place;
+  /**
+   * Told of each attempt that went out and failed in a way that may have
+   * taken effect (a timeout, a 5xx). The call is then in doubt whatever a
+   * later attempt is told: a 429 that ends the retries says nothing of it.
+   */
+  onTryInDoubt?: () => void;
 }
 
 /** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
@@ -277,7 +283,7 @@ export class LoyaltyClient {
     operation: string,
     path: string,
     body: Record<string, unknown>,
-    { idempotent = true, fence, place }: CallOptions & { idempotent?: boolean } = {},
+    { idempotent = true, fence, place, onTryInDoubt }: CallOptions & { idempotent?: boolean } = {},
   ): Promise<LoyaltyResult> {
     const json = withoutUndefined(body);
     let attempts = 0;
@@ -286,9 +292,14 @@ export class LoyaltyClient {
         attempts++;
         // The caller's fence (the worker's lease) is checked after the limiter's wait, right before sending.
         return this.limiter.schedule(
-          () => {
+          async () => {
             fence?.();
-            return this.#attempt(operation, path, json, attempts);
+            try {
+              return await this.#attempt(operation, path, json, attempts);
+            } catch (error) {
+              if (!(error instanceof LoyaltyError && error.certainlyNotApplied)) onTryInDoubt?.();
+              throw error;
+            }
           },
           attempts === 1 ? place : undefined,
         );

@@ -46,6 +46,7 @@ describe('a call whose turn the shared rate limit could not give', () => {
       new LimiterUnavailableError(new Error('Query read timeout')),
       NOW,
       POLICY,
+      false,
     );
     expect(decision.kind).toBe('retry');
     expect(record.upstream.redemption).toBe('none');
@@ -56,7 +57,14 @@ describe('a call whose turn the shared rate limit could not give', () => {
     const record = newOrderRecord(event, NOW.toISOString());
     applyEvent(record, event, event.deliveryId, NOW.toISOString());
     record.upstream.redemption = 'sending';
-    const decision = decideFailure(record, { kind: 'redeem', points: 50 }, new Error('socket hang up'), NOW, POLICY);
+    const decision = decideFailure(
+      record,
+      { kind: 'redeem', points: 50 },
+      new Error('socket hang up'),
+      NOW,
+      POLICY,
+      false,
+    );
     expect(decision.kind).toBe('dead-letter');
     expect(record.upstream.redemption).toBe('sending');
   });

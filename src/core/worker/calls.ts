@@ -45,6 +45,8 @@ export interface CallContext {
   fence?: () => void;
   /** The call's place in its account's rate budget (reserve()). */
   place?: Place;
+  /** Told when a try fails in a way that may have taken effect: see CallOptions. */
+  onTryInDoubt?: () => void;
 }
 
 /**
@@ -89,6 +91,7 @@ export function makeCall(
   const options: CallOptions = {
     ...(context.fence ? { fence: context.fence } : {}),
     ...(context.place ? { place: context.place } : {}),
+    ...(context.onTryInDoubt ? { onTryInDoubt: context.onTryInDoubt } : {}),
   };
   switch (action.kind) {
     case 'earn':

@@ -29,11 +29,20 @@ export interface FailurePolicy {
 /**
  * A call that certainly did not take effect (refused before it was served,
  * never left this machine, or never sent for want of budget): its intent is
- * undone, nothing in doubt.
+ * undone, nothing in doubt, unless a try before this one may have taken
+ * effect (`earlierTryInDoubt`): a try that timed out, here or in the client's
+ * own retries, or one a crash cut off. That try's intent stays in doubt,
+ * whatever a later try was told.
  */
-export function undoIntent(record: OrderRecord, action: Action): void {
+export function undoIntent(record: OrderRecord, action: Action, earlierTryInDoubt: boolean): void {
+  if (earlierTryInDoubt) return;
   const { upstream } = record;
-  if (action.kind === 'earn' && upstream.points === 'earning') upstream.points = 'none';
+  if (action.kind === 'earn' && upstream.points === 'earning') {
+    upstream.points = 'none';
+    // No earn ever went out under it: the next intent takes the activity the settings give then (the merchant's
+    // fix of an activity the service refused, say), not the refused one again.
+    delete upstream.earnActivityId;
+  }
   if (action.kind === 'conversion' && upstream.conversion === 'sending') upstream.conversion = 'none';
   if (action.kind === 'redeem' && upstream.redemption === 'sending') upstream.redemption = 'none';
 }
@@ -45,6 +54,8 @@ export function decideFailure(
   error: unknown,
   now: Date,
   policy: FailurePolicy,
+  /** Whether a try of this intent before the one that failed may have taken effect (see undoIntent). */
+  earlierTryInDoubt: boolean,
 ): FailureDecision {
   const failure = error instanceof LoyaltyError ? error : undefined;
   const message = failure?.summary ?? (error as Error).message ?? String(error);
@@ -52,7 +63,7 @@ export function decideFailure(
   // An intent whose call certainly did not take effect is not in doubt any more: refused, or never sent because
   // the shared rate limit could not be read.
   const notSent = (failure?.certainlyNotApplied ?? false) || error instanceof LimiterUnavailableError;
-  if (notSent) undoIntent(record, action);
+  if (notSent) undoIntent(record, action, earlierTryInDoubt);
   if (failure?.kind === 'invalid_auth') {
     if (action.kind === 'redeem') record.upstream.redemption = 'none';
     return { kind: 'pause' };

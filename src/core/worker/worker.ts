@@ -326,18 +326,30 @@ export class Worker {
     const lpOrderId = await this.#lpOrderId(record, next, account, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
-    if (noteIntent(record, next, { policy, earnActivityId: account.earnActivityId, account: account.id })) {
+    // Noted now; or left by a try before this one, which may have taken effect (see undoIntent).
+    const intentNotedNow = noteIntent(record, next, {
+      policy,
+      earnActivityId: account.earnActivityId,
+      account: account.id,
+    });
+    if (intentNotedNow) {
       // The save carries the lp_orderid's registration too: both are durable before the call.
       const saved = await this.#save(record, false, lease);
       if (saved.kind === 'done') return saved;
-      // New facts arrived since the plan: plan again before calling.
-      if (saved.record !== record) return saved;
+      if (saved.record !== record) {
+        // New facts arrived since the plan: plan again before calling. Nothing went out under the intent just
+        // saved, so the plan starts from before it (were it kept, a refusal of the next try would find it in doubt).
+        undoIntent(saved.record, next, false);
+        return saved;
+      }
     } else if (carriesLpOrderId(next.kind)) {
       // No intent to save: the registration is made durable on its own before the call (a store says at once
       // when it is already).
       await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key);
     }
 
+    // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
+    let triedInDoubt = false;
     let result;
     try {
       lease.check();
@@ -347,12 +359,16 @@ export class Worker {
         earnActivityId: account.earnActivityId,
         lpOrderId,
         fence: () => lease.check(),
+        onTryInDoubt: () => {
+          triedInDoubt = true;
+        },
         ...(place ? { place } : {}),
       });
     } catch (error) {
+      const earlierTryInDoubt = !intentNotedNow || triedInDoubt;
       if (error instanceof BudgetSpentError) {
         // Nothing was sent: the intent is undone, and the order waits for the budget without a slot.
-        undoIntent(record, next);
+        undoIntent(record, next, earlierTryInDoubt);
         return this.#budgetSpent(record, account, error.until, lease);
       }
       if (error instanceof LeaseLostError) {
@@ -363,7 +379,7 @@ export class Worker {
         );
         return { kind: 'done' };
       }
-      return this.#failed(record, next, error, account, lease);
+      return this.#failed(record, next, error, account, lease, earlierTryInDoubt);
     }
     const now = this.#o.now();
     recordSuccess(record, next, result, now.toISOString());
@@ -408,12 +424,20 @@ export class Worker {
     error: unknown,
     account: AccountRuntime,
     lease: Lease,
+    earlierTryInDoubt: boolean,
   ): Promise<Step> {
-    const decision = decideFailure(record, action, error, this.#o.now(), {
-      maxRetryAgeMs: this.#o.maxRetryAgeMs,
-      maxUnknownFailures: this.#o.maxUnknownFailures,
-      backoff: { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random },
-    });
+    const decision = decideFailure(
+      record,
+      action,
+      error,
+      this.#o.now(),
+      {
+        maxRetryAgeMs: this.#o.maxRetryAgeMs,
+        maxUnknownFailures: this.#o.maxUnknownFailures,
+        backoff: { minDelayMs: this.#o.retryMinDelayMs, maxDelayMs: this.#o.retryMaxDelayMs, random: this.#o.random },
+      },
+      earlierTryInDoubt,
+    );
     switch (decision.kind) {
       case 'pause':
         account.authPause.pause();

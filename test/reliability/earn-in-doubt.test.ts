@@ -1,0 +1,98 @@
+// An earn whose answer was lost stays in doubt until the service answers it:
+// a later try refused before it was served (a 429) says nothing of the first
+// one, which may have taken effect. So when the order is cancelled meanwhile,
+// the earn is sent again (an upsert) and then cancelled, and the customer
+// keeps no points for it. Until this was fixed, the 429 undid the intent: the
+// order read "nothing earned", its cancel was skipped, and the points the
+// first try gave stayed with the customer. Whether the lost answer was the
+// worker's try or one of the client's own retries of the same call. And an
+// intent saved as new facts were folded in is planned again from before it,
+// nothing having gone out under it: a refusal of the next try undoes it.
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { clientFor, eventually, sandboxWithEngines, tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+
+const harness = sandboxWithEngines();
+const earningsOf = (orderId: string) =>
+  harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === orderId);
+const orderOf = (engine: Engine, orderId: string) => engine.store.getOrder(`testshop:shop-1:${orderId}`);
+
+/** The first earn takes effect and its answer never comes; the try after it is refused, unserved, and told to wait. */
+async function earnInDoubtThenRefused(engine: Engine, orderId: string) {
+  harness.sandbox.faults.configure({ hangRate: 1, hangMs: 2_000, failurePhase: 'after', onlyPath: 'earn' });
+  await engine.accept(`paid-${orderId}`, [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
+  await eventually(() => expect(earningsOf(orderId)).toHaveLength(1));
+  harness.sandbox.faults.configure({ forced: { status: 429, count: 1, retryAfterSeconds: 5 } });
+  await eventually(() => expect(harness.sandbox.faults.injected).toBeGreaterThanOrEqual(2));
+  await eventually(async () => expect((await orderOf(engine, orderId))?.calls.at(-1)?.httpStatus).toBe(429));
+}
+
+describe('an earn in doubt', () => {
+  it.each([
+    ['the worker’s next try', 0],
+    ['the client’s own retry of the same call', 1],
+  ])(
+    'is not forgotten when %s is refused before it was served: the order’s cancel still takes its points back',
+    async (_case, maxRetries) => {
+      const orderId = `71${maxRetries}`;
+      const engine = await harness.start({
+        client: clientFor(harness.sandbox, { timeoutMs: 300, maxRetries, minRetryDelayMs: 50, maxRetryDelayMs: 100 }),
+      });
+      await earnInDoubtThenRefused(engine, orderId);
+      expect((await orderOf(engine, orderId))?.upstream.points).toBe('earning');
+
+      // The order is cancelled while the earn waits.
+      await engine.accept(`cancelled-${orderId}`, [orderEvent({ orderId, facts: ['placed', 'paid', 'cancelled'] })]);
+      await eventually(
+        () => expect(earningsOf(orderId)).toEqual([expect.objectContaining({ status: 'cancelled' })]),
+        15_000,
+      );
+      expect((await orderOf(engine, orderId))?.upstream.points).toBe('cancelled');
+    },
+    30_000,
+  );
+
+  it('is not made by an intent saved as new facts came: its refusal undoes it, and the next intent takes the settings then', async () => {
+    const orderId = '720';
+    let engine: Engine | undefined;
+    let refolded = false;
+    const store = new LowdbStore({ dataDir: tempDataDir() });
+    // The order's update is folded in while the worker saves the earn's intent: the save says 'refolded'.
+    const folding = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (name !== 'saveProgress')
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        return async (...args: Parameters<LedgerStore['saveProgress']>) => {
+          if (!refolded && args[0].upstream.points === 'earning') {
+            refolded = true;
+            const foldVersion = args[0].foldVersion;
+            await engine!.accept(`updated-${orderId}`, [
+              orderEvent({ orderId, facts: ['placed', 'paid'], orderName: '#720 (edited)' }),
+            ]);
+            await eventually(async () =>
+              expect((await target.getOrder(args[0].key))?.foldVersion).toBeGreaterThan(foldVersion),
+            );
+          }
+          return target.saveProgress(...args);
+        };
+      },
+    });
+    // An activity the service does not have: every earn is refused outright.
+    engine = await harness.start({ store: folding, earnActivityId: '999' });
+    await engine.accept(`paid-${orderId}`, [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
+    await engine.drain();
+    expect(refolded).toBe(true);
+    const [letter] = await engine.store.listDeadLetters();
+    expect(letter?.reason).toContain('unknown activity 999');
+    const order = await orderOf(engine, orderId);
+    expect(order?.snapshot.orderName).toBe('#720 (edited)');
+    // One earn went out and was refused: nothing is in doubt, and no activity is fixed for the next intent.
+    expect(harness.sandbox.store.snapshot().earnings.filter((each) => each.orderId === orderId)).toEqual([]);
+    expect(order?.upstream.points).toBe('none');
+    expect(order?.upstream.earnActivityId).toBeUndefined();
+  });
+});
