@@ -328,6 +328,45 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect((await running.bridge.engine.store.listRecords('data-request')).length).toBe(0);
   }, 90_000);
 
+  it('shows an order the service refused, with why, and sends it again from the page once the cause is fixed', async () => {
+    // The merchant saves an activity their service does not have: the next order's earn is refused.
+    await page.locator('#app-nav button', { hasText: 'Set up' }).click();
+    await app.locator('#account-form[data-state="ready"]:not([hidden])').waitFor();
+    const activity = app.locator('#account-form [name="LOYALTY_EARN_ACTIVITY_ID"] input');
+    const save = async (value: string) => {
+      const before = (await toasts()).filter((each) => each === 'Saved').length;
+      await activity.fill(value);
+      await page.locator('#save-bar:not([hidden])').waitFor();
+      await page.locator('#save-bar-save').click();
+      await expect.poll(async () => (await toasts()).filter((each) => each === 'Saved').length).toBe(before + 1);
+    };
+    await save('9');
+    await deliverPaidOrders(running, [[SHOP, '9400000000006']]);
+
+    await page.locator('#app-nav button', { hasText: 'Orders' }).click();
+    const letter = app.locator('#dead-letters s-banner');
+    await expect
+      .poll(async () => (await page.locator('#app-nav button', { hasText: 'Orders' }).click(), letter.count()), {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    // Why it stopped, in the service's words, and nothing earned.
+    expect(await letter.textContent()).toContain('unknown activity 9');
+    expect(earned('9400000000006')).toEqual([]);
+    await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
+
+    // Fixed in Set up, then sent again from Orders: the order earns once, under the activity now saved.
+    await page.locator('#app-nav button', { hasText: 'Set up' }).click();
+    await app.locator('#account-form[data-state="ready"]:not([hidden])').waitFor();
+    await save('7');
+    await page.locator('#app-nav button', { hasText: 'Orders' }).click();
+    await letter.locator('s-button', { hasText: 'Send again' }).click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Sent again');
+    await expect.poll(() => letter.count(), { timeout: 15_000 }).toBe(0);
+    await eventually(() => expect(earned('9400000000006')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
+    expect(await app.locator('#no-dead-letters').isHidden()).toBe(false);
+  }, 90_000);
+
   it('works without a cookie: the bridge set none in all the page asked of it', () => {
     expect(cookiesSet).toEqual([]);
   });
