@@ -55,7 +55,7 @@ describe('an earn in doubt', () => {
     30_000,
   );
 
-  it('is not made by an intent saved as new facts came: its refusal undoes it, and the next intent takes the settings then', async () => {
+  it('is not made by an intent saved as new facts came: its refusal undoes it, and fixes no activity for the next intent', async () => {
     const orderId = '720';
     let engine: Engine | undefined;
     let refolded = false;
@@ -91,6 +91,7 @@ describe('an earn in doubt', () => {
     const order = await orderOf(engine, orderId);
     expect(order?.snapshot.orderName).toBe('#720 (edited)');
     // One earn went out and was refused: nothing is in doubt, and no activity is fixed for the next intent.
+    expect(order?.calls.filter((call) => call.operation === 'earn').map((call) => call.httpStatus)).toEqual([402]);
     expect(harness.sandbox.store.snapshot().earnings.filter((each) => each.orderId === orderId)).toEqual([]);
     expect(order?.upstream.points).toBe('none');
     expect(order?.upstream.earnActivityId).toBeUndefined();

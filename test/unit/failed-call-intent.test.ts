@@ -23,6 +23,10 @@ const unknownActivity = new LoyaltyRejectedError('invalid_url', false, 'refused'
   httpStatus: 402,
   detail: 'unknown activity 9',
 });
+const unreachable = new LoyaltyRetryableError('network', true, 'unreachable', {
+  operation: 'earn',
+  detail: 'EHOSTUNREACH',
+});
 const rateLimited = new LoyaltyRetryableError('rate_limited', true, 'slow down', {
   operation: 'earn',
   httpStatus: 429,
@@ -48,6 +52,16 @@ describe('a failed earn’s intent', () => {
     // The merchant fixed the activity; the person's retry notes the earn afresh.
     expect(note(record, '7')).toBe(true);
     expect(record.upstream.earnActivityId).toBe('7');
+  });
+
+  it('failed on the network on the try that noted it: undone, its activity kept (the request may, rarely, have been served)', () => {
+    const record = paidOrder();
+    note(record, '1');
+    expect(decideFailure(record, EARN, unreachable, NOW, FAILURES, false).kind).toBe('retry');
+    expect(record.upstream.points).toBe('none');
+    expect(record.upstream.earnActivityId).toBe('1');
+    note(record, '7');
+    expect(record.upstream.earnActivityId).toBe('1');
   });
 
   it('noted by a try whose answer was lost: still in doubt, under its activity, when a later try is refused unserved', () => {

@@ -32,16 +32,21 @@ export interface FailurePolicy {
  * undone, nothing in doubt, unless a try before this one may have taken
  * effect (`earlierTryInDoubt`): a try that timed out, here or in the client's
  * own retries, or one a crash cut off. That try's intent stays in doubt,
- * whatever a later try was told.
+ * whatever a later try was told. An earn's activity goes with it unless
+ * `keepActivity`: the next intent takes the activity the settings give then
+ * (the merchant's fix of an activity the service refused, say).
  */
-export function undoIntent(record: OrderRecord, action: Action, earlierTryInDoubt: boolean): void {
+export function undoIntent(
+  record: OrderRecord,
+  action: Action,
+  earlierTryInDoubt: boolean,
+  { keepActivity = false }: { keepActivity?: boolean } = {},
+): void {
   if (earlierTryInDoubt) return;
   const { upstream } = record;
   if (action.kind === 'earn' && upstream.points === 'earning') {
     upstream.points = 'none';
-    // No earn ever went out under it: the next intent takes the activity the settings give then (the merchant's
-    // fix of an activity the service refused, say), not the refused one again.
-    delete upstream.earnActivityId;
+    if (!keepActivity) delete upstream.earnActivityId;
   }
   if (action.kind === 'conversion' && upstream.conversion === 'sending') upstream.conversion = 'none';
   if (action.kind === 'redeem' && upstream.redemption === 'sending') upstream.redemption = 'none';
@@ -63,7 +68,11 @@ export function decideFailure(
   // An intent whose call certainly did not take effect is not in doubt any more: refused, or never sent because
   // the shared rate limit could not be read.
   const notSent = (failure?.certainlyNotApplied ?? false) || error instanceof LimiterUnavailableError;
-  if (notSent) undoIntent(record, action, earlierTryInDoubt);
+  // The earn's activity goes when the service itself refused the try, or the try never left (the shared limit could
+  // not be read); not after a network failure or a redirect, which can, rarely, follow a request the service served:
+  // a later earn must then name the same activity (an earn is an upsert by activity and order; another adds points).
+  const keepActivity = failure !== undefined && (failure.httpStatus === undefined || failure.kind === 'redirected');
+  if (notSent) undoIntent(record, action, earlierTryInDoubt, { keepActivity });
   if (failure?.kind === 'invalid_auth') {
     if (action.kind === 'redeem') record.upstream.redemption = 'none';
     return { kind: 'pause' };
