@@ -23,7 +23,7 @@
 //   POST  /test-orders       a made-up paid order, on an account of the shop's own (shop-test-orders.ts)
 //   POST  /test-orders/{id}/cancel          its points cancelled
 //   GET   /attention         what needs the merchant's eye, and the fix, in plain words
-//   GET   /dead-letters      its shop's deliveries and calls that could not go on
+//   GET   /dead-letters      its shop's deliveries and calls that could not go on (a call's with its order's name)
 //   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
 // Nothing of another shop (its requests answer 404, as if they did not exist),
 // no other account, no link to an existing account, and nothing of the bridge
@@ -355,7 +355,15 @@ export function shopAdminApi({
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
   // and sends it again. Discarding one stays the operator's: an order's points could go with it.
   router.get('/dead-letters', async (_req, res) => {
-    res.json({ deadLetters: (await store.listDeadLetters()).filter((letter) => isOwnLetter(res, letter)).reverse() });
+    const own = (await store.listDeadLetters()).filter((letter) => isOwnLetter(res, letter)).reverse();
+    // With the order's name as the store shows it (#1001), which the merchant knows; the id is in the admin's URLs only.
+    const named = await Promise.all(
+      own.map(async (letter) => {
+        const orderName = letter.orderKey ? (await store.getOrder(letter.orderKey))?.snapshot.orderName : undefined;
+        return orderName ? { ...letter, orderName } : letter;
+      }),
+    );
+    res.json({ deadLetters: named });
   });
 
   router.post('/dead-letters/:id/retry', async (req, res) => {

@@ -350,7 +350,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
         timeout: 20_000,
       })
       .toBe(1);
-    // Why it stopped, in the service's words, and nothing earned.
+    // Which order, by the name the store shows; why it stopped, in the service's words; and nothing earned.
+    expect(await letter.getAttribute('heading')).toBe('Order #0006: earn');
     expect(await letter.textContent()).toContain('unknown activity 9');
     expect(earned('9400000000006')).toEqual([]);
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });

@@ -456,7 +456,9 @@ const POINTS_WORDS = {
   cancelled: 'cancelled',
 };
 const letterTitle = (letter) =>
-  letter.orderKey ? `Order ${letter.orderKey.split(':').pop()}: ${letter.operation ?? 'a call'}` : 'A delivery';
+  letter.orderKey
+    ? `Order ${letter.orderName ?? letter.orderKey.split(':').pop()}: ${letter.operation ?? 'a call'}`
+    : 'A delivery';
 
 // --- Data requests: export, then mark answered.
 
