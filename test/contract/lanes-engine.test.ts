@@ -98,9 +98,17 @@ describe.each(backends)('on %s', (_name, available, backend) => {
       const order = earnedOrder();
       const lastLive = Math.max(...live.map((id) => order.indexOf(id)));
       const backfillAlongside = order.slice(0, lastLive).filter((id) => backlog.includes(id)).length;
-      expect(backfillAlongside).toBeGreaterThanOrEqual(5);
+      // On failure, what went when (L live, b backfill), and the last live order's calls: once on CI (Node 22,
+      // PostgreSQL) 20 backfill earns went before the last live one, against 7 to 12 in about 30 runs here since, loaded
+      // or not; the cause is not known yet.
+      const lastLiveOrder = await engine.store.getOrder(`testshop:shop-1:${order[lastLive]}`);
+      const seen = `${order
+        .filter((id) => live.includes(id) || backlog.includes(id))
+        .map((id) => (live.includes(id) ? 'L' : 'b'))
+        .join('')}; last live: ${JSON.stringify(lastLiveOrder?.calls)}`;
+      expect(backfillAlongside, seen).toBeGreaterThanOrEqual(5);
       // Live still went first: most of them before most of the backlog.
-      expect(backfillAlongside).toBeLessThan(20);
+      expect(backfillAlongside, seen).toBeLessThan(20);
       await engine.drain();
     } finally {
       await engine.stop();
