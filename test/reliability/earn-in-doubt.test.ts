@@ -50,7 +50,8 @@ describe('an earn in doubt', () => {
         () => expect(earningsOf(orderId)).toEqual([expect.objectContaining({ status: 'cancelled' })]),
         15_000,
       );
-      expect((await orderOf(engine, orderId))?.upstream.points).toBe('cancelled');
+      // The ledger records the cancel once the service's answer is in: a moment after the service shows it.
+      await eventually(async () => expect((await orderOf(engine, orderId))?.upstream.points).toBe('cancelled'));
     },
     30_000,
   );
