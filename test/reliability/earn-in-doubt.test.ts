@@ -98,3 +98,52 @@ describe('an earn in doubt', () => {
     expect(order?.upstream.earnActivityId).toBeUndefined();
   });
 });
+
+describe('an earn’s activity kept after a try that may have been served', () => {
+  it('stays through an intent saved as new facts came, though the new total falls in another band', async () => {
+    const orderId = '730';
+    let engine: Engine | undefined;
+    let intentSaves = 0;
+    const store = new LowdbStore({ dataDir: tempDataDir() });
+    // The second intent's save meets an edit of the order that moves its total into the band of activity 9.
+    const folding = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (name !== 'saveProgress')
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        return async (...args: Parameters<LedgerStore['saveProgress']>) => {
+          if (args[0].upstream.points === 'earning' && ++intentSaves === 2) {
+            const foldVersion = args[0].foldVersion;
+            await engine!.accept(`edited-${orderId}`, [
+              orderEvent({ orderId, facts: ['placed', 'paid'], total: { amount: '250.00', currency: 'EUR' } }),
+            ]);
+            await eventually(async () =>
+              expect((await target.getOrder(args[0].key))?.foldVersion).toBeGreaterThan(foldVersion),
+            );
+          }
+          return target.saveProgress(...args);
+        };
+      },
+    });
+    engine = await harness.start({
+      store: folding,
+      policy: {
+        earnBands: [
+          { from: '0', activityId: '1' },
+          { from: '200', activityId: '9' },
+        ],
+      },
+    });
+    // The first earn, under activity 1, is answered with a redirect: it may have been served.
+    harness.sandbox.faults.configure({ forced: { status: 302, count: 1 } });
+    await engine.accept(`paid-${orderId}`, [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
+    await engine.drain();
+    const [letter] = await engine.store.listDeadLetters();
+    if (letter) await engine.retryDeadLetter(letter);
+    await engine.drain();
+    expect(intentSaves).toBeGreaterThanOrEqual(2);
+    // Sent again under activity 1 (an upsert of what the redirected try may have made), never under 9 beside it.
+    expect(earningsOf(orderId)).toEqual([expect.objectContaining({ activityId: '1' })]);
+    expect((await orderOf(engine, orderId))?.upstream.earnActivityId).toBe('1');
+  });
+});

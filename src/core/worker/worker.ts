@@ -326,6 +326,8 @@ export class Worker {
     const lpOrderId = await this.#lpOrderId(record, next, account, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
+    // An activity kept from a try before (one that may have been served: see decideFailure) stays with the order.
+    const activityKept = record.upstream.earnActivityId !== undefined;
     // Noted now; or left by a try before this one, which may have taken effect (see undoIntent).
     const intentNotedNow = noteIntent(record, next, {
       policy,
@@ -339,7 +341,7 @@ export class Worker {
       if (saved.record !== record) {
         // New facts arrived since the plan: plan again before calling. Nothing went out under the intent just
         // saved, so the plan starts from before it (were it kept, a refusal of the next try would find it in doubt).
-        undoIntent(saved.record, next, false);
+        undoIntent(saved.record, next, false, { keepActivity: activityKept });
         return saved;
       }
     } else if (carriesLpOrderId(next.kind)) {
