@@ -83,6 +83,23 @@ export function laneStatus(
   return { live: one('live'), backfill: one('backfill') };
 }
 
+/**
+ * Shops (platform:shop) claims pass over for now (issue 33): in both lanes,
+ * those whose account's rate budget is spent; in backfill only, those whose
+ * account's live orders wait for places in its budget.
+ */
+export interface SkippedShops {
+  all?: ReadonlySet<string> | undefined;
+  backfill?: ReadonlySet<string> | undefined;
+}
+
+/** The shops passed over in one lane. */
+export function skippedIn(skip: SkippedShops | undefined, lane: Lane): ReadonlySet<string> | undefined {
+  if (!skip) return undefined;
+  if (lane === 'live' || !skip.backfill?.size) return skip.all;
+  return skip.all?.size ? new Set([...skip.all, ...skip.backfill]) : skip.backfill;
+}
+
 /** The group an order takes turns in: its platform and shop (an order key is platform:shop:orderId). */
 export const shopGroupOf = (key: string): string => key.slice(0, key.lastIndexOf(':'));
 

@@ -10,6 +10,7 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { clientFor, eventually, sandboxWithEngines, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
+import { storeWith } from '../helpers/store-with.ts';
 
 const harness = sandboxWithEngines();
 
@@ -17,18 +18,11 @@ const harness = sandboxWithEngines();
 function storeLosingLeases(dataDir: string) {
   const state = { takenOver: false, renewals: 0 };
   const store = new LowdbStore({ dataDir });
-  const renew = store.renewClaims.bind(store);
-  const proxied = new Proxy(store, {
-    get(target, property, receiver) {
-      if (property === 'renewClaims') {
-        return async (...args: Parameters<LedgerStore['renewClaims']>) => {
-          if (args[0] !== 'orders' || !state.takenOver) return renew(...args);
-          state.renewals++;
-          return [];
-        };
-      }
-      const value = Reflect.get(target, property, receiver) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+  const proxied = storeWith(store, {
+    renewClaims: async (...args: Parameters<LedgerStore['renewClaims']>) => {
+      if (args[0] !== 'orders' || !state.takenOver) return store.renewClaims(...args);
+      state.renewals++;
+      return [];
     },
   });
   return { store: proxied as LedgerStore, state };

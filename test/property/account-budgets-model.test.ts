@@ -13,14 +13,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime, Accounts } from '../../src/core/accounts.ts';
 import type { Lane } from '../../src/core/lanes.ts';
-import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
-import { AuthPause } from '../../src/core/worker/auth-pause.ts';
-import { Worker, type LoyaltyOperations } from '../../src/core/worker/worker.ts';
+import { Worker } from '../../src/core/worker/worker.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CallOptions, EarnInput } from '../../src/loyalty/client.ts';
 import type { Place } from '../../src/loyalty/rate-limiter.ts';
+import { foldEvent, fakeRuntime } from '../helpers/budget-worker.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
@@ -58,59 +57,33 @@ interface Model {
 }
 
 function fakeAccount(id: AccountId, real: Omit<Real, 'worker' | 'store'>): AccountRuntime {
-  const earn = async (input: EarnInput, options?: CallOptions) => {
-    // Each call comes with a place its own account gave, not used or given back before.
-    const place = options?.place ? real.places.get(options.place) : undefined;
-    if (!place || place.account !== id || place.over) real.callsWithoutPlace.push(`${id}:${input.orderId}`);
-    if (place) place.over = true;
-    await new Promise((resolve) => setImmediate(resolve));
-    real.earns.push({ account: id, orderId: input.orderId ?? '' });
-    return { message: 'Points credited', data: {}, attempts: 1 };
-  };
-  const unused = () => Promise.reject(new Error('not called by these orders'));
-  const client: LoyaltyOperations = {
-    earn,
-    updatePoints: unused,
-    redeem: unused,
-    addConversion: unused,
-    confirmConversion: unused,
-  };
-  return {
+  return fakeRuntime(
     id,
-    name: id,
-    client,
-    policy: DEFAULT_POLICY,
-    earnActivityId: '1',
-    redeemReturnActivities: {},
-    authPause: new AuthPause({ probe: async () => undefined, logger, onResume: () => undefined }),
-    reserveCall: () => {
+    async (input: EarnInput, options?: CallOptions) => {
+      // Each call comes with a place its own account gave, not used or given back before.
+      const place = options?.place ? real.places.get(options.place) : undefined;
+      if (!place || place.account !== id || place.over) real.callsWithoutPlace.push(`${id}:${input.orderId}`);
+      if (place) place.over = true;
+      await new Promise((resolve) => setImmediate(resolve));
+      real.earns.push({ account: id, orderId: input.orderId ?? '' });
+    },
+    () => {
       if (!real.open[id]) return { spent: true, until: Date.now() + real.returnMs };
       const given = { account: id, over: false };
       const place: Place = { release: () => void (given.over = true) };
       real.places.set(place, given);
       return { spent: false, place };
     },
-  };
+  );
 }
 
 async function fold(real: Real, shop: string, lane: Lane): Promise<string> {
   const orderId = String(8_800_000 + ++real.sequence.next);
-  const event = orderEvent({ orderId, shop, facts: ['placed', 'paid'] });
-  await real.store.accept({
-    key: `budget-model-${orderId}`,
-    aliases: [],
-    receivedAt: new Date().toISOString(),
-    retry: null,
-    events: [event],
-    ...(lane === 'backfill' ? { lane } : {}),
-  });
-  const claimed = await real.store.claimInbox('intake', 100, 60_000);
-  await real.store.commitIntake(
-    claimed.map((entry) => ({
-      entryKey: entry.key,
-      lane: entry.lane,
-      ...(entry.events ? { events: entry.events } : {}),
-    })),
+  await foldEvent(
+    real.store,
+    `budget-model-${orderId}`,
+    orderEvent({ orderId, shop, facts: ['placed', 'paid'] }),
+    lane,
   );
   real.worker.wake();
   return orderId;

@@ -18,6 +18,7 @@ import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { LaneClaims } from '../../src/core/worker/lane-claims.ts';
+import { foldEvent } from '../helpers/budget-worker.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
@@ -46,23 +47,7 @@ let sequence = 0;
 
 async function fold(store: LedgerStore, lane: Lane, shop: string): Promise<string> {
   const event = orderEvent({ orderId: String(900_000 + ++sequence), shop, facts: ['paid'] });
-  const key = `lane-model-${sequence}`;
-  await store.accept({
-    key,
-    aliases: [],
-    receivedAt: new Date().toISOString(),
-    retry: null,
-    events: [event],
-    ...(lane === 'backfill' ? { lane } : {}),
-  });
-  const claimed = await store.claimInbox('intake', 100, 60_000);
-  await store.commitIntake(
-    claimed.map((entry) => ({
-      entryKey: entry.key,
-      lane: entry.lane,
-      ...(entry.events ? { events: entry.events } : {}),
-    })),
-  );
+  await foldEvent(store, `lane-model-${sequence}`, event, lane);
   return `${event.platform}:${shop}:${event.orderId}`;
 }
 

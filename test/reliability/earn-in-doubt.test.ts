@@ -10,10 +10,12 @@
 // nothing having gone out under it: a refusal of the next try undoes it.
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { OrderRecord } from '../../src/core/order-record.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { clientFor, eventually, sandboxWithEngines, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
+import { storeWith } from '../helpers/store-with.ts';
 
 const harness = sandboxWithEngines();
 const earningsOf = (orderId: string) =>
@@ -62,26 +64,13 @@ describe('an earn in doubt', () => {
     let refolded = false;
     const store = new LowdbStore({ dataDir: tempDataDir() });
     // The order's update is folded in while the worker saves the earn's intent: the save says 'refolded'.
-    const folding = new Proxy(store, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown;
-        if (name !== 'saveProgress')
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        return async (...args: Parameters<LedgerStore['saveProgress']>) => {
-          if (!refolded && args[0].upstream.points === 'earning') {
-            refolded = true;
-            const foldVersion = args[0].foldVersion;
-            await engine!.accept(`updated-${orderId}`, [
-              orderEvent({ orderId, facts: ['placed', 'paid'], orderName: '#720 (edited)' }),
-            ]);
-            await eventually(async () =>
-              expect((await target.getOrder(args[0].key))?.foldVersion).toBeGreaterThan(foldVersion),
-            );
-          }
-          return target.saveProgress(...args);
-        };
-      },
-    });
+    const folding = foldingIntoSave(
+      store,
+      () => engine!,
+      (record) => !refolded && (refolded = record.upstream.points === 'earning'),
+      `updated-${orderId}`,
+      () => orderEvent({ orderId, facts: ['placed', 'paid'], orderName: '#720 (edited)' }),
+    );
     // An activity the service does not have: every earn is refused outright.
     engine = await harness.start({ store: folding, earnActivityId: '999' });
     await engine.accept(`paid-${orderId}`, [orderEvent({ orderId, facts: ['placed', 'paid'] })]);
@@ -106,25 +95,13 @@ describe('an earn’s activity kept after a try that may have been served', () =
     let intentSaves = 0;
     const store = new LowdbStore({ dataDir: tempDataDir() });
     // The second intent's save meets an edit of the order that moves its total into the band of activity 9.
-    const folding = new Proxy(store, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown;
-        if (name !== 'saveProgress')
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        return async (...args: Parameters<LedgerStore['saveProgress']>) => {
-          if (args[0].upstream.points === 'earning' && ++intentSaves === 2) {
-            const foldVersion = args[0].foldVersion;
-            await engine!.accept(`edited-${orderId}`, [
-              orderEvent({ orderId, facts: ['placed', 'paid'], total: { amount: '250.00', currency: 'EUR' } }),
-            ]);
-            await eventually(async () =>
-              expect((await target.getOrder(args[0].key))?.foldVersion).toBeGreaterThan(foldVersion),
-            );
-          }
-          return target.saveProgress(...args);
-        };
-      },
-    });
+    const folding = foldingIntoSave(
+      store,
+      () => engine!,
+      (record) => record.upstream.points === 'earning' && ++intentSaves === 2,
+      `edited-${orderId}`,
+      () => orderEvent({ orderId, facts: ['placed', 'paid'], total: { amount: '250.00', currency: 'EUR' } }),
+    );
     engine = await harness.start({
       store: folding,
       policy: {
@@ -147,3 +124,28 @@ describe('an earn’s activity kept after a try that may have been served', () =
     expect((await orderOf(engine, orderId))?.upstream.earnActivityId).toBe('1');
   });
 });
+
+/**
+ * The store, where a save `when` picks waits for an event of its order, made then (its time after the events before
+ * it), to be accepted and folded in: the save says 'refolded'.
+ */
+function foldingIntoSave(
+  store: LowdbStore,
+  engine: () => Engine,
+  when: (record: OrderRecord) => boolean,
+  key: string,
+  event: () => OrderEvent,
+): LowdbStore {
+  return storeWith(store, {
+    saveProgress: async (record, options) => {
+      if (when(record)) {
+        const foldVersion = record.foldVersion;
+        await engine().accept(key, [event()]);
+        await eventually(async () =>
+          expect((await store.getOrder(record.key))?.foldVersion).toBeGreaterThan(foldVersion),
+        );
+      }
+      return store.saveProgress(record, options);
+    },
+  });
+}

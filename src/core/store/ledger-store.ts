@@ -2,7 +2,7 @@
 // than files, so that the lowdb files (one bridge) and PostgreSQL (many
 // bridges behind one address) are interchangeable. Every method that changes
 // something resolves only once the change is durable (fsynced, or committed).
-import type { Lane, LaneCounts, ShopLaneCounts } from '../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../lanes.ts';
 import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
@@ -321,8 +321,8 @@ export interface LedgerStore {
   releaseOrder(owner: string, key: string, retryAt: Date): Promise<void>;
   /** Changes an order's progress outside the worker (a person retried a dead letter) and makes it due now. */
   updateProgress(key: string, change: (record: OrderRecord) => void): Promise<OrderRecord | undefined>;
-  /** When the earliest order not due yet becomes due, if the store can tell; of shops not in `skipShops` (platform:shop). */
-  nextDueAt(skipShops?: ReadonlySet<string>): Promise<number | undefined>;
+  /** When the earliest order not due yet becomes due, if the store can tell; of shops claims do not pass over in its lane. */
+  nextDueAt(skip?: SkippedShops): Promise<number | undefined>;
   /** Per lane: orders with work pending, how many are due now, and since when the oldest waits. */
   laneCounts(): Promise<Record<Lane, LaneCounts>>;
   /** The same, per shop with work pending: each account's figures are the sum of its shops'. */

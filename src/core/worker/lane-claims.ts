@@ -5,8 +5,9 @@
 // was claimed in. Slots are the share of calls: every slot's next call waits
 // its turn in its account's rate limiter, and shops whose account's budget is
 // spent are passed over, so no slot waits on a budget while another account
-// could use it.
-import { backfillReserve } from '../lanes.ts';
+// could use it; so is the backfill of an account whose live orders wait for
+// places in its budget (account-budgets.ts).
+import { backfillReserve, skippedIn, type SkippedShops } from '../lanes.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 
@@ -16,8 +17,7 @@ export interface LaneClaim {
   limit: number;
   /** Backfill orders under way now. */
   backfillInFlight: number;
-  /** Shops (platform:shop) passed over: their account's rate budget is spent for now. */
-  skipShops?: ReadonlySet<string>;
+  skip?: SkippedShops;
 }
 
 export interface LaneClaimOptions {
@@ -39,7 +39,7 @@ export class LaneClaims {
     this.#o = options;
   }
 
-  async claim({ owner, limit, backfillInFlight, skipShops }: LaneClaim): Promise<OrderRecord[]> {
+  async claim({ owner, limit, backfillInFlight, skip = {} }: LaneClaim): Promise<OrderRecord[]> {
     const { concurrency, minShare, leaseMs } = this.#o;
     const reserve = backfillReserve({
       free: limit,
@@ -49,7 +49,7 @@ export class LaneClaims {
       liveSinceBackfill: this.#liveSinceBackfill,
     });
     const claim = (count: number, lane: 'live' | 'backfill') =>
-      this.#store.claimDue(owner, count, leaseMs, lane, skipShops);
+      this.#store.claimDue(owner, count, leaseMs, lane, skippedIn(skip, lane));
     const reserved = reserve > 0 ? await claim(reserve, 'backfill') : [];
     const live = await claim(limit - reserved.length, 'live');
     const left = limit - reserved.length - live.length;

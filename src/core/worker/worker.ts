@@ -12,8 +12,11 @@
 // budget is spent is let go, due again when the budget returns, rather than
 // wait in the limiter holding a slot; and until then claims pass over the
 // shops of that account, so its backlog neither fills the slots nor spins.
-import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane } from '../lanes.ts';
+// While a live order waits for a place, its account's backfill gets places
+// only at its share (account-budgets.ts).
+import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
+import { AccountBudgets } from './account-budgets.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
@@ -80,8 +83,10 @@ export class Worker {
   /** Orders under way per lane: the backfill reserve is what backfill lacks of its share. */
   readonly #inFlight: Record<Lane, number> = { live: 0, backfill: 0 };
   readonly #claims: LaneClaims;
-  /** Accounts whose budget was found spent, and until when: their shops are passed over by claims. */
-  readonly #spent = new Map<string, number>();
+  /** Accounts whose budget was found spent, and live orders waiting for a place: claims pass over their shops. */
+  readonly #budgets: AccountBudgets;
+  /** The check of lapsed waits under way, if one is. */
+  #checking: Promise<void> | undefined;
   /** Each shop's account, as last seen by a step (platform:shop → account id). */
   readonly #accountOfShop = new Map<string, string>();
 
@@ -102,6 +107,10 @@ export class Worker {
       random: Math.random,
       ...options,
     };
+    this.#budgets = new AccountBudgets({
+      now: () => this.#o.now().getTime(),
+      minShare: this.#o.backfillMinShare,
+    });
     this.#claims = new LaneClaims(this.#o.store, {
       concurrency: this.#o.concurrency,
       minShare: this.#o.backfillMinShare,
@@ -111,13 +120,16 @@ export class Worker {
       name: 'worker',
       concurrency: this.#o.concurrency,
       // An order whose account's credentials are refused is let go until its account's next probe (#step).
-      claim: (limit, owner) =>
-        this.#claims.claim({
+      claim: async (limit, owner) => {
+        await this.#checkLapsedWaits();
+        const claimed = await this.#claims.claim({
           owner,
           limit,
           backfillInFlight: this.#inFlight.backfill,
-          skipShops: this.#shopsToSkip(),
-        }),
+          skip: this.#shopsToSkip(),
+        });
+        return this.#inAskingOrder(claimed);
+      },
       handle: (record, lease) => this.#drive(record, lease),
       // A step that failed (the ledger's disk, say) lets go of the order, to be tried again after a pause.
       abandon: (record, lease) =>
@@ -144,38 +156,83 @@ export class Worker {
 
   /** Accounts whose rate budget this worker found spent, with when it returns (status, metrics). */
   get spentBudgets(): ReadonlyMap<string, number> {
-    this.#forgetReturnedBudgets();
-    return this.#spent;
+    return this.#budgets.spent;
   }
 
-  #forgetReturnedBudgets(): void {
-    const now = this.#o.now().getTime();
-    for (const [account, until] of this.#spent) if (until <= now) this.#spent.delete(account);
+  /** The shops claims pass over: those of accounts whose budget is spent, and, in backfill, those holding it back. */
+  #shopsToSkip(): SkippedShops {
+    const spent = this.#budgets.spent;
+    const holding = this.#budgets.holdingBackfill();
+    if (spent.size === 0 && holding.size === 0) return {};
+    const all = new Set<string>();
+    const backfill = new Set<string>();
+    for (const [shop, account] of this.#accountOfShop) {
+      if (spent.has(account)) all.add(shop);
+      else if (holding.has(account)) backfill.add(shop);
+    }
+    return { all, backfill };
   }
 
-  /** The shops of the accounts whose budget is spent now. */
-  #shopsToSkip(): ReadonlySet<string> | undefined {
-    this.#forgetReturnedBudgets();
-    if (this.#spent.size === 0) return undefined;
-    const shops = new Set<string>();
-    for (const [shop, account] of this.#accountOfShop) if (this.#spent.has(account)) shops.add(shop);
-    return shops;
+  /**
+   * A claim's orders in the order they will ask for their places (each
+   * order's turn starts in this order, and under a spent budget the first to
+   * ask gets the place that frees): backfill owed its share first, then live
+   * orders, then the other backfill (account-budgets.ts).
+   */
+  #inAskingOrder(claimed: OrderRecord[]): OrderRecord[] {
+    const owed = (record: OrderRecord) => {
+      if (record.lane !== 'backfill') return false;
+      const account = record.upstream.account ?? this.#accountOfShop.get(shopGroupOf(record.key));
+      return account !== undefined && this.#budgets.shareDue(account);
+    };
+    return [...claimed.filter(owed), ...claimed.filter((record) => !owed(record))];
+  }
+
+  /**
+   * Live orders let go whose waits lapsed hold their account's backfill back
+   * only while the store has one of them due: per account, read until one is.
+   * One check at a time (claims and #nextAt share it).
+   */
+  #checkLapsedWaits(): Promise<void> {
+    this.#checking ??= this.#readLapsedWaits().finally(() => (this.#checking = undefined));
+    return this.#checking;
+  }
+
+  async #readLapsedWaits(): Promise<void> {
+    for (const waits of this.#budgets.lapsed()) {
+      for (const wait of waits) {
+        let stillDue = false;
+        try {
+          const record = await this.#o.store.getOrder(wait.key);
+          stillDue =
+            record !== undefined &&
+            (record.lane ?? 'live') === 'live' &&
+            record.dueAt !== null &&
+            Date.parse(record.dueAt) <= this.#o.now().getTime();
+        } catch {
+          // Unread: the wait ends rather than hold backfill on a guess.
+        }
+        this.#budgets.lapseChecked(wait, stillDue);
+        if (stillDue) break;
+      }
+    }
   }
 
   /**
    * When to look for work next: the next due work of the shops claims do
-   * not pass over, or the first spent budget's return. Work due now of an
-   * account whose budget is spent is not looked at before then: the loop
-   * would only spin, claiming nothing. A slot freeing or new work wakes it
-   * sooner.
+   * not pass over, the first spent budget's return, or when a live order
+   * waiting for a place falls due. Work due now that claims pass over is not
+   * looked at before then: the loop would only spin, claiming nothing. A
+   * slot freeing or new work wakes it sooner.
    */
   async #nextAt(): Promise<number | undefined> {
-    const skip = this.#shopsToSkip();
-    const at = await this.#o.store.nextDueAt(skip);
-    if (!skip) return at;
-    // The other shops' next work, or the first budget's return, whichever comes first.
-    const back = Math.min(...this.#spent.values());
-    return at === undefined ? back : Math.min(at, back);
+    await this.#checkLapsedWaits();
+    const times = [
+      await this.#o.store.nextDueAt(this.#shopsToSkip()),
+      ...this.#budgets.spent.values(),
+      this.#budgets.nextChangeAt(),
+    ].filter((at) => at !== undefined);
+    return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Per lane: orders under way on this instance, and its calls in the last minute. */
@@ -215,11 +272,18 @@ export class Worker {
   async #drive(claimed: OrderRecord, lease: Lease): Promise<void> {
     const lane = claimed.lane ?? 'live';
     this.#inFlight[lane]++;
+    // Synchronous, before any of the claim's orders asks for a place: a live one waits for its place from now on.
+    this.#budgets.turnStarted(
+      claimed.key,
+      lane,
+      claimed.upstream.account ?? this.#accountOfShop.get(shopGroupOf(claimed.key)),
+    );
     try {
       let step = await this.#recoverInDoubt(claimed, lease);
       while (step.kind === 'continue') step = await this.#step(step.record, lease);
     } finally {
       this.#inFlight[lane]--;
+      this.#budgets.turnEnded(claimed.key);
     }
   }
 
@@ -249,6 +313,7 @@ export class Worker {
     const now = this.#o.now();
     const account = await this.#account(record);
     if (typeof account === 'string') {
+      this.#budgets.needsNoPlace(record.key);
       record.work.waitingFor = 'account';
       record.target = {
         state: record.target?.state ?? 'new',
@@ -261,11 +326,16 @@ export class Worker {
     delete record.work.waitingFor;
     // Almost always the shop's account too; an order fixed to an account its shop has left can mislead this until the shop's next order.
     this.#accountOfShop.set(shopGroupOf(record.key), account.id);
+    this.#budgets.accountFound(record.key, account.id);
     const { policy } = account;
     const { next, target } = plan(record, policy, now);
     record.target = target;
-    if (!next || !this.#running || account.authPause.paused) return this.#letGo(record, next, account, now, lease);
+    if (!next || !this.#running || account.authPause.paused) {
+      this.#budgets.needsNoPlace(record.key);
+      return this.#letGo(record, next, account, now, lease);
+    }
     if (record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime()) {
+      this.#budgets.needsNoPlace(record.key);
       record.dueAt = record.work.retryAt;
       await this.#save(record, true, lease);
       return { kind: 'done' };
@@ -274,6 +344,20 @@ export class Worker {
     const budget = account.reserveCall?.();
     if (budget?.spent) return this.#budgetSpent(record, account, budget.until, lease);
     const place = budget?.place;
+    const lane = record.lane ?? 'live';
+    // An account with no budget to ask (its calls wait in their limiter) counts each call as given a place.
+    if (!budget) this.#budgets.placeGiven(account.id, lane, record.key);
+    else if (place) {
+      if (lane === 'backfill' && !this.#budgets.backfillMayTakePlace(account.id)) {
+        // A live order of this account waits for a place: this one is let go, still due, and claims pass over
+        // the account's backfill until the live order has had its place or backfill's share is due.
+        place.release();
+        await this.#save(record, true, lease);
+        return { kind: 'done' };
+      }
+      // The account's backfill, held back while this order waited, may take places again: claims look at it now.
+      if (this.#budgets.placeGiven(account.id, lane, record.key)) this.#loop.wake();
+    }
     try {
       return await this.#call(record, next, account, lease, place);
     } finally {
@@ -284,13 +368,11 @@ export class Worker {
 
   /** Let go, due when the budget returns: waiting in the limiter would hold a slot another account could use. */
   async #budgetSpent(record: OrderRecord, account: AccountRuntime, until: number, lease: Lease): Promise<Step> {
-    const known = this.#spent.get(account.id);
-    // The earliest return known: claims look at the account's shops again then.
-    this.#spent.set(
-      account.id,
-      known !== undefined && known > this.#o.now().getTime() ? Math.min(known, until) : until,
-    );
+    // Claims look at the account's shops again at the earliest return known.
+    this.#budgets.noteSpent(account.id, until);
     record.dueAt = new Date(until).toISOString();
+    // Noted before the save lets the order go: a claim meanwhile holds the account's backfill back.
+    if ((record.lane ?? 'live') === 'live') this.#budgets.noteLiveWait(record.key, account.id, until);
     return this.#save(record, true, lease);
   }
 

@@ -9,7 +9,16 @@
 // Heaps are never searched: an entry whose time or lane no longer matches
 // the order's is stale, and skipped when it comes to the top.
 import TinyQueue from 'tinyqueue';
-import { emptyLaneCounts, LANES, shopGroupOf, type Lane, type LaneCounts, type ShopLaneCounts } from '../../lanes.ts';
+import {
+  emptyLaneCounts,
+  LANES,
+  shopGroupOf,
+  skippedIn,
+  type Lane,
+  type LaneCounts,
+  type ShopLaneCounts,
+  type SkippedShops,
+} from '../../lanes.ts';
 
 interface Waiting {
   at: number;
@@ -169,11 +178,11 @@ export class DueQueue {
     this.#held.delete(key);
   }
 
-  /** The earliest time a queued order becomes due (of shops not in `skip`), or undefined. */
-  nextAt(skip?: ReadonlySet<string>): number | undefined {
-    const times = LANES.map((lane) => this.#lanes[lane].earliest(this.#current(lane), skip)?.at).filter(
-      (at): at is number => at !== undefined,
-    );
+  /** The earliest time a queued order becomes due (of shops not passed over in its lane), or undefined. */
+  nextAt(skip?: SkippedShops): number | undefined {
+    const times = LANES.map(
+      (lane) => this.#lanes[lane].earliest(this.#current(lane), skippedIn(skip, lane))?.at,
+    ).filter((at): at is number => at !== undefined);
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 

@@ -23,7 +23,7 @@
 // let go while changed or being written (OpenFiles, DurableLow); writes of a
 // file in order (DurableLow, GroupCommit); every claim held in memory until it
 // is saved, deferred or let go in the worker's or intake's `finally`.
-import type { Lane, LaneCounts, ShopLaneCounts } from '../../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -395,8 +395,8 @@ export class LowdbStore implements LedgerStore {
     return this.#p.active.due.countsByShop(this.#p.now().getTime());
   }
 
-  async nextDueAt(skipShops?: ReadonlySet<string>): Promise<number | undefined> {
-    return this.#orders.nextDueAt(skipShops);
+  async nextDueAt(skip?: SkippedShops): Promise<number | undefined> {
+    return this.#orders.nextDueAt(skip);
   }
 
   claimLpOrderId(lpOrderId: string, key: string, options?: { durable?: boolean }): Promise<string> {

@@ -3,7 +3,7 @@
 // orders out of memory. A claim is held in memory until the worker saves with
 // release, or lets go with releaseOrder() (its `finally`), so a failed write
 // never strands an order.
-import type { Lane } from '../../lanes.ts';
+import type { Lane, SkippedShops } from '../../lanes.ts';
 import {
   countOrders,
   countWithReason,
@@ -130,8 +130,8 @@ export class OrderOperations {
     }) as Promise<OrderRecord | undefined>;
   }
 
-  nextDueAt(skipShops?: ReadonlySet<string>): number | undefined {
-    return this.#p.active.due.nextAt(skipShops);
+  nextDueAt(skip?: SkippedShops): number | undefined {
+    return this.#p.active.due.nextAt(skip);
   }
 
   async claimLpOrderId(lpOrderId: string, key: string, { durable = true } = {}): Promise<string> {

@@ -2,7 +2,7 @@
 // saved only while the lease is held (the fence: a save by an instance whose
 // lease another took over changes nothing), changed by a person outside the
 // worker, and the lp_orderid each is registered under.
-import { emptyLaneCounts, type Lane, type LaneCounts, type ShopLaneCounts } from '../../lanes.ts';
+import { emptyLaneCounts, type Lane, type LaneCounts, type ShopLaneCounts, type SkippedShops } from '../../lanes.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import { progressPart } from '../../order-record.ts';
 import type { SaveResult } from '../ledger-store.ts';
@@ -302,12 +302,15 @@ export async function laneCountsByShop(db: PgDatabase): Promise<ShopLaneCounts[]
   return [...shops.values()];
 }
 
-export async function nextDueAt(db: PgDatabase, skipShops?: ReadonlySet<string>): Promise<number | undefined> {
-  if (skipShops && skipShops.size > 0) {
+export async function nextDueAt(db: PgDatabase, skip: SkippedShops = {}): Promise<number | undefined> {
+  if (skip.all?.size || skip.backfill?.size) {
+    // The backfill-only shops' live orders still count: claims take them.
     const { rows } = await db.query<{ at: Date | null }>(
       `SELECT min(due_at) AS at FROM lb_orders
-        WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now()) AND (platform || ':' || shop) <> ALL($1::text[])`,
-      [[...skipShops]],
+        WHERE due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < now())
+          AND (platform || ':' || shop) <> ALL($1::text[])
+          AND (lane <> 'backfill' OR (platform || ':' || shop) <> ALL($2::text[]))`,
+      [[...(skip.all ?? [])], [...(skip.backfill ?? [])]],
     );
     return rows[0]?.at?.getTime();
   }

@@ -13,7 +13,7 @@
 // inbox.ts (acceptance, dedupe, intake's claims), intake-commit.ts, orders.ts,
 // order-counts.ts, order-list.ts, leases.ts, dead-letters.ts, records.ts,
 // privacy.ts, exclusive.ts, transfer.ts.
-import type { Lane, LaneCounts, ShopLaneCounts } from '../../lanes.ts';
+import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';
 import type {
@@ -194,7 +194,7 @@ export class PostgresStore implements LedgerStore {
   };
   releaseOrder = (owner: string, key: string, retryAt: Date): Promise<void> =>
     orders.releaseOrder(this.#db, owner, key, retryAt);
-  nextDueAt = (skipShops?: ReadonlySet<string>): Promise<number | undefined> => orders.nextDueAt(this.#db, skipShops);
+  nextDueAt = (skip?: SkippedShops): Promise<number | undefined> => orders.nextDueAt(this.#db, skip);
   laneCounts = (): Promise<Record<Lane, LaneCounts>> => orders.laneCounts(this.#db);
   laneCountsByShop = (): Promise<ShopLaneCounts[]> => orders.laneCountsByShop(this.#db);
   wakeWaiting = async ({ waitingFor, platform, shop }: WaitingMatch): Promise<number> => {

@@ -1,0 +1,263 @@
+// What the worker knows of its accounts' rate budgets (issue 33): which are
+// spent, and until when; and which live orders were let go to wait for a
+// place in their account's budget.
+//
+// Under a spent budget the scarce thing is the account's places, not the
+// worker's slots: slots free as fast as orders are let go, and a slot that
+// finds no live work due fills with backfill (lane-claims.ts). So live-first
+// is kept on places too: while a live order of an account waits for a place,
+// that account's backfill takes one only when its share is due (one place in
+// ⌈1/share⌉, counted per account), and claims pass over its backfill
+// otherwise. Without this, backfill orders being tried at the moment a
+// waiting live order's place freed took it, and the live order waited for
+// the next one, and the next.
+//
+// Holds apply only while the account's places are scarce: its budget was
+// found spent in the last SCARCE_MS, or a live order of it was let go to
+// wait. Then a live order counts as waiting from the moment it is claimed
+// (a claim's live orders ask for their places before its backfill, except an
+// account's backfill owed its share) until it is given a place, or its step
+// finds it has nothing to send now. One let go waits until it is claimed
+// again. What is known here is this instance's: once every wait of an
+// account has been due WAIT_GRACE_MS with no turn here, the worker asks the
+// store whether one of them still waits (another instance may have taken
+// it, or a fold settled it), and ends those that do not, so that backfill is
+// never held for ever.
+import type { Lane } from '../lanes.ts';
+
+/** How long a live order let go may be due with no turn here before the store is asked whether it still waits. */
+export const WAIT_GRACE_MS = 2_000;
+/** How long after its budget was last found spent an account's places count as scarce. */
+export const SCARCE_MS = 2_000;
+/** A lapsed wait not read for this long is forgotten unread (its account was held by another meanwhile). */
+const FORGET_LAPSED_MS = 60_000;
+
+interface Turns {
+  /** Unknown until a step looks the order's account up (its shop's first order this instance sees): holds nothing. */
+  account: string | undefined;
+  /** In the live lane: it waits for a place (a backfill order lifted to live mid-turn becomes one). */
+  live: boolean;
+  /** When the order is due again (when it was claimed, while it has not been let go). */
+  dueAt: number;
+  /** Its turns under way on this instance (two, when its lease ran out and this instance claimed it again). */
+  turns: number;
+  /** Let go to wait for a place (by a turn under way, or one that ended). */
+  letGo: boolean;
+  /** Waits no more: given a place, or its step found nothing to send now (unless let go again). */
+  done: boolean;
+  /** With no turn under way: when to ask the store whether it still waits. */
+  lapsesAt: number;
+  /** Changed by every turn and let-go: a store read made before a change says nothing of the wait after it. */
+  version: number;
+}
+
+/** A lapsed wait to check against the store, as of its version. */
+export interface LapsedWait {
+  key: string;
+  version: number;
+}
+
+export class AccountBudgets {
+  readonly #now: () => number;
+  /** Live places an account must give between two backfill places while live orders wait (Infinity: none). */
+  readonly #livePerBackfill: number;
+  /** Accounts whose budget was found spent, and until when. */
+  readonly #spent = new Map<string, number>();
+  /** When each account's budget was last found spent: its places are scarce for SCARCE_MS after. */
+  readonly #lastSpentAt = new Map<string, number>();
+  /** Orders with a turn under way here, and live orders let go to wait for a place (order key → its turns). */
+  readonly #orders = new Map<string, Turns>();
+  /** Per account, live places given since its backfill was last given one. */
+  readonly #liveSinceBackfill = new Map<string, number>();
+  #versions = 0;
+
+  constructor({ now, minShare }: { now: () => number; minShare: number }) {
+    this.#now = now;
+    this.#livePerBackfill = minShare <= 0 ? Infinity : Math.max(0, Math.ceil(1 / minShare) - 1);
+  }
+
+  /** Accounts whose budget is spent, with when it returns (those returned forgotten). */
+  get spent(): ReadonlyMap<string, number> {
+    const now = this.#now();
+    for (const [account, until] of this.#spent) if (until <= now) this.#spent.delete(account);
+    return this.#spent;
+  }
+
+  /** The account's budget is spent until `until`; the earliest return known is kept. */
+  noteSpent(account: string, until: number): void {
+    const now = this.#now();
+    const known = this.#spent.get(account);
+    this.#spent.set(account, known !== undefined && known > now ? Math.min(known, until) : until);
+    this.#lastSpentAt.set(account, now);
+  }
+
+  /** A claimed order's turn begins: a live one waits for a place from now (its account as far as known). */
+  turnStarted(key: string, lane: Lane, account: string | undefined): void {
+    let order = this.#orders.get(key);
+    if (!order) {
+      order = {
+        account,
+        live: false,
+        dueAt: this.#now(),
+        turns: 0,
+        letGo: false,
+        done: false,
+        lapsesAt: Infinity,
+        version: 0,
+      };
+      this.#orders.set(key, order);
+    }
+    order.turns++;
+    order.letGo = false;
+    order.done = false;
+    order.version = ++this.#versions;
+    if (lane === 'live') order.live = true;
+  }
+
+  /** A step looked the order's account up: its wait, if it has one, holds that account's backfill. */
+  accountFound(key: string, account: string): void {
+    const order = this.#orders.get(key);
+    if (order) order.account = account;
+  }
+
+  /** A live order let go until `dueAt`, when its account's budget should have a place for it. */
+  noteLiveWait(key: string, account: string, dueAt: number): void {
+    const order = this.#orders.get(key);
+    const waiting = { account, dueAt, live: true, letGo: true, done: false, version: ++this.#versions };
+    if (order) Object.assign(order, waiting);
+    // Not in a turn here (the worker notes waits only within one): waits as if its turn just ended.
+    else this.#orders.set(key, { ...waiting, turns: 0, lapsesAt: this.#lapseOf(dueAt) });
+  }
+
+  /** The order's step sends nothing now (nothing due, a retry later, no account): it waits for no place. */
+  needsNoPlace(key: string): void {
+    const order = this.#orders.get(key);
+    if (order) order.done = true;
+  }
+
+  /** The order's turn ended: its wait is over, unless the turn let it go to wait again. */
+  turnEnded(key: string): void {
+    const order = this.#orders.get(key);
+    if (!order) return;
+    order.turns = Math.max(0, order.turns - 1);
+    if (order.turns > 0) return;
+    if (order.live && order.letGo && !order.done) order.lapsesAt = this.#lapseOf(order.dueAt);
+    else this.#orders.delete(key);
+  }
+
+  /**
+   * A place was given to an order of the account (or it needs none: the
+   * account has no budget to ask): counted towards backfill's share, and a
+   * live order waits no more. True when that lets the account's backfill
+   * take places again.
+   */
+  placeGiven(account: string, lane: Lane, key: string): boolean {
+    if (lane === 'backfill') {
+      this.#liveSinceBackfill.set(account, 0);
+      return false;
+    }
+    const held = this.#holding().has(account);
+    const order = this.#orders.get(key);
+    if (order) order.done = true;
+    this.#liveSinceBackfill.set(account, (this.#liveSinceBackfill.get(account) ?? 0) + 1);
+    return held && !this.#holding().has(account);
+  }
+
+  /** Whether the account's backfill is owed a place before its live orders: its share is due. */
+  shareDue(account: string): boolean {
+    return (this.#liveSinceBackfill.get(account) ?? 0) >= this.#livePerBackfill;
+  }
+
+  /** Whether backfill of the account may take a place now: no live order of it waits, or backfill's share is due. */
+  backfillMayTakePlace(account: string): boolean {
+    return !this.#holding().has(account);
+  }
+
+  /** Accounts whose backfill is held back now: claims pass over their backfill. */
+  holdingBackfill(): ReadonlySet<string> {
+    return this.#holding();
+  }
+
+  /**
+   * Per account whose every wait has lapsed, those waits, in the order they
+   * lapsed: the worker reads them from the store until one still waits (one
+   * is enough to hold the account's backfill). Lapsed waits long unread are
+   * forgotten.
+   */
+  lapsed(): LapsedWait[][] {
+    const now = this.#now();
+    const byAccount = new Map<string, Array<LapsedWait & { at: number }>>();
+    const current = new Set<string>();
+    for (const [key, order] of this.#orders) {
+      if (order.account === undefined || !order.live || order.done) continue;
+      if (!this.#waitsHere(order) || order.lapsesAt > now) {
+        current.add(order.account);
+        continue;
+      }
+      if (order.lapsesAt + FORGET_LAPSED_MS <= now) {
+        this.#orders.delete(key);
+        continue;
+      }
+      const list = byAccount.get(order.account) ?? [];
+      list.push({ key, version: order.version, at: order.lapsesAt });
+      byAccount.set(order.account, list);
+    }
+    return [...byAccount]
+      .filter(([account]) => !current.has(account))
+      .map(([, list]) => list.sort((a, b) => a.at - b.at).map(({ key, version }) => ({ key, version })));
+  }
+
+  /** What the store said of a lapsed wait, as of its version: still due (kept another while), or not (ended). */
+  lapseChecked({ key, version }: LapsedWait, stillDue: boolean): void {
+    const order = this.#orders.get(key);
+    if (!order || order.version !== version || order.turns > 0) return;
+    if (stillDue) order.lapsesAt = this.#now() + WAIT_GRACE_MS;
+    else this.#orders.delete(key);
+  }
+
+  /**
+   * When what is held back may change next, if nothing else happens: a live
+   * order let go falls due (and should be claimed), its wait lapses, or an
+   * account's places stop being scarce. (A turn under way ends with a slot
+   * freeing, which looks for work anyway.)
+   */
+  nextChangeAt(): number | undefined {
+    const now = this.#now();
+    let next: number | undefined;
+    const consider = (at: number) => {
+      if (at > now && (next === undefined || at < next)) next = at;
+    };
+    for (const order of this.#orders.values()) {
+      if (this.#waitsHere(order)) consider(order.dueAt > now ? order.dueAt : order.lapsesAt);
+      else if (order.live && !order.done && order.account !== undefined)
+        consider((this.#lastSpentAt.get(order.account) ?? 0) + SCARCE_MS);
+    }
+    return next;
+  }
+
+  /** A live order let go, with no turn here now. */
+  #waitsHere(order: Turns): boolean {
+    return order.live && order.letGo && order.turns === 0 && !order.done;
+  }
+
+  #lapseOf(dueAt: number): number {
+    return Math.max(dueAt, this.#now()) + WAIT_GRACE_MS;
+  }
+
+  /** Accounts whose live orders wait for places that are scarce, and whose backfill's share is not due. */
+  #holding(): Set<string> {
+    const now = this.#now();
+    const letGo = new Set<string>();
+    const claimed = new Set<string>();
+    for (const order of this.#orders.values()) {
+      if (!order.live || order.done || order.account === undefined) continue;
+      (order.letGo ? letGo : claimed).add(order.account);
+    }
+    const held = new Set<string>();
+    for (const account of new Set([...letGo, ...claimed])) {
+      const scarce = letGo.has(account) || now - (this.#lastSpentAt.get(account) ?? -Infinity) < SCARCE_MS;
+      if (scarce && !this.shareDue(account)) held.add(account);
+    }
+    return held;
+  }
+}
