@@ -45,7 +45,7 @@ import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
-import { isLetterOfShop, shopAttention } from './shop-attention.ts';
+import { isLetterOfShop, reasonForShop, shopAttention } from './shop-attention.ts';
 import { byOf, shopRefOf } from './shop-callers.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
@@ -360,7 +360,8 @@ export function shopAdminApi({
     const named = await Promise.all(
       own.map(async (letter) => {
         const orderName = letter.orderKey ? (await store.getOrder(letter.orderKey))?.snapshot.orderName : undefined;
-        return orderName ? { ...letter, orderName } : letter;
+        const view = { ...letter, reason: reasonForShop(letter.reason, shopRefOf(res)) };
+        return orderName ? { ...view, orderName } : view;
       }),
     );
     res.json({ deadLetters: named });

@@ -8,6 +8,7 @@ import type { ShopRef } from '../accounts/account-records.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
+import { PLATFORMS } from '../platforms.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 
 export interface AttentionItem {
@@ -104,6 +105,21 @@ export async function shopAttention(
       count: letters.length,
     });
   return items;
+}
+
+/** An order key of any platform in a letter's words (platform, then up to the next space, semicolon or comma), with the word "order" before it. */
+const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):[^\\s;,]+`, 'g');
+
+/**
+ * A letter's reason as the shop's merchant reads it: any other store's order
+ * key in it (an lp_orderid collision names the order that holds the id, for
+ * the operator, "from another store") is told as "an order", so that one store
+ * never learns another's domain and order ids from its own letters.
+ */
+export function reasonForShop(reason: string, shop: ShopRef): string {
+  return reason.replace(ORDER_KEY_IN_TEXT, (named) =>
+    isOrderKeyOfShop(named.replace(/^order /, ''), shop.platform, shop.shop) ? named : 'an order',
+  );
 }
 
 /**

@@ -354,6 +354,9 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect(await letter.getAttribute('heading')).toBe('Order #0006: earn');
     expect(await letter.textContent()).toContain('unknown activity 9');
     expect(earned('9400000000006')).toEqual([]);
+    // Its row in the table says it is held, not only what it would be.
+    const row = app.locator('#orders s-table-row[data-order="9400000000006"]');
+    expect(await row.locator('s-badge[tone="critical"]').textContent()).toBe('Held: see below');
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
 
     // Fixed in Set up, then sent again from Orders: the order earns once, under the activity now saved.
@@ -364,6 +367,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await letter.locator('s-button', { hasText: 'Send again' }).click();
     await expect.poll(toasts, { timeout: 15_000 }).toContain('Sent again');
     await expect.poll(() => letter.count(), { timeout: 15_000 }).toBe(0);
+    expect(await row.locator('s-badge').count()).toBe(0);
     await eventually(() => expect(earned('9400000000006')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
     expect(await app.locator('#no-dead-letters').isHidden()).toBe(false);
   }, 90_000);

@@ -304,19 +304,24 @@ async function loadOrders() {
   const latest = (resyncs.jobs ?? [])[0];
   showResync(latest);
   if (latest?.status === 'running') void followResync(latest.id);
+  const held = letters.deadLetters ?? [];
+  // An order whose call the service refused reads as its plan ("earned", points "none yet"): the badge says it is
+  // held, and its letter below says why.
+  const heldOrders = new Set(held.map((letter) => letter.orderKey).filter(Boolean));
   $('#orders s-table-body').replaceChildren(
     ...(orders.orders ?? []).map((order) => {
       const row = element('s-table-row', undefined, { 'data-order': order.orderId });
+      const status = element('s-table-cell', statusText(order));
+      if (heldOrders.has(order.key)) status.append(' ', element('s-badge', 'Held: see below', { tone: 'critical' }));
       row.append(
         element('s-table-cell', order.orderName || order.orderId),
         element('s-table-cell', order.email ?? order.mobile ?? ''),
-        element('s-table-cell', statusText(order)),
+        status,
         element('s-table-cell', POINTS_WORDS[order.upstream] ?? order.upstream),
       );
       return row;
     }),
   );
-  const held = letters.deadLetters ?? [];
   $('#no-dead-letters').hidden = held.length > 0;
   $('#dead-letters').replaceChildren(
     ...held.map((letter) => {
