@@ -70,6 +70,8 @@ export class WorkLoop<T> {
   #restTimer: NodeJS.Timeout | undefined;
   /** The last pump stopped to rest while yielding: the rest timer wakes the loop. */
   #resting = false;
+  /** Reads of nextAt() begun: only the newest sets the timer. */
+  #armReads = 0;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
@@ -181,12 +183,16 @@ export class WorkLoop<T> {
     // again and again (on PostgreSQL, a query each time).
     if (!this.#running || this.#resting || this.#inFlight >= this.#o.concurrency) return;
     clearTimeout(this.#timer);
+    const read = ++this.#armReads;
     let next: number | undefined;
     try {
       next = await this.#o.nextAt();
     } catch (error) {
       this.#o.logger.warn({ err: error, loop: this.#o.name }, 'could not read when work is due next');
     }
+    // Passes close together read side by side: an older read answering last knows less (it may say later, or
+    // nothing, for work written since) and must not replace the newer read's timer.
+    if (read !== this.#armReads) return;
     const now = (this.#o.now ?? Date.now)();
     let delay = next === undefined ? Infinity : Math.max(0, next - now);
     if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
