@@ -222,10 +222,13 @@ function conversionActions(
   const confirm = policy.conversion.confirm && upstream.conversionCampaignId !== undefined;
   switch (upstream.conversion) {
     case 'sending': {
-      // In doubt. A cancelled order's conversion is rejected without adding it
-      // again (an add can reward the referrer at once); "conversion does not
-      // exist" then says it never landed. A live order's add is finished.
-      if (cancelled && confirm) return [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }];
+      // In doubt. A cancelled order's conversion is never added again (an add
+      // can reward the referrer at once): it is rejected, and "conversion does
+      // not exist" then says it never landed; where the bridge confirms
+      // nothing, it is left as it is, for the merchant who approves by hand
+      // (as a cancelled order's conversion that was never sent is not sent).
+      // A live order's add is finished.
+      if (cancelled) return confirm ? [{ kind: 'rejectConversion', remark: rejectionRemark(facts) }] : [];
       const referral = findReferral(snapshot, policy);
       return referral
         ? [

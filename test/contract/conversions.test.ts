@@ -115,6 +115,32 @@ describe('an add in doubt', () => {
     expect(await engine.store.listDeadLetters()).toEqual([]);
   });
 
+  it('with CONVERSION_CONFIRM=off, on an order cancelled meanwhile, is not added again: no referrer is rewarded for it', async () => {
+    const engine = await start({
+      policy: { conversion: { ...DEFAULT_POLICY.conversion, confirm: false } },
+      worker: { retryMinDelayMs: 5, retryMaxDelayMs: 20 },
+    });
+    const orderId = newOrderId();
+    harness.sandbox.faults.configure({ forced: { status: 502, count: 1_000 }, onlyPath: '/conversion/add' });
+    await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
+    await eventually(async () =>
+      expect(
+        (await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`),
+      ).toContain('conversion:retry'),
+    );
+    await engine.accept(`c-${orderId}`, [orderEvent({ orderId, facts: ['cancelled'] })]);
+    await eventually(async () => expect((await engine.store.getOrder(keyOf(orderId)))?.dueAt).toBeNull());
+    // The service works again: the add is not finished for a cancelled order (the merchant, who approves by hand,
+    // rejects it there if the first add landed after all).
+    harness.sandbox.faults.configure({});
+    await engine.drain();
+    expect(conversionsOf(orderId)).toEqual([]);
+    const order = await engine.store.getOrder(keyOf(orderId));
+    expect(order?.upstream.points).toBe('cancelled');
+    expect(order?.calls.filter((call) => call.operation === 'conversion' && call.outcome !== 'retry')).toEqual([]);
+    expect(await engine.store.listDeadLetters()).toEqual([]);
+  });
+
   it('whose add did land is rejected once the order is cancelled', async () => {
     const engine = await start({ worker: { retryMinDelayMs: 5, retryMaxDelayMs: 20 } });
     const orderId = newOrderId();

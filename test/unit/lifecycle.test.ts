@@ -209,6 +209,39 @@ describe('conversions and redemptions', () => {
     expect(plan(record, DEFAULT_POLICY, NOW).next).toBeUndefined();
   });
 
+  describe('a conversion whose add is in doubt', () => {
+    const inDoubt = (facts: Fact[]) => {
+      const event = orderEvent({ orderId: '9', facts, attributes: { loyalty_campaign: '12', ...referrer } });
+      // The points come first (an earned order's cancel goes before its conversion's reject): cancelled already.
+      const record = recordWith(event.facts, facts.includes('cancelled') ? 'cancelled' : 'earned', event);
+      record.upstream.conversion = 'sending';
+      record.upstream.conversionCampaignId = 12;
+      return record;
+    };
+    const confirming = (confirm: boolean): Policy => ({
+      ...DEFAULT_POLICY,
+      conversion: { ...DEFAULT_POLICY.conversion, confirm },
+    });
+
+    it.each([true, false])('is added again on a live order (confirm %s): the service keeps one an order', (confirm) => {
+      expect(plan(inDoubt(['paid']), confirming(confirm), NOW).next).toEqual({
+        kind: 'conversion',
+        referral: expect.objectContaining({ campaignId: 12 }),
+      });
+    });
+
+    it('is rejected, not added again, on a cancelled order the bridge confirms', () => {
+      expect(plan(inDoubt(['paid', 'cancelled']), confirming(true), NOW).next).toEqual({
+        kind: 'rejectConversion',
+        remark: 'order cancelled',
+      });
+    });
+
+    it('is not added again on a cancelled order where the merchant confirms by hand', () => {
+      expect(plan(inDoubt(['paid', 'cancelled']), confirming(false), NOW).next).toBeUndefined();
+    });
+  });
+
   it('sends neither for an order cancelled before they went out', () => {
     const event = orderEvent({ orderId: '8', facts: ['paid', 'cancelled'], attributes: { loyalty_campaign: '12' } });
     expect(plan(recordWith(event.facts, 'none', event), DEFAULT_POLICY, NOW).next).toBeUndefined();
