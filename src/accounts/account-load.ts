@@ -26,7 +26,7 @@ export interface AccountLoad {
 export interface AccountLoadParts {
   accounts: Pick<Accounts, 'all' | 'forShop'>;
   store: Pick<LedgerStore, 'laneCountsByShop'>;
-  /** The worker's accounts whose budget is spent, with when each returns. */
+  /** The worker's budgets that are spent (by an account's budgetId, or its id), with when each returns. */
   spentBudgets: () => ReadonlyMap<string, number>;
 }
 
@@ -42,7 +42,8 @@ export async function accountLoads({ accounts, store, spentBudgets }: AccountLoa
   return runtimes.map((runtime) => {
     // Stored accounts' clients and the environment's are LoyaltyClients, each with its limiter.
     const stats = limiterOf(runtime.client)?.stats();
-    const until = spent.get(runtime.id);
+    // Accounts on one limiter share its budget: spent for one is spent for all of them.
+    const until = spent.get(runtime.budgetId ?? runtime.id);
     return {
       id: runtime.id,
       name: runtime.name,

@@ -56,6 +56,18 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     });
 
   const defaultSettings = programSettingsOf(config);
+  // The worker keeps accounts on one limiter as one budget (their places, holds and spent budgets): a number per
+  // limiter, of this process only (not the limiter's digest of service and key).
+  const budgetIds = new WeakMap<RateLimiter, string>();
+  let budgetCount = 0;
+  const budgetIdOf = (limiter: RateLimiter): string => {
+    let id = budgetIds.get(limiter);
+    if (id === undefined) {
+      id = `budget-${++budgetCount}`;
+      budgetIds.set(limiter, id);
+    }
+    return id;
+  };
   const defaultAccount: AccountRuntime = {
     id: DEFAULT_ACCOUNT,
     name: 'default',
@@ -65,6 +77,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
     reserveCall: () => client.limiter.reserve(),
+    budgetId: budgetIdOf(client.limiter),
   };
 
   // One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
@@ -125,6 +138,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         redeemReturnActivities: settings.REDEEM_RETURN_ACTIVITIES,
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
         reserveCall: () => accountClient.limiter.reserve(),
+        budgetId: budgetIdOf(accountClient.limiter),
       };
     },
     probe: async (record) => {

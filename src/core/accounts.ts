@@ -43,6 +43,12 @@ export interface AccountRuntime {
    * and a call waits in its limiter.
    */
   readonly reserveCall?: () => RateBudget;
+  /**
+   * The budget reserveCall asks, when accounts share one (the same service,
+   * key and limit share a limiter): the worker keeps the places, holds and
+   * spent budgets of such accounts as one. Absent: the account's own.
+   */
+  readonly budgetId?: string;
 }
 
 export interface Accounts {

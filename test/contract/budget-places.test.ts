@@ -37,7 +37,7 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  /** A worker over a fresh store (seen through `wrap`, if given) for these accounts: A on shop-a, B on shop-b. */
+  /** A worker over a fresh store (seen through `wrap`, if given) for these accounts: A on shop-a, A2 on shop-a2, B on shop-b. */
   async function start(
     accounts: AccountRuntime[],
     { concurrency = 5, wrap }: { concurrency?: number; wrap?: (store: LedgerStore) => LedgerStore } = {},
@@ -45,7 +45,12 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
     const { store, close, pollMs } = await openStore();
     cleanups.push(close);
     const seen = wrap ? wrap(store) : store;
-    const { worker, stop } = budgetWorker(seen, accounts, { 'shop-a': 'A', 'shop-b': 'B' }, { concurrency, pollMs });
+    const { worker, stop } = budgetWorker(
+      seen,
+      accounts,
+      { 'shop-a': 'A', 'shop-a2': 'A2', 'shop-b': 'B' },
+      { concurrency, pollMs },
+    );
     cleanups.push(stop);
     return { store, worker };
   }
@@ -55,6 +60,38 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
     expect(earned).toEqual([`A:${live}`]);
   };
 
+  /**
+   * A worker for these accounts (two slots) whose save letting the live order go is held until `placeFreed`; the
+   * live order is set by `liveIs`.
+   */
+  async function startHoldingLiveSave(accounts: AccountRuntime[]) {
+    let live: string | undefined;
+    let holding: ReturnType<typeof holdingSavesOf> | undefined;
+    const started = await start(accounts, {
+      concurrency: 2,
+      wrap: (store) => (holding = holdingSavesOf(store, () => live)).store,
+    });
+    cleanups.push(() => holding?.release());
+    return {
+      ...started,
+      liveIs: (orderId: string) => (live = orderId),
+      /**
+       * The live order, tried, finds the budget spent and is let go; the save that lets it go is held while the
+       * place frees, past the time after which a wait is checked, and the backlog is due. Then the place must go to
+       * the live order, not to the backlog; then, with places for all, every order earns, once.
+       */
+      placeFreed: async (budget: Budget, earned: string[], live: string, backlog: string[]) => {
+        await eventually(() => expect(holding?.heldSaves()).toBe(1));
+        await sleepUntil(budget.openAt + WAIT_GRACE_MS + 300);
+        holding?.release();
+        await firstEarnIs(earned, live);
+        budget.places = 100;
+        await eventually(() => expect(earned).toHaveLength(backlog.length + 1));
+        expect([...earned].sort()).toEqual([`A:${live}`, ...backlog].sort());
+      },
+    };
+  }
+
   it.skipIf(!available)(
     'go to a live order waiting for one, though its save is slower than a wait is kept, and backfill is due',
     { timeout: 15_000 },
@@ -62,30 +99,37 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
       // Spent now; one place frees in 400 ms.
       const budget: Budget = { places: 1, openAt: Date.now() + 400 };
       const earned: string[] = [];
-      let live: string | undefined;
-      let holding: ReturnType<typeof holdingSavesOf> | undefined;
-      const A = fakeAccount('A', earned, { reserveCall: reserveFrom(budget) });
-      const { store, worker } = await start([A], {
-        concurrency: 2,
-        wrap: (store) => (holding = holdingSavesOf(store, () => live)).store,
-      });
-      cleanups.push(() => holding?.release());
+      const { store, worker, liveIs, placeFreed } = await startHoldingLiveSave([
+        fakeAccount('A', earned, { reserveCall: reserveFrom(budget) }),
+      ]);
       const backlog: string[] = [];
-      for (let i = 0; i < 6; i++) backlog.push(await foldOrder(store, 'backfill', 'shop-a'));
-      live = await foldOrder(store, 'live', 'shop-a');
+      for (let i = 0; i < 6; i++) backlog.push(`A:${await foldOrder(store, 'backfill', 'shop-a')}`);
+      const live = liveIs(await foldOrder(store, 'live', 'shop-a'));
       worker.start();
-      // The live order is tried, finds the budget spent, and is let go; the save that lets it go is held.
-      await eventually(() => expect(holding?.heldSaves()).toBe(1));
-      // The place frees while that save is still under way, past the time after which a wait is checked, and the
-      // backlog is due.
-      await sleepUntil(budget.openAt + WAIT_GRACE_MS + 300);
-      holding?.release();
-      // The place went to the live order, not to the backlog.
-      await firstEarnIs(earned, live);
-      // Then every order earns, once.
-      budget.places = 100;
-      await eventually(() => expect(earned).toHaveLength(7));
-      expect([...earned].sort()).toEqual([...backlog, live].map((id) => `A:${id}`).sort());
+      await placeFreed(budget, earned, live, backlog);
+    },
+  );
+
+  it.skipIf(!available)(
+    'shared by two accounts (one service, key and limit) go to one’s waiting live order ahead of the other’s backfill',
+    { timeout: 15_000 },
+    async () => {
+      // One budget: spent now, one place frees in 400 ms. A has a live order; A2, on the same budget, a backlog.
+      const budget: Budget = { places: 1, openAt: Date.now() + 400 };
+      const earned: string[] = [];
+      const shared = { reserveCall: reserveFrom(budget), budgetId: 'one-key' };
+      const { store, worker, liveIs, placeFreed } = await startHoldingLiveSave([
+        fakeAccount('A', earned, shared),
+        fakeAccount('A2', earned, shared),
+      ]);
+      const backlog: string[] = [];
+      for (let i = 0; i < 6; i++) backlog.push(`A2:${await foldOrder(store, 'backfill', 'shop-a2')}`);
+      worker.start();
+      // The backlog finds the budget spent; then A's live order comes.
+      await eventually(() => expect([...worker.spentBudgets.keys()]).toEqual(['one-key']));
+      const live = liveIs(await foldOrder(store, 'live', 'shop-a'));
+      worker.wake();
+      await placeFreed(budget, earned, live, backlog);
     },
   );
 

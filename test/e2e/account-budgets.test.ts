@@ -129,6 +129,19 @@ function budgetsSuite(backend: 'lowdb' | 'postgres') {
       expect(runtimes[0]?.reserveCall?.()).toMatchObject({ spent: true });
       expect(earnedAt(sandboxB, '74100000000')).toHaveLength(1);
     });
+
+    it('shows another account on B’s service, key and limit as spent too: they share one budget', async () => {
+      const twin = await bridge.accounts.create(
+        { name: 'Merchant B, second store', baseUrl: sandboxB.url, ...B_CREDENTIALS, rateLimitPerMinute: 2 },
+        'test',
+      );
+      if (!twin.ok) throw new Error(twin.errors.join('\n'));
+      const { accounts } = await admin<{ accounts: AccountLoad[] }>('/admin/api/status');
+      const spentUntil = (id: string) => accounts.find((account) => account.id === id)?.budgetSpentUntil;
+      expect(spentUntil(twin.value.id)).toEqual(expect.any(String));
+      expect(spentUntil(twin.value.id)).toBe(spentUntil(accountB.id));
+      expect(spentUntil('default')).toBeNull();
+    });
   });
 }
 

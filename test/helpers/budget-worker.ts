@@ -48,14 +48,19 @@ export function reserveFrom(budget: Budget): () => RateBudget {
 
 /**
  * A fake account whose earns are listed in `earned` as `id:orderId`, in the order they were made; `gate` holds a
- * call; without `reserveCall` the worker asks no budget (a call waits in its limiter).
+ * call; without `reserveCall` the worker asks no budget (a call waits in its limiter); `budgetId` names a budget
+ * it shares with others (as accounts on one limiter do).
  */
 export function fakeAccount(
   id: string,
   earned: string[],
-  { reserveCall, gate }: { reserveCall?: () => RateBudget; gate?: () => Promise<void> } = {},
+  {
+    reserveCall,
+    gate,
+    budgetId,
+  }: { reserveCall?: () => RateBudget; gate?: () => Promise<void>; budgetId?: string } = {},
 ): AccountRuntime {
-  return fakeRuntime(
+  const runtime = fakeRuntime(
     id,
     async (input, options) => {
       const place = options?.place as { used?: boolean } | undefined;
@@ -65,6 +70,7 @@ export function fakeAccount(
     },
     reserveCall,
   );
+  return budgetId ? { ...runtime, budgetId } : runtime;
 }
 
 /** An account whose only call is an earn, made by `onEarn`; the others are refused (these orders make none). */

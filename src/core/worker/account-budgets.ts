@@ -23,6 +23,11 @@
 // store whether one of them still waits (another instance may have taken
 // it, or a fold settled it), and ends those that do not, so that backfill is
 // never held for ever.
+//
+// "Account" here is the account's budget: accounts on one limiter (the same
+// service, key and limit) are one budget (AccountRuntime.budgetId), so one's
+// waiting live order holds the other's backfill, and a spent budget is
+// spent for both.
 import type { Lane } from '../lanes.ts';
 
 /** How long a live order let go may be due with no turn here before the store is asked whether it still waits. */

@@ -87,8 +87,12 @@ export class Worker {
   readonly #budgets: AccountBudgets;
   /** The check of lapsed waits under way, if one is. */
   #checking: Promise<void> | undefined;
-  /** Each shop's account, as last seen by a step (platform:shop → account id). */
-  readonly #accountOfShop = new Map<string, string>();
+  /**
+   * Each shop's budget, as last seen by a step (platform:shop → budget id), and each account's: accounts that
+   * share one limiter (the same service, key and limit) share one budget, its places and its holds.
+   */
+  readonly #budgetOfShop = new Map<string, string>();
+  readonly #budgetOfAccount = new Map<string, string>();
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -154,9 +158,22 @@ export class Worker {
     return { inFlight: this.#loop.inFlight };
   }
 
-  /** Accounts whose rate budget this worker found spent, with when it returns (status, metrics). */
+  /**
+   * Rate budgets this worker found spent, with when each returns (status, metrics): by budget, an account's
+   * budgetId or, without one, its id; every account on a spent budget is spent.
+   */
   get spentBudgets(): ReadonlyMap<string, number> {
     return this.#budgets.spent;
+  }
+
+  /**
+   * The budget an order's turn counts against, as far as known before its step looks its account up: an account
+   * not seen yet counts as its own (corrected by accountFound once looked up).
+   */
+  #budgetOfOrder(record: OrderRecord): string | undefined {
+    const account = record.upstream.account;
+    if (account === undefined) return this.#budgetOfShop.get(shopGroupOf(record.key));
+    return this.#budgetOfAccount.get(account) ?? account;
   }
 
   /** The shops claims pass over: those of accounts whose budget is spent, and, in backfill, those holding it back. */
@@ -166,9 +183,9 @@ export class Worker {
     if (spent.size === 0 && holding.size === 0) return {};
     const all = new Set<string>();
     const backfill = new Set<string>();
-    for (const [shop, account] of this.#accountOfShop) {
-      if (spent.has(account)) all.add(shop);
-      else if (holding.has(account)) backfill.add(shop);
+    for (const [shop, budget] of this.#budgetOfShop) {
+      if (spent.has(budget)) all.add(shop);
+      else if (holding.has(budget)) backfill.add(shop);
     }
     return { all, backfill };
   }
@@ -182,8 +199,8 @@ export class Worker {
   #inAskingOrder(claimed: OrderRecord[]): OrderRecord[] {
     const owed = (record: OrderRecord) => {
       if (record.lane !== 'backfill') return false;
-      const account = record.upstream.account ?? this.#accountOfShop.get(shopGroupOf(record.key));
-      return account !== undefined && this.#budgets.shareDue(account);
+      const budget = this.#budgetOfOrder(record);
+      return budget !== undefined && this.#budgets.shareDue(budget);
     };
     return [...claimed.filter(owed), ...claimed.filter((record) => !owed(record))];
   }
@@ -273,11 +290,7 @@ export class Worker {
     const lane = claimed.lane ?? 'live';
     this.#inFlight[lane]++;
     // Synchronous, before any of the claim's orders asks for a place: a live one waits for its place from now on.
-    this.#budgets.turnStarted(
-      claimed.key,
-      lane,
-      claimed.upstream.account ?? this.#accountOfShop.get(shopGroupOf(claimed.key)),
-    );
+    this.#budgets.turnStarted(claimed.key, lane, this.#budgetOfOrder(claimed));
     try {
       let step = await this.#recoverInDoubt(claimed, lease);
       while (step.kind === 'continue') step = await this.#step(step.record, lease);
@@ -325,8 +338,10 @@ export class Worker {
     }
     delete record.work.waitingFor;
     // Almost always the shop's account too; an order fixed to an account its shop has left can mislead this until the shop's next order.
-    this.#accountOfShop.set(shopGroupOf(record.key), account.id);
-    this.#budgets.accountFound(record.key, account.id);
+    const budgetId = account.budgetId ?? account.id;
+    this.#budgetOfShop.set(shopGroupOf(record.key), budgetId);
+    this.#budgetOfAccount.set(account.id, budgetId);
+    this.#budgets.accountFound(record.key, budgetId);
     const { policy } = account;
     const { next, target } = plan(record, policy, now);
     record.target = target;
@@ -342,13 +357,13 @@ export class Worker {
     }
 
     const budget = account.reserveCall?.();
-    if (budget?.spent) return this.#budgetSpent(record, account, budget.until, lease);
+    if (budget?.spent) return this.#budgetSpent(record, budgetId, budget.until, lease);
     const place = budget?.place;
     const lane = record.lane ?? 'live';
     // An account with no budget to ask (its calls wait in their limiter) counts each call as given a place.
-    if (!budget) this.#budgets.placeGiven(account.id, lane, record.key);
+    if (!budget) this.#budgets.placeGiven(budgetId, lane, record.key);
     else if (place) {
-      if (lane === 'backfill' && !this.#budgets.backfillMayTakePlace(account.id)) {
+      if (lane === 'backfill' && !this.#budgets.backfillMayTakePlace(budgetId)) {
         // A live order of this account waits for a place: this one is let go, still due, and claims pass over
         // the account's backfill until the live order has had its place or backfill's share is due.
         place.release();
@@ -356,7 +371,7 @@ export class Worker {
         return { kind: 'done' };
       }
       // The account's backfill, held back while this order waited, may take places again: claims look at it now.
-      if (this.#budgets.placeGiven(account.id, lane, record.key)) this.#loop.wake();
+      if (this.#budgets.placeGiven(budgetId, lane, record.key)) this.#loop.wake();
     }
     try {
       return await this.#call(record, next, account, lease, place);
@@ -367,12 +382,12 @@ export class Worker {
   }
 
   /** Let go, due when the budget returns: waiting in the limiter would hold a slot another account could use. */
-  async #budgetSpent(record: OrderRecord, account: AccountRuntime, until: number, lease: Lease): Promise<Step> {
-    // Claims look at the account's shops again at the earliest return known.
-    this.#budgets.noteSpent(account.id, until);
+  async #budgetSpent(record: OrderRecord, budgetId: string, until: number, lease: Lease): Promise<Step> {
+    // Claims look at the shops of the budget's accounts again at the earliest return known.
+    this.#budgets.noteSpent(budgetId, until);
     record.dueAt = new Date(until).toISOString();
     // Noted before the save lets the order go: a claim meanwhile holds the account's backfill back.
-    if ((record.lane ?? 'live') === 'live') this.#budgets.noteLiveWait(record.key, account.id, until);
+    if ((record.lane ?? 'live') === 'live') this.#budgets.noteLiveWait(record.key, budgetId, until);
     return this.#save(record, true, lease);
   }
 
@@ -453,7 +468,7 @@ export class Worker {
       if (error instanceof BudgetSpentError) {
         // Nothing was sent: the intent is undone, and the order waits for the budget without a slot.
         undoIntent(record, next, earlierTryInDoubt);
-        return this.#budgetSpent(record, account, error.until, lease);
+        return this.#budgetSpent(record, account.budgetId ?? account.id, error.until, lease);
       }
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.
