@@ -29,7 +29,7 @@ import { admitShopifyShop, shopifySurface } from './http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from './http/webhook-route.ts';
 import type { Logger } from './logger.ts';
 import type { AttemptReport, LoyaltyClient } from './loyalty/client.ts';
-import { accountLoads } from './accounts/account-load.ts';
+import { accountLoads, publicView } from './accounts/account-load.ts';
 import { defaultAccountView } from './accounts/account-view.ts';
 import { AccountCalls } from './accounts/account-calls.ts';
 import { DEFAULT_ACCOUNT } from './core/accounts.ts';
@@ -383,7 +383,9 @@ export async function startBridge(
     limiter: () => client.limiter.stats(),
     paused: async () => (await engine.accounts.all()).some((account) => account.authPause.paused),
     lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
-    accounts: () => accountLoads({ accounts, store, spentBudgets: () => engine.worker.spentBudgets }),
+    // Scraped without credentials: each account's own calls and spent budget only (account-load.ts).
+    accounts: () =>
+      accountLoads({ accounts, store, view: publicView(() => engine.worker.spentAccounts, accountCalls) }),
   });
   const app = createHttpHandler({
     logger,

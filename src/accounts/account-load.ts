@@ -1,20 +1,29 @@
 // What each loyalty account has to do and how fast it goes (issue 33), for
 // status, the dashboard's accounts panel and /metrics: its calls in the last
-// minute against its limit (this instance's, from the account's limiter),
-// whether its budget is spent now (the worker passes its shops over until
-// the time given), and its due work per lane with the oldest waiting, summed
-// over the shops that earn on it. An order fixed to an account its shop has
-// since left is counted with its shop's account: the ledger keeps due work
-// by shop, and such orders are few.
+// minute against its limit (this instance's), whether its budget is spent
+// now (the worker passes its shops over until the time given), and its due
+// work per lane with the oldest waiting, summed over the shops that earn on
+// it. An order fixed to an account its shop has since left is counted with
+// its shop's account: the ledger keeps due work by shop, and such orders are
+// few.
+//
+// Accounts on one service, key and limit share a limiter and its budget. The
+// operator (status, the admin API: behind the admin token) sees the budget:
+// the limiter's calls, and spent for every account on it. /metrics is
+// scraped without credentials, and a merchant knows their account's id: it
+// shows each account only what it did itself (its own calls, and spent only
+// when its own orders found the budget spent), so that an account made with
+// someone else's key learns nothing there of that key's use.
 import { addLaneCounts, emptyLaneCounts, type Lane, type LaneCounts } from '../core/lanes.ts';
-import type { Accounts } from '../core/accounts.ts';
+import type { AccountRuntime, Accounts } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { limiterOf } from '../loyalty/client.ts';
+import type { AccountCalls } from './account-calls.ts';
 
 export interface AccountLoad {
   id: string;
   name: string;
-  /** Calls this instance started for the account in the last minute; null for a client without a limiter. */
+  /** Calls this instance started in the last minute (the budget's, or the account's own: AccountView); null when not known. */
   callsLastMinute: number | null;
   /** The calls a minute its limiter allows (a little under the account's limit: see rate-limiter.ts). */
   limitPerMinute: number | null;
@@ -23,14 +32,38 @@ export interface AccountLoad {
   lanes: Record<Lane, LaneCounts>;
 }
 
+/** What an account's load shows of its calls and budget, read once per listing (see the file's comment). */
+export type AccountView = () => (runtime: AccountRuntime) => {
+  callsLastMinute: number | null;
+  budgetSpentUntil: number | undefined;
+};
+
+/** The operator's: the budget's calls (its limiter's), and spent for every account on a spent budget. */
+export const operatorView =
+  (spentBudgets: () => ReadonlyMap<string, number>): AccountView =>
+  () => {
+    const spent = spentBudgets();
+    return (runtime) => ({
+      callsLastMinute: limiterOf(runtime.client)?.stats().startedInWindow ?? null,
+      budgetSpentUntil: spent.get(runtime.budgetId ?? runtime.id),
+    });
+  };
+
+/** Anyone's (/metrics): the account's own calls, and spent only where its own orders found it so. */
+export const publicView =
+  (spentAccounts: () => ReadonlyMap<string, number>, calls: Pick<AccountCalls, 'lastMinute'>): AccountView =>
+  () => {
+    const spent = spentAccounts();
+    return (runtime) => ({ callsLastMinute: calls.lastMinute(runtime.id), budgetSpentUntil: spent.get(runtime.id) });
+  };
+
 export interface AccountLoadParts {
   accounts: Pick<Accounts, 'all' | 'forShop'>;
   store: Pick<LedgerStore, 'laneCountsByShop'>;
-  /** The worker's budgets that are spent (by an account's budgetId, or its id), with when each returns. */
-  spentBudgets: () => ReadonlyMap<string, number>;
+  view: AccountView;
 }
 
-export async function accountLoads({ accounts, store, spentBudgets }: AccountLoadParts): Promise<AccountLoad[]> {
+export async function accountLoads({ accounts, store, view }: AccountLoadParts): Promise<AccountLoad[]> {
   const [runtimes, shops] = await Promise.all([accounts.all(), store.laneCountsByShop()]);
   const lanes = new Map(runtimes.map((runtime) => [runtime.id, emptyLaneCounts()]));
   for (const shop of shops) {
@@ -38,18 +71,16 @@ export async function accountLoads({ accounts, store, spentBudgets }: AccountLoa
     const sum = account === undefined ? undefined : lanes.get(account);
     if (sum) addLaneCounts(sum, shop.lanes);
   }
-  const spent = spentBudgets();
+  const seen = view();
   return runtimes.map((runtime) => {
-    // Stored accounts' clients and the environment's are LoyaltyClients, each with its limiter.
-    const stats = limiterOf(runtime.client)?.stats();
-    // Accounts on one limiter share its budget: spent for one is spent for all of them.
-    const until = spent.get(runtime.budgetId ?? runtime.id);
+    const { callsLastMinute, budgetSpentUntil } = seen(runtime);
     return {
       id: runtime.id,
       name: runtime.name,
-      callsLastMinute: stats?.startedInWindow ?? null,
-      limitPerMinute: stats?.effectiveLimit ?? null,
-      budgetSpentUntil: until === undefined ? null : new Date(until).toISOString(),
+      callsLastMinute,
+      // The limit is the account's own setting (its limiter's plan for it), whoever shares the limiter.
+      limitPerMinute: limiterOf(runtime.client)?.stats().effectiveLimit ?? null,
+      budgetSpentUntil: budgetSpentUntil === undefined ? null : new Date(budgetSpentUntil).toISOString(),
       lanes: lanes.get(runtime.id) ?? emptyLaneCounts(),
     };
   });

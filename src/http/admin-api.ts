@@ -23,7 +23,7 @@ import { PLATFORMS, type Platforms } from '../platforms.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { adminAccounts } from './admin-accounts.ts';
-import { accountLoads } from '../accounts/account-load.ts';
+import { accountLoads, operatorView } from '../accounts/account-load.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { BridgeError } from '../errors.ts';
 
@@ -231,7 +231,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   const accountLoadsNow = () =>
-    accountLoads({ accounts: parts.accounts, store, spentBudgets: () => engine.worker.spentBudgets });
+    accountLoads({ accounts: parts.accounts, store, view: operatorView(() => engine.worker.spentBudgets) });
 
   router.get('/status', async (_req, res) => {
     const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts, secrets, accounts] =

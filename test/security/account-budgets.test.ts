@@ -21,13 +21,22 @@
 // prints any control character as an escape).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
-import type { AccountLoad } from '../../src/accounts/account-load.ts';
+import { AccountCalls } from '../../src/accounts/account-calls.ts';
+import {
+  accountLoads,
+  operatorView,
+  publicView,
+  type AccountLoad,
+  type AccountView,
+} from '../../src/accounts/account-load.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { emptyLaneCounts } from '../../src/core/lanes.ts';
-import { labelledAccounts, MAX_ACCOUNT_LABELS } from '../../src/metrics.ts';
+import { labelledAccounts, MAX_ACCOUNT_LABELS, Metrics } from '../../src/metrics.ts';
+import { budgetWorker, fakeAccount, foldOrder } from '../helpers/budget-worker.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { printable } from '../../src/cli/common.ts';
 import { runCli } from '../helpers/cli-process.ts';
-import { eventually } from '../helpers/engine.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { TEST_SECRETS_KEY } from '../helpers/secrets.ts';
@@ -326,10 +335,19 @@ describe('an account’s calls, on its merchant’s page', () => {
       ((await running.bridge.engine.accounts.runtime(id)) as any)?.client?.limiter as
         { stats(): { startedInWindow: number } } | undefined;
     expect(await limiter(idW)).toBe(await limiter(ids.x!));
+    // /metrics is scraped without credentials, and W knows its account's id.
+    const wOnMetrics = async () =>
+      new RegExp(`loyalty_bridge_account_calls_last_minute\\{account="${idW}"\\} (\\d+)`).exec(
+        await metricsText(),
+      )?.[1];
+    // A scrape reads the accounts once a second: W's line comes with the next read.
+    let wBefore: string | undefined;
+    await eventually(async () => expect((wBefore = await wOnMetrics())).toEqual(expect.any(String)));
     const before = {
       w: (await usage(SHOP_W)).body,
       x: (await usage(SHOP_X)).body,
       shared: (await limiter(idW))!.stats(),
+      wOnMetrics: wBefore,
     };
     await deliverPaidOrders(running, [
       [SHOP_X, '71003'],
@@ -345,6 +363,39 @@ describe('an account’s calls, on its merchant’s page', () => {
     expect((await limiter(idW))!.stats().startedInWindow).toBeGreaterThan(before.shared.startedInWindow);
     expect(after.x.callsInLastMinute).toBeGreaterThanOrEqual(before.x.callsInLastMinute + 2);
     expect(after.w).toEqual({ account: idW, callsInLastMinute: before.w.callsInLastMinute, allowedPerMinute: 500 });
+    // Nor did W's line on /metrics (it showed the shared limiter's count before), a second on, read afresh.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await wOnMetrics()).toBe(before.wOnMetrics);
+  });
+
+  it('on /metrics, shows an account’s budget spent only where its own orders found it so, not another’s on the same key', async () => {
+    const store = new LowdbStore({ dataDir: tempDataDir() });
+    await store.open();
+    // X and W share one budget (the same service, key and limit), spent; W has no shop and never calls.
+    const spent = () => ({ spent: true as const, until: Date.now() + 20_000 });
+    const X = fakeAccount('x-account', [], { reserveCall: spent, budgetId: 'one-key' });
+    const W = fakeAccount('w-account', [], { reserveCall: spent, budgetId: 'one-key' });
+    const { worker, stop } = budgetWorker(store, [X, W], { 'shop-x': 'x-account' });
+    try {
+      await foldOrder(store, 'live', 'shop-x');
+      worker.start();
+      await eventually(() => expect(worker.spentAccounts.has('x-account')).toBe(true));
+      const accounts = { all: async () => [X, W], forShop: async () => undefined };
+      const shown = async (view: AccountView) => {
+        const metrics = new Metrics();
+        metrics.bind({ accounts: () => accountLoads({ accounts, store, view }) });
+        return metrics.registry.metrics();
+      };
+      const scraped = await shown(publicView(() => worker.spentAccounts, new AccountCalls()));
+      expect(scraped).toContain('loyalty_bridge_account_budget_spent{account="x-account"} 1');
+      expect(scraped).toContain('loyalty_bridge_account_budget_spent{account="w-account"} 0');
+      // The operator, behind the admin token, sees the budget: spent for both.
+      const operators = await shown(operatorView(() => worker.spentBudgets));
+      expect(operators).toContain('loyalty_bridge_account_budget_spent{account="w-account"} 1');
+    } finally {
+      await stop();
+      await store.close();
+    }
   });
 
   it('is the operator’s to watch on the operator’s account: a shop on it is told no', async () => {

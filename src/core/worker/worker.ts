@@ -93,6 +93,8 @@ export class Worker {
    */
   readonly #budgetOfShop = new Map<string, string>();
   readonly #budgetOfAccount = new Map<string, string>();
+  /** Accounts whose own orders found their budget spent, and until when (what /metrics may show of each). */
+  readonly #spentOfAccount = new Map<string, number>();
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -164,6 +166,13 @@ export class Worker {
    */
   get spentBudgets(): ReadonlyMap<string, number> {
     return this.#budgets.spent;
+  }
+
+  /** Accounts whose own orders found their budget spent, with when it returns (not others' on the same budget). */
+  get spentAccounts(): ReadonlyMap<string, number> {
+    const now = this.#o.now().getTime();
+    for (const [account, until] of this.#spentOfAccount) if (until <= now) this.#spentOfAccount.delete(account);
+    return this.#spentOfAccount;
   }
 
   /**
@@ -357,7 +366,7 @@ export class Worker {
     }
 
     const budget = account.reserveCall?.();
-    if (budget?.spent) return this.#budgetSpent(record, budgetId, budget.until, lease);
+    if (budget?.spent) return this.#budgetSpent(record, account, budget.until, lease);
     const place = budget?.place;
     const lane = record.lane ?? 'live';
     // An account with no budget to ask (its calls wait in their limiter) counts each call as given a place.
@@ -382,9 +391,11 @@ export class Worker {
   }
 
   /** Let go, due when the budget returns: waiting in the limiter would hold a slot another account could use. */
-  async #budgetSpent(record: OrderRecord, budgetId: string, until: number, lease: Lease): Promise<Step> {
+  async #budgetSpent(record: OrderRecord, account: AccountRuntime, until: number, lease: Lease): Promise<Step> {
     // Claims look at the shops of the budget's accounts again at the earliest return known.
+    const budgetId = account.budgetId ?? account.id;
     this.#budgets.noteSpent(budgetId, until);
+    this.#spentOfAccount.set(account.id, until);
     record.dueAt = new Date(until).toISOString();
     // Noted before the save lets the order go: a claim meanwhile holds the account's backfill back.
     if ((record.lane ?? 'live') === 'live') this.#budgets.noteLiveWait(record.key, budgetId, until);
@@ -468,7 +479,7 @@ export class Worker {
       if (error instanceof BudgetSpentError) {
         // Nothing was sent: the intent is undone, and the order waits for the budget without a slot.
         undoIntent(record, next, earlierTryInDoubt);
-        return this.#budgetSpent(record, account.budgetId ?? account.id, error.until, lease);
+        return this.#budgetSpent(record, account, error.until, lease);
       }
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.
