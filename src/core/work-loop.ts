@@ -55,6 +55,9 @@ export interface WorkLoopOptions<T> {
   now?: () => number;
 }
 
+/** After a failed read of when work is due, look again this soon. */
+const ARM_RETRY_MS = 1_000;
+
 export class WorkLoop<T> {
   readonly #o: WorkLoopOptions<T>;
   #running = false;
@@ -70,8 +73,8 @@ export class WorkLoop<T> {
   #restTimer: NodeJS.Timeout | undefined;
   /** The last pump stopped to rest while yielding: the rest timer wakes the loop. */
   #resting = false;
-  /** Reads of nextAt() begun: only the newest sets the timer. */
-  #armReads = 0;
+  /** When the timer will wake the loop, while one is set. */
+  #timerAt: number | undefined;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
@@ -96,6 +99,7 @@ export class WorkLoop<T> {
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
+    this.#timerAt = undefined;
     clearTimeout(this.#restTimer);
     await this.#pumping;
     await this.idle();
@@ -182,23 +186,33 @@ export class WorkLoop<T> {
     // which wake the loop: a timer here would only spin, asking nextAt()
     // again and again (on PostgreSQL, a query each time).
     if (!this.#running || this.#resting || this.#inFlight >= this.#o.concurrency) return;
-    clearTimeout(this.#timer);
-    const read = ++this.#armReads;
     let next: number | undefined;
     try {
       next = await this.#o.nextAt();
     } catch (error) {
       this.#o.logger.warn({ err: error, loop: this.#o.name }, 'could not read when work is due next');
+      // Looked at again shortly, rather than asleep until something wakes the loop (nothing may, on lowdb).
+      next = (this.#o.now ?? Date.now)() + ARM_RETRY_MS;
     }
-    // Passes close together read side by side: an older read answering last knows less (it may say later, or
-    // nothing, for work written since) and must not replace the newer read's timer.
-    if (read !== this.#armReads) return;
+    if (!this.#running) return;
     const now = (this.#o.now ?? Date.now)();
     let delay = next === undefined ? Infinity : Math.max(0, next - now);
     if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
     if (!Number.isFinite(delay)) return;
+    // Passes close together read side by side, and their answers come in any order, an older one knowing less
+    // (later, or nothing, for work written since): each answer may only bring the wake earlier. A wake too
+    // early costs one look; one too late would leave due work asleep.
+    const at = now + delay;
+    if (this.#timerAt !== undefined && this.#timerAt <= at) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1));
+    this.#timerAt = at;
+    this.#timer = setTimeout(
+      () => {
+        this.#timerAt = undefined;
+        this.wake();
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
     this.#timer.unref();
   }
 

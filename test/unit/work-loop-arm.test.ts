@@ -1,8 +1,10 @@
 // The loop sleeps until the earliest time something becomes due, read from
 // the store (nextAt) after each pass. Two passes close together read it side
-// by side; a slower read begun earlier, with an older and later answer, used
-// to replace the timer a newer read had set: work due sooner slept until
-// then (with no polling, as on lowdb, nothing else woke the loop).
+// by side, and the answers come in any order: a slower read begun earlier,
+// with an older and later answer, used to replace the timer a newer read had
+// set, so work due sooner slept until then (with no polling, as on lowdb,
+// nothing else woke the loop). Each answer now only brings the wake earlier,
+// and a read that fails is tried again shortly instead of leaving none.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkLoop } from '../../src/core/work-loop.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -13,36 +15,63 @@ afterEach(async () => {
   for (const loop of loops.splice(0)) await loop.stop();
 });
 
+/** A loop whose reads of nextAt() the test answers, one by one; `claims` counts its looks for work. */
+function loopWithReads() {
+  const seen = { claims: 0 };
+  const reads: Array<{ resolve: (at: number | undefined) => void; reject: (error: Error) => void }> = [];
+  const loop = new WorkLoop<string>({
+    name: 'arm-test',
+    concurrency: 1,
+    claim: async () => {
+      seen.claims++;
+      return [];
+    },
+    handle: async () => undefined,
+    abandon: async () => undefined,
+    leases: { owner: 'test', leaseMs: 60_000, keyOf: (item) => item, renew: async (claims) => claims },
+    nextAt: () => new Promise((resolve, reject) => reads.push({ resolve, reject })),
+    logger: createLogger({ level: 'silent' }),
+  });
+  loops.push(loop);
+  return { loop, reads, seen };
+}
+
+/** Two reads under way side by side: the loop's first pass, and a second pass woken while the first still reads. */
+async function twoReads() {
+  const parts = loopWithReads();
+  parts.loop.start();
+  await eventually(() => expect(parts.reads).toHaveLength(1));
+  parts.loop.wake();
+  await eventually(() => expect(parts.reads).toHaveLength(2));
+  return { ...parts, claimsBefore: parts.seen.claims };
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('the loop sleeping until work is due', () => {
   it('wakes at the time the newest read of the store gives, not an older read that answered last', async () => {
-    let claims = 0;
-    const reads: Array<(at: number | undefined) => void> = [];
-    const loop = new WorkLoop<string>({
-      name: 'arm-test',
-      concurrency: 1,
-      claim: async () => {
-        claims++;
-        return [];
-      },
-      handle: async () => undefined,
-      abandon: async () => undefined,
-      leases: { owner: 'test', leaseMs: 60_000, keyOf: (item) => item, renew: async (claims) => claims },
-      nextAt: () => new Promise((resolve) => reads.push(resolve)),
-      logger: createLogger({ level: 'silent' }),
-    });
-    loops.push(loop);
+    const { reads, seen, claimsBefore } = await twoReads();
+    // The newer read: due in 50 ms. Then the older one answers, from before the write: nothing due for a minute.
+    reads[1]!.resolve(Date.now() + 50);
+    await settled();
+    reads[0]!.resolve(Date.now() + 60_000);
+    await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 2_000);
+  });
 
+  it('wakes at the time an older read gives when the newest read fails', async () => {
+    const { reads, seen, claimsBefore } = await twoReads();
+    reads[0]!.resolve(Date.now() + 50);
+    await settled();
+    reads[1]!.reject(new Error('the store could not be read'));
+    await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 500);
+  });
+
+  it('looks again shortly after a read that failed, with nothing else to wake it', async () => {
+    const { loop, reads, seen } = loopWithReads();
     loop.start();
     await eventually(() => expect(reads).toHaveLength(1));
-    // Something new was written: a second pass, and a second read, while the first read is still under way.
-    loop.wake();
-    await eventually(() => expect(reads).toHaveLength(2));
-    const claimsBefore = claims;
-    // The newer read: due in 50 ms. Then the older one answers, from before the write: nothing due for a minute.
-    reads[1]!(Date.now() + 50);
-    await new Promise((resolve) => setImmediate(resolve));
-    reads[0]!(Date.now() + 60_000);
-
-    await eventually(() => expect(claims).toBeGreaterThan(claimsBefore), 2_000);
+    const claimsBefore = seen.claims;
+    reads[0]!.reject(new Error('the store could not be read'));
+    await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 3_000);
   });
 });
