@@ -122,13 +122,15 @@ describe('an add in doubt', () => {
     });
     const orderId = newOrderId();
     harness.sandbox.faults.configure({ forced: { status: 502, count: 1_000 }, onlyPath: '/conversion/add' });
-    await engine.accept(`p-${orderId}`, [paidOrder(orderId)]);
+    // No mobile: the order earns no points, so no call of its points comes after the cancel to settle its retry.
+    const unreachable = { name: 'Grace Hopper', email: 'grace@example.com', mobile: null };
+    await engine.accept(`p-${orderId}`, [{ ...paidOrder(orderId), customer: unreachable }]);
     await eventually(async () =>
       expect(
         (await engine.store.getOrder(keyOf(orderId)))?.calls.map((call) => `${call.operation}:${call.outcome}`),
       ).toContain('conversion:retry'),
     );
-    await engine.accept(`c-${orderId}`, [orderEvent({ orderId, facts: ['cancelled'] })]);
+    await engine.accept(`c-${orderId}`, [orderEvent({ orderId, facts: ['cancelled'], customer: unreachable })]);
     await eventually(async () => expect((await engine.store.getOrder(keyOf(orderId)))?.dueAt).toBeNull());
     // The service works again: the add is not finished for a cancelled order (the merchant, who approves by hand,
     // rejects it there if the first add landed after all).
@@ -136,8 +138,9 @@ describe('an add in doubt', () => {
     await engine.drain();
     expect(conversionsOf(orderId)).toEqual([]);
     const order = await engine.store.getOrder(keyOf(orderId));
-    expect(order?.upstream.points).toBe('cancelled');
     expect(order?.calls.filter((call) => call.operation === 'conversion' && call.outcome !== 'retry')).toEqual([]);
+    // No retry is shown as pending for a call that is wanted no more.
+    expect(order?.work).toMatchObject({ retryAt: null, lastError: null, attempts: 0 });
     expect(await engine.store.listDeadLetters()).toEqual([]);
   });
 

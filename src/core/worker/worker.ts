@@ -415,6 +415,11 @@ export class Worker {
     // Paused: looked at again when the account is let in (engine.wakeWaiting), or at its next probe; never in a spin.
     const resumeAt = account.authPause.paused ? account.authPause.nextProbeAt : null;
     if (next && account.authPause.paused) record.work.waitingFor = pauseOf(account.id);
+    if (!next && record.work.retryAt !== null) {
+      // A call being retried is wanted no more (an add in doubt on an order since cancelled): no retry is pending.
+      const { unknownFailures: _counted, ...work } = record.work;
+      record.work = { ...work, attempts: 0, firstFailureAt: null, retryAt: null, lastError: null };
+    }
     record.dueAt = next
       ? (retryAt ?? resumeAt ?? now.toISOString())
       : (approvalDueAt(record, account.policy)?.toISOString() ?? null);
