@@ -159,7 +159,9 @@ export async function startBridge(
   const accountCalls = new AccountCalls();
   const recordAttempt = (report: AttemptReport & { account?: string }) => {
     accountCalls.record(report.account ?? DEFAULT_ACCOUNT);
-    health.record(report);
+    // The bridge's own health (/readyz, the status banner) is the environment's account's: a merchant's account
+    // whose key the service refuses is paused on its own, and must not take the instance out of its load balancer.
+    if ((report.account ?? DEFAULT_ACCOUNT) === DEFAULT_ACCOUNT) health.record(report);
     activity.recordCall(report.outcome);
     metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
     metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);

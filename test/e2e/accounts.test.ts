@@ -360,6 +360,10 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       try {
         await deliver(SHOP_B, 'orders/paid', shopifyOrderJson({ id: '7300000000006' }));
         await eventually(async () => expect((await bridge.accounts.runtime(accountB.id))?.authPause.paused).toBe(true));
+        // A merchant's refused key does not take the bridge out of its load balancer: it stays ready for every shop.
+        const ready = await fetch(`${bridge.http.localUrl}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(((await ready.json()) as { checks: { upstream: { ok: boolean } } }).checks.upstream.ok).toBe(true);
         // The operator is told which account, in the log and on the accounts panel's answer.
         expect(
           logged.filter((line) => line.includes('refuses the credentials of the account Merchant B')),
