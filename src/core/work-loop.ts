@@ -55,7 +55,7 @@ export interface WorkLoopOptions<T> {
   now?: () => number;
 }
 
-/** After a failed read of when work is due, look again this soon. */
+/** After a failed read of when work is due, or a failed claim, look again this soon. */
 const ARM_RETRY_MS = 1_000;
 
 export class WorkLoop<T> {
@@ -75,6 +75,8 @@ export class WorkLoop<T> {
   #resting = false;
   /** When the timer will wake the loop, while one is set. */
   #timerAt: number | undefined;
+  /** The last pass failed (a claim threw): the next look is no sooner than ARM_RETRY_MS. */
+  #pumpFailed = false;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
@@ -114,9 +116,10 @@ export class WorkLoop<T> {
       return;
     }
     this.#pumping = this.#pump()
-      .catch((error: unknown) =>
-        this.#o.logger.error({ err: error, loop: this.#o.name }, 'claiming work failed; trying again shortly'),
-      )
+      .catch((error: unknown) => {
+        this.#pumpFailed = true;
+        this.#o.logger.error({ err: error, loop: this.#o.name }, 'claiming work failed; trying again shortly');
+      })
       .finally(() => {
         this.#pumping = undefined;
         if (this.#again) {
@@ -132,6 +135,7 @@ export class WorkLoop<T> {
 
   async #pump(): Promise<void> {
     this.#resting = false;
+    this.#pumpFailed = false;
     while (this.#running && this.#inFlight < this.#o.concurrency) {
       this.#again = false;
       const yieldTo = this.#o.yieldTo?.contended() ? this.#o.yieldTo : undefined;
@@ -198,6 +202,12 @@ export class WorkLoop<T> {
     const now = (this.#o.now ?? Date.now)();
     let delay = next === undefined ? Infinity : Math.max(0, next - now);
     if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
+    // After a failed claim, work due now would be claimed again at once, and fail again, in a spin (a database
+    // that reads but cannot write, say): the next look waits a while, unless something new wakes the loop.
+    if (this.#pumpFailed) {
+      this.#pumpFailed = false;
+      delay = Math.max(delay, ARM_RETRY_MS);
+    }
     if (!Number.isFinite(delay)) return;
     // Passes close together read side by side, and their answers come in any order, an older one knowing less
     // (later, or nothing, for work written since): each answer may only bring the wake earlier. A wake too

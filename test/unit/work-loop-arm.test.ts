@@ -4,7 +4,9 @@
 // with an older and later answer, used to replace the timer a newer read had
 // set, so work due sooner slept until then (with no polling, as on lowdb,
 // nothing else woke the loop). Each answer now only brings the wake earlier,
-// and a read that fails is tried again shortly instead of leaving none.
+// and a read that fails is tried again shortly instead of leaving none. A
+// claim that fails while work is due is tried again a second later, not at
+// once in a spin.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkLoop } from '../../src/core/work-loop.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -64,6 +66,29 @@ describe('the loop sleeping until work is due', () => {
     await settled();
     reads[1]!.reject(new Error('the store could not be read'));
     await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 500);
+  });
+
+  it('does not spin when claims fail while work is due: it looks again a second later', async () => {
+    const claimedAt: number[] = [];
+    const loop = new WorkLoop<string>({
+      name: 'failing-claims',
+      concurrency: 4,
+      // A database that reads (work is due now) but cannot write (every claim fails).
+      claim: async () => {
+        claimedAt.push(Date.now());
+        throw new Error('cannot execute UPDATE in a read-only transaction');
+      },
+      handle: async () => undefined,
+      abandon: async () => undefined,
+      leases: { owner: 'test', leaseMs: 60_000, keyOf: (item) => item, renew: async (claims) => claims },
+      nextAt: async () => Date.now() - 1,
+      logger: createLogger({ level: 'silent' }),
+    });
+    loops.push(loop);
+    loop.start();
+    await eventually(() => expect(claimedAt.length).toBeGreaterThanOrEqual(2), 5_000);
+    // The second claim came a second after the first (before: at once, hundreds a second, each logged).
+    expect(claimedAt[1]! - claimedAt[0]!).toBeGreaterThanOrEqual(950);
   });
 
   it('looks again shortly after a read that failed, with nothing else to wake it', async () => {
