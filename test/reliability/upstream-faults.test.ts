@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { FaultSettingsInput } from '../../src/sandbox/faults.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { AuthPause } from '../../src/core/worker/auth-pause.ts';
 import { createLogger } from '../../src/logger.ts';
+import { budgetWorker, fakeAccount, foldOrder } from '../helpers/budget-worker.ts';
+import { storeWith } from '../helpers/store-with.ts';
 import { clientFor, eventually, openTestEngine, tempDataDir } from '../helpers/engine.ts';
 import {
   expectOrdersEndRight,
@@ -188,6 +192,44 @@ describe('refused credentials', () => {
     await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 10_000);
     expect(pauses).toEqual([true, false]);
     expect(await engine.store.listDeadLetters()).toEqual([]);
+  });
+});
+
+describe('refused credentials, while the probe waits its turn', () => {
+  it('leave the paused account’s orders waiting, not claimed and let go again and again until it answers', async () => {
+    const store = new LowdbStore({ dataDir: tempDataDir() });
+    await store.open();
+    let saves = 0;
+    const counted = storeWith(store, {
+      saveProgress: (record, options) => {
+        saves++;
+        return store.saveProgress(record, options);
+      },
+    });
+    // The probe waits in the limiter (its turn, or a Retry-After of minutes): it answers only when the test ends.
+    let answer: () => void = () => undefined;
+    const account = {
+      ...fakeAccount('a', []),
+      authPause: new AuthPause({
+        probe: () => new Promise<void>((resolve) => (answer = resolve)),
+        logger: createLogger({ level: 'silent' }),
+        onResume: () => undefined,
+        minProbeDelayMs: 200,
+      }),
+    };
+    account.authPause.pause();
+    const { worker, stop } = budgetWorker(counted, [account], { 'shop-a': 'a' });
+    cleanup.push(
+      () => store.close(),
+      () => stop(),
+      async () => answer(),
+    );
+    await foldOrder(store, 'live', 'shop-a');
+    worker.start();
+    // The probe starts 200 ms after the pause and does not answer; meanwhile and after, the order waits.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Before: the order was due at the probe's past time, so each save let it go due at once: hundreds a second.
+    expect(saves).toBeLessThanOrEqual(10);
   });
 });
 

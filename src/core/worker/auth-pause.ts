@@ -27,6 +27,8 @@ export class AuthPause {
   #timer: NodeJS.Timeout | undefined;
   #delay: number;
   #stopped = false;
+  /** A probe is under way (it waits its turn in the limiter, and may wait out a Retry-After). */
+  #probing = false;
 
   constructor(options: AuthPauseOptions) {
     this.#o = { minProbeDelayMs: 15_000, maxProbeDelayMs: 5 * 60_000, ...options };
@@ -41,9 +43,14 @@ export class AuthPause {
     return this.#since;
   }
 
-  /** When the service is asked again, while paused (ISO). */
+  /**
+   * When the service is asked again, while paused (ISO). While a probe is under way, no sooner than a probe's
+   * delay from now: orders let go until then would otherwise be due at once, again and again, until it answers.
+   */
   get nextProbeAt(): string | null {
-    return this.#paused && this.#nextProbeAt !== undefined ? new Date(this.#nextProbeAt).toISOString() : null;
+    if (!this.#paused) return null;
+    if (this.#probing) return new Date(Date.now() + this.#delay).toISOString();
+    return this.#nextProbeAt !== undefined ? new Date(this.#nextProbeAt).toISOString() : null;
   }
 
   /** The service refused our credentials: pause, once, and start probing. */
@@ -77,6 +84,7 @@ export class AuthPause {
   }
 
   async #probe(): Promise<void> {
+    this.#probing = true;
     try {
       await this.#o.probe();
     } catch (error) {
@@ -87,6 +95,8 @@ export class AuthPause {
         this.#delay = Math.min(this.#o.maxProbeDelayMs, this.#delay * 2);
         return this.#schedule();
       }
+    } finally {
+      this.#probing = false;
     }
     this.#paused = false;
     this.#since = null;
