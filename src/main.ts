@@ -159,9 +159,10 @@ export async function startBridge(
   const accountCalls = new AccountCalls();
   const recordAttempt = (report: AttemptReport & { account?: string }) => {
     accountCalls.record(report.account ?? DEFAULT_ACCOUNT);
-    // The bridge's own health (/readyz, the status banner) is the environment's account's: a merchant's account
-    // whose key the service refuses is paused on its own, and must not take the instance out of its load balancer.
-    if ((report.account ?? DEFAULT_ACCOUNT) === DEFAULT_ACCOUNT) health.record(report);
+    // Refused credentials in the bridge's own health (/readyz, the status banner) are the environment's account's:
+    // a merchant's account whose key the service refuses is paused on its own, and must not take the instance out
+    // of its load balancer. Reachability (last success, failures in a row) counts every account's calls.
+    health.record(report, { ownCredentials: (report.account ?? DEFAULT_ACCOUNT) === DEFAULT_ACCOUNT });
     activity.recordCall(report.outcome);
     metrics.upstreamCalls.inc({ operation: report.operation, outcome: report.outcome });
     metrics.upstreamLatency.observe({ operation: report.operation }, report.durationMs / 1000);

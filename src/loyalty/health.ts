@@ -34,10 +34,13 @@ export class UpstreamHealth {
     this.#state = { ...this.#state, credentialsRefused: paused };
   }
 
-  record(report: AttemptReport): void {
+  /** `ownCredentials`: the call used the environment's credentials (false: a stored account's, paused on its own). */
+  record(report: AttemptReport, { ownCredentials = true }: { ownCredentials?: boolean } = {}): void {
     const at = this.#now().toISOString();
+    // Another account's answer says nothing of the environment's credentials.
+    const refused = (now: boolean) => (ownCredentials ? this.#paused || now : this.#state.credentialsRefused);
     if (report.outcome === 'success') {
-      this.#state = { ...this.#state, lastSuccessAt: at, consecutiveFailures: 0, credentialsRefused: this.#paused };
+      this.#state = { ...this.#state, lastSuccessAt: at, consecutiveFailures: 0, credentialsRefused: refused(false) };
       return;
     }
     this.#state = {
@@ -45,7 +48,7 @@ export class UpstreamHealth {
       lastFailureAt: at,
       lastFailure: { operation: report.operation, outcome: report.outcome, httpStatus: report.httpStatus ?? null },
       consecutiveFailures: this.#state.consecutiveFailures + 1,
-      credentialsRefused: this.#paused || report.outcome === 'invalid_auth',
+      credentialsRefused: refused(report.outcome === 'invalid_auth'),
     };
   }
 
