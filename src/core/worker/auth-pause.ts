@@ -44,8 +44,9 @@ export class AuthPause {
   }
 
   /**
-   * When the service is asked again, while paused (ISO). While a probe is under way, no sooner than a probe's
-   * delay from now: orders let go until then would otherwise be due at once, again and again, until it answers.
+   * While paused, when the account's orders are looked at again (ISO): the next probe, or, while a probe is under
+   * way, a probe's delay from now (its start is past: orders let go until then would be due at once, again and
+   * again, until it answers). The account's resume wakes them sooner.
    */
   get nextProbeAt(): string | null {
     if (!this.#paused) return null;
