@@ -380,6 +380,9 @@ describe('an account’s calls, on its merchant’s page', () => {
       await foldOrder(store, 'live', 'shop-x');
       worker.start();
       await eventually(() => expect(worker.spentAccounts.has('x-account')).toBe(true));
+      // X's return is the budget's, as the operator reads it; W has none.
+      expect(worker.spentAccounts.get('x-account')).toBe(worker.spentBudgets.get('one-key'));
+      expect(worker.spentAccounts.has('w-account')).toBe(false);
       const accounts = { all: async () => [X, W], forShop: async () => undefined };
       const shown = async (view: AccountView) => {
         const metrics = new Metrics();

@@ -168,11 +168,20 @@ export class Worker {
     return this.#budgets.spent;
   }
 
-  /** Accounts whose own orders found their budget spent, with when it returns (not others' on the same budget). */
+  /**
+   * Accounts whose own orders found their budget spent, with when it returns (the budget's earliest return known,
+   * as spentBudgets says it): not the other accounts on the same budget.
+   */
   get spentAccounts(): ReadonlyMap<string, number> {
     const now = this.#o.now().getTime();
-    for (const [account, until] of this.#spentOfAccount) if (until <= now) this.#spentOfAccount.delete(account);
-    return this.#spentOfAccount;
+    const spent = this.#budgets.spent;
+    const own = new Map<string, number>();
+    for (const [account, until] of this.#spentOfAccount) {
+      const budgetUntil = spent.get(this.#budgetOfAccount.get(account) ?? account);
+      if (until <= now || budgetUntil === undefined) this.#spentOfAccount.delete(account);
+      else own.set(account, budgetUntil);
+    }
+    return own;
   }
 
   /**
