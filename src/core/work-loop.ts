@@ -73,8 +73,6 @@ export class WorkLoop<T> {
   #restTimer: NodeJS.Timeout | undefined;
   /** The last pump stopped to rest while yielding: the rest timer wakes the loop. */
   #resting = false;
-  /** When the timer will wake the loop, while one is set. */
-  #timerAt: number | undefined;
   /** The last pass failed (a claim threw): the next look is no sooner than ARM_RETRY_MS. */
   #pumpFailed = false;
 
@@ -101,7 +99,6 @@ export class WorkLoop<T> {
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
-    this.#timerAt = undefined;
     clearTimeout(this.#restTimer);
     await this.#pumping;
     await this.idle();
@@ -190,6 +187,7 @@ export class WorkLoop<T> {
     // which wake the loop: a timer here would only spin, asking nextAt()
     // again and again (on PostgreSQL, a query each time).
     if (!this.#running || this.#resting || this.#inFlight >= this.#o.concurrency) return;
+    clearTimeout(this.#timer);
     let next: number | undefined;
     try {
       next = await this.#o.nextAt();
@@ -198,7 +196,6 @@ export class WorkLoop<T> {
       // Looked at again shortly, rather than asleep until something wakes the loop (nothing may, on lowdb).
       next = (this.#o.now ?? Date.now)() + ARM_RETRY_MS;
     }
-    if (!this.#running) return;
     const now = (this.#o.now ?? Date.now)();
     let delay = next === undefined ? Infinity : Math.max(0, next - now);
     if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
@@ -209,20 +206,8 @@ export class WorkLoop<T> {
       delay = Math.max(delay, ARM_RETRY_MS);
     }
     if (!Number.isFinite(delay)) return;
-    // Passes close together read side by side, and their answers come in any order, an older one knowing less
-    // (later, or nothing, for work written since): each answer may only bring the wake earlier. A wake too
-    // early costs one look; one too late would leave due work asleep.
-    const at = now + delay;
-    if (this.#timerAt !== undefined && this.#timerAt <= at) return;
     clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(
-      () => {
-        this.#timerAt = undefined;
-        this.wake();
-      },
-      Math.min(delay, 2 ** 31 - 1),
-    );
+    this.#timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1));
     this.#timer.unref();
   }
 

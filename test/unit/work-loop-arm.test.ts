@@ -1,12 +1,8 @@
 // The loop sleeps until the earliest time something becomes due, read from
-// the store (nextAt) after each pass. Two passes close together read it side
-// by side, and the answers come in any order: a slower read begun earlier,
-// with an older and later answer, used to replace the timer a newer read had
-// set, so work due sooner slept until then (with no polling, as on lowdb,
-// nothing else woke the loop). Each answer now only brings the wake earlier,
-// and a read that fails is tried again shortly instead of leaving none. A
-// claim that fails while work is due is tried again a second later, not at
-// once in a spin.
+// the store (nextAt) after each pass. A read that fails is tried again
+// shortly instead of leaving no timer (with no polling, as on lowdb, nothing
+// else would wake the loop), and a claim that fails while work is due is
+// tried again a second later, not at once in a spin.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkLoop } from '../../src/core/work-loop.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -38,36 +34,7 @@ function loopWithReads() {
   return { loop, reads, seen };
 }
 
-/** Two reads under way side by side: the loop's first pass, and a second pass woken while the first still reads. */
-async function twoReads() {
-  const parts = loopWithReads();
-  parts.loop.start();
-  await eventually(() => expect(parts.reads).toHaveLength(1));
-  parts.loop.wake();
-  await eventually(() => expect(parts.reads).toHaveLength(2));
-  return { ...parts, claimsBefore: parts.seen.claims };
-}
-
-const settled = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('the loop sleeping until work is due', () => {
-  it('wakes at the time the newest read of the store gives, not an older read that answered last', async () => {
-    const { reads, seen, claimsBefore } = await twoReads();
-    // The newer read: due in 50 ms. Then the older one answers, from before the write: nothing due for a minute.
-    reads[1]!.resolve(Date.now() + 50);
-    await settled();
-    reads[0]!.resolve(Date.now() + 60_000);
-    await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 2_000);
-  });
-
-  it('wakes at the time an older read gives when the newest read fails', async () => {
-    const { reads, seen, claimsBefore } = await twoReads();
-    reads[0]!.resolve(Date.now() + 50);
-    await settled();
-    reads[1]!.reject(new Error('the store could not be read'));
-    await eventually(() => expect(seen.claims).toBeGreaterThan(claimsBefore), 500);
-  });
-
   it('does not spin when claims fail while work is due: it looks again a second later', async () => {
     const claimedAt: number[] = [];
     const loop = new WorkLoop<string>({
