@@ -107,8 +107,12 @@ export async function shopAttention(
   return items;
 }
 
-/** An order key of any platform in a letter's words (platform, then up to the next space, semicolon or comma), with the word "order" before it. */
-const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):[^\\s;,]+`, 'g');
+/**
+ * An order key of any platform in a letter's words, with the word "order" before it: up to the next whitespace (a
+ * WooCommerce shop's name may hold a ',' or ';' from its address), less the punctuation that closes a clause.
+ */
+const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):\\S+`, 'g');
+const CLOSING_PUNCTUATION = /[.,;:)]+$/;
 
 /**
  * A letter's reason as the shop's merchant reads it: any other store's order
@@ -117,9 +121,11 @@ const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):[
  * never learns another's domain and order ids from its own letters.
  */
 export function reasonForShop(reason: string, shop: ShopRef): string {
-  return reason.replace(ORDER_KEY_IN_TEXT, (named) =>
-    isOrderKeyOfShop(named.replace(/^order /, ''), shop.platform, shop.shop) ? named : 'an order',
-  );
+  return reason.replace(ORDER_KEY_IN_TEXT, (named) => {
+    const closing = CLOSING_PUNCTUATION.exec(named)?.[0] ?? '';
+    const key = named.slice(0, named.length - closing.length).replace(/^order /, '');
+    return isOrderKeyOfShop(key, shop.platform, shop.shop) ? named : `an order${closing}`;
+  });
 }
 
 /**

@@ -24,7 +24,9 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
-import { isLetterOfShop } from '../../src/http/shop-attention.ts';
+import { isLetterOfShop, reasonForShop } from '../../src/http/shop-attention.ts';
+import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
+import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 
 const SHOP_A = 'alpha-held.myshopify.com';
@@ -248,6 +250,18 @@ describe("the 'Held: see below' badge across shops", () => {
     const ofB = await lettersOf(SHOP_B);
     expect(ofB.letters.some((letter) => /already used by an order from another store/.test(letter.reason))).toBe(true);
     expect(ofB.text).not.toContain(SHOP_A);
+  });
+
+  it("tells all of another store's key as 'an order', though its shop name holds a ',' or ';' from its address", () => {
+    const mine = { platform: 'woocommerce', shop: 'mine.example' };
+    const other = wooShopOf('https://secret-brand.example/store,eu;x');
+    const told = reasonForShop(collisionReason('42', 'woocommerce:mine.example:42', `woocommerce:${other}:42`), mine);
+    expect(told).toContain('already used by an order from another store');
+    expect(told).not.toMatch(/secret|eu;x|,eu/);
+    // The shop's own key stays, and so does the punctuation after it.
+    expect(reasonForShop('order woocommerce:mine.example:42; then woocommerce:x.example:7.', mine)).toBe(
+      'order woocommerce:mine.example:42; then an order.',
+    );
   });
 
   it("judges keys by the whole shop name: a ':' or a longer name never passes for another shop's order", () => {
