@@ -2,15 +2,13 @@
 // delay into every fsync. Signalled alone, strace detaches and exits, and
 // the bridge it traced was left running with parent 1 (the soak then waited
 // on its open stderr for ever). A server is now stopped as a process group.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, groupAlive, startServer } from '../../bench/lib/bridge-process.ts';
+import { tools } from '../helpers/test-tools.ts';
 import { slowDisk } from '../soak/load.ts';
-
-const hasStrace = spawnSync('strace', ['-V']).status === 0;
 
 const childrenOf = (pid: number): number[] => {
   try {
@@ -28,7 +26,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe.skipIf(!hasStrace)("the soak's slow-disk bridge", () => {
+describe.skipIf(!tools.strace)("the soak's slow-disk bridge", () => {
   it('leaves nothing alive once stopped: neither strace nor the bridge it traced', async () => {
     const server = await startServer(
       [CLI, 'start'],

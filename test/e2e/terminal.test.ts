@@ -8,14 +8,14 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { CLI } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { tools } from '../helpers/test-tools.ts';
 import { WOO_SECRET, wooOrderJson } from '../helpers/woocommerce.ts';
 
 const TOKEN = 'terminal-admin-token-0123456789abcdef';
 const ORDERS = 600;
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const session = `lb-resync-${process.pid}`;
 
-describe.skipIf(!hasTmux)('resync in a terminal', () => {
+describe.skipIf(!tools.tmux)('resync in a terminal', () => {
   let woo: FakeWooCommerce;
   let bridge: RunningBridge;
 

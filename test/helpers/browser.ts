@@ -1,11 +1,12 @@
 // Debian's Chromium, driven by playwright-core, as every browser test uses it
 // (a tool's own browser download cannot reach its host here; .ci/run installs
 // Chromium with apt-get).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, tools } from './test-tools.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const chromiumAvailable = existsSync(CHROMIUM);
+export { CHROMIUM };
+export const chromiumAvailable = tools.chromium;
 
 /** Where a test's screenshots go (test-artifacts/<name>/, not in git), made if missing; ends with a slash. */
 export function artifactsDir(name: string): string {

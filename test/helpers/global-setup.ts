@@ -1,9 +1,12 @@
 // Runs once before every test file: finds out whether PostgreSQL answers, so
-// that its suites run against it or skip, and says so in one line when they skip;
-// and makes sure Shopify's Admin schema is on disk for the fake Shopify.
+// that its suites run against it or skip, and says in one line for each kind
+// of test that skips here why (PostgreSQL, Chromium, tmux, strace, openssl,
+// the shared fixtures); and makes sure Shopify's Admin schema is on disk for
+// the fake Shopify.
 import { readFileSync } from 'node:fs';
 import { PG_ADMIN_URL, probePostgres } from './postgres.ts';
 import { ensureShopifySchema } from './shopify-schema.ts';
+import { skipLines } from './test-tools.ts';
 
 /** The API versions the tests call: the bridge's default (config/default.json), and the one before it. */
 const SHOPIFY_SCHEMA_VERSIONS = [
@@ -26,4 +29,5 @@ export default async function setup(): Promise<void> {
       `PostgreSQL suites skipped: no server answered at ${where.host} (set PG_TEST_URL, or run .ci/run, which starts one)\n`,
     );
   }
+  for (const line of skipLines()) process.stdout.write(`${line}\n`);
 }

@@ -12,6 +12,7 @@ import {
 import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
 import { receive, translateRaw } from '../helpers/adapters.ts';
 import { BC_SECRET, BC_STORE, bcHeaders, bcOrder, bcPayload, signBigCommerce } from '../helpers/bigcommerce.ts';
+import { fixturesOf } from '../helpers/test-tools.ts';
 
 const adapter = createBigCommerceAdapter({ clientSecret: BC_SECRET });
 const raw = (body: string, headers: Record<string, string>) => ({
@@ -218,7 +219,7 @@ describe('what a V2 order says of its currency and source', () => {
   });
 });
 
-const FIXTURES = new URL('../../../shared/fixtures/bigcommerce/', import.meta.url);
+const FIXTURES = fixturesOf('bigcommerce');
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
 
 describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/bigcommerce', () => {

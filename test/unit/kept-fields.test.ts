@@ -14,6 +14,7 @@ import type { PlatformAdapter } from '../../src/core/platform-adapter.ts';
 import { receive, translateWhole } from '../helpers/adapters.ts';
 import { shopifyHeaders, shopifyOrderJson, shopifyRefundJson, SHOPIFY_SECRET } from '../helpers/shopify.ts';
 import { WOO_SECRET, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { fixturesOf } from '../helpers/test-tools.ts';
 
 /** Keys that hold what the bridge never reads: where a person lives, their machine, what they bought. */
 const NEVER_KEPT = [
@@ -150,7 +151,7 @@ describe('Shopify', () => {
     });
   });
 
-  const FIXTURES = new URL('../../../shared/fixtures/shopify/', import.meta.url);
+  const FIXTURES = fixturesOf('shopify');
   describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/shopify', () => {
     const read = (name: string) => parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as Record<string, unknown>;
     /** The docs samples wrap the payload in {"response": ...}; the REST fixtures in {"order": ...} or {"refund": ...}. */
@@ -270,7 +271,7 @@ describe('WooCommerce', () => {
     expect((await adapter.translate(stored)).kind).toBe('recorded');
   });
 
-  const FIXTURES = new URL('../../../shared/fixtures/woocommerce/', import.meta.url);
+  const FIXTURES = fixturesOf('woocommerce');
   describe.skipIf(!existsSync(FIXTURES))('real payloads from ../shared/fixtures/woocommerce', () => {
     const names = existsSync(FIXTURES) ? readdirSync(FIXTURES).filter((name) => name.endsWith('.json')) : [];
     it.each(names)('keeps of %s what translation reads', async (name) => {

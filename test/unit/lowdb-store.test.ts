@@ -10,6 +10,7 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { startCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { tools } from '../helpers/test-tools.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
@@ -136,7 +137,7 @@ function snapshot(dir: string, into: Record<string, string> = {}): Record<string
   return into;
 }
 
-describe.skipIf(!existsOnPath('strace'))('durability, traced on a real process', () => {
+describe.skipIf(!tools.strace)('durability, traced on a real process', () => {
   it('fdatasyncs each acknowledged batch, and its directory, before the answer', async () => {
     const dataDir = tempDataDir();
     const bridge = await startCli(['start'], {
@@ -175,13 +176,3 @@ describe.skipIf(!existsOnPath('strace'))('durability, traced on a real process',
     expect(syncs).toBeGreaterThanOrEqual(40);
   }, 60_000);
 });
-
-function existsOnPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => {
-    try {
-      return statSync(join(dir, command)).isFile();
-    } catch {
-      return false;
-    }
-  });
-}

@@ -10,6 +10,7 @@ import { DECLARED_FIELDS } from '../../adapters/shopify/topics.ts';
 import { translateRaw } from '../helpers/adapters.ts';
 import { onlyFields } from '../helpers/fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson, shopifyRefundJson, SHOPIFY_SECRET } from '../helpers/shopify.ts';
+import { fixturesOf } from '../helpers/test-tools.ts';
 
 const adapter = createShopifyAdapter({ apiSecrets: [SHOPIFY_SECRET] });
 const translate = (topic: string, body: string) =>
@@ -282,7 +283,7 @@ describe('the fields shopify.app.toml asks Shopify for', () => {
   );
 });
 
-const FIXTURES = new URL('../../../shared/fixtures/shopify/', import.meta.url);
+const FIXTURES = fixturesOf('shopify');
 const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), 'utf8');
 /** The docs samples wrap the payload in {"response": ...}; the REST fixtures in {"order": ...}. */
 const unwrap = (text: string, key: string) => JSON.stringify((JSON.parse(text) as Record<string, unknown>)[key]);

@@ -8,6 +8,7 @@ import type { WooDelivery } from '../../adapters/woocommerce/verify.ts';
 import { applyEvent, newOrderRecord } from '../../src/core/order-record.ts';
 import { translateRaw } from '../helpers/adapters.ts';
 import { signWoo, WOO_SECRET, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { fixturesOf } from '../helpers/test-tools.ts';
 
 const adapter = createWooAdapter({ secrets: WOO_SECRET, url: 'https://wp.lb-test.example' });
 const raw = (body: string | Buffer, headers: Record<string, string>) => ({
@@ -127,7 +128,7 @@ describe('dedupe keys', () => {
   });
 });
 
-const FIXTURES = new URL('../../../shared/fixtures/woocommerce/', import.meta.url);
+const FIXTURES = fixturesOf('woocommerce');
 const fixture = (name: string, key?: string) => {
   const text = readFileSync(new URL(name, FIXTURES), 'utf8');
   return key ? JSON.stringify((JSON.parse(text) as Record<string, unknown>)[key]) : text;
