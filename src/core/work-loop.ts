@@ -2,7 +2,9 @@
 // store, handle up to `concurrency` items at once, wake when the store says
 // something new is due, and sleep until the earliest time something becomes
 // due (or a poll interval, when other instances share the store and may
-// have left work behind). Each claim is made under an owner token of its own
+// have left work behind). Passes close together read that time side by side:
+// the newest answer sets the timer, an older one or a failed read only brings
+// it earlier (#arm). Each claim is made under an owner token of its own
 // and its items are leased (leases.ts): renewed while they are handled, and
 // given to the handler to check before what must not happen twice. A loop
 // may yield to more urgent work on the same event loop (yieldTo): it then
@@ -75,6 +77,10 @@ export class WorkLoop<T> {
   #resting = false;
   /** The last pass failed (a claim threw): the next look is no sooner than ARM_RETRY_MS. */
   #pumpFailed = false;
+  /** Reads of nextAt() begun, in order; and the one whose answer set the timer, with when it will fire. */
+  #reads = 0;
+  #timerRead = 0;
+  #timerAt: number | undefined;
 
   constructor(options: WorkLoopOptions<T>) {
     this.#o = options;
@@ -98,7 +104,7 @@ export class WorkLoop<T> {
   /** Stops claiming; resolves when the items under way are handled. */
   async stop(): Promise<void> {
     this.#running = false;
-    clearTimeout(this.#timer);
+    this.#setTimer(undefined, this.#reads);
     clearTimeout(this.#restTimer);
     await this.#pumping;
     await this.idle();
@@ -187,27 +193,51 @@ export class WorkLoop<T> {
     // which wake the loop: a timer here would only spin, asking nextAt()
     // again and again (on PostgreSQL, a query each time).
     if (!this.#running || this.#resting || this.#inFlight >= this.#o.concurrency) return;
-    clearTimeout(this.#timer);
+    // Passes close together read side by side, and the answers come in any order. The newest answer knows most
+    // (whatever became due after its read wakes the loop by itself): it sets the timer, or clears it when nothing is
+    // due. An older answer, or a failed read (which knows nothing), may only bring the wake earlier: one too early
+    // costs a look; one too late would leave due work asleep (nothing else may wake the loop, on lowdb).
+    const read = ++this.#reads;
+    // After a failed claim, work due now would be claimed again at once, and fail again, in a spin (a database
+    // that reads but cannot write, say): the next look waits a while, unless something new wakes the loop. Taken
+    // by this read, begun after the failure, not by an older one answering first.
+    const afterFailure = this.#pumpFailed;
+    this.#pumpFailed = false;
     let next: number | undefined;
+    let knows = true;
     try {
       next = await this.#o.nextAt();
     } catch (error) {
       this.#o.logger.warn({ err: error, loop: this.#o.name }, 'could not read when work is due next');
       // Looked at again shortly, rather than asleep until something wakes the loop (nothing may, on lowdb).
       next = (this.#o.now ?? Date.now)() + ARM_RETRY_MS;
+      knows = false;
     }
+    if (!this.#running) return;
     const now = (this.#o.now ?? Date.now)();
     let delay = next === undefined ? Infinity : Math.max(0, next - now);
     if (this.#o.pollMs !== undefined) delay = Math.min(delay, this.#o.pollMs);
-    // After a failed claim, work due now would be claimed again at once, and fail again, in a spin (a database
-    // that reads but cannot write, say): the next look waits a while, unless something new wakes the loop.
-    if (this.#pumpFailed) {
-      this.#pumpFailed = false;
-      delay = Math.max(delay, ARM_RETRY_MS);
-    }
-    if (!Number.isFinite(delay)) return;
+    if (afterFailure) delay = Math.max(delay, ARM_RETRY_MS);
+    const at = Number.isFinite(delay) ? now + delay : undefined;
+    if (knows && read > this.#timerRead) this.#setTimer(at, read);
+    else if (at !== undefined && (this.#timerAt === undefined || at < this.#timerAt))
+      this.#setTimer(at, this.#timerRead);
+  }
+
+  /** The timer, set to wake the loop at `at` (none: cleared) by the answer of read `read`. */
+  #setTimer(at: number | undefined, read: number): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.wake(), Math.min(delay, 2 ** 31 - 1));
+    this.#timer = undefined;
+    this.#timerAt = at;
+    this.#timerRead = read;
+    if (at === undefined) return;
+    this.#timer = setTimeout(
+      () => {
+        this.#timerAt = undefined;
+        this.wake();
+      },
+      Math.min(Math.max(0, at - (this.#o.now ?? Date.now)()), 2 ** 31 - 1),
+    );
     this.#timer.unref();
   }
 

@@ -22,17 +22,23 @@ import { freshStore } from './postgres-store.ts';
 const logger = createLogger({ level: 'silent' });
 let sequence = 0;
 
-/** Spent until `openAt`; then `places` calls may be made, and once they are used it is spent again. */
+/**
+ * Spent until `openAt`; then `places` calls may be made, and once they are used it is spent again, each ask told it
+ * returns `returnsInMs` later (40 unless told). A test that frees a place itself, once what it means to test is in
+ * place, gives none at first.
+ */
 export interface Budget {
   places: number;
   openAt: number;
+  returnsInMs?: number;
 }
 
 /** An account's reserveCall() on a budget. */
 export function reserveFrom(budget: Budget): () => RateBudget {
   return () => {
     const now = Date.now();
-    if (now < budget.openAt || budget.places === 0) return { spent: true, until: Math.max(budget.openAt, now + 40) };
+    if (now < budget.openAt || budget.places === 0)
+      return { spent: true, until: Math.max(budget.openAt, now + (budget.returnsInMs ?? 40)) };
     budget.places--;
     const place: Place & { used: boolean } = {
       used: false,

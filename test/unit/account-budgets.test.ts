@@ -132,6 +132,38 @@ describe('account budgets as the worker sees them', () => {
     expect(b.nextChangeAt()).toBe(clock.now + 500);
   });
 
+  it('tells what claims pass over and when that changes as of one instant, though the clock moves while it reads', () => {
+    // A clock that moves on a millisecond each time it is read: the budget returns between two of its reads.
+    let at = 1_000_000;
+    const b = new AccountBudgets({ now: () => at++, minShare: 0.2 });
+    b.noteSpent('A', at + 3);
+    b.turnStarted('B:1', 'live', 'B');
+    b.noteLiveWait('B:1', 'B', at + 100);
+    // Passed over, with its return: never passed over with its return already forgotten (the loop slept past it).
+    const outlook = b.outlook();
+    expect([...outlook.spent]).toEqual([['A', 1_000_003]]);
+    expect([...outlook.holding]).toEqual(['B']);
+    expect(outlook.changesAt).toBe(1_000_003);
+    expect(b.outlook().spent.size).toBe(0);
+  });
+
+  it('tells a hold whose every wait lapsed unchecked as a change due now: the next look checks it', () => {
+    const { clock, budgets: b } = budgets();
+    b.turnStarted('A:1', 'live', 'A');
+    b.noteLiveWait('A:1', 'A', clock.now + 100);
+    b.turnEnded('A:1');
+    // It lapsed after the last check (one just before the worker's read of when work is due, say): still held, and
+    // nothing else may change it (before, no time was told, and with the order not due here the loop slept).
+    clock.now += 100 + WAIT_GRACE_MS;
+    expect(b.holdingBackfill().has('A')).toBe(true);
+    expect(b.nextChangeAt()).toBe(clock.now);
+    expect(b.outlook().changesAt).toBe(clock.now);
+    // Checked: still due, it is kept another while, and told for then.
+    const [[lapsed]] = b.lapsed() as [[LapsedWait]];
+    b.lapseChecked(lapsed, true);
+    expect(b.nextChangeAt()).toBe(clock.now + WAIT_GRACE_MS);
+  });
+
   it('asks to check an account’s lapsed waits only when none of its waits is current, oldest first', () => {
     const { clock, budgets: b } = budgets();
     b.noteLiveWait('A:1', 'A', clock.now);

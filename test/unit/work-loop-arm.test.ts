@@ -1,9 +1,16 @@
 // The loop sleeps until the earliest time something becomes due, read from
-// the store (nextAt) after each pass. A read that fails is tried again
-// shortly instead of leaving no timer (with no polling, as on lowdb, nothing
-// else would wake the loop), and a claim that fails while work is due is
-// tried again a second later, not at once in a spin.
-import { afterEach, describe, expect, it } from 'vitest';
+// the store (nextAt) after each pass. Two passes close together read it side
+// by side, and the answers come in any order: a slower read begun earlier,
+// with an older and later answer, used to replace the timer a newer read had
+// set, so work due sooner slept until then (with no polling, as on lowdb,
+// nothing else woke the loop); and a newer read that failed replaced an older
+// read's sooner time with its retry a second later. The newest answer sets the
+// timer; an older one, or a failure, may only bring the wake earlier. A read
+// that fails is tried again shortly instead of leaving no timer, and a claim
+// that fails while work is due is tried again a second later, not at once in
+// a spin. The side-by-side reads run on fake timers: which wake comes first is
+// the point, and no loaded machine moves it.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkLoop } from '../../src/core/work-loop.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually } from '../helpers/engine.ts';
@@ -34,7 +41,45 @@ function loopWithReads() {
   return { loop, reads, seen };
 }
 
+/**
+ * Two reads under way side by side, on fake timers: the loop's first pass, and a second pass woken while the first
+ * still reads.
+ */
+async function twoReads() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const parts = loopWithReads();
+  parts.loop.start();
+  await vi.advanceTimersByTimeAsync(0);
+  parts.loop.wake();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(parts.reads).toHaveLength(2);
+  return { ...parts, claimsBefore: parts.seen.claims };
+}
+
 describe('the loop sleeping until work is due', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('wakes at the time the newest read of the store gives, not an older read that answered last', async () => {
+    const { reads, seen, claimsBefore } = await twoReads();
+    // The newer read: due in 50 ms. Then the older one answers, from before the write: nothing due for a minute.
+    reads[1]!.resolve(Date.now() + 50);
+    await vi.advanceTimersByTimeAsync(0);
+    reads[0]!.resolve(Date.now() + 60_000);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen.claims).toBeGreaterThan(claimsBefore);
+  });
+
+  it('wakes at the time an older read gives when the newest read fails, not a second later', async () => {
+    const { reads, seen, claimsBefore } = await twoReads();
+    reads[0]!.resolve(Date.now() + 50);
+    await vi.advanceTimersByTimeAsync(0);
+    reads[1]!.reject(new Error('the store could not be read'));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen.claims).toBeGreaterThan(claimsBefore);
+  });
+
   it('does not spin when claims fail while work is due: it looks again a second later', async () => {
     const claimedAt: number[] = [];
     const loop = new WorkLoop<string>({

@@ -62,6 +62,22 @@ export interface LapsedWait {
   version: number;
 }
 
+/**
+ * What claims pass over, and when that may next change by itself, all as of
+ * one instant: the worker's read of when work is due is the store's answer
+ * under `spent` and `holding`, or `changesAt` if sooner. Read at two instants,
+ * a budget returning between them was both passed over in the store's answer
+ * and forgotten from this one, and the loop slept past its return.
+ */
+export interface BudgetOutlook {
+  /** Budgets spent, with when each returns. */
+  spent: ReadonlyMap<string, number>;
+  /** Budgets whose backfill is held back. */
+  holding: ReadonlySet<string>;
+  /** The first time either may change (a return, a wait falling due or lapsing, places no longer scarce). */
+  changesAt: number | undefined;
+}
+
 export class AccountBudgets {
   readonly #now: () => number;
   /** Live places an account must give between two backfill places while live orders wait (Infinity: none). */
@@ -83,9 +99,15 @@ export class AccountBudgets {
 
   /** Accounts whose budget is spent, with when it returns (those returned forgotten). */
   get spent(): ReadonlyMap<string, number> {
+    return this.#spentAt(this.#now());
+  }
+
+  /** What claims pass over now, and when that may change (BudgetOutlook): every part as of this one instant. */
+  outlook(): BudgetOutlook {
     const now = this.#now();
-    for (const [account, until] of this.#spent) if (until <= now) this.#spent.delete(account);
-    return this.#spent;
+    const spent = new Map(this.#spentAt(now));
+    const times = [...spent.values(), this.#nextChangeAt(now)].filter((at) => at !== undefined);
+    return { spent, holding: this.#holding(now), changesAt: times.length > 0 ? Math.min(...times) : undefined };
   }
 
   /** The account's budget is spent until `until`; the earliest return known is kept. */
@@ -161,11 +183,12 @@ export class AccountBudgets {
       this.#liveSinceBackfill.set(account, 0);
       return false;
     }
-    const held = this.#holding().has(account);
+    const now = this.#now();
+    const held = this.#holding(now).has(account);
     const order = this.#orders.get(key);
     if (order) order.done = true;
     this.#liveSinceBackfill.set(account, (this.#liveSinceBackfill.get(account) ?? 0) + 1);
-    return held && !this.#holding().has(account);
+    return held && !this.#holding(now).has(account);
   }
 
   /** Whether the account's backfill is owed a place before its live orders: its share is due. */
@@ -175,12 +198,12 @@ export class AccountBudgets {
 
   /** Whether backfill of the account may take a place now: no live order of it waits, or backfill's share is due. */
   backfillMayTakePlace(account: string): boolean {
-    return !this.#holding().has(account);
+    return !this.#holding(this.#now()).has(account);
   }
 
   /** Accounts whose backfill is held back now: claims pass over their backfill. */
   holdingBackfill(): ReadonlySet<string> {
-    return this.#holding();
+    return this.#holding(this.#now());
   }
 
   /**
@@ -190,7 +213,10 @@ export class AccountBudgets {
    * forgotten.
    */
   lapsed(): LapsedWait[][] {
-    const now = this.#now();
+    return this.#lapsedAt(this.#now());
+  }
+
+  #lapsedAt(now: number): LapsedWait[][] {
     const byAccount = new Map<string, Array<LapsedWait & { at: number }>>();
     const current = new Set<string>();
     for (const [key, order] of this.#orders) {
@@ -223,11 +249,18 @@ export class AccountBudgets {
   /**
    * When what is held back may change next, if nothing else happens: a live
    * order let go falls due (and should be claimed), its wait lapses, or an
-   * account's places stop being scarce. (A turn under way ends with a slot
-   * freeing, which looks for work anyway.)
+   * account's places stop being scarce; now, while an account's every wait
+   * has lapsed unchecked (the next look checks them, and ends or renews
+   * each). (A turn under way ends with a slot freeing, which looks for work
+   * anyway.)
    */
   nextChangeAt(): number | undefined {
-    const now = this.#now();
+    return this.#nextChangeAt(this.#now());
+  }
+
+  #nextChangeAt(now: number): number | undefined {
+    // Lapsed since the last check (one that ran just before this read, say): a hold with no time of its own left.
+    if (this.#lapsedAt(now).length > 0) return now;
     let next: number | undefined;
     const consider = (at: number) => {
       if (at > now && (next === undefined || at < next)) next = at;
@@ -249,9 +282,13 @@ export class AccountBudgets {
     return Math.max(dueAt, this.#now()) + WAIT_GRACE_MS;
   }
 
+  #spentAt(now: number): ReadonlyMap<string, number> {
+    for (const [account, until] of this.#spent) if (until <= now) this.#spent.delete(account);
+    return this.#spent;
+  }
+
   /** Accounts whose live orders wait for places that are scarce, and whose backfill's share is not due. */
-  #holding(): Set<string> {
-    const now = this.#now();
+  #holding(now: number): Set<string> {
     const letGo = new Set<string>();
     const claimed = new Set<string>();
     for (const order of this.#orders.values()) {

@@ -16,7 +16,7 @@
 // only at its share (account-budgets.ts).
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
-import { AccountBudgets } from './account-budgets.ts';
+import { AccountBudgets, type BudgetOutlook } from './account-budgets.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
@@ -195,9 +195,7 @@ export class Worker {
   }
 
   /** The shops claims pass over: those of accounts whose budget is spent, and, in backfill, those holding it back. */
-  #shopsToSkip(): SkippedShops {
-    const spent = this.#budgets.spent;
-    const holding = this.#budgets.holdingBackfill();
+  #shopsToSkip({ spent, holding }: BudgetOutlook = this.#budgets.outlook()): SkippedShops {
     if (spent.size === 0 && holding.size === 0) return {};
     const all = new Set<string>();
     const backfill = new Set<string>();
@@ -262,11 +260,12 @@ export class Worker {
    */
   async #nextAt(): Promise<number | undefined> {
     await this.#checkLapsedWaits();
-    const times = [
-      await this.#o.store.nextDueAt(this.#shopsToSkip()),
-      ...this.#budgets.spent.values(),
-      this.#budgets.nextChangeAt(),
-    ].filter((at) => at !== undefined);
+    // The shops passed over, and when that ends, as of one instant (BudgetOutlook): a return falling during the
+    // store's read would otherwise be both passed over there and forgotten here, and the loop would sleep past it.
+    const outlook = this.#budgets.outlook();
+    const times = [await this.#o.store.nextDueAt(this.#shopsToSkip(outlook)), outlook.changesAt].filter(
+      (at) => at !== undefined,
+    );
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
