@@ -3,7 +3,7 @@
 // another bridge on the same ledger wrote is read at most a minute late, and
 // a name nobody connected is asked about at most every few seconds, however
 // many forged deliveries name it. Bounded, oldest first out.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
 
 const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
@@ -13,27 +13,34 @@ export class CachedRecords<T> {
   readonly #store: LedgerStore;
   readonly #idOf: (name: string) => string;
   readonly #now: () => number;
+  readonly #kind: RecordKind;
   readonly #entries = new Map<string, { value: T | undefined; at: number }>();
 
-  constructor(store: LedgerStore, idOf: (name: string) => string, now: () => number = Date.now) {
+  constructor(
+    store: LedgerStore,
+    idOf: (name: string) => string,
+    now: () => number = Date.now,
+    kind: RecordKind = 'session',
+  ) {
     this.#store = store;
     this.#idOf = idOf;
     this.#now = now;
+    this.#kind = kind;
   }
 
-  /** The record of a store ('session' kind); `fresh` reads the ledger whatever the cache holds. */
+  /** The record of a store (of this cache's kind); `fresh` reads the ledger whatever the cache holds. */
   async get(name: string, fresh = false): Promise<T | undefined> {
     const cached = this.#entries.get(name);
     const age = cached ? this.#now() - cached.at : Infinity;
     if (!fresh && cached && age < (cached.value ? FOUND_MS : MISSING_MS)) return cached.value;
-    const value = await this.#store.getRecord<T>('session', this.#idOf(name));
+    const value = await this.#store.getRecord<T>(this.#kind, this.#idOf(name));
     this.set(name, value);
     return value;
   }
 
   /** Every record of the platform that `complete` accepts (a connect in progress shares the kind). */
   async all(platform: string, complete: (value: T) => boolean): Promise<T[]> {
-    const values = (await this.#store.listRecords<T & { platform?: string }>('session')).map(({ value }) => value);
+    const values = (await this.#store.listRecords<T & { platform?: string }>(this.#kind)).map(({ value }) => value);
     return values.filter((value) => value.platform === platform && complete(value));
   }
 

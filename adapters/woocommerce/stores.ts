@@ -7,6 +7,7 @@
 //
 // Deliveries are verified before the answer, so the secrets are cached
 // (shared/cached-records.ts).
+import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
@@ -73,11 +74,14 @@ export class WooStores {
   readonly #envShop: string | undefined;
   readonly #clients = new Map<string, WooRestClient>();
   readonly #cache: CachedRecords<WooConnection>;
+  /** The loyalty account each store name is linked to ('shop-link' records, src/accounts/account-records.ts). */
+  readonly #links: CachedRecords<{ account: string }>;
 
   constructor(options: WooStoresOptions) {
     this.#o = options;
     this.#envShop = options.env.url ? wooShopOf(options.env.url) : undefined;
     this.#cache = new CachedRecords(options.store, wooConnectionId, options.now);
+    this.#links = new CachedRecords(options.store, wooConnectionId, options.now, 'shop-link');
   }
 
   /** The shop of the environment-configured store, if there is one. */
@@ -95,14 +99,25 @@ export class WooStores {
 
   /**
    * The secrets a delivery from this shop may be signed with: the connected
-   * store's, and WOOCOMMERCE_WEBHOOK_SECRET for any store not connected (or
-   * for the configured store, whose hand-made webhooks carry it).
+   * store's, and WOOCOMMERCE_WEBHOOK_SECRET for the configured store (its
+   * hand-made webhooks carry it). With WOOCOMMERCE_URL set that secret signs
+   * for that store alone (and a delivery that names none); without it, for a store that is neither connected
+   * nor linked to an account of its own. Whoever reads that secret in the
+   * configured store's WordPress must not sign for another merchant's store.
    */
   async secretsFor(shop: string | undefined): Promise<string[]> {
     const connection = shop ? await this.#connection(shop) : undefined;
     const env = this.#o.env.webhookSecret;
-    if (!connection) return env ? [env] : [];
-    return [connection.webhookSecret, ...(env && shop === this.#envShop ? [env] : [])];
+    const envSigns = env !== undefined && (await this.#envSecretSigns(shop, connection));
+    return [...(connection ? [connection.webhookSecret] : []), ...(envSigns ? [env] : [])];
+  }
+
+  async #envSecretSigns(shop: string | undefined, connection: WooConnection | undefined): Promise<boolean> {
+    // A delivery naming no store is counted as the configured store's (adapter.ts).
+    if (this.#envShop !== undefined) return shop === undefined || shop === this.#envShop;
+    if (connection) return false;
+    const link = shop ? await this.#links.get(shop) : undefined;
+    return link === undefined || link.account === DEFAULT_ACCOUNT;
   }
 
   async list(): Promise<WooStore[]> {

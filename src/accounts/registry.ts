@@ -100,6 +100,13 @@ export class AccountRegistry implements Accounts {
     return account;
   }
 
+  /** An erased shop's link goes with its data; the privacy log, not the audit, records the erasure. */
+  async forgetShop(platform: string, shop: string): Promise<void> {
+    const id = shopLinkId({ platform, shop });
+    await this.#o.store.deleteRecord('shop-link', id);
+    this.#links.delete(id);
+  }
+
   async runtime(id: string): Promise<AccountRuntime | undefined> {
     if (id === DEFAULT_ACCOUNT) return this.#o.defaultAccount;
     const cached = this.#runtimes.get(id);

@@ -58,6 +58,12 @@ export interface Accounts {
   runtime(id: string): Promise<AccountRuntime | undefined>;
   /** Every account's runtime that exists now (status, metrics, stopping their pauses). */
   all(): Promise<AccountRuntime[]>;
+  /**
+   * A shop was erased: it earns on no account from now on. Its link went
+   * with it, so that a name connected again later, perhaps by someone else,
+   * starts unlinked (absent: nothing links shops, as with one account).
+   */
+  forgetShop?(platform: string, shop: string): Promise<void>;
   stop(): void;
 }
 

@@ -47,7 +47,7 @@ export interface PrivacyOptions {
   adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
   logger: Logger;
   /** Which loyalty account an order belongs to, for requests limited to one account. */
-  accounts?: Pick<Accounts, 'forShop'> | undefined;
+  accounts?: Pick<Accounts, 'forShop' | 'forgetShop'> | undefined;
   now?: () => Date;
 }
 
@@ -158,6 +158,7 @@ export class Privacy {
   async eraseShop(platform: string, shop: string, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
     const report = await this.#o.store.eraseShop(platform, shop);
     await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
+    await this.#o.accounts?.forgetShop?.(platform, shop);
     await this.#log({ type: 'shop-redact', via, platform, shop, report });
     this.#o.logger.info({ platform, shop, ...report }, "a shop's data was erased");
     return report;

@@ -45,7 +45,8 @@ import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../platforms.ts';
-import { isLetterOfShop, reasonForShop, shopAttention } from './shop-attention.ts';
+import { isLetterOfShop, shopAttention } from './shop-attention.ts';
+import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-callers.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
@@ -146,7 +147,7 @@ export function shopAdminApi({
     // Another shop's order is answered as if it did not exist.
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order });
+    res.json({ order: shopOrderView(order, shopRefOf(res)) });
   });
 
   router.get('/shopify/shops', async (_req, res) => {
@@ -283,10 +284,17 @@ export function shopAdminApi({
     // Manual adjustments the operator made are the loyalty account's, for a customer by e-mail or phone in any shop:
     // not this shop's to read (a data request names whatever contact the merchant gave their customer). Those the
     // shop's own page made are its own.
-    const { adjustments: all, ...rest } = await privacy.exportCustomer(match);
+    const { adjustments: all, orders, deadLetters, inbox, dataRequests } = await privacy.exportCustomer(match);
+    const shop = shopRefOf(res);
+    // Views, as every answer to a shop: an order's errors may name another store's order (an lp_orderid collision).
     const data = {
-      ...rest,
+      orders: orders.filter((order) => sameShop(order, shop)).map((order) => shopOrderView(order, shop)),
+      deadLetters: deadLetters
+        .filter((letter) => isLetterOfShop(letter, shop))
+        .map((letter) => ({ ...shopLetterView(letter, shop), delivery: letter.delivery ?? null })),
+      inbox,
       adjustments: all.filter((each) => each.platform === request.platform && each.shop === request.shop),
+      dataRequests,
     };
     await privacy.noteExport(match, 'shop');
     logger.info({ shop: request.shop, request: request.id, by: byOf(res) }, 'a shop exported a customer’s data');
@@ -360,8 +368,7 @@ export function shopAdminApi({
     const named = await Promise.all(
       own.map(async (letter) => {
         const orderName = letter.orderKey ? (await store.getOrder(letter.orderKey))?.snapshot.orderName : undefined;
-        const view = { ...letter, reason: reasonForShop(letter.reason, shopRefOf(res)) };
-        return orderName ? { ...view, orderName } : view;
+        return shopLetterView(letter, shopRefOf(res), orderName);
       }),
     );
     res.json({ deadLetters: named });

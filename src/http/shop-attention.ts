@@ -55,7 +55,8 @@ export async function shopAttention(
     else if (record?.check?.status === 'unreachable')
       items.push({
         kind: 'service_unreachable',
-        why: `The loyalty service could not be reached when the account was last checked${record.check.detail ? ` (${record.check.detail})` : ''}.`,
+        // The check's own words name the address and what came back: the merchant's to read only on their own account.
+        why: `The loyalty service could not be reached when the account was last checked${mayChangeAccount && record.check.detail ? ` (${record.check.detail})` : ''}.`,
         fix: mayChangeAccount
           ? 'Check the service’s address in your account settings.'
           : 'Ask the bridge’s operator to check the service’s address.',

@@ -165,8 +165,8 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       } finally {
         service.faults.configure({});
       }
-      const letters = (await as(SHOP_A).get('/dead-letters')).body.deadLetters as Array<{ adjustmentId?: string }>;
-      expect(letters.filter((letter) => letter.adjustmentId)).toHaveLength(1);
+      const letters = (await as(SHOP_A).get('/dead-letters')).body.deadLetters as Array<{ byHand: boolean }>;
+      expect(letters.filter((letter) => letter.byHand)).toHaveLength(1);
       expect((await as(SHOP_B).get('/dead-letters')).body.deadLetters).toEqual([]);
       // The adjustment names its shop, which a shop's erasure goes by (records of a platform and shop).
       const adjustments = await running.bridge.engine.store.listRecords<{ platform?: string; shop?: string }>(

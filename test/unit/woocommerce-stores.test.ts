@@ -223,15 +223,34 @@ describe('the secrets a delivery is checked with', () => {
     ['a connected store, with the configured secret', 'configured-secret', 'https://connected.example/', false],
     ['the configured store, with the configured secret', 'configured-secret', 'https://www.store.example/', true],
     ['the configured store, with a connected store’s secret', 'connected-secret', 'https://store.example/', false],
-    [
-      'a store nobody connected, with the configured secret (a webhook made by hand)',
-      'configured-secret',
-      'https://elsewhere.example/',
-      true,
-    ],
+    // Whoever reads the configured store's secret in its WordPress must not sign for another merchant's store: forged
+    // orders kept under that name would earn once the store is linked to its own account.
+    ['a store nobody connected, with the configured secret', 'configured-secret', 'https://elsewhere.example/', false],
   ])('%s: %s', async (_name, secret, source, accepted) => {
     const adapter = await setUp();
     expect((await adapter.verify(post(secret, source))).ok).toBe(accepted);
+  });
+
+  describe('with a secret configured and no store address (webhooks made by hand in the operator’s stores)', () => {
+    const setUpSecretOnly = async (link?: string) => {
+      const store = new LowdbStore({ dataDir: tempDataDir() });
+      await store.open();
+      if (link) await store.putRecord('shop-link', 'woocommerce:elsewhere.example', { account: link, by: 'test' });
+      const stores = new WooStores({
+        store,
+        env: { webhookSecret: 'configured-secret' },
+        storeAddresses: { allowPrivate: false },
+      });
+      return createWooAdapter({ secrets: (shop) => stores.secretsFor(shop) });
+    };
+    it.each([
+      ['a store nobody linked', undefined, true],
+      ['a store linked to the operator’s default account', 'default', true],
+      ['a store linked to a merchant’s own account', 'merchant-b-account', false],
+    ])('%s: signs with the configured secret = %s', async (_name, link, accepted) => {
+      const adapter = await setUpSecretOnly(link);
+      expect((await adapter.verify(post('configured-secret', 'https://elsewhere.example/'))).ok).toBe(accepted);
+    });
   });
 });
 

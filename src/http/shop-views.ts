@@ -1,0 +1,135 @@
+// What a shop's session is shown of the ledger: views built field by field
+// from the records, never the records themselves. A field added to a record
+// later stays out until someone decides a merchant may read it, and any text
+// that may name another store (an lp_orderid collision) is told as "an order".
+import type { ShopRef } from '../accounts/account-records.ts';
+import type { CallRecord, OrderRecord } from '../core/order-record.ts';
+import type { DeadLetter } from '../core/store/ledger-store.ts';
+import { reasonForShop } from './shop-attention.ts';
+
+export interface ShopOrderView {
+  key: string;
+  orderId: string;
+  orderName: string;
+  facts: string[];
+  customer: { name: string | null; email: string | null; mobile: string | null };
+  total: { amount: string; currency: string };
+  test: boolean;
+  source: string | null;
+  discountCodes: Array<{ code: string; amount: string }>;
+  target: { state: string; reason?: string | undefined } | null;
+  upstream: {
+    points: OrderRecord['upstream']['points'];
+    earnedAt: string | null;
+    conversion: OrderRecord['upstream']['conversion'];
+    conversionStatus: string | null;
+    redemption: OrderRecord['upstream']['redemption'];
+    redeemedPoints: number | null;
+    /** Points of a cancelled order given back by hand: how many, and when. */
+    redemptionReturn: { state: string; points: number; at: string } | null;
+  };
+  work: {
+    attempts: number;
+    retryAt: string | null;
+    lastError: string | null;
+    /** Calls held by a dead letter, by operation. */
+    held: string[];
+    /** What the order waits for, in a word: its shop's account, or that account's credentials. */
+    waitingFor: 'account' | 'credentials' | null;
+  };
+  calls: Array<
+    Pick<CallRecord, 'operation' | 'at' | 'attempts' | 'outcome' | 'message'> & { httpStatus: number | null }
+  >;
+  firstSeenAt: string;
+  updatedAt: string;
+  erasedAt: string | null;
+}
+
+/** One order as its own shop's page reads it. */
+export function shopOrderView(record: OrderRecord, shop: ShopRef): ShopOrderView {
+  const { snapshot, upstream, work } = record;
+  const words = (text: string | null | undefined) => (text ? reasonForShop(text, shop) : null);
+  return {
+    key: record.key,
+    orderId: record.orderId,
+    orderName: snapshot.orderName,
+    facts: [...record.facts],
+    customer: { name: snapshot.customer.name, email: snapshot.customer.email, mobile: snapshot.customer.mobile },
+    total: { amount: snapshot.total.amount, currency: snapshot.total.currency },
+    test: snapshot.test,
+    source: snapshot.source,
+    discountCodes: snapshot.discountCodes.map(({ code, amount }) => ({ code, amount })),
+    target: record.target ? { state: record.target.state, reason: record.target.reason } : null,
+    upstream: {
+      points: upstream.points,
+      earnedAt: upstream.earnedAt,
+      conversion: upstream.conversion,
+      conversionStatus: upstream.conversionStatus ?? null,
+      redemption: upstream.redemption,
+      redeemedPoints: upstream.redeemedPoints ?? null,
+      redemptionReturn: upstream.redemptionReturn
+        ? {
+            state: upstream.redemptionReturn.state,
+            points: upstream.redemptionReturn.points,
+            at: upstream.redemptionReturn.at,
+          }
+        : null,
+    },
+    work: {
+      attempts: work.attempts,
+      retryAt: work.retryAt,
+      lastError: words(work.lastError),
+      held: Object.keys(work.held),
+      waitingFor: !work.waitingFor ? null : work.waitingFor === 'account' ? 'account' : 'credentials',
+    },
+    calls: record.calls.map((call) => ({
+      operation: call.operation,
+      at: call.at,
+      attempts: call.attempts,
+      outcome: call.outcome,
+      httpStatus: call.httpStatus ?? null,
+      message: words(call.message) ?? '',
+    })),
+    firstSeenAt: record.firstSeenAt,
+    updatedAt: record.updatedAt,
+    erasedAt: record.erasedAt ?? null,
+  };
+}
+
+export interface ShopLetterView {
+  id: string;
+  /** The shop's own, whom the letter is of. */
+  platform: string;
+  shop: string;
+  createdAt: string;
+  kind: DeadLetter['kind'];
+  reason: string;
+  topic: string | null;
+  operation: string | null;
+  httpStatus: number | null;
+  orderKey: string | null;
+  /** The order's name as the store shows it (#1001), when the letter is about an order. */
+  orderName: string | null;
+  retries: number;
+  /** A manual adjustment's letter: retried by the operator only. */
+  byHand: boolean;
+}
+
+/** A dead letter of the shop's (isLetterOfShop) as its page reads it: no kept body, key or other store's names. */
+export function shopLetterView(letter: DeadLetter, shop: ShopRef, orderName?: string): ShopLetterView {
+  return {
+    id: letter.id,
+    platform: shop.platform,
+    shop: shop.shop,
+    createdAt: letter.createdAt,
+    kind: letter.kind,
+    reason: reasonForShop(letter.reason, shop),
+    topic: letter.topic ?? null,
+    operation: letter.operation ?? null,
+    httpStatus: letter.httpStatus ?? null,
+    orderKey: letter.orderKey ?? null,
+    orderName: orderName ?? null,
+    retries: letter.retries,
+    byHand: letter.adjustmentId !== undefined,
+  };
+}

@@ -1,0 +1,393 @@
+// Tenants are strangers: two merchants on each platform, each on a trial
+// account of its own, on one bridge (lowdb, and PostgreSQL). Merchant A of
+// each platform calls every route its session reaches, read from the shop
+// router itself (a route added later is swept without editing this file),
+// with every id, key and order number of every merchant B in its paths,
+// queries and bodies, and sends every delivery and callback it can sign.
+// No answer may hold anything of a B that A did not send itself, and nothing
+// of a B may change: its orders, letters, account, link, requests,
+// adjustments, resyncs, and its points at the service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountRecord } from '../../src/accounts/account-records.ts';
+import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
+import { shopAdminApi, type ShopAdminApiParts } from '../../src/http/shop-admin-api.ts';
+import { orderKey } from '../../src/core/order-event.ts';
+import { eventually } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { routesOf } from '../helpers/express-routes.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { shopifyHeaders } from '../helpers/shopify.ts';
+import { APP_SECRET } from '../helpers/shopify-app-bridge.ts';
+import { startTenantWorld, type Merchant, type Platform, type TenantWorld } from '../helpers/tenant-world.ts';
+import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+
+const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
+const ROUTES = routesOf(shopAdminApi({ store: {} } as unknown as ShopAdminApiParts));
+const backends: Array<'lowdb' | 'postgres'> = ['lowdb', ...(postgresAvailable() ? (['postgres'] as const) : [])];
+
+/** What a merchant has on the bridge after a first hour of use: ids to aim at, and words that must not leak. */
+interface Holdings {
+  merchant: Merchant;
+  account: AccountRecord;
+  order: { key: string; orderId: string; orderName: string };
+  /** An order of a customer of the merchant's own (the test order's customer is the same in every shop). */
+  sale: { key: string; orderId: string; orderName: string };
+  customer: { name: string; email: string; mobile: string };
+  adjustmentId: string;
+  resyncId: string;
+  dataRequestId: string;
+  letterId: string;
+}
+
+/** A merchant's first hour: a trial account, a test order that earns, points by hand, a resync, a request, a letter. */
+async function settleIn(world: TenantWorld, merchant: Merchant, tag: string): Promise<Holdings> {
+  const store = world.bridge.engine.store;
+  const made = await merchant.call('POST', '/account', { sandbox: true, name: `${tag} trial` });
+  expect(made.status, made.text).toBe(201);
+  const account = (await store.getRecord<AccountRecord>('account', made.body.account.id))!;
+  const activity = (await merchant.call('GET', '/account/settings')).body.settings.LOYALTY_EARN_ACTIVITY_ID as string;
+
+  const test = await merchant.call('POST', '/test-orders');
+  expect(test.status, test.text).toBe(202);
+  const order = test.body.testOrder as { key: string; orderId: string; orderName: string };
+  await eventually(async () => expect((await store.getOrder(order.key))?.upstream.points).toBe('earned'));
+
+  const customer = {
+    name: `${tag} Person`,
+    email: `${tag}-customer@sweep.example`,
+    mobile: `+1212555${String(1000 + Math.floor(Math.random() * 9000))}`,
+  };
+  // Folded as the platform's delivery would be: what is swept is what the merchant's page reads of the ledger.
+  const saleId = String(9_100_000_000 + Math.floor(Math.random() * 1_000_000_000));
+  const sale = orderEvent({
+    platform: merchant.platform,
+    shop: merchant.shop,
+    orderId: saleId,
+    orderName: `#${tag}-${saleId.slice(-4)}`,
+    customer,
+    facts: ['placed', 'paid'],
+  });
+  await world.bridge.engine.ingest.events(sale.deliveryId, [sale]);
+  await eventually(async () => expect((await store.getOrder(orderKey(sale)))?.upstream.points).toBe('earned'));
+  const given = await merchant.call('POST', '/adjustments/earn', {
+    activityId: activity,
+    name: customer.name,
+    email: customer.email,
+    mobile: customer.mobile,
+    reason: `goodwill from ${tag}`,
+  });
+  expect(given.status, given.text).toBe(201);
+
+  const resync = await merchant.call('POST', '/resync', { since: new Date(Date.now() - 3 * 86_400_000).toISOString() });
+  expect(resync.status, resync.text).toBe(202);
+  await eventually(async () =>
+    expect((await merchant.call('GET', `/resync/${resync.body.job.id}`)).body.job.status).not.toBe('running'),
+  );
+
+  const dataRequestId = `${merchant.platform}:${merchant.shop}:dr-${tag}`;
+  if (merchant.platform === 'shopify') {
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: merchant.shop,
+      orders_requested: [],
+      customer: { id: 77, email: customer.email, phone: null },
+      data_request: { id: `dr-${tag}` },
+    });
+    const answer = await fetch(`${world.bridge.http.localUrl}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'customers/data_request', body, shop: merchant.shop, secret: APP_SECRET }),
+      body,
+    });
+    expect(answer.status).toBe(200);
+    await eventually(async () => expect(await store.getRecord('data-request', dataRequestId)).toBeDefined());
+  } else {
+    // WooCommerce and BigCommerce send no data requests: one taken down by hand for the merchant.
+    await store.putRecord('data-request', dataRequestId, {
+      id: dataRequestId,
+      receivedAt: new Date().toISOString(),
+      platform: merchant.platform,
+      shop: merchant.shop,
+      customer: { email: customer.email },
+      orderIds: [order.orderId],
+    });
+  }
+
+  const letterId = `letter-${tag}`;
+  await store.addDeadLetter({
+    id: letterId,
+    kind: 'call',
+    platform: merchant.platform,
+    shop: merchant.shop,
+    orderKey: order.key,
+    operation: 'earn',
+    reason: `the service refused the earn of ${order.key} for ${customer.email} (${tag}-letter-words)`,
+  });
+  const adjustments = await store.listRecords<{ id: string; shop?: string; platform?: string }>('adjustment');
+  const adjustment = adjustments.find(
+    ({ value }) => value.platform === merchant.platform && value.shop === merchant.shop,
+  )!;
+  return {
+    merchant,
+    account,
+    order,
+    sale: { key: orderKey(sale), orderId: saleId, orderName: sale.orderName },
+    customer,
+    adjustmentId: adjustment.value.id,
+    resyncId: resync.body.job.id,
+    dataRequestId,
+    letterId,
+  };
+}
+
+/** Everything of a merchant's that another may not read. */
+const secretsOf = (held: Holdings): string[] => [
+  held.merchant.shop,
+  held.account.id,
+  held.account.apiKey,
+  held.account.brandId,
+  held.order.key,
+  held.order.orderName,
+  held.sale.key,
+  held.sale.orderId,
+  held.sale.orderName,
+  held.customer.name,
+  held.customer.email,
+  held.customer.mobile,
+  held.adjustmentId,
+  held.resyncId,
+  held.dataRequestId,
+  held.letterId,
+  `${held.merchant.platform}:${held.merchant.shop}`,
+  held.letterId.replace('letter-', '') + '-letter-words',
+];
+
+/** The ids a caller may aim at, in an address. */
+const idsOf = (held: Holdings): string[] => [
+  held.order.key,
+  held.order.orderId,
+  held.sale.key,
+  held.sale.orderId,
+  held.account.id,
+  held.adjustmentId,
+  held.resyncId,
+  held.dataRequestId,
+  held.letterId,
+];
+
+/** Bodies made of another merchant's ids and names, whole and one field at a time. */
+function bodiesAimedAt(held: Holdings): unknown[] {
+  const fields: Record<string, unknown> = {
+    account: held.account.id,
+    platform: held.merchant.platform,
+    shop: held.merchant.shop,
+    key: held.order.key,
+    orderKey: held.order.key,
+    orderId: held.order.orderId,
+    orderIds: [held.order.orderId],
+    id: held.letterId,
+    email: held.customer.email,
+    mobile: held.customer.mobile,
+    name: 'someone else',
+    reason: 'taken over',
+    activityId: '1',
+    points: 1,
+    since: new Date(Date.now() - 86_400_000).toISOString(),
+    brandId: held.account.brandId,
+    settings: { LOYALTY_EARN_ACTIVITY_ID: '2' },
+  };
+  return [{}, fields, ...Object.entries(fields).map(([name, value]) => ({ [name]: value }))];
+}
+
+/** The values a request carries: an answer may say them back without telling anything. */
+function sentValues(path: string, body: unknown): string[] {
+  const values = decodeURIComponent(path)
+    .split(/[/?&=]/)
+    .filter((part) => part.length > 2);
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.push(String(value));
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(body);
+  return values.sort((a, b) => b.length - a.length);
+}
+
+/** What an answer tells beyond what its request said. */
+const beyond = (text: string, sent: string[]) => sent.reduce((left, value) => left.split(value).join('·'), text);
+
+/** Everything of a merchant's the bridge and its sandbox hold, to compare before and after. */
+async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
+  const store = world.bridge.engine.store;
+  const { platform, shop } = held.merchant;
+  const ofShop = (value: { platform?: string; shop?: string }) => value.platform === platform && value.shop === shop;
+  const records = async (kind: Parameters<typeof store.listRecords>[0]) =>
+    (await store.listRecords<Record<string, unknown>>(kind)).filter(({ value }) => ofShop(value));
+  const sandbox = await fetch(`${held.account.baseUrl}/_sandbox/state`, {
+    headers: { 'x-api-key': held.account.apiKey, 'x-brand-id': held.account.brandId },
+  });
+  const points = (await sandbox.json()) as { earnings: unknown[]; redemptions: unknown[]; conversions: unknown[] };
+  return {
+    order: await store.getOrder(held.order.key),
+    sale: await store.getOrder(held.sale.key),
+    orders: (await store.listOrders({ page: 1, limit: 100, platform, shop })).orders,
+    letters: (await store.listDeadLetters()).filter((letter) => ofShop(letter) || letter.orderKey === held.order.key),
+    account: await store.getRecord('account', held.account.id),
+    link: await store.getRecord('shop-link', `${platform}:${shop}`),
+    requests: await records('data-request'),
+    adjustments: await records('adjustment'),
+    connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
+    service: points,
+  };
+}
+
+describe.each(backends)('one merchant against another, on %s', (backend) => {
+  let world: TenantWorld;
+  const held = {} as Record<Platform, { a: Holdings; b: Holdings }>;
+  const allB = () => PLATFORMS.map((platform) => held[platform].b);
+
+  beforeAll(async () => {
+    world = await startTenantWorld(backend);
+    for (const platform of PLATFORMS) {
+      const { a, b } = world.merchants[platform];
+      held[platform] = { a: await settleIn(world, a, `${platform}-a`), b: await settleIn(world, b, `${platform}-b`) };
+    }
+  }, 240_000);
+  afterAll(() => world?.stop());
+
+  it('finds the shop routes it sweeps in the router itself', () => {
+    expect(ROUTES.length).toBeGreaterThan(20);
+    expect(ROUTES).toContainEqual({ method: 'GET', path: '/orders/:key' });
+    expect(ROUTES).toContainEqual({ method: 'POST', path: '/test-orders/:id/cancel' });
+  });
+
+  it.each(PLATFORMS)(
+    "gives merchant A of %s nothing of any B's through any route, and changes nothing of theirs",
+    async (platform) => {
+      const before = await Promise.all(allB().map((each) => stateOf(world, each)));
+      const a = world.merchants[platform].a;
+      // The session works: A reads its own order, so every refusal below is about B, not a session turned away.
+      const own = await a.call('GET', `/orders/${encodeURIComponent(held[platform].a.sale.key)}`);
+      expect(own.status, own.text).toBe(200);
+      const leaks: string[] = [];
+      const ownOfA = new Set(secretsOf(held[platform].a));
+      for (const target of allB()) {
+        const secrets = secretsOf(target).filter((secret) => !ownOfA.has(secret));
+        const query = `?shop=${encodeURIComponent(target.merchant.shop)}&platform=${target.merchant.platform}&account=${target.account.id}&email=${encodeURIComponent(target.customer.email)}&key=${encodeURIComponent(target.order.key)}`;
+        for (const route of ROUTES) {
+          const paths = route.path.includes(':')
+            ? idsOf(target).map((id) => route.path.replace(/:\w+/g, encodeURIComponent(id)))
+            : [route.path];
+          for (const path of paths) {
+            const requests =
+              route.method === 'GET'
+                ? [
+                    { path, body: undefined },
+                    { path: `${path}${query}`, body: undefined },
+                  ]
+                : bodiesAimedAt(target).map((body) => ({ path, body }));
+            for (const request of requests) {
+              const answer = await a.call(route.method, request.path, request.body);
+              const told = beyond(answer.text, sentValues(request.path, request.body));
+              for (const secret of secrets)
+                if (told.includes(secret))
+                  leaks.push(`${route.method} ${request.path} ${JSON.stringify(request.body)} told "${secret}"`);
+            }
+          }
+        }
+      }
+      expect(leaks).toEqual([]);
+      expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+    },
+    300_000,
+  );
+
+  it('lets a WooCommerce merchant sign nothing for another store with its own webhook secret', async () => {
+    const before = await Promise.all(allB().map((each) => stateOf(world, each)));
+    const store = world.bridge.engine.store;
+    const a = held.woocommerce.a;
+    const own = (await store.getRecord<WooConnection>('session', `woocommerce:${a.merchant.shop}`))!;
+    for (const target of allB()) {
+      const body = wooOrderJson({ id: Number(target.order.orderId) || 424242, status: 'processing' });
+      for (const source of [`https://${target.merchant.shop}/`, `http://${target.merchant.shop}/`]) {
+        const headers = {
+          ...wooHeaders('order.created', body),
+          'x-wc-webhook-source': source,
+          'x-wc-webhook-signature': signWoo(body, own.webhookSecret),
+        };
+        const answer = await fetch(`${world.bridge.http.localUrl}/webhooks/woocommerce`, {
+          method: 'POST',
+          headers,
+          body,
+        });
+        if (target.merchant.platform === 'woocommerce') expect(answer.status).toBe(401);
+      }
+    }
+    await world.bridge.engine.drain();
+    expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+  });
+
+  it("lets no merchant's sign-in at another's store address take that store", async () => {
+    const before = await Promise.all(allB().map((each) => stateOf(world, each)));
+    const b = held.woocommerce.b;
+    const connection = (await world.bridge.engine.store.getRecord<WooConnection>(
+      'session',
+      `woocommerce:${b.merchant.shop}`,
+    ))!;
+    // A asks to sign in to B's store's page, which WordPress at B's address would have to approve; A posts a key of
+    // its own making to the bridge's callback under the nonce it was handed, and comes back with success=1.
+    const opened = await fetch(
+      `${world.bridge.http.localUrl}/woocommerce/open?store=${encodeURIComponent(connection.url)}`,
+      { redirect: 'manual' },
+    );
+    expect(opened.status).toBe(303);
+    const authorize = new URL(opened.headers.get('location')!);
+    const callback = new URL(authorize.searchParams.get('callback_url')!);
+    const posted = await fetch(`${world.bridge.http.localUrl}${callback.pathname}${callback.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key_id: 991,
+        user_id: authorize.searchParams.get('user_id'),
+        consumer_key: 'ck_madebyanotherstore0001',
+        consumer_secret: 'cs_madebyanotherstore0001',
+        key_permissions: 'read_write',
+      }),
+    });
+    expect(posted.status).toBeLessThan(500);
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const returned = await fetch(
+      `${world.bridge.http.localUrl}/woocommerce/return?success=1&user_id=${authorize.searchParams.get('user_id')}`,
+      { redirect: 'manual', headers: { cookie } },
+    );
+    expect(returned.status).not.toBe(303);
+    expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+  });
+
+  // Last: an uninstall accepted here would end A's sessions for the tests above.
+  it('lets what Shopify and BigCommerce sign for merchant A act for A alone, at every door and callback', async () => {
+    const before = await Promise.all(allB().map((each) => stateOf(world, each)));
+    const url = world.bridge.http.localUrl;
+    const [a, b] = [world.merchants.shopify.a, world.merchants.shopify.b];
+    const idToken = await a.session();
+    for (const shop of [b.shop, a.shop]) {
+      const path = `/shopify/app?embedded=1&shop=${encodeURIComponent(shop)}&id_token=${encodeURIComponent(idToken)}`;
+      const opened = await fetch(`${url}${path}`, { redirect: 'manual' });
+      const told = beyond(
+        `${opened.headers.get('location') ?? ''} ${await opened.text()}`,
+        sentValues(path, undefined),
+      );
+      for (const secret of secretsOf(held.shopify.b)) expect(told).not.toContain(secret);
+    }
+    const bcA = held.bigcommerce.a.merchant.shop;
+    const payload = world.bc.signedPayload(bcA);
+    for (const path of ['/bigcommerce/load', '/bigcommerce/remove_user', '/bigcommerce/uninstall']) {
+      const answer = await fetch(`${url}${path}?signed_payload_jwt=${encodeURIComponent(payload)}`, {
+        redirect: 'manual',
+      });
+      const text = await answer.text();
+      for (const target of allB()) for (const secret of secretsOf(target)) expect(text).not.toContain(secret);
+    }
+    await world.bridge.engine.drain();
+    expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+  });
+});
