@@ -11,7 +11,9 @@
 // A repeat at load is taken only within LOAD_REPEAT_WITHIN_MS of the first
 // use: long enough for the merchant to reload the Load frame, while a load
 // URL that leaked (browser history, a proxy's log, a shared screen) does not
-// open the store's page for the payload's whole day.
+// open the store's page for the payload's whole day. The first use may name
+// the browser it came from (the hash of a secret in a cookie of that frame's
+// own): the load callback signs a repeat in only from that browser.
 //
 // A callback that acts (uninstall) marks the record once it has acted
 // (handled): a repeat after that is answered without acting again, so a
@@ -39,12 +41,14 @@ export interface CallbackPayloadUse {
   firstUsedAt: string;
   /** When the callback finished acting on it. */
   handledAt?: string | undefined;
+  /** The hash of a secret of the browser that used it first, where the callback gave one. */
+  browser?: string | undefined;
 }
 
 export type PayloadUse =
   | { ok: true; again: false }
-  /** Used at this callback before; `handled`: the callback acted on it then, and need not again. */
-  | { ok: true; again: true; handled: boolean }
+  /** Used at this callback before; `handled`: the callback acted on it then, and need not again; `browser`: as first kept. */
+  | { ok: true; again: true; handled: boolean; browser: string | undefined }
   | { ok: false; refusal: 'used_elsewhere' | 'repeat_too_late'; usedAt: BigCommerceCallback; reason: string };
 
 const MINUTE = 60_000;
@@ -81,12 +85,18 @@ export class CallbackPayloads {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Claims the payload for this callback; refused when another callback used it first. */
-  async use(jti: string, expiresAtSeconds: number, callback: BigCommerceCallback): Promise<PayloadUse> {
+  /** Claims the payload for this callback (from `browser`, where given); refused when another callback used it first. */
+  async use(
+    jti: string,
+    expiresAtSeconds: number,
+    callback: BigCommerceCallback,
+    browser?: string,
+  ): Promise<PayloadUse> {
     const use: CallbackPayloadUse = {
       callback,
       expiresAt: new Date(expiresAtSeconds * 1000).toISOString(),
       firstUsedAt: new Date(this.#now()).toISOString(),
+      ...(browser ? { browser } : {}),
     };
     const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
     if (kept.added) return { ok: true, again: false };
@@ -101,7 +111,7 @@ export class CallbackPayloads {
       const reason = `this signed_payload_jwt was first used more than ${within / MINUTE} minutes ago; BigCommerce sends a fresh one each time the app is opened`;
       return { ok: false, refusal: 'repeat_too_late', usedAt: callback, reason };
     }
-    return { ok: true, again: true, handled: value.handledAt !== undefined };
+    return { ok: true, again: true, handled: value.handledAt !== undefined, browser: value.browser };
   }
 
   /** The callback acted on the payload: a repeat need not act again. */

@@ -9,7 +9,9 @@
 //                     answer
 //   GET /load         the merchant opened the app: that store's own pages
 //                     (the merchant's page, src/http/merchant/), with a
-//                     session for that store and user
+//                     session for that store and user in the answer to the
+//                     payload's first use, in a frame only (a reload of the
+//                     frame keeps the tab's own)
 //   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
 //                     (uninstall-checks.ts) before the token is forgotten and
 //                     the store marked uninstalled; until then it is pending
@@ -24,6 +26,7 @@
 // cannot uninstall, and loads again only for a few minutes. A payload that
 // does not verify, was used at another callback, or comes back to load too
 // late, is 401 and changes nothing.
+import { stringifySetCookie } from 'cookie';
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import {
@@ -33,6 +36,7 @@ import {
 } from '../../adapters/bigcommerce/app-token.ts';
 import {
   CallbackPayloads,
+  LOAD_REPEAT_WITHIN_MS,
   type BigCommerceCallback,
   type PayloadUse,
 } from '../../adapters/bigcommerce/callback-payloads.ts';
@@ -47,10 +51,24 @@ import { UninstallChecks } from '../../adapters/bigcommerce/uninstall-checks.ts'
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
+import { keptSecret, newSecret, secretHash } from './browser-secret.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';
 import { FRAMED_BY, paragraph, sendPage, sendStorePage } from './store-page.ts';
 
 export const BIGCOMMERCE_AUTH_PATH = '/bigcommerce/auth';
+/** The Load frame's own secret: which browser first used a load payload (a reload of that frame signs in again). */
+const FRAME_COOKIE = '__Host-loyalty-bridge-frame';
+
+/** Partitioned (CHIPS): kept for the control panel's site alone, where browsers block other third-party cookies. */
+const frameCookie = (secret: string) =>
+  stringifySetCookie(FRAME_COOKIE, secret, {
+    path: '/',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'none',
+    partitioned: true,
+    maxAge: LOAD_REPEAT_WITHIN_MS / 1000,
+  });
 
 export interface BigCommerceAppParts {
   store: LedgerStore;
@@ -106,8 +124,8 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
     );
   }
 
-  /** The payload checked, and kept to this callback. Nothing of the token is logged or answered. */
-  const verify = async (req: Request, callback: BigCommerceCallback): Promise<Verified> => {
+  /** The payload checked, and kept to this callback (and to `browser`, at its first use). Nothing of the token is logged or answered. */
+  const verify = async (req: Request, callback: BigCommerceCallback, browser?: string): Promise<Verified> => {
     const jwt = typeof req.query.signed_payload_jwt === 'string' ? req.query.signed_payload_jwt : undefined;
     const verified = await verifySignedPayload(jwt, { clientId: parts.clientId, clientSecret: parts.clientSecret });
     if (!verified.ok) {
@@ -118,7 +136,7 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
       return verified;
     }
     const { storeHash, jti, expiresAt } = verified.claims;
-    const use = await payloads.use(jti, expiresAt, callback);
+    const use = await payloads.use(jti, expiresAt, callback, browser);
     void payloads
       .pruneIfDue()
       .catch((error: unknown) =>
@@ -238,7 +256,24 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   });
 
   router.get('/load', async (req: Request, res: Response) => {
-    const verified = await verify(req, 'load');
+    // BigCommerce opens the app in its control panel's frame, and nowhere else: a Load URL opened at the top level
+    // was handed over (copied from a frame, from history). Refused before its payload is used, which stays good for
+    // the frame it was made for. A browser says what it is loading for; one that does not say is let through.
+    const loadingFor = req.get('sec-fetch-dest');
+    if (loadingFor !== undefined && loadingFor !== 'iframe' && loadingFor !== 'frame') {
+      logger.warn({ platform: 'bigcommerce', loadingFor }, 'a BigCommerce Load URL was opened outside a frame');
+      return sendPage(
+        res,
+        403,
+        'Open the app from your BigCommerce control panel',
+        paragraph(
+          'This page opens inside your store’s control panel, which signs each opening of the app: open loyalty-bridge from your BigCommerce control panel, under Apps.',
+        ),
+      );
+    }
+    const kept = keptSecret(req, FRAME_COOKIE);
+    const secret = kept ?? newSecret();
+    const verified = await verify(req, 'load', secretHash(secret));
     if (!verified.ok) {
       return sendPage(
         res,
@@ -271,8 +306,19 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
         );
       await removedUsers.readmitted(storeHash, user);
     }
-    // The store's own pages (issue 34), with a session for this store and this control-panel user, for an hour.
-    sendStandaloneMerchantPage(res, { session: parts.pageTokens.mint(storeHash, user), frameAncestors: FRAMED_BY });
+    // The store's own pages (issue 34), with a session for this store and this control-panel user, for an hour, in
+    // this answer: to the payload's first use, or to a repeat from the frame that first used it (a reload). A used
+    // Load URL framed in another browser opens no session there (issue 46). The frame's secret rides in a cookie
+    // partitioned to the control panel's site (CHIPS), which browsers keep for a third-party frame; where a browser
+    // keeps none, a reload asks the merchant to open the app again.
+    const { use } = verified;
+    const sameFrame = !use.again || (kept !== undefined && use.browser === secretHash(kept));
+    if (!use.again) res.append('set-cookie', frameCookie(secret));
+    sendStandaloneMerchantPage(res, {
+      session: sameFrame ? parts.pageTokens.mint(storeHash, user) : undefined,
+      frameAncestors: FRAMED_BY,
+      whereToSignIn: 'open loyalty-bridge from your BigCommerce control panel, under Apps',
+    });
   });
 
   router.get('/uninstall', async (req: Request, res: Response) => {

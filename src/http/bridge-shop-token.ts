@@ -4,8 +4,8 @@
 // hands the page a token of its own: the shop and an expiry, MACed with a
 // key derived from the client secret (never the secret itself, so nothing
 // Shopify signs can pass for one, nor one for anything Shopify signs). The
-// page gets it in the address's fragment, which a browser never sends to a
-// server, and keeps it in the tab's sessionStorage.
+// page gets it in the answer to that sign-in, never in an address (which one
+// browser could hand another), and keeps it for the tab.
 //   lbs1.<base64url {"shop","exp"}>.<base64url HMAC-SHA256>
 // BigCommerce's load callback hands the store's page the same kind of token
 // (lbb1., its key derived from the app's client secret under another label,

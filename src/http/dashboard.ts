@@ -1,8 +1,7 @@
 // The dashboard at /admin: one static page that signs in with the admin token
 // (kept in the tab's sessionStorage, never in a URL) and reads the admin API.
-// Inside the Shopify admin a merchant gets their own page instead
-// (merchant-page.ts); outside it, the App URL sends the merchant here with a
-// shop token in the fragment, and the page shows that shop alone.
+// A merchant gets their own page instead, inside the Shopify admin or out
+// of it (merchant-page.ts).
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 

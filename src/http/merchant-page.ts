@@ -7,11 +7,13 @@
 // its own at /merchant/: nothing inline runs. The page calls the admin
 // API's shop routes with App Bridge's session tokens. Outside the Shopify
 // admin (BigCommerce's load callback, WooCommerce's sign-in, a Shopify app
-// that is not embedded) the same page is served with the
-// bridge's stand-in for the few elements it uses and for App Bridge
-// (merchant/elements.js), and the store-page session the bridge made for it:
-// in the page itself, or (WooCommerce's, opened at the top level after a
-// redirect) in the address's fragment, which no server sees.
+// that is not embedded) the same page is served with the bridge's stand-in
+// for the few elements it uses and for App Bridge (merchant/elements.js),
+// and the store-page session the bridge made for it in the page itself: in
+// the answer to the sign-in that proved who the merchant is (Shopify's
+// signed link or its install, WooCommerce's return from WordPress bound to
+// the browser that started it, BigCommerce's load), never in an address,
+// which anyone could hand to another browser (issue 46).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
@@ -23,8 +25,10 @@ const ASSETS = fileURLToPath(new URL('./merchant/', import.meta.url));
 /** Polaris web components, the newest stable release of version 1 (Shopify's App Home documentation). */
 export const POLARIS_URL = 'https://cdn.shopify.com/shopifycloud/polaris-1.js';
 
-/** The merchant's page of a Shopify shop outside the admin (SHOPIFY_EMBEDDED=false): its session comes in the fragment. */
+/** The merchant's page of a Shopify shop outside the admin (SHOPIFY_EMBEDDED=false): its address once signed in. */
 export const SHOPIFY_STORE_PAGE_PATH = '/shopify/store';
+/** Where a Shopify merchant signs in again outside the admin: opening the app from the admin (Apps, loyalty-bridge). */
+const SHOPIFY_ADMIN = 'https://admin.shopify.com/';
 
 /** The page's views, each with an address under the App URL (a reload of the admin opens the same one). */
 export const MERCHANT_VIEWS = ['setup', 'orders', 'privacy'] as const;
@@ -63,19 +67,32 @@ export function sendMerchantPage(res: Response, { shop, apiKey }: { shop: string
     .send(template.replace('<head>', `<head>\n    ${head}`));
 }
 
+export interface StandalonePage {
+  /** The session the sign-in made for this browser; none: the tab's own, if it has one (a reload). */
+  session?: string | undefined;
+  frameAncestors: string;
+  /** Where the merchant signs in: a new session once this one has ended, or one of their own when the page has none. */
+  signInAgain?: string;
+  /** What a page without a session tells the merchant to do, in their words: "open loyalty-bridge from your Shopify admin". */
+  whereToSignIn: string;
+  /** The page's own address, put in the address bar in place of the sign-in's (which a reload must not send again). */
+  pagePath?: string;
+}
+
 /**
  * The page outside the Shopify admin: the bridge's stand-ins, the session it
- * made for the page (or none: it comes in the fragment), who may frame it,
- * and where the merchant signs in again once the session has ended.
+ * made for the page, who may frame it, and where the merchant signs in.
  */
 export function sendStandaloneMerchantPage(
   res: Response,
-  { session, frameAncestors, signInAgain }: { session?: string; frameAncestors: string; signInAgain?: string },
+  { session, frameAncestors, signInAgain, whereToSignIn, pagePath }: StandalonePage,
 ): void {
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
   const head = [
     ...(session ? [`<meta name="loyalty-bridge-session" content="${escapeHtml(session)}">`] : []),
     ...(signInAgain ? [`<meta name="loyalty-bridge-sign-in" content="${escapeHtml(signInAgain)}">`] : []),
+    `<meta name="loyalty-bridge-where-to-sign-in" content="${escapeHtml(whereToSignIn)}">`,
+    ...(pagePath ? [`<meta name="loyalty-bridge-page" content="${escapeHtml(pagePath)}">`] : []),
     '<script src="/merchant/elements.js"></script>',
   ].join('\n    ');
   res
@@ -99,4 +116,19 @@ export function sendStandaloneMerchantPage(
     })
     // After the charset, which a browser must meet first; the stand-ins before merchant.js.
     .send(template.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${head}`));
+}
+
+/**
+ * A Shopify shop's page outside the admin: with the session of a sign-in
+ * (the answer to Shopify's signed link, or to an install), or with the tab's
+ * own (a reload of /shopify/store), framed by nobody.
+ */
+export function sendShopifyStorePage(res: Response, session?: string): void {
+  sendStandaloneMerchantPage(res, {
+    session,
+    frameAncestors: "'none'",
+    signInAgain: SHOPIFY_ADMIN,
+    whereToSignIn: 'open loyalty-bridge from your Shopify admin, under Apps',
+    pagePath: SHOPIFY_STORE_PAGE_PATH,
+  });
 }

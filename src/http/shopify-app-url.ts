@@ -17,8 +17,9 @@
 //     not signed by Shopify for this app, or stale  401 page
 //     a link used once already                      401 page (shopify-link-once.ts)
 //     no working access                             the authorization code grant
-//     then                                          the merchant's page outside the admin
-//                                                   (/shopify/store), signed in as the shop
+//     then                                          the merchant's page outside the admin,
+//                                                   signed in as the shop in this answer
+//                                                   (then at /shopify/store)
 //   a shop the bridge does not serve                403 page saying why
 // Pages for a shop's admin may be framed by it, so the merchant reads them.
 import type { Request, RequestHandler, Response } from 'express';
@@ -26,7 +27,7 @@ import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
 import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
-import { sendMerchantPage, SHOPIFY_STORE_PAGE_PATH } from './merchant-page.ts';
+import { sendMerchantPage, sendShopifyStorePage } from './merchant-page.ts';
 import { plainPage } from './plain-page.ts';
 import { firstUseOfLink } from './shopify-link-once.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
@@ -65,9 +66,10 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
           'This link has been used',
           'Open the app again from your Shopify admin: each time it signs you in once.',
         );
-      // Shopify has just said who opened the app: the shop's own page, signed in as that shop (in the fragment, which
-      // no server sees), drawn by the bridge's stand-ins, as Polaris and App Bridge live in the admin only.
-      return void res.redirect(303, `${SHOPIFY_STORE_PAGE_PATH}#session=${bridgeTokens.mint(shop)}`);
+      // Shopify has just said who opened the app: the shop's own page, signed in as that shop in this answer (never
+      // in an address, which could be handed to another browser), drawn by the bridge's stand-ins, as Polaris and
+      // App Bridge live in the admin only.
+      return sendShopifyStorePage(res, bridgeTokens.mint(shop));
     }
     if (idToken && !(await access.hasWorkingAccess(shop))) {
       try {

@@ -1,8 +1,10 @@
 // Shopify's ways in, under /shopify:
 //   GET /app             the App URL (application_url): Shopify opens it each
 //                        time the merchant opens the app (shopify-app-url.ts)
-//   GET /store           the merchant's page outside the admin, where the App
-//                        URL sends the merchant when the app is not embedded
+//   GET /store           the address of the merchant's page outside the admin
+//                        (the app not embedded): the App URL and an install
+//                        answer with the page signed in, which then shows
+//                        this address, so that a reload keeps the tab's session
 //   GET /auth?shop=…     install by OAuth (the authorization code grant): the
 //                        merchant goes to the shop's consent screen, and
 //                        Shopify sends them back to
@@ -14,28 +16,15 @@
 // refused with a page that says why.
 import express, { type Request, type Response } from 'express';
 import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopError } from '@shopify/shopify-api';
-import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { plainPage } from './plain-page.ts';
 import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
-import { MERCHANT_VIEWS, sendStandaloneMerchantPage, SHOPIFY_STORE_PAGE_PATH } from './merchant-page.ts';
+import { MERCHANT_VIEWS, sendShopifyStorePage } from './merchant-page.ts';
 import { shopifyAppUrl } from './shopify-app-url.ts';
 import { bouncePage } from './shopify-bounce.ts';
 
 export const SHOPIFY_CALLBACK_PATH = '/shopify/auth/callback';
-/** Where a merchant whose session ended opens the app again (Apps, loyalty-bridge). */
-const SHOPIFY_ADMIN = 'https://admin.shopify.com/';
 /** The App URL: shopify.app.toml's application_url, the Dev Dashboard's App URL. */
 export const SHOPIFY_APP_URL_PATH = '/shopify/app';
-
-/**
- * Where a merchant lands after an install: inside the admin, the dashboard
- * (Shopify opens the app there next); outside it, the shop's own page signed
- * in as the shop (the fragment never reaches a server), as the App URL does.
- */
-export const afterInstall = (shop: string, bridgeTokens: BridgeShopTokens | undefined) =>
-  bridgeTokens
-    ? `${SHOPIFY_STORE_PAGE_PATH}#session=${bridgeTokens.mint(shop)}`
-    : `/admin/?installed=${encodeURIComponent(shop)}`;
 
 export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
   const { shopify, allowed, bridgeTokens, installed, logger } = parts;
@@ -114,12 +103,9 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
       }),
     );
 
-  // Outside the admin, the App URL sends the merchant here with their session (shopify-app-url.ts); inside it,
-  // there is no such page, and no link can send a merchant to one with another shop's session.
-  if (!parts.embedded)
-    router.get('/store', (_req, res) =>
-      sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: SHOPIFY_ADMIN }),
-    );
+  // Outside the admin, the page's own address once the App URL or an install has signed the merchant in: a reload
+  // here keeps the tab's session, and no other way in brings one. Inside the admin there is no such page.
+  if (!parts.embedded) router.get('/store', (_req, res) => sendShopifyStorePage(res));
 
   router.get('/auth', async (req: Request, res: Response) => {
     const shop = await allowedShopOf(req, res);
@@ -152,8 +138,10 @@ export function shopifyAuthRoutes(parts: ShopifyAuthParts): express.Router {
     }
     await shopify.access.saveInstalled(session);
     await installed(session.shop, 'oauth');
-    // Outside the admin the merchant has no App Bridge: the bridge's own shop token signs them in.
-    res.redirect(303, afterInstall(session.shop, parts.embedded ? undefined : bridgeTokens));
+    // Outside the admin the merchant has no App Bridge: the bridge's own shop token signs them in, in this answer to
+    // the browser whose state cookie the library just checked. Inside it, the dashboard: Shopify opens the app next.
+    if (!parts.embedded) return sendShopifyStorePage(res, bridgeTokens.mint(session.shop));
+    res.redirect(303, `/admin/?installed=${encodeURIComponent(session.shop)}`);
   });
 
   return router;

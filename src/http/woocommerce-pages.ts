@@ -6,8 +6,10 @@
 //   GET /woocommerce/open[?store=]  a form for the store's address; with one, a
 //                                   re-entry: the browser sent to approve in WordPress
 //   GET /woocommerce/return         where WooCommerce sends the browser back
-//                                   (success, user_id): the store's page opens
-//   GET /woocommerce/store          the page, its session in the fragment
+//                                   (success, user_id): the store's page, its
+//                                   session in this answer
+//   GET /woocommerce/store          the page's own address (a reload keeps
+//                                   the tab's session; nothing here brings one)
 // Why an approval, not a password or a link by e-mail: the bridge keeps no
 // merchant accounts, and the store's own login is the proof the operator
 // already trusted when the store was connected.
@@ -23,10 +25,12 @@
 // A connect the operator started for a merchant (POST /admin/api/stores/
 // woocommerce/connect with landing "store-page") returns here too: its key
 // was kept at the callback, and the browser has only the nonce (the operator
-// made the link elsewhere).
-import { randomBytes } from 'node:crypto';
-import { parseCookie, stringifySetCookie } from 'cookie';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+// made the link elsewhere). So its return opens no page: a return URL that
+// was stopped short and handed to another browser would sign that browser in
+// to the store (login CSRF, issue 46). It says the store is connected, and
+// offers a sign-in started in this browser.
+import { stringifySetCookie } from 'cookie';
+import express, { type RequestHandler, type Response } from 'express';
 import { beginWooConnect, CONNECT_TTL_MS, pendingReentries, sha256 } from '../../adapters/woocommerce/connect.ts';
 import { reentryTickets, takeReturnTicket, type ReturnTicket } from '../../adapters/woocommerce/connect-return.ts';
 import { StoreAddressError, wooShopOf, wooStoreUrl } from '../../adapters/woocommerce/shop-identity.ts';
@@ -37,6 +41,7 @@ import type { UserAddressPolicy } from '../net/user-address.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { keptPageKey } from '../kept-page-key.ts';
 import { bridgeShopTokens, WOOCOMMERCE_STORE_PAGE, type BridgeShopTokens } from './bridge-shop-token.ts';
+import { keptSecret, newSecret } from './browser-secret.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';
 import { escapeHtml, plainPage } from './plain-page.ts';
 import { storePageDoor } from './store-page-door.ts';
@@ -53,6 +58,7 @@ const REENTRIES_AT_ONCE = 20;
 const COOKIE = '__Host-loyalty-bridge-woo';
 export const RETURN_PATH = '/woocommerce/return';
 const OPEN_PATH = '/woocommerce/open';
+const STORE_PATH = '/woocommerce/store';
 
 export interface WooPagesParts {
   store: LedgerStore;
@@ -100,7 +106,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
         `loyalty-bridge has no WooCommerce store at ${storeUrl}: its operator connects a store first.`,
       );
     await makeRoom(shop);
-    const secret = browserSecret(req);
+    const secret = keptSecret(req, COOKIE) ?? newSecret();
     const began = await beginWooConnect(store, storeUrl, {
       publicUrl: parts.publicUrl!,
       appName: parts.appName,
@@ -131,17 +137,32 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
     if (!tokens) return page(res, 503, 'Not available yet', unavailable(undefined), false);
     const ticket = await takeReturnTicket(store, nonce);
     if (!ticket) return page(res, 401, 'This link has been used', 'It works once, for a few minutes.');
-    if (ticket.browser !== undefined && ticket.browser !== sha256(browserSecret(req, false)))
+    if (ticket.browser !== undefined && ticket.browser !== sha256(keptSecret(req, COOKIE) ?? ''))
       return page(res, 401, 'Another browser', 'This approval was started in another browser: start again here.');
     const entered = await enter(ticket);
     if (!entered.ok) return page(res, entered.status, entered.title, entered.text);
-    // The session in the fragment: no server, log or Referer sees it (the page keeps it for the tab).
-    res.redirect(303, `/woocommerce/store#session=${tokens.mint(ticket.forShop)}`);
+    // A link the operator made for the merchant was started in no browser: whoever holds its return (the merchant,
+    // or anyone they handed it to before opening it) is no proof of who approved. The store is connected; its page
+    // opens for a sign-in started here.
+    if (ticket.browser === undefined)
+      return plainPage(
+        res,
+        200,
+        'Your store is connected',
+        `loyalty-bridge is connected to ${wooShopOf(ticket.storeUrl)}. To open its page in this browser, sign in: you approve it once more in your store’s WordPress.`,
+        {
+          link: {
+            href: `${OPEN_PATH}?store=${encodeURIComponent(ticket.storeUrl)}`,
+            text: 'Sign in to your store’s page',
+          },
+        },
+      );
+    // The session in this answer, to the browser whose cookie started the sign-in: never in an address.
+    sendWooStorePage(res, tokens.mint(ticket.forShop));
   });
 
-  router.get('/store', (_req, res) => {
-    sendStandaloneMerchantPage(res, { frameAncestors: "'none'", signInAgain: OPEN_PATH });
-  });
+  // The page's own address once signed in: a reload keeps the tab's session, and nothing here brings one.
+  router.get('/store', (_req, res) => sendWooStorePage(res));
 
   /** Leaves room for one more sign-in of this store: the oldest ones under way give way. */
   async function makeRoom(shop: string): Promise<void> {
@@ -206,6 +227,17 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
   return { routes: router, door };
 }
 
+/** A WooCommerce store's page, at the top level: with the session of a sign-in, or the tab's own (a reload). */
+function sendWooStorePage(res: Response, session?: string): void {
+  sendStandaloneMerchantPage(res, {
+    session,
+    frameAncestors: "'none'",
+    signInAgain: OPEN_PATH,
+    whereToSignIn: 'sign in through your store’s WordPress, as its administrator',
+    pagePath: STORE_PATH,
+  });
+}
+
 /**
  * The store pages' sessions, keyed from the key the bridge keeps for them;
  * none where no store can be connected (PUBLIC_URL not https), or where the
@@ -227,13 +259,6 @@ export async function wooPageTokens(
 
 const unavailable = (problem: string | undefined) =>
   problem ?? 'loyalty-bridge cannot keep sign-ins yet: its operator has to set SECRETS_KEY.';
-
-/** The secret in this browser's cookie (made anew when it has none, or `make` is false: then ''). */
-function browserSecret(req: Request, make = true): string {
-  const kept = parseCookie(req.get('cookie') ?? '')[COOKIE];
-  if (kept && /^[\w-]{43}$/.test(kept)) return kept;
-  return make ? randomBytes(32).toString('base64url') : '';
-}
 
 function sendAddressForm(res: Response): void {
   res

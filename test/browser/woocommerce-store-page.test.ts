@@ -1,8 +1,9 @@
 // A WooCommerce merchant's own page (issue 34, item 4), in Debian's
 // Chromium: the connect link the operator made for them on the dashboard, the store's
 // WordPress login and WooCommerce's consent screen (the fake WordPress over
-// HTTP), then their store's page at the bridge's https address, drawn by the
-// bridge's stand-ins. They try the app on the sandbox, send a test order and
+// HTTP), a sign-in from their own browser (the link was made in the
+// operator's, issue 46), then their store's page at the bridge's https
+// address, drawn by the bridge's stand-ins. They try the app on the sandbox, send a test order and
 // see it earn. Later, in a new browser session, they come back through the
 // bridge's address form and another approval; the page survives a reload,
 // and the address never shows the session.
@@ -44,13 +45,15 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await woo?.close();
   });
 
-  /** WordPress's login and WooCommerce's consent screen, as the store's administrator. */
-  async function approveInWordPress(): Promise<void> {
-    await page.waitForSelector('#loginform');
-    expect(new URL(page.url()).host).toBe(woo.host);
-    await page.fill('#user_login', ADMIN.user);
-    await page.fill('#user_pass', ADMIN.password);
-    await page.click('#wp-submit');
+  /** WordPress's login (unless logged in already) and WooCommerce's consent screen, as the store's administrator. */
+  async function approveInWordPress(logIn = true): Promise<void> {
+    if (logIn) {
+      await page.waitForSelector('#loginform');
+      expect(new URL(page.url()).host).toBe(woo.host);
+      await page.fill('#user_login', ADMIN.user);
+      await page.fill('#user_pass', ADMIN.password);
+      await page.click('#wp-submit');
+    }
     await page.click('#approve');
     await page.waitForURL(`${front.url}/woocommerce/store`);
   }
@@ -70,10 +73,19 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     expect(new URL(link).origin).toBe(new URL(woo.url).origin);
     await operator.close();
 
-    // The merchant opens it in theirs.
+    // The merchant opens it in theirs, and approves: the store is connected. The link was made in another browser,
+    // so its return signs nobody in: the merchant signs in from theirs, approving once more (logged in to WordPress).
     page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
     await page.goto(link);
-    await approveInWordPress();
+    await page.waitForSelector('#loginform');
+    await page.fill('#user_login', ADMIN.user);
+    await page.fill('#user_pass', ADMIN.password);
+    await page.click('#wp-submit');
+    await page.click('#approve');
+    await page.waitForURL(`${front.url}/woocommerce/return?**`);
+    expect(await page.textContent('h1')).toBe('Your store is connected');
+    await page.click('text=Sign in to your store’s page');
+    await approveInWordPress(false);
     await expect
       .poll(() => page.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
       .toBe('No loyalty account yet');

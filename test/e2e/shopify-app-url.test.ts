@@ -38,6 +38,12 @@ const session = (shop: string) =>
 const exchanges = (shop: string) =>
   suite.fake.requests.filter((request) => request.shop === shop && request.what === 'token:token_exchange');
 const idToken = (shop: string, secret = APP_SECRET) => mintSessionToken({ shop, apiKey: APP_KEY, secret });
+/** The session the shop's page outside the admin was answered with, and the address it then shows. */
+const storePageSession = async (answer: Response) => {
+  const page = await answer.clone().text();
+  expect(page).toContain('<meta name="loyalty-bridge-page" content="/shopify/store">');
+  return /<meta name="loyalty-bridge-session" content="([^"]+)">/.exec(page)?.[1];
+};
 
 describe('the App URL refuses what Shopify did not sign', () => {
   const now = () => Math.floor(Date.now() / 1000);
@@ -281,24 +287,27 @@ describe('not embedded: a managed install, then the first open', () => {
 
     // The merchant approves; Shopify sends them back to the callback with a code.
     const back = await approveInstall(suite, MANAGED, first);
-    expect(back.status).toBe(303);
-    // The first open, once installed, lands on the shop's own page too, signed in as that shop.
-    expect(back.headers.get('location')).toMatch(/^\/shopify\/store#session=lbs1\./);
+    // The first open, once installed, lands on the shop's own page too, signed in as that shop in the answer itself.
+    expect(back.status).toBe(200);
+    expect(await storePageSession(back)).toMatch(/^lbs1\./);
     expect(await session(MANAGED)).toMatchObject({
       mode: 'oauth_expiring',
       refreshToken: expect.stringMatching(/^shprt_/),
     });
     expect(suite.fake.tokenRequests.at(-1)?.body).toMatchObject({ code: expect.any(String), expiring: '1' });
 
-    // The next open goes straight to the shop's own page, signed in as that shop (in the fragment, which no server sees).
+    // The next open goes straight to the shop's own page, signed in as that shop in the answer (never in an address,
+    // which could be handed to another browser); the page then shows its own address, where a reload keeps the tab's.
     const next = await open(appUrlQuery({ shop: MANAGED, secret: APP_SECRET }));
-    expect(next.status).toBe(303);
-    const landing = new URL(next.headers.get('location')!, suite.running.url);
-    expect(landing.pathname).toBe('/shopify/store');
-    const page = await fetch(new URL(landing.pathname, suite.running.url));
-    expect(await page.text()).toContain('<script src="/merchant/elements.js"></script>');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('location')).toBeNull();
+    expect(next.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const shopToken = (await storePageSession(next))!;
+    const page = await fetch(`${suite.running.url}/shopify/store`);
+    const reloaded = await page.text();
+    expect(reloaded).toContain('<script src="/merchant/elements.js"></script>');
+    expect(reloaded).not.toContain('loyalty-bridge-session');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    const shopToken = new URLSearchParams(landing.hash.slice(1)).get('session')!;
     const whoami = await fetch(`${suite.running.url}/admin/api/session`, {
       headers: { authorization: `Bearer ${shopToken}` },
     });

@@ -31,8 +31,8 @@ async function signIn(fake: FakeWooCommerce): Promise<string> {
   const { cookie, authorizeUrl } = await open(fake.url);
   const back = await answerConsent(authorizeUrl, 'approve');
   const answer = await browse(onBridge(back), cookie);
-  expect(answer.status).toBe(303);
-  return sessionIn(answer)!;
+  expect(answer.status).toBe(200);
+  return (await sessionIn(answer))!;
 }
 
 describe.skipIf(!opensslAvailable)('a WooCommerce merchant’s own page', () => {
@@ -160,13 +160,19 @@ describe.skipIf(!opensslAvailable)('a WooCommerce merchant’s own page', () => 
     expect(ended.status).toBe(401);
   }, 30_000);
 
-  it('lands the merchant on their page when the operator made the connect link for them', async () => {
+  it('connects the store with the link the operator made for its merchant, whose page then opens for a sign-in from their browser', async () => {
     const back = await world.connectByOperator(woo, 'store-page');
     expect(back.pathname).toBe('/woocommerce/return');
-    // No cookie: the operator made the link in their own browser.
+    // No cookie: the operator made the link in their own browser, so its return proves no browser, and signs none in.
     const answer = await browse(onBridge(back));
-    expect(answer.status).toBe(303);
-    const session = sessionIn(answer)!;
+    expect(answer.status).toBe(200);
+    expect(await sessionIn(answer)).toBeUndefined();
+    const page = await answer.text();
+    expect(page).toContain('Your store is connected');
+    const offered = /<a href="([^"]+)">Sign in to your store’s page<\/a>/.exec(page)?.[1];
+    expect(decodeURIComponent(offered ?? '')).toBe(`/woocommerce/open?store=${(await connection(woo))!.url}`);
+    // The sign-in it offers: this browser's cookie, an approval in WordPress, and the page.
+    const session = await signIn(woo);
     expect(await (await asPage(session, '/session')).json()).toMatchObject({ platform: 'woocommerce', shop: woo.host });
     // Connected for its merchant, the store earns on no account of the operator's: the merchant sets up their own.
     const reach = (await (await asPage(session, '/account')).json()) as { standing: string; may: { create: boolean } };

@@ -381,7 +381,8 @@ export async function startFakeBigCommerce({
     load(hash, jwt) {
       const url = new URL(state.app!.loadCallback);
       url.searchParams.set('signed_payload_jwt', jwt ?? signedPayload(hash));
-      return outbound('GET', url.toString(), { accept: 'text/html' }, '', 15_000);
+      // The merchant's browser, loading the control panel's frame, says so.
+      return outbound('GET', url.toString(), { accept: 'text/html', 'sec-fetch-dest': 'iframe' }, '', 15_000);
     },
     async uninstall(hash, jwt) {
       if (!jwt) revokeApp(hash);

@@ -11,15 +11,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tools } from './test-tools.ts';
 
-export const opensslAvailable = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const opensslAvailable = tools.openssl;
 
 let certificate: { key: string; cert: string } | undefined;
 

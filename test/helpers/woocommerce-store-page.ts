@@ -26,16 +26,16 @@ export interface WooPageWorld {
   asPage(session: string, path: string, init?: RequestInit): Promise<Response>;
   /** The merchant asks for their store's page: the cookie the bridge set, where it sends them, and the nonce. */
   open(store: string, cookie?: string): Promise<{ cookie: string; authorizeUrl: string; nonce: string }>;
-  /** The operator's connect, approved in WordPress: where WooCommerce sent the browser back. */
+  /** The operator's connect, approved in WordPress: where WooCommerce sent the browser back (not followed). */
   connectByOperator(fake: FakeWooCommerce, landing?: 'store-page'): Promise<URL>;
   stop(): Promise<void>;
 }
 
 /** Where a return lands, as the browser follows it: its path, relative to the bridge. */
 export const onBridge = (url: URL) => `${url.pathname}${url.search}`;
-/** The session a return hands the page, in its redirect's fragment. */
-export const sessionIn = (answer: Response) =>
-  /^\/woocommerce\/store#session=(lbw1\.[\w.-]+)$/.exec(answer.headers.get('location') ?? '')?.[1];
+/** The session a return hands the page, in the page it answers (never in an address). */
+export const sessionIn = async (answer: Response) =>
+  /<meta name="loyalty-bridge-session" content="(lbw1\.[\w.-]+)">/.exec(await answer.clone().text())?.[1];
 
 export async function startWooPageWorld(storeCount: number): Promise<WooPageWorld> {
   const front = await startHttpsFront();

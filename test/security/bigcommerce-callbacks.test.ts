@@ -126,16 +126,27 @@ describe('one signed payload, one purpose', () => {
     expect(logs).not.toContain((await installOf(app.bridge, 'alpha1'))!.accessToken);
   }, 30_000);
 
-  it('loads again with the same payload (a reload of the frame), which still cannot uninstall', async () => {
+  it('loads again with the same payload from the frame that first used it (a reload), which still cannot uninstall', async () => {
     await installed(app, 'alpha2');
     const loaded = app.bc.signedPayload('alpha2');
-    for (let reload = 0; reload < 2; reload++) {
-      const answer = await app.bc.load('alpha2', loaded);
+    const frame = (cookie?: string) =>
+      fetch(`${app.bridge.http.localUrl}/bigcommerce/load?signed_payload_jwt=${loaded}`, {
+        headers: { 'sec-fetch-dest': 'iframe', ...(cookie ? { cookie } : {}) },
+      });
+    const sessionOf = async (answer: Response) => {
       expect(answer.status).toBe(200);
-      // The store's own pages, with a session for alpha2.
-      const session = /name="loyalty-bridge-session" content="lbb1\.([^."]+)\./.exec(answer.body)?.[1] ?? '';
-      expect(JSON.parse(Buffer.from(session, 'base64url').toString('utf8'))).toMatchObject({ shop: 'alpha2' });
-    }
+      const payload = /name="loyalty-bridge-session" content="lbb1\.([^."]+)\./.exec(await answer.text())?.[1];
+      return payload && (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { shop: string });
+    };
+    const first = await frame();
+    // The frame's own secret, in a cookie partitioned to the control panel's site.
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+    expect(cookie).toMatch(/^__Host-loyalty-bridge-frame=[\w-]{43}$/);
+    for (const answer of [first, await frame(cookie), await frame(cookie)])
+      expect(await sessionOf(answer)).toMatchObject({ shop: 'alpha2' });
+    // The same Load URL in another browser's frame: the store's page, with no session.
+    expect(await sessionOf(await frame())).toBeUndefined();
+    expect(await sessionOf(await frame('__Host-loyalty-bridge-frame=' + 'x'.repeat(43)))).toBeUndefined();
     expect((await app.bc.uninstall('alpha2', loaded)).status).toBe(401);
     expect(await installOf(app.bridge, 'alpha2')).toBeDefined();
   });

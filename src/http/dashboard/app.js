@@ -4,8 +4,7 @@
 // Two views. The operator's signs in with ADMIN_TOKEN and sees everything. A
 // Shopify shop's sees that shop's orders alone: inside the Shopify admin
 // (the App URL serves this page with the shopify-api-key meta tag and App
-// Bridge) each call carries a fresh session token from App Bridge; outside
-// it, the shop token the App URL or an install left in the fragment.
+// Bridge) each call carries a fresh session token from App Bridge.
 /* global drawBars, drawStackedBars, loadStores, loadAccounts */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';
@@ -648,12 +647,11 @@ $('#order-filter').addEventListener('submit', (event) => event.preventDefault())
 $('#resync-form').addEventListener('submit', startResync);
 // A sign-in link (printed by the bridge in sandbox mode) carries the token in its fragment,
 // which no browser sends to a server: kept for this tab, then taken out of the address bar.
-// So does a shop's (the App URL outside the Shopify admin); an operator's tab stays the operator's.
-const fragment = new URLSearchParams(window.location.hash.slice(1));
-const fromLink = fragment.get('token');
-const shopFromLink = fragment.get('shop-token');
-if (fromLink) sessionStorage.setItem(TOKEN_KEY, fromLink);
-if (shopFromLink && !token()) sessionStorage.setItem(SHOP_TOKEN_KEY, shopFromLink);
-if (fromLink || shopFromLink) history.replaceState(null, '', window.location.pathname + window.location.search);
+// No shop's session is ever taken from an address: anyone could hand one to another browser.
+const fromLink = new URLSearchParams(window.location.hash.slice(1)).get('token');
+if (fromLink) {
+  sessionStorage.setItem(TOKEN_KEY, fromLink);
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+}
 if (shopView()) startShopView();
 else if (token()) signedIn();

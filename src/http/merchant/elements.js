@@ -165,18 +165,32 @@
     },
   );
 
-  // App Bridge's part: the session the bridge handed this page, and toasts in a live region. The session is in
-  // the page (BigCommerce's), or in the address's fragment (WooCommerce's): kept for the tab, so that a reload
-  // keeps it, and taken out of the address, so that it is neither bookmarked nor shared with it.
+  // App Bridge's part: the session the bridge handed this page, and toasts in a live region. The session comes in
+  // the page itself, in the answer to the sign-in that made it, and never from the address: an address is what one
+  // browser can hand another (an attacker's own session, to sign a victim in to the attacker's shop). It is kept
+  // for the tab, so that a reload keeps it; the sign-in's address gives way to the page's own, so that a reload
+  // does not send the sign-in again. Storage may be refused (a framed page, third-party storage blocked): then a
+  // reload signs in again.
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? '';
-  const given = /^#session=([\w.-]+)$/.exec(location.hash)?.[1];
-  if (given) {
-    sessionStorage.setItem('loyalty-bridge-session', given);
-    history.replaceState(null, '', location.pathname + location.search);
-  }
-  const session = meta('loyalty-bridge-session') || sessionStorage.getItem('loyalty-bridge-session') || '';
+  const pagePath = meta('loyalty-bridge-page');
+  const kept = `loyalty-bridge-session:${pagePath || location.pathname}`;
+  /** The tab's storage, read or written; undefined where the browser refuses it. */
+  const tab = (use) => {
+    try {
+      return use(window.sessionStorage);
+    } catch {
+      return undefined;
+    }
+  };
+  const given = meta('loyalty-bridge-session');
+  if (given) tab((storage) => storage.setItem(kept, given));
+  if (given && pagePath) history.replaceState(null, '', pagePath);
+  const session = given || tab((storage) => storage.getItem(kept)) || '';
   window.loyaltyBridgeHost = {
     embedded: false,
+    /** False: the page has no session of its own, and says where the merchant signs in. */
+    signedIn: Boolean(session),
+    whereToSignIn: meta('loyalty-bridge-where-to-sign-in'),
     signInAgain: meta('loyalty-bridge-sign-in') || undefined,
     idToken: async () => session,
     toast: {

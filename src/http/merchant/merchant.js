@@ -28,6 +28,17 @@ const SETTINGS = [
 let account = null;
 
 async function call(path, options = {}) {
+  // Outside the admin with no session of its own, nothing is asked of the bridge: the page says where to sign in.
+  if (host.signedIn === false) {
+    const again = host.signInAgain;
+    $('#notice').replaceChildren(
+      `This page is not signed in: ${host.whereToSignIn}.`,
+      ...(again ? [' ', element('a', 'Sign in', { href: again })] : []),
+    );
+    $('#notice').hidden = false;
+    for (const section of document.querySelectorAll('[data-view]')) section.hidden = true;
+    throw new Error('unauthorised');
+  }
   const send = async () =>
     fetch(`/admin/api${path}`, {
       ...options,
@@ -508,7 +519,7 @@ async function exportRequest(request) {
 }
 
 // Outside the admin, nothing else says whose page this is: a session of another store must not pass for one's own.
-if (!EMBEDDED)
+if (!EMBEDDED && host.signedIn)
   void call('/session').then(({ status, body }) => {
     if (status !== 200) return;
     $('#signed-in').textContent = `Signed in to ${body.shop}`;

@@ -1,0 +1,21 @@
+// A secret a browser keeps in a cookie of the bridge's, to show at a later
+// step that it is the browser that began: a WooCommerce sign-in's return
+// (woocommerce-pages.ts), a reload of BigCommerce's Load frame
+// (bigcommerce-app.ts). The bridge keeps only the secret's hash, with what
+// the first step began; an address handed to another browser brings no
+// cookie, so it opens nothing there.
+import { createHash, randomBytes } from 'node:crypto';
+import { parseCookie } from 'cookie';
+import type { Request } from 'express';
+
+/** The secret this browser keeps in `cookie`, if it has one of the bridge's making. */
+export function keptSecret(req: Request, cookie: string): string | undefined {
+  const kept = parseCookie(req.get('cookie') ?? '')[cookie];
+  return kept && /^[\w-]{43}$/.test(kept) ? kept : undefined;
+}
+
+/** A new secret for a browser's cookie: 32 random bytes, base64url. */
+export const newSecret = () => randomBytes(32).toString('base64url');
+
+/** What the bridge keeps of a secret. */
+export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
