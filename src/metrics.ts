@@ -37,6 +37,7 @@ export function labelledAccounts(loads: AccountLoad[], max = MAX_ACCOUNT_LABELS)
     limitPerMinute: 0,
     budgetSpentUntil: null,
     lanes: emptyLaneCounts(),
+    pausedRules: [],
   };
   for (const load of sorted.slice(max - 1)) {
     // "other" counts as spent while any account summed into it is.

@@ -1,4 +1,5 @@
 import type { ProgramSettings } from './accounts/program-settings.ts';
+import { codePattern } from './core/code-pattern.ts';
 import type { Policy } from './core/policy.ts';
 
 /** The rules of an account, from its program settings (the configuration's names). */
@@ -23,14 +24,14 @@ export function policyFromConfig(config: ProgramSettings): Policy {
         attributeKey: config.REFERRAL_REFERRER_ATTRIBUTE_KEY ?? null,
         landingParam: config.REFERRAL_REFERRER_LANDING_PARAM ?? null,
         discountCodePattern: config.REFERRAL_REFERRER_DISCOUNT_PATTERN
-          ? new RegExp(config.REFERRAL_REFERRER_DISCOUNT_PATTERN, 'i')
+          ? codePattern(config.REFERRAL_REFERRER_DISCOUNT_PATTERN)
           : null,
       },
     },
     conversion: { purchaseAmount: config.CONVERSION_PURCHASE_AMOUNT, confirm: config.CONVERSION_CONFIRM === 'on' },
     earnBands: config.LOYALTY_EARN_ACTIVITIES ?? [],
     redemption: {
-      codePattern: config.REDEEM_CODE_PATTERN ? new RegExp(config.REDEEM_CODE_PATTERN, 'i') : null,
+      codePattern: config.REDEEM_CODE_PATTERN ? codePattern(config.REDEEM_CODE_PATTERN) : null,
       pointsPerUnit: config.REDEEM_POINTS_PER_UNIT,
     },
   };

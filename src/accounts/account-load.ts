@@ -15,7 +15,7 @@
 // when its own orders found the budget spent), so that an account made with
 // someone else's key learns nothing there of that key's use.
 import { addLaneCounts, emptyLaneCounts, type Lane, type LaneCounts } from '../core/lanes.ts';
-import type { AccountRuntime, Accounts } from '../core/accounts.ts';
+import type { AccountRuntime, Accounts, PausedRule } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import type { AccountCalls } from './account-calls.ts';
@@ -30,6 +30,8 @@ export interface AccountLoad {
   /** While its budget is spent: when it returns (its shops are passed over until then). */
   budgetSpentUntil: string | null;
   lanes: Record<Lane, LaneCounts>;
+  /** Rules of its saved settings that cannot run, each off until fixed (the operator's view only). */
+  pausedRules: readonly PausedRule[];
 }
 
 /** What an account's load shows of its calls and budget, read once per listing (see the file's comment). */
@@ -82,6 +84,7 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
       limitPerMinute: limiterOf(runtime.client)?.stats().effectiveLimit ?? null,
       budgetSpentUntil: budgetSpentUntil === undefined ? null : new Date(budgetSpentUntil).toISOString(),
       lanes: lanes.get(runtime.id) ?? emptyLaneCounts(),
+      pausedRules: runtime.pausedRules ?? [],
     };
   });
 }

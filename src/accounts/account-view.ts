@@ -4,7 +4,8 @@
 // may be, and its API key as its last four characters only.
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import { keyHint, type AccountRecord, type CredentialsCheck, type ShopRef } from './account-records.ts';
-import type { ProgramInput } from './program-settings.ts';
+import type { PausedRule } from '../core/accounts.ts';
+import { pausedRulesOf, type ProgramInput } from './program-settings.ts';
 
 export interface AccountView {
   id: string;
@@ -17,6 +18,8 @@ export interface AccountView {
   /** The settings saved for it, as given; the ones in force are at …/settings. */
   settings: ProgramInput;
   check: CredentialsCheck | null;
+  /** Saved rules that cannot run (a pattern RE2 cannot compile), each off until its setting is fixed. */
+  pausedRules: PausedRule[];
   madeFor: ShopRef | null;
   /** A trial on the bridge's own sandbox (account-records.ts). */
   onBridgeSandbox: boolean;
@@ -36,6 +39,7 @@ export function accountView(record: AccountRecord): AccountView {
     apiKeyHint: keyHint(record.apiKey),
     settings: record.settings,
     check: record.check ?? null,
+    pausedRules: pausedRulesOf(record.settings),
     madeFor: record.madeFor ?? null,
     onBridgeSandbox: record.onBridgeSandbox === true,
     readOnly: false,
@@ -62,6 +66,8 @@ export function defaultAccountView(facts: DefaultAccountFacts): AccountView {
     apiKeyHint: keyHint(facts.apiKey),
     settings: {},
     check: null,
+    // The environment's patterns are checked at start-up: a bad one stops the bridge, with its line.
+    pausedRules: [],
     madeFor: null,
     onBridgeSandbox: false,
     readOnly: true,

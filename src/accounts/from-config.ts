@@ -20,6 +20,7 @@ import { policyFromConfig } from '../policy-from-config.ts';
 import type { AccountRecord } from './account-records.ts';
 import { programDefaults, programSettingsOf, type ProgramSettings } from './program-settings.ts';
 import { AccountRegistry, credentialsCheckOf } from './registry.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 /** A read that changes nothing at the service: let in (or told "no such customer"), the credentials work. */
 export const probeRead = (client: Pick<LoyaltyClient, 'transactions'>) =>
@@ -87,7 +88,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
   // A new limit starts a new limiter: for the minute after, calls under the old one still count at the service,
   // and a 429 there (retried after its Retry-After) is possible once.
   const limiters = new Map<string, RateLimiter>();
-  const budgetKey = (baseUrl: string, apiKey: string) => `${baseUrl.replace(/\/+$/, '')}\n${apiKey}`;
+  const budgetKey = (baseUrl: string, apiKey: string) => `${trimTrailing(baseUrl, '/')}\n${apiKey}`;
   const limiterId = (key: string, limit: number) => `${createHash('sha256').update(key).digest('hex')}:${limit}`;
   // An account kept in the ledger with the environment's service and key shares the default account's budget.
   if (config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY)

@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { configSchema, type Config } from '../config.ts';
+import { compileCodePattern } from '../core/code-pattern.ts';
+import type { PausedRule } from '../core/accounts.ts';
 
 export const PROGRAM_KEYS = [
   'LOYALTY_EARN_ACTIVITY_ID',
@@ -87,3 +89,45 @@ export function programDefaults(configDir = new URL('../../config/', import.meta
 /** The default account's settings: the environment's configuration. */
 export const programSettingsOf = (config: Config): ProgramSettings =>
   Object.fromEntries(PROGRAM_KEYS.map((key) => [key, config[key]])) as ProgramSettings;
+
+/** The settings that are patterns run on discount codes, and the rule each one drives, in the merchant's words. */
+const PATTERN_RULES = {
+  REDEEM_CODE_PATTERN: 'discount codes paid for with points',
+  REFERRAL_REFERRER_DISCOUNT_PATTERN: 'referrers named by their discount code',
+} as const satisfies Partial<Record<ProgramKey, string>>;
+
+/**
+ * Saved patterns that RE2 cannot run: saved under an earlier release, which
+ * ran patterns on JavaScript's engine and took lookaround and backreferences.
+ * Each pauses its rule alone until it is fixed (readSavedSettings).
+ */
+export function pausedRulesOf(saved: ProgramInput): PausedRule[] {
+  const paused: PausedRule[] = [];
+  for (const [key, rule] of Object.entries(PATTERN_RULES) as Array<[ProgramKey, string]>) {
+    const value = saved[key];
+    if (typeof value !== 'string' || value === '') continue;
+    const compiled = compileCodePattern(value);
+    if (!compiled.ok) paused.push({ key, rule, why: compiled.reason });
+  }
+  return paused;
+}
+
+/**
+ * An account's saved settings, in force: a saved pattern RE2 cannot run is
+ * off (its rule paused), not the default's pattern, which the merchant did
+ * not choose; every other setting reads as saved. Errors only for what else
+ * does not read.
+ */
+export function readSavedSettings(
+  saved: ProgramInput,
+  defaults: ProgramInput,
+): { ok: true; settings: ProgramSettings; paused: PausedRule[] } | { ok: false; errors: string[] } {
+  const paused = pausedRulesOf(saved);
+  const readable = { ...saved };
+  for (const { key } of paused) delete readable[key as ProgramKey];
+  const parsed = parseProgramSettings(readable, defaults);
+  if (!parsed.ok) return parsed;
+  const settings = { ...parsed.settings };
+  for (const { key } of paused) delete settings[key as keyof ProgramSettings];
+  return { ok: true, settings, paused };
+}

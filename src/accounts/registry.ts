@@ -6,7 +6,7 @@
 // REFRESH_MS. What each account needs (its client, its rate limit, its
 // pause) is made when it is first used, and made again when it changes.
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../core/accounts.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts, type PausedRule } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { BridgeError } from '../errors.ts';
@@ -20,7 +20,12 @@ import {
   type ShopLink,
   type ShopRef,
 } from './account-records.ts';
-import { parseProgramSettings, type ProgramInput, type ProgramSettings } from './program-settings.ts';
+import {
+  parseProgramSettings,
+  readSavedSettings,
+  type ProgramInput,
+  type ProgramSettings,
+} from './program-settings.ts';
 import { sameShop } from './reach.ts';
 import type { ReachFacts } from './reach.ts';
 
@@ -139,8 +144,13 @@ export class AccountRegistry implements Accounts {
       return cached.value.runtime;
     }
     cached?.value?.runtime.authPause.stop();
-    const settings = this.#settingsOf(record);
-    const runtime = this.#o.makeRuntime(record, settings);
+    const { settings, paused } = this.#settingsOf(record);
+    const runtime: AccountRuntime = { ...this.#o.makeRuntime(record, settings), pausedRules: paused };
+    for (const { key, why } of paused)
+      this.#o.logger.warn(
+        { account: id, key },
+        `an account’s saved ${key} cannot run (${why}): its rule is off until the setting is fixed`,
+      );
     this.#runtimes.set(id, { value: { runtime, updatedAt: record.updatedAt }, readAt: Date.now() });
     return runtime;
   }
@@ -269,7 +279,7 @@ export class AccountRegistry implements Accounts {
   async effectiveSettings(id: string): Promise<ProgramSettings | undefined> {
     if (id === DEFAULT_ACCOUNT) return this.#o.defaultSettings;
     const record = await this.get(id);
-    return record && this.#settingsOf(record);
+    return record && this.#settingsOf(record).settings;
   }
 
   /**
@@ -388,9 +398,9 @@ export class AccountRegistry implements Accounts {
 
   // --- inside ---------------------------------------------------------------
 
-  #settingsOf(record: AccountRecord): ProgramSettings {
-    const parsed = parseProgramSettings(record.settings, this.#o.programDefaults);
-    if (parsed.ok) return parsed.settings;
+  #settingsOf(record: AccountRecord): { settings: ProgramSettings; paused: PausedRule[] } {
+    const parsed = readSavedSettings(record.settings, this.#o.programDefaults);
+    if (parsed.ok) return { settings: parsed.settings, paused: parsed.paused };
     // Saved settings were valid when saved; a later release that reads one differently keeps the defaults, and says so.
     this.#o.logger.error(
       { account: record.id, errors: parsed.errors },
@@ -399,7 +409,7 @@ export class AccountRegistry implements Accounts {
     const defaults = parseProgramSettings({}, this.#o.programDefaults);
     if (!defaults.ok)
       throw new Error(`config/default.json's program settings do not read: ${defaults.errors.join('; ')}`);
-    return defaults.settings;
+    return { settings: defaults.settings, paused: [] };
   }
 
   #parseSettings(input: unknown, saved: ProgramInput, errors: string[]): ProgramInput | undefined {

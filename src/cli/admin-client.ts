@@ -5,6 +5,7 @@
 import { outboundGot } from '../net/outbound.ts';
 import { refusalOf, refusalText } from '../net/refusal.ts';
 import { BridgeError } from '../errors.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 /** The running bridge's admin API refused or failed a request the CLI sent it. */
 export class AdminClientError extends BridgeError<'admin_api'> {
@@ -18,7 +19,7 @@ export function adminClient(url: string, token: string | undefined) {
   const http = outboundGot(
     { userAddress: false },
     {
-      prefixUrl: `${url.replace(/\/+$/, '')}/admin/api`,
+      prefixUrl: `${trimTrailing(url, '/')}/admin/api`,
       headers: { authorization: `Bearer ${token}` },
       timeout: { request: 30_000 },
       retry: { limit: 1 },

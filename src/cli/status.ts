@@ -93,6 +93,10 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     out(
       `account ${account.name} (${account.id}): live ${live.due} due of ${live.waiting}, backfill ${backfill.due} due of ${backfill.waiting}${oldest ? `, oldest waiting since ${oldest}` : ''}${calls}${spent}`,
     );
+    for (const paused of account.pausedRules ?? [])
+      out(
+        `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
+      );
   }
   if (body.secrets) {
     const { counts, keyId, previousKeyId } = body.secrets;

@@ -49,6 +49,18 @@ export interface AccountRuntime {
    * spent budgets of such accounts as one. Absent: the account's own.
    */
   readonly budgetId?: string;
+  /** Rules of its saved settings that cannot run (a pattern RE2 cannot compile), each off until it is fixed. */
+  readonly pausedRules?: readonly PausedRule[];
+}
+
+/** A rule of an account's settings that is off because its setting cannot run, and why, for whoever can fix it. */
+export interface PausedRule {
+  /** The setting, by its configuration name. */
+  key: string;
+  /** What the rule does, in words. */
+  rule: string;
+  /** Why its pattern cannot run, to follow "the pattern": "uses lookaround, …". */
+  why: string;
 }
 
 export interface Accounts {

@@ -59,7 +59,8 @@ export function referrerValue(kind: ReferrerKind, raw: string | null | undefined
   const value = raw?.trim() ?? '';
   switch (kind) {
     case 'email':
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && value.length <= 320 ? value.toLowerCase() : undefined;
+      // The length first: the expression is quadratic on a long run of dots, and the value is the customer's.
+      return value.length <= 320 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? value.toLowerCase() : undefined;
     case 'mobile': {
       const digits = value.replace(/[\s().-]/g, '');
       return /^\+?\d{7,15}$/.test(digits) ? digits : undefined;
@@ -78,8 +79,8 @@ export function findReferrer(snapshot: OrderSnapshot, policy: Policy): Referrer 
   }
   if (discountCodePattern) {
     for (const { code } of snapshot.discountCodes) {
-      const match = code.length <= MAX_CODE_LENGTH ? discountCodePattern.exec(code) : null;
-      const value = match ? referrerValue(kind, match[1] ?? code) : undefined;
+      const group = code.length <= MAX_CODE_LENGTH ? discountCodePattern.firstGroup(code) : null;
+      const value = group === null ? undefined : referrerValue(kind, group ?? code);
       if (value !== undefined) return { kind, value, via: 'discount_code' };
     }
   }

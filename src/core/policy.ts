@@ -1,6 +1,7 @@
 // The merchant's rules for points, referrals and redemptions. All of it comes
 // from configuration; the lifecycle reads nothing else.
 import type { ReferrerKind } from '../loyalty/protocol.ts';
+import { codePattern, type CodePattern } from './code-pattern.ts';
 import type { SpendBand } from './spend-bands.ts';
 
 export interface Policy {
@@ -38,7 +39,7 @@ export interface Policy {
       /** Landing-site query parameter whose value is the referrer. */
       landingParam: string | null;
       /** Discount codes that are a referrer's code; the first group, or the whole code, is the referrer. */
-      discountCodePattern: RegExp | null;
+      discountCodePattern: CodePattern | null;
     };
   };
   conversion: {
@@ -54,7 +55,7 @@ export interface Policy {
   earnBands: readonly SpendBand[];
   redemption: {
     /** Discount codes that were paid for with loyalty points. */
-    codePattern: RegExp | null;
+    codePattern: CodePattern | null;
     /** Points redeemed per unit of currency the code took off. */
     pointsPerUnit: number;
   };
@@ -82,5 +83,5 @@ export const DEFAULT_POLICY: Policy = {
   },
   conversion: { purchaseAmount: 'total', confirm: true },
   earnBands: [],
-  redemption: { codePattern: /^LOYALTY-/i, pointsPerUnit: 100 },
+  redemption: { codePattern: codePattern('^LOYALTY-'), pointsPerUnit: 100 },
 };

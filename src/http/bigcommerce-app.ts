@@ -54,6 +54,7 @@ import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import { keptSecret, newSecret, secretHash } from './browser-secret.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';
 import { FRAMED_BY, paragraph, sendPage, sendStorePage } from './store-page.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export const BIGCOMMERCE_AUTH_PATH = '/bigcommerce/auth';
 /** The Load frame's own secret: which browser first used a load payload (a reload of that frame signs in again). */
@@ -102,7 +103,7 @@ type Verified =
 export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
   const router = express.Router();
   const { logger, removedUsers } = parts;
-  const base = parts.publicUrl.replace(/\/+$/, '');
+  const base = trimTrailing(parts.publicUrl, '/');
   const dashboardUrl = `${base}/admin/`;
   const payloads = new CallbackPayloads({ store: parts.store, leewaySeconds: SIGNED_PAYLOAD_LEEWAY_SECONDS });
   const uninstalls = new UninstallChecks({

@@ -10,6 +10,7 @@ import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
 import { PLATFORMS } from '../platforms.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export interface AttentionItem {
   kind: string;
@@ -60,6 +61,17 @@ export async function shopAttention(
         fix: mayChangeAccount
           ? 'Check the service’s address in your account settings.'
           : 'Ask the bridge’s operator to check the service’s address.',
+      });
+    // The account's own settings: the merchant's to read and fix where the account is theirs, else the operator's.
+    for (const paused of runtime?.pausedRules ?? [])
+      items.push({
+        kind: 'rule_paused',
+        why: mayChangeAccount
+          ? `The rule for ${paused.rule} is off: its pattern (${paused.key}) ${paused.why}. Until it is fixed, that rule does nothing for your orders.`
+          : `The rule for ${paused.rule} is off: its setting cannot run on this bridge. Until it is fixed, that rule does nothing for your orders.`,
+        fix: mayChangeAccount
+          ? `Write ${paused.key} again in your program settings, as a pattern without lookaround or backreferences.`
+          : 'Ask the bridge’s operator, who set up the loyalty account, to fix its settings.',
       });
   }
 
@@ -113,7 +125,6 @@ export async function shopAttention(
  * WooCommerce shop's name may hold a ',' or ';' from its address), less the punctuation that closes a clause.
  */
 const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):\\S+`, 'g');
-const CLOSING_PUNCTUATION = /[.,;:)]+$/;
 
 /**
  * A letter's reason as the shop's merchant reads it: any other store's order
@@ -123,8 +134,9 @@ const CLOSING_PUNCTUATION = /[.,;:)]+$/;
  */
 export function reasonForShop(reason: string, shop: ShopRef): string {
   return reason.replace(ORDER_KEY_IN_TEXT, (named) => {
-    const closing = CLOSING_PUNCTUATION.exec(named)?.[0] ?? '';
-    const key = named.slice(0, named.length - closing.length).replace(/^order /, '');
+    const unclosed = trimTrailing(named, '.,;:)');
+    const closing = named.slice(unclosed.length);
+    const key = unclosed.replace(/^order /, '');
     return isOrderKeyOfShop(key, shop.platform, shop.shop) ? named : `an order${closing}`;
   });
 }

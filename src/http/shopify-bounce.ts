@@ -16,6 +16,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
 import { MERCHANT_VIEWS } from './merchant-page.ts';
 import { escapeHtml } from './plain-page.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export const SHOPIFY_BOUNCE_PATH = '/shopify/session-token';
 /** Marks a reload that comes back from the bounce page, with when it left (unix seconds). */
@@ -54,7 +55,7 @@ export function redirectToBounce(req: Request, res: Response, parts: Pick<Bounce
   // Back to the view the merchant reloaded (the address the admin keeps), or else the App URL.
   const asked = `${req.baseUrl}${req.path}`;
   const path = returnPaths(parts.appPath).has(asked) ? asked : parts.appPath;
-  const reload = `${parts.appUrl.replace(/\/+$/, '')}${path}?${params.toString()}`;
+  const reload = `${trimTrailing(parts.appUrl, '/')}${path}?${params.toString()}`;
   const bounce = new URLSearchParams({
     shop: String(req.query.shop ?? ''),
     ...(typeof req.query.host === 'string' ? { host: req.query.host } : {}),

@@ -30,6 +30,7 @@ import {
 } from './protocol.ts';
 import { createRateLimiter, type Place, type RateLimiter } from './rate-limiter.ts';
 import { readReply } from './reply.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export interface LoyaltyClientOptions {
   /** A function when the address is known only later (the sandbox on a port the OS picks). */
@@ -173,7 +174,7 @@ export class LoyaltyClient {
     this.#onAttempt = options.onAttempt;
     const { baseUrl } = options;
     this.#baseUrl =
-      typeof baseUrl === 'function' ? () => baseUrl().replace(/\/+$/, '') : () => baseUrl.replace(/\/+$/, '');
+      typeof baseUrl === 'function' ? () => trimTrailing(baseUrl(), '/') : () => trimTrailing(baseUrl, '/');
     // The policy follows a redirect only within the base URL's origin: the API key goes nowhere else.
     this.#http = outboundGot(options.outbound ?? { userAddress: false }, {
       headers: {

@@ -3,6 +3,7 @@
 // says what to fix and never carries a credential.
 import { refusalText, shownUrl, type Refusal } from '../net/refusal.ts';
 import { BridgeError } from '../errors.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export type LoyaltyErrorKind =
   | 'invalid_source' // 400, "Invalid Source", "Parameters missing", "<field> is required": a parameter is missing or malformed
@@ -179,7 +180,7 @@ export function documentedFailure(
   message: string | undefined,
   detail: string | undefined,
 ): LoyaltyErrorKind | undefined {
-  const said = message?.trim().replace(/[.!]+$/, '') ?? '';
+  const said = trimTrailing(message?.trim() ?? '', '.!');
   const match = DOCUMENTED_FAILURES.find(([pattern]) => pattern.test(said));
   if (match) return match[1];
   if (MISSING_FIELD.test(said) || (detail !== undefined && MISSING_FIELD.test(detail) && said === ''))

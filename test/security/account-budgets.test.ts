@@ -278,6 +278,7 @@ describe('/metrics (scraped without credentials, by design)', () => {
       limitPerMinute: 10,
       budgetSpentUntil: null,
       lanes: emptyLaneCounts(),
+      pausedRules: [],
     }));
     const labelled = labelledAccounts(loads);
     expect(labelled).toHaveLength(MAX_ACCOUNT_LABELS);

@@ -7,6 +7,7 @@ import { approvalDueAt, plan } from '../../src/core/lifecycle.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { applyEvent, newOrderRecord, type OrderRecord, type UpstreamPoints } from '../../src/core/order-record.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
+import { codePattern } from '../../src/core/code-pattern.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -46,13 +47,13 @@ describe('whom to reward', () => {
     [
       'a discount code that is a referrer’s code',
       { attributes: campaign, discountCodes: [{ code: 'REF-ANNA7', amount: '5' }] },
-      withReferrer({ discountCodePattern: /^REF-(.+)$/i }),
+      withReferrer({ discountCodePattern: codePattern('^REF-(.+)$') }),
       { kind: 'code', value: 'ANNA7', via: 'discount_code' },
     ],
     [
       'a whole discount code, with no group',
       { attributes: campaign, discountCodes: [{ code: 'anna7-friends', amount: '5' }] },
-      withReferrer({ discountCodePattern: /-friends$/i, kind: 'unique_code' }),
+      withReferrer({ discountCodePattern: codePattern('-friends$'), kind: 'unique_code' }),
       { kind: 'unique_code', value: 'anna7-friends', via: 'discount_code' },
     ],
     [
@@ -85,9 +86,11 @@ describe('whom to reward', () => {
 
   it('takes the default campaign for a referrer found without one, and none without the setting', () => {
     const order = record(['paid'], { discountCodes: [{ code: 'REF-ANNA7', amount: '5' }] }).snapshot;
-    expect(attribute(order, withReferrer({ discountCodePattern: /^REF-(.+)$/i }))).toEqual({ kind: 'none' });
+    expect(attribute(order, withReferrer({ discountCodePattern: codePattern('^REF-(.+)$') }))).toEqual({
+      kind: 'none',
+    });
     expect(
-      attribute(order, withReferrer({ discountCodePattern: /^REF-(.+)$/i }, { defaultCampaignId: 40 })),
+      attribute(order, withReferrer({ discountCodePattern: codePattern('^REF-(.+)$') }, { defaultCampaignId: 40 })),
     ).toMatchObject({ kind: 'referral', referral: { campaignId: 40, via: 'default' } });
   });
 });

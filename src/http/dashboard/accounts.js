@@ -25,7 +25,8 @@ function laneText(lane) {
 
 function accountCard(account) {
   const { health } = account;
-  const trouble = health.paused || (!account.readOnly && account.check?.status !== 'connected');
+  const paused = account.pausedRules ?? [];
+  const trouble = health.paused || paused.length > 0 || (!account.readOnly && account.check?.status !== 'connected');
   const article = card(
     account.name,
     [
@@ -33,6 +34,10 @@ function accountCard(account) {
       ['Key', account.apiKeyHint],
       ['Credentials', credentialsText(account)],
       ['Paused', health.paused ? 'yes: the service refuses its credentials, its calls wait' : 'no'],
+      ...paused.map((rule) => [
+        `Rule off: ${rule.rule}`,
+        `${rule.key}: the pattern ${rule.why}. Until it is fixed in the account’s settings, this rule does nothing.`,
+      ]),
       [
         'Calls in the last minute',
         health.callsLastMinute === null ? 'not known' : `${health.callsLastMinute} of ${health.limitPerMinute}`,
