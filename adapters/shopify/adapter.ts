@@ -302,5 +302,7 @@ export function createShopifyAdapter({ apiSecrets, admin, onScopesChanged }: Sho
     },
     keptBody: shopifyKeptBody,
     redact: (stored, match) => redactBody(stored, match, SHOPIFY_BODY),
+    // The body key names the shop (bodyKey); the event and webhook ids do not.
+    shopKeyPrefix: (shop) => `shopify:body:${shop}:`,
   };
 }

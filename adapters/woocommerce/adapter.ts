@@ -106,5 +106,9 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
     },
     keptBody: (topic, body) => wooKeptBody(topic, body, ORDER_TOPICS),
     redact: (stored, match) => redactBody(stored, match, WOO_BODY),
+    // Every order delivery's key names its shop (describe). A store whose name is this one's and a port
+    // (example.com:8443) has keys under this prefix too: its dedupe memory goes with it, which only means
+    // a delivery it sent before is folded once more, changing nothing.
+    shopKeyPrefix: (shop) => `woocommerce:${shop}:`,
   };
 }

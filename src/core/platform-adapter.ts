@@ -132,6 +132,12 @@ export interface PlatformAdapter<Delivery> {
    */
   keptBody?(topic: string, body: Buffer): Buffer;
   redact(stored: StoredDelivery, match: CustomerMatch): Redaction;
+  /**
+   * What every dedupe key (describe's key and aliases) that names a shop
+   * starts with: a shop's erasure forgets those keys, so that nothing but
+   * its erasure record names it. Absent: the platform's keys name no shop.
+   */
+  shopKeyPrefix?(shop: string): string;
 }
 
 /**

@@ -130,7 +130,7 @@ export class Privacy {
       const exceptOrderKeys = data.orders
         .filter((order) => !this.#orderOf(order, account, shops))
         .map((order) => order.key);
-      const total: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      const total: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0, adjustments: 0 };
       for (const place of shops) {
         const at = place.indexOf(':');
         const scoped = { ...match, platform: place.slice(0, at), shop: place.slice(at + 1), exceptOrderKeys };
@@ -156,7 +156,7 @@ export class Privacy {
   }
 
   async eraseShop(platform: string, shop: string, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
-    const report = await this.#o.store.eraseShop(platform, shop);
+    const report = await this.#o.store.eraseShop(platform, shop, this.#o.adapterFor(platform)?.shopKeyPrefix?.(shop));
     await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
     await this.#o.accounts?.forgetShop?.(platform, shop);
     await this.#log({ type: 'shop-redact', via, platform, shop, report });

@@ -444,6 +444,59 @@ describe.each([
       expect(JSON.stringify(await store.listDeadLetters())).not.toContain(email);
     });
 
+    it("reaches, for a shop's request, the adjustments made for that shop alone; the operator's erase reaches the rest", async () => {
+      const email = `adjusted-${nextOrderId()}@example.com`;
+      const adjustment = (id: string, shop?: string) =>
+        store.putRecord('adjustment', `${id}-${sequence}`, {
+          id: `${id}-${sequence}`,
+          at: new Date().toISOString(),
+          kind: 'earn',
+          by: shop ? 'shop' : 'admin',
+          reason: `goodwill for ${email}`,
+          customer: { email },
+          ...(shop ? { platform: 'testshop', shop } : {}),
+          outcome: 'unknown',
+          message: 'in doubt',
+          // A call in doubt keeps its request, to send it again: it names the customer.
+          request: { email },
+        });
+      await adjustment('adj-operator');
+      await adjustment('adj-shop-1', 'shop-1');
+      await adjustment('adj-shop-2', 'shop-2');
+      const ofShop1 = { platform: 'testshop', shop: 'shop-1', emails: [email], phones: [], orderIds: [] };
+      const everywhere = { emails: [email], phones: [], orderIds: [] };
+      const customerOf = async (id: string) =>
+        (await store.getRecord<{ customer: object; request?: object }>('adjustment', `${id}-${sequence}`))!;
+
+      expect((await store.exportCustomer(ofShop1, redactor(email))).adjustments.map((each) => each.id)).toEqual([
+        `adj-shop-1-${sequence}`,
+      ]);
+      const report = await store.eraseCustomer(ofShop1, redactor(email), new Date().toISOString());
+      expect(report).toMatchObject({ adjustments: 1 });
+      const erased = await customerOf('adj-shop-1');
+      expect(erased.customer).toEqual({});
+      expect(erased.request).toBeUndefined();
+      for (const untouched of ['adj-operator', 'adj-shop-2'])
+        expect(await customerOf(untouched)).toMatchObject({ customer: { email }, request: { email } });
+
+      const operators = await store.eraseCustomer(everywhere, redactor(email), new Date().toISOString());
+      expect(operators).toMatchObject({ adjustments: 2 });
+      expect(JSON.stringify(await store.listRecords('adjustment'))).not.toContain(email);
+    });
+
+    it("erases a shop's dedupe keys with it, and no other shop's", async () => {
+      const receivedAt = new Date().toISOString();
+      const shop = `erased-${sequence}`;
+      await store.importItems([
+        { type: 'seen', key: `testshop:body:${shop}:orders/paid:abc`, receivedAt },
+        { type: 'seen', key: `testshop:body:${shop}-other:orders/paid:abc`, receivedAt },
+      ]);
+      await store.eraseShop('testshop', shop, `testshop:body:${shop}:`);
+      const seen: string[] = [];
+      for await (const item of store.exportAll()) if (item.type === 'seen') seen.push(item.key);
+      expect(seen.filter((key) => key.includes(shop))).toEqual([`testshop:body:${shop}-other:orders/paid:abc`]);
+    });
+
     it('trims the kept deliveries of the inbox and of dead letters, and leaves the others as they are', async () => {
       const whole = JSON.stringify({ id: 7, address1: '1 Whole Body Road' });
       await store.accept(entry(`k-trim-${sequence}`, { delivery: delivery(whole) }));

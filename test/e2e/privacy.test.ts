@@ -199,5 +199,10 @@ describe('every platform, through the admin API and the CLI', () => {
     expect(await order(`shopify:${SHOP}:8100000000009`)).toBeUndefined();
     expect(filesHolding(BOB.email)).toEqual([]);
     expect(await order(`woocommerce:${new URL(WOO_SITE).host}:8101`)).toBeDefined();
+    // Nothing names the shop but the record of its erasure: no dedupe key of its bodies, no record of it.
+    const naming: string[] = [];
+    for await (const item of bridge.engine.store.exportAll())
+      if (JSON.stringify(item).includes(SHOP)) naming.push(item.type === 'record' ? `record ${item.kind}` : item.type);
+    expect(naming).toEqual(['record privacy-log']);
   });
 });

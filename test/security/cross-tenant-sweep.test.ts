@@ -387,6 +387,21 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
       const text = await answer.text();
       for (const target of allB()) for (const secret of secretsOf(target)) expect(text).not.toContain(secret);
     }
+    // A's own customers/redact, naming every B's customer and orders: it erases in A's shop alone.
+    for (const target of allB()) {
+      const body = JSON.stringify({
+        shop_id: 1,
+        shop_domain: a.shop,
+        customer: { id: 78, email: target.customer.email, phone: target.customer.mobile },
+        orders_to_redact: [target.order.orderId, target.sale.orderId].map(Number).filter(Number.isSafeInteger),
+      });
+      const answer = await fetch(`${url}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'customers/redact', body, shop: a.shop, secret: APP_SECRET }),
+        body,
+      });
+      expect(answer.status).toBe(200);
+    }
     await world.bridge.engine.drain();
     expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
   });

@@ -3,7 +3,7 @@
 // PostgreSQL forget exactly the same things.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { OrderRecord } from '../order-record.ts';
-import type { CustomerMatch } from './ledger-store.ts';
+import type { Adjustment, CustomerMatch } from './ledger-store.ts';
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
@@ -49,6 +49,21 @@ export const isOrderKeyOfShop = (key: string, platform: string, shop: string): b
 
 export function inScope(platform: string, shop: string, match: CustomerMatch): boolean {
   return (!match.platform || match.platform === platform) && (!match.shop || match.shop === shop);
+}
+
+/**
+ * Is a manual adjustment within a request's reach? A shop's request (or one
+ * limited to a platform) reaches the adjustments made for that shop alone:
+ * the operator's, made for no shop, and other merchants' are not its to
+ * erase or read. The operator's own request, for no shop, reaches them all.
+ */
+export function adjustmentInScope(adjustment: Pick<Adjustment, 'platform' | 'shop'>, match: CustomerMatch): boolean {
+  if (!match.platform && !match.shop) return true;
+  return (
+    adjustment.platform !== undefined &&
+    adjustment.shop !== undefined &&
+    inScope(adjustment.platform, adjustment.shop, match)
+  );
 }
 
 /** Is this order the customer's: their e-mail, their phone, or an order the request names? */

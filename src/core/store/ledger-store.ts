@@ -193,7 +193,10 @@ export interface ErasureReport {
   orders: number;
   deadLetters: number;
   inbox: number;
+  /** Records of every kind (adjustments, data requests, a shop's own records). */
   records: number;
+  /** Of the records, manual adjustments: a shop's request reaches those made for that shop alone. */
+  adjustments: number;
 }
 
 /** Everything a store holds, one item at a time: for moving a ledger from one backend to another. */
@@ -395,7 +398,8 @@ export interface LedgerStore {
   /** Erases the customer's personal data from everything the store keeps, copies and backups included; orders keep their facts and points. */
   eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport>;
   /** Erases everything of one shop. */
-  eraseShop(platform: string, shop: string): Promise<ErasureReport>;
+  /** Everything of one shop; `keyPrefix`: the dedupe keys that name it (PlatformAdapter.shopKeyPrefix), forgotten too. */
+  eraseShop(platform: string, shop: string, keyPrefix?: string): Promise<ErasureReport>;
   /**
    * Rewrites the deliveries kept in the inbox and in dead letters through
    * `trim` (undefined: unchanged), backups included: for bodies kept whole by

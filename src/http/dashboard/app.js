@@ -360,7 +360,7 @@ async function eraseCustomer() {
   const { status, body } = await api('/customers/erase', { method: 'POST', body: JSON.stringify(query) });
   $('#privacy-result').textContent =
     status === 200
-      ? `Erased from ${body.erased.orders} order(s), ${body.erased.deadLetters} dead letter(s) and ${body.erased.records} other record(s). Erase them at the loyalty service too.`
+      ? `Erased from ${body.erased.orders} order(s), ${body.erased.deadLetters} dead letter(s), ${body.erased.adjustments} points given or taken by hand and ${body.erased.records - body.erased.adjustments} other record(s). Erase them at the loyalty service too.`
       : `Not erased: ${body.error}`;
   await refresh();
 }

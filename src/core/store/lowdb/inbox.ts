@@ -499,6 +499,33 @@ export class Inbox {
     }
   }
 
+  /**
+   * Forgets the seen keys that start with `prefix` (a shop's, at its
+   * erasure), in memory and in each file: a file that held one is written
+   * again without it, durably, before the old one goes.
+   */
+  async forgetSeen(prefix: string): Promise<void> {
+    for (const key of [...this.#seen.keys()])
+      if (key.startsWith(prefix) && !this.#entries.has(key)) this.#seen.delete(key);
+    for (const name of await this.#commit.io.readdir(this.#path('seen'))) {
+      if (!/^\d{4}-\d\d-\d\dT\d\d\.\d+\.json$/.test(name)) continue;
+      const keys = (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {};
+      const kept = Object.entries(keys).filter(([key]) => !key.startsWith(prefix));
+      if (kept.length === Object.keys(keys).length) continue;
+      if (kept.length > 0) {
+        await this.#commit.io.writeNewFile(
+          this.#path('seen', `${name.slice(0, 13)}.${pad(this.#nextSeen++, 9)}.json`),
+          JSON.stringify({ keys: Object.fromEntries(kept) }),
+          this.#commit.sync,
+        );
+        this.#commit.markDirectory(this.#path('seen'));
+        await this.#commit.flush();
+      }
+      await this.#commit.io.remove(this.#path('seen', name));
+      this.#commit.markDirectory(this.#path('seen'));
+    }
+  }
+
   *seenKeys(): IterableIterator<[string, string]> {
     for (const [key, at] of this.#seen) yield [key, new Date(at).toISOString()];
   }

@@ -503,8 +503,8 @@ export class LowdbStore implements LedgerStore {
     return this.#privacy.trimDeliveries(trim);
   }
 
-  eraseShop(platform: string, shop: string): Promise<ErasureReport> {
-    return this.#privacy.eraseShop(platform, shop);
+  eraseShop(platform: string, shop: string, keyPrefix?: string): Promise<ErasureReport> {
+    return this.#privacy.eraseShop(platform, shop, keyPrefix);
   }
 
   // --- Coordination.

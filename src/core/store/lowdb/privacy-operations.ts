@@ -4,7 +4,15 @@
 // erasures end with a fresh backup, so no copy keeps what was erased.
 import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
-import { contactMatches, eraseOrder, inScope, isOrderKeyOfShop, orderMatches, scrubText } from '../customer-data.ts';
+import {
+  adjustmentInScope,
+  contactMatches,
+  eraseOrder,
+  inScope,
+  isOrderKeyOfShop,
+  orderMatches,
+  scrubText,
+} from '../customer-data.ts';
 import type {
   Adjustment,
   CustomerData,
@@ -66,7 +74,7 @@ export class PrivacyOperations {
     const adjustments = records
       .list<Adjustment>('adjustment')
       .map(({ value }) => value)
-      .filter((adjustment) => contactMatches(adjustment.customer, match));
+      .filter((adjustment) => adjustmentInScope(adjustment, match) && contactMatches(adjustment.customer, match));
     const dataRequests = records
       .list<DataRequest>('data-request')
       .map(({ value }) => value)
@@ -77,7 +85,7 @@ export class PrivacyOperations {
   eraseCustomer(match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> {
     const { active, settled, inbox, records, deadLetters } = this.#p;
     return this.#p.serial.add(async () => {
-      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0, adjustments: 0 };
       const erased = new Set<string>();
       const theirs: Array<string | null> = [];
       for (const record of [...active.values()]) {
@@ -128,7 +136,7 @@ export class PrivacyOperations {
         };
       });
       for (const { id, value } of records.list<Adjustment>('adjustment')) {
-        if (!contactMatches(value.customer, match)) continue;
+        if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
         // The request kept for a resend names the customer too: it goes, and with it the resend.
         records.put('adjustment', id, {
           ...value,
@@ -137,6 +145,7 @@ export class PrivacyOperations {
           request: undefined,
         });
         report.records++;
+        report.adjustments++;
       }
       for (const { id, value } of records.list<DataRequest>('data-request')) {
         if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
@@ -168,10 +177,10 @@ export class PrivacyOperations {
     }) as Promise<{ inbox: number; deadLetters: number }>;
   }
 
-  eraseShop(platform: string, shop: string): Promise<ErasureReport> {
+  eraseShop(platform: string, shop: string, keyPrefix?: string): Promise<ErasureReport> {
     const { active, settled, inbox, records, deadLetters, lpOrderIds } = this.#p;
     return this.#p.serial.add(async () => {
-      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+      const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0, adjustments: 0 };
       const ofShop = (candidate: { platform?: string | undefined; shop?: string | undefined }) =>
         candidate.platform === platform && candidate.shop === shop;
       const keys = [...active.values()].filter(ofShop).map((record) => record.key);
@@ -188,11 +197,14 @@ export class PrivacyOperations {
       report.inbox = await inbox.rewrite((entry) =>
         (entry.delivery ? ofShop(entry.delivery) : (entry.events ?? []).some(ofShop)) ? null : undefined,
       );
+      // The keys that name the shop; those of entries still waiting went with them above.
+      if (keyPrefix) await inbox.forgetSeen(keyPrefix);
       for (const kind of records.kinds()) {
         for (const { id, value } of records.list<{ platform?: string; shop?: string }>(kind)) {
           if (typeof value !== 'object' || value === null || !ofShop(value)) continue;
           records.delete(kind, id);
           report.records++;
+          if (kind === 'adjustment') report.adjustments++;
         }
       }
       await this.#p.flush();

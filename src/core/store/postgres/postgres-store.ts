@@ -267,7 +267,8 @@ export class PostgresStore implements LedgerStore {
     privacy.exportCustomer(this.#db, match, redactor);
   eraseCustomer = (match: CustomerMatch, redactor: DeliveryRedactor, at: string): Promise<ErasureReport> =>
     privacy.eraseCustomer(this.#db, match, redactor, at);
-  eraseShop = (platform: string, shop: string): Promise<ErasureReport> => privacy.eraseShop(this.#db, platform, shop);
+  eraseShop = (platform: string, shop: string, keyPrefix?: string): Promise<ErasureReport> =>
+    privacy.eraseShop(this.#db, platform, shop, keyPrefix);
   trimDeliveries = (trim: DeliveryTrimmer): Promise<{ inbox: number; deadLetters: number }> =>
     privacy.trimDeliveries(this.#db, trim);
 

@@ -4,7 +4,15 @@
 // SQL and decided by the same tests as the lowdb store's (customer-data.ts).
 import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
 import { foldPart, type OrderRecord } from '../../order-record.ts';
-import { contactMatches, eraseOrder, inScope, orderMatches, phoneSuffix, scrubText } from '../customer-data.ts';
+import {
+  adjustmentInScope,
+  contactMatches,
+  eraseOrder,
+  inScope,
+  orderMatches,
+  phoneSuffix,
+  scrubText,
+} from '../customer-data.ts';
 import type {
   Adjustment,
   CustomerData,
@@ -87,7 +95,7 @@ export async function exportCustomer(
   const inbox = (await inboxInScope(db.reader, match)).filter((entry) => entryIsAbout(entry, match, redactor));
   const adjustments = (await listRecords<Adjustment>(db, 'adjustment'))
     .map(({ value }) => value)
-    .filter((adjustment) => contactMatches(adjustment.customer, match));
+    .filter((adjustment) => adjustmentInScope(adjustment, match) && contactMatches(adjustment.customer, match));
   const dataRequests = (await listRecords<DataRequest>(db, 'data-request'))
     .map(({ value }) => value)
     .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
@@ -101,7 +109,7 @@ export function eraseCustomer(
   at: string,
 ): Promise<ErasureReport> {
   return db.transaction(async (client) => {
-    const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0 };
+    const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0, adjustments: 0 };
     const orders = await customerOrders(client, match, true);
     const theirs = orders.flatMap((record) => [record.snapshot.customer.email, record.snapshot.customer.mobile]);
     for (const record of orders) {
@@ -149,7 +157,7 @@ export function eraseCustomer(
         "SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE",
       )
     ).rows) {
-      if (!contactMatches(value.customer, match)) continue;
+      if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
       // The request kept for a resend names the customer too: it goes, and with it the resend.
       await putRecord(client, db.secrets, 'adjustment', id, {
         ...value,
@@ -158,6 +166,7 @@ export function eraseCustomer(
         request: undefined,
       });
       report.records++;
+      report.adjustments++;
     }
     for (const { id, value } of (
       await client.query<{ id: string; value: DataRequest }>(
@@ -238,7 +247,7 @@ async function trimInBatches<Row extends pg.QueryResultRow>(
   }
 }
 
-export function eraseShop(db: PgDatabase, platform: string, shop: string): Promise<ErasureReport> {
+export function eraseShop(db: PgDatabase, platform: string, shop: string, keyPrefix?: string): Promise<ErasureReport> {
   return db.transaction(async (client) => {
     // Whole shops: an order key of this shop is the prefix and an order id, never another shop whose name starts the same (example.com:8443).
     const prefix = `${platform}:${shop}:`;
@@ -259,15 +268,18 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string): Promi
           OR EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(entry->'events', '[]'::jsonb)) e WHERE e->>'platform' = $1 AND e->>'shop' = $2)`,
       [platform, shop],
     );
-    const records = await client.query("DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2", [
-      platform,
-      shop,
-    ]);
+    const records = await client.query<{ kind: string }>(
+      "DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2 RETURNING kind",
+      [platform, shop],
+    );
+    // The keys that name the shop; those of entries still waiting went with them above.
+    if (keyPrefix) await client.query('DELETE FROM lb_seen WHERE starts_with(key, $1)', [keyPrefix]);
     return {
       orders: orders.rowCount ?? 0,
       deadLetters: letters.rowCount ?? 0,
       inbox: inbox.rowCount ?? 0,
       records: records.rowCount ?? 0,
+      adjustments: records.rows.filter((row) => row.kind === 'adjustment').length,
     };
   });
 }
