@@ -12,6 +12,7 @@ import { hostilePatternsScenario } from './scenarios/hostile-patterns.ts';
 import { lanesScenario, type LanesProfile } from './scenarios/lanes.ts';
 import { latencyScenario } from './scenarios/latency.ts';
 import { platformHangScenario } from './scenarios/platform-hang.ts';
+import { privacyScanScenario } from './scenarios/privacy-scan.ts';
 import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile } from './scenarios/postgres.ts';
 import { highestHeld, sustainedScenario, type SustainedProfile } from './scenarios/sustained.ts';
 
@@ -27,6 +28,8 @@ export interface BenchProfile {
   accounts: AccountsProfile;
   /** Matches timed per hostile pattern, in each of five runs. */
   patterns: { matches: number };
+  /** Kept bodies beside which a customer's export and erasure are timed, in bytes. */
+  privacy: { bodyBytes: number[] };
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -56,6 +59,7 @@ export const PROFILES: Record<string, BenchProfile> = {
       ceilingOrders: 5_000,
     },
     patterns: { matches: 2_000 },
+    privacy: { bodyBytes: [1_024, 1_048_576] },
   },
   smoke: {
     name: 'smoke',
@@ -76,6 +80,7 @@ export const PROFILES: Record<string, BenchProfile> = {
       ceilingOrders: 30,
     },
     patterns: { matches: 20 },
+    privacy: { bodyBytes: [1_024, 65_536] },
   },
 };
 
@@ -120,6 +125,9 @@ export async function runBench(
   );
   const patterns = await measured('patterns', 'merchants’ discount-code patterns at their worst ...', async () =>
     hostilePatternsScenario(profile.patterns.matches),
+  );
+  const privacy = await measured('privacy', 'a customer’s export and erasure beside a large kept body ...', () =>
+    privacyScanScenario(profile.privacy.bodyBytes),
   );
   const sustained = await measured(
     'sustained',
@@ -240,14 +248,27 @@ export async function runBench(
     lanes,
     accounts,
     patterns,
+    privacy,
     sustained,
     targets,
   };
 }
 
 export function table(result: Awaited<ReturnType<typeof runBench>>): string {
-  const { ack, platformHang, history, drain, latency, postgres, lanes, accounts, patterns, sustained, targets } =
-    result;
+  const {
+    ack,
+    platformHang,
+    history,
+    drain,
+    latency,
+    postgres,
+    lanes,
+    accounts,
+    patterns,
+    privacy,
+    sustained,
+    targets,
+  } = result;
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
   const ackRow = (name: string, summary: typeof ack.bare) =>
     row([
@@ -350,6 +371,12 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
     '| discount-code pattern (a merchant’s setting) | RE2: µs a match, 255-character code | JavaScript’s engine: ms, 20-character code |',
     '|---|---|---|',
     ...patterns.map((run) => row([`\`${run.pattern}\``, run.re2MicrosPerMatch, run.backtrackingMsAt20])),
+    '',
+    '| a customer’s export and erasure beside a dead letter not in JSON | kept body | export ms | erase ms |',
+    '|---|---|---|---|',
+    ...privacy.map((run) =>
+      row([run.backend, `${(run.bodyBytes / 1024).toLocaleString('en')} KiB`, run.exportMs, run.eraseMs]),
+    ),
     '',
     `| sustained pipeline (${sustained.seconds} s held, 5% upstream faults) | rate/s | acknowledged | drained after s | late | lost | doubled | peak inbox | peak active | held |`,
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -3,11 +3,13 @@
 // quadratic in it. Each input below is a run of 200,000 characters the
 // quadratic form reads again from every start position: some 2·10¹⁰ steps,
 // past any test's patience, while the forms used now take a pass or two.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referrerValue } from '../../src/core/attribution.ts';
 import { documentedFailure } from '../../src/loyalty/errors.ts';
 import { reasonForShop } from '../../src/http/shop-attention.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
+import { wholeEmails } from '../../src/core/store/customer-data.ts';
 
 const RUN = 200_000;
 
@@ -37,5 +39,28 @@ describe('text from outside', () => {
     expect(trimTrailing(`https://loyalty.example${'/'.repeat(RUN)}`, '/')).toBe('https://loyalty.example');
     expect(trimTrailing(`${'/'.repeat(RUN)}x`, '/')).toHaveLength(RUN + 1);
     expect(trimTrailing('', '/')).toBe('');
+  });
+});
+
+describe('the e-mail addresses in a kept body that is not JSON', () => {
+  /** The expression wholeEmails replaced: the same addresses, found in quadratic time. */
+  const quadratic = (text: string) =>
+    (text.match(/[^\s"'<>,;:()[\]{}]+@[^\s"'<>,;:()[\]{}]+/g) ?? []).map((email) => email.trim().toLowerCase());
+
+  it('are what the expression found, whatever the text', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'B', '@', '.', ' ', ',', '\n', '"', '{', ':'), maxLength: 60 }),
+        (text) => {
+          expect(wholeEmails(text)).toEqual(quadratic(text));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('are found in a 1 MiB body without an @ in its long run, and beside it', () => {
+    const body = `${'a'.repeat(2 ** 20)} Ann@Example.com, ${'b'.repeat(1_000)}@`;
+    expect(wholeEmails(body)).toEqual(['ann@example.com']);
   });
 });

@@ -7,9 +7,21 @@ import type { Adjustment, CustomerMatch } from './ledger-store.ts';
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
+/** Characters no address in a text holds: a run of them ends one. */
+const ADDRESS_BREAKS = /[\s"'<>,;:()[\]{}]+/;
+
 /** The whole e-mail addresses in a text, normalised: a request for anna@ never matches joanna@. */
 export const wholeEmails = (text: string): string[] =>
-  (text.match(/[^\s"'<>,;:()[\]{}]+@[^\s"'<>,;:()[\]{}]+/g) ?? []).map(normalEmail);
+  // Split at the characters an address cannot hold, then each piece with an '@' that has something on both sides:
+  // what /[^…]+@[^…]+/g finds, in one pass. That expression, on a long run without an '@', was tried from every
+  // start position across the whole run: quadratic, 10.5 s on a 150 KB body a merchant signed (issue 46).
+  text
+    .split(ADDRESS_BREAKS)
+    .filter((piece) => {
+      const at = piece.indexOf('@', 1);
+      return at !== -1 && at < piece.length - 1;
+    })
+    .map(normalEmail);
 
 /** The digits of a phone number: "+1 (212) 555-0142" and "12125550142" are the same number. */
 export const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
