@@ -146,6 +146,7 @@ const ATTENTION_TITLES = {
   missing_scope: 'The app lacks a permission',
   protected_data_hidden: 'Customer data is withheld',
   dead_letters: 'Some orders could not go on',
+  rule_paused: 'A rule of your program is off',
 };
 
 function checkText(check) {
