@@ -151,9 +151,33 @@ export const FOLD_FIELDS = [
   'firstSeenAt',
   'deliveries',
   'erasedAt',
-] as const;
+] as const satisfies ReadonlyArray<keyof OrderRecord>;
 /** The part the worker writes; folding never writes it. */
-export const PROGRESS_FIELDS = ['target', 'upstream', 'work', 'calls'] as const;
+export const PROGRESS_FIELDS = ['target', 'upstream', 'work', 'calls'] as const satisfies ReadonlyArray<
+  keyof OrderRecord
+>;
+
+/** What PostgreSQL keeps in columns of their own beside the two parts; lowdb keeps the record whole. */
+export const COLUMN_FIELDS = [
+  'key',
+  'platform',
+  'shop',
+  'orderId',
+  'updatedAt',
+  'version',
+  'foldVersion',
+  'dueAt',
+  'lane',
+] as const satisfies ReadonlyArray<keyof OrderRecord>;
+
+/**
+ * PostgreSQL rebuilds a record from the three lists alone, so a key of
+ * OrderRecord in none of them would vanish there and persist on lowdb: such
+ * a key fails to compile here ("property is missing"), until it is listed.
+ */
+type StoredField = (typeof FOLD_FIELDS)[number] | (typeof PROGRESS_FIELDS)[number] | (typeof COLUMN_FIELDS)[number];
+const everyFieldStored: Record<Exclude<keyof OrderRecord, StoredField>, never> = {};
+void everyFieldStored;
 
 export type FoldPart = Pick<OrderRecord, (typeof FOLD_FIELDS)[number]>;
 export type ProgressPart = Pick<OrderRecord, (typeof PROGRESS_FIELDS)[number]>;

@@ -126,6 +126,72 @@ describe.each([
       expect((await store.inboxEntry('k-1'))?.delivery?.body).toBe('{}');
     });
 
+    it('keeps every field of an order record, each set, through a move in and a read', async () => {
+      const orderId = nextOrderId();
+      const at = '2026-11-20T10:00:00.000Z';
+      // Required<>: a field added to OrderRecord must be given here, and so is tried on both backends.
+      const full: Required<OrderRecord> = {
+        key: `testshop:shop-1:${orderId}`,
+        platform: 'testshop',
+        shop: 'shop-1',
+        orderId,
+        facts: ['placed', 'paid'],
+        snapshot: {
+          orderName: `#${orderId}`,
+          customer: { name: 'Kim Kept', email: 'kim@kept.example', mobile: '+447700900123' },
+          total: { amount: '12.50', currency: 'EUR', presentment: { amount: '13.00', currency: 'USD' } },
+          subtotal: '10.00',
+          test: false,
+          source: 'web',
+          referral: { campaignId: 7 },
+          discountCodes: [{ code: 'LOYALTY-1', amount: '1.00' }],
+          attributes: { ref: 'x' },
+          landingSite: '/?ref=x',
+          protectedDataHidden: false,
+        },
+        snapshotFrom: { orderName: `${at}|d-1` },
+        refunds: { r1: { amount: '1.00', currency: 'EUR' } },
+        firstSeenAt: at,
+        updatedAt: at,
+        target: { state: 'earned', reason: 'paid' },
+        upstream: {
+          points: 'earned',
+          earnedAt: at,
+          earnActivityId: '1',
+          conversion: 'sent',
+          conversionCampaignId: 7,
+          conversionSentAt: at,
+          conversionStatus: 'pending',
+          redemption: 'sent',
+          redeemedPoints: 100,
+          redemptionReturn: null,
+          lpOrderId: orderId,
+          account: 'acc-1',
+        },
+        work: {
+          attempts: 1,
+          firstFailureAt: at,
+          retryAt: at,
+          lastError: 'timeout',
+          unknownFailures: 1,
+          held: {},
+          waitingFor: 'account',
+        },
+        calls: [{ operation: 'earn', at, attempts: 1, outcome: 'success', httpStatus: 200, message: 'ok' }],
+        deliveries: ['testshop:d-1'],
+        erasedAt: null,
+        version: 3,
+        foldVersion: 2,
+        dueAt: at,
+        lane: 'backfill',
+      };
+      await store.importItems([{ type: 'order', record: full }]);
+      const read = await store.getOrder(full.key);
+      // version counts the store's writes, the import's own among them on lowdb.
+      expect(read?.version).toBeGreaterThanOrEqual(full.version);
+      expect({ ...read, version: full.version }).toEqual(full);
+    });
+
     it('answers concurrent copies of one delivery: exactly one accepted', async () => {
       const results = await Promise.all(
         Array.from({ length: 8 }, () => store.accept(entry('k-race', { delivery: delivery('{}') }))),
