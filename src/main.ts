@@ -49,6 +49,7 @@ import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
 import type { OpenReport } from './core/store/ledger-store.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from './sandbox/demo-store.ts';
 import { shownUrl } from './net/refusal.ts';
+import { trimTrailing } from './trim-trailing.ts';
 
 export interface RunningBridge {
   http: Listening;
@@ -351,7 +352,7 @@ export async function startBridge(
       // The environment's account, its key as its last four characters; its address is known once the server listens.
       defaultAccount: () =>
         defaultAccountView({
-          baseUrl: shownUrl(loyaltyBaseUrl).replace(/\/+$/, ''),
+          baseUrl: trimTrailing(shownUrl(loyaltyBaseUrl), '/'),
           apiKey: sandboxCredentials?.apiKey ?? config.LOYALTY_API_KEY ?? '',
           brandId: sandboxCredentials?.brandId ?? config.LOYALTY_BRAND_ID ?? '',
           rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
@@ -431,7 +432,7 @@ export async function startBridge(
     .catch((error: unknown) => logger.warn({ err: error }, 'could not check the subscriptions'));
 
   // Origin and path only: logs are collected and read widely, and an address can carry a key.
-  const shownBaseUrl = shownUrl(loyaltyBaseUrl).replace(/\/+$/, '');
+  const shownBaseUrl = trimTrailing(shownUrl(loyaltyBaseUrl), '/');
   logger.info(
     {
       port: http.port,

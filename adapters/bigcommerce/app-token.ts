@@ -12,6 +12,7 @@ import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { asRecord, asString, parseJsonLossless } from '../shared/json.ts';
 import { BridgeError } from '../../src/errors.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export interface CodeExchange {
   /** https://login.bigcommerce.com by default. */
@@ -54,7 +55,7 @@ const login = outboundGot({ userAddress: false });
 export async function exchangeBigCommerceCode(exchange: CodeExchange): Promise<StoreToken> {
   let response;
   try {
-    response = await login.post(`${exchange.loginUrl.replace(/\/+$/, '')}/oauth2/token`, {
+    response = await login.post(`${trimTrailing(exchange.loginUrl, '/')}/oauth2/token`, {
       json: {
         client_id: exchange.clientId,
         client_secret: exchange.clientSecret,

@@ -12,10 +12,11 @@ import { BIGCOMMERCE_SCOPES } from './adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi, type BigCommerceHook } from './rest-api.ts';
 import type { DeliveryProof } from './stores.ts';
 import { BC_SECRET_HEADER } from './verify.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export const BC_WEBHOOK_PATH = '/webhooks/bigcommerce';
 
-const ours = (hook: BigCommerceHook) => (hook.destination ?? '').replace(/\/+$/, '').endsWith(BC_WEBHOOK_PATH);
+const ours = (hook: BigCommerceHook) => trimTrailing(hook.destination ?? '', '/').endsWith(BC_WEBHOOK_PATH);
 const sameScope = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export interface HookUpkeep {
@@ -104,7 +105,7 @@ export async function registerBigCommerceHooks(
   appUrl: string,
   headerSecret: string,
 ): Promise<HookRegistration> {
-  const destination = `${appUrl.replace(/\/+$/, '')}${BC_WEBHOOK_PATH}`;
+  const destination = `${trimTrailing(appUrl, '/')}${BC_WEBHOOK_PATH}`;
   const hooks = await api.hooks();
   const result: HookRegistration = { destination, created: [], reactivated: [], alreadyThere: [] };
   for (const scope of BIGCOMMERCE_SCOPES) {

@@ -7,6 +7,7 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { AllowedStores } from './allowed-stores.ts';
 import { BC_WEBHOOK_PATH, keepBigCommerceHooks } from './hooks.ts';
 import type { BigCommerceStore, BigCommerceStores } from './stores.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export function bigCommerceOrderSource(
   stores: BigCommerceStores,
@@ -30,7 +31,7 @@ export function bigCommerceOrderSource(
     async checkSubscriptions(shop: string): Promise<SubscriptionHealth> {
       const store = await served(shop);
       const result = await keepBigCommerceHooks(store.api, {
-        destination: publicUrl ? `${publicUrl.replace(/\/+$/, '')}${BC_WEBHOOK_PATH}` : undefined,
+        destination: publicUrl ? `${trimTrailing(publicUrl, '/')}${BC_WEBHOOK_PATH}` : undefined,
         proof: store.proof,
       });
       return { platform: 'bigcommerce', shop, checkedAt: new Date().toISOString(), ...result };

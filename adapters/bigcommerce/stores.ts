@@ -28,6 +28,7 @@
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { BigCommerceApi } from './rest-api.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 /** A store that installed the app: its token. */
 export interface BigCommerceInstall {
@@ -158,7 +159,7 @@ export class BigCommerceStores {
       api = new BigCommerceApi({
         storeHash: shop,
         accessToken,
-        baseUrl: this.#o.apiUrl.replace(/\/+$/, ''),
+        baseUrl: trimTrailing(this.#o.apiUrl, '/'),
         tokenSettings,
       });
       this.#apis.set(id, api);

@@ -43,6 +43,7 @@ import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';
 import { grantedScopes } from './scopes.ts';
 import { SUBSCRIBED_TOPICS } from './topics.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export const LIST_SUBSCRIPTIONS_QUERY = `query LoyaltyBridgeSubscriptions($after: String) {
   webhookSubscriptions(first: 100, after: $after) {
@@ -163,7 +164,7 @@ export async function syncShopifySubscriptions(
   source: SubscriptionSource = 'app',
   proven: ReadonlySet<string> = new Set(),
 ): Promise<RegistrationResult> {
-  const callbackUrl = `${appUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
+  const callbackUrl = `${trimTrailing(appUrl, '/')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
   const result: RegistrationResult = {
     shop: api.shop,

@@ -31,6 +31,7 @@ import { asRecord } from '../shared/json.ts';
 import type { WooKeyPermissions } from './stores.ts';
 import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
 import { refuseStoreAddress } from './store-address.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 /** Long enough to log in to WordPress and read the consent screen; short enough that a leaked link dies. */
 export const CONNECT_TTL_MS = 30 * 60_000;
@@ -100,7 +101,7 @@ export async function beginWooConnect(
     createdAt: now.toISOString(),
     expiresAt,
   });
-  const base = urls.publicUrl.replace(/\/+$/, '');
+  const base = trimTrailing(urls.publicUrl, '/');
   const authorize = new URL(`${storeUrl}/wc-auth/v1/authorize`);
   authorize.search = new URLSearchParams({
     app_name: urls.appName,

@@ -6,6 +6,7 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import { fetchWooOrder, fetchWooOrders, type WooRestClient } from './rest-api.ts';
 import type { WooStores } from './stores.ts';
 import { keepWooWebhooks, WOO_WEBHOOK_PATH } from './webhooks.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export function wooOrderSource(stores: WooStores, publicUrl: string | undefined): OrderSource {
   const rest = async (shop: string): Promise<WooRestClient> => {
@@ -24,7 +25,7 @@ export function wooOrderSource(stores: WooStores, publicUrl: string | undefined)
       const store = await stores.get(shop);
       if (!store?.rest) throw new Error(`loyalty-bridge has no key for the WooCommerce store ${shop}`);
       const result = await keepWooWebhooks(store.rest, {
-        deliveryUrl: publicUrl ? `${publicUrl.replace(/\/+$/, '')}${WOO_WEBHOOK_PATH}` : undefined,
+        deliveryUrl: publicUrl ? `${trimTrailing(publicUrl, '/')}${WOO_WEBHOOK_PATH}` : undefined,
         secret: store.webhookSecret,
         canWrite: store.keyPermissions === undefined ? undefined : store.keyPermissions !== 'read',
       });

@@ -24,6 +24,7 @@ import { ordersModifiedSince } from '../shared/modified-since.ts';
 import { wooIdentity, wooOrderToEvent } from './order-events.ts';
 import { wooRefusalError, WooRestError } from './rest-errors.ts';
 import { wooShopOf } from './shop-identity.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export { WooRestError, type WooRestErrorCode } from './rest-errors.ts';
 
@@ -96,7 +97,7 @@ export class WooRestClient {
 
   constructor(options: WooRestOptions) {
     this.#o = options;
-    this.url = options.url.replace(/\/+$/, '');
+    this.url = trimTrailing(options.url, '/');
     this.shop = wooShopOf(options.url);
     this.#mode = options.authMode ?? 'basic';
     this.#http = outboundGot(options.outbound, {
@@ -117,7 +118,7 @@ export class WooRestClient {
     searchParams: Record<string, string>,
     json: unknown,
   ): Promise<Response<string>> {
-    const base = (this.#o.requestUrl ?? this.url).replace(/\/+$/, '');
+    const base = trimTrailing(this.#o.requestUrl ?? this.url, '/');
     const credentials =
       mode === 'query' ? { consumer_key: this.#o.consumerKey, consumer_secret: this.#o.consumerSecret } : {};
     return this.#http(`${base}/wp-json/wc/v3/${path}`, {

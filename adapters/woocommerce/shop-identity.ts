@@ -34,15 +34,29 @@ export function wooStoreUrl(address: string): string {
     throw new StoreAddressError(`"${address}" is not an http(s) address`);
   if (url.username || url.password)
     throw new StoreAddressError('the store address must not carry a user name or password');
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/wp-json(\/.*)?$/, '');
-  return `${url.protocol}//${url.host.toLowerCase()}${path}`;
+  return `${url.protocol}//${url.host.toLowerCase()}${storePath(url.pathname)}`;
+}
+
+/**
+ * The store's path: its segments, without empty and "." ones, up to the REST
+ * API's wp-json, without a trailing slash. The same whatever form it comes
+ * in, once or twice over: the name a delivery's signature is checked under
+ * (its source) must be the name its orders go to (translate names them again
+ * from the kept name), or a source such as https://store.example///wp-json
+ * was checked as one store's and earned as another's. In one pass: the
+ * source is anyone's text, read before the signature is.
+ */
+function storePath(pathname: string): string {
+  const segments = pathname.split('/').filter((segment) => segment !== '' && segment !== '.');
+  const api = segments.indexOf('wp-json');
+  return (api === -1 ? segments : segments.slice(0, api)).map((segment) => `/${segment}`).join('');
 }
 
 /** The shop's name in the ledger, from any form of its address (a webhook source, WOOCOMMERCE_URL, what a merchant typed). */
 export function wooShopOf(address: string): string {
   const url = new URL(wooStoreUrl(address));
   const host = url.host.replace(/^www\./, '');
-  const path = url.pathname === '/' ? '' : url.pathname.toLowerCase();
+  const path = storePath(url.pathname.toLowerCase());
   return `${host}${path}`;
 }
 

@@ -14,6 +14,7 @@ import {
   type WooRestClient,
   type WooWebhook,
 } from './rest-api.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 /** The topics the bridge subscribes to; the first two bring the orders, the others keep the trash honest. */
 export const WOO_TOPICS = ['order.created', 'order.updated', 'order.deleted', 'order.restored'] as const;
@@ -36,7 +37,7 @@ export interface WooUpkeepResult {
   problems: SubscriptionProblem[];
 }
 
-const ours = (webhook: WooWebhook) => (webhook.delivery_url ?? '').replace(/\/+$/, '').endsWith(WOO_WEBHOOK_PATH);
+const ours = (webhook: WooWebhook) => trimTrailing(webhook.delivery_url ?? '', '/').endsWith(WOO_WEBHOOK_PATH);
 const MANUAL_FIX = 'In WordPress, WooCommerce > Settings > Advanced > Webhooks, open it, set Status to Active and save';
 
 export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep): Promise<WooUpkeepResult> {

@@ -28,6 +28,7 @@ import {
 } from './program-settings.ts';
 import { sameShop } from './reach.ts';
 import type { ReachFacts } from './reach.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 /** How long a link or an account read from the ledger is taken as current (another instance may change it). */
 const REFRESH_MS = 5_000;
@@ -453,10 +454,13 @@ export class AccountRegistry implements Accounts {
       if (required) errors.push('baseUrl: is required');
     } else if (typeof input.baseUrl !== 'string') {
       errors.push('baseUrl: must be the service’s https address');
+    } else if (input.baseUrl.length > 2_000) {
+      // A merchant's text, read by more than one check: bounded before any of them.
+      errors.push('baseUrl: must be the service’s https address, of at most 2000 characters');
     } else {
       const problem = this.#o.checkBaseUrl(input.baseUrl.trim());
       if (problem) errors.push(`baseUrl: ${problem}`);
-      else fields.baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
+      else fields.baseUrl = trimTrailing(input.baseUrl.trim(), '/');
     }
     if (input.rateLimitPerMinute === undefined) {
       if (required) fields.rateLimitPerMinute = 500;

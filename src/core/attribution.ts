@@ -7,6 +7,13 @@ import type { Policy } from './policy.ts';
 
 /** A discount code longer than the platforms allow (Shopify: 255) is none of ours: a pattern never runs on one. */
 const MAX_CODE_LENGTH = 255;
+/**
+ * The discount codes of an order a pattern reads: the first 20. A store may
+ * send any number (WooCommerce's coupon lines have no limit), and each match
+ * costs up to a few milliseconds on a large pattern; no checkout takes so many.
+ */
+const MAX_CODES_READ = 20;
+const codesRead = (snapshot: OrderSnapshot) => snapshot.discountCodes.slice(0, MAX_CODES_READ);
 
 type Via = 'platform' | 'attribute' | 'discount_code' | 'landing_site' | 'default';
 
@@ -78,7 +85,7 @@ export function findReferrer(snapshot: OrderSnapshot, policy: Policy): Referrer 
     if (value !== undefined) return { kind, value, via: 'attribute' };
   }
   if (discountCodePattern) {
-    for (const { code } of snapshot.discountCodes) {
+    for (const { code } of codesRead(snapshot)) {
       const group = code.length <= MAX_CODE_LENGTH ? discountCodePattern.firstGroup(code) : null;
       const value = group === null ? undefined : referrerValue(kind, group ?? code);
       if (value !== undefined) return { kind, value, via: 'discount_code' };
@@ -125,7 +132,7 @@ function landingQuery(landingSite: string): URLSearchParams {
 export function pointsToRedeem(snapshot: OrderSnapshot, policy: Policy): number {
   const { codePattern, pointsPerUnit } = policy.redemption;
   if (!codePattern) return 0;
-  return snapshot.discountCodes
+  return codesRead(snapshot)
     .filter(({ code }) => code.length <= MAX_CODE_LENGTH && codePattern.test(code))
     .reduce((total, { amount }) => total + pointsFor(amount, pointsPerUnit), 0);
 }

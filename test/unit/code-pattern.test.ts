@@ -46,6 +46,22 @@ describe('a discount-code pattern', () => {
     expect(pointsToRedeem(withCode('loyalty-5'), DEFAULT_POLICY)).toBe(500);
   });
 
+  it('is refused when it repeats so much that RE2 would compile and run it slowly', () => {
+    expect(compileCodePattern(`${'.{0,1000}'.repeat(21)}Z`)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^repeats too much/),
+    });
+    expect(compileCodePattern('(.{0,30}){0,30}')).toEqual({ ok: false, reason: expect.stringMatching(/too large/) });
+    expect(compileCodePattern('^GIFT-(\\w{1,40})$').ok).toBe(true);
+    expect(compileCodePattern('^[A-Z]{4}-[0-9]{4}-[A-Z0-9]{8}$').ok).toBe(true);
+  });
+
+  it('reads the first 20 codes of an order, however many the store sends', () => {
+    const codes = Array.from({ length: 25 }, (_, n) => ({ code: `LOYALTY-${n}`, amount: '1.00' }));
+    const snapshot = { discountCodes: codes, attributes: {}, landingSite: null } as unknown as OrderSnapshot;
+    expect(pointsToRedeem(snapshot, DEFAULT_POLICY)).toBe(20 * 100);
+  });
+
   it('says in words why RE2 cannot run a pattern', () => {
     expect(compileCodePattern('^LOYALTY-(?!TEST)')).toEqual({
       ok: false,

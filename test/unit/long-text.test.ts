@@ -10,6 +10,7 @@ import { documentedFailure } from '../../src/loyalty/errors.ts';
 import { reasonForShop } from '../../src/http/shop-attention.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 import { wholeEmails } from '../../src/core/store/customer-data.ts';
+import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';
 
 const RUN = 200_000;
 
@@ -62,5 +63,38 @@ describe('the e-mail addresses in a kept body that is not JSON', () => {
   it('are found in a 1 MiB body without an @ in its long run, and beside it', () => {
     const body = `${'a'.repeat(2 ** 20)} Ann@Example.com, ${'b'.repeat(1_000)}@`;
     expect(wholeEmails(body)).toEqual(['ann@example.com']);
+  });
+});
+
+describe('a WooCommerce store’s name', () => {
+  it('is the same read once or twice, whatever the slashes, case and /wp-json of its address', () => {
+    const part = fc.constantFrom(
+      '/',
+      '//',
+      'wp-json',
+      'WP-JSON',
+      'Shop',
+      'a',
+      '%2F',
+      '%2e',
+      '.',
+      '..',
+      'wp-json/',
+      '/wp-json',
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+        const name = wooShopOf(`https://www.Store.example/${parts.join('')}`);
+        expect(wooShopOf(name)).toBe(name);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(wooShopOf('https://victim.example///wp-json')).toBe('victim.example');
+    expect(wooShopOf('https://victim.example/shop//wp-json/wc/v3')).toBe('victim.example/shop');
+  });
+
+  it('is read from a source of 15,000 slashes in one pass', () => {
+    expect(wooShopOf(`https://a.example/${'/'.repeat(15_000)}x`)).toBe('a.example/x');
+    expect(wooShopOf(`https://a.example/x${'/'.repeat(15_000)}`)).toBe('a.example/x');
   });
 });

@@ -251,6 +251,16 @@ describe('the secrets a delivery is checked with', () => {
       const adapter = await setUpSecretOnly(link);
       expect((await adapter.verify(post('configured-secret', 'https://elsewhere.example/'))).ok).toBe(accepted);
     });
+
+    // Found in review: the source's name was read with its slashes (elsewhere.example//), which nobody linked, and
+    // translate read it again as elsewhere.example: the configured secret signed the linked store's orders.
+    it.each(['https://elsewhere.example///wp-json', 'https://elsewhere.example//', 'https://ELSEWHERE.example/./'])(
+      'names a linked store in any spelling of its source, and signs nothing for it: %s',
+      async (source) => {
+        const adapter = await setUpSecretOnly('merchant-b-account');
+        expect((await adapter.verify(post('configured-secret', source))).ok).toBe(false);
+      },
+    );
   });
 });
 
