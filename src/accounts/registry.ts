@@ -106,11 +106,40 @@ export class AccountRegistry implements Accounts {
     return account;
   }
 
-  /** An erased shop's link goes with its data; the privacy log, not the audit, records the erasure. */
+  /**
+   * An erased shop goes with its data: its link; the accounts it made, with
+   * their keys (one another shop was linked to since stays, no longer the
+   * shop's); the audit entries that name it. The privacy log records the
+   * erasure. A name connected again later, perhaps by someone else, starts
+   * with nothing.
+   */
   async forgetShop(platform: string, shop: string): Promise<void> {
-    const id = shopLinkId({ platform, shop });
+    const ref = { platform, shop };
+    const id = shopLinkId(ref);
     await this.#o.store.deleteRecord('shop-link', id);
     this.#links.delete(id);
+    const gone = new Set<string>();
+    for (const { value } of await this.#o.store.listRecords<AccountRecord>('account')) {
+      if (!value.madeFor || !sameShop(value.madeFor, ref)) continue;
+      if (value.sharedAt) {
+        await this.#o.store.changeRecord<AccountRecord>('account', value.id, (now) =>
+          now ? { put: { ...now, madeFor: undefined } } : undefined,
+        );
+      } else {
+        await this.#o.store.deleteRecord('account', value.id);
+        gone.add(value.id);
+      }
+      this.#forget(value.id);
+    }
+    const by = `${platform} ${shop}`;
+    for (const { id: entry, value } of await this.#o.store.listRecords<AuditEntry>('audit')) {
+      const names =
+        (value.shop && sameShop(value.shop, ref)) ||
+        value.by === by ||
+        value.by.startsWith(`${by} (`) ||
+        (value.account !== undefined && gone.has(value.account));
+      if (names) await this.#o.store.deleteRecord('audit', entry);
+    }
   }
 
   async runtime(id: string): Promise<AccountRuntime | undefined> {

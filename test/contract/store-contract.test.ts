@@ -557,10 +557,19 @@ describe.each([
         { type: 'seen', key: `testshop:body:${shop}:orders/paid:abc`, receivedAt },
         { type: 'seen', key: `testshop:body:${shop}-other:orders/paid:abc`, receivedAt },
       ]);
+      // A store whose name starts with this one's, with a delivery still waiting: its key stays, or a repeat of it
+      // would pass as new and collide with the waiting entry.
+      await store.accept(entry(`testshop:body:${shop}:8443:waiting`, { delivery: delivery('{}') }));
       await store.eraseShop('testshop', shop, `testshop:body:${shop}:`);
       const seen: string[] = [];
       for await (const item of store.exportAll()) if (item.type === 'seen') seen.push(item.key);
-      expect(seen.filter((key) => key.includes(shop))).toEqual([`testshop:body:${shop}-other:orders/paid:abc`]);
+      expect(seen.filter((key) => key.includes(shop)).sort()).toEqual([
+        `testshop:body:${shop}-other:orders/paid:abc`,
+        `testshop:body:${shop}:8443:waiting`,
+      ]);
+      expect(await store.accept(entry(`testshop:body:${shop}:8443:waiting`, { delivery: delivery('{}') }))).toBe(
+        'duplicate',
+      );
     });
 
     it('trims the kept deliveries of the inbox and of dead letters, and leaves the others as they are', async () => {

@@ -138,6 +138,23 @@ describe('review: resync', () => {
   }, 30_000);
 });
 
+describe('review: a shop’s erasure', () => {
+  it('takes the accounts the shop made, with their keys, and the audit entries that name it: the name starts anew', async () => {
+    const shop = asShop(running, ERASED);
+    for (const name of ['one', 'two', 'three'])
+      expect((await shop.post('/account', { sandbox: true, name })).status).toBe(201);
+    expect((await shop.post('/account', { sandbox: true, name: 'four' })).status).toBe(409);
+    await running.bridge.engine.privacy.eraseShop('shopify', ERASED, 'admin');
+    const naming: string[] = [];
+    for await (const item of store().exportAll())
+      if (JSON.stringify(item).includes(ERASED))
+        naming.push(item.type === 'record' ? `record ${item.kind}` : item.type);
+    expect(naming.filter((each) => each !== 'record privacy-log')).toEqual([]);
+    // The shop is still installed (the erasure came by hand): its page makes accounts again, as a new shop's would.
+    expect((await shop.post('/account', { sandbox: true, name: 'again' })).status).toBe(201);
+  }, 30_000);
+});
+
 describe('review: bad ids answer 400, not 500', () => {
   it('GET /resync/{id} and POST /test-orders/{id}/cancel with an id that is not valid percent-encoding', async () => {
     await asShop(running, PROBER).post('/account', { sandbox: true });

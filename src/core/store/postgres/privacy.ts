@@ -273,7 +273,14 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string, keyPre
       [platform, shop],
     );
     // The keys that name the shop; those of entries still waiting went with them above.
-    if (keyPrefix) await client.query('DELETE FROM lb_seen WHERE starts_with(key, $1)', [keyPrefix]);
+    // A key of an entry still waiting stays (another store's whose name this one starts, example.com:8443): the inbox
+    // is keyed by it too, and a repeat that passed lb_seen would fail the batch it came in with.
+    if (keyPrefix)
+      await client.query(
+        `DELETE FROM lb_seen s WHERE starts_with(s.key, $1)
+            AND NOT EXISTS (SELECT 1 FROM lb_inbox i WHERE i.key = s.key OR s.key = ANY (i.aliases))`,
+        [keyPrefix],
+      );
     return {
       orders: orders.rowCount ?? 0,
       deadLetters: letters.rowCount ?? 0,
