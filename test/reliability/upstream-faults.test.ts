@@ -188,8 +188,8 @@ describe('refused credentials', () => {
 
     // The credentials are put right (here: the service stops refusing). The probe is let in; every order moves.
     sandbox.faults.configure({});
-    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(false), 5_000);
-    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 10_000);
+    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(false));
+    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders));
     expect(pauses).toEqual([true, false]);
     expect(await engine.store.listDeadLetters()).toEqual([]);
   });
