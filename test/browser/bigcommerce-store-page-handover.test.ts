@@ -51,7 +51,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to 
 
   /** What the victim's page showed, and what the bridge answered it. */
   async function victimSees(page: Page | Frame, answers: number[]): Promise<void> {
-    await expect.poll(() => pageText(page), { timeout: 10_000 }).toMatch(/from your BigCommerce control panel/);
+    await expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(/from your BigCommerce control panel/);
     await trySettingUp(page);
     expect(await pageText(page)).not.toContain(`Signed in to ${ATTACKER}`);
     expect(answers.filter((status) => status < 300)).toEqual([]);

@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     });
     await bridge.engine.drain();
     const row = page.locator('#order-list tbody tr', { hasText: 'browser@example.com' });
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 15_000 });
     await expect.poll(() => row.textContent()).toContain('earned');
     await shot('overview');
     await row.click();
@@ -89,10 +89,10 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     });
     await bridge.engine.drain();
     const letter = page.locator('#dead-letter-list tbody tr', { hasText: '5550000000002' });
-    await letter.waitFor({ timeout: 10_000 });
+    await letter.waitFor({ timeout: 15_000 });
     await shot('dead-letters');
     await letter.locator('button', { hasText: 'Retry' }).click();
-    await letter.waitFor({ state: 'detached', timeout: 10_000 });
+    await letter.waitFor({ state: 'detached', timeout: 15_000 });
     await bridge.engine.drain();
     expect(bridge.sandbox?.store.snapshot().earnings.some((earning) => earning.orderId === '5550000000002')).toBe(true);
   });
@@ -110,7 +110,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await page.fill('#resync-since', '2026-11-01');
     await page.click('#resync-form button');
     await expect
-      .poll(() => page.textContent('#resync-progress'), { timeout: 10_000 })
+      .poll(() => page.textContent('#resync-progress'), { timeout: 15_000 })
       .toContain('Done: fetched 2, changed 2');
     await shot('resync');
   });
@@ -124,7 +124,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       body,
     });
     await bridge.engine.drain();
-    await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
+    await page.waitForSelector('#banner:not([hidden])', { timeout: 15_000 });
     expect(await page.textContent('#banner')).toContain('LOYALTY_API_KEY');
     await shot('credentials-banner');
   });
@@ -142,7 +142,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       body,
     });
     await bridge.engine.drain();
-    await page.waitForSelector('#protected-banner:not([hidden])', { timeout: 10_000 });
+    await page.waitForSelector('#protected-banner:not([hidden])', { timeout: 15_000 });
     expect(await page.textContent('#protected-banner')).toMatch(
       /1 Shopify order.*protected customer data.*Dev Dashboard/,
     );
@@ -170,10 +170,10 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       cancelledAt: '2026-11-20T12:00:00-05:00',
     });
     const row = page.locator('#redeemed-list tbody tr', { hasText: '#0012' });
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 15_000 });
     await shot('redeemed-on-cancelled');
     await row.locator('button', { hasText: 'Give 50 points back' }).click();
-    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
     expect(
       bridge.sandbox?.store
         .snapshot()
@@ -219,7 +219,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       await expect.poll(() => page.textContent('#account-errors')).toMatch(/^baseUrl: must be https/);
       await fill(service.url);
       const account = page.locator('#account-list .card', { hasText: 'Browser Club' });
-      await account.waitFor({ timeout: 10_000 });
+      await account.waitFor({ timeout: 15_000 });
       await expect.poll(() => account.textContent()).toContain('connected');
       expect(await account.textContent()).toContain('…HJKL');
       // Its health, as the operator reads it: not paused, its calls against its limit, its dead letters.

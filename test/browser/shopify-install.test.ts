@@ -126,7 +126,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
 
     await page.waitForURL(/\/admin\/\?installed=/);
     const row = page.locator('#shopify-shops tbody tr', { hasText: SHOP });
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/installed \(expiring token\)/);
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/installed \(expiring token\)/);
     await page.screenshot({ path: `${artifactsDir('shopify-install')}installed.png`, fullPage: true });
 
     const session = await bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
@@ -139,7 +139,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
         async () =>
           (await bridge.engine.store.getRecord<{ unconfirmed?: string[] }>('platform-health', `shopify:${SHOP}`))
             ?.unconfirmed,
-        { timeout: 10_000 },
+        { timeout: 15_000 },
       )
       .toHaveLength(10);
     expect(fake.shop(SHOP).subscriptions).toEqual([]);

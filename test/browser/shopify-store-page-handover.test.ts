@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('Shopify outside the admin: a sign-in handed
     const answers = apiAnswers(context);
     const page = await context.newPage();
     await page.goto(address);
-    await expect.poll(() => pageText(page), { timeout: 10_000 }).toMatch(/from your Shopify admin/);
+    await expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(/from your Shopify admin/);
     await trySettingUp(page);
     expect(await pageText(page)).not.toContain(ATTACKER);
     expect(answers.filter((status) => status < 300)).toEqual([]);

@@ -91,7 +91,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('connecting a WooCommer
     expect(bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === '9100')).toEqual([
       expect.objectContaining({ status: 'pending', email: 'browser@example.com' }),
     ]);
-    await expect.poll(() => page.locator('#order-list tbody').textContent(), { timeout: 10_000 }).toContain('#9100');
+    await expect.poll(() => page.locator('#order-list tbody').textContent(), { timeout: 15_000 }).toContain('#9100');
   }, 60_000);
 
   it('says so when the merchant declines in WordPress', async () => {

@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce store’
     const page = await context.newPage();
     await page.goto(address);
     await expect
-      .poll(() => page.locator('a[href^="/woocommerce/open"]').count(), { timeout: 10_000 })
+      .poll(() => page.locator('a[href^="/woocommerce/open"]').count(), { timeout: 15_000 })
       .toBeGreaterThan(0);
     await trySettingUp(page);
     expect(await pageText(page)).not.toContain(`Signed in to ${attackerStore().host}`);

@@ -97,18 +97,24 @@ describe.each([
     for (let i = 0; i < 40; i++) await accept(SHOP_OF.a, String(7_100_000 + i), 'backfill');
     // A's budget (3 a minute: one call per twenty-odd seconds) is spent by its first call or two.
     await eventually(() => expect(earnedOn(0, SHOP_OF.a).length).toBeGreaterThanOrEqual(1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The worker found A's budget spent, and no call of A's is on its way: what A has earned stands until its next
+    // slice. (Before, a 200 ms sleep: a second call of A's still landing after it failed the count below.)
+    await eventually(() => {
+      expect(engine.worker.spentBudgets.has('a')).toBe(true);
+      expect(engine.worker.stats.inFlight).toBe(0);
+    }, 10_000);
     const aEarned = earnedOn(0, SHOP_OF.a).length;
 
     await accept(SHOP_OF.b, '7200001', 'live');
-    // Within a claim cycle, not after A's next slice: no slot was waiting in A's limiter.
-    await eventually(() => expect(earnedOn(1, SHOP_OF.b)).toHaveLength(1), 3_000);
+    // Within a claim cycle, not after A's next slice: no slot was waiting in A's limiter. Told by the order of
+    // events, not the deadline: a slot waiting in A's limiter would have sent A's call before B's order was taken.
+    await eventually(() => expect(earnedOn(1, SHOP_OF.b)).toHaveLength(1), 10_000);
     expect(earnedOn(0, SHOP_OF.a)).toHaveLength(aEarned);
     // And B's calls went to B's account with B's credentials, none of A's orders to B's.
     expect(earnedOn(1, SHOP_OF.a)).toHaveLength(0);
     // A's backlog waits in the ledger, not in the worker's slots, and the worker knows why.
     // (Eventually: a step may be saving as this looks; a slot waiting on A's budget would hold it twenty seconds.)
-    await eventually(() => expect(engine.worker.stats.inFlight).toBe(0), 2_000);
+    await eventually(() => expect(engine.worker.stats.inFlight).toBe(0), 10_000);
     expect(engine.worker.spentBudgets.has('a')).toBe(true);
     // Claims pass A's shop over until its budget returns: of its 40 orders, only those of the claim that found
     // the budget spent (four slots) were taken and let go, not each of them in turn.
@@ -144,10 +150,11 @@ describe.each([
     await eventually(() => expect(earnedOn(0, SHOP_OF.a).length).toBeGreaterThanOrEqual(1));
     await eventually(() => expect(engine.worker.spentBudgets.has('a')).toBe(true));
     await accept(SHOP_OF.b, '7200002', 'live');
-    // Its first earn is refused (nothing sent), retried a fraction of a second later: not when A's budget returns.
+    // Its first earn is refused (nothing sent), retried a fraction of a second later: not when A's budget returns,
+    // twenty seconds on. (Ten seconds tells the two apart and leaves a loaded machine room.)
     await eventually(
       () => expect(earnedOn(1, SHOP_OF.b).map((earning) => earning.orderId)).toContain('7200002'),
-      3_000,
+      10_000,
     );
   });
 });

@@ -67,6 +67,6 @@ describe.each([
     expect(await wake).toBe(1);
     await eventually(async () => {
       expect(engines.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '9100')).toHaveLength(1);
-    }, 5_000);
+    });
   });
 });

@@ -97,7 +97,6 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
 
   it.skipIf(!available)(
     'go to a live order waiting for one, though its save is slower than a wait is kept, and backfill is due',
-    { timeout: 15_000 },
     async () => {
       // Spent now; one place frees once the live order waits for it.
       const budget: Budget = { places: 0, openAt: 0 };
@@ -115,7 +114,6 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
 
   it.skipIf(!available)(
     'shared by two accounts (one service, key and limit) go to one’s waiting live order ahead of the other’s backfill',
-    { timeout: 15_000 },
     async () => {
       // One budget: spent now, one place frees once A's live order waits for it. A2, on the same budget, has a backlog.
       const budget: Budget = { places: 0, openAt: 0 };
@@ -170,7 +168,6 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
 
   it.skipIf(!available)(
     'go to a waiting live order though every slot was busy with another account’s slow calls for longer than a wait is kept',
-    { timeout: 15_000 },
     async () => {
       // Spent until a place frees once every slot is busy.
       const budget: Budget = { places: 0, openAt: 0 };
@@ -214,7 +211,7 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
     const live: string[] = [];
     for (let i = 0; i < 20; i++) live.push(await foldOrder(store, 'live', 'shop-a'));
     worker.start();
-    await eventually(() => expect(live.filter((id) => !earned.includes(`A:${id}`))).toEqual([]), 10_000);
+    await eventually(() => expect(live.filter((id) => !earned.includes(`A:${id}`))).toEqual([]));
     // One place in five is backfill's: four or five backfill earns beside twenty live ones, not more.
     const lanes = lanesOf(earned, 'A', live);
     expect(backfillIn(lanes), lanes).toBeGreaterThanOrEqual(3);
@@ -223,7 +220,6 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
 
   it.skipIf(!available)(
     'are not held from backfill by live orders with nothing to send, while the budget has places to spare',
-    { timeout: 15_000 },
     async () => {
       const earned: string[] = [];
       const A = fakeAccount('A', earned, { reserveCall: reserveFrom({ places: 1_000_000, openAt: 0 }) });
@@ -255,7 +251,7 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
       for (let i = 0; i < 40; i++) backlog.push(await foldOrder(store, 'backfill', 'shop-a'));
       worker.wake();
       // The backlog drains beside them (before, each such turn held it back, and it got nothing).
-      await eventually(() => expect(backlog.filter((id) => !earned.includes(`A:${id}`))).toEqual([]), 8_000);
+      await eventually(() => expect(backlog.filter((id) => !earned.includes(`A:${id}`))).toEqual([]));
     },
   );
 
@@ -272,7 +268,7 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
       const live: string[] = [];
       for (let i = 0; i < 40; i++) live.push(await foldOrder(store, 'live', 'shop-a'));
       worker.start();
-      await eventually(() => expect(live.filter((id) => !earned.includes(`A:${id}`))).toEqual([]), 10_000);
+      await eventually(() => expect(live.filter((id) => !earned.includes(`A:${id}`))).toEqual([]));
       // Five slots, one backfill's: about one earn in five beside the forty live ones.
       const lanes = lanesOf(earned, 'A', live);
       expect(backfillIn(lanes), lanes).toBeGreaterThanOrEqual(5);

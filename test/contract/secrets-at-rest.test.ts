@@ -21,7 +21,7 @@ import { RecordSecrets, SecretsKeyMissingError } from '../../src/core/store/reco
 import { bridgeSandboxCredentials } from '../../src/kept-sandbox-credentials.ts';
 import type { SandboxCredentials } from '../../src/sandbox/credentials.ts';
 import { keyIdOf, MAKE_KEY, SecretBox, SecretKeyUnknownError } from '../../src/secrets/secret-box.ts';
-import { tempDataDir } from '../helpers/engine.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { openStoreOn } from '../helpers/postgres-store.ts';
 import { databaseAsText, filesAsText } from '../helpers/secrets.ts';
@@ -416,10 +416,25 @@ describe.runIf(postgresAvailable())('old row versions on a busy server', () => {
     await writer.connect();
     await writer.query('BEGIN');
     await writer.query('SELECT pg_current_xact_id()');
-    const committed = new Promise((resolve) => setTimeout(resolve, 600)).then(async () => {
-      await writer.query('COMMIT');
-      await writer.end();
-    });
+    // It commits once the rotation waits for it (vacuumRecords in open-postgres.ts asks pg_stat_activity for
+    // transactions older than the seal, every 200 ms): that wait is what this tests. (Before, a commit after
+    // 600 ms, by which a loaded machine's rotation might not yet have begun to wait, testing nothing.)
+    const watcher = new pg.Client({ connectionString: ledger.url });
+    await watcher.connect();
+    const committed = (async () => {
+      try {
+        await eventually(async () => {
+          const { rows } = await watcher.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%backend_xid IS NOT NULL%'",
+          );
+          expect(rows[0]?.n).toBeGreaterThan(0);
+        });
+      } finally {
+        await watcher.end();
+        await writer.query('COMMIT');
+        await writer.end();
+      }
+    })();
     const rotated = await openStoreOn(ledger.url, { secrets: sealedUnder(NEW_KEY, OLD_KEY) });
     try {
       await committed;

@@ -622,8 +622,15 @@ describe.each([
 
     it('runs an exclusive job once at a time', async () => {
       let release!: () => void;
-      const first = store.exclusive('job', () => new Promise<string>((resolve) => (release = () => resolve('first'))));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const first = store.exclusive('job', () => {
+        started();
+        return new Promise<string>((resolve) => (release = () => resolve('first')));
+      });
+      // The first job holds the job's turn (on PostgreSQL, a lock taken over the network) once it runs: before, a
+      // 50 ms sleep, which a loaded machine could outlast, letting the second run first.
+      await running;
       expect(await store.exclusive('job', async () => 'second')).toEqual({ ran: false });
       release();
       expect(await first).toEqual({ ran: true, value: 'first' });

@@ -51,8 +51,10 @@ describe("the worker's lease fences its calls", () => {
     holdAfterThePlace(client, 1_500);
     state.takenOver = true;
     await engine.accept('fenced', [orderEvent({ orderId: '7001', facts: ['placed', 'paid'] })]);
-    await eventually(() => expect(state.renewals).toBeGreaterThan(0), 3_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    await eventually(() => expect(state.renewals).toBeGreaterThan(0), 10_000);
+    // The order's turn ends once its call was let through the limiter, sent or not: by then an unfenced call has
+    // reached the service. (Before, a 1.7 s sleep, which a loaded machine could outlast with the call still waiting.)
+    await eventually(() => expect(engine.worker.stats.inFlight).toBe(0), 10_000);
     expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7001')).toEqual([]);
   });
 
@@ -68,7 +70,7 @@ describe("the worker's lease fences its calls", () => {
         expect(harness.sandbox.store.snapshot().earnings.filter((earning) => earning.orderId === '7002')).toHaveLength(
           1,
         ),
-      5_000,
+      10_000,
     );
   });
 });

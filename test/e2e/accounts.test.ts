@@ -205,13 +205,19 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
       );
       if (!made.ok) throw new Error(made.errors.join('\n'));
       await bridge.accounts.link(own, made.value.id, 'shopify merchant-own.myshopify.com');
-      // The merchant's new address answers slowly; while its credentials are checked, the operator shares the account.
-      const slow = createServer((_req, res) =>
-        setTimeout(
-          () => res.writeHead(401).end('{"response":{"status":"failure","message":"Invalid auth","data":{}}}'),
-          300,
-        ),
-      );
+      // The merchant's new address answers only when the test lets it; while its credentials are checked, the
+      // operator shares the account. (Before, a 50 ms sleep and an answer after 300 ms set the order, and a loaded
+      // machine could swap it.)
+      let asked!: () => void;
+      const checking = new Promise<void>((resolve) => (asked = resolve));
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const slow = createServer((_req, res) => {
+        asked();
+        void answered.then(() =>
+          res.writeHead(401).end('{"response":{"status":"failure","message":"Invalid auth","data":{}}}'),
+        );
+      });
       await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
       try {
         const changing = bridge.accounts.update(
@@ -219,15 +225,17 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
           { baseUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, apiKey: 'merchant-new-key-0000' },
           'shopify merchant-own.myshopify.com',
         );
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await checking;
         await bridge.accounts.link(
           { platform: 'shopify', shop: 'another-merchant.myshopify.com' },
           made.value.id,
           'operator',
         );
+        answer();
         expect(await changing).toMatchObject({ ok: false, status: 409 });
         expect((await bridge.accounts.get(made.value.id))?.baseUrl).toBe(sandboxB.url);
       } finally {
+        answer();
         slow.close();
         await bridge.accounts.link(
           { platform: 'shopify', shop: 'another-merchant.myshopify.com' },

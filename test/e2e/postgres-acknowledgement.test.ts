@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
@@ -55,14 +56,24 @@ describe.skipIf(!postgresAvailable())('acknowledgements on PostgreSQL', () => {
     const held = new Promise<void>((resolve) => (finish = resolve));
     // More long runs at once than the pool has connections.
     const runs = Array.from({ length: 12 }, (_, n) => store.exclusive(`long-run-${n}`, () => held));
+    const looking = new pg.Client({ connectionString: database.url });
+    await looking.connect();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every run under way, its session holding its lock (before, a 300 ms sleep, after which a loaded machine
+      // could still be opening them, and the deliveries met less than the test means).
+      await eventually(async () => {
+        const { rows } = await looking.query<{ held: number }>(
+          "SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        );
+        expect(rows[0]?.held).toBe(runs.length);
+      });
       const answers = await Promise.all(Array.from({ length: 10 }, deliver));
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
       expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS);
     } finally {
       finish();
       await Promise.all(runs);
+      await looking.end();
     }
   }, 60_000);
 

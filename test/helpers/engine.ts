@@ -95,8 +95,12 @@ export function sandboxWithEngines(options: Partial<SandboxOptions> = {}) {
   };
 }
 
-/** Waits until `check` passes, for states reached through timers (retries, pending periods). */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
+/**
+ * Waits until `check` passes, for states reached through timers (retries, pending periods). The deadline only
+ * bounds a failure (a pass returns at once), so it is generous: a loaded two-core machine running child processes,
+ * PostgreSQL and browsers beside this test can take seconds over what an idle one takes.
+ */
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 15_000): Promise<void> {
   const started = Date.now();
   for (;;) {
     try {

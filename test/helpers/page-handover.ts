@@ -45,7 +45,7 @@ export async function trySettingUp(page: Page | Frame): Promise<void> {
   const nav = page.locator('s-app-nav');
   if ((await nav.count()) === 0) return;
   await nav.getByRole('button', { name: 'Set up' }).click();
-  await page.locator('#notice', { hasText: 'This page is not signed in' }).waitFor({ timeout: 10_000 });
+  await page.locator('#notice', { hasText: 'This page is not signed in' }).waitFor({ timeout: 15_000 });
   expect(await page.locator('#account-form').isHidden()).toBe(true);
   expect(await page.locator('#sandbox-choice').isHidden()).toBe(true);
 }

@@ -85,6 +85,6 @@ export async function startWooPageWorld(storeCount: number): Promise<WooPageWorl
   for (const fake of stores) await world.connectByOperator(fake);
   await eventually(async () => {
     for (const fake of stores) expect((await connection(fake))?.consumerKey).toBeDefined();
-  }, 5_000);
+  });
   return world;
 }

@@ -162,11 +162,12 @@ describe('the work loop yielding to acknowledgements', () => {
       await after(50);
       expect(handled, 'less than a batch allowed: nothing started').toHaveLength(0);
       pressure.allowance += 1;
-      await vi.waitFor(() => expect(handled.length).toBeGreaterThan(0));
+      // (vi.waitFor gives up after 1 s by default: generous instead, as it only bounds a failure.)
+      await vi.waitFor(() => expect(handled.length).toBeGreaterThan(0), { timeout: 15_000 });
       await after(50);
       expect(handled, 'one batch allowed: one batch started, and no more').toHaveLength(CONCURRENCY);
       pressure.allowance += 2 * CONCURRENCY;
-      await vi.waitFor(() => expect(handled).toHaveLength(3 * CONCURRENCY));
+      await vi.waitFor(() => expect(handled).toHaveLength(3 * CONCURRENCY), { timeout: 15_000 });
       expect(pressure.allowance).toBe(0);
     } finally {
       await loop.stop();

@@ -116,7 +116,12 @@ it('never shows a secret, and shows customer contact details only in the ledger 
       )
     ).text(),
   ];
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The bridge logs from its own process: a last request, with an id of the test's, ends what the logs must cover;
+  // once its line is in, so are those of the requests before it (before, a 200 ms sleep, which a loaded machine
+  // could outlast with lines still on their way, checked for nothing).
+  const last = `last-request-${process.pid}`;
+  await fetch(`${url}/admin/api/status`, { headers: { ...admin, 'x-request-id': last } });
+  await eventually(() => expect(bridge.output()).toContain(last));
   const logs = bridge.output();
   expect(logs.split('\n').length).toBeGreaterThan(10);
 

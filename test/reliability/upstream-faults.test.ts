@@ -133,8 +133,6 @@ describe('permanent errors', () => {
     )!;
     for (const event of chosen.events) await engine.accept(event.deliveryId, [event]);
     await engine.drain();
-    // Nothing loops: give it time, and still one attempt.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const letters = await engine.store.listDeadLetters();
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({ httpStatus: status, operation: 'earn' });
@@ -142,6 +140,9 @@ describe('permanent errors', () => {
     const record = await engine.store.getOrder(`perm${status}:shop:${chosen.orderId}`);
     expect(record?.calls).toHaveLength(1);
     expect(record?.calls[0]).toMatchObject({ outcome: 'failed', attempts: 1 });
+    // Nothing loops: the order is due never again, so no worker takes it up (before, a 300 ms sleep, which proved
+    // only that no retry came within it, and less on a loaded machine).
+    expect(record?.dueAt).toBeNull();
   });
 });
 
@@ -158,9 +159,13 @@ describe('refused credentials', () => {
       destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
     });
     const pauses: boolean[] = [];
+    let probes = 0;
     const engine = await openTestEngine(sandbox, {
       client,
-      probe: () => client.transactions({ type: 'earn', email: 'probe@loyalty-bridge.invalid' }),
+      probe: () => {
+        probes++;
+        return client.transactions({ type: 'earn', email: 'probe@loyalty-bridge.invalid' });
+      },
       probeDelayMs: 50,
       onPauseChange: (paused) => pauses.push(paused),
       logger,
@@ -176,20 +181,24 @@ describe('refused credentials', () => {
     );
     for (const order of orders) for (const event of order.events) await engine.accept(event.deliveryId, [event]);
     await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The calls under way when the pause came have ended: the worker holds nothing.
+    await eventually(() => expect(engine.worker.stats.inFlight).toBe(0));
+    // While paused only the probe asks the service, not every order over again: while the probe asks twice more
+    // (its delay doubling from 50 ms), the service hears nothing else, though the orders' retries come every 10 to
+    // 20 ms. (Before, sleeps of 300 and 500 ms, which a loaded machine could fill with less than they meant.)
+    const during = { injected: sandbox.faults.injected, probes };
+    await eventually(() => expect(probes).toBeGreaterThanOrEqual(during.probes + 2));
+    // (One probe more, if one was on its way as this began.)
+    expect(sandbox.faults.injected - during.injected).toBeLessThanOrEqual(probes - during.probes + 1);
     // Paused: no dead letter, no order given up, one alarm line however many orders wait.
     expect(await engine.store.listDeadLetters()).toEqual([]);
-    // While paused only the probe asks the service, not every order over again.
-    const during = sandbox.faults.injected;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(sandbox.faults.injected - during).toBeLessThanOrEqual(5);
     expect(lines.filter((line) => line.level >= 50 && /refuses our credentials/.test(line.msg))).toHaveLength(1);
     expect(pauses).toEqual([true]);
 
     // The credentials are put right (here: the service stops refusing). The probe is let in; every order moves.
     sandbox.faults.configure({});
-    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(false), 5_000);
-    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders), 10_000);
+    await eventually(async () => expect((await engine.accounts.all())[0]!.authPause.paused).toBe(false));
+    await eventually(() => expectOrdersEndRight(sandbox.store.snapshot(), orders));
     expect(pauses).toEqual([true, false]);
     expect(await engine.store.listDeadLetters()).toEqual([]);
   });

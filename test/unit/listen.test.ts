@@ -17,7 +17,18 @@ function get(url: string, agent: Agent): Promise<{ status: number; connection: s
 }
 
 it('stops while a keep-alive client keeps asking, and tells it the connection is closing', async () => {
-  const server = await listen((_request, response) => setTimeout(() => response.end('ok'), 30), 0, '127.0.0.1');
+  // Each request answered after 30 ms, but the fourth, held until the stop has begun.
+  let seen = 0;
+  let holdFourth!: (answer: () => void) => void;
+  const fourth = new Promise<() => void>((resolve) => (holdFourth = resolve));
+  const server = await listen(
+    (_request, response) => {
+      if (++seen === 4) holdFourth(() => response.end('ok'));
+      else setTimeout(() => response.end('ok'), 30);
+    },
+    0,
+    '127.0.0.1',
+  );
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const answers: Array<{ status: number; connection: string | undefined }> = [];
   let asking = true;
@@ -28,13 +39,15 @@ it('stops while a keep-alive client keeps asking, and tells it the connection is
       else break;
     }
   })();
-  while (answers.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
-
-  // A request is under way on the kept-alive connection when the stop begins.
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  // A request is under way on the kept-alive connection when the stop begins: the fourth, which the server holds.
+  // (Before, a 10 ms sleep into 30 ms answers: a loaded machine could begin the stop between two requests, or with
+  // an answer on its way.)
+  const answerFourth = await fourth;
   const answered = answers.length;
+  const closing = server.close();
+  answerFourth();
   const stopped = await Promise.race([
-    server.close().then(() => 'stopped'),
+    closing.then(() => 'stopped'),
     new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000)),
   ]);
   asking = false;

@@ -148,13 +148,23 @@ describe.skipIf(!tools.strace)('durability, traced on a real process', () => {
     });
     const trace = join(dataDir, '..', `trace-${process.pid}-${sequence++}.txt`);
     // Attached to the running bridge: what it does for the deliveries below, and nothing before.
-    const strace = spawn(
-      'strace',
-      ['-f', '-qq', '-e', 'trace=fdatasync,fsync', '-o', trace, '-p', String(bridge.child.pid)],
-      { stdio: 'ignore' },
-    );
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const strace = spawn('strace', ['-f', '-e', 'trace=fdatasync,fsync', '-o', trace, '-p', String(bridge.child.pid)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const straceExited = new Promise((resolve) => strace.once('exit', resolve));
     try {
+      // strace says on stderr once it has attached (to every thread, with -f): from then on each sync is traced.
+      // (Before, a 500 ms sleep: a loaded machine could outlast it, and the first deliveries' syncs went uncounted.)
+      await new Promise<void>((resolve, reject) => {
+        let said = '';
+        strace.stderr.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          if (/Process \d+ attached/.test(said)) resolve();
+        });
+        void straceExited.then((code) =>
+          reject(new Error(`strace exited (${String(code)}) before it attached: ${said}`)),
+        );
+      });
       for (let i = 0; i < 20; i++) {
         const body = shopifyOrderJson({ id: String(8800 + i) });
         const response = await fetch(`${bridge.url}/webhooks/shopify`, {
@@ -166,7 +176,7 @@ describe.skipIf(!tools.strace)('durability, traced on a real process', () => {
       }
     } finally {
       strace.kill('SIGINT');
-      await new Promise((resolve) => strace.once('exit', resolve));
+      await straceExited;
       await bridge.stop('SIGTERM');
     }
     const syncs = readFileSync(trace, 'utf8')
