@@ -54,10 +54,20 @@ function storePath(pathname: string): string {
 
 /** The shop's name in the ledger, from any form of its address (a webhook source, WOOCOMMERCE_URL, what a merchant typed). */
 export function wooShopOf(address: string): string {
+  const name = nameOnce(address);
+  // The name is read again wherever it is kept (translate, the identity migration): an address whose name reads
+  // otherwise a second time (http://store.example:443, www.www.store.example) would have its signature checked
+  // under one store's name and its orders kept under another's. Such an address names no store.
+  if (nameOnce(name) !== name) throw new StoreAddressError(`"${address}" does not name one store`);
+  return name;
+}
+
+function nameOnce(address: string): string {
   const url = new URL(wooStoreUrl(address));
   const host = url.host.replace(/^www\./, '');
-  const path = storePath(url.pathname.toLowerCase());
-  return `${host}${path}`;
+  if (host === '' || host.startsWith('.') || host.startsWith(':'))
+    throw new StoreAddressError(`"${address}" has no host`);
+  return `${host}${storePath(url.pathname.toLowerCase())}`;
 }
 
 /**

@@ -76,7 +76,10 @@ export function wooVerifier(secretsFor: WooSecrets): (raw: RawDelivery) => Promi
         delivery: { kind: 'ping', webhookId: raw.body.toString('latin1').trim().slice('webhook_id='.length), digest },
       };
     }
-    const shop = shopOfSource(headers[WC_HEADER.source]);
+    const source = headers[WC_HEADER.source];
+    const shop = shopOfSource(source);
+    // A source that names no store is no store's: not counted as the configured store's, as one without a source is.
+    if (source && shop === undefined) return { ok: false, status: 401, reason: 'the webhook source names no store' };
     const secrets = await secretsFor(shop);
     if (!secrets.some((secret) => hmacBase64Matches(raw.body, secret, headers[WC_HEADER.signature]))) {
       return {

@@ -8,11 +8,11 @@ import type { Policy } from './policy.ts';
 /** A discount code longer than the platforms allow (Shopify: 255) is none of ours: a pattern never runs on one. */
 const MAX_CODE_LENGTH = 255;
 /**
- * The discount codes of an order a pattern reads: the first 20. A store may
+ * The discount codes of an order a pattern reads: the first 10. A store may
  * send any number (WooCommerce's coupon lines have no limit), and each match
  * costs up to a few milliseconds on a large pattern; no checkout takes so many.
  */
-const MAX_CODES_READ = 20;
+const MAX_CODES_READ = 10;
 const codesRead = (snapshot: OrderSnapshot) => snapshot.discountCodes.slice(0, MAX_CODES_READ);
 
 type Via = 'platform' | 'attribute' | 'discount_code' | 'landing_site' | 'default';
