@@ -212,10 +212,15 @@ describe.each(BUDGET_BACKENDS)('the places of a spent budget (%s)', (_backend, a
     for (let i = 0; i < 20; i++) live.push(await foldOrder(store, 'live', 'shop-a'));
     worker.start();
     await eventually(() => expect(live.filter((id) => !earned.includes(`A:${id}`))).toEqual([]));
-    // One place in five is backfill's: four or five backfill earns beside twenty live ones, not more.
+    // One place in five is backfill's while live orders wait: about four backfill earns beside the first fifteen
+    // live ones. Counted no further: the last live orders are all under way at once (five at a time), none waits,
+    // and backfill may take the places they leave, the more so the slower the machine (failed CI at 7 of 27 earns,
+    // three of them among the last five).
     const lanes = lanesOf(earned, 'A', live);
-    expect(backfillIn(lanes), lanes).toBeGreaterThanOrEqual(3);
-    expect(backfillIn(lanes), lanes).toBeLessThanOrEqual(6);
+    let seen = 0;
+    const whileWaiting = lanes.slice(0, [...lanes].findIndex((lane) => lane === 'L' && ++seen === 15) + 1);
+    expect(backfillIn(whileWaiting), lanes).toBeGreaterThanOrEqual(2);
+    expect(backfillIn(whileWaiting), lanes).toBeLessThanOrEqual(5);
   });
 
   it.skipIf(!available)(
