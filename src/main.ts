@@ -8,6 +8,7 @@ import { isSandboxMode, runsDemoStore, type Config } from './config.ts';
 import type { Engine } from './core/engine.ts';
 import type { SubscriptionHealth } from './core/order-source.ts';
 import { Reconciler } from './core/reconciler.ts';
+import { waitAtMost } from './core/wait-at-most.ts';
 import { ResyncJobs } from './core/resync-jobs.ts';
 import { openStore } from './open-store.ts';
 import { adminApi } from './http/admin-api.ts';
@@ -511,10 +512,17 @@ export async function startBridge(
         await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_SECONDS * 1000));
       }
       gate.open = false;
-      await reconciler.stop();
-      await bigcommerce?.stop();
-      await resyncJobs.idle();
-      await engine.stop(config.SHUTDOWN_TIMEOUT_MS);
+      // One deadline for all the work under way: each part may wait on a platform or the loyalty service, and a
+      // hung one must not hold the stop open. What is left then is made again after restart, as after a crash.
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
+      const left = () => Math.max(0, deadline - Date.now());
+      const unfinished: string[] = [];
+      if (!(await reconciler.stop(left()))) unfinished.push('a reconciliation');
+      if (bigcommerce && !(await waitAtMost(bigcommerce.stop(), left()))) unfinished.push('uninstall checks');
+      if (!(await waitAtMost(resyncJobs.idle(), left()))) unfinished.push('a resync');
+      if (unfinished.length > 0)
+        logger.warn({ unfinished }, 'stopping without waiting for work still waiting on a platform; it runs again');
+      await engine.stop(left());
       await http.close();
       await opened.release();
       logger.info('stopped');

@@ -22,6 +22,7 @@ import { DEFAULT_ACCOUNT, singleAccount, type Accounts } from './accounts.ts';
 import { limiterOf, type LoyaltyClient } from '../loyalty/client.ts';
 import type { OrderIdPrefixes } from './worker/lp-order-ids.ts';
 import { pauseOf, Worker, type LoyaltyOperations } from './worker/worker.ts';
+import { waitAtMost } from './wait-at-most.ts';
 
 export interface EngineOptions {
   dataDir: string;
@@ -288,12 +289,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       accounts.stop();
       await backup;
       // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([intake.stop(), theWorker.stop()]),
-        new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-      ]);
-      clearTimeout(timer);
+      await waitAtMost(Promise.all([intake.stop(), theWorker.stop()]), timeoutMs);
       await store.close();
     },
   };

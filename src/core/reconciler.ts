@@ -24,6 +24,7 @@ import type { Ingest } from './ingest.ts';
 import type { OrderSource, SubscriptionHealth } from './order-source.ts';
 import { resync } from './resync.ts';
 import type { LedgerStore, ReconciliationState, ShopState } from './store/ledger-store.ts';
+import { waitAtMost } from './wait-at-most.ts';
 
 export interface ReconcilerOptions {
   sources: OrderSource[];
@@ -53,6 +54,10 @@ export class Reconciler {
   #running: Promise<void> | undefined;
   /** This instance's passes, one after another. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Set by stop: no pass starts. */
+  #stopping = false;
+  /** Set when a stop's deadline passed: the pass still waiting on a platform writes nothing. */
+  #abandoned = false;
 
   constructor(options: ReconcilerOptions) {
     this.#o = options;
@@ -80,10 +85,19 @@ export class Reconciler {
 
   #logFailure = (error: unknown) => this.#o.logger.error({ err: error }, 'reconciliation failed');
 
-  async stop(): Promise<void> {
+  /**
+   * Waits up to timeoutMs for the pass under way. A platform that does not
+   * answer must not hold a stop open: a pass still waiting then is left, and
+   * writes nothing (its mark unmoved, the next start reads the same window).
+   * Resolves whether the pass ended in time.
+   */
+  async stop(timeoutMs = Infinity): Promise<boolean> {
+    this.#stopping = true;
     clearInterval(this.#timer);
     clearTimeout(this.#first);
-    await this.#queue.catch(() => undefined);
+    const ended = await waitAtMost(this.#queue, timeoutMs);
+    if (!ended) this.#abandoned = true;
+    return ended;
   }
 
   /** One pass over every platform and shop; a pass under way or waiting here is joined, one under way on another instance skipped. */
@@ -113,7 +127,8 @@ export class Reconciler {
 
   /** After this instance's passes before it. */
   #inTurn<T>(fn: () => Promise<T>): Promise<T> {
-    const turn = this.#queue.then(fn, fn);
+    const unlessStopped = () => (this.#stopping ? Promise.resolve(undefined as T) : fn());
+    const turn = this.#queue.then(unlessStopped, unlessStopped);
     this.#queue = turn.catch(() => undefined);
     return turn;
   }
@@ -124,6 +139,8 @@ export class Reconciler {
       const deadline = Date.now() + (this.#o.lockWaitMs ?? 60_000);
       for (;;) {
         if ((await this.#o.store.exclusive('reconcile', fn)).ran) return;
+        // Stopping: the other instance's pass covers the store, or the next start does.
+        if (this.#stopping) return;
         if (Date.now() >= deadline) {
           this.#o.logger.warn({ what }, 'another instance is still reconciling; the schedule covers this');
           return;
@@ -154,6 +171,7 @@ export class Reconciler {
       : new Date(startedAt.getTime() - this.#o.firstLookbackMs);
     const window = { since: from, until: startedAt };
     const result = await resync(source.fetchOrders(shop, window), this.#o.ingest);
+    if (this.#abandoned) return;
     const clean = result.failed === 0;
     await store.putRecord<ReconciliationState & { platform: string; shop: string }>('reconciliation', id, {
       platform: source.platform,
@@ -204,6 +222,7 @@ export class Reconciler {
         error: (error as Error).message,
       };
     }
+    if (this.#abandoned) return undefined;
     await this.#o.store.putRecord('platform-health', reconciliationId(source.platform, shop), health);
     this.#o.onHealth?.(health);
     for (const problem of health.problems) {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { startCli } from '../helpers/cli-process.ts';
+import { startFakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -110,6 +111,35 @@ describe('graceful shutdown', () => {
       }, 15_000);
     } finally {
       await second.stop('SIGTERM');
+    }
+  });
+
+  it('ends within SHUTDOWN_TIMEOUT_MS while a store’s API holds a call unanswered, and exits 0', async () => {
+    sandbox ??= await startTestSandbox();
+    const bigcommerce = await startFakeBigCommerce({ storeHash: 'hungstore', accessToken: 'hung-token' });
+    const release = bigcommerce.hold();
+    try {
+      const bridge = await startCli(['start'], {
+        LOYALTY_BASE_URL: sandbox.url,
+        LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+        LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
+        BIGCOMMERCE_STORE_HASH: 'hungstore',
+        BIGCOMMERCE_ACCESS_TOKEN: 'hung-token',
+        BIGCOMMERCE_WEBHOOK_SECRET: 'hung-store-header-secret-0123456789',
+        BIGCOMMERCE_API_URL: bigcommerce.url,
+        SHUTDOWN_TIMEOUT_MS: '1000',
+      });
+      // The check of the store's hooks at start is under way, and the API answers nothing (its client waits 15 s).
+      await eventually(() => expect(bigcommerce.waiting).toBeGreaterThan(0));
+      const stopped = Date.now();
+      expect(await bridge.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - stopped).toBeLessThan(10_000);
+      expect(bigcommerce.waiting).toBeGreaterThan(0);
+      expect(bridge.output()).toContain('stopping without waiting for work still waiting on a platform');
+      expect(bridge.output()).toContain('a reconciliation');
+    } finally {
+      release();
+      await bigcommerce.close();
     }
   });
 });
