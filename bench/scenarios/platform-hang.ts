@@ -28,8 +28,10 @@ export async function platformHangScenario(options: AckOptions): Promise<Platfor
     BIGCOMMERCE_WEBHOOK_SECRET: HEADER_SECRET,
     BIGCOMMERCE_API_URL: bigcommerce.url,
   };
+  // The stop is not measured: against the hung API it would wait the whole SHUTDOWN_TIMEOUT_MS (10 s) for reads
+  // that never end, so the bridge is given 1 s.
   const start = async () => {
-    const server = await startBridgeProcess(sandbox.url, env);
+    const server = await startBridgeProcess(sandbox.url, { ...env, SHUTDOWN_TIMEOUT_MS: '1000' });
     return { urls: [server.url], stop: () => server.stop() };
   };
   const load = (urls: string[]) => bigCommerceLoad(urls[0]!, HEADER_SECRET, options);
