@@ -15,7 +15,7 @@ module.exports = {
     {
       name: 'core-imports-no-configuration',
       comment:
-        "The core takes its settings as plain values from the composition root (src/main.ts, src/composition/); it never reads the configuration's schema.",
+        "The core takes its settings as plain values from the composition root (src/composition/); it never reads the configuration's schema.",
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: '^src/config\\.ts$' },
@@ -25,14 +25,14 @@ module.exports = {
       comment: 'The core sits below http, the CLI and the composition root.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: '^src/(http|composition|sandbox)/|^src/(main|cli)\\.ts$' },
+      to: { path: '^src/(http|composition|sandbox|cli)/|^src/cli\\.ts$' },
     },
     {
       name: 'adapters-import-no-http',
       comment: 'An adapter knows its platform, not how the bridge serves requests.',
       severity: 'error',
       from: { path: '^adapters/' },
-      to: { path: '^src/(http|composition)/|^src/(main|cli)\\.ts$' },
+      to: { path: '^src/(http|composition|cli)/|^src/cli\\.ts$' },
     },
     {
       name: 'loyalty-client-imports-no-core',

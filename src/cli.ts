@@ -15,7 +15,7 @@ import { localResync, remoteResync } from './cli/resync.ts';
 import { status } from './cli/status.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { startBridge, startSandboxServer } from './main.ts';
+import { startBridge, startSandboxServer } from './composition/main.ts';
 
 const USAGE = `Usage: loyalty-bridge <command> [options]
 

@@ -30,6 +30,7 @@ import { CLI, startServer } from '../lib/bridge-process.ts';
 import { cpuPer, cpuTime, type CpuPer } from '../lib/cpu-time.ts';
 import { earnTimes } from '../lib/earn-times.ts';
 import { median, percentile } from '../lib/stats.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 
 const SANDBOX_ADMIN = 'bench-accounts-sandbox-admin-token-0123456789';
 /** Order calls made by the worker at once (the engine's default). */
@@ -184,8 +185,7 @@ async function openBench(
     stop: () => runtimes.forEach((runtime) => runtime.authPause.stop()),
   };
   const engine = await openEngine({
-    dataDir: mkdtempSync(join(tmpdir(), 'bench-accounts-')),
-    ...(store ? { store } : {}),
+    store: store ?? new LowdbStore({ dataDir: mkdtempSync(join(tmpdir(), 'bench-accounts-')) }),
     accounts,
     logger,
     worker: { concurrency: CONCURRENCY },

@@ -10,6 +10,7 @@ import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
 import { benchOrder, type Series } from '../lib/orders.ts';
 import { startSandbox } from './ack.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 
 export interface DrainResult {
   jobs: number;
@@ -47,7 +48,7 @@ export async function drainScenario(jobs: number, limitPerMinute: number): Promi
       },
     });
     const engine = await openEngine({
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-drain-')),
+      store: new LowdbStore({ dataDir: mkdtempSync(join(tmpdir(), 'bench-drain-')) }),
       client,
       policy: DEFAULT_POLICY,
       earnActivityId: '1',

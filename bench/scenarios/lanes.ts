@@ -19,6 +19,7 @@ import { benchOrder, type Series } from '../lib/orders.ts';
 import { earnTimes } from '../lib/earn-times.ts';
 import { percentile } from '../lib/stats.ts';
 import { startSandbox } from './ack.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 
 export interface LanesProfile {
   backlog: number;
@@ -104,8 +105,7 @@ async function oneRun(backend: 'lowdb' | 'postgres', profile: LanesProfile): Pro
       },
     });
     const engine = await openEngine({
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-lanes-')),
-      ...(store ? { store } : {}),
+      store: store ?? new LowdbStore({ dataDir: mkdtempSync(join(tmpdir(), 'bench-lanes-')) }),
       client,
       policy: DEFAULT_POLICY,
       earnActivityId: '1',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startBridge } from '../../src/main.ts';
+import { startBridge } from '../../src/composition/main.ts';
 import { signedDelivery } from '../lib/load.ts';
 import { median, percentile } from '../lib/stats.ts';
 

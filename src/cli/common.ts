@@ -5,13 +5,13 @@ import { isSandboxMode, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
-import { openStore, recordSecretsFromConfig } from '../open-store.ts';
+import { openStore, recordSecretsFromConfig } from '../composition/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { linkEarlierShops } from '../accounts/earlier-shops.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { loyaltyClientFromConfig, openConfiguredEngine } from '../engine-from-config.ts';
-import { bridgeSandboxCredentials } from '../kept-sandbox-credentials.ts';
-import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../platforms.ts';
+import { loyaltyClientFromConfig, openConfiguredEngine } from '../composition/engine-from-config.ts';
+import { bridgeSandboxCredentials } from '../composition/kept-sandbox-credentials.ts';
+import { buildPlatforms, PLATFORMS, type Platform, type Platforms } from '../composition/platforms.ts';
 import type { adminClient } from './admin-client.ts';
 import { BridgeError } from '../errors.ts';
 

@@ -14,12 +14,12 @@ import { StoreAddressError } from '../../adapters/woocommerce/shop-identity.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
-import { openStore } from '../open-store.ts';
+import { openStore } from '../composition/open-store.ts';
 import { listen } from '../http/listen.ts';
 import { wooCallbackRoutes, wooConnectProblem } from '../http/woocommerce-connect.ts';
 import type { StoreView } from '../http/admin-stores.ts';
 import type { Logger } from '../logger.ts';
-import { buildPlatforms } from '../platforms.ts';
+import { buildPlatforms } from '../composition/platforms.ts';
 import { fail, out, type Remote } from './common.ts';
 
 const POLL_MS = 1_000;

@@ -9,7 +9,7 @@ import type { LedgerItem } from '../core/store/ledger-store.ts';
 import { lockDataDir } from '../core/store/lowdb/data-dir-lock.ts';
 import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
 import type { Logger } from '../logger.ts';
-import { recordSecretsFromConfig } from '../open-store.ts';
+import { recordSecretsFromConfig } from '../composition/open-store.ts';
 import { fail, out } from './common.ts';
 
 const BATCH = 500;

@@ -3,11 +3,11 @@
 // hand; the running bridge does the same by itself at start, after each
 // install and on each reconciliation.
 import type { Config } from '../config.ts';
-import { openStore } from '../open-store.ts';
+import { openStore } from '../composition/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
 import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/register.ts';
-import { buildPlatforms, subscriptionSource, type Platform } from '../platforms.ts';
+import { buildPlatforms, subscriptionSource, type Platform } from '../composition/platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { ResyncJob } from '../core/resync-jobs.ts';
 import { resync, type ResyncProgress } from '../core/resync.ts';
 import type { Logger } from '../logger.ts';
-import type { Platform } from '../platforms.ts';
+import type { Platform } from '../composition/platforms.ts';
 import { fail, out, withLocalEngine, type Remote } from './common.ts';
 import { progressReporter } from './progress.ts';
 

@@ -16,7 +16,6 @@ import type { Policy } from './policy.ts';
 import { Privacy } from './privacy.ts';
 import { RedeemedPoints, type ReturnActivities } from './redeemed-points.ts';
 import type { DeadLetter, LedgerStore, OpenReport, WaitingMatch } from './store/ledger-store.ts';
-import { LowdbStore } from './store/lowdb/lowdb-store.ts';
 import { AuthPause } from './worker/auth-pause.ts';
 import { DEFAULT_ACCOUNT, singleAccount, type Accounts } from './accounts.ts';
 import { limiterOf, type LoyaltyClient } from '../loyalty/client.ts';
@@ -25,7 +24,8 @@ import { pauseOf, Worker, type LoyaltyOperations } from './worker/worker.ts';
 import { waitAtMost } from './wait-at-most.ts';
 
 export interface EngineOptions {
-  dataDir: string;
+  /** The ledger, built by the caller (the composition root picks the backend; the core never does). */
+  store: LedgerStore;
   /**
    * The loyalty accounts, each shop's and each order's (accounts.ts). Without
    * it, one account made of client, policy, earnActivityId, probe and
@@ -37,8 +37,6 @@ export interface EngineOptions {
   earnActivityId?: string;
   logger: Logger;
   dedupeWindowMs?: number;
-  /** Another store in place of the lowdb files. */
-  store?: LedgerStore;
   /** The store was opened already, by a caller that had to read it before the engine (what the client needs): its report. */
   opened?: OpenReport;
   /** Platform adapters, for translating stored deliveries and reading them for privacy requests. */
@@ -61,7 +59,6 @@ export interface EngineOptions {
     maxUnknownFailures?: number;
     retryMinDelayMs?: number;
     retryMaxDelayMs?: number;
-    settleAfterMs?: number;
     leaseMs?: number;
   };
   intake?: {
@@ -111,14 +108,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const now = options.now ?? (() => new Date());
   const dedupeWindowMs = options.dedupeWindowMs ?? 7 * 24 * 60 * 60_000;
   const owner = options.owner ?? randomUUID();
-  const store =
-    options.store ??
-    new LowdbStore({
-      dataDir: options.dataDir,
-      dedupeWindowMs,
-      now,
-      ...(options.worker?.settleAfterMs ? { settleAfterMs: options.worker.settleAfterMs } : {}),
-    });
+  const store = options.store;
   const openReport = options.opened ?? (await store.open());
   if (openReport.tornInboxFiles > 0) {
     options.logger.warn(
@@ -141,7 +131,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const accounts =
     options.accounts ?? singleAccountOf(options, () => void wakeWaiting({ waitingFor: pauseOf(DEFAULT_ACCOUNT) }));
   const privacy = new Privacy({ store, adapterFor, logger: options.logger, accounts, now });
-  const { settleAfterMs: _settleAfterMs, ...workerOptions } = options.worker ?? {};
+  const workerOptions = options.worker ?? {};
   worker = new Worker({
     store,
     accounts,

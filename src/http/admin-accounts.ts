@@ -29,7 +29,7 @@ import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
 import type { Adjustment, LedgerStore } from '../core/store/ledger-store.ts';
-import { PLATFORMS, type Platforms } from '../platforms.ts';
+import { PLATFORMS, type Platforms } from '../composition/platforms.ts';
 
 export interface AdminAccountsParts {
   accounts: AccountRegistry;

@@ -19,7 +19,7 @@ import { LoyaltyError } from '../loyalty/errors.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
 import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { Logger } from '../logger.ts';
-import { PLATFORMS, type Platforms } from '../platforms.ts';
+import { PLATFORMS, type Platforms } from '../composition/platforms.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { adminAccounts } from './admin-accounts.ts';

@@ -18,7 +18,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import type { LedgerStore, ReconciliationState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { Platforms } from '../platforms.ts';
+import type { Platforms } from '../composition/platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { wooConnectProblem } from './woocommerce-connect.ts';
 import { RETURN_PATH } from './woocommerce-pages.ts';

@@ -1,6 +1,6 @@
 // The bridge's HTTP surface: health, readiness, metrics, webhooks, the admin
 // API and dashboard, and the sandbox in sandbox mode. The composition root
-// (src/main.ts) decides what is mounted.
+// (src/composition/main.ts) decides what is mounted.
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { pinoHttp } from 'pino-http';

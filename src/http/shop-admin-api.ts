@@ -44,7 +44,7 @@ import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { ShopifyParts } from '../platforms.ts';
+import type { ShopifyParts } from '../composition/platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-callers.ts';

@@ -8,7 +8,7 @@ import type { ShopRef } from '../accounts/account-records.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
-import { PLATFORMS } from '../platforms.ts';
+import { PLATFORMS } from '../composition/platforms.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 

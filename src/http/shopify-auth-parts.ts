@@ -3,7 +3,7 @@
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
 import type { Logger } from '../logger.ts';
-import type { ShopifyParts } from '../platforms.ts';
+import type { ShopifyParts } from '../composition/platforms.ts';
 import type { BridgeShopTokens } from './bridge-shop-token.ts';
 import type { ShopifyInstalled } from './shopify-installed.ts';
 import type { LinkStore } from './shopify-link-once.ts';

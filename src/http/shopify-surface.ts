@@ -10,7 +10,7 @@ import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { Platforms } from '../platforms.ts';
+import type { Platforms } from '../composition/platforms.ts';
 import { bridgeShopTokens } from './bridge-shop-token.ts';
 import { shopCallers } from './shop-callers.ts';
 import { shopifyAuthRoutes } from './shopify-auth.ts';

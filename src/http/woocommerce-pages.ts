@@ -39,7 +39,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
-import { keptPageKey } from '../kept-page-key.ts';
+import { keptPageKey } from '../composition/kept-page-key.ts';
 import { bridgeShopTokens, WOOCOMMERCE_STORE_PAGE, type BridgeShopTokens } from './bridge-shop-token.ts';
 import { keptSecret, newSecret } from './browser-secret.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';

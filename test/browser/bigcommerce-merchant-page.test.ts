@@ -8,7 +8,7 @@
 // *.mybigcommerce.com address, as BigCommerce frames its apps.
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { bcOrder } from '../helpers/bigcommerce.ts';
 import { BRIDGE_ORIGIN, controlPanelContext, startOpenBigCommerceApp } from '../helpers/bigcommerce-control-panel.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';

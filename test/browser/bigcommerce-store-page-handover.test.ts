@@ -9,7 +9,7 @@
 // page again, with a session, anywhere, for 15 minutes after its first use.
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { BRIDGE_ORIGIN, controlPanelContext, startOpenBigCommerceApp } from '../helpers/bigcommerce-control-panel.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';

@@ -5,7 +5,7 @@
 import nock from 'nock';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { startTestSandbox } from '../helpers/sandbox-server.ts';

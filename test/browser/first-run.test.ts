@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { tempDataDir } from '../helpers/engine.ts';

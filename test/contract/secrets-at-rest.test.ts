@@ -18,7 +18,7 @@ import type { Config } from '../../src/config.ts';
 import type { LedgerStore, OpenReport } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { RecordSecrets, SecretsKeyMissingError } from '../../src/core/store/record-secrets.ts';
-import { bridgeSandboxCredentials } from '../../src/kept-sandbox-credentials.ts';
+import { bridgeSandboxCredentials } from '../../src/composition/kept-sandbox-credentials.ts';
 import type { SandboxCredentials } from '../../src/sandbox/credentials.ts';
 import { keyIdOf, MAKE_KEY, SecretBox, SecretKeyUnknownError } from '../../src/secrets/secret-box.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';

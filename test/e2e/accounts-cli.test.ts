@@ -3,7 +3,7 @@
 // token. The key goes in (on the command line, or on stdin with -) and never
 // comes out: every line printed shows its last four characters at most.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';

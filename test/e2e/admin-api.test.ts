@@ -2,7 +2,7 @@
 // and what each does for a merchant.
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';

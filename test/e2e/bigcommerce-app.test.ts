@@ -10,7 +10,7 @@ import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { bcHeaders, bcOrder, bcPayload, BC_STORE, appAt } from '../helpers/bigcommerce.ts';
 import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import { startTestBridge } from '../helpers/bridge.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { createLogger } from '../../src/logger.ts';
-import { clientFor, tempDataDir } from '../helpers/engine.ts';
+import { clientFor, lowdbFor } from '../helpers/engine.ts';
 import { expectOrdersEndRight, scenarioOrders, seededRandom, shuffle } from '../helpers/scenarios.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
@@ -32,7 +32,7 @@ function burst(firstOrderId: number, seed: number) {
 async function run(firstOrderId: number, seed: number, workerRunsDuringBurst: boolean) {
   const { orders, deliveries } = burst(firstOrderId, seed);
   const engine = await openEngine({
-    dataDir: tempDataDir(),
+    store: lowdbFor(),
     client: clientFor(sandbox),
     policy: DEFAULT_POLICY,
     earnActivityId: '1',

@@ -2,7 +2,7 @@
 // admin token, and on DATA_DIR directly.
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';

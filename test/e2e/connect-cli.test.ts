@@ -5,7 +5,7 @@
 // in to WordPress, approve) is test/helpers/wordpress-merchant.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib/bridge-process.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { spawnCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';

@@ -9,7 +9,7 @@ import { createShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import { KEPT_FIELDS_MIGRATION } from '../../src/core/kept-deliveries.ts';
 import { storedDelivery } from '../../src/core/platform-adapter.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { receive } from '../helpers/adapters.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';

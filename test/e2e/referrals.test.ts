@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import { REPLY_STYLES } from '../../src/loyalty/protocol.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import type { Conversion } from '../../src/sandbox/store.ts';
 import { BC_SECRET, BC_STORE, bcOrder } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';

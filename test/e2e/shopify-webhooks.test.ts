@@ -1,7 +1,7 @@
 // Signed Shopify deliveries, as real bytes, posted to the running bridge; the
 // sandbox it serves shows what happened to each order's points.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import {
@@ -231,7 +231,7 @@ describe('while Shopify’s Admin API hangs', () => {
     const { startFakeShopify, shopifyOrderNode } = await import('../helpers/fake-shopify.ts');
     const { loadConfig } = await import('../../src/config.ts');
     const { createLogger } = await import('../../src/logger.ts');
-    const { startBridge } = await import('../../src/main.ts');
+    const { startBridge } = await import('../../src/composition/main.ts');
     const { tempDataDir } = await import('../helpers/engine.ts');
     const { SHOP } = await import('../helpers/shopify.ts');
     const fake = await startFakeShopify({ apiKey: 'unused', apiSecret: 'unused' });

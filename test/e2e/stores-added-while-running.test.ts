@@ -11,7 +11,7 @@
 // here too, without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { bcOrder, appAt } from '../helpers/bigcommerce.ts';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { ReconciliationState, ShopState } from '../../src/core/store/ledger-store.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';

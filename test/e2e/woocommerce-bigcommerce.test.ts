@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BC_SECRET_HEADER } from '../../adapters/bigcommerce/verify.ts';
 import type { ReconciliationState } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { BC_SECRET, BC_STORE, bcOrder, bcPayload } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';

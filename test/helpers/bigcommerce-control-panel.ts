@@ -6,7 +6,7 @@
 // through, redirects unfollowed).
 import type { APIResponse, Browser, BrowserContext } from 'playwright-core';
 import { freePort } from '../../bench/lib/bridge-process.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { appAt } from './bigcommerce.ts';
 import { startTestBridge } from './bridge.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from './fake-bigcommerce.ts';

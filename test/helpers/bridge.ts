@@ -5,7 +5,7 @@
 // setting ALLOW_PRIVATE_STORE_ADDRESSES; the security tests turn it off.
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/composition/main.ts';
 import { tempDataDir } from './engine.ts';
 import { SHOP } from './shopify.ts';
 

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, startEngine, type Engine, type EngineOptions } from '../../src/core/engine.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -31,6 +32,17 @@ export function clientFor(
 
 export interface TestEngineOptions extends Partial<Omit<EngineOptions, 'policy'>> {
   policy?: Partial<Policy>;
+  /** Without a store: lowdb files here (a new temporary directory by default). */
+  dataDir?: string;
+}
+
+/** The lowdb ledger an engine of these options is given when it names no store. */
+export function lowdbFor(options: { dataDir?: string; dedupeWindowMs?: number; now?: () => Date } = {}): LowdbStore {
+  return new LowdbStore({
+    dataDir: options.dataDir ?? tempDataDir(),
+    ...(options.dedupeWindowMs !== undefined ? { dedupeWindowMs: options.dedupeWindowMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
 }
 
 export function startTestEngine(sandbox: TestSandbox, options: TestEngineOptions = {}): Promise<Engine> {
@@ -43,9 +55,9 @@ export function openTestEngine(sandbox: TestSandbox, options: TestEngineOptions 
 }
 
 function testEngineOptions(sandbox: TestSandbox, options: TestEngineOptions): EngineOptions {
-  const { policy, ...rest } = options;
+  const { policy, dataDir, ...rest } = options;
   return {
-    dataDir: tempDataDir(),
+    store: rest.store ?? lowdbFor({ ...options, ...(dataDir ? { dataDir } : {}) }),
     client: clientFor(sandbox),
     policy: { ...DEFAULT_POLICY, ...policy },
     earnActivityId: '1',

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { eventually, tempDataDir } from './engine.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 import { routeTokenEndpointToFake, startFakeShopify, type FakeShopify } from './fake-shopify.ts';

@@ -4,11 +4,11 @@
 // single-click app (installed and loaded at the fake BigCommerce), WooCommerce
 // stores connected by the operator for their merchants. Each merchant makes
 // its own trial account on the bridge's sandbox, as a stranger would.
-import { keptPageKey } from '../../src/kept-page-key.ts';
+import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { bridgeShopTokens, WOOCOMMERCE_STORE_PAGE } from '../../src/http/bridge-shop-token.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
 import { appAt } from './bigcommerce.ts';
 import { tempDataDir } from './engine.ts';

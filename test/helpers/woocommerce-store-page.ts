@@ -5,7 +5,7 @@
 // test/browser/woocommerce-store-page.test.ts.
 import { expect } from 'vitest';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from './bridge.ts';
 import { eventually } from './engine.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from './fake-woocommerce.ts';

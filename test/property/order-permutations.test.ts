@@ -10,7 +10,7 @@ import { openEngine } from '../../src/core/engine.ts';
 import { FACTS, type Fact, type OrderEvent } from '../../src/core/order-event.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import { createLogger } from '../../src/logger.ts';
-import { clientFor, eventually, tempDataDir } from '../helpers/engine.ts';
+import { clientFor, lowdbFor, eventually } from '../helpers/engine.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 let sandbox: TestSandbox;
@@ -77,7 +77,7 @@ async function outcome(
   retryDelayMs = 1,
 ) {
   const engine = await openEngine({
-    dataDir: tempDataDir(),
+    store: lowdbFor(),
     client: clientFor(on),
     policy: DEFAULT_POLICY,
     earnActivityId: '1',

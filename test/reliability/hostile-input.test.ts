@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { BC_SECRET, signBigCommerce } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';

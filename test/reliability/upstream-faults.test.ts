@@ -10,7 +10,7 @@ import { AuthPause } from '../../src/core/worker/auth-pause.ts';
 import { createLogger } from '../../src/logger.ts';
 import { budgetWorker, fakeAccount, foldOrder } from '../helpers/budget-worker.ts';
 import { storeWith } from '../helpers/store-with.ts';
-import { clientFor, eventually, openTestEngine, tempDataDir } from '../helpers/engine.ts';
+import { clientFor, lowdbFor, eventually, openTestEngine, tempDataDir } from '../helpers/engine.ts';
 import {
   expectOrdersEndRight,
   scenarioOrders,
@@ -60,7 +60,7 @@ export async function runProfile(
 ): Promise<{ sandbox: TestSandbox; engine: Engine; orders: ScenarioOrder[] }> {
   const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: profile.faults });
   const engine = await openEngine({
-    dataDir: tempDataDir(),
+    store: lowdbFor(),
     client: clientFor(sandbox, { timeoutMs: 400, maxRetries: 1, minRetryDelayMs: 20, maxRetryDelayMs: 100 }),
     policy: DEFAULT_POLICY,
     earnActivityId: '1',

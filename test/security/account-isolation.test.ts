@@ -5,7 +5,7 @@
 // signs for the configured store alone: a delivery naming another store is
 // refused before it is kept; the configured store earns as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { WOO_ENV, WOO_SITE, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 

@@ -17,7 +17,7 @@ import type { BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { appAt, bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';

@@ -14,7 +14,7 @@ import { EARLIER_INSTALLS_MIGRATION } from '../../adapters/bigcommerce/earlier-i
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { appAt } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';

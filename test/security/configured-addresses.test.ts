@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
-import { startBridge, type RunningBridge } from '../../src/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { startRecorder, startRedirector, type Recorder } from '../helpers/outbound-listeners.ts';
 

@@ -27,7 +27,7 @@ import { createLogger } from '../../src/logger.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf } from '../../src/net/refusal.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyOrderNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';

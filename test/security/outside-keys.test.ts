@@ -3,7 +3,7 @@
 // like any other, found nowhere, answered 404, and never a 500 or an empty
 // order. On both backends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SHOPIFY_SECRET } from '../helpers/shopify.ts';

@@ -4,7 +4,7 @@
 // sandbox-brand, printed in the README) add none, read none, and an added
 // account's credentials reach only that account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 
 const PUBLIC = { 'x-api-key': 'sandbox-key', 'x-brand-id': 'sandbox-brand' };

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';

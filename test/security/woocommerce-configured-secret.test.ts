@@ -5,7 +5,7 @@
 // their own account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
-import type { RunningBridge } from '../../src/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';

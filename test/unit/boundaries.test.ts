@@ -80,14 +80,14 @@ describe('the layering rules', () => {
     ],
     [
       'production code imports a test helper',
-      { 'src/main.ts': ['test/helpers/bridge.ts'], 'test/helpers/bridge.ts': [] },
+      { 'src/composition/main.ts': ['test/helpers/bridge.ts'], 'test/helpers/bridge.ts': [] },
       'production-imports-no-tests',
     ],
     [
       'two files import each other (open-store.ts and open-postgres.ts)',
       {
-        'src/open-store.ts': ['src/core/store/postgres/open-postgres.ts'],
-        'src/core/store/postgres/open-postgres.ts': ['src/open-store.ts'],
+        'src/composition/open-store.ts': ['src/core/store/postgres/open-postgres.ts'],
+        'src/core/store/postgres/open-postgres.ts': ['src/composition/open-store.ts'],
       },
       'no-circular',
     ],

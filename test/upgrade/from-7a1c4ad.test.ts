@@ -17,10 +17,10 @@ import { LEDGER_FORMAT, WRITTEN_BY } from '../../src/core/store/format/ledger-fo
 import type { Engine } from '../../src/core/engine.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
 import type { DeadLetter, LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
-import { loyaltyClientFromConfig, openConfiguredEngine } from '../../src/engine-from-config.ts';
+import { loyaltyClientFromConfig, openConfiguredEngine } from '../../src/composition/engine-from-config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { openStore } from '../../src/open-store.ts';
-import { buildPlatforms } from '../../src/platforms.ts';
+import { openStore } from '../../src/composition/open-store.ts';
+import { buildPlatforms } from '../../src/composition/platforms.ts';
 import type { SandboxState } from '../../src/sandbox/store.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
@@ -136,7 +136,7 @@ interface Opening {
 }
 
 /**
- * Opens the ledger as the bridge opens it (src/main.ts: the store, the
+ * Opens the ledger as the bridge opens it (src/composition/main.ts: the store, the
  * client, the platforms, the engine, the platforms' preparation), starts the
  * work, waits until it is done, reads everything, and stops.
  */

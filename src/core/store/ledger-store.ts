@@ -107,9 +107,9 @@ export type RecordKind =
    * minutes: its store, and a re-entry's offered key (secret). Names the shop as forShop, so it expires rather than erased.
    */
   | 'woocommerce-return'
-  /** The key of the sessions the bridge hands a WooCommerce store's page (src/kept-page-key.ts). A secret. */
+  /** The key of the sessions the bridge hands a WooCommerce store's page (src/composition/kept-page-key.ts). A secret. */
   | 'page-key'
-  /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/kept-sandbox-credentials.ts). A secret. */
+  /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/composition/kept-sandbox-credentials.ts). A secret. */
   | 'sandbox-credentials'
   /** A loyalty account (src/accounts/account-records.ts); its apiKey is a secret, sealed like the others (record-secrets.ts). */
   | 'account'

@@ -7,9 +7,9 @@
 // CLI's local commands; in the ledger, because instances on one PostgreSQL
 // then share them (one key, one rate budget), and because the ledger seals
 // its secrets, this key among them (core/store/record-secrets.ts).
-import type { Config } from './config.ts';
-import type { LedgerStore } from './core/store/ledger-store.ts';
-import { arePublic, randomSandboxCredentials, type SandboxCredentials } from './sandbox/credentials.ts';
+import type { Config } from '../config.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { arePublic, randomSandboxCredentials, type SandboxCredentials } from '../sandbox/credentials.ts';
 
 const KIND = 'sandbox-credentials';
 const ID = 'bridge';

@@ -4,33 +4,33 @@
 // single-click app, Shopify's OAuth install), their APIs (shared by every
 // caller, so that each store's rate limit is honoured by all of them
 // together), and the order sources that resync and reconciliation read.
-import type { PlatformAdapter } from './core/platform-adapter.ts';
-import { createBigCommerceAdapter, type BigCommerceAdapter } from '../adapters/bigcommerce/adapter.ts';
-import { AllowedStores } from '../adapters/bigcommerce/allowed-stores.ts';
-import { allowEarlierInstalls } from '../adapters/bigcommerce/earlier-installs.ts';
-import { bigCommerceOrderSource } from '../adapters/bigcommerce/order-source.ts';
-import { BigCommerceStores } from '../adapters/bigcommerce/stores.ts';
-import { ShopifyAccess } from '../adapters/shopify/access.ts';
-import { AllowedShops } from '../adapters/shopify/allowed-shops.ts';
-import { DeclaredDeliveries } from '../adapters/shopify/declared-deliveries.ts';
-import { ShopifyAppSignatures } from '../adapters/shopify/app-signatures.ts';
-import { createShopifyAdapter, type ShopifyAdapter } from '../adapters/shopify/adapter.ts';
-import { ShopifyAdminApis } from '../adapters/shopify/admin-api.ts';
-import { shopifyOrdersInWindow } from '../adapters/shopify/bulk-orders.ts';
-import { fetchShopifyOrder } from '../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions, type SubscriptionSource } from '../adapters/shopify/register.ts';
-import { shopifyApp } from '../adapters/shopify/shopify-app.ts';
-import { createWooAdapter, type WooAdapter } from '../adapters/woocommerce/adapter.ts';
-import { WooIdentityMigration } from '../adapters/woocommerce/identity-migration.ts';
-import { wooOrderSource } from '../adapters/woocommerce/order-source.ts';
-import { WooStores } from '../adapters/woocommerce/stores.ts';
+import type { PlatformAdapter } from '../core/platform-adapter.ts';
+import { createBigCommerceAdapter, type BigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
+import { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
+import { allowEarlierInstalls } from '../../adapters/bigcommerce/earlier-installs.ts';
+import { bigCommerceOrderSource } from '../../adapters/bigcommerce/order-source.ts';
+import { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
+import { ShopifyAccess } from '../../adapters/shopify/access.ts';
+import { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
+import { DeclaredDeliveries } from '../../adapters/shopify/declared-deliveries.ts';
+import { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
+import { createShopifyAdapter, type ShopifyAdapter } from '../../adapters/shopify/adapter.ts';
+import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
+import { shopifyOrdersInWindow } from '../../adapters/shopify/bulk-orders.ts';
+import { fetchShopifyOrder } from '../../adapters/shopify/graphql-orders.ts';
+import { syncShopifySubscriptions, type SubscriptionSource } from '../../adapters/shopify/register.ts';
+import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
+import { createWooAdapter, type WooAdapter } from '../../adapters/woocommerce/adapter.ts';
+import { WooIdentityMigration } from '../../adapters/woocommerce/identity-migration.ts';
+import { wooOrderSource } from '../../adapters/woocommerce/order-source.ts';
+import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import type { Shopify } from '@shopify/shopify-api';
 import type { LookupFunction } from 'node:net';
-import type { Config } from './config.ts';
-import type { OrderSource, SubscriptionHealth } from './core/order-source.ts';
-import type { LedgerStore } from './core/store/ledger-store.ts';
-import type { Logger } from './logger.ts';
-import type { UserAddressPolicy } from './net/user-address.ts';
+import type { Config } from '../config.ts';
+import type { OrderSource, SubscriptionHealth } from '../core/order-source.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import type { UserAddressPolicy } from '../net/user-address.ts';
 
 export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce'] as const;
 export type Platform = (typeof PLATFORMS)[number];

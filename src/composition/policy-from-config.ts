@@ -1,6 +1,6 @@
-import type { ProgramSettings } from './accounts/program-settings.ts';
-import { codePattern } from './core/code-pattern.ts';
-import type { Policy } from './core/policy.ts';
+import type { ProgramSettings } from '../accounts/program-settings.ts';
+import { codePattern } from '../core/code-pattern.ts';
+import type { Policy } from '../core/policy.ts';
 
 /** The rules of an account, from its program settings (the configuration's names). */
 export function policyFromConfig(config: ProgramSettings): Policy {

@@ -2,13 +2,13 @@
 // (many bridges behind one address share it), else the lowdb files under
 // DATA_DIR, held by this one process with a kernel lock. Either seals the
 // secrets of its records as the configuration says (recordSecretsFromConfig).
-import { isSandboxMode, type Config } from './config.ts';
-import { lockDataDir } from './core/store/lowdb/data-dir-lock.ts';
-import { LowdbStore } from './core/store/lowdb/lowdb-store.ts';
-import type { OpenedStore } from './core/store/opened-store.ts';
-import { RecordSecrets } from './core/store/record-secrets.ts';
-import type { Logger } from './logger.ts';
-import { SecretBox, secretsKeyFrom } from './secrets/secret-box.ts';
+import { isSandboxMode, type Config } from '../config.ts';
+import { lockDataDir } from '../core/store/lowdb/data-dir-lock.ts';
+import { LowdbStore } from '../core/store/lowdb/lowdb-store.ts';
+import type { OpenedStore } from '../core/store/opened-store.ts';
+import { RecordSecrets } from '../core/store/record-secrets.ts';
+import type { Logger } from '../logger.ts';
+import { SecretBox, secretsKeyFrom } from '../secrets/secret-box.ts';
 
 /**
  * Secrets at rest as the configuration asks: sealed under SECRETS_KEY (and
@@ -29,7 +29,7 @@ export async function openStore(config: Config, logger: Logger): Promise<OpenedS
   const dedupeWindowMs = config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000;
   const secrets = recordSecretsFromConfig(config);
   if (config.DATABASE_URL) {
-    const { openPostgresStore } = await import('./core/store/postgres/open-postgres.ts');
+    const { openPostgresStore } = await import('../core/store/postgres/open-postgres.ts');
     return openPostgresStore({
       url: config.DATABASE_URL,
       dedupeWindowMs,

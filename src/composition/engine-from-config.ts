@@ -1,20 +1,20 @@
 // The loyalty client and the engine as the configuration describes them,
-// shared by the running bridge (src/main.ts), the CLI's local commands and
+// shared by the running bridge (src/composition/main.ts), the CLI's local commands and
 // the upgrade test.
-import { isSandboxMode, type Config } from './config.ts';
-import { openEngine, type Engine, type EngineOptions } from './core/engine.ts';
-import type { OpenReport } from './core/store/ledger-store.ts';
-import { accountsFromConfig, type AccountsParts } from './accounts/from-config.ts';
-import type { AccountRegistry } from './accounts/registry.ts';
-import type { Accounts } from './core/accounts.ts';
-import type { LedgerStore } from './core/store/ledger-store.ts';
-import type { OpenedStore } from './core/store/opened-store.ts';
-import type { Logger } from './logger.ts';
-import { LoyaltyClient, type LoyaltyClientOptions } from './loyalty/client.ts';
-import { limiterForKey } from './loyalty/rate-limiter.ts';
-import type { SandboxCredentials } from './sandbox/credentials.ts';
+import { isSandboxMode, type Config } from '../config.ts';
+import { openEngine, type Engine, type EngineOptions } from '../core/engine.ts';
+import type { OpenReport } from '../core/store/ledger-store.ts';
+import { accountsFromConfig, type AccountsParts } from '../accounts/from-config.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { Accounts } from '../core/accounts.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OpenedStore } from '../core/store/opened-store.ts';
+import type { Logger } from '../logger.ts';
+import { LoyaltyClient, type LoyaltyClientOptions } from '../loyalty/client.ts';
+import { limiterForKey } from '../loyalty/rate-limiter.ts';
+import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { Platforms } from './platforms.ts';
-import { canonicalPrefixTargets } from '../adapters/woocommerce/shop-identity.ts';
+import { canonicalPrefixTargets } from '../../adapters/woocommerce/shop-identity.ts';
 
 /**
  * In sandbox mode the client uses the bridge's sandbox's credentials (from
@@ -54,7 +54,6 @@ export function engineOptionsFromConfig(
 ): EngineOptions {
   const { store, accounts, logger, platforms } = parts;
   return {
-    dataDir: config.DATA_DIR,
     store,
     accounts,
     logger,
@@ -67,7 +66,6 @@ export function engineOptionsFromConfig(
       backfillMinShare: config.BACKFILL_MIN_SHARE,
       maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000,
       maxUnknownFailures: config.LOYALTY_UNKNOWN_FAILURE_RETRIES,
-      settleAfterMs: config.SETTLE_AFTER_MINUTES * 60_000,
       leaseMs: config.WORKER_LEASE_SECONDS * 1000,
     },
     intake: { maxRetryAgeMs: config.RETRY_MAX_AGE_HOURS * 60 * 60_000, leaseMs: config.WORKER_LEASE_SECONDS * 1000 },

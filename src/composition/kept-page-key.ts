@@ -6,7 +6,7 @@
 // instance on one PostgreSQL takes the sessions of every other, and a
 // restart ends none.
 import { randomBytes } from 'node:crypto';
-import type { LedgerStore } from './core/store/ledger-store.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
 
 const KIND = 'page-key';
 const ID = 'woocommerce-store-page';
