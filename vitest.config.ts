@@ -1,5 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+// `npm run test:node-lines` (CI on Node 24 and 26, docs/development.md): the tests that drive Node's own APIs, without
+// those that drive the same paths through other tools or spend their time waiting out leases and rate windows.
+const nodeLines = process.env.LB_TEST_SET === 'node-lines';
+const NODE_LINES = ['test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/upgrade/**/*.test.ts'];
+const WAITING = [
+  'test/e2e/shared-postgres.test.ts',
+  'test/e2e/postgres-takeover.test.ts',
+  'test/contract/budget-places.test.ts',
+  'test/contract/lanes-engine.test.ts',
+  'test/contract/rate-limit.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -19,7 +31,11 @@ export default defineConfig({
       {
         extends: true,
         // Servers, nock, fake timers and environment: each file in a process of its own.
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'] },
+        test: {
+          name: 'suite',
+          include: nodeLines ? NODE_LINES : ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', ...(nodeLines ? WAITING : [])],
+        },
       },
     ],
   },
