@@ -1,10 +1,7 @@
-// One base for the errors the bridge expects to meet while it runs: a store
-// that refuses, a ledger in use, a lease lost, a refused address. Each has a
-// stable `code` that callers decide on (never the message's words) and, where
-// a person can act, the `fix` in plain words. The message stays the whole
-// line a person reads (it includes the fix), so whoever prints only the
-// message loses nothing. Programming errors stay plain Errors.
-// The upstream's own hierarchy (src/loyalty/errors.ts) sits on this base.
+// One base for the errors the bridge expects to meet while it runs (a store that refuses, a ledger in use, a
+// lease lost, a refused address): a stable `code` that callers decide on, never the message's words, and,
+// where a person can act, the `fix`. The message stays the whole line a person reads, fix included, so
+// whoever prints only the message loses nothing. Programming errors stay plain Errors.
 
 export interface BridgeErrorOptions {
   /** What a person does about it, when there is something to do. */

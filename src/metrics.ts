@@ -197,7 +197,7 @@ export class Metrics {
       'How long the longest-waiting due order of the lane has waited',
       (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0),
     );
-    // Per account (issue 33): one read per scrape, shared by the gauges below.
+    // Per account: one read per scrape, shared by the gauges below.
     let accountsRead: { at: number; value: Promise<AccountLoad[]> | undefined } | undefined;
     const accounts = async () => {
       if (!accountsRead || Date.now() - accountsRead.at > 1_000)

@@ -1,9 +1,7 @@
-// Words for the person at this terminal that must not land in collected
-// logs: a sign-in made for this run carries a token that opens every
-// customer's data. Printed when standard output is a terminal; otherwise
-// (a service manager, a container, a pipe: stdout is where pino's log goes,
-// and where log collectors read) written to an owner-only file in DATA_DIR,
-// and the log line says only where it is.
+// Words for the person at this terminal that must not land in collected logs: a sign-in made for this run
+// carries a token that opens every customer's data. Printed when standard output is a terminal; otherwise
+// (stdout is where the log goes, and where collectors read) written to an owner-only file in DATA_DIR, and
+// the log line says only where it is.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from './logger.ts';

@@ -1,16 +1,7 @@
-// The BigCommerce adapter. Payloads are thin ({scope, store_id, data: {type,
-// id}, hash, created_at, producer}): after the answer, the order itself is
-// read from the V2 API, within the store's rate limit, and asked for again
-// with backoff while BigCommerce does not answer.
-//
-// Dedupe: a retry of a signed delivery keeps its webhook id. The payload hash
-// is BigCommerce's SHA-1 of the data, which for an order update is only
-// {type, id}: the same for every update of the order (and for its creation),
-// so it is never a key alone, only together with the scope and created_at
-// (the second the event happened). Two events of one scope for one order in
-// the same second, on hooks without a webhook id, still count as one; the
-// order is read after the answer, so the read mostly sees the later state,
-// and reconciliation reads it again in any case.
+// The BigCommerce adapter. A delivery carries only the order id, so the order is read from the V2 API
+// after the answer, within the store's rate limit, and asked for again with backoff while BigCommerce
+// does not answer. The payload hash is the same for every update of one order, so it counts as a dedupe
+// key only together with the scope and created_at (docs/bigcommerce.md).
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';

@@ -1,19 +1,7 @@
-// Which BigCommerce stores are this merchant's. A valid signature proves that
-// BigCommerce sent a request, not that the store belongs to the merchant:
-// any store can install a single-click app whose install link it has, and
-// would then earn points on this loyalty account. So a store counts only when
-// it is
-//   the own store        BIGCOMMERCE_STORE_HASH
-//   listed               BIGCOMMERCE_STORES
-//   installed earlier    installed under a release that did not ask, allowed
-//                        once at the upgrade (earlier-installs.ts; kept as an
-//                        'allowed-shop' record)
-//   any, for open        BIGCOMMERCE_OPEN_INSTALLS=true (a Marketplace app)
-//   installs
-// The webhook route asks before it stores a delivery, so the answer must be
-// quick: configured stores and open installs need no I/O, and a store allowed
-// by record is read once and then remembered (an allowance is never taken
-// back while the bridge runs). A store not allowed is read again each time.
+// Which BigCommerce stores are this merchant's. A valid signature proves that BigCommerce sent a request,
+// not that the store is the merchant's: any store with the app's install link could earn points on this
+// loyalty account (docs/bigcommerce.md, "Only your stores"). The webhook route asks before it stores a
+// delivery, so configured stores need no I/O, and a store allowed by record is read once and remembered.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export interface AllowedStoresOptions {

@@ -1,12 +1,7 @@
-// The single-click app's auth callback: BigCommerce sends the merchant's
-// browser to GET /auth with code, scope, context ("stores/<hash>") and
-// account_uuid; the app exchanges the code for the store's access token by
-// POSTing JSON (client_id, client_secret, code, context, scope,
-// grant_type=authorization_code, redirect_uri) to
-// https://login.bigcommerce.com/oauth2/token, which answers access_token,
-// scope, user, owner, context and account_uuid ("Single-Click App OAuth
-// Flow"). The token does not expire; it is replaced when the merchant
-// accepts new scopes, by a fresh auth callback.
+// The single-click app's auth callback: the code BigCommerce sends with the merchant's browser is
+// exchanged at https://login.bigcommerce.com/oauth2/token for the store's access token ("Single-Click
+// App OAuth Flow"). The token does not expire; a fresh auth callback replaces it when the merchant
+// accepts new scopes.
 import { RequestError } from 'got';
 import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';

@@ -1,33 +1,8 @@
-// One purpose per signed payload. BigCommerce signs the payloads of its load,
-// uninstall and remove_user callbacks alike, and the load payload is valid
-// for 24 hours in the merchant's browser (and in anything that saw the load
-// URL): without more, it would also uninstall the app. So each payload's jti
-// is kept with the callback that first used it, as a 'callback-payload'
-// record, until it expires: the same callback may use it again (a reload of
-// the Load frame, BigCommerce calling uninstall twice), another is refused.
-// The record is added with store.addRecord, which is atomic across bridges on
-// one ledger: of two uses racing at different callbacks exactly one wins.
-//
-// A repeat at load is taken only within LOAD_REPEAT_WITHIN_MS of the first
-// use: long enough for the merchant to reload the Load frame, while a load
-// URL that leaked (browser history, a proxy's log, a shared screen) does not
-// open the store's page for the payload's whole day. The first use may name
-// the browser it came from (the hash of a secret in a cookie of that frame's
-// own): the load callback signs a repeat in only from that browser.
-//
-// A callback that acts (uninstall) marks the record once it has acted
-// (handled): a repeat after that is answered without acting again, so a
-// replayed uninstall payload can neither move the uninstall's time nor spend
-// the store's API budget on another token check. A repeat before it (the
-// first call failed midway) acts again.
-//
-// Expiry: a record is of no use once its payload has expired (jose refuses
-// it then), so at most every PRUNE_EVERY_MS a callback lists the records and
-// deletes those past their exp, the clock leeway and KEEP_MARGIN_MS: bridges
-// on one ledger read their own clocks, and one running ahead must not delete
-// a record another still needs (it would take the payload at a second
-// callback). There are as many records as callbacks in the last day, so the
-// list stays small.
+// One purpose per signed payload. BigCommerce signs its load, uninstall and remove_user payloads alike,
+// and a load payload lives a day in the merchant's browser: without this, it could also uninstall the
+// app. Each payload's jti is kept with the callback that first used it until the payload expires; the
+// record is added with store.addRecord, atomic across bridges on one ledger, so of two uses racing at
+// different callbacks exactly one wins.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;

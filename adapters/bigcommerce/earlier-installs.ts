@@ -1,11 +1,7 @@
-// Stores that installed the app under a release that allowed any store keep
-// earning after the upgrade: at the first start of this release, every store
-// the app is installed on (a 'session' record) is allowed by record, once,
-// and named in the log, so that the operator can list it in
-// BIGCOMMERCE_STORES (or uninstall it). A 'migration' record says it was
-// done; stores installed after that need the configuration's say. The
-// allowances are written before the mark, so a crash in between only does it
-// again.
+// Stores that installed the app under a release that allowed any store keep earning after the upgrade:
+// at the first start, every store the app is installed on is allowed by record, once, and named in the
+// log, so that the operator can list it in BIGCOMMERCE_STORES. The allowances are written before the
+// 'migration' record that marks it done, so a crash in between only does it again.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedStores } from './allowed-stores.ts';

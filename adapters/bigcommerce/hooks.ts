@@ -1,12 +1,7 @@
-// Keeping a store's hooks alive. BigCommerce deactivates a hook after 48
-// hours of failed deliveries (and after 90 days without events); the bridge
-// holds a token that can turn it back on (PUT is_active: true), so at each
-// check it does, and creates the hooks that are missing when it knows where
-// they go and can tell their deliveries are its own: an app's hooks are signed
-// by BigCommerce with the app's client secret and carry no header; the hooks
-// of the store configured by hand carry BIGCOMMERCE_WEBHOOK_SECRET (stores.ts
-// says why). A token without the scope to change hooks only reports, with
-// what a person must do.
+// Keeping a store's hooks alive. BigCommerce deactivates a hook after 48 hours of failed deliveries (and
+// after 90 days without events), so at each check the bridge turns its own back on (PUT is_active: true)
+// and creates the missing ones where it can tell their deliveries are its own (stores.ts). A token without
+// the scope to change hooks only reports, with what a person must do.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import { BIGCOMMERCE_SCOPES } from './adapter.ts';
 import { BigCommerceApiError, type BigCommerceApi, type BigCommerceHook } from './rest-api.ts';

@@ -1,9 +1,7 @@
-// Control-panel users a BigCommerce store's owner removed (the remove_user
-// callback). A store's page names the user who opened it (its session, and
-// the load payload that made it, which BigCommerce lets live a day): once
-// the owner removes them, neither opens anything, until BigCommerce sends a
-// load made after the removal (the user added again). Records name the store,
-// so the store's erasure takes them.
+// Control-panel users a BigCommerce store's owner removed (the remove_user callback). A load payload lives
+// a day, so once the owner removes a user, neither their session nor a payload made before opens anything;
+// a load made after the removal means the owner added them again. Records name the store, so the store's
+// erasure takes them.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 const KIND = 'removed-user';

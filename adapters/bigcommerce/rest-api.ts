@@ -1,12 +1,7 @@
-// BigCommerce's store API: V2 orders (the customer and totals a webhook
-// lacks; resync) and V3 hooks (registration, and which hooks BigCommerce
-// deactivated). One client per store, shared by every caller, so that they
-// all honour the store's rate limit: BigCommerce says in each answer how many
-// requests are left in its window (X-Rate-Limit-Requests-Left) and when the
-// window resets (X-Rate-Limit-Time-Reset-Ms); with none left, calls wait for
-// the reset, and a 429 waits the time it names. An empty V2 page is 204.
-// tokenCheck asks whether BigCommerce still accepts the store's token (after
-// an uninstall it does not: the token is revoked).
+// BigCommerce's store API: V2 orders (what a thin webhook lacks; resync) and V3 hooks. One client per
+// store, shared by every caller, because the rate limit is the store's: each answer says how many requests
+// are left in the window (X-Rate-Limit-Requests-Left) and when it resets, and with none left calls wait.
+// tokenCheck asks whether BigCommerce still accepts the store's token, which an uninstall revokes.
 import { type Got, RequestError } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { outboundGot } from '../../src/net/outbound.ts';

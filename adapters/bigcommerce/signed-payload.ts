@@ -1,15 +1,8 @@
-// The signed_payload_jwt BigCommerce sends to a single-click app's load,
-// uninstall and remove_user callbacks: a JWT signed HS256 with the app's
-// client secret, whose claims are (BigCommerce, "Single-Click App Callback
-// Handlers"): aud, the app's client id; iss, always "bc"; iat and nbf; exp,
-// 24 hours later; jti, a UUID; sub, "stores/<store hash>"; user and owner;
-// url; channel_id. jose checks the signature and the claims; only HS256 is
-// allowed (so "none" and every other algorithm are refused), every claim
-// BigCommerce always sends is required, and a payload lives a day from its
-// iat whatever its exp says (maxTokenAge), as BigCommerce's do. Why a payload
-// was refused is read from jose's error classes and their `claim`, never from
-// message text. The signature says only that BigCommerce signed it, not for
-// which callback: callback-payloads.ts keeps each payload to one.
+// The signed_payload_jwt of BigCommerce's load, uninstall and remove_user callbacks: HS256 with the app's
+// client secret ("Single-Click App Callback Handlers"). Only HS256 is allowed, every claim BigCommerce
+// always sends is required, and a payload lives a day from its iat whatever its exp says. Reasons come
+// from jose's error classes, never from message text. The signature does not say for which callback:
+// callback-payloads.ts keeps each payload to one.
 import { errors, jwtVerify } from 'jose';
 import { asRecord, asString } from '../shared/json.ts';
 

@@ -1,30 +1,8 @@
-// The BigCommerce stores one bridge serves: the one configured by environment
-// (BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN, a store API account),
-// and every store that installed the bridge as a single-click app, whose
-// access token is a 'session' record in the ledger (never in a log line, an
-// error or an answer). A store is named by its hash, which deliveries carry
-// as their producer ("stores/<hash>").
-//
-// How a store's deliveries are known to be BigCommerce's (DeliveryProof):
-//   an app's store       BigCommerce signs the app's hooks with the app's
-//                        client secret (Standard Webhooks): the signature
-//                        alone counts, and the hooks the bridge makes carry
-//                        no header. (Earlier releases gave each install a
-//                        header secret too; a captured delivery gave it away,
-//                        and with it any body for that store, so it no longer
-//                        opens anything.)
-//   the store configured the hooks `register` makes with the store's API
-//   by hand              account are signed with that account's client
-//                        secret, which the bridge does not hold: they carry
-//                        BIGCOMMERCE_WEBHOOK_SECRET in a header, and the header
-//                        is what counts, for that store only. Whoever captures
-//                        one of its deliveries can make the bridge read order
-//                        ids of that store again from BigCommerce's API, and
-//                        no more: the API's answer, with the bridge's token,
-//                        decides every fact of the order.
-//
-// One API client per store and token, shared by every caller, so that each
-// store's rate limit is honoured by all of them together.
+// The BigCommerce stores one bridge serves: the store configured by hand (a store API account) and every
+// store that installed the single-click app, whose token is a 'session' record in the ledger. An app's
+// deliveries count by the app's signature alone. The hooks of the store configured by hand are signed with
+// its API account's secret, which the bridge does not hold, so they carry BIGCOMMERCE_WEBHOOK_SECRET in a
+// header (docs/bigcommerce.md). One API client per store and token, so that all callers share its rate limit.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { BigCommerceApi } from './rest-api.ts';

@@ -1,36 +1,8 @@
-// An uninstall is confirmed with BigCommerce before the store's token is
-// forgotten. Once the app is uninstalled BigCommerce revokes the store's
-// token, so at the uninstall callback the bridge asks BigCommerce with it
-// (BigCommerceApi.tokenCheck):
-//   refused      the uninstall is real: the token is forgotten and the store
-//                marked uninstalled
-//   accepted,    the app may still be installed (BigCommerce told the app
-//   or unknown   before revoking, or it did not answer): the token is kept
-//                and the uninstall recorded as pending in the store's 'shop'
-//                record (uninstallPending), to be checked again
-// The store the bridge has no app token for is simply marked uninstalled.
-// The store configured by hand (BIGCOMMERCE_STORE_HASH and
-// BIGCOMMERCE_ACCESS_TOKEN) is never marked uninstalled: uninstalling the app
-// from it forgets the app's token, and the bridge goes on serving it through
-// its API account (its deliveries then are not ignored).
-//
-// The pending checks live in the ledger, not in a timer's memory, so they
-// survive a restart and are seen by every bridge on one ledger: a pass every
-// PASS_MS (one bridge at a time, by the store's exclusive lock) checks the
-// stores whose next check is due, with backoff over about a day
-// (RECHECK_DELAYS_MS). A token BigCommerce still accepts after the last check
-// means the app is installed: the pending uninstall is dropped and the token
-// kept. A BigCommerce that does not answer is asked again at the last delay
-// for as long as that lasts. A reinstall (the auth callback rewrites the
-// 'shop' record) ends the pending check.
-//
-// A reinstall can land at any moment, on any bridge: the auth callback saves
-// the new token, then rewrites the 'shop' record (installedAt). So every
-// write here is a compare-and-set (store.changeRecord): the token is
-// forgotten only while the install still holds the one checked
-// (BigCommerceStores.forget), the store is marked uninstalled only when that
-// delete happened or there was no token, and only while the 'shop' record is
-// the one the check started from. A reinstall's token and record stay.
+// An uninstall is confirmed with BigCommerce before the store's token is forgotten: BigCommerce revokes the
+// token once the app is uninstalled, so only a refused token proves it. Until then the uninstall is pending
+// in the ledger, so that it survives a restart and every bridge sees it, and is checked again with backoff
+// over about a day. A reinstall can land at any moment on any bridge, so every write here is a
+// compare-and-set: a reinstall's token and 'shop' record stay.
 import type { LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { TokenCheck } from './rest-api.ts';

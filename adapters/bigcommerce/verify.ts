@@ -1,20 +1,8 @@
-// BigCommerce deliveries are authenticated one of two ways:
-//   Standard Webhooks   webhook-id, webhook-timestamp and webhook-signature
-//                       ("v1,<base64>", several while a secret rotates) over
-//                       "id.timestamp.body", keyed with the app's client
-//                       secret; the standardwebhooks library checks them and
-//                       refuses timestamps more than 5 minutes off
-//   a secret header     the custom headers BigCommerce documents for hook
-//                       creation: `register --platform bigcommerce` creates the
-//                       hooks with x-loyalty-bridge-token set to
-//                       BIGCOMMERCE_WEBHOOK_SECRET, compared in constant time;
-//                       only for the store configured by hand (headerSecretsFor
-//                       names none for an app's store: stores.ts says why)
-// Either one is enough. A hook created with a store's API account is signed
-// with that account's client secret, which the bridge may not hold: its
-// deliveries carry the header secret and a signature the bridge cannot check,
-// and refusing them would have BigCommerce retry for 48 hours, deactivate
-// the hook and blocklist the domain. So 401 only when neither checks out.
+// BigCommerce deliveries are authentic by either of two proofs: a Standard Webhooks signature keyed with the
+// app's client secret (timestamps more than 5 minutes off refused), or, for the store configured by hand
+// only, x-loyalty-bridge-token equal to BIGCOMMERCE_WEBHOOK_SECRET. Hooks made with a store API account are
+// signed with a secret the bridge may not hold, and refusing them would have BigCommerce retry for 48 hours,
+// deactivate the hook and blocklist the domain: so 401 only when neither proof checks out.
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';

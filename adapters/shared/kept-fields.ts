@@ -1,10 +1,7 @@
-// What the ledger keeps of a delivery's body: the fields its translation
-// reads, and nothing else. A platform sends the whole order (street
-// addresses, the buyer's IP and browser, line items, notes); the bridge reads
-// a few dozen fields of it, and keeps only those between the answer and the
-// translation, in dead letters, and in backups. Each adapter names the
-// fields per topic as a shape; a test holds every shape to what translation
-// reads, on the platforms' own payloads.
+// What the ledger keeps of a delivery's body: the fields its translation reads, and nothing else. A
+// platform sends the whole order (street addresses, the buyer's IP and browser, notes); keeping only what
+// is read keeps the rest out of the ledger, its dead letters and its backups. Each adapter names its
+// fields per topic as a shape; a test holds every shape to what translation reads.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import { isUtf8 } from 'node:buffer';
 

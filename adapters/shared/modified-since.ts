@@ -1,11 +1,7 @@
-// Reading every order modified since a time, oldest first, from an API that
-// pages by number (WooCommerce, BigCommerce V2). Plain page numbers skip an
-// order whenever one on an earlier page is modified during the read: it moves
-// to the end and every later order shifts back by one. So each page starts
-// from the modification time of the last order read (less a second, since the
-// APIs compare whole seconds), and orders already read in that state are
-// passed over. An order modified during the read is read again, in its new
-// state, at the end; none is skipped.
+// Reading every order modified since a time, oldest first, from an API that pages by number (WooCommerce,
+// BigCommerce V2). Plain page numbers skip an order whenever one on an earlier page is modified during the
+// read, so each page starts from the last order's modification time (less a second: the APIs compare whole
+// seconds), and orders already read in that state are passed over.
 export interface OrderStamp {
   id: string;
   /** When the order was last modified, as the API says it. */

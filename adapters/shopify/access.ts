@@ -1,17 +1,8 @@
-// Admin API access per shop, whichever way the merchant gives it:
-//   own store          client credentials grant (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_SHOP):
-//                      a token valid 24 h, fetched when first needed
-//   install by OAuth   expiring offline tokens (60 minutes) with a refresh token that
-//                      rotates on each use, one session per installed shop
-//   token exchange     the same expiring offline tokens, for a shop Shopify installed
-//                      itself (managed installation), got the first time the merchant
-//                      opens the embedded app, from the session token App Bridge gave
-//   legacy custom app  a fixed token (SHOPIFY_ADMIN_TOKEN)
-// A token is shared by every caller for its shop: one fetch or refresh at a
-// time (across instances too, through the store's exclusive lock), renewed a
-// few minutes before it expires and once more after a 401. Tokens live in
-// the ledger (owner-only files, or the database) as 'session' records and
-// never appear in a log line, an error or an answer.
+// Admin API access per shop, whichever way the merchant gives it: the client credentials grant (the own
+// store, 24-hour tokens), OAuth or token exchange (expiring offline tokens, 60 minutes, with a refresh
+// token that rotates on each use), or a legacy custom app's fixed token. A token is shared by every caller
+// for its shop and renewed one at a time, across instances too (the store's exclusive lock). Tokens are
+// 'session' records, never in a log line, an error or an answer.
 import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';

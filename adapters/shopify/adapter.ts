@@ -1,13 +1,7 @@
-// The Shopify adapter. Before the answer: the HMAC over the exact bytes and
-// the headers, and for the topics that change a shop's standing, the body
-// checked against its topic and the header's shop (pure). After it, from the
-// stored delivery: order topics to OrderEvents, with facts from the body alone
-// (an order read from the Admin API where the topic claims what the body does
-// not show); refunds/create and orders/edited completed with the order as the
-// Admin API has it now, when the bridge has access to that shop;
-// app/uninstalled (confirmed with Shopify when its body names no shop);
-// app/scopes_update (scopes asked again, the shop checked); and the
-// compliance topics as privacy requests.
+// The Shopify adapter. Before the answer, and pure: the HMAC over the exact bytes, and for the topics that
+// change a shop's standing, the body checked against its topic and the header's shop. After it, from the
+// stored delivery: order topics to OrderEvents with facts from the body (refunds and edits completed from
+// the Admin API where the bridge has access), the app/* topics, and the compliance topics as privacy requests.
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';

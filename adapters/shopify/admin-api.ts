@@ -1,13 +1,7 @@
-// A small client of Shopify's Admin GraphQL API for one shop, at the
-// configured API version, with the token its ShopifyAccess gives (renewed
-// once after a 401), honouring Shopify's throttling: the query cost bucket in
-// extensions.cost, THROTTLED errors and HTTP 429. One client per shop is
-// shared by every caller (intake, resync, reconciliation, registration), so
-// they all wait on the same bucket.
-//
-// An answer with data and errors (protected customer data not granted: the
-// fields come back null with ACCESS_DENIED errors) is data: the caller gets
-// it with the errors beside it, to process the order with what it has.
+// A small client of Shopify's Admin GraphQL API for one shop, shared by every caller (intake, resync,
+// reconciliation, registration) so that they all wait on the same query cost bucket. An answer with both
+// data and errors is data: protected customer data not granted comes back as null fields with
+// ACCESS_DENIED errors, and the order is processed with what it has.
 import { type Got, RequestError } from 'got';
 import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';

@@ -1,17 +1,8 @@
-// Which Shopify shops are this merchant's. A valid HMAC proves that Shopify
-// sent a request, not that the shop belongs to the merchant: with any
-// distribution beyond one store, a stranger could install the app and earn
-// points on this loyalty account. So a shop counts only when it is
-//   the own store              SHOPIFY_SHOP
-//   listed                     SHOPIFY_SHOPS
-//   started by the operator    an install begun from the dashboard, signed in
-//                              with ADMIN_TOKEN (kept as an 'allowed-shop' record)
-//   any, for open installs     SHOPIFY_OPEN_INSTALLS=true (an App Store app)
-// The webhook route asks before it stores a delivery, so the answer must be
-// quick: the configured shops are known without I/O, and a shop the operator
-// allowed is read from the store once and then remembered (an allowance is
-// never taken back while the bridge runs). A shop not allowed is read again
-// each time, so that an allowance made on another instance counts at once.
+// Which Shopify shops are this merchant's. A valid HMAC proves that Shopify sent a request, not that the
+// shop is the merchant's: beyond one store, a stranger could install the app and earn points on this
+// loyalty account (docs/shopify.md, "Only your shops"). The webhook route asks before it stores a delivery,
+// so configured shops need no I/O and an allowed one is remembered; a shop not allowed is read again each
+// time, so that an allowance made on another instance counts at once.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export interface AllowedShopsOptions {

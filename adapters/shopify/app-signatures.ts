@@ -1,16 +1,7 @@
-// What Shopify signs for the app with its client secret, checked with
-// @shopify/shopify-api (with the previous secret too, during a rotation):
-//   the App URL     Shopify opens it with shop, host, timestamp and hmac (hex
-//                   HMAC-SHA256 of the other parameters, sorted), plus
-//                   embedded=1 and id_token inside the admin; the timestamp
-//                   must be within 90 seconds
-//   session tokens  App Bridge's ID tokens: HS256 JWTs with iss
-//                   (https://<shop>/admin), dest (https://<shop>), aud (the
-//                   client id), sub, exp, nbf, iat, jti and sid; exp and nbf
-//                   are held to the library's 10 seconds of leeway
-//                   (session-token.ts, with jose as the library does it)
-// Reasons never quote what was given: a session token is a credential, and
-// the library's own messages quote it.
+// What Shopify signs for the app with its client secret, checked with @shopify/shopify-api (and with the
+// previous secret during a rotation): the App URL's query (hex HMAC-SHA256, its timestamp within 90
+// seconds) and App Bridge's session tokens (HS256 JWTs, session-token.ts). Reasons never quote what was
+// given: a session token is a credential, and the library's own messages quote it.
 import { InvalidHmacError, type Shopify } from '@shopify/shopify-api';
 import { SESSION_TOKEN_REFUSALS, verifySessionToken, type SessionTokenRefusal } from './session-token.ts';
 

@@ -1,13 +1,7 @@
-// Large resyncs through Shopify's bulk operations: one bulkOperationRunQuery
-// instead of hundreds of pages, polled with backoff until Shopify has the
-// whole result, then read as JSONL, a line at a time, from the URL Shopify
-// gives (storage outside the Admin API: no token is sent there). Windows
-// with fewer orders than SHOPIFY_BULK_THRESHOLD keep paging, which starts at
-// once. Either way the orders are the same OrderEvents with the same delivery
-// ids, so a bulk resync and a paged one dedupe against each other.
-//
-// One bulk operation at a time per shop across instances: starting and
-// waiting for it run under the ledger's exclusive lock for that shop.
+// Large resyncs through Shopify's bulk operations: one bulkOperationRunQuery instead of hundreds of pages,
+// polled with backoff, then read as JSONL a line at a time from Shopify's storage (no token is sent there).
+// The orders become the same OrderEvents with the same delivery ids as pages give, so bulk and paged
+// resyncs dedupe against each other. One bulk operation per shop at a time, under the exclusive lock.
 import { createInterface } from 'node:readline';
 import { outboundGot } from '../../src/net/outbound.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';

@@ -1,10 +1,7 @@
-// Shopify's mandatory compliance topics, as privacy requests. Their bodies
-// (Shopify's privacy law compliance documentation):
-//   customers/redact        { shop_id, shop_domain, customer: { id, email, phone }, orders_to_redact: [ids] }
-//   customers/data_request  { shop_id, shop_domain, orders_requested: [ids], customer: { id, email, phone }, data_request: { id } }
-//   shop/redact             { shop_id, shop_domain }
-// Shopify sends customers/redact 10 days after the request when the customer
-// has no order in the last six months, and shop/redact 48 hours after an uninstall.
+// Shopify's mandatory compliance topics (customers/redact, customers/data_request, shop/redact) as privacy
+// requests, read as Shopify's privacy law compliance documentation gives their bodies. Shopify sends
+// customers/redact 10 days after the request when the customer has no order in the last six months, and
+// shop/redact 48 hours after an uninstall.
 import type { PrivacyRequest } from '../../src/core/privacy-request.ts';
 import { asArray, asRecord, asString, idDigits, scalarText } from '../shared/json.ts';
 

@@ -1,22 +1,8 @@
-// Which topics Shopify is seen delivering to a shop through the app's own
-// configuration (shopify.app.toml's app-specific subscriptions). The Admin
-// API does not list those, so only a delivery can show that the version of
-// the configuration Shopify runs declares a topic: an operator may upgrade
-// the bridge before `shopify app deploy` of its toml (protected customer
-// data approval can take days). Until a topic is seen so on a shop, the
-// shop-scoped subscription an earlier release made for it is kept (Shopify
-// sends each event through both; the second copy is a duplicate by its
-// X-Shopify-Event-Id), and the topic is not counted healthy without one.
-//
-// What counts (adapter.ts, viaAppConfiguration): for a topic whose body the
-// configuration trims (include_fields), a signed body holding nothing else,
-// duplicate or not; for app/uninstalled and app/scopes_update, whose bodies
-// are whole, the subscription's name in X-Shopify-Name, which is not signed,
-// so only on a delivery that is not a duplicate: a captured body sent again
-// with that header added proves nothing.
-//
-// Kept per shop and topic, once, as a 'declared-delivery' record every
-// bridge on the ledger reads; it names no person.
+// Which topics Shopify is seen delivering to a shop through the app's configuration (shopify.app.toml).
+// The Admin API does not list app-specific subscriptions, so only a delivery shows that the configuration
+// Shopify runs declares a topic; until then, the shop-scoped subscription of an earlier release is kept
+// (register.ts). X-Shopify-Name is not signed, so it counts only on a delivery that is not a duplicate.
+// Kept per shop and topic as a 'declared-delivery' record, which names no person.
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { DECLARED_FIELDS, SUBSCRIBED_TOPICS } from './topics.ts';

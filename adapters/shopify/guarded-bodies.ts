@@ -1,18 +1,8 @@
-// The deliveries that change a shop's standing rather than an order's (an
-// uninstall, a redaction, a customer's data request, a change of scopes) act
-// only when their body is exactly what Shopify sends for their topic, for the
-// shop the header names. Shopify signs the body alone, with the same secret
-// for every shop and every topic: the topic and shop headers are not signed,
-// so a genuine body could be sent again under another topic or shop. The
-// shapes are Shopify's (its compliance documentation and the 2026-04 webhook
-// samples; ../shared/fixtures/shopify/):
-//   app/uninstalled         the Shop: myshopify_domain (null in Shopify's own sample), domain (the custom domain, never compared)
-//   shop/redact             { shop_id, shop_domain }, nothing about a customer
-//   customers/redact        { shop_id, shop_domain, customer, orders_to_redact }
-//   customers/data_request  { shop_id, shop_domain, customer, orders_requested, data_request }
-//   app/scopes_update       { id, previous, current, updated_at } (names no shop: the shop must be one the bridge serves)
-// A pure function of the parsed body and the header's shop: it runs before
-// the answer.
+// The deliveries that change a shop's standing (an uninstall, a redaction, a data request, a change of
+// scopes) act only on a body shaped as Shopify sends that topic, for the shop the header names. Shopify
+// signs the body alone, with one secret for every shop and topic, so a genuine body could be sent again
+// under another topic or shop. The shapes are Shopify's (its compliance documentation, its 2026-04
+// webhook samples). Pure: it runs before the answer.
 import { asRecord } from '../shared/json.ts';
 
 export type GuardedTopic =

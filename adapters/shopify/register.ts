@@ -1,43 +1,8 @@
-// Webhook subscriptions kept right, per shop. Runs at start, after each
-// install, on each reconciliation, and by hand with `loyalty-bridge
-// register`. Two cases:
-//   an app (client id)     every topic is declared in the app's configuration
-//                          (shopify.app.toml: app-specific subscriptions,
-//                          delivered for every shop from install on). The
-//                          bridge makes no shop-scoped subscription for them.
-//                          Its own from earlier releases are removed topic by
-//                          topic, once a delivery showed that Shopify sends
-//                          the topic to the shop through the configuration
-//                          (declared-deliveries.ts): app-specific
-//                          subscriptions are not listed by the
-//                          webhookSubscriptions query, and a bridge upgraded
-//                          before `shopify app deploy` of its toml would
-//                          otherwise cut the shop off. Until then one of ours
-//                          is kept (moved to this address if need be; Shopify
-//                          sends each event through both, and the copy is a
-//                          duplicate by its event id); a topic with neither is
-//                          reported unconfirmed, not healthy.
-//   a legacy custom app    made in a shop's admin, with a fixed token: it has
-//                          no app configuration, so every topic is subscribed
-//                          per shop: a missing one is created; one of ours at
-//                          an old address is moved; a duplicate of ours is
-//                          removed.
-// The Admin API lists only this app's own shop-scoped subscriptions, so
-// another app's are never seen, let alone deleted. (The library's register()
-// deletes whatever is not in its own registry, so it is not used.)
-//
-// Each topic is created on its own. Without protected customer data approval
-// Shopify refuses the order topics; that is reported per topic with what to
-// request, and the others (app/uninstalled above all) are still created.
-//
-// API versions: Shopify's schema says a subscription's apiVersion is
-// "inherited from the app that created the webhook subscription", and
-// webhookSubscriptionCreate: "You can't specify it per subscription". So
-// deleting and recreating a subscription at another version never changes
-// its version, and only leaves a gap in which events are lost. The bridge
-// never recreates for a version: it reports the mismatch (dashboard, status,
-// the log) with how to align the app's webhook version and
-// SHOPIFY_API_VERSION.
+// Webhook subscriptions kept right, per shop: at start, after each install, at each reconciliation and by
+// `loyalty-bridge register`. An app declares every topic in shopify.app.toml, so its shop-scoped
+// subscriptions of earlier releases are removed only once a delivery shows the topic arrives through the
+// configuration (declared-deliveries.ts); a legacy custom app has none, so every topic is subscribed per
+// shop. Nothing is recreated for an API version: a subscription's version is the app's (docs/shopify.md).
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import type { ShopifyAdminApi } from './admin-api.ts';
 import { ShopifyAdminError } from './admin-api.ts';

@@ -1,9 +1,7 @@
-// The access scopes the app holds on a shop, as Shopify tells them
-// (currentAppInstallation.accessScopes): what to ask for depends on them.
-// Order.customer needs read_customers; the order's own e-mail, phone and
-// addresses need only read_orders. A token's `scope` at install may be out of
-// date by the time it is used, since merchants can change scopes later;
-// app/scopes_update says when, and forgets what is remembered here.
+// The access scopes the app holds on a shop, as Shopify tells them (currentAppInstallation.accessScopes):
+// what to ask for depends on them (Order.customer needs read_customers; the order's own e-mail, phone and
+// addresses need only read_orders). A token's `scope` at install may be out of date, since merchants can
+// change scopes later; app/scopes_update says when, and forgets what is remembered here.
 import type { ShopifyAdminApi } from './admin-api.ts';
 
 export const SCOPES_QUERY = `query LoyaltyBridgeScopes {

@@ -1,9 +1,6 @@
-// App Bridge's session tokens (ID tokens), verified with jose as
-// @shopify/shopify-api does it (HS256 with the client secret, exp and nbf with
-// 10 seconds of leeway, aud the client id), but with jose's typed errors read
-// into reasons of our own: the library wraps them all in one InvalidJwtError
-// whose message quotes the token, so the only way to tell an expired token
-// from a forged one there was to read its words.
+// App Bridge's session tokens, verified with jose as @shopify/shopify-api does it (HS256 with the client
+// secret, exp and nbf with 10 seconds of leeway, aud the client id), but with jose's typed errors read into
+// reasons of our own: the library wraps them all in one InvalidJwtError whose message quotes the token.
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 
 /** The library's leeway on exp and nbf (decode-session-token's JWT_PERMITTED_CLOCK_TOLERANCE). */

@@ -1,11 +1,7 @@
-// The app as @shopify/shopify-api knows it: client id and secret, the
-// bridge's public address and the scopes. The library does what it is for:
-// OAuth begin and callback (state cookie, HMAC of the query, code exchange,
-// expiring offline tokens), the client credentials grant, the refresh of a
-// token, token exchange, and checking what Shopify signs for the app (the
-// App URL's HMAC, App Bridge's session tokens). Its fetch is bound late, to whatever fetch the process has when
-// the call is made, so that instrumentation (and tests) can see its requests; and through the outbound policy:
-// fetch follows any redirect, a 307 repeating the body with the client secret in it, so no redirect is followed.
+// The app as @shopify/shopify-api knows it (client id and secret, public address, scopes), for what the
+// library is for: OAuth, the client credentials grant, refreshes, token exchange, and checking what Shopify
+// signs for the app. Its fetch is bound late, so that instrumentation and tests see its requests, and follows
+// no redirect (the outbound policy): fetch follows any, a 307 repeating the body with the client secret in it.
 import '@shopify/shopify-api/adapters/node';
 import { LogSeverity, shopifyApi, type Shopify } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';

@@ -1,10 +1,7 @@
-// The Shopify topics loyalty-bridge reads. An app (client id and secret)
-// declares them all in its configuration, shopify.app.toml (app-specific
-// subscriptions: Shopify delivers them for every shop from the moment the
-// app is installed, and keeps them itself), with the compliance topics,
-// which can only be declared there. Only a legacy custom app made in a
-// shop's admin, which has no app configuration, subscribes them per shop
-// through the Admin API (register.ts).
+// The Shopify topics loyalty-bridge reads. An app declares them all in shopify.app.toml, with the
+// compliance topics, which can only be declared there: Shopify then delivers them for every shop from
+// install on, and keeps the subscriptions itself. Only a legacy custom app, which has no app
+// configuration, subscribes them per shop (register.ts).
 export const SHOPIFY_TOPICS = [
   'orders/create',
   'orders/paid',

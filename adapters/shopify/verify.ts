@@ -1,20 +1,8 @@
-// Verification of a Shopify delivery: a pure function of the raw bytes and
-// headers. The HMAC is Shopify's: base64 HMAC-SHA256 of the exact body with
-// the app's client secret, compared in constant time.
-//
-// A signature proves only that Shopify signed these bytes with the app's
-// secret, and Shopify signs more than webhooks with it: an App Bridge session
-// token h.p.s is a valid "webhook" with body h.p, and an App URL's hmac signs
-// its query string. Neither is a JSON object, and every webhook body is: a
-// body that is not one is refused (401) like an unsigned one.
-//
-// @shopify/shopify-api's webhooks.validate computes the same thing, and the
-// tests hold this verifier to it (the known vector, and a property test that
-// both give the same answer on random bodies and headers). It is not called
-// here because it signs through WebCrypto, two thread-pool round trips per
-// delivery: on the acknowledgement path that cost about 40% of the bridge's
-// throughput (npm run bench). It also takes the body as a string, so a body
-// that is not valid UTF-8 could not be checked exactly; raw bytes can.
+// Verification of a Shopify delivery, pure: base64 HMAC-SHA256 of the exact bytes with the app's client
+// secret, compared in constant time. Shopify signs more than webhooks with that secret (a session token
+// h.p.s is a valid "webhook" with body h.p), so a body that is not a JSON object is refused too. Not
+// @shopify/shopify-api's webhooks.validate (the tests hold this to it): its WebCrypto round trips cost
+// about 40% of the acknowledgement's throughput, and it takes a string, so non-UTF-8 bodies cannot be checked.
 import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';
 import { asRecord, type JsonObject } from '../shared/json.ts';
 import { hmacBase64Matches } from '../shared/signature.ts';

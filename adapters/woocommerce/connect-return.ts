@@ -1,11 +1,8 @@
-// What an approval leaves for the browser that comes back from it. WooCommerce
-// first POSTs the key to the callback, then sends the browser to return_url
-// with the same user_id (the nonce). The callback takes the nonce
-// (connect.ts) and leaves a return ticket under its hash, for a few minutes:
-// the store, the key's id, and for a re-entry the key itself, offered only.
-// The browser's return takes the ticket, once, and there the bridge may call
-// the store: the callback may not (WooCommerce waits on it inside its own
-// request, and a small site's one PHP worker could not answer).
+// What an approval leaves for the browser that comes back from it. WooCommerce POSTs the key to the
+// callback, then sends the browser to return_url with the same user_id; the callback leaves a return
+// ticket under the nonce's hash, for a few minutes, which the return takes once. Only the return may call
+// the store: WooCommerce waits on the callback inside its own request, and a small site's one PHP worker
+// could not answer.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { sha256, type PendingConnect } from './connect.ts';
 import type { WooKeyPermissions } from './stores.ts';

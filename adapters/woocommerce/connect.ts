@@ -1,29 +1,8 @@
-// Connecting a WooCommerce store the way WooCommerce documents for apps
-// (/wc-auth/v1/authorize, "Application Authentication Endpoint"):
-//   1. the bridge sends the merchant to <store>/wc-auth/v1/authorize with
-//      app_name, scope=read_write, user_id, return_url and callback_url;
-//   2. the merchant logs in to WordPress and approves;
-//   3. WooCommerce creates a key and POSTs {key_id, user_id, consumer_key,
-//      consumer_secret, key_permissions} as JSON to callback_url (which must
-//      be https, and must answer exactly 200 or the key is deleted again);
-//   4. it sends the browser to return_url with success=1 (or 0) and user_id.
-// WooCommerce hands user_id back untouched, so it is the bridge's one-time
-// nonce: the callback is accepted only with a nonce the bridge issued, not
-// used yet and not expired, and it names the store the merchant was sent to.
-// The nonce is kept only as its hash.
-//
-// The same approval is how a merchant comes back to their store's pages
-// later (a re-entry, src/http/woocommerce-pages.ts): anyone may start one for
-// a connected store, but only an administrator of that store can approve it.
-// A re-entry's pending record names the browser that started it (the hash of
-// a secret in that browser's cookie), and its key is only offered, to be
-// tried against the stored store before it replaces the old one
-// (connect-return.ts): a callback is authenticated by the nonce alone, which
-// the person who started the re-entry holds.
-//
-// The store's address is a user's: it must be https and on the internet
-// (store-address.ts), or any address would do as a way into this machine's
-// network once the bridge calls the store's REST API.
+// Connecting a WooCommerce store through WooCommerce's Application Authentication Endpoint
+// (/wc-auth/v1/authorize): the merchant approves in WordPress, WooCommerce POSTs a new key to callback_url
+// (https, answered exactly 200 or the key is deleted) and sends the browser to return_url. It hands user_id
+// back untouched, so that is the bridge's one-time nonce, kept as its hash. The store's address must be https
+// and public (store-address.ts), or it would be a way into this machine's network.
 import { createHash, randomBytes } from 'node:crypto';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';

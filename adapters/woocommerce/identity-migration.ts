@@ -1,19 +1,8 @@
-// Earlier versions named a WooCommerce shop by its host alone, as each side
-// happened to give it: webhooks by X-WC-Webhook-Source ("www.store.example"),
-// reconciliation by WOOCOMMERCE_URL ("store.example"). When the two differed
-// every order existed twice, and the second earn became a dead letter through
-// the lp_orderid guard. Shops now have one name (shop-identity.ts); this moves
-// what the ledger keeps under an older name to it, once, at start-up:
-//   copy   every order of the old name under the new one; an order kept
-//          under both is merged (facts and refunds together, the newest
-//          detail of each, the progress of the copy that talked to the
-//          loyalty service); its dead letters and records follow it, and the
-//          lp_orderid collisions the double naming caused are dropped
-//   erase  the old name (LedgerStore.eraseShop)
-//   claim  the lp_orderids the orders were registered under, now for their
-//          new keys
-// The steps are written down in a 'migration' record as they finish, so a
-// crash between them resumes where it stopped instead of starting over.
+// Moves what the ledger keeps under a WooCommerce store's older names to its one name (shop-identity.ts),
+// once, at start-up: releases that named a store by its host as each side gave it kept every order twice
+// when "www." was on one side only. Orders kept under both are merged, their dead letters and records
+// follow, and their lp_orderids are claimed for the new keys. Each step is written down in a 'migration'
+// record as it finishes, so a crash resumes where it stopped.
 import type { Logger } from '../../src/logger.ts';
 import { FACTS, type Fact } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';

@@ -1,20 +1,8 @@
-// WooCommerce REST API v3, one client per store: orders modified in a
-// window (resync and reconciliation), one order, and the store's webhooks.
-//
-// The consumer key goes as HTTP Basic auth, which WooCommerce reads only
-// over HTTPS. Some servers drop the Authorization header before PHP sees it;
-// WooCommerce then finds no key at all and answers 401 with an error that is
-// not an authentication error ("woocommerce_rest_cannot_view": the request
-// looks anonymous). For those hosts WooCommerce documents passing
-// consumer_key and consumer_secret in the query string, over HTTPS. So a 401
-// of that kind is tried once more with the query string, and what worked is
-// remembered for the store. A 401 that is an authentication error (a wrong
-// secret, a read-only key asked to write) is not retried: the key arrived.
-//
-// Every request goes through the outbound policy (src/net/outbound.ts): the
-// key, the query string and a webhook's secret go to the store's own origin
-// only, never across a redirect, and a connected store (a user's address)
-// is reached only on a public address.
+// WooCommerce REST API v3, one client per store: orders modified in a window, one order, the webhooks.
+// Some servers drop the Authorization header, and WooCommerce then answers 401 as if no key was sent: as
+// WooCommerce documents for those hosts, such a 401 is tried once with the key in the query string (https
+// only), and what worked is remembered. Every request goes through the outbound policy (src/net/outbound.ts):
+// the key goes to the store's own origin only, never across a redirect.
 import { RequestError, type Got, type Response } from 'got';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { outboundGot, type OutboundPolicy } from '../../src/net/outbound.ts';

@@ -1,15 +1,8 @@
-// One name per WooCommerce store. A store is reached at its home URL
-// (WordPress's home_url, which X-WC-Webhook-Source carries), but merchants
-// type it with or without "www.", with or without a trailing slash, and over
-// http or https; a store in a subdirectory (https://example.com/shop/) is a
-// different store from one at the root of the same host. So the name is the
-// host without "www.", in lower case, with its port when it is not the
-// scheme's, followed by the path without its trailing slash:
-//   https://www.Store.example/        store.example
-//   http://store.example/shop/        store.example/shop
-//   https://store.example:8443        store.example:8443
-// Webhooks (by their source) and the REST API (by the configured or
-// connected address) then name the same shop, and so the same orders.
+// One name per WooCommerce store, so that webhooks (by X-WC-Webhook-Source) and the REST API (by the
+// configured or connected address) name the same shop, and so the same orders. Merchants type an address
+// with or without "www." or a trailing slash, so the name is the host without "www.", in lower case, with a
+// port that is not the scheme's, then the path without its trailing slash: https://www.Store.example/ is
+// store.example, http://store.example/shop/ is store.example/shop.
 
 export class StoreAddressError extends Error {
   constructor(message: string) {

@@ -1,12 +1,7 @@
-// The WooCommerce stores one bridge serves: the one configured by environment
-// (WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY/SECRET, WOOCOMMERCE_WEBHOOK_SECRET),
-// and every store connected through WooCommerce's app authentication, whose
-// keys and webhook secret are 'session' records in the ledger (never in a log
-// line, an error or an answer). Both kinds are named the same way
-// (shop-identity.ts), so a store connected after being configured is one store.
-//
-// Deliveries are verified before the answer, so the secrets are cached
-// (shared/cached-records.ts).
+// The WooCommerce stores one bridge serves: the one configured by environment, and every store connected
+// through WooCommerce's app authentication, whose keys and webhook secret are 'session' records. Both are
+// named the same way (shop-identity.ts), so a store connected after being configured is one store.
+// Deliveries are verified before the answer, so the secrets are cached (shared/cached-records.ts).
 import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';

@@ -1,10 +1,7 @@
-// WooCommerce deliveries: X-WC-Webhook-Signature is the base64 HMAC-SHA256 of
-// the raw body with the webhook's secret. The secret is the one of the store
-// the delivery comes from (X-WC-Webhook-Source, its home URL): with several
-// stores on one bridge, one store's secret never passes another's delivery.
-// The one unsigned request accepted is the ping WooCommerce sends when a
-// webhook is saved: a form body "webhook_id=N" with no X-WC headers, which
-// must get exactly 200.
+// WooCommerce deliveries: X-WC-Webhook-Signature, the base64 HMAC-SHA256 of the raw body, checked with the
+// secret of the store the delivery comes from (X-WC-Webhook-Source), so that one store's secret never
+// passes another's delivery. The one unsigned request accepted is the ping WooCommerce sends when a webhook
+// is saved ("webhook_id=N", no X-WC headers), which must get exactly 200.
 import { createHash } from 'node:crypto';
 import type { Preflight, RawDelivery, Verification } from '../../src/core/platform-adapter.ts';
 import { flatHeaders, hmacBase64Matches } from '../shared/signature.ts';

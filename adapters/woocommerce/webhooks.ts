@@ -1,10 +1,7 @@
-// Keeping a store's webhooks alive. WooCommerce disables a webhook after
-// more than five deliveries in a row fail and never retries it, so after a
-// short outage orders would come only through reconciliation until a person
-// turned it back on. At each check the bridge lists the store's webhooks,
-// turns its own disabled or paused ones back on (PUT status=active), creates
-// the ones that are missing, and says what it did. A read-only key cannot,
-// so then it only reports, with what a person must do.
+// Keeping a store's webhooks alive. WooCommerce disables a webhook after more than five failures in a row
+// and never retries, so after a short outage orders would come only through reconciliation. At each check
+// the bridge turns its own disabled or paused ones back on and creates the missing ones; with a read-only
+// key it only reports, with what a person must do.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import {
   createWooWebhook,

@@ -1,12 +1,7 @@
-// Each loyalty account's calls in the last minute, counted by the account's
-// id on this instance, for the merchant's page: "calls against the account's
-// limit". Counted by account, not by key: the limiter counts every account
-// that uses the same key (rate-limiter.ts), so its figures would tell a
-// merchant who typed a key whether, and how much, it is used elsewhere.
-// These count only what the bridge sent for this account (its orders'
-// calls, each retry among them, points by hand, lookups and credential
-// checks), which the merchant's own page caused. Per-second buckets: the
-// memory is the same at 5 calls a minute or 5,000 a second.
+// Each loyalty account's calls in the last minute, counted by the account's id on this instance, for the
+// merchant's page ("calls against the account's limit"). Counted by account, not by key: the limiter counts
+// every account with the same key, so its figures would tell a merchant who typed a key whether, and how
+// much, it is used elsewhere. Per-second buckets: the memory is the same at 5 calls a minute or 5,000 a second.
 const SECONDS = 60;
 
 interface Buckets {

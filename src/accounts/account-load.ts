@@ -1,19 +1,8 @@
-// What each loyalty account has to do and how fast it goes (issue 33), for
-// status, the dashboard's accounts panel and /metrics: its calls in the last
-// minute against its limit (this instance's), whether its budget is spent
-// now (the worker passes its shops over until the time given), and its due
-// work per lane with the oldest waiting, summed over the shops that earn on
-// it. An order fixed to an account its shop has since left is counted with
-// its shop's account: the ledger keeps due work by shop, and such orders are
-// few.
-//
-// Accounts on one service, key and limit share a limiter and its budget. The
-// operator (status, the admin API: behind the admin token) sees the budget:
-// the limiter's calls, and spent for every account on it. /metrics is
-// scraped without credentials, and a merchant knows their account's id: it
-// shows each account only what it did itself (its own calls, and spent only
-// when its own orders found the budget spent), so that an account made with
-// someone else's key learns nothing there of that key's use.
+// What each loyalty account has to do and how fast it goes, for status, the dashboard and /metrics: calls in
+// the last minute against its limit, whether its budget is spent, and its due work per lane. The operator's
+// views show the budget, shared by every account on one limiter. /metrics is scraped without credentials, so
+// it shows each account only what it did itself: an account made with someone else's key learns nothing
+// there of that key's use.
 import { addLaneCounts, emptyLaneCounts, type Lane, type LaneCounts } from '../core/lanes.ts';
 import type { AccountRuntime, Accounts, PausedRule } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';

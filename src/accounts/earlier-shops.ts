@@ -1,13 +1,7 @@
-// Shops that earned on the one account a bridge had before accounts existed
-// keep earning on it (the default account) after the upgrade, even those let
-// in only by open installs, which from now on earn on nobody's account until
-// linked: at the first start of this release, every shop installed (a
-// 'session' record), and every shop with orders whose account is not fixed
-// yet (an app uninstalled and installed again has orders and no session),
-// that the operator did not choose is linked to the default account, once,
-// and named in the log, so that the operator can move
-// it to an account of its own. A 'migration' record says it was done; shops
-// installed after need a link. The links are written before the mark, so a
+// Shops that earned on the one account a bridge had before accounts existed keep earning on it after the
+// upgrade, even those let in by open installs: at the first start, every installed shop, and every shop with
+// orders whose account is not fixed yet, that the operator did not choose is linked to the default account,
+// once, and named in the log. The links are written before the 'migration' record that marks it done, so a
 // crash in between only does it again.
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';

@@ -1,10 +1,7 @@
-// The loyalty accounts of a bridge, from its configuration and its ledger:
-// the default account is the environment's (LOYALTY_BASE_URL, LOYALTY_API_KEY,
-// LOYALTY_BRAND_ID, LOYALTY_RATE_LIMIT_PER_MINUTE and the program settings);
-// every other account is kept in the ledger and gets a client of its own, with
-// its own rate limit (shared by every instance on one PostgreSQL, by API key)
-// and its own pause. An account's address is a user's: it goes through the
-// outbound policy for user-given addresses.
+// The loyalty accounts of a bridge, from its configuration and its ledger: the default account is the
+// environment's; every other account is kept in the ledger and gets a client of its own, with its own rate
+// limit (shared by every instance on one PostgreSQL, by API key) and its own pause. An account's address is
+// a user's, so it goes through the outbound policy for user-given addresses.
 import { createHash } from 'node:crypto';
 import { isSandboxMode, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';

@@ -1,9 +1,7 @@
-// An account's program settings: the rules that the configuration names
-// (LOYALTY_EARN_ACTIVITY_ID, EARN_TRIGGER, MIN_ORDER_TOTAL, the REFERRAL_*,
-// CONVERSION_* and REDEEM_* settings, ...), under the configuration's own
-// names and validated by the configuration's own schema, one line per bad
-// key. The default account's are the environment's; any other account's are
-// what was saved for it, over the defaults of config/default.json.
+// An account's program settings: the rules the configuration names (EARN_TRIGGER, MIN_ORDER_TOTAL, the
+// REFERRAL_*, CONVERSION_* and REDEEM_* settings, ...), under the configuration's own names and validated by
+// its own schema, one line per bad key. The default account's are the environment's; any other account's
+// are what was saved for it, over the defaults of config/default.json.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

@@ -1,15 +1,8 @@
-// A merchant's reach (issue 32, item 8): what a caller limited to one shop
-// (a Shopify session token, the bridge's shop token; later a BigCommerce or
-// WooCommerce page) may do with loyalty accounts. Accounts hold another
-// merchant's points and customers, so the rule is narrow:
-//   - it reads and changes only the account its shop is linked to, and only
-//     while that account is its own: made for this shop (madeFor), with no
-//     shop beyond its reach linked to it;
-//   - it may make an account for its shop (and the shop is linked to it) when
-//     the shop earns on no account, or on one made for this shop;
-//   - it never links its shop to an existing account, never sees another,
-//     and never touches the default account (the operator's environment).
-// Pure: the caller gathers the facts (registry.ts), this says what follows.
+// A merchant's reach: what a caller limited to one shop (a store page's session) may do with loyalty
+// accounts. Accounts hold other merchants' points and customers, so the rule is narrow: it reads and changes
+// only its shop's account, and only while that account is its own; it may make one when its shop earns on
+// none; it never links to an existing account, sees another, or touches the default. Pure: the caller
+// gathers the facts (registry.ts). The rule in full: docs/accounts.md, "A merchant's reach".
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import type { AccountRecord, ShopRef } from './account-records.ts';
 

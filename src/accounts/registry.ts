@@ -1,10 +1,7 @@
-// The loyalty accounts of a running bridge (the core's Accounts, accounts.ts):
-// the default account, which is the environment's configuration, and the
-// accounts kept in the ledger, with which account each shop uses. Accounts,
-// links and settings change while the bridge runs: this instance sees its
-// own changes at once, another instance on the same PostgreSQL within
-// REFRESH_MS. What each account needs (its client, its rate limit, its
-// pause) is made when it is first used, and made again when it changes.
+// The loyalty accounts of a running bridge (the core's Accounts): the default account, the accounts kept in
+// the ledger, and which account each shop uses. They change while the bridge runs: this instance sees its own
+// changes at once, another instance on the same PostgreSQL within REFRESH_MS. What each account needs (its
+// client, its rate limit, its pause) is made when it is first used, and made again when it changes.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts, type PausedRule } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';

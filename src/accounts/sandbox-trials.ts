@@ -1,12 +1,7 @@
-// "Try it with the sandbox first" (issue 34): a merchant's account on the
-// bridge's own sandbox, in sandbox mode. The sandbox makes the account (a
-// random key and brand, activity 1 earning 100 points, 500 calls a minute)
-// and the bridge keeps it as an account of the shop's own that calls the
-// sandbox wherever the bridge serves it (account-records.ts,
-// onBridgeSandbox). The sandbox holds its accounts in memory: at each start
-// the bridge gives it back the trial accounts the ledger keeps, retired ones
-// among them (their orders may still be approved or cancelled there), so a
-// restart does not turn a trial's key into a refused one.
+// "Try it with the sandbox first": a merchant's account on the bridge's own sandbox, in sandbox mode, kept
+// as an account of the shop's own that calls the sandbox wherever the bridge serves it. The sandbox holds its
+// accounts in memory, so at each start the bridge gives it back the trial accounts the ledger keeps (retired
+// ones among them), so that a restart does not turn a trial's key into a refused one.
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';

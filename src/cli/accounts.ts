@@ -1,10 +1,8 @@
 // loyalty-bridge accounts list | show <id> | create … | set <id> KEY=VALUE… | delete <id>
 // loyalty-bridge shops list | link <platform> <shop> <account|none>
-// Loyalty accounts and which shop earns on which, through a running bridge's
-// admin API (--url): it checks new credentials with the service and puts a
-// change to work at once, and its audit records who made it (the token's
-// label). An API key is never printed, only its last four characters; give
-// it as `-` to read it from stdin rather than leave it in the shell's history.
+// Through a running bridge's admin API (--url), so that new credentials are checked with the service, a
+// change works at once, and the audit records who made it. An API key is never printed; give it as `-` to
+// read it from stdin rather than leave it in the shell's history.
 import { LANES, type Lane, type LaneCounts } from '../core/lanes.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import { isProgramKey } from '../accounts/program-settings.ts';

@@ -1,13 +1,8 @@
 // loyalty-bridge connect --platform woocommerce --store <address> [--url <bridge>]
-// Connects a WooCommerce store as the dashboard does: prints the link to the
-// store's WordPress, where the merchant logs in and approves; WooCommerce
-// then POSTs the keys to the bridge at PUBLIC_URL, and the bridge makes its
-// webhooks. With --url, a running bridge does that (through its admin API)
-// and this command waits until the store shows connected. Without it, this
-// command is the bridge for as long as it takes: it listens where the bridge
-// would (PORT, behind PUBLIC_URL) for the callback only, keeps the keys in
-// the ledger (DATA_DIR is locked, so the bridge must be stopped), makes the
-// webhooks, and exits.
+// Connects a WooCommerce store as the dashboard does: prints the link to the store's WordPress, where the
+// merchant approves. With --url, a running bridge receives the key, and this waits until the store shows
+// connected. Without it, this command is the bridge for as long as it takes (DATA_DIR is locked, so the
+// bridge must be stopped): it listens at PORT behind PUBLIC_URL for the callback, makes the webhooks, exits.
 import express from 'express';
 import { beginWooConnect, CONNECT_TTL_MS } from '../../adapters/woocommerce/connect.ts';
 import { StoreAddressError } from '../../adapters/woocommerce/shop-identity.ts';

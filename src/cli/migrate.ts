@@ -1,8 +1,6 @@
-// loyalty-bridge migrate --to <DATABASE_URL>: copies the lowdb ledger under
-// DATA_DIR into PostgreSQL, with progress, so that several bridges can share
-// it. The bridge must be stopped (DATA_DIR stays locked while this runs).
-// Running it again copies again without doubling anything: every item is an
-// upsert, and an order already changed in the database since (a higher
+// loyalty-bridge migrate --to <DATABASE_URL>: copies the lowdb ledger under DATA_DIR into PostgreSQL, so that
+// several bridges can share it. The bridge must be stopped (DATA_DIR stays locked while this runs). Running it
+// again doubles nothing: every item is an upsert, and an order changed in the database since (a higher
 // version) is left as it is there.
 import type { Config } from '../config.ts';
 import type { LedgerItem } from '../core/store/ledger-store.ts';

@@ -1,16 +1,8 @@
-// Loyalty accounts as the core sees them. An account is a merchant's account
-// at the loyalty service: its own client (address, credentials, rate limit),
-// its own rules (the policy, the activity for order points) and its own pause
-// when the service refuses its credentials. Each shop is linked to one
-// account, or to none: a shop with no account earns on nobody's, and its
-// orders wait (folded, nothing sent) until it is linked. An order belongs to
-// the account of its first call of any kind (upstream.account), whatever
-// happens to its shop's link afterwards.
-//
-// The core declares what it needs here; the composition root implements it
-// from the configuration and the stored accounts (src/accounts/). A bridge
-// with one account (tests, the CLI's local commands, the configuration alone)
-// uses singleAccount().
+// Loyalty accounts as the core sees them: each with its own client, its own rules and its own pause when
+// the service refuses its credentials. A shop is linked to one account or to none; on none, its orders wait,
+// folded, with nothing sent. An order belongs to the account of its first call of any kind, whatever happens
+// to its shop's link afterwards. The core declares what it needs; the composition root implements it
+// (src/accounts/), and singleAccount() serves a bridge with one account.
 import type { Policy } from './policy.ts';
 import type { AuthPause } from './worker/auth-pause.ts';
 import type { LoyaltyOperations } from './worker/calls.ts';

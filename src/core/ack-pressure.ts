@@ -1,22 +1,8 @@
-// Acknowledgements first. A platform waits for our answer (Shopify gives up
-// after 5 s, and then sends the delivery again: more load, not less), while
-// folding an acknowledged delivery into its order can wait: the delivery is
-// durable in the inbox. Acknowledging and folding share one event loop, so
-// in a burst that saturates it, every fold makes an acknowledgement wait.
-//
-// This tells intake when to step back: when deliveries arrive as a burst
-// (more than 200 a second) and the event loop has been busy nearly all of
-// the last moment. (The rate matters: folding a backlog at full speed keeps
-// the loop busy by itself, and a trickle of deliveries meanwhile is no
-// reason to slow it down.) Folding then keeps a minimum pace (WorkLoop's yieldTo): each
-// delivery acknowledged allows `foldsPerAck` folds, so through a flood the
-// backlog grows at most (1 - foldsPerAck) times as fast as deliveries come,
-// and is folded at full speed as soon as the burst ends. A burst lasts at
-// most MAX_BURST_MS: load that saturates the loop for longer is not a burst
-// but more than this machine keeps up with, and folding then takes its full
-// share again (the answers slow down; the backlog, its lag and the memory it
-// holds stop growing). At everyday rates the loop is mostly idle and nothing
-// is held back.
+// Acknowledgements first. A platform waits for the answer (Shopify gives up after 5 s and sends the delivery
+// again: more load, not less), while folding an acknowledged delivery can wait: it is durable in the inbox.
+// Both share one event loop, so in a burst (more than 200 deliveries a second, the loop busy nearly all of
+// the last moment) folding keeps only a minimum pace, `foldsPerAck` per acknowledgement, for at most
+// MAX_BURST_MS (docs/performance.md, "Acknowledgements first").
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { YieldTo } from './work-loop.ts';
 

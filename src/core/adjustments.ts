@@ -1,9 +1,7 @@
-// Manual earns and redeems asked for through the admin API: who asked, why,
-// and what came of it. Neither carries an order id, so neither is
-// idempotent: sent twice, it gives or takes the points twice. So the client
-// retries one only when the attempt certainly did not take effect, and one
-// whose outcome is unknown (a timeout, a 5xx) becomes a dead letter that says
-// so, for a person to check the customer's history before sending it again.
+// Manual earns and redeems asked for through the admin API: who asked, why, and what came of it. Neither
+// carries an order id, so neither is idempotent: the client retries one only when the attempt certainly did
+// not take effect, and one whose outcome is unknown (a timeout, a 5xx) becomes a dead letter, for a person
+// to check the customer's history before sending it again.
 import { randomUUID } from 'node:crypto';
 import type { LoyaltyResult } from '../loyalty/client.ts';
 import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';

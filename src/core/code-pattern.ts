@@ -1,11 +1,7 @@
-// Discount-code patterns (REDEEM_CODE_PATTERN, REFERRAL_REFERRER_DISCOUNT_PATTERN)
-// come from the environment or from an account's settings, which a merchant
-// (a stranger, with an open install) may write. JavaScript's own engine
-// backtracks: a pattern such as ^(a|a)*$ takes seconds on a code of 32
-// characters, and every merchant's webhooks wait on that one event loop.
-// Patterns run on re2js instead, a port of RE2: matching takes time linear in
-// the code whatever the pattern, and RE2's syntax has no lookaround and no
-// backreference, the features that need backtracking.
+// Discount-code patterns come from the environment or from an account's settings, which a merchant (a
+// stranger, with an open install) may write. JavaScript's own engine backtracks (^(a|a)*$ takes seconds on
+// 32 characters), and every merchant's webhooks wait on one event loop. So patterns run on re2js, a port of
+// RE2: time linear in the code whatever the pattern, and no lookaround or backreference.
 import { RE2JS } from 're2js';
 
 /** A compiled pattern; matching is case-insensitive, as the settings always were. */

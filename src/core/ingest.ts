@@ -1,10 +1,7 @@
-// The one place a delivery enters the ledger. The webhook route calls it
-// with a verified delivery; resync and reconciliation call it with events
-// read from a platform's API. It checks for a duplicate and stores the
-// delivery durably, in one step of the store: a duplicate is answered only
-// once the first copy is durable, and nothing here waits on another server.
-// What the delivery means (its orders, a dead letter, an uninstall) is worked
-// out after the answer, by intake, from what was stored here.
+// The one place a delivery enters the ledger, from the webhook route or from a platform's API (resync,
+// reconciliation): the duplicate check and the durable store are one step of the store, so a duplicate is
+// answered only once the first copy is durable, and nothing here waits on another server. What the delivery
+// means is worked out after the answer, by intake, from what was stored here.
 import type { AckPressure } from './ack-pressure.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
 import type { Lane } from './lanes.ts';

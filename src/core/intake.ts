@@ -1,15 +1,8 @@
-// Intake: what happens to an acknowledged delivery after the answer. Each
-// inbox entry is translated by its platform's adapter (reading the platform's
-// API where the delivery alone cannot say), and what it became is committed
-// with the entry's consumption in one step of the store: its events folded
-// into orders, a dead letter, a change of the shop's install state. A crash
-// before that step leaves the entry in the inbox, to be translated again,
-// which changes nothing twice (folds are unions; a dead letter's id is the
-// entry's). A platform that does not answer is asked again with backoff,
-// within its own rate limits, until RETRY_MAX_AGE_HOURS; only then, or when
-// the platform says the order does not exist, is the entry a dead letter.
-// The entry's lease is renewed while it is read, however long the platform
-// takes; an instance that lost it commits nothing (whoever took it over does).
+// Intake: what happens to an acknowledged delivery after the answer. Its platform's adapter translates it
+// (reading the platform's API where the delivery alone cannot say), and the result is committed with the
+// entry's consumption in one step, so a crash before that step only translates it again, which changes
+// nothing twice. A platform that does not answer is asked again with backoff until RETRY_MAX_AGE_HOURS. The
+// entry's lease is renewed while it is read; an instance that lost it commits nothing.
 import { createHash } from 'node:crypto';
 import { PlatformUnavailableError, type ActsOnce, type PlatformAdapter, type Translation } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';

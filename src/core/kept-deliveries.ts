@@ -1,14 +1,7 @@
-// Deliveries kept by releases before the ledger kept only what translation
-// reads hold whole bodies: street addresses, the buyer's IP and browser. At
-// the first start of this release, the inbox's and the dead letters' are
-// trimmed by their own platform's adapter (keptBody), backups included, and a
-// 'migration' record says it was done. A delivery whose platform has no
-// adapter configured at that start cannot be read: it stays whole, the
-// start says how many, and each later start tries again until none is left.
-// Later, a delivery an instance of an earlier release keeps whole during a
-// rolling upgrade is trimmed when it becomes a dead letter (intake.ts), and
-// goes when it is translated. Trimming is a no-op on a body already trimmed,
-// so two instances doing it at once do no harm.
+// Deliveries kept whole by releases before kept-fields.ts (street addresses, the buyer's IP and browser)
+// are trimmed by their platform's adapter at the first start, backups included, once, as a 'migration'
+// record says. One whose platform is not configured stays whole until a later start can read it. Trimming
+// a trimmed body changes nothing, so two instances doing it at once do no harm (docs/upgrading.md).
 import { deliveryBody, digestOf, storedBody, type StoredDelivery } from './delivery.ts';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { LedgerStore } from './store/ledger-store.ts';

@@ -1,11 +1,7 @@
-// Two lanes of due work. "live" is work a live delivery caused (a webhook, or
-// a person's action on one order); "backfill" is work a resync, a
-// reconciliation or a bulk retry caused. The worker takes live work first,
-// but keeps a guaranteed share of its slots (BACKFILL_MIN_SHARE) for
-// backfill while both have work, so a 50,000-order resync neither stands in
-// front of a new order nor stops moving. Within a lane, shops take turns
-// (round-robin, one order each per turn), so one shop's backlog does not
-// delay another shop's orders.
+// Two lanes of due work: "live" (a webhook, or a person's action on one order) and "backfill" (a resync, a
+// reconciliation, a bulk retry). The worker takes live work first but keeps BACKFILL_MIN_SHARE of its slots
+// for backfill, so a 50,000-order resync neither stands in front of a new order nor stops moving. Within a
+// lane, shops take turns, so one shop's backlog does not delay another shop's orders.
 export const LANES = ['live', 'backfill'] as const;
 export type Lane = (typeof LANES)[number];
 
@@ -30,7 +26,7 @@ export interface LaneCounts {
   oldestDueAt: string | null;
 }
 
-/** One shop's lanes: what its accounts' figures are summed from (issue 33). */
+/** One shop's lanes: what its accounts' figures are summed from. */
 export interface ShopLaneCounts {
   platform: string;
   shop: string;
@@ -84,7 +80,7 @@ export function laneStatus(
 }
 
 /**
- * Shops (platform:shop) claims pass over for now (issue 33): in both lanes,
+ * Shops (platform:shop) claims pass over for now: in both lanes,
  * those whose account's rate budget is spent; in backfill only, those whose
  * account's live orders wait for places in its budget.
  */

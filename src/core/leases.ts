@@ -1,19 +1,8 @@
-// Leases on claimed work (orders for the worker, inbox entries for intake),
-// kept alive while the work runs and checked before anything that must not
-// happen twice. A claim leases its items for leaseMs; a heartbeat renews every
-// leaseMs / 3 the leases of the items still being worked on, so the lease can
-// be short (another instance takes a dead one's work over soon after it
-// expires) and the work as long as it needs: a call that waits minutes in the
-// rate limiter keeps its order.
-//
-// The fence. A lease is held while its last confirmation (the claim, or a
-// renewal the store answered) is younger than leaseMs, less a margin: until
-// then no other claim can take the key, whatever happens to this process's
-// connection meanwhile. Times are this process's monotonic clock, taken
-// before each request: the store started the lease no earlier, so it ends no
-// earlier. A renewal that finds the claim gone (released, or claimed anew
-// after it expired) ends the lease for good. Work checks held() just before a
-// loyalty call and stops when the lease is not held.
+// Leases on claimed work (the worker's orders, intake's inbox entries), renewed every leaseMs / 3 while the
+// work runs, so a lease can be short (a dead instance's work is taken over soon) and the work as long as it
+// needs. The fence: a lease is held while its last confirmation is younger than leaseMs less a margin, on
+// this process's monotonic clock read before each request (the store started it no earlier). Work checks
+// held() just before a loyalty call, and stops when the lease is not held.
 import type { Logger } from '../logger.ts';
 import type { Claim } from './store/ledger-store.ts';
 import { BridgeError } from '../errors.ts';

@@ -1,9 +1,7 @@
-// Customers' and shops' privacy requests: export what the bridge holds about
-// a customer, erase it, erase a shop. The same for every platform, whether
-// the request comes from Shopify's compliance webhooks, the admin API, the
-// dashboard or the CLI. The store does the finding and erasing; adapters read
-// raw delivery bodies (which only they understand); this module records what
-// was asked and done, without the personal data itself.
+// Customers' and shops' privacy requests (export a customer's data, erase it, erase a shop), the same for
+// every platform and every way they come: Shopify's compliance webhooks, the admin API, the dashboard, the
+// CLI. The store finds and erases; adapters read raw delivery bodies, which only they understand; this
+// module records what was asked and done, without the personal data itself.
 import { randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';

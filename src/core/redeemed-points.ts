@@ -1,14 +1,8 @@
-// Points a customer redeemed on an order that was then cancelled or refunded
-// in full. The service has no call that gives redeemed points back, and
-// nothing in the order says whether the merchant wants to: such orders are
-// listed ("points redeemed on a cancelled order"), and a person gives the
-// points back with one click, a manual earn recorded with who asked and why.
-//
-// The earn carries no amount (the activity decides), so it goes under the
-// activity that gives exactly that many points (REDEEM_RETURN_ACTIVITIES), or
-// one the person names. A manual earn carries no order id and is not
-// idempotent, so the order is marked before the call: a second click, or two
-// operators at once, find the mark and send nothing.
+// Points a customer redeemed on an order then cancelled or refunded in full. The service has no call that
+// gives redeemed points back, and nothing says whether the merchant wants to: such orders are listed, and a
+// person gives the points back with one click, a manual earn under the activity worth exactly those points
+// (REDEEM_RETURN_ACTIVITIES). A manual earn is not idempotent, so the order is marked before the call: a
+// second click, or two operators at once, send nothing.
 import { laneAfter } from './lanes.ts';
 import { randomUUID } from 'node:crypto';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';

@@ -1,10 +1,7 @@
-// Resyncs started from the admin API run in the background, on the instance
-// that was asked, one at a time per platform and shop across instances (the
-// store's exclusive lock), and at most MAX_RUNNING at once on one instance
-// (the others wait their turn, shown as running): each holds a database
-// session for its lock and keeps the pool and the platform's API busy. Their
-// progress is a record in the store, so every instance (and the dashboard
-// behind any of them) can follow it.
+// Resyncs started from the admin API run in the background on the instance asked: one at a time per
+// platform and shop across instances (the store's exclusive lock), and at most MAX_RUNNING at once on one
+// instance, since each holds a database session for its lock and keeps the pool and the platform's API
+// busy. Their progress is a record in the store, so the dashboard behind any instance can follow it.
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { Logger } from '../logger.ts';

@@ -1,14 +1,8 @@
-// A test order, made up by the bridge for a merchant who wants to see their
-// set-up work before a customer buys (issue 34's first run: "send a test
-// order from the page, see it earn"). It enters the ledger as a platform's
-// order would, as events, and lives as one: paid, so it earns on the shop's
-// account under the shop's rules; cancelled on the merchant's word, so its
-// points are cancelled. Nothing about it reaches the store's platform.
-//
-// Its id is 20 digits beginning 99: above 2^63, so no platform's order id
-// (Shopify's, WooCommerce's and BigCommerce's are 64-bit at most) can be the
-// same. Its customer is made up too (example.com, a 555-01xx number that is
-// never anyone's), so it earns for no real customer of the program.
+// A test order the bridge makes up, so that a merchant sees their set-up work before a customer buys. It
+// enters the ledger as events and lives as a real order: paid, it earns on the shop's account under its
+// rules; cancelled on the merchant's word, its points are cancelled. Nothing reaches the platform. Its id is
+// 20 digits beginning 99, above 2^63, so no platform's 64-bit order id can be the same; its customer is made
+// up too (example.com, a 555-01xx number), so it earns for no real customer.
 import { randomInt } from 'node:crypto';
 import type { OrderEvent } from './order-event.ts';
 

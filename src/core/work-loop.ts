@@ -1,14 +1,8 @@
-// The loop that intake and the worker share: claim what is due from the
-// store, handle up to `concurrency` items at once, wake when the store says
-// something new is due, and sleep until the earliest time something becomes
-// due (or a poll interval, when other instances share the store and may
-// have left work behind). Passes close together read that time side by side:
-// the newest answer sets the timer, an older one or a failed read only brings
-// it earlier (#arm). Each claim is made under an owner token of its own
-// and its items are leased (leases.ts): renewed while they are handled, and
-// given to the handler to check before what must not happen twice. A loop
-// may yield to more urgent work on the same event loop (yieldTo): it then
-// starts only what that work allows it.
+// The loop that intake and the worker share: claim what is due, handle up to `concurrency` items at once,
+// wake when the store says something is due, and sleep until the earliest due time (or a poll interval, when
+// other instances may have left work behind). Of passes close together, the newest answer sets the timer and
+// an older one only brings it earlier (#arm). Each claim's items are leased (leases.ts), and a loop may yield
+// to more urgent work on the same event loop (yieldTo).
 import type { Logger } from '../logger.ts';
 import { LeaseKeeper, type Lease } from './leases.ts';
 import type { Claim } from './store/ledger-store.ts';

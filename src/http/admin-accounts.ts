@@ -1,25 +1,7 @@
-// The admin API's loyalty accounts, shops and audit, for the operator
-// (inside adminApi, behind ADMIN_TOKEN):
-//   GET    /accounts                the default account (the environment's,
-//                                   read-only), then each stored one, each
-//                                   with its shops and health
-//   POST   /accounts                { name, baseUrl, apiKey, brandId,
-//                                   rateLimitPerMinute?, settings? }: 201
-//                                   { account }, its credentials checked
-//   GET    /accounts/:id            one, with its shops and health
-//   PATCH  /accounts/:id            name, baseUrl, apiKey, brandId, rateLimitPerMinute
-//   DELETE /accounts/:id            refused (409) while shops are linked to it
-//                                   or its orders have calls to make
-//   GET    /accounts/:id/settings   the settings in force, and those saved
-//   PATCH  /accounts/:id/settings   by the configuration's names; null puts
-//                                   a key back to its default
-//   POST   /accounts/:id/check      asks the service again whether the credentials work
-//   GET    /shops                   every shop the bridge knows, with the account it earns on
-//   PATCH  /shops/:platform/:shop   { account: id | null }
-//   GET    /audit                   every change: who, when, what
-// A refusal answers { error, errors } with one line per bad field. No answer
-// carries an API key: accounts are shown through accountView, the key as its
-// last four characters.
+// The admin API's loyalty accounts, shops and audit, for the operator (inside adminApi, behind ADMIN_TOKEN;
+// the routes are listed in docs/accounts.md). A refusal answers { error, errors } with one line per bad
+// field. No answer carries an API key: accounts are shown through accountView, the key as its last four
+// characters.
 import express, { type Response } from 'express';
 import { z } from 'zod';
 import type { AccountLoad } from '../accounts/account-load.ts';

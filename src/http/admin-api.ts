@@ -1,9 +1,7 @@
-// The admin API under /admin/api: status and connections, orders, resync,
-// dead letters, customers' points, manual adjustments, privacy requests,
-// Shopify installs, loyalty accounts and shops (admin-accounts.ts). Every route sits behind the admin token; input is
-// validated with zod and a 400 names the field. No answer carries a secret
-// or an access token; customers' contact details appear only in the order
-// views and exports the merchant asks for.
+// The admin API under /admin/api: status, orders, resync, dead letters, customers' points, manual
+// adjustments, privacy requests, Shopify installs, accounts and shops (admin-accounts.ts). Every route sits
+// behind the admin token; input is validated with zod, and a 400 names the field. No answer carries a secret
+// or an access token; customers' contact details appear only in the order views and exports asked for.
 import { laneStatus } from '../core/lanes.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -251,7 +249,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       deadLetters,
       worker: engine.worker.stats,
       lanes: laneStatus(laneCounts, engine.worker.lanes, new Date()),
-      // Per loyalty account: calls against its limit, its budget, its due work per lane (issue 33).
+      // Per loyalty account: calls against its limit, its budget, its due work per lane.
       accounts,
       rateLimit: client.limiter.stats(),
       upstream: health.snapshot(),

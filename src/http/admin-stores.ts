@@ -1,15 +1,8 @@
-// The admin API's stores, under /admin/api/stores (behind the admin token):
-//   GET  /                        every WooCommerce and BigCommerce store the
-//                                 bridge serves, how it came (environment,
-//                                 connect, app), and what the last check of its
-//                                 webhooks found and did; never a key or secret
-//   POST /woocommerce/connect     {store: "https://store.example"} starts a
-//                                 connect: the answer's authorizeUrl is where
-//                                 the merchant goes to approve in WordPress;
-//                                 with landing "store-page", they land on
-//                                 their store's own page (woocommerce-pages.ts)
-// Starting a connect needs the admin token because a connected store's
-// orders earn points on the merchant's loyalty account.
+// The admin API's stores, under /admin/api/stores, behind the admin token: every WooCommerce and BigCommerce
+// store the bridge serves and what the last check of its webhooks found and did (never a key or secret), and
+// POST /woocommerce/connect, which starts a connect (with landing "store-page", the merchant lands on their
+// store's own page). Starting a connect needs the admin token because a connected store's orders earn points
+// on the merchant's loyalty account.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { beginWooConnect } from '../../adapters/woocommerce/connect.ts';

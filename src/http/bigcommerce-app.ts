@@ -1,31 +1,8 @@
-// The bridge as a BigCommerce single-click app, under /bigcommerce:
-//   GET /auth         the merchant installed (or accepted new scopes): a store
-//                     the bridge does not serve (allowed-stores.ts) is refused
-//                     with a page that says why, before the code is used;
-//                     otherwise the code is exchanged at BigCommerce's token
-//                     endpoint, the store's token kept in the ledger, an
-//                     earlier uninstall cleared, and the store's page shown;
-//                     its hooks are made and its recent orders read after the
-//                     answer
-//   GET /load         the merchant opened the app: that store's own pages
-//                     (the merchant's page, src/http/merchant/), with a
-//                     session for that store and user in the answer to the
-//                     payload's first use, in a frame only (a reload of the
-//                     frame keeps the tab's own)
-//   GET /uninstall    the merchant removed the app: confirmed with BigCommerce
-//                     (uninstall-checks.ts) before the token is forgotten and
-//                     the store marked uninstalled; until then it is pending
-//                     and checked again later. Its payload acts once: a
-//                     repeat is answered, and nothing more
-//   GET /remove_user  a user's access was revoked: the store's pages they
-//                     opened, and load payloads made before, open nothing
-//                     from then on (removed-users.ts)
-// The last three carry a signed_payload_jwt: verified with jose
-// (signed-payload.ts), and each payload kept to the callback that used it
-// first (callback-payloads.ts), so the load payload a browser holds for a day
-// cannot uninstall, and loads again only for a few minutes. A payload that
-// does not verify, was used at another callback, or comes back to load too
-// late, is 401 and changes nothing.
+// The bridge as a BigCommerce single-click app, under /bigcommerce: /auth (an install, or new scopes), /load
+// (the store's own pages, in a frame only), /uninstall (confirmed with BigCommerce before the token is
+// forgotten) and /remove_user. The last three carry a signed_payload_jwt, each payload kept to the callback
+// that used it first (callback-payloads.ts), so the load payload a browser holds for a day cannot uninstall,
+// and loads again only for a few minutes. A store the bridge does not serve is refused before its code is used.
 import { stringifySetCookie } from 'cookie';
 import express, { type Request, type Response } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
@@ -307,11 +284,11 @@ export function bigCommerceApp(parts: BigCommerceAppParts): BigCommerceApp {
         );
       await removedUsers.readmitted(storeHash, user);
     }
-    // The store's own pages (issue 34), with a session for this store and this control-panel user, for an hour, in
-    // this answer: to the payload's first use, or to a repeat from the frame that first used it (a reload). A used
-    // Load URL framed in another browser opens no session there (issue 46). The frame's secret rides in a cookie
-    // partitioned to the control panel's site (CHIPS), which browsers keep for a third-party frame; where a browser
-    // keeps none, a reload asks the merchant to open the app again.
+    // The store's own pages, with a session for this store and this control-panel user, for an hour, in this
+    // answer: to the payload's first use, or to a repeat from the frame that first used it (a reload). A used Load
+    // URL framed in another browser opens no session there (that would be a login CSRF). The frame's secret rides
+    // in a cookie partitioned to the control panel's site (CHIPS), which browsers keep for a third-party frame;
+    // where a browser keeps none, a reload asks the merchant to open the app again.
     const { use } = verified;
     const sameFrame = !use.again || (kept !== undefined && use.browser === secretHash(kept));
     if (!use.again) res.append('set-cookie', frameCookie(secret));

@@ -1,9 +1,7 @@
-// The admin API's door for a BigCommerce store's own page (store-page-door.ts):
-// its bearer is the store-page token the load callback handed the page
-// (bridge-shop-token.ts, lbb1.), naming the store and the control-panel user.
-// The store must still have the app installed and be one the bridge serves
-// (allowed-stores.ts), and the user not removed by the store's owner since the
-// token was made (removed-users.ts).
+// The admin API's door for a BigCommerce store's own page (store-page-door.ts): its bearer is the lbb1. token
+// the load callback handed the page (bridge-shop-token.ts), naming the store and the control-panel user. It
+// opens only while the store has the app installed and is one the bridge serves, and while the user has not
+// been removed by the store's owner since the token was made (removed-users.ts).
 import type { RequestHandler } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import type { RemovedUsers } from '../../adapters/bigcommerce/removed-users.ts';

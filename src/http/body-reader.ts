@@ -1,12 +1,8 @@
-// Reading webhook bodies at a bounded cost. Only requests that carry their
-// platform's signature header get this far (webhook-route.ts refuses the rest
-// before a byte of the body is read), but a signature header is free to
-// forge: so bodies are read a limited number at a time, each within a limit
-// of size and a deadline that counts the wait for a turn too, and a read
-// whose body does not start within two seconds of its turn gives the turn
-// up. A sender that trickles a body, or holds many open, costs at most the
-// reads in flight times the size limit, for at most the deadline; one that
-// holds sockets idle costs two seconds a turn.
+// Reading webhook bodies at a bounded cost. Only requests with their platform's signature header get here,
+// but that header is free to forge: so bodies are read a limited number at a time, each within a size limit
+// and a deadline that counts the wait for a turn, and a body that does not start within two seconds of its
+// turn gives the turn up. A sender that trickles bodies costs at most the reads in flight times the size
+// limit, for at most the deadline; one that holds sockets idle, two seconds a turn.
 import type { IncomingMessage } from 'node:http';
 import PQueue from 'p-queue';
 import getRawBody from 'raw-body';

@@ -1,17 +1,8 @@
-// A shop's sign-in to its own page when the app is not embedded. There
-// App Bridge hands out no session tokens, so once Shopify has proved who
-// opened the app (a signed App URL, or a completed install), the bridge
-// hands the page a token of its own: the shop and an expiry, MACed with a
-// key derived from the client secret (never the secret itself, so nothing
-// Shopify signs can pass for one, nor one for anything Shopify signs). The
-// page gets it in the answer to that sign-in, never in an address (which one
-// browser could hand another), and keeps it for the tab.
-//   lbs1.<base64url {"shop","exp"}>.<base64url HMAC-SHA256>
-// BigCommerce's load callback hands the store's page the same kind of token
-// (lbb1., its key derived from the app's client secret under another label,
-// so neither family passes for the other), naming the control-panel user.
-// A WooCommerce store's page gets lbw1., keyed from a key the bridge keeps
-// for it (kept-page-key.ts): WooCommerce gives the bridge no secret.
+// The sign-in of a store's own page where the platform hands out no session token: a token of the bridge's
+// own, the shop and an expiry MACed with a key derived from a secret (never the secret itself, so nothing a
+// platform signs passes for one). lbs1. for Shopify, lbb1. for BigCommerce (under another label, so neither
+// passes for the other), lbw1. for WooCommerce (a key the bridge keeps: kept-page-key.ts). It comes in the
+// answer to the sign-in, never in an address, which one browser could hand another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** What a family of tokens is for: its prefix, and the label its key is derived with (one purpose each). */

@@ -1,9 +1,6 @@
-// A secret a browser keeps in a cookie of the bridge's, to show at a later
-// step that it is the browser that began: a WooCommerce sign-in's return
-// (woocommerce-pages.ts), a reload of BigCommerce's Load frame
-// (bigcommerce-app.ts). The bridge keeps only the secret's hash, with what
-// the first step began; an address handed to another browser brings no
-// cookie, so it opens nothing there.
+// A secret a browser keeps in a cookie of the bridge's, to show at a later step that it is the browser that
+// began: a WooCommerce sign-in's return, a reload of BigCommerce's Load frame. The bridge keeps only its hash;
+// an address handed to another browser brings no cookie, so it opens nothing there.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { Request } from 'express';

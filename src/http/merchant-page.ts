@@ -1,19 +1,8 @@
-// The merchant's pages (issue 34): one page, src/http/merchant/, that a
-// merchant opens from their store's admin to set up, watch and act on their
-// loyalty integration. Inside the Shopify admin the App URL answers it,
-// with App Bridge (which must be the first script, loaded as is) and Polaris
-// web components, both from Shopify's CDN, and the shopify-api-key meta tag
-// that tells App Bridge which app it is. Its script and style are files of
-// its own at /merchant/: nothing inline runs. The page calls the admin
-// API's shop routes with App Bridge's session tokens. Outside the Shopify
-// admin (BigCommerce's load callback, WooCommerce's sign-in, a Shopify app
-// that is not embedded) the same page is served with the bridge's stand-in
-// for the few elements it uses and for App Bridge (merchant/elements.js),
-// and the store-page session the bridge made for it in the page itself: in
-// the answer to the sign-in that proved who the merchant is (Shopify's
-// signed link or its install, WooCommerce's return from WordPress bound to
-// the browser that started it, BigCommerce's load), never in an address,
-// which anyone could hand to another browser (issue 46).
+// The merchant's page (src/http/merchant/), which a merchant opens from their store's admin. Inside the
+// Shopify admin it comes with App Bridge (the first script, loaded as is) and Polaris, from Shopify's CDN;
+// elsewhere with the bridge's stand-ins (merchant/elements.js) and the store-page session in the page itself.
+// That session comes only in the answer to the sign-in that proved who the merchant is, never in an address,
+// which anyone could hand to another browser (a login CSRF). Nothing inline runs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';

@@ -1,34 +1,8 @@
-// The admin API as a shop's own page sees it (the embedded app, or the app
-// opened outside the admin): who is signed in, that shop's orders and one
-// order, that shop's Admin API access, and the loyalty account that shop
-// earns on, within a merchant's reach (src/accounts/reach.ts):
-//   GET   /account            its shop's account if it is the shop's own (no
-//                             key), what the shop may do, and why not
-//   POST  /account            a new account for its shop, the shop linked to it; or, in
-//                             sandbox mode, { sandbox: true }: one on the bridge's sandbox
-//   GET   /account/settings   the settings in force, while the account is its own
-//   PATCH /account            name, address, credentials, limit, while it is its own
-//   PATCH /account/settings   by the configuration's names, while it is its own
-//   GET   /account/usage      its own account's calls in the last minute, against its limit
-//   GET   /privacy/data-requests             its customers' data requests
-//   GET   /privacy/data-requests/{id}/export what the bridge holds of that
-//                             customer in this shop, to send them
-//   DELETE /privacy/data-requests/{id}       answered: the request is forgotten
-//   GET   /customers/points  a customer's points, on an account of the shop's own
-//   POST  /adjustments/earn  points given by hand, on an account of the shop's own
-//   POST  /adjustments/redeem               points taken back by hand, the same way
-//   POST  /resync            its orders of a window read again from the platform (a backfill)
-//   GET   /resync            its resyncs, the newest first, with their progress
-//   GET   /resync/{id}       one of them
-//   POST  /test-orders       a made-up paid order, on an account of the shop's own (shop-test-orders.ts)
-//   POST  /test-orders/{id}/cancel          its points cancelled
-//   GET   /attention         what needs the merchant's eye, and the fix, in plain words
-//   GET   /dead-letters      its shop's deliveries and calls that could not go on (a call's with its order's name)
-//   POST  /dead-letters/{id}/retry          one of them, once the cause is fixed
-// Nothing of another shop (its requests answer 404, as if they did not exist),
-// no other account, no link to an existing account, and nothing of the bridge
-// as a whole (points of any customer, adjustments, erasure, the other
-// platforms): those stay with the operator's ADMIN_TOKEN, and answer 403 here.
+// The admin API as a shop's own page sees it: who is signed in, that shop's orders, data requests, resyncs,
+// test orders, attention and dead letters, and the loyalty account it earns on, within a merchant's reach
+// (src/accounts/reach.ts; the routes: docs/accounts.md, "A merchant's reach"). Nothing of another shop (404,
+// as if it did not exist), no other account, and nothing of the bridge as a whole: those stay with the
+// operator's ADMIN_TOKEN, and answer 403 here.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { AccountCalls } from '../accounts/account-calls.ts';

@@ -1,5 +1,5 @@
 // What a shop's merchant must look at, and how to put it right, in plain
-// words: for the merchant's own page (issue 34, "Watch"). Each item says why
+// words: for the merchant's own page (its Home). Each item says why
 // orders may earn nothing, and the fix, which is the merchant's own where it
 // can be (their loyalty account, the app's access, protected customer data)
 // and the operator's where it cannot (an account the operator set up).

@@ -1,14 +1,8 @@
-// The admin API's second door: a merchant's page calling for its own shop,
-// with no ADMIN_TOKEN. Its bearer is
-//   an App Bridge session token   the embedded app (signed by Shopify with the
-//                                 client secret; aud = client id, dest = the shop)
-//   the bridge's shop token       the app opened outside the admin (bridge-shop-token.ts)
-// The shop must be one the bridge serves. An embedded shop the bridge holds
-// no working access to (a managed install, opened for the first time) gets
-// it here, by token exchange. The caller then reaches only the routes of
-// shop-admin-api.ts, which see and change that shop alone. Any other bearer
-// goes on to the operator's door (ADMIN_TOKEN). A refused session token
-// gets 401 and leaves no record; no answer or log line quotes it.
+// The admin API's second door: a merchant's page calling for its own shop, without ADMIN_TOKEN, by an App
+// Bridge session token (embedded) or the bridge's shop token (bridge-shop-token.ts). The shop must be one the
+// bridge serves; an embedded shop with no working access yet gets it here, by token exchange. The caller
+// reaches only shop-admin-api.ts; any other bearer goes on to the operator's door. A refused token gets 401
+// and leaves no record; no answer or log line quotes it.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { ShopRef } from '../accounts/account-records.ts';

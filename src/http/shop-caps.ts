@@ -1,10 +1,7 @@
-// The caps on what a shop's page may do (accounts made, resyncs, test orders,
-// points by hand). Each counts what the ledger keeps, so it holds across
-// instances and restarts; and the count, the act and its record run as one
-// step per shop and cap on every instance (the store's exclusive lock), so a
-// burst of requests cannot all pass one count. A request that comes while
-// another of the same shop and cap is under way is told to try again, not
-// queued: a page sends one at a time.
+// The caps on what a shop's page may do (accounts made, resyncs, test orders, points by hand). Each counts
+// what the ledger keeps, so it holds across instances and restarts, and the count, the act and its record are
+// one step per shop and cap on every instance (the store's exclusive lock), so a burst cannot all pass one
+// count. A request that comes while another of the same shop and cap is under way is told to try again.
 import type { Response } from 'express';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { refuse } from './admin-accounts.ts';

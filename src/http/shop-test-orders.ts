@@ -1,13 +1,7 @@
-// A shop's test orders (core/test-order.ts), from its own page, on an
-// account of the shop's own only: on the operator's account a made-up order
-// would earn in the operator's program.
-//   POST /test-orders              a paid test order: it earns as the next
-//                                  real one would, under the shop's rules
-//   POST /test-orders/{id}/cancel  the order cancelled: its points cancelled
-// Each enters the ledger as events, durably, before the answer (202); the
-// worker takes it from there. A shop makes at most 10 an hour, counted from
-// the records the ledger keeps (one request of a shop at a time, so a burst
-// cannot pass the count), so a page cannot fill the account with them.
+// A shop's test orders (core/test-order.ts), from its own page, on an account of the shop's own only: on the
+// operator's account a made-up order would earn in the operator's program. Each enters the ledger as events,
+// durably, before the answer (202). A shop makes at most 10 an hour, counted from the records the ledger
+// keeps, so a page cannot fill the account with them.
 import express, { type Response } from 'express';
 import type { Ingest } from '../core/ingest.ts';
 import { orderKey } from '../core/order-event.ts';

@@ -1,27 +1,8 @@
-// The App URL (GET /shopify/app). Shopify opens it each time the merchant
-// opens the app: with shop, host, timestamp and hmac, and inside the admin
-// embedded=1 and id_token (a session token). That includes the first open
-// after Shopify installed the app by itself (managed installation), when the
-// bridge has no Admin API access to the shop yet: this is where it gets it.
-//   embedded (SHOPIFY_EMBEDDED=true), as shopify-app-js authenticates it
-//     a good id_token                               the request is the shop's,
-//                                                   whatever its hmac or timestamp
-//                                                   (a reload after 90 s keeps the old ones)
-//     inside the admin, no good id_token            the bounce page, once (shopify-bounce.ts)
-//     (missing, expired, refused, or refused by
-//     Shopify at token exchange)
-//     signed, opened outside the admin              redirect into the admin
-//     no working access                             token exchange, with id_token
-//     then                                          the merchant's page (merchant-page.ts)
-//   not embedded
-//     not signed by Shopify for this app, or stale  401 page
-//     a link used once already                      401 page (shopify-link-once.ts)
-//     no working access                             the authorization code grant
-//     then                                          the merchant's page outside the admin,
-//                                                   signed in as the shop in this answer
-//                                                   (then at /shopify/store)
-//   a shop the bridge does not serve                403 page saying why
-// Pages for a shop's admin may be framed by it, so the merchant reads them.
+// The App URL (GET /shopify/app): Shopify opens it each time the merchant opens the app, with shop, host,
+// timestamp and hmac, and inside the admin embedded=1 and id_token. The first open after a managed
+// installation is where the bridge gets its Admin API access. Embedded, a good id_token makes the request the
+// shop's whatever its hmac's age (a reload after 90 s keeps the old one), and without one the bounce page
+// answers; not embedded, a fresh signed link opens the page once. The cases: docs/shopify.md.
 import type { Request, RequestHandler, Response } from 'express';
 import { InvalidHostError } from '@shopify/shopify-api';
 import { ShopifyAccessError } from '../../adapters/shopify/access.ts';

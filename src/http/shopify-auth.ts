@@ -1,19 +1,8 @@
-// Shopify's ways in, under /shopify:
-//   GET /app             the App URL (application_url): Shopify opens it each
-//                        time the merchant opens the app (shopify-app-url.ts)
-//   GET /store           the address of the merchant's page outside the admin
-//                        (the app not embedded): the App URL and an install
-//                        answer with the page signed in, which then shows
-//                        this address, so that a reload keeps the tab's session
-//   GET /auth?shop=…     install by OAuth (the authorization code grant): the
-//                        merchant goes to the shop's consent screen, and
-//                        Shopify sends them back to
-//   GET /auth/callback   where @shopify/shopify-api checks the HMAC of the
-//                        query and the state cookie and exchanges the code for
-//                        an expiring offline token (60 minutes, with a
-//                        refresh token), kept for that shop.
-// Only shops the bridge serves get that far (allowed-shops.ts): any other is
-// refused with a page that says why.
+// Shopify's ways in, under /shopify: GET /app, the App URL (shopify-app-url.ts); GET /store, the address of
+// the merchant's page outside the admin, so that a reload keeps the tab's session; GET /auth?shop=… and
+// /auth/callback, install by OAuth (the authorization code grant), where @shopify/shopify-api checks the
+// query's HMAC and the state cookie and exchanges the code for an expiring offline token. Only shops the
+// bridge serves get that far (allowed-shops.ts): any other is refused with a page that says why.
 import express, { type Request, type Response } from 'express';
 import { BotActivityDetected, CookieNotFound, InvalidOAuthError, InvalidShopError } from '@shopify/shopify-api';
 import { plainPage } from './plain-page.ts';

@@ -1,17 +1,8 @@
-// The bounce page, as Shopify's own libraries (shopify-app-js) answer a
-// document request inside the admin whose session token is missing, expired
-// or invalid: a page that only loads App Bridge. App Bridge, seeing the
-// shopify-reload parameter, asks the admin for a fresh session token and
-// loads that address again with it as id_token. A merchant who reloads the
-// app after its link went stale (the App URL's hmac lasts 90 s, a session
-// token a minute) sees the app again, never an error page.
-//
-// It never loops: the address to reload carries `bounced=<unix seconds>`,
-// and a request that comes back from a bounce within BOUNCE_WINDOW_S still
-// without a good session token gets a page that says what to do, framed by
-// the shop's admin so it can be read. The marker stays in the frame's
-// address, so it counts only for its own round trip: the same address
-// reloaded minutes later, with a token that expired since, bounces again.
+// The bounce page, as Shopify's own libraries answer a document request inside the admin whose session token
+// is missing, expired or invalid: a page that loads only App Bridge, which asks the admin for a fresh token
+// and loads the address again with it. So a merchant who reloads the app after its link went stale sees the
+// app, never an error page. It never loops: the address carries `bounced=<unix seconds>`, and a request back
+// from a bounce within BOUNCE_WINDOW_S still without a good token gets a page that says what to do.
 import type { Request, RequestHandler, Response } from 'express';
 import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
 import { MERCHANT_VIEWS } from './merchant-page.ts';

@@ -1,12 +1,8 @@
-// A signed App URL opens the shop's page outside the admin once. Shopify's
-// link is signed for 90 seconds and carries no nonce, and outside the admin
-// there is no session token to say whose browser it is: without this, anyone
-// who saw the link (a proxy's log, a shared screen, browser history) within
-// those seconds would get a session of their own by sending it again. Each
-// link's hmac is kept as a 'callback-payload' record until it can no longer
-// pass (its 90 s and a margin), added with store.addRecord, which is atomic
-// across bridges on one ledger: of two uses racing, exactly one wins. The
-// merchant's own reload is of the page it landed on, not of the link.
+// A signed App URL opens the shop's page outside the admin once. Shopify's link is signed for 90 seconds with
+// no nonce, and outside the admin no session token says whose browser it is: without this, anyone who saw
+// the link (a proxy's log, a shared screen) within those seconds could send it again for a session of their
+// own. Each link's hmac is kept as a 'callback-payload' record until it can no longer pass; addRecord is
+// atomic across bridges, so of two uses racing exactly one wins.
 import { createHash } from 'node:crypto';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 

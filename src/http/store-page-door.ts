@@ -1,12 +1,8 @@
-// The admin API's door for a store's own page outside the Shopify admin: its
-// bearer is the session the bridge handed the page (bridge-shop-token.ts),
-// naming the store (and the user, where the platform says), for an hour, of
-// the one purpose this door is for. Each platform says why a session opens
-// nothing any more (bigcommerce-merchant-door.ts, woocommerce-pages.ts). The
-// caller then reaches only the shop routes (shop-admin-api.ts), for that
-// store alone. Any other bearer goes on to the next door. A refused session
-// gets 401 before the body is read, and leaves no record; no answer or log
-// line quotes it.
+// The admin API's door for a store's own page outside the Shopify admin: its bearer is the session the bridge
+// handed the page (bridge-shop-token.ts), naming the store (and the user, where the platform says), for an
+// hour. Each platform says when a session opens nothing any more. The caller reaches only the shop routes, for
+// that store alone; any other bearer goes on to the next door. A refused session gets 401 before the body is
+// read and leaves no record; no answer or log line quotes it.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
 import { isBridgeShopToken, type BridgeShopTokens, type TokenPurpose } from './bridge-shop-token.ts';

@@ -1,27 +1,8 @@
-// One webhook route per platform, the same for all. It only receives: look
-// at the headers (no signature header: refused before a byte of the body is
-// read), read the exact bytes (bounded in size, number and time:
-// body-reader.ts), verify them, describe the delivery (both pure), and hand
-// it to ingest(), which checks for a duplicate and stores it durably; then
-// answer. Nothing here waits on another server: what the delivery means (its
-// orders, a dead letter, an uninstall, a privacy request) is worked out after
-// the answer, from what was stored.
-//   401 / 400  not authentic / missing required headers: nothing is stored
-//   200        accepted (stored), duplicate (stored before), ignored (another
-//              topic, a ping, a shop the bridge does not serve, which only
-//              the ledger may have to be asked about): an authentic delivery is always acknowledged,
-//              because a non-2xx makes the platform retry for hours, and can
-//              get the subscription deleted or the hook deactivated
-//              a delivery whose bytes are authentic but whose unsigned
-//              headers do not fit them (mislabelled) is acknowledged too,
-//              and not kept
-//   413        body over the limit
-//   408        body not sent within its deadline
-//   503        the ledger could not be written or read (the secret a delivery
-//              is checked with, sealed under a key this instance lacks), or
-//              the bridge is stopping:
-//              Shopify and BigCommerce send it again (WooCommerce does not;
-//              reconciliation catches it)
+// One webhook route per platform, the same for all. It only receives: a request with no signature header is
+// refused before its body is read; the exact bytes are read within bounds (body-reader.ts), verified,
+// described and handed to ingest(), which stores them durably; then it answers. Nothing here waits on another
+// server. An authentic delivery is always acknowledged, because a non-2xx makes the platform retry for hours
+// and can get the subscription deleted or the hook deactivated. Each answer: docs/stores.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DeliveryInfo, PlatformAdapter } from '../core/platform-adapter.ts';
 import { storedDelivery } from '../core/platform-adapter.ts';

@@ -1,14 +1,8 @@
-// POST /woocommerce/auth/callback: where WooCommerce sends a store's new
-// keys once the merchant approves (adapters/woocommerce/connect.ts). Only a
-// nonce the bridge issued, unused and unexpired, is accepted; anything else
-// is 401 and leaves nothing behind. The keys are kept in the ledger, then the
-// answer is exactly 200 (WooCommerce deletes the key on anything else), and
-// only after it do the webhooks get made: WooCommerce waits on this request
-// inside its own, and a small site with one PHP worker could not answer the
-// bridge's REST calls until it is done. A merchant's re-entry (its pending
-// record says so) keeps nothing of the store's: its key is left with the
-// return ticket, offered, for the browser's return to try
-// (woocommerce-pages.ts).
+// POST /woocommerce/auth/callback, where WooCommerce sends a store's new key once the merchant approves
+// (adapters/woocommerce/connect.ts). Only a nonce the bridge issued, unused and unexpired, is accepted. The key
+// is kept, the answer is exactly 200 (WooCommerce deletes the key on anything else), and only then are the
+// webhooks made: WooCommerce waits on this request inside its own, and a small site's one PHP worker could not
+// answer the bridge meanwhile. A re-entry's key is only offered, for the browser's return to try.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';

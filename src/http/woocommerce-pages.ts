@@ -1,34 +1,8 @@
-// A WooCommerce store's own pages (the merchant page, outside any admin).
-// WooCommerce has no app launcher and signs nothing for the bridge, so a
-// merchant proves they administer the store the way WooCommerce documents
-// for apps: an approval in the store's WordPress (/wc-auth), which only an
-// administrator who may manage WooCommerce can give.
-//   GET /woocommerce/open[?store=]  a form for the store's address; with one, a
-//                                   re-entry: the browser sent to approve in WordPress
-//   GET /woocommerce/return         where WooCommerce sends the browser back
-//                                   (success, user_id): the store's page, its
-//                                   session in this answer
-//   GET /woocommerce/store          the page's own address (a reload keeps
-//                                   the tab's session; nothing here brings one)
-// Why an approval, not a password or a link by e-mail: the bridge keeps no
-// merchant accounts, and the store's own login is the proof the operator
-// already trusted when the store was connected.
-//
-// A re-entry is tied to the browser that started it, twice: the one-time
-// user_id WooCommerce hands back, and a first-party cookie (SameSite=Lax, so
-// it comes back on the top-level return) whose hash the pending record keeps.
-// A return URL copied to another browser opens nothing. The callback that
-// brought the key is believed on its nonce alone, which whoever started the
-// re-entry holds: so the key is only offered until the store, at its stored
-// address, accepts it; then it replaces the store's old key.
-//
-// A connect the operator started for a merchant (POST /admin/api/stores/
-// woocommerce/connect with landing "store-page") returns here too: its key
-// was kept at the callback, and the browser has only the nonce (the operator
-// made the link elsewhere). So its return opens no page: a return URL that
-// was stopped short and handed to another browser would sign that browser in
-// to the store (login CSRF, issue 46). It says the store is connected, and
-// offers a sign-in started in this browser.
+// A WooCommerce store's own pages, outside any admin. WooCommerce has no app launcher and signs nothing for the
+// bridge, so a merchant proves they administer the store by an approval in its WordPress (/wc-auth): the bridge
+// keeps no merchant accounts, and the store's login is the proof the operator trusted when the store was
+// connected. A sign-in is tied to the browser that started it by a cookie, and its key is only offered until
+// the store accepts it; a connect's return opens no page, which would be a login CSRF (docs/woocommerce.md).
 import { stringifySetCookie } from 'cookie';
 import express, { type RequestHandler, type Response } from 'express';
 import { beginWooConnect, CONNECT_TTL_MS, pendingReentries, sha256 } from '../../adapters/woocommerce/connect.ts';

@@ -1,10 +1,7 @@
-// The typed client of the loyalty service: one method per operation.
-//
-// Each attempt waits its turn in the shared rate limiter, is sent by got with
-// explicit timeouts and got's own retry off, and is classified into the error
-// hierarchy of ./errors.ts. p-retry retries what is retryable with exponential
-// backoff and jitter; a Retry-After from the service holds every call, not
-// just the one that was refused, because the limit is per API key.
+// The typed client of the loyalty service: one method per operation. Each attempt waits its turn in the
+// shared rate limiter and is sent by got with explicit timeouts and got's own retry off; p-retry retries what
+// is retryable, with exponential backoff and jitter. A Retry-After from the service holds every call, not
+// just the one refused, because the limit is per API key.
 import { type Got, RequestError } from 'got';
 import pRetry from 'p-retry';
 import { outboundGot, type OutboundPolicy } from '../net/outbound.ts';
@@ -72,7 +69,7 @@ export interface AttemptReport {
  */
 export interface CallOptions {
   fence?: () => void;
-  /** The place reserve() gave this call in the limiter (issue 33): its first attempt takes it. */
+  /** The place reserve() gave this call in the limiter: its first attempt takes it. */
   place?: Place;
   /**
    * Told of each attempt that went out and failed in a way that may have

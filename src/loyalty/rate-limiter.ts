@@ -1,14 +1,8 @@
-// The one outbound limiter every call to the loyalty service goes through.
-//
-// The service counts calls per API key in a sliding window (500 a minute). A
-// limiter that allowed the full 500 and then the next 500 exactly one window
-// later would still be refused now and then: calls leave here and arrive there
-// with different delays, so two bursts a window apart can land inside one
-// window. So the window is cut into n slices and each slice gets
-// floor(limit / (n + 1)) calls, enforced by p-queue's strict sliding window.
-// Any stretch one window long, plus up to one slice of network jitter, then
-// overlaps at most n + 1 slices' worth of calls, which never exceeds the
-// limit; and the calls are spread evenly instead of arriving as one burst.
+// The one outbound limiter every call to the loyalty service goes through. The service counts calls per API
+// key in a sliding window, and calls arrive there with other delays than they leave here, so two bursts a
+// window apart can land inside one window. So the window is cut into n slices of floor(limit / (n + 1))
+// calls each (p-queue's strict sliding window): any stretch one window long, plus up to a slice of jitter,
+// overlaps at most n + 1 slices' worth of calls, which never exceeds the limit.
 import PQueue from 'p-queue';
 
 export interface RateLimitPlan {
@@ -65,7 +59,7 @@ export interface RateLimiterStats {
 /**
  * Whether a call would wait for its turn, asked without waiting: the worker
  * lets go of an order whose account's budget is spent rather than hold a
- * slot while it waits (issue 33). A place is counted against the budget
+ * slot while it waits. A place is counted against the budget
  * from the moment it is given until its call is scheduled with it, it is
  * released, or a slice passes, so that callers asking at once are not all
  * told there is room. `until` is when to ask again, as far as this instance

@@ -1,10 +1,7 @@
-// What the loyalty service answered, read from either shape it is seen in:
-//   envelope  {"response": {"data": {...}, "message": "...", "status": "success" | "failure"}}  (the documentation)
-//   flat      {"status": <int>, "response": "success" | "fail", "message": "...", <data fields>}  (/api/v1 as code reads it)
-// and anything else leniently: unknown fields pass through as data, and a
-// reply that shows no failure on a 2xx is a success. Never a throw for a
-// field we did not expect: a call that may have succeeded must not be
-// repeated because its answer had another shape.
+// What the loyalty service answered, read from either shape it is seen in (the documented envelope
+// {"response": {data, message, status}}, and the flat {"status": <int>, "response", "message", ...} of
+// /api/v1), and anything else leniently. Never a throw for a field not expected: a call that may have
+// succeeded must not be repeated because its answer had another shape.
 
 export interface ServiceReply {
   /** Which shape it came in, for logs and tests. */

@@ -1,16 +1,8 @@
-// One rate limit for the loyalty API across every bridge that shares a
-// database: the service counts calls per API key, whoever makes them.
-// rate-limiter-flexible keeps the count in PostgreSQL, in fixed windows (one
-// row per key, reset when its window expires). As for the local limiter, the
-// minute is cut into n slices; here each slice gets floor(limit / (n + 2))
-// calls: any 60-second stretch overlaps at most n + 1 windows, and a second
-// of network jitter one more, so no minute at the service ever holds more
-// than the limit, however many instances call.
-//
-// A call's point is taken by `take`, which batches the takes of every key in
-// flight into one statement (src/core/store/postgres/rate-windows.ts) on the
-// rows the library keeps; the library still writes a wait the service asked
-// for (holdFor), which every instance then honours.
+// One rate limit for the loyalty API across every bridge that shares a database, since the service counts
+// calls per API key, whoever makes them. rate-limiter-flexible keeps the count in PostgreSQL in fixed
+// windows; each of n slices of the minute gets floor(limit / (n + 2)) calls, since a 60-second stretch
+// overlaps n + 1 windows and a second of jitter one more. Takes are batched into one statement
+// (src/core/store/postgres/rate-windows.ts); a wait the service asked for (holdFor) every instance honours.
 import type { Pool } from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import {

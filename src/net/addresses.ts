@@ -1,14 +1,7 @@
-// What kind of place an address names, read from the address alone (no DNS).
-//
-// Two questions are asked of it:
-// - may credentials travel over plain http to it? Only to this very machine
-//   (a sandbox or a fake beside the bridge): localhost or a loopback number;
-// - is an IP literal public? A store or service given by a user must be on
-//   the internet, not on this machine or its network. The same ranges
-//   request-filtering-agent refuses at each connection (every range of
-//   ipaddr.js that is not "unicast"), so that a literal is refused at once,
-//   before the merchant goes through a consent screen for nothing. Names are
-//   checked where they resolve: at each connection (outbound.ts).
+// What kind of place an address names, read from the address alone (no DNS): may credentials go over plain
+// http to it (only to this machine: localhost or a loopback number), and is an IP literal public (the ranges
+// request-filtering-agent refuses at each connection)? A literal is refused at once, before the merchant goes
+// through a consent screen for nothing; names are checked where they resolve, at each connection (outbound.ts).
 import { BlockList, isIP } from 'node:net';
 
 /** The hostname as URL gives it ("[::1]" for IPv6), without brackets. */

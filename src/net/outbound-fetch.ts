@@ -1,11 +1,8 @@
-// The outbound policy for code that calls fetch, not got: @shopify/shopify-api
-// makes its OAuth, token exchange, refresh and client credentials requests
-// with fetch, whose default is to follow redirects anywhere, a 307 or 308
-// repeating the POST body (client_secret, the code or the refresh token).
-// Those requests go to one fixed Shopify endpoint that never redirects, so
-// here no redirect is followed at all: it is refused, like plain http to
-// another machine. fetch is looked up when called, so instrumentation (and
-// tests) that replace globalThis.fetch still see the requests.
+// The outbound policy for code that calls fetch, not got: @shopify/shopify-api's OAuth, token exchange,
+// refresh and client credentials requests. fetch follows redirects anywhere, a 307 or 308 repeating the POST
+// body (client_secret, the code, the refresh token); those requests go to one fixed Shopify endpoint that
+// never redirects, so no redirect is followed at all. fetch is looked up when called, so instrumentation and
+// tests that replace globalThis.fetch still see the requests.
 import { isSecureTransport } from './addresses.ts';
 import { OutboundRefused, shownUrl } from './refusal.ts';
 

@@ -1,21 +1,8 @@
-// The one policy for every outbound HTTP client (the loyalty service, each
-// platform's API), as got hooks and a handler, so that the rules cannot
-// drift apart and no call's own options can turn them off:
-// - https only; plain http only to this very machine (a sandbox or a fake);
-// - a redirect is followed only within one scheme, host and port. got 14
-//   drops only `authorization`, cookies and Basic auth when it follows a
-//   redirect to another host or port, never X-Shopify-Access-Token,
-//   X-Auth-Token, x-api-key, a key in the query string or a body with a
-//   secret in it (a 307 or 308 repeats the body); and it does not compare
-//   schemes, so https://store/ to http://store/ keeps even Basic auth. No
-//   such redirect is followed at all: it becomes an OutboundRefused error,
-//   which each client reports as a permanent failure with its own fix;
-// - an address a user gave (a store being connected; later an account's
-//   base URL) may not lead to loopback, private or link-local addresses.
-//   request-filtering-agent checks the address each connection resolves to,
-//   when it connects, so a name that resolves to a public address when it
-//   is first checked and to 127.0.0.1 afterwards (DNS rebinding) is still
-//   refused. ALLOW_PRIVATE_STORE_ADDRESSES lets a developer use a local store.
+// The one policy for every outbound HTTP client, as got hooks and a handler no call's options can turn off:
+// https only (plain http only to this machine); a redirect followed only within one scheme, host and port,
+// since got 14 carries X-Shopify-Access-Token, x-api-key, query-string keys and bodies to another host, and
+// Basic auth to another scheme; and a user's address never reaching loopback, private or link-local
+// addresses, checked at each connection (request-filtering-agent), so that DNS rebinding is refused too.
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';

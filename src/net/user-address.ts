@@ -1,10 +1,7 @@
-// An address a user gives (a store to connect; later an account's base URL),
-// looked at when it is given, so that the answer comes at once: before the
-// merchant logs in to WordPress and approves for nothing. It is not the
-// guard: what it resolves to now says nothing of what it will resolve to at
-// the next connection, and each connection is checked on the address it
-// uses (outbound.ts). A name that does not resolve now is let through for
-// the same reason: no connection to it can reach a private address either.
+// An address a user gives (a store to connect, an account's base URL), looked at when it is given, so that
+// the answer comes before the merchant approves in WordPress for nothing. It is not the guard: what a name
+// resolves to now says nothing of the next connection, which is checked on the address it uses
+// (outbound.ts). A name that does not resolve now is let through for the same reason.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isLocalName, isNonPublicLiteral, isSecureTransport } from './addresses.ts';

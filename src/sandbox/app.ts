@@ -1,9 +1,7 @@
-// The loyalty service served locally: the same paths, headers, envelope,
-// errors and rate limit as DESIGN.md gives them. Mounted by the bridge at
-// /sandbox in sandbox mode, or served alone by `npm run sandbox`. Its state
-// and controls (/_sandbox/*) sit behind control-access.ts. It serves several
-// accounts (accounts.ts), each with its own key, brand, activities, rate
-// limit and state; the one it was configured with is the first.
+// The loyalty service served locally: the same paths, headers, envelope, errors and rate limit as DESIGN.md
+// gives them, mounted at /sandbox in sandbox mode or served alone by `npm run sandbox`. It serves several
+// accounts (accounts.ts), each with its own key, brand, activities, rate limit and state; its state and
+// controls (/_sandbox/*) sit behind control-access.ts.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';

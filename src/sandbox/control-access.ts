@@ -1,9 +1,6 @@
-// Who may read what the sandbox holds and change how it behaves
-// (/_sandbox/state, /_sandbox/reset, /_sandbox/faults, /_sandbox/accounts and
-// whatever joins them): the operator, by the admin token, or a caller holding
-// one of its accounts' own credentials, for that account. The state holds
-// customers' names, e-mails and phones, so the public default credentials
-// never open it, whatever else they may open.
+// Who may read what the sandbox holds and change how it behaves (/_sandbox/*): the operator, by the admin
+// token, or a caller with one of its accounts' own credentials, for that account. The state holds customers'
+// names, e-mails and phones, so the public default credentials never open it.
 import type { NextFunction, Request, Response } from 'express';
 import { HEADER, SERVICE_MESSAGE } from '../loyalty/protocol.ts';
 import { sameSecret } from '../same-secret.ts';

@@ -1,10 +1,7 @@
-// The demo store: on a first run (sandbox mode, no platform configured) it
-// plays a small Shopify shop and a WooCommerce site that send their signed
-// deliveries, at a gentle pace, through the bridge's real webhook routes:
-// orders paid and fulfilled, refunded, cancelled before payment, referred by
-// a campaign, a test order, one without a phone. Within a minute the sandbox
-// holds earnings and the dashboard shows them. It never runs against a real
-// loyalty service or beside a real store.
+// The demo store: on a first run (sandbox mode, no platform configured) it plays a small Shopify shop and a
+// WooCommerce site that send signed deliveries through the bridge's real webhook routes (orders paid,
+// fulfilled, refunded, cancelled, referred, a test order, one without a phone), so that within a minute the
+// dashboard shows earnings. It never runs against a real loyalty service or beside a real store.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 

@@ -1,16 +1,8 @@
-// Secrets at rest: strings sealed with AES-256-GCM (node:crypto) under the
-// key of SECRETS_KEY, opened with it or, during a rotation, with the one of
-// SECRETS_KEY_PREVIOUS. A sealed value says what it is and which key sealed
-// it, so a reader tells a sealed value from a plain one (a ledger of an
-// earlier release) and a key it lacks from a value that was tampered with:
-//
-//   sealed:v1:<key id>:<iv>:<tag>:<ciphertext>       (base64url, no padding)
-//
-// The key id is a short digest of the key (an HMAC under it), never the key.
-// A context (where the value is kept: the record's kind, id and field) is
-// bound in as additional data, so a sealed value moved elsewhere does not
-// open. Errors name key ids and places, never a value, sealed or plain.
-// This file is a library of its own: node:crypto and the errors' base.
+// Secrets at rest: strings sealed with AES-256-GCM under SECRETS_KEY, opened with it or, during a rotation,
+// with SECRETS_KEY_PREVIOUS. A sealed value (sealed:v1:<key id>:<iv>:<tag>:<ciphertext>) names its key by a
+// short digest, never the key, so a reader tells a plain value from a sealed one and a missing key from
+// tampering; its place is bound in as additional data, so a value moved elsewhere does not open. Errors name
+// key ids and places, never a value. A library of its own: node:crypto and the errors' base.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { BridgeError } from '../errors.ts';
 

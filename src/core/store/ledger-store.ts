@@ -301,7 +301,7 @@ export interface LedgerStore {
    * Due orders, leased to `owner`: of one lane, or of both with live first.
    * Within a lane, shops take turns (round-robin, one order each per turn).
    * The shops in `skipShops` (platform:shop) are passed over and keep their
-   * turn: their account's rate budget is spent for now (issue 33).
+   * turn: their account's rate budget is spent for now.
    */
   claimDue(
     owner: string,

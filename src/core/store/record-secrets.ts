@@ -1,16 +1,8 @@
-// Secrets at rest, at the store's record boundary: the one list of which
-// fields of which record kinds are secrets, sealed as a record is written and
-// opened as it is read, so that callers see plain values and never touch
-// crypto. Both stores call these where they write and read records (lowdb
-// record-files.ts, PostgreSQL records.ts), beside upgradeRecord.
-//
-// Without SECRETS_KEY, values stay plain where that is allowed (sandbox mode,
-// and stores built by tests and benchmarks). Elsewhere a write that brings a
-// new secret is refused with the line that makes a key, while a secret the
-// ledger already holds in plain text (an earlier release's) is still read,
-// and written back unchanged. With a key, every write seals; the ledger's
-// plain values, and those under SECRETS_KEY_PREVIOUS, are sealed anew under
-// SECRETS_KEY by reseal(), which each store runs when it opens.
+// Secrets at rest, at the store's record boundary: the one list of which fields of which record kinds are
+// secrets, sealed as a record is written and opened as it is read, so that callers see plain values and never
+// touch crypto. Without SECRETS_KEY, outside sandbox mode, a new secret is refused while a plain one already
+// kept is still read; with a key every write seals, and reseal() seals anew the plain values and those under
+// SECRETS_KEY_PREVIOUS when a store opens (docs/upgrading.md).
 import { BridgeError } from '../../errors.ts';
 import {
   isSealed,

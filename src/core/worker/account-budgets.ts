@@ -1,33 +1,8 @@
-// What the worker knows of its accounts' rate budgets (issue 33): which are
-// spent, and until when; and which live orders were let go to wait for a
-// place in their account's budget.
-//
-// Under a spent budget the scarce thing is the account's places, not the
-// worker's slots: slots free as fast as orders are let go, and a slot that
-// finds no live work due fills with backfill (lane-claims.ts). So live-first
-// is kept on places too: while a live order of an account waits for a place,
-// that account's backfill takes one only when its share is due (one place in
-// ⌈1/share⌉, counted per account), and claims pass over its backfill
-// otherwise. Without this, backfill orders being tried at the moment a
-// waiting live order's place freed took it, and the live order waited for
-// the next one, and the next.
-//
-// Holds apply only while the account's places are scarce: its budget was
-// found spent in the last SCARCE_MS, or a live order of it was let go to
-// wait. Then a live order counts as waiting from the moment it is claimed
-// (a claim's live orders ask for their places before its backfill, except an
-// account's backfill owed its share) until it is given a place, or its step
-// finds it has nothing to send now. One let go waits until it is claimed
-// again. What is known here is this instance's: once every wait of an
-// account has been due WAIT_GRACE_MS with no turn here, the worker asks the
-// store whether one of them still waits (another instance may have taken
-// it, or a fold settled it), and ends those that do not, so that backfill is
-// never held for ever.
-//
-// "Account" here is the account's budget: accounts on one limiter (the same
-// service, key and limit) are one budget (AccountRuntime.budgetId), so one's
-// waiting live order holds the other's backfill, and a spent budget is
-// spent for both.
+// What the worker knows of its accounts' rate budgets: which are spent and until when, and which live orders
+// were let go to wait for a place. Under a spent budget the account's places are scarce, not the slots, so
+// live-first holds on places too: while a live order waits for one, that account's backfill takes a place
+// only when its share is due. This instance knows only its own waits: once they have been due WAIT_GRACE_MS
+// with no turn, the store is asked which still wait, so backfill is never held for ever (docs/accounts.md).
 import type { Lane } from '../lanes.ts';
 
 /** How long a live order let go may be due with no turn here before the store is asked whether it still waits. */

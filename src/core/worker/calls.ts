@@ -1,16 +1,8 @@
-// One loyalty call for one order, and what a success changes in the record.
-//
-// Exactly-once in effect, and what it rests on. A call's result is recorded
-// after the call, so a crash in between makes the call again on restart:
-//   earn        the service "sends or updates" by (activity, order): a repeat updates, never doubles;
-//   approve     repeating the current state is a no-op success;
-//   cancel      likewise;
-//   conversion  the service records one per (campaign, order); its campaign is fixed with the intent;
-//   approve/reject conversion  setting the state a conversion is in changes nothing;
-//   redeem      NOT idempotent: its intent is saved before the call, and a
-//               redemption found in that state after a crash, or failed in a
-//               way that may have taken effect, goes to dead letters for a
-//               person to check instead of being sent again.
+// One loyalty call for one order, and what a success changes in the record. A call's result is recorded
+// after the call, so a crash in between makes the call again on restart: safe for earns, approvals,
+// cancellations and conversions, which the service takes as repeats (docs/ledger.md, "What exactly once
+// rests on"). A redeem is not idempotent: its intent is saved before the call, and one that may have taken
+// effect goes to dead letters for a person to check, never sent again.
 import type {
   CallOptions,
   ConfirmConversionInput,

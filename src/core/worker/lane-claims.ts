@@ -1,12 +1,8 @@
-// How the worker fills its free slots from the two lanes (lanes.ts): live
-// first, with backfill's share kept. Backfill is offered first what it lacks
-// of BACKFILL_MIN_SHARE of the slots; live takes what it can of the rest;
-// backfill takes whatever live left. An order's calls all go in the lane it
-// was claimed in. Slots are the share of calls: every slot's next call waits
-// its turn in its account's rate limiter, and shops whose account's budget is
-// spent are passed over, so no slot waits on a budget while another account
-// could use it; so is the backfill of an account whose live orders wait for
-// places in its budget (account-budgets.ts).
+// How the worker fills its free slots from the two lanes (lanes.ts): backfill is offered first what it lacks
+// of BACKFILL_MIN_SHARE of the slots, live takes what it can of the rest, and backfill whatever live left.
+// Slots are the share of calls, since every slot's next call waits in its account's rate limiter; shops
+// whose account's budget is spent are passed over, and so is the backfill of an account whose live orders
+// wait for places (account-budgets.ts).
 import { backfillReserve, skippedIn, type SkippedShops } from '../lanes.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';

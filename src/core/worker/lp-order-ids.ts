@@ -1,11 +1,8 @@
-// Which lp_orderid an order goes to the loyalty service under. Two stores on
-// one loyalty account both have an order 4242: sent as is, the second earn
-// would "update" the first store's customer's earning and the second store's
-// cancellation would cancel it. So a numeric prefix can be set per platform
-// or per shop (LOYALTY_ORDER_ID_PREFIXES), keeping lp_orderid an integer and
-// unique across stores; and every lp_orderid is registered to its order
-// before the first call, so that a collision left (no prefix, or a prefix
-// that does not separate) stops that order instead of touching another's points.
+// Which lp_orderid an order goes to the loyalty service under. Two stores on one loyalty account can both
+// have an order 4242, and the second's earn would update the first store's customer's earning. So a numeric
+// prefix may be set per platform or shop (LOYALTY_ORDER_ID_PREFIXES), and every lp_orderid is registered to
+// its order before the first call, so that a collision left stops that order instead of touching another's
+// points.
 
 import { DEFAULT_ACCOUNT } from '../accounts.ts';
 

@@ -1,19 +1,8 @@
-// The worker moves each order from what the loyalty service holds to where
-// the lifecycle says it belongs, one call at a time per order (approve never
-// overtakes earn: an order is leased to one worker, on one instance, while it
-// calls) and many orders at once; the client's limiter keeps the whole within
-// the service's rate limit. New facts folded in while a call is under way are
-// noticed when its result is saved, and the order is planned again before
-// its next call. The order's lease is renewed while it is worked on, and
-// checked right before each call leaves (after the rate limiter's wait): an
-// instance that lost it sends nothing more for that order.
-//
-// Each account has its own rate budget (issue 33). An order whose account's
-// budget is spent is let go, due again when the budget returns, rather than
-// wait in the limiter holding a slot; and until then claims pass over the
-// shops of that account, so its backlog neither fills the slots nor spins.
-// While a live order waits for a place, its account's backfill gets places
-// only at its share (account-budgets.ts).
+// The worker moves each order from what the loyalty service holds to where the lifecycle says it belongs:
+// one call at a time per order (leased to one worker while it calls, so approve never overtakes earn) and
+// many orders at once. Facts folded in during a call are noticed when its result is saved, and the lease is
+// checked right before each call leaves. An order whose account's budget is spent is let go, due again when
+// the budget returns, rather than hold a slot waiting in the limiter.
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
 import { AccountBudgets, type BudgetOutlook } from './account-budgets.ts';

@@ -1,11 +1,7 @@
-// The dashboard's accounts panel: each loyalty account with its health (its
-// credentials, paused or not, calls against its limit, whether its rate budget
-// is spent, its due work per lane with the oldest waiting, dead letters) and its
-// shops; which account each shop earns on, with a select to move it; and a
-// form to create an account. A key is typed in once and never shown again:
-// the admin API answers with its last four characters. Loaded before
-// app.js, whose helpers ($, api, card, cell, localTime) the functions below
-// use once the page runs: nothing at the top level touches them.
+// The dashboard's accounts panel: each loyalty account with its health and its shops, which account each
+// shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
+// the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
+// below use once the page runs: nothing at the top level touches them.
 /* global $, api, card, cell, localTime */
 /* exported loadAccounts */
 

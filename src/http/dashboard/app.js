@@ -1,10 +1,7 @@
-// The dashboard: plain DOM, no build step. Everything shown comes from the
-// admin API and is written with textContent, never as HTML: order data comes
-// from stores and customers.
-// Two views. The operator's signs in with ADMIN_TOKEN and sees everything. A
-// Shopify shop's sees that shop's orders alone: inside the Shopify admin
-// (the App URL serves this page with the shopify-api-key meta tag and App
-// Bridge) each call carries a fresh session token from App Bridge.
+// The dashboard: plain DOM, no build step. Everything shown comes from the admin API and is written with
+// textContent, never as HTML: order data comes from stores and customers. The operator signs in with
+// ADMIN_TOKEN and sees everything; a Shopify shop's view, inside the Shopify admin, sees that shop's orders
+// alone, each call carrying a fresh App Bridge session token.
 /* global drawBars, drawStackedBars, loadStores, loadAccounts */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';

@@ -1,9 +1,7 @@
-// The dashboard's stores panel: every WooCommerce and BigCommerce store the
-// bridge serves, with what the last check of its webhooks found and did, and
-// "Connect a WooCommerce store". Connecting leaves for the store's WordPress
-// (its consent screen) and comes back here with success=1 or 0. Loaded
-// before app.js, whose helpers ($, api, cell, localTime) the functions below use
-// once the page runs: nothing at the top level touches them.
+// The dashboard's stores panel: every WooCommerce and BigCommerce store the bridge serves, with what the last
+// check of its webhooks found and did, and "Connect a WooCommerce store" (to the store's consent screen, and
+// back here with success=1 or 0). Loaded before app.js, whose helpers the functions below use once the page
+// runs: nothing at the top level touches them.
 /* global $, api, cell, localTime */
 /* exported loadStores */
 

@@ -1,12 +1,7 @@
-// The merchant's page outside the Shopify admin (BigCommerce's control panel):
-// there Polaris and App Bridge do not belong, so the few Polaris elements the
-// page uses are drawn here with the browser's own controls, with the same
-// attributes and properties the page relies on (value, checked, heading,
-// label, details, type="submit"), and App Bridge's part (the session token,
-// toasts, the nav) is played by `window.loyaltyBridgeHost`. Nothing here is
-// Polaris: it is the page's plain fallback, loaded before merchant.js and
-// only where the bridge serves the page outside Shopify. Text is set with
-// textContent, never as HTML.
+// The merchant's page outside the Shopify admin, where Polaris and App Bridge do not belong: the few Polaris
+// elements the page uses are drawn with the browser's own controls, with the attributes and properties the
+// page relies on, and App Bridge's part (the session token, toasts, the nav) is played by
+// `window.loyaltyBridgeHost`. Loaded before merchant.js. Text is set with textContent, never as HTML.
 (() => {
   const define = (tag, made) => customElements.get(tag) ?? customElements.define(tag, made);
   // merchant.css lays the table's parts out under this class only: inside Shopify, Polaris draws them.

@@ -1,10 +1,7 @@
-// The merchant's pages (issue 34), inside the Shopify admin: Polaris web
-// components for what is drawn, App Bridge for the admin's own parts (the
-// title bar from <s-page>, the nav from <s-app-nav>, toasts, the save bar of
-// a form with data-save-bar) and for the session token each call carries.
-// Everything shown comes from the admin API's shop routes
-// (src/http/shop-admin-api.ts), which see this shop alone, and is written
-// with textContent, never as HTML: orders come from customers.
+// The merchant's page inside the Shopify admin: Polaris web components for what is drawn, App Bridge for the
+// admin's own parts (the title bar, the nav, toasts, a form's save bar) and the session token each call
+// carries. Everything shown comes from the admin API's shop routes, which see this shop alone, and is
+// written with textContent, never as HTML: orders come from customers.
 const $ = (selector) => document.querySelector(selector);
 /**
  * Where the page is shown: inside the Shopify admin, App Bridge (session

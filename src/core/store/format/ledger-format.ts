@@ -1,28 +1,8 @@
-// The ledger's format: one number for everything the store holds, kept beside
-// it (DATA_DIR/format.json, or the lb_ledger_format row) with the release
-// that wrote it last. Each format's shapes are read by the upgrade functions
-// of upgrade-records.ts, one per record kind, at the one place each kind is
-// read; writes are always in the current format. Formats only grow: a ledger
-// marked with a newer format than this code knows is refused at start, since
-// this code would misread what the newer one wrote.
-//
-// The formats, oldest first (add a line, and a step in upgrade-records.ts,
-// with each change; keep the test data of every earlier release working):
-//   0  releases up to 7a1c4ad, which wrote no mark. Orders may lack version,
-//      foldVersion and dueAt, and keep refunds as plain amount strings;
-//      inbox entries may lack aliases and retry; settled chunk summaries may
-//      lack attention; the oldest lowdb ledgers keep shops.json,
-//      reconciliation.json and adjustments.json outside records/.
-//   1  the mark itself; every shape of format 0 read as above.
-//   2  secrets at rest: the secret fields of records (record-secrets.ts lists
-//      them) may be sealed, "sealed:v1:<key id>:...", under SECRETS_KEY; a
-//      plain value, as format 1 kept every one, is read as plain, and sealed
-//      at the first start with a key. Format 1 releases would hand a sealed
-//      value to a platform as if it were the token.
-//   3  loyalty accounts: each order names the account of its first call
-//      (upstream.account); an order of an earlier format that made a call
-//      belongs to the default account. Accounts, shop links and the audit
-//      are records of their own kinds.
+// The ledger's format: one number for everything the store holds, kept beside it (DATA_DIR/format.json, or
+// the lb_ledger_format row) with the release that wrote it last. Older shapes are mended where they are read
+// (upgrade-records.ts), and writes are always in the current format. Formats only grow: a newer ledger is
+// refused at start, since this code would misread what the newer one wrote. The formats, and what a new one
+// needs: docs/upgrading.md.
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { BridgeError } from '../../../errors.ts';
 

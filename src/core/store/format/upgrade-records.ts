@@ -1,9 +1,7 @@
-// Each record kind read in the current format, whatever format wrote it: the
-// one place per kind where an older shape is mended (ledger-format.ts lists
-// the formats). Both stores call these where they read a record, so nothing
-// else in the code meets an old shape. Each step is a no-op on a record
-// already in the current format, since a ledger's records are upgraded as
-// they are read, not all at once.
+// Each record kind read in the current format, whatever format wrote it: the one place per kind where an
+// older shape is mended, so nothing else in the code meets one. Both stores call these where they read a
+// record. Each step is a no-op on a record already current, since records are upgraded as they are read,
+// not all at once.
 import { DEFAULT_ACCOUNT } from '../../accounts.ts';
 import type { InboxEntry } from '../../delivery.ts';
 import type { OrderRecord, RefundAmount } from '../../order-record.ts';

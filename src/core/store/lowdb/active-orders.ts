@@ -1,11 +1,7 @@
-// Orders still moving, held in memory (the lowdb backend's cache) and on disk
-// in partitions of at most 100 orders (orders/active-NNNNNN.json), new orders
-// into the newest, plus the journal of what changed since the partitions were
-// last written (change-journal.ts): a group commit appends the orders changed
-// to the journal, and writes the partitions changed since only once the
-// journal has grown past its limit. With them,
-// the worker's queue: which orders are due now, which wait for a time, and
-// which a worker holds.
+// Orders still moving, for the lowdb backend: held in memory, and on disk in partitions of at most 100
+// (orders/active-NNNNNN.json) plus the journal of changes since those were written (change-journal.ts), so
+// that a save does not rewrite a partition. With them, the worker's queue: which orders are due, which
+// wait for a time, and which a worker holds.
 import { join } from 'node:path';
 import type { OrderRecord } from '../../order-record.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';

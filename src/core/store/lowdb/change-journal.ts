@@ -1,27 +1,8 @@
-// A journal of changes to files that lowdb would otherwise rewrite whole on
-// every change: the active orders' partitions (orders/journal.jsonl) and the
-// lp_orderid registry's buckets (lp-order-ids/journal.jsonl). A worker
-// changes an order two or three times per call; rewriting the order's whole
-// 100-order partition, and a registry bucket, for each change made those
-// writes the drain's limit (issue 33: a fifth of the process's time
-// serialising, and an fdatasync per file touched). Each group commit round
-// appends the keys changed, as they now are, as one batch with one
-// fdatasync; the files themselves (the base) are written, and the journal
-// emptied, only once it has grown past its limit, when asked (an erasure, a
-// clean stop), and at the start after a crash.
-//
-// A batch is its lines, then a line that closes it with their count:
-//   {"k":"key","v":...}   the key's value as it now is
-//   {"d":"key"}           the key is gone
-//   {"c":2}               the batch is whole
-// A batch counts only when its closing line is there: a crash during an
-// append leaves at most the last batch cut short (never acknowledged: its
-// fdatasync had not returned), and that batch is ignored. A line that does
-// not read with a whole batch after it is damage, not a cut.
-//
-// Replaying over a base that already holds some of the journal (a crash
-// after the base was written, before the journal was emptied) is safe: each
-// key ends as its last entry says, which is what the base holds.
+// A journal for files lowdb would otherwise rewrite whole on every change: the active orders' partitions and
+// the lp_orderid registry's buckets. A worker changes an order two or three times per call, and rewriting
+// its 100-order partition each time made those writes the drain's limit. Each group commit appends one batch
+// closed by a line with its count ({"c":n}), with one fdatasync; a batch without that line was cut by a
+// crash before it was acknowledged, and is ignored. Replaying over a base that holds some of it is safe.
 import { dirname } from 'node:path';
 import { LedgerDamagedError } from '../ledger-store.ts';
 import { replaceFile, unreadable } from './durable-file.ts';

@@ -1,9 +1,7 @@
-// One process per DATA_DIR: lowdb files have no locking of their own, and two
-// writers would overwrite each other's changes. The lock is a kernel lock on
-// DATA_DIR/lock (an open file description lock, via fs-native-extensions), so
-// the kernel releases it the moment the holder dies, however it dies: a
-// restart right after SIGKILL, or after a reboot that hands out the same pid,
-// takes it at once. The pid written into the file is only for people.
+// One process per DATA_DIR: lowdb files have no locking of their own, and two writers would overwrite each
+// other's changes. The lock is a kernel lock on DATA_DIR/lock (an open file description lock), so the
+// kernel releases it the moment the holder dies, however it dies: a restart right after SIGKILL, or after a
+// reboot that hands out the same pid, takes it at once. The pid in the file is only for people.
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import fsx from 'fs-native-extensions';

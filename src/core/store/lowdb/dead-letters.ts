@@ -1,10 +1,7 @@
-// Dead letters, one small file each: dead-letters/<id>.json. A merchant's
-// dead letters can pile up over months, and a delivery's letter holds the raw
-// body, so they are neither kept in memory nor rewritten together: memory
-// holds each letter without its delivery, a change writes only that
-// letter's file, and the body is read when someone asks for the letter.
-// Changes to dead letters run one at a time (they are rare), so two writes of
-// one letter's file can never land out of order.
+// Dead letters on lowdb, one small file each (dead-letters/<id>.json): they can pile up over months and hold
+// raw bodies, so memory keeps each without its body, a change writes only its letter's file, and the body is
+// read when someone asks. Changes run one at a time (they are rare), so two writes of one letter's file
+// never land out of order.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,13 +1,7 @@
-// Which active orders the worker should look at, and when: per lane (live,
-// backfill), a heap of due times (tinyqueue) per shop, and the orders a
-// worker holds. Shops with due work take turns, one order each per turn
-// (round-robin), so one shop's backlog never stands in front of another
-// shop's orders. A held order is out of the queue until it is released with
-// its next due time; changes to it meanwhile are the worker's to notice (the
-// store tells it the order was folded again when it saves).
-//
-// Heaps are never searched: an entry whose time or lane no longer matches
-// the order's is stale, and skipped when it comes to the top.
+// Which active orders the worker should look at, and when: per lane, a heap of due times (tinyqueue) per
+// shop, and the orders a worker holds. Shops with due work take turns, one order each per turn, so one
+// shop's backlog never stands in front of another's. Heaps are never searched: an entry whose time or lane
+// no longer matches its order is stale, and skipped when it comes to the top.
 import TinyQueue from 'tinyqueue';
 import {
   emptyLaneCounts,

@@ -1,9 +1,7 @@
-// Files that are on disk when their write resolves. lowdb's own file adapter
-// (steno) writes a temporary file and renames it, but never fsyncs: after a
-// power cut the rename can be there and the data not, or neither. Here a
-// write is: temporary file, fdatasync, rename, and the directory fsynced (the
-// rename itself lives in the directory). The directory sync is left to the
-// caller so that a group commit syncs each directory once, not once per file.
+// Files that are on disk when their write resolves. lowdb's own adapter (steno) renames a temporary file but
+// never fsyncs: after a power cut the rename can be there and the data not. Here a write is a temporary
+// file, fdatasync, rename; the directory's fsync is left to the caller, so that a group commit syncs each
+// directory once, not once per file.
 import { basename, dirname, join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
 import { LedgerDamagedError, LedgerUnreadableError } from '../ledger-store.ts';

@@ -1,12 +1,8 @@
-// Group commit: lowdb rewrites a whole file on every write, so changes are
-// gathered and every file touched since the last write is written once, then
-// each directory touched is fsynced once. Whoever asked for a flush is
-// answered when a write that includes their change is durable. One round
-// runs at a time, and a round ends only when every write in it has ended,
-// failed ones included, so the next round never races an older write of the
-// same file (each document also orders its own writes). Changes made during
-// a round go into the next one; files whose write failed stay changed and
-// are written again by the next round.
+// Group commit: lowdb rewrites a whole file on every write, so changes are gathered, each file touched is
+// written once, then each directory touched is fsynced once; a flush resolves when a write including its
+// change is durable. One round runs at a time and ends only when every write in it has ended, failed ones
+// included, so that no round races an older write of the same file. A file whose write failed is written
+// again by the next round.
 import { dirname } from 'node:path';
 import { nodeIo, type LedgerIo } from './ledger-io.ts';
 

@@ -1,11 +1,7 @@
-// A persistent map of strings too large to hold in memory (which settled
-// chunk an order is in, which order an lp_orderid belongs to: one entry per
-// order ever seen). Entries are spread over many small lowdb files by a hash
-// of the key, so a lookup reads one small file and a change rewrites one
-// small file, however large the map grows. A few files stay cached. With a
-// journal (the lp_orderid registry: one new entry per order, each in a file
-// of its own), a change is a line in the journal and the files changed are
-// written only when it has grown (change-journal.ts).
+// A persistent map of strings too large for memory (which chunk a settled order is in, which order an
+// lp_orderid belongs to: one entry per order ever seen), spread over many small lowdb files by a hash of the
+// key, so a lookup reads one small file and a change rewrites one, however large the map grows. With a
+// journal (the lp_orderid registry), a change is a line, and the files are written later (change-journal.ts).
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

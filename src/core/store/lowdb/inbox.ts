@@ -1,22 +1,8 @@
-// The acknowledgement path of the lowdb backend, and what it remembers for
-// dedupe.
-//   inbox/<seq>.json        one new file per group-committed batch of accepted
-//                           deliveries, written once and fdatasynced (with its
-//                           directory) before any of them is acknowledged;
-//                           deleted once every entry in it is consumed
-//   inbox/retries.<seq>.json entries whose platform did not answer yet: one
-//                           small new file per deferral, read in order at
-//                           start; merged into one new file (the older ones
-//                           removed) once they outnumber the entries waiting
-//   seen/<hour>.<seq>.json  keys of consumed deliveries, one new file per
-//                           consumption, merged per hour once the hour is
-//                           over, dropped after the dedupe window
-// No write grows with the backlog or the history: a batch is one small new
-// file. A file cut short was being written when the process died, so none of
-// its deliveries was acknowledged: it is dropped (never by a read-only open).
-// Nor does a claim look at the whole backlog: entries ready now wait in
-// arrival order, deferred ones in a heap by their retry time, so taking the
-// next few costs the same with ten entries waiting or a hundred thousand.
+// The lowdb acknowledgement path and its dedupe memory: a new inbox/<seq>.json per group-committed batch,
+// fdatasynced before any of it is acknowledged; inbox/retries.<seq>.json for deferred entries; and
+// seen/<hour>.<seq>.json for consumed keys. No write grows with the backlog or the history, and no claim
+// looks at the whole backlog. A file cut short was being written when the process died, so none of its
+// deliveries was acknowledged: it is dropped.
 import { join } from 'node:path';
 import TinyQueue from 'tinyqueue';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';

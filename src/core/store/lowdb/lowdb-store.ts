@@ -1,28 +1,8 @@
-// The embedded store: lowdb files under DATA_DIR, for one bridge.
-//
-//   inbox/, seen/              the acknowledgement path and dedupe (inbox.ts)
-//   orders/active-*.json       orders still moving, cached in memory (active-orders.ts),
-//   orders/journal.jsonl       with the changes since those files were written (change-journal.ts)
-//   orders/settled-*.json,     orders with nothing left to do, out of memory
-//   orders/index/, chunks.json (settled-orders.ts)
-//   lp-order-ids/              which order each lp_orderid belongs to (a HashedMap)
-//   dead-letters/              one file per dead letter (dead-letters.ts)
-//   records/<kind>.json        small state (record-files.ts)
-//   backup/                    the last good copy of every file rewritten in place (backup.ts)
-//   lock                       held with a kernel lock while a process uses the ledger
-//   stopped-cleanly            written by a clean stop; without it, a start looks for orders a crash left twice
-//   format.json                the ledger's format and the release that wrote it (format-file.ts)
-//
-// Every write is fdatasynced, with its directory, before it resolves. The
-// folder is readable by its owner only: it holds customers' contact details
-// and platform access tokens. What each operation does lives with its kind:
-// intake-operations.ts, order-operations.ts, privacy-operations.ts,
-// ledger-transfer.ts; this file puts the parts together.
-//
-// The rules that keep it honest under concurrency: one object per file, never
-// let go while changed or being written (OpenFiles, DurableLow); writes of a
-// file in order (DurableLow, GroupCommit); every claim held in memory until it
-// is saved, deferred or let go in the worker's or intake's `finally`.
+// The embedded store: lowdb files under DATA_DIR, for one bridge (the layout: docs/ledger.md). Every write
+// is fdatasynced, with its directory, before it resolves; the folder is its owner's only, since it holds
+// customers' contact details and platform access tokens. Each kind's operations live in their own files;
+// this one puts the parts together. What keeps it right under concurrency: one object per file, the writes
+// of a file in order, and every claim released in the worker's or intake's `finally`.
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';

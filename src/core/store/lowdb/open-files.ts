@@ -1,10 +1,7 @@
-// A few ledger files kept open, least recently used first out. Exactly one
-// object per file: two callers asking at once share the promise of opening
-// it, and an object is let go only when nobody uses it and everything
-// changed in it is on disk (DurableLow.clean). A file let go while a change
-// to it waited, or while someone held it, would come back from disk as an
-// older copy beside the newer one, and whichever was written last would win.
-// A file that fails to open is forgotten, so the next caller tries again.
+// A few ledger files kept open, least recently used first out. Exactly one object per file, let go only when
+// nobody uses it and all its changes are on disk: a file let go too soon would come back from disk as an
+// older copy beside the newer one, and whichever was written last would win. A file that fails to open is
+// forgotten, so the next caller tries again.
 import type { DurableLow } from './durable-file.ts';
 
 interface Entry<T> {

@@ -1,9 +1,7 @@
-// Small collections as lowdb files: records by kind (records/<kind>.json),
-// each rewritten whole through the group commit. They stay small: a
-// merchant's sessions, settings of reconciliation, jobs and requests, not
-// one entry per order. (Dead letters, which are not small, have their own
-// files: dead-letters.ts.) Memory holds each record as it is kept, secrets
-// sealed (record-secrets.ts): opened as it is read, sealed as it is written.
+// Small collections as lowdb files (records/<kind>.json), each rewritten whole through the group commit:
+// sessions, settings, jobs and requests, never one entry per order (dead letters have files of their own).
+// Memory holds each record as it is kept, secrets sealed (record-secrets.ts): opened as it is read, sealed
+// as it is written.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,14 +1,7 @@
-// Orders with nothing left to do, out of the hot files and out of memory.
-//   orders/settled-NNNNNN.json   chunks of up to 1,000 orders, in the order they settled
-//   orders/index/<hash>.json     which chunk each settled order is in (a HashedMap)
-//   orders/chunks.json           per chunk: how many orders, by state, platform and
-//                                skip reason, and the span of their times; with the
-//                                chunk file's size and mtime when it was summarised
-// Nothing here grows in memory with the history: a lookup reads one index
-// file and one chunk, counting sums the chunk summaries, and listing reads
-// chunks newest first until a page is full. Start-up stats the chunk files
-// and summarises again only one whose file changed after its summary was
-// written (a crash between the two writes).
+// Orders with nothing left to do, out of the hot files and out of memory: chunks of up to 1,000
+// (orders/settled-NNNNNN.json), an index of which chunk holds each order (a HashedMap), and a summary per
+// chunk (orders/chunks.json), so that nothing grows in memory with the history. Start-up summarises again
+// only a chunk whose file changed after its summary was written (a crash between the two writes).
 import { join } from 'node:path';
 import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
 import { upgradeChunkAttention, upgradeOrder } from '../format/upgrade-records.ts';

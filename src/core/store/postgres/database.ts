@@ -1,11 +1,7 @@
-// The one way the PostgreSQL store talks to the database. Every write goes
-// through the same retry: PostgreSQL undoes a transaction it had to choose as
-// a deadlock victim or could not serialize, and a second try removes the
-// cause. Reads and writes of background work use the work pool; the
-// acknowledgement path has a small pool of its own with short timeouts, so
-// that neither a busy worker nor long exclusive runs can make a platform wait
-// for its answer, and so do lease renewals, so that a saturated work pool
-// cannot delay the heartbeat until leases run out. Exclusive runs and the
+// The one way the PostgreSQL store talks to the database. Every write goes through one retry: PostgreSQL
+// undoes a deadlock victim or a transaction it could not serialize, and a second try removes the cause. The
+// acknowledgement path and lease renewals have small pools of their own, so that neither a busy worker nor
+// long exclusive runs make a platform wait for its answer or let leases run out. Exclusive runs and the
 // listener hold dedicated sessions, outside the pools.
 import type pg from 'pg';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';

@@ -1,9 +1,7 @@
-// Runs that must not run twice at once across instances (reconciliation, a
-// resync of one shop): a session advisory lock, held on a connection of the
-// run's own, outside the pools. The run's own work takes pooled connections
-// like any other, so a long run never keeps one from the acknowledgements or
-// the worker, and a pool of any size cannot be emptied by the runs themselves.
-// If the process dies, its session ends and PostgreSQL lets go of the lock.
+// Runs that must not run twice at once across instances (reconciliation, a resync of one shop): a session
+// advisory lock held on a connection of the run's own, outside the pools, so a long run never keeps one from
+// the acknowledgements or the worker. If the process dies, its session ends and PostgreSQL lets go of the
+// lock.
 import type { PgDatabase } from './database.ts';
 import { LOCK_CLASS, lockId } from './locks.ts';
 

@@ -1,16 +1,8 @@
-// Group commit for the acknowledgement path: deliveries that arrive while a
-// commit is under way wait for the next one and go together, one statement,
-// one transaction, one NOTIFY for the lot. A NOTIFY takes a database-wide lock
-// from its commit to the end of that commit (PostgreSQL's async.c), so
-// commits that each notified were serialized, fsync and all, across every
-// instance (npm run bench measures it): batching turns N of those into one.
-// A lone delivery is committed at once, so a quiet bridge answers as fast as before.
-//
-// Every caller gets an answer by `deadlineMs`: a commit that does not come
-// back by then (a locked table, a database that stopped answering) is answered
-// with an error, which the webhook route turns into a 503 the platform sends
-// again. An error never hides a stored delivery for good: the copy sent again
-// is then a duplicate, answered 200.
+// Group commit for the acknowledgement path: deliveries that arrive during a commit go together in the
+// next, one statement, one transaction, one NOTIFY. A NOTIFY holds a database-wide lock until its commit
+// ends (PostgreSQL's async.c), so one per delivery serialized every instance's commits. Every caller is
+// answered by `deadlineMs`: a commit not back by then is an error, which the webhook route answers 503; a
+// delivery stored after all is a duplicate when the platform sends it again.
 import { BridgeError } from '../../../errors.ts';
 
 export class CommitDeadlineError extends BridgeError<'commit_deadline'> {

@@ -1,11 +1,7 @@
-// The ledger's format on PostgreSQL (format/ledger-format.ts), checked under
-// the migration lock before any migration runs, so that a newer ledger is
-// refused as it is. Several instances share the database, so the format is
-// raised the way docs/upgrading.md says: stop every instance, start one
-// of the new release (it upgrades), then the others. An instance of an older
-// format still connected would misread what the new one writes: while one
-// is (its connections carry application_name 'loyalty-bridge' and its
-// format), the upgrade is refused, with a line naming them.
+// The ledger's format on PostgreSQL, checked under the migration lock before any migration runs, so that a
+// newer ledger is refused as it is. An instance of an older format still connected would misread what the
+// new one writes, so while one is (its connections' application_name names its format) the upgrade is
+// refused, with a line naming them (docs/upgrading.md).
 import type pg from 'pg';
 import { BridgeError } from '../../../errors.ts';
 import { checkMark, currentMark, LEDGER_FORMAT, type FormatMark } from '../format/ledger-format.ts';

@@ -1,23 +1,8 @@
-// Opening the PostgreSQL store: its connections, the schema migrations from
-// the files beside this one (node-pg-migrate), and the rate limit every
-// instance shares. node-pg-migrate's own lock is a try-lock that fails the
-// second of two instances starting together ("Another migration is already
-// running"); we wait on a session advisory lock instead, so the second one
-// starts once the first has migrated.
-//
-// Connections, and why each has the limits it has:
-//   work pool   intake, the worker, the admin API. A statement that runs 30 s
-//               is stuck (on a lock, say): it is cancelled and its work tried
-//               again, instead of holding a connection for good. Waiting 10 s
-//               for a free connection is long enough for a burst to pass.
-//   ack pool    the acknowledgement path alone, a few connections with short
-//               limits: a platform waits 5 s for its answer, so a commit that
-//               cannot happen within 2.5 s is given up and answered 503 (the
-//               platform sends it again), never left to hang.
-//   lease pool  two connections for lease renewals, with the ack pool's
-//               limits: the heartbeat never waits behind the work it keeps
-//               alive, and a renewal that cannot happen soon is as good as lost.
-//   sessions    one per exclusive run and one for LISTEN, outside the pools.
+// Opening the PostgreSQL store: its pools, the schema migrations beside this file, and the shared rate
+// limit. node-pg-migrate's own lock fails the second of two instances starting together, so they wait on a
+// session advisory lock instead. The work pool cancels a statement after 30 s (stuck on a lock, say). The
+// ack pool gives a commit up after 2.5 s and answers 503, since a platform waits 5 s for its answer and sends
+// a refused delivery again. The lease pool never waits behind the work it keeps alive.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';

@@ -1,10 +1,7 @@
-// Orders by state, platform and skip reason, for the status page, without
-// counting a million rows on every look and without a hot row. A trigger on
-// lb_orders appends a +1/-1 delta row for each change (migration 002):
-// appends never wait on one another, so no two transactions ever queue or
-// deadlock on a shared counter. A read sums the compacted counts and the
-// deltas since; a compaction folds the deltas into the counts now and then,
-// one instance at a time, in one statement.
+// Orders by state, platform and skip reason, for the status page, without counting a million rows and
+// without a hot row: a trigger on lb_orders appends +1/-1 delta rows (migration 002), which never wait on one
+// another. A read sums the compacted counts and the deltas since; a compaction folds the deltas in now and
+// then, one instance at a time, in one statement.
 import type { OrderCounts } from '../../order-record.ts';
 import type { PgDatabase } from './database.ts';
 import { LOCK_CLASS, lockId } from './locks.ts';

@@ -1,18 +1,8 @@
-// The shared store: PostgreSQL, for any number of bridges behind one address.
-// Every change is a transaction, committed (and so durable) when its promise
-// resolves, and every write goes through the database's retrying helper
-// (database.ts). Dedupe is a unique key; an inbox entry and an order are
-// leased to one claim at a time (FOR UPDATE SKIP LOCKED, with a lease the
-// holder renews while it works and that expires when it dies, so that a killed
-// instance's work is taken over within seconds); folding events and the
-// worker's progress write different columns of an order, so neither
-// overwrites the other. Instances are told of new work by LISTEN/NOTIFY, and
-// poll besides.
-//
-// This class only wires the concerns together; each lives in its own file:
-// inbox.ts (acceptance, dedupe, intake's claims), intake-commit.ts, orders.ts,
-// order-counts.ts, order-list.ts, leases.ts, dead-letters.ts, records.ts,
-// privacy.ts, exclusive.ts, transfer.ts.
+// The shared store: PostgreSQL, for any number of bridges behind one address. Every change is a transaction,
+// durable when its promise resolves. An inbox entry or an order is leased to one claim at a time (FOR UPDATE
+// SKIP LOCKED), so a killed instance's work is taken over within seconds; folding and the worker's progress
+// write different columns of an order, so neither overwrites the other. This class only wires the concerns
+// together, each in its own file.
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';

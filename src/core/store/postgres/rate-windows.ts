@@ -1,13 +1,8 @@
-// The loyalty API's shared rate limit (src/loyalty/shared-rate-limiter.ts)
-// counts each API key's calls in fixed windows, one row per key in
-// rate-limiter-flexible's table (key, points, expire in epoch ms). The
-// library takes a call's point with one statement, one commit and one round
-// trip of its own: in a drain with every limit lifted, half of the bridge's
-// statements (npm run bench:accounts -- --ceiling, pg_stat_statements).
-// Here the takes in flight together, of any keys, go as one statement in one
-// commit (a group commit, as the worker's saves do). Each row changes as the
-// library's own upsert changes it, in the same columns, so instances of an
-// older release, which take points through the library, share the windows.
+// Takes of the shared loyalty rate limit (src/loyalty/shared-rate-limiter.ts), batched. The library takes a
+// point with a statement and a commit of its own: half of the bridge's statements in a drain with every limit
+// lifted. Here the takes in flight, of any keys, go as one statement in one commit. Each row changes as the
+// library's own upsert changes it, so instances of an older release, which take through the library, share
+// the windows.
 import type { Pool, QueryConfig } from 'pg';
 import type { WindowCount, WindowTake } from '../../../loyalty/shared-rate-limiter.ts';
 import { retrying } from './database.ts';
