@@ -1,5 +1,5 @@
 -- Up Migration
--- Order counts without a hot row. The trigger of 001 updated one
+-- Order counts without a hot row (issue 17). The trigger of 001 updated one
 -- row per (state, platform, reason) in every transaction that created or moved
 -- an order: every new order of every instance queued on the same row, and two
 -- orders moving between two states in opposite directions deadlocked. Now each

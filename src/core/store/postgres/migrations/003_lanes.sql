@@ -1,5 +1,5 @@
 -- Up Migration
--- Two lanes of due work: live work (webhooks, a person's action on
+-- Two lanes of due work (issue 22): live work (webhooks, a person's action on
 -- one order) is claimed before backfill (resyncs, reconciliation, bulk
 -- retries), and within a lane shops take turns. An order's lane lives beside
 -- its due time; rows from before are live, as everything was.
