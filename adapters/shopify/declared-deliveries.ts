@@ -1,7 +1,7 @@
 // Which topics Shopify is seen delivering to a shop through the app's configuration (shopify.app.toml).
 // The Admin API does not list app-specific subscriptions, so only a delivery shows that the configuration
 // Shopify runs declares a topic; until then, the shop-scoped subscription of an earlier release is kept
-// (register.ts). X-Shopify-Name is not signed, so it counts only on a delivery that is not a duplicate.
+// (subscriptions.ts). X-Shopify-Name is not signed, so it counts only on a delivery that is not a duplicate.
 // Kept per shop and topic as a 'declared-delivery' record, which names no person.
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';

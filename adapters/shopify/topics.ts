@@ -1,7 +1,7 @@
 // The Shopify topics loyalty-bridge reads. An app declares them all in shopify.app.toml, with the
 // compliance topics, which can only be declared there: Shopify then delivers them for every shop from
 // install on, and keeps the subscriptions itself. Only a legacy custom app, which has no app
-// configuration, subscribes them per shop (register.ts).
+// configuration, subscribes them per shop (subscriptions.ts).
 export const SHOPIFY_TOPICS = [
   'orders/create',
   'orders/paid',

@@ -1,11 +1,11 @@
 // WooCommerce as the core reads it for resync and reconciliation: every store
 // the bridge has a key for, each with its own key, and at each check the
-// store's webhooks kept alive (webhooks.ts).
+// store's webhooks kept alive (subscriptions.ts).
 import type { OrderSource, OrderWindow, SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { fetchWooOrder, fetchWooOrders, type WooRestClient } from './rest-api.ts';
 import type { WooStores } from './stores.ts';
-import { keepWooWebhooks, WOO_WEBHOOK_PATH } from './webhooks.ts';
+import { keepWooWebhooks, WOO_WEBHOOK_PATH } from './subscriptions.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 
 export function wooOrderSource(stores: WooStores, publicUrl: string | undefined): OrderSource {

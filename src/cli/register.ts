@@ -5,9 +5,10 @@
 import type { Config } from '../config.ts';
 import { openStore } from '../composition/open-store.ts';
 import type { Logger } from '../logger.ts';
-import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
-import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/register.ts';
-import { buildPlatforms, subscriptionSource, type Platform } from '../composition/platforms.ts';
+import { registerBigCommerceHooks } from '../../adapters/bigcommerce/subscriptions.ts';
+import { syncShopifySubscriptions, UNCONFIRMED } from '../../adapters/shopify/subscriptions.ts';
+import { subscriptionSource } from '../../adapters/shopify/order-source.ts';
+import { buildPlatforms, type Platform } from '../composition/platforms.ts';
 import { fail, out } from './common.ts';
 
 export async function register(

@@ -8,7 +8,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import type { OrderCounts, SecretsStatus } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
-import { UNCONFIRMED } from '../../adapters/shopify/register.ts';
+import { UNCONFIRMED } from '../../adapters/shopify/subscriptions.ts';
 
 interface StatusBody {
   orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;

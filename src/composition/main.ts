@@ -229,7 +229,7 @@ export async function startBridge(
         : platform === 'bigcommerce'
           ? platforms.bigcommerceAllowed.admit
           : undefined;
-    // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (register.ts).
+    // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (adapters/shopify/subscriptions.ts).
     const declared = platform === 'shopify' ? platforms.shopify?.declared : undefined;
     const onStored = declared
       ? (info: DeliveryInfo, result: 'accepted' | 'duplicate') => declared.note(info, result)

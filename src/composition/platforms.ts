@@ -16,9 +16,7 @@ import { DeclaredDeliveries } from '../../adapters/shopify/declared-deliveries.t
 import { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
 import { createShopifyAdapter, type ShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
-import { shopifyOrdersInWindow } from '../../adapters/shopify/bulk-orders.ts';
-import { fetchShopifyOrder } from '../../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions, type SubscriptionSource } from '../../adapters/shopify/register.ts';
+import { shopifyOrderSource } from '../../adapters/shopify/order-source.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { createWooAdapter, type WooAdapter } from '../../adapters/woocommerce/adapter.ts';
 import { WooIdentityMigration } from '../../adapters/woocommerce/identity-migration.ts';
@@ -27,7 +25,7 @@ import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import type { Shopify } from '@shopify/shopify-api';
 import type { LookupFunction } from 'node:net';
 import type { Config } from '../config.ts';
-import type { OrderSource, SubscriptionHealth } from '../core/order-source.ts';
+import type { OrderSource } from '../core/order-source.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
@@ -231,21 +229,13 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   };
 
   const sources: OrderSource[] = [];
-  if (shopify && shopifyAllowed) {
-    sources.push({
-      platform: 'shopify',
-      // Reconciliation and resync read only the shops the bridge serves: nothing of another shop earns.
-      shops: async () => shopifyAllowed.filter(await shopify.access.shops()),
-      // Large windows (a first resync, a long outage) through a bulk operation, the rest page by page.
-      fetchOrders: (shop, window) =>
-        shopifyOrdersInWindow(shopify.apis.for(shop), window, {
-          threshold: config.SHOPIFY_BULK_THRESHOLD,
-          exclusive: (name, fn) => store.exclusive(name, fn),
-        }),
-      fetchOrder: (shop, orderId) => fetchShopifyOrder(shopify.apis.for(shop), orderId, 'shopify-resync'),
-      checkSubscriptions: async (shop) => shopifySubscriptionHealth(shopify, shop),
-    });
-  }
+  if (shopify && shopifyAllowed)
+    sources.push(
+      shopifyOrderSource(shopify, shopifyAllowed, {
+        bulkThreshold: config.SHOPIFY_BULK_THRESHOLD,
+        exclusive: (name, fn) => store.exclusive(name, fn),
+      }),
+    );
   const storeSources = {
     woocommerce: wooOrderSource(woocommerce, publicUrl),
     bigcommerce: bigCommerceOrderSource(bigcommerce, publicUrl, bigcommerceAllowed),
@@ -317,46 +307,3 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
 /** The configured WooCommerce store has a key: its orders can be read. */
 const envWooHasKey = (config: Config) =>
   Boolean(config.WOOCOMMERCE_URL && config.WOOCOMMERCE_CONSUMER_KEY && config.WOOCOMMERCE_CONSUMER_SECRET);
-
-const now = () => new Date().toISOString();
-
-/** A legacy custom app (a fixed token made in the shop's admin) has no app configuration to declare topics in: its shop subscribes them. */
-export async function subscriptionSource(shopify: ShopifyParts, shop: string): Promise<SubscriptionSource> {
-  return (await shopify.access.describe(shop)).mode === 'legacy' ? 'shop' : 'app';
-}
-
-/** Shopify: subscriptions are put right, not only reported (Shopify deletes a subscription whose deliveries keep failing). */
-async function shopifySubscriptionHealth(shopify: ShopifyParts, shop: string): Promise<SubscriptionHealth> {
-  if (!shopify.appUrl) {
-    return {
-      platform: 'shopify',
-      shop,
-      checkedAt: now(),
-      healthy: 0,
-      repaired: [],
-      problems: [],
-      error: 'SHOPIFY_APP_URL is not set, so the bridge cannot tell Shopify where to send webhooks',
-    };
-  }
-  const result = await syncShopifySubscriptions(
-    shopify.apis.for(shop),
-    shopify.appUrl,
-    await subscriptionSource(shopify, shop),
-    await shopify.declared.proven(shop),
-  );
-  return {
-    platform: 'shopify',
-    shop,
-    checkedAt: now(),
-    // Seen delivered through the app's configuration, or through a subscription of ours on the shop.
-    healthy: result.alreadyThere.length + result.declared.length,
-    repaired: [
-      ...result.created.map((topic) => `${topic}: created`),
-      ...result.moved.map((topic) => `${topic}: moved to ${result.callbackUrl}`),
-      ...result.removed.map((topic) => `${topic}: duplicate removed`),
-    ],
-    problems: result.problems,
-    scopes: result.scopes,
-    ...(result.unconfirmed.length > 0 ? { unconfirmed: result.unconfirmed } : {}),
-  };
-}

@@ -6,7 +6,7 @@ import { ShopifyAccess } from '../../adapters/shopify/access.ts';
 import { createShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import { ShopifyAdminApi, ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
 import { fetchShopifyOrders } from '../../adapters/shopify/graphql-orders.ts';
-import { syncShopifySubscriptions } from '../../adapters/shopify/register.ts';
+import { syncShopifySubscriptions } from '../../adapters/shopify/subscriptions.ts';
 import { orderToEvent } from '../../adapters/shopify/order-events.ts';
 import { graphqlOrderToEvent } from '../../adapters/shopify/graphql-orders.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';

@@ -10,7 +10,7 @@ import {
   type WooRestOptions,
 } from '../../adapters/woocommerce/rest-api.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import { registerBigCommerceHooks } from '../../adapters/bigcommerce/hooks.ts';
+import { registerBigCommerceHooks } from '../../adapters/bigcommerce/subscriptions.ts';
 import { bcOrder, BC_STORE } from '../helpers/bigcommerce.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';

@@ -17,7 +17,7 @@ import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { beginWooConnect, type ConnectOptions } from '../../adapters/woocommerce/connect.ts';
 import { createWooWebhook, fetchWooWebhooks, WooRestClient } from '../../adapters/woocommerce/rest-api.ts';
 import { WooStores } from '../../adapters/woocommerce/stores.ts';
-import { keepWooWebhooks } from '../../adapters/woocommerce/webhooks.ts';
+import { keepWooWebhooks } from '../../adapters/woocommerce/subscriptions.ts';
 import { adminClient } from '../../src/cli/admin-client.ts';
 import { connect } from '../../src/cli/connect.ts';
 import { loadConfig } from '../../src/config.ts';
