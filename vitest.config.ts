@@ -16,6 +16,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for what a page or a server will show: its deadline only bounds a failure, and its default
+    // (1 s) was shorter than a loaded machine takes to show a toast (shopify-merchant-setup, under test:loaded).
+    expect: { poll: { timeout: 15_000 } },
     // Two cores: two workers, and tests that start real servers do not fight for them.
     pool: 'forks',
     maxWorkers: 2,
