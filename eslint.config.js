@@ -47,6 +47,46 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
   {
+    // One list of platforms (src/composition/platform-registry.ts): the rest of src/ takes their names from it
+    // (the API hands them to the pages). The files listed still name the shipped platforms, until their flows
+    // move behind their platform's module; a new file may not (docs/development.md, "Adding a platform").
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/composition/platform-registry.ts',
+      'src/composition/platforms.ts',
+      'src/composition/main.ts',
+      'src/cli/connect.ts',
+      'src/cli/register.ts',
+      'src/http/admin-accounts.ts',
+      'src/http/admin-api.ts',
+      'src/http/admin-stores.ts',
+      'src/http/bigcommerce-app.ts',
+      'src/http/bigcommerce-merchant-door.ts',
+      'src/http/shop-admin-api.ts',
+      'src/http/shop-callers.ts',
+      'src/http/shopify-installed.ts',
+      'src/http/store-page.ts',
+      'src/http/woocommerce-connect.ts',
+      'src/http/woocommerce-pages.ts',
+      'src/sandbox/demo-store.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^(shopify|woocommerce|bigcommerce)$/]',
+          message:
+            'Name a platform only in src/composition/platform-registry.ts or its own module; take names from there.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^(shopify|woocommerce|bigcommerce):/]',
+          message:
+            'Name a platform only in src/composition/platform-registry.ts or its own module; take names from there.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read answers as untyped JSON.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -9,69 +9,10 @@ import { compareDecimal } from './core/decimal.ts';
 import { sortBands } from './core/spend-bands.ts';
 import { prefixProblems } from './core/worker/lp-order-ids.ts';
 import { REFERRER_KINDS, REPLY_STYLES } from './loyalty/protocol.ts';
-import { isSecureTransport } from './net/addresses.ts';
 import { secretsKeyProblem } from './secrets/secret-box.ts';
 import { compileCodePattern } from './core/code-pattern.ts';
-import { trimTrailing } from './trim-trailing.ts';
-
-const wholeNumber = (min: number, max: number) => {
-  const error = `must be a whole number from ${min} to ${max}`;
-  return z.preprocess(
-    (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
-    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
-  );
-};
-
-const fraction = () => {
-  const error = 'must be a number from 0 to 1';
-  return z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-    z.number({ error }).min(0, { error }).max(1, { error }),
-  );
-};
-
-const httpUrl = () =>
-  z
-    .string({ error: 'must be an http(s) URL' })
-    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
-      error: 'must be an http(s) URL such as https://loyalty.example.com',
-    })
-    .transform((value) => trimTrailing(value, '/'));
-
-/**
- * Why an address secrets go to may not be used, or undefined. It must be
- * https, or http to this very machine (a sandbox, a store or a test double
- * on it). And it holds no user name, password, query string or fragment:
- * no base address needs one, a key put there would be shown wherever the
- * address is (the start-up line, errors, dead letters), and every key has a
- * setting of its own. The message never echoes the value.
- */
-function insecureUrlProblem(value: string): string | undefined {
-  // Not a URL at all: httpUrl() has said so already.
-  if (!URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  if (url.username || url.password)
-    return 'must not hold a user name or password (user:password@): the address is shown in logs and errors; credentials go in their own settings';
-  if (url.search || url.hash || /[?#]/.test(value))
-    return 'must not hold a query string or fragment (? or #): the address is shown in logs and errors; credentials go in their own settings';
-  if (!isSecureTransport(url))
-    return 'must be an https URL: credentials go over it, and over plain http anyone on the way reads them (http is accepted only for this machine: localhost, 127.0.0.1, [::1])';
-  return undefined;
-}
-
-const secureUrl = () =>
-  httpUrl().superRefine((value, ctx) => {
-    const problem = insecureUrlProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
-
-const text = () => z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' });
-
-// Secrets: the message never echoes the value, whatever was wrong with it.
-const secret = (minLength = 1) =>
-  z
-    .string({ error: 'must be text' })
-    .min(minLength, { error: minLength > 1 ? `must be at least ${minLength} characters` : 'must not be empty' });
+import { commaSeparated, fraction, list, secret, secureUrl, text, wholeNumber, yesNo } from './setting-kinds.ts';
+import type { AnyPlatformModule, SettingProblem } from './core/platform-module.ts';
 
 // A key that seals secrets at rest: 32 bytes in base64. The message never echoes the value.
 const secretsKey = () =>
@@ -105,29 +46,6 @@ const activities = () =>
       z.number({ error: 'points must be a whole number' }).int({ error: 'points must be a whole number' }).min(0),
       { error: 'must be a list like 1=100,7=250' },
     ),
-  );
-
-const list = () =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean)
-        : value,
-    z.array(z.string({ error: 'must be a list of words' }).min(1), { error: 'must be a comma-separated list' }),
-  );
-
-const yesNo = () =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? (({ true: true, yes: true, '1': true, false: false, no: false, '0': false } as Record<string, boolean>)[
-            value.toLowerCase()
-          ] ?? value)
-        : value,
-    z.boolean({ error: 'must be true or false' }),
   );
 
 const decimalText = () =>
@@ -271,14 +189,7 @@ const onOff = () =>
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 const scopes = () =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean)
-        : value,
+  commaSeparated(
     z
       .array(
         z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, {
@@ -291,14 +202,7 @@ const scopes = () =>
 
 /** Shop domains as "a.myshopify.com,b.myshopify.com" in the environment, or a list in a file. */
 const shopList = () =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((item) => item.trim().toLowerCase())
-            .filter(Boolean)
-        : value,
+  commaSeparated(
     z.array(
       z
         .string({ error: 'must be shops like your-store.myshopify.com' })
@@ -307,20 +211,14 @@ const shopList = () =>
         error: 'must be a comma-separated list of shops like your-store.myshopify.com',
       },
     ),
+    (item) => item.toLowerCase(),
   );
 
 const STORE_HASH = /^[a-z0-9]{1,32}$/;
 
 /** BigCommerce store hashes as "abc123,def456" in the environment, or a list in a file. */
 const storeHashList = () =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean)
-        : value,
+  commaSeparated(
     z.array(
       z
         .string({ error: 'must be store hashes like abc123' })
@@ -565,7 +463,13 @@ export const configSchema = z
     }
   });
 
-export type Config = z.infer<typeof configSchema>;
+/** A registered platform module's own settings, parsed by its fragment: by its name. */
+export type PlatformSettings = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+export type Config = z.infer<typeof configSchema> & {
+  /** The settings of platforms registered as modules (src/core/platform-module.ts), by platform name. */
+  platformSettings?: PlatformSettings;
+};
 export type ConfigKey = keyof z.input<typeof configSchema>;
 
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as ConfigKey[];
@@ -576,25 +480,32 @@ export interface ConfigSources {
   /** Folder holding default.json and the optional local.json. */
   configDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** Platforms registered as modules: their keys join the known ones, each checked by its module's fragment. */
+  modules?: readonly AnyPlatformModule[];
 }
 
 const DEFAULT_CONFIG_DIR = new URL('../config/', import.meta.url).pathname;
 
 /** Reads every layer and validates the result. Never throws for bad input: returns one line per bad key. */
-export function loadConfig({ configDir = DEFAULT_CONFIG_DIR, env = process.env }: ConfigSources = {}): ConfigResult {
+export function loadConfig({
+  configDir = DEFAULT_CONFIG_DIR,
+  env = process.env,
+  modules = [],
+}: ConfigSources = {}): ConfigResult {
   const errors: string[] = [];
+  const knownKeys = new Set<string>([...CONFIG_KEYS, ...modules.flatMap((module) => Object.keys(module.settings))]);
   const merged: Record<string, unknown> = {};
   const origin: Record<string, string> = {};
 
   const layers: Array<[string, Record<string, unknown> | undefined]> = [
     ['config/default.json', readJsonLayer(join(configDir, 'default.json'), true, errors)],
     ['config/local.json', readJsonLayer(join(configDir, 'local.json'), false, errors)],
-    ['environment', pickEnv(env)],
+    ['environment', pickEnv(env, knownKeys)],
   ];
   for (const [name, layer] of layers) {
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
-      if (!(CONFIG_KEYS as string[]).includes(key)) {
+      if (!knownKeys.has(key)) {
         errors.push(`${key} (${name}): is not a known setting`);
         continue;
       }
@@ -617,13 +528,51 @@ export function loadConfig({ configDir = DEFAULT_CONFIG_DIR, env = process.env }
       errors.push(`${key}${where}: ${message}`);
     }
   }
+  const platformSettings: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const module of modules) {
+    const read = readModuleSettings(module, merged, parsed.success ? parsed.data.PUBLIC_URL : undefined);
+    if (read.ok) platformSettings[module.name] = read.settings;
+    else
+      errors.push(
+        ...read.problems.map(({ key, message }) => {
+          const where = merged[key] !== undefined && origin[key] ? ` (${origin[key]})` : '';
+          return `${key}${where}: ${message}`;
+        }),
+      );
+  }
   if (errors.length > 0 || !parsed.success) return { ok: false, errors: [...new Set(errors)] };
-  return { ok: true, config: parsed.data };
+  return { ok: true, config: modules.length > 0 ? { ...parsed.data, platformSettings } : parsed.data };
 }
 
-function pickEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+/** A module's keys through its own fragment, then its checks across them: one problem per bad key. */
+export function readModuleSettings(
+  module: AnyPlatformModule,
+  given: Readonly<Record<string, unknown>>,
+  publicUrl: string | undefined,
+): { ok: true; settings: Readonly<Record<string, unknown>> } | { ok: false; problems: SettingProblem[] } {
+  const schema = z.object(module.settings);
+  const own = Object.fromEntries(
+    Object.keys(module.settings).flatMap((key) => (key in given ? [[key, given[key]]] : [])),
+  );
+  const parsed = schema.safeParse(own);
+  if (!parsed.success)
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? module.name);
+        return {
+          key,
+          message: own[key] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message,
+        };
+      }),
+    };
+  const problems = module.checkSettings?.(parsed.data, publicUrl) ?? [];
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: parsed.data };
+}
+
+function pickEnv(env: NodeJS.ProcessEnv, keys: Iterable<string>): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
-  for (const key of CONFIG_KEYS) {
+  for (const key of keys) {
     const value = env[key];
     if (value !== undefined) picked[key] = value.trim();
   }

@@ -1,21 +1,21 @@
-// The key of the sessions the bridge hands a WooCommerce store's page
-// (http/woocommerce-pages.ts). Shopify and BigCommerce give the bridge a
-// client secret to derive such a key from; WooCommerce gives none, so the
-// bridge makes its own: random, made by the first instance that needs it,
-// kept in the ledger (sealed, as every secret there is), so that every
-// instance on one PostgreSQL takes the sessions of every other, and a
+// The key of the sessions the bridge hands a store's page where the platform gives no client secret to derive
+// one from (WooCommerce, and platforms registered as modules): random, made by the first instance that needs
+// it, kept sealed in the ledger, so every instance on one PostgreSQL takes every other's sessions, and a
 // restart ends none.
 import { randomBytes } from 'node:crypto';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 
 const KIND = 'page-key';
-const ID = 'woocommerce-store-page';
 
-export async function keptPageKey(store: Pick<LedgerStore, 'addRecord' | 'putRecord'>): Promise<string> {
-  const { value } = await store.addRecord<{ key: string }>(KIND, ID, { key: randomBytes(32).toString('base64url') });
+/** `id`: whose pages the key signs sessions for; each platform without a client secret has its own. */
+export async function keptPageKey(
+  store: Pick<LedgerStore, 'addRecord' | 'putRecord'>,
+  id = 'woocommerce-store-page',
+): Promise<string> {
+  const { value } = await store.addRecord<{ key: string }>(KIND, id, { key: randomBytes(32).toString('base64url') });
   if (typeof value?.key === 'string' && value.key.length >= 32) return value.key;
   // Damaged by hand: a new key ends the sessions of the hour, nothing more.
   const fresh = { key: randomBytes(32).toString('base64url') };
-  await store.putRecord(KIND, ID, fresh);
+  await store.putRecord(KIND, id, fresh);
   return fresh.key;
 }

@@ -1,6 +1,6 @@
 // Composition root: builds the parts from the configuration, starts them, and
 // stops them in order. Nothing else in the code reads the configuration.
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { laneStatus } from '../core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeliveryInfo, PlatformAdapter } from '../core/platform-adapter.ts';
@@ -47,7 +47,11 @@ import { buildPlatforms, type PlatformOverrides, type Platforms } from './platfo
 import { createSandbox, type Sandbox } from '../sandbox/app.ts';
 import { arePublic, publicBeyondLoopback, type SandboxCredentials } from '../sandbox/credentials.ts';
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
-import type { OpenReport } from '../core/store/ledger-store.ts';
+import type { LedgerStore, OpenReport } from '../core/store/ledger-store.ts';
+import type { AnyPlatformModule } from '../core/platform-module.ts';
+import { modulePagePurpose, moduleSurface } from '../http/platform-routes.ts';
+import { keptPageKey } from './kept-page-key.ts';
+import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from '../sandbox/demo-store.ts';
 import { shownUrl } from '../net/refusal.ts';
 import { trimTrailing } from '../trim-trailing.ts';
@@ -108,6 +112,8 @@ export interface BridgeOptions {
   reconcileIntervalMs?: number;
   /** When pending BigCommerce uninstalls are checked again (tests hurry it). */
   bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number };
+  /** Platforms registered as modules beside the shipped ones; the configuration must be loaded with them too. */
+  modules?: readonly AnyPlatformModule[];
 }
 
 export async function startBridge(
@@ -175,7 +181,13 @@ export async function startBridge(
     onAttempt: recordAttempt,
     baseUrl: () => loyaltyBaseUrl,
   });
-  const platforms = buildPlatforms(config, store, options.platformOverrides);
+  let platforms: Platforms;
+  try {
+    platforms = buildPlatforms(config, store, options.platformOverrides, { modules: options.modules ?? [], logger });
+  } catch (error) {
+    await opened.release();
+    throw error;
+  }
 
   let engine: Engine;
   let accounts: AccountRegistry;
@@ -223,12 +235,13 @@ export async function startBridge(
   for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<
     [string, PlatformAdapter<unknown> | undefined]
   >) {
+    const registered = platforms.modules.find(({ module }) => module.name === platform)?.parts;
     const admitShop =
       platform === 'shopify'
         ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access)
         : platform === 'bigcommerce'
           ? platforms.bigcommerceAllowed.admit
-          : undefined;
+          : registered?.admitShop?.bind(registered);
     // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (adapters/shopify/subscriptions.ts).
     const declared = platform === 'shopify' ? platforms.shopify?.declared : undefined;
     const onStored = declared
@@ -273,6 +286,14 @@ export async function startBridge(
     demo?.stop();
     platforms.storeAdded(platform);
     await reconciler.run(platform, shop);
+  };
+  platforms.onStoreConnected = (platform, shop) => {
+    demo?.stop();
+    void reconciler
+      .run(platform, shop)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, platform }, 'could not read a newly connected store; the next reconciliation tries'),
+      );
   };
   // The admin API as a merchant's own page calls it, behind each platform's door (Shopify's, BigCommerce's).
   const shopRoutes = shopAdminApi({
@@ -379,7 +400,10 @@ export async function startBridge(
     shopRoutes,
     logger,
   });
-  const doors = [bigCommerceDoor, wooPages.door].filter((door) => door !== undefined);
+  const moduleSurfaces = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
+  const doors = [bigCommerceDoor, wooPages.door, ...moduleSurfaces.map(({ door }) => door)].filter(
+    (door) => door !== undefined,
+  );
   const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -413,6 +437,7 @@ export async function startBridge(
       wooPages.routes,
     ),
     ...(bigcommerce ? { bigcommerceApp: bigcommerce.routes } : {}),
+    platformRoutes: Object.fromEntries(moduleSurfaces.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const http = await listen(app, config.PORT, config.HOST);
@@ -528,6 +553,42 @@ export async function startBridge(
       logger.info('stopped');
     },
   };
+}
+
+/**
+ * Each registered platform's routes and merchant-page door, its sessions keyed from a key the bridge keeps
+ * for it. Outside sandbox mode without SECRETS_KEY no key can be kept: its routes are mounted, its page not.
+ */
+async function registeredSurfaces(
+  built: Platforms['modules'],
+  store: LedgerStore,
+  shopRoutes: RequestHandler,
+  logger: Logger,
+): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
+  const surfaces = [];
+  for (const { module, parts } of built) {
+    let key: string | undefined;
+    try {
+      key = parts.door ? await keptPageKey(store, `${module.name}-store-page`) : undefined;
+    } catch (error) {
+      if (!(error instanceof SecretsKeyMissingError)) throw error;
+      logger.warn({ platform: module.name }, 'its merchant page needs SECRETS_KEY to keep its sign-ins; it is off');
+    }
+    const tokens = bridgeShopTokens(
+      [key ?? randomBytes(32).toString('base64url')],
+      Date.now,
+      modulePagePurpose(module.name),
+    );
+    const surface = moduleSurface({
+      module,
+      parts: key ? parts : { ...parts, door: undefined },
+      tokens,
+      shopRoutes,
+      logger,
+    });
+    surfaces.push({ name: module.name, ...surface });
+  }
+  return surfaces;
 }
 
 export interface RunningSandbox {

@@ -24,14 +24,21 @@ import { wooOrderSource } from '../../adapters/woocommerce/order-source.ts';
 import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import type { Shopify } from '@shopify/shopify-api';
 import type { LookupFunction } from 'node:net';
-import type { Config } from '../config.ts';
+import { readModuleSettings, type Config } from '../config.ts';
+import type { AnyPlatformModule, PlatformNames, PlatformParts } from '../core/platform-module.ts';
+import { platformDirectory, registrationProblems } from './platform-registry.ts';
 import type { OrderSource } from '../core/order-source.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
 
-export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+export { PLATFORMS, type Platform } from './platform-registry.ts';
+
+/** A platform registered as a module, built: its parts, and a way to tell it a store was connected. */
+export interface BuiltModule {
+  module: AnyPlatformModule;
+  parts: PlatformParts;
+}
 
 export interface ShopifyParts {
   access: ShopifyAccess;
@@ -93,6 +100,12 @@ export interface Platforms {
   prepare(logger: Logger, beforeMove?: () => Promise<void>): Promise<void>;
   /** A store of this platform was connected or installed. */
   storeAdded(platform: 'woocommerce' | 'bigcommerce'): void;
+  /** Every platform the bridge knows, shipped and registered, with the names a person reads. */
+  directory: Array<{ name: string; names: PlatformNames }>;
+  /** Platforms registered as modules that their settings turn on. */
+  modules: BuiltModule[];
+  /** Told when a module's store is connected; set once the reconciler exists. */
+  onStoreConnected: ((platform: string, shop: string) => void) | undefined;
   /** Told when Shopify says the app's scopes on a shop changed (app/scopes_update); set once the reconciler exists. */
   onShopifyScopesChanged: ((shop: string, scopes: string[]) => void) | undefined;
 }
@@ -104,6 +117,12 @@ export interface PlatformOverrides {
   wooRequestUrl?: (storeUrl: string) => string;
   /** How connected stores' names resolve (tests: DNS rebinding); the system's resolver otherwise. */
   storeLookup?: LookupFunction;
+}
+
+/** Platforms registered as modules, beside the shipped ones (platform-registry.ts). */
+export interface Registered {
+  modules: readonly AnyPlatformModule[];
+  logger: Logger;
 }
 
 function shopifyParts(config: Config, store: LedgerStore, overrides: PlatformOverrides): ShopifyParts | undefined {
@@ -150,9 +169,17 @@ function shopifyParts(config: Config, store: LedgerStore, overrides: PlatformOve
 /** Where Shopify sends the merchant back and the webhooks: SHOPIFY_APP_URL, else the bridge's PUBLIC_URL. */
 export const shopifyAppUrl = (config: Config): string | undefined => config.SHOPIFY_APP_URL ?? config.PUBLIC_URL;
 
-export function buildPlatforms(config: Config, store: LedgerStore, overrides: PlatformOverrides = {}): Platforms {
+export function buildPlatforms(
+  config: Config,
+  store: LedgerStore,
+  overrides: PlatformOverrides = {},
+  registered?: Registered,
+): Platforms {
   const shopify = shopifyParts(config, store, overrides);
   const publicUrl = config.PUBLIC_URL;
+  const modules = registered
+    ? buildModules(config, store, registered, (platform, shop) => built.onStoreConnected?.(platform, shop))
+    : [];
   const storeAddresses: UserAddressPolicy = {
     allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES,
     lookup: overrides.storeLookup,
@@ -228,7 +255,10 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
       : {}),
   };
 
-  const sources: OrderSource[] = [];
+  for (const { module, parts } of modules)
+    if (parts.adapter) (adapters as Record<string, PlatformAdapter<unknown>>)[module.name] = parts.adapter;
+
+  const sources: OrderSource[] = modules.flatMap(({ parts }) => (parts.source ? [parts.source] : []));
   if (shopify && shopifyAllowed)
     sources.push(
       shopifyOrderSource(shopify, shopifyAllowed, {
@@ -256,6 +286,9 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
   };
   const built: Platforms = {
     onShopifyScopesChanged: undefined,
+    onStoreConnected: undefined,
+    directory: platformDirectory(registered?.modules),
+    modules,
     adapters,
     adapterFor: (platform) => (adapters as Record<string, PlatformAdapter<unknown> | undefined>)[platform],
     shopify,
@@ -283,6 +316,9 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
         return config.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && woocommerce.environmentShop === undefined;
       }
       if (platform === 'bigcommerce') return bigcommerceAllowed.chosenByOperator(shop);
+      // A registered platform says; one that does not has no shop chosen, so its orders earn only once linked.
+      const registeredModule = modules.find(({ module }) => module.name === platform);
+      if (registeredModule) return (await registeredModule.parts.chosenByOperator?.(shop)) ?? false;
       // The sandbox's demo store and tests' own platforms: the one bridge's shops.
       return true;
     },
@@ -307,3 +343,26 @@ export function buildPlatforms(config: Config, store: LedgerStore, overrides: Pl
 /** The configured WooCommerce store has a key: its orders can be read. */
 const envWooHasKey = (config: Config) =>
   Boolean(config.WOOCOMMERCE_URL && config.WOOCOMMERCE_CONSUMER_KEY && config.WOOCOMMERCE_CONSUMER_SECRET);
+
+/** Each registered module whose settings turn it on, built with the bridge's side of the wiring. */
+function buildModules(
+  config: Config,
+  store: LedgerStore,
+  { modules, logger }: Registered,
+  storeConnected: (platform: string, shop: string) => void,
+): BuiltModule[] {
+  const problems = registrationProblems(modules);
+  if (problems.length > 0) throw new Error(`cannot register the platforms:\n${problems.join('\n')}`);
+  return modules.flatMap((module) => {
+    // Parsed again by the module's own fragment, so a configuration made without loadConfig (tests) has its defaults.
+    const read = readModuleSettings(module, config.platformSettings?.[module.name] ?? {}, config.PUBLIC_URL);
+    if (!read.ok) throw new Error(read.problems.map(({ key, message }) => `${key}: ${message}`).join('\n'));
+    const parts = module.build(read.settings, {
+      store,
+      logger: logger.child({ platform: module.name }),
+      publicUrl: config.PUBLIC_URL,
+      storeConnected: (shop) => storeConnected(module.name, shop),
+    });
+    return parts ? [{ module, parts }] : [];
+  });
+}

@@ -11,7 +11,8 @@ import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
 import type { Adjustment, LedgerStore } from '../core/store/ledger-store.ts';
-import { PLATFORMS, type Platforms } from '../composition/platforms.ts';
+import type { Platforms } from '../composition/platforms.ts';
+import { platformName } from '../composition/platform-registry.ts';
 
 export interface AdminAccountsParts {
   accounts: AccountRegistry;
@@ -50,10 +51,12 @@ const shopLinkBody = z.strictObject({
     error: 'must be an account id, or null for no link',
   }),
 });
-const shopParams = z.object({
-  platform: z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' }),
-  shop: z.string().trim().min(1, { error: 'is required' }).max(255),
-});
+/** A shop as the path names it: on one of the platforms the bridge knows. */
+const shopParamsOf = (known: readonly string[]) =>
+  z.object({
+    platform: platformName(known),
+    shop: z.string().trim().min(1, { error: 'is required' }).max(255),
+  });
 const auditQuery = z.object({
   limit: z.coerce
     .number({ error: 'must be a number' })
@@ -74,6 +77,7 @@ export interface ShopView extends ShopRef {
 export function adminAccounts(parts: AdminAccountsParts): express.Router {
   const { accounts, store, platforms, tokenLabel } = parts;
   const router = express.Router();
+  const shopParams = shopParamsOf(platforms.directory.map(({ name }) => name));
 
   router.get('/accounts', async (_req, res) => {
     const [records, shops, deadLetters, loads] = await Promise.all([

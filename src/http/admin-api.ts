@@ -17,7 +17,8 @@ import { LoyaltyError } from '../loyalty/errors.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
 import { TRANSACTION_TYPES } from '../loyalty/protocol.ts';
 import type { Logger } from '../logger.ts';
-import { PLATFORMS, type Platforms } from '../composition/platforms.ts';
+import type { Platforms } from '../composition/platforms.ts';
+import { platformName } from '../composition/platform-registry.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { adminAccounts } from './admin-accounts.ts';
@@ -79,7 +80,7 @@ const mobile = () =>
     .string()
     .trim()
     .regex(/^\+[\d\s().-]{7,20}$/, { error: 'must be a phone number with its country code, like +44 20 7946 0958' });
-const platform = () => z.enum(PLATFORMS, { error: 'must be shopify, woocommerce or bigcommerce' });
+const platform = () => platformName();
 const shop = () => z.string().trim().min(1).max(255);
 
 export const orderQuery = z.strictObject({
@@ -179,11 +180,12 @@ const shopifyInstall = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' }),
 });
 
-const shopErase = z.strictObject({
-  platform: platform(),
-  shop: shop(),
-  confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }),
-});
+const shopEraseOf = (known: readonly string[]) =>
+  z.strictObject({
+    platform: platformName(known),
+    shop: shop(),
+    confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }),
+  });
 
 export const earnAdjustment = z.strictObject({
   activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }),
@@ -225,6 +227,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   const { engine, platforms, resyncJobs, client, health, activity, logger } = parts;
   const { store, privacy, adjustments } = engine;
   const router = express.Router();
+  const shopErase = shopEraseOf(platforms.directory.map(({ name }) => name));
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
@@ -269,6 +272,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const still: string[] = [];
     for (const account of await engine.accounts.all()) if (await account.authPause.probeNow()) still.push(account.id);
     res.json({ paused: still.length > 0, accounts: still });
+  });
+
+  // Every platform the bridge knows, with the names a person reads: the pages name none of their own.
+  router.get('/platforms', (_req, res) => {
+    res.json({ platforms: platforms.directory });
   });
 
   router.get('/connections', async (_req, res) => {
@@ -525,15 +533,16 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
     // From the counts the store keeps, not a scan of the orders.
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
-    return PLATFORMS.filter(
-      (name) => platforms.adapters[name] || platforms.sources.some((source) => source.platform === name),
-    ).map((name) => ({
-      platform: name,
-      webhooks: Boolean(platforms.adapters[name]),
-      api: platforms.sources.some((source) => source.platform === name),
-      ...activity.platform(name),
-      subscriptions: reports.filter((report) => report.platform === name),
-      ...(name === 'shopify' ? { protectedDataHidden: hidden } : {}),
-    }));
+    return platforms.directory
+      .map(({ name }) => name)
+      .filter((name) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name))
+      .map((name) => ({
+        platform: name,
+        webhooks: Boolean(platforms.adapterFor(name)),
+        api: platforms.sources.some((source) => source.platform === name),
+        ...activity.platform(name),
+        subscriptions: reports.filter((report) => report.platform === name),
+        ...(name === 'shopify' ? { protectedDataHidden: hidden } : {}),
+      }));
   }
 }

@@ -36,6 +36,8 @@ export interface HttpAppParts {
   woocommerceAuth?: express.Router;
   /** The BigCommerce single-click app's callbacks, mounted at /bigcommerce. */
   bigcommerceApp?: express.Router;
+  /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
+  platformRoutes?: Readonly<Record<string, express.Router>>;
 }
 
 /** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
@@ -108,6 +110,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
   if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
   if (parts.bigcommerceApp) app.use('/bigcommerce', parts.bigcommerceApp);
+  for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

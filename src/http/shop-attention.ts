@@ -122,9 +122,18 @@ export async function shopAttention(
 
 /**
  * An order key of any platform in a letter's words, with the word "order" before it: up to the next whitespace (a
- * WooCommerce shop's name may hold a ',' or ';' from its address), less the punctuation that closes a clause.
+ * WooCommerce shop's name may hold a ',' or ';' from its address), less the punctuation that closes a clause. A
+ * word shaped name:… that is not one (an address) is left as it is; a platform registered as a module is not in
+ * the list, so its keys are told by their shape, name:shop:order id. One pass, with no backtracking over the tail.
  */
-const ORDER_KEY_IN_TEXT = new RegExp(`(?:order )?\\b(?:${PLATFORMS.join('|')}):\\S+`, 'g');
+const ORDER_KEY_IN_TEXT = /(?:order )?\b[a-z][a-z0-9-]{1,30}:\S+/g;
+
+function looksLikeOrderKey(key: string): boolean {
+  const platform = key.slice(0, key.indexOf(':'));
+  if ((PLATFORMS as readonly string[]).includes(platform)) return true;
+  const rest = key.slice(platform.length + 1);
+  return !rest.startsWith('/') && rest.includes(':') && /:\d{1,40}$/.test(rest);
+}
 
 /**
  * A letter's reason as the shop's merchant reads it: any other store's order
@@ -137,6 +146,7 @@ export function reasonForShop(reason: string, shop: ShopRef): string {
     const unclosed = trimTrailing(named, '.,;:)');
     const closing = named.slice(unclosed.length);
     const key = unclosed.replace(/^order /, '');
+    if (!looksLikeOrderKey(key)) return named;
     return isOrderKeyOfShop(key, shop.platform, shop.shop) ? named : `an order${closing}`;
   });
 }

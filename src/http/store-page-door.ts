@@ -14,7 +14,7 @@ export interface SessionClaims {
 }
 
 export interface StorePageDoorParts {
-  platform: 'bigcommerce' | 'woocommerce';
+  platform: string;
   purpose: TokenPurpose;
   tokens: BridgeShopTokens;
   /** Why a session for this store (and user) opens nothing now, if it does not. */

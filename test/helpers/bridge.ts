@@ -27,6 +27,7 @@ export async function startTestBridge(
       ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
       ...env,
     },
+    modules: options.modules ?? [],
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger, options);

@@ -34,6 +34,15 @@ describe('text from outside', () => {
         shop: 'mine.myshopify.com',
       }),
     ).toBe('held by an order.');
+    // A platform registered as a module is told by the key's shape; an address is not a key.
+    const mine = { platform: 'tinyshop', shop: 'acme' };
+    expect(reasonForShop('held by order tinyshop:other-store:42.', mine)).toBe('held by an order.');
+    expect(reasonForShop('held by order tinyshop:acme:42.', mine)).toBe('held by order tinyshop:acme:42.');
+    expect(reasonForShop('could not reach https://loyalty.example:8443/x', mine)).toBe(
+      'could not reach https://loyalty.example:8443/x',
+    );
+    expect(reasonForShop(`${'ab:'.repeat(RUN)}1`, mine)).toBe('an order');
+    expect(reasonForShop(`x ${'ab:'.repeat(RUN)}`, mine)).toHaveLength(3 * RUN + 2);
   });
 
   it('trims a trailing run in one pass', () => {

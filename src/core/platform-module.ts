@@ -1,0 +1,105 @@
+// One store platform as the bridge needs it, in one object: its settings, its adapter, its order source, which
+// shops it serves, its pages and callbacks, and the names a person sees. The composition root builds each
+// registered module once; src/http mounts its routes, which are written on the small request-in, answer-out
+// interface below, so a module never imports the bridge's HTTP layer. docs/development.md, "Adding a platform".
+import type { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
+import type { OrderSource } from './order-source.ts';
+import type { LedgerStore } from './store/ledger-store.ts';
+
+/** What a person reads: never the platform's code name. */
+export interface PlatformNames {
+  /** "BigCommerce". */
+  platform: string;
+  /** What the platform calls one merchant's store: "shop", "store". */
+  shop: string;
+  /** Where its merchant opens apps, as a sentence ends: "your BigCommerce control panel". */
+  admin: string;
+}
+
+export interface PlatformRequest {
+  method: 'GET' | 'POST';
+  /** Below the platform's own prefix (/<name>), with its leading slash. */
+  path: string;
+  query: Readonly<Record<string, string>>;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** A POST's exact bytes, within the route's limit; empty for a GET. */
+  body: Buffer;
+}
+
+export type PlatformAnswer =
+  | { status: number; json: unknown; headers?: Readonly<Record<string, string>> }
+  | { status: number; text: string; headers?: Readonly<Record<string, string>> }
+  | { redirect: string }
+  /**
+   * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
+   * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
+   */
+  | { merchantPage: { shop: string; user?: string } };
+
+export interface PlatformRoute {
+  method: 'GET' | 'POST';
+  /** Exact path below /<name>: "/load". */
+  path: string;
+  handle(request: PlatformRequest): Promise<PlatformAnswer>;
+}
+
+/** The merchant page's door: when a session the module's sign-in made opens nothing any more. */
+export interface MerchantDoor {
+  refusal(session: {
+    shop: string;
+    user?: string;
+    issuedAt: number;
+  }): Promise<{ status: 401 | 403; error: string } | undefined>;
+  /** Who may frame the page (the platform's admin origins), for its content security policy; "'none'" for a tab. */
+  frameAncestors: string;
+}
+
+/** What the bridge hands a module when it builds it. */
+export interface PlatformWiring {
+  store: LedgerStore;
+  logger: Logger;
+  /** The bridge's public https address (PUBLIC_URL), where platforms send webhooks and merchants back. */
+  publicUrl: string | undefined;
+  /** Tell the bridge a store was connected: its orders are read and its subscriptions checked, after the answer. */
+  storeConnected(shop: string): void;
+}
+
+/** Everything of a platform the bridge runs; each part is optional, as a platform may lack it. */
+export interface PlatformParts {
+  /** Verifies and translates its webhooks, at /webhooks/<name>. */
+  adapter?: PlatformAdapter<unknown>;
+  /** Reads its orders, for resync and reconciliation. */
+  source?: OrderSource;
+  /** Why a delivery's shop is not served (acknowledged, nothing kept); undefined: served. */
+  admitShop?(shop: string, topic: string, info: DeliveryInfo): Promise<string | undefined>;
+  /** Whether the operator chose this shop (it earns on the default account); default: yes. */
+  chosenByOperator?(shop: string): Promise<boolean>;
+  /** Install, connect, callback and sign-in routes, mounted at /<name>. */
+  routes?: readonly PlatformRoute[];
+  door?: MerchantDoor;
+}
+
+/** A setting that is wrong given the others: one line, for one key. */
+export interface SettingProblem {
+  key: string;
+  message: string;
+}
+
+export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape> {
+  /** The code name in stored keys, paths and the API: lower case, never shown to a person. */
+  readonly name: string;
+  readonly names: PlatformNames;
+  /** Its configuration keys, composed into the one schema: each bad one gets its own line. */
+  readonly settings: Settings;
+  /** Checks across its keys, after each key alone was good; `publicUrl`: the bridge's PUBLIC_URL. */
+  checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
+  /** Its parts, or undefined when its settings leave it off. */
+  build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): PlatformParts | undefined;
+}
+
+/** A module of any settings, as lists of modules hold them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module's settings are its own; the list only passes them back to it
+export type AnyPlatformModule = PlatformModule<any>;

@@ -1,0 +1,70 @@
+// TinyShop as the bridge needs it: written from docs/development.md ("Adding a platform") alone, and
+// registered at start by its test. Its one store is configured; a merchant opens their page from a link
+// TinyShop signs with the store's webhook secret, which the door checks still names that store.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PlatformModule } from '../../../src/core/platform-module.ts';
+import { httpUrl, secret, text } from '../../../src/setting-kinds.ts';
+import { tinyShopAdapter } from './adapter.ts';
+import { tinyShopOrderSource } from './order-source.ts';
+import { PLATFORM } from './orders.ts';
+
+const settings = {
+  TINYSHOP_STORE: text().optional(),
+  TINYSHOP_WEBHOOK_SECRET: secret(16).optional(),
+  TINYSHOP_API_URL: httpUrl().optional(),
+  TINYSHOP_API_TOKEN: secret().optional(),
+};
+
+/** A sign-in link TinyShop's admin opens: the store and a time, signed; good for five minutes. */
+export const signIn = (secretKey: string, store: string, at: number) =>
+  createHmac('sha256', secretKey).update(`sign-in:${store}:${at}`).digest('hex');
+const SIGN_IN_MS = 5 * 60_000;
+
+export const tinyShop: PlatformModule<typeof settings> = {
+  name: PLATFORM,
+  names: { platform: 'TinyShop', shop: 'store', admin: 'your TinyShop admin, under Apps' },
+  settings,
+  checkSettings(given) {
+    const needed = ['TINYSHOP_WEBHOOK_SECRET', 'TINYSHOP_API_URL', 'TINYSHOP_API_TOKEN'] as const;
+    return given.TINYSHOP_STORE
+      ? needed.filter((key) => !given[key]).map((key) => ({ key, message: 'is required with TINYSHOP_STORE' }))
+      : [];
+  },
+  build({ TINYSHOP_STORE: store, TINYSHOP_WEBHOOK_SECRET: webhookSecret, TINYSHOP_API_URL, TINYSHOP_API_TOKEN }) {
+    if (!store || !webhookSecret || !TINYSHOP_API_URL || !TINYSHOP_API_TOKEN) return undefined;
+    return {
+      adapter: tinyShopAdapter(webhookSecret),
+      source: tinyShopOrderSource(TINYSHOP_API_URL, TINYSHOP_API_TOKEN, store),
+      admitShop: async (shop) => (shop === store ? undefined : `${shop} is not the TinyShop store this bridge serves`),
+      chosenByOperator: async (shop) => shop === store,
+      routes: [
+        {
+          method: 'GET',
+          path: '/open',
+          async handle({ query }) {
+            const at = Number(query.at);
+            const given = Buffer.from(query.signature ?? '', 'hex');
+            const expected = Buffer.from(signIn(webhookSecret, query.store ?? '', at), 'hex');
+            const fresh = Number.isFinite(at) && Math.abs(Date.now() - at) < SIGN_IN_MS;
+            if (
+              query.store !== store ||
+              !fresh ||
+              given.length !== expected.length ||
+              !timingSafeEqual(given, expected)
+            )
+              return {
+                status: 401,
+                text: 'This link has expired or is not TinyShop’s: open the app again from your TinyShop admin.',
+              };
+            return { merchantPage: { shop: store } };
+          },
+        },
+      ],
+      door: {
+        frameAncestors: "'none'",
+        refusal: async ({ shop }) =>
+          shop === store ? undefined : { status: 401, error: 'this store is not served here any more' },
+      },
+    };
+  },
+};
