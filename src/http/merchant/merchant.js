@@ -101,6 +101,9 @@ document.addEventListener('shopify:navigate', (event) => {
   const href = event.target.getAttribute('href');
   if (href) go(href);
 });
+// Only now the nav: App Bridge shows it in the admin as soon as it is in the page, and a click before this listener
+// would be lost (the merchant would ask for Orders and stay on Home).
+document.body.prepend($('#app-nav').content.cloneNode(true));
 window.addEventListener('popstate', () => void show(viewOf(location.pathname)));
 $('#go-setup').addEventListener('click', () => go(`${APP_PATH}/setup`));
 
