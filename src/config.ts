@@ -11,8 +11,11 @@ import { prefixProblems } from './core/worker/lp-order-ids.ts';
 import { REFERRER_KINDS, REPLY_STYLES } from './loyalty/protocol.ts';
 import { secretsKeyProblem } from './secrets/secret-box.ts';
 import { compileCodePattern } from './core/code-pattern.ts';
-import { commaSeparated, fraction, list, secret, secureUrl, text, wholeNumber, yesNo } from './setting-kinds.ts';
+import { fraction, list, secret, secureUrl, text, wholeNumber, yesNo } from './setting-kinds.ts';
 import type { AnyPlatformModule, SettingProblem } from './core/platform-module.ts';
+import { bigCommerceSettingProblems, bigCommerceSettings } from '../adapters/bigcommerce/settings.ts';
+import { shopifySettingProblems, shopifySettings } from '../adapters/shopify/settings.ts';
+import { wooSettings } from '../adapters/woocommerce/settings.ts';
 
 // A key that seals secrets at rest: 32 bytes in base64. The message never echoes the value.
 const secretsKey = () =>
@@ -186,49 +189,6 @@ const onOff = () =>
           : value,
     z.enum(['on', 'off'], { error: 'must be on or off' }),
   );
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
-
-const scopes = () =>
-  commaSeparated(
-    z
-      .array(
-        z.string().regex(/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/, {
-          error: 'scopes look like read_orders',
-        }),
-        { error: 'must be a comma-separated list of scopes' },
-      )
-      .min(1, { error: 'must name at least read_orders' }),
-  );
-
-/** Shop domains as "a.myshopify.com,b.myshopify.com" in the environment, or a list in a file. */
-const shopList = () =>
-  commaSeparated(
-    z.array(
-      z
-        .string({ error: 'must be shops like your-store.myshopify.com' })
-        .regex(SHOP_DOMAIN, { error: 'must be shops like your-store.myshopify.com,another.myshopify.com' }),
-      {
-        error: 'must be a comma-separated list of shops like your-store.myshopify.com',
-      },
-    ),
-    (item) => item.toLowerCase(),
-  );
-
-const STORE_HASH = /^[a-z0-9]{1,32}$/;
-
-/** BigCommerce store hashes as "abc123,def456" in the environment, or a list in a file. */
-const storeHashList = () =>
-  commaSeparated(
-    z.array(
-      z
-        .string({ error: 'must be store hashes like abc123' })
-        .regex(STORE_HASH, { error: 'must be store hashes (from the API path) like abc123,def456' }),
-      {
-        error: 'must be a comma-separated list of store hashes like abc123,def456',
-      },
-    ),
-  );
-
 const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -316,46 +276,13 @@ export const configSchema = z
     SHUTDOWN_GRACE_SECONDS: wholeNumber(0, 300),
     SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000),
 
-    SHOPIFY_API_KEY: text().optional(),
-    SHOPIFY_API_SECRET: secret().optional(),
-    SHOPIFY_API_SECRET_PREVIOUS: secret().optional(),
-    SHOPIFY_API_VERSION: z
-      .string({ error: 'must be a version like 2026-10' })
-      .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, { error: 'must be a Shopify API version like 2026-10' }),
-    SHOPIFY_SCOPES: scopes(),
-    SHOPIFY_BULK_THRESHOLD: wholeNumber(1, 10_000_000),
-    SHOPIFY_SHOP: z
-      .string({ error: 'must be a shop domain' })
-      .regex(SHOP_DOMAIN, { error: 'must look like your-store.myshopify.com' })
-      .optional(),
-    SHOPIFY_ADMIN_TOKEN: secret().optional(),
-    SHOPIFY_APP_URL: secureUrl().optional(),
-    SHOPIFY_EMBEDDED: yesNo(),
-    // Unset (an empty variable) means no shop listed.
-    SHOPIFY_SHOPS: shopList().default([]),
-    SHOPIFY_OPEN_INSTALLS: yesNo(),
-
-    WOOCOMMERCE_WEBHOOK_SECRET: secret().optional(),
-    WOOCOMMERCE_URL: secureUrl().optional(),
-    WOOCOMMERCE_CONSUMER_KEY: secret().optional(),
-    WOOCOMMERCE_CONSUMER_SECRET: secret().optional(),
-    WOOCOMMERCE_APP_NAME: text(),
     // Development only: a store connected from the dashboard or the CLI may be on this machine or its network.
     ALLOW_PRIVATE_STORE_ADDRESSES: yesNo(),
 
-    BIGCOMMERCE_CLIENT_ID: text().optional(),
-    BIGCOMMERCE_CLIENT_SECRET: secret().optional(),
-    BIGCOMMERCE_STORE_HASH: z
-      .string({ error: 'must be a store hash' })
-      .regex(/^[a-z0-9]{1,32}$/, { error: 'must be the store hash from your API path, like abc123' })
-      .optional(),
-    BIGCOMMERCE_ACCESS_TOKEN: secret().optional(),
-    BIGCOMMERCE_WEBHOOK_SECRET: secret(24).optional(),
-    BIGCOMMERCE_API_URL: secureUrl(),
-    BIGCOMMERCE_LOGIN_URL: secureUrl(),
-    // The stores that may install the app and earn, beside BIGCOMMERCE_STORE_HASH; unset (an empty variable) means none.
-    BIGCOMMERCE_STORES: storeHashList().default([]),
-    BIGCOMMERCE_OPEN_INSTALLS: yesNo(),
+    // Each shipped platform's own keys, from its module's folder.
+    ...shopifySettings,
+    ...wooSettings,
+    ...bigCommerceSettings,
   })
   .superRefine((config, ctx) => {
     // Talking to the real service needs both credentials; naming each missing one
@@ -365,19 +292,6 @@ export const configSchema = z
         if (!config[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when LOYALTY_BASE_URL is set' });
       }
-    }
-    // Shopify's grants need the client id beside the secret.
-    if (
-      config.SHOPIFY_API_SECRET &&
-      !config.SHOPIFY_ADMIN_TOKEN &&
-      (config.SHOPIFY_SHOP || config.SHOPIFY_APP_URL) &&
-      !config.SHOPIFY_API_KEY
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SHOPIFY_API_KEY'],
-        message: "is required to get Admin API access: set it to the app's client id (Dev Dashboard, Settings)",
-      });
     }
     // In sandbox mode the sandbox is the service: an activity it does not have would be refused at the first earn.
     // Checked only on values that parsed: a bad one has its own line already.
@@ -405,45 +319,11 @@ export const configSchema = z
         }
       }
     }
-    // The single-click app: the client secret checks its JWTs and exchanges codes; its callbacks live at PUBLIC_URL.
-    if (config.BIGCOMMERCE_CLIENT_ID) {
-      if (!config.BIGCOMMERCE_CLIENT_SECRET)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['BIGCOMMERCE_CLIENT_SECRET'],
-          message: "is required with BIGCOMMERCE_CLIENT_ID: the app's client secret (Developer Portal, View Client ID)",
-        });
-      if (!config.PUBLIC_URL)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['PUBLIC_URL'],
-          message:
-            "is required with BIGCOMMERCE_CLIENT_ID: the bridge's https address, where BigCommerce calls the app's auth, load and uninstall callbacks",
-        });
-    }
-    // Only the merchant's shops earn: with a Shopify secret and no way for any shop to be allowed, every delivery would be ignored.
-    const operatorCanInstall = Boolean(config.SHOPIFY_API_KEY && (config.SHOPIFY_APP_URL || config.PUBLIC_URL));
-    if (
-      config.SHOPIFY_API_SECRET &&
-      !config.SHOPIFY_SHOP &&
-      config.SHOPIFY_SHOPS.length === 0 &&
-      !config.SHOPIFY_OPEN_INSTALLS &&
-      !operatorCanInstall
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SHOPIFY_SHOPS'],
-        message:
-          'is required with SHOPIFY_API_SECRET: list the shops whose orders earn (your-store.myshopify.com), or set SHOPIFY_SHOP, or SHOPIFY_API_KEY and SHOPIFY_APP_URL to install shops from the dashboard',
-      });
-    }
-    if (config.SHOPIFY_API_SECRET_PREVIOUS && !config.SHOPIFY_API_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SHOPIFY_API_SECRET'],
-        message: 'is required when SHOPIFY_API_SECRET_PREVIOUS is set (the new secret)',
-      });
-    }
+    for (const { key, message } of [
+      ...shopifySettingProblems(config, config.PUBLIC_URL),
+      ...bigCommerceSettingProblems(config, config.PUBLIC_URL),
+    ])
+      ctx.addIssue({ code: 'custom', path: [key], message });
     if (config.SECRETS_KEY_PREVIOUS && !config.SECRETS_KEY) {
       ctx.addIssue({
         code: 'custom',
