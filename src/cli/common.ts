@@ -94,7 +94,7 @@ export async function withLocalEngine<T>(
   use: (local: LocalEngine) => Promise<T>,
 ): Promise<T> {
   const opened = await openStore(config, logger);
-  const platforms = buildPlatforms(config, opened.store);
+  const platforms = buildPlatforms(config, opened.store, {}, { logger });
   let engine: Engine;
   try {
     // Opened before the engine: in sandbox mode the client's credentials are kept in the ledger, as the bridge keeps them.
@@ -106,7 +106,7 @@ export async function withLocalEngine<T>(
     // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
     const opening = engine;
     await platforms
-      .prepare(logger, () => opening.foldInbox())
+      .prepare(() => opening.foldInbox())
       .then(() => linkEarlierShops(opened.store, accounts, logger))
       .catch(async (error: unknown) => {
         await opening.stop();

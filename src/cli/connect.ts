@@ -101,7 +101,7 @@ async function connectAlone(config: Config, logger: Logger, address: string): Pr
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();
-    const platforms = buildPlatforms(config, opened.store);
+    const platforms = buildPlatforms(config, opened.store, {}, { logger });
     let connected: (shop: string) => void = () => undefined;
     const done = new Promise<string>((resolve) => (connected = resolve));
     const app = express();

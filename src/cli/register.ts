@@ -24,7 +24,7 @@ export async function register(
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();
-    const platforms = buildPlatforms(config, opened.store);
+    const platforms = buildPlatforms(config, opened.store, {}, { logger });
     if (platform === 'shopify') {
       const shopify = platforms.shopify;
       if (!shopify)

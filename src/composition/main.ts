@@ -3,7 +3,6 @@
 import express, { type RequestHandler } from 'express';
 import { laneStatus } from '../core/lanes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DeliveryInfo, PlatformAdapter } from '../core/platform-adapter.ts';
 import { isSandboxMode, runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
@@ -26,7 +25,7 @@ import { shopAdminApi } from '../http/shop-admin-api.ts';
 import { bigCommerceMerchantDoor } from '../http/bigcommerce-merchant-door.ts';
 import { RemovedUsers } from '../../adapters/bigcommerce/removed-users.ts';
 import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from '../http/bridge-shop-token.ts';
-import { admitShopifyShop, shopifySurface } from '../http/shopify-surface.ts';
+import { shopifySurface } from '../http/shopify-surface.ts';
 import { webhookHandler, type WebhookHandler } from '../http/webhook-route.ts';
 import type { Logger } from '../logger.ts';
 import type { AttemptReport, LoyaltyClient } from '../loyalty/client.ts';
@@ -214,7 +213,7 @@ export async function startBridge(
   // installed before accounts existed kept on the default account.
   try {
     await trimEarlierDeliveries(store, platforms.adapterFor, logger);
-    await platforms.prepare(logger, () => engine.foldInbox());
+    await platforms.prepare(() => engine.foldInbox());
     await linkEarlierShops(store, accounts, logger);
   } catch (error) {
     await engine.stop();
@@ -232,28 +231,14 @@ export async function startBridge(
     concurrentReads: config.WEBHOOK_CONCURRENT_READS,
   });
   const routeOptions = { readBody, metrics, gate, onDelivery, onShopRefused };
-  for (const [platform, adapter] of Object.entries(platforms.adapters) as Array<
-    [string, PlatformAdapter<unknown> | undefined]
-  >) {
-    const registered = platforms.modules.find(({ module }) => module.name === platform)?.parts;
-    const admitShop =
-      platform === 'shopify'
-        ? admitShopifyShop(platforms.shopifyAllowed, platforms.shopify?.access)
-        : platform === 'bigcommerce'
-          ? platforms.bigcommerceAllowed.admit
-          : registered?.admitShop?.bind(registered);
-    // Shopify: a delivery through the app's configuration lets the shop's own copy of that subscription go (adapters/shopify/subscriptions.ts).
-    const declared = platform === 'shopify' ? platforms.shopify?.declared : undefined;
-    const onStored = declared
-      ? (info: DeliveryInfo, result: 'accepted' | 'duplicate') => declared.note(info, result)
-      : undefined;
-    if (adapter)
-      webhooks[platform] = webhookHandler(adapter, engine.ingest, logger, {
+  // One route per platform's adapter, with what its module says of the shops it serves and of what was stored.
+  for (const { module, parts } of platforms.modules)
+    if (parts.adapter)
+      webhooks[module.name] = webhookHandler(parts.adapter, engine.ingest, logger, {
         ...routeOptions,
-        ...(admitShop ? { admitShop } : {}),
-        ...(onStored ? { onStored } : {}),
+        ...(parts.admitShop ? { admitShop: parts.admitShop.bind(parts) } : {}),
+        ...(parts.onStored ? { onStored: parts.onStored.bind(parts) } : {}),
       });
-  }
   const reconciler = new Reconciler({
     sources: platforms.sources,
     store,
@@ -265,24 +250,20 @@ export async function startBridge(
     onHealth: (report) => metrics.reportSubscriptions(report),
     discover: () => platforms.discoverStores(),
   });
-  platforms.onShopifyScopesChanged = (shop, scopes) => {
-    logger.info(
-      { shop, scopes },
-      'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again',
-    );
+  platforms.onSubscriptionsChanged = (platform, shop) => {
     void reconciler
-      .checkAllSubscriptions('shopify', shop)
+      .checkAllSubscriptions(platform, shop)
       .catch((error: unknown) =>
         logger.warn(
-          { err: error, shop },
-          'could not check the shop after its scopes changed; the next reconciliation tries again',
+          { err: error, platform, shop },
+          'could not check the shop’s subscriptions again; the next reconciliation tries again',
         ),
       );
   };
   const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
   // A store connected or installed: its webhooks made and its recent orders read, after the platform's request was answered.
   let demo: DemoStore | undefined;
-  const storeAdded = (platform: 'woocommerce' | 'bigcommerce') => async (shop: string) => {
+  const storeAdded = (platform: string) => async (shop: string) => {
     demo?.stop();
     platforms.storeAdded(platform);
     await reconciler.run(platform, shop);

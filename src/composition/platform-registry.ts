@@ -1,20 +1,19 @@
-// The one list of store platforms: the three the bridge ships, with the names a person reads, and the check
-// that a platform registered as a module (src/core/platform-module.ts) fits beside them. Everything else takes
+// The one list of store platforms: the modules the bridge ships (adapters/<platform>/module.ts), and the check
+// that a platform registered at start (src/core/platform-module.ts) fits beside them. Everything else takes
 // its platform names and labels from here (the API hands them to the browser pages).
-import type { AnyPlatformModule, PlatformNames } from '../core/platform-module.ts';
 import { z } from 'zod';
+import { bigCommerceModule } from '../../adapters/bigcommerce/module.ts';
+import { shopifyModule } from '../../adapters/shopify/module.ts';
+import { wooModule } from '../../adapters/woocommerce/module.ts';
+import type { AnyPlatformModule, PlatformNames } from '../core/platform-module.ts';
 import { CONFIG_KEYS } from '../config.ts';
 
-export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+export const SHIPPED_MODULES = [shopifyModule, wooModule, bigCommerceModule] as const;
+
+export type Platform = (typeof SHIPPED_MODULES)[number]['name'];
+export const PLATFORMS: readonly Platform[] = SHIPPED_MODULES.map((module) => module.name);
 
 const PLATFORM_NAME = /^[a-z][a-z0-9-]{1,30}$/;
-
-export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
-  shopify: { platform: 'Shopify', shop: 'shop', admin: 'your Shopify admin, under Apps' },
-  woocommerce: { platform: 'WooCommerce', shop: 'store', admin: 'your store’s WordPress, as its administrator' },
-  bigcommerce: { platform: 'BigCommerce', shop: 'store', admin: 'your BigCommerce control panel, under Apps' },
-};
 
 /**
  * A platform's name as requests give it. With `known` (the directory's names), only one of those; without,
@@ -28,7 +27,7 @@ export const platformName = (known?: readonly string[]) =>
 /** Paths the bridge serves itself, which no platform's /<name> may take. */
 const RESERVED = new Set(['admin', 'webhooks', 'merchant', 'sandbox', 'healthz', 'readyz', 'metrics']);
 
-/** What is wrong with registering these modules beside the shipped platforms: one line each. */
+/** What is wrong with registering these modules beside the shipped ones: one line each. */
 export function registrationProblems(modules: readonly AnyPlatformModule[]): string[] {
   const problems: string[] = [];
   const names = new Set<string>(PLATFORMS);
@@ -51,8 +50,5 @@ export function registrationProblems(modules: readonly AnyPlatformModule[]): str
 export function platformDirectory(
   modules: readonly AnyPlatformModule[] = [],
 ): Array<{ name: string; names: PlatformNames }> {
-  return [
-    ...PLATFORMS.map((name) => ({ name, names: PLATFORM_NAMES[name] })),
-    ...modules.map(({ name, names }) => ({ name, names })),
-  ];
+  return [...SHIPPED_MODULES, ...modules].map(({ name, names }) => ({ name, names }));
 }

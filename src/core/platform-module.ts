@@ -3,7 +3,9 @@
 // registered module once; src/http mounts its routes, which are written on the small request-in, answer-out
 // interface below, so a module never imports the bridge's HTTP layer. docs/development.md, "Adding a platform".
 import type { z } from 'zod';
+import type { LookupFunction } from 'node:net';
 import type { Logger } from '../logger.ts';
+import type { UserAddressPolicy } from '../net/user-address.ts';
 import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
 import type { OrderSource } from './order-source.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
@@ -63,8 +65,20 @@ export interface PlatformWiring {
   logger: Logger;
   /** The bridge's public https address (PUBLIC_URL), where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;
+  /** Which store addresses a user may connect, and how they resolve (ALLOW_PRIVATE_STORE_ADDRESSES). */
+  storeAddresses: UserAddressPolicy;
+  /** Where the platform's API answers for a store's address (tests serve it locally); the address itself otherwise. */
+  apiUrl: ((address: string) => string) | undefined;
   /** Tell the bridge a store was connected: its orders are read and its subscriptions checked, after the answer. */
   storeConnected(shop: string): void;
+  /** Tell the bridge to check a shop's subscriptions again (the platform says what the app may read changed). */
+  subscriptionsChanged(shop: string): void;
+}
+
+/** What tests change of how every platform is reached. */
+export interface ReachOverrides {
+  apiUrl?: (address: string) => string;
+  storeLookup?: LookupFunction;
 }
 
 /** Everything of a platform the bridge runs; each part is optional, as a platform may lack it. */
@@ -73,6 +87,17 @@ export interface PlatformParts {
   adapter?: PlatformAdapter<unknown>;
   /** Reads its orders, for resync and reconciliation. */
   source?: OrderSource;
+  /**
+   * Whether the source has a store to read: one configured (known at build), or one connected since (asked
+   * when the bridge looks for stores). Absent: it always has.
+   */
+  storesToRead?: { configured: boolean; connected(): Promise<boolean> };
+  /** Every shop of the platform the bridge knows (installed, connected, allowed by name). */
+  shops?(): Promise<string[]>;
+  /** Told of each delivery stored or found a duplicate, after the answer. */
+  onStored?(info: DeliveryInfo, result: 'accepted' | 'duplicate'): Promise<void>;
+  /** Once the ledger is open, before anything is served: moves of what earlier releases kept. */
+  prepare?(foldInbox: () => Promise<void>): Promise<void>;
   /** Why a delivery's shop is not served (acknowledged, nothing kept); undefined: served. */
   admitShop?(shop: string, topic: string, info: DeliveryInfo): Promise<string | undefined>;
   /** Whether the operator chose this shop (it earns on the default account); default: yes. */
@@ -88,7 +113,7 @@ export interface SettingProblem {
   message: string;
 }
 
-export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape> {
+export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, Own = unknown> {
   /** The code name in stored keys, paths and the API: lower case, never shown to a person. */
   readonly name: string;
   readonly names: PlatformNames;
@@ -96,10 +121,10 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape> 
   readonly settings: Settings;
   /** Checks across its keys, after each key alone was good; `publicUrl`: the bridge's PUBLIC_URL. */
   checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
-  /** Its parts, or undefined when its settings leave it off. */
-  build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): PlatformParts | undefined;
+  /** Its parts, or undefined when its settings leave it off; `own`: what its flows still wired by hand need. */
+  build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
 }
 
 /** A module of any settings, as lists of modules hold them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module's settings are its own; the list only passes them back to it
-export type AnyPlatformModule = PlatformModule<any>;
+export type AnyPlatformModule = PlatformModule<any, any>;

@@ -183,10 +183,8 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     ]);
     const shops = new Map<string, ShopRef>();
     const add = (platform: string, shop: string) => shops.set(`${platform}:${shop}`, { platform, shop });
-    for (const shop of (await platforms.shopify?.access.shops()) ?? []) add('shopify', shop);
-    for (const shop of (await platforms.shopifyAllowed?.named()) ?? []) add('shopify', shop);
-    for (const each of await platforms.woocommerce.list()) add('woocommerce', each.shop);
-    for (const each of await platforms.bigcommerce.list()) add('bigcommerce', each.shop);
+    for (const { module, parts } of platforms.modules)
+      for (const shop of (await parts.shops?.()) ?? []) add(module.name, shop);
     for (const link of links) add(link.platform, link.shop);
     const sorted = [...shops.values()].sort(
       (a, b) => a.platform.localeCompare(b.platform) || a.shop.localeCompare(b.shop),

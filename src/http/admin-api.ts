@@ -534,10 +534,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
     // From the counts the store keeps, not a scan of the orders.
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
     return platforms.directory
-      .map(({ name }) => name)
-      .filter((name) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name))
-      .map((name) => ({
+      .filter(({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name))
+      .map(({ name, names }) => ({
         platform: name,
+        label: names.platform,
         webhooks: Boolean(platforms.adapterFor(name)),
         api: platforms.sources.some((source) => source.platform === name),
         ...activity.platform(name),

@@ -1,12 +1,8 @@
 // The Shopify app's part of the bridge's HTTP surface, put together once
 // for the composition root: the routes under /shopify (App URL, install by
-// OAuth), the admin API's door for a shop's own page, and the check the
-// webhook route makes before it keeps a delivery.
+// OAuth) and the admin API's door for a shop's own page.
 import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import express, { type RequestHandler } from 'express';
-import type { DeliveryInfo } from '../core/platform-adapter.ts';
-import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
-import { COMPLIANCE_TOPICS } from '../../adapters/shopify/topics.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -35,20 +31,6 @@ export interface ShopifySurface {
   /** The admin API, with a shop's own page let in before the operator's door. */
   admin(operator: express.Router): express.Router;
 }
-
-/** Deliveries that only take data away, kept from any shop: a shop dropped from SHOPIFY_SHOPS may still have data here to erase. */
-const FROM_ANY_SHOP: ReadonlySet<string> = new Set<string>(['app/uninstalled', ...COMPLIANCE_TOPICS]);
-
-/** For the webhook route: why a shop's delivery is not kept, if it is not. */
-export const admitShopifyShop =
-  (allowed: AllowedShops | undefined, access: { hasAccess(shop: string): Promise<boolean> } | undefined) =>
-  async (shop: string, topic: string, info: Pick<DeliveryInfo, 'unconfirmed'>): Promise<string | undefined> => {
-    // Only the platform can confirm it, which needs the shop's token: without one it could only ever be recorded.
-    if (info.unconfirmed && !(await access?.hasAccess(shop))) return info.unconfirmed;
-    if (FROM_ANY_SHOP.has(topic)) return undefined;
-    const allowance = await allowed?.check(shop);
-    return allowance && !allowance.allowed ? allowance.reason : undefined;
-  };
 
 export function shopifySurface(parts: ShopifySurfaceParts): ShopifySurface {
   const { platforms, store, reconciler, logger, adminToken, apiKey, secrets, shopRoutes } = parts;

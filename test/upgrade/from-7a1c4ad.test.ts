@@ -173,7 +173,7 @@ async function openAndFinish(
     // The loyalty service is where this configuration says, whatever the old orders were sent to.
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: sandbox.url, onAttempt: () => calls++ });
     // No Shopify Admin API here: an order that needed one would wait, and the test would say so.
-    const platforms = buildPlatforms(config, opened.store, { shopifyAdminUrl: () => 'http://127.0.0.1:9' });
+    const platforms = buildPlatforms(config, opened.store, { shopifyAdminUrl: () => 'http://127.0.0.1:9' }, { logger });
     const { engine, accounts } = await openConfiguredEngine(config, {
       opened,
       openReport: report,
@@ -182,7 +182,7 @@ async function openAndFinish(
       platforms,
     });
     try {
-      await platforms.prepare(logger, () => engine.foldInbox());
+      await platforms.prepare(() => engine.foldInbox());
       await linkEarlierShops(opened.store, accounts, logger);
       await engine.startWorker();
       await finished(engine);

@@ -159,8 +159,6 @@ function showAlarms(connections) {
   list.hidden = items.length === 0;
 }
 
-const PLATFORM_NAMES = { shopify: 'Shopify', woocommerce: 'WooCommerce', bigcommerce: 'BigCommerce' };
-
 function card(title, rows, problem) {
   const article = document.createElement('article');
   article.className = problem ? 'card problem' : 'card';
@@ -198,7 +196,7 @@ function showConnections(body) {
       ? `; not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy): ${unconfirmed.join('; ')}`
       : '';
     return card(
-      PLATFORM_NAMES[connection.platform] ?? connection.platform,
+      connection.label,
       [
         ['Webhooks', connection.webhooks ? 'on' : 'off (no secret configured)'],
         ['Store API', connection.api ? 'on' : 'off'],

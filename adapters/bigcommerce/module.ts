@@ -1,0 +1,68 @@
+// BigCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
+// source, which stores it serves, and the stores its single-click app (src/http/bigcommerce-*.ts, not yet
+// routes of this module) still takes by hand.
+import type { PlatformModule } from '../../src/core/platform-module.ts';
+import { createBigCommerceAdapter } from './adapter.ts';
+import { AllowedStores } from './allowed-stores.ts';
+import { allowEarlierInstalls } from './earlier-installs.ts';
+import { bigCommerceOrderSource } from './order-source.ts';
+import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
+import { BigCommerceStores } from './stores.ts';
+
+export interface BigCommerceOwn {
+  stores: BigCommerceStores;
+  /** Which stores may install the app, and whose orders earn. */
+  allowed: AllowedStores;
+}
+
+export const bigCommerceModule = {
+  name: 'bigcommerce' as const,
+  names: { platform: 'BigCommerce', shop: 'store', admin: 'your BigCommerce control panel, under Apps' },
+  settings: bigCommerceSettings,
+  checkSettings: bigCommerceSettingProblems,
+  build(settings, { store, logger, publicUrl }) {
+    const stores = new BigCommerceStores({
+      store,
+      env: {
+        storeHash: settings.BIGCOMMERCE_STORE_HASH,
+        accessToken: settings.BIGCOMMERCE_ACCESS_TOKEN,
+        headerSecret: settings.BIGCOMMERCE_WEBHOOK_SECRET,
+      },
+      apiUrl: settings.BIGCOMMERCE_API_URL,
+    });
+    const allowed = new AllowedStores({
+      store,
+      ownStore: settings.BIGCOMMERCE_STORE_HASH,
+      listed: settings.BIGCOMMERCE_STORES,
+      openInstalls: settings.BIGCOMMERCE_OPEN_INSTALLS,
+    });
+    const webhooks = Boolean(settings.BIGCOMMERCE_CLIENT_SECRET || settings.BIGCOMMERCE_WEBHOOK_SECRET);
+    return {
+      own: { stores, allowed },
+      ...(webhooks
+        ? {
+            adapter: createBigCommerceAdapter({
+              clientSecret: settings.BIGCOMMERCE_CLIENT_SECRET,
+              headerSecretsFor: (storeHash) => stores.headerSecretsFor(storeHash),
+              apiFor: async (storeHash) => (await stores.get(storeHash))?.api,
+              defaultShop: settings.BIGCOMMERCE_STORE_HASH,
+            }),
+          }
+        : {}),
+      source: bigCommerceOrderSource(stores, publicUrl, allowed),
+      storesToRead: {
+        configured: Boolean(stores.environmentShop),
+        connected: async () => (await stores.list()).length > 0,
+      },
+      admitShop: allowed.admit,
+      chosenByOperator: (shop) => allowed.chosenByOperator(shop),
+      shops: async () => (await stores.list()).map((each) => each.shop),
+      // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
+      async prepare() {
+        const appInstalls = async () =>
+          (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
+        await allowEarlierInstalls(store, allowed, appInstalls, logger);
+      },
+    };
+  },
+} satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

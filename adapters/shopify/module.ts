@@ -1,0 +1,151 @@
+// Shopify as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order source,
+// which shops it serves, and its parts that the app's flows (src/http/shopify-*.ts, not yet routes of this
+// module) still take by hand.
+import type { Shopify } from '@shopify/shopify-api';
+import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
+import type { PlatformModule, PlatformWiring } from '../../src/core/platform-module.ts';
+import { ShopifyAccess } from './access.ts';
+import { createShopifyAdapter } from './adapter.ts';
+import { ShopifyAdminApis } from './admin-api.ts';
+import { AllowedShops } from './allowed-shops.ts';
+import { ShopifyAppSignatures } from './app-signatures.ts';
+import { DeclaredDeliveries } from './declared-deliveries.ts';
+import { shopifyOrderSource } from './order-source.ts';
+import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
+import { shopifyApp } from './shopify-app.ts';
+import { COMPLIANCE_TOPICS } from './topics.ts';
+
+export interface ShopifyParts {
+  access: ShopifyAccess;
+  apis: ShopifyAdminApis;
+  /** The library's app, when OAuth or the client credentials grant is configured. */
+  app: Shopify | undefined;
+  /** Where subscriptions point; undefined without SHOPIFY_APP_URL. */
+  appUrl: string | undefined;
+  /** What Shopify signs for the app (the App URL, session tokens), checked with the current and previous secret; with the app only. */
+  signatures: ShopifyAppSignatures | undefined;
+  /** SHOPIFY_EMBEDDED. */
+  embedded: boolean;
+  /** Which topics Shopify is seen delivering to each shop through the app's configuration. */
+  declared: DeclaredDeliveries;
+}
+
+export interface ShopifyOwn {
+  shopify: ShopifyParts | undefined;
+  /** The Shopify shops the bridge serves, whenever Shopify is configured at all. */
+  allowed: AllowedShops | undefined;
+}
+
+/** Deliveries that only take data away, kept from any shop: a shop dropped from SHOPIFY_SHOPS may still have data here to erase. */
+const FROM_ANY_SHOP: ReadonlySet<string> = new Set<string>(['app/uninstalled', ...COMPLIANCE_TOPICS]);
+
+/** For the webhook route: why a shop's delivery is not kept, if it is not. */
+export const admitShopifyShop =
+  (allowed: AllowedShops | undefined, access: { hasAccess(shop: string): Promise<boolean> } | undefined) =>
+  async (shop: string, topic: string, info: Pick<DeliveryInfo, 'unconfirmed'>): Promise<string | undefined> => {
+    // Only the platform can confirm it, which needs the shop's token: without one it could only ever be recorded.
+    if (info.unconfirmed && !(await access?.hasAccess(shop))) return info.unconfirmed;
+    if (FROM_ANY_SHOP.has(topic)) return undefined;
+    const allowance = await allowed?.check(shop);
+    return allowance && !allowance.allowed ? allowance.reason : undefined;
+  };
+
+function shopifyParts(settings: ShopifySettings, wiring: PlatformWiring): ShopifyParts | undefined {
+  const { store } = wiring;
+  // Where Shopify sends the merchant back and the webhooks: SHOPIFY_APP_URL, else the bridge's PUBLIC_URL.
+  const appUrl = settings.SHOPIFY_APP_URL ?? wiring.publicUrl;
+  const appWith = (apiSecretKey: string | undefined) =>
+    settings.SHOPIFY_API_KEY && apiSecretKey
+      ? shopifyApp({
+          apiKey: settings.SHOPIFY_API_KEY,
+          apiSecretKey,
+          appUrl,
+          scopes: settings.SHOPIFY_SCOPES,
+          apiVersion: settings.SHOPIFY_API_VERSION,
+          embedded: settings.SHOPIFY_EMBEDDED,
+        })
+      : undefined;
+  const app = appWith(settings.SHOPIFY_API_SECRET);
+  // During a rotation Shopify may still sign with the previous secret.
+  const previousApp = app ? appWith(settings.SHOPIFY_API_SECRET_PREVIOUS) : undefined;
+  if (!app && !(settings.SHOPIFY_SHOP && settings.SHOPIFY_ADMIN_TOKEN)) return undefined;
+  const access = new ShopifyAccess({
+    store,
+    app,
+    previousApp,
+    ownShop: settings.SHOPIFY_SHOP,
+    legacyToken: settings.SHOPIFY_ADMIN_TOKEN,
+  });
+  const apis = new ShopifyAdminApis({
+    access,
+    apiVersion: settings.SHOPIFY_API_VERSION,
+    ...(wiring.apiUrl ? { baseUrl: wiring.apiUrl } : {}),
+  });
+  const signatures = app ? new ShopifyAppSignatures(previousApp ? [app, previousApp] : [app]) : undefined;
+  return {
+    access,
+    apis,
+    app,
+    appUrl,
+    signatures,
+    embedded: settings.SHOPIFY_EMBEDDED,
+    declared: new DeclaredDeliveries(store),
+  };
+}
+
+export const shopifyModule = {
+  name: 'shopify' as const,
+  names: { platform: 'Shopify', shop: 'shop', admin: 'your Shopify admin, under Apps' },
+  settings: shopifySettings,
+  checkSettings: shopifySettingProblems,
+  build(settings, wiring) {
+    const shopify = shopifyParts(settings, wiring);
+    const allowed =
+      shopify || settings.SHOPIFY_API_SECRET
+        ? new AllowedShops({
+            store: wiring.store,
+            ownShop: settings.SHOPIFY_SHOP,
+            listed: settings.SHOPIFY_SHOPS,
+            openInstalls: settings.SHOPIFY_OPEN_INSTALLS,
+          })
+        : undefined;
+    if (!allowed) return undefined;
+    const secrets = [settings.SHOPIFY_API_SECRET, settings.SHOPIFY_API_SECRET_PREVIOUS].filter(
+      (secret): secret is string => Boolean(secret),
+    );
+    return {
+      own: { shopify, allowed },
+      ...(settings.SHOPIFY_API_SECRET
+        ? {
+            adapter: createShopifyAdapter({
+              apiSecrets: secrets,
+              admin: shopify?.apis,
+              onScopesChanged: (shop, scopes) => {
+                wiring.logger.info(
+                  { shop, scopes },
+                  'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again',
+                );
+                wiring.subscriptionsChanged(shop);
+              },
+            }),
+          }
+        : {}),
+      ...(shopify
+        ? {
+            source: shopifyOrderSource(shopify, allowed, {
+              bulkThreshold: settings.SHOPIFY_BULK_THRESHOLD,
+              exclusive: (name, fn) => wiring.store.exclusive(name, fn),
+            }),
+            // A delivery through the app's configuration lets the shop's own copy of that subscription go (subscriptions.ts).
+            onStored: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => shopify.declared.note(info, result),
+          }
+        : {}),
+      admitShop: admitShopifyShop(allowed, shopify?.access),
+      async chosenByOperator(shop) {
+        const allowance = await allowed.check(shop);
+        return allowance.allowed && allowance.why !== 'open';
+      },
+      shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
+    };
+  },
+} satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

@@ -1,0 +1,66 @@
+// WooCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
+// source, which stores the operator chose, and the stores its connect flow and page (src/http/woocommerce-*.ts,
+// not yet routes of this module) still take by hand.
+import type { PlatformModule } from '../../src/core/platform-module.ts';
+import { createWooAdapter } from './adapter.ts';
+import { WooIdentityMigration } from './identity-migration.ts';
+import { wooOrderSource } from './order-source.ts';
+import { wooSettings } from './settings.ts';
+import { WooStores } from './stores.ts';
+
+export const wooModule = {
+  name: 'woocommerce' as const,
+  names: { platform: 'WooCommerce', shop: 'store', admin: 'your store’s WordPress, as its administrator' },
+  settings: wooSettings,
+  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses }) {
+    const stores = new WooStores({
+      store,
+      env: {
+        url: settings.WOOCOMMERCE_URL,
+        consumerKey: settings.WOOCOMMERCE_CONSUMER_KEY,
+        consumerSecret: settings.WOOCOMMERCE_CONSUMER_SECRET,
+        webhookSecret: settings.WOOCOMMERCE_WEBHOOK_SECRET,
+      },
+      requestUrl: apiUrl,
+      storeAddresses,
+    });
+    // Deliveries can come once a store can be connected (PUBLIC_URL), not only when a secret is configured.
+    const webhooks = Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
+    return {
+      own: stores,
+      ...(webhooks
+        ? {
+            adapter: createWooAdapter({
+              secrets: (shop) => stores.secretsFor(shop),
+              url: settings.WOOCOMMERCE_URL,
+            }),
+          }
+        : {}),
+      source: wooOrderSource(stores, publicUrl),
+      storesToRead: {
+        // The configured store has a key: its orders can be read.
+        configured: Boolean(
+          settings.WOOCOMMERCE_URL && settings.WOOCOMMERCE_CONSUMER_KEY && settings.WOOCOMMERCE_CONSUMER_SECRET,
+        ),
+        connected: async () => (await stores.list()).some((each) => each.rest),
+      },
+      // Only the operator connects a store (the dashboard, the CLI, or a link made for its merchant). The store of
+      // WOOCOMMERCE_URL is theirs too; without one, the webhook secret alone names no store, and any store it signs
+      // for is the one merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that
+      // store alone.
+      async chosenByOperator(shop) {
+        const connected = await stores.get(shop);
+        // Unless they connected it for its merchant, who sets up their own account (src/http/woocommerce-pages.ts).
+        if (connected !== undefined) return !connected.forMerchant;
+        return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
+      },
+      shops: async () => (await stores.list()).map((each) => each.shop),
+      // Old shop names moved to the one name, after what the inbox still holds under them is folded.
+      async prepare(foldInbox) {
+        const known = new Set((await stores.list()).map((each) => each.shop));
+        if (stores.environmentShop) known.add(stores.environmentShop);
+        await new WooIdentityMigration(store, logger).run([...known], foldInbox);
+      },
+    };
+  },
+} satisfies PlatformModule<typeof wooSettings, WooStores>;
