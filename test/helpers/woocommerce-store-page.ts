@@ -12,7 +12,8 @@ import { startFakeWooCommerce, type FakeWooCommerce } from './fake-woocommerce.t
 import { startHttpsFront, type HttpsFront } from './https-front.ts';
 import { answerConsent } from './wordpress-merchant.ts';
 
-const ADMIN_TOKEN = 'woo-store-page-admin-token-0123456789';
+/** The operator's token on the world's bridge: its admin API and its dashboard. */
+export const ADMIN_TOKEN = 'woo-store-page-admin-token-0123456789';
 
 export interface WooPageWorld {
   front: HttpsFront;
