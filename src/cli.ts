@@ -15,7 +15,8 @@ import { localResync, remoteResync } from './cli/resync.ts';
 import { status } from './cli/status.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { startBridge, startSandboxServer } from './composition/main.ts';
+import { startBridge } from './composition/main.ts';
+import { startSandboxServer } from './composition/sandbox-server.ts';
 
 const USAGE = `Usage: loyalty-bridge <command> [options]
 

@@ -1,0 +1,161 @@
+// The bridge's HTTP surface put together: the admin API behind the operator's token and each platform's door
+// for a merchant's own page, the platforms' flows and routes, the webhooks, the dashboard, health and metrics.
+import express from 'express';
+import type { RequestListener } from 'node:http';
+import type { AccountCalls } from '../accounts/account-calls.ts';
+import { accountLoads, publicView } from '../accounts/account-load.ts';
+import { defaultAccountView } from '../accounts/account-view.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { Activity } from '../activity.ts';
+import type { Engine } from '../core/engine.ts';
+import { laneStatus } from '../core/lanes.ts';
+import type { ResyncJobs } from '../core/resync-jobs.ts';
+import { adminApi } from '../http/admin-api.ts';
+import { adminStores } from '../http/admin-stores.ts';
+import { createHttpHandler } from '../http/app.ts';
+import { dashboard } from '../http/dashboard.ts';
+import { merchantAssets } from '../http/merchant-page.ts';
+import { readiness } from '../http/readiness.ts';
+import { shopAdminApi } from '../http/shop-admin-api.ts';
+import type { WebhookHandler } from '../http/webhook-route.ts';
+import type { LoyaltyClient } from '../loyalty/client.ts';
+import type { UpstreamHealth } from '../loyalty/health.ts';
+import type { Metrics } from '../metrics.ts';
+import { shownUrl } from '../net/refusal.ts';
+import type { Sandbox } from '../sandbox/app.ts';
+import type { SandboxCredentials } from '../sandbox/credentials.ts';
+import { trimTrailing } from '../trim-trailing.ts';
+import { bigCommerceFlows } from './bigcommerce-flows.ts';
+import type { FlowContext } from './flow-context.ts';
+import { registeredSurfaces } from './module-surfaces.ts';
+import { shopifyFlows } from './shopify-flows.ts';
+import { wooFlows } from './woocommerce-flows.ts';
+
+/** What a platform's flows run beside the requests (BigCommerce's checks of pending uninstalls), by what the log calls it. */
+export interface BackgroundWork {
+  what: string;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
+  engine: Engine;
+  accounts: AccountRegistry;
+  resyncJobs: ResyncJobs;
+  client: LoyaltyClient;
+  health: UpstreamHealth;
+  activity: Activity;
+  metrics: Metrics;
+  accountCalls: AccountCalls;
+  webhooks: Record<string, WebhookHandler>;
+  gate: { open: boolean; draining: boolean };
+  /** In sandbox mode: the sandbox the bridge serves, and the credentials it calls it with. */
+  sandbox: { app: Sandbox; credentials: SandboxCredentials } | undefined;
+  /** Where the loyalty service answers; in sandbox mode known once the server listens. */
+  loyaltyBaseUrl(): string;
+  /** The built-in demo store is running. */
+  demo: boolean;
+  bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number } | undefined;
+}
+
+export async function httpSurface(
+  parts: HttpSurfaceParts,
+): Promise<{ handler: RequestListener; background: BackgroundWork[] }> {
+  const { config, store, platforms, reconciler, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
+  const sandbox = parts.sandbox?.app;
+  const shopRoutes = shopAdminApi({
+    store,
+    shopify: platforms.shopify,
+    accounts,
+    privacy: engine.privacy,
+    retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
+    resyncJobs,
+    // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account.
+    bridgeSandbox: sandbox
+      ? {
+          url: parts.loyaltyBaseUrl,
+          addAccount: (input) => sandbox.addAccount(input),
+          removeAccount: (brandId) => sandbox.removeAccount(brandId),
+        }
+      : undefined,
+    ingest: engine.ingest,
+    accountCalls: parts.accountCalls,
+    adjustments: engine.adjustments,
+    logger,
+  });
+  const flows: FlowContext = { ...parts, shopRoutes };
+  const shopify = shopifyFlows(flows);
+  const bigcommerce = bigCommerceFlows(flows, parts.bigCommerceUninstallChecks);
+  const woocommerce = await wooFlows(flows);
+  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
+  const operatorAndShopify = shopify.admin(
+    adminApi({
+      token: adminToken,
+      sandbox: Boolean(sandbox),
+      demo: parts.demo,
+      tokenLabel: config.ADMIN_TOKEN_LABEL,
+      accounts,
+      // The environment's account, its key as its last four characters; its address is known once the server listens.
+      defaultAccount: () =>
+        defaultAccountView({
+          baseUrl: trimTrailing(shownUrl(parts.loyaltyBaseUrl()), '/'),
+          apiKey: parts.sandbox?.credentials.apiKey ?? config.LOYALTY_API_KEY ?? '',
+          brandId: parts.sandbox?.credentials.brandId ?? config.LOYALTY_BRAND_ID ?? '',
+          rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+        }),
+      engine,
+      platforms,
+      reconciler,
+      resyncJobs,
+      client: parts.client,
+      health: parts.health,
+      activity: parts.activity,
+      logger,
+    }),
+  );
+  const doors = [bigcommerce.door, woocommerce.door, ...registered.map(({ door }) => door)].filter(
+    (door) => door !== undefined,
+  );
+  const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
+  metrics.bind({
+    inFlight: () => engine.worker.stats.inFlight,
+    store: () => store.stats(),
+    deadLetters: () => store.countDeadLetters(),
+    limiter: () => parts.client.limiter.stats(),
+    paused: async () => (await engine.accounts.all()).some((account) => account.authPause.paused),
+    lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
+    // Scraped without credentials: each account's own calls and spent budget only (account-load.ts).
+    accounts: () =>
+      accountLoads({
+        accounts,
+        store,
+        view: publicView(() => engine.worker.spentAccounts, parts.accountCalls),
+      }),
+  });
+  const handler = createHttpHandler({
+    logger,
+    metrics,
+    readiness: () =>
+      readiness({
+        store,
+        dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined,
+        health: parts.health,
+        gate: parts.gate,
+      }),
+    webhooks: parts.webhooks,
+    admin,
+    dashboard: dashboard(),
+    merchantAssets: merchantAssets(),
+    ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
+    adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
+    woocommerceAuth: woocommerce.routes,
+    ...(bigcommerce.app ? { bigcommerceApp: bigcommerce.app.routes } : {}),
+    platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
+    ...(sandbox ? { sandbox: sandbox.app } : {}),
+  });
+  const app = bigcommerce.app;
+  return {
+    handler,
+    background: app ? [{ what: 'uninstall checks', start: () => app.start(), stop: () => app.stop() }] : [],
+  };
+}

@@ -1,0 +1,48 @@
+// Each platform registered as a module: its routes and its merchant page's door, mounted by src/http.
+import type { RequestHandler } from 'express';
+import type express from 'express';
+import { randomBytes } from 'node:crypto';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
+import { bridgeShopTokens } from '../http/bridge-shop-token.ts';
+import { modulePagePurpose, moduleSurface } from '../http/platform-routes.ts';
+import type { Logger } from '../logger.ts';
+import { keptPageKey } from './kept-page-key.ts';
+import type { Platforms } from './platforms.ts';
+
+/**
+ * Each registered platform's routes and merchant-page door, its sessions keyed from a key the bridge keeps
+ * for it. Outside sandbox mode without SECRETS_KEY no key can be kept: its routes are mounted, its page not.
+ */
+export async function registeredSurfaces(
+  built: Platforms['modules'],
+  store: LedgerStore,
+  shopRoutes: RequestHandler,
+  logger: Logger,
+): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
+  const surfaces = [];
+  for (const { module, parts } of built) {
+    if (!parts.routes && !parts.door) continue;
+    let key: string | undefined;
+    try {
+      key = parts.door ? await keptPageKey(store, `${module.name}-store-page`) : undefined;
+    } catch (error) {
+      if (!(error instanceof SecretsKeyMissingError)) throw error;
+      logger.warn({ platform: module.name }, 'its merchant page needs SECRETS_KEY to keep its sign-ins; it is off');
+    }
+    const tokens = bridgeShopTokens(
+      [key ?? randomBytes(32).toString('base64url')],
+      Date.now,
+      modulePagePurpose(module.name),
+    );
+    const surface = moduleSurface({
+      module,
+      parts: key ? parts : { ...parts, door: undefined },
+      tokens,
+      shopRoutes,
+      logger,
+    });
+    surfaces.push({ name: module.name, ...surface });
+  }
+  return surfaces;
+}
