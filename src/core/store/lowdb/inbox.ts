@@ -488,11 +488,16 @@ export class Inbox {
   /**
    * Forgets the seen keys that start with `prefix` (a shop's, at its
    * erasure), in memory and in each file: a file that held one is written
-   * again without it, durably, before the old one goes.
+   * again without it, durably, before the old one goes. The keys and aliases
+   * of entries still waiting stay (another store's whose name this one
+   * starts, example.com:8443): a copy of one under a new id would pass as new
+   * and be folded a second time. The files hold consumed keys alone; a
+   * waiting entry's are read from its batch file at start.
    */
   async forgetSeen(prefix: string): Promise<void> {
-    for (const key of [...this.#seen.keys()])
-      if (key.startsWith(prefix) && !this.#entries.has(key)) this.#seen.delete(key);
+    const waiting = new Set<string>();
+    for (const { entry } of this.#entries.values()) for (const key of [entry.key, ...entry.aliases]) waiting.add(key);
+    for (const key of [...this.#seen.keys()]) if (key.startsWith(prefix) && !waiting.has(key)) this.#seen.delete(key);
     for (const name of await this.#commit.io.readdir(this.#path('seen'))) {
       if (!/^\d{4}-\d\d-\d\dT\d\d\.\d+\.json$/.test(name)) continue;
       const keys = (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {};
