@@ -409,13 +409,18 @@ export class Inbox {
 
   /**
    * Rewrites the batch files holding entries that `change` alters or drops
-   * (erasure): each file is replaced atomically, and durable after the next flush.
+   * (erasure): each file is replaced atomically, and durable after the next
+   * flush. What is in memory follows each file only once that file is
+   * written: should a write fail, the entries stay as the file still has
+   * them, and the next rewrite (the erasure run again) finds them there.
    */
   async rewrite(change: (entry: InboxEntry) => InboxEntry | null | undefined): Promise<number> {
     let changed = 0;
     for (const [segment, keys] of this.#segments) {
       let touched = false;
       const kept: InboxEntry[] = [];
+      const dropped: string[] = [];
+      const altered: InboxEntry[] = [];
       const path = this.#path('inbox', segment);
       const file = await readOnce<SegmentFile>(this.#commit.io, path);
       for (const entry of file?.entries ?? []) {
@@ -430,25 +435,32 @@ export class Inbox {
           continue;
         }
         touched = true;
-        changed++;
-        if (result === null) {
-          this.#entries.delete(entry.key);
-          this.#ready.delete(entry.key);
-          this.#waitingUntil.delete(entry.key);
-          keys.delete(entry.key);
-        } else {
-          this.#entries.set(entry.key, { entry: result, segment });
+        if (result === null) dropped.push(entry.key);
+        else {
+          altered.push(result);
           kept.push(result);
         }
       }
       if (!touched) continue;
-      if (kept.length === 0) {
-        this.#segments.delete(segment);
-        await this.#commit.io.remove(path);
-      } else {
-        await replaceFile(this.#commit.io, path, JSON.stringify({ entries: kept }), this.#commit.sync);
-      }
+      if (kept.length === 0) await this.#commit.io.remove(path);
+      else await replaceFile(this.#commit.io, path, JSON.stringify({ entries: kept }), this.#commit.sync);
       this.#commit.markDirectory(this.#path('inbox'));
+      changed += dropped.length + altered.length;
+      for (const key of dropped) {
+        this.#entries.delete(key);
+        // Held by intake or not: a later copy under the same key (its keys forgotten with its shop) must be taken.
+        this.#leased.delete(key);
+        this.#ready.delete(key);
+        this.#waitingUntil.delete(key);
+        keys.delete(key);
+      }
+      for (const entry of altered) if (this.#entries.has(entry.key)) this.#entries.set(entry.key, { entry, segment });
+      // Emptied, or its last entries consumed while it was written (drop could not remove what was then renamed in).
+      if (kept.length === 0) this.#segments.delete(segment);
+      else if (keys.size === 0) {
+        this.#segments.delete(segment);
+        this.#unremoved.add(segment);
+      }
     }
     return changed;
   }
