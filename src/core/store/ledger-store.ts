@@ -142,6 +142,19 @@ export interface IntakeCommit {
   records?: Array<{ kind: RecordKind; id: string; value: unknown }>;
 }
 
+/**
+ * What of an intake step still applies once its entry is no longer in the
+ * inbox: taken by its shop's erasure while intake read it, or consumed by
+ * another instance that took it over. Its events, dead letter and install
+ * state would bring back what the erasure took (or repeat what the other
+ * instance did); its records, the act of a destructive body, are kept, so
+ * that the body sent again does not act twice.
+ */
+export function withoutEntryGone(commit: IntakeCommit, inInbox: boolean): IntakeCommit {
+  if (inInbox) return commit;
+  return { entryKey: commit.entryKey, ...(commit.records ? { records: commit.records } : {}) };
+}
+
 export interface OrderQuery {
   platform?: string | undefined;
   shop?: string | undefined;

@@ -409,13 +409,18 @@ export class Inbox {
 
   /**
    * Rewrites the batch files holding entries that `change` alters or drops
-   * (erasure): each file is replaced atomically, and durable after the next flush.
+   * (erasure): each file is replaced atomically, and durable after the next
+   * flush. What is in memory follows each file only once that file is
+   * written: should a write fail, the entries stay as the file still has
+   * them, and the next rewrite (the erasure run again) finds them there.
    */
   async rewrite(change: (entry: InboxEntry) => InboxEntry | null | undefined): Promise<number> {
     let changed = 0;
     for (const [segment, keys] of this.#segments) {
       let touched = false;
       const kept: InboxEntry[] = [];
+      const dropped: string[] = [];
+      const altered: InboxEntry[] = [];
       const path = this.#path('inbox', segment);
       const file = await readOnce<SegmentFile>(this.#commit.io, path);
       for (const entry of file?.entries ?? []) {
@@ -430,25 +435,32 @@ export class Inbox {
           continue;
         }
         touched = true;
-        changed++;
-        if (result === null) {
-          this.#entries.delete(entry.key);
-          this.#ready.delete(entry.key);
-          this.#waitingUntil.delete(entry.key);
-          keys.delete(entry.key);
-        } else {
-          this.#entries.set(entry.key, { entry: result, segment });
+        if (result === null) dropped.push(entry.key);
+        else {
+          altered.push(result);
           kept.push(result);
         }
       }
       if (!touched) continue;
-      if (kept.length === 0) {
-        this.#segments.delete(segment);
-        await this.#commit.io.remove(path);
-      } else {
-        await replaceFile(this.#commit.io, path, JSON.stringify({ entries: kept }), this.#commit.sync);
-      }
+      if (kept.length === 0) await this.#commit.io.remove(path);
+      else await replaceFile(this.#commit.io, path, JSON.stringify({ entries: kept }), this.#commit.sync);
       this.#commit.markDirectory(this.#path('inbox'));
+      changed += dropped.length + altered.length;
+      for (const key of dropped) {
+        this.#entries.delete(key);
+        // Held by intake or not: a later copy under the same key (its keys forgotten with its shop) must be taken.
+        this.#leased.delete(key);
+        this.#ready.delete(key);
+        this.#waitingUntil.delete(key);
+        keys.delete(key);
+      }
+      for (const entry of altered) if (this.#entries.has(entry.key)) this.#entries.set(entry.key, { entry, segment });
+      // Emptied, or its last entries consumed while it was written (drop could not remove what was then renamed in).
+      if (kept.length === 0) this.#segments.delete(segment);
+      else if (keys.size === 0) {
+        this.#segments.delete(segment);
+        this.#unremoved.add(segment);
+      }
     }
     return changed;
   }
@@ -488,11 +500,16 @@ export class Inbox {
   /**
    * Forgets the seen keys that start with `prefix` (a shop's, at its
    * erasure), in memory and in each file: a file that held one is written
-   * again without it, durably, before the old one goes.
+   * again without it, durably, before the old one goes. The keys and aliases
+   * of entries still waiting stay (another store's whose name this one
+   * starts, example.com:8443): a copy of one under a new id would pass as new
+   * and be folded a second time. The files hold consumed keys alone; a
+   * waiting entry's are read from its batch file at start.
    */
   async forgetSeen(prefix: string): Promise<void> {
-    for (const key of [...this.#seen.keys()])
-      if (key.startsWith(prefix) && !this.#entries.has(key)) this.#seen.delete(key);
+    const waiting = new Set<string>();
+    for (const { entry } of this.#entries.values()) for (const key of [entry.key, ...entry.aliases]) waiting.add(key);
+    for (const key of [...this.#seen.keys()]) if (key.startsWith(prefix) && !waiting.has(key)) this.#seen.delete(key);
     for (const name of await this.#commit.io.readdir(this.#path('seen'))) {
       if (!/^\d{4}-\d\d-\d\dT\d\d\.\d+\.json$/.test(name)) continue;
       const keys = (await readOnce<SeenFile>(this.#commit.io, this.#path('seen', name)))?.keys ?? {};

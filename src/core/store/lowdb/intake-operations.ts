@@ -6,7 +6,7 @@
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, newOrderRecord } from '../../order-record.ts';
-import type { IntakeCommit } from '../ledger-store.ts';
+import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
 import type { OrderOperations } from './order-operations.ts';
 import type { LowdbParts } from './parts.ts';
 
@@ -52,14 +52,15 @@ export class IntakeOperations {
     try {
       await this.#p.serial.add(async () => {
         const now = this.#p.now().toISOString();
+        const ofInbox = commits.map((commit) => withoutEntryGone(commit, inbox.entry(commit.entryKey) !== undefined));
         // Orders not in memory are looked up in the settled index all at once, a few files read in parallel,
         // rather than one file read after another inside the queue every fold waits on.
-        const notActive = [...new Set(commits.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter(
+        const notActive = [...new Set(ofInbox.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter(
           (key) => !active.get(key),
         );
         const settledIn =
           notActive.length > 0 ? await this.#p.settled.index.getMany(notActive) : new Map<string, string | undefined>();
-        for (const commit of commits) {
+        for (const commit of ofInbox) {
           for (const event of commit.events ?? []) {
             const key = orderKey(event);
             const record = (await this.#orders.live(key, () => newOrderRecord(event, now), {

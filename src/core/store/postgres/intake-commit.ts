@@ -2,10 +2,11 @@
 // folded into orders, dead letters and install states kept. Orders are
 // locked in key order, so two instances folding into the same orders never
 // deadlock; a new order created by another instance meanwhile makes the
-// transaction run again, folding into that row.
+// transaction run again, folding into that row. An entry no longer in the
+// inbox (its shop erased while intake read it) folds nothing.
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, foldPart, newOrderRecord, progressPart, type OrderRecord } from '../../order-record.ts';
-import type { IntakeCommit } from '../ledger-store.ts';
+import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
 import type { PgDatabase } from './database.ts';
 import { insertDeadLetter } from './dead-letters.ts';
 import { putRecord } from './records.ts';
@@ -15,7 +16,26 @@ import { ORDER_COLUMNS, recordOf, summaryColumns, type OrderRow } from './rows.t
 export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<string[]> {
   return db.transaction(async (client) => {
     const now = new Date().toISOString();
-    const events = commits.flatMap((commit) =>
+    // The orders first, in key order (as every transaction that locks orders takes them), then the entries, in key
+    // order too: an entry another transaction is removing (its shop's erasure, or another instance's step) waits for
+    // it, and only the entries still there are folded.
+    const locked = [...new Set(commits.flatMap((commit) => (commit.events ?? []).map(orderKey)))].sort();
+    const records = new Map<string, OrderRecord>();
+    if (locked.length > 0) {
+      const { rows } = await client.query<OrderRow>(
+        `SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = ANY($1) ORDER BY key FOR UPDATE`,
+        [locked],
+      );
+      for (const row of rows) records.set(row.key, recordOf(row));
+    }
+    const { rows: consumed } = await client.query<{ key: string }>(
+      `DELETE FROM lb_inbox WHERE key IN (SELECT key FROM lb_inbox WHERE key = ANY($1) ORDER BY key FOR UPDATE)
+       RETURNING key`,
+      [commits.map((commit) => commit.entryKey)],
+    );
+    const inInbox = new Set(consumed.map((row) => row.key));
+    const applied = commits.map((commit) => withoutEntryGone(commit, inInbox.has(commit.entryKey)));
+    const events = applied.flatMap((commit) =>
       (commit.events ?? []).map((event) => ({
         event,
         entryKey: commit.entryKey,
@@ -23,14 +43,6 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
       })),
     );
     const keys = [...new Set(events.map(({ event }) => orderKey(event)))].sort();
-    const records = new Map<string, OrderRecord>();
-    if (keys.length > 0) {
-      const { rows } = await client.query<OrderRow>(
-        `SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE key = ANY($1) ORDER BY key FOR UPDATE`,
-        [keys],
-      );
-      for (const row of rows) records.set(row.key, recordOf(row));
-    }
     const isNew = new Set<string>();
     for (const { event, entryKey, lane } of events) {
       const key = orderKey(event);
@@ -83,14 +95,13 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
         );
       }
     }
-    for (const commit of commits) {
+    for (const commit of applied) {
       if (commit.deadLetter) await insertDeadLetter(client, commit.deadLetter);
       if (commit.shop)
         await putRecord(client, db.secrets, 'shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
       for (const record of commit.records ?? [])
         await putRecord(client, db.secrets, record.kind, record.id, record.value);
     }
-    await client.query('DELETE FROM lb_inbox WHERE key = ANY($1)', [commits.map((commit) => commit.entryKey)]);
     // One notice for the whole step, and none when no order changed.
     if (keys.length > 0) await client.query('NOTIFY lb_work');
     return keys;

@@ -251,6 +251,21 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string, keyPre
   return db.transaction(async (client) => {
     // Whole shops: an order key of this shop is the prefix and an order id, never another shop whose name starts the same (example.com:8443).
     const prefix = `${platform}:${shop}:`;
+    // The shop's orders locked first and its waiting entries taken next, in key order, as intake's step takes them:
+    // a step folding one of those entries has committed before the entry is taken here (and what it folded is
+    // deleted below), or finds it gone and folds nothing.
+    await client.query('SELECT 1 FROM lb_orders WHERE platform = $1 AND shop = $2 ORDER BY key FOR UPDATE', [
+      platform,
+      shop,
+    ]);
+    const inbox = await client.query(
+      `DELETE FROM lb_inbox WHERE key IN (
+         SELECT key FROM lb_inbox
+          WHERE (entry->'delivery'->>'platform' = $1 AND entry->'delivery'->>'shop' = $2)
+             OR EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(entry->'events', '[]'::jsonb)) e WHERE e->>'platform' = $1 AND e->>'shop' = $2)
+          ORDER BY key FOR UPDATE)`,
+      [platform, shop],
+    );
     const orders = await client.query('DELETE FROM lb_orders WHERE platform = $1 AND shop = $2', [platform, shop]);
     await client.query(
       "DELETE FROM lb_lp_order_ids WHERE starts_with(order_key, $1) AND strpos(substr(order_key, length($1) + 1), ':') = 0",
@@ -262,11 +277,6 @@ export function eraseShop(db: PgDatabase, platform: string, shop: string, keyPre
            OR (starts_with(coalesce(order_key, ''), $3) AND strpos(substr(order_key, length($3) + 1), ':') = 0)
            OR (letter->'delivery'->>'platform' = $1 AND letter->'delivery'->>'shop' = $2)`,
       [platform, shop, prefix],
-    );
-    const inbox = await client.query(
-      `DELETE FROM lb_inbox WHERE (entry->'delivery'->>'platform' = $1 AND entry->'delivery'->>'shop' = $2)
-          OR EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(entry->'events', '[]'::jsonb)) e WHERE e->>'platform' = $1 AND e->>'shop' = $2)`,
-      [platform, shop],
     );
     const records = await client.query<{ kind: string }>(
       "DELETE FROM lb_records WHERE value->>'platform' = $1 AND value->>'shop' = $2 RETURNING kind",

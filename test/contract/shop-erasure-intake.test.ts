@@ -1,0 +1,181 @@
+// A shop's erasure meeting intake, on both backends: a delivery intake holds
+// while its shop is erased folds nothing when its step commits, and a copy of
+// it stored again can be taken; the dedupe keys of another shop's waiting
+// delivery (a store on a port under this one's name) stay, aliases too; and
+// (lowdb) an erasure whose write failed leaves the delivery where the next
+// erasure finds it. Each case is one that test/property/store-model.test.ts
+// found; here each runs in a fixed order, to show what went wrong plainly.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InboxEntry } from '../../src/core/delivery.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { nodeIo, type LedgerIo } from '../../src/core/store/lowdb/ledger-io.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { freshStore } from '../helpers/postgres-store.ts';
+
+const SHOP = 'a.example';
+/** Another store, whose name is this one's and a port: its body keys start with this one's prefix. */
+const PORT_SHOP = 'a.example:8443';
+const prefixOf = (shop: string) => `testshop:body:${shop}:`;
+const keyOf = (event: OrderEvent) => `${event.platform}:${event.shop}:${event.orderId}`;
+
+let sequence = 0;
+function delivery(shop: string, key = `${prefixOf(shop)}d${++sequence}`) {
+  const event = orderEvent({ shop, orderId: String(900_000 + ++sequence), facts: ['placed', 'paid'] });
+  const entry: InboxEntry = {
+    key,
+    // The body's key, naming the shop (as Shopify's alias does).
+    aliases: [`${prefixOf(shop)}body-${sequence}`],
+    receivedAt: new Date().toISOString(),
+    retry: null,
+    events: [event],
+  };
+  return { event, entry };
+}
+
+/** lowdb on a data directory whose inbox batch files fail to go away while `failing` is set. */
+function lowdbOn(dataDir: string, failing: { remove: boolean }): LowdbStore {
+  const io: LedgerIo = {
+    ...nodeIo,
+    remove: async (path) => {
+      if (failing.remove && /inbox[/\\]\d+\.json$/.test(path))
+        throw Object.assign(new Error('EIO: injected failure'), { code: 'EIO' });
+      return nodeIo.remove(path);
+    },
+  };
+  return new LowdbStore({ dataDir, settleAfterMs: 1, io });
+}
+
+describe.each([
+  ['lowdb', true],
+  ['postgres', postgresAvailable()],
+])('a shop erased while intake works, on %s', (backend, available) => {
+  let store: LedgerStore;
+  let close: () => Promise<void>;
+  let reopen: () => Promise<LedgerStore>;
+  const failing = { remove: false };
+
+  beforeEach(async () => {
+    if (!available) return;
+    failing.remove = false;
+    if (backend === 'lowdb') {
+      const dataDir = tempDataDir();
+      let current = lowdbOn(dataDir, failing);
+      await current.open();
+      store = current;
+      close = () => current.close();
+      reopen = async () => {
+        await current.close();
+        current = lowdbOn(dataDir, failing);
+        await current.open();
+        return current;
+      };
+      return;
+    }
+    let opened = await freshStore();
+    store = opened.store;
+    close = () => opened.close();
+    reopen = async () => {
+      // Another instance on the same database.
+      const other = await import('../helpers/postgres-store.ts').then((helpers) =>
+        helpers.openStoreOn(opened.database.url),
+      );
+      const first = opened;
+      opened = { ...first, store: other.store, close: async () => (await other.close(), await first.close()) };
+      return other.store;
+    };
+  });
+  afterEach(async () => {
+    if (available) await close();
+  });
+
+  it.skipIf(!available)(
+    'folds nothing of a delivery taken by its shop’s erasure while intake held it, and keeps the act',
+    async () => {
+      const { event, entry } = delivery(SHOP);
+      const letter = delivery(SHOP);
+      const other = delivery('b.example');
+      for (const each of [entry, letter.entry, other.entry]) expect(await store.accept(each)).toBe('accepted');
+      const held = await store.claimInbox('intake', 10, 60_000);
+      expect(held.map((each) => each.key).sort()).toEqual([entry.key, letter.entry.key, other.entry.key].sort());
+
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      await store.commitIntake([
+        { entryKey: entry.key, events: entry.events!, records: [{ kind: 'acted-once', id: 'act-1', value: {} }] },
+        {
+          entryKey: letter.entry.key,
+          deadLetter: { id: 'dl-erased', kind: 'delivery', reason: 'x', platform: 'testshop', shop: SHOP },
+        },
+        { entryKey: other.entry.key, events: other.entry.events! },
+      ]);
+
+      expect(await store.getOrder(keyOf(event)), 'the erased shop’s order came back').toBeUndefined();
+      expect(await store.getDeadLetter('dl-erased'), 'the erased shop’s dead letter came back').toBeUndefined();
+      // The act of a destructive body is kept with its step, whatever became of the entry.
+      expect(await store.getRecord('acted-once', 'act-1')).toEqual({});
+      // Another shop's delivery in the same step is folded.
+      expect((await store.getOrder(keyOf(other.event)))?.facts).toEqual(['placed', 'paid']);
+    },
+  );
+
+  it.skipIf(!available)(
+    'hands out a copy stored again under the key of a delivery erased while intake held it',
+    async () => {
+      // A key naming the shop (as WooCommerce's): forgotten with the shop, so the same delivery is new again.
+      const { entry } = delivery(SHOP);
+      expect(await store.accept(entry)).toBe('accepted');
+      expect((await store.claimInbox('intake', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+
+      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
+      expect(
+        (await store.claimInbox('intake', 10, 60_000)).map((each) => each.key),
+        'the copy waits in the inbox, and nobody can take it',
+      ).toEqual([entry.key]);
+    },
+  );
+
+  it.skipIf(!available)(
+    "keeps the dedupe keys (aliases too) of another shop's delivery still waiting, and forgets this shop's",
+    async () => {
+      const waiting = delivery(PORT_SHOP, `testshop:event:${++sequence}`);
+      const gone = delivery(SHOP, `testshop:event:${++sequence}`);
+      expect(await store.accept(waiting.entry)).toBe('accepted');
+      expect(await store.accept(gone.entry)).toBe('accepted');
+      expect(waiting.entry.aliases[0]!.startsWith(prefixOf(SHOP))).toBe(true);
+
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+
+      // The same body under a new id (a captured delivery sent again): a duplicate while the first copy waits.
+      const resent = (each: InboxEntry): InboxEntry => ({
+        ...each,
+        key: `testshop:resent:${each.key}`,
+        receivedAt: new Date().toISOString(),
+      });
+      expect(await store.accept(resent(waiting.entry)), 'a copy of a waiting delivery passed as new').toBe('duplicate');
+      expect(await store.accept(resent(gone.entry))).toBe('accepted');
+      expect(await store.inboxEntry(waiting.entry.key)).toBeDefined();
+    },
+  );
+
+  it.skipIf(!available || backend !== 'lowdb')(
+    'leaves a delivery whose file could not be removed to the next erasure, not to the next start',
+    async () => {
+      const { event, entry } = delivery(SHOP);
+      expect(await store.accept(entry)).toBe('accepted');
+      failing.remove = true;
+      await expect(store.eraseShop('testshop', SHOP, prefixOf(SHOP))).rejects.toThrow(/injected/);
+      failing.remove = false;
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      expect(await store.inboxEntry(entry.key)).toBeUndefined();
+
+      const again = await reopen();
+      expect(await again.inboxEntry(entry.key), 'the erased delivery is back after a restart').toBeUndefined();
+      expect(await again.claimInbox('intake', 10, 60_000)).toEqual([]);
+      expect(await again.getOrder(keyOf(event))).toBeUndefined();
+    },
+  );
+});
