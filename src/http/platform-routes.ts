@@ -42,6 +42,8 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: Mod
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
       const { shop, user } = given.merchantPage;
+      if (typeof shop !== 'string' || shop === '')
+        throw new Error(`the ${name} module answered with its merchant page for no shop`);
       return sendStandaloneMerchantPage(res, {
         session: tokens.mint(shop, user),
         frameAncestors,
