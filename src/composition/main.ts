@@ -48,7 +48,7 @@ import { arePublic, publicBeyondLoopback, type SandboxCredentials } from '../san
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
 import type { LedgerStore, OpenReport } from '../core/store/ledger-store.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
-import { modulePagePurpose, moduleSurface } from '../http/platform-routes.ts';
+import { modulePagePurpose, moduleSurface, ROUTE_BODY_LIMITS } from '../http/platform-routes.ts';
 import { keptPageKey } from './kept-page-key.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets } from '../sandbox/demo-store.ts';
@@ -547,6 +547,8 @@ async function registeredSurfaces(
   logger: Logger,
 ): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
   const surfaces = [];
+  // One reader for every module's routes: the limits on bodies read at once hold across them.
+  const readBody = bodyReader(ROUTE_BODY_LIMITS);
   for (const { module, parts } of built) {
     let key: string | undefined;
     try {
@@ -565,6 +567,7 @@ async function registeredSurfaces(
       parts: key ? parts : { ...parts, door: undefined },
       tokens,
       shopRoutes,
+      readBody,
       logger,
     });
     surfaces.push({ name: module.name, ...surface });

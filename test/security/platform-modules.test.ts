@@ -4,10 +4,15 @@
 //   - a session for no shop (a module answering { merchantPage: { shop: '' } }) was made and taken: the shop
 //     routes read an empty shop as "any shop", so it listed every store of the platform's orders
 //   - a session with anything after its signature (token + '.x') was taken as the session itself
+//   - a POST over a route's limit, or a door whose check threw, was answered with Express's own error page (the
+//     error's words and stack, with the bridge's paths); and a body declared over the limit was read to its end
+//     before the answer, so a sender held the connection as long as it liked
 // What held, kept here so it stays so: one platform's session opens no other's (another registered platform,
 // one whose name starts the same, a shipped family's), each has its own key, a merchant sees their own store's
 // orders, letters, data requests and resyncs alone, and a module cannot take a path or setting of the bridge's.
 import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
@@ -101,6 +106,21 @@ async function as(session: string, path: string, method = 'GET') {
   const answer = await fetch(url(`/admin/api${path}`), { method, headers: { authorization: `Bearer ${session}` } });
   const body = await answer.text();
   return { status: answer.status, body, json: () => JSON.parse(body) as Record<string, unknown> };
+}
+
+/** The first answer to a POST that declares a body of `length` and sends none of it. */
+function headersOnly(path: string, length: number): Promise<string> {
+  const { port } = new URL(bridge.http.localUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${length}\r\n\r\n`),
+    );
+    socket.once('data', (chunk) => {
+      socket.destroy();
+      resolve(chunk.toString('latin1'));
+    });
+    socket.once('error', reject);
+  });
 }
 
 /** A session of a module's family for any claims, signed with the key the bridge keeps for it. */
@@ -211,6 +231,39 @@ describe('a platform module’s sessions', () => {
     expect(orders.status).toBe(401);
     expect(orders.body).not.toContain('victim');
     expect((await as(forged, '/resync', 'POST')).status).toBe(401);
+  });
+});
+
+describe('a platform module’s routes', () => {
+  it('tell nothing of the bridge’s insides when a route, a body or a door fails', async () => {
+    const large = await fetch(url('/tiny/callback'), { method: 'POST', body: 'x'.repeat(65 * 1024) });
+    expect(large.status).toBe(413);
+    expect(large.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await large.json()).toEqual({ error: 'the body is too large' });
+
+    // Refused from its declared length, before a byte of it is sent.
+    const declared = await headersOnly('/tiny/callback', 10_000_000);
+    expect(declared).toMatch(/^HTTP\/1\.1 413 /);
+
+    // The exact bytes, as they came: a compressed body is not inflated (nor could it grow past the limit).
+    const gzipped = gzipSync(Buffer.alloc(1_000_000));
+    const encoded = await fetch(url('/tiny/callback'), {
+      method: 'POST',
+      body: gzipped,
+      headers: { 'content-encoding': 'gzip' },
+    });
+    expect(await encoded.json()).toEqual({ bytes: gzipped.length });
+
+    const thrown = await fetch(url('/tiny/boom'));
+    expect(thrown.status).toBe(500);
+    expect(await thrown.text()).not.toContain(LEAK);
+
+    const flaky = (await sessionFrom(`/flaky/open?proof=${PROOF}&store=${STORE}`))!;
+    const refused = await as(flaky, '/orders');
+    expect(refused.status).toBe(500);
+    expect(refused.body).not.toContain(LEAK);
+    expect(refused.body).not.toMatch(/node_modules|\bat /);
+    expect(refused.json()).toHaveProperty('error');
   });
 });
 
