@@ -66,7 +66,9 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
       });
     }
     res.status(given.status).set({ 'cache-control': 'no-store', ...given.headers });
-    if ('json' in given) return res.json(given.json);
+    // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
+    res.set('x-content-type-options', 'nosniff');
+    if ('json' in given) return res.type('application/json').json(given.json);
     return res.type('text/plain').send(given.text);
   };
   for (const route of parts.routes ?? []) {

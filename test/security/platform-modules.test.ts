@@ -7,6 +7,7 @@
 //   - a POST over a route's limit, or a door whose check threw, was answered with Express's own error page (the
 //     error's words and stack, with the bridge's paths); and a body declared over the limit was read to its end
 //     before the answer, so a sender held the connection as long as it liked
+//   - a JSON answer took the type its module set (text/html), so anything it echoed ran as the bridge's page
 // What held, kept here so it stays so: one platform's session opens no other's (another registered platform,
 // one whose name starts the same, a shipped family's), each has its own key, a merchant sees their own store's
 // orders, letters, data requests and resyncs alone, and a module cannot take a path or setting of the bridge's.
@@ -264,6 +265,20 @@ describe('a platform module’s routes', () => {
     expect(refused.body).not.toContain(LEAK);
     expect(refused.body).not.toMatch(/node_modules|\bat /);
     expect(refused.json()).toHaveProperty('error');
+  });
+
+  it('send a module’s answer as what it is: a header cannot be split, JSON is never a page', async () => {
+    const redirect = await fetch(url('/tiny/go?to=%0d%0aset-cookie:%20a=b'), { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('set-cookie')).toBeNull();
+    const split = await fetch(url('/tiny/header?value=a%0d%0aset-cookie:%20a=b'));
+    expect(split.status).toBe(500);
+    expect(split.headers.get('set-cookie')).toBeNull();
+
+    const echoed = await fetch(url(`/tiny/echo?store=${encodeURIComponent('<script>alert(1)</script>')}`));
+    expect(echoed.status).toBe(404);
+    expect(echoed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(echoed.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
 
