@@ -8,6 +8,7 @@
 //     error's words and stack, with the bridge's paths); and a body declared over the limit was read to its end
 //     before the answer, so a sender held the connection as long as it liked
 //   - a JSON answer took the type its module set (text/html), so anything it echoed ran as the bridge's page
+//   - a collision's reason named the other store's order in full when that store's name held a space
 // What held, kept here so it stays so: one platform's session opens no other's (another registered platform,
 // one whose name starts the same, a shipped family's), each has its own key, a merchant sees their own store's
 // orders, letters, data requests and resyncs alone, and a module cannot take a path or setting of the bridge's.
@@ -20,6 +21,7 @@ import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { registrationProblems } from '../../src/composition/platform-registry.ts';
 import type { PlatformModule, PlatformRoute } from '../../src/core/platform-module.ts';
 import { orderEventSchema } from '../../src/core/order-event.ts';
+import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
 import { BRIDGE_SHOP_TOKEN_TTL_MS, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { text } from '../../src/setting-kinds.ts';
@@ -296,6 +298,13 @@ describe('a TinyShop merchant’s page', () => {
       ['names-shopify', `shopify:${SHOP}:8000`],
     ] as const)
       await store().addDeadLetter({ ...letter, id, orderKey: own, reason: `already used by order ${holder}.` });
+    // A registered platform's store name may hold a space: the collision's own words still hide it.
+    await store().addDeadLetter({
+      ...letter,
+      id: 'names-spaced',
+      orderKey: own,
+      reason: collisionReason('1', own, 'tinyshop:Other Store:8009'),
+    });
     // Other stores' letters, and ones that claim this store but are another's.
     await store().addDeadLetter({
       ...letter,
@@ -363,8 +372,14 @@ describe('a TinyShop merchant’s page', () => {
       'names-other',
       'names-platform',
       'names-shopify',
+      'names-spaced',
     ]);
-    for (const letter of letters.deadLetters) expect(letter.reason).toBe('already used by an order.');
+    for (const letter of letters.deadLetters)
+      if (letter.id !== 'names-spaced') expect(letter.reason).toBe('already used by an order.');
+    const spaced = letters.deadLetters.find((letter) => letter.id === 'names-spaced')!.reason;
+    expect(spaced).toContain(`of order tinyshop:${STORE}:7001 is already used by an order from another store`);
+    expect(spaced).not.toContain('Other Store');
+    expect(spaced).not.toContain('8009');
     for (const id of ['theirs-other', 'theirs-longer', 'theirs-platform', 'theirs-claimed', 'theirs-unnamed'])
       expect((await as(session, `/dead-letters/${id}/retry`, 'POST')).status).toBe(404);
 
