@@ -9,6 +9,8 @@
 //     before the answer, so a sender held the connection as long as it liked
 //   - a JSON answer took the type its module set (text/html), so anything it echoed ran as the bridge's page
 //   - a collision's reason named the other store's order in full when that store's name held a space
+//   - TinyShop's dedupe keys, as the guide had a module write them (<name>:<shop>:<id>), were the same for a
+//     delivery of store "acme" with id "x:1" and one of store "acme:x" with id "1"; "acme"'s erasure forgot both
 // What held, kept here so it stays so: one platform's session opens no other's (another registered platform,
 // one whose name starts the same, a shipped family's), each has its own key, a merchant sees their own store's
 // orders, letters, data requests and resyncs alone, and a module cannot take a path or setting of the bridge's.
@@ -27,6 +29,7 @@ import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { text } from '../../src/setting-kinds.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { SHOP } from '../helpers/shopify.ts';
+import { tinyShopAdapter } from '../platforms/tinyshop/adapter.ts';
 import {
   signedDelivery,
   signInPath,
@@ -447,5 +450,18 @@ describe('registering a module', () => {
       "thief: its setting ADMIN_TOKEN is another part's already",
     );
     expect(built).toBe(false);
+  });
+});
+
+describe('a module’s dedupe keys, made as the guide says', () => {
+  it('never make one store’s delivery another’s, nor erase another’s with a store’s', () => {
+    const adapter = tinyShopAdapter(SECRET);
+    const delivery = (store: string, id: string) => ({ store, id, topic: 'order.paid', order: undefined });
+    const acme = adapter.describe(delivery('acme', 'x:1')).key;
+    const acmeX = adapter.describe(delivery('acme:x', '1')).key;
+    expect(acme).not.toBe(acmeX);
+    expect(acme.startsWith(adapter.shopKeyPrefix!('acme'))).toBe(true);
+    expect(acmeX.startsWith(adapter.shopKeyPrefix!('acme:x'))).toBe(true);
+    expect(acmeX.startsWith(adapter.shopKeyPrefix!('acme'))).toBe(false);
   });
 });
