@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { bridgeShopTokens } from '../http/bridge-shop-token.ts';
-import { modulePagePurpose, moduleSurface } from '../http/platform-routes.ts';
+import { bodyReader } from '../http/body-reader.ts';
+import { modulePagePurpose, moduleSurface, ROUTE_BODY_LIMITS } from '../http/platform-routes.ts';
 import type { Logger } from '../logger.ts';
 import { keptPageKey } from './kept-page-key.ts';
 import type { Platforms } from './platforms.ts';
@@ -21,6 +22,8 @@ export async function registeredSurfaces(
   logger: Logger,
 ): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
   const surfaces = [];
+  // One reader for every module's routes: the limits on bodies read at once hold across them.
+  const readBody = bodyReader(ROUTE_BODY_LIMITS);
   for (const { module, parts } of built) {
     if (!parts.routes && !parts.door) continue;
     let key: string | undefined;
@@ -40,6 +43,7 @@ export async function registeredSurfaces(
       parts: key ? parts : { ...parts, door: undefined },
       tokens,
       shopRoutes,
+      readBody,
       logger,
     });
     surfaces.push({ name: module.name, ...surface });

@@ -141,6 +141,20 @@ export interface PlatformAdapter<Delivery> {
 }
 
 /**
+ * The dedupe keys of a platform whose deliveries name their shop: <platform>:<shop>:<delivery id>, with the shop
+ * percent-encoded, so that no shop's keys start as another's ("acme" and "acme:x"): a delivery of one shop is
+ * never a duplicate of another's (store "acme", id "x:1" and store "acme:x", id "1"), and a shop's erasure
+ * (shopKeyPrefix, `prefix` here) forgets its own keys alone.
+ */
+export function shopDeliveryKeys(platform: string): {
+  key(shop: string, deliveryId: string): string;
+  prefix(shop: string): string;
+} {
+  const prefix = (shop: string) => `${platform}:${encodeURIComponent(shop)}:`;
+  return { key: (shop, deliveryId) => `${prefix(shop)}${deliveryId}`, prefix };
+}
+
+/**
  * What is kept of a verified delivery, to be translated after the answer.
  * When it was sent comes from the platform's headers or body, which an
  * attacker holding a captured delivery may change where they are not signed:

@@ -38,6 +38,7 @@ export type PlatformAnswer =
   /**
    * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
    * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
+   * `shop` is never empty: the bridge makes no session for no shop.
    */
   | { merchantPage: { shop: string; user?: string } };
 

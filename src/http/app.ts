@@ -2,7 +2,7 @@
 // API and dashboard, and the sandbox in sandbox mode. The composition root
 // (src/composition/main.ts) decides what is mounted.
 import type { RequestListener } from 'node:http';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
@@ -39,6 +39,12 @@ export interface HttpAppParts {
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
   platformRoutes?: Readonly<Record<string, express.Router>>;
 }
+
+/** What a request that failed outside a router's own answers is told, by status. */
+const REQUEST_FAILED: Readonly<Record<number, string>> = {
+  413: 'the body is too large',
+  500: 'something went wrong on the bridge; try again',
+};
 
 /** The bridge's request handler: webhooks straight to their handlers, everything else through express. */
 export function createHttpHandler(parts: HttpAppParts): RequestListener {
@@ -115,6 +121,16 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' });
+  });
+  // What a router let through (a body over its limit, a door whose check failed): Express's own page would show the
+  // error's words and stack, with the bridge's paths, unless NODE_ENV is production. Plain JSON instead, and the log.
+  app.use((error: Error & { status?: unknown }, _req: Request, res: Response, next: NextFunction) => {
+    const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) parts.logger?.error({ err: error }, 'a request failed');
+    if (res.headersSent) return next(error);
+    res.status(status).json({
+      error: REQUEST_FAILED[status] ?? (status < 500 ? 'the request could not be read' : REQUEST_FAILED[500]),
+    });
   });
   return app;
 }

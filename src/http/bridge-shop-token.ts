@@ -51,7 +51,10 @@ export function bridgeShopTokens(
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
   const read = (token: string): { shop: string; user?: string; issuedAt: number } | undefined => {
     if (!token.startsWith(prefix)) return undefined;
-    const [payload = '', given = ''] = token.slice(prefix.length).split('.');
+    // The claims and their signature, and nothing after: one session has one spelling.
+    const parts = token.slice(prefix.length).split('.');
+    if (parts.length !== 2) return undefined;
+    const [payload = '', given = ''] = parts;
     const signature = Buffer.from(given, 'base64url');
     if (
       !keys.some((key) => {
@@ -66,7 +69,14 @@ export function bridgeShopTokens(
         exp?: unknown;
         user?: unknown;
       };
-      if (typeof claims.shop !== 'string' || typeof claims.exp !== 'number' || claims.exp <= now()) return undefined;
+      // A session names its shop: the shop routes would read an empty one as every shop.
+      if (
+        typeof claims.shop !== 'string' ||
+        claims.shop === '' ||
+        typeof claims.exp !== 'number' ||
+        claims.exp <= now()
+      )
+        return undefined;
       return {
         shop: claims.shop,
         issuedAt: claims.exp - BRIDGE_SHOP_TOKEN_TTL_MS,
@@ -78,6 +88,7 @@ export function bridgeShopTokens(
   };
   return {
     mint(shop, user) {
+      if (typeof shop !== 'string' || shop === '') throw new Error('a store page session is for one shop, named');
       const payload = Buffer.from(
         JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS, ...(user ? { user } : {}) }),
       ).toString('base64url');

@@ -1,15 +1,27 @@
 // Mounts a platform module's routes (src/core/platform-module.ts) at /<name>, and its merchant page's door on
 // the admin API. A module answers in plain values; this file turns them into HTTP: JSON, text, a redirect,
 // or the shared merchant page with a session of the module's own token family (one purpose per platform).
+import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PlatformAnswer, PlatformModule, PlatformParts, PlatformRequest } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
+import type { BodyLimits, BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';
 import { storePageDoor } from './store-page-door.ts';
 
-/** A callback or sign-in is small; nothing bigger is read. */
-const MAX_ROUTE_BODY_BYTES = 64 * 1024;
+/**
+ * A callback or sign-in is small and comes at once: nothing bigger or slower is read, a few at a time across every
+ * module's routes (body-reader.ts), and one declared bigger is refused before a byte of it is read.
+ */
+export const ROUTE_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 10_000, concurrentReads: 8 };
+
+const BODY_REFUSED: Readonly<Record<Exclude<BodyRead, { ok: true }>['reason'], string>> = {
+  too_large: 'the body is too large',
+  too_slow: 'the body did not arrive in time',
+  busy: 'too many requests at once; try again',
+  unreadable: 'the body could not be read',
+};
 
 /** The sessions of a module's merchant page: a prefix and a key label of the platform's own. */
 export const modulePagePurpose = (name: string): TokenPurpose => ({
@@ -24,10 +36,12 @@ export interface ModuleSurfaceParts {
   tokens: BridgeShopTokens;
   /** The admin API as a shop's own page calls it (shop-admin-api.ts). */
   shopRoutes: RequestHandler;
+  /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
+  readBody: (req: IncomingMessage) => Promise<BodyRead>;
   logger: Logger;
 }
 
-export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: ModuleSurfaceParts): {
+export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger }: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
@@ -42,6 +56,8 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: Mod
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
       const { shop, user } = given.merchantPage;
+      if (typeof shop !== 'string' || shop === '')
+        throw new Error(`the ${name} module answered with its merchant page for no shop`);
       return sendStandaloneMerchantPage(res, {
         session: tokens.mint(shop, user),
         frameAncestors,
@@ -50,11 +66,24 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: Mod
       });
     }
     res.status(given.status).set({ 'cache-control': 'no-store', ...given.headers });
-    if ('json' in given) return res.json(given.json);
+    // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
+    res.set('x-content-type-options', 'nosniff');
+    if ('json' in given) return res.type('application/json').json(given.json);
     return res.type('text/plain').send(given.text);
   };
   for (const route of parts.routes ?? []) {
     const handle = async (req: Request, res: Response) => {
+      let body: Buffer = Buffer.alloc(0);
+      if (route.method === 'POST') {
+        const read = await readBody(req);
+        if (!read.ok) {
+          if (req.destroyed || res.destroyed) return;
+          // Whatever of the body is still on its way is not read: the connection closes after the answer.
+          res.set(read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
+          return void res.status(read.status).json({ error: BODY_REFUSED[read.reason] });
+        }
+        body = read.body;
+      }
       const request: PlatformRequest = {
         method: route.method,
         path: route.path,
@@ -64,7 +93,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: Mod
         headers: Object.fromEntries(
           Object.entries(req.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : value]),
         ),
-        body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        body,
       };
       try {
         answer(res, await route.handle(request));
@@ -74,7 +103,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, logger }: Mod
       }
     };
     if (route.method === 'GET') router.get(route.path, handle);
-    else router.post(route.path, express.raw({ type: () => true, limit: MAX_ROUTE_BODY_BYTES }), handle);
+    else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
   if (parts.door)

@@ -136,13 +136,23 @@ function looksLikeOrderKey(key: string): boolean {
 }
 
 /**
+ * The order an lp_orderid collision names (collisionReason, lp-order-ids.ts), up to the words after it: a
+ * registered platform's shop may hold a space, where the shape above would stop. Bounded by the longest key
+ * (platform, shop, order id), so a long reason is read in one pass.
+ */
+const HOLDER_IN_TEXT = /\bused by order (\S[^\n]{0,340}?) from another store/g;
+
+/**
  * A letter's reason as the shop's merchant reads it: any other store's order
  * key in it (an lp_orderid collision names the order that holds the id, for
  * the operator, "from another store") is told as "an order", so that one store
  * never learns another's domain and order ids from its own letters.
  */
 export function reasonForShop(reason: string, shop: ShopRef): string {
-  return reason.replace(ORDER_KEY_IN_TEXT, (named) => {
+  const held = reason.replace(HOLDER_IN_TEXT, (named, key: string) =>
+    isOrderKeyOfShop(key, shop.platform, shop.shop) ? named : 'used by an order from another store',
+  );
+  return held.replace(ORDER_KEY_IN_TEXT, (named) => {
     const unclosed = trimTrailing(named, '.,;:)');
     const closing = named.slice(unclosed.length);
     const key = unclosed.replace(/^order /, '');

@@ -43,6 +43,8 @@ describe('text from outside', () => {
     );
     expect(reasonForShop(`${'ab:'.repeat(RUN)}1`, mine)).toBe('an order');
     expect(reasonForShop(`x ${'ab:'.repeat(RUN)}`, mine)).toHaveLength(3 * RUN + 2);
+    // The collision's own words, whose key may hold a space, are looked for no further than a key is long.
+    expect(reasonForShop('used by order '.repeat(RUN / 10), mine)).toHaveLength(14 * (RUN / 10));
   });
 
   it('trims a trailing run in one pass', () => {

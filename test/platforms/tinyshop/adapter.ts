@@ -4,12 +4,13 @@ import { hmacBase64Matches } from '../../../adapters/shared/signature.ts';
 import { redactBody } from '../../../adapters/shared/redact.ts';
 import { deliveryBody } from '../../../src/core/delivery.ts';
 import { orderEventSchema } from '../../../src/core/order-event.ts';
-import type { PlatformAdapter, RawDelivery } from '../../../src/core/platform-adapter.ts';
+import { shopDeliveryKeys, type PlatformAdapter, type RawDelivery } from '../../../src/core/platform-adapter.ts';
 import { isTinyOrder, orderEvent, PLATFORM, type TinyOrder } from './orders.ts';
 
 export const SIGNATURE = 'x-tinyshop-hmac';
 const TOPIC = 'x-tinyshop-topic';
 const DELIVERY = 'x-tinyshop-delivery';
+const keys = shopDeliveryKeys(PLATFORM);
 
 interface TinyDelivery {
   store: string;
@@ -45,7 +46,7 @@ export function tinyShopAdapter(webhookSecret: string): PlatformAdapter<TinyDeli
         delivery: { store: parsed.store, topic, id, order: isTinyOrder(parsed.order) ? parsed.order : undefined },
       };
     },
-    describe: ({ store, topic, id }) => ({ key: `${PLATFORM}:${store}:${id}`, topic, shop: store }),
+    describe: ({ store, topic, id }) => ({ key: keys.key(store, id), topic, shop: store }),
     async translate(stored) {
       const { order } = JSON.parse(deliveryBody(stored).toString('utf8')) as { order?: unknown };
       if (!isTinyOrder(order)) return { kind: 'unusable', reason: 'the delivery carries no order' };
@@ -59,6 +60,6 @@ export function tinyShopAdapter(webhookSecret: string): PlatformAdapter<TinyDeli
         phoneKeys: new Set(['phone']),
         orderIdKeys: [],
       }),
-    shopKeyPrefix: (store) => `${PLATFORM}:${store}:`,
+    shopKeyPrefix: keys.prefix,
   };
 }
