@@ -161,21 +161,23 @@ describe.each([
     },
   );
 
-  it.skipIf(!available || backend !== 'lowdb')(
-    'leaves a delivery whose file could not be removed to the next erasure, not to the next start',
-    async () => {
-      const { event, entry } = delivery(SHOP);
-      expect(await store.accept(entry)).toBe('accepted');
-      failing.remove = true;
-      await expect(store.eraseShop('testshop', SHOP, prefixOf(SHOP))).rejects.toThrow(/injected/);
-      failing.remove = false;
-      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
-      expect(await store.inboxEntry(entry.key)).toBeUndefined();
+  // lowdb's own files: PostgreSQL's erasure is one transaction, which a failed statement rolls back whole.
+  if (backend === 'lowdb')
+    it.skipIf(!available)(
+      'leaves a delivery whose file could not be removed to the next erasure, not to the next start',
+      async () => {
+        const { event, entry } = delivery(SHOP);
+        expect(await store.accept(entry)).toBe('accepted');
+        failing.remove = true;
+        await expect(store.eraseShop('testshop', SHOP, prefixOf(SHOP))).rejects.toThrow(/injected/);
+        failing.remove = false;
+        await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+        expect(await store.inboxEntry(entry.key)).toBeUndefined();
 
-      const again = await reopen();
-      expect(await again.inboxEntry(entry.key), 'the erased delivery is back after a restart').toBeUndefined();
-      expect(await again.claimInbox('intake', 10, 60_000)).toEqual([]);
-      expect(await again.getOrder(keyOf(event))).toBeUndefined();
-    },
-  );
+        const again = await reopen();
+        expect(await again.inboxEntry(entry.key), 'the erased delivery is back after a restart').toBeUndefined();
+        expect(await again.claimInbox('intake', 10, 60_000)).toEqual([]);
+        expect(await again.getOrder(keyOf(event))).toBeUndefined();
+      },
+    );
 });
