@@ -1,10 +1,8 @@
-// A shop's erasure meeting intake, on both backends: a delivery intake holds
-// while its shop is erased folds nothing when its step commits, and a copy of
-// it stored again can be taken; the dedupe keys of another shop's waiting
-// delivery (a store on a port under this one's name) stay, aliases too; and
-// (lowdb) an erasure whose write failed leaves the delivery where the next
-// erasure finds it. Each case is one that test/property/store-model.test.ts
-// found; here each runs in a fixed order, to show what went wrong plainly.
+// A shop's erasure meeting intake, on both backends: a delivery intake holds while its shop is erased folds
+// nothing when its step commits, and a copy of it stored again can be taken; the dedupe keys of another shop's
+// waiting delivery (a store on a port under this one's name) stay, aliases too, as they stay when the dedupe
+// window passes; and (lowdb) an erasure whose write failed leaves the delivery where the next erasure finds it.
+// Each case is one that test/property/store-model.test.ts found, here in a fixed order, to show it plainly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/core/delivery.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
@@ -158,6 +156,18 @@ describe.each([
       expect(await store.accept(resent(waiting.entry)), 'a copy of a waiting delivery passed as new').toBe('duplicate');
       expect(await store.accept(resent(gone.entry))).toBe('accepted');
       expect(await store.inboxEntry(waiting.entry.key)).toBeDefined();
+    },
+  );
+
+  it.skipIf(!available)(
+    'keeps the aliases of a delivery still waiting when the dedupe window passes, as its own key',
+    async () => {
+      const waiting = delivery(SHOP);
+      expect(await store.accept(waiting.entry)).toBe('accepted');
+      // The whole window has passed: every consumed key goes, a waiting delivery's stay.
+      await store.pruneSeen(new Date(Date.now() + 60_000));
+      const copy = { ...waiting.entry, key: `${prefixOf(SHOP)}resent` };
+      expect(await store.accept(copy)).toBe('duplicate');
     },
   );
 

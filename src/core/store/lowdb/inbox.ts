@@ -466,9 +466,17 @@ export class Inbox {
   }
 
   /** Forgets seen keys received before `before`, and merges each hour that is over into one file. */
+  /** The keys and aliases of the entries still waiting: a copy of one under a new id must stay a duplicate. */
+  #waitingKeys(): Set<string> {
+    const waiting = new Set<string>();
+    for (const { entry } of this.#entries.values()) for (const key of [entry.key, ...entry.aliases]) waiting.add(key);
+    return waiting;
+  }
+
   async pruneSeen(before: Date): Promise<void> {
     const oldest = before.getTime();
-    for (const [key, at] of this.#seen) if (at < oldest && !this.#entries.has(key)) this.#seen.delete(key);
+    const waiting = this.#waitingKeys();
+    for (const [key, at] of this.#seen) if (at < oldest && !waiting.has(key)) this.#seen.delete(key);
     const cutoff = hourOf(before.toISOString());
     const currentHour = hourOf(this.#now().toISOString());
     const byHour = new Map<string, string[]>();
@@ -507,8 +515,7 @@ export class Inbox {
    * waiting entry's are read from its batch file at start.
    */
   async forgetSeen(prefix: string): Promise<void> {
-    const waiting = new Set<string>();
-    for (const { entry } of this.#entries.values()) for (const key of [entry.key, ...entry.aliases]) waiting.add(key);
+    const waiting = this.#waitingKeys();
     for (const key of [...this.#seen.keys()]) if (key.startsWith(prefix) && !waiting.has(key)) this.#seen.delete(key);
     for (const name of await this.#commit.io.readdir(this.#path('seen'))) {
       if (!/^\d{4}-\d\d-\d\dT\d\d\.\d+\.json$/.test(name)) continue;
