@@ -57,13 +57,7 @@ export default tseslint.config(
       'src/http/admin-api.ts',
       'src/http/admin-stores.ts',
       'src/http/bigcommerce-app.ts',
-      'src/http/bigcommerce-merchant-door.ts',
       'src/http/shop-admin-api.ts',
-      'src/http/shop-callers.ts',
-      'src/http/shopify-installed.ts',
-      'src/http/store-page.ts',
-      'src/http/woocommerce-connect.ts',
-      'src/http/woocommerce-pages.ts',
       'src/sandbox/demo-store.ts',
     ],
     rules: {

@@ -2,6 +2,7 @@
 // the load callback handed the page (bridge-shop-token.ts), naming the store and the control-panel user. It
 // opens only while the store has the app installed and is one the bridge serves, and while the user has not
 // been removed by the store's owner since the token was made (removed-users.ts).
+import { bigCommerceModule } from '../../adapters/bigcommerce/module.ts';
 import type { RequestHandler } from 'express';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import type { RemovedUsers } from '../../adapters/bigcommerce/removed-users.ts';
@@ -25,7 +26,7 @@ export function bigCommerceMerchantDoor(
 ): RequestHandler {
   return storePageDoor(
     {
-      platform: 'bigcommerce',
+      platform: bigCommerceModule.name,
       purpose: BIGCOMMERCE_STORE_PAGE,
       tokens,
       ended: 'this sign-in has ended: open the app again from your BigCommerce control panel',

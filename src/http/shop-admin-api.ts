@@ -21,7 +21,7 @@ import type { Logger } from '../logger.ts';
 import type { ShopifyParts } from '../composition/platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
-import { byOf, shopRefOf } from './shop-callers.ts';
+import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';

@@ -5,7 +5,7 @@
 // and leaves no record; no answer or log line quotes it.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
-import type { ShopRef } from '../accounts/account-records.ts';
+import { shopifyModule } from '../../adapters/shopify/module.ts';
 import { ShopifyAccessError, type ShopifyAccess } from '../../adapters/shopify/access.ts';
 import type { ShopifyAppSignatures } from '../../adapters/shopify/app-signatures.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
@@ -96,6 +96,7 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
           res.status(identified.status).json({ error: identified.error });
           return;
         }
+        res.locals.platform = shopifyModule.name;
         res.locals.shop = identified.shop;
         // Who, in an audit record of a change the shop's page makes (Shopify's staff id, when its session token names one).
         res.locals.user = identified.user;
@@ -105,13 +106,3 @@ export function shopCallers(parts: ShopCallerParts, shopRoutes: RequestHandler):
     );
   };
 }
-
-const shopOf = (res: Response): string => String(res.locals.shop);
-/** The platform of the caller's shop: a door that lets in another platform's stores says so (res.locals.platform). */
-const platformOf = (res: Response): string =>
-  typeof res.locals.platform === 'string' ? res.locals.platform : 'shopify';
-/** The shop a caller let in by a shop door (this one, or bigcommerce-merchant-door.ts) acts for. */
-export const shopRefOf = (res: Response): ShopRef => ({ platform: platformOf(res), shop: shopOf(res) });
-/** Who made a change, in the audit: the shop's session, and the staff member when its session names one. */
-export const byOf = (res: Response): string =>
-  `${platformOf(res)} ${shopOf(res)}${typeof res.locals.user === 'string' ? ` (staff ${res.locals.user})` : ''}`;

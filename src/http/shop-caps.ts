@@ -5,7 +5,7 @@
 import type { Response } from 'express';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { refuse } from './admin-accounts.ts';
-import { shopRefOf } from './shop-callers.ts';
+import { shopRefOf } from './shop-ref.ts';
 
 const HOUR_MS = 3_600_000;
 

@@ -8,7 +8,7 @@ import { orderKey } from '../core/order-event.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder } from '../core/test-order.ts';
 import type { Logger } from '../logger.ts';
-import { byOf, shopRefOf } from './shop-callers.ts';
+import { byOf, shopRefOf } from './shop-ref.ts';
 import type { ShopCaps } from './shop-caps.ts';
 
 const KIND = 'test-order';

@@ -3,6 +3,7 @@
 // opens the embedded app): the shop counts as installed again (an earlier
 // uninstall is cleared), and its webhook subscriptions are put right in the
 // background, so that the merchant's page does not wait for them.
+import { shopifyModule } from '../../adapters/shopify/module.ts';
 import type { Reconciler } from '../core/reconciler.ts';
 import type { LedgerStore, ShopState } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -22,15 +23,15 @@ export function shopifyInstalled({
 }): ShopifyInstalled {
   return async (shop, how) => {
     forgetScopes?.(shop);
-    await store.putRecord<ShopState>('shop', `shopify:${shop}`, {
-      platform: 'shopify',
+    await store.putRecord<ShopState>('shop', `${shopifyModule.name}:${shop}`, {
+      platform: shopifyModule.name,
       shop,
       uninstalledAt: null,
       installedAt: new Date().toISOString(),
     });
     logger.info({ shop, how }, 'Shopify app installed: the bridge has Admin API access to the shop');
     void reconciler
-      .checkAllSubscriptions('shopify', shop)
+      .checkAllSubscriptions(shopifyModule.name, shop)
       .catch((error: unknown) =>
         logger.warn(
           { err: error, shop },

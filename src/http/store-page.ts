@@ -28,7 +28,7 @@ export const paragraph = (text: string) => `<p>${escape(text)}</p>`;
 
 export interface StorePageParts {
   store: LedgerStore;
-  platform: 'bigcommerce' | 'woocommerce';
+  platform: string;
   shop: string;
   /** Where the full dashboard is. */
   dashboardUrl: string | undefined;

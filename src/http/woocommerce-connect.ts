@@ -3,6 +3,7 @@
 // is kept, the answer is exactly 200 (WooCommerce deletes the key on anything else), and only then are the
 // webhooks made: WooCommerce waits on this request inside its own, and a small site's one PHP worker could not
 // answer the bridge meanwhile. A re-entry's key is only offered, for the browser's return to try.
+import { wooModule } from '../../adapters/woocommerce/module.ts';
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';
@@ -69,7 +70,7 @@ export async function keepWooKeys(
   if (pending.forMerchant) await keepReturnTicket(parts.store, keys.nonce, ticket);
   const now = new Date().toISOString();
   await parts.stores.save({
-    platform: 'woocommerce',
+    platform: wooModule.name,
     shop,
     url: pending.storeUrl,
     consumerKey: keys.consumerKey,
@@ -83,7 +84,7 @@ export async function keepWooKeys(
     updatedAt: now,
   });
   parts.logger.info(
-    { platform: 'woocommerce', shop, keyPermissions: keys.keyPermissions },
+    { platform: wooModule.name, shop, keyPermissions: keys.keyPermissions },
     'WooCommerce store connected',
   );
   return { ok: true, shop, reentry: false };
@@ -100,7 +101,7 @@ export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
       const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
       if (!kept.ok) {
         parts.logger.warn(
-          { platform: 'woocommerce', status: kept.status, reason: kept.reason },
+          { platform: wooModule.name, status: kept.status, reason: kept.reason },
           'a WooCommerce key callback was refused',
         );
         return void res.status(kept.status).json({ error: kept.reason });

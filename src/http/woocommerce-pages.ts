@@ -3,6 +3,7 @@
 // keeps no merchant accounts, and the store's login is the proof the operator trusted when the store was
 // connected. A sign-in is tied to the browser that started it by a cookie, and its key is only offered until
 // the store accepts it; a connect's return opens no page, which would be a login CSRF (docs/woocommerce.md).
+import { wooModule } from '../../adapters/woocommerce/module.ts';
 import { stringifySetCookie } from 'cookie';
 import express, { type RequestHandler, type Response } from 'express';
 import { beginWooConnect, CONNECT_TTL_MS, pendingReentries, sha256 } from '../../adapters/woocommerce/connect.ts';
@@ -88,7 +89,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
       addresses: parts.addresses,
       reentry: { browser: sha256(secret) },
     });
-    logger.info({ platform: 'woocommerce', shop }, 'a merchant is signing in to their store’s page through WordPress');
+    logger.info({ platform: wooModule.name, shop }, 'a merchant is signing in to their store’s page through WordPress');
     res
       .append(
         'set-cookie',
@@ -159,7 +160,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
     const key = { consumerKey: ticket.consumerKey, consumerSecret: ticket.consumerSecret };
     const tried = await stores.tryKey(shop, key);
     if (tried !== 'accepted') {
-      logger.warn({ platform: 'woocommerce', shop, tried }, 'a re-entry’s key was not taken by the store');
+      logger.warn({ platform: wooModule.name, shop, tried }, 'a re-entry’s key was not taken by the store');
       return tried === 'refused'
         ? { ok: false, status: 401, title: 'Not signed in', text: 'Your store did not recognise the key it sent.' }
         : { ok: false, status: 502, title: 'Your store did not answer', text: 'Try again in a moment.' };
@@ -172,7 +173,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
     });
     if (!replaced) return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
     logger.info(
-      { platform: 'woocommerce', shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
+      { platform: wooModule.name, shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
       'a merchant signed in to their store’s page; the store’s new key replaced the old one',
     );
     return { ok: true };
@@ -181,7 +182,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: express.Router; d
   const door = tokens
     ? storePageDoor(
         {
-          platform: 'woocommerce',
+          platform: wooModule.name,
           purpose: WOOCOMMERCE_STORE_PAGE,
           tokens,
           ended: `this sign-in has ended: open your store’s page again at ${OPEN_PATH}`,
