@@ -155,22 +155,23 @@ export async function syncShopifySubscriptions(
   }
 
   const reported = new Set<string>();
+  const remove = async (subscription: Subscription, topic: string) => {
+    await mutate(
+      api,
+      DELETE_SUBSCRIPTION_MUTATION,
+      { id: subscription.id },
+      'webhookSubscriptionDelete',
+      `remove a ${topic} subscription`,
+    );
+    result.removed.push(topic);
+  };
 
   for (const topic of SUBSCRIBED_TOPICS) {
     const enumTopic = graphqlTopic(topic);
     const existing = ours.filter((subscription) => subscription.topic === enumTopic);
     if (source === 'app' && proven.has(topic)) {
       // Delivered through the app's configuration: a copy of ours would only double each delivery.
-      for (const subscription of existing) {
-        await mutate(
-          api,
-          DELETE_SUBSCRIPTION_MUTATION,
-          { id: subscription.id },
-          'webhookSubscriptionDelete',
-          `remove a ${topic} subscription`,
-        );
-        result.removed.push(topic);
-      }
+      for (const subscription of existing) await remove(subscription, topic);
       continue;
     }
     if (source === 'app' && existing.length === 0) {
@@ -181,16 +182,7 @@ export async function syncShopifySubscriptions(
     // Keep the best one: at this address, then any.
     const keep = existing.find((subscription) => subscription.uri === callbackUrl) ?? existing[0];
     try {
-      for (const extra of existing.filter((subscription) => subscription !== keep)) {
-        await mutate(
-          api,
-          DELETE_SUBSCRIPTION_MUTATION,
-          { id: extra.id },
-          'webhookSubscriptionDelete',
-          `remove a ${topic} subscription`,
-        );
-        result.removed.push(topic);
-      }
+      for (const extra of existing.filter((subscription) => subscription !== keep)) await remove(extra, topic);
       let now: Subscription | undefined = keep;
       if (!keep) {
         now =

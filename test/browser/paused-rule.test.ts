@@ -7,13 +7,11 @@
 // 390 pixels wide in test-artifacts/paused-rule/ (not in git).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRecord } from '../../src/accounts/account-records.ts';
+import { SAVED_PATTERN, saveEarlierPattern } from '../helpers/saved-pattern.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { opensslAvailable } from '../helpers/https-front.ts';
 import { ADMIN_TOKEN, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 
-/** Saved under the earlier release: every LOYALTY- code but the test ones. */
-const SAVED_PATTERN = '^LOYALTY-(?!TEST)';
 const ACCOUNT_NAME = 'Merchant’s program';
 const PHONE = { width: 390, height: 844 };
 const DESK = { width: 1280, height: 1000 };
@@ -84,17 +82,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)(
       const account = made.body.account.id as string;
       expect((await admin('PATCH', `/shops/woocommerce/${store().host}`, { account })).status).toBe(200);
       // What the earlier release saved: written in the ledger, as the API no longer takes it.
-      await bridge.engine.store.changeRecord<AccountRecord>('account', account, (now) =>
-        now
-          ? {
-              put: {
-                ...now,
-                settings: { ...now.settings, REDEEM_CODE_PATTERN: SAVED_PATTERN },
-                updatedAt: new Date(Date.parse(now.updatedAt) + 1).toISOString(),
-              },
-            }
-          : undefined,
-      );
+      await saveEarlierPattern(bridge.engine.store, account);
       expect((await admin('GET', `/accounts/${account}`)).body.account.pausedRules).toHaveLength(1);
       browser = await launchChromium(['--ignore-certificate-errors']);
     }, 90_000);

@@ -3,7 +3,7 @@
 // alone is off until the setting is fixed, and the operator (the account's
 // card, status) and the merchant (Home) each read which rule and why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRecord } from '../../src/accounts/account-records.ts';
+import { SAVED_PATTERN, saveEarlierPattern } from '../helpers/saved-pattern.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import {
@@ -18,8 +18,6 @@ import type { FakeShopify } from '../helpers/fake-shopify.ts';
 
 const SHOP = 'paused-pattern.myshopify.com';
 const ADMIN_TOKEN = 'paused-pattern-admin-token-0123456789';
-/** Saved under the earlier release: every LOYALTY- code but the test ones. */
-const SAVED_PATTERN = '^LOYALTY-(?!TEST)';
 
 let fake: FakeShopify;
 let running: ShopifyAppBridge;
@@ -70,17 +68,7 @@ beforeAll(async () => {
   account = made.body.account.id;
   expect((await admin('PATCH', `/shops/shopify/${SHOP}`, { account })).status).toBe(200);
   // What the earlier release saved: written in the ledger, as the API no longer takes it.
-  await running.bridge.engine.store.changeRecord<AccountRecord>('account', account, (now) =>
-    now
-      ? {
-          put: {
-            ...now,
-            settings: { ...now.settings, REDEEM_CODE_PATTERN: SAVED_PATTERN },
-            updatedAt: new Date(Date.parse(now.updatedAt) + 1).toISOString(),
-          },
-        }
-      : undefined,
-  );
+  await saveEarlierPattern(running.bridge.engine.store, account);
 }, 60_000);
 afterAll(async () => {
   await running?.stop();
