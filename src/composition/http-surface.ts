@@ -154,8 +154,22 @@ export async function httpSurface(
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const app = bigcommerce.app;
+  const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>
+    built.background
+      ? [
+          {
+            what: `${module.names.platform}'s own checks`,
+            start: () => built.background!.start(),
+            stop: () => built.background!.stop(),
+          },
+        ]
+      : [],
+  );
   return {
     handler,
-    background: app ? [{ what: 'uninstall checks', start: () => app.start(), stop: () => app.stop() }] : [],
+    background: [
+      ...(app ? [{ what: 'uninstall checks', start: () => app.start(), stop: () => app.stop() }] : []),
+      ...modulesWork,
+    ],
   };
 }

@@ -31,17 +31,31 @@ export interface PlatformRequest {
   body: Buffer;
 }
 
-export type PlatformAnswer =
-  | { status: number; json: unknown; headers?: Readonly<Record<string, string>> }
-  | { status: number; text: string; headers?: Readonly<Record<string, string>> }
-  | { redirect: string }
-  /**
-   * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
-   * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
-   * `shop` is never empty: the bridge makes no session for no shop.
-   */
-  | { merchantPage: { shop: string; user?: string } };
+/** What every answer may carry besides: headers, and cookies (each a whole Set-Cookie value, `cookie`'s stringifySetCookie). */
+interface AnswerExtras {
+  headers?: Readonly<Record<string, string>>;
+  setCookies?: readonly string[];
+}
 
+export type PlatformAnswer = AnswerExtras &
+  (
+    | { status: number; json: unknown }
+    | { status: number; text: string }
+    /** To another address; 302 unless it says 303 (after a POST). */
+    | { redirect: string; status?: 302 | 303 }
+    /**
+     * A page for a person who followed a link: a title, what to do in plain words, and a link onwards. Nothing on
+     * it runs; it may be framed where the module's door says (its admin), or nowhere.
+     */
+    | { status: number; page: { title: string; paragraphs: readonly string[]; link?: { href: string; text: string } } }
+    /**
+     * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
+     * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
+     * `shop` is never empty: the bridge makes no session for no shop. `'no-session'`: the page alone, which asks
+     * the merchant to sign in again unless the tab holds a session of its own (a reload).
+     */
+    | { merchantPage: { shop: string; user?: string } | 'no-session' }
+  );
 export interface PlatformRoute {
   method: 'GET' | 'POST';
   /** Exact path below /<name>: "/load". */
@@ -106,6 +120,8 @@ export interface PlatformParts {
   /** Install, connect, callback and sign-in routes, mounted at /<name>. */
   routes?: readonly PlatformRoute[];
   door?: MerchantDoor;
+  /** Work of its own on a timer (checks it owes its platform), started once everything is served and stopped first. */
+  background?: { start(): void; stop(): Promise<void> };
 }
 
 /** A setting that is wrong given the others: one line, for one key. */

@@ -10,15 +10,23 @@ export function plainPage(
   res: Response,
   status: number,
   title: string,
-  text: string,
-  { framedBy, link }: { framedBy?: string; link?: { href: string; text: string } } = {},
+  text: string | readonly string[],
+  {
+    framedBy,
+    frameAncestors,
+    link,
+  }: { framedBy?: string; frameAncestors?: string; link?: { href: string; text: string } } = {},
 ): void {
-  const frameAncestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : "'none'";
+  // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
+  const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
+  const paragraphs = (typeof text === 'string' ? [text] : text).map((each) => `<p>${escapeHtml(each)}</p>`).join('');
   res
     .status(status)
     .type('html')
-    .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`);
+    .set('cache-control', 'no-store')
+    .set('referrer-policy', 'no-referrer')
+    .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${ancestors}`);
   res.send(
-    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</body>`,
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1>${paragraphs}${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</body>`,
   );
 }

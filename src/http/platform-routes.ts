@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import type { BodyLimits, BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
 import { sendStandaloneMerchantPage } from './merchant-page.ts';
+import { plainPage } from './plain-page.ts';
 import { storePageDoor } from './store-page-door.ts';
 
 /**
@@ -51,11 +52,15 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
   const answer = (res: Response, given: PlatformAnswer) => {
-    if ('redirect' in given) return res.redirect(302, given.redirect);
+    for (const cookie of given.setCookies ?? []) res.append('set-cookie', cookie);
+    if (given.headers) res.set(given.headers);
+    if ('redirect' in given) return res.redirect(given.status ?? 302, given.redirect);
     if ('merchantPage' in given) {
+      const signIn = given.merchantPage;
+      if (signIn === 'no-session') return sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
-      const { shop, user } = given.merchantPage;
+      const { shop, user } = signIn;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
       return sendStandaloneMerchantPage(res, {
@@ -65,7 +70,11 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
         pagePath,
       });
     }
-    res.status(given.status).set({ 'cache-control': 'no-store', ...given.headers });
+    if ('page' in given) {
+      const { title, paragraphs, link } = given.page;
+      return plainPage(res, given.status, title, paragraphs, { frameAncestors, ...(link ? { link } : {}) });
+    }
+    res.status(given.status).set('cache-control', 'no-store');
     // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
     res.set('x-content-type-options', 'nosniff');
     if ('json' in given) return res.type('application/json').json(given.json);

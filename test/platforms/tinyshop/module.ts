@@ -54,7 +54,10 @@ export const tinyShop: PlatformModule<typeof settings> = {
             )
               return {
                 status: 401,
-                text: 'This link has expired or is not TinyShop’s: open the app again from your TinyShop admin.',
+                page: {
+                  title: 'This link has expired',
+                  paragraphs: ['It is not TinyShop’s, or it is too old: open the app again from your TinyShop admin.'],
+                },
               };
             return { merchantPage: { shop: store } };
           },

@@ -130,8 +130,15 @@ describe('a platform registered as a module', () => {
       signInPath(SECRET, STORE, Date.now() - 10 * 60_000),
       signInPath(SECRET, 'someone-else'),
       signInPath('someone-elses-secret-0123456789', STORE),
-    ])
-      expect((await fetch(`${bridge.http.localUrl}${path}`)).status).toBe(401);
+    ]) {
+      const refused = await fetch(`${bridge.http.localUrl}${path}`);
+      expect(refused.status).toBe(401);
+      // A page that says what to do, on which nothing runs.
+      expect(refused.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+      const words = await refused.text();
+      expect(words).toContain('open the app again from your TinyShop admin');
+      expect(words).not.toContain('<script');
+    }
   });
 
   it('is listed with its own names for the pages, beside the shipped platforms', async () => {
