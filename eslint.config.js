@@ -56,7 +56,6 @@ export default tseslint.config(
       'src/cli/register.ts',
       'src/http/admin-api.ts',
       'src/http/admin-stores.ts',
-      'src/http/bigcommerce-app.ts',
       'src/http/shop-admin-api.ts',
       'src/sandbox/demo-store.ts',
     ],

@@ -1,9 +1,10 @@
 // BigCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
-// source, which stores it serves, and the stores its single-click app (src/http/bigcommerce-*.ts, not yet
-// routes of this module) still takes by hand.
+// source, which stores it serves, and its single-click app (app.ts): the app's callbacks, the door of the
+// page it opens, and its checks of pending uninstalls.
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-stores.ts';
+import { bigCommerceApp } from './app.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
@@ -20,7 +21,8 @@ export const bigCommerceModule = {
   names: { platform: 'BigCommerce', shop: 'store', admin: 'your BigCommerce control panel, under Apps' },
   settings: bigCommerceSettings,
   checkSettings: bigCommerceSettingProblems,
-  build(settings, { store, logger, publicUrl }) {
+  build(settings, wiring) {
+    const { store, logger, publicUrl } = wiring;
     const stores = new BigCommerceStores({
       store,
       env: {
@@ -39,6 +41,7 @@ export const bigCommerceModule = {
     const webhooks = Boolean(settings.BIGCOMMERCE_CLIENT_SECRET || settings.BIGCOMMERCE_WEBHOOK_SECRET);
     return {
       own: { stores, allowed },
+      ...bigCommerceApp(settings, wiring, { stores, allowed }),
       ...(webhooks
         ? {
             adapter: createBigCommerceAdapter({

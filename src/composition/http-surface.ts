@@ -25,13 +25,12 @@ import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import { trimTrailing } from '../trim-trailing.ts';
-import { bigCommerceFlows } from './bigcommerce-flows.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
 import { shopifyFlows } from './shopify-flows.ts';
 import { wooFlows } from './woocommerce-flows.ts';
 
-/** What a platform's flows run beside the requests (BigCommerce's checks of pending uninstalls), by what the log calls it. */
+/** What a platform's flows run beside the requests (a module's own checks), by what the log calls it. */
 export interface BackgroundWork {
   what: string;
   start(): void;
@@ -55,7 +54,6 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   loyaltyBaseUrl(): string;
   /** The built-in demo store is running. */
   demo: boolean;
-  bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number } | undefined;
 }
 
 export async function httpSurface(
@@ -85,7 +83,6 @@ export async function httpSurface(
   });
   const flows: FlowContext = { ...parts, shopRoutes };
   const shopify = shopifyFlows(flows);
-  const bigcommerce = bigCommerceFlows(flows, parts.bigCommerceUninstallChecks);
   const woocommerce = await wooFlows(flows);
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
   const operatorAndShopify = shopify.admin(
@@ -113,9 +110,7 @@ export async function httpSurface(
       logger,
     }),
   );
-  const doors = [bigcommerce.door, woocommerce.door, ...registered.map(({ door }) => door)].filter(
-    (door) => door !== undefined,
-  );
+  const doors = [woocommerce.door, ...registered.map(({ door }) => door)].filter((door) => door !== undefined);
   const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -149,11 +144,9 @@ export async function httpSurface(
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
     woocommerceAuth: woocommerce.routes,
-    ...(bigcommerce.app ? { bigcommerceApp: bigcommerce.app.routes } : {}),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
-  const app = bigcommerce.app;
   const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>
     built.background
       ? [
@@ -167,9 +160,6 @@ export async function httpSurface(
   );
   return {
     handler,
-    background: [
-      ...(app ? [{ what: 'uninstall checks', start: () => app.start(), stop: () => app.stop() }] : []),
-      ...modulesWork,
-    ],
+    background: modulesWork,
   };
 }

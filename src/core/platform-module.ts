@@ -72,6 +72,12 @@ export interface MerchantDoor {
   }): Promise<{ status: 401 | 403; error: string } | undefined>;
   /** Who may frame the page (the platform's admin origins), for its content security policy; "'none'" for a tab. */
   frameAncestors: string;
+  /**
+   * The page keeps the address it was signed in at, so that a reload sends the sign-in again (one the same
+   * browser may repeat, in an admin's frame where the tab's storage may be refused). Otherwise it takes its own
+   * address, /<name>/store, and a reload finds the session the tab kept.
+   */
+  reloadsSignIn?: boolean;
 }
 
 /** What the bridge hands a module when it builds it. */
@@ -88,6 +94,8 @@ export interface PlatformWiring {
   storeConnected(shop: string): void;
   /** Tell the bridge to check a shop's subscriptions again (the platform says what the app may read changed). */
   subscriptionsChanged(shop: string): void;
+  /** What the bridge was started with for this platform (startBridge's platformOptions[name]): tests hurry its timers. */
+  options?: unknown;
 }
 
 /** What tests change of how every platform is reached. */

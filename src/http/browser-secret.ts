@@ -1,18 +1,9 @@
-// A secret a browser keeps in a cookie of the bridge's, to show at a later step that it is the browser that
-// began: a WooCommerce sign-in's return, a reload of BigCommerce's Load frame. The bridge keeps only its hash;
-// an address handed to another browser brings no cookie, so it opens nothing there.
-import { createHash, randomBytes } from 'node:crypto';
-import { parseCookie } from 'cookie';
+// A secret a browser keeps in a cookie of the bridge's (adapters/shared/browser-secret.ts), read from an express
+// request: a WooCommerce sign-in's return shows with it that it is the browser that began.
 import type { Request } from 'express';
+import { keptSecret as keptInHeader } from '../../adapters/shared/browser-secret.ts';
+
+export { newSecret, secretHash } from '../../adapters/shared/browser-secret.ts';
 
 /** The secret this browser keeps in `cookie`, if it has one of the bridge's making. */
-export function keptSecret(req: Request, cookie: string): string | undefined {
-  const kept = parseCookie(req.get('cookie') ?? '')[cookie];
-  return kept && /^[\w-]{43}$/.test(kept) ? kept : undefined;
-}
-
-/** A new secret for a browser's cookie: 32 random bytes, base64url. */
-export const newSecret = () => randomBytes(32).toString('base64url');
-
-/** What the bridge keeps of a secret. */
-export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const keptSecret = (req: Request, cookie: string): string | undefined => keptInHeader(req.get('cookie'), cookie);

@@ -20,6 +20,8 @@ export function plainPage(
   // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
   const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
   const paragraphs = (typeof text === 'string' ? [text] : text).map((each) => `<p>${escapeHtml(each)}</p>`).join('');
+  // Out of an admin's frame a link opens a tab of its own: the page it leads to may refuse to be framed.
+  const newTab = ancestors === "'none'" ? '' : ' target="_blank" rel="noopener"';
   res
     .status(status)
     .type('html')
@@ -27,6 +29,6 @@ export function plainPage(
     .set('referrer-policy', 'no-referrer')
     .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${ancestors}`);
   res.send(
-    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1>${paragraphs}${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</body>`,
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1>${paragraphs}${link ? `<p><a href="${escapeHtml(link.href)}"${newTab}>${escapeHtml(link.text)}</a></p>` : ''}</body>`,
   );
 }

@@ -47,7 +47,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
   door: RequestHandler | undefined;
 } {
   const { name, names } = module;
-  const pagePath = `/${name}/store`;
+  const pagePath = parts.door?.reloadsSignIn ? undefined : `/${name}/store`;
   const whereToSignIn = `open loyalty-bridge from ${names.admin}`;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
@@ -115,7 +115,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door)
+  if (parts.door && pagePath)
     router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath }));
   const door = parts.door
     ? storePageDoor(

@@ -4,16 +4,16 @@
 // key, opens nothing.
 import { describe, expect, it } from 'vitest';
 import {
-  BIGCOMMERCE_STORE_PAGE,
   BRIDGE_SHOP_TOKEN_TTL_MS,
   bridgeShopTokens,
   SHOPIFY_SHOP_PAGE,
   WOOCOMMERCE_STORE_PAGE,
 } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 
 const PURPOSES = {
   shopify: SHOPIFY_SHOP_PAGE,
-  bigcommerce: BIGCOMMERCE_STORE_PAGE,
+  bigcommerce: modulePagePurpose('bigcommerce'),
   woocommerce: WOOCOMMERCE_STORE_PAGE,
 };
 const SECRET = 'a-secret-of-at-least-thirty-two-characters';
