@@ -20,8 +20,8 @@ export function plainPage(
   // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
   const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
   const paragraphs = (typeof text === 'string' ? [text] : text).map((each) => `<p>${escapeHtml(each)}</p>`).join('');
-  // Out of an admin's frame a link opens a tab of its own: the page it leads to may refuse to be framed.
-  const newTab = ancestors === "'none'" ? '' : ' target="_blank" rel="noopener"';
+  // Out of a module's admin frame a link opens a tab of its own: the page it leads to may refuse to be framed.
+  const newTab = frameAncestors && frameAncestors !== "'none'" ? ' target="_blank" rel="noopener"' : '';
   res
     .status(status)
     .type('html')
