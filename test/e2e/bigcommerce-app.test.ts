@@ -88,6 +88,9 @@ describe('installing from the control panel', () => {
     const answer = await bc.install('alpha1');
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('store alpha1');
+    // Words alone: the install's address proves nothing of the browser it is opened in, so it signs nobody in.
+    expect(answer.body).not.toContain('loyalty-bridge-session');
+    expect(answer.body).not.toContain('<script');
     const kept = await install('alpha1');
     expect(kept).toMatchObject({ shop: 'alpha1', scope: 'store_v2_orders_read_only store_v2_information_read_only' });
     expect(bc.stores.get('alpha1')?.tokens.get(kept!.accessToken)).toBe(CLIENT_SECRET);
