@@ -29,7 +29,6 @@ import { bigCommerceFlows } from './bigcommerce-flows.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
 import { shopifyFlows } from './shopify-flows.ts';
-import { wooFlows } from './woocommerce-flows.ts';
 
 /** What a platform's flows run beside the requests (BigCommerce's checks of pending uninstalls), by what the log calls it. */
 export interface BackgroundWork {
@@ -86,7 +85,6 @@ export async function httpSurface(
   const flows: FlowContext = { ...parts, shopRoutes };
   const shopify = shopifyFlows(flows);
   const bigcommerce = bigCommerceFlows(flows, parts.bigCommerceUninstallChecks);
-  const woocommerce = await wooFlows(flows);
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
   const operatorAndShopify = shopify.admin(
     adminApi({
@@ -113,9 +111,7 @@ export async function httpSurface(
       logger,
     }),
   );
-  const doors = [bigcommerce.door, woocommerce.door, ...registered.map(({ door }) => door)].filter(
-    (door) => door !== undefined,
-  );
+  const doors = [bigcommerce.door, ...registered.map(({ door }) => door)].filter((door) => door !== undefined);
   const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -147,8 +143,7 @@ export async function httpSurface(
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
-    adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: woocommerce.routes,
+    adminStores: adminStores({ token: adminToken, store, platforms, logger }),
     ...(bigcommerce.app ? { bigcommerceApp: bigcommerce.app.routes } : {}),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),

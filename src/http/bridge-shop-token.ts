@@ -1,8 +1,8 @@
 // The sign-in of a store's own page where the platform hands out no session token: a token of the bridge's
 // own, the shop and an expiry MACed with a key derived from a secret (never the secret itself, so nothing a
 // platform signs passes for one). lbs1. for Shopify, lbb1. for BigCommerce (under another label, so neither
-// passes for the other), lbw1. for WooCommerce (a key the bridge keeps: kept-page-key.ts). It comes in the
-// answer to the sign-in, never in an address, which one browser could hand another.
+// passes for the other), lbp1.<name>. for a platform's module (a key the bridge keeps: kept-page-key.ts). It
+// comes in the answer to the sign-in, never in an address, which one browser could hand another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** What a family of tokens is for: its prefix, and the label its key is derived with (one purpose each). */
@@ -17,12 +17,6 @@ export const SHOPIFY_SHOP_PAGE: TokenPurpose = { prefix: 'lbs1.', label: 'loyalt
 export const BIGCOMMERCE_STORE_PAGE: TokenPurpose = {
   prefix: 'lbb1.',
   label: 'loyalty-bridge bigcommerce store page v1',
-};
-
-/** A WooCommerce store's page, opened by the merchant's return from an approval in WordPress (woocommerce-pages.ts). */
-export const WOOCOMMERCE_STORE_PAGE: TokenPurpose = {
-  prefix: 'lbw1.',
-  label: 'loyalty-bridge woocommerce store page v1',
 };
 
 /** A working session: the merchant opens the app again from the Shopify admin after it. */

@@ -8,13 +8,13 @@ import {
   BRIDGE_SHOP_TOKEN_TTL_MS,
   bridgeShopTokens,
   SHOPIFY_SHOP_PAGE,
-  WOOCOMMERCE_STORE_PAGE,
 } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 
 const PURPOSES = {
   shopify: SHOPIFY_SHOP_PAGE,
   bigcommerce: BIGCOMMERCE_STORE_PAGE,
-  woocommerce: WOOCOMMERCE_STORE_PAGE,
+  woocommerce: modulePagePurpose('woocommerce'),
 };
 const SECRET = 'a-secret-of-at-least-thirty-two-characters';
 
