@@ -40,9 +40,11 @@ export interface ModuleSurfaceParts {
   /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
   readBody: (req: IncomingMessage) => Promise<BodyRead>;
   logger: Logger;
+  /** Why its page is off though it has a door (no key can be kept for its sessions): a sign-in answers this, 503. */
+  pageOff?: string;
 }
 
-export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger }: ModuleSurfaceParts): {
+export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger, pageOff }: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
@@ -62,6 +64,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
       const opened = given.merchantPage;
       if (opened === 'no-session')
         return sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath });
+      if (pageOff) return plainPage(res, 503, 'Not available yet', pageOff, { frameAncestors });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
       const { shop, user } = opened;
@@ -124,7 +127,7 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door)
+  if (parts.door || pageOff)
     router.get('/store', (_req, res) =>
       sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath }),
     );
