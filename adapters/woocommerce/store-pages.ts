@@ -68,7 +68,7 @@ const ADDRESS_FORM: PlatformAnswer = {
   },
 };
 
-export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; door: MerchantDoor } {
+export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; door: MerchantDoor | undefined } {
   const { store, stores, logger } = parts;
 
   async function open({ query, headers }: Parameters<PlatformRoute['handle']>[0]): Promise<PlatformAnswer> {
@@ -121,6 +121,8 @@ export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; 
     const nonce = query.user_id ?? '';
     if (query.success !== '1')
       return page(200, 'Not signed in', 'The request was declined in WordPress. Try again when you are ready.');
+    const problem = wooConnectProblem(parts.publicUrl);
+    if (problem) return page(503, 'Not available yet', problem, false);
     const ticket = await takeReturnTicket(store, nonce);
     if (!ticket) return page(401, 'This link has been used', 'It works once, for a few minutes.');
     if (ticket.browser !== undefined && ticket.browser !== secretHash(keptSecret(headers, COOKIE) ?? ''))
@@ -202,10 +204,11 @@ export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; 
     },
   };
   return {
+    // No store is connected or signed in without an https PUBLIC_URL: no page, and no key kept for its sessions.
+    door: wooConnectProblem(parts.publicUrl) ? undefined : door,
     routes: [
       { method: 'GET', path: OPEN_PATH, handle: open },
       { method: 'GET', path: RETURN_PATH, handle: comeBack },
     ],
-    door,
   };
 }
