@@ -89,7 +89,7 @@ export function appRoutes(parts: BigCommerceAppParts, uninstalls: UninstallCheck
         'This page opens inside your store’s control panel, which signs each opening of the app: open loyalty-bridge from your BigCommerce control panel, under Apps.',
       );
     }
-    const kept = keptSecret(request.headers.cookie, FRAME_COOKIE);
+    const kept = keptSecret(request.headers, FRAME_COOKIE);
     const secret = kept ?? newSecret();
     const verified = await verify(request, 'load', secretHash(secret));
     if (!verified.ok)

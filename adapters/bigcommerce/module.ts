@@ -5,6 +5,7 @@ import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-stores.ts';
 import { bigCommerceApp } from './app.ts';
+import { bigCommerceConnections } from './connections.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
@@ -60,6 +61,7 @@ export const bigCommerceModule = {
       admitShop: allowed.admit,
       chosenByOperator: (shop) => allowed.chosenByOperator(shop),
       shops: async () => (await stores.list()).map((each) => each.shop),
+      connections: bigCommerceConnections(stores),
       // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
       async prepare() {
         const appInstalls = async () =>

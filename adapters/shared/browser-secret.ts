@@ -1,12 +1,13 @@
 // A secret a browser keeps in a cookie of the bridge's, to show at a later step that it is the browser that
-// began (a reload of BigCommerce's Load frame). The bridge keeps only its hash; an address handed to another
-// browser brings no cookie, so it opens nothing there. Read from a request's Cookie header.
+// began: a WooCommerce sign-in's return, a reload of BigCommerce's Load frame. The bridge keeps only its hash;
+// an address handed to another browser brings no cookie, so it opens nothing there.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
+import type { PlatformRequest } from '../../src/core/platform-module.ts';
 
-/** The secret the Cookie header carries in `cookie`, if it is one of the bridge's making. */
-export function keptSecret(cookieHeader: string | undefined, cookie: string): string | undefined {
-  const kept = parseCookie(cookieHeader ?? '')[cookie];
+/** The secret this browser keeps in the cookie `name`, if it has one of the bridge's making. */
+export function keptSecret(headers: PlatformRequest['headers'], name: string): string | undefined {
+  const kept = parseCookie(headers.cookie ?? '')[name];
   return kept && /^[\w-]{43}$/.test(kept) ? kept : undefined;
 }
 

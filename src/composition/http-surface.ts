@@ -28,7 +28,6 @@ import { trimTrailing } from '../trim-trailing.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
 import { shopifyFlows } from './shopify-flows.ts';
-import { wooFlows } from './woocommerce-flows.ts';
 
 /** What a platform's flows run beside the requests (a module's own checks), by what the log calls it. */
 export interface BackgroundWork {
@@ -83,7 +82,6 @@ export async function httpSurface(
   });
   const flows: FlowContext = { ...parts, shopRoutes };
   const shopify = shopifyFlows(flows);
-  const woocommerce = await wooFlows(flows);
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
   const operatorAndShopify = shopify.admin(
     adminApi({
@@ -110,7 +108,7 @@ export async function httpSurface(
       logger,
     }),
   );
-  const doors = [woocommerce.door, ...registered.map(({ door }) => door)].filter((door) => door !== undefined);
+  const doors = registered.map(({ door }) => door).filter((door) => door !== undefined);
   const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -142,8 +140,7 @@ export async function httpSurface(
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
     ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
-    adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: woocommerce.routes,
+    adminStores: adminStores({ token: adminToken, store, platforms, logger }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });

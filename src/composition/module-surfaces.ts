@@ -45,6 +45,9 @@ export async function registeredSurfaces(
       shopRoutes,
       readBody,
       logger,
+      ...(parts.door && !key
+        ? { pageOff: 'loyalty-bridge cannot keep sign-ins yet: its operator has to set SECRETS_KEY.' }
+        : {}),
     });
     surfaces.push({ name: module.name, ...surface });
   }

@@ -47,7 +47,16 @@ export type PlatformAnswer = AnswerExtras &
      * A page for a person who followed a link: a title, what to do in plain words, and a link onwards. Nothing on
      * it runs; it may be framed where the module's door says (its admin), or nowhere.
      */
-    | { status: number; page: { title: string; paragraphs: readonly string[]; link?: { href: string; text: string } } }
+    | {
+        status: number;
+        page: {
+          title: string;
+          paragraphs: readonly string[];
+          link?: { href: string; text: string };
+          /** One field asked for, sent by GET to `action` (a path of the bridge's): a store's address. */
+          form?: { action: string; name: string; label: string; placeholder: string; button: string };
+        };
+      }
     /**
      * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
      * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
@@ -78,6 +87,11 @@ export interface MerchantDoor {
    * address, /<name>/store, and a reload finds the session the tab kept.
    */
   reloadsSignIn?: boolean;
+  /**
+   * Where a merchant signs in again when no admin of the platform opens the page (a route of the module's, below
+   * /<name>), and what the page tells them to do; absent: "open loyalty-bridge from <names.admin>".
+   */
+  signIn?: { path: string; words: string };
 }
 
 /** What the bridge hands a module when it builds it. */
@@ -130,6 +144,42 @@ export interface PlatformParts {
   door?: MerchantDoor;
   /** Work of its own on a timer (checks it owes its platform), started once everything is served and stopped first. */
   background?: { start(): void; stop(): Promise<void> };
+  /** The stores the operator's stores panel lists for it (GET /admin/api/stores). */
+  connections?(): Promise<StoreConnectionView[]>;
+  /** A store the operator connects by its address (the dashboard, `loyalty-bridge connect`): someone approves on the platform. */
+  connect?: StoreConnect;
+}
+
+/** One store as the operator's stores panel shows it: never a key, token or secret. */
+export interface StoreConnectionView {
+  shop: string;
+  /** Its address, where the platform names stores by one. */
+  url: string | null;
+  /** How the bridge came to serve it: environment (configured), connect, app (installed). */
+  via: string;
+  connectedAt: string | null;
+  /** What its key may do, where the platform says. */
+  keyPermissions: string | null;
+  /** How its key gets through (the query string where the server drops the Authorization header). */
+  authMode: string | null;
+}
+
+/** Where a connect lands once approved: the operator's dashboard, or the store's own page (a link made for its merchant). */
+export type ConnectLanding = 'dashboard' | 'store-page';
+
+export interface StoreConnect {
+  /** Why no connect can start now (a setting of the bridge's), or undefined when it can. */
+  problem(): string | undefined;
+  /** How long a connect waits for its approval. */
+  ttlMs: number;
+  /** Where to send whoever approves (a link that works once), or why not this address. */
+  begin(
+    address: string,
+    landing: ConnectLanding,
+  ): Promise<
+    | { ok: true; began: { authorizeUrl: string; shop: string; storeUrl: string; expiresAt: string } }
+    | { ok: false; problem: string }
+  >;
 }
 
 /** A setting that is wrong given the others: one line, for one key. */

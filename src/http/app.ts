@@ -32,8 +32,6 @@ export interface HttpAppParts {
   shopifyAuth?: express.Router;
   /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
   adminStores?: express.Router;
-  /** WooCommerce's key callback, mounted at /woocommerce. */
-  woocommerceAuth?: express.Router;
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
   platformRoutes?: Readonly<Record<string, express.Router>>;
 }
@@ -112,7 +110,6 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   }
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
   if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
-  if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 

@@ -1,9 +1,8 @@
 // The sign-in of a store's own page where the platform hands out no session token: a token of the bridge's
 // own, the shop and an expiry MACed with a key derived from a secret (never the secret itself, so nothing a
-// platform signs passes for one). lbs1. for Shopify, lbw1. for WooCommerce (a key the bridge keeps:
-// kept-page-key.ts), lbp1.<name>. for a platform's module (platform-routes.ts), each under a label of its own, so
-// none passes for another. It comes in the answer to the sign-in, never in an address, which one browser could
-// hand another.
+// platform signs passes for one). lbs1. for Shopify, lbp1.<name>. for a platform's module (platform-routes.ts;
+// a key the bridge keeps: kept-page-key.ts), each under a label of its own, so none passes for another. It comes
+// in the answer to the sign-in, never in an address, which one browser could hand another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** What a family of tokens is for: its prefix, and the label its key is derived with (one purpose each). */
@@ -14,11 +13,6 @@ export interface TokenPurpose {
 
 /** A Shopify shop's page outside the admin. */
 export const SHOPIFY_SHOP_PAGE: TokenPurpose = { prefix: 'lbs1.', label: 'loyalty-bridge shop dashboard v1' };
-/** A WooCommerce store's page, opened by the merchant's return from an approval in WordPress (woocommerce-pages.ts). */
-export const WOOCOMMERCE_STORE_PAGE: TokenPurpose = {
-  prefix: 'lbw1.',
-  label: 'loyalty-bridge woocommerce store page v1',
-};
 
 /** A working session: the merchant opens the app again from the Shopify admin after it. */
 export const BRIDGE_SHOP_TOKEN_TTL_MS = 60 * 60_000;

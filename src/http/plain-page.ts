@@ -15,7 +15,14 @@ export function plainPage(
     framedBy,
     frameAncestors,
     link,
-  }: { framedBy?: string; frameAncestors?: string; link?: { href: string; text: string } } = {},
+    form,
+  }: {
+    framedBy?: string;
+    frameAncestors?: string;
+    link?: { href: string; text: string };
+    /** One field, sent by GET: a page that asks for an address. */
+    form?: { action: string; name: string; label: string; placeholder: string; button: string };
+  } = {},
 ): void {
   // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
   const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
@@ -29,6 +36,9 @@ export function plainPage(
     .set('referrer-policy', 'no-referrer')
     .set('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${ancestors}`);
   res.send(
-    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1>${paragraphs}${link ? `<p><a href="${escapeHtml(link.href)}"${newTab}>${escapeHtml(link.text)}</a></p>` : ''}</body>`,
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:3em auto"><h1>${escapeHtml(title)}</h1>${paragraphs}${form ? formHtml(form) : ''}${link ? `<p><a href="${escapeHtml(link.href)}"${newTab}>${escapeHtml(link.text)}</a></p>` : ''}</body>`,
   );
 }
+
+const formHtml = (form: { action: string; name: string; label: string; placeholder: string; button: string }) =>
+  `<form method="get" action="${escapeHtml(form.action)}"><label>${escapeHtml(form.label)} <input id="${escapeHtml(form.name)}" name="${escapeHtml(form.name)}" type="url" required placeholder="${escapeHtml(form.placeholder)}"></label> <button type="submit">${escapeHtml(form.button)}</button></form>`;

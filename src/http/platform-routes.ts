@@ -40,15 +40,20 @@ export interface ModuleSurfaceParts {
   /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
   readBody: (req: IncomingMessage) => Promise<BodyRead>;
   logger: Logger;
+  /** Why its page is off though it has a door (no key can be kept for its sessions): a sign-in answers this, 503. */
+  pageOff?: string;
 }
 
-export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger }: ModuleSurfaceParts): {
+export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger, pageOff }: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
   const { name, names } = module;
   const pagePath = parts.door?.reloadsSignIn ? undefined : `/${name}/store`;
-  const whereToSignIn = `open loyalty-bridge from ${names.admin}`;
+  const signIn = parts.door?.signIn;
+  const whereToSignIn = signIn?.words ?? `open loyalty-bridge from ${names.admin}`;
+  // Where no admin opens the page, the page links to the module's own sign-in.
+  const signInAgain = signIn ? `/${name}${signIn.path}` : undefined;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
   const answer = (res: Response, given: PlatformAnswer) => {
@@ -56,23 +61,30 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     if (given.headers) res.set(given.headers);
     if ('redirect' in given) return res.redirect(given.status ?? 302, given.redirect);
     if ('merchantPage' in given) {
-      const signIn = given.merchantPage;
-      if (signIn === 'no-session') return sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath });
+      const opened = given.merchantPage;
+      if (opened === 'no-session')
+        return sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath });
+      if (pageOff) return plainPage(res, 503, 'Not available yet', pageOff, { frameAncestors });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
-      const { shop, user } = signIn;
+      const { shop, user } = opened;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
       return sendStandaloneMerchantPage(res, {
         session: tokens.mint(shop, user),
         frameAncestors,
+        signInAgain,
         whereToSignIn,
         pagePath,
       });
     }
     if ('page' in given) {
-      const { title, paragraphs, link } = given.page;
-      return plainPage(res, given.status, title, paragraphs, { frameAncestors, ...(link ? { link } : {}) });
+      const { title, paragraphs, link, form } = given.page;
+      return plainPage(res, given.status, title, paragraphs, {
+        frameAncestors,
+        ...(link ? { link } : {}),
+        ...(form ? { form } : {}),
+      });
     }
     res.status(given.status).set('cache-control', 'no-store');
     // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
@@ -115,15 +127,19 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door && pagePath)
-    router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath }));
+  if ((parts.door || pageOff) && pagePath)
+    router.get('/store', (_req, res) =>
+      sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath }),
+    );
   const door = parts.door
     ? storePageDoor(
         {
           platform: name,
           purpose: modulePagePurpose(name),
           tokens,
-          ended: `this sign-in has ended: ${whereToSignIn} again`,
+          ended: signInAgain
+            ? `this sign-in has ended: sign in again at ${signInAgain}`
+            : `this sign-in has ended: ${whereToSignIn} again`,
           logger,
           refusal: parts.door.refusal,
         },

@@ -453,6 +453,32 @@ describe('registering a module', () => {
   });
 });
 
+describe('a module’s page where the bridge may keep no key', () => {
+  it('says at a sign-in what the operator has to set, and opens no page', async () => {
+    // Outside sandbox mode without SECRETS_KEY: no key for the page's sessions can be kept.
+    const keyless = await startTestBridge(
+      {
+        ADMIN_TOKEN,
+        RECONCILE_INTERVAL_MINUTES: '0',
+        LOYALTY_BASE_URL: 'http://127.0.0.1:9',
+        LOYALTY_API_KEY: 'keyless-loyalty-key-0123456789',
+        LOYALTY_BRAND_ID: 'keyless-brand',
+      },
+      undefined,
+      { modules: [pageModule('keyless', () => true)] },
+    );
+    try {
+      const answer = await fetch(`${keyless.http.localUrl}/keyless/open?proof=${PROOF}&store=${STORE}`);
+      expect(answer.status).toBe(503);
+      const page = await answer.text();
+      expect(page).toContain('SECRETS_KEY');
+      expect(page).not.toContain('loyalty-bridge-session');
+    } finally {
+      await keyless.stop();
+    }
+  }, 30_000);
+});
+
 describe('a module’s dedupe keys, made as the guide says', () => {
   it('never make one store’s delivery another’s, nor erase another’s with a store’s', () => {
     const adapter = tinyShopAdapter(SECRET);

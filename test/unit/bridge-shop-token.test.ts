@@ -3,18 +3,13 @@
 // each. A session past its hour, or of another family, or under another
 // key, opens nothing.
 import { describe, expect, it } from 'vitest';
-import {
-  BRIDGE_SHOP_TOKEN_TTL_MS,
-  bridgeShopTokens,
-  SHOPIFY_SHOP_PAGE,
-  WOOCOMMERCE_STORE_PAGE,
-} from '../../src/http/bridge-shop-token.ts';
+import { BRIDGE_SHOP_TOKEN_TTL_MS, bridgeShopTokens, SHOPIFY_SHOP_PAGE } from '../../src/http/bridge-shop-token.ts';
 import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 
 const PURPOSES = {
   shopify: SHOPIFY_SHOP_PAGE,
   bigcommerce: modulePagePurpose('bigcommerce'),
-  woocommerce: WOOCOMMERCE_STORE_PAGE,
+  woocommerce: modulePagePurpose('woocommerce'),
 };
 const SECRET = 'a-secret-of-at-least-thirty-two-characters';
 
