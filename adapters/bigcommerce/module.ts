@@ -65,4 +65,11 @@ export const bigCommerceModule = {
       },
     };
   },
+  configured: (settings) =>
+    Boolean(
+      settings.BIGCOMMERCE_CLIENT_ID ||
+      settings.BIGCOMMERCE_CLIENT_SECRET ||
+      settings.BIGCOMMERCE_WEBHOOK_SECRET ||
+      settings.BIGCOMMERCE_STORE_HASH,
+    ),
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

@@ -148,4 +148,5 @@ export const shopifyModule = {
       shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
     };
   },
+  configured: (settings) => Boolean(settings.SHOPIFY_API_SECRET || settings.SHOPIFY_ADMIN_TOKEN),
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

@@ -63,4 +63,5 @@ export const wooModule = {
       },
     };
   },
+  configured: (settings) => Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || settings.WOOCOMMERCE_URL),
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

@@ -140,6 +140,8 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
   /** Its parts, or undefined when its settings leave it off; `own`: what its flows still wired by hand need. */
   build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
+  /** Whether its settings name a store of the merchant's (a secret, an address): then no demo store plays. */
+  configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
 }
 
 /** A module of any settings, as lists of modules hold them. */
