@@ -5,6 +5,7 @@ import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createWooAdapter } from './adapter.ts';
 import { WooIdentityMigration } from './identity-migration.ts';
 import { wooOrderSource } from './order-source.ts';
+import { wooRecords } from './records.ts';
 import { wooSettings } from './settings.ts';
 import { WooStores } from './stores.ts';
 
@@ -64,4 +65,5 @@ export const wooModule = {
     };
   },
   configured: (settings) => Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || settings.WOOCOMMERCE_URL),
+  records: wooRecords,
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

@@ -98,7 +98,7 @@ export async function startBridge(
 
   // The ledger first: a damaged or busy one stops start-up before anything listens.
   // Opened before the engine, for the sandbox's credentials kept in it.
-  const opened = await openStore(config, logger);
+  const opened = await openStore(config, logger, options.modules);
   const { store } = opened;
   let openReport: OpenReport;
   let sandboxCredentials: SandboxCredentials | undefined;

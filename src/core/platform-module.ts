@@ -9,6 +9,7 @@ import type { UserAddressPolicy } from '../net/user-address.ts';
 import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
 import type { OrderSource } from './order-source.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
+import type { SecretFields } from './store/record-secrets.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {
@@ -142,6 +143,8 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
   /** Whether its settings name a store of the merchant's (a secret, an address): then no demo store plays. */
   configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
+  /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
+  readonly records?: SecretFields;
 }
 
 /** A module of any settings, as lists of modules hold them. */
