@@ -6,6 +6,7 @@ import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-stores.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
+import { bigCommerceSubscriptions } from './register.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
 
@@ -63,6 +64,7 @@ export const bigCommerceModule = {
           (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
         await allowEarlierInstalls(store, allowed, appInstalls, logger);
       },
+      subscriptions: bigCommerceSubscriptions(stores, publicUrl, settings.BIGCOMMERCE_WEBHOOK_SECRET),
     };
   },
   configured: (settings) =>
@@ -72,4 +74,5 @@ export const bigCommerceModule = {
       settings.BIGCOMMERCE_WEBHOOK_SECRET ||
       settings.BIGCOMMERCE_STORE_HASH,
     ),
+  needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

@@ -66,4 +66,12 @@ export const wooModule = {
   },
   configured: (settings) => Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || settings.WOOCOMMERCE_URL),
   records: wooRecords,
+  needs: {
+    orders: 'set WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+    // The bridge makes a connected store's webhooks itself, and keeps them on.
+    subscriptions: {
+      instead:
+        'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
+    },
+  },
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

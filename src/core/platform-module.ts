@@ -123,6 +123,13 @@ export interface PlatformParts {
   door?: MerchantDoor;
   /** Work of its own on a timer (checks it owes its platform), started once everything is served and stopped first. */
   background?: { start(): void; stop(): Promise<void> };
+  /**
+   * Puts its webhook subscriptions right by hand (the CLI's register) for one shop, or each it has, telling
+   * each line as it goes; `refused`: what a person must set or do first, as a clause.
+   */
+  subscriptions?: {
+    register(shop: string | undefined, say: (line: string) => void): Promise<{ failed: boolean } | { refused: string }>;
+  };
 }
 
 /** A setting that is wrong given the others: one line, for one key. */
@@ -145,6 +152,13 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
   /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
   readonly records?: SecretFields;
+  /** What a person sets or does for the CLI to work on its stores when the part is missing, as a clause. */
+  readonly needs?: {
+    /** To read its orders (resync): "set X and Y". */
+    orders?: string;
+    /** To put its subscriptions right (register); `instead`: they are never put right by hand, do this. */
+    subscriptions?: string | { instead: string };
+  };
 }
 
 /** A module of any settings, as lists of modules hold them. */
