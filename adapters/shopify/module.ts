@@ -10,6 +10,7 @@ import { ShopifyAdminApis } from './admin-api.ts';
 import { AllowedShops } from './allowed-shops.ts';
 import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
+import { shopifyDemo } from './demo.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySubscriptions } from './register.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
@@ -157,4 +158,5 @@ export const shopifyModule = {
     subscriptions:
       'set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
   },
+  demo: shopifyDemo,
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

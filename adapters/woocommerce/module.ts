@@ -3,6 +3,7 @@
 // not yet routes of this module) still take by hand.
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createWooAdapter } from './adapter.ts';
+import { wooDemo } from './demo.ts';
 import { WooIdentityMigration } from './identity-migration.ts';
 import { wooOrderSource } from './order-source.ts';
 import { wooRecords } from './records.ts';
@@ -74,4 +75,5 @@ export const wooModule = {
         'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
     },
   },
+  demo: wooDemo,
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

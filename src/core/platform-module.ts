@@ -159,6 +159,33 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
     /** To put its subscriptions right (register); `instead`: they are never put right by hand, do this. */
     subscriptions?: string | { instead: string };
   };
+  /** Its shop in the first run's demo store (src/composition/demo-store.ts), when it plays one. */
+  readonly demo?: PlatformDemo;
+}
+
+/** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
+export interface DemoOrder<Step = unknown> {
+  customer: { first: string; last: string; email: string; phone: string | null };
+  total: string;
+  test?: boolean;
+  /** A referred order: its campaign, with a referrer's code, where the platform carries them. */
+  campaign?: string;
+  steps: readonly Step[];
+}
+
+/** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
+export interface PlatformDemo<Step = unknown> {
+  /** Its shop, as the log names it. */
+  shop: string;
+  /** The settings that serve its shop, checking deliveries with `secret` (made for this run only). */
+  settings(secret: string): Readonly<Record<string, unknown>>;
+  /** The orders it plays each round. */
+  orders: readonly DemoOrder<Step>[];
+  /** A step as the platform delivers it: signed with `secret`, `id` the order's, `sequence` new for each delivery. */
+  delivery(step: { id: number; order: DemoOrder<Step>; step: Step; at: string; secret: string; sequence: number }): {
+    headers: Record<string, string>;
+    body: string;
+  };
 }
 
 /** A module of any settings, as lists of modules hold them. */
