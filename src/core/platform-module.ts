@@ -13,11 +13,11 @@ import type { SecretFields } from './store/record-secrets.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {
-  /** "BigCommerce". */
+  /** As a person reads it: "TinyShop". */
   platform: string;
   /** What the platform calls one merchant's store: "shop", "store". */
   shop: string;
-  /** Where its merchant opens apps, as a sentence ends: "your BigCommerce control panel". */
+  /** Where its merchant opens apps, as a sentence ends: "your TinyShop admin, under Apps". */
   admin: string;
 }
 
