@@ -53,12 +53,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: [
       'src/cli/connect.ts',
-      'src/cli/register.ts',
       'src/http/admin-api.ts',
       'src/http/admin-stores.ts',
       'src/http/bigcommerce-app.ts',
       'src/http/shop-admin-api.ts',
-      'src/sandbox/demo-store.ts',
     ],
     rules: {
       'no-restricted-syntax': [
