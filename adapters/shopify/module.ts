@@ -13,6 +13,7 @@ import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyDemo } from './demo.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySubscriptions } from './register.ts';
+import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
@@ -159,4 +160,5 @@ export const shopifyModule = {
       'set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
   },
   demo: shopifyDemo,
+  unconfirmedWhy: UNCONFIRMED,
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

@@ -7,6 +7,7 @@ import { wooDemo } from './demo.ts';
 import { WooIdentityMigration } from './identity-migration.ts';
 import { wooOrderSource } from './order-source.ts';
 import { wooRecords } from './records.ts';
+import { wooShopNamed } from './shop-identity.ts';
 import { wooSettings } from './settings.ts';
 import { WooStores } from './stores.ts';
 
@@ -76,4 +77,5 @@ export const wooModule = {
     },
   },
   demo: wooDemo,
+  shopName: wooShopNamed,
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

@@ -161,6 +161,10 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   };
   /** Its shop in the first run's demo store (src/composition/demo-store.ts), when it plays one. */
   readonly demo?: PlatformDemo;
+  /** A shop's one name from how a person wrote it in a setting (LOYALTY_ORDER_ID_PREFIXES); absent: as written. */
+  shopName?(written: string): string;
+  /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed. */
+  readonly unconfirmedWhy?: string;
 }
 
 /** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
