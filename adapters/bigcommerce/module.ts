@@ -8,6 +8,7 @@ import { bigCommerceApp } from './app.ts';
 import { bigCommerceConnections } from './connections.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
+import { bigCommerceSubscriptions } from './register.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
 
@@ -68,6 +69,15 @@ export const bigCommerceModule = {
           (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
         await allowEarlierInstalls(store, allowed, appInstalls, logger);
       },
+      subscriptions: bigCommerceSubscriptions(stores, publicUrl, settings.BIGCOMMERCE_WEBHOOK_SECRET),
     };
   },
+  configured: (settings) =>
+    Boolean(
+      settings.BIGCOMMERCE_CLIENT_ID ||
+      settings.BIGCOMMERCE_CLIENT_SECRET ||
+      settings.BIGCOMMERCE_WEBHOOK_SECRET ||
+      settings.BIGCOMMERCE_STORE_HASH,
+    ),
+  needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

@@ -1,5 +1,5 @@
 // A secret a browser keeps in a cookie of the bridge's, to show at a later step that it is the browser that
-// began: a WooCommerce sign-in's return, a reload of BigCommerce's Load frame. The bridge keeps only its hash;
+// began: a store's sign-in's return, a reload of a platform's app frame. The bridge keeps only its hash;
 // an address handed to another browser brings no cookie, so it opens nothing there.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';

@@ -4,10 +4,13 @@
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createWooAdapter } from './adapter.ts';
 import { wooConnections } from './connections.ts';
+import { wooDemo } from './demo.ts';
 import { WooIdentityMigration } from './identity-migration.ts';
 import { keyCallbackRoute } from './key-callback.ts';
 import { operatorConnect } from './operator-connect.ts';
 import { wooOrderSource } from './order-source.ts';
+import { wooRecords } from './records.ts';
+import { wooShopNamed } from './shop-identity.ts';
 import { wooSettings } from './settings.ts';
 import { wooStorePages } from './store-pages.ts';
 import { WooStores } from './stores.ts';
@@ -80,4 +83,16 @@ export const wooModule = {
       connect: operatorConnect({ store, publicUrl, appName, addresses: storeAddresses, logger }),
     };
   },
+  configured: (settings) => Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || settings.WOOCOMMERCE_URL),
+  records: wooRecords,
+  needs: {
+    orders: 'set WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+    // The bridge makes a connected store's webhooks itself, and keeps them on.
+    subscriptions: {
+      instead:
+        'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
+    },
+  },
+  demo: wooDemo,
+  shopName: wooShopNamed,
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

@@ -22,7 +22,7 @@ import { Metrics } from '../metrics.ts';
 import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
-import type { DemoStore } from '../sandbox/demo-store.ts';
+import type { DemoStore } from './demo-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { firstRunConfig, startDemo, tellSignInLink } from './first-run.ts';
@@ -98,7 +98,7 @@ export async function startBridge(
 
   // The ledger first: a damaged or busy one stops start-up before anything listens.
   // Opened before the engine, for the sandbox's credentials kept in it.
-  const opened = await openStore(config, logger);
+  const opened = await openStore(config, logger, options.modules);
   const { store } = opened;
   let openReport: OpenReport;
   let sandboxCredentials: SandboxCredentials | undefined;

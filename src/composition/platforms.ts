@@ -20,7 +20,8 @@ import type { OrderSource } from '../core/order-source.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
-import { platformDirectory, registrationProblems, SHIPPED_MODULES } from './platform-registry.ts';
+import { registrationProblems } from './module-registration.ts';
+import { platformDirectory, SHIPPED_MODULES } from './platform-registry.ts';
 
 export { PLATFORMS, type Platform } from './platform-registry.ts';
 export type { ShopifyParts } from '../../adapters/shopify/module.ts';

@@ -9,14 +9,15 @@ import type { UserAddressPolicy } from '../net/user-address.ts';
 import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
 import type { OrderSource } from './order-source.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
+import type { SecretFields } from './store/record-secrets.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {
-  /** "BigCommerce". */
+  /** As a person reads it: "TinyShop". */
   platform: string;
   /** What the platform calls one merchant's store: "shop", "store". */
   shop: string;
-  /** Where its merchant opens apps, as a sentence ends: "your BigCommerce control panel". */
+  /** Where its merchant opens apps, as a sentence ends: "your TinyShop admin, under Apps". */
   admin: string;
 }
 
@@ -148,6 +149,13 @@ export interface PlatformParts {
   connections?(): Promise<StoreConnectionView[]>;
   /** A store the operator connects by its address (the dashboard, `loyalty-bridge connect`): someone approves on the platform. */
   connect?: StoreConnect;
+  /**
+   * Puts its webhook subscriptions right by hand (the CLI's register) for one shop, or each it has, telling
+   * each line as it goes; `refused`: what a person must set or do first, as a clause.
+   */
+  subscriptions?: {
+    register(shop: string | undefined, say: (line: string) => void): Promise<{ failed: boolean } | { refused: string }>;
+  };
 }
 
 /** One store as the operator's stores panel shows it: never a key, token or secret. */
@@ -198,6 +206,48 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
   /** Its parts, or undefined when its settings leave it off; `own`: what its flows still wired by hand need. */
   build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
+  /** Whether its settings name a store of the merchant's (a secret, an address): then no demo store plays. */
+  configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
+  /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
+  readonly records?: SecretFields;
+  /** What a person sets or does for the CLI to work on its stores when the part is missing, as a clause. */
+  readonly needs?: {
+    /** To read its orders (resync): "set X and Y". */
+    orders?: string;
+    /** To put its subscriptions right (register); `instead`: they are never put right by hand, do this. */
+    subscriptions?: string | { instead: string };
+  };
+  /** Its shop in the first run's demo store (src/composition/demo-store.ts), when it plays one. */
+  readonly demo?: PlatformDemo;
+  /** A shop's one name from how a person wrote it in a setting (LOYALTY_ORDER_ID_PREFIXES); absent: as written. */
+  shopName?(written: string): string;
+  /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed. */
+  readonly unconfirmedWhy?: string;
+}
+
+/** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
+export interface DemoOrder<Step = unknown> {
+  customer: { first: string; last: string; email: string; phone: string | null };
+  total: string;
+  test?: boolean;
+  /** A referred order: its campaign, with a referrer's code, where the platform carries them. */
+  campaign?: string;
+  steps: readonly Step[];
+}
+
+/** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
+export interface PlatformDemo<Step = unknown> {
+  /** Its shop, as the log names it. */
+  shop: string;
+  /** The settings that serve its shop, checking deliveries with `secret` (made for this run only). */
+  settings(secret: string): Readonly<Record<string, unknown>>;
+  /** The orders it plays each round. */
+  orders: readonly DemoOrder<Step>[];
+  /** A step as the platform delivers it: signed with `secret`, `id` the order's, `sequence` new for each delivery. */
+  delivery(step: { id: number; order: DemoOrder<Step>; step: Step; at: string; secret: string; sequence: number }): {
+    headers: Record<string, string>;
+    body: string;
+  };
 }
 
 /** A module of any settings, as lists of modules hold them. */

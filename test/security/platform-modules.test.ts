@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
-import { registrationProblems } from '../../src/composition/platform-registry.ts';
+import { registrationProblems } from '../../src/composition/module-registration.ts';
 import type { PlatformModule, PlatformRoute } from '../../src/core/platform-module.ts';
 import { orderEventSchema } from '../../src/core/order-event.ts';
 import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
