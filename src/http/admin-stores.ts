@@ -57,10 +57,17 @@ export async function storeViews(store: LedgerStore, platforms: Pick<Platforms, 
   const views: StoreView[] = [];
   for (const { module, parts } of platforms.modules) {
     for (const each of (await parts.connections?.()) ?? []) {
+      // Each field of the view by name: whatever else a module hands over with it (its record's key) stays here.
+      const { shop, url, via, connectedAt, keyPermissions, authMode } = each;
       views.push({
         platform: module.name,
         platformLabel: module.names.platform,
-        ...each,
+        shop,
+        url,
+        via,
+        connectedAt,
+        keyPermissions,
+        authMode,
         subscriptions: await health(module.name, each.shop),
         reconciledAt: await reconciled(module.name, each.shop),
       });
