@@ -3,16 +3,9 @@
 // sources (shared by every caller, so each store's rate limit is honoured by all of them together), which
 // shops they serve, and the parts their flows not yet written as module routes take by hand.
 import type { PlatformAdapter } from '../core/platform-adapter.ts';
-import type { BigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
-import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
-import { bigCommerceModule, type BigCommerceOwn } from '../../adapters/bigcommerce/module.ts';
-import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
 import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { ShopifyAdapter } from '../../adapters/shopify/adapter.ts';
 import { shopifyModule, type ShopifyOwn, type ShopifyParts } from '../../adapters/shopify/module.ts';
-import type { WooAdapter } from '../../adapters/woocommerce/adapter.ts';
-import { wooModule } from '../../adapters/woocommerce/module.ts';
-import type { WooStores } from '../../adapters/woocommerce/stores.ts';
 import type { LookupFunction } from 'node:net';
 import { readModuleSettings, type Config } from '../config.ts';
 import type { AnyPlatformModule, PlatformNames, PlatformParts, PlatformWiring } from '../core/platform-module.ts';
@@ -33,20 +26,11 @@ export interface BuiltModule {
 }
 
 export interface Platforms {
-  adapters: { shopify?: ShopifyAdapter; woocommerce?: WooAdapter; bigcommerce?: BigCommerceAdapter } & Record<
-    string,
-    PlatformAdapter<unknown> | undefined
-  >;
+  adapters: { shopify?: ShopifyAdapter } & Record<string, PlatformAdapter<unknown> | undefined>;
   adapterFor(platform: string): PlatformAdapter<unknown> | undefined;
   shopify: ShopifyParts | undefined;
   /** The Shopify shops the bridge serves, whenever Shopify is configured at all. */
   shopifyAllowed: AllowedShops | undefined;
-  /** The WooCommerce stores: configured, and connected through the dashboard or the CLI. */
-  woocommerce: WooStores;
-  /** The BigCommerce stores: configured, and installed as a single-click app. */
-  bigcommerce: BigCommerceStores;
-  /** The BigCommerce stores the bridge serves: which may install the app, and whose orders earn. */
-  bigcommerceAllowed: AllowedStores;
   /** The bridge's public https address, where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;
   /** Which store addresses a user may connect, and how they resolve (ALLOW_PRIVATE_STORE_ADDRESSES). */
@@ -85,10 +69,8 @@ export interface Platforms {
 }
 
 export interface PlatformOverrides {
-  /** Where a shop's Admin API answers (tests): https://<shop> otherwise. */
-  shopifyAdminUrl?: (shop: string) => string;
-  /** Where a WooCommerce store's REST API answers (tests): the store's own address otherwise. */
-  wooRequestUrl?: (storeUrl: string) => string;
+  /** Where each platform's API answers for a store's address, by the platform's name (tests serve them locally). */
+  apiUrls?: Readonly<Record<string, (address: string) => string>>;
   /** How connected stores' names resolve (tests: DNS rebinding); the system's resolver otherwise. */
   storeLookup?: LookupFunction;
 }
@@ -118,11 +100,6 @@ export function buildPlatforms(
     allowPrivate: config.ALLOW_PRIVATE_STORE_ADDRESSES,
     lookup: overrides.storeLookup,
   };
-  // Tests serve each shipped platform's API locally.
-  const apiUrls: Record<string, ((address: string) => string) | undefined> = {
-    shopify: overrides.shopifyAdminUrl,
-    woocommerce: overrides.wooRequestUrl,
-  };
   const modules: BuiltModule[] = [];
   for (const module of [...SHIPPED_MODULES, ...registeredModules] as AnyPlatformModule[]) {
     // Parsed again by the module's own fragment: a shipped one's keys are in the configuration itself, a
@@ -134,7 +111,7 @@ export function buildPlatforms(
       logger: logger.child({ platform: module.name }),
       publicUrl: config.PUBLIC_URL,
       storeAddresses,
-      apiUrl: apiUrls[module.name],
+      apiUrl: overrides.apiUrls?.[module.name],
       storeConnected: (shop) => built.onStoreConnected?.(module.name, shop),
       subscriptionsChanged: (shop) => built.onSubscriptionsChanged?.(module.name, shop),
       options: platformOptions[module.name],
@@ -144,8 +121,6 @@ export function buildPlatforms(
   }
   const partsOf = (name: string) => modules.find(({ module }) => module.name === name)?.parts;
   const shopifyOwn = partsOf(shopifyModule.name)?.own as ShopifyOwn | undefined;
-  const woocommerce = partsOf(wooModule.name)?.own as WooStores;
-  const bigcommerceOwn = partsOf(bigCommerceModule.name)?.own as BigCommerceOwn;
 
   const adapters = Object.fromEntries(
     modules.flatMap(({ module, parts }) => (parts.adapter ? [[module.name, parts.adapter]] : [])),
@@ -170,9 +145,6 @@ export function buildPlatforms(
     adapterFor: (platform) => adapters[platform],
     shopify: shopifyOwn?.shopify,
     shopifyAllowed: shopifyOwn?.allowed,
-    woocommerce,
-    bigcommerce: bigcommerceOwn.stores,
-    bigcommerceAllowed: bigcommerceOwn.allowed,
     publicUrl: config.PUBLIC_URL,
     storeAddresses,
     directory: platformDirectory(registeredModules),

@@ -89,7 +89,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
-      platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+      platformOverrides: { apiUrls: { shopify: (shop) => fake.adminUrl(shop) } },
     });
     browser = await launchChromium([
       '--ignore-certificate-errors',

@@ -251,7 +251,7 @@ describe('while Shopify’s Admin API hangs', () => {
     });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     const hung = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
-      platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+      platformOverrides: { apiUrls: { shopify: (shop) => fake.adminUrl(shop) } },
     });
     try {
       const paid = shopifyOrderJson({ id: '7300000000001' });

@@ -28,7 +28,9 @@ const storeEnv = (url: string) => ({
   ADMIN_TOKEN,
 });
 const routeTo = (fake: FakeWooCommerce) => ({
-  wooRequestUrl: (url: string) => url.replace(/^https:\/\/(www\.)?store\.example/, new URL(fake.url).origin),
+  apiUrls: {
+    woocommerce: (url: string) => url.replace(/^https:\/\/(www\.)?store\.example/, new URL(fake.url).origin),
+  },
 });
 const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) =>
   fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);

@@ -66,7 +66,7 @@ export async function startShopifyAppBridge(
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, logger, {
-    platformOverrides: { shopifyAdminUrl: (shop) => fake.adminUrl(shop) },
+    platformOverrides: { apiUrls: { shopify: (shop) => fake.adminUrl(shop) } },
   });
   return { bridge, url: bridge.http.localUrl, stop: () => bridge.stop() };
 }

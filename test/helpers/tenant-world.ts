@@ -99,7 +99,7 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
-    platformOverrides: { shopifyAdminUrl: (shop) => shopify.adminUrl(shop) },
+    platformOverrides: { apiUrls: { shopify: (shop) => shopify.adminUrl(shop) } },
   });
   front.forwardTo(bridge.http.localUrl);
   const url = bridge.http.localUrl;

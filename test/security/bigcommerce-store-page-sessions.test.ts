@@ -8,6 +8,8 @@
 //   2. remove_user is ignored although sessions now name the control-panel
 //      user: the removed user's session keeps working, and the load payload in
 //      their browser (24 h) keeps minting fresh sessions.
+import type { BigCommerceOwn } from '../../adapters/bigcommerce/module.ts';
+import { ownOf } from '../helpers/platform-own.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BigCommerceInstall } from '../../adapters/bigcommerce/stores.ts';
 import { EARLIER_INSTALLS_MIGRATION } from '../../adapters/bigcommerce/earlier-installs.ts';
@@ -100,7 +102,9 @@ describe('a store the operator no longer serves', () => {
     // The bridge itself does not serve gamma3 (its orders are not read, its deliveries refused) ...
     const source = app.bridge.platforms.sources.find((each) => each.platform === 'bigcommerce')!;
     expect(await source.shops()).not.toContain('gamma3');
-    expect((await app.bridge.platforms.bigcommerceAllowed.check('gamma3')).allowed).toBe(false);
+    expect((await ownOf<BigCommerceOwn>(app.bridge.platforms, 'bigcommerce').allowed.check('gamma3')).allowed).toBe(
+      false,
+    );
 
     // ... but its load callback hands the page a session, and the door lets the session act for gamma3.
     const loaded = await app.bc.load('gamma3');

@@ -35,7 +35,7 @@ beforeAll(async () => {
     },
     undefined,
     {
-      platformOverrides: { shopifyAdminUrl: (shop) => shopify.adminUrl(shop) },
+      platformOverrides: { apiUrls: { shopify: (shop) => shopify.adminUrl(shop) } },
     },
   );
 });

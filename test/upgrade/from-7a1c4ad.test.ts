@@ -6,6 +6,9 @@
 // had stay and no other comes, the inbox empties, the sessions and records
 // it kept are read; and opening it a second time changes nothing and calls
 // nothing.
+import type { BigCommerceOwn } from '../../adapters/bigcommerce/module.ts';
+import type { WooStores } from '../../adapters/woocommerce/stores.ts';
+import { ownOf } from '../helpers/platform-own.ts';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,7 +176,12 @@ async function openAndFinish(
     // The loyalty service is where this configuration says, whatever the old orders were sent to.
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: sandbox.url, onAttempt: () => calls++ });
     // No Shopify Admin API here: an order that needed one would wait, and the test would say so.
-    const platforms = buildPlatforms(config, opened.store, { shopifyAdminUrl: () => 'http://127.0.0.1:9' }, { logger });
+    const platforms = buildPlatforms(
+      config,
+      opened.store,
+      { apiUrls: { shopify: () => 'http://127.0.0.1:9' } },
+      { logger },
+    );
     const { engine, accounts } = await openConfiguredEngine(config, {
       opened,
       openReport: report,
@@ -186,10 +194,10 @@ async function openAndFinish(
       await linkEarlierShops(opened.store, accounts, logger);
       await engine.startWorker();
       await finished(engine);
-      const bc = await platforms.bigcommerce.get(platformsAtStop.bigcommerce.store);
+      const bc = await ownOf<BigCommerceOwn>(platforms, 'bigcommerce').stores.get(platformsAtStop.bigcommerce.store);
       const sessions: SessionsRead = {
         shopifyAccess: (await platforms.shopify?.access.hasAccess(manifest.env.SHOPIFY_SHOPS!)) ?? false,
-        wooStores: (await platforms.woocommerce.list()).map((store) => ({
+        wooStores: (await ownOf<WooStores>(platforms, 'woocommerce').list()).map((store) => ({
           shop: store.shop,
           via: store.via,
           hasRest: store.rest !== undefined,
