@@ -1,6 +1,5 @@
 // Shopify as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order source,
-// which shops it serves, and its parts that the app's flows (src/http/shopify-*.ts, not yet routes of this
-// module) still take by hand.
+// which shops it serves, its flows (install, the App URL: flows.ts) and its merchant page's door.
 import type { Shopify } from '@shopify/shopify-api';
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { PlatformModule, PlatformWiring } from '../../src/core/platform-module.ts';
@@ -10,6 +9,7 @@ import { ShopifyAdminApis } from './admin-api.ts';
 import { AllowedShops } from './allowed-shops.ts';
 import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
+import { shopifyFlows } from './flows.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
@@ -93,8 +93,11 @@ function shopifyParts(settings: ShopifySettings, wiring: PlatformWiring): Shopif
   };
 }
 
+/** The code name (src/core/platform-module.ts). */
+const NAME = 'shopify';
+
 export const shopifyModule = {
-  name: 'shopify' as const,
+  name: NAME,
   names: { platform: 'Shopify', shop: 'shop', admin: 'your Shopify admin, under Apps' },
   settings: shopifySettings,
   checkSettings: shopifySettingProblems,
@@ -115,6 +118,7 @@ export const shopifyModule = {
     );
     return {
       own: { shopify, allowed },
+      ...shopifyFlows({ platform: NAME, shopify, allowed, apiKey: settings.SHOPIFY_API_KEY, secrets }, wiring),
       ...(settings.SHOPIFY_API_SECRET
         ? {
             adapter: createShopifyAdapter({

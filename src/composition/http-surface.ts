@@ -28,7 +28,6 @@ import { trimTrailing } from '../trim-trailing.ts';
 import { bigCommerceFlows } from './bigcommerce-flows.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
-import { shopifyFlows } from './shopify-flows.ts';
 import { wooFlows } from './woocommerce-flows.ts';
 
 /** What a platform's flows run beside the requests (BigCommerce's checks of pending uninstalls), by what the log calls it. */
@@ -84,39 +83,36 @@ export async function httpSurface(
     logger,
   });
   const flows: FlowContext = { ...parts, shopRoutes };
-  const shopify = shopifyFlows(flows);
   const bigcommerce = bigCommerceFlows(flows, parts.bigCommerceUninstallChecks);
   const woocommerce = await wooFlows(flows);
-  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
-  const operatorAndShopify = shopify.admin(
-    adminApi({
-      token: adminToken,
-      sandbox: Boolean(sandbox),
-      demo: parts.demo,
-      tokenLabel: config.ADMIN_TOKEN_LABEL,
-      accounts,
-      // The environment's account, its key as its last four characters; its address is known once the server listens.
-      defaultAccount: () =>
-        defaultAccountView({
-          baseUrl: trimTrailing(shownUrl(parts.loyaltyBaseUrl()), '/'),
-          apiKey: parts.sandbox?.credentials.apiKey ?? config.LOYALTY_API_KEY ?? '',
-          brandId: parts.sandbox?.credentials.brandId ?? config.LOYALTY_BRAND_ID ?? '',
-          rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
-        }),
-      engine,
-      platforms,
-      reconciler,
-      resyncJobs,
-      client: parts.client,
-      health: parts.health,
-      activity: parts.activity,
-      logger,
-    }),
-  );
+  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
+  const operator = adminApi({
+    token: adminToken,
+    sandbox: Boolean(sandbox),
+    demo: parts.demo,
+    tokenLabel: config.ADMIN_TOKEN_LABEL,
+    accounts,
+    // The environment's account, its key as its last four characters; its address is known once the server listens.
+    defaultAccount: () =>
+      defaultAccountView({
+        baseUrl: trimTrailing(shownUrl(parts.loyaltyBaseUrl()), '/'),
+        apiKey: parts.sandbox?.credentials.apiKey ?? config.LOYALTY_API_KEY ?? '',
+        brandId: parts.sandbox?.credentials.brandId ?? config.LOYALTY_BRAND_ID ?? '',
+        rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+      }),
+    engine,
+    platforms,
+    reconciler,
+    resyncJobs,
+    client: parts.client,
+    health: parts.health,
+    activity: parts.activity,
+    logger,
+  });
   const doors = [bigcommerce.door, woocommerce.door, ...registered.map(({ door }) => door)].filter(
     (door) => door !== undefined,
   );
-  const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
+  const admin = doors.length > 0 ? express.Router().use(...doors, operator) : operator;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
@@ -146,7 +142,6 @@ export async function httpSurface(
     admin,
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
-    ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
     woocommerceAuth: woocommerce.routes,
     ...(bigcommerce.app ? { bigcommerceApp: bigcommerce.app.routes } : {}),

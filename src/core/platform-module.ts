@@ -35,6 +35,8 @@ export interface PlatformRequest {
 interface AnswerExtras {
   headers?: Readonly<Record<string, string>>;
   setCookies?: readonly string[];
+  /** Who may frame this answer's page where that depends on the shop (its own admin); the door's otherwise. */
+  frameAncestors?: string;
 }
 
 export type PlatformAnswer = AnswerExtras &
@@ -55,7 +57,39 @@ export type PlatformAnswer = AnswerExtras &
      * the merchant to sign in again unless the tab holds a session of its own (a reload).
      */
     | { merchantPage: { shop: string; user?: string } | 'no-session' }
+    /**
+     * A page inside the platform's own admin, which signs the merchant in itself (its scripts hand the page the
+     * platform's session tokens, which the door's `platformSessions` takes): the shared merchant page, or with
+     * `merchantPage: false` the platform's head alone (a page whose scripts fetch a fresh token and reload).
+     */
+    | { embeddedPage: PlatformHead & { merchantPage: boolean } }
   );
+
+/** What a platform's admin needs in a page it frames; the bridge renders the page. */
+export interface PlatformHead {
+  /** Loaded first, in this order, as they are. */
+  scripts: readonly string[];
+  /** <meta name content> pairs its scripts read. */
+  meta: Readonly<Record<string, string>>;
+  /** What its scripts may load, show and call, for the content security policy: origins or path prefixes. */
+  sources: { script: readonly string[]; image: readonly string[]; connect: readonly string[] };
+  /** Its admin for this shop. */
+  frameAncestors: string;
+}
+
+/** The merchant page's views, each with an address under a platform's app path (a reload of its admin opens the same one). */
+export const MERCHANT_PAGE_VIEWS = ['setup', 'orders', 'privacy'] as const;
+
+/** Who a bearer token the platform itself signed (not one the bridge made) names, or why it opens nothing. */
+export type PlatformSession =
+  | { ok: true; shop: string; user?: string }
+  | {
+      ok: false;
+      status: 401 | 403 | 502 | 503;
+      error: string;
+      /** Headers the platform's scripts read on a refusal (a signal to retry with a fresh token). */
+      headers?: Readonly<Record<string, string>>;
+    };
 export interface PlatformRoute {
   method: 'GET' | 'POST';
   /** Exact path below /<name>: "/load". */
@@ -72,6 +106,16 @@ export interface MerchantDoor {
   }): Promise<{ status: 401 | 403; error: string } | undefined>;
   /** Who may frame the page (the platform's admin origins), for its content security policy; "'none'" for a tab. */
   frameAncestors: string;
+  /** Bearer tokens the platform signs itself (Shopify's App Bridge session tokens), taken beside the bridge's own. */
+  platformSessions?: {
+    /** Whether the bearer is of the platform's shape; anything else goes on to the next door. */
+    recognises(token: string): boolean;
+    identify(token: string): Promise<PlatformSession>;
+  };
+  /** Where a merchant whose session ended signs in again (the platform's admin), for the page's link. */
+  signInAgain?: string;
+  /** No page of its own outside the admin (GET /<name>/store): the platform's admin frames every page. */
+  noTabPage?: boolean;
 }
 
 /** What the bridge hands a module when it builds it. */
@@ -122,6 +166,11 @@ export interface PlatformParts {
   door?: MerchantDoor;
   /** Work of its own on a timer (checks it owes its platform), started once everything is served and stopped first. */
   background?: { start(): void; stop(): Promise<void> };
+  /**
+   * Secrets to key the merchant page's sessions from (the client secret, then the previous one during a rotation),
+   * where the platform gives one; absent: a key the bridge keeps (SECRETS_KEY).
+   */
+  pageKeys?: readonly string[];
 }
 
 /** A setting that is wrong given the others: one line, for one key. */

@@ -28,8 +28,6 @@ export interface HttpAppParts {
   dashboard?: express.Router;
   /** The merchant page's script and style, mounted at /merchant. */
   merchantAssets?: express.Router;
-  /** Shopify's App URL and install by OAuth, mounted at /shopify. */
-  shopifyAuth?: express.Router;
   /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
   adminStores?: express.Router;
   /** WooCommerce's key callback, mounted at /woocommerce. */
@@ -113,7 +111,6 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     app.get('/', (_req, res) => res.redirect(302, '/admin/'));
   }
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
-  if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
   if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
   if (parts.bigcommerceApp) app.use('/bigcommerce', parts.bigcommerceApp);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);

@@ -1,5 +1,5 @@
-// A plain page for a person who followed a link (an install, the Shopify App
-// URL): a title and what to do, nothing that runs. Inside the Shopify admin
+// A plain page for a person who followed a link (an install, a platform's App
+// URL): a title and what to do, nothing that runs. Inside a platform's admin
 // it may be framed by the shop's own admin, so that the merchant reads why.
 import type { Response } from 'express';
 
@@ -11,14 +11,10 @@ export function plainPage(
   status: number,
   title: string,
   text: string | readonly string[],
-  {
-    framedBy,
-    frameAncestors,
-    link,
-  }: { framedBy?: string; frameAncestors?: string; link?: { href: string; text: string } } = {},
+  { frameAncestors, link }: { frameAncestors?: string; link?: { href: string; text: string } } = {},
 ): void {
-  // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
-  const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
+  // frameAncestors: the origins a platform's module names; none: nobody.
+  const ancestors = frameAncestors ?? "'none'";
   const paragraphs = (typeof text === 'string' ? [text] : text).map((each) => `<p>${escapeHtml(each)}</p>`).join('');
   res
     .status(status)

@@ -7,7 +7,8 @@ import type { PlatformAnswer, PlatformModule, PlatformParts, PlatformRequest } f
 import type { Logger } from '../logger.ts';
 import type { BodyLimits, BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
-import { sendStandaloneMerchantPage } from './merchant-page.ts';
+import { sendEmbeddedPage, sendStandaloneMerchantPage } from './merchant-page.ts';
+import { platformSessionDoor } from './platform-session-door.ts';
 import { plainPage } from './plain-page.ts';
 import { storePageDoor } from './store-page-door.ts';
 
@@ -40,9 +41,19 @@ export interface ModuleSurfaceParts {
   /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
   readBody: (req: IncomingMessage) => Promise<BodyRead>;
   logger: Logger;
+  /** ADMIN_TOKEN: never taken for a platform's own session, whatever its shape. */
+  adminToken?: string | undefined;
 }
 
-export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger }: ModuleSurfaceParts): {
+export function moduleSurface({
+  module,
+  parts,
+  tokens,
+  shopRoutes,
+  readBody,
+  logger,
+  adminToken,
+}: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
@@ -50,6 +61,8 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
   const pagePath = `/${name}/store`;
   const whereToSignIn = `open loyalty-bridge from ${names.admin}`;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
+  const signInAgain = parts.door?.signInAgain;
+  const standalone = { frameAncestors, whereToSignIn, pagePath, ...(signInAgain ? { signInAgain } : {}) };
   const router = express.Router();
   const answer = (res: Response, given: PlatformAnswer) => {
     for (const cookie of given.setCookies ?? []) res.append('set-cookie', cookie);
@@ -57,22 +70,27 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     if ('redirect' in given) return res.redirect(given.status ?? 302, given.redirect);
     if ('merchantPage' in given) {
       const signIn = given.merchantPage;
-      if (signIn === 'no-session') return sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath });
+      if (signIn === 'no-session') return sendStandaloneMerchantPage(res, standalone);
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
       const { shop, user } = signIn;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
-      return sendStandaloneMerchantPage(res, {
-        session: tokens.mint(shop, user),
-        frameAncestors,
-        whereToSignIn,
-        pagePath,
-      });
+      return sendStandaloneMerchantPage(res, { session: tokens.mint(shop, user), ...standalone });
+    }
+    // Signed in by the platform's own scripts, whose tokens only its door takes.
+    if ('embeddedPage' in given) {
+      if (!parts.door?.platformSessions)
+        throw new Error(`the ${name} module answered with an embedded page, but its door takes no session of its own`);
+      const { merchantPage, ...head } = given.embeddedPage;
+      return sendEmbeddedPage(res, head, merchantPage);
     }
     if ('page' in given) {
       const { title, paragraphs, link } = given.page;
-      return plainPage(res, given.status, title, paragraphs, { frameAncestors, ...(link ? { link } : {}) });
+      return plainPage(res, given.status, title, paragraphs, {
+        frameAncestors: given.frameAncestors ?? frameAncestors,
+        ...(link ? { link } : {}),
+      });
     }
     res.status(given.status).set('cache-control', 'no-store');
     // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
@@ -115,9 +133,8 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door)
-    router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, { frameAncestors, whereToSignIn, pagePath }));
-  const door = parts.door
+  if (parts.door && !parts.door.noTabPage) router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, standalone));
+  const pageDoor = parts.door
     ? storePageDoor(
         {
           platform: name,
@@ -130,5 +147,14 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
         shopRoutes,
       )
     : undefined;
+  const sessions = parts.door?.platformSessions;
+  const ownDoor = sessions
+    ? platformSessionDoor({ platform: name, sessions, adminToken, logger }, shopRoutes)
+    : undefined;
+  // The bridge's own sessions first, then the platform's: each passes on what is not of its family.
+  const door: RequestHandler | undefined =
+    pageDoor && ownDoor
+      ? (req, res, next) => pageDoor(req, res, (error?: unknown) => (error ? next(error) : ownDoor(req, res, next)))
+      : (pageDoor ?? ownDoor);
   return { routes: router, door };
 }

@@ -5,11 +5,11 @@
 // acknowledged, ignored with the reason, counted on the connections panel,
 // and nothing of it earns.
 import { describe, expect, it } from 'vitest';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { shopifyOrderNode } from '../helpers/fake-shopify.ts';
 import { postShopifyOrder, shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_KEY, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const OURS = 'our-store.myshopify.com';
 const STRANGER = 'stranger-store.myshopify.com';
