@@ -124,7 +124,11 @@ export function shopifyAppUrl(
         return { redirect: app.auth.buildEmbeddedAppUrl(checked.host ?? '') };
       } catch (error) {
         if (error instanceof InvalidHostError)
-          return said(400, 'Open this app from your Shopify admin', 'The link does not say which Shopify admin it came from.');
+          return said(
+            400,
+            'Open this app from your Shopify admin',
+            'The link does not say which Shopify admin it came from.',
+          );
         throw error;
       }
     }

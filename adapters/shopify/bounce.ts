@@ -20,10 +20,7 @@ const RETURN_PATHS: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether this request is the return of a bounce made moments ago (a little clock skew between bridges allowed). */
-export function cameBackFromBounce(
-  query: PlatformRequest['query'],
-  nowS = Math.floor(Date.now() / 1000),
-): boolean {
+export function cameBackFromBounce(query: PlatformRequest['query'], nowS = Math.floor(Date.now() / 1000)): boolean {
   const value = query[BOUNCED_PARAM];
   if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) return false;
   const age = nowS - Number(value);

@@ -5,7 +5,7 @@ import type { AllowedShops } from './allowed-shops.ts';
 import type { ShopifyAppSignatures } from './app-signatures.ts';
 import type { ShopifyInstalled } from './installed.ts';
 import type { LinkStore } from './link-once.ts';
-import type { ShopifyParts } from './module.ts';
+import type { ShopifyParts } from './parts.ts';
 
 export interface ShopifyFlowParts {
   shopify: ShopifyParts;

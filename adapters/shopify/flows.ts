@@ -7,12 +7,18 @@ import { shopifyAppUrl } from './app-url.ts';
 import { bounceRoute } from './bounce.ts';
 import { shopifyInstall } from './install.ts';
 import { shopifyInstalled } from './installed.ts';
-import type { ShopifyParts } from './module.ts';
+import type { ShopifyParts } from './parts.ts';
 import { shopifyPageDoor } from './page-door.ts';
 import { forgetScopes } from './scopes.ts';
 
 export function shopifyFlows(
-  { platform, shopify, allowed, apiKey, secrets }: {
+  {
+    platform,
+    shopify,
+    allowed,
+    apiKey,
+    secrets,
+  }: {
     /** The module's name, in the shop's record. */
     platform: string;
     shopify: ShopifyParts | undefined;

@@ -63,7 +63,10 @@ export function shopifyInstall(parts: ShopifyFlowParts): ShopifyInstall {
       logger.error({ err: error }, 'could not start a Shopify install');
       return {
         status: 500,
-        page: { title: 'The install could not start', paragraphs: ['Try again in a minute; the bridge’s log says more.'] },
+        page: {
+          title: 'The install could not start',
+          paragraphs: ['Try again in a minute; the bridge’s log says more.'],
+        },
       };
     }
   };

@@ -1,6 +1,5 @@
 // Shopify as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order source,
 // which shops it serves, its flows (install, the App URL: flows.ts) and its merchant page's door.
-import type { Shopify } from '@shopify/shopify-api';
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { PlatformModule, PlatformWiring } from '../../src/core/platform-module.ts';
 import { ShopifyAccess } from './access.ts';
@@ -14,21 +13,9 @@ import { shopifyOrderSource } from './order-source.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
+import type { ShopifyParts } from './parts.ts';
 
-export interface ShopifyParts {
-  access: ShopifyAccess;
-  apis: ShopifyAdminApis;
-  /** The library's app, when OAuth or the client credentials grant is configured. */
-  app: Shopify | undefined;
-  /** Where subscriptions point; undefined without SHOPIFY_APP_URL. */
-  appUrl: string | undefined;
-  /** What Shopify signs for the app (the App URL, session tokens), checked with the current and previous secret; with the app only. */
-  signatures: ShopifyAppSignatures | undefined;
-  /** SHOPIFY_EMBEDDED. */
-  embedded: boolean;
-  /** Which topics Shopify is seen delivering to each shop through the app's configuration. */
-  declared: DeclaredDeliveries;
-}
+export type { ShopifyParts } from './parts.ts';
 
 export interface ShopifyOwn {
   shopify: ShopifyParts | undefined;

@@ -54,7 +54,9 @@ export function shopifyPageDoor(
     // Outside the admin the page is a tab of its own; inside it, each page names its shop's admin itself.
     frameAncestors: "'none'",
     refusal: async ({ shop }) =>
-      (await allowed.check(shop)).allowed ? undefined : { status: 403, error: 'this shop is not one this bridge serves' },
+      (await allowed.check(shop)).allowed
+        ? undefined
+        : { status: 403, error: 'this shop is not one this bridge serves' },
     platformSessions: { recognises: looksLikeSessionToken, identify },
     signInAgain: SHOPIFY_ADMIN,
     // Inside the admin there is no page of the bridge's own: the App URL opens it, and no other way in.

@@ -35,7 +35,11 @@ export async function registeredSurfaces(
       if (!(error instanceof SecretsKeyMissingError)) throw error;
       logger.warn({ platform: module.name }, 'its merchant page needs SECRETS_KEY to keep its sign-ins; it is off');
     }
-    const tokens = bridgeShopTokens(keys ?? [randomBytes(32).toString('base64url')], Date.now, modulePagePurpose(module.name));
+    const tokens = bridgeShopTokens(
+      keys ?? [randomBytes(32).toString('base64url')],
+      Date.now,
+      modulePagePurpose(module.name),
+    );
     const surface = moduleSurface({
       module,
       parts: keys ? parts : { ...parts, door: undefined },

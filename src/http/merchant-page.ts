@@ -45,7 +45,9 @@ const embeddedCsp = ({ sources, frameAncestors }: PlatformHead) =>
  */
 export function sendEmbeddedPage(res: Response, head: PlatformHead, merchantPage: boolean): void {
   const lines = [
-    ...Object.entries(head.meta).map(([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`),
+    ...Object.entries(head.meta).map(
+      ([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`,
+    ),
     ...head.scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`),
   ];
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');

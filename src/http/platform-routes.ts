@@ -133,7 +133,8 @@ export function moduleSurface({
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door && !parts.door.noTabPage) router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, standalone));
+  if (parts.door && !parts.door.noTabPage)
+    router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, standalone));
   const pageDoor = parts.door
     ? storePageDoor(
         {

@@ -27,7 +27,12 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
-import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH, SHOPIFY_BOUNCE_PATH } from '../../adapters/shopify/paths.ts';
+import {
+  APP_BRIDGE_URL,
+  POLARIS_URL,
+  SHOPIFY_APP_URL_PATH,
+  SHOPIFY_BOUNCE_PATH,
+} from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'gamma-store.myshopify.com';
 const BRIDGE_ORIGIN = 'https://bridge.test';

@@ -181,7 +181,11 @@ describe('account loads without the operator’s token', () => {
   });
 
   it('a merchant’s own session and the bridge’s shop token reach no account’s load, not even their own', async () => {
-    for (const bearer of [session(SHOP_X), bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP_X), session(SHOP_L)]) {
+    for (const bearer of [
+      session(SHOP_X),
+      bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP_X),
+      session(SHOP_L),
+    ]) {
       for (const path of [...paths(), `/admin/api/accounts/${ids.x}`, '/admin/api/accounts/default']) {
         const answer = await call(bearer, 'GET', path);
         expect([path, answer.status]).toEqual([path, 403]);
