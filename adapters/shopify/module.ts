@@ -9,6 +9,7 @@ import { AllowedShops } from './allowed-shops.ts';
 import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyFlows } from './flows.ts';
+import { shopifyInstalls } from './installs.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
@@ -129,6 +130,7 @@ export const shopifyModule = {
             }),
             // A delivery through the app's configuration lets the shop's own copy of that subscription go (subscriptions.ts).
             onStored: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => shopify.declared.note(info, result),
+            installs: shopifyInstalls(shopify, allowed, wiring.logger),
           }
         : {}),
       admitShop: admitShopifyShop(allowed, shopify?.access),

@@ -64,7 +64,7 @@ export async function httpSurface(
   const sandbox = parts.sandbox?.app;
   const shopRoutes = shopAdminApi({
     store,
-    shopify: platforms.shopify,
+    installsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts.installs,
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),

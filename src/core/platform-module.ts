@@ -171,6 +171,24 @@ export interface PlatformParts {
    * where the platform gives one; absent: a key the bridge keeps (SECRETS_KEY).
    */
   pageKeys?: readonly string[];
+  /** Shops the operator installs the platform's app on from the dashboard, at /admin/api/<name>/shops and /installs. */
+  installs?: PlatformInstalls;
+}
+
+/** A platform whose app the operator installs on a shop (its consent screen), and the shops it is installed on. */
+export interface PlatformInstalls {
+  /** Whether an install may start now (the app and the bridge's public address are set). */
+  canInstall(): boolean;
+  /** What the operator is told when it cannot: the settings it needs. */
+  cannotInstall: string;
+  /** Every shop the app has access to, each described (how it was installed, its scopes), and whether it is served. */
+  shops(): Promise<ReadonlyArray<Record<string, unknown>>>;
+  /** One shop's access, described, for its own page. */
+  describe(shop: string): Promise<Record<string, unknown>>;
+  /** What the operator sends to start one: the shop's address, as the platform writes it. */
+  input: z.ZodType<{ shop: string }>;
+  /** The operator (their token's label) starts an install: the shop becomes one the bridge serves; `next`: where the browser goes. */
+  start(shop: string, by: string): Promise<{ next: string }>;
 }
 
 /** A setting that is wrong given the others: one line, for one key. */

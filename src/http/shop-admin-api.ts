@@ -10,6 +10,7 @@ import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import type { PlatformInstalls } from '../core/platform-module.ts';
 import type { AdjustmentResult } from '../core/adjustments.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { Engine } from '../core/engine.ts';
@@ -18,7 +19,6 @@ import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { ShopifyParts } from '../composition/platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
@@ -67,8 +67,8 @@ const shopResync = z
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
-  /** Shopify's parts, when the bridge is a Shopify app (a Shopify shop's access is described from them). */
-  shopify: ShopifyParts | undefined;
+  /** A platform's installs (platform-module.ts), where it has them: a shop's own access is described from them. */
+  installsOf: (platform: string) => PlatformInstalls | undefined;
   accounts: AccountRegistry;
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
@@ -91,7 +91,7 @@ const shopOrderQuery = orderQuery.omit({ platform: true, shop: true });
 
 export function shopAdminApi({
   store,
-  shopify,
+  installsOf,
   accounts,
   privacy,
   retryDeadLetter,
@@ -124,10 +124,12 @@ export function shopAdminApi({
     res.json({ order: shopOrderView(order, shopRefOf(res)) });
   });
 
-  router.get('/shopify/shops', async (_req, res) => {
+  // Its own platform's installs alone, and only its own shop's access in them.
+  router.get('/:platform/shops', async (req, res) => {
     const { platform, shop } = shopRefOf(res);
-    if (platform !== 'shopify' || !shopify) return void res.status(404).json({ error: 'not a Shopify shop' });
-    res.json({ canInstall: false, shops: [await shopify.access.describe(shop)] });
+    const installs = req.params.platform === platform ? installsOf(platform) : undefined;
+    if (!installs) return void res.status(404).json({ error: 'not found' });
+    res.json({ canInstall: false, shops: [await installs.describe(shop)] });
   });
 
   router.get('/account', async (_req, res) => {

@@ -130,6 +130,11 @@ describe('a shop the operator installs from the dashboard', () => {
       ).status,
     ).toBe(401);
 
+    // The dashboard learns which platforms it installs on from the list of platforms.
+    const { platforms } = (await (await admin('/platforms')).json()) as {
+      platforms: Array<{ name: string; installs: boolean }>;
+    };
+    expect(platforms.filter((each) => each.installs).map((each) => each.name)).toEqual(['shopify']);
     const started = await admin('/shopify/installs', { method: 'POST', body: JSON.stringify({ shop: STRANGER }) });
     expect(started.status).toBe(201);
     const { next } = (await started.json()) as { next: string };
