@@ -7,19 +7,39 @@ import type { Logger } from '../../src/logger.ts';
 import type { AllowedShops } from './allowed-shops.ts';
 import type { ShopifyParts } from './parts.ts';
 
+/** How the bridge came by a shop's access, in the operator's words. */
+const ACCESS_WORDS: Readonly<Record<string, string>> = {
+  client_credentials: 'own store (client credentials)',
+  oauth_expiring: 'installed (expiring token)',
+  token_exchange: 'installed by Shopify (expiring token)',
+  oauth: 'installed',
+  legacy: 'custom app token',
+  none: 'none',
+};
+
 export function shopifyInstalls(shopify: ShopifyParts, allowed: AllowedShops, logger: Logger): PlatformInstalls {
   const canInstall = () => shopify.access.canInstall && Boolean(shopify.appUrl);
+  const describe = async (shop: string) => {
+    const described = await shopify.access.describe(shop);
+    return { ...described, access: ACCESS_WORDS[described.mode] ?? described.mode };
+  };
   return {
     canInstall,
     cannotInstall: 'installing needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL (or PUBLIC_URL)',
     shops: async () =>
       Promise.all(
-        (await shopify.access.shops()).map(async (shop) => ({
-          ...(await shopify.access.describe(shop)),
-          allowed: (await allowed.check(shop)).allowed,
-        })),
+        (await shopify.access.shops()).map(async (shop) => {
+          const described = await describe(shop);
+          const served = (await allowed.check(shop)).allowed;
+          return {
+            ...described,
+            allowed: served,
+            ...(served ? {} : { access: `${described.access}; not served (add it to SHOPIFY_SHOPS)` }),
+          };
+        }),
       ),
-    describe: (shop) => shopify.access.describe(shop),
+    describe,
+    example: 'your-store.myshopify.com',
     input: z.strictObject({
       shop: z
         .string()

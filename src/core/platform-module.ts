@@ -175,16 +175,29 @@ export interface PlatformParts {
   installs?: PlatformInstalls;
 }
 
+/** One shop's install, as the dashboard shows it (the module may say more). */
+export interface PlatformInstall {
+  shop: string;
+  access: string;
+  expiresAt: string | null;
+  scope: string | null;
+}
+
 /** A platform whose app the operator installs on a shop (its consent screen), and the shops it is installed on. */
 export interface PlatformInstalls {
   /** Whether an install may start now (the app and the bridge's public address are set). */
   canInstall(): boolean;
   /** What the operator is told when it cannot: the settings it needs. */
   cannotInstall: string;
-  /** Every shop the app has access to, each described (how it was installed, its scopes), and whether it is served. */
-  shops(): Promise<ReadonlyArray<Record<string, unknown>>>;
+  /**
+   * Every shop the app has access to, each described: `access`, how, in the operator's words (and why it is not
+   * served, if it is not); `expiresAt` and `scope`, its token's, where it has them.
+   */
+  shops(): Promise<ReadonlyArray<PlatformInstall>>;
   /** One shop's access, described, for its own page. */
-  describe(shop: string): Promise<Record<string, unknown>>;
+  describe(shop: string): Promise<PlatformInstall>;
+  /** A shop's address as the operator types it, for the install form: "your-store.myshopify.com". */
+  example: string;
   /** What the operator sends to start one: the shop's address, as the platform writes it. */
   input: z.ZodType<{ shop: string }>;
   /** The operator (their token's label) starts an install: the shop becomes one the bridge serves; `next`: where the browser goes. */

@@ -456,7 +456,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const installs = built.installs;
     if (!installs) continue;
     router.get(`/${module.name}/shops`, async (_req, res) => {
-      res.json({ canInstall: installs.canInstall(), shops: await installs.shops() });
+      res.json({ canInstall: installs.canInstall(), example: installs.example, shops: await installs.shops() });
     });
     router.post(`/${module.name}/installs`, async (req, res) => {
       const { shop: wanted } = read(installs.input, req.body);

@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable)('the merchant’s page embedded in the Shopi
     expect(text).toContain('#0012');
     expect(text).not.toContain('#0099');
     // No operator's sign-in, panel or token anywhere in the page.
-    expect(await app.locator('#sign-in, #health, #install-form').count()).toBe(0);
+    expect(await app.locator('#sign-in, #health, .install-form').count()).toBe(0);
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
 
     // Access came by token exchange, the first time the merchant opened the app.

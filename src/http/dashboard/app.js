@@ -260,24 +260,59 @@ async function loadActivity() {
   );
 }
 
-async function loadShopify() {
-  const { body } = await api('/shopify/shops');
-  $('#shopify').hidden = body.shops.length === 0 && !body.canInstall;
-  $('#install-form').hidden = !body.canInstall;
-  $('#shopify-shops tbody').replaceChildren(
+/** The platforms whose app the operator installs on a shop, each with its panel (a promise, asked once); a shop's view, its own platform alone. */
+let installPanels = null;
+
+async function installPlatforms() {
+  if (shopView()) {
+    const { body } = await api('/session');
+    return [{ name: body.platform, names: { platform: '', shop: 'shop' } }];
+  }
+  const { body } = await api('/platforms');
+  return body.platforms.filter((platform) => platform.installs);
+}
+
+function installPanel(platform) {
+  const panel = $('#install-panel').content.firstElementChild.cloneNode(true);
+  panel.id = `install-${platform.name}`;
+  panel.querySelector('h2').textContent = `${platform.names.platform} ${platform.names.shop}s`.trim();
+  panel.querySelector('.install-label').textContent = `Install on a ${platform.names.shop}`;
+  panel.querySelector('form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    // Started by the signed-in operator, the shop becomes one of the bridge's; then off to its consent screen, and back.
+    const { status, body } = await api(`/${platform.name}/installs`, {
+      method: 'POST',
+      body: JSON.stringify({ shop: panel.querySelector('.install-shop').value.trim().toLowerCase() }),
+    });
+    if (status !== 201) return void alert(`Not installed: ${body.error}`);
+    window.location.assign(body.next);
+  });
+  $('#installs').append(panel);
+  return { name: platform.name, panel };
+}
+
+async function loadInstalls() {
+  installPanels ??= installPlatforms().then(
+    (platforms) => platforms.map(installPanel),
+    (error) => {
+      installPanels = null;
+      throw error;
+    },
+  );
+  await Promise.all((await installPanels).map(loadInstallPanel));
+}
+
+async function loadInstallPanel({ name, panel }) {
+  const { status, body } = await api(`/${name}/shops`);
+  if (status !== 200) return void (panel.hidden = true);
+  panel.hidden = body.shops.length === 0 && !body.canInstall;
+  panel.querySelector('form').hidden = !body.canInstall;
+  panel.querySelector('.install-shop').placeholder = body.example ?? '';
+  panel.querySelector('tbody').replaceChildren(
     ...body.shops.map((shop) => {
       const row = document.createElement('tr');
       cell(row, shop.shop);
-      const mode =
-        {
-          client_credentials: 'own store (client credentials)',
-          oauth_expiring: 'installed (expiring token)',
-          token_exchange: 'installed by Shopify (expiring token)',
-          oauth: 'installed',
-          legacy: 'custom app token',
-          none: 'none',
-        }[shop.mode] ?? shop.mode;
-      cell(row, shop.allowed === false ? `${mode}; not served (add it to SHOPIFY_SHOPS)` : mode);
+      cell(row, shop.access);
       cell(row, shop.expiresAt ? localTime(shop.expiresAt) : '');
       cell(row, shop.scope ?? '');
       return row;
@@ -540,7 +575,7 @@ async function refresh() {
       loadRedeemedOnCancelled(),
       loadDeadLetters(),
       loadActivity(),
-      loadShopify(),
+      loadInstalls(),
       loadStores(),
       loadAccounts(),
       loadPrivacy(),
@@ -560,7 +595,7 @@ function signedIn() {
   refreshTimer = setInterval(refresh, 3000);
 }
 
-/** A shop's page: its orders and its Shopify access, nothing of the operator's. */
+/** A shop's page: its orders and its own access, nothing of the operator's. */
 async function startShopView() {
   for (const element of document.querySelectorAll('.operator-only')) element.hidden = true;
   if ($('#sign-in')) $('#sign-in').hidden = true;
@@ -574,7 +609,7 @@ async function startShopView() {
   }
   const refreshShop = async () => {
     try {
-      await Promise.all([loadOrders(), loadShopify()]);
+      await Promise.all([loadOrders(), loadInstalls()]);
       if (selectedOrder) await showOrder(selectedOrder);
     } catch (error) {
       if (error.message !== 'unauthorised') console.error(error);
@@ -624,16 +659,6 @@ $('#probe').addEventListener('click', async () => {
     ? 'The loyalty service still refuses our credentials.'
     : 'The loyalty service lets us in again: calls resume.';
   await refresh();
-});
-$('#install-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  // Started by the signed-in operator, the shop becomes one of the bridge's; then off to Shopify's consent screen, and back.
-  const { status, body } = await api('/shopify/installs', {
-    method: 'POST',
-    body: JSON.stringify({ shop: $('#install-shop').value.trim().toLowerCase() }),
-  });
-  if (status !== 201) return void alert(`Not installed: ${body.error}`);
-  window.location.assign(body.next);
 });
 $('#privacy-form').addEventListener('submit', exportCustomer);
 $('#privacy-erase').addEventListener('click', eraseCustomer);
