@@ -6,10 +6,8 @@ import type { MerchantDoor, PlatformSession } from '../../src/core/platform-modu
 import { SecretsKeyMissingError } from '../../src/core/store/record-secrets.ts';
 import { ShopifyAccessError } from './access.ts';
 import { KEY_MISSING, type ShopifyFlowParts } from './flow-parts.ts';
-import { SHOPIFY_ADMIN } from './paths.ts';
+import { RETRY_INVALID_SESSION_HEADER, SHOPIFY_ADMIN } from './paths.ts';
 
-/** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
-export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
 const RETRY = { [RETRY_INVALID_SESSION_HEADER]: '1' };
 
 /** A JWT: three base64url parts. */

@@ -15,6 +15,9 @@ export const APP_BRIDGE_URL = 'https://cdn.shopify.com/shopifycloud/app-bridge.j
 /** Polaris web components, the newest stable release of version 1 (Shopify's App Home documentation). */
 export const POLARIS_URL = 'https://cdn.shopify.com/shopifycloud/polaris-1.js';
 
+/** Shopify's signal, on a 401 for a session token: App Bridge (and the page) tries once more with a fresh one. */
+export const RETRY_INVALID_SESSION_HEADER = 'x-shopify-retry-invalid-session-request';
+
 /** Shopify requires frame-ancestors https://<shop> https://admin.shopify.com of every HTML answer inside the admin. */
 export const shopAdminFrame = (shop: string) => `https://${shop} https://admin.shopify.com`;
 
@@ -23,6 +26,13 @@ export const shopAdminFrame = (shop: string) => `https://${shop} https://admin.s
  * /shopifycloud/ alone: any merchant can put a file elsewhere on cdn.shopify.com (/s/files/).
  */
 export const shopifyHead = (shop: string, apiKey: string, scripts: readonly string[]): PlatformHead => ({
+  page: {
+    global: 'shopify',
+    appPath: SHOPIFY_APP_URL_PATH,
+    // App Bridge's nav says so of a link clicked.
+    navigateEvent: 'shopify:navigate',
+    retryHeader: RETRY_INVALID_SESSION_HEADER,
+  },
   scripts,
   meta: { 'shopify-api-key': apiKey },
   sources: {

@@ -75,6 +75,17 @@ export interface PlatformHead {
   sources: { script: readonly string[]; image: readonly string[]; connect: readonly string[] };
   /** Its admin for this shop. */
   frameAncestors: string;
+  /** What the merchant page's script takes from the platform's scripts, which it names nowhere itself. */
+  page?: {
+    /** The global object its scripts define (session tokens, toasts): `shopify`. */
+    global: string;
+    /** The app's address in the admin, under which each view has its own: `/shopify/app`. */
+    appPath: string;
+    /** The event its nav sends a link that is clicked. */
+    navigateEvent: string;
+    /** A header whose value 1 on a 401 asks for one more try with a fresh token. */
+    retryHeader?: string;
+  };
 }
 
 /** The merchant page's views, each with an address under a platform's app path (a reload of its admin opens the same one). */

@@ -44,8 +44,18 @@ const embeddedCsp = ({ sources, frameAncestors }: PlatformHead) =>
  * head alone, whose scripts fetch the platform's fresh session token and load the page again.
  */
 export function sendEmbeddedPage(res: Response, head: PlatformHead, merchantPage: boolean): void {
+  const { page } = head;
+  // What merchant.js takes of the platform's own, which it names nowhere itself.
+  const own: Record<string, string> = page
+    ? {
+        'loyalty-bridge-host': page.global,
+        'loyalty-bridge-app-path': page.appPath,
+        'loyalty-bridge-navigate-event': page.navigateEvent,
+        ...(page.retryHeader ? { 'loyalty-bridge-retry-header': page.retryHeader } : {}),
+      }
+    : {};
   const lines = [
-    ...Object.entries(head.meta).map(
+    ...Object.entries({ ...head.meta, ...(merchantPage ? own : {}) }).map(
       ([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`,
     ),
     ...head.scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`),
