@@ -77,9 +77,9 @@ export interface PlatformHead {
   frameAncestors: string;
   /** What the merchant page's script takes from the platform's scripts, which it names nowhere itself. */
   page?: {
-    /** The global object its scripts define (session tokens, toasts): `shopify`. */
+    /** The global object its scripts define (session tokens, toasts). */
     global: string;
-    /** The app's address in the admin, under which each view has its own: `/shopify/app`. */
+    /** The app's address on the bridge, as the admin opens it, under which each view has its own: `/<name>/app`. */
     appPath: string;
     /** The event its nav sends a link that is clicked. */
     navigateEvent: string;
@@ -117,7 +117,7 @@ export interface MerchantDoor {
   }): Promise<{ status: 401 | 403; error: string } | undefined>;
   /** Who may frame the page (the platform's admin origins), for its content security policy; "'none'" for a tab. */
   frameAncestors: string;
-  /** Bearer tokens the platform signs itself (Shopify's App Bridge session tokens), taken beside the bridge's own. */
+  /** Bearer tokens the platform signs itself (session tokens its admin's script hands the page), taken beside the bridge's own. */
   platformSessions?: {
     /** Whether the bearer is of the platform's shape; anything else goes on to the next door. */
     recognises(token: string): boolean;
@@ -207,7 +207,7 @@ export interface PlatformInstalls {
   shops(): Promise<ReadonlyArray<PlatformInstall>>;
   /** One shop's access, described, for its own page. */
   describe(shop: string): Promise<PlatformInstall>;
-  /** A shop's address as the operator types it, for the install form: "your-store.myshopify.com". */
+  /** A shop's address as the operator types it, for the install form's example. */
   example: string;
   /** What the operator sends to start one: the shop's address, as the platform writes it. */
   input: z.ZodType<{ shop: string }>;

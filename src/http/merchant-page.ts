@@ -84,14 +84,14 @@ export interface StandalonePage {
   frameAncestors: string;
   /** Where the merchant signs in: a new session once this one has ended, or one of their own when the page has none. */
   signInAgain?: string;
-  /** What a page without a session tells the merchant to do, in their words: "open loyalty-bridge from your Shopify admin". */
+  /** What a page without a session tells the merchant to do, in their words: "open loyalty-bridge from your … admin, under Apps". */
   whereToSignIn: string;
   /** The page's own address, put in the address bar in place of the sign-in's (which a reload must not send again). */
   pagePath?: string;
 }
 
 /**
- * The page outside the Shopify admin: the bridge's stand-ins, the session it
+ * The page outside a platform's admin: the bridge's stand-ins, the session it
  * made for the page, who may frame it, and where the merchant signs in.
  */
 export function sendStandaloneMerchantPage(

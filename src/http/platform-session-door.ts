@@ -1,5 +1,5 @@
 // The admin API's door for a merchant's page that the platform's own admin signs in: its bearer is a token the
-// platform signed (Shopify's App Bridge session token), which the module checks (MerchantDoor.platformSessions).
+// platform signed (a session token its admin's script hands the page), which the module checks (MerchantDoor.platformSessions).
 // The caller reaches only the shop routes, for that shop alone; any other bearer, the operator's token among
 // them, goes on to the next door. A refused token gets the module's status and leaves no record; no answer or
 // log line quotes it.

@@ -46,7 +46,7 @@ const MANUAL_ADJUSTMENTS_PER_HOUR = 30;
  * put right what went missing, more would only keep the platform's API busy.
  */
 const RESYNCS_PER_HOUR = 3;
-/** How far back a shop's page reads: the platforms keep recent orders within reach (Shopify 60 days without read_all_orders). */
+/** How far back a shop's page reads: the platforms keep recent orders within reach (60 days, on one platform, without a scope to read older ones). */
 const RESYNC_DAYS = 365;
 const DAY_MS = 86_400_000;
 
@@ -241,7 +241,7 @@ export function shopAdminApi({
     byHand(req, res, redeemAdjustment, adjustments.redeem.bind(adjustments)),
   );
 
-  // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
+  // Customers' data requests (a platform's compliance webhook), which the merchant must answer within 30 days.
   router.get('/privacy/data-requests', async (_req, res) => {
     const own = (await privacy.dataRequests()).filter((request) => isOwn(res, request));
     res.json({ dataRequests: own });

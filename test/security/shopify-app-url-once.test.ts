@@ -2,7 +2,7 @@
 // failing when written: a signed App URL was a bearer credential for its 90
 // seconds. Whoever replayed the same query (a copied link, a proxy's log,
 // browser history on a shared machine) got a fresh session for the shop,
-// as many times as they liked. A link now signs in once (shopify-link-once.ts).
+// as many times as they liked. A link now signs in once (adapters/shopify/link-once.ts).
 import { describe, expect, it } from 'vitest';
 import { APP_SECRET, CHROME_UA, approveInstall, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery } from '../helpers/shopify-app-links.ts';
