@@ -10,6 +10,7 @@ import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyFlows } from './flows.ts';
 import { shopifyInstalls } from './installs.ts';
+import { operatorNotes } from './operator-notes.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
@@ -134,6 +135,7 @@ export const shopifyModule = {
           }
         : {}),
       admitShop: admitShopifyShop(allowed, shopify?.access),
+      operatorNotes: operatorNotes(wiring.store),
       async chosenByOperator(shop) {
         const allowance = await allowed.check(shop);
         return allowance.allowed && allowance.why !== 'open';

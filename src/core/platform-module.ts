@@ -184,6 +184,15 @@ export interface PlatformParts {
   pageKeys?: readonly string[];
   /** Shops the operator installs the platform's app on from the dashboard, at /admin/api/<name>/shops and /installs. */
   installs?: PlatformInstalls;
+  /** What the operator's connections panel says of it in their words, beyond what every platform's card shows. */
+  operatorNotes?: {
+    /** How to serve a shop whose deliveries were ignored as not served. */
+    notServed?: string;
+    /** What to do when topics its app's configuration declares were not yet seen delivered. */
+    unconfirmed?: string;
+    /** What needs the operator's eye now, each a sentence, for a banner. */
+    attention?(): Promise<string[]>;
+  };
 }
 
 /** One shop's install, as the dashboard shows it (the module may say more). */

@@ -519,18 +519,27 @@ export function adminApi(parts: AdminApiParts): express.Router {
   /** Per platform: deliveries in the last hour, the last one, signature failures, and what the platform says of our subscriptions. */
   async function connectionsState() {
     const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
-    // From the counts the store keeps, not a scan of the orders.
-    const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
-    return platforms.directory
-      .filter(({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name))
-      .map(({ name, names }) => ({
-        platform: name,
-        label: names.platform,
-        webhooks: Boolean(platforms.adapterFor(name)),
-        api: platforms.sources.some((source) => source.platform === name),
-        ...activity.platform(name),
-        subscriptions: reports.filter((report) => report.platform === name),
-        ...(name === 'shopify' ? { protectedDataHidden: hidden } : {}),
-      }));
+    const notesOf = async (name: string) => {
+      const notes = platforms.modules.find(({ module }) => module.name === name)?.parts.operatorNotes;
+      if (!notes) return {};
+      const { notServed, unconfirmed } = notes;
+      return { notes: { notServed, unconfirmed, attention: (await notes.attention?.()) ?? [] } };
+    };
+    return Promise.all(
+      platforms.directory
+        .filter(
+          ({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name),
+        )
+        .map(async ({ name, names }) => ({
+          platform: name,
+          label: names.platform,
+          webhooks: Boolean(platforms.adapterFor(name)),
+          api: platforms.sources.some((source) => source.platform === name),
+          ...activity.platform(name),
+          subscriptions: reports.filter((report) => report.platform === name),
+          // In the operator's words, the module's own: how to serve a shop, what needs their eye.
+          ...(await notesOf(name)),
+        })),
+    );
   }
 }
