@@ -42,7 +42,7 @@ export default tseslint.config(
     rules: { 'no-unused-vars': 'off' },
   },
   {
-    // The merchant's page: one classic script in the browser, beside App Bridge's global (window.shopify).
+    // The merchant's page: one classic script in the browser, beside the global of its admin's own script (its meta names it).
     files: ['src/http/merchant/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
@@ -54,10 +54,8 @@ export default tseslint.config(
     ignores: [
       'src/cli/connect.ts',
       'src/cli/register.ts',
-      'src/http/admin-api.ts',
       'src/http/admin-stores.ts',
       'src/http/bigcommerce-app.ts',
-      'src/http/shop-admin-api.ts',
       'src/sandbox/demo-store.ts',
     ],
     rules: {
