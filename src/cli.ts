@@ -15,8 +15,15 @@ import { localResync, remoteResync } from './cli/resync.ts';
 import { status } from './cli/status.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
+import type { AnyPlatformModule } from './core/platform-module.ts';
+import { PLATFORMS, SHIPPED_MODULES } from './composition/platform-registry.ts';
 import { startBridge } from './composition/main.ts';
 import { startSandboxServer } from './composition/sandbox-server.ts';
+
+const shipped = SHIPPED_MODULES as readonly AnyPlatformModule[];
+/** The platforms whose subscriptions register puts right: all but those that keep them up by themselves. */
+const REGISTERED = shipped.filter(({ needs }) => typeof needs?.subscriptions !== 'object').map(({ name }) => name);
+const names = (list: readonly string[]) => `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
 
 const USAGE = `Usage: loyalty-bridge <command> [options]
 
@@ -29,10 +36,10 @@ Commands:
   dead-letters discard <id>              give up on one
   resync --platform <p> [--shop S] --since DATE [--until DATE]
                                          fetch orders updated in the window and bring their points up to date
-  register --platform shopify|bigcommerce [--shop S]
+  register --platform ${REGISTERED.join('|')} [--shop S]
                                          put the webhook subscriptions (hooks) right; never touches another app's
-  connect --platform woocommerce --store ADDRESS
-                                         connect a WooCommerce store: prints the link to approve in its WordPress,
+  connect --platform <p> --store ADDRESS
+                                         connect a store by its address: prints the link to approve in its admin,
                                          then the bridge makes its webhooks (with --url, through a running bridge)
   customer export|erase --email E | --phone P [--platform p --shop S]
                                          what the bridge holds about a customer, as JSON / erase it
@@ -53,7 +60,7 @@ Commands:
 Options:
   --url URL      work through a running bridge's admin API instead of the ledger itself
   --token TOKEN  the admin token for --url (default: ADMIN_TOKEN)
-  --platform     shopify, woocommerce or bigcommerce
+  --platform     ${names(PLATFORMS)}
 
 Without --url, commands that change the ledger need the bridge stopped (DATA_DIR
 is locked while it runs). Configuration: config/default.json, then

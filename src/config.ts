@@ -13,9 +13,7 @@ import { secretsKeyProblem } from './secrets/secret-box.ts';
 import { compileCodePattern } from './core/code-pattern.ts';
 import { fraction, list, secret, secureUrl, text, wholeNumber, yesNo } from './setting-kinds.ts';
 import type { AnyPlatformModule, SettingProblem } from './core/platform-module.ts';
-import { bigCommerceSettingProblems, bigCommerceSettings } from '../adapters/bigcommerce/settings.ts';
-import { shopifySettingProblems, shopifySettings } from '../adapters/shopify/settings.ts';
-import { wooSettings } from '../adapters/woocommerce/settings.ts';
+import { PLATFORMS, SHIPPED_MODULES } from './composition/platform-registry.ts';
 
 // A key that seals secrets at rest: 32 bytes in base64. The message never echoes the value.
 const secretsKey = () =>
@@ -119,22 +117,27 @@ const codeCampaigns = () =>
     ),
   );
 
-// Order-id prefixes as "woocommerce=1,bigcommerce=2,shopify:a.myshopify.com=3", or an object in a file.
+// Order-id prefixes as "<platform>=1,<platform>:<shop>=3" (a shipped platform's name), or an object in a file.
 const orderIdPrefixes = () =>
   z.preprocess(
     namedValues,
     z
       .record(
-        z.string().regex(/^(shopify|woocommerce|bigcommerce)(:[A-Za-z0-9.:/-]+)?$/, {
+        z.string().regex(new RegExp(`^(${PLATFORMS.join('|')})(:[A-Za-z0-9.:/-]+)?$`), {
           error: 'targets are a platform, or platform:shop',
         }),
         z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
-        { error: 'must be a list like woocommerce=1,bigcommerce=2' },
+        { error: `must be a list like ${PREFIX_EXAMPLE}` },
       )
       .superRefine((prefixes, ctx) => {
         for (const problem of prefixProblems(prefixes)) ctx.addIssue({ code: 'custom', message: problem });
       }),
   );
+
+/** Two platforms' prefixes, as an error line gives the form: the last two shipped platforms. */
+const PREFIX_EXAMPLE = PLATFORMS.slice(-2)
+  .map((name, i) => `${name}=${i + 1}`)
+  .join(',');
 
 const ACTIVITY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -193,6 +196,12 @@ const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     error: 'must be one of fatal, error, warn, info, debug, trace, silent',
   });
+
+type Intersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+/** Every shipped module's keys in one shape, typed as each module types its own. */
+const shippedSettings = Object.assign({}, ...SHIPPED_MODULES.map((module) => module.settings)) as Intersection<
+  (typeof SHIPPED_MODULES)[number]['settings']
+>;
 
 export const configSchema = z
   .object({
@@ -279,10 +288,8 @@ export const configSchema = z
     // Development only: a store connected from the dashboard or the CLI may be on this machine or its network.
     ALLOW_PRIVATE_STORE_ADDRESSES: yesNo(),
 
-    // Each shipped platform's own keys, from its module's folder.
-    ...shopifySettings,
-    ...wooSettings,
-    ...bigCommerceSettings,
+    // Each shipped platform's own keys, from its module (src/composition/platform-registry.ts).
+    ...shippedSettings,
   })
   .superRefine((config, ctx) => {
     // Talking to the real service needs both credentials; naming each missing one
@@ -319,10 +326,9 @@ export const configSchema = z
         }
       }
     }
-    for (const { key, message } of [
-      ...shopifySettingProblems(config, config.PUBLIC_URL),
-      ...bigCommerceSettingProblems(config, config.PUBLIC_URL),
-    ])
+    for (const { key, message } of (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap(
+      (module) => module.checkSettings?.(config, config.PUBLIC_URL) ?? [],
+    ))
       ctx.addIssue({ code: 'custom', path: [key], message });
     if (config.SECRETS_KEY_PREVIOUS && !config.SECRETS_KEY) {
       ctx.addIssue({
@@ -482,18 +488,9 @@ function readJsonLayer(path: string, required: boolean, errors: string[]): Recor
 /** Sandbox mode: no real service configured, so the bridge serves and calls its own sandbox. */
 export const isSandboxMode = (config: Config): boolean => !config.LOYALTY_BASE_URL;
 
-/** Any store connected at all: a webhook secret or API access for one of the platforms. */
+/** Any store connected at all: a shipped platform's module finds its settings name one (a secret, an address). */
 export const hasPlatform = (config: Config): boolean =>
-  Boolean(
-    config.SHOPIFY_API_SECRET ||
-    config.SHOPIFY_ADMIN_TOKEN ||
-    config.WOOCOMMERCE_WEBHOOK_SECRET ||
-    config.WOOCOMMERCE_URL ||
-    config.BIGCOMMERCE_CLIENT_ID ||
-    config.BIGCOMMERCE_CLIENT_SECRET ||
-    config.BIGCOMMERCE_WEBHOOK_SECRET ||
-    config.BIGCOMMERCE_STORE_HASH,
-  );
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).some((module) => module.configured?.(config) ?? false);
 
 /** The demo store runs on a first run only: the sandbox, and no store of the merchant's. */
 export const runsDemoStore = (config: Config): boolean =>

@@ -1,11 +1,14 @@
 // BigCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
-// source, which stores it serves, and the stores its single-click app (src/http/bigcommerce-*.ts, not yet
-// routes of this module) still takes by hand.
+// source, which stores it serves, and its single-click app (app.ts): the app's callbacks, the door of the
+// page it opens, and its checks of pending uninstalls.
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-stores.ts';
+import { bigCommerceApp } from './app.ts';
+import { bigCommerceConnections } from './connections.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
+import { bigCommerceSubscriptions } from './register.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
 
@@ -20,7 +23,8 @@ export const bigCommerceModule = {
   names: { platform: 'BigCommerce', shop: 'store', admin: 'your BigCommerce control panel, under Apps' },
   settings: bigCommerceSettings,
   checkSettings: bigCommerceSettingProblems,
-  build(settings, { store, logger, publicUrl }) {
+  build(settings, wiring) {
+    const { store, logger, publicUrl } = wiring;
     const stores = new BigCommerceStores({
       store,
       env: {
@@ -39,6 +43,7 @@ export const bigCommerceModule = {
     const webhooks = Boolean(settings.BIGCOMMERCE_CLIENT_SECRET || settings.BIGCOMMERCE_WEBHOOK_SECRET);
     return {
       own: { stores, allowed },
+      ...bigCommerceApp(settings, wiring, { stores, allowed }),
       ...(webhooks
         ? {
             adapter: createBigCommerceAdapter({
@@ -57,12 +62,22 @@ export const bigCommerceModule = {
       admitShop: allowed.admit,
       chosenByOperator: (shop) => allowed.chosenByOperator(shop),
       shops: async () => (await stores.list()).map((each) => each.shop),
+      connections: bigCommerceConnections(stores),
       // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
       async prepare() {
         const appInstalls = async () =>
           (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
         await allowEarlierInstalls(store, allowed, appInstalls, logger);
       },
+      subscriptions: bigCommerceSubscriptions(stores, publicUrl, settings.BIGCOMMERCE_WEBHOOK_SECRET),
     };
   },
+  configured: (settings) =>
+    Boolean(
+      settings.BIGCOMMERCE_CLIENT_ID ||
+      settings.BIGCOMMERCE_CLIENT_SECRET ||
+      settings.BIGCOMMERCE_WEBHOOK_SECRET ||
+      settings.BIGCOMMERCE_STORE_HASH,
+    ),
+  needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

@@ -8,10 +8,13 @@ import { ShopifyAdminApis } from './admin-api.ts';
 import { AllowedShops } from './allowed-shops.ts';
 import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
+import { shopifyDemo } from './demo.ts';
 import { shopifyFlows } from './flows.ts';
 import { shopifyInstalls } from './installs.ts';
 import { operatorNotes } from './operator-notes.ts';
 import { shopifyOrderSource } from './order-source.ts';
+import { shopifySubscriptions } from './register.ts';
+import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
@@ -141,6 +144,16 @@ export const shopifyModule = {
         return allowance.allowed && allowance.why !== 'open';
       },
       shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
+      ...(shopify ? { subscriptions: shopifySubscriptions(shopify) } : {}),
     };
   },
+  configured: (settings) => Boolean(settings.SHOPIFY_API_SECRET || settings.SHOPIFY_ADMIN_TOKEN),
+  needs: {
+    orders:
+      'set SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_SHOP (or an installed shop), or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
+    subscriptions:
+      'set SHOPIFY_API_KEY and SHOPIFY_API_SECRET with SHOPIFY_SHOP (your own store) or install the app by OAuth; or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
+  },
+  demo: shopifyDemo,
+  unconfirmedWhy: UNCONFIRMED,
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

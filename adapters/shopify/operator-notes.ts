@@ -1,13 +1,11 @@
 // What the operator's connections panel says of Shopify in their words: how to serve a shop whose deliveries
-// were ignored, what to do about topics shopify.app.toml declares that no delivery has confirmed yet, and orders
-// that arrived with the customer's contact details hidden (protected customer data not granted).
+// were ignored, and orders that arrived with the customer's contact details hidden (protected customer data not
+// granted).
 import type { PlatformParts } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): PlatformParts['operatorNotes'] => ({
   notServed: 'add a shop of yours to SHOPIFY_SHOPS',
-  unconfirmed:
-    'not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy)',
   async attention() {
     // From the counts the store keeps, not a scan of the orders.
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;

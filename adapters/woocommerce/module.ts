@@ -1,18 +1,25 @@
 // WooCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
-// source, which stores the operator chose, and the stores its connect flow and page (src/http/woocommerce-*.ts,
-// not yet routes of this module) still take by hand.
+// source, which stores the operator chose, its key callback and store pages (routes at /woocommerce), the
+// stores panel's list and the operator's connect. `own`: its stores, which the CLI's first run still reads.
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createWooAdapter } from './adapter.ts';
+import { wooConnections } from './connections.ts';
+import { wooDemo } from './demo.ts';
 import { WooIdentityMigration } from './identity-migration.ts';
+import { keyCallbackRoute } from './key-callback.ts';
+import { operatorConnect } from './operator-connect.ts';
 import { wooOrderSource } from './order-source.ts';
+import { wooRecords } from './records.ts';
+import { wooShopNamed } from './shop-identity.ts';
 import { wooSettings } from './settings.ts';
+import { wooStorePages } from './store-pages.ts';
 import { WooStores } from './stores.ts';
 
 export const wooModule = {
   name: 'woocommerce' as const,
   names: { platform: 'WooCommerce', shop: 'store', admin: 'your store’s WordPress, as its administrator' },
   settings: wooSettings,
-  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses }) {
+  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected }) {
     const stores = new WooStores({
       store,
       env: {
@@ -26,6 +33,15 @@ export const wooModule = {
     });
     // Deliveries can come once a store can be connected (PUBLIC_URL), not only when a secret is configured.
     const webhooks = Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
+    const appName = settings.WOOCOMMERCE_APP_NAME;
+    const pages = wooStorePages({ store, stores, publicUrl, appName, addresses: storeAddresses, logger });
+    const callback = keyCallbackRoute({
+      store,
+      stores,
+      logger,
+      addresses: storeAddresses,
+      onConnected: storeConnected,
+    });
     return {
       own: stores,
       ...(webhooks
@@ -50,7 +66,7 @@ export const wooModule = {
       // store alone.
       async chosenByOperator(shop) {
         const connected = await stores.get(shop);
-        // Unless they connected it for its merchant, who sets up their own account (src/http/woocommerce-pages.ts).
+        // Unless they connected it for its merchant, who sets up their own account (store-pages.ts).
         if (connected !== undefined) return !connected.forMerchant;
         return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
       },
@@ -61,6 +77,22 @@ export const wooModule = {
         if (stores.environmentShop) known.add(stores.environmentShop);
         await new WooIdentityMigration(store, logger).run([...known], foldInbox);
       },
+      routes: [callback, ...pages.routes],
+      door: pages.door,
+      connections: wooConnections(stores),
+      connect: operatorConnect({ store, publicUrl, appName, addresses: storeAddresses, logger }),
     };
   },
+  configured: (settings) => Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || settings.WOOCOMMERCE_URL),
+  records: wooRecords,
+  needs: {
+    orders: 'set WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
+    // The bridge makes a connected store's webhooks itself, and keeps them on.
+    subscriptions: {
+      instead:
+        'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
+    },
+  },
+  demo: wooDemo,
+  shopName: wooShopNamed,
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

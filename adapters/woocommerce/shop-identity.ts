@@ -82,12 +82,16 @@ export function canonicalPrefixTargets(prefixes: Readonly<Record<string, string>
   return Object.fromEntries(
     Object.entries(prefixes).map(([target, prefix]) => {
       const shop = /^woocommerce:(.+)$/.exec(target)?.[1];
-      if (!shop) return [target, prefix];
-      try {
-        return [`woocommerce:${wooShopOf(shop)}`, prefix];
-      } catch {
-        return [target, prefix];
-      }
+      return [shop ? `woocommerce:${wooShopNamed(shop)}` : target, prefix];
     }),
   );
+}
+
+/** A store's one name from how a person wrote it ("www.Store.example/"); as written when it names no store. */
+export function wooShopNamed(written: string): string {
+  try {
+    return wooShopOf(written);
+  } catch {
+    return written;
+  }
 }

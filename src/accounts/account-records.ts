@@ -62,7 +62,7 @@ export interface ShopLink {
 /** One change to accounts or links: who, when, what; secrets are never in it. */
 export interface AuditEntry {
   at: string;
-  /** The admin token's label, or a merchant's session (shop, and Shopify's staff id when there is one). */
+  /** The admin token's label, or a merchant's session (shop, and the platform's user id when there is one). */
   by: string;
   action: 'account.create' | 'account.update' | 'account.delete' | 'account.settings' | 'shop.link' | 'shop.unlink';
   account?: string | undefined;

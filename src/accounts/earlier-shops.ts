@@ -26,7 +26,7 @@ export async function linkEarlierShops(
     ({ value }) => value,
   );
   for (const { platform, shop } of [...installed, ...(await store.shopsWithUnfixedOrders())]) {
-    // Pending WooCommerce connects and the like are sessions too, without a shop of their own.
+    // Pending connects and the like are sessions too, without a shop of their own.
     if (typeof platform !== 'string' || typeof shop !== 'string') continue;
     if (linked.includes(`${platform} ${shop}`) || (await registry.forShop(platform, shop)) !== undefined) continue;
     await registry.link({ platform, shop }, DEFAULT_ACCOUNT, 'upgrade: served before accounts');

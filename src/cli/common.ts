@@ -103,7 +103,7 @@ export async function withLocalEngine<T>(
     const client = loyaltyClientFromConfig(config, opened, { baseUrl: config.LOYALTY_BASE_URL ?? '', sandbox });
     let accounts: AccountRegistry;
     ({ engine, accounts } = await openConfiguredEngine(config, { opened, openReport, client, logger, platforms }));
-    // As at the bridge's start: stores connected before, and old WooCommerce shop names moved.
+    // As at the bridge's start: stores connected before, and a platform's old shop names moved.
     const opening = engine;
     await platforms
       .prepare(() => opening.foldInbox())

@@ -1,37 +1,41 @@
-// loyalty-bridge connect --platform woocommerce --store <address> [--url <bridge>]
-// Connects a WooCommerce store as the dashboard does: prints the link to the store's WordPress, where the
-// merchant approves. With --url, a running bridge receives the key, and this waits until the store shows
-// connected. Without it, this command is the bridge for as long as it takes (DATA_DIR is locked, so the
-// bridge must be stopped): it listens at PORT behind PUBLIC_URL for the callback, makes the webhooks, exits.
+// loyalty-bridge connect --platform <name> --store <address> [--url <bridge>]
+// Connects a store as the dashboard does, for any platform whose module connects a store by its address:
+// prints the link to approve on the platform. With --url, a running bridge receives the approval, and this
+// waits until the store shows connected. Without it, this command is the bridge for as long as it takes
+// (DATA_DIR is locked, so the bridge must be stopped): it serves the module's routes at PORT behind PUBLIC_URL.
+import { randomBytes } from 'node:crypto';
 import express from 'express';
-import { beginWooConnect, CONNECT_TTL_MS } from '../../adapters/woocommerce/connect.ts';
-import { StoreAddressError } from '../../adapters/woocommerce/shop-identity.ts';
 import type { Config } from '../config.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
+import type { PlatformNames } from '../core/platform-module.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import { openStore } from '../composition/open-store.ts';
+import type { ConnectView, StoreView } from '../http/admin-stores.ts';
+import { bodyReader } from '../http/body-reader.ts';
+import { bridgeShopTokens } from '../http/bridge-shop-token.ts';
 import { listen } from '../http/listen.ts';
-import { wooCallbackRoutes, wooConnectProblem } from '../http/woocommerce-connect.ts';
-import type { StoreView } from '../http/admin-stores.ts';
+import { modulePagePurpose, moduleSurface, ROUTE_BODY_LIMITS } from '../http/platform-routes.ts';
 import type { Logger } from '../logger.ts';
 import { buildPlatforms } from '../composition/platforms.ts';
 import { fail, out, type Remote } from './common.ts';
 
 const POLL_MS = 1_000;
-/** After the keys came, how long to wait for the bridge's first check of the new webhooks. */
+/** After the approval came, how long to wait for the bridge's first check of the new webhooks. */
 const SETUP_WAIT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const minutesLeft = (expiresAt: string) => Math.round((Date.parse(expiresAt) - Date.now()) / 60_000);
 
-function explain(authorizeUrl: string, shop: string): void {
-  out(
-    `Open this link in a browser, log in to the WordPress of ${shop} as an administrator, and approve loyalty-bridge:`,
-  );
+const notThisWay = (platform: string) =>
+  `connect --platform ${platform}: its stores do not connect this way; they install the bridge as an app from their own admin (README.md)`;
+
+function explain(began: { authorizeUrl: string; shop: string; expiresAt: string }, names: PlatformNames): void {
+  out(`Open this link in a browser and approve loyalty-bridge for ${began.shop}, in ${names.admin}:`);
   out('');
-  out(`  ${authorizeUrl}`);
+  out(`  ${began.authorizeUrl}`);
   out('');
   out(
-    `The link works once, for ${CONNECT_TTL_MS / 60_000} minutes. Waiting for WooCommerce to send the store's key...`,
+    `The link works once, for ${minutesLeft(began.expiresAt)} minutes. Waiting for ${names.platform} to send the approval...`,
   );
 }
 
@@ -55,35 +59,36 @@ export async function connect(
   platform: string,
   store: string | undefined,
 ): Promise<number> {
-  if (platform !== 'woocommerce')
-    return fail(
-      `connect --platform ${platform}: only WooCommerce connects this way; a BigCommerce store installs the bridge as an app from its control panel, a Shopify shop from /shopify/auth (README.md)`,
-    );
   if (!store)
-    return fail('connect --platform woocommerce needs --store, the store’s address (like https://store.example)');
-  return remote ? connectThroughBridge(remote, store) : connectAlone(config, logger, store);
+    return fail(`connect --platform ${platform} needs --store, the store’s address (like https://store.example)`);
+  return remote ? connectThroughBridge(remote, platform, store) : connectAlone(config, logger, platform, store);
 }
 
-async function connectThroughBridge(remote: Remote, address: string): Promise<number> {
+async function connectThroughBridge(remote: Remote, platform: string, address: string): Promise<number> {
   const started = Date.now();
-  const began = await remote.post<{ authorizeUrl?: string; shop?: string; error?: string }>(
-    'stores/woocommerce/connect',
+  const connectable = (await remote.get<{ connect?: ConnectView[] }>('stores')).body.connect ?? [];
+  const names = connectable.find((each) => each.platform === platform)?.names;
+  if (!names) return fail(notThisWay(platform));
+  const began = await remote.post<{ authorizeUrl?: string; shop?: string; expiresAt?: string; error?: string }>(
+    `stores/${encodeURIComponent(platform)}/connect`,
     { store: address },
   );
-  if (began.status !== 201 || !began.body.authorizeUrl || !began.body.shop)
+  const { authorizeUrl, shop, expiresAt } = began.body;
+  if (began.status !== 201 || !authorizeUrl || !shop || !expiresAt)
     return fail(`connect: ${began.body.error ?? `the bridge answered ${began.status}`}`);
-  const shop = began.body.shop;
-  explain(began.body.authorizeUrl, shop);
+  explain({ authorizeUrl, shop, expiresAt }, names);
   const find = async () =>
     (await remote.get<{ stores: StoreView[] }>('stores')).body.stores.find(
-      (each) => each.platform === 'woocommerce' && each.shop === shop,
+      (each) => each.platform === platform && each.shop === shop,
     );
   for (;;) {
-    if (Date.now() - started > CONNECT_TTL_MS)
-      return fail(`connect: ${shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; start again`);
+    if (Date.now() > Date.parse(expiresAt))
+      return fail(
+        `connect: ${shop} was not connected in ${Math.round((Date.parse(expiresAt) - started) / 60_000)} minutes; start again`,
+      );
     const found = await find();
     if (found?.via === 'connect' && found.connectedAt && Date.parse(found.connectedAt) >= started - 1_000) {
-      // The keys came; the bridge makes the webhooks after its answer to WooCommerce.
+      // The approval came; the bridge makes the webhooks after its answer to the platform.
       for (const waitUntil = Date.now() + SETUP_WAIT_MS; Date.now() < waitUntil; await sleep(POLL_MS)) {
         const now = await find();
         if (now?.subscriptions && Date.parse(now.subscriptions.checkedAt) >= Date.parse(found.connectedAt))
@@ -95,27 +100,33 @@ async function connectThroughBridge(remote: Remote, address: string): Promise<nu
   }
 }
 
-async function connectAlone(config: Config, logger: Logger, address: string): Promise<number> {
-  const problem = wooConnectProblem(config.PUBLIC_URL);
-  if (problem) return fail(`connect: ${problem}`);
+async function connectAlone(config: Config, logger: Logger, platform: string, address: string): Promise<number> {
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();
     const platforms = buildPlatforms(config, opened.store, {}, { logger });
+    const built = platforms.modules.find(({ module, parts }) => module.name === platform && parts.connect);
+    const connector = built?.parts.connect;
+    if (!built || !connector) return fail(notThisWay(platform));
+    const problem = connector.problem();
+    if (problem) return fail(`connect: ${problem}`);
     let connected: (shop: string) => void = () => undefined;
     const done = new Promise<string>((resolve) => (connected = resolve));
+    platforms.onStoreConnected = (from, shop) => {
+      if (from === platform) connected(shop);
+    };
     const app = express();
-    app.use(
-      '/woocommerce',
-      wooCallbackRoutes({
-        store: opened.store,
-        stores: platforms.woocommerce,
-        logger,
-        addresses: platforms.storeAddresses,
-        onConnected: async (shop) => connected(shop),
-      }),
-    );
-    // Where WooCommerce sends the merchant back.
+    // The module's routes, where the platform sends the approval; no merchant page is opened from here.
+    const surface = moduleSurface({
+      module: built.module,
+      parts: { routes: built.parts.routes },
+      tokens: bridgeShopTokens([randomBytes(32).toString('base64url')], Date.now, modulePagePurpose(platform)),
+      shopRoutes: (_req, res) => void res.status(404).end(),
+      readBody: bodyReader(ROUTE_BODY_LIMITS),
+      logger,
+    });
+    app.use(`/${platform}`, surface.routes);
+    // Where the platform sends the browser back.
     app.get('/admin/', (req, res) => {
       const ok = req.query.success === '1';
       res
@@ -127,39 +138,29 @@ async function connectAlone(config: Config, logger: Logger, address: string): Pr
         );
     });
     // Refused before anything listens: a wrong address needs no callback.
-    let began;
-    try {
-      began = await beginWooConnect(opened.store, address, {
-        publicUrl: config.PUBLIC_URL!,
-        appName: config.WOOCOMMERCE_APP_NAME,
-        returnPath: '/admin/',
-        addresses: platforms.storeAddresses,
-      });
-    } catch (error) {
-      if (error instanceof StoreAddressError) return fail(`connect: --store: ${error.message}`);
-      throw error;
-    }
+    const begun = await connector.begin(address, 'dashboard');
+    if (!begun.ok) return fail(`connect: --store: ${begun.problem}`);
+    const { began } = begun;
     const http = await listen(app, config.PORT, config.HOST);
     try {
-      logger.info(
-        { url: http.localUrl, publicUrl: config.PUBLIC_URL },
-        'waiting for WooCommerce to send the store’s key',
+      logger.info({ url: http.localUrl, publicUrl: config.PUBLIC_URL }, 'waiting for the store’s approval');
+      explain(began, built.module.names);
+      const timeout = new Promise<undefined>((resolve) =>
+        setTimeout(() => resolve(undefined), connector.ttlMs).unref(),
       );
-      explain(began.authorizeUrl, began.shop);
-      const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONNECT_TTL_MS).unref());
       const shop = await Promise.race([done, timeout]);
       if (!shop)
         return fail(
-          `connect: ${began.shop} was not connected in ${CONNECT_TTL_MS / 60_000} minutes; run the command again`,
+          `connect: ${began.shop} was not connected in ${connector.ttlMs / 60_000} minutes; run the command again`,
         );
-      platforms.storeAdded('woocommerce');
-      const source = platforms.sources.find((each) => each.platform === 'woocommerce')!;
-      let health: SubscriptionHealth;
+      platforms.storeAdded(platform);
+      const source = platforms.sources.find((each) => each.platform === platform);
+      let health: SubscriptionHealth | undefined;
       try {
-        health = await source.checkSubscriptions!(shop);
+        health = await source?.checkSubscriptions?.(shop);
       } catch (error) {
         health = {
-          platform: 'woocommerce',
+          platform,
           shop,
           checkedAt: new Date().toISOString(),
           healthy: 0,
@@ -168,7 +169,7 @@ async function connectAlone(config: Config, logger: Logger, address: string): Pr
           error: (error as Error).message,
         };
       }
-      await opened.store.putRecord('platform-health', reconciliationId('woocommerce', shop), health);
+      if (health) await opened.store.putRecord('platform-health', reconciliationId(platform, shop), health);
       return report(shop, health);
     } finally {
       await http.close();

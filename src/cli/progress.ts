@@ -20,7 +20,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stdout): P
     );
     bar.start(1, 0, { fetched: 0, changed: 0, unchanged: 0, failed: 0 });
     return {
-      // The total, when the platform counted the orders first (Shopify); otherwise how far through what has been fetched so far.
+      // The total, when the platform counted the orders first; otherwise how far through what has been fetched so far.
       update: (progress) => {
         bar.setTotal(Math.max(1, progress.expected ?? 0, progress.fetched));
         bar.update(progress.changed + progress.unchanged + progress.failed, { ...progress });

@@ -5,15 +5,15 @@ import type { ResyncJob } from '../core/resync-jobs.ts';
 import { resync, type ResyncProgress } from '../core/resync.ts';
 import type { Logger } from '../logger.ts';
 import type { Platform } from '../composition/platforms.ts';
+import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
+import type { AnyPlatformModule } from '../core/platform-module.ts';
 import { fail, out, withLocalEngine, type Remote } from './common.ts';
 import { progressReporter } from './progress.ts';
 
-const API_SETTINGS: Record<Platform, string> = {
-  shopify:
-    'SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_SHOP (or an installed shop), or SHOPIFY_SHOP and SHOPIFY_ADMIN_TOKEN',
-  woocommerce: 'WOOCOMMERCE_URL, WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
-  bigcommerce: 'BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN',
-};
+/** What a person sets for the bridge to read a platform's orders, as its module says. */
+const ordersNeed = (platform: string) =>
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).find(({ name }) => name === platform)?.needs?.orders ??
+  `connect a store of ${platform} first`;
 
 export interface ResyncArgs {
   platform: Platform;
@@ -61,7 +61,7 @@ export async function localResync(
     );
   return withLocalEngine(config, logger, async ({ engine, platforms }) => {
     const source = platforms.sources.find((candidate) => candidate.platform === platform);
-    if (!source) return fail(`resync --platform ${platform}: set ${API_SETTINGS[platform]}`);
+    if (!source) return fail(`resync --platform ${platform}: ${ordersNeed(platform)}`);
     await engine.startWorker();
     const shops = shop ? [shop] : await source.shops();
     const progress = progressReporter();

@@ -8,7 +8,13 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import type { OrderCounts, SecretsStatus } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
-import { UNCONFIRMED } from '../../adapters/shopify/subscriptions.ts';
+import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
+import type { AnyPlatformModule } from '../core/platform-module.ts';
+
+/** What a platform's module says of topics not yet seen delivered. */
+const unconfirmedWhy = (platform: string) =>
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).find(({ name }) => name === platform)?.unconfirmedWhy ??
+  'not yet seen delivered (each is confirmed by its first delivery)';
 
 interface StatusBody {
   orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;
@@ -53,7 +59,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       out(`!! ${report.platform} ${report.shop}: ${problem.detail}. ${problem.fix}`);
     if (report.error) out(`!! ${report.platform} ${report.shop}: could not check the subscriptions: ${report.error}`);
     if (report.unconfirmed?.length)
-      out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${UNCONFIRMED}`);
+      out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${unconfirmedWhy(report.platform)}`);
   }
   if (body.upstream) out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
   const table = (title: string, map: Record<string, number>) => {

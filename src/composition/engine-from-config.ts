@@ -14,7 +14,6 @@ import { LoyaltyClient, type LoyaltyClientOptions } from '../loyalty/client.ts';
 import { limiterForKey } from '../loyalty/rate-limiter.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { Platforms } from './platforms.ts';
-import { canonicalPrefixTargets } from '../../adapters/woocommerce/shop-identity.ts';
 
 /**
  * In sandbox mode the client uses the bridge's sandbox's credentials (from
@@ -59,7 +58,7 @@ export function engineOptionsFromConfig(
     logger,
     dedupeWindowMs: config.DEDUPE_WINDOW_DAYS * 24 * 60 * 60_000,
     adapterFor: platforms.adapterFor,
-    orderIdPrefixes: canonicalPrefixTargets(config.LOYALTY_ORDER_ID_PREFIXES),
+    orderIdPrefixes: canonicalPrefixTargets(config.LOYALTY_ORDER_ID_PREFIXES, platforms),
     ...(store.kind === 'postgres' ? { pollMs: 1_000 } : {}),
     worker: {
       concurrency: config.WORKER_CONCURRENCY,
@@ -114,4 +113,22 @@ export async function openConfiguredEngine(
     ...(owner ? { owner } : {}),
   });
   return { engine, accounts };
+}
+
+/**
+ * LOYALTY_ORDER_ID_PREFIXES names shops as the merchant wrote them ("<platform>:www.store.example"): each in
+ * its platform's one name (PlatformModule.shopName), so that the prefix still applies.
+ */
+function canonicalPrefixTargets(
+  prefixes: Readonly<Record<string, string>>,
+  platforms: Pick<Platforms, 'modules'>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(prefixes).map(([target, prefix]) => {
+      const at = target.indexOf(':');
+      const module = at > 0 ? platforms.modules.find((built) => built.module.name === target.slice(0, at)) : undefined;
+      const shopName = module?.module.shopName;
+      return [shopName ? `${target.slice(0, at)}:${shopName(target.slice(at + 1))}` : target, prefix];
+    }),
+  );
 }

@@ -1,25 +1,23 @@
 // A first run, for the person trying the bridge: the built-in demo store sending its orders while no store of
 // theirs is connected, and the dashboard's sign-in link for this run, told at the terminal and never logged.
 import { runsDemoStore, type Config } from '../config.ts';
+import type { AnyPlatformModule } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
-import { DEMO_SHOPIFY_SHOP, DEMO_WOO_SITE, DemoStore, demoSecrets, type DemoSecrets } from '../sandbox/demo-store.ts';
 import { tellThePersonAtTheTerminal } from '../terminal-notice.ts';
+import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets } from './demo-store.ts';
+import { SHIPPED_MODULES } from './platform-registry.ts';
 import type { Platforms } from './platforms.ts';
+
+/** The platforms that play a shop in the demo store. */
+const playing = () => (SHIPPED_MODULES as readonly AnyPlatformModule[]).filter(({ demo }) => demo !== undefined);
 
 /** On a first run, the configuration with the demo store's shops and the secrets made for this run to check its deliveries. */
 export function firstRunConfig(configured: Config): { config: Config; secrets: DemoSecrets | undefined } {
   if (!runsDemoStore(configured)) return { config: configured, secrets: undefined };
-  const secrets = demoSecrets();
-  return {
-    config: {
-      ...configured,
-      SHOPIFY_API_SECRET: secrets.shopify,
-      SHOPIFY_SHOPS: [DEMO_SHOPIFY_SHOP],
-      WOOCOMMERCE_WEBHOOK_SECRET: secrets.woocommerce,
-      WOOCOMMERCE_URL: DEMO_WOO_SITE,
-    },
-    secrets,
-  };
+  const modules = playing();
+  const secrets = demoSecrets(modules.map(({ name }) => name));
+  const settings = modules.map(({ name, demo }) => demo?.settings(secrets[name] ?? '') ?? {});
+  return { config: Object.assign({ ...configured }, ...settings) as Config, secrets };
 }
 
 /** The demo store started, unless a store of the merchant's own is connected (through the dashboard). */
@@ -32,14 +30,16 @@ export async function startDemo(parts: {
 }): Promise<DemoStore | undefined> {
   const { platforms, url, secrets, logger, paceMs } = parts;
   if (!secrets) return undefined;
-  const connected =
-    (await platforms.woocommerce.list()).some((each) => each.via === 'connect') ||
-    (await platforms.bigcommerce.list()).some((each) => each.via === 'app');
-  if (connected) return undefined;
-  const demo = new DemoStore({ url, secrets, logger, ...(paceMs ? { paceMs } : {}) });
+  // A store connected or installed since (the demo's own shops are configured, never connected).
+  for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
+  const players: DemoPlayer[] = platforms.modules.flatMap(({ module: { name, demo } }) => {
+    const secret = secrets[name];
+    return demo && secret ? [{ platform: name, demo, secret }] : [];
+  });
+  const demo = new DemoStore({ url, players, logger, ...(paceMs ? { paceMs } : {}) });
   demo.start();
   logger.info(
-    { demo: { shopify: DEMO_SHOPIFY_SHOP, woocommerce: DEMO_WOO_SITE } },
+    { demo: Object.fromEntries(players.map(({ platform, demo: { shop } }) => [platform, shop])) },
     'no store is connected yet, so a built-in demo store sends a few orders to show the bridge at work. Connect a real store (README.md, Connecting a store) and the demo stops',
   );
   return demo;

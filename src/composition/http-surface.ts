@@ -25,12 +25,10 @@ import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import { trimTrailing } from '../trim-trailing.ts';
-import { bigCommerceFlows } from './bigcommerce-flows.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
-import { wooFlows } from './woocommerce-flows.ts';
 
-/** What a platform's flows run beside the requests (BigCommerce's checks of pending uninstalls), by what the log calls it. */
+/** What a platform's flows run beside the requests (a module's own checks), by what the log calls it. */
 export interface BackgroundWork {
   what: string;
   start(): void;
@@ -54,7 +52,6 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   loyaltyBaseUrl(): string;
   /** The built-in demo store is running. */
   demo: boolean;
-  bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number } | undefined;
 }
 
 export async function httpSurface(
@@ -82,9 +79,6 @@ export async function httpSurface(
     adjustments: engine.adjustments,
     logger,
   });
-  const flows: FlowContext = { ...parts, shopRoutes };
-  const bigcommerce = bigCommerceFlows(flows, parts.bigCommerceUninstallChecks);
-  const woocommerce = await wooFlows(flows);
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
   const operator = adminApi({
     token: adminToken,
@@ -109,9 +103,7 @@ export async function httpSurface(
     activity: parts.activity,
     logger,
   });
-  const doors = [bigcommerce.door, woocommerce.door, ...registered.map(({ door }) => door)].filter(
-    (door) => door !== undefined,
-  );
+  const doors = registered.map(({ door }) => door).filter((door) => door !== undefined);
   const admin = doors.length > 0 ? express.Router().use(...doors, operator) : operator;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -142,13 +134,10 @@ export async function httpSurface(
     admin,
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
-    adminStores: adminStores({ token: adminToken, store, platforms, appName: config.WOOCOMMERCE_APP_NAME, logger }),
-    woocommerceAuth: woocommerce.routes,
-    ...(bigcommerce.app ? { bigcommerceApp: bigcommerce.app.routes } : {}),
+    adminStores: adminStores({ token: adminToken, store, platforms, logger }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
-  const app = bigcommerce.app;
   const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>
     built.background
       ? [
@@ -162,9 +151,6 @@ export async function httpSurface(
   );
   return {
     handler,
-    background: [
-      ...(app ? [{ what: 'uninstall checks', start: () => app.start(), stop: () => app.stop() }] : []),
-      ...modulesWork,
-    ],
+    background: modulesWork,
   };
 }

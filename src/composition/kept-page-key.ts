@@ -1,5 +1,5 @@
 // The key of the sessions the bridge hands a store's page where the platform gives no client secret to derive
-// one from (WooCommerce, and platforms registered as modules): random, made by the first instance that needs
+// one from (platforms written as modules): random, made by the first instance that needs
 // it, kept sealed in the ledger, so every instance on one PostgreSQL takes every other's sessions, and a
 // restart ends none.
 import { randomBytes } from 'node:crypto';
@@ -8,10 +8,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 const KIND = 'page-key';
 
 /** `id`: whose pages the key signs sessions for; each platform without a client secret has its own. */
-export async function keptPageKey(
-  store: Pick<LedgerStore, 'addRecord' | 'putRecord'>,
-  id = 'woocommerce-store-page',
-): Promise<string> {
+export async function keptPageKey(store: Pick<LedgerStore, 'addRecord' | 'putRecord'>, id: string): Promise<string> {
   const { value } = await store.addRecord<{ key: string }>(KIND, id, { key: randomBytes(32).toString('base64url') });
   if (typeof value?.key === 'string' && value.key.length >= 32) return value.key;
   // Damaged by hand: a new key ends the sessions of the hour, nothing more.

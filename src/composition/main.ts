@@ -22,7 +22,7 @@ import { Metrics } from '../metrics.ts';
 import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
-import type { DemoStore } from '../sandbox/demo-store.ts';
+import type { DemoStore } from './demo-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { firstRunConfig, startDemo, tellSignInLink } from './first-run.ts';
@@ -67,10 +67,10 @@ export interface BridgeOptions {
   demoPaceMs?: number;
   /** Between two reconciliations, instead of RECONCILE_INTERVAL_MINUTES (tests hurry it). */
   reconcileIntervalMs?: number;
-  /** When pending BigCommerce uninstalls are checked again (tests hurry it). */
-  bigCommerceUninstallChecks?: { recheckDelaysMs?: readonly number[]; passMs?: number };
   /** Platforms registered as modules beside the shipped ones; the configuration must be loaded with them too. */
   modules?: readonly AnyPlatformModule[];
+  /** Each platform's own options, by its name, as its module reads them (tests hurry its timers). */
+  platformOptions?: Readonly<Record<string, unknown>>;
 }
 
 export async function startBridge(
@@ -98,7 +98,7 @@ export async function startBridge(
 
   // The ledger first: a damaged or busy one stops start-up before anything listens.
   // Opened before the engine, for the sandbox's credentials kept in it.
-  const opened = await openStore(config, logger);
+  const opened = await openStore(config, logger, options.modules);
   const { store } = opened;
   let openReport: OpenReport;
   let sandboxCredentials: SandboxCredentials | undefined;
@@ -120,7 +120,11 @@ export async function startBridge(
   });
   let platforms: Platforms;
   try {
-    platforms = buildPlatforms(config, store, options.platformOverrides, { modules: options.modules ?? [], logger });
+    platforms = buildPlatforms(config, store, options.platformOverrides, {
+      modules: options.modules ?? [],
+      logger,
+      platformOptions: options.platformOptions ?? {},
+    });
   } catch (error) {
     await opened.release();
     throw error;
@@ -211,7 +215,6 @@ export async function startBridge(
     sandbox: sandbox && sandboxCredentials ? { app: sandbox, credentials: sandboxCredentials } : undefined,
     loyaltyBaseUrl: () => loyaltyBaseUrl,
     demo: Boolean(secrets),
-    bigCommerceUninstallChecks: options.bigCommerceUninstallChecks,
   });
   const http = await listen(surface.handler, config.PORT, config.HOST);
   if (sandbox) {

@@ -48,6 +48,9 @@ export async function registeredSurfaces(
       readBody,
       logger,
       adminToken,
+      ...(parts.door && !keys
+        ? { pageOff: 'loyalty-bridge cannot keep sign-ins yet: its operator has to set SECRETS_KEY.' }
+        : {}),
     });
     surfaces.push({ name: module.name, ...surface });
   }

@@ -20,7 +20,8 @@ import type { OrderSource } from '../core/order-source.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
-import { platformDirectory, registrationProblems, SHIPPED_MODULES } from './platform-registry.ts';
+import { registrationProblems } from './module-registration.ts';
+import { platformDirectory, SHIPPED_MODULES } from './platform-registry.ts';
 
 export { PLATFORMS, type Platform } from './platform-registry.ts';
 export type { ShopifyParts } from '../../adapters/shopify/module.ts';
@@ -97,13 +98,19 @@ export interface BuildOptions {
   modules?: readonly AnyPlatformModule[];
   /** For the platforms' own lines (their moves at start, what they are told); none: nothing is logged. */
   logger?: Logger;
+  /** Each platform's own options, by its name, handed to its build as they are (PlatformWiring.options). */
+  platformOptions?: Readonly<Record<string, unknown>>;
 }
 
 export function buildPlatforms(
   config: Config,
   store: LedgerStore,
   overrides: PlatformOverrides = {},
-  { modules: registeredModules = [], logger = createLogger({ level: 'silent' }) }: BuildOptions = {},
+  {
+    modules: registeredModules = [],
+    logger = createLogger({ level: 'silent' }),
+    platformOptions = {},
+  }: BuildOptions = {},
 ): Platforms {
   const problems = registrationProblems(registeredModules);
   if (problems.length > 0) throw new Error(`cannot register the platforms:\n${problems.join('\n')}`);
@@ -130,6 +137,7 @@ export function buildPlatforms(
       apiUrl: apiUrls[module.name],
       storeConnected: (shop) => built.onStoreConnected?.(module.name, shop),
       subscriptionsChanged: (shop) => built.onSubscriptionsChanged?.(module.name, shop),
+      options: platformOptions[module.name],
     };
     const parts = module.build(read.settings, wiring);
     if (parts) modules.push({ module, parts });

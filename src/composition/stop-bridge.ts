@@ -7,7 +7,7 @@ import type { Reconciler } from '../core/reconciler.ts';
 import { waitAtMost } from '../core/wait-at-most.ts';
 import type { Listening } from '../http/listen.ts';
 import type { Logger } from '../logger.ts';
-import type { DemoStore } from '../sandbox/demo-store.ts';
+import type { DemoStore } from './demo-store.ts';
 
 export interface StopParts {
   config: Config;

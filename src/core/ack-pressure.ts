@@ -1,4 +1,4 @@
-// Acknowledgements first. A platform waits for the answer (Shopify gives up after 5 s and sends the delivery
+// Acknowledgements first. A platform waits for the answer (one gives up after 5 s and sends the delivery
 // again: more load, not less), while folding an acknowledged delivery can wait: it is durable in the inbox.
 // Both share one event loop, so in a burst (more than 200 deliveries a second, the loop busy nearly all of
 // the last moment) folding keeps only a minimum pace, `foldsPerAck` per acknowledgement, for at most

@@ -5,11 +5,11 @@ import { pointsFor } from './decimal.ts';
 import type { OrderSnapshot } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
-/** A discount code longer than the platforms allow (Shopify: 255) is none of ours: a pattern never runs on one. */
+/** A discount code longer than the platforms allow (255 at most) is none of ours: a pattern never runs on one. */
 const MAX_CODE_LENGTH = 255;
 /**
  * The discount codes of an order a pattern reads: the first 10. A store may
- * send any number (WooCommerce's coupon lines have no limit), and each match
+ * send any number (a platform may set no limit on coupon lines), and each match
  * costs up to a few milliseconds on a large pattern; no checkout takes so many.
  */
 const MAX_CODES_READ = 10;

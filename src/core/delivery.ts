@@ -11,7 +11,7 @@ export interface StoredDelivery {
   platform: string;
   topic: string;
   shop: string;
-  /** When the platform says it sent the event (Shopify's triggered-at), else when it arrived. */
+  /** When the platform says it sent the event (a header's timestamp), else when it arrived. */
   sentAt: string;
   /** The headers translation needs, lower-case names; never a secret. */
   headers: Record<string, string>;

@@ -280,8 +280,8 @@ export class Intake {
   }
 
   /**
-   * Where a platform's order ids are unique across its shops (Shopify's),
-   * each order belongs to the first shop it came from: a delivery of it under
+   * Where a platform's order ids are unique across its shops (its adapter
+   * says orderIdsAreGlobal), each order belongs to the first shop it came from: a delivery of it under
    * another shop's name (a captured body sent with another shop's header,
    * which is not signed) would make it earn twice. The reason, or undefined.
    */
@@ -298,7 +298,7 @@ export class Intake {
   /**
    * An order delivery from a shop the app was uninstalled from: sent before
    * the uninstall, it is ignored; sent after, the app is back (reinstalled
-   * without OAuth, or by Shopify itself), and the uninstall is cleared. When
+   * without OAuth, or by the platform itself), and the uninstall is cleared. When
    * it was sent is the earlier of the time its headers give (never after its
    * arrival) and the time its signed body gives its order: a captured
    * delivery of before the uninstall, sent again later with a header dated

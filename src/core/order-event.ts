@@ -63,9 +63,9 @@ export const orderEventSchema = z.object({
   /** The landing page URL (or path and query) of the visit that placed the order. */
   landingSite: z.string().max(2048).nullable().default(null),
   /**
-   * The platform withheld the customer's e-mail or phone (Shopify's protected
-   * customer data, not granted to the app): missing contact details then say
-   * so, instead of looking like an order without them.
+   * The platform withheld the customer's e-mail or phone (protected customer
+   * data, not granted to the app): missing contact details then say so,
+   * instead of looking like an order without them.
    */
   protectedDataHidden: z.boolean().optional(),
 });

@@ -41,11 +41,11 @@ export interface SubscriptionHealth {
   problems: SubscriptionProblem[];
   /** The check itself failed (no access, the platform down). */
   error?: string | undefined;
-  /** The access scopes the app holds on the shop, where the platform tells them (Shopify). */
+  /** The access scopes the app holds on the shop, where the platform tells them. */
   scopes?: string[] | undefined;
   /**
    * Topics the app's configuration declares that no delivery has yet shown to
-   * come through it, with no subscription of the shop's own either (Shopify):
+   * come through it, with no subscription of the shop's own either:
    * not counted healthy; each is confirmed by its first delivery.
    */
   unconfirmed?: string[] | undefined;

@@ -30,7 +30,7 @@ export type Verification<Delivery> =
 export type Preflight =
   | {
       ok: true;
-      /** A smaller limit than the route's, for a request that may only be small (WooCommerce's ping). */ maxBodyBytes?: number;
+      /** A smaller limit than the route's, for a request that may only be small (a platform's ping). */ maxBodyBytes?: number;
     }
   | { ok: false; reason: string };
 
@@ -64,7 +64,7 @@ export interface DeliveryInfo {
   unconfirmed?: string | undefined;
   /**
    * It came through a subscription the app's own configuration declares
-   * (Shopify's app-specific subscriptions), as shown by its signed body
+   * (app-specific subscriptions), as shown by its signed body
    * ('body') or only by an unsigned header ('name').
    */
   viaAppConfiguration?: 'body' | 'name' | undefined;
@@ -73,7 +73,7 @@ export interface DeliveryInfo {
 /**
  * When a destructive body (an uninstall, an erasure) may act again after it
  * acted once. Platforms send the same bytes again for a new install's events
- * (Shopify's app/uninstalled and shop/redact carry no time), so "once" is per
+ * (an uninstall or a shop's erasure may carry no time), so "once" is per
  * install where it must be:
  *   per-install     again once the shop was installed after the last act
  *                   (the bridge got a new token, or an order sent after the
@@ -93,7 +93,7 @@ export type Translation =
   | { kind: 'unusable'; reason: string }
   /** The app was removed from the shop. */
   | { kind: 'uninstalled' }
-  /** A customer's or a shop's privacy request (Shopify's compliance topics). */
+  /** A customer's or a shop's privacy request (a platform's compliance topics). */
   | { kind: 'privacy'; request: PrivacyRequest };
 
 /**
@@ -116,7 +116,7 @@ export interface Redaction {
 
 export interface PlatformAdapter<Delivery> {
   readonly platform: string;
-  /** Order ids unique across all the platform's shops (Shopify's): an order belongs to the first shop it came from. */
+  /** Order ids unique across all the platform's shops: an order belongs to the first shop it came from. */
   readonly orderIdsAreGlobal?: boolean;
   /** Topics whose bodies act once, and what lets them act again; checked before translating, so a replay costs the platform no call. */
   readonly actsOnce?: Readonly<Record<string, ActsOnce>>;
@@ -128,7 +128,7 @@ export interface PlatformAdapter<Delivery> {
   /**
    * What of a verified body the ledger keeps: the fields translate reads, and
    * nothing else (no street address, no buyer's IP). Absent: the body is kept
-   * as it came (BigCommerce's carry an id alone).
+   * as it came (for bodies that carry an id alone).
    */
   keptBody?(topic: string, body: Buffer): Buffer;
   redact(stored: StoredDelivery, match: CustomerMatch): Redaction;

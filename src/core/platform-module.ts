@@ -9,14 +9,15 @@ import type { UserAddressPolicy } from '../net/user-address.ts';
 import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
 import type { OrderSource } from './order-source.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
+import type { SecretFields } from './store/record-secrets.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {
-  /** "BigCommerce". */
+  /** As a person reads it: "TinyShop". */
   platform: string;
   /** What the platform calls one merchant's store: "shop", "store". */
   shop: string;
-  /** Where its merchant opens apps, as a sentence ends: "your BigCommerce control panel". */
+  /** Where its merchant opens apps, as a sentence ends: "your TinyShop admin, under Apps". */
   admin: string;
 }
 
@@ -49,7 +50,16 @@ export type PlatformAnswer = AnswerExtras &
      * A page for a person who followed a link: a title, what to do in plain words, and a link onwards. Nothing on
      * it runs; it may be framed where the module's door says (its admin), or nowhere.
      */
-    | { status: number; page: { title: string; paragraphs: readonly string[]; link?: { href: string; text: string } } }
+    | {
+        status: number;
+        page: {
+          title: string;
+          paragraphs: readonly string[];
+          link?: { href: string; text: string };
+          /** One field asked for, sent by GET to `action` (a path of the bridge's): a store's address. */
+          form?: { action: string; name: string; label: string; placeholder: string; button: string };
+        };
+      }
     /**
      * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
      * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
@@ -117,6 +127,17 @@ export interface MerchantDoor {
   }): Promise<{ status: 401 | 403; error: string } | undefined>;
   /** Who may frame the page (the platform's admin origins), for its content security policy; "'none'" for a tab. */
   frameAncestors: string;
+  /**
+   * The page keeps the address it was signed in at, so that a reload sends the sign-in again (one the same
+   * browser may repeat, in an admin's frame where the tab's storage may be refused). Otherwise it takes its own
+   * address, /<name>/store, and a reload finds the session the tab kept.
+   */
+  reloadsSignIn?: boolean;
+  /**
+   * Where a merchant signs in again when no admin of the platform opens the page (a route of the module's, below
+   * /<name>), and what the page tells them to do; absent: "open loyalty-bridge from <names.admin>".
+   */
+  signIn?: { path: string; words: string };
   /** Bearer tokens the platform signs itself (session tokens its admin's script hands the page), taken beside the bridge's own. */
   platformSessions?: {
     /** Whether the bearer is of the platform's shape; anything else goes on to the next door. */
@@ -143,6 +164,8 @@ export interface PlatformWiring {
   storeConnected(shop: string): void;
   /** Tell the bridge to check a shop's subscriptions again (the platform says what the app may read changed). */
   subscriptionsChanged(shop: string): void;
+  /** What the bridge was started with for this platform (startBridge's platformOptions[name]): tests hurry its timers. */
+  options?: unknown;
 }
 
 /** What tests change of how every platform is reached. */
@@ -177,6 +200,17 @@ export interface PlatformParts {
   door?: MerchantDoor;
   /** Work of its own on a timer (checks it owes its platform), started once everything is served and stopped first. */
   background?: { start(): void; stop(): Promise<void> };
+  /** The stores the operator's stores panel lists for it (GET /admin/api/stores). */
+  connections?(): Promise<StoreConnectionView[]>;
+  /** A store the operator connects by its address (the dashboard, `loyalty-bridge connect`): someone approves on the platform. */
+  connect?: StoreConnect;
+  /**
+   * Puts its webhook subscriptions right by hand (the CLI's register) for one shop, or each it has, telling
+   * each line as it goes; `refused`: what a person must set or do first, as a clause.
+   */
+  subscriptions?: {
+    register(shop: string | undefined, say: (line: string) => void): Promise<{ failed: boolean } | { refused: string }>;
+  };
   /**
    * Secrets to key the merchant page's sessions from (the client secret, then the previous one during a rotation),
    * where the platform gives one; absent: a key the bridge keeps (SECRETS_KEY).
@@ -188,11 +222,41 @@ export interface PlatformParts {
   operatorNotes?: {
     /** How to serve a shop whose deliveries were ignored as not served. */
     notServed?: string;
-    /** What to do when topics its app's configuration declares were not yet seen delivered. */
-    unconfirmed?: string;
     /** What needs the operator's eye now, each a sentence, for a banner. */
     attention?(): Promise<string[]>;
   };
+}
+
+/** One store as the operator's stores panel shows it: never a key, token or secret. */
+export interface StoreConnectionView {
+  shop: string;
+  /** Its address, where the platform names stores by one. */
+  url: string | null;
+  /** How the bridge came to serve it: environment (configured), connect, app (installed). */
+  via: string;
+  connectedAt: string | null;
+  /** What its key may do, where the platform says. */
+  keyPermissions: string | null;
+  /** How its key gets through (the query string where the server drops the Authorization header). */
+  authMode: string | null;
+}
+
+/** Where a connect lands once approved: the operator's dashboard, or the store's own page (a link made for its merchant). */
+export type ConnectLanding = 'dashboard' | 'store-page';
+
+export interface StoreConnect {
+  /** Why no connect can start now (a setting of the bridge's), or undefined when it can. */
+  problem(): string | undefined;
+  /** How long a connect waits for its approval. */
+  ttlMs: number;
+  /** Where to send whoever approves (a link that works once), or why not this address. */
+  begin(
+    address: string,
+    landing: ConnectLanding,
+  ): Promise<
+    | { ok: true; began: { authorizeUrl: string; shop: string; storeUrl: string; expiresAt: string } }
+    | { ok: false; problem: string }
+  >;
 }
 
 /** One shop's install, as the dashboard shows it (the module may say more). */
@@ -240,6 +304,48 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
   /** Its parts, or undefined when its settings leave it off; `own`: what its flows still wired by hand need. */
   build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
+  /** Whether its settings name a store of the merchant's (a secret, an address): then no demo store plays. */
+  configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
+  /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
+  readonly records?: SecretFields;
+  /** What a person sets or does for the CLI to work on its stores when the part is missing, as a clause. */
+  readonly needs?: {
+    /** To read its orders (resync): "set X and Y". */
+    orders?: string;
+    /** To put its subscriptions right (register); `instead`: they are never put right by hand, do this. */
+    subscriptions?: string | { instead: string };
+  };
+  /** Its shop in the first run's demo store (src/composition/demo-store.ts), when it plays one. */
+  readonly demo?: PlatformDemo;
+  /** A shop's one name from how a person wrote it in a setting (LOYALTY_ORDER_ID_PREFIXES); absent: as written. */
+  shopName?(written: string): string;
+  /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed. */
+  readonly unconfirmedWhy?: string;
+}
+
+/** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
+export interface DemoOrder<Step = unknown> {
+  customer: { first: string; last: string; email: string; phone: string | null };
+  total: string;
+  test?: boolean;
+  /** A referred order: its campaign, with a referrer's code, where the platform carries them. */
+  campaign?: string;
+  steps: readonly Step[];
+}
+
+/** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
+export interface PlatformDemo<Step = unknown> {
+  /** Its shop, as the log names it. */
+  shop: string;
+  /** The settings that serve its shop, checking deliveries with `secret` (made for this run only). */
+  settings(secret: string): Readonly<Record<string, unknown>>;
+  /** The orders it plays each round. */
+  orders: readonly DemoOrder<Step>[];
+  /** A step as the platform delivers it: signed with `secret`, `id` the order's, `sequence` new for each delivery. */
+  delivery(step: { id: number; order: DemoOrder<Step>; step: Step; at: string; secret: string; sequence: number }): {
+    headers: Record<string, string>;
+    body: string;
+  };
 }
 
 /** A module of any settings, as lists of modules hold them. */

@@ -1,4 +1,4 @@
-// A privacy request as a platform sends it (Shopify's compliance topics), in
+// A privacy request as a platform sends it (its compliance topics), in
 // neutral form. The same requests come from the admin API and the CLI for
 // every platform.
 import type { CustomerMatch } from './store/ledger-store.ts';

@@ -1,5 +1,5 @@
 // Customers' and shops' privacy requests (export a customer's data, erase it, erase a shop), the same for
-// every platform and every way they come: Shopify's compliance webhooks, the admin API, the dashboard, the
+// every platform and every way they come: a platform's compliance webhooks, the admin API, the dashboard, the
 // CLI. The store finds and erases; adapters read raw delivery bodies, which only they understand; this
 // module records what was asked and done, without the personal data itself.
 import { randomUUID } from 'node:crypto';

@@ -1,17 +1,17 @@
 // Scheduled reconciliation: every platform with API access is asked, for
 // each shop it reaches, for the orders modified since the last successful run
 // (minus an overlap, for clocks and slow writes), and those go through the
-// same path as a resync. So it only ever fills gaps: WooCommerce never
-// retries a failed delivery, and any platform can drop one. Each run also
+// same path as a resync. So it only ever fills gaps: a platform may never
+// retry a failed delivery, and any platform can drop one. Each run also
 // reads what the platform says of the subscriptions that bring deliveries
-// here (a WooCommerce webhook disabled after failures, a BigCommerce hook
-// deactivated, a Shopify subscription deleted) and raises the alarm.
+// here (a webhook disabled after failures, a hook deactivated, a
+// subscription deleted) and raises the alarm.
 //
 // Every pass, whole or for one store (a store just added, a subscription
 // check after an install), takes the store's exclusive 'reconcile' lock, and
 // passes of this instance run one after another: two passes checking the
 // same store at once would each find a subscription missing and each create
-// it (WooCommerce keeps both). With several bridges on one store, one
+// it (a platform may keep both). With several bridges on one store, one
 // instance at a time reconciles; the state and the alarms are records every
 // instance reads.
 //

@@ -174,7 +174,7 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     return record && accountView(record);
   }
 
-  /** Every shop the bridge knows: Shopify's with access or allowed by name, the stores, and every linked shop. */
+  /** Every shop the bridge knows: each platform's (installed, connected, allowed by name), and every linked shop. */
   async function knownShops(): Promise<ShopView[]> {
     const [links, records] = await Promise.all([accounts.links(), accounts.list()]);
     const names = new Map<string, string>([

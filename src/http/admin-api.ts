@@ -520,10 +520,12 @@ export function adminApi(parts: AdminApiParts): express.Router {
   async function connectionsState() {
     const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
     const notesOf = async (name: string) => {
-      const notes = platforms.modules.find(({ module }) => module.name === name)?.parts.operatorNotes;
-      if (!notes) return {};
-      const { notServed, unconfirmed } = notes;
-      return { notes: { notServed, unconfirmed, attention: (await notes.attention?.()) ?? [] } };
+      const built = platforms.modules.find(({ module }) => module.name === name);
+      const notes = built?.parts.operatorNotes;
+      // What to do about topics declared but not yet seen delivered: the module's own words, as the CLI's status says.
+      const unconfirmed = built?.module.unconfirmedWhy;
+      if (!notes && !unconfirmed) return {};
+      return { notes: { notServed: notes?.notServed, unconfirmed, attention: (await notes?.attention?.()) ?? [] } };
     };
     return Promise.all(
       platforms.directory

@@ -30,10 +30,6 @@ export interface HttpAppParts {
   merchantAssets?: express.Router;
   /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
   adminStores?: express.Router;
-  /** WooCommerce's key callback, mounted at /woocommerce. */
-  woocommerceAuth?: express.Router;
-  /** The BigCommerce single-click app's callbacks, mounted at /bigcommerce. */
-  bigcommerceApp?: express.Router;
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
   platformRoutes?: Readonly<Record<string, express.Router>>;
 }
@@ -111,8 +107,6 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     app.get('/', (_req, res) => res.redirect(302, '/admin/'));
   }
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
-  if (parts.woocommerceAuth) app.use('/woocommerce', parts.woocommerceAuth);
-  if (parts.bigcommerceApp) app.use('/bigcommerce', parts.bigcommerceApp);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 

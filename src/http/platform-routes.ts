@@ -41,6 +41,8 @@ export interface ModuleSurfaceParts {
   /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
   readBody: (req: IncomingMessage) => Promise<BodyRead>;
   logger: Logger;
+  /** Why its page is off though it has a door (no key can be kept for its sessions): a sign-in answers this, 503. */
+  pageOff?: string;
   /** ADMIN_TOKEN: never taken for a platform's own session, whatever its shape. */
   adminToken?: string | undefined;
 }
@@ -52,31 +54,41 @@ export function moduleSurface({
   shopRoutes,
   readBody,
   logger,
+  pageOff,
   adminToken,
 }: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
   const { name, names } = module;
-  const pagePath = `/${name}/store`;
-  const whereToSignIn = `open loyalty-bridge from ${names.admin}`;
+  const pagePath = parts.door?.reloadsSignIn ? undefined : `/${name}/store`;
+  const signIn = parts.door?.signIn;
+  const whereToSignIn = signIn?.words ?? `open loyalty-bridge from ${names.admin}`;
+  // Where no admin opens the page, the page links to the module's own sign-in; else to the admin its door names.
+  const signInAgain = signIn ? `/${name}${signIn.path}` : parts.door?.signInAgain;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
-  const signInAgain = parts.door?.signInAgain;
-  const standalone = { frameAncestors, whereToSignIn, pagePath, ...(signInAgain ? { signInAgain } : {}) };
   const router = express.Router();
   const answer = (res: Response, given: PlatformAnswer) => {
     for (const cookie of given.setCookies ?? []) res.append('set-cookie', cookie);
     if (given.headers) res.set(given.headers);
     if ('redirect' in given) return res.redirect(given.status ?? 302, given.redirect);
     if ('merchantPage' in given) {
-      const signIn = given.merchantPage;
-      if (signIn === 'no-session') return sendStandaloneMerchantPage(res, standalone);
+      const opened = given.merchantPage;
+      if (opened === 'no-session')
+        return sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath });
+      if (pageOff) return plainPage(res, 503, 'Not available yet', pageOff, { frameAncestors });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
-      const { shop, user } = signIn;
+      const { shop, user } = opened;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
-      return sendStandaloneMerchantPage(res, { session: tokens.mint(shop, user), ...standalone });
+      return sendStandaloneMerchantPage(res, {
+        session: tokens.mint(shop, user),
+        frameAncestors,
+        signInAgain,
+        whereToSignIn,
+        pagePath,
+      });
     }
     // Signed in by the platform's own scripts, whose tokens only its door takes.
     if ('embeddedPage' in given) {
@@ -86,10 +98,11 @@ export function moduleSurface({
       return sendEmbeddedPage(res, head, merchantPage);
     }
     if ('page' in given) {
-      const { title, paragraphs, link } = given.page;
+      const { title, paragraphs, link, form } = given.page;
       return plainPage(res, given.status, title, paragraphs, {
         frameAncestors: given.frameAncestors ?? frameAncestors,
         ...(link ? { link } : {}),
+        ...(form ? { form } : {}),
       });
     }
     res.status(given.status).set('cache-control', 'no-store');
@@ -133,15 +146,19 @@ export function moduleSurface({
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if (parts.door && !parts.door.noTabPage)
-    router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, standalone));
+  if ((parts.door || pageOff) && pagePath && !parts.door?.noTabPage)
+    router.get('/store', (_req, res) =>
+      sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath }),
+    );
   const pageDoor = parts.door
     ? storePageDoor(
         {
           platform: name,
           purpose: modulePagePurpose(name),
           tokens,
-          ended: `this sign-in has ended: ${whereToSignIn} again`,
+          ended: signIn
+            ? `this sign-in has ended: sign in again at ${signInAgain}`
+            : `this sign-in has ended: ${whereToSignIn} again`,
           logger,
           refusal: parts.door.refusal,
         },

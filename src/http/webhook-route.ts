@@ -28,7 +28,7 @@ export interface WebhookRouteOptions {
   admitShop?: (shop: string, topic: string, info: DeliveryInfo) => Promise<string | undefined>;
   /** Told of each delivery from a shop that was not admitted, for the connections panel. */
   onShopRefused?: (platform: string, shop: string) => void;
-  /** Told of each delivery stored or found a duplicate, after the answer (Shopify: which subscriptions deliver). */
+  /** Told of each delivery stored or found a duplicate, after the answer (which subscriptions deliver). */
   onStored?: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => Promise<void>;
 }
 

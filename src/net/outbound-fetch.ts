@@ -1,7 +1,7 @@
-// The outbound policy for code that calls fetch, not got: @shopify/shopify-api's OAuth, token exchange,
+// The outbound policy for code that calls fetch, not got: a platform's library's OAuth, token exchange,
 // refresh and client credentials requests. fetch follows redirects anywhere, a 307 or 308 repeating the POST
-// body (client_secret, the code, the refresh token); those requests go to one fixed Shopify endpoint that
-// never redirects, so no redirect is followed at all. fetch is looked up when called, so instrumentation and
+// body (client_secret, the code, the refresh token); those requests go to one fixed endpoint of the platform's
+// that never redirects, so no redirect is followed at all. fetch is looked up when called, so instrumentation and
 // tests that replace globalThis.fetch still see the requests.
 import { isSecureTransport } from './addresses.ts';
 import { OutboundRefused, shownUrl } from './refusal.ts';

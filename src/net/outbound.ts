@@ -1,6 +1,6 @@
 // The one policy for every outbound HTTP client, as got hooks and a handler no call's options can turn off:
 // https only (plain http only to this machine); a redirect followed only within one scheme, host and port,
-// since got 14 carries X-Shopify-Access-Token, x-api-key, query-string keys and bodies to another host, and
+// since got 14 carries a platform's access-token header, x-api-key, query-string keys and bodies to another host, and
 // Basic auth to another scheme; and a user's address never reaching loopback, private or link-local
 // addresses, checked at each connection (request-filtering-agent), so that DNS rebinding is refused too.
 import type { Agent as HttpAgent } from 'node:http';

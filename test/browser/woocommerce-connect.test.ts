@@ -43,8 +43,8 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('connecting a WooCommer
     await page.fill('#token', TOKEN);
     await page.click('#sign-in-form button');
     await page.waitForSelector('#stores');
-    await page.fill('#woo-store', woo.url);
-    await page.click('#woo-connect-form button');
+    await page.fill('#woocommerce-store', woo.url);
+    await page.click('#woocommerce-connect-form button');
 
     // The store's WordPress: log in, then WooCommerce's consent screen.
     await page.waitForSelector('#loginform');
@@ -97,8 +97,8 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('connecting a WooCommer
   it('says so when the merchant declines in WordPress', async () => {
     await page.goto(`${front.url}/admin/`);
     await page.waitForSelector('#stores');
-    await page.fill('#woo-store', woo.url);
-    await page.click('#woo-connect-form button');
+    await page.fill('#woocommerce-store', woo.url);
+    await page.click('#woocommerce-connect-form button');
     await page.waitForSelector('#deny');
     await page.click('#deny');
     await page.waitForURL(`${front.url}/admin/`);

@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce store’
   }
 
   it('opens nothing of the attacker’s store at any of the bridge’s addresses the attacker’s sign-in went through', async () => {
-    expect(taken.session).toMatch(/^lbw1\./);
+    expect(taken.session).toMatch(/^lbp1\.woocommerce\./);
     const onBridge = [...new Set(taken.addresses)].filter((address) => address.startsWith(world.front.url));
     expect(onBridge.length).toBeGreaterThan(1);
     for (const address of onBridge) await victimOpens(address);

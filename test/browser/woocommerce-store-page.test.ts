@@ -66,10 +66,10 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await operator.fill('#token', ADMIN_TOKEN);
     await operator.click('#sign-in-form button');
     await operator.waitForSelector('#stores');
-    await operator.fill('#woo-store', woo.url);
-    await operator.click('#woo-merchant-link-button');
-    await operator.waitForSelector('#woo-merchant-link:not([hidden])');
-    const link = (await operator.textContent('#woo-merchant-link code'))!;
+    await operator.fill('#woocommerce-store', woo.url);
+    await operator.click('#woocommerce-merchant-link-button');
+    await operator.waitForSelector('#woocommerce-merchant-link:not([hidden])');
+    const link = (await operator.textContent('#woocommerce-merchant-link code'))!;
     expect(new URL(link).origin).toBe(new URL(woo.url).origin);
     await operator.close();
 

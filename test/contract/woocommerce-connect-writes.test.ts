@@ -10,7 +10,7 @@ import { beginWooConnect } from '../../adapters/woocommerce/connect.ts';
 import { WooStores, wooConnectionId, type WooConnection } from '../../adapters/woocommerce/stores.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
-import { keepWooKeys } from '../../src/http/woocommerce-connect.ts';
+import { keepWooKeys } from '../../adapters/woocommerce/key-callback.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';

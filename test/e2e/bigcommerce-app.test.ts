@@ -11,9 +11,19 @@ import { freePort } from '../../bench/lib/bridge-process.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { bcHeaders, bcOrder, bcPayload, BC_STORE, appAt } from '../helpers/bigcommerce.ts';
-import { BIGCOMMERCE_STORE_PAGE, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import {
+  bcHeaders,
+  bcOrder,
+  bcPageTokens,
+  BC_PAGE_PREFIX,
+  bcPayload,
+  BC_STORE,
+  appAt,
+} from '../helpers/bigcommerce.ts';
+import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { eventually } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 
@@ -79,6 +89,9 @@ describe('installing from the control panel', () => {
     const answer = await bc.install('alpha1');
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('store alpha1');
+    // Words alone: the install's address proves nothing of the browser it is opened in, so it signs nobody in.
+    expect(answer.body).not.toContain('loyalty-bridge-session');
+    expect(answer.body).not.toContain('<script');
     const kept = await install('alpha1');
     expect(kept).toMatchObject({ shop: 'alpha1', scope: 'store_v2_orders_read_only store_v2_information_read_only' });
     expect(bc.stores.get('alpha1')?.tokens.get(kept!.accessToken)).toBe(CLIENT_SECRET);
@@ -170,7 +183,7 @@ describe('opening the app', () => {
     expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
     expect(answer.headers['cache-control']).toBe('no-store');
     const session = /name="loyalty-bridge-session" content="([^"]+)"/.exec(answer.body)?.[1] ?? '';
-    expect(session).toMatch(/^lbb1\./);
+    expect(session.startsWith(BC_PAGE_PREFIX)).toBe(true);
     alphaSession = session;
     const asStore = async (path: string, token = session) => {
       const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
@@ -185,17 +198,19 @@ describe('opening the app', () => {
     // Another store's order, the operator's routes, and a tampered session: none of them.
     expect((await asStore('/orders/bigcommerce:beta2:6000')).status).toBe(404);
     expect((await asStore('/accounts')).status).toBe(403);
-    const [payload, mac] = session.slice('lbb1.'.length).split('.');
+    const [payload, mac] = session.slice(BC_PAGE_PREFIX.length).split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const forged = `lbb1.${Buffer.from(JSON.stringify({ ...claims, shop: 'beta2' })).toString('base64url')}.${mac}`;
+    const forged = `${BC_PAGE_PREFIX}${Buffer.from(JSON.stringify({ ...claims, shop: 'beta2' })).toString('base64url')}.${mac}`;
     expect((await asStore('/session', forged)).status).toBe(401);
-    // A Shopify shop-page token made with the same secret is not a BigCommerce one (another purpose, another key).
-    const shopifyPurpose = bridgeShopTokens([CLIENT_SECRET]).mint('alpha1');
-    expect((await asStore('/session', shopifyPurpose)).status).toBe(401);
-    expect(
-      (await asStore('/session', bridgeShopTokens([CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE).mint('alpha1')))
-        .status,
-    ).toBe(200);
+    // A Shopify shop-page token made with the same key is not a BigCommerce one (another purpose, another key).
+    const pageTokens = await bcPageTokens(bridge);
+    const pageKey = await keptPageKey(bridge.engine.store, 'bigcommerce-store-page');
+    for (const secret of [pageKey, CLIENT_SECRET])
+      expect(
+        (await asStore('/session', bridgeShopTokens([secret], Date.now, modulePagePurpose('shopify')).mint('alpha1')))
+          .status,
+      ).toBe(401);
+    expect((await asStore('/session', pageTokens.mint('alpha1'))).status).toBe(200);
   });
 
   it.each([
@@ -288,7 +303,7 @@ describe('uninstalling', () => {
     expect(reached.sort()).toEqual(['alpha1', BC_STORE].sort());
     expect((await bc.load('beta2')).status).toBe(404);
     // A page opened before the uninstall holds a session for an hour: it reaches nothing of the store now.
-    const beta = bridgeShopTokens([CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE).mint('beta2');
+    const beta = (await bcPageTokens(bridge)).mint('beta2');
     const after = await fetch(`${bridge.http.localUrl}/admin/api/orders`, {
       headers: { authorization: `Bearer ${beta}` },
     });

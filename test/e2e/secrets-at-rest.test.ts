@@ -142,8 +142,9 @@ describe.each(backends)('%s', (name, makeDatabase) => {
       LOYALTY_BRAND_ID: 'sealed-brand',
     });
     expect(status.code, status.stderr).toBe(0);
+    // The three tokens, and the key of BigCommerce's page sessions (kept-page-key.ts).
     expect(status.stdout).toContain(
-      `secrets at rest: 3 sealed under SECRETS_KEY (key ${keyIdOf(Buffer.from(TEST_SECRETS_KEY, 'base64'))}), 0 under SECRETS_KEY_PREVIOUS (key ${keyIdOf(Buffer.from(previous, 'base64'))}), 0 plain, 0 under another key`,
+      `secrets at rest: 4 sealed under SECRETS_KEY (key ${keyIdOf(Buffer.from(TEST_SECRETS_KEY, 'base64'))}), 0 under SECRETS_KEY_PREVIOUS (key ${keyIdOf(Buffer.from(previous, 'base64'))}), 0 plain, 0 under another key`,
     );
     expect(status.stdout).toContain('nothing in the ledger is sealed under SECRETS_KEY_PREVIOUS');
     for (const token of [...tokens, TEST_SECRETS_KEY, previous]) expect(status.stdout).not.toContain(token);

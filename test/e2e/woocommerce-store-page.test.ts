@@ -147,13 +147,14 @@ describe.skipIf(!opensslAvailable)('a WooCommerce merchant’s own page', () => 
 
   it('refuses forged, other-purpose and ended sessions before reading the body', async () => {
     const session = await signIn(woo);
-    const [prefix, payload] = session.split('.');
+    const prefix = 'lbp1.woocommerce.';
+    const [payload, signature] = session.slice(prefix.length).split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { shop: string };
-    const forged = `${prefix}.${Buffer.from(JSON.stringify({ ...claims, shop: other.host, exp: Date.now() + 60_000 })).toString('base64url')}.${session.split('.')[2]}`;
+    const forged = `${prefix}${Buffer.from(JSON.stringify({ ...claims, shop: other.host, exp: Date.now() + 60_000 })).toString('base64url')}.${signature}`;
     expect((await asPage(forged, '/session')).status).toBe(401);
     // The same MAC under another family's prefix is no session of any kind.
-    expect((await asPage(session.replace('lbw1.', 'lbb1.'), '/session')).status).toBe(401);
-    expect((await asPage(session.replace('lbw1.', 'lbs1.'), '/session')).status).toBe(401);
+    expect((await asPage(session.replace('lbp1.woocommerce.', 'lbb1.'), '/session')).status).toBe(401);
+    expect((await asPage(session.replace('lbp1.woocommerce.', 'lbs1.'), '/session')).status).toBe(401);
     // The store disconnected: its sessions open nothing.
     await world.bridge.engine.store.deleteRecord('session', `woocommerce:${woo.host}`);
     const ended = await asPage(session, '/orders', { method: 'POST', body: '{'.repeat(10) });

@@ -1,6 +1,10 @@
 // Signing and payloads for BigCommerce tests: Standard Webhooks signatures
 // computed here, independently of the library the bridge verifies with.
 import { createHmac } from 'node:crypto';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { keptPageKey } from '../../src/composition/kept-page-key.ts';
+import { bridgeShopTokens, type BridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import type { FakeApp } from './fake-bigcommerce.ts';
 
 export const BC_SECRET = 'bc-client-secret-for-tests';
@@ -106,3 +110,14 @@ export const appAt = (
   removeUserCallback: `${bridgeUrl}/bigcommerce/remove_user`,
   scope,
 });
+
+/** The prefix of a BigCommerce store page's sessions: the module family's. */
+export const BC_PAGE_PREFIX = modulePagePurpose('bigcommerce').prefix;
+
+/** Sessions for a BigCommerce store's page as the bridge signs them, with the key it keeps for them. */
+export const bcPageTokens = async (bridge: RunningBridge): Promise<BridgeShopTokens> =>
+  bridgeShopTokens(
+    [await keptPageKey(bridge.engine.store, 'bigcommerce-store-page')],
+    Date.now,
+    modulePagePurpose('bigcommerce'),
+  );

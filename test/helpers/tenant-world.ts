@@ -5,7 +5,8 @@
 // stores connected by the operator for their merchants. Each merchant makes
 // its own trial account on the bridge's sandbox, as a stranger would.
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
-import { bridgeShopTokens, WOOCOMMERCE_STORE_PAGE } from '../../src/http/bridge-shop-token.ts';
+import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
@@ -157,7 +158,11 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
     if (started.status !== 201) throw new Error(`the connect of ${store.url} got ${started.status}: ${started.text}`);
     await answerConsent((started.body as { authorizeUrl: string }).authorizeUrl, 'approve');
   }
-  const wooTokens = bridgeShopTokens([await keptPageKey(bridge.engine.store)], Date.now, WOOCOMMERCE_STORE_PAGE);
+  const wooTokens = bridgeShopTokens(
+    [await keptPageKey(bridge.engine.store, 'woocommerce-store-page')],
+    Date.now,
+    modulePagePurpose('woocommerce'),
+  );
   const wooShop = async (store: FakeWooCommerce) => {
     const connections = await bridge.engine.store.listRecords<WooConnection>('session');
     const found = connections.find(({ value }) => value.platform === 'woocommerce' && value.url === store.url);

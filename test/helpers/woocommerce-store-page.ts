@@ -1,6 +1,6 @@
 // A bridge behind https with WooCommerce stores the operator connected, and
 // the browser's part of a merchant's sign-in to their store's page played by
-// hand: its cookie, the redirects not followed (src/http/woocommerce-pages.ts).
+// hand: its cookie, the redirects not followed (adapters/woocommerce/store-pages.ts).
 // For the e2e and security tests of that sign-in; Chromium plays it in
 // test/browser/woocommerce-store-page.test.ts.
 import { expect } from 'vitest';
@@ -36,7 +36,7 @@ export interface WooPageWorld {
 export const onBridge = (url: URL) => `${url.pathname}${url.search}`;
 /** The session a return hands the page, in the page it answers (never in an address). */
 export const sessionIn = async (answer: Response) =>
-  /<meta name="loyalty-bridge-session" content="(lbw1\.[\w.-]+)">/.exec(await answer.clone().text())?.[1];
+  /<meta name="loyalty-bridge-session" content="(lbp1\.woocommerce\.[\w.-]+)">/.exec(await answer.clone().text())?.[1];
 
 export async function startWooPageWorld(storeCount: number): Promise<WooPageWorld> {
   const front = await startHttpsFront();

@@ -60,7 +60,9 @@ async function startApp(
   const logText: string[] = [];
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
   const bridge = await startTestBridge({ ...appEnv(bc, url), PORT: String(port), ...env }, logger, {
-    bigCommerceUninstallChecks: { passMs: 50, recheckDelaysMs: Array.from({ length: 200 }, () => 50) },
+    platformOptions: {
+      bigcommerce: { uninstallChecks: { passMs: 50, recheckDelaysMs: Array.from({ length: 200 }, () => 50) } },
+    },
   });
   return {
     bc,
@@ -135,7 +137,9 @@ describe('one signed payload, one purpose', () => {
       });
     const sessionOf = async (answer: Response) => {
       expect(answer.status).toBe(200);
-      const payload = /name="loyalty-bridge-session" content="lbb1\.([^."]+)\./.exec(await answer.text())?.[1];
+      const payload = /name="loyalty-bridge-session" content="lbp1\.bigcommerce\.([^."]+)\./.exec(
+        await answer.text(),
+      )?.[1];
       return payload && (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { shop: string });
     };
     const first = await frame();

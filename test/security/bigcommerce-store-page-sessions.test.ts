@@ -1,6 +1,6 @@
 // Found in a review of be82e48 (BigCommerce's load callback serves the merchant's page
-// with an lbb1. session; bigcommerce-merchant-door.ts lets it reach the shop
-// routes). Each test showed a defect, failing against be82e48; all are fixed.
+// with a session of its own; the module's door, adapters/bigcommerce/door.ts, lets it
+// reach the shop routes). Each test showed a defect, failing against be82e48; all are fixed.
 //   1. A store the operator no longer serves (installed while allowed, then
 //      dropped from BIGCOMMERCE_STORES) still gets a session at /load, and the
 //      door lets it act (the shop routes): neither checks allowed-stores.ts,
@@ -15,7 +15,7 @@ import { freePort } from '../../bench/lib/bridge-process.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { appAt } from '../helpers/bigcommerce.ts';
+import { appAt, bcPageTokens } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
@@ -109,8 +109,7 @@ describe('a store the operator no longer serves', () => {
   }, 30_000);
 
   it('its session (minted before it was dropped, within the hour) reaches no shop route either', async () => {
-    const { bridgeShopTokens, BIGCOMMERCE_STORE_PAGE } = await import('../../src/http/bridge-shop-token.ts');
-    const token = bridgeShopTokens([CLIENT_SECRET], Date.now, BIGCOMMERCE_STORE_PAGE).mint('gamma3');
+    const token = (await bcPageTokens(app!.bridge)).mint('gamma3');
     // be82e48: 200, the door lets a store the bridge does not serve reach the shop routes.
     expect((await asStore(app!, '/session', token)).status).toBe(403);
   });

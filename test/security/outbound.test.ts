@@ -22,7 +22,7 @@ import { adminClient } from '../../src/cli/admin-client.ts';
 import { connect } from '../../src/cli/connect.ts';
 import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
-import { keepWooKeys } from '../../src/http/woocommerce-connect.ts';
+import { keepWooKeys } from '../../adapters/woocommerce/key-callback.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { outboundGot } from '../../src/net/outbound.ts';

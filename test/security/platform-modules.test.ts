@@ -11,6 +11,9 @@
 //   - a collision's reason named the other store's order in full when that store's name held a space
 //   - TinyShop's dedupe keys, as the guide had a module write them (<name>:<shop>:<id>), were the same for a
 //     delivery of store "acme" with id "x:1" and one of store "acme:x" with id "1"; "acme"'s erasure forgot both
+//   - the operator's stores panel (GET /admin/api/stores) passed on whatever a module's `connections` handed
+//     over beside a store's view (a store record's key), where it had named each field before the platforms'
+//     stores came from their modules
 // What held, kept here so it stays so: one platform's session opens no other's (another registered platform,
 // one whose name starts the same, a shipped family's), each has its own key, a merchant sees their own store's
 // orders, letters, data requests and resyncs alone, and a module cannot take a path or setting of the bridge's.
@@ -20,8 +23,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
-import { registrationProblems } from '../../src/composition/platform-registry.ts';
-import type { PlatformModule, PlatformRoute } from '../../src/core/platform-module.ts';
+import { registrationProblems } from '../../src/composition/module-registration.ts';
+import type { PlatformModule, PlatformRoute, StoreConnectionView } from '../../src/core/platform-module.ts';
 import { orderEventSchema } from '../../src/core/order-event.ts';
 import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
 import { BRIDGE_SHOP_TOKEN_TTL_MS, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
@@ -97,6 +100,28 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
   };
 }
 
+/** A platform whose stores panel lists its stores as it keeps them: each with the key it reads the store with. */
+const STORE_KEY = 'listed-store-api-key-0123456789';
+const listingModule: PlatformModule<Record<string, never>> = {
+  name: 'listing',
+  names: { platform: 'Listing', shop: 'store', admin: 'the Listing admin' },
+  settings: {},
+  build: () => ({
+    // What a module may well hand over: its records, the view's fields and the rest beside them.
+    connections: async () => [
+      {
+        shop: 'listed-store',
+        url: 'https://listed.example',
+        via: 'connect',
+        connectedAt: null,
+        keyPermissions: null,
+        authMode: null,
+        accessToken: STORE_KEY,
+      } as StoreConnectionView,
+    ],
+  }),
+};
+
 let fake: FakeTinyShop;
 let bridge: RunningBridge;
 const url = (path: string) => `${bridge.http.localUrl}${path}`;
@@ -166,6 +191,7 @@ beforeAll(async () => {
         pageModule('flaky', () => {
           throw new Error(LEAK);
         }),
+        listingModule,
       ],
     },
   );
@@ -284,6 +310,41 @@ describe('a platform module’s routes', () => {
     expect(echoed.status).toBe(404);
     expect(echoed.headers.get('content-type')).toMatch(/^application\/json/);
     expect(echoed.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('the operator’s stores panel, with a module’s stores', () => {
+  const operator = (path: string, init: RequestInit = {}) =>
+    fetch(url(`/admin/api/stores${path}`), {
+      ...init,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    });
+
+  it('lists what a store view says and nothing else a module handed over with it', async () => {
+    const listed = await operator('');
+    expect(listed.status).toBe(200);
+    const text = await listed.text();
+    expect(text).not.toContain(STORE_KEY);
+    const { stores } = JSON.parse(text) as { stores: Array<Record<string, unknown>> };
+    expect(stores.find((each) => each.platform === 'listing')).toEqual({
+      platform: 'listing',
+      platformLabel: 'Listing',
+      shop: 'listed-store',
+      url: 'https://listed.example',
+      via: 'connect',
+      connectedAt: null,
+      keyPermissions: null,
+      authMode: null,
+      subscriptions: null,
+      reconciledAt: null,
+    });
+  });
+
+  it('connects through no platform that has no connect, whatever the path names', async () => {
+    for (const name of ['listing', 'tiny', '__proto__', 'constructor', 'hasOwnProperty', 'toString'])
+      expect(
+        (await operator(`/${name}/connect`, { method: 'POST', body: '{"store":"https://a.example"}' })).status,
+      ).toBe(404);
   });
 });
 
@@ -451,6 +512,32 @@ describe('registering a module', () => {
     );
     expect(built).toBe(false);
   });
+});
+
+describe('a module’s page where the bridge may keep no key', () => {
+  it('says at a sign-in what the operator has to set, and opens no page', async () => {
+    // Outside sandbox mode without SECRETS_KEY: no key for the page's sessions can be kept.
+    const keyless = await startTestBridge(
+      {
+        ADMIN_TOKEN,
+        RECONCILE_INTERVAL_MINUTES: '0',
+        LOYALTY_BASE_URL: 'http://127.0.0.1:9',
+        LOYALTY_API_KEY: 'keyless-loyalty-key-0123456789',
+        LOYALTY_BRAND_ID: 'keyless-brand',
+      },
+      undefined,
+      { modules: [pageModule('keyless', () => true)] },
+    );
+    try {
+      const answer = await fetch(`${keyless.http.localUrl}/keyless/open?proof=${PROOF}&store=${STORE}`);
+      expect(answer.status).toBe(503);
+      const page = await answer.text();
+      expect(page).toContain('SECRETS_KEY');
+      expect(page).not.toContain('loyalty-bridge-session');
+    } finally {
+      await keyless.stop();
+    }
+  }, 30_000);
 });
 
 describe('a module’s dedupe keys, made as the guide says', () => {

@@ -1,5 +1,5 @@
 // Found in a review of the WooCommerce store page's sign-in (an approval in
-// the store's WordPress, woocommerce-pages.ts), each failing when written:
+// the store's WordPress, adapters/woocommerce/store-pages.ts), each failing when written:
 //   - a sign-in whose link was edited to ask scope=read replaced the store's
 //     read_write key with a read-only one: the bridge could no longer put its
 //     webhooks right (the callback now refuses a key that may do less)

@@ -1,7 +1,8 @@
 // The one list of platforms: a platform registered at start may not take a shipped one's name, a path the
 // bridge serves itself, or another part's setting; the directory the pages read names every platform once.
 import { describe, expect, it } from 'vitest';
-import { platformDirectory, PLATFORMS, registrationProblems } from '../../src/composition/platform-registry.ts';
+import { registrationProblems } from '../../src/composition/module-registration.ts';
+import { platformDirectory, PLATFORMS } from '../../src/composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../../src/core/platform-module.ts';
 import { secret } from '../../src/setting-kinds.ts';
 import { tinyShop } from '../platforms/tinyshop/module.ts';

@@ -36,7 +36,7 @@ export const internationalPhone = (phone: string): string | undefined => {
 /**
  * Two phone numbers are the same number, whole: compared in E.164, so each
  * must carry its country code. A number without one could be several
- * customers' in several countries (Shopify's compliance requests may name
+ * customers' in several countries (a platform's compliance requests may name
  * "555-625-1199"): it matches no one, and the request is met by its e-mail
  * and order ids. Numbers kept in orders are E.164 already; one in a raw body
  * is read in its own address's country before it is compared (redact.ts).

@@ -77,11 +77,19 @@ export interface ShopState {
 }
 
 /**
+ * Record kinds a platform's module keeps of its own, named after it ("<platform>-<what>"): the module adds
+ * each here (`declare module` on this file) and names its secret fields in PlatformModule.records.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declarations
+export interface PlatformRecordKinds {}
+
+/**
  * Small collections kept as records by kind and id: the store keeps them,
  * the core gives them meaning. Sessions hold platform access tokens: the
  * secret fields of each kind are sealed by the store (record-secrets.ts).
  */
 export type RecordKind =
+  | keyof PlatformRecordKinds
   | 'shop'
   | 'session'
   | 'reconciliation'
@@ -94,20 +102,15 @@ export type RecordKind =
   | 'allowed-shop'
   /** A destructive delivery's body (an uninstall, a redaction) that was acted on: never acted on again. Names no shop, so erasure keeps it. */
   | 'acted-once'
-  /** A topic Shopify was seen delivering to a shop through the app's own configuration (shopify.app.toml). Names no person. */
+  /** A topic a platform was seen delivering to a shop through the app's own configuration (not a subscription of the shop's). Names no person. */
   | 'declared-delivery'
-  /** A signed callback payload (BigCommerce's signed_payload_jwt, by jti) and the callback it was used at, until it expires. */
+  /** A signed callback payload (by its id) and the callback it was used at, until it expires: used once. */
   | 'callback-payload'
-  /** A control-panel user a BigCommerce store's owner removed (remove_user): their sessions and earlier load payloads open nothing. */
+  /** A user of a store's admin its owner removed: their sessions and earlier signed payloads open nothing. */
   | 'removed-user'
   /** A test order a shop's page sent (core/test-order.ts): counted for the shop's hourly cap, erased with the shop. */
   | 'test-order'
-  /**
-   * A WooCommerce approval awaiting the browser's return (adapters/woocommerce/connect-return.ts), for
-   * minutes: its store, and a re-entry's offered key (secret). Names the shop as forShop, so it expires rather than erased.
-   */
-  | 'woocommerce-return'
-  /** The key of the sessions the bridge hands a WooCommerce store's page (src/composition/kept-page-key.ts). A secret. */
+  /** The key of the sessions the bridge hands a store's page (src/composition/kept-page-key.ts). A secret. */
   | 'page-key'
   /** The credentials of the sandbox the bridge serves in sandbox mode, made once (src/composition/kept-sandbox-credentials.ts). A secret. */
   | 'sandbox-credentials'
@@ -182,7 +185,7 @@ export interface CustomerMatch {
   shop?: string | undefined;
   emails: string[];
   phones: string[];
-  /** Platform order ids named by the request (Shopify's orders_to_redact). */
+  /** Platform order ids named by the request (a platform's list of orders to redact). */
   orderIds: string[];
   /** Orders never matched, whoever's they look like: another loyalty account's, in a request limited to one. */
   exceptOrderKeys?: readonly string[] | undefined;

@@ -1,5 +1,5 @@
-// Secrets at rest, at the store's record boundary: the one list of which fields of which record kinds are
-// secrets, sealed as a record is written and opened as it is read, so that callers see plain values and never
+// Secrets at rest, at the store's record boundary: which fields of which record kinds are secrets (the
+// bridge's own, and those the platforms' modules declare), sealed as a record is written and opened as it is read, so that callers see plain values and never
 // touch crypto. Without SECRETS_KEY, outside sandbox mode, a new secret is refused while a plain one already
 // kept is still read; with a key every write seals, and reseal() seals anew the plain values and those under
 // SECRETS_KEY_PREVIOUS when a store opens (docs/upgrading.md).
@@ -14,18 +14,19 @@ import {
 } from '../../secrets/secret-box.ts';
 import type { RecordKind, SecretCounts, SecretsNote, SecretsStatus } from './ledger-store.ts';
 
-/** Every field that holds a secret, by record kind. A kind or field added here is sealed from its first write. */
-export const SECRET_FIELDS: Readonly<Partial<Record<RecordKind, readonly string[]>>> = {
-  // Shopify sessions (accessToken, refreshToken); WooCommerce connections (consumerKey, consumerSecret,
-  // webhookSecret); BigCommerce installs (accessToken, and the headerSecret earlier releases left).
+/** Kinds of record and the fields of each that hold a secret: sealed from a field's first write. */
+export type SecretFields = Readonly<Partial<Record<RecordKind, readonly string[]>>>;
+
+/**
+ * The bridge's own kinds, and a platform's access to a shop ('session': the tokens, keys and webhook secrets
+ * the shipped platforms keep there). A platform's own kinds and fields come from its module (PlatformModule.records).
+ */
+const OWN_SECRET_FIELDS: SecretFields = {
   session: ['accessToken', 'refreshToken', 'consumerKey', 'consumerSecret', 'webhookSecret', 'headerSecret'],
   'sandbox-credentials': ['apiKey'],
-  'woocommerce-return': ['consumerKey', 'consumerSecret'],
   'page-key': ['key'],
   account: ['apiKey'],
 };
-
-export const SECRET_KINDS = Object.keys(SECRET_FIELDS) as RecordKind[];
 
 /** What a store's open did: plain values sealed, values under the previous key sealed under the current one. */
 export interface ResealReport {
@@ -48,8 +49,7 @@ const isObject = (value: unknown): value is Fields =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The secret fields a value holds (non-empty strings): a shape with none is left alone. */
-function secretsOf(kind: RecordKind, value: unknown): Array<[string, string]> {
-  const fields = SECRET_FIELDS[kind];
+function secretsOf(fields: readonly string[] | undefined, value: unknown): Array<[string, string]> {
   if (!fields || !isObject(value)) return [];
   return fields.flatMap((field) => {
     const found = value[field];
@@ -66,15 +66,26 @@ export interface RecordSecretsOptions {
   box?: SecretBox | undefined;
   /** Without a key, new secrets are kept plain (sandbox mode) rather than refused. */
   plainAllowed: boolean;
+  /** The platforms' own kinds and fields (PlatformModule.records), beside the bridge's own. */
+  declared?: readonly SecretFields[];
 }
 
 export class RecordSecrets {
   readonly #box: SecretBox | undefined;
   readonly plainAllowed: boolean;
+  readonly #fields = new Map<RecordKind, readonly string[]>();
 
-  constructor({ box, plainAllowed }: RecordSecretsOptions) {
+  constructor({ box, plainAllowed, declared = [] }: RecordSecretsOptions) {
     this.#box = box;
     this.plainAllowed = plainAllowed;
+    for (const fields of [OWN_SECRET_FIELDS, ...declared])
+      for (const [kind, names] of Object.entries(fields) as Array<[RecordKind, readonly string[]]>)
+        this.#fields.set(kind, [...new Set([...(this.#fields.get(kind) ?? []), ...names])]);
+  }
+
+  /** Every kind of record that may hold a secret. */
+  get kinds(): RecordKind[] {
+    return [...this.#fields.keys()];
   }
 
   /** No key, plain values: what a store is given when nobody says otherwise (tests, benchmarks). */
@@ -91,12 +102,12 @@ export class RecordSecrets {
    * needs it read first (no key, outside sandbox mode, a secret in the value).
    */
   needsStored(kind: RecordKind, value: unknown): boolean {
-    return !this.#box && !this.plainAllowed && secretsOf(kind, value).length > 0;
+    return !this.#box && !this.plainAllowed && secretsOf(this.#fields.get(kind), value).length > 0;
   }
 
   /** The record as it is kept: each secret sealed. `stored` is what the record holds now, as kept (for refusing only new secrets). */
   seal<T>(kind: RecordKind, id: string, value: T, stored?: unknown): T {
-    const secrets = secretsOf(kind, value);
+    const secrets = secretsOf(this.#fields.get(kind), value);
     if (secrets.length === 0) return value;
     const kept: Fields = { ...(value as Fields) };
     for (const [field, plain] of secrets) {
@@ -119,7 +130,7 @@ export class RecordSecrets {
 
   /** The record as callers see it: each secret opened. A value under a key not held fails the read, with what to do. */
   open<T>(kind: RecordKind, id: string, stored: T): T {
-    const sealed = secretsOf(kind, stored).filter(([, value]) => isSealed(value));
+    const sealed = secretsOf(this.#fields.get(kind), stored).filter(([, value]) => isSealed(value));
     if (sealed.length === 0) return stored;
     const plain: Fields = { ...(stored as Fields) };
     for (const [field, value] of sealed) {
@@ -142,7 +153,7 @@ export class RecordSecrets {
     if (!box) return undefined;
     let changed: Fields | undefined;
     const report: ResealReport = { sealed: 0, resealed: 0 };
-    for (const [field, value] of secretsOf(kind, stored)) {
+    for (const [field, value] of secretsOf(this.#fields.get(kind), stored)) {
       const keyId = sealedKeyId(value);
       if (keyId === box.keyId || (keyId !== undefined && !box.holds(keyId))) continue;
       const context = contextOf(kind, id, field);
@@ -165,7 +176,7 @@ export class RecordSecrets {
 
   /** Adds a record's secrets to the counts. */
   count(kind: RecordKind, stored: unknown, counts: SecretCounts): void {
-    for (const [, value] of secretsOf(kind, stored)) {
+    for (const [, value] of secretsOf(this.#fields.get(kind), stored)) {
       const keyId = sealedKeyId(value);
       if (keyId === undefined) counts.plain++;
       else if (keyId === this.#box?.keyId) counts.current++;

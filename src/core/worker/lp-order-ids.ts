@@ -60,6 +60,6 @@ export const carriesLpOrderId = (kind: string): boolean => (LP_ORDER_ID_OPERATIO
 export function collisionReason(lpOrderId: string, orderKey: string, owner: string): string {
   return (
     `lp_orderid ${lpOrderId} of order ${orderKey} is already used by order ${owner} from another store on this loyalty account; ` +
-    `sending it would change that order's points. Give each store its own prefix in LOYALTY_ORDER_ID_PREFIXES (for example woocommerce=1,bigcommerce=2), restart, then retry this dead letter`
+    `sending it would change that order's points. Give each store its own prefix in LOYALTY_ORDER_ID_PREFIXES (for example <platform>=1,<platform>:<shop>=2), restart, then retry this dead letter`
   );
 }

@@ -1,22 +1,22 @@
-// The dashboard's stores panel: every WooCommerce and BigCommerce store the bridge serves, with what the last
-// check of its webhooks found and did, and "Connect a WooCommerce store" (to the store's consent screen, and
-// back here with success=1 or 0). Loaded before app.js, whose helpers the functions below use once the page
-// runs: nothing at the top level touches them.
+// The dashboard's stores panel: every store a platform lists for the operator, with what the last check of its
+// webhooks found and did, and a connect form for each platform that connects a store by its address (to the
+// platform's consent screen, and back here with success=1 or 0). Every name shown comes from the API. Loaded
+// before app.js, whose helpers the functions below use once the page runs: nothing at the top level touches them.
 /* global $, api, cell, localTime */
 /* exported loadStores */
 
-/** What the return from WordPress says, shown once, then taken out of the address bar. */
+/** What the return from the platform says, shown once, then taken out of the address bar. */
 function noteConnectReturn() {
   const params = new URLSearchParams(window.location.search);
-  const store = params.get('woocommerce_store');
+  const store = params.get('connected') ? params.get('store') : null;
   if (!store) return;
   const notice = document.querySelector('#stores-notice');
   notice.textContent =
     params.get('success') === '1'
-      ? `Connected ${store}. The bridge is creating its webhooks in WooCommerce and reading the last day's orders.`
-      : `${store} was not connected: the request was declined in WordPress. Try again when you are ready.`;
+      ? `Connected ${store}. The bridge is creating its webhooks and reading the last day's orders.`
+      : `${store} was not connected: the request was declined. Try again when you are ready.`;
   notice.hidden = false;
-  // The one-time user_id WooCommerce sent back stays out of the history.
+  // The one-time values the platform sent back stay out of the history.
   history.replaceState(null, '', window.location.pathname);
 }
 
@@ -29,6 +29,41 @@ function webhookSummary(report) {
   return `${report.healthy} active${repaired}`;
 }
 
+function element(tag, properties = {}, children = []) {
+  const made = Object.assign(document.createElement(tag), properties);
+  made.append(...children);
+  return made;
+}
+
+/** One platform's connect form, with its own words: its name, what it calls a store, where one approves. */
+function connectForm(connect) {
+  const { platform, names } = connect;
+  const id = (what) => `${platform}-${what}`;
+  const input = element('input', { id: id('store'), placeholder: 'https://store.example', autocomplete: 'url' });
+  input.required = true;
+  const form = element('form', { id: id('connect-form'), className: 'connect-form' }, [
+    element('label', {}, [`Connect a ${names.platform} ${names.shop} `, input]),
+    ' ',
+    element('button', { type: 'submit', textContent: 'Connect' }),
+    ' ',
+    element('button', {
+      type: 'submit',
+      id: id('merchant-link-button'),
+      value: 'store-page',
+      textContent: 'Make a link for its merchant',
+    }),
+  ]);
+  const error = element('p', { id: id('connect-error'), className: 'error' });
+  error.setAttribute('role', 'alert');
+  const link = element('p', { id: id('merchant-link'), hidden: true }, [element('span'), element('code')]);
+  const muted = element('p', {
+    className: 'muted',
+    textContent: `You will approve loyalty-bridge in ${names.admin}; the bridge then creates its webhooks and keeps them on.`,
+  });
+  form.addEventListener('submit', (event) => connectStore(event, connect));
+  return element('div', { className: 'connect' }, [form, error, link, muted]);
+}
+
 async function loadStores() {
   const { body } = await api('/stores');
   $('#store-list tbody').replaceChildren(
@@ -36,7 +71,7 @@ async function loadStores() {
       const row = document.createElement('tr');
       row.dataset.shop = store.shop;
       cell(row, store.url ?? store.shop);
-      cell(row, store.platform === 'woocommerce' ? 'WooCommerce' : 'BigCommerce');
+      cell(row, store.platformLabel ?? store.platform);
       const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
       cell(row, store.connectedAt ? `${via} ${localTime(store.connectedAt)}` : via);
       const webhooks = cell(row, webhookSummary(store.subscriptions));
@@ -46,33 +81,41 @@ async function loadStores() {
       return row;
     }),
   );
-  const connect = body.woocommerceConnect;
-  for (const button of document.querySelectorAll('#woo-connect-form button')) button.disabled = !connect.possible;
-  if (!connect.possible) $('#woo-connect-error').textContent = connect.problem;
+  // Made once per platform, so a refresh keeps what is typed; then only whether a connect can start changes.
+  const connects = $('#store-connects');
+  for (const connect of body.connect ?? []) {
+    if (!document.getElementById(`${connect.platform}-connect-form`)) connects.append(connectForm(connect));
+    for (const button of document.querySelectorAll(`#${connect.platform}-connect-form button`))
+      button.disabled = !connect.possible;
+    if (!connect.possible) document.getElementById(`${connect.platform}-connect-error`).textContent = connect.problem;
+  }
 }
 
-async function connectWooStore(event) {
+async function connectStore(event, { platform, names }) {
   event.preventDefault();
-  $('#woo-connect-error').textContent = '';
-  $('#woo-merchant-link').hidden = true;
+  const part = (what) => document.getElementById(`${platform}-${what}`);
+  part('connect-error').textContent = '';
+  part('merchant-link').hidden = true;
   // Connect: the operator approves in this browser. A link for its merchant: they approve, and their store's page opens.
   const forMerchant = event.submitter?.value === 'store-page';
-  const { status, body } = await api('/stores/woocommerce/connect', {
+  const { status, body } = await api(`/stores/${encodeURIComponent(platform)}/connect`, {
     method: 'POST',
-    body: JSON.stringify({ store: $('#woo-store').value.trim(), ...(forMerchant ? { landing: 'store-page' } : {}) }),
+    body: JSON.stringify({ store: part('store').value.trim(), ...(forMerchant ? { landing: 'store-page' } : {}) }),
   });
   if (status !== 201) {
-    $('#woo-connect-error').textContent = body.error ?? `The connect could not start (${status})`;
+    part('connect-error').textContent = body.error ?? `The connect could not start (${status})`;
     return;
   }
   if (forMerchant) {
-    $('#woo-merchant-link code').textContent = body.authorizeUrl;
-    $('#woo-merchant-link').hidden = false;
+    const minutes = Math.round((Date.parse(body.expiresAt) - Date.now()) / 60_000);
+    part('merchant-link').querySelector('span').textContent =
+      `Send this link to the ${names.shop}'s merchant (it works once, for ${minutes} minutes). They approve in ${names.admin}, land on their ${names.shop}'s own page, and set up their own loyalty account there: `;
+    part('merchant-link').querySelector('code').textContent = body.authorizeUrl;
+    part('merchant-link').hidden = false;
     return;
   }
-  // To the store's WordPress: log in there and approve; WooCommerce sends the browser back here.
+  // To the platform's consent screen: approve there; the platform sends the browser back here.
   window.location.assign(body.authorizeUrl);
 }
 
 noteConnectReturn();
-document.querySelector('#woo-connect-form').addEventListener('submit', (event) => connectWooStore(event));

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordChange, RecordKind, SecretCounts } from '../ledger-store.ts';
-import { SECRET_KINDS, type RecordSecrets, type ResealReport } from '../record-secrets.ts';
+import { type RecordSecrets, type ResealReport } from '../record-secrets.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { upgradeRecord } from '../format/upgrade-records.ts';
@@ -128,7 +128,7 @@ export class RecordFiles {
    */
   reseal(): ResealReport & { files: string[] } {
     const report = { sealed: 0, resealed: 0, files: [] as string[] };
-    for (const kind of SECRET_KINDS) {
+    for (const kind of this.#secrets.kinds) {
       const file = this.#files.get(kind);
       if (!file) continue;
       let changed = false;
@@ -148,7 +148,7 @@ export class RecordFiles {
   }
 
   countSecrets(counts: SecretCounts): SecretCounts {
-    for (const kind of SECRET_KINDS)
+    for (const kind of this.#secrets.kinds)
       for (const kept of Object.values(this.#files.get(kind)?.data.records ?? {}))
         this.#secrets.count(kind, kept, counts);
     return counts;

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { RecordChange, RecordKind, SecretCounts } from '../ledger-store.ts';
 import type { PgDatabase, Queryable } from './database.ts';
 import { upgradeRecord } from '../format/upgrade-records.ts';
-import { noSecrets, SECRET_KINDS, type RecordSecrets, type ResealReport } from '../record-secrets.ts';
+import { noSecrets, type RecordSecrets, type ResealReport } from '../record-secrets.ts';
 
 const opened = <T>(secrets: RecordSecrets, kind: RecordKind, id: string, stored: T): T =>
   secrets.open(kind, id, upgradeRecord(kind, stored));
@@ -135,7 +135,7 @@ export async function resealRecords(client: pg.Client, secrets: RecordSecrets): 
   try {
     const { rows } = await client.query<{ kind: RecordKind; id: string; value: unknown }>(
       'SELECT kind, id, value FROM lb_records WHERE kind = ANY($1) ORDER BY kind, id FOR UPDATE',
-      [SECRET_KINDS],
+      [secrets.kinds],
     );
     for (const row of rows) {
       const resealed = secrets.reseal(row.kind, row.id, row.value);
@@ -160,7 +160,7 @@ export async function countSecrets(client: Queryable, secrets: RecordSecrets): P
   const counts = noSecrets();
   const { rows } = await client.query<{ kind: RecordKind; value: unknown }>(
     'SELECT kind, value FROM lb_records WHERE kind = ANY($1)',
-    [SECRET_KINDS],
+    [secrets.kinds],
   );
   for (const row of rows) secrets.count(row.kind, row.value, counts);
   return counts;

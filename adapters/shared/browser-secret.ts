@@ -1,13 +1,13 @@
 // A secret a browser keeps in a cookie of the bridge's, to show at a later step that it is the browser that
-// began: a WooCommerce sign-in's return, a reload of BigCommerce's Load frame. The bridge keeps only its hash;
+// began: a store's sign-in's return, a reload of a platform's app frame. The bridge keeps only its hash;
 // an address handed to another browser brings no cookie, so it opens nothing there.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
-import type { Request } from 'express';
+import type { PlatformRequest } from '../../src/core/platform-module.ts';
 
-/** The secret this browser keeps in `cookie`, if it has one of the bridge's making. */
-export function keptSecret(req: Request, cookie: string): string | undefined {
-  const kept = parseCookie(req.get('cookie') ?? '')[cookie];
+/** The secret this browser keeps in the cookie `name`, if it has one of the bridge's making. */
+export function keptSecret(headers: PlatformRequest['headers'], name: string): string | undefined {
+  const kept = parseCookie(headers.cookie ?? '')[name];
   return kept && /^[\w-]{43}$/.test(kept) ? kept : undefined;
 }
 

@@ -1,28 +1,21 @@
 // POST /woocommerce/auth/callback, where WooCommerce sends a store's new key once the merchant approves
-// (adapters/woocommerce/connect.ts). Only a nonce the bridge issued, unused and unexpired, is accepted. The key
-// is kept, the answer is exactly 200 (WooCommerce deletes the key on anything else), and only then are the
-// webhooks made: WooCommerce waits on this request inside its own, and a small site's one PHP worker could not
-// answer the bridge meanwhile. A re-entry's key is only offered, for the browser's return to try.
-import { wooModule } from '../../adapters/woocommerce/module.ts';
+// (connect.ts). Only a nonce the bridge issued, unused and unexpired, is accepted. The key is kept, the answer
+// is exactly 200 (WooCommerce deletes the key on anything else), and only then are the webhooks made:
+// WooCommerce waits on this request inside its own, and a small site's one PHP worker could not answer the
+// bridge meanwhile. A re-entry's key is only offered, for the browser's return to try.
 import { randomBytes } from 'node:crypto';
-import express, { type Request, type Response } from 'express';
-import { takeWooCallback } from '../../adapters/woocommerce/connect.ts';
-import { keepReturnTicket } from '../../adapters/woocommerce/connect-return.ts';
-import { storeAddressProblem } from '../../adapters/woocommerce/store-address.ts';
-import { wooConnectionId, type WooConnection, type WooStores } from '../../adapters/woocommerce/stores.ts';
-import { parseJsonLossless } from '../../adapters/shared/json.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
-import type { Logger } from '../logger.ts';
-import { userAddressRefusal, type UserAddressPolicy } from '../net/user-address.ts';
+import type { PlatformRoute } from '../../src/core/platform-module.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { Logger } from '../../src/logger.ts';
+import { userAddressRefusal, type UserAddressPolicy } from '../../src/net/user-address.ts';
+import { parseJsonLossless } from '../shared/json.ts';
+import { takeWooCallback } from './connect.ts';
+import { keepReturnTicket } from './connect-return.ts';
+import { storeAddressProblem } from './store-address.ts';
+import { wooConnectionId, type WooConnection, type WooStores } from './stores.ts';
 
-/** Why a connect cannot start, or undefined when it can: WooCommerce sends keys only to an https callback_url. */
-export function wooConnectProblem(publicUrl: string | undefined): string | undefined {
-  if (!publicUrl)
-    return 'Set PUBLIC_URL to the bridge’s public https address: WooCommerce sends the store’s keys there';
-  if (!publicUrl.startsWith('https://'))
-    return `PUBLIC_URL must be https: WooCommerce sends the store’s keys only to an https callback (it is ${publicUrl})`;
-  return undefined;
-}
+/** A key's callback is a few hundred bytes: nothing bigger is read. */
+const CALLBACK_LIMIT = 16 * 1024;
 
 export interface WooCallbackParts {
   store: LedgerStore;
@@ -30,8 +23,8 @@ export interface WooCallbackParts {
   logger: Logger;
   /** Which store addresses may be connected: asked again now, since the setting may have changed since the connect began. */
   addresses: UserAddressPolicy;
-  /** After the answer: the store's webhooks made and its recent orders read. */
-  onConnected(shop: string): Promise<void>;
+  /** Told after the answer: the store's webhooks made and its recent orders read. */
+  onConnected(shop: string): void;
 }
 
 /** Keeps a store's keys; a store connected before keeps its webhook secret, so the webhooks it has go on working. */
@@ -70,7 +63,7 @@ export async function keepWooKeys(
   if (pending.forMerchant) await keepReturnTicket(parts.store, keys.nonce, ticket);
   const now = new Date().toISOString();
   await parts.stores.save({
-    platform: wooModule.name,
+    platform: 'woocommerce',
     shop,
     url: pending.storeUrl,
     consumerKey: keys.consumerKey,
@@ -83,40 +76,26 @@ export async function keepWooKeys(
     connectedAt: now,
     updatedAt: now,
   });
-  parts.logger.info(
-    { platform: wooModule.name, shop, keyPermissions: keys.keyPermissions },
-    'WooCommerce store connected',
-  );
+  parts.logger.info({ shop, keyPermissions: keys.keyPermissions }, 'WooCommerce store connected');
   return { ok: true, shop, reentry: false };
 }
 
-export function wooCallbackRoutes(parts: WooCallbackParts): express.Router {
-  const router = express.Router();
-  // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
-  router.post(
-    '/auth/callback',
-    express.text({ type: () => true, limit: '16kb' }),
-    async (req: Request, res: Response) => {
-      const parsed = typeof req.body === 'string' ? parseJsonLossless(req.body) : { ok: false as const };
+export function keyCallbackRoute(parts: WooCallbackParts): PlatformRoute {
+  return {
+    method: 'POST',
+    path: '/auth/callback',
+    async handle({ body }) {
+      if (body.length > CALLBACK_LIMIT) return { status: 413, json: { error: 'the body is too large' } };
+      // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
+      const parsed = parseJsonLossless(body.toString('utf8'));
       const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
       if (!kept.ok) {
-        parts.logger.warn(
-          { platform: wooModule.name, status: kept.status, reason: kept.reason },
-          'a WooCommerce key callback was refused',
-        );
-        return void res.status(kept.status).json({ error: kept.reason });
+        parts.logger.warn({ status: kept.status, reason: kept.reason }, 'a WooCommerce key callback was refused');
+        return { status: kept.status, json: { error: kept.reason } };
       }
-      res.status(200).json({ result: 'connected', shop: kept.shop });
-      if (kept.reentry) return;
-      void parts
-        .onConnected(kept.shop)
-        .catch((error: unknown) =>
-          parts.logger.warn(
-            { err: error, shop: kept.shop },
-            'could not set the connected store up yet; the next reconciliation tries again',
-          ),
-        );
+      // After the answer is sent: WooCommerce is waiting on it before it can answer the bridge.
+      if (!kept.reentry) setImmediate(() => parts.onConnected(kept.shop));
+      return { status: 200, json: { result: 'connected', shop: kept.shop } };
     },
-  );
-  return router;
+  };
 }

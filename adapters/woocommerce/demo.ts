@@ -1,0 +1,76 @@
+// WooCommerce's site in the first run's demo store: orders completed and refunded, each step delivered as
+// WooCommerce signs it.
+import { createHmac } from 'node:crypto';
+import type { DemoOrder, PlatformDemo } from '../../src/core/platform-module.ts';
+
+const SITE = 'https://demo-woocommerce.loyalty-bridge.invalid';
+
+interface Step {
+  topic: string;
+  status: string;
+}
+
+const ORDERS: DemoOrder<Step>[] = [
+  {
+    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: null },
+    total: '64.00',
+    steps: [
+      { topic: 'order.created', status: 'processing' },
+      { topic: 'order.updated', status: 'completed' },
+    ],
+  },
+  {
+    customer: { first: 'Dorothy', last: 'Vaughan', email: 'dorothy@example.com', phone: '+1 757 555 0199' },
+    total: '210.00',
+    steps: [
+      { topic: 'order.created', status: 'processing' },
+      { topic: 'order.updated', status: 'refunded' },
+    ],
+  },
+];
+
+function body(id: number, order: DemoOrder<Step>, step: Step, at: string): string {
+  const { customer } = order;
+  return JSON.stringify({
+    id,
+    number: String(id),
+    status: step.status,
+    currency: 'EUR',
+    total: order.total,
+    date_created_gmt: at.slice(0, 19),
+    date_modified_gmt: at.slice(0, 19),
+    created_via: 'checkout',
+    billing: {
+      first_name: customer.first,
+      last_name: customer.last,
+      email: customer.email,
+      phone: customer.phone ?? '',
+      country: 'FR',
+    },
+    coupon_lines: [],
+    meta_data: [],
+    refunds: step.status === 'refunded' ? [{ id: id + 1, total: `-${order.total}`, reason: '' }] : [],
+  });
+}
+
+export const wooDemo: PlatformDemo<Step> = {
+  shop: SITE,
+  settings: (secret) => ({ WOOCOMMERCE_WEBHOOK_SECRET: secret, WOOCOMMERCE_URL: SITE }),
+  orders: ORDERS,
+  delivery({ id, order, step, at, secret, sequence }) {
+    const text = body(id, order, step, at);
+    const [resource, event] = step.topic.split('.');
+    return {
+      body: text,
+      headers: {
+        'x-wc-webhook-source': `${SITE}/`,
+        'x-wc-webhook-topic': step.topic,
+        'x-wc-webhook-resource': resource ?? 'order',
+        'x-wc-webhook-event': event ?? 'updated',
+        'x-wc-webhook-id': '1',
+        'x-wc-webhook-delivery-id': String(sequence),
+        'x-wc-webhook-signature': createHmac('sha256', secret).update(text).digest('base64'),
+      },
+    };
+  },
+};
