@@ -11,7 +11,7 @@ import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyDemo } from './demo.ts';
 import { shopifyFlows } from './flows.ts';
 import { shopifyInstalls } from './installs.ts';
-import { operatorNotes } from './operator-notes.ts';
+import { operatorNotes, SKIP_REASONS } from './operator-notes.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySubscriptions } from './register.ts';
 import { UNCONFIRMED } from './subscriptions.ts';
@@ -139,6 +139,7 @@ export const shopifyModule = {
         : {}),
       admitShop: admitShopifyShop(allowed, shopify?.access),
       operatorNotes: operatorNotes(wiring.store),
+      skipReasons: SKIP_REASONS,
       async chosenByOperator(shop) {
         const allowance = await allowed.check(shop);
         return allowance.allowed && allowance.why !== 'open';

@@ -61,7 +61,7 @@ export async function httpSurface(
   const sandbox = parts.sandbox?.app;
   const shopRoutes = shopAdminApi({
     store,
-    installsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts.installs,
+    partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),

@@ -225,6 +225,8 @@ export interface PlatformParts {
     /** What needs the operator's eye now, each a sentence, for a banner. */
     attention?(): Promise<string[]>;
   };
+  /** What a merchant's page says of its orders skipped for a reason only this platform gives, by reason: why, and the fix. */
+  skipReasons?: Readonly<Record<string, { why: string; fix: string }>>;
 }
 
 /** One store as the operator's stores panel shows it: never a key, token or secret. */

@@ -10,7 +10,7 @@ import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
-import type { PlatformInstalls } from '../core/platform-module.ts';
+import type { PlatformParts } from '../core/platform-module.ts';
 import type { AdjustmentResult } from '../core/adjustments.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { Engine } from '../core/engine.ts';
@@ -67,8 +67,8 @@ const shopResync = z
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
-  /** A platform's installs (platform-module.ts), where it has them: a shop's own access is described from them. */
-  installsOf: (platform: string) => PlatformInstalls | undefined;
+  /** A platform's module's parts (platform-module.ts): a shop's own access from its installs, its skip reasons' words. */
+  partsOf: (platform: string) => PlatformParts | undefined;
   accounts: AccountRegistry;
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
@@ -91,7 +91,7 @@ const shopOrderQuery = orderQuery.omit({ platform: true, shop: true });
 
 export function shopAdminApi({
   store,
-  installsOf,
+  partsOf,
   accounts,
   privacy,
   retryDeadLetter,
@@ -127,7 +127,7 @@ export function shopAdminApi({
   // Its own platform's installs alone, and only its own shop's access in them.
   router.get('/:platform/shops', async (req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const installs = req.params.platform === platform ? installsOf(platform) : undefined;
+    const installs = req.params.platform === platform ? partsOf(platform)?.installs : undefined;
     if (!installs) return void res.status(404).json({ error: 'not found' });
     res.json({ canInstall: false, shops: [await installs.describe(shop)] });
   });
@@ -333,7 +333,7 @@ export function shopAdminApi({
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
-    res.json({ attention: await shopAttention({ store, accounts }, shopRefOf(res), allowed.change) });
+    res.json({ attention: await shopAttention({ store, accounts, partsOf }, shopRefOf(res), allowed.change) });
   });
 
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
