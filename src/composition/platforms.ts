@@ -7,9 +7,7 @@ import type { BigCommerceAdapter } from '../../adapters/bigcommerce/adapter.ts';
 import type { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
 import { bigCommerceModule, type BigCommerceOwn } from '../../adapters/bigcommerce/module.ts';
 import type { BigCommerceStores } from '../../adapters/bigcommerce/stores.ts';
-import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import type { ShopifyAdapter } from '../../adapters/shopify/adapter.ts';
-import { shopifyModule, type ShopifyOwn, type ShopifyParts } from '../../adapters/shopify/module.ts';
 import type { WooAdapter } from '../../adapters/woocommerce/adapter.ts';
 import { wooModule } from '../../adapters/woocommerce/module.ts';
 import type { WooStores } from '../../adapters/woocommerce/stores.ts';
@@ -24,7 +22,6 @@ import { registrationProblems } from './module-registration.ts';
 import { platformDirectory, SHIPPED_MODULES } from './platform-registry.ts';
 
 export { PLATFORMS, type Platform } from './platform-registry.ts';
-export type { ShopifyParts } from '../../adapters/shopify/module.ts';
 
 /** A platform's module, built: its parts. */
 export interface BuiltModule {
@@ -38,9 +35,6 @@ export interface Platforms {
     PlatformAdapter<unknown> | undefined
   >;
   adapterFor(platform: string): PlatformAdapter<unknown> | undefined;
-  shopify: ShopifyParts | undefined;
-  /** The Shopify shops the bridge serves, whenever Shopify is configured at all. */
-  shopifyAllowed: AllowedShops | undefined;
   /** The WooCommerce stores: configured, and connected through the dashboard or the CLI. */
   woocommerce: WooStores;
   /** The BigCommerce stores: configured, and installed as a single-click app. */
@@ -143,7 +137,6 @@ export function buildPlatforms(
     if (parts) modules.push({ module, parts });
   }
   const partsOf = (name: string) => modules.find(({ module }) => module.name === name)?.parts;
-  const shopifyOwn = partsOf(shopifyModule.name)?.own as ShopifyOwn | undefined;
   const woocommerce = partsOf(wooModule.name)?.own as WooStores;
   const bigcommerceOwn = partsOf(bigCommerceModule.name)?.own as BigCommerceOwn;
 
@@ -168,8 +161,6 @@ export function buildPlatforms(
     onSubscriptionsChanged: undefined,
     adapters,
     adapterFor: (platform) => adapters[platform],
-    shopify: shopifyOwn?.shopify,
-    shopifyAllowed: shopifyOwn?.allowed,
     woocommerce,
     bigcommerce: bigcommerceOwn.stores,
     bigcommerceAllowed: bigcommerceOwn.allowed,
