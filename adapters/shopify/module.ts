@@ -1,7 +1,5 @@
 // Shopify as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order source,
-// which shops it serves, and its parts that the app's flows (src/http/shopify-*.ts, not yet routes of this
-// module) still take by hand.
-import type { Shopify } from '@shopify/shopify-api';
+// which shops it serves, its flows (install, the App URL: flows.ts) and its merchant page's door.
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
 import type { PlatformModule, PlatformWiring } from '../../src/core/platform-module.ts';
 import { ShopifyAccess } from './access.ts';
@@ -11,27 +9,18 @@ import { AllowedShops } from './allowed-shops.ts';
 import { ShopifyAppSignatures } from './app-signatures.ts';
 import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyDemo } from './demo.ts';
+import { shopifyFlows } from './flows.ts';
+import { shopifyInstalls } from './installs.ts';
+import { operatorNotes, SKIP_REASONS } from './operator-notes.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySubscriptions } from './register.ts';
 import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
+import type { ShopifyParts } from './parts.ts';
 
-export interface ShopifyParts {
-  access: ShopifyAccess;
-  apis: ShopifyAdminApis;
-  /** The library's app, when OAuth or the client credentials grant is configured. */
-  app: Shopify | undefined;
-  /** Where subscriptions point; undefined without SHOPIFY_APP_URL. */
-  appUrl: string | undefined;
-  /** What Shopify signs for the app (the App URL, session tokens), checked with the current and previous secret; with the app only. */
-  signatures: ShopifyAppSignatures | undefined;
-  /** SHOPIFY_EMBEDDED. */
-  embedded: boolean;
-  /** Which topics Shopify is seen delivering to each shop through the app's configuration. */
-  declared: DeclaredDeliveries;
-}
+export type { ShopifyParts } from './parts.ts';
 
 export interface ShopifyOwn {
   shopify: ShopifyParts | undefined;
@@ -96,8 +85,11 @@ function shopifyParts(settings: ShopifySettings, wiring: PlatformWiring): Shopif
   };
 }
 
+/** The code name (src/core/platform-module.ts). */
+const NAME = 'shopify';
+
 export const shopifyModule = {
-  name: 'shopify' as const,
+  name: NAME,
   names: { platform: 'Shopify', shop: 'shop', admin: 'your Shopify admin, under Apps' },
   settings: shopifySettings,
   checkSettings: shopifySettingProblems,
@@ -118,6 +110,7 @@ export const shopifyModule = {
     );
     return {
       own: { shopify, allowed },
+      ...shopifyFlows({ platform: NAME, shopify, allowed, apiKey: settings.SHOPIFY_API_KEY, secrets }, wiring),
       ...(settings.SHOPIFY_API_SECRET
         ? {
             adapter: createShopifyAdapter({
@@ -141,9 +134,12 @@ export const shopifyModule = {
             }),
             // A delivery through the app's configuration lets the shop's own copy of that subscription go (subscriptions.ts).
             onStored: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => shopify.declared.note(info, result),
+            installs: shopifyInstalls(shopify, allowed, wiring.logger),
           }
         : {}),
       admitShop: admitShopifyShop(allowed, shopify?.access),
+      operatorNotes: operatorNotes(wiring.store),
+      skipReasons: SKIP_REASONS,
       async chosenByOperator(shop) {
         const allowance = await allowed.check(shop);
         return allowance.allowed && allowance.why !== 'open';

@@ -2,7 +2,8 @@
 // library is for: OAuth, the client credentials grant, refreshes, token exchange, and checking what Shopify
 // signs for the app. Its fetch is bound late, so that instrumentation and tests see its requests, and follows
 // no redirect (the outbound policy): fetch follows any, a 307 repeating the body with the client secret in it.
-import '@shopify/shopify-api/adapters/node';
+// OAuth reads a Fetch Request and answers a Response (the web-api adapter): the module's routes hold no Node objects.
+import '@shopify/shopify-api/adapters/web-api';
 import { LogSeverity, shopifyApi, type Shopify } from '@shopify/shopify-api';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import { outboundFetch } from '../../src/net/outbound-fetch.ts';

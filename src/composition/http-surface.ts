@@ -27,7 +27,6 @@ import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
-import { shopifyFlows } from './shopify-flows.ts';
 
 /** What a platform's flows run beside the requests (a module's own checks), by what the log calls it. */
 export interface BackgroundWork {
@@ -62,7 +61,7 @@ export async function httpSurface(
   const sandbox = parts.sandbox?.app;
   const shopRoutes = shopAdminApi({
     store,
-    shopify: platforms.shopify,
+    partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
@@ -80,36 +79,32 @@ export async function httpSurface(
     adjustments: engine.adjustments,
     logger,
   });
-  const flows: FlowContext = { ...parts, shopRoutes };
-  const shopify = shopifyFlows(flows);
-  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger);
-  const operatorAndShopify = shopify.admin(
-    adminApi({
-      token: adminToken,
-      sandbox: Boolean(sandbox),
-      demo: parts.demo,
-      tokenLabel: config.ADMIN_TOKEN_LABEL,
-      accounts,
-      // The environment's account, its key as its last four characters; its address is known once the server listens.
-      defaultAccount: () =>
-        defaultAccountView({
-          baseUrl: trimTrailing(shownUrl(parts.loyaltyBaseUrl()), '/'),
-          apiKey: parts.sandbox?.credentials.apiKey ?? config.LOYALTY_API_KEY ?? '',
-          brandId: parts.sandbox?.credentials.brandId ?? config.LOYALTY_BRAND_ID ?? '',
-          rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
-        }),
-      engine,
-      platforms,
-      reconciler,
-      resyncJobs,
-      client: parts.client,
-      health: parts.health,
-      activity: parts.activity,
-      logger,
-    }),
-  );
+  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
+  const operator = adminApi({
+    token: adminToken,
+    sandbox: Boolean(sandbox),
+    demo: parts.demo,
+    tokenLabel: config.ADMIN_TOKEN_LABEL,
+    accounts,
+    // The environment's account, its key as its last four characters; its address is known once the server listens.
+    defaultAccount: () =>
+      defaultAccountView({
+        baseUrl: trimTrailing(shownUrl(parts.loyaltyBaseUrl()), '/'),
+        apiKey: parts.sandbox?.credentials.apiKey ?? config.LOYALTY_API_KEY ?? '',
+        brandId: parts.sandbox?.credentials.brandId ?? config.LOYALTY_BRAND_ID ?? '',
+        rateLimitPerMinute: config.LOYALTY_RATE_LIMIT_PER_MINUTE,
+      }),
+    engine,
+    platforms,
+    reconciler,
+    resyncJobs,
+    client: parts.client,
+    health: parts.health,
+    activity: parts.activity,
+    logger,
+  });
   const doors = registered.map(({ door }) => door).filter((door) => door !== undefined);
-  const admin = doors.length > 0 ? express.Router().use(...doors, operatorAndShopify) : operatorAndShopify;
+  const admin = doors.length > 0 ? express.Router().use(...doors, operator) : operator;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
@@ -139,7 +134,6 @@ export async function httpSurface(
     admin,
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
-    ...(shopify.routes ? { shopifyAuth: shopify.routes } : {}),
     adminStores: adminStores({ token: adminToken, store, platforms, logger }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(sandbox ? { sandbox: sandbox.app } : {}),

@@ -20,32 +20,35 @@ export async function registeredSurfaces(
   store: LedgerStore,
   shopRoutes: RequestHandler,
   logger: Logger,
+  adminToken?: string,
 ): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
   const surfaces = [];
   // One reader for every module's routes: the limits on bodies read at once hold across them.
   const readBody = bodyReader(ROUTE_BODY_LIMITS);
   for (const { module, parts } of built) {
     if (!parts.routes && !parts.door) continue;
-    let key: string | undefined;
+    // A platform that gives a secret keys its sessions from it (no key need be kept); any other, from a kept key.
+    let keys = parts.pageKeys && parts.pageKeys.length > 0 ? parts.pageKeys : undefined;
     try {
-      key = parts.door ? await keptPageKey(store, `${module.name}-store-page`) : undefined;
+      if (!keys && parts.door) keys = [await keptPageKey(store, `${module.name}-store-page`)];
     } catch (error) {
       if (!(error instanceof SecretsKeyMissingError)) throw error;
       logger.warn({ platform: module.name }, 'its merchant page needs SECRETS_KEY to keep its sign-ins; it is off');
     }
     const tokens = bridgeShopTokens(
-      [key ?? randomBytes(32).toString('base64url')],
+      keys ?? [randomBytes(32).toString('base64url')],
       Date.now,
       modulePagePurpose(module.name),
     );
     const surface = moduleSurface({
       module,
-      parts: key ? parts : { ...parts, door: undefined },
+      parts: keys ? parts : { ...parts, door: undefined },
       tokens,
       shopRoutes,
       readBody,
       logger,
-      ...(parts.door && !key
+      adminToken,
+      ...(parts.door && !keys
         ? { pageOff: 'loyalty-bridge cannot keep sign-ins yet: its operator has to set SECRETS_KEY.' }
         : {}),
     });

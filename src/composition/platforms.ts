@@ -3,9 +3,6 @@
 // sources (shared by every caller, so each store's rate limit is honoured by all of them together), which
 // shops they serve, and the parts their flows not yet written as module routes take by hand.
 import type { PlatformAdapter } from '../core/platform-adapter.ts';
-import type { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
-import type { ShopifyAdapter } from '../../adapters/shopify/adapter.ts';
-import { shopifyModule, type ShopifyOwn, type ShopifyParts } from '../../adapters/shopify/module.ts';
 import type { LookupFunction } from 'node:net';
 import { readModuleSettings, type Config } from '../config.ts';
 import type { AnyPlatformModule, PlatformNames, PlatformParts, PlatformWiring } from '../core/platform-module.ts';
@@ -17,7 +14,6 @@ import { registrationProblems } from './module-registration.ts';
 import { platformDirectory, SHIPPED_MODULES } from './platform-registry.ts';
 
 export { PLATFORMS, type Platform } from './platform-registry.ts';
-export type { ShopifyParts } from '../../adapters/shopify/module.ts';
 
 /** A platform's module, built: its parts. */
 export interface BuiltModule {
@@ -26,11 +22,8 @@ export interface BuiltModule {
 }
 
 export interface Platforms {
-  adapters: { shopify?: ShopifyAdapter } & Record<string, PlatformAdapter<unknown> | undefined>;
+  adapters: Record<string, PlatformAdapter<unknown> | undefined>;
   adapterFor(platform: string): PlatformAdapter<unknown> | undefined;
-  shopify: ShopifyParts | undefined;
-  /** The Shopify shops the bridge serves, whenever Shopify is configured at all. */
-  shopifyAllowed: AllowedShops | undefined;
   /** The bridge's public https address, where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;
   /** Which store addresses a user may connect, and how they resolve (ALLOW_PRIVATE_STORE_ADDRESSES). */
@@ -120,7 +113,6 @@ export function buildPlatforms(
     if (parts) modules.push({ module, parts });
   }
   const partsOf = (name: string) => modules.find(({ module }) => module.name === name)?.parts;
-  const shopifyOwn = partsOf(shopifyModule.name)?.own as ShopifyOwn | undefined;
 
   const adapters = Object.fromEntries(
     modules.flatMap(({ module, parts }) => (parts.adapter ? [[module.name, parts.adapter]] : [])),
@@ -143,8 +135,6 @@ export function buildPlatforms(
     onSubscriptionsChanged: undefined,
     adapters,
     adapterFor: (platform) => adapters[platform],
-    shopify: shopifyOwn?.shopify,
-    shopifyAllowed: shopifyOwn?.allowed,
     publicUrl: config.PUBLIC_URL,
     storeAddresses,
     directory: platformDirectory(registeredModules),

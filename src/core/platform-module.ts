@@ -36,6 +36,8 @@ export interface PlatformRequest {
 interface AnswerExtras {
   headers?: Readonly<Record<string, string>>;
   setCookies?: readonly string[];
+  /** Who may frame this answer's page where that depends on the shop (its own admin); the door's otherwise. */
+  frameAncestors?: string;
 }
 
 export type PlatformAnswer = AnswerExtras &
@@ -65,7 +67,50 @@ export type PlatformAnswer = AnswerExtras &
      * the merchant to sign in again unless the tab holds a session of its own (a reload).
      */
     | { merchantPage: { shop: string; user?: string } | 'no-session' }
+    /**
+     * A page inside the platform's own admin, which signs the merchant in itself (its scripts hand the page the
+     * platform's session tokens, which the door's `platformSessions` takes): the shared merchant page, or with
+     * `merchantPage: false` the platform's head alone (a page whose scripts fetch a fresh token and reload).
+     */
+    | { embeddedPage: PlatformHead & { merchantPage: boolean } }
   );
+
+/** What a platform's admin needs in a page it frames; the bridge renders the page. */
+export interface PlatformHead {
+  /** Loaded first, in this order, as they are. */
+  scripts: readonly string[];
+  /** <meta name content> pairs its scripts read. */
+  meta: Readonly<Record<string, string>>;
+  /** What its scripts may load, show and call, for the content security policy: origins or path prefixes. */
+  sources: { script: readonly string[]; image: readonly string[]; connect: readonly string[] };
+  /** Its admin for this shop. */
+  frameAncestors: string;
+  /** What the merchant page's script takes from the platform's scripts, which it names nowhere itself. */
+  page?: {
+    /** The global object its scripts define (session tokens, toasts). */
+    global: string;
+    /** The app's address on the bridge, as the admin opens it, under which each view has its own: `/<name>/app`. */
+    appPath: string;
+    /** The event its nav sends a link that is clicked. */
+    navigateEvent: string;
+    /** A header whose value 1 on a 401 asks for one more try with a fresh token. */
+    retryHeader?: string;
+  };
+}
+
+/** The merchant page's views, each with an address under a platform's app path (a reload of its admin opens the same one). */
+export const MERCHANT_PAGE_VIEWS = ['setup', 'orders', 'privacy'] as const;
+
+/** Who a bearer token the platform itself signed (not one the bridge made) names, or why it opens nothing. */
+export type PlatformSession =
+  | { ok: true; shop: string; user?: string }
+  | {
+      ok: false;
+      status: 401 | 403 | 502 | 503;
+      error: string;
+      /** Headers the platform's scripts read on a refusal (a signal to retry with a fresh token). */
+      headers?: Readonly<Record<string, string>>;
+    };
 export interface PlatformRoute {
   method: 'GET' | 'POST';
   /** Exact path below /<name>: "/load". */
@@ -93,6 +138,16 @@ export interface MerchantDoor {
    * /<name>), and what the page tells them to do; absent: "open loyalty-bridge from <names.admin>".
    */
   signIn?: { path: string; words: string };
+  /** Bearer tokens the platform signs itself (session tokens its admin's script hands the page), taken beside the bridge's own. */
+  platformSessions?: {
+    /** Whether the bearer is of the platform's shape; anything else goes on to the next door. */
+    recognises(token: string): boolean;
+    identify(token: string): Promise<PlatformSession>;
+  };
+  /** Where a merchant whose session ended signs in again (the platform's admin), for the page's link. */
+  signInAgain?: string;
+  /** No page of its own outside the admin (GET /<name>/store): the platform's admin frames every page. */
+  noTabPage?: boolean;
 }
 
 /** What the bridge hands a module when it builds it. */
@@ -156,6 +211,22 @@ export interface PlatformParts {
   subscriptions?: {
     register(shop: string | undefined, say: (line: string) => void): Promise<{ failed: boolean } | { refused: string }>;
   };
+  /**
+   * Secrets to key the merchant page's sessions from (the client secret, then the previous one during a rotation),
+   * where the platform gives one; absent: a key the bridge keeps (SECRETS_KEY).
+   */
+  pageKeys?: readonly string[];
+  /** Shops the operator installs the platform's app on from the dashboard, at /admin/api/<name>/shops and /installs. */
+  installs?: PlatformInstalls;
+  /** What the operator's connections panel says of it in their words, beyond what every platform's card shows. */
+  operatorNotes?: {
+    /** How to serve a shop whose deliveries were ignored as not served. */
+    notServed?: string;
+    /** What needs the operator's eye now, each a sentence, for a banner. */
+    attention?(): Promise<string[]>;
+  };
+  /** What a merchant's page says of its orders skipped for a reason only this platform gives, by reason: why, and the fix. */
+  skipReasons?: Readonly<Record<string, { why: string; fix: string }>>;
 }
 
 /** One store as the operator's stores panel shows it: never a key, token or secret. */
@@ -188,6 +259,35 @@ export interface StoreConnect {
     | { ok: true; began: { authorizeUrl: string; shop: string; storeUrl: string; expiresAt: string } }
     | { ok: false; problem: string }
   >;
+}
+
+/** One shop's install, as the dashboard shows it (the module may say more). */
+export interface PlatformInstall {
+  shop: string;
+  access: string;
+  expiresAt: string | null;
+  scope: string | null;
+}
+
+/** A platform whose app the operator installs on a shop (its consent screen), and the shops it is installed on. */
+export interface PlatformInstalls {
+  /** Whether an install may start now (the app and the bridge's public address are set). */
+  canInstall(): boolean;
+  /** What the operator is told when it cannot: the settings it needs. */
+  cannotInstall: string;
+  /**
+   * Every shop the app has access to, each described: `access`, how, in the operator's words (and why it is not
+   * served, if it is not); `expiresAt` and `scope`, its token's, where it has them.
+   */
+  shops(): Promise<ReadonlyArray<PlatformInstall>>;
+  /** One shop's access, described, for its own page. */
+  describe(shop: string): Promise<PlatformInstall>;
+  /** A shop's address as the operator types it, for the install form's example. */
+  example: string;
+  /** What the operator sends to start one: the shop's address, as the platform writes it. */
+  input: z.ZodType<{ shop: string }>;
+  /** The operator (their token's label) starts an install: the shop becomes one the bridge serves; `next`: where the browser goes. */
+  start(shop: string, by: string): Promise<{ next: string }>;
 }
 
 /** A setting that is wrong given the others: one line, for one key. */

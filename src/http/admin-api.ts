@@ -1,5 +1,5 @@
 // The admin API under /admin/api: status, orders, resync, dead letters, customers' points, manual
-// adjustments, privacy requests, Shopify installs, accounts and shops (admin-accounts.ts). Every route sits
+// adjustments, privacy requests, platforms' installs, accounts and shops (admin-accounts.ts). Every route sits
 // behind the admin token; input is validated with zod, and a 400 names the field. No answer carries a secret
 // or an access token; customers' contact details appear only in the order views and exports asked for.
 import { laneStatus } from '../core/lanes.ts';
@@ -172,14 +172,6 @@ const toMatch = (body: z.output<typeof customerMatch>): CustomerMatch => ({
   orderIds: body.orderIds ?? [],
 });
 
-const shopifyInstall = z.strictObject({
-  shop: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, { error: 'must look like your-store.myshopify.com' }),
-});
-
 const shopEraseOf = (known: readonly string[]) =>
   z.strictObject({
     platform: platformName(known),
@@ -276,7 +268,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   // Every platform the bridge knows, with the names a person reads: the pages name none of their own.
   router.get('/platforms', (_req, res) => {
-    res.json({ platforms: platforms.directory });
+    const installs = new Set(
+      platforms.modules.flatMap(({ module, parts: built }) => (built.installs ? [module.name] : [])),
+    );
+    // installs: the operator installs its app on a shop from the dashboard (/admin/api/<name>/shops and /installs).
+    res.json({ platforms: platforms.directory.map((each) => ({ ...each, installs: installs.has(each.name) })) });
   });
 
   router.get('/connections', async (_req, res) => {
@@ -454,29 +450,21 @@ export function adminApi(parts: AdminApiParts): express.Router {
     res.json({ platforms: await reconciledState() });
   });
 
-  router.get('/shopify/shops', async (_req, res) => {
-    const shopify = platforms.shopify;
-    if (!shopify) return void res.json({ canInstall: false, shops: [] });
-    const shops = await Promise.all(
-      (await shopify.access.shops()).map(async (each) => ({
-        ...(await shopify.access.describe(each)),
-        allowed: (await platforms.shopifyAllowed?.check(each))?.allowed ?? false,
-      })),
-    );
-    res.json({ canInstall: shopify.access.canInstall && Boolean(shopify.appUrl), shops });
-  });
-  // The operator starts an install from the dashboard: that makes the shop one of the bridge's; the page then goes to /shopify/auth.
-  router.post('/shopify/installs', async (req, res) => {
-    const { shop: wanted } = read(shopifyInstall, req.body);
-    if (!platforms.shopify?.access.canInstall || !platforms.shopify.appUrl || !platforms.shopifyAllowed)
-      throw new BadInput(
-        'shop',
-        'installing needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and SHOPIFY_APP_URL (or PUBLIC_URL)',
-      );
-    await platforms.shopifyAllowed.allowByOperator(wanted, parts.tokenLabel);
-    logger.info({ shop: wanted, by: parts.tokenLabel }, 'the operator started a Shopify install: the shop is allowed');
-    res.status(201).json({ shop: wanted, next: `/shopify/auth?shop=${encodeURIComponent(wanted)}` });
-  });
+  // A platform whose app the operator installs from the dashboard: its shops, and an install started here, which makes
+  // the shop one of the bridge's; the page then goes where the platform says (its consent screen).
+  for (const { module, parts: built } of platforms.modules) {
+    const installs = built.installs;
+    if (!installs) continue;
+    router.get(`/${module.name}/shops`, async (_req, res) => {
+      res.json({ canInstall: installs.canInstall(), example: installs.example, shops: await installs.shops() });
+    });
+    router.post(`/${module.name}/installs`, async (req, res) => {
+      const { shop: wanted } = read(installs.input, req.body);
+      if (!installs.canInstall()) throw new BadInput('shop', installs.cannotInstall);
+      const { next } = await installs.start(wanted, parts.tokenLabel);
+      res.status(201).json({ shop: wanted, next });
+    });
+  }
 
   router.use((_req, res) => {
     res.status(404).json({ error: 'not found' });
@@ -531,18 +519,29 @@ export function adminApi(parts: AdminApiParts): express.Router {
   /** Per platform: deliveries in the last hour, the last one, signature failures, and what the platform says of our subscriptions. */
   async function connectionsState() {
     const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
-    // From the counts the store keeps, not a scan of the orders.
-    const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
-    return platforms.directory
-      .filter(({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name))
-      .map(({ name, names }) => ({
-        platform: name,
-        label: names.platform,
-        webhooks: Boolean(platforms.adapterFor(name)),
-        api: platforms.sources.some((source) => source.platform === name),
-        ...activity.platform(name),
-        subscriptions: reports.filter((report) => report.platform === name),
-        ...(name === 'shopify' ? { protectedDataHidden: hidden } : {}),
-      }));
+    const notesOf = async (name: string) => {
+      const built = platforms.modules.find(({ module }) => module.name === name);
+      const notes = built?.parts.operatorNotes;
+      // What to do about topics declared but not yet seen delivered: the module's own words, as the CLI's status says.
+      const unconfirmed = built?.module.unconfirmedWhy;
+      if (!notes && !unconfirmed) return {};
+      return { notes: { notServed: notes?.notServed, unconfirmed, attention: (await notes?.attention?.()) ?? [] } };
+    };
+    return Promise.all(
+      platforms.directory
+        .filter(
+          ({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name),
+        )
+        .map(async ({ name, names }) => ({
+          platform: name,
+          label: names.platform,
+          webhooks: Boolean(platforms.adapterFor(name)),
+          api: platforms.sources.some((source) => source.platform === name),
+          ...activity.platform(name),
+          subscriptions: reports.filter((report) => report.platform === name),
+          // In the operator's words, the module's own: how to serve a shop, what needs their eye.
+          ...(await notesOf(name)),
+        })),
+    );
   }
 }

@@ -28,8 +28,6 @@ export interface HttpAppParts {
   dashboard?: express.Router;
   /** The merchant page's script and style, mounted at /merchant. */
   merchantAssets?: express.Router;
-  /** Shopify's App URL and install by OAuth, mounted at /shopify. */
-  shopifyAuth?: express.Router;
   /** The stores the admin API shows and connects, mounted at /admin/api/stores. */
   adminStores?: express.Router;
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
@@ -109,7 +107,6 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     app.get('/', (_req, res) => res.redirect(302, '/admin/'));
   }
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
-  if (parts.shopifyAuth) app.use('/shopify', parts.shopifyAuth);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 

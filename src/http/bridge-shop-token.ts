@@ -1,7 +1,8 @@
 // The sign-in of a store's own page where the platform hands out no session token: a token of the bridge's
 // own, the shop and an expiry MACed with a key derived from a secret (never the secret itself, so nothing a
-// platform signs passes for one). lbs1. for Shopify, lbp1.<name>. for a platform's module (platform-routes.ts;
-// a key the bridge keeps: kept-page-key.ts), each under a label of its own, so none passes for another. It comes
+// platform signs passes for one). lbp1.<name>. for each platform's module (platform-routes.ts; its client secret
+// where it gives one, else a key the bridge keeps: kept-page-key.ts), each under a label of its own, so none
+// passes for another. It comes
 // in the answer to the sign-in, never in an address, which one browser could hand another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -11,14 +12,10 @@ export interface TokenPurpose {
   label: string;
 }
 
-/** A Shopify shop's page outside the admin. */
-export const SHOPIFY_SHOP_PAGE: TokenPurpose = { prefix: 'lbs1.', label: 'loyalty-bridge shop dashboard v1' };
-
-/** A working session: the merchant opens the app again from the Shopify admin after it. */
+/** A working session: the merchant opens the app again from their platform's admin after it. */
 export const BRIDGE_SHOP_TOKEN_TTL_MS = 60 * 60_000;
 
-export const isBridgeShopToken = (token: string, purpose: TokenPurpose = SHOPIFY_SHOP_PAGE) =>
-  token.startsWith(purpose.prefix);
+export const isBridgeShopToken = (token: string, purpose: TokenPurpose) => token.startsWith(purpose.prefix);
 
 export interface BridgeShopTokens {
   /** `user`: who opened the page, when the platform says (a control-panel user's id), for the audit. */
@@ -32,8 +29,8 @@ export interface BridgeShopTokens {
 /** `secrets`: the client secret, then the previous one during a rotation (tokens made with it stay good). */
 export function bridgeShopTokens(
   secrets: readonly string[],
-  now: () => number = Date.now,
-  purpose: TokenPurpose = SHOPIFY_SHOP_PAGE,
+  now: () => number,
+  purpose: TokenPurpose,
 ): BridgeShopTokens {
   const { prefix, label } = purpose;
   const keys = secrets.map((secret) => createHmac('sha256', secret).update(label).digest());

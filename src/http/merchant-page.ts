@@ -1,26 +1,18 @@
-// The merchant's page (src/http/merchant/), which a merchant opens from their store's admin. Inside the
-// Shopify admin it comes with App Bridge (the first script, loaded as is) and Polaris, from Shopify's CDN;
-// elsewhere with the bridge's stand-ins (merchant/elements.js) and the store-page session in the page itself.
-// That session comes only in the answer to the sign-in that proved who the merchant is, never in an address,
-// which anyone could hand to another browser (a login CSRF). Nothing inline runs.
+// The merchant's page (src/http/merchant/), which a merchant opens from their store's admin. Inside a
+// platform's admin it comes with the platform's own head (its scripts first, loaded as is, and its meta: the
+// module says which); elsewhere with the bridge's stand-ins (merchant/elements.js) and the store-page session
+// in the page itself. That session comes only in the answer to the sign-in that proved who the merchant is,
+// never in an address, which anyone could hand to another browser (a login CSRF). Nothing inline runs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
-import { APP_BRIDGE_URL, embeddedCsp } from './dashboard.ts';
+import { MERCHANT_PAGE_VIEWS, type PlatformHead } from '../core/platform-module.ts';
 import { escapeHtml } from './plain-page.ts';
 
 const ASSETS = fileURLToPath(new URL('./merchant/', import.meta.url));
 
-/** Polaris web components, the newest stable release of version 1 (Shopify's App Home documentation). */
-export const POLARIS_URL = 'https://cdn.shopify.com/shopifycloud/polaris-1.js';
-
-/** The merchant's page of a Shopify shop outside the admin (SHOPIFY_EMBEDDED=false): its address once signed in. */
-export const SHOPIFY_STORE_PAGE_PATH = '/shopify/store';
-/** Where a Shopify merchant signs in again outside the admin: opening the app from the admin (Apps, loyalty-bridge). */
-const SHOPIFY_ADMIN = 'https://admin.shopify.com/';
-
-/** The page's views, each with an address under the App URL (a reload of the admin opens the same one). */
-export const MERCHANT_VIEWS = ['setup', 'orders', 'privacy'] as const;
+/** The page's views, each with an address under the platform's app path (a reload of its admin opens the same one). */
+export const MERCHANT_VIEWS = MERCHANT_PAGE_VIEWS;
 
 /** The page's own script and style, for any page that loads them (they hold nothing of a shop); the page itself only through the App URL. */
 export function merchantAssets(): express.Router {
@@ -35,25 +27,55 @@ export function merchantAssets(): express.Router {
 
 let template: string | undefined;
 
-/** The merchant's page for one shop inside the Shopify admin, as the App URL answers it. */
-export function sendMerchantPage(res: Response, { shop, apiKey }: { shop: string; apiKey: string }): void {
+/** Inside a platform's admin: framed by the shop's admin only, its scripts and what they reach allowed, and nothing else. */
+const embeddedCsp = ({ sources, frameAncestors }: PlatformHead) =>
+  [
+    "default-src 'self'",
+    ['script-src', "'self'", ...sources.script].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    ['img-src', "'self'", 'data:', ...sources.image].join(' '),
+    ['connect-src', "'self'", ...sources.connect].join(' '),
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+
+/**
+ * A page inside a platform's admin: the merchant's page with the platform's head, or (`merchantPage` false) the
+ * head alone, whose scripts fetch the platform's fresh session token and load the page again.
+ */
+export function sendEmbeddedPage(res: Response, head: PlatformHead, merchantPage: boolean): void {
+  const { page } = head;
+  // What merchant.js takes of the platform's own, which it names nowhere itself.
+  const own: Record<string, string> = page
+    ? {
+        'loyalty-bridge-host': page.global,
+        'loyalty-bridge-app-path': page.appPath,
+        'loyalty-bridge-navigate-event': page.navigateEvent,
+        ...(page.retryHeader ? { 'loyalty-bridge-retry-header': page.retryHeader } : {}),
+      }
+    : {};
+  const lines = [
+    ...Object.entries({ ...head.meta, ...(merchantPage ? own : {}) }).map(
+      ([name, content]) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`,
+    ),
+    ...head.scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`),
+  ];
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
-  const head = [
-    `<meta name="shopify-api-key" content="${escapeHtml(apiKey)}">`,
-    `<script src="${APP_BRIDGE_URL}"></script>`,
-    `<script src="${POLARIS_URL}"></script>`,
-  ].join('\n    ');
   res
     .status(200)
     .type('html')
     .set({
-      'content-security-policy': embeddedCsp(shop),
+      'content-security-policy': embeddedCsp(head),
       'x-content-type-options': 'nosniff',
-      // The address carries Shopify's signed query.
+      // The address carries the platform's signed query.
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     })
-    .send(template.replace('<head>', `<head>\n    ${head}`));
+    .send(
+      merchantPage
+        ? template.replace('<head>', `<head>\n    ${lines.join('\n    ')}`)
+        : `<!doctype html><meta charset="utf-8">${lines.join('')}`,
+    );
 }
 
 export interface StandalonePage {
@@ -62,14 +84,14 @@ export interface StandalonePage {
   frameAncestors: string;
   /** Where the merchant signs in: a new session once this one has ended, or one of their own when the page has none. */
   signInAgain?: string;
-  /** What a page without a session tells the merchant to do, in their words: "open loyalty-bridge from your Shopify admin". */
+  /** What a page without a session tells the merchant to do, in their words: "open loyalty-bridge from your … admin, under Apps". */
   whereToSignIn: string;
   /** The page's own address, put in the address bar in place of the sign-in's (which a reload must not send again). */
   pagePath?: string;
 }
 
 /**
- * The page outside the Shopify admin: the bridge's stand-ins, the session it
+ * The page outside a platform's admin: the bridge's stand-ins, the session it
  * made for the page, who may frame it, and where the merchant signs in.
  */
 export function sendStandaloneMerchantPage(
@@ -105,19 +127,4 @@ export function sendStandaloneMerchantPage(
     })
     // After the charset, which a browser must meet first; the stand-ins before merchant.js.
     .send(template.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${head}`));
-}
-
-/**
- * A Shopify shop's page outside the admin: with the session of a sign-in
- * (the answer to Shopify's signed link, or to an install), or with the tab's
- * own (a reload of /shopify/store), framed by nobody.
- */
-export function sendShopifyStorePage(res: Response, session?: string): void {
-  sendStandaloneMerchantPage(res, {
-    session,
-    frameAncestors: "'none'",
-    signInAgain: SHOPIFY_ADMIN,
-    whereToSignIn: 'open loyalty-bridge from your Shopify admin, under Apps',
-    pagePath: SHOPIFY_STORE_PAGE_PATH,
-  });
 }

@@ -1,5 +1,5 @@
-// A plain page for a person who followed a link (an install, the Shopify App
-// URL): a title and what to do, nothing that runs. Inside the Shopify admin
+// A plain page for a person who followed a link (an install, a platform's App
+// URL): a title and what to do, nothing that runs. Inside a platform's admin
 // it may be framed by the shop's own admin, so that the merchant reads why.
 import type { Response } from 'express';
 
@@ -12,20 +12,18 @@ export function plainPage(
   title: string,
   text: string | readonly string[],
   {
-    framedBy,
     frameAncestors,
     link,
     form,
   }: {
-    framedBy?: string;
     frameAncestors?: string;
     link?: { href: string; text: string };
     /** One field, sent by GET: a page that asks for an address. */
     form?: { action: string; name: string; label: string; placeholder: string; button: string };
   } = {},
 ): void {
-  // framedBy: a Shopify shop, whose admin may frame it; frameAncestors: the origins a platform's module names.
-  const ancestors = framedBy ? `https://${framedBy} https://admin.shopify.com` : (frameAncestors ?? "'none'");
+  // frameAncestors: the origins a platform's module names; none: nobody.
+  const ancestors = frameAncestors ?? "'none'";
   const paragraphs = (typeof text === 'string' ? [text] : text).map((each) => `<p>${escapeHtml(each)}</p>`).join('');
   // Out of a module's admin frame a link opens a tab of its own: the page it leads to may refuse to be framed.
   const newTab = frameAncestors && frameAncestors !== "'none'" ? ' target="_blank" rel="noopener"' : '';

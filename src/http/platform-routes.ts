@@ -7,7 +7,8 @@ import type { PlatformAnswer, PlatformModule, PlatformParts, PlatformRequest } f
 import type { Logger } from '../logger.ts';
 import type { BodyLimits, BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
-import { sendStandaloneMerchantPage } from './merchant-page.ts';
+import { sendEmbeddedPage, sendStandaloneMerchantPage } from './merchant-page.ts';
+import { platformSessionDoor } from './platform-session-door.ts';
 import { plainPage } from './plain-page.ts';
 import { storePageDoor } from './store-page-door.ts';
 
@@ -42,9 +43,20 @@ export interface ModuleSurfaceParts {
   logger: Logger;
   /** Why its page is off though it has a door (no key can be kept for its sessions): a sign-in answers this, 503. */
   pageOff?: string;
+  /** ADMIN_TOKEN: never taken for a platform's own session, whatever its shape. */
+  adminToken?: string | undefined;
 }
 
-export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, logger, pageOff }: ModuleSurfaceParts): {
+export function moduleSurface({
+  module,
+  parts,
+  tokens,
+  shopRoutes,
+  readBody,
+  logger,
+  pageOff,
+  adminToken,
+}: ModuleSurfaceParts): {
   routes: express.Router;
   door: RequestHandler | undefined;
 } {
@@ -52,8 +64,8 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
   const pagePath = parts.door?.reloadsSignIn ? undefined : `/${name}/store`;
   const signIn = parts.door?.signIn;
   const whereToSignIn = signIn?.words ?? `open loyalty-bridge from ${names.admin}`;
-  // Where no admin opens the page, the page links to the module's own sign-in.
-  const signInAgain = signIn ? `/${name}${signIn.path}` : undefined;
+  // Where no admin opens the page, the page links to the module's own sign-in; else to the admin its door names.
+  const signInAgain = signIn ? `/${name}${signIn.path}` : parts.door?.signInAgain;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
   const answer = (res: Response, given: PlatformAnswer) => {
@@ -78,10 +90,17 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
         pagePath,
       });
     }
+    // Signed in by the platform's own scripts, whose tokens only its door takes.
+    if ('embeddedPage' in given) {
+      if (!parts.door?.platformSessions)
+        throw new Error(`the ${name} module answered with an embedded page, but its door takes no session of its own`);
+      const { merchantPage, ...head } = given.embeddedPage;
+      return sendEmbeddedPage(res, head, merchantPage);
+    }
     if ('page' in given) {
       const { title, paragraphs, link, form } = given.page;
       return plainPage(res, given.status, title, paragraphs, {
-        frameAncestors,
+        frameAncestors: given.frameAncestors ?? frameAncestors,
         ...(link ? { link } : {}),
         ...(form ? { form } : {}),
       });
@@ -127,17 +146,17 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
     else router.post(route.path, handle);
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
-  if ((parts.door || pageOff) && pagePath)
+  if ((parts.door || pageOff) && pagePath && !parts.door?.noTabPage)
     router.get('/store', (_req, res) =>
       sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath }),
     );
-  const door = parts.door
+  const pageDoor = parts.door
     ? storePageDoor(
         {
           platform: name,
           purpose: modulePagePurpose(name),
           tokens,
-          ended: signInAgain
+          ended: signIn
             ? `this sign-in has ended: sign in again at ${signInAgain}`
             : `this sign-in has ended: ${whereToSignIn} again`,
           logger,
@@ -146,5 +165,14 @@ export function moduleSurface({ module, parts, tokens, shopRoutes, readBody, log
         shopRoutes,
       )
     : undefined;
+  const sessions = parts.door?.platformSessions;
+  const ownDoor = sessions
+    ? platformSessionDoor({ platform: name, sessions, adminToken, logger }, shopRoutes)
+    : undefined;
+  // The bridge's own sessions first, then the platform's: each passes on what is not of its family.
+  const door: RequestHandler | undefined =
+    pageDoor && ownDoor
+      ? (req, res, next) => pageDoor(req, res, (error?: unknown) => (error ? next(error) : ownDoor(req, res, next)))
+      : (pageDoor ?? ownDoor);
   return { routes: router, door };
 }

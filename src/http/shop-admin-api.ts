@@ -10,6 +10,7 @@ import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import type { PlatformParts } from '../core/platform-module.ts';
 import type { AdjustmentResult } from '../core/adjustments.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { Engine } from '../core/engine.ts';
@@ -18,7 +19,6 @@ import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { ShopifyParts } from '../composition/platforms.ts';
 import { isLetterOfShop, shopAttention } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
@@ -46,7 +46,7 @@ const MANUAL_ADJUSTMENTS_PER_HOUR = 30;
  * put right what went missing, more would only keep the platform's API busy.
  */
 const RESYNCS_PER_HOUR = 3;
-/** How far back a shop's page reads: the platforms keep recent orders within reach (Shopify 60 days without read_all_orders). */
+/** How far back a shop's page reads: the platforms keep recent orders within reach (60 days, on one platform, without a scope to read older ones). */
 const RESYNC_DAYS = 365;
 const DAY_MS = 86_400_000;
 
@@ -67,8 +67,8 @@ const shopResync = z
 
 export interface ShopAdminApiParts {
   store: LedgerStore;
-  /** Shopify's parts, when the bridge is a Shopify app (a Shopify shop's access is described from them). */
-  shopify: ShopifyParts | undefined;
+  /** A platform's module's parts (platform-module.ts): a shop's own access from its installs, its skip reasons' words. */
+  partsOf: (platform: string) => PlatformParts | undefined;
   accounts: AccountRegistry;
   privacy: Privacy;
   /** Sends a dead letter's delivery or call again (engine.retryDeadLetter). */
@@ -91,7 +91,7 @@ const shopOrderQuery = orderQuery.omit({ platform: true, shop: true });
 
 export function shopAdminApi({
   store,
-  shopify,
+  partsOf,
   accounts,
   privacy,
   retryDeadLetter,
@@ -124,10 +124,12 @@ export function shopAdminApi({
     res.json({ order: shopOrderView(order, shopRefOf(res)) });
   });
 
-  router.get('/shopify/shops', async (_req, res) => {
+  // Its own platform's installs alone, and only its own shop's access in them.
+  router.get('/:platform/shops', async (req, res) => {
     const { platform, shop } = shopRefOf(res);
-    if (platform !== 'shopify' || !shopify) return void res.status(404).json({ error: 'not a Shopify shop' });
-    res.json({ canInstall: false, shops: [await shopify.access.describe(shop)] });
+    const installs = req.params.platform === platform ? partsOf(platform)?.installs : undefined;
+    if (!installs) return void res.status(404).json({ error: 'not found' });
+    res.json({ canInstall: false, shops: [await installs.describe(shop)] });
   });
 
   router.get('/account', async (_req, res) => {
@@ -239,7 +241,7 @@ export function shopAdminApi({
     byHand(req, res, redeemAdjustment, adjustments.redeem.bind(adjustments)),
   );
 
-  // Customers' data requests (Shopify's customers/data_request), which the merchant must answer within 30 days.
+  // Customers' data requests (a platform's compliance webhook), which the merchant must answer within 30 days.
   router.get('/privacy/data-requests', async (_req, res) => {
     const own = (await privacy.dataRequests()).filter((request) => isOwn(res, request));
     res.json({ dataRequests: own });
@@ -331,7 +333,7 @@ export function shopAdminApi({
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
-    res.json({ attention: await shopAttention({ store, accounts }, shopRefOf(res), allowed.change) });
+    res.json({ attention: await shopAttention({ store, accounts, partsOf }, shopRefOf(res), allowed.change) });
   });
 
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),

@@ -5,6 +5,7 @@
 // and the operator's where it cannot (an account the operator set up).
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
+import type { PlatformParts } from '../core/platform-module.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
@@ -24,13 +25,15 @@ export interface AttentionItem {
 export interface AttentionParts {
   store: LedgerStore;
   accounts: AccountRegistry;
+  /** The shop's platform's module's parts: its own skip reasons, in its words. */
+  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
 }
 
 /** The scope every shop's orders need (read_all_orders only for resyncs older than 60 days). */
 const NEEDED_SCOPE = 'read_orders';
 
 export async function shopAttention(
-  { store, accounts }: AttentionParts,
+  { store, accounts, partsOf }: AttentionParts,
   shop: ShopRef,
   mayChangeAccount: boolean,
 ): Promise<AttentionItem[]> {
@@ -94,20 +97,11 @@ export async function shopAttention(
   for (const problem of health?.problems ?? [])
     items.push({ kind: `subscription_${problem.kind}`, why: `${problem.topic}: ${problem.detail}`, fix: problem.fix });
 
-  const hidden = await store.listOrders({
-    page: 1,
-    limit: 1,
-    platform: shop.platform,
-    shop: shop.shop,
-    reason: 'protected_data_hidden',
-  });
-  if (hidden.total > 0)
-    items.push({
-      kind: 'protected_data_hidden',
-      why: 'Shopify hides the customer’s e-mail and phone from the app, so these orders cannot earn points.',
-      fix: 'The app’s developer (the bridge’s operator) requests access to protected customer data (Name, Email, Phone) in the app’s Dev Dashboard; once Shopify approves it, read these orders again from Orders.',
-      count: hidden.total,
-    });
+  // Orders skipped for a reason only the shop's platform gives (its customers' details withheld), in its words.
+  for (const [reason, { why, fix }] of Object.entries(partsOf(shop.platform)?.skipReasons ?? {})) {
+    const { total } = await store.listOrders({ page: 1, limit: 1, platform: shop.platform, shop: shop.shop, reason });
+    if (total > 0) items.push({ kind: reason, why, fix, count: total });
+  }
 
   const letters = (await store.listDeadLetters()).filter((letter) => isLetterOfShop(letter, shop));
   if (letters.length > 0)

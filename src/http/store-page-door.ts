@@ -1,4 +1,4 @@
-// The admin API's door for a store's own page outside the Shopify admin: its bearer is the session the bridge
+// The admin API's door for a store's own page outside a platform's admin: its bearer is the session the bridge
 // handed the page (bridge-shop-token.ts), naming the store (and the user, where the platform says), for an
 // hour. Each platform says when a session opens nothing any more. The caller reaches only the shop routes, for
 // that store alone; any other bearer goes on to the next door. A refused session gets 401 before the body is

@@ -12,9 +12,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
-import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
-import { POLARIS_URL } from '../../src/http/merchant-page.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import {
@@ -30,6 +27,7 @@ import {
 import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { fakePolaris } from '../helpers/polaris-fake.ts';
+import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'alpha-store.myshopify.com';
 const OTHER = 'beta-store.myshopify.com';
@@ -102,7 +100,7 @@ describe.skipIf(!chromiumAvailable)('the merchant’s page embedded in the Shopi
     expect(text).toContain('#0012');
     expect(text).not.toContain('#0099');
     // No operator's sign-in, panel or token anywhere in the page.
-    expect(await app.locator('#sign-in, #health, #install-form').count()).toBe(0);
+    expect(await app.locator('#sign-in, #health, .install-form').count()).toBe(0);
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
 
     // Access came by token exchange, the first time the merchant opened the app.

@@ -114,9 +114,9 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     await page.goto(`${bridge.http.localUrl}/admin/`);
     await page.fill('#token', TOKEN);
     await page.click('#sign-in-form button');
-    await page.waitForSelector('#install-form:not([hidden])');
-    await page.fill('#install-shop', SHOP);
-    await page.click('#install-form button');
+    await page.waitForSelector('#install-shopify .install-form:not([hidden])');
+    await page.fill('#install-shopify .install-shop', SHOP);
+    await page.click('#install-shopify .install-form button');
 
     await page.waitForSelector('#install');
     expect(new URL(page.url()).host).toBe(SHOP);
@@ -125,7 +125,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     await page.click('#install');
 
     await page.waitForURL(/\/admin\/\?installed=/);
-    const row = page.locator('#shopify-shops tbody tr', { hasText: SHOP });
+    const row = page.locator('#install-shopify tbody tr', { hasText: SHOP });
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/installed \(expiring token\)/);
     await page.screenshot({ path: `${artifactsDir('shopify-install')}installed.png`, fullPage: true });
 

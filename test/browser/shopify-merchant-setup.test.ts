@@ -11,9 +11,6 @@
 // the README's.
 import type { Browser, Download, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
-import { POLARIS_URL } from '../../src/http/merchant-page.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually } from '../helpers/engine.ts';
 import { shopifyOrderNode, type FakeShopify } from '../helpers/fake-shopify.ts';
@@ -33,6 +30,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
+import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'first-run.myshopify.com';
 const TRIAL_SHOP = 'sandbox-trial.myshopify.com';

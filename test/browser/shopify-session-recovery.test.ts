@@ -11,10 +11,6 @@
 // and tried once more with a fresh one.
 import type { BrowserContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
-import { POLARIS_URL } from '../../src/http/merchant-page.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
-import { SHOPIFY_BOUNCE_PATH } from '../../src/http/shopify-bounce.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
@@ -31,6 +27,12 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import {
+  APP_BRIDGE_URL,
+  POLARIS_URL,
+  SHOPIFY_APP_URL_PATH,
+  SHOPIFY_BOUNCE_PATH,
+} from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'gamma-store.myshopify.com';
 const BRIDGE_ORIGIN = 'https://bridge.test';

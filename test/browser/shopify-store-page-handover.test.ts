@@ -9,7 +9,6 @@
 // address's fragment, and the dashboard took a shop's session from its own.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { apiAnswers, pageText, trySettingUp, watch, type Taken } from '../helpers/page-handover.ts';
@@ -22,6 +21,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 if (!chromiumAvailable) console.warn(`Shopify page hand-over browser test skipped: no Chromium at ${CHROMIUM}`);
 
@@ -66,7 +66,7 @@ describe.skipIf(!chromiumAvailable)('Shopify outside the admin: a sign-in handed
   }
 
   it('opens nothing of the attacker’s shop at any address the attacker’s sign-in went through', async () => {
-    expect(taken.session).toMatch(/^lbs1\./);
+    expect(taken.session).toMatch(/^lbp1\.shopify\./);
     for (const address of new Set(taken.addresses)) await victimOpens(address);
     expect(await running.bridge.engine.store.listRecords('audit')).toEqual([]);
   }, 60_000);

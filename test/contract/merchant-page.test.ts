@@ -8,9 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
-import { MERCHANT_VIEWS, POLARIS_URL } from '../../src/http/merchant-page.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
+import { MERCHANT_VIEWS } from '../../src/http/merchant-page.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { polarisElements } from '../helpers/polaris-fake.ts';
 import {
@@ -23,6 +21,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const page = readFileSync(fileURLToPath(new URL('../../src/http/merchant/index.html', import.meta.url)), 'utf8');
 const script = readFileSync(fileURLToPath(new URL('../../src/http/merchant/merchant.js', import.meta.url)), 'utf8');

@@ -10,6 +10,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
@@ -363,7 +364,7 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
     });
 
     it('lets the bridge’s own shop token (the app outside the admin) reach the same, and no further', async () => {
-      const shopToken = bridgeShopTokens([APP_SECRET]).mint(SHOP_A);
+      const shopToken = bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP_A);
       expect((await call(shopToken, 'GET', '/account')).body).toMatchObject({ standing: 'own' });
       expect((await call(shopToken, 'GET', `/accounts/${idA}`)).status).toBe(403);
     });

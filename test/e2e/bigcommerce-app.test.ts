@@ -21,6 +21,7 @@ import {
   appAt,
 } from '../helpers/bigcommerce.ts';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { eventually } from '../helpers/engine.ts';
@@ -205,7 +206,10 @@ describe('opening the app', () => {
     const pageTokens = await bcPageTokens(bridge);
     const pageKey = await keptPageKey(bridge.engine.store, 'bigcommerce-store-page');
     for (const secret of [pageKey, CLIENT_SECRET])
-      expect((await asStore('/session', bridgeShopTokens([secret]).mint('alpha1'))).status).toBe(401);
+      expect(
+        (await asStore('/session', bridgeShopTokens([secret], Date.now, modulePagePurpose('shopify')).mint('alpha1')))
+          .status,
+      ).toBe(401);
     expect((await asStore('/session', pageTokens.mint('alpha1'))).status).toBe(200);
   });
 

@@ -5,11 +5,11 @@
 // acknowledged, ignored with the reason, counted on the connections panel,
 // and nothing of it earns.
 import { describe, expect, it } from 'vitest';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { shopifyOrderNode } from '../helpers/fake-shopify.ts';
 import { postShopifyOrder, shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_KEY, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const OURS = 'our-store.myshopify.com';
 const STRANGER = 'stranger-store.myshopify.com';
@@ -130,6 +130,11 @@ describe('a shop the operator installs from the dashboard', () => {
       ).status,
     ).toBe(401);
 
+    // The dashboard learns which platforms it installs on from the list of platforms.
+    const { platforms } = (await (await admin('/platforms')).json()) as {
+      platforms: Array<{ name: string; installs: boolean }>;
+    };
+    expect(platforms.filter((each) => each.installs).map((each) => each.name)).toEqual(['shopify']);
     const started = await admin('/shopify/installs', { method: 'POST', body: JSON.stringify({ shop: STRANGER }) });
     expect(started.status).toBe(201);
     const { next } = (await started.json()) as { next: string };

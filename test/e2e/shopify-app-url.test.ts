@@ -6,9 +6,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ShopifySession } from '../../adapters/shopify/access.ts';
 import type { SubscriptionHealth } from '../../src/core/order-source.ts';
-import { APP_BRIDGE_URL } from '../../src/http/dashboard.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
-import { SHOPIFY_BOUNCE_PATH } from '../../src/http/shopify-bounce.ts';
 import { eventually } from '../helpers/engine.ts';
 import {
   APP_KEY,
@@ -19,6 +16,7 @@ import {
   shopifyAppSuite,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { APP_BRIDGE_URL, SHOPIFY_APP_URL_PATH, SHOPIFY_BOUNCE_PATH } from '../../adapters/shopify/paths.ts';
 
 const MANAGED = 'managed-store.myshopify.com';
 const OTHER = 'other-store.myshopify.com';
@@ -289,7 +287,7 @@ describe('not embedded: a managed install, then the first open', () => {
     const back = await approveInstall(suite, MANAGED, first);
     // The first open, once installed, lands on the shop's own page too, signed in as that shop in the answer itself.
     expect(back.status).toBe(200);
-    expect(await storePageSession(back)).toMatch(/^lbs1\./);
+    expect(await storePageSession(back)).toMatch(/^lbp1\.shopify\./);
     expect(await session(MANAGED)).toMatchObject({
       mode: 'oauth_expiring',
       refreshToken: expect.stringMatching(/^shprt_/),

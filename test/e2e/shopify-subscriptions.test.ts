@@ -15,7 +15,7 @@ import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import { eventually } from '../helpers/engine.ts';
 import { shopifyAppSuite, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
 import { declaredSubscriptions } from '../helpers/shopify-app-config.ts';
-import { shopifyOrderJson, shopifyRefundJson } from '../helpers/shopify.ts';
+import { shopifyOrderJson, shopifyPartsOf, shopifyRefundJson } from '../helpers/shopify.ts';
 
 const SHOP = 'own-store.myshopify.com';
 const MANAGED = 'installed-never-opened.myshopify.com';
@@ -50,7 +50,7 @@ describe('an app, whose configuration declares every topic', () => {
     expect(await suite.fake.deliver(MANAGED, 'orders/paid', order)).toEqual([{ status: 200, result: 'accepted' }]);
     await running.bridge.engine.drain();
     // The bridge never had a token for this shop: nothing but the delivery made it earn.
-    expect(await running.bridge.platforms.shopify?.access.hasAccess(MANAGED)).toBe(false);
+    expect(await shopifyPartsOf(running.bridge.platforms)?.access.hasAccess(MANAGED)).toBe(false);
     // Everything an earn needs came in the declared fields: the customer's name, e-mail and phone.
     expect(earning(running, id)).toEqual([
       expect.objectContaining({

@@ -69,7 +69,7 @@ let lastLinkSecond = 0;
 /**
  * Now in seconds, one later than the last link's when that was now too: two
  * links made in one second for one shop would be the same link, and the
- * bridge opens a link outside the admin once (shopify-link-once.ts), so a
+ * bridge opens a link outside the admin once (adapters/shopify/link-once.ts), so a
  * test's second link would be refused whenever it came in its first's second.
  */
 const linkSecond = () => (lastLinkSecond = Math.max(Math.floor(Date.now() / 1000), lastLinkSecond + 1));

@@ -1,6 +1,8 @@
 // Signing and payloads for Shopify tests: the project's own fixtures, built
 // here, and the same HMAC Shopify computes (base64 SHA-256 over the raw bytes).
 import { createHmac } from 'node:crypto';
+import type { ShopifyOwn } from '../../adapters/shopify/module.ts';
+import type { Platforms } from '../../src/composition/platforms.ts';
 
 export const SHOPIFY_SECRET = 'shpss_test_secret_for_loyalty_bridge';
 export const SHOP = 'lb-test-store.myshopify.com';
@@ -142,3 +144,7 @@ export async function postShopifyOrder(
   });
   return { status: response.status, body: (await response.json()) as { result?: string; reason?: string } };
 }
+
+/** Shopify's parts as its module built them (its access to each shop), where Shopify is configured. */
+export const shopifyPartsOf = (platforms: Pick<Platforms, 'modules'>) =>
+  (platforms.modules.find(({ module }) => module.name === 'shopify')?.parts.own as ShopifyOwn | undefined)?.shopify;

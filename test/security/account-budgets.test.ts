@@ -21,6 +21,7 @@
 // prints any control character as an escape).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { AccountCalls } from '../../src/accounts/account-calls.ts';
 import {
   accountLoads,
@@ -162,13 +163,13 @@ describe('account loads without the operator’s token', () => {
   });
 
   it('a session token signed with another secret, or a shop token tampered to name another shop: 401', async () => {
-    const minted = bridgeShopTokens([APP_SECRET]).mint(SHOP_X);
+    const minted = bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP_X);
     const [prefix, , mac] = minted.split('.');
     const payload = Buffer.from(JSON.stringify({ shop: SHOP_V, exp: Date.now() + 60_000 })).toString('base64url');
     const forged = [
       session(SHOP_V, 'not-the-client-secret-at-all-0000'),
       `${prefix}.${payload}.${mac}`,
-      bridgeShopTokens(['not-the-client-secret-at-all-0000']).mint(SHOP_V),
+      bridgeShopTokens(['not-the-client-secret-at-all-0000'], Date.now, modulePagePurpose('shopify')).mint(SHOP_V),
     ];
     for (const bearer of forged) {
       for (const path of [...paths(), '/admin/api/account']) {
@@ -180,7 +181,11 @@ describe('account loads without the operator’s token', () => {
   });
 
   it('a merchant’s own session and the bridge’s shop token reach no account’s load, not even their own', async () => {
-    for (const bearer of [session(SHOP_X), bridgeShopTokens([APP_SECRET]).mint(SHOP_X), session(SHOP_L)]) {
+    for (const bearer of [
+      session(SHOP_X),
+      bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP_X),
+      session(SHOP_L),
+    ]) {
       for (const path of [...paths(), `/admin/api/accounts/${ids.x}`, '/admin/api/accounts/default']) {
         const answer = await call(bearer, 'GET', path);
         expect([path, answer.status]).toEqual([path, 403]);

@@ -222,7 +222,7 @@ describe('a platform module’s sessions', () => {
     const tinyshop = (await sessionFrom(signInPath(SECRET, STORE)))!;
     const tiny = (await sessionFrom(`/tiny/open?proof=${PROOF}&store=${STORE}`))!;
     const tinyShopPage = (await sessionFrom(`/tiny-shop/open?proof=${PROOF}&store=${STORE}`))!;
-    const shopify = bridgeShopTokens([SHOPIFY_SECRET]).mint(SHOP);
+    const shopify = bridgeShopTokens([SHOPIFY_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP);
     for (const [session, platform, shop] of [
       [tinyshop, 'tinyshop', STORE],
       [tiny, 'tiny', STORE],

@@ -21,6 +21,7 @@
 //      shop and the staff member who started them
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
+import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { MAX_ACCOUNTS } from '../../src/sandbox/accounts.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
@@ -97,7 +98,7 @@ describe('review: sandbox trials', () => {
 describe('review: resync', () => {
   it('a shop whose access is gone learns no other shop’s name from a resync it cannot start', async () => {
     // The merchant's dashboard, opened outside the admin, holds the bridge's shop token (good for an hour).
-    const token = bridgeShopTokens([APP_SECRET]).mint(LEAVER);
+    const token = bridgeShopTokens([APP_SECRET], Date.now, modulePagePurpose('shopify')).mint(LEAVER);
     // They remove the app: Shopify revokes the token and sends app/uninstalled; the bridge forgets its access.
     fake.uninstall(LEAVER);
     const body = JSON.stringify({ id: 548380077, name: 'Leaver', domain: null, myshopify_domain: LEAVER });

@@ -1,12 +1,12 @@
 // Found in a review of the App URL outside the admin (SHOPIFY_EMBEDDED=false),
 // failing when written: a signed App URL was a bearer credential for its 90
 // seconds. Whoever replayed the same query (a copied link, a proxy's log,
-// browser history on a shared machine) got a fresh lbs1 session for the shop,
-// as many times as they liked. A link now signs in once (shopify-link-once.ts).
+// browser history on a shared machine) got a fresh session for the shop,
+// as many times as they liked. A link now signs in once (adapters/shopify/link-once.ts).
 import { describe, expect, it } from 'vitest';
-import { SHOPIFY_APP_URL_PATH } from '../../src/http/shopify-auth.ts';
 import { APP_SECRET, CHROME_UA, approveInstall, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'managed-store.myshopify.com';
 const suite = shopifyAppSuite({ SHOPIFY_SHOPS: SHOP });
@@ -29,7 +29,7 @@ describe('not embedded: one signed App URL link', () => {
     // The merchant opens the app: Shopify's signed link.
     const link = appUrlQuery({ shop: SHOP, secret: APP_SECRET });
     const merchant = await open(link);
-    expect(sessionIn(await merchant.text())).toMatch(/^lbs1\./);
+    expect(sessionIn(await merchant.text())).toMatch(/^lbp1\.shopify\./);
 
     // Someone else, no cookies, replays the very same query seconds later.
     const replay = await open(link);
@@ -39,6 +39,6 @@ describe('not embedded: one signed App URL link', () => {
     expect(page).toContain('This link has been used');
     // A new link from the admin signs in again (each link the helper makes has a second of its own).
     const next = await open(appUrlQuery({ shop: SHOP, secret: APP_SECRET }));
-    expect(sessionIn(await next.text())).toMatch(/^lbs1\./);
+    expect(sessionIn(await next.text())).toMatch(/^lbp1\.shopify\./);
   });
 });

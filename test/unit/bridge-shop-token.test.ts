@@ -1,13 +1,13 @@
-// The sessions the bridge hands a store's page outside the Shopify admin
+// The sessions the bridge hands a store's page outside a platform's admin
 // (src/http/bridge-shop-token.ts): one store each, an hour each, one purpose
 // each. A session past its hour, or of another family, or under another
 // key, opens nothing.
 import { describe, expect, it } from 'vitest';
-import { BRIDGE_SHOP_TOKEN_TTL_MS, bridgeShopTokens, SHOPIFY_SHOP_PAGE } from '../../src/http/bridge-shop-token.ts';
+import { BRIDGE_SHOP_TOKEN_TTL_MS, bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 
 const PURPOSES = {
-  shopify: SHOPIFY_SHOP_PAGE,
+  shopify: modulePagePurpose('shopify'),
   bigcommerce: modulePagePurpose('bigcommerce'),
   woocommerce: modulePagePurpose('woocommerce'),
 };

@@ -7,8 +7,8 @@
 import { expect, it } from 'vitest';
 import { COMPLIANCE_TOPICS, DECLARED_FIELDS, DECLARED_NAMES, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
 import { loadConfig } from '../../src/config.ts';
-import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../src/http/shopify-auth.ts';
 import { appToml } from '../helpers/shopify-app-config.ts';
+import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../adapters/shopify/paths.ts';
 
 it('declares every topic the bridge reads, once, with the fields it reads, and the compliance topics', () => {
   const app = appToml();

@@ -28,6 +28,7 @@ import type { SandboxState } from '../../src/sandbox/store.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
+import { shopifyPartsOf } from '../helpers/shopify.ts';
 
 const FIXTURE = join(import.meta.dirname, '7a1c4ad');
 
@@ -196,7 +197,7 @@ async function openAndFinish(
       await finished(engine);
       const bc = await ownOf<BigCommerceOwn>(platforms, 'bigcommerce').stores.get(platformsAtStop.bigcommerce.store);
       const sessions: SessionsRead = {
-        shopifyAccess: (await platforms.shopify?.access.hasAccess(manifest.env.SHOPIFY_SHOPS!)) ?? false,
+        shopifyAccess: (await shopifyPartsOf(platforms)?.access.hasAccess(manifest.env.SHOPIFY_SHOPS!)) ?? false,
         wooStores: (await ownOf<WooStores>(platforms, 'woocommerce').list()).map((store) => ({
           shop: store.shop,
           via: store.via,

@@ -1,11 +1,9 @@
 // The dashboard: plain DOM, no build step. Everything shown comes from the admin API and is written with
 // textContent, never as HTML: order data comes from stores and customers. The operator signs in with
-// ADMIN_TOKEN and sees everything; a Shopify shop's view, inside the Shopify admin, sees that shop's orders
-// alone, each call carrying a fresh App Bridge session token.
+// ADMIN_TOKEN and sees everything. A merchant has a page of their own instead (src/http/merchant/), and no
+// shop's session is ever taken here.
 /* global drawBars, drawStackedBars, loadStores, loadAccounts */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
-const SHOP_TOKEN_KEY = 'loyalty-bridge-shop-token';
-const EMBEDDED = Boolean(document.querySelector('meta[name="shopify-api-key"]'));
 const $ = (selector) => document.querySelector(selector);
 let selectedOrder = null;
 /** The reconciliation's entries by the name the resync form shows: their platform and shop. */
@@ -16,22 +14,11 @@ function token() {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
-/** The shop's view: embedded, or a shop token without an operator's sign-in in this tab. */
-function shopView() {
-  return EMBEDDED || (!token() && Boolean(sessionStorage.getItem(SHOP_TOKEN_KEY)));
-}
-
-async function bearer() {
-  // App Bridge's session tokens live a minute: one is asked for each call.
-  if (EMBEDDED) return window.shopify.idToken();
-  return token() ?? sessionStorage.getItem(SHOP_TOKEN_KEY);
-}
-
 async function call(path, options) {
   return fetch(`/admin/api${path}`, {
     ...options,
     headers: {
-      authorization: `Bearer ${await bearer()}`,
+      authorization: `Bearer ${token()}`,
       'content-type': 'application/json',
       ...(options.headers ?? {}),
     },
@@ -39,14 +26,7 @@ async function call(path, options) {
 }
 
 async function api(path, options = {}) {
-  let response = await call(path, options);
-  // Inside the admin, a session token refused (expired on the way, say) is tried once more with a fresh one, as Shopify asks.
-  if (response.status === 401 && EMBEDDED && response.headers.get('x-shopify-retry-invalid-session-request') === '1')
-    response = await call(path, options);
-  if (response.status === 401 && shopView()) {
-    sessionEnded();
-    throw new Error('unauthorised');
-  }
+  const response = await call(path, options);
   if (response.status === 401) {
     signOut('The admin token was refused.');
     throw new Error('unauthorised');
@@ -117,12 +97,10 @@ async function loadStatus() {
   $('#mode').textContent = mode.demo ? 'demo' : mode.sandbox ? 'sandbox' : '';
   $('#mode').hidden = !mode.demo && !mode.sandbox;
   $('#demo-banner').hidden = !mode.demo;
-  const hidden =
-    (body.connections ?? []).find((connection) => connection.platform === 'shopify')?.protectedDataHidden ?? 0;
-  $('#protected-banner').textContent = hidden
-    ? `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: README.md, Connecting Shopify.`
-    : '';
-  $('#protected-banner').hidden = !hidden;
+  // What a platform says needs the operator's eye, in its own words (orders that arrived without what earns, say).
+  const attention = (body.connections ?? []).flatMap((connection) => connection.notes?.attention ?? []);
+  $('#protected-banner').textContent = attention.join(' ');
+  $('#protected-banner').hidden = attention.length === 0;
   showAlarms(body.connections ?? []);
   showConnections(body);
   drawBars($('#chart-states'), body.orders.byState);
@@ -188,12 +166,12 @@ function showConnections(body) {
       .map((report) => report.checkedAt)
       .sort()
       .at(-1);
-    // Shopify: topics the app's configuration declares that no delivery has confirmed yet (not counted as working).
+    // Topics the app's configuration declares that no delivery has confirmed yet (not counted as working).
     const unconfirmed = connection.subscriptions
       .filter((report) => report.unconfirmed?.length)
       .map((report) => `${report.shop}: ${report.unconfirmed.join(', ')}`);
     const waiting = unconfirmed.length
-      ? `; not yet seen delivered through shopify.app.toml (if orders are placed and none arrives, run shopify app deploy): ${unconfirmed.join('; ')}`
+      ? `; ${connection.notes?.unconfirmed ?? 'not yet seen delivered'}: ${unconfirmed.join('; ')}`
       : '';
     return card(
       connection.label,
@@ -203,12 +181,12 @@ function showConnections(body) {
         ['Deliveries, last hour', String(connection.deliveriesLastHour)],
         ['Last delivery', localTime(connection.lastDeliveryAt) || 'none yet'],
         ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
-        ...(connection.platform === 'shopify'
+        ...(connection.notes?.notServed
           ? [
               [
                 'Shops not served, last hour',
                 connection.notAllowedLastHour
-                  ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: add a shop of yours to SHOPIFY_SHOPS`
+                  ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: ${connection.notes.notServed}`
                   : 'none',
               ],
             ]
@@ -260,24 +238,55 @@ async function loadActivity() {
   );
 }
 
-async function loadShopify() {
-  const { body } = await api('/shopify/shops');
-  $('#shopify').hidden = body.shops.length === 0 && !body.canInstall;
-  $('#install-form').hidden = !body.canInstall;
-  $('#shopify-shops tbody').replaceChildren(
+/** The platforms whose app the operator installs on a shop, each with its panel (a promise, asked once). */
+let installPanels = null;
+
+async function installPlatforms() {
+  const { body } = await api('/platforms');
+  return body.platforms.filter((platform) => platform.installs);
+}
+
+function installPanel(platform) {
+  const panel = $('#install-panel').content.firstElementChild.cloneNode(true);
+  panel.id = `install-${platform.name}`;
+  panel.querySelector('h2').textContent = `${platform.names.platform} ${platform.names.shop}s`.trim();
+  panel.querySelector('.install-label').textContent = `Install on a ${platform.names.shop}`;
+  panel.querySelector('form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    // Started by the signed-in operator, the shop becomes one of the bridge's; then off to its consent screen, and back.
+    const { status, body } = await api(`/${platform.name}/installs`, {
+      method: 'POST',
+      body: JSON.stringify({ shop: panel.querySelector('.install-shop').value.trim().toLowerCase() }),
+    });
+    if (status !== 201) return void alert(`Not installed: ${body.error}`);
+    window.location.assign(body.next);
+  });
+  $('#installs').append(panel);
+  return { name: platform.name, panel };
+}
+
+async function loadInstalls() {
+  installPanels ??= installPlatforms().then(
+    (platforms) => platforms.map(installPanel),
+    (error) => {
+      installPanels = null;
+      throw error;
+    },
+  );
+  await Promise.all((await installPanels).map(loadInstallPanel));
+}
+
+async function loadInstallPanel({ name, panel }) {
+  const { status, body } = await api(`/${name}/shops`);
+  if (status !== 200) return void (panel.hidden = true);
+  panel.hidden = body.shops.length === 0 && !body.canInstall;
+  panel.querySelector('form').hidden = !body.canInstall;
+  panel.querySelector('.install-shop').placeholder = body.example ?? '';
+  panel.querySelector('tbody').replaceChildren(
     ...body.shops.map((shop) => {
       const row = document.createElement('tr');
       cell(row, shop.shop);
-      const mode =
-        {
-          client_credentials: 'own store (client credentials)',
-          oauth_expiring: 'installed (expiring token)',
-          token_exchange: 'installed by Shopify (expiring token)',
-          oauth: 'installed',
-          legacy: 'custom app token',
-          none: 'none',
-        }[shop.mode] ?? shop.mode;
-      cell(row, shop.allowed === false ? `${mode}; not served (add it to SHOPIFY_SHOPS)` : mode);
+      cell(row, shop.access);
       cell(row, shop.expiresAt ? localTime(shop.expiresAt) : '');
       cell(row, shop.scope ?? '');
       return row;
@@ -540,7 +549,7 @@ async function refresh() {
       loadRedeemedOnCancelled(),
       loadDeadLetters(),
       loadActivity(),
-      loadShopify(),
+      loadInstalls(),
       loadStores(),
       loadAccounts(),
       loadPrivacy(),
@@ -560,40 +569,6 @@ function signedIn() {
   refreshTimer = setInterval(refresh, 3000);
 }
 
-/** A shop's page: its orders and its Shopify access, nothing of the operator's. */
-async function startShopView() {
-  for (const element of document.querySelectorAll('.operator-only')) element.hidden = true;
-  if ($('#sign-in')) $('#sign-in').hidden = true;
-  $('#app').hidden = false;
-  try {
-    const { body } = await api('/session');
-    $('#mode').textContent = body.shop;
-    $('#mode').hidden = false;
-  } catch {
-    return;
-  }
-  const refreshShop = async () => {
-    try {
-      await Promise.all([loadOrders(), loadShopify()]);
-      if (selectedOrder) await showOrder(selectedOrder);
-    } catch (error) {
-      if (error.message !== 'unauthorised') console.error(error);
-    }
-  };
-  await refreshShop();
-  refreshTimer = setInterval(refreshShop, 5000);
-}
-
-function sessionEnded() {
-  sessionStorage.removeItem(SHOP_TOKEN_KEY);
-  clearInterval(refreshTimer);
-  // Inside the admin the merchant is already where the app opens: a reload brings a fresh session.
-  $('#shop-notice').textContent = EMBEDDED
-    ? 'Your session could not be confirmed: reload the page.'
-    : 'This session has ended: open the app again from your Shopify admin.';
-  $('#shop-notice').hidden = false;
-}
-
 function signOut(message = '') {
   sessionStorage.removeItem(TOKEN_KEY);
   clearInterval(refreshTimer);
@@ -603,7 +578,6 @@ function signOut(message = '') {
   $('#sign-in-error').textContent = message;
 }
 
-// Not on a page inside the Shopify admin, which never carries the operator's sign-in.
 $('#sign-in-form')?.addEventListener('submit', async (event) => {
   event.preventDefault();
   sessionStorage.setItem(TOKEN_KEY, $('#token').value);
@@ -625,16 +599,6 @@ $('#probe').addEventListener('click', async () => {
     : 'The loyalty service lets us in again: calls resume.';
   await refresh();
 });
-$('#install-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  // Started by the signed-in operator, the shop becomes one of the bridge's; then off to Shopify's consent screen, and back.
-  const { status, body } = await api('/shopify/installs', {
-    method: 'POST',
-    body: JSON.stringify({ shop: $('#install-shop').value.trim().toLowerCase() }),
-  });
-  if (status !== 201) return void alert(`Not installed: ${body.error}`);
-  window.location.assign(body.next);
-});
 $('#privacy-form').addEventListener('submit', exportCustomer);
 $('#privacy-erase').addEventListener('click', eraseCustomer);
 $('#order-filter').addEventListener('input', () => loadOrders());
@@ -648,5 +612,4 @@ if (fromLink) {
   sessionStorage.setItem(TOKEN_KEY, fromLink);
   history.replaceState(null, '', window.location.pathname + window.location.search);
 }
-if (shopView()) startShopView();
-else if (token()) signedIn();
+if (token()) signedIn();

@@ -1,10 +1,10 @@
-// The merchant's page outside the Shopify admin, where Polaris and App Bridge do not belong: the few Polaris
+// The merchant's page outside a platform's admin, where Polaris and App Bridge do not belong: the few Polaris
 // elements the page uses are drawn with the browser's own controls, with the attributes and properties the
 // page relies on, and App Bridge's part (the session token, toasts, the nav) is played by
 // `window.loyaltyBridgeHost`. Loaded before merchant.js. Text is set with textContent, never as HTML.
 (() => {
   const define = (tag, made) => customElements.get(tag) ?? customElements.define(tag, made);
-  // merchant.css lays the table's parts out under this class only: inside Shopify, Polaris draws them.
+  // merchant.css lays the table's parts out under this class only: inside the admin, Polaris draws them.
   document.documentElement.classList.add('standalone');
   const sheet = `:host{display:block;margin:0 0 12px}:host([hidden]){display:none}label{display:block;font-weight:600;margin-bottom:2px}
     input,select{font:inherit;padding:4px 6px;min-width:16em}small{display:block;color:#5c5f62}
@@ -132,7 +132,7 @@
   for (const tag of ['s-table', 's-table-header-row', 's-table-header', 's-table-body', 's-table-row', 's-table-cell'])
     define(tag, class extends HTMLElement {});
 
-  // The nav: a button for each link; a click says where to go, as App Bridge's nav does (shopify:navigate).
+  // The nav: a button for each link; a click says where to go, as an admin's nav does (loyalty-bridge:navigate).
   define('s-link', class extends HTMLElement {});
   define(
     's-app-nav',
@@ -151,7 +151,7 @@
             button.type = 'button';
             button.textContent = link.textContent;
             button.addEventListener('click', () =>
-              link.dispatchEvent(new CustomEvent('shopify:navigate', { bubbles: true })),
+              link.dispatchEvent(new CustomEvent('loyalty-bridge:navigate', { bubbles: true })),
             );
             return button;
           }),

@@ -1,17 +1,24 @@
-// The merchant's page inside the Shopify admin: Polaris web components for what is drawn, App Bridge for the
-// admin's own parts (the title bar, the nav, toasts, a form's save bar) and the session token each call
-// carries. Everything shown comes from the admin API's shop routes, which see this shop alone, and is
+// The merchant's page inside a platform's admin: Polaris web components for what is drawn, the admin's own
+// script for its parts (the title bar, the nav, toasts, a form's save bar) and the session token each call
+// carries; the server's meta says which script that is (merchant-page.ts). Everything shown comes from the admin API's shop routes, which see this shop alone, and is
 // written with textContent, never as HTML: orders come from customers.
 const $ = (selector) => document.querySelector(selector);
+const own = (name) => document.querySelector(`meta[name="loyalty-bridge-${name}"]`)?.getAttribute('content');
 /**
- * Where the page is shown: inside the Shopify admin, App Bridge (session
- * tokens, toasts, the nav); elsewhere (BigCommerce's control panel) the
- * bridge's own stand-in, elements.js, with the session the bridge handed the page.
+ * Where the page is shown: inside a platform's admin, the global its script defines (session tokens, toasts,
+ * the nav), named by the server; elsewhere the bridge's own stand-in, elements.js, with the session the bridge
+ * handed the page.
  */
-const host = window.shopify ?? window.loyaltyBridgeHost;
-const EMBEDDED = Boolean(window.shopify);
+const platformHost = own('host') ? window[own('host')] : undefined;
+const host = platformHost ?? window.loyaltyBridgeHost;
+const EMBEDDED = Boolean(platformHost);
 const VIEWS = ['home', 'setup', 'orders', 'privacy'];
-const APP_PATH = '/shopify/app';
+/** Each view's address under the app's in the admin; elsewhere the nav's links go nowhere but to a view. */
+const APP_PATH = own('app-path') ?? '/app';
+/** What the nav sends a link that is clicked: the admin's own event, or elements.js's. */
+const NAVIGATE = own('navigate-event') ?? 'loyalty-bridge:navigate';
+/** A header whose 1 on a 401 asks for one more try with a fresh token (the admin's own), if the admin has one. */
+const RETRY_HEADER = own('retry-header');
 /** The settings the setup form shows, by the configuration's names. */
 const SETTINGS = [
   'LOYALTY_EARN_ACTIVITY_ID',
@@ -47,9 +54,8 @@ async function call(path, options = {}) {
       },
     });
   let response = await send();
-  // A session token refused on the way (expired, say) is tried once more with a fresh one, as Shopify asks.
-  if (response.status === 401 && response.headers.get('x-shopify-retry-invalid-session-request') === '1')
-    response = await send();
+  // A session token refused on the way (expired, say) is tried once more with a fresh one, as the platform asks.
+  if (response.status === 401 && RETRY_HEADER && response.headers.get(RETRY_HEADER) === '1') response = await send();
   if (response.status === 401) {
     const again = host.signInAgain;
     $('#notice').replaceChildren(
@@ -97,13 +103,16 @@ function go(path) {
   void show(viewOf(path));
 }
 
-document.addEventListener('shopify:navigate', (event) => {
+document.addEventListener(NAVIGATE, (event) => {
   const href = event.target.getAttribute('href');
   if (href) go(href);
 });
 // Only now the nav: App Bridge shows it in the admin as soon as it is in the page, and a click before this listener
 // would be lost (the merchant would ask for Orders and stay on Home).
-document.body.prepend($('#app-nav').content.cloneNode(true));
+const nav = $('#app-nav').content.cloneNode(true);
+for (const link of nav.querySelectorAll('s-link[data-nav]'))
+  link.setAttribute('href', link.dataset.nav === 'home' ? APP_PATH : `${APP_PATH}/${link.dataset.nav}`);
+document.body.prepend(nav);
 window.addEventListener('popstate', () => void show(viewOf(location.pathname)));
 $('#go-setup').addEventListener('click', () => go(`${APP_PATH}/setup`));
 

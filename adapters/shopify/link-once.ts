@@ -4,7 +4,7 @@
 // own. Each link's hmac is kept as a 'callback-payload' record until it can no longer pass; addRecord is
 // atomic across bridges, so of two uses racing exactly one wins.
 import { createHash } from 'node:crypto';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
 const KIND = 'callback-payload';
 const PREFIX = 'shopify-app-url:';

@@ -3,46 +3,58 @@
 // installation is where the bridge gets its Admin API access. Embedded, a good id_token makes the request the
 // shop's whatever its hmac's age (a reload after 90 s keeps the old one), and without one the bounce page
 // answers; not embedded, a fresh signed link opens the page once. The cases: docs/shopify.md.
-import type { Request, RequestHandler, Response } from 'express';
 import { InvalidHostError } from '@shopify/shopify-api';
-import { ShopifyAccessError } from '../../adapters/shopify/access.ts';
-import type { ShopifyAuthParts } from './shopify-auth-parts.ts';
-import { cameBackFromBounce, redirectToBounce } from './shopify-bounce.ts';
-import { sendMerchantPage, sendShopifyStorePage } from './merchant-page.ts';
-import { plainPage } from './plain-page.ts';
-import { firstUseOfLink } from './shopify-link-once.ts';
-import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
-import { KEY_MISSING } from './shop-callers.ts';
+import type { PlatformAnswer, PlatformRequest } from '../../src/core/platform-module.ts';
+import { SecretsKeyMissingError } from '../../src/core/store/record-secrets.ts';
+import { ShopifyAccessError } from './access.ts';
+import { cameBackFromBounce, redirectToBounce } from './bounce.ts';
+import { KEY_MISSING, type ShopifyFlowParts } from './flow-parts.ts';
+import type { ShopifyInstall } from './install.ts';
+import { firstUseOfLink } from './link-once.ts';
+import { APP_BRIDGE_URL, POLARIS_URL, shopAdminFrame, shopifyHead } from './paths.ts';
 
-export interface AppUrlParts extends ShopifyAuthParts {
-  beginInstall: (req: Request, res: Response, shop: string) => Promise<void>;
-  /** The bridge's public address and the App URL's path on it, where the bounce page sends App Bridge back to. */
-  appUrl: string;
-  appPath: string;
-}
+/** A page that says what to do; inside the admin, framed by the shop's admin. */
+const said = (status: number, title: string, text: string, framedBy?: string): PlatformAnswer => ({
+  status,
+  page: { title, paragraphs: [text] },
+  ...(framedBy ? { frameAncestors: shopAdminFrame(framedBy) } : {}),
+});
 
-export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
-  const { shopify, allowed, signatures, bridgeTokens, installed, embedded, apiKey, usedLinks, logger, beginInstall } =
-    parts;
+export function shopifyAppUrl(
+  parts: ShopifyFlowParts & { install: ShopifyInstall; appUrl: string },
+): (request: PlatformRequest) => Promise<PlatformAnswer> {
+  const { shopify, app, allowed, signatures, installed, embedded, apiKey, usedLinks, logger, install, appUrl } = parts;
   const { access } = shopify;
-  const app = shopify.app!;
-  const shopParam = (req: Request) =>
-    app.utils.sanitizeShop(typeof req.query.shop === 'string' ? req.query.shop : '') ?? undefined;
+  const shopParam = ({ query }: PlatformRequest) => app.utils.sanitizeShop(query.shop ?? '') ?? undefined;
+
+  /** The bounce page, unless this request already came back from it: then a page that says what to do, framed by the shop's admin. */
+  const bounceOrExplain = (request: PlatformRequest, shop: string | undefined): PlatformAnswer =>
+    shop && !cameBackFromBounce(request.query)
+      ? redirectToBounce(request, appUrl)
+      : said(
+          401,
+          'The app could not confirm your session',
+          'Shopify’s session for this page was not accepted. Reload the page; if this keeps happening, ask whoever runs this app to check its client secret (SHOPIFY_API_SECRET).',
+          shop,
+        );
 
   /** Shows the shop its page, once the request is known to be the shop's. */
-  const serve = async (req: Request, res: Response, shop: string, idToken: string | undefined) => {
+  const serve = async (
+    request: PlatformRequest,
+    shop: string,
+    idToken: string | undefined,
+  ): Promise<PlatformAnswer> => {
     const framedBy = embedded ? shop : undefined;
     const allowance = await allowed.check(shop);
     if (!allowance.allowed) {
       logger.warn({ shop }, 'the App URL was opened for a shop the bridge does not serve');
-      return plainPage(res, 403, 'This bridge does not serve this shop', allowance.reason, { framedBy });
+      return said(403, 'This bridge does not serve this shop', allowance.reason, framedBy);
     }
     if (!embedded) {
-      if (!(await access.hasWorkingAccess(shop))) return beginInstall(req, res, shop);
-      // The link signs in once: sent again (copied, logged, from history), it opens nothing (shopify-link-once.ts).
-      if (!(await firstUseOfLink(usedLinks, String(req.query.hmac))))
-        return plainPage(
-          res,
+      if (!(await access.hasWorkingAccess(shop))) return install.begin(request, shop);
+      // The link signs in once: sent again (copied, logged, from history), it opens nothing (link-once.ts).
+      if (!(await firstUseOfLink(usedLinks, String(request.query.hmac))))
+        return said(
           401,
           'This link has been used',
           'Open the app again from your Shopify admin: each time it signs you in once.',
@@ -50,7 +62,7 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
       // Shopify has just said who opened the app: the shop's own page, signed in as that shop in this answer (never
       // in an address, which could be handed to another browser), drawn by the bridge's stand-ins, as Polaris and
       // App Bridge live in the admin only.
-      return sendShopifyStorePage(res, bridgeTokens.mint(shop));
+      return { merchantPage: { shop } };
     }
     if (idToken && !(await access.hasWorkingAccess(shop))) {
       try {
@@ -59,63 +71,60 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
         logger.warn({ shop, reason: (error as Error).message }, 'token exchange failed at the App URL');
         // As shopify-app-js: a session token Shopify does not take (expired on its way, used already) is an invalid session, which a fresh one puts right.
         if (error instanceof ShopifyAccessError && error.code === 'invalid_session')
-          return bounceOrExplain(req, res, shop);
+          return bounceOrExplain(request, shop);
         if (error instanceof SecretsKeyMissingError)
-          return plainPage(res, 503, 'loyalty-bridge cannot keep access to this shop', KEY_MISSING, { framedBy });
+          return said(503, 'loyalty-bridge cannot keep access to this shop', KEY_MISSING, framedBy);
         const refused = error instanceof ShopifyAccessError && error.code !== 'unavailable';
-        return plainPage(
-          res,
+        return said(
           refused ? 401 : 502,
           'Shopify did not give access to this shop',
           refused
             ? 'Reload the app; if it persists, uninstall and install it again.'
             : 'Shopify did not answer; reload the app in a minute.',
-          { framedBy },
+          framedBy,
         );
       }
       await installed(shop, 'token_exchange');
     }
-    sendMerchantPage(res, { shop, apiKey });
+    return { embeddedPage: { ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL, POLARIS_URL]), merchantPage: true } };
   };
 
-  return async (req, res) => {
-    const query = req.query as Record<string, unknown>;
-    const idToken = typeof query.id_token === 'string' ? query.id_token : undefined;
+  return async (request) => {
+    const { query } = request;
+    const idToken = query.id_token;
 
     if (embedded && idToken) {
       // The session token says whose request this is; the link's own hmac and timestamp may be long stale (a reload).
       const token = await signatures.sessionToken(idToken);
-      const shop = shopParam(req);
-      if (token.ok && (!shop || token.shop === shop)) return serve(req, res, token.shop, idToken);
+      const shop = shopParam(request);
+      if (token.ok && (!shop || token.shop === shop)) return serve(request, token.shop, idToken);
       logger.warn(
         { shop, reason: token.ok ? 'the session token is for another shop' : token.reason },
         'the App URL carried a session token that was refused',
       );
-      return bounceOrExplain(req, res, shop);
+      return bounceOrExplain(request, shop);
     }
 
     const checked = await signatures.appUrl(query);
     if (!checked.ok) {
-      const shop = shopParam(req);
+      const shop = shopParam(request);
       // Inside the admin (a reload after the link went stale): App Bridge brings a fresh session token.
-      if (embedded && shop && query.embedded === '1') return bounceOrExplain(req, res, shop);
+      if (embedded && shop && query.embedded === '1') return bounceOrExplain(request, shop);
       logger.warn({ reason: checked.reason }, 'the App URL was opened without a valid Shopify signature');
-      return plainPage(
-        res,
+      return said(
         401,
         'Open this app from your Shopify admin',
         `This address works only as Shopify opens it: ${checked.reason}.`,
-        { framedBy: embedded ? shop : undefined },
+        embedded ? shop : undefined,
       );
     }
     if (embedded && !checked.embedded) {
       // Opened outside the admin (a bookmark, say): the app lives inside it.
       try {
-        return void res.redirect(302, app.auth.buildEmbeddedAppUrl(checked.host ?? ''));
+        return { redirect: app.auth.buildEmbeddedAppUrl(checked.host ?? '') };
       } catch (error) {
         if (error instanceof InvalidHostError)
-          return plainPage(
-            res,
+          return said(
             400,
             'Open this app from your Shopify admin',
             'The link does not say which Shopify admin it came from.',
@@ -126,19 +135,7 @@ export function shopifyAppUrl(parts: AppUrlParts): RequestHandler {
     // Signed, inside the admin, and no session token: the bounce page brings one, as shopify-app-js does. The hmac says
     // Shopify made this link in the last 90 s, not that the admin's signed-in user is opening it (a copied link carries
     // it too); and a shop Shopify installed by itself gets its access by token exchange, which needs the session token.
-    if (embedded) return bounceOrExplain(req, res, checked.shop);
-    return serve(req, res, checked.shop, undefined);
+    if (embedded) return bounceOrExplain(request, checked.shop);
+    return serve(request, checked.shop, undefined);
   };
-
-  /** The bounce page, unless this request already came back from it: then a page that says what to do, framed by the shop's admin. */
-  function bounceOrExplain(req: Request, res: Response, shop: string | undefined): void {
-    if (shop && !cameBackFromBounce(req)) return redirectToBounce(req, res, parts);
-    plainPage(
-      res,
-      401,
-      'The app could not confirm your session',
-      'Shopify’s session for this page was not accepted. Reload the page; if this keeps happening, ask whoever runs this app to check its client secret (SHOPIFY_API_SECRET).',
-      { framedBy: shop },
-    );
-  }
 }

@@ -1,0 +1,26 @@
+// What Shopify's operator and merchants are told in their words: on the connections panel, how to serve a shop
+// whose deliveries were ignored, and orders that arrived with the customer's contact details hidden (protected
+// customer data not granted); on a merchant's page, the same orders.
+import type { PlatformParts } from '../../src/core/platform-module.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+
+export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): PlatformParts['operatorNotes'] => ({
+  notServed: 'add a shop of yours to SHOPIFY_SHOPS',
+  async attention() {
+    // From the counts the store keeps, not a scan of the orders.
+    const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
+    return hidden
+      ? [
+          `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: README.md, Connecting Shopify.`,
+        ]
+      : [];
+  },
+});
+
+/** What a merchant's page says of orders that came with the customer's e-mail and phone hidden. */
+export const SKIP_REASONS = {
+  protected_data_hidden: {
+    why: 'Shopify hides the customer’s e-mail and phone from the app, so these orders cannot earn points.',
+    fix: 'The app’s developer (the bridge’s operator) requests access to protected customer data (Name, Email, Phone) in the app’s Dev Dashboard; once Shopify approves it, read these orders again from Orders.',
+  },
+} as const;
