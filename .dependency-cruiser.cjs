@@ -37,6 +37,14 @@ module.exports = {
       to: { path: '^src/(http|composition|cli)/|^src/cli\\.ts$' },
     },
     {
+      name: 'src-reaches-platforms-through-the-registry',
+      comment:
+        "src/ keeps one list of platforms (src/composition/platform-registry.ts) and reaches every platform through its module's parts, so a platform's code lives in its own folder. What platforms share (adapters/shared/) is anyone's.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/composition/platform-registry\\.ts$' },
+      to: { path: '^adapters/', pathNot: '^adapters/shared/' },
+    },
+    {
       name: 'loyalty-client-imports-no-core',
       comment:
         'The client of the loyalty service is a library of its own: the core uses it, never the other way round.',

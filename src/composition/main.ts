@@ -150,9 +150,9 @@ export async function startBridge(
     throw error;
   }
 
-  // Deliveries kept whole by an earlier release trimmed to what is read (core/kept-deliveries.ts); old
-  // WooCommerce shop names moved to the one name, with the inbox folded first when there are any; shops
-  // installed before accounts existed kept on the default account.
+  // Deliveries kept whole by an earlier release trimmed to what is read (core/kept-deliveries.ts); each
+  // platform's moves of what earlier releases kept (old shop names to the one name, the inbox folded first when
+  // there are any); shops installed before accounts existed kept on the default account.
   try {
     await trimEarlierDeliveries(store, platforms.adapterFor, logger);
     await platforms.prepare(() => engine.foldInbox());

@@ -116,7 +116,7 @@ export async function shopAttention(
 
 /**
  * An order key of any platform in a letter's words, with the word "order" before it: up to the next whitespace (a
- * WooCommerce shop's name may hold a ',' or ';' from its address), less the punctuation that closes a clause. A
+ * shop named by its address may hold a ',' or ';'), less the punctuation that closes a clause. A
  * word shaped name:… that is not one (an address) is left as it is; a platform registered as a module is not in
  * the list, so its keys are told by their shape, name:shop:order id. One pass, with no backtracking over the tail.
  */

@@ -69,6 +69,11 @@ describe('the layering rules', () => {
       'adapters-import-no-http',
     ],
     [
+      'src/ reaches into a platform beside the registry (admin-api.ts read adapters/shopify/installs.ts)',
+      { 'src/http/admin-api.ts': ['adapters/shopify/installs.ts'], 'adapters/shopify/installs.ts': [] },
+      'src-reaches-platforms-through-the-registry',
+    ],
+    [
       'the loyalty client imports core',
       { 'src/loyalty/client.ts': ['src/core/leases.ts'], 'src/core/leases.ts': [] },
       'loyalty-client-imports-no-core',
