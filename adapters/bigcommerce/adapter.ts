@@ -4,7 +4,7 @@
 // key only together with the scope and created_at (docs/bigcommerce.md).
 import { deliveryBody, type StoredDelivery } from '../../src/core/delivery.ts';
 import { PlatformUnavailableError, type PlatformAdapter, type Translation } from '../../src/core/platform-adapter.ts';
-import { BigCommerceApiError, type BigCommerceApi } from './rest-api.ts';
+import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
 import {
   bigCommerceDelivery,
   bigCommercePreflight,

@@ -6,7 +6,7 @@
 import { stringifySetCookie } from 'cookie';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
 import { keptSecret, newSecret, secretHash } from '../shared/browser-secret.ts';
-import { page, type BigCommerceAppParts } from './app-parts.ts';
+import { page, type BigCommerceAppParts } from './flow-parts.ts';
 import {
   CallbackPayloads,
   LOAD_REPEAT_WITHIN_MS,

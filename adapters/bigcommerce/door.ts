@@ -2,7 +2,7 @@
 // callback opened opens nothing once the store has no app installed or is not served here, nor once the store's
 // owner removed its control-panel user after the session was made (removed-users.ts).
 import type { MerchantDoor } from '../../src/core/platform-module.ts';
-import type { AllowedStores } from './allowed-stores.ts';
+import type { AllowedStores } from './allowed-shops.ts';
 import type { RemovedUsers } from './removed-users.ts';
 import type { BigCommerceStores } from './stores.ts';
 

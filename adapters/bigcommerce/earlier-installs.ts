@@ -4,7 +4,7 @@
 // 'migration' record that marks it done, so a crash in between only does it again.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
-import type { AllowedStores } from './allowed-stores.ts';
+import type { AllowedStores } from './allowed-shops.ts';
 
 export const EARLIER_INSTALLS_MIGRATION = 'bigcommerce-allowed-stores';
 

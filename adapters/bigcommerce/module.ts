@@ -1,10 +1,10 @@
 // BigCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
-// source, which stores it serves, and its single-click app (app.ts): the app's callbacks, the door of the
+// source, which stores it serves, and its single-click app (flows.ts): the app's callbacks, the door of the
 // page it opens, and its checks of pending uninstalls.
 import type { PlatformModule } from '../../src/core/platform-module.ts';
 import { createBigCommerceAdapter } from './adapter.ts';
-import { AllowedStores } from './allowed-stores.ts';
-import { bigCommerceApp } from './app.ts';
+import { AllowedStores } from './allowed-shops.ts';
+import { bigCommerceApp } from './flows.ts';
 import { bigCommerceConnections } from './connections.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';

@@ -1,10 +1,10 @@
 // BigCommerce as the core reads it for resync and reconciliation: every store
-// the bridge has a token for and is allowed to serve (allowed-stores.ts:
+// the bridge has a token for and is allowed to serve (allowed-shops.ts:
 // nothing of another store is read, so nothing of it earns), and at each
 // check the store's hooks kept alive (subscriptions.ts).
 import type { OrderSource, OrderWindow, SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import type { AllowedStores } from './allowed-stores.ts';
+import type { AllowedStores } from './allowed-shops.ts';
 import { BC_WEBHOOK_PATH, keepBigCommerceHooks } from './subscriptions.ts';
 import type { BigCommerceStore, BigCommerceStores } from './stores.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';

@@ -5,7 +5,7 @@
 // header (docs/bigcommerce.md). One API client per store and token, so that all callers share its rate limit.
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
-import { BigCommerceApi } from './rest-api.ts';
+import { BigCommerceApi } from './admin-api.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 
 /** A store that installed the app: its token. */

@@ -4,7 +4,7 @@
 // the scope to change hooks only reports, with what a person must do.
 import type { SubscriptionProblem } from '../../src/core/order-source.ts';
 import { BIGCOMMERCE_SCOPES } from './adapter.ts';
-import { BigCommerceApiError, type BigCommerceApi, type BigCommerceHook } from './rest-api.ts';
+import { BigCommerceApiError, type BigCommerceApi, type BigCommerceHook } from './admin-api.ts';
 import type { DeliveryProof } from './stores.ts';
 import { BC_SECRET_HEADER } from './verify.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';

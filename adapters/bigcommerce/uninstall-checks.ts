@@ -5,7 +5,7 @@
 // compare-and-set: a reinstall's token and 'shop' record stay.
 import type { LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
-import type { TokenCheck } from './rest-api.ts';
+import type { TokenCheck } from './admin-api.ts';
 import type { BigCommerceStores } from './stores.ts';
 
 export interface PendingUninstall {

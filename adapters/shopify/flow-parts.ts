@@ -1,4 +1,4 @@
-// What Shopify's flows (install.ts, app-url.ts, bounce.ts, page-door.ts) are built from: one declaration all import.
+// What Shopify's flows (install.ts, app-url.ts, bounce.ts, door.ts) are built from: one declaration all import.
 import type { Shopify } from '@shopify/shopify-api';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedShops } from './allowed-shops.ts';

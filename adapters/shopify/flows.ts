@@ -8,7 +8,7 @@ import { bounceRoute } from './bounce.ts';
 import { shopifyInstall } from './install.ts';
 import { shopifyInstalled } from './installed.ts';
 import type { ShopifyParts } from './parts.ts';
-import { shopifyPageDoor } from './page-door.ts';
+import { shopifyPageDoor } from './door.ts';
 import { forgetScopes } from './scopes.ts';
 
 export function shopifyFlows(

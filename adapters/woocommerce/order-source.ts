@@ -3,7 +3,7 @@
 // store's webhooks kept alive (subscriptions.ts).
 import type { OrderSource, OrderWindow, SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
-import { fetchWooOrder, fetchWooOrders, type WooRestClient } from './rest-api.ts';
+import { fetchWooOrder, fetchWooOrders, type WooRestClient } from './admin-api.ts';
 import type { WooStores } from './stores.ts';
 import { keepWooWebhooks, WOO_WEBHOOK_PATH } from './subscriptions.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';

@@ -6,7 +6,7 @@ import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
-import { WooRestClient, WooRestError, type WooAuthMode } from './rest-api.ts';
+import { WooRestClient, WooRestError, type WooAuthMode } from './admin-api.ts';
 import { wooShopOf, wooStoreUrl } from './shop-identity.ts';
 
 export type WooKeyPermissions = 'read' | 'write' | 'read_write';

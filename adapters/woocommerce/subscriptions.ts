@@ -10,7 +10,7 @@ import {
   WooRestError,
   type WooRestClient,
   type WooWebhook,
-} from './rest-api.ts';
+} from './admin-api.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 
 /** The topics the bridge subscribes to; the first two bring the orders, the others keep the trash honest. */

@@ -2,13 +2,13 @@
 // over HTTP: windows, pages, an order modified while the pages are read,
 // refused keys, rate limits, hooks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigCommerceApi } from '../../adapters/bigcommerce/rest-api.ts';
+import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
 import {
   fetchWooOrders,
   fetchWooWebhooks,
   WooRestClient,
   type WooRestOptions,
-} from '../../adapters/woocommerce/rest-api.ts';
+} from '../../adapters/woocommerce/admin-api.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
 import { registerBigCommerceHooks } from '../../adapters/bigcommerce/subscriptions.ts';
 import { bcOrder, BC_STORE } from '../helpers/bigcommerce.ts';

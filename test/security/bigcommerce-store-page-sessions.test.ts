@@ -3,7 +3,7 @@
 // reach the shop routes). Each test showed a defect, failing against be82e48; all are fixed.
 //   1. A store the operator no longer serves (installed while allowed, then
 //      dropped from BIGCOMMERCE_STORES) still gets a session at /load, and the
-//      door lets it act (the shop routes): neither checks allowed-stores.ts,
+//      door lets it act (the shop routes): neither checks allowed-shops.ts,
 //      while Shopify's door (shop-callers.ts) checks allowed.check.
 //   2. remove_user is ignored although sessions now name the control-panel
 //      user: the removed user's session keeps working, and the load payload in

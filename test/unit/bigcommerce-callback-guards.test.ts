@@ -4,10 +4,10 @@
 // while it does not; which stores are allowed (and the two settings that
 // say so); and stores installed before the upgrade allowed once.
 import { describe, expect, it } from 'vitest';
-import { AllowedStores } from '../../adapters/bigcommerce/allowed-stores.ts';
+import { AllowedStores } from '../../adapters/bigcommerce/allowed-shops.ts';
 import { CallbackPayloads } from '../../adapters/bigcommerce/callback-payloads.ts';
 import { allowEarlierInstalls } from '../../adapters/bigcommerce/earlier-installs.ts';
-import type { TokenCheck } from '../../adapters/bigcommerce/rest-api.ts';
+import type { TokenCheck } from '../../adapters/bigcommerce/admin-api.ts';
 import { BigCommerceStores, type BigCommerceInstall } from '../../adapters/bigcommerce/stores.ts';
 import { UninstallChecks, type BigCommerceShopState } from '../../adapters/bigcommerce/uninstall-checks.ts';
 import { loadConfig } from '../../src/config.ts';

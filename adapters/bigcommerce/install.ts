@@ -3,7 +3,7 @@
 // and recent orders are seen to after the answer, a page of that store's state (installed-page.ts).
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
-import { page, type BigCommerceAppParts } from './app-parts.ts';
+import { page, type BigCommerceAppParts } from './flow-parts.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from './app-token.ts';
 import { installedPage } from './installed-page.ts';
 

@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import type { PlatformParts, PlatformWiring } from '../../src/core/platform-module.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
-import type { AllowedStores } from './allowed-stores.ts';
+import type { AllowedStores } from './allowed-shops.ts';
 import { appRoutes } from './app-routes.ts';
 import { bigCommerceDoor } from './door.ts';
-import { installRoute } from './install-route.ts';
+import { installRoute } from './install.ts';
 import { RemovedUsers } from './removed-users.ts';
 import type { BigCommerceSettings } from './settings.ts';
 import type { BigCommerceStores } from './stores.ts';
