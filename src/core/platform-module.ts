@@ -227,6 +227,50 @@ export interface PlatformParts {
   };
   /** What a merchant's page says of its orders skipped for a reason only this platform gives, by reason: why, and the fix. */
   skipReasons?: Readonly<Record<string, { why: string; fix: string }>>;
+  /**
+   * The store's own pages, where customers see and spend their points (../shared/DESIGN.md, "The storefront").
+   * Declared for the platforms to fill; nothing of the bridge calls it yet.
+   */
+  storefront?: StorefrontParts;
+}
+
+/** A reward's code as the platform makes it: for one customer, used once, until it expires. */
+export interface DiscountCodeRequest {
+  shop: string;
+  /** The platform's own id of the customer the code is for. */
+  customerId: string;
+  /** The amount off, in the store's currency, as a decimal string ("5.00"). */
+  amountOff: string;
+  /** The smallest order it applies to, or none. */
+  minimumOrder: string | null;
+  expiresAt: string;
+  combinesWithOthers: boolean;
+}
+
+export interface StorefrontParts {
+  /**
+   * Who is asking, from what the store's page sent and the platform signed (an app proxy's signature, a customer
+   * token): the shop and the customer, or a guest; never from anything unsigned. `refused`: the request is not
+   * the platform's.
+   */
+  customer(
+    request: PlatformRequest,
+  ): Promise<
+    { kind: 'customer'; shop: string; customerId: string } | { kind: 'guest'; shop: string } | { kind: 'refused' }
+  >;
+  /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */
+  makeCode(request: DiscountCodeRequest): Promise<{ code: string; platformId: string }>;
+  /** How often the code paid for an order, read from the platform (not from the orders the bridge happened to see). */
+  codeUses(shop: string, platformId: string): Promise<number>;
+  /** Removes a code that was never used, so that it pays for nothing later. */
+  removeCode(shop: string, platformId: string): Promise<void>;
+  /** Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers). */
+  widget?: {
+    put(shop: string, scriptUrl: string): Promise<void>;
+    remove(shop: string): Promise<void>;
+    /** Whether it is still there: reconciliation puts back one someone removed. */
+    present(shop: string): Promise<boolean>;
+  };
 }
 
 /** One store as the operator's stores panel shows it: never a key, token or secret. */
