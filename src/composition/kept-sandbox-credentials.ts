@@ -1,12 +1,7 @@
-// The credentials of the sandbox the bridge serves at /sandbox in sandbox
-// mode. The bridge listens for anyone who can reach it (HOST is 0.0.0.0 by
-// default) and a merchant may try it with a real store, so its sandbox never
-// takes the public defaults: the operator's own SANDBOX_API_KEY and
-// SANDBOX_BRAND_ID when set, else random ones made at the first start and
-// kept in the ledger. Kept, because they must outlive a restart and reach the
-// CLI's local commands; in the ledger, because instances on one PostgreSQL
-// then share them (one key, one rate budget), and because the ledger seals
-// its secrets, this key among them (core/store/record-secrets.ts).
+// The credentials of the sandbox the bridge serves at /sandbox in sandbox mode: the operator's SANDBOX_API_KEY and
+// SANDBOX_BRAND_ID when set, else random ones made at the first start (the bridge may listen for anyone, so never
+// public defaults). Kept in the ledger: they outlive a restart, reach the CLI's local commands, are shared by
+// instances on one PostgreSQL (one key, one rate budget), and are sealed there with the ledger's other secrets.
 import type { Config } from '../config.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { arePublic, randomSandboxCredentials, type SandboxCredentials } from '../sandbox/credentials.ts';

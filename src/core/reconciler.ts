@@ -1,24 +1,8 @@
-// Scheduled reconciliation: every platform with API access is asked, for
-// each shop it reaches, for the orders modified since the last successful run
-// (minus an overlap, for clocks and slow writes), and those go through the
-// same path as a resync. So it only ever fills gaps: a platform may never
-// retry a failed delivery, and any platform can drop one. Each run also
-// reads what the platform says of the subscriptions that bring deliveries
-// here (a webhook disabled after failures, a hook deactivated, a
-// subscription deleted) and raises the alarm.
-//
-// Every pass, whole or for one store (a store just added, a subscription
-// check after an install), takes the store's exclusive 'reconcile' lock, and
-// passes of this instance run one after another: two passes checking the
-// same store at once would each find a subscription missing and each create
-// it (a platform may keep both). With several bridges on one store, one
-// instance at a time reconciles; the state and the alarms are records every
-// instance reads.
-//
-// A store the app was uninstalled from (its 'shop' record says since when)
-// is skipped, on every platform: its token is revoked, so a pass could only
-// fail on it. An install or a delivery sent after the uninstall clears the
-// mark, and the store is reconciled again.
+// Scheduled reconciliation fills gaps: each platform with API access is asked, per shop, for the orders modified
+// since the last good run (less an overlap), which go through the resync path; each run also reads the health of
+// the subscriptions that bring deliveries here. A pass holds the store's 'reconcile' lock (two at once would each
+// create a missing subscription), and skips a store the app was uninstalled from until it comes back.
+// docs/architecture.md, "Reconciliation", says more.
 import type { Logger } from '../logger.ts';
 import type { Ingest } from './ingest.ts';
 import type { OrderSource, SubscriptionHealth } from './order-source.ts';
