@@ -21,12 +21,27 @@ import { freshDatabase, type TestDatabase } from './postgres.ts';
 import { APP_KEY, APP_SECRET, startFakeShopifyForApp, stopFakeShopifyForApp } from './shopify-app-bridge.ts';
 import { mintSessionToken } from './shopify-app-links.ts';
 import { answerConsent } from './wordpress-merchant.ts';
+import { signInPath, startFakeTinyShop } from '../platforms/tinyshop/fake-tinyshop.ts';
+import { tinyShop } from '../platforms/tinyshop/module.ts';
 
 export const WORLD_ADMIN_TOKEN = 'tenant-world-admin-token-0123456789';
 const BC_CLIENT_ID = 'tenant-world-bc-client';
 const BC_CLIENT_SECRET = 'tenant-world-bc-client-secret-0123';
 
 export type Platform = 'shopify' | 'woocommerce' | 'bigcommerce';
+/** A platform registered at start, as a module of its own (test/platforms/tinyshop/): one store, one merchant. */
+export type Registered = 'tinyshop';
+export const TINY_STORE = 'tiny-sweep';
+const TINY_SECRET = 'tiny-sweep-webhook-secret-0123456789';
+const TINY_TOKEN = 'tiny-sweep-api-token-0123456789';
+/** TinyShop as a platform whose store is its merchant's, not the operator's (as open installs are): it makes its own account. */
+const merchantsTinyShop: typeof tinyShop = {
+  ...tinyShop,
+  build(settings, wiring) {
+    const parts = tinyShop.build(settings, wiring);
+    return parts && { ...parts, chosenByOperator: async () => false };
+  },
+};
 
 export interface Answer {
   status: number;
@@ -35,7 +50,7 @@ export interface Answer {
 }
 
 export interface Merchant {
-  platform: Platform;
+  platform: Platform | Registered;
   shop: string;
   /** A fresh session of this merchant's own page, as its platform's door takes it. */
   session(): Promise<string>;
@@ -46,6 +61,8 @@ export interface Merchant {
 export interface TenantWorld {
   bridge: RunningBridge;
   merchants: Record<Platform, { a: Merchant; b: Merchant }>;
+  /** The one merchant of a platform registered at start. */
+  registered: Record<Registered, Merchant>;
   /** The WooCommerce stores behind merchants a and b, and the BigCommerce fake. */
   woo: { a: FakeWooCommerce; b: FakeWooCommerce };
   bc: FakeBigCommerce;
@@ -73,8 +90,14 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
   const bc = await startFakeBigCommerce({ storeHash: 'sweephandmade', accessToken: 'sweep-handmade-token' });
   bc.registerApp(appAt(front.url, BC_CLIENT_ID, BC_CLIENT_SECRET));
   const woo = { a: await startFakeWooCommerce(), b: await startFakeWooCommerce() };
+  const tiny = await startFakeTinyShop(TINY_TOKEN);
   const loaded = loadConfig({
+    modules: [merchantsTinyShop],
     env: {
+      TINYSHOP_STORE: TINY_STORE,
+      TINYSHOP_WEBHOOK_SECRET: TINY_SECRET,
+      TINYSHOP_API_URL: tiny.url,
+      TINYSHOP_API_TOKEN: TINY_TOKEN,
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: tempDataDir(),
@@ -100,6 +123,7 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), {
     platformOverrides: { apiUrls: { shopify: (shop) => shopify.adminUrl(shop) } },
+    modules: [merchantsTinyShop],
   });
   front.forwardTo(bridge.http.localUrl);
   const url = bridge.http.localUrl;
@@ -112,7 +136,7 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     );
-  const merchant = (platform: Platform, shop: string, session: () => Promise<string>): Merchant => ({
+  const merchant = (platform: Platform | Registered, shop: string, session: () => Promise<string>): Merchant => ({
     platform,
     shop,
     session,
@@ -171,6 +195,13 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
   };
   const [wooA, wooB] = [await wooShop(woo.a), await wooShop(woo.b)];
 
+  // TinyShop: its merchant opens the page from a link TinyShop signs; the session is in the page it answers.
+  const tinySession = fetch(`${url}${signInPath(TINY_SECRET, TINY_STORE)}`).then(async (page) => {
+    const session = /name="loyalty-bridge-session" content="([^"]+)"/.exec(await page.text())?.[1];
+    if (!session) throw new Error(`no session at TinyShop's sign-in: ${page.status}`);
+    return session;
+  });
+
   return {
     bridge,
     woo,
@@ -187,10 +218,11 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
         b: merchant('bigcommerce', bcHashes.b, () => bcSession(bcHashes.b)),
       },
     },
+    registered: { tinyshop: merchant('tinyshop', TINY_STORE, () => tinySession) },
     async stop() {
       await bridge.stop();
       await front.close();
-      await Promise.all([woo.a.close(), woo.b.close(), bc.close()]);
+      await Promise.all([woo.a.close(), woo.b.close(), bc.close(), tiny.stop()]);
       await stopFakeShopifyForApp(shopify);
       await database?.drop();
     },

@@ -1,5 +1,6 @@
-// Tenants are strangers: two merchants on each platform, each on a trial
-// account of its own, on one bridge (lowdb, and PostgreSQL). Merchant A of
+// Tenants are strangers: two merchants on each platform, and the one of a
+// platform registered at start (TinyShop), each on a trial account of its
+// own, on one bridge (lowdb, and PostgreSQL). Merchant A of
 // each platform calls every route its session reaches, read from the shop
 // router itself (a route added later is swept without editing this file),
 // with every id, key and order number of every merchant B in its paths,
@@ -18,10 +19,17 @@ import { routesOf } from '../helpers/express-routes.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_SECRET } from '../helpers/shopify-app-bridge.ts';
-import { startTenantWorld, type Merchant, type Platform, type TenantWorld } from '../helpers/tenant-world.ts';
+import {
+  startTenantWorld,
+  type Merchant,
+  type Platform,
+  type Registered,
+  type TenantWorld,
+} from '../helpers/tenant-world.ts';
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 
 const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
+const REGISTERED: Registered[] = ['tinyshop'];
 const ROUTES = routesOf(shopAdminApi({ store: {} } as unknown as ShopAdminApiParts));
 const backends: Array<'lowdb' | 'postgres'> = ['lowdb', ...(postgresAvailable() ? (['postgres'] as const) : [])];
 
@@ -243,7 +251,16 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
 describe.each(backends)('one merchant against another, on %s', (backend) => {
   let world: TenantWorld;
   const held = {} as Record<Platform, { a: Holdings; b: Holdings }>;
-  const allB = () => PLATFORMS.map((platform) => held[platform].b);
+  const heldRegistered = {} as Record<Registered, Holdings>;
+  /** Everyone A may not touch: each shipped platform's B, and every registered platform's merchant but A itself. */
+  const allB = (a?: Merchant) => [
+    ...PLATFORMS.map((platform) => held[platform].b),
+    ...REGISTERED.map((name) => heldRegistered[name]).filter((each) => each.merchant !== a),
+  ];
+  const attacker = (name: Platform | Registered) =>
+    name === 'tinyshop'
+      ? { merchant: world.registered.tinyshop, own: heldRegistered.tinyshop }
+      : { merchant: world.merchants[name].a, own: held[name].a };
 
   beforeAll(async () => {
     world = await startTenantWorld(backend);
@@ -251,6 +268,7 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
       const { a, b } = world.merchants[platform];
       held[platform] = { a: await settleIn(world, a, `${platform}-a`), b: await settleIn(world, b, `${platform}-b`) };
     }
+    for (const name of REGISTERED) heldRegistered[name] = await settleIn(world, world.registered[name], name);
   }, 240_000);
   afterAll(() => world?.stop());
 
@@ -260,17 +278,18 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     expect(ROUTES).toContainEqual({ method: 'POST', path: '/test-orders/:id/cancel' });
   });
 
-  it.each(PLATFORMS)(
+  it.each<Platform | Registered>([...PLATFORMS, ...REGISTERED])(
     "gives merchant A of %s nothing of any B's through any route, and changes nothing of theirs",
     async (platform) => {
-      const before = await Promise.all(allB().map((each) => stateOf(world, each)));
-      const a = world.merchants[platform].a;
+      const { merchant: a, own: ownHoldings } = attacker(platform);
+      const targets = allB(a);
+      const before = await Promise.all(targets.map((each) => stateOf(world, each)));
       // The session works: A reads its own order, so every refusal below is about B, not a session turned away.
-      const own = await a.call('GET', `/orders/${encodeURIComponent(held[platform].a.sale.key)}`);
+      const own = await a.call('GET', `/orders/${encodeURIComponent(ownHoldings.sale.key)}`);
       expect(own.status, own.text).toBe(200);
       const leaks: Array<{ secret: string; leak: string }> = [];
-      const ownOfA = new Set(secretsOf(held[platform].a));
-      for (const target of allB()) {
+      const ownOfA = new Set(secretsOf(ownHoldings));
+      for (const target of targets) {
         const secrets = secretsOf(target).filter((secret) => !ownOfA.has(secret));
         const query = `?shop=${encodeURIComponent(target.merchant.shop)}&platform=${target.merchant.platform}&account=${target.account.id}&email=${encodeURIComponent(target.customer.email)}&key=${encodeURIComponent(target.order.key)}`;
         for (const route of ROUTES) {
@@ -308,7 +327,7 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
       );
       const sharedName = (secret: string) => /^Test order \d{4}$/.test(secret) && namesOfA.has(secret);
       expect(leaks.filter(({ secret }) => !sharedName(secret)).map(({ leak }) => leak)).toEqual([]);
-      expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+      expect(await Promise.all(targets.map((each) => stateOf(world, each)))).toEqual(before);
     },
     300_000,
   );
