@@ -16,6 +16,12 @@ const WHICH_SHOP: PlatformAnswer = {
   },
 };
 
+/** The library's OAuth state cookie (with a .sig beside it), which begin keeps at the callback's path alone. */
+const STATE_COOKIE = 'shopify_app_state';
+const SPENT_STATE = [STATE_COOKIE, `${STATE_COOKIE}.sig`].map(
+  (name) => `${name}=; Path=${SHOPIFY_CALLBACK_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; SameSite=Lax`,
+);
+
 /** The request as the library reads it: its address (the query is what it checks) and the headers it looks at. */
 function fetchRequest({ query, headers }: PlatformRequest, path: string): Request {
   const url = new URL(path, 'https://bridge.invalid');
@@ -120,8 +126,14 @@ export function shopifyInstall(parts: ShopifyFlowParts): ShopifyInstall {
     }
     await shopify.access.saveInstalled(session);
     await installed(session.shop, 'oauth');
-    // The state cookie, spent.
-    const setCookies = headers.getSetCookie();
+    // The state cookie, spent: where begin kept it, the callback's path. The library clears it at / only, which leaves
+    // the browser's cookie (one per name and path) and its signature good for the rest of their minute.
+    const setCookies = [
+      ...headers
+        .getSetCookie()
+        .filter((cookie) => !cookie.startsWith(`${STATE_COOKIE}=`) && !cookie.startsWith(`${STATE_COOKIE}.sig=`)),
+      ...SPENT_STATE,
+    ];
     // Outside the admin the merchant has no App Bridge: the bridge's own session signs them in, in this answer to
     // the browser whose state cookie the library just checked. Inside it, the dashboard: Shopify opens the app next.
     if (!embedded) return { merchantPage: { shop: session.shop }, setCookies };

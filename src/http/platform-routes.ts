@@ -161,6 +161,7 @@ export function moduleSurface({
             : `this sign-in has ended: ${whereToSignIn} again`,
           logger,
           refusal: parts.door.refusal,
+          adminToken,
         },
         shopRoutes,
       )

@@ -5,6 +5,7 @@
 // read and leaves no record; no answer or log line quotes it.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
+import { sameSecret } from '../same-secret.ts';
 import { isBridgeShopToken, type BridgeShopTokens, type TokenPurpose } from './bridge-shop-token.ts';
 
 export interface SessionClaims {
@@ -22,10 +23,12 @@ export interface StorePageDoorParts {
   /** What an expired or forged session is told: where to open the page again. */
   ended: string;
   logger: Logger;
+  /** ADMIN_TOKEN, which is the operator's whatever its shape: it goes on to the operator's door. */
+  adminToken?: string | undefined;
 }
 
 export function storePageDoor(parts: StorePageDoorParts, shopRoutes: RequestHandler): RequestHandler {
-  const { platform, purpose, tokens, refusal, ended, logger } = parts;
+  const { platform, purpose, tokens, refusal, ended, logger, adminToken } = parts;
   const refuse = (res: Response, error: string, status: 401 | 403 = 401) => {
     logger.warn({ platform, reason: error }, 'a store page session was refused');
     if (status === 401) res.set('www-authenticate', 'Bearer');
@@ -33,7 +36,8 @@ export function storePageDoor(parts: StorePageDoorParts, shopRoutes: RequestHand
   };
   return (req: Request, res: Response, next: NextFunction) => {
     const given = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
-    if (!isBridgeShopToken(given, purpose)) return next();
+    if (!isBridgeShopToken(given, purpose) || (adminToken !== undefined && sameSecret(given, adminToken)))
+      return next();
     const claims = tokens.read(given);
     if (!claims) return refuse(res, ended);
     refusal(claims).then((refused) => {

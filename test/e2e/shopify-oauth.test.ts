@@ -25,6 +25,24 @@ async function consented(): Promise<{ callback: URL; cookies: string; begun: Res
 }
 const back = (callback: URL, headers: Record<string, string>) => get(`${callback.pathname}${callback.search}`, headers);
 
+/**
+ * A browser's cookies as RFC 6265 keeps them: one per name and path, an expired one removed. Only the path matters
+ * here (one host); a cookie set without a path takes the default path of the address that set it.
+ */
+function applySetCookies(jar: Map<string, string>, setCookies: string[], from: string): void {
+  for (const line of setCookies) {
+    const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+    const [name = '', value = ''] = pair.split(/=(.*)/s);
+    const attribute = (wanted: string) =>
+      attributes.find((each) => each.toLowerCase().startsWith(`${wanted}=`))?.split(/=(.*)/s)[1];
+    const path = attribute('path') ?? from.slice(0, from.lastIndexOf('/')) ?? '/';
+    const expires = attribute('expires');
+    const key = `${name} ${path}`;
+    if (expires && Date.parse(expires) <= Date.now()) jar.delete(key);
+    else jar.set(key, value);
+  }
+}
+
 describe('an install by OAuth', () => {
   it('goes to the shop’s consent screen with a signed state cookie kept for the callback alone', async () => {
     await suite.start({ SHOPIFY_EMBEDDED: 'false' });
@@ -79,5 +97,19 @@ describe('an install by OAuth', () => {
     expect(await suite.running.bridge.engine.store.listRecords('session')).toEqual([]);
     // The browser that began it still can: nothing above spent its code.
     expect((await back(callback, { cookie: cookies })).status).toBe(200);
+  });
+
+  it('leaves the browser no state cookie for the callback once the install is done', async () => {
+    await suite.start({ SHOPIFY_EMBEDDED: 'false' });
+    const { callback, cookies, begun } = await consented();
+    const jar = new Map<string, string>();
+    applySetCookies(jar, begun.headers.getSetCookie(), '/shopify/auth');
+    expect(jar.has('shopify_app_state /shopify/auth/callback')).toBe(true);
+    const done = await back(callback, { cookie: cookies });
+    expect(done.status).toBe(200);
+    applySetCookies(jar, done.headers.getSetCookie(), callback.pathname);
+    // The state is spent: the cookie the callback read and its signature are gone from the path they were kept
+    // for, not only from / (a cookie is one per name and path): else the same state passes a callback for 60 s more.
+    expect([...jar.keys()].filter((key) => key.startsWith('shopify_app_state'))).toEqual([]);
   });
 });
