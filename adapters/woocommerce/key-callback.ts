@@ -84,8 +84,8 @@ export function keyCallbackRoute(parts: WooCallbackParts): PlatformRoute {
   return {
     method: 'POST',
     path: '/auth/callback',
+    maxBodyBytes: CALLBACK_LIMIT,
     async handle({ body }) {
-      if (body.length > CALLBACK_LIMIT) return { status: 413, json: { error: 'the body is too large' } };
       // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
       const parsed = parseJsonLossless(body.toString('utf8'));
       const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);

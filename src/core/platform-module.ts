@@ -115,6 +115,8 @@ export interface PlatformRoute {
   method: 'GET' | 'POST';
   /** Exact path below /<name>: "/load". */
   path: string;
+  /** A POST's body is refused past this, before more of it is read (at most the bridge's own limit, 64 KiB). */
+  maxBodyBytes?: number;
   handle(request: PlatformRequest): Promise<PlatformAnswer>;
 }
 

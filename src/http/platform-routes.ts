@@ -39,7 +39,7 @@ export interface ModuleSurfaceParts {
   /** The admin API as a shop's own page calls it (shop-admin-api.ts). */
   shopRoutes: RequestHandler;
   /** Reads a POST's body within ROUTE_BODY_LIMITS: one reader for every module's routes, so the limits hold across them. */
-  readBody: (req: IncomingMessage) => Promise<BodyRead>;
+  readBody: (req: IncomingMessage, maxBytes?: number) => Promise<BodyRead>;
   logger: Logger;
   /** Why its page is off though it has a door (no key can be kept for its sessions): a sign-in answers this, 503. */
   pageOff?: string;
@@ -115,7 +115,7 @@ export function moduleSurface({
     const handle = async (req: Request, res: Response) => {
       let body: Buffer = Buffer.alloc(0);
       if (route.method === 'POST') {
-        const read = await readBody(req);
+        const read = await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, ROUTE_BODY_LIMITS.maxBytes));
         if (!read.ok) {
           if (req.destroyed || res.destroyed) return;
           // Whatever of the body is still on its way is not read: the connection closes after the answer.

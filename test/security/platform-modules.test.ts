@@ -85,6 +85,12 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
       },
     },
     { method: 'POST', path: '/callback', handle: async ({ body }) => ({ status: 200, json: { bytes: body.length } }) },
+    {
+      method: 'POST',
+      path: '/small',
+      maxBodyBytes: 1024,
+      handle: async ({ body }) => ({ status: 200, json: { bytes: body.length } }),
+    },
   ];
   return {
     name,
@@ -276,6 +282,10 @@ describe('a platform module’s routes', () => {
     // Refused from its declared length, before a byte of it is sent.
     const declared = await headersOnly('/tiny/callback', 10_000_000);
     expect(declared).toMatch(/^HTTP\/1\.1 413 /);
+    // A route that takes only small bodies is refused past its own limit, also before a byte of it is sent.
+    expect(await headersOnly('/tiny/small', 2048)).toMatch(/^HTTP\/1\.1 413 /);
+    const small = await fetch(url('/tiny/small'), { method: 'POST', body: 'x'.repeat(1024) });
+    expect(await small.json()).toEqual({ bytes: 1024 });
 
     // The exact bytes, as they came: a compressed body is not inflated (nor could it grow past the limit).
     const gzipped = gzipSync(Buffer.alloc(1_000_000));
