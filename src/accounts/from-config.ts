@@ -3,7 +3,7 @@
 // limit (shared by every instance on one PostgreSQL, by API key) and its own pause. An account's address is
 // a user's, so it goes through the outbound policy for user-given addresses.
 import { createHash } from 'node:crypto';
-import { isSandboxMode, type Config } from '../config.ts';
+import { activityPointsOf, isSandboxMode, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
 import type { OpenedStore } from '../core/store/opened-store.ts';
@@ -73,6 +73,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     policy: policyFromConfig(defaultSettings),
     earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
     redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
+    activityPoints: activityPointsOf(config),
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
     reserveCall: () => client.limiter.reserve(),
     budgetId: budgetIdOf(client.limiter),
@@ -134,6 +135,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         policy: policyFromConfig(settings),
         earnActivityId: settings.LOYALTY_EARN_ACTIVITY_ID,
         redeemReturnActivities: settings.REDEEM_RETURN_ACTIVITIES,
+        activityPoints: settings.LOYALTY_ACTIVITY_POINTS ?? {},
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
         reserveCall: () => accountClient.limiter.reserve(),
         budgetId: budgetIdOf(accountClient.limiter),

@@ -12,6 +12,7 @@ import type { PausedRule } from '../core/accounts.ts';
 export const PROGRAM_KEYS = [
   'LOYALTY_EARN_ACTIVITY_ID',
   'LOYALTY_EARN_ACTIVITIES',
+  'LOYALTY_ACTIVITY_POINTS',
   'EARN_TRIGGER',
   'PARTIAL_REFUND',
   'MIN_ORDER_TOTAL',
