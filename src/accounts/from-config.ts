@@ -3,7 +3,7 @@
 // limit (shared by every instance on one PostgreSQL, by API key) and its own pause. An account's address is
 // a user's, so it goes through the outbound policy for user-given addresses.
 import { createHash } from 'node:crypto';
-import { activityPointsOf, isSandboxMode, type Config } from '../config.ts';
+import { isSandboxMode, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
 import type { OpenedStore } from '../core/store/opened-store.ts';
@@ -73,7 +73,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     policy: policyFromConfig(defaultSettings),
     earnActivityId: config.LOYALTY_EARN_ACTIVITY_ID,
     redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
-    activityPoints: activityPointsOf(config),
+    activityPoints: defaultSettings.LOYALTY_ACTIVITY_POINTS,
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
     reserveCall: () => client.limiter.reserve(),
     budgetId: budgetIdOf(client.limiter),
