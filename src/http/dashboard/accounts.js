@@ -23,7 +23,8 @@ function laneText(lane) {
 function activityPointsText(account) {
   if (account.readOnly) return 'the environment’s (LOYALTY_ACTIVITY_POINTS; in sandbox mode the sandbox’s)';
   const saved = account.settings?.LOYALTY_ACTIVITY_POINTS;
-  const entries = typeof saved === 'string' ? saved.split(',').map((pair) => pair.split('=')) : Object.entries(saved ?? {});
+  const entries =
+    typeof saved === 'string' ? saved.split(',').map((pair) => pair.split('=')) : Object.entries(saved ?? {});
   return entries.length === 0
     ? 'none declared: orders show no number of points until they are (the account’s settings, LOYALTY_ACTIVITY_POINTS)'
     : entries.map(([activity, points]) => `activity ${activity.trim()}: ${String(points).trim()} points`).join(', ');
