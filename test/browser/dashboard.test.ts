@@ -72,10 +72,15 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     const row = page.locator('#order-list tbody tr', { hasText: 'browser@example.com' });
     await row.waitFor({ timeout: 15_000 });
     await expect.poll(() => row.textContent()).toContain('earned');
+    // Its points as a number, in the Points column: activity 1 gives 100 points in the sandbox.
+    const column = await page.locator('#order-list thead th').allTextContents();
+    const points = row.locator('td').nth(column.indexOf('Points'));
+    await expect.poll(() => points.textContent(), { timeout: 15_000 }).toBe('earned 100 points, pending');
     await shot('overview');
     await row.click();
     await page.waitForSelector('#order-detail:not([hidden])');
     await expect.poll(() => page.textContent('#order-calls')).toContain('earn');
+    expect(await page.textContent('#order-facts')).toContain('earned 100 points, pending');
     await shot('order-detail');
   });
 
@@ -212,6 +217,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
         await page.fill('#account-base-url', baseUrl);
         await page.fill('#account-api-key', key);
         await page.fill('#account-brand-id', 'brand-browser');
+        await page.fill('#account-activity-points', '1=100');
         await page.click('#account-form button');
       };
       // Plain http beyond this machine would carry the key in the clear: one line says so.
@@ -226,6 +232,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       expect(await account.textContent()).toMatch(/Paused\s*no/);
       expect(await account.textContent()).toMatch(/Calls in the last minute\s*\d+ of \d+/);
       expect(await account.textContent()).toMatch(/Dead letters\s*0/);
+      // The points each activity gives, as declared with the account: what its orders' numbers come from.
+      expect(await account.textContent()).toMatch(/Points each activity gives\s*activity 1: 100 points/);
       expect(await page.inputValue('#account-api-key')).toBe('');
       expect(await page.textContent('#account-errors')).toBe('');
 
