@@ -84,6 +84,35 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await shot('order-detail');
   });
 
+  it('gives points by hand in points, and says which amounts can be given when none gives that many', async () => {
+    const give = async (points: string) => {
+      for (const [name, value] of [
+        ['name', 'Hedy Lamarr'],
+        ['email', 'hedy.by-hand@example.com'],
+        ['mobile', '+12125550100'],
+        ['points', points],
+        ['reason', 'a parcel lost in the post'],
+      ])
+        await page.fill(`#give-form [name="${name}"]`, value!);
+      await page.click('#give-form button');
+    };
+    await expect.poll(() => page.locator('#give-account option').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await give('120');
+    await expect
+      .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
+      .toBe(
+        "No points given: points: no activity gives exactly 120 points; the amounts that can be given are 50, 100 (declare more in the account's settings (LOYALTY_ACTIVITY_POINTS))",
+      );
+    await give('100');
+    await expect
+      .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
+      .toBe('Gave 100 points to hedy.by-hand@example.com (activity 1).');
+    expect(
+      bridge.sandbox?.store.snapshot().earnings.filter((each) => each.email === 'hedy.by-hand@example.com'),
+    ).toEqual([expect.objectContaining({ activityId: '1', points: 100 })]);
+    await page.locator('#by-hand').screenshot({ path: `${artifactsDir('dashboard')}by-hand.png` });
+  });
+
   it('retries a dead letter with its button', async () => {
     bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
     const body = shopifyOrderJson({ id: '5550000000002', email: 'retry@example.com' });

@@ -2,7 +2,7 @@
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them.
-/* global $, api, card, cell, localTime */
+/* global $, api, card, cell, localTime, fillByHandAccounts */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -103,6 +103,7 @@ function accountSelect(shop, accounts) {
 async function loadAccounts() {
   const [{ body }, { body: shopsBody }] = await Promise.all([api('/accounts'), api('/shops')]);
   $('#account-list').replaceChildren(...body.accounts.map(accountCard));
+  fillByHandAccounts(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
   if ($('#shop-accounts').contains(document.activeElement)) return;
   $('#shop-accounts tbody').replaceChildren(
