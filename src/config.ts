@@ -222,6 +222,8 @@ export const configSchema = z
     LOYALTY_MAX_RETRIES: wholeNumber(0, 20),
     LOYALTY_ORDER_ID_PREFIXES: orderIdPrefixes(),
     LOYALTY_EARN_ACTIVITIES: spendBands().optional(),
+    // The points each activity gives, as declared: the service's answers carry none (src/core/activity-points.ts).
+    LOYALTY_ACTIVITY_POINTS: activities().optional(),
     LOYALTY_UNKNOWN_FAILURE_RETRIES: wholeNumber(0, 100),
 
     EARN_TRIGGER: z.enum(['paid', 'placed'], { error: 'must be paid or placed' }),
@@ -324,6 +326,17 @@ export const configSchema = z
             message: `activity ${activityId} must give ${points} points, and SANDBOX_ACTIVITIES ${gives === undefined ? 'does not have it' : `gives ${gives}`}`,
           });
         }
+      }
+    }
+    if (!config.LOYALTY_BASE_URL && parsed(config.SANDBOX_ACTIVITIES) && parsed(config.LOYALTY_ACTIVITY_POINTS)) {
+      for (const [activityId, points] of Object.entries(config.LOYALTY_ACTIVITY_POINTS ?? {})) {
+        const gives = config.SANDBOX_ACTIVITIES[activityId];
+        if (gives !== points)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['LOYALTY_ACTIVITY_POINTS'],
+            message: `activity ${activityId} gives ${gives === undefined ? 'nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)' : `${gives} points in the sandbox, not ${points}`}`,
+          });
       }
     }
     for (const { key, message } of (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap(
@@ -487,6 +500,10 @@ function readJsonLayer(path: string, required: boolean, errors: string[]): Recor
 
 /** Sandbox mode: no real service configured, so the bridge serves and calls its own sandbox. */
 export const isSandboxMode = (config: Config): boolean => !config.LOYALTY_BASE_URL;
+
+/** The default account's declared points per activity: in sandbox mode the sandbox's own, unless declared otherwise. */
+export const activityPointsOf = (config: Config): Readonly<Record<string, number>> =>
+  config.LOYALTY_ACTIVITY_POINTS ?? (isSandboxMode(config) ? config.SANDBOX_ACTIVITIES : {});
 
 /** Any store connected at all: a shipped platform's module finds its settings name one (a secret, an address). */
 export const hasPlatform = (config: Config): boolean =>

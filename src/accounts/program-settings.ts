@@ -5,13 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { configSchema, type Config } from '../config.ts';
+import { activityPointsOf, configSchema, type Config } from '../config.ts';
 import { compileCodePattern } from '../core/code-pattern.ts';
 import type { PausedRule } from '../core/accounts.ts';
 
 export const PROGRAM_KEYS = [
   'LOYALTY_EARN_ACTIVITY_ID',
   'LOYALTY_EARN_ACTIVITIES',
+  'LOYALTY_ACTIVITY_POINTS',
   'EARN_TRIGGER',
   'PARTIAL_REFUND',
   'MIN_ORDER_TOTAL',
@@ -85,8 +86,10 @@ export function programDefaults(configDir = new URL('../../config/', import.meta
 }
 
 /** The default account's settings: the environment's configuration. */
-export const programSettingsOf = (config: Config): ProgramSettings =>
-  Object.fromEntries(PROGRAM_KEYS.map((key) => [key, config[key]])) as ProgramSettings;
+export const programSettingsOf = (config: Config): ProgramSettings => ({
+  ...(Object.fromEntries(PROGRAM_KEYS.map((key) => [key, config[key]])) as ProgramSettings),
+  LOYALTY_ACTIVITY_POINTS: activityPointsOf(config),
+});
 
 /** The settings that are patterns run on discount codes, and the rule each one drives, in the merchant's words. */
 const PATTERN_RULES = {

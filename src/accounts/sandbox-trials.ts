@@ -11,7 +11,11 @@ export interface BridgeSandbox {
   /** Where the bridge serves its sandbox now. */
   url(): string;
   /** A new account on it; random credentials unless given. Throws when the sandbox holds as many as it may. */
-  addAccount(input?: Partial<SandboxCredentials>): { credentials: Readonly<SandboxCredentials> };
+  addAccount(input?: Partial<SandboxCredentials>): {
+    credentials: Readonly<SandboxCredentials>;
+    /** The points each of its activities gives: a trial's declared points start as these. */
+    activities?: ReadonlyMap<string, number>;
+  };
   /** Takes back one it made, by its brand id: a trial refused after the sandbox made it leaves nothing there. */
   removeAccount(brandId: string): boolean;
 }

@@ -10,6 +10,9 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { declaredPoints } from '../accounts/declared-points.ts';
+import { pointsOf, recentOrdersOf, RECENT_ORDERS, type RecentOrder } from '../http/order-points-view.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -26,6 +29,8 @@ interface StatusBody {
   accounts?: AccountLoad[];
   /** Absent from bridges older than secrets at rest. */
   secrets?: SecretsStatus;
+  /** The newest orders with their points; absent from bridges older than points as numbers. */
+  recentOrders?: RecentOrder[];
 }
 
 export async function status(config: Config, logger: Logger, remote: Remote | undefined): Promise<number> {
@@ -48,6 +53,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         new Date(),
       ),
       secrets: await store.secretsStatus(),
+      recentOrders: await recentFromLedger(config, store),
     }));
   }
   if (body.upstream?.credentialsRefused)
@@ -78,6 +84,11 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     out(
       `!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`,
     );
+  if (body.recentOrders) {
+    out('newest orders, with their points');
+    if (body.recentOrders.length === 0) out('  none');
+    for (const order of body.recentOrders) out(`  ${order.orderName.padEnd(22)} ${order.points.text}`);
+  }
   out(`dead letters: ${body.deadLetters}`);
   for (const lane of LANES) {
     const figures = body.lanes?.[lane];
@@ -112,4 +123,9 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
   }
   return 0;
+}
+
+async function recentFromLedger(config: Config, store: LedgerStore): Promise<RecentOrder[]> {
+  const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
+  return recentOrdersOf(orders, await pointsOf(orders, await declaredPoints(config, store), 'operator'));
 }

@@ -3,6 +3,7 @@
 // folded, with nothing sent. An order belongs to the account of its first call of any kind, whatever happens
 // to its shop's link afterwards. The core declares what it needs; the composition root implements it
 // (src/accounts/), and singleAccount() serves a bridge with one account.
+import type { ActivityPoints } from './activity-points.ts';
 import type { Policy } from './policy.ts';
 import type { AuthPause } from './worker/auth-pause.ts';
 import type { LoyaltyOperations } from './worker/calls.ts';
@@ -25,6 +26,8 @@ export interface AccountRuntime {
   readonly earnActivityId: string;
   /** REDEEM_RETURN_ACTIVITIES: redeemed points to the activity that gives as many back. */
   readonly redeemReturnActivities: ReturnActivities;
+  /** LOYALTY_ACTIVITY_POINTS: the points each activity gives, as declared (activity-points.ts); absent: none declared. */
+  readonly activityPoints?: ActivityPoints;
   /** Paused while the service refuses this account's credentials; the others go on. */
   readonly authPause: AuthPause;
   /**

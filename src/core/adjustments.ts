@@ -11,6 +11,8 @@ import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.t
 
 export interface EarnRequest {
   activityId: string;
+  /** What the activity gives, when the earn was asked for in points. */
+  points?: number | undefined;
   name: string;
   email: string;
   mobile: string;
@@ -97,7 +99,10 @@ export class Adjustments {
           ? { email: request.email, mobile: request.mobile, name: request.name }
           : { email: request.email, mobile: request.mobile },
       ...(kind === 'earn'
-        ? { activityId: (request as EarnRequest).activityId }
+        ? {
+            activityId: (request as EarnRequest).activityId,
+            ...((request as EarnRequest).points ? { points: (request as EarnRequest).points } : {}),
+          }
         : { points: (request as RedeemRequest).points }),
     };
     let result: LoyaltyResult | undefined;
@@ -130,7 +135,7 @@ export class Adjustments {
     if (!unknown) return { adjustment, ...(error ? { error } : {}) };
     const what =
       kind === 'earn'
-        ? `manual earn (activity ${(request as EarnRequest).activityId})`
+        ? `manual earn${(request as EarnRequest).points ? ` of ${(request as EarnRequest).points} points` : ''} (activity ${(request as EarnRequest).activityId})`
         : `manual redeem of ${(request as RedeemRequest).points} points`;
     const deadLetter = await this.#store.addDeadLetter({
       id: randomUUID(),

@@ -346,6 +346,10 @@ export interface OrderSummary {
   email: string | null;
   mobile: string | null;
   updatedAt: string;
+  /** What the order's points are read from (activity-points.ts): its activity, its account, what it redeemed. */
+  earnActivityId?: string | undefined;
+  account?: string | undefined;
+  redeemedPoints?: number | undefined;
 }
 
 export const summarise = (record: OrderRecord): OrderSummary => ({
@@ -360,6 +364,9 @@ export const summarise = (record: OrderRecord): OrderSummary => ({
   email: record.snapshot.customer.email,
   mobile: record.snapshot.customer.mobile,
   updatedAt: record.updatedAt,
+  earnActivityId: record.upstream.earnActivityId,
+  account: record.upstream.account,
+  redeemedPoints: record.upstream.redeemedPoints,
 });
 
 /** Orders by state and by platform, skipped ones by reason, and the others that need the merchant's eye by reason: what the merchant sees first. */

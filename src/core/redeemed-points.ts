@@ -1,9 +1,10 @@
 // Points a customer redeemed on an order then cancelled or refunded in full. The service has no call that
 // gives redeemed points back, and nothing says whether the merchant wants to: such orders are listed, and a
 // person gives the points back with one click, a manual earn under the activity worth exactly those points
-// (REDEEM_RETURN_ACTIVITIES). A manual earn is not idempotent, so the order is marked before the call: a
+// (REDEEM_RETURN_ACTIVITIES, else the one LOYALTY_ACTIVITY_POINTS declares). A manual earn is not idempotent, so the order is marked before the call: a
 // second click, or two operators at once, send nothing.
 import { laneAfter } from './lanes.ts';
+import { activityGiving } from './activity-points.ts';
 import { randomUUID } from 'node:crypto';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
 import type { Adjustments } from './adjustments.ts';
@@ -149,7 +150,8 @@ export class RedeemedPoints {
 
   #describe(record: OrderRecord, account: AccountRuntime): RedeemedOrder {
     const points = record.upstream.redeemedPoints ?? 0;
-    const activityId = account.redeemReturnActivities[String(points)] ?? null;
+    const activityId =
+      account.redeemReturnActivities[String(points)] ?? activityGiving(account.activityPoints, points) ?? null;
     const { customer } = record.snapshot;
     const blocked =
       points <= 0
@@ -157,7 +159,7 @@ export class RedeemedPoints {
         : !customer.email || !customer.mobile
           ? "the loyalty service's earn needs the customer's e-mail and mobile, and the order lacks one"
           : activityId === null
-            ? `no activity gives back ${points} points: set one up in the service's panel and add ${points}=<activity id> to REDEEM_RETURN_ACTIVITIES, or name an activity`
+            ? `no activity gives back ${points} points: set one up in the service's panel and declare it with the points it gives (LOYALTY_ACTIVITY_POINTS, in the account's settings), or name an activity`
             : null;
     return {
       key: record.key,

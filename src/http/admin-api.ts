@@ -25,6 +25,8 @@ import { adminAccounts } from './admin-accounts.ts';
 import { accountLoads, operatorView } from '../accounts/account-load.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { BridgeError } from '../errors.ts';
+import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
+import { earnByPoints, pointsOf, pointsSourceOf, recentOrdersOf, RECENT_ORDERS } from './order-points-view.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -179,16 +181,31 @@ const shopEraseOf = (known: readonly string[]) =>
     confirm: z.literal(true, { error: 'must be true: everything of this shop is erased for good' }),
   });
 
-export const earnAdjustment = z.strictObject({
-  activityId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' }),
-  name: z.string().trim().min(1, { error: 'is required' }).max(200),
-  email: email(),
-  mobile: mobile(),
-  description: z.string().max(500).optional(),
-  reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
-  /** The loyalty account to earn on; the default account's when unset. */
-  account: accountId().optional(),
-});
+export const earnAdjustment = z
+  .strictObject({
+    /** The points to give: the bridge picks the activity that gives exactly that many (earnByPoints). */
+    points: z
+      .number({ error: 'must be a whole number of points' })
+      .int({ error: 'must be a whole number of points' })
+      .positive({ error: 'must be more than 0' })
+      .optional(),
+    /** Callers from before points: the activity itself. */
+    activityId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be an activity id' })
+      .optional(),
+    name: z.string().trim().min(1, { error: 'is required' }).max(200),
+    email: email(),
+    mobile: mobile(),
+    description: z.string().max(500).optional(),
+    reason: z.string().trim().min(3, { error: 'say why, in a few words' }).max(500),
+    /** The loyalty account to earn on; the default account's when unset. */
+    account: accountId().optional(),
+  })
+  .refine((body) => (body.points === undefined) !== (body.activityId === undefined), {
+    error: 'give the points to give (or, as before, an activityId), not both',
+    path: ['points'],
+  });
 
 const giveBackBody = z.strictObject({
   activityId: z
@@ -226,19 +243,35 @@ export function adminApi(parts: AdminApiParts): express.Router {
   const accountLoadsNow = () =>
     accountLoads({ accounts: parts.accounts, store, view: operatorView(() => engine.worker.spentBudgets) });
 
+  const recentOrdersNow = async () => {
+    const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
+    return recentOrdersOf(orders, await pointsOf(orders, engine.accounts, 'operator'));
+  };
+
   router.get('/status', async (_req, res) => {
-    const [orders, deadLetters, ledger, reconciliation, connections, dataRequests, laneCounts, secrets, accounts] =
-      await Promise.all([
-        store.countOrders(),
-        store.countDeadLetters(),
-        store.stats(),
-        reconciledState(),
-        connectionsState(),
-        privacy.dataRequests(),
-        store.laneCounts(),
-        store.secretsStatus(),
-        accountLoadsNow(),
-      ]);
+    const [
+      orders,
+      deadLetters,
+      ledger,
+      reconciliation,
+      connections,
+      dataRequests,
+      laneCounts,
+      secrets,
+      accounts,
+      recentOrders,
+    ] = await Promise.all([
+      store.countOrders(),
+      store.countDeadLetters(),
+      store.stats(),
+      reconciledState(),
+      connectionsState(),
+      privacy.dataRequests(),
+      store.laneCounts(),
+      store.secretsStatus(),
+      accountLoadsNow(),
+      recentOrdersNow(),
+    ]);
     res.json({
       orders,
       deadLetters,
@@ -255,6 +288,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       // Key ids are digests, counts are counts: nothing here is a secret.
       secrets,
       mode: { sandbox: parts.sandbox ?? false, demo: parts.demo ?? false },
+      // The newest orders, each with its points as a number (status prints them).
+      recentOrders,
     });
   });
 
@@ -287,7 +322,13 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/orders', async (req, res) => {
     const query = read(orderQuery, req.query);
     const { total, orders } = await store.listOrders(query);
-    res.json({ total, page: query.page, limit: query.limit, orders });
+    const points = await pointsOf(orders, engine.accounts, 'operator');
+    res.json({
+      total,
+      page: query.page,
+      limit: query.limit,
+      orders: orders.map((order, i) => ({ ...order, points: points[i] })),
+    });
   });
 
   // Orders whose redeemed points a cancellation left taken ("points redeemed on a cancelled order").
@@ -316,7 +357,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/orders/:key', async (req, res) => {
     const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order });
+    const [points] = await pointsOf([pointsSourceOf(order)], engine.accounts, 'operator');
+    res.json({ order: { ...order, points } });
   });
 
   router.post('/resync', async (req, res) => {
@@ -428,7 +470,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
   };
   router.post('/adjustments/earn', async (req, res) => {
     const body = read(earnAdjustment, req.body);
-    if (await knownAccount(res, body.account)) adjusted(res, await adjustments.earn(body, parts.tokenLabel));
+    if (!(await knownAccount(res, body.account))) return;
+    const picked = await earnByPoints(body, engine.accounts, body.account ?? DEFAULT_ACCOUNT, 'operator');
+    if (!picked.ok) throw new BadInput('points', picked.why);
+    adjusted(res, await adjustments.earn(picked.request, parts.tokenLabel));
   });
   router.post('/adjustments/redeem', async (req, res) => {
     const body = read(redeemAdjustment, req.body);

@@ -27,6 +27,7 @@ import { shopTestOrders } from './shop-test-orders.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
+import { earnByPoints, pointsOf, pointsSourceOf } from './order-points-view.ts';
 
 /** A shop acts on its own account, which it never names. */
 const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it never names';
@@ -113,7 +114,13 @@ export function shopAdminApi({
   router.get('/orders', async (req, res) => {
     const query = read(shopOrderQuery, req.query);
     const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
-    res.json({ total, page: query.page, limit: query.limit, orders });
+    const points = await pointsOf(orders, accounts, 'merchant');
+    // The fields points are read from stay here: which account an order went to is the operator's to read.
+    const listed = orders.map(({ earnActivityId: _a, account: _b, redeemedPoints: _c, ...order }, i) => ({
+      ...order,
+      points: points[i],
+    }));
+    res.json({ total, page: query.page, limit: query.limit, orders: listed });
   });
 
   router.get('/orders/:key', async (req, res) => {
@@ -121,7 +128,8 @@ export function shopAdminApi({
     // Another shop's order is answered as if it did not exist.
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order: shopOrderView(order, shopRefOf(res)) });
+    const [points] = await pointsOf([pointsSourceOf(order)], accounts, 'merchant');
+    res.json({ order: { ...shopOrderView(order, shopRefOf(res)), points } });
   });
 
   // Its own platform's installs alone, and only its own shop's access in them.
@@ -236,7 +244,13 @@ export function shopAdminApi({
 
   // Points given or taken back by hand (a goodwill gesture, a lost order; points given in error), on an account of the
   // shop's own, recorded with who and why.
-  router.post('/adjustments/earn', (req, res) => byHand(req, res, earnAdjustment, adjustments.earn.bind(adjustments)));
+  router.post('/adjustments/earn', (req, res) =>
+    byHand(req, res, earnAdjustment, async (request, by) => {
+      const picked = await earnByPoints(request, accounts, request.account, 'merchant');
+      if (!picked.ok) throw new BadInput('points', picked.why);
+      return adjustments.earn(picked.request, by);
+    }),
+  );
   router.post('/adjustments/redeem', (req, res) =>
     byHand(req, res, redeemAdjustment, adjustments.redeem.bind(adjustments)),
   );
@@ -445,9 +459,9 @@ export function shopAdminApi({
         status: 409,
         errors: ["sandbox: this bridge runs no sandbox; enter your loyalty account's address and credentials"],
       };
-    let credentials;
+    let credentials, activities;
     try {
-      ({ credentials } = bridgeSandbox.addAccount());
+      ({ credentials, activities } = bridgeSandbox.addAccount());
     } catch {
       return {
         ok: false,
@@ -464,6 +478,8 @@ export function shopAdminApi({
         brandId: credentials.brandId,
         settings: {
           LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID,
+          // Prefilled from the sandbox's own activities: the points its orders earn are known from the start.
+          ...(activities ? { LOYALTY_ACTIVITY_POINTS: Object.fromEntries(activities) } : {}),
           ...(settings as Record<string, unknown> | undefined),
         },
       },

@@ -70,6 +70,8 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     await expect
       .poll(() => app.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
       .toBe('earned');
+    // Its points as a number: the trial declares the sandbox's, activity 1 giving 100.
+    expect(await app.locator('#test-order-status').textContent()).toContain('earned 100 points, pending');
     await page.screenshot({ path: `${shots}2-test-order.png` });
     // The trial is this store's own account, made by its page, in the name of the control-panel user.
     const audit = await bridge.engine.store.listRecords<{ by: string; action: string }>('audit');
@@ -90,6 +92,9 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     await app.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('mine@example.com');
     expect(await app.locator('#orders').textContent()).not.toContain('theirs@example.com');
+    await expect
+      .poll(() => app.locator('#orders s-table-row[data-order="8101"]').textContent(), { timeout: 15_000 })
+      .toContain('earned 100 points, pending');
     await page.screenshot({ path: `${shots}3-orders.png` });
   }, 60_000);
 

@@ -72,11 +72,45 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     const row = page.locator('#order-list tbody tr', { hasText: 'browser@example.com' });
     await row.waitFor({ timeout: 15_000 });
     await expect.poll(() => row.textContent()).toContain('earned');
+    // Its points as a number, in the Points column: activity 1 gives 100 points in the sandbox.
+    const column = await page.locator('#order-list thead th').allTextContents();
+    const points = row.locator('td').nth(column.indexOf('Points'));
+    await expect.poll(() => points.textContent(), { timeout: 15_000 }).toBe('earned 100 points, pending');
     await shot('overview');
     await row.click();
     await page.waitForSelector('#order-detail:not([hidden])');
     await expect.poll(() => page.textContent('#order-calls')).toContain('earn');
+    expect(await page.textContent('#order-facts')).toContain('earned 100 points, pending');
     await shot('order-detail');
+  });
+
+  it('gives points by hand in points, and says which amounts can be given when none gives that many', async () => {
+    const give = async (points: string) => {
+      for (const [name, value] of [
+        ['name', 'Hedy Lamarr'],
+        ['email', 'hedy.by-hand@example.com'],
+        ['mobile', '+12125550100'],
+        ['points', points],
+        ['reason', 'a parcel lost in the post'],
+      ])
+        await page.fill(`#give-form [name="${name}"]`, value!);
+      await page.click('#give-form button');
+    };
+    await expect.poll(() => page.locator('#give-account option').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await give('120');
+    await expect
+      .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
+      .toBe(
+        "No points given: points: no activity gives exactly 120 points; the amounts that can be given are 50, 100 (declare more in the account's settings (LOYALTY_ACTIVITY_POINTS))",
+      );
+    await give('100');
+    await expect
+      .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
+      .toBe('Gave 100 points to hedy.by-hand@example.com (activity 1).');
+    expect(
+      bridge.sandbox?.store.snapshot().earnings.filter((each) => each.email === 'hedy.by-hand@example.com'),
+    ).toEqual([expect.objectContaining({ activityId: '1', points: 100 })]);
+    await page.locator('#by-hand').screenshot({ path: `${artifactsDir('dashboard')}by-hand.png` });
   });
 
   it('retries a dead letter with its button', async () => {
@@ -212,6 +246,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
         await page.fill('#account-base-url', baseUrl);
         await page.fill('#account-api-key', key);
         await page.fill('#account-brand-id', 'brand-browser');
+        await page.fill('#account-activity-points', '1=100');
         await page.click('#account-form button');
       };
       // Plain http beyond this machine would carry the key in the clear: one line says so.
@@ -226,6 +261,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       expect(await account.textContent()).toMatch(/Paused\s*no/);
       expect(await account.textContent()).toMatch(/Calls in the last minute\s*\d+ of \d+/);
       expect(await account.textContent()).toMatch(/Dead letters\s*0/);
+      // The points each activity gives, as declared with the account: what its orders' numbers come from.
+      expect(await account.textContent()).toMatch(/Points each activity gives\s*activity 1: 100 points/);
       expect(await page.inputValue('#account-api-key')).toBe('');
       expect(await page.textContent('#account-errors')).toBe('');
 

@@ -345,8 +345,10 @@ describe.each([
       const claimed = (await store.claimDue('w', 100, 60_000)).find(
         (record) => record.key === keyOf(event),
       ) as OrderRecord;
+      // What its points are read from (its activity, its account, what it redeemed) is listed with it, settled too.
+      const upstream = { ...claimed.upstream, earnActivityId: '7', account: 'acct-1', redeemedPoints: 50 };
       await store.saveProgress(
-        { ...claimed, target: { state: 'cancelled', reason }, dueAt: null },
+        { ...claimed, upstream, target: { state: 'cancelled', reason }, dueAt: null },
         { owner: 'w', release: true, leaseMs: 60_000 },
       );
       // Quiet orders leave memory for the settled files, whose summaries decide which files a query reads.
@@ -357,6 +359,11 @@ describe.each([
       expect(counts.skipped[reason]).toBeUndefined();
       const listed = await store.listOrders({ reason, page: 1, limit: 50 });
       expect(listed.orders.map((order) => order.key)).toContain(keyOf(event));
+      expect(listed.orders.find((order) => order.key === keyOf(event))).toMatchObject({
+        earnActivityId: '7',
+        account: 'acct-1',
+        redeemedPoints: 50,
+      });
       expect(listed.total).toBe(before + 1);
     });
 

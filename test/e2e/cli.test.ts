@@ -56,6 +56,8 @@ describe('against a running bridge (--url)', () => {
     expect(result.stdout).toMatch(/orders by platform\n {2}shopify\s+2/);
     expect(result.stdout).toMatch(/skipped, by reason\n {2}missing_email\s+1/);
     expect(result.stdout).toContain('dead letters: 1');
+    // Each of the newest orders with its points as a number: the skipped one earned none.
+    expect(result.stdout).toMatch(/newest orders, with their points\n(.*\n)*? {2}#0001\s+no points\n/);
   });
 
   it('lists dead letters and retries one', async () => {
@@ -96,6 +98,8 @@ describe('on DATA_DIR', () => {
     const result = await runCli(['status'], { DATA_DIR: dataDir });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/shopify\s+\d/);
+    // The order retried above earned under activity 1, which gives 100 points in the sandbox.
+    expect(result.stdout).toMatch(/ {2}#0002\s+earned 100 points, pending\n/);
   });
 
   it('dead-letters list reads the ledger directly', async () => {

@@ -72,6 +72,49 @@ describe('a merchant’s trial on the bridge’s sandbox', () => {
     }, 15_000);
   }, 30_000);
 
+  it('declares the sandbox’s points for its activities, and shows each order’s points as a number', async () => {
+    // Prefilled from the sandbox's own activities: activity 1 gives 100 points.
+    const settings = (await shop().get('/account/settings')).body;
+    expect(settings.saved.LOYALTY_ACTIVITY_POINTS).toEqual({ '1': 100 });
+    expect(settings.settings.LOYALTY_ACTIVITY_POINTS).toEqual({ '1': 100 });
+    const sent = await shop().post('/test-orders');
+    const key = sent.body.testOrder.key as string;
+    await eventually(async () => {
+      const order = (await shop().get(`/orders/${encodeURIComponent(key)}`)).body.order;
+      expect(order.points).toMatchObject({ earned: 100, state: 'pending', redeemed: null, activityId: '1' });
+      expect(order.points.text).toBe('earned 100 points, pending');
+    }, 15_000);
+    const listed = (await shop().get('/orders?limit=5&page=1')).body.orders as Array<Record<string, any>>;
+    const row = listed.find((order) => order.key === key);
+    expect(row?.points).toMatchObject({ earned: 100, state: 'pending' });
+    // Which account an order went to stays the operator's to read.
+    expect(row).not.toHaveProperty('account');
+  }, 30_000);
+
+  it('gives points by hand in points: the activity that gives exactly that many, else the amounts that can be given', async () => {
+    const customer = { name: 'Ada', email: 'ada.trial@example.com', mobile: '+12125550123', reason: 'a late parcel' };
+    const given = await shop().post('/adjustments/earn', { ...customer, points: 100 });
+    expect(given.status).toBe(201);
+    expect(given.body.adjustment).toMatchObject({ activityId: '1', points: 100, outcome: 'success' });
+    const refused = await shop().post('/adjustments/earn', { ...customer, points: 120 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'points: no activity gives exactly 120 points; the amounts that can be given are 100 (declare more in Set up (Points each activity gives))',
+    );
+  });
+
+  it('refuses bad declared points, one line per bad key', async () => {
+    const refused = await shop().patch('/account/settings', {
+      LOYALTY_ACTIVITY_POINTS: '1=a lot',
+      LOYALTY_EARN_ACTIVITIES: '0=1,fifty=7',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      'LOYALTY_EARN_ACTIVITIES: must be a list like 0=1,50=7,200=9 (order total from which = activity id)',
+      'LOYALTY_ACTIVITY_POINTS: points must be a whole number',
+    ]);
+  });
+
   it('keeps working after a restart: the bridge gives the sandbox its trial accounts back', async () => {
     await running.stop();
     running = await startShopifyAppBridge(fake, env);

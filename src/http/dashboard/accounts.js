@@ -2,7 +2,7 @@
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them.
-/* global $, api, card, cell, localTime */
+/* global $, api, card, cell, localTime, fillByHandAccounts */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -19,6 +19,17 @@ function laneText(lane) {
   return `${lane.due} due now of ${lane.waiting} waiting${since}`;
 }
 
+/** The points each activity gives, as the account declares them: what every order's number comes from. */
+function activityPointsText(account) {
+  if (account.readOnly) return 'the environment’s (LOYALTY_ACTIVITY_POINTS; in sandbox mode the sandbox’s)';
+  const saved = account.settings?.LOYALTY_ACTIVITY_POINTS;
+  const entries =
+    typeof saved === 'string' ? saved.split(',').map((pair) => pair.split('=')) : Object.entries(saved ?? {});
+  return entries.length === 0
+    ? 'none declared: orders show no number of points until they are (the account’s settings, LOYALTY_ACTIVITY_POINTS)'
+    : entries.map(([activity, points]) => `activity ${activity.trim()}: ${String(points).trim()} points`).join(', ');
+}
+
 function accountCard(account) {
   const { health } = account;
   const paused = account.pausedRules ?? [];
@@ -29,6 +40,7 @@ function accountCard(account) {
       ['Service', `${account.baseUrl}, brand ${account.brandId}`],
       ['Key', account.apiKeyHint],
       ['Credentials', credentialsText(account)],
+      ['Points each activity gives', activityPointsText(account)],
       ['Paused', health.paused ? 'yes: the service refuses its credentials, its calls wait' : 'no'],
       ...paused.map((rule) => [
         `Rule off: ${rule.rule}`,
@@ -91,6 +103,7 @@ function accountSelect(shop, accounts) {
 async function loadAccounts() {
   const [{ body }, { body: shopsBody }] = await Promise.all([api('/accounts'), api('/shops')]);
   $('#account-list').replaceChildren(...body.accounts.map(accountCard));
+  fillByHandAccounts(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
   if ($('#shop-accounts').contains(document.activeElement)) return;
   $('#shop-accounts tbody').replaceChildren(
@@ -115,6 +128,8 @@ async function createAccount(event) {
     brandId: $('#account-brand-id').value.trim(),
     rateLimitPerMinute: Number($('#account-rate-limit').value),
   };
+  const activityPoints = $('#account-activity-points').value.trim();
+  if (activityPoints) request.settings = { LOYALTY_ACTIVITY_POINTS: activityPoints };
   const { status, body } = await api('/accounts', { method: 'POST', body: JSON.stringify(request) });
   const errors = status === 201 ? [] : (body.errors ?? [body.error ?? `not created (${status})`]);
   $('#account-errors').replaceChildren(

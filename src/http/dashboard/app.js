@@ -381,7 +381,7 @@ async function loadOrders() {
     cell(row, order.platform);
     cell(row, order.email ?? '');
     cell(row, order.reason ? `${order.state} (${order.reason})` : order.state);
-    cell(row, order.upstream);
+    cell(row, order.points?.text ?? order.upstream);
     cell(row, localTime(order.updatedAt));
     row.addEventListener('click', () => showOrder(order.key));
     return row;
@@ -403,6 +403,7 @@ async function showOrder(key) {
         : 'not decided yet',
     ],
     ['Loyalty service holds', order.upstream.points],
+    ['Points', order.points?.text ?? 'not known'],
     [
       'Conversion',
       order.upstream.conversionStatus

@@ -23,6 +23,7 @@ const RETRY_HEADER = own('retry-header');
 const SETTINGS = [
   'LOYALTY_EARN_ACTIVITY_ID',
   'LOYALTY_EARN_ACTIVITIES',
+  'LOYALTY_ACTIVITY_POINTS',
   'EARN_TRIGGER',
   'MIN_ORDER_TOTAL',
   'POINTS_PENDING_DAYS',
@@ -218,6 +219,11 @@ function fill(current, settings) {
     if (name === 'COUNT_TEST_ORDERS') field(name).checked = value === true;
     // Spend bands come as a list, and are written as the setting is: 0=1,50=7.
     else if (Array.isArray(value)) field(name).value = value.map((band) => `${band.from}=${band.activityId}`).join(',');
+    // Points per activity come as an object, and are written as the setting is: 1=100,7=250.
+    else if (value && typeof value === 'object')
+      field(name).value = Object.entries(value)
+        .map(([activity, points]) => `${activity}=${points}`)
+        .join(',');
     else field(name).value = value === undefined || value === null ? '' : String(value);
   }
   $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
@@ -304,7 +310,7 @@ async function followTestOrder(order, until) {
     const skipped = record?.target?.state === 'skipped' ? record.target.reason : null;
     status.textContent = skipped
       ? `${order.orderName}: earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`
-      : `${order.orderName}: points ${POINTS_WORDS[points] ?? points}.`;
+      : `${order.orderName}: ${record?.points?.text ?? `points ${POINTS_WORDS[points] ?? points}`}.`;
     status.dataset.points = skipped ? 'skipped' : points;
     if (skipped || until.includes(points)) {
       $('#cancel-test-order').hidden = skipped !== null || points === 'cancelled';
@@ -338,7 +344,7 @@ async function loadOrders() {
         element('s-table-cell', order.orderName || order.orderId),
         element('s-table-cell', order.email ?? order.mobile ?? ''),
         status,
-        element('s-table-cell', POINTS_WORDS[order.upstream] ?? order.upstream),
+        element('s-table-cell', order.points?.text ?? POINTS_WORDS[order.upstream] ?? order.upstream),
       );
       return row;
     }),
@@ -422,9 +428,8 @@ function showResync(job) {
 $('#give-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const value = (name) => $(`#give-form [name="${name}"]`).value.trim();
-  const request = Object.fromEntries(
-    ['name', 'email', 'mobile', 'activityId', 'reason'].map((name) => [name, value(name)]),
-  );
+  const request = Object.fromEntries(['name', 'email', 'mobile', 'reason'].map((name) => [name, value(name)]));
+  request.points = Number(value('points'));
   const answer = await call('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
   byHandAnswered('give', answer, 'Points given', 'No points given: see why', 'given');
 });

@@ -18,6 +18,9 @@ interface SummaryRow {
   email: string | null;
   mobile: string | null;
   updated_at: Date;
+  earn_activity_id: string | null;
+  account: string | null;
+  redeemed_points: string | null;
 }
 
 export async function listOrders(
@@ -55,7 +58,10 @@ export async function listOrders(
           (await db.query<{ count: string }>(`SELECT count(*) FROM lb_orders ${filter}`, values)).rows[0]?.count ?? 0,
         );
   const { rows } = await db.query<SummaryRow>(
-    `SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at FROM lb_orders ${filter}
+    `SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at,
+        progress->'upstream'->>'earnActivityId' AS earn_activity_id, progress->'upstream'->>'account' AS account,
+        progress->'upstream'->>'redeemedPoints' AS redeemed_points
+      FROM lb_orders ${filter}
       ORDER BY updated_at DESC, key LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
     values,
   );
@@ -73,6 +79,9 @@ export async function listOrders(
       email: row.email,
       mobile: row.mobile,
       updatedAt: row.updated_at.toISOString(),
+      earnActivityId: row.earn_activity_id ?? undefined,
+      account: row.account ?? undefined,
+      redeemedPoints: row.redeemed_points === null ? undefined : Number(row.redeemed_points),
     })),
   };
 }
