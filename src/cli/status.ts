@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
+import { reasonWords, wordsLine } from '../core/order-words.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -70,9 +71,17 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   };
   table('orders by state', body.orders.byState);
   table('orders by platform', body.orders.byPlatform);
-  table('skipped, by reason', body.orders.skipped);
+  // Each reason in words, with its fix and (a detail for operators) its setting and code.
+  const reasons = (title: string, map: Record<string, number>) => {
+    out(title);
+    const entries = Object.entries(map);
+    if (entries.length === 0) out('  none');
+    for (const [reason, count] of entries.sort())
+      out(`  ${String(count).padStart(5)}  ${wordsLine(reasonWords(reason, { audience: 'operator' }))} (${reason})`);
+  };
+  reasons('skipped, by reason', body.orders.skipped);
   // A bridge or ledger older than these reasons has none to show.
-  table('needing your eye, by reason', body.orders.attention ?? {});
+  reasons('needing your eye, by reason', body.orders.attention ?? {});
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0)
     out(
@@ -93,7 +102,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     const calls =
       account.callsLastMinute === null
         ? ''
-        : `, ${account.callsLastMinute} of ${account.limitPerMinute} calls a minute`;
+        : `, ${account.limitWords?.replace(/\.$/, '') ?? `${account.callsLastMinute} of ${account.limitPerMinute} calls a minute`}`;
     const spent = account.budgetSpentUntil ? `, budget spent until ${account.budgetSpentUntil}` : '';
     const oldest = [live.oldestDueAt, backfill.oldestDueAt].filter((at) => at !== null).sort()[0];
     out(

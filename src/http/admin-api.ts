@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { ORDER_REASONS } from '../core/lifecycle.ts';
+import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { reasonWords } from '../core/order-words.ts';
+import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
@@ -220,6 +223,15 @@ export function adminApi(parts: AdminApiParts): express.Router {
   const { store, privacy, adjustments } = engine;
   const router = express.Router();
   const shopErase = shopEraseOf(platforms.directory.map(({ name }) => name));
+  const wordsParts: WordsParts = {
+    store,
+    accounts: engine.accounts,
+    partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
+    audience: 'operator',
+  };
+  // A platform's own words for a reason only it gives, from whichever module gives it.
+  const skipReasonsOf = (reason: string) =>
+    platforms.modules.find(({ parts: built }) => built.skipReasons?.[reason])?.parts.skipReasons;
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
@@ -246,7 +258,14 @@ export function adminApi(parts: AdminApiParts): express.Router {
       lanes: laneStatus(laneCounts, engine.worker.lanes, new Date()),
       // Per loyalty account: calls against its limit, its budget, its due work per lane.
       accounts,
-      rateLimit: client.limiter.stats(),
+      rateLimit: rateLimitView(client.limiter.stats()),
+      // Each reason listed above in words, with its fix (the codes stay the keys).
+      reasonWords: Object.fromEntries(
+        [...Object.keys(orders.skipped), ...Object.keys(orders.attention)].map((reason) => [
+          reason,
+          reasonWords(reason, { audience: 'operator', platformReasons: skipReasonsOf(reason) }),
+        ]),
+      ),
       upstream: health.snapshot(),
       ledger: { store: store.kind, ...ledger },
       reconciliation,
@@ -287,7 +306,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/orders', async (req, res) => {
     const query = read(orderQuery, req.query);
     const { total, orders } = await store.listOrders(query);
-    res.json({ total, page: query.page, limit: query.limit, orders });
+    res.json({ total, page: query.page, limit: query.limit, orders: await withWords(wordsParts, orders) });
   });
 
   // Orders whose redeemed points a cancellation left taken ("points redeemed on a cancelled order").
@@ -316,7 +335,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.get('/orders/:key', async (req, res) => {
     const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order });
+    res.json({ order: { ...order, words: await wordsOfRecord(wordsParts, order) } });
   });
 
   router.post('/resync', async (req, res) => {
@@ -545,3 +564,6 @@ export function adminApi(parts: AdminApiParts): express.Router {
     );
   }
 }
+
+/** The limiter's figures, and the same in words: why it sends fewer calls than the service allows. */
+const rateLimitView = (stats: RateLimiterStats) => ({ ...stats, words: limitWords(stats.startedInWindow, stats) });

@@ -24,6 +24,9 @@ import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
+import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { limiterOf } from '../loyalty/client.ts';
+import { limitWords } from '../loyalty/rate-limiter.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
@@ -105,6 +108,7 @@ export function shopAdminApi({
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
   const { oneAtATime, hourly } = shopCaps(store);
+  const wordsParts: WordsParts = { store, accounts, partsOf, audience: 'merchant' };
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', ...shopRefOf(res) });
@@ -113,7 +117,7 @@ export function shopAdminApi({
   router.get('/orders', async (req, res) => {
     const query = read(shopOrderQuery, req.query);
     const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
-    res.json({ total, page: query.page, limit: query.limit, orders });
+    res.json({ total, page: query.page, limit: query.limit, orders: await withWords(wordsParts, orders) });
   });
 
   router.get('/orders/:key', async (req, res) => {
@@ -121,7 +125,7 @@ export function shopAdminApi({
     // Another shop's order is answered as if it did not exist.
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order: shopOrderView(order, shopRefOf(res)) });
+    res.json({ order: { ...shopOrderView(order, shopRefOf(res)), words: await wordsOfRecord(wordsParts, order) } });
   });
 
   // Its own platform's installs alone, and only its own shop's access in them.
@@ -212,10 +216,18 @@ export function shopAdminApi({
     if (!account) return;
     const record = await accounts.get(account);
     if (!record) return refuse(res, 404, [`no account ${account}`]);
+    const calls = accountCalls.lastMinute(account);
+    const limiter = limiterOf((await accounts.runtime(account))?.client)?.stats();
     res.json({
       account,
-      callsInLastMinute: accountCalls.lastMinute(account),
+      callsInLastMinute: calls,
       allowedPerMinute: record.rateLimitPerMinute,
+      // Counted by the account, against its own limit (a shared key's other calls are not the merchant's to see).
+      words: limitWords(calls, {
+        limit: record.rateLimitPerMinute,
+        effectiveLimit: limiter?.effectiveLimit ?? record.rateLimitPerMinute,
+        windowMs: limiter?.windowMs ?? 60_000,
+      }),
     });
   });
 

@@ -237,3 +237,18 @@ export class Reservations {
     return this.#made.length;
   }
 }
+
+/**
+ * The calls of the last window against the limit, in words: where the plan sends fewer than the service allows,
+ * why (the spare slices above).
+ */
+export function limitWords(
+  calls: number,
+  { limit, effectiveLimit, windowMs }: Pick<RateLimiterStats, 'limit' | 'effectiveLimit' | 'windowMs'>,
+): string {
+  const minute = windowMs === 60_000;
+  const last = minute ? 'the last minute' : `the last ${windowMs / 1000} seconds`;
+  const per = minute ? 'a minute' : `every ${windowMs / 1000} seconds`;
+  if (effectiveLimit >= limit) return `${calls} calls in ${last}, of the ${limit} ${per} the service allows.`;
+  return `${calls} calls in ${last}, of ${effectiveLimit}: ${effectiveLimit} of the ${limit} calls ${per} the service allows; the rest is kept spare so that late calls never exceed it.`;
+}

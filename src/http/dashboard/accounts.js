@@ -36,7 +36,9 @@ function accountCard(account) {
       ]),
       [
         'Calls in the last minute',
-        health.callsLastMinute === null ? 'not known' : `${health.callsLastMinute} of ${health.limitPerMinute}`,
+        health.callsLastMinute === null
+          ? 'not known'
+          : (health.limitWords ?? `${health.callsLastMinute} of ${health.limitPerMinute}`),
       ],
       [
         'Budget',

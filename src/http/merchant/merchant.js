@@ -25,10 +25,14 @@ const SETTINGS = [
   'LOYALTY_EARN_ACTIVITIES',
   'EARN_TRIGGER',
   'MIN_ORDER_TOTAL',
+  'REQUIRE_MOBILE',
+  'EXCLUDED_SOURCES',
   'POINTS_PENDING_DAYS',
   'PARTIAL_REFUND',
   'COUNT_TEST_ORDERS',
 ];
+/** The settings shown as on/off switches, each with its default (config/default.json's) for a new account. */
+const SWITCHES = { REQUIRE_MOBILE: true, COUNT_TEST_ORDERS: false };
 let account = null;
 
 async function call(path, options = {}) {
@@ -143,7 +147,7 @@ async function loadHome() {
   $('#account-usage').hidden = usage?.status !== 200;
   if (usage?.status === 200)
     $('#account-usage').textContent =
-      `Calls to the loyalty service in the last minute: ${usage.body.callsInLastMinute} of the ${usage.body.allowedPerMinute} a minute it allows.`;
+      `Calls to the loyalty service: ${usage.body.words ?? `${usage.body.callsInLastMinute} in the last minute, of the ${usage.body.allowedPerMinute} a minute it allows.`}`;
 }
 
 /** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
@@ -215,7 +219,8 @@ function fill(current, settings) {
   field('rateLimitPerMinute').value = String(current?.rateLimitPerMinute ?? 500);
   for (const name of SETTINGS) {
     const value = settings[name];
-    if (name === 'COUNT_TEST_ORDERS') field(name).checked = value === true;
+    if (name in SWITCHES) field(name).checked = (value ?? SWITCHES[name]) === true;
+    else if (name === 'EXCLUDED_SOURCES') field(name).value = (value ?? []).join(',');
     // Spend bands come as a list, and are written as the setting is: 0=1,50=7.
     else if (Array.isArray(value)) field(name).value = value.map((band) => `${band.from}=${band.activityId}`).join(',');
     else field(name).value = value === undefined || value === null ? '' : String(value);
@@ -235,7 +240,7 @@ function formValues() {
   if (apiKey) credentials.apiKey = apiKey;
   const settings = {};
   for (const name of SETTINGS) {
-    if (name === 'COUNT_TEST_ORDERS') settings[name] = field(name).checked ? 'yes' : 'no';
+    if (name in SWITCHES) settings[name] = field(name).checked ? 'yes' : 'no';
     // A field emptied puts its rule back to its default (spend bands: none, the one activity again).
     else settings[name] = field(name).value.trim();
   }
@@ -303,8 +308,10 @@ async function followTestOrder(order, until) {
     const points = record?.upstream?.points ?? 'none';
     const skipped = record?.target?.state === 'skipped' ? record.target.reason : null;
     status.textContent = skipped
-      ? `${order.orderName}: earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`
-      : `${order.orderName}: points ${POINTS_WORDS[points] ?? points}.`;
+      ? `${order.orderName}: ${record.words ? statusText(record) : `earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`}`
+      : points === 'earned' && record.words
+        ? `${order.orderName}: ${record.words.says}`
+        : `${order.orderName}: points ${POINTS_WORDS[points] ?? points}.`;
     status.dataset.points = skipped ? 'skipped' : points;
     if (skipped || until.includes(points)) {
       $('#cancel-test-order').hidden = skipped !== null || points === 'cancelled';
@@ -472,7 +479,13 @@ function pointsSummary(email, answer) {
   return `${email}: ${balance}; ${(answer.earned ?? []).length} earnings, ${(answer.redeemed ?? []).length} redemptions`;
 }
 
-const statusText = (order) => (order.reason ? `${order.state}: ${order.reason.replaceAll('_', ' ')}` : order.state);
+/** The order's state and reason in words, with the fix (the API's words; its codes from an older bridge). */
+const statusText = (order) =>
+  order.words
+    ? `${order.words.says}${order.words.fix ? ` Fix: ${order.words.fix}.` : ''}`
+    : order.reason
+      ? `${order.state}: ${order.reason.replaceAll('_', ' ')}`
+      : order.state;
 /** Where the order's points are at the loyalty service. */
 const POINTS_WORDS = {
   none: 'none yet',
