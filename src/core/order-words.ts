@@ -10,8 +10,11 @@ export type ReasonCode = SkipReason | AttentionReason | WaitingReason;
 interface ReasonWords {
   /** What happened to the order, as a sentence. */
   why: string;
-  /** Where to change it, by audience; absent where nothing can be done. */
-  fix?: Record<Audience, string>;
+  /**
+   * Where to change it, by audience; absent where nothing can be done. `viaOperator`: the merchant's, where the
+   * program is not theirs to change (an account the operator set up), for a fix in Set up.
+   */
+  fix?: Record<Audience, string> & { viaOperator?: string };
   /** The configuration name behind it, shown to operators only. */
   setting?: string;
 }
@@ -32,6 +35,7 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
     fix: {
       merchant: 'Set up, Test orders earn points too',
       operator: `Test orders earn points too, in ${OPERATOR_SETTINGS}`,
+      viaOperator: 'ask the bridge’s operator, who runs your program, to let test orders earn',
     },
     setting: 'COUNT_TEST_ORDERS',
   },
@@ -40,6 +44,7 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
     fix: {
       merchant: 'Set up, Sales channels that earn nothing',
       operator: `Sales channels that earn nothing, in ${OPERATOR_SETTINGS}`,
+      viaOperator: 'ask the bridge’s operator, who runs your program, to let this channel earn',
     },
     setting: 'EXCLUDED_SOURCES',
   },
@@ -48,6 +53,7 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
     fix: {
       merchant: 'Set up, Smallest order total that earns (or the lowest total of points by spend)',
       operator: `Smallest order total that earns, or points by spend, in ${OPERATOR_SETTINGS}`,
+      viaOperator: 'ask the bridge’s operator, who runs your program, to lower the smallest total that earns',
     },
     setting: 'MIN_ORDER_TOTAL, LOYALTY_EARN_ACTIVITIES',
   },
@@ -60,7 +66,11 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
   },
   missing_mobile: {
     why: 'This customer gave no phone number, and your program requires one, so the order earns no points.',
-    fix: { merchant: 'Set up, Customers need a phone', operator: `Customers need a phone, in ${OPERATOR_SETTINGS}` },
+    fix: {
+      merchant: 'Set up, Customers need a phone',
+      operator: `Customers need a phone, in ${OPERATOR_SETTINGS}`,
+      viaOperator: 'ask the bridge’s operator, who runs your program, to let orders without a phone earn',
+    },
     setting: 'REQUIRE_MOBILE',
   },
   protected_data_hidden: {
@@ -85,18 +95,22 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
     why: 'The customer spent points on this order, and it was cancelled: they have not had those points back.',
     fix: {
       merchant: 'ask the bridge’s operator to give them back',
-      operator: 'Points redeemed on cancelled orders, Give points back',
+      operator: 'Points redeemed on a cancelled order, Give … points back',
     },
   },
   no_account: {
     why: 'This store earns on no loyalty account yet: the order waits, and earns once one is set up.',
-    fix: { merchant: 'Set up, your loyalty account', operator: 'Accounts, link the store to an account' },
+    fix: {
+      merchant: 'Set up, your loyalty account',
+      operator: 'Loyalty accounts, Which account each shop earns on',
+      viaOperator: 'ask the bridge’s operator to link your store to a loyalty account',
+    },
   },
   account_removed: {
     why: 'The loyalty account this order earned on was removed: the order waits.',
     fix: {
       merchant: 'ask the bridge’s operator to link your store to an account',
-      operator: 'Accounts, make the account again or link the store to another',
+      operator: 'Loyalty accounts, Which account each shop earns on: link the store to another account',
     },
   },
 };
@@ -120,6 +134,8 @@ export interface WordsContext {
   policy?: Pick<Policy, 'pendingDays' | 'earnTrigger'> | undefined;
   /** When its pending period ends (approvalDueAt), where one is running. */
   pendingUntil?: Date | undefined;
+  /** The merchant may change their program (Set up): false on an account the operator set up. */
+  mayChangeProgram?: boolean | undefined;
   /** The platform's own words for reasons only it gives (PlatformParts.skipReasons). */
   platformReasons?: Readonly<Record<string, { why: string; fix: string }>> | undefined;
   /** Calls held by a dead letter, by operation. */
@@ -158,11 +174,16 @@ export function stateWords(state: string, context: Omit<WordsContext, 'audience'
 /** A reason alone in words (counts of orders by reason): the platform's own words first. */
 export function reasonWords(
   reason: string,
-  { audience, platformReasons }: Pick<WordsContext, 'audience' | 'platformReasons'>,
+  {
+    audience,
+    platformReasons,
+    mayChangeProgram = true,
+  }: Pick<WordsContext, 'audience' | 'platformReasons' | 'mayChangeProgram'>,
 ): OrderWords {
   const platform = platformReasons?.[reason];
   const known = isReasonCode(reason) ? REASON_WORDS[reason] : undefined;
-  const fix = platform?.fix ?? known?.fix?.[audience];
+  const viaOperator = audience === 'merchant' && !mayChangeProgram ? known?.fix?.viaOperator : undefined;
+  const fix = platform?.fix ?? viaOperator ?? known?.fix?.[audience];
   return {
     says: platform?.why ?? known?.why ?? `Listed as ${reason}.`,
     ...(fix ? { fix } : {}),

@@ -13,19 +13,22 @@ export interface WordsParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
   audience: Audience;
+  /** The merchant may change their program; false on an account the operator set up. */
+  mayChangeProgram?: boolean;
 }
 
 type Wordable = { key: string; platform: string; shop: string; state?: string; reason?: string | undefined };
 
 /** The words of one order's record: its target, its account's rules, its held calls. */
 export async function wordsOfRecord(
-  { accounts, partsOf, audience }: Omit<WordsParts, 'store'>,
+  { accounts, partsOf, audience, mayChangeProgram }: Omit<WordsParts, 'store'>,
   record: OrderRecord,
 ): Promise<OrderWords> {
   const id = record.upstream.account ?? (await accounts.forShop(record.platform, record.shop));
   const policy = id === undefined ? undefined : (await accounts.runtime(id))?.policy;
   return orderWords(record.target ?? { state: 'new' }, {
     audience,
+    mayChangeProgram,
     policy,
     pendingUntil: policy ? approvalDueAt(record, policy) : undefined,
     platformReasons: partsOf(record.platform)?.skipReasons,
@@ -45,7 +48,11 @@ export async function withWords<T extends Wordable>(
         ? await wordsOfRecord(parts, record)
         : orderWords(
             { state: order.state ?? 'new', reason: order.reason },
-            { audience: parts.audience, platformReasons: parts.partsOf(order.platform)?.skipReasons },
+            {
+              audience: parts.audience,
+              mayChangeProgram: parts.mayChangeProgram,
+              platformReasons: parts.partsOf(order.platform)?.skipReasons,
+            },
           );
       return { ...order, words };
     }),

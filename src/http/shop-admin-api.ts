@@ -108,7 +108,11 @@ export function shopAdminApi({
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
   const { oneAtATime, hourly } = shopCaps(store);
-  const wordsParts: WordsParts = { store, accounts, partsOf, audience: 'merchant' };
+  /** The words of the shop's orders: a fix in Set up is the operator's where the program is not the shop's to change. */
+  const wordsFor = async (res: Response): Promise<WordsParts> => {
+    const { allowed } = await reachOf(res);
+    return { store, accounts, partsOf, audience: 'merchant', mayChangeProgram: allowed.change || allowed.create };
+  };
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', ...shopRefOf(res) });
@@ -117,7 +121,7 @@ export function shopAdminApi({
   router.get('/orders', async (req, res) => {
     const query = read(shopOrderQuery, req.query);
     const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
-    res.json({ total, page: query.page, limit: query.limit, orders: await withWords(wordsParts, orders) });
+    res.json({ total, page: query.page, limit: query.limit, orders: await withWords(await wordsFor(res), orders) });
   });
 
   router.get('/orders/:key', async (req, res) => {
@@ -125,7 +129,9 @@ export function shopAdminApi({
     // Another shop's order is answered as if it did not exist.
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
-    res.json({ order: { ...shopOrderView(order, shopRefOf(res)), words: await wordsOfRecord(wordsParts, order) } });
+    res.json({
+      order: { ...shopOrderView(order, shopRefOf(res)), words: await wordsOfRecord(await wordsFor(res), order) },
+    });
   });
 
   // Its own platform's installs alone, and only its own shop's access in them.

@@ -249,6 +249,7 @@ export function limitWords(
   const minute = windowMs === 60_000;
   const last = minute ? 'the last minute' : `the last ${windowMs / 1000} seconds`;
   const per = minute ? 'a minute' : `every ${windowMs / 1000} seconds`;
-  if (effectiveLimit >= limit) return `${calls} calls in ${last}, of the ${limit} ${per} the service allows.`;
-  return `${calls} calls in ${last}, of ${effectiveLimit}: ${effectiveLimit} of the ${limit} calls ${per} the service allows; the rest is kept spare so that late calls never exceed it.`;
+  const made = `${calls} call${calls === 1 ? '' : 's'} in ${last}`;
+  if (effectiveLimit >= limit) return `${made}, of the ${limit} ${per} the service allows.`;
+  return `${made}, of ${effectiveLimit}: ${effectiveLimit} of the ${limit} calls ${per} the service allows; the rest is kept spare so that late calls never exceed it.`;
 }

@@ -41,6 +41,15 @@ describe('an order’s words', () => {
     expect(without).toEqual(['customer_erased']);
   });
 
+  it('sends a merchant to the operator for a fix in Set up, where the program is not theirs to change', () => {
+    for (const code of CODES) {
+      const own = reasonWords(code, { audience: 'merchant' }).fix ?? '';
+      const theirs = reasonWords(code, { audience: 'merchant', mayChangeProgram: false }).fix ?? '';
+      if (own.startsWith('Set up')) expect(theirs).toMatch(/^ask the bridge’s operator/);
+      else expect(theirs).toBe(own);
+    }
+  });
+
   it.each(STATES)('the state %s reads as a sentence', (state) => {
     expect(stateWords(state)).toMatch(/^[A-Z].{10,}[.]$/);
   });
@@ -97,6 +106,9 @@ describe('the limit in words', () => {
     );
     expect(limitWords(2, { limit: 3, effectiveLimit: 3, windowMs: 60_000 })).toBe(
       '2 calls in the last minute, of the 3 a minute the service allows.',
+    );
+    expect(limitWords(1, { limit: 3, effectiveLimit: 3, windowMs: 30_000 })).toBe(
+      '1 call in the last 30 seconds, of the 3 every 30 seconds the service allows.',
     );
   });
 });

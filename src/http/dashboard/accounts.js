@@ -35,7 +35,7 @@ function accountCard(account) {
         `${rule.key}: the pattern ${rule.why}. Until it is fixed in the account’s settings, this rule does nothing.`,
       ]),
       [
-        'Calls in the last minute',
+        'Calls',
         health.callsLastMinute === null
           ? 'not known'
           : (health.limitWords ?? `${health.callsLastMinute} of ${health.limitPerMinute}`),

@@ -87,7 +87,7 @@ async function loadStatus() {
   fillPairs($('#attention'), reasons(body.orders.attention ?? {}));
   const rate = body.rateLimit;
   fillPairs($('#rate'), [
-    ['calls in the last minute', rate.words ?? `${rate.startedInWindow} of ${rate.effectiveLimit}`],
+    ['calls to the service', rate.words ?? `${rate.startedInWindow} of ${rate.effectiveLimit}`],
     ['waiting in the limiter', rate.queued],
     ['orders with work', body.ledger.activeOrders],
     ['last success', localTime(body.upstream.lastSuccessAt) || 'none yet'],
@@ -233,10 +233,7 @@ function showConnections(body) {
       [
         ['Credentials', upstream.credentialsRefused ? 'refused: calls paused' : 'accepted'],
         ['Last successful call', localTime(upstream.lastSuccessAt) || 'none yet'],
-        [
-          'Calls in the last minute',
-          body.rateLimit.words ?? `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`,
-        ],
+        ['Calls', body.rateLimit.words ?? `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
         ['Dead letters', String(body.deadLetters)],
       ],
       upstream.credentialsRefused,
