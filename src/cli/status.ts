@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
-import { reasonWords, wordsLine } from '../core/order-words.ts';
+import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -69,7 +69,10 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     if (entries.length === 0) out('  none');
     for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
   };
-  table('orders by state', body.orders.byState);
+  out('orders by state');
+  if (Object.keys(body.orders.byState).length === 0) out('  none');
+  for (const [state, count] of Object.entries(body.orders.byState).sort())
+    out(`  ${state.padEnd(22)} ${String(count).padStart(5)}  ${stateWords(state)}`);
   table('orders by platform', body.orders.byPlatform);
   // Each reason in words, with its fix and (a detail for operators) its setting and code.
   const reasons = (title: string, map: Record<string, number>) => {

@@ -9,7 +9,7 @@ import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { ORDER_REASONS } from '../core/lifecycle.ts';
 import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
-import { reasonWords } from '../core/order-words.ts';
+import { reasonWords, stateWords } from '../core/order-words.ts';
 import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
@@ -259,7 +259,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       // Per loyalty account: calls against its limit, its budget, its due work per lane.
       accounts,
       rateLimit: rateLimitView(client.limiter.stats()),
-      // Each reason listed above in words, with its fix (the codes stay the keys).
+      // Each state and reason listed above in words, with its fix (the codes stay the keys).
+      stateWords: Object.fromEntries(Object.keys(orders.byState).map((state) => [state, stateWords(state)])),
       reasonWords: Object.fromEntries(
         [...Object.keys(orders.skipped), ...Object.keys(orders.attention)].map((reason) => [
           reason,

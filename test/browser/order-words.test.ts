@@ -76,8 +76,9 @@ describe.skipIf(!chromiumAvailable)('orders in words, on the dashboard and the m
     expect(await skipped.textContent()).not.toContain('missing_mobile');
     const pending = (await page.locator('#order-list tbody tr', { hasText: '#0002' }).textContent()) ?? '';
     expectedDay(PENDING.exec(pending)?.[1] ?? 'no date');
-    // The counts by reason read the same sentence.
+    // The counts by state and by reason read the same words.
     await expect.poll(() => page.locator('#skipped').textContent()).toContain(SKIPPED);
+    expect(await page.locator('#by-state').textContent()).toContain('Earns no points.');
     await page.screenshot({ path: `${shots}dashboard.png`, fullPage: true });
     await page.close();
   }, 60_000);

@@ -75,7 +75,10 @@ function localTime(iso) {
 
 async function loadStatus() {
   const { body } = await api('/status');
-  fillPairs($('#by-state'), Object.entries(body.orders.byState));
+  fillPairs(
+    $('#by-state'),
+    Object.entries(body.orders.byState).map(([state, count]) => [body.stateWords?.[state] ?? state, count]),
+  );
   fillPairs($('#by-platform'), Object.entries(body.orders.byPlatform));
   // Each reason in words, with its fix (the API's reasonWords; the code where a bridge gives none).
   const reasons = (map) =>
