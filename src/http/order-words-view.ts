@@ -38,9 +38,21 @@ export async function wordsOfRecord(
 
 /** Each order of a listing with its words: from its record where the ledger keeps one, else from its summary. */
 export async function withWords<T extends Wordable>(
-  parts: WordsParts,
+  given: WordsParts,
   orders: T[],
 ): Promise<Array<T & { words: OrderWords }>> {
+  // A page of orders is mostly one shop's, on one account: each is looked up once.
+  const shops = new Map<string, Promise<string | undefined>>();
+  const runtimes = new Map<string, ReturnType<WordsParts['accounts']['runtime']>>();
+  const once = <V>(map: Map<string, V>, key: string, make: () => V) =>
+    map.get(key) ?? (map.set(key, make()), map.get(key)!);
+  const parts: WordsParts = {
+    ...given,
+    accounts: {
+      forShop: (platform, shop) => once(shops, `${platform}\n${shop}`, () => given.accounts.forShop(platform, shop)),
+      runtime: (id) => once(runtimes, id, () => given.accounts.runtime(id)),
+    },
+  };
   return Promise.all(
     orders.map(async (order) => {
       const record = await parts.store.getOrder(order.key);
