@@ -29,7 +29,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
-import { shopifyHeaders } from '../helpers/shopify.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'first-run.myshopify.com';
@@ -374,6 +374,9 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     // Its row in the table says it is held, not only what it would be.
     const row = app.locator('#orders s-table-row[data-order="9400000000006"]');
     expect(await row.locator('s-badge[tone="critical"]').textContent()).toBe('Held: see below');
+    expect(await row.textContent()).toContain(
+      'Held: the loyalty service refused giving its points; it waits until it is sent again from Could not go on.',
+    );
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
 
     // Fixed in Set up, then sent again from Orders: the order earns once, under the activity now saved.
@@ -388,6 +391,26 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await eventually(() => expect(earned('9400000000006')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);
     expect(await app.locator('#no-dead-letters').isHidden()).toBe(false);
   }, 90_000);
+
+  it('reads an order that earns nothing as a sentence, with the fix in Set up, which is the merchant’s own', async () => {
+    const order = JSON.parse(shopifyOrderJson({ id: '9400000000007' })) as { billing_address: { phone: null } };
+    order.billing_address.phone = null;
+    const body = JSON.stringify(order);
+    const delivered = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
+      body,
+    });
+    expect(delivered.status).toBe(200);
+    const row = app.locator('#orders s-table-row[data-order="9400000000007"]');
+    await expect
+      .poll(async () => (await page.locator('#app-nav button', { hasText: 'Orders' }).click(), row.textContent()), {
+        timeout: 20_000,
+      })
+      .toContain(
+        'This customer gave no phone number, and your program requires one, so the order earns no points. Fix: Set up, Customers need a phone.',
+      );
+  }, 60_000);
 
   it('works without a cookie: the bridge set none in all the page asked of it', () => {
     expect(cookiesSet).toEqual([]);
