@@ -7,6 +7,7 @@ import { addLaneCounts, emptyLaneCounts, type Lane, type LaneCounts } from '../c
 import type { AccountRuntime, Accounts, PausedRule } from '../core/accounts.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { limiterOf } from '../loyalty/client.ts';
+import { limitWords } from '../loyalty/rate-limiter.ts';
 import type { AccountCalls } from './account-calls.ts';
 
 export interface AccountLoad {
@@ -16,6 +17,8 @@ export interface AccountLoad {
   callsLastMinute: number | null;
   /** The calls a minute its limiter allows (a little under the account's limit: see rate-limiter.ts). */
   limitPerMinute: number | null;
+  /** The calls against the limit in words, and why it is below the service's where it is; absent when not known. */
+  limitWords?: string;
   /** While its budget is spent: when it returns (its shops are passed over until then). */
   budgetSpentUntil: string | null;
   lanes: Record<Lane, LaneCounts>;
@@ -65,12 +68,14 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
   const seen = view();
   return runtimes.map((runtime) => {
     const { callsLastMinute, budgetSpentUntil } = seen(runtime);
+    const limiter = limiterOf(runtime.client)?.stats();
     return {
       id: runtime.id,
       name: runtime.name,
       callsLastMinute,
       // The limit is the account's own setting (its limiter's plan for it), whoever shares the limiter.
-      limitPerMinute: limiterOf(runtime.client)?.stats().effectiveLimit ?? null,
+      limitPerMinute: limiter?.effectiveLimit ?? null,
+      ...(limiter && callsLastMinute !== null ? { limitWords: limitWords(callsLastMinute, limiter) } : {}),
       budgetSpentUntil: budgetSpentUntil === undefined ? null : new Date(budgetSpentUntil).toISOString(),
       lanes: lanes.get(runtime.id) ?? emptyLaneCounts(),
       pausedRules: runtime.pausedRules ?? [],

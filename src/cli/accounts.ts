@@ -23,6 +23,8 @@ type Listed = AccountView & {
     paused: boolean;
     callsLastMinute: number | null;
     limitPerMinute: number | null;
+    /** Absent from bridges older than the limit in words. */
+    limitWords?: string | null;
     budgetSpentUntil: string | null;
     lanes: Record<Lane, LaneCounts>;
     deadLetters: number | null;
@@ -71,7 +73,9 @@ function describeAccount(account: Listed) {
   out(`    credentials: ${credentials(account)}`);
   if (account.health.paused) out('    !! paused: the service refuses its credentials; its calls wait');
   if (account.health.callsLastMinute !== null)
-    out(`    calls in the last minute: ${account.health.callsLastMinute} of ${account.health.limitPerMinute}`);
+    out(
+      `    calls: ${account.health.limitWords ?? `${account.health.callsLastMinute} of ${account.health.limitPerMinute} in the last minute`}`,
+    );
   if (account.health.budgetSpentUntil)
     out(`    budget spent: its orders wait until ${account.health.budgetSpentUntil}; other accounts go on`);
   for (const lane of LANES) {

@@ -13,6 +13,7 @@ import type { AnyPlatformModule } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { declaredPoints } from '../accounts/declared-points.ts';
 import { pointsOf, recentOrdersOf, RECENT_ORDERS, type RecentOrder } from '../http/order-points-view.ts';
+import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -74,11 +75,22 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     if (entries.length === 0) out('  none');
     for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
   };
-  table('orders by state', body.orders.byState);
+  out('orders by state');
+  if (Object.keys(body.orders.byState).length === 0) out('  none');
+  for (const [state, count] of Object.entries(body.orders.byState).sort())
+    out(`  ${state.padEnd(22)} ${String(count).padStart(5)}  ${stateWords(state)}`);
   table('orders by platform', body.orders.byPlatform);
-  table('skipped, by reason', body.orders.skipped);
+  // Each reason in words, with its fix and (a detail for operators) its setting and code.
+  const reasons = (title: string, map: Record<string, number>) => {
+    out(title);
+    const entries = Object.entries(map);
+    if (entries.length === 0) out('  none');
+    for (const [reason, count] of entries.sort())
+      out(`  ${String(count).padStart(5)}  ${wordsLine(reasonWords(reason, { audience: 'operator' }))} (${reason})`);
+  };
+  reasons('skipped, by reason', body.orders.skipped);
   // A bridge or ledger older than these reasons has none to show.
-  table('needing your eye, by reason', body.orders.attention ?? {});
+  reasons('needing your eye, by reason', body.orders.attention ?? {});
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0)
     out(
@@ -104,7 +116,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     const calls =
       account.callsLastMinute === null
         ? ''
-        : `, ${account.callsLastMinute} of ${account.limitPerMinute} calls a minute`;
+        : `, ${account.limitWords?.replace(/\.$/, '') ?? `${account.callsLastMinute} of ${account.limitPerMinute} calls a minute`}`;
     const spent = account.budgetSpentUntil ? `, budget spent until ${account.budgetSpentUntil}` : '';
     const oldest = [live.oldestDueAt, backfill.oldestDueAt].filter((at) => at !== null).sort()[0];
     out(

@@ -27,6 +27,10 @@ export type AttentionReason = (typeof ATTENTION_REASONS)[number];
 /** Every reason an order can be listed by. */
 export const ORDER_REASONS = [...SKIP_REASONS, ...ATTENTION_REASONS] as const;
 
+/** Why the worker left an order waiting, with nothing sent: its shop has no account, or its account is gone. */
+export const WAITING_REASONS = ['no_account', 'account_removed'] as const;
+export type WaitingReason = (typeof WAITING_REASONS)[number];
+
 export type Target =
   | { state: 'skipped'; reason: SkipReason }
   | { state: 'void' | 'cancelled' | 'approved' | 'earned' | 'new'; reason?: AttentionReason };

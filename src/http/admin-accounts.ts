@@ -222,6 +222,7 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
         paused: runtime?.authPause.paused ?? false,
         callsLastMinute: load?.callsLastMinute ?? null,
         limitPerMinute: load?.limitPerMinute ?? null,
+        limitWords: load?.limitWords ?? null,
         budgetSpentUntil: load?.budgetSpentUntil ?? null,
         lanes: load?.lanes ?? emptyLaneCounts(),
         deadLetters: deadLetters ? (deadLetters.get(view.id) ?? 0) : null,

@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { ORDER_REASONS } from '../core/lifecycle.ts';
+import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { reasonWords, stateWords } from '../core/order-words.ts';
+import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
@@ -237,6 +240,15 @@ export function adminApi(parts: AdminApiParts): express.Router {
   const { store, privacy, adjustments } = engine;
   const router = express.Router();
   const shopErase = shopEraseOf(platforms.directory.map(({ name }) => name));
+  const wordsParts: WordsParts = {
+    store,
+    accounts: engine.accounts,
+    partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
+    audience: 'operator',
+  };
+  // A platform's own words for a reason only it gives, from whichever module gives it.
+  const skipReasonsOf = (reason: string) =>
+    platforms.modules.find(({ parts: built }) => built.skipReasons?.[reason])?.parts.skipReasons;
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
@@ -279,7 +291,15 @@ export function adminApi(parts: AdminApiParts): express.Router {
       lanes: laneStatus(laneCounts, engine.worker.lanes, new Date()),
       // Per loyalty account: calls against its limit, its budget, its due work per lane.
       accounts,
-      rateLimit: client.limiter.stats(),
+      rateLimit: rateLimitView(client.limiter.stats()),
+      // Each state and reason listed above in words, with its fix (the codes stay the keys).
+      stateWords: Object.fromEntries(Object.keys(orders.byState).map((state) => [state, stateWords(state)])),
+      reasonWords: Object.fromEntries(
+        [...Object.keys(orders.skipped), ...Object.keys(orders.attention)].map((reason) => [
+          reason,
+          reasonWords(reason, { audience: 'operator', platformReasons: skipReasonsOf(reason) }),
+        ]),
+      ),
       upstream: health.snapshot(),
       ledger: { store: store.kind, ...ledger },
       reconciliation,
@@ -323,11 +343,12 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const query = read(orderQuery, req.query);
     const { total, orders } = await store.listOrders(query);
     const points = await pointsOf(orders, engine.accounts, 'operator');
+    const worded = await withWords(wordsParts, orders);
     res.json({
       total,
       page: query.page,
       limit: query.limit,
-      orders: orders.map((order, i) => ({ ...order, points: points[i] })),
+      orders: worded.map((order, i) => ({ ...order, points: points[i] })),
     });
   });
 
@@ -358,7 +379,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
     const [points] = await pointsOf([pointsSourceOf(order)], engine.accounts, 'operator');
-    res.json({ order: { ...order, points } });
+    res.json({ order: { ...order, points, words: await wordsOfRecord(wordsParts, order) } });
   });
 
   router.post('/resync', async (req, res) => {
@@ -590,3 +611,6 @@ export function adminApi(parts: AdminApiParts): express.Router {
     );
   }
 }
+
+/** The limiter's figures, and the same in words: why it sends fewer calls than the service allows. */
+const rateLimitView = (stats: RateLimiterStats) => ({ ...stats, words: limitWords(stats.startedInWindow, stats) });

@@ -24,6 +24,9 @@ import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
+import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { limiterOf } from '../loyalty/client.ts';
+import { limitWords } from '../loyalty/rate-limiter.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
@@ -106,6 +109,11 @@ export function shopAdminApi({
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
   const { oneAtATime, hourly } = shopCaps(store);
+  /** The words of the shop's orders: a fix in Set up is the operator's where the program is not the shop's to change. */
+  const wordsFor = async (res: Response): Promise<WordsParts> => {
+    const { allowed } = await reachOf(res);
+    return { store, accounts, partsOf, audience: 'merchant', mayChangeProgram: allowed.change || allowed.create };
+  };
 
   router.get('/session', (_req, res) => {
     res.json({ caller: 'shop', ...shopRefOf(res) });
@@ -115,8 +123,9 @@ export function shopAdminApi({
     const query = read(shopOrderQuery, req.query);
     const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
     const points = await pointsOf(orders, accounts, 'merchant');
+    const worded = await withWords(await wordsFor(res), orders);
     // The fields points are read from stay here: which account an order went to is the operator's to read.
-    const listed = orders.map(({ earnActivityId: _a, account: _b, redeemedPoints: _c, ...order }, i) => ({
+    const listed = worded.map(({ earnActivityId: _a, account: _b, redeemedPoints: _c, ...order }, i) => ({
       ...order,
       points: points[i],
     }));
@@ -129,7 +138,13 @@ export function shopAdminApi({
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
     const [points] = await pointsOf([pointsSourceOf(order)], accounts, 'merchant');
-    res.json({ order: { ...shopOrderView(order, shopRefOf(res)), points } });
+    res.json({
+      order: {
+        ...shopOrderView(order, shopRefOf(res)),
+        points,
+        words: await wordsOfRecord(await wordsFor(res), order),
+      },
+    });
   });
 
   // Its own platform's installs alone, and only its own shop's access in them.
@@ -220,10 +235,18 @@ export function shopAdminApi({
     if (!account) return;
     const record = await accounts.get(account);
     if (!record) return refuse(res, 404, [`no account ${account}`]);
+    const calls = accountCalls.lastMinute(account);
+    const limiter = limiterOf((await accounts.runtime(account))?.client)?.stats();
     res.json({
       account,
-      callsInLastMinute: accountCalls.lastMinute(account),
+      callsInLastMinute: calls,
       allowedPerMinute: record.rateLimitPerMinute,
+      // Counted by the account, against its own limit (a shared key's other calls are not the merchant's to see).
+      words: limitWords(calls, {
+        limit: record.rateLimitPerMinute,
+        effectiveLimit: limiter?.effectiveLimit ?? record.rateLimitPerMinute,
+        windowMs: limiter?.windowMs ?? 60_000,
+      }),
     });
   });
 

@@ -237,3 +237,19 @@ export class Reservations {
     return this.#made.length;
   }
 }
+
+/**
+ * The calls of the last window against the limit, in words: where the plan sends fewer than the service allows,
+ * why (the spare slices above).
+ */
+export function limitWords(
+  calls: number,
+  { limit, effectiveLimit, windowMs }: Pick<RateLimiterStats, 'limit' | 'effectiveLimit' | 'windowMs'>,
+): string {
+  const minute = windowMs === 60_000;
+  const last = minute ? 'the last minute' : `the last ${windowMs / 1000} seconds`;
+  const per = minute ? 'a minute' : `every ${windowMs / 1000} seconds`;
+  const made = `${calls} call${calls === 1 ? '' : 's'} in ${last}`;
+  if (effectiveLimit >= limit) return `${made}, of the ${limit} ${per} the service allows.`;
+  return `${made}, of ${effectiveLimit}: ${effectiveLimit} of the ${limit} calls ${per} the service allows; the rest is kept spare so that late calls never exceed it.`;
+}

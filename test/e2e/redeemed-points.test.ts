@@ -80,7 +80,9 @@ describe('points redeemed on a cancelled order', () => {
     });
     expect((await call('GET', '/status')).body.orders.attention).toEqual({ points_redeemed_on_cancelled_order: 1 });
     const status = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
-    expect(status.stdout).toMatch(/needing your eye, by reason\n {2}points_redeemed_on_cancelled_order\s+1/);
+    expect(status.stdout).toMatch(
+      /needing your eye, by reason\n\s+1 {2}The customer spent points on this order, .* \(points_redeemed_on_cancelled_order\)\n/,
+    );
     expect(status.stdout).toContain('!! 1 cancelled order(s) had points redeemed on them');
   });
 

@@ -368,7 +368,15 @@ describe('an account’s calls, on its merchant’s page', () => {
     // The shared limiter moved with X's calls; W's page did not.
     expect((await limiter(idW))!.stats().startedInWindow).toBeGreaterThan(before.shared.startedInWindow);
     expect(after.x.callsInLastMinute).toBeGreaterThanOrEqual(before.x.callsInLastMinute + 2);
-    expect(after.w).toEqual({ account: idW, callsInLastMinute: before.w.callsInLastMinute, allowedPerMinute: 500 });
+    expect(after.w).toEqual({
+      account: idW,
+      callsInLastMinute: before.w.callsInLastMinute,
+      allowedPerMinute: 500,
+      // The same in words: W's own calls, against W's own limit.
+      words: expect.stringMatching(
+        new RegExp(`^${before.w.callsInLastMinute} calls? in the last minute, of \\d+: \\d+ of the 500 calls`),
+      ),
+    });
     // Nor did W's line on /metrics (it showed the shared limiter's count before), a second on, read afresh.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await wOnMetrics()).toBe(before.wOnMetrics);

@@ -90,6 +90,8 @@ describe("a shop's view of its own order", () => {
         'updatedAt',
         'upstream',
         'work',
+        // The state and reason in words, with the fix (src/core/order-words.ts).
+        'words',
       ].sort(),
     );
     expect(order.upstream).not.toHaveProperty('account');

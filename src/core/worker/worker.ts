@@ -9,7 +9,7 @@ import { AccountBudgets, type BudgetOutlook } from './account-budgets.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
-import { approvalDueAt, plan, type Action } from '../lifecycle.ts';
+import { approvalDueAt, plan, type Action, type WaitingReason } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
@@ -336,7 +336,7 @@ export class Worker {
       record.work.waitingFor = 'account';
       record.target = {
         state: record.target?.state ?? 'new',
-        reason: account === 'unlinked' ? 'no_account' : 'account_removed',
+        reason: (account === 'unlinked' ? 'no_account' : 'account_removed') satisfies WaitingReason,
       };
       record.dueAt = new Date(now.getTime() + this.#o.unlinkedRecheckMs).toISOString();
       await this.#save(record, true, lease);

@@ -47,8 +47,10 @@ function accountCard(account) {
         `${rule.key}: the pattern ${rule.why}. Until it is fixed in the account’s settings, this rule does nothing.`,
       ]),
       [
-        'Calls in the last minute',
-        health.callsLastMinute === null ? 'not known' : `${health.callsLastMinute} of ${health.limitPerMinute}`,
+        'Calls',
+        health.callsLastMinute === null
+          ? 'not known'
+          : (health.limitWords ?? `${health.callsLastMinute} of ${health.limitPerMinute}`),
       ],
       [
         'Budget',

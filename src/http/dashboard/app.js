@@ -48,10 +48,25 @@ function fillPairs(table, pairs) {
   if (pairs.length === 0) pairs = [['none', '']];
   for (const [name, value] of pairs) {
     const row = document.createElement('tr');
-    cell(row, name);
+    if (typeof name === 'string') cell(row, name);
+    else cell(row, '').append(name);
     cell(row, String(value));
     body.append(row);
   }
+}
+
+/** An order's or a reason's words (src/core/order-words.ts): the sentence, its fix, and the setting's name small. */
+function wordsNode(words) {
+  const span = document.createElement('span');
+  span.className = 'words';
+  span.textContent = words.fix ? `${words.says} Fix: ${words.fix}.` : words.says;
+  if (words.setting) {
+    const setting = document.createElement('small');
+    setting.className = 'muted setting';
+    setting.textContent = ` ${words.setting}`;
+    span.append(setting);
+  }
+  return span;
 }
 
 function localTime(iso) {
@@ -60,13 +75,22 @@ function localTime(iso) {
 
 async function loadStatus() {
   const { body } = await api('/status');
-  fillPairs($('#by-state'), Object.entries(body.orders.byState));
+  fillPairs(
+    $('#by-state'),
+    Object.entries(body.orders.byState).map(([state, count]) => [body.stateWords?.[state] ?? state, count]),
+  );
   fillPairs($('#by-platform'), Object.entries(body.orders.byPlatform));
-  fillPairs($('#skipped'), Object.entries(body.orders.skipped));
-  fillPairs($('#attention'), Object.entries(body.orders.attention ?? {}));
+  // Each reason in words, with its fix (the API's reasonWords; the code where a bridge gives none).
+  const reasons = (map) =>
+    Object.entries(map).map(([reason, count]) => [
+      body.reasonWords?.[reason] ? wordsNode(body.reasonWords[reason]) : reason,
+      count,
+    ]);
+  fillPairs($('#skipped'), reasons(body.orders.skipped));
+  fillPairs($('#attention'), reasons(body.orders.attention ?? {}));
   const rate = body.rateLimit;
   fillPairs($('#rate'), [
-    ['calls in the last minute', `${rate.startedInWindow} of ${rate.effectiveLimit}`],
+    ['calls to the service', rate.words ?? `${rate.startedInWindow} of ${rate.effectiveLimit}`],
     ['waiting in the limiter', rate.queued],
     ['orders with work', body.ledger.activeOrders],
     ['last success', localTime(body.upstream.lastSuccessAt) || 'none yet'],
@@ -212,7 +236,7 @@ function showConnections(body) {
       [
         ['Credentials', upstream.credentialsRefused ? 'refused: calls paused' : 'accepted'],
         ['Last successful call', localTime(upstream.lastSuccessAt) || 'none yet'],
-        ['Calls in the last minute', `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
+        ['Calls', body.rateLimit.words ?? `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
         ['Dead letters', String(body.deadLetters)],
       ],
       upstream.credentialsRefused,
@@ -380,7 +404,8 @@ async function loadOrders() {
     cell(row, order.orderName || order.orderId);
     cell(row, order.platform);
     cell(row, order.email ?? '');
-    cell(row, order.reason ? `${order.state} (${order.reason})` : order.state);
+    if (order.words) cell(row, '').append(wordsNode(order.words));
+    else cell(row, order.reason ? `${order.state} (${order.reason})` : order.state);
     cell(row, order.points?.text ?? order.upstream);
     cell(row, localTime(order.updatedAt));
     row.addEventListener('click', () => showOrder(order.key));
@@ -398,9 +423,11 @@ async function showOrder(key) {
     ['Facts', order.facts.join(', ') || 'none'],
     [
       'Points belong',
-      order.target
-        ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}`
-        : 'not decided yet',
+      order.words
+        ? wordsNode(order.words)
+        : order.target
+          ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}`
+          : 'not decided yet',
     ],
     ['Loyalty service holds', order.upstream.points],
     ['Points', order.points?.text ?? 'not known'],
@@ -425,7 +452,8 @@ async function showOrder(key) {
       const dt = document.createElement('dt');
       dt.textContent = term;
       const dd = document.createElement('dd');
-      dd.textContent = value;
+      if (typeof value === 'string') dd.textContent = value;
+      else dd.append(value);
       return [dt, dd];
     }),
   );

@@ -26,10 +26,14 @@ const SETTINGS = [
   'LOYALTY_ACTIVITY_POINTS',
   'EARN_TRIGGER',
   'MIN_ORDER_TOTAL',
+  'REQUIRE_MOBILE',
+  'EXCLUDED_SOURCES',
   'POINTS_PENDING_DAYS',
   'PARTIAL_REFUND',
   'COUNT_TEST_ORDERS',
 ];
+/** The settings shown as on/off switches, each with its default (config/default.json's) for a new account. */
+const SWITCHES = { REQUIRE_MOBILE: true, COUNT_TEST_ORDERS: false };
 let account = null;
 
 async function call(path, options = {}) {
@@ -144,7 +148,7 @@ async function loadHome() {
   $('#account-usage').hidden = usage?.status !== 200;
   if (usage?.status === 200)
     $('#account-usage').textContent =
-      `Calls to the loyalty service in the last minute: ${usage.body.callsInLastMinute} of the ${usage.body.allowedPerMinute} a minute it allows.`;
+      `Calls to the loyalty service: ${usage.body.words ?? `${usage.body.callsInLastMinute} in the last minute, of the ${usage.body.allowedPerMinute} a minute it allows.`}`;
 }
 
 /** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
@@ -216,7 +220,8 @@ function fill(current, settings) {
   field('rateLimitPerMinute').value = String(current?.rateLimitPerMinute ?? 500);
   for (const name of SETTINGS) {
     const value = settings[name];
-    if (name === 'COUNT_TEST_ORDERS') field(name).checked = value === true;
+    if (name in SWITCHES) field(name).checked = (value ?? SWITCHES[name]) === true;
+    else if (name === 'EXCLUDED_SOURCES') field(name).value = (value ?? []).join(',');
     // Spend bands come as a list, and are written as the setting is: 0=1,50=7.
     else if (Array.isArray(value)) field(name).value = value.map((band) => `${band.from}=${band.activityId}`).join(',');
     // Points per activity come as an object, and are written as the setting is: 1=100,7=250.
@@ -241,7 +246,7 @@ function formValues() {
   if (apiKey) credentials.apiKey = apiKey;
   const settings = {};
   for (const name of SETTINGS) {
-    if (name === 'COUNT_TEST_ORDERS') settings[name] = field(name).checked ? 'yes' : 'no';
+    if (name in SWITCHES) settings[name] = field(name).checked ? 'yes' : 'no';
     // A field emptied puts its rule back to its default (spend bands: none, the one activity again).
     else settings[name] = field(name).value.trim();
   }
@@ -300,6 +305,17 @@ $('#cancel-test-order').addEventListener('click', async () => {
   await followTestOrder(testOrder, ['cancelled']);
 });
 
+/**
+ * The order's points as a number, and while they are pending, until when or what, in the state's own words:
+ * "earned 100 points, pending until the order is fulfilled."
+ */
+function testOrderPoints(record) {
+  const text = record?.points?.text;
+  if (!text) return undefined;
+  const until = /^Points earned, (pending .*)$/.exec(record.words?.says ?? '')?.[1];
+  return until && text.endsWith(', pending') ? `${text.slice(0, -', pending'.length)}, ${until}` : `${text}.`;
+}
+
 /** Shows where the order's points are, each second, until they reach one of `until` or the order stops. */
 async function followTestOrder(order, until) {
   const status = $('#test-order-status');
@@ -309,8 +325,8 @@ async function followTestOrder(order, until) {
     const points = record?.upstream?.points ?? 'none';
     const skipped = record?.target?.state === 'skipped' ? record.target.reason : null;
     status.textContent = skipped
-      ? `${order.orderName}: earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`
-      : `${order.orderName}: ${record?.points?.text ?? `points ${POINTS_WORDS[points] ?? points}`}.`;
+      ? `${order.orderName}: ${record.words ? statusText(record) : `earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`}`
+      : `${order.orderName}: ${testOrderPoints(record) ?? `points ${POINTS_WORDS[points] ?? points}.`}`;
     status.dataset.points = skipped ? 'skipped' : points;
     if (skipped || until.includes(points)) {
       $('#cancel-test-order').hidden = skipped !== null || points === 'cancelled';
@@ -477,7 +493,13 @@ function pointsSummary(email, answer) {
   return `${email}: ${balance}; ${(answer.earned ?? []).length} earnings, ${(answer.redeemed ?? []).length} redemptions`;
 }
 
-const statusText = (order) => (order.reason ? `${order.state}: ${order.reason.replaceAll('_', ' ')}` : order.state);
+/** The order's state and reason in words, with the fix (the API's words; its codes from an older bridge). */
+const statusText = (order) =>
+  order.words
+    ? `${order.words.says}${order.words.fix ? ` Fix: ${order.words.fix}.` : ''}`
+    : order.reason
+      ? `${order.state}: ${order.reason.replaceAll('_', ' ')}`
+      : order.state;
 /** Where the order's points are at the loyalty service. */
 const POINTS_WORDS = {
   none: 'none yet',

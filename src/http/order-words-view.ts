@@ -1,0 +1,72 @@
+// Orders as the admin API answers them, each with `words` beside its codes (src/core/order-words.ts): the
+// sentence and fix that the dashboard and the merchant's page show. Pending says until when, from the rules of
+// the account the order earns on; a call held by a dead letter is told too.
+import type { Accounts } from '../core/accounts.ts';
+import { approvalDueAt } from '../core/lifecycle.ts';
+import type { OrderRecord } from '../core/order-record.ts';
+import { orderWords, type Audience, type OrderWords } from '../core/order-words.ts';
+import type { PlatformParts } from '../core/platform-module.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+
+export interface WordsParts {
+  store: Pick<LedgerStore, 'getOrder'>;
+  accounts: Pick<Accounts, 'forShop' | 'runtime'>;
+  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
+  audience: Audience;
+  /** The merchant may change their program; false on an account the operator set up. */
+  mayChangeProgram?: boolean;
+}
+
+type Wordable = { key: string; platform: string; shop: string; state?: string; reason?: string | undefined };
+
+/** The words of one order's record: its target, its account's rules, its held calls. */
+export async function wordsOfRecord(
+  { accounts, partsOf, audience, mayChangeProgram }: Omit<WordsParts, 'store'>,
+  record: OrderRecord,
+): Promise<OrderWords> {
+  const id = record.upstream.account ?? (await accounts.forShop(record.platform, record.shop));
+  const policy = id === undefined ? undefined : (await accounts.runtime(id))?.policy;
+  return orderWords(record.target ?? { state: 'new' }, {
+    audience,
+    mayChangeProgram,
+    policy,
+    pendingUntil: policy ? approvalDueAt(record, policy) : undefined,
+    platformReasons: partsOf(record.platform)?.skipReasons,
+    held: Object.keys(record.work.held),
+  });
+}
+
+/** Each order of a listing with its words: from its record where the ledger keeps one, else from its summary. */
+export async function withWords<T extends Wordable>(
+  given: WordsParts,
+  orders: T[],
+): Promise<Array<T & { words: OrderWords }>> {
+  // A page of orders is mostly one shop's, on one account: each is looked up once.
+  const shops = new Map<string, Promise<string | undefined>>();
+  const runtimes = new Map<string, ReturnType<WordsParts['accounts']['runtime']>>();
+  const once = <V>(map: Map<string, V>, key: string, make: () => V) =>
+    map.get(key) ?? (map.set(key, make()), map.get(key)!);
+  const parts: WordsParts = {
+    ...given,
+    accounts: {
+      forShop: (platform, shop) => once(shops, `${platform}\n${shop}`, () => given.accounts.forShop(platform, shop)),
+      runtime: (id) => once(runtimes, id, () => given.accounts.runtime(id)),
+    },
+  };
+  return Promise.all(
+    orders.map(async (order) => {
+      const record = await parts.store.getOrder(order.key);
+      const words = record
+        ? await wordsOfRecord(parts, record)
+        : orderWords(
+            { state: order.state ?? 'new', reason: order.reason },
+            {
+              audience: parts.audience,
+              mayChangeProgram: parts.mayChangeProgram,
+              platformReasons: parts.partsOf(order.platform)?.skipReasons,
+            },
+          );
+      return { ...order, words };
+    }),
+  );
+}
