@@ -18,6 +18,8 @@ export interface AccountLoad {
   limitPerMinute: number | null;
   /** While its budget is spent: when it returns (its shops are passed over until then). */
   budgetSpentUntil: string | null;
+  /** Since when its budget has been spent with no real break (the operator's view only; null for anyone's). */
+  budgetSpentSince: string | null;
   lanes: Record<Lane, LaneCounts>;
   /** Rules of its saved settings that cannot run, each off until fixed (the operator's view only). */
   pausedRules: readonly PausedRule[];
@@ -27,16 +29,19 @@ export interface AccountLoad {
 export type AccountView = () => (runtime: AccountRuntime) => {
   callsLastMinute: number | null;
   budgetSpentUntil: number | undefined;
+  budgetSpentSince?: number | undefined;
 };
 
 /** The operator's: the budget's calls (its limiter's), and spent for every account on a spent budget. */
 export const operatorView =
-  (spentBudgets: () => ReadonlyMap<string, number>): AccountView =>
+  (spentBudgets: () => ReadonlyMap<string, number>, spentSince?: () => ReadonlyMap<string, number>): AccountView =>
   () => {
     const spent = spentBudgets();
+    const since = spentSince?.();
     return (runtime) => ({
       callsLastMinute: limiterOf(runtime.client)?.stats().startedInWindow ?? null,
       budgetSpentUntil: spent.get(runtime.budgetId ?? runtime.id),
+      budgetSpentSince: since?.get(runtime.budgetId ?? runtime.id),
     });
   };
 
@@ -64,7 +69,7 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
   }
   const seen = view();
   return runtimes.map((runtime) => {
-    const { callsLastMinute, budgetSpentUntil } = seen(runtime);
+    const { callsLastMinute, budgetSpentUntil, budgetSpentSince } = seen(runtime);
     return {
       id: runtime.id,
       name: runtime.name,
@@ -72,6 +77,10 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
       // The limit is the account's own setting (its limiter's plan for it), whoever shares the limiter.
       limitPerMinute: limiterOf(runtime.client)?.stats().effectiveLimit ?? null,
       budgetSpentUntil: budgetSpentUntil === undefined ? null : new Date(budgetSpentUntil).toISOString(),
+      budgetSpentSince:
+        budgetSpentUntil === undefined || budgetSpentSince === undefined
+          ? null
+          : new Date(budgetSpentSince).toISOString(),
       lanes: lanes.get(runtime.id) ?? emptyLaneCounts(),
       pausedRules: runtime.pausedRules ?? [],
     };

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
+import { deadLetterProblem, type Problem } from '../http/problems.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -17,6 +18,8 @@ const unconfirmedWhy = (platform: string) =>
   'not yet seen delivered (each is confirmed by its first delivery)';
 
 interface StatusBody {
+  /** What stops orders earning, each with its cause and fix (problems.ts); absent from older bridges. */
+  problems?: Problem[];
   orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;
   deadLetters: number;
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
@@ -48,9 +51,13 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         new Date(),
       ),
       secrets: await store.secretsStatus(),
+      // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
+      problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
     }));
   }
-  if (body.upstream?.credentialsRefused)
+  for (const problem of body.problems ?? []) out(`!! ${problem.cause} ${problem.fix}`);
+  // An older bridge says no problems: its refused credentials, as it reported them.
+  if (body.upstream?.credentialsRefused && !body.problems)
     out(
       '!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID',
     );
@@ -99,10 +106,12 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     out(
       `account ${account.name} (${account.id}): live ${live.due} due of ${live.waiting}, backfill ${backfill.due} due of ${backfill.waiting}${oldest ? `, oldest waiting since ${oldest}` : ''}${calls}${spent}`,
     );
-    for (const paused of account.pausedRules ?? [])
-      out(
-        `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
-      );
+    // A bridge older than problems: its paused rules, as it listed them (a newer one says them in a !! line).
+    if (!body.problems)
+      for (const paused of account.pausedRules ?? [])
+        out(
+          `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
+        );
   }
   if (body.secrets) {
     const { counts, keyId, previousKeyId } = body.secrets;
