@@ -47,7 +47,11 @@ export function trialAccountInput(
   try {
     ({ credentials } = bridgeSandbox.addAccount());
   } catch {
-    return { ok: false, status: 503, errors: ['sandbox: the sandbox holds as many accounts as it may; try again later'] };
+    return {
+      ok: false,
+      status: 503,
+      errors: ['sandbox: the sandbox holds as many accounts as it may; try again later'],
+    };
   }
   return {
     ok: true,
@@ -56,7 +60,10 @@ export function trialAccountInput(
       baseUrl: bridgeSandbox.url(),
       apiKey: credentials.apiKey,
       brandId: credentials.brandId,
-      settings: { LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID, ...(settings as Record<string, unknown> | undefined) },
+      settings: {
+        LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID,
+        ...(settings as Record<string, unknown> | undefined),
+      },
     },
   };
 }

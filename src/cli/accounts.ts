@@ -145,7 +145,9 @@ export async function accounts(
           ...(args.name !== undefined ? { name: args.name } : {}),
         });
         if (status !== 201) return refused('the account was not created', body);
-        out(`created ${body.account.id} (${body.account.name}) on the bridge's sandbox: credentials ${credentials(body.account)}`);
+        out(
+          `created ${body.account.id} (${body.account.name}) on the bridge's sandbox: credentials ${credentials(body.account)}`,
+        );
         return 0;
       }
       const missing = (

@@ -79,6 +79,7 @@ export async function httpSurface(
     ingest: engine.ingest,
     accountCalls: parts.accountCalls,
     adjustments: engine.adjustments,
+    spentSince: (budget) => engine.worker.spentBudgetsSince.get(budget),
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);

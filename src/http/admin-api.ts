@@ -228,7 +228,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   const accountLoadsNow = () =>
-    accountLoads({ accounts: parts.accounts, store, view: operatorView(
+    accountLoads({
+      accounts: parts.accounts,
+      store,
+      view: operatorView(
         () => engine.worker.spentBudgets,
         () => engine.worker.spentBudgetsSince,
       ),

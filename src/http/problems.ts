@@ -9,13 +9,7 @@ import type { ShopLaneCounts } from '../core/lanes.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 
 export type ProblemKind =
-  | 'dead_letters'
-  | 'key_refused'
-  | 'address_refused'
-  | 'unreachable'
-  | 'rule_paused'
-  | 'orders_held'
-  | 'budget_spent';
+  'dead_letters' | 'key_refused' | 'address_refused' | 'unreachable' | 'rule_paused' | 'orders_held' | 'budget_spent';
 
 export interface Problem {
   kind: ProblemKind;

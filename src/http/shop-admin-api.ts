@@ -83,6 +83,8 @@ export interface ShopAdminApiParts {
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
+  /** Since when each spent rate budget has been spent (the worker's): Home says when it is for long. */
+  spentSince?: (budget: string) => number | undefined;
   logger: Logger;
 }
 
@@ -100,6 +102,7 @@ export function shopAdminApi({
   ingest,
   accountCalls,
   adjustments,
+  spentSince,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -333,7 +336,9 @@ export function shopAdminApi({
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
-    res.json({ attention: await shopAttention({ store, accounts, partsOf }, shopRefOf(res), allowed.change) });
+    res.json({
+      attention: await shopAttention({ store, accounts, partsOf, spentSince }, shopRefOf(res), allowed.change),
+    });
   });
 
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
