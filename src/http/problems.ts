@@ -7,6 +7,7 @@ import { causeOfCheck } from '../accounts/check-cause.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { ShopLaneCounts } from '../core/lanes.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export type ProblemKind =
   'dead_letters' | 'key_refused' | 'address_refused' | 'unreachable' | 'rule_paused' | 'orders_held' | 'budget_spent';
@@ -71,7 +72,7 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
       problems.push({
         kind: 'address_refused',
         label: `${runtime.name}: address refused`,
-        cause: `${account}: the bridge will not send its calls to ${record?.baseUrl ?? 'its address'}${record?.check?.detail ? ` (${record.check.detail})` : ''}. Its key was never tried; each order's call becomes a dead letter.`,
+        cause: `${account}: the bridge will not send its calls to ${record?.baseUrl ?? 'its address'}${refusalWords(record?.check?.detail)}. Its key was never tried; each order's call becomes a dead letter.`,
         fix: `Give it the loyalty service's public https address (https://www.ref-r.com) in Loyalty accounts, or loyalty-bridge accounts set ${runtime.id} baseUrl=…. To try the bridge's own sandbox, make an account on it instead (Loyalty accounts, On this bridge's sandbox).`,
         account: runtime.id,
       });
@@ -108,6 +109,10 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
   if (letters) problems.unshift(letters);
   return problems;
 }
+
+/** The refusal alone, without the call's name or the fix the error adds (the problem has its own). */
+const refusalWords = (detail: string | undefined) =>
+  detail ? `: ${detail.replace(/^[a-zA-Z]+: /, '').split('. ')[0]}` : '';
 
 const accountWords = (runtime: AccountRuntime) =>
   runtime.id === DEFAULT_ACCOUNT ? 'The default account' : `Account ${runtime.name} (${runtime.id})`;
@@ -158,13 +163,13 @@ export async function deadLetterProblem(
       ? ''
       : ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
   // Retried before their account is put right, they only fail again.
-  const first = accountProblems.find((problem) => problem.kind !== 'budget_spent' && problem.kind !== 'rule_paused');
+  const blocking = accountProblems.some((problem) => problem.kind !== 'budget_spent' && problem.kind !== 'rule_paused');
   return {
     kind: 'dead_letters',
     label: 'dead letters',
-    cause: `${letters.length} dead letter(s): calls or deliveries that could not go on and wait for a person${named}. The newest says: ${letters[0]!.reason}`,
-    fix: first
-      ? `Put right what stops ${first.account === DEFAULT_ACCOUNT ? 'the default account' : `account ${first.account}`} first (below), then retry them (Dead letters, Retry; or loyalty-bridge dead-letters retry --all).`
+    cause: `${letters.length} dead letter(s): calls or deliveries that could not go on and wait for a person${named}. The newest says: ${trimTrailing(letters[0]!.reason, '.')}.`,
+    fix: blocking
+      ? `Put right the problem below first, then retry them (Dead letters, Retry; or loyalty-bridge dead-letters retry --all): until then they only fail again.`
       : 'Fix what each says, then retry them (Dead letters, Retry; or loyalty-bridge dead-letters retry --all).',
     count: letters.length,
   };
