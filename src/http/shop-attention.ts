@@ -72,7 +72,7 @@ export async function shopAttention(
       items.push({
         kind: 'address_refused',
         // Its key was never tried: the address is what to change, not the key.
-        why: `The app will not send points to the loyalty service’s address${mayChangeAccount && record?.check?.detail ? ` (${record.check.detail})` : ''}: it is not a public internet address. No points are sent until it is.`,
+        why: `The loyalty account’s address is not a public internet address${mayChangeAccount && record?.check?.detail ? ` (${record.check.detail})` : ''}, so the app sends nothing there: no points are sent until it is changed.`,
         fix: mayChangeAccount
           ? 'Enter your loyalty service’s public https address in Set up (your API key and brand id stay as they are).'
           : 'Ask the bridge’s operator to give the loyalty account the service’s public address.',
@@ -90,8 +90,10 @@ export async function shopAttention(
     if (record?.onBridgeSandbox)
       items.push({
         kind: 'trial',
-        why: 'You are trying the app on the sandbox: you are not live yet. Orders earn points there, but they are not real and your customers see none.',
-        fix: 'When you are ready, open Set up and enter your loyalty service’s address, API key and brand id, then save: from then on your orders earn real points.',
+        why: 'You are trying the app on the sandbox: orders earn points there, but they are not real, and your customers see none.',
+        fix: mayChangeAccount
+          ? 'When you are ready, open Set up and enter your loyalty service’s address, API key and brand id, then save: from then on your orders earn real points.'
+          : 'When you are ready, ask the bridge’s operator to move this store to your loyalty account: from then on your orders earn real points.',
       });
     const since = runtime && parts.spentSince?.(runtime.budgetId ?? runtime.id);
     const now = (parts.now?.() ?? new Date()).getTime();

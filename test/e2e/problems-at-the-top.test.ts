@@ -100,7 +100,9 @@ describe('problems reach the top', () => {
     if (process.env.SHOW_STATUS) console.log(status.stdout);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^!! 9 dead letter\(s\).*#0309.*retry them/);
-    expect(lines[1]).toMatch(/^!! Account By hand on the sandbox .*not a public internet address.*public https address/);
+    expect(lines[1]).toMatch(
+      /^!! Account By hand on the sandbox .*not a public internet address.*public https address/,
+    );
     expect(status.stdout).not.toMatch(/key or brand id right/);
   });
 
