@@ -97,7 +97,6 @@ describe('problems reach the top', () => {
     const status = await runCli(['status', '--url', running.url, '--token', ADMIN_TOKEN], {});
     expect(status.code).toBe(0);
     const lines = status.stdout.split('\n').filter((line) => line.startsWith('!!'));
-    if (process.env.SHOW_STATUS) console.log(status.stdout);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^!! 9 dead letter\(s\).*#0309.*retry them/);
     expect(lines[1]).toMatch(
