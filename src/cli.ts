@@ -48,6 +48,7 @@ Commands:
   accounts create --name N --base-url URL --api-key KEY|- --brand-id B [--rate-limit N]
                                          a merchant's account at the loyalty service, its credentials checked
                                          (--api-key - reads the key from stdin)
+  accounts create --sandbox [--name N]   an account on the bridge's own sandbox (sandbox mode), to try it
   accounts set <id> KEY=VALUE...         name, baseUrl, apiKey, brandId, rateLimitPerMinute, or a program
                                          setting by its configuration name (EARN_TRIGGER=placed; KEY= for its default)
   accounts delete <id>                   refused while shops are linked to it or its orders have calls to make
@@ -110,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
       'api-key': { type: 'string' },
       'brand-id': { type: 'string' },
       'rate-limit': { type: 'string' },
+      sandbox: { type: 'boolean' },
     },
     allowPositionals: ['dead-letters', 'customer', 'accounts', 'shops'].includes(command),
     strict: true,
@@ -157,6 +159,7 @@ async function main(argv: string[]): Promise<number> {
         apiKey: values['api-key'],
         brandId: values['brand-id'],
         rateLimit: values['rate-limit'],
+        sandbox: values.sandbox === true,
       });
     case 'shops':
       return shops(remote, positionals);

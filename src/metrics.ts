@@ -36,6 +36,7 @@ export function labelledAccounts(loads: AccountLoad[], max = MAX_ACCOUNT_LABELS)
     callsLastMinute: 0,
     limitPerMinute: 0,
     budgetSpentUntil: null,
+    budgetSpentSince: null,
     lanes: emptyLaneCounts(),
     pausedRules: [],
   };

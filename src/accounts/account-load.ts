@@ -21,6 +21,8 @@ export interface AccountLoad {
   limitWords?: string;
   /** While its budget is spent: when it returns (its shops are passed over until then). */
   budgetSpentUntil: string | null;
+  /** Since when its budget has been spent with no real break (the operator's view only; null for anyone's). */
+  budgetSpentSince: string | null;
   lanes: Record<Lane, LaneCounts>;
   /** Rules of its saved settings that cannot run, each off until fixed (the operator's view only). */
   pausedRules: readonly PausedRule[];
@@ -30,16 +32,19 @@ export interface AccountLoad {
 export type AccountView = () => (runtime: AccountRuntime) => {
   callsLastMinute: number | null;
   budgetSpentUntil: number | undefined;
+  budgetSpentSince?: number | undefined;
 };
 
 /** The operator's: the budget's calls (its limiter's), and spent for every account on a spent budget. */
 export const operatorView =
-  (spentBudgets: () => ReadonlyMap<string, number>): AccountView =>
+  (spentBudgets: () => ReadonlyMap<string, number>, spentSince?: () => ReadonlyMap<string, number>): AccountView =>
   () => {
     const spent = spentBudgets();
+    const since = spentSince?.();
     return (runtime) => ({
       callsLastMinute: limiterOf(runtime.client)?.stats().startedInWindow ?? null,
       budgetSpentUntil: spent.get(runtime.budgetId ?? runtime.id),
+      budgetSpentSince: since?.get(runtime.budgetId ?? runtime.id),
     });
   };
 
@@ -67,7 +72,7 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
   }
   const seen = view();
   return runtimes.map((runtime) => {
-    const { callsLastMinute, budgetSpentUntil } = seen(runtime);
+    const { callsLastMinute, budgetSpentUntil, budgetSpentSince } = seen(runtime);
     const limiter = limiterOf(runtime.client)?.stats();
     return {
       id: runtime.id,
@@ -77,6 +82,10 @@ export async function accountLoads({ accounts, store, view }: AccountLoadParts):
       limitPerMinute: limiter?.effectiveLimit ?? null,
       ...(limiter && callsLastMinute !== null ? { limitWords: limitWords(callsLastMinute, limiter) } : {}),
       budgetSpentUntil: budgetSpentUntil === undefined ? null : new Date(budgetSpentUntil).toISOString(),
+      budgetSpentSince:
+        budgetSpentUntil === undefined || budgetSpentSince === undefined
+          ? null
+          : new Date(budgetSpentSince).toISOString(),
       lanes: lanes.get(runtime.id) ?? emptyLaneCounts(),
       pausedRules: runtime.pausedRules ?? [],
     };

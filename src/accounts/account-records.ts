@@ -46,6 +46,11 @@ export interface CredentialsCheck {
   at: string;
   /** What the service said, or why it could not be asked; never a credential. */
   detail?: string | undefined;
+  /**
+   * Unreachable because the bridge itself would not send there (an address on this machine or a private
+   * network, plain http): the address is to fix, not the service. Absent from checks of earlier releases.
+   */
+  addressRefused?: true | undefined;
 }
 
 export interface ShopRef {

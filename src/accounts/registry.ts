@@ -584,6 +584,8 @@ export function credentialsCheckOf(error: unknown, at: string): CredentialsCheck
       documentedFailure(error.serviceMessage, error.detail) === error.kind
     )
       return { status: 'connected', at };
+    if (error.kind === 'refused_address')
+      return { status: 'unreachable', at, detail: error.summary, addressRefused: true };
     return { status: 'unreachable', at, detail: error.summary };
   }
   return { status: 'unreachable', at, detail: (error as Error).message };

@@ -23,6 +23,57 @@ export interface BridgeSandbox {
 /** The sandbox's first activity: what a trial account's orders earn with unless the merchant chooses another. */
 export const TRIAL_EARN_ACTIVITY_ID = '1';
 
+/**
+ * A trial account's fields, for a merchant's or the operator's "on the bridge's sandbox": the sandbox makes its
+ * address and credentials; a name and settings may be given (activity 1 earns unless another is chosen).
+ */
+export function trialAccountInput(
+  bridgeSandbox: BridgeSandbox | undefined,
+  given: Record<string, unknown>,
+): { ok: true; input: Record<string, unknown> } | { ok: false; status: number; errors: string[] } {
+  const { sandbox, name, settings, ...rest } = given;
+  const errors = [
+    ...(sandbox === true ? [] : ["sandbox: must be true, to try the bridge's sandbox first"]),
+    ...Object.keys(rest).map(
+      (key) => `${key}: is not given with sandbox (the sandbox makes the address and credentials)`,
+    ),
+  ];
+  if (settings !== undefined && (typeof settings !== 'object' || settings === null || Array.isArray(settings)))
+    errors.push('settings: must be an object of the configuration’s names');
+  if (errors.length > 0) return { ok: false, status: 400, errors };
+  if (!bridgeSandbox)
+    return {
+      ok: false,
+      status: 409,
+      errors: ["sandbox: this bridge runs no sandbox; enter your loyalty account's address and credentials"],
+    };
+  let credentials, activities;
+  try {
+    ({ credentials, activities } = bridgeSandbox.addAccount());
+  } catch {
+    return {
+      ok: false,
+      status: 503,
+      errors: ['sandbox: the sandbox holds as many accounts as it may; try again later'],
+    };
+  }
+  return {
+    ok: true,
+    input: {
+      name: name ?? 'Sandbox trial',
+      baseUrl: bridgeSandbox.url(),
+      apiKey: credentials.apiKey,
+      brandId: credentials.brandId,
+      settings: {
+        LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID,
+        // Prefilled from the sandbox's own activities: the points its orders earn are known from the start.
+        ...(activities ? { LOYALTY_ACTIVITY_POINTS: Object.fromEntries(activities) } : {}),
+        ...(settings as Record<string, unknown> | undefined),
+      },
+    },
+  };
+}
+
 /** This instance's sandbox, as far as a trial's coming back to it goes. */
 export interface TrialSandbox {
   readonly accounts: ReadonlyArray<{ credentials: Readonly<SandboxCredentials> }>;

@@ -7,6 +7,8 @@ import { LANES, type Lane, type LaneCounts } from '../core/lanes.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import { isProgramKey } from '../accounts/program-settings.ts';
 import type { ShopView } from '../http/admin-accounts.ts';
+import type { CredentialsCheck } from '../accounts/account-records.ts';
+import { causeOfCheck } from '../accounts/check-cause.ts';
 import { fail, out, UsageError, type Remote } from './common.ts';
 
 export interface NewAccountArgs {
@@ -15,6 +17,8 @@ export interface NewAccountArgs {
   apiKey: string | undefined;
   brandId: string | undefined;
   rateLimit: string | undefined;
+  /** On the bridge's own sandbox: it makes the address and credentials. */
+  sandbox?: boolean;
 }
 
 type Listed = AccountView & {
@@ -65,12 +69,28 @@ function credentials(account: AccountView): string {
   return `${account.check.status}${detail} (checked ${account.check.at})`;
 }
 
+/** What to do about a failed check, for its cause: an address refused is not a key refused. */
+function checkFix(id: string, check: CredentialsCheck | null): string | undefined {
+  switch (causeOfCheck(check)) {
+    case 'key_refused':
+      return `the service refuses its API key or brand id, so its calls wait: put them right with accounts set ${id} apiKey=- brandId=…`;
+    case 'address_refused':
+      return `the bridge will not send calls to that address, so its key was never tried: give the service's public https address with accounts set ${id} baseUrl=https://…, or make an account on the bridge's own sandbox with accounts create --sandbox`;
+    case 'unreachable':
+      return `the service could not be reached there: check the address and that the service is up, then accounts set ${id} baseUrl=… checks it again`;
+    default:
+      return undefined;
+  }
+}
+
 function describeAccount(account: Listed) {
   out(`${account.id}  ${account.name}${account.readOnly ? '  [read-only]' : ''}`);
   out(
     `    ${account.baseUrl}, brand ${account.brandId}, key ${account.apiKeyHint}, ${account.rateLimitPerMinute} calls a minute`,
   );
   out(`    credentials: ${credentials(account)}`);
+  const fix = account.health.paused ? undefined : checkFix(account.id, account.check);
+  if (fix) out(`    !! ${fix}`);
   if (account.health.paused) out('    !! paused: the service refuses its credentials; its calls wait');
   if (account.health.callsLastMinute !== null)
     out(
@@ -123,6 +143,17 @@ export async function accounts(
       return 0;
     }
     case 'create': {
+      if (args.sandbox) {
+        const { status, body } = await remote.post<{ account: AccountView } & Refusal>('accounts', {
+          sandbox: true,
+          ...(args.name !== undefined ? { name: args.name } : {}),
+        });
+        if (status !== 201) return refused('the account was not created', body);
+        out(
+          `created ${body.account.id} (${body.account.name}) on the bridge's sandbox: credentials ${credentials(body.account)}`,
+        );
+        return 0;
+      }
       const missing = (
         [
           ['--name', args.name],
@@ -143,8 +174,8 @@ export async function accounts(
       });
       if (status !== 201) return refused('the account was not created', body);
       out(`created ${body.account.id} (${body.account.name}): credentials ${credentials(body.account)}`);
-      if (body.account.check?.status !== 'connected')
-        out('!! its calls wait until the service lets it in: put the key or brand id right with accounts set');
+      const fix = checkFix(body.account.id, body.account.check);
+      if (fix) out(`!! ${fix}`);
       return 0;
     }
     case 'set': {

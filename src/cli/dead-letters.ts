@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { letterOrderName } from '../http/problems.ts';
 import { fail, out, UsageError, withReadOnlyStore, type Remote } from './common.ts';
 
 export async function deadLetters(
@@ -13,14 +14,25 @@ export async function deadLetters(
 ): Promise<number> {
   const [action, id] = positionals;
   if (action === 'list') {
-    const letters = remote
-      ? (await remote.get<{ deadLetters: DeadLetter[] }>('dead-letters')).body.deadLetters
-      : await withReadOnlyStore(config, logger, (store) => store.listDeadLetters());
+    // Each with its order's name as the store shows it (#1001), where the bridge or the ledger knows it.
+    const letters: Array<DeadLetter & { orderName?: string | null }> = remote
+      ? (await remote.get<{ deadLetters: Array<DeadLetter & { orderName?: string | null }> }>('dead-letters')).body
+          .deadLetters
+      : await withReadOnlyStore(config, logger, async (store) =>
+          Promise.all(
+            (await store.listDeadLetters()).map(async (letter) => ({
+              ...letter,
+              orderName: (await letterOrderName(store, letter)) ?? null,
+            })),
+          ),
+        );
     if (letters.length === 0) out('no dead letters');
     for (const letter of letters) {
+      const order =
+        letter.orderKey && (letter.orderName ? `order ${letter.orderName} (${letter.orderKey})` : letter.orderKey);
       const what =
         letter.kind === 'call'
-          ? `${letter.operation} for ${letter.orderKey ?? `adjustment ${letter.adjustmentId}`}`
+          ? `${letter.operation} for ${order || `adjustment ${letter.adjustmentId}`}`
           : `${letter.platform} ${letter.topic} delivery`;
       out(`${letter.id}  ${letter.createdAt}  ${what}\n    ${letter.reason}`);
     }

@@ -14,6 +14,7 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { declaredPoints } from '../accounts/declared-points.ts';
 import { pointsOf, recentOrdersOf, RECENT_ORDERS, type RecentOrder } from '../http/order-points-view.ts';
 import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
+import { deadLetterProblem, type Problem } from '../http/problems.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -21,6 +22,8 @@ const unconfirmedWhy = (platform: string) =>
   'not yet seen delivered (each is confirmed by its first delivery)';
 
 interface StatusBody {
+  /** What stops orders earning, each with its cause and fix (problems.ts); absent from older bridges. */
+  problems?: Problem[];
   orders: Omit<OrderCounts, 'attention'> & Partial<Pick<OrderCounts, 'attention'>>;
   deadLetters: number;
   upstream?: { credentialsRefused: boolean; lastSuccessAt: string | null };
@@ -55,9 +58,13 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       ),
       secrets: await store.secretsStatus(),
       recentOrders: await recentFromLedger(config, store),
+      // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
+      problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
     }));
   }
-  if (body.upstream?.credentialsRefused)
+  for (const problem of body.problems ?? []) out(`!! ${problem.cause} ${problem.fix}`);
+  // An older bridge says no problems: its refused credentials, as it reported them.
+  if (body.upstream?.credentialsRefused && !body.problems)
     out(
       '!! the loyalty service refuses our credentials: every call is paused. Check LOYALTY_API_KEY and LOYALTY_BRAND_ID',
     );
@@ -122,10 +129,12 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     out(
       `account ${account.name} (${account.id}): live ${live.due} due of ${live.waiting}, backfill ${backfill.due} due of ${backfill.waiting}${oldest ? `, oldest waiting since ${oldest}` : ''}${calls}${spent}`,
     );
-    for (const paused of account.pausedRules ?? [])
-      out(
-        `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
-      );
+    // A bridge older than problems: its paused rules, as it listed them (a newer one says them in a !! line).
+    if (!body.problems)
+      for (const paused of account.pausedRules ?? [])
+        out(
+          `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
+        );
   }
   if (body.secrets) {
     const { counts, keyId, previousKeyId } = body.secrets;

@@ -59,6 +59,15 @@ export async function httpSurface(
 ): Promise<{ handler: RequestListener; background: BackgroundWork[] }> {
   const { config, store, platforms, reconciler, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
   const sandbox = parts.sandbox?.app;
+  // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account; the operator may
+  // make an account there too.
+  const bridgeSandbox = sandbox
+    ? {
+        url: parts.loyaltyBaseUrl,
+        addAccount: (input?: Parameters<typeof sandbox.addAccount>[0]) => sandbox.addAccount(input),
+        removeAccount: (brandId: string) => sandbox.removeAccount(brandId),
+      }
+    : undefined;
   const shopRoutes = shopAdminApi({
     store,
     partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
@@ -66,23 +75,18 @@ export async function httpSurface(
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
     resyncJobs,
-    // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account.
-    bridgeSandbox: sandbox
-      ? {
-          url: parts.loyaltyBaseUrl,
-          addAccount: (input) => sandbox.addAccount(input),
-          removeAccount: (brandId) => sandbox.removeAccount(brandId),
-        }
-      : undefined,
+    bridgeSandbox,
     ingest: engine.ingest,
     accountCalls: parts.accountCalls,
     adjustments: engine.adjustments,
+    spentSince: (budget) => engine.worker.spentBudgetsSince.get(budget),
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
   const operator = adminApi({
     token: adminToken,
     sandbox: Boolean(sandbox),
+    bridgeSandbox,
     demo: parts.demo,
     tokenLabel: config.ADMIN_TOKEN_LABEL,
     accounts,

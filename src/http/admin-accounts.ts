@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AccountLoad } from '../accounts/account-load.ts';
 import type { AccountRecord, ShopLink, ShopRef } from '../accounts/account-records.ts';
 import { accountView, type AccountView } from '../accounts/account-view.ts';
+import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
@@ -24,6 +25,8 @@ export interface AdminAccountsParts {
   defaultAccount: () => AccountView;
   /** Each account's calls against its limit, its budget, and its due work per lane (account-load.ts). */
   loads: () => Promise<AccountLoad[]>;
+  /** The bridge's own sandbox, in sandbox mode: { sandbox: true } makes an account there, as a merchant's trial is. */
+  bridgeSandbox?: BridgeSandbox | undefined;
 }
 
 /** Past this many dead letters, counting them per account (a read of each one's order) is not worth a dashboard refresh. */
@@ -95,7 +98,12 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
   router.post('/accounts', async (req, res) => {
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
-    const created = await accounts.create(body.value, tokenLabel);
+    // On the bridge's own sandbox: its address is on this machine, which an account given by hand may not name.
+    const trial = 'sandbox' in body.value ? trialAccountInput(parts.bridgeSandbox, body.value) : undefined;
+    if (trial && !trial.ok) return refuse(res, trial.status, trial.errors);
+    const input = trial?.input ?? body.value;
+    const created = await accounts.create(input, tokenLabel, undefined, trial ? { onBridgeSandbox: true } : {});
+    if (!created.ok && trial) parts.bridgeSandbox?.removeAccount(String(input.brandId));
     if (created.ok) res.location(`/admin/api/accounts/${created.value.id}`);
     answerChange(res, created, (record) => ({ account: accountView(record) }), 201);
   });

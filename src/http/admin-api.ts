@@ -24,9 +24,11 @@ import type { Platforms } from '../composition/platforms.ts';
 import { platformName } from '../composition/platform-registry.ts';
 import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import { adminAccounts } from './admin-accounts.ts';
 import { accountLoads, operatorView } from '../accounts/account-load.ts';
 import { requireAdminToken } from './admin-auth.ts';
+import { letterOrderName, operatorProblems } from './problems.ts';
 import { BridgeError } from '../errors.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import { earnByPoints, pointsOf, pointsSourceOf, recentOrdersOf, RECENT_ORDERS } from './order-points-view.ts';
@@ -35,6 +37,8 @@ export interface AdminApiParts {
   token: string | undefined;
   /** The loyalty service is the built-in sandbox. */
   sandbox?: boolean;
+  /** The bridge's own sandbox, in sandbox mode: the operator may make an account on it. */
+  bridgeSandbox?: BridgeSandbox | undefined;
   /** The built-in demo store is what sends the orders (a first run). */
   demo?: boolean;
   /** Recorded as "who asked" on manual adjustments, privacy requests and changes to accounts. */
@@ -253,7 +257,14 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(express.json({ limit: '100kb' }));
 
   const accountLoadsNow = () =>
-    accountLoads({ accounts: parts.accounts, store, view: operatorView(() => engine.worker.spentBudgets) });
+    accountLoads({
+      accounts: parts.accounts,
+      store,
+      view: operatorView(
+        () => engine.worker.spentBudgets,
+        () => engine.worker.spentBudgetsSince,
+      ),
+    });
 
   const recentOrdersNow = async () => {
     const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
@@ -284,7 +295,17 @@ export function adminApi(parts: AdminApiParts): express.Router {
       accountLoadsNow(),
       recentOrdersNow(),
     ]);
+    const problems = await operatorProblems({
+      store,
+      runtimes: () => engine.accounts.all(),
+      records: () => parts.accounts.list(),
+      accountOf: (shop) => parts.accounts.accountOf(shop),
+      loads: accounts,
+      now: new Date(),
+    });
     res.json({
+      // What stops orders earning, each with its cause and fix: the top of the dashboard, status's !! lines.
+      problems,
       orders,
       deadLetters,
       worker: engine.worker.stats,
@@ -401,13 +422,19 @@ export function adminApi(parts: AdminApiParts): express.Router {
     res.json({ job });
   });
 
+  // Each with its order's name as the store shows it (#1001) beside the key: people know orders by it.
   router.get('/dead-letters', async (_req, res) => {
-    res.json({ deadLetters: (await store.listDeadLetters()).reverse() });
+    const letters = (await store.listDeadLetters()).reverse();
+    res.json({
+      deadLetters: await Promise.all(
+        letters.map(async (letter) => ({ ...letter, orderName: (await letterOrderName(store, letter)) ?? null })),
+      ),
+    });
   });
   router.get('/dead-letters/:id', async (req, res) => {
     const letter = await store.getDeadLetter(String(req.params.id));
     if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
-    res.json({ deadLetter: letter });
+    res.json({ deadLetter: { ...letter, orderName: (await letterOrderName(store, letter)) ?? null } });
   });
   router.post('/dead-letters/retry-all', async (_req, res) => {
     const results = [];
@@ -509,6 +536,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       tokenLabel: parts.tokenLabel,
       defaultAccount: parts.defaultAccount,
       loads: accountLoadsNow,
+      bridgeSandbox: parts.bridgeSandbox,
     }),
   );
 

@@ -9,7 +9,7 @@ import type { AccountCalls } from '../accounts/account-calls.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { allowedFor, sameShop, WHY_NOT, type Allowed, type Standing } from '../accounts/reach.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { TRIAL_EARN_ACTIVITY_ID, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
 import type { AdjustmentResult } from '../core/adjustments.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
@@ -87,6 +87,8 @@ export interface ShopAdminApiParts {
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
+  /** Since when each spent rate budget has been spent (the worker's): Home says when it is for long. */
+  spentSince?: (budget: string) => number | undefined;
   logger: Logger;
 }
 
@@ -104,6 +106,7 @@ export function shopAdminApi({
   ingest,
   accountCalls,
   adjustments,
+  spentSince,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -184,7 +187,7 @@ export function shopAdminApi({
         return refuse(res, 409, [
           `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
         ]);
-      const trial = 'sandbox' in body.value ? trialInput(body.value) : undefined;
+      const trial = 'sandbox' in body.value ? trialAccountInput(bridgeSandbox, body.value) : undefined;
       if (trial && !trial.ok) return refuse(res, trial.status, trial.errors);
       const input = trial?.input ?? body.value;
       const created = await accounts.create(input, byOf(res), shop, trial ? { onBridgeSandbox: true } : {});
@@ -370,7 +373,9 @@ export function shopAdminApi({
 
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
-    res.json({ attention: await shopAttention({ store, accounts, partsOf }, shopRefOf(res), allowed.change) });
+    res.json({
+      attention: await shopAttention({ store, accounts, partsOf, spentSince }, shopRefOf(res), allowed.change),
+    });
   });
 
   // What could not go on, of this shop: the merchant sees why, fixes the cause (a scope, the account's credentials),
@@ -456,57 +461,6 @@ export function shopAdminApi({
       const refused = error instanceof LoyaltyError && !error.retryable;
       res.status(refused ? 422 : 502).json({ error: adjustment.message, adjustment });
     });
-  }
-
-  /**
-   * A trial account's fields: the sandbox makes its address and credentials,
-   * the merchant may give a name and settings (activity 1 earns unless they
-   * choose another).
-   */
-  function trialInput(
-    given: Record<string, unknown>,
-  ): { ok: true; input: Record<string, unknown> } | { ok: false; status: number; errors: string[] } {
-    const { sandbox, name, settings, ...rest } = given;
-    const errors = [
-      ...(sandbox === true ? [] : ["sandbox: must be true, to try the bridge's sandbox first"]),
-      ...Object.keys(rest).map(
-        (key) => `${key}: is not given with sandbox (the sandbox makes the address and credentials)`,
-      ),
-    ];
-    if (settings !== undefined && (typeof settings !== 'object' || settings === null || Array.isArray(settings)))
-      errors.push('settings: must be an object of the configuration’s names');
-    if (errors.length > 0) return { ok: false, status: 400, errors };
-    if (!bridgeSandbox)
-      return {
-        ok: false,
-        status: 409,
-        errors: ["sandbox: this bridge runs no sandbox; enter your loyalty account's address and credentials"],
-      };
-    let credentials, activities;
-    try {
-      ({ credentials, activities } = bridgeSandbox.addAccount());
-    } catch {
-      return {
-        ok: false,
-        status: 503,
-        errors: ['sandbox: the sandbox holds as many accounts as it may; try again later'],
-      };
-    }
-    return {
-      ok: true,
-      input: {
-        name: name ?? 'Sandbox trial',
-        baseUrl: bridgeSandbox.url(),
-        apiKey: credentials.apiKey,
-        brandId: credentials.brandId,
-        settings: {
-          LOYALTY_EARN_ACTIVITY_ID: TRIAL_EARN_ACTIVITY_ID,
-          // Prefilled from the sandbox's own activities: the points its orders earn are known from the start.
-          ...(activities ? { LOYALTY_ACTIVITY_POINTS: Object.fromEntries(activities) } : {}),
-          ...(settings as Record<string, unknown> | undefined),
-        },
-      },
-    };
   }
 
   function isOwnLetter(res: Response, letter: DeadLetter): boolean {

@@ -4,6 +4,8 @@
 // can be (their loyalty account, the app's access, protected customer data)
 // and the operator's where it cannot (an account the operator set up).
 import type { AccountRegistry } from '../accounts/registry.ts';
+import { causeOfCheck } from '../accounts/check-cause.ts';
+import { BUDGET_SPENT_LONG_MS, letterOrderName } from './problems.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
@@ -27,43 +29,81 @@ export interface AttentionParts {
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
+  /** Since when a rate budget (an account's budgetId, or its id) has been spent with no real break; absent: not known. */
+  spentSince?: (budget: string) => number | undefined;
+  now?: () => Date;
 }
+
+/** What stops every call of the shop: its dead letters only fail again until it is put right. */
+const STOPS_POINTS = new Set(['no_account', 'credentials_refused', 'address_refused', 'service_unreachable']);
 
 /** The scope every shop's orders need (read_all_orders only for resyncs older than 60 days). */
 const NEEDED_SCOPE = 'read_orders';
 
 export async function shopAttention(
-  { store, accounts, partsOf }: AttentionParts,
+  parts: AttentionParts,
   shop: ShopRef,
   mayChangeAccount: boolean,
 ): Promise<AttentionItem[]> {
+  const { store, accounts, partsOf } = parts;
   const items: AttentionItem[] = [];
   const { account } = await accounts.reachFacts(shop);
   if (account === undefined) {
+    const held = await heldOrders(store, shop);
     items.push({
       kind: 'no_account',
-      why: 'This store earns on no loyalty account yet: its orders are kept, and no points are sent.',
+      why: `This store earns on no loyalty account yet: its orders are kept, and no points are sent.${held > 0 ? ` ${held} order(s) are held until it does.` : ''}`,
       fix: 'Set up your loyalty account: its API key and brand id, from your loyalty service’s panel.',
+      ...(held > 0 ? { count: held } : {}),
     });
   } else {
     const [record, runtime] = await Promise.all([accounts.get(account), accounts.runtime(account)]);
     const whose = mayChangeAccount
       ? 'Enter the API key and brand id from your loyalty service’s panel again.'
       : 'Ask the bridge’s operator, who set up the loyalty account, to check its credentials.';
-    if (runtime?.authPause.paused || record?.check?.status === 'refused')
+    const cause = runtime?.authPause.paused ? 'key_refused' : causeOfCheck(record?.check);
+    if (cause === 'key_refused')
       items.push({
         kind: 'credentials_refused',
         why: 'The loyalty service refuses this account’s credentials: no points are sent until they are right.',
         fix: whose,
       });
-    else if (record?.check?.status === 'unreachable')
+    else if (cause === 'address_refused')
+      items.push({
+        kind: 'address_refused',
+        // Its key was never tried: the address is what to change, not the key.
+        why: `The loyalty account’s address is not a public internet address${mayChangeAccount && record?.check?.detail ? ` (${record.check.detail})` : ''}, so the app sends nothing there: no points are sent until it is changed.`,
+        fix: mayChangeAccount
+          ? 'Enter your loyalty service’s public https address in Set up (your API key and brand id stay as they are).'
+          : 'Ask the bridge’s operator to give the loyalty account the service’s public address.',
+      });
+    else if (cause === 'unreachable')
       items.push({
         kind: 'service_unreachable',
         // The check's own words name the address and what came back: the merchant's to read only on their own account.
-        why: `The loyalty service could not be reached when the account was last checked${mayChangeAccount && record.check.detail ? ` (${record.check.detail})` : ''}.`,
+        why: `The loyalty service could not be reached when the account was last checked${mayChangeAccount && record?.check?.detail ? ` (${record.check.detail})` : ''}.`,
         fix: mayChangeAccount
           ? 'Check the service’s address in your account settings.'
           : 'Ask the bridge’s operator to check the service’s address.',
+      });
+    // A trial: orders earn on the sandbox, where no customer sees points. Not live until the merchant's own account.
+    if (record?.onBridgeSandbox)
+      items.push({
+        kind: 'trial',
+        why: 'You are trying the app on the sandbox: orders earn points there, but they are not real, and your customers see none.',
+        fix: mayChangeAccount
+          ? 'When you are ready, open Set up and enter your loyalty service’s address, API key and brand id, then save: from then on your orders earn real points.'
+          : 'When you are ready, ask the bridge’s operator to move this store to your loyalty account: from then on your orders earn real points.',
+      });
+    const since = runtime && parts.spentSince?.(runtime.budgetId ?? runtime.id);
+    const now = (parts.now?.() ?? new Date()).getTime();
+    if (since !== undefined && now - since >= BUDGET_SPENT_LONG_MS)
+      items.push({
+        kind: 'budget_spent',
+        why: `Your loyalty account has used every call the service allows it a minute for ${Math.floor((now - since) / 60_000)} minutes: your orders wait their turn, and their points come late.`,
+        fix: mayChangeAccount
+          ? 'Nothing is lost: orders go as calls free up. If your loyalty service allows your account more calls a minute, enter that number in Set up.'
+          : 'Nothing is lost: orders go as calls free up. If this goes on, ask the bridge’s operator about the account’s calls a minute.',
       });
     // The account's own settings: the merchant's to read and fix where the account is theirs, else the operator's.
     for (const paused of runtime?.pausedRules ?? [])
@@ -104,14 +144,36 @@ export async function shopAttention(
   }
 
   const letters = (await store.listDeadLetters()).filter((letter) => isLetterOfShop(letter, shop));
-  if (letters.length > 0)
+  if (letters.length > 0) {
+    // Named as the store shows them (#1001), the newest first; the rest counted.
+    const names: string[] = [];
+    for (const letter of [...letters].reverse()) {
+      if (names.length === 3) break;
+      const name = await letterOrderName(store, letter);
+      if (name && !names.includes(name)) names.push(name);
+    }
+    const more = letters.length - names.length;
+    const named = names.length
+      ? ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`
+      : '';
     items.push({
       kind: 'dead_letters',
-      why: 'Some deliveries or calls of this store could not go on; each says why.',
-      fix: 'Fix what each says, then retry it.',
+      why: `${letters.length} order(s) or deliveries of this store could not go on${named}: no points were sent for them. The Orders page says why for each.`,
+      fix: items.some((item) => STOPS_POINTS.has(item.kind))
+        ? 'Put right what this page says above first, then send each again from the Orders page.'
+        : 'Fix what each says on the Orders page, then send it again.',
       count: letters.length,
     });
+  }
   return items;
+}
+
+/** The shop's orders with work pending: held while it earns on no account. */
+async function heldOrders(store: LedgerStore, shop: ShopRef): Promise<number> {
+  const counts = (await store.laneCountsByShop()).find(
+    (each) => each.platform === shop.platform && each.shop === shop.shop,
+  );
+  return counts ? counts.lanes.live.waiting + counts.lanes.backfill.waiting : 0;
 }
 
 /**

@@ -228,7 +228,8 @@ export const refusedAddressError = (operation: string, refusal: Exclude<Refusal,
   new LoyaltyConfigError(
     'refused_address',
     false,
-    `${operation}: ${refusalText(refusal)}. Set LOYALTY_BASE_URL to the service's https address (https://www.ref-r.com) and restart`,
+    // Every account's calls come here: the default account's address is LOYALTY_BASE_URL, another's is its own.
+    `${operation}: ${refusalText(refusal)}. Give the account the service's https address (https://www.ref-r.com; LOYALTY_BASE_URL and a restart for the default account)`,
     { operation },
   );
 

@@ -17,7 +17,7 @@ import got, {
   type Response,
 } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { isSecureTransport } from './addresses.ts';
+import { isNonPublicLiteral, isSecureTransport } from './addresses.ts';
 import { OutboundRefused, shownUrl } from './refusal.ts';
 
 export interface OutboundPolicy {
@@ -69,6 +69,19 @@ const refuseInsecure: BeforeRequestHook = (options) => {
   if (url instanceof URL && !isSecureTransport(url))
     throw new OutboundRefused({ kind: 'insecure', url: shownUrl(url) });
 };
+
+/**
+ * A user's address written as a non-public IP (127.0.0.1): refused before any socket, in words. The agents refuse
+ * it too, but on a socket Node then reports only as closed (ERR_SOCKET_CLOSED), which reads as a service down.
+ */
+const refusePrivateLiteral =
+  (policy: OutboundPolicy): BeforeRequestHook =>
+  (options) => {
+    const url = options.url;
+    if (!isPublicOnly(policy) || !(url instanceof URL)) return;
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isNonPublicLiteral(host) === true) throw new OutboundRefused({ kind: 'private_address', host, address: host });
+  };
 
 const refuseRedirect = (response: Response): Response => {
   const refused = refusedRedirect(response);
@@ -130,7 +143,7 @@ const imposePolicy =
 /** got options that apply the policy: its hooks, and its handler, which no client's defaults and no call's options can turn off. */
 export function outboundOptions(policy: OutboundPolicy): ExtendOptions {
   return {
-    hooks: { beforeRequest: [refuseInsecure], afterResponse: [refuseRedirect] },
+    hooks: { beforeRequest: [refuseInsecure, refusePrivateLiteral(policy)], afterResponse: [refuseRedirect] },
     handlers: [imposePolicy(policy)],
   };
 }

@@ -30,7 +30,9 @@ function describe(refusal: Refusal): string {
     case 'insecure':
       return `${refusal.url} is plain http: credentials travel only over https (http only to this machine)`;
     case 'private_address':
-      return `${refusal.host} resolved to ${refusal.address}, which is not a public internet address (loopback, private or link-local)`;
+      return refusal.host === refusal.address
+        ? `${refusal.host} is not a public internet address (loopback, private or link-local)`
+        : `${refusal.host} resolved to ${refusal.address}, which is not a public internet address (loopback, private or link-local)`;
   }
 }
 

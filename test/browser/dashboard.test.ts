@@ -122,7 +122,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       body,
     });
     await bridge.engine.drain();
-    const letter = page.locator('#dead-letter-list tbody tr', { hasText: '5550000000002' });
+    // Named as the store shows the order (#0002), not by its key.
+    const letter = page.locator('#dead-letter-list tbody tr', { hasText: 'for order #0002' });
     await letter.waitFor({ timeout: 15_000 });
     await shot('dead-letters');
     await letter.locator('button', { hasText: 'Retry' }).click();

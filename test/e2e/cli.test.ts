@@ -60,13 +60,16 @@ describe('against a running bridge (--url)', () => {
     expect(result.stdout).toContain('dead letters: 1');
     // Each of the newest orders with its points as a number: the skipped one earned none.
     expect(result.stdout).toMatch(/newest orders, with their points\n(.*\n)*? {2}#0001\s+no points\n/);
+    // At the top, with the order's name and the fix.
+    expect(result.stdout).toMatch(/^!! 1 dead letter\(s\): .*\(order #0002\)\..* Fix what each says, then retry them/m);
   });
 
   it('lists dead letters and retries one', async () => {
     const list = await remote('dead-letters', 'list');
     expect(list.code).toBe(0);
     const id = /^([0-9a-f-]{36})\s/m.exec(list.stdout)?.[1];
-    expect(list.stdout).toContain('earn for shopify:');
+    // The order as the store shows it, its key beside it.
+    expect(list.stdout).toMatch(/earn for order #0002 \(shopify:[^)]+:7700000000002\)/);
     const retried = await remote('dead-letters', 'retry', id ?? '');
     expect(retried).toMatchObject({ code: 0, stdout: `retried ${id}\n` });
     await bridge.engine.drain();

@@ -101,8 +101,9 @@ describe('a saved pattern RE2 cannot run', () => {
     ]);
     const status = await runCli(['status', '--url', running.url, '--token', ADMIN_TOKEN], {});
     expect(status.code).toBe(0);
+    // At the top, a !! line: which rule, why, and the setting to write again.
     expect(status.stdout).toMatch(
-      /REDEEM_CODE_PATTERN is off \(discount codes paid for with points\): the pattern uses lookaround/,
+      /^!! Account Merchant’s program \([^)]+\): the rule for discount codes paid for with points is off: its pattern uses lookaround.* Write REDEEM_CODE_PATTERN again in the account's settings/m,
     );
     const home = await asShop(running, SHOP).get('/attention');
     const item = (home.body.attention as Array<{ kind: string; why: string; fix: string }>).find(

@@ -461,7 +461,7 @@ describe('refused credentials', () => {
       ),
     );
     expect((await runCli(['status', '--url', bridge.http.localUrl, '--token', ADMIN_TOKEN], {})).stdout).toMatch(
-      /!! the loyalty service refuses our credentials/,
+      /^!! The default account: the loyalty service refuses its API key or brand id, so its calls are paused\..* Put LOYALTY_API_KEY and LOYALTY_BRAND_ID right/m,
     );
     expect((await admin<{ deadLetters: unknown[] }>('/dead-letters')).deadLetters).toHaveLength(before);
     expect(await admin('/upstream/probe', { method: 'POST' })).toEqual({ paused: true, accounts: ['default'] });

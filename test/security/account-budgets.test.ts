@@ -282,6 +282,7 @@ describe('/metrics (scraped without credentials, by design)', () => {
       callsLastMinute: 1,
       limitPerMinute: 10,
       budgetSpentUntil: null,
+      budgetSpentSince: null,
       lanes: emptyLaneCounts(),
       pausedRules: [],
     }));

@@ -222,4 +222,21 @@ describe('account budgets as the worker sees them', () => {
     b.turnEnded('A:2');
     expect(b.backfillMayTakePlace('A')).toBe(false);
   });
+
+  it('tells since when a budget has been spent, across its minutes, and starts again after a real break', () => {
+    const { clock, budgets: b } = budgets();
+    const start = clock.now;
+    // Spent each minute, found so again a moment after each return: one spell, since the first.
+    for (let minute = 0; minute < 5; minute++) {
+      b.noteSpent('A', clock.now + 60_000);
+      clock.now += 61_000;
+    }
+    b.noteSpent('A', clock.now + 60_000);
+    expect(b.spentSince.get('A')).toBe(start);
+    // Returned, and not spent for a while: gone, and a new spell starts from when it is found spent again.
+    clock.now += 120_000;
+    expect(b.spentSince.has('A')).toBe(false);
+    b.noteSpent('A', clock.now + 60_000);
+    expect(b.spentSince.get('A')).toBe(clock.now);
+  });
 });

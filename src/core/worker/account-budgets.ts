@@ -9,6 +9,8 @@ import type { Lane } from '../lanes.ts';
 export const WAIT_GRACE_MS = 2_000;
 /** How long after its budget was last found spent an account's places count as scarce. */
 export const SCARCE_MS = 2_000;
+/** A budget found spent again within this long of its last return has been spent all along (spentSince). */
+const SPENT_RUN_GAP_MS = 15_000;
 /** A lapsed wait not read for this long is forgotten unread (its account was held by another meanwhile). */
 const FORGET_LAPSED_MS = 60_000;
 
@@ -61,6 +63,8 @@ export class AccountBudgets {
   readonly #spent = new Map<string, number>();
   /** When each account's budget was last found spent: its places are scarce for SCARCE_MS after. */
   readonly #lastSpentAt = new Map<string, number>();
+  /** Since when each budget has been spent with no real break, and its latest return known (a budget spent for long). */
+  readonly #spentRuns = new Map<string, { since: number; until: number }>();
   /** Orders with a turn under way here, and live orders let go to wait for a place (order key → its turns). */
   readonly #orders = new Map<string, Turns>();
   /** Per account, live places given since its backfill was last given one. */
@@ -77,6 +81,17 @@ export class AccountBudgets {
     return this.#spentAt(this.#now());
   }
 
+  /** Budgets spent now, with since when they have been spent with no real break (status: a budget spent for long). */
+  get spentSince(): ReadonlyMap<string, number> {
+    const now = this.#now();
+    const spent = this.#spentAt(now);
+    const since = new Map<string, number>();
+    for (const [account, run] of this.#spentRuns)
+      if (run.until + SPENT_RUN_GAP_MS < now) this.#spentRuns.delete(account);
+      else if (spent.has(account)) since.set(account, run.since);
+    return since;
+  }
+
   /** What claims pass over now, and when that may change (BudgetOutlook): every part as of this one instant. */
   outlook(): BudgetOutlook {
     const now = this.#now();
@@ -91,6 +106,9 @@ export class AccountBudgets {
     const known = this.#spent.get(account);
     this.#spent.set(account, known !== undefined && known > now ? Math.min(known, until) : until);
     this.#lastSpentAt.set(account, now);
+    const run = this.#spentRuns.get(account);
+    const going = run !== undefined && run.until + SPENT_RUN_GAP_MS >= now;
+    this.#spentRuns.set(account, { since: going ? run.since : now, until: going ? Math.max(run.until, until) : until });
   }
 
   /** A claimed order's turn begins: a live one waits for a place from now (its account as far as known). */

@@ -157,6 +157,11 @@ export class Worker {
     return this.#budgets.spent;
   }
 
+  /** The budgets spent now, with since when each has been spent with no real break (a budget spent for long). */
+  get spentBudgetsSince(): ReadonlyMap<string, number> {
+    return this.#budgets.spentSince;
+  }
+
   /**
    * Accounts whose own orders found their budget spent, with when it returns (the budget's earliest return known,
    * as spentBudgets says it): not the other accounts on the same budget.

@@ -121,15 +121,21 @@ async function loadAccounts() {
   );
 }
 
+/** The fields the bridge's sandbox makes itself: not asked for when the account is on it. */
+const SANDBOX_MAKES = ['#account-base-url', '#account-api-key', '#account-brand-id', '#account-rate-limit'];
+
 async function createAccount(event) {
   event.preventDefault();
-  const request = {
-    name: $('#account-name').value.trim(),
-    baseUrl: $('#account-base-url').value.trim(),
-    apiKey: $('#account-api-key').value.trim(),
-    brandId: $('#account-brand-id').value.trim(),
-    rateLimitPerMinute: Number($('#account-rate-limit').value),
-  };
+  const request = $('#account-sandbox').checked
+    ? { sandbox: true, name: $('#account-name').value.trim() }
+    : {
+        name: $('#account-name').value.trim(),
+        baseUrl: $('#account-base-url').value.trim(),
+        apiKey: $('#account-api-key').value.trim(),
+        brandId: $('#account-brand-id').value.trim(),
+        rateLimitPerMinute: Number($('#account-rate-limit').value),
+      };
+  // On the sandbox the points come from its activities unless declared here.
   const activityPoints = $('#account-activity-points').value.trim();
   if (activityPoints) request.settings = { LOYALTY_ACTIVITY_POINTS: activityPoints };
   const { status, body } = await api('/accounts', { method: 'POST', body: JSON.stringify(request) });
@@ -144,8 +150,16 @@ async function createAccount(event) {
   if (status !== 201) return;
   // The key leaves the page: the account shows its last four characters from now on.
   $('#account-form').reset();
+  $('#account-sandbox').dispatchEvent(new Event('change'));
   $('#account-created').textContent = `Created ${body.account.name}: credentials ${credentialsText(body.account)}.`;
   await loadAccounts();
 }
 
 document.querySelector('#account-form').addEventListener('submit', (event) => createAccount(event));
+document.querySelector('#account-sandbox').addEventListener('change', (event) => {
+  for (const selector of SANDBOX_MAKES) {
+    const input = document.querySelector(selector);
+    input.disabled = event.target.checked;
+    input.closest('label').hidden = event.target.checked;
+  }
+});

@@ -87,7 +87,13 @@ async function loadStatus() {
       count,
     ]);
   fillPairs($('#skipped'), reasons(body.orders.skipped));
-  fillPairs($('#attention'), reasons(body.orders.attention ?? {}));
+  // Orders listed for a reason, and every problem (dead letters, an account in trouble): none hides here.
+  const problems = body.problems ?? [];
+  fillPairs($('#attention'), [
+    ...reasons(body.orders.attention ?? {}),
+    ...problems.map((problem) => [problem.label, problem.count ?? 1]),
+  ]);
+  showProblems(problems);
   const rate = body.rateLimit;
   fillPairs($('#rate'), [
     ['calls to the service', rate.words ?? `${rate.startedInWindow} of ${rate.effectiveLimit}`],
@@ -121,6 +127,7 @@ async function loadStatus() {
   $('#mode').textContent = mode.demo ? 'demo' : mode.sandbox ? 'sandbox' : '';
   $('#mode').hidden = !mode.demo && !mode.sandbox;
   $('#demo-banner').hidden = !mode.demo;
+  $('#account-sandbox-choice').hidden = !mode.sandbox;
   // What a platform says needs the operator's eye, in its own words (orders that arrived without what earns, say).
   const attention = (body.connections ?? []).flatMap((connection) => connection.notes?.attention ?? []);
   $('#protected-banner').textContent = attention.join(' ');
@@ -138,6 +145,26 @@ async function loadStatus() {
   $('#resync-form button').disabled = platforms.length === 0;
   if (platforms.length === 0)
     $('#resync-progress').textContent = 'No platform has API access configured, so there is nothing to resync from.';
+}
+
+/**
+ * What stops orders earning, at the top: each problem's cause, then its fix. The default account's refused
+ * credentials are the banner above, with its "Try again now".
+ */
+function showProblems(problems) {
+  const shown = problems.filter((problem) => !(problem.kind === 'key_refused' && problem.account === 'default'));
+  $('#problems').replaceChildren(
+    ...shown.map((problem) => {
+      const li = document.createElement('li');
+      li.dataset.kind = problem.kind;
+      const fix = document.createElement('span');
+      fix.className = 'fix';
+      fix.textContent = problem.fix;
+      li.append(`${problem.cause} `, fix);
+      return li;
+    }),
+  );
+  $('#problems').hidden = shown.length === 0;
 }
 
 /** What a platform says is wrong with how deliveries reach us (a webhook it disabled, a hook it deactivated), and how to put it right. */
@@ -511,7 +538,7 @@ async function loadDeadLetters() {
     cell(
       row,
       letter.kind === 'call'
-        ? `${letter.operation} for ${letter.orderKey}`
+        ? `${letter.operation} for ${letter.orderName ? `order ${letter.orderName}` : (letter.orderKey ?? 'a change by hand')}`
         : `${letter.platform} ${letter.topic} delivery`,
     );
     cell(row, letter.reason);

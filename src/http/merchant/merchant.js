@@ -129,7 +129,7 @@ async function loadHome() {
   list.replaceChildren(
     ...(attention.attention ?? []).map((item) => {
       const banner = element('s-banner', undefined, {
-        tone: 'warning',
+        tone: ATTENTION_TONES[item.kind] ?? 'warning',
         heading: ATTENTION_TITLES[item.kind] ?? 'Needs your attention',
         class: 'item',
         'data-kind': item.kind,
@@ -161,6 +161,18 @@ const ATTENTION_TITLES = {
   protected_data_hidden: 'Customer data is withheld',
   dead_letters: 'Some orders could not go on',
   rule_paused: 'A rule of your program is off',
+  address_refused: 'The app will not send points to your loyalty service’s address',
+  budget_spent: 'Your orders wait for calls to the loyalty service',
+  trial: 'You are not live yet',
+};
+
+/** Trouble that stops points is critical; a trial is news, not trouble. */
+const ATTENTION_TONES = {
+  dead_letters: 'critical',
+  credentials_refused: 'critical',
+  address_refused: 'critical',
+  service_unreachable: 'critical',
+  trial: 'info',
 };
 
 function checkText(check) {
