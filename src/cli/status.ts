@@ -106,7 +106,11 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   if (body.recentOrders) {
     out('newest orders, with their points');
     if (body.recentOrders.length === 0) out('  none');
-    for (const order of body.recentOrders) out(`  ${order.orderName.padEnd(22)} ${order.points.text}`);
+    // An order listed for a reason (a skip, a wait) says why beside its points.
+    for (const order of body.recentOrders)
+      out(
+        `  ${order.orderName.padEnd(22)} ${order.points.text}${order.reason ? ` · ${reasonWords(order.reason, { audience: 'operator' }).says}` : ''}`,
+      );
   }
   out(`dead letters: ${body.deadLetters}`);
   for (const lane of LANES) {

@@ -39,13 +39,13 @@ export const givableAmounts = (declared: ActivityPoints | undefined): number[] =
   [...new Set(Object.values(declared ?? {}))].filter((points) => points > 0).sort((a, b) => a - b);
 
 /**
- * An order's points: its activity's under its account's list. `where` names where the list is put right, for
- * whoever reads it ("in Set up", "in the account's settings").
+ * An order's points: its activity's under its account's list. `fix` says how the list is put right, for whoever
+ * reads it (in Set up; in the account's settings; by the bridge's operator, on an account the merchant cannot change).
  */
 export function orderPoints(
   order: { upstream: UpstreamPoints; earnActivityId?: string | undefined; redeemedPoints?: number | undefined },
   declared: ActivityPoints | undefined,
-  where: string,
+  fix: (activityId: string) => string,
 ): OrderPoints {
   const state = STATES[order.upstream] ?? 'none';
   const activityId = order.earnActivityId ?? null;
@@ -56,8 +56,7 @@ export function orderPoints(
     redeemed: order.redeemedPoints ?? null,
     activityId,
   };
-  if (state !== 'none' && activityId !== null && gives === undefined)
-    points.undeclared = `declare how many points activity ${activityId} gives, ${where}`;
+  if (state !== 'none' && activityId !== null && gives === undefined) points.undeclared = fix(activityId);
   return points;
 }
 

@@ -2,6 +2,7 @@
 // the merchant's page (through the admin API's `words`) and `loyalty-bridge status`. The codes stay in the answers;
 // these are what a person reads. A merchant is never shown a configuration name; an operator sees it as a detail.
 import { type AttentionReason, type SkipReason, type TargetState, type WaitingReason } from './lifecycle.ts';
+import type { CallRecord, ConversionStatus, OrderRecord, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
 export type Audience = 'merchant' | 'operator';
@@ -115,10 +116,13 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
   },
 };
 
+/** Every reason an order can show: what a listing may be narrowed by. */
+export const REASON_CODES = Object.keys(REASON_WORDS) as [ReasonCode, ...ReasonCode[]];
+
 export const isReasonCode = (code: string): code is ReasonCode => Object.hasOwn(REASON_WORDS, code);
 
-/** What each call held by a dead letter does, for "held" in an order's words. */
-const CALL_WORDS: Record<string, string> = {
+/** What each call does, for "held" in an order's words, its calls made, and its dead letters. */
+export const CALL_WORDS: Record<CallRecord['operation'], string> = {
   earn: 'giving its points',
   approve: 'approving its points',
   cancel: 'cancelling its points',
@@ -127,6 +131,95 @@ const CALL_WORDS: Record<string, string> = {
   approveConversion: 'approving its referral',
   rejectConversion: 'rejecting its referral',
 };
+
+/** A dead letter's call in words: what it did for its order, or the change by hand it was. */
+export function letterCallWords(letter: { operation?: string | undefined; adjustmentId?: string | undefined }) {
+  const { operation, adjustmentId } = letter;
+  if (operation === undefined) return null;
+  if (adjustmentId !== undefined)
+    return operation === 'redeem' ? 'taking points back by hand' : 'giving points by hand';
+  return CALL_WORDS[operation as CallRecord['operation']] ?? operation;
+}
+
+/** How a call went, as its calls made list it. */
+export const OUTCOME_WORDS: Record<CallRecord['outcome'], string> = {
+  success: 'done',
+  retry: 'failed; tried again',
+  failed: 'refused; held until it is sent again',
+};
+
+/** Each state in a few words, where a sentence does not fit (a chart's label, a filter's choice). */
+export const STATE_LABELS: Record<TargetState, string> = {
+  new: 'not earning yet',
+  earned: 'earned, pending',
+  approved: 'earned and approved',
+  cancelled: 'points cancelled',
+  void: 'cancelled before earning',
+  skipped: 'earns no points',
+};
+
+/** What the loyalty service holds for an order, as it stands. */
+export const SERVICE_POINTS_WORDS: Record<UpstreamPoints, string> = {
+  none: 'no points given yet',
+  earning: 'points being given (the service’s answer is not in yet)',
+  earned: 'points given, pending',
+  approved: 'points given and approved',
+  cancelled: 'points given, then taken back',
+};
+
+type Upstream = OrderRecord['upstream'];
+
+const CONVERSION_WORDS: Record<Upstream['conversion'], string> = {
+  none: 'no referral to reward',
+  sending: 'the referral is being sent (the service’s answer is not in yet)',
+  sent: 'the referral was sent',
+  void: 'the referral never reached the service',
+};
+
+const CONVERSION_STATUS_WORDS: Record<ConversionStatus, string> = {
+  pending: 'pending',
+  approved: 'approved',
+  rejected: 'rejected',
+};
+
+const REDEMPTION_WORDS: Record<Upstream['redemption'], string> = {
+  none: 'no points spent on it',
+  sending: 'the points spent on it are being taken (the service’s answer is not in yet)',
+  sent: 'the points spent on it were taken',
+};
+
+/** Every code an order's answer carries, by field: what a page must never show bare (the browser tests read it). */
+export const SHOWN_CODES = {
+  state: Object.keys(STATE_LABELS),
+  reason: REASON_CODES,
+  servicePoints: Object.keys(SERVICE_POINTS_WORDS),
+  conversion: [...Object.keys(CONVERSION_WORDS), ...Object.keys(CONVERSION_STATUS_WORDS)],
+  redemption: Object.keys(REDEMPTION_WORDS),
+  operation: Object.keys(CALL_WORDS),
+  outcome: Object.keys(OUTCOME_WORDS),
+} as const;
+
+/** What the loyalty service holds for an order, in words: its points, its referral, the points spent on it. */
+export function serviceWords(upstream: {
+  points: UpstreamPoints;
+  conversion: Upstream['conversion'];
+  conversionStatus?: ConversionStatus | null | undefined;
+  redemption: Upstream['redemption'];
+  redeemedPoints?: number | null | undefined;
+}): { points: string; conversion: string; redemption: string } {
+  const status = upstream.conversionStatus;
+  return {
+    points: SERVICE_POINTS_WORDS[upstream.points] ?? upstream.points,
+    conversion:
+      upstream.conversion === 'sent' && status
+        ? `${CONVERSION_WORDS.sent}, ${CONVERSION_STATUS_WORDS[status]}`
+        : (CONVERSION_WORDS[upstream.conversion] ?? upstream.conversion),
+    redemption:
+      upstream.redemption === 'sent' && upstream.redeemedPoints
+        ? `the ${upstream.redeemedPoints} points spent on it were taken`
+        : (REDEMPTION_WORDS[upstream.redemption] ?? upstream.redemption),
+  };
+}
 
 export interface WordsContext {
   audience: Audience;
@@ -200,7 +293,7 @@ export function orderWords(target: { state: string; reason?: string | undefined 
     target.state === 'skipped' && reason
       ? [reason.says]
       : [stateWords(target.state, context), ...(reason ? [reason.says] : [])];
-  const calls = held.map((operation) => CALL_WORDS[operation] ?? operation);
+  const calls = held.map((operation) => CALL_WORDS[operation as CallRecord['operation']] ?? operation);
   if (calls.length > 0)
     parts.push(
       `Held: the loyalty service refused ${calls.join(' and ')}; it waits until it is sent again from ${audience === 'merchant' ? 'Could not go on' : 'Dead letters'}.`,

@@ -7,9 +7,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { z } from 'zod';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
-import { ORDER_REASONS } from '../core/lifecycle.ts';
-import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
-import { reasonWords, stateWords } from '../core/order-words.ts';
+import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { letterCallWords, REASON_CODES, reasonWords, STATE_LABELS, stateWords } from '../core/order-words.ts';
 import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
@@ -100,7 +99,7 @@ export const orderQuery = z.strictObject({
       error: 'must be new, earned, approved, cancelled, void or skipped',
     })
     .optional(),
-  reason: z.enum(ORDER_REASONS, { error: `must be one of ${ORDER_REASONS.join(', ')}` }).optional(),
+  reason: z.enum(REASON_CODES, { error: `must be one of ${REASON_CODES.join(', ')}` }).optional(),
   since: date('since').optional(),
   until: date('until').optional(),
   q: z.string().max(200).optional(),
@@ -315,6 +314,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       rateLimit: rateLimitView(client.limiter.stats()),
       // Each state and reason listed above in words, with its fix (the codes stay the keys).
       stateWords: Object.fromEntries(Object.keys(orders.byState).map((state) => [state, stateWords(state)])),
+      // Each state in a few words, where a sentence does not fit (the states chart).
+      stateLabels: STATE_LABELS,
       reasonWords: Object.fromEntries(
         [...Object.keys(orders.skipped), ...Object.keys(orders.attention)].map((reason) => [
           reason,
@@ -400,7 +401,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const order = await store.getOrder(String(req.params.key));
     if (!order) return void res.status(404).json({ error: `no order ${req.params.key}` });
     const [points] = await pointsOf([pointsSourceOf(order)], engine.accounts, 'operator');
-    res.json({ order: { ...order, points, words: await wordsOfRecord(wordsParts, order) } });
+    res.json({ order: { ...withDetailWords(order), points, words: await wordsOfRecord(wordsParts, order) } });
   });
 
   router.post('/resync', async (req, res) => {
@@ -427,7 +428,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
     const letters = (await store.listDeadLetters()).reverse();
     res.json({
       deadLetters: await Promise.all(
-        letters.map(async (letter) => ({ ...letter, orderName: (await letterOrderName(store, letter)) ?? null })),
+        letters.map(async (letter) => ({
+          ...letter,
+          orderName: (await letterOrderName(store, letter)) ?? null,
+          callWords: letterCallWords(letter),
+        })),
       ),
     });
   });

@@ -12,12 +12,25 @@ export interface PointsSource {
   redeemedPoints?: number | undefined;
 }
 
-/** The people who read: the operator puts the list right in the account's settings, a merchant in Set up. */
-export type PointsReader = 'operator' | 'merchant';
+/**
+ * The people who read: the operator puts the list right in the account's settings, a merchant in Set up, and a
+ * merchant on an account the operator set up (mayChangeProgram false) asks the operator.
+ */
+export type PointsReader = 'operator' | 'merchant' | 'merchantViaOperator';
 const WHERE: Record<PointsReader, string> = {
   operator: "in the account's settings (LOYALTY_ACTIVITY_POINTS)",
   merchant: 'in Set up (Points each activity gives)',
+  merchantViaOperator: 'ask the bridge’s operator, who runs your program',
 };
+const UNDECLARED: Record<PointsReader, (activityId: string) => string> = {
+  operator: (id) => `declare how many points activity ${id} gives, ${WHERE.operator}`,
+  merchant: (id) => `declare how many points activity ${id} gives, ${WHERE.merchant}`,
+  merchantViaOperator: (id) => `${WHERE.merchantViaOperator}, to declare how many points activity ${id} gives`,
+};
+
+/** The merchant's reader: Set up where the program is theirs to change, the operator where it is not. */
+export const merchantReader = (mayChangeProgram: boolean | undefined): PointsReader =>
+  mayChangeProgram === false ? 'merchantViaOperator' : 'merchant';
 
 export type PointsView = OrderPoints & { text: string };
 
@@ -50,7 +63,7 @@ export async function pointsOf(
         (order.upstream !== 'none' && runtime && runtime.policy.earnBands.length === 0
           ? runtime.earnActivityId
           : undefined);
-      const points = orderPoints({ ...order, earnActivityId }, runtime?.activityPoints, WHERE[reader]);
+      const points = orderPoints({ ...order, earnActivityId }, runtime?.activityPoints, UNDECLARED[reader]);
       return { ...points, text: pointsText(points) };
     }),
   );

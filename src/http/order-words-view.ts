@@ -4,7 +4,15 @@
 import type { Accounts } from '../core/accounts.ts';
 import { approvalDueAt } from '../core/lifecycle.ts';
 import type { OrderRecord } from '../core/order-record.ts';
-import { orderWords, type Audience, type OrderWords } from '../core/order-words.ts';
+import type { CallRecord } from '../core/order-record.ts';
+import {
+  CALL_WORDS,
+  OUTCOME_WORDS,
+  orderWords,
+  serviceWords,
+  type Audience,
+  type OrderWords,
+} from '../core/order-words.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 
@@ -69,4 +77,27 @@ export async function withWords<T extends Wordable>(
       return { ...order, words };
     }),
   );
+}
+
+/**
+ * An order's detail in words beside its codes: what the service holds (`serviceWords`), and each call made with
+ * what it does and how it went (`words`).
+ */
+export function withDetailWords<
+  T extends {
+    upstream: Parameters<typeof serviceWords>[0];
+    calls: ReadonlyArray<Pick<CallRecord, 'operation' | 'outcome'>>;
+  },
+>(order: T) {
+  return {
+    ...order,
+    serviceWords: serviceWords(order.upstream),
+    calls: order.calls.map((call) => ({
+      ...call,
+      words: {
+        call: CALL_WORDS[call.operation] ?? call.operation,
+        outcome: OUTCOME_WORDS[call.outcome] ?? call.outcome,
+      },
+    })),
+  };
 }

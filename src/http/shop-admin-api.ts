@@ -24,13 +24,13 @@ import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
-import { withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { limitWords } from '../loyalty/rate-limiter.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
-import { earnByPoints, pointsOf, pointsSourceOf } from './order-points-view.ts';
+import { earnByPoints, merchantReader, pointsOf, pointsSourceOf } from './order-points-view.ts';
 
 /** A shop acts on its own account, which it never names. */
 const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it never names';
@@ -125,8 +125,9 @@ export function shopAdminApi({
   router.get('/orders', async (req, res) => {
     const query = read(shopOrderQuery, req.query);
     const { total, orders } = await store.listOrders({ ...query, ...shopRefOf(res) });
-    const points = await pointsOf(orders, accounts, 'merchant');
-    const worded = await withWords(await wordsFor(res), orders);
+    const parts = await wordsFor(res);
+    const points = await pointsOf(orders, accounts, merchantReader(parts.mayChangeProgram));
+    const worded = await withWords(parts, orders);
     // The fields points are read from stay here: which account an order went to is the operator's to read.
     const listed = worded.map(({ earnActivityId: _a, account: _b, redeemedPoints: _c, ...order }, i) => ({
       ...order,
@@ -140,12 +141,13 @@ export function shopAdminApi({
     // Another shop's order is answered as if it did not exist.
     if (!order || !sameShop(order, shopRefOf(res)))
       return void res.status(404).json({ error: `no order ${req.params.key}` });
-    const [points] = await pointsOf([pointsSourceOf(order)], accounts, 'merchant');
+    const parts = await wordsFor(res);
+    const [points] = await pointsOf([pointsSourceOf(order)], accounts, merchantReader(parts.mayChangeProgram));
     res.json({
       order: {
-        ...shopOrderView(order, shopRefOf(res)),
+        ...withDetailWords(shopOrderView(order, shopRefOf(res))),
         points,
-        words: await wordsOfRecord(await wordsFor(res), order),
+        words: await wordsOfRecord(parts, order),
       },
     });
   });

@@ -3,8 +3,9 @@
 // later stays out until someone decides a merchant may read it, and any text
 // that may name another store (an lp_orderid collision) is told as "an order".
 import type { ShopRef } from '../accounts/account-records.ts';
-import type { CallRecord, OrderRecord } from '../core/order-record.ts';
+import type { CallRecord, ConversionStatus, OrderRecord } from '../core/order-record.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
+import { letterCallWords } from '../core/order-words.ts';
 import { reasonForShop } from './shop-attention.ts';
 
 export interface ShopOrderView {
@@ -22,7 +23,7 @@ export interface ShopOrderView {
     points: OrderRecord['upstream']['points'];
     earnedAt: string | null;
     conversion: OrderRecord['upstream']['conversion'];
-    conversionStatus: string | null;
+    conversionStatus: ConversionStatus | null;
     redemption: OrderRecord['upstream']['redemption'];
     redeemedPoints: number | null;
     /** Points of a cancelled order given back by hand: how many, and when. */
@@ -106,6 +107,8 @@ export interface ShopLetterView {
   reason: string;
   topic: string | null;
   operation: string | null;
+  /** The call in words (order-words.ts letterCallWords). */
+  callWords: string | null;
   httpStatus: number | null;
   orderKey: string | null;
   /** The order's name as the store shows it (#1001), when the letter is about an order. */
@@ -126,6 +129,7 @@ export function shopLetterView(letter: DeadLetter, shop: ShopRef, orderName?: st
     reason: reasonForShop(letter.reason, shop),
     topic: letter.topic ?? null,
     operation: letter.operation ?? null,
+    callWords: letterCallWords(letter),
     httpStatus: letter.httpStatus ?? null,
     orderKey: letter.orderKey ?? null,
     orderName: orderName ?? null,

@@ -72,20 +72,28 @@ describe('an order’s points', () => {
   });
 
   it('reads its activity’s points, its state and what it redeemed', () => {
-    const pending = orderPoints({ upstream: 'earned', earnActivityId: '1', redeemedPoints: 50 }, declared, 'in Set up');
+    const pending = orderPoints(
+      { upstream: 'earned', earnActivityId: '1', redeemedPoints: 50 },
+      declared,
+      (id) => `declare how many points activity ${id} gives, in Set up`,
+    );
     expect(pending).toEqual({ earned: 100, state: 'pending', redeemed: 50, activityId: '1' });
     expect(pointsText(pending)).toBe('earned 100 points, pending; 50 redeemed');
-    expect(pointsText(orderPoints({ upstream: 'approved', earnActivityId: '7' }, declared, 'x'))).toBe(
+    expect(pointsText(orderPoints({ upstream: 'approved', earnActivityId: '7' }, declared, () => 'x'))).toBe(
       'earned 250 points, approved',
     );
-    expect(pointsText(orderPoints({ upstream: 'cancelled', earnActivityId: '7' }, declared, 'x'))).toBe(
+    expect(pointsText(orderPoints({ upstream: 'cancelled', earnActivityId: '7' }, declared, () => 'x'))).toBe(
       '250 points cancelled',
     );
-    expect(pointsText(orderPoints({ upstream: 'none' }, declared, 'x'))).toBe('no points');
+    expect(pointsText(orderPoints({ upstream: 'none' }, declared, () => 'x'))).toBe('no points');
   });
 
   it('says how to declare an activity’s points when they are not', () => {
-    const unknown = orderPoints({ upstream: 'earned', earnActivityId: '9' }, declared, 'in Set up');
+    const unknown = orderPoints(
+      { upstream: 'earned', earnActivityId: '9' },
+      declared,
+      (id) => `declare how many points activity ${id} gives, in Set up`,
+    );
     expect(unknown).toMatchObject({ earned: null, undeclared: 'declare how many points activity 9 gives, in Set up' });
     expect(pointsText(unknown)).toBe(
       'earned points, pending (how many is not known: declare how many points activity 9 gives, in Set up)',

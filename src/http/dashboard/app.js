@@ -134,7 +134,13 @@ async function loadStatus() {
   $('#protected-banner').hidden = attention.length === 0;
   showAlarms(body.connections ?? []);
   showConnections(body);
-  drawBars($('#chart-states'), body.orders.byState);
+  // Each state's bar named in a few words (the API's stateLabels), never by its code.
+  drawBars(
+    $('#chart-states'),
+    Object.fromEntries(
+      Object.entries(body.orders.byState).map(([state, count]) => [body.stateLabels?.[state] ?? state, count]),
+    ),
+  );
   // One choice per store: with several stores of a platform, each is named "platform:shop".
   const platforms = Object.keys(body.reconciliation);
   resyncTargets = body.reconciliation;
@@ -431,9 +437,8 @@ async function loadOrders() {
     cell(row, order.orderName || order.orderId);
     cell(row, order.platform);
     cell(row, order.email ?? '');
-    if (order.words) cell(row, '').append(wordsNode(order.words));
-    else cell(row, order.reason ? `${order.state} (${order.reason})` : order.state);
-    cell(row, order.points?.text ?? order.upstream);
+    cell(row, '').append(wordsNode(order.words));
+    cell(row, order.points.text);
     cell(row, localTime(order.updatedAt));
     row.addEventListener('click', () => showOrder(order.key));
     return row;
@@ -448,23 +453,12 @@ async function showOrder(key) {
   $('#order-title').textContent = `${order.snapshot.orderName || order.orderId} · ${order.platform} · ${order.shop}`;
   const facts = [
     ['Facts', order.facts.join(', ') || 'none'],
-    [
-      'Points belong',
-      order.words
-        ? wordsNode(order.words)
-        : order.target
-          ? `${order.target.state}${order.target.reason ? ` (${order.target.reason})` : ''}`
-          : 'not decided yet',
-    ],
-    ['Loyalty service holds', order.upstream.points],
-    ['Points', order.points?.text ?? 'not known'],
-    [
-      'Conversion',
-      order.upstream.conversionStatus
-        ? `${order.upstream.conversion}, ${order.upstream.conversionStatus}`
-        : order.upstream.conversion,
-    ],
-    ['Redemption', order.upstream.redemption],
+    // Every code in words from the API (words, serviceWords, points): none is shown bare.
+    ['Points belong', wordsNode(order.words)],
+    ['Loyalty service holds', order.serviceWords.points],
+    ['Points', order.points.text],
+    ['Referral', order.serviceWords.conversion],
+    ['Points spent on it', order.serviceWords.redemption],
     [
       'Customer',
       [order.snapshot.customer.name, order.snapshot.customer.email, order.snapshot.customer.mobile]
@@ -487,8 +481,8 @@ async function showOrder(key) {
   const calls = order.calls.map((call) => {
     const row = document.createElement('tr');
     cell(row, localTime(call.at));
-    cell(row, call.operation);
-    cell(row, call.outcome);
+    cell(row, call.words.call);
+    cell(row, call.words.outcome);
     cell(row, String(call.attempts));
     cell(row, call.message);
     return row;
@@ -538,7 +532,7 @@ async function loadDeadLetters() {
     cell(
       row,
       letter.kind === 'call'
-        ? `${letter.operation} for ${letter.orderName ? `order ${letter.orderName}` : (letter.orderKey ?? 'a change by hand')}`
+        ? `${letter.callWords ?? 'a call'} for ${letter.orderName ? `order ${letter.orderName}` : (letter.orderKey ?? 'a change by hand')}`
         : `${letter.platform} ${letter.topic} delivery`,
     );
     cell(row, letter.reason);

@@ -337,8 +337,8 @@ async function followTestOrder(order, until) {
     const points = record?.upstream?.points ?? 'none';
     const skipped = record?.target?.state === 'skipped' ? record.target.reason : null;
     status.textContent = skipped
-      ? `${order.orderName}: ${record.words ? statusText(record) : `earns nothing (${skipped.replaceAll('_', ' ')}): see your rules above.`}`
-      : `${order.orderName}: ${testOrderPoints(record) ?? `points ${POINTS_WORDS[points] ?? points}.`}`;
+      ? `${order.orderName}: ${statusText(record)}`
+      : `${order.orderName}: ${testOrderPoints(record) ?? `${record?.serviceWords?.points ?? 'not read yet'}.`}`;
     status.dataset.points = skipped ? 'skipped' : points;
     if (skipped || until.includes(points)) {
       $('#cancel-test-order').hidden = skipped !== null || points === 'cancelled';
@@ -372,7 +372,7 @@ async function loadOrders() {
         element('s-table-cell', order.orderName || order.orderId),
         element('s-table-cell', order.email ?? order.mobile ?? ''),
         status,
-        element('s-table-cell', order.points?.text ?? POINTS_WORDS[order.upstream] ?? order.upstream),
+        element('s-table-cell', order.points.text),
       );
       return row;
     }),
@@ -505,25 +505,14 @@ function pointsSummary(email, answer) {
   return `${email}: ${balance}; ${(answer.earned ?? []).length} earnings, ${(answer.redeemed ?? []).length} redemptions`;
 }
 
-/** The order's state and reason in words, with the fix (the API's words; its codes from an older bridge). */
-const statusText = (order) =>
-  order.words
-    ? `${order.words.says}${order.words.fix ? ` Fix: ${order.words.fix}.` : ''}`
-    : order.reason
-      ? `${order.state}: ${order.reason.replaceAll('_', ' ')}`
-      : order.state;
-/** Where the order's points are at the loyalty service. */
-const POINTS_WORDS = {
-  none: 'none yet',
-  earning: 'being earned',
-  earned: 'earned, pending',
-  approved: 'approved',
-  cancelled: 'cancelled',
-};
+/** The order's state and reason in words, with the fix (the API's words: the page shows no code). */
+const statusText = (order) => `${order.words.says}${order.words.fix ? ` Fix: ${order.words.fix}.` : ''}`;
 const letterTitle = (letter) =>
   letter.orderKey
-    ? `Order ${letter.orderName ?? letter.orderKey.split(':').pop()}: ${letter.operation ?? 'a call'}`
-    : 'A delivery';
+    ? `Order ${letter.orderName ?? letter.orderKey.split(':').pop()}: ${letter.callWords ?? 'a call'}`
+    : letter.callWords
+      ? `A change: ${letter.callWords}`
+      : 'A delivery';
 
 // --- Data requests: export, then mark answered.
 
