@@ -2,6 +2,7 @@
 // the merchant's page (through the admin API's `words`) and `loyalty-bridge status`. The codes stay in the answers;
 // these are what a person reads. A merchant is never shown a configuration name; an operator sees it as a detail.
 import { type AttentionReason, type SkipReason, type TargetState, type WaitingReason } from './lifecycle.ts';
+import type { Fact } from './order-event.ts';
 import type { CallRecord, ConversionStatus, OrderRecord, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
 
@@ -158,6 +159,16 @@ export const STATE_LABELS: Record<TargetState, string> = {
   skipped: 'earns no points',
 };
 
+/** What the store said of an order, each fact in words. */
+export const FACT_WORDS: Record<Fact, string> = {
+  placed: 'placed',
+  paid: 'paid',
+  fulfilled: 'fulfilled',
+  partiallyRefunded: 'partly refunded',
+  fullyRefunded: 'refunded in full',
+  cancelled: 'cancelled',
+};
+
 /** What the loyalty service holds for an order, as it stands. */
 export const SERVICE_POINTS_WORDS: Record<UpstreamPoints, string> = {
   none: 'no points given yet',
@@ -197,6 +208,7 @@ export const SHOWN_CODES = {
   redemption: Object.keys(REDEMPTION_WORDS),
   operation: Object.keys(CALL_WORDS),
   outcome: Object.keys(OUTCOME_WORDS),
+  fact: Object.keys(FACT_WORDS),
 } as const;
 
 /** What the loyalty service holds for an order, in words: its points, its referral, the points spent on it. */

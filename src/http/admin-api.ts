@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { z } from 'zod';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
+import { activityWords } from './activity-words.ts';
 import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
 import { letterCallWords, REASON_CODES, reasonWords, STATE_LABELS, stateWords } from '../core/order-words.ts';
 import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
@@ -358,7 +359,11 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   router.get('/activity', (req, res) => {
     const minutes = Math.min(24 * 60, Math.max(10, Number(req.query.minutes) || 180));
-    res.json({ minutes: activity.series(minutes) });
+    const series = activity.series(minutes);
+    // Each series named in words (the chart's legend); the codes stay the keys.
+    const platformName = (name: string) =>
+      platforms.directory.find((each) => each.name === name)?.names.platform ?? name;
+    res.json({ minutes: series, words: activityWords(series, platformName) });
   });
 
   router.get('/orders', async (req, res) => {

@@ -4,9 +4,11 @@
 import type { Accounts } from '../core/accounts.ts';
 import { approvalDueAt } from '../core/lifecycle.ts';
 import type { OrderRecord } from '../core/order-record.ts';
+import type { Fact } from '../core/order-event.ts';
 import type { CallRecord } from '../core/order-record.ts';
 import {
   CALL_WORDS,
+  FACT_WORDS,
   OUTCOME_WORDS,
   orderWords,
   serviceWords,
@@ -80,17 +82,19 @@ export async function withWords<T extends Wordable>(
 }
 
 /**
- * An order's detail in words beside its codes: what the service holds (`serviceWords`), and each call made with
- * what it does and how it went (`words`).
+ * An order's detail in words beside its codes: what the store said (`factWords`), what the service holds
+ * (`serviceWords`), and each call made with what it does and how it went (`words`).
  */
 export function withDetailWords<
   T extends {
+    facts: readonly Fact[];
     upstream: Parameters<typeof serviceWords>[0];
     calls: ReadonlyArray<Pick<CallRecord, 'operation' | 'outcome'>>;
   },
 >(order: T) {
   return {
     ...order,
+    factWords: order.facts.map((fact) => FACT_WORDS[fact] ?? fact),
     serviceWords: serviceWords(order.upstream),
     calls: order.calls.map((call) => ({
       ...call,

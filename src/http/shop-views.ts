@@ -3,6 +3,7 @@
 // later stays out until someone decides a merchant may read it, and any text
 // that may name another store (an lp_orderid collision) is told as "an order".
 import type { ShopRef } from '../accounts/account-records.ts';
+import type { Fact } from '../core/order-event.ts';
 import type { CallRecord, ConversionStatus, OrderRecord } from '../core/order-record.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
 import { letterCallWords } from '../core/order-words.ts';
@@ -12,7 +13,7 @@ export interface ShopOrderView {
   key: string;
   orderId: string;
   orderName: string;
-  facts: string[];
+  facts: Fact[];
   customer: { name: string | null; email: string | null; mobile: string | null };
   total: { amount: string; currency: string };
   test: boolean;

@@ -53,7 +53,7 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
     expect(await page.textContent('#connections')).toMatch(/Loyalty service \(sandbox\).*accepted/s);
     await expect.poll(() => page.locator('#chart-deliveries rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect
-      .poll(() => page.locator('#chart-calls rect[data-series="success"]').count(), { timeout: 15_000 })
+      .poll(() => page.locator('#chart-calls rect[data-series="done"]').count(), { timeout: 15_000 })
       .toBeGreaterThan(0);
     await expect.poll(() => page.locator('#chart-states rect').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#order-list tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(3);

@@ -45,7 +45,7 @@ function cell(row, text) {
 function fillPairs(table, pairs) {
   const body = table.querySelector('tbody');
   body.replaceChildren();
-  if (pairs.length === 0) pairs = [['none', '']];
+  if (pairs.length === 0) pairs = [['nothing yet', '']];
   for (const [name, value] of pairs) {
     const row = document.createElement('tr');
     if (typeof name === 'string') cell(row, name);
@@ -280,18 +280,16 @@ function showConnections(body) {
 
 async function loadActivity() {
   const { body } = await api('/activity?minutes=60');
-  const pick = (minute, field, name) =>
-    Object.fromEntries(Object.entries(minute[field]).map(([key, value]) => [name(key), value]));
+  // Each series by its words from the API (words.deliveries, words.calls), never by its code.
+  const pick = (minute, field) =>
+    Object.fromEntries(Object.entries(minute[field]).map(([key, value]) => [body.words?.[field]?.[key] ?? key, value]));
   drawStackedBars(
     $('#chart-deliveries'),
-    body.minutes.map((minute) => ({
-      at: minute.at,
-      values: pick(minute, 'deliveries', (key) => key.replace(':', ' ')),
-    })),
+    body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'deliveries') })),
   );
   drawStackedBars(
     $('#chart-calls'),
-    body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'calls', (key) => key) })),
+    body.minutes.map((minute) => ({ at: minute.at, values: pick(minute, 'calls') })),
   );
 }
 
@@ -452,7 +450,7 @@ async function showOrder(key) {
   const order = body.order;
   $('#order-title').textContent = `${order.snapshot.orderName || order.orderId} · ${order.platform} · ${order.shop}`;
   const facts = [
-    ['Facts', order.facts.join(', ') || 'none'],
+    ['The store says it was', order.factWords.join(', ') || 'nothing yet'],
     // Every code in words from the API (words, serviceWords, points): none is shown bare.
     ['Points belong', wordsNode(order.words)],
     ['Loyalty service holds', order.serviceWords.points],
@@ -466,7 +464,10 @@ async function showOrder(key) {
         .join(' · '),
     ],
     ['Total', `${order.snapshot.total.amount} ${order.snapshot.total.currency}`],
-    ['Next retry', order.work.retryAt ? `${localTime(order.work.retryAt)}: ${order.work.lastError}` : 'none'],
+    [
+      'Next retry',
+      order.work.retryAt ? `${localTime(order.work.retryAt)}: ${order.work.lastError}` : 'nothing to try again',
+    ],
   ];
   $('#order-facts').replaceChildren(
     ...facts.flatMap(([term, value]) => {

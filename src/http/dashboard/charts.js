@@ -85,6 +85,9 @@ window.drawBars = function drawBars(container, totals) {
   const entries = Object.entries(totals).sort((a, b) => b[1] - a[1]);
   const max = Math.max(1, ...entries.map(([, value]) => value));
   const row = 22;
+  // Room on the left for a label of a few words ("cancelled before earning"), the bar and its count after it.
+  const labels = 150;
+  const bars = 120;
   const svg = svgElement('svg', {
     viewBox: `0 0 300 ${Math.max(row, entries.length * row)}`,
     role: 'img',
@@ -93,17 +96,17 @@ window.drawBars = function drawBars(container, totals) {
   entries.forEach(([name, value], i) => {
     svg.append(
       svgElement('rect', {
-        x: 90,
+        x: labels + 4,
         y: i * row + 3,
-        width: Math.max(1, (value / max) * 170),
+        width: Math.max(1, (value / max) * bars),
         height: row - 8,
         fill: colourOf(name),
         'data-series': name,
       }),
     );
-    const label = svgElement('text', { x: 86, y: i * row + 15, class: 'label', 'text-anchor': 'end' });
+    const label = svgElement('text', { x: labels, y: i * row + 15, class: 'label', 'text-anchor': 'end' });
     label.textContent = name;
-    const count = svgElement('text', { x: 94 + (value / max) * 170, y: i * row + 15, class: 'label' });
+    const count = svgElement('text', { x: labels + 8 + (value / max) * bars, y: i * row + 15, class: 'label' });
     count.textContent = String(value);
     svg.append(label, count);
   });

@@ -1,0 +1,167 @@
+// No bare code on a page (issue 49), in Debian's Chromium: the operator's orders table, each order's detail and the
+// states chart, and the merchant's Orders, read with skipped, pending, approved, cancelled, void, test and held
+// orders, and the flow charts' legends. The codes come from the words' own tables (each typed by its codes, so a
+// code without words fails the type check) and the core's lists, not a copy here.
+// Screenshots in test-artifacts/no-bare-codes/.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOWN_CODES } from '../../src/core/order-words.ts';
+import { ATTENTION_REASONS, SKIP_REASONS, WAITING_REASONS } from '../../src/core/lifecycle.ts';
+import { FACTS } from '../../src/core/order-event.ts';
+import { CALL_OUTCOME_WORDS, DELIVERY_RESULT_WORDS } from '../../src/http/activity-words.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import type { FakeShopify } from '../helpers/fake-shopify.ts';
+import {
+  APP_SECRET,
+  CHROME_UA,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
+import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+import { shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
+import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
+
+const SHOP = 'codes-store.myshopify.com';
+const TOKEN = 'no-bare-codes-browser-admin-token-0123456789';
+const CODES = [
+  ...new Set<string>([
+    ...Object.values(SHOWN_CODES).flat(),
+    ...SKIP_REASONS,
+    ...ATTENTION_REASONS,
+    ...WAITING_REASONS,
+    ...FACTS,
+    ...Object.keys(CALL_OUTCOME_WORDS),
+    ...Object.keys(DELIVERY_RESULT_WORDS),
+  ]),
+];
+
+/** The codes a text shows bare: the whole text, a code in brackets, or a code no sentence has (snake_case, camelCase). */
+export const bareCodes = (text: string): string[] => {
+  const trimmed = text.trim();
+  return CODES.filter(
+    (code) =>
+      trimmed === code ||
+      trimmed.includes(`(${code})`) ||
+      (/[_A-Z]/.test(code) && new RegExp(`(^|[^A-Za-z_])${code}($|[^A-Za-z_])`).test(trimmed)),
+  );
+};
+
+/** Each text with the codes it shows bare; none expected. */
+const withCodes = (texts: string[]) =>
+  texts.map((text) => ({ text, codes: bareCodes(text) })).filter(({ codes }) => codes.length > 0);
+
+if (!chromiumAvailable) console.warn(`no-bare-codes browser test skipped: no Chromium at ${CHROMIUM}`);
+
+describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the merchant’s Orders', () => {
+  let fake: FakeShopify;
+  let running: ShopifyAppBridge;
+  let browser: Browser;
+  const shots = artifactsDir('no-bare-codes');
+
+  async function deliver(topic: string, order: OrderOptions) {
+    const body = shopifyOrderJson(order);
+    const response = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic, body, shop: SHOP, secret: APP_SECRET }),
+      body,
+    });
+    expect(response.status).toBe(200);
+    await running.bridge.engine.drain();
+  }
+
+  beforeAll(async () => {
+    fake = await startFakeShopifyForApp();
+    // Points are pending until the order is fulfilled, then approved.
+    running = await startShopifyAppBridge(fake, {
+      SHOPIFY_SHOP: SHOP,
+      SHOPIFY_EMBEDDED: 'false',
+      ADMIN_TOKEN: TOKEN,
+      POINTS_PENDING_DAYS: '0',
+    });
+    await deliver('orders/paid', { id: '9620000000001', email: null, customer: null }); // skipped
+    await deliver('orders/paid', { id: '9620000000002' }); // earned, pending
+    await deliver('orders/paid', { id: '9620000000003' });
+    await deliver('orders/fulfilled', { id: '9620000000003', fulfillmentStatus: 'fulfilled' }); // approved
+    await deliver('orders/paid', { id: '9620000000004' });
+    const cancelledAt = new Date().toISOString();
+    await deliver('orders/cancelled', { id: '9620000000004', cancelledAt, financialStatus: 'refunded' }); // cancelled
+    await deliver('orders/cancelled', { id: '9620000000005', cancelledAt, financialStatus: 'voided' }); // void
+    await deliver('orders/paid', { id: '9620000000006', test: true }); // a test order, skipped
+    running.bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
+    await deliver('orders/paid', { id: '9620000000007' }); // held: its earn refused, a dead letter
+    browser = await launchChromium();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await stopFakeShopifyForApp(fake);
+  });
+
+  const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+  it('reads each state it was given', async () => {
+    const states = (
+      (await await fetch(`${running.url}/admin/api/status`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      }).then((response) => response.json())) as { orders: { byState: Record<string, number> } }
+    ).orders.byState;
+    expect(Object.keys(states).sort()).toEqual(['approved', 'cancelled', 'earned', 'skipped', 'void']);
+    expect(bareCodes('earned (missing_mobile)')).toEqual(['missing_mobile']);
+    expect(bareCodes('approveConversion for order #1')).toEqual(['approveConversion']);
+    expect(bareCodes('Points earned, pending until the order is fulfilled.')).toEqual([]);
+  });
+
+  it('the dashboard’s orders, each order’s detail, its calls and the states chart hold no bare code', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${running.url}/admin/#token=${TOKEN}`);
+    const rows = page.locator('#order-list tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(7);
+    expect(withCodes(await texts(page, '#order-list tbody td'))).toEqual([]);
+    // The chart's bars are named in a few words.
+    await expect.poll(() => texts(page, '#chart-states text'), { timeout: 10_000 }).toContain('earns no points');
+    expect(withCodes(await texts(page, '#chart-states text'))).toEqual([]);
+    // The flow charts' series: a refused call and the deliveries, in words.
+    await expect.poll(() => texts(page, '#flow .legend li'), { timeout: 10_000 }).toContain('done');
+    const legends = await texts(page, '#flow .legend li');
+    expect(legends).toEqual(expect.arrayContaining(['Shopify: received', 'refused: a detail missing or malformed']));
+    expect(withCodes(legends)).toEqual([]);
+    await page.locator('#flow').screenshot({ path: `${shots}flow.png` });
+    expect(await page.locator('#chart-states svg').getAttribute('aria-label')).not.toMatch(/\b(earned|void) \d/);
+    expect(withCodes(await texts(page, '#by-state td, #skipped td, #attention td, #dead-letter-list td'))).toEqual([]);
+    await page.screenshot({ path: `${shots}dashboard.png`, fullPage: true });
+
+    const read: Record<string, string[]> = {};
+    for (const name of ['#0001', '#0002', '#0003', '#0004', '#0005', '#0006', '#0007']) {
+      await rows.filter({ hasText: name }).click();
+      await expect.poll(() => page.locator('#order-title').textContent()).toContain(name);
+      read[name] = [...(await texts(page, '#order-facts dd')), ...(await texts(page, '#order-calls td'))];
+      expect({ name, codes: withCodes(read[name]) }).toEqual({ name, codes: [] });
+    }
+    // What the service holds, in words: the approved order's, the cancelled one's, the held one's refused call.
+    expect(read['#0003']).toContain('points given and approved');
+    expect(read['#0004']).toContain('points given, then taken back');
+    expect(read['#0007']).toContain('refused; held until it is sent again');
+    expect(read['#0002']).toEqual(expect.arrayContaining(['no referral to reward', 'no points spent on it']));
+    await page.locator('#order-detail').screenshot({ path: `${shots}order-detail.png` });
+    await page.close();
+  }, 90_000);
+
+  it('the merchant’s Orders and what could not go on hold no bare code', async () => {
+    const page = await browser.newPage({ userAgent: CHROME_UA, viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
+    await page.waitForURL(`${running.url}/shopify/store`);
+    await page.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+    const rows = page.locator('#orders s-table-row[data-order]');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(7);
+    expect(withCodes(await texts(page, '#orders s-table-cell'))).toEqual([]);
+    const letters = page.locator('#dead-letters s-banner');
+    await expect.poll(() => letters.count()).toBe(1);
+    expect(await letters.first().getAttribute('heading')).toBe('Order #0007: giving its points');
+    expect(withCodes(await texts(page, '#dead-letters s-banner'))).toEqual([]);
+    await page.screenshot({ path: `${shots}merchant-orders.png`, fullPage: true });
+    await page.close();
+  }, 60_000);
+});
