@@ -84,8 +84,9 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   };
   out('orders by state');
   if (Object.keys(body.orders.byState).length === 0) out('  none');
+  // Each state in words, its code a detail after them, as each reason's below.
   for (const [state, count] of Object.entries(body.orders.byState).sort())
-    out(`  ${state.padEnd(22)} ${String(count).padStart(5)}  ${stateWords(state)}`);
+    out(`  ${String(count).padStart(5)}  ${stateWords(state)} (${state})`);
   table('orders by platform', body.orders.byPlatform);
   // Each reason in words, with its fix and (a detail for operators) its setting and code.
   const reasons = (title: string, map: Record<string, number>) => {

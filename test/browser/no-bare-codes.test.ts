@@ -1,14 +1,10 @@
 // No bare code on a page (issue 49), in Debian's Chromium: the operator's orders table, each order's detail and the
 // states chart, and the merchant's Orders, read with skipped, pending, approved, cancelled, void, test and held
-// orders, and the flow charts' legends. The codes come from the words' own tables (each typed by its codes, so a
-// code without words fails the type check) and the core's lists, not a copy here.
+// orders, and the flow charts' legends. The codes come from their sources of truth (test/helpers/bare-codes.ts).
 // Screenshots in test-artifacts/no-bare-codes/.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOWN_CODES } from '../../src/core/order-words.ts';
-import { ATTENTION_REASONS, SKIP_REASONS, WAITING_REASONS } from '../../src/core/lifecycle.ts';
-import { FACTS } from '../../src/core/order-event.ts';
-import { CALL_OUTCOME_WORDS, DELIVERY_RESULT_WORDS } from '../../src/http/activity-words.ts';
+import { bareCodes, withCodes } from '../helpers/bare-codes.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import {
@@ -25,32 +21,6 @@ import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'codes-store.myshopify.com';
 const TOKEN = 'no-bare-codes-browser-admin-token-0123456789';
-const CODES = [
-  ...new Set<string>([
-    ...Object.values(SHOWN_CODES).flat(),
-    ...SKIP_REASONS,
-    ...ATTENTION_REASONS,
-    ...WAITING_REASONS,
-    ...FACTS,
-    ...Object.keys(CALL_OUTCOME_WORDS),
-    ...Object.keys(DELIVERY_RESULT_WORDS),
-  ]),
-];
-
-/** The codes a text shows bare: the whole text, a code in brackets, or a code no sentence has (snake_case, camelCase). */
-export const bareCodes = (text: string): string[] => {
-  const trimmed = text.trim();
-  return CODES.filter(
-    (code) =>
-      trimmed === code ||
-      trimmed.includes(`(${code})`) ||
-      (/[_A-Z]/.test(code) && new RegExp(`(^|[^A-Za-z_])${code}($|[^A-Za-z_])`).test(trimmed)),
-  );
-};
-
-/** Each text with the codes it shows bare; none expected. */
-const withCodes = (texts: string[]) =>
-  texts.map((text) => ({ text, codes: bareCodes(text) })).filter(({ codes }) => codes.length > 0);
 
 if (!chromiumAvailable) console.warn(`no-bare-codes browser test skipped: no Chromium at ${CHROMIUM}`);
 

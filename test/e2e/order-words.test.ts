@@ -53,7 +53,7 @@ describe('orders and the limit in words', () => {
     const result = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /orders by state\n {2}earned +1 {2}Points earned, pending until they are approved\.\n/,
+      /orders by state\n {6}1 {2}Points earned, pending until they are approved\. \(earned\)\n/,
     );
     expect(result.stdout).toContain(
       'skipped, by reason\n      1  This customer gave no phone number, and your program requires one, so the order earns no points. Fix: Customers need a phone, in the account’s program settings. [REQUIRE_MOBILE] (missing_mobile)\n',
