@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { activityPointsOf, loadConfig, type Config } from '../../src/config.ts';
 import { parseProgramSettings, programDefaults, programSettingsOf } from '../../src/accounts/program-settings.ts';
 import { activityGiving, givableAmounts, orderPoints, pointsText } from '../../src/core/activity-points.ts';
+import { merchantReader, pointsOf } from '../../src/http/order-points-view.ts';
 
 function load(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'lb-points-'));
@@ -98,5 +99,25 @@ describe('an order’s points', () => {
     expect(pointsText(unknown)).toBe(
       'earned points, pending (how many is not known: declare how many points activity 9 gives, in Set up)',
     );
+  });
+});
+
+describe('the fix for an undeclared activity, by who reads it', () => {
+  const accounts = {
+    runtime: async () => ({ activityPoints: { '1': 100 }, earnActivityId: '1', policy: { earnBands: [] } }),
+  };
+  const undeclared = async (mayChangeProgram: boolean | undefined) =>
+    (await pointsOf([{ upstream: 'earned', earnActivityId: '9' }], accounts, merchantReader(mayChangeProgram)))[0]
+      ?.undeclared;
+
+  it('sends a merchant to Set up where the program is theirs, and to the operator where it is not', async () => {
+    expect(await undeclared(true)).toBe(
+      'declare how many points activity 9 gives, in Set up (Points each activity gives)',
+    );
+    expect(await undeclared(false)).toBe(
+      'ask the bridge’s operator, who runs your program, to declare how many points activity 9 gives',
+    );
+    const [operator] = await pointsOf([{ upstream: 'earned', earnActivityId: '9' }], accounts, 'operator');
+    expect(operator?.undeclared).toMatch(/in the account's settings \(LOYALTY_ACTIVITY_POINTS\)$/);
   });
 });
