@@ -2,22 +2,13 @@
 // states chart, and the merchant's Orders, read with skipped, pending, approved, cancelled, void, test and held
 // orders, and the flow charts' legends. The codes come from their sources of truth (test/helpers/bare-codes.ts).
 // Screenshots in test-artifacts/no-bare-codes/.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appInChromium, merchantTab } from '../helpers/app-in-chromium.ts';
 import { bareCodes, withCodes } from '../helpers/bare-codes.ts';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import {
-  APP_SECRET,
-  CHROME_UA,
-  startFakeShopifyForApp,
-  startShopifyAppBridge,
-  stopFakeShopifyForApp,
-  type ShopifyAppBridge,
-} from '../helpers/shopify-app-bridge.ts';
-import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable } from '../helpers/browser.ts';
+import { APP_SECRET, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
 import { shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'codes-store.myshopify.com';
 const TOKEN = 'no-bare-codes-browser-admin-token-0123456789';
@@ -25,12 +16,9 @@ const TOKEN = 'no-bare-codes-browser-admin-token-0123456789';
 if (!chromiumAvailable) console.warn(`no-bare-codes browser test skipped: no Chromium at ${CHROMIUM}`);
 
 describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the merchant’s Orders', () => {
-  let fake: FakeShopify;
-  let running: ShopifyAppBridge;
-  let browser: Browser;
   const shots = artifactsDir('no-bare-codes');
 
-  async function deliver(topic: string, order: OrderOptions) {
+  async function deliver(running: ShopifyAppBridge, topic: string, order: OrderOptions) {
     const body = shopifyOrderJson(order);
     const response = await fetch(`${running.url}/webhooks/shopify`, {
       method: 'POST',
@@ -41,43 +29,32 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
     await running.bridge.engine.drain();
   }
 
-  beforeAll(async () => {
-    fake = await startFakeShopifyForApp();
-    // Points are pending until the order is fulfilled, then approved.
-    running = await startShopifyAppBridge(fake, {
-      SHOPIFY_SHOP: SHOP,
-      SHOPIFY_EMBEDDED: 'false',
-      ADMIN_TOKEN: TOKEN,
-      POINTS_PENDING_DAYS: '0',
-    });
-    await deliver('orders/paid', { id: '9620000000001', email: null, customer: null }); // skipped
-    await deliver('orders/paid', { id: '9620000000002' }); // earned, pending
-    await deliver('orders/paid', { id: '9620000000003' });
-    await deliver('orders/fulfilled', { id: '9620000000003', fulfillmentStatus: 'fulfilled' }); // approved
-    await deliver('orders/paid', { id: '9620000000004' });
-    const cancelledAt = new Date().toISOString();
-    await deliver('orders/cancelled', { id: '9620000000004', cancelledAt, financialStatus: 'refunded' }); // cancelled
-    await deliver('orders/cancelled', { id: '9620000000005', cancelledAt, financialStatus: 'voided' }); // void
-    await deliver('orders/paid', { id: '9620000000006', test: true }); // a test order, skipped
-    running.bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
-    await deliver('orders/paid', { id: '9620000000007' }); // held: its earn refused, a dead letter
-    browser = await launchChromium();
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await running?.stop();
-    await stopFakeShopifyForApp(fake);
-  });
+  // Points are pending until the order is fulfilled, then approved.
+  const world = appInChromium(
+    { SHOPIFY_SHOP: SHOP, SHOPIFY_EMBEDDED: 'false', ADMIN_TOKEN: TOKEN, POINTS_PENDING_DAYS: '0' },
+    async (running) => {
+      const send = (topic: string, order: OrderOptions) => deliver(running, topic, order);
+      const cancelledAt = new Date().toISOString();
+      await send('orders/paid', { id: '9620000000001', email: null, customer: null }); // skipped
+      await send('orders/paid', { id: '9620000000002' }); // earned, pending
+      await send('orders/paid', { id: '9620000000003' });
+      await send('orders/fulfilled', { id: '9620000000003', fulfillmentStatus: 'fulfilled' }); // approved
+      await send('orders/paid', { id: '9620000000004' });
+      await send('orders/cancelled', { id: '9620000000004', cancelledAt, financialStatus: 'refunded' }); // cancelled
+      await send('orders/cancelled', { id: '9620000000005', cancelledAt, financialStatus: 'voided' }); // void
+      await send('orders/paid', { id: '9620000000006', test: true }); // a test order, skipped
+      running.bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
+      await send('orders/paid', { id: '9620000000007' }); // held: its earn refused, a dead letter
+    },
+  );
 
   const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 
   it('reads each state it was given', async () => {
-    const states = (
-      (await await fetch(`${running.url}/admin/api/status`, {
-        headers: { authorization: `Bearer ${TOKEN}` },
-      }).then((response) => response.json())) as { orders: { byState: Record<string, number> } }
-    ).orders.byState;
+    const response = await fetch(`${world.running.url}/admin/api/status`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const states = ((await response.json()) as { orders: { byState: Record<string, number> } }).orders.byState;
     expect(Object.keys(states).sort()).toEqual(['approved', 'cancelled', 'earned', 'skipped', 'void']);
     expect(bareCodes('earned (missing_mobile)')).toEqual(['missing_mobile']);
     expect(bareCodes('approveConversion for order #1')).toEqual(['approveConversion']);
@@ -85,8 +62,8 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
   });
 
   it('the dashboard’s orders, each order’s detail, its calls and the states chart hold no bare code', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${running.url}/admin/#token=${TOKEN}`);
+    const page = await world.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${world.running.url}/admin/#token=${TOKEN}`);
     const rows = page.locator('#order-list tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(7);
     expect(withCodes(await texts(page, '#order-list tbody td'))).toEqual([]);
@@ -120,10 +97,7 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
   }, 90_000);
 
   it('the merchant’s Orders and what could not go on hold no bare code', async () => {
-    const page = await browser.newPage({ userAgent: CHROME_UA, viewport: { width: 1280, height: 1000 } });
-    await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
-    await page.waitForURL(`${running.url}/shopify/store`);
-    await page.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+    const page = await merchantTab(world, SHOP, 'Orders');
     const rows = page.locator('#orders s-table-row[data-order]');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(7);
     expect(withCodes(await texts(page, '#orders s-table-cell'))).toEqual([]);

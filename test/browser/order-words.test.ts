@@ -2,21 +2,11 @@
 // skipped order's reason as a sentence with its fix, and a pending order says until when (the account keeps points
 // pending 14 days). The operator alone sees the setting's name, in small print. Screenshots in
 // test-artifacts/order-words/.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import {
-  APP_SECRET,
-  CHROME_UA,
-  startFakeShopifyForApp,
-  startShopifyAppBridge,
-  stopFakeShopifyForApp,
-  type ShopifyAppBridge,
-} from '../helpers/shopify-app-bridge.ts';
-import { appUrlQuery } from '../helpers/shopify-app-links.ts';
+import { describe, expect, it } from 'vitest';
+import { appInChromium, merchantTab } from '../helpers/app-in-chromium.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable } from '../helpers/browser.ts';
+import { APP_SECRET } from '../helpers/shopify-app-bridge.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'words-store.myshopify.com';
 const TOKEN = 'order-words-browser-admin-token-0123456789';
@@ -27,38 +17,23 @@ const PENDING = /Points earned, pending until (\d{4}-\d{2}-\d{2}), 14 days after
 if (!chromiumAvailable) console.warn(`order words browser test skipped: no Chromium at ${CHROMIUM}`);
 
 describe.skipIf(!chromiumAvailable)('orders in words, on the dashboard and the merchant’s Orders', () => {
-  let fake: FakeShopify;
-  let running: ShopifyAppBridge;
-  let browser: Browser;
   const shots = artifactsDir('order-words');
-
-  beforeAll(async () => {
-    fake = await startFakeShopifyForApp();
-    running = await startShopifyAppBridge(fake, {
-      SHOPIFY_SHOP: SHOP,
-      SHOPIFY_EMBEDDED: 'false',
-      ADMIN_TOKEN: TOKEN,
-      POINTS_PENDING_DAYS: '14',
-    });
-    const noPhone = JSON.parse(shopifyOrderJson({ id: '9610000000001' })) as { billing_address: { phone: null } };
-    noPhone.billing_address.phone = null;
-    for (const body of [JSON.stringify(noPhone), shopifyOrderJson({ id: '9610000000002' })]) {
-      const response = await fetch(`${running.url}/webhooks/shopify`, {
-        method: 'POST',
-        headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
-        body,
-      });
-      expect(response.status).toBe(200);
-    }
-    await running.bridge.engine.drain();
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await running?.stop();
-    await stopFakeShopifyForApp(fake);
-  });
+  const world = appInChromium(
+    { SHOPIFY_SHOP: SHOP, SHOPIFY_EMBEDDED: 'false', ADMIN_TOKEN: TOKEN, POINTS_PENDING_DAYS: '14' },
+    async (running) => {
+      const noPhone = JSON.parse(shopifyOrderJson({ id: '9610000000001' })) as { billing_address: { phone: null } };
+      noPhone.billing_address.phone = null;
+      for (const body of [JSON.stringify(noPhone), shopifyOrderJson({ id: '9610000000002' })]) {
+        const response = await fetch(`${running.url}/webhooks/shopify`, {
+          method: 'POST',
+          headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+      await running.bridge.engine.drain();
+    },
+  );
 
   const expectedDay = (found: string) => {
     const days = (Date.parse(found) - Date.now()) / 86_400_000;
@@ -67,8 +42,8 @@ describe.skipIf(!chromiumAvailable)('orders in words, on the dashboard and the m
   };
 
   it('the dashboard reads the skip with its fix and the setting in small print, and pending until a date', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${running.url}/admin/#token=${TOKEN}`);
+    const page = await world.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${world.running.url}/admin/#token=${TOKEN}`);
     const skipped = page.locator('#order-list tbody tr', { hasText: '#0001' });
     await expect.poll(() => skipped.textContent(), { timeout: 15_000 }).toContain(SKIPPED);
     expect(await skipped.textContent()).toContain('Fix: Customers need a phone, in the account’s program settings.');
@@ -84,10 +59,7 @@ describe.skipIf(!chromiumAvailable)('orders in words, on the dashboard and the m
   }, 60_000);
 
   it('the merchant’s Orders read the same, with the fix where they make it and no setting’s name', async () => {
-    const page = await browser.newPage({ userAgent: CHROME_UA, viewport: { width: 1280, height: 900 } });
-    await page.goto(`${running.url}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop: SHOP, secret: APP_SECRET })}`);
-    await page.waitForURL(`${running.url}/shopify/store`);
-    await page.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+    const page = await merchantTab(world, SHOP, 'Orders');
     const skipped = page.locator('#orders s-table-row', { hasText: '#0001' });
     // The shop earns on the operator's account: the program is the operator's to change, not the merchant's.
     await expect

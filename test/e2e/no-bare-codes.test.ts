@@ -2,69 +2,61 @@
 // void, held and dead-lettered orders, and one from a shop on no account: every line of `status` says its code in
 // words (a code only as a detail in brackets after them), an order's detail carries words for each code, and
 // `?reason=` takes every reason an order can show.
-import nock from 'nock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/composition/main.ts';
+import { describe, expect, it } from 'vitest';
 import { REASON_CODES } from '../../src/core/order-words.ts';
 import { bareCodes } from '../helpers/bare-codes.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
+import { offlineBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
 
 const TOKEN = 'no-bare-codes-admin-token-0123456789';
 /** A shop that installed the app and is linked to no account: its orders wait. */
 const STRANGER = 'codes-stranger.myshopify.com';
-let bridge: RunningBridge;
 
 async function deliver(topic: string, order: OrderOptions, shop = SHOP) {
   const body = shopifyOrderJson(order);
-  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+  const response = await fetch(`${world.bridge.http.localUrl}/webhooks/shopify`, {
     method: 'POST',
     headers: shopifyHeaders({ topic, body, shop }),
     body,
   });
   expect(response.status).toBe(200);
-  await bridge.engine.drain();
+  await world.bridge.engine.drain();
 }
 
 const admin = async (path: string) => {
-  const response = await fetch(`${bridge.http.localUrl}/admin/api${path}`, {
+  const response = await fetch(`${world.bridge.http.localUrl}/admin/api${path}`, {
     headers: { authorization: `Bearer ${TOKEN}` },
   });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 };
 
-beforeAll(async () => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-  bridge = await startTestBridge({
+const world = offlineBridge(
+  {
     ADMIN_TOKEN: TOKEN,
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
     SHOPIFY_OPEN_INSTALLS: 'true',
     POINTS_PENDING_DAYS: '0',
     RECONCILE_INTERVAL_MINUTES: '0',
-  });
-  const cancelledAt = new Date().toISOString();
-  await deliver('orders/paid', { id: '7720000000001', email: null, customer: null }); // skipped
-  await deliver('orders/paid', { id: '7720000000002' }); // pending
-  await deliver('orders/paid', { id: '7720000000003' });
-  await deliver('orders/fulfilled', { id: '7720000000003', fulfillmentStatus: 'fulfilled' }); // approved
-  await deliver('orders/paid', { id: '7720000000004' });
-  await deliver('orders/cancelled', { id: '7720000000004', cancelledAt, financialStatus: 'refunded' }); // cancelled
-  await deliver('orders/cancelled', { id: '7720000000005', cancelledAt, financialStatus: 'voided' }); // void
-  bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
-  await deliver('orders/paid', { id: '7720000000006' }); // held, a dead letter
-  await deliver('orders/paid', { id: '7720000000007' }, STRANGER); // waits for an account
-});
-afterAll(async () => {
-  await bridge.stop();
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+  },
+  async (bridge) => {
+    const cancelledAt = new Date().toISOString();
+    await deliver('orders/paid', { id: '7720000000001', email: null, customer: null }); // skipped
+    await deliver('orders/paid', { id: '7720000000002' }); // pending
+    await deliver('orders/paid', { id: '7720000000003' });
+    await deliver('orders/fulfilled', { id: '7720000000003', fulfillmentStatus: 'fulfilled' }); // approved
+    await deliver('orders/paid', { id: '7720000000004' });
+    await deliver('orders/cancelled', { id: '7720000000004', cancelledAt, financialStatus: 'refunded' }); // cancelled
+    await deliver('orders/cancelled', { id: '7720000000005', cancelledAt, financialStatus: 'voided' }); // void
+    bridge.sandbox?.faults.configure({ forced: { status: 400, count: 1, message: 'Invalid Source' } });
+    await deliver('orders/paid', { id: '7720000000006' }); // held, a dead letter
+    await deliver('orders/paid', { id: '7720000000007' }, STRANGER); // waits for an account
+  },
+);
 
 describe('no bare code in status or the admin API', () => {
   it('status says every code in words, a code only as a detail after them', async () => {
-    const result = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
+    const result = await runCli(['status', '--url', world.bridge.http.localUrl, '--token', TOKEN], {});
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n').filter(Boolean);
     // A code in brackets at the end of a line follows its words; anywhere else it is bare.

@@ -1,15 +1,12 @@
 // What an operator reads of orders and the limit (issue 49): `status` and the admin API give each skip, state
 // and limit as a sentence with its fix, beside the codes. A paid order of a customer who gave no phone is skipped;
 // one who gave it earns, pending until the order is fulfilled.
-import nock from 'nock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/composition/main.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
+import { describe, expect, it } from 'vitest';
+import { offlineBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const TOKEN = 'order-words-admin-token-0123456789';
-let bridge: RunningBridge;
 
 /** A paid order whose customer gave no phone anywhere. */
 const withoutPhone = (id: string) => {
@@ -19,7 +16,7 @@ const withoutPhone = (id: string) => {
 };
 
 async function deliver(body: string) {
-  const response = await fetch(`${bridge.http.localUrl}/webhooks/shopify`, {
+  const response = await fetch(`${world.bridge.http.localUrl}/webhooks/shopify`, {
     method: 'POST',
     headers: shopifyHeaders({ topic: 'orders/paid', body }),
     body,
@@ -28,29 +25,22 @@ async function deliver(body: string) {
 }
 
 const admin = async (path: string) =>
-  (await fetch(`${bridge.http.localUrl}/admin/api${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+  (
+    await fetch(`${world.bridge.http.localUrl}/admin/api${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).json();
 
-beforeAll(async () => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-  bridge = await startTestBridge({
-    ADMIN_TOKEN: TOKEN,
-    SHOPIFY_API_SECRET: SHOPIFY_SECRET,
-    RECONCILE_INTERVAL_MINUTES: '0',
-  });
-  await deliver(withoutPhone('7710000000001'));
-  await deliver(shopifyOrderJson({ id: '7710000000002' }));
-  await bridge.engine.drain();
-});
-afterAll(async () => {
-  await bridge.stop();
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+const world = offlineBridge(
+  { ADMIN_TOKEN: TOKEN, SHOPIFY_API_SECRET: SHOPIFY_SECRET, RECONCILE_INTERVAL_MINUTES: '0' },
+  async (bridge) => {
+    await deliver(withoutPhone('7710000000001'));
+    await deliver(shopifyOrderJson({ id: '7710000000002' }));
+    await bridge.engine.drain();
+  },
+);
 
 describe('orders and the limit in words', () => {
   it('status gives the skip as a sentence with its fix, the setting and the code as details', async () => {
-    const result = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
+    const result = await runCli(['status', '--url', world.bridge.http.localUrl, '--token', TOKEN], {});
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
       /orders by state\n {6}1 {2}Points earned, pending until they are approved\. \(earned\)\n/,
@@ -61,7 +51,7 @@ describe('orders and the limit in words', () => {
   });
 
   it('status says why the calls a minute are below the service’s', async () => {
-    const result = await runCli(['status', '--url', bridge.http.localUrl, '--token', TOKEN], {});
+    const result = await runCli(['status', '--url', world.bridge.http.localUrl, '--token', TOKEN], {});
     expect(result.stdout).toMatch(
       /account default \(default\): .*, \d+ calls? in the last minute, of (\d+): \1 of the 100000 calls a minute the service allows; the rest is kept spare so that late calls never exceed it\n/,
     );
