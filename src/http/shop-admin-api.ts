@@ -19,7 +19,7 @@ import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import { isLetterOfShop, shopAttention } from './shop-attention.ts';
+import { isLetterOfShop, shopAttention, type AttentionParts } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
@@ -87,8 +87,8 @@ export interface ShopAdminApiParts {
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
-  /** Since when each spent rate budget has been spent (the worker's): Home says when it is for long. */
-  spentSince?: (budget: string) => number | undefined;
+  /** Since when an account's spent rate budget has been spent, where its own orders found it so: Home says when it is for long. */
+  spentSince?: AttentionParts['spentSince'];
   logger: Logger;
 }
 

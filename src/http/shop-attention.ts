@@ -29,8 +29,11 @@ export interface AttentionParts {
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
-  /** Since when a rate budget (an account's budgetId, or its id) has been spent with no real break; absent: not known. */
-  spentSince?: (budget: string) => number | undefined;
+  /**
+   * Since when the account's rate budget has been spent with no real break, where its own orders found it spent;
+   * absent: not known. Never where only another account on the same budget (the same key) spent it.
+   */
+  spentSince?: (account: { id: string; budgetId?: string | undefined }) => number | undefined;
   now?: () => Date;
 }
 
@@ -95,7 +98,7 @@ export async function shopAttention(
           ? 'When you are ready, open Set up and enter your loyalty service’s address, API key and brand id, then save: from then on your orders earn real points.'
           : 'When you are ready, ask the bridge’s operator to move this store to your loyalty account: from then on your orders earn real points.',
       });
-    const since = runtime && parts.spentSince?.(runtime.budgetId ?? runtime.id);
+    const since = runtime && parts.spentSince?.(runtime);
     const now = (parts.now?.() ?? new Date()).getTime();
     if (since !== undefined && now - since >= BUDGET_SPENT_LONG_MS)
       items.push({
