@@ -91,4 +91,18 @@ describe('an order’s points', () => {
       'earned points, pending (how many is not known: declare how many points activity 9 gives, in Set up)',
     );
   });
+
+  it('reads nothing from an activity named like an object’s own property (constructor, __proto__, toString)', () => {
+    // An account with no list declared runs on {} (from-config.ts), and activity ids may be any letters: an order
+    // earned under "constructor" read Object itself as its points ("earned function Object() { [native code] }
+    // points" on the pages and in status), and under "__proto__" Object.prototype ("[object Object] points").
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const list of [{}, { ...declared }]) {
+        const points = orderPoints({ upstream: 'earned', earnActivityId: id }, list, 'in Set up');
+        expect([id, points.earned]).toEqual([id, null]);
+        expect(points.undeclared).toBe(`declare how many points activity ${id} gives, in Set up`);
+        expect(pointsText(points)).not.toMatch(/native code|object Object/);
+      }
+    }
+  });
 });
