@@ -19,7 +19,8 @@ const WHERE: Record<PointsReader, string> = {
   merchant: 'in Set up (Points each activity gives)',
 };
 
-export type PointsView = OrderPoints & { text: string };
+/** `activityId` is the operator's to read: a merchant's answer leaves it out. */
+export type PointsView = Omit<OrderPoints, 'activityId'> & { activityId?: string | null; text: string };
 
 /** What of an account the points are read from. */
 export type PointsAccount = Pick<AccountRuntime, 'activityPoints' | 'earnActivityId'> & {
@@ -51,7 +52,9 @@ export async function pointsOf(
           ? runtime.earnActivityId
           : undefined);
       const points = orderPoints({ ...order, earnActivityId }, runtime?.activityPoints, WHERE[reader]);
-      return { ...points, text: pointsText(points) };
+      // Which activity an order went under is the account's program: a merchant's page needs only the number.
+      const { activityId: _activityId, ...shown } = points;
+      return { ...(reader === 'merchant' ? shown : points), text: pointsText(points) };
     }),
   );
 }
