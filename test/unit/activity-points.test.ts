@@ -36,9 +36,9 @@ describe('LOYALTY_ACTIVITY_POINTS', () => {
     const bad = load({ LOYALTY_ACTIVITY_POINTS: '1=lots' });
     expect(bad.ok ? [] : bad.errors).toEqual(['LOYALTY_ACTIVITY_POINTS (environment): points must be a whole number']);
     const other = load({ LOYALTY_ACTIVITY_POINTS: '1=150,9=10' });
+    // One line for the key, saying how each activity differs.
     expect(other.ok ? [] : other.errors).toEqual([
-      'LOYALTY_ACTIVITY_POINTS (environment): activity 1 gives 100 points in the sandbox, not 150',
-      'LOYALTY_ACTIVITY_POINTS (environment): activity 9 gives nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)',
+      'LOYALTY_ACTIVITY_POINTS (environment): activity 1 gives 100 points in the sandbox, not 150; activity 9 gives nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)',
     ]);
   });
 
