@@ -80,6 +80,7 @@ export async function httpSurface(
     accountCalls: parts.accountCalls,
     adjustments: engine.adjustments,
     spentSince: (budget) => engine.worker.spentBudgetsSince.get(budget),
+    spentLongMs: engine.worker.budgetSpentLongMs,
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
