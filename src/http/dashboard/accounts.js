@@ -173,7 +173,7 @@ async function loadAccounts() {
   for (const account of body.accounts)
     if (account.readOnly) account.configuredPoints = defaults.settings?.LOYALTY_ACTIVITY_POINTS;
   // A points edit the operator is typing in stays as it is until they are done.
-  if (!$('#account-list').contains(document.activeElement))
+  if (!document.activeElement?.closest('#account-list .points-edit'))
     $('#account-list').replaceChildren(...body.accounts.map(accountCard));
   fillByHandAccounts(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
