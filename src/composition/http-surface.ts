@@ -85,6 +85,7 @@ export async function httpSurface(
       engine.worker.spentAccounts.has(account.id)
         ? engine.worker.spentBudgetsSince.get(account.budgetId ?? account.id)
         : undefined,
+    spentLongMs: engine.worker.budgetSpentLongMs,
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);

@@ -89,6 +89,8 @@ export interface ShopAdminApiParts {
   adjustments: Engine['adjustments'];
   /** Since when an account's spent rate budget has been spent, where its own orders found it so: Home says when it is for long. */
   spentSince?: AttentionParts['spentSince'];
+  /** How long a budget is spent before Home says so (the worker's budgetSpentLongMs). */
+  spentLongMs?: number;
   logger: Logger;
 }
 
@@ -107,6 +109,7 @@ export function shopAdminApi({
   accountCalls,
   adjustments,
   spentSince,
+  spentLongMs,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -374,7 +377,11 @@ export function shopAdminApi({
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
     res.json({
-      attention: await shopAttention({ store, accounts, partsOf, spentSince }, shopRefOf(res), allowed.change),
+      attention: await shopAttention(
+        { store, accounts, partsOf, spentSince, spentLongMs },
+        shopRefOf(res),
+        allowed.change,
+      ),
     });
   });
 

@@ -113,7 +113,7 @@ describe('a merchant’s trial on the bridge’s sandbox', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([
       'LOYALTY_EARN_ACTIVITIES: must be a list like 0=1,50=7,200=9 (order total from which = activity id)',
-      'LOYALTY_ACTIVITY_POINTS: points must be a whole number',
+      'LOYALTY_ACTIVITY_POINTS: activity 1: points must be a whole number',
     ]);
   });
 

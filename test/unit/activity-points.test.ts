@@ -50,7 +50,7 @@ describe('LOYALTY_ACTIVITY_POINTS', () => {
     expect(parsed).toEqual({
       ok: false,
       errors: [
-        'LOYALTY_ACTIVITY_POINTS: points must be a whole number',
+        'LOYALTY_ACTIVITY_POINTS: activity 7: points must be a whole number',
         'MIN_ORDER_TOTAL: must be an amount like 10 or 9.99',
       ],
     });
