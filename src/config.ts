@@ -35,19 +35,32 @@ const activityId = () =>
 // Activities as "id=points,id=points" in the environment, or an object in a file.
 const activities = () =>
   z.preprocess(
-    (value) => {
+    (value, context) => {
       if (typeof value !== 'string') return value;
       const entries = value.split(',').map((pair) => pair.split('=').map((part) => part.trim()));
+      // A name every object has (__proto__, constructor) would be dropped or misread, never kept as given.
+      const inherited = entries.map(([id]) => id ?? '').filter((id) => id in Object.prototype);
+      if (inherited.length > 0) {
+        context.addIssue({ code: 'custom', message: `${inherited.join(', ')} may not be an activity id` });
+        return z.NEVER;
+      }
       return Object.fromEntries(
         entries.map(([id, points]) => [id, /^\d+$/.test(points ?? '') ? Number(points) : points]),
       );
     },
-    z.record(
-      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'activity ids are letters, digits, _ or -' }),
-      z.number({ error: 'points must be a whole number' }).int({ error: 'points must be a whole number' }).min(0),
-      { error: 'must be a list like 1=100,7=250' },
-    ),
+    z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'activity ids are letters, digits, _ or -' }),
+        z.number({ error: 'points must be a whole number' }).int({ error: 'points must be a whole number' }).min(0),
+        { error: 'must be a list like 1=100,7=250' },
+      )
+      .refine((list) => Object.keys(list).length <= MAX_ACTIVITIES, {
+        error: `at most ${MAX_ACTIVITIES} activities`,
+      }),
   );
+
+/** More than a program has: a list past it is a mistake, and each page and status line reads the whole list. */
+const MAX_ACTIVITIES = 200;
 
 const decimalText = () =>
   z.preprocess(
@@ -328,16 +341,27 @@ export const configSchema = z
         }
       }
     }
-    if (!config.LOYALTY_BASE_URL && parsed(config.SANDBOX_ACTIVITIES) && parsed(config.LOYALTY_ACTIVITY_POINTS)) {
-      for (const [activityId, points] of Object.entries(config.LOYALTY_ACTIVITY_POINTS ?? {})) {
+    if (
+      !config.LOYALTY_BASE_URL &&
+      parsed(config.SANDBOX_ACTIVITIES) &&
+      parsed(config.LOYALTY_ACTIVITY_POINTS) &&
+      Object.keys(config.LOYALTY_ACTIVITY_POINTS).length <= MAX_ACTIVITIES
+    ) {
+      // One line for the key, however many of its activities differ: the first few say how.
+      const differ = Object.entries(config.LOYALTY_ACTIVITY_POINTS ?? {}).flatMap(([activityId, points]) => {
         const gives = config.SANDBOX_ACTIVITIES[activityId];
-        if (gives !== points)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['LOYALTY_ACTIVITY_POINTS'],
-            message: `activity ${activityId} gives ${gives === undefined ? 'nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)' : `${gives} points in the sandbox, not ${points}`}`,
-          });
-      }
+        return gives === points
+          ? []
+          : [
+              `activity ${activityId} gives ${gives === undefined ? 'nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)' : `${gives} points in the sandbox, not ${points}`}`,
+            ];
+      });
+      if (differ.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['LOYALTY_ACTIVITY_POINTS'],
+          message: `${differ.slice(0, 3).join('; ')}${differ.length > 3 ? `; and ${differ.length - 3} more` : ''}`,
+        });
     }
     for (const { key, message } of (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap(
       (module) => module.checkSettings?.(config, config.PUBLIC_URL) ?? [],

@@ -69,8 +69,11 @@ export function parseProgramSettings(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '(settings)');
+      // One line per activity whose points are bad, naming it: the list may be long.
+      const activity =
+        key === 'LOYALTY_ACTIVITY_POINTS' && issue.path.length > 1 ? `activity ${String(issue.path[1])}: ` : '';
       errors.push(
-        `${key}: ${merged[key] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message}`,
+        `${key}: ${activity}${merged[key] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message}`,
       );
     }
   }

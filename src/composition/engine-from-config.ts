@@ -83,6 +83,8 @@ export interface ConfiguredEngineParts {
   onAttempt?: AccountsParts['onAttempt'];
   onPauseChange?: AccountsParts['onPauseChange'];
   onTrialRuntime?: AccountsParts['onTrialRuntime'];
+  /** How long a budget is spent before it is a problem (tests hurry it). */
+  budgetSpentLongMs?: number;
 }
 
 /**
@@ -107,8 +109,11 @@ export async function openConfiguredEngine(
     onTrialRuntime,
     wakeWaiting: async (match) => engine?.wakeWaiting(match),
   });
+  const options = engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms });
+  if (parts.budgetSpentLongMs !== undefined)
+    options.worker = { ...options.worker, budgetSpentLongMs: parts.budgetSpentLongMs };
   engine = await openEngine({
-    ...engineOptionsFromConfig(config, { store: opened.store, accounts, logger, platforms }),
+    ...options,
     opened: openReport,
     ...(owner ? { owner } : {}),
   });

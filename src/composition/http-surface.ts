@@ -79,7 +79,13 @@ export async function httpSurface(
     ingest: engine.ingest,
     accountCalls: parts.accountCalls,
     adjustments: engine.adjustments,
-    spentSince: (budget) => engine.worker.spentBudgetsSince.get(budget),
+    // The merchant's view, as on /metrics: spent only where the account's own orders found it so, not where another
+    // account on the same key spent it (its traffic is not this merchant's to read).
+    spentSince: (account) =>
+      engine.worker.spentAccounts.has(account.id)
+        ? engine.worker.spentBudgetsSince.get(account.budgetId ?? account.id)
+        : undefined,
+    spentLongMs: engine.worker.budgetSpentLongMs,
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);

@@ -67,6 +67,8 @@ export interface BridgeOptions {
   demoPaceMs?: number;
   /** Between two reconciliations, instead of RECONCILE_INTERVAL_MINUTES (tests hurry it). */
   reconcileIntervalMs?: number;
+  /** How long an account's calls are used up before it is a problem to show (tests hurry it; 3 minutes). */
+  budgetSpentLongMs?: number;
   /** Platforms registered as modules beside the shipped ones; the configuration must be loaded with them too. */
   modules?: readonly AnyPlatformModule[];
   /** Each platform's own options, by its name, as its module reads them (tests hurry its timers). */
@@ -142,6 +144,7 @@ export async function startBridge(
       owner: instance,
       onAttempt: recordAttempt,
       onPauseChange: (paused) => health.setPaused(paused),
+      ...(options.budgetSpentLongMs !== undefined ? { budgetSpentLongMs: options.budgetSpentLongMs } : {}),
       // A trial made through another instance, after this one started, is given to this one's sandbox when first used.
       onTrialRuntime: sandbox ? (record) => void admitTrial(sandbox, record, logger) : undefined,
     }));

@@ -31,7 +31,7 @@ const STATES: Record<UpstreamPoints, OrderPoints['state']> = {
 export function activityGiving(declared: ActivityPoints | undefined, points: number): string | undefined {
   return Object.keys(declared ?? {})
     .sort()
-    .find((id) => declared?.[id] === points);
+    .find((id) => Object.hasOwn(declared ?? {}, id) && declared?.[id] === points);
 }
 
 /** The amounts that can be given by hand: one per declared activity, smallest first. */
@@ -49,7 +49,9 @@ export function orderPoints(
 ): OrderPoints {
   const state = STATES[order.upstream] ?? 'none';
   const activityId = order.earnActivityId ?? null;
-  const gives = activityId === null ? undefined : declared?.[activityId];
+  // Own entries only: a list may be a plain {} (no list declared), and an activity id may be "constructor".
+  const gives =
+    activityId !== null && declared && Object.hasOwn(declared, activityId) ? declared[activityId] : undefined;
   const points: OrderPoints = {
     earned: state === 'none' || gives === undefined ? null : gives,
     state,

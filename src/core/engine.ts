@@ -60,6 +60,7 @@ export interface EngineOptions {
     retryMinDelayMs?: number;
     retryMaxDelayMs?: number;
     leaseMs?: number;
+    budgetSpentLongMs?: number;
   };
   intake?: {
     concurrency?: number;

@@ -301,6 +301,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       records: () => parts.accounts.list(),
       accountOf: (shop) => parts.accounts.accountOf(shop),
       loads: accounts,
+      spentLongMs: engine.worker.budgetSpentLongMs,
       now: new Date(),
     });
     res.json({

@@ -32,7 +32,8 @@ const UNDECLARED: Record<PointsReader, (activityId: string) => string> = {
 export const merchantReader = (mayChangeProgram: boolean | undefined): PointsReader =>
   mayChangeProgram === false ? 'merchantViaOperator' : 'merchant';
 
-export type PointsView = OrderPoints & { text: string };
+/** `activityId` is the operator's to read: a merchant's answer leaves it out. */
+export type PointsView = Omit<OrderPoints, 'activityId'> & { activityId?: string | null; text: string };
 
 /** What of an account the points are read from. */
 export type PointsAccount = Pick<AccountRuntime, 'activityPoints' | 'earnActivityId'> & {
@@ -64,7 +65,9 @@ export async function pointsOf(
           ? runtime.earnActivityId
           : undefined);
       const points = orderPoints({ ...order, earnActivityId }, runtime?.activityPoints, UNDECLARED[reader]);
-      return { ...points, text: pointsText(points) };
+      // Which activity an order went under is the account's program: a merchant's page needs only the number.
+      const { activityId: _activityId, ...shown } = points;
+      return { ...(reader === 'operator' ? points : shown), text: pointsText(points) };
     }),
   );
 }

@@ -25,8 +25,6 @@ export interface Problem {
   account?: string;
 }
 
-/** A budget spent this long with no real break is a problem, not a busy minute. */
-export const BUDGET_SPENT_LONG_MS = 3 * 60_000;
 /** How many orders a dead-letter problem names before "and N more". */
 const NAMED_ORDERS = 3;
 
@@ -38,6 +36,8 @@ export interface ProblemParts {
   records: () => Promise<AccountRecord[]>;
   accountOf: (shop: { platform: string; shop: string }) => Promise<string | undefined>;
   loads: AccountLoad[];
+  /** How long a budget is spent before it is a problem (the worker's budgetSpentLongMs). */
+  spentLongMs: number;
   now: Date;
 }
 
@@ -93,12 +93,11 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
         account: runtime.id,
       });
     const spentSince = load?.budgetSpentSince ? Date.parse(load.budgetSpentSince) : undefined;
-    if (spentSince !== undefined && parts.now.getTime() - spentSince >= BUDGET_SPENT_LONG_MS) {
-      const minutes = Math.floor((parts.now.getTime() - spentSince) / 60_000);
+    if (spentSince !== undefined && parts.now.getTime() - spentSince >= parts.spentLongMs) {
       problems.push({
         kind: 'budget_spent',
         label: `${runtime.name}: calls used up`,
-        cause: `${account} has used every call it may make a minute for ${minutes} minutes: its orders wait their turn.${orders}`,
+        cause: `${account} has used every call it may make a minute for ${lastedWords(parts.now.getTime() - spentSince)}: its orders wait their turn.${orders}`,
         fix: `Nothing is lost: they go as calls free up. If the service allows this account more, raise its calls a minute (Loyalty accounts, or loyalty-bridge accounts set ${runtime.id} rateLimitPerMinute=…).`,
         account: runtime.id,
       });
@@ -108,6 +107,12 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
   const letters = await deadLetterProblem(parts.store, problems);
   if (letters) problems.unshift(letters);
   return problems;
+}
+
+/** How long a budget has been spent, as a person says it ("4 minutes"): a threshold may be under one. */
+export function lastedWords(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  return minutes < 1 ? 'less than a minute' : minutes === 1 ? 'a minute' : `${minutes} minutes`;
 }
 
 /** The refusal alone, without the call's name or the fix the error adds (the problem has its own). */

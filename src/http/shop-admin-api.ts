@@ -19,7 +19,7 @@ import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import { isLetterOfShop, shopAttention } from './shop-attention.ts';
+import { isLetterOfShop, shopAttention, type AttentionParts } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
@@ -87,8 +87,10 @@ export interface ShopAdminApiParts {
   accountCalls: Pick<AccountCalls, 'lastMinute'>;
   /** Manual earns, recorded with who asked and why. */
   adjustments: Engine['adjustments'];
-  /** Since when each spent rate budget has been spent (the worker's): Home says when it is for long. */
-  spentSince?: (budget: string) => number | undefined;
+  /** Since when an account's spent rate budget has been spent, where its own orders found it so: Home says when it is for long. */
+  spentSince?: AttentionParts['spentSince'];
+  /** How long a budget is spent before Home says so (the worker's budgetSpentLongMs). */
+  spentLongMs?: number;
   logger: Logger;
 }
 
@@ -107,6 +109,7 @@ export function shopAdminApi({
   accountCalls,
   adjustments,
   spentSince,
+  spentLongMs,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -376,7 +379,11 @@ export function shopAdminApi({
   router.get('/attention', async (_req, res) => {
     const { allowed } = await reachOf(res);
     res.json({
-      attention: await shopAttention({ store, accounts, partsOf, spentSince }, shopRefOf(res), allowed.change),
+      attention: await shopAttention(
+        { store, accounts, partsOf, spentSince, spentLongMs },
+        shopRefOf(res),
+        allowed.change,
+      ),
     });
   });
 

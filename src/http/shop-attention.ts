@@ -5,7 +5,8 @@
 // and the operator's where it cannot (an account the operator set up).
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { causeOfCheck } from '../accounts/check-cause.ts';
-import { BUDGET_SPENT_LONG_MS, letterOrderName } from './problems.ts';
+import { lastedWords, letterOrderName } from './problems.ts';
+import { BUDGET_SPENT_LONG_MS } from '../core/worker/account-budgets.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
@@ -29,8 +30,13 @@ export interface AttentionParts {
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
-  /** Since when a rate budget (an account's budgetId, or its id) has been spent with no real break; absent: not known. */
-  spentSince?: (budget: string) => number | undefined;
+  /**
+   * Since when the account's rate budget has been spent with no real break, where its own orders found it spent;
+   * absent: not known. Never where only another account on the same budget (the same key) spent it.
+   */
+  spentSince?: (account: { id: string; budgetId?: string | undefined }) => number | undefined;
+  /** How long a budget is spent before it is a problem (the worker's budgetSpentLongMs). */
+  spentLongMs?: number;
   now?: () => Date;
 }
 
@@ -95,12 +101,12 @@ export async function shopAttention(
           ? 'When you are ready, open Set up and enter your loyalty service’s address, API key and brand id, then save: from then on your orders earn real points.'
           : 'When you are ready, ask the bridge’s operator to move this store to your loyalty account: from then on your orders earn real points.',
       });
-    const since = runtime && parts.spentSince?.(runtime.budgetId ?? runtime.id);
+    const since = runtime && parts.spentSince?.(runtime);
     const now = (parts.now?.() ?? new Date()).getTime();
-    if (since !== undefined && now - since >= BUDGET_SPENT_LONG_MS)
+    if (since !== undefined && now - since >= (parts.spentLongMs ?? BUDGET_SPENT_LONG_MS))
       items.push({
         kind: 'budget_spent',
-        why: `Your loyalty account has used every call the service allows it a minute for ${Math.floor((now - since) / 60_000)} minutes: your orders wait their turn, and their points come late.`,
+        why: `Your loyalty account has used every call the service allows it a minute for ${lastedWords(now - since)}: your orders wait their turn, and their points come late.`,
         fix: mayChangeAccount
           ? 'Nothing is lost: orders go as calls free up. If your loyalty service allows your account more calls a minute, enter that number in Set up.'
           : 'Nothing is lost: orders go as calls free up. If this goes on, ask the bridge’s operator about the account’s calls a minute.',

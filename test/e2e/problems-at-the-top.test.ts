@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli-process.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import {
   APP_SECRET,
+  asOperator,
   asShop,
   startFakeShopifyForApp,
   startShopifyAppBridge,
@@ -25,14 +26,7 @@ let fake: FakeShopify;
 let running: ShopifyAppBridge;
 let account = '';
 
-const admin = async (method: string, path: string, body?: unknown) => {
-  const answer = await fetch(`${running.url}/admin/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: answer.status, body: (await answer.json()) as Record<string, any> };
-};
+const admin = asOperator(() => running, ADMIN_TOKEN);
 
 async function paidOrder(shop: string, id: string): Promise<void> {
   const body = shopifyOrderJson({ id });

@@ -111,13 +111,21 @@ export const adminPage = (
     if (message.type === 'chrome') {
       document.getElementById('title-bar').textContent = message.title;
       document.getElementById('app-home').onclick = () => app().postMessage({ type: 'navigate', href: message.home }, '${appOrigin}');
-      document.getElementById('app-nav').replaceChildren(...message.nav.map((link) => {
-        const button = document.createElement('button');
-        button.textContent = link.label;
-        button.dataset.href = link.href;
-        button.addEventListener('click', () => app().postMessage({ type: 'navigate', href: link.href }, '${appOrigin}'));
-        return button;
-      }));
+      const nav = document.getElementById('app-nav');
+      // How many times the admin took the app's title and nav: a test waits on it.
+      nav.dataset.updates = String(Number(nav.dataset.updates ?? 0) + 1);
+      // Its buttons are drawn again only when the app's links change, as the admin's own nav is: every change in the
+      // app's page sends its chrome again, and a button thrown away between a press and its release loses the click.
+      const drawn = [...nav.children].map((button) => [button.dataset.href, button.textContent]);
+      const asked = message.nav.map((link) => [link.href, link.label]);
+      if (JSON.stringify(drawn) !== JSON.stringify(asked))
+        nav.replaceChildren(...message.nav.map((link) => {
+          const button = document.createElement('button');
+          button.textContent = link.label;
+          button.dataset.href = link.href;
+          button.addEventListener('click', () => app().postMessage({ type: 'navigate', href: link.href }, '${appOrigin}'));
+          return button;
+        }));
     }
     if (message.type === 'save-bar') document.getElementById('save-bar').hidden = !message.shown;
   });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
+import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/composition/main.ts';
 import { eventually, tempDataDir } from './engine.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 import { routeTokenEndpointToFake, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
@@ -46,6 +46,8 @@ export async function startShopifyAppBridge(
   fake: FakeShopify,
   env: Record<string, string> = {},
   logger: Logger = createLogger({ level: 'silent' }),
+  /** The bridge's own options beside the fake Shopify's addresses (tests hurry its timers). */
+  options: Omit<BridgeOptions, 'platformOverrides'> = {},
 ): Promise<ShopifyAppBridge> {
   const port = await freePort();
   const loaded = loadConfig({
@@ -66,6 +68,7 @@ export async function startShopifyAppBridge(
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const bridge = await startBridge(loaded.config, logger, {
+    ...options,
     platformOverrides: { apiUrls: { shopify: (shop) => fake.adminUrl(shop) } },
   });
   return { bridge, url: bridge.http.localUrl, stop: () => bridge.stop() };
@@ -181,5 +184,17 @@ export function asShop(running: ShopifyAppBridge, shop: string) {
     post: (path: string, body?: unknown) => call('POST', path, body),
     patch: (path: string, body?: unknown) => call('PATCH', path, body),
     delete: (path: string) => call('DELETE', path),
+  };
+}
+
+/** The admin API as the operator calls it, with ADMIN_TOKEN: each answer's status and body. */
+export function asOperator(running: () => ShopifyAppBridge, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const answer = await fetch(`${running().url}/admin/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, any> };
   };
 }

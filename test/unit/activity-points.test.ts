@@ -37,9 +37,9 @@ describe('LOYALTY_ACTIVITY_POINTS', () => {
     const bad = load({ LOYALTY_ACTIVITY_POINTS: '1=lots' });
     expect(bad.ok ? [] : bad.errors).toEqual(['LOYALTY_ACTIVITY_POINTS (environment): points must be a whole number']);
     const other = load({ LOYALTY_ACTIVITY_POINTS: '1=150,9=10' });
+    // One line for the key, saying how each activity differs.
     expect(other.ok ? [] : other.errors).toEqual([
-      'LOYALTY_ACTIVITY_POINTS (environment): activity 1 gives 100 points in the sandbox, not 150',
-      'LOYALTY_ACTIVITY_POINTS (environment): activity 9 gives nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)',
+      'LOYALTY_ACTIVITY_POINTS (environment): activity 1 gives 100 points in the sandbox, not 150; activity 9 gives nothing in the sandbox (SANDBOX_ACTIVITIES does not have it)',
     ]);
   });
 
@@ -51,7 +51,7 @@ describe('LOYALTY_ACTIVITY_POINTS', () => {
     expect(parsed).toEqual({
       ok: false,
       errors: [
-        'LOYALTY_ACTIVITY_POINTS: points must be a whole number',
+        'LOYALTY_ACTIVITY_POINTS: activity 7: points must be a whole number',
         'MIN_ORDER_TOTAL: must be an amount like 10 or 9.99',
       ],
     });
@@ -99,6 +99,24 @@ describe('an order’s points', () => {
     expect(pointsText(unknown)).toBe(
       'earned points, pending (how many is not known: declare how many points activity 9 gives, in Set up)',
     );
+  });
+
+  it('reads nothing from an activity named like an object’s own property (constructor, __proto__, toString)', () => {
+    // An account with no list declared runs on {} (from-config.ts), and activity ids may be any letters: an order
+    // earned under "constructor" read Object itself as its points ("earned function Object() { [native code] }
+    // points" on the pages and in status), and under "__proto__" Object.prototype ("[object Object] points").
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const list of [{}, { ...declared }]) {
+        const points = orderPoints(
+          { upstream: 'earned', earnActivityId: id },
+          list,
+          (activity) => `declare how many points activity ${activity} gives, in Set up`,
+        );
+        expect([id, points.earned]).toEqual([id, null]);
+        expect(points.undeclared).toBe(`declare how many points activity ${id} gives, in Set up`);
+        expect(pointsText(points)).not.toMatch(/native code|object Object/);
+      }
+    }
   });
 });
 

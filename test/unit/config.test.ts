@@ -44,6 +44,22 @@ describe('loadConfig', () => {
     expect(result).toMatchObject({ ok: true, config: { SANDBOX_ACTIVITIES: { '1': 100, '7': 250 } } });
   });
 
+  it('refuses an activity named as every object is, and a list longer than any program', () => {
+    const refused = (value: string) => {
+      const result = loadConfig({ configDir: configDir(), env: { LOYALTY_ACTIVITY_POINTS: value } });
+      return result.ok ? [] : result.errors.filter((line) => line.startsWith('LOYALTY_ACTIVITY_POINTS'));
+    };
+    expect(refused('__proto__=1')).toEqual([
+      'LOYALTY_ACTIVITY_POINTS (environment): __proto__ may not be an activity id',
+    ]);
+    expect(refused('1=100,constructor=5')).toEqual([
+      'LOYALTY_ACTIVITY_POINTS (environment): constructor may not be an activity id',
+    ]);
+    expect(refused(Array.from({ length: 201 }, (_, i) => `${i}=1`).join(','))).toEqual([
+      'LOYALTY_ACTIVITY_POINTS (environment): at most 200 activities',
+    ]);
+  });
+
   it('reads the points policy from the environment', () => {
     const result = loadConfig({
       configDir: configDir(),

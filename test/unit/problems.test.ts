@@ -6,7 +6,8 @@ import type { AccountLoad } from '../../src/accounts/account-load.ts';
 import type { AccountRecord } from '../../src/accounts/account-records.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { emptyLaneCounts } from '../../src/core/lanes.ts';
-import { BUDGET_SPENT_LONG_MS, operatorProblems, type ProblemParts } from '../../src/http/problems.ts';
+import { BUDGET_SPENT_LONG_MS } from '../../src/core/worker/account-budgets.ts';
+import { operatorProblems, type ProblemParts } from '../../src/http/problems.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 
@@ -36,6 +37,7 @@ function parts(over: Partial<ProblemParts>): ProblemParts {
     records: async () => [],
     accountOf: async () => 'default',
     loads: [],
+    spentLongMs: BUDGET_SPENT_LONG_MS,
     now: NOW,
     ...over,
   };

@@ -9,6 +9,8 @@ import type { Lane } from '../lanes.ts';
 export const WAIT_GRACE_MS = 2_000;
 /** How long after its budget was last found spent an account's places count as scarce. */
 export const SCARCE_MS = 2_000;
+/** A budget spent this long with no real break is a problem, not a busy minute (the engine may be given another). */
+export const BUDGET_SPENT_LONG_MS = 3 * 60_000;
 /** A budget found spent again within this long of its last return has been spent all along (spentSince). */
 const SPENT_RUN_GAP_MS = 15_000;
 /** A lapsed wait not read for this long is forgotten unread (its account was held by another meanwhile). */

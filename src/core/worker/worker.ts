@@ -5,7 +5,7 @@
 // the budget returns, rather than hold a slot waiting in the limiter.
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
-import { AccountBudgets, type BudgetOutlook } from './account-budgets.ts';
+import { AccountBudgets, BUDGET_SPENT_LONG_MS, type BudgetOutlook } from './account-budgets.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
@@ -52,6 +52,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** The part of the worker's slots kept for backfill while live work has them all busy (BACKFILL_MIN_SHARE). */
   backfillMinShare?: number;
+  /** How long a budget is spent with no real break before it is a problem to show (tests hurry it). */
+  budgetSpentLongMs?: number;
   /** Calls per lane, counted for status and metrics. */
   laneCalls?: LaneCalls;
   now?: () => Date;
@@ -97,6 +99,7 @@ export class Worker {
       orderIdPrefixes: {},
       unlinkedRecheckMs: 6 * HOUR,
       backfillMinShare: 0.2,
+      budgetSpentLongMs: BUDGET_SPENT_LONG_MS,
       laneCalls: new LaneCalls(),
       now: () => new Date(),
       random: Math.random,
@@ -160,6 +163,11 @@ export class Worker {
   /** The budgets spent now, with since when each has been spent with no real break (a budget spent for long). */
   get spentBudgetsSince(): ReadonlyMap<string, number> {
     return this.#budgets.spentSince;
+  }
+
+  /** How long a budget is spent, as spentBudgetsSince says, before it is a problem to show. */
+  get budgetSpentLongMs(): number {
+    return this.#o.budgetSpentLongMs;
   }
 
   /**

@@ -2,7 +2,7 @@
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them.
-/* global $, api, card, cell, localTime, fillByHandAccounts */
+/* global $, api, card, cell, localTime, fillByHandAccounts, refresh */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -19,15 +19,77 @@ function laneText(lane) {
   return `${lane.due} due now of ${lane.waiting} waiting${since}`;
 }
 
+/** Each activity and its points, as declared (saved as text like 1=100,7=250, or as an object). */
+function declaredPoints(declared) {
+  const entries =
+    typeof declared === 'string' ? declared.split(',').map((pair) => pair.split('=')) : Object.entries(declared ?? {});
+  return entries.map(([activity, points]) => [activity.trim(), String(points ?? '').trim()]);
+}
+
 /** The points each activity gives, as the account declares them: what every order's number comes from. */
 function activityPointsText(account) {
-  if (account.readOnly) return 'the environment’s (LOYALTY_ACTIVITY_POINTS; in sandbox mode the sandbox’s)';
-  const saved = account.settings?.LOYALTY_ACTIVITY_POINTS;
-  const entries =
-    typeof saved === 'string' ? saved.split(',').map((pair) => pair.split('=')) : Object.entries(saved ?? {});
-  return entries.length === 0
-    ? 'none declared: orders show no number of points until they are (the account’s settings, LOYALTY_ACTIVITY_POINTS)'
-    : entries.map(([activity, points]) => `activity ${activity.trim()}: ${String(points).trim()} points`).join(', ');
+  // The default account's are the configuration's, read from its settings (loadAccounts).
+  const entries = declaredPoints(
+    account.readOnly ? account.configuredPoints : account.settings?.LOYALTY_ACTIVITY_POINTS,
+  );
+  const where = account.readOnly
+    ? 'the configuration, LOYALTY_ACTIVITY_POINTS'
+    : 'the account’s settings, LOYALTY_ACTIVITY_POINTS';
+  const listed = entries.map(([activity, points]) => `activity ${activity}: ${points} points`).join(', ');
+  if (entries.length === 0) return `none declared: orders show no number of points until they are (${where})`;
+  return account.readOnly ? `${listed} (from ${where})` : listed;
+}
+
+/** A refused line in words, its configuration name only as a small detail: "Activity 7: … (LOYALTY_…)". */
+function refusedLine(line) {
+  const item = document.createElement('li');
+  const [, key, words] = /^([A-Z][A-Z0-9_]+): (.*)$/s.exec(line) ?? ['', '', line];
+  item.textContent = words.charAt(0).toUpperCase() + words.slice(1);
+  if (key) {
+    const detail = document.createElement('small');
+    detail.className = 'muted';
+    detail.textContent = ` (${key})`;
+    item.append(detail);
+  }
+  return item;
+}
+
+/** What the operator has typed or been refused in an account's points edit, by account: kept over a refresh. */
+const pointsDrafts = new Map();
+
+/** The account's points edit: saved with PATCH …/settings, each refused line shown; its orders read the new numbers. */
+function pointsEdit(account) {
+  const edit = $('#points-edit').content.firstElementChild.cloneNode(true);
+  const input = edit.querySelector('input');
+  const errors = edit.querySelector('.error');
+  const draft = pointsDrafts.get(account.id);
+  input.value =
+    draft?.value ??
+    declaredPoints(account.settings?.LOYALTY_ACTIVITY_POINTS)
+      .map((pair) => pair.join('='))
+      .join(',');
+  const showErrors = (lines) => errors.replaceChildren(...lines.map(refusedLine));
+  showErrors(draft?.errors ?? []);
+  input.addEventListener('input', () => pointsDrafts.set(account.id, { value: input.value, errors: [] }));
+  edit.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    // Empty: back to none declared.
+    const { status, body } = await api(`/accounts/${encodeURIComponent(account.id)}/settings`, {
+      method: 'PATCH',
+      body: JSON.stringify({ LOYALTY_ACTIVITY_POINTS: input.value.trim() || null }),
+    });
+    if (status !== 200) {
+      const lines = body.errors ?? [body.error ?? `not saved (${status})`];
+      pointsDrafts.set(account.id, { value: input.value, errors: lines });
+      return showErrors(lines);
+    }
+    pointsDrafts.delete(account.id);
+    $('#points-result').textContent =
+      `Saved the points each activity gives for ${account.name}: its orders show them now.`;
+    document.activeElement?.blur();
+    await refresh();
+  });
+  return edit;
 }
 
 function accountCard(account) {
@@ -75,7 +137,7 @@ function accountCard(account) {
       await api(`/accounts/${encodeURIComponent(account.id)}/check`, { method: 'POST' });
       await loadAccounts();
     });
-    article.append(check);
+    article.append(pointsEdit(account), check);
   }
   return article;
 }
@@ -103,8 +165,16 @@ function accountSelect(shop, accounts) {
 }
 
 async function loadAccounts() {
-  const [{ body }, { body: shopsBody }] = await Promise.all([api('/accounts'), api('/shops')]);
-  $('#account-list').replaceChildren(...body.accounts.map(accountCard));
+  const [{ body }, { body: shopsBody }, { body: defaults }] = await Promise.all([
+    api('/accounts'),
+    api('/shops'),
+    api('/accounts/default/settings'),
+  ]);
+  for (const account of body.accounts)
+    if (account.readOnly) account.configuredPoints = defaults.settings?.LOYALTY_ACTIVITY_POINTS;
+  // A points edit the operator is typing in stays as it is until they are done.
+  if (!document.activeElement?.closest('#account-list .points-edit'))
+    $('#account-list').replaceChildren(...body.accounts.map(accountCard));
   fillByHandAccounts(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
   if ($('#shop-accounts').contains(document.activeElement)) return;
