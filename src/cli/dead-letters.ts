@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { letterCallWords } from '../core/order-words.ts';
 import { letterOrderName } from '../http/problems.ts';
 import { fail, out, UsageError, withReadOnlyStore, type Remote } from './common.ts';
 
@@ -32,7 +33,7 @@ export async function deadLetters(
         letter.orderKey && (letter.orderName ? `order ${letter.orderName} (${letter.orderKey})` : letter.orderKey);
       const what =
         letter.kind === 'call'
-          ? `${letter.operation} for ${order || `adjustment ${letter.adjustmentId}`}`
+          ? `${letterCallWords(letter) ?? 'a call'} for ${order || `adjustment ${letter.adjustmentId}`}`
           : `${letter.platform} ${letter.topic} delivery`;
       out(`${letter.id}  ${letter.createdAt}  ${what}\n    ${letter.reason}`);
     }

@@ -148,7 +148,7 @@ describe.skipIf(!chromiumAvailable)('problems reach the top of every page', () =
       /\s+/g,
       ' ',
     );
-    expect(firstLetter).toMatch(/earn for order #0309/);
+    expect(firstLetter).toMatch(/giving its points for order #0309/);
     expect(await dashboard.locator('#dead-letter-list').innerText()).not.toMatch(/shopify:/);
     await dashboard.screenshot({ path: `${shots}dashboard.png`, fullPage: true });
   }, 60_000);

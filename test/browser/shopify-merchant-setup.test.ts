@@ -374,7 +374,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       })
       .toBe(1);
     // Which order, by the name the store shows; why it stopped, in the service's words; and nothing earned.
-    expect(await letter.getAttribute('heading')).toBe('Order #0006: earn');
+    expect(await letter.getAttribute('heading')).toBe('Order #0006: giving its points');
     expect(await letter.textContent()).toContain('unknown activity 9');
     expect(earned('9400000000006')).toEqual([]);
     // Its row in the table says it is held, not only what it would be.

@@ -71,7 +71,7 @@ describe('against a running bridge (--url)', () => {
     expect(list.code).toBe(0);
     const id = /^([0-9a-f-]{36})\s/m.exec(list.stdout)?.[1];
     // The order as the store shows it, its key beside it.
-    expect(list.stdout).toMatch(/earn for order #0002 \(shopify:[^)]+:7700000000002\)/);
+    expect(list.stdout).toMatch(/giving its points for order #0002 \(shopify:[^)]+:7700000000002\)/);
     const retried = await remote('dead-letters', 'retry', id ?? '');
     expect(retried).toMatchObject({ code: 0, stdout: `retried ${id}\n` });
     await bridge.engine.drain();

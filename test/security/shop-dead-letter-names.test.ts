@@ -113,6 +113,8 @@ describe("a shop's dead letters with their orders' names", () => {
       reason: stored.reason,
       topic: null,
       operation: stored.operation,
+      // The call in words (order-words.ts letterCallWords).
+      callWords: 'giving its points',
       httpStatus: null,
       orderKey: KEY_A,
       orderName: MARKUP,

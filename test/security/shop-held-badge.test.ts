@@ -122,7 +122,6 @@ const cut = (start: string, end: string) => {
 const pageCode = [
   cut('function element(', '\n}\n'),
   cut('const statusText =', ';\n'),
-  cut('const POINTS_WORDS =', '};\n'),
   cut('const letterTitle =', ';\n'),
   cut('async function loadOrders()', '\n}\n'),
 ].join('\n');
@@ -308,7 +307,7 @@ describe("the 'Held: see below' badge across shops", () => {
     const banner = a.banners.find((node) =>
       node.children.some((child) => typeof child !== 'string' && child.attributes['data-letter'] === 'held-a-own'),
     )!;
-    expect(banner.attributes.heading).toBe(`Order ${MARKUP}: earn`);
+    expect(banner.attributes.heading).toBe(`Order ${MARKUP}: giving its points`);
     expect((banner.children[0] as Node).text).toBe(REASON_MARKUP);
     // Every element loadOrders made is one of its own tags, with its own attribute names; tone is its own value.
     const tags = new Set(['s-table-row', 's-table-cell', 's-badge', 's-banner', 's-paragraph', 's-button']);
