@@ -78,6 +78,20 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
     await page.locator('#flow').screenshot({ path: `${shots}flow.png` });
     expect(await page.locator('#chart-states svg').getAttribute('aria-label')).not.toMatch(/\b(earned|void) \d/);
     expect(withCodes(await texts(page, '#by-state td, #skipped td, #attention td, #dead-letter-list td'))).toEqual([]);
+    // The orders' filter offers each state in words, and narrows the table to it.
+    expect(await texts(page, '#order-state option')).toEqual([
+      'any state',
+      'not earning yet',
+      'earned, pending',
+      'earned and approved',
+      'points cancelled',
+      'cancelled before earning',
+      'earns no points',
+    ]);
+    await page.selectOption('#order-state', { label: 'points cancelled' });
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.selectOption('#order-state', { label: 'any state' });
+    await expect.poll(() => rows.count()).toBe(7);
     await page.screenshot({ path: `${shots}dashboard.png`, fullPage: true });
 
     const read: Record<string, string[]> = {};

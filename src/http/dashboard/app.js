@@ -134,6 +134,10 @@ async function loadStatus() {
   $('#protected-banner').hidden = attention.length === 0;
   showAlarms(body.connections ?? []);
   showConnections(body);
+  // The orders' filter offers each state in the same few words, once.
+  const states = $('#order-state');
+  if (states.options.length === 1 && body.stateLabels)
+    states.append(...Object.entries(body.stateLabels).map(([state, label]) => new Option(label, state)));
   // Each state's bar named in a few words (the API's stateLabels), never by its code.
   drawBars(
     $('#chart-states'),
