@@ -7,6 +7,7 @@ import { REASON_CODES } from '../../src/core/order-words.ts';
 import { bareCodes } from '../helpers/bare-codes.ts';
 import { offlineBridge } from '../helpers/bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import { tempDataDir } from '../helpers/engine.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';
 
 const TOKEN = 'no-bare-codes-admin-token-0123456789';
@@ -31,8 +32,10 @@ const admin = async (path: string) => {
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 };
 
+const dataDir = tempDataDir();
 const world = offlineBridge(
   {
+    DATA_DIR: dataDir,
     ADMIN_TOKEN: TOKEN,
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
     SHOPIFY_OPEN_INSTALLS: 'true',
@@ -54,16 +57,18 @@ const world = offlineBridge(
   },
 );
 
+/** The lines that show a code bare: a code in brackets at the end of a line follows its words; anywhere else it is bare. */
+const bareLines = (lines: string[]) =>
+  lines
+    .map((line) => ({ line, codes: bareCodes(line.replace(/ \(([a-z_]+)\)$/, '')) }))
+    .filter(({ codes }) => codes.length > 0);
+
 describe('no bare code in status or the admin API', () => {
   it('status says every code in words, a code only as a detail after them', async () => {
     const result = await runCli(['status', '--url', world.bridge.http.localUrl, '--token', TOKEN], {});
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n').filter(Boolean);
-    // A code in brackets at the end of a line follows its words; anywhere else it is bare.
-    const bare = lines
-      .map((line) => ({ line, codes: bareCodes(line.replace(/ \(([a-z_]+)\)$/, '')) }))
-      .filter(({ codes }) => codes.length > 0);
-    expect(bare).toEqual([]);
+    expect(bareLines(lines)).toEqual([]);
     for (const state of ['skipped', 'earned', 'approved', 'cancelled', 'void'])
       expect(lines.some((line) => line.endsWith(` (${state})`) && line.length > state.length + 20)).toBe(true);
     // The order that waits for an account, in words, among the newest orders and the reasons.
@@ -71,6 +76,13 @@ describe('no bare code in status or the admin API', () => {
       /#0007 +no points · This store earns on no loyalty account yet: the order waits, and earns once one is set up\./,
     );
     expect(result.stdout).toMatch(/needing your eye, by reason\n(.*\n)*? +1 {2}This store earns on no loyalty account/);
+  });
+
+  it('status on the ledger itself says every code in words too', async () => {
+    const result = await runCli(['status'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/orders by state\n/);
+    expect(bareLines(result.stdout.split('\n').filter(Boolean))).toEqual([]);
   });
 
   it('an order’s detail carries words for what the service holds, what the store said and each call', async () => {
