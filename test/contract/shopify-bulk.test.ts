@@ -107,7 +107,9 @@ describe('a resync of a large window', () => {
     expect(waits).toEqual([5, 8, 12, 18]);
     // One order read the usual way, to learn whether contact data is withheld; no paging.
     expect(operations(shop, 'LoyaltyBridgeOrders')).toBe(1);
-  });
+    // About 3 s on an idle machine: the volume's time follows the machine (it took over 30 s beside three
+    // browser-driving jobs on two cores), so its guard is wide; the speed is the bench's to measure, not this test's.
+  }, 120_000);
 
   it('gives the same orders, with the same delivery ids, as paging does', async () => {
     const shop = 'small-store.myshopify.com';
