@@ -8,7 +8,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import type { OrderCounts, SecretsStatus } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
-import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
+import { platformDirectory, SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { declaredPoints } from '../accounts/declared-points.ts';
@@ -87,7 +87,14 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   // Each state in words, its code a detail after them, as each reason's below.
   for (const [state, count] of Object.entries(body.orders.byState).sort())
     out(`  ${String(count).padStart(5)}  ${stateWords(state)} (${state})`);
-  table('orders by platform', body.orders.byPlatform);
+  // Each platform by the name a person reads ("BigCommerce"); one registered at start by its code name.
+  const labels = new Map(platformDirectory().map(({ name, names }) => [name, names.platform]));
+  table(
+    'orders by platform',
+    Object.fromEntries(
+      Object.entries(body.orders.byPlatform).map(([name, count]) => [labels.get(name) ?? name, count]),
+    ),
+  );
   // Each reason in words, with its fix and (a detail for operators) its setting and code.
   const reasons = (title: string, map: Record<string, number>) => {
     out(title);

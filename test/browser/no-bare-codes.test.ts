@@ -67,6 +67,15 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
     const rows = page.locator('#order-list tbody tr');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(7);
     expect(withCodes(await texts(page, '#order-list tbody td'))).toEqual([]);
+    // Each platform by the name a person reads ("Shopify"), never its code name, in the table and the counts.
+    const directory = await fetch(`${world.running.url}/admin/api/platforms`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const labels = ((await directory.json()) as any).platforms.map((each: any) => each.names.platform);
+    const platformCells = await texts(page, '#order-list tbody td:nth-child(2)');
+    expect(platformCells.length).toBe(7);
+    for (const cellText of platformCells) expect(labels).toContain(cellText);
+    await expect.poll(() => texts(page, '#by-platform td')).toEqual(expect.arrayContaining([platformCells[0]]));
     // The chart's bars are named in a few words.
     await expect.poll(() => texts(page, '#chart-states text'), { timeout: 10_000 }).toContain('earns no points');
     expect(withCodes(await texts(page, '#chart-states text'))).toEqual([]);

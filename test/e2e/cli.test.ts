@@ -53,7 +53,8 @@ describe('against a running bridge (--url)', () => {
   it('status shows orders by state and platform, skipped by reason, and dead letters', async () => {
     const result = await remote('status');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/orders by platform\n {2}shopify\s+2/);
+    // Each platform by the name a person reads.
+    expect(result.stdout).toMatch(/orders by platform\n {2}Shopify\s+2/);
     expect(result.stdout).toMatch(
       /skipped, by reason\n\s+1 {2}This customer gave no e-mail address, .* Fix: .* \(missing_email\)\n/,
     );
@@ -104,7 +105,7 @@ describe('on DATA_DIR', () => {
   it('status reads the ledger directly', async () => {
     const result = await runCli(['status'], { DATA_DIR: dataDir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/shopify\s+\d/);
+    expect(result.stdout).toMatch(/Shopify\s+\d/);
     // The order retried above earned under activity 1, which gives 100 points in the sandbox.
     expect(result.stdout).toMatch(/ {2}#0002\s+earned 100 points, pending\n/);
   });

@@ -58,7 +58,7 @@ it.skipIf(!postgresAvailable())(
     // The ledger, read through the database: the same orders, the same dead letter.
     const status = await runCli(['status'], { DATABASE_URL: database.url, DATA_DIR: tempDataDir() });
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/shopify\s+13/);
+    expect(status.stdout).toMatch(/Shopify\s+13/);
     const letters = await runCli(['dead-letters', 'list'], { DATABASE_URL: database.url, DATA_DIR: tempDataDir() });
     expect(letters.stdout).toMatch(/8800099/);
   },

@@ -2,7 +2,7 @@
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them.
-/* global $, api, card, cell, localTime, fillByHandAccounts, refresh */
+/* global $, api, card, cell, localTime, fillByHandAccounts, platformLabel, refresh */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -183,7 +183,7 @@ async function loadAccounts() {
       const row = document.createElement('tr');
       row.dataset.shop = shop.shop;
       cell(row, shop.shop);
-      cell(row, shop.platform);
+      cell(row, platformLabel(shop.platform));
       cell(row, shop.accountName ?? 'no account: its orders wait');
       cell(row, '').append(accountSelect(shop, body.accounts));
       return row;

@@ -73,13 +73,38 @@ function localTime(iso) {
   return iso ? new Date(iso).toLocaleString() : '';
 }
 
+/** Each platform's name as a person reads it ("BigCommerce"), from GET /admin/api/platforms; the code until it is known. */
+const platformLabels = new Map();
+let platformLabelsLoaded = null;
+function loadPlatformLabels() {
+  platformLabelsLoaded ??= api('/platforms').then(
+    ({ body }) => {
+      for (const each of body.platforms ?? []) platformLabels.set(each.name, each.names.platform);
+    },
+    (error) => {
+      platformLabelsLoaded = null;
+      throw error;
+    },
+  );
+  return platformLabelsLoaded;
+}
+/** A platform, or a store named "platform:shop", with the platform in its own words. */
+const platformLabel = (name) => {
+  const [platform, ...shop] = String(name).split(':');
+  const label = platformLabels.get(platform) ?? platform;
+  return shop.length > 0 ? `${label}: ${shop.join(':')}` : label;
+};
+
 async function loadStatus() {
   const { body } = await api('/status');
   fillPairs(
     $('#by-state'),
     Object.entries(body.orders.byState).map(([state, count]) => [body.stateWords?.[state] ?? state, count]),
   );
-  fillPairs($('#by-platform'), Object.entries(body.orders.byPlatform));
+  fillPairs(
+    $('#by-platform'),
+    Object.entries(body.orders.byPlatform).map(([platform, count]) => [platformLabel(platform), count]),
+  );
   // Each reason in words, with its fix (the API's reasonWords; the code where a bridge gives none).
   const reasons = (map) =>
     Object.entries(map).map(([reason, count]) => [
@@ -150,7 +175,7 @@ async function loadStatus() {
   resyncTargets = body.reconciliation;
   const select = $('#resync-platform');
   if (select.options.length !== platforms.length) {
-    select.replaceChildren(...platforms.map((platform) => new Option(platform, platform)));
+    select.replaceChildren(...platforms.map((platform) => new Option(platformLabel(platform), platform)));
   }
   $('#resync-form button').disabled = platforms.length === 0;
   if (platforms.length === 0)
@@ -437,7 +462,7 @@ async function loadOrders() {
     const row = document.createElement('tr');
     row.dataset.key = order.key;
     cell(row, order.orderName || order.orderId);
-    cell(row, order.platform);
+    cell(row, platformLabel(order.platform));
     cell(row, order.email ?? '');
     cell(row, '').append(wordsNode(order.words));
     cell(row, order.points.text);
@@ -452,7 +477,8 @@ async function showOrder(key) {
   selectedOrder = key;
   const { body } = await api(`/orders/${encodeURIComponent(key)}`);
   const order = body.order;
-  $('#order-title').textContent = `${order.snapshot.orderName || order.orderId} · ${order.platform} · ${order.shop}`;
+  $('#order-title').textContent =
+    `${order.snapshot.orderName || order.orderId} · ${platformLabel(order.platform)} · ${order.shop}`;
   const facts = [
     ['The store says it was', order.factWords.join(', ') || 'nothing yet'],
     // Every code in words from the API (words, serviceWords, points): none is shown bare.
@@ -503,7 +529,7 @@ async function loadRedeemedOnCancelled() {
   const rows = body.orders.map((order) => {
     const row = document.createElement('tr');
     cell(row, order.orderName || order.orderId);
-    cell(row, order.platform);
+    cell(row, platformLabel(order.platform));
     cell(row, String(order.points));
     const actions = cell(row, '');
     if (order.blocked) {
@@ -598,6 +624,7 @@ async function watchResync(id) {
 
 async function refresh() {
   try {
+    await loadPlatformLabels();
     await Promise.all([
       loadStatus(),
       loadOrders(),
