@@ -8,7 +8,11 @@
 function credentialsText(account) {
   if (account.readOnly) return 'the environment’s (LOYALTY_API_KEY, LOYALTY_BRAND_ID)';
   if (!account.check) return 'not checked yet';
-  const text = { connected: 'connected', refused: 'refused (401)', unreachable: 'unreachable' }[account.check.status];
+  const text = {
+    connected: 'connected',
+    refused: 'refused: the service does not accept this key or brand id',
+    unreachable: 'not reached',
+  }[account.check.status];
   return `${text ?? account.check.status}${account.check.detail ? `: ${account.check.detail}` : ''} (${localTime(account.check.at)})`;
 }
 
