@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASON_CODES } from '../../src/core/order-words.ts';
 import { bareCodes } from '../helpers/bare-codes.ts';
-import { offlineBridge } from '../helpers/bridge.ts';
+import { offlineBridge } from '../helpers/offline-bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson, type OrderOptions } from '../helpers/shopify.ts';

@@ -2,7 +2,7 @@
 // and limit as a sentence with its fix, beside the codes. A paid order of a customer who gave no phone is skipped;
 // one who gave it earns, pending until the order is fulfilled.
 import { describe, expect, it } from 'vitest';
-import { offlineBridge } from '../helpers/bridge.ts';
+import { offlineBridge } from '../helpers/offline-bridge.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 

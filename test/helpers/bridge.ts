@@ -3,8 +3,6 @@
 // one the bridge serves (SHOPIFY_SHOPS) unless a test says otherwise. The
 // fake stores run on 127.0.0.1, so connecting them needs the development
 // setting ALLOW_PRIVATE_STORE_ADDRESSES; the security tests turn it off.
-import nock from 'nock';
-import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/composition/main.ts';
@@ -33,27 +31,4 @@ export async function startTestBridge(
   });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger, options);
-}
-
-/**
- * A bridge for a whole test file, reaching nothing off this machine (nock): started, then given what `prepare`
- * sends it, before the file's tests; stopped after them.
- */
-export function offlineBridge(
-  env: Record<string, string>,
-  prepare: (bridge: RunningBridge) => Promise<void> = async () => {},
-): { bridge: RunningBridge } {
-  const world = {} as { bridge: RunningBridge };
-  beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-    world.bridge = await startTestBridge(env);
-    await prepare(world.bridge);
-  });
-  afterAll(async () => {
-    await world.bridge?.stop();
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-  return world;
 }
