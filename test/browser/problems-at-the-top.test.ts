@@ -5,30 +5,24 @@
 // shop's merchant reads the same on Home, in their words; a neighbour's merchant reads none of it; a merchant
 // on a trial is told they are not live yet, and what to do. Screenshots in test-artifacts/problems/.
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
-import { fakePolaris } from '../helpers/polaris-fake.ts';
-import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
 import {
-  APP_KEY,
   APP_SECRET,
   asShop,
-  CHROME_UA,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
-import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'unreached.myshopify.com';
 const OTHER = 'neighbour.myshopify.com';
 const TRIAL = 'trying.myshopify.com';
 const TOKEN = 'problems-browser-admin-token-0123456789';
-const BRIDGE_ORIGIN = 'https://bridge.test';
 const ORDERS = 9;
 /** What only an engineer reads: a problem's kind, an order's internal key. */
 const CODES = /address_refused|dead_letters|shopify:unreached|9000301/;
@@ -51,30 +45,8 @@ describe.skipIf(!chromiumAvailable)('problems reach the top of every page', () =
     return { status: answer.status, body: (await answer.json()) as Record<string, any> };
   };
 
-  /** A page that plays the Shopify admin of `shop`, framing the app as the admin does. */
-  async function openAdmin(shop: string): Promise<{ page: Page; app: FrameLocator }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: CHROME_UA });
-    const opened = await context.newPage();
-    await opened.exposeFunction('mintSessionToken', (apiKey: string) =>
-      apiKey === APP_KEY ? mintSessionToken({ shop, apiKey, secret: APP_SECRET }) : '',
-    );
-    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop, secret: APP_SECRET, idToken: mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
-    await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
-    );
-    await context.route(APP_BRIDGE_URL, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
-    );
-    await context.route(POLARIS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakePolaris() }));
-    await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
-      const url = new URL(route.request().url());
-      await route.fulfill({
-        response: await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 }),
-      });
-    });
-    await opened.goto(`${ADMIN_ORIGIN}/store/${shop.split('.')[0]}/apps/${APP_KEY}`);
-    return { page: opened, app: opened.frameLocator('#app') };
-  }
+  /** The Shopify admin of `shop`, framing the app. */
+  const openAdmin = (shop: string) => openShopifyAdmin(browser, { bridgeUrl: running.url, shop, open: true });
 
   /** Home's attention banners, each as its heading and words. */
   async function homeBanners(app: FrameLocator): Promise<string[]> {

@@ -10,27 +10,24 @@
 // clicks and fields of the first run are counted, and the screenshots are
 // the README's.
 import type { Browser, Download, FrameLocator, Page } from 'playwright-core';
+import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually } from '../helpers/engine.ts';
 import { shopifyOrderNode, type FakeShopify } from '../helpers/fake-shopify.ts';
-import { fakePolaris } from '../helpers/polaris-fake.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
-import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin-frame.ts';
+import { ADMIN_ORIGIN } from '../helpers/shopify-admin-frame.ts';
 import {
   APP_KEY,
   APP_SECRET,
   asShop,
-  CHROME_UA,
   deliverPaidOrders,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
-import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
-import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const SHOP = 'first-run.myshopify.com';
 const TRIAL_SHOP = 'sandbox-trial.myshopify.com';
@@ -80,29 +77,13 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     ({ page, app } = await openAdmin(SHOP));
   }, 60_000);
 
-  /** A page that plays the Shopify admin of `shop`, framing the app as the admin does. */
-  async function openAdmin(shop: string): Promise<{ page: Page; app: FrameLocator }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: CHROME_UA });
-    const opened = await context.newPage();
-    await opened.exposeFunction('mintSessionToken', (apiKey: string) =>
-      apiKey === APP_KEY ? mintSessionToken({ shop, apiKey, secret: APP_SECRET }) : '',
-    );
-    const appUrl = `${BRIDGE_ORIGIN}${SHOPIFY_APP_URL_PATH}?${appUrlQuery({ shop, secret: APP_SECRET, idToken: mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET }) })}`;
-    await context.route(`${ADMIN_ORIGIN}/**`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: adminPage(appUrl, BRIDGE_ORIGIN) }),
-    );
-    await context.route(APP_BRIDGE_URL, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: fakeAppBridge() }),
-    );
-    await context.route(POLARIS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakePolaris() }));
-    await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
-      const url = new URL(route.request().url());
-      const response = await route.fetch({ url: `${running.url}${url.pathname}${url.search}`, maxRedirects: 0 });
-      if (response.headers()['set-cookie']) cookiesSet.push(url.pathname);
-      await route.fulfill({ response });
+  /** The Shopify admin of `shop`, framing the app; which of the bridge's answers set a cookie is noted. */
+  const openAdmin = (shop: string) =>
+    openShopifyAdmin(browser, {
+      bridgeUrl: running.url,
+      shop,
+      answered: (path, setsCookie) => void (setsCookie && cookiesSet.push(path)),
     });
-    return { page: opened, app: opened.frameLocator('#app') };
-  }
 
   afterAll(async () => {
     await browser?.close();
