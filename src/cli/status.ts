@@ -87,7 +87,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   // Each state in words, its code a detail after them, as each reason's below.
   for (const [state, count] of Object.entries(body.orders.byState).sort())
     out(`  ${String(count).padStart(5)}  ${stateWords(state)} (${state})`);
-  // Each platform by the name a person reads ("BigCommerce"); one registered at start by its code name.
+  // Each platform by the name a person reads; one registered at start by its code name.
   const labels = new Map(platformDirectory().map(({ name, names }) => [name, names.platform]));
   table(
     'orders by platform',

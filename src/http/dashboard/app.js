@@ -73,7 +73,7 @@ function localTime(iso) {
   return iso ? new Date(iso).toLocaleString() : '';
 }
 
-/** Each platform's name as a person reads it ("BigCommerce"), from GET /admin/api/platforms; the code until it is known. */
+/** Each platform's name as a person reads it, from GET /admin/api/platforms; the code until it is known. */
 const platformLabels = new Map();
 let platformLabelsLoaded = null;
 function loadPlatformLabels() {
