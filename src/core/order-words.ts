@@ -301,10 +301,9 @@ export function orderWords(target: { state: string; reason?: string | undefined 
   const { audience, held = [] } = context;
   const reason = target.reason === undefined ? undefined : reasonWords(target.reason, context);
   // A skipped order's reason says it all; any other state is told first.
-  const parts =
-    target.state === 'skipped' && reason
-      ? [reason.says]
-      : [stateWords(target.state, context), ...(reason ? [reason.says] : [])];
+  // The state is the plan; while the earn itself is held, no points were given, whatever the plan says.
+  const state = held.includes('earn') ? 'No points given yet.' : stateWords(target.state, context);
+  const parts = target.state === 'skipped' && reason ? [reason.says] : [state, ...(reason ? [reason.says] : [])];
   const calls = held.map((operation) => CALL_WORDS[operation as CallRecord['operation']] ?? operation);
   if (calls.length > 0)
     parts.push(

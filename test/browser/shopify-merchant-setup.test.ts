@@ -362,7 +362,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     const row = app.locator('#orders s-table-row[data-order="9400000000006"]');
     expect(await row.locator('s-badge[tone="critical"]').textContent()).toBe('Held: see below');
     expect(await row.textContent()).toContain(
-      'Held: the loyalty service refused giving its points; it waits until it is sent again from Could not go on.',
+      'No points given yet. Held: the loyalty service refused giving its points; it waits until it is sent again from Could not go on.',
     );
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
 
