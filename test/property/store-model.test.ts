@@ -118,6 +118,16 @@ const waitingForOf = (waiting: Waiting, account: Account) =>
   waiting === 'account' ? 'account' : waiting === 'pause' ? `pause:${account}` : undefined;
 
 const fact = fc.constantFrom<Fact>('placed', 'paid', 'fulfilled', 'cancelled');
+/** The next one to `most` writes fail with a disk's error, as a full or failing disk fails them. */
+const faultsOp = (most: number) => ({
+  weight: 1,
+  arbitrary: fc.record({
+    kind: fc.constant('faults' as const),
+    count: fc.integer({ min: 1, max: most }),
+    code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
+  }),
+});
+
 /** Most claims pass over no shop; some pass over one to three of them (an account's budget spent). */
 const skipArb: fc.Arbitrary<number[] | undefined> = fc.oneof(
   { weight: 3, arbitrary: fc.constant(undefined) },
@@ -176,14 +186,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), order: fc.nat(ORDERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'prune' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('count' as const), counter: fc.nat(1) }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('faults' as const),
-      count: fc.integer({ min: 1, max: 3 }),
-      code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
-    }),
-  },
+  faultsOp(3),
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.constantFrom(1_000, 120_000) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('wake' as const), pause: fc.boolean() }) },
   {
@@ -254,14 +257,7 @@ const accountOpArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('hasWork' as const), account: fc.constantFrom<Account>('A', 'B') }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('faults' as const),
-      count: fc.integer({ min: 1, max: 2 }),
-      code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
-    }),
-  },
+  faultsOp(2),
 );
 const accountRoundsArb = fc.array(fc.array(accountOpArb, { minLength: 1, maxLength: 3 }), {
   minLength: 3,
@@ -1373,14 +1369,7 @@ const eraseOpArb: fc.Arbitrary<EraseOp> = fc.oneof(
       withKeys: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('faults' as const),
-      count: fc.integer({ min: 1, max: 3 }),
-      code: fc.constantFrom('ENOSPC' as const, 'EIO' as const),
-    }),
-  },
+  faultsOp(3),
 );
 const eraseRoundsArb = fc.array(fc.array(eraseOpArb, { minLength: 1, maxLength: 4 }), {
   minLength: 3,
