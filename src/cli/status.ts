@@ -10,9 +10,8 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { platformDirectory, SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { declaredPoints } from '../accounts/declared-points.ts';
-import { pointsOf, recentOrdersOf, RECENT_ORDERS, type RecentOrder } from '../http/order-points-view.ts';
+import { newestOrders, type RecentOrder } from '../http/order-points-view.ts';
 import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 import { deadLetterProblem, type Problem } from '../http/problems.ts';
 
@@ -57,7 +56,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         new Date(),
       ),
       secrets: await store.secretsStatus(),
-      recentOrders: await recentFromLedger(config, store),
+      recentOrders: await newestOrders(store, await declaredPoints(config, store)),
       // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
       problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
     }));
@@ -156,9 +155,4 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
   }
   return 0;
-}
-
-async function recentFromLedger(config: Config, store: LedgerStore): Promise<RecentOrder[]> {
-  const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
-  return recentOrdersOf(orders, await pointsOf(orders, await declaredPoints(config, store), 'operator'));
 }
