@@ -81,11 +81,14 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     if (entries.length === 0) out('  none');
     for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
   };
-  out('orders by state');
-  if (Object.keys(body.orders.byState).length === 0) out('  none');
-  // Each state in words, its code a detail after them, as each reason's below.
-  for (const [state, count] of Object.entries(body.orders.byState).sort())
-    out(`  ${String(count).padStart(5)}  ${stateWords(state)} (${state})`);
+  // Each code in words, the code a detail after them.
+  const worded = (title: string, map: Record<string, number>, words: (code: string) => string) => {
+    out(title);
+    const entries = Object.entries(map);
+    if (entries.length === 0) out('  none');
+    for (const [code, count] of entries.sort()) out(`  ${String(count).padStart(5)}  ${words(code)} (${code})`);
+  };
+  worded('orders by state', body.orders.byState, (state) => stateWords(state));
   // Each platform by the name a person reads; one registered at start by its code name.
   const labels = new Map(platformDirectory().map(({ name, names }) => [name, names.platform]));
   table(
@@ -94,17 +97,11 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       Object.entries(body.orders.byPlatform).map(([name, count]) => [labels.get(name) ?? name, count]),
     ),
   );
-  // Each reason in words, with its fix and (a detail for operators) its setting and code.
-  const reasons = (title: string, map: Record<string, number>) => {
-    out(title);
-    const entries = Object.entries(map);
-    if (entries.length === 0) out('  none');
-    for (const [reason, count] of entries.sort())
-      out(`  ${String(count).padStart(5)}  ${wordsLine(reasonWords(reason, { audience: 'operator' }))} (${reason})`);
-  };
-  reasons('skipped, by reason', body.orders.skipped);
+  // Each reason with its fix and (a detail for operators) its setting.
+  const reason = (code: string) => wordsLine(reasonWords(code, { audience: 'operator' }));
+  worded('skipped, by reason', body.orders.skipped, reason);
   // A bridge or ledger older than these reasons has none to show.
-  reasons('needing your eye, by reason', body.orders.attention ?? {});
+  worded('needing your eye, by reason', body.orders.attention ?? {}, reason);
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0)
     out(
