@@ -10,9 +10,8 @@ import type { Logger } from '../logger.ts';
 import { out, withReadOnlyStore, type Remote } from './common.ts';
 import { platformDirectory, SHIPPED_MODULES } from '../composition/platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { declaredPoints } from '../accounts/declared-points.ts';
-import { pointsOf, recentOrdersOf, RECENT_ORDERS, type RecentOrder } from '../http/order-points-view.ts';
+import { newestOrders, type RecentOrder } from '../http/order-points-view.ts';
 import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 import { deadLetterProblem, type Problem } from '../http/problems.ts';
 
@@ -57,7 +56,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         new Date(),
       ),
       secrets: await store.secretsStatus(),
-      recentOrders: await recentFromLedger(config, store),
+      recentOrders: await newestOrders(store, await declaredPoints(config, store)),
       // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
       problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
     }));
@@ -82,11 +81,14 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     if (entries.length === 0) out('  none');
     for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
   };
-  out('orders by state');
-  if (Object.keys(body.orders.byState).length === 0) out('  none');
-  // Each state in words, its code a detail after them, as each reason's below.
-  for (const [state, count] of Object.entries(body.orders.byState).sort())
-    out(`  ${String(count).padStart(5)}  ${stateWords(state)} (${state})`);
+  // Each code in words, the code a detail after them.
+  const worded = (title: string, map: Record<string, number>, words: (code: string) => string) => {
+    out(title);
+    const entries = Object.entries(map);
+    if (entries.length === 0) out('  none');
+    for (const [code, count] of entries.sort()) out(`  ${String(count).padStart(5)}  ${words(code)} (${code})`);
+  };
+  worded('orders by state', body.orders.byState, (state) => stateWords(state));
   // Each platform by the name a person reads; one registered at start by its code name.
   const labels = new Map(platformDirectory().map(({ name, names }) => [name, names.platform]));
   table(
@@ -95,17 +97,11 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       Object.entries(body.orders.byPlatform).map(([name, count]) => [labels.get(name) ?? name, count]),
     ),
   );
-  // Each reason in words, with its fix and (a detail for operators) its setting and code.
-  const reasons = (title: string, map: Record<string, number>) => {
-    out(title);
-    const entries = Object.entries(map);
-    if (entries.length === 0) out('  none');
-    for (const [reason, count] of entries.sort())
-      out(`  ${String(count).padStart(5)}  ${wordsLine(reasonWords(reason, { audience: 'operator' }))} (${reason})`);
-  };
-  reasons('skipped, by reason', body.orders.skipped);
+  // Each reason with its fix and (a detail for operators) its setting.
+  const reason = (code: string) => wordsLine(reasonWords(code, { audience: 'operator' }));
+  worded('skipped, by reason', body.orders.skipped, reason);
   // A bridge or ledger older than these reasons has none to show.
-  reasons('needing your eye, by reason', body.orders.attention ?? {});
+  worded('needing your eye, by reason', body.orders.attention ?? {}, reason);
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0)
     out(
@@ -156,9 +152,4 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
     for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
   }
   return 0;
-}
-
-async function recentFromLedger(config: Config, store: LedgerStore): Promise<RecentOrder[]> {
-  const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
-  return recentOrdersOf(orders, await pointsOf(orders, await declaredPoints(config, store), 'operator'));
 }

@@ -29,9 +29,10 @@ const STATES: Record<UpstreamPoints, OrderPoints['state']> = {
 
 /** The activity that gives exactly `points`, if one is declared (the first by id, for one answer every time). */
 export function activityGiving(declared: ActivityPoints | undefined, points: number): string | undefined {
+  // Object.keys gives own entries only, so an id such as "constructor" reads the list's own number.
   return Object.keys(declared ?? {})
     .sort()
-    .find((id) => Object.hasOwn(declared ?? {}, id) && declared?.[id] === points);
+    .find((id) => declared?.[id] === points);
 }
 
 /** The amounts that can be given by hand: one per declared activity, smallest first. */

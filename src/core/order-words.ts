@@ -120,7 +120,7 @@ export const REASON_WORDS: Record<ReasonCode, ReasonWords> = {
 /** Every reason an order can show: what a listing may be narrowed by. */
 export const REASON_CODES = Object.keys(REASON_WORDS) as [ReasonCode, ...ReasonCode[]];
 
-export const isReasonCode = (code: string): code is ReasonCode => Object.hasOwn(REASON_WORDS, code);
+const isReasonCode = (code: string): code is ReasonCode => Object.hasOwn(REASON_WORDS, code);
 
 /** What each call does, for "held" in an order's words, its calls made, and its dead letters. */
 export const CALL_WORDS: Record<CallRecord['operation'], string> = {
@@ -170,7 +170,7 @@ export const FACT_WORDS: Record<Fact, string> = {
 };
 
 /** What the loyalty service holds for an order, as it stands. */
-export const SERVICE_POINTS_WORDS: Record<UpstreamPoints, string> = {
+const SERVICE_POINTS_WORDS: Record<UpstreamPoints, string> = {
   none: 'no points given yet',
   earning: 'points being given (the service’s answer is not in yet)',
   earned: 'points given, pending',

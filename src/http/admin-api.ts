@@ -31,7 +31,7 @@ import { requireAdminToken } from './admin-auth.ts';
 import { letterOrderName, operatorProblems } from './problems.ts';
 import { BridgeError } from '../errors.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
-import { earnByPoints, pointsOf, pointsSourceOf, recentOrdersOf, RECENT_ORDERS } from './order-points-view.ts';
+import { earnByPoints, pointsOf, pointsSourceOf, newestOrders } from './order-points-view.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -266,11 +266,6 @@ export function adminApi(parts: AdminApiParts): express.Router {
       ),
     });
 
-  const recentOrdersNow = async () => {
-    const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
-    return recentOrdersOf(orders, await pointsOf(orders, engine.accounts, 'operator'));
-  };
-
   router.get('/status', async (_req, res) => {
     const [
       orders,
@@ -293,7 +288,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       store.laneCounts(),
       store.secretsStatus(),
       accountLoadsNow(),
-      recentOrdersNow(),
+      newestOrders(store, engine.accounts),
     ]);
     const problems = await operatorProblems({
       store,

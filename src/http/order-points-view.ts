@@ -3,6 +3,7 @@
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { activityGiving, givableAmounts, orderPoints, pointsText, type OrderPoints } from '../core/activity-points.ts';
 import type { UpstreamPoints } from '../core/order-record.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
 
 /** What an order's points are read from: a summary's fields, or a record's upstream under these names. */
 export interface PointsSource {
@@ -88,10 +89,10 @@ export const pointsSourceOf = (record: {
 });
 
 /** How many of the newest orders status shows, each with its points. */
-export const RECENT_ORDERS = 10;
+const RECENT_ORDERS = 10;
 
 /** The newest orders as status prints them: the store's name for each, its state, its points. */
-export const recentOrdersOf = (
+const recentOrdersOf = (
   orders: ReadonlyArray<{
     orderName: string;
     orderId: string;
@@ -110,6 +111,15 @@ export const recentOrdersOf = (
   });
 
 export type RecentOrder = ReturnType<typeof recentOrdersOf>[number];
+
+/** The newest orders of the ledger with their points, for status (the admin API's, and the CLI's on the ledger). */
+export async function newestOrders(
+  store: Pick<LedgerStore, 'listOrders'>,
+  accounts: PointsAccounts,
+): Promise<RecentOrder[]> {
+  const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });
+  return recentOrdersOf(orders, await pointsOf(orders, accounts, 'operator'));
+}
 
 /**
  * Points given by hand, asked for in points: the activity of the account that gives exactly that many. None does:

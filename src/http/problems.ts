@@ -149,6 +149,26 @@ export async function letterOrderName(
   return order?.snapshot.orderName || order?.orderId;
 }
 
+/**
+ * The orders of letters (newest first) as the store shows them, the first few named and the rest counted:
+ * " (orders #1001, #1002 and 3 more)"; empty where none can be named.
+ */
+export async function lettersOrdersNamed(
+  store: Pick<LedgerStore, 'getOrder'>,
+  newestFirst: ReadonlyArray<Pick<DeadLetter, 'orderKey'>>,
+): Promise<string> {
+  const names: string[] = [];
+  for (const letter of newestFirst) {
+    if (names.length === NAMED_ORDERS) break;
+    const name = await letterOrderName(store, letter);
+    if (name && !names.includes(name)) names.push(name);
+  }
+  const more = newestFirst.length - names.length;
+  return names.length === 0
+    ? ''
+    : ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+}
+
 /** The dead letters as one problem, their orders named; the fix points at an account's problem first, if any. */
 export async function deadLetterProblem(
   store: Pick<LedgerStore, 'listDeadLetters' | 'getOrder'>,
@@ -156,17 +176,7 @@ export async function deadLetterProblem(
 ): Promise<Problem | undefined> {
   const letters = (await store.listDeadLetters()).reverse();
   if (letters.length === 0) return undefined;
-  const names: string[] = [];
-  for (const letter of letters) {
-    if (names.length === NAMED_ORDERS) break;
-    const name = await letterOrderName(store, letter);
-    if (name && !names.includes(name)) names.push(name);
-  }
-  const more = letters.length - names.length;
-  const named =
-    names.length === 0
-      ? ''
-      : ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+  const named = await lettersOrdersNamed(store, letters);
   // Retried before their account is put right, they only fail again.
   const blocking = accountProblems.some((problem) => problem.kind !== 'budget_spent' && problem.kind !== 'rule_paused');
   return {

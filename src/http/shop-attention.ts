@@ -5,7 +5,7 @@
 // and the operator's where it cannot (an account the operator set up).
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { causeOfCheck } from '../accounts/check-cause.ts';
-import { lastedWords, letterOrderName } from './problems.ts';
+import { lastedWords, lettersOrdersNamed } from './problems.ts';
 import { BUDGET_SPENT_LONG_MS } from '../core/worker/account-budgets.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
@@ -152,16 +152,7 @@ export async function shopAttention(
   const letters = (await store.listDeadLetters()).filter((letter) => isLetterOfShop(letter, shop));
   if (letters.length > 0) {
     // Named as the store shows them (#1001), the newest first; the rest counted.
-    const names: string[] = [];
-    for (const letter of [...letters].reverse()) {
-      if (names.length === 3) break;
-      const name = await letterOrderName(store, letter);
-      if (name && !names.includes(name)) names.push(name);
-    }
-    const more = letters.length - names.length;
-    const named = names.length
-      ? ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`
-      : '';
+    const named = await lettersOrdersNamed(store, [...letters].reverse());
     items.push({
       kind: 'dead_letters',
       why: `${letters.length} order(s) or deliveries of this store could not go on${named}: no points were sent for them. The Orders page says why for each.`,
