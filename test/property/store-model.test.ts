@@ -112,8 +112,17 @@ type Waiting = 'none' | 'account' | 'pause';
 /** Orders the model knew to be waiting when a wake answered, each checked due: shows the wakes are exercised. */
 let wakesChecked = 0;
 /** Claims that passed over shops, orders let go for a spent budget, and nextDueAt answers checked (issue 33). */
-const skipStats = { claims: 0, budgets: 0, nextDue: 0, lpBursts: 0, walkedOne: 0 };
+const skipStats = { claims: 0, budgets: 0, nextDue: 0, lpBursts: 0, walkedOne: 0, summaries: 0 };
 const accountOfKey = (key: string): Account => (BigInt(key.slice(key.lastIndexOf(':') + 1)) % 2n === 0n ? 'A' : 'B');
+/**
+ * What the worker saves of an order's points beside its account, fixed by its key too: the list's summaries
+ * (listOrders) must carry all three from one save, on both stores, or none before the first.
+ */
+const pointsOfKey = (key: string) => ({
+  account: accountOfKey(key),
+  earnActivityId: `activity-${accountOfKey(key)}`,
+  redeemedPoints: Number(BigInt(key.slice(key.lastIndexOf(':') + 1)) % 97n) + 1,
+});
 const waitingForOf = (waiting: Waiting, account: Account) =>
   waiting === 'account' ? 'account' : waiting === 'pause' ? `pause:${account}` : undefined;
 
@@ -257,6 +266,7 @@ const accountOpArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('hasWork' as const), account: fc.constantFrom<Account>('A', 'B') }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), order: fc.nat(ORDERS - 1) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'list' as const }) },
   faultsOp(2),
 );
 const accountRoundsArb = fc.array(fc.array(accountOpArb, { minLength: 1, maxLength: 3 }), {
@@ -886,7 +896,7 @@ function start(
             const { waitingFor: _was, ...work } = record.work;
             const parked: OrderRecord = {
               ...record,
-              upstream: { ...record.upstream, account },
+              upstream: { ...record.upstream, ...pointsOfKey(record.key) },
               work: { ...work, ...(waitingFor ? { waitingFor } : {}) },
               dueAt: new Date(
                 harness.now().getTime() + (op.park === 'budget' ? harness.laterMs : 6 * 3_600_000),
@@ -923,7 +933,7 @@ function start(
       const { waitingFor: _was, ...work } = record.work;
       const saved: OrderRecord = {
         ...record,
-        upstream: { ...record.upstream, account },
+        upstream: { ...record.upstream, ...pointsOfKey(key) },
         work: { ...work, attempts, ...(waitingFor ? { waitingFor } : {}) },
         // A waiting order keeps a late look, as the worker leaves it.
         dueAt:
@@ -1055,6 +1065,24 @@ function start(
           const listed = new Set(orders.map((order) => order.key));
           for (const key of model.facts.keys())
             expect(listed.has(key), `order ${key} missing from the list`).toBe(true);
+          // What its points are read from: none before a save, all three of one save after it (the store's answer
+          // open while a save is not known to have landed).
+          for (const order of orders) {
+            const shown = {
+              account: order.account,
+              earnActivityId: order.earnActivityId,
+              redeemedPoints: order.redeemedPoints,
+            };
+            if (model.saved.get(order.key)?.sure) {
+              expect(shown, `order ${order.key} listed without what its save kept`).toEqual(pointsOfKey(order.key));
+              skipStats.summaries++;
+            }
+            else if (shown.account !== undefined || shown.earnActivityId !== undefined) {
+              expect(shown, `order ${order.key} listed with part of a save`).toEqual(pointsOfKey(order.key));
+              skipStats.summaries++;
+            }
+            else expect(shown.redeemedPoints, `order ${order.key} listed with points redeemed unsaved`).toBeUndefined();
+          }
         },
         () => undefined,
       );
@@ -1986,7 +2014,7 @@ describe.each(backends)('the %s store against its model', (_name, open, availabl
       `store model (${_name}): ${stats.runs} runs, ${stats.ops} operations, ${wakesChecked} waiting orders seen woken, ` +
         `${skipStats.claims} claims passing over shops, ${skipStats.budgets} orders let go for a spent budget, ` +
         `${skipStats.nextDue} nextDueAt answers bounded, ${skipStats.lpBursts} bursts of registrations, ` +
-        `${skipStats.walkedOne} orders claimed one at a time`,
+        `${skipStats.walkedOne} orders claimed one at a time, ${skipStats.summaries} summaries of saved orders compared`,
     ),
   );
 
