@@ -100,7 +100,9 @@ describe.each(backends)('a platform’s own records at rest, on the %s store', (
       await store.putRecord('test-order', 'two', { token: 'not-a-declared-secret' });
 
       const kept = await backend.kept();
-      for (const secret of [1, 2, 3].flatMap((n) => Object.values(ticket(n)).slice(1)).concat('LEAKCHECK-vault-token-4'))
+      for (const secret of [1, 2, 3]
+        .flatMap((n) => Object.values(ticket(n)).slice(1))
+        .concat('LEAKCHECK-vault-token-4'))
         expect(kept.includes(secret), `${secret} kept in plain text`).toBe(false);
       expect(kept).toContain('kept as it is');
       expect(kept).toContain('not-a-declared-secret');
@@ -142,9 +144,7 @@ describe.each(backends)('a platform’s own records at rest, on the %s store', (
     await backend.fresh();
     const { store, close } = await backend.open(recordSecretsFromConfig(NO_KEY));
     try {
-      await expect(store.putRecord(RETURN, 'woocommerce-return:refused', ticket(7))).rejects.toThrow(
-        /SECRETS_KEY/,
-      );
+      await expect(store.putRecord(RETURN, 'woocommerce-return:refused', ticket(7))).rejects.toThrow(/SECRETS_KEY/);
       expect(await backend.kept()).not.toContain(ticket(7).consumerKey);
     } finally {
       await close();

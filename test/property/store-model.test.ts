@@ -1076,12 +1076,11 @@ function start(
             if (model.saved.get(order.key)?.sure) {
               expect(shown, `order ${order.key} listed without what its save kept`).toEqual(pointsOfKey(order.key));
               skipStats.summaries++;
-            }
-            else if (shown.account !== undefined || shown.earnActivityId !== undefined) {
+            } else if (shown.account !== undefined || shown.earnActivityId !== undefined) {
               expect(shown, `order ${order.key} listed with part of a save`).toEqual(pointsOfKey(order.key));
               skipStats.summaries++;
-            }
-            else expect(shown.redeemedPoints, `order ${order.key} listed with points redeemed unsaved`).toBeUndefined();
+            } else
+              expect(shown.redeemedPoints, `order ${order.key} listed with points redeemed unsaved`).toBeUndefined();
           }
         },
         () => undefined,
