@@ -21,6 +21,8 @@ export interface BigCommerceOwn {
 export const bigCommerceModule = {
   name: 'bigcommerce' as const,
   names: { platform: 'BigCommerce', shop: 'store', admin: 'your BigCommerce control panel, under Apps' },
+  // BigDesign's look for its merchant page (generated: scripts/platform-looks.ts).
+  look: new URL('./look.css', import.meta.url),
   settings: bigCommerceSettings,
   checkSettings: bigCommerceSettingProblems,
   build(settings, wiring) {

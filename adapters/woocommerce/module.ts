@@ -18,6 +18,8 @@ import { WooStores } from './stores.ts';
 export const wooModule = {
   name: 'woocommerce' as const,
   names: { platform: 'WooCommerce', shop: 'store', admin: 'your store’s WordPress, as its administrator' },
+  // The WordPress admin's look for its merchant page (generated: scripts/platform-looks.ts).
+  look: new URL('./look.css', import.meta.url),
   settings: wooSettings,
   build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected }) {
     const stores = new WooStores({

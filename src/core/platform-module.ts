@@ -369,6 +369,12 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   shopName?(written: string): string;
   /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed. */
   readonly unconfirmedWhy?: string;
+  /**
+   * Its admin's look for the merchant page outside that admin: a stylesheet of its own (a file URL), served at
+   * /<name>/look.css and linked by the page after the page's own, which styles the stand-ins' parts
+   * (src/http/merchant/elements.js). Absent: the stand-ins' neutral look.
+   */
+  readonly look?: URL;
 }
 
 /** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */

@@ -26,6 +26,7 @@ export function merchantAssets(): express.Router {
 }
 
 let template: string | undefined;
+const STYLESHEET = '<link rel="stylesheet" href="/merchant/merchant.css" />';
 
 /** Inside a platform's admin: framed by the shop's admin only, its scripts and what they reach allowed, and nothing else. */
 const embeddedCsp = ({ sources, frameAncestors }: PlatformHead) =>
@@ -88,6 +89,8 @@ export interface StandalonePage {
   whereToSignIn: string;
   /** The page's own address, put in the address bar in place of the sign-in's (which a reload must not send again). */
   pagePath?: string;
+  /** The platform's look: a stylesheet's path on the bridge, linked after the page's own (PlatformModule.look). */
+  look?: string;
 }
 
 /**
@@ -96,7 +99,7 @@ export interface StandalonePage {
  */
 export function sendStandaloneMerchantPage(
   res: Response,
-  { session, frameAncestors, signInAgain, whereToSignIn, pagePath }: StandalonePage,
+  { session, frameAncestors, signInAgain, whereToSignIn, pagePath, look }: StandalonePage,
 ): void {
   template ??= readFileSync(`${ASSETS}index.html`, 'utf8');
   const head = [
@@ -126,5 +129,13 @@ export function sendStandaloneMerchantPage(
       'cache-control': 'no-store',
     })
     // After the charset, which a browser must meet first; the stand-ins before merchant.js.
-    .send(template.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${head}`));
+    .send(
+      template
+        .replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${head}`)
+        // The platform's look after the page's own stylesheet, whose neutral rules it overrides.
+        .replace(
+          STYLESHEET,
+          look ? `${STYLESHEET}\n    <link rel="stylesheet" href="${escapeHtml(look)}" />` : STYLESHEET,
+        ),
+    );
 }

@@ -2,6 +2,7 @@
 // the admin API. A module answers in plain values; this file turns them into HTTP: JSON, text, a redirect,
 // or the shared merchant page with a session of the module's own token family (one purpose per platform).
 import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PlatformAnswer, PlatformModule, PlatformParts, PlatformRequest } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
@@ -32,7 +33,7 @@ export const modulePagePurpose = (name: string): TokenPurpose => ({
 });
 
 export interface ModuleSurfaceParts {
-  module: Pick<PlatformModule, 'name' | 'names'>;
+  module: Pick<PlatformModule, 'name' | 'names' | 'look'>;
   parts: Pick<PlatformParts, 'routes' | 'door'>;
   /** Keyed from the key the bridge keeps for the platform's pages. */
   tokens: BridgeShopTokens;
@@ -68,27 +69,29 @@ export function moduleSurface({
   const signInAgain = signIn ? `/${name}${signIn.path}` : parts.door?.signInAgain;
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
+  // The platform's look, linked by its merchant page outside its admin: a path of the bridge's, as the CSP allows.
+  const look = module.look ? `/${name}/look.css` : undefined;
+  const lookFile = module.look ? fileURLToPath(module.look) : undefined;
+  if (lookFile)
+    router.get('/look.css', (_req, res) => {
+      res.set('x-content-type-options', 'nosniff');
+      res.type('text/css').sendFile(lookFile, { maxAge: 0 });
+    });
+  const pageOf = { frameAncestors, signInAgain, whereToSignIn, pagePath, ...(look ? { look } : {}) };
   const answer = (res: Response, given: PlatformAnswer) => {
     for (const cookie of given.setCookies ?? []) res.append('set-cookie', cookie);
     if (given.headers) res.set(given.headers);
     if ('redirect' in given) return res.redirect(given.status ?? 302, given.redirect);
     if ('merchantPage' in given) {
       const opened = given.merchantPage;
-      if (opened === 'no-session')
-        return sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath });
+      if (opened === 'no-session') return sendStandaloneMerchantPage(res, pageOf);
       if (pageOff) return plainPage(res, 503, 'Not available yet', pageOff, { frameAncestors });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
       const { shop, user } = opened;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
-      return sendStandaloneMerchantPage(res, {
-        session: tokens.mint(shop, user),
-        frameAncestors,
-        signInAgain,
-        whereToSignIn,
-        pagePath,
-      });
+      return sendStandaloneMerchantPage(res, { ...pageOf, session: tokens.mint(shop, user) });
     }
     // Signed in by the platform's own scripts, whose tokens only its door takes.
     if ('embeddedPage' in given) {
@@ -147,9 +150,7 @@ export function moduleSurface({
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
   if ((parts.door || pageOff) && pagePath && !parts.door?.noTabPage)
-    router.get('/store', (_req, res) =>
-      sendStandaloneMerchantPage(res, { frameAncestors, signInAgain, whereToSignIn, pagePath }),
-    );
+    router.get('/store', (_req, res) => sendStandaloneMerchantPage(res, pageOf));
   const pageDoor = parts.door
     ? storePageDoor(
         {

@@ -7,11 +7,16 @@
 // would) and keep `value` / `checked` and their input and change events as
 // the manifest says; buttons of type submit submit their form, as Polaris's
 // do; the rest draw their heading (when the manifest gives them one) and
-// their children. What Polaris draws beyond that (its styles) is not faked,
-// but for a table's layout and a section's spacing, so that screenshots read.
+// their children. Polaris's look is not Polaris's own (that comes from
+// Shopify's CDN): each drawn part is named as the bridge's stand-ins name
+// theirs (part="button", "input", "section", ...), and styled by
+// polaris-look.css, which scripts/platform-looks.ts makes from Polaris's
+// published design tokens (@shopify/polaris-tokens), so that screenshots
+// are a truthful stand-in.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const LOOK = fileURLToPath(new URL('./polaris-look.css', import.meta.url));
 const MANIFEST = fileURLToPath(
   new URL('../../node_modules/@shopify/polaris-types/dist/custom-elements.json', import.meta.url),
 );
@@ -80,7 +85,11 @@ export function fakePolaris(): string {
         const label = this.getAttribute('label') ?? this.getAttribute('heading');
         if (isField || isToggle) {
           const wrapper = document.createElement('label');
-          wrapper.textContent = label ?? '';
+          wrapper.setAttribute('part', isToggle ? 'field toggle' : 'field');
+          const text = document.createElement('span');
+          text.setAttribute('part', 'label');
+          text.textContent = label ?? '';
+          wrapper.append(text);
           let input;
           if (spec.tagName === 's-select') {
             input = document.createElement('select');
@@ -96,6 +105,7 @@ export function fakePolaris(): string {
             input = document.createElement('input');
             input.type = isToggle ? 'checkbox' : FIELD_INPUT[spec.tagName];
           }
+          input.setAttribute('part', isToggle ? 'check' : 'input');
           if (isToggle) input.checked = this.#checked;
           else input.value = this.#value || this.getAttribute('value') || '';
           if (!isToggle && !this.#value && this.getAttribute('value')) this.#value = this.getAttribute('value');
@@ -103,16 +113,17 @@ export function fakePolaris(): string {
           input.disabled = this.hasAttribute('disabled');
           input.addEventListener('input', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('input'); });
           input.addEventListener('change', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('change'); });
-          wrapper.append(input);
-          const details = this.getAttribute('details');
-          if (details) { const small = document.createElement('small'); small.textContent = ' ' + details; wrapper.append(small); }
-          const error = this.getAttribute('error');
-          if (error) { const shown = document.createElement('strong'); shown.setAttribute('role', 'alert'); shown.textContent = ' ' + error; wrapper.append(shown); }
+          if (isToggle) wrapper.prepend(input); else wrapper.append(input);
           root.append(wrapper);
+          const details = this.getAttribute('details');
+          if (details) { const small = document.createElement('small'); small.setAttribute('part', 'details'); small.textContent = details; root.append(small); }
+          const error = this.getAttribute('error');
+          if (error) { const shown = document.createElement('strong'); shown.setAttribute('part', 'error'); shown.setAttribute('role', 'alert'); shown.textContent = error; root.append(shown); }
           return;
         }
         if (spec.tagName === 's-button') {
           const button = document.createElement('button');
+          button.setAttribute('part', 'button');
           button.disabled = this.hasAttribute('disabled');
           button.append(document.createElement('slot'));
           button.addEventListener('click', () => {
@@ -121,24 +132,33 @@ export function fakePolaris(): string {
           root.append(button);
           return;
         }
+        // A container's box, named as the stand-ins name theirs.
+        const part = { 's-page': 'page', 's-section': 'section', 's-banner': 'banner', 's-badge': 'badge', 's-paragraph': 'paragraph' }[spec.tagName];
+        const box = part ? document.createElement(spec.tagName === 's-badge' ? 'span' : 'div') : root;
+        if (part) { box.setAttribute('part', part); root.append(box); }
         if (label && spec.attributes.includes('heading')) {
-          const heading = document.createElement('h2');
+          const heading = document.createElement(spec.tagName === 's-page' ? 'h1' : 'h2');
+          heading.setAttribute('part', spec.tagName === 's-page' ? 'title' : 'heading');
           heading.textContent = label;
-          root.append(heading);
+          box.append(heading);
         }
         for (const name of spec.slots) {
           const slot = document.createElement('slot');
           if (name) slot.name = name;
-          root.append(slot);
+          box.append(slot);
         }
-        if (spec.slots.length === 0) root.append(document.createElement('slot'));
+        if (spec.slots.length === 0) box.append(document.createElement('slot'));
       }
     }
     customElements.define(spec.tagName, Element);
   }
-  // Only a table's layout and a section's spacing, so that screenshots read (Polaris's own look is not faked).
+  // A table's layout and the page's spacing, then Polaris's look from its tokens (polaris-look.css).
   const layout = document.createElement('style');
-  layout.textContent = 's-table{display:table;border-collapse:collapse;margin:.5em 0}s-table-header-row,s-table-row{display:table-row}s-table-header,s-table-cell{display:table-cell;padding:.25em .75em;border-bottom:1px solid #ddd}s-table-header{font-weight:600}s-table-body{display:table-row-group}s-section,s-banner{display:block;margin:0 0 1em}';
+  layout.textContent = ${JSON.stringify(
+    'body{margin:0;padding:16px}s-table{display:block;overflow-x:auto;margin:.5em 0}s-table-header-row,s-table-row{display:table-row}s-table-header,s-table-cell{display:table-cell;vertical-align:top}s-table-body{display:table-row-group}s-section,s-banner,s-text-field,s-password-field,s-email-field,s-number-field,s-date-field,s-select,s-switch{display:block;margin:0 0 12px}s-button{display:inline-block;margin:0 8px 12px 0}s-banner[hidden],s-section[hidden]{display:none}' +
+      '::part(label){display:block}::part(toggle){display:flex;gap:8px;align-items:center}::part(input){box-sizing:border-box;width:100%;display:block}::part(details),::part(error){display:block}' +
+      readFileSync(LOOK, 'utf8'),
+  )};
   document.head.append(layout);
 })();`;
 }

@@ -2,13 +2,35 @@
 // elements the page uses are drawn with the browser's own controls, with the attributes and properties the
 // page relies on, and App Bridge's part (the session token, toasts, the nav) is played by
 // `window.loyaltyBridgeHost`. Loaded before merchant.js. Text is set with textContent, never as HTML.
+// Each drawn part is named (part="…"), so that a platform's look (its module's stylesheet, linked by the page)
+// styles it from outside: `s-button[variant="primary"]::part(button)`. What is drawn here is a neutral default.
 (() => {
   const define = (tag, made) => customElements.get(tag) ?? customElements.define(tag, made);
   // merchant.css lays the table's parts out under this class only: inside the admin, Polaris draws them.
   document.documentElement.classList.add('standalone');
-  const sheet = `:host{display:block;margin:0 0 12px}:host([hidden]){display:none}label{display:block;font-weight:600;margin-bottom:2px}
-    input,select{font:inherit;padding:4px 6px;min-width:16em}small{display:block;color:#5c5f62}
-    h2{font-size:1.05rem;margin:0 0 8px}section{border:1px solid #e1e3e5;border-radius:8px;padding:12px 16px}`;
+  const sheet = `:host{display:block;margin:0 0 16px}:host([hidden]){display:none}
+    [part~=field]{display:block}[part~=label]{display:block;font-weight:600;margin:0 0 4px}
+    [part~=toggle]{display:flex;gap:8px;align-items:center}[part~=toggle] [part~=label]{margin:0}
+    [part~=input]{box-sizing:border-box;font:inherit;padding:6px 8px;width:100%;max-width:32em;border:1px solid #8a8f98;border-radius:4px;background:#fff;color:inherit}
+    [part~=details]{display:block;color:#5c5f62;margin-top:4px;font-size:.875em}[part~=details]:empty{display:none}
+    [part~=error]{display:block;color:#8e1f0b;margin-top:4px}[part~=error][hidden]{display:none}
+    [part~=heading]{font-size:1.05rem;margin:0 0 12px}[part~=heading][hidden]{display:none}
+    [part~=title]{font-size:1.5rem;margin:0 0 16px}[part~=title][hidden]{display:none}
+    [part~=section]{border:1px solid #d9dbde;border-radius:8px;padding:16px;background:#fff}
+    [part~=banner]{border:1px solid #d9dbde;border-left-width:4px;border-radius:4px;padding:12px 16px;background:#f6f7f8}
+    :host([tone=critical]) [part~=banner]{border-color:#c5280c;background:#fff4f2}
+    :host([tone=warning]) [part~=banner]{border-color:#b98900;background:#fff8e6}
+    :host([tone=success]) [part~=banner]{border-color:#1f845a;background:#f0faf4}
+    :host([tone=info]) [part~=banner]{border-color:#2c6ecb;background:#f2f7fe}
+    [part~=banner] [part~=heading]{font-size:1rem;margin:0 0 4px}
+    [part~=button]{font:inherit;font-weight:600;padding:6px 14px;border-radius:6px;border:1px solid #8a8f98;background:#fff;color:inherit;cursor:pointer}
+    :host([variant=primary]) [part~=button]{background:#303030;border-color:#303030;color:#fff}
+    [part~=nav]{display:flex;flex-wrap:wrap;gap:4px;border-bottom:1px solid #d9dbde;margin:0 0 16px}
+    [part~=tab]{font:inherit;padding:8px 12px;border:0;border-bottom:2px solid transparent;background:none;color:inherit;cursor:pointer}
+    [part~=current]{border-bottom-color:currentColor;font-weight:600}
+    [part~=badge]{display:inline-block;padding:0 8px;border-radius:8px;background:#e3e3e3;font-size:.875em}
+    :host([tone=critical]) [part~=badge]{background:#fedad9;color:#8e1f0b}
+    [part~=paragraph]{margin:0 0 8px}`;
 
   /** Runs once the page's markup is all parsed: an element defined before it is connected before its children. */
   const whenParsed = (run) =>
@@ -22,38 +44,56 @@
     }
   }
 
-  /** A container that shows its heading attribute above its children. */
-  const headed = (outer) =>
+  /** A container that shows its heading attribute above its children, in `outer` named `part`. */
+  const headed = (outer, part, heading = 'h2', headingPart = 'heading') =>
     class extends Drawn {
       static observedAttributes = ['heading'];
       constructor() {
-        super(`<${outer}><h2 hidden></h2><slot></slot></${outer}>`);
+        super(
+          `<${outer} part="${part}"><${heading} part="${headingPart}" hidden></${heading}><slot></slot></${outer}>`,
+        );
       }
       attributeChangedCallback() {
-        const heading = this.shadowRoot.querySelector('h2');
-        heading.textContent = this.getAttribute('heading') ?? '';
-        heading.hidden = !heading.textContent;
+        const shown = this.shadowRoot.querySelector(heading);
+        shown.textContent = this.getAttribute('heading') ?? '';
+        shown.hidden = !shown.textContent;
       }
     };
-  define('s-page', headed('main'));
-  define('s-section', headed('section'));
-  define('s-banner', headed('section'));
+  define('s-page', headed('main', 'page', 'h1', 'title'));
+  define('s-section', headed('section', 'section'));
+  define('s-banner', headed('section', 'banner', 'h3'));
   define(
     's-paragraph',
     class extends Drawn {
       constructor() {
-        super('<p style="margin:0"><slot></slot></p>');
+        super('<p part="paragraph"><slot></slot></p>');
+      }
+    },
+  );
+  define(
+    's-badge',
+    class extends Drawn {
+      constructor() {
+        super('<span part="badge"><slot></slot></span>');
       }
     },
   );
 
-  /** A field: a label, the browser's input, and the details line; `value` (or `checked`) is the input's. */
+  /**
+   * A field: a label, the browser's input, the details line and its error (the `error` attribute, beside the
+   * field it is about); `value` (or `checked`) is the input's.
+   */
   const field = (type) =>
     class extends Drawn {
-      static observedAttributes = ['label', 'details', 'placeholder', 'min', 'max', 'required'];
+      static observedAttributes = ['label', 'details', 'error', 'placeholder', 'min', 'max', 'required'];
       constructor() {
-        const control = type === 'select' ? '<select></select>' : `<input type="${type}">`;
-        super(`<label><span></span>${control}</label><small></small>`);
+        const control =
+          type === 'select' ? '<select part="input select"></select>' : `<input part="input ${type}" type="${type}">`;
+        super(
+          type === 'checkbox'
+            ? `<label part="field toggle">${control}<span part="label"></span></label><small part="details"></small><strong part="error" hidden></strong>`
+            : `<label part="field"><span part="label"></span>${control}</label><small part="details"></small><strong part="error" hidden></strong>`,
+        );
         this.input = this.shadowRoot.querySelector('input, select');
         this.input.addEventListener('input', () => this.dispatchEvent(new Event('input', { bubbles: true })));
         this.input.addEventListener('change', () => this.dispatchEvent(new Event('change', { bubbles: true })));
@@ -68,9 +108,15 @@
             this.input.append(new Option(option.textContent, option.getAttribute('value') ?? ''));
       }
       attributeChangedCallback(name, _old, value) {
-        if (name === 'label') this.shadowRoot.querySelector('label span').textContent = value ?? '';
+        if (name === 'label') this.shadowRoot.querySelector('[part~=label]').textContent = value ?? '';
         else if (name === 'details') this.shadowRoot.querySelector('small').textContent = value ?? '';
-        else if (value === null) this.input.removeAttribute(name);
+        else if (name === 'error') {
+          const error = this.shadowRoot.querySelector('strong');
+          error.textContent = value ?? '';
+          error.hidden = !value;
+          if (value) this.input.setAttribute('aria-invalid', 'true');
+          else this.input.removeAttribute('aria-invalid');
+        } else if (value === null) this.input.removeAttribute(name);
         else this.input.setAttribute(name, value);
       }
       get name() {
@@ -105,7 +151,7 @@
     's-button',
     class extends Drawn {
       constructor() {
-        super('<button type="button"><slot></slot></button>');
+        super('<button part="button" type="button"><slot></slot></button>');
         this.shadowRoot.querySelector('button').addEventListener('click', () => {
           if (this.getAttribute('type') === 'submit') this.closest('form')?.requestSubmit();
         });
@@ -118,7 +164,7 @@
     class extends Drawn {
       static observedAttributes = ['value', 'max'];
       constructor() {
-        super('<progress></progress>');
+        super('<progress part="progress"></progress>');
       }
       attributeChangedCallback(name, _old, value) {
         const bar = this.shadowRoot.querySelector('progress');
@@ -132,30 +178,40 @@
   for (const tag of ['s-table', 's-table-header-row', 's-table-header', 's-table-body', 's-table-row', 's-table-cell'])
     define(tag, class extends HTMLElement {});
 
-  // The nav: a button for each link; a click says where to go, as an admin's nav does (loyalty-bridge:navigate).
+  // The nav: a tab for each link; a click says where to go, as an admin's nav does (loyalty-bridge:navigate). The
+  // view shown is the link merchant.js marks data-current, as an admin's nav marks the app's page.
   define('s-link', class extends HTMLElement {});
   define(
     's-app-nav',
     class extends Drawn {
       constructor() {
-        super('<nav></nav>');
+        super('<nav part="nav"></nav>');
       }
       connectedCallback() {
         whenParsed(() => this.draw());
+        new MutationObserver(() => this.mark()).observe(this, { subtree: true, attributeFilter: ['data-current'] });
       }
       draw() {
         const nav = this.shadowRoot.querySelector('nav');
-        nav.replaceChildren(
-          ...[...this.querySelectorAll('s-link')].map((link) => {
-            const button = document.createElement('button');
-            button.type = 'button';
-            button.textContent = link.textContent;
-            button.addEventListener('click', () =>
-              link.dispatchEvent(new CustomEvent('loyalty-bridge:navigate', { bubbles: true })),
-            );
-            return button;
-          }),
-        );
+        this.tabs = [...this.querySelectorAll('s-link')].map((link) => {
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.textContent = link.textContent;
+          button.addEventListener('click', () =>
+            link.dispatchEvent(new CustomEvent('loyalty-bridge:navigate', { bubbles: true })),
+          );
+          return { link, button };
+        });
+        nav.replaceChildren(...this.tabs.map(({ button }) => button));
+        this.mark();
+      }
+      mark() {
+        for (const { link, button } of this.tabs ?? []) {
+          const current = link.hasAttribute('data-current');
+          button.setAttribute('part', current ? 'tab current' : 'tab');
+          if (current) button.setAttribute('aria-current', 'page');
+          else button.removeAttribute('aria-current');
+        }
       }
     },
   );
@@ -201,6 +257,8 @@
         item.textContent = message;
         if (options.isError) item.dataset.error = 'true';
         list.append(item);
+        // A toast says what just happened, and goes, as an admin's do; the list keeps what it said for the tab.
+        setTimeout(() => (item.hidden = true), options.duration ?? 5000);
       },
     },
   };

@@ -76,6 +76,29 @@ async function call(path, options = {}) {
 
 const toast = (message, isError = false) => host.toast.show(message, isError ? { isError: true } : {});
 
+/**
+ * What the bridge refused of a form, where it belongs: a line that names one of the form's fields ("brandId: is
+ * required") beside that field, the rest in the form's own banner above its button. None: all of them cleared.
+ */
+function formProblems(form, lines) {
+  for (const field of form.querySelectorAll('[name]')) field.removeAttribute('error');
+  const rest = [];
+  for (const line of lines.filter(Boolean)) {
+    const [, name, message] = /^([A-Za-z_][\w]*): (.+)$/s.exec(line) ?? [];
+    const field = name ? form.querySelector(`[name="${name}"]`) : null;
+    if (field)
+      field.setAttribute('error', field.hasAttribute('error') ? `${field.getAttribute('error')}; ${message}` : message);
+    else rest.push(line);
+  }
+  const banner = form.querySelector('.form-errors');
+  if (!banner) return;
+  banner.textContent = rest.join('\n');
+  banner.hidden = rest.length === 0;
+}
+
+// A field's error goes as soon as the merchant changes what it was about.
+document.addEventListener('input', (event) => event.target.closest?.('[error]')?.removeAttribute('error'));
+
 function element(tag, text, attributes = {}) {
   const made = document.createElement(tag);
   if (text !== undefined) made.textContent = text;
@@ -91,7 +114,14 @@ function viewOf(path) {
 }
 
 async function show(view) {
+  // What the last view said no longer holds here: its notice and its forms' errors go (a call of this view that
+  // fails again says so again).
+  $('#notice').hidden = true;
+  for (const form of document.querySelectorAll('form')) formProblems(form, []);
   for (const section of document.querySelectorAll('[data-view]')) section.hidden = section.dataset.view !== view;
+  // The nav's tab for this view, where the bridge's stand-in draws the nav (the admin marks its own).
+  for (const link of document.querySelectorAll('s-app-nav s-link[data-nav]'))
+    link.toggleAttribute('data-current', link.dataset.nav === view);
   const titles = { home: 'Loyalty points', setup: 'Set up', orders: 'Orders', privacy: 'Data requests' };
   $('#page').setAttribute('heading', titles[view]);
   try {
@@ -244,7 +274,7 @@ function fill(current, settings) {
     else field(name).value = value === undefined || value === null ? '' : String(value);
   }
   $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
-  $('#setup-errors').textContent = '';
+  formProblems($('#account-form'), []);
 }
 
 function formValues() {
@@ -279,8 +309,8 @@ $('#account-form').addEventListener('submit', async (event) => {
   }
   const refused = answers.find((answer) => answer.status >= 400);
   if (refused) {
-    // One line per bad key, as the API says them.
-    $('#setup-errors').textContent = (refused.body.errors ?? [refused.body.error]).join('\n');
+    // One line per bad key, as the API says them: each beside its field.
+    formProblems($('#account-form'), refused.body.errors ?? [refused.body.error]);
     toast('Not saved: see what to correct', true);
     return;
   }
@@ -405,7 +435,7 @@ $('#resync-form').addEventListener('submit', async (event) => {
   const until = $('#resync-form [name="until"]').value;
   const request = { since, ...(until ? { until } : {}) };
   const { status, body } = await call('/resync', { method: 'POST', body: JSON.stringify(request) });
-  $('#resync-errors').textContent = status === 202 ? '' : (body.errors ?? [body.error]).join('\n');
+  formProblems($('#resync-form'), status === 202 ? [] : (body.errors ?? [body.error]));
   if (status !== 202) return toast('Not started: see why', true);
   toast('Reading your orders again');
   showResync(body.job);
@@ -477,12 +507,16 @@ $('#take-form').addEventListener('submit', async (event) => {
  */
 function byHandAnswered(form, { status, body }, done, refused, verb) {
   const unknown = body.adjustment?.outcome === 'unknown';
-  $(`#${form}-errors`).textContent =
+  formProblems(
+    $(`#${form}-form`),
     status === 201
-      ? ''
+      ? []
       : unknown
-        ? `The loyalty service did not say whether the points were ${verb}: look up the customer's points before trying again (it is kept under "Could not go on").`
-        : (body.errors ?? [body.error]).join('\n');
+        ? [
+            `The loyalty service did not say whether the points were ${verb}: look up the customer's points before trying again (it is kept under "Could not go on").`,
+          ]
+        : (body.errors ?? [body.error]),
+  );
   toast(status === 201 ? done : unknown ? `Points may have been ${verb}: check first` : refused, status !== 201);
 }
 
