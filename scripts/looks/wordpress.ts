@@ -51,7 +51,8 @@ export function wordpressLook(): { from: string; look: PageLook } {
       primaryHover: rule('.components-button.is-primary:hover:not(:disabled)'),
       // BaseControl's label and help, which the package draws with emotion.
       label: 'font-size:11px;font-weight:500;line-height:1.4;text-transform:uppercase;margin:0 0 8px',
-      input: `${rule('.components-text-control__input[type=text]')};max-width:32em;box-sizing:border-box`,
+      // 13px as from a tablet's width up (the package's 16px is for phones, whose browsers zoom on smaller text).
+      input: `${rule('.components-text-control__input[type=text]')};font-size:13px;max-width:32em;box-sizing:border-box`,
       inputFocus: `border-color:${accent};box-shadow:0 0 0 0.5px ${accent};outline:2px solid transparent`,
       details: 'font-size:12px;font-style:normal;color:#757575;margin-top:8px',
       error: `color:${value('.components-notice.is-error', '--wp-components-notice-text-color')};font-size:12px;margin-top:8px`,

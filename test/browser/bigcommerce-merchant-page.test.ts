@@ -13,6 +13,7 @@ import { bcOrder } from '../helpers/bigcommerce.ts';
 import { BRIDGE_ORIGIN, controlPanelContext, startOpenBigCommerceApp } from '../helpers/bigcommerce-control-panel.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { walkViews } from '../helpers/merchant-views.ts';
 
 const CLIENT_ID = 'bc-page-client-id';
 const CLIENT_SECRET = 'bc-page-client-secret-for-tests';
@@ -97,6 +98,15 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
       .toContain('earned 100 points, pending');
     await page.screenshot({ path: `${shots}3-orders.png` });
   }, 60_000);
+
+  it('shows each view at a laptop’s width and a phone’s, none scrolling sideways', async () => {
+    await walkViews({
+      page,
+      frameOf: () => page.frames().find((frame) => frame !== page.mainFrame())!,
+      open: (label) => app.locator('s-app-nav').getByRole('button', { name: label }).click(),
+      shots,
+    });
+  }, 90_000);
 
   it('sets no cookie a browser blocks in the frame: one partitioned to the control panel, at the load alone', () => {
     // The frame's own secret (a reload of the frame signs in again); the page's session never rides in a cookie.

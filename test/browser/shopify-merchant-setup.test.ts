@@ -14,6 +14,7 @@ import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually } from '../helpers/engine.ts';
+import { walkViews } from '../helpers/merchant-views.ts';
 import { shopifyOrderNode, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { ADMIN_ORIGIN } from '../helpers/shopify-admin-frame.ts';
@@ -422,6 +423,16 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
         'This customer gave no phone number, and your program requires one, so the order earns no points. Fix: Set up, Customers need a phone.',
       );
   }, 60_000);
+
+  it('shows each view at a laptop’s width and a phone’s, none scrolling sideways', async () => {
+    await walkViews({
+      page,
+      frameOf: () => page.frames().find((frame) => frame !== page.mainFrame())!,
+      open: (label) => page.locator('#app-nav button', { hasText: label }).click(),
+      shots,
+      height: 1100,
+    });
+  }, 90_000);
 
   it('works without a cookie: the bridge set none in all the page asked of it', () => {
     expect(cookiesSet).toEqual([]);

@@ -13,6 +13,7 @@ import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
+import { walkViews } from '../helpers/merchant-views.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 
@@ -120,6 +121,13 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await expect.poll(() => page.locator('#account-summary').textContent(), { timeout: 15_000 }).toContain('sandbox');
     expect(await page.locator('#attention').textContent()).not.toContain('No loyalty account yet');
     await page.screenshot({ path: `${shots}3-signed-in-again.png` });
+    // Each view, at a laptop's width and a phone's, in the WordPress admin's look: none scrolls sideways.
+    await walkViews({
+      page,
+      frameOf: () => page.mainFrame(),
+      open: (label) => page.locator('s-app-nav').getByRole('button', { name: label }).click(),
+      shots,
+    });
     const after = await connection();
     expect(after!.consumerKey).not.toBe(before!.consumerKey);
     expect(after!.webhookSecret).toBe(before!.webhookSecret);

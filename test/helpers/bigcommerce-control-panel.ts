@@ -52,7 +52,7 @@ export async function controlPanelContext(
     await context.route(`${new URL(at).origin}/**`, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><meta charset="utf-8"><title>BigCommerce control panel</title><h1>Apps · loyalty-bridge</h1><iframe id="app" src="${src()}" style="width:1200px;height:880px"></iframe>`,
+        body: `<!doctype html><meta charset="utf-8"><title>BigCommerce control panel</title><h1>Apps · loyalty-bridge</h1><iframe id="app" src="${src()}" style="box-sizing:border-box;width:100%;max-width:1200px;height:880px"></iframe>`,
       }),
     );
   await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {

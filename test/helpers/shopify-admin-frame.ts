@@ -94,7 +94,7 @@ export const adminPage = (
 <div id="title-bar"></div>
 <div id="save-bar" hidden><button id="save-bar-discard">Discard</button> <button id="save-bar-save">Save</button></div>
 <ul id="toasts"></ul>
-<iframe id="app" src="${appUrl}" style="width:1240px;height:900px;border:0"></iframe>
+<iframe id="app" src="${appUrl}" style="width:100%;max-width:1240px;height:900px;border:0"></iframe>
 <script>
   const app = () => document.getElementById('app').contentWindow;
   window.addEventListener('message', async (event) => {

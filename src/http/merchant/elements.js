@@ -88,7 +88,11 @@
       static observedAttributes = ['label', 'details', 'error', 'placeholder', 'min', 'max', 'required'];
       constructor() {
         const control =
-          type === 'select' ? '<select part="input select"></select>' : `<input part="input ${type}" type="${type}">`;
+          type === 'select'
+            ? '<select part="input select"></select>'
+            : type === 'checkbox'
+              ? '<input part="check" type="checkbox">'
+              : `<input part="input ${type}" type="${type}">`;
         super(
           type === 'checkbox'
             ? `<label part="field toggle">${control}<span part="label"></span></label><small part="details"></small><strong part="error" hidden></strong>`
@@ -259,6 +263,10 @@
         list.append(item);
         // A toast says what just happened, and goes, as an admin's do; the list keeps what it said for the tab.
         setTimeout(() => (item.hidden = true), options.duration ?? 5000);
+      },
+      /** The merchant moved on to another view: what was said of the last one goes. */
+      clear() {
+        for (const item of document.querySelectorAll('#toasts li')) item.hidden = true;
       },
     },
   };

@@ -117,6 +117,7 @@ async function show(view) {
   // What the last view said no longer holds here: its notice and its forms' errors go (a call of this view that
   // fails again says so again).
   $('#notice').hidden = true;
+  host.toast.clear?.();
   for (const form of document.querySelectorAll('form')) formProblems(form, []);
   for (const section of document.querySelectorAll('[data-view]')) section.hidden = section.dataset.view !== view;
   // The nav's tab for this view, where the bridge's stand-in draws the nav (the admin marks its own).
@@ -124,11 +125,14 @@ async function show(view) {
     link.toggleAttribute('data-current', link.dataset.nav === view);
   const titles = { home: 'Loyalty points', setup: 'Set up', orders: 'Orders', privacy: 'Data requests' };
   $('#page').setAttribute('heading', titles[view]);
+  delete $('#page').dataset.loaded;
   try {
     await { home: loadHome, setup: loadSetup, orders: loadOrders, privacy: loadDataRequests }[view]();
   } catch (error) {
     if (error.message !== 'unauthorised') toast('The page could not be loaded; try again.', true);
   }
+  // Which view has all it asked for drawn (a test waits for it before its picture).
+  $('#page').dataset.loaded = view;
 }
 
 function go(path) {
