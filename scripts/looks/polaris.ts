@@ -41,7 +41,7 @@ export function polarisLook(): { from: string; look: PageLook } {
       label: `font-weight:${v('font-weight-regular')};margin:0 0 ${v('space-100')}`,
       input: `font-family:inherit;font-size:${v('font-size-325')};padding:${v('space-150')} ${v('space-300')};border:${v('border-width-0165')} solid ${v('color-input-border')};border-radius:${v('border-radius-200')};background:${v('color-input-bg-surface')};max-width:32em`,
       inputFocus: `outline:${v('border-width-050')} solid ${v('color-border-focus')};outline-offset:${v('space-025')}`,
-      details: `color:${v('color-text-secondary')};margin-top:${v('space-100')}`,
+      details: `font-size:${v('font-size-325')};color:${v('color-text-secondary')};margin-top:${v('space-100')}`,
       error: `color:${v('color-text-critical')};margin-top:${v('space-100')}`,
       check: `accent-color:${v('color-bg-fill-brand')};margin:0`,
       badge: `font-size:${v('font-size-300')};font-weight:${v('font-weight-medium')};padding:${v('space-050')} ${v('space-200')};border-radius:${v('border-radius-200')};background:${v('color-bg-fill-transparent-secondary')};color:${v('color-text-secondary')}`,

@@ -103,6 +103,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     await walkViews({
       page,
       frameOf: () => page.frames().find((frame) => frame !== page.mainFrame())!,
+      frameSelector: '#app',
       open: (label) => app.locator('s-app-nav').getByRole('button', { name: label }).click(),
       shots,
     });

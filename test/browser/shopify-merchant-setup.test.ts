@@ -428,7 +428,10 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await walkViews({
       page,
       frameOf: () => page.frames().find((frame) => frame !== page.mainFrame())!,
-      open: (label) => page.locator('#app-nav button', { hasText: label }).click(),
+      frameSelector: '#app',
+      // The admin's nav lists the app's pages; its home is the app's name above them.
+      open: (label) =>
+        (label === 'Home' ? page.locator('#app-home') : page.locator('#app-nav button', { hasText: label })).click(),
       shots,
       height: 1100,
     });

@@ -22,11 +22,13 @@ export interface ViewWalk {
   open: (label: string) => Promise<void>;
   /** Where its pictures go: test-artifacts/<name>/ (artifactsDir). */
   shots: string;
+  /** The admin's frame that holds the page, pictured alone (the admin around it is the test's stand-in); none: the tab. */
+  frameSelector?: string;
   height?: number;
 }
 
 /** Takes `views-<width>-<view>.png` of each view at each width, and checks nothing overflows sideways. */
-export async function walkViews({ page, frameOf, open, shots, height = 1000 }: ViewWalk): Promise<void> {
+export async function walkViews({ page, frameOf, open, shots, frameSelector, height = 1000 }: ViewWalk): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height });
     for (const { label, name } of VIEWS) {
@@ -38,7 +40,10 @@ export async function walkViews({ page, frameOf, open, shots, height = 1000 }: V
         '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
       )) as { scroll: number; width: number };
       expect(overflow.scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
-      await page.screenshot({ path: `${shots}views-${width}-${name}.png`, fullPage: true });
+      const path = `${shots}views-${width}-${name}.png`;
+      await (frameSelector
+        ? page.locator(frameSelector).screenshot({ path })
+        : page.screenshot({ path, fullPage: true }));
     }
   }
   await page.setViewportSize({ width: WIDTHS[0], height });

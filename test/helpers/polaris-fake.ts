@@ -113,7 +113,8 @@ export function fakePolaris(): string {
           input.disabled = this.hasAttribute('disabled');
           input.addEventListener('input', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('input'); });
           input.addEventListener('change', () => { if (isToggle) this.#checked = input.checked; else this.#value = input.value; this.emit('change'); });
-          if (isToggle) wrapper.prepend(input); else wrapper.append(input);
+          // The label's text first (as a test reads it); a toggle's box drawn before it, by the layout below.
+          wrapper.append(input);
           root.append(wrapper);
           const details = this.getAttribute('details');
           if (details) { const small = document.createElement('small'); small.setAttribute('part', 'details'); small.textContent = details; root.append(small); }
@@ -156,7 +157,7 @@ export function fakePolaris(): string {
   const layout = document.createElement('style');
   layout.textContent = ${JSON.stringify(
     'body{margin:0;padding:16px}s-table{display:block;overflow-x:auto;margin:.5em 0}s-table-header-row,s-table-row{display:table-row}s-table-header,s-table-cell{display:table-cell;vertical-align:top}s-table-body{display:table-row-group}s-section,s-banner,s-text-field,s-password-field,s-email-field,s-number-field,s-date-field,s-select,s-switch{display:block;margin:0 0 12px}s-button{display:inline-block;margin:0 8px 12px 0}s-banner[hidden],s-section[hidden]{display:none}' +
-      '::part(label){display:block}::part(toggle){display:flex;gap:8px;align-items:center}::part(input){box-sizing:border-box;width:100%;display:block}::part(details),::part(error){display:block}' +
+      '::part(label){display:block}::part(toggle){display:flex;flex-direction:row-reverse;justify-content:flex-end;gap:8px;align-items:center}::part(input){box-sizing:border-box;width:100%;display:block}::part(details),::part(error){display:block}' +
       readFileSync(LOOK, 'utf8'),
   )};
   document.head.append(layout);

@@ -1,0 +1,36 @@
+// Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
+// docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
+// three merchant-page browser tests first (docs/development.md, "Screenshots").
+import { copyFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Each platform's pictures: the test's artifacts folder (test-artifacts/<folder>/), and the name they go by. */
+const PLATFORMS = [
+  { folder: 'merchant', platform: 'shopify', test: 'test/browser/shopify-merchant-setup.test.ts' },
+  { folder: 'woocommerce-page', platform: 'woocommerce', test: 'test/browser/woocommerce-store-page.test.ts' },
+  { folder: 'bigcommerce', platform: 'bigcommerce', test: 'test/browser/bigcommerce-merchant-page.test.ts' },
+];
+/** The pictures README shows: every view at a laptop's width, and the two a merchant opens most on a phone. */
+const CHOSEN = [
+  ...['home', 'setup', 'orders', 'privacy'].map((view) => `1280-${view}`),
+  ...['home', 'orders'].map((view) => `390-${view}`),
+];
+
+const missing: string[] = [];
+for (const { folder, platform, test } of PLATFORMS)
+  for (const picture of CHOSEN) {
+    const from = `${ROOT}test-artifacts/${folder}/views-${picture}.png`;
+    if (!existsSync(from)) {
+      missing.push(`${from} (run npx vitest run ${test})`);
+      continue;
+    }
+    const to = `docs/screenshots/merchant-${platform}-${picture}.png`;
+    copyFileSync(from, `${ROOT}${to}`);
+    console.log(`copied ${to}`);
+  }
+if (missing.length > 0) {
+  console.error(`Not taken yet:\n  ${missing.join('\n  ')}`);
+  process.exitCode = 1;
+}
