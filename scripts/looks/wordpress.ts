@@ -34,7 +34,7 @@ export function wordpressLook(): { from: string; look: PageLook } {
       nav: `${rule('.components-tab-panel__tabs')};flex-wrap:wrap;border-bottom:${panelBorder};margin:0 0 16px`,
       tab: `${rule('.components-tab-panel__tabs-item')};font-family:inherit;font-size:inherit`,
       current: `box-shadow:inset 0 -2px 0 ${accent};color:${accent}`,
-      section: `${rule('.components-panel')};${rule('.components-panel__body.is-opened')}`,
+      section: `${rule('.components-panel')};${rule('.components-panel__body.is-opened')};border-radius:${value('.components-button', 'border-radius')}`,
       heading: `font-size:14px;font-weight:${value('.components-panel__body-toggle.components-button', 'font-weight')};margin:0 0 16px`,
       banner: `${rule('.components-notice', ['display', 'grid-template-columns', 'align-items', 'border', 'background-color', 'color'])};border:1px solid`,
       bannerHeading: 'font-size:inherit;font-weight:600;margin:0 0 4px',
