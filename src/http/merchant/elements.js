@@ -61,7 +61,7 @@
     };
   define('s-page', headed('main', 'page', 'h1', 'title'));
   define('s-section', headed('section', 'section'));
-  define('s-banner', headed('section', 'banner', 'h3'));
+  define('s-banner', headed('section', 'banner'));
   define(
     's-paragraph',
     class extends Drawn {
