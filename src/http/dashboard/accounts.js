@@ -2,7 +2,7 @@
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them. With fifty accounts and hundreds of shops,
-// both lists are filtered and paged (pages.js): ten accounts' cards, twenty-five shops a page.
+// both lists are filtered and paged (pages.js): five accounts' cards, twenty-five shops a page.
 /* global $, api, card, cell, localTime, someOf, fillByHandAccounts, platformLabel, refresh, pagedList */
 /* exported loadAccounts */
 
@@ -194,7 +194,7 @@ async function loadAccounts() {
   accountCards ??= pagedList({
     search: $('#account-search'),
     nav: $('#account-pages'),
-    size: 10,
+    size: 5,
     text: (account) => `${account.name} ${account.brandId} ${account.shops.map((shop) => shop.shop).join(' ')}`,
   });
   shopRows ??= pagedList({
