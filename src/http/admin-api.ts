@@ -39,7 +39,7 @@ export interface AdminApiParts {
   sandbox?: boolean;
   /** The bridge's own sandbox, in sandbox mode: the operator may make an account on it. */
   bridgeSandbox?: BridgeSandbox | undefined;
-  /** The built-in demo store is what sends the orders (a first run). */
+  /** A first run: the built-in demo store sends the orders until a store of the merchant's own is connected. */
   demo?: boolean;
   /** Recorded as "who asked" on manual adjustments, privacy requests and changes to accounts. */
   tokenLabel: string;
@@ -256,6 +256,14 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
+  // Whether the demo store sends orders now: it stops when a store of the merchant's own is connected, and does not
+  // start when one already is (first-run.ts), so the dashboard's demo banner goes when it stops.
+  const demoPlays = async (): Promise<boolean> => {
+    if (!parts.demo) return false;
+    for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return false;
+    return true;
+  };
+
   const accountLoadsNow = () =>
     accountLoads({
       accounts: parts.accounts,
@@ -278,6 +286,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       secrets,
       accounts,
       recentOrders,
+      demo,
     ] = await Promise.all([
       store.countOrders(),
       store.countDeadLetters(),
@@ -289,6 +298,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       store.secretsStatus(),
       accountLoadsNow(),
       newestOrders(store, engine.accounts),
+      demoPlays(),
     ]);
     const problems = await operatorProblems({
       store,
@@ -326,7 +336,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       privacy: { openDataRequests: dataRequests.length },
       // Key ids are digests, counts are counts: nothing here is a secret.
       secrets,
-      mode: { sandbox: parts.sandbox ?? false, demo: parts.demo ?? false },
+      // demo: the demo store sends orders now (it stops once a store of the merchant's own is connected).
+      mode: { sandbox: parts.sandbox ?? false, demo },
       // The newest orders, each with its points as a number (status prints them).
       recentOrders,
     });

@@ -1,8 +1,9 @@
 // The dashboard's accounts panel: each loyalty account with its health and its shops, which account each
 // shop earns on (a select moves it), and a form to create one. A key is typed in once and never shown again:
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
-// below use once the page runs: nothing at the top level touches them.
-/* global $, api, card, cell, localTime, fillByHandAccounts, platformLabel, refresh */
+// below use once the page runs: nothing at the top level touches them. With fifty accounts and hundreds of shops,
+// both lists are filtered and paged (pages.js): five accounts' cards, twenty-five shops a page.
+/* global $, api, card, cell, localTime, someOf, fillByHandAccounts, platformLabel, refresh, pagedList */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -127,7 +128,7 @@ function accountCard(account) {
       ['Live orders', laneText(health.lanes.live)],
       ['Backfill (resyncs)', laneText(health.lanes.backfill)],
       ['Dead letters', health.deadLetters === null ? 'many: see Dead letters' : String(health.deadLetters)],
-      ['Shops', account.shops.map((shop) => shop.shop).join(', ') || 'none'],
+      ['Shops', shopsText(account.shops)],
     ],
     trouble,
   );
@@ -141,10 +142,24 @@ function accountCard(account) {
       await api(`/accounts/${encodeURIComponent(account.id)}/check`, { method: 'POST' });
       await loadAccounts();
     });
-    article.append(pointsEdit(account), check);
+    const actions = document.createElement('div');
+    actions.className = 'card-actions';
+    actions.append(pointsEdit(account), check);
+    article.append(actions);
   }
   return article;
 }
+
+/** An account's shops: all of a few, or how many and the first of them (each is in the shops' table below). */
+function shopsText(shops) {
+  const names = shops.map((shop) => shop.shop);
+  if (names.length === 0) return 'none';
+  return names.length > 5 ? `${names.length}: ${someOf(names)}` : names.join(', ');
+}
+
+/** The accounts' cards and the shops' rows, each a page at a time (made once the page runs). */
+let accountCards;
+let shopRows;
 
 /** One select per shop: every account, and no link (back to what the environment says). */
 function accountSelect(shop, accounts) {
@@ -176,22 +191,35 @@ async function loadAccounts() {
   ]);
   for (const account of body.accounts)
     if (account.readOnly) account.configuredPoints = defaults.settings?.LOYALTY_ACTIVITY_POINTS;
+  accountCards ??= pagedList({
+    search: $('#account-search'),
+    nav: $('#account-pages'),
+    size: 5,
+    text: (account) => `${account.name} ${account.brandId} ${account.shops.map((shop) => shop.shop).join(' ')}`,
+  });
+  shopRows ??= pagedList({
+    search: $('#shop-search'),
+    nav: $('#shop-pages'),
+    text: (shop) => `${shop.shop} ${platformLabel(shop.platform)} ${shop.accountName ?? ''}`,
+  });
   // A points edit the operator is typing in stays as it is until they are done.
   if (!document.activeElement?.closest('#account-list .points-edit'))
-    $('#account-list').replaceChildren(...body.accounts.map(accountCard));
+    accountCards.show(body.accounts, (accounts) => $('#account-list').replaceChildren(...accounts.map(accountCard)));
   fillByHandAccounts(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
   if ($('#shop-accounts').contains(document.activeElement)) return;
-  $('#shop-accounts tbody').replaceChildren(
-    ...shopsBody.shops.map((shop) => {
-      const row = document.createElement('tr');
-      row.dataset.shop = shop.shop;
-      cell(row, shop.shop);
-      cell(row, platformLabel(shop.platform));
-      cell(row, shop.accountName ?? 'no account: its orders wait');
-      cell(row, '').append(accountSelect(shop, body.accounts));
-      return row;
-    }),
+  shopRows.show(shopsBody.shops, (shops) =>
+    $('#shop-accounts tbody').replaceChildren(
+      ...shops.map((shop) => {
+        const row = document.createElement('tr');
+        row.dataset.shop = shop.shop;
+        cell(row, shop.shop);
+        cell(row, platformLabel(shop.platform));
+        cell(row, shop.accountName ?? 'no account: its orders wait');
+        cell(row, '').append(accountSelect(shop, body.accounts));
+        return row;
+      }),
+    ),
   );
 }
 

@@ -2,7 +2,7 @@
 // textContent, never as HTML: order data comes from stores and customers. The operator signs in with
 // ADMIN_TOKEN and sees everything. A merchant has a page of their own instead (src/http/merchant/), and no
 // shop's session is ever taken here.
-/* global drawBars, drawStackedBars, loadStores, loadAccounts */
+/* global drawBars, drawStackedBars, loadStores, loadAccounts, localTime, whenNode, pager, pagedList */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const $ = (selector) => document.querySelector(selector);
 let selectedOrder = null;
@@ -69,8 +69,11 @@ function wordsNode(words) {
   return span;
 }
 
-function localTime(iso) {
-  return iso ? new Date(iso).toLocaleString() : '';
+/** A list of names, the first few and how many more: a fact about 200 shops stays a line. */
+function someOf(names, shown = 5) {
+  return names.length > shown
+    ? `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`
+    : names.join(', ');
 }
 
 /** Each platform's name as a person reads it, from GET /admin/api/platforms; the code until it is known. */
@@ -223,6 +226,7 @@ function showAlarms(connections) {
   list.hidden = items.length === 0;
 }
 
+/** A card of facts, each a term over its value (text, or a node such as a date's). */
 function card(title, rows, problem) {
   const article = document.createElement('article');
   article.className = problem ? 'card problem' : 'card';
@@ -230,11 +234,13 @@ function card(title, rows, problem) {
   heading.textContent = title;
   const list = document.createElement('dl');
   for (const [term, value] of rows) {
+    const pair = document.createElement('div');
     const dt = document.createElement('dt');
     dt.textContent = term;
     const dd = document.createElement('dd');
-    dd.textContent = value;
-    list.append(dt, dd);
+    dd.append(value);
+    pair.append(dt, dd);
+    list.append(pair);
   }
   article.append(heading, list);
   return article;
@@ -257,22 +263,28 @@ function showConnections(body) {
       .filter((report) => report.unconfirmed?.length)
       .map((report) => `${report.shop}: ${report.unconfirmed.join(', ')}`);
     const waiting = unconfirmed.length
-      ? `; ${connection.notes?.unconfirmed ?? 'not yet seen delivered'}: ${unconfirmed.join('; ')}`
+      ? `; ${connection.notes?.unconfirmed ?? 'not yet seen delivered'}: ${someOf(unconfirmed, 3).replaceAll(', ', '; ')}`
       : '';
+    // With many stores, the first few problems and how many there are; each store's own is in the stores panel.
+    const troubled = connection.subscriptions.filter((report) => report.problems.length > 0 || report.error).length;
+    const problemText =
+      troubled > 2
+        ? `${troubled} of ${connection.subscriptions.length} stores: ${problems.slice(0, 2).join(' ')} (each store's under Stores)`
+        : problems.join(' ');
     return card(
       connection.label,
       [
         ['Webhooks', connection.webhooks ? 'on' : 'off (no secret configured)'],
         ['Store API', connection.api ? 'on' : 'off'],
         ['Deliveries, last hour', String(connection.deliveriesLastHour)],
-        ['Last delivery', localTime(connection.lastDeliveryAt) || 'none yet'],
+        ['Last delivery', whenNode(connection.lastDeliveryAt, 'none yet')],
         ['Signature failures, last hour', String(connection.signatureFailuresLastHour)],
         ...(connection.notes?.notServed
           ? [
               [
                 'Shops not served, last hour',
                 connection.notAllowedLastHour
-                  ? `${connection.notAllowedLastHour} deliveries ignored, from ${connection.notAllowedShops.join(', ')}: ${connection.notes.notServed}`
+                  ? `${connection.notAllowedLastHour} deliveries ignored, from ${someOf(connection.notAllowedShops)}: ${connection.notes.notServed}`
                   : 'none',
               ],
             ]
@@ -281,7 +293,7 @@ function showConnections(body) {
           'Subscriptions',
           connection.api
             ? problems.length
-              ? problems.join(' ')
+              ? problemText
               : checked
                 ? `all right (checked ${localTime(checked)})${waiting}`
                 : 'not checked yet'
@@ -297,7 +309,7 @@ function showConnections(body) {
       body.mode?.sandbox ? 'Loyalty service (sandbox)' : 'Loyalty service',
       [
         ['Credentials', upstream.credentialsRefused ? 'refused: calls paused' : 'accepted'],
-        ['Last successful call', localTime(upstream.lastSuccessAt) || 'none yet'],
+        ['Last successful call', whenNode(upstream.lastSuccessAt, 'none yet')],
         ['Calls', body.rateLimit.words ?? `${body.rateLimit.startedInWindow} of ${body.rateLimit.effectiveLimit}`],
         ['Dead letters', String(body.deadLetters)],
       ],
@@ -346,7 +358,13 @@ function installPanel(platform) {
     window.location.assign(body.next);
   });
   $('#installs').append(panel);
-  return { name: platform.name, panel };
+  const list = pagedList({
+    search: panel.querySelector('.install-search'),
+    nav: panel.querySelector('.install-pages'),
+    text: (shop) => shop.shop,
+  });
+  panel.querySelector('.install-pages').setAttribute('aria-label', `pages of ${platform.names.shop}s`);
+  return { name: platform.name, panel, list };
 }
 
 async function loadInstalls() {
@@ -360,21 +378,23 @@ async function loadInstalls() {
   await Promise.all((await installPanels).map(loadInstallPanel));
 }
 
-async function loadInstallPanel({ name, panel }) {
+async function loadInstallPanel({ name, panel, list }) {
   const { status, body } = await api(`/${name}/shops`);
   if (status !== 200) return void (panel.hidden = true);
   panel.hidden = body.shops.length === 0 && !body.canInstall;
   panel.querySelector('form').hidden = !body.canInstall;
   panel.querySelector('.install-shop').placeholder = body.example ?? '';
-  panel.querySelector('tbody').replaceChildren(
-    ...body.shops.map((shop) => {
-      const row = document.createElement('tr');
-      cell(row, shop.shop);
-      cell(row, shop.access);
-      cell(row, shop.expiresAt ? localTime(shop.expiresAt) : '');
-      cell(row, shop.scope ?? '');
-      return row;
-    }),
+  list.show(body.shops, (shops) =>
+    panel.querySelector('tbody').replaceChildren(
+      ...shops.map((shop) => {
+        const row = document.createElement('tr');
+        cell(row, shop.shop);
+        cell(row, shop.access);
+        cell(row, '').append(whenNode(shop.expiresAt));
+        cell(row, shop.scope ?? '');
+        return row;
+      }),
+    ),
   );
 }
 
@@ -386,7 +406,7 @@ async function loadPrivacy() {
   $('#data-requests tbody').replaceChildren(
     ...body.dataRequests.map((request) => {
       const row = document.createElement('tr');
-      cell(row, localTime(request.receivedAt));
+      cell(row, '').append(whenNode(request.receivedAt));
       cell(row, `${request.platform} ${request.shop}`);
       cell(row, [request.customer?.email, request.customer?.phone].filter(Boolean).join(' · '));
       const actions = cell(row, '');
@@ -453,11 +473,28 @@ async function eraseCustomer() {
   await refresh();
 }
 
+/** Orders grow without bound: the admin API pages them (page, limit, total), a page of 25 at a time. */
+const ORDERS_PER_PAGE = 25;
+let orderPage = 1;
+const orderPages = pager($('#order-pages'), (step) => {
+  orderPage += step;
+  loadOrders();
+});
+
 async function loadOrders() {
-  const query = new URLSearchParams({ limit: '25' });
+  const query = new URLSearchParams({ limit: String(ORDERS_PER_PAGE), page: String(orderPage) });
   if ($('#order-search').value) query.set('q', $('#order-search').value);
   if ($('#order-state').value) query.set('state', $('#order-state').value);
   const { body } = await api(`/orders?${query}`);
+  // Past the last page (orders erased, a narrower search): back to the last one there is.
+  const last = Math.max(1, Math.ceil(body.total / ORDERS_PER_PAGE));
+  if (orderPage > last) {
+    orderPage = last;
+    return loadOrders();
+  }
+  const from = (orderPage - 1) * ORDERS_PER_PAGE;
+  const filtered = Boolean($('#order-search').value || $('#order-state').value);
+  orderPages.show(from + 1, from + body.orders.length, body.total, 'no order matches', filtered);
   const rows = body.orders.map((order) => {
     const row = document.createElement('tr');
     row.dataset.key = order.key;
@@ -466,7 +503,7 @@ async function loadOrders() {
     cell(row, order.email ?? '');
     cell(row, '').append(wordsNode(order.words));
     cell(row, order.points.text);
-    cell(row, localTime(order.updatedAt));
+    cell(row, '').append(whenNode(order.updatedAt));
     row.addEventListener('click', () => showOrder(order.key));
     return row;
   });
@@ -511,7 +548,7 @@ async function showOrder(key) {
   );
   const calls = order.calls.map((call) => {
     const row = document.createElement('tr');
-    cell(row, localTime(call.at));
+    cell(row, '').append(whenNode(call.at));
     cell(row, call.words.call);
     cell(row, call.words.outcome);
     cell(row, String(call.attempts));
@@ -559,7 +596,7 @@ async function loadDeadLetters() {
     body.deadLetters.length === 0 ? 'Nothing needs a person.' : `${body.deadLetters.length} waiting.`;
   const rows = body.deadLetters.map((letter) => {
     const row = document.createElement('tr');
-    cell(row, localTime(letter.createdAt));
+    cell(row, '').append(whenNode(letter.createdAt));
     cell(
       row,
       letter.kind === 'call'
@@ -683,7 +720,10 @@ $('#probe').addEventListener('click', async () => {
 });
 $('#privacy-form').addEventListener('submit', exportCustomer);
 $('#privacy-erase').addEventListener('click', eraseCustomer);
-$('#order-filter').addEventListener('input', () => loadOrders());
+$('#order-filter').addEventListener('input', () => {
+  orderPage = 1;
+  loadOrders();
+});
 $('#order-filter').addEventListener('submit', (event) => event.preventDefault());
 $('#resync-form').addEventListener('submit', startResync);
 // A sign-in link (printed by the bridge in sandbox mode) carries the token in its fragment,

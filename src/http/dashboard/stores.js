@@ -2,7 +2,7 @@
 // webhooks found and did, and a connect form for each platform that connects a store by its address (to the
 // platform's consent screen, and back here with success=1 or 0). Every name shown comes from the API. Loaded
 // before app.js, whose helpers the functions below use once the page runs: nothing at the top level touches them.
-/* global $, api, cell, localTime */
+/* global $, api, cell, whenNode, pagedList */
 /* exported loadStores */
 
 /** What the return from the platform says, shown once, then taken out of the address bar. */
@@ -55,39 +55,61 @@ function connectForm(connect) {
   ]);
   const error = element('p', { id: id('connect-error'), className: 'error' });
   error.setAttribute('role', 'alert');
+  // Why a connect cannot start yet (a setting still to make): a step to take, not an error, so not in red.
+  const waits = element('p', { id: id('connect-waits'), className: 'note', hidden: true });
   const link = element('p', { id: id('merchant-link'), hidden: true }, [element('span'), element('code')]);
   const muted = element('p', {
     className: 'muted',
     textContent: `You will approve loyalty-bridge in ${names.admin}; the bridge then creates its webhooks and keeps them on.`,
   });
   form.addEventListener('submit', (event) => connectStore(event, connect));
-  return element('div', { className: 'connect' }, [form, error, link, muted]);
+  return element('div', { className: 'connect' }, [form, waits, error, link, muted]);
 }
+
+function storeRow(store) {
+  const row = document.createElement('tr');
+  row.dataset.shop = store.shop;
+  cell(row, store.url ?? store.shop);
+  cell(row, store.platformLabel ?? store.platform);
+  const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
+  const connected = cell(row, via);
+  if (store.connectedAt) connected.append(' ', whenNode(store.connectedAt));
+  const webhooks = cell(row, webhookSummary(store.subscriptions));
+  if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error))
+    webhooks.className = 'error';
+  cell(row, '').append(whenNode(store.reconciledAt, 'not yet'));
+  return row;
+}
+
+/** The stores, filtered by address or platform, 25 at a time (made once the page runs: pages.js is loaded then). */
+let storeList;
 
 async function loadStores() {
   const { body } = await api('/stores');
-  $('#store-list tbody').replaceChildren(
-    ...body.stores.map((store) => {
+  storeList ??= pagedList({
+    search: $('#store-search'),
+    nav: $('#store-pages'),
+    text: (store) => `${store.url ?? ''} ${store.shop} ${store.platformLabel ?? store.platform}`,
+  });
+  storeList.show(body.stores, (stores) => {
+    const rows = stores.map(storeRow);
+    // None yet: said in a row, rather than an empty table under its headings.
+    if (body.stores.length === 0) {
       const row = document.createElement('tr');
-      row.dataset.shop = store.shop;
-      cell(row, store.url ?? store.shop);
-      cell(row, store.platformLabel ?? store.platform);
-      const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
-      cell(row, store.connectedAt ? `${via} ${localTime(store.connectedAt)}` : via);
-      const webhooks = cell(row, webhookSummary(store.subscriptions));
-      if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error))
-        webhooks.className = 'error';
-      cell(row, store.reconciledAt ? localTime(store.reconciledAt) : 'not yet');
-      return row;
-    }),
-  );
+      cell(row, 'No store connected yet.').colSpan = 5;
+      rows.push(row);
+    }
+    $('#store-list tbody').replaceChildren(...rows);
+  });
   // Made once per platform, so a refresh keeps what is typed; then only whether a connect can start changes.
   const connects = $('#store-connects');
   for (const connect of body.connect ?? []) {
     if (!document.getElementById(`${connect.platform}-connect-form`)) connects.append(connectForm(connect));
     for (const button of document.querySelectorAll(`#${connect.platform}-connect-form button`))
       button.disabled = !connect.possible;
-    if (!connect.possible) document.getElementById(`${connect.platform}-connect-error`).textContent = connect.problem;
+    const waits = document.getElementById(`${connect.platform}-connect-waits`);
+    waits.textContent = connect.possible ? '' : `Before a ${connect.names.shop} can connect: ${connect.problem}`;
+    waits.hidden = connect.possible;
   }
 }
 
