@@ -189,6 +189,13 @@ export interface PlatformParts {
   storesToRead?: { configured: boolean; connected(): Promise<boolean> };
   /** Every shop of the platform the bridge knows (installed, connected, allowed by name). */
   shops?(): Promise<string[]>;
+  /**
+   * What its merchant calls the shop, for the shop's own page ("Signed in to …"): its name as the platform tells
+   * it (read once, when it connects, or at the first ask for one connected before; kept in the module's records),
+   * else an address of it a person reads. Never a key; plain text (the page shows it as text), at most 100
+   * characters. Absent, or undefined: the shop as the bridge names it.
+   */
+  storeName?(shop: string): Promise<string | undefined>;
   /** Told of each delivery stored or found a duplicate, after the answer. */
   onStored?(info: DeliveryInfo, result: 'accepted' | 'duplicate'): Promise<void>;
   /** Once the ledger is open, before anything is served: moves of what earlier releases kept. */

@@ -121,8 +121,11 @@ export function shopAdminApi({
     return { store, accounts, partsOf, audience: 'merchant', mayChangeProgram: allowed.change || allowed.create };
   };
 
-  router.get('/session', (_req, res) => {
-    res.json({ caller: 'shop', ...shopRefOf(res) });
+  // storeName: what the page calls the shop, its own alone (the platform's module reads it; the shop's name otherwise).
+  router.get('/session', async (_req, res) => {
+    const ref = shopRefOf(res);
+    const storeName = (await partsOf(ref.platform)?.storeName?.(ref.shop)) ?? ref.shop;
+    res.json({ caller: 'shop', ...ref, storeName });
   });
 
   router.get('/orders', async (req, res) => {

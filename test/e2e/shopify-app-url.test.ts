@@ -309,6 +309,6 @@ describe('not embedded: a managed install, then the first open', () => {
     const whoami = await fetch(`${suite.running.url}/admin/api/session`, {
       headers: { authorization: `Bearer ${shopToken}` },
     });
-    expect(await whoami.json()).toEqual({ caller: 'shop', platform: 'shopify', shop: MANAGED });
+    expect(await whoami.json()).toEqual({ caller: 'shop', platform: 'shopify', shop: MANAGED, storeName: MANAGED });
   });
 });

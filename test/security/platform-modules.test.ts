@@ -235,7 +235,7 @@ describe('a platform module’s sessions', () => {
       [tinyShopPage, 'tiny-shop', STORE],
       [shopify, 'shopify', SHOP],
     ] as const)
-      expect((await as(session, '/session')).json()).toEqual({ caller: 'shop', platform, shop });
+      expect((await as(session, '/session')).json()).toEqual({ caller: 'shop', platform, shop, storeName: shop });
 
     // The same claims and signature under another family's prefix: "tiny" is a prefix of "tiny-shop" by name,
     // never by token (lbp1.tiny. is not a prefix of lbp1.tiny-shop.), and each platform's key is its own.

@@ -598,7 +598,7 @@ async function exportRequest(request) {
 if (!EMBEDDED && host.signedIn)
   void call('/session').then(({ status, body }) => {
     if (status !== 200) return;
-    $('#signed-in').textContent = `Signed in to ${body.shop}`;
+    $('#signed-in').textContent = `Signed in to ${body.storeName ?? body.shop}`;
     $('#signed-in').hidden = false;
   });
 void show(viewOf(location.pathname));

@@ -119,7 +119,12 @@ describe('a platform registered as a module', () => {
     expect(session).toMatch(/^lbp1\.tinyshop\./);
     const asPage = (path: string) =>
       fetch(`${bridge.http.localUrl}/admin/api${path}`, { headers: { authorization: `Bearer ${session}` } });
-    expect(await (await asPage('/session')).json()).toEqual({ caller: 'shop', platform: 'tinyshop', shop: STORE });
+    expect(await (await asPage('/session')).json()).toEqual({
+      caller: 'shop',
+      platform: 'tinyshop',
+      shop: STORE,
+      storeName: STORE,
+    });
     const orders = (await (await asPage('/orders')).json()) as { orders: Array<{ orderId: string }> };
     expect(orders.orders.map((each) => each.orderId).sort()).toEqual(['7001', '7002']);
     // The operator's routes stay the operator's.
