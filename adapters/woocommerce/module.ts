@@ -14,6 +14,8 @@ import { wooShopNamed } from './shop-identity.ts';
 import { wooSettings } from './settings.ts';
 import { wooStorePages } from './store-pages.ts';
 import { WooStores } from './stores.ts';
+import { StoreNames } from '../shared/store-names.ts';
+import { readWooSiteName, wooStoreLabel } from './site-name.ts';
 
 export const wooModule = {
   name: 'woocommerce' as const,
@@ -37,12 +39,25 @@ export const wooModule = {
     const webhooks = Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
     const appName = settings.WOOCOMMERCE_APP_NAME;
     const pages = wooStorePages({ store, stores, publicUrl, appName, addresses: storeAddresses, logger });
+    const names = new StoreNames({
+      store,
+      kind: 'woocommerce-store-name',
+      platform: 'woocommerce',
+      read: async (shop) => {
+        const site = await stores.site(shop);
+        return site ? readWooSiteName(site) : undefined;
+      },
+    });
     const callback = keyCallbackRoute({
       store,
       stores,
       logger,
       addresses: storeAddresses,
-      onConnected: storeConnected,
+      onConnected(shop) {
+        storeConnected(shop);
+        // Read again at each connect: the store may have been renamed, or moved to another address.
+        void names.learn(shop);
+      },
     });
     return {
       own: stores,
@@ -73,6 +88,7 @@ export const wooModule = {
         return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
       },
       shops: async () => (await stores.list()).map((each) => each.shop),
+      storeName: async (shop) => (await names.name(shop)) ?? wooStoreLabel(shop),
       // Old shop names moved to the one name, after what the inbox still holds under them is folded.
       async prepare(foldInbox) {
         const known = new Set((await stores.list()).map((each) => each.shop));

@@ -8,7 +8,12 @@ declare module '../../src/core/store/ledger-store.ts' {
      * offered key (secret). Names the shop as forShop, so it expires rather than erased.
      */
     'woocommerce-return': true;
+    /** A store's name as its WordPress site tells it (shared/store-names.ts); names the shop, so erased with it. */
+    'woocommerce-store-name': true;
   }
 }
 
-export const wooRecords: SecretFields = { 'woocommerce-return': ['consumerKey', 'consumerSecret'] };
+export const wooRecords: SecretFields = {
+  'woocommerce-return': ['consumerKey', 'consumerSecret'],
+  'woocommerce-store-name': [],
+};

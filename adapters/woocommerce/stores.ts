@@ -4,6 +4,7 @@
 // Deliveries are verified before the answer, so the secrets are cached (shared/cached-records.ts).
 import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { OutboundPolicy } from '../../src/net/outbound.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { WooRestClient, WooRestError, type WooAuthMode } from './admin-api.ts';
@@ -179,8 +180,7 @@ export class WooStores {
 
   /**
    * One client per store and key, so that the way its server takes the key
-   * is learnt once. A connected store's address is a user's: its connections
-   * must reach the internet. The configured one is the operator's.
+   * is learnt once.
    */
   #client(
     shop: string,
@@ -193,7 +193,6 @@ export class WooStores {
     const id = `${shop}\n${consumerKey}`;
     let client = this.#clients.get(id);
     if (!client) {
-      const { allowPrivate, lookup } = this.#o.storeAddresses;
       const connected = via === 'connect';
       client = new WooRestClient({
         url,
@@ -204,13 +203,28 @@ export class WooStores {
           ? 'the key of the connected store (connect the store again from the dashboard)'
           : 'WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET',
         addressSetting: connected ? undefined : 'WOOCOMMERCE_URL',
-        outbound: connected ? { userAddress: true, allowPrivate, lookup } : { userAddress: false, lookup },
+        outbound: this.#outbound(via),
         requestUrl: this.#o.requestUrl?.(url),
         onAuthMode: (mode) => void this.#rememberAuthMode(shop, consumerKey, mode),
       });
       this.#clients.set(id, client);
     }
     return client;
+  }
+
+  /** Where a store's requests may go: a connected store's address is a user's, and must reach the internet; the configured one is the operator's. */
+  #outbound(via: WooStore['via']): OutboundPolicy {
+    const { allowPrivate, lookup } = this.#o.storeAddresses;
+    return via === 'connect' ? { userAddress: true, allowPrivate, lookup } : { userAddress: false, lookup };
+  }
+
+  /** Where the store's public pages are read (its REST index, which names it), without its key. */
+  async site(
+    shop: string,
+  ): Promise<{ url: string; requestUrl: string | undefined; outbound: OutboundPolicy } | undefined> {
+    const known = await this.get(shop);
+    if (!known) return undefined;
+    return { url: known.url, requestUrl: this.#o.requestUrl?.(known.url), outbound: this.#outbound(known.via) };
   }
 
   /** Kept with a connected store, so that a restart does not learn it again; the configured store learns it once per run. */
@@ -236,12 +250,11 @@ export class WooStores {
   ): Promise<'accepted' | 'refused' | 'unreachable'> {
     const connection = await this.#connection(shop, true);
     if (!connection) return 'refused';
-    const { allowPrivate, lookup } = this.#o.storeAddresses;
     const client = new WooRestClient({
       url: connection.url,
       ...key,
       authMode: connection.authMode,
-      outbound: { userAddress: true, allowPrivate, lookup },
+      outbound: this.#outbound('connect'),
       requestUrl: this.#o.requestUrl?.(connection.url),
     });
     try {

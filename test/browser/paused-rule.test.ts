@@ -123,7 +123,9 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)(
       await merchant.fill('#user_pass', 'wordpress');
       await merchant.click('#wp-submit');
       await merchant.click('#approve');
-      await merchant.locator('#signed-in', { hasText: `Signed in to ${store().host}` }).waitFor({ timeout: 15_000 });
+      await merchant
+        .locator('#signed-in', { hasText: `Signed in to ${store().siteName}` })
+        .waitFor({ timeout: 15_000 });
       const banner = merchant.locator('#attention s-banner[data-kind="rule_paused"]');
       await banner.waitFor({ timeout: 15_000 });
       // First under "What needs your attention", its heading in words.

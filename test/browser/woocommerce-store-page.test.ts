@@ -92,7 +92,10 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
       .toBe('No loyalty account yet');
     // The session was taken out of the address: no bookmark or copied link carries it.
     expect(page.url()).toBe(`${front.url}/woocommerce/store`);
-    expect(await page.locator('#signed-in').textContent()).toBe(`Signed in to ${woo.host}`);
+    // The store's name, as its WordPress says it (the fake's "Bits & Bobs <port>", kept escaped): not its address.
+    await expect
+      .poll(() => page.locator('#signed-in').textContent(), { timeout: 15_000 })
+      .toBe(`Signed in to ${woo.siteName}`);
     await page.screenshot({ path: `${shots}1-connected.png` });
 
     await page.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();

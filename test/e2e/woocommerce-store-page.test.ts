@@ -53,7 +53,12 @@ describe.skipIf(!opensslAvailable)('a WooCommerce merchant’s own page', () => 
     // The webhooks the store has go on being verified: their secret stays.
     expect(after!.webhookSecret).toBe(before!.webhookSecret);
     const me = await asPage(session, '/session');
-    expect(await me.json()).toEqual({ caller: 'shop', platform: 'woocommerce', shop: woo.host });
+    expect(await me.json()).toEqual({
+      caller: 'shop',
+      platform: 'woocommerce',
+      shop: woo.host,
+      storeName: woo.siteName,
+    });
 
     const page = await browse('/woocommerce/store');
     expect(page.status).toBe(200);

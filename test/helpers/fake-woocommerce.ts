@@ -19,6 +19,10 @@
 //   GET /wp-json/wc/v3/orders, /orders/<id>   modified_after/_before (GMT with
 //     dates_are_gmt), orderby=modified, order=asc, per_page, page; X-WP-Total,
 //     X-WP-TotalPages
+//   GET /wp-json/   the REST API's index, public: name (the site's title, kept
+//     through esc_html as WordPress keeps blogname, so "&" reads "&amp;"),
+//     description, url, home, namespaces (routes left out); a site whose
+//     REST index is turned off (siteName null) answers 403 rest_disabled
 //   /wp-json/wc/v3/webhooks   list (status all), create (201, topic and
 //     delivery_url required, a ping "webhook_id=N" sent at once), update
 //     (status active|paused|disabled), delete with force=true
@@ -67,6 +71,8 @@ export interface FakeWooOptions {
   dropsAuthorization?: boolean;
   /** The WordPress administrator who approves a connect. */
   admin?: { user: string; password: string };
+  /** The site's title as its administrator typed it (Settings > General); "Bits & Bobs <port>" by default. */
+  siteName?: string | null;
 }
 
 export interface FakeWooCommerce {
@@ -74,6 +80,8 @@ export interface FakeWooCommerce {
   url: string;
   host: string;
   homeUrl: string;
+  /** The site's title as typed; null: its REST index answers nothing (turned off). */
+  siteName: string | null;
   orders: Map<number, Record<string, unknown>>;
   webhooks: FakeWooWebhook[];
   keys: Map<string, FakeWooKey>;
@@ -112,6 +120,12 @@ const TOPICS = [
 ];
 const SCOPES: Record<string, string> = { read: 'Read', write: 'Write', read_write: 'Read/Write' };
 const hex40 = () => randomBytes(20).toString('hex');
+/** WordPress's esc_html, as sanitize_option applies it to blogname. */
+const escHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[char]!,
+  );
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** add_query_arg: the URL with these parameters added to the ones it has. */
@@ -151,6 +165,26 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
   const homeUrl = options.homeUrl ?? `${http.localUrl}/`;
   const prefix = new URL(homeUrl).pathname.replace(/\/+$/, '');
   const site = express.Router();
+  const named = { siteName: options.siteName === undefined ? `Bits & Bobs ${http.port}` : options.siteName };
+
+  // --- The REST API's index (rest_get_server()->get_index()), which anyone may read.
+  site.get('/wp-json/', (_req, res) => {
+    if (named.siteName === null)
+      return void res
+        .status(403)
+        .json({ code: 'rest_disabled', message: 'The REST API is turned off on this site.', data: { status: 403 } });
+    res.json({
+      name: escHtml(named.siteName),
+      description: 'Just another WordPress site',
+      url: homeUrl.replace(/\/$/, ''),
+      home: homeUrl.replace(/\/$/, ''),
+      gmt_offset: 0,
+      timezone_string: '',
+      namespaces: ['oembed/1.0', 'wc/v3', 'wc-auth/v1', 'wp/v2'],
+      authentication: {},
+      routes: {},
+    });
+  });
 
   // --- REST authentication, as WC_REST_Authentication does it.
   type Caller = { key: FakeWooKey } | { error: Record<string, unknown> } | undefined;
@@ -470,6 +504,12 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     url: `${http.localUrl}${prefix}`,
     host: new URL(http.localUrl).host,
     homeUrl,
+    get siteName() {
+      return named.siteName;
+    },
+    set siteName(name: string | null) {
+      named.siteName = name;
+    },
     orders,
     webhooks,
     keys,

@@ -38,9 +38,17 @@ export const onBridge = (url: URL) => `${url.pathname}${url.search}`;
 export const sessionIn = async (answer: Response) =>
   /<meta name="loyalty-bridge-session" content="(lbp1\.woocommerce\.[\w.-]+)">/.exec(await answer.clone().text())?.[1];
 
-export async function startWooPageWorld(storeCount: number): Promise<WooPageWorld> {
+/** `siteNames`: each store's site title, by position (null: its REST index answers nothing); the fake's own otherwise. */
+export async function startWooPageWorld(
+  storeCount: number,
+  siteNames: ReadonlyArray<string | null | undefined> = [],
+): Promise<WooPageWorld> {
   const front = await startHttpsFront();
-  const stores = await Promise.all(Array.from({ length: storeCount }, () => startFakeWooCommerce()));
+  const stores = await Promise.all(
+    Array.from({ length: storeCount }, (_, i) =>
+      startFakeWooCommerce(siteNames[i] === undefined ? {} : { siteName: siteNames[i] }),
+    ),
+  );
   const bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
   front.forwardTo(bridge.http.localUrl);
   const connection = (fake: FakeWooCommerce) =>
