@@ -11,6 +11,15 @@ import { bigCommerceOrderSource } from './order-source.ts';
 import { bigCommerceSubscriptions } from './register.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
+import { StoreNames } from '../shared/store-names.ts';
+import { bigCommerceStoreLabel, readBigCommerceStoreName } from './store-name.ts';
+
+declare module '../../src/core/store/ledger-store.ts' {
+  interface PlatformRecordKinds {
+    /** A store's name as BigCommerce tells it (shared/store-names.ts); names the shop, so erased with it. */
+    'bigcommerce-store-name': true;
+  }
+}
 
 export interface BigCommerceOwn {
   stores: BigCommerceStores;
@@ -42,10 +51,21 @@ export const bigCommerceModule = {
       listed: settings.BIGCOMMERCE_STORES,
       openInstalls: settings.BIGCOMMERCE_OPEN_INSTALLS,
     });
+    const names = new StoreNames({
+      store,
+      kind: 'bigcommerce-store-name',
+      platform: 'bigcommerce',
+      read: (shop) => readBigCommerceStoreName(stores, shop),
+    });
+    const storeConnected = (shop: string) => {
+      wiring.storeConnected(shop);
+      // Read again at each install: the store may have been renamed, or granted the scope that reads it since.
+      void names.learn(shop);
+    };
     const webhooks = Boolean(settings.BIGCOMMERCE_CLIENT_SECRET || settings.BIGCOMMERCE_WEBHOOK_SECRET);
     return {
       own: { stores, allowed },
-      ...bigCommerceApp(settings, wiring, { stores, allowed }),
+      ...bigCommerceApp(settings, { ...wiring, storeConnected }, { stores, allowed }),
       ...(webhooks
         ? {
             adapter: createBigCommerceAdapter({
@@ -64,6 +84,7 @@ export const bigCommerceModule = {
       admitShop: allowed.admit,
       chosenByOperator: (shop) => allowed.chosenByOperator(shop),
       shops: async () => (await stores.list()).map((each) => each.shop),
+      storeName: async (shop) => (await names.name(shop)) ?? bigCommerceStoreLabel(shop),
       connections: bigCommerceConnections(stores),
       // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
       async prepare() {
@@ -81,5 +102,6 @@ export const bigCommerceModule = {
       settings.BIGCOMMERCE_WEBHOOK_SECRET ||
       settings.BIGCOMMERCE_STORE_HASH,
     ),
+  records: { 'bigcommerce-store-name': [] },
   needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

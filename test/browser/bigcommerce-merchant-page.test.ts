@@ -20,6 +20,8 @@ const CLIENT_SECRET = 'bc-page-client-secret-for-tests';
 const STORE = 'pagestore1';
 const OTHER = 'pagestore2';
 const PANEL = `https://store-${STORE}.mybigcommerce.com/manage/app/42`;
+/** Each store's name, as its owner set it in BigCommerce. */
+const NAMES = { [STORE]: 'Page & Co. Outfitters', [OTHER]: 'Other Store Supplies' };
 
 if (!chromiumAvailable) console.warn(`BigCommerce page browser test skipped: no Chromium at ${CHROMIUM}`);
 
@@ -36,8 +38,8 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
 
   beforeAll(async () => {
     ({ bc, bridge } = await startOpenBigCommerceApp(CLIENT_ID, CLIENT_SECRET));
-    for (const store of [STORE, OTHER]) {
-      bc.addStore(store, `${store}-token`);
+    for (const store of [STORE, OTHER] as const) {
+      bc.addStore(store, `${store}-token`).name = NAMES[store];
       expect((await bc.install(store)).status).toBe(200);
     }
     browser = await launchChromium();
@@ -63,6 +65,10 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     await expect
       .poll(() => app.locator('#attention s-banner').first().getAttribute('heading'), { timeout: 15_000 })
       .toBe('No loyalty account yet');
+    // Its name, read from BigCommerce: not its store hash, nor the other store's name.
+    await expect
+      .poll(() => app.locator('#signed-in').textContent(), { timeout: 15_000 })
+      .toBe(`Signed in to ${NAMES[STORE]}`);
     await page.screenshot({ path: `${shots}1-first-open.png` });
     await app.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
     await app.locator('#sandbox-choice:not([hidden]) #try-sandbox').click();

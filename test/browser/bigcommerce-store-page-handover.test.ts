@@ -19,6 +19,8 @@ if (!chromiumAvailable) console.warn(`BigCommerce page hand-over browser test sk
 
 describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to another browser', () => {
   const ATTACKER = 'attacker1';
+  /** Its name, as the fake BigCommerce tells it to the app (which was granted Information & settings). */
+  const ATTACKER_NAME = `The ${ATTACKER} Shop`;
   const PANEL = `https://store-${ATTACKER}.mybigcommerce.com/manage/app/42`;
   /** A page at a *.mybigcommerce.com address the attacker controls (their storefront), which may frame the app. */
   const STOREFRONT = `https://${ATTACKER}-shop.mybigcommerce.com/`;
@@ -39,7 +41,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to 
     await attackerPage.goto(PANEL);
     await attackerPage
       .frameLocator('#app')
-      .locator('#signed-in', { hasText: `Signed in to ${ATTACKER}` })
+      .locator('#signed-in', { hasText: `Signed in to ${ATTACKER_NAME}` })
       .waitFor({ timeout: 15_000 });
   }, 60_000);
 
@@ -53,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to 
   async function victimSees(page: Page | Frame, answers: number[]): Promise<void> {
     await expect.poll(() => pageText(page), { timeout: 15_000 }).toMatch(/from your BigCommerce control panel/);
     await trySettingUp(page);
-    expect(await pageText(page)).not.toContain(`Signed in to ${ATTACKER}`);
+    expect(await pageText(page)).not.toContain(`Signed in to ${ATTACKER_NAME}`);
     expect(answers.filter((status) => status < 300)).toEqual([]);
     expect(await bridge.engine.store.listRecords('audit')).toEqual([]);
   }
@@ -82,7 +84,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to 
     const reloaded = attackerPage.frameLocator('#app');
     await expect
       .poll(() => reloaded.locator('#signed-in').textContent(), { timeout: 15_000 })
-      .toBe(`Signed in to ${ATTACKER}`);
+      .toBe(`Signed in to ${ATTACKER_NAME}`);
     expect(await reloaded.locator('#notice').isHidden()).toBe(true);
   }, 30_000);
 });

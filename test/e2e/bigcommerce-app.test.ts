@@ -191,7 +191,12 @@ describe('opening the app', () => {
       });
       return { status: response.status, body: (await response.json()) as any };
     };
-    expect((await asStore('/session')).body).toEqual({ caller: 'shop', platform: 'bigcommerce', shop: 'alpha1' });
+    expect((await asStore('/session')).body).toEqual({
+      caller: 'shop',
+      platform: 'bigcommerce',
+      shop: 'alpha1',
+      storeName: 'The alpha1 Shop',
+    });
     const orders = (await asStore('/orders')).body.orders as Array<{ shop: string; orderName: string }>;
     expect(orders.map((order) => order.shop)).toEqual(orders.map(() => 'alpha1'));
     expect(orders.length).toBeGreaterThan(0);

@@ -5,6 +5,10 @@
 //       sort=date_modified:asc, page, limit; 204 with no body for an empty page
 //     GET v2/orders/<id> (404 for no such order) and /coupons
 //     GET, POST v3/hooks and PUT v3/hooks/<id>: {data, meta}
+//     GET v2/store   the store's information (id, domain, secure_url,
+//       control_panel_base_url, name, ...), with the Information & settings
+//       scope (store_v2_information[_read_only]): an app's token without it
+//       gets 403 "You don't have a required scope to access the endpoint"
 //     X-Auth-Token, else 401
 //     rate limits: X-Rate-Limit-Requests-Quota, -Requests-Left, -Time-Window-Ms,
 //       -Time-Reset-Ms on every answer, and 429 once the window's quota is spent
@@ -50,6 +54,10 @@ export interface FakeStore {
   hooks: FakeHook[];
   /** Token to the client secret of who holds it (the store API account's, or the app's). */
   tokens: Map<string, string>;
+  /** The scopes an app's token was granted (an API account's token: all, in these tests). */
+  tokenScopes: Map<string, string>;
+  /** The store's name, as its owner set it (Settings, Store profile); "The <hash> Shop" by default. */
+  name: string;
 }
 
 export interface FakeApp {
@@ -139,11 +147,14 @@ export async function startFakeBigCommerce({
   app.use(express.json());
 
   const addStore = (hash: string, token: string, secret = randomBytes(16).toString('hex')): FakeStore => {
-    const store = stores.get(hash) ?? { hash, orders: new Map(), hooks: [], tokens: new Map() };
+    const store = stores.get(hash) ?? newStore(hash);
     store.tokens.set(token, secret);
     stores.set(hash, store);
     return store;
   };
+  function newStore(hash: string): FakeStore {
+    return { hash, orders: new Map(), hooks: [], tokens: new Map(), tokenScopes: new Map(), name: `The ${hash} Shop` };
+  }
   const primary = addStore(storeHash, accessToken, accountClientSecret);
 
   const router = express.Router({ mergeParams: true });
@@ -181,6 +192,7 @@ export async function startFakeBigCommerce({
     }
     res.locals.store = store;
     res.locals.secret = store.tokens.get(token);
+    res.locals.scope = store.tokenScopes.get(token);
     res.on('finish', () => log(res.statusCode));
     next();
   });
@@ -215,6 +227,27 @@ export async function startFakeBigCommerce({
     res.json(coupons);
   });
   const hookView = ({ signingSecret: _secret, ...hook }: FakeHook) => hook;
+  router.get('/v2/store', (_req, res) => {
+    const scope = res.locals.scope as string | undefined;
+    if (scope !== undefined && !/(^|\s)store_v2_information(_read_only)?(\s|$)/.test(scope))
+      return void res
+        .status(403)
+        .json([{ status: 403, message: "You don't have a required scope to access the endpoint" }]);
+    const store = storeOf(res);
+    const domain = `${store.hash}.example`;
+    res.json({
+      id: store.hash,
+      domain,
+      secure_url: `https://${domain}`,
+      control_panel_base_url: `https://store-${store.hash}.mybigcommerce.com`,
+      status: 'live',
+      name: store.name,
+      language: 'en',
+      currency: 'USD',
+      plan_name: 'Standard',
+    });
+  });
+
   router.get('/v3/hooks', (_req, res) => {
     const hooks = storeOf(res).hooks;
     res.json({
@@ -270,7 +303,7 @@ export async function startFakeBigCommerce({
       return void res.status(400).json({ error: 'Invalid code' });
     codes.delete(body.code!);
     const token = randomBytes(16).toString('hex');
-    addStore(issued.hash, token, registered.clientSecret);
+    addStore(issued.hash, token, registered.clientSecret).tokenScopes.set(token, issued.scope);
     res.json({
       access_token: token,
       scope: issued.scope,
@@ -360,7 +393,7 @@ export async function startFakeBigCommerce({
     },
     async install(hash) {
       const registered = state.app!;
-      if (!stores.has(hash)) stores.set(hash, { hash, orders: new Map(), hooks: [], tokens: new Map() });
+      if (!stores.has(hash)) stores.set(hash, newStore(hash));
       const code = randomBytes(8).toString('hex');
       codes.set(code, { hash, scope: registered.scope });
       const url = new URL(registered.authCallback);
