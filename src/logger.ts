@@ -82,5 +82,8 @@ export interface PlainLines {
  */
 export function plainLines(logger: Logger): PlainLines {
   const child = logger.child({}, { redact: [] });
-  return { info: (fields, message) => child.info(fields, message), debug: (fields, message) => child.debug(fields, message) };
+  return {
+    info: (fields, message) => child.info(fields, message),
+    debug: (fields, message) => child.debug(fields, message),
+  };
 }

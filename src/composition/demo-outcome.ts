@@ -23,7 +23,9 @@ export const demoOutcome =
   ({ store, accounts, settled }: OutcomeParts) =>
   async ({ player, id }: SentOrder): Promise<string> => {
     await waitAtMost(settled(), SETTLE_MS);
-    const record = await store.getOrder(orderKey({ platform: player.platform, shop: player.shop, orderId: String(id) }));
+    const record = await store.getOrder(
+      orderKey({ platform: player.platform, shop: player.shop, orderId: String(id) }),
+    );
     if (!record) return 'not in the ledger yet';
     const { amount, currency } = record.snapshot.total;
     const facts = `${amount} ${currency}, ${record.facts.map((fact) => FACT_WORDS[fact]).join(', ') || 'placed'}`;

@@ -21,7 +21,8 @@ const OPEN_PATH = '/shop';
 const PAGE_PATH = '/store';
 /** The demo's sessions: a family of their own, which no platform's door takes, and none of theirs passes here. */
 const PURPOSE: TokenPurpose = { prefix: 'lbdemo1.', label: 'loyalty-bridge demo store page v1' };
-const WHERE_TO_SIGN_IN = 'open the demo shop’s link printed where loyalty-bridge runs (it works once; each use prints a new one)';
+const WHERE_TO_SIGN_IN =
+  'open the demo shop’s link printed where loyalty-bridge runs (it works once; each use prints a new one)';
 
 export interface DemoPageParts {
   /** The demo shop whose page this is: its platform and the bridge's name for it. */
@@ -60,7 +61,12 @@ export function demoPage(parts: DemoPageParts): DemoPage {
   const routes = express.Router();
   routes.get(OPEN_PATH, (req, res) => {
     if (!parts.playing())
-      return plainPage(res, 410, 'The demo has stopped', 'A store of yours is connected: its own page is where you sign in.');
+      return plainPage(
+        res,
+        410,
+        'The demo has stopped',
+        'A store of yours is connected: its own page is where you sign in.',
+      );
     const given = typeof req.query.ticket === 'string' ? req.query.ticket : '';
     if (!sameSecret(given, ticket))
       return plainPage(

@@ -22,11 +22,13 @@ async function eventsOf(adapter: PlatformAdapter<unknown>, order: SentOrder): Pr
   const body = Buffer.from(last.body);
   const receivedAt = new Date(last.at);
   const verified = await adapter.verify({ body, headers: last.headers, receivedAt });
-  if (!verified.ok) throw new Error(`the demo's order ${order.number} does not read as its platform's: ${verified.reason}`);
+  if (!verified.ok)
+    throw new Error(`the demo's order ${order.number} does not read as its platform's: ${verified.reason}`);
   const info = adapter.describe(verified.delivery);
   const kept = adapter.keptBody?.(info.topic, body);
   const translated = await adapter.translate(storedDelivery(adapter.platform, info, body, receivedAt, kept));
-  return translated.kind === 'events' ? translated.events : [];
+  // Under the key the webhook route took the delivery by: an order the ledger has as it stands is a duplicate.
+  return translated.kind === 'events' ? translated.events.map((event) => ({ ...event, deliveryId: info.key })) : [];
 }
 
 export function demoSource({ player, adapter, sent }: DemoSourceParts): OrderSource {

@@ -84,6 +84,7 @@ export class DemoStore {
   #running = false;
   #turn = 0;
   #sent = 0;
+  #played = 0;
   /** Order ids new to this run (a later run's orders are new orders, not the same ones again), like a platform's. */
   readonly #firstId = Math.floor(Date.now() / 1000) * 1000;
   /** New for each delivery, and above any of an earlier run's. */
@@ -101,6 +102,11 @@ export class DemoStore {
   /** Deliveries the bridge took. */
   get sent(): number {
     return this.#sent;
+  }
+
+  /** Orders whose every step was delivered. */
+  get played(): number {
+    return this.#played;
   }
 
   /** Whether it is still sending: from start until a store of the merchant's is connected or the bridge stops. */
@@ -144,7 +150,10 @@ export class DemoStore {
         // Once the handful's last line is written: what is told then comes below it.
         if (turn + 1 === this.#orders.length) void this.#lines.then(() => this.#o.onHandfulSent?.());
         if (this.#running)
-          this.#timer = this.#o.schedule(turn + 1 < this.#orders.length ? this.#o.paceMs : this.#o.trickleMs, this.#next);
+          this.#timer = this.#o.schedule(
+            turn + 1 < this.#orders.length ? this.#o.paceMs : this.#o.trickleMs,
+            this.#next,
+          );
       });
   };
 
@@ -159,6 +168,7 @@ export class DemoStore {
       if (!this.#running) return;
       await this.#deliver(sent, step);
     }
+    this.#played++;
     const line = async () => {
       const outcome = this.#o.outcome ? await this.#o.outcome(sent) : '';
       this.#o.logger.info(`demo: ${player.platformName} order #${sent.number}, ${outcome || order.total}`);

@@ -144,10 +144,15 @@ export class FirstRun {
     this.#o.logger.flush(() => this.#tellLinks());
   }
 
+  /** The demo shop's page's link as the terminal tells it now (one use), while the demo plays. */
+  pageLink(): string | undefined {
+    return this.running && this.#page ? `${this.#url}${this.#page.path()}` : undefined;
+  }
+
   #tellLinks(): void {
     const { config, adminToken, logger } = this.#o;
     const signIn = signInUrl(config, adminToken, this.#url);
-    const page = this.running && this.#page ? `${this.#url}${this.#page.path()}` : undefined;
+    const page = this.pageLink();
     if (!signIn && !page) return;
     tellThePersonAtTheTerminal({
       text: [
