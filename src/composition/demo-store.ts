@@ -18,7 +18,7 @@ export const demoSecrets = (platforms: readonly string[]): DemoSecrets =>
 /** A platform's demo shop, playing with this run's secret. */
 export interface DemoPlayer {
   platform: string;
-  /** As a person reads the platform's name: "Shopify". */
+  /** As a person reads the platform's name: "TinyShop". */
   platformName: string;
   /** The shop as the bridge names it (the ledger's, the log's). */
   shop: string;
