@@ -39,8 +39,8 @@ export interface AdminApiParts {
   sandbox?: boolean;
   /** The bridge's own sandbox, in sandbox mode: the operator may make an account on it. */
   bridgeSandbox?: BridgeSandbox | undefined;
-  /** Whether the built-in demo store is sending the orders now (a first run, until a store is connected). */
-  demo?: () => boolean;
+  /** The built-in demo store is what sends the orders (a first run). */
+  demo?: boolean;
   /** Recorded as "who asked" on manual adjustments, privacy requests and changes to accounts. */
   tokenLabel: string;
   /** The loyalty accounts and which shop earns on which (admin-accounts.ts). */
@@ -326,7 +326,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
       privacy: { openDataRequests: dataRequests.length },
       // Key ids are digests, counts are counts: nothing here is a secret.
       secrets,
-      mode: { sandbox: parts.sandbox ?? false, demo: parts.demo?.() ?? false },
+      mode: { sandbox: parts.sandbox ?? false, demo: parts.demo ?? false },
       // The newest orders, each with its points as a number (status prints them).
       recentOrders,
     });
