@@ -79,6 +79,12 @@ export interface BridgeOptions {
   platformOptions?: Readonly<Record<string, unknown>>;
 }
 
+/** A token for this run; never one beginning with a dash, which `--token <token>` would read as an option. */
+function runToken(): string {
+  const token = randomBytes(24).toString('base64url');
+  return token.startsWith('-') ? runToken() : token;
+}
+
 export async function startBridge(
   configured: Config,
   logger: Logger,
@@ -87,7 +93,7 @@ export async function startBridge(
   const { config, secrets } = firstRunConfig(configured);
   const sandboxMode = isSandboxMode(config);
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
-  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? randomBytes(24).toString('base64url') : undefined);
+  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? runToken() : undefined);
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
