@@ -56,7 +56,12 @@ export function createLogger({
   if (pretty)
     return pino({
       ...options,
-      transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' } },
+      // Written as it comes (sync): once flush() returns, what was logged is on the terminal, and words printed
+      // for the person at it (terminal-notice.ts) come below it.
+      transport: {
+        target: 'pino-pretty',
+        options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', sync: true },
+      },
     });
   return pino(options);
 }
@@ -64,6 +69,7 @@ export function createLogger({
 /** A logger for lines whose every field is a plain string the caller names (ids, names, results). */
 export interface PlainLines {
   info(fields: Record<string, string>, message: string): void;
+  debug(fields: Record<string, string>, message: string): void;
 }
 
 /**
@@ -76,5 +82,8 @@ export interface PlainLines {
  */
 export function plainLines(logger: Logger): PlainLines {
   const child = logger.child({}, { redact: [] });
-  return { info: (fields, message) => child.info(fields, message) };
+  return {
+    info: (fields, message) => child.info(fields, message),
+    debug: (fields, message) => child.debug(fields, message),
+  };
 }

@@ -47,12 +47,13 @@ const ORDERS: DemoOrder<Step>[] = [
   },
 ];
 
-function body(id: number, order: DemoOrder<Step>, step: Step, at: string): string {
+function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at: string): string {
   const { customer } = order;
   return JSON.stringify({
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#D${id % 100_000}`,
+    name: `#${number}`,
+    order_number: number,
     email: customer.email,
     phone: customer.phone,
     created_at: at,
@@ -92,8 +93,8 @@ export const shopifyDemo: PlatformDemo<Step> = {
   shop: SHOP,
   settings: (secret) => ({ SHOPIFY_API_SECRET: secret, SHOPIFY_SHOPS: [SHOP] }),
   orders: ORDERS,
-  delivery({ id, order, step, at, secret }) {
-    const text = body(id, order, step, at);
+  delivery({ id, number, order, step, at, secret }) {
+    const text = body(id, number, order, step, at);
     return {
       body: text,
       headers: {

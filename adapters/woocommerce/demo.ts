@@ -29,11 +29,11 @@ const ORDERS: DemoOrder<Step>[] = [
   },
 ];
 
-function body(id: number, order: DemoOrder<Step>, step: Step, at: string): string {
+function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at: string): string {
   const { customer } = order;
   return JSON.stringify({
     id,
-    number: String(id),
+    number: String(number),
     status: step.status,
     currency: 'EUR',
     total: order.total,
@@ -57,8 +57,8 @@ export const wooDemo: PlatformDemo<Step> = {
   shop: SITE,
   settings: (secret) => ({ WOOCOMMERCE_WEBHOOK_SECRET: secret, WOOCOMMERCE_URL: SITE }),
   orders: ORDERS,
-  delivery({ id, order, step, at, secret, sequence }) {
-    const text = body(id, order, step, at);
+  delivery({ id, number, order, step, at, secret, sequence }) {
+    const text = body(id, number, order, step, at);
     const [resource, event] = step.topic.split('.');
     return {
       body: text,

@@ -1,7 +1,10 @@
 // The demo store: on a first run (sandbox mode, no platform configured) it plays a shop of each platform whose
 // module has a demo (PlatformModule.demo), sending signed deliveries through the bridge's real webhook routes
-// (orders paid, fulfilled, refunded, cancelled, referred, a test order, one without a phone), so that within a
-// minute the dashboard shows earnings. It never runs against a real loyalty service or beside a real store.
+// (orders paid, fulfilled, refunded, cancelled, referred, a test order, one without a phone). First a handful:
+// each shop's orders once, a second or two apart, so that within a minute the dashboard shows earnings; then a
+// trickle, one order a minute, so that the terminal stays readable and the links printed there stay in sight.
+// Each order is one line of the log, once the bridge has it. It never runs against a real loyalty service or
+// beside a real store, and it stops for good when a store of the merchant's is connected.
 import { randomBytes } from 'node:crypto';
 import type { DemoOrder, PlatformDemo } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
@@ -15,17 +18,51 @@ export const demoSecrets = (platforms: readonly string[]): DemoSecrets =>
 /** A platform's demo shop, playing with this run's secret. */
 export interface DemoPlayer {
   platform: string;
+  /** As a person reads the platform's name: "TinyShop". */
+  platformName: string;
+  /** The shop as the bridge names it (the ledger's, the log's). */
+  shop: string;
   demo: PlatformDemo;
   secret: string;
 }
+
+/** One order the demo sent: whose, its id and number, and each delivery of it as sent (the demo's shop remembers it). */
+export interface SentOrder {
+  player: DemoPlayer;
+  order: DemoOrder;
+  id: number;
+  number: number;
+  /** Its deliveries in the order sent; the last says how the order stands now. */
+  deliveries: Array<{ headers: Record<string, string>; body: string; at: string }>;
+}
+
+/** Waits `ms`, then runs `next`; what the store's timers are made with (tests count the waits instead). */
+export type Schedule = (ms: number, next: () => void) => { cancel(): void };
+
+/** Orders the demo's shops remember, for resync. */
+const KEPT_ORDERS = 500;
+
+const timers: Schedule = (ms, next) => {
+  const timer = setTimeout(next, ms);
+  // The demo never keeps the process alive.
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};
 
 export interface DemoStoreOptions {
   /** The bridge's own address. */
   url: string;
   players: readonly DemoPlayer[];
   logger: Logger;
-  /** Between two deliveries. */
+  /** Between two orders of the first handful. */
   paceMs?: number;
+  /** Between two orders after it: a trickle. */
+  trickleMs?: number;
+  schedule?: Schedule;
+  /** What became of an order in the bridge (its total, its facts, its points), in a few words, for its line. */
+  outcome?: (sent: SentOrder) => Promise<string>;
+  /** Told once the handful is sent (the links are printed again below it). */
+  onHandfulSent?: () => void;
 }
 
 /** The players' orders taken in turn, one of each at a time, as shops' days would mix them. */
@@ -40,67 +77,118 @@ function inTurn(players: readonly DemoPlayer[]): Array<{ player: DemoPlayer; ord
 }
 
 export class DemoStore {
-  readonly #o: Required<DemoStoreOptions>;
+  readonly #o: Required<Omit<DemoStoreOptions, 'outcome' | 'onHandfulSent'>> &
+    Pick<DemoStoreOptions, 'outcome' | 'onHandfulSent'>;
   readonly #orders: Array<{ player: DemoPlayer; order: DemoOrder }>;
-  #timer: NodeJS.Timeout | undefined;
-  #queue: Array<() => Promise<void>> = [];
-  #round = 0;
+  #timer: { cancel(): void } | undefined;
+  #running = false;
+  #turn = 0;
   #sent = 0;
+  #played = 0;
+  /** Order ids new to this run (a later run's orders are new orders, not the same ones again), like a platform's. */
+  readonly #firstId = Math.floor(Date.now() / 1000) * 1000;
   /** New for each delivery, and above any of an earlier run's. */
   #deliveries = Math.floor(Date.now() / 1000);
+  /** The orders sent, by platform and shop, newest last: what the demo's shops answer resync from. */
+  readonly #sentOrders: SentOrder[] = [];
+  /** The lines of the orders, written in the order they were sent. */
+  #lines: Promise<void> = Promise.resolve();
 
   constructor(options: DemoStoreOptions) {
-    this.#o = { paceMs: 2_500, ...options };
+    this.#o = { paceMs: 1_500, trickleMs: 60_000, schedule: timers, ...options };
     this.#orders = inTurn(options.players);
   }
 
+  /** Deliveries the bridge took. */
   get sent(): number {
     return this.#sent;
   }
 
+  /** Orders whose every step was delivered. */
+  get played(): number {
+    return this.#played;
+  }
+
+  /** Whether it is still sending: from start until a store of the merchant's is connected or the bridge stops. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** How many orders the first handful has: each shop's orders once. */
+  get handful(): number {
+    return this.#orders.length;
+  }
+
+  get players(): readonly DemoPlayer[] {
+    return this.#o.players;
+  }
+
+  /** The orders sent to this shop so far, oldest first. */
+  sentTo(platform: string, shop: string): readonly SentOrder[] {
+    return this.#sentOrders.filter(({ player }) => player.platform === platform && player.shop === shop);
+  }
+
   start(): void {
-    this.#tick();
+    if (this.#running || this.#orders.length === 0) return;
+    this.#running = true;
+    this.#next();
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
+    this.#running = false;
+    this.#timer?.cancel();
     this.#timer = undefined;
-    this.#queue = [];
   }
 
-  #tick = (): void => {
-    if (this.#queue.length === 0) this.#queue = this.#nextRound();
-    const send = this.#queue.shift();
-    void send?.().catch((error: unknown) => this.#o.logger.debug({ err: error }, 'the demo store could not deliver'));
-    this.#timer = setTimeout(this.#tick, this.#o.paceMs);
-    this.#timer.unref();
+  #next = (): void => {
+    this.#timer = undefined;
+    if (!this.#running) return;
+    const turn = this.#turn++;
+    void this.#play(turn)
+      .catch((error: unknown) => this.#o.logger.debug({ err: error }, 'the demo store could not deliver'))
+      .finally(() => {
+        // Once the handful's last line is written: what is told then comes below it.
+        if (turn + 1 === this.#orders.length) void this.#lines.then(() => this.#o.onHandfulSent?.());
+        if (this.#running)
+          this.#timer = this.#o.schedule(
+            turn + 1 < this.#orders.length ? this.#o.paceMs : this.#o.trickleMs,
+            this.#next,
+          );
+      });
   };
 
-  /** The orders of a round, their steps interleaved as a shop's day would have them. */
-  #nextRound(): Array<() => Promise<void>> {
-    const round = this.#round++;
-    const orders = this.#orders.map((each, i) => ({ ...each, id: 9_000_000 + round * 100 + i }));
-    const sends: Array<() => Promise<void>> = [];
-    const longest = Math.max(0, ...orders.map(({ order }) => order.steps.length));
-    for (let stepIndex = 0; stepIndex < longest; stepIndex++) {
-      for (const { player, order, id } of orders) {
-        const step = order.steps[stepIndex];
-        if (step !== undefined) sends.push(() => this.#deliver(player, id, order, step));
-      }
+  /** One order: its steps delivered one after the other, as its shop's day would have them, then its line. */
+  async #play(turn: number): Promise<void> {
+    const { player, order } = this.#orders[turn % this.#orders.length]!;
+    const sent: SentOrder = { player, order, id: this.#firstId + turn, number: 1001 + turn, deliveries: [] };
+    this.#sentOrders.push(sent);
+    // A day of the trickle is 1,440 orders: the shops remember the newest.
+    if (this.#sentOrders.length > KEPT_ORDERS) this.#sentOrders.shift();
+    for (const step of order.steps) {
+      if (!this.#running) return;
+      await this.#deliver(sent, step);
     }
-    return sends;
+    this.#played++;
+    const line = async () => {
+      const outcome = this.#o.outcome ? await this.#o.outcome(sent) : '';
+      this.#o.logger.info(`demo: ${player.platformName} order #${sent.number}, ${outcome || order.total}`);
+    };
+    this.#lines = this.#lines.then(line).catch(() => undefined);
   }
 
-  async #deliver(player: DemoPlayer, id: number, order: DemoOrder, step: unknown): Promise<void> {
+  async #deliver(sent: SentOrder, step: unknown): Promise<void> {
+    const { player, order, id, number } = sent;
     const at = new Date().toISOString();
     const { headers, body } = player.demo.delivery({
       id,
+      number,
       order,
       step,
       at,
       secret: player.secret,
       sequence: ++this.#deliveries,
     });
+    sent.deliveries.push({ headers, body, at });
     const response = await fetch(`${this.#o.url}/webhooks/${player.platform}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },

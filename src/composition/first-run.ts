@@ -1,10 +1,19 @@
 // A first run, for the person trying the bridge: the built-in demo store sending its orders while no store of
-// theirs is connected, and the dashboard's sign-in link for this run, told at the terminal and never logged.
+// theirs is connected, the demo shop's own page as its merchant sees it, the demo shops answering resync from
+// what they sent, and the links for this run (the dashboard's sign-in, the demo shop's page) told at the
+// terminal and never logged: when the bridge starts, again below the demo's first handful of orders (the
+// start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
+import type { RequestHandler } from 'express';
 import { runsDemoStore, type Config } from '../config.ts';
+import type { Engine } from '../core/engine.ts';
+import type { OrderSource } from '../core/order-source.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
 import { tellThePersonAtTheTerminal } from '../terminal-notice.ts';
-import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets } from './demo-store.ts';
+import { demoOutcome } from './demo-outcome.ts';
+import { demoPage, type DemoPage } from './demo-page.ts';
+import { demoSource } from './demo-source.ts';
+import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets, type Schedule } from './demo-store.ts';
 import { SHIPPED_MODULES } from './platform-registry.ts';
 import type { Platforms } from './platforms.ts';
 
@@ -20,45 +29,162 @@ export function firstRunConfig(configured: Config): { config: Config; secrets: D
   return { config: Object.assign({ ...configured }, ...settings) as Config, secrets };
 }
 
-/** The demo store started, unless a store of the merchant's own is connected (through the dashboard). */
-export async function startDemo(parts: {
+/** How the demo is paced (tests hurry it, or count its waits). */
+export interface DemoPace {
+  /** Between two orders of the first handful. */
+  paceMs?: number | undefined;
+  /** Between two orders after it. */
+  trickleMs?: number | undefined;
+  schedule?: Schedule | undefined;
+}
+
+export interface FirstRunParts {
+  config: Config;
   platforms: Platforms;
-  url: string;
-  secrets: DemoSecrets | undefined;
+  secrets: DemoSecrets;
+  engine: Pick<Engine, 'store' | 'accounts' | 'drain'>;
+  /** The dashboard's token: ADMIN_TOKEN, or this run's. */
+  adminToken: string | undefined;
   logger: Logger;
-  paceMs: number | undefined;
-}): Promise<DemoStore | undefined> {
-  const { platforms, url, secrets, logger, paceMs } = parts;
-  if (!secrets) return undefined;
-  // A store connected or installed since (the demo's own shops are configured, never connected).
-  for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
-  const players: DemoPlayer[] = platforms.modules.flatMap(({ module: { name, demo } }) => {
-    const secret = secrets[name];
-    return demo && secret ? [{ platform: name, demo, secret }] : [];
-  });
-  const demo = new DemoStore({ url, players, logger, ...(paceMs ? { paceMs } : {}) });
-  demo.start();
-  logger.info(
-    { demo: Object.fromEntries(players.map(({ platform, demo: { shop } }) => [platform, shop])) },
-    'no store is connected yet, so a built-in demo store sends a few orders to show the bridge at work. Connect a real store (README.md, Connecting a store) and the demo stops',
-  );
-  return demo;
+  pace: DemoPace;
+}
+
+export class FirstRun {
+  readonly #o: FirstRunParts;
+  readonly #players: DemoPlayer[];
+  #demo: DemoStore | undefined;
+  #page: DemoPage | undefined;
+  #url = '';
+
+  constructor(parts: FirstRunParts) {
+    this.#o = parts;
+    this.#players = parts.platforms.modules.flatMap(({ module }) => {
+      const secret = parts.secrets[module.name];
+      const { demo } = module;
+      if (!demo || !secret) return [];
+      const shop = module.shopName?.(demo.shop) ?? demo.shop;
+      return [{ platform: module.name, platformName: module.names.platform, shop, demo, secret }];
+    });
+  }
+
+  /** Present once started (unless a store of the merchant's was connected already). */
+  get demo(): DemoStore | undefined {
+    return this.#demo;
+  }
+
+  get running(): boolean {
+    return this.#demo?.running ?? false;
+  }
+
+  /** A delivery from one of the demo's shops: its line is the demo's own, one per order. */
+  isDemoShop(platform: string, shop: string): boolean {
+    return this.#players.some((player) => player.platform === platform && player.shop === shop);
+  }
+
+  /** The demo shops' answers to resync while the demo plays (each platform's only source then). */
+  get sources(): OrderSource[] {
+    const demo = this.#demo;
+    if (!demo?.running) return [];
+    return this.#players.flatMap((player) => {
+      const adapter = this.#o.platforms.adapterFor(player.platform);
+      return adapter ? [demoSource({ player, adapter, sent: () => demo.sentTo(player.platform, player.shop) })] : [];
+    });
+  }
+
+  /** The first demo shop's own page, its API calls answered by `shopRoutes`. */
+  page(shopRoutes: RequestHandler): DemoPage | undefined {
+    const first = this.#players[0];
+    if (!first) return undefined;
+    this.#page = demoPage({
+      platform: first.platform,
+      shop: first.shop,
+      shopRoutes,
+      playing: () => this.running,
+      used: () => this.tellLinks(),
+      logger: this.#o.logger,
+      adminToken: this.#o.adminToken,
+    });
+    return this.#page;
+  }
+
+  /** The demo started, unless a store of the merchant's own is connected (through the dashboard). */
+  async start(url: string): Promise<DemoStore | undefined> {
+    const { platforms, logger, pace, engine } = this.#o;
+    this.#url = url;
+    // A store connected or installed since (the demo's own shops are configured, never connected).
+    for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
+    const demo = new DemoStore({
+      url,
+      players: this.#players,
+      logger,
+      ...(pace.paceMs ? { paceMs: pace.paceMs } : {}),
+      ...(pace.trickleMs ? { trickleMs: pace.trickleMs } : {}),
+      ...(pace.schedule ? { schedule: pace.schedule } : {}),
+      outcome: demoOutcome({ store: engine.store, accounts: engine.accounts, settled: () => engine.drain() }),
+      onHandfulSent: () => this.tellLinks(),
+    });
+    this.#demo = demo;
+    demo.start();
+    logger.info(
+      { demo: Object.fromEntries(this.#players.map(({ platform, shop }) => [platform, shop])) },
+      `no store is connected yet, so a built-in demo store sends a handful of orders (${demo.handful}), then one a minute, to show the bridge at work. Connect a real store (README.md, Connecting a store) and the demo stops`,
+    );
+    return demo;
+  }
+
+  stop(): void {
+    this.#demo?.stop();
+  }
+
+  /**
+   * The links for this run, for the person at the terminal: the dashboard's sign-in, and the demo shop's page.
+   * Below the lines logged so far: a terminal's log is written by a worker thread, which has them first.
+   */
+  tellLinks(): void {
+    this.#o.logger.flush(() => this.#tellLinks());
+  }
+
+  /** The demo shop's page's link as the terminal tells it now (one use), while the demo plays. */
+  pageLink(): string | undefined {
+    return this.running && this.#page ? `${this.#url}${this.#page.path()}` : undefined;
+  }
+
+  #tellLinks(): void {
+    const { config, adminToken, logger } = this.#o;
+    const signIn = signInUrl(config, adminToken, this.#url);
+    const page = this.pageLink();
+    if (!signIn && !page) return;
+    tellThePersonAtTheTerminal({
+      text: [
+        ...(signIn ? [`Open the dashboard: ${signIn}`] : []),
+        ...(page ? [`See what a merchant sees, the demo shop's own page: ${page}`] : []),
+        `(for this run only${page ? '; the shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
+      ].join('\n'),
+      fileName: 'sign-in-link.txt',
+      dataDir: config.DATA_DIR,
+      logger,
+    });
+  }
 }
 
 /** In sandbox mode without ADMIN_TOKEN: the dashboard's link with this run's token in its fragment, which never reaches a server. */
+export const signInUrl = (config: Config, adminToken: string | undefined, localUrl: string): string | undefined =>
+  !config.ADMIN_TOKEN && adminToken ? `${localUrl}/admin/#token=${adminToken}` : undefined;
+
+/** The dashboard's sign-in link for this run, told at the terminal (on a first run, FirstRun tells it with the demo's). */
 export function tellSignInLink(
   config: Config,
   adminToken: string | undefined,
   localUrl: string,
   logger: Logger,
 ): string | undefined {
-  const signInUrl = !config.ADMIN_TOKEN && adminToken ? `${localUrl}/admin/#token=${adminToken}` : undefined;
-  if (signInUrl)
+  const url = signInUrl(config, adminToken, localUrl);
+  if (url)
     tellThePersonAtTheTerminal({
-      text: `Open the dashboard: ${signInUrl}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)`,
+      text: `Open the dashboard: ${url}\n(a sign-in for this run only; set ADMIN_TOKEN for one that lasts)`,
       fileName: 'sign-in-link.txt',
       dataDir: config.DATA_DIR,
       logger,
     });
-  return signInUrl;
+  return url;
 }

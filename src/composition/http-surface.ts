@@ -25,6 +25,8 @@ import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import { trimTrailing } from '../trim-trailing.ts';
+import { DEMO_PAGE_PREFIX } from './demo-page.ts';
+import type { FirstRun } from './first-run.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
 
@@ -50,8 +52,8 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   sandbox: { app: Sandbox; credentials: SandboxCredentials } | undefined;
   /** Where the loyalty service answers; in sandbox mode known once the server listens. */
   loyaltyBaseUrl(): string;
-  /** The built-in demo store is running. */
-  demo: boolean;
+  /** A first run: the built-in demo store, and its shop's own page. */
+  demo: Pick<FirstRun, 'page'> | undefined;
 }
 
 export async function httpSurface(
@@ -89,11 +91,12 @@ export async function httpSurface(
     logger,
   });
   const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
+  const demoPage = parts.demo?.page(shopRoutes);
   const operator = adminApi({
     token: adminToken,
     sandbox: Boolean(sandbox),
     bridgeSandbox,
-    demo: parts.demo,
+    demo: Boolean(parts.demo),
     tokenLabel: config.ADMIN_TOKEN_LABEL,
     accounts,
     // The environment's account, its key as its last four characters; its address is known once the server listens.
@@ -113,7 +116,7 @@ export async function httpSurface(
     activity: parts.activity,
     logger,
   });
-  const doors = registered.map(({ door }) => door).filter((door) => door !== undefined);
+  const doors = [...registered.map(({ door }) => door), demoPage?.door].filter((door) => door !== undefined);
   const admin = doors.length > 0 ? express.Router().use(...doors, operator) : operator;
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
@@ -146,6 +149,7 @@ export async function httpSurface(
     merchantAssets: merchantAssets(),
     adminStores: adminStores({ token: adminToken, store, platforms, logger }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
+    ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes } } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>

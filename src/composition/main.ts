@@ -25,7 +25,7 @@ import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { DemoStore } from './demo-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
-import { firstRunConfig, startDemo, tellSignInLink } from './first-run.ts';
+import { FirstRun, firstRunConfig, signInUrl, tellSignInLink, type DemoPace } from './first-run.ts';
 import { stopInOrder } from './stop-bridge.ts';
 import { httpSurface } from './http-surface.ts';
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
@@ -51,6 +51,8 @@ export interface RunningBridge {
   sandbox?: Sandbox;
   /** Present on a first run: the built-in demo store sending its orders. */
   demo?: DemoStore;
+  /** Present on a first run: the demo, its shop's page and the links told at the terminal. */
+  firstRun?: FirstRun;
   /**
    * In sandbox mode without ADMIN_TOKEN: the dashboard link with this run's
    * one-time token in its fragment (never sent to a server, so never in a log).
@@ -63,8 +65,10 @@ export interface RunningBridge {
 export interface BridgeOptions {
   /** Where platform APIs answer, for tests that serve them locally. */
   platformOverrides?: PlatformOverrides;
-  /** Between two deliveries of the demo store (tests hurry it). */
+  /** Between two orders of the demo store's first handful (tests hurry it). */
   demoPaceMs?: number;
+  /** How the demo store is paced after it, or its waits counted (tests). */
+  demoPace?: Omit<DemoPace, 'paceMs'>;
   /** Between two reconciliations, instead of RECONCILE_INTERVAL_MINUTES (tests hurry it). */
   reconcileIntervalMs?: number;
   /** How long an account's calls are used up before it is a problem to show (tests hurry it; 3 minutes). */
@@ -75,6 +79,12 @@ export interface BridgeOptions {
   platformOptions?: Readonly<Record<string, unknown>>;
 }
 
+/** A token for this run; never one beginning with a dash, which `--token <token>` would read as an option. */
+function runToken(): string {
+  const token = randomBytes(24).toString('base64url');
+  return token.startsWith('-') ? runToken() : token;
+}
+
 export async function startBridge(
   configured: Config,
   logger: Logger,
@@ -83,7 +93,7 @@ export async function startBridge(
   const { config, secrets } = firstRunConfig(configured);
   const sandboxMode = isSandboxMode(config);
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
-  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? randomBytes(24).toString('base64url') : undefined);
+  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? runToken() : undefined);
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
   let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
@@ -166,7 +176,28 @@ export async function startBridge(
     throw error;
   }
 
-  const webhooks = webhookRoutes({ config, platforms, ingest: engine.ingest, logger, metrics, activity, gate });
+  const firstRun = secrets
+    ? new FirstRun({
+        config,
+        platforms,
+        secrets,
+        engine,
+        adminToken,
+        logger,
+        pace: { paceMs: options.demoPaceMs, ...options.demoPace },
+      })
+    : undefined;
+  const webhooks = webhookRoutes({
+    config,
+    platforms,
+    ingest: engine.ingest,
+    logger,
+    metrics,
+    activity,
+    gate,
+    // The demo's deliveries are told by the demo, one line an order; a store's own keep their line.
+    ...(firstRun ? { ownLine: (platform: string, shop: string) => firstRun.isDemoShop(platform, shop) } : {}),
+  });
   const reconciler = new Reconciler({
     sources: platforms.sources,
     store,
@@ -178,12 +209,17 @@ export async function startBridge(
     onHealth: (report) => metrics.reportSubscriptions(report),
     discover: () => platforms.discoverStores(),
   });
-  const resyncJobs = new ResyncJobs(platforms.sources, store, engine.ingest, logger);
+  // While the demo plays, its shops answer resync from what they sent (demo-source.ts).
+  const resyncJobs = new ResyncJobs(
+    firstRun ? () => [...firstRun.sources, ...platforms.sources] : platforms.sources,
+    store,
+    engine.ingest,
+    logger,
+  );
   // A store connected or installed: its recent orders read and its webhooks made, after the platform's request
   // was answered; the demo stops, as the merchant's own store is here.
-  let demo: DemoStore | undefined;
   const storeAdded = (platform: string) => async (shop: string) => {
-    demo?.stop();
+    firstRun?.stop();
     platforms.storeAdded(platform);
     await reconciler.run(platform, shop);
   };
@@ -217,7 +253,7 @@ export async function startBridge(
     gate,
     sandbox: sandbox && sandboxCredentials ? { app: sandbox, credentials: sandboxCredentials } : undefined,
     loyaltyBaseUrl: () => loyaltyBaseUrl,
-    demo: Boolean(secrets),
+    demo: firstRun,
   });
   const http = await listen(surface.handler, config.PORT, config.HOST);
   if (sandbox) {
@@ -254,8 +290,11 @@ export async function startBridge(
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${shownBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${shownBaseUrl}`,
   );
-  demo = await startDemo({ platforms, url: http.localUrl, secrets, logger, paceMs: options.demoPaceMs });
-  const signInUrl = tellSignInLink(config, adminToken, http.localUrl, logger);
+  const demo = await firstRun?.start(http.localUrl);
+  // On a first run the demo's page is told with the sign-in, and again below the demo's first orders.
+  if (firstRun) firstRun.tellLinks();
+  else tellSignInLink(config, adminToken, http.localUrl, logger);
+  const signIn = signInUrl(config, adminToken, http.localUrl);
 
   return {
     http,
@@ -270,7 +309,8 @@ export async function startBridge(
     resyncJobs,
     ...(sandbox ? { sandbox } : {}),
     ...(demo ? { demo } : {}),
-    ...(signInUrl ? { signInUrl } : {}),
+    ...(firstRun ? { firstRun } : {}),
+    ...(signIn ? { signInUrl: signIn } : {}),
     get loyaltyBaseUrl() {
       return loyaltyBaseUrl;
     },

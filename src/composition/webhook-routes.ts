@@ -19,6 +19,8 @@ export interface WebhookRouteParts {
   activity: Activity;
   /** Closed while the bridge stops: deliveries get 503 and are sent again later. */
   gate: { open: boolean };
+  /** Shops whose deliveries are told by a line of their own elsewhere (the demo's): their route's line is at debug. */
+  ownLine?: (platform: string, shop: string) => boolean;
 }
 
 export function webhookRoutes(parts: WebhookRouteParts): Record<string, WebhookHandler> {
@@ -42,6 +44,7 @@ export function webhookRoutes(parts: WebhookRouteParts): Record<string, WebhookH
         ...options,
         ...(own.admitShop ? { admitShop: own.admitShop.bind(own) } : {}),
         ...(own.onStored ? { onStored: own.onStored.bind(own) } : {}),
+        ...(parts.ownLine ? { toldElsewhere: (shop: string) => parts.ownLine!(module.name, shop) } : {}),
       });
   return webhooks;
 }

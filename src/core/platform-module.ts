@@ -396,14 +396,25 @@ export interface DemoOrder<Step = unknown> {
 
 /** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
 export interface PlatformDemo<Step = unknown> {
-  /** Its shop, as the log names it. */
+  /** Its shop, as its settings name it (the bridge's name for it is the module's shopName of this). */
   shop: string;
   /** The settings that serve its shop, checking deliveries with `secret` (made for this run only). */
   settings(secret: string): Readonly<Record<string, unknown>>;
   /** The orders it plays each round. */
   orders: readonly DemoOrder<Step>[];
-  /** A step as the platform delivers it: signed with `secret`, `id` the order's, `sequence` new for each delivery. */
-  delivery(step: { id: number; order: DemoOrder<Step>; step: Step; at: string; secret: string; sequence: number }): {
+  /**
+   * A step as the platform delivers it: signed with `secret`, `id` the order's (new to the run), `number` what its
+   * shop calls it (#1001 on), `sequence` new for each delivery.
+   */
+  delivery(step: {
+    id: number;
+    number: number;
+    order: DemoOrder<Step>;
+    step: Step;
+    at: string;
+    secret: string;
+    sequence: number;
+  }): {
     headers: Record<string, string>;
     body: string;
   };

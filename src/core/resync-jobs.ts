@@ -44,27 +44,33 @@ const PROGRESS_EVERY_MS = 500;
 export type StartResult = { ok: true; job: ResyncJob } | { ok: false; reason: string };
 
 export class ResyncJobs {
-  readonly #sources: OrderSource[];
+  /** A list, or what the list is now (a first run's demo shops answer while the demo plays). */
+  readonly #sources: () => readonly OrderSource[];
   readonly #store: LedgerStore;
   readonly #ingest: Ingest;
   readonly #logger: Logger;
   readonly #running = new Set<Promise<void>>();
   readonly #turns = new PQueue({ concurrency: MAX_RUNNING });
 
-  constructor(sources: OrderSource[], store: LedgerStore, ingest: Ingest, logger: Logger) {
-    this.#sources = sources;
+  constructor(
+    sources: readonly OrderSource[] | (() => readonly OrderSource[]),
+    store: LedgerStore,
+    ingest: Ingest,
+    logger: Logger,
+  ) {
+    this.#sources = typeof sources === 'function' ? sources : () => sources;
     this.#store = store;
     this.#ingest = ingest;
     this.#logger = logger;
   }
 
   get platforms(): string[] {
-    return this.#sources.map((source) => source.platform);
+    return this.#sources().map((source) => source.platform);
   }
 
   /** Starts a resync and returns at once with its job. */
   async start(request: ResyncRequest): Promise<StartResult> {
-    const source = this.#sources.find((candidate) => candidate.platform === request.platform);
+    const source = this.#sources().find((candidate) => candidate.platform === request.platform);
     if (!source)
       return {
         ok: false,

@@ -2,6 +2,7 @@
 // API and dashboard, and the sandbox in sandbox mode. The composition root
 // (src/composition/main.ts) decides what is mounted.
 import type { RequestListener } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
@@ -32,7 +33,12 @@ export interface HttpAppParts {
   adminStores?: express.Router;
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
   platformRoutes?: Readonly<Record<string, express.Router>>;
+  /** On a first run: the demo shop's own page, at its prefix. */
+  demoPage?: { prefix: string; routes: express.Router };
 }
+
+/** The bridge's icon: a browser asks every page's origin for /favicon.ico, and a 404 there is a warning in the log. */
+const FAVICON = fileURLToPath(new URL('./favicon.ico', import.meta.url));
 
 /** What a request that failed outside a router's own answers is told, by status. */
 const REQUEST_FAILED: Readonly<Record<number, string>> = {
@@ -86,6 +92,10 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
     );
   }
 
+  app.get('/favicon.ico', (_req, res) => {
+    res.set('x-content-type-options', 'nosniff');
+    res.type('image/x-icon').sendFile(FAVICON, { maxAge: '1d' });
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -108,6 +118,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   }
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
+  if (parts.demoPage) app.use(parts.demoPage.prefix, parts.demoPage.routes);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

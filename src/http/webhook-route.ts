@@ -30,6 +30,8 @@ export interface WebhookRouteOptions {
   onShopRefused?: (platform: string, shop: string) => void;
   /** Told of each delivery stored or found a duplicate, after the answer (which subscriptions deliver). */
   onStored?: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => Promise<void>;
+  /** Whether a shop's deliveries are told by a line of their own elsewhere (the first run's demo): this one is at debug. */
+  toldElsewhere?: (shop: string) => boolean;
 }
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'ignored' | 'mislabelled';
@@ -134,7 +136,7 @@ export function webhookHandler<Delivery>(
     // Topics named by an unsigned header: only those the platform's adapter uses are labels of their own.
     const label = ignore ? 'other' : topic;
     const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
-      lines.info(
+      lines[options.toldElsewhere?.(shop) ? 'debug' : 'info'](
         {
           reqId,
           platform,

@@ -59,4 +59,31 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
     await expect.poll(() => page.locator('#order-list tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(3);
     await page.screenshot({ path: `${artifactsDir('first-run')}dashboard.png`, fullPage: true });
   }, 90_000);
+
+  it('opens the demo shop’s own page from the link told at the terminal: its orders, as its merchant sees them', async () => {
+    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    try {
+      await merchant.goto(bridge.firstRun!.pageLink()!);
+      await merchant
+        .locator('#signed-in', { hasText: 'loyalty-bridge-demo.myshopify.com' })
+        .waitFor({ timeout: 15_000 });
+      // The one-use ticket leaves the address bar: a reload opens the page with the tab's own session.
+      expect(merchant.url()).not.toContain('ticket');
+      await merchant.reload();
+      await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
+      await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-page.png`, fullPage: true });
+      await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+      await expect
+        .poll(() => merchant.locator('#orders s-table-row, #orders tr').count(), { timeout: 15_000 })
+        .toBeGreaterThan(1);
+      await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-orders.png`, fullPage: true });
+      await merchant.setViewportSize({ width: 390, height: 900 });
+      await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-orders-390.png`, fullPage: true });
+      const text = await merchant.locator('body').innerText();
+      expect(text).toContain('loyalty-bridge-demo.myshopify.com');
+      expect(text).not.toContain('demo-woocommerce');
+    } finally {
+      await merchant.close();
+    }
+  }, 60_000);
 });

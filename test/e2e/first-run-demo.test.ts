@@ -1,0 +1,117 @@
+// A newcomer's first run, as `npm start` starts it with nothing configured: the demo shop's own page opened by
+// the link told at the terminal (once, for the demo shop alone, while the demo plays), resync on the demo's
+// shops, the dashboard told whether the demo still plays, and the browser's icon.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
+import { createLogger } from '../../src/logger.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+
+const SESSION = /<meta name="loyalty-bridge-session" content="([^"]+)">/;
+
+describe('the first run', () => {
+  let bridge: RunningBridge;
+  const url = (path: string) => `${bridge.http.localUrl}${path}`;
+  const operator = (path: string, init: RequestInit = {}) =>
+    fetch(url(`/admin/api${path}`), {
+      ...init,
+      headers: { authorization: `Bearer ${/#token=(.+)$/.exec(bridge.signInUrl ?? '')?.[1]}`, ...init.headers },
+    });
+
+  beforeAll(async () => {
+    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 20 });
+    // The handful sent and folded: both shops have orders.
+    await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 30_000);
+    await bridge.engine.drain();
+  }, 60_000);
+  afterAll(async () => {
+    await bridge?.stop();
+  });
+
+  it('answers /favicon.ico with an icon, not a 404', async () => {
+    const icon = await fetch(url('/favicon.ico'));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    expect((await icon.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  });
+
+  it('resyncs the demo shops from what they sent: every order fetched, none changed', async () => {
+    const started = await operator('/resync', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'shopify', since: new Date(Date.now() - 60 * 60_000).toISOString() }),
+    });
+    expect(started.status).toBe(202);
+    const { job } = (await started.json()) as { job: { id: string } };
+    let done: { status: string; progress: { fetched: number; changed: number; unchanged: number; failed: number } };
+    await eventually(async () => {
+      done = ((await (await operator(`/resync/${job.id}`)).json()) as { job: typeof done }).job;
+      expect(done.status).toBe('done');
+    });
+    const shopifyOrders = bridge.demo!.sentTo('shopify', 'loyalty-bridge-demo.myshopify.com').length;
+    expect(done!.progress).toMatchObject({ fetched: shopifyOrders, changed: 0, unchanged: shopifyOrders, failed: 0 });
+  });
+
+  it('opens the demo shop’s page once with the link told at the terminal, for the demo shop alone', async () => {
+    // As the terminal tells it.
+    const link = bridge.firstRun!.pageLink()!;
+    expect(link).toMatch(/\/demo\/shop\?ticket=[\w-]{20,}$/);
+    const opened = await fetch(link);
+    expect(opened.status).toBe(200);
+    const page = await opened.text();
+    const session = SESSION.exec(page)?.[1];
+    expect(session).toBeTruthy();
+    expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
+
+    // Sent again (copied, from history): nothing opens.
+    const again = await fetch(link);
+    expect(again.status).toBe(401);
+    expect(await again.text()).not.toMatch(SESSION);
+    // The terminal has the next link, which opens the page once too.
+    const next = bridge.firstRun!.pageLink()!;
+    expect(next).not.toBe(link);
+    expect((await fetch(next)).status).toBe(200);
+
+    const asMerchant = (path: string) =>
+      fetch(url(`/admin/api${path}`), { headers: { authorization: `Bearer ${session}` } });
+    const orders = (await (await asMerchant('/orders?limit=100')).json()) as {
+      orders: Array<{ platform: string; shop: string }>;
+    };
+    expect(orders.orders.length).toBeGreaterThan(0);
+    expect(new Set(orders.orders.map(({ platform, shop }) => `${platform} ${shop}`))).toEqual(
+      new Set(['shopify loyalty-bridge-demo.myshopify.com']),
+    );
+    // Another shop's order, asked for by its key: as if it did not exist; nothing of the bridge as a whole either.
+    const woo = (await (await operator('/orders?platform=woocommerce&limit=1')).json()) as {
+      orders: Array<{ key: string }>;
+    };
+    const wooKey = woo.orders[0]?.key;
+    expect(wooKey).toBeTruthy();
+    expect((await operator(`/orders/${encodeURIComponent(wooKey!)}`)).status).toBe(200);
+    expect((await asMerchant(`/orders/${encodeURIComponent(wooKey!)}`)).status).toBe(404);
+    expect((await asMerchant('/status')).status).toBe(403);
+    // A token of the session's shape, signed with no key of this run's, opens nothing.
+    const forged = `lbdemo1.${Buffer.from(JSON.stringify({ shop: 'any.myshopify.com', exp: Date.now() + 60_000 })).toString('base64url')}.AAAA`;
+    expect((await fetch(url('/admin/api/orders'), { headers: { authorization: `Bearer ${forged}` } })).status).toBe(
+      401,
+    );
+  });
+
+  it('opens the demo shop’s page no more once the demo stopped (a store of the merchant’s connected)', async () => {
+    const status = async () => ((await (await operator('/status')).json()) as { mode: { demo: boolean } }).mode;
+    expect((await status()).demo).toBe(true);
+    const link = bridge.firstRun!.pageLink()!;
+    const session = SESSION.exec(await (await fetch(link)).text())?.[1];
+    expect(session).toBeTruthy();
+    // As a store connected through the dashboard stops it.
+    bridge.firstRun!.stop();
+    expect(bridge.demo?.running).toBe(false);
+    expect((await fetch(url('/admin/api/orders'), { headers: { authorization: `Bearer ${session}` } })).status).toBe(
+      401,
+    );
+    expect(bridge.firstRun!.pageLink()).toBeUndefined();
+    expect((await fetch(link.replace(/ticket=.*/, 'ticket=x'))).status).toBe(410);
+  });
+});

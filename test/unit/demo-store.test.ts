@@ -1,0 +1,94 @@
+// The first run's demo store as a newcomer meets it: a handful of orders at once, then a slow trickle, and one
+// line of the log for each order. Its waits are counted, not slept: the test runs each when it is asked for.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DemoStore, type Schedule } from '../../src/composition/demo-store.ts';
+import { shopifyDemo } from '../../adapters/shopify/demo.ts';
+import { wooDemo } from '../../adapters/woocommerce/demo.ts';
+import { createLogger } from '../../src/logger.ts';
+import { eventually } from '../helpers/engine.ts';
+
+describe('the demo store', () => {
+  let server: Server;
+  let url: string;
+  const deliveries: string[] = [];
+  const lines: string[] = [];
+  /** The waits the demo asked for, in order, each with what it runs after. */
+  const waits: Array<{ ms: number; next: () => void }> = [];
+  const schedule: Schedule = (ms, next) => {
+    waits.push({ ms, next });
+    return { cancel: () => undefined };
+  };
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+  const players = [
+    { platform: 'shopify', platformName: 'Shopify', shop: shopifyDemo.shop, demo: shopifyDemo, secret: 's1' },
+    { platform: 'woocommerce', platformName: 'WooCommerce', shop: 'demo-woo', demo: wooDemo, secret: 's2' },
+  ];
+  const orders = shopifyDemo.orders.length + wooDemo.orders.length;
+
+  beforeEach(async () => {
+    deliveries.length = lines.length = waits.length = 0;
+    server = createServer((req, res) => {
+      deliveries.push(req.url ?? '');
+      req.resume().on('end', () => res.end('{"result":"accepted"}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => server.close());
+
+  /** Runs the demo's next wait, once it asked for it. */
+  const nextWait = async (count: number) => {
+    await eventually(() => expect(waits.length).toBeGreaterThanOrEqual(count));
+    return waits[count - 1]!;
+  };
+
+  it('sends each shop’s orders quickly once, then one order a minute, one log line per order', async () => {
+    let handfulSent = 0;
+    const demo = new DemoStore({
+      url,
+      players,
+      logger,
+      paceMs: 1_500,
+      schedule,
+      outcome: async ({ order }) => `${order.total}, paid`,
+      onHandfulSent: () => handfulSent++,
+    });
+    expect(demo.handful).toBe(orders);
+    demo.start();
+    for (let count = 1; count <= orders + 2; count++) (await nextWait(count)).next();
+    await nextWait(orders + 3);
+    demo.stop();
+
+    // Quick between the handful's orders, then a minute between each.
+    expect(waits.map(({ ms }) => ms)).toEqual([
+      ...Array.from({ length: orders - 1 }, () => 1_500),
+      ...Array.from({ length: 4 }, () => 60_000),
+    ]);
+    expect(handfulSent).toBe(1);
+    // Every step of every order went to the bridge's webhook routes.
+    const steps = [...shopifyDemo.orders, ...wooDemo.orders].reduce((sum, { steps }) => sum + steps.length, 0);
+    expect(deliveries.length).toBeGreaterThanOrEqual(steps);
+    expect(deliveries.every((path) => /^\/webhooks\/(shopify|woocommerce)$/.test(path))).toBe(true);
+    // One line per order played, each naming its platform and number.
+    await eventually(() => expect(lines.length).toBe(demo.played));
+    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages[0]).toBe(`demo: Shopify order #1001, ${shopifyDemo.orders[0]!.total}, paid`);
+    expect(messages[1]).toBe(`demo: WooCommerce order #1002, ${wooDemo.orders[0]!.total}, paid`);
+    expect(new Set(messages).size).toBe(messages.length);
+  });
+
+  it('stops for good: nothing more is sent or scheduled', async () => {
+    const demo = new DemoStore({ url, players, logger, schedule });
+    demo.start();
+    (await nextWait(1)).next();
+    await nextWait(2);
+    demo.stop();
+    expect(demo.running).toBe(false);
+    const sent = deliveries.length;
+    waits[1]!.next();
+    expect(waits.length).toBe(2);
+    expect(deliveries.length).toBe(sent);
+  });
+});
