@@ -56,6 +56,7 @@ export const bigCommerceModule = {
       kind: 'bigcommerce-store-name',
       platform: 'bigcommerce',
       read: (shop) => readBigCommerceStoreName(stores, shop),
+      served: async (shop) => (await stores.get(shop)) !== undefined,
     });
     const storeConnected = (shop: string) => {
       wiring.storeConnected(shop);

@@ -25,6 +25,8 @@ export function storeNameText(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const text = raw
     .replace(/\p{Cc}/gu, ' ')
+    // Bidi controls, which would turn the rest of the page's line around ("Signed in to …").
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
   if (!text) return undefined;
@@ -44,6 +46,8 @@ export interface StoreNamesOptions {
   platform: string;
   /** Reads the name from the platform (its raw text); undefined or a throw: none known now. */
   read(shop: string): Promise<unknown>;
+  /** Whether the store is still connected: a name read while it was erased is not kept (nor its shop brought back). */
+  served(shop: string): Promise<boolean>;
   now?: () => number;
 }
 
@@ -71,6 +75,7 @@ export class StoreNames {
   async #read(shop: string): Promise<string | undefined> {
     const name = storeNameText(await this.#o.read(shop).catch(() => undefined)) ?? null;
     const readAt = new Date((this.#o.now ?? Date.now)()).toISOString();
+    if (!(await this.#o.served(shop).catch(() => false))) return undefined;
     // Not kept (the ledger refused the write): asked again at the next sign-in, which is all the name is for.
     await this.#o.store
       .putRecord<KeptStoreName>(this.#o.kind, this.#id(shop), { platform: this.#o.platform, shop, name, readAt })

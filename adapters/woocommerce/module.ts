@@ -47,6 +47,7 @@ export const wooModule = {
         const site = await stores.site(shop);
         return site ? readWooSiteName(site) : undefined;
       },
+      served: async (shop) => (await stores.site(shop)) !== undefined,
     });
     const callback = keyCallbackRoute({
       store,

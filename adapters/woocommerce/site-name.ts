@@ -7,9 +7,18 @@ import { trimTrailing } from '../../src/trim-trailing.ts';
 import { asRecord, parseJsonLossless } from '../shared/json.ts';
 
 const INDEX_TIMEOUT_MS = 5_000;
+/** More than a title ever needs: the store's server decides what it sends, and a whole index runs to megabytes. */
+const INDEX_MAX_BYTES = 64 * 1024;
 
 /** The few entities WordPress writes a title with (it keeps blogname through esc_html): the page shows text, never HTML. */
-const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const NAMED: ReadonlyMap<string, string> = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', ' '],
+]);
 const decodeEntities = (text: string) =>
   text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (entity, body: string) => {
     const code =
@@ -18,7 +27,7 @@ const decodeEntities = (text: string) =>
         : body.startsWith('#')
           ? Number(body.slice(1))
           : undefined;
-    if (code === undefined) return NAMED[body.toLowerCase()] ?? entity;
+    if (code === undefined) return NAMED.get(body.toLowerCase()) ?? entity;
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
   });
 
@@ -34,7 +43,12 @@ export async function readWooSiteName(site: {
     throwHttpErrors: false,
     responseType: 'text',
   });
-  const response = await http(`${trimTrailing(site.requestUrl ?? site.url, '/')}/wp-json/`);
+  // `_fields`: the index's title alone (the REST API's global parameter), not every route the site has.
+  const request = http(`${trimTrailing(site.requestUrl ?? site.url, '/')}/wp-json/?_fields=name`);
+  request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
+    if (transferred > INDEX_MAX_BYTES) request.cancel();
+  });
+  const response = await request;
   if (response.statusCode !== 200) return undefined;
   const parsed = parseJsonLossless(String(response.body));
   const name = parsed.ok ? asRecord(parsed.value).name : undefined;

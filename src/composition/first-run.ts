@@ -54,6 +54,8 @@ export class FirstRun {
   readonly #players: DemoPlayer[];
   #demo: DemoStore | undefined;
   #page: DemoPage | undefined;
+  /** Stopped for good: a store of the merchant's own is connected. */
+  #stopped = false;
   #url = '';
 
   constructor(parts: FirstRunParts) {
@@ -113,6 +115,8 @@ export class FirstRun {
     this.#url = url;
     // A store connected or installed since (the demo's own shops are configured, never connected).
     for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
+    // A store connected while the check above awaited: stop() came before there was a demo to stop.
+    if (this.#stopped) return undefined;
     const demo = new DemoStore({
       url,
       players: this.#players,
@@ -133,6 +137,7 @@ export class FirstRun {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#demo?.stop();
   }
 

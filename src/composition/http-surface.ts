@@ -53,7 +53,7 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   /** Where the loyalty service answers; in sandbox mode known once the server listens. */
   loyaltyBaseUrl(): string;
   /** A first run: the built-in demo store, and its shop's own page. */
-  demo: Pick<FirstRun, 'page'> | undefined;
+  demo: Pick<FirstRun, 'page' | 'running'> | undefined;
 }
 
 export async function httpSurface(
@@ -96,7 +96,7 @@ export async function httpSurface(
     token: adminToken,
     sandbox: Boolean(sandbox),
     bridgeSandbox,
-    demo: Boolean(parts.demo),
+    demo: () => parts.demo?.running ?? false,
     tokenLabel: config.ADMIN_TOKEN_LABEL,
     accounts,
     // The environment's account, its key as its last four characters; its address is known once the server listens.

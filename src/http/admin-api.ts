@@ -39,8 +39,8 @@ export interface AdminApiParts {
   sandbox?: boolean;
   /** The bridge's own sandbox, in sandbox mode: the operator may make an account on it. */
   bridgeSandbox?: BridgeSandbox | undefined;
-  /** A first run: the built-in demo store sends the orders until a store of the merchant's own is connected. */
-  demo?: boolean;
+  /** A first run: whether the built-in demo store sends orders now (until a store of the merchant's own is connected). */
+  demo?: () => boolean;
   /** Recorded as "who asked" on manual adjustments, privacy requests and changes to accounts. */
   tokenLabel: string;
   /** The loyalty accounts and which shop earns on which (admin-accounts.ts). */
@@ -256,13 +256,9 @@ export function adminApi(parts: AdminApiParts): express.Router {
   router.use(requireAdminToken(parts.token));
   router.use(express.json({ limit: '100kb' }));
 
-  // Whether the demo store sends orders now: it stops when a store of the merchant's own is connected, and does not
-  // start when one already is (first-run.ts), so the dashboard's demo banner goes when it stops.
-  const demoPlays = async (): Promise<boolean> => {
-    if (!parts.demo) return false;
-    for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return false;
-    return true;
-  };
+  // Whether this bridge's demo store sends orders now (first-run.ts stops it when a store of the merchant's own is
+  // connected, and never starts it beside one), so the dashboard's demo banner goes when it stops.
+  const demoPlays = () => parts.demo?.() ?? false;
 
   const accountLoadsNow = () =>
     accountLoads({
@@ -286,7 +282,6 @@ export function adminApi(parts: AdminApiParts): express.Router {
       secrets,
       accounts,
       recentOrders,
-      demo,
     ] = await Promise.all([
       store.countOrders(),
       store.countDeadLetters(),
@@ -298,8 +293,8 @@ export function adminApi(parts: AdminApiParts): express.Router {
       store.secretsStatus(),
       accountLoadsNow(),
       newestOrders(store, engine.accounts),
-      demoPlays(),
     ]);
+    const demo = demoPlays();
     const problems = await operatorProblems({
       store,
       runtimes: () => engine.accounts.all(),

@@ -1,0 +1,39 @@
+// A store connected while the first run was still deciding whether to start its demo (the bridge's start asks
+// each platform whether a store is connected, and a connect may land in between): the demo must not start beside
+// the merchant's own store, where its page and its resync answers would stand in for the real store's.
+import { describe, expect, it } from 'vitest';
+import { shopifyDemo } from '../../adapters/shopify/demo.ts';
+import { FirstRun } from '../../src/composition/first-run.ts';
+import type { Platforms } from '../../src/composition/platforms.ts';
+import type { Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+
+describe('the first run’s demo', () => {
+  it('does not start when a store connects while the start is still asking', async () => {
+    let answer: (connected: boolean) => void = () => undefined;
+    const platforms = {
+      modules: [
+        {
+          module: { name: 'shopify', names: { platform: 'Shopify' }, demo: shopifyDemo },
+          parts: { storesToRead: { connected: () => new Promise<boolean>((resolve) => (answer = resolve)) } },
+        },
+      ],
+    } as unknown as Platforms;
+    const run = new FirstRun({
+      config: {} as Config,
+      platforms,
+      secrets: { shopify: 'demo-secret' },
+      engine: {} as never,
+      adminToken: undefined,
+      logger: createLogger({ level: 'silent' }),
+      pace: {},
+    });
+    const started = run.start('http://127.0.0.1:9');
+    // The start is asking the platform; a store connects, and the bridge stops the demo.
+    run.stop();
+    answer(false);
+    expect(await started).toBeUndefined();
+    expect(run.running).toBe(false);
+    expect(run.sources).toEqual([]);
+  });
+});
