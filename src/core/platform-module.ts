@@ -256,6 +256,13 @@ export interface DiscountCodeRequest {
   combinesWithOthers: boolean;
 }
 
+/** A customer's identifiers at the loyalty service, as the platform's customer record has them. */
+export interface CustomerContact {
+  email?: string;
+  /** E.164, where the record has a phone. */
+  phone?: string;
+}
+
 export interface StorefrontParts {
   /**
    * Who is asking, from what the store's page sent and the platform signed (an app proxy's signature, a customer
@@ -267,12 +274,26 @@ export interface StorefrontParts {
   ): Promise<
     { kind: 'customer'; shop: string; customerId: string } | { kind: 'guest'; shop: string } | { kind: 'refused' }
   >;
-  /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */
-  makeCode(request: DiscountCodeRequest): Promise<{ code: string; platformId: string }>;
-  /** How often the code paid for an order, read from the platform (not from the orders the bridge happened to see). */
-  codeUses(shop: string, platformId: string): Promise<number>;
-  /** Removes a code that was never used, so that it pays for nothing later. */
-  removeCode(shop: string, platformId: string): Promise<void>;
+  /**
+   * The customer's contact, read from the platform's own customer record on the bridge's side (never from the
+   * browser), for the identifier the account keys users by. `not-allowed`: the install lacks what reading it needs
+   * (a scope); undefined: no such customer, or a record with neither.
+   */
+  contact(shop: string, customerId: string): Promise<CustomerContact | 'not-allowed' | undefined>;
+  /**
+   * Whether the shop's install can serve its storefront now: what it lacks (scopes the merchant approves when they
+   * turn the storefront on, or a kind of install that cannot have them, with the reason in words).
+   */
+  readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
+  /** A reward's codes on the platform (the next step of the storefront: reserve at issue, redeem at use). */
+  codes?: {
+    /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */
+    make(request: DiscountCodeRequest): Promise<{ code: string; platformId: string }>;
+    /** How often the code paid for an order, read from the platform (not from the orders the bridge happened to see). */
+    uses(shop: string, platformId: string): Promise<number>;
+    /** Removes a code that was never used, so that it pays for nothing later. */
+    remove(shop: string, platformId: string): Promise<void>;
+  };
   /** Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers). */
   widget?: {
     put(shop: string, scriptUrl: string): Promise<void>;
