@@ -347,7 +347,7 @@ function installPanel(platform) {
   panel.id = `install-${platform.name}`;
   panel.querySelector('h2').textContent = `${platform.names.platform} ${platform.names.shop}s`.trim();
   panel.querySelector('.install-label').textContent = `Install on a ${platform.names.shop}`;
-  panel.querySelector('form').addEventListener('submit', async (event) => {
+  panel.querySelector('.install-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     // Started by the signed-in operator, the shop becomes one of the bridge's; then off to its consent screen, and back.
     const { status, body } = await api(`/${platform.name}/installs`, {
@@ -382,7 +382,7 @@ async function loadInstallPanel({ name, panel, list }) {
   const { status, body } = await api(`/${name}/shops`);
   if (status !== 200) return void (panel.hidden = true);
   panel.hidden = body.shops.length === 0 && !body.canInstall;
-  panel.querySelector('form').hidden = !body.canInstall;
+  panel.querySelector('.install-form').hidden = !body.canInstall;
   panel.querySelector('.install-shop').placeholder = body.example ?? '';
   list.show(body.shops, (shops) =>
     panel.querySelector('tbody').replaceChildren(
