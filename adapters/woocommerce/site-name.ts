@@ -45,7 +45,7 @@ export async function readWooSiteName(site: {
   });
   // `_fields`: the index's title alone (the REST API's global parameter), not every route the site has.
   const request = http(`${trimTrailing(site.requestUrl ?? site.url, '/')}/wp-json/?_fields=name`);
-  request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
+  void request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
     if (transferred > INDEX_MAX_BYTES) request.cancel();
   });
   const response = await request;

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium, signInToDashboard } from '../helpers/browser.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const TOKEN = 'points-edit-admin-token-0123456789';
@@ -54,10 +54,7 @@ describe.skipIf(!chromiumAvailable)('the points each activity gives, changed on 
     await bridge.engine.drain();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(`${bridge.http.localUrl}/admin`);
-    await page.fill('#token', TOKEN);
-    await page.click('#sign-in-form button');
-    await page.waitForSelector('#app:not([hidden])');
+    await signInToDashboard(page, bridge.http.localUrl, TOKEN);
   }, 60_000);
 
   afterAll(async () => {

@@ -8,13 +8,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
 import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import { tempDataDir } from '../helpers/engine.ts';
+import { startFirstRunBridge, startTestBridge } from '../helpers/bridge.ts';
+import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium, signInToDashboard } from '../helpers/browser.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const TOKEN = 'dashboard-many-tenants-token-0123456789';
@@ -117,10 +114,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard with fifty accounts and two h
     await bridge.engine.drain();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: DESK });
-    await page.goto(`${bridge.http.localUrl}/admin`);
-    await page.fill('#token', TOKEN);
-    await page.click('#sign-in-form button');
-    await page.waitForSelector('#app:not([hidden])');
+    await signInToDashboard(page, bridge.http.localUrl, TOKEN);
   }, 120_000);
 
   afterAll(async () => {
@@ -223,10 +217,7 @@ describe.skipIf(!chromiumAvailable)('a first run’s dashboard', () => {
   let page: Page;
 
   beforeAll(async () => {
-    // As a fresh clone runs: nothing configured but where to listen and keep the ledger.
-    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
+    bridge = await startFirstRunBridge();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: DESK });
     await page.goto(bridge.signInUrl!);

@@ -5,11 +5,10 @@
 // Screenshots go to test-artifacts/first-run/ (not in git).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { startFirstRunBridge } from '../helpers/bridge.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { eventually } from '../helpers/engine.ts';
 
 describe.skipIf(!chromiumAvailable)('the first run', () => {
   let bridge: RunningBridge;
@@ -17,10 +16,7 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
   let page: Page;
 
   beforeAll(async () => {
-    // As a fresh clone runs: nothing configured but where to listen and keep the ledger.
-    const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
+    bridge = await startFirstRunBridge();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
   }, 60_000);

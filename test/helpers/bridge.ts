@@ -32,3 +32,10 @@ export async function startTestBridge(
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, logger, options);
 }
+
+/** As a fresh clone starts: nothing configured but where to listen and keep the ledger, so the demo store plays (hurried). */
+export async function startFirstRunBridge(): Promise<RunningBridge> {
+  const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  return startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
+}

@@ -2,7 +2,7 @@
 // (a tool's own browser download cannot reach its host here; .ci/run installs
 // Chromium with apt-get).
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, tools } from './test-tools.ts';
 
 export { CHROMIUM };
@@ -30,4 +30,12 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+}
+
+/** The operator's dashboard at `url`, signed in with `token` as a person types it, and its page shown. */
+export async function signInToDashboard(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/admin`);
+  await page.fill('#token', token);
+  await page.click('#sign-in-form button');
+  await page.waitForSelector('#app:not([hidden])');
 }
