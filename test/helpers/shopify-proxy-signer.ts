@@ -40,7 +40,7 @@ export function proxiedQuery(
     ['path_prefix', pathPrefix],
     ['timestamp', String(timestamp)],
   ];
-  const query = new URLSearchParams(pairs.map(([key, value]) => [key, value]));
+  const query = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value]));
   query.append('signature', signProxyQuery(pairs, secret));
   return query.toString();
 }
