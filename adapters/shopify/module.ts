@@ -17,6 +17,7 @@ import { shopifySubscriptions } from './register.ts';
 import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
+import { shopifyStorefront } from './storefront.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
 import type { ShopifyParts } from './parts.ts';
 
@@ -78,6 +79,7 @@ function shopifyParts(settings: ShopifySettings, wiring: PlatformWiring): Shopif
     access,
     apis,
     app,
+    previousApp,
     appUrl,
     signatures,
     embedded: settings.SHOPIFY_EMBEDDED,
@@ -146,6 +148,19 @@ export const shopifyModule = {
       },
       shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
       ...(shopify ? { subscriptions: shopifySubscriptions(shopify) } : {}),
+      // The storefront: behind the app proxy, which signs with the app's client secret.
+      ...(shopify?.app
+        ? {
+            storefront: shopifyStorefront({
+              apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
+              allowed,
+              access: shopify.access,
+              apis: shopify.apis,
+              onRefused: (reason) =>
+                wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
+            }),
+          }
+        : {}),
     };
   },
   configured: (settings) => Boolean(settings.SHOPIFY_API_SECRET || settings.SHOPIFY_ADMIN_TOKEN),

@@ -10,6 +10,8 @@ export interface ShopifyParts {
   apis: ShopifyAdminApis;
   /** The library's app, when OAuth or the client credentials grant is configured. */
   app: Shopify | undefined;
+  /** The library with the previous client secret, during a rotation: Shopify may still sign with it. */
+  previousApp: Shopify | undefined;
   /** Where subscriptions point; undefined without SHOPIFY_APP_URL. */
   appUrl: string | undefined;
   /** What Shopify signs for the app (the App URL, session tokens), checked with the current and previous secret; with the app only. */

@@ -6,6 +6,8 @@ import type { PlatformHead } from '../../src/core/platform-module.ts';
 /** The App URL: shopify.app.toml's application_url, the Dev Dashboard's App URL. */
 export const SHOPIFY_APP_URL_PATH = '/shopify/app';
 export const SHOPIFY_CALLBACK_PATH = '/shopify/auth/callback';
+/** Where the bridge mounts the storefront part (/<name>/storefront): shopify.app.toml's [app_proxy] url. */
+export const SHOPIFY_STOREFRONT_PATH = '/shopify/storefront';
 /** The bounce page (bounce.ts). */
 export const SHOPIFY_BOUNCE_PATH = '/shopify/session-token';
 /** Where a merchant signs in again outside the admin: opening the app from the admin (Apps, loyalty-bridge). */

@@ -10,6 +10,10 @@
 // - scopes: Order.customer needs read_customers ("Access denied for customer
 //   field. Required access: `read_customers` access scope."); the order's
 //   own contact needs only read_orders;
+// - a root field the app lacks the scope for (customer without read_customers)
+//   is answered with no data at all, "data": null, and one ACCESS_DENIED
+//   error with Shopify's documentation link (as in Shopify/subscriptions-
+//   reference-app#13, an ACCESS_DENIED answer from the real API);
 // - protected customer data: without approval, e-mail and phone fields come
 //   back null with "This app is not approved to use the <field> field"
 //   errors beside the data, and subscribing to a topic that carries customer
@@ -46,6 +50,7 @@ export interface FakeBulkOperation {
 
 export interface AdminShopState {
   orders: Map<string, Record<string, unknown>>;
+  customers: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
   /** The most bulk query operations this shop ever had running at once. */
@@ -82,7 +87,11 @@ const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
   MailingAddress: new Set(['phone']),
 };
 
-const accessDenied = (message: string) => new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED' } });
+const accessDenied = (message: string, extensions: Record<string, unknown> = {}) =>
+  new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED', ...extensions } });
+
+/** Root fields whose denial Shopify answers with no data at all. */
+const ROOT_SCOPES: Readonly<Record<string, string>> = { customer: 'read_customers' };
 
 const implied = (scopes: ReadonlySet<string>, scope: string) =>
   scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
@@ -90,6 +99,12 @@ const implied = (scopes: ReadonlySet<string>, scope: string) =>
 /** Scope and protected-data checks on every field, then the plain property read. */
 const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args, context, info) => {
   const parent = info.parentType.name;
+  const rootScope = parent === 'QueryRoot' ? ROOT_SCOPES[info.fieldName] : undefined;
+  if (rootScope && !implied(context.scopes, rootScope))
+    throw accessDenied(`Access denied for ${info.fieldName} field. Required access: \`${rootScope}\` access scope.`, {
+      documentation: 'https://shopify.dev/api/usage/access-scopes',
+      requiredAccess: `\`${rootScope}\` access scope.`,
+    });
   if (parent === 'Order' && info.fieldName === 'customer' && !implied(context.scopes, 'read_customers')) {
     throw accessDenied('Access denied for customer field. Required access: `read_customers` access scope.');
   }
@@ -153,6 +168,7 @@ function rootValue(context: AdminContext, version: string) {
       };
     },
     order: ({ id }: { id: string }) => shop.orders.get(String(id).split('/').pop() ?? '') ?? null,
+    customer: ({ id }: { id: string }) => shop.customers.get(String(id).split('/').pop() ?? '') ?? null,
     shop: () => ({ id: 'gid://shopify/Shop/1', name: context.shopName, myshopifyDomain: context.shopName }),
     currentAppInstallation: () => ({
       accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })),
@@ -342,8 +358,13 @@ export async function executeShopifyAdmin(
     variableValues: variables,
     fieldResolver,
   });
+  // Shopify answers a denied root field with no data at all, where graphql-js would null that field alone.
+  const rootDenied = result.errors?.some(
+    (error) =>
+      error.path?.length === 1 && error.extensions?.code === 'ACCESS_DENIED' && ROOT_SCOPES[String(error.path[0])],
+  );
   return {
-    ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}),
+    ...(result.data !== undefined ? { data: rootDenied ? null : (result.data as Record<string, unknown> | null) } : {}),
     ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
   };
 }

@@ -28,6 +28,9 @@
 //     THROTTLED errors; the documents themselves are executed on Shopify's
 //     published schema of that version (fake-shopify-admin.ts), with its
 //     scope, protected-data, subscription and bulk-operation rules
+//     customer(id): the record's defaultEmailAddress and defaultPhoneNumber;
+//     without read_customers no data and one ACCESS_DENIED error, as Shopify
+//     answers a root field the app may not read
 //   GET <bulk operation url>: the JSONL result, without the Admin API token
 //   deliveries: one per subscription to the topic, the app's (toml) ones
 //     included, each with its own X-Shopify-Webhook-Id and one
@@ -65,6 +68,8 @@ interface Token {
 
 export interface FakeShop {
   orders: Map<string, Record<string, unknown>>;
+  /** Customer records by numeric id, in the Admin API's shapes (shopifyCustomerNode). */
+  customers: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
   mostBulkAtOnce: number;
@@ -198,6 +203,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     if (!found) {
       found = {
         orders: new Map(),
+        customers: new Map(),
         subscriptions: [],
         bulkOperations: new Map(),
         mostBulkAtOnce: 0,
@@ -643,4 +649,16 @@ export async function routeTokenEndpointToFake(fake: FakeShopify): Promise<void>
       });
       return [response.status, await response.text(), { 'content-type': 'application/json' }];
     });
+}
+
+/** A customer record as the Admin API's Customer type holds it (2026-10): contact under defaultEmailAddress and defaultPhoneNumber. */
+export function shopifyCustomerNode(
+  id: string,
+  { email, phone }: { email?: string | null; phone?: string | null },
+): Record<string, unknown> {
+  return {
+    id: `gid://shopify/Customer/${id}`,
+    defaultEmailAddress: email ? { emailAddress: email, validFormat: true } : null,
+    defaultPhoneNumber: phone ? { phoneNumber: phone } : null,
+  };
 }

@@ -8,7 +8,8 @@ import { parse } from 'smol-toml';
 export interface AppToml {
   application_url: string;
   embedded: boolean;
-  access_scopes: { scopes: string };
+  access_scopes: { scopes: string; optional_scopes?: string[] };
+  app_proxy: { url: string; subpath: string; prefix: string };
   auth: { redirect_urls: string[] };
   webhooks: {
     api_version: string;

@@ -8,7 +8,8 @@ import { expect, it } from 'vitest';
 import { COMPLIANCE_TOPICS, DECLARED_FIELDS, DECLARED_NAMES, SHOPIFY_TOPICS } from '../../adapters/shopify/topics.ts';
 import { loadConfig } from '../../src/config.ts';
 import { appToml } from '../helpers/shopify-app-config.ts';
-import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH } from '../../adapters/shopify/paths.ts';
+import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH, SHOPIFY_STOREFRONT_PATH } from '../../adapters/shopify/paths.ts';
+import { STOREFRONT_SCOPES } from '../../adapters/shopify/storefront-readiness.ts';
 
 it('declares every topic the bridge reads, once, with the fields it reads, and the compliance topics', () => {
   const app = appToml();
@@ -44,4 +45,15 @@ it('names the paths, the API version, the embedding and the scopes the bridge us
   expect(app.webhooks.api_version).toBe(loaded.config.SHOPIFY_API_VERSION);
   expect(app.embedded).toBe(loaded.config.SHOPIFY_EMBEDDED);
   expect(app.access_scopes.scopes.split(',')).toEqual(loaded.config.SHOPIFY_SCOPES);
+});
+
+it('sends the storefront through the app proxy to the path the bridge serves it at, and asks for its scopes as optional', () => {
+  const app = appToml();
+  expect(new URL(app.app_proxy.url).pathname).toBe(SHOPIFY_STOREFRONT_PATH);
+  // Shopify's rules for the subpath: letters, digits, underscores and hyphens, at most 30.
+  expect(app.app_proxy.subpath).toMatch(/^[A-Za-z0-9_-]{1,30}$/);
+  expect(['apps', 'a', 'community', 'tools']).toContain(app.app_proxy.prefix);
+  // Optional, so that no existing install approves the app again; never among the required ones.
+  expect(app.access_scopes.optional_scopes).toEqual([...STOREFRONT_SCOPES]);
+  for (const scope of STOREFRONT_SCOPES) expect(app.access_scopes.scopes.split(',')).not.toContain(scope);
 });

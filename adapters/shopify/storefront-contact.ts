@@ -1,0 +1,52 @@
+// A customer's e-mail and phone, read from the shop's own customer record with the shop's Admin API token
+// (never from the browser), for the loyalty service to know them by. At 2026-10 the record's contact is
+// defaultEmailAddress.emailAddress and defaultPhoneNumber.phoneNumber (Customer.email and .phone are
+// deprecated). Reading it needs read_customers, and Shopify's approval of protected customer data (e-mail,
+// phone); without either the answer is 'not-allowed'. What was read never goes into a log line or an error.
+import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
+import { forgetScopes, missingScope } from './scopes.ts';
+
+export const CUSTOMER_CONTACT_QUERY = `query LoyaltyBridgeCustomerContact($id: ID!) {
+  customer(id: $id) {
+    defaultEmailAddress { emailAddress }
+    defaultPhoneNumber { phoneNumber }
+  }
+}`;
+
+interface ContactAnswer {
+  customer: {
+    defaultEmailAddress: { emailAddress: string | null } | null;
+    defaultPhoneNumber: { phoneNumber: string | null } | null;
+  } | null;
+}
+
+export async function customerContact(
+  api: ShopifyAdminApi,
+  customerId: string,
+): Promise<{ email?: string; phone?: string } | 'not-allowed' | undefined> {
+  // Only the app proxy's own customer ids (digits) name a record.
+  if (!/^\d{1,20}$/.test(customerId)) return undefined;
+  let answer;
+  try {
+    answer = await api.queryPartial<ContactAnswer>(
+      CUSTOMER_CONTACT_QUERY,
+      { id: `gid://shopify/Customer/${customerId}` },
+      2,
+    );
+  } catch (error) {
+    // The scope is missing (Shopify answers no data, ACCESS_DENIED naming it): the scopes remembered were wrong.
+    if (error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && missingScope(error.message)) {
+      forgetScopes(api);
+      return 'not-allowed';
+    }
+    throw error;
+  }
+  const customer = answer.data.customer;
+  const email = customer?.defaultEmailAddress?.emailAddress ?? undefined;
+  const phone = customer?.defaultPhoneNumber?.phoneNumber ?? undefined;
+  // Protected customer data not approved: the fields come back null beside ACCESS_DENIED errors.
+  const withheld = answer.partialErrors.some((error) => error.extensions?.code === 'ACCESS_DENIED');
+  if (withheld && !email && !phone) return 'not-allowed';
+  if (!email && !phone) return undefined;
+  return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
+}

@@ -1,0 +1,44 @@
+// Shopify's storefront part (src/core/platform-module.ts, StorefrontParts): who is asking, from the app
+// proxy's signature alone (app-proxy.ts), for a shop the bridge serves and has installed; the customer's
+// contact from the shop's customer record (storefront-contact.ts); and whether the install can serve the
+// storefront (storefront-readiness.ts). No other parameter, header or cookie decides anything.
+import type { Shopify } from '@shopify/shopify-api';
+import type { PlatformRequest, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { ShopifyAccess } from './access.ts';
+import type { ShopifyAdminApis } from './admin-api.ts';
+import type { AllowedShops } from './allowed-shops.ts';
+import { checkAppProxy } from './app-proxy.ts';
+import { customerContact } from './storefront-contact.ts';
+import { storefrontReadiness } from './storefront-readiness.ts';
+
+export interface ShopifyStorefrontOptions {
+  /** The app with the current client secret, then the previous one during a rotation: the proxy signs with it. */
+  apps: readonly Shopify[];
+  allowed: Pick<AllowedShops, 'check'>;
+  access: ShopifyAccess;
+  apis: ShopifyAdminApis;
+  /** Why a request was refused, for the operator's log: never a parameter's value. */
+  onRefused?: (reason: string) => void;
+}
+
+export function shopifyStorefront(options: ShopifyStorefrontOptions): StorefrontParts {
+  const { apps, allowed, access, apis } = options;
+  return {
+    async customer(request: PlatformRequest) {
+      const checked = await checkAppProxy(apps, request.query);
+      if (!checked.ok) {
+        options.onRefused?.(checked.reason);
+        return { kind: 'refused' };
+      }
+      const { shop, customerId } = checked;
+      // Signed for this app, but the shop must be one the bridge serves and holds an install of.
+      if (!(await allowed.check(shop)).allowed || !(await access.hasAccess(shop))) {
+        options.onRefused?.(`${shop} is not a shop this bridge serves`);
+        return { kind: 'refused' };
+      }
+      return customerId ? { kind: 'customer', shop, customerId } : { kind: 'guest', shop };
+    },
+    contact: (shop, customerId) => customerContact(apis.for(shop), customerId),
+    readiness: (shop) => storefrontReadiness(shop, { access, apis }),
+  };
+}
