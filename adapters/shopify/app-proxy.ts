@@ -14,14 +14,14 @@ import { InvalidHmacError, type Shopify } from '@shopify/shopify-api';
 export type AppProxyCheck = { ok: true; shop: string; customerId: string | undefined } | { ok: false; reason: string };
 
 /** What Shopify adds, each of its shape: the signed text splits one way only. */
-const SHAPES: Readonly<Record<string, RegExp>> = {
-  shop: /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/,
+const SHAPES: ReadonlyMap<string, RegExp> = new Map([
+  ['shop', /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/],
   // Empty (or absent) for a guest.
-  logged_in_customer_id: /^\d{0,20}$/,
+  ['logged_in_customer_id', /^\d{0,20}$/],
   // The prefix and the subpath, which a merchant may rename in their admin: /apps/loyalty by default.
-  path_prefix: /^\/(apps|a|community|tools)\/[A-Za-z0-9_-]{1,30}$/,
-  timestamp: /^\d{1,12}$/,
-};
+  ['path_prefix', /^\/(apps|a|community|tools)\/[A-Za-z0-9_-]{1,30}$/],
+  ['timestamp', /^\d{1,12}$/],
+]);
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
 /** The proxy's query as the route read it; checked with the current secret, then the previous one (a rotation). */
@@ -29,14 +29,15 @@ export async function checkAppProxy(
   apps: readonly Shopify[],
   query: Readonly<Record<string, unknown>>,
 ): Promise<AppProxyCheck> {
-  const signed: Record<string, string> = {};
+  const signed: Record<string, string> = Object.create(null) as Record<string, string>;
   let signature: string | undefined;
   for (const [name, value] of Object.entries(query)) {
     // A repeated parameter (an array, or the route dropped it) is nothing Shopify signed for the bridge.
     if (typeof value !== 'string') return refused(`the parameter ${name} is not a single value`);
+    const shape = SHAPES.get(name);
     if (name === 'signature') signature = value;
-    else if (!SHAPES[name]) return refused(`the parameter ${name} is not one Shopify's app proxy adds`);
-    else if (!SHAPES[name].test(value)) return refused(`the parameter ${name} is not of the shape Shopify sends`);
+    else if (!shape) return refused(`the parameter ${name} is not one Shopify's app proxy adds`);
+    else if (!shape.test(value)) return refused(`the parameter ${name} is not of the shape Shopify sends`);
     else signed[name] = value;
   }
   if (!signature || !SIGNATURE.test(signature)) return refused('the request is not signed by Shopify’s app proxy');

@@ -177,6 +177,9 @@ describe('refused', () => {
   it('any parameter besides Shopify’s own, signed or not', async () => {
     const query = proxiedQuery({ shop: SHOP, customerId: '7001', extra: [['customer_id', '7002']] }, SECRET);
     expect(await who(query)).toEqual({ kind: 'refused' });
+    // Names an object has of its own are no parameter of Shopify's either, and break nothing.
+    for (const own of ['constructor', 'toString', '__proto__'])
+      expect(await who(`${signed().toString()}&${own}=1`)).toEqual({ kind: 'refused' });
   });
 
   it('and says why without quoting what was sent', async () => {
