@@ -153,12 +153,15 @@ export function fakePolaris(): string {
     }
     customElements.define(spec.tagName, Element);
   }
-  // A table's layout and the page's spacing, then Polaris's look from its tokens (polaris-look.css).
+  // A table's layout and the page's spacing, then Polaris's look from its tokens (polaris-look.css), then a table
+  // as a list on a small screen.
   const layout = document.createElement('style');
   layout.textContent = ${JSON.stringify(
     'body{margin:0;padding:16px}s-table{display:block;overflow-x:auto;margin:.5em 0}s-table-header-row,s-table-row{display:table-row}s-table-header,s-table-cell{display:table-cell;vertical-align:top}s-table-body{display:table-row-group}s-table-cell:nth-child(3){min-width:14em}s-section,s-banner,s-text-field,s-password-field,s-email-field,s-number-field,s-date-field,s-select,s-switch{display:block;margin:0 0 12px}s-button{display:inline-block;margin:0 8px 12px 0}s-banner[hidden],s-section[hidden]{display:none}' +
       '::part(label){display:block}::part(toggle){display:flex;flex-direction:row-reverse;justify-content:flex-end;gap:8px;align-items:center}::part(input){box-sizing:border-box;width:100%;display:block}::part(details),::part(error){display:block}::part(paragraph){margin:0 0 12px}' +
-      readFileSync(LOOK, 'utf8'),
+      readFileSync(LOOK, 'utf8') +
+      // On a small screen Polaris shows a table as a list (s-table's variant "auto"): each row a block.
+      '@media (max-width:600px){s-table-header-row{display:none}s-table-row{display:block;padding:8px 0;border-bottom:1px solid #e3e3e3}s-table-row s-table-cell{display:block;min-width:0;padding:2px 0;border:0}s-table-cell[data-label]::before{content:attr(data-label) ": ";font-weight:550}}',
   )};
   document.head.append(layout);
 })();`;

@@ -397,16 +397,20 @@ async function loadOrders() {
   // An order whose call the service refused reads as its plan ("earned", points "none yet"): the badge says it is
   // held, and its letter below says why.
   const heldOrders = new Set(held.map((letter) => letter.orderKey).filter(Boolean));
+  // Each cell with its column's name, which a phone shows beside it where the rows stand one under another.
+  const [orderLabel, customerLabel, statusLabel, pointsLabel] = [
+    ...document.querySelectorAll('#orders s-table-header'),
+  ].map((header) => ({ 'data-label': header.textContent }));
   $('#orders s-table-body').replaceChildren(
     ...(orders.orders ?? []).map((order) => {
       const row = element('s-table-row', undefined, { 'data-order': order.orderId });
-      const status = element('s-table-cell', statusText(order));
+      const status = element('s-table-cell', statusText(order), statusLabel);
       if (heldOrders.has(order.key)) status.append(' ', element('s-badge', 'Held: see below', { tone: 'critical' }));
       row.append(
-        element('s-table-cell', order.orderName || order.orderId),
-        element('s-table-cell', order.email ?? order.mobile ?? ''),
+        element('s-table-cell', order.orderName || order.orderId, orderLabel),
+        element('s-table-cell', order.email ?? order.mobile ?? '', customerLabel),
         status,
-        element('s-table-cell', order.points.text),
+        element('s-table-cell', order.points.text, pointsLabel),
       );
       return row;
     }),
