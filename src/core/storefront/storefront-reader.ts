@@ -10,6 +10,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
 import type { CustomerContact } from '../platform-module.ts';
+import type { KeptInMemory } from '../privacy.ts';
 import { normalEmail, samePhone } from '../store/customer-data.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
@@ -69,7 +70,8 @@ class NoRoom extends Error {
   }
 }
 
-export class StorefrontReader {
+export class StorefrontReader implements KeptInMemory {
+  readonly name = 'storefront';
   readonly #o: StorefrontReaderParts;
   readonly #now: () => number;
   readonly #contacts: ExpiringCache<KeptContact>;
