@@ -14,7 +14,10 @@ export interface StorefrontRouteParts {
   platform: string;
   storefront: StorefrontParts;
   store: Pick<LedgerStore, 'getRecord'>;
-  accounts: { forShop(platform: string, shop: string): Promise<string | undefined>; runtime(id: string): Promise<AccountRuntime | undefined> };
+  accounts: {
+    forShop(platform: string, shop: string): Promise<string | undefined>;
+    runtime(id: string): Promise<AccountRuntime | undefined>;
+  };
   reader: StorefrontReader;
 }
 
@@ -27,7 +30,13 @@ export const CUSTOMER_WORDS = {
 
 const NOT_FOUND = { status: 404, json: { error: 'not found' } } as const;
 
-export function storefrontRoutes({ platform, storefront, store, accounts, reader }: StorefrontRouteParts): PlatformRoute[] {
+export function storefrontRoutes({
+  platform,
+  storefront,
+  store,
+  accounts,
+  reader,
+}: StorefrontRouteParts): PlatformRoute[] {
   return [
     {
       method: 'GET',
@@ -35,7 +44,8 @@ export function storefrontRoutes({ platform, storefront, store, accounts, reader
       async handle(request) {
         const asker = await storefront.customer(request);
         // Not the platform's: nothing read, nothing recorded.
-        if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
+        if (asker.kind === 'refused')
+          return { status: 401, json: { error: 'this request is not signed by the store' } };
         const { shop } = asker;
         if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
         const accountId = await accounts.forShop(platform, shop);

@@ -29,7 +29,9 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
   } as unknown as AccountRuntime;
   const reader = new StorefrontReader({
     accounts: { forShop: async () => 'acct', runtime: async () => account },
-    store: { exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }) },
+    store: {
+      exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }),
+    },
     liveFirst: () => state.liveFirst,
     share: 0.2,
     logger: createLogger({ level: 'silent' }),
@@ -42,7 +44,11 @@ describe('the storefront reader', () => {
   it("reads the service's figures, available being approved less redeemed", async () => {
     const { reader, account } = world();
     const answer = await reader.points(account, CUSTOMER);
-    expect(answer).toMatchObject({ ok: true, stale: false, points: { balance: { available: 250, pending: 100, source: 'service' } } });
+    expect(answer).toMatchObject({
+      ok: true,
+      stale: false,
+      points: { balance: { available: 250, pending: 100, source: 'service' } },
+    });
   });
 
   it('takes no place while live orders of the budget wait: nothing kept, the customer is asked to try again', async () => {
@@ -84,7 +90,7 @@ describe('the storefront reader', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it("puts what it keeps of a customer in their export, and forgets it at their erasure", async () => {
+  it('puts what it keeps of a customer in their export, and forgets it at their erasure', async () => {
     const { reader, account } = world();
     await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }));
     await reader.points(account, CUSTOMER);

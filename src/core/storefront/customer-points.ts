@@ -77,10 +77,7 @@ const earnedWords = (order: string | undefined, state: string) =>
  * - `redeemed[]`: `points`, `createdAt`.
  * docs/loyalty-client.md, "What the storefront reads of transaction".
  */
-export function pointsFromService(
-  data: Record<string, unknown>,
-  held: number,
-): CustomerPoints | undefined {
+export function pointsFromService(data: Record<string, unknown>, held: number): CustomerPoints | undefined {
   const figures = record(data.balance);
   if (!figures || !isCount(figures.approved) || !isCount(figures.redeemed)) return undefined;
   const pending = isCount(figures.pending) ? figures.pending : 0;
@@ -145,7 +142,8 @@ export function pointsFromLedger(orders: readonly LedgerOrder[], held: number, p
     if (order.state === 'approved' && order.earned !== null) approved += order.earned;
     if (order.state === 'pending' && order.earned !== null) {
       pending += order.earned;
-      if (order.earnedAt && (pendingSince === undefined || order.earnedAt < pendingSince)) pendingSince = order.earnedAt;
+      if (order.earnedAt && (pendingSince === undefined || order.earnedAt < pendingSince))
+        pendingSince = order.earnedAt;
     }
     if (order.redeemed) {
       redeemed += order.redeemed;

@@ -34,8 +34,7 @@ export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
 
 export type PointsAnswer =
-  | { ok: true; points: CustomerPoints; asOf: string; stale: boolean }
-  | { ok: false; retryAfterSeconds: number };
+  { ok: true; points: CustomerPoints; asOf: string; stale: boolean } | { ok: false; retryAfterSeconds: number };
 
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
@@ -169,7 +168,11 @@ export class StorefrontReader implements KeptInMemory {
     const balances = this.#balances
       .entries()
       .filter(([, { value }]) => matches(contactOf(value.customer), match))
-      .map(([, { value, at }]) => ({ account: value.account, points: value.points, readAt: new Date(at).toISOString() }));
+      .map(([, { value, at }]) => ({
+        account: value.account,
+        points: value.points,
+        readAt: new Date(at).toISOString(),
+      }));
     return { contacts, balances };
   }
 

@@ -273,7 +273,8 @@ async function turnStorefront(on) {
   }
   storefrontProblem(status === 200 ? [] : [...(body.errors ?? [body.error]), body.fix]);
   $('#storefront-switch').checked = status === 200 ? body.on : !on;
-  if (status === 200) toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
+  if (status === 200)
+    toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
 }
 
 $('#storefront-switch').addEventListener('change', (event) => void turnStorefront(event.target.checked));

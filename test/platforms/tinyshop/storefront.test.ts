@@ -121,7 +121,11 @@ describe("a customer's points in the store", () => {
     const second = { ...order, id: 7201, number: '8201' };
     shop.orders.set(7201, second);
     const delivery = signedDelivery(SECRET, STORE, 'order.paid', second, 'd-7201');
-    await fetch(`${bridge.http.localUrl}/webhooks/tinyshop`, { method: 'POST', body: delivery.body, headers: delivery.headers });
+    await fetch(`${bridge.http.localUrl}/webhooks/tinyshop`, {
+      method: 'POST',
+      body: delivery.body,
+      headers: delivery.headers,
+    });
     await eventually(async () => {
       const again = (await (await points(storefrontQuery(SECRET, STORE, 'c-7101'))).json()) as Record<string, any>;
       expect(again.balance.pending).toBe(200);
@@ -158,7 +162,7 @@ describe("a customer's points in the store", () => {
     expect(never.retryAfterSeconds).toBeGreaterThan(0);
   });
 
-  it("is turned off again by its merchant, and answers 404 from then on", async () => {
+  it('is turned off again by its merchant, and answers 404 from then on', async () => {
     expect((await turn(false)).status).toBe(200);
     expect((await points(storefrontQuery(SECRET, STORE, 'c-7101'))).status).toBe(404);
   });
