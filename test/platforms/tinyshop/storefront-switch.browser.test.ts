@@ -2,41 +2,27 @@
 // store has not granted what the storefront needs, then on once it has.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { RunningBridge } from '../../../src/composition/main.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../../helpers/browser.ts';
-import { startTestBridge } from '../../helpers/bridge.ts';
-import { signInPath, startFakeTinyShop, type FakeTinyShop } from './fake-tinyshop.ts';
-import { tinyShop } from './module.ts';
+import { startTinyBridge } from './tiny-bridge.ts';
 
-const STORE = 'acme-bikes';
-const SECRET = 'tinyshop-webhook-secret-0123456789';
-const TOKEN = 'tinyshop-api-token';
-
-let shop: FakeTinyShop;
-let bridge: RunningBridge;
+let world: Awaited<ReturnType<typeof startTinyBridge>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  shop = await startFakeTinyShop(TOKEN);
-  bridge = await startTestBridge(
-    { TINYSHOP_STORE: STORE, TINYSHOP_WEBHOOK_SECRET: SECRET, TINYSHOP_API_URL: shop.url, TINYSHOP_API_TOKEN: TOKEN },
-    undefined,
-    { modules: [tinyShop] },
-  );
+  world = await startTinyBridge();
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  await bridge?.stop();
-  await shop?.stop();
+  await world?.stop();
 });
 
 describe.skipIf(!chromiumAvailable)("the storefront's switch in Set up", () => {
   for (const width of [1280, 390])
     it(`shows why it cannot be on yet, then turns on (${width} px)`, async () => {
-      shop.granted.delete('customers');
+      world.shop.granted.delete('customers');
       const page = await browser.newPage({ viewport: { width, height: 900 } });
-      await page.goto(`${bridge.http.localUrl}${signInPath(SECRET, STORE)}`);
+      await page.goto(world.signInUrl);
       await page.locator('#go-setup').click();
       const toggle = page.locator('#storefront-switch input');
       await toggle.waitFor();
@@ -47,7 +33,7 @@ describe.skipIf(!chromiumAvailable)("the storefront's switch in Set up", () => {
       expect(await problem.textContent()).toContain('the app may not read your customers yet');
       expect(await toggle.isChecked()).toBe(false);
       await page.locator('#storefront').screenshot({ path: `${artifactsDir('storefront')}refused-${width}.png` });
-      shop.granted.add('customers');
+      world.shop.granted.add('customers');
       await toggle.click();
       await problem.waitFor({ state: 'hidden' });
       expect(await toggle.isChecked()).toBe(true);

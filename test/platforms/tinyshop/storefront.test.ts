@@ -4,19 +4,15 @@
 // merchant turns it on in Set up first.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../../src/composition/main.ts';
-import { startTestBridge } from '../../helpers/bridge.ts';
 import { eventually } from '../../helpers/engine.ts';
-import { signedDelivery, signInPath, startFakeTinyShop, tinyOrder, type FakeTinyShop } from './fake-tinyshop.ts';
-import { tinyShop } from './module.ts';
+import { signedDelivery, tinyOrder, type FakeTinyShop } from './fake-tinyshop.ts';
 import { storefrontQuery } from './storefront.ts';
-
-const STORE = 'acme-bikes';
-const SECRET = 'tinyshop-webhook-secret-0123456789';
-const TOKEN = 'tinyshop-api-token';
+import { SECRET, startTinyBridge, STORE } from './tiny-bridge.ts';
 
 let shop: FakeTinyShop;
 let bridge: RunningBridge;
 let session: string;
+let stop: () => Promise<void>;
 
 const points = (query: URLSearchParams) => fetch(`${bridge.http.localUrl}/tinyshop/storefront/points?${query}`);
 const asMerchant = (path: string, init: RequestInit = {}) =>
@@ -41,29 +37,13 @@ const earn = async (id: number, status: 'paid' | 'fulfilled' = 'paid') => {
 const setFaults = (faults: Record<string, unknown>) => bridge.sandbox!.faults.configure(faults);
 
 beforeAll(async () => {
-  shop = await startFakeTinyShop(TOKEN);
-  bridge = await startTestBridge(
-    {
-      TINYSHOP_STORE: STORE,
-      TINYSHOP_WEBHOOK_SECRET: SECRET,
-      TINYSHOP_API_URL: shop.url,
-      TINYSHOP_API_TOKEN: TOKEN,
-      RECONCILE_INTERVAL_MINUTES: '0',
-    },
-    undefined,
-    { modules: [tinyShop] },
-  );
-  const html = await (await fetch(`${bridge.http.localUrl}${signInPath(SECRET, STORE)}`)).text();
-  session = /<meta name="loyalty-bridge-session" content="([^"]+)">/.exec(html)?.[1] ?? '';
+  ({ shop, bridge, session, stop } = await startTinyBridge());
   // Customer 7101 of the store is the one whose orders 7101… carry this e-mail (tinyOrder).
   shop.customers.set('c-7101', { email: 'customer-7101@example.com', phone: null });
   shop.customers.set('c-7102', { email: 'customer-7102@example.com', phone: null });
   shop.customers.set('c-none', { email: null, phone: null });
 });
-afterAll(async () => {
-  await bridge?.stop();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 beforeEach(() => setFaults({}));
 
 describe("a customer's points in the store", () => {
