@@ -1,9 +1,10 @@
 // A bridge serving one TinyShop store, on the sandbox, and that store's side of TinyShop: for the tests of its
 // storefront, which sign as the store does and sign its merchant in.
-import type { RunningBridge } from '../../../src/composition/main.ts';
 import { startTestBridge } from '../../helpers/bridge.ts';
 import { signInPath, startFakeTinyShop, type FakeTinyShop } from './fake-tinyshop.ts';
 import { tinyShop } from './module.ts';
+
+type RunningBridge = Awaited<ReturnType<typeof startTestBridge>>;
 
 export const STORE = 'acme-bikes';
 export const SECRET = 'tinyshop-webhook-secret-0123456789';
