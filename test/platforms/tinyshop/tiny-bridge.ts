@@ -10,7 +10,7 @@ export const STORE = 'acme-bikes';
 export const SECRET = 'tinyshop-webhook-secret-0123456789';
 const TOKEN = 'tinyshop-api-token';
 
-export async function startTinyBridge(): Promise<{
+export async function startTinyBridge(env: Record<string, string> = {}): Promise<{
   shop: FakeTinyShop;
   bridge: RunningBridge;
   /** The merchant's page session, from the link TinyShop's admin opens. */
@@ -26,6 +26,7 @@ export async function startTinyBridge(): Promise<{
       TINYSHOP_API_URL: shop.url,
       TINYSHOP_API_TOKEN: TOKEN,
       RECONCILE_INTERVAL_MINUTES: '0',
+      ...env,
     },
     undefined,
     { modules: [tinyShop] },
