@@ -271,6 +271,8 @@ export const configSchema = z
     RETRY_MAX_AGE_HOURS: wholeNumber(1, 24 * 30),
     WORKER_CONCURRENCY: wholeNumber(1, 1_000),
     BACKFILL_MIN_SHARE: fraction(),
+    /** The part of an account's rate limit the storefront's balance reads may use in a window, after live orders. */
+    STOREFRONT_SHARE: fraction(),
     WORKER_LEASE_SECONDS: wholeNumber(5, 24 * 60 * 60),
     SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
     DATABASE_URL: z

@@ -29,6 +29,8 @@ import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import type { FirstRun } from './first-run.ts';
 import type { FlowContext } from './flow-context.ts';
 import { registeredSurfaces } from './module-surfaces.ts';
+import { storefrontReader } from './storefront-reader.ts';
+import { storefrontRoutes } from '../http/storefront-routes.ts';
 
 /** What a platform's flows run beside the requests (a module's own checks), by what the log calls it. */
 export interface BackgroundWork {
@@ -90,7 +92,15 @@ export async function httpSurface(
     spentLongMs: engine.worker.budgetSpentLongMs,
     logger,
   });
-  const registered = await registeredSurfaces(platforms.modules, store, shopRoutes, logger, adminToken);
+  const storefront = storefrontReader(parts);
+  const registered = await registeredSurfaces(
+    platforms.modules,
+    store,
+    shopRoutes,
+    logger,
+    adminToken,
+    (platform, parts) => storefrontRoutes({ platform, storefront: parts, store, accounts, reader: storefront }),
+  );
   const demoPage = parts.demo?.page(shopRoutes);
   const operator = adminApi({
     token: adminToken,

@@ -237,6 +237,7 @@ export class Intake {
       { platform: delivery.platform, shop: delivery.shop },
       'the app was uninstalled from a shop; its access token is forgotten',
     );
+    await this.#o.privacy.shopUninstalled(delivery.platform, delivery.shop);
     const state: ShopState = {
       ...before,
       platform: delivery.platform,

@@ -49,7 +49,21 @@ export interface PrivacyOptions {
   now?: () => Date;
 }
 
+/**
+ * What the bridge keeps of customers outside the ledger, in this process's memory alone (the storefront's contacts
+ * and balances, read briefly): in a customer's export and erasure, and gone with their shop.
+ */
+export interface KeptInMemory {
+  /** Under this name in an export. */
+  name: string;
+  exportCustomer(match: CustomerMatch): unknown;
+  eraseCustomer(match: CustomerMatch): void;
+  eraseShop(platform: string, shop: string): void;
+}
+
 export class Privacy {
+  /** Told of each export and erasure (storefront-reader.ts). */
+  readonly inMemory = new Set<KeptInMemory>();
   readonly #o: PrivacyOptions;
   readonly #now: () => Date;
 
@@ -76,7 +90,9 @@ export class Privacy {
    * or their shop's), and the dead letters and deliveries of its shops.
    */
   async exportCustomer(match: CustomerMatch, account?: string): Promise<CustomerData> {
-    const data = await this.#o.store.exportCustomer(match, this.#redactor(match));
+    const stored = await this.#o.store.exportCustomer(match, this.#redactor(match));
+    const kept = Object.fromEntries([...this.inMemory].map((memory) => [memory.name, memory.exportCustomer(match)]));
+    const data = this.inMemory.size > 0 ? { ...stored, inMemory: kept } : stored;
     if (account === undefined) return data;
     const shops = await this.#shopsOf(data, account);
     const ofAccount = ({ platform, shop }: { platform?: string | undefined; shop?: string | undefined }) =>
@@ -138,6 +154,7 @@ export class Privacy {
       return total;
     }
     const at = this.#now().toISOString();
+    for (const memory of this.inMemory) memory.eraseCustomer(match);
     const report = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
     await this.#log({
       type: 'customer-redact',
@@ -154,12 +171,22 @@ export class Privacy {
   }
 
   async eraseShop(platform: string, shop: string, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
+    for (const memory of this.inMemory) memory.eraseShop(platform, shop);
     const report = await this.#o.store.eraseShop(platform, shop, this.#o.adapterFor(platform)?.shopKeyPrefix?.(shop));
     await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
     await this.#o.accounts?.forgetShop?.(platform, shop);
     await this.#log({ type: 'shop-redact', via, platform, shop, report });
     this.#o.logger.info({ platform, shop, ...report }, "a shop's data was erased");
     return report;
+  }
+
+  /**
+   * The app was uninstalled from the shop: what is kept of its customers in memory goes, and its storefront is off
+   * (a new install approves what the storefront needs again). Its ledger stays until the shop's erasure.
+   */
+  async shopUninstalled(platform: string, shop: string): Promise<void> {
+    for (const memory of this.inMemory) memory.eraseShop(platform, shop);
+    await this.#o.store.deleteRecord('storefront', `${platform}:${shop}`);
   }
 
   /** A request as a platform sent it. */

@@ -24,6 +24,7 @@ import { shopLetterView, shopOrderView } from './shop-views.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
+import { shopStorefrontApi } from './shop-storefront-api.ts';
 import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { limitWords } from '../loyalty/rate-limiter.ts';
@@ -120,6 +121,8 @@ export function shopAdminApi({
     const { allowed } = await reachOf(res);
     return { store, accounts, partsOf, audience: 'merchant', mayChangeProgram: allowed.change || allowed.create };
   };
+
+  router.use(shopStorefrontApi({ store, partsOf }));
 
   // storeName: what the page calls the shop, its own alone (the platform's module reads it; the shop's name otherwise).
   router.get('/session', async (_req, res) => {

@@ -228,8 +228,8 @@ export class LoyaltyClient {
     );
   }
 
-  transactions(input: TransactionsInput): Promise<LoyaltyResult> {
-    return this.#call('transactions', PATH.transaction, { lp_type: input.type, ...customerFields(input) });
+  transactions(input: TransactionsInput, options?: CallOptions): Promise<LoyaltyResult> {
+    return this.#call('transactions', PATH.transaction, { lp_type: input.type, ...customerFields(input) }, options);
   }
 
   updatePoints(input: UpdatePointsInput, options: CallOptions = {}): Promise<LoyaltyResult> {

@@ -258,7 +258,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         outcome.message ?? (outcome.status === 402 ? SERVICE_MESSAGE.invalidUrl : SERVICE_MESSAGE.invalidSource);
       return sendFailure(res, outcome.status, message, outcome.detail);
     }
-    res.json(replyBody(style, true, 200, outcome.message, outcome.data));
+    // As the real service documents transaction: no figures at all (the sandbox's own are its addition).
+    const data = faults.settings.bareTransactions && req.path.startsWith('/loyalty/v1/transaction') ? {} : outcome.data;
+    res.json(replyBody(style, true, 200, outcome.message, data));
   });
 
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {

@@ -15,6 +15,11 @@ export const faultSettingsSchema = z.strictObject({
    * case for exactly-once).
    */
   failurePhase: z.enum(['before', 'after']).default('before'),
+  /**
+   * transaction answers success with no data, as the real service documents it (none): no `balance`, `earned`,
+   * `redeemed` or `ledger`, the sandbox's own additions. So the storefront's path without them is tested too.
+   */
+  bareTransactions: z.boolean().default(false),
   /** Added to every call. */
   latencyMs: z.number().int().min(0).max(120_000).default(0),
   /** Share of calls that get no answer at all for hangMs: a timeout, seen from the caller (after the change, with failurePhase after). */

@@ -32,7 +32,7 @@ export type Platform = 'shopify' | 'woocommerce' | 'bigcommerce';
 /** A platform registered at start, as a module of its own (test/platforms/tinyshop/): one store, one merchant. */
 export type Registered = 'tinyshop';
 export const TINY_STORE = 'tiny-sweep';
-const TINY_SECRET = 'tiny-sweep-webhook-secret-0123456789';
+export const TINY_SECRET = 'tiny-sweep-webhook-secret-0123456789';
 const TINY_TOKEN = 'tiny-sweep-api-token-0123456789';
 /** TinyShop as a platform whose store is its merchant's, not the operator's (as open installs are): it makes its own account. */
 const merchantsTinyShop: typeof tinyShop = {

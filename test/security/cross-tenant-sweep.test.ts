@@ -21,12 +21,15 @@ import { shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_SECRET } from '../helpers/shopify-app-bridge.ts';
 import {
   startTenantWorld,
+  TINY_SECRET,
+  TINY_STORE,
   type Merchant,
   type Platform,
   type Registered,
   type TenantWorld,
 } from '../helpers/tenant-world.ts';
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { storefrontQuery } from '../platforms/tinyshop/storefront.ts';
 
 const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
 const REGISTERED: Registered[] = ['tinyshop'];
@@ -435,5 +438,24 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     }
     await world.bridge.engine.drain();
     expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+  });
+
+  it("turns on no store's storefront but the merchant's own: TinyShop's answers 404 until its merchant turns it on", async () => {
+    const points = () =>
+      fetch(`${world.bridge.http.localUrl}/tinyshop/storefront/points?${storefrontQuery(TINY_SECRET, TINY_STORE)}`);
+    for (const platform of PLATFORMS)
+      for (const merchant of [world.merchants[platform].a, world.merchants[platform].b]) {
+        // Whatever it names, a merchant's switch is its own shop's (and these platforms' storefronts are not built yet).
+        const answer = await merchant.call('PUT', `/storefront?shop=${TINY_STORE}&platform=tinyshop`, {
+          on: true,
+          shop: TINY_STORE,
+          platform: 'tinyshop',
+        });
+        expect(answer.status, answer.text).not.toBe(500);
+        expect((await points()).status).toBe(404);
+      }
+    expect((await world.registered.tinyshop.call('PUT', '/storefront', { on: true })).status).toBe(200);
+    expect((await points()).status).toBe(200);
+    expect((await world.registered.tinyshop.call('PUT', '/storefront', { on: false })).status).toBe(200);
   });
 });

@@ -119,7 +119,9 @@ export type RecordKind =
   /** Which loyalty account a shop (platform:shop) earns on. */
   | 'shop-link'
   /** Every change to accounts and links: who, when, what (never a secret). */
-  | 'audit';
+  | 'audit'
+  /** Whether a shop (platform:shop) shows its customers their points in the store (core/storefront/storefront-switch.ts). */
+  | 'storefront';
 
 export interface WaitingMatch {
   waitingFor: string;
@@ -203,6 +205,8 @@ export interface CustomerData {
   inbox: InboxEntry[];
   adjustments: Adjustment[];
   dataRequests: unknown[];
+  /** What the bridge keeps of the customer in memory alone, by what keeps it (privacy.ts, KeptInMemory). */
+  inMemory?: Record<string, unknown>;
 }
 
 export interface ErasureReport {

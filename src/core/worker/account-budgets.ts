@@ -191,6 +191,20 @@ export class AccountBudgets {
     return (this.#liveSinceBackfill.get(account) ?? 0) >= this.#livePerBackfill;
   }
 
+  /**
+   * Whether the account's live orders come first now: its budget is spent, its places are scarce (found spent
+   * lately), or a live order of it was let go to wait for a place. The storefront, below live orders and backfill's
+   * share, takes no place then (src/core/storefront/storefront-reader.ts).
+   */
+  liveFirst(account: string): boolean {
+    const now = this.#now();
+    if (this.#spentAt(now).has(account)) return true;
+    if (now - (this.#lastSpentAt.get(account) ?? -Infinity) < SCARCE_MS) return true;
+    for (const order of this.#orders.values())
+      if (order.account === account && order.live && order.letGo && !order.done) return true;
+    return false;
+  }
+
   /** Whether backfill of the account may take a place now: no live order of it waits, or backfill's share is due. */
   backfillMayTakePlace(account: string): boolean {
     return !this.#holding(this.#now()).has(account);

@@ -28,6 +28,13 @@ import {
 
 export type { LoyaltyOperations };
 
+/** A call the service took for a customer (and, for a conversion, the referrer it named), on an account. */
+export interface CustomerCall {
+  account: string;
+  customer: { email?: string; mobile?: string };
+  referrer?: { email?: string; mobile?: string };
+}
+
 export interface WorkerOptions {
   store: LedgerStore;
   /** Each order's account: its client, rules and pause (accounts.ts). */
@@ -150,6 +157,17 @@ export class Worker {
 
   get stats() {
     return { inFlight: this.#loop.inFlight };
+  }
+
+  /**
+   * Told after each call the service took for a customer (earn, approval, cancellation, redeem, conversion): what
+   * the storefront keeps of that customer's balance is stale from then on (storefront/balance-cache.ts).
+   */
+  readonly customerCalls = new Set<(call: CustomerCall) => void>();
+
+  /** Whether the budget's live orders come first now: the storefront takes no place of it (account-budgets.ts). */
+  liveFirst(budgetId: string): boolean {
+    return this.#budgets.liveFirst(budgetId);
   }
 
   /**
@@ -508,6 +526,7 @@ export class Worker {
     }
     const now = this.#o.now();
     recordSuccess(record, next, result, now.toISOString());
+    this.#tellCustomerCall(record, next, account.id);
     // Nothing more to send now (after most calls): the save that lets the order go carries the result, one
     // write where there were two. Another call to make saves the result first, before that call is sent.
     const after = plan(record, policy, now);
@@ -516,6 +535,25 @@ export class Worker {
       return this.#letGo(record, undefined, account, now, lease);
     }
     return this.#save(record, false, lease);
+  }
+
+  #tellCustomerCall(record: OrderRecord, action: Action, account: string): void {
+    const { email, mobile } = record.snapshot.customer;
+    const referrer = action.kind === 'conversion' ? action.referral.referrer : undefined;
+    const call: CustomerCall = {
+      account,
+      customer: { ...(email ? { email } : {}), ...(mobile ? { mobile } : {}) },
+      ...(referrer && (referrer.kind === 'email' || referrer.kind === 'mobile')
+        ? { referrer: { [referrer.kind]: referrer.value } }
+        : {}),
+    };
+    for (const listener of this.customerCalls) {
+      try {
+        listener(call);
+      } catch (error) {
+        this.#o.logger.warn({ err: error }, 'a listener to customer calls failed');
+      }
+    }
   }
 
   /** The order's lp_orderid, claimed for it before each call that carries one; when another order holds it, the step after the dead letter. */

@@ -245,7 +245,39 @@ async function loadSetup() {
   // Before there is one, the bridge's sandbox may stand in for the merchant's service.
   $('#sandbox-choice').hidden = !(!account && reach.may.create && reach.sandboxTrial);
   $('#trial-note').hidden = !account?.onBridgeSandbox;
+  await loadStorefront();
 }
+
+// --- The storefront: off until the merchant turns it on; turning it on may first ask the admin to grant what it needs.
+
+async function loadStorefront() {
+  const { status, body } = await call('/storefront');
+  $('#storefront').hidden = status !== 200 || !body.offered;
+  $('#storefront-switch').checked = body.on === true;
+}
+
+function storefrontProblem(lines) {
+  const banner = $('#storefront-problem');
+  banner.textContent = lines.filter(Boolean).join(' ');
+  banner.hidden = banner.textContent === '';
+}
+
+async function turnStorefront(on) {
+  const put = () => call('/storefront', { method: 'PUT', body: JSON.stringify({ on }) });
+  let { status, body } = await put();
+  // What the install lacks, asked of the platform's admin where its script can ask (the merchant approves there).
+  const ask = host.scopes?.request;
+  if (status === 409 && body.missingScopes?.length > 0 && ask) {
+    const granted = await Promise.resolve(ask.call(host.scopes, body.missingScopes)).catch(() => undefined);
+    if (granted?.result !== 'declined-all') ({ status, body } = await put());
+  }
+  storefrontProblem(status === 200 ? [] : [...(body.errors ?? [body.error]), body.fix]);
+  $('#storefront-switch').checked = status === 200 ? body.on : !on;
+  if (status === 200)
+    toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
+}
+
+$('#storefront-switch').addEventListener('change', (event) => void turnStorefront(event.target.checked));
 
 $('#try-sandbox').addEventListener('click', async () => {
   const { status, body } = await call('/account', { method: 'POST', body: JSON.stringify({ sandbox: true }) });

@@ -10,11 +10,17 @@ import type { TinyOrder } from './orders.ts';
 export interface FakeTinyShop {
   url: string;
   orders: Map<number, TinyOrder>;
+  /** Its customers' records, by id, as its API gives them to an app granted `customers`. */
+  customers: Map<string, { email: string | null; phone: string | null }>;
+  /** What the store granted the app; without `customers`, a customer's record answers 403. */
+  granted: Set<string>;
   stop(): Promise<void>;
 }
 
 export async function startFakeTinyShop(token: string): Promise<FakeTinyShop> {
   const orders = new Map<number, TinyOrder>();
+  const customers = new Map<string, { email: string | null; phone: string | null }>();
+  const granted = new Set(['orders', 'customers']);
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://tinyshop.test');
     const send = (status: number, body: unknown) => {
@@ -30,6 +36,13 @@ export async function startFakeTinyShop(token: string): Promise<FakeTinyShop> {
       });
       return send(200, { orders: inWindow });
     }
+    if (url.pathname === '/scopes') return send(200, { granted: [...granted] });
+    const customer = /^\/customers\/([^/]+)$/.exec(url.pathname);
+    if (customer) {
+      if (!granted.has('customers')) return send(403, { error: 'the app was not granted customers' });
+      const found = customers.get(decodeURIComponent(customer[1] ?? ''));
+      return found ? send(200, found) : send(404, { error: 'no such customer' });
+    }
     const one = /^\/orders\/(\d+)$/.exec(url.pathname);
     const order = one ? orders.get(Number(one[1])) : undefined;
     return order ? send(200, order) : send(404, { error: 'no such order' });
@@ -39,6 +52,8 @@ export async function startFakeTinyShop(token: string): Promise<FakeTinyShop> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     orders,
+    customers,
+    granted,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -7,6 +7,7 @@ import { httpUrl, secret, text } from '../../../src/setting-kinds.ts';
 import { tinyShopAdapter } from './adapter.ts';
 import { tinyShopOrderSource } from './order-source.ts';
 import { PLATFORM } from './orders.ts';
+import { tinyShopStorefront } from './storefront.ts';
 
 const settings = {
   TINYSHOP_STORE: text().optional(),
@@ -37,6 +38,7 @@ export const tinyShop: PlatformModule<typeof settings> = {
       source: tinyShopOrderSource(TINYSHOP_API_URL, TINYSHOP_API_TOKEN, store),
       admitShop: async (shop) => (shop === store ? undefined : `${shop} is not the TinyShop store this bridge serves`),
       chosenByOperator: async (shop) => shop === store,
+      storefront: tinyShopStorefront(webhookSecret, store, TINYSHOP_API_URL, TINYSHOP_API_TOKEN),
       routes: [
         {
           method: 'GET',

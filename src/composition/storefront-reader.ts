@@ -1,0 +1,32 @@
+// The storefront's reader of customers' points, wired: the accounts and ledger it reads, the worker's budgets it
+// comes after, the calls that make what it keeps stale, and the privacy requests that reach what it keeps.
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { Config } from '../config.ts';
+import type { Engine } from '../core/engine.ts';
+import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+
+export function storefrontReader(parts: {
+  config: Pick<Config, 'STOREFRONT_SHARE'>;
+  engine: Engine;
+  accounts: AccountRegistry;
+  store: LedgerStore;
+  logger: Logger;
+}): StorefrontReader {
+  const { config, engine, accounts, store, logger } = parts;
+  const reader = new StorefrontReader({
+    accounts,
+    store,
+    liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
+    share: config.STOREFRONT_SHARE,
+    logger,
+  });
+  engine.worker.customerCalls.add((call) => {
+    reader.dropBalance(call.account, call.customer);
+    // A conversion rewards its referrer: theirs is stale too.
+    if (call.referrer) reader.dropBalance(call.account, call.referrer);
+  });
+  engine.privacy.inMemory.add(reader);
+  return reader;
+}

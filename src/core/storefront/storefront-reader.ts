@@ -1,0 +1,284 @@
+// A customer's points for the store's pages: their contact (read from the platform on the bridge's side, kept
+// briefly), and their balance from `transaction` through the account's own client and budget, kept briefly and
+// dropped by the bridge's own calls for them. The storefront comes after live orders: it takes a place of the
+// account's budget only while no live order of it waits and its own share of the budget (STOREFRONT_SHARE) is
+// not used up; otherwise it answers what it kept, with its age, or asks the customer to try again in a moment.
+// Nothing here is written to the ledger: a customer's contact and balance live in this process's memory alone.
+import { limiterOf } from '../../loyalty/client.ts';
+import { LoyaltyRejectedError } from '../../loyalty/errors.ts';
+import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
+import type { Logger } from '../../logger.ts';
+import type { Accounts, AccountRuntime } from '../accounts.ts';
+import { orderPoints } from '../activity-points.ts';
+import type { CustomerContact } from '../platform-module.ts';
+import type { KeptInMemory } from '../privacy.ts';
+import { normalEmail, samePhone } from '../store/customer-data.ts';
+import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
+import {
+  customerKey,
+  pointsFromLedger,
+  pointsFromService,
+  type CustomerPoints,
+  type LedgerOrder,
+  type ServiceCustomer,
+} from './customer-points.ts';
+import { ExpiringCache, type Kept } from './expiring-cache.ts';
+
+/** A balance is fresh this long; the bridge's own calls for the customer drop it sooner. */
+export const BALANCE_FRESH_MS = 30_000;
+/** A balance older than fresh is still shown, with its age, for this long while the budget has no room. */
+export const BALANCE_KEPT_MS = 10 * 60_000;
+/** A customer's contact, read from the platform, is kept this long. */
+export const CONTACT_KEPT_MS = 5 * 60_000;
+/** Said to a customer with nothing to show while the budget has no room. */
+export const TRY_AGAIN_SECONDS = 30;
+const MAX_ENTRIES = 20_000;
+
+export type PointsAnswer =
+  { ok: true; points: CustomerPoints; asOf: string; stale: boolean } | { ok: false; retryAfterSeconds: number };
+
+export interface StorefrontReaderParts {
+  accounts: Pick<Accounts, 'forShop' | 'runtime'>;
+  store: Pick<LedgerStore, 'exportCustomer'>;
+  /** Whether the budget's live orders come first now (the worker's liveFirst). */
+  liveFirst: (budgetId: string) => boolean;
+  /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */
+  share: number;
+  /** Points held by the customer's open reservations (the next issue's); 0 until then. */
+  held?: (account: string, customer: ServiceCustomer) => Promise<number>;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface KeptContact {
+  platform: string;
+  shop: string;
+  contact: CustomerContact | undefined;
+}
+
+interface KeptBalance {
+  account: string;
+  customer: ServiceCustomer;
+  points: CustomerPoints;
+}
+
+class NoRoom extends Error {
+  readonly until: number | undefined;
+  constructor(until: number | undefined) {
+    super('the storefront has no room in the budget now');
+    this.until = until;
+  }
+}
+
+export class StorefrontReader implements KeptInMemory {
+  readonly name = 'storefront';
+  readonly #o: StorefrontReaderParts;
+  readonly #now: () => number;
+  readonly #contacts: ExpiringCache<KeptContact>;
+  readonly #balances: ExpiringCache<KeptBalance>;
+  /** Per budget, when each of the storefront's calls in the last window was made. */
+  readonly #calls = new Map<string, number[]>();
+
+  constructor(parts: StorefrontReaderParts) {
+    this.#o = parts;
+    this.#now = parts.now ?? Date.now;
+    const now = this.#now;
+    this.#contacts = new ExpiringCache({
+      freshMs: CONTACT_KEPT_MS,
+      keepMs: CONTACT_KEPT_MS,
+      maxEntries: MAX_ENTRIES,
+      now,
+    });
+    this.#balances = new ExpiringCache({
+      freshMs: BALANCE_FRESH_MS,
+      keepMs: BALANCE_KEPT_MS,
+      maxEntries: MAX_ENTRIES,
+      now,
+    });
+  }
+
+  /** The customer's contact, as the platform's record has it: kept briefly, never a refusal ('not-allowed' is read again). */
+  async contact(
+    platform: string,
+    shop: string,
+    customerId: string,
+    read: () => Promise<CustomerContact | 'not-allowed' | undefined>,
+  ): Promise<CustomerContact | 'not-allowed' | undefined> {
+    const key = `${platform}\u0000${shop}\u0000${customerId}`;
+    let refused = false;
+    const kept = await this.#contacts.read(key, async () => {
+      const contact = await read();
+      if (contact === 'not-allowed') refused = true;
+      return { platform, shop, contact: contact === 'not-allowed' ? undefined : contact };
+    });
+    if (refused) {
+      this.#contacts.drop(key);
+      return 'not-allowed';
+    }
+    return kept.value.contact;
+  }
+
+  /** The customer's points on the account, fresh, or kept with its age when the budget has no room now. */
+  async points(account: AccountRuntime, customer: ServiceCustomer): Promise<PointsAnswer> {
+    const key = `${account.id}\u0000${customerKey(customer)}`;
+    try {
+      const kept = await this.#balances.read(key, async () => ({
+        account: account.id,
+        customer,
+        points: await this.#read(account, customer),
+      }));
+      return this.#answer(kept, false);
+    } catch (error) {
+      const last = this.#balances.kept(key);
+      if (last) return this.#answer(last, true);
+      if (!(error instanceof NoRoom)) {
+        // The service's words may quote what was sent: the error's kind only, never its text.
+        this.#o.logger.warn(
+          { account: account.id, kind: (error as { kind?: unknown })?.kind ?? (error as Error)?.name },
+          "a customer's balance could not be read for the store",
+        );
+      }
+      const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
+      return { ok: false, retryAfterSeconds: Math.max(TRY_AGAIN_SECONDS, Math.ceil(wait)) };
+    }
+  }
+
+  /** The bridge's own call for the customer went through: what was kept of their balance on the account is stale. */
+  dropBalance(account: string, customer: { email?: string | undefined; mobile?: string | undefined }): void {
+    const keys = [
+      ...(customer.email ? [customerKey({ email: customer.email })] : []),
+      ...(customer.mobile ? [customerKey({ mobile: customer.mobile })] : []),
+    ].map((each) => `${account}\u0000${each}`);
+    for (const key of keys) this.#balances.drop(key);
+  }
+
+  /** What is kept of the customer (their contact as read, their balances), for their export. */
+  exportCustomer(match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>): {
+    contacts: Array<{ platform: string; shop: string; contact: CustomerContact; readAt: string }>;
+    balances: Array<{ account: string; points: CustomerPoints; readAt: string }>;
+  } {
+    const contacts = this.#contacts
+      .entries()
+      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match))
+      .map(([, { value, at }]) => ({
+        platform: value.platform,
+        shop: value.shop,
+        contact: value.contact!,
+        readAt: new Date(at).toISOString(),
+      }));
+    const balances = this.#balances
+      .entries()
+      .filter(([, { value }]) => matches(contactOf(value.customer), match))
+      .map(([, { value, at }]) => ({
+        account: value.account,
+        points: value.points,
+        readAt: new Date(at).toISOString(),
+      }));
+    return { contacts, balances };
+  }
+
+  /** Forgets what is kept of the customer. */
+  eraseCustomer(match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>): void {
+    this.#contacts.dropWhere((_key, value) =>
+      Boolean(value?.contact && this.#inScope(value, match) && matches(value.contact, match)),
+    );
+    this.#balances.dropWhere((_key, value) => Boolean(value && matches(contactOf(value.customer), match)));
+  }
+
+  /** Forgets every contact read of the shop (its erasure, its uninstall); balances are the account's, and go by their age. */
+  eraseShop(platform: string, shop: string): void {
+    const prefix = `${platform}\u0000${shop}\u0000`;
+    this.#contacts.dropWhere((key) => key.startsWith(prefix));
+  }
+
+  #inScope(value: { platform: string; shop: string }, match: Pick<CustomerMatch, 'platform' | 'shop'>): boolean {
+    return (
+      (match.platform === undefined || match.platform === value.platform) &&
+      (match.shop === undefined || match.shop === value.shop)
+    );
+  }
+
+  #answer(kept: Kept<KeptBalance>, stale: boolean): PointsAnswer {
+    return {
+      ok: true,
+      points: kept.value.points,
+      asOf: new Date(kept.at).toISOString(),
+      stale: stale || this.#now() - kept.at >= BALANCE_FRESH_MS,
+    };
+  }
+
+  async #read(account: AccountRuntime, customer: ServiceCustomer): Promise<CustomerPoints> {
+    const held = (await this.#o.held?.(account.id, customer)) ?? 0;
+    const transactions = account.client.transactions?.bind(account.client);
+    if (transactions) {
+      const place = this.#place(account);
+      let data: Record<string, unknown> = {};
+      try {
+        data = (await transactions({ type: 'all', ...customer }, place ? { place } : {})).data;
+      } catch (error) {
+        if (error instanceof BudgetSpentError) throw new NoRoom(error.until);
+        // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
+        // so the ledger's, which say what the bridge itself sent for this customer.
+        if (!(error instanceof LoyaltyRejectedError)) throw error;
+      } finally {
+        place?.release();
+      }
+      const fromService = pointsFromService(data, held);
+      if (fromService) return fromService;
+    }
+    return pointsFromLedger(await this.#ledgerOrders(account, customer), held, account.policy.pendingDays);
+  }
+
+  /** A place in the account's budget for one call, or NoRoom: live orders first, then the storefront's share. */
+  #place(account: AccountRuntime) {
+    const budgetId = account.budgetId ?? account.id;
+    if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
+    const stats = limiterOf(account.client)?.stats();
+    const now = this.#now();
+    const recent = stats ? (this.#calls.get(budgetId) ?? []).filter((at) => now - at < stats.windowMs) : [];
+    if (stats && recent.length >= Math.floor(stats.effectiveLimit * this.#o.share))
+      throw new NoRoom((recent[0] ?? now) + stats.windowMs);
+    const budget = account.reserveCall?.();
+    if (budget?.spent) throw new NoRoom(budget.until);
+    if (stats) this.#calls.set(budgetId, [...recent, now]);
+    return budget?.place;
+  }
+
+  /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
+  async #ledgerOrders(account: AccountRuntime, customer: ServiceCustomer): Promise<LedgerOrder[]> {
+    const match: CustomerMatch = {
+      emails: 'email' in customer ? [customer.email] : [],
+      phones: 'mobile' in customer ? [customer.mobile] : [],
+      orderIds: [],
+    };
+    const data = await this.#o.store.exportCustomer(match, (delivery) => ({ about: false, redacted: delivery }));
+    const orders: LedgerOrder[] = [];
+    for (const order of data.orders) {
+      const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
+      if (owner !== account.id) continue;
+      const points = orderPoints(
+        { ...order.upstream, upstream: order.upstream.points },
+        account.activityPoints,
+        () => '',
+      );
+      orders.push({
+        orderName: order.snapshot.orderName,
+        state: points.state,
+        earned: points.earned,
+        redeemed: points.redeemed,
+        earnedAt: order.upstream.earnedAt,
+        updatedAt: order.updatedAt,
+      });
+    }
+    return orders;
+  }
+}
+
+const contactOf = (customer: ServiceCustomer): CustomerContact =>
+  'email' in customer ? { email: customer.email } : { phone: customer.mobile };
+
+function matches(contact: CustomerContact, match: Pick<CustomerMatch, 'emails' | 'phones'>): boolean {
+  const { email, phone } = contact;
+  if (email && match.emails.some((wanted) => normalEmail(wanted) === normalEmail(email))) return true;
+  return Boolean(phone && match.phones.some((wanted) => samePhone(wanted, phone)));
+}

@@ -1,0 +1,48 @@
+// The shop's own switch for its storefront ("Show customers their points in the store"), off until its merchant
+// turns it on. Turning it on asks the platform whether the install can serve it now (readiness): what it lacks
+// comes back in words, with the scopes the page may ask the platform's admin to grant, and nothing is saved.
+import express from 'express';
+import type { PlatformParts } from '../core/platform-module.ts';
+import { setStorefront, storefrontOn } from '../core/storefront/storefront-switch.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { byOf, shopRefOf } from './shop-ref.ts';
+
+export function shopStorefrontApi({
+  store,
+  partsOf,
+}: {
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord'>;
+  partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
+}): express.Router {
+  const router = express.Router();
+  router.get('/storefront', async (_req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    const offered = Boolean(partsOf(platform)?.storefront);
+    res.json({ offered, on: offered && (await storefrontOn(store, platform, shop)) });
+  });
+  router.put('/storefront', async (req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    const on = (req.body as { on?: unknown } | undefined)?.on;
+    if (typeof on !== 'boolean') return void res.status(400).json({ errors: ['on: must be true or false'] });
+    const storefront = partsOf(platform)?.storefront;
+    if (!storefront)
+      return void res.status(409).json({
+        errors: ['Your store’s platform cannot show customers their points yet.'],
+      });
+    if (on) {
+      const ready = (await storefront.readiness?.(shop)) ?? { ready: true };
+      if (!ready.ready)
+        return void res.status(409).json({
+          errors: [`Customers cannot see their points yet: ${ready.why}.`],
+          missingScopes: ready.missingScopes,
+          fix:
+            ready.missingScopes.length > 0
+              ? 'Approve what the app asks for, then turn it on again.'
+              : 'Ask the bridge’s operator to install the app again in a way that can approve it.',
+        });
+    }
+    await setStorefront(store, { platform, shop, on, by: byOf(res) });
+    res.json({ offered: true, on });
+  });
+  return router;
+}

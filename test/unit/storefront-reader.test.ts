@@ -1,0 +1,104 @@
+// The storefront's reader of a customer's points: through the account's budget after live orders and within its
+// share, the balance kept answered with its age when there is no room, and the service's figures or the ledger's.
+import { describe, expect, it } from 'vitest';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createRateLimiter } from '../../src/loyalty/rate-limiter.ts';
+
+const CUSTOMER = { email: 'ada@example.com' };
+const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 100, available: 250 }, earned: [], redeemed: [] };
+
+function world({ liveFirst = false, limit = 1000 } = {}) {
+  let now = Date.parse('2026-05-01T10:00:00Z');
+  const calls: unknown[] = [];
+  const limiter = createRateLimiter({ limit, windowMs: 60_000 });
+  const client = {
+    limiter,
+    transactions: async (input: unknown) => {
+      calls.push(input);
+      return { ok: true, data: FIGURES, message: 'Success', attempts: 1 };
+    },
+  };
+  const state = { liveFirst };
+  const account = {
+    id: 'acct',
+    client,
+    policy: { pendingDays: 14 },
+    reserveCall: () => limiter.reserve(),
+  } as unknown as AccountRuntime;
+  const reader = new StorefrontReader({
+    accounts: { forShop: async () => 'acct', runtime: async () => account },
+    store: {
+      exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }),
+    },
+    liveFirst: () => state.liveFirst,
+    share: 0.2,
+    logger: createLogger({ level: 'silent' }),
+    now: () => now,
+  });
+  return { reader, account, calls, state, advance: (ms: number) => (now += ms) };
+}
+
+describe('the storefront reader', () => {
+  it("reads the service's figures, available being approved less redeemed", async () => {
+    const { reader, account } = world();
+    const answer = await reader.points(account, CUSTOMER);
+    expect(answer).toMatchObject({
+      ok: true,
+      stale: false,
+      points: { balance: { available: 250, pending: 100, source: 'service' } },
+    });
+  });
+
+  it('takes no place while live orders of the budget wait: nothing kept, the customer is asked to try again', async () => {
+    const { reader, account, calls } = world({ liveFirst: true });
+    expect(await reader.points(account, CUSTOMER)).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('answers the balance it kept, stale and with its age, while live orders come first', async () => {
+    const { reader, account, calls, state, advance } = world();
+    const first = await reader.points(account, CUSTOMER);
+    advance(BALANCE_FRESH_MS + 1_000);
+    state.liveFirst = true;
+    const later = await reader.points(account, CUSTOMER);
+    expect(later).toMatchObject({ ok: true, stale: true, asOf: first.ok ? first.asOf : '' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('uses at most its share of the limit in a window, then asks to try again when the window moves on', async () => {
+    // 10 a minute: the limiter plans fewer, and a fifth of those is the storefront's.
+    const { reader, account, calls } = world({ limit: 20 });
+    const answers = [];
+    for (let customer = 0; customer < 10; customer++)
+      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+    const share = calls.length;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(10);
+    expect(answers.at(-1)).toMatchObject({ ok: false });
+    expect((answers.at(-1) as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(30);
+  });
+
+  it("reads again after the bridge's own call for the customer drops what it kept", async () => {
+    const { reader, account, calls } = world();
+    await reader.points(account, CUSTOMER);
+    await reader.points(account, CUSTOMER);
+    expect(calls).toHaveLength(1);
+    reader.dropBalance('acct', { email: 'ADA@example.com' });
+    await reader.points(account, CUSTOMER);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('puts what it keeps of a customer in their export, and forgets it at their erasure', async () => {
+    const { reader, account } = world();
+    await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }));
+    await reader.points(account, CUSTOMER);
+    const match = { emails: ['ada@example.com'], phones: [] };
+    const kept = reader.exportCustomer(match);
+    expect(kept.contacts).toHaveLength(1);
+    expect(kept.balances).toHaveLength(1);
+    reader.eraseCustomer(match);
+    expect(reader.exportCustomer(match)).toEqual({ contacts: [], balances: [] });
+  });
+});
