@@ -430,8 +430,8 @@ async function loadOrders() {
   // held, and its letter below says why.
   const heldOrders = new Set(held.map((letter) => letter.orderKey).filter(Boolean));
   // Each cell with its column's name, which a phone shows beside it where the rows stand one under another.
-  const [orderLabel, customerLabel, statusLabel, pointsLabel] = [
-    ...document.querySelectorAll('#orders s-table-header'),
+  const [orderLabel = {}, customerLabel = {}, statusLabel = {}, pointsLabel = {}] = [
+    ...($('#orders s-table-header-row')?.children ?? []),
   ].map((header) => ({ 'data-label': header.textContent }));
   $('#orders s-table-body').replaceChildren(
     ...(orders.orders ?? []).map((order) => {
