@@ -3,11 +3,17 @@
 // defaultEmailAddress.emailAddress and defaultPhoneNumber.phoneNumber (Customer.email and .phone are
 // deprecated). Reading it needs read_customers, and Shopify's approval of protected customer data (e-mail,
 // phone); without either the answer is 'not-allowed'. What was read never goes into a log line or an error.
+//
+// Only a verified e-mail counts (Customer.verifiedEmail): on classic customer accounts anyone may register with an
+// address that is not theirs, and the service knows its owner by it. A record whose e-mail is not verified gives
+// no contact at all, not its phone either, which nobody verified and which its owner's points may be keyed by too.
+// (A customer the merchant made in the admin or through the API counts as verified: Shopify says so.)
 import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
 import { forgetScopes, missingScope } from './scopes.ts';
 
 export const CUSTOMER_CONTACT_QUERY = `query LoyaltyBridgeCustomerContact($id: ID!) {
   customer(id: $id) {
+    verifiedEmail
     defaultEmailAddress { emailAddress }
     defaultPhoneNumber { phoneNumber }
   }
@@ -15,6 +21,7 @@ export const CUSTOMER_CONTACT_QUERY = `query LoyaltyBridgeCustomerContact($id: I
 
 interface ContactAnswer {
   customer: {
+    verifiedEmail: boolean;
     defaultEmailAddress: { emailAddress: string | null } | null;
     defaultPhoneNumber: { phoneNumber: string | null } | null;
   } | null;
@@ -42,6 +49,7 @@ export async function customerContact(
     throw error;
   }
   const customer = answer.data.customer;
+  if (customer && customer.verifiedEmail === false && customer.defaultEmailAddress?.emailAddress) return undefined;
   const email = customer?.defaultEmailAddress?.emailAddress ?? undefined;
   const phone = customer?.defaultPhoneNumber?.phoneNumber ?? undefined;
   // Protected customer data not approved: the fields come back null beside ACCESS_DENIED errors.

@@ -24,7 +24,7 @@ export interface StorefrontRouteParts {
 /** What a customer reads when their points cannot be shown, each in their words. */
 export const CUSTOMER_WORDS = {
   notAllowed: 'Your points cannot be shown here yet: the store has to finish setting this up.',
-  noContact: 'Your points cannot be shown: your account has no e-mail address or phone number.',
+  noContact: 'Your points cannot be shown: your account has no confirmed e-mail address or phone number.',
   busy: 'Your points cannot be shown just now. Try again in a moment.',
 } as const;
 

@@ -68,6 +68,16 @@ describe('the contact', () => {
     expect(await storefront.contact(SHOP, '7001')).toEqual({ email: 'ada@example.com', phone: '+14155550101' });
   });
 
+  it('is nothing for a customer whose e-mail is not verified: anyone may register with an address not theirs', async () => {
+    fake
+      .shop(SHOP)
+      .customers.set(
+        '7003',
+        shopifyCustomerNode('7003', { email: 'ada@example.com', phone: '+14155550101', verifiedEmail: false }),
+      );
+    expect(await storefront.contact(SHOP, '7003')).toBeUndefined();
+  });
+
   it('is nothing for a customer the shop does not have, or one with neither', async () => {
     expect(await storefront.contact(SHOP, '9999')).toBeUndefined();
     expect(await storefront.contact(SHOP, '7002')).toBeUndefined();

@@ -654,10 +654,11 @@ export async function routeTokenEndpointToFake(fake: FakeShopify): Promise<void>
 /** A customer record as the Admin API's Customer type holds it (2026-10): contact under defaultEmailAddress and defaultPhoneNumber. */
 export function shopifyCustomerNode(
   id: string,
-  { email, phone }: { email?: string | null; phone?: string | null },
+  { email, phone, verifiedEmail = true }: { email?: string | null; phone?: string | null; verifiedEmail?: boolean },
 ): Record<string, unknown> {
   return {
     id: `gid://shopify/Customer/${id}`,
+    verifiedEmail,
     defaultEmailAddress: email ? { emailAddress: email, validFormat: true } : null,
     defaultPhoneNumber: phone ? { phoneNumber: phone } : null,
   };

@@ -130,7 +130,7 @@ describe("a customer's points in the store", () => {
 
   it('says in words why a customer with no e-mail or phone sees no points', async () => {
     const body = (await (await points(storefrontQuery(SECRET, STORE, 'c-none'))).json()) as Record<string, any>;
-    expect(body.unavailable).toContain('no e-mail address or phone number');
+    expect(body.unavailable).toContain('no confirmed e-mail address or phone number');
     expect(body.balance).toBeUndefined();
   });
 
