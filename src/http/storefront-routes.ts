@@ -3,7 +3,7 @@
 // (storefront.customer); their contact only from the platform's own record, on the bridge's side
 // (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
-import type { PlatformAnswer, PlatformRequest, PlatformRoute, StorefrontParts } from '../core/platform-module.ts';
+import type { PlatformRoute, StorefrontParts } from '../core/platform-module.ts';
 import { serviceCustomer } from '../core/storefront/customer-points.ts';
 import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
@@ -37,59 +37,58 @@ export function storefrontRoutes({
   accounts,
   reader,
 }: StorefrontRouteParts): PlatformRoute[] {
-  const points = async (request: PlatformRequest): Promise<PlatformAnswer> => {
-    const asker = await storefront.customer(request);
-    // Not the platform's: nothing read, nothing recorded.
-    if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
-    const { shop } = asker;
-    if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
-    const accountId = await accounts.forShop(platform, shop);
-    const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
-    if (!account) return NOT_FOUND;
-    const ways = waysToEarn(account);
-    if (asker.kind === 'guest') return { status: 200, json: { customer: 'guest', waysToEarn: ways, signIn: true } };
-    const contact = await reader.contact(platform, shop, asker.customerId, () =>
-      storefront.contact(shop, asker.customerId),
-    );
-    const unavailable = (words: string, retryAfterSeconds?: number) => ({
-      status: 200,
-      json: {
-        customer: 'signed-in',
-        unavailable: words,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-        waysToEarn: ways,
-      },
-    });
-    if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
-    const customer = contact && serviceCustomer(contact);
-    if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
-    const answer = await reader.points(account, customer);
-    if (!answer.ok) return unavailable(CUSTOMER_WORDS.busy, answer.retryAfterSeconds);
-    const { balance, history } = answer.points;
-    return {
-      status: 200,
-      json: {
-        customer: 'signed-in',
-        balance: {
-          available: balance.available,
-          pending: balance.pending,
-          pendingUntil: balance.pendingUntil,
-          asOf: answer.asOf,
-          source: balance.source,
-          missingElsewhere: balance.missingElsewhere,
-          stale: answer.stale,
-        },
-        history,
-        waysToEarn: ways,
-      },
-    };
-  };
   return [
     {
       method: 'GET',
       path: '/storefront/points',
-      // One customer's points: no cache between the store and the bridge keeps them for another.
-      handle: async (request) => ({ ...(await points(request)), headers: { 'cache-control': 'private, no-store' } }),
+      async handle(request) {
+        const asker = await storefront.customer(request);
+        // Not the platform's: nothing read, nothing recorded.
+        if (asker.kind === 'refused')
+          return { status: 401, json: { error: 'this request is not signed by the store' } };
+        const { shop } = asker;
+        if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
+        const accountId = await accounts.forShop(platform, shop);
+        const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
+        if (!account) return NOT_FOUND;
+        const ways = waysToEarn(account);
+        if (asker.kind === 'guest') return { status: 200, json: { customer: 'guest', waysToEarn: ways, signIn: true } };
+        const contact = await reader.contact(platform, shop, asker.customerId, () =>
+          storefront.contact(shop, asker.customerId),
+        );
+        const unavailable = (words: string, retryAfterSeconds?: number) => ({
+          status: 200,
+          json: {
+            customer: 'signed-in',
+            unavailable: words,
+            ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+            waysToEarn: ways,
+          },
+        });
+        if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
+        const customer = contact && serviceCustomer(contact);
+        if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
+        const answer = await reader.points(account, customer);
+        if (!answer.ok) return unavailable(CUSTOMER_WORDS.busy, answer.retryAfterSeconds);
+        const { balance, history } = answer.points;
+        return {
+          status: 200,
+          json: {
+            customer: 'signed-in',
+            balance: {
+              available: balance.available,
+              pending: balance.pending,
+              pendingUntil: balance.pendingUntil,
+              asOf: answer.asOf,
+              source: balance.source,
+              missingElsewhere: balance.missingElsewhere,
+              stale: answer.stale,
+            },
+            history,
+            waysToEarn: ways,
+          },
+        };
+      },
     },
   ];
 }
