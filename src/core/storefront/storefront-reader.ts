@@ -11,7 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
 import type { CustomerContact } from '../platform-module.ts';
-import type { KeptInMemory } from '../privacy.ts';
+import type { InAccount, KeptInMemory } from '../privacy.ts';
 import { normalEmail, samePhone } from '../store/customer-data.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
@@ -152,14 +152,23 @@ export class StorefrontReader implements KeptInMemory {
     for (const key of keys) this.#balances.drop(key);
   }
 
-  /** What is kept of the customer (their contact as read, their balances), for their export. */
-  exportCustomer(match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>): {
+  /** What is kept of the customer (their contact as read, their balances), for their export; with an account,
+   * its balances and the contacts read in its shops only. */
+  async exportCustomer(
+    match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>,
+    account?: InAccount,
+  ): Promise<{
     contacts: Array<{ platform: string; shop: string; contact: CustomerContact; readAt: string }>;
     balances: Array<{ account: string; points: CustomerPoints; readAt: string }>;
-  } {
-    const contacts = this.#contacts
+  }> {
+    const theirs = this.#contacts
       .entries()
-      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match))
+      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match));
+    const owned = await Promise.all(
+      theirs.map(([, { value }]) => (account ? account.owns(value.platform, value.shop) : Promise.resolve(true))),
+    );
+    const contacts = theirs
+      .filter((_entry, at) => owned[at])
       .map(([, { value, at }]) => ({
         platform: value.platform,
         shop: value.shop,
@@ -169,6 +178,7 @@ export class StorefrontReader implements KeptInMemory {
     const balances = this.#balances
       .entries()
       .filter(([, { value }]) => matches(contactOf(value.customer), match))
+      .filter(([, { value }]) => account === undefined || value.account === account.id)
       .map(([, { value, at }]) => ({
         account: value.account,
         points: value.points,
