@@ -224,7 +224,8 @@ export class StorefrontReader implements KeptInMemory {
       const place = this.#place(account);
       let data: Record<string, unknown> = {};
       try {
-        data = (await transactions({ type: 'all', ...customer }, place ? { place } : {})).data;
+        // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
+        data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
       } catch (error) {
         if (error instanceof BudgetSpentError) throw new NoRoom(error.until);
         // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
