@@ -101,4 +101,45 @@ describe('the storefront reader', () => {
     reader.eraseCustomer(match);
     expect(await reader.exportCustomer(match)).toEqual({ contacts: [], balances: [] });
   });
+
+  it('counts from the ledger, for a customer known by phone, only the orders with no e-mail', async () => {
+    // Both orders share the phone; the service filed the one with an e-mail under the e-mail.
+    const order = (name: string, email: string | null, points: number) => ({
+      platform: 'tinyshop',
+      shop: 'acme',
+      updatedAt: '2026-04-01T10:00:00.000Z',
+      snapshot: { orderName: name, customer: { name: null, email, mobile: '+447700900123' } },
+      upstream: {
+        account: 'acct',
+        points: 'approved',
+        earnActivityId: `gives-${points}`,
+        earnedAt: '2026-04-01T10:00:00.000Z',
+      },
+    });
+    const account = {
+      id: 'acct',
+      client: {},
+      policy: { pendingDays: 14 },
+      activityPoints: { 'gives-70': 70, 'gives-500': 500 },
+    } as unknown as AccountRuntime;
+    const reader = new StorefrontReader({
+      accounts: { forShop: async () => 'acct', runtime: async () => account },
+      store: {
+        exportCustomer: async () =>
+          ({
+            orders: [order('#1', null, 70), order('#2', 'ada@example.com', 500)],
+            deadLetters: [],
+            inbox: [],
+            adjustments: [],
+            dataRequests: [],
+          }) as never,
+      },
+      liveFirst: () => false,
+      share: 0.2,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const answer = await reader.points(account, { mobile: '+447700900123' });
+    expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
+    expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
+  });
 });

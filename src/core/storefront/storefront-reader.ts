@@ -267,6 +267,8 @@ export class StorefrontReader implements KeptInMemory {
     for (const order of data.orders) {
       const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
       if (owner !== account.id) continue;
+      // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
+      if ('mobile' in customer && order.snapshot.customer.email) continue;
       const points = orderPoints(
         { ...order.upstream, upstream: order.upstream.points },
         account.activityPoints,
