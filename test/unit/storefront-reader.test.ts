@@ -2,7 +2,7 @@
 // share, the balance kept answered with its age when there is no room, and the service's figures or the ledger's.
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { BALANCE_FRESH_MS, REFUSAL_KEPT_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createRateLimiter } from '../../src/loyalty/rate-limiter.ts';
 
@@ -141,5 +141,25 @@ describe('the storefront reader', () => {
     const answer = await reader.points(account, { mobile: '+447700900123' });
     expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
     expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
+  });
+
+  it("gives the platform's refusal of a contact to every request that joined the read, and keeps it briefly", async () => {
+    const { reader, advance } = world();
+    let reads = 0;
+    let refuse!: (answer: 'not-allowed') => void;
+    const platform = () => (reads++, new Promise<'not-allowed'>((resolve) => (refuse = resolve)));
+    const asked = [
+      reader.contact('tinyshop', 'acme', 'c1', platform),
+      reader.contact('tinyshop', 'acme', 'c1', platform),
+    ];
+    refuse('not-allowed');
+    expect(await Promise.all(asked)).toEqual(['not-allowed', 'not-allowed']);
+    expect(await reader.contact('tinyshop', 'acme', 'c1', platform)).toBe('not-allowed');
+    expect(reads).toBe(1);
+    advance(REFUSAL_KEPT_MS);
+    // The merchant has allowed it since: the platform is asked again.
+    expect(await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }))).toEqual({
+      email: 'ada@example.com',
+    });
   });
 });

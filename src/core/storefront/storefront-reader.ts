@@ -30,6 +30,9 @@ export const BALANCE_FRESH_MS = 30_000;
 export const BALANCE_KEPT_MS = 10 * 60_000;
 /** A customer's contact, read from the platform, is kept this long. */
 export const CONTACT_KEPT_MS = 5 * 60_000;
+/** A platform's refusal to give a contact is kept this long: the merchant may allow it in a moment, but not every
+ * page view asks the platform again. */
+export const REFUSAL_KEPT_MS = 30_000;
 /** Said to a customer with nothing to show while the budget has no room. */
 export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
@@ -54,6 +57,8 @@ interface KeptContact {
   platform: string;
   shop: string;
   contact: CustomerContact | undefined;
+  /** The platform refused to say (the app may not read customers' data there yet). */
+  refused: boolean;
 }
 
 interface KeptBalance {
@@ -97,7 +102,8 @@ export class StorefrontReader implements KeptInMemory {
     });
   }
 
-  /** The customer's contact, as the platform's record has it: kept briefly, never a refusal ('not-allowed' is read again). */
+  /** The customer's contact, as the platform's record has it: kept briefly; a refusal ('not-allowed') is kept for
+   * less (REFUSAL_KEPT_MS), and given to every request that joined the read. */
   async contact(
     platform: string,
     shop: string,
@@ -105,17 +111,15 @@ export class StorefrontReader implements KeptInMemory {
     read: () => Promise<CustomerContact | 'not-allowed' | undefined>,
   ): Promise<CustomerContact | 'not-allowed' | undefined> {
     const key = `${platform}\u0000${shop}\u0000${customerId}`;
-    let refused = false;
+    const before = this.#contacts.fresh(key);
+    if (before?.value.refused && this.#now() - before.at >= REFUSAL_KEPT_MS) this.#contacts.drop(key);
     const kept = await this.#contacts.read(key, async () => {
       const contact = await read();
-      if (contact === 'not-allowed') refused = true;
-      return { platform, shop, contact: contact === 'not-allowed' ? undefined : contact };
+      return contact === 'not-allowed'
+        ? { platform, shop, contact: undefined, refused: true }
+        : { platform, shop, contact, refused: false };
     });
-    if (refused) {
-      this.#contacts.drop(key);
-      return 'not-allowed';
-    }
-    return kept.value.contact;
+    return kept.value.refused ? 'not-allowed' : kept.value.contact;
   }
 
   /** The customer's points on the account, fresh, or kept with its age when the budget has no room now. */
