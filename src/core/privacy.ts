@@ -56,9 +56,17 @@ export interface PrivacyOptions {
 export interface KeptInMemory {
   /** Under this name in an export. */
   name: string;
-  exportCustomer(match: CustomerMatch): unknown;
+  /** With an account, only what belongs to it (its balances, the contacts read in its shops). */
+  exportCustomer(match: CustomerMatch, account?: InAccount): Promise<unknown>;
   eraseCustomer(match: CustomerMatch): void;
   eraseShop(platform: string, shop: string): void;
+}
+
+/** One account, for an export limited to it. */
+export interface InAccount {
+  id: string;
+  /** Whether the shop's data belongs to the account. */
+  owns(platform: string, shop: string): Promise<boolean>;
 }
 
 export class Privacy {
@@ -91,10 +99,20 @@ export class Privacy {
    */
   async exportCustomer(match: CustomerMatch, account?: string): Promise<CustomerData> {
     const stored = await this.#o.store.exportCustomer(match, this.#redactor(match));
-    const kept = Object.fromEntries([...this.inMemory].map((memory) => [memory.name, memory.exportCustomer(match)]));
+    const shops = account === undefined ? new Set<string>() : await this.#shopsOf(stored, account);
+    const inAccount: InAccount | undefined =
+      account === undefined
+        ? undefined
+        : {
+            id: account,
+            // A shop of the account's orders, or one it is linked to now (a storefront customer with no order yet).
+            owns: async (platform, shop) =>
+              shops.has(`${platform}:${shop}`) || (await this.#o.accounts?.forShop(platform, shop)) === account,
+          };
+    const kept: Record<string, unknown> = {};
+    for (const memory of this.inMemory) kept[memory.name] = await memory.exportCustomer(match, inAccount);
     const data = this.inMemory.size > 0 ? { ...stored, inMemory: kept } : stored;
     if (account === undefined) return data;
-    const shops = await this.#shopsOf(data, account);
     const ofAccount = ({ platform, shop }: { platform?: string | undefined; shop?: string | undefined }) =>
       platform !== undefined && shop !== undefined && shops.has(`${platform}:${shop}`);
     return {
@@ -138,6 +156,9 @@ export class Privacy {
   /** Erases what the bridge holds about a customer; with an account, in the shops whose data belongs to it only. */
   async eraseCustomer(match: CustomerMatch, via: PrivacyLogEntry['via'], account?: string): Promise<ErasureReport> {
     if (account !== undefined) {
+      // What is kept in memory goes whole, whatever the account: it is only a copy read briefly, and the customer
+      // may have no order of the account's shops in the ledger yet (the loop below would not reach it).
+      for (const memory of this.inMemory) memory.eraseCustomer(match);
       const data = await this.#o.store.exportCustomer(match, this.#redactor(match));
       const shops = await this.#shopsOf(data, account);
       // A shop that moved holds orders of two accounts: the other account's stay.

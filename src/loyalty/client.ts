@@ -77,6 +77,12 @@ export interface CallOptions {
    * later attempt is told: a 429 that ends the retries says nothing of it.
    */
   onTryInDoubt?: () => void;
+  /**
+   * One attempt, never retried: for a read a person waits on that has its own answer when it fails (the
+   * storefront's balance: the one kept, or "try again"). Retries would leave the caller's share of the budget and
+   * wait in the limiter beside live orders.
+   */
+  once?: boolean;
 }
 
 /** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
@@ -281,7 +287,7 @@ export class LoyaltyClient {
     operation: string,
     path: string,
     body: Record<string, unknown>,
-    { idempotent = true, fence, place, onTryInDoubt }: CallOptions & { idempotent?: boolean } = {},
+    { idempotent = true, fence, place, onTryInDoubt, once = false }: CallOptions & { idempotent?: boolean } = {},
   ): Promise<LoyaltyResult> {
     const json = withoutUndefined(body);
     let attempts = 0;
@@ -303,7 +309,7 @@ export class LoyaltyClient {
         );
       },
       {
-        retries: this.#options.maxRetries,
+        retries: once ? 0 : this.#options.maxRetries,
         minTimeout: this.#options.minRetryDelayMs,
         maxTimeout: this.#options.maxRetryDelayMs,
         factor: 2,

@@ -2,7 +2,7 @@
 // share, the balance kept answered with its age when there is no room, and the service's figures or the ledger's.
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { BALANCE_FRESH_MS, REFUSAL_KEPT_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createRateLimiter } from '../../src/loyalty/rate-limiter.ts';
 
@@ -95,10 +95,71 @@ describe('the storefront reader', () => {
     await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }));
     await reader.points(account, CUSTOMER);
     const match = { emails: ['ada@example.com'], phones: [] };
-    const kept = reader.exportCustomer(match);
+    const kept = await reader.exportCustomer(match);
     expect(kept.contacts).toHaveLength(1);
     expect(kept.balances).toHaveLength(1);
     reader.eraseCustomer(match);
-    expect(reader.exportCustomer(match)).toEqual({ contacts: [], balances: [] });
+    expect(await reader.exportCustomer(match)).toEqual({ contacts: [], balances: [] });
+  });
+
+  it('counts from the ledger, for a customer known by phone, only the orders with no e-mail', async () => {
+    // Both orders share the phone; the service filed the one with an e-mail under the e-mail.
+    const order = (name: string, email: string | null, points: number) => ({
+      platform: 'tinyshop',
+      shop: 'acme',
+      updatedAt: '2026-04-01T10:00:00.000Z',
+      snapshot: { orderName: name, customer: { name: null, email, mobile: '+447700900123' } },
+      upstream: {
+        account: 'acct',
+        points: 'approved',
+        earnActivityId: `gives-${points}`,
+        earnedAt: '2026-04-01T10:00:00.000Z',
+      },
+    });
+    const account = {
+      id: 'acct',
+      client: {},
+      policy: { pendingDays: 14 },
+      activityPoints: { 'gives-70': 70, 'gives-500': 500 },
+    } as unknown as AccountRuntime;
+    const reader = new StorefrontReader({
+      accounts: { forShop: async () => 'acct', runtime: async () => account },
+      store: {
+        exportCustomer: async () =>
+          ({
+            orders: [order('#1', null, 70), order('#2', 'ada@example.com', 500)],
+            deadLetters: [],
+            inbox: [],
+            adjustments: [],
+            dataRequests: [],
+          }) as never,
+      },
+      liveFirst: () => false,
+      share: 0.2,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const answer = await reader.points(account, { mobile: '+447700900123' });
+    expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
+    expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
+  });
+
+  it("gives the platform's refusal of a contact to every request that joined the read, and keeps it briefly", async () => {
+    const { reader, advance } = world();
+    let reads = 0;
+    let refuse!: (answer: 'not-allowed') => void;
+    const platform = () => (reads++, new Promise<'not-allowed'>((resolve) => (refuse = resolve)));
+    const asked = [
+      reader.contact('tinyshop', 'acme', 'c1', platform),
+      reader.contact('tinyshop', 'acme', 'c1', platform),
+    ];
+    refuse('not-allowed');
+    expect(await Promise.all(asked)).toEqual(['not-allowed', 'not-allowed']);
+    expect(await reader.contact('tinyshop', 'acme', 'c1', platform)).toBe('not-allowed');
+    expect(reads).toBe(1);
+    advance(REFUSAL_KEPT_MS);
+    // The merchant has allowed it since: the platform is asked again.
+    expect(await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }))).toEqual({
+      email: 'ada@example.com',
+    });
   });
 });

@@ -1,6 +1,7 @@
 // A small cache of values read from elsewhere, per key: fresh for a short while, kept a little longer for an
 // answer that says its age, and one read at a time per key. A value dropped while a read of it is under way is
-// not put back by that read: the read began before what made it stale (a drop is a generation).
+// not put back by that read: the read began before what made it stale. Each read carries its own token, which a
+// drop cancels; nothing is kept for a key beyond its value and its read under way.
 export interface Kept<V> {
   value: V;
   /** When it was read (ms). */
@@ -20,8 +21,7 @@ export interface ExpiringCacheOptions {
 export class ExpiringCache<V> {
   readonly #o: ExpiringCacheOptions;
   readonly #kept = new Map<string, Kept<V>>();
-  readonly #reads = new Map<string, Promise<Kept<V>>>();
-  readonly #generations = new Map<string, number>();
+  readonly #reads = new Map<string, Read<V>>();
 
   constructor(options: ExpiringCacheOptions) {
     this.#o = options;
@@ -48,33 +48,27 @@ export class ExpiringCache<V> {
     const fresh = this.fresh(key);
     if (fresh) return Promise.resolve(fresh);
     const under = this.#reads.get(key);
-    if (under) return under;
-    const generation = this.#generations.get(key) ?? 0;
-    const read = (async () => {
-      try {
-        const kept = { value: await load(), at: this.#o.now() };
-        if ((this.#generations.get(key) ?? 0) === generation) this.#put(key, kept);
-        return kept;
-      } finally {
-        this.#reads.delete(key);
-      }
-    })();
-    this.#reads.set(key, read);
-    return read;
+    if (under) return under.promise;
+    const token: Token<V> = { cancelled: false, settled: false, erasures: [] };
+    const promise = this.#load(key, token, load);
+    // A load that failed at once has already settled: nothing is under way to share.
+    if (!token.settled) this.#reads.set(key, { token, promise });
+    return promise;
   }
 
-  /** Forgets the key's value; a read under way keeps it out too. */
+  /** Forgets the key's value; a read under way puts nothing back. */
   drop(key: string): void {
     this.#kept.delete(key);
-    this.#reads.delete(key);
-    this.#generations.set(key, (this.#generations.get(key) ?? 0) + 1);
+    this.#cancel(key);
   }
 
-  /** Forgets every key the test matches: with its value, or undefined for a read under way. */
+  /** Forgets every key the test matches: with its value, or undefined for a read under way. A read under way the
+   * key alone does not match keeps the test, and puts nothing its value matches (an erasure during a read). */
   dropWhere(test: (key: string, value: V | undefined) => boolean): void {
-    for (const [key, kept] of this.#kept) if (test(key, kept.value)) this.drop(key);
-    // Reads under way: their generation moves on, so they put nothing back.
-    for (const key of [...this.#reads.keys()]) if (test(key, undefined)) this.drop(key);
+    for (const [key, kept] of [...this.#kept]) if (test(key, kept.value)) this.drop(key);
+    for (const [key, read] of [...this.#reads])
+      if (test(key, undefined)) this.drop(key);
+      else read.token.erasures.push(test);
   }
 
   /** Every value kept, with its key (a customer's export). */
@@ -90,8 +84,36 @@ export class ExpiringCache<V> {
       if (oldest === undefined) break;
       this.#kept.delete(oldest);
     }
-    // Generations of keys no longer kept nor read are not needed once no read could still compare them.
-    if (this.#generations.size > this.#o.maxEntries * 2)
-      for (const key of this.#generations.keys()) if (!this.#reads.has(key)) this.#generations.delete(key);
   }
+
+  async #load(key: string, token: Token<V>, load: () => Promise<V>): Promise<Kept<V>> {
+    try {
+      const kept = { value: await load(), at: this.#o.now() };
+      if (!token.cancelled && !token.erasures.some((test) => test(key, kept.value))) this.#put(key, kept);
+      return kept;
+    } finally {
+      token.settled = true;
+      // A drop may have let a later read take this key's place: that one stays.
+      if (this.#reads.get(key)?.token === token) this.#reads.delete(key);
+    }
+  }
+
+  #cancel(key: string): void {
+    const read = this.#reads.get(key);
+    if (!read) return;
+    read.token.cancelled = true;
+    this.#reads.delete(key);
+  }
+}
+
+/** One read's own mark: a drop since it began keeps its value out, and so does an erasure its value matches. */
+interface Token<V> {
+  cancelled: boolean;
+  settled: boolean;
+  erasures: Array<(key: string, value: V) => boolean>;
+}
+
+interface Read<V> {
+  token: Token<V>;
+  promise: Promise<Kept<V>>;
 }

@@ -11,7 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
 import type { CustomerContact } from '../platform-module.ts';
-import type { KeptInMemory } from '../privacy.ts';
+import type { InAccount, KeptInMemory } from '../privacy.ts';
 import { normalEmail, samePhone } from '../store/customer-data.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
@@ -30,6 +30,9 @@ export const BALANCE_FRESH_MS = 30_000;
 export const BALANCE_KEPT_MS = 10 * 60_000;
 /** A customer's contact, read from the platform, is kept this long. */
 export const CONTACT_KEPT_MS = 5 * 60_000;
+/** A platform's refusal to give a contact is kept this long: the merchant may allow it in a moment, but not every
+ * page view asks the platform again. */
+export const REFUSAL_KEPT_MS = 30_000;
 /** Said to a customer with nothing to show while the budget has no room. */
 export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
@@ -54,6 +57,8 @@ interface KeptContact {
   platform: string;
   shop: string;
   contact: CustomerContact | undefined;
+  /** The platform refused to say (the app may not read customers' data there yet). */
+  refused: boolean;
 }
 
 interface KeptBalance {
@@ -97,7 +102,8 @@ export class StorefrontReader implements KeptInMemory {
     });
   }
 
-  /** The customer's contact, as the platform's record has it: kept briefly, never a refusal ('not-allowed' is read again). */
+  /** The customer's contact, as the platform's record has it: kept briefly; a refusal ('not-allowed') is kept for
+   * less (REFUSAL_KEPT_MS), and given to every request that joined the read. */
   async contact(
     platform: string,
     shop: string,
@@ -105,17 +111,15 @@ export class StorefrontReader implements KeptInMemory {
     read: () => Promise<CustomerContact | 'not-allowed' | undefined>,
   ): Promise<CustomerContact | 'not-allowed' | undefined> {
     const key = `${platform}\u0000${shop}\u0000${customerId}`;
-    let refused = false;
+    const before = this.#contacts.fresh(key);
+    if (before?.value.refused && this.#now() - before.at >= REFUSAL_KEPT_MS) this.#contacts.drop(key);
     const kept = await this.#contacts.read(key, async () => {
       const contact = await read();
-      if (contact === 'not-allowed') refused = true;
-      return { platform, shop, contact: contact === 'not-allowed' ? undefined : contact };
+      return contact === 'not-allowed'
+        ? { platform, shop, contact: undefined, refused: true }
+        : { platform, shop, contact, refused: false };
     });
-    if (refused) {
-      this.#contacts.drop(key);
-      return 'not-allowed';
-    }
-    return kept.value.contact;
+    return kept.value.refused ? 'not-allowed' : kept.value.contact;
   }
 
   /** The customer's points on the account, fresh, or kept with its age when the budget has no room now. */
@@ -152,14 +156,23 @@ export class StorefrontReader implements KeptInMemory {
     for (const key of keys) this.#balances.drop(key);
   }
 
-  /** What is kept of the customer (their contact as read, their balances), for their export. */
-  exportCustomer(match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>): {
+  /** What is kept of the customer (their contact as read, their balances), for their export; with an account,
+   * its balances and the contacts read in its shops only. */
+  async exportCustomer(
+    match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>,
+    account?: InAccount,
+  ): Promise<{
     contacts: Array<{ platform: string; shop: string; contact: CustomerContact; readAt: string }>;
     balances: Array<{ account: string; points: CustomerPoints; readAt: string }>;
-  } {
-    const contacts = this.#contacts
+  }> {
+    const theirs = this.#contacts
       .entries()
-      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match))
+      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match));
+    const owned = await Promise.all(
+      theirs.map(([, { value }]) => (account ? account.owns(value.platform, value.shop) : Promise.resolve(true))),
+    );
+    const contacts = theirs
+      .filter((_entry, at) => owned[at])
       .map(([, { value, at }]) => ({
         platform: value.platform,
         shop: value.shop,
@@ -169,6 +182,7 @@ export class StorefrontReader implements KeptInMemory {
     const balances = this.#balances
       .entries()
       .filter(([, { value }]) => matches(contactOf(value.customer), match))
+      .filter(([, { value }]) => account === undefined || value.account === account.id)
       .map(([, { value, at }]) => ({
         account: value.account,
         points: value.points,
@@ -214,7 +228,8 @@ export class StorefrontReader implements KeptInMemory {
       const place = this.#place(account);
       let data: Record<string, unknown> = {};
       try {
-        data = (await transactions({ type: 'all', ...customer }, place ? { place } : {})).data;
+        // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
+        data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
       } catch (error) {
         if (error instanceof BudgetSpentError) throw new NoRoom(error.until);
         // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
@@ -256,6 +271,8 @@ export class StorefrontReader implements KeptInMemory {
     for (const order of data.orders) {
       const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
       if (owner !== account.id) continue;
+      // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
+      if ('mobile' in customer && order.snapshot.customer.email) continue;
       const points = orderPoints(
         { ...order.upstream, upstream: order.upstream.points },
         account.activityPoints,
