@@ -5,6 +5,7 @@
 // customer notices: nothing until the merchant turns it on (which waits for read_customers), ways to earn for a
 // guest, their own points for them and no one else's, and nothing at all for what Shopify did not sign.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -31,6 +32,7 @@ const GRACE = { email: 'grace@example.com', phone: '+12125550142' };
 let fake: FakeShopify;
 let running: ShopifyAppBridge;
 let brandId = '';
+const logLines: string[] = [];
 
 type Answer = { status: number; text: string; body: Record<string, any> };
 const points = async (query: string): Promise<Answer> => {
@@ -85,12 +87,17 @@ beforeAll(async () => {
   // Customer ids are the shop's own: the other shop's 7001 is someone else.
   fake.shop(UNLINKED).customers.set('7001', shopifyCustomerNode('7001', { email: 'grace@example.com' }));
   fake.shop(UNLINKED).customers.set('9001', shopifyCustomerNode('9001', { email: 'ada@example.com' }));
-  running = await startShopifyAppBridge(fake, {
-    DATA_DIR: tempDataDir(),
-    SHOPIFY_SHOPS: '',
-    SHOPIFY_OPEN_INSTALLS: 'true',
-    ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
-  });
+  running = await startShopifyAppBridge(
+    fake,
+    {
+      DATA_DIR: tempDataDir(),
+      SHOPIFY_SHOPS: '',
+      SHOPIFY_OPEN_INSTALLS: 'true',
+      ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+      LOG_LEVEL: 'debug',
+    },
+    createLogger({ level: 'debug', destination: { write: (line: string) => void logLines.push(line) } }),
+  );
   // The merchant opens the app (token exchange) and makes a trial account on the bridge's sandbox.
   const made = await asShop(running, SHOP).post('/account', { sandbox: true });
   expect(made.status).toBe(201);
@@ -190,12 +197,28 @@ describe("a Shopify customer's points in the store", () => {
       new URLSearchParams({ shop: SHOP, logged_in_customer_id: '7001' }).toString(),
     ];
     const asked = fake.requests.length;
+    const logged = logLines.length;
     for (const query of refusals) {
       const answer = await points(query);
       expect([answer.status, answer.body]).toEqual([401, { error: 'this request is not signed by the store' }]);
     }
     // Nothing of any customer was read from Shopify for them.
     expect(fake.requests.length).toBe(asked);
+    // The operator's log says why, each in words, and quotes none of what was sent.
+    const reasons = logLines
+      .slice(logged)
+      .map((line) => JSON.parse(line) as { msg: string; reason?: string })
+      .filter((line) => line.msg === 'a storefront request through the Shopify app proxy was refused')
+      .map((line) => line.reason);
+    const mismatch = 'the signature does not match (not signed with this app’s secret, or changed after signing)';
+    expect(reasons).toEqual([
+      mismatch,
+      'the request is stale (its timestamp is more than 90 seconds off)',
+      mismatch,
+      mismatch,
+      `${STRANGER} is not a shop this bridge serves`,
+      'the request is not signed by Shopify’s app proxy',
+    ]);
   });
 
   it("shows nothing of the first shop's to a shop linked to no account, or to another shop's customer", async () => {
@@ -232,5 +255,13 @@ describe("a Shopify customer's points in the store", () => {
   it('is gone again once the merchant turns it off', async () => {
     expect((await turn(SHOP, false)).status).toBe(200);
     for (const query of [signed(SHOP, '7001'), signed(SHOP)]) expect((await points(query)).status).toBe(404);
+  });
+
+  it('wrote nothing of what it read from the customers’ records into the log', () => {
+    expect(logLines.some((line) => line.includes('storefront'))).toBe(true);
+    // Only the customer records held these (the orders carry grace@example.com, no phone).
+    for (const secret of ['2125550142', 'linus@', 'edsger@', 'ada@']) {
+      expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
+    }
   });
 });
