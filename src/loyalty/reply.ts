@@ -2,6 +2,7 @@
 // {"response": {data, message, status}}, and the flat {"status": <int>, "response", "message", ...} of
 // /api/v1), and anything else leniently. Never a throw for a field not expected: a call that may have
 // succeeded must not be repeated because its answer had another shape.
+import { isPlainRecord } from '../plain-record.ts';
 
 export interface ServiceReply {
   /** Which shape it came in, for logs and tests. */
@@ -29,8 +30,7 @@ function verdict(value: unknown): boolean | undefined {
   return SUCCESS_WORDS.has(word) ? true : FAILURE_WORDS.has(word) ? false : undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = isPlainRecord;
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 const statusNumber = (value: unknown): number | undefined =>

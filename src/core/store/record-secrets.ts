@@ -13,6 +13,7 @@ import {
   type SecretBox,
 } from '../../secrets/secret-box.ts';
 import type { RecordKind, SecretCounts, SecretsNote, SecretsStatus } from './ledger-store.ts';
+import { isPlainRecord } from '../../plain-record.ts';
 
 /** Kinds of record and the fields of each that hold a secret: sealed from a field's first write. */
 export type SecretFields = Readonly<Partial<Record<RecordKind, readonly string[]>>>;
@@ -45,8 +46,7 @@ export class SecretsKeyMissingError extends BridgeError<'secrets_key_missing'> {
 
 type Fields = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Fields => isPlainRecord(value);
 
 /** The secret fields a value holds (non-empty strings): a shape with none is left alone. */
 function secretsOf(fields: readonly string[] | undefined, value: unknown): Array<[string, string]> {

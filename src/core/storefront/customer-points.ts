@@ -2,6 +2,7 @@
 // `transaction` answer gives them or, where it does not, as the bridge's own ledger counts them. The figures
 // only: who the customer is, and when to read, are the reader's (storefront-reader.ts).
 import type { CustomerContact } from '../platform-module.ts';
+import { isPlainRecord } from '../../plain-record.ts';
 
 /** Who the customer is at the service: the identifier the account's earns and redeems key them by. */
 export type ServiceCustomer = { email: string } | { mobile: string };
@@ -52,8 +53,7 @@ export interface CustomerPoints {
 export const HISTORY_LINES = 20;
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const record = (value: unknown): Record<string, unknown> | undefined => (isPlainRecord(value) ? value : undefined);
 /** The service's times: "2026-05-01T10:00:00" in UTC, without a zone. */
 const serviceTime = (value: unknown): string | undefined => {
   if (typeof value !== 'string') return undefined;

@@ -10,13 +10,13 @@ import { type RecordSecrets, type ResealReport } from '../record-secrets.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { upgradeRecord } from '../format/upgrade-records.ts';
+import { isPlainRecord } from '../../../plain-record.ts';
 
 interface RecordFile {
   records: Record<string, unknown>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = isPlainRecord;
 
 export class RecordFiles {
   readonly #dataDir: string;
