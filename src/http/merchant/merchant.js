@@ -229,7 +229,8 @@ async function loadSetup() {
   account = reach.account;
   const note = $('#setup-note');
   note.hidden = !reach.note || (reach.may.create && !account);
-  note.textContent = reach.note ?? '';
+  // The API's words fit inside a refusal ("…: this shop earns on…"); on their own, a sentence.
+  note.textContent = reach.note ? `${reach.note.charAt(0).toUpperCase()}${reach.note.slice(1)}.` : '';
   let settings = {};
   if (account && reach.may.read) {
     const answer = await call('/account/settings');
