@@ -49,7 +49,7 @@ export async function customerContact(
     throw error;
   }
   const customer = answer.data.customer;
-  if (customer && customer.verifiedEmail === false && customer.defaultEmailAddress?.emailAddress) return undefined;
+  if (customer && customer.verifiedEmail !== true && customer.defaultEmailAddress?.emailAddress) return undefined;
   const email = customer?.defaultEmailAddress?.emailAddress ?? undefined;
   const phone = customer?.defaultPhoneNumber?.phoneNumber ?? undefined;
   // Protected customer data not approved: the fields come back null beside ACCESS_DENIED errors.
