@@ -80,6 +80,10 @@ export class StoreNames {
     await this.#o.store
       .putRecord<KeptStoreName>(this.#o.kind, this.#id(shop), { platform: this.#o.platform, shop, name, readAt })
       .catch(() => undefined);
+    // An erasure that ran between the check above and the put did not see this record: asked again, and taken
+    // back, so that no record names an erased shop (an erasure after this check finds the record and erases it).
+    if (!(await this.#o.served(shop).catch(() => false)))
+      await this.#o.store.deleteRecord(this.#o.kind, this.#id(shop)).catch(() => undefined);
     return name ?? undefined;
   }
 
