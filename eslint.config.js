@@ -47,6 +47,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
   {
+    // The theme app extension's script: one classic script on the store's pages (extensions/loyalty-theme).
+    files: ['extensions/*/assets/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+  {
     // One list of platforms (src/composition/platform-registry.ts): the rest of src/ takes their names from it
     // (the API hands them to the pages); no file of src/ names one (docs/development.md, "Adding a platform").
     files: ['src/**/*.ts'],

@@ -85,7 +85,7 @@ describe("a customer's points in the store", () => {
     const body = (await answer.json()) as { customer: string; signIn: boolean; waysToEarn: unknown[] };
     expect(body.customer).toBe('guest');
     expect(body.signIn).toBe(true);
-    expect(body.waysToEarn).toEqual([{ words: 'Place an order', points: 100 }]);
+    expect(body.waysToEarn).toEqual([{ words: 'Place an order', points: 100, from: '0' }]);
   });
 
   it("shows a customer their own balance from the service, dropped and read again after the bridge's earn", async () => {
