@@ -1,6 +1,7 @@
 // Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
 // docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
-// three merchant-page browser tests first (docs/development.md, "Screenshots").
+// three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
+// store's points launcher (the theme app extension), signed in and as a guest, from its browser test.
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,13 @@ const CHOSEN = [
   ...['home', 'orders'].map((view) => `390-${view}`),
 ];
 
+/** The customer's pictures: the launcher open, signed in and as a guest, at both widths. */
+const CUSTOMER = {
+  folder: 'shopify-theme',
+  test: 'test/browser/shopify-theme-launcher.test.ts',
+  pictures: [1280, 390].flatMap((width) => ['signed-in', 'guest'].map((view) => `${width}-${view}`)),
+};
+
 const missing: string[] = [];
 for (const { folder, platform, test } of PLATFORMS)
   for (const picture of CHOSEN) {
@@ -30,6 +38,16 @@ for (const { folder, platform, test } of PLATFORMS)
     copyFileSync(from, `${ROOT}${to}`);
     console.log(`copied ${to}`);
   }
+for (const picture of CUSTOMER.pictures) {
+  const from = `${ROOT}test-artifacts/${CUSTOMER.folder}/customer-${picture}.png`;
+  if (!existsSync(from)) {
+    missing.push(`${from} (run npx vitest run ${CUSTOMER.test})`);
+    continue;
+  }
+  const to = `docs/screenshots/customer-shopify-${picture}.png`;
+  copyFileSync(from, `${ROOT}${to}`);
+  console.log(`copied ${to}`);
+}
 if (missing.length > 0) {
   console.error(`Not taken yet:\n  ${missing.join('\n  ')}`);
   process.exitCode = 1;

@@ -142,7 +142,9 @@ describe("a Shopify customer's points in the store", () => {
     expect(guest.body).toMatchObject({ customer: 'guest', signIn: true });
     // An order earns what the sandbox gave customer 7001 for theirs.
     const given = sandboxPoints();
-    expect(guest.body.waysToEarn).toEqual([{ words: 'Place an order', points: given.available + given.pending, from: '0' }]);
+    expect(guest.body.waysToEarn).toEqual([
+      { words: 'Place an order', points: given.available + given.pending, from: '0' },
+    ]);
     expect(guest.body.balance).toBeUndefined();
     expect(guest.body.history).toBeUndefined();
   });

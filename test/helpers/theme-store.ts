@@ -1,0 +1,209 @@
+// A stand-in for a Shopify store's own pages with the theme app extension (extensions/loyalty-theme) in them,
+// and for Shopify's app proxy in front of the bridge, on one local server, as the browser sees a real store:
+// the pages, /apps/loyalty/* and the sign-in page all on the store's own origin.
+//
+// - The blocks' Liquid is rendered by a tiny substitution of the few tags and filters they use ({{ }} with the
+//   t, json, escape and asset_url filters, {% if x == 'y' %}…{% else %}…{% endif %}, comment, schema), NOT by
+//   Shopify's Liquid: a tag it does not know throws, so a block that grows one fails here first. Shopify's own
+//   check of the Liquid is theme check (npm run lint:theme).
+// - The proxy does what Shopify documents ("Authenticate app proxies"): it forwards /apps/loyalty/<path> to the
+//   bridge's /shopify/storefront/<path> with the request's own query, plus shop, logged_in_customer_id (from the
+//   store's session: here its "signed-in" cookie, empty for a guest), path_prefix and timestamp, signed
+//   (test/helpers/shopify-proxy-signer.ts). It forwards none of the browser's cookies or headers.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { proxiedQuery } from './shopify-proxy-signer.ts';
+
+export const EXTENSION_DIR = new URL('../../extensions/loyalty-theme/', import.meta.url).pathname;
+/** The store session's cookie: the customer's id while they are signed in. */
+export const SIGNED_IN_COOKIE = 'store_customer';
+const PATH_PREFIX = '/apps/loyalty';
+
+const read = (path: string) => readFileSync(`${EXTENSION_DIR}${path}`, 'utf8');
+const locale = JSON.parse(read('locales/en.default.json')) as Record<string, unknown>;
+
+const lookup = (context: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], context);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The settings' defaults from a block's {% schema %}. */
+export function schemaDefaults(source: string): Record<string, unknown> {
+  const schema = /\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/.exec(source)?.[1];
+  const settings = (JSON.parse(schema ?? '{}') as { settings?: Array<{ id: string; default?: unknown }> }).settings;
+  return Object.fromEntries((settings ?? []).map((setting) => [setting.id, setting.default]));
+}
+
+/** A block's Liquid with `context` (block, routes, template, product, cart), by the substitution above. */
+export function renderBlock(source: string, context: Record<string, unknown>, assetBase: string): string {
+  const filters: Record<string, (value: unknown) => unknown> = {
+    t: (key) => {
+      const words = lookup(locale, String(key));
+      if (typeof words !== 'string') throw new Error(`no words for ${String(key)} in locales/en.default.json`);
+      return escapeHtml(words);
+    },
+    json: (value) => JSON.stringify(value ?? null),
+    escape: (value) => escapeHtml(String(value ?? '')),
+    asset_url: (name) => `${assetBase}${String(name)}`,
+  };
+  let text = source
+    .replace(/\s*\{([{%])-/g, '{$1')
+    .replace(/-([}%])\}\s*/g, '$1}')
+    .replace(/\{%\s*comment\s*%\}[\s\S]*?\{%\s*endcomment\s*%\}/g, '')
+    .replace(/\{%\s*schema\s*%\}[\s\S]*?\{%\s*endschema\s*%\}/g, '')
+    .replace(
+      /\{%\s*if\s+([\w.]+)\s*==\s*'([^']*)'\s*%\}([\s\S]*?)\{%\s*else\s*%\}([\s\S]*?)\{%\s*endif\s*%\}/g,
+      (_whole, path: string, literal: string, yes: string, no: string) =>
+        lookup(context, path) === literal ? yes : no,
+    );
+  const unknown = /\{%[\s\S]*?%\}/.exec(text);
+  if (unknown) throw new Error(`a Liquid tag this stand-in does not render: ${unknown[0]}`);
+  text = text.replace(/\{\{\s*([\s\S]*?)\s*\}\}/g, (_whole, expression: string) => {
+    const [head = '', ...piped] = expression.split('|').map((part) => part.trim());
+    let value: unknown = /^'[^']*'$/.test(head) ? head.slice(1, -1) : lookup(context, head);
+    for (const name of piped) {
+      const filter = filters[name];
+      if (!filter) throw new Error(`a Liquid filter this stand-in does not render: ${name}`);
+      value = filter(value);
+    }
+    return value === undefined || value === null ? '' : String(value);
+  });
+  return text;
+}
+
+export interface StorePage {
+  /** The template: what the earn block reads its total from. */
+  template: 'index' | 'product' | 'cart';
+  /** The product's price or the cart's total, in the currency's subunits (cents), as Liquid gives them. */
+  total?: number;
+  /** The launcher (the app embed, turned on) and the earn block: both unless told. */
+  embed?: boolean;
+  earn?: boolean;
+}
+
+export interface ThemeStore {
+  url: string;
+  /** The script's and stylesheet's address as the blocks name them (asset_url). */
+  assetBase: string;
+  close(): Promise<void>;
+}
+
+/** What a page of a store of this theme holds: a header, some content, then the blocks as Shopify places them. */
+export function storePageHtml(page: StorePage, assetBase: string): string {
+  const launcherSource = read('blocks/points-launcher.liquid');
+  const earnSource = read('blocks/earn-points.liquid');
+  const base = {
+    routes: { account_login_url: '/account/login' },
+    template: { name: page.template },
+    product: { selected_or_first_available_variant: { price: page.total } },
+    cart: { total_price: page.total },
+  };
+  const block = (source: string, id: string) =>
+    renderBlock(
+      source,
+      { ...base, block: { id, settings: schemaDefaults(source), shopify_attributes: '' } },
+      assetBase,
+    );
+  const withEmbed = page.embed !== false;
+  const withEarn = page.earn !== false && page.template !== 'index';
+  const price = page.total === undefined ? '' : `$${(page.total / 100).toFixed(2)}`;
+  const main =
+    page.template === 'product'
+      ? `<h1>Compiler</h1><p class="price">${price}</p>${withEarn ? block(earnSource, 'earn-1') : ''}<button type="button">Add to cart</button>`
+      : page.template === 'cart'
+        ? `<h1>Your cart</h1><p>Total ${price}</p>${withEarn ? block(earnSource, 'earn-1') : ''}<button type="button">Check out</button>`
+        : `<h1>Hopper &amp; Co.</h1><p>Tools for people who write programs: compilers, manuals and coffee.</p>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Hopper &amp; Co.</title>
+<meta name="description" content="A store of tools for people who write programs.">
+<style>body{margin:0;font-family:system-ui,sans-serif;color:#111827}header,main{padding:1rem 2rem;max-width:60rem;margin:0 auto}header{border-bottom:1px solid #e5e7eb}.price{font-size:1.5rem}</style>
+${withEmbed || withEarn ? `<link rel="stylesheet" href="${assetBase}loyalty.css">` : ''}
+</head>
+<body>
+<header><a href="/">Hopper &amp; Co.</a> · <a href="/products/compiler">Compiler</a> · <a href="/cart">Cart</a> · <a href="/account/login">Sign in</a></header>
+<main>${main}</main>
+${withEmbed ? block(launcherSource, 'launcher-1') : ''}
+</body>
+</html>`;
+}
+
+const cookieOf = (request: IncomingMessage, name: string) =>
+  (request.headers.cookie ?? '')
+    .split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+
+/**
+ * The store on 127.0.0.1: `/` (index), `/products/compiler`, `/cart` (pages of `pages`), `/account/login`,
+ * `/assets/<file>` (the extension's assets, where a page's assetBase is local), and the app proxy at
+ * /apps/loyalty/* when `bridge` is given.
+ */
+export async function startThemeStore(options: {
+  shop: string;
+  pages: { index?: StorePage; product?: StorePage; cart?: StorePage };
+  bridge?: { url: string; secret: string };
+  /** Where asset_url points: Shopify's CDN (a test routes it) or this server's /assets/. */
+  assetBase?: string;
+}): Promise<ThemeStore> {
+  let assetBase = options.assetBase ?? '';
+  const answer = (response: ServerResponse, status: number, type: string, body: string | Buffer) => {
+    response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    response.end(body);
+  };
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://store.invalid');
+      if (url.pathname.startsWith(`${PATH_PREFIX}/`) && options.bridge) {
+        const extra = [...url.searchParams].map(([key, value]) => [key, value] as const);
+        const query = proxiedQuery(
+          { shop: options.shop, customerId: cookieOf(request, SIGNED_IN_COOKIE) ?? '', extra, pathPrefix: PATH_PREFIX },
+          options.bridge.secret,
+        );
+        const path = url.pathname.slice(PATH_PREFIX.length);
+        const forwarded = await fetch(`${options.bridge.url}/shopify/storefront${path}?${query}`);
+        return answer(
+          response,
+          forwarded.status,
+          forwarded.headers.get('content-type') ?? 'text/plain',
+          Buffer.from(await forwarded.arrayBuffer()),
+        );
+      }
+      const asset = /^\/assets\/(loyalty\.(js|css))$/.exec(url.pathname);
+      if (asset)
+        return answer(
+          response,
+          200,
+          asset[2] === 'js' ? 'text/javascript' : 'text/css',
+          readFileSync(`${EXTENSION_DIR}assets/${asset[1]}`),
+        );
+      if (url.pathname === '/account/login')
+        return answer(response, 200, 'text/html', '<!doctype html><title>Sign in</title><h1>Sign in</h1>');
+      const page =
+        url.pathname === '/'
+          ? options.pages.index
+          : url.pathname === '/products/compiler'
+            ? options.pages.product
+            : url.pathname === '/cart'
+              ? options.pages.cart
+              : undefined;
+      if (!page) return answer(response, 404, 'text/plain', 'not found');
+      return answer(response, 200, 'text/html; charset=utf-8', storePageHtml(page, assetBase));
+    })().catch((error: unknown) => answer(response, 500, 'text/plain', String(error)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (!options.assetBase) assetBase = `${url}/assets/`;
+  return {
+    url,
+    assetBase,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
