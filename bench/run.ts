@@ -15,6 +15,7 @@ import { platformHangScenario } from './scenarios/platform-hang.ts';
 import { privacyScanScenario } from './scenarios/privacy-scan.ts';
 import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile } from './scenarios/postgres.ts';
 import { highestHeld, sustainedScenario, type SustainedProfile } from './scenarios/sustained.ts';
+import { themeEmbedScenario, type ThemeEmbedProfile } from './scenarios/theme-embed.ts';
 
 export interface BenchProfile {
   name: string;
@@ -30,6 +31,8 @@ export interface BenchProfile {
   patterns: { matches: number };
   /** Kept bodies beside which a customer's export and erasure are timed, in bytes. */
   privacy: { bodyBytes: number[] };
+  /** Lighthouse on a store page without and with the theme's points launcher. */
+  themeEmbed: ThemeEmbedProfile;
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -60,6 +63,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     },
     patterns: { matches: 2_000 },
     privacy: { bodyBytes: [1_024, 1_048_576] },
+    themeEmbed: { runs: 3 },
   },
   smoke: {
     name: 'smoke',
@@ -81,6 +85,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     },
     patterns: { matches: 20 },
     privacy: { bodyBytes: [1_024, 65_536] },
+    themeEmbed: { runs: 0 },
   },
 };
 
@@ -128,6 +133,9 @@ export async function runBench(
   );
   const privacy = await measured('privacy', 'a customer’s export and erasure beside a large kept body ...', () =>
     privacyScanScenario(profile.privacy.bodyBytes),
+  );
+  await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
+    themeEmbedScenario(profile.themeEmbed, log),
   );
   const sustained = await measured(
     'sustained',
