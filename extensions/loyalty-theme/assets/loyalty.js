@@ -20,7 +20,9 @@
         return response.json();
       });
       // A failed ask is not kept: "Try again" asks anew.
-      asked.catch(() => answers.delete(proxy));
+      asked.catch(() => {
+        if (answers.get(proxy) === asked) answers.delete(proxy);
+      });
       answers.set(proxy, asked);
     }
     return answers.get(proxy);
@@ -174,7 +176,8 @@
     }
     open.addEventListener('click', () => (panel.hidden ? openPanel() : closePanel()));
     root.querySelector('[data-loyalty-close]').addEventListener('click', closePanel);
-    root.addEventListener('keydown', (event) => {
+    // Escape closes the panel wherever focus is on the page.
+    document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !panel.hidden) {
         event.stopPropagation();
         closePanel();
