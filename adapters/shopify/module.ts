@@ -18,6 +18,7 @@ import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { shopifyStorefront } from './storefront.ts';
+import { customerAccountEntrance } from './customer-account-entrance.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
 import type { ShopifyParts } from './parts.ts';
 
@@ -97,6 +98,8 @@ export const shopifyModule = {
   checkSettings: shopifySettingProblems,
   build(settings, wiring) {
     const shopify = shopifyParts(settings, wiring);
+    // What Shopify signs for the app is checked with the current secret, then the previous one during a rotation.
+    const shopifyApps = shopify?.app ? [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])] : [];
     const allowed =
       shopify || settings.SHOPIFY_API_SECRET
         ? new AllowedShops({
@@ -148,17 +151,29 @@ export const shopifyModule = {
       },
       shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
       ...(shopify ? { subscriptions: shopifySubscriptions(shopify) } : {}),
-      // The storefront: behind the app proxy, which signs with the app's client secret.
+      // The storefront: behind the app proxy, which signs with the app's client secret; and in the customer's
+      // account, the customer account extension's calls with its session token, signed with the same secret.
       ...(shopify?.app
         ? {
-            storefront: shopifyStorefront({
-              apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
-              allowed,
-              access: shopify.access,
-              apis: shopify.apis,
-              onRefused: (reason) =>
-                wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
-            }),
+            storefront: {
+              ...shopifyStorefront({
+                apps: shopifyApps,
+                allowed,
+                access: shopify.access,
+                apis: shopify.apis,
+                onRefused: (reason) =>
+                  wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
+              }),
+              entrances: [
+                customerAccountEntrance({
+                  apps: shopifyApps,
+                  allowed,
+                  access: shopify.access,
+                  onRefused: (reason) =>
+                    wiring.logger.info({ reason }, 'a customer account extension’s request was refused'),
+                }),
+              ],
+            },
           }
         : {}),
     };
