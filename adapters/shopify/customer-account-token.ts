@@ -10,7 +10,7 @@ import { SESSION_TOKEN_REFUSALS, verifySessionToken, type SessionTokenRefusal } 
 
 export const CUSTOMER_TOKEN_REFUSALS = {
   ...SESSION_TOKEN_REFUSALS,
-  no_bearer: 'the request carries no session token (Authorization: Bearer)',
+  no_bearer: 'the request carries no session token of the shape Shopify makes (Authorization: Bearer)',
   no_shop: 'the session token does not name a shop domain (dest)',
   admin_token: "the session token is an admin's (iss names the admin), not a customer account extension's",
   not_a_customer: 'the session token names no customer (sub is not a Customer GID): not a customer account token',
@@ -22,7 +22,7 @@ export type CustomerTokenCheck =
   { ok: true; shop: string; customerId: string | undefined } | { ok: false; refusal: CustomerTokenRefusal };
 
 /** A compact JWS, and no longer than any token Shopify makes: anything else is not read at all. */
-const COMPACT_JWT = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,200}$/;
+const COMPACT_JWT = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{0,1000}$/;
 /** dest as the documentation's example has it ("store-name.myshopify.com"), or as an origin, as App Bridge's. */
 const DEST = /^(?:https:\/\/)?([a-z0-9][a-z0-9-]*\.myshopify\.com)$/;
 const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/(\d{1,20})$/;
