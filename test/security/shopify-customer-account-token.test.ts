@@ -51,7 +51,7 @@ const accountPoints = async (token: string | undefined, origin = ORIGIN, query =
 };
 const customerToken = (
   customerId: string | undefined,
-  more: Parameters<typeof mintCustomerAccountToken>[0] | {} = {},
+  more: Partial<Parameters<typeof mintCustomerAccountToken>[0]> = {},
 ) => mintCustomerAccountToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET, customerId, ...more });
 const sandboxTotal = () =>
   (
