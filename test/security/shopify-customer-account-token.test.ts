@@ -21,6 +21,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintCustomerAccountToken, mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { loadPoints } from '../../extensions/loyalty-account/src/fetch-points.ts';
 
 const SHOP = 'account-shop.myshopify.com';
 /** Installed and served, its storefront off. */
@@ -121,6 +122,23 @@ describe("the customer account extension's route", () => {
     expect(mine.body.history).toHaveLength(1);
     expect(mine.body.waysToEarn.length).toBeGreaterThan(0);
     for (const secret of [GRACE.email, GRACE.phone]) expect(mine.text).not.toContain(secret);
+  });
+
+  it("gives the extension's own call (fetch-points.ts) what it shows: her balance, history and ways to earn", async () => {
+    const screen = await loadPoints(
+      { bridgeUrl: running.url, token: async () => customerToken('7001') },
+      { locale: 'en-US', timeZone: 'UTC' },
+    );
+    expect(screen.warning).toBeUndefined();
+    expect(screen.balance?.values?.count).toBe((await accountPoints(customerToken('7001'))).body.balance.available);
+    expect(screen.history).toHaveLength(1);
+    expect(screen.ways.length).toBeGreaterThan(0);
+    // A token Shopify did not sign: the extension says so as a warning, and shows no balance.
+    const refused = await loadPoints(
+      { bridgeUrl: running.url, token: async () => customerToken('7001', { secret: 'guessed' }) },
+      { locale: 'en-US' },
+    );
+    expect([refused.warning?.key, refused.balance]).toEqual(['error', undefined]);
   });
 
   it('answers the same as the app proxy route: a guest (no sub) sees the ways to earn', async () => {
