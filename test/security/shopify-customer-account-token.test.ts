@@ -274,6 +274,16 @@ describe("the customer account extension's route", () => {
     expect(answer.text).not.toContain('balance');
   });
 
+  it("opens no merchant's page with a customer's token: the admin API refuses it, as documented or admin-shaped", async () => {
+    const admin = (token: string) =>
+      fetch(`${running.url}/admin/api/storefront`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await admin(customerToken('7001'))).status).toBe(401);
+    const adminShaped = customerToken('7001', { claims: { iss: `https://${SHOP}/admin`, dest: `https://${SHOP}` } });
+    expect((await admin(adminShaped)).status).toBe(401);
+    // The control: the merchant's own token opens it.
+    expect((await asShop(running, SHOP).get('/storefront')).status).toBe(200);
+  });
+
   it('answers the preflight of the extensions origin alone', async () => {
     const preflight = (origin: string, headers = 'authorization', method = 'GET') =>
       fetch(`${running.url}/shopify/storefront/account-points`, {
