@@ -9,12 +9,12 @@ import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
-import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import {
   APP_KEY,
   APP_PREVIOUS_SECRET,
   APP_SECRET,
   asShop,
+  deliverPaidOrders,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
@@ -96,13 +96,7 @@ beforeAll(async () => {
   expect(made.status).toBe(201);
   brandId = made.body.account.brandId as string;
   expect((await asShop(running, OTHER).post('/account', { sandbox: true })).status).toBe(201);
-  const body = shopifyOrderJson({ id: ORDER });
-  const delivered = await fetch(`${running.url}/webhooks/shopify`, {
-    method: 'POST',
-    headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
-    body,
-  });
-  expect(delivered.status).toBe(200);
+  await deliverPaidOrders(running, [[SHOP, ORDER]]);
   await eventually(() => expect(sandboxTotal()).toBeGreaterThan(0), 15_000);
   fake.scopes = 'read_orders,read_customers';
   expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);

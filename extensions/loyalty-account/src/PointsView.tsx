@@ -1,9 +1,35 @@
 // Renders what points-view.ts decided, in Shopify's web components (s-*): the balance, the notes under it, the
 // recent history and the ways to earn. `compact` (the Profile page's block) shows the balance and a link to the
 // full page; the full page shows everything.
+import type { Api } from '@shopify/ui-extensions/customer-account.page.render';
 import type { PointsScreen, Words } from './points-view.ts';
+import { usePoints } from './use-points.ts';
 
 export type Translate = (key: string, values?: Readonly<Record<string, string | number>>) => string;
+
+/** What both targets' APIs give the same: the token, the phrases, the customer's language. */
+export type AccountApi = Pick<Api, 'sessionToken' | 'i18n' | 'localization'>;
+
+/** The customer's points, loaded with the target's own API (the `shopify` global of its module). */
+export function AccountPoints({
+  api,
+  compact,
+  fullPageHref,
+}: {
+  api: AccountApi;
+  compact: boolean;
+  fullPageHref?: string;
+}) {
+  const screen = usePoints(api.sessionToken, api.localization.language.value.isoCode);
+  return (
+    <PointsView
+      screen={screen}
+      translate={(key, values) => api.i18n.translate(key, values)}
+      compact={compact}
+      {...(fullPageHref ? { fullPageHref } : {})}
+    />
+  );
+}
 
 export function PointsView({
   screen,

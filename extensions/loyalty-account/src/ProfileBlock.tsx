@@ -1,25 +1,13 @@
 // customer-account.profile.block.render: the balance on the Profile page, with a link to the full page.
 import '@shopify/ui-extensions/preact';
 import { render } from 'preact';
-import { PointsView } from './PointsView.tsx';
-import { usePoints } from './use-points.ts';
+import { AccountPoints } from './PointsView.tsx';
 
 export default async () => {
-  render(<ProfileBlock />, document.body);
-};
-
-const token = () => shopify.sessionToken.get();
-
-function ProfileBlock() {
-  const screen = usePoints(token, shopify.localization.language.value.isoCode);
-  return (
+  render(
     <s-section heading={shopify.i18n.translate('title')}>
-      <PointsView
-        screen={screen}
-        translate={(key, values) => shopify.i18n.translate(key, values)}
-        compact
-        fullPageHref="extension:loyalty-account/"
-      />
-    </s-section>
+      <AccountPoints api={shopify} compact fullPageHref="extension:loyalty-account/" />
+    </s-section>,
+    document.body,
   );
-}
+};
