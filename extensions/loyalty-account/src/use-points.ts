@@ -5,9 +5,9 @@ import { bridgeUrl } from './bridge-url.ts';
 import { loadPoints } from './fetch-points.ts';
 import type { PointsScreen } from './points-view.ts';
 
-/** `sessionToken`: the target API's own object (stable across renders), asked for a fresh token on each load. */
 const MAX_RETRIES = 3;
 
+/** `sessionToken`: the target API's own object (stable across renders), asked for a fresh token on each load. */
 export function usePoints(sessionToken: { get(): Promise<string> }, locale: string): PointsScreen | undefined {
   const [screen, setScreen] = useState<PointsScreen | undefined>(undefined);
   useEffect(() => {
