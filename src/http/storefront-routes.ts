@@ -4,7 +4,7 @@
 // (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. Each of the part's
 // entrances (a customer account extension's route) answers the same, once it knows who asks. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
-import type { PlatformRequest, PlatformRoute, StorefrontAsker, StorefrontParts } from '../core/platform-module.ts';
+import type { PlatformRoute, StorefrontEntrance, StorefrontParts } from '../core/platform-module.ts';
 import { serviceCustomer } from '../core/storefront/customer-points.ts';
 import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
@@ -38,63 +38,65 @@ export function storefrontRoutes({
   accounts,
   reader,
 }: StorefrontRouteParts): PlatformRoute[] {
-  // One answer, whoever the entrance says is asking: the proxy's route and every entrance share every step after.
-  const answer =
-    (who: (request: PlatformRequest) => Promise<StorefrontAsker>): PlatformRoute['handle'] =>
-    async (request) => {
-      const asker = await who(request);
-      // Not the platform's: nothing read, nothing recorded.
-      if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
-      const { shop } = asker;
-      if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
-      const accountId = await accounts.forShop(platform, shop);
-      const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
-      if (!account) return NOT_FOUND;
-      const ways = waysToEarn(account);
-      if (asker.kind === 'guest') return { status: 200, json: { customer: 'guest', waysToEarn: ways, signIn: true } };
-      const contact = await reader.contact(platform, shop, asker.customerId, () =>
-        storefront.contact(shop, asker.customerId),
-      );
-      const unavailable = (words: string, retryAfterSeconds?: number) => ({
-        status: 200,
-        json: {
-          customer: 'signed-in',
-          unavailable: words,
-          ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-          waysToEarn: ways,
-        },
-      });
-      if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
-      const customer = contact && serviceCustomer(contact);
-      if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
-      const answer = await reader.points(account, customer);
-      if (!answer.ok) return unavailable(CUSTOMER_WORDS.busy, answer.retryAfterSeconds);
-      const { balance, history } = answer.points;
-      return {
-        status: 200,
-        json: {
-          customer: 'signed-in',
-          balance: {
-            available: balance.available,
-            pending: balance.pending,
-            pendingUntil: balance.pendingUntil,
-            asOf: answer.asOf,
-            source: balance.source,
-            missingElsewhere: balance.missingElsewhere,
-            stale: answer.stale,
-          },
-          history,
-          waysToEarn: ways,
-        },
-      };
-    };
-  return [
-    { method: 'GET', path: '/storefront/points', handle: answer((request) => storefront.customer(request)) },
-    ...(storefront.entrances ?? []).map((entrance): PlatformRoute => ({
+  // The proxy's route and every entrance share every step after "who asks".
+  const entrances: StorefrontEntrance[] = [
+    { path: '/points', customer: (request) => storefront.customer(request) },
+    ...(storefront.entrances ?? []),
+  ];
+  return entrances.map((entrance) => {
+    const route: PlatformRoute = {
       method: 'GET',
       path: `/storefront${entrance.path}`,
       ...(entrance.cors ? { cors: entrance.cors } : {}),
-      handle: answer((request) => entrance.customer(request)),
-    })),
-  ];
+      async handle(request) {
+        const asker = await entrance.customer(request);
+        // Not the platform's: nothing read, nothing recorded.
+        if (asker.kind === 'refused')
+          return { status: 401, json: { error: 'this request is not signed by the store' } };
+        const { shop } = asker;
+        if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
+        const accountId = await accounts.forShop(platform, shop);
+        const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
+        if (!account) return NOT_FOUND;
+        const ways = waysToEarn(account);
+        if (asker.kind === 'guest') return { status: 200, json: { customer: 'guest', waysToEarn: ways, signIn: true } };
+        const contact = await reader.contact(platform, shop, asker.customerId, () =>
+          storefront.contact(shop, asker.customerId),
+        );
+        const unavailable = (words: string, retryAfterSeconds?: number) => ({
+          status: 200,
+          json: {
+            customer: 'signed-in',
+            unavailable: words,
+            ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+            waysToEarn: ways,
+          },
+        });
+        if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
+        const customer = contact && serviceCustomer(contact);
+        if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
+        const answer = await reader.points(account, customer);
+        if (!answer.ok) return unavailable(CUSTOMER_WORDS.busy, answer.retryAfterSeconds);
+        const { balance, history } = answer.points;
+        return {
+          status: 200,
+          json: {
+            customer: 'signed-in',
+            balance: {
+              available: balance.available,
+              pending: balance.pending,
+              pendingUntil: balance.pendingUntil,
+              asOf: answer.asOf,
+              source: balance.source,
+              missingElsewhere: balance.missingElsewhere,
+              stale: answer.stale,
+            },
+            history,
+            waysToEarn: ways,
+          },
+        };
+      },
+    };
+    return route;
+  });
 }
