@@ -98,8 +98,6 @@ export const shopifyModule = {
   checkSettings: shopifySettingProblems,
   build(settings, wiring) {
     const shopify = shopifyParts(settings, wiring);
-    // What Shopify signs for the app is checked with the current secret, then the previous one during a rotation.
-    const shopifyApps = shopify?.app ? [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])] : [];
     const allowed =
       shopify || settings.SHOPIFY_API_SECRET
         ? new AllowedShops({
@@ -151,22 +149,22 @@ export const shopifyModule = {
       },
       shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
       ...(shopify ? { subscriptions: shopifySubscriptions(shopify) } : {}),
-      // The storefront: behind the app proxy, which signs with the app's client secret; and in the customer's
-      // account, the customer account extension's calls with its session token, signed with the same secret.
+      // The storefront: behind the app proxy, which signs with the app's client secret.
       ...(shopify?.app
         ? {
             storefront: {
               ...shopifyStorefront({
-                apps: shopifyApps,
+                apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
                 allowed,
                 access: shopify.access,
                 apis: shopify.apis,
                 onRefused: (reason) =>
                   wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
               }),
+              // In the customer's account: the customer account extension's calls, with its session token.
               entrances: [
                 customerAccountEntrance({
-                  apps: shopifyApps,
+                  apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
                   allowed,
                   access: shopify.access,
                   onRefused: (reason) =>
