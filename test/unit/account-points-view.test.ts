@@ -140,11 +140,21 @@ describe('what the customer account extension shows', () => {
   });
 
   it('finds every phrase the components ask for in the locale file', () => {
-    const components = ['PointsView.tsx', 'ProfileBlock.tsx', 'FullPage.tsx'].map((file) =>
-      readFileSync(new URL(`../../extensions/loyalty-account/src/${file}`, import.meta.url), 'utf8'),
-    );
+    const components = [
+      'loyalty-account/src/PointsView.tsx',
+      'loyalty-account/src/ProfileBlock.tsx',
+      'loyalty-account-page/src/FullPage.tsx',
+    ].map((file) => readFileSync(new URL(`../../extensions/${file}`, import.meta.url), 'utf8'));
     const asked = components.flatMap((code) => [...code.matchAll(/translate\('(\w+)'/g)].map(([, key]) => key!));
     expect(asked.length).toBeGreaterThan(5);
     for (const key of asked) expect(Object.keys(LOCALE)).toContain(key);
+  });
+
+  it('has the same phrases in the full page extension as in the block, whose code it runs', () => {
+    const page = readFileSync(
+      new URL('../../extensions/loyalty-account-page/locales/en.default.json', import.meta.url),
+      'utf8',
+    );
+    expect(JSON.parse(page)).toEqual(LOCALE);
   });
 });
