@@ -7,14 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { createLogger } from '../../src/logger.ts';
-import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
 import {
   APP_KEY,
   APP_PREVIOUS_SECRET,
   APP_SECRET,
   asShop,
-  deliverPaidOrders,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
@@ -22,6 +21,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { mintCustomerAccountToken, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { loadPoints } from '../../extensions/loyalty-account/src/fetch-points.ts';
+import { sandboxEarned, storefrontShopWithPoints } from '../helpers/shopify-storefront-shop.ts';
 
 const SHOP = 'account-shop.myshopify.com';
 /** Installed and served, its storefront off. */
@@ -54,11 +54,7 @@ const customerToken = (
   customerId: string | undefined,
   more: Partial<Parameters<typeof mintCustomerAccountToken>[0]> = {},
 ) => mintCustomerAccountToken({ shop: SHOP, apiKey: APP_KEY, secret: APP_SECRET, customerId, ...more });
-const sandboxTotal = () =>
-  (
-    running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)?.store.snapshot().earnings ??
-    []
-  ).reduce((total, each) => total + each.points, 0);
+const sandboxTotal = () => sandboxEarned(running, brandId);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 // What the operator's log says of each refusal (adapters/shopify/customer-account-token.ts).
 const NO_BEARER = 'the request carries no session token of the shape Shopify makes (Authorization: Bearer)';
@@ -92,14 +88,8 @@ beforeAll(async () => {
     },
     createLogger({ level: 'debug', destination: { write: (line: string) => void logLines.push(line) } }),
   );
-  const made = await asShop(running, SHOP).post('/account', { sandbox: true });
-  expect(made.status).toBe(201);
-  brandId = made.body.account.brandId as string;
+  brandId = await storefrontShopWithPoints(running, fake, SHOP, ORDER);
   expect((await asShop(running, OTHER).post('/account', { sandbox: true })).status).toBe(201);
-  await deliverPaidOrders(running, [[SHOP, ORDER]]);
-  await eventually(() => expect(sandboxTotal()).toBeGreaterThan(0), 15_000);
-  fake.scopes = 'read_orders,read_customers';
-  expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
 }, 30_000);
 afterAll(async () => {
   await running?.stop();
