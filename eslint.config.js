@@ -8,7 +8,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'test-artifacts/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'test-artifacts/', 'coverage/', 'extensions/*/dist/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

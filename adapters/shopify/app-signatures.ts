@@ -83,6 +83,8 @@ export class ShopifyAppSignatures {
       if (!shop || !app.utils.sanitizeShop(shop)) return refused('no_shop');
       if (text(verified.payload.iss) !== `https://${shop}/admin`) return refused('wrong_issuer');
       const user = text(verified.payload.sub);
+      // One purpose per token: a customer's (customer-account-token.ts) opens no merchant's page.
+      if (user?.startsWith('gid://')) return refused('customer_token');
       return { ok: true, shop, ...(user ? { user } : {}) };
     }
     return refused(refusal);

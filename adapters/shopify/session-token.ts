@@ -16,6 +16,7 @@ export const SESSION_TOKEN_REFUSALS = {
   missing_claim: 'the session token has no exp or nbf',
   no_shop: 'the session token does not name a shop (dest)',
   wrong_issuer: 'the session token was not issued by the shop it names (iss and dest differ)',
+  customer_token: "the session token names a customer (sub), not a staff member: a customer account extension's",
 } as const;
 
 export type SessionTokenRefusal = keyof typeof SESSION_TOKEN_REFUSALS;

@@ -117,7 +117,20 @@ export interface PlatformRoute {
   path: string;
   /** A POST's body is refused past this, before more of it is read (at most the bridge's own limit, 64 KiB). */
   maxBodyBytes?: number;
+  /**
+   * The browser origins whose scripts may call it from their own pages (CORS): the bridge answers their preflight
+   * (OPTIONS) and names the origin on every answer of the route. Absent: same-origin only, no preflight answered.
+   */
+  cors?: RouteCors;
   handle(request: PlatformRequest): Promise<PlatformAnswer>;
+}
+
+/** Who may call a route from another origin's script, and with what. */
+export interface RouteCors {
+  /** Exact origins ("https://extensions.shopifycdn.com"); never "*": a route that takes a bearer names who calls it. */
+  origins: readonly string[];
+  /** Request headers the script sends beyond the safelisted ones, lower case: ["authorization"]. */
+  headers?: readonly string[];
 }
 
 /** The merchant page's door: when a session the module's sign-in made opens nothing any more. */
@@ -263,17 +276,26 @@ export interface CustomerContact {
   phone?: string;
 }
 
+/** Who is asking the storefront: a customer of a shop, a guest of it, or a request the platform did not sign. */
+export type StorefrontAsker =
+  { kind: 'customer'; shop: string; customerId: string } | { kind: 'guest'; shop: string } | { kind: 'refused' };
+
+/** One more way in to the storefront's answers (StorefrontParts.entrances). */
+export interface StorefrontEntrance {
+  /** Below /storefront, with its leading slash: "/account-points". */
+  path: string;
+  cors?: RouteCors;
+  /** As StorefrontParts.customer, from what this caller signs. */
+  customer(request: PlatformRequest): Promise<StorefrontAsker>;
+}
+
 export interface StorefrontParts {
   /**
    * Who is asking, from what the store's page sent and the platform signed (an app proxy's signature, a customer
    * token): the shop and the customer, or a guest; never from anything unsigned. `refused`: the request is not
    * the platform's.
    */
-  customer(
-    request: PlatformRequest,
-  ): Promise<
-    { kind: 'customer'; shop: string; customerId: string } | { kind: 'guest'; shop: string } | { kind: 'refused' }
-  >;
+  customer(request: PlatformRequest): Promise<StorefrontAsker>;
   /**
    * The customer's contact, read from the platform's own customer record on the bridge's side (never from the
    * browser), for the identifier the account keys users by. `not-allowed`: the install lacks what reading it needs
@@ -285,6 +307,12 @@ export interface StorefrontParts {
    * turn the storefront on, or a kind of install that cannot have them, with the reason in words).
    */
   readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
+  /**
+   * Other ways in to the same answers, each its own route below /storefront: who asks from what that caller
+   * carries (a customer account extension's session token, where the page is the platform's and no proxy signs
+   * it), and the origins its script runs at. Each answers exactly as /storefront/points does once it knows who asks.
+   */
+  entrances?: readonly StorefrontEntrance[];
   /** A reward's codes on the platform (the next step of the storefront: reserve at issue, redeem at use). */
   codes?: {
     /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */

@@ -11,6 +11,7 @@ import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
 import { sendEmbeddedPage, sendStandaloneMerchantPage } from './merchant-page.ts';
 import { platformSessionDoor } from './platform-session-door.ts';
 import { plainPage } from './plain-page.ts';
+import { answerPreflight, setCorsHeaders } from './route-cors.ts';
 import { storePageDoor } from './store-page-door.ts';
 
 /**
@@ -115,7 +116,9 @@ export function moduleSurface({
     return res.type('text/plain').send(given.text);
   };
   for (const route of parts.routes ?? []) {
+    const { cors } = route;
     const handle = async (req: Request, res: Response) => {
+      if (cors) setCorsHeaders(cors, req, res);
       let body: Buffer = Buffer.alloc(0);
       if (route.method === 'POST') {
         const read = await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, ROUTE_BODY_LIMITS.maxBytes));
@@ -147,6 +150,7 @@ export function moduleSurface({
     };
     if (route.method === 'GET') router.get(route.path, handle);
     else router.post(route.path, handle);
+    if (cors) router.options(route.path, (req, res) => answerPreflight(cors, route.method, req, res));
   }
   // The page itself again, as a reload asks for it: with the tab's own session, never a new one.
   if ((parts.door || pageOff) && pagePath && !parts.door?.noTabPage)

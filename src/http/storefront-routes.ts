@@ -1,9 +1,10 @@
 // The storefront's routes of a platform with a `storefront` part, mounted at /<name>/storefront/…: what a
 // customer sees of their points on the store's pages. Who asks comes only from what the platform signed
 // (storefront.customer); their contact only from the platform's own record, on the bridge's side
-// (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. docs/storefront.md.
+// (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. Each of the part's
+// entrances (a customer account extension's route) answers the same, once it knows who asks. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
-import type { PlatformRoute, StorefrontParts } from '../core/platform-module.ts';
+import type { PlatformRoute, StorefrontEntrance, StorefrontParts } from '../core/platform-module.ts';
 import { serviceCustomer } from '../core/storefront/customer-points.ts';
 import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
@@ -37,12 +38,18 @@ export function storefrontRoutes({
   accounts,
   reader,
 }: StorefrontRouteParts): PlatformRoute[] {
-  return [
-    {
+  // The proxy's route and every entrance share every step after "who asks".
+  const entrances: StorefrontEntrance[] = [
+    { path: '/points', customer: (request) => storefront.customer(request) },
+    ...(storefront.entrances ?? []),
+  ];
+  return entrances.map((entrance) => {
+    const route: PlatformRoute = {
       method: 'GET',
-      path: '/storefront/points',
+      path: `/storefront${entrance.path}`,
+      ...(entrance.cors ? { cors: entrance.cors } : {}),
       async handle(request) {
-        const asker = await storefront.customer(request);
+        const asker = await entrance.customer(request);
         // Not the platform's: nothing read, nothing recorded.
         if (asker.kind === 'refused')
           return { status: 401, json: { error: 'this request is not signed by the store' } };
@@ -89,6 +96,7 @@ export function storefrontRoutes({
           },
         };
       },
-    },
-  ];
+    };
+    return route;
+  });
 }

@@ -6,18 +6,18 @@
 // and a genuine proxy signature does not survive a change of path_prefix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
-import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { shopifyOrderJson } from '../helpers/shopify.ts';
 import {
   APP_SECRET,
-  asShop,
   startFakeShopifyForApp,
   startShopifyAppBridge,
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
+import { sandboxEarned, storefrontShopWithPoints } from '../helpers/shopify-storefront-shop.ts';
 
 const SHOP = 'unverified-shop.myshopify.com';
 const ORDER = '6100007711';
@@ -35,11 +35,7 @@ const points = async (query: string): Promise<Answer> => {
 };
 const signed = (customerId = '', pathPrefix?: string) =>
   proxiedQuery({ shop: SHOP, customerId, ...(pathPrefix ? { pathPrefix } : {}) }, APP_SECRET);
-const sandboxTotal = () =>
-  (
-    running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)?.store.snapshot().earnings ??
-    []
-  ).reduce((total, each) => total + each.points, 0);
+const sandboxTotal = () => sandboxEarned(running, brandId);
 const seesNothingOfGrace = (answer: Answer) => {
   expect(answer.body.balance?.available ?? 0).toBe(0);
   expect(answer.body.balance?.pending ?? 0).toBe(0);
@@ -66,19 +62,7 @@ beforeAll(async () => {
     SHOPIFY_OPEN_INSTALLS: 'true',
     ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
   });
-  const made = await asShop(running, SHOP).post('/account', { sandbox: true });
-  expect(made.status).toBe(201);
-  brandId = made.body.account.brandId as string;
-  const body = shopifyOrderJson({ id: ORDER });
-  const delivered = await fetch(`${running.url}/webhooks/shopify`, {
-    method: 'POST',
-    headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
-    body,
-  });
-  expect(delivered.status).toBe(200);
-  await eventually(() => expect(sandboxTotal()).toBeGreaterThan(0), 15_000);
-  fake.scopes = 'read_orders,read_customers';
-  expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
+  brandId = await storefrontShopWithPoints(running, fake, SHOP, ORDER);
 }, 30_000);
 afterAll(async () => {
   await running?.stop();

@@ -1,0 +1,48 @@
+// The storefront's entrance for the customer account UI extension (extensions/loyalty-account/): GET
+// /shopify/storefront/account-points with the extension's session token. The extension runs in a sandbox whose
+// origin is https://extensions.shopifycdn.com, so the route answers that origin's CORS preflight (the bearer
+// header makes the request not simple) and no other's. Who asks comes from the token alone
+// (customer-account-token.ts), for a shop the bridge serves and holds an install of, as the proxy's route checks.
+import type { Shopify } from '@shopify/shopify-api';
+import type { StorefrontEntrance } from '../../src/core/platform-module.ts';
+import type { ShopifyAccess } from './access.ts';
+import type { AllowedShops } from './allowed-shops.ts';
+import { bearerToken, checkCustomerAccountToken, CUSTOMER_TOKEN_REFUSALS } from './customer-account-token.ts';
+
+/** Where Shopify runs UI extensions' scripts: the only origin their fetch() calls come from. */
+export const UI_EXTENSIONS_ORIGIN = 'https://extensions.shopifycdn.com';
+
+export interface CustomerAccountEntranceOptions {
+  /** The app with the current client secret, then the previous one during a rotation. */
+  apps: readonly Shopify[];
+  allowed: Pick<AllowedShops, 'check'>;
+  access: Pick<ShopifyAccess, 'hasAccess'>;
+  /** Why a request was refused, for the operator's log: never the token. */
+  onRefused?: (reason: string) => void;
+  now?: () => number;
+}
+
+export function customerAccountEntrance(options: CustomerAccountEntranceOptions): StorefrontEntrance {
+  const { apps, allowed, access, onRefused, now } = options;
+  return {
+    path: '/account-points',
+    cors: { origins: [UI_EXTENSIONS_ORIGIN], headers: ['authorization'] },
+    async customer(request) {
+      const token = bearerToken(request.headers.authorization);
+      const checked = token
+        ? await checkCustomerAccountToken(apps, token, now)
+        : ({ ok: false, refusal: 'no_bearer' } as const);
+      if (!checked.ok) {
+        onRefused?.(CUSTOMER_TOKEN_REFUSALS[checked.refusal]);
+        return { kind: 'refused' };
+      }
+      const { shop, customerId } = checked;
+      // Signed for this app, but the shop must be one the bridge serves and holds an install of.
+      if (!(await allowed.check(shop)).allowed || !(await access.hasAccess(shop))) {
+        onRefused?.(`${shop} is not a shop this bridge serves`);
+        return { kind: 'refused' };
+      }
+      return customerId ? { kind: 'customer', shop, customerId } : { kind: 'guest', shop };
+    },
+  };
+}
