@@ -49,12 +49,16 @@ export async function customerContact(
     throw error;
   }
   const customer = answer.data.customer;
-  if (customer && customer.verifiedEmail !== true && customer.defaultEmailAddress?.emailAddress) return undefined;
   const email = customer?.defaultEmailAddress?.emailAddress ?? undefined;
   const phone = customer?.defaultPhoneNumber?.phoneNumber ?? undefined;
-  // Protected customer data not approved: the fields come back null beside ACCESS_DENIED errors.
-  const withheld = answer.partialErrors.some((error) => error.extensions?.code === 'ACCESS_DENIED');
-  if (withheld && !email && !phone) return 'not-allowed';
+  // Protected customer data not approved: the fields come back null beside ACCESS_DENIED errors. Shopify approves
+  // the e-mail and the phone one by one, so either may be withheld alone.
+  const denied = answer.partialErrors.filter((error) => error.extensions?.code === 'ACCESS_DENIED');
+  if (denied.length > 0 && !email && !phone) return 'not-allowed';
+  // An e-mail not verified gives no contact, whether the bridge may read it or not: a withheld address may be
+  // someone else's, and the phone beside it then proves nothing either.
+  const emailWithheld = denied.some((error) => !error.path || error.path.includes('defaultEmailAddress'));
+  if (customer && customer.verifiedEmail !== true && (email || emailWithheld)) return undefined;
   if (!email && !phone) return undefined;
   return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
 }

@@ -62,7 +62,7 @@ export interface AdminContext {
   shop: AdminShopState;
   /** The scopes the app holds on this shop, as granted. */
   scopes: ReadonlySet<string>;
-  protectedDataGranted: boolean;
+  protectedDataGranted: ProtectedDataGrant;
   readAllOrders: boolean;
   /** The app's configured webhook API version: every subscription gets it. */
   webhookApiVersion: string;
@@ -80,12 +80,23 @@ export interface AdminContext {
 /** Topics whose payloads carry customer data: subscribing needs protected customer data approval. */
 const PROTECTED_TOPIC = /^(ORDERS_|REFUNDS_|CUSTOMERS_|DRAFT_ORDERS_|CHECKOUTS_|FULFILLMENTS_)/;
 
-/** Fields withheld without protected customer data approval (e-mail and phone). */
-const PROTECTED_FIELDS: Record<string, ReadonlySet<string>> = {
-  Order: new Set(['email', 'phone']),
-  Customer: new Set(['email', 'phone', 'defaultEmailAddress', 'defaultPhoneNumber']),
-  MailingAddress: new Set(['phone']),
+/**
+ * Fields withheld without protected customer data approval, by the field Shopify approves them as: an app asks for
+ * each of Name, Email, Phone and Address on its own (shopify.dev, "Protected customer data": level 2), so it may
+ * hold the phone and not the e-mail.
+ */
+const PROTECTED_FIELDS: Record<string, Readonly<Record<string, ProtectedField>>> = {
+  Order: { email: 'email', phone: 'phone' },
+  Customer: { email: 'email', phone: 'phone', defaultEmailAddress: 'email', defaultPhoneNumber: 'phone' },
+  MailingAddress: { phone: 'phone' },
 };
+
+export type ProtectedField = 'email' | 'phone';
+/** Every protected field granted (true), none (false), or those named. */
+export type ProtectedDataGrant = boolean | ReadonlySet<ProtectedField>;
+
+const granted = (grant: ProtectedDataGrant, field: ProtectedField) =>
+  typeof grant === 'boolean' ? grant : grant.has(field);
 
 const accessDenied = (message: string, extensions: Record<string, unknown> = {}) =>
   new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED', ...extensions } });
@@ -108,7 +119,8 @@ const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args
   if (parent === 'Order' && info.fieldName === 'customer' && !implied(context.scopes, 'read_customers')) {
     throw accessDenied('Access denied for customer field. Required access: `read_customers` access scope.');
   }
-  if (!context.protectedDataGranted && PROTECTED_FIELDS[parent]?.has(info.fieldName)) {
+  const field = PROTECTED_FIELDS[parent]?.[info.fieldName];
+  if (field && !granted(context.protectedDataGranted, field)) {
     throw accessDenied(
       `This app is not approved to use the ${info.fieldName} field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`,
     );
@@ -207,7 +219,8 @@ function rootValue(context: AdminContext, version: string) {
       topic: string;
       webhookSubscription: { uri?: string };
     }) => {
-      if (!context.protectedDataGranted && PROTECTED_TOPIC.test(topic)) {
+      // Any field granted means the app's protected customer data request (level 1) was approved.
+      if (context.protectedDataGranted === false && PROTECTED_TOPIC.test(topic)) {
         return {
           webhookSubscription: null,
           userErrors: [

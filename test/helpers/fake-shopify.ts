@@ -44,7 +44,12 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
-import { executeShopifyAdmin, type FakeBulkOperation, type FakeSubscription } from './fake-shopify-admin.ts';
+import {
+  executeShopifyAdmin,
+  type FakeBulkOperation,
+  type FakeSubscription,
+  type ProtectedDataGrant,
+} from './fake-shopify-admin.ts';
 
 export interface FakeShopifyOptions {
   apiKey: string;
@@ -95,8 +100,8 @@ export interface FakeShopify {
   tokenRequests: Array<{ shop: string; body: Record<string, string> }>;
   /** Now, as the fake sees it: tests move it forward to expire tokens. */
   clock: { offsetMs: number };
-  /** Contact details are withheld (protected customer data not granted). */
-  protectedDataGranted: boolean;
+  /** Contact details withheld: protected customer data not granted (false), or granted for the fields named. */
+  protectedDataGranted: ProtectedDataGrant;
   /** Orders older than 60 days are refused without read_all_orders. */
   readAllOrders: boolean;
   /** A token Shopify issued some other way (a legacy custom app's, shown once in its admin). */
@@ -185,7 +190,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
   const state = {
-    protectedDataGranted: true,
+    protectedDataGranted: true as ProtectedDataGrant,
     hangMs: 0,
     readAllOrders: false,
     scopes: options.scopes ?? 'read_orders',
@@ -454,7 +459,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     get protectedDataGranted() {
       return state.protectedDataGranted;
     },
-    set protectedDataGranted(value: boolean) {
+    set protectedDataGranted(value: ProtectedDataGrant) {
       state.protectedDataGranted = value;
     },
     get readAllOrders() {

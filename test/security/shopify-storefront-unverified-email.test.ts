@@ -54,6 +54,8 @@ beforeAll(async () => {
   shop.customers.set('7666', shopifyCustomerNode('7666', { ...GRACE, verifiedEmail: false }));
   // The same, with the address in another case.
   shop.customers.set('7667', shopifyCustomerNode('7667', { email: 'GRACE@Example.com', verifiedEmail: false }));
+  // The same, read only where the app may see the phone and not the e-mail (no contact kept from before).
+  shop.customers.set('7669', shopifyCustomerNode('7669', { ...GRACE, verifiedEmail: false }));
   // The same with the e-mail alone.
   shop.customers.set('7668', shopifyCustomerNode('7668', { email: GRACE.email, verifiedEmail: false }));
   running = await startShopifyAppBridge(fake, {
@@ -90,6 +92,17 @@ describe('the storefront and an e-mail the customer never verified', () => {
   it('still shows nothing once the owner looked first (nothing kept by address leaks to the impostor)', async () => {
     expect((await points(signed('7001'))).body.history).toHaveLength(1);
     for (const id of ['7666', '7668']) seesNothingOfGrace(await points(signed(id)));
+  });
+
+  it('shows nothing of the owner to an unverified record where the app may read the phone and not the e-mail', async () => {
+    // Shopify approves protected customer data field by field: here the phone alone, so the record's e-mail comes
+    // back withheld and cannot be seen to be the owner's; its phone, which nobody verified, must not stand in for it.
+    fake.protectedDataGranted = new Set(['phone']);
+    try {
+      seesNothingOfGrace(await points(signed('7669')));
+    } finally {
+      fake.protectedDataGranted = true;
+    }
   });
 
   it('takes no other Shopify signature for a proxy one, and no proxy signature with its path_prefix changed', async () => {
