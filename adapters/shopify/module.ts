@@ -151,14 +151,19 @@ export const shopifyModule = {
       // The storefront: behind the app proxy, which signs with the app's client secret.
       ...(shopify?.app
         ? {
-            storefront: shopifyStorefront({
-              apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
-              allowed,
-              access: shopify.access,
-              apis: shopify.apis,
-              onRefused: (reason) =>
-                wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
-            }),
+            storefront: {
+              ...shopifyStorefront({
+                apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
+                allowed,
+                access: shopify.access,
+                apis: shopify.apis,
+                onRefused: (reason) =>
+                  wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
+              }),
+              // An uninstall forgets the shop's session before it turns the storefront off (intake.ts).
+              served: async (shop: string) =>
+                (await allowed.check(shop)).allowed && (await shopify.access.hasAccess(shop)),
+            },
           }
         : {}),
     };

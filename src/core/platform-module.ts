@@ -285,6 +285,12 @@ export interface StorefrontParts {
    * turn the storefront on, or a kind of install that cannot have them, with the reason in words).
    */
   readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
+  /**
+   * Whether the bridge still serves the shop (holds its install): asked after the merchant's switch is saved, so a
+   * write that raced the shop's uninstall or erasure is taken back. Its uninstall must make it false before it
+   * turns the storefront off (Privacy.shopUninstalled). Absent: a platform whose shops are never uninstalled.
+   */
+  served?(shop: string): Promise<boolean>;
   /** A reward's codes on the platform (the next step of the storefront: reserve at issue, redeem at use). */
   codes?: {
     /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */
