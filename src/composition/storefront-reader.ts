@@ -6,15 +6,17 @@ import type { Engine } from '../core/engine.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import type { Platforms } from './platforms.ts';
 
 export function storefrontReader(parts: {
   config: Pick<Config, 'STOREFRONT_SHARE'>;
   engine: Engine;
   accounts: AccountRegistry;
   store: LedgerStore;
+  platforms: Pick<Platforms, 'onSubscriptionsChanged'>;
   logger: Logger;
 }): StorefrontReader {
-  const { config, engine, accounts, store, logger } = parts;
+  const { config, engine, accounts, store, platforms, logger } = parts;
   const reader = new StorefrontReader({
     accounts,
     store,
@@ -28,5 +30,12 @@ export function storefrontReader(parts: {
     if (call.referrer) reader.dropBalance(call.account, call.referrer);
   });
   engine.privacy.inMemory.add(reader);
+  // A platform says what the app may read of a shop changed (Shopify's app/scopes_update): a contact refused for
+  // lack of a scope may be allowed now, so the refusals kept for the shop go at once, before the shop is checked.
+  const checkAgain = platforms.onSubscriptionsChanged;
+  platforms.onSubscriptionsChanged = (platform, shop) => {
+    reader.forgetRefusals(platform, shop);
+    checkAgain?.(platform, shop);
+  };
   return reader;
 }

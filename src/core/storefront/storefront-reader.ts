@@ -205,6 +205,13 @@ export class StorefrontReader implements KeptInMemory {
     this.#contacts.dropWhere((key) => key.startsWith(prefix));
   }
 
+  /** The platform now lets the app read the shop's customers (its scopes changed, or the merchant turned the
+   * storefront on, which asks the platform first): refusals kept for the shop are not kept a moment longer. */
+  forgetRefusals(platform: string, shop: string): void {
+    const prefix = `${platform}\u0000${shop}\u0000`;
+    this.#contacts.dropWhere((key, value) => key.startsWith(prefix) && value?.refused === true);
+  }
+
   #inScope(value: { platform: string; shop: string }, match: Pick<CustomerMatch, 'platform' | 'shop'>): boolean {
     return (
       (match.platform === undefined || match.platform === value.platform) &&
@@ -227,6 +234,7 @@ export class StorefrontReader implements KeptInMemory {
     if (transactions) {
       const place = this.#place(account);
       let data: Record<string, unknown> = {};
+      let neverSeen = false;
       try {
         // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
         data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
@@ -235,11 +243,14 @@ export class StorefrontReader implements KeptInMemory {
         // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
         // so the ledger's, which say what the bridge itself sent for this customer.
         if (!(error instanceof LoyaltyRejectedError)) throw error;
+        neverSeen = saysNeverSeen(error);
       } finally {
         place?.release();
       }
       const fromService = pointsFromService(data, held);
       if (fromService) return fromService;
+      const orders = await this.#ledgerOrders(account, customer);
+      return pointsFromLedger(orders, held, account.policy.pendingDays, { neverSeen });
     }
     return pointsFromLedger(await this.#ledgerOrders(account, customer), held, account.policy.pendingDays);
   }
@@ -290,6 +301,16 @@ export class StorefrontReader implements KeptInMemory {
     return orders;
   }
 }
+
+/**
+ * The service refused the read because it has never seen the customer (the sandbox: 400 "no customer found for
+ * lp_email"; the real service documents no words, so only a refusal that says the customer or user was not found
+ * counts): nothing of theirs exists elsewhere. Any other refusal says nothing about them.
+ */
+const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
+  /\b(customer|user)\b[^.]*\bnot found\b|\bno (customer|user)\b[^.]*\bfound\b/i.test(
+    [error.serviceMessage, error.detail].filter(Boolean).join(': '),
+  );
 
 const contactOf = (customer: ServiceCustomer): CustomerContact =>
   'email' in customer ? { email: customer.email } : { phone: customer.mobile };

@@ -146,6 +146,19 @@ describe("a customer's points in the store", () => {
     expect(never.retryAfterSeconds).toBeGreaterThan(0);
   });
 
+  it('reads a contact the store refused again at once when its merchant turns the storefront on again', async () => {
+    shop.customers.set('c-7105', { email: 'customer-7105@example.com', phone: null });
+    shop.granted.delete('customers');
+    const refused = (await (await points(storefrontQuery(SECRET, STORE, 'c-7105'))).json()) as Record<string, any>;
+    expect(refused.unavailable).toContain('the store has to finish setting this up');
+    // The merchant grants it and turns the storefront on (again): the kept refusal goes with the switch.
+    shop.granted.add('customers');
+    expect((await turn(true)).status).toBe(200);
+    const now = (await (await points(storefrontQuery(SECRET, STORE, 'c-7105'))).json()) as Record<string, any>;
+    expect(now.unavailable).toBeUndefined();
+    expect(now.balance).toMatchObject({ available: 0, missingElsewhere: false });
+  });
+
   it('is turned off again by its merchant, and answers 404 from then on', async () => {
     expect((await turn(false)).status).toBe(200);
     expect((await points(storefrontQuery(SECRET, STORE, 'c-7101'))).status).toBe(404);
