@@ -526,15 +526,20 @@ export class Worker {
     }
     const now = this.#o.now();
     recordSuccess(record, next, result, now.toISOString());
-    this.#tellCustomerCall(record, next, account.id);
     // Nothing more to send now (after most calls): the save that lets the order go carries the result, one
     // write where there were two. Another call to make saves the result first, before that call is sent.
     const after = plan(record, policy, now);
-    if (!after.next) {
-      record.target = after.target;
-      return this.#letGo(record, undefined, account, now, lease);
+    try {
+      if (!after.next) {
+        record.target = after.target;
+        return await this.#letGo(record, undefined, account, now, lease);
+      }
+      return await this.#save(record, false, lease);
+    } finally {
+      // After the save, not before: a balance read from the ledger between a drop and the save would count the
+      // order without this call, and be kept as fresh. Told even when the save failed: the service took the call.
+      this.#tellCustomerCall(record, next, account.id);
     }
-    return this.#save(record, false, lease);
   }
 
   #tellCustomerCall(record: OrderRecord, action: Action, account: string): void {
