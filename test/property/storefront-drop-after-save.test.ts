@@ -70,7 +70,7 @@ describe("the worker's drop of a customer's balance", () => {
       // No figures from the service: the ledger's count, each earn worth 100.
       client: {},
       activityPoints: { '1': 100 },
-    } as AccountRuntime;
+    } as unknown as AccountRuntime;
     const reader = new StorefrontReader({
       accounts: { forShop: async () => account.id, runtime: async () => account },
       store: reads,
