@@ -2,6 +2,7 @@
 // comes after, the calls that make what it keeps stale, and the privacy requests that reach what it keeps.
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Config } from '../config.ts';
+import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
@@ -24,11 +25,14 @@ export function storefrontReader(parts: {
     share: config.STOREFRONT_SHARE,
     logger,
   });
-  engine.worker.customerCalls.add((call) => {
+  const stale = (call: CustomerCall) => {
     reader.dropBalance(call.account, call.customer);
     // A conversion rewards its referrer: theirs is stale too.
     if (call.referrer) reader.dropBalance(call.account, call.referrer);
-  });
+  };
+  engine.worker.customerCalls.add(stale);
+  // Points given or taken by hand (the operator's or the merchant's page) change the balance as the worker's do.
+  engine.adjustments.customerCalls.add(stale);
   engine.privacy.inMemory.add(reader);
   // A platform says what the app may read of a shop changed (Shopify's app/scopes_update): a contact refused for
   // lack of a scope may be allowed now, so the refusals kept for the shop go at once, before the shop is checked.
