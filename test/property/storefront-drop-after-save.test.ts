@@ -38,11 +38,11 @@ describe("the worker's drop of a customer's balance", () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const reads: Pick<LedgerStore, 'exportCustomer'> = {
-      exportCustomer: async (match, redactor) => {
+    const reads: Pick<LedgerStore, 'customerOrders'> = {
+      customerOrders: async (customer) => {
         const s = scheduler;
         await s?.schedule(Promise.resolve('ledger read'));
-        const data = await ledger.exportCustomer(match, redactor);
+        const data = await ledger.customerOrders(customer);
         return s ? s.schedule(Promise.resolve(data), 'ledger read answered') : data;
       },
     };

@@ -31,7 +31,7 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
   const reader = new StorefrontReader({
     accounts: { forShop: async () => 'acct', runtime: async () => account },
     store: {
-      exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }),
+      customerOrders: async () => [],
     },
     liveFirst: () => state.liveFirst,
     share: 0.2,
@@ -137,14 +137,7 @@ describe('the storefront reader', () => {
     const reader = new StorefrontReader({
       accounts: { forShop: async () => 'acct', runtime: async () => account },
       store: {
-        exportCustomer: async () =>
-          ({
-            orders: [order('#1', null, 70), order('#2', 'ada@example.com', 500)],
-            deadLetters: [],
-            inbox: [],
-            adjustments: [],
-            dataRequests: [],
-          }) as never,
+        customerOrders: async () => [order('#1', null, 70), order('#2', 'ada@example.com', 500)] as never,
       },
       liveFirst: () => false,
       share: 0.2,

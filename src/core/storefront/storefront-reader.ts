@@ -42,7 +42,7 @@ export type PointsAnswer =
 
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
-  store: Pick<LedgerStore, 'exportCustomer'>;
+  store: Pick<LedgerStore, 'customerOrders'>;
   /** Whether the budget's live orders come first now (the worker's liveFirst). */
   liveFirst: (budgetId: string) => boolean;
   /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */
@@ -272,14 +272,8 @@ export class StorefrontReader implements KeptInMemory {
 
   /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
   async #ledgerOrders(account: AccountRuntime, customer: ServiceCustomer): Promise<LedgerOrder[]> {
-    const match: CustomerMatch = {
-      emails: 'email' in customer ? [customer.email] : [],
-      phones: 'mobile' in customer ? [customer.mobile] : [],
-      orderIds: [],
-    };
-    const data = await this.#o.store.exportCustomer(match, (delivery) => ({ about: false, redacted: delivery }));
     const orders: LedgerOrder[] = [];
-    for (const order of data.orders) {
+    for (const order of await this.#o.store.customerOrders(customer)) {
       const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
       if (owner !== account.id) continue;
       // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
