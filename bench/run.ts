@@ -15,6 +15,7 @@ import { platformHangScenario } from './scenarios/platform-hang.ts';
 import { privacyScanScenario } from './scenarios/privacy-scan.ts';
 import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile } from './scenarios/postgres.ts';
 import { highestHeld, sustainedScenario, type SustainedProfile } from './scenarios/sustained.ts';
+import { storefrontScenario, storefrontTable, type StorefrontProfile } from './scenarios/storefront.ts';
 
 export interface BenchProfile {
   name: string;
@@ -30,6 +31,7 @@ export interface BenchProfile {
   patterns: { matches: number };
   /** Kept bodies beside which a customer's export and erasure are timed, in bytes. */
   privacy: { bodyBytes: number[] };
+  storefront: StorefrontProfile;
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -60,6 +62,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     },
     patterns: { matches: 2_000 },
     privacy: { bodyBytes: [1_024, 1_048_576] },
+    storefront: { seconds: 60, ordersPerMinute: 200, readsPerSecond: 5, customers: 200, limitPerMinute: 500 },
   },
   smoke: {
     name: 'smoke',
@@ -81,6 +84,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     },
     patterns: { matches: 20 },
     privacy: { bodyBytes: [1_024, 65_536] },
+    storefront: { seconds: 2, ordersPerMinute: 120, readsPerSecond: 5, customers: 5, limitPerMinute: 500 },
   },
 };
 
@@ -128,6 +132,11 @@ export async function runBench(
   );
   const privacy = await measured('privacy', 'a customer’s export and erasure beside a large kept body ...', () =>
     privacyScanScenario(profile.privacy.bodyBytes),
+  );
+  const storefront = await measured(
+    'storefront',
+    'storefront: balance reads through the app proxy beside live orders ...',
+    () => storefrontScenario(profile.storefront),
   );
   const sustained = await measured(
     'sustained',
@@ -250,6 +259,7 @@ export async function runBench(
     patterns,
     privacy,
     sustained,
+    storefront,
     targets,
   };
 }
@@ -396,6 +406,7 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         ]),
       ),
     ),
+    ...storefrontTable(result.storefront),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',
