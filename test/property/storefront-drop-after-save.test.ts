@@ -12,6 +12,7 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { clientFor, lowdbFor, sandboxWithEngines } from '../helpers/engine.ts';
+import { storeWith } from '../helpers/store-with.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 
 const world = sandboxWithEngines();
@@ -30,14 +31,7 @@ describe("the worker's drop of a customer's balance", () => {
       if (waiting?.state === record.upstream.points) waiting.done();
       return result;
     };
-    // The store's own methods on the store itself (lowdb keeps its state in private fields).
-    const store = new Proxy(ledger, {
-      get: (target, name) => {
-        if (name === 'saveProgress') return saveProgress;
-        const value: unknown = Reflect.get(target, name, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const store = storeWith(ledger, { saveProgress });
     const reads: Pick<LedgerStore, 'customerOrders'> = {
       customerOrders: async (customer) => {
         const s = scheduler;

@@ -1,39 +1,16 @@
 // The merchant's storefront switch saved across the shop's uninstall or erasure, on the ledger's own backends: the
 // put held until the uninstall (or erasure) is done must not leave the switch on for a shop that left
 // (src/core/storefront/storefront-switch.ts; the uninstall forgets the install, then turns the storefront off).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Privacy } from '../../src/core/privacy.ts';
 import { setStorefront, storefrontOn } from '../../src/core/storefront/storefront-switch.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import { tempDataDir } from '../helpers/engine.ts';
-import { postgresAvailable } from '../helpers/postgres.ts';
-import { freshStore } from '../helpers/postgres-store.ts';
+import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
+import { storeWith } from '../helpers/store-with.ts';
 
 const logger = createLogger({ level: 'silent' });
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-});
-
-async function lowdb(): Promise<LedgerStore> {
-  const store = new LowdbStore({ dataDir: tempDataDir(), settleAfterMs: 1 });
-  await store.open();
-  closers.push(() => store.close().catch(() => undefined));
-  return store;
-}
-async function postgres(): Promise<LedgerStore> {
-  const opened = await freshStore();
-  closers.push(() => opened.close());
-  return opened.store;
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
+const backends = ledgerBackends();
 
 const [platform, shop] = ['shopify', 'leaving.myshopify.com'];
 const sessionId = `${platform}:${shop}`;
@@ -42,16 +19,12 @@ const sessionId = `${platform}:${shop}`;
 function heldPut(store: LedgerStore) {
   const reached = gate();
   const held = gate();
-  const slow: LedgerStore = Object.create(store, {
-    putRecord: {
-      value: async (kind: never, id: string, value: unknown) => {
-        reached.open();
-        await held.opened;
-        return store.putRecord(kind, id, value);
-      },
+  const slow = storeWith(store, {
+    putRecord: async (kind, id, value) => {
+      reached.open();
+      await held.opened;
+      return store.putRecord(kind, id, value);
     },
-    getRecord: { value: store.getRecord.bind(store) },
-    deleteRecord: { value: store.deleteRecord.bind(store) },
   });
   return { slow, reached, held };
 }
@@ -62,10 +35,7 @@ async function uninstall(store: LedgerStore, privacy: Privacy) {
   await privacy.shopUninstalled(platform, shop);
 }
 
-describe.each([
-  ['lowdb', true, () => lowdb()],
-  ['postgres', postgresAvailable(), postgres],
-] as const)('the storefront switch saved across the shop leaving (%s)', (_name, available, open) => {
+describe.each(backends)('the storefront switch saved across the shop leaving (%s)', (_name, available, open) => {
   for (const [leaving, leave] of [
     ['uninstall', uninstall],
     ['erasure', (_store: LedgerStore, privacy: Privacy) => privacy.eraseShop(platform, shop, 'platform')],

@@ -41,6 +41,17 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
   return { reader, account, calls, state, advance: (ms: number) => (now += ms) };
 }
 
+/** The service refuses every read of the account with a 400 in these words. */
+function refuseReads(account: AccountRuntime, serviceMessage: string) {
+  (account.client as { transactions: unknown }).transactions = async () => {
+    throw new LoyaltyRejectedError('rejected', false, 'rejected', {
+      operation: 'transactions',
+      httpStatus: 400,
+      serviceMessage,
+    });
+  };
+}
+
 describe('the storefront reader', () => {
   it("reads the service's figures, available being approved less redeemed", async () => {
     const { reader, account } = world();
@@ -150,13 +161,7 @@ describe('the storefront reader', () => {
 
   it('reads 0 points, with nothing missing elsewhere, for a customer the service has never seen', async () => {
     const { reader, account } = world();
-    (account.client as { transactions: unknown }).transactions = async () => {
-      throw new LoyaltyRejectedError('rejected', false, 'rejected', {
-        operation: 'transactions',
-        httpStatus: 400,
-        serviceMessage: 'no customer found for lp_email',
-      });
-    };
+    refuseReads(account, 'no customer found for lp_email');
     const answer = await reader.points(account, { email: 'new@example.com' });
     expect(answer).toMatchObject({
       ok: true,
@@ -166,13 +171,7 @@ describe('the storefront reader', () => {
 
   it('keeps the caveat where the service refused the read for another reason', async () => {
     const { reader, account } = world();
-    (account.client as { transactions: unknown }).transactions = async () => {
-      throw new LoyaltyRejectedError('rejected', false, 'rejected', {
-        operation: 'transactions',
-        httpStatus: 400,
-        serviceMessage: 'lp_type is not supported',
-      });
-    };
+    refuseReads(account, 'lp_type is not supported');
     const answer = await reader.points(account, { email: 'new@example.com' });
     expect(answer).toMatchObject({ ok: true, points: { balance: { source: 'ledger', missingElsewhere: true } } });
   });
