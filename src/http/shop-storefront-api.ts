@@ -10,7 +10,7 @@ import { byOf, shopRefOf } from './shop-ref.ts';
 /** Said when the shop has no loyalty account to read its customers' points on. */
 export const NOT_LINKED = {
   errors: ['Customers cannot see their points yet: this shop is not linked to a loyalty account.'],
-  fix: 'Link this shop to an account first (Your loyalty account, above), then turn it on again.',
+  fix: 'Link this shop to an account first (Loyalty account, above in Set up), then turn it on again.',
 };
 
 export function shopStorefrontApi({
