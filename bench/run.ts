@@ -16,6 +16,7 @@ import { privacyScanScenario } from './scenarios/privacy-scan.ts';
 import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile } from './scenarios/postgres.ts';
 import { highestHeld, sustainedScenario, type SustainedProfile } from './scenarios/sustained.ts';
 import { themeEmbedScenario, type ThemeEmbedProfile } from './scenarios/theme-embed.ts';
+import { storefrontScenario, storefrontTable, type StorefrontProfile } from './scenarios/storefront.ts';
 
 export interface BenchProfile {
   name: string;
@@ -33,6 +34,7 @@ export interface BenchProfile {
   privacy: { bodyBytes: number[] };
   /** Lighthouse on a store page without and with the theme's points launcher. */
   themeEmbed: ThemeEmbedProfile;
+  storefront: StorefrontProfile;
 }
 
 export const PROFILES: Record<string, BenchProfile> = {
@@ -64,6 +66,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     patterns: { matches: 2_000 },
     privacy: { bodyBytes: [1_024, 1_048_576] },
     themeEmbed: { runs: 3 },
+    storefront: { seconds: 60, ordersPerMinute: 200, readsPerSecond: 5, customers: 200, limitPerMinute: 500 },
   },
   smoke: {
     name: 'smoke',
@@ -86,6 +89,7 @@ export const PROFILES: Record<string, BenchProfile> = {
     patterns: { matches: 20 },
     privacy: { bodyBytes: [1_024, 65_536] },
     themeEmbed: { runs: 0 },
+    storefront: { seconds: 2, ordersPerMinute: 120, readsPerSecond: 5, customers: 5, limitPerMinute: 500 },
   },
 };
 
@@ -136,6 +140,11 @@ export async function runBench(
   );
   await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
     themeEmbedScenario(profile.themeEmbed, log),
+  );
+  const storefront = await measured(
+    'storefront',
+    'storefront: balance reads through the app proxy beside live orders ...',
+    () => storefrontScenario(profile.storefront),
   );
   const sustained = await measured(
     'sustained',
@@ -258,6 +267,7 @@ export async function runBench(
     patterns,
     privacy,
     sustained,
+    storefront,
     targets,
   };
 }
@@ -404,6 +414,7 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         ]),
       ),
     ),
+    ...storefrontTable(result.storefront),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',

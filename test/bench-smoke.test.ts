@@ -31,6 +31,9 @@ it('runs every benchmark scenario and prints the table', async () => {
     expect(run.ceiling.bridgePerSecond).toBeGreaterThan(0);
     expect(run.ceiling.barePerSecond).toBeGreaterThan(0);
   }
+  expect(result.storefront).toMatchObject({ rateLimited: 0, failures: 0, liveEarn: { notEarned: 0 } });
+  expect(result.storefront.balance.read.count + result.storefront.balance.cached.count).toBeGreaterThan(0);
+  expect(table(result)).toContain('| storefront |');
   expect(table(result)).toContain('| live during backfill |');
   expect(table(result)).toContain('| accounts |');
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');

@@ -5,8 +5,6 @@
 // (customer-account-token.ts), for a shop the bridge serves and holds an install of, as the proxy's route checks.
 import type { Shopify } from '@shopify/shopify-api';
 import type { StorefrontEntrance } from '../../src/core/platform-module.ts';
-import type { ShopifyAccess } from './access.ts';
-import type { AllowedShops } from './allowed-shops.ts';
 import { bearerToken, checkCustomerAccountToken, CUSTOMER_TOKEN_REFUSALS } from './customer-account-token.ts';
 
 /** Where Shopify runs UI extensions' scripts: the only origin their fetch() calls come from. */
@@ -15,15 +13,15 @@ export const UI_EXTENSIONS_ORIGIN = 'https://extensions.shopifycdn.com';
 export interface CustomerAccountEntranceOptions {
   /** The app with the current client secret, then the previous one during a rotation. */
   apps: readonly Shopify[];
-  allowed: Pick<AllowedShops, 'check'>;
-  access: Pick<ShopifyAccess, 'hasAccess'>;
+  /** Whether the bridge serves the shop and holds its install (the storefront part's `served`). */
+  served(shop: string): Promise<boolean>;
   /** Why a request was refused, for the operator's log: never the token. */
   onRefused?: (reason: string) => void;
   now?: () => number;
 }
 
 export function customerAccountEntrance(options: CustomerAccountEntranceOptions): StorefrontEntrance {
-  const { apps, allowed, access, onRefused, now } = options;
+  const { apps, served, onRefused, now } = options;
   return {
     path: '/account-points',
     cors: { origins: [UI_EXTENSIONS_ORIGIN], headers: ['authorization'] },
@@ -38,7 +36,7 @@ export function customerAccountEntrance(options: CustomerAccountEntranceOptions)
       }
       const { shop, customerId } = checked;
       // Signed for this app, but the shop must be one the bridge serves and holds an install of.
-      if (!(await allowed.check(shop)).allowed || !(await access.hasAccess(shop))) {
+      if (!(await served(shop))) {
         onRefused?.(`${shop} is not a shop this bridge serves`);
         return { kind: 'refused' };
       }

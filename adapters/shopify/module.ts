@@ -18,7 +18,6 @@ import { UNCONFIRMED } from './subscriptions.ts';
 import { shopifySettingProblems, shopifySettings, type ShopifySettings } from './settings.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { shopifyStorefront } from './storefront.ts';
-import { customerAccountEntrance } from './customer-account-entrance.ts';
 import { COMPLIANCE_TOPICS } from './topics.ts';
 import type { ShopifyParts } from './parts.ts';
 
@@ -152,26 +151,19 @@ export const shopifyModule = {
       // The storefront: behind the app proxy, which signs with the app's client secret.
       ...(shopify?.app
         ? {
-            storefront: {
-              ...shopifyStorefront({
-                apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
-                allowed,
-                access: shopify.access,
-                apis: shopify.apis,
-                onRefused: (reason) =>
-                  wiring.logger.info({ reason }, 'a storefront request through the Shopify app proxy was refused'),
-              }),
-              // In the customer's account: the customer account extension's calls, with its session token.
-              entrances: [
-                customerAccountEntrance({
-                  apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
-                  allowed,
-                  access: shopify.access,
-                  onRefused: (reason) =>
-                    wiring.logger.info({ reason }, 'a customer account extension’s request was refused'),
-                }),
-              ],
-            },
+            storefront: shopifyStorefront({
+              apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
+              allowed,
+              access: shopify.access,
+              apis: shopify.apis,
+              onRefused: (reason, entrance) =>
+                wiring.logger.info(
+                  { reason },
+                  entrance === 'app proxy'
+                    ? 'a storefront request through the Shopify app proxy was refused'
+                    : 'a customer account extension’s request was refused',
+                ),
+            }),
           }
         : {}),
     };

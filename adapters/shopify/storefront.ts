@@ -1,13 +1,15 @@
 // Shopify's storefront part (src/core/platform-module.ts, StorefrontParts): who is asking, from the app
 // proxy's signature alone (app-proxy.ts), for a shop the bridge serves and has installed; the customer's
 // contact from the shop's customer record (storefront-contact.ts); and whether the install can serve the
-// storefront (storefront-readiness.ts). No other parameter, header or cookie decides anything.
+// storefront (storefront-readiness.ts). No other parameter, header or cookie decides anything. Its other entrance is the
+// customer account extension's (customer-account-entrance.ts), with a session token instead of the proxy's signature.
 import type { Shopify } from '@shopify/shopify-api';
 import type { PlatformRequest, StorefrontParts } from '../../src/core/platform-module.ts';
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
 import type { AllowedShops } from './allowed-shops.ts';
 import { checkAppProxy } from './app-proxy.ts';
+import { customerAccountEntrance } from './customer-account-entrance.ts';
 import { customerContact } from './storefront-contact.ts';
 import { storefrontReadiness } from './storefront-readiness.ts';
 
@@ -17,28 +19,36 @@ export interface ShopifyStorefrontOptions {
   allowed: Pick<AllowedShops, 'check'>;
   access: ShopifyAccess;
   apis: ShopifyAdminApis;
-  /** Why a request was refused, for the operator's log: never a parameter's value. */
-  onRefused?: (reason: string) => void;
+  /** Why a request was refused, for the operator's log: never a parameter's value or a token. */
+  onRefused?: (reason: string, entrance: 'app proxy' | 'customer account') => void;
 }
 
 export function shopifyStorefront(options: ShopifyStorefrontOptions): StorefrontParts {
   const { apps, allowed, access, apis } = options;
+  // A shop the bridge serves and holds an install of. An uninstall forgets the install before it turns the
+  // storefront off (intake.ts), so the switch's check after its write (StorefrontParts.served) sees it.
+  const served = async (shop: string) => (await allowed.check(shop)).allowed && (await access.hasAccess(shop));
   return {
+    served,
     async customer(request: PlatformRequest) {
       const checked = await checkAppProxy(apps, request.query);
       if (!checked.ok) {
-        options.onRefused?.(checked.reason);
+        options.onRefused?.(checked.reason, 'app proxy');
         return { kind: 'refused' };
       }
       const { shop, customerId } = checked;
       // Signed for this app, but the shop must be one the bridge serves and holds an install of.
-      if (!(await allowed.check(shop)).allowed || !(await access.hasAccess(shop))) {
-        options.onRefused?.(`${shop} is not a shop this bridge serves`);
+      if (!(await served(shop))) {
+        options.onRefused?.(`${shop} is not a shop this bridge serves`, 'app proxy');
         return { kind: 'refused' };
       }
       return customerId ? { kind: 'customer', shop, customerId } : { kind: 'guest', shop };
     },
     contact: (shop, customerId) => customerContact(apis.for(shop), customerId),
     readiness: (shop) => storefrontReadiness(shop, { access, apis }),
+    // In the customer's account: the customer account extension's calls, with its session token.
+    entrances: [
+      customerAccountEntrance({ apps, served, onRefused: (reason) => options.onRefused?.(reason, 'customer account') }),
+    ],
   };
 }

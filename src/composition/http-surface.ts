@@ -72,6 +72,7 @@ export async function httpSurface(
         removeAccount: (brandId: string) => sandbox.removeAccount(brandId),
       }
     : undefined;
+  const storefront = storefrontReader(parts);
   const shopRoutes = shopAdminApi({
     store,
     partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
@@ -90,9 +91,9 @@ export async function httpSurface(
         ? engine.worker.spentBudgetsSince.get(account.budgetId ?? account.id)
         : undefined,
     spentLongMs: engine.worker.budgetSpentLongMs,
+    storefrontTurnedOn: (platform, shop) => storefront.forgetRefusals(platform, shop),
     logger,
   });
-  const storefront = storefrontReader(parts);
   const registered = await registeredSurfaces(
     platforms.modules,
     store,

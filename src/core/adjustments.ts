@@ -8,6 +8,7 @@ import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
+import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from './customer-calls.ts';
 
 export interface EarnRequest {
   activityId: string;
@@ -44,6 +45,11 @@ export interface AdjustmentResult {
 type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
 
 export class Adjustments {
+  /**
+   * Told after each adjustment the service took, or may have taken (an unknown outcome): what the storefront keeps
+   * of that customer's balance on the account is stale from then on, as after the worker's calls.
+   */
+  readonly customerCalls = new Set<CustomerCallListener>();
   readonly #store: LedgerStore;
   readonly #accounts: Accounts;
   readonly #logger: Logger;
@@ -131,7 +137,11 @@ export class Adjustments {
     const unknown = error !== undefined && !(failure && (failure.certainlyNotApplied || !failure.retryable));
     const message = result?.message ?? (failure ? failure.summary : (error?.message ?? ''));
     const adjustment: Adjustment = { ...base, outcome: result ? 'success' : unknown ? 'unknown' : 'failed', message };
-    await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
+    try {
+      await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
+    } finally {
+      if (result || unknown) this.#tellCustomerCall(base.account, request);
+    }
     if (!unknown) return { adjustment, ...(error ? { error } : {}) };
     const what =
       kind === 'earn'
@@ -151,6 +161,17 @@ export class Adjustments {
       `${what} has an unknown outcome; dead-lettered for a person to check`,
     );
     return { adjustment, error, deadLetter };
+  }
+
+  #tellCustomerCall(account: string, request: EarnRequest | RedeemRequest): void {
+    const call: CustomerCall = {
+      account,
+      customer: {
+        ...(request.email ? { email: request.email } : {}),
+        ...(request.mobile ? { mobile: request.mobile } : {}),
+      },
+    };
+    tellCustomerCall(this.customerCalls, call, this.#logger);
   }
 }
 

@@ -127,7 +127,7 @@ export interface PlatformRoute {
 
 /** Who may call a route from another origin's script, and with what. */
 export interface RouteCors {
-  /** Exact origins ("https://extensions.shopifycdn.com"); never "*": a route that takes a bearer names who calls it. */
+  /** Exact origins (the origin a platform runs its extensions' scripts at); never "*": a route that takes a bearer names who calls it. */
   origins: readonly string[];
   /** Request headers the script sends beyond the safelisted ones, lower case: ["authorization"]. */
   headers?: readonly string[];
@@ -313,6 +313,12 @@ export interface StorefrontParts {
    * it), and the origins its script runs at. Each answers exactly as /storefront/points does once it knows who asks.
    */
   entrances?: readonly StorefrontEntrance[];
+  /**
+   * Whether the bridge still serves the shop (holds its install): asked after the merchant's switch is saved, so a
+   * write that raced the shop's uninstall or erasure is taken back. Its uninstall must make it false before it
+   * turns the storefront off (Privacy.shopUninstalled). Absent: a platform whose shops are never uninstalled.
+   */
+  served?(shop: string): Promise<boolean>;
   /** A reward's codes on the platform (the next step of the storefront: reserve at issue, redeem at use). */
   codes?: {
     /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */

@@ -1,7 +1,7 @@
 // The bridge's HTTP surface: health, readiness, metrics, webhooks, the admin
 // API and dashboard, and the sandbox in sandbox mode. The composition root
 // (src/composition/main.ts) decides what is mounted.
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
@@ -63,6 +63,14 @@ export function createHttpHandler(parts: HttpAppParts): RequestListener {
   };
 }
 
+/**
+ * A store's storefront route refused (401: not signed by the store) or not there (404: off, or no account): what
+ * customers' browsers and bots send all day, not the operator's to act on. The platform logs why it refused at info.
+ */
+const storefrontNoise = (req: IncomingMessage, status: number): boolean =>
+  (status === 401 || status === 404) &&
+  /^\/[a-z0-9-]+\/storefront\//.test((req as { originalUrl?: string }).originalUrl ?? req.url ?? '');
+
 export function createHttpApp(parts: HttpAppParts): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -78,8 +86,12 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
         // Health probes and scrapes every few seconds would drown the log.
         autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
         // Successful requests at debug: each webhook already logs one info line with its result.
-        customLogLevel: (_req, res, error) =>
-          error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'debug',
+        customLogLevel: (req, res, error) =>
+          error || res.statusCode >= 500
+            ? 'error'
+            : res.statusCode >= 400 && !storefrontNoise(req, res.statusCode)
+              ? 'warn'
+              : 'debug',
         serializers: {
           req: (req: { id: unknown; method: string; url: string }) => ({
             id: req.id,

@@ -92,6 +92,8 @@ export interface ShopAdminApiParts {
   spentSince?: AttentionParts['spentSince'];
   /** How long a budget is spent before Home says so (the worker's budgetSpentLongMs). */
   spentLongMs?: number;
+  /** The shop's storefront was turned on (the storefront reader forgets the contacts refused for the shop). */
+  storefrontTurnedOn?: (platform: string, shop: string) => void;
   logger: Logger;
 }
 
@@ -111,6 +113,7 @@ export function shopAdminApi({
   adjustments,
   spentSince,
   spentLongMs,
+  storefrontTurnedOn,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -122,7 +125,9 @@ export function shopAdminApi({
     return { store, accounts, partsOf, audience: 'merchant', mayChangeProgram: allowed.change || allowed.create };
   };
 
-  router.use(shopStorefrontApi({ store, partsOf }));
+  router.use(
+    shopStorefrontApi({ store, partsOf, accounts, ...(storefrontTurnedOn ? { turnedOn: storefrontTurnedOn } : {}) }),
+  );
 
   // storeName: what the page calls the shop, its own alone (the platform's module reads it; the shop's name otherwise).
   router.get('/session', async (_req, res) => {

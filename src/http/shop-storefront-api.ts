@@ -7,12 +7,23 @@ import { setStorefront, storefrontOn } from '../core/storefront/storefront-switc
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 
+/** Said when the shop has no loyalty account to read its customers' points on. */
+export const NOT_LINKED = {
+  errors: ['Customers cannot see their points yet: this shop is not linked to a loyalty account.'],
+  fix: 'Link this shop to an account first (Loyalty account, above in Set up), then turn it on again.',
+};
+
 export function shopStorefrontApi({
   store,
   partsOf,
+  accounts,
+  turnedOn,
 }: {
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord'>;
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
+  accounts: { forShop(platform: string, shop: string): Promise<string | undefined> };
+  /** The storefront was turned on: the platform said the install can read customers (the reader's refusals go). */
+  turnedOn?: (platform: string, shop: string) => void;
 }): express.Router {
   const router = express.Router();
   router.get('/storefront', async (_req, res) => {
@@ -30,6 +41,8 @@ export function shopStorefrontApi({
         errors: ['Your store’s platform cannot show customers their points yet.'],
       });
     if (on) {
+      // The route answers 404 to every customer of a shop with no account: turning it on would show nothing.
+      if ((await accounts.forShop(platform, shop)) === undefined) return void res.status(409).json(NOT_LINKED);
       const ready = (await storefront.readiness?.(shop)) ?? { ready: true };
       if (!ready.ready)
         return void res.status(409).json({
@@ -41,7 +54,13 @@ export function shopStorefrontApi({
               : 'Ask the bridge’s operator to install the app again in a way that can approve it.',
         });
     }
-    await setStorefront(store, { platform, shop, on, by: byOf(res) });
+    const served = async () => (await storefront.served?.(shop)) ?? true;
+    if ((await setStorefront(store, { platform, shop, on, by: byOf(res) }, served)) === 'not-served')
+      return void res.status(409).json({
+        errors: ['The app is no longer installed on this store, so nothing was saved.'],
+        fix: 'Install the app again, then turn it on.',
+      });
+    if (on) turnedOn?.(platform, shop);
     res.json({ offered: true, on });
   });
   return router;

@@ -337,6 +337,39 @@ describe.each([
       );
     });
 
+    it("reads a customer's orders by e-mail or phone, in memory and settled, and no one else's", async () => {
+      const email = `orders-${nextOrderId()}@example.com`;
+      const theirs = orderEvent({
+        orderId: nextOrderId(),
+        facts: ['paid'],
+        customer: { name: 'Ada', email, mobile: '+12125550142' },
+      });
+      const byPhoneOnly = orderEvent({
+        orderId: nextOrderId(),
+        facts: ['paid'],
+        customer: { name: 'Ada', email: null, mobile: '+12125550142' },
+      });
+      const someoneElse = orderEvent({
+        orderId: nextOrderId(),
+        facts: ['paid'],
+        customer: { name: 'Bo', email: `other-${email}`, mobile: '+12125550143' },
+      });
+      await fold(store, theirs, byPhoneOnly, someoneElse);
+      const keys = async (customer: { email: string } | { mobile: string }) =>
+        (await store.customerOrders(customer)).map((order) => order.key).sort();
+      const expectTheirs = async () => {
+        expect(await keys({ email: email.toUpperCase() })).toEqual([keyOf(theirs)]);
+        expect(await keys({ mobile: '+1 212-555-0142' })).toEqual([keyOf(theirs), keyOf(byPhoneOnly)].sort());
+      };
+      await expectTheirs();
+      // Settled: read through the chunks' filters (lowdb), as before.
+      for (const record of await store.claimDue('w', 100, 60_000))
+        await store.saveProgress({ ...record, dueAt: null }, { owner: 'w', release: true, leaseMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (store instanceof LowdbStore) expect(await store.settleQuiet()).toBeGreaterThan(0);
+      await expectTheirs();
+    });
+
     it('lists and counts an order that earns but needs the merchant’s eye by its reason, in memory or settled', async () => {
       const reason = 'points_redeemed_on_cancelled_order';
       const before = (await store.countOrders()).attention[reason] ?? 0;

@@ -41,7 +41,7 @@ function storefront() {
   const reader = new StorefrontReader({
     accounts: { forShop: async () => 'acct', runtime: async () => account },
     store: {
-      exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }),
+      customerOrders: async () => [],
     },
     liveFirst: () => false,
     share: 0.5,

@@ -227,7 +227,10 @@ describe("a Shopify customer's points in the store", () => {
 
   it("shows nothing of the first shop's to a shop linked to no account, or to another shop's customer", async () => {
     await grantScopes(UNLINKED, 'read_orders,read_customers');
-    expect((await turn(UNLINKED, true)).status).toBe(200);
+    // Turning it on is refused, with the fix: every customer would read 404.
+    const turned = await turn(UNLINKED, true);
+    expect(turned.status).toBe(409);
+    expect((turned.body as { fix: string }).fix).toMatch(/^Link this shop to an account first/);
     // The unlinked shop's own customer 7001 (the same e-mail, even) and its guests: nothing there.
     for (const query of [signed(UNLINKED, '7001'), signed(UNLINKED)]) {
       const answer = await points(query);
@@ -254,6 +257,12 @@ describe("a Shopify customer's points in the store", () => {
     } finally {
       await grantScopes(SHOP, 'read_orders,read_customers');
     }
+    // Shopify's app/scopes_update said the merchant granted it again: the refusal kept for the shop went at once,
+    // and a customer the service has never seen, with no order, reads 0 points with nothing missing elsewhere.
+    const again = await points(signed(SHOP, '7003'));
+    expect(again.body.unavailable).toBeUndefined();
+    expect(again.body.balance).toMatchObject({ available: 0, pending: 0, missingElsewhere: false });
+    expect(again.text).not.toContain('edsger');
   });
 
   it('is gone again once the merchant turns it off', async () => {

@@ -1,44 +1,17 @@
 // A shop record put across the shop's erasure, on the ledger's own backends: a store's name
 // (adapters/shared/store-names.ts) read while the shop is erased, its put held until the erasure is done, must not
 // be left naming the erased shop (on PostgreSQL the race happened unpinned too, 9 runs in 200).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreNames } from '../../adapters/shared/store-names.ts';
 import { Privacy } from '../../src/core/privacy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import { tempDataDir } from '../helpers/engine.ts';
-import { postgresAvailable } from '../helpers/postgres.ts';
-import { freshStore } from '../helpers/postgres-store.ts';
+import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
 
 const logger = createLogger({ level: 'silent' });
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-});
+const backends = ledgerBackends();
 
-async function lowdb(): Promise<LedgerStore> {
-  const store = new LowdbStore({ dataDir: tempDataDir(), settleAfterMs: 1 });
-  await store.open();
-  closers.push(() => store.close().catch(() => undefined));
-  return store;
-}
-async function postgres(): Promise<LedgerStore> {
-  const opened = await freshStore();
-  closers.push(() => opened.close());
-  return opened.store;
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-describe.each([
-  ['lowdb', true, () => lowdb()],
-  ['postgres', postgresAvailable(), postgres],
-] as const)('a shop record put across the shop’s erasure (%s)', (_name, available, open) => {
+describe.each(backends)('a shop record put across the shop’s erasure (%s)', (_name, available, open) => {
   it.runIf(available)('a store name read as the shop is erased does not outlive the erasure', async () => {
     const store = await open();
     const [platform, shop] = ['bigcommerce', 'h1'];

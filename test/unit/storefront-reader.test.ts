@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { BALANCE_FRESH_MS, REFUSAL_KEPT_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
+import { LoyaltyRejectedError } from '../../src/loyalty/errors.ts';
 import { createRateLimiter } from '../../src/loyalty/rate-limiter.ts';
 
 const CUSTOMER = { email: 'ada@example.com' };
@@ -30,7 +31,7 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
   const reader = new StorefrontReader({
     accounts: { forShop: async () => 'acct', runtime: async () => account },
     store: {
-      exportCustomer: async () => ({ orders: [], deadLetters: [], inbox: [], adjustments: [], dataRequests: [] }),
+      customerOrders: async () => [],
     },
     liveFirst: () => state.liveFirst,
     share: 0.2,
@@ -38,6 +39,17 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
     now: () => now,
   });
   return { reader, account, calls, state, advance: (ms: number) => (now += ms) };
+}
+
+/** The service refuses every read of the account with a 400 in these words. */
+function refuseReads(account: AccountRuntime, serviceMessage: string) {
+  (account.client as { transactions: unknown }).transactions = async () => {
+    throw new LoyaltyRejectedError('rejected', false, 'rejected', {
+      operation: 'transactions',
+      httpStatus: 400,
+      serviceMessage,
+    });
+  };
 }
 
 describe('the storefront reader', () => {
@@ -90,6 +102,17 @@ describe('the storefront reader', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('keeps one balance per phone number however it is written, and drops it for any spelling', async () => {
+    const { reader, account, calls } = world();
+    await reader.points(account, { mobile: '+1 212-555-0142' });
+    await reader.points(account, { mobile: '+12125550142' });
+    expect(calls).toHaveLength(1);
+    // The worker's call carries the order's number in E.164.
+    reader.dropBalance('acct', { mobile: '+12125550142' });
+    await reader.points(account, { mobile: '+1 (212) 555 0142' });
+    expect(calls).toHaveLength(2);
+  });
+
   it('puts what it keeps of a customer in their export, and forgets it at their erasure', async () => {
     const { reader, account } = world();
     await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }));
@@ -125,14 +148,7 @@ describe('the storefront reader', () => {
     const reader = new StorefrontReader({
       accounts: { forShop: async () => 'acct', runtime: async () => account },
       store: {
-        exportCustomer: async () =>
-          ({
-            orders: [order('#1', null, 70), order('#2', 'ada@example.com', 500)],
-            deadLetters: [],
-            inbox: [],
-            adjustments: [],
-            dataRequests: [],
-          }) as never,
+        customerOrders: async () => [order('#1', null, 70), order('#2', 'ada@example.com', 500)] as never,
       },
       liveFirst: () => false,
       share: 0.2,
@@ -141,6 +157,34 @@ describe('the storefront reader', () => {
     const answer = await reader.points(account, { mobile: '+447700900123' });
     expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
     expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
+  });
+
+  it('reads 0 points, with nothing missing elsewhere, for a customer the service has never seen', async () => {
+    const { reader, account } = world();
+    refuseReads(account, 'no customer found for lp_email');
+    const answer = await reader.points(account, { email: 'new@example.com' });
+    expect(answer).toMatchObject({
+      ok: true,
+      points: { balance: { available: 0, pending: 0, source: 'ledger', missingElsewhere: false }, history: [] },
+    });
+  });
+
+  it('keeps the caveat where the service refused the read for another reason', async () => {
+    const { reader, account } = world();
+    refuseReads(account, 'lp_type is not supported');
+    const answer = await reader.points(account, { email: 'new@example.com' });
+    expect(answer).toMatchObject({ ok: true, points: { balance: { source: 'ledger', missingElsewhere: true } } });
+  });
+
+  it("forgets the shop's refused contacts at once when the platform may now give them", async () => {
+    const { reader } = world();
+    expect(await reader.contact('tinyshop', 'acme', 'c1', async () => 'not-allowed')).toBe('not-allowed');
+    expect(await reader.contact('tinyshop', 'other', 'c1', async () => 'not-allowed')).toBe('not-allowed');
+    reader.forgetRefusals('tinyshop', 'acme');
+    const allowed = async () => ({ email: 'ada@example.com' });
+    expect(await reader.contact('tinyshop', 'acme', 'c1', allowed)).toEqual({ email: 'ada@example.com' });
+    // Another shop's refusal is its own.
+    expect(await reader.contact('tinyshop', 'other', 'c1', allowed)).toBe('not-allowed');
   });
 
   it("gives the platform's refusal of a contact to every request that joined the read, and keeps it briefly", async () => {

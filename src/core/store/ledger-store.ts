@@ -413,6 +413,13 @@ export interface LedgerStore {
   /** The secrets the ledger holds, by the key that sealed them, and what the operator should know (status). */
   secretsStatus(): Promise<SecretsStatus>;
 
+  /**
+   * A customer's orders, on every platform and shop, by their e-mail (any case) or their phone (E.164): read
+   * through what indexes them (lowdb: each settled chunk's customer filter, PostgreSQL: lb_orders_email and
+   * lb_orders_mobile), never the whole ledger. The storefront's count where the service gives no figures.
+   */
+  customerOrders(customer: { email: string } | { mobile: string }): Promise<OrderRecord[]>;
+
   // --- Privacy.
   exportCustomer(match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData>;
   /** Erases the customer's personal data from everything the store keeps, copies and backups included; orders keep their facts and points. */

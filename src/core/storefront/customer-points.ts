@@ -3,6 +3,7 @@
 // only: who the customer is, and when to read, are the reader's (storefront-reader.ts).
 import type { CustomerContact } from '../platform-module.ts';
 import { isPlainRecord } from '../../plain-record.ts';
+import { internationalPhone } from '../store/customer-data.ts';
 
 /** Who the customer is at the service: the identifier the account's earns and redeems key them by. */
 export type ServiceCustomer = { email: string } | { mobile: string };
@@ -18,9 +19,15 @@ export function serviceCustomer(contact: CustomerContact): ServiceCustomer | und
   return undefined;
 }
 
-/** One key per customer at the service, for caches: e-mails as the service compares them (any case). */
+/**
+ * One key per customer at the service, for caches: e-mails as the service compares them (any case), phones in
+ * E.164 (the ledger's own normaliser, customer-data.ts), so that "+1 212-555-0142" and "+12125550142" are one
+ * customer; a number without its country code stays as written (it could be anyone's, and matches no other).
+ */
 export const customerKey = (customer: ServiceCustomer): string =>
-  'email' in customer ? `email:${customer.email.trim().toLowerCase()}` : `mobile:${customer.mobile.trim()}`;
+  'email' in customer
+    ? `email:${customer.email.trim().toLowerCase()}`
+    : `mobile:${internationalPhone(customer.mobile) ?? customer.mobile.trim()}`;
 
 export interface PointsBalance {
   /** approved − redeemed − held. */
@@ -33,7 +40,10 @@ export interface PointsBalance {
   /** When the earliest pending points become available, where the account approves after a number of days. */
   pendingUntil: string | null;
   source: 'service' | 'ledger';
-  /** Counted from the bridge's own ledger: earns and redeems made elsewhere are not in it. */
+  /**
+   * Counted from the bridge's own ledger: earns and redeems made elsewhere are not in it. False for a customer the
+   * service said it has never seen, with no order in the ledger: nothing elsewhere exists, and 0 is their balance.
+   */
   missingElsewhere: boolean;
 }
 
@@ -131,7 +141,12 @@ export interface LedgerOrder {
  * those redeemed on its orders. `pendingDays` (the account's PENDING_DAYS): when pending points become available,
  * where they wait a number of days; 0 (on fulfilment), unknown.
  */
-export function pointsFromLedger(orders: readonly LedgerOrder[], held: number, pendingDays: number): CustomerPoints {
+export function pointsFromLedger(
+  orders: readonly LedgerOrder[],
+  held: number,
+  pendingDays: number,
+  { neverSeen = false }: { neverSeen?: boolean } = {},
+): CustomerPoints {
   let approved = 0;
   let pending = 0;
   let redeemed = 0;
@@ -169,7 +184,10 @@ export function pointsFromLedger(orders: readonly LedgerOrder[], held: number, p
       pending,
       pendingUntil,
       source: 'ledger',
-      missingElsewhere: true,
+      // The service never saw them and the bridge sent nothing for them: there is nothing elsewhere to miss. With
+      // orders in the ledger it is kept: the service not knowing a customer the bridge earned for is not a
+      // state to vouch for.
+      missingElsewhere: !(neverSeen && orders.length === 0),
     },
     history: newestFirst(history),
   };

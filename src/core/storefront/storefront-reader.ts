@@ -42,7 +42,7 @@ export type PointsAnswer =
 
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
-  store: Pick<LedgerStore, 'exportCustomer'>;
+  store: Pick<LedgerStore, 'customerOrders'>;
   /** Whether the budget's live orders come first now (the worker's liveFirst). */
   liveFirst: (budgetId: string) => boolean;
   /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */
@@ -205,6 +205,13 @@ export class StorefrontReader implements KeptInMemory {
     this.#contacts.dropWhere((key) => key.startsWith(prefix));
   }
 
+  /** The platform now lets the app read the shop's customers (its scopes changed, or the merchant turned the
+   * storefront on, which asks the platform first): refusals kept for the shop are not kept a moment longer. */
+  forgetRefusals(platform: string, shop: string): void {
+    const prefix = `${platform}\u0000${shop}\u0000`;
+    this.#contacts.dropWhere((key, value) => key.startsWith(prefix) && value?.refused === true);
+  }
+
   #inScope(value: { platform: string; shop: string }, match: Pick<CustomerMatch, 'platform' | 'shop'>): boolean {
     return (
       (match.platform === undefined || match.platform === value.platform) &&
@@ -227,6 +234,7 @@ export class StorefrontReader implements KeptInMemory {
     if (transactions) {
       const place = this.#place(account);
       let data: Record<string, unknown> = {};
+      let neverSeen = false;
       try {
         // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
         data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
@@ -235,11 +243,14 @@ export class StorefrontReader implements KeptInMemory {
         // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
         // so the ledger's, which say what the bridge itself sent for this customer.
         if (!(error instanceof LoyaltyRejectedError)) throw error;
+        neverSeen = saysNeverSeen(error);
       } finally {
         place?.release();
       }
       const fromService = pointsFromService(data, held);
       if (fromService) return fromService;
+      const orders = await this.#ledgerOrders(account, customer);
+      return pointsFromLedger(orders, held, account.policy.pendingDays, { neverSeen });
     }
     return pointsFromLedger(await this.#ledgerOrders(account, customer), held, account.policy.pendingDays);
   }
@@ -261,14 +272,8 @@ export class StorefrontReader implements KeptInMemory {
 
   /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
   async #ledgerOrders(account: AccountRuntime, customer: ServiceCustomer): Promise<LedgerOrder[]> {
-    const match: CustomerMatch = {
-      emails: 'email' in customer ? [customer.email] : [],
-      phones: 'mobile' in customer ? [customer.mobile] : [],
-      orderIds: [],
-    };
-    const data = await this.#o.store.exportCustomer(match, (delivery) => ({ about: false, redacted: delivery }));
     const orders: LedgerOrder[] = [];
-    for (const order of data.orders) {
+    for (const order of await this.#o.store.customerOrders(customer)) {
       const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
       if (owner !== account.id) continue;
       // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
@@ -290,6 +295,16 @@ export class StorefrontReader implements KeptInMemory {
     return orders;
   }
 }
+
+/**
+ * The service refused the read because it has never seen the customer (the sandbox: 400 "no customer found for
+ * lp_email"; the real service documents no words, so only a refusal that says the customer or user was not found
+ * counts): nothing of theirs exists elsewhere. Any other refusal says nothing about them.
+ */
+const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
+  /\b(customer|user)\b[^.]*\bnot found\b|\bno (customer|user)\b[^.]*\bfound\b/i.test(
+    [error.serviceMessage, error.detail].filter(Boolean).join(': '),
+  );
 
 const contactOf = (customer: ServiceCustomer): CustomerContact =>
   'email' in customer ? { email: customer.email } : { phone: customer.mobile };

@@ -11,6 +11,7 @@ export interface StorefrontSetting {
   at: string;
 }
 
+const KIND = 'storefront';
 const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
 
 export async function storefrontOn(
@@ -18,16 +19,33 @@ export async function storefrontOn(
   platform: string,
   shop: string,
 ): Promise<boolean> {
-  return (await store.getRecord<StorefrontSetting>('storefront', idOf(platform, shop)))?.on === true;
+  return (await store.getRecord<StorefrontSetting>(KIND, idOf(platform, shop)))?.on === true;
 }
 
+/**
+ * Saves the merchant's choice; `served` is asked after the write: a shop uninstalled or erased while the write was
+ * on its way (which turned its storefront off, or erased the record, before this write landed) is not served any
+ * more, and the write is taken back, so the switch never comes back on for a shop that left ('not-served'). The
+ * uninstall forgets the shop's install before it turns the storefront off, and the erasure takes both at once:
+ * an uninstall whose turning off comes after this write removes it itself; one whose turning off came before it
+ * has already made `served` false. A write the store refuses leaves what was there before (lowdb holds a write in
+ * memory before its flush, and a flush that fails would otherwise leave it read as saved), and throws.
+ */
 export async function setStorefront(
-  store: Pick<LedgerStore, 'putRecord'>,
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>,
   setting: Omit<StorefrontSetting, 'at'>,
+  served: () => Promise<boolean>,
   now = new Date(),
-): Promise<void> {
-  await store.putRecord<StorefrontSetting>('storefront', idOf(setting.platform, setting.shop), {
-    ...setting,
-    at: now.toISOString(),
-  });
+): Promise<'saved' | 'not-served'> {
+  const id = idOf(setting.platform, setting.shop);
+  const before = await store.getRecord<StorefrontSetting>(KIND, id);
+  try {
+    await store.putRecord<StorefrontSetting>(KIND, id, { ...setting, at: now.toISOString() });
+  } catch (error) {
+    await (before ? store.putRecord(KIND, id, before) : store.deleteRecord(KIND, id)).catch(() => undefined);
+    throw error;
+  }
+  if (await served().catch(() => false)) return 'saved';
+  await store.deleteRecord(KIND, id);
+  return 'not-served';
 }

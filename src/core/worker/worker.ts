@@ -3,6 +3,7 @@
 // many orders at once. Facts folded in during a call are noticed when its result is saved, and the lease is
 // checked right before each call leaves. An order whose account's budget is spent is let go, due again when
 // the budget returns, rather than hold a slot waiting in the limiter.
+import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from '../customer-calls.ts';
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
 import { AccountBudgets, BUDGET_SPENT_LONG_MS, type BudgetOutlook } from './account-budgets.ts';
@@ -29,11 +30,7 @@ import {
 export type { LoyaltyOperations };
 
 /** A call the service took for a customer (and, for a conversion, the referrer it named), on an account. */
-export interface CustomerCall {
-  account: string;
-  customer: { email?: string; mobile?: string };
-  referrer?: { email?: string; mobile?: string };
-}
+export type { CustomerCall };
 
 export interface WorkerOptions {
   store: LedgerStore;
@@ -163,7 +160,7 @@ export class Worker {
    * Told after each call the service took for a customer (earn, approval, cancellation, redeem, conversion): what
    * the storefront keeps of that customer's balance is stale from then on (storefront/balance-cache.ts).
    */
-  readonly customerCalls = new Set<(call: CustomerCall) => void>();
+  readonly customerCalls = new Set<CustomerCallListener>();
 
   /** Whether the budget's live orders come first now: the storefront takes no place of it (account-budgets.ts). */
   liveFirst(budgetId: string): boolean {
@@ -526,15 +523,20 @@ export class Worker {
     }
     const now = this.#o.now();
     recordSuccess(record, next, result, now.toISOString());
-    this.#tellCustomerCall(record, next, account.id);
     // Nothing more to send now (after most calls): the save that lets the order go carries the result, one
     // write where there were two. Another call to make saves the result first, before that call is sent.
     const after = plan(record, policy, now);
-    if (!after.next) {
-      record.target = after.target;
-      return this.#letGo(record, undefined, account, now, lease);
+    try {
+      if (!after.next) {
+        record.target = after.target;
+        return await this.#letGo(record, undefined, account, now, lease);
+      }
+      return await this.#save(record, false, lease);
+    } finally {
+      // After the save, not before: a balance read from the ledger between a drop and the save would count the
+      // order without this call, and be kept as fresh. Told even when the save failed: the service took the call.
+      this.#tellCustomerCall(record, next, account.id);
     }
-    return this.#save(record, false, lease);
   }
 
   #tellCustomerCall(record: OrderRecord, action: Action, account: string): void {
@@ -547,13 +549,7 @@ export class Worker {
         ? { referrer: { [referrer.kind]: referrer.value } }
         : {}),
     };
-    for (const listener of this.customerCalls) {
-      try {
-        listener(call);
-      } catch (error) {
-        this.#o.logger.warn({ err: error }, 'a listener to customer calls failed');
-      }
-    }
+    tellCustomerCall(this.customerCalls, call, this.#o.logger);
   }
 
   /** The order's lp_orderid, claimed for it before each call that carries one; when another order holds it, the step after the dead letter. */

@@ -272,10 +272,16 @@ async function turnStorefront(on) {
     const granted = await Promise.resolve(ask.call(host.scopes, body.missingScopes)).catch(() => undefined);
     if (granted?.result !== 'declined-all') ({ status, body } = await put());
   }
-  storefrontProblem(status === 200 ? [] : [...(body.errors ?? [body.error]), body.fix]);
-  $('#storefront-switch').checked = status === 200 ? body.on : !on;
-  if (status === 200)
-    toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
+  storefrontProblem(
+    status === 200 ? [] : [...(body?.errors ?? [body?.error ?? 'The switch could not be saved.']), body?.fix],
+  );
+  if (status === 200) {
+    $('#storefront-switch').checked = body.on;
+    return toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
+  }
+  // Any other answer (a refusal, a write that failed, a lost connection) may not say what is saved: read it again.
+  const saved = await call('/storefront');
+  $('#storefront-switch').checked = saved.status === 200 ? saved.body.on === true : !on;
 }
 
 $('#storefront-switch').addEventListener('change', (event) => void turnStorefront(event.target.checked));

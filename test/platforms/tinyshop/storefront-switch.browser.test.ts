@@ -41,4 +41,27 @@ describe.skipIf(!chromiumAvailable)("the storefront's switch in Set up", () => {
       await toggle.click();
       await page.close();
     });
+
+  it('shows what is saved after a refusal, not the opposite of what was asked', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(world.signInUrl);
+    await page.locator('#go-setup').click();
+    const toggle = page.locator('#storefront-switch input');
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    // Turned on meanwhile from another tab, then the store takes back what it granted.
+    const turned = await fetch(`${world.bridge.http.localUrl}/admin/api/storefront`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${world.session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ on: true }),
+    });
+    expect(turned.status).toBe(200);
+    world.shop.granted.delete('customers');
+    await toggle.click();
+    await page.locator('#storefront-problem').waitFor({ state: 'visible' });
+    // The switch is on (the other tab's), and the page says so once it has read it again.
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    world.shop.granted.add('customers');
+    await page.close();
+  });
 });

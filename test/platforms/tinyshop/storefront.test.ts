@@ -13,6 +13,7 @@ let shop: FakeTinyShop;
 let bridge: RunningBridge;
 let session: string;
 let stop: () => Promise<void>;
+const OPERATOR = 'tinyshop-operator-token-0123456789';
 
 const points = (query: URLSearchParams) => fetch(`${bridge.http.localUrl}/tinyshop/storefront/points?${query}`);
 const asMerchant = (path: string, init: RequestInit = {}) =>
@@ -37,7 +38,7 @@ const earn = async (id: number, status: 'paid' | 'fulfilled' = 'paid') => {
 const setFaults = (faults: Record<string, unknown>) => bridge.sandbox!.faults.configure(faults);
 
 beforeAll(async () => {
-  ({ shop, bridge, session, stop } = await startTinyBridge());
+  ({ shop, bridge, session, stop } = await startTinyBridge({ ADMIN_TOKEN: OPERATOR }));
   // Customer 7101 of the store is the one whose orders 7101… carry this e-mail (tinyOrder).
   shop.customers.set('c-7101', { email: 'customer-7101@example.com', phone: null });
   shop.customers.set('c-7102', { email: 'customer-7102@example.com', phone: null });
@@ -144,6 +145,41 @@ describe("a customer's points in the store", () => {
     const never = (await (await points(storefrontQuery(SECRET, STORE, 'c-7104'))).json()) as Record<string, any>;
     expect(never.unavailable).toContain('Try again in a moment');
     expect(never.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('reads a contact the store refused again at once when its merchant turns the storefront on again', async () => {
+    shop.customers.set('c-7105', { email: 'customer-7105@example.com', phone: null });
+    shop.granted.delete('customers');
+    const refused = (await (await points(storefrontQuery(SECRET, STORE, 'c-7105'))).json()) as Record<string, any>;
+    expect(refused.unavailable).toContain('the store has to finish setting this up');
+    // The merchant grants it and turns the storefront on (again): the kept refusal goes with the switch.
+    shop.granted.add('customers');
+    expect((await turn(true)).status).toBe(200);
+    const now = (await (await points(storefrontQuery(SECRET, STORE, 'c-7105'))).json()) as Record<string, any>;
+    expect(now.unavailable).toBeUndefined();
+    expect(now.balance).toMatchObject({ available: 0, missingElsewhere: false });
+  });
+
+  it('shows points given by hand at once, not the balance kept before', async () => {
+    shop.customers.set('c-7106', { email: 'customer-7106@example.com', phone: null });
+    const read = async () =>
+      ((await (await points(storefrontQuery(SECRET, STORE, 'c-7106'))).json()) as Record<string, any>).balance;
+    expect(await read()).toMatchObject({ available: 0, pending: 0 });
+    // The operator gives them (the default account is the operator's to change).
+    const given = await fetch(`${bridge.http.localUrl}/admin/api/adjustments/earn`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        activityId: '1',
+        name: 'Customer 7106',
+        email: 'customer-7106@example.com',
+        mobile: '+447700900106',
+        reason: 'a goodwill gesture',
+      }),
+    });
+    expect(given.status).toBe(201);
+    const after = await read();
+    expect(after.available + after.pending).toBeGreaterThan(0);
   });
 
   it('is turned off again by its merchant, and answers 404 from then on', async () => {

@@ -1,5 +1,6 @@
 // A bridge serving one TinyShop store, on the sandbox, and that store's side of TinyShop: for the tests of its
 // storefront, which sign as the store does and sign its merchant in.
+import type { Logger } from '../../../src/logger.ts';
 import { startTestBridge } from '../../helpers/bridge.ts';
 import { signInPath, startFakeTinyShop, type FakeTinyShop } from './fake-tinyshop.ts';
 import { tinyShop } from './module.ts';
@@ -10,7 +11,10 @@ export const STORE = 'acme-bikes';
 export const SECRET = 'tinyshop-webhook-secret-0123456789';
 const TOKEN = 'tinyshop-api-token';
 
-export async function startTinyBridge(env: Record<string, string> = {}): Promise<{
+export async function startTinyBridge(
+  env: Record<string, string> = {},
+  logger?: Logger,
+): Promise<{
   shop: FakeTinyShop;
   bridge: RunningBridge;
   /** The merchant's page session, from the link TinyShop's admin opens. */
@@ -28,7 +32,7 @@ export async function startTinyBridge(env: Record<string, string> = {}): Promise
       RECONCILE_INTERVAL_MINUTES: '0',
       ...env,
     },
-    undefined,
+    logger,
     { modules: [tinyShop] },
   );
   const signInUrl = `${bridge.http.localUrl}${signInPath(SECRET, STORE)}`;

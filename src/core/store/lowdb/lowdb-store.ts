@@ -3,6 +3,7 @@
 // customers' contact details and platform access tokens. Each kind's operations live in their own files;
 // this one puts the parts together. What keeps it right under concurrency: one object per file, the writes
 // of a file in order, and every claim released in the worker's or intake's `finally`.
+import { filterKey, mayHold, orderKeys } from './customer-filter.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
@@ -467,6 +468,18 @@ export class LowdbStore implements LedgerStore {
 
   async secretsStatus(): Promise<SecretsStatus> {
     return this.#secrets.status(this.#p.records.countSecrets(noSecrets()));
+  }
+
+  async customerOrders(customer: { email: string } | { mobile: string }): Promise<OrderRecord[]> {
+    const { active, settled } = this.#p;
+    const key = filterKey(customer);
+    const theirs = (record: OrderRecord) => orderKeys(record).includes(key);
+    const orders: OrderRecord[] = [];
+    // Active orders are in memory; settled ones are read from the chunks whose filter may hold the customer.
+    for (const record of active.values()) if (theirs(record)) orders.push(structuredClone(record));
+    for await (const record of settled.scan((summary) => mayHold(summary.customers, key)))
+      if (!active.get(record.key) && theirs(record)) orders.push(structuredClone(record));
+    return orders;
   }
 
   // --- Privacy.

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
 import { upgradeChunkAttention, upgradeOrder } from '../format/upgrade-records.ts';
+import { customerFilter } from './customer-filter.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';
 import type { GroupCommit } from './group-commit.ts';
 import { HashedMap } from './hashed-map.ts';
@@ -20,6 +21,8 @@ export interface ChunkSummary extends OrderCounts {
   newest: string | null;
   size: number;
   mtimeMs: number;
+  /** Its orders' customers (customer-filter.ts); absent in a summary written before them, which start-up redoes. */
+  customers?: string;
 }
 
 interface Directory {
@@ -100,7 +103,14 @@ export class SettledOrders {
       const summary = this.#directory.data.chunks[seq];
       const stats = await this.#commit.io.stat(join(this.#dir, name));
       // Times within a couple of milliseconds: a copy (cp -p, Node's cpSync) keeps them no finer, and a rewrite after the summary changes more.
-      if (summary && summary.size === stats.size && Math.abs(summary.mtimeMs - stats.mtimeMs) < 2) continue;
+      // A summary without its customers' filter (from before them) is redone once: its chunk read again.
+      if (
+        summary &&
+        summary.customers !== undefined &&
+        summary.size === stats.size &&
+        Math.abs(summary.mtimeMs - stats.mtimeMs) < 2
+      )
+        continue;
       if (this.#readOnly) continue;
       // Written before its summary (or before summaries existed): read it once and summarise it again.
       await this.#use(seq, async (file) => {
@@ -151,6 +161,7 @@ export class SettledOrders {
       count: orders.length,
       oldest: times[0] ?? null,
       newest: times.at(-1) ?? null,
+      customers: customerFilter(orders),
       size: stats?.size ?? before?.size ?? 0,
       mtimeMs: stats?.mtimeMs ?? before?.mtimeMs ?? 0,
     };

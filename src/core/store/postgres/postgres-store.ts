@@ -251,6 +251,9 @@ export class PostgresStore implements LedgerStore {
   secretsStatus = async (): Promise<SecretsStatus> =>
     this.#db.secrets.status(await records.countSecrets(this.#db.reader, this.#db.secrets));
 
+  customerOrders = (customer: { email: string } | { mobile: string }): Promise<OrderRecord[]> =>
+    privacy.ordersOfCustomer(this.#db.reader, customer);
+
   // --- Privacy.
 
   exportCustomer = (match: CustomerMatch, redactor: DeliveryRedactor): Promise<CustomerData> =>

@@ -10,6 +10,7 @@ import {
   eraseOrder,
   inScope,
   orderMatches,
+  internationalPhone,
   phoneSuffix,
   scrubText,
 } from '../customer-data.ts';
@@ -47,6 +48,24 @@ async function customerOrders(client: Queryable, match: CustomerMatch, lock = fa
     ],
   );
   return rows.map(recordOf).filter((record) => orderMatches(record, match));
+}
+
+/**
+ * A customer's orders by one identifier, through its index: lower(email) (lb_orders_email), or the phone as kept
+ * in E.164 (lb_orders_mobile); the storefront's count, which needs neither the inbox nor a scan of every phone.
+ */
+export async function ordersOfCustomer(
+  client: Queryable,
+  customer: { email: string } | { mobile: string },
+): Promise<OrderRecord[]> {
+  const [where, value] =
+    'email' in customer
+      ? ['lower(email) = $1', customer.email.trim().toLowerCase()]
+      : ['mobile = $1', internationalPhone(customer.mobile) ?? customer.mobile.trim()];
+  const { rows } = await client.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM lb_orders WHERE ${where} ORDER BY key`, [
+    value,
+  ]);
+  return rows.map(recordOf);
 }
 
 async function inboxInScope(client: Queryable, match: CustomerMatch): Promise<InboxEntry[]> {
