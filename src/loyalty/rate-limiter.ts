@@ -118,7 +118,19 @@ export interface RateLimiter {
   stats(): RateLimiterStats;
   /** Resolves when nothing is queued or running. */
   onIdle(): Promise<void>;
+  /**
+   * A limiter every instance shares: a place of a lower caller's share of the
+   * budget (the storefront's), counted across instances, and refused while
+   * any instance's live order waits (markLiveWaiting). Absent: the caller
+   * counts its share itself, in this process.
+   */
+  takeShare?(share: number): Promise<ShareAnswer>;
+  /** A limiter every instance shares: a live order of its budget waits for a place; takeShare refuses for a while. */
+  markLiveWaiting?(): void;
 }
+
+/** A share's place taken, or refused, with when to ask again if known. */
+export type ShareAnswer = { taken: true } | { taken: false; until: number | undefined };
 
 /** A limiter every instance on one database shares (the PostgreSQL store offers one). */
 export type SharedLimiterFactory = (limit: number, apiKey: string, windowMs: number) => RateLimiter;

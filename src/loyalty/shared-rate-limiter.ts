@@ -3,6 +3,8 @@
 // windows; each of n slices of the minute gets floor(limit / (n + 2)) calls, since a 60-second stretch
 // overlaps n + 1 windows and a second of jitter one more. Takes are batched into one statement
 // (src/core/store/postgres/rate-windows.ts); a wait the service asked for (holdFor) every instance honours.
+// The storefront's share is a window of its own for the key, and a live order waiting on any instance marks
+// the key for a moment: the share and live orders' priority hold across instances, not per process.
 import type { Pool } from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import {
@@ -15,7 +17,13 @@ import {
   type RateBudget,
   type RateLimiter,
   type RateLimiterStats,
+  type ShareAnswer,
 } from './rate-limiter.ts';
+
+/** How long a live order's wait on one instance keeps every instance's storefront from taking places. */
+export const LIVE_MARK_SECONDS = 2;
+/** An instance marks a key at most this often while its live orders wait: one write a second, not one an order. */
+const LIVE_MARK_EVERY_MS = 1_000;
 
 /** One call's point, taken from a key's window; the window lasts durationMs from the take that opens it. */
 export interface WindowTake {
@@ -70,6 +78,10 @@ export function createSharedRateLimiter({
   });
   // The row's key as the library names it (its key prefix, a colon, the key): takes and waits count in one row.
   const rowKey = limiter.getKey(key);
+  // The storefront's calls in the window (their own row, a window long), and the mark of a live order waiting.
+  const shareKey = limiter.getKey(`storefront:${key}`);
+  const liveKey = `live:${key}`;
+  let liveMarkedAt = -Infinity;
   const starts: number[] = [];
   let queued = 0;
   let running = 0;
@@ -163,6 +175,27 @@ export function createSharedRateLimiter({
       const left = (current ? current.left : plan.callsPerSlice) - queued - reservations.count(now);
       if (left <= 0) return { spent: true, until: current ? current.endsAt - RESERVE_LEAD_MS : now + plan.sliceMs };
       return { spent: false, place: reservations.add(now) };
+    },
+    async takeShare(share: number): Promise<ShareAnswer> {
+      const cap = Math.floor(plan.effectiveLimit * share);
+      if (cap < 1) return { taken: false, until: undefined };
+      try {
+        // One read: a live order of the key waits on some instance; the share is not taken from then.
+        const live = await limiter.get(liveKey);
+        if (live && live.msBeforeNext > 0) return { taken: false, until: Date.now() + live.msBeforeNext };
+        // A refused take counts in the window, as the limit's do: the share stays used up to the window's end.
+        const taken = await take({ key: shareKey, durationMs: windowMs });
+        return taken.consumed <= cap ? { taken: true } : { taken: false, until: taken.expiresAt };
+      } catch (error) {
+        throw new LimiterUnavailableError(error);
+      }
+    },
+    markLiveWaiting() {
+      const now = Date.now();
+      if (now - liveMarkedAt < LIVE_MARK_EVERY_MS) return;
+      liveMarkedAt = now;
+      // Nothing awaits it: a mark that fails leaves the storefront to this instance's own liveFirst meanwhile.
+      void limiter.block(liveKey, LIVE_MARK_SECONDS).catch(() => undefined);
     },
     onIdle: () =>
       queued === 0 && running === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),

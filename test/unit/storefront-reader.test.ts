@@ -5,7 +5,7 @@ import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { BALANCE_FRESH_MS, REFUSAL_KEPT_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyRejectedError } from '../../src/loyalty/errors.ts';
-import { createRateLimiter } from '../../src/loyalty/rate-limiter.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
 
 const CUSTOMER = { email: 'ada@example.com' };
 const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 100, available: 250 }, earned: [], redeemed: [] };
@@ -90,6 +90,23 @@ describe('the storefront reader', () => {
     expect(share).toBeLessThan(10);
     expect(answers.at(-1)).toMatchObject({ ok: false });
     expect((answers.at(-1) as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(30);
+  });
+
+  it("leaves the share to a limiter every instance shares, and this process's count unused", async () => {
+    const { reader, account, calls } = world({ limit: 20 });
+    // The same small limit, shared: the database's count says yes to all but the last (contract test: storefront-shared-share).
+    const shares: number[] = [];
+    const limiter = (account.client as unknown as { limiter: RateLimiter }).limiter;
+    limiter.takeShare = async (share) => (
+      shares.push(share),
+      shares.length < 10 ? { taken: true } : { taken: false, until: undefined }
+    );
+    const answers = [];
+    for (let customer = 0; customer < 10; customer++)
+      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+    expect(calls).toHaveLength(9);
+    expect(shares).toEqual(Array(10).fill(0.2));
+    expect(answers.at(-1)).toEqual({ ok: false, retryAfterSeconds: 30 });
   });
 
   it("reads again after the bridge's own call for the customer drops what it kept", async () => {

@@ -2,7 +2,8 @@
 // briefly), and their balance from `transaction` through the account's own client and budget, kept briefly and
 // dropped by the bridge's own calls for them. The storefront comes after live orders: it takes a place of the
 // account's budget only while no live order of it waits and its own share of the budget (STOREFRONT_SHARE) is
-// not used up; otherwise it answers what it kept, with its age, or asks the customer to try again in a moment.
+// not used up (on every instance sharing the budget, where the limiter is shared: takeShare); otherwise it
+// answers what it kept, with its age, or asks the customer to try again in a moment.
 // Nothing here is written to the ledger: a customer's contact and balance live in this process's memory alone.
 import { limiterOf } from '../../loyalty/client.ts';
 import { LoyaltyRejectedError } from '../../loyalty/errors.ts';
@@ -232,7 +233,7 @@ export class StorefrontReader implements KeptInMemory {
     const held = (await this.#o.held?.(account.id, customer)) ?? 0;
     const transactions = account.client.transactions?.bind(account.client);
     if (transactions) {
-      const place = this.#place(account);
+      const place = await this.#place(account);
       let data: Record<string, unknown> = {};
       let neverSeen = false;
       try {
@@ -255,11 +256,23 @@ export class StorefrontReader implements KeptInMemory {
     return pointsFromLedger(await this.#ledgerOrders(account, customer), held, account.policy.pendingDays);
   }
 
-  /** A place in the account's budget for one call, or NoRoom: live orders first, then the storefront's share. */
-  #place(account: AccountRuntime) {
+  /**
+   * A place in the account's budget for one call, or NoRoom: live orders first, then the storefront's share. A
+   * limiter every instance shares counts the share and sees live orders waiting across instances (takeShare);
+   * otherwise this process counts its share and knows its own live orders.
+   */
+  async #place(account: AccountRuntime) {
     const budgetId = account.budgetId ?? account.id;
     if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
-    const stats = limiterOf(account.client)?.stats();
+    const limiter = limiterOf(account.client);
+    if (limiter?.takeShare) {
+      const share = await limiter.takeShare(this.#o.share);
+      if (!share.taken) throw new NoRoom(share.until);
+      const budget = account.reserveCall?.();
+      if (budget?.spent) throw new NoRoom(budget.until);
+      return budget?.place;
+    }
+    const stats = limiter?.stats();
     const now = this.#now();
     const recent = stats ? (this.#calls.get(budgetId) ?? []).filter((at) => now - at < stats.windowMs) : [];
     if (stats && recent.length >= Math.floor(stats.effectiveLimit * this.#o.share))

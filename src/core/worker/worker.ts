@@ -18,6 +18,7 @@ import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
 import { decideFailure, holdCalls, undoIntent } from './failures.ts';
 import { BudgetSpentError, type Place } from '../../loyalty/rate-limiter.ts';
+import { limiterOf } from '../../loyalty/client.ts';
 import {
   collisionReason,
   carriesLpOrderId,
@@ -423,7 +424,11 @@ export class Worker {
     this.#spentOfAccount.set(account.id, until);
     record.dueAt = new Date(until).toISOString();
     // Noted before the save lets the order go: a claim meanwhile holds the account's backfill back.
-    if ((record.lane ?? 'live') === 'live') this.#budgets.noteLiveWait(record.key, budgetId, until);
+    if ((record.lane ?? 'live') === 'live') {
+      this.#budgets.noteLiveWait(record.key, budgetId, until);
+      // Every instance's storefront comes after it too, where the budget is shared (the limiter throttles the mark).
+      limiterOf(account.client)?.markLiveWaiting?.();
+    }
     return this.#save(record, true, lease);
   }
 

@@ -1,0 +1,151 @@
+// The storefront's share of a budget shared by several instances through PostgreSQL (issue 51), against a real
+// server: the customers' balance reads of every instance count against one share of the budget, and a live order
+// waiting on one instance keeps every instance's storefront from taking places until its mark lapses.
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
+import { planRateLimit, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
+import { LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
+import { budgetWorker, fakeAccount, foldOrder, reserveFrom } from '../helpers/budget-worker.ts';
+import { eventually } from '../helpers/engine.ts';
+import { postgresAvailable } from '../helpers/postgres.ts';
+import { freshStore, openStoreOn, type OpenedTestStore } from '../helpers/postgres-store.ts';
+
+const LIMIT = 120;
+const WINDOW_MS = 60_000;
+const SHARE = 0.2;
+const CAP = Math.floor(planRateLimit(LIMIT, WINDOW_MS, 2, 250).effectiveLimit * SHARE);
+const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 100, available: 250 }, earned: [], redeemed: [] };
+
+/** One instance's storefront: its reader, and an account whose client's budget is the shared limiter given. */
+function storefront(limiter: RateLimiter) {
+  const calls: unknown[] = [];
+  const account = {
+    id: 'acct',
+    client: {
+      limiter,
+      transactions: async (input: unknown) => {
+        calls.push(input);
+        return { ok: true, data: FIGURES, message: 'Success', attempts: 1 };
+      },
+    },
+    policy: { pendingDays: 14 },
+    reserveCall: () => limiter.reserve(),
+  } as unknown as AccountRuntime;
+  const reader = new StorefrontReader({
+    accounts: { forShop: async () => 'acct', runtime: async () => account },
+    store: { customerOrders: async () => [] },
+    // This instance's own live orders never wait here: only the other instance's, through the database.
+    liveFirst: () => false,
+    share: SHARE,
+    logger: createLogger({ level: 'silent' }),
+  });
+  return { reader, account, calls };
+}
+
+describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shared through PostgreSQL', () => {
+  let first: Awaited<ReturnType<typeof freshStore>>;
+  let second: OpenedTestStore;
+  let looking: pg.Pool;
+  let keys = 0;
+  /** The two instances' limiters of one API key not used before, and that key. */
+  const budget = () => {
+    const key = `storefront-share-key-${keys++}`;
+    return [first.sharedLimiter(LIMIT, key, WINDOW_MS), second.sharedLimiter(LIMIT, key, WINDOW_MS), key] as const;
+  };
+  /**
+   * The live mark is written in the background (nothing awaits it): waits until the key's row shows it, read as
+   * it is, so that waiting takes nothing of the share. (The row is named by a digest of the API key.)
+   */
+  async function liveMarked(apiKey: string): Promise<void> {
+    const row = `loyalty:live:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
+    await eventually(async () => {
+      const { rows } = await looking.query<{ expire: string }>('SELECT expire FROM lb_rate_limit WHERE key = $1', [
+        row,
+      ]);
+      expect(Number(rows[0]?.expire ?? 0)).toBeGreaterThan(Date.now());
+    });
+  }
+  beforeAll(async () => {
+    first = await freshStore();
+    second = await openStoreOn(first.database.url);
+    looking = new pg.Pool({ connectionString: first.database.url, max: 1 });
+  });
+  afterAll(async () => {
+    await looking?.end();
+    await second?.close();
+    await first?.close();
+  });
+
+  it('reads balances from both instances within one share of the limit, not one share each', async () => {
+    const [here, there] = budget();
+    const a = storefront(here);
+    const b = storefront(there);
+    // One after another, each instance in turn (their takes at once: the next test).
+    const answers = [];
+    for (let customer = 0; customer < 2 * CAP; customer++) {
+      const { reader, account } = customer % 2 === 0 ? a : b;
+      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+    }
+    expect(CAP).toBeGreaterThan(1);
+    expect(a.calls.length + b.calls.length).toBe(CAP);
+    expect(a.calls.length).toBeGreaterThan(0);
+    expect(b.calls.length).toBeGreaterThan(0);
+    const refused = answers.filter((answer) => !answer.ok);
+    expect(refused).toHaveLength(CAP);
+    // Asked to come back once the window has moved on, not in a moment.
+    for (const answer of refused) if (!answer.ok) expect(answer.retryAfterSeconds).toBeGreaterThanOrEqual(30);
+  });
+
+  it('gives no more places than the share in a window, however the instances’ takes interleave', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 2 * CAP }), async (order) => {
+        const [here, there] = budget();
+        const answers = await Promise.all(order.map((mine) => (mine ? here : there).takeShare!(SHARE)));
+        expect(answers.filter((answer) => answer.taken)).toHaveLength(Math.min(order.length, CAP));
+        for (const answer of answers) if (!answer.taken) expect(answer.until).toBeGreaterThan(Date.now());
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('takes no place while a live order waits on the other instance, and takes one again once the mark lapses', async () => {
+    const [here, there, key] = budget();
+    const { reader, account, calls } = storefront(here);
+    // The other instance's worker let a live order of the budget go to wait for a place.
+    there.markLiveWaiting!();
+    await liveMarked(key);
+    expect(await reader.points(account, { email: 'ada@example.com' })).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(calls).toHaveLength(0);
+    // Not marked again: the order had its place. The mark lapses on its own, and the storefront reads again.
+    await eventually(
+      async () => expect(await reader.points(account, { email: 'ada@example.com' })).toMatchObject({ ok: true }),
+      (LIVE_MARK_SECONDS + 3) * 1000,
+    );
+    expect(calls).toHaveLength(1);
+  });
+
+  it('takes no place while the other instance’s worker has a live order of the budget waiting for one', async () => {
+    const [here, there, key] = budget();
+    const { reader, account, calls } = storefront(here);
+    // The other instance's account, on the same budget: spent there (its places went to its other orders).
+    const earned: string[] = [];
+    const waiting = fakeAccount('A', earned, { reserveCall: reserveFrom({ places: 0, openAt: Date.now() + 60_000 }) });
+    Object.assign(waiting.client, { limiter: there });
+    const { worker, stop } = budgetWorker(second.store, [waiting], { 'shop-a': 'A' }, { pollMs: 50 });
+    try {
+      await foldOrder(second.store, 'live', 'shop-a');
+      worker.start();
+      await liveMarked(key);
+      expect(await reader.points(account, { email: 'ada@example.com' })).toEqual({ ok: false, retryAfterSeconds: 30 });
+      expect(calls).toHaveLength(0);
+      expect(earned).toHaveLength(0);
+    } finally {
+      await stop();
+    }
+  });
+});
