@@ -13,7 +13,7 @@ import { LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
 import { budgetWorker, fakeAccount, foldOrder, reserveFrom } from '../helpers/budget-worker.ts';
 import { eventually } from '../helpers/engine.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
-import { freshStore, openStoreOn, type OpenedTestStore } from '../helpers/postgres-store.ts';
+import { twoInstances, type OpenedTestStore } from '../helpers/postgres-store.ts';
 
 const LIMIT = 120;
 const WINDOW_MS = 60_000;
@@ -48,7 +48,8 @@ function storefront(limiter: RateLimiter) {
 }
 
 describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shared through PostgreSQL', () => {
-  let first: Awaited<ReturnType<typeof freshStore>>;
+  let instances: Awaited<ReturnType<typeof twoInstances>>;
+  let first: Awaited<ReturnType<typeof twoInstances>>['first'];
   let second: OpenedTestStore;
   let looking: pg.Pool;
   let keys = 0;
@@ -71,14 +72,13 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
     });
   }
   beforeAll(async () => {
-    first = await freshStore();
-    second = await openStoreOn(first.database.url);
+    instances = await twoInstances();
+    ({ first, second } = instances);
     looking = new pg.Pool({ connectionString: first.database.url, max: 1 });
   });
   afterAll(async () => {
     await looking?.end();
-    await second?.close();
-    await first?.close();
+    await instances?.close();
   });
 
   it('reads balances from both instances within one share of the limit, not one share each', async () => {
