@@ -1,6 +1,7 @@
 // The storefront's share of a budget shared by several instances through PostgreSQL (issue 51), against a real
 // server: the customers' balance reads of every instance count against one share of the budget, and a live order
-// waiting on one instance keeps every instance's storefront from taking places until its mark lapses.
+// waiting on one instance keeps every instance's storefront from taking places until its mark lapses (a mark
+// written at most once a second per budget, however many live orders wait).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
@@ -9,7 +10,8 @@ import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { planRateLimit, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
-import { LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
+import { createSharedRateLimiter, LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
+import { windowTaker } from '../../src/core/store/postgres/rate-windows.ts';
 import { budgetWorker, fakeAccount, foldOrder, reserveFrom } from '../helpers/budget-worker.ts';
 import { eventually } from '../helpers/engine.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
@@ -62,8 +64,8 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
    * The live mark is written in the background (nothing awaits it): waits until the key's row shows it, read as
    * it is, so that waiting takes nothing of the share. (The row is named by a digest of the API key.)
    */
-  async function liveMarked(apiKey: string): Promise<void> {
-    const row = `loyalty:live:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
+  async function liveMarked(apiKey: string, digest = true): Promise<void> {
+    const row = `loyalty:live:${digest ? createHash('sha256').update(apiKey).digest('hex').slice(0, 24) : apiKey}`;
     await eventually(async () => {
       const { rows } = await looking.query<{ expire: string }>('SELECT expire FROM lb_rate_limit WHERE key = $1', [
         row,
@@ -127,6 +129,30 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
       (LIVE_MARK_SECONDS + 3) * 1000,
     );
     expect(calls).toHaveLength(1);
+  });
+
+  it('writes the mark once however many of its live orders an instance lets go within a second', async () => {
+    // The statements sent to the database, counted: the mark is the library's forced upsert (its block), sent on
+    // a connection of the pool's.
+    const pool = new pg.Pool({ connectionString: first.database.url, max: 2 });
+    const sent: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+        sent.push((args[0] as { name?: string })?.name ?? '');
+        return query(...args);
+      };
+    });
+    try {
+      const key = 'storefront-share-marks';
+      const limiter = createSharedRateLimiter({ pool, take: windowTaker(pool, 5_000), limit: LIMIT, key });
+      for (let order = 0; order < 20; order++) limiter.markLiveWaiting!();
+      // This limiter is given its key as is (the bridge gives it a digest).
+      await liveMarked(key, false);
+      expect(sent.filter((name) => name === 'lb_rate_limit:rlflx-upsert-force')).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('takes no place while the other instance’s worker has a live order of the budget waiting for one', async () => {
