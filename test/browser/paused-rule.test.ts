@@ -101,7 +101,9 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)(
       await card.waitFor({ timeout: 15_000 });
       // Marked as in trouble, the rule named in words.
       expect(await card.getAttribute('class')).toContain('problem');
-      expect(await card.getByText('Rule off: discount codes paid for with points').isVisible()).toBe(true);
+      // The dashboard redraws its cards as it refreshes: each read below finds the card anew (a locator), and
+      // what is measured once is read again until the card is there to measure.
+      await card.getByText('Rule off: discount codes paid for with points').waitFor({ state: 'visible' });
       // The setting by its name (the operator's to fix), why it cannot run, and what it does meanwhile.
       const text = (await card.innerText()).replace(/\s+/g, ' ');
       expect(text).toMatch(/REDEEM_CODE_PATTERN: the pattern uses lookaround, .* which this bridge cannot run/);
@@ -110,8 +112,11 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)(
       await shootBoth(dashboard, 'dashboard');
       // On a phone the card itself fits: its terms wrap rather than squeezing the why to a column of letters.
       await dashboard.setViewportSize(PHONE);
-      const box = (await card.boundingBox())!;
-      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      const rightEdge = async () => {
+        const box = await card.boundingBox();
+        return box ? box.x + box.width : Number.POSITIVE_INFINITY;
+      };
+      await expect.poll(rightEdge, { timeout: 10_000 }).toBeLessThanOrEqual(PHONE.width);
       await dashboard.setViewportSize(DESK);
     }, 60_000);
 
