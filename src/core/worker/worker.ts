@@ -159,7 +159,7 @@ export class Worker {
 
   /**
    * Told after each call the service took for a customer (earn, approval, cancellation, redeem, conversion): what
-   * the storefront keeps of that customer's balance is stale from then on (storefront/balance-cache.ts).
+   * the storefront keeps of that customer's balance is stale from then on (storefront/storefront-reader.ts).
    */
   readonly customerCalls = new Set<CustomerCallListener>();
 
