@@ -244,6 +244,7 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     letters: (await store.listDeadLetters()).filter((letter) => ofShop(letter) || letter.orderKey === held.order.key),
     account: await store.getRecord('account', held.account.id),
     link: await store.getRecord('shop-link', `${platform}:${shop}`),
+    storefront: await store.getRecord('storefront', `${platform}:${shop}`),
     requests: await records('data-request'),
     adjustments: await records('adjustment'),
     connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
@@ -395,6 +396,28 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     );
     expect(returned.status).not.toBe(303);
     expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+  });
+
+  it("lets merchant A neither flip nor read another shop's storefront switch, whatever its request names", async () => {
+    for (const name of [...PLATFORMS, ...REGISTERED]) {
+      const { merchant: a } = attacker(name);
+      const own = async () => (await a.call('GET', '/storefront')).body as unknown;
+      for (const target of allB(a)) {
+        const { platform, shop } = target.merchant;
+        const naming = `?shop=${encodeURIComponent(shop)}&platform=${platform}`;
+        // B's switch on where B may turn it on, so that A's "off" would show too.
+        const bOn = await target.merchant.call('PUT', '/storefront', { on: true });
+        const before = await stateOf(world, target);
+        for (const on of [true, false]) {
+          const answer = await a.call('PUT', `/storefront${naming}`, { on, shop, platform });
+          expect(answer.status, answer.text).not.toBe(500);
+        }
+        expect(await stateOf(world, target)).toEqual(before);
+        // A's GET naming B tells A's own switch, never B's state or readiness.
+        expect((await a.call('GET', `/storefront${naming}`)).body).toEqual(await own());
+        if (bOn.status === 200) await target.merchant.call('PUT', '/storefront', { on: false });
+      }
+    }
   });
 
   // Last: an uninstall accepted here would end A's sessions for the tests above.
