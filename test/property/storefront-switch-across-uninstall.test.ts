@@ -57,6 +57,43 @@ describe.each(backends)('the storefront switch saved across the shop leaving (%s
       expect(await store.getRecord('storefront', sessionId)).toBeUndefined();
     });
 
+  for (const [leaving, leave] of [
+    ['uninstall', uninstall],
+    ['erasure', (_store: LedgerStore, privacy: Privacy) => privacy.eraseShop(platform, shop, 'platform')],
+  ] as const)
+    it.runIf(available)(
+      `a refused write during the shop's ${leaving} puts back no switch for a shop that left`,
+      async () => {
+        const store = await open();
+        await store.putRecord('session', sessionId, { platform, shop, token: 't' });
+        const privacy = new Privacy({ store, adapterFor: () => undefined, logger });
+        const served = async () => (await store.getRecord('session', sessionId)) !== undefined;
+        expect(await setStorefront(store, { platform, shop, on: true, by: 'merchant' }, served)).toBe('saved');
+        // The next put is held while the shop leaves, then refused (a full disk); putting back what was there follows.
+        const reached = gate();
+        const held = gate();
+        let refused = false;
+        const failing = storeWith(store, {
+          putRecord: async (kind, id, value) => {
+            if (refused) return store.putRecord(kind, id, value);
+            refused = true;
+            reached.open();
+            await held.opened;
+            throw new Error('ENOSPC: no space left on device');
+          },
+        });
+
+        const turning = setStorefront(failing, { platform, shop, on: false, by: 'merchant' }, served);
+        await reached.opened;
+        await leave(store, privacy);
+        held.open();
+
+        await expect(turning).rejects.toThrow(/ENOSPC/);
+        expect(await storefrontOn(store, platform, shop)).toBe(false);
+        if (leaving === 'erasure') expect(await store.getRecord('storefront', sessionId)).toBeUndefined();
+      },
+    );
+
   it.runIf(available)('a switch turned on while the shop is served is saved', async () => {
     const store = await open();
     await store.putRecord('session', sessionId, { platform, shop, token: 't' });

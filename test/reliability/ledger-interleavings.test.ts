@@ -280,6 +280,36 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     expect(readByClaims).toBeLessThan(100);
     await store.close();
   });
+  it("reads a customer's settled order once while an event brings it back from its chunk (storefront's count)", async () => {
+    const dataDir = tempDataDir();
+    const control = controlledIo();
+    const options = { dataDir, io: control.io, settledChunkSize: 2 };
+    const first = await openStore(options);
+    const someoneElse = (orderId: string) =>
+      orderEvent({ orderId, facts: ['placed'], customer: { name: 'Bo', email: 'bo@example.com', mobile: null } });
+    // Chunk 1: Ada's 4001 and Bo's 4002; chunk 2: Ada's 4003 and Bo's 4004. Read again from disk after a restart.
+    for (const pair of [
+      ['4001', '4002'],
+      ['4003', '4004'],
+    ]) {
+      await first.accept(entry([event(pair[0]!), someoneElse(pair[1]!)]));
+      const claimed = await first.claimInbox('me', 10);
+      await first.commitIntake(claimed.map((each) => ({ entryKey: each.key, events: each.events ?? [] })));
+      await finish(first);
+      await first.settleQuiet();
+    }
+    await first.close();
+    const store = await openStore(options);
+    // The count reads chunk 2 first (newest) and is held there, while an event for 4001 brings it back from chunk 1.
+    const atChunk2 = control.hold(/read .*settled-000002\.json$/);
+    const reading = store.customerOrders({ email: 'ada@example.com' });
+    await atChunk2.reached;
+    await fold(store, ['4001']);
+    atChunk2.open();
+    expect((await reading).map((order) => order.orderId).sort()).toEqual(['4001', '4003']);
+    await store.close();
+  });
+
   it('counts an order a failed write left both active and settled once, and makes it one again after a crash', async () => {
     const dataDir = tempDataDir();
     const control = controlledIo();

@@ -29,7 +29,8 @@ export async function storefrontOn(
  * uninstall forgets the shop's install before it turns the storefront off, and the erasure takes both at once:
  * an uninstall whose turning off comes after this write removes it itself; one whose turning off came before it
  * has already made `served` false. A write the store refuses leaves what was there before (lowdb holds a write in
- * memory before its flush, and a flush that fails would otherwise leave it read as saved), and throws.
+ * memory before its flush, and a flush that fails would otherwise leave it read as saved), if the shop is still
+ * served, and throws.
  */
 export async function setStorefront(
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>,
@@ -43,6 +44,9 @@ export async function setStorefront(
     await store.putRecord<StorefrontSetting>(KIND, id, { ...setting, at: now.toISOString() });
   } catch (error) {
     await (before ? store.putRecord(KIND, id, before) : store.deleteRecord(KIND, id)).catch(() => undefined);
+    // What was there may be from before the shop left (an uninstall or erasure during the refused write): put
+    // back, it would turn the switch on again, or keep a record of an erased shop, so it is checked as a write is.
+    if (!(await served().catch(() => false))) await store.deleteRecord(KIND, id).catch(() => undefined);
     throw error;
   }
   if (await served().catch(() => false)) return 'saved';
