@@ -259,15 +259,30 @@ export interface PlatformParts {
 /** A reward's code as the platform makes it: for one customer, used once, until it expires. */
 export interface DiscountCodeRequest {
   shop: string;
-  /** The platform's own id of the customer the code is for. */
+  /** The platform's own id of the customer the code is for: only they may use it, where the platform allows. */
   customerId: string;
-  /** The amount off, in the store's currency, as a decimal string ("5.00"). */
+  /**
+   * The code's text, chosen by the bridge before the code exists (long and random): a code whose make answered
+   * nothing (a crash, a lost answer) is found again by it (`find`) and removed.
+   */
+  code: string;
+  /** The code's name in the store's admin ("Loyalty reward: 500 points"). */
+  title: string;
+  /** The amount off the order, in the store's currency, as a decimal string ("5.00"). */
   amountOff: string;
-  /** The smallest order it applies to, or none. */
+  /** The smallest order subtotal it applies to, or none. */
   minimumOrder: string | null;
+  startsAt: string;
   expiresAt: string;
+  /**
+   * Whether it combines with product and shipping discounts. Never with another order discount: an order pays
+   * with at most one of the bridge's codes, so its one redeem is that code's.
+   */
   combinesWithOthers: boolean;
 }
+
+/** What making a code came to: the platform's id of it, or the install may not make codes (a scope it lacks). */
+export type MadeCode = { kind: 'made'; platformId: string } | { kind: 'not-allowed'; why: string };
 
 /** A customer's identifiers at the loyalty service, as the platform's customer record has them. */
 export interface CustomerContact {
@@ -319,14 +334,24 @@ export interface StorefrontParts {
    * turns the storefront off (Privacy.shopUninstalled). Absent: a platform whose shops are never uninstalled.
    */
   served?(shop: string): Promise<boolean>;
-  /** A reward's codes on the platform (the next step of the storefront: reserve at issue, redeem at use). */
+  /**
+   * A reward's codes on the platform (reserve at issue, redeem at use: src/core/storefront/reservations.ts). Every
+   * call may throw (the platform unreachable, access gone): the caller keeps the reservation and tries again later.
+   */
   codes?: {
-    /** Makes the code on the platform: its text, shown to that customer alone, and the platform's id for it. */
-    make(request: DiscountCodeRequest): Promise<{ code: string; platformId: string }>;
-    /** How often the code paid for an order, read from the platform (not from the orders the bridge happened to see). */
-    uses(shop: string, platformId: string): Promise<number>;
-    /** Removes a code that was never used, so that it pays for nothing later. */
+    /** Makes the code on the platform: one use, for that customer where the platform allows, ending at expiresAt. */
+    make(request: DiscountCodeRequest): Promise<MadeCode>;
+    /** The platform's id of a code by its text, or undefined when the store has none: the repair of a lost make. */
+    find(shop: string, code: string): Promise<string | undefined>;
+    /**
+     * How often the code paid for an order, read from the platform (not from the orders the bridge happened to
+     * see); undefined when the store has no such code any more.
+     */
+    uses(shop: string, platformId: string): Promise<number | undefined>;
+    /** Removes a code, so that it pays for nothing later; one already gone is removed. */
     remove(shop: string, platformId: string): Promise<void>;
+    /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
+    readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
   };
   /** Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers). */
   widget?: {
