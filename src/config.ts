@@ -273,6 +273,10 @@ export const configSchema = z
     BACKFILL_MIN_SHARE: fraction(),
     /** The part of an account's rate limit the storefront's balance reads may use in a window, after live orders. */
     STOREFRONT_SHARE: fraction(),
+    /** How long after a reward code's expiry the store's count of its uses is trusted to have settled. */
+    REWARD_SETTLE_MINUTES: wholeNumber(0, 30 * 24 * 60),
+    /** How often open reward codes are looked at (repairs, expiries, rewards turned off). */
+    REWARD_SWEEP_SECONDS: wholeNumber(1, 24 * 60 * 60),
     WORKER_LEASE_SECONDS: wholeNumber(5, 24 * 60 * 60),
     SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
     DATABASE_URL: z

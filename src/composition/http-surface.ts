@@ -91,7 +91,8 @@ export async function httpSurface(
         ? engine.worker.spentBudgetsSince.get(account.budgetId ?? account.id)
         : undefined,
     spentLongMs: engine.worker.budgetSpentLongMs,
-    storefrontTurnedOn: (platform, shop) => storefront.forgetRefusals(platform, shop),
+    storefrontTurnedOn: (platform, shop) => storefront.reader.forgetRefusals(platform, shop),
+    rewardsChanged: () => void storefront.sweeper.sweep().catch(() => undefined),
     logger,
   });
   const registered = await registeredSurfaces(
@@ -100,7 +101,15 @@ export async function httpSurface(
     shopRoutes,
     logger,
     adminToken,
-    (platform, parts) => storefrontRoutes({ platform, storefront: parts, store, accounts, reader: storefront }),
+    (platform, parts) =>
+      storefrontRoutes({
+        platform,
+        storefront: parts,
+        store,
+        accounts,
+        reader: storefront.reader,
+        rewardCodes: storefront.rewardCodes,
+      }),
   );
   const demoPage = parts.demo?.page(shopRoutes);
   const operator = adminApi({
@@ -176,6 +185,6 @@ export async function httpSurface(
   );
   return {
     handler,
-    background: modulesWork,
+    background: [...modulesWork, storefront.background],
   };
 }

@@ -1,29 +1,53 @@
-// The storefront's reader of customers' points, wired: the accounts and ledger it reads, the worker's budgets it
-// comes after, the calls that make what it keeps stale, and the privacy requests that reach what it keeps.
+// The storefront's reader of customers' points and its reward codes, wired: the accounts and ledger they read,
+// the worker's budgets the reader comes after, the calls that make what it keeps stale, the worker's redeems of
+// the codes, the sweeper of open codes, and the privacy requests that reach what they keep.
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Config } from '../config.ts';
 import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
+import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
+import { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from './platforms.ts';
 
+export interface StorefrontWiring {
+  reader: StorefrontReader;
+  rewardCodes: RewardCodes;
+  sweeper: CodeSweeper;
+  /** Its sweeper's loop, as http-surface.ts's BackgroundWork. */
+  background: { what: string; start(): void; stop(): Promise<void> };
+}
+
 export function storefrontReader(parts: {
-  config: Pick<Config, 'STOREFRONT_SHARE'>;
+  config: Pick<Config, 'STOREFRONT_SHARE' | 'REWARD_SETTLE_MINUTES' | 'REWARD_SWEEP_SECONDS'>;
   engine: Engine;
   accounts: AccountRegistry;
   store: LedgerStore;
-  platforms: Pick<Platforms, 'onSubscriptionsChanged'>;
+  platforms: Pick<Platforms, 'onSubscriptionsChanged' | 'modules'>;
   logger: Logger;
-}): StorefrontReader {
+}): StorefrontWiring {
   const { config, engine, accounts, store, platforms, logger } = parts;
-  const reader = new StorefrontReader({
+  const codesOf = (platform: string) =>
+    platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront?.codes;
+  const reader: StorefrontReader = new StorefrontReader({
     accounts,
     store,
     liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
     share: config.STOREFRONT_SHARE,
+    held: (account, customer, source, readStartedAt) => rewardCodes.held(account, customer, source, readStartedAt),
     logger,
+  });
+  const rewardCodes = new RewardCodes({ store, codesOf, reader, logger });
+  engine.worker.rewardCodes = rewardCodes;
+  const sweeper = new CodeSweeper({
+    store,
+    codes: rewardCodes,
+    codesOf,
+    accounts,
+    logger,
+    settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
   });
   const stale = (call: CustomerCall) => {
     reader.dropBalance(call.account, call.customer);
@@ -41,5 +65,25 @@ export function storefrontReader(parts: {
     reader.forgetRefusals(platform, shop);
     checkAgain?.(platform, shop);
   };
-  return reader;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const background: StorefrontWiring['background'] = {
+    what: 'the sweeper of open reward codes',
+    start() {
+      timer = setInterval(() => {
+        running ??= sweeper
+          .sweep()
+          .catch((error: unknown) =>
+            logger.warn({ kind: (error as Error)?.name }, 'the sweep of open reward codes failed; it runs again'),
+          )
+          .finally(() => (running = undefined));
+      }, config.REWARD_SWEEP_SECONDS * 1000);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+  return { reader, rewardCodes, sweeper, background };
 }

@@ -1,5 +1,6 @@
 // Which orders were referred, and which were paid partly with points. Both
 // read only the neutral event fields and the merchant's policy.
+import { BRIDGE_CODE } from './storefront/reservations.ts';
 import type { ReferrerKind } from '../loyalty/protocol.ts';
 import { pointsFor } from './decimal.ts';
 import type { OrderSnapshot } from './order-record.ts';
@@ -132,7 +133,8 @@ function landingQuery(landingSite: string): URLSearchParams {
 export function pointsToRedeem(snapshot: OrderSnapshot, policy: Policy): number {
   const { codePattern, pointsPerUnit } = policy.redemption;
   if (!codePattern) return 0;
+  // The bridge's own reward codes are redeemed through their reservations (upstream.redeemCode), never here.
   return codesRead(snapshot)
-    .filter(({ code }) => code.length <= MAX_CODE_LENGTH && codePattern.test(code))
+    .filter(({ code }) => code.length <= MAX_CODE_LENGTH && !BRIDGE_CODE.test(code) && codePattern.test(code))
     .reduce((total, { amount }) => total + pointsFor(amount, pointsPerUnit), 0);
 }

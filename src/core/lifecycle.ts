@@ -5,7 +5,7 @@
 import { attribute, findReferral, pointsToRedeem, type Referral } from './attribution.ts';
 import { compareDecimal } from './decimal.ts';
 import type { Fact } from './order-event.ts';
-import type { OrderRecord, OrderSnapshot, UpstreamPoints } from './order-record.ts';
+import type { OrderRecord, OrderSnapshot, RedeemCode, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
 import { lowestBand } from './spend-bands.ts';
 
@@ -121,7 +121,8 @@ export type Action =
   | { kind: 'earn' }
   | { kind: 'approve' }
   | { kind: 'cancel' }
-  | { kind: 'redeem'; points: number }
+  /** code: a reward code's redeem (RedeemCode), for its customer on its account; else the order's, by pattern. */
+  | { kind: 'redeem'; points: number; code?: RedeemCode | undefined }
   | { kind: 'conversion'; referral: Referral }
   | { kind: 'approveConversion' }
   | { kind: 'rejectConversion'; remark: string };
@@ -209,9 +210,37 @@ function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | u
 function redemptionActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
   const { snapshot, upstream } = record;
   if (countsForNothing(target) || !isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
-  if (upstream.redemption !== 'none' || !(snapshot.customer.email || snapshot.customer.mobile)) return [];
+  if (upstream.redemption !== 'none') return [];
+  // A reward code's points are redeemed for the code's customer, whoever's contact the order carries.
+  if (upstream.redeemCode) return [{ kind: 'redeem', points: upstream.redeemCode.points, code: upstream.redeemCode }];
+  if (!(snapshot.customer.email || snapshot.customer.mobile)) return [];
   const points = pointsToRedeem(snapshot, policy);
   return points > 0 ? [{ kind: 'redeem', points }] : [];
+}
+
+/**
+ * What becomes of the redeem of the order's reward code: 'sent', 'wanted' (it will be, once the order is paid
+ * and its turn comes), or 'never' (the order was cancelled before it went, or counts for nothing): the
+ * reservation is then released (code-sweeper.ts).
+ */
+export function codeRedeemFate(record: OrderRecord, policy: Policy, now: Date): 'sent' | 'wanted' | 'never' {
+  const { upstream } = record;
+  if (upstream.redemption === 'sent') return 'sent';
+  if (upstream.redemption === 'sending') return 'wanted';
+  const facts = new Set(record.facts);
+  const target = pointsTarget(
+    {
+      facts,
+      snapshot: record.snapshot,
+      upstreamPoints: upstream.points,
+      earnedAt: upstream.earnedAt,
+      now,
+      erased: Boolean(record.erasedAt),
+    },
+    policy,
+  );
+  if (countsForNothing(target) || isCancelled(facts, policy)) return 'never';
+  return 'wanted';
 }
 
 function conversionActions(

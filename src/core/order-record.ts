@@ -59,6 +59,15 @@ export interface RedemptionReturn {
   adjustmentId: string;
 }
 
+export interface RedeemCode {
+  code: string;
+  account: string;
+  points: number;
+  /** The holder record (reward-holder) and the reservation in it. */
+  holder: string;
+  reservation: string;
+}
+
 export interface OrderRecord {
   key: string;
   platform: string;
@@ -103,6 +112,13 @@ export interface OrderRecord {
     lpOrderId?: string | null | undefined;
     /** The loyalty account of the order's first call of any kind: every later call goes there (accounts.ts). */
     account?: string | undefined;
+    /**
+     * The bridge's reward code the order paid with, and the reservation it spends (core/storefront/reservations.ts):
+     * the order's one redeem is for its points, for the code's customer, on the account that issued it, which is
+     * not the order's account (upstream.account is never set by it). The customer is read from the holder at the
+     * call, so that no contact is copied here.
+     */
+    redeemCode?: RedeemCode | undefined;
   };
   /**
    * Retry state of the next call, and the calls held by a dead letter (by

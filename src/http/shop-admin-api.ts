@@ -94,6 +94,8 @@ export interface ShopAdminApiParts {
   spentLongMs?: number;
   /** The shop's storefront was turned on (the storefront reader forgets the contacts refused for the shop). */
   storefrontTurnedOn?: (platform: string, shop: string) => void;
+  /** The shop's rewards or its storefront changed: open codes of what is no longer offered go now, not at the next sweep. */
+  rewardsChanged?: () => void;
   logger: Logger;
 }
 
@@ -114,6 +116,7 @@ export function shopAdminApi({
   spentSince,
   spentLongMs,
   storefrontTurnedOn,
+  rewardsChanged,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -126,7 +129,13 @@ export function shopAdminApi({
   };
 
   router.use(
-    shopStorefrontApi({ store, partsOf, accounts, ...(storefrontTurnedOn ? { turnedOn: storefrontTurnedOn } : {}) }),
+    shopStorefrontApi({
+      store,
+      partsOf,
+      accounts,
+      ...(storefrontTurnedOn ? { turnedOn: storefrontTurnedOn } : {}),
+      ...(rewardsChanged ? { rewardsChanged } : {}),
+    }),
   );
 
   // storeName: what the page calls the shop, its own alone (the platform's module reads it; the shop's name otherwise).

@@ -3,6 +3,7 @@
 // comes back in words, with the scopes the page may ask the platform's admin to grant, and nothing is saved.
 import express from 'express';
 import type { PlatformParts } from '../core/platform-module.ts';
+import { parseRewards, saveRewards, shopRewards } from '../core/storefront/rewards.ts';
 import { setStorefront, storefrontOn } from '../core/storefront/storefront-switch.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
@@ -18,12 +19,15 @@ export function shopStorefrontApi({
   partsOf,
   accounts,
   turnedOn,
+  rewardsChanged,
 }: {
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
   accounts: { forShop(platform: string, shop: string): Promise<string | undefined> };
   /** The storefront was turned on: the platform said the install can read customers (the reader's refusals go). */
   turnedOn?: (platform: string, shop: string) => void;
+  /** The shop's rewards or its switch changed: open codes of what is no longer offered go now (code-sweeper.ts). */
+  rewardsChanged?: () => void;
 }): express.Router {
   const router = express.Router();
   router.get('/storefront', async (_req, res) => {
@@ -61,7 +65,40 @@ export function shopStorefrontApi({
         fix: 'Install the app again, then turn it on.',
       });
     if (on) turnedOn?.(platform, shop);
+    else rewardsChanged?.();
     res.json({ offered: true, on });
+  });
+
+  // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.
+  router.get('/storefront/rewards', async (_req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    const offered = Boolean(partsOf(platform)?.storefront?.codes);
+    res.json({ offered, rewards: offered ? await shopRewards(store, platform, shop) : [] });
+  });
+  router.put('/storefront/rewards', async (req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    const codes = partsOf(platform)?.storefront?.codes;
+    if (!codes)
+      return void res.status(409).json({ errors: ['Your store’s platform cannot offer rewards for points yet.'] });
+    const parsed = parseRewards(req.body);
+    if (!parsed.ok) return void res.status(400).json({ errors: parsed.errors });
+    const before = await shopRewards(store, platform, shop);
+    // Turning rewards on asks the platform whether the install may make codes; what it lacks comes back in words.
+    if (parsed.rewards.some((reward) => reward.on) && !before.some((reward) => reward.on)) {
+      const ready = (await codes.readiness?.(shop)) ?? { ready: true };
+      if (!ready.ready)
+        return void res.status(409).json({
+          errors: [`Customers cannot redeem rewards yet: ${ready.why}.`],
+          missingScopes: ready.missingScopes,
+          fix:
+            ready.missingScopes.length > 0
+              ? 'Approve what the app asks for, then save the rewards again.'
+              : 'Ask the bridge’s operator to install the app again in a way that can approve it.',
+        });
+    }
+    await saveRewards(store, platform, shop, parsed.rewards, byOf(res));
+    rewardsChanged?.();
+    res.json({ offered: true, rewards: parsed.rewards });
   });
   return router;
 }

@@ -4,7 +4,15 @@
 // (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. Each of the part's
 // entrances (a customer account extension's route) answers the same, once it knows who asks. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
-import type { PlatformRoute, StorefrontEntrance, StorefrontParts } from '../core/platform-module.ts';
+import type {
+  PlatformAnswer,
+  PlatformRequest,
+  PlatformRoute,
+  StorefrontEntrance,
+  StorefrontParts,
+} from '../core/platform-module.ts';
+import type { RewardCodes } from '../core/storefront/reward-codes.ts';
+import { rewardWords, shopRewards } from '../core/storefront/rewards.ts';
 import { serviceCustomer } from '../core/storefront/customer-points.ts';
 import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
@@ -20,6 +28,7 @@ export interface StorefrontRouteParts {
     runtime(id: string): Promise<AccountRuntime | undefined>;
   };
   reader: StorefrontReader;
+  rewardCodes?: Pick<RewardCodes, 'redeem' | 'openCodes'>;
 }
 
 /** What a customer reads when their points cannot be shown, each in their words. */
@@ -29,74 +38,145 @@ export const CUSTOMER_WORDS = {
   busy: 'Your points cannot be shown just now. Try again in a moment.',
 } as const;
 
+/** What a customer reads when a reward cannot be redeemed, each in their words. */
+export const REDEEM_WORDS = {
+  noReward: 'This reward is not offered any more. Reload the page to see the rewards there are.',
+  short: 'You do not have enough points for this reward yet.',
+  busy: 'Your reward cannot be made just now. Try again in a moment: no points were taken.',
+  notAllowed: 'Rewards cannot be redeemed here yet: the store has to finish setting this up.',
+  failed: 'Your reward could not be made. Try again in a moment: no points were taken.',
+  tooMany: 'You already have unused reward codes. Use one of them before you redeem another.',
+} as const;
+
+/** A customer holds at most this many unused codes in a shop: a page that redeems by mistake, or a forged click, holds no more. */
+export const MAX_OPEN_CODES = 3;
+
 const NOT_FOUND = { status: 404, json: { error: 'not found' } } as const;
 
-export function storefrontRoutes({
-  platform,
-  storefront,
-  store,
-  accounts,
-  reader,
-}: StorefrontRouteParts): PlatformRoute[] {
+export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
+  const { storefront } = parts;
   // The proxy's route and every entrance share every step after "who asks".
   const entrances: StorefrontEntrance[] = [
     { path: '/points', customer: (request) => storefront.customer(request) },
     ...(storefront.entrances ?? []),
   ];
-  return entrances.map((entrance) => {
-    const route: PlatformRoute = {
+  return entrances.flatMap((entrance) => {
+    const points: PlatformRoute = {
       method: 'GET',
       path: `/storefront${entrance.path}`,
       ...(entrance.cors ? { cors: entrance.cors } : {}),
-      async handle(request) {
-        const asker = await entrance.customer(request);
-        // Not the platform's: nothing read, nothing recorded.
-        if (asker.kind === 'refused')
-          return { status: 401, json: { error: 'this request is not signed by the store' } };
-        const { shop } = asker;
-        if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
-        const accountId = await accounts.forShop(platform, shop);
-        const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
-        if (!account) return NOT_FOUND;
-        const ways = waysToEarn(account);
-        if (asker.kind === 'guest') return { status: 200, json: { customer: 'guest', waysToEarn: ways, signIn: true } };
-        const contact = await reader.contact(platform, shop, asker.customerId, () =>
-          storefront.contact(shop, asker.customerId),
-        );
-        const unavailable = (words: string, retryAfterSeconds?: number) => ({
-          status: 200,
-          json: {
-            customer: 'signed-in',
-            unavailable: words,
-            ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-            waysToEarn: ways,
-          },
-        });
-        if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
-        const customer = contact && serviceCustomer(contact);
-        if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
-        const answer = await reader.points(account, customer);
-        if (!answer.ok) return unavailable(CUSTOMER_WORDS.busy, answer.retryAfterSeconds);
-        const { balance, history } = answer.points;
+      handle: (request) => answer(parts, entrance, request, 'points'),
+    };
+    if (!storefront.codes || !parts.rewardCodes) return [points];
+    // The reward is named in the query (signed with the rest where the platform signs it): no body is read.
+    const redeem: PlatformRoute = {
+      method: 'POST',
+      path: `/storefront${entrance.path}/redeem`,
+      maxBodyBytes: 0,
+      ...(entrance.cors ? { cors: entrance.cors } : {}),
+      handle: (request) => answer(parts, entrance, request, 'redeem'),
+    };
+    return [points, redeem];
+  });
+}
+
+async function answer(
+  { platform, storefront, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
+  entrance: StorefrontEntrance,
+  request: PlatformRequest,
+  asked: 'points' | 'redeem',
+): Promise<PlatformAnswer> {
+  const asker = await entrance.customer(request);
+  // Not the platform's: nothing read, nothing recorded.
+  if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
+  const { shop } = asker;
+  if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
+  const accountId = await accounts.forShop(platform, shop);
+  const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
+  if (!account) return NOT_FOUND;
+  const ways = waysToEarn(account);
+  const offered = storefront.codes && rewardCodes ? (await shopRewards(store, platform, shop)).filter((r) => r.on) : [];
+  const rewards = offered.map((reward) => ({
+    id: reward.id,
+    points: reward.points,
+    amountOff: reward.amountOff,
+    minimumOrder: reward.minimumOrder,
+    expiresInDays: reward.expiresInDays,
+    words: rewardWords(reward),
+  }));
+  if (asker.kind === 'guest')
+    return {
+      status: asked === 'points' ? 200 : 401,
+      json: { customer: 'guest', waysToEarn: ways, rewards, signIn: true },
+    };
+  const contact = await reader.contact(platform, shop, asker.customerId, () =>
+    storefront.contact(shop, asker.customerId),
+  );
+  const unavailable = (words: string, retryAfterSeconds?: number) => ({
+    status: 200,
+    json: {
+      customer: 'signed-in',
+      unavailable: words,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      waysToEarn: ways,
+      rewards,
+    },
+  });
+  if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
+  const customer = contact && serviceCustomer(contact);
+  if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
+  if (asked === 'redeem' && rewardCodes) {
+    const reward = offered.find((each) => each.id === request.query.reward);
+    if (!reward) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.noReward } };
+    const open = await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId);
+    if (open.length >= MAX_OPEN_CODES) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.tooMany } };
+    const made = await rewardCodes.redeem({ platform, shop, customerId: asker.customerId, account, customer, reward });
+    switch (made.kind) {
+      case 'issued':
         return {
           status: 200,
           json: {
-            customer: 'signed-in',
-            balance: {
-              available: balance.available,
-              pending: balance.pending,
-              pendingUntil: balance.pendingUntil,
-              asOf: answer.asOf,
-              source: balance.source,
-              missingElsewhere: balance.missingElsewhere,
-              stale: answer.stale,
-            },
-            history,
-            waysToEarn: ways,
+            redeemed: true,
+            code: made.code,
+            amountOff: made.amountOff,
+            expiresAt: made.expiresAt,
+            available: made.available,
           },
         };
+      case 'short':
+        return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.short, available: made.available } };
+      case 'busy':
+        return {
+          status: 503,
+          json: { redeemed: false, error: REDEEM_WORDS.busy, retryAfterSeconds: made.retryAfterSeconds },
+        };
+      case 'not-allowed':
+        return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.notAllowed } };
+      case 'failed':
+        return { status: 503, json: { redeemed: false, error: REDEEM_WORDS.failed } };
+    }
+  }
+  const read = await reader.points(account, customer);
+  if (!read.ok) return unavailable(CUSTOMER_WORDS.busy, read.retryAfterSeconds);
+  const { balance, history } = read.points;
+  const codes = rewardCodes ? await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId) : [];
+  return {
+    status: 200,
+    json: {
+      customer: 'signed-in',
+      balance: {
+        available: balance.available,
+        pending: balance.pending,
+        pendingUntil: balance.pendingUntil,
+        asOf: read.asOf,
+        source: balance.source,
+        missingElsewhere: balance.missingElsewhere,
+        stale: read.stale,
       },
-    };
-    return route;
-  });
+      history,
+      waysToEarn: ways,
+      rewards,
+      codes,
+    },
+  };
 }

@@ -121,7 +121,13 @@ export type RecordKind =
   /** Every change to accounts and links: who, when, what (never a secret). */
   | 'audit'
   /** Whether a shop (platform:shop) shows its customers their points in the store (core/storefront/storefront-switch.ts). */
-  | 'storefront';
+  | 'storefront'
+  /** The rewards a shop (platform:shop) offers its customers for their points (core/storefront/rewards.ts). */
+  | 'rewards'
+  /** One customer's reservations on one account (core/storefront/reservations.ts): id account:digest of the customer. */
+  | 'reward-holder'
+  /** An open reward code (platform:shop:code) and the reservation it spends: the sweeper's list, the worker's lookup. */
+  | 'reward-code';
 
 export interface WaitingMatch {
   waitingFor: string;

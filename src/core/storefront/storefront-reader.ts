@@ -41,6 +41,10 @@ const MAX_ENTRIES = 20_000;
 export type PointsAnswer =
   { ok: true; points: CustomerPoints; asOf: string; stale: boolean } | { ok: false; retryAfterSeconds: number };
 
+/** A balance read anew for a reservation, and when its read started (what it can have seen). */
+export type FreshPoints =
+  { ok: true; points: CustomerPoints; readStartedAt: number } | { ok: false; retryAfterSeconds: number };
+
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
   store: Pick<LedgerStore, 'customerOrders'>;
@@ -48,8 +52,16 @@ export interface StorefrontReaderParts {
   liveFirst: (budgetId: string) => boolean;
   /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */
   share: number;
-  /** Points held by the customer's open reservations (the next issue's); 0 until then. */
-  held?: (account: string, customer: ServiceCustomer) => Promise<number>;
+  /**
+   * Points held by the customer's reservations (reservations.ts, heldPoints) for a read that started at
+   * `readStartedAt` whose figures come from `source`; 0 without rewards.
+   */
+  held?: (
+    account: string,
+    customer: ServiceCustomer,
+    source: 'service' | 'ledger',
+    readStartedAt: number,
+  ) => Promise<number>;
   logger: Logger;
   now?: () => number;
 }
@@ -148,6 +160,29 @@ export class StorefrontReader implements KeptInMemory {
     }
   }
 
+  /**
+   * The customer's points read anew from the service, never from what was kept: what a reservation checks. It
+   * takes a place of the account's budget as an order's call does, outside the storefront's share (a redemption
+   * is rare, and the customer is waiting for their code), but never while the account's live orders wait.
+   */
+  async pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints> {
+    const key = `${account.id}\u0000${customerKey(customer)}`;
+    const readStartedAt = this.#now();
+    try {
+      const points = await this.#read(account, customer, { share: false, readStartedAt });
+      this.#balances.drop(key);
+      return { ok: true, points, readStartedAt };
+    } catch (error) {
+      if (!(error instanceof NoRoom))
+        this.#o.logger.warn(
+          { account: account.id, kind: (error as { kind?: unknown })?.kind ?? (error as Error)?.name },
+          "a customer's balance could not be read for a reward",
+        );
+      const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
+      return { ok: false, retryAfterSeconds: Math.max(5, Math.ceil(wait)) };
+    }
+  }
+
   /** The bridge's own call for the customer went through: what was kept of their balance on the account is stale. */
   dropBalance(account: string, customer: { email?: string | undefined; mobile?: string | undefined }): void {
     const keys = [
@@ -229,11 +264,17 @@ export class StorefrontReader implements KeptInMemory {
     };
   }
 
-  async #read(account: AccountRuntime, customer: ServiceCustomer): Promise<CustomerPoints> {
-    const held = (await this.#o.held?.(account.id, customer)) ?? 0;
+  async #read(
+    account: AccountRuntime,
+    customer: ServiceCustomer,
+    how: { share: boolean; readStartedAt: number } = { share: true, readStartedAt: this.#now() },
+  ): Promise<CustomerPoints> {
+    // Read after the figures: a reservation or a redeem that lands meanwhile is counted (heldPoints).
+    const held = async (source: 'service' | 'ledger') =>
+      (await this.#o.held?.(account.id, customer, source, how.readStartedAt)) ?? 0;
     const transactions = account.client.transactions?.bind(account.client);
     if (transactions) {
-      const place = await this.#place(account);
+      const place = await this.#place(account, how.share);
       let data: Record<string, unknown> = {};
       let neverSeen = false;
       try {
@@ -248,12 +289,13 @@ export class StorefrontReader implements KeptInMemory {
       } finally {
         place?.release();
       }
-      const fromService = pointsFromService(data, held);
+      const fromService = pointsFromService(data, await held('service'));
       if (fromService) return fromService;
       const orders = await this.#ledgerOrders(account, customer);
-      return pointsFromLedger(orders, held, account.policy.pendingDays, { neverSeen });
+      return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays, { neverSeen });
     }
-    return pointsFromLedger(await this.#ledgerOrders(account, customer), held, account.policy.pendingDays);
+    const orders = await this.#ledgerOrders(account, customer);
+    return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays);
   }
 
   /**
@@ -261,9 +303,14 @@ export class StorefrontReader implements KeptInMemory {
    * limiter every instance shares counts the share and sees live orders waiting across instances (takeShare);
    * otherwise this process counts its share and knows its own live orders.
    */
-  async #place(account: AccountRuntime) {
+  async #place(account: AccountRuntime, share = true) {
     const budgetId = account.budgetId ?? account.id;
     if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
+    if (!share) {
+      const budget = account.reserveCall?.();
+      if (budget?.spent) throw new NoRoom(budget.until);
+      return budget?.place;
+    }
     const limiter = limiterOf(account.client);
     if (limiter?.takeShare) {
       const share = await limiter.takeShare(this.#o.share);
@@ -291,8 +338,14 @@ export class StorefrontReader implements KeptInMemory {
       if (owner !== account.id) continue;
       // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
       if ('mobile' in customer && order.snapshot.customer.email) continue;
+      // A reward code's redeem is counted by its reservation (heldPoints, 'ledger'), on the account that issued it.
+      const redeemedByCode = order.upstream.redeemCode !== undefined;
       const points = orderPoints(
-        { ...order.upstream, upstream: order.upstream.points },
+        {
+          ...order.upstream,
+          upstream: order.upstream.points,
+          ...(redeemedByCode ? { redeemedPoints: undefined } : {}),
+        },
         account.activityPoints,
         () => '',
       );

@@ -39,6 +39,8 @@ export interface CallContext {
   place?: Place;
   /** Told when a try fails in a way that may have taken effect: see CallOptions. */
   onTryInDoubt?: () => void;
+  /** A reward code's redeem: the code's customer, whoever the order's is. */
+  customer?: { email: string } | { mobile: string };
 }
 
 /**
@@ -53,7 +55,9 @@ export function noteIntent(
 ): boolean {
   const { upstream } = record;
   // The first call of any kind (earn, conversion or redeem: the others follow one of them) fixes the order's account.
-  if (upstream.account === undefined && ['earn', 'conversion', 'redeem'].includes(action.kind))
+  // A reward code's redeem goes to the code's account and fixes nothing of the order's (DESIGN.md, Accounts).
+  const codeRedeem = action.kind === 'redeem' && action.code !== undefined;
+  if (upstream.account === undefined && !codeRedeem && ['earn', 'conversion', 'redeem'].includes(action.kind))
     upstream.account = context.account;
   if (action.kind === 'earn' && upstream.points === 'none') {
     upstream.points = 'earning';
@@ -103,7 +107,10 @@ export function makeCall(
       return client.updatePoints({ status: action.kind, orderId: lpOrderId }, options);
     case 'redeem':
       return client.redeem(
-        { ...(customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' }), points: action.points },
+        {
+          ...(context.customer ?? (customer.email ? { email: customer.email } : { mobile: customer.mobile ?? '' })),
+          points: action.points,
+        },
         options,
       );
     case 'conversion':

@@ -3,6 +3,8 @@
 // many orders at once. Facts folded in during a call are noticed when its result is saved, and the lease is
 // checked right before each call leaves. An order whose account's budget is spent is let go, due again when
 // the budget returns, rather than hold a slot waiting in the limiter.
+import { BRIDGE_CODE } from '../storefront/reservations.ts';
+import type { RewardCodes } from '../storefront/reward-codes.ts';
 import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from '../customer-calls.ts';
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
 import { LaneClaims } from './lane-claims.ts';
@@ -91,6 +93,9 @@ export class Worker {
   readonly #budgetOfAccount = new Map<string, string>();
   /** Accounts whose own orders found their budget spent, and until when (what /metrics may show of each). */
   readonly #spentOfAccount = new Map<string, number>();
+
+  /** The bridge's reward codes: an order that pays with one redeems its reservation (core/storefront/reward-codes.ts). */
+  rewardCodes: Pick<RewardCodes, 'claimForOrder' | 'customerOf' | 'settled'> | undefined;
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -378,11 +383,18 @@ export class Worker {
     this.#budgetOfAccount.set(account.id, budgetId);
     this.#budgets.accountFound(record.key, budgetId);
     const { policy } = account;
+    await this.#takeRewardCode(record);
     const { next, target } = plan(record, policy, now);
     record.target = target;
-    if (!next || !this.#running || account.authPause.paused) {
+    // A reward code's redeem goes to the account that issued the code, whatever the order's own account.
+    const via = next?.kind === 'redeem' && next.code ? await this.#o.accounts.runtime(next.code.account) : account;
+    if (next && !via) {
+      const reason = `The reward code ${(next as { code?: { code: string } }).code?.code ?? ''} was issued on a loyalty account that was removed, so its points cannot be redeemed. Nothing was taken from the customer; discard this once you have settled it with them.`;
+      return this.#deadLetter(record, next, reason, undefined, [next.kind], lease);
+    }
+    if (!next || !via || !this.#running || account.authPause.paused || via.authPause.paused) {
       this.#budgets.needsNoPlace(record.key);
-      return this.#letGo(record, next, account, now, lease);
+      return this.#letGo(record, next, via?.authPause.paused ? via : account, now, lease);
     }
     if (record.work.retryAt !== null && Date.parse(record.work.retryAt) > now.getTime()) {
       this.#budgets.needsNoPlace(record.key);
@@ -391,8 +403,8 @@ export class Worker {
       return { kind: 'done' };
     }
 
-    const budget = account.reserveCall?.();
-    if (budget?.spent) return this.#budgetSpent(record, account, budget.until, lease);
+    const budget = via.reserveCall?.();
+    if (budget?.spent) return this.#budgetSpent(record, via, budget.until, lease);
     const place = budget?.place;
     const lane = record.lane ?? 'live';
     // An account with no budget to ask (its calls wait in their limiter) counts each call as given a place.
@@ -409,7 +421,7 @@ export class Worker {
       if (this.#budgets.placeGiven(budgetId, lane, record.key)) this.#loop.wake();
     }
     try {
-      return await this.#call(record, next, account, lease, place);
+      return await this.#call(record, next, account, lease, place, via);
     } finally {
       // A step that made no call gives its place back (one that did, gave it to the limiter).
       place?.release();
@@ -457,15 +469,48 @@ export class Worker {
     return { kind: 'done' };
   }
 
-  /** The order's lp_orderid, its intent noted, then its call. */
+  /**
+   * An order that pays with one of the bridge's reward codes takes the code's reservation (once: the same order
+   * gets it again after a crash, any other none); saved with the order's next save.
+   */
+  async #takeRewardCode(record: OrderRecord): Promise<void> {
+    const codes = this.rewardCodes;
+    const { upstream, snapshot } = record;
+    if (!codes || upstream.redeemCode !== undefined || upstream.redemption !== 'none') return;
+    for (const { code } of snapshot.discountCodes) {
+      if (!BRIDGE_CODE.test(code)) continue;
+      const taken = await codes.claimForOrder(record.platform, record.shop, code, record.key);
+      if (taken) {
+        upstream.redeemCode = taken;
+        return;
+      }
+    }
+  }
+
+  /** The order's lp_orderid, its intent noted, then its call (on `via`, the account the call goes to). */
   async #call(
     record: OrderRecord,
     next: Action,
     account: AccountRuntime,
     lease: Lease,
     place: Place | undefined,
+    via: AccountRuntime = account,
   ): Promise<Step> {
     const { policy } = account;
+    // A reward code's redeem names the code's customer, read from its holder now (no order copies a contact).
+    let codeCustomer: { email: string } | { mobile: string } | undefined;
+    if (next.kind === 'redeem' && next.code) {
+      codeCustomer = await this.rewardCodes?.customerOf(next.code);
+      if (!codeCustomer)
+        return this.#deadLetter(
+          record,
+          next,
+          `The customer of reward code ${next.code.code} was erased, so its points cannot be redeemed. Nothing was taken from anyone; discard this.`,
+          undefined,
+          ['redeem'],
+          lease,
+        );
+    }
     const lpOrderId = await this.#lpOrderId(record, next, account, lease);
     // Another order holds the lp_orderid: its calls are held by a dead letter, and the order goes on from there.
     if (typeof lpOrderId !== 'string') return lpOrderId;
@@ -499,10 +544,11 @@ export class Worker {
     try {
       lease.check();
       this.#o.laneCalls.record(record.lane ?? 'live');
-      result = await makeCall(account.client, record, next, {
+      result = await makeCall(via.client, record, next, {
         policy,
         earnActivityId: account.earnActivityId,
         lpOrderId,
+        ...(codeCustomer ? { customer: codeCustomer } : {}),
         fence: () => lease.check(),
         onTryInDoubt: () => {
           triedInDoubt = true;
@@ -514,7 +560,7 @@ export class Worker {
       if (error instanceof BudgetSpentError) {
         // Nothing was sent: the intent is undone, and the order waits for the budget without a slot.
         undoIntent(record, next, earlierTryInDoubt);
-        return this.#budgetSpent(record, account, error.until, lease);
+        return this.#budgetSpent(record, via, error.until, lease);
       }
       if (error instanceof LeaseLostError) {
         // Nothing was sent; whoever holds the order now decides, from what is saved.
@@ -524,7 +570,7 @@ export class Worker {
         );
         return { kind: 'done' };
       }
-      return this.#failed(record, next, error, account, lease, earlierTryInDoubt);
+      return this.#failed(record, next, error, via, lease, earlierTryInDoubt);
     }
     const now = this.#o.now();
     recordSuccess(record, next, result, now.toISOString());
@@ -540,12 +586,32 @@ export class Worker {
     } finally {
       // After the save, not before: a balance read from the ledger between a drop and the save would count the
       // order without this call, and be kept as fresh. Told even when the save failed: the service took the call.
-      this.#tellCustomerCall(record, next, account.id);
+      this.#tellCustomerCall(record, next, via.id, codeCustomer);
+      // The reservation is spent; a crash before this leaves it held (never less), and the sweeper settles it.
+      if (next.kind === 'redeem' && next.code)
+        await this.rewardCodes
+          ?.settled(next.code, 'redeemed', record.key)
+          .catch((error: unknown) =>
+            this.#o.logger.warn(
+              { order: record.key, kind: (error as Error)?.name },
+              'a redeemed reward code could not be marked; the sweeper marks it',
+            ),
+          );
     }
   }
 
-  #tellCustomerCall(record: OrderRecord, action: Action, account: string): void {
-    const { email, mobile } = record.snapshot.customer;
+  #tellCustomerCall(
+    record: OrderRecord,
+    action: Action,
+    account: string,
+    codeCustomer?: { email: string } | { mobile: string },
+  ): void {
+    const { email, mobile } = codeCustomer
+      ? {
+          email: 'email' in codeCustomer ? codeCustomer.email : null,
+          mobile: 'mobile' in codeCustomer ? codeCustomer.mobile : null,
+        }
+      : record.snapshot.customer;
     const referrer = action.kind === 'conversion' ? action.referral.referrer : undefined;
     const call: CustomerCall = {
       account,
@@ -629,8 +695,19 @@ export class Worker {
           'the service’s refusal settled the call',
         );
         return this.#save(record, false, lease);
-      case 'dead-letter':
-        return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind], lease);
+      case 'dead-letter': {
+        if (!(action.kind === 'redeem' && action.code))
+          return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind], lease);
+        const code = action.code;
+        const inDoubt = record.upstream.redemption === 'sending';
+        const reason = inDoubt
+          ? `The redeem of ${code.points} points for reward code ${code.code} may or may not have been applied (${decision.reason}). Check the customer's history at the loyalty service before you retry it.`
+          : `The loyalty service refused to take ${code.points} points for reward code ${code.code}: the customer's points were spent elsewhere before the code was used (${decision.reason}). The order kept its discount. Retry once the customer has the points again, or discard this.`;
+        const step = await this.#deadLetter(record, action, reason, decision.httpStatus, ['redeem'], lease);
+        // Refused: the points are held no more. In doubt: they stay held until a person decides.
+        if (!inDoubt) await this.rewardCodes?.settled(code, 'refused', record.key).catch(() => undefined);
+        return step;
+      }
     }
   }
 

@@ -1,0 +1,160 @@
+// Walks the open reward codes (their 'reward-code' records) and ends what should end, so that no code stays in a
+// store without its reservation and no reservation is held without a code a customer can use:
+// - a reservation still 'reserving' after REPAIR_MS: its make crashed or lost its answer; the code is looked for
+//   by its text and removed if there, and the points let go;
+// - an issued code past its expiry and the settling window: the store's own count of its uses decides; unused,
+//   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
+// - an issued code whose reward or storefront the merchant turned off: removed while access lasts, then let go;
+// - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first: let go);
+// - a code record whose reservation ended or never came: dropped.
+// Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
+// step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
+import type { Logger } from '../../logger.ts';
+import type { Accounts } from '../accounts.ts';
+import { codeRedeemFate } from '../lifecycle.ts';
+import type { StorefrontParts } from '../platform-module.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
+import type { RewardCodes } from './reward-codes.ts';
+import { shopRewards } from './rewards.ts';
+import { storefrontOn } from './storefront-switch.ts';
+
+/** A make takes at most this long (its calls time out well before): a 'reserving' older than this is repaired. */
+export const REPAIR_MS = 2 * 60_000;
+/** After a code's expiry, the store's count of its uses settles (orders paid at the last moment) for this long. */
+export const SETTLE_MS = 6 * 60 * 60_000;
+/** A code record whose reservation never came (a crash between the two writes) is dropped after this long. */
+const DANGLING_MS = 10 * 60_000;
+
+export interface SweepReport {
+  released: number;
+  removed: number;
+  redeemed: number;
+  failed: number;
+}
+
+export interface CodeSweeperParts {
+  store: Pick<LedgerStore, 'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'exclusive'>;
+  codes: RewardCodes;
+  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  accounts: Pick<Accounts, 'runtime' | 'forShop'>;
+  logger: Logger;
+  now?: () => Date;
+  settleMs?: number;
+  repairMs?: number;
+}
+
+export class CodeSweeper {
+  readonly #o: CodeSweeperParts;
+  readonly #now: () => Date;
+
+  constructor(parts: CodeSweeperParts) {
+    this.#o = parts;
+    this.#now = parts.now ?? (() => new Date());
+  }
+
+  /** One pass over the open codes, on one instance at a time; undefined when another instance runs it now. */
+  async sweep(): Promise<SweepReport | undefined> {
+    const ran = await this.#o.store.exclusive('reward-code-sweep', () => this.#pass());
+    return ran.ran ? ran.value : undefined;
+  }
+
+  async #pass(): Promise<SweepReport> {
+    const report: SweepReport = { released: 0, removed: 0, redeemed: 0, failed: 0 };
+    for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
+      try {
+        await this.#one(id, value, report);
+      } catch (error) {
+        // The store or the platform failed: this code is looked at again on the next pass.
+        report.failed += 1;
+        this.#o.logger.warn(
+          { platform: value.platform, shop: value.shop, kind: (error as Error)?.name },
+          'an open reward code could not be looked at now; it is looked at again on the next pass',
+        );
+      }
+    }
+    return report;
+  }
+
+  async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
+    const now = this.#now();
+    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
+    const reservation = holder?.reservations.find((each) => each.id === index.reservation);
+    if (!reservation) {
+      if (now.getTime() - Date.parse(index.createdAt) > DANGLING_MS) await this.#o.store.deleteRecord(CODE_KIND, id);
+      return;
+    }
+    switch (reservation.state) {
+      case 'reserving':
+        if (now.getTime() - Date.parse(reservation.createdAt) < (this.#o.repairMs ?? REPAIR_MS)) return;
+        await this.#o.codes.repairUnmade(index.holder, reservation);
+        report.released += 1;
+        return;
+      case 'issued':
+        return this.#issued(index, reservation, report);
+      case 'used':
+        return this.#used(index, reservation, report);
+      default:
+        await this.#o.store.deleteRecord(CODE_KIND, id);
+    }
+  }
+
+  async #issued(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
+    const now = this.#now();
+    const codes = this.#o.codesOf(reservation.platform);
+    const offered = await this.#stillOffered(reservation);
+    const settled = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+    if (offered && !settled) return;
+    if (!codes || reservation.platformId === undefined) return;
+    if (settled) {
+      const uses = await codes.uses(reservation.shop, reservation.platformId);
+      if (uses !== undefined && uses > 0) {
+        // Used in the store: its order will bring the redeem (reconciliation finds an order a webhook missed).
+        if (!reservation.usedAtPlatform) {
+          await this.#o.codes.end(index.holder, reservation, (current) =>
+            current.state === 'issued' ? { usedAtPlatform: true } : undefined,
+          );
+          this.#o.logger.info(
+            { platform: reservation.platform, shop: reservation.shop },
+            'a reward code was used in the store; its points stay held until its order arrives',
+          );
+        }
+        return;
+      }
+    }
+    // Removed before it is let go: a code must never be usable without its reservation.
+    await codes.remove(reservation.shop, reservation.platformId);
+    report.removed += 1;
+    const why = settled ? 'its code expired unused' : 'the merchant turned the reward off';
+    const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+    if (after?.state === 'released') report.released += 1;
+  }
+
+  async #used(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
+    if (!reservation.orderKey) return;
+    const order = await this.#o.store.getOrder(reservation.orderKey);
+    if (!order) return;
+    const accountId = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
+    const account = accountId === undefined ? undefined : await this.#o.accounts.runtime(accountId);
+    if (!account) return;
+    const fate = codeRedeemFate(order, account.policy, this.#now());
+    const code = order.upstream.redeemCode;
+    if (fate === 'sent' && code?.reservation === reservation.id) {
+      await this.#o.codes.settled(code, 'redeemed', order.key);
+      report.redeemed += 1;
+    } else if (fate === 'never') {
+      const now = this.#now();
+      const why = 'its order was cancelled before its points were redeemed';
+      const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['used'])));
+      if (after?.state === 'released') report.released += 1;
+    }
+  }
+
+  /** Whether the merchant still offers the code's reward in a storefront that is on. */
+  async #stillOffered(reservation: Reservation): Promise<boolean> {
+    const { platform, shop } = reservation;
+    if (!(await storefrontOn(this.#o.store, platform, shop))) return false;
+    const rewards = await shopRewards(this.#o.store, platform, shop);
+    return rewards.some((reward) => reward.id === reservation.rewardId && reward.on);
+  }
+}

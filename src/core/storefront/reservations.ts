@@ -1,0 +1,153 @@
+// A customer's reservations on one account: points held by the reward codes the bridge issued them, from the
+// moment they asked until the code pays for an order (its redeem sent) or is released unused. One record per
+// (account, customer), changed only by compare-and-set (LedgerStore.changeRecord), so two tabs or two instances
+// reserving for the same customer are serialised at the one write that counts: a reservation is added only if
+// the balance read for it, less everything held at that write, still covers it. Each open code also has a
+// 'reward-code' record (platform:shop:code) naming its holder: the worker finds an order's code by it, and the
+// sweeper (code-sweeper.ts) walks them. docs/storefront.md, "Rewards".
+import { createHash, randomBytes } from 'node:crypto';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import { customerKey, type ServiceCustomer } from './customer-points.ts';
+
+export type ReservationState =
+  /** Held; its code is being made (or its make's answer was lost: the sweeper finds and removes it). */
+  | 'reserving'
+  /** Held; its code is in the store, shown to the customer. */
+  | 'issued'
+  /** Held; an order paid with the code, and its redeem is on its way (orderKey). */
+  | 'used'
+  /** The redeem went through: the service took the points (redeemedAt). */
+  | 'redeemed'
+  /** Let go: the code was never used, never made, removed, or its shop left. Cost the customer nothing. */
+  | 'released'
+  /** The service refused the redeem at use (the points were spent elsewhere meanwhile): a dead letter says so. */
+  | 'refused';
+
+export interface Reservation {
+  id: string;
+  platform: string;
+  shop: string;
+  /** The platform's id of the customer the code is for. */
+  customerId: string;
+  rewardId: string;
+  points: number;
+  amountOff: string;
+  code: string;
+  state: ReservationState;
+  /** The platform's id of the code, once made. */
+  platformId?: string | undefined;
+  expiresAt: string;
+  createdAt: string;
+  orderKey?: string | undefined;
+  redeemedAt?: string | undefined;
+  endedAt?: string | undefined;
+  /** Why it was released, in words for the merchant and the customer's export. */
+  endedWhy?: string | undefined;
+  /** The platform counted a use of the code after its expiry: its order is awaited, the points stay held. */
+  usedAtPlatform?: boolean | undefined;
+}
+
+export interface Holder {
+  account: string;
+  customer: ServiceCustomer;
+  reservations: Reservation[];
+}
+
+/** An open code's own record: which holder's reservation it spends. */
+export interface CodeIndex {
+  platform: string;
+  shop: string;
+  holder: string;
+  reservation: string;
+  createdAt: string;
+}
+
+export const HOLDER_KIND = 'reward-holder';
+export const CODE_KIND = 'reward-code';
+/** Held states: the points are not the customer's to spend again. */
+export const HELD: ReadonlySet<ReservationState> = new Set(['reserving', 'issued', 'used']);
+export const ENDED: ReadonlySet<ReservationState> = new Set(['redeemed', 'released', 'refused']);
+/**
+ * A redeem that went through is in the service's balance for reads that start after it; a read that started
+ * before (or up to this long after, for clocks of other instances) may not show it, so for that read it still
+ * counts as held. Counting it twice shows the customer less for a moment, never more.
+ */
+export const REDEEM_SKEW_MS = 5_000;
+/** Ended reservations are kept this long (the customer's export, the merchant's questions), then dropped. */
+export const ENDED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** The holder record's id: the account and a digest of the customer, so no e-mail or phone is in an id. */
+export const holderId = (account: string, customer: ServiceCustomer): string =>
+  `${account}:${createHash('sha256').update(customerKey(customer)).digest('hex').slice(0, 40)}`;
+
+export const codeIndexId = (platform: string, shop: string, code: string): string =>
+  `${platform}:${shop}:${code.toUpperCase()}`;
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** The bridge's codes: LB- and 16 characters (80 bits), so one cannot be guessed, and one is told from a merchant's. */
+export const BRIDGE_CODE = /^LB-[A-HJ-NP-Z2-9]{16}$/i;
+export function newCode(): string {
+  const bytes = randomBytes(16);
+  return `LB-${[...bytes].map((byte) => CODE_ALPHABET[byte % CODE_ALPHABET.length]).join('')}`;
+}
+
+/**
+ * The points the customer's reservations hold, for a balance read that started at `readStartedAt` (ms), whose
+ * figures come from the service (its redeemed count has each redeem that went through before the read) or the
+ * ledger (whose count leaves out the redeems of these codes: they are counted here, every one).
+ */
+export function heldPoints(holder: Holder | undefined, readStartedAt: number, source: 'service' | 'ledger'): number {
+  let held = 0;
+  for (const reservation of holder?.reservations ?? []) {
+    if (HELD.has(reservation.state)) held += reservation.points;
+    else if (reservation.state === 'redeemed') {
+      const at = reservation.redeemedAt ? Date.parse(reservation.redeemedAt) : Number.POSITIVE_INFINITY;
+      if (source === 'ledger' || at > readStartedAt - REDEEM_SKEW_MS) held += reservation.points;
+    }
+  }
+  return held;
+}
+
+export type ReservationChange = (reservation: Reservation) => Partial<Reservation> | undefined;
+
+/**
+ * Changes one reservation by what it holds now (a compare-and-set on its holder): `change` answers the fields to
+ * set, or undefined to leave it. Ended reservations older than ENDED_KEPT_MS go with any write. Returns the
+ * reservation as it is after, or undefined when there is none.
+ */
+export async function changeReservation(
+  store: Pick<LedgerStore, 'changeRecord'>,
+  holder: string,
+  reservationId: string,
+  change: ReservationChange,
+  now = new Date(),
+): Promise<Reservation | undefined> {
+  let after: Reservation | undefined;
+  await store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
+    after = undefined;
+    const at = current?.reservations.findIndex((reservation) => reservation.id === reservationId) ?? -1;
+    if (!current || at < 0) return undefined;
+    const before = current.reservations[at]!;
+    const patch = change(before);
+    after = before;
+    if (!patch) return undefined;
+    after = { ...before, ...patch };
+    const reservations = current.reservations.map((each, index) => (index === at ? after! : each));
+    return { put: { ...current, reservations: withoutOld(reservations, now) } };
+  });
+  return after;
+}
+
+export const withoutOld = (reservations: Reservation[], now: Date): Reservation[] =>
+  reservations.filter(
+    (reservation) =>
+      !ENDED.has(reservation.state) ||
+      now.getTime() - Date.parse(reservation.endedAt ?? reservation.redeemedAt ?? reservation.createdAt) <
+        ENDED_KEPT_MS,
+  );
+
+/** A released reservation, with why: from any held state but 'used' (an order's redeem decides that one). */
+export const release =
+  (why: string, now: Date, from: ReadonlySet<ReservationState> = new Set(['reserving', 'issued'])): ReservationChange =>
+  (reservation) =>
+    from.has(reservation.state) ? { state: 'released', endedAt: now.toISOString(), endedWhy: why } : undefined;

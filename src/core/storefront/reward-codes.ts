@@ -1,0 +1,261 @@
+// Reserve at issue, redeem at use (../shared/DESIGN.md, "The storefront"). A customer redeems a reward: their
+// balance is read anew, the points are reserved (reservations.ts: a compare-and-set that checks the balance less
+// everything held at that write), then the code is made in the store with the text chosen before, shown to that
+// customer. An order that pays with the code takes its reservation (claimForOrder) and the worker redeems its
+// points once, on the account that issued it (settled). What a crash leaves between these steps, the sweeper
+// repairs (code-sweeper.ts). docs/storefront.md, "Rewards".
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../logger.ts';
+import type { AccountRuntime } from '../accounts.ts';
+import type { StorefrontParts } from '../platform-module.ts';
+import type { RedeemCode } from '../order-record.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import type { ServiceCustomer } from './customer-points.ts';
+import type { FreshPoints } from './storefront-reader.ts';
+import { rewardWords, type Reward } from './rewards.ts';
+import {
+  CODE_KIND,
+  HOLDER_KIND,
+  changeReservation,
+  codeIndexId,
+  heldPoints,
+  holderId,
+  newCode,
+  release,
+  withoutOld,
+  type CodeIndex,
+  type Holder,
+  type Reservation,
+} from './reservations.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type RedeemAnswer =
+  | { kind: 'issued'; code: string; amountOff: string; expiresAt: string; available: number }
+  /** The balance, less what is held, does not cover the reward. */
+  | { kind: 'short'; available: number; points: number }
+  /** The balance could not be read now: nothing was reserved. */
+  | { kind: 'busy'; retryAfterSeconds: number }
+  /** The store may not make codes (the merchant has to approve it): nothing is held. */
+  | { kind: 'not-allowed' }
+  /** The code could not be made: nothing stays held once the sweeper has looked (at once where it can). */
+  | { kind: 'failed' };
+
+export interface RewardCodesParts {
+  store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
+  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  reader: {
+    pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
+    dropBalance(account: string, customer: { email?: string; mobile?: string }): void;
+  };
+  logger: Logger;
+  now?: () => Date;
+}
+
+export interface Redemption {
+  platform: string;
+  shop: string;
+  customerId: string;
+  account: AccountRuntime;
+  customer: ServiceCustomer;
+  reward: Reward;
+}
+
+export class RewardCodes {
+  readonly #o: RewardCodesParts;
+  readonly #now: () => Date;
+
+  constructor(parts: RewardCodesParts) {
+    this.#o = parts;
+    this.#now = parts.now ?? (() => new Date());
+  }
+
+  /** The points held for the customer on the account, for a read of `source` that started at readStartedAt. */
+  async held(account: string, customer: ServiceCustomer, source: 'service' | 'ledger', readStartedAt: number) {
+    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holderId(account, customer));
+    return heldPoints(holder, readStartedAt, source);
+  }
+
+  /** The customer's codes in this shop that they can still use, newest first. */
+  async openCodes(account: string, customer: ServiceCustomer, platform: string, shop: string, customerId: string) {
+    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holderId(account, customer));
+    const now = this.#now().getTime();
+    return (holder?.reservations ?? [])
+      .filter(
+        (each) =>
+          each.state === 'issued' &&
+          each.platform === platform &&
+          each.shop === shop &&
+          each.customerId === customerId &&
+          Date.parse(each.expiresAt) > now,
+      )
+      .map((each) => ({ code: each.code, amountOff: each.amountOff, points: each.points, expiresAt: each.expiresAt }))
+      .reverse();
+  }
+
+  async redeem(asked: Redemption): Promise<RedeemAnswer> {
+    const { platform, shop, account, customer, reward } = asked;
+    const codes = this.#o.codesOf(platform);
+    if (!codes) return { kind: 'not-allowed' };
+    const read = await this.#o.reader.pointsNow(account, customer);
+    if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
+    const now = this.#now();
+    const holder = holderId(account.id, customer);
+    const reservation: Reservation = {
+      id: randomUUID(),
+      platform,
+      shop,
+      customerId: asked.customerId,
+      rewardId: reward.id,
+      points: reward.points,
+      amountOff: reward.amountOff,
+      code: newCode(),
+      state: 'reserving',
+      expiresAt: new Date(now.getTime() + reward.expiresInDays * DAY_MS).toISOString(),
+      createdAt: now.toISOString(),
+    };
+    // The code's own record first: a crash after it leaves a record that points at nothing, which the sweeper
+    // drops; the other way round would leave a held reservation nothing lists.
+    const index: CodeIndex = { platform, shop, holder, reservation: reservation.id, createdAt: now.toISOString() };
+    await this.#o.store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
+    const { balance, source } = { balance: read.points.balance, source: read.points.balance.source };
+    let available = 0;
+    const { changed } = await this.#o.store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
+      available = balance.approved - balance.redeemed - heldPoints(current, read.readStartedAt, source);
+      if (available < reward.points) return undefined;
+      const reservations = withoutOld([...(current?.reservations ?? []), reservation], now);
+      return { put: { account: account.id, customer, reservations } };
+    });
+    if (!changed) {
+      await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
+      return { kind: 'short', available: Math.max(0, available), points: reward.points };
+    }
+    this.#o.reader.dropBalance(account.id, contactOf(customer));
+    const made = await codes
+      .make({
+        shop,
+        customerId: asked.customerId,
+        code: reservation.code,
+        title: `Loyalty reward: ${rewardWords(reward)}`,
+        amountOff: reward.amountOff,
+        minimumOrder: reward.minimumOrder,
+        startsAt: now.toISOString(),
+        expiresAt: reservation.expiresAt,
+        combinesWithOthers: reward.combines,
+      })
+      .catch((error: unknown) => ({ kind: 'thrown' as const, error }));
+    if (made.kind !== 'made') {
+      // Not made, or not known to be: removed if it is there, and the points let go.
+      if (made.kind === 'thrown')
+        this.#o.logger.warn(
+          { platform, shop, kind: (made.error as Error)?.name },
+          'a reward code could not be made; its points are let go once the store says it has no such code',
+        );
+      await this.repairUnmade(holder, reservation, made.kind === 'not-allowed').catch(() => undefined);
+      return made.kind === 'not-allowed' ? { kind: 'not-allowed' } : { kind: 'failed' };
+    }
+    const issued = await changeReservation(this.#o.store, holder, reservation.id, (current) =>
+      current.state === 'reserving' ? { state: 'issued', platformId: made.platformId } : undefined,
+    );
+    if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
+      // The sweeper let it go meanwhile (the make took longer than its repair waits): a code with no reservation
+      // must not stay in the store.
+      await codes.remove(shop, made.platformId).catch(() => undefined);
+      return { kind: 'failed' };
+    }
+    return {
+      kind: 'issued',
+      code: reservation.code,
+      amountOff: reservation.amountOff,
+      expiresAt: reservation.expiresAt,
+      available: Math.max(0, available - reward.points),
+    };
+  }
+
+  /**
+   * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed
+   * if there, then the points are let go. `sure`: the platform said it made nothing.
+   */
+  async repairUnmade(holder: string, reservation: Reservation, sure = false): Promise<void> {
+    const codes = this.#o.codesOf(reservation.platform);
+    if (!sure && codes) {
+      const found = await codes.find(reservation.shop, reservation.code);
+      if (found !== undefined) await codes.remove(reservation.shop, found);
+    }
+    await this.end(holder, reservation, release('its code was never shown', this.#now()));
+  }
+
+  /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
+  async end(
+    holder: string,
+    reservation: Pick<Reservation, 'id' | 'platform' | 'shop' | 'code'>,
+    change: Parameters<typeof changeReservation>[3],
+  ): Promise<Reservation | undefined> {
+    const after = await changeReservation(this.#o.store, holder, reservation.id, change, this.#now());
+    if (after && after.state !== 'reserving' && after.state !== 'issued' && after.state !== 'used')
+      await this.#o.store.deleteRecord(
+        CODE_KIND,
+        codeIndexId(reservation.platform, reservation.shop, reservation.code),
+      );
+    await this.#dropHolderBalance(holder);
+    return after;
+  }
+
+  /**
+   * An order paid with one of the bridge's codes: its reservation is taken for the order (once: an order that
+   * took it already gets it again; any other order, none), and what its redeem needs is answered.
+   */
+  async claimForOrder(platform: string, shop: string, code: string, orderKey: string): Promise<RedeemCode | undefined> {
+    const index = await this.#o.store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, code));
+    if (!index) return undefined;
+    const taken = await changeReservation(this.#o.store, index.holder, index.reservation, (current) => {
+      if (current.state === 'used' && current.orderKey === orderKey) return {};
+      // 'reserving': its make's answer was lost, but the store made it and an order used it.
+      if (current.state === 'issued' || current.state === 'reserving')
+        return { state: 'used', orderKey, usedAtPlatform: undefined };
+      return undefined;
+    });
+    if (taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
+    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
+    if (!holder) return undefined;
+    return {
+      code: taken.code,
+      account: holder.account,
+      points: taken.points,
+      holder: index.holder,
+      reservation: taken.id,
+    };
+  }
+
+  /** The customer a code's redeem names: read from its holder at the call, so no order copies a contact. */
+  async customerOf(code: RedeemCode): Promise<ServiceCustomer | undefined> {
+    return (await this.#o.store.getRecord<Holder>(HOLDER_KIND, code.holder))?.customer;
+  }
+
+  /**
+   * The worker's word on a code's redeem: it went through (the points left the service), or the service refused
+   * it (a dead letter says so; a person who retries it and succeeds makes it redeemed after all).
+   */
+  async settled(code: RedeemCode, outcome: 'redeemed' | 'refused', orderKey: string): Promise<void> {
+    const at = this.#now().toISOString();
+    const after = await changeReservation(this.#o.store, code.holder, code.reservation, (current) => {
+      if (current.orderKey !== orderKey) return undefined;
+      if (outcome === 'redeemed' && (current.state === 'used' || current.state === 'refused'))
+        return { state: 'redeemed', redeemedAt: at, endedAt: at };
+      if (outcome === 'refused' && current.state === 'used')
+        return { state: 'refused', endedAt: at, endedWhy: 'the service refused the redeem when the code was used' };
+      return undefined;
+    });
+    if (after && (after.state === 'redeemed' || after.state === 'refused'))
+      await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(after.platform, after.shop, after.code));
+    await this.#dropHolderBalance(code.holder);
+  }
+
+  async #dropHolderBalance(holder: string): Promise<void> {
+    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
+    if (value) this.#o.reader.dropBalance(value.account, contactOf(value.customer));
+  }
+}
+
+const contactOf = (customer: ServiceCustomer) =>
+  'email' in customer ? { email: customer.email } : { mobile: customer.mobile };

@@ -1,0 +1,111 @@
+// The rewards a shop offers its customers for their points ("500 points = 5.00 off"), set by its merchant in
+// Set up. Kept as one record naming its platform and shop, so the shop's erasure takes it with the rest. A
+// reward's id stays with it across edits: an open code names the reward it came from, and a reward turned off
+// or removed has its open codes removed (code-sweeper.ts).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { LedgerStore } from '../store/ledger-store.ts';
+
+export interface Reward {
+  id: string;
+  /** The points it costs. */
+  points: number;
+  /** The amount off the order, in the shop's currency, as decimal text ("5.00"). */
+  amountOff: string;
+  /** The smallest order subtotal it applies to, or none. */
+  minimumOrder: string | null;
+  /** How long a code stays usable, from when the customer redeems. */
+  expiresInDays: number;
+  /** Whether its code combines with product and shipping discounts (never with another order discount). */
+  combines: boolean;
+  on: boolean;
+}
+
+export interface ShopRewards {
+  platform: string;
+  shop: string;
+  rewards: Reward[];
+  by: string;
+  at: string;
+}
+
+const KIND = 'rewards';
+const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
+export const MAX_REWARDS = 20;
+
+const money = (what: string) =>
+  z
+    .string({ error: `must be an amount like 5.00` })
+    .trim()
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})` });
+
+const rewardInput = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'must be the id the bridge gave the reward' })
+    .optional(),
+  points: z
+    .number({ error: 'must be a whole number of points' })
+    .int({ error: 'must be a whole number of points' })
+    .min(1, { error: 'must be at least 1 point' })
+    .max(10_000_000, { error: 'must be at most 10,000,000 points' }),
+  amountOff: money('the amount off').refine((value) => Number(value) > 0, { error: 'must be more than 0' }),
+  minimumOrder: money('the smallest order').nullable().default(null),
+  expiresInDays: z
+    .number({ error: 'must be a whole number of days' })
+    .int({ error: 'must be a whole number of days' })
+    .min(1, { error: 'must be at least 1 day' })
+    .max(365, { error: 'must be at most 365 days' }),
+  combines: z.boolean({ error: 'must be true or false' }).default(false),
+  on: z.boolean({ error: 'must be true or false' }).default(true),
+});
+
+const rewardsInput = z.strictObject({
+  rewards: z.array(rewardInput).max(MAX_REWARDS, { error: `at most ${MAX_REWARDS} rewards` }),
+});
+
+/** The merchant's rewards as sent, or one line per bad key ("rewards.0.points: must be at least 1 point"). */
+export function parseRewards(body: unknown): { ok: true; rewards: Reward[] } | { ok: false; errors: string[] } {
+  const parsed = rewardsInput.safeParse(body);
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`),
+    };
+  const rewards = parsed.data.rewards.map(({ id, ...reward }) => ({ id: id ?? randomUUID(), ...reward }));
+  const ids = new Set(rewards.map((reward) => reward.id));
+  if (ids.size !== rewards.length) return { ok: false, errors: ['rewards: two rewards have the same id'] };
+  return { ok: true, rewards };
+}
+
+export async function shopRewards(
+  store: Pick<LedgerStore, 'getRecord'>,
+  platform: string,
+  shop: string,
+): Promise<Reward[]> {
+  return (await store.getRecord<ShopRewards>(KIND, idOf(platform, shop)))?.rewards ?? [];
+}
+
+export async function saveRewards(
+  store: Pick<LedgerStore, 'putRecord'>,
+  platform: string,
+  shop: string,
+  rewards: Reward[],
+  by: string,
+  now = new Date(),
+): Promise<void> {
+  await store.putRecord<ShopRewards>(KIND, idOf(platform, shop), {
+    platform,
+    shop,
+    rewards,
+    by,
+    at: now.toISOString(),
+  });
+}
+
+/** "500 points for 5.00 off", "…, on orders of 50.00 or more": what a customer and a merchant read. */
+export function rewardWords(reward: Pick<Reward, 'points' | 'amountOff' | 'minimumOrder'>): string {
+  const points = reward.points.toLocaleString('en-US');
+  const minimum = reward.minimumOrder ? ` on orders of ${reward.minimumOrder} or more` : '';
+  return `${points} points for ${reward.amountOff} off${minimum}`;
+}
