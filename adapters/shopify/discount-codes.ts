@@ -17,6 +17,11 @@ export const DISCOUNT_CODE_CREATE = `mutation LoyaltyBridgeDiscountCodeCreate($b
 }`;
 
 export const DISCOUNT_CODE_BY_CODE = `query LoyaltyBridgeDiscountCodeByCode($code: String!) {
+  codeDiscountNodeByCode(code: $code) { id }
+}`;
+
+/** For a retried make: whose the code of that text is (its customers need read_customers, as the storefront does). */
+export const DISCOUNT_CODE_OWNER = `query LoyaltyBridgeDiscountCodeOwner($code: String!) {
   codeDiscountNodeByCode(code: $code) {
     id
     codeDiscount {
@@ -54,24 +59,32 @@ interface FoundCode {
 
 const customerGid = (id: string) => `gid://shopify/Customer/${id}`;
 
-/** What the merchant reads when the app may not make codes. */
+/** What the merchant reads when the app may not make codes, unless the caller says how this install gets the scope. */
 const NOT_ALLOWED =
   'the app may not make discount codes in your store yet: approve access to discounts when you turn rewards on';
 
 /** A refusal for want of a scope: the whole call (ACCESS_DENIED naming the scope) or a userError saying so. */
 const deniedError = (error: unknown) =>
   error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && missingScope(error.message) !== undefined;
-const deniedUserError = (error: UserError) =>
-  /access denied|write_discounts/i.test(error.message) || error.code === 'ACCESS_DENIED';
+const deniedUserError = (error: UserError) => /access denied|write_discounts/i.test(error.message);
 /** Shopify's answer to a code the shop already has (TAKEN: "Code must be unique. Please try a different code."). */
 const takenUserError = (error: UserError) =>
   error.code === 'TAKEN' || (error.field?.includes('code') === true && /unique|taken|already/i.test(error.message));
 
-export function shopifyDiscountCodes(apis: { for(shop: string): ShopifyAdminApi }) {
-  async function findNode(shop: string, code: string): Promise<FoundCode | undefined> {
+export function shopifyDiscountCodes(
+  apis: { for(shop: string): ShopifyAdminApi },
+  /** Why this shop's install may not make codes, and how it gets the scope (its readiness's words). */
+  notAllowedWhy?: (shop: string) => Promise<string | undefined>,
+) {
+  const notAllowed = async (shop: string): Promise<MadeCode> => ({
+    kind: 'not-allowed',
+    why: (await notAllowedWhy?.(shop).catch(() => undefined)) ?? NOT_ALLOWED,
+  });
+
+  async function owner(shop: string, code: string): Promise<FoundCode | undefined> {
     const answer = await apis
       .for(shop)
-      .query<{ codeDiscountNodeByCode: FoundCode | null }>(DISCOUNT_CODE_BY_CODE, { code }, 5);
+      .query<{ codeDiscountNodeByCode: FoundCode | null }>(DISCOUNT_CODE_OWNER, { code }, 5);
     return answer.codeDiscountNodeByCode ?? undefined;
   }
 
@@ -109,19 +122,19 @@ export function shopifyDiscountCodes(apis: { for(shop: string): ShopifyAdminApi 
         if (deniedError(error)) {
           // The scopes remembered were wrong: readiness asks Shopify again.
           forgetScopes(api);
-          return { kind: 'not-allowed', why: NOT_ALLOWED };
+          return notAllowed(request.shop);
         }
         throw error;
       }
       const { codeDiscountNode, userErrors } = answer.discountCodeBasicCreate;
       if (userErrors.some(deniedUserError)) {
         forgetScopes(api);
-        return { kind: 'not-allowed', why: NOT_ALLOWED };
+        return notAllowed(request.shop);
       }
       if (userErrors.some(takenUserError)) {
         // A make retried after its answer was lost: the code is the bridge's if it is this request's (same
         // title, for that customer). Anyone else's code of that text is never taken over.
-        const found = await findNode(request.shop, request.code);
+        const found = await owner(request.shop, request.code);
         const customers = found?.codeDiscount.context?.customers?.map((customer) => customer.id) ?? [];
         if (found && found.codeDiscount.title === request.title && customers.includes(customerGid(request.customerId)))
           return { kind: 'made', platformId: found.id };
@@ -135,7 +148,10 @@ export function shopifyDiscountCodes(apis: { for(shop: string): ShopifyAdminApi 
     },
 
     async find(shop: string, code: string): Promise<string | undefined> {
-      return (await findNode(shop, code))?.id;
+      const answer = await apis
+        .for(shop)
+        .query<{ codeDiscountNodeByCode: { id: string } | null }>(DISCOUNT_CODE_BY_CODE, { code }, 2);
+      return answer.codeDiscountNodeByCode?.id;
     },
 
     async uses(shop: string, platformId: string): Promise<number | undefined> {

@@ -49,7 +49,14 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
     },
     contact: (shop, customerId) => customerContact(apis.for(shop), customerId),
     readiness: (shop) => storefrontReadiness(shop, { access, apis }),
-    codes: { ...shopifyDiscountCodes(apis), readiness: (shop) => discountReadiness(shop, { access, apis }) },
+    codes: {
+      // A make refused for want of write_discounts says how this install gets it, as readiness does.
+      ...shopifyDiscountCodes(apis, async (shop) => {
+        const ready = await discountReadiness(shop, { access, apis });
+        return ready.ready ? undefined : ready.why;
+      }),
+      readiness: (shop) => discountReadiness(shop, { access, apis }),
+    },
     // In the customer's account: the customer account extension's calls, with its session token.
     entrances: [
       customerAccountEntrance({ apps, served, onRefused: (reason) => options.onRefused?.(reason, 'customer account') }),

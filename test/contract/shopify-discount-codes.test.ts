@@ -168,6 +168,13 @@ describe('without write_discounts', () => {
     );
     expect(fake.discounts(SHOP)).toHaveLength(before);
   });
+
+  it('a make on an OAuth install says the operator adds the scope to SHOPIFY_SCOPES', async () => {
+    await installed(SHOP, 'oauth');
+    fake.scopes = 'read_orders';
+    const result = await codes.make(request());
+    expect(result.kind === 'not-allowed' && result.why).toMatch(/write_discounts to SHOPIFY_SCOPES/);
+  });
 });
 
 describe('readiness', () => {
