@@ -8,7 +8,8 @@
 // Beyond the library: the pairs are joined with no separator, so a parameter the browser added can carry
 // text that reads, once split differently, as another customer's id with the same signature
 // ("a=xlogged_in_customer_id=2m" + Shopify's own pairs). Only Shopify's own four parameters are accepted,
-// each once and of its documented shape (none can hold an "="), so the signed text splits one way only.
+// each once and of its documented shape (none can hold an "="), so the signed text splits one way only; and the
+// store page's own `reward`, of a shape that holds none either.
 import { InvalidHmacError, type Shopify } from '@shopify/shopify-api';
 
 export type AppProxyCheck = { ok: true; shop: string; customerId: string | undefined } | { ok: false; reason: string };
@@ -21,6 +22,9 @@ const SHAPES: ReadonlyMap<string, RegExp> = new Map([
   // The prefix and the subpath, which a merchant may rename in their admin: /apps/loyalty by default.
   ['path_prefix', /^\/(apps|a|community|tools)\/[A-Za-z0-9_-]{1,30}$/],
   ['timestamp', /^\d{1,12}$/],
+  // The store's own page's one parameter: which reward a customer redeems (POST …/points/redeem). Of a shape with
+  // no "=" either, so the signed text still splits one way only.
+  ['reward', /^[A-Za-z0-9-]{1,64}$/],
 ]);
 const SIGNATURE = /^[0-9a-f]{64}$/;
 

@@ -69,10 +69,10 @@ export const HELD: ReadonlySet<ReservationState> = new Set(['reserving', 'issued
 export const ENDED: ReadonlySet<ReservationState> = new Set(['redeemed', 'released', 'refused']);
 /**
  * A redeem that went through is in the service's balance for reads that start after it; a read that started
- * before (or up to this long after, for clocks of other instances) may not show it, so for that read it still
+ * before (or up to this long after, for the clocks of other instances, kept in step by NTP) may not show it, so for that read it still
  * counts as held. Counting it twice shows the customer less for a moment, never more.
  */
-export const REDEEM_SKEW_MS = 5_000;
+export const REDEEM_SKEW_MS = 2_000;
 /** Ended reservations are kept this long (the customer's export, the merchant's questions), then dropped. */
 export const ENDED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 

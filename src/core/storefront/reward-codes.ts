@@ -16,6 +16,7 @@ import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
   HOLDER_KIND,
+  REDEEM_SKEW_MS,
   changeReservation,
   codeIndexId,
   heldPoints,
@@ -249,6 +250,10 @@ export class RewardCodes {
     if (after && (after.state === 'redeemed' || after.state === 'refused'))
       await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(after.platform, after.shop, after.code));
     await this.#dropHolderBalance(code.holder);
+    // A read that starts within REDEEM_SKEW_MS of the redeem counts it as held and spent (heldPoints): it is kept
+    // no longer than that, so the customer sees their true balance once the skew has passed.
+    if (after?.state === 'redeemed')
+      setTimeout(() => void this.#dropHolderBalance(code.holder), REDEEM_SKEW_MS + 50).unref();
   }
 
   async #dropHolderBalance(holder: string): Promise<void> {

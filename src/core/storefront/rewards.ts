@@ -37,7 +37,7 @@ const money = (what: string) =>
   z
     .string({ error: `must be an amount like 5.00` })
     .trim()
-    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})` });
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})`, abort: true });
 
 const rewardInput = z.strictObject({
   id: z

@@ -34,6 +34,8 @@ export const CONTACT_KEPT_MS = 5 * 60_000;
 /** A platform's refusal to give a contact is kept this long: the merchant may allow it in a moment, but not every
  * page view asks the platform again. */
 export const REFUSAL_KEPT_MS = 30_000;
+/** How long a redemption waits for a place in the budget's next slices before it asks the customer to try again. */
+const NOW_WAITS_MS = 3_000;
 /** Said to a customer with nothing to show while the budget has no room. */
 export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
@@ -167,11 +169,22 @@ export class StorefrontReader implements KeptInMemory {
    */
   async pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints> {
     const key = `${account.id}\u0000${customerKey(customer)}`;
-    const readStartedAt = this.#now();
+    const waitUntil = this.#now() + NOW_WAITS_MS;
     try {
-      const points = await this.#read(account, customer, { share: false, readStartedAt });
-      this.#balances.drop(key);
-      return { ok: true, points, readStartedAt };
+      for (;;) {
+        const readStartedAt = this.#now();
+        try {
+          const points = await this.#read(account, customer, { share: false, readStartedAt });
+          this.#balances.drop(key);
+          return { ok: true, points, readStartedAt };
+        } catch (error) {
+          // The limiter's slice is full for a moment (another call took this slice's place): the customer waits
+          // that moment rather than be told to try again; live orders waiting, or a longer wait, say so.
+          const until = error instanceof NoRoom ? error.until : undefined;
+          if (until === undefined || until > waitUntil) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(10, until - this.#now())));
+        }
+      }
     } catch (error) {
       if (!(error instanceof NoRoom))
         this.#o.logger.warn(

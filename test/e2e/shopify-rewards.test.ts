@@ -1,0 +1,190 @@
+// A Shopify customer spends their points, end to end: the whole bridge in process as a Shopify app beside the fake
+// Shopify (Admin GraphQL on Shopify's published schema, its discount codes included), a shop linked to a trial
+// account on the bridge's sandbox, customer 7001 with 300 approved points. They redeem a reward through the app
+// proxy (signed as Shopify signs it), get a code only they can use once, pay with it (a real signed orders/paid,
+// delivered twice), and the points leave the sandbox once. What they notice: a code, a balance that never lets
+// them reserve more than they have, and a code they did not use costing them nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import {
+  APP_SECRET,
+  asShop,
+  startFakeShopifyForApp,
+  startShopifyAppBridge,
+  stopFakeShopifyForApp,
+  type ShopifyAppBridge,
+} from '../helpers/shopify-app-bridge.ts';
+import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
+
+const SHOP = 'rewards-shop.myshopify.com';
+const GRACE = { email: 'grace@example.com', phone: '+12125550142' };
+const EARNED = ['6200001001', '6200001002', '6200001003'];
+
+let fake: FakeShopify;
+let running: ShopifyAppBridge;
+let brandId = '';
+
+type Answer = { status: number; text: string; body: Record<string, any> };
+const read = async (response: Response): Promise<Answer> => {
+  const text = await response.text();
+  return { status: response.status, text, body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+};
+const signed = (customerId: string, extra: Array<[string, string]> = []) =>
+  proxiedQuery({ shop: SHOP, customerId, extra }, APP_SECRET);
+const points = async (customerId = '7001') =>
+  read(await fetch(`${running.url}/shopify/storefront/points?${signed(customerId)}`));
+const redeem = async (reward: string, customerId = '7001') =>
+  read(
+    await fetch(`${running.url}/shopify/storefront/points/redeem?${signed(customerId, [['reward', reward]])}`, {
+      method: 'POST',
+    }),
+  );
+const sandboxAccount = () => running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)!;
+const redemptions = () => sandboxAccount().store.snapshot().redemptions;
+
+async function deliver(topic: string, body: string) {
+  const response = await fetch(`${running.url}/webhooks/shopify`, {
+    method: 'POST',
+    headers: shopifyHeaders({ topic, body, shop: SHOP, secret: APP_SECRET }),
+    body,
+  });
+  expect(response.status).toBe(200);
+}
+
+let rewards: Array<Record<string, any>> = [];
+
+beforeAll(async () => {
+  fake = await startFakeShopifyForApp();
+  fake.install(SHOP);
+  fake.shop(SHOP).customers.set('7001', shopifyCustomerNode('7001', GRACE));
+  fake.shop(SHOP).customers.set('7002', shopifyCustomerNode('7002', { email: 'linus@example.com' }));
+  fake.scopes = 'read_orders,read_customers';
+  running = await startShopifyAppBridge(fake, {
+    DATA_DIR: tempDataDir(),
+    SHOPIFY_SHOPS: '',
+    SHOPIFY_OPEN_INSTALLS: 'true',
+    ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+  });
+  const made = await asShop(running, SHOP).post('/account', { sandbox: true });
+  expect(made.status).toBe(201);
+  brandId = made.body.account.brandId as string;
+  // Three paid and fulfilled orders: 300 approved points (the sandbox's activity 1 gives 100).
+  for (const id of EARNED) await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled' }));
+  await eventually(() => {
+    const approved = sandboxAccount()
+      .store.snapshot()
+      .earnings.filter((each) => each.status === 'approved');
+    expect(approved.map((each) => each.points).reduce((a, b) => a + b, 0)).toBe(300);
+  }, 20_000);
+  expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
+}, 40_000);
+afterAll(async () => {
+  await running?.stop();
+  await stopFakeShopifyForApp(fake);
+});
+
+describe('a Shopify customer spends their points', () => {
+  it('the merchant sets rewards once the app may make discount codes, and customers see them', async () => {
+    const wanted = {
+      rewards: [
+        { points: 200, amountOff: '5.00', minimumOrder: '20.00', expiresInDays: 30, combines: false },
+        { points: 100, amountOff: '2.00', minimumOrder: null, expiresInDays: 7, combines: true },
+      ],
+    };
+    const refused = await asShop(running, SHOP).put('/storefront/rewards', wanted);
+    expect(refused.status).toBe(409);
+    expect(refused.body.missingScopes).toEqual(['write_discounts']);
+    expect((await asShop(running, SHOP).get('/storefront/rewards')).body.rewards).toEqual([]);
+    fake.scopes = 'read_orders,read_customers,write_discounts';
+    const saved = await asShop(running, SHOP).put('/storefront/rewards', wanted);
+    expect(saved.status).toBe(200);
+    rewards = saved.body.rewards as Array<Record<string, any>>;
+    const shown = await points();
+    expect(shown.body.balance.available).toBe(300);
+    expect(shown.body.rewards.map((each: { words: string }) => each.words)).toEqual([
+      '200 points for 5.00 off on orders of 20.00 or more',
+      '100 points for 2.00 off',
+    ]);
+  });
+
+  it('refuses a bad reward with one line per bad key, and keeps what was saved', async () => {
+    const bad = await asShop(running, SHOP).put('/storefront/rewards', {
+      rewards: [{ points: 0, amountOff: 'five', expiresInDays: 30 }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      'rewards.0.points: must be at least 1 point',
+      'rewards.0.amountOff: must be an amount like 5.00 (the amount off)',
+    ]);
+    expect((await asShop(running, SHOP).get('/storefront/rewards')).body.rewards).toHaveLength(2);
+  });
+
+  let bigCode = '';
+  it('redeems a reward into a code only that customer can use, once, until it expires', async () => {
+    const answer = await redeem(rewards[0]!.id);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ redeemed: true, amountOff: '5.00', available: 100 });
+    bigCode = answer.body.code as string;
+    expect(bigCode).toMatch(/^LB-[A-Z2-9]{16}$/);
+    const [discount] = fake.discounts(SHOP);
+    expect(discount).toBeDefined();
+    const days = (Date.parse(answer.body.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // Only customer 7001 may use it.
+    expect(fake.useCode(SHOP, bigCode, '7002')).toBe(false);
+    // The balance shows what is left, and the code is listed for them alone.
+    const after = await points();
+    expect(after.body.balance.available).toBe(100);
+    expect(after.body.codes.map((each: { code: string }) => each.code)).toEqual([bigCode]);
+    const other = await points('7002');
+    expect(other.body.codes).toEqual([]);
+    expect(other.text).not.toContain(bigCode);
+    // No point has left the service yet.
+    expect(redemptions()).toEqual([]);
+  });
+
+  it('never reserves more than the balance, even when two tabs ask at once', async () => {
+    const small = rewards[1]!.id as string;
+    const both = await Promise.all([redeem(small), redeem(small)]);
+    expect(both.map((each) => each.status).sort()).toEqual([200, 409]);
+    const short = both.find((each) => each.status === 409)!;
+    expect(short.body.error).toBe('You do not have enough points for this reward yet.');
+    expect((await points()).body.balance.available).toBe(0);
+    expect((await redeem(small)).status).toBe(409);
+  });
+
+  it('takes the points once when the code pays for an order, however often Shopify says so', async () => {
+    expect(fake.useCode(SHOP, bigCode, '7001')).toBe(true);
+    expect(fake.useCode(SHOP, bigCode, '7001')).toBe(false);
+    const order = shopifyOrderJson({
+      id: '6200002001',
+      discountCodes: [{ code: bigCode, amount: '5.00', type: 'fixed_amount' }],
+    });
+    await deliver('orders/paid', order);
+    await deliver('orders/paid', order);
+    await eventually(() => expect(redemptions()).toHaveLength(1), 15_000);
+    expect(redemptions()[0]).toMatchObject({ points: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(redemptions()).toHaveLength(1);
+    // The 200 left the service, the small code still holds 100: nothing is counted twice.
+    await eventually(async () => expect((await points()).body.balance.available).toBe(0), 10_000);
+    expect((await points()).body.codes).toHaveLength(1);
+  });
+
+  it('a code whose reward the merchant turns off is removed from the store and costs the customer nothing', async () => {
+    const [big, small] = rewards;
+    const saved = await asShop(running, SHOP).put('/storefront/rewards', {
+      rewards: [big, { ...small, on: false }],
+    });
+    expect(saved.status).toBe(200);
+    await eventually(async () => {
+      expect((await points()).body.balance.available).toBe(100);
+      expect((await points()).body.codes).toEqual([]);
+    }, 10_000);
+    expect(fake.discounts(SHOP)).toHaveLength(1);
+    expect(redemptions()).toHaveLength(1);
+  });
+});
