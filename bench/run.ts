@@ -66,7 +66,15 @@ export const PROFILES: Record<string, BenchProfile> = {
     patterns: { matches: 2_000 },
     privacy: { bodyBytes: [1_024, 1_048_576] },
     themeEmbed: { runs: 3 },
-    storefront: { seconds: 60, ordersPerMinute: 200, readsPerSecond: 5, customers: 200, limitPerMinute: 500 },
+    storefront: {
+      seconds: 60,
+      ordersPerMinute: 200,
+      readsPerSecond: 5,
+      customers: 200,
+      limitPerMinute: 500,
+      redeemsPerSecond: 1,
+      redeemers: 20,
+    },
   },
   smoke: {
     name: 'smoke',
@@ -89,7 +97,15 @@ export const PROFILES: Record<string, BenchProfile> = {
     patterns: { matches: 20 },
     privacy: { bodyBytes: [1_024, 65_536] },
     themeEmbed: { runs: 0 },
-    storefront: { seconds: 2, ordersPerMinute: 120, readsPerSecond: 5, customers: 5, limitPerMinute: 500 },
+    storefront: {
+      seconds: 2,
+      ordersPerMinute: 120,
+      readsPerSecond: 5,
+      customers: 5,
+      limitPerMinute: 500,
+      redeemsPerSecond: 1,
+      redeemers: 2,
+    },
   },
 };
 

@@ -5,6 +5,11 @@
 // their contacts read from the fake Shopify's Admin API. Measured: the balance's p50/p99, answered from what was
 // kept and read anew; each live order's time from its delivery's answer to its earn at the sandbox; the
 // storefront's share of the calls the service took (its transactions of all); 429s (the target is none).
+// Rewards (issue 52): `redeemers` customers with 300 approved points each redeem a 100-point reward
+// `redeemsPerSecond` times a second (two tabs at once now and then), and every other code pays for an order (the
+// fake Shopify's useCode, then a signed orders/paid carrying it); measured: the redemption's p50/p99, codes issued,
+// "not enough points" answers, and overspend: for each customer, points redeemed at the sandbox plus points the
+// bridge still holds for them, beyond their approved points (the target is 0), and codes redeemed more than once.
 // The bridge runs in this process (the fake Shopify is reached through the test helpers' address override).
 import { shopifyCustomerNode } from '../../test/helpers/fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../../test/helpers/shopify.ts';
@@ -25,6 +30,8 @@ export interface StorefrontProfile {
   readsPerSecond: number;
   customers: number;
   limitPerMinute: number;
+  redeemsPerSecond: number;
+  redeemers: number;
 }
 
 const SHOP = 'bench-storefront.myshopify.com';
@@ -54,7 +61,7 @@ async function upstreamCalls(url: string): Promise<{ byOperation: Record<string,
 export async function storefrontScenario(profile: StorefrontProfile) {
   const fake = await startFakeShopifyForApp();
   fake.install(SHOP);
-  fake.scopes = 'read_orders,read_customers';
+  fake.scopes = 'read_orders,read_customers,write_discounts';
   for (let n = 0; n < profile.customers; n++)
     fake
       .shop(SHOP)
@@ -77,6 +84,35 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     const on = await asShop(running, SHOP).put('/storefront', { on: true });
     if (on.status !== 200) throw new Error(`the storefront did not turn on: ${on.text}`);
     const sandboxAccount = () => running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId);
+    const saved = await asShop(running, SHOP).put('/storefront/rewards', {
+      rewards: [{ points: 100, amountOff: '1.00', minimumOrder: null, expiresInDays: 30, combines: false }],
+    });
+    if (saved.status !== 200) throw new Error(`the reward was not saved: ${saved.text}`);
+    const rewardId = saved.body.rewards[0].id as string;
+    // Each redeeming customer (the first `redeemers`) has 300 approved points before the clock starts.
+    const approvedOf = (email: string) =>
+      (sandboxAccount()?.store.snapshot().earnings ?? [])
+        .filter((each) => each.email === email && each.status === 'approved')
+        .reduce((sum, each) => sum + each.points, 0);
+    for (let n = 0; n < profile.redeemers; n++)
+      for (let k = 0; k < 3; k++) {
+        const body = shopifyOrderJson({
+          id: String(FIRST_ORDER - 1 - n * 3 - k),
+          email: `c${n}@example.com`,
+          fulfillmentStatus: 'fulfilled',
+        });
+        await fetch(`${running.url}/webhooks/shopify`, {
+          method: 'POST',
+          headers: shopifyHeaders({ topic: 'orders/fulfilled', body, shop: SHOP, secret: APP_SECRET }),
+          body,
+        });
+      }
+    const readyBy = performance.now() + 60_000;
+    while (performance.now() < readyBy) {
+      const ready = Array.from({ length: profile.redeemers }, (_, n) => approvedOf(`c${n}@example.com`));
+      if (ready.every((points) => points >= 300)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     const sentAt = new Map<string, number>();
     const earnedAfter: number[] = [];
@@ -94,9 +130,15 @@ export async function storefrontScenario(profile: StorefrontProfile) {
           earnedAfter.push(performance.now() - sentAt.get(orderId)!);
         }
     }, 50);
+    const redeemed: number[] = [];
+    let issued = 0;
+    let short = 0;
+    let redeemBusy = 0;
+    let codeOrders = 0;
     const started = performance.now();
     let ordersSent = 0;
     let readsSent = 0;
+    let redeemsSent = 0;
 
     const sendOrder = async (n: number) => {
       const id = String(FIRST_ORDER + n);
@@ -123,13 +165,54 @@ export async function storefrontScenario(profile: StorefrontProfile) {
       // Read before this request was asked: kept; at or after: read anew for it (or a read it joined).
       else (Date.parse(body.balance.asOf) < asked - 5 ? cached : fresh).push(took);
     };
-    // Both arrivals on their own clocks, for `seconds`.
+    const redeemOnce = async (customer: string) => {
+      const at = performance.now();
+      const answer = await fetch(
+        `${running.url}/shopify/storefront/points/redeem?${proxiedQuery({ shop: SHOP, customerId: customer, extra: [['reward', rewardId]] }, APP_SECRET)}`,
+        { method: 'POST' },
+      );
+      redeemed.push(performance.now() - at);
+      const body = (await answer.json().catch(() => ({}))) as { code?: string };
+      if (answer.status === 200 && body.code) {
+        issued++;
+        return body.code;
+      }
+      if (answer.status === 409) short++;
+      else redeemBusy++;
+      return undefined;
+    };
+    const redeem = async (n: number) => {
+      const who = n % profile.redeemers;
+      const customer = String(9_000 + who);
+      // Now and then the same customer in two tabs at once.
+      const codes = await Promise.all(
+        n % 5 === 0 ? [redeemOnce(customer), redeemOnce(customer)] : [redeemOnce(customer)],
+      );
+      for (const code of codes) {
+        if (!code || n % 2 === 1) continue;
+        // Every other code pays for an order, as Shopify says it did.
+        if (!fake.useCode(SHOP, code, customer)) continue;
+        const body = shopifyOrderJson({
+          id: String(FIRST_ORDER + 1_000_000 + codeOrders++),
+          email: `c${who}@example.com`,
+          discountCodes: [{ code, amount: '1.00', type: 'fixed_amount' }],
+        });
+        await fetch(`${running.url}/webhooks/shopify`, {
+          method: 'POST',
+          headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
+          body,
+        });
+      }
+    };
+    // The arrivals on their own clocks, for `seconds`.
     const orderEveryMs = 60_000 / profile.ordersPerMinute;
     const readEveryMs = 1_000 / profile.readsPerSecond;
+    const redeemEveryMs = 1_000 / profile.redeemsPerSecond;
     while (performance.now() - started < profile.seconds * 1_000) {
       const elapsed = performance.now() - started;
       while (ordersSent * orderEveryMs <= elapsed) waits.push(sendOrder(ordersSent++));
       while (readsSent * readEveryMs <= elapsed) waits.push(read(readsSent++));
+      while (redeemsSent * redeemEveryMs <= elapsed) waits.push(redeem(redeemsSent++));
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await Promise.all(waits);
@@ -138,6 +221,24 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     while (seen.size < sentAt.size && performance.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     clearInterval(watch);
+    // Every code-paid order's redeem has gone (or the wait is given up), then the books are checked per customer.
+    const redeemsBy = performance.now() + 60_000;
+    const redemptions = () => sandboxAccount()?.store.snapshot().redemptions ?? [];
+    while (redemptions().length < codeOrders && performance.now() < redeemsBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    let overspend = 0;
+    for (let n = 0; n < profile.redeemers; n++) {
+      const email = `c${n}@example.com`;
+      const spent = redemptions()
+        .filter((each) => each.email === email)
+        .reduce((sum, each) => sum + each.points, 0);
+      const shown = await fetch(
+        `${running.url}/shopify/storefront/points?${proxiedQuery({ shop: SHOP, customerId: String(9_000 + n) }, APP_SECRET)}`,
+      );
+      const view = (await shown.json()) as { codes?: Array<{ points: number }> };
+      const held = (view.codes ?? []).reduce((sum, each) => sum + each.points, 0);
+      overspend += Math.max(0, spent + held - approvedOf(email));
+    }
     const calls = await upstreamCalls(running.url);
     const total = Object.values(calls.byOperation).reduce((sum, count) => sum + count, 0);
     return {
@@ -152,6 +253,17 @@ export async function storefrontScenario(profile: StorefrontProfile) {
       storefrontShare: total === 0 ? 0 : Number(((calls.byOperation.transactions ?? 0) / total).toFixed(3)),
       rateLimited: calls.rateLimited + running.bridge.sandbox!.refusedForRate,
       failures,
+      rewards: {
+        redeemsPerSecond: profile.redeemsPerSecond,
+        redeemers: profile.redeemers,
+        redeem: figures(redeemed),
+        issued,
+        short,
+        busy: redeemBusy,
+        codeOrders,
+        redeemedAtService: redemptions().length,
+        overspend,
+      },
     };
   } finally {
     await running.stop();
@@ -168,5 +280,9 @@ export function storefrontTable(run: Awaited<ReturnType<typeof storefrontScenari
     `| storefront (${run.readsPerSecond} reads/s across ${run.customers} customers, live orders ${run.ordersPerMinute}/min, limit ${run.limitPerMinute}/min, ${run.seconds} s) | balance kept p50/p99 ms (n) | balance read p50/p99 ms (n) | "try again" p50/p99 ms (n) | live earn p50/p99 ms (n) | storefront's share of calls | 429s |`,
     '|---|---|---|---|---|---|---|',
     `| storefront | ${cell(run.balance.cached)} | ${cell(run.balance.read)} | ${cell(run.balance.tryAgain)} | ${cell(run.liveEarn)}${run.liveEarn.notEarned ? `, ${run.liveEarn.notEarned} NOT earned` : ''} | ${run.storefrontShare} | ${run.rateLimited} |`,
+    '',
+    `| rewards (${run.rewards.redeemsPerSecond} redemptions/s across ${run.rewards.redeemers} customers, beside the row above) | redeem p50/p99 ms (n) | codes issued | "not enough points" | "try again" | orders paid with a code | redeems at the service | overspent points |`,
+    '|---|---|---|---|---|---|---|---|',
+    `| rewards | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
   ];
 }

@@ -37,7 +37,12 @@ const money = (what: string) =>
   z
     .string({ error: `must be an amount like 5.00` })
     .trim()
-    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})`, abort: true });
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})`, abort: true })
+    // Kept and shown with two decimals ("5" is "5.00"), as the merchant's page and the store show amounts.
+    .transform((value) => {
+      const [whole, cents = ''] = value.split('.');
+      return `${String(Number(whole))}.${cents.padEnd(2, '0')}`;
+    });
 
 const rewardInput = z.strictObject({
   id: z

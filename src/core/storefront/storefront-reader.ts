@@ -164,8 +164,8 @@ export class StorefrontReader implements KeptInMemory {
 
   /**
    * The customer's points read anew from the service, never from what was kept: what a reservation checks. It
-   * takes a place of the account's budget as an order's call does, outside the storefront's share (a redemption
-   * is rare, and the customer is waiting for their code), but never while the account's live orders wait.
+   * takes a place of the account's budget as an order's call does, outside the storefront's share and beside live
+   * orders (a redemption is rare, and the customer is waiting for their code); a full slice is waited out briefly.
    */
   async pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints> {
     const key = `${account.id}\u0000${customerKey(customer)}`;
@@ -318,12 +318,14 @@ export class StorefrontReader implements KeptInMemory {
    */
   async #place(account: AccountRuntime, share = true) {
     const budgetId = account.budgetId ?? account.id;
-    if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
+    // A redemption's read (share false) takes a place as an order's call does: a customer waiting for their code
+    // is one call, at most a few a second, and would otherwise be told to come back whenever live orders queue.
     if (!share) {
       const budget = account.reserveCall?.();
       if (budget?.spent) throw new NoRoom(budget.until);
       return budget?.place;
     }
+    if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
     const limiter = limiterOf(account.client);
     if (limiter?.takeShare) {
       const share = await limiter.takeShare(this.#o.share);
