@@ -1,8 +1,9 @@
 // Shopify's storefront part (src/core/platform-module.ts, StorefrontParts): who is asking, from the app
 // proxy's signature alone (app-proxy.ts), for a shop the bridge serves and has installed; the customer's
-// contact from the shop's customer record (storefront-contact.ts); and whether the install can serve the
-// storefront (storefront-readiness.ts). No other parameter, header or cookie decides anything. Its other entrance is the
-// customer account extension's (customer-account-entrance.ts), with a session token instead of the proxy's signature.
+// contact from the shop's customer record (storefront-contact.ts); whether the install can serve the
+// storefront (storefront-readiness.ts); and a reward's discount codes (discount-codes.ts, discount-readiness.ts).
+// No other parameter, header or cookie decides anything. Its other entrance is the customer account
+// extension's (customer-account-entrance.ts), with a session token instead of the proxy's signature.
 import type { Shopify } from '@shopify/shopify-api';
 import type { PlatformRequest, StorefrontParts } from '../../src/core/platform-module.ts';
 import type { ShopifyAccess } from './access.ts';
@@ -10,6 +11,8 @@ import type { ShopifyAdminApis } from './admin-api.ts';
 import type { AllowedShops } from './allowed-shops.ts';
 import { checkAppProxy } from './app-proxy.ts';
 import { customerAccountEntrance } from './customer-account-entrance.ts';
+import { shopifyDiscountCodes } from './discount-codes.ts';
+import { discountReadiness } from './discount-readiness.ts';
 import { customerContact } from './storefront-contact.ts';
 import { storefrontReadiness } from './storefront-readiness.ts';
 
@@ -46,6 +49,14 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
     },
     contact: (shop, customerId) => customerContact(apis.for(shop), customerId),
     readiness: (shop) => storefrontReadiness(shop, { access, apis }),
+    codes: {
+      // A make refused for want of write_discounts says how this install gets it, as readiness does.
+      ...shopifyDiscountCodes(apis, async (shop) => {
+        const ready = await discountReadiness(shop, { access, apis });
+        return ready.ready ? undefined : ready.why;
+      }),
+      readiness: (shop) => discountReadiness(shop, { access, apis }),
+    },
     // In the customer's account: the customer account extension's calls, with its session token.
     entrances: [
       customerAccountEntrance({ apps, served, onRefused: (reason) => options.onRefused?.(reason, 'customer account') }),

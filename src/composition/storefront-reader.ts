@@ -7,6 +7,7 @@ import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
 import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
+import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -58,6 +59,7 @@ export function storefrontReader(parts: {
   // Points given or taken by hand (the operator's or the merchant's page) change the balance as the worker's do.
   engine.adjustments.customerCalls.add(stale);
   engine.privacy.inMemory.add(reader);
+  engine.privacy.kept.add(new RewardPrivacy({ store, accounts, codes: rewardCodes, codesOf, logger }));
   // A platform says what the app may read of a shop changed (its scopes webhook): a contact refused for
   // lack of a scope may be allowed now, so the refusals kept for the shop go at once, before the shop is checked.
   const checkAgain = platforms.onSubscriptionsChanged;

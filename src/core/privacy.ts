@@ -62,6 +62,20 @@ export interface KeptInMemory {
   eraseShop(platform: string, shop: string): void;
 }
 
+/**
+ * What the ledger keeps of a customer outside their orders (their reward codes and reservations): in their export
+ * (under `kept.<name>`) and erasure, and ended by a shop's uninstall and erasure.
+ */
+export interface KeptRecords {
+  name: string;
+  /** With an account, only what belongs to it. */
+  exportCustomer(match: CustomerMatch, account?: string): Promise<unknown>;
+  /** Returns how many things were erased. */
+  eraseCustomer(match: CustomerMatch, account?: string): Promise<number>;
+  eraseShop(platform: string, shop: string): Promise<void>;
+  shopUninstalled(platform: string, shop: string): Promise<void>;
+}
+
 /** One account, for an export limited to it. */
 export interface InAccount {
   id: string;
@@ -72,6 +86,8 @@ export interface InAccount {
 export class Privacy {
   /** Told of each export and erasure (storefront-reader.ts). */
   readonly inMemory = new Set<KeptInMemory>();
+  /** Told of each export and erasure, and of a shop's uninstall (reward-privacy.ts). */
+  readonly kept = new Set<KeptRecords>();
   readonly #o: PrivacyOptions;
   readonly #now: () => Date;
 
@@ -111,7 +127,13 @@ export class Privacy {
           };
     const kept: Record<string, unknown> = {};
     for (const memory of this.inMemory) kept[memory.name] = await memory.exportCustomer(match, inAccount);
-    const data = this.inMemory.size > 0 ? { ...stored, inMemory: kept } : stored;
+    const records: Record<string, unknown> = {};
+    for (const each of this.kept) records[each.name] = await each.exportCustomer(match, account);
+    const data = {
+      ...stored,
+      ...(this.inMemory.size > 0 ? { inMemory: kept } : {}),
+      ...(this.kept.size > 0 ? { kept: records } : {}),
+    };
     if (account === undefined) return data;
     const ofAccount = ({ platform, shop }: { platform?: string | undefined; shop?: string | undefined }) =>
       platform !== undefined && shop !== undefined && shops.has(`${platform}:${shop}`);
@@ -159,6 +181,7 @@ export class Privacy {
       // What is kept in memory goes whole, whatever the account: it is only a copy read briefly, and the customer
       // may have no order of the account's shops in the ledger yet (the loop below would not reach it).
       for (const memory of this.inMemory) memory.eraseCustomer(match);
+      for (const each of this.kept) await each.eraseCustomer(match, account);
       const data = await this.#o.store.exportCustomer(match, this.#redactor(match));
       const shops = await this.#shopsOf(data, account);
       // A shop that moved holds orders of two accounts: the other account's stay.
@@ -176,7 +199,10 @@ export class Privacy {
     }
     const at = this.#now().toISOString();
     for (const memory of this.inMemory) memory.eraseCustomer(match);
-    const report = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
+    let keptErased = 0;
+    for (const each of this.kept) keptErased += await each.eraseCustomer(match);
+    const stored = await this.#o.store.eraseCustomer(match, this.#redactor(match), at);
+    const report = { ...stored, records: stored.records + keptErased };
     await this.#log({
       type: 'customer-redact',
       via,
@@ -193,6 +219,7 @@ export class Privacy {
 
   async eraseShop(platform: string, shop: string, via: PrivacyLogEntry['via']): Promise<ErasureReport> {
     for (const memory of this.inMemory) memory.eraseShop(platform, shop);
+    for (const each of this.kept) await each.eraseShop(platform, shop);
     const report = await this.#o.store.eraseShop(platform, shop, this.#o.adapterFor(platform)?.shopKeyPrefix?.(shop));
     await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
     await this.#o.accounts?.forgetShop?.(platform, shop);
@@ -207,6 +234,7 @@ export class Privacy {
    */
   async shopUninstalled(platform: string, shop: string): Promise<void> {
     for (const memory of this.inMemory) memory.eraseShop(platform, shop);
+    for (const each of this.kept) await each.shopUninstalled(platform, shop);
     await this.#o.store.deleteRecord('storefront', `${platform}:${shop}`);
   }
 

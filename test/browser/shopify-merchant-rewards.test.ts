@@ -5,7 +5,6 @@
 // merchant-rewards-*.png (scripts/screenshots.ts copies them there).
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { ADMIN_ORIGIN } from '../helpers/shopify-admin-frame.ts';
@@ -53,20 +52,6 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     fake = await startFakeShopifyForApp();
     fake.install(SHOP);
     running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: '', SHOPIFY_OPEN_INSTALLS: 'true' });
-    // Until Shopify's code maker is in (adapters/shopify/storefront.ts's `codes`), a stand-in for its part the page
-    // reaches: whether the install holds write_discounts, as the fake Shopify grants it. Nothing here makes a code.
-    const storefront = running.bridge.platforms.modules.find(({ module }) => module.name === 'shopify')?.parts
-      .storefront as StorefrontParts;
-    storefront.codes ??= {
-      make: () => Promise.reject(new Error('no code is made in this test')),
-      find: async () => undefined,
-      uses: async () => undefined,
-      remove: async () => undefined,
-      readiness: async () =>
-        fake.scopes.split(',').includes('write_discounts')
-          ? { ready: true }
-          : { ready: false, missingScopes: ['write_discounts'], why: 'the app may not make discount codes yet' },
-    };
     browser = await launchChromium();
     ({ page, app } = await openShopifyAdmin(browser, { bridgeUrl: running.url, shop: SHOP }));
     // The merchant approves what the admin's dialog asks.

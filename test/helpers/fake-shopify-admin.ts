@@ -21,7 +21,14 @@
 // - a subscription's API version is the app's configured webhook version,
 //   not the version of the endpoint that created it;
 // - bulk operations: bulkOperationRunQuery runs a query in the background,
-//   bulkOperation(id) tells its status, and the result is JSONL at its url.
+//   bulkOperation(id) tells its status, and the result is JSONL at its url;
+// - code discounts: discountCodeBasicCreate and discountCodeDelete need
+//   write_discounts, codeDiscountNodeByCode and discountNode read_discounts
+//   (which write_discounts implies); a code is unique in its shop whatever
+//   its case (TAKEN, "Code must be unique. Please try a different code.");
+//   an order pays with a code only within its dates, below its usage limit
+//   and for a customer in its context (useCode), which counts the use in
+//   asyncUsageCount.
 import { defaultFieldResolver, graphql, GraphQLError, type GraphQLFieldResolver } from 'graphql';
 import { shopifyAdminSchema } from './shopify-schema.ts';
 
@@ -48,8 +55,28 @@ export interface FakeBulkOperation {
   rootObjectCount: number;
 }
 
+/** A code discount as the shop holds it (an amount off the order: DiscountCodeBasic). */
+export interface FakeCodeDiscount {
+  /** Its number: the node is gid://shopify/DiscountCodeNode/<id>. */
+  id: string;
+  code: string;
+  title: string;
+  startsAt: string;
+  endsAt: string | null;
+  /** The customers in its context (gids); null: every buyer. */
+  customerIds: string[] | null;
+  amount: string;
+  minimumSubtotal: string | null;
+  usageLimit: number | null;
+  appliesOncePerCustomer: boolean;
+  asyncUsageCount: number;
+  combinesWith: { orderDiscounts: boolean; productDiscounts: boolean; shippingDiscounts: boolean };
+}
+
 export interface AdminShopState {
   orders: Map<string, Record<string, unknown>>;
+  /** Code discounts by their number. */
+  codeDiscounts: Map<string, FakeCodeDiscount>;
   customers: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
@@ -75,6 +102,8 @@ export interface AdminContext {
   bulkUrl: (id: string) => string;
   nowMs: number;
   newId: () => number;
+  /** The shop's currency, for money fields (a code's amount off). */
+  currency: string;
 }
 
 /** Topics whose payloads carry customer data: subscribing needs protected customer data approval. */
@@ -101,8 +130,14 @@ const granted = (grant: ProtectedDataGrant, field: ProtectedField) =>
 const accessDenied = (message: string, extensions: Record<string, unknown> = {}) =>
   new GraphQLError(message, { extensions: { code: 'ACCESS_DENIED', ...extensions } });
 
-/** Root fields whose denial Shopify answers with no data at all. */
-const ROOT_SCOPES: Readonly<Record<string, string>> = { customer: 'read_customers' };
+/** Root fields (queries and mutations) whose denial Shopify answers with no data at all. */
+const ROOT_SCOPES: Readonly<Record<string, string>> = {
+  customer: 'read_customers',
+  codeDiscountNodeByCode: 'read_discounts',
+  discountNode: 'read_discounts',
+  discountCodeBasicCreate: 'write_discounts',
+  discountCodeDelete: 'write_discounts',
+};
 
 const implied = (scopes: ReadonlySet<string>, scope: string) =>
   scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
@@ -110,7 +145,7 @@ const implied = (scopes: ReadonlySet<string>, scope: string) =>
 /** Scope and protected-data checks on every field, then the plain property read. */
 const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args, context, info) => {
   const parent = info.parentType.name;
-  const rootScope = parent === 'QueryRoot' ? ROOT_SCOPES[info.fieldName] : undefined;
+  const rootScope = parent === 'QueryRoot' || parent === 'Mutation' ? ROOT_SCOPES[info.fieldName] : undefined;
   if (rootScope && !implied(context.scopes, rootScope))
     throw accessDenied(`Access denied for ${info.fieldName} field. Required access: \`${rootScope}\` access scope.`, {
       documentation: 'https://shopify.dev/api/usage/access-scopes',
@@ -161,6 +196,79 @@ function matchingOrders(context: AdminContext, query: string | null | undefined)
     .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
 }
 
+/** The code discount of that code in the shop, whatever the code's case (Shopify matches codes so). */
+const discountByCode = (shop: AdminShopState, code: string) =>
+  [...shop.codeDiscounts.values()].find((discount) => discount.code.toLowerCase() === code.toLowerCase());
+
+/** The number of a DiscountCodeNode's (or DiscountNode's) gid. */
+const discountNumber = (id: string) => /^gid:\/\/shopify\/Discount(?:Code)?Node\/(\d+)$/.exec(id)?.[1];
+
+/** A code discount in the schema's shapes: DiscountCodeNode's codeDiscount, DiscountNode's discount. */
+function discountView(discount: FakeCodeDiscount, currencyCode: string) {
+  const money = (amount: string) => ({ amount, currencyCode });
+  return {
+    __typename: 'DiscountCodeBasic',
+    title: discount.title,
+    startsAt: discount.startsAt,
+    endsAt: discount.endsAt,
+    asyncUsageCount: discount.asyncUsageCount,
+    usageLimit: discount.usageLimit,
+    appliesOncePerCustomer: discount.appliesOncePerCustomer,
+    combinesWith: { ...discount.combinesWith, productDiscountsWithTagsOnSameCartLine: null },
+    context: discount.customerIds
+      ? { __typename: 'DiscountCustomers', customers: discount.customerIds.map((id) => ({ id })) }
+      : { __typename: 'DiscountBuyerSelectionAll', all: 'ALL' },
+    customerGets: {
+      value: { __typename: 'DiscountAmount', amount: money(discount.amount), appliesOnEachItem: false },
+      items: { __typename: 'AllDiscountItems', allItems: true },
+      appliesOnOneTimePurchase: true,
+      appliesOnSubscription: false,
+    },
+    minimumRequirement: discount.minimumSubtotal
+      ? { __typename: 'DiscountMinimumSubtotal', greaterThanOrEqualToSubtotal: money(discount.minimumSubtotal) }
+      : null,
+    codes: (args: { first?: number | null; after?: string | null }) =>
+      connection(
+        [
+          {
+            id: `gid://shopify/DiscountRedeemCode/${discount.id}`,
+            code: discount.code,
+            asyncUsageCount: discount.asyncUsageCount,
+          },
+        ],
+        args,
+      ),
+  };
+}
+
+/**
+ * An order paying with a code, as Shopify's checkout allows it: within the code's dates, below its usage limit,
+ * for a customer in its context. Counts the use; false when the checkout refuses the code.
+ */
+export function useCode(shop: AdminShopState, code: string, customerId: string, nowMs: number): boolean {
+  const discount = discountByCode(shop, code);
+  if (!discount) return false;
+  if (Date.parse(discount.startsAt) > nowMs) return false;
+  if (discount.endsAt !== null && Date.parse(discount.endsAt) <= nowMs) return false;
+  if (discount.usageLimit !== null && discount.asyncUsageCount >= discount.usageLimit) return false;
+  if (discount.customerIds && !discount.customerIds.includes(`gid://shopify/Customer/${customerId}`)) return false;
+  discount.asyncUsageCount++;
+  return true;
+}
+
+interface BasicCodeDiscountInput {
+  code?: string | null;
+  title?: string | null;
+  startsAt?: string | null;
+  endsAt?: string | null;
+  context?: { customers?: { add?: string[] | null } | null; all?: string | null } | null;
+  customerGets?: { value?: { discountAmount?: { amount?: string | null } | null } | null } | null;
+  minimumRequirement?: { subtotal?: { greaterThanOrEqualToSubtotal?: string | null } | null } | null;
+  usageLimit?: number | null;
+  appliesOncePerCustomer?: boolean | null;
+  combinesWith?: { orderDiscounts?: boolean; productDiscounts?: boolean; shippingDiscounts?: boolean } | null;
+}
+
 function rootValue(context: AdminContext, version: string) {
   const { shop } = context;
   const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
@@ -170,6 +278,19 @@ function rootValue(context: AdminContext, version: string) {
   const userError = (message: string, field: string[] | null = null) => ({ field, message });
   return {
     // --- queries
+    codeDiscountNodeByCode: ({ code }: { code: string }) => {
+      const discount = discountByCode(shop, code);
+      return discount
+        ? {
+            id: `gid://shopify/DiscountCodeNode/${discount.id}`,
+            codeDiscount: discountView(discount, context.currency),
+          }
+        : null;
+    },
+    discountNode: ({ id }: { id: string }) => {
+      const discount = shop.codeDiscounts.get(discountNumber(id) ?? '');
+      return discount ? { id, discount: discountView(discount, context.currency) } : null;
+    },
     orders: (args: { first?: number; after?: string; query?: string }) =>
       connection(matchingOrders(context, args.query), args),
     ordersCount: (args: { query?: string; limit?: number | null }) => {
@@ -212,6 +333,54 @@ function rootValue(context: AdminContext, version: string) {
       };
     },
     // --- mutations
+    discountCodeBasicCreate: ({ basicCodeDiscount: input }: { basicCodeDiscount: BasicCodeDiscountInput }) => {
+      const refused = (message: string, field: string, code: string) => ({
+        codeDiscountNode: null,
+        userErrors: [{ field: ['basicCodeDiscount', field], message, code, extraInfo: null }],
+      });
+      for (const field of ['code', 'title', 'startsAt'] as const)
+        if (!input[field])
+          return refused(
+            `${field === 'startsAt' ? 'Starts at' : field === 'code' ? 'Code' : 'Title'} can't be blank`,
+            field,
+            'BLANK',
+          );
+      const code = String(input.code);
+      if (discountByCode(shop, code))
+        return refused('Code must be unique. Please try a different code.', 'code', 'TAKEN');
+      if (input.endsAt && Date.parse(input.endsAt) < Date.parse(String(input.startsAt)))
+        return refused('Ends at needs to be after starts_at', 'endsAt', 'END_DATE_BEFORE_START_DATE');
+      const discount: FakeCodeDiscount = {
+        id: String(context.newId()),
+        code,
+        title: String(input.title),
+        startsAt: new Date(String(input.startsAt)).toISOString(),
+        endsAt: input.endsAt ? new Date(input.endsAt).toISOString() : null,
+        customerIds: input.context?.customers?.add ? [...input.context.customers.add] : null,
+        amount: String(input.customerGets?.value?.discountAmount?.amount ?? '0'),
+        minimumSubtotal: input.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal ?? null,
+        usageLimit: input.usageLimit ?? null,
+        appliesOncePerCustomer: input.appliesOncePerCustomer ?? false,
+        asyncUsageCount: 0,
+        combinesWith: {
+          orderDiscounts: input.combinesWith?.orderDiscounts ?? false,
+          productDiscounts: input.combinesWith?.productDiscounts ?? false,
+          shippingDiscounts: input.combinesWith?.shippingDiscounts ?? false,
+        },
+      };
+      shop.codeDiscounts.set(discount.id, discount);
+      const id = `gid://shopify/DiscountCodeNode/${discount.id}`;
+      return { codeDiscountNode: { id, codeDiscount: discountView(discount, context.currency) }, userErrors: [] };
+    },
+    discountCodeDelete: ({ id }: { id: string }) => {
+      const number = discountNumber(id);
+      if (!number || !shop.codeDiscounts.delete(number))
+        return {
+          deletedCodeDiscountId: null,
+          userErrors: [{ field: ['id'], message: 'Discount does not exist', code: null, extraInfo: null }],
+        };
+      return { deletedCodeDiscountId: id, userErrors: [] };
+    },
     webhookSubscriptionCreate: ({
       topic,
       webhookSubscription,

@@ -31,6 +31,8 @@
 //     customer(id): the record's defaultEmailAddress and defaultPhoneNumber;
 //     without read_customers no data and one ACCESS_DENIED error, as Shopify
 //     answers a root field the app may not read
+//     code discounts (write_discounts): made, found by code, counted and
+//     deleted through the API; useCode is an order paying with one
 //   GET <bulk operation url>: the JSONL result, without the Admin API token
 //   deliveries: one per subscription to the topic, the app's (toml) ones
 //     included, each with its own X-Shopify-Webhook-Id and one
@@ -46,7 +48,9 @@ import express, { type Request, type Response } from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
 import {
   executeShopifyAdmin,
+  useCode,
   type FakeBulkOperation,
+  type FakeCodeDiscount,
   type FakeSubscription,
   type ProtectedDataGrant,
 } from './fake-shopify-admin.ts';
@@ -78,6 +82,8 @@ export interface FakeShop {
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
   mostBulkAtOnce: number;
+  /** Code discounts (discountCodeBasicCreate's) by their number. */
+  codeDiscounts: Map<string, FakeCodeDiscount>;
   /** Codes handed out by the consent page, not yet exchanged. */
   codes: Set<string>;
   /** Refresh tokens still valid. */
@@ -110,6 +116,13 @@ export interface FakeShopify {
   install(shop: string): void;
   /** The merchant removes the app: Shopify revokes every token it issued for the shop (access and refresh). */
   uninstall(shop: string): void;
+  /**
+   * A customer's order pays with a discount code, as Shopify's checkout takes it: refused (false) when the code
+   * is expired or not started, used up, or not for that customer (its context); otherwise its use is counted.
+   */
+  useCode(shop: string, code: string, customerId: string): boolean;
+  /** The shop's code discounts, as it holds them. */
+  discounts(shop: string): FakeCodeDiscount[];
   /** The next n API calls are throttled. */
   throttleNext(n: number): void;
   /** The next n API calls answer this status. */
@@ -212,6 +225,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
         subscriptions: [],
         bulkOperations: new Map(),
         mostBulkAtOnce: 0,
+        codeDiscounts: new Map(),
         codes: new Set(),
         refreshTokens: new Set(),
         installed: false,
@@ -405,6 +419,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
           bulkUrl: (id) => `${http.localUrl}/bulk-results/${name}/${id.split('/').pop()}.jsonl`,
           nowMs: now(),
           newId: () => ++ids,
+          currency: 'EUR',
         },
         version,
         body.query,
@@ -557,6 +572,8 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       removed.refreshTokens.clear();
       for (const [value, held] of tokens) if (held.shop === name) tokens.delete(value);
     },
+    useCode: (name, code, customerId) => useCode(shop(name), code, customerId, now()),
+    discounts: (name) => [...shop(name).codeDiscounts.values()],
     throttleNext: (n) => void (throttled = n),
     failNext: (status, n) => void (failing = { status, count: n }),
     async close() {

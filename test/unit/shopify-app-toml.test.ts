@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { appToml } from '../helpers/shopify-app-config.ts';
 import { SHOPIFY_APP_URL_PATH, SHOPIFY_CALLBACK_PATH, SHOPIFY_STOREFRONT_PATH } from '../../adapters/shopify/paths.ts';
 import { STOREFRONT_SCOPES } from '../../adapters/shopify/storefront-readiness.ts';
+import { DISCOUNT_SCOPES } from '../../adapters/shopify/discount-readiness.ts';
 
 it('declares every topic the bridge reads, once, with the fields it reads, and the compliance topics', () => {
   const app = appToml();
@@ -54,6 +55,7 @@ it('sends the storefront through the app proxy to the path the bridge serves it 
   expect(app.app_proxy.subpath).toMatch(/^[A-Za-z0-9_-]{1,30}$/);
   expect(['apps', 'a', 'community', 'tools']).toContain(app.app_proxy.prefix);
   // Optional, so that no existing install approves the app again; never among the required ones.
-  expect(app.access_scopes.optional_scopes).toEqual([...STOREFRONT_SCOPES]);
-  for (const scope of STOREFRONT_SCOPES) expect(app.access_scopes.scopes.split(',')).not.toContain(scope);
+  expect(app.access_scopes.optional_scopes).toEqual([...STOREFRONT_SCOPES, ...DISCOUNT_SCOPES]);
+  for (const scope of [...STOREFRONT_SCOPES, ...DISCOUNT_SCOPES])
+    expect(app.access_scopes.scopes.split(',')).not.toContain(scope);
 });

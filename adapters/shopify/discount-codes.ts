@@ -1,0 +1,185 @@
+// A reward's discount code on a Shopify shop (StorefrontParts.codes): made with discountCodeBasicCreate as an
+// amount off the whole order, for the one customer (context.customers, which replaced customerSelection at
+// 2026-10's schema), used once, ending at the reward's expiry, never combined with another order discount. The
+// bridge chooses the code's text, so a make whose answer was lost is found again by it (codeDiscountNodeByCode).
+// How often it paid is Shopify's own count (DiscountCodeBasic.asyncUsageCount), read through discountNode: 2026-10
+// deprecates codeDiscountNode, and the schema test refuses documents that select what their version deprecates.
+// Making codes needs write_discounts (readiness, discount-readiness.ts); without it the answer is 'not-allowed'.
+import type { DiscountCodeRequest, MadeCode } from '../../src/core/platform-module.ts';
+import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
+import { forgetScopes, missingScope } from './scopes.ts';
+
+export const DISCOUNT_CODE_CREATE = `mutation LoyaltyBridgeDiscountCodeCreate($basicCodeDiscount: DiscountCodeBasicInput!) {
+  discountCodeBasicCreate(basicCodeDiscount: $basicCodeDiscount) {
+    codeDiscountNode { id }
+    userErrors { field code message }
+  }
+}`;
+
+export const DISCOUNT_CODE_BY_CODE = `query LoyaltyBridgeDiscountCodeByCode($code: String!) {
+  codeDiscountNodeByCode(code: $code) { id }
+}`;
+
+/** For a retried make: whose the code of that text is (its customers need read_customers, as the storefront does). */
+export const DISCOUNT_CODE_OWNER = `query LoyaltyBridgeDiscountCodeOwner($code: String!) {
+  codeDiscountNodeByCode(code: $code) {
+    id
+    codeDiscount {
+      ... on DiscountCodeBasic {
+        title
+        context { ... on DiscountCustomers { customers { id } } }
+      }
+    }
+  }
+}`;
+
+export const DISCOUNT_CODE_USES = `query LoyaltyBridgeDiscountCodeUses($id: ID!) {
+  discountNode(id: $id) {
+    discount { ... on DiscountCodeBasic { asyncUsageCount } }
+  }
+}`;
+
+export const DISCOUNT_CODE_DELETE = `mutation LoyaltyBridgeDiscountCodeDelete($id: ID!) {
+  discountCodeDelete(id: $id) {
+    deletedCodeDiscountId
+    userErrors { field code message }
+  }
+}`;
+
+interface UserError {
+  field: string[] | null;
+  code: string | null;
+  message: string;
+}
+
+interface FoundCode {
+  id: string;
+  codeDiscount: { title?: string; context?: { customers?: Array<{ id: string }> } };
+}
+
+const customerGid = (id: string) => `gid://shopify/Customer/${id}`;
+
+/** What the merchant reads when the app may not make codes, unless the caller says how this install gets the scope. */
+const NOT_ALLOWED =
+  'the app may not make discount codes in your store yet: approve access to discounts when you turn rewards on';
+
+/** A refusal for want of a scope: the whole call (ACCESS_DENIED naming the scope) or a userError saying so. */
+const deniedError = (error: unknown) =>
+  error instanceof ShopifyAdminError && error.code === 'ACCESS_DENIED' && missingScope(error.message) !== undefined;
+const deniedUserError = (error: UserError) => /access denied|write_discounts/i.test(error.message);
+/** Shopify's answer to a code the shop already has (TAKEN: "Code must be unique. Please try a different code."). */
+const takenUserError = (error: UserError) =>
+  error.code === 'TAKEN' || (error.field?.includes('code') === true && /unique|taken|already/i.test(error.message));
+
+export function shopifyDiscountCodes(
+  apis: { for(shop: string): ShopifyAdminApi },
+  /** Why this shop's install may not make codes, and how it gets the scope (its readiness's words). */
+  notAllowedWhy?: (shop: string) => Promise<string | undefined>,
+) {
+  const notAllowed = async (shop: string): Promise<MadeCode> => ({
+    kind: 'not-allowed',
+    why: (await notAllowedWhy?.(shop).catch(() => undefined)) ?? NOT_ALLOWED,
+  });
+
+  async function owner(shop: string, code: string): Promise<FoundCode | undefined> {
+    const answer = await apis
+      .for(shop)
+      .query<{ codeDiscountNodeByCode: FoundCode | null }>(DISCOUNT_CODE_OWNER, { code }, 5);
+    return answer.codeDiscountNodeByCode ?? undefined;
+  }
+
+  return {
+    async make(request: DiscountCodeRequest): Promise<MadeCode> {
+      const api = apis.for(request.shop);
+      const basicCodeDiscount = {
+        code: request.code,
+        title: request.title,
+        startsAt: request.startsAt,
+        endsAt: request.expiresAt,
+        context: { customers: { add: [customerGid(request.customerId)] } },
+        customerGets: {
+          value: { discountAmount: { amount: request.amountOff, appliesOnEachItem: false } },
+          items: { all: true },
+        },
+        ...(request.minimumOrder !== null
+          ? { minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: request.minimumOrder } } }
+          : {}),
+        usageLimit: 1,
+        appliesOncePerCustomer: true,
+        // One order pays with one of the bridge's codes at most, so its redeem is that code's.
+        combinesWith: {
+          orderDiscounts: false,
+          productDiscounts: request.combinesWithOthers,
+          shippingDiscounts: request.combinesWithOthers,
+        },
+      };
+      let answer;
+      try {
+        answer = await api.query<{
+          discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] };
+        }>(DISCOUNT_CODE_CREATE, { basicCodeDiscount }, 10);
+      } catch (error) {
+        if (deniedError(error)) {
+          // The scopes remembered were wrong: readiness asks Shopify again.
+          forgetScopes(api);
+          return notAllowed(request.shop);
+        }
+        throw error;
+      }
+      const { codeDiscountNode, userErrors } = answer.discountCodeBasicCreate;
+      if (userErrors.some(deniedUserError)) {
+        forgetScopes(api);
+        return notAllowed(request.shop);
+      }
+      if (userErrors.some(takenUserError)) {
+        // A make retried after its answer was lost: the code is the bridge's if it is this request's (same
+        // title, for that customer). Anyone else's code of that text is never taken over.
+        const found = await owner(request.shop, request.code);
+        const customers = found?.codeDiscount.context?.customers?.map((customer) => customer.id) ?? [];
+        if (found && found.codeDiscount.title === request.title && customers.includes(customerGid(request.customerId)))
+          return { kind: 'made', platformId: found.id };
+      }
+      if (userErrors.length > 0 || !codeDiscountNode)
+        throw new ShopifyAdminError(
+          `Shopify refused the discount code: ${userErrors.map((error) => error.message).join('; ') || 'no code came back'}`,
+          'DISCOUNT_REFUSED',
+        );
+      return { kind: 'made', platformId: codeDiscountNode.id };
+    },
+
+    async find(shop: string, code: string): Promise<string | undefined> {
+      const answer = await apis
+        .for(shop)
+        .query<{ codeDiscountNodeByCode: { id: string } | null }>(DISCOUNT_CODE_BY_CODE, { code }, 2);
+      return answer.codeDiscountNodeByCode?.id;
+    },
+
+    async uses(shop: string, platformId: string): Promise<number | undefined> {
+      const answer = await apis
+        .for(shop)
+        .query<{ discountNode: { discount: { asyncUsageCount?: number } } | null }>(
+          DISCOUNT_CODE_USES,
+          { id: platformId },
+          5,
+        );
+      if (!answer.discountNode) return undefined;
+      const count = answer.discountNode.discount.asyncUsageCount;
+      // Another kind of discount under that id is none of the bridge's codes.
+      return typeof count === 'number' ? count : undefined;
+    },
+
+    async remove(shop: string, platformId: string): Promise<void> {
+      const answer = await apis.for(shop).query<{
+        discountCodeDelete: { deletedCodeDiscountId: string | null; userErrors: UserError[] };
+      }>(DISCOUNT_CODE_DELETE, { id: platformId }, 10);
+      const { userErrors } = answer.discountCodeDelete;
+      // One already gone is removed.
+      const left = userErrors.filter((error) => !/does not exist|not found/i.test(error.message));
+      if (left.length > 0)
+        throw new ShopifyAdminError(
+          `Shopify did not remove the discount code: ${left.map((error) => error.message).join('; ')}`,
+          'DISCOUNT_REFUSED',
+        );
+    },
+  };
+}

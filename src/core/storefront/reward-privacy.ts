@@ -1,0 +1,127 @@
+// A customer's reward codes and reservations in their export and erasure, and what a shop's uninstall and erasure
+// do to them (../shared/DESIGN.md, "The storefront", Endings and privacy):
+// - an erasure removes the customer's live codes from the store while the bridge still has access (a code the
+//   store cannot remove now ends by its own expiry), then releases and forgets their reservations;
+// - an uninstall cannot remove codes (the platform revoked the bridge's access): the shop's open reservations are
+//   released, and its codes end by their own expiry;
+// - a shop's erasure forgets every reservation made in it.
+import type { Logger } from '../../logger.ts';
+import type { Accounts } from '../accounts.ts';
+import type { StorefrontParts } from '../platform-module.ts';
+import type { KeptRecords } from '../privacy.ts';
+import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
+import {
+  CODE_KIND,
+  HOLDER_KIND,
+  codeIndexId,
+  holderId,
+  release,
+  type CodeIndex,
+  type Holder,
+  type Reservation,
+} from './reservations.ts';
+import type { RewardCodes } from './reward-codes.ts';
+import { internationalPhone } from '../store/customer-data.ts';
+
+export interface RewardPrivacyParts {
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords'>;
+  accounts: Pick<Accounts, 'all'>;
+  codes: Pick<RewardCodes, 'end'>;
+  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export class RewardPrivacy implements KeptRecords {
+  readonly name = 'rewards';
+  readonly #o: RewardPrivacyParts;
+
+  constructor(parts: RewardPrivacyParts) {
+    this.#o = parts;
+  }
+
+  /** The holders of the customer's reservations: one per account and identifier the match names. */
+  async #holders(match: CustomerMatch, account?: string): Promise<Array<{ id: string; holder: Holder }>> {
+    const ids = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
+    const customers = [
+      ...match.emails.map((email) => ({ email })),
+      ...match.phones.map((phone) => ({ mobile: internationalPhone(phone) ?? phone })),
+    ];
+    const found: Array<{ id: string; holder: Holder }> = [];
+    for (const accountId of ids)
+      for (const customer of customers) {
+        const id = holderId(accountId, customer);
+        const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, id);
+        if (holder) found.push({ id, holder });
+      }
+    return found;
+  }
+
+  async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
+    const reservations = [];
+    for (const { holder } of await this.#holders(match, account))
+      for (const each of holder.reservations.filter((reservation) => inScope(reservation, match)))
+        reservations.push({ account: holder.account, ...each });
+    return { reservations };
+  }
+
+  async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
+    let erased = 0;
+    for (const { id, holder } of await this.#holders(match, account)) {
+      const theirs = holder.reservations.filter((reservation) => inScope(reservation, match));
+      for (const reservation of theirs) {
+        if (reservation.state === 'issued' && reservation.platformId !== undefined) {
+          // While the bridge has access; a code it cannot remove now ends by its own expiry.
+          await this.#o
+            .codesOf(reservation.platform)
+            ?.remove(reservation.shop, reservation.platformId)
+            .catch(() =>
+              this.#o.logger.info(
+                { platform: reservation.platform, shop: reservation.shop },
+                "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
+              ),
+            );
+        }
+        await this.#o.store.deleteRecord(
+          CODE_KIND,
+          codeIndexId(reservation.platform, reservation.shop, reservation.code),
+        );
+        erased += 1;
+      }
+      const gone = new Set(theirs.map((reservation) => reservation.id));
+      await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+        if (!current) return undefined;
+        const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
+        return left.length === 0 ? { delete: true } : { put: { ...current, reservations: left } };
+      });
+    }
+    return erased;
+  }
+
+  /** Forgets every reservation made in the shop (its codes' own records go with the shop's records). */
+  async eraseShop(platform: string, shop: string): Promise<void> {
+    for (const { id } of await this.#o.store.listRecords<Holder>(HOLDER_KIND))
+      await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+        if (!current) return undefined;
+        const left = current.reservations.filter((each) => !(each.platform === platform && each.shop === shop));
+        if (left.length === current.reservations.length) return undefined;
+        return left.length === 0 ? { delete: true } : { put: { ...current, reservations: left } };
+      });
+  }
+
+  /** The bridge's access is gone: the shop's open reservations are released; its codes end by their own expiry. */
+  async shopUninstalled(platform: string, shop: string): Promise<void> {
+    const now = this.#o.now?.() ?? new Date();
+    const why = 'the app was uninstalled; the code ends by its own expiry';
+    for (const { value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
+      if (value.platform !== platform || value.shop !== shop) continue;
+      const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, value.holder);
+      const reservation = holder?.reservations.find((each) => each.id === value.reservation);
+      if (reservation) await this.#o.codes.end(value.holder, reservation, release(why, now));
+    }
+  }
+}
+
+const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>
+  (match.platform === undefined || match.platform === reservation.platform) &&
+  (match.shop === undefined || match.shop === reservation.shop);
