@@ -137,7 +137,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     const first = app.locator('#reward-list .reward').first();
     await first.locator('s-button', { hasText: 'Turn off' }).click();
     await expect.poll(() => first.locator('s-badge').textContent()).toBe('Off');
-    await app.locator('#reward-list .reward').nth(1).locator('s-button', { hasText: 'Remove' }).click();
+    // Each button names its reward to a screen reader.
+    await app.getByRole('button', { name: 'Remove: 1,000 points for 12.50 off', exact: false }).click();
     await expect.poll(() => app.locator('#reward-list .reward').count()).toBe(1);
 
     // What is saved, after a reload: the one reward, off, with its id kept since it was added.

@@ -152,10 +152,16 @@
   define('s-select', field('select'));
   define('s-option', class extends HTMLElement {});
 
-  // A button: type="submit" submits its form, as Polaris's does.
+  // A button: type="submit" submits its form, as Polaris's does; accessibilitylabel is what a screen reader says.
   define(
     's-button',
     class extends Drawn {
+      static observedAttributes = ['accessibilitylabel'];
+      attributeChangedCallback(_name, _old, value) {
+        const button = this.shadowRoot.querySelector('button');
+        if (value === null) button.removeAttribute('aria-label');
+        else button.setAttribute('aria-label', value);
+      }
       constructor() {
         super('<button part="button" type="button"><slot></slot></button>');
         this.shadowRoot.querySelector('button').addEventListener('click', () => {

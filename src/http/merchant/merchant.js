@@ -328,14 +328,16 @@ function showRewards(list) {
       const item = element('li', undefined, { class: 'reward', 'data-reward': reward.id });
       const words = element('span', rewardText(reward), { class: 'reward-words' });
       const state = element('s-badge', reward.on ? 'On' : 'Off', { tone: reward.on ? 'success' : 'neutral' });
-      const turn = element('s-button', reward.on ? 'Turn off' : 'Turn on', { variant: 'secondary' });
+      // Each button names its reward to a screen reader: "Remove" alone does not say which.
+      const named = (action) => ({ variant: 'secondary', accessibilitylabel: `${action}: ${rewardText(reward)}` });
+      const turn = element('s-button', reward.on ? 'Turn off' : 'Turn on', named(reward.on ? 'Turn off' : 'Turn on'));
       turn.addEventListener('click', () =>
         saveRewards(
           rewards.map((each) => (each.id === reward.id ? { ...each, on: !each.on } : each)),
           reward.on ? 'Reward turned off' : 'Reward turned on',
         ),
       );
-      const remove = element('s-button', 'Remove', { variant: 'secondary', tone: 'critical' });
+      const remove = element('s-button', 'Remove', { ...named('Remove'), tone: 'critical' });
       remove.addEventListener('click', () =>
         saveRewards(
           rewards.filter((each) => each.id !== reward.id),
