@@ -1,7 +1,8 @@
 // Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
 // docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
 // three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
-// store's points launcher (the theme app extension), signed in and as a guest, from its browser test.
+// store's points launcher (the theme app extension), signed in and as a guest, from its browser test; and the
+// merchant's rewards in Set up, from theirs.
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,13 @@ const CUSTOMER = {
   pictures: [1280, 390].flatMap((width) => ['signed-in', 'guest'].map((view) => `${width}-${view}`)),
 };
 
+/** The merchant's rewards in Set up (Shopify), at both widths. */
+const REWARDS = {
+  folder: 'merchant-rewards',
+  test: 'test/browser/shopify-merchant-rewards.test.ts',
+  widths: [1280, 390],
+};
+
 const missing: string[] = [];
 for (const { folder, platform, test } of PLATFORMS)
   for (const picture of CHOSEN) {
@@ -45,6 +53,16 @@ for (const picture of CUSTOMER.pictures) {
     continue;
   }
   const to = `docs/screenshots/customer-shopify-${picture}.png`;
+  copyFileSync(from, `${ROOT}${to}`);
+  console.log(`copied ${to}`);
+}
+for (const width of REWARDS.widths) {
+  const from = `${ROOT}test-artifacts/${REWARDS.folder}/rewards-${width}.png`;
+  if (!existsSync(from)) {
+    missing.push(`${from} (run npx vitest run ${REWARDS.test})`);
+    continue;
+  }
+  const to = `docs/screenshots/merchant-rewards-${width}.png`;
   copyFileSync(from, `${ROOT}${to}`);
   console.log(`copied ${to}`);
 }

@@ -126,6 +126,9 @@ export function fakePolaris(): string {
           const button = document.createElement('button');
           button.setAttribute('part', 'button');
           button.disabled = this.hasAttribute('disabled');
+          // What a screen reader says for it, where its text alone would not say which (accessibilityLabel).
+          const named = this.getAttribute('accessibilitylabel');
+          if (named) button.setAttribute('aria-label', named);
           button.append(document.createElement('slot'));
           button.addEventListener('click', () => {
             if (this.getAttribute('type') === 'submit') this.closest('form')?.requestSubmit();

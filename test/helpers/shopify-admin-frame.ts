@@ -10,7 +10,8 @@
 // (<s-page heading>), the nav (<s-app-nav>'s links, a click on one sent back
 // as a shopify:navigate event on that link), toasts (shopify.toast.show),
 // and the save bar of a form with data-save-bar (shown on a change; Save
-// submits the form, Discard resets it).
+// submits the form, Discard resets it), and the dialog for optional scopes
+// (shopify.scopes.request), answered by the test's window.approveScopes.
 export const ADMIN_ORIGIN = 'https://admin.shopify.com';
 
 export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
@@ -19,8 +20,8 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
   let next = 0;
   const waiting = new Map();
   window.addEventListener('message', (event) => {
-    if (event.source !== window.parent || event.data?.type !== 'id-token') return;
-    waiting.get(event.data.id)?.(event.data.token);
+    if (event.source !== window.parent || !['id-token', 'scopes'].includes(event.data?.type)) return;
+    waiting.get(event.data.id)?.(event.data.type === 'id-token' ? event.data.token : event.data.answer);
     waiting.delete(event.data.id);
   });
   const toAdmin = (message) => window.parent.postMessage(message, '${adminOrigin}');
@@ -34,6 +35,14 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
       waiting.set(id, resolve);
       toAdmin({ type: 'id-token', id, apiKey });
     }),
+    // The merchant asked to approve optional scopes in the admin's dialog: { result: 'granted-all' | 'declined-all', detail }.
+    scopes: {
+      request: (scopes) => new Promise((resolve) => {
+        const id = ++next;
+        waiting.set(id, resolve);
+        toAdmin({ type: 'scopes', id, scopes: [...scopes] });
+      }),
+    },
     toast: {
       show: (message, options = {}) => {
         const id = 'toast-' + ++toasts;
@@ -94,6 +103,7 @@ export const adminPage = (
 <div id="title-bar"></div>
 <div id="save-bar" hidden><button id="save-bar-discard">Discard</button> <button id="save-bar-save">Save</button></div>
 <ul id="toasts"></ul>
+<ul id="scope-requests" hidden></ul>
 <iframe id="app" src="${appUrl}" style="width:100%;max-width:1240px;height:900px;border:0"></iframe>
 <script>
   const app = () => document.getElementById('app').contentWindow;
@@ -102,6 +112,15 @@ export const adminPage = (
     const message = event.data ?? {};
     if (message.type === 'id-token')
       event.source.postMessage({ type: 'id-token', id: message.id, token: await window.mintSessionToken(message.apiKey) }, event.origin);
+    // The admin's dialog for optional scopes: what the merchant answers is window.approveScopes's (declined if none).
+    if (message.type === 'scopes') {
+      const granted = window.approveScopes ? await window.approveScopes(message.scopes) : false;
+      const answer = granted
+        ? { result: 'granted-all', detail: { granted: message.scopes, declined: [] } }
+        : { result: 'declined-all', detail: { granted: [], declined: message.scopes } };
+      document.getElementById('scope-requests').append(Object.assign(document.createElement('li'), { textContent: message.scopes.join(',') }));
+      event.source.postMessage({ type: 'scopes', id: message.id, answer }, event.origin);
+    }
     if (message.type === 'toast') {
       const item = document.createElement('li');
       item.textContent = message.message;

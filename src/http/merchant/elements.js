@@ -30,6 +30,7 @@
     [part~=current]{border-bottom-color:currentColor;font-weight:600}
     [part~=badge]{display:inline-block;padding:0 8px;border-radius:8px;background:#e3e3e3;font-size:.875em}
     :host([tone=critical]) [part~=badge]{background:#fedad9;color:#8e1f0b}
+    :host([tone=success]) [part~=badge]{background:#cdfee1;color:#0c5132}
     [part~=paragraph]{margin:0 0 8px}`;
 
   /** Runs once the page's markup is all parsed: an element defined before it is connected before its children. */
@@ -147,13 +148,20 @@
   define('s-number-field', field('number'));
   define('s-date-field', field('date'));
   define('s-switch', field('checkbox'));
+  define('s-checkbox', field('checkbox'));
   define('s-select', field('select'));
   define('s-option', class extends HTMLElement {});
 
-  // A button: type="submit" submits its form, as Polaris's does.
+  // A button: type="submit" submits its form, as Polaris's does; accessibilitylabel is what a screen reader says.
   define(
     's-button',
     class extends Drawn {
+      static observedAttributes = ['accessibilitylabel'];
+      attributeChangedCallback(_name, _old, value) {
+        const button = this.shadowRoot.querySelector('button');
+        if (value === null) button.removeAttribute('aria-label');
+        else button.setAttribute('aria-label', value);
+      }
       constructor() {
         super('<button part="button" type="button"><slot></slot></button>');
         this.shadowRoot.querySelector('button').addEventListener('click', () => {
