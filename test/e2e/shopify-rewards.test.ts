@@ -187,4 +187,36 @@ describe('a Shopify customer spends their points', () => {
     expect(fake.discounts(SHOP)).toHaveLength(1);
     expect(redemptions()).toHaveLength(1);
   });
+
+  it('an uninstall releases the shop’s open reservations, and its codes end by their own expiry', async () => {
+    const [big] = rewards;
+    expect((await redeem(big!.id)).status).toBe(409);
+    const small = { ...rewards[1], on: true };
+    expect((await asShop(running, SHOP).put('/storefront/rewards', { rewards: [big, small] })).status).toBe(200);
+    const issued = await redeem(small.id as string);
+    expect(issued.status).toBe(200);
+    const holders = () =>
+      running.bridge.engine.store.listRecords<{ reservations: Array<{ code: string; state: string }> }>(
+        'reward-holder',
+      );
+    const stateOf = async (code: string) =>
+      (await holders()).flatMap(({ value }) => value.reservations).find((each) => each.code === code)?.state;
+    expect(await stateOf(issued.body.code as string)).toBe('issued');
+    // Shopify revokes the token, then says the app was uninstalled: the bridge can remove nothing now.
+    fake.uninstall(SHOP);
+    const body = JSON.stringify({
+      id: 548380009,
+      name: 'Rewards',
+      domain: null,
+      myshopify_domain: SHOP,
+      updated_at: null,
+    });
+    await deliver('app/uninstalled', body);
+    await eventually(async () => expect(await stateOf(issued.body.code as string)).toBe('released'), 10_000);
+    // The code stays in the store until its own end, and no point was taken for it.
+    expect(fake.discounts(SHOP).some((each) => each.code === issued.body.code)).toBe(true);
+    expect(redemptions()).toHaveLength(1);
+    // The bridge serves the shop no more: its store's requests are not the app's now.
+    expect((await points()).status).toBe(401);
+  });
 });
