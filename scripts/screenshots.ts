@@ -1,7 +1,8 @@
 // Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
 // docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
 // three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
-// store's points launcher (the theme app extension), signed in and as a guest, from its browser test.
+// store's points launcher (the theme app extension), signed in and as a guest, from its browser test, and the
+// launcher with a reward code just made (test/browser/shopify-theme-rewards.test.ts).
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,13 @@ const CUSTOMER = {
   pictures: [1280, 390].flatMap((width) => ['signed-in', 'guest'].map((view) => `${width}-${view}`)),
 };
 
+/** The customer's pictures of spending points: the code just made in the launcher, at both widths. */
+const REWARDS = {
+  folder: 'shopify-rewards',
+  test: 'test/browser/shopify-theme-rewards.test.ts',
+  pictures: [1280, 390].map((width) => `customer-shopify-rewards-${width}`),
+};
+
 const missing: string[] = [];
 for (const { folder, platform, test } of PLATFORMS)
   for (const picture of CHOSEN) {
@@ -47,6 +55,15 @@ for (const picture of CUSTOMER.pictures) {
   const to = `docs/screenshots/customer-shopify-${picture}.png`;
   copyFileSync(from, `${ROOT}${to}`);
   console.log(`copied ${to}`);
+}
+for (const picture of REWARDS.pictures) {
+  const from = `${ROOT}test-artifacts/${REWARDS.folder}/${picture}.png`;
+  if (!existsSync(from)) {
+    missing.push(`${from} (run npx vitest run ${REWARDS.test})`);
+    continue;
+  }
+  copyFileSync(from, `${ROOT}docs/screenshots/${picture}.png`);
+  console.log(`copied docs/screenshots/${picture}.png`);
 }
 if (missing.length > 0) {
   console.error(`Not taken yet:\n  ${missing.join('\n  ')}`);
