@@ -1,8 +1,8 @@
 // Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
 // docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
 // three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
-// store's points launcher (the theme app extension), signed in and as a guest, from its browser test; and the
-// merchant's rewards in Set up, from theirs.
+// store's points launcher (the theme app extension), signed in and as a guest, from its browser test; the launcher
+// with a reward code just made (test/browser/shopify-theme-rewards.test.ts); and the merchant's rewards in Set up.
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -27,12 +27,21 @@ const CUSTOMER = {
   pictures: [1280, 390].flatMap((width) => ['signed-in', 'guest'].map((view) => `${width}-${view}`)),
 };
 
-/** The merchant's rewards in Set up (Shopify), at both widths. */
-const REWARDS = {
-  folder: 'merchant-rewards',
-  test: 'test/browser/shopify-merchant-rewards.test.ts',
-  widths: [1280, 390],
-};
+/** Other pictures, each from its own browser test: [as taken, as README links it]. */
+const OTHERS = [
+  {
+    folder: 'merchant-rewards',
+    test: 'test/browser/shopify-merchant-rewards.test.ts',
+    pictures: [1280, 390].map((width) => [`rewards-${width}`, `merchant-rewards-${width}`] as const),
+  },
+  {
+    folder: 'shopify-rewards',
+    test: 'test/browser/shopify-theme-rewards.test.ts',
+    pictures: [1280, 390].map(
+      (width) => [`customer-shopify-rewards-${width}`, `customer-shopify-rewards-${width}`] as const,
+    ),
+  },
+];
 
 const missing: string[] = [];
 for (const { folder, platform, test } of PLATFORMS)
@@ -56,16 +65,16 @@ for (const picture of CUSTOMER.pictures) {
   copyFileSync(from, `${ROOT}${to}`);
   console.log(`copied ${to}`);
 }
-for (const width of REWARDS.widths) {
-  const from = `${ROOT}test-artifacts/${REWARDS.folder}/rewards-${width}.png`;
-  if (!existsSync(from)) {
-    missing.push(`${from} (run npx vitest run ${REWARDS.test})`);
-    continue;
+for (const { folder, test, pictures } of OTHERS)
+  for (const [taken, linked] of pictures) {
+    const from = `${ROOT}test-artifacts/${folder}/${taken}.png`;
+    if (!existsSync(from)) {
+      missing.push(`${from} (run npx vitest run ${test})`);
+      continue;
+    }
+    copyFileSync(from, `${ROOT}docs/screenshots/${linked}.png`);
+    console.log(`copied docs/screenshots/${linked}.png`);
   }
-  const to = `docs/screenshots/merchant-rewards-${width}.png`;
-  copyFileSync(from, `${ROOT}${to}`);
-  console.log(`copied ${to}`);
-}
 if (missing.length > 0) {
   console.error(`Not taken yet:\n  ${missing.join('\n  ')}`);
   process.exitCode = 1;

@@ -165,7 +165,9 @@ async function answer(
     json: {
       customer: 'signed-in',
       balance: {
-        available: balance.available,
+        // Never below 0 for the customer: for a moment after a code's redeem goes through, its points may be counted
+        // both as spent at the service and as held (heldPoints), and "-800 points" would alarm them for nothing.
+        available: Math.max(0, balance.available),
         pending: balance.pending,
         pendingUntil: balance.pendingUntil,
         asOf: read.asOf,

@@ -7,8 +7,9 @@
 //   Shopify's Liquid: a tag it does not know throws, so a block that grows one fails here first. Shopify's own
 //   check of the Liquid is theme check (npm run lint:theme).
 // - The proxy does what Shopify documents ("Authenticate app proxies"): it forwards /apps/loyalty/<path> to the
-//   bridge's /shopify/storefront/<path> with the request's own query, plus shop, logged_in_customer_id (from the
-//   store's session: here its "signed-in" cookie, empty for a guest), path_prefix and timestamp, signed
+//   bridge's /shopify/storefront/<path> with the request's own method, body and query, plus shop,
+//   logged_in_customer_id (from the store's session: here its "signed-in" cookie, empty for a guest), path_prefix
+//   and timestamp, signed
 //   (test/helpers/shopify-proxy-signer.ts). It forwards none of the browser's cookies or headers.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -164,7 +165,14 @@ export async function startThemeStore(options: {
           options.bridge.secret,
         );
         const path = url.pathname.slice(PATH_PREFIX.length);
-        const forwarded = await fetch(`${options.bridge.url}/shopify/storefront${path}?${query}`);
+        // The request's own method and body go on, as Shopify's proxy forwards a POST.
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks);
+        const forwarded = await fetch(`${options.bridge.url}/shopify/storefront${path}?${query}`, {
+          method: request.method ?? 'GET',
+          ...(body.length > 0 ? { body } : {}),
+        });
         return answer(
           response,
           forwarded.status,

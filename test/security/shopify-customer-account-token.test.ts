@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { createLogger } from '../../src/logger.ts';
-import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
 import {
   APP_KEY,
@@ -20,7 +19,9 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintCustomerAccountToken, mintSessionToken } from '../helpers/shopify-app-links.ts';
-import { loadPoints } from '../../extensions/loyalty-account/src/fetch-points.ts';
+import { loadPoints, redeemReward } from '../../extensions/loyalty-account/src/fetch-points.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { sandboxEarned, storefrontShopWithPoints } from '../helpers/shopify-storefront-shop.ts';
 
 const SHOP = 'account-shop.myshopify.com';
@@ -128,7 +129,8 @@ describe("the customer account extension's route", () => {
   it('answers the same as the app proxy route: a guest (no sub) sees the ways to earn', async () => {
     const guest = await accountPoints(customerToken(undefined));
     expect(guest.status).toBe(200);
-    expect(guest.body).toEqual({ customer: 'guest', waysToEarn: expect.any(Array), signIn: true });
+    // No rewards set yet in this shop: the list is there, empty.
+    expect(guest.body).toEqual({ customer: 'guest', waysToEarn: expect.any(Array), rewards: [], signIn: true });
   });
 
   it('takes a token signed with the previous client secret during a rotation', async () => {
@@ -304,5 +306,59 @@ describe("the customer account extension's route", () => {
       },
     });
     expect(proxied.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe("the customer account extension's redeem (fetch-points.ts's redeemReward)", () => {
+  it('spends her points on a reward with her token alone, lists the code, and refuses one out of reach in words', async () => {
+    // Her order is fulfilled (its points approved), and the merchant offers rewards once codes may be made.
+    const body = shopifyOrderJson({ id: ORDER, fulfillmentStatus: 'fulfilled' });
+    const delivered = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/fulfilled', body, shop: SHOP, secret: APP_SECRET }),
+      body,
+    });
+    expect(delivered.status).toBe(200);
+    await eventually(
+      async () => expect((await accountPoints(customerToken('7001'))).body.balance.available).toBe(100),
+      15_000,
+    );
+    fake.scopes = 'read_orders,read_customers,write_discounts';
+    const saved = await asShop(running, SHOP).put('/storefront/rewards', {
+      rewards: [
+        { points: 100, amountOff: '2.00', expiresInDays: 7 },
+        { points: 5_000, amountOff: '60.00', expiresInDays: 7 },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    const [small, big] = saved.body.rewards as Array<{ id: string }>;
+    const call = { bridgeUrl: running.url, token: async () => customerToken('7001') };
+    const format = { locale: 'en-US', timeZone: 'UTC' };
+
+    const before = await loadPoints(call, format);
+    expect(before.canRedeem).toBe(true);
+    expect(before.rewards.map((each) => [each.words, each.short?.values?.points])).toEqual([
+      ['100 points for 2.00 off', undefined],
+      ['5,000 points for 60.00 off', '4,900'],
+    ]);
+
+    const refused = await redeemReward(call, big!.id, format);
+    expect(refused).toEqual({
+      ok: false,
+      error: { key: 'unavailable', values: { reason: 'You do not have enough points for this reward yet.' } },
+    });
+    const made = await redeemReward(call, small!.id, format);
+    if (!made.ok) throw new Error(`not redeemed: ${JSON.stringify(made.error)}`);
+    expect(made.code.code).toMatch(/^LB-[A-Z2-9]{16}$/);
+    expect(made.code.amountOff.values?.amount).toBe('2.00');
+    const after = await loadPoints(call, format);
+    expect(after.balance?.values?.points).toBe('0');
+    expect(after.codes.map((each) => each.code)).toEqual([made.code.code]);
+    // Another customer's token sees neither her code nor a way to spend her points.
+    const linus = await loadPoints({ ...call, token: async () => customerToken('7002') }, format);
+    expect(linus.codes).toEqual([]);
+    // A guest's token is told to sign in.
+    const guest = await redeemReward({ ...call, token: async () => customerToken(undefined) }, small!.id, format);
+    expect(guest).toEqual({ ok: false, error: { key: 'signInToRedeem' } });
   });
 });

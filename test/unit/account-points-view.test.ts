@@ -3,7 +3,12 @@
 // fills it ({{name}} replaced, `count` choosing "one" or "other" by the locale's plural rules).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { pointsScreen, type PointsScreen, type Words } from '../../extensions/loyalty-account/src/points-view.ts';
+import {
+  pointsScreen,
+  redeemed,
+  type PointsScreen,
+  type Words,
+} from '../../extensions/loyalty-account/src/points-view.ts';
 
 const LOCALE = JSON.parse(
   readFileSync(new URL('../../extensions/loyalty-account/locales/en.default.json', import.meta.url), 'utf8'),
@@ -137,6 +142,61 @@ describe('what the customer account extension shows', () => {
     const screen = read(pointsScreen(200, odd, EN));
     expect(screen.history).toHaveLength(2);
     expect(screen.ways).toHaveLength(2);
+  });
+
+  const REWARDS = [
+    {
+      id: 'r-1',
+      points: 500,
+      amountOff: '5.00',
+      minimumOrder: null,
+      expiresInDays: 30,
+      words: '500 points for 5.00 off',
+    },
+    {
+      id: 'r-2',
+      points: 20000,
+      amountOff: '250.00',
+      minimumOrder: null,
+      expiresInDays: 30,
+      words: '20,000 points for 250.00 off',
+    },
+  ];
+  const CODE = { code: 'LB-ABCDEFGHJKLMNPQR', amountOff: '5.00', points: 500, expiresAt: '2026-12-20T10:00:00.000Z' };
+
+  it('lists the rewards with a confirmation and, out of reach, how many points are missing; and the unused codes', () => {
+    const screen = pointsScreen(200, { ...balance(), rewards: REWARDS, codes: [CODE] }, EN);
+    expect(screen.canRedeem).toBe(true);
+    expect(screen.rewards.map((each) => [each.words, say(each.confirm), each.short && say(each.short)])).toEqual([
+      ['500 points for 5.00 off', 'Spend 500 points for 5.00 off?', undefined],
+      ['20,000 points for 250.00 off', 'Spend 20,000 points for 250.00 off?', 'You need 7,655 more points'],
+    ]);
+    expect(screen.codes.map((each) => `${each.code} ${say(each.amountOff)}, ${say(each.useBefore)}`)).toEqual([
+      'LB-ABCDEFGHJKLMNPQR 5.00 off your order, Use it at checkout before Dec 20, 2026',
+    ]);
+  });
+
+  it('shows a guest the rewards with no way to redeem, and asks them to sign in', () => {
+    const screen = pointsScreen(200, { customer: 'guest', waysToEarn: WAYS, rewards: REWARDS, signIn: true }, EN);
+    expect([screen.canRedeem, screen.rewards.length, screen.rewards.some((each) => each.short)]).toEqual([
+      false,
+      2,
+      false,
+    ]);
+    expect(read(screen).notes).toEqual(['Sign in to see your points.', 'Sign in to redeem your points.']);
+  });
+
+  it('reads a redemption: the code, the bridge’s words as they are, or a phrase of its own', () => {
+    const made = redeemed(200, { redeemed: true, ...CODE, available: 0 }, EN);
+    expect(made.ok && `${made.code.code} ${say(made.code.useBefore)}`).toBe(
+      'LB-ABCDEFGHJKLMNPQR Use it at checkout before Dec 20, 2026',
+    );
+    const short = redeemed(409, { redeemed: false, error: 'You do not have enough points for this reward yet.' }, EN);
+    expect(!short.ok && say(short.error)).toBe('You do not have enough points for this reward yet.');
+    const guest = redeemed(401, { error: 'this request is not signed by the store' }, EN);
+    expect(!guest.ok && say(guest.error)).toBe('Sign in to redeem your points.');
+    const odd = redeemed(502, undefined, EN);
+    expect(!odd.ok && say(odd.error)).toBe('Your reward could not be made just now. Try again in a moment.');
   });
 
   it('finds every phrase the components ask for in the locale file', () => {

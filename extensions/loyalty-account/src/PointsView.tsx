@@ -1,8 +1,11 @@
 // Renders what points-view.ts decided, in Shopify's web components (s-*): the balance, the notes under it, the
-// recent history and the ways to earn. `compact` (the Profile page's block) shows the balance and a link to the
+// customer's unused codes, the rewards (redeemed after a confirmation), the recent history and the ways to earn. `compact` (the Profile page's block) shows the balance and a link to the
 // full page; the full page shows everything.
 import type { Api } from '@shopify/ui-extensions/customer-account.page.render';
-import type { PointsScreen, Words } from './points-view.ts';
+import { useState } from 'preact/hooks';
+import { bridgeUrl } from './bridge-url.ts';
+import { redeemReward } from './fetch-points.ts';
+import type { Code, PointsScreen, Redeemed, Words } from './points-view.ts';
 import { usePoints } from './use-points.ts';
 
 export type Translate = (key: string, values?: Readonly<Record<string, string | number>>) => string;
@@ -20,14 +23,123 @@ export function AccountPoints({
   compact: boolean;
   fullPageHref?: string;
 }) {
-  const screen = usePoints(api.sessionToken, api.localization.language.value.isoCode);
+  const locale = api.localization.language.value.isoCode;
+  const { screen, reload } = usePoints(api.sessionToken, locale);
+  const redeem = (reward: string) =>
+    redeemReward({ bridgeUrl: bridgeUrl(), token: () => api.sessionToken.get() }, reward, { locale });
   return (
     <PointsView
       screen={screen}
+      redeem={redeem}
+      onRedeemed={reload}
       translate={(key, values) => api.i18n.translate(key, values)}
       compact={compact}
       {...(fullPageHref ? { fullPageHref } : {})}
     />
+  );
+}
+
+/** A code with a button that copies it (s-clipboard-item, pressed through the button's command). */
+function CodeLine({ code, translate, id }: { code: Code; translate: Translate; id: string }) {
+  const say = (words: Words) => translate(words.key, words.values);
+  return (
+    <s-stack direction="block" gap="small-200">
+      <s-stack direction="inline" gap="base" alignItems="center">
+        <s-heading>{code.code}</s-heading>
+        <s-clipboard-item id={id} text={code.code} />
+        <s-button variant="secondary" commandFor={id} command="--copy">
+          {translate('copy')}
+        </s-button>
+      </s-stack>
+      <s-text color="subdued">
+        {say(code.amountOff)} · {say(code.useBefore)}
+      </s-text>
+    </s-stack>
+  );
+}
+
+/** The rewards, each redeemed after "Spend N points for X off?"; the code just made shown above them. */
+function Rewards({
+  screen,
+  translate,
+  redeem,
+  onRedeemed,
+}: {
+  screen: PointsScreen;
+  translate: Translate;
+  redeem?: (reward: string) => Promise<Redeemed>;
+  onRedeemed?: () => void;
+}) {
+  const say = (words: Words) => translate(words.key, words.values);
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState<{ reward: string; error: Words } | undefined>(undefined);
+  const [made, setMade] = useState<Code | undefined>(undefined);
+  const spend = async (reward: string) => {
+    if (!redeem) return;
+    setBusy(true);
+    const answer = await redeem(reward);
+    setBusy(false);
+    setConfirming(undefined);
+    if (answer.ok) {
+      setMade(answer.code);
+      setSaid(undefined);
+      onRedeemed?.();
+    } else setSaid({ reward, error: answer.error });
+  };
+  const open = screen.codes.filter((code) => code.code !== made?.code);
+  return (
+    <>
+      {made ? (
+        <s-section heading={translate('yourCode')}>
+          <CodeLine code={made} translate={translate} id="loyalty-made-code" />
+        </s-section>
+      ) : null}
+      {open.length > 0 ? (
+        <s-section heading={translate('codes')}>
+          <s-stack direction="block" gap="base">
+            {open.map((code, index) => (
+              <CodeLine key={code.code} code={code} translate={translate} id={`loyalty-code-${index}`} />
+            ))}
+          </s-stack>
+        </s-section>
+      ) : null}
+      {screen.rewards.length > 0 ? (
+        <s-section heading={translate('rewards')}>
+          <s-stack direction="block" gap="base">
+            {screen.rewards.map((reward) => (
+              <s-stack key={reward.id} direction="block" gap="small-200">
+                <s-text>{reward.words}</s-text>
+                {reward.short ? <s-text color="subdued">{say(reward.short)}</s-text> : null}
+                {screen.canRedeem && confirming === reward.id ? (
+                  <s-stack direction="inline" gap="base" alignItems="center">
+                    <s-text>{say(reward.confirm)}</s-text>
+                    <s-button variant="primary" loading={busy} onClick={() => void spend(reward.id)}>
+                      {translate('confirmYes')}
+                    </s-button>
+                    <s-button variant="secondary" disabled={busy} onClick={() => setConfirming(undefined)}>
+                      {translate('cancel')}
+                    </s-button>
+                  </s-stack>
+                ) : screen.canRedeem ? (
+                  <s-button
+                    variant="secondary"
+                    disabled={reward.short !== undefined || busy}
+                    onClick={() => {
+                      setSaid(undefined);
+                      setConfirming(reward.id);
+                    }}
+                  >
+                    {translate('redeem')}
+                  </s-button>
+                ) : null}
+                {said?.reward === reward.id ? <s-banner tone="critical">{say(said.error)}</s-banner> : null}
+              </s-stack>
+            ))}
+          </s-stack>
+        </s-section>
+      ) : null}
+    </>
   );
 }
 
@@ -36,11 +148,15 @@ export function PointsView({
   translate,
   compact,
   fullPageHref,
+  redeem,
+  onRedeemed,
 }: {
   screen: PointsScreen | undefined;
   translate: Translate;
   compact: boolean;
   fullPageHref?: string;
+  redeem?: (reward: string) => Promise<Redeemed>;
+  onRedeemed?: () => void;
 }) {
   const say = (words: Words) => translate(words.key, words.values);
   if (!screen) return <s-spinner accessibilityLabel={translate('loading')} />;
@@ -57,6 +173,12 @@ export function PointsView({
         ) : null
       ) : (
         <>
+          <Rewards
+            screen={screen}
+            translate={translate}
+            {...(redeem ? { redeem } : {})}
+            {...(onRedeemed ? { onRedeemed } : {})}
+          />
           {screen.balance ? (
             <s-section heading={translate('history')}>
               {screen.history.length === 0 ? (

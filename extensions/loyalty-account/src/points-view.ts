@@ -1,5 +1,5 @@
 // What the customer account extension shows, from the bridge's answer (GET /shopify/storefront/account-points,
-// the same shapes as the app proxy's /storefront/points: docs/storefront.md): plain data and translation keys
+// the same shapes as the app proxy's /storefront/points: docs/storefront.md; and POST …/redeem's): plain data and translation keys
 // of locales/en.default.json, with numbers and dates formatted for the customer's locale. No Shopify global is
 // read here, so the tests run it as it is; the Preact components only render what it returns.
 
@@ -19,9 +19,33 @@ export interface PointsScreen {
   /** Newest first, as the bridge sends them. */
   history: Array<{ date: string; points: string; words: string; earned: boolean }>;
   ways: Array<{ words: string; points: Words }>;
+  /** The shop's rewards; `confirm` asks before spending, `short` says how many points are missing. */
+  rewards: Reward[];
+  /** Whether the customer may redeem here (signed in, their balance shown). */
+  canRedeem: boolean;
+  /** The customer's unused codes, newest first. */
+  codes: Code[];
   /** Ask again after this long (the bridge's own hint, when it was busy). */
   retryAfterSeconds?: number;
 }
+
+export interface Reward {
+  id: string;
+  /** The bridge's words for it ("500 points for 5.00 off"). */
+  words: string;
+  confirm: Words;
+  short?: Words;
+}
+
+/** A reward code to use at checkout: what it takes off and its last day. */
+export interface Code {
+  code: string;
+  amountOff: Words;
+  useBefore: Words;
+}
+
+/** What a redemption gave: the code, or the bridge's words for why not (or a phrase of the locale). */
+export type Redeemed = { ok: true; code: Code } | { ok: false; error: Words };
 
 export interface Formatting {
   /** BCP 47, as the customer account's localization gives it: "en", "fr-CA". */
@@ -44,11 +68,12 @@ export const failed = (key: 'error' | 'notConfigured' | 'notFound'): PointsScree
   warning: { key },
   history: [],
   ways: [],
+  rewards: [],
+  canRedeem: false,
+  codes: [],
 });
 
-export function pointsScreen(status: number, answer: unknown, format: Formatting): PointsScreen {
-  if (status === 404) return failed('notFound');
-  if (status !== 200 || !isRecord(answer)) return failed('error');
+const formats = (format: Formatting) => {
   const number = new Intl.NumberFormat(format.locale, { maximumFractionDigits: 0 });
   const dateOf = (iso: unknown, withTime = false): string | undefined => {
     const date = typeof iso === 'string' ? new Date(iso) : undefined;
@@ -59,6 +84,37 @@ export function pointsScreen(status: number, answer: unknown, format: Formatting
       ...(format.timeZone ? { timeZone: format.timeZone } : {}),
     }).format(date);
   };
+  /** A code of the bridge's answer ({code, amountOff, expiresAt}), or nothing where it is not one. */
+  const codeOf = (value: unknown): Code | undefined => {
+    if (!isRecord(value)) return undefined;
+    const code = words(value.code);
+    const amount = words(value.amountOff);
+    const until = dateOf(value.expiresAt);
+    if (!code || !amount || !until) return undefined;
+    return {
+      code,
+      amountOff: { key: 'amountOff', values: { amount } },
+      useBefore: { key: 'useBefore', values: { date: until } },
+    };
+  };
+  return { number, dateOf, codeOf };
+};
+
+/** The answer to POST …/account-points/redeem?reward=<id>: the code, or what the customer reads instead. */
+export function redeemed(status: number, answer: unknown, format: Formatting): Redeemed {
+  const record = isRecord(answer) ? answer : {};
+  const code = status === 200 && record.redeemed === true ? formats(format).codeOf(record) : undefined;
+  if (code) return { ok: true, code };
+  if (status === 401) return { ok: false, error: { key: 'signInToRedeem' } };
+  const said = words(record.error);
+  // The bridge's own sentence, already in the customer's words (docs/storefront.md, REDEEM_WORDS).
+  return { ok: false, error: said ? { key: 'unavailable', values: { reason: said } } : { key: 'redeemFailed' } };
+}
+
+export function pointsScreen(status: number, answer: unknown, format: Formatting): PointsScreen {
+  if (status === 404) return failed('notFound');
+  if (status !== 200 || !isRecord(answer)) return failed('error');
+  const { number, dateOf, codeOf } = formats(format);
   const pointsWords = (points: number): Words => ({
     key: 'points',
     values: { count: Math.abs(points), points: number.format(points) },
@@ -68,8 +124,34 @@ export function pointsScreen(status: number, answer: unknown, format: Formatting
     const points = isRecord(way) ? finite(way.points) : undefined;
     return text && points !== undefined ? [{ words: text, points: pointsWords(points) }] : [];
   });
-  const screen: PointsScreen = { notes: [], history: [], ways };
-  if (answer.customer === 'guest') return { ...screen, notes: [{ key: 'signIn' }] };
+  const offered = (Array.isArray(answer.rewards) ? answer.rewards : []).flatMap((reward) => {
+    if (!isRecord(reward)) return [];
+    const id = words(reward.id);
+    const text = words(reward.words);
+    const points = finite(reward.points);
+    const amount = words(reward.amountOff);
+    return id && text && points !== undefined && amount ? [{ id, words: text, points, amount }] : [];
+  });
+  const rewardsFor = (available: number | undefined): Reward[] =>
+    offered.map(({ id, words: text, points, amount }) => {
+      const short = available === undefined ? 0 : points - available;
+      return {
+        id,
+        words: text,
+        confirm: { key: 'confirmRedeem', values: { count: points, points: number.format(points), amount } },
+        ...(short > 0 ? { short: { key: 'needMore', values: { count: short, points: number.format(short) } } } : {}),
+      };
+    });
+  const screen: PointsScreen = {
+    notes: [],
+    history: [],
+    ways,
+    rewards: rewardsFor(undefined),
+    canRedeem: false,
+    codes: [],
+  };
+  if (answer.customer === 'guest')
+    return { ...screen, notes: [{ key: 'signIn' }, ...(offered.length > 0 ? [{ key: 'signInToRedeem' }] : [])] };
   if (answer.customer !== 'signed-in') return failed('error');
   const unavailable = words(answer.unavailable);
   if (unavailable) {
@@ -107,5 +189,14 @@ export function pointsScreen(status: number, answer: unknown, format: Formatting
     const shown = points > 0 ? `+${number.format(points)}` : number.format(points);
     return [{ date, points: shown, words: text, earned: points > 0 }];
   });
-  return { ...screen, balance: pointsWords(available), notes, history };
+  const codes = (Array.isArray(answer.codes) ? answer.codes : []).flatMap((each) => codeOf(each) ?? []);
+  return {
+    ...screen,
+    balance: pointsWords(available),
+    notes,
+    history,
+    rewards: rewardsFor(available),
+    canRedeem: true,
+    codes,
+  };
 }

@@ -2,7 +2,9 @@
 // (blocks/earn-points.liquid). One classic script, no dependencies, loaded with defer by each block that needs
 // it (so it runs once, after the page is parsed). It asks only the app proxy, <proxy>/points, with the
 // store's own cookies and no query parameter: Shopify adds and signs who the customer is, and the bridge
-// refuses any parameter Shopify did not add. Answer data reaches the page as text only (textContent).
+// refuses any parameter Shopify did not add. The one exception is a redemption, POST <proxy>/points/redeem
+// ?reward=<id> with no body: Shopify signs the reward's id with the rest. Answer data reaches the page as text
+// only (textContent).
 (function () {
   'use strict';
   if (window.loyaltyBridgePoints) return;
@@ -26,6 +28,16 @@
       answers.set(proxy, asked);
     }
     return answers.get(proxy);
+  }
+
+  /** Spends points on a reward: the answer's JSON (its `error` in the customer's words), or a throw. */
+  function redeem(proxy, id) {
+    const path = `${proxy.replace(/\/+$/, '')}/points/redeem?reward=${encodeURIComponent(id)}`;
+    return fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    }).then((response) => response.json());
   }
 
   // The store's language, where the browser knows it.
@@ -118,6 +130,84 @@
     return part;
   }
 
+  function button(className, text, onClick) {
+    const node = element('button', className, text);
+    node.type = 'button';
+    node.addEventListener('click', onClick);
+    return node;
+  }
+
+  /** A code to copy: the text itself (selectable), and a Copy button that says when it copied. */
+  function codeLine(words, code, large) {
+    const line = element('div', 'loyalty-code');
+    line.append(element('span', large ? 'loyalty-code__text loyalty-code__text--large' : 'loyalty-code__text', code));
+    const copy = button('loyalty-panel__action', words.copy, () => {
+      navigator.clipboard.writeText(code).then(
+        () => {
+          copy.textContent = words.copied;
+        },
+        () => undefined,
+      );
+    });
+    line.append(copy);
+    return line;
+  }
+
+  /** The code just made: large, with what it is worth and until when. */
+  function madePart(words, made) {
+    const part = element('section', 'loyalty-panel__part loyalty-made');
+    part.append(element('h3', 'loyalty-panel__heading', words.yourCode));
+    part.append(codeLine(words, made.code, true));
+    part.append(element('p', 'loyalty-panel__note', fill(words.amountOff, { amount: made.amountOff })));
+    part.append(element('p', 'loyalty-panel__note', fill(words.useBefore, { date: day(made.expiresAt) })));
+    return part;
+  }
+
+  /** The customer's unused codes, but the one shown large above. */
+  function codesPart(words, codes, shown) {
+    const part = element('section', 'loyalty-panel__part');
+    const open = (Array.isArray(codes) ? codes : []).filter((each) => each.code !== shown);
+    if (open.length === 0) return part;
+    part.append(element('h3', 'loyalty-panel__heading', words.codes));
+    const list = element('ul', 'loyalty-panel__list');
+    for (const each of open) {
+      const item = element('li', 'loyalty-panel__line loyalty-panel__line--stack');
+      item.append(codeLine(words, each.code, false));
+      const worth = `${fill(words.amountOff, { amount: each.amountOff })} · ${fill(words.useBefore, { date: day(each.expiresAt) })}`;
+      item.append(element('span', 'loyalty-panel__when', worth));
+      list.append(item);
+    }
+    part.append(list);
+    return part;
+  }
+
+  /**
+   * The shop's rewards. `available` is the balance (a number) where the customer may redeem; `act(reward, line)`
+   * asks to confirm. Without a balance (a guest, or points that cannot be shown) no reward has a button.
+   */
+  function rewardsPart(words, rewards, available, act) {
+    const part = element('section', 'loyalty-panel__part');
+    if (!Array.isArray(rewards) || rewards.length === 0) return part;
+    part.append(element('h3', 'loyalty-panel__heading', words.rewards));
+    const list = element('ul', 'loyalty-panel__list');
+    for (const reward of rewards) {
+      const item = element('li', 'loyalty-panel__line loyalty-panel__line--stack');
+      item.append(element('span', 'loyalty-panel__words', reward.words));
+      if (typeof available === 'number') {
+        const redeemButton = button('loyalty-panel__action', words.redeem, () => act(reward, item));
+        const short = reward.points - available;
+        if (short > 0) {
+          redeemButton.disabled = true;
+          item.append(element('span', 'loyalty-panel__when', fill(words.needMore, { points: number(short) })));
+        }
+        item.append(redeemButton);
+      }
+      list.append(item);
+    }
+    part.append(list);
+    return part;
+  }
+
   function launcher(root) {
     const words = JSON.parse(root.querySelector('[data-loyalty-words]').textContent);
     const open = root.querySelector('[data-loyalty-open]');
@@ -125,6 +215,8 @@
     const body = root.querySelector('[data-loyalty-body]');
     const proxy = root.dataset.proxy || '/apps/loyalty';
     let asked = false;
+    // The code this panel just made, shown large until the panel is loaded anew by a page.
+    let made;
 
     const tryAgain = () => {
       const button = element('button', 'loyalty-panel__retry', words.tryAgain);
@@ -132,15 +224,55 @@
       button.addEventListener('click', () => load(true));
       return button;
     };
+    const signInLink = (text) => {
+      const link = element('a', 'loyalty-panel__sign-in', text);
+      link.href = words.signInUrl;
+      return link;
+    };
+    /** Asks "Spend N points for X off?" in the reward's line, then redeems. */
+    function confirmIn(reward, item) {
+      item.querySelector('.loyalty-confirm')?.remove();
+      const ask = element('div', 'loyalty-confirm');
+      const said = element(
+        'p',
+        'loyalty-panel__note',
+        fill(words.confirm, { points: number(reward.points), amount: reward.amountOff }),
+      );
+      const yes = button('loyalty-panel__action', words.confirmYes, () => {
+        yes.disabled = true;
+        no.disabled = true;
+        said.textContent = words.redeeming;
+        redeem(proxy, reward.id)
+          .then((answer) => {
+            if (answer && answer.redeemed === true) {
+              made = answer;
+              load(true);
+            } else if (answer && answer.customer === 'guest') {
+              ask.replaceChildren(signInLink(words.signInToRedeem));
+            } else {
+              // The bridge's own words, already said for the customer.
+              ask.replaceChildren(
+                element('p', 'loyalty-panel__error', answer && answer.error ? answer.error : words.failed),
+              );
+            }
+          })
+          .catch(() => ask.replaceChildren(element('p', 'loyalty-panel__error', words.failed)));
+      });
+      const no = button('loyalty-panel__action loyalty-panel__action--quiet', words.cancel, () => ask.remove());
+      ask.append(said, yes, no);
+      item.append(ask);
+      yes.focus();
+    }
     function show(answer) {
       body.replaceChildren();
       if (answer.customer === 'guest') {
         const invite = element('section', 'loyalty-panel__part');
         invite.append(element('p', 'loyalty-panel__note', words.guest));
-        const link = element('a', 'loyalty-panel__sign-in', words.signIn);
-        link.href = words.signInUrl;
-        invite.append(link);
+        invite.append(signInLink(words.signIn));
         body.append(invite);
+        const offered = rewardsPart(words, answer.rewards);
+        if (offered.childElementCount > 0) offered.append(signInLink(words.signInToRedeem));
+        body.append(offered);
       } else if (answer.unavailable) {
         const said = element('section', 'loyalty-panel__part');
         said.append(element('p', 'loyalty-panel__note', answer.unavailable));
@@ -148,8 +280,15 @@
         // "Try again" once the bridge says a read may succeed; never for what waits on the store or the account.
         if (typeof answer.retryAfterSeconds === 'number')
           setTimeout(() => said.append(tryAgain()), Math.max(0, answer.retryAfterSeconds) * 1000);
+        body.append(rewardsPart(words, answer.rewards));
       } else if (answer.balance) {
-        body.append(balancePart(words, answer.balance), historyPart(words, answer.history));
+        if (made) body.append(madePart(words, made));
+        body.append(
+          balancePart(words, answer.balance),
+          codesPart(words, answer.codes, made && made.code),
+          rewardsPart(words, answer.rewards, answer.balance.available, confirmIn),
+          historyPart(words, answer.history),
+        );
       }
       body.append(waysList(words, answer.waysToEarn));
     }
