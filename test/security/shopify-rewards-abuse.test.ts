@@ -416,6 +416,28 @@ describe('erasure', () => {
     expect(await codeRecords()).not.toContain(`shopify:${SHOP}:${graceCode}`);
   });
 
+  it('customers/redact finds the codes of a customer whose e-mail changed since they redeemed, by their Shopify id', async () => {
+    const made = await redeem(reward(SHOP, 100), LINUS.id);
+    expect(made.status).toBe(200);
+    const linusCode = made.body.code as string;
+    // Linus changed his e-mail in the store: the request names the new one, and his id.
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: SHOP,
+      customer: { id: Number(LINUS.id), email: 'linus.new@example.com', phone: null },
+      orders_to_redact: [],
+    });
+    await deliver('customers/redact', body);
+    await running.bridge.engine.drain();
+    await eventually(async () => {
+      expect(live(SHOP)).not.toContain(linusCode);
+      expect(await reservationsIn(SHOP)).not.toContain(linusCode);
+    }, 10_000);
+    expect(JSON.stringify(await holders())).not.toContain(LINUS.email);
+    expect(await codeRecords()).not.toContain(`shopify:${SHOP}:${linusCode}`);
+    expect(live(SHOP)).toContain(adaCode);
+  });
+
   it("shop/redact, after the uninstall, forgets that shop's reservations and keeps another shop's", async () => {
     expect(await reservationsIn(SHOP)).toContain(adaCode);
     // Shopify sends it 48 hours after an uninstall: a shop whose token still works keeps its data.

@@ -40,6 +40,29 @@ export class RewardPrivacy implements KeptRecords {
     this.#o = parts;
   }
 
+  /**
+   * The holders of the customer's reservations, each with those of them that are the customer's: one holder per
+   * account and identifier the match names (all its reservations in scope), and any holder with a reservation of
+   * the platform's id of the customer in the match's shop (those reservations): a customer whose e-mail changed
+   * since they redeemed is erased by their id, which their codes were made for.
+   */
+  async #theirs(
+    match: CustomerMatch,
+    account?: string,
+  ): Promise<Array<{ id: string; holder: Holder; theirs: Reservation[] }>> {
+    const found = new Map<string, { id: string; holder: Holder; theirs: Reservation[] }>();
+    for (const { id, holder } of await this.#holders(match, account))
+      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => inScope(each, match)) });
+    const ids = new Set(match.customerIds ?? []);
+    if (ids.size === 0 || match.platform === undefined || match.shop === undefined) return [...found.values()];
+    for (const { id, value: holder } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+      if (found.has(id) || (account !== undefined && holder.account !== account)) continue;
+      const theirs = holder.reservations.filter((each) => inScope(each, match) && ids.has(each.customerId));
+      if (theirs.length > 0) found.set(id, { id, holder, theirs });
+    }
+    return [...found.values()];
+  }
+
   /** The holders of the customer's reservations: one per account and identifier the match names. */
   async #holders(match: CustomerMatch, account?: string): Promise<Array<{ id: string; holder: Holder }>> {
     const ids = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
@@ -59,16 +82,14 @@ export class RewardPrivacy implements KeptRecords {
 
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
-    for (const { holder } of await this.#holders(match, account))
-      for (const each of holder.reservations.filter((reservation) => inScope(reservation, match)))
-        reservations.push({ account: holder.account, ...each });
+    for (const { holder, theirs } of await this.#theirs(match, account))
+      for (const each of theirs) reservations.push({ account: holder.account, ...each });
     return { reservations };
   }
 
   async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
     let erased = 0;
-    for (const { id, holder } of await this.#holders(match, account)) {
-      const theirs = holder.reservations.filter((reservation) => inScope(reservation, match));
+    for (const { id, theirs } of await this.#theirs(match, account)) {
       for (const reservation of theirs) {
         if (reservation.state === 'issued' && reservation.platformId !== undefined) {
           // While the bridge has access; a code it cannot remove now ends by its own expiry.
