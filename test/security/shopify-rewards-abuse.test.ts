@@ -383,7 +383,9 @@ describe('erasure', () => {
   let graceCode = '';
   let benCode = '';
   beforeAll(async () => {
-    [adaCode] = await openCodes(ADA.id);
+    const ada = await openCodes(ADA.id);
+    expect(ada).toHaveLength(1);
+    adaCode = ada[0]!;
     const grace = await redeem(reward(SHOP, 100), GRACE.id);
     expect(grace.status).toBe(200);
     graceCode = grace.body.code as string;
@@ -435,6 +437,40 @@ describe('erasure', () => {
     }, 10_000);
     expect(JSON.stringify(await holders())).not.toContain(LINUS.email);
     expect(await codeRecords()).not.toContain(`shopify:${SHOP}:${linusCode}`);
+    expect(live(SHOP)).toContain(adaCode);
+  });
+
+  it('customers/redact removes a code whose make lost its answer (a crash left it reserving), found by its text', async () => {
+    const made = await redeem(reward(SHOP, 100), GRACE.id);
+    expect(made.status).toBe(200);
+    const code = made.body.code as string;
+    // What a crash between the store's make and the bridge's note of it leaves: the code live, its reservation reserving.
+    for (const { id } of await holders())
+      await store().changeRecord<Holder>('reward-holder', id, (current) =>
+        current?.reservations.some((each) => each.code === code)
+          ? {
+              put: {
+                ...current,
+                reservations: current.reservations.map((each) =>
+                  each.code === code ? { ...each, state: 'reserving' as const, platformId: undefined } : each,
+                ),
+              },
+            }
+          : undefined,
+      );
+    expect(live(SHOP)).toContain(code);
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: SHOP,
+      customer: { id: Number(GRACE.id), email: GRACE.email, phone: GRACE.phone },
+      orders_to_redact: ['6300001001'],
+    });
+    await deliver('customers/redact', body);
+    await running.bridge.engine.drain();
+    await eventually(async () => {
+      expect(await reservationsIn(SHOP)).not.toContain(code);
+      expect(live(SHOP)).not.toContain(code);
+    }, 10_000);
     expect(live(SHOP)).toContain(adaCode);
   });
 

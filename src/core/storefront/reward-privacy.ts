@@ -91,17 +91,18 @@ export class RewardPrivacy implements KeptRecords {
     let erased = 0;
     for (const { id, theirs } of await this.#theirs(match, account)) {
       for (const reservation of theirs) {
-        if (reservation.state === 'issued' && reservation.platformId !== undefined) {
-          // While the bridge has access; a code it cannot remove now ends by its own expiry.
-          await this.#o
-            .codesOf(reservation.platform)
-            ?.remove(reservation.shop, reservation.platformId)
-            .catch(() =>
-              this.#o.logger.info(
-                { platform: reservation.platform, shop: reservation.shop },
-                "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
-              ),
-            );
+        const codes = this.#o.codesOf(reservation.platform);
+        if (codes && (reservation.state === 'issued' || reservation.state === 'reserving')) {
+          // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
+          // be in the store with no answer kept (a crash after its make): looked for by its text, as the sweeper
+          // would have, since its code's record goes below and the sweeper never sees it again.
+          const { platform, shop } = reservation;
+          await removeLive(codes, reservation).catch(() =>
+            this.#o.logger.info(
+              { platform, shop },
+              "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
+            ),
+          );
         }
         await this.#o.store.deleteRecord(
           CODE_KIND,
@@ -141,6 +142,12 @@ export class RewardPrivacy implements KeptRecords {
       if (reservation) await this.#o.codes.end(value.holder, reservation, release(why, now));
     }
   }
+}
+
+/** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
+async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
+  const platformId = reservation.platformId ?? (await codes.find(reservation.shop, reservation.code));
+  if (platformId !== undefined) await codes.remove(reservation.shop, platformId);
 }
 
 const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>
