@@ -36,5 +36,6 @@ export function matchOf(request: {
     emails: request.customer.email ? [request.customer.email] : [],
     phones: request.customer.phone ? [request.customer.phone] : [],
     orderIds: request.orderIds,
+    ...(request.customer.id ? { customerIds: [request.customer.id] } : {}),
   };
 }

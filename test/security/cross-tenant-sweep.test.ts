@@ -88,6 +88,11 @@ async function settleIn(world: TenantWorld, merchant: Merchant, tag: string): Pr
     reason: `goodwill from ${tag}`,
   });
   expect(given.status, given.text).toBe(201);
+  // Rewards of its own where its platform offers them (saved off: no scope to approve), for A's writes to miss.
+  const rewards = await merchant.call('PUT', '/storefront/rewards', {
+    rewards: [{ points: 500, amountOff: '5.00', expiresInDays: 30, on: false }],
+  });
+  expect(rewards.status, rewards.text).toBe(merchant.platform === 'shopify' ? 200 : rewards.status);
 
   const resync = await merchant.call('POST', '/resync', { since: new Date(Date.now() - 3 * 86_400_000).toISOString() });
   expect(resync.status, resync.text).toBe(202);
@@ -206,7 +211,9 @@ function bodiesAimedAt(held: Holdings): unknown[] {
     brandId: held.account.brandId,
     settings: { LOYALTY_EARN_ACTIVITY_ID: '2' },
   };
-  return [{}, fields, ...Object.entries(fields).map(([name, value]) => ({ [name]: value }))];
+  // A body a route takes whole (PUT /storefront/rewards): what it writes must land on A's shop alone.
+  const rewards = { rewards: [{ points: 1, amountOff: '999.00', expiresInDays: 365, on: false }] };
+  return [{}, fields, ...Object.entries(fields).map(([name, value]) => ({ [name]: value })), rewards];
 }
 
 /** The values a request carries: an answer may say them back without telling anything. */
@@ -245,6 +252,7 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     account: await store.getRecord('account', held.account.id),
     link: await store.getRecord('shop-link', `${platform}:${shop}`),
     storefront: await store.getRecord('storefront', `${platform}:${shop}`),
+    rewards: await store.getRecord('rewards', `${platform}:${shop}`),
     requests: await records('data-request'),
     adjustments: await records('adjustment'),
     connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
@@ -280,6 +288,8 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     expect(ROUTES.length).toBeGreaterThan(20);
     expect(ROUTES).toContainEqual({ method: 'GET', path: '/orders/:key' });
     expect(ROUTES).toContainEqual({ method: 'POST', path: '/test-orders/:id/cancel' });
+    expect(ROUTES).toContainEqual({ method: 'GET', path: '/storefront/rewards' });
+    expect(ROUTES).toContainEqual({ method: 'PUT', path: '/storefront/rewards' });
   });
 
   it.each<Platform | Registered>([...PLATFORMS, ...REGISTERED])(

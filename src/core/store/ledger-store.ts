@@ -195,6 +195,11 @@ export interface CustomerMatch {
   phones: string[];
   /** Platform order ids named by the request (a platform's list of orders to redact). */
   orderIds: string[];
+  /**
+   * The platform's own ids of the customer (with platform and shop): what the bridge keeps under the platform's id
+   * (a reward code's reservation) is theirs even when their contact changed since.
+   */
+  customerIds?: readonly string[] | undefined;
   /** Orders never matched, whoever's they look like: another loyalty account's, in a request limited to one. */
   exceptOrderKeys?: readonly string[] | undefined;
 }

@@ -40,6 +40,29 @@ export class RewardPrivacy implements KeptRecords {
     this.#o = parts;
   }
 
+  /**
+   * The holders of the customer's reservations, each with those of them that are the customer's: one holder per
+   * account and identifier the match names (all its reservations in scope), and any holder with a reservation of
+   * the platform's id of the customer in the match's shop (those reservations): a customer whose e-mail changed
+   * since they redeemed is erased by their id, which their codes were made for.
+   */
+  async #theirs(
+    match: CustomerMatch,
+    account?: string,
+  ): Promise<Array<{ id: string; holder: Holder; theirs: Reservation[] }>> {
+    const found = new Map<string, { id: string; holder: Holder; theirs: Reservation[] }>();
+    for (const { id, holder } of await this.#holders(match, account))
+      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => inScope(each, match)) });
+    const ids = new Set(match.customerIds ?? []);
+    if (ids.size === 0 || match.platform === undefined || match.shop === undefined) return [...found.values()];
+    for (const { id, value: holder } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+      if (found.has(id) || (account !== undefined && holder.account !== account)) continue;
+      const theirs = holder.reservations.filter((each) => inScope(each, match) && ids.has(each.customerId));
+      if (theirs.length > 0) found.set(id, { id, holder, theirs });
+    }
+    return [...found.values()];
+  }
+
   /** The holders of the customer's reservations: one per account and identifier the match names. */
   async #holders(match: CustomerMatch, account?: string): Promise<Array<{ id: string; holder: Holder }>> {
     const ids = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
@@ -59,28 +82,27 @@ export class RewardPrivacy implements KeptRecords {
 
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
-    for (const { holder } of await this.#holders(match, account))
-      for (const each of holder.reservations.filter((reservation) => inScope(reservation, match)))
-        reservations.push({ account: holder.account, ...each });
+    for (const { holder, theirs } of await this.#theirs(match, account))
+      for (const each of theirs) reservations.push({ account: holder.account, ...each });
     return { reservations };
   }
 
   async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
     let erased = 0;
-    for (const { id, holder } of await this.#holders(match, account)) {
-      const theirs = holder.reservations.filter((reservation) => inScope(reservation, match));
+    for (const { id, theirs } of await this.#theirs(match, account)) {
       for (const reservation of theirs) {
-        if (reservation.state === 'issued' && reservation.platformId !== undefined) {
-          // While the bridge has access; a code it cannot remove now ends by its own expiry.
-          await this.#o
-            .codesOf(reservation.platform)
-            ?.remove(reservation.shop, reservation.platformId)
-            .catch(() =>
-              this.#o.logger.info(
-                { platform: reservation.platform, shop: reservation.shop },
-                "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
-              ),
-            );
+        const codes = this.#o.codesOf(reservation.platform);
+        if (codes && (reservation.state === 'issued' || reservation.state === 'reserving')) {
+          // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
+          // be in the store with no answer kept (a crash after its make): looked for by its text, as the sweeper
+          // would have, since its code's record goes below and the sweeper never sees it again.
+          const { platform, shop } = reservation;
+          await removeLive(codes, reservation).catch(() =>
+            this.#o.logger.info(
+              { platform, shop },
+              "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
+            ),
+          );
         }
         await this.#o.store.deleteRecord(
           CODE_KIND,
@@ -120,6 +142,12 @@ export class RewardPrivacy implements KeptRecords {
       if (reservation) await this.#o.codes.end(value.holder, reservation, release(why, now));
     }
   }
+}
+
+/** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
+async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
+  const platformId = reservation.platformId ?? (await codes.find(reservation.shop, reservation.code));
+  if (platformId !== undefined) await codes.remove(reservation.shop, platformId);
 }
 
 const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>
