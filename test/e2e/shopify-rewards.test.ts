@@ -191,7 +191,7 @@ describe('a Shopify customer spends their points', () => {
   it('an uninstall releases the shop’s open reservations, and its codes end by their own expiry', async () => {
     const [big] = rewards;
     expect((await redeem(big!.id)).status).toBe(409);
-    const small = { ...rewards[1]!, on: true };
+    const small: Record<string, any> = { ...rewards[1], on: true };
     expect((await asShop(running, SHOP).put('/storefront/rewards', { rewards: [big, small] })).status).toBe(200);
     const issued = await redeem(small.id as string);
     expect(issued.status).toBe(200);
