@@ -16,6 +16,7 @@ import { openStore } from '../../src/composition/open-store.ts';
 import { listen, type Listening } from '../../src/http/listen.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/app.ts';
+import { BALANCE_FRESH_MS } from '../../src/core/storefront/storefront-reader.ts';
 import {
   CODE_KIND,
   HOLDER_KIND,
@@ -169,6 +170,7 @@ function killSuite(
   backend: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>,
   instances: number,
 ) {
+  const shared = instances > 1;
   describe(name, () => {
     let fake: FakeShopify;
     let sandbox: Awaited<ReturnType<typeof startHoldingSandbox>>;
@@ -241,11 +243,15 @@ function killSuite(
     const expectExact = async () => {
       await eventually(async () => {
         expect(graceRedeems()).toHaveLength(redeemed);
-        expect((await points()).body.balance.available).toBe(START_POINTS - redeemed * REWARD_POINTS - held);
-      }, 20_000);
-      await Promise.all(children.map(kill));
+        // Every process shows it. A balance one process keeps is dropped by that process's own redeems and
+        // sweeps, not another's: on two processes it may show less (never more) for up to BALANCE_FRESH_MS.
+        for (const child of children)
+          expect((await points(child)).body.balance.available).toBe(START_POINTS - redeemed * REWARD_POINTS - held);
+      }, BALANCE_FRESH_MS + 10_000);
+      // lowdb: one process holds the ledger, so it is read with the process down; PostgreSQL is read beside them.
+      if (!shared) await Promise.all(children.map(kill));
       const ledger = await reservations();
-      children = await Promise.all(Array.from({ length: instances }, () => start()));
+      if (!shared) children = await Promise.all(Array.from({ length: instances }, () => start()));
       expect(ledger.all.filter((each) => each.state === 'reserving')).toEqual([]);
       const heldCodes = new Set(
         ledger.all.filter((each) => each.state === 'issued' || each.state === 'used').map((each) => each.code),
@@ -310,7 +316,7 @@ function killSuite(
       expect(saved.status).toBe(200);
       rewardId = saved.body.rewards[0].id as string;
       expect((await points()).body.balance.available).toBe(START_POINTS);
-    }, 60_000);
+    }, 90_000);
     afterAll(async () => {
       await Promise.all(children.map(kill));
       await fake?.close();
@@ -328,7 +334,7 @@ function killSuite(
       await restartAll();
       await expectExact();
       expect(fake.discounts(SHOP)).toEqual([]);
-    }, 60_000);
+    }, 90_000);
 
     it('killed after the store made the code, its answer lost: the code is removed and the points come back', async () => {
       const hold = holdShopify(fake, CODE_MUTATION, 'after');
@@ -341,7 +347,7 @@ function killSuite(
       await restartAll();
       await eventually(() => expect(liveCodes()).toEqual([]), 20_000);
       await expectExact();
-    }, 60_000);
+    }, 90_000);
 
     let shown = '';
     it('killed after the code was shown: the code stays, its points held', async () => {
@@ -355,7 +361,7 @@ function killSuite(
       expect(liveCodes()).toEqual([shown]);
       expect(ledger.all.find((each) => each.code === shown)?.state).toBe('issued');
       expect((await points()).body.codes.map((each: { code: string }) => each.code)).toEqual([shown]);
-    }, 60_000);
+    }, 90_000);
 
     it('killed after the order paid with it was acknowledged, before its redeem: redeemed once after the restart', async () => {
       expect(fake.useCode(SHOP, shown, '7001')).toBe(true);
@@ -371,7 +377,7 @@ function killSuite(
       const ledger = await expectExact();
       expect(graceRedeems()[0]).toMatchObject({ points: REWARD_POINTS });
       expect(ledger.all.find((each) => each.code === shown)?.state).toBe('redeemed');
-    }, 60_000);
+    }, 90_000);
 
     it('killed after the redeem reached the service, its answer lost: one redeem at most, and a dead letter that says so', async () => {
       const answer = await redeem();
@@ -393,7 +399,7 @@ function killSuite(
       expect(letter?.reason).toMatch(/may or may not have been applied/);
       expect(letter?.reason).toContain(code);
       expect(ledger.all.find((each) => each.code === code)?.state).toBe('used');
-    }, 60_000);
+    }, 90_000);
 
     it('killed after the redeem was recorded, before its reservation was marked: marked by the sweeper, never redeemed again', async () => {
       const answer = await redeem();
@@ -432,7 +438,7 @@ function killSuite(
       // Held until the sweeper marks it (the balance shows 100 less till then), and never redeemed again.
       const ledger = await expectExact();
       expect(ledger.all.find((each) => each.code === code)?.state).toBe('redeemed');
-    }, 60_000);
+    }, 90_000);
 
     it('killed while the sweeper removed an expired code: removed, its points let go, nothing redeemed', async () => {
       const answer = await redeem();
@@ -466,7 +472,7 @@ function killSuite(
       const ledger = await expectExact();
       expect(ledger.all.find((each) => each.code === code)?.state).toBe('released');
       expect(ledger.codes.some((each) => each.endsWith(code))).toBe(false);
-    }, 60_000);
+    }, 90_000);
   });
 }
 
@@ -476,10 +482,9 @@ killSuite(
   1,
 );
 
-// Not yet green (see the report of branch rewards-kill): after the kill between "order paid" and the redeem, the
-// redeem goes once but its reservation stays 'used' (100 points held on) on two processes; run with
-// REWARDS_CRASH_PG=1. It also takes about 3.5 minutes here.
-describe.skipIf(!postgresAvailable() || process.env.REWARDS_CRASH_PG !== '1')('PostgreSQL', () => {
+// Two processes on one database: a balance one process keeps is not dropped by the other's redeem or sweep, so a
+// few steps wait up to BALANCE_FRESH_MS for it (about 2.5 minutes for this suite on 2 cores).
+describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
   let database: TestDatabase | undefined;
   killSuite(
     'reward codes survive kills (two processes on one PostgreSQL)',
