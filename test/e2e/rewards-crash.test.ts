@@ -247,7 +247,7 @@ function killSuite(
         // sweeps, not another's: on two processes it may show less (never more) for up to BALANCE_FRESH_MS.
         for (const child of children)
           expect((await points(child)).body.balance.available).toBe(START_POINTS - redeemed * REWARD_POINTS - held);
-      }, BALANCE_FRESH_MS + 10_000);
+      }, BALANCE_FRESH_MS + 25_000);
       // lowdb: one process holds the ledger, so it is read with the process down; PostgreSQL is read beside them.
       if (!shared) await Promise.all(children.map(kill));
       const ledger = await reservations();
