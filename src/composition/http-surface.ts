@@ -56,6 +56,8 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   loyaltyBaseUrl(): string;
   /** A first run: the built-in demo store, and its shop's own page. */
   demo: Pick<FirstRun, 'page' | 'running'> | undefined;
+  /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; 2 minutes). */
+  rewardRepairMs?: number | undefined;
 }
 
 export async function httpSurface(

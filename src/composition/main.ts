@@ -71,6 +71,8 @@ export interface BridgeOptions {
   demoPace?: Omit<DemoPace, 'paceMs'>;
   /** Between two reconciliations, instead of RECONCILE_INTERVAL_MINUTES (tests hurry it). */
   reconcileIntervalMs?: number;
+  /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; 2 minutes). */
+  rewardRepairMs?: number;
   /** How long an account's calls are used up before it is a problem to show (tests hurry it; 3 minutes). */
   budgetSpentLongMs?: number;
   /** Platforms registered as modules beside the shipped ones; the configuration must be loaded with them too. */
@@ -254,6 +256,7 @@ export async function startBridge(
     sandbox: sandbox && sandboxCredentials ? { app: sandbox, credentials: sandboxCredentials } : undefined,
     loyaltyBaseUrl: () => loyaltyBaseUrl,
     demo: firstRun,
+    rewardRepairMs: options.rewardRepairMs,
   });
   const http = await listen(surface.handler, config.PORT, config.HOST);
   if (sandbox) {

@@ -28,6 +28,8 @@ export function storefrontReader(parts: {
   store: LedgerStore;
   platforms: Pick<Platforms, 'onSubscriptionsChanged' | 'modules'>;
   logger: Logger;
+  /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; REPAIR_MS). */
+  rewardRepairMs?: number | undefined;
 }): StorefrontWiring {
   const { config, engine, accounts, store, platforms, logger } = parts;
   const codesOf = (platform: string) =>
@@ -49,6 +51,7 @@ export function storefrontReader(parts: {
     accounts,
     logger,
     settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
+    ...(parts.rewardRepairMs !== undefined ? { repairMs: parts.rewardRepairMs } : {}),
   });
   const stale = (call: CustomerCall) => {
     reader.dropBalance(call.account, call.customer);

@@ -129,6 +129,11 @@ export interface FakeShopify {
   failNext(status: number, n: number): void;
   /** API calls hang for this long (0: answer at once). */
   hangMs: number;
+  /**
+   * Called for each Admin API operation (by its name) before it runs and after it ran, before the answer goes:
+   * a promise it answers holds the call there (kill tests stop the caller while a call is held).
+   */
+  holdAt: ((operation: string, phase: 'before' | 'after') => Promise<void> | undefined) | undefined;
   /** The scopes granted now (the token answers and currentAppInstallation tell them). */
   scopes: string;
   /** The app's configured webhook API version, which every subscription gets. */
@@ -205,6 +210,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const state = {
     protectedDataGranted: true as ProtectedDataGrant,
     hangMs: 0,
+    holdAt: undefined as FakeShopify['holdAt'],
     readAllOrders: false,
     scopes: options.scopes ?? 'read_orders',
     webhookApiVersion: options.webhookApiVersion ?? '2026-10',
@@ -360,6 +366,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     const operation = /(query|mutation)\s+(\w+)/.exec(body.query)?.[2] ?? 'anonymous';
     const log = (status: number) => requests.push({ shop: name, what: operation, token: given, status });
     if (state.hangMs > 0) await new Promise((resolve) => setTimeout(resolve, state.hangMs));
+    await state.holdAt?.(operation, 'before');
     if (failing.count > 0) {
       failing.count--;
       log(failing.status);
@@ -435,6 +442,7 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
         : operation === 'LoyaltyBridgeOrder'
           ? 20
           : 10;
+    await state.holdAt?.(operation, 'after');
     res.json({ ...result, extensions: cost(requested) });
   });
 
@@ -488,6 +496,12 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
     },
     set hangMs(value: number) {
       state.hangMs = value;
+    },
+    get holdAt() {
+      return state.holdAt;
+    },
+    set holdAt(value: FakeShopify['holdAt']) {
+      state.holdAt = value;
     },
     get scopes() {
       return state.scopes;

@@ -344,9 +344,14 @@ export class Worker {
   async #recoverInDoubt(record: OrderRecord, lease: Lease): Promise<Step> {
     if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined)
       return { kind: 'continue', record };
-    const reason =
-      "a redeem was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard";
-    return this.#deadLetter(record, { kind: 'redeem', points: 0 }, reason, undefined, ['redeem'], lease);
+    // A reward code's redeem names its code and points: the merchant checks exactly those at the service.
+    const code = record.upstream.redeemCode;
+    const what = code ? `the redeem of ${code.points} points for reward code ${code.code}` : 'a redeem';
+    const reason = `${what} was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard`;
+    const action = code
+      ? { kind: 'redeem' as const, points: code.points, code }
+      : { kind: 'redeem' as const, points: 0 };
+    return this.#deadLetter(record, action, reason, undefined, ['redeem'], lease);
   }
 
   /**

@@ -1,0 +1,497 @@
+// The kill test of reward codes (issue 52): a real bridge process, set up as a Shopify app
+// (helpers/rewards-bridge-child.ts), is killed with SIGKILL between every pair of steps of a code's life: reserve,
+// code made, code shown, order paid, redeem sent, redeem recorded, expiry. The fake Shopify (the store and its
+// codes) and the sandbox (the customer's points) run in this process, so they outlive every kill; a call the
+// test wants the kill to land in is held there until the process is gone. After each restart, what a customer and
+// a merchant would notice: the sandbox holds exactly the redeems it should (one per paid code), every code live in
+// the store has a held reservation, nothing is left 'reserving', and the balance the storefront shows is right.
+// On lowdb, and on PostgreSQL with two bridge processes on one database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { openStore } from '../../src/composition/open-store.ts';
+import { listen, type Listening } from '../../src/http/listen.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createSandbox, type Sandbox } from '../../src/sandbox/app.ts';
+import { BALANCE_FRESH_MS } from '../../src/core/storefront/storefront-reader.ts';
+import {
+  CODE_KIND,
+  HOLDER_KIND,
+  codeIndexId,
+  type CodeIndex,
+  type Holder,
+} from '../../src/core/storefront/reservations.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
+import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+import { SANDBOX_CREDENTIALS } from '../helpers/sandbox-server.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { APP_KEY, APP_SECRET, asShop, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
+import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
+
+const CHILD = fileURLToPath(new URL('../helpers/rewards-bridge-child.ts', import.meta.url));
+const SHOP = 'kill-shop.myshopify.com';
+const GRACE = 'grace@example.com';
+const START_POINTS = 1000;
+const REWARD_POINTS = 100;
+const CODE_MUTATION = 'LoyaltyBridgeDiscountCodeCreate';
+const DELETE_MUTATION = 'LoyaltyBridgeDiscountCodeDelete';
+
+/** A call held where it is, until the test lets it go on (after the process that made it is killed) or drops it. */
+interface Held {
+  reached: Promise<void>;
+  /** Goes on as if its caller were still there: the store or the sandbox does what it was asked. */
+  go(): void;
+  /** The request never arrived: nothing is done. */
+  drop(): void;
+}
+function holder(): Held & { arrive(): Promise<void> } {
+  let reached!: () => void;
+  let go!: () => void;
+  let drop!: (error: Error) => void;
+  const reachedP = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve, reject) => {
+    go = resolve;
+    drop = reject;
+  });
+  released.catch(() => undefined);
+  return {
+    reached: reachedP,
+    go: () => go(),
+    drop: () => drop(new Error('dropped')),
+    arrive: () => {
+      reached();
+      return released;
+    },
+  };
+}
+
+/** The sandbox, with a hook that holds a call to a path before it takes effect or after (its answer held). */
+async function startHoldingSandbox() {
+  const sandbox: Sandbox = createSandbox({ ...SANDBOX_CREDENTIALS, rateLimit: 1_000_000 });
+  const holds: Array<{ path: string; phase: 'before' | 'after'; held: ReturnType<typeof holder> }> = [];
+  const app = express();
+  app.use((req, res, next) => {
+    const at = holds.findIndex((each) => req.path.startsWith(each.path));
+    if (at < 0) return next();
+    const [{ phase, held }] = holds.splice(at, 1) as [(typeof holds)[number]];
+    if (phase === 'before')
+      return void held.arrive().then(
+        () => next(),
+        () => res.destroy(),
+      );
+    const end = res.end.bind(res) as (...args: unknown[]) => void;
+    (res as unknown as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
+      void held.arrive().then(
+        () => end(...args),
+        () => res.destroy(),
+      );
+      return res;
+    };
+    next();
+  });
+  app.use(sandbox.app);
+  const http: Listening = await listen(app, 0, '127.0.0.1');
+  return {
+    url: http.localUrl,
+    store: sandbox.store,
+    hold(path: string, phase: 'before' | 'after'): Held {
+      const held = holder();
+      holds.push({ path, phase, held });
+      return held;
+    },
+    close: () => http.close(),
+  };
+}
+
+/** The fake Shopify's hook: the next call of an operation held before it runs, or after (its answer held). */
+function holdShopify(fake: FakeShopify, operation: string, phase: 'before' | 'after'): Held {
+  const held = holder();
+  fake.holdAt = (name, at) => {
+    if (name !== operation || at !== phase) return undefined;
+    fake.holdAt = undefined;
+    return held.arrive();
+  };
+  return held;
+}
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function startChild(env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, [CHILD], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no address within 20 s:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /\{"url":"(http:\/\/[^"]+)"\}/.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ process: child, url, output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+const kill = (child: Child) =>
+  new Promise<void>((resolve) => {
+    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
+    child.process.once('exit', () => resolve());
+    child.process.kill('SIGKILL');
+  });
+
+type Answer = { status: number; body: Record<string, any> };
+const json = async (response: Response): Promise<Answer> => {
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, any> };
+};
+
+function killSuite(
+  name: string,
+  backend: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>,
+  instances: number,
+) {
+  const shared = instances > 1;
+  describe(name, () => {
+    let fake: FakeShopify;
+    let sandbox: Awaited<ReturnType<typeof startHoldingSandbox>>;
+    let env: Record<string, string>;
+    let dropBackend: () => Promise<void> = async () => undefined;
+    let children: Child[] = [];
+    /** Redeems each paid code should have made at the sandbox, and the points held by codes still open. */
+    let redeemed = 0;
+    let held = 0;
+
+    const start = (extra: Record<string, string> = {}) => startChild({ ...env, ...extra });
+    const restartAll = async () => {
+      await Promise.all(children.map(kill));
+      children = await Promise.all(Array.from({ length: instances }, () => start()));
+    };
+    const first = () => children[0]!;
+    const signed = (extra: Array<[string, string]> = []) =>
+      proxiedQuery({ shop: SHOP, customerId: '7001', extra }, APP_SECRET);
+    const points = async (child = first()) => json(await fetch(`${child.url}/shopify/storefront/points?${signed()}`));
+    const redeem = async (child = first()) =>
+      json(
+        await fetch(`${child.url}/shopify/storefront/points/redeem?${signed([['reward', rewardId]])}`, {
+          method: 'POST',
+        }),
+      );
+    const deliverPaid = async (child: Child, id: string, code: string) => {
+      const body = shopifyOrderJson({ id, discountCodes: [{ code, amount: '1.00', type: 'fixed_amount' }] });
+      const response = await fetch(`${child.url}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
+        body,
+      });
+      expect(response.status).toBe(200);
+    };
+    const graceRedeems = () => sandbox.store.snapshot().redemptions.filter((each) => each.email === GRACE);
+    /** Codes a customer could still pay with: in the store, not used up, not ended. */
+    const liveCodes = () =>
+      fake
+        .discounts(SHOP)
+        .filter(
+          (each) =>
+            (each.usageLimit === null || each.asyncUsageCount < each.usageLimit) &&
+            (each.endsAt === null || Date.parse(each.endsAt) > Date.now()),
+        )
+        .map((each) => each.code);
+    /** The ledger, read (or changed) while every bridge process is down. */
+    const withLedger = async <T>(use: (store: Awaited<ReturnType<typeof openStore>>['store']) => Promise<T>) => {
+      const loaded = loadConfig({ env: { ...env, PORT: '0', SHOPIFY_APP_URL: 'http://127.0.0.1:1' } });
+      if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+      const opened = await openStore(loaded.config, createLogger({ level: 'silent' }));
+      await opened.store.open();
+      try {
+        return await use(opened.store);
+      } finally {
+        await opened.store.close();
+        await opened.release();
+      }
+    };
+    const reservations = async () =>
+      withLedger(async (store) => {
+        const holders = await store.listRecords<Holder>(HOLDER_KIND);
+        const codes = await store.listRecords<CodeIndex>(CODE_KIND);
+        return {
+          all: holders.flatMap(({ value }) => value.reservations),
+          codes: codes.map(({ id }) => id),
+          deadLetters: await store.listDeadLetters(),
+        };
+      });
+    /** What must hold after every restart, once the sweeper had its turn. */
+    const expectExact = async () => {
+      await eventually(async () => {
+        expect(graceRedeems()).toHaveLength(redeemed);
+        // Every process shows it. A balance one process keeps is dropped by that process's own redeems and
+        // sweeps, not another's: on two processes it may show less (never more) for up to BALANCE_FRESH_MS.
+        for (const child of children)
+          expect((await points(child)).body.balance.available).toBe(START_POINTS - redeemed * REWARD_POINTS - held);
+      }, BALANCE_FRESH_MS + 25_000);
+      // lowdb: one process holds the ledger, so it is read with the process down; PostgreSQL is read beside them.
+      if (!shared) await Promise.all(children.map(kill));
+      const ledger = await reservations();
+      if (!shared) children = await Promise.all(Array.from({ length: instances }, () => start()));
+      expect(ledger.all.filter((each) => each.state === 'reserving')).toEqual([]);
+      const heldCodes = new Set(
+        ledger.all.filter((each) => each.state === 'issued' || each.state === 'used').map((each) => each.code),
+      );
+      for (const code of liveCodes()) expect(heldCodes).toContain(code);
+      expect(graceRedeems()).toHaveLength(redeemed);
+      return ledger;
+    };
+
+    let rewardId = '';
+    beforeAll(async () => {
+      const db = await backend();
+      dropBackend = db.drop;
+      sandbox = await startHoldingSandbox();
+      // Grace has 1,000 approved points at the service.
+      sandbox.store.earn({
+        activityId: '1',
+        points: START_POINTS,
+        name: 'Grace Hopper',
+        email: GRACE,
+        mobile: '',
+        description: null,
+        orderId: 'seed',
+      });
+      sandbox.store.updatePoints('seed', 'approve');
+      fake = await startFakeShopify({
+        apiKey: APP_KEY,
+        apiSecret: APP_SECRET,
+        scopes: 'read_orders,read_customers,write_discounts',
+      });
+      fake.install(SHOP);
+      fake.shop(SHOP).customers.set('7001', shopifyCustomerNode('7001', { email: GRACE }));
+      env = {
+        ...db.env,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DEMO_STORE: 'off',
+        RECONCILE_INTERVAL_MINUTES: '0',
+        LOYALTY_BASE_URL: sandbox.url,
+        LOYALTY_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+        LOYALTY_BRAND_ID: SANDBOX_CREDENTIALS.brandId,
+        LOYALTY_RATE_LIMIT_PER_MINUTE: '100000',
+        SHOPIFY_API_KEY: APP_KEY,
+        SHOPIFY_API_SECRET: APP_SECRET,
+        SHOPIFY_SHOPS: SHOP,
+        ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+        WORKER_LEASE_SECONDS: '5',
+        // A code is settled at its expiry; the sweeper runs every second and repairs an unmade code after 1.5 s.
+        REWARD_SETTLE_MINUTES: '0',
+        REWARD_SWEEP_SECONDS: '1',
+        REWARD_REPAIR_MS: '1500',
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+        FAKE_SHOPIFY_URL: fake.url,
+      };
+      children = await Promise.all(Array.from({ length: instances }, () => start()));
+      const merchant = asShop({ url: first().url } as ShopifyAppBridge, SHOP);
+      const on = await merchant.put('/storefront', { on: true });
+      expect(on.status, on.text + first().output()).toBe(200);
+      const saved = await merchant.put('/storefront/rewards', {
+        rewards: [{ points: REWARD_POINTS, amountOff: '1.00', minimumOrder: null, expiresInDays: 1, combines: false }],
+      });
+      expect(saved.status).toBe(200);
+      rewardId = saved.body.rewards[0].id as string;
+      expect((await points()).body.balance.available).toBe(START_POINTS);
+    }, 90_000);
+    afterAll(async () => {
+      await Promise.all(children.map(kill));
+      await fake?.close();
+      await sandbox?.close();
+      await dropBackend();
+    });
+
+    it('killed after the reservation, before the make reached the store: the points come back, no code', async () => {
+      const hold = holdShopify(fake, CODE_MUTATION, 'before');
+      const asked = redeem().catch(() => undefined);
+      await hold.reached;
+      await kill(first());
+      hold.drop();
+      await asked;
+      await restartAll();
+      await expectExact();
+      expect(fake.discounts(SHOP)).toEqual([]);
+    }, 90_000);
+
+    it('killed after the store made the code, its answer lost: the code is removed and the points come back', async () => {
+      const hold = holdShopify(fake, CODE_MUTATION, 'after');
+      const asked = redeem().catch(() => undefined);
+      await hold.reached;
+      await kill(first());
+      hold.go();
+      await asked;
+      expect(liveCodes()).toHaveLength(1);
+      await restartAll();
+      await eventually(() => expect(liveCodes()).toEqual([]), 20_000);
+      await expectExact();
+    }, 90_000);
+
+    let shown = '';
+    it('killed after the code was shown: the code stays, its points held', async () => {
+      const answer = await redeem();
+      expect(answer.status).toBe(200);
+      shown = answer.body.code as string;
+      await kill(first());
+      held += REWARD_POINTS;
+      await restartAll();
+      const ledger = await expectExact();
+      expect(liveCodes()).toEqual([shown]);
+      expect(ledger.all.find((each) => each.code === shown)?.state).toBe('issued');
+      expect((await points()).body.codes.map((each: { code: string }) => each.code)).toEqual([shown]);
+    }, 90_000);
+
+    it('killed after the order paid with it was acknowledged, before its redeem: redeemed once after the restart', async () => {
+      expect(fake.useCode(SHOP, shown, '7001')).toBe(true);
+      // The order's earn comes before its redeem: held at the sandbox, so the kill lands before the redeem.
+      const earn = sandbox.hold('/loyalty/v1/earn/', 'before');
+      await deliverPaid(first(), '6300000001', shown);
+      await earn.reached;
+      await kill(first());
+      earn.drop();
+      await restartAll();
+      held -= REWARD_POINTS;
+      redeemed += 1;
+      const ledger = await expectExact();
+      expect(graceRedeems()[0]).toMatchObject({ points: REWARD_POINTS });
+      expect(ledger.all.find((each) => each.code === shown)?.state).toBe('redeemed');
+    }, 90_000);
+
+    it('killed after the redeem reached the service, its answer lost: one redeem at most, and a dead letter that says so', async () => {
+      const answer = await redeem();
+      expect(answer.status).toBe(200);
+      const code = answer.body.code as string;
+      expect(fake.useCode(SHOP, code, '7001')).toBe(true);
+      const sent = sandbox.hold('/loyalty/v1/redeem', 'after');
+      await deliverPaid(first(), '6300000002', code);
+      await sent.reached;
+      await kill(first());
+      sent.go();
+      await restartAll();
+      // The service took it once; the bridge cannot know, so a person decides, and the points stay held until then
+      // (the customer sees 100 less for now, never more).
+      redeemed += 1;
+      held += REWARD_POINTS;
+      const ledger = await expectExact();
+      const letter = ledger.deadLetters.find((each) => each.orderKey?.endsWith('6300000002'));
+      expect(letter?.reason).toMatch(/may or may not have been applied/);
+      expect(letter?.reason).toContain(code);
+      expect(ledger.all.find((each) => each.code === code)?.state).toBe('used');
+    }, 90_000);
+
+    it('killed after the redeem was recorded, before its reservation was marked: marked by the sweeper, never redeemed again', async () => {
+      const answer = await redeem();
+      expect(answer.status).toBe(200);
+      const code = answer.body.code as string;
+      expect(fake.useCode(SHOP, code, '7001')).toBe(true);
+      await deliverPaid(first(), '6300000003', code);
+      await eventually(() => expect(graceRedeems()).toHaveLength(redeemed + 1), 20_000);
+      redeemed += 1;
+      await Promise.all(children.map(kill));
+      // The worker saves the order's redeem, then marks the reservation: no outside call between the two to hold,
+      // so the state a kill there leaves is written here, with the processes down: the reservation still 'used',
+      // its code's record still there.
+      await withLedger(async (store) => {
+        const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
+        const reservation = value.reservations.find((each) => each.code === code)!;
+        await store.addRecord<CodeIndex>(CODE_KIND, codeIndexId('shopify', SHOP, code), {
+          platform: 'shopify',
+          shop: SHOP,
+          holder: id,
+          reservation: reservation.id,
+          createdAt: reservation.createdAt,
+        });
+        await store.changeRecord<Holder>(HOLDER_KIND, id, () => ({
+          put: {
+            ...value,
+            reservations: value.reservations.map((each) =>
+              each.code === code
+                ? { ...each, state: 'used' as const, redeemedAt: undefined, endedAt: undefined }
+                : each,
+            ),
+          },
+        }));
+      });
+      children = await Promise.all(Array.from({ length: instances }, () => start()));
+      // Held until the sweeper marks it (the balance shows 100 less till then), and never redeemed again.
+      const ledger = await expectExact();
+      expect(ledger.all.find((each) => each.code === code)?.state).toBe('redeemed');
+    }, 90_000);
+
+    it('killed while the sweeper removed an expired code: removed, its points let go, nothing redeemed', async () => {
+      const answer = await redeem();
+      expect(answer.status).toBe(200);
+      const code = answer.body.code as string;
+      held += REWARD_POINTS;
+      await expectExact();
+      // A child's clock cannot be moved: the reservation's expiry is set in the past in the ledger, with every
+      // process down (the store's code still runs to its own end, a day away).
+      await Promise.all(children.map(kill));
+      await withLedger(async (store) => {
+        const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
+        await store.changeRecord<Holder>(HOLDER_KIND, id, () => ({
+          put: {
+            ...value,
+            reservations: value.reservations.map((each) =>
+              each.code === code ? { ...each, expiresAt: new Date(Date.now() - 60_000).toISOString() } : each,
+            ),
+          },
+        }));
+      });
+      const removal = holdShopify(fake, DELETE_MUTATION, 'after');
+      const sweeping = await start();
+      children = [sweeping];
+      await removal.reached;
+      await kill(sweeping);
+      removal.go();
+      expect(fake.discounts(SHOP).map((each) => each.code)).not.toContain(code);
+      held -= REWARD_POINTS;
+      children = await Promise.all(Array.from({ length: instances }, () => start()));
+      const ledger = await expectExact();
+      expect(ledger.all.find((each) => each.code === code)?.state).toBe('released');
+      expect(ledger.codes.some((each) => each.endsWith(code))).toBe(false);
+    }, 90_000);
+  });
+}
+
+killSuite(
+  'reward codes survive kills (lowdb)',
+  async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }),
+  1,
+);
+
+// Two processes on one database: a balance one process keeps is not dropped by the other's redeem or sweep, so a
+// few steps wait up to BALANCE_FRESH_MS for it (about 2.5 minutes for this suite on 2 cores).
+describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
+  let database: TestDatabase | undefined;
+  killSuite(
+    'reward codes survive kills (two processes on one PostgreSQL)',
+    async () => {
+      database = await freshDatabase();
+      return { env: { DATABASE_URL: database.url, DATA_DIR: tempDataDir() }, drop: () => database!.drop() };
+    },
+    2,
+  );
+});
