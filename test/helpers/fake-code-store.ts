@@ -20,11 +20,19 @@ export class FakeCodeStore {
   #next = 0;
   /** The next make throws: before anything is made, or after the code is made (its answer lost). */
   failMake: 'before' | 'after' | undefined;
+  /** The next make is told to `asked`, then waits for `until` before it makes the code (a slow store). */
+  holdMake: { asked: () => void; until: Promise<void> } | undefined;
 
   readonly parts: NonNullable<StorefrontParts['codes']> = {
     make: async (request: DiscountCodeRequest): Promise<MadeCode> => {
       const fail = this.failMake;
       this.failMake = undefined;
+      const hold = this.holdMake;
+      this.holdMake = undefined;
+      if (hold) {
+        hold.asked();
+        await hold.until;
+      }
       if (fail === 'before') throw new Error('injected: the store could not be reached to make the code');
       const platformId = `gid://fake/DiscountCode/${++this.#next}`;
       this.byId.set(platformId, {

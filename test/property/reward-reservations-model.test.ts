@@ -31,7 +31,7 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
-import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
 
@@ -73,11 +73,15 @@ interface Real {
   run: number;
   orders: number;
   base: number;
+  /** What the runs came to, so a run that exercised nothing is seen. */
+  stats: Record<string, number>;
 }
+const count = (real: Real, what: string) => (real.stats[what] = (real.stats[what] ?? 0) + 1);
 
 interface Model {
   /** Per customer, the redeems made at the service outside the bridge. */
   elsewhere: number[];
+  elsewherePoints: number[];
   /** Orders that paid with a code: the order's key, and the code's customer. */
   paid: Array<{ key: string; orderId: string; code: string; customer: number }>;
 }
@@ -121,10 +125,8 @@ function failing(store: LedgerStore, real: Pick<Real, 'storeFail'>): LedgerStore
 
 /** Until nothing is due and no retry waits: the worker's retries (20–100 ms here) come round, then it is idle. */
 async function settle(real: Real): Promise<void> {
-  for (let i = 0; i < 4; i++) {
-    await real.engine.drain();
-    await new Promise((resolve) => setTimeout(resolve, 120));
-  }
+  await real.engine.drain();
+  await new Promise((resolve) => setTimeout(resolve, 110));
   await real.engine.drain();
 }
 
@@ -167,8 +169,9 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
       model.elsewhere[customer.index]! + redeemedCodes.length,
     );
     const points = (list: number[]) => list.reduce((total, each) => total + each, 0);
-    const elsewhere = atService.filter((each) => !REWARDS.some((reward) => reward.points === each));
-    expect(points(atService) - points(elsewhere)).toBe(points(redeemedCodes));
+    expect(points(atService), `points redeemed of customer ${customer.index}`).toBe(
+      model.elsewherePoints[customer.index]! + points(redeemedCodes),
+    );
   }
   // No code usable without its reservation.
   for (const live of real.fake.live()) {
@@ -229,6 +232,7 @@ class Redeem implements Cmd {
     const added = after.filter((each) => !before.some((old) => old.id === each.id) && HELD.has(each.state));
     // Within the balance: what was reserved now fits in what was available when it was reserved.
     expect(added.reduce((total, each) => total + each.points, 0)).toBeLessThanOrEqual(Math.max(0, available));
+    for (const answer of answers) count(real, answer.kind);
     const issued = answers.flatMap((answer, index) => (answer.kind === 'issued' ? [asked[index]!.points] : []));
     for (const [index, answer] of answers.entries()) {
       expect(answer.kind).not.toBe('busy');
@@ -249,11 +253,50 @@ class Redeem implements Cmd {
   toString = () => `redeem(c${this.customer}, ${this.rewards.map((index) => REWARDS[index]!.id).join('+')})`;
 }
 
+type PayHow = 'once' | 'twice' | 'cancelled' | 'lost' | 'two-orders';
+
+/** A make slower than the repair waits: the sweeper lets the points go meanwhile, so the code made must go too. */
+class RedeemDuringRepair implements Cmd {
+  constructor(readonly customer: number) {}
+  check = () => true;
+  async run(_model: Model, real: Real): Promise<void> {
+    const customer = real.customers[this.customer % real.customers.length]!;
+    const made = gate();
+    const asked = gate();
+    real.fake.holdMake = { asked: asked.open, until: made.opened };
+    const answer = real.codes
+      .redeem({
+        platform: PLATFORM,
+        shop: SHOP,
+        customerId: customer.customerId,
+        account: real.account,
+        customer: { email: customer.email },
+        reward: REWARDS[1]!,
+      })
+      .catch(() => ({ kind: 'threw' as const }));
+    // Short (nothing reserved) answers without a make.
+    const first = await Promise.race([asked.opened.then(() => 'asked' as const), answer]);
+    real.fake.holdMake = undefined;
+    if (first !== 'asked') return;
+    real.clock.now += REPAIR_MS + 1_000;
+    await real.sweeper.sweep();
+    made.open();
+    const answered = await answer;
+    if (real.storeFail === undefined) expect(answered.kind).toBe('failed');
+    count(real, 'make outlived its repair');
+  }
+  toString = () => `redeem during its repair(c${this.customer})`;
+}
+
 class PayWithCode implements Cmd {
+  /**
+   * once; twice (its delivery twice, at once); cancelled (paid and cancelled in one delivery, before its redeem);
+   * lost (the store counts the use, its order's delivery is lost: Redeliver brings it later); two-orders (the store
+   * let two orders apply the code at once: one redeem between them).
+   */
   constructor(
     readonly pick: number,
-    readonly twice: boolean,
-    readonly cancelled: boolean,
+    readonly how: PayHow,
   ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
@@ -269,36 +312,48 @@ class PayWithCode implements Cmd {
     const balance = balanceOf(customer.email);
     const redeemsBefore = (await sandboxRedemptions(customer.email)).length;
     code.uses += 1;
-    const orderId = nextOrderId(real);
-    // Paid by someone else's contact: the code's customer's points are redeemed all the same.
-    const event = orderEvent({
-      orderId,
-      facts: this.cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
-      customer: { name: 'Payer', email: `payer-${real.run}@example.com`, mobile: mobileOf(real.run, 50) },
-      discountCodes: [{ code: code.code, amount: reservation.amountOff }],
-    });
-    const key = orderKey(event);
-    model.paid.push({ key, orderId, code: code.code, customer: customer.index });
+    const cancelled = this.how === 'cancelled';
+    const paying = (orderId: string) =>
+      // Paid by someone else's contact: the code's customer's points are redeemed all the same.
+      orderEvent({
+        orderId,
+        facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
+        customer: { name: 'Payer', email: `payer-${real.run}@example.com`, mobile: mobileOf(real.run, 50) },
+        discountCodes: [{ code: code.code, amount: reservation.amountOff }],
+      });
+    const event = paying(nextOrderId(real));
+    const orderId = event.orderId;
+    model.paid.push({ key: orderKey(event), orderId, code: code.code, customer: customer.index });
+    count(real, `pay ${this.how}`);
+    if (this.how === 'lost') return;
     const deliveries = [real.engine.accept(`pay-${orderId}-1`, [event])];
-    if (this.twice) deliveries.push(real.engine.accept(`pay-${orderId}-2`, [{ ...event, deliveryId: `${event.deliveryId}-again` }]));
+    if (this.how === 'twice')
+      deliveries.push(real.engine.accept(`pay-${orderId}-2`, [{ ...event, deliveryId: `${event.deliveryId}-again` }]));
+    if (this.how === 'two-orders') {
+      const other = paying(nextOrderId(real));
+      model.paid.push({ key: orderKey(other), orderId: other.orderId, code: code.code, customer: customer.index });
+      deliveries.push(real.engine.accept(`pay-${other.orderId}-1`, [other]));
+    }
     await Promise.all(deliveries);
     await settle(real);
     if (failures) return;
     const after = (await reservationsOf(real, customer)).find((each) => each.id === reservation.id)!;
     const redeems = (await sandboxRedemptions(customer.email)).length;
-    if (this.cancelled) {
+    if (cancelled) {
       // Cancelled before its redeem: nothing is taken; the sweeper lets the hold go.
       expect(redeems).toBe(redeemsBefore);
       expect(['used', 'issued']).toContain(after.state);
     } else if (balance.approved - balance.redeemed >= reservation.points) {
       expect(after.state).toBe('redeemed');
       expect(redeems).toBe(redeemsBefore + 1);
+      count(real, 'redeemed');
     } else {
       expect(after.state).toBe('refused');
       expect(redeems).toBe(redeemsBefore);
+      count(real, 'refused');
     }
   }
-  toString = () => `pay(${this.pick}${this.twice ? ', twice' : ''}${this.cancelled ? ', cancelled' : ''})`;
+  toString = () => `pay(${this.pick}, ${this.how})`;
 }
 
 class Redeliver implements Cmd {
@@ -306,8 +361,6 @@ class Redeliver implements Cmd {
   check = (model: Readonly<Model>) => model.paid.length > 0;
   async run(model: Model, real: Real): Promise<void> {
     const paid = model.paid[this.pick % model.paid.length]!;
-    const code = real.fake.live().find((each) => each.code === paid.code);
-    void code;
     await real.engine.accept(`again-${paid.orderId}-${++real.orders}`, [
       orderEvent({
         orderId: paid.orderId,
@@ -352,6 +405,7 @@ class SpendElsewhere implements Cmd {
     if (points <= 0 || points > balance.approved - balance.redeemed) return;
     await service().redeem({ email: customer.email, points });
     model.elsewhere[customer.index]! += 1;
+    model.elsewherePoints[customer.index]! += points;
   }
   toString = () => `elsewhere(c${this.customer}, ${this.points === 0 ? 'all' : this.points})`;
 }
@@ -387,6 +441,7 @@ class Advance implements Cmd {
         if (Date.parse(each.expiresAt) + SETTLE_MS < now && (!code || code.uses === 0)) {
           // Unused past its window: removed from the store, its points let go, the service's balance untouched.
           expect(each.state, `${each.code} unused after its window`).toMatch(/^(released|redeemed|refused)$/);
+          if (each.endedWhy === 'its code expired unused') count(real, 'expired unused');
           if (code) expect(code.removed).toBe(true);
         }
       }
@@ -409,6 +464,13 @@ class Sweep implements Cmd {
       const customer = real.customers[index]!;
       const reservation = (await reservationsOf(real, customer)).find((each) => each.code === code);
       if (reservation?.orderKey === key) expect(reservation.state).toBe('released');
+    }
+    // A redeem the service refused holds nothing, even where the ledger failed as it was marked.
+    const letters = await real.engine.store.listDeadLetters();
+    for (const { key, customer: index } of model.paid) {
+      if (!letters.some((letter) => letter.orderKey === key && /spent elsewhere/.test(letter.reason))) continue;
+      const reservation = (await reservationsOf(real, real.customers[index]!)).find((each) => each.orderKey === key);
+      if (reservation) expect(reservation.state, `the refused redeem of ${key}`).toBe('refused');
     }
   }
   toString = () => 'sweep';
@@ -441,10 +503,22 @@ class RunWorkerUntilIdle implements Cmd {
 }
 
 const customerArb = fc.nat({ max: 2 });
+const redeem = fc
+  .tuple(customerArb, fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 2 }))
+  .map(([c, r]) => new Redeem(c, r));
+const pay = fc
+  .tuple(fc.nat(), fc.constantFrom<PayHow>('once', 'once', 'twice', 'cancelled', 'lost', 'two-orders'))
+  .map(([p, how]) => new PayWithCode(p, how));
+// Redeems and payments weigh more: most commands of a run then meet codes to pay with.
 const commands = [
-  fc.tuple(customerArb, fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 2 })).map(([c, r]) => new Redeem(c, r)),
+  redeem,
+  redeem,
+  redeem,
   fc.tuple(customerArb, fc.constant([0, 0])).map(([c, r]) => new Redeem(c, r)),
-  fc.tuple(fc.nat(), fc.boolean(), fc.boolean()).map(([p, twice, cancelled]) => new PayWithCode(p, twice, cancelled)),
+  pay,
+  pay,
+  pay,
+  customerArb.map((c) => new RedeemDuringRepair(c)),
   fc.nat().map((p) => new Redeliver(p)),
   fc.nat().map((p) => new CancelOrder(p)),
   fc.tuple(customerArb, fc.constantFrom(0, 15, 40)).map(([c, n]) => new SpendElsewhere(c, n)),
@@ -473,6 +547,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         run: 0,
         orders: 0,
         base: _name === 'lowdb' ? 71_000_000 : 72_000_000,
+        stats: {},
       } as Real;
       const store = failing(ledger, real);
       const engine = await world.start({
@@ -514,7 +589,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       Object.assign(real, { engine, account, codes, sweeper });
 
       await fc.assert(
-        fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), fc.nat({ max: 1 }), async (cmds, extra) => {
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 24, size: 'max' }), fc.nat({ max: 1 }), async (cmds, extra) => {
           real.earlier.push(...real.customers);
           real.run += 1;
           real.storeFail = undefined;
@@ -528,7 +603,11 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
           await settle(real);
           for (const customer of real.customers)
             await eventually(() => expect(balanceOf(customer.email).approved).toBe(EARN));
-          const model: Model = { elsewhere: real.customers.map(() => 0), paid: [] };
+          const model: Model = {
+            elsewhere: real.customers.map(() => 0),
+            elsewherePoints: real.customers.map(() => 0),
+            paid: [],
+          };
           await fc.asyncModelRun(
             () => ({ model, real }),
             [...cmds].map((command) => ({
@@ -541,8 +620,9 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
             })),
           );
         }),
-        { numRuns: 12 },
+        { numRuns: 40 },
       );
+      console.log(_name, JSON.stringify(real.stats));
     },
     180_000,
   );
