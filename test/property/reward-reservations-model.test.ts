@@ -136,13 +136,16 @@ async function earn(real: Real, customer: Customer): Promise<void> {
     orderEvent({
       orderId,
       facts: ['placed', 'paid', 'fulfilled'],
-      customer: { name: 'Ada', email: customer.email, mobile: mobileOf(real.run, customer.index) },
+      customer: { name: 'Ada', email: customer.email, mobile: mobileOf(real, customer.index) },
     }),
   ]);
 }
+/** Who pays with the codes: another customer, with points of their own (a redeem wrongly theirs would go through). */
+const payerOf = (real: Pick<Real, 'run' | 'base'>) => `payer-${real.base}-${real.run}@example.com`;
 /** Order ids are integers at the service (lp_orderid), distinct per backend (they share the sandbox). */
 const nextOrderId = (real: Real) => String(real.base + ++real.orders);
-const mobileOf = (run: number, index: number) => `+447700${String((run * 7 + index) % 1_000_000).padStart(6, '0')}`;
+const mobileOf = (real: Pick<Real, 'run' | 'base'>, index: number) =>
+  `+447700${String(((real.base / 1_000_000) % 10) * 100_000 + real.run * 100 + index).padStart(6, '0')}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a user would notice, checked after every command.
@@ -185,11 +188,15 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
     expect(letters.some((letter) => letter.orderKey === reservation.orderKey && /spent elsewhere/.test(letter.reason)))
       .toBe(true);
   }
-  // The code pattern's path (LB- codes match it here) never redeemed an order paid with a bridge code.
+  // The code pattern's path (LB- codes match it here) never redeemed an order paid with a bridge code, nor tried:
+  // no redeem of the payer (whose own points would pay for it), no dead letter of a redeem but a code's.
   for (const { key } of model.paid) {
     const order = await real.engine.store.getOrder(key);
     if (order && order.upstream.redemption !== 'none') expect(order.upstream.redeemCode).toBeDefined();
+    for (const letter of letters.filter((each) => each.orderKey === key && each.operation === 'redeem'))
+      expect(letter.reason).toMatch(/reward code LB-/);
   }
+  expect(await sandboxRedemptions(payerOf(real))).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -318,7 +325,7 @@ class PayWithCode implements Cmd {
       orderEvent({
         orderId,
         facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
-        customer: { name: 'Payer', email: `payer-${real.run}@example.com`, mobile: mobileOf(real.run, 50) },
+        customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
         discountCodes: [{ code: code.code, amount: reservation.amountOff }],
       });
     const event = paying(nextOrderId(real));
@@ -365,7 +372,7 @@ class Redeliver implements Cmd {
       orderEvent({
         orderId: paid.orderId,
         facts: ['placed', 'paid'],
-        customer: { name: 'Payer', email: `payer-${real.run}@example.com`, mobile: mobileOf(real.run, 50) },
+        customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
         discountCodes: [{ code: paid.code, amount: '1.00' }],
       }),
     ]);
@@ -383,7 +390,7 @@ class CancelOrder implements Cmd {
       orderEvent({
         orderId: paid.orderId,
         facts: ['placed', 'paid', 'cancelled'],
-        customer: { name: 'Payer', email: `payer-${real.run}@example.com`, mobile: mobileOf(real.run, 50) },
+        customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
         discountCodes: [{ code: paid.code, amount: '1.00' }],
       }),
     ]);
@@ -600,6 +607,8 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
             customerId: `customer-${real.run}-${index}`,
           }));
           for (const customer of real.customers) await earn(real, customer);
+          await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
+          await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
           await settle(real);
           for (const customer of real.customers)
             await eventually(() => expect(balanceOf(customer.email).approved).toBe(EARN));
