@@ -661,7 +661,8 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       const engine = await world.start({
         store: ledger,
         // A step that an injected ledger failure broke off leaves its order leased: taken again within a second.
-        worker: { leaseMs: 1_000, pollMs: 250 },
+        worker: { leaseMs: 1_000 },
+        pollMs: 250,
         // LB- codes match the code pattern here: the pattern's path must still never redeem them.
         policy: { redemption: { codePattern: codePattern('^LB-'), pointsPerUnit: 1 } },
       });
@@ -743,7 +744,6 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       // The runs met what they are for (the weights make each of these common: tens a file).
       for (const what of ['issued', 'short', 'redeemed', 'ended released unused', 'make outlived its repair'])
         expect(real.stats[what] ?? 0, `${what}: ${JSON.stringify(real.stats)}`).toBeGreaterThan(0);
-      console.log(_name, JSON.stringify(real.stats));
     },
     300_000,
   );
