@@ -157,7 +157,12 @@ export class RewardCodes {
     }
     const issued = await changeReservation(this.#o.store, holder, reservation.id, (current) =>
       current.state === 'reserving' ? { state: 'issued', platformId: made.platformId } : undefined,
-    );
+    ).catch(async (error: unknown) => {
+      // Not known to be marked, and the sweeper may have let the points go meanwhile (its code record gone with
+      // them): the code is removed now, or it could stay usable with no reservation. Never shown, it cost nothing.
+      await codes.remove(shop, made.platformId).catch(() => undefined);
+      throw error;
+    });
     if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
       // The sweeper let it go meanwhile (the make took longer than its repair waits): a code with no reservation
       // must not stay in the store.

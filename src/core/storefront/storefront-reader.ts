@@ -80,6 +80,8 @@ interface KeptBalance {
   account: string;
   customer: ServiceCustomer;
   points: CustomerPoints;
+  /** When its read started: what of the reservations' redeems its figures can have seen (heldPoints). */
+  readStartedAt: number;
 }
 
 class NoRoom extends Error {
@@ -141,15 +143,15 @@ export class StorefrontReader implements KeptInMemory {
   async points(account: AccountRuntime, customer: ServiceCustomer): Promise<PointsAnswer> {
     const key = `${account.id}\u0000${customerKey(customer)}`;
     try {
-      const kept = await this.#balances.read(key, async () => ({
-        account: account.id,
-        customer,
-        points: await this.#read(account, customer),
-      }));
-      return this.#answer(kept, false);
+      const kept = await this.#balances.read(key, async () => {
+        const readStartedAt = this.#now();
+        const points = await this.#read(account, customer, { share: true, readStartedAt });
+        return { account: account.id, customer, points, readStartedAt };
+      });
+      return await this.#answer(kept, false);
     } catch (error) {
       const last = this.#balances.kept(key);
-      if (last) return this.#answer(last, true);
+      if (last) return await this.#answer(last, true);
       if (!(error instanceof NoRoom)) {
         // The service's words may quote what was sent: the error's kind only, never its text.
         this.#o.logger.warn(
@@ -268,10 +270,20 @@ export class StorefrontReader implements KeptInMemory {
     );
   }
 
-  #answer(kept: Kept<KeptBalance>, stale: boolean): PointsAnswer {
+  /**
+   * What was kept, with what the customer's reservations hold counted now, not when it was read: a reservation
+   * made, redeemed or released since, by this instance or another on the same ledger, shows at once. The figures
+   * read from the service stay as read (heldPoints counts a redeem its read cannot have seen).
+   */
+  async #answer(kept: Kept<KeptBalance>, stale: boolean): Promise<PointsAnswer> {
+    const { points, account, customer, readStartedAt } = kept.value;
+    const held = this.#o.held
+      ? await this.#o.held(account, customer, points.balance.source, readStartedAt)
+      : points.balance.held;
+    const { approved, redeemed } = points.balance;
     return {
       ok: true,
-      points: kept.value.points,
+      points: { ...points, balance: { ...points.balance, held, available: approved - redeemed - held } },
       asOf: new Date(kept.at).toISOString(),
       stale: stale || this.#now() - kept.at >= BALANCE_FRESH_MS,
     };
