@@ -140,7 +140,10 @@ export class CodeSweeper {
     const fate = codeRedeemFate(order, account.policy, this.#now());
     const code = order.upstream.redeemCode;
     if (fate === 'sent' && code?.reservation === reservation.id) {
-      await this.#o.codes.settled(code, 'redeemed', order.key);
+      // When the service took it, as the order's call record says: a balance read since then has counted it, so it
+      // must not count as held for that read too (heldPoints).
+      const took = order.calls.findLast((call) => call.operation === 'redeem' && call.outcome === 'success')?.at;
+      await this.#o.codes.settled(code, 'redeemed', order.key, took);
       report.redeemed += 1;
     } else if (fate === 'never') {
       const now = this.#now();

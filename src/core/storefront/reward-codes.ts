@@ -242,8 +242,14 @@ export class RewardCodes {
    * The worker's word on a code's redeem: it went through (the points left the service), or the service refused
    * it (a dead letter says so; a person who retries it and succeeds makes it redeemed after all).
    */
-  async settled(code: RedeemCode, outcome: 'redeemed' | 'refused', orderKey: string): Promise<void> {
-    const at = this.#now().toISOString();
+  async settled(
+    code: RedeemCode,
+    outcome: 'redeemed' | 'refused',
+    orderKey: string,
+    /** When the service took the redeem, where it is known to have been earlier than now (the sweeper's repair). */
+    tookAt?: string,
+  ): Promise<void> {
+    const at = tookAt ?? this.#now().toISOString();
     const after = await changeReservation(this.#o.store, code.holder, code.reservation, (current) => {
       if (current.orderKey !== orderKey) return undefined;
       if (outcome === 'redeemed' && (current.state === 'used' || current.state === 'refused'))

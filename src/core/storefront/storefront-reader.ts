@@ -143,11 +143,18 @@ export class StorefrontReader implements KeptInMemory {
   async points(account: AccountRuntime, customer: ServiceCustomer): Promise<PointsAnswer> {
     const key = `${account.id}\u0000${customerKey(customer)}`;
     try {
-      const kept = await this.#balances.read(key, async () => {
+      const load = async () => {
         const readStartedAt = this.#now();
         const points = await this.#read(account, customer, { share: true, readStartedAt });
         return { account: account.id, customer, points, readStartedAt };
-      });
+      };
+      let kept = await this.#balances.read(key, load);
+      // A reward code's redeem went through after this read started (on any instance): its figures cannot show it,
+      // so they are read again rather than kept showing those points as both spent and held.
+      if (await this.#missesARedeem(kept.value)) {
+        this.#balances.drop(key);
+        kept = await this.#balances.read(key, load);
+      }
       return await this.#answer(kept, false);
     } catch (error) {
       const last = this.#balances.kept(key);
@@ -268,6 +275,18 @@ export class StorefrontReader implements KeptInMemory {
       (match.platform === undefined || match.platform === value.platform) &&
       (match.shop === undefined || match.shop === value.shop)
     );
+  }
+
+  /** Whether a redeem that a read starting now would see went through after the kept read started. */
+  async #missesARedeem(kept: KeptBalance): Promise<boolean> {
+    const held = this.#o.held;
+    const { source } = kept.points.balance;
+    if (!held || source !== 'service') return false;
+    const [asRead, asNow] = await Promise.all([
+      held(kept.account, kept.customer, source, kept.readStartedAt),
+      held(kept.account, kept.customer, source, this.#now()),
+    ]);
+    return asRead !== asNow;
   }
 
   /**
