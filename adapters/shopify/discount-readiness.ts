@@ -10,7 +10,7 @@
 // - a legacy custom app's admin token (SHOPIFY_ADMIN_TOKEN): its scopes are set in the shop's admin.
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
-import { forgetScopes, grantedScopes } from './scopes.ts';
+import { lackingScopes } from './scopes.ts';
 
 export const DISCOUNT_SCOPES = ['write_discounts'] as const;
 
@@ -38,15 +38,7 @@ export async function discountReadiness(
   const missingScopes = [...DISCOUNT_SCOPES];
   if (mode === 'none')
     return { ready: false, missingScopes, why: 'the bridge has no access to this store: install the app first' };
-  const api = apis.for(shop);
-  const lackingIn = (granted: ReadonlySet<string>) => missingScopes.filter((scope) => !granted.has(scope));
-  let lacking = lackingIn(await grantedScopes(api));
-  // The merchant may have approved a moment ago (shopify.scopes.request), before Shopify's app/scopes_update
-  // arrived: what is remembered is not trusted to refuse; Shopify is asked again.
-  if (lacking.length > 0) {
-    forgetScopes(api);
-    lacking = lackingIn(await grantedScopes(api));
-  }
+  const lacking = await lackingScopes(apis.for(shop), missingScopes);
   if (lacking.length === 0) return { ready: true };
   return {
     ready: false,

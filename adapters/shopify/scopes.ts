@@ -43,3 +43,16 @@ export function withImplied(handles: readonly string[]): ReadonlySet<string> {
 export function missingScope(message: string): string | undefined {
   return /Required access:\s*`?(\w+)`?/i.exec(message)?.[1];
 }
+
+/**
+ * The scopes of `wanted` the api's shop has not granted. A scope that looks missing is asked of Shopify again: the
+ * merchant may have approved it a moment ago (shopify.scopes.request), before Shopify's app/scopes_update arrived,
+ * so what is remembered is not trusted to refuse.
+ */
+export async function lackingScopes(api: ShopifyAdminApi, wanted: readonly string[]): Promise<string[]> {
+  const lackingIn = (granted: ReadonlySet<string>) => wanted.filter((scope) => !granted.has(scope));
+  const lacking = lackingIn(await grantedScopes(api));
+  if (lacking.length === 0) return lacking;
+  forgetScopes(api);
+  return lackingIn(await grantedScopes(api));
+}

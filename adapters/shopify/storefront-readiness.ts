@@ -11,7 +11,7 @@
 // - a legacy custom app's admin token (SHOPIFY_ADMIN_TOKEN): refused, since such an app has no app proxy.
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
-import { forgetScopes, grantedScopes } from './scopes.ts';
+import { lackingScopes } from './scopes.ts';
 
 export const STOREFRONT_SCOPES = ['read_customers'] as const;
 
@@ -43,15 +43,7 @@ export async function storefrontReadiness(
     };
   if (mode === 'none')
     return { ready: false, missingScopes, why: 'the bridge has no access to this store: install the app first' };
-  const api = apis.for(shop);
-  const lackingIn = (granted: ReadonlySet<string>) => missingScopes.filter((scope) => !granted.has(scope));
-  let lacking = lackingIn(await grantedScopes(api));
-  // The merchant may have approved a moment ago (shopify.scopes.request) and turned it on at once, before
-  // Shopify's app/scopes_update arrived: what is remembered is not trusted to refuse; Shopify is asked again.
-  if (lacking.length > 0) {
-    forgetScopes(api);
-    lacking = lackingIn(await grantedScopes(api));
-  }
+  const lacking = await lackingScopes(apis.for(shop), missingScopes);
   if (lacking.length === 0) return { ready: true };
   return {
     ready: false,
