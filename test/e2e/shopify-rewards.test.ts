@@ -21,10 +21,19 @@ import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
 const SHOP = 'rewards-shop.myshopify.com';
 const GRACE = { email: 'grace@example.com', phone: '+12125550142' };
 const EARNED = ['6200001001', '6200001002', '6200001003'];
+/** The operator's token: they move the shop to another account. */
+const OPERATOR = 'operator-token-for-the-rewards-test-0123456789abcdef';
+const operator = (method: string, path: string, body: unknown) =>
+  fetch(`${running.url}/admin/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 let fake: FakeShopify;
 let running: ShopifyAppBridge;
 let brandId = '';
+let accountId = '';
 
 type Answer = { status: number; text: string; body: Record<string, any> };
 const read = async (response: Response): Promise<Answer> => {
@@ -41,8 +50,9 @@ const redeem = async (reward: string, customerId = '7001') =>
       method: 'POST',
     }),
   );
-const sandboxAccount = () => running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)!;
-const redemptions = () => sandboxAccount().store.snapshot().redemptions;
+const sandboxAccount = (brand = brandId) =>
+  running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brand)!;
+const redemptions = (brand = brandId) => sandboxAccount(brand).store.snapshot().redemptions;
 
 async function deliver(topic: string, body: string) {
   const response = await fetch(`${running.url}/webhooks/shopify`, {
@@ -66,10 +76,12 @@ beforeAll(async () => {
     SHOPIFY_SHOPS: '',
     SHOPIFY_OPEN_INSTALLS: 'true',
     ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
+    ADMIN_TOKEN: OPERATOR,
   });
   const made = await asShop(running, SHOP).post('/account', { sandbox: true });
   expect(made.status).toBe(201);
   brandId = made.body.account.brandId as string;
+  accountId = made.body.account.id as string;
   // Three paid and fulfilled orders: 300 approved points (the sandbox's activity 1 gives 100).
   for (const id of EARNED) await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled' }));
   await eventually(() => {
@@ -188,12 +200,44 @@ describe('a Shopify customer spends their points', () => {
     expect(redemptions()).toHaveLength(1);
   });
 
-  it('an uninstall releases the shop’s open reservations, and its codes end by their own expiry', async () => {
-    const [big] = rewards;
-    expect((await redeem(big!.id)).status).toBe(409);
+  it('redeems on the account that issued the code, for its customer, after the shop moved to another account', async () => {
     const small: Record<string, any> = { ...rewards[1], on: true };
-    expect((await asShop(running, SHOP).put('/storefront/rewards', { rewards: [big, small] })).status).toBe(200);
+    expect((await asShop(running, SHOP).put('/storefront/rewards', { rewards: [rewards[0], small] })).status).toBe(200);
     const issued = await redeem(small.id as string);
+    expect(issued.status).toBe(200);
+    // The operator moves the shop to another account before the code is used.
+    const other = await operator('POST', '/accounts', { sandbox: true, name: 'Moved to' });
+    expect(other.status).toBe(201);
+    const moved = (await other.json()) as { account: { id: string; brandId: string } };
+    expect((await operator('PATCH', `/shops/shopify/${SHOP}`, { account: moved.account.id })).status).toBe(200);
+    expect(fake.useCode(SHOP, issued.body.code as string, '7001')).toBe(true);
+    await deliver(
+      'orders/paid',
+      shopifyOrderJson({
+        id: '6200003001',
+        discountCodes: [{ code: issued.body.code as string, amount: '2.00', type: 'fixed_amount' }],
+      }),
+    );
+    // Its earn goes to the shop's account now; its redeem, to the account that reserved the points.
+    await eventually(() => {
+      expect(
+        sandboxAccount(moved.account.brandId)
+          .store.snapshot()
+          .earnings.map((each) => each.orderId),
+      ).toEqual(['6200003001']);
+      expect(redemptions()).toHaveLength(2);
+    }, 15_000);
+    expect(redemptions()[1]).toMatchObject({ points: 100, email: GRACE.email });
+    expect(redemptions(moved.account.brandId)).toEqual([]);
+    // Back where it was, for what follows.
+    expect((await operator('PATCH', `/shops/shopify/${SHOP}`, { account: accountId })).status).toBe(200);
+  });
+
+  it('an uninstall releases the shop’s open reservations, and its codes end by their own expiry', async () => {
+    // Every point was spent: one more fulfilled order gives 100.
+    await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001004', fulfillmentStatus: 'fulfilled' }));
+    await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
+    const issued = await redeem(rewards[1]!.id as string);
     expect(issued.status).toBe(200);
     const holders = () =>
       running.bridge.engine.store.listRecords<{ reservations: Array<{ code: string; state: string }> }>(
@@ -213,9 +257,9 @@ describe('a Shopify customer spends their points', () => {
     });
     await deliver('app/uninstalled', body);
     await eventually(async () => expect(await stateOf(issued.body.code as string)).toBe('released'), 10_000);
-    // The code stays in the store until its own end, and no point was taken for it.
+    // The code stays in the store until its own end, and no point was taken for it (the two redeems are earlier codes').
     expect(fake.discounts(SHOP).some((each) => each.code === issued.body.code)).toBe(true);
-    expect(redemptions()).toHaveLength(1);
+    expect(redemptions()).toHaveLength(2);
     // The bridge serves the shop no more: its store's requests are not the app's now.
     expect((await points()).status).toBe(401);
   });
