@@ -149,8 +149,9 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
       {
         id: expect.any(String),
         points: 500,
-        amountOff: '5',
-        minimumOrder: '50',
+        // Typed as 5 and 50: kept with two decimals, as the store shows amounts.
+        amountOff: '5.00',
+        minimumOrder: '50.00',
         expiresInDays: 30,
         combines: true,
         on: false,
