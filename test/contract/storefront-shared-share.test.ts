@@ -77,6 +77,8 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
     instances = await twoInstances();
     ({ first, second } = instances);
     looking = new pg.Pool({ connectionString: first.database.url, max: 1 });
+    // A pool with no listener throws a connection's loss (the database dropped at the end) as an uncaught error.
+    looking.on('error', () => undefined);
   });
   afterAll(async () => {
     await looking?.end();
@@ -135,6 +137,7 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
     // The statements sent to the database, counted: the mark is the library's forced upsert (its block), sent on
     // a connection of the pool's.
     const pool = new pg.Pool({ connectionString: first.database.url, max: 2 });
+    pool.on('error', () => undefined);
     const sent: string[] = [];
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
