@@ -119,10 +119,10 @@ export class RewardCodes {
     // drops; the other way round would leave a held reservation nothing lists.
     const index: CodeIndex = { platform, shop, holder, reservation: reservation.id, createdAt: now.toISOString() };
     await this.#o.store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
-    const { balance, source } = { balance: read.points.balance, source: read.points.balance.source };
+    const { balance } = read.points;
     let available = 0;
     const { changed } = await this.#o.store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
-      available = balance.approved - balance.redeemed - heldPoints(current, read.readStartedAt, source);
+      available = balance.approved - balance.redeemed - heldPoints(current, read.readStartedAt, balance.source);
       if (available < reward.points) return undefined;
       const reservations = withoutOld([...(current?.reservations ?? []), reservation], now);
       return { put: { account: account.id, customer, reservations } };
