@@ -88,7 +88,7 @@ export class BigCommerceApi {
   }
 
   async #request(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     options: { searchParams?: Record<string, string>; json?: unknown } = {},
   ) {
@@ -143,6 +143,21 @@ export class BigCommerceApi {
       }
       return response;
     }
+  }
+
+  /**
+   * One call as BigCommerce answers it, for the storefront's own endpoints (scripts, promotions, customers): its
+   * status and its JSON (undefined for an empty or non-JSON body). Throws as every call does for no answer, the
+   * rate limit, a 5xx, or a refused token (401, 403: a scope the install lacks among them).
+   */
+  async send(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options: { searchParams?: Record<string, string>; json?: unknown } = {},
+  ): Promise<{ status: number; body: unknown }> {
+    const response = await this.#request(method, path, options);
+    const parsed = response.body ? parseJsonLossless(response.body) : undefined;
+    return { status: response.statusCode, body: parsed?.ok ? parsed.value : undefined };
   }
 
   /** The JSON of a GET, or undefined for 204 and 404. */

@@ -127,8 +127,13 @@ export interface PlatformRoute {
 
 /** Who may call a route from another origin's script, and with what. */
 export interface RouteCors {
-  /** Exact origins (the origin a platform runs its extensions' scripts at); never "*": a route that takes a bearer names who calls it. */
-  origins: readonly string[];
+  /**
+   * Exact origins (the origin a platform runs its extensions' scripts at); never "*": a route that takes a bearer
+   * names who calls it. 'any-page': the store's own pages, at whatever domain the merchant gives them, where the
+   * bridge cannot know the domains; only for a route whose one credential is a bearer that a page of another origin
+   * cannot read (the platform serves it to its own origin, with the customer's cookies), and never with credentials.
+   */
+  origins: readonly string[] | 'any-page';
   /** Request headers the script sends beyond the safelisted ones, lower case: ["authorization"]. */
   headers?: readonly string[];
 }

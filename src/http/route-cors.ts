@@ -10,7 +10,10 @@ const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
 const allowedOrigin = (cors: RouteCors, req: Request): string | undefined => {
   const origin = req.headers.origin;
-  return typeof origin === 'string' && cors.origins.includes(origin) ? origin : undefined;
+  if (typeof origin !== 'string') return undefined;
+  // A page's origin is a scheme and a host: "null" (a sandboxed frame, a file) is no store's page.
+  if (cors.origins === 'any-page') return /^https?:\/\/[^/\s]+$/.test(origin) ? origin : undefined;
+  return cors.origins.includes(origin) ? origin : undefined;
 };
 
 /** On every answer of the route: the origin named back when it may read it; Vary, as the answer depends on it. */

@@ -73,6 +73,11 @@ export interface FakeApp {
 
 export interface FakeBigCommerce {
   url: string;
+  /**
+   * The store API's router, mounted at /stores/<hash> behind the token check and rate limit: a fake of more of
+   * the API (test/helpers/fake-bigcommerce-*.ts) adds its routes here, and finds the store with fakeStoreOf.
+   */
+  storeApi: express.Router;
   storeHash: string;
   /** The first store's orders and hooks. */
   orders: Map<number, Record<string, unknown>>;
@@ -117,6 +122,11 @@ export interface FakeBigCommerce {
   ): Promise<number[]>;
   close(): Promise<void>;
 }
+
+/** The store a call of the store API is for, in a route added to FakeBigCommerce.storeApi. */
+export const fakeStoreOf = (res: Response) => res.locals.store as FakeStore;
+/** The scopes of the token a call carries; undefined for a store API account's token (all scopes, in these tests). */
+export const fakeScopeOf = (res: Response) => res.locals.scope as string | undefined;
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
@@ -196,7 +206,7 @@ export async function startFakeBigCommerce({
     res.on('finish', () => log(res.statusCode));
     next();
   });
-  const storeOf = (res: Response) => res.locals.store as FakeStore;
+  const storeOf = fakeStoreOf;
 
   router.get('/v2/orders', (req, res) => {
     const query = req.query as Record<string, string>;
@@ -350,6 +360,7 @@ export async function startFakeBigCommerce({
   const http: Listening = await listen(app, 0, '127.0.0.1');
   return {
     url: http.localUrl,
+    storeApi: router,
     storeHash,
     orders: primary.orders,
     hooks: primary.hooks,
