@@ -277,6 +277,8 @@ export const configSchema = z
     REWARD_SETTLE_MINUTES: wholeNumber(0, 30 * 24 * 60),
     /** How often open reward codes are looked at (repairs, expiries, rewards turned off). */
     REWARD_SWEEP_SECONDS: wholeNumber(1, 24 * 60 * 60),
+    /** How often the storefront's widget is checked on stores where the bridge put it (and put back if removed). */
+    STOREFRONT_WIDGET_CHECK_MINUTES: wholeNumber(1, 24 * 60),
     WORKER_LEASE_SECONDS: wholeNumber(5, 24 * 60 * 60),
     SETTLE_AFTER_MINUTES: wholeNumber(1, 7 * 24 * 60),
     DATABASE_URL: z

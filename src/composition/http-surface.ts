@@ -95,6 +95,7 @@ export async function httpSurface(
     spentLongMs: engine.worker.budgetSpentLongMs,
     storefrontTurnedOn: (platform, shop) => storefront.reader.forgetRefusals(platform, shop),
     rewardsChanged: () => void storefront.sweeper.sweep().catch(() => undefined),
+    storefrontWidget: storefront.widgets,
     logger,
   });
   const registered = await registeredSurfaces(
@@ -187,6 +188,6 @@ export async function httpSurface(
   );
   return {
     handler,
-    background: [...modulesWork, storefront.background],
+    background: [...modulesWork, storefront.background, storefront.widgetChecks],
   };
 }

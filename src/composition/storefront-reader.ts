@@ -9,6 +9,7 @@ import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
+import { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from './platforms.ts';
@@ -17,12 +18,22 @@ export interface StorefrontWiring {
   reader: StorefrontReader;
   rewardCodes: RewardCodes;
   sweeper: CodeSweeper;
+  widgets: WidgetKeeper;
   /** Its sweeper's loop, as http-surface.ts's BackgroundWork. */
   background: { what: string; start(): void; stop(): Promise<void> };
+  /** The widget keeper's checks, likewise. */
+  widgetChecks: { what: string; start(): void; stop(): Promise<void> };
 }
 
 export function storefrontReader(parts: {
-  config: Pick<Config, 'STOREFRONT_SHARE' | 'REWARD_SETTLE_MINUTES' | 'REWARD_SWEEP_SECONDS'>;
+  config: Pick<
+    Config,
+    | 'STOREFRONT_SHARE'
+    | 'REWARD_SETTLE_MINUTES'
+    | 'REWARD_SWEEP_SECONDS'
+    | 'STOREFRONT_WIDGET_CHECK_MINUTES'
+    | 'PUBLIC_URL'
+  >;
   engine: Engine;
   accounts: AccountRegistry;
   store: LedgerStore;
@@ -70,19 +81,48 @@ export function storefrontReader(parts: {
     reader.forgetRefusals(platform, shop);
     checkAgain?.(platform, shop);
   };
+  // The widget's script, where the platform loads it from the bridge: its storefront routes' widget.js, per shop.
+  const widgets = new WidgetKeeper({
+    store,
+    widgetOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront?.widget,
+    scriptUrl: (platform, shop) =>
+      config.PUBLIC_URL
+        ? `${config.PUBLIC_URL.replace(/\/+$/, '')}/${platform}/storefront/widget.js?store=${encodeURIComponent(shop)}`
+        : undefined,
+    logger,
+  });
+  const background = every(
+    'the sweeper of open reward codes',
+    config.REWARD_SWEEP_SECONDS * 1000,
+    () => sweeper.sweep(),
+    logger,
+  );
+  const widgetChecks = every(
+    'the checks of storefront widgets',
+    config.STOREFRONT_WIDGET_CHECK_MINUTES * 60_000,
+    () => widgets.check(),
+    logger,
+  );
+  return { reader, rewardCodes, sweeper, widgets, background, widgetChecks };
+}
+
+/** Work on a timer, one run at a time, as http-surface.ts's BackgroundWork: a run that fails is logged and runs again. */
+function every(
+  what: string,
+  ms: number,
+  run: () => Promise<unknown>,
+  logger: Logger,
+): { what: string; start(): void; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
-  const background: StorefrontWiring['background'] = {
-    what: 'the sweeper of open reward codes',
+  return {
+    what,
     start() {
       timer = setInterval(() => {
-        running ??= sweeper
-          .sweep()
-          .catch((error: unknown) =>
-            logger.warn({ kind: (error as Error)?.name }, 'the sweep of open reward codes failed; it runs again'),
-          )
+        running ??= run()
+          .catch((error: unknown) => logger.warn({ kind: (error as Error)?.name }, `${what} failed; it runs again`))
           .finally(() => (running = undefined));
-      }, config.REWARD_SWEEP_SECONDS * 1000);
+      }, ms);
       timer.unref();
     },
     async stop() {
@@ -90,5 +130,4 @@ export function storefrontReader(parts: {
       await running;
     },
   };
-  return { reader, rewardCodes, sweeper, background };
 }

@@ -255,8 +255,8 @@ export interface PlatformParts {
   /** What a merchant's page says of its orders skipped for a reason only this platform gives, by reason: why, and the fix. */
   skipReasons?: Readonly<Record<string, { why: string; fix: string }>>;
   /**
-   * The store's own pages, where customers see and spend their points (../shared/DESIGN.md, "The storefront").
-   * Declared for the platforms to fill; nothing of the bridge calls it yet.
+   * The store's own pages, where customers see and spend their points (../shared/DESIGN.md, "The storefront":
+   * src/http/storefront-routes.ts, core/storefront/).
    */
   storefront?: StorefrontParts;
 }
@@ -311,6 +311,11 @@ export interface StorefrontEntrance {
 
 export interface StorefrontParts {
   /**
+   * Who may call its main route (/storefront/points) from a page's script, where the store's own pages call the
+   * bridge directly rather than through a proxy of the platform's; absent: same-origin only (the proxy's case).
+   */
+  cors?: RouteCors;
+  /**
    * Who is asking, from what the store's page sent and the platform signed (an app proxy's signature, a customer
    * token): the shop and the customer, or a guest; never from anything unsigned. `refused`: the request is not
    * the platform's.
@@ -358,8 +363,13 @@ export interface StorefrontParts {
     /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
     readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
   };
-  /** Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers). */
+  /**
+   * Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers).
+   * The bridge puts it when the merchant turns the storefront on, takes it off when they turn it off, and checks it
+   * now and then while on, putting back one someone removed (core/storefront/widget-keeper.ts).
+   */
   widget?: {
+    /** scriptUrl: <PUBLIC_URL>/<platform>/storefront/widget.js?store=<shop>, which the module's own route serves. */
     put(shop: string, scriptUrl: string): Promise<void>;
     remove(shop: string): Promise<void>;
     /** Whether it is still there: reconciliation puts back one someone removed. */

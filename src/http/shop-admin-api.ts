@@ -96,6 +96,8 @@ export interface ShopAdminApiParts {
   storefrontTurnedOn?: (platform: string, shop: string) => void;
   /** The shop's rewards or its storefront changed: open codes of what is no longer offered go now, not at the next sweep. */
   rewardsChanged?: () => void;
+  /** The storefront's widget where the bridge puts it on the store (shop-storefront-api.ts). */
+  storefrontWidget?: Parameters<typeof shopStorefrontApi>[0]['widget'];
   logger: Logger;
 }
 
@@ -117,6 +119,7 @@ export function shopAdminApi({
   spentLongMs,
   storefrontTurnedOn,
   rewardsChanged,
+  storefrontWidget,
   logger,
 }: ShopAdminApiParts): express.Router {
   const router = express.Router();
@@ -135,6 +138,7 @@ export function shopAdminApi({
       accounts,
       ...(storefrontTurnedOn ? { turnedOn: storefrontTurnedOn } : {}),
       ...(rewardsChanged ? { rewardsChanged } : {}),
+      widget: storefrontWidget,
     }),
   );
 

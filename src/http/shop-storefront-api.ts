@@ -6,6 +6,7 @@ import type { PlatformParts } from '../core/platform-module.ts';
 import { parseRewards, saveRewards, shopRewards } from '../core/storefront/rewards.ts';
 import { setStorefront, storefrontOn } from '../core/storefront/storefront-switch.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 
 /** Said when the shop has no loyalty account to read its customers' points on. */
@@ -20,6 +21,7 @@ export function shopStorefrontApi({
   accounts,
   turnedOn,
   rewardsChanged,
+  widget,
 }: {
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
@@ -28,12 +30,16 @@ export function shopStorefrontApi({
   turnedOn?: (platform: string, shop: string) => void;
   /** The shop's rewards or its switch changed: open codes of what is no longer offered go now (code-sweeper.ts). */
   rewardsChanged?: () => void;
+  /** Where the bridge puts the widget on the store itself (a script it registers): put on, taken off, its state shown. */
+  widget?: Pick<WidgetKeeper, 'view' | 'turnedOn' | 'turnedOff'> | undefined;
 }): express.Router {
   const router = express.Router();
   router.get('/storefront', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
     const offered = Boolean(partsOf(platform)?.storefront);
-    res.json({ offered, on: offered && (await storefrontOn(store, platform, shop)) });
+    const on = offered && (await storefrontOn(store, platform, shop));
+    const placed = on ? await widget?.view(platform, shop) : undefined;
+    res.json({ offered, on, ...(placed ? { widget: placed } : {}) });
   });
   router.put('/storefront', async (req, res) => {
     const { platform, shop } = shopRefOf(res);
@@ -66,7 +72,10 @@ export function shopStorefrontApi({
       });
     if (on) turnedOn?.(platform, shop);
     else rewardsChanged?.();
-    res.json({ offered: true, on });
+    // The widget's put waits for the platform, so the page can say at once whether it is on the store; a put that
+    // failed is kept and tried again, and the switch stays on.
+    const placed = on ? await widget?.turnedOn(platform, shop) : await widget?.turnedOff(platform, shop);
+    res.json({ offered: true, on, ...(placed ? { widget: placed } : {}) });
   });
 
   // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.

@@ -57,7 +57,11 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
   const { storefront } = parts;
   // The proxy's route and every entrance share every step after "who asks".
   const entrances: StorefrontEntrance[] = [
-    { path: '/points', customer: (request) => storefront.customer(request) },
+    {
+      path: '/points',
+      ...(storefront.cors ? { cors: storefront.cors } : {}),
+      customer: (request) => storefront.customer(request),
+    },
     ...(storefront.entrances ?? []),
   ];
   return entrances.flatMap((entrance) => {

@@ -127,7 +127,9 @@ export type RecordKind =
   /** One customer's reservations on one account (core/storefront/reservations.ts): id account:digest of the customer. */
   | 'reward-holder'
   /** An open reward code (platform:shop:code) and the reservation it spends: the sweeper's list, the worker's lookup. */
-  | 'reward-code';
+  | 'reward-code'
+  /** Whether a shop's storefront widget (platform:shop) is on its store, as last put or checked (core/storefront/widget-keeper.ts). */
+  | 'storefront-widget';
 
 export interface WaitingMatch {
   waitingFor: string;
