@@ -24,7 +24,7 @@ const appOptions = z
 
 export function bigCommerceApp(
   settings: BigCommerceSettings,
-  { store, logger, publicUrl, storeConnected, options }: PlatformWiring,
+  { store, logger, publicUrl, storeConnected, shopUninstalled, options }: PlatformWiring,
   { stores, allowed }: { stores: BigCommerceStores; allowed: AllowedStores },
 ): Pick<PlatformParts, 'routes' | 'door' | 'background'> {
   const { BIGCOMMERCE_CLIENT_ID: clientId, BIGCOMMERCE_CLIENT_SECRET: clientSecret } = settings;
@@ -48,7 +48,13 @@ export function bigCommerceApp(
     logger,
     storeConnected,
   };
-  const uninstalls = new UninstallChecks({ store, stores, logger, ...appOptions.parse(options)?.uninstallChecks });
+  const uninstalls = new UninstallChecks({
+    store,
+    stores,
+    logger,
+    shopUninstalled,
+    ...appOptions.parse(options)?.uninstallChecks,
+  });
   return {
     routes: [installRoute(parts), ...appRoutes(parts, uninstalls)],
     door: bigCommerceDoor({ stores, allowed, removedUsers }),

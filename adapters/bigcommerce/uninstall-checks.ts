@@ -51,6 +51,11 @@ export interface UninstallChecksOptions {
   store: LedgerStore;
   stores: BigCommerceStores;
   logger: Logger;
+  /**
+   * The bridge's end of a shop's uninstall (PlatformWiring.shopUninstalled): its storefront off, its customers'
+   * reservations released. Told once the store is marked uninstalled, its token already forgotten.
+   */
+  shopUninstalled?: (storeHash: string) => Promise<void>;
   /** Tests shorten these. */
   recheckDelaysMs?: readonly number[];
   passMs?: number;
@@ -266,7 +271,14 @@ export class UninstallChecks {
           }
         : undefined,
     );
-    return changed ? { kind: 'uninstalled', why } : { kind: 'superseded' };
+    if (!changed) return { kind: 'superseded' };
+    await this.#o.shopUninstalled?.(storeHash).catch((error: unknown) =>
+      this.#o.logger.warn(
+        { err: error, platform: 'bigcommerce', shop: storeHash },
+        'the store was uninstalled, but its storefront could not be turned off nor its reservations released; its codes end by their own date',
+      ),
+    );
+    return { kind: 'uninstalled', why };
   }
 }
 

@@ -229,6 +229,7 @@ export async function startBridge(
     void storeAdded(platform)(shop).catch((error: unknown) =>
       logger.warn({ err: error, platform }, 'could not read a newly connected store; the next reconciliation tries'),
     );
+  platforms.onShopUninstalled = (platform, shop) => engine.privacy.shopUninstalled(platform, shop);
   platforms.onSubscriptionsChanged = (platform, shop) =>
     void reconciler
       .checkAllSubscriptions(platform, shop)

@@ -59,6 +59,8 @@ export interface Platforms {
   onStoreConnected: ((platform: string, shop: string) => void) | undefined;
   /** Told when a platform says a shop's subscriptions need a new look; set once the reconciler exists. */
   onSubscriptionsChanged: ((platform: string, shop: string) => void) | undefined;
+  /** Told when a module learns of an uninstall itself (PlatformWiring.shopUninstalled); set once the engine exists. */
+  onShopUninstalled: ((platform: string, shop: string) => Promise<void>) | undefined;
 }
 
 export interface PlatformOverrides {
@@ -107,6 +109,7 @@ export function buildPlatforms(
       apiUrl: overrides.apiUrls?.[module.name],
       storeConnected: (shop) => built.onStoreConnected?.(module.name, shop),
       subscriptionsChanged: (shop) => built.onSubscriptionsChanged?.(module.name, shop),
+      shopUninstalled: async (shop) => built.onShopUninstalled?.(module.name, shop),
       options: platformOptions[module.name],
     };
     const parts = module.build(read.settings, wiring);
@@ -133,6 +136,7 @@ export function buildPlatforms(
   const built: Platforms = {
     onStoreConnected: undefined,
     onSubscriptionsChanged: undefined,
+    onShopUninstalled: undefined,
     adapters,
     adapterFor: (platform) => adapters[platform],
     publicUrl: config.PUBLIC_URL,

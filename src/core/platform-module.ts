@@ -184,6 +184,12 @@ export interface PlatformWiring {
   storeConnected(shop: string): void;
   /** Tell the bridge to check a shop's subscriptions again (the platform says what the app may read changed). */
   subscriptionsChanged(shop: string): void;
+  /**
+   * Tell the bridge the app was uninstalled from a shop, where the module learns it outside a webhook (a callback it
+   * confirmed): what is kept for its customers in memory goes, its reservations are released, its storefront is off
+   * (Privacy.shopUninstalled). Call it once the install is forgotten, so the storefront's `served` is false already.
+   */
+  shopUninstalled(shop: string): Promise<void>;
   /** What the bridge was started with for this platform (startBridge's platformOptions[name]): tests hurry its timers. */
   options?: unknown;
 }
