@@ -58,6 +58,8 @@ export interface FakeStore {
   tokenScopes: Map<string, string>;
   /** The store's name, as its owner set it (Settings, Store profile); "The <hash> Shop" by default. */
   name: string;
+  /** Told with an app's client secret when its access is revoked: fakes of more of the API clean up after it. */
+  revoked?: Array<(clientSecret: string) => void>;
 }
 
 export interface FakeApp {
@@ -355,6 +357,7 @@ export async function startFakeBigCommerce({
     if (!store || !secret) return;
     for (const [token, holder] of store.tokens) if (holder === secret) store.tokens.delete(token);
     store.hooks.splice(0, store.hooks.length, ...store.hooks.filter((hook) => hook.signingSecret !== secret));
+    for (const told of store.revoked ?? []) told(secret);
   };
 
   const http: Listening = await listen(app, 0, '127.0.0.1');

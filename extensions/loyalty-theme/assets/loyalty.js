@@ -5,22 +5,31 @@
 // refuses any parameter Shopify did not add. The one exception is a redemption, POST <proxy>/points/redeem
 // ?reward=<id> with no body: Shopify signs the reward's id with the rest. Answer data reaches the page as text
 // only (textContent).
+// A page that reaches the bridge another way (BigCommerce's widget, adapters/bigcommerce/storefront-widget.ts)
+// sets window.loyaltyBridgeTransport = { ask(fresh), redeem(id) } before this runs, and the proxy is not asked:
+// ask(fresh) resolves to the points answer (rejects when there is none; fresh: the customer asked anew), and
+// redeem(id) to the redemption's answer, as the proxy's JSON. This file still keeps one answer per page.
 (function () {
   'use strict';
   if (window.loyaltyBridgePoints) return;
   window.loyaltyBridgePoints = true;
 
+  // The page's own way to the bridge, if it gave one (see above); otherwise the app proxy.
+  const transport = window.loyaltyBridgeTransport;
+
   // One answer per proxy path for the page: the earn block asks on load, the launcher when first opened.
   const answers = new Map();
   function ask(proxy, fresh) {
     if (fresh || !answers.has(proxy)) {
-      const asked = fetch(`${proxy.replace(/\/+$/, '')}/points`, {
-        credentials: 'same-origin',
-        headers: { accept: 'application/json' },
-      }).then((response) => {
-        if (!response.ok) throw new Error(`the app proxy answered ${response.status}`);
-        return response.json();
-      });
+      const asked = transport
+        ? Promise.resolve().then(() => transport.ask(Boolean(fresh)))
+        : fetch(`${proxy.replace(/\/+$/, '')}/points`, {
+            credentials: 'same-origin',
+            headers: { accept: 'application/json' },
+          }).then((response) => {
+            if (!response.ok) throw new Error(`the app proxy answered ${response.status}`);
+            return response.json();
+          });
       // A failed ask is not kept: "Try again" asks anew.
       asked.catch(() => {
         if (answers.get(proxy) === asked) answers.delete(proxy);
@@ -32,6 +41,7 @@
 
   /** Spends points on a reward: the answer's JSON (its `error` in the customer's words), or a throw. */
   function redeem(proxy, id) {
+    if (transport) return Promise.resolve().then(() => transport.redeem(id));
     const path = `${proxy.replace(/\/+$/, '')}/points/redeem?reward=${encodeURIComponent(id)}`;
     return fetch(path, {
       method: 'POST',

@@ -1,0 +1,119 @@
+// The widget's script on a BigCommerce store (adapters/bigcommerce/storefront-script.ts) against the fake Scripts
+// API (test/helpers/fake-bigcommerce-scripts.ts, from BigCommerce's docs): one script of ours whatever happens to
+// it, with the fields a store needs to show it, and a refusal that names the scope it lacks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BigCommerceApi, BigCommerceApiError } from '../../adapters/bigcommerce/admin-api.ts';
+import { bigCommerceWidget } from '../../adapters/bigcommerce/storefront-script.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addFakeScripts, deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+
+const APP = {
+  clientId: 'widget-client',
+  clientSecret: 'widget-client-secret',
+  authCallback: 'https://bridge.invalid/bigcommerce/auth',
+  loadCallback: 'https://bridge.invalid/bigcommerce/load',
+  uninstallCallback: 'https://bridge.invalid/bigcommerce/uninstall',
+  scope: 'store_v2_orders_read_only store_v2_content',
+};
+/** A store whose app token has the Content scope, and one whose token lacks it. */
+const STORE = 'wdgt1';
+const NO_CONTENT = 'wdgt2';
+const src = (hash: string, host = 'bridge.example') => `https://${host}/bigcommerce/storefront/widget.js?store=${hash}`;
+
+let fake: FakeBigCommerce;
+const apis = new Map<string, BigCommerceApi>();
+const widget = () => bigCommerceWidget(async (shop) => apis.get(shop));
+
+beforeAll(async () => {
+  fake = await startFakeBigCommerce({ storeHash: 'other', accessToken: 'other-token' });
+  fake.registerApp(APP);
+  addFakeScripts(fake);
+  for (const [hash, scope] of [
+    [STORE, APP.scope],
+    [NO_CONTENT, 'store_v2_orders_read_only'],
+  ] as const) {
+    const token = `${hash}-token`;
+    fake.addStore(hash, token, APP.clientSecret).tokenScopes.set(token, scope);
+    apis.set(hash, new BigCommerceApi({ storeHash: hash, accessToken: token, baseUrl: fake.url }));
+  }
+});
+afterAll(() => fake.close());
+
+describe('the widget on a BigCommerce store', () => {
+  it('puts one script that a store with a consent banner still shows, on every page but checkout', async () => {
+    await widget().put(STORE, src(STORE));
+    expect(scriptsOf(fake, STORE)).toMatchObject([
+      {
+        name: 'Loyalty points',
+        src: src(STORE),
+        kind: 'src',
+        auto_uninstall: true,
+        load_method: 'defer',
+        location: 'footer',
+        visibility: 'storefront',
+        consent_category: 'functional',
+      },
+    ]);
+    expect(await widget().present(STORE)).toBe(true);
+  });
+
+  it('puts no second one when put again, and moves the one there to a new address', async () => {
+    const [before] = scriptsOf(fake, STORE);
+    await widget().put(STORE, src(STORE));
+    expect(scriptsOf(fake, STORE)).toHaveLength(1);
+    await widget().put(STORE, src(STORE, 'new-bridge.example'));
+    expect(scriptsOf(fake, STORE)).toMatchObject([{ uuid: before!.uuid, src: src(STORE, 'new-bridge.example') }]);
+    // One at the old address is not the wanted one.
+    const wanting = bigCommerceWidget(
+      async (shop) => apis.get(shop),
+      (shop) => src(shop),
+    );
+    expect(await wanting.present(STORE)).toBe(false);
+    await wanting.put(STORE, src(STORE));
+    expect(await wanting.present(STORE)).toBe(true);
+  });
+
+  it('is not present after the merchant deletes it in Script Manager, and put brings it back', async () => {
+    const [ours] = scriptsOf(fake, STORE);
+    expect(deleteScriptAsMerchant(fake, STORE, ours!.uuid)).toBe(true);
+    expect(await widget().present(STORE)).toBe(false);
+    await widget().put(STORE, src(STORE));
+    expect(await widget().present(STORE)).toBe(true);
+    expect(scriptsOf(fake, STORE)).toHaveLength(1);
+  });
+
+  it('leaves one where two were made (two puts that raced)', async () => {
+    const [ours] = scriptsOf(fake, STORE);
+    const { status } = await apis.get(STORE)!.send('POST', 'v3/content/scripts', {
+      json: { name: 'Loyalty points', kind: 'src', src: src(STORE), auto_uninstall: true },
+    });
+    expect(status).toBe(200);
+    expect(scriptsOf(fake, STORE)).toHaveLength(2);
+    await widget().put(STORE, src(STORE));
+    expect(scriptsOf(fake, STORE)).toMatchObject([{ uuid: ours!.uuid }]);
+  });
+
+  it('removes it, and a second remove finds nothing to do', async () => {
+    await widget().remove(STORE);
+    expect(scriptsOf(fake, STORE)).toEqual([]);
+    expect(await widget().present(STORE)).toBe(false);
+    await widget().remove(STORE);
+  });
+
+  it('goes with the app: BigCommerce removes an auto_uninstall script when the app is uninstalled', async () => {
+    await widget().put(STORE, src(STORE));
+    fake.revokeApp(STORE);
+    expect(scriptsOf(fake, STORE)).toEqual([]);
+  });
+
+  it('says the install lacks the Content scope when BigCommerce refuses it', async () => {
+    const refused = await widget()
+      .put(NO_CONTENT, src(NO_CONTENT))
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(BigCommerceApiError);
+    expect((refused as BigCommerceApiError).status).toBe(403);
+    expect((refused as Error).message).toMatch(/store_v2_content/);
+    await expect(widget().present(NO_CONTENT)).rejects.toThrow(/store_v2_content/);
+    expect(scriptsOf(fake, NO_CONTENT)).toEqual([]);
+  });
+});
