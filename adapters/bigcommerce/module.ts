@@ -13,6 +13,9 @@ import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
 import { StoreNames } from '../shared/store-names.ts';
 import { bigCommerceStoreLabel, readBigCommerceStoreName } from './store-name.ts';
+import { bigCommerceStorefront } from './storefront.ts';
+import { bigCommerceWidgetRoute } from './storefront-widget.ts';
+import { trimTrailing } from '../../src/trim-trailing.ts';
 
 declare module '../../src/core/store/ledger-store.ts' {
   interface PlatformRecordKinds {
@@ -64,9 +67,27 @@ export const bigCommerceModule = {
       void names.learn(shop);
     };
     const webhooks = Boolean(settings.BIGCOMMERCE_CLIENT_SECRET || settings.BIGCOMMERCE_WEBHOOK_SECRET);
+    const app = bigCommerceApp(settings, { ...wiring, storeConnected }, { stores, allowed });
+    // The storefront needs the app (its client id and secret sign who the customer is) and the bridge's address
+    // (where the store's pages load the widget and ask for points).
+    const { BIGCOMMERCE_CLIENT_ID: clientId, BIGCOMMERCE_CLIENT_SECRET: clientSecret } = settings;
+    const storefront =
+      clientId && clientSecret && publicUrl
+        ? {
+            parts: bigCommerceStorefront({
+              clientId,
+              clientSecret,
+              stores,
+              allowed,
+              onRefused: (reason) => logger.info({ reason }, 'a storefront request from a BigCommerce store page was refused'),
+            }),
+            route: bigCommerceWidgetRoute({ clientId, bridgeUrl: trimTrailing(publicUrl, '/') }),
+          }
+        : undefined;
     return {
       own: { stores, allowed },
-      ...bigCommerceApp(settings, { ...wiring, storeConnected }, { stores, allowed }),
+      ...app,
+      ...(storefront ? { storefront: storefront.parts, routes: [...(app.routes ?? []), storefront.route] } : {}),
       ...(webhooks
         ? {
             adapter: createBigCommerceAdapter({

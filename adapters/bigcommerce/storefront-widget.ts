@@ -168,13 +168,6 @@ export function bigCommerceWidgetRoute(options: WidgetOptions): PlatformRoute {
     method: 'GET',
     path: '/storefront/widget.js',
     handle: () =>
-      Promise.resolve({
-        status: 200,
-        text,
-        headers: {
-          'content-type': 'application/javascript; charset=utf-8',
-          'cache-control': `public, max-age=${CACHE_SECONDS}`,
-        },
-      }),
+      Promise.resolve({ status: 200, script: text, maxAgeSeconds: CACHE_SECONDS }),
   };
 }

@@ -44,6 +44,11 @@ export type PlatformAnswer = AnswerExtras &
   (
     | { status: number; json: unknown }
     | { status: number; text: string }
+    /**
+     * A script the platform's pages load from the bridge (a widget registered with the platform): served as
+     * JavaScript, which browsers and the CDN in front may keep for maxAgeSeconds. Nothing else is served so.
+     */
+    | { status: number; script: string; maxAgeSeconds: number }
     /** To another address; 302 unless it says 303 (after a POST). */
     | { redirect: string; status?: 302 | 303 }
     /**

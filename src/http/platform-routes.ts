@@ -109,6 +109,12 @@ export function moduleSurface({
         ...(form ? { form } : {}),
       });
     }
+    if ('script' in given)
+      return res
+        .status(given.status)
+        .set({ 'cache-control': `public, max-age=${given.maxAgeSeconds}`, 'x-content-type-options': 'nosniff' })
+        .type('application/javascript; charset=utf-8')
+        .send(given.script);
     res.status(given.status).set('cache-control', 'no-store');
     // The answer's kind is its type, whatever headers the module added: nothing it echoes is ever read as a page.
     res.set('x-content-type-options', 'nosniff');

@@ -101,9 +101,9 @@ beforeAll(async () => {
           headers: {},
           body: Buffer.alloc(0),
         });
-        if (!('text' in answer)) throw new Error('widget.js answers text');
-        response.writeHead(answer.status, { ...answer.headers });
-        return response.end(answer.text);
+        if (!('script' in answer)) throw new Error('widget.js answers a script');
+        response.writeHead(answer.status, { 'content-type': 'application/javascript; charset=utf-8' });
+        return response.end(answer.script);
       }
       if (url.pathname !== '/bigcommerce/storefront/points') {
         response.writeHead(404, cors);
