@@ -79,7 +79,8 @@ export const bigCommerceModule = {
               clientSecret,
               stores,
               allowed,
-              onRefused: (reason) => logger.info({ reason }, 'a storefront request from a BigCommerce store page was refused'),
+              onRefused: (reason) =>
+                logger.info({ reason }, 'a storefront request from a BigCommerce store page was refused'),
             }),
             route: bigCommerceWidgetRoute({ clientId, bridgeUrl: trimTrailing(publicUrl, '/') }),
           }

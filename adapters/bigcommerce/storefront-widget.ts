@@ -167,7 +167,6 @@ export function bigCommerceWidgetRoute(options: WidgetOptions): PlatformRoute {
   return {
     method: 'GET',
     path: '/storefront/widget.js',
-    handle: () =>
-      Promise.resolve({ status: 200, script: text, maxAgeSeconds: CACHE_SECONDS }),
+    handle: () => Promise.resolve({ status: 200, script: text, maxAgeSeconds: CACHE_SECONDS }),
   };
 }

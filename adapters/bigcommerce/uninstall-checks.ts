@@ -272,12 +272,14 @@ export class UninstallChecks {
         : undefined,
     );
     if (!changed) return { kind: 'superseded' };
-    await this.#o.shopUninstalled?.(storeHash).catch((error: unknown) =>
-      this.#o.logger.warn(
-        { err: error, platform: 'bigcommerce', shop: storeHash },
-        'the store was uninstalled, but its storefront could not be turned off nor its reservations released; its codes end by their own date',
-      ),
-    );
+    await this.#o
+      .shopUninstalled?.(storeHash)
+      .catch((error: unknown) =>
+        this.#o.logger.warn(
+          { err: error, platform: 'bigcommerce', shop: storeHash },
+          'the store was uninstalled, but its storefront could not be turned off nor its reservations released; its codes end by their own date',
+        ),
+      );
     return { kind: 'uninstalled', why };
   }
 }

@@ -58,6 +58,7 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   demo: Pick<FirstRun, 'page' | 'running'> | undefined;
   /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; 2 minutes). */
   rewardRepairMs?: number | undefined;
+  widgetCheckMs?: number | undefined;
 }
 
 export async function httpSurface(

@@ -73,6 +73,8 @@ export interface BridgeOptions {
   reconcileIntervalMs?: number;
   /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; 2 minutes). */
   rewardRepairMs?: number;
+  /** How often storefront widgets are checked, in ms (STOREFRONT_WIDGET_CHECK_MINUTES otherwise): tests hurry it. */
+  widgetCheckMs?: number;
   /** How long an account's calls are used up before it is a problem to show (tests hurry it; 3 minutes). */
   budgetSpentLongMs?: number;
   /** Platforms registered as modules beside the shipped ones; the configuration must be loaded with them too. */
@@ -258,6 +260,7 @@ export async function startBridge(
     loyaltyBaseUrl: () => loyaltyBaseUrl,
     demo: firstRun,
     rewardRepairMs: options.rewardRepairMs,
+    widgetCheckMs: options.widgetCheckMs,
   });
   const http = await listen(surface.handler, config.PORT, config.HOST);
   if (sandbox) {

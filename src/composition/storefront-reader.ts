@@ -41,6 +41,8 @@ export function storefrontReader(parts: {
   logger: Logger;
   /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; REPAIR_MS). */
   rewardRepairMs?: number | undefined;
+  /** How often storefront widgets are checked (tests hurry it; STOREFRONT_WIDGET_CHECK_MINUTES). */
+  widgetCheckMs?: number | undefined;
 }): StorefrontWiring {
   const { config, engine, accounts, store, platforms, logger } = parts;
   const codesOf = (platform: string) =>
@@ -99,7 +101,7 @@ export function storefrontReader(parts: {
   );
   const widgetChecks = every(
     'the checks of storefront widgets',
-    config.STOREFRONT_WIDGET_CHECK_MINUTES * 60_000,
+    parts.widgetCheckMs ?? config.STOREFRONT_WIDGET_CHECK_MINUTES * 60_000,
     () => widgets.check(),
     logger,
   );

@@ -1,0 +1,295 @@
+// A BigCommerce customer sees and spends their points, end to end: the whole bridge in process as a BigCommerce
+// single-click app beside the fake BigCommerce (its store API, scripts, customers and promotions from BigCommerce's
+// documentation), a store linked to a trial account on the bridge's sandbox, customer 4927 with 300 approved points.
+// The merchant turns the storefront on (once the app may put scripts and read customers: they approve the new
+// scopes by opening the app again), the widget is put on the store, the customer's page asks with the
+// current-customer token BigCommerce signs, redeems a reward, pays with the code, and the points leave the sandbox
+// once. What they notice: their balance, a code that works once, a widget put back if someone removed it, and an
+// uninstall that frees what was held.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/lib/bridge-process.ts';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { appAt, bcOrder, bcPageTokens } from '../helpers/bigcommerce.ts';
+import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
+import { startTestBridge } from '../helpers/bridge.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addCustomer, serveFakeCustomers } from '../helpers/fake-bigcommerce-customers.ts';
+import { madeCode, useCode, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
+import { addFakeScripts, deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import { createLogger } from '../../src/logger.ts';
+import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+
+const CLIENT_ID = 'bc-rewards-client-id';
+const CLIENT_SECRET = 'bc-rewards-client-secret-for-tests';
+const STORE = 'rwd1';
+const GRACE = 'grace@example.com';
+const ORDERS_ONLY = 'store_v2_orders_read_only';
+const STOREFRONT = `${ORDERS_ONLY} store_v2_content store_v2_customers_read_only`;
+const WITH_REWARDS = `${STOREFRONT} store_v2_marketing`;
+/** A page of the store: its own domain, which the bridge cannot know in advance. */
+const STORE_PAGE = 'https://www.rewards-store.example';
+
+let bc: FakeBigCommerce;
+let bridge: RunningBridge;
+let url = '';
+let brandId = '';
+const logText: string[] = [];
+
+type Answer = { status: number; headers: Headers; body: Record<string, any> };
+const read = async (response: Response): Promise<Answer> => {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as any };
+};
+const merchant = async (method: string, path: string, body?: unknown) => {
+  const token = (await bcPageTokens(bridge)).mint(STORE);
+  return read(
+    await fetch(`${url}/admin/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
+};
+const tokenFor = (customerId: number, claims: Record<string, unknown> = {}) =>
+  currentCustomerJwt({
+    storeHash: STORE,
+    customerId,
+    email: GRACE,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    claims,
+  });
+/** What the widget on the store's page asks: with the token BigCommerce gave that page, from the store's origin. */
+const asCustomer = async (path: string, token: string, method = 'GET') =>
+  read(
+    await fetch(`${url}/bigcommerce/storefront/points${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, origin: STORE_PAGE, accept: 'application/json' },
+    }),
+  );
+const sandboxAccount = () => bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)!;
+const redemptions = () => sandboxAccount().store.snapshot().redemptions;
+const deliver = async (orderId: number) =>
+  expect(await bc.deliver('store/order/statusUpdated', orderId, { store: STORE, signWith: CLIENT_SECRET })).toEqual([
+    200,
+  ]);
+/** The merchant approves new scopes: the operator added them to the app, and the merchant opens it again. */
+const approve = async (scope: string) => {
+  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, scope));
+  expect((await bc.install(STORE)).status).toBe(200);
+};
+
+beforeAll(async () => {
+  bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });
+  withPromotions(bc);
+  serveFakeCustomers(bc);
+  addFakeScripts(bc);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, ORDERS_ONLY));
+  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
+  bridge = await startTestBridge(
+    {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: tempDataDir(),
+      RECONCILE_INTERVAL_MINUTES: '0',
+      REWARD_SWEEP_SECONDS: '1',
+      BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
+      BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
+      BIGCOMMERCE_LOGIN_URL: bc.url,
+      BIGCOMMERCE_API_URL: bc.url,
+      BIGCOMMERCE_OPEN_INSTALLS: 'true',
+    },
+    logger,
+    { widgetCheckMs: 300 },
+  );
+  expect((await bc.install(STORE)).status).toBe(200);
+  addCustomer(bc, STORE, { id: 4927, email: GRACE, phone: '+1 212 555 0142' });
+  addCustomer(bc, STORE, { id: 4928, email: 'linus@example.com' });
+  const made = await merchant('POST', '/account', { sandbox: true });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  brandId = made.body.account.brandId as string;
+  // Three completed orders of hers: 300 approved points (the sandbox's activity 1 gives 100).
+  for (const id of [9001, 9002, 9003]) {
+    bc.stores.get(STORE)!.orders.set(id, bcOrder(id, 10, { email: GRACE }));
+    await deliver(id);
+  }
+  await eventually(() => {
+    const approved = sandboxAccount()
+      .store.snapshot()
+      .earnings.filter((each) => each.status === 'approved');
+    expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(300);
+  }, 20_000);
+}, 60_000);
+afterAll(async () => {
+  await bridge?.stop();
+  await bc?.close();
+});
+
+describe('a BigCommerce customer sees and spends their points', () => {
+  it('the storefront turns on once the app may put scripts and read customers, and puts the widget on the store', async () => {
+    const refused = await merchant('PUT', '/storefront', { on: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body.missingScopes).toEqual(['store_v2_content', 'store_v2_customers_read_only']);
+    expect(refused.body.errors[0]).toMatch(/open the app again from your control panel/);
+    expect(scriptsOf(bc, STORE)).toEqual([]);
+
+    await approve(STOREFRONT);
+    const on = await merchant('PUT', '/storefront', { on: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ on: true, widget: { onStore: true } });
+    const [script] = scriptsOf(bc, STORE);
+    expect(scriptsOf(bc, STORE)).toHaveLength(1);
+    expect(script).toMatchObject({
+      src: `${url}/bigcommerce/storefront/widget.js?store=${STORE}`,
+      kind: 'src',
+      auto_uninstall: true,
+      visibility: 'storefront',
+      consent_category: 'functional',
+    });
+    // The script the store's pages load: JavaScript, which browsers may keep a while.
+    const widget = await fetch(script!.src!);
+    expect(widget.status).toBe(200);
+    expect(widget.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(widget.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+    expect(await widget.text()).toContain(CLIENT_ID);
+  });
+
+  it('shows a signed-in customer their balance, to the store’s own page only through the token', async () => {
+    const shown = await asCustomer('', tokenFor(4927));
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ customer: 'signed-in', balance: { available: 300 } });
+    // The store's page (any domain) may read the answer: the token is the one credential, and no cookie is taken.
+    expect(shown.headers.get('access-control-allow-origin')).toBe(STORE_PAGE);
+    expect(shown.headers.get('access-control-allow-credentials')).toBeNull();
+    const preflight = await fetch(`${url}/bigcommerce/storefront/points`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: STORE_PAGE,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    // A guest (BigCommerce answered 404 for the token): the store's ways to earn, and a sign-in.
+    const guest = await read(await fetch(`${url}/bigcommerce/storefront/points?store=${STORE}`));
+    expect(guest.body).toMatchObject({ customer: 'guest', signIn: true });
+    expect(guest.body.balance).toBeUndefined();
+    // Not BigCommerce's: another secret, another app, another store, or a token older than BigCommerce's 15 minutes.
+    const forged = currentCustomerJwt({
+      storeHash: STORE,
+      customerId: 4927,
+      email: GRACE,
+      clientId: CLIENT_ID,
+      clientSecret: 'someone-elses-secret',
+    });
+    const old = Math.floor(Date.now() / 1000) - 16 * 60;
+    for (const token of [
+      forged,
+      tokenFor(4927, { aud: 'another-app' }),
+      tokenFor(4927, { sub: 'other2', store_hash: 'other2' }),
+      tokenFor(4927, { iat: old, exp: old + 15 * 60 }),
+    ]) {
+      const refused = await asCustomer('', token);
+      expect(refused.status).toBe(401);
+      expect(refused.body.balance).toBeUndefined();
+    }
+    expect(logText.join('')).not.toContain(GRACE);
+  });
+
+  let rewards: Array<Record<string, any>> = [];
+  it('rewards need the marketing scope, then a customer redeems one into a code that works once', async () => {
+    const wanted = {
+      rewards: [
+        { points: 200, amountOff: '5.00', minimumOrder: '20.00', expiresInDays: 30, combines: false },
+        { points: 50, amountOff: '1.00', minimumOrder: null, expiresInDays: 7, combines: true },
+      ],
+    };
+    const refused = await merchant('PUT', '/storefront/rewards', wanted);
+    expect(refused.status).toBe(409);
+    expect(refused.body.missingScopes).toEqual(['store_v2_marketing']);
+    await approve(WITH_REWARDS);
+    const saved = await merchant('PUT', '/storefront/rewards', wanted);
+    expect(saved.status).toBe(200);
+    rewards = saved.body.rewards as Array<Record<string, any>>;
+
+    const answer = await asCustomer(`/redeem?reward=${rewards[0]!.id}`, tokenFor(4927), 'POST');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ redeemed: true, amountOff: '5.00', available: 100 });
+    const code = answer.body.code as string;
+    expect(code).toMatch(/^LB-[A-HJ-NP-Z2-9]{16}$/);
+    // One promotion of its own, ending as the reward says, with one code used once.
+    const made = madeCode(bc, STORE, code)!;
+    expect(made.promotion).toMatchObject({ redemption_type: 'COUPON', max_uses: 1, status: 'ENABLED' });
+    const days = (Date.parse(made.promotion.end_date!) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    expect(made.code).toMatchObject({ max_uses: 1, max_uses_per_customer: 1 });
+    // Another customer sees nothing of it; hers lists it.
+    expect((await asCustomer('', tokenFor(4928))).body.codes).toEqual([]);
+    expect((await asCustomer('', tokenFor(4927))).body.codes.map((each: { code: string }) => each.code)).toEqual([
+      code,
+    ]);
+
+    // She pays with it: BigCommerce applies it once, the order arrives (twice), and the points leave once.
+    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(true);
+    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(false);
+    bc.stores
+      .get(STORE)!
+      .orders.set(
+        9100,
+        bcOrder(9100, 11, { email: GRACE, couponDiscount: '5.0000', coupons: [{ code, discount: 5 }] }),
+      );
+    await deliver(9100);
+    await deliver(9100);
+    await eventually(() => expect(redemptions()).toHaveLength(1), 20_000);
+    expect(redemptions()[0]).toMatchObject({ points: 200, email: GRACE });
+    await bridge.engine.drain();
+    expect(redemptions()).toHaveLength(1);
+    // Once the order's redeem is settled, her balance shows it spent, and the code is gone from her list.
+    await eventually(async () => {
+      const after = await asCustomer('', tokenFor(4927));
+      expect(after.body.balance?.available).toBe(100);
+      expect(after.body.codes).toEqual([]);
+    }, 20_000);
+  }, 40_000);
+
+  it('puts back a widget someone removed in Script Manager, and the merchant’s page says so', async () => {
+    const [script] = scriptsOf(bc, STORE);
+    expect(deleteScriptAsMerchant(bc, STORE, script!.uuid)).toBe(true);
+    await eventually(() => expect(scriptsOf(bc, STORE)).toHaveLength(1), 10_000);
+    await eventually(async () => {
+      const shown = await merchant('GET', '/storefront');
+      expect(shown.body.widget).toMatchObject({ onStore: true, putBackAt: expect.any(String) });
+    }, 5_000);
+  });
+
+  it('turned off, the widget comes off the store; at uninstall, what a code held is released', async () => {
+    const off = await merchant('PUT', '/storefront', { on: false });
+    expect(off.status).toBe(200);
+    expect(scriptsOf(bc, STORE)).toEqual([]);
+    expect((await merchant('PUT', '/storefront', { on: true })).body.widget).toEqual(
+      expect.objectContaining({ onStore: true }),
+    );
+    // 100 left: the 200-point reward is out of reach, the 50-point one is held for her code.
+    const short = await asCustomer(`/redeem?reward=${rewards[0]!.id}`, tokenFor(4927), 'POST');
+    expect(short.status).toBe(409);
+    const held = await asCustomer(`/redeem?reward=${rewards[1]!.id}`, tokenFor(4927), 'POST');
+    expect(held.body).toMatchObject({ redeemed: true, available: 50 });
+    const reservation = async () =>
+      (await bridge.engine.store.listRecords<Holder>(HOLDER_KIND))
+        .flatMap(({ value }) => value.reservations)
+        .find((each) => each.code === held.body.code);
+    expect((await reservation())?.state).toBe('issued');
+
+    expect((await bc.uninstall(STORE)).status).toBe(200);
+    // The app's script goes with the app (auto_uninstall); the bridge serves the store no more.
+    expect(scriptsOf(bc, STORE)).toEqual([]);
+    await eventually(async () => expect((await asCustomer('', tokenFor(4927))).status).toBe(401), 5_000);
+    // Her 50 points are free again; the promotion stays in the store (the bridge's access is gone) and ends in 7 days.
+    expect(await reservation()).toMatchObject({ state: 'released' });
+    expect(madeCode(bc, STORE, held.body.code as string)?.deleted).toBe(false);
+  });
+});
