@@ -57,6 +57,8 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
         return ready.ready ? undefined : ready.why;
       }),
       readiness: rewardsReadiness,
+      // BigCommerce documents no way to keep a code to one customer (promotion-codes.ts).
+      forOneCustomer: false,
     },
     widget: bigCommerceWidget(apiFor),
   };

@@ -56,6 +56,8 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
         return ready.ready ? undefined : ready.why;
       }),
       readiness: (shop) => discountReadiness(shop, { access, apis }),
+      // context.customers: Shopify refuses the code at checkout to anyone else.
+      forOneCustomer: true,
     },
     // In the customer's account: the customer account extension's calls, with its session token.
     entrances: [

@@ -371,6 +371,12 @@ export interface StorefrontParts {
     uses(shop: string, platformId: string): Promise<number | undefined>;
     /** Removes a code, so that it pays for nothing later; one already gone is removed. */
     remove(shop: string, platformId: string): Promise<void>;
+    /**
+     * Whether a code is kept to the customer it is for (the platform refuses it to anyone else); false where the
+     * platform cannot (its text, long and random, is shown only to them); absent: false. The merchant's page says
+     * which.
+     */
+    forOneCustomer?: boolean;
     /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
     readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
   };

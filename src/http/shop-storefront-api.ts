@@ -81,8 +81,12 @@ export function shopStorefrontApi({
   // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.
   router.get('/storefront/rewards', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const offered = Boolean(partsOf(platform)?.storefront?.codes);
-    res.json({ offered, rewards: offered ? await shopRewards(store, platform, shop) : [] });
+    const codes = partsOf(platform)?.storefront?.codes;
+    res.json({
+      offered: Boolean(codes),
+      rewards: codes ? await shopRewards(store, platform, shop) : [],
+      ...(codes ? { codesForOneCustomer: codes.forOneCustomer === true } : {}),
+    });
   });
   router.put('/storefront/rewards', async (req, res) => {
     const { platform, shop } = shopRefOf(res);

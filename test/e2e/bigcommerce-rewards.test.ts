@@ -214,6 +214,8 @@ describe('a BigCommerce customer sees and spends their points', () => {
     const saved = await merchant('PUT', '/storefront/rewards', wanted);
     expect(saved.status).toBe(200);
     rewards = saved.body.rewards as Array<Record<string, any>>;
+    // The merchant's page says a code works for whoever enters it: BigCommerce cannot keep one to a customer.
+    expect((await merchant('GET', '/storefront/rewards')).body.codesForOneCustomer).toBe(false);
 
     const answer = await asCustomer(`/redeem?reward=${rewards[0]!.id}`, tokenFor(4927), 'POST');
     expect(answer.status).toBe(200);

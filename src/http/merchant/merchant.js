@@ -255,7 +255,22 @@ async function loadStorefront() {
   const { status, body } = await call('/storefront');
   $('#storefront').hidden = status !== 200 || !body.offered;
   $('#storefront-switch').checked = body.on === true;
+  showWidget(body.widget);
   await loadRewards();
+}
+
+/** Where the bridge puts the launcher on the store: whether it is there, put back, or why not yet. */
+function showWidget(widget) {
+  const banner = $('#storefront-widget');
+  const problem = widget && !widget.onStore ? widget.problem : undefined;
+  const putBack = widget?.onStore && widget.putBackAt ? new Date(widget.putBackAt) : undefined;
+  banner.setAttribute('tone', problem ? 'warning' : 'info');
+  banner.textContent = problem
+    ? problem
+    : putBack
+      ? `Someone removed the points launcher from your store's scripts; the bridge put it back on ${putBack.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}. To take it off your store, turn this switch off.`
+      : '';
+  banner.hidden = banner.textContent === '';
 }
 
 function storefrontProblem(lines) {
@@ -286,6 +301,7 @@ async function turnStorefront(on) {
   );
   if (status === 200) {
     $('#storefront-switch').checked = body.on;
+    showWidget(body.widget);
     return toast(on ? 'Customers now see their points in your store' : 'Customers no longer see their points');
   }
   // Any other answer (a refusal, a write that failed, a lost connection) may not say what is saved: read it again.
@@ -302,6 +318,11 @@ let rewards = [];
 async function loadRewards() {
   const { status, body } = await call('/storefront/rewards');
   $('#rewards').hidden = status !== 200 || !body.offered;
+  // Where the platform cannot keep a code to one customer, the merchant is told what holds instead.
+  $('#rewards-who').textContent =
+    body?.codesForOneCustomer === false
+      ? 'it works once, for whoever enters it at checkout (your store cannot keep a code to one customer, so it is long, random, and shown only to them).'
+      : 'only they can use it, once.';
   if (status === 200) showRewards(body.rewards ?? []);
 }
 
