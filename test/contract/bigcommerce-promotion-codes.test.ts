@@ -1,0 +1,160 @@
+// A reward's discount codes on BigCommerce against the fake BigCommerce's Promotions API over HTTP: each code is a
+// promotion of its own (the reward's amount off the order, its minimum, ending at the code's expiry, one use) with
+// one code on it; a checkout can use it once and not after its end; it is found again by its text, its uses are
+// BigCommerce's count, and removing it deletes its code and its promotion (twice is fine). An install without
+// the Marketing scope is told so in words; a code that could not be made leaves no promotion behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
+import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
+import type { DiscountCodeRequest } from '../../src/core/platform-module.ts';
+import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { failNextCreate, promotionsOf, useCode, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
+
+const HASH = 'promo01';
+const TOKEN = 'promo-token';
+/** An app's token without the Marketing scope. */
+const NARROW = 'promo-token-orders-only';
+const HOUR = 3_600_000;
+
+let fake: FakeBigCommerce;
+let made = 0;
+
+beforeAll(async () => {
+  fake = withPromotions(await startFakeBigCommerce({ storeHash: HASH, accessToken: TOKEN }));
+  fake.addStore(HASH, NARROW).tokenScopes.set(NARROW, 'store_v2_orders_read_only store_v2_information_read_only');
+});
+afterAll(() => fake.close());
+
+const codesWith = (token: string, why?: string) =>
+  bigCommercePromotionCodes(
+    async (shop) =>
+      shop === HASH ? new BigCommerceApi({ storeHash: HASH, accessToken: token, baseUrl: fake.url }) : undefined,
+    why === undefined ? undefined : async () => why,
+  );
+const codes = codesWith(TOKEN);
+
+function request(change: Partial<DiscountCodeRequest> = {}): DiscountCodeRequest {
+  const now = Date.now();
+  return {
+    shop: HASH,
+    customerId: '42',
+    code: `LB-TESTCODE${String(++made).padStart(8, '0')}`,
+    title: 'Loyalty reward: 500 points',
+    amountOff: '5.00',
+    minimumOrder: null,
+    startsAt: new Date(now - 1_000).toISOString(),
+    expiresAt: new Date(now + 24 * HOUR).toISOString(),
+    combinesWithOthers: false,
+    ...change,
+  };
+}
+
+async function madeId(asked: DiscountCodeRequest): Promise<string> {
+  const answer = await codes.make(asked);
+  if (answer.kind !== 'made') throw new Error(`not made: ${answer.why}`);
+  return answer.platformId;
+}
+const promotion = (id: string) => promotionsOf(fake, HASH).find((each) => String(each.id) === id);
+
+describe('BigCommerce promotion codes', () => {
+  it('makes a coupon promotion of the reward with one code on it, used once, ending at the expiry', async () => {
+    const asked = request({ minimumOrder: '20.00', amountOff: '7.50' });
+    const saved = promotion(await madeId(asked))!;
+    expect(saved).toMatchObject({
+      redemption_type: 'COUPON',
+      status: 'ENABLED',
+      max_uses: 1,
+      start_date: asked.startsAt,
+      end_date: asked.expiresAt,
+      can_be_used_with_other_promotions: false,
+      coupon_overrides_other_promotions: false,
+      rules: [
+        {
+          action: { cart_value: { discount: { fixed_amount: '7.50' } } },
+          condition: { cart: { minimum_spend: '20.00' } },
+        },
+      ],
+    });
+    expect(
+      saved.codes.map(({ code, max_uses, max_uses_per_customer }) => ({ code, max_uses, max_uses_per_customer })),
+    ).toEqual([{ code: asked.code, max_uses: 1, max_uses_per_customer: 1 }]);
+  });
+
+  it('makes a reward that combines into a promotion usable with others, and one without a minimum unconditioned', async () => {
+    const saved = promotion(await madeId(request({ combinesWithOthers: true })))!;
+    expect(saved.can_be_used_with_other_promotions).toBe(true);
+    expect(saved.rules[0]!.condition).toBeUndefined();
+  });
+
+  it('lets a checkout use the code once, not twice, and not below its minimum', async () => {
+    const asked = request({ minimumOrder: '20.00' });
+    await madeId(asked);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '10.00' })).toBe(false);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '25.00' })).toBe(true);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '25.00' })).toBe(false);
+    expect(useCode(fake, HASH, asked.code, { customerId: '43', subtotal: '25.00' })).toBe(false);
+  });
+
+  it('refuses the code at a checkout after its expiry', async () => {
+    const asked = request();
+    await madeId(asked);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42', at: Date.parse(asked.expiresAt) + 1_000 })).toBe(false);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(true);
+  });
+
+  it('finds a code by its text, and nothing for a text the store does not have', async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await expect(codes.find(HASH, asked.code)).resolves.toBe(id);
+    await expect(codes.find(HASH, `${asked.code}X`)).resolves.toBeUndefined();
+  });
+
+  it("reads BigCommerce's count of the code's uses", async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await expect(codes.uses(HASH, id)).resolves.toBe(0);
+    useCode(fake, HASH, asked.code, { customerId: '42' });
+    await expect(codes.uses(HASH, id)).resolves.toBe(1);
+  });
+
+  it('removes the code and its promotion, so no checkout can use it; removing it again is fine', async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await codes.remove(HASH, id);
+    expect(promotion(id)).toBeUndefined();
+    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(false);
+    await expect(codes.uses(HASH, id)).resolves.toBeUndefined();
+    await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
+    await expect(codes.remove(HASH, id)).resolves.toBeUndefined();
+  });
+
+  it('answers not-allowed, in words, for an install without the Marketing scope, and makes nothing', async () => {
+    const before = promotionsOf(fake, HASH).length;
+    await expect(codesWith(NARROW).make(request())).resolves.toEqual({
+      kind: 'not-allowed',
+      why: expect.stringMatching(/marketing/i),
+    });
+    await expect(codesWith(NARROW, 'reinstall the app to approve Marketing').make(request())).resolves.toEqual({
+      kind: 'not-allowed',
+      why: 'reinstall the app to approve Marketing',
+    });
+    expect(promotionsOf(fake, HASH).length).toBe(before);
+  });
+
+  it.each([
+    ['refused before it is made', 'before'],
+    ['made, its answer lost', 'after'],
+  ] as const)('deletes the promotion when its code could not be made (%s)', async (_what, when) => {
+    const asked = request();
+    const before = promotionsOf(fake, HASH).length;
+    failNextCreate(fake, HASH, { what: 'code', when });
+    await expect(codes.make(asked)).rejects.toThrow(/BigCommerce/);
+    expect(promotionsOf(fake, HASH).length).toBe(before);
+    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(false);
+    await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
+  });
+
+  it('throws for a store the bridge has no access to', async () => {
+    await expect(codes.make(request({ shop: 'other' }))).rejects.toThrow(/no access/);
+  });
+});
