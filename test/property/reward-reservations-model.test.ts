@@ -1,15 +1,17 @@
 // Reserve at issue, redeem at use (issue 52), model-checked on both ledger backends: a real engine and worker on
 // the real sandbox over HTTP, RewardCodes and CodeSweeper wired as src/composition/storefront-reader.ts wires them,
-// and an in-memory store's codes (test/helpers/fake-code-store.ts). Commands: customers redeem from two tabs at
-// once, pay with a code (its delivery sometimes twice, sometimes cancelled with it), cancel, spend points
-// elsewhere, earn, the clock passes a code's repair or its expiry and settling window, the sweeper runs; the
-// ledger's writes of reward records and the store's make fail once when told (before or after the write). After
-// every command, what a customer would notice: a reservation is made only within the balance, no code is usable
-// without its reservation, each code's order is redeemed once at the service (never by REDEEM_CODE_PATTERN, which
-// matches LB- codes here), a refused redeem is a dead letter and releases its hold, and an unused code is removed
-// after its window with its points available again.
+// and the codes of an in-memory store (test/helpers/fake-code-store.ts) or of BigCommerce's code maker against the
+// fake BigCommerce's Promotions API over HTTP (test/helpers/model-codes.ts): there a make fails at the promotion
+// (before) or loses the answer of its code (after), and a checkout applies a code as BigCommerce would.
+// Commands: customers redeem from two tabs at once, pay with a code (its delivery sometimes twice, sometimes
+// cancelled with it), cancel, spend points elsewhere, earn, the clock passes a code's repair or its expiry and
+// settling window, the sweeper runs; the ledger's writes of reward records and the store's make fail once when
+// told (before or after the write). After every command, what a customer would notice: a reservation is made
+// only within the balance, no code is usable without its reservation, each code's order is redeemed once at the
+// service (never by REDEEM_CODE_PATTERN, which matches LB- codes here), a refused redeem is a dead letter and
+// releases its hold, and an unused code is removed after its window with its points available again.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import { orderKey } from '../../src/core/order-event.ts';
@@ -30,8 +32,10 @@ import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
-import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { startFakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
+import { bigCommerceCodes, inMemoryCodes, type ModelCodes } from '../helpers/model-codes.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
 
@@ -64,7 +68,7 @@ interface Real {
   account: AccountRuntime;
   codes: RewardCodes;
   sweeper: CodeSweeper;
-  fake: FakeCodeStore;
+  fake: ModelCodes;
   clock: { now: number };
   storeFail: Fail | undefined;
   /** Writes of reward records let through before the injected failure. */
@@ -293,7 +297,7 @@ class Redeem implements Cmd {
       expect(answer.kind).not.toBe('busy');
       if (answer.kind === 'issued') {
         // The code is in the store for that customer, and usable now.
-        expect(real.fake.usable(answer.code, customer.customerId, real.clock.now)).toBeDefined();
+        expect(real.fake.usable(answer.code, customer.customerId, real.clock.now)).toBe(true);
         expect(after.find((each) => each.code === answer.code)?.state).toBe('issued');
       }
       if (!failures && answer.kind === 'short') {
@@ -363,7 +367,7 @@ class PayWithCode implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const usable = real.fake
       .live()
-      .filter((each) => real.fake.usable(each.code, each.customerId, real.clock.now) !== undefined)
+      .filter((each) => real.fake.usable(each.code, each.customerId, real.clock.now))
       .filter((each) => real.customers.some((customer) => customer.customerId === each.customerId));
     if (usable.length === 0) return;
     const code = usable[this.pick % usable.length]!;
@@ -372,7 +376,7 @@ class PayWithCode implements Cmd {
     const reservation = (await reservationsOf(real, customer)).find((each) => each.code === code.code)!;
     const balance = balanceOf(customer.email);
     const redeemsBefore = (await sandboxRedemptions(customer.email)).length;
-    code.uses += 1;
+    real.fake.use(code.code, code.customerId, real.clock.now);
     const cancelled = this.how === 'cancelled';
     const paying = (orderId: string) =>
       // Paid by someone else's contact: the code's customer's points are redeemed all the same.
@@ -512,7 +516,7 @@ class Advance implements Cmd {
       for (const each of await reservationsOf(real, customer)) {
         // No reservation without its code longer than the repair takes.
         expect(each.state, `${each.code} after the repair`).not.toBe('reserving');
-        const code = [...real.fake.byId.values()].find((made) => made.code === each.code);
+        const code = real.fake.made(each.code);
         if (Date.parse(each.expiresAt) + SETTLE_MS < now && (!code || code.uses === 0)) {
           // Unused past its window: removed from the store, its points let go, the service's balance untouched.
           expect(each.state, `${each.code} unused after its window`).toMatch(/^(released|redeemed|refused)$/);
@@ -637,13 +641,32 @@ const commands = [
   fc.constant(new RunWorkerUntilIdle()),
 ];
 
+/**
+ * Whose codes: the in-memory store's, and BigCommerce's code maker against the fake BigCommerce over HTTP (fewer
+ * runs: each make, use and removal is a few HTTP calls). Order ids and phones are distinct per backend and store.
+ */
+const CODE_STORES = [
+  { name: 'in-memory', numRuns: 40, base: { lowdb: 71_000_000, other: 72_000_000 } },
+  { name: 'bigcommerce', numRuns: 30, base: { lowdb: 73_000_000, other: 74_000_000 } },
+] as const;
+
+/** The codes of that store; a fake BigCommerce (its rate limit out of the way) to close after the runs. */
+async function codeStore(name: (typeof CODE_STORES)[number]['name']) {
+  if (name === 'in-memory') return { fake: inMemoryCodes(), close: async () => undefined };
+  const token = 'model-token';
+  const bigCommerce = withPromotions(await startFakeBigCommerce({ storeHash: SHOP, accessToken: token }));
+  bigCommerce.quota = { requests: 1_000_000, windowMs: 30_000 };
+  return { fake: bigCommerceCodes(bigCommerce, SHOP, token), close: () => bigCommerce.close() };
+}
+
 describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_name, runs, open) => {
-  it.runIf(runs)(
-    'reserve within the balance, one code per reservation, one redeem per use, unused codes cost nothing',
-    async () => {
+  it.runIf(runs).each(CODE_STORES)(
+    'reserve within the balance, one code per reservation, one redeem per use, unused codes cost nothing ($name codes)',
+    async ({ name: storeName, numRuns, base }) => {
       const ledger = await open();
       const clock = { now: Date.now() };
-      const fake = new FakeCodeStore();
+      const { fake, close } = await codeStore(storeName);
+      onTestFinished(close);
       const real = {
         ledger,
         clock,
@@ -654,7 +677,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         earlier: [] as Customer[],
         run: 0,
         orders: 0,
-        base: _name === 'lowdb' ? 71_000_000 : 72_000_000,
+        base: _name === 'lowdb' ? base.lowdb : base.other,
         stats: {},
       } as Real;
       const store = failing(ledger, real);
@@ -739,7 +762,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
             await closing(real, model);
           },
         ),
-        { numRuns: 40, endOnFailure: process.env.MODEL_END_ON_FAILURE === '1' },
+        { numRuns, endOnFailure: process.env.MODEL_END_ON_FAILURE === '1' },
       );
       // The runs met what they are for (the weights make each of these common: tens a file).
       for (const what of ['issued', 'short', 'redeemed', 'ended released unused', 'make outlived its repair'])

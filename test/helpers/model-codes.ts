@@ -1,0 +1,118 @@
+// A store's reward codes as the reward reservations model test sees them, whichever store makes them: the
+// in-memory FakeCodeStore, or BigCommerce's code maker (adapters/bigcommerce/promotion-codes.ts) against the fake
+// BigCommerce's Promotions API over HTTP. Both make, find, count and remove codes through StorefrontParts.codes,
+// fail a make when told (before the code is made, or after with its answer lost), hold a make (a slow store), and
+// let a checkout apply a code as their store would.
+import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
+import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
+import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { FakeBigCommerce } from './fake-bigcommerce.ts';
+import { codeRefusal, failNextCreate, madeCode, promotionsOf, useCode } from './fake-bigcommerce-promotions.ts';
+import { FakeCodeStore } from './fake-code-store.ts';
+
+export interface ModelCodes {
+  readonly parts: NonNullable<StorefrontParts['codes']>;
+  /** The next make throws: before anything is made, or after the code is made (its answer lost). */
+  failMake: 'before' | 'after' | undefined;
+  /** The next make is told to `asked`, then waits for `until` before it goes to the store (a slow store). */
+  holdMake: { asked: () => void; until: Promise<void> } | undefined;
+  /** Whether a checkout of this customer at `now` may apply the code. */
+  usable(code: string, customerId: string, now: number): boolean;
+  /** Codes a checkout could still apply (there, unused), expired or not, with the customer each was made for. */
+  live(): Array<{ code: string; customerId: string }>;
+  /** A checkout of the customer at `now` applies the code (the store counts a use). */
+  use(code: string, customerId: string, now: number): void;
+  /** What the store made of a code by its text (its uses, and whether it is gone since); undefined: never made. */
+  made(code: string): { uses: number; removed: boolean } | undefined;
+}
+
+export function inMemoryCodes(): ModelCodes {
+  const fake = new FakeCodeStore();
+  return {
+    parts: fake.parts,
+    get failMake() {
+      return fake.failMake;
+    },
+    set failMake(fail) {
+      fake.failMake = fail;
+    },
+    get holdMake() {
+      return fake.holdMake;
+    },
+    set holdMake(hold) {
+      fake.holdMake = hold;
+    },
+    usable: (code, customerId, now) => fake.usable(code, customerId, now) !== undefined,
+    live: () => fake.live(),
+    use(code, customerId, now) {
+      const found = fake.usable(code, customerId, now);
+      if (!found) throw new Error(`the store would not apply ${code}`);
+      found.uses += 1;
+    },
+    made(code) {
+      const found = [...fake.byId.values()].find((each) => each.code === code);
+      return found && { uses: found.uses, removed: found.removed };
+    },
+  };
+}
+
+/**
+ * BigCommerce's code maker on a store of the fake BigCommerce (withPromotions installed). BigCommerce does not
+ * keep a code to a customer: who each code was made for is remembered here, as the customer alone is shown it.
+ */
+export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToken: string): ModelCodes {
+  const api = new BigCommerceApi({ storeHash: hash, accessToken, baseUrl: fake.url });
+  const maker = bigCommercePromotionCodes(async (shop) => (shop === hash ? api : undefined));
+  const customers = new Map<string, string>();
+  const state = {
+    failMake: undefined as ModelCodes['failMake'],
+    holdMake: undefined as ModelCodes['holdMake'],
+  };
+  const codeOf = (text: string) => madeCode(fake, hash, text);
+  return {
+    parts: {
+      ...maker,
+      make: async (request) => {
+        const fail = state.failMake;
+        state.failMake = undefined;
+        const hold = state.holdMake;
+        state.holdMake = undefined;
+        customers.set(request.code, request.customerId);
+        if (hold) {
+          hold.asked();
+          await hold.until;
+        }
+        // Before: the promotion is refused (nothing made). After: the code is made, the connection drops.
+        if (fail) failNextCreate(fake, hash, { what: fail === 'before' ? 'promotion' : 'code', when: fail });
+        return maker.make(request);
+      },
+    },
+    get failMake() {
+      return state.failMake;
+    },
+    set failMake(fail) {
+      state.failMake = fail;
+    },
+    get holdMake() {
+      return state.holdMake;
+    },
+    set holdMake(hold) {
+      state.holdMake = hold;
+    },
+    usable: (code, customerId, now) =>
+      customers.get(code) === customerId && codeRefusal(fake, hash, code, { customerId, at: now }) === undefined,
+    live: () =>
+      promotionsOf(fake, hash).flatMap((promotion) =>
+        promotion.codes
+          .filter((code) => code.current_uses === 0)
+          .map((code) => ({ code: code.code, customerId: customers.get(code.code) ?? '' })),
+      ),
+    use(code, customerId, now) {
+      if (!useCode(fake, hash, code, { customerId, at: now })) throw new Error(`BigCommerce would not apply ${code}`);
+    },
+    made(code) {
+      const found = codeOf(code);
+      return found && { uses: found.code.current_uses, removed: found.deleted };
+    },
+  };
+}
