@@ -34,7 +34,7 @@ export interface SweepReport {
 }
 
 export interface CodeSweeperParts {
-  store: Pick<LedgerStore, 'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'exclusive'>;
+  store: Pick<LedgerStore, 'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'getDeadLetter' | 'exclusive'>;
   codes: RewardCodes;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
@@ -145,6 +145,15 @@ export class CodeSweeper {
       const took = order.calls.findLast((call) => call.operation === 'redeem' && call.outcome === 'success')?.at;
       await this.#o.codes.settled(code, 'redeemed', order.key, took);
       report.redeemed += 1;
+    } else if (
+      code?.reservation === reservation.id &&
+      order.work.held.redeem !== undefined &&
+      order.upstream.redemption !== 'sending' &&
+      (await this.#o.store.getDeadLetter(order.work.held.redeem)) !== undefined
+    ) {
+      // Refused at use and dead-lettered, but the refusal's own write never landed (a failed write, or a crash just
+      // after the dead letter): settled now as the worker would have, or its points would stay held for good.
+      await this.#o.codes.settled(code, 'refused', order.key);
     } else if (fate === 'never') {
       const now = this.#now();
       const why = 'its order was cancelled before its points were redeemed';

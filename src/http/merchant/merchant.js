@@ -269,7 +269,9 @@ function showWidget(widget) {
     ? problem
     : putBack
       ? `Someone removed the points launcher from your store's scripts; the bridge put it back on ${putBack.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}. To take it off your store, turn this switch off.`
-      : '';
+      : widget?.onStore
+        ? "The points launcher is on your store's pages: the bridge added it to your store's scripts, and takes it off when you turn this off."
+        : '';
   banner.hidden = banner.textContent === '';
 }
 
