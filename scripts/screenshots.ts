@@ -3,6 +3,8 @@
 // three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
 // store's points launcher (the theme app extension), signed in and as a guest, from its browser test; the launcher
 // with a reward code just made (test/browser/shopify-theme-rewards.test.ts); and the merchant's rewards in Set up.
+// And a BigCommerce store's: the launcher with a code just made, and the merchant's "In your store" switch and
+// Rewards card in Set up (test/browser/bigcommerce-widget.test.ts).
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +42,14 @@ const OTHERS = [
     pictures: [1280, 390].map(
       (width) => [`customer-shopify-rewards-${width}`, `customer-shopify-rewards-${width}`] as const,
     ),
+  },
+  {
+    folder: 'bigcommerce-rewards',
+    test: 'test/browser/bigcommerce-widget.test.ts',
+    pictures: [1280, 390].flatMap((width) => [
+      [`customer-bigcommerce-rewards-${width}`, `customer-bigcommerce-rewards-${width}`] as const,
+      [`merchant-storefront-${width}`, `merchant-bigcommerce-storefront-${width}`] as const,
+    ]),
   },
 ];
 
