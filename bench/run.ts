@@ -1,7 +1,8 @@
 // npm run bench: the bridge at the limits that matter, each beside its
 // baseline, in one run on this machine. Prints a table and writes it as JSON
 // under bench/results/ (git-ignored). BENCH_PROFILE=smoke runs every scenario
-// at a tiny size (what the test suite does, so the bench cannot rot).
+// at a tiny size (what the test suite does, so the bench cannot rot). BENCH_ONLY=storefront runs the storefront's
+// rows alone (every platform's, at the profile's size) and prints their table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { accountsScenario, type AccountsProfile } from './scenarios/accounts.ts';
@@ -17,6 +18,8 @@ import { postgresScenarios, postgresTable, postgresTargets, type PostgresProfile
 import { highestHeld, sustainedScenario, type SustainedProfile } from './scenarios/sustained.ts';
 import { themeEmbedScenario, type ThemeEmbedProfile } from './scenarios/theme-embed.ts';
 import { storefrontScenario, storefrontTable, type StorefrontProfile } from './scenarios/storefront.ts';
+import { bigCommerceStorefront } from './lib/storefront-bigcommerce.ts';
+import { shopifyStorefront } from './lib/storefront-shopify.ts';
 
 export interface BenchProfile {
   name: string;
@@ -109,6 +112,23 @@ export const PROFILES: Record<string, BenchProfile> = {
   },
 };
 
+type Measured = <T>(name: string, what: string, run: () => Promise<T>) => Promise<T>;
+
+/** The storefront's rows: the same load on each platform the storefront runs on, one after the other. */
+export async function storefrontRuns(profile: BenchProfile, measured: Measured) {
+  const storefront = await measured(
+    'storefront',
+    'storefront: balance reads through the app proxy beside live orders ...',
+    () => storefrontScenario(profile.storefront, shopifyStorefront),
+  );
+  const storefrontBigCommerce = await measured(
+    'storefrontBigCommerce',
+    'storefront (BigCommerce): balance reads with the current-customer token beside live orders ...',
+    () => storefrontScenario(profile.storefront, bigCommerceStorefront),
+  );
+  return { storefront, storefrontBigCommerce };
+}
+
 export async function runBench(
   profile: BenchProfile,
   log: (line: string) => void = () => undefined,
@@ -116,7 +136,7 @@ export async function runBench(
 ) {
   const started = Date.now();
   // Each figure is kept as soon as it is measured: a long run that fails late loses nothing before.
-  const measured = async <T>(name: string, what: string, run: () => Promise<T>): Promise<T> => {
+  const measured: Measured = async (name, what, run) => {
     log(what);
     const result = await run();
     keep({ [name]: result });
@@ -157,11 +177,7 @@ export async function runBench(
   await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
     themeEmbedScenario(profile.themeEmbed, log),
   );
-  const storefront = await measured(
-    'storefront',
-    'storefront: balance reads through the app proxy beside live orders ...',
-    () => storefrontScenario(profile.storefront),
-  );
+  const { storefront, storefrontBigCommerce } = await storefrontRuns(profile, measured);
   const sustained = await measured(
     'sustained',
     'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...',
@@ -284,6 +300,7 @@ export async function runBench(
     privacy,
     sustained,
     storefront,
+    storefrontBigCommerce,
     targets,
   };
 }
@@ -430,7 +447,7 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         ]),
       ),
     ),
-    ...storefrontTable(result.storefront),
+    ...storefrontTable([result.storefront, result.storefrontBigCommerce]),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',
@@ -448,16 +465,36 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(dir, { recursive: true });
   const partialFile = `${dir}partial-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   let partial: Record<string, unknown> = {};
-  const result = await runBench(
-    profile,
-    (line) => process.stderr.write(`${line}\n`),
-    (figures) => {
-      partial = { ...partial, ...figures };
-      writeFileSync(partialFile, `${JSON.stringify(partial, null, 2)}\n`);
-    },
-  );
-  const text = table(result);
-  process.stdout.write(`${text}\n`);
-  writeFileSync(`${dir}${result.at.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const keep = (figures: Record<string, unknown>) => {
+    partial = { ...partial, ...figures };
+    writeFileSync(partialFile, `${JSON.stringify(partial, null, 2)}\n`);
+  };
+  const only = process.env.BENCH_ONLY;
+  if (only !== undefined && only !== 'storefront') throw new Error('BENCH_ONLY can only be storefront');
+  if (only === 'storefront') {
+    const at = new Date().toISOString();
+    const measured: Measured = async (name, what, run) => {
+      log(what);
+      const result = await run();
+      keep({ [name]: result });
+      return result;
+    };
+    const runs = await storefrontRuns(profile, measured);
+    const text = [
+      `loyalty-bridge bench (${profile.name}, storefront only), ${at}, node ${process.version}, ${cpus().length} cores`,
+      ...storefrontTable([runs.storefront, runs.storefrontBigCommerce]),
+    ].join('\n');
+    process.stdout.write(`${text}\n`);
+    writeFileSync(
+      `${dir}storefront-${at.replace(/[:.]/g, '-')}.json`,
+      `${JSON.stringify({ profile: profile.name, at, ...runs }, null, 2)}\n`,
+    );
+  } else {
+    const result = await runBench(profile, log, keep);
+    const text = table(result);
+    process.stdout.write(`${text}\n`);
+    writeFileSync(`${dir}${result.at.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  }
   process.stderr.write(`written to bench/results/\n`);
 }

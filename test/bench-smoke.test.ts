@@ -33,7 +33,20 @@ it('runs every benchmark scenario and prints the table', async () => {
   }
   expect(result.storefront).toMatchObject({ rateLimited: 0, failures: 0, liveEarn: { notEarned: 0 } });
   expect(result.storefront.balance.read.count + result.storefront.balance.cached.count).toBeGreaterThan(0);
+  // The same load on BigCommerce: reads and redemptions with the current-customer token, codes as promotions.
+  const bigCommerce = result.storefrontBigCommerce;
+  expect(bigCommerce).toMatchObject({
+    platform: 'BigCommerce',
+    rateLimited: 0,
+    failures: 0,
+    liveEarn: { notEarned: 0 },
+  });
+  expect(bigCommerce.balance.read.count + bigCommerce.balance.cached.count).toBeGreaterThan(0);
+  expect(bigCommerce.rewards.redeem.count).toBeGreaterThan(0);
+  expect(bigCommerce.rewards.overspend).toBe(0);
   expect(table(result)).toContain('| storefront |');
+  expect(table(result)).toContain('| storefront (BigCommerce) |');
+  expect(table(result)).toContain('| rewards (BigCommerce) |');
   expect(table(result)).toContain('| live during backfill |');
   expect(table(result)).toContain('| accounts |');
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');

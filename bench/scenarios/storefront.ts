@@ -1,27 +1,19 @@
-// The storefront under live orders (issue 51): a Shopify bridge on its sandbox, a shop's trial account limited to
-// `limitPerMinute` calls (the bridge's limiter and the sandbox alike), live orders/paid deliveries arriving at
-// `ordersPerMinute`, and customers asking for their balance `readsPerSecond` times a second across `customers`
-// customers, through the app proxy's route signed as Shopify signs it (test/helpers/shopify-proxy-signer.ts),
-// their contacts read from the fake Shopify's Admin API. Measured: the balance's p50/p99, answered from what was
-// kept and read anew; each live order's time from its delivery's answer to its earn at the sandbox; the
-// storefront's share of the calls the service took (its transactions of all); 429s (the target is none).
+// The storefront under live orders (issue 51), on each platform the storefront runs on (issue 53): a bridge set up
+// as the platform's app beside its fake (bench/lib/storefront-<platform>.ts, the StorefrontPlatform driver), a
+// store's trial account on the bridge's sandbox limited to `limitPerMinute` calls (the bridge's limiter and the
+// sandbox alike), live paid orders arriving at `ordersPerMinute` as the platform delivers them, and customers
+// asking for their balance `readsPerSecond` times a second across `customers` customers, as the platform's widget
+// asks (Shopify: through the app proxy, signed as Shopify signs it; BigCommerce: with the current-customer token),
+// their contacts read from the fake's API. Measured: the balance's p50/p99, answered from what was kept and read
+// anew; each live order's time from its delivery's answer to its earn at the sandbox; the storefront's share of
+// the calls the service took (its transactions of all); 429s (the target is none).
 // Rewards (issue 52): `redeemers` customers with 300 approved points each redeem a 100-point reward
 // `redeemsPerSecond` times a second (two tabs at once now and then), and every other code pays for an order (the
-// fake Shopify's useCode, then a signed orders/paid carrying it); measured: the redemption's p50/p99, codes issued,
-// "not enough points" answers, and overspend: for each customer, points redeemed at the sandbox plus points the
-// bridge still holds for them, beyond their approved points (the target is 0), and codes redeemed more than once.
-// The bridge runs in this process (the fake Shopify is reached through the test helpers' address override).
-import { shopifyCustomerNode } from '../../test/helpers/fake-shopify.ts';
-import { shopifyHeaders, shopifyOrderJson } from '../../test/helpers/shopify.ts';
-import {
-  APP_SECRET,
-  asShop,
-  startFakeShopifyForApp,
-  startShopifyAppBridge,
-  stopFakeShopifyForApp,
-} from '../../test/helpers/shopify-app-bridge.ts';
-import { proxiedQuery } from '../../test/helpers/shopify-proxy-signer.ts';
-import { tempDataDir } from '../../test/helpers/engine.ts';
+// fake platform's checkout applies it, then the paid order carrying it is delivered); measured: the redemption's
+// p50/p99, codes issued, "not enough points" answers, and overspend: for each customer, points redeemed at the
+// sandbox plus points the bridge still holds for them, beyond their approved points (the target is 0), and codes
+// redeemed more than once. The bridge runs in this process.
+import type { StorefrontPlatform } from '../lib/storefront-driver.ts';
 import { percentile } from '../lib/stats.ts';
 
 export interface StorefrontProfile {
@@ -34,8 +26,8 @@ export interface StorefrontProfile {
   redeemers: number;
 }
 
-const SHOP = 'bench-storefront.myshopify.com';
-const FIRST_ORDER = 6_200_000_000;
+/** Order numbers of the paid-with-a-code orders, apart from the live ones. */
+const CODE_ORDERS = 1_000_000;
 
 const figures = (times: number[]) => ({
   count: times.length,
@@ -58,33 +50,18 @@ async function upstreamCalls(url: string): Promise<{ byOperation: Record<string,
   return { byOperation, rateLimited };
 }
 
-export async function storefrontScenario(profile: StorefrontProfile) {
-  const fake = await startFakeShopifyForApp();
-  fake.install(SHOP);
-  fake.scopes = 'read_orders,read_customers,write_discounts';
-  for (let n = 0; n < profile.customers; n++)
-    fake
-      .shop(SHOP)
-      .customers.set(String(9_000 + n), shopifyCustomerNode(String(9_000 + n), { email: `c${n}@example.com` }));
-  const limit = String(profile.limitPerMinute);
-  const running = await startShopifyAppBridge(fake, {
-    DATA_DIR: tempDataDir(),
-    SHOPIFY_SHOPS: '',
-    SHOPIFY_OPEN_INSTALLS: 'true',
-    ALLOW_PRIVATE_STORE_ADDRESSES: 'true',
-    SANDBOX_RATE_LIMIT_PER_MINUTE: limit,
-    LOYALTY_RATE_LIMIT_PER_MINUTE: limit,
-  });
+export async function storefrontScenario(profile: StorefrontProfile, platform: StorefrontPlatform) {
+  const running = await platform.start({ customers: profile.customers, limitPerMinute: profile.limitPerMinute });
   try {
-    const made = await asShop(running, SHOP).post('/account', { sandbox: true });
+    const made = await running.merchant('POST', '/account', { sandbox: true });
     if (made.status !== 201) throw new Error(`the trial account was not made: ${made.text}`);
     const brandId = made.body.account.brandId as string;
     // The trial's limit, as the bridge holds it (LOYALTY_RATE_LIMIT_PER_MINUTE; the sandbox's is its own setting).
     const accountLimit = made.body.account.rateLimitPerMinute as number;
-    const on = await asShop(running, SHOP).put('/storefront', { on: true });
+    const on = await running.merchant('PUT', '/storefront', { on: true });
     if (on.status !== 200) throw new Error(`the storefront did not turn on: ${on.text}`);
     const sandboxAccount = () => running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId);
-    const saved = await asShop(running, SHOP).put('/storefront/rewards', {
+    const saved = await running.merchant('PUT', '/storefront/rewards', {
       rewards: [{ points: 100, amountOff: '1.00', minimumOrder: null, expiresInDays: 30, combines: false }],
     });
     if (saved.status !== 200) throw new Error(`the reward was not saved: ${saved.text}`);
@@ -95,18 +72,9 @@ export async function storefrontScenario(profile: StorefrontProfile) {
         .filter((each) => each.email === email && each.status === 'approved')
         .reduce((sum, each) => sum + each.points, 0);
     for (let n = 0; n < profile.redeemers; n++)
-      for (let k = 0; k < 3; k++) {
-        const body = shopifyOrderJson({
-          id: String(FIRST_ORDER - 1 - n * 3 - k),
-          email: `c${n}@example.com`,
-          fulfillmentStatus: 'fulfilled',
-        });
-        await fetch(`${running.url}/webhooks/shopify`, {
-          method: 'POST',
-          headers: shopifyHeaders({ topic: 'orders/fulfilled', body, shop: SHOP, secret: APP_SECRET }),
-          body,
-        });
-      }
+      for (let k = 0; k < 3; k++)
+        if (!(await running.completedOrder(-1 - n * 3 - k, n)))
+          throw new Error(`the bridge did not take customer ${n}'s completed order`);
     const readyBy = performance.now() + 60_000;
     while (performance.now() < readyBy) {
       const ready = Array.from({ length: profile.redeemers }, (_, n) => approvedOf(`c${n}@example.com`));
@@ -134,9 +102,7 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     // moment (AccountBudgets.liveFirst), and every read would be "try again". The clock starts once one is served.
     const servedBy = performance.now() + 15_000;
     while (performance.now() < servedBy) {
-      const probe = await fetch(
-        `${running.url}/shopify/storefront/points?${proxiedQuery({ shop: SHOP, customerId: String(9_000 + profile.customers - 1) }, APP_SECRET)}`,
-      );
+      const probe = await running.points(profile.customers - 1);
       if (((await probe.json()) as { balance?: unknown }).balance) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -150,24 +116,15 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     let readsSent = 0;
     let redeemsSent = 0;
 
-    const sendOrder = async (n: number) => {
-      const id = String(FIRST_ORDER + n);
-      const body = shopifyOrderJson({ id, email: `c${n % profile.customers}@example.com` });
-      const answer = await fetch(`${running.url}/webhooks/shopify`, {
-        method: 'POST',
-        headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
-        body,
-      });
-      if (answer.status !== 200) failures++;
-      sentAt.set(id, performance.now());
+    const sendOrder = async (k: number) => {
+      if (!(await running.paidOrder(k, k % profile.customers))) failures++;
+      sentAt.set(running.orderId(k), performance.now());
     };
-    const read = async (n: number) => {
-      const customer = String(9_000 + ((n * 7919) % profile.customers));
+    const read = async (k: number) => {
+      const customer = (k * 7919) % profile.customers;
       const asked = Date.now();
       const at = performance.now();
-      const answer = await fetch(
-        `${running.url}/shopify/storefront/points?${proxiedQuery({ shop: SHOP, customerId: customer }, APP_SECRET)}`,
-      );
+      const answer = await running.points(customer);
       const took = performance.now() - at;
       const body = (await answer.json().catch(() => ({}))) as { balance?: { asOf: string } };
       if (answer.status !== 200) failures++;
@@ -175,12 +132,9 @@ export async function storefrontScenario(profile: StorefrontProfile) {
       // Read before this request was asked: kept; at or after: read anew for it (or a read it joined).
       else (Date.parse(body.balance.asOf) < asked - 5 ? cached : fresh).push(took);
     };
-    const redeemOnce = async (customer: string) => {
+    const redeemOnce = async (customer: number) => {
       const at = performance.now();
-      const answer = await fetch(
-        `${running.url}/shopify/storefront/points/redeem?${proxiedQuery({ shop: SHOP, customerId: customer, extra: [['reward', rewardId]] }, APP_SECRET)}`,
-        { method: 'POST' },
-      );
+      const answer = await running.redeem(customer, rewardId);
       redeemed.push(performance.now() - at);
       const body = (await answer.json().catch(() => ({}))) as { code?: string };
       if (answer.status === 200 && body.code) {
@@ -191,27 +145,15 @@ export async function storefrontScenario(profile: StorefrontProfile) {
       else redeemBusy++;
       return undefined;
     };
-    const redeem = async (n: number) => {
-      const who = n % profile.redeemers;
-      const customer = String(9_000 + who);
+    const redeem = async (k: number) => {
+      const who = k % profile.redeemers;
       // Now and then the same customer in two tabs at once.
-      const codes = await Promise.all(
-        n % 5 === 0 ? [redeemOnce(customer), redeemOnce(customer)] : [redeemOnce(customer)],
-      );
+      const codes = await Promise.all(k % 5 === 0 ? [redeemOnce(who), redeemOnce(who)] : [redeemOnce(who)]);
       for (const code of codes) {
-        if (!code || n % 2 === 1) continue;
-        // Every other code pays for an order, as Shopify says it did.
-        if (!fake.useCode(SHOP, code, customer)) continue;
-        const body = shopifyOrderJson({
-          id: String(FIRST_ORDER + 1_000_000 + codeOrders++),
-          email: `c${who}@example.com`,
-          discountCodes: [{ code, amount: '1.00', type: 'fixed_amount' }],
-        });
-        await fetch(`${running.url}/webhooks/shopify`, {
-          method: 'POST',
-          headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP, secret: APP_SECRET }),
-          body,
-        });
+        if (!code || k % 2 === 1) continue;
+        // Every other code pays for an order, as the platform says it did.
+        if (!running.useCode(who, code)) continue;
+        await running.paidOrder(CODE_ORDERS + codeOrders++, who, code);
       }
     };
     // The arrivals on their own clocks, for `seconds`.
@@ -242,9 +184,7 @@ export async function storefrontScenario(profile: StorefrontProfile) {
       const spent = redemptions()
         .filter((each) => each.email === email)
         .reduce((sum, each) => sum + each.points, 0);
-      const shown = await fetch(
-        `${running.url}/shopify/storefront/points?${proxiedQuery({ shop: SHOP, customerId: String(9_000 + n) }, APP_SECRET)}`,
-      );
+      const shown = await running.points(n);
       const view = (await shown.json()) as { codes?: Array<{ points: number }> };
       const held = (view.codes ?? []).reduce((sum, each) => sum + each.points, 0);
       overspend += Math.max(0, spent + held - approvedOf(email));
@@ -252,6 +192,7 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     const calls = await upstreamCalls(running.url);
     const total = Object.values(calls.byOperation).reduce((sum, count) => sum + count, 0);
     return {
+      platform: platform.name,
       seconds: profile.seconds,
       limitPerMinute: accountLimit,
       ordersPerMinute: profile.ordersPerMinute,
@@ -277,22 +218,35 @@ export async function storefrontScenario(profile: StorefrontProfile) {
     };
   } finally {
     await running.stop();
-    await stopFakeShopifyForApp(fake);
   }
 }
 
-/** Its rows of the bench's table. */
-export function storefrontTable(run: Awaited<ReturnType<typeof storefrontScenario>>): string[] {
+export type StorefrontRun = Awaited<ReturnType<typeof storefrontScenario>>;
+
+/**
+ * Its rows of the bench's table: a row a platform, Shopify's named plainly (as it was before BigCommerce had one).
+ * The load is the same on every platform, so the headers describe the first run's.
+ */
+export function storefrontTable(runs: StorefrontRun[]): string[] {
   const cell = (figures: { count: number; p50Ms: number; p99Ms: number }) =>
     figures.count === 0 ? 'none' : `${figures.p50Ms} / ${figures.p99Ms} (${figures.count})`;
+  const named = (what: string, run: StorefrontRun) => (run.platform === 'Shopify' ? what : `${what} (${run.platform})`);
+  const first = runs[0];
+  if (!first) return [];
   return [
     '',
-    `| storefront (${run.readsPerSecond} reads/s across ${run.customers} customers, live orders ${run.ordersPerMinute}/min, limit ${run.limitPerMinute}/min, ${run.seconds} s) | balance kept p50/p99 ms (n) | balance read p50/p99 ms (n) | "try again" p50/p99 ms (n) | live earn p50/p99 ms (n) | storefront's share of calls | 429s |`,
+    `| storefront (${first.readsPerSecond} reads/s across ${first.customers} customers, live orders ${first.ordersPerMinute}/min, limit ${first.limitPerMinute}/min, ${first.seconds} s) | balance kept p50/p99 ms (n) | balance read p50/p99 ms (n) | "try again" p50/p99 ms (n) | live earn p50/p99 ms (n) | storefront's share of calls | 429s |`,
     '|---|---|---|---|---|---|---|',
-    `| storefront | ${cell(run.balance.cached)} | ${cell(run.balance.read)} | ${cell(run.balance.tryAgain)} | ${cell(run.liveEarn)}${run.liveEarn.notEarned ? `, ${run.liveEarn.notEarned} NOT earned` : ''} | ${run.storefrontShare} | ${run.rateLimited} |`,
+    ...runs.map(
+      (run) =>
+        `| ${named('storefront', run)} | ${cell(run.balance.cached)} | ${cell(run.balance.read)} | ${cell(run.balance.tryAgain)} | ${cell(run.liveEarn)}${run.liveEarn.notEarned ? `, ${run.liveEarn.notEarned} NOT earned` : ''} | ${run.storefrontShare} | ${run.rateLimited} |`,
+    ),
     '',
-    `| rewards (${run.rewards.redeemsPerSecond} redemptions/s across ${run.rewards.redeemers} customers, beside the row above) | redeem p50/p99 ms (n) | codes issued | "not enough points" | "try again" | orders paid with a code | redeems at the service | overspent points |`,
+    `| rewards (${first.rewards.redeemsPerSecond} redemptions/s across ${first.rewards.redeemers} customers, beside the rows above) | redeem p50/p99 ms (n) | codes issued | "not enough points" | "try again" | orders paid with a code | redeems at the service | overspent points |`,
     '|---|---|---|---|---|---|---|---|',
-    `| rewards | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
+    ...runs.map(
+      (run) =>
+        `| ${named('rewards', run)} | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
+    ),
   ];
 }
