@@ -1,5 +1,6 @@
 // Prints one plain closing line, "tests: N passed, N failed, N skipped", that
-// any CI can read without knowing vitest's own output.
+// any CI can read without knowing vitest's own output; before it, the slowest
+// files, so that what makes CI long is in its log.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -15,6 +16,13 @@ export default class SummaryReporter implements Reporter {
       // A file that failed to load has no tests but is a failure all the same.
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed++;
     }
+    const slowest = [...testModules]
+      .map((module) => ({ file: module.relativeModuleId, ms: module.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12);
+    process.stdout.write(
+      `\nslowest files:\n${slowest.map(({ file, ms }) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`,
+    );
     process.stdout.write(`\ntests: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
 }
