@@ -481,6 +481,33 @@ describe('spending a point twice', () => {
     const promotions = tabs.filter((each) => each.status === 200).map((each) => madeCode(bc, A, each.body.code));
     expect(promotions.every((each) => each?.deleted === false)).toBe(true);
   });
+
+  it("keeps a code's points held when it was used at checkout and the merchant turns its reward off before its order comes", async () => {
+    const [adaCode] = await openCodes(ADA);
+    // Paid by bank transfer, say: BigCommerce counts the code's use now, the order is paid (and arrives) days later.
+    expect(useCode(bc, A, adaCode!, { customerId: String(ADA.id) })).toBe(true);
+    const before = redemptions(A).length;
+    const off = rewardsOf[A]!.map((each) => (each.points === 200 ? { ...each, on: false } : each));
+    expect((await merchant(A, 'PUT', '/storefront/rewards', { rewards: off })).status).toBe(200);
+    // A few of the sweeper's passes (one a second).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await available(ADA)).toBe(100);
+    await placeOrder(A, 9700, ADA.email, [{ code: adaCode!, discount: 5 }]);
+    await eventually(() => expect(redemptions(A)).toHaveLength(before + 1), 20_000);
+    expect(redemptions(A)[before]).toMatchObject({ points: 200, email: ADA.email });
+    await eventually(async () => expect(await available(ADA)).toBe(100), 20_000);
+    expect((await merchant(A, 'PUT', '/storefront/rewards', { rewards: rewardsOf[A] })).status).toBe(200);
+  }, 40_000);
+
+  it("refuses a reward of another store's, or one turned off: nothing recorded", async () => {
+    const before = await recorded();
+    expect((await redeem(reward(B, 100), LINUS)).status).toBe(409);
+    const off = rewardsOf[A]!.map((each) => (each.points === 100 ? { ...each, on: false } : each));
+    expect((await merchant(A, 'PUT', '/storefront/rewards', { rewards: off })).status).toBe(200);
+    expect((await redeem(reward(A, 100), LINUS)).status).toBe(409);
+    expect((await merchant(A, 'PUT', '/storefront/rewards', { rewards: rewardsOf[A] })).status).toBe(200);
+    expect(await recorded()).toEqual(before);
+  });
 });
 
 describe('CORS and the widget script', () => {
@@ -563,13 +590,14 @@ describe('CORS and the widget script', () => {
 
 describe("one store's uninstall and widget, another store's", () => {
   let benCode = '';
-  let adaCode = '';
+  let linusCode = '';
   beforeAll(async () => {
     const ben = await redeem(reward(B, 100), BEN, B);
     expect(ben.status, ben.text).toBe(200);
     benCode = ben.body.code as string;
-    adaCode = (await openCodes(ADA))[0]!;
-    expect(adaCode).toBeTruthy();
+    const linus = await redeem(reward(A, 100), LINUS);
+    expect(linus.status, linus.text).toBe(200);
+    linusCode = linus.body.code as string;
   });
 
   it("a widget removed in A's Script Manager is put back in A, and B's scripts are not touched", async () => {
@@ -594,10 +622,10 @@ describe("one store's uninstall and widget, another store's", () => {
   it("A's uninstall releases A's reservations and leaves B's reservations, script and storefront as they were", async () => {
     const bScripts = scriptsOf(bc, B).map((each) => each.uuid);
     expect((await bc.uninstall(A)).status).toBe(200);
-    await eventually(async () => expect((await points(ADA)).status).toBe(401), 5_000);
+    await eventually(async () => expect((await points(LINUS)).status).toBe(401), 5_000);
     await eventually(async () => {
       const inA = await reservationsIn(A);
-      expect(inA.find((each) => each.code === adaCode)?.state).toBe('released');
+      expect(inA.find((each) => each.code === linusCode)?.state).toBe('released');
     }, 5_000);
     // A few of the keeper's checks later: A's widget is not put back, B's is where it was.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
