@@ -36,7 +36,20 @@ const ADA = { id: 4930, email: 'ada@example.com', phone: '+1 212 555 0177' };
 const LINUS = { id: 4928, email: 'linus@example.com' };
 const BEN = { id: 5001, email: 'ben@example.com' };
 const CAROL = { id: 6001, email: 'carol@example.com' };
-const CONTACTS = [GRACE.email, GRACE.phone, '2125550142', ADA.email, '2125550177', LINUS.email, BEN.email, CAROL.email];
+const EVE = { id: 5003, email: 'eve@example.com' };
+const EVE_NEW = 'eve.new@example.com';
+const CONTACTS = [
+  GRACE.email,
+  GRACE.phone,
+  '2125550142',
+  ADA.email,
+  '2125550177',
+  LINUS.email,
+  BEN.email,
+  CAROL.email,
+  EVE.email,
+  EVE_NEW,
+];
 const STORE_PAGE = 'https://www.abuse-store.example';
 
 let bc: FakeBigCommerce;
@@ -687,6 +700,25 @@ describe('privacy', () => {
     expect(madeCode(bc, B, dan.body.code as string)?.deleted).toBe(false);
     expect(JSON.stringify(await holders())).not.toContain(BEN.email);
   });
+
+  it('an erasure by the BigCommerce customer id finds the codes of a customer whose e-mail changed since they redeemed', async () => {
+    addCustomer(bc, B, EVE);
+    await placeOrder(B, 9801, EVE.email);
+    await eventually(async () => expect(await available(EVE, B)).toBe(100), 20_000);
+    const made = await redeem(reward(B, 100), EVE, B);
+    expect(made.status, made.text).toBe(200);
+    const eveCode = made.body.code as string;
+    // She changed her e-mail in the store: the erasure names the new one, and her id.
+    addCustomer(bc, B, { id: EVE.id, email: EVE_NEW });
+    await bridge.engine.privacy.eraseCustomer(
+      { platform: 'bigcommerce', shop: B, emails: [EVE_NEW], phones: [], orderIds: [], customerIds: [String(EVE.id)] },
+      'admin',
+    );
+    expect(madeCode(bc, B, eveCode)?.deleted).toBe(true);
+    expect((await reservationsIn(B)).map((each) => each.code)).not.toContain(eveCode);
+    expect(JSON.stringify(await holders())).not.toContain(EVE.email);
+    expect(await codeRecords()).not.toContain(`bigcommerce:${B}:${eveCode}`);
+  }, 40_000);
 
   it("a store's erasure takes its storefront-widget record and reservations, and leaves another store's", async () => {
     const widgets = async () => (await store().listRecords(WIDGET_KIND)).map(({ id }) => id);
