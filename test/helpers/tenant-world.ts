@@ -14,6 +14,9 @@ import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
 import { appAt } from './bigcommerce.ts';
 import { tempDataDir } from './engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from './fake-bigcommerce.ts';
+import { serveFakeCustomers } from './fake-bigcommerce-customers.ts';
+import { withPromotions } from './fake-bigcommerce-promotions.ts';
+import { addFakeScripts } from './fake-bigcommerce-scripts.ts';
 import type { FakeShopify } from './fake-shopify.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from './fake-woocommerce.ts';
 import { startHttpsFront, type HttpsFront } from './https-front.ts';
@@ -25,8 +28,12 @@ import { signInPath, startFakeTinyShop } from '../platforms/tinyshop/fake-tinysh
 import { tinyShop } from '../platforms/tinyshop/module.ts';
 
 export const WORLD_ADMIN_TOKEN = 'tenant-world-admin-token-0123456789';
-const BC_CLIENT_ID = 'tenant-world-bc-client';
-const BC_CLIENT_SECRET = 'tenant-world-bc-client-secret-0123';
+export const BC_CLIENT_ID = 'tenant-world-bc-client';
+/** Signs BigCommerce's current-customer tokens for the app, as BigCommerce would. */
+export const BC_CLIENT_SECRET = 'tenant-world-bc-client-secret-0123';
+/** What the BigCommerce stores approved: orders, and what the storefront and its rewards need. */
+const BC_SCOPES =
+  'store_v2_orders_read_only store_v2_information_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
 
 export type Platform = 'shopify' | 'woocommerce' | 'bigcommerce';
 /** A platform registered at start, as a module of its own (test/platforms/tinyshop/): one store, one merchant. */
@@ -88,7 +95,11 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
   const front: HttpsFront = await startHttpsFront();
   const shopify: FakeShopify = await startFakeShopifyForApp();
   const bc = await startFakeBigCommerce({ storeHash: 'sweephandmade', accessToken: 'sweep-handmade-token' });
-  bc.registerApp(appAt(front.url, BC_CLIENT_ID, BC_CLIENT_SECRET));
+  // Its customers, scripts and promotions too: the storefront and its rewards are swept.
+  withPromotions(bc);
+  serveFakeCustomers(bc);
+  addFakeScripts(bc);
+  bc.registerApp(appAt(front.url, BC_CLIENT_ID, BC_CLIENT_SECRET, BC_SCOPES));
   const woo = { a: await startFakeWooCommerce(), b: await startFakeWooCommerce() };
   const tiny = await startFakeTinyShop(TINY_TOKEN);
   const loaded = loadConfig({

@@ -19,7 +19,13 @@ import { routesOf } from '../helpers/express-routes.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_SECRET } from '../helpers/shopify-app-bridge.ts';
+import type { Holder } from '../../src/core/storefront/reservations.ts';
+import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
+import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
+import { scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 import {
+  BC_CLIENT_ID,
+  BC_CLIENT_SECRET,
   startTenantWorld,
   TINY_SECRET,
   TINY_STORE,
@@ -256,6 +262,10 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     requests: await records('data-request'),
     adjustments: await records('adjustment'),
     connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
+    reservations: (await store.listRecords<Holder>('reward-holder')).flatMap(({ value }) =>
+      value.reservations.filter(ofShop),
+    ),
+    codes: await records('reward-code'),
     service: points,
   };
 }
@@ -428,6 +438,90 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
         if (bOn.status === 200) await target.merchant.call('PUT', '/storefront', { on: false });
       }
     }
+  });
+
+  it("lets a customer of BigCommerce store A reach nothing of store B's through the storefront and its rewards, whatever the request names", async () => {
+    const url = world.bridge.http.localUrl;
+    const [a, b] = [held.bigcommerce.a, held.bigcommerce.b];
+    const ids = { a: 7101, b: 7201 };
+    const tokenOf = (hash: string, customerId: number, email: string) =>
+      currentCustomerJwt({
+        storeHash: hash,
+        customerId,
+        email,
+        clientId: BC_CLIENT_ID,
+        clientSecret: BC_CLIENT_SECRET,
+      });
+    const ask = async (path: string, token?: string, method = 'GET') => {
+      const response = await fetch(`${url}/bigcommerce/storefront/points${path}`, {
+        method,
+        headers: { origin: 'https://shop.example', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+      const text = await response.text();
+      return { status: response.status, text, body: (text.startsWith('{') ? JSON.parse(text) : {}) as any };
+    };
+    const rewardOf: Record<'a' | 'b', string> = { a: '', b: '' };
+    for (const side of ['a', 'b'] as const) {
+      const { merchant } = held.bigcommerce[side];
+      addCustomer(world.bc, merchant.shop, { id: ids[side], email: held.bigcommerce[side].customer.email });
+      const on = await merchant.call('PUT', '/storefront', { on: true });
+      expect(on.status, on.text).toBe(200);
+      const saved = await merchant.call('PUT', '/storefront/rewards', {
+        rewards: [{ points: 1, amountOff: '1.00', expiresInDays: 30 }],
+      });
+      expect(saved.status, saved.text).toBe(200);
+      rewardOf[side] = saved.body.rewards[0].id as string;
+    }
+    // B's customer holds a code of B's: A's customer must never see it, spend it, or end it.
+    const bToken = tokenOf(b.merchant.shop, ids.b, b.customer.email);
+    // Its order's points approved at the service (the sweep's orders are paid, not yet fulfilled).
+    const serviceOfB = world.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === b.account.brandId)!;
+    for (const { orderId } of serviceOfB.store.snapshot().earnings)
+      if (orderId !== null) serviceOfB.store.updatePoints(orderId, 'approve');
+    await eventually(async () => expect((await ask('', bToken)).body.balance?.available).toBeGreaterThan(0), 20_000);
+    const made = await ask(`/redeem?reward=${encodeURIComponent(rewardOf.b)}`, bToken, 'POST');
+    expect(made.status, made.text).toBe(200);
+    const codeOfB = made.body.code as string;
+    const before = await stateOf(world, b);
+    const scriptsOfB = scriptsOf(world.bc, b.merchant.shop).map((each) => each.uuid);
+    expect(scriptsOfB).toHaveLength(1);
+    const ownOfA = new Set(secretsOf(a));
+    const secrets = [...secretsOf(b).filter((secret) => !ownOfA.has(secret)), codeOfB, String(ids.b)];
+
+    const naming = [
+      '',
+      `?shop=${b.merchant.shop}&platform=bigcommerce&customer_id=${ids.b}&customerId=${ids.b}&email=${encodeURIComponent(b.customer.email)}&code=${codeOfB}`,
+      `?store=${b.merchant.shop}`,
+      `?account=${b.account.id}&brandId=${b.account.brandId}`,
+    ];
+    const tokens = [
+      tokenOf(a.merchant.shop, ids.a, a.customer.email),
+      // A's store, B's customer's id and e-mail: a customer A's store has no record of.
+      tokenOf(a.merchant.shop, ids.b, b.customer.email),
+      undefined,
+    ];
+    const leaks: string[] = [];
+    for (const token of tokens)
+      for (const query of naming)
+        for (const [method, path] of [
+          ['GET', query],
+          ['POST', `/redeem${query}${query ? '&' : '?'}reward=${encodeURIComponent(rewardOf.b)}`],
+          ['POST', `/redeem${query}${query ? '&' : '?'}reward=${encodeURIComponent(rewardOf.a)}`],
+        ] as const) {
+          const guestOfA =
+            token === undefined && !query.includes('store=')
+              ? `${path}${path.includes('?') ? '&' : '?'}store=${a.merchant.shop}`
+              : path;
+          const answer = await ask(guestOfA, token, method);
+          expect(answer.status, `${method} ${guestOfA}`).not.toBe(500);
+          const told = beyond(answer.text, sentValues(guestOfA, undefined));
+          for (const secret of secrets) if (told.includes(secret)) leaks.push(`${method} ${guestOfA} told "${secret}"`);
+        }
+    expect(leaks).toEqual([]);
+    expect(await stateOf(world, b)).toEqual(before);
+    expect(scriptsOf(world.bc, b.merchant.shop).map((each) => each.uuid)).toEqual(scriptsOfB);
+    const still = await ask('', bToken);
+    expect(still.body.codes.map((each: { code: string }) => each.code)).toEqual([codeOfB]);
   });
 
   // Last: an uninstall accepted here would end A's sessions for the tests above.

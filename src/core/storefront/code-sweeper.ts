@@ -4,7 +4,8 @@
 //   by its text and removed if there, and the points let go;
 // - an issued code past its expiry and the settling window: the store's own count of its uses decides; unused,
 //   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
-// - an issued code whose reward or storefront the merchant turned off: removed while access lasts, then let go;
+// - an issued code whose reward or storefront the merchant turned off: unused, removed while access lasts, then let
+//   go; used at checkout already (its order paid later, or on its way), kept held for its order;
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first: let go);
 // - a code record whose reservation ended or never came: dropped.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
@@ -106,21 +107,22 @@ export class CodeSweeper {
     const settled = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
     if (offered && !settled) return;
     if (!codes || reservation.platformId === undefined) return;
-    if (settled) {
-      const uses = await codes.uses(reservation.shop, reservation.platformId);
-      if (uses !== undefined && uses > 0) {
-        // Used in the store: its order will bring the redeem (reconciliation finds an order a webhook missed).
-        if (!reservation.usedAtPlatform) {
-          await this.#o.codes.end(index.holder, reservation, (current) =>
-            current.state === 'issued' ? { usedAtPlatform: true } : undefined,
-          );
-          this.#o.logger.info(
-            { platform: reservation.platform, shop: reservation.shop },
-            'a reward code was used in the store; its points stay held until its order arrives',
-          );
-        }
-        return;
+    // Asked before a code is let go for any reason: one used at checkout before the merchant turned its reward or
+    // storefront off (an order paid days later, a webhook on its way) would otherwise give its points back, and its
+    // order, when it comes, would find no reservation to redeem.
+    const uses = await codes.uses(reservation.shop, reservation.platformId);
+    if (uses !== undefined && uses > 0) {
+      // Used in the store: its order will bring the redeem (reconciliation finds an order a webhook missed).
+      if (!reservation.usedAtPlatform) {
+        await this.#o.codes.end(index.holder, reservation, (current) =>
+          current.state === 'issued' ? { usedAtPlatform: true } : undefined,
+        );
+        this.#o.logger.info(
+          { platform: reservation.platform, shop: reservation.shop },
+          'a reward code was used in the store; its points stay held until its order arrives',
+        );
       }
+      return;
     }
     // Removed before it is let go: a code must never be usable without its reservation.
     await codes.remove(reservation.shop, reservation.platformId);
