@@ -135,6 +135,8 @@ function killSuite(
   startStore: (customer: KillTestCustomer) => Promise<KillTestStore>,
   backend: () => Promise<{ env: Record<string, string>; drop(): Promise<void> }>,
   instances: number,
+  /** Kill also between the two calls that make a code, where the store makes one in two (BigCommerce). */
+  madeInParts = false,
 ) {
   const shared = instances > 1;
   describe(name, () => {
@@ -283,6 +285,24 @@ function killSuite(
       await expectExact();
     }, 90_000);
 
+    it.runIf(madeInParts)(
+      'killed after the store made the first part of a code, its answer lost: removed, the points come back',
+      async () => {
+        const hold = shop.holdFirstPartMade!();
+        const asked = redeem().catch(() => undefined);
+        await hold.reached;
+        await kill(first());
+        hold.go();
+        await asked;
+        // A promotion with no code: no use to anyone, and the bridge never learnt its id.
+        expect(shop.strays()).toHaveLength(1);
+        await restartAll();
+        await expectExact();
+        expect(shop.liveCodes()).toEqual([]);
+      },
+      90_000,
+    );
+
     let shown = '';
     it('killed after the code was shown: the code stays, its points held', async () => {
       const answer = await redeem();
@@ -428,12 +448,15 @@ const PLATFORMS = [
   ['BigCommerce', bigCommerceKillStore],
 ] as const;
 
+// BigCommerce's code in two calls: the kill between them on lowdb only (the repair that finds its promotion is the
+// same on both backends, and the test's time is kept down).
 for (const [platform, startStore] of PLATFORMS)
   killSuite(
     `${platform}: reward codes survive kills (lowdb)`,
     startStore,
     async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }),
     1,
+    platform === 'BigCommerce',
   );
 
 // Two processes on one database: each shows what the other's redeems and sweeps did to the customer's balance.

@@ -91,6 +91,11 @@ export interface KillTestStore {
   strays(): string[];
   /** The next make: held before the store made anything, or after the code is made (its answer held). */
   holdMake(phase: 'before' | 'after'): Held;
+  /**
+   * Where the store makes a code in two calls (BigCommerce: its promotion, then its code on it): the next make held
+   * once the first is done, its answer held.
+   */
+  holdFirstPartMade?(): Held;
   /** The next removal of a code: held once the store removed the code (its answer held). */
   holdRemoval(): Held;
   close(): Promise<void>;
@@ -288,6 +293,7 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
       phase === 'before'
         ? hold((call) => call.method === 'POST' && /^\/v3\/promotions\/?$/.test(call.path), 'before')
         : hold((call) => call.method === 'POST' && CODES_PATH.test(call.path), 'after'),
+    holdFirstPartMade: () => hold((call) => call.method === 'POST' && /^\/v3\/promotions\/?$/.test(call.path), 'after'),
     // Its code deleted first, then its promotion: held once the code is gone, its promotion still there.
     holdRemoval: () => hold((call) => call.method === 'DELETE' && CODES_PATH.test(call.path), 'after'),
     close: () => bc.close(),
