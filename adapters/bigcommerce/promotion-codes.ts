@@ -20,7 +20,7 @@ const promotionAnswer = z.object({ data: z.object({ id: z.number().int() }) });
 const codeShape = z.object({ id: z.number().int(), code: z.string(), current_uses: z.number().int() });
 const codeAnswer = z.object({ data: codeShape });
 const codesAnswer = z.object({ data: z.array(codeShape) });
-const promotionsAnswer = z.object({ data: z.array(z.object({ id: z.number().int() })) });
+const promotionsAnswer = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string().optional() })) });
 
 /** BigCommerce's words on a refusal ({title} in v3, [{message}] in v2), for the error a person reads. */
 function titleOf(body: unknown): string {
@@ -130,7 +130,8 @@ export function bigCommercePromotionCodes(
         parsed(codeAnswer, answer, 'the code it made');
       } catch (error) {
         // A promotion without its code is no use to anyone: deleted (with the code, if it was made after all).
-        // Where even that fails, it stays, unusable with no code; a lost code is found again by its text.
+        // Where even that fails, it stays, unusable with no code; a lost code, or a promotion left without its
+        // code, is found again by the code's text (find).
         await removePromotion(client, id).catch(() => undefined);
         if (error instanceof BigCommerceApiError && error.status === 403) return notAllowed(request.shop);
         throw error;
@@ -141,13 +142,25 @@ export function bigCommercePromotionCodes(
     async find(shop: string, code: string): Promise<string | undefined> {
       // GET /promotions/codes?code= answers the code without its promotion: the promotions' own filter does.
       const client = await api(shop);
-      const answer = await client.send('GET', 'v3/promotions', { searchParams: { code, redemption_type: 'coupon' } });
-      if (answer.status !== 200) throw refused(answer, 'look for a reward’s code');
-      const found = parsed(promotionsAnswer, answer, 'the promotions with a code').data;
-      for (const promotion of found) {
+      const promotions = async (filter: Record<string, string>) => {
+        const answer = await client.send('GET', 'v3/promotions', {
+          searchParams: { ...filter, redemption_type: 'coupon' },
+        });
+        if (answer.status !== 200) throw refused(answer, 'look for a reward’s code');
+        return parsed(promotionsAnswer, answer, 'the promotions with a code').data;
+      };
+      for (const promotion of await promotions({ code })) {
         // Only a promotion that has this very code is its (a filter that matched part of it is not).
         const codes = await codesOf(client, String(promotion.id));
         if (codes?.some((each) => each.code.toUpperCase() === code.toUpperCase())) return String(promotion.id);
+      }
+      // A promotion made for this code whose answer was lost (the connection dropped, or the process was killed)
+      // before its code was put on it: found by its name, which ends with the code (make), and only while it has
+      // no code at all, so it is that make's and no other's. Removing it leaves nothing of the code behind.
+      for (const promotion of await promotions({ query: code })) {
+        if (!promotion.name?.endsWith(`(${code})`)) continue;
+        const codes = await codesOf(client, String(promotion.id));
+        if (codes !== undefined && codes.length === 0) return String(promotion.id);
       }
       return undefined;
     },

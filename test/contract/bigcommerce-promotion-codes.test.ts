@@ -2,7 +2,8 @@
 // promotion of its own (the reward's amount off the order, its minimum, ending at the code's expiry, one use) with
 // one code on it; a checkout can use it once and not after its end; it is found again by its text, its uses are
 // BigCommerce's count, and removing it deletes its code and its promotion (twice is fine). An install without
-// the Marketing scope is told so in words; a code that could not be made leaves no promotion behind.
+// the Marketing scope is told so in words; a code that could not be made leaves no promotion behind, and neither
+// does one whose promotion was made with its answer lost (found again by its name).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
@@ -151,6 +152,25 @@ describe('BigCommerce promotion codes', () => {
     await expect(codes.make(asked)).rejects.toThrow(/BigCommerce/);
     expect(promotionsOf(fake, HASH).length).toBe(before);
     expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(false);
+    await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
+  });
+
+  it('finds again, by its name, a promotion made for a code whose answer was lost before its code, and removes it', async () => {
+    const asked = request();
+    const before = promotionsOf(fake, HASH).length;
+    failNextCreate(fake, HASH, { what: 'promotion', when: 'after' });
+    await expect(codes.make(asked)).rejects.toThrow(/BigCommerce/);
+    // BigCommerce made it; the bridge cannot know its id: left, with no code, it would stay in the merchant's list.
+    const left = promotionsOf(fake, HASH).find((each) => each.name.endsWith(`(${asked.code})`));
+    expect(left?.codes).toEqual([]);
+    // Another code's promotion, and one whose name only contains the text, are not it.
+    const other = await madeId(request());
+    await expect(codes.find(HASH, asked.code.slice(0, -1))).resolves.toBeUndefined();
+    const found = await codes.find(HASH, asked.code);
+    expect(found).toBe(String(left!.id));
+    expect(found).not.toBe(other);
+    await codes.remove(HASH, found!);
+    expect(promotionsOf(fake, HASH).length).toBe(before + 1);
     await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
   });
 

@@ -3,7 +3,9 @@
 //   POST   v3/promotions               DraftCouponPromotion -> 201 {data: SavedCouponPromotion, meta: {}};
 //                                      422 {errors: [{status, title}]} without name, redemption_type or rules, or
 //                                      with coupon_overrides_other_promotions while can_be_used_with_other_promotions
-//   GET    v3/promotions               ?code= (a promotion having that code), redemption_type, id -> {data, meta}
+//   GET    v3/promotions               ?code= (a promotion having that code), query (its name or one of its codes
+//                                      contains it: "Filter items by both name or code"), redemption_type, id ->
+//                                      {data, meta}
 //   GET    v3/promotions/<id>          {data, meta: {}}; 404 for none. Its codes are not in it.
 //   DELETE v3/promotions/<id>          204 (also when there is none); a promotion that still has codes is refused
 //                                      with 422, as the bulk delete documents ("some relating codes are still present")
@@ -155,6 +157,10 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
       (promotion) =>
         (query.code === undefined ||
           promotion.codes.some((each) => each.code.toUpperCase() === query.code!.toUpperCase())) &&
+        (query.query === undefined ||
+          [promotion.name, ...promotion.codes.map((each) => each.code)].some((text) =>
+            text.toUpperCase().includes(query.query!.toUpperCase()),
+          )) &&
         (query.redemption_type === undefined ||
           promotion.redemption_type.toLowerCase() === query.redemption_type.toLowerCase()) &&
         (query.id === undefined || promotion.id === Number(query.id)),
