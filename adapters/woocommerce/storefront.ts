@@ -29,13 +29,21 @@ export interface WooStorefrontOptions {
 export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
   const { store, stores } = options;
   const keyOf: KeyOf = (shop) => pluginKeyOf(store, shop);
-  // A store the bridge holds (connected, or the configured one) whose plugin is connected. A disconnect forgets the
-  // store before the storefront is turned off, so the switch's check after its write sees it.
-  const served = async (shop: string) => (await stores.get(shop)) !== undefined && (await keyOf(shop)) !== undefined;
+  // A store the bridge holds (connected, or the configured one): its "install". A disconnect forgets the store before
+  // the storefront is turned off, so the switch's check after its write sees it. Not the plugin's key: turning the
+  // storefront off must work whatever the plugin's state.
+  const served = async (shop: string) => (await stores.get(shop)) !== undefined;
+  // Who may ask: a customer or guest of a served store whose plugin is connected (a customer's token is checked
+  // under that key besides).
+  const asked = async (shop: string) => (await served(shop)) && (await keyOf(shop)) !== undefined;
   return {
     served,
     cors: { origins: 'any-page', headers: ['authorization'] },
-    customer: wooCustomerAsker({ keyOf, served, ...(options.onRefused ? { onRefused: options.onRefused } : {}) }),
+    customer: wooCustomerAsker({
+      keyOf,
+      served: asked,
+      ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    }),
     // The identity token carries the contact (the store's server signs it): never asked.
     contact: () => Promise.resolve(undefined),
     async readiness(shop) {
