@@ -16,6 +16,11 @@ import { wooStorePages } from './store-pages.ts';
 import { WooStores } from './stores.ts';
 import { StoreNames } from '../shared/store-names.ts';
 import { readWooSiteName, wooStoreLabel } from './site-name.ts';
+import { wooConnectProblem } from './connect-problem.ts';
+import { pluginConnectRoute } from './plugin-connect.ts';
+import { pluginDoorRoutes } from './plugin-door.ts';
+import { wooStorefront } from './storefront.ts';
+import { wooWidgetRoute } from './storefront-widget.ts';
 
 export const wooModule = {
   name: 'woocommerce' as const,
@@ -60,6 +65,25 @@ export const wooModule = {
         void names.learn(shop);
       },
     });
+    // The storefront, through the store's WordPress plugin (docs/wordpress-plugin.md): it needs the bridge's https
+    // address, which the plugin's connection code carries and its pages load the widget from.
+    const pluginRoutes =
+      publicUrl && !wooConnectProblem(publicUrl)
+        ? {
+            storefront: wooStorefront({
+              store,
+              stores,
+              publicUrl,
+              onRefused: (reason) =>
+                logger.info({ reason }, 'a storefront request from a WooCommerce store page was refused'),
+            }),
+            routes: [
+              pluginConnectRoute({ store, logger }),
+              ...pluginDoorRoutes({ store, publicUrl, logger }),
+              wooWidgetRoute(publicUrl),
+            ],
+          }
+        : undefined;
     return {
       own: stores,
       ...(webhooks
@@ -96,7 +120,8 @@ export const wooModule = {
         if (stores.environmentShop) known.add(stores.environmentShop);
         await new WooIdentityMigration(store, logger).run([...known], foldInbox);
       },
-      routes: [callback, ...pages.routes],
+      routes: [callback, ...pages.routes, ...(pluginRoutes?.routes ?? [])],
+      ...(pluginRoutes ? { storefront: pluginRoutes.storefront } : {}),
       door: pages.door,
       connections: wooConnections(stores),
       connect: operatorConnect({ store, publicUrl, appName, addresses: storeAddresses, logger }),

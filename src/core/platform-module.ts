@@ -309,7 +309,18 @@ export interface CustomerContact {
 
 /** Who is asking the storefront: a customer of a shop, a guest of it, or a request the platform did not sign. */
 export type StorefrontAsker =
-  { kind: 'customer'; shop: string; customerId: string } | { kind: 'guest'; shop: string } | { kind: 'refused' };
+  | {
+      kind: 'customer';
+      shop: string;
+      customerId: string;
+      /**
+       * Who they are at the loyalty service, where what the platform signed carries it (a token the store's own
+       * server signs with their e-mail and phone): then `contact` is not asked. Absent: read with `contact`.
+       */
+      contact?: CustomerContact;
+    }
+  | { kind: 'guest'; shop: string }
+  | { kind: 'refused' };
 
 /** One more way in to the storefront's answers (StorefrontParts.entrances). */
 export interface StorefrontEntrance {
@@ -380,6 +391,12 @@ export interface StorefrontParts {
     /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
     readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
   };
+  /**
+   * A one-time code the merchant pastes into the platform's own plugin to connect it to the bridge (a plugin the
+   * store installs, where the platform has no app store of its own): asked from the shop's page, it replaces any
+   * earlier code, and works once until expiresAt. Absent: the platform connects without one.
+   */
+  pluginCode?(shop: string): Promise<{ code: string; expiresAt: string }>;
   /**
    * Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers).
    * The bridge puts it when the merchant turns the storefront on, takes it off when they turn it off, and checks it

@@ -78,6 +78,15 @@ export function shopStorefrontApi({
     res.json({ offered: true, on, ...(placed ? { widget: placed } : {}) });
   });
 
+  // A code that connects the platform's plugin to the bridge, for this shop: shown once, to be pasted in the plugin.
+  router.post('/storefront/plugin-code', async (_req, res) => {
+    const { platform, shop } = shopRefOf(res);
+    const pluginCode = partsOf(platform)?.storefront?.pluginCode;
+    if (!pluginCode) return void res.status(409).json({ errors: ['Your store’s platform has no plugin to connect.'] });
+    res.set('cache-control', 'no-store');
+    res.json(await pluginCode(shop));
+  });
+
   // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.
   router.get('/storefront/rewards', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);

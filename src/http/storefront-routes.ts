@@ -113,9 +113,10 @@ async function answer(
       status: asked === 'points' ? 200 : 401,
       json: { customer: 'guest', waysToEarn: ways, rewards, signIn: true },
     };
-  const contact = await reader.contact(platform, shop, asker.customerId, () =>
-    storefront.contact(shop, asker.customerId),
-  );
+  // What the platform signed with who asks is who they are; otherwise their record is read on the bridge's side.
+  const contact =
+    asker.contact ??
+    (await reader.contact(platform, shop, asker.customerId, () => storefront.contact(shop, asker.customerId)));
   const unavailable = (words: string, retryAfterSeconds?: number) => ({
     status: 200,
     json: {

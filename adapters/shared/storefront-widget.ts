@@ -1,0 +1,182 @@
+// The storefront widget a platform's pages load from the bridge (/<platform>/storefront/widget.js?store=<shop>),
+// where no theme extension of the platform's can carry it. Its logic is Shopify's launcher itself
+// (extensions/loyalty-theme/assets/loyalty.js and loyalty.css, read once here and sent as they are), after a prelude
+// that does what blocks/points-launcher.liquid does on Shopify: the launcher's markup and its English words
+// (locales/en.default.json), the stylesheet, and loyalty.js's transport (window.loyaltyBridgeTransport). How the
+// transport proves who the customer is differs by platform: each hands its own snippet, which defines
+// `customerCall(method, path, query)` (a fetch of the bridge's points route, answering the Response) from `data`
+// (what the platform put in it beside the words), `store` (the script's own ?store=) and `pointsUrl`.
+import { readFileSync } from 'node:fs';
+import type { PlatformRoute } from '../../src/core/platform-module.ts';
+
+const THEME = new URL('../../extensions/loyalty-theme/', import.meta.url);
+/** Browsers keep the script a few minutes: a new release reaches the store's pages soon, without a request per page. */
+const CACHE_SECONDS = 300;
+
+export interface SharedWidgetOptions {
+  /** As a person reads it, for the script's first comment: "BigCommerce". */
+  platformName: string;
+  /** The bridge's public https address, where the widget asks for points. */
+  bridgeUrl: string;
+  /** The module's name in the bridge's paths: the points route is <bridgeUrl>/<platform>/storefront/points. */
+  platform: string;
+  /** Where a guest signs in on the store (a path of the store's own). */
+  signInPath: string;
+  /** Public values the transport reads as `data.<name>`: never a secret. */
+  data?: Readonly<Record<string, string>>;
+  /** Plain browser JavaScript defining `function customerCall(method, path, query)`; see the header. */
+  transport: string;
+  /**
+   * Whether elements `[data-loyalty-points-panel]` the store's pages print (an account tab, a shortcode) are filled
+   * with the launcher's panel, open in place, beside the launcher.
+   */
+  inlinePanels?: boolean;
+}
+
+/**
+ * The words loyalty.js reads, as the launcher block hands them: each of the locale's launcher words under its key
+ * in camelCase ("pending_until" is "pendingUntil"), and where a guest signs in.
+ */
+export function launcherWords(locale: unknown, signInPath: string): Record<string, string> {
+  const launcher = (locale as { loyalty?: { launcher?: Record<string, unknown> } }).loyalty?.launcher ?? {};
+  const words: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(launcher))
+    if (typeof value === 'string')
+      words[key.replace(/_(\w)/g, (_whole, letter: string) => letter.toUpperCase())] = value;
+  words.signInUrl = signInPath;
+  return words;
+}
+
+/** The whole served script: the prelude with its data, then loyalty.js's own text, run once the markup is placed. */
+export function widgetScript(options: SharedWidgetOptions): string {
+  const read = (path: string) => readFileSync(new URL(path, THEME), 'utf8');
+  const words = launcherWords(JSON.parse(read('locales/en.default.json')), options.signInPath);
+  const data = {
+    ...options.data,
+    points: `${options.bridgeUrl.replace(/\/+$/, '')}/${options.platform}/storefront/points`,
+    words,
+    css: read('assets/loyalty.css'),
+  };
+  // As a literal of the script, with no line separator or "<" left raw: data on any line, in any page.
+  const literal = JSON.stringify(data).replace(
+    /[\u2028\u2029<]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${prelude(options, literal)}
+function runLoyalty() {
+${read('assets/loyalty.js')}
+}
+})();
+`;
+}
+
+// Plain browser JavaScript (no build step, as loyalty.js): it opens a function that the served script closes after
+// loyalty.js's text, so nothing of it is global but the transport loyalty.js reads.
+function prelude(options: SharedWidgetOptions, data: string): string {
+  return `// The loyalty launcher for a ${options.platformName.replace(/[^\w .-]/g, '')} store, served by loyalty-bridge.
+(function () {
+  'use strict';
+  if (window.loyaltyBridgeWidget) return;
+  window.loyaltyBridgeWidget = true;
+  var data = ${data};
+  var pointsUrl = data.points;
+  // The store this script was added to, from its own address (?store=<shop>): how a guest's ask names it.
+  var script = document.currentScript;
+  var store = script && script.src ? new URL(script.src).searchParams.get('store') : null;
+
+${options.transport}
+
+  window.loyaltyBridgeTransport = {
+    ask: function () {
+      return customerCall('GET', '', {}).then(function (response) {
+        if (!response.ok) throw new Error('the bridge answered ' + response.status);
+        return response.json();
+      });
+    },
+    redeem: function (id) {
+      return customerCall('POST', '/redeem', { reward: id }).then(function (response) {
+        return response.json();
+      });
+    },
+  };
+
+  function element(tag, className, attributes, children) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    Object.keys(attributes || {}).forEach(function (name) {
+      node.setAttribute(name, attributes[name]);
+    });
+    (children || []).forEach(function (child) {
+      node.append(child);
+    });
+    return node;
+  }
+  // The markup of blocks/points-launcher.liquid, its settings' defaults, and the words as JSON for loyalty.js.
+  // An inline one (a panel the page printed) has the same parts, its button and close hidden: it is opened at once.
+  function launcher(id, inline) {
+    var words = element('script', '', { type: 'application/json', 'data-loyalty-words': '' });
+    words.textContent = JSON.stringify(data.words);
+    var panel = element('div', 'loyalty-panel', {
+      id: 'loyalty-panel-' + id,
+      role: 'dialog',
+      'aria-labelledby': 'loyalty-title-' + id,
+      tabindex: '-1',
+      hidden: '',
+    }, [
+      element('div', 'loyalty-panel__head', {}, [
+        element('h2', 'loyalty-panel__title', { id: 'loyalty-title-' + id }, [data.words.title]),
+        element('button', 'loyalty-panel__close', inline
+          ? { type: 'button', 'data-loyalty-close': '', hidden: '' }
+          : { type: 'button', 'data-loyalty-close': '' }, [data.words.close]),
+      ]),
+      element('div', 'loyalty-panel__body', { 'data-loyalty-body': '', 'aria-live': 'polite' }),
+    ]);
+    var open = element('button', 'loyalty-launcher__open', inline ? {
+      type: 'button',
+      'data-loyalty-open': '',
+      hidden: '',
+    } : {
+      type: 'button',
+      'data-loyalty-open': '',
+      'aria-expanded': 'false',
+      'aria-controls': 'loyalty-panel-' + id,
+    }, [data.words.open]);
+    return element('div', inline ? 'loyalty-launcher loyalty-launcher--inline' : 'loyalty-launcher loyalty-launcher--right', {
+      'data-loyalty-launcher': '',
+    }, [panel, open, words]);
+  }
+  // loyalty.js finds a panel by role="dialog": an inline one is made so, and once loyalty.js has wired it, it
+  // becomes a region of the page, opened by its hidden button.
+  var INLINE_CSS = '.loyalty-launcher--inline{position:static}.loyalty-launcher--inline .loyalty-panel{position:static;width:auto;max-height:none;box-shadow:none}';
+  function start() {
+    var style = element('style', '', { 'data-loyalty-style': '' });
+    style.textContent = data.css + (${options.inlinePanels ? 'true' : 'false'} ? INLINE_CSS : '');
+    (document.head || document.documentElement).append(style);
+    var inline = [];
+    if (${options.inlinePanels ? 'true' : 'false'})
+      document.querySelectorAll('[data-loyalty-points-panel]').forEach(function (slot, i) {
+        var made = launcher('inline-' + i, true);
+        slot.replaceChildren(made);
+        inline.push(made);
+      });
+    document.body.append(launcher('widget', false));
+    runLoyalty();
+    inline.forEach(function (made) {
+      made.querySelector('[role="dialog"]').setAttribute('role', 'region');
+      made.querySelector('[data-loyalty-open]').click();
+    });
+  }
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start);
+`;
+}
+
+/** GET /<platform>/storefront/widget.js: the script, built once when the route is. */
+export function widgetRoute(options: SharedWidgetOptions): PlatformRoute {
+  const text = widgetScript(options);
+  return {
+    method: 'GET',
+    path: '/storefront/widget.js',
+    handle: () => Promise.resolve({ status: 200, script: text, maxAgeSeconds: CACHE_SECONDS }),
+  };
+}

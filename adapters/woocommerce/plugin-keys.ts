@@ -1,0 +1,39 @@
+// The key a store's WordPress plugin signs with (docs/wordpress-plugin.md §1): made by the bridge when the plugin
+// connects, one per store, a later connect replacing it. Kept as a `woo-plugin-key` record whose key field the
+// store seals (records.ts); it names the platform and shop, so it goes when the shop is erased.
+import { randomBytes } from 'node:crypto';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+
+const KIND = 'woo-plugin-key';
+
+export interface PluginKey {
+  platform: 'woocommerce';
+  shop: string;
+  /** "pk_" and 12 random base64url characters: which key signed, so a replaced key's signatures open nothing. */
+  keyId: string;
+  /** 32 random bytes, base64url: a secret, sealed at rest. */
+  key: string;
+  /** The store's address as the plugin gave it (home_url), in the bridge's form (shop-identity.ts). */
+  storeUrl: string;
+  pluginVersion?: string | undefined;
+  connectedAt: string;
+}
+
+/** What checks a signature: the store's current key and its id. */
+export type KeyOf = (shop: string) => Promise<Pick<PluginKey, 'keyId' | 'key'> | undefined>;
+
+export const pluginKeyRecordId = (shop: string) => `woocommerce:${shop}`;
+
+export function newPluginKey(): Pick<PluginKey, 'keyId' | 'key'> {
+  return { keyId: `pk_${randomBytes(9).toString('base64url')}`, key: randomBytes(32).toString('base64url') };
+}
+
+/** The store's current plugin key, if its plugin is connected. */
+export function pluginKeyOf(store: Pick<LedgerStore, 'getRecord'>, shop: string): Promise<PluginKey | undefined> {
+  return store.getRecord<PluginKey>(KIND, pluginKeyRecordId(shop));
+}
+
+/** Keeps a store's new key, replacing any earlier one: what that one signed opens nothing from now on. */
+export function keepPluginKey(store: Pick<LedgerStore, 'putRecord'>, key: PluginKey): Promise<void> {
+  return store.putRecord<PluginKey>(KIND, pluginKeyRecordId(key.shop), key);
+}

@@ -1,0 +1,57 @@
+// WooCommerce's storefront part (src/core/platform-module.ts, StorefrontParts). Nothing of the bridge's can be put
+// on a WooCommerce store from outside: the merchant installs our WordPress plugin (wordpress/loyalty-bridge/,
+// docs/wordpress-plugin.md) and connects it with a one-time code from their page (plugin-connect.ts). The plugin
+// prints the widget's script (storefront-widget.ts), so there is no `widget` part to put, and signs who the
+// signed-in customer is, with their e-mail and phone (plugin-identity.ts): the contact comes with the token, and
+// `contact` reads nothing. The widget asks the bridge directly from the store's own domain (cors 'any-page'), with
+// that token as its one credential.
+import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { issuePluginCode } from './plugin-connect.ts';
+import { wooCustomerAsker } from './plugin-identity.ts';
+import { pluginKeyOf, type KeyOf } from './plugin-keys.ts';
+import type { WooStores } from './stores.ts';
+// TODO(issue 54): codes — `wooCouponCodes(restFor, whyNotAllowed?)` from './coupon-codes.ts' is written by another
+// helper and is not in main yet; once it is, add `codes: { ...wooCouponCodes(restFor, why), readiness, forOneCustomer: true }`.
+
+export const PLUGIN_NOT_CONNECTED =
+  'install and connect the Loyalty points plugin in WordPress (WooCommerce › Loyalty points › Connect, with a code from this page)';
+
+export interface WooStorefrontOptions {
+  store: LedgerStore;
+  stores: Pick<WooStores, 'get'>;
+  /** The bridge's public https address, which a connection code carries. */
+  publicUrl: string;
+  /** Why a request was refused, for the operator's log: never the token. */
+  onRefused?: (reason: string) => void;
+}
+
+export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
+  const { store, stores } = options;
+  const keyOf: KeyOf = (shop) => pluginKeyOf(store, shop);
+  // A store the bridge holds (connected, or the configured one): its "install". A disconnect forgets the store before
+  // the storefront is turned off, so the switch's check after its write sees it. Not the plugin's key: turning the
+  // storefront off must work whatever the plugin's state.
+  const served = async (shop: string) => (await stores.get(shop)) !== undefined;
+  // Who may ask: a customer or guest of a served store whose plugin is connected (a customer's token is checked
+  // under that key besides).
+  const asked = async (shop: string) => (await served(shop)) && (await keyOf(shop)) !== undefined;
+  return {
+    served,
+    cors: { origins: 'any-page', headers: ['authorization'] },
+    customer: wooCustomerAsker({
+      keyOf,
+      served: asked,
+      ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    }),
+    // The identity token carries the contact (the store's server signs it): never asked.
+    contact: () => Promise.resolve(undefined),
+    async readiness(shop) {
+      if ((await stores.get(shop)) === undefined)
+        return { ready: false, missingScopes: [], why: 'the bridge is not connected to this store' };
+      if ((await keyOf(shop)) === undefined) return { ready: false, missingScopes: [], why: PLUGIN_NOT_CONNECTED };
+      return { ready: true };
+    },
+    pluginCode: (shop) => issuePluginCode(store, shop, options.publicUrl),
+  };
+}

@@ -1,0 +1,147 @@
+// The merchant's page opened from wp-admin through the WordPress plugin (adapters/woocommerce/plugin-door.ts,
+// docs/wordpress-plugin.md §2): the bridge starts the door, ties it to this browser with a nonce cookie, and opens
+// the page only for the plugin's signature of that nonce, brought back by the browser holding it. A finish link
+// handed to another browser (no cookie, or a cookie of its own) opens nothing; nor a signature made for another
+// purpose, an old one, one under another store's key, or a nonce used already. Against the running bridge behind
+// https and fake WooCommerce stores, the browser and the plugin played by hand.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { opensslAvailable } from '../helpers/https-front.ts';
+import {
+  connectPlugin,
+  DOOR_PURPOSE,
+  IDENTITY_PURPOSE,
+  pluginSigned,
+  type PluginConnection,
+} from '../helpers/woocommerce-plugin.ts';
+import { sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+
+let world: WooPageWorld;
+let woo: FakeWooCommerce;
+let other: FakeWooCommerce;
+let wooKey: PluginConnection;
+let otherKey: PluginConnection;
+
+/** The browser follows the plugin's menu link: the cookie the bridge set, and the nonce wp-admin receives. */
+async function startDoor(fake: FakeWooCommerce): Promise<{ cookie: string; nonce: string; location: URL }> {
+  const answer = await world.browse(`/woocommerce/plugin-door?store=${encodeURIComponent(fake.host)}`);
+  expect(answer.status).toBe(303);
+  const location = new URL(answer.headers.get('location')!);
+  return {
+    cookie: (answer.headers.get('set-cookie') ?? '').split(';')[0]!,
+    nonce: location.searchParams.get('nonce')!,
+    location,
+  };
+}
+
+/** What the plugin's admin-post handler sends the browser to: the nonce signed for the door. */
+function finishLink(
+  connection: PluginConnection,
+  nonce: string,
+  fields: Record<string, unknown> = {},
+  { purpose = DOOR_PURPOSE, key = connection.key } = {},
+): string {
+  const { payload, sig } = pluginSigned(
+    purpose,
+    {
+      purpose: 'merchant-door',
+      store: connection.store,
+      keyId: connection.keyId,
+      nonce,
+      user: 1,
+      iat: Math.floor(Date.now() / 1000),
+      ...fields,
+    },
+    key,
+  );
+  return `/woocommerce/plugin-door/finish?payload=${payload}&sig=${sig}`;
+}
+
+async function expectRefused(path: string, cookie?: string) {
+  const answer = await world.browse(path, cookie);
+  expect(answer.status).toBe(401);
+  expect(await sessionIn(answer)).toBeUndefined();
+}
+
+describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => {
+  beforeAll(async () => {
+    world = await startWooPageWorld(2);
+    [woo, other] = world.stores as [FakeWooCommerce, FakeWooCommerce];
+    wooKey = await connectPlugin(world, woo);
+    otherKey = await connectPlugin(world, other);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  it('opens the store’s page in the browser that started it, once', async () => {
+    const { cookie, nonce, location } = await startDoor(woo);
+    expect(`${location.origin}${location.pathname}`).toBe(`${woo.url}/wp-admin/admin-post.php`);
+    expect(location.searchParams.get('action')).toBe('loyalty_bridge_door');
+    expect(cookie).toBe(`__Host-loyalty-bridge-door=${nonce}`);
+    const link = finishLink(wooKey, nonce);
+    const answer = await world.browse(link, cookie);
+    expect(answer.status).toBe(200);
+    const session = await sessionIn(answer);
+    expect(session).toBeDefined();
+    expect(await (await world.asPage(session!, '/session')).json()).toMatchObject({ caller: 'shop', shop: woo.host });
+    // The nonce is used: the same link, even in the same browser, opens nothing again.
+    await expectRefused(link, cookie);
+  }, 30_000);
+
+  it('sets its cookie first-party, secure, for five minutes', async () => {
+    const answer = await world.browse(`/woocommerce/plugin-door?store=${encodeURIComponent(woo.host)}`);
+    expect(answer.headers.get('set-cookie')).toMatch(
+      /^__Host-loyalty-bridge-door=[\w-]{43}; Max-Age=300; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('opens nothing for a finish link handed to another browser', async () => {
+    const mine = await startDoor(woo);
+    const link = finishLink(wooKey, mine.nonce);
+    // A browser with no cookie (the link sent to a victim), and one with a door of its own under way.
+    await expectRefused(link);
+    const theirs = await startDoor(woo);
+    await expectRefused(link, theirs.cookie);
+    await expectRefused(link, '__Host-loyalty-bridge-door=' + 'x'.repeat(43));
+    // Those tries spent nothing of the right browser's.
+    expect((await world.browse(link, mine.cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('opens nothing for a signature made for another purpose, or an old one', async () => {
+    const { cookie, nonce } = await startDoor(woo);
+    // The identity token's HMAC over the same payload.
+    await expectRefused(finishLink(wooKey, nonce, {}, { purpose: IDENTITY_PURPOSE }), cookie);
+    // The door's HMAC over a payload that says another purpose.
+    await expectRefused(finishLink(wooKey, nonce, { purpose: 'storefront-identity' }), cookie);
+    const now = Math.floor(Date.now() / 1000);
+    await expectRefused(finishLink(wooKey, nonce, { iat: now - 121 }), cookie);
+    await expectRefused(finishLink(wooKey, nonce, { iat: now + 121 }), cookie);
+    // Still unused: the plugin's own signature opens it.
+    expect((await world.browse(finishLink(wooKey, nonce), cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('opens nothing under another store’s key', async () => {
+    const { cookie, nonce } = await startDoor(woo);
+    // Naming this store under the other's key, with either key id.
+    await expectRefused(finishLink(wooKey, nonce, {}, { key: otherKey.key }), cookie);
+    await expectRefused(finishLink(wooKey, nonce, { keyId: otherKey.keyId }, { key: otherKey.key }), cookie);
+    // The other store's own signature of this store's nonce: its administrator opens nothing of this store's.
+    await expectRefused(finishLink(otherKey, nonce), cookie);
+  }, 30_000);
+
+  it('opens nothing after the plugin was connected again (its earlier key)', async () => {
+    const earlier = await connectPlugin(world, woo);
+    const { cookie, nonce } = await startDoor(woo);
+    wooKey = await connectPlugin(world, woo);
+    await expectRefused(finishLink(earlier, nonce), cookie);
+    expect((await world.browse(finishLink(wooKey, nonce), cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('starts no door for a store whose plugin is not connected', async () => {
+    const answer = await world.browse('/woocommerce/plugin-door?store=unknown.example');
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+});
