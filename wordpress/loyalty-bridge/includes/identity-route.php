@@ -77,7 +77,8 @@ function loyalty_bridge_identity_response( WP_REST_Request $request ) {
 	}
 	nocache_headers();
 	$response = new WP_REST_Response( array( 'token' => loyalty_bridge_identity_token( $connection, wp_get_current_user(), time() ) ), 200 );
-	// Sent after WordPress's own no-cache headers, so this one is what shared caches and the browser see.
+	// WordPress before 6.3.2 sends this after its own no-cache headers (which then lacked no-store), so this one is
+	// what caches see; from 6.3.2 WordPress sends its own last, and those include no-store and private since 6.3.
 	$response->header( 'Cache-Control', 'no-store, private' );
 	return $response;
 }
