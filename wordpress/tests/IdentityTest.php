@@ -66,6 +66,11 @@ final class IdentityTest extends TestCase {
 		$this->assertSame( 200, $response->status );
 		$this->assertSame( 'no-store, private', $response->headers['Cache-Control'] );
 		$this->assertCount( 1, WP::calls( 'nocache_headers' ) );
+		$this->assertSame( array( array( 'nocache_headers', 'loyalty_bridge_no_store_headers', 10 ) ), WP::calls( 'add_filter' ), 'WordPress sends its no-cache headers last' );
+		$this->assertSame(
+			array( 'Expires' => 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control' => 'no-store, private' ),
+			loyalty_bridge_no_store_headers( array( 'Expires' => 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control' => 'no-cache, must-revalidate, max-age=0' ) )
+		);
 		[ $payload, $sig ] = explode( '.', $response->data['token'] );
 		$claims            = decode_payload( $payload );
 		$this->assertSame( '12', $claims['customerId'] );

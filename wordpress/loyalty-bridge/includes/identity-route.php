@@ -75,10 +75,22 @@ function loyalty_bridge_identity_response( WP_REST_Request $request ) {
 	if ( null === $connection ) {
 		return new WP_Error( 'loyalty_bridge_not_connected', __( 'This store is not connected to its loyalty program.', 'loyalty-bridge' ), array( 'status' => 503 ) );
 	}
+	// The REST server sends WordPress's no-cache headers after the response's own (6.3.2, and the 6.1 and 6.2
+	// security releases), and before 6.3 those lack no-store: so the value is set where they are made.
+	add_filter( 'nocache_headers', 'loyalty_bridge_no_store_headers' );
 	nocache_headers();
 	$response = new WP_REST_Response( array( 'token' => loyalty_bridge_identity_token( $connection, wp_get_current_user(), time() ) ), 200 );
-	// WordPress before 6.3.2 sends this after its own no-cache headers (which then lacked no-store), so this one is
-	// what caches see; from 6.3.2 WordPress sends its own last, and those include no-store and private since 6.3.
 	$response->header( 'Cache-Control', 'no-store, private' );
 	return $response;
+}
+
+/**
+ * WordPress's no-cache headers, with Cache-Control: no-store, private, for the identity answer only.
+ *
+ * @param array<string, string> $headers
+ * @return array<string, string>
+ */
+function loyalty_bridge_no_store_headers( array $headers ): array {
+	$headers['Cache-Control'] = 'no-store, private';
+	return $headers;
 }
