@@ -1,0 +1,142 @@
+<?php
+/**
+ * WooCommerce › Loyalty points: connect with a pasted code, see what the store is connected to, disconnect, and
+ * the menu entry that opens the loyalty program's page through the door (door.php).
+ *
+ * @package LoyaltyBridge
+ */
+
+declare(strict_types=1);
+
+defined( 'ABSPATH' ) || exit;
+
+const LOYALTY_BRIDGE_PAGE = 'loyalty-bridge';
+
+function loyalty_bridge_add_settings_page(): void {
+	// Under WooCommerce's menu; under Settings while WooCommerce is off, so the merchant can still disconnect.
+	$parent = class_exists( 'WooCommerce' ) ? 'woocommerce' : 'options-general.php';
+	$hook   = add_submenu_page(
+		$parent,
+		__( 'Loyalty points', 'loyalty-bridge' ),
+		__( 'Loyalty points', 'loyalty-bridge' ),
+		'manage_woocommerce',
+		LOYALTY_BRIDGE_PAGE,
+		'loyalty_bridge_render_settings_page'
+	);
+	if ( is_string( $hook ) && '' !== $hook ) {
+		add_action( 'load-' . $hook, 'loyalty_bridge_on_settings_load' );
+	}
+	$connection = loyalty_bridge_connection();
+	if ( null !== $connection ) {
+		// An absolute URL as the slug, with no callback: WordPress prints it as the entry's link.
+		add_submenu_page(
+			$parent,
+			__( 'Open your loyalty program', 'loyalty-bridge' ),
+			__( 'Open your loyalty program', 'loyalty-bridge' ),
+			'manage_woocommerce',
+			loyalty_bridge_door_entry_url( $connection )
+		);
+	}
+}
+add_action( 'admin_menu', 'loyalty_bridge_add_settings_page', 60 );
+
+/**
+ * What a POST to the settings page does. Returns where to send the browser after a change, or the words of a refusal.
+ *
+ * @param array<string, mixed> $post The unslashed form.
+ * @return array{redirect: string}|array{error: string}|null Null when nothing was asked.
+ */
+function loyalty_bridge_handle_settings_post( array $post ): ?array {
+	$action = isset( $post['loyalty_bridge_action'] ) && is_string( $post['loyalty_bridge_action'] ) ? $post['loyalty_bridge_action'] : '';
+	if ( 'connect' !== $action && 'disconnect' !== $action ) {
+		return null;
+	}
+	if ( ! current_user_can( 'manage_woocommerce' ) ) {
+		wp_die( esc_html__( 'Sorry, you are not allowed to access this page.' ), '', array( 'response' => 403 ) );
+	}
+	check_admin_referer( 'loyalty_bridge_' . $action );
+	if ( 'disconnect' === $action ) {
+		loyalty_bridge_disconnect();
+		return array( 'redirect' => add_query_arg( 'loyalty_bridge', 'disconnected', menu_page_url( LOYALTY_BRIDGE_PAGE, false ) ) );
+	}
+	$code   = isset( $post['connection_code'] ) && is_string( $post['connection_code'] ) ? $post['connection_code'] : '';
+	$result = loyalty_bridge_connect( $code );
+	if ( ! $result['ok'] ) {
+		return array( 'error' => $result['error'] );
+	}
+	return array( 'redirect' => add_query_arg( 'loyalty_bridge', 'connected', menu_page_url( LOYALTY_BRIDGE_PAGE, false ) ) );
+}
+
+/** The words of the last refusal, kept between handling the form and drawing the page in one request. */
+function loyalty_bridge_settings_error( ?string $set = null ): ?string {
+	static $error = null;
+	if ( null !== $set ) {
+		$error = $set;
+	}
+	return $error;
+}
+
+function loyalty_bridge_on_settings_load(): void {
+	if ( 'POST' !== ( $_SERVER['REQUEST_METHOD'] ?? '' ) ) {
+		return;
+	}
+	$outcome = loyalty_bridge_handle_settings_post( wp_unslash( $_POST ) ); // phpcs:ignore WordPress.Security.NonceVerification -- checked by check_admin_referer() inside.
+	if ( isset( $outcome['redirect'] ) ) {
+		// Post, then redirect: reloading the page must not send the code again.
+		wp_safe_redirect( $outcome['redirect'] );
+		exit;
+	}
+	if ( isset( $outcome['error'] ) ) {
+		loyalty_bridge_settings_error( $outcome['error'] );
+	}
+}
+
+/**
+ * The page's markup, everything escaped.
+ *
+ * @param array{bridge_url: string, store: string, key_id: string, key: string}|null $connection
+ */
+function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, string $notice ): string {
+	$html = '<div class="wrap"><h1>' . esc_html__( 'Loyalty points', 'loyalty-bridge' ) . '</h1>';
+	if ( null !== $error ) {
+		$html .= '<div class="notice notice-error"><p>' . esc_html( $error ) . '</p></div>';
+	} elseif ( 'connected' === $notice && null !== $connection ) {
+		$html .= '<div class="notice notice-success"><p>' . esc_html__( 'Connected. Your customers now see their points in your store.', 'loyalty-bridge' ) . '</p></div>';
+	} elseif ( 'disconnected' === $notice ) {
+		$html .= '<div class="notice notice-success"><p>' . esc_html__( 'Disconnected. The plugin no longer signs anything for your loyalty program.', 'loyalty-bridge' ) . '</p></div>';
+	}
+	$action = esc_url( menu_page_url( LOYALTY_BRIDGE_PAGE, false ) );
+	if ( null !== $connection ) {
+		$bridge = (string) wp_parse_url( $connection['bridge_url'], PHP_URL_HOST );
+		$html  .= '<p>' . sprintf(
+			/* translators: %1$s: the loyalty program's host name, %2$s: the store's name there */
+			esc_html__( 'Connected to %1$s as store %2$s.', 'loyalty-bridge' ),
+			'<strong>' . esc_html( $bridge ) . '</strong>',
+			'<strong>' . esc_html( $connection['store'] ) . '</strong>'
+		) . '</p>';
+		$html .= '<p><a class="button button-primary" href="' . esc_url( loyalty_bridge_door_entry_url( $connection ) ) . '">'
+			. esc_html__( 'Open your loyalty program', 'loyalty-bridge' ) . '</a></p>';
+		$html .= '<form method="post" action="' . $action . '">'
+			. wp_nonce_field( 'loyalty_bridge_disconnect', '_wpnonce', true, false )
+			. '<input type="hidden" name="loyalty_bridge_action" value="disconnect">'
+			. '<p>' . esc_html__( 'Disconnecting removes the store\'s key from this site. The points panel and the launcher leave your store.', 'loyalty-bridge' ) . '</p>'
+			. '<p><button type="submit" class="button">' . esc_html__( 'Disconnect', 'loyalty-bridge' ) . '</button></p></form>';
+	} else {
+		$html .= '<p>' . esc_html__( 'On your loyalty program\'s page (Set up, "In your store"), ask for a connection code and paste it here. A code works once, for 15 minutes.', 'loyalty-bridge' ) . '</p>';
+		$html .= '<form method="post" action="' . $action . '">'
+			. wp_nonce_field( 'loyalty_bridge_connect', '_wpnonce', true, false )
+			. '<input type="hidden" name="loyalty_bridge_action" value="connect">'
+			. '<p><label for="loyalty-bridge-code">' . esc_html__( 'Connection code', 'loyalty-bridge' ) . '</label><br>'
+			. '<input type="text" id="loyalty-bridge-code" name="connection_code" class="large-text code" autocomplete="off" spellcheck="false" required></p>'
+			. '<p><button type="submit" class="button button-primary">' . esc_html__( 'Connect', 'loyalty-bridge' ) . '</button></p></form>';
+	}
+	return $html . '</div>';
+}
+
+function loyalty_bridge_render_settings_page(): void {
+	if ( ! current_user_can( 'manage_woocommerce' ) ) {
+		return;
+	}
+	$notice = isset( $_GET['loyalty_bridge'] ) && is_string( $_GET['loyalty_bridge'] ) ? sanitize_key( wp_unslash( $_GET['loyalty_bridge'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- only picks a message.
+	echo loyalty_bridge_settings_page_html( loyalty_bridge_connection(), loyalty_bridge_settings_error(), $notice ); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
+}

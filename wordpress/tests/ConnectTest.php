@@ -1,0 +1,114 @@
+<?php
+declare(strict_types=1);
+
+use PHPUnit\Framework\TestCase;
+
+/** The server-side exchange of a code for the store's plugin key, and forgetting it. */
+final class ConnectTest extends TestCase {
+	private string $code;
+	private string $key;
+
+	protected function setUp(): void {
+		WP::reset();
+		$this->code = 'lb1.' . loyalty_bridge_base64url_encode( 'https://bridge.example' ) . '.' . loyalty_bridge_base64url_encode( random_bytes( 32 ) );
+		$this->key  = loyalty_bridge_base64url_encode( random_bytes( 32 ) );
+	}
+
+	private static function answer( int $status, string $body ): array {
+		return array(
+			'response' => array( 'code' => $status ),
+			'body'     => $body,
+		);
+	}
+
+	public function test_a_good_answer_keeps_the_connection_in_one_option_not_autoloaded(): void {
+		WP::$http_answers[] = self::answer( 200, json_encode( array( 'store' => 'shop.example', 'keyId' => 'pk_abcDEF123_-x', 'key' => $this->key ) ) );
+
+		$result = loyalty_bridge_connect( $this->code );
+
+		$this->assertTrue( $result['ok'] );
+		$expected = array(
+			'bridge_url' => 'https://bridge.example',
+			'store'      => 'shop.example',
+			'key_id'     => 'pk_abcDEF123_-x',
+			'key'        => $this->key,
+		);
+		$this->assertSame( $expected, get_option( 'loyalty_bridge_connection' ) );
+		$this->assertFalse( WP::$options['loyalty_bridge_connection']['autoload'] );
+		$this->assertSame( $expected, loyalty_bridge_connection() );
+	}
+
+	public function test_posts_the_code_site_and_version_and_follows_no_redirect(): void {
+		WP::$http_answers[] = self::answer( 200, json_encode( array( 'store' => 'shop.example', 'keyId' => 'pk_abcDEF123_-x', 'key' => $this->key ) ) );
+
+		loyalty_bridge_connect( $this->code );
+
+		[ $url, $args ] = WP::calls( 'wp_remote_post' )[0];
+		$this->assertSame( 'https://bridge.example/woocommerce/plugin/connect', $url );
+		$this->assertSame( 0, $args['redirection'] );
+		$this->assertGreaterThan( 0, $args['timeout'] );
+		$this->assertSame( 'application/json', $args['headers']['Content-Type'] );
+		$this->assertSame(
+			array( 'code' => $this->code, 'siteUrl' => 'https://shop.example', 'pluginVersion' => '0.1.0' ),
+			json_decode( $args['body'], true )
+		);
+	}
+
+	/** @return array<string, array{array|WP_Error, string}> */
+	public static function refusals(): array {
+		$key = loyalty_bridge_base64url_encode( str_repeat( 'k', 32 ) );
+		return array(
+			'no answer'              => array( new WP_Error( 'http_request_failed', 'cURL error 28' ), 'Could not reach your loyalty program at bridge.example' ),
+			'the bridge refuses'     => array( self::answer( 400, '{"error":"this code has expired"}' ), 'refused the code: this code has expired.' ),
+			'a refusal with no body' => array( self::answer( 400, '' ), 'refused the code: the code was not accepted.' ),
+			'a redirect'             => array( self::answer( 302, '' ), 'answered with an error (HTTP 302)' ),
+			'a server error'         => array( self::answer( 503, 'busy' ), 'answered with an error (HTTP 503)' ),
+			'not JSON'               => array( self::answer( 200, '<html>' ), 'is not a loyalty program\'s' ),
+			'no store'               => array( self::answer( 200, json_encode( array( 'keyId' => 'pk_abcDEF123_-x', 'key' => $key ) ) ), 'is not a loyalty program\'s' ),
+			'a key id of no shape'   => array( self::answer( 200, json_encode( array( 'store' => 's', 'keyId' => 'k1', 'key' => $key ) ) ), 'is not a loyalty program\'s' ),
+			'a short key'            => array( self::answer( 200, json_encode( array( 'store' => 's', 'keyId' => 'pk_abcDEF123_-x', 'key' => 'c2hvcnQ' ) ) ), 'is not a loyalty program\'s' ),
+			'a store with a newline' => array( self::answer( 200, json_encode( array( 'store' => "s\nx", 'keyId' => 'pk_abcDEF123_-x', 'key' => $key ) ) ), 'is not a loyalty program\'s' ),
+		);
+	}
+
+	/** @dataProvider refusals */
+	public function test_a_refusal_keeps_nothing_and_says_why( array|WP_Error $answer, string $words ): void {
+		WP::$http_answers[] = $answer;
+
+		$result = loyalty_bridge_connect( $this->code );
+
+		$this->assertFalse( $result['ok'] );
+		$this->assertStringContainsString( $words, $result['error'] );
+		$this->assertSame( array(), WP::$options );
+		$this->assertNull( loyalty_bridge_connection() );
+	}
+
+	public function test_a_bad_code_is_never_sent(): void {
+		$result = loyalty_bridge_connect( 'lb1.' . loyalty_bridge_base64url_encode( 'http://bridge.example' ) . '.' . loyalty_bridge_base64url_encode( random_bytes( 32 ) ) );
+		$this->assertFalse( $result['ok'] );
+		$this->assertSame( array(), WP::calls( 'wp_remote_post' ) );
+	}
+
+	public function test_a_refused_new_code_leaves_the_working_connection(): void {
+		WP::$options['loyalty_bridge_connection'] = array( 'value' => test_connection(), 'autoload' => false );
+		WP::$http_answers[]                       = self::answer( 400, '{"error":"this code was already used"}' );
+
+		loyalty_bridge_connect( $this->code );
+
+		$this->assertSame( test_connection(), loyalty_bridge_connection() );
+	}
+
+	public function test_disconnect_forgets_the_key(): void {
+		WP::$options['loyalty_bridge_connection'] = array( 'value' => test_connection(), 'autoload' => false );
+
+		loyalty_bridge_disconnect();
+
+		$this->assertArrayNotHasKey( 'loyalty_bridge_connection', WP::$options );
+		$this->assertNull( loyalty_bridge_connection() );
+	}
+
+	public function test_a_damaged_option_is_no_connection(): void {
+		WP::$options['loyalty_bridge_connection'] = array( 'value' => array( 'store' => 'shop.example' ), 'autoload' => false );
+		$this->assertNull( loyalty_bridge_connection() );
+	}
+}

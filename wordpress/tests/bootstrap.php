@@ -1,0 +1,296 @@
+<?php
+/**
+ * Just enough of WordPress for the plugin's functions to run under PHPUnit: each stub does what WordPress's
+ * function does for the arguments the plugin passes, and records its calls in WP::$calls so a test can see what
+ * the plugin asked WordPress to do.
+ */
+
+declare(strict_types=1);
+
+define( 'ABSPATH', __DIR__ . '/' );
+define( 'WP_DEBUG', false );
+define( 'EP_ROOT', 64 );
+define( 'EP_PAGES', 4096 );
+
+final class WP {
+	/** @var array<string, list<array<int, mixed>>> */
+	public static array $calls = array();
+	/** @var array<string, array{value: mixed, autoload: mixed}> */
+	public static array $options = array();
+	/** @var list<array|WP_Error> Answers wp_remote_post() gives, first first. */
+	public static array $http_answers = array();
+	public static int $user_id = 0;
+	/** @var list<string> */
+	public static array $capabilities = array();
+	/** @var array<int, array<string, string>> */
+	public static array $user_meta = array();
+	/** @var array<int, string> */
+	public static array $user_emails = array();
+	public static string $version = '6.7';
+	public static bool $referer_ok = true;
+	/** @var array<string, list<array<int, mixed>>> What the plugin asked of WordPress as it loaded. */
+	public static array $load_calls = array();
+
+	public static function reset(): void {
+		self::$calls        = array();
+		self::$options      = array();
+		self::$http_answers = array();
+		self::$user_id      = 0;
+		self::$capabilities = array();
+		self::$user_meta    = array();
+		self::$user_emails  = array();
+		self::$version      = '6.7';
+		self::$referer_ok   = true;
+	}
+
+	public static function record( string $name, array $args ): void {
+		self::$calls[ $name ][] = $args;
+	}
+
+	/** @return list<array<int, mixed>> */
+	public static function calls( string $name ): array {
+		return self::$calls[ $name ] ?? array();
+	}
+}
+
+/** wp_die() ends the request; here it ends the test's call with this exception. */
+final class WpDie extends RuntimeException {
+	public function __construct( string $message, public readonly int $status ) {
+		parent::__construct( $message );
+	}
+}
+
+class WP_Error {
+	public function __construct( public string $code = '', public string $message = '', public mixed $data = '' ) {}
+	public function get_error_code(): string {
+		return $this->code;
+	}
+	public function get_error_data(): mixed {
+		return $this->data;
+	}
+}
+
+class WP_User {
+	public function __construct( public int $ID = 0, public string $user_email = '' ) {}
+}
+
+class WP_REST_Request {}
+
+class WP_REST_Response {
+	/** @var array<string, string> */
+	public array $headers = array();
+	public function __construct( public mixed $data = null, public int $status = 200 ) {}
+	public function header( string $key, string $value, bool $replace = true ): void {
+		$this->headers[ $key ] = $value;
+	}
+}
+
+// Hooks: recorded, never run.
+function add_action( string $hook, $callback, int $priority = 10, int $args = 1 ): bool {
+	WP::record( 'add_action', array( $hook, $callback, $priority ) );
+	return true;
+}
+function add_filter( string $hook, $callback, int $priority = 10, int $args = 1 ): bool {
+	WP::record( 'add_filter', array( $hook, $callback, $priority ) );
+	return true;
+}
+function register_activation_hook( string $file, $callback ): void {
+	WP::record( 'register_activation_hook', array( $file, $callback ) );
+}
+function register_deactivation_hook( string $file, $callback ): void {
+	WP::record( 'register_deactivation_hook', array( $file, $callback ) );
+}
+function add_shortcode( string $tag, $callback ): void {
+	WP::record( 'add_shortcode', array( $tag, $callback ) );
+}
+
+// Translation and escaping, as WordPress does them for plain text.
+function __( string $text, string $domain = 'default' ): string {
+	return $text;
+}
+function esc_html( string $text ): string {
+	return htmlspecialchars( $text, ENT_QUOTES, 'UTF-8' );
+}
+function esc_attr( string $text ): string {
+	return htmlspecialchars( $text, ENT_QUOTES, 'UTF-8' );
+}
+function esc_html__( string $text, string $domain = 'default' ): string {
+	return esc_html( $text );
+}
+/** Like WordPress's: only http(s) survives, and & becomes &#038; and quotes are encoded. */
+function esc_url( string $url ): string {
+	if ( 1 !== preg_match( '#^https?://#i', $url ) ) {
+		return '';
+	}
+	$url = str_replace( array( '"', "'", '<', '>', ' ' ), array( '%22', '%27', '%3C', '%3E', '%20' ), $url );
+	return str_replace( '&', '&#038;', $url );
+}
+function sanitize_key( string $key ): string {
+	return preg_replace( '/[^a-z0-9_\-]/', '', strtolower( $key ) );
+}
+function wp_unslash( $value ) {
+	return is_array( $value ) ? array_map( 'wp_unslash', $value ) : ( is_string( $value ) ? stripslashes( $value ) : $value );
+}
+function wp_parse_url( string $url, int $component = -1 ) {
+	return parse_url( $url, $component );
+}
+function add_query_arg( string $key, string $value, string $url ): string {
+	return $url . ( str_contains( $url, '?' ) ? '&' : '?' ) . rawurlencode( $key ) . '=' . rawurlencode( $value );
+}
+
+// Options.
+function get_option( string $name, $default = false ) {
+	return array_key_exists( $name, WP::$options ) ? WP::$options[ $name ]['value'] : $default;
+}
+function add_option( string $name, $value = '', string $deprecated = '', $autoload = 'yes' ): bool {
+	WP::record( 'add_option', array( $name, $value, $autoload ) );
+	if ( array_key_exists( $name, WP::$options ) ) {
+		return false;
+	}
+	WP::$options[ $name ] = array(
+		'value'    => $value,
+		'autoload' => $autoload,
+	);
+	return true;
+}
+function delete_option( string $name ): bool {
+	WP::record( 'delete_option', array( $name ) );
+	$had = array_key_exists( $name, WP::$options );
+	unset( WP::$options[ $name ] );
+	return $had;
+}
+
+// HTTP.
+function home_url(): string {
+	return 'https://shop.example';
+}
+function wp_remote_post( string $url, array $args ) {
+	WP::record( 'wp_remote_post', array( $url, $args ) );
+	return array_shift( WP::$http_answers ) ?? new WP_Error( 'http_request_failed', 'no answer queued' );
+}
+function is_wp_error( $thing ): bool {
+	return $thing instanceof WP_Error;
+}
+function wp_remote_retrieve_response_code( $response ) {
+	return is_array( $response ) ? $response['response']['code'] : '';
+}
+function wp_remote_retrieve_body( $response ): string {
+	return is_array( $response ) ? $response['body'] : '';
+}
+
+// Users.
+function current_user_can( string $capability ): bool {
+	return in_array( $capability, WP::$capabilities, true );
+}
+function get_current_user_id(): int {
+	return WP::$user_id;
+}
+function is_user_logged_in(): bool {
+	return WP::$user_id > 0;
+}
+function wp_get_current_user(): WP_User {
+	return new WP_User( WP::$user_id, WP::$user_emails[ WP::$user_id ] ?? '' );
+}
+function get_user_meta( int $user_id, string $key, bool $single = false ) {
+	return WP::$user_meta[ $user_id ][ $key ] ?? '';
+}
+
+// Responses.
+function wp_die( string $message = '', string $title = '', array $args = array() ): never {
+	throw new WpDie( $message, (int) ( $args['response'] ?? 500 ) );
+}
+function nocache_headers(): void {
+	WP::record( 'nocache_headers', array() );
+}
+function wp_redirect( string $location, int $status = 302 ): bool {
+	WP::record( 'wp_redirect', array( $location, $status ) );
+	return true;
+}
+function wp_safe_redirect( string $location, int $status = 302 ): bool {
+	WP::record( 'wp_safe_redirect', array( $location, $status ) );
+	return true;
+}
+function auth_redirect(): void {}
+
+// REST, scripts, rewrite, blocks.
+function register_rest_route( string $namespace, string $route, array $args ): bool {
+	WP::record( 'register_rest_route', array( $namespace, $route, $args ) );
+	return true;
+}
+function rest_url( string $path = '' ): string {
+	return 'https://shop.example/wp-json/' . ltrim( $path, '/' );
+}
+function wp_create_nonce( string $action ): string {
+	return 'nonce-for-' . $action . '-' . WP::$user_id;
+}
+function get_bloginfo( string $show ): string {
+	return 'version' === $show ? WP::$version : '';
+}
+function wp_enqueue_script( string $handle, string $src = '', array $deps = array(), $ver = false, $args = array() ): void {
+	WP::record( 'wp_enqueue_script', array( $handle, $src, $deps, $ver, $args ) );
+}
+function add_rewrite_endpoint( string $name, int $places ): void {
+	WP::record( 'add_rewrite_endpoint', array( $name, $places ) );
+}
+function flush_rewrite_rules(): void {
+	WP::record( 'flush_rewrite_rules', array() );
+}
+function register_block_type( string $path, array $args = array() ): void {
+	WP::record( 'register_block_type', array( $path, $args ) );
+}
+
+// Admin.
+function add_submenu_page( string $parent, string $title, string $menu, string $cap, string $slug, $callback = null ) {
+	WP::record( 'add_submenu_page', array( $parent, $title, $menu, $cap, $slug, $callback ) );
+	return 'woocommerce_page_' . $slug;
+}
+function menu_page_url( string $slug, bool $display = true ): string {
+	return 'https://shop.example/wp-admin/admin.php?page=' . $slug;
+}
+function check_admin_referer( string $action ) {
+	WP::record( 'check_admin_referer', array( $action ) );
+	if ( ! WP::$referer_ok ) {
+		wp_die( 'The link you followed has expired.', '', array( 'response' => 403 ) );
+	}
+	return 1;
+}
+function wp_nonce_field( string $action, string $name = '_wpnonce', bool $referer = true, bool $display = true ): string {
+	return '<input type="hidden" name="' . $name . '" value="nonce-for-' . $action . '">';
+}
+
+require dirname( __DIR__ ) . '/loyalty-bridge/loyalty-bridge.php';
+WP::$load_calls = WP::$calls;
+
+/**
+ * The callback the plugin hooked to a hook as it loaded.
+ *
+ * @return mixed
+ */
+function hooked( string $kind, string $hook ) {
+	foreach ( WP::$load_calls[ $kind ] ?? array() as $call ) {
+		if ( $hook === $call[0] ) {
+			return $call[1];
+		}
+	}
+	return null;
+}
+
+/** A connection as the plugin keeps it, with a fixed key, for tests that sign. */
+function test_connection(): array {
+	return array(
+		'bridge_url' => 'https://bridge.example',
+		'store'      => 'shop.example',
+		'key_id'     => 'pk_AAAAbbbbCCCC',
+		'key'        => loyalty_bridge_base64url_encode( str_repeat( "\x01", 32 ) ),
+	);
+}
+
+/** The contract's HMAC, written out again here so a test does not check the plugin against itself. */
+function expected_signature( string $key_base64url, string $purpose, string $payload_base64url ): string {
+	$key = base64_decode( strtr( $key_base64url, '-_', '+/' ) );
+	return rtrim( strtr( base64_encode( hash_hmac( 'sha256', $purpose . '.' . $payload_base64url, $key, true ) ), '+/', '-_' ), '=' );
+}
+
+function decode_payload( string $payload_base64url ): array {
+	return json_decode( base64_decode( strtr( $payload_base64url, '-_', '+/' ) ), true, 512, JSON_THROW_ON_ERROR );
+}
