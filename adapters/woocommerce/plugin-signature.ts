@@ -1,7 +1,8 @@
 // What the WordPress plugin signs for the bridge (docs/wordpress-plugin.md): an HMAC-SHA256 under the store's
 // plugin key over "<purpose>.<payload as sent, base64url>", the purpose a fixed string per use, so that a signature
-// made for one use (the door) opens nothing at another (who the customer is). The key is used as the plugin keeps
-// it, its base64url text's bytes (PHP's hash_hmac with the option's string), not the bytes it encodes.
+// made for one use (the door) opens nothing at another (who the customer is). The key is the 32 bytes its
+// base64url text encodes (the plugin decodes it before hash_hmac); wordpress/tests/vectors.json, made by the
+// plugin's PHP, pins both sides to the same bytes.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const DOOR_PURPOSE = 'loyalty-bridge merchant-door v1';
@@ -14,7 +15,9 @@ const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
 /** The signature of a payload (already base64url) for a purpose: base64url, unpadded. */
 export function pluginSignature(purpose: PluginPurpose, payload: string, key: string): string {
-  return createHmac('sha256', key).update(`${purpose}.${payload}`, 'utf8').digest('base64url');
+  return createHmac('sha256', Buffer.from(key, 'base64url'))
+    .update(`${purpose}.${payload}`, 'utf8')
+    .digest('base64url');
 }
 
 /**

@@ -60,7 +60,10 @@ export async function connectPlugin(world: WooPageWorld, fake: FakeWooCommerce):
 /** "<payload base64url>" and its signature for a purpose, under a key. */
 export function pluginSigned(purpose: string, fields: Record<string, unknown>, key: string) {
   const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
-  return { payload, sig: createHmac('sha256', key).update(`${purpose}.${payload}`).digest('base64url') };
+  return {
+    payload,
+    sig: createHmac('sha256', Buffer.from(key, 'base64url')).update(`${purpose}.${payload}`).digest('base64url'),
+  };
 }
 
 /** The identity token the plugin's REST route answers for a signed-in customer. */

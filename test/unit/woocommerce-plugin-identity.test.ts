@@ -1,9 +1,9 @@
 // Who asks on a WooCommerce storefront (adapters/woocommerce/plugin-identity.ts, docs/wordpress-plugin.md §3): the
 // plugin's identity token is taken only under the store's current key, for the identity purpose, within its five
-// minutes; a forged, expired, edited or crossed one is refused, and a guest names a served store. The fixed vectors
-// below were checked with `openssl dgst -sha256 -hmac <key>` over "<purpose>.<payload>" (the plugin's PHP makes the
-// same with hash_hmac): the key is used as its base64url text.
+// minutes; a forged, expired, edited or crossed one is refused, and a guest names a served store. The vectors the
+// plugin's own PHP made (wordpress/tests/vectors.json) are checked first: both sides sign the same bytes.
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkPluginIdentity, wooCustomerAsker } from '../../adapters/woocommerce/plugin-identity.ts';
 import type { KeyOf } from '../../adapters/woocommerce/plugin-keys.ts';
@@ -15,7 +15,7 @@ const KEY_ID = 'pk_AAAAAAAAAAAA';
 const OTHER_KEY = 'ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8';
 const IAT = 1767225600;
 
-/** The identity vector: its payload (base64url of the JSON below) and its signature. */
+/** A good identity token's payload: each test changes what it needs. */
 const VECTOR = {
   payload: {
     purpose: 'storefront-identity',
@@ -27,16 +27,14 @@ const VECTOR = {
     iat: IAT,
     exp: IAT + 300,
   },
-  token:
-    'eyJwdXJwb3NlIjoic3RvcmVmcm9udC1pZGVudGl0eSIsInN0b3JlIjoic3RvcmUuZXhhbXBsZSIsImtleUlkIjoicGtfQUFBQUFBQUFBQUFBIiwiY3VzdG9tZXJJZCI6IjQyIiwiZW1haWwiOiJhZGFAZXhhbXBsZS5jb20iLCJwaG9uZSI6Iis0NCAyMCA3OTQ2IDA5NTgiLCJpYXQiOjE3NjcyMjU2MDAsImV4cCI6MTc2NzIyNTkwMH0' +
-    '.QVha-tCOuFv5S9vDOa_ROVNEYWG4idNQq3WxISJ-gfM',
 };
-/** The door vector (plugin-door.ts): the same payload rules, the door's purpose. */
-const DOOR_VECTOR = {
-  payload:
-    'eyJwdXJwb3NlIjoibWVyY2hhbnQtZG9vciIsInN0b3JlIjoic3RvcmUuZXhhbXBsZSIsImtleUlkIjoicGtfQUFBQUFBQUFBQUFBIiwibm9uY2UiOiJubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5ubm5uIiwidXNlciI6MSwiaWF0IjoxNzY3MjI1NjAwfQ',
-  sig: 'Rlz1wVBTz_-yObOKmQLDGblDWeIUMZMl9Z7aQQv4jQw',
-};
+
+/** What the plugin's PHP signed (wordpress/tests/make-vectors.php): key, purpose, payload and signature. */
+const PHP_VECTORS = (
+  JSON.parse(readFileSync(new URL('../../wordpress/tests/vectors.json', import.meta.url), 'utf8')) as {
+    vectors: Array<{ name: string; key: string; purpose: string; payload: string; signature: string }>;
+  }
+).vectors;
 
 const keys: Record<string, { keyId: string; key: string }> = {
   'store.example': { keyId: KEY_ID, key: KEY },
@@ -47,20 +45,25 @@ const at = (seconds: number) => seconds * 1000;
 
 function token(fields: Record<string, unknown>, key = KEY, purpose: string = IDENTITY_PURPOSE): string {
   const payload = Buffer.from(JSON.stringify({ ...VECTOR.payload, ...fields })).toString('base64url');
-  const sig = createHmac('sha256', key).update(`${purpose}.${payload}`).digest('base64url');
+  const sig = createHmac('sha256', Buffer.from(key, 'base64url')).update(`${purpose}.${payload}`).digest('base64url');
   return `${payload}.${sig}`;
 }
+const GOOD = token({});
 
 describe('the plugin’s identity token', () => {
-  it('matches the fixed vectors, made elsewhere', () => {
-    const [payload, sig] = VECTOR.token.split('.') as [string, string];
-    expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).toEqual(VECTOR.payload);
-    expect(pluginSignature(IDENTITY_PURPOSE, payload, KEY)).toBe(sig);
-    expect(pluginSignature(DOOR_PURPOSE, DOOR_VECTOR.payload, KEY)).toBe(DOOR_VECTOR.sig);
+  it('signs as the plugin’s PHP signs, for each purpose', () => {
+    expect(PHP_VECTORS.length).toBeGreaterThanOrEqual(2);
+    for (const vector of PHP_VECTORS)
+      expect(pluginSignature(vector.purpose as typeof IDENTITY_PURPOSE, vector.payload, vector.key), vector.name).toBe(
+        vector.signature,
+      );
+    expect(PHP_VECTORS.map((vector) => vector.purpose).sort()).toEqual(
+      [DOOR_PURPOSE, IDENTITY_PURPOSE, IDENTITY_PURPOSE].sort(),
+    );
   });
 
   it('names the store, the customer and who they are, the phone in E.164', async () => {
-    expect(await checkPluginIdentity(VECTOR.token, keyOf, at(IAT + 10))).toEqual({
+    expect(await checkPluginIdentity(GOOD, keyOf, at(IAT + 10))).toEqual({
       ok: true,
       shop: 'store.example',
       customerId: '42',
@@ -86,7 +89,7 @@ describe('the plugin’s identity token', () => {
   });
 
   it('refuses another customer’s token edited to name this one', async () => {
-    const [, sig] = VECTOR.token.split('.');
+    const [, sig] = GOOD.split('.');
     const edited = `${Buffer.from(JSON.stringify({ ...VECTOR.payload, customerId: '43', email: 'eve@example.com' })).toString('base64url')}.${sig}`;
     expect(await checkPluginIdentity(edited, keyOf, at(IAT))).toEqual({ ok: false, refusal: 'bad_signature' });
   });
@@ -104,11 +107,11 @@ describe('the plugin’s identity token', () => {
   });
 
   it('takes a token only within its five minutes, and refuses a replay after', async () => {
-    expect((await checkPluginIdentity(VECTOR.token, keyOf, at(IAT + 300))).ok).toBe(true);
-    expect(await checkPluginIdentity(VECTOR.token, keyOf, at(IAT + 301))).toEqual({ ok: false, refusal: 'expired' });
-    expect(await checkPluginIdentity(VECTOR.token, keyOf, at(IAT + 3600))).toEqual({ ok: false, refusal: 'expired' });
-    expect((await checkPluginIdentity(VECTOR.token, keyOf, at(IAT - 30))).ok).toBe(true);
-    expect(await checkPluginIdentity(VECTOR.token, keyOf, at(IAT - 31))).toEqual({
+    expect((await checkPluginIdentity(GOOD, keyOf, at(IAT + 300))).ok).toBe(true);
+    expect(await checkPluginIdentity(GOOD, keyOf, at(IAT + 301))).toEqual({ ok: false, refusal: 'expired' });
+    expect(await checkPluginIdentity(GOOD, keyOf, at(IAT + 3600))).toEqual({ ok: false, refusal: 'expired' });
+    expect((await checkPluginIdentity(GOOD, keyOf, at(IAT - 30))).ok).toBe(true);
+    expect(await checkPluginIdentity(GOOD, keyOf, at(IAT - 31))).toEqual({
       ok: false,
       refusal: 'not_yet_valid',
     });
@@ -121,8 +124,8 @@ describe('the plugin’s identity token', () => {
 
   it('refuses a token under a key the store replaced, or of a store with no plugin', async () => {
     const replaced: KeyOf = () => Promise.resolve({ keyId: 'pk_CCCCCCCCCCCC', key: KEY });
-    expect(await checkPluginIdentity(VECTOR.token, replaced, at(IAT))).toEqual({ ok: false, refusal: 'old_key' });
-    expect(await checkPluginIdentity(VECTOR.token, () => Promise.resolve(undefined), at(IAT))).toEqual({
+    expect(await checkPluginIdentity(GOOD, replaced, at(IAT))).toEqual({ ok: false, refusal: 'old_key' });
+    expect(await checkPluginIdentity(GOOD, () => Promise.resolve(undefined), at(IAT))).toEqual({
       ok: false,
       refusal: 'not_connected',
     });
@@ -147,7 +150,7 @@ describe('who asks a WooCommerce storefront', () => {
   });
 
   it('is the token’s customer, with the token’s contact', async () => {
-    expect(await asker(request({ authorization: `Bearer ${VECTOR.token}` }))).toEqual({
+    expect(await asker(request({ authorization: `Bearer ${GOOD}` }))).toEqual({
       kind: 'customer',
       shop: 'store.example',
       customerId: '42',
@@ -165,11 +168,11 @@ describe('who asks a WooCommerce storefront', () => {
   it('refuses a bad token, and a token beside a store, saying why without the token', async () => {
     refusals.length = 0;
     expect(await asker(request({ authorization: `Bearer ${token({}, OTHER_KEY)}` }))).toEqual({ kind: 'refused' });
-    expect(await asker(request({ authorization: `Bearer ${VECTOR.token}` }, { store: 'store.example' }))).toEqual({
+    expect(await asker(request({ authorization: `Bearer ${GOOD}` }, { store: 'store.example' }))).toEqual({
       kind: 'refused',
     });
     expect(refusals).toHaveLength(2);
-    expect(refusals.join(' ')).not.toContain(VECTOR.token.slice(0, 20));
+    expect(refusals.join(' ')).not.toContain(GOOD.slice(0, 20));
     expect(refusals.join(' ')).not.toContain('ada@');
   });
 });
