@@ -28,9 +28,10 @@ final class IdentityTest extends TestCase {
 		$this->assertTrue( loyalty_bridge_identity_permission() );
 	}
 
-	public function test_the_token_names_the_customer_by_billing_email_and_phone_for_five_minutes(): void {
-		WP::$user_meta[12] = array( 'billing_email' => 'ada@example.com', 'billing_phone' => '+44 20 7946 0000' );
-		$user              = new WP_User( 12, 'account@example.com' );
+	public function test_the_token_names_the_customer_by_their_account_email_and_billing_phone_for_five_minutes(): void {
+		// The billing e-mail is what the customer typed at checkout (anyone's): it names nobody.
+		WP::$user_meta[12] = array( 'billing_email' => 'someone-else@example.com', 'billing_phone' => '+44 20 7946 0000' );
+		$user              = new WP_User( 12, 'ada@example.com' );
 
 		[ $payload, $sig ] = explode( '.', loyalty_bridge_identity_token( test_connection(), $user, 1_700_000_000 ) );
 

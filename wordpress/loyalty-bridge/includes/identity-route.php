@@ -40,20 +40,21 @@ function loyalty_bridge_identity_permission() {
 }
 
 /**
- * Who the customer is, as the bridge reads it: WooCommerce's billing e-mail (else the account's) and billing phone.
+ * Who the customer is, as the bridge reads it: the account's e-mail, never the billing e-mail (a customer types that
+ * at every checkout, and could type anyone's to spend their points), and the billing phone (for an account that
+ * keys its users by phone).
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string} $connection
  * @return array<string, int|string>
  */
 function loyalty_bridge_identity_payload( array $connection, WP_User $user, int $now ): array {
-	$billing_email = trim( (string) get_user_meta( $user->ID, 'billing_email', true ) );
 	$billing_phone = trim( (string) get_user_meta( $user->ID, 'billing_phone', true ) );
 	$payload       = array(
 		'purpose'    => 'storefront-identity',
 		'store'      => $connection['store'],
 		'keyId'      => $connection['key_id'],
 		'customerId' => (string) $user->ID,
-		'email'      => '' !== $billing_email ? $billing_email : (string) $user->user_email,
+		'email'      => trim( (string) $user->user_email ),
 	);
 	if ( '' !== $billing_phone ) {
 		$payload['phone'] = $billing_phone;
