@@ -151,9 +151,14 @@ export function pluginDoorRoutes({
   ): Promise<{ ok: true; shop: string; user: string } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }> {
     const refused = (refusal: keyof typeof DOOR_REFUSALS) => ({ ok: false as const, refusal });
     const cookie = keptSecret(headers, DOOR_COOKIE);
-    if (!cookie) return refused('no_cookie');
     const payloadText = query.payload ?? '';
     const unsigned = readPayload(payloadText);
+    // A finish whose nonce is not this browser's cookie burns that nonce: a page that sent a signed-in manager to
+    // the plugin with an attacker's nonce (whose cookie the attacker holds) has the signature land in the manager's
+    // browser, and the nonce is spent there before the attacker could learn the link and use it with their cookie.
+    const named = typeof unsigned?.nonce === 'string' ? unsigned.nonce : undefined;
+    if (named !== undefined && named !== cookie) await store.deleteRecord(KIND, doorRecordId(named));
+    if (!cookie) return refused('no_cookie');
     if (!unsigned) return refused('malformed');
     if (unsigned.nonce !== cookie) return refused('other_nonce');
     const shop = unsigned.store;

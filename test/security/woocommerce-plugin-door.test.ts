@@ -105,8 +105,22 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
     const theirs = await startDoor(woo);
     await expectRefused(link, theirs.cookie);
     await expectRefused(link, '__Host-loyalty-bridge-door=' + 'x'.repeat(43));
-    // Those tries spent nothing of the right browser's.
-    expect((await world.browse(link, mine.cookie)).status).toBe(200);
+    // A signed link that reached a browser without its nonce is burnt: a page that sent a signed-in manager through
+    // the plugin with an attacker's nonce (the attacker holding its cookie) leaves the attacker nothing to use. The
+    // right browser starts again, and that works.
+    await expectRefused(link, mine.cookie);
+    const again = await startDoor(woo);
+    expect((await world.browse(finishLink(wooKey, again.nonce), again.cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('burns an attacker’s nonce that a manager’s browser was sent through the plugin with', async () => {
+    // The attacker starts a door in their own browser (they hold its cookie), then sends a signed-in manager to the
+    // plugin with that nonce: the plugin signs it, and the manager's browser lands on the finish without the cookie.
+    const attacker = await startDoor(woo);
+    const signedForTheManager = finishLink(wooKey, attacker.nonce);
+    await expectRefused(signedForTheManager);
+    // Had the attacker learnt the link (a log, a referrer), it opens nothing in their browser either.
+    await expectRefused(signedForTheManager, attacker.cookie);
   }, 30_000);
 
   it('opens nothing for a signature made for another purpose, or an old one', async () => {
