@@ -69,7 +69,9 @@ function verdictOn(current: PluginCode | undefined, shop: string, at: Date): Ver
 /** Every refusal is this shape, naming no store: whoever holds a wrong code learns nothing from it. */
 const refused = (error: string): PlatformAnswer => ({ status: 400, json: { error } });
 
-function readBody(body: Buffer): { code: string; siteUrl: string; pluginVersion?: string } | undefined {
+function readBody(
+  body: Buffer,
+): { code: string; siteUrl: string; adminUrl?: string; pluginVersion?: string } | undefined {
   let read: unknown;
   try {
     read = JSON.parse(body.toString('utf8'));
@@ -77,11 +79,32 @@ function readBody(body: Buffer): { code: string; siteUrl: string; pluginVersion?
     return undefined;
   }
   if (typeof read !== 'object' || read === null) return undefined;
-  const { code, siteUrl, pluginVersion } = read as Record<string, unknown>;
+  const { code, siteUrl, adminUrl, pluginVersion } = read as Record<string, unknown>;
   if (typeof code !== 'string' || typeof siteUrl !== 'string' || siteUrl.length > 2000) return undefined;
+  if (adminUrl !== undefined && (typeof adminUrl !== 'string' || adminUrl.length > 2000)) return undefined;
   const version =
     typeof pluginVersion === 'string' && /^[\w.+-]{1,40}$/.test(pluginVersion) ? pluginVersion : undefined;
-  return { code: code.trim(), siteUrl, ...(version ? { pluginVersion: version } : {}) };
+  return {
+    code: code.trim(),
+    siteUrl,
+    ...(typeof adminUrl === 'string' ? { adminUrl } : {}),
+    ...(version ? { pluginVersion: version } : {}),
+  };
+}
+
+/**
+ * Where the site's wp-admin is (admin_url(): not under the site's address where WordPress lives in a directory of its
+ * own), with a trailing slash; only on the site's own origin, so the door sends a browser nowhere else.
+ */
+function adminOf(adminUrl: string | undefined, siteUrl: string): string | undefined | 'elsewhere' {
+  if (adminUrl === undefined) return undefined;
+  try {
+    const admin = new URL(adminUrl);
+    if (admin.origin !== new URL(siteUrl).origin || admin.search !== '' || admin.hash !== '') return 'elsewhere';
+    return admin.href.endsWith('/') ? admin.href : `${admin.href}/`;
+  } catch {
+    return 'elsewhere';
+  }
 }
 
 /** The store the plugin's site is, or undefined when its address names none. */
@@ -113,6 +136,8 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
       if (!CODE.test(sent.code)) return refused('this is not a connection code: copy it again from your loyalty page');
       const site = siteShop(sent.siteUrl);
       if (!site) return refused('siteUrl is not a web address');
+      const adminUrl = adminOf(sent.adminUrl, sent.siteUrl);
+      if (adminUrl === 'elsewhere') return refused('adminUrl must be on the site’s own address');
       const at = now();
       // One step decides: the code is taken (deleted) only if it is there, unexpired, and for this site's store.
       // Of two exchanges at once, the second finds it gone. `change` may run more than once: it only decides.
@@ -134,6 +159,7 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
         shop: site.shop,
         ...made,
         storeUrl: site.storeUrl,
+        ...(adminUrl ? { adminUrl } : {}),
         ...(sent.pluginVersion ? { pluginVersion: sent.pluginVersion } : {}),
         connectedAt: at.toISOString(),
       });

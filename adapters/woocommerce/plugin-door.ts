@@ -91,7 +91,8 @@ export function pluginDoorRoutes({
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + DOOR_TTL_MS).toISOString(),
     });
-    const to = new URL(`${storeUrl}/wp-admin/admin-post.php`);
+    // Where the plugin said its wp-admin is (WordPress in a directory of its own), else where WordPress puts it.
+    const to = new URL('admin-post.php', key.adminUrl ?? `${storeUrl}/wp-admin/`);
     to.searchParams.set('action', 'loyalty_bridge_door');
     to.searchParams.set('nonce', nonce);
     return {

@@ -15,6 +15,8 @@ export interface PluginKey {
   key: string;
   /** The store's address as the plugin gave it (home_url), in the bridge's form (shop-identity.ts). */
   storeUrl: string;
+  /** Its wp-admin (admin_url()), with a trailing slash, where the plugin told it; `<storeUrl>/wp-admin/` otherwise. */
+  adminUrl?: string | undefined;
   pluginVersion?: string | undefined;
   connectedAt: string;
 }

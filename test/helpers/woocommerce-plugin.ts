@@ -1,7 +1,7 @@
 // The WordPress plugin's side of docs/wordpress-plugin.md, played by hand against a WooPageWorld's bridge: the
 // merchant signs in to their store's page (the /wc-auth approval), asks for a connection code, and the plugin
 // exchanges it for its key; then what the plugin signs with that key (the door's return, the identity token),
-// each made as its PHP makes it: HMAC-SHA256 over "<purpose>.<payload base64url>" under the key's text.
+// each made as its PHP makes it: HMAC-SHA256 over "<purpose>.<payload base64url>" under the 32 bytes of the key.
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import type { FakeWooCommerce } from './fake-woocommerce.ts';
@@ -38,21 +38,25 @@ export async function askPluginCode(
 }
 
 /** The plugin's exchange, from its server: the bridge's address read from the code, as the plugin reads it. */
-export function exchangeCode(code: string, siteUrl: string): Promise<PostAnswer> {
+export function exchangeCode(code: string, siteUrl: string, adminUrl?: string): Promise<PostAnswer> {
   const bridge = Buffer.from(code.split('.')[1]!, 'base64url').toString();
   return outboundPost(
     `${bridge}/woocommerce/plugin/connect`,
     { 'content-type': 'application/json' },
-    JSON.stringify({ code, siteUrl, pluginVersion: '0.1.0' }),
+    JSON.stringify({ code, siteUrl, ...(adminUrl ? { adminUrl } : {}), pluginVersion: '0.1.0' }),
     5_000,
   );
 }
 
-/** Signs in, asks a code and connects the store's plugin: its key. */
-export async function connectPlugin(world: WooPageWorld, fake: FakeWooCommerce): Promise<PluginConnection> {
+/** Signs in, asks a code and connects the store's plugin (its wp-admin where admin_url says): its key. */
+export async function connectPlugin(
+  world: WooPageWorld,
+  fake: FakeWooCommerce,
+  adminUrl?: string,
+): Promise<PluginConnection> {
   const session = await signInByApproval(world, fake);
   const { code } = await askPluginCode(world, session);
-  const answer = await exchangeCode(code, fake.url);
+  const answer = await exchangeCode(code, fake.url, adminUrl);
   expect(answer.status).toBe(200);
   return JSON.parse(answer.body) as PluginConnection;
 }

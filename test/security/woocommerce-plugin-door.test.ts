@@ -8,11 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable } from '../helpers/https-front.ts';
 import {
+  askPluginCode,
   connectPlugin,
   DOOR_PURPOSE,
+  exchangeCode,
   IDENTITY_PURPOSE,
-  pluginSigned,
   type PluginConnection,
+  pluginSigned,
+  signInByApproval,
 } from '../helpers/woocommerce-plugin.ts';
 import { sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 
@@ -151,6 +154,21 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
     wooKey = await connectPlugin(world, woo);
     await expectRefused(finishLink(earlier, nonce), cookie);
     expect((await world.browse(finishLink(wooKey, nonce), cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('sends the browser to the wp-admin the plugin named, on the site’s own address only', async () => {
+    // WordPress in a directory of its own: admin_url() is not under the site's address.
+    const inDirectory = await connectPlugin(world, woo, `${woo.url}/wp/wp-admin/`);
+    const { location } = await startDoor(woo);
+    expect(`${location.origin}${location.pathname}`).toBe(`${woo.url}/wp/wp-admin/admin-post.php`);
+    expect(inDirectory.keyId).not.toBe(wooKey.keyId);
+    wooKey = inDirectory;
+    // A wp-admin elsewhere is refused at connect: the door would send merchants' browsers there.
+    const session = await signInByApproval(world, woo);
+    const { code } = await askPluginCode(world, session);
+    const answer = await exchangeCode(code, woo.url, 'https://elsewhere.example/wp-admin/');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'adminUrl must be on the site’s own address' });
   }, 30_000);
 
   it('starts no door for a store whose plugin is not connected', async () => {

@@ -49,7 +49,12 @@ final class ConnectTest extends TestCase {
 		$this->assertGreaterThan( 0, $args['timeout'] );
 		$this->assertSame( 'application/json', $args['headers']['Content-Type'] );
 		$this->assertSame(
-			array( 'code' => $this->code, 'siteUrl' => 'https://shop.example', 'pluginVersion' => '0.1.0' ),
+			array(
+				'code'          => $this->code,
+				'siteUrl'       => 'https://shop.example',
+				'adminUrl'      => 'https://shop.example/wp/wp-admin/',
+				'pluginVersion' => '0.1.0',
+			),
 			json_decode( $args['body'], true )
 		);
 	}

@@ -164,6 +164,10 @@ function delete_option( string $name ): bool {
 function home_url(): string {
 	return 'https://shop.example';
 }
+/** As WordPress answers it: with a trailing slash, where wp-admin is (here, as for WordPress in its own directory). */
+function admin_url( string $path = '' ): string {
+	return 'https://shop.example/wp/wp-admin/' . ltrim( $path, '/' );
+}
 function wp_remote_post( string $url, array $args ) {
 	WP::record( 'wp_remote_post', array( $url, $args ) );
 	return array_shift( WP::$http_answers ) ?? new WP_Error( 'http_request_failed', 'no answer queued' );

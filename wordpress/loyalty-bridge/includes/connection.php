@@ -108,6 +108,8 @@ function loyalty_bridge_connect( string $pasted ): array {
 				array(
 					'code'          => $parsed['code'],
 					'siteUrl'       => home_url(),
+					// Not always under siteUrl: WordPress may live in a directory of its own.
+					'adminUrl'      => admin_url(),
 					'pluginVersion' => LOYALTY_BRIDGE_VERSION,
 				),
 				JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR
