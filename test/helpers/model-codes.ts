@@ -29,6 +29,8 @@ export interface ModelCodes {
   use(code: string, customerId: string, now: number): void;
   /** What the store made of a code by its text (its uses, and whether it is gone since); undefined: never made. */
   made(code: string): { uses: number; removed: boolean } | undefined;
+  /** The code's text as an order paid with it reports it (WooCommerce's in lower case). */
+  orderCode(code: string): string;
 }
 
 export function inMemoryCodes(): ModelCodes {
@@ -58,6 +60,7 @@ export function inMemoryCodes(): ModelCodes {
       const found = [...fake.byId.values()].find((each) => each.code === code);
       return found && { uses: found.uses, removed: found.removed };
     },
+    orderCode: (code) => code,
   };
 }
 
@@ -119,6 +122,7 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
       const found = codeOf(code);
       return found && { uses: found.code.current_uses, removed: found.deleted };
     },
+    orderCode: (code) => code,
   };
 }
 
@@ -196,5 +200,7 @@ export function wooCommerceCodes(
       const found = madeCoupon(fake, code);
       return found && { uses: found.coupon.usage_count, removed: found.deleted };
     },
+    // wc_format_coupon_code: an order's coupon_lines name the coupon as WooCommerce keeps it.
+    orderCode: (code) => code.toLowerCase(),
   };
 }
