@@ -74,7 +74,7 @@ const describe401 = (response: Response<string>) => {
   return `${response.statusCode}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`;
 };
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export class WooRestClient {
   readonly shop: string;

@@ -278,6 +278,11 @@ export interface DiscountCodeRequest {
   /** The platform's own id of the customer the code is for: only they may use it, where the platform allows. */
   customerId: string;
   /**
+   * The customer's e-mail, where the account knows them by one: for a platform that keeps a code to a customer by
+   * their e-mail rather than by their id. Platforms that key codes by customerId ignore it.
+   */
+  email?: string;
+  /**
    * The code's text, chosen by the bridge before the code exists (long and random): a code whose make answered
    * nothing (a crash, a lost answer) is found again by it (`find`) and removed.
    */

@@ -99,8 +99,12 @@ export interface FakeWooCommerce {
   lastCallback: { url: string; status: number } | undefined;
   /** Sends the order to every active webhook of the topic, as WooCommerce does when it changes. */
   deliver(topic: string, orderId: number): Promise<number[]>;
+  /** The site's routes and the REST permission check (false: it answered), for other parts (fake-woocommerce-coupons.ts). */
+  site: { router: express.Router; allowed: (req: Request, res: Response, action: FakeRestAction) => boolean };
   close(): Promise<void>;
 }
+
+export type FakeRestAction = 'list' | 'view' | 'create' | 'edit' | 'delete';
 
 const MAX_FAILURES = 5;
 const TOPICS = [
@@ -569,6 +573,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       }
       return statuses;
     },
+    site: { router: site, allowed },
     async close() {
       await http.close();
       http.server.closeAllConnections();

@@ -1,14 +1,19 @@
 // A store's reward codes as the reward reservations model test sees them, whichever store makes them: the
-// in-memory FakeCodeStore, or BigCommerce's code maker (adapters/bigcommerce/promotion-codes.ts) against the fake
-// BigCommerce's Promotions API over HTTP. Both make, find, count and remove codes through StorefrontParts.codes,
-// fail a make when told (before the code is made, or after with its answer lost), hold a make (a slow store), and
-// let a checkout apply a code as their store would.
+// in-memory FakeCodeStore, BigCommerce's code maker (adapters/bigcommerce/promotion-codes.ts) against the fake
+// BigCommerce's Promotions API over HTTP, or WooCommerce's (adapters/woocommerce/coupon-codes.ts) against the fake
+// WooCommerce's coupons over HTTP. All make, find, count and remove codes through StorefrontParts.codes, fail a
+// make when told (before the code is made, or after with its answer lost), hold a make (a slow store), and let a
+// checkout apply a code as their store would.
 import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
+import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
+import type { DiscountCodeRequest, StorefrontParts } from '../../src/core/platform-module.ts';
 import type { FakeBigCommerce } from './fake-bigcommerce.ts';
 import { codeRefusal, failNextCreate, madeCode, promotionsOf, useCode } from './fake-bigcommerce-promotions.ts';
 import { FakeCodeStore } from './fake-code-store.ts';
+import type { FakeWooCommerce } from './fake-woocommerce.ts';
+import { couponRefusal, couponsOf, failNextCouponCreate, madeCoupon, useCoupon } from './fake-woocommerce-coupons.ts';
 
 export interface ModelCodes {
   readonly parts: NonNullable<StorefrontParts['codes']>;
@@ -24,6 +29,8 @@ export interface ModelCodes {
   use(code: string, customerId: string, now: number): void;
   /** What the store made of a code by its text (its uses, and whether it is gone since); undefined: never made. */
   made(code: string): { uses: number; removed: boolean } | undefined;
+  /** The code's text as an order paid with it reports it (WooCommerce's in lower case). */
+  orderCode(code: string): string;
 }
 
 export function inMemoryCodes(): ModelCodes {
@@ -53,6 +60,7 @@ export function inMemoryCodes(): ModelCodes {
       const found = [...fake.byId.values()].find((each) => each.code === code);
       return found && { uses: found.uses, removed: found.removed };
     },
+    orderCode: (code) => code,
   };
 }
 
@@ -114,5 +122,85 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
       const found = codeOf(code);
       return found && { uses: found.code.current_uses, removed: found.deleted };
     },
+    orderCode: (code) => code,
+  };
+}
+
+/**
+ * WooCommerce's code maker on the fake WooCommerce (withCoupons installed), with a Read/Write key. WooCommerce keeps
+ * a code to its customer by their e-mail, checked against the billing e-mail of the order: a checkout of a
+ * customer here bills the e-mail their codes were made for. WooCommerce keeps codes in lower case: each code's text
+ * as the bridge chose it is remembered here, with whom it was made for.
+ */
+export function wooCommerceCodes(
+  fake: FakeWooCommerce,
+  shop: string,
+  keys: { key: string; secret: string },
+): ModelCodes {
+  const client = new WooRestClient({
+    url: fake.url,
+    consumerKey: keys.key,
+    consumerSecret: keys.secret,
+    outbound: { userAddress: false },
+  });
+  const maker = wooCouponCodes(async (asked) => (asked === shop ? client : undefined));
+  const asked = new Map<string, Pick<DiscountCodeRequest, 'code' | 'customerId' | 'email'>>();
+  const emails = new Map<string, string>();
+  const state = {
+    failMake: undefined as ModelCodes['failMake'],
+    holdMake: undefined as ModelCodes['holdMake'],
+  };
+  /** The billing e-mail a customer's checkout types: theirs, as the bridge knows it. */
+  const billing = (customerId: string) => emails.get(customerId) ?? `${customerId}@nobody.invalid`;
+  return {
+    parts: {
+      ...maker,
+      make: async (request) => {
+        const fail = state.failMake;
+        state.failMake = undefined;
+        const hold = state.holdMake;
+        state.holdMake = undefined;
+        asked.set(request.code.toLowerCase(), request);
+        if (request.email) emails.set(request.customerId, request.email);
+        if (hold) {
+          hold.asked();
+          await hold.until;
+        }
+        // Before: the coupon is refused (nothing made). After: it is made, the connection drops.
+        if (fail) failNextCouponCreate(fake, fail);
+        return maker.make(request);
+      },
+    },
+    get failMake() {
+      return state.failMake;
+    },
+    set failMake(fail) {
+      state.failMake = fail;
+    },
+    get holdMake() {
+      return state.holdMake;
+    },
+    set holdMake(hold) {
+      state.holdMake = hold;
+    },
+    usable: (code, customerId, now) =>
+      couponRefusal(fake, code, { billingEmail: billing(customerId), at: now }) === undefined,
+    live: () =>
+      couponsOf(fake)
+        .filter((coupon) => coupon.status === 'publish' && coupon.usage_count === 0)
+        .map((coupon) => {
+          const request = asked.get(coupon.code);
+          return { code: request?.code ?? coupon.code, customerId: request?.customerId ?? '' };
+        }),
+    use(code, customerId, now) {
+      if (!useCoupon(fake, code, { billingEmail: billing(customerId), at: now }))
+        throw new Error(`WooCommerce would not apply ${code}`);
+    },
+    made(code) {
+      const found = madeCoupon(fake, code);
+      return found && { uses: found.coupon.usage_count, removed: found.deleted };
+    },
+    // wc_format_coupon_code: an order's coupon_lines name the coupon as WooCommerce keeps it.
+    orderCode: (code) => code.toLowerCase(),
   };
 }

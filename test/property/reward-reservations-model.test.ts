@@ -1,8 +1,9 @@
 // Reserve at issue, redeem at use (issue 52), model-checked on both ledger backends: a real engine and worker on
 // the real sandbox over HTTP, RewardCodes and CodeSweeper wired as src/composition/storefront-reader.ts wires them,
-// and the codes of an in-memory store (test/helpers/fake-code-store.ts) or of BigCommerce's code maker against the
-// fake BigCommerce's Promotions API over HTTP (test/helpers/model-codes.ts): there a make fails at the promotion
-// (before) or loses the answer of its code (after), and a checkout applies a code as BigCommerce would.
+// and the codes of an in-memory store (test/helpers/fake-code-store.ts), of BigCommerce's code maker against the
+// fake BigCommerce's Promotions API over HTTP, or of WooCommerce's against the fake WooCommerce's coupons over HTTP
+// (test/helpers/model-codes.ts): there a make fails at the promotion or coupon (before) or loses the answer of its
+// code (after), and a checkout applies a code as that store would (WooCommerce: by the billing e-mail).
 // Commands: customers redeem from two tabs at once, pay with a code (its delivery sometimes twice, sometimes
 // cancelled with it), cancel, spend points elsewhere, earn, the clock passes a code's repair or its expiry and
 // settling window, the sweeper runs; the ledger's writes of reward records and the store's make fail once when
@@ -34,8 +35,10 @@ import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { startFakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
+import { startFakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
-import { bigCommerceCodes, inMemoryCodes, type ModelCodes } from '../helpers/model-codes.ts';
+import { bigCommerceCodes, inMemoryCodes, wooCommerceCodes, type ModelCodes } from '../helpers/model-codes.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
 
@@ -387,7 +390,7 @@ class PayWithCode implements Cmd {
         orderId,
         facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
-        discountCodes: [{ code: code.code, amount: reservation.amountOff }],
+        discountCodes: [{ code: real.fake.orderCode(code.code), amount: reservation.amountOff }],
       });
     const event = paying(nextOrderId(real));
     const orderId = event.orderId;
@@ -437,7 +440,7 @@ class Redeliver implements Cmd {
         orderId: paid.orderId,
         facts: ['placed', 'paid'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
-        discountCodes: [{ code: paid.code, amount: '1.00' }],
+        discountCodes: [{ code: real.fake.orderCode(paid.code), amount: '1.00' }],
       }),
     ]);
     await settle(real);
@@ -458,7 +461,7 @@ class CancelOrder implements Cmd {
         orderId: paid.orderId,
         facts: ['placed', 'paid', 'cancelled'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
-        discountCodes: [{ code: paid.code, amount: '1.00' }],
+        discountCodes: [{ code: real.fake.orderCode(paid.code), amount: '1.00' }],
       }),
     ]);
     await settle(real);
@@ -645,17 +648,24 @@ const commands = [
 ];
 
 /**
- * Whose codes: the in-memory store's, and BigCommerce's code maker against the fake BigCommerce over HTTP (fewer
- * runs: each make, use and removal is a few HTTP calls). Order ids and phones are distinct per backend and store.
+ * Whose codes: the in-memory store's, and BigCommerce's and WooCommerce's code makers against their fakes over HTTP
+ * (fewer runs: each make, use and removal is an HTTP call or a few). Order ids and phones are distinct per backend
+ * and store.
  */
 const CODE_STORES = [
   { name: 'in-memory', numRuns: 40, base: { lowdb: 71_000_000, other: 72_000_000 } },
   { name: 'bigcommerce', numRuns: 30, base: { lowdb: 73_000_000, other: 74_000_000 } },
+  { name: 'woocommerce', numRuns: 20, base: { lowdb: 75_000_000, other: 76_000_000 } },
 ] as const;
 
-/** The codes of that store; a fake BigCommerce (its rate limit out of the way) to close after the runs. */
+/** The codes of that store; a fake BigCommerce (its rate limit out of the way) or WooCommerce to close after the runs. */
 async function codeStore(name: (typeof CODE_STORES)[number]['name']) {
   if (name === 'in-memory') return { fake: inMemoryCodes(), close: async () => undefined };
+  if (name === 'woocommerce') {
+    const keys = { key: 'ck_model', secret: 'cs_model' };
+    const woo = withCoupons(await startFakeWooCommerce({ consumerKey: keys.key, consumerSecret: keys.secret }));
+    return { fake: wooCommerceCodes(woo, SHOP, keys), close: () => woo.close() };
+  }
   const token = 'model-token';
   const bigCommerce = withPromotions(await startFakeBigCommerce({ storeHash: SHOP, accessToken: token }));
   bigCommerce.quota = { requests: 1_000_000, windowMs: 30_000 };

@@ -136,6 +136,7 @@ export class RewardCodes {
       .make({
         shop,
         customerId: asked.customerId,
+        ...('email' in customer ? { email: customer.email } : {}),
         code: reservation.code,
         title: `Loyalty reward: ${rewardWords(reward)}`,
         amountOff: reward.amountOff,

@@ -1,0 +1,227 @@
+// A reward's discount codes on WooCommerce against the fake WooCommerce's coupons over HTTP: each code is a coupon
+// of the reward's amount off the cart, its minimum, one use, for the customer's e-mail, expiring at the code's
+// expiry even where the site's clock is not GMT; an order placed with it goes through once, only with that billing
+// e-mail, not after its expiry; it is found again by its text (WooCommerce keeps codes in lower case), its uses are
+// WooCommerce's count, and removing it deletes it (twice is fine). A read-only key, or a key whose user may not
+// manage coupons, is told in words to connect again; a make whose answer was lost leaves a coupon `find` finds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
+import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
+import type { DiscountCodeRequest } from '../../src/core/platform-module.ts';
+import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import {
+  couponsOf,
+  failNextCouponCreate,
+  madeCoupon,
+  refuseCoupons,
+  setSiteOffset,
+  useCoupon,
+  withCoupons,
+} from '../helpers/fake-woocommerce-coupons.ts';
+
+const SHOP = 'coupons.example';
+const HOUR = 3_600_000;
+const EMAIL = 'Ada.Lovelace@Example.com';
+
+let fake: FakeWooCommerce;
+let made = 0;
+
+beforeAll(async () => {
+  fake = withCoupons(await startFakeWooCommerce({ consumerKey: 'ck_rw', consumerSecret: 'cs_rw' }));
+  fake.keys.set('ck_read', { keyId: 90, consumerSecret: 'cs_read', permissions: 'read', description: 'read key' });
+});
+afterAll(() => fake.close());
+
+const codesWith = (key: string, secret: string, why?: string) => {
+  let client: WooRestClient | undefined;
+  return wooCouponCodes(
+    async (shop) => {
+      if (shop !== SHOP) return undefined;
+      client ??= new WooRestClient({
+        url: fake.url,
+        consumerKey: key,
+        consumerSecret: secret,
+        outbound: { userAddress: false },
+      });
+      return client;
+    },
+    why === undefined ? undefined : async () => why,
+  );
+};
+const codes = codesWith('ck_rw', 'cs_rw');
+
+function request(change: Partial<DiscountCodeRequest> = {}): DiscountCodeRequest {
+  const now = Date.now();
+  return {
+    shop: SHOP,
+    customerId: '42',
+    email: EMAIL,
+    code: `LB-TESTCODE${String(++made).padStart(8, '0')}`,
+    title: 'Loyalty reward: 500 points',
+    amountOff: '5.00',
+    minimumOrder: null,
+    startsAt: new Date(now - 1_000).toISOString(),
+    expiresAt: new Date(now + 24 * HOUR).toISOString(),
+    combinesWithOthers: false,
+    ...change,
+  };
+}
+
+async function madeId(asked: DiscountCodeRequest): Promise<string> {
+  const answer = await codes.make(asked);
+  if (answer.kind !== 'made') throw new Error(`not made: ${answer.why}`);
+  return answer.platformId;
+}
+const coupon = (id: string) => couponsOf(fake).find((each) => String(each.id) === id);
+const checkout = (change: Partial<Parameters<typeof useCoupon>[2]> = {}) => ({ billingEmail: EMAIL, ...change });
+
+describe('WooCommerce coupon codes', () => {
+  it('keeps each code to one customer, as WooCommerce can', () => {
+    expect(codes.forOneCustomer).toBe(true);
+  });
+
+  it('makes a fixed-cart coupon of the reward, used once, alone, for the customer’s e-mail, naming the points', async () => {
+    const asked = request({ minimumOrder: '20.00', amountOff: '7.50' });
+    const saved = coupon(await madeId(asked))!;
+    expect(saved).toMatchObject({
+      code: asked.code.toLowerCase(),
+      discount_type: 'fixed_cart',
+      amount: '7.50',
+      minimum_amount: '20.00',
+      usage_limit: 1,
+      usage_limit_per_user: 1,
+      individual_use: true,
+      email_restrictions: [EMAIL.toLowerCase()],
+      description: expect.stringContaining('500 points'),
+      status: 'publish',
+    });
+    // Whole seconds: the expiry is at most a second before the reservation's, never after it.
+    expect(Date.parse(asked.expiresAt) - saved.expires!).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(asked.expiresAt) - saved.expires!).toBeLessThan(1_000);
+  });
+
+  it('makes a reward that combines into a coupon usable with others, and one without a minimum or e-mail unrestricted', async () => {
+    const saved = coupon(await madeId(request({ combinesWithOthers: true, email: undefined })))!;
+    expect(saved.individual_use).toBe(false);
+    expect(saved.minimum_amount).toBe('0');
+    expect(saved.email_restrictions).toEqual([]);
+  });
+
+  it('expires the coupon at the code’s expiry on a site whose clock is not GMT', async () => {
+    setSiteOffset(fake, 5);
+    try {
+      const asked = request({ expiresAt: new Date(Date.now() + 2 * HOUR).toISOString() });
+      await madeId(asked);
+      const expiry = Date.parse(asked.expiresAt);
+      expect(useCoupon(fake, asked.code, checkout({ at: expiry + 2_000 }))).toBe(false);
+      expect(useCoupon(fake, asked.code, checkout({ at: expiry - 2_000 }))).toBe(true);
+    } finally {
+      setSiteOffset(fake, 0);
+    }
+  });
+
+  it('lets an order with the customer’s billing e-mail use the code once, not twice, and not below its minimum', async () => {
+    const asked = request({ minimumOrder: '20.00' });
+    await madeId(asked);
+    expect(useCoupon(fake, asked.code, checkout({ billingEmail: 'someone.else@example.com' }))).toBe(false);
+    expect(useCoupon(fake, asked.code, checkout({ subtotal: '10.00' }))).toBe(false);
+    // WooCommerce compares e-mails in lower case, and the code in any case.
+    expect(useCoupon(fake, asked.code.toLowerCase(), checkout({ billingEmail: EMAIL.toUpperCase() }))).toBe(true);
+    expect(useCoupon(fake, asked.code, checkout({ subtotal: '25.00' }))).toBe(false);
+  });
+
+  it('refuses the code for an order placed after its expiry', async () => {
+    const asked = request();
+    await madeId(asked);
+    expect(useCoupon(fake, asked.code, checkout({ at: Date.parse(asked.expiresAt) + 1_000 }))).toBe(false);
+    expect(useCoupon(fake, asked.code, checkout())).toBe(true);
+  });
+
+  it('finds a code by its text in any case, and nothing for a text the store does not have', async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await expect(codes.find(SHOP, asked.code)).resolves.toBe(id);
+    await expect(codes.find(SHOP, asked.code.toLowerCase())).resolves.toBe(id);
+    await expect(codes.find(SHOP, `${asked.code}X`)).resolves.toBeUndefined();
+  });
+
+  it('refuses a second coupon of a code the store has', async () => {
+    const asked = request();
+    await madeId(asked);
+    await expect(codes.make({ ...asked, email: 'other@example.com' })).rejects.toThrow(
+      /woocommerce_rest_coupon_code_already_exists/,
+    );
+    expect(couponsOf(fake).filter((each) => each.code === asked.code.toLowerCase())).toHaveLength(1);
+  });
+
+  it("reads WooCommerce's count of the code's uses", async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await expect(codes.uses(SHOP, id)).resolves.toBe(0);
+    useCoupon(fake, asked.code, checkout());
+    await expect(codes.uses(SHOP, id)).resolves.toBe(1);
+  });
+
+  it('removes the coupon for good, so no order can use it; removing it again is fine', async () => {
+    const asked = request();
+    const id = await madeId(asked);
+    await codes.remove(SHOP, id);
+    expect(coupon(id)).toBeUndefined();
+    expect(madeCoupon(fake, asked.code)?.deleted).toBe(true);
+    expect(useCoupon(fake, asked.code, checkout())).toBe(false);
+    await expect(codes.uses(SHOP, id)).resolves.toBeUndefined();
+    await expect(codes.find(SHOP, asked.code)).resolves.toBeUndefined();
+    await expect(codes.remove(SHOP, id)).resolves.toBeUndefined();
+  });
+
+  it('answers not-allowed, in words, for a read-only key, and makes nothing', async () => {
+    const before = couponsOf(fake).length;
+    await expect(codesWith('ck_read', 'cs_read').make(request())).resolves.toEqual({
+      kind: 'not-allowed',
+      why: expect.stringMatching(/connect the store again.*Read\/Write/),
+    });
+    await expect(
+      codesWith('ck_read', 'cs_read', 'connect again with a Read/Write key').make(request()),
+    ).resolves.toEqual({ kind: 'not-allowed', why: 'connect again with a Read/Write key' });
+    expect(couponsOf(fake).length).toBe(before);
+  });
+
+  it('answers not-allowed for a key whose user may not manage coupons (403 woocommerce_rest_cannot_create)', async () => {
+    const before = couponsOf(fake).length;
+    refuseCoupons(fake, true);
+    try {
+      await expect(codes.make(request())).resolves.toMatchObject({ kind: 'not-allowed' });
+    } finally {
+      refuseCoupons(fake, false);
+    }
+    expect(couponsOf(fake).length).toBe(before);
+  });
+
+  it('throws, with no secret in its words, for a key WooCommerce no longer knows', async () => {
+    const error = await codesWith('ck_gone', 'cs_gone_secret')
+      .make(request())
+      .then(() => undefined)
+      .catch((thrown: unknown) => thrown as Error);
+    expect(error?.message).toMatch(/refused the consumer key/);
+    expect(error?.message).not.toMatch(/cs_gone_secret/);
+  });
+
+  it('throws when the make fails, and the coupon of a make whose answer was lost is found and removed', async () => {
+    const refusedAsked = request();
+    failNextCouponCreate(fake, 'before');
+    await expect(codes.make(refusedAsked)).rejects.toThrow(/WooCommerce/);
+    await expect(codes.find(SHOP, refusedAsked.code)).resolves.toBeUndefined();
+
+    const lostAsked = request();
+    failNextCouponCreate(fake, 'after');
+    await expect(codes.make(lostAsked)).rejects.toThrow(/WooCommerce/);
+    const found = await codes.find(SHOP, lostAsked.code);
+    expect(found).toBeDefined();
+    await codes.remove(SHOP, found!);
+    expect(useCoupon(fake, lostAsked.code, checkout())).toBe(false);
+  });
+
+  it('throws for a store the bridge has no access to', async () => {
+    await expect(codes.make(request({ shop: 'other.example' }))).rejects.toThrow(/no access/);
+  });
+});
