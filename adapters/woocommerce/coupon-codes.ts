@@ -1,8 +1,9 @@
 // A reward's discount code on a WooCommerce store (StorefrontParts.codes): a coupon made with the REST API v3
 // (POST /wp-json/wc/v3/coupons; WooCommerce's WC_REST_Coupons_V2_Controller, which v3 extends): the reward's
 // fixed amount off the cart (fixed_cart), its minimum order (minimum_amount), used once (usage_limit 1) and once
-// by a customer (usage_limit_per_user 1), alone in its order where the reward does not combine (individual_use),
-// expiring at the reward's expiry. The coupon's id is the code's platformId; a coupon is found again by its text
+// by a customer (usage_limit_per_user 1), always alone in its order (individual_use: WooCommerce's product and
+// shipping discounts are coupons too, and a reward that "combines" would let two of the bridge's codes into one
+// order, whose one redeem is one code's), expiring at the reward's expiry. The coupon's id is the code's platformId; a coupon is found again by its text
 // (GET /coupons?code=, which WooCommerce answers by wc_get_coupon_id_by_code: it stores codes in lower case).
 // For one customer: email_restrictions holds the customer's e-mail. WooCommerce checks it only when the order is
 // placed (WC_Cart::check_customer_coupons), against the billing e-mail typed at checkout (and the signed-in
@@ -81,7 +82,8 @@ export function wooCouponCodes(
   });
 
   return {
-    forOneCustomer: true,
+    // email_restrictions is checked against the billing e-mail anyone may type: not kept to one customer.
+    forOneCustomer: false,
 
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await rest(request.shop);
@@ -93,7 +95,8 @@ export function wooCouponCodes(
         description: request.title,
         // One order pays with one of the bridge's codes at most where the reward does not combine; a reward that
         // combines may meet another coupon in its order.
-        individual_use: !request.combinesWithOthers,
+        // Never beside another coupon, the bridge's own included: an order pays with at most one bridge code.
+        individual_use: true,
         usage_limit: 1,
         usage_limit_per_user: 1,
         date_expires: wooInstant(request.expiresAt),

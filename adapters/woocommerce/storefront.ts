@@ -11,8 +11,11 @@ import { issuePluginCode } from './plugin-connect.ts';
 import { wooCustomerAsker } from './plugin-identity.ts';
 import { pluginKeyOf, type KeyOf } from './plugin-keys.ts';
 import type { WooStores } from './stores.ts';
-// TODO(issue 54): codes — `wooCouponCodes(restFor, whyNotAllowed?)` from './coupon-codes.ts' is written by another
-// helper and is not in main yet; once it is, add `codes: { ...wooCouponCodes(restFor, why), readiness, forOneCustomer: true }`.
+import { wooCouponCodes } from './coupon-codes.ts';
+
+/** What a key that may only read cannot do, and the fix. */
+export const READ_ONLY_KEY =
+  'the bridge’s key to your store may only read, and rewards are paid with coupons it makes: connect the store again from this page and approve Read/Write access';
 
 export const PLUGIN_NOT_CONNECTED =
   'install and connect the Loyalty points plugin in WordPress (WooCommerce › Loyalty points › Connect, with a code from this page)';
@@ -29,6 +32,7 @@ export interface WooStorefrontOptions {
 export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
   const { store, stores } = options;
   const keyOf: KeyOf = (shop) => pluginKeyOf(store, shop);
+  const restFor = async (shop: string) => (await stores.get(shop))?.rest;
   // A store the bridge holds (connected, or the configured one): its "install". A disconnect forgets the store before
   // the storefront is turned off, so the switch's check after its write sees it. Not the plugin's key: turning the
   // storefront off must work whatever the plugin's state.
@@ -53,5 +57,21 @@ export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
       return { ready: true };
     },
     pluginCode: (shop) => issuePluginCode(store, shop, options.publicUrl),
+    codes: {
+      ...wooCouponCodes(restFor, async (shop) => {
+        const ready = await rewardsReadiness(shop);
+        return ready.ready ? undefined : ready.why;
+      }),
+      readiness: rewardsReadiness,
+    },
   };
+
+  /** Whether the bridge's key may make coupons: a read key may not (WooCommerce says so when it is made). */
+  async function rewardsReadiness(shop: string) {
+    const held = await stores.get(shop);
+    if (!held?.rest)
+      return { ready: false as const, missingScopes: [], why: 'the bridge is not connected to this store' };
+    if (held.keyPermissions === 'read') return { ready: false as const, missingScopes: [], why: READ_ONLY_KEY };
+    return { ready: true as const };
+  }
 }
