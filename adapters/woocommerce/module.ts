@@ -21,6 +21,7 @@ import { pluginConnectRoute } from './plugin-connect.ts';
 import { pluginDoorRoutes } from './plugin-door.ts';
 import { wooStorefront } from './storefront.ts';
 import { wooWidgetRoute } from './storefront-widget.ts';
+import { pluginDownloadRoute, zipPlugin } from './plugin-download.ts';
 
 export const wooModule = {
   name: 'woocommerce' as const,
@@ -67,13 +68,19 @@ export const wooModule = {
     });
     // The storefront, through the store's WordPress plugin (docs/wordpress-plugin.md): it needs the bridge's https
     // address, which the plugin's connection code carries and its pages load the widget from.
+    const zip = publicUrl && !wooConnectProblem(publicUrl) ? zipPlugin() : undefined;
     const pluginRoutes =
-      publicUrl && !wooConnectProblem(publicUrl)
+      publicUrl && zip
         ? {
             storefront: wooStorefront({
               store,
               stores,
               publicUrl,
+              pluginDownload: {
+                path: `/woocommerce/plugin/${zip.fileName}`,
+                fileName: zip.fileName,
+                version: zip.version,
+              },
               onRefused: (reason) =>
                 logger.info({ reason }, 'a storefront request from a WooCommerce store page was refused'),
             }),
@@ -81,6 +88,7 @@ export const wooModule = {
               pluginConnectRoute({ store, logger }),
               ...pluginDoorRoutes({ store, publicUrl, logger }),
               wooWidgetRoute(publicUrl),
+              pluginDownloadRoute(zip),
             ],
           }
         : undefined;

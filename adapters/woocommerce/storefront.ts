@@ -27,6 +27,8 @@ export interface WooStorefrontOptions {
   publicUrl: string;
   /** Why a request was refused, for the operator's log: never the token. */
   onRefused?: (reason: string) => void;
+  /** Where the merchant downloads the plugin (plugin-download.ts). */
+  pluginDownload?: StorefrontParts['pluginDownload'];
 }
 
 export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
@@ -57,6 +59,7 @@ export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
       return { ready: true };
     },
     pluginCode: (shop) => issuePluginCode(store, shop, options.publicUrl),
+    ...(options.pluginDownload ? { pluginDownload: options.pluginDownload } : {}),
     codes: {
       ...wooCouponCodes(restFor, async (shop) => {
         const ready = await rewardsReadiness(shop);

@@ -49,6 +49,8 @@ export type PlatformAnswer = AnswerExtras &
      * JavaScript, which browsers and the CDN in front may keep for maxAgeSeconds. Nothing else is served so.
      */
     | { status: number; script: string; maxAgeSeconds: number }
+    /** A file a person downloads (a plugin's zip): saved under its name, never shown as a page. */
+    | { status: number; download: { fileName: string; contentType: string; bytes: Uint8Array } }
     /** To another address; 302 unless it says 303 (after a POST). */
     | { redirect: string; status?: 302 | 303 }
     /**
@@ -402,6 +404,8 @@ export interface StorefrontParts {
    * earlier code, and works once until expiresAt. Absent: the platform connects without one.
    */
   pluginCode?(shop: string): Promise<{ code: string; expiresAt: string }>;
+  /** Where the merchant downloads that plugin (below the bridge's address: /woocommerce/plugin/<file>), and its version. */
+  pluginDownload?: { path: string; fileName: string; version: string };
   /**
    * Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers).
    * The bridge puts it when the merchant turns the storefront on, takes it off when they turn it off, and checks it

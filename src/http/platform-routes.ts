@@ -109,6 +109,13 @@ export function moduleSurface({
         ...(form ? { form } : {}),
       });
     }
+    if ('download' in given)
+      return res
+        .status(given.status)
+        .set({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' })
+        .type(given.download.contentType)
+        .attachment(given.download.fileName)
+        .send(Buffer.from(given.download.bytes));
     if ('script' in given)
       return res
         .status(given.status)

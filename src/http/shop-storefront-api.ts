@@ -39,7 +39,10 @@ export function shopStorefrontApi({
     const offered = Boolean(partsOf(platform)?.storefront);
     const on = offered && (await storefrontOn(store, platform, shop));
     const placed = on ? await widget?.view(platform, shop) : undefined;
-    res.json({ offered, on, ...(placed ? { widget: placed } : {}) });
+    // Where the store needs a plugin of ours: where to download it, and that a code connects it.
+    const storefront = partsOf(platform)?.storefront;
+    const plugin = storefront?.pluginCode ? { download: storefront.pluginDownload } : undefined;
+    res.json({ offered, on, ...(placed ? { widget: placed } : {}), ...(plugin ? { plugin } : {}) });
   });
   router.put('/storefront', async (req, res) => {
     const { platform, shop } = shopRefOf(res);

@@ -19,6 +19,10 @@ import {
   type PluginConnection,
 } from '../helpers/woocommerce-plugin.ts';
 import { startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const ADA = { id: 42, email: 'ada@example.com', phone: '+44 20 7946 0958' };
 const GRACE = { id: 43, email: 'grace@example.com' };
@@ -54,6 +58,31 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer’s points through th
   }, 60_000);
   afterAll(async () => {
     await world?.stop();
+  });
+
+  it('offers the merchant the plugin to download, as WordPress uploads it', async () => {
+    const shown = await asPage('GET', '/storefront');
+    const download = shown.body.plugin?.download as { path: string; fileName: string; version: string };
+    expect(download).toEqual({
+      path: expect.stringMatching(/^\/woocommerce\/plugin\/loyalty-bridge-\d+\.\d+\.\d+\.zip$/),
+      fileName: expect.stringMatching(/^loyalty-bridge-[\d.]+\.zip$/),
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+    });
+    const answer = await fetch(`${world.bridge.http.localUrl}${download.path}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/zip');
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename=${download.fileName}`);
+    // Read by Info-ZIP, not by the library that wrote it: one folder, the plugin's own files, no tests.
+    const dir = mkdtempSync(join(tmpdir(), 'lb-plugin-zip-'));
+    const file = join(dir, download.fileName);
+    writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
+    const listed = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n');
+    expect(listed).toContain('loyalty-bridge/loyalty-bridge.php');
+    expect(listed).toContain('loyalty-bridge/includes/identity-route.php');
+    expect(listed.every((entry) => entry.startsWith('loyalty-bridge/'))).toBe(true);
+    expect(listed.some((entry) => /tests?\//.test(entry))).toBe(false);
+    execFileSync('unzip', ['-tq', file]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('asks the merchant to connect the plugin before the storefront turns on', async () => {

@@ -256,8 +256,37 @@ async function loadStorefront() {
   $('#storefront').hidden = status !== 200 || !body.offered;
   $('#storefront-switch').checked = body.on === true;
   showWidget(body.widget);
+  showPlugin(body.plugin);
   await loadRewards();
 }
+
+/** Where the store needs our plugin: its download, and the button that makes a one-time connection code. */
+function showPlugin(plugin) {
+  $('#plugin-connect').hidden = !plugin;
+  if (!plugin) return;
+  const link = $('#plugin-download');
+  link.hidden = !plugin.download;
+  if (plugin.download) {
+    link.href = plugin.download.path;
+    link.textContent = `Download the plugin (version ${plugin.download.version})`;
+  }
+}
+
+$('#plugin-code-button').addEventListener('click', async () => {
+  const { status, body } = await call('/storefront/plugin-code', { method: 'POST' });
+  const field = $('#plugin-code');
+  const note = $('#plugin-code-note');
+  if (status !== 200) {
+    note.textContent = body?.errors?.join(' ') ?? 'The code could not be made. Try again in a moment.';
+    note.hidden = false;
+    return;
+  }
+  field.value = body.code;
+  field.hidden = false;
+  const until = new Date(body.expiresAt).toLocaleTimeString('en-US', { timeStyle: 'short' });
+  note.textContent = `Paste it in WordPress before ${until}; it works once. A new code replaces this one.`;
+  note.hidden = false;
+});
 
 /** Where the bridge puts the launcher on the store: whether it is there, put back, or why not yet. */
 function showWidget(widget) {
