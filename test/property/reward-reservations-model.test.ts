@@ -654,7 +654,7 @@ const commands = [
  */
 const CODE_STORES = [
   { name: 'in-memory', numRuns: 40, base: { lowdb: 71_000_000, other: 72_000_000 } },
-  { name: 'bigcommerce', numRuns: 30, base: { lowdb: 73_000_000, other: 74_000_000 } },
+  { name: 'bigcommerce', numRuns: 20, base: { lowdb: 73_000_000, other: 74_000_000 } },
   { name: 'woocommerce', numRuns: 20, base: { lowdb: 75_000_000, other: 76_000_000 } },
 ] as const;
 
