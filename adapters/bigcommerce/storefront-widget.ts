@@ -31,21 +31,6 @@ const TRANSPORT = `  // A fresh token for every call, never kept: it lives 15 mi
       if (!response.ok) throw new Error('the store answered ' + response.status);
       return response.text();
     });
-  }
-  // To the bridge: the customer's token as a bearer, else the store's name for a guest; never the store's cookies.
-  function customerCall(method, path, query) {
-    return customerToken().then(function (token) {
-      var params = new URLSearchParams(query);
-      if (!token && store) params.set('store', store);
-      var search = params.toString();
-      var headers = { accept: 'application/json' };
-      if (token) headers.authorization = 'Bearer ' + token.trim();
-      return fetch(pointsUrl + path + (search ? '?' + search : ''), {
-        method: method,
-        credentials: 'omit',
-        headers: headers,
-      });
-    });
   }`;
 
 /** GET /bigcommerce/storefront/widget.js: the script, built once when the route is. */

@@ -4,8 +4,9 @@
 // that does what blocks/points-launcher.liquid does on Shopify: the launcher's markup and its English words
 // (locales/en.default.json), the stylesheet, and loyalty.js's transport (window.loyaltyBridgeTransport). How the
 // transport proves who the customer is differs by platform: each hands its own snippet, which defines
-// `customerCall(method, path, query)` (a fetch of the bridge's points route, answering the Response) from `data`
-// (what the platform put in it beside the words), `store` (the script's own ?store=) and `pointsUrl`.
+// `customerToken()` (a promise of the customer's token, fetched afresh from the store's own origin, or undefined
+// for a guest) from `data` (what the platform put in it beside the words). The prelude sends it to the bridge as a
+// bearer, or the store's name (the script's own ?store=) for a guest, and never the store's cookies.
 import { readFileSync } from 'node:fs';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 
@@ -24,7 +25,7 @@ export interface SharedWidgetOptions {
   signInPath: string;
   /** Public values the transport reads as `data.<name>`: never a secret. */
   data?: Readonly<Record<string, string>>;
-  /** Plain browser JavaScript defining `function customerCall(method, path, query)`; see the header. */
+  /** Plain browser JavaScript defining `function customerToken()`; see the header. */
   transport: string;
   /**
    * Whether elements `[data-loyalty-points-panel]` the store's pages print (an account tab, a shortcode) are filled
@@ -85,6 +86,21 @@ function prelude(options: SharedWidgetOptions, data: string): string {
   var store = script && script.src ? new URL(script.src).searchParams.get('store') : null;
 
 ${options.transport}
+  // To the bridge: the customer's token as a bearer, else the store's name for a guest; never the store's cookies.
+  function customerCall(method, path, query) {
+    return customerToken().then(function (token) {
+      var params = new URLSearchParams(query);
+      if (!token && store) params.set('store', store);
+      var search = params.toString();
+      var headers = { accept: 'application/json' };
+      if (token) headers.authorization = 'Bearer ' + token.trim();
+      return fetch(pointsUrl + path + (search ? '?' + search : ''), {
+        method: method,
+        credentials: 'omit',
+        headers: headers,
+      });
+    });
+  }
 
   window.loyaltyBridgeTransport = {
     ask: function () {

@@ -32,21 +32,6 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
         });
       },
     );
-  }
-  // To the bridge: the customer's token as a bearer, else the store's name for a guest; never the store's cookies.
-  function customerCall(method, path, query) {
-    return customerToken().then(function (token) {
-      var params = new URLSearchParams(query);
-      if (!token && store) params.set('store', store);
-      var search = params.toString();
-      var headers = { accept: 'application/json' };
-      if (token) headers.authorization = 'Bearer ' + token.trim();
-      return fetch(pointsUrl + path + (search ? '?' + search : ''), {
-        method: method,
-        credentials: 'omit',
-        headers: headers,
-      });
-    });
   }`;
 
 /** GET /woocommerce/storefront/widget.js: the script, built once when the route is. */
