@@ -7,59 +7,41 @@
 // once. What they notice: their balance, a code that works once, a widget put back if someone removed it, and an
 // uninstall that frees what was held.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib/bridge-process.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { appAt, bcOrder, bcPageTokens } from '../helpers/bigcommerce.ts';
-import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
-import { eventually, tempDataDir } from '../helpers/engine.ts';
-import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
-import { addCustomer, serveFakeCustomers } from '../helpers/fake-bigcommerce-customers.ts';
-import { madeCode, useCode, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
-import { addFakeScripts, deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
-import { createLogger } from '../../src/logger.ts';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { createLogger } from '../../src/logger.ts';
+import {
+  BC_REWARDS_CLIENT_ID as CLIENT_ID,
+  BC_REWARDS_CLIENT_SECRET as CLIENT_SECRET,
+  readAnswer as read,
+  REWARD_SCOPES as WITH_REWARDS,
+  startBigCommerceRewardsWorld,
+  STOREFRONT_SCOPES as STOREFRONT,
+  type BigCommerceRewardsWorld,
+} from '../helpers/bigcommerce-rewards-world.ts';
+import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
+import { eventually } from '../helpers/engine.ts';
+import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
+import { madeCode, useCode } from '../helpers/fake-bigcommerce-promotions.ts';
+import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import { bcOrder } from '../helpers/bigcommerce.ts';
 
-const CLIENT_ID = 'bc-rewards-client-id';
-const CLIENT_SECRET = 'bc-rewards-client-secret-for-tests';
 const STORE = 'rwd1';
 const GRACE = 'grace@example.com';
-const ORDERS_ONLY = 'store_v2_orders_read_only';
-const STOREFRONT = `${ORDERS_ONLY} store_v2_content store_v2_customers_read_only`;
-const WITH_REWARDS = `${STOREFRONT} store_v2_marketing`;
 /** A page of the store: its own domain, which the bridge cannot know in advance. */
 const STORE_PAGE = 'https://www.rewards-store.example';
 
+let world: BigCommerceRewardsWorld;
 let bc: FakeBigCommerce;
 let bridge: RunningBridge;
 let url = '';
 let brandId = '';
 const logText: string[] = [];
 
-type Answer = { status: number; headers: Headers; body: Record<string, any> };
-const read = async (response: Response): Promise<Answer> => {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as any };
-};
-const merchant = async (method: string, path: string, body?: unknown) => {
-  const token = (await bcPageTokens(bridge)).mint(STORE);
-  return read(
-    await fetch(`${url}/admin/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }),
-  );
-};
+const merchant = (method: string, path: string, body?: unknown) => world.merchant(STORE, method, path, body);
 const tokenFor = (customerId: number, claims: Record<string, unknown> = {}) =>
-  currentCustomerJwt({
-    storeHash: STORE,
-    customerId,
-    email: GRACE,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    claims,
-  });
+  world.tokenFor(STORE, { id: customerId, email: GRACE }, claims);
 /** What the widget on the store's page asks: with the token BigCommerce gave that page, from the store's origin. */
 const asCustomer = async (path: string, token: string, method = 'GET') =>
   read(
@@ -75,47 +57,17 @@ const deliver = async (orderId: number) =>
     200,
   ]);
 /** The merchant approves new scopes: the operator added them to the app, and the merchant opens it again. */
-const approve = async (scope: string) => {
-  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, scope));
-  expect((await bc.install(STORE)).status).toBe(200);
-};
+const approve = (scope: string) => world.approve(STORE, scope);
 
 beforeAll(async () => {
-  bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });
-  withPromotions(bc);
-  serveFakeCustomers(bc);
-  addFakeScripts(bc);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, ORDERS_ONLY));
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logText.push(line) } });
-  bridge = await startTestBridge(
-    {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: tempDataDir(),
-      RECONCILE_INTERVAL_MINUTES: '0',
-      REWARD_SWEEP_SECONDS: '1',
-      BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
-      BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
-      BIGCOMMERCE_LOGIN_URL: bc.url,
-      BIGCOMMERCE_API_URL: bc.url,
-      BIGCOMMERCE_OPEN_INSTALLS: 'true',
-    },
-    logger,
-    { widgetCheckMs: 300 },
-  );
-  expect((await bc.install(STORE)).status).toBe(200);
+  world = await startBigCommerceRewardsWorld({ logger, bridge: { widgetCheckMs: 300 } });
+  ({ bc, bridge, url } = world);
+  brandId = await world.installWithTrial(STORE);
   addCustomer(bc, STORE, { id: 4927, email: GRACE, phone: '+1 212 555 0142' });
   addCustomer(bc, STORE, { id: 4928, email: 'linus@example.com' });
-  const made = await merchant('POST', '/account', { sandbox: true });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  brandId = made.body.account.brandId as string;
   // Three completed orders of hers: 300 approved points (the sandbox's activity 1 gives 100).
-  for (const id of [9001, 9002, 9003]) {
-    bc.stores.get(STORE)!.orders.set(id, bcOrder(id, 10, { email: GRACE }));
-    await deliver(id);
-  }
+  for (const id of [9001, 9002, 9003]) await world.placeOrder(STORE, id, 10, { email: GRACE });
   await eventually(() => {
     const approved = sandboxAccount()
       .store.snapshot()
@@ -124,8 +76,7 @@ beforeAll(async () => {
   }, 20_000);
 }, 60_000);
 afterAll(async () => {
-  await bridge?.stop();
-  await bc?.close();
+  await world?.stop();
 });
 
 describe('a BigCommerce customer sees and spends their points', () => {

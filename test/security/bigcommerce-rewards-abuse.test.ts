@@ -7,22 +7,26 @@
 // runs it: store A with Grace (300 points), Ada (300) and Linus (100); store B, another merchant, with Ben (100);
 // store C installed with its storefront off. The Shopify counterpart: shopify-rewards-abuse.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib/bridge-process.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
 import { WIDGET_KIND } from '../../src/core/storefront/widget-keeper.ts';
 import { createLogger } from '../../src/logger.ts';
-import { appAt, bcOrder, bcPageTokens } from '../helpers/bigcommerce.ts';
+import { bcOrder, bcPageTokens } from '../helpers/bigcommerce.ts';
 import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
-import { eventually, tempDataDir } from '../helpers/engine.ts';
-import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
-import { addCustomer, serveFakeCustomers } from '../helpers/fake-bigcommerce-customers.ts';
-import { madeCode, useCode, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
-import { addFakeScripts, deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import {
+  BC_REWARDS_CLIENT_ID,
+  BC_REWARDS_CLIENT_SECRET,
+  startBigCommerceRewardsWorld,
+  type BigCommerceRewardsWorld,
+} from '../helpers/bigcommerce-rewards-world.ts';
+import { eventually } from '../helpers/engine.ts';
+import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
+import { madeCode, useCode } from '../helpers/fake-bigcommerce-promotions.ts';
+import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 
-const CLIENT_ID = 'bc-abuse-client-id';
-const CLIENT_SECRET = 'bc-abuse-client-secret-for-tests';
+const CLIENT_ID = BC_REWARDS_CLIENT_ID;
+const CLIENT_SECRET = BC_REWARDS_CLIENT_SECRET;
 const A = 'abusea';
 const B = 'abuseb';
 /** Installed and linked, its storefront never turned on. */
@@ -52,6 +56,7 @@ const CONTACTS = [
 ];
 const STORE_PAGE = 'https://www.abuse-store.example';
 
+let world: BigCommerceRewardsWorld;
 let bc: FakeBigCommerce;
 let bridge: RunningBridge;
 let url = '';
@@ -162,35 +167,17 @@ const placeOrder = async (
 };
 
 beforeAll(async () => {
-  bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });
-  withPromotions(bc);
-  serveFakeCustomers(bc);
-  addFakeScripts(bc);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  bc.registerApp(appAt(url, CLIENT_ID, CLIENT_SECRET, SCOPES));
   const logger = createLogger({
     level: 'debug',
     destination: { write: (line: string) => void logLines.push(line) },
   });
-  bridge = await startTestBridge(
-    {
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: tempDataDir(),
-      LOG_LEVEL: 'debug',
-      RECONCILE_INTERVAL_MINUTES: '0',
-      REWARD_SWEEP_SECONDS: '1',
-      STOREFRONT_SHARE: '1',
-      BIGCOMMERCE_CLIENT_ID: CLIENT_ID,
-      BIGCOMMERCE_CLIENT_SECRET: CLIENT_SECRET,
-      BIGCOMMERCE_LOGIN_URL: bc.url,
-      BIGCOMMERCE_API_URL: bc.url,
-      BIGCOMMERCE_OPEN_INSTALLS: 'true',
-    },
+  world = await startBigCommerceRewardsWorld({
+    scope: SCOPES,
+    env: { LOG_LEVEL: 'debug', STOREFRONT_SHARE: '1' },
     logger,
-    { widgetCheckMs: 300 },
-  );
+    bridge: { widgetCheckMs: 300 },
+  });
+  ({ bc, bridge, url } = world);
   for (const hash of [A, B, C]) {
     expect((await bc.install(hash)).status).toBe(200);
     const made = await merchant(hash, 'POST', '/account', { sandbox: true });
@@ -238,8 +225,7 @@ beforeAll(async () => {
   await eventually(async () => expect(await available(GRACE)).toBe(300), 30_000);
 }, 90_000);
 afterAll(async () => {
-  await bridge?.stop();
-  await bc?.close();
+  await world?.stop();
 });
 
 describe('a forged current-customer token', () => {
