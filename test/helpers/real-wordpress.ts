@@ -8,7 +8,13 @@
 // is reached by ?rest_route= (what the plugin prints), never by /wp-json/.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +38,8 @@ export function realWordPressMissing(): string | undefined {
   if (!existsSync(`${DEBIAN_WORDPRESS}/wp-settings.php`)) return `no ${DEBIAN_WORDPRESS} (apt-get install wordpress)`;
   if (!answers('php', ['-r', 'exit(extension_loaded("mysqli") ? 0 : 1);']))
     return 'no php with mysqli (apt-get install php-cli php-mysql)';
-  if (mysql('SELECT 1').status !== 0) return 'MariaDB does not answer root at 127.0.0.1:3306 (apt-get install mariadb-server)';
+  if (mysql('SELECT 1').status !== 0)
+    return 'MariaDB does not answer root at 127.0.0.1:3306 (apt-get install mariadb-server)';
   return undefined;
 }
 
@@ -54,7 +61,9 @@ export interface RealWordPressOptions {
 }
 
 const listening = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -67,7 +76,7 @@ async function freePort(): Promise<number> {
 const isWooCommerceLogin = (method: string | undefined, path: string, body: Buffer) =>
   method === 'POST' && path.startsWith('/wp-login.php') && /redirect_to=[^&]*%2Fwc-auth%2F/i.test(body.toString());
 
-function forward(target: URL, req: IncomingMessage, body: Buffer, res: import('node:http').ServerResponse) {
+function forward(target: URL, req: IncomingMessage, body: Buffer, res: ServerResponse) {
   const upstream = httpRequest(
     { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
     (answer) => {
@@ -95,7 +104,8 @@ export async function startRealWordPress(options: RealWordPressOptions = {}): Pr
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = req.url ?? '/';
-      const wooRoute = path.startsWith('/wc-auth/') || path.startsWith('/wp-json/') || isWooCommerceLogin(req.method, path, body);
+      const wooRoute =
+        path.startsWith('/wc-auth/') || path.startsWith('/wp-json/') || isWooCommerceLogin(req.method, path, body);
       if (wooRoute && !woo) return void res.writeHead(404).end();
       forward(wooRoute ? woo! : new URL(`http://127.0.0.1:${phpPort}`), req, body, res);
     });
