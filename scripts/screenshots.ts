@@ -4,7 +4,8 @@
 // store's points launcher (the theme app extension), signed in and as a guest, from its browser test; the launcher
 // with a reward code just made (test/browser/shopify-theme-rewards.test.ts); and the merchant's rewards in Set up.
 // And a BigCommerce store's: the launcher with a code just made, and the merchant's "In your store" switch and
-// Rewards card in Set up (test/browser/bigcommerce-widget.test.ts).
+// Rewards card in Set up (test/browser/bigcommerce-widget.test.ts). And a WooCommerce customer's points through the
+// WordPress plugin in a real WordPress, with the plugin's settings page (test/browser/woocommerce-real-wordpress.test.ts).
 import { copyFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +51,17 @@ const OTHERS = [
       [`customer-bigcommerce-rewards-${width}`, `customer-bigcommerce-rewards-${width}`] as const,
       [`merchant-storefront-${width}`, `merchant-bigcommerce-storefront-${width}`] as const,
     ]),
+  },
+  {
+    // The plugin in a real WordPress: the customer's points in the page and the launcher, and its settings page.
+    folder: 'real-wordpress',
+    test: 'test/browser/woocommerce-real-wordpress.test.ts',
+    pictures: [
+      ...[1280, 390].map(
+        (width) => [`customer-woocommerce-points-${width}`, `customer-woocommerce-points-${width}`] as const,
+      ),
+      ['wordpress-plugin-settings-1280', 'wordpress-plugin-settings-1280'] as const,
+    ],
   },
 ];
 
