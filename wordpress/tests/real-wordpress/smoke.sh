@@ -65,7 +65,7 @@ check "the plugin activates on WordPress $(php -r "include '$work/wp/wp-includes
 connected=$(cli connect "$code")
 check "connects with the code (real wp_remote_post to the bridge)" grep -q '"ok":true' <<<"$connected"
 check "keeps the connection with autoload off" grep -Eq 'autoload=(no|off)' <<<"$connected"
-check "sent the code, the site and the version" grep -q "\"siteUrl\":\"$site\",\"pluginVersion\":\"0.1.0\"" "$work/bridge.log"
+check "sent the code, the site, its wp-admin and the version" grep -q "\"siteUrl\":\"$site\",\"adminUrl\":\"$site/wp-admin/\",\"pluginVersion\":\"0.1.0\"" "$work/bridge.log"
 again=$(cli connect "$code")
 check "a refused code says why in words" grep -q 'refused the code: this code is unknown or already used' <<<"$again"
 
@@ -75,7 +75,7 @@ curl -s -D "$work/h1" -o "$work/b1" -H "Cookie: $c_name=$c_value" -H "X-WP-Nonce
 check "identity: 200 for a signed-in customer with the REST nonce" grep -q '^HTTP/1.1 200' "$work/h1"
 check "identity: Cache-Control no-store, private" grep -qi '^Cache-Control: no-store, private' "$work/h1"
 payload=$(php -r '$t=json_decode(file_get_contents($argv[1]),true)["token"]; echo base64_decode(strtr(explode(".",$t)[0],"-_","+/"));' "$work/b1")
-check "identity: the token names the customer by billing e-mail and phone" grep -q '"customerId":"2","email":"ada@example.com","phone":"+44 20 7946 0000"' <<<"$payload"
+check "identity: the token names the customer by their account e-mail (not the billing one) and billing phone" grep -q '"customerId":"2","email":"ada.account@example.com","phone":"+44 20 7946 0000"' <<<"$payload"
 sig_ok=$(php -r '$t=explode(".",json_decode(file_get_contents($argv[1]),true)["token"]); $k=base64_decode(strtr($argv[2],"-_","+/")); echo hash_equals(rtrim(strtr(base64_encode(hash_hmac("sha256","loyalty-bridge identity v1.".$t[0],$k,true)),"+/","-_"),"="), $t[1]) ? "yes" : "no";' "$work/b1" "$key")
 check "identity: the HMAC verifies under the store's key" test "$sig_ok" = yes
 status() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
