@@ -133,7 +133,9 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
       page.getByRole('button', { name: 'Connect' }).click(),
     ]);
     const wrap = page.locator('.wrap');
-    expect(await wrap.textContent()).toContain('Connected. Your customers now see their points in your store.');
+    expect(await wrap.textContent()).toContain(
+      'Connected. Your customers see their points here once "Show customers their points in the store" is on in your loyalty program (Open your loyalty program, Set up).',
+    );
     expect(await wrap.textContent()).toContain(`Connected to localhost as store ${new URL(wp.url).host}.`);
     await page.screenshot({ path: `${shots}wordpress-plugin-settings-1280.png` });
 

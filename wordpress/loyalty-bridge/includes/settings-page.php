@@ -101,7 +101,7 @@ function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, 
 	if ( null !== $error ) {
 		$html .= '<div class="notice notice-error"><p>' . esc_html( $error ) . '</p></div>';
 	} elseif ( 'connected' === $notice && null !== $connection ) {
-		$html .= '<div class="notice notice-success"><p>' . esc_html__( 'Connected. Your customers now see their points in your store.', 'loyalty-bridge' ) . '</p></div>';
+		$html .= '<div class="notice notice-success"><p>' . esc_html__( 'Connected. Your customers see their points here once "Show customers their points in the store" is on in your loyalty program (Open your loyalty program, Set up).', 'loyalty-bridge' ) . '</p></div>';
 	} elseif ( 'disconnected' === $notice ) {
 		$html .= '<div class="notice notice-success"><p>' . esc_html__( 'Disconnected. The plugin no longer signs anything for your loyalty program.', 'loyalty-bridge' ) . '</p></div>';
 	}
