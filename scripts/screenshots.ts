@@ -53,6 +53,12 @@ const OTHERS = [
     ]),
   },
   {
+    // The WooCommerce merchant's switch, with the plugin's download and its connection code.
+    folder: 'woocommerce-page',
+    test: 'test/browser/woocommerce-store-page.test.ts',
+    pictures: [1280, 390].map((width) => [`storefront-${width}`, `merchant-woocommerce-storefront-${width}`] as const),
+  },
+  {
     // The plugin in a real WordPress: the customer's points in the page and the launcher, and its settings page.
     folder: 'real-wordpress',
     test: 'test/browser/woocommerce-real-wordpress.test.ts',

@@ -136,6 +136,29 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     expect(after!.webhookSecret).toBe(before!.webhookSecret);
   }, 90_000);
 
+  it('offers the WordPress plugin in Set up: its download, and a one-time code that connects it', async () => {
+    await page.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
+    const block = page.locator('#plugin-connect');
+    await expect.poll(() => block.isVisible(), { timeout: 15_000 }).toBe(true);
+    const download = page.locator('#plugin-download');
+    expect(await download.textContent()).toMatch(/^Download the plugin \(version \d+\.\d+\.\d+\)$/);
+    expect(await download.getAttribute('href')).toMatch(/^\/woocommerce\/plugin\/loyalty-bridge-[\d.]+\.zip$/);
+    await page.locator('#plugin-code-button').click();
+    await expect
+      .poll(() => page.locator('#plugin-code').evaluate((field) => (field as unknown as { value: string }).value), {
+        timeout: 15_000,
+      })
+      .toMatch(/^lb1\.[\w-]+\.[\w-]{43}$/);
+    expect(await page.locator('#plugin-code-note').textContent()).toMatch(
+      /^Paste it in WordPress before .+; it works once\./,
+    );
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.locator('#storefront').screenshot({ path: `${shots}storefront-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 1000 });
+  }, 60_000);
+
   it('keeps the session through a reload, and offers a new sign-in once it has ended', async () => {
     await page.reload();
     await expect.poll(() => page.locator('#account-summary').textContent(), { timeout: 15_000 }).toContain('sandbox');
