@@ -20,6 +20,7 @@ import { themeEmbedScenario, type ThemeEmbedProfile } from './scenarios/theme-em
 import { storefrontScenario, storefrontTable, type StorefrontProfile } from './scenarios/storefront.ts';
 import { bigCommerceStorefront } from './lib/storefront-bigcommerce.ts';
 import { shopifyStorefront } from './lib/storefront-shopify.ts';
+import { wooCommerceStorefront } from './lib/storefront-woocommerce.ts';
 
 export interface BenchProfile {
   name: string;
@@ -126,7 +127,12 @@ export async function storefrontRuns(profile: BenchProfile, measured: Measured) 
     'storefront (BigCommerce): balance reads with the current-customer token beside live orders ...',
     () => storefrontScenario(profile.storefront, bigCommerceStorefront),
   );
-  return { storefront, storefrontBigCommerce };
+  const storefrontWooCommerce = await measured(
+    'storefrontWooCommerce',
+    'storefront (WooCommerce): balance reads with the plugin’s identity token beside live orders ...',
+    () => storefrontScenario(profile.storefront, wooCommerceStorefront),
+  );
+  return { storefront, storefrontBigCommerce, storefrontWooCommerce };
 }
 
 export async function runBench(
@@ -177,7 +183,7 @@ export async function runBench(
   await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
     themeEmbedScenario(profile.themeEmbed, log),
   );
-  const { storefront, storefrontBigCommerce } = await storefrontRuns(profile, measured);
+  const { storefront, storefrontBigCommerce, storefrontWooCommerce } = await storefrontRuns(profile, measured);
   const sustained = await measured(
     'sustained',
     'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...',
@@ -301,6 +307,7 @@ export async function runBench(
     sustained,
     storefront,
     storefrontBigCommerce,
+    storefrontWooCommerce,
     targets,
   };
 }
@@ -447,7 +454,7 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         ]),
       ),
     ),
-    ...storefrontTable([result.storefront, result.storefrontBigCommerce]),
+    ...storefrontTable([result.storefront, result.storefrontBigCommerce, result.storefrontWooCommerce]),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',
@@ -483,7 +490,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const runs = await storefrontRuns(profile, measured);
     const text = [
       `loyalty-bridge bench (${profile.name}, storefront only), ${at}, node ${process.version}, ${cpus().length} cores`,
-      ...storefrontTable([runs.storefront, runs.storefrontBigCommerce]),
+      ...storefrontTable([runs.storefront, runs.storefrontBigCommerce, runs.storefrontWooCommerce]),
     ].join('\n');
     process.stdout.write(`${text}\n`);
     writeFileSync(

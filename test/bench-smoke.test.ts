@@ -44,9 +44,22 @@ it('runs every benchmark scenario and prints the table', async () => {
   expect(bigCommerce.balance.read.count + bigCommerce.balance.cached.count).toBeGreaterThan(0);
   expect(bigCommerce.rewards.redeem.count).toBeGreaterThan(0);
   expect(bigCommerce.rewards.overspend).toBe(0);
+  // And on WooCommerce: the plugin's identity token, orders as signed order.created deliveries, codes as coupons.
+  const wooCommerce = result.storefrontWooCommerce;
+  expect(wooCommerce).toMatchObject({
+    platform: 'WooCommerce',
+    rateLimited: 0,
+    failures: 0,
+    liveEarn: { notEarned: 0 },
+  });
+  expect(wooCommerce.balance.read.count + wooCommerce.balance.cached.count).toBeGreaterThan(0);
+  expect(wooCommerce.rewards.redeem.count).toBeGreaterThan(0);
+  expect(wooCommerce.rewards.overspend).toBe(0);
   expect(table(result)).toContain('| storefront |');
   expect(table(result)).toContain('| storefront (BigCommerce) |');
   expect(table(result)).toContain('| rewards (BigCommerce) |');
+  expect(table(result)).toContain('| storefront (WooCommerce) |');
+  expect(table(result)).toContain('| rewards (WooCommerce) |');
   expect(table(result)).toContain('| live during backfill |');
   expect(table(result)).toContain('| accounts |');
   expect(table(result)).toContain('| BigCommerce deliveries, store API hung |');

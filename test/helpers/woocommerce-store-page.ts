@@ -38,10 +38,15 @@ export const onBridge = (url: URL) => `${url.pathname}${url.search}`;
 export const sessionIn = async (answer: Response) =>
   /<meta name="loyalty-bridge-session" content="(lbp1\.woocommerce\.[\w.-]+)">/.exec(await answer.clone().text())?.[1];
 
-/** `siteNames`: each store's site title, by position (null: its REST index answers nothing); the fake's own otherwise. */
+/**
+ * `siteNames`: each store's site title, by position (null: its REST index answers nothing); the fake's own otherwise.
+ * `options.env`: the bridge's settings beside the world's own (the bench's limits); `options.landing` 'store-page':
+ * the operator connects each store for its merchant, who then sets up their own loyalty account.
+ */
 export async function startWooPageWorld(
   storeCount: number,
   siteNames: ReadonlyArray<string | null | undefined> = [],
+  options: { env?: Record<string, string>; landing?: 'store-page' } = {},
 ): Promise<WooPageWorld> {
   const front = await startHttpsFront();
   const stores = await Promise.all(
@@ -49,7 +54,12 @@ export async function startWooPageWorld(
       startFakeWooCommerce(siteNames[i] === undefined ? {} : { siteName: siteNames[i] }),
     ),
   );
-  const bridge = await startTestBridge({ PUBLIC_URL: front.url, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
+  const bridge = await startTestBridge({
+    PUBLIC_URL: front.url,
+    ADMIN_TOKEN,
+    RECONCILE_INTERVAL_MINUTES: '0',
+    ...options.env,
+  });
   front.forwardTo(bridge.http.localUrl);
   const connection = (fake: FakeWooCommerce) =>
     bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${fake.host}`);
@@ -91,7 +101,7 @@ export async function startWooPageWorld(
       await Promise.all(stores.map((fake) => fake.close()));
     },
   };
-  for (const fake of stores) await world.connectByOperator(fake);
+  for (const fake of stores) await world.connectByOperator(fake, options.landing);
   await eventually(async () => {
     for (const fake of stores) expect((await connection(fake))?.consumerKey).toBeDefined();
   });
