@@ -34,6 +34,7 @@ import {
   type Held,
   type KillTestCustomer,
   type KillTestStore,
+  wooKillStore,
 } from '../helpers/kill-test-stores.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SANDBOX_CREDENTIALS } from '../helpers/sandbox-server.ts';
@@ -443,6 +444,7 @@ function killSuite(
 const PLATFORMS = [
   ['Shopify', shopifyKillStore],
   ['BigCommerce', bigCommerceKillStore],
+  ['WooCommerce', wooKillStore],
 ] as const;
 
 // BigCommerce's code in two calls: the kill between them on lowdb only (the repair that finds its promotion is the

@@ -46,9 +46,12 @@ const setUp =
     ? asShopifyApp()
     : platform === 'bigcommerce'
       ? { env: { PUBLIC_URL: here }, options: {} }
-      : undefined;
+      : // Its https address (PUBLIC_URL, which the plugin's routes need) is the test's front, given in the environment.
+        platform === 'woocommerce'
+        ? { env: {}, options: {} }
+        : undefined;
 if (!setUp) {
-  process.stderr.write(`PLATFORM: shopify or bigcommerce, not ${platform}\n`);
+  process.stderr.write(`PLATFORM: shopify, bigcommerce or woocommerce, not ${platform}\n`);
   process.exit(2);
 }
 const loaded = loadConfig({ env: { ...env, PORT: String(port), ...setUp.env } });
