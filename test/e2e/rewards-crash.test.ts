@@ -7,7 +7,7 @@
 // notice: the sandbox holds exactly the redeems it should (one per paid code), every code live in the store has a
 // held reservation, nothing the bridge made is left in the store without its code, nothing is left 'reserving', and
 // the balance the storefront shows is right. Each platform on lowdb, and on PostgreSQL with two bridge processes on
-// one database (about 40 s a platform and backend; WooCommerce's three kill points there about 25 s).
+// one database (about 40 s a platform and backend; WooCommerce runs four of its kill points there).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -497,11 +497,12 @@ for (const [platform, startStore] of PLATFORMS)
   );
 
 /**
- * WooCommerce on two processes: where its coupons are made, found again and deleted by either process (the order's
- * way after its webhook, and the dead letter, are the platforms' own and run on lowdb above), to keep its time down.
+ * WooCommerce on two processes: the kills around its coupons' make, show and removal, whose repairs find and delete a
+ * coupon from either process; the order's way after its webhook and the dead letter are the platforms' own, run on
+ * lowdb above (all seven there), so its added time stays near a minute.
  */
 const ON_TWO_PROCESSES: Partial<Record<(typeof PLATFORMS)[number][0], readonly KillPoint[]>> = {
-  WooCommerce: ['make-after', 'shown', 'sweeper'],
+  WooCommerce: ['make-before', 'make-after', 'shown', 'sweeper'],
 };
 
 // Two processes on one database: each shows what the other's redeems and sweeps did to the customer's balance.
