@@ -1,5 +1,6 @@
-// A bridge in a process of its own, set up as a Shopify app (PLATFORM=shopify, the default) or a BigCommerce app
-// (PLATFORM=bigcommerce), beside a fake store and a sandbox that run in the test's process (their addresses in the
+// A bridge in a process of its own, set up as a Shopify app (PLATFORM=shopify, the default), a BigCommerce app
+// (PLATFORM=bigcommerce) or a WooCommerce store's bridge (PLATFORM=woocommerce: its PUBLIC_URL the test's https
+// front, which the plugin's routes need and which forwards to whichever process the test names), beside a fake store and a sandbox that run in the test's process (their addresses in the
 // environment): the kill test (e2e/rewards-crash) stops it with SIGKILL while the fake holds one of its calls, and
 // starts another on the same ledger. As a Shopify app it starts as shopify-app-bridge.ts does in process (the Admin
 // API at FAKE_SHOPIFY_URL through the platform override, the token endpoint through nock), since the CLI has no
