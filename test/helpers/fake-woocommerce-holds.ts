@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { FakeWooCommerce } from './fake-woocommerce.ts';
 
-/** A call of the site as the hook sees it: its method, and its path under the site's home (e.g. /wp-json/wc/v3/coupons). */
+/** A call of the site as the hook sees it: its method, and its path under the site's home (/wp-json/wc/v3/coupons). */
 export interface WooRestCall {
   method: string;
   path: string;
