@@ -6,12 +6,18 @@
 // Shopify: the fake Admin API (its GraphQL operations held by name), the storefront through the signed app proxy.
 // BigCommerce: the fake store API with its Promotions, Customers and Scripts APIs (a call held by method and path,
 // fake-bigcommerce-holds.ts), the storefront with the current-customer token BigCommerce signs.
+// WooCommerce: the fake WordPress with its coupons (a call held by method and path, fake-woocommerce-holds.ts), the
+// store connected by the operator and the storefront through the WordPress plugin, connected with a code from the
+// merchant's page and signing the customer's identity token as its PHP does. The bridge's https address (which the
+// key's callback, the webhooks and the plugin's code carry) is a front in the test's process, so it outlives every
+// kill too: it forwards to whichever process the test talks to.
 import { expect } from 'vitest';
 import { bridgeShopTokens } from '../../src/http/bridge-shop-token.ts';
 import { modulePagePurpose } from '../../src/http/platform-routes.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { appAt, bcOrder } from './bigcommerce.ts';
+import { eventually } from './engine.ts';
 import { currentCustomerJwt } from './bigcommerce-customer-jwt.ts';
 import { startFakeBigCommerce } from './fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from './fake-bigcommerce-customers.ts';
@@ -22,6 +28,13 @@ import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from './fake-
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 import { APP_KEY, APP_SECRET, asShop, type ShopifyAppBridge } from './shopify-app-bridge.ts';
 import { proxiedQuery } from './shopify-proxy-signer.ts';
+import { startFakeWooCommerce } from './fake-woocommerce.ts';
+import { couponRefusal, couponsOf, useCoupon, withCoupons } from './fake-woocommerce-coupons.ts';
+import { withWooRestHooks, type WooRestCall } from './fake-woocommerce-holds.ts';
+import { startHttpsFront } from './https-front.ts';
+import { wooOrderJson } from './woocommerce.ts';
+import { exchangeCode, identityToken, type PluginConnection } from './woocommerce-plugin.ts';
+import { answerConsent } from './wordpress-merchant.ts';
 
 /** A call held where it is, until the test lets it go on (after the process that made it is killed) or drops it. */
 export interface Held {
@@ -297,5 +310,136 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
     // Its code deleted first, then its promotion: held once the code is gone, its promotion still there.
     holdRemoval: () => hold((call) => call.method === 'DELETE' && CODES_PATH.test(call.path), 'after'),
     close: () => bc.close(),
+  };
+}
+
+export async function wooKillStore({ email }: KillTestCustomer): Promise<KillTestStore> {
+  const ADMIN_TOKEN = 'woo-kill-admin-token-0123456789abcdef';
+  /** A page of the store: its own domain, where the widget the plugin prints asks from. */
+  const STORE_PAGE = 'https://www.kill-woo.example';
+  const front = await startHttpsFront();
+  const woo = await startFakeWooCommerce();
+  // Before the routes it holds.
+  const hooks = withWooRestHooks(woo);
+  withCoupons(woo);
+  /** The next call that matches held before it runs, or after (its answer held). */
+  const hold = (matches: (call: WooRestCall) => boolean, phase: 'before' | 'after'): Held => {
+    const held = holder();
+    hooks.hook = (call, at) => {
+      if (at !== phase || !matches(call)) return undefined;
+      hooks.hook = undefined;
+      return held.arrive();
+    };
+    return held;
+  };
+  const COUPONS = /^\/wp-json\/wc\/v3\/coupons\/?$/;
+  const COUPON = /^\/wp-json\/wc\/v3\/coupons\/\d+\/?$/;
+  const STORE = woo.host;
+  let pageKey = '';
+  let plugin: PluginConnection | undefined;
+  const customer = { id: Number(CUSTOMER_ID), email };
+  /** What the widget on the store's page asks: with the token the plugin signed for her, from the store's origin. */
+  const asCustomer = async (url: string, path: string, method = 'GET') =>
+    json(
+      await fetch(`${url}/woocommerce/storefront/points${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${identityToken(plugin!, customer)}`,
+          origin: STORE_PAGE,
+          accept: 'application/json',
+        },
+      }),
+    );
+  /** The merchant's page, signed in to their store (its session signed with the bridge's kept key). */
+  const merchant = async (url: string, method: string, path: string, body?: unknown) => {
+    const token = bridgeShopTokens([pageKey], Date.now, modulePagePurpose('woocommerce')).mint(STORE);
+    return json(
+      await fetch(`${url}/admin/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
+  };
+  /** WooCommerce keeps a coupon's code in lower case; the bridge's codes are upper case (BRIDGE_CODE). */
+  const published = () =>
+    couponsOf(woo)
+      .filter((each) => each.status === 'publish')
+      .map((each) => each.code.toUpperCase());
+  const checkout = { billingEmail: email, accountEmail: email };
+  const orderId = (nth: number) => `880${nth}`;
+  return {
+    platform: 'woocommerce',
+    shop: STORE,
+    env: { PLATFORM: 'woocommerce', PUBLIC_URL: front.url, ADMIN_TOKEN },
+    ledgerEnv: {},
+    // The merchant's page is signed with a key the bridge keeps in its ledger: made here, taken by every process.
+    async beforeStart(store) {
+      pageKey = await keptPageKey(store, 'woocommerce-store-page');
+    },
+    async setUp(url, reward) {
+      front.forwardTo(url);
+      // The operator connects the store; WooCommerce posts its key to the bridge's https callback.
+      const started = await fetch(`${url}/admin/api/stores/woocommerce/connect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ store: woo.url }),
+      });
+      expect(started.status).toBe(201);
+      await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
+      await eventually(() =>
+        expect(woo.webhooks.filter((each) => each.status === 'active').map((each) => each.topic)).toContain(
+          'order.updated',
+        ),
+      );
+      // The merchant asks a code on their page, and pastes it in the plugin, which exchanges it for its key.
+      const code = await merchant(url, 'POST', '/storefront/plugin-code');
+      expect(code.status, JSON.stringify(code.body)).toBe(200);
+      const exchanged = await exchangeCode(code.body.code as string, woo.url);
+      expect(exchanged.status, exchanged.body).toBe(200);
+      plugin = JSON.parse(exchanged.body) as PluginConnection;
+      const on = await merchant(url, 'PUT', '/storefront', { on: true });
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+      const saved = await merchant(url, 'PUT', '/storefront/rewards', { rewards: [reward] });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      return saved.body.rewards[0].id as string;
+    },
+    points: (url) => asCustomer(url, ''),
+    redeem: (url, rewardId) => asCustomer(url, `/redeem?reward=${encodeURIComponent(rewardId)}`, 'POST'),
+    pay: (code) => useCoupon(woo, code, checkout),
+    async deliverPaid(url, nth, code) {
+      const id = Number(orderId(nth));
+      // The order as WooCommerce keeps it: its coupon's code in lower case.
+      woo.orders.set(
+        id,
+        JSON.parse(
+          wooOrderJson({
+            id,
+            status: 'processing',
+            email,
+            total: '10.00',
+            modified: new Date().toISOString().slice(0, 19),
+            coupons: [{ code: code.toLowerCase(), discount: '1.00' }],
+          }),
+        ) as Record<string, unknown>,
+      );
+      // The store's webhooks call the bridge's https address: the front sends them to the process the test names.
+      front.forwardTo(url);
+      const statuses = await woo.deliver('order.updated', id);
+      expect(statuses.length).toBeGreaterThan(0);
+      for (const status of statuses) expect(status).toBe(200);
+    },
+    orderId,
+    liveCodes: () => published().filter((code) => couponRefusal(woo, code, checkout) === undefined),
+    inStore: published,
+    // One coupon is its one code: nothing can be left without it.
+    strays: () => [],
+    holdMake: (phase) => hold((call) => call.method === 'POST' && COUPONS.test(call.path), phase),
+    // Deleted for good (force=true): held once the coupon is gone.
+    holdRemoval: () => hold((call) => call.method === 'DELETE' && COUPON.test(call.path), 'after'),
+    async close() {
+      await woo.close();
+      await front.close();
+    },
   };
 }

@@ -1,11 +1,13 @@
-// A bridge in a process of its own, set up as a Shopify app (PLATFORM=shopify, the default) or a BigCommerce app
-// (PLATFORM=bigcommerce), beside a fake store and a sandbox that run in the test's process (their addresses in the
-// environment): the kill test (e2e/rewards-crash) stops it with SIGKILL while the fake holds one of its calls, and
-// starts another on the same ledger. As a Shopify app it starts as shopify-app-bridge.ts does in process (the Admin
-// API at FAKE_SHOPIFY_URL through the platform override, the token endpoint through nock), since the CLI has no
-// override; as a BigCommerce app it needs neither (BIGCOMMERCE_API_URL and BIGCOMMERCE_LOGIN_URL name the fake).
-// The sweeper's repair of an unmade code is hurried (REWARD_REPAIR_MS). Prints one line, {"url": ...}, once it
-// listens. Run with node (type stripping).
+// A bridge in a process of its own, set up as a Shopify app (PLATFORM=shopify, the default), a BigCommerce app
+// (PLATFORM=bigcommerce) or a WooCommerce store's bridge (PLATFORM=woocommerce), beside a fake store and a sandbox
+// that run in the test's process (their addresses in the environment): the kill test (e2e/rewards-crash) stops it
+// with SIGKILL while the fake holds one of its calls, and starts another on the same ledger. As a Shopify app it
+// starts as shopify-app-bridge.ts does in process (the Admin API at FAKE_SHOPIFY_URL through the platform override,
+// the token endpoint through nock), since the CLI has no override; as a BigCommerce app it needs neither
+// (BIGCOMMERCE_API_URL and BIGCOMMERCE_LOGIN_URL name the fake); for WooCommerce its PUBLIC_URL is the test's https
+// front (the plugin's routes need one), which forwards to whichever process the test talks to. The sweeper's repair
+// of an unmade code is hurried (REWARD_REPAIR_MS). Prints one line, {"url": ...}, once it listens. Run with node
+// (type stripping).
 import nock from 'nock';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -46,9 +48,12 @@ const setUp =
     ? asShopifyApp()
     : platform === 'bigcommerce'
       ? { env: { PUBLIC_URL: here }, options: {} }
-      : undefined;
+      : // Its https address (PUBLIC_URL, which the plugin's routes need) is the test's front, given in the environment.
+        platform === 'woocommerce'
+        ? { env: {}, options: {} }
+        : undefined;
 if (!setUp) {
-  process.stderr.write(`PLATFORM: shopify or bigcommerce, not ${platform}\n`);
+  process.stderr.write(`PLATFORM: shopify, bigcommerce or woocommerce, not ${platform}\n`);
   process.exit(2);
 }
 const loaded = loadConfig({ env: { ...env, PORT: String(port), ...setUp.env } });
