@@ -5,8 +5,8 @@
 // paid, holds the store's calls the kills land in, and says which codes a customer could still pay with.
 // Shopify: the fake Admin API (its GraphQL operations held by name), the storefront through the signed app proxy.
 // BigCommerce: the fake store API with its Promotions, Customers and Scripts APIs (a call held by method and path,
-// fake-bigcommerce-holds.ts), the storefront with the current-customer token BigCommerce signs.
-// WooCommerce: the fake WordPress with its coupons (a call held by method and path, fake-woocommerce-holds.ts), the
+// held-calls.ts), the storefront with the current-customer token BigCommerce signs.
+// WooCommerce: the fake WordPress with its coupons (a call held by method and path, held-calls.ts), the
 // store connected by the operator and the storefront through the WordPress plugin, connected with a code from the
 // merchant's page and signing the customer's identity token as its PHP does. The bridge's https address (which the
 // key's callback, the webhooks and the plugin's code carry) is a front in the test's process, so it outlives every
@@ -21,7 +21,7 @@ import { eventually } from './engine.ts';
 import { currentCustomerJwt } from './bigcommerce-customer-jwt.ts';
 import { startFakeBigCommerce } from './fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from './fake-bigcommerce-customers.ts';
-import { withStoreApiHooks, type StoreApiCall } from './fake-bigcommerce-holds.ts';
+import { withCallHooks, type HeldCall } from './held-calls.ts';
 import { codeRefusal, promotionsOf, useCode, withPromotions } from './fake-bigcommerce-promotions.ts';
 import { addFakeScripts } from './fake-bigcommerce-scripts.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
@@ -30,7 +30,6 @@ import { APP_KEY, APP_SECRET, asShop, type ShopifyAppBridge } from './shopify-ap
 import { proxiedQuery } from './shopify-proxy-signer.ts';
 import { startFakeWooCommerce } from './fake-woocommerce.ts';
 import { couponRefusal, couponsOf, useCoupon, withCoupons } from './fake-woocommerce-coupons.ts';
-import { withWooRestHooks, type WooRestCall } from './fake-woocommerce-holds.ts';
 import { startHttpsFront } from './https-front.ts';
 import { wooOrderJson } from './woocommerce.ts';
 import { exchangeCode, identityToken, type PluginConnection } from './woocommerce-plugin.ts';
@@ -205,19 +204,14 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
   const STORE_PAGE = 'https://www.kill-store.example';
   const bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });
   // Before the routes it holds.
-  const hooks = withStoreApiHooks(bc);
+  const hooks = withCallHooks(bc.storeApi);
   withPromotions(bc);
   serveFakeCustomers(bc);
   addFakeScripts(bc);
   /** The next call that matches held before it runs, or after (its answer held). */
-  const hold = (matches: (call: StoreApiCall) => boolean, phase: 'before' | 'after'): Held => {
+  const hold = (matches: (call: HeldCall) => boolean, phase: 'before' | 'after'): Held => {
     const held = holder();
-    hooks.hook = (call, at) => {
-      if (at !== phase || !matches(call)) return undefined;
-      hooks.hook = undefined;
-      return held.arrive();
-    };
-    return held;
+    return hooks.holdNext(matches, phase, () => held.arrive(), held);
   };
   const CODES_PATH = /^\/v3\/promotions\/\d+\/codes\/?$/;
   let pageKey = '';
@@ -320,17 +314,12 @@ export async function wooKillStore({ email }: KillTestCustomer): Promise<KillTes
   const front = await startHttpsFront();
   const woo = await startFakeWooCommerce();
   // Before the routes it holds.
-  const hooks = withWooRestHooks(woo);
+  const hooks = withCallHooks(woo.site.router);
   withCoupons(woo);
   /** The next call that matches held before it runs, or after (its answer held). */
-  const hold = (matches: (call: WooRestCall) => boolean, phase: 'before' | 'after'): Held => {
+  const hold = (matches: (call: HeldCall) => boolean, phase: 'before' | 'after'): Held => {
     const held = holder();
-    hooks.hook = (call, at) => {
-      if (at !== phase || !matches(call)) return undefined;
-      hooks.hook = undefined;
-      return held.arrive();
-    };
-    return held;
+    return hooks.holdNext(matches, phase, () => held.arrive(), held);
   };
   const COUPONS = /^\/wp-json\/wc\/v3\/coupons\/?$/;
   const COUPON = /^\/wp-json\/wc\/v3\/coupons\/\d+\/?$/;
