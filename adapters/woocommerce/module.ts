@@ -80,6 +80,9 @@ export const wooModule = {
                 path: `/woocommerce/plugin/${zip.fileName}`,
                 fileName: zip.fileName,
                 version: zip.version,
+                howTo:
+                  'Your store shows points through the Loyalty points plugin for WordPress: download it below, add it in WordPress (Plugins, Add New, Upload Plugin), then connect it with a code from here (WooCommerce › Loyalty points, paste the code, Connect).',
+                pasteWhere: 'in WordPress (WooCommerce › Loyalty points)',
               },
               onRefused: (reason) =>
                 logger.info({ reason }, 'a storefront request from a WooCommerce store page was refused'),

@@ -404,8 +404,11 @@ export interface StorefrontParts {
    * earlier code, and works once until expiresAt. Absent: the platform connects without one.
    */
   pluginCode?(shop: string): Promise<{ code: string; expiresAt: string }>;
-  /** Where the merchant downloads that plugin (below the bridge's address: /woocommerce/plugin/<file>), and its version. */
-  pluginDownload?: { path: string; fileName: string; version: string };
+  /**
+   * Where the merchant downloads that plugin (a path below the bridge's address, one of the module's routes), its
+   * version, and what they do with it, in their words: where it is added, and where the code is pasted.
+   */
+  pluginDownload?: { path: string; fileName: string; version: string; howTo: string; pasteWhere: string };
   /**
    * Puts the widget on the store, or takes it off; where the platform needs the bridge to (a script it registers).
    * The bridge puts it when the merchant turns the storefront on, takes it off when they turn it off, and checks it

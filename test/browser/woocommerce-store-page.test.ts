@@ -140,6 +140,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await page.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
     const block = page.locator('#plugin-connect');
     await expect.poll(() => block.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.locator('#plugin-how').textContent()).toContain('Upload Plugin');
     const download = page.locator('#plugin-download');
     expect(await download.textContent()).toMatch(/^Download the plugin \(version \d+\.\d+\.\d+\)$/);
     expect(await download.getAttribute('href')).toMatch(/^\/woocommerce\/plugin\/loyalty-bridge-[\d.]+\.zip$/);
@@ -150,7 +151,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
       })
       .toMatch(/^lb1\.[\w-]+\.[\w-]{43}$/);
     expect(await page.locator('#plugin-code-note').textContent()).toMatch(
-      /^Paste it in WordPress before .+; it works once\./,
+      /^Paste it in WordPress \(WooCommerce › Loyalty points\) before .+; it works once\./,
     );
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 1000 });

@@ -67,6 +67,8 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer’s points through th
       path: expect.stringMatching(/^\/woocommerce\/plugin\/loyalty-bridge-\d+\.\d+\.\d+\.zip$/),
       fileName: expect.stringMatching(/^loyalty-bridge-[\d.]+\.zip$/),
       version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      howTo: expect.stringContaining('Plugins, Add New, Upload Plugin'),
+      pasteWhere: 'in WordPress (WooCommerce › Loyalty points)',
     });
     const answer = await fetch(`${world.bridge.http.localUrl}${download.path}`);
     expect(answer.status).toBe(200);

@@ -266,11 +266,15 @@ function showPlugin(plugin) {
   if (!plugin) return;
   const link = $('#plugin-download');
   link.hidden = !plugin.download;
+  $('#plugin-how').textContent = plugin.download?.howTo ?? '';
+  pasteWhere = plugin.download?.pasteWhere ?? 'where the plugin asks for it';
   if (plugin.download) {
     link.href = plugin.download.path;
     link.textContent = `Download the plugin (version ${plugin.download.version})`;
   }
 }
+/** Where the merchant pastes the code, in their platform's words. */
+let pasteWhere = '';
 
 $('#plugin-code-button').addEventListener('click', async () => {
   const { status, body } = await call('/storefront/plugin-code', { method: 'POST' });
@@ -284,7 +288,7 @@ $('#plugin-code-button').addEventListener('click', async () => {
   field.value = body.code;
   field.hidden = false;
   const until = new Date(body.expiresAt).toLocaleTimeString('en-US', { timeStyle: 'short' });
-  note.textContent = `Paste it in WordPress before ${until}; it works once. A new code replaces this one.`;
+  note.textContent = `Paste it ${pasteWhere} before ${until}; it works once. A new code replaces this one.`;
   note.hidden = false;
 });
 
