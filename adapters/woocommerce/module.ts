@@ -81,7 +81,7 @@ export const wooModule = {
                 fileName: zip.fileName,
                 version: zip.version,
                 howTo:
-                  'Your store shows points through the Loyalty points plugin for WordPress: download it below, add it in WordPress (Plugins, Add New, Upload Plugin), then connect it with a code from here (WooCommerce › Loyalty points, paste the code, Connect).',
+                  'Your store shows points through the Loyalty points plugin for WordPress. Download it with the link after this, add it in WordPress (Plugins, Add New, Upload Plugin), then connect it with a code from here (WooCommerce › Loyalty points, paste the code, Connect).',
                 pasteWhere: 'in WordPress (WooCommerce › Loyalty points)',
               },
               onRefused: (reason) =>
