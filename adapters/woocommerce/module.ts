@@ -22,6 +22,7 @@ import { pluginDoorRoutes } from './plugin-door.ts';
 import { wooStorefront } from './storefront.ts';
 import { wooWidgetRoute } from './storefront-widget.ts';
 import { pluginDownloadRoute, zipPlugin } from './plugin-download.ts';
+import { pluginDisconnectRoute } from './plugin-disconnect.ts';
 
 export const wooModule = {
   name: 'woocommerce' as const,
@@ -89,6 +90,7 @@ export const wooModule = {
             }),
             routes: [
               pluginConnectRoute({ store, logger }),
+              pluginDisconnectRoute({ store, logger }),
               ...pluginDoorRoutes({ store, publicUrl, logger }),
               wooWidgetRoute(publicUrl),
               pluginDownloadRoute(zip),

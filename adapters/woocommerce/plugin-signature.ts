@@ -7,7 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const DOOR_PURPOSE = 'loyalty-bridge merchant-door v1';
 export const IDENTITY_PURPOSE = 'loyalty-bridge identity v1';
-export type PluginPurpose = typeof DOOR_PURPOSE | typeof IDENTITY_PURPOSE;
+export const DISCONNECT_PURPOSE = 'loyalty-bridge disconnect v1';
+export type PluginPurpose = typeof DOOR_PURPOSE | typeof IDENTITY_PURPOSE | typeof DISCONNECT_PURPOSE;
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** An HMAC-SHA256 in base64url, unpadded. */

@@ -15,10 +15,15 @@ import {
   connectPlugin,
   exchangeCode,
   identityToken,
+  pluginSigned,
   signInByApproval,
   type PluginConnection,
 } from '../helpers/woocommerce-plugin.ts';
 import { startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+import { outboundPost } from '../helpers/outbound-post.ts';
+
+/** The disconnect's purpose as the plugin's PHP writes it (docs/wordpress-plugin.md §5). */
+const DISCONNECT_PURPOSE = 'loyalty-bridge disconnect v1';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,5 +165,30 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer’s points through th
       expect(refused.status).toBe(401);
       expect(refused.body.balance).toBeUndefined();
     }
+  }, 30_000);
+
+  it('forgets the plugin’s key when the plugin disconnects, signed for that alone', async () => {
+    const disconnect = (signed: { payload: string; sig: string }) =>
+      outboundPost(
+        `${world.front.url}/woocommerce/plugin/disconnect`,
+        { 'content-type': 'application/json' },
+        JSON.stringify(signed),
+        5_000,
+      );
+    const fields = { purpose: 'disconnect', store: woo.host, keyId: connection.keyId };
+    const now = Math.floor(Date.now() / 1000);
+    // Another purpose's signature (an identity token's), or one replayed later, disconnects nothing.
+    const [payload, identitySig] = identityToken(connection, ADA).split('.') as [string, string];
+    expect((await disconnect({ payload, sig: identitySig })).status).toBe(400);
+    const stale = pluginSigned(DISCONNECT_PURPOSE, { ...fields, iat: now - 600 }, connection.key);
+    expect((await disconnect(stale)).status).toBe(400);
+    expect((await asCustomer(identityToken(connection, ADA))).status).toBe(200);
+    // The plugin's own: the key is forgotten, and what it signs opens nothing any more.
+    const answer = await disconnect(pluginSigned(DISCONNECT_PURPOSE, { ...fields, iat: now }, connection.key));
+    expect(answer.status).toBe(200);
+    expect((await asCustomer(identityToken(connection, ADA))).status).toBe(401);
+    // Connected again: a new key, and the storefront answers again.
+    connection = await connectPlugin(world, woo);
+    expect((await asCustomer(identityToken(connection, ADA))).status).toBe(200);
   }, 30_000);
 });

@@ -103,12 +103,30 @@ final class ConnectTest extends TestCase {
 		$this->assertSame( test_connection(), loyalty_bridge_connection() );
 	}
 
-	public function test_disconnect_forgets_the_key(): void {
+	public function test_disconnect_tells_the_bridge_signed_for_that_purpose_and_forgets_the_key(): void {
 		WP::$options['loyalty_bridge_connection'] = array( 'value' => test_connection(), 'autoload' => false );
+
+		loyalty_bridge_disconnect( 1_700_000_000 );
+
+		$this->assertArrayNotHasKey( 'loyalty_bridge_connection', WP::$options );
+		$this->assertNull( loyalty_bridge_connection() );
+		[ [ $url, $args ] ] = WP::calls( 'wp_remote_post' );
+		$this->assertSame( 'https://bridge.example/woocommerce/plugin/disconnect', $url );
+		$this->assertSame( 0, $args['redirection'] );
+		$sent = json_decode( $args['body'], true );
+		$this->assertSame(
+			array( 'purpose' => 'disconnect', 'store' => 'shop.example', 'keyId' => 'pk_AAAAbbbbCCCC', 'iat' => 1_700_000_000 ),
+			decode_payload( $sent['payload'] )
+		);
+		$this->assertSame( expected_signature( test_connection()['key'], 'loyalty-bridge disconnect v1', $sent['payload'] ), $sent['sig'] );
+	}
+
+	public function test_disconnect_forgets_the_key_even_when_the_bridge_cannot_be_reached(): void {
+		WP::$options['loyalty_bridge_connection'] = array( 'value' => test_connection(), 'autoload' => false );
+		WP::$http_answers[]                       = new WP_Error( 'http_request_failed', 'no route to host' );
 
 		loyalty_bridge_disconnect();
 
-		$this->assertArrayNotHasKey( 'loyalty_bridge_connection', WP::$options );
 		$this->assertNull( loyalty_bridge_connection() );
 	}
 

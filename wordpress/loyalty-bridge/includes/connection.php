@@ -159,8 +159,34 @@ function loyalty_bridge_connect( string $pasted ): array {
 	);
 }
 
-/** Forgets the connection: the key is gone from this site and nothing is signed any more. */
-function loyalty_bridge_disconnect(): void {
+/**
+ * Forgets the connection: the key is gone from this site and nothing is signed any more. First the bridge is told,
+ * signed for that purpose alone, so that it revokes the key too (a copy of it elsewhere, a backup, opens nothing); if
+ * the bridge cannot be reached the key still goes from here.
+ */
+function loyalty_bridge_disconnect( ?int $now = null ): void {
+	$connection = get_option( LOYALTY_BRIDGE_OPTION );
+	if ( is_array( $connection ) && isset( $connection['bridge_url'], $connection['store'], $connection['key_id'], $connection['key'] ) ) {
+		$signed = loyalty_bridge_sign(
+			(string) $connection['key'],
+			'loyalty-bridge disconnect v1',
+			array(
+				'purpose' => 'disconnect',
+				'store'   => (string) $connection['store'],
+				'keyId'   => (string) $connection['key_id'],
+				'iat'     => $now ?? time(),
+			)
+		);
+		wp_remote_post(
+			$connection['bridge_url'] . '/woocommerce/plugin/disconnect',
+			array(
+				'redirection' => 0,
+				'timeout'     => 10,
+				'headers'     => array( 'Content-Type' => 'application/json' ),
+				'body'        => json_encode( $signed, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR ),
+			)
+		);
+	}
 	delete_option( LOYALTY_BRIDGE_OPTION );
 }
 

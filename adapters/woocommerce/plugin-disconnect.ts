@@ -1,0 +1,59 @@
+// POST /woocommerce/plugin/disconnect: the plugin's Disconnect in wp-admin tells the bridge, signed under the store's
+// key for that purpose alone (docs/wordpress-plugin.md §5), and the bridge forgets the key: a copy of it left
+// anywhere (a backup of the site's options) signs nothing that opens anything any more. Only the key that signed
+// goes, in one step with the check: a key made by a connect since stays. The body is small and read only after its
+// length is capped; every refusal is the same 400, naming no store.
+import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { Logger } from '../../src/logger.ts';
+import { pluginKeyOf, pluginKeyRecordId, type PluginKey } from './plugin-keys.ts';
+import { DISCONNECT_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
+
+export const PLUGIN_DISCONNECT_PATH = '/plugin/disconnect';
+/** A signed disconnect is good this long after its iat: sent at once by the plugin, replayed later it opens nothing. */
+const FRESH_SECONDS = 120;
+const MAX_BODY_BYTES = 4096;
+const KIND = 'woo-plugin-key';
+
+const refused: PlatformAnswer = { status: 400, json: { error: 'this is not a disconnect the store’s plugin signed' } };
+
+export function pluginDisconnectRoute({
+  store,
+  logger,
+  now = () => new Date(),
+}: {
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord'>;
+  logger: Logger;
+  now?: () => Date;
+}): PlatformRoute {
+  return {
+    method: 'POST',
+    path: PLUGIN_DISCONNECT_PATH,
+    maxBodyBytes: MAX_BODY_BYTES,
+    async handle({ body }: PlatformRequest): Promise<PlatformAnswer> {
+      let sent: unknown;
+      try {
+        sent = JSON.parse(body.toString('utf8'));
+      } catch {
+        return refused;
+      }
+      const { payload, sig } = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
+      if (typeof payload !== 'string' || typeof sig !== 'string') return refused;
+      // Read unsigned only to learn which store's key checks it.
+      const shop = readPayload(payload)?.store;
+      if (typeof shop !== 'string' || shop === '') return refused;
+      const key = await pluginKeyOf(store, shop);
+      if (!key) return refused;
+      const signed = signedPayload(DISCONNECT_PURPOSE, payload, sig, key.key);
+      if (!signed || signed.purpose !== 'disconnect' || signed.keyId !== key.keyId) return refused;
+      const iat = signed.iat;
+      if (typeof iat !== 'number' || Math.abs(now().getTime() / 1000 - iat) > FRESH_SECONDS) return refused;
+      const { changed } = await store.changeRecord<PluginKey>(KIND, pluginKeyRecordId(shop), (current) =>
+        current?.keyId === key.keyId ? { delete: true } : undefined,
+      );
+      if (changed)
+        logger.info({ shop, keyId: key.keyId }, 'a store’s WordPress plugin disconnected; its key opens nothing now');
+      return { status: 200, json: { disconnected: true } };
+    },
+  };
+}
