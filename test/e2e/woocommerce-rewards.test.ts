@@ -1,0 +1,153 @@
+// A WooCommerce customer spends their points, end to end: the whole bridge in process behind an https front, the
+// store connected through WooCommerce's app authentication (a Read/Write key), the WordPress plugin connected with a
+// code from the merchant's page, and the fake WooCommerce's coupons (test/helpers/fake-woocommerce-coupons.ts, from
+// WooCommerce's source). Ada earns 300 points, redeems a reward with the token the plugin signs for her, gets a
+// coupon that works once, and pays with it: the order arrives twice and her points leave the service once. Her export
+// lists the reservation; her erasure removes a live coupon from the store and releases what it held; the store's
+// erasure takes the plugin's key with it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { eventually } from '../helpers/engine.ts';
+import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
+import { madeCoupon, useCoupon, withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
+import { opensslAvailable } from '../helpers/https-front.ts';
+import { wooOrderJson } from '../helpers/woocommerce.ts';
+import {
+  connectPlugin,
+  identityToken,
+  signInByApproval,
+  type PluginConnection,
+} from '../helpers/woocommerce-plugin.ts';
+import { ADMIN_TOKEN, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+
+const ADA = { id: 42, email: 'ada@example.com' };
+const STORE_PAGE = 'https://www.rewards-woo.example';
+
+let world: WooPageWorld;
+let woo: FakeWooCommerce;
+let session: string;
+let connection: PluginConnection;
+let brandId = '';
+
+const asPage = async (method: string, path: string, body?: unknown) => {
+  const answer = await world.asPage(session, path, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, any> };
+};
+/** What the widget asks, from the store's page, with the token the plugin signed for her. */
+const asAda = async (path = '', method = 'GET') => {
+  const answer = await fetch(`${world.bridge.http.localUrl}/woocommerce/storefront/points${path}`, {
+    method,
+    headers: { origin: STORE_PAGE, authorization: `Bearer ${identityToken(connection, ADA)}` },
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, any> };
+};
+const operator = (method: string, path: string, body: unknown) =>
+  fetch(`${world.bridge.http.localUrl}/admin/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const sandboxAccount = () => world.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brandId)!;
+const deliver = async (id: number, status: string, coupons?: Array<{ code: string; discount: string }>) => {
+  woo.orders.set(
+    id,
+    JSON.parse(wooOrderJson({ id, status, email: ADA.email, ...(coupons ? { coupons } : {}) })) as Record<
+      string,
+      unknown
+    >,
+  );
+  expect(await woo.deliver('order.updated', id)).toEqual([200]);
+};
+const reservations = async () =>
+  (await world.bridge.engine.store.listRecords<Holder>(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
+
+describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points through the plugin', () => {
+  beforeAll(async () => {
+    world = await startWooPageWorld(1, [], { landing: 'store-page' });
+    [woo] = world.stores as [FakeWooCommerce];
+    withCoupons(woo);
+    session = await signInByApproval(world, woo);
+    const made = await asPage('POST', '/account', { sandbox: true });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    brandId = made.body.account.brandId as string;
+    connection = await connectPlugin(world, woo);
+    expect((await asPage('PUT', '/storefront', { on: true })).status).toBe(200);
+    // Three completed orders: 300 approved points (the sandbox's activity 1 gives 100).
+    for (const id of [8101, 8102, 8103]) await deliver(id, 'completed');
+    await eventually(() => {
+      const approved = sandboxAccount()
+        .store.snapshot()
+        .earnings.filter((each) => each.status === 'approved');
+      expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(300);
+    }, 20_000);
+  }, 90_000);
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  let rewards: Array<Record<string, any>> = [];
+  it('redeems a reward into a coupon that works once, and her points leave the service once', async () => {
+    const saved = await asPage('PUT', '/storefront/rewards', {
+      rewards: [
+        { points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 30, combines: true },
+        { points: 50, amountOff: '1.00', minimumOrder: null, expiresInDays: 7, combines: false },
+      ],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    rewards = saved.body.rewards as Array<Record<string, any>>;
+    const answer = await asAda(`/redeem?reward=${rewards[0]!.id}`, 'POST');
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body).toMatchObject({ redeemed: true, amountOff: '5.00', available: 100 });
+    const code = answer.body.code as string;
+    // WooCommerce keeps it in lower case; for her e-mail, used once, alone in its order even where the reward
+    // "combines" (two of the bridge's codes in one order would be redeemed as one).
+    const { coupon } = madeCoupon(woo, code)!;
+    expect(coupon).toMatchObject({
+      discount_type: 'fixed_cart',
+      amount: '5.00',
+      usage_limit: 1,
+      usage_limit_per_user: 1,
+      individual_use: true,
+      email_restrictions: [ADA.email],
+    });
+    // Another billing e-mail is refused at checkout; hers goes through once.
+    expect(useCoupon(woo, code, { billingEmail: 'someone@example.com' })).toBe(false);
+    expect(useCoupon(woo, code, { billingEmail: ADA.email })).toBe(true);
+    expect(useCoupon(woo, code, { billingEmail: ADA.email })).toBe(false);
+    await deliver(8200, 'processing', [{ code: code.toLowerCase(), discount: '5.00' }]);
+    await deliver(8200, 'processing', [{ code: code.toLowerCase(), discount: '5.00' }]);
+    const redeemed = () => sandboxAccount().store.snapshot().redemptions;
+    await eventually(() => expect(redeemed()).toHaveLength(1), 20_000);
+    await world.bridge.engine.drain();
+    expect(redeemed()).toEqual([expect.objectContaining({ points: 200, email: ADA.email })]);
+    await eventually(async () => expect((await asAda()).body.balance?.available).toBe(100), 20_000);
+  }, 60_000);
+
+  it('exports her reservation, and her erasure removes a live coupon and releases what it held', async () => {
+    const held = await asAda(`/redeem?reward=${rewards[1]!.id}`, 'POST');
+    expect(held.body).toMatchObject({ redeemed: true, available: 50 });
+    const code = held.body.code as string;
+    expect(madeCoupon(woo, code)?.deleted).toBe(false);
+    const exported = await fetch(
+      `${world.bridge.http.localUrl}/admin/api/customers/export?email=${encodeURIComponent(ADA.email)}`,
+      { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+    );
+    expect(exported.status).toBe(200);
+    expect(JSON.stringify(await exported.json())).toContain(code);
+    const erased = await operator('POST', '/customers/erase', { email: ADA.email });
+    expect(erased.status).toBe(200);
+    // The coupon is gone from the store: nobody pays with it later.
+    expect(madeCoupon(woo, code)?.deleted).toBe(true);
+    expect((await reservations()).some((each) => each.code === code && each.state === 'issued')).toBe(false);
+  }, 30_000);
+
+  it('the store’s erasure takes the plugin’s key: what it signed opens nothing', async () => {
+    const erased = await operator('POST', '/shops/erase', { platform: 'woocommerce', shop: woo.host, confirm: true });
+    expect(erased.status).toBe(200);
+    expect(await world.bridge.engine.store.getRecord('woo-plugin-key', `woocommerce:${woo.host}`)).toBeUndefined();
+    expect((await asAda()).status).toBe(401);
+  }, 30_000);
+});
