@@ -169,13 +169,15 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
       const panels = page.locator('[data-loyalty-points-panel] .loyalty-panel__body');
       await expect.poll(() => panels.first().textContent(), { timeout: 10_000 }).toContain(String(points));
       expect(await panels.first().textContent()).toContain('Earned on order #8301');
+      // The picture: the page's own panel, as a customer reads it (the launcher closed, not drawn over it).
+      await panels.first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}customer-woocommerce-points-${width}.png` });
 
       const button = page.getByRole('button', { name: 'Your points' });
       await button.click();
       const launcher = page.getByRole('dialog', { name: 'Your points' });
       await launcher.waitFor();
       await expect.poll(() => launcher.textContent(), { timeout: 10_000 }).toContain(String(points));
-      await page.screenshot({ path: `${shots}customer-woocommerce-points-${width}.png` });
       await context.close();
     }
   }, 40_000);
