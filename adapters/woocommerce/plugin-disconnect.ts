@@ -6,14 +6,13 @@
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
-import { pluginKeyOf, pluginKeyRecordId, type PluginKey } from './plugin-keys.ts';
+import { forgetPluginKey, pluginKeyOf } from './plugin-keys.ts';
 import { DISCONNECT_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
 
 export const PLUGIN_DISCONNECT_PATH = '/plugin/disconnect';
 /** A signed disconnect is good this long after its iat: sent at once by the plugin, replayed later it opens nothing. */
 const FRESH_SECONDS = 120;
 const MAX_BODY_BYTES = 4096;
-const KIND = 'woo-plugin-key';
 
 const refused: PlatformAnswer = { status: 400, json: { error: 'this is not a disconnect the store’s plugin signed' } };
 
@@ -48,10 +47,7 @@ export function pluginDisconnectRoute({
       if (!signed || signed.purpose !== 'disconnect' || signed.keyId !== key.keyId) return refused;
       const iat = signed.iat;
       if (typeof iat !== 'number' || Math.abs(now().getTime() / 1000 - iat) > FRESH_SECONDS) return refused;
-      const { changed } = await store.changeRecord<PluginKey>(KIND, pluginKeyRecordId(shop), (current) =>
-        current?.keyId === key.keyId ? { delete: true } : undefined,
-      );
-      if (changed)
+      if (await forgetPluginKey(store, shop, key.keyId))
         logger.info({ shop, keyId: key.keyId }, 'a store’s WordPress plugin disconnected; its key opens nothing now');
       return { status: 200, json: { disconnected: true } };
     },

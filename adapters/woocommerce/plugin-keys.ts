@@ -39,3 +39,18 @@ export function pluginKeyOf(store: Pick<LedgerStore, 'getRecord'>, shop: string)
 export function keepPluginKey(store: Pick<LedgerStore, 'putRecord'>, key: PluginKey): Promise<void> {
   return store.putRecord<PluginKey>(KIND, pluginKeyRecordId(key.shop), key);
 }
+
+/**
+ * Forgets the store's key if it is still `keyId` (in one step with the check: a key made by a connect since stays):
+ * whether it did.
+ */
+export async function forgetPluginKey(
+  store: Pick<LedgerStore, 'changeRecord'>,
+  shop: string,
+  keyId: string,
+): Promise<boolean> {
+  const { changed } = await store.changeRecord<PluginKey>(KIND, pluginKeyRecordId(shop), (current) =>
+    current?.keyId === keyId ? { delete: true } : undefined,
+  );
+  return changed;
+}

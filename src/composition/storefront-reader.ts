@@ -13,6 +13,7 @@ import { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from './platforms.ts';
+import { trimTrailing } from '../trim-trailing.ts';
 
 export interface StorefrontWiring {
   reader: StorefrontReader;
@@ -89,7 +90,7 @@ export function storefrontReader(parts: {
     widgetOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront?.widget,
     scriptUrl: (platform, shop) =>
       config.PUBLIC_URL
-        ? `${config.PUBLIC_URL.replace(/\/+$/, '')}/${platform}/storefront/widget.js?store=${encodeURIComponent(shop)}`
+        ? `${trimTrailing(config.PUBLIC_URL, '/')}/${platform}/storefront/widget.js?store=${encodeURIComponent(shop)}`
         : undefined,
     logger,
   });

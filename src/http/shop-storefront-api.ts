@@ -36,11 +36,11 @@ export function shopStorefrontApi({
   const router = express.Router();
   router.get('/storefront', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const offered = Boolean(partsOf(platform)?.storefront);
+    const storefront = partsOf(platform)?.storefront;
+    const offered = Boolean(storefront);
     const on = offered && (await storefrontOn(store, platform, shop));
     const placed = on ? await widget?.view(platform, shop) : undefined;
     // Where the store needs a plugin of ours: where to download it, and that a code connects it.
-    const storefront = partsOf(platform)?.storefront;
     const plugin = storefront?.pluginCode ? { download: storefront.pluginDownload } : undefined;
     res.json({ offered, on, ...(placed ? { widget: placed } : {}), ...(plugin ? { plugin } : {}) });
   });

@@ -260,6 +260,9 @@ async function loadStorefront() {
   await loadRewards();
 }
 
+/** Where the merchant pastes the plugin's code, in their platform's words (the storefront's answer says). */
+let pasteWhere = '';
+
 /** Where the store needs our plugin: its download, and the button that makes a one-time connection code. */
 function showPlugin(plugin) {
   $('#plugin-connect').hidden = !plugin;
@@ -273,8 +276,6 @@ function showPlugin(plugin) {
     link.textContent = `Download the plugin (version ${plugin.download.version})`;
   }
 }
-/** Where the merchant pastes the code, in their platform's words. */
-let pasteWhere = '';
 
 $('#plugin-code-button').addEventListener('click', async () => {
   const { status, body } = await call('/storefront/plugin-code', { method: 'POST' });
