@@ -100,7 +100,9 @@ function adminOf(adminUrl: string | undefined, siteUrl: string): string | undefi
   if (adminUrl === undefined) return undefined;
   try {
     const admin = new URL(adminUrl);
-    if (admin.origin !== new URL(siteUrl).origin || admin.search !== '' || admin.hash !== '') return 'elsewhere';
+    // User info is not part of the origin: https://user:pass@site/ would be sent to browsers as it came.
+    if (admin.origin !== new URL(siteUrl).origin || admin.username !== '' || admin.password !== '') return 'elsewhere';
+    if (admin.search !== '' || admin.hash !== '') return 'elsewhere';
     return admin.href.endsWith('/') ? admin.href : `${admin.href}/`;
   } catch {
     return 'elsewhere';
