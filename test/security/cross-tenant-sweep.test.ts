@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../src/accounts/account-records.ts';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
+import { pluginKeyOf } from '../../adapters/woocommerce/plugin-keys.ts';
 import { shopAdminApi, type ShopAdminApiParts } from '../../src/http/shop-admin-api.ts';
 import { orderKey } from '../../src/core/order-event.ts';
 import { eventually } from '../helpers/engine.ts';
@@ -35,6 +36,7 @@ import {
   type TenantWorld,
 } from '../helpers/tenant-world.ts';
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { exchangeCode } from '../helpers/woocommerce-plugin.ts';
 import { storefrontQuery } from '../platforms/tinyshop/storefront.ts';
 
 const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
@@ -259,6 +261,8 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     link: await store.getRecord('shop-link', `${platform}:${shop}`),
     storefront: await store.getRecord('storefront', `${platform}:${shop}`),
     rewards: await store.getRecord('rewards', `${platform}:${shop}`),
+    widget: await store.getRecord('storefront-widget', `${platform}:${shop}`),
+    pluginKey: platform === 'woocommerce' ? await pluginKeyOf(store, shop) : null,
     requests: await records('data-request'),
     adjustments: await records('adjustment'),
     connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
@@ -522,6 +526,53 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     expect(scriptsOf(world.bc, b.merchant.shop).map((each) => each.uuid)).toEqual(scriptsOfB);
     const still = await ask('', bToken);
     expect(still.body.codes.map((each: { code: string }) => each.code)).toEqual([codeOfB]);
+  });
+
+  it("connects with the plugin code A's page asks A's store alone, and tells A nothing of B's plugin, widget or rewards", async () => {
+    const [a, b] = [held.woocommerce.a, held.woocommerce.b];
+    // B's plugin connected as B's merchant would: its key and key id are B's secrets from here on.
+    const codeOfB = await b.merchant.call('POST', '/storefront/plugin-code');
+    expect(codeOfB.status, codeOfB.text).toBe(200);
+    const connected = await exchangeCode(codeOfB.body.code, world.woo.b.url);
+    expect(connected.status, connected.body).toBe(200);
+    const keyOfB = JSON.parse(connected.body) as { store: string; keyId: string; key: string };
+    expect(keyOfB.store).toBe(b.merchant.shop);
+    const before = await Promise.all(allB().map((each) => stateOf(world, each)));
+    const ownOfA = new Set(secretsOf(a));
+    const secrets = [...secretsOf(b).filter((secret) => !ownOfA.has(secret)), keyOfB.keyId, keyOfB.key];
+    const naming = `?shop=${encodeURIComponent(b.merchant.shop)}&platform=woocommerce&store=${encodeURIComponent(world.woo.b.url)}`;
+    const aimed = { shop: b.merchant.shop, platform: 'woocommerce', store: world.woo.b.url, siteUrl: world.woo.b.url };
+    const leaks: string[] = [];
+    const told = (what: string, answer: { text: string }, path: string, body?: unknown) => {
+      const left = beyond(answer.text, sentValues(path, body));
+      for (const secret of secrets) if (left.includes(secret)) leaks.push(`${what} told "${secret}"`);
+    };
+    for (const path of ['/storefront', '/storefront/rewards', `/storefront${naming}`, `/storefront/rewards${naming}`])
+      told(`GET ${path}`, await a.merchant.call('GET', path), path);
+    // A's code, asked naming B every way, and exchanged at B's address: refused, B's key untouched.
+    const asked = await a.merchant.call('POST', `/storefront/plugin-code${naming}`, aimed);
+    expect(asked.status, asked.text).toBe(200);
+    told('POST /storefront/plugin-code', asked, `/storefront/plugin-code${naming}`, aimed);
+    const atB = await exchangeCode(asked.body.code, world.woo.b.url);
+    expect(atB.status).not.toBe(200);
+    for (const secret of secrets) expect(atB.body).not.toContain(secret);
+    expect(await Promise.all(allB().map((each) => stateOf(world, each)))).toEqual(before);
+    // The same code still connects A's own store, and only it.
+    const atA = await exchangeCode(asked.body.code, world.woo.a.url);
+    expect(atA.status, atA.body).toBe(200);
+    expect(JSON.parse(atA.body).store).toBe(a.merchant.shop);
+    // The BigCommerce launcher on B's store (its widget) reads as A's own state in A's answers, never B's.
+    const bcOn = await held.bigcommerce.b.merchant.call('PUT', '/storefront', { on: true });
+    expect(bcOn.status, bcOn.text).toBe(200);
+    const bcA = held.bigcommerce.a;
+    const bcSecrets = secretsOf(held.bigcommerce.b).filter((secret) => !new Set(secretsOf(bcA)).has(secret));
+    const bcNaming = `?shop=${held.bigcommerce.b.merchant.shop}&platform=bigcommerce`;
+    for (const path of ['/storefront', `/storefront${bcNaming}`, `/storefront/rewards${bcNaming}`]) {
+      const left = beyond((await bcA.merchant.call('GET', path)).text, sentValues(path, undefined));
+      for (const secret of bcSecrets) if (left.includes(secret)) leaks.push(`BigCommerce GET ${path} told "${secret}"`);
+    }
+    expect(leaks).toEqual([]);
+    expect(await pluginKeyOf(world.bridge.engine.store, b.merchant.shop)).toMatchObject({ keyId: keyOfB.keyId });
   });
 
   // Last: an uninstall accepted here would end A's sessions for the tests above.
