@@ -1,16 +1,18 @@
 // The storefront's widget (core/storefront/widget-keeper.ts) under every interleaving of the merchant's switch, the
-// keeper's checks, a person removing the script in the platform's admin, and calls to the platform that fail: once
+// keeper's checks, a person removing the script in the platform's admin, calls to the platform that fail and the
+// keeper's writes to the ledger that fail, on both of the ledger's backends: once
 // everything has settled, a store whose storefront is off carries no widget, and one whose storefront is on carries
 // exactly one after the next check; a widget someone removed is said to have been put back. The platform here is
 // the keeper's side of StorefrontParts.widget, held in memory with each call at a point fast-check's scheduler picks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { setStorefront, storefrontOn } from '../../src/core/storefront/storefront-switch.ts';
-import { WidgetKeeper, type WidgetView } from '../../src/core/storefront/widget-keeper.ts';
+import { WIDGET_KIND, WidgetKeeper, type WidgetView } from '../../src/core/storefront/widget-keeper.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { createLogger } from '../../src/logger.ts';
 import { lowdbFor } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { storeWith } from '../helpers/store-with.ts';
 
 const PLATFORM = 'testshop';
 const SHOPS = ['shop-a', 'shop-b'];
@@ -21,7 +23,8 @@ type Command =
   | { kind: 'off'; shop: string }
   | { kind: 'check' }
   | { kind: 'removed-by-a-person'; shop: string }
-  | { kind: 'next-call-fails' };
+  | { kind: 'next-call-fails' }
+  | { kind: 'next-widget-write-fails' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.constantFrom(...SHOPS).map((shop) => ({ kind: 'on' as const, shop })),
@@ -29,6 +32,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.constant({ kind: 'check' as const }),
   fc.constantFrom(...SHOPS).map((shop) => ({ kind: 'removed-by-a-person' as const, shop })),
   fc.constant({ kind: 'next-call-fails' as const }),
+  fc.constant({ kind: 'next-widget-write-fails' as const }),
 );
 
 describe("the storefront widget's keeper", () => {
@@ -48,6 +52,17 @@ describe("the storefront widget's keeper", () => {
           /** What the platform holds: each shop's scripts (a script is its URL). */
           const onStore = new Map<string, string[]>(SHOPS.map((shop) => [shop, []]));
           let failNext = false;
+          /** The ledger refuses the keeper's next write of what it found (a full disk, a lost connection). */
+          let failNextWrite = false;
+          const keeperStore = storeWith(store, {
+            putRecord: async (kind, id, value) => {
+              if (kind === WIDGET_KIND && failNextWrite) {
+                failNextWrite = false;
+                throw new Error('injected: the ledger did not write');
+              }
+              return store.putRecord(kind, id, value);
+            },
+          });
           /** Once everything has settled, calls answer at once: nobody drives the scheduler any more. */
           let settledAll = false;
           const call = async <T>(what: string, run: () => T): Promise<T> => {
@@ -68,7 +83,7 @@ describe("the storefront widget's keeper", () => {
             present: (shop) => call(`present ${shop}`, () => onStore.get(shop)!.length > 0),
           };
           const keeper = new WidgetKeeper({
-            store,
+            store: keeperStore,
             widgetOf: (platform) => (platform === PLATFORM ? widget : undefined),
             scriptUrl: (_platform, shop) => `https://bridge.example/${PLATFORM}/storefront/widget.js?store=${shop}`,
             logger: createLogger({ level: 'silent' }),
@@ -91,6 +106,10 @@ describe("the storefront widget's keeper", () => {
                   if (onStore.get(shopOf(each.shop))!.length > 0) removedByAPerson.add(shopOf(each.shop));
                   onStore.set(shopOf(each.shop), []);
                 });
+              case 'next-widget-write-fails':
+                return s
+                  .schedule(Promise.resolve('the next widget write fails'))
+                  .then(() => void (failNextWrite = true));
               case 'next-call-fails':
                 return s.schedule(Promise.resolve('the next call fails')).then(() => void (failNext = true));
             }
@@ -103,6 +122,7 @@ describe("the storefront widget's keeper", () => {
             else await new Promise((resolve) => setTimeout(resolve, 1));
           }
           failNext = false;
+          failNextWrite = false;
           settledAll = true;
           // Settled: the keeper's next check, alone, puts right what the interleaving left.
           await keeper.check();
