@@ -30,7 +30,7 @@ export const wooModule = {
   // The WordPress admin's look for its merchant page (generated: scripts/platform-looks.ts).
   look: new URL('./look.css', import.meta.url),
   settings: wooSettings,
-  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected }) {
+  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected, storefrontClosed }) {
     const stores = new WooStores({
       store,
       env: {
@@ -90,7 +90,7 @@ export const wooModule = {
             }),
             routes: [
               pluginConnectRoute({ store, logger }),
-              pluginDisconnectRoute({ store, logger }),
+              pluginDisconnectRoute({ store, logger, storefrontClosed }),
               ...pluginDoorRoutes({ store, publicUrl, logger }),
               wooWidgetRoute(publicUrl),
               pluginDownloadRoute(zip),

@@ -1,9 +1,11 @@
 // POST /woocommerce/plugin/disconnect: the plugin's Disconnect in wp-admin tells the bridge, signed under the store's
 // key for that purpose alone (docs/wordpress-plugin.md §5), and the bridge forgets the key: a copy of it left
 // anywhere (a backup of the site's options) signs nothing that opens anything any more. Only the key that signed
-// goes, in one step with the check: a key made by a connect since stays. The body is small and read only after its
-// length is capped; every refusal is the same 400, naming no store.
-import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+// goes, in one step with the check: a key made by a connect since stays. Without its plugin the store cannot say who
+// its customers are, so its storefront is closed as the merchant's switch closes it: off, and its open coupons
+// removed while the bridge's REST key still works (those already used at checkout stay held for their orders).
+// The body is small and read only after its length is capped; every refusal is the same 400, naming no store.
+import type { PlatformAnswer, PlatformRequest, PlatformRoute, PlatformWiring } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { forgetPluginKey, pluginKeyOf } from './plugin-keys.ts';
@@ -19,10 +21,12 @@ const refused: PlatformAnswer = { status: 400, json: { error: 'this is not a dis
 export function pluginDisconnectRoute({
   store,
   logger,
+  storefrontClosed,
   now = () => new Date(),
 }: {
   store: Pick<LedgerStore, 'getRecord' | 'changeRecord'>;
   logger: Logger;
+  storefrontClosed: PlatformWiring['storefrontClosed'];
   now?: () => Date;
 }): PlatformRoute {
   return {
@@ -47,8 +51,10 @@ export function pluginDisconnectRoute({
       if (!signed || signed.purpose !== 'disconnect' || signed.keyId !== key.keyId) return refused;
       const iat = signed.iat;
       if (typeof iat !== 'number' || Math.abs(now().getTime() / 1000 - iat) > FRESH_SECONDS) return refused;
-      if (await forgetPluginKey(store, shop, key.keyId))
+      if (await forgetPluginKey(store, shop, key.keyId)) {
         logger.info({ shop, keyId: key.keyId }, 'a store’s WordPress plugin disconnected; its key opens nothing now');
+        await storefrontClosed(shop, 'the store’s WordPress plugin, disconnected in wp-admin');
+      }
       return { status: 200, json: { disconnected: true } };
     },
   };

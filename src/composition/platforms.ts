@@ -61,6 +61,8 @@ export interface Platforms {
   onSubscriptionsChanged: ((platform: string, shop: string) => void) | undefined;
   /** Told when a module learns of an uninstall itself (PlatformWiring.shopUninstalled); set once the engine exists. */
   onShopUninstalled: ((platform: string, shop: string) => Promise<void>) | undefined;
+  /** Told when a module closes a shop's storefront (PlatformWiring.storefrontClosed); set once the storefront exists. */
+  onStorefrontClosed: ((platform: string, shop: string, by: string) => Promise<void>) | undefined;
 }
 
 export interface PlatformOverrides {
@@ -110,6 +112,7 @@ export function buildPlatforms(
       storeConnected: (shop) => built.onStoreConnected?.(module.name, shop),
       subscriptionsChanged: (shop) => built.onSubscriptionsChanged?.(module.name, shop),
       shopUninstalled: async (shop) => built.onShopUninstalled?.(module.name, shop),
+      storefrontClosed: async (shop, by) => built.onStorefrontClosed?.(module.name, shop, by),
       options: platformOptions[module.name],
     };
     const parts = module.build(read.settings, wiring);
@@ -137,6 +140,7 @@ export function buildPlatforms(
     onStoreConnected: undefined,
     onSubscriptionsChanged: undefined,
     onShopUninstalled: undefined,
+    onStorefrontClosed: undefined,
     adapters,
     adapterFor: (platform) => adapters[platform],
     publicUrl: config.PUBLIC_URL,

@@ -9,6 +9,7 @@ import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
+import { setStorefront } from '../core/storefront/storefront-switch.ts';
 import { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -38,7 +39,7 @@ export function storefrontReader(parts: {
   engine: Engine;
   accounts: AccountRegistry;
   store: LedgerStore;
-  platforms: Pick<Platforms, 'onSubscriptionsChanged' | 'modules'>;
+  platforms: Pick<Platforms, 'onSubscriptionsChanged' | 'onStorefrontClosed' | 'modules'>;
   logger: Logger;
   /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; REPAIR_MS). */
   rewardRepairMs?: number | undefined;
@@ -94,6 +95,16 @@ export function storefrontReader(parts: {
         : undefined,
     logger,
   });
+  // A module closed a shop's storefront (its plugin disconnected): off as the merchant's switch turns it off, with
+  // its widget; the sweep that removes its open codes talks to the store, so it runs after the module's answer.
+  platforms.onStorefrontClosed = async (platform, shop, by) => {
+    const storefront = platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront;
+    const served = async () => (await storefront?.served?.(shop)) ?? true;
+    await setStorefront(store, { platform, shop, on: false, by }, served);
+    await widgets.turnedOff(platform, shop);
+    logger.info({ platform, shop }, 'a shop’s storefront was closed by its store; its open codes are removed');
+    void sweeper.sweep().catch(() => undefined);
+  };
   const background = every(
     'the sweeper of open reward codes',
     config.REWARD_SWEEP_SECONDS * 1000,

@@ -197,6 +197,13 @@ export interface PlatformWiring {
    * (Privacy.shopUninstalled). Call it once the install is forgotten, so the storefront's `served` is false already.
    */
   shopUninstalled(shop: string): Promise<void>;
+  /**
+   * Tell the bridge the shop's storefront can serve nobody any more while the bridge still reaches the store (the
+   * store took back what shows it: a plugin disconnected). Its switch goes off, as if its merchant turned it off,
+   * and its open codes are removed from the store where the store still lets the bridge in (code-sweeper.ts); the
+   * merchant turns it on again once the store can show it.
+   */
+  storefrontClosed(shop: string, by: string): Promise<void>;
   /** What the bridge was started with for this platform (startBridge's platformOptions[name]): tests hurry its timers. */
   options?: unknown;
 }

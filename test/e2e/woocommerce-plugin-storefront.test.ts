@@ -13,6 +13,7 @@ import { wooOrderJson } from '../helpers/woocommerce.ts';
 import {
   askPluginCode,
   connectPlugin,
+  DISCONNECT_PURPOSE,
   exchangeCode,
   identityToken,
   pluginSigned,
@@ -22,8 +23,6 @@ import {
 import { startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 import { outboundPost } from '../helpers/outbound-post.ts';
 
-/** The disconnect's purpose as the plugin's PHP writes it (docs/wordpress-plugin.md §5). */
-const DISCONNECT_PURPOSE = 'loyalty-bridge disconnect v1';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -187,8 +186,11 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer’s points through th
     const answer = await disconnect(pluginSigned(DISCONNECT_PURPOSE, { ...fields, iat: now }, connection.key));
     expect(answer.status).toBe(200);
     expect((await asCustomer(identityToken(connection, ADA))).status).toBe(401);
-    // Connected again: a new key, and the storefront answers again.
+    // Without its plugin the store cannot show points: the merchant's switch is off, and says so.
+    expect((await asPage('GET', '/storefront')).body).toMatchObject({ on: false });
+    // Connected again: a new key; the merchant turns the storefront on again, and it answers again.
     connection = await connectPlugin(world, woo);
+    expect((await asPage('PUT', '/storefront', { on: true })).status).toBe(200);
     expect((await asCustomer(identityToken(connection, ADA))).status).toBe(200);
   }, 30_000);
 });

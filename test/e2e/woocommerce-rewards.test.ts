@@ -3,8 +3,9 @@
 // code from the merchant's page, and the fake WooCommerce's coupons (test/helpers/fake-woocommerce-coupons.ts, from
 // WooCommerce's source). Ada earns 300 points, redeems a reward with the token the plugin signs for her, gets a
 // coupon that works once, and pays with it: the order arrives twice and her points leave the service once. Her export
-// lists the reservation; her erasure removes a live coupon from the store and releases what it held; the store's
-// erasure takes the plugin's key with it.
+// lists the reservation; her erasure removes a live coupon from the store and releases what it held; the plugin's
+// Disconnect closes the storefront and removes her open coupon, keeping the one she paid with for its order; the
+// store's erasure takes the plugin's key with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
@@ -14,6 +15,7 @@ import { opensslAvailable } from '../helpers/https-front.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
 import {
   connectPlugin,
+  disconnectPlugin,
   identityToken,
   signInByApproval,
   type PluginConnection,
@@ -143,6 +145,32 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
     expect(madeCoupon(woo, code)?.deleted).toBe(true);
     expect((await reservations()).some((each) => each.code === code && each.state === 'issued')).toBe(false);
   }, 30_000);
+
+  it('the plugin’s Disconnect closes the storefront: an open coupon leaves the store, one used at checkout stays held', async () => {
+    const open = await asAda(`/redeem?reward=${rewards[1]!.id}`, 'POST');
+    const used = await asAda(`/redeem?reward=${rewards[1]!.id}`, 'POST');
+    expect([open.status, used.status]).toEqual([200, 200]);
+    const [openCode, usedCode] = [open.body.code as string, used.body.code as string];
+    // Used at checkout, its order not yet delivered (WooCommerce counts the use when the order is placed).
+    expect(useCoupon(woo, usedCode, { billingEmail: ADA.email })).toBe(true);
+    expect((await disconnectPlugin(world, connection)).status).toBe(200);
+    expect((await asPage('GET', '/storefront')).body).toMatchObject({ on: false });
+    await eventually(() => expect(madeCoupon(woo, openCode)?.deleted).toBe(true), 20_000);
+    const stateOf = async (code: string) => (await reservations()).find((each) => each.code === code)?.state;
+    await eventually(async () => expect(await stateOf(openCode)).toBe('released'), 20_000);
+    // The one she already paid with stays, and its order, when it comes, spends its points once.
+    expect(madeCoupon(woo, usedCode)?.deleted).toBe(false);
+    expect(await stateOf(usedCode)).toBe('issued');
+    const before = sandboxAccount().store.snapshot().redemptions.length;
+    await deliver(8300, 'processing', [{ code: usedCode.toLowerCase(), discount: '1.00' }]);
+    await eventually(() => expect(sandboxAccount().store.snapshot().redemptions).toHaveLength(before + 1), 20_000);
+    expect(await stateOf(usedCode)).toBe('redeemed');
+    // Connected again, the storefront waits for its merchant to turn it on.
+    connection = await connectPlugin(world, woo);
+    expect((await asAda()).status).not.toBe(200);
+    expect((await asPage('PUT', '/storefront', { on: true })).status).toBe(200);
+    expect((await asAda()).status).toBe(200);
+  }, 60_000);
 
   it('the store’s erasure takes the plugin’s key: what it signed opens nothing', async () => {
     const erased = await operator('POST', '/shops/erase', { platform: 'woocommerce', shop: woo.host, confirm: true });

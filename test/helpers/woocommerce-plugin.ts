@@ -11,6 +11,7 @@ import { answerConsent } from './wordpress-merchant.ts';
 
 export const DOOR_PURPOSE = 'loyalty-bridge merchant-door v1';
 export const IDENTITY_PURPOSE = 'loyalty-bridge identity v1';
+export const DISCONNECT_PURPOSE = 'loyalty-bridge disconnect v1';
 
 export interface PluginConnection {
   store: string;
@@ -94,4 +95,15 @@ export function identityToken(
     connection.key,
   );
   return `${payload}.${sig}`;
+}
+
+/** The plugin's Disconnect in wp-admin, as its PHP sends it (docs/wordpress-plugin.md §5): the bridge's answer. */
+export function disconnectPlugin(world: WooPageWorld, connection: PluginConnection, iat = Date.now() / 1000) {
+  const fields = { purpose: 'disconnect', store: connection.store, keyId: connection.keyId, iat: Math.floor(iat) };
+  return outboundPost(
+    `${world.front.url}/woocommerce/plugin/disconnect`,
+    { 'content-type': 'application/json' },
+    JSON.stringify(pluginSigned(DISCONNECT_PURPOSE, fields, connection.key)),
+    5_000,
+  );
 }

@@ -11,6 +11,7 @@ import { outboundPost } from '../helpers/outbound-post.ts';
 import {
   askPluginCode,
   connectPlugin,
+  DISCONNECT_PURPOSE,
   DOOR_PURPOSE,
   exchangeCode,
   IDENTITY_PURPOSE,
@@ -19,8 +20,6 @@ import {
   signInByApproval,
 } from '../helpers/woocommerce-plugin.ts';
 import { type WooPageWorld, startWooPageWorld } from '../helpers/woocommerce-store-page.ts';
-
-const DISCONNECT_PURPOSE = 'loyalty-bridge disconnect v1';
 
 let world: WooPageWorld;
 let woo: FakeWooCommerce;
