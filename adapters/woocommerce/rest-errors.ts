@@ -13,9 +13,15 @@ export type WooRestErrorCode = 'refused' | 'read_only' | 'unavailable' | 'answer
 
 export class WooRestError extends BridgeError<WooRestErrorCode> {
   readonly status: number | undefined;
+  /**
+   * The store no longer lets the bridge in: its key refused (revoked in WooCommerce), or no store held at all; not a
+   * key that got in but may not do this (403). The code sweeper reads it (StorefrontParts.codes).
+   */
+  readonly accessGone: boolean;
   constructor(message: string, code: WooRestErrorCode, status?: number) {
     super(code, message);
     this.status = status;
+    this.accessGone = code === 'refused' && status !== 403;
   }
 }
 

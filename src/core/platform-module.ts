@@ -391,7 +391,8 @@ export interface StorefrontParts {
     find(shop: string, code: string): Promise<string | undefined>;
     /**
      * How often the code paid for an order, read from the platform (not from the orders the bridge happened to
-     * see); undefined when the store has no such code any more.
+     * see); undefined when the store has no such code any more. Throws an error whose `accessGone` is true when the
+     * store no longer lets the bridge in at all (its key revoked): a code past its expiry is then let go.
      */
     uses(shop: string, platformId: string): Promise<number | undefined>;
     /** Removes a code, so that it pays for nothing later; one already gone is removed. */

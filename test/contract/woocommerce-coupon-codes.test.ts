@@ -3,7 +3,8 @@
 // expiry even where the site's clock is not GMT; an order placed with it goes through once, only with that billing
 // e-mail, not after its expiry; it is found again by its text (WooCommerce keeps codes in lower case), its uses are
 // WooCommerce's count, and removing it deletes it (twice is fine). A read-only key, or a key whose user may not
-// manage coupons, is told in words to connect again; a make whose answer was lost leaves a coupon `find` finds.
+// manage coupons, is told in words to connect again; a make whose answer was lost leaves a coupon `find` finds; a
+// revoked key's refusal says the store no longer lets the bridge in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
 import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
@@ -208,6 +209,26 @@ describe('WooCommerce coupon codes', () => {
       .catch((thrown: unknown) => thrown as Error);
     expect(error?.message).toMatch(/refused the consumer key/);
     expect(error?.message).not.toMatch(/cs_gone_secret/);
+  });
+
+  it('says the store no longer lets the bridge in for a revoked key, and not for a key that may not manage coupons', async () => {
+    const asked = request();
+    const made = await codes.make(asked);
+    if (made.kind !== 'made') throw new Error(`not made: ${made.kind}`);
+    const caught = (promise: Promise<unknown>) => promise.then(() => undefined).catch((error: unknown) => error);
+    // The merchant revoked the key in WooCommerce › Settings › Advanced › REST API: the code sweeper lets go the
+    // points of codes that expired (code-sweeper.ts) rather than hold them for good.
+    const revoked = await caught(codesWith('ck_gone', 'cs_gone').uses(SHOP, made.platformId));
+    expect(revoked).toMatchObject({ accessGone: true });
+    refuseCoupons(fake, true);
+    try {
+      // The key still gets in, only its user may not: the merchant can mend it, so nothing is given up.
+      const forbidden = await caught(codes.uses(SHOP, made.platformId));
+      expect(forbidden).toMatchObject({ accessGone: false, status: 403 });
+    } finally {
+      refuseCoupons(fake, false);
+    }
+    await expect(codes.uses(SHOP, made.platformId)).resolves.toBe(0);
   });
 
   it('throws when the make fails, and the coupon of a make whose answer was lost is found and removed', async () => {

@@ -6,6 +6,8 @@
 //   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
 // - an issued code whose reward or storefront the merchant turned off: unused, removed while access lasts, then let
 //   go; used at checkout already (its order paid later, or on its way), kept held for its order;
+// - an issued code past its expiry and the settling window in a store that no longer lets the bridge in (its key
+//   revoked, with no uninstall to say so): it pays for nothing more, so its points are let go, not held for good;
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first: let go);
 // - a code record whose reservation ended or never came: dropped.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
@@ -110,7 +112,18 @@ export class CodeSweeper {
     // Asked before a code is let go for any reason: one used at checkout before the merchant turned its reward or
     // storefront off (an order paid days later, a webhook on its way) would otherwise give its points back, and its
     // order, when it comes, would find no reservation to redeem.
-    const uses = await codes.uses(reservation.shop, reservation.platformId);
+    const uses = await codes.uses(reservation.shop, reservation.platformId).catch((error: unknown) => {
+      // Only once it can pay for nothing more: one still open is asked again on the next pass, as the store may
+      // let the bridge in again (a key mended) and the merchant's checkout may still take it.
+      if (settled && accessGone(error)) return 'access-gone' as const;
+      throw error;
+    });
+    if (uses === 'access-gone') {
+      const why = 'its code expired; the store no longer lets the bridge look at it';
+      const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+      if (after?.state === 'released') report.released += 1;
+      return;
+    }
     if (uses !== undefined && uses > 0) {
       // Used in the store: its order will bring the redeem (reconciliation finds an order a webhook missed).
       if (!reservation.usedAtPlatform) {
@@ -172,3 +185,7 @@ export class CodeSweeper {
     return rewards.some((reward) => reward.id === reservation.rewardId && reward.on);
   }
 }
+
+/** A platform's error saying the store no longer lets the bridge in (StorefrontParts.codes.uses). */
+const accessGone = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { accessGone?: unknown }).accessGone === true;

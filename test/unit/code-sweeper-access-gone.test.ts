@@ -1,0 +1,154 @@
+// A store that no longer lets the bridge in, with no uninstall to say so (a WooCommerce merchant revokes the
+// bridge's REST key): its customers' open codes can be neither counted nor removed. The sweeper lets a code's points
+// go once the code has expired and settled (it pays for nothing more), and never before; a store that is only down
+// for now gives nothing up. The codes part is the in-memory store of codes, told to refuse as the platform would.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
+import {
+  CODE_KIND,
+  HOLDER_KIND,
+  codeIndexId,
+  holderId,
+  type Holder,
+  type Reservation,
+} from '../../src/core/storefront/reservations.ts';
+import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
+import { saveRewards } from '../../src/core/storefront/rewards.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { tempDataDir } from '../helpers/engine.ts';
+import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+
+const DAY = 86_400_000;
+const SETTLE = 6 * 3_600_000;
+const SHOP = 'revoked.example';
+const CUSTOMER = { email: 'ada@example.com' };
+const HOLDER = holderId('acct', CUSTOMER);
+const logger = createLogger({ level: 'silent' });
+
+const stores: LowdbStore[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+});
+
+let store: LowdbStore;
+let fake: FakeCodeStore;
+let refusal: Error | undefined;
+let clock = Date.parse('2026-11-01T00:00:00Z');
+
+beforeEach(async () => {
+  store = new LowdbStore({ dataDir: tempDataDir(), settleAfterMs: 1 });
+  await store.open();
+  stores.push(store);
+  fake = new FakeCodeStore();
+  refusal = undefined;
+  clock = Date.parse('2026-11-01T00:00:00Z');
+});
+
+/** The store's codes as the platform answers them now: refused with `refusal` while it is set. */
+const parts = () => ({
+  ...fake.parts,
+  uses: async (shop: string, id: string) => {
+    if (refusal) throw refusal;
+    return fake.parts.uses(shop, id);
+  },
+  remove: async (shop: string, id: string) => {
+    if (refusal) throw refusal;
+    return fake.parts.remove(shop, id);
+  },
+});
+
+/** A code of 200 points, issued to Ada, expiring in a week, its storefront and reward still on. */
+async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweeper }> {
+  const codes = parts();
+  const made = await codes.make({
+    shop: SHOP,
+    customerId: '42',
+    code: 'LB-ABCDEFGHJKLMNPQR',
+    title: 'Loyalty reward',
+    amountOff: '5.00',
+    minimumOrder: null,
+    startsAt: new Date(clock).toISOString(),
+    expiresAt: new Date(clock + 7 * DAY).toISOString(),
+    combinesWithOthers: true,
+  });
+  if (made.kind !== 'made') throw new Error('not made');
+  const reservation: Reservation = {
+    id: 'r1',
+    platform: 'shopify',
+    shop: SHOP,
+    customerId: '42',
+    rewardId: 'rw1',
+    points: 200,
+    amountOff: '5.00',
+    code: 'LB-ABCDEFGHJKLMNPQR',
+    state: 'issued',
+    platformId: made.platformId,
+    expiresAt: new Date(clock + 7 * DAY).toISOString(),
+    createdAt: new Date(clock).toISOString(),
+  };
+  await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    account: 'acct',
+    customer: CUSTOMER,
+    reservations: [reservation],
+  });
+  await store.putRecord(CODE_KIND, codeIndexId('shopify', SHOP, reservation.code), {
+    platform: 'shopify',
+    shop: SHOP,
+    holder: HOLDER,
+    reservation: 'r1',
+    createdAt: reservation.createdAt,
+  });
+  await store.putRecord('storefront', `shopify:${SHOP}`, {
+    platform: 'shopify',
+    shop: SHOP,
+    on: true,
+    by: 't',
+    at: '',
+  });
+  const reward = { id: 'rw1', points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 7, combines: true };
+  await saveRewards(store, 'shopify', SHOP, [{ ...reward, on: true }], 'test');
+  const now = () => new Date(clock);
+  const codesOf = () => codes;
+  const reader = { pointsNow: () => Promise.reject(new Error('not read here')), dropBalance: () => undefined };
+  const rewardCodes = new RewardCodes({ store, codesOf, reader, logger, now });
+  const accounts = { runtime: async () => undefined, forShop: async () => undefined };
+  return {
+    reservation,
+    sweeper: new CodeSweeper({ store, codes: rewardCodes, codesOf, accounts, logger, now, settleMs: SETTLE }),
+  };
+}
+
+const stateNow = async () => (await store.getRecord<Holder>(HOLDER_KIND, HOLDER))?.reservations[0];
+const gone = () => Object.assign(new Error('the store refused the key'), { accessGone: true });
+
+describe('the code sweeper, when a store no longer lets the bridge in', () => {
+  it('holds an open code’s points while it could still pay, and lets them go once it expired and settled', async () => {
+    const { sweeper } = await issued();
+    refusal = gone();
+    await store.putRecord('storefront', `shopify:${SHOP}`, {
+      platform: 'shopify',
+      shop: SHOP,
+      on: false,
+      by: 't',
+      at: '',
+    });
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 1 });
+    expect((await stateNow())?.state).toBe('issued');
+    clock += 7 * DAY + SETTLE + 1;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect(await stateNow()).toMatchObject({ state: 'released', endedWhy: expect.stringMatching(/no longer lets/) });
+    expect(await store.listRecords(CODE_KIND)).toEqual([]);
+  });
+
+  it('gives nothing up for a store that is only down now, however long past its expiry', async () => {
+    const { sweeper } = await issued();
+    refusal = new Error('the store did not answer');
+    clock += 30 * DAY;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 1 });
+    expect((await stateNow())?.state).toBe('issued');
+    // Back: its count decides, as for any expired code.
+    refusal = undefined;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, removed: 1 });
+  });
+});
