@@ -1,10 +1,16 @@
 // The merchant's page, opened from wp-admin through the store's WordPress plugin (docs/wordpress-plugin.md §2). The
 // plugin's menu entry is a plain link to /woocommerce/plugin-door?store=<shop>, the same for everyone: it proves
-// nothing. The bridge makes a nonce, keeps its hash for 5 minutes and hands it to this browser alone in a
-// first-party cookie, then sends it to the store's wp-admin, where the plugin (for an administrator of the shop)
-// signs the nonce under the store's plugin key and sends the browser back to /plugin-door/finish. The page opens
-// only where the cookie is, so a finish link made in one browser (or server to server) and handed to another opens
-// nothing there: that browser has no cookie, or another nonce. The nonce works once.
+// nothing. The bridge makes a secret, hands it to this browser alone in a first-party cookie, and sends the door's
+// nonce, a hash of that secret and the store (so the door opens only the store it was started for), to the
+// store's wp-admin, where the plugin (for an administrator of the shop) signs the nonce under the store's plugin key
+// and sends the browser back to /plugin-door/finish. The page opens only where the cookie is, so a finish link made
+// in one browser (or server to server) and handed to another opens nothing there: that browser has no cookie, or
+// another nonce. The nonce works once, within the signature's two minutes.
+// A start keeps nothing: anyone may start doors, as many as they like, and none can push the merchant's own out or
+// cost the ledger a record. What is kept is the hash of each nonce the plugin signed, once it is spent (used, or
+// burnt where it reached another browser), for as long as its signature could still be fresh: only a request the
+// store's key signed writes anything.
+import { createHash } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -19,25 +25,28 @@ const KIND = 'woo-plugin-door';
 export const DOOR_COOKIE = '__Host-loyalty-bridge-door';
 export const PLUGIN_DOOR_PATH = '/plugin-door';
 export const PLUGIN_DOOR_FINISH_PATH = '/plugin-door/finish';
+/** How long the browser keeps its nonce: the merchant's trip through wp-admin and back. */
 export const DOOR_TTL_MS = 5 * 60_000;
-/** How old a signature may be: the plugin signs and redirects at once. */
+/** How old a signature may be (either way, for the clocks' skew): the plugin signs and redirects at once. */
 export const DOOR_SIGNATURE_SECONDS = 120;
-/**
- * Doors of one store under way at once. Anyone may start one, so past this the oldest gives way rather than the
- * newest being refused: a few requests cannot lock the merchant out.
- */
-const DOORS_AT_ONCE = 20;
+/** A spent nonce is kept while a signature of it could still be fresh. */
+const SPENT_KEPT_MS = 2 * DOOR_SIGNATURE_SECONDS * 1000 + 60_000;
 /** Nothing of a door is kept by a cache, or told to the page a link leads to. */
 const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
 
-interface DoorNonce {
+/** A nonce the plugin signed that opens nothing any more: used, or burnt. Names its store, so its erasure takes it. */
+interface SpentNonce {
   platform: 'woocommerce';
   shop: string;
-  createdAt: string;
+  spentAt: string;
   expiresAt: string;
 }
 
 const doorRecordId = (nonce: string) => `woo-plugin-door:${secretHash(nonce)}`;
+
+/** The nonce of a door this browser started for the store: its cookie's secret cannot be learnt from it. */
+const doorNonce = (secret: string, shop: string) =>
+  createHash('sha256').update(`loyalty-bridge door\u0000${shop}\u0000${secret}`).digest('base64url');
 
 const page = (status: number, title: string, text: string): PlatformAnswer => ({
   status,
@@ -58,7 +67,8 @@ export interface PluginDoorParts {
 /** Why a finish opens nothing, for the operator's log: nothing of the nonce, signature or user in them. */
 export const DOOR_REFUSALS = {
   no_cookie: 'the browser holds no door cookie (a finish link opened in another browser)',
-  other_nonce: 'the signed nonce is not the one this browser holds (a finish link opened in another browser)',
+  other_nonce:
+    'the signed nonce is not of a door this browser started to this store (a finish link opened in another browser)',
   malformed: 'the finish link is not one the plugin makes',
   not_connected: 'the store’s plugin is not connected',
   old_key: 'the signature is under a key the store no longer has',
@@ -82,25 +92,17 @@ export function pluginDoorRoutes({
     // The operator's connection names where the store's WordPress is; the plugin's own address otherwise.
     const connection = await store.getRecord<WooConnection>('session', wooConnectionId(shop));
     const storeUrl = connection?.url ?? key.storeUrl;
-    const at = now();
-    await makeRoom(shop, at);
-    const nonce = newSecret();
-    await store.putRecord<DoorNonce>(KIND, doorRecordId(nonce), {
-      platform: 'woocommerce',
-      shop,
-      createdAt: at.toISOString(),
-      expiresAt: new Date(at.getTime() + DOOR_TTL_MS).toISOString(),
-    });
+    const secret = newSecret();
     // Where the plugin said its wp-admin is (WordPress in a directory of its own), else where WordPress puts it.
     const to = new URL('admin-post.php', key.adminUrl ?? `${storeUrl}/wp-admin/`);
     to.searchParams.set('action', 'loyalty_bridge_door');
-    to.searchParams.set('nonce', nonce);
+    to.searchParams.set('nonce', doorNonce(secret, shop));
     return {
       redirect: to.href,
       status: 303,
       headers: PRIVATE,
       setCookies: [
-        stringifySetCookie(DOOR_COOKIE, nonce, {
+        stringifySetCookie(DOOR_COOKIE, secret, {
           path: '/',
           secure: true,
           httpOnly: true,
@@ -111,16 +113,20 @@ export function pluginDoorRoutes({
     };
   }
 
-  /** Leaves room for one more door of this store: expired ones go, then the oldest under way give way. */
-  async function makeRoom(shop: string, at: Date): Promise<void> {
-    const all = await store.listRecords<Partial<DoorNonce>>(KIND);
-    const live: Array<{ id: string; createdAt: string }> = [];
-    for (const { id, value } of all)
+  /**
+   * Spends a nonce the store's plugin signed: whether this call spent it (false: it was spent before). Spent nonces
+   * past the time their signature could be fresh go first; only signed requests come here, so the list stays short.
+   */
+  async function spend(nonce: string, shop: string, at: Date): Promise<boolean> {
+    for (const { id, value } of await store.listRecords<Partial<SpentNonce>>(KIND))
       if (Date.parse(value.expiresAt ?? '') <= at.getTime()) await store.deleteRecord(KIND, id);
-      else if (value.shop === shop) live.push({ id, createdAt: value.createdAt ?? '' });
-    live.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    for (const oldest of live.slice(0, Math.max(0, live.length - DOORS_AT_ONCE + 1)))
-      await store.deleteRecord(KIND, oldest.id);
+    const { added } = await store.addRecord<SpentNonce>(KIND, doorRecordId(nonce), {
+      platform: 'woocommerce',
+      shop,
+      spentAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + SPENT_KEPT_MS).toISOString(),
+    });
+    return added;
   }
 
   async function finish({ query, headers }: PlatformRequest): Promise<PlatformAnswer> {
@@ -154,14 +160,7 @@ export function pluginDoorRoutes({
     const cookie = keptSecret(headers, DOOR_COOKIE);
     const payloadText = query.payload ?? '';
     const unsigned = readPayload(payloadText);
-    // A finish whose nonce is not this browser's cookie burns that nonce: a page that sent a signed-in manager to
-    // the plugin with an attacker's nonce (whose cookie the attacker holds) has the signature land in the manager's
-    // browser, and the nonce is spent there before the attacker could learn the link and use it with their cookie.
-    const named = typeof unsigned?.nonce === 'string' ? unsigned.nonce : undefined;
-    if (named !== undefined && named !== cookie) await store.deleteRecord(KIND, doorRecordId(named));
-    if (!cookie) return refused('no_cookie');
-    if (!unsigned) return refused('malformed');
-    if (unsigned.nonce !== cookie) return refused('other_nonce');
+    if (!unsigned) return refused(cookie ? 'malformed' : 'no_cookie');
     const shop = unsigned.store;
     if (typeof shop !== 'string' || shop === '') return refused('malformed');
     const key = await pluginKeyOf(store, shop);
@@ -170,19 +169,25 @@ export function pluginDoorRoutes({
     const payload = signedPayload(DOOR_PURPOSE, payloadText, query.sig ?? '', key.key);
     if (!payload) return refused('bad_signature');
     // Signed by the plugin for this use: every field read now is its word.
-    if (payload.purpose !== 'merchant-door') return refused('bad_signature');
-    const { iat, user } = payload;
-    if (typeof user !== 'number' || !Number.isSafeInteger(user) || user <= 0) return refused('malformed');
-    const nowS = now().getTime() / 1000;
-    if (typeof iat !== 'number' || !Number.isFinite(iat) || Math.abs(nowS - iat) > DOOR_SIGNATURE_SECONDS)
+    if (payload.purpose !== 'merchant-door' || typeof payload.nonce !== 'string') return refused('bad_signature');
+    const { iat, user, nonce } = payload;
+    const at = now();
+    if (
+      typeof iat !== 'number' ||
+      !Number.isFinite(iat) ||
+      Math.abs(at.getTime() / 1000 - iat) > DOOR_SIGNATURE_SECONDS
+    )
       return refused('stale');
-    // Used once: of two finishes at once, one takes it.
-    let live = false;
-    const taken = await store.changeRecord<DoorNonce>(KIND, doorRecordId(cookie), (current) => {
-      live = current !== undefined && current.shop === shop && Date.parse(current.expiresAt) > nowS * 1000;
-      return current ? { delete: true } : undefined;
-    });
-    if (!live || !taken.changed) return refused('used');
+    if (!cookie || nonce !== doorNonce(cookie, shop)) {
+      // A signed nonce that is not of this browser's door to this store burns: a page that sent a signed-in manager
+      // to the plugin with an attacker's nonce (whose cookie the attacker holds) has the signature land in the
+      // manager's browser, and the nonce is spent there before the attacker could learn the link and use it.
+      await spend(nonce, shop, at);
+      return refused(cookie ? 'other_nonce' : 'no_cookie');
+    }
+    if (typeof user !== 'number' || !Number.isSafeInteger(user) || user <= 0) return refused('malformed');
+    // Used once: of two finishes at once, one spends it.
+    if (!(await spend(nonce, shop, at))) return refused('used');
     return { ok: true, shop, user: String(user) };
   }
 

@@ -37,7 +37,7 @@ describe.each(ledgerBackends())('door nonces on %s', (_name, available, open) =>
       for (let round = 0; round < 10; round++) {
         const started = await start!.handle(request('/plugin-door', { store: SHOP }));
         const nonce = new URL((started as { redirect: string }).redirect).searchParams.get('nonce')!;
-        const cookie = `__Host-loyalty-bridge-door=${nonce}`;
+        const cookie = started.setCookies![0]!.split(';')[0]!;
         const { payload, sig } = pluginSigned(
           DOOR_PURPOSE,
           {

@@ -81,7 +81,9 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
     const { cookie, nonce, location } = await startDoor(woo);
     expect(`${location.origin}${location.pathname}`).toBe(`${woo.url}/wp-admin/admin-post.php`);
     expect(location.searchParams.get('action')).toBe('loyalty_bridge_door');
-    expect(cookie).toBe(`__Host-loyalty-bridge-door=${nonce}`);
+    // The cookie's secret is not the nonce that travels through wp-admin, and cannot be learnt from it.
+    expect(cookie).toMatch(/^__Host-loyalty-bridge-door=[\w-]{43}$/);
+    expect(cookie).not.toContain(nonce);
     const link = finishLink(wooKey, nonce);
     const answer = await world.browse(link, cookie);
     expect(answer.status).toBe(200);
@@ -169,6 +171,23 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
     const answer = await exchangeCode(code, woo.url, 'https://elsewhere.example/wp-admin/');
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({ error: 'adminUrl must be on the site’s own address' });
+  }, 30_000);
+
+  it('keeps nothing for a start: any number of them pushes no merchant’s door out', async () => {
+    const merchant = await startDoor(woo);
+    const doorRecords = async () => (await world.bridge.engine.store.listRecords('woo-plugin-door')).length;
+    const before = await doorRecords();
+    for (let i = 0; i < 60; i += 1) await startDoor(woo);
+    expect(await doorRecords()).toBe(before);
+    expect((await world.browse(finishLink(wooKey, merchant.nonce), merchant.cookie)).status).toBe(200);
+  }, 30_000);
+
+  it('opens only the store the door was started for, whichever store’s plugin signs its nonce', async () => {
+    // A door started to this store (the merchant's), its nonce signed by the other store's plugin (an
+    // administrator there who learnt it): nothing opens, and the nonce is spent.
+    const { cookie, nonce } = await startDoor(woo);
+    await expectRefused(finishLink(otherKey, nonce), cookie);
+    await expectRefused(finishLink(wooKey, nonce), cookie);
   }, 30_000);
 
   it('starts no door for a store whose plugin is not connected', async () => {
