@@ -3,8 +3,12 @@
 // (orders paid, fulfilled, refunded, cancelled, referred, a test order, one without a phone). First a handful:
 // each shop's orders once, a second or two apart, so that within a minute the dashboard shows earnings; then a
 // trickle, one order a minute, so that the terminal stays readable and the links printed there stay in sight.
-// Each order is one line of the log, once the bridge has it. It never runs against a real loyalty service or
-// beside a real store, and it stops for good when a store of the merchant's is connected.
+// Each order is one line of the log, once the bridge has it. A delivery that does not get through (no answer in
+// time, the connection dropped, an answer other than 2xx: a loaded machine) is sent again as it was a few seconds
+// later, as a platform sends again one it was not acknowledged, so that the handful still shows within its minute;
+// an order whose delivery never gets through is given up, told in the log, and the next one goes on. It never runs
+// against a real loyalty service or beside a real store, and it stops for good when a store of the merchant's is
+// connected.
 import { randomBytes } from 'node:crypto';
 import type { DemoOrder, PlatformDemo } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
@@ -41,6 +45,12 @@ export type Schedule = (ms: number, next: () => void) => { cancel(): void };
 
 /** Orders the demo's shops remember, for resync. */
 const KEPT_ORDERS = 500;
+
+/**
+ * The waits before a delivery that did not get through is sent again, then it is given up: seconds, not the
+ * trickle's minute, and 15 s in all, so that an order of the handful refused once still shows within the minute.
+ */
+export const DEMO_RETRY_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
 
 const timers: Schedule = (ms, next) => {
   const timer = setTimeout(next, ms);
@@ -81,6 +91,8 @@ export class DemoStore {
     Pick<DemoStoreOptions, 'outcome' | 'onHandfulSent'>;
   readonly #orders: Array<{ player: DemoPlayer; order: DemoOrder }>;
   #timer: { cancel(): void } | undefined;
+  /** Waits before a delivery is sent again: cut short when the demo stops. */
+  readonly #pauses = new Set<{ cancel(): void }>();
   #running = false;
   #turn = 0;
   #sent = 0;
@@ -138,6 +150,7 @@ export class DemoStore {
     this.#running = false;
     this.#timer?.cancel();
     this.#timer = undefined;
+    for (const pause of this.#pauses) pause.cancel();
   }
 
   #next = (): void => {
@@ -145,7 +158,12 @@ export class DemoStore {
     if (!this.#running) return;
     const turn = this.#turn++;
     void this.#play(turn)
-      .catch((error: unknown) => this.#o.logger.debug({ err: error }, 'the demo store could not deliver'))
+      .catch((error: unknown) =>
+        this.#o.logger.warn(
+          { err: error },
+          'the demo store could not deliver one of its orders to the bridge; it goes on with the next',
+        ),
+      )
       .finally(() => {
         // Once the handful's last line is written: what is told then comes below it.
         if (turn + 1 === this.#orders.length) void this.#lines.then(() => this.#o.onHandfulSent?.());
@@ -166,7 +184,8 @@ export class DemoStore {
     if (this.#sentOrders.length > KEPT_ORDERS) this.#sentOrders.shift();
     for (const step of order.steps) {
       if (!this.#running) return;
-      await this.#deliver(sent, step);
+      // Stopped while it waited to send a step again: the order stays unplayed, and untold.
+      if (!(await this.#deliver(sent, step))) return;
     }
     this.#played++;
     const line = async () => {
@@ -176,7 +195,8 @@ export class DemoStore {
     this.#lines = this.#lines.then(line).catch(() => undefined);
   }
 
-  async #deliver(sent: SentOrder, step: unknown): Promise<void> {
+  /** One step delivered, sent again while it does not get through; false once the demo stopped meanwhile. */
+  async #deliver(sent: SentOrder, step: unknown): Promise<boolean> {
     const { player, order, id, number } = sent;
     const at = new Date().toISOString();
     const { headers, body } = player.demo.delivery({
@@ -189,12 +209,57 @@ export class DemoStore {
       sequence: ++this.#deliveries,
     });
     sent.deliveries.push({ headers, body, at });
-    const response = await fetch(`${this.#o.url}/webhooks/${player.platform}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-      signal: AbortSignal.timeout(5_000),
+    for (let attempt = 0; ; attempt++) {
+      // The same bytes each time, as a platform sends one again: one that got through unanswered is a duplicate.
+      const failed = await this.#send(player.platform, headers, body);
+      if (failed === undefined) {
+        this.#sent++;
+        return true;
+      }
+      const wait = DEMO_RETRY_MS[attempt];
+      if (wait === undefined)
+        throw new Error(`order #${number} (${player.platform} order ${id}) was not delivered: ${failed}`);
+      this.#o.logger.debug(
+        { platform: player.platform, order: number, wait },
+        `a demo delivery was not delivered (${failed}); sent again in ${wait} ms`,
+      );
+      await this.#pause(wait);
+      if (!this.#running) return false;
+    }
+  }
+
+  /** One attempt: undefined once the bridge took it (2xx), else what came instead. */
+  async #send(platform: string, headers: Record<string, string>, body: string): Promise<string | undefined> {
+    try {
+      const response = await fetch(`${this.#o.url}/webhooks/${platform}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal: AbortSignal.timeout(5_000),
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return response.ok ? undefined : `answered ${response.status}`;
+    } catch (error) {
+      return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  }
+
+  /** Waits `ms` through the schedule, or until the demo stops. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: { cancel(): void } | undefined;
+      const pause = {
+        cancel: () => {
+          timer?.cancel();
+          done();
+        },
+      };
+      const done = () => {
+        this.#pauses.delete(pause);
+        resolve();
+      };
+      this.#pauses.add(pause);
+      timer = this.#o.schedule(ms, done);
     });
-    if (response.ok) this.#sent++;
   }
 }

@@ -2,8 +2,8 @@
 // line of the log for each order. Its waits are counted, not slept: the test runs each when it is asked for.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DemoStore, type Schedule } from '../../src/composition/demo-store.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEMO_RETRY_MS, DemoStore, type Schedule } from '../../src/composition/demo-store.ts';
 import { shopifyDemo } from '../../adapters/shopify/demo.ts';
 import { wooDemo } from '../../adapters/woocommerce/demo.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -13,6 +13,10 @@ describe('the demo store', () => {
   let server: Server;
   let url: string;
   const deliveries: string[] = [];
+  /** The bodies the bridge got, in order. */
+  const bodies: string[] = [];
+  /** How many deliveries the bridge answers 503 before it takes them again. */
+  let refuse = 0;
   const lines: string[] = [];
   /** The waits the demo asked for, in order, each with what it runs after. */
   const waits: Array<{ ms: number; next: () => void }> = [];
@@ -28,10 +32,18 @@ describe('the demo store', () => {
   const orders = shopifyDemo.orders.length + wooDemo.orders.length;
 
   beforeEach(async () => {
-    deliveries.length = lines.length = waits.length = 0;
+    deliveries.length = bodies.length = lines.length = waits.length = refuse = 0;
     server = createServer((req, res) => {
       deliveries.push(req.url ?? '');
-      req.resume().on('end', () => res.end('{"result":"accepted"}'));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString());
+        if (refuse > 0) {
+          refuse--;
+          res.writeHead(503).end('{"error":"the delivery could not be stored; please send it again"}');
+        } else res.end('{"result":"accepted"}');
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,5 +102,55 @@ describe('the demo store', () => {
     waits[1]!.next();
     expect(waits.length).toBe(2);
     expect(deliveries.length).toBe(sent);
+  });
+
+  it('sends a delivery the bridge did not take again as it was, within seconds; gives its order up after a few tries', async () => {
+    const demo = new DemoStore({
+      url,
+      players,
+      logger,
+      schedule,
+      outcome: async ({ order }) => `${order.total}, paid`,
+    });
+    // The first order's first delivery refused at every try: its order is given up, and told.
+    refuse = 1 + DEMO_RETRY_MS.length;
+    demo.start();
+    for (let count = 1; count <= DEMO_RETRY_MS.length; count++) (await nextWait(count)).next();
+    // Then the second order, at the handful's pace.
+    (await nextWait(DEMO_RETRY_MS.length + 1)).next();
+    await nextWait(DEMO_RETRY_MS.length + 2);
+    demo.stop();
+
+    expect(waits.map(({ ms }) => ms)).toEqual([...DEMO_RETRY_MS, 1_500, 1_500]);
+    expect(DEMO_RETRY_MS.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(60_000);
+    // The same bytes each time, as a platform sends a delivery again.
+    expect(new Set(bodies.slice(0, 1 + DEMO_RETRY_MS.length)).size).toBe(1);
+    // Its later step was never sent out of order; the second order was sent and played.
+    expect(bodies.length).toBe(1 + DEMO_RETRY_MS.length + wooDemo.orders[0]!.steps.length);
+    expect(demo.played).toBe(1);
+    await eventually(() => expect(lines.length).toBe(2));
+    const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
+    expect(logged[0]).toMatchObject({ level: 40 });
+    expect(logged[0]!.err?.message).toMatch(/order #1001 .* not delivered: answered 503/);
+    expect(logged[1]!.msg).toBe(`demo: WooCommerce order #1002, ${wooDemo.orders[0]!.total}, paid`);
+  });
+
+  it('stops for good while it waits to send a delivery again: nothing more is sent, the order untold', async () => {
+    const demo = new DemoStore({ url, players, logger, schedule });
+    refuse = 1;
+    demo.start();
+    await nextWait(1);
+    demo.stop();
+    const sends = vi.spyOn(globalThis, 'fetch');
+    waits[0]!.next();
+    // What the wait's end leads to, up to a send, runs in promise callbacks: all of them run before the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    const sent = sends.mock.calls.length;
+    sends.mockRestore();
+    expect(sent).toBe(0);
+    expect(bodies.length).toBe(1);
+    expect(waits.length).toBe(1);
+    expect(demo.played).toBe(0);
+    expect(lines).toEqual([]);
   });
 });
