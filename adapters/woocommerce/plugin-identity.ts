@@ -1,12 +1,14 @@
 // Who asks on a WooCommerce storefront (docs/wordpress-plugin.md §3). The widget fetches a short-lived identity
 // token from the plugin's REST route on the store's own origin (for a signed-in user, nonce-checked, never cached
 // nor printed in a page) and sends it to the bridge as `Authorization: Bearer`. The plugin signs it under the
-// store's plugin key for the identity purpose: the customer's WordPress user id, their e-mail and phone (who they
-// are at the loyalty service; the store's own server signs them, so they are taken from the token rather than read
-// again from the store), and its time. A door signature (another purpose) opens nothing here, nor a token under a
+// store's plugin key for the identity purpose: the customer's WordPress user id, their account's e-mail (who they
+// are at the loyalty service; the store's own server signs it, so it is taken from the token rather than read
+// again from the store), and its time. The token's phone is never who they are: it is the billing phone, which the
+// customer types at any checkout and in My Account › Addresses, unchecked, so a customer whose account has no
+// e-mail could type someone else's and read and spend their points (the service and the ledger know customers by
+// phone too). A door signature (another purpose) opens nothing here, nor a token under a
 // key the store no longer has, nor one older than its five minutes.
 import type { CustomerContact, PlatformRequest, StorefrontAsker } from '../../src/core/platform-module.ts';
-import { toE164 } from '../shared/phone.ts';
 import type { KeyOf } from './plugin-keys.ts';
 import { IDENTITY_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
 import { wooShopNamed } from './shop-identity.ts';
@@ -42,15 +44,14 @@ const USER_ID = /^[1-9][0-9]{0,19}$/;
 const refused = (refusal: IdentityRefusal): IdentityCheck => ({ ok: false, refusal });
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** Who the customer is at the loyalty service, from the token's own fields: an e-mail, and a phone in E.164 where it reads as one. */
+/**
+ * Who the customer is at the loyalty service, from the token's own fields: the account's e-mail. Not the phone the
+ * token carries (the billing phone, typed by the customer and checked by no one): a customer without an e-mail has
+ * no contact, and is told so.
+ */
 function contactOf(payload: Record<string, unknown>): CustomerContact {
   const email = typeof payload.email === 'string' ? payload.email.trim() : '';
-  // As typed at checkout: a number with its country code reads; one without (no country in the token) is left out.
-  const phone = typeof payload.phone === 'string' ? toE164(payload.phone.trim().slice(0, 40), null) : null;
-  return {
-    ...(email.length > 0 && email.length <= 254 && email.includes('@') ? { email } : {}),
-    ...(phone ? { phone } : {}),
-  };
+  return email.length > 0 && email.length <= 254 && email.includes('@') ? { email } : {};
 }
 
 /**
