@@ -182,6 +182,30 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
     }
   }, 40_000);
 
+  it('shows her balance on a page a cache kept with a stale REST nonce', async () => {
+    const { context, page } = await signedIn(WP_CUSTOMER, 1280);
+    // A page cache's copy: the nonce it printed is not hers (a guest's, or one past its day). Changed as the page
+    // is parsed, before the widget's deferred script runs.
+    await page.addInitScript({
+      content: `new MutationObserver(function () {
+        var config = document.getElementById('loyalty-bridge-config');
+        if (config && config.getAttribute('data-rest-nonce') !== '0123456789')
+          config.setAttribute('data-rest-nonce', '0123456789');
+      }).observe(document, { childList: true, subtree: true });`,
+    });
+    const refused = page.waitForResponse((answer) => answer.url().includes('/loyalty-bridge/v1/identity'));
+    const answered = page.waitForResponse(
+      (answer) => answer.url().startsWith(`${bridgeUrl}/woocommerce/storefront/points`) && answer.status() === 200,
+    );
+    await page.goto(wp.rewardsPage);
+    // WordPress refuses the stale nonce; the widget asks WordPress for a fresh one, and she is signed in.
+    expect((await refused).status()).toBe(403);
+    expect(((await (await answered).json()) as { customer: string }).customer).toBe('signed-in');
+    const panels = page.locator('[data-loyalty-points-panel] .loyalty-panel__body');
+    await expect.poll(() => panels.first().textContent(), { timeout: 10_000 }).toContain('Earned on order #8301');
+    await context.close();
+  }, 30_000);
+
   it('opens the merchant’s page from the wp-admin menu, through the door', async () => {
     const { page } = merchant;
     // Under Settings (no WooCommerce menu here), shown open on its pages.

@@ -432,10 +432,4 @@ describe.skipIf(!opensslAvailable)('the WooCommerce storefront under attack', ()
   // their points. Shopify's part takes only a verified e-mail (adapters/shopify/storefront-contact.ts). Needs the
   // plugin to sign only an e-mail it verified, and the contract to say so.
   it.todo('takes no account e-mail the store never verified as who a customer is');
-
-  // Anyone may start a store's door (GET /woocommerce/plugin-door?store=…, no sign-in), and past 20 under way the
-  // oldest gives way (adapters/woocommerce/plugin-door.ts, makeRoom, DOORS_AT_ONCE): a script that starts doors
-  // for a store faster than a merchant's round trip through wp-admin keeps every merchant's door from finishing
-  // ("expired or was used"). Nothing limits the starts by address or rate.
-  it.todo('lets no stranger starting doors for a store keep its merchant out');
 });

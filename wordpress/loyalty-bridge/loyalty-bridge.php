@@ -10,6 +10,7 @@
  * WC tested up to:      10.9
  * Text Domain:          loyalty-bridge
  * License:              GPL-2.0-or-later
+ * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
  *
  * The plugin holds none of the bridge's logic: it connects once, signs what the bridge asks it to sign and prints
  * the bridge's widget. The protocol is docs/wordpress-plugin.md in the bridge's repository.

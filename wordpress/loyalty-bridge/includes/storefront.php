@@ -46,10 +46,15 @@ function loyalty_bridge_defer_on_old_wordpress( string $tag, string $handle ): s
 	return str_replace( '<script ', '<script defer ', $tag );
 }
 
-/** The placeholder the widget reads its settings from. */
+/**
+ * The placeholder the widget reads its settings from. The nonce may be stale where a page cache kept the page (a
+ * guest's copy, or one older than the nonce's day): the widget then asks WordPress's own admin-ajax action
+ * rest-nonce (wp_ajax_rest_nonce, for signed-in users) for a fresh one, as wp.apiFetch's nonce middleware does.
+ */
 function loyalty_bridge_config_markup(): string {
 	return '<div id="loyalty-bridge-config" data-identity-url="' . esc_url( rest_url( 'loyalty-bridge/v1/identity' ) )
-		. '" data-rest-nonce="' . esc_attr( wp_create_nonce( 'wp_rest' ) ) . '" hidden></div>';
+		. '" data-rest-nonce="' . esc_attr( wp_create_nonce( 'wp_rest' ) )
+		. '" data-nonce-url="' . esc_url( admin_url( 'admin-ajax.php?action=rest-nonce' ) ) . '" hidden></div>';
 }
 
 function loyalty_bridge_print_config(): void {
