@@ -120,7 +120,7 @@ function siteShop(siteUrl: string): { shop: string; storeUrl: string } | undefin
 }
 
 export interface PluginConnectParts {
-  store: Pick<LedgerStore, 'changeRecord' | 'putRecord'>;
+  store: Pick<LedgerStore, 'changeRecord' | 'putRecord' | 'addRecord'>;
   logger: Logger;
   /** A test's clock; the system's otherwise. */
   now?: () => Date;
@@ -143,9 +143,10 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
       const at = now();
       // One step decides: the code is taken (deleted) only if it is there, unexpired, and for this site's store.
       // Of two exchanges at once, the second finds it gone. `change` may run more than once: it only decides.
-      const decided: { verdict: Verdict } = { verdict: 'unknown' };
+      const decided: { verdict: Verdict; code?: PluginCode } = { verdict: 'unknown' };
       const taken = await store.changeRecord<PluginCode>(KIND, codeRecordId(sent.code), (current) => {
         decided.verdict = verdictOn(current, site.shop, at);
+        decided.code = current;
         // An expired code goes too; one for another store stays for its own.
         return decided.verdict === 'taken' || decided.verdict === 'expired' ? { delete: true } : undefined;
       });
@@ -156,15 +157,28 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
         return refused(REFUSALS[reason]);
       }
       const made = newPluginKey();
-      await keepPluginKey(store, {
-        platform: 'woocommerce',
-        shop: site.shop,
-        ...made,
-        storeUrl: site.storeUrl,
-        ...(adminUrl ? { adminUrl } : {}),
-        ...(sent.pluginVersion ? { pluginVersion: sent.pluginVersion } : {}),
-        connectedAt: at.toISOString(),
-      });
+      try {
+        await keepPluginKey(store, {
+          platform: 'woocommerce',
+          shop: site.shop,
+          ...made,
+          storeUrl: site.storeUrl,
+          ...(adminUrl ? { adminUrl } : {}),
+          ...(sent.pluginVersion ? { pluginVersion: sent.pluginVersion } : {}),
+          connectedAt: at.toISOString(),
+        });
+      } catch (error) {
+        // The key was not kept: the code is put back, so the merchant's Connect works again with the same code.
+        await store.addRecord<PluginCode>(KIND, codeRecordId(sent.code), decided.code!).catch(() => undefined);
+        logger.warn(
+          { err: error, shop: site.shop },
+          'a WordPress plugin’s key could not be kept; its code works again',
+        );
+        return {
+          status: 503,
+          json: { error: 'the bridge could not save the connection just now: press Connect again' },
+        };
+      }
       logger.info(
         { shop: site.shop, keyId: made.keyId },
         'a store’s WordPress plugin connected; its key replaces any earlier one',

@@ -1,12 +1,14 @@
 // Connecting a store's WordPress plugin (adapters/woocommerce/plugin-connect.ts, docs/wordpress-plugin.md §1), on
 // both of the ledger's backends: a code works once, for its own store, for 15 minutes; asking again replaces it; two
-// exchanges of one code at once give one key; and the ledger keeps only the code's hash.
+// exchanges of one code at once give one key; a key the ledger failed to save leaves the code usable; and the
+// ledger keeps only the code's hash.
 import { describe, expect, it } from 'vitest';
 import { issuePluginCode, pluginConnectRoute } from '../../adapters/woocommerce/plugin-connect.ts';
 import { pluginKeyOf } from '../../adapters/woocommerce/plugin-keys.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { storeWith } from '../helpers/store-with.ts';
 
 const BRIDGE = 'https://bridge.example';
 const SHOP = 'store.example/shop';
@@ -100,5 +102,24 @@ describe.each(ledgerBackends())('the plugin’s connection code (%s)', (_name, a
       expect((await exchange(store, body)).status).toBe(400);
     const { code } = await issuePluginCode(store, SHOP, BRIDGE);
     expect((await exchange(store, { code, siteUrl: 'not a url at all' })).status).toBe(400);
+  });
+
+  it.skipIf(!available)('keeps the code usable when the key could not be saved', async () => {
+    const store = await open();
+    const { code } = await issuePluginCode(store, SHOP, BRIDGE);
+    let failing = true;
+    const flaky = storeWith(store, {
+      putRecord: async (kind, id, value) => {
+        if (kind === 'woo-plugin-key' && failing) throw new Error('injected: the ledger refused the write');
+        return store.putRecord(kind, id, value);
+      },
+    });
+    const refused = await exchange(flaky, { code, siteUrl: SITE });
+    expect(refused).toEqual({ status: 503, json: { error: expect.stringContaining('press Connect again') } });
+    expect(await pluginKeyOf(store, SHOP)).toBeUndefined();
+    // The merchant presses Connect again with the same code, and it works.
+    failing = false;
+    expect((await exchange(flaky, { code, siteUrl: SITE })).status).toBe(200);
+    expect(await pluginKeyOf(store, SHOP)).toBeDefined();
   });
 });
