@@ -59,7 +59,8 @@ const OTHERS = [
     pictures: [1280, 390].map((width) => [`storefront-${width}`, `merchant-woocommerce-storefront-${width}`] as const),
   },
   {
-    // The plugin in a real WordPress: the customer's points in the page and the launcher, and its settings page.
+    // The plugin in a real WordPress: the customer's points in the page and the launcher, the page before she confirms
+    // her e-mail, and its settings page.
     folder: 'real-wordpress',
     test: 'test/browser/woocommerce-real-wordpress.test.ts',
     pictures: [
@@ -67,6 +68,7 @@ const OTHERS = [
         (width) => [`customer-woocommerce-points-${width}`, `customer-woocommerce-points-${width}`] as const,
       ),
       ['wordpress-plugin-settings-1280', 'wordpress-plugin-settings-1280'] as const,
+      ['customer-woocommerce-confirm-email-1280', 'customer-woocommerce-confirm-email-1280'] as const,
     ],
   },
 ];

@@ -114,6 +114,8 @@ ${options.transport}
         return response.json();
       });
     },
+    // Where the platform's snippet defines it: the store sends the customer the link that proves their address.
+    proveContact: typeof proveContact === 'function' ? proveContact : undefined,
   };
 
   function element(tag, className, attributes, children) {

@@ -6,8 +6,12 @@
 // again from the store), and its time. The token's phone is never who they are: it is the billing phone, which the
 // customer types at any checkout and in My Account › Addresses, unchecked, so a customer whose account has no
 // e-mail could type someone else's and read and spend their points (the service and the ledger know customers by
-// phone too). A door signature (another purpose) opens nothing here, nor a token under a
-// key the store no longer has, nor one older than its five minutes.
+// phone too). Nor is an e-mail its owner never proved: WooCommerce checks no address (registration signs a new
+// customer in at once; My Account changes the address unconfirmed), so anyone could register with a guest buyer's
+// address and spend their points. The plugin mails the customer a one-time link and says "emailProven" only while the
+// account's address is the one proven; until then the customer is asked to prove it (contactUnproven).
+// A door signature (another purpose) opens nothing here, nor a token under a key the store no longer has, nor one
+// older than its five minutes.
 import type { CustomerContact, PlatformRequest, StorefrontAsker } from '../../src/core/platform-module.ts';
 import type { KeyOf } from './plugin-keys.ts';
 import { IDENTITY_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
@@ -29,7 +33,8 @@ export const IDENTITY_REFUSALS = {
 export type IdentityRefusal = keyof typeof IDENTITY_REFUSALS;
 
 export type IdentityCheck =
-  { ok: true; shop: string; customerId: string; contact: CustomerContact } | { ok: false; refusal: IdentityRefusal };
+  | { ok: true; shop: string; customerId: string; contact: CustomerContact | 'unproven' }
+  | { ok: false; refusal: IdentityRefusal };
 
 /** The plugin's tokens live five minutes. */
 export const IDENTITY_LIFETIME_SECONDS = 300;
@@ -77,7 +82,8 @@ export async function checkPluginIdentity(token: string, keyOf: KeyOf, nowMs = D
   if (nowS < iat - IDENTITY_LEEWAY_SECONDS) return refused('not_yet_valid');
   if (nowS > exp) return refused('expired');
   if (typeof customerId !== 'string' || !USER_ID.test(customerId)) return refused('no_customer');
-  return { ok: true, shop: unsigned.store, customerId, contact: contactOf(payload) };
+  const contact = payload.emailProven === true ? contactOf(payload) : 'unproven';
+  return { ok: true, shop: unsigned.store, customerId, contact };
 }
 
 export interface WooCustomerAskerOptions {
@@ -114,7 +120,10 @@ export function wooCustomerAsker(
       const checked = await checkPluginIdentity(token, options.keyOf, (options.now ?? Date.now)());
       if (!checked.ok) return refuse(IDENTITY_REFUSALS[checked.refusal]);
       if (!(await served(checked.shop))) return refuse(notServed);
-      return { kind: 'customer', shop: checked.shop, customerId: checked.customerId, contact: checked.contact };
+      const { shop, customerId, contact } = checked;
+      return contact === 'unproven'
+        ? { kind: 'customer', shop, customerId, contactUnproven: true }
+        : { kind: 'customer', shop, customerId, contact };
     }
     if (store === undefined) return refuse('the request carries neither an identity token nor a store');
     // The store as the bridge names it, exactly: the plugin prints it so.

@@ -22,15 +22,28 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
           identity: node.getAttribute('data-identity-url'),
           nonce: node.getAttribute('data-rest-nonce'),
           nonceUrl: node.getAttribute('data-nonce-url'),
+          proofUrl: node.getAttribute('data-proof-url'),
         }
       : {};
   }
   // A nonce fetched since the page was made: a cached page's may be a guest's, or a day old.
   var freshNonce;
-  function askIdentity(given, nonce) {
+  function askStore(url, method, nonce) {
     var headers = { accept: 'application/json' };
     if (nonce) headers['X-WP-Nonce'] = nonce;
-    return fetch(given.identity, { credentials: 'same-origin', cache: 'no-store', headers: headers });
+    return fetch(url, { method: method, credentials: 'same-origin', cache: 'no-store', headers: headers });
+  }
+  // The store's REST route, with the page's nonce; on a 403 (not this visitor's nonce) once more with a fresh one.
+  function askWithNonce(url, method) {
+    var given = config();
+    return askStore(url, method, freshNonce || given.nonce).then(function (response) {
+      if (response.status !== 403) return response;
+      return newNonce(given).then(function (nonce) {
+        if (!nonce) return response;
+        freshNonce = nonce;
+        return askStore(url, method, nonce);
+      });
+    });
   }
   // WordPress's own admin-ajax action rest-nonce: a fresh REST nonce for whoever is signed in (not for a guest).
   function newNonce(given) {
@@ -45,19 +58,22 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
   function customerToken() {
     var given = config();
     if (!given.identity) return Promise.resolve(undefined);
-    return askIdentity(given, freshNonce || given.nonce).then(function (response) {
-      // 403: the nonce is not this visitor's (a cached page); once with a fresh one, if they are signed in.
-      if (response.status !== 403) return response;
-      return newNonce(given).then(function (nonce) {
-        if (!nonce) return response;
-        freshNonce = nonce;
-        return askIdentity(given, nonce);
-      });
-    }).then(function (response) {
+    return askWithNonce(given.identity, 'GET').then(function (response) {
       if (response.status === 401 || response.status === 403) return undefined;
       if (!response.ok) throw new Error('the store answered ' + response.status);
       return response.json().then(function (answer) {
         return answer && typeof answer.token === 'string' ? answer.token : undefined;
+      });
+    });
+  }
+  // The plugin mails the customer a link that proves their account's e-mail: the words it answers, either way.
+  function proveContact() {
+    var given = config();
+    if (!given.proofUrl) return Promise.reject(new Error('no proof route'));
+    return askWithNonce(given.proofUrl, 'POST').then(function (response) {
+      return response.json().then(function (answer) {
+        if (answer && typeof answer.message === 'string') return answer.message;
+        throw new Error('the store answered ' + response.status);
       });
     });
   }`;

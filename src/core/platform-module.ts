@@ -332,6 +332,12 @@ export type StorefrontAsker =
        * server signs with their e-mail and phone): then `contact` is not asked. Absent: read with `contact`.
        */
       contact?: CustomerContact;
+      /**
+       * The platform names them by an address they have not proven yet (one the store never checked): they are
+       * read as no one, and asked to prove it (the answer's `proveContact`, which the widget's transport carries
+       * out on the store's side).
+       */
+      contactUnproven?: true;
     }
   | { kind: 'guest'; shop: string }
   | { kind: 'refused' };

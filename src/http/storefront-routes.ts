@@ -35,6 +35,8 @@ export interface StorefrontRouteParts {
 export const CUSTOMER_WORDS = {
   notAllowed: 'Your points cannot be shown here yet: the store has to finish setting this up.',
   noContact: 'Your points cannot be shown: your account has no confirmed e-mail address or phone number.',
+  unproven: 'Confirm your e-mail address to see and spend your points: we will send you a link.',
+  proveAction: 'Send me the link',
   busy: 'Your points cannot be shown just now. Try again in a moment.',
 } as const;
 
@@ -112,6 +114,18 @@ async function answer(
     return {
       status: asked === 'points' ? 200 : 401,
       json: { customer: 'guest', waysToEarn: ways, rewards, signIn: true },
+    };
+  // An address nobody proved is no one's: they are offered the proof, and shown nothing of anyone's points.
+  if (asker.contactUnproven)
+    return {
+      status: 200,
+      json: {
+        customer: 'signed-in',
+        unavailable: CUSTOMER_WORDS.unproven,
+        proveContact: { action: CUSTOMER_WORDS.proveAction },
+        waysToEarn: ways,
+        rewards,
+      },
     };
   // What the platform signed with who asks is who they are; otherwise their record is read on the bridge's side.
   const contact =

@@ -1,7 +1,8 @@
 // The WordPress plugin in a real WordPress (issue 54): Debian's `wordpress` package (6.1) on PHP's built-in server
 // with the local MariaDB (test/helpers/real-wordpress.ts), the whole bridge behind https beside it, and Chromium.
 // The merchant pastes a connection code from their page into the plugin's settings page in wp-admin (the plugin's
-// own PHP exchanges it with the bridge); a WordPress customer signs in with WordPress's own login, and the page with
+// own PHP exchanges it with the bridge); a WordPress customer signs in with WordPress's own login, proves her
+// account's e-mail with the link the plugin mails (caught by a must-use plugin's pre_wp_mail), and the page with
 // [loyalty_points] shows the balance the bridge answers for the identity token the plugin's PHP signed, and so
 // does the launcher; the admin menu entry "Open your loyalty program" opens the merchant's page through the door
 // (the plugin's PHP signs the bridge's nonce).
@@ -12,8 +13,8 @@
 // settings under Settings, no My Account tab (the PHPUnit tests cover that), and administrators given
 // manage_woocommerce by hand as WooCommerce's installer gives it.
 //
-// Pictures: docs/screenshots' customer-woocommerce-points-{1280,390}.png and wordpress-plugin-settings-1280.png
-// (scripts/screenshots.ts copies them there).
+// Pictures: docs/screenshots' customer-woocommerce-points-{1280,390}.png, customer-woocommerce-confirm-email-1280.png
+// and wordpress-plugin-settings-1280.png (scripts/screenshots.ts copies them there).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
@@ -151,6 +152,32 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
     );
     expect(await woo.deliver('order.created', 8301)).toEqual([200]);
     await bridge.engine.drain();
+
+    // WooCommerce never checked her account's address: before it names her, she proves it with the plugin's link.
+    const proving = await signedIn(WP_CUSTOMER, 1280);
+    await proving.page.goto(wp.rewardsPage);
+    const panel = proving.page.locator('[data-loyalty-points-panel]').first();
+    await expect.poll(() => panel.textContent(), { timeout: 10_000 }).toContain('Confirm your e-mail address');
+    expect(await panel.textContent()).not.toContain('Earned on order #8301');
+    await panel.scrollIntoViewIfNeeded();
+    await proving.page.screenshot({ path: `${shots}customer-woocommerce-confirm-email-1280.png` });
+    await panel.getByRole('button', { name: 'Send me the link' }).click();
+    await expect
+      .poll(() => panel.textContent(), { timeout: 10_000 })
+      .toContain('We sent a link to a•••@example.com. Open it, then come back to this page.');
+    const mail = wp.mails().at(-1)!;
+    expect(mail.to).toBe(WP_CUSTOMER.email);
+    const link = /https?:\/\/\S+loyalty_bridge_proof=\S+/.exec(mail.message)![0];
+    // Opened from her mailbox, in another browser where she is not signed in: the link alone proves the address.
+    const mailbox = await browser.newContext();
+    const landed = await (await mailbox.newPage()).goto(link);
+    expect(landed?.url()).toContain('loyalty_bridge_proof=confirmed');
+    await mailbox.close();
+    // Once only: the same link again proves nothing more.
+    expect((await fetch(link, { redirect: 'manual' })).headers.get('location')).toContain(
+      'loyalty_bridge_proof=expired',
+    );
+    await proving.context.close();
 
     for (const width of [1280, 390]) {
       const { context, page } = await signedIn(WP_CUSTOMER, width);

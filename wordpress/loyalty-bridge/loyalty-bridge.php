@@ -29,6 +29,7 @@ require_once LOYALTY_BRIDGE_DIR . 'includes/signing.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/connection.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/door.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/identity-route.php';
+require_once LOYALTY_BRIDGE_DIR . 'includes/email-proof.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/storefront.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/account-tab.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/shortcode-and-block.php';

@@ -28,8 +28,8 @@ final class IdentityTest extends TestCase {
 		$this->assertTrue( loyalty_bridge_identity_permission() );
 	}
 
-	public function test_the_token_names_the_customer_by_their_account_email_and_billing_phone_for_five_minutes(): void {
-		// The billing e-mail is what the customer typed at checkout (anyone's): it names nobody.
+	public function test_the_token_names_the_customer_by_their_account_email_for_five_minutes_and_no_phone(): void {
+		// The billing e-mail and phone are what the customer typed at checkout (anyone's): they name nobody.
 		WP::$user_meta[12] = array( 'billing_email' => 'someone-else@example.com', 'billing_phone' => '+44 20 7946 0000' );
 		$user              = new WP_User( 12, 'ada@example.com' );
 
@@ -37,24 +37,27 @@ final class IdentityTest extends TestCase {
 
 		$this->assertSame(
 			array(
-				'purpose'    => 'storefront-identity',
-				'store'      => 'shop.example',
-				'keyId'      => 'pk_AAAAbbbbCCCC',
-				'customerId' => '12',
-				'email'      => 'ada@example.com',
-				'phone'      => '+44 20 7946 0000',
-				'iat'        => 1_700_000_000,
-				'exp'        => 1_700_000_300,
+				'purpose'     => 'storefront-identity',
+				'store'       => 'shop.example',
+				'keyId'       => 'pk_AAAAbbbbCCCC',
+				'customerId'  => '12',
+				'email'       => 'ada@example.com',
+				'emailProven' => false,
+				'iat'         => 1_700_000_000,
+				'exp'         => 1_700_000_300,
 			),
 			decode_payload( $payload )
 		);
 		$this->assertSame( expected_signature( test_connection()['key'], 'loyalty-bridge identity v1', $payload ), $sig );
 	}
 
-	public function test_without_billing_details_the_account_email_and_no_phone(): void {
-		$payload = loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, 'account@example.com' ), 1_700_000_000 );
-		$this->assertSame( 'account@example.com', $payload['email'] );
-		$this->assertArrayNotHasKey( 'phone', $payload );
+	public function test_the_token_says_the_email_is_proven_only_while_it_is_the_one_proven(): void {
+		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => 'ada@example.com' );
+		$this->assertTrue( loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, ' Ada@Example.com' ), 1 )['emailProven'] );
+		// She changed her address in My Account since: the new one is nobody's until she proves it.
+		$this->assertFalse( loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, 'ada@elsewhere.example' ), 1 )['emailProven'] );
+		// Another user's proof proves nothing of hers.
+		$this->assertFalse( loyalty_bridge_identity_payload( test_connection(), new WP_User( 13, 'ada@example.com' ), 1 )['emailProven'] );
 	}
 
 	public function test_the_answer_is_the_token_and_is_never_stored(): void {

@@ -51,7 +51,7 @@ final class StorefrontTest extends TestCase {
 		$this->connect();
 		WP::$user_id = 12;
 
-		$this->expectOutputString( '<div id="loyalty-bridge-config" data-identity-url="https://shop.example/wp-json/loyalty-bridge/v1/identity" data-rest-nonce="nonce-for-wp_rest-12" data-nonce-url="https://shop.example/wp/wp-admin/admin-ajax.php?action=rest-nonce" hidden></div>' );
+		$this->expectOutputString( '<div id="loyalty-bridge-config" data-identity-url="https://shop.example/wp-json/loyalty-bridge/v1/identity" data-rest-nonce="nonce-for-wp_rest-12" data-nonce-url="https://shop.example/wp/wp-admin/admin-ajax.php?action=rest-nonce" data-proof-url="https://shop.example/wp-json/loyalty-bridge/v1/email-proof" hidden></div>' );
 		loyalty_bridge_print_config();
 	}
 

@@ -28,6 +28,7 @@ final class WP {
 	public static array $user_emails = array();
 	public static string $version = '6.7';
 	public static bool $referer_ok = true;
+	public static bool $mail_fails = false;
 	/** @var array<string, list<array<int, mixed>>> What the plugin asked of WordPress as it loaded. */
 	public static array $load_calls = array();
 
@@ -41,6 +42,7 @@ final class WP {
 		self::$user_emails  = array();
 		self::$version      = '6.7';
 		self::$referer_ok   = true;
+		self::$mail_fails   = false;
 	}
 
 	public static function record( string $name, array $args ): void {
@@ -197,6 +199,43 @@ function wp_get_current_user(): WP_User {
 }
 function get_user_meta( int $user_id, string $key, bool $single = false ) {
 	return WP::$user_meta[ $user_id ][ $key ] ?? '';
+}
+function update_user_meta( int $user_id, string $key, $value ) {
+	WP::$user_meta[ $user_id ][ $key ] = $value;
+	return true;
+}
+function delete_user_meta( int $user_id, string $key ): bool {
+	$had = isset( WP::$user_meta[ $user_id ][ $key ] );
+	unset( WP::$user_meta[ $user_id ][ $key ] );
+	return $had;
+}
+/** delete_metadata( 'user', 0, $key, '', true ): the key gone from every user. */
+function delete_metadata( string $type, int $object_id, string $key, $value = '', bool $delete_all = false ): bool {
+	foreach ( WP::$user_meta as $user_id => $meta ) {
+		unset( WP::$user_meta[ $user_id ][ $key ] );
+	}
+	return true;
+}
+/** @return WP_User|false A user WP::$user_emails knows. */
+function get_userdata( int $user_id ) {
+	return isset( WP::$user_emails[ $user_id ] ) ? new WP_User( $user_id, WP::$user_emails[ $user_id ] ) : false;
+}
+function is_email( string $email ) {
+	return false !== filter_var( $email, FILTER_VALIDATE_EMAIL ) ? $email : false;
+}
+function absint( $value ): int {
+	return abs( (int) $value );
+}
+function sanitize_text_field( string $text ): string {
+	return trim( preg_replace( '/[\r\n\t ]+/', ' ', strip_tags( $text ) ) );
+}
+function wp_specialchars_decode( string $text, int $quote_style = ENT_NOQUOTES ): string {
+	return htmlspecialchars_decode( $text, $quote_style );
+}
+/** Records the mail; WP::$mail_fails makes it fail as wp_mail() does when the site cannot send. */
+function wp_mail( $to, string $subject, string $message, $headers = '', $attachments = array() ): bool {
+	WP::record( 'wp_mail', array( $to, $subject, $message ) );
+	return ! WP::$mail_fails;
 }
 
 // Responses.

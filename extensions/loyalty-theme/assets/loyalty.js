@@ -8,7 +8,9 @@
 // A page that reaches the bridge another way (BigCommerce's widget, adapters/bigcommerce/storefront-widget.ts)
 // sets window.loyaltyBridgeTransport = { ask(fresh), redeem(id) } before this runs, and the proxy is not asked:
 // ask(fresh) resolves to the points answer (rejects when there is none; fresh: the customer asked anew), and
-// redeem(id) to the redemption's answer, as the proxy's JSON. This file still keeps one answer per page.
+// redeem(id) to the redemption's answer, as the proxy's JSON; its optional proveContact() has the store send the
+// customer the link that proves their address, and resolves to words saying so. This file still keeps one answer
+// per page.
 (function () {
   'use strict';
   if (window.loyaltyBridgePoints) return;
@@ -285,8 +287,25 @@
         body.append(offered);
       } else if (answer.unavailable) {
         const said = element('section', 'loyalty-panel__part');
-        said.append(element('p', 'loyalty-panel__note', answer.unavailable));
+        const note = element('p', 'loyalty-panel__note', answer.unavailable);
+        said.append(note);
         body.append(said);
+        // Their address is to be proven first: the store sends the link (the transport's, where the page has one).
+        if (answer.proveContact && transport && transport.proveContact) {
+          const send = button('loyalty-panel__action', answer.proveContact.action, () => {
+            send.disabled = true;
+            transport.proveContact().then(
+              (words) => {
+                note.textContent = words;
+                send.remove();
+              },
+              () => {
+                send.disabled = false;
+              },
+            );
+          });
+          said.append(send);
+        }
         // "Try again" once the bridge says a read may succeed; never for what waits on the store or the account.
         if (typeof answer.retryAfterSeconds === 'number')
           setTimeout(() => said.append(tryAgain()), Math.max(0, answer.retryAfterSeconds) * 1000);

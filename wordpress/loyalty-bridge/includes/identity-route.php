@@ -41,27 +41,24 @@ function loyalty_bridge_identity_permission() {
 
 /**
  * Who the customer is, as the bridge reads it: the account's e-mail, never the billing e-mail (a customer types that
- * at every checkout, and could type anyone's to spend their points), and the billing phone (for an account that
- * keys its users by phone).
+ * at every checkout, and could type anyone's to spend their points), and whether its owner proved it
+ * (email-proof.php): the bridge takes an address nobody proved as no one's. No phone: the billing phone is typed by
+ * the customer and checked by no one, and the bridge takes it as nobody's.
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string} $connection
- * @return array<string, int|string>
+ * @return array<string, bool|int|string>
  */
 function loyalty_bridge_identity_payload( array $connection, WP_User $user, int $now ): array {
-	$billing_phone = trim( (string) get_user_meta( $user->ID, 'billing_phone', true ) );
-	$payload       = array(
-		'purpose'    => 'storefront-identity',
-		'store'      => $connection['store'],
-		'keyId'      => $connection['key_id'],
-		'customerId' => (string) $user->ID,
-		'email'      => trim( (string) $user->user_email ),
+	return array(
+		'purpose'     => 'storefront-identity',
+		'store'       => $connection['store'],
+		'keyId'       => $connection['key_id'],
+		'customerId'  => (string) $user->ID,
+		'email'       => trim( (string) $user->user_email ),
+		'emailProven' => loyalty_bridge_email_proven( $user ),
+		'iat'         => $now,
+		'exp'         => $now + LOYALTY_BRIDGE_IDENTITY_LIFETIME,
 	);
-	if ( '' !== $billing_phone ) {
-		$payload['phone'] = $billing_phone;
-	}
-	$payload['iat'] = $now;
-	$payload['exp'] = $now + LOYALTY_BRIDGE_IDENTITY_LIFETIME;
-	return $payload;
 }
 
 /** "<payload base64url>.<HMAC base64url>" for the signed-in customer. */

@@ -54,7 +54,8 @@ function loyalty_bridge_defer_on_old_wordpress( string $tag, string $handle ): s
 function loyalty_bridge_config_markup(): string {
 	return '<div id="loyalty-bridge-config" data-identity-url="' . esc_url( rest_url( 'loyalty-bridge/v1/identity' ) )
 		. '" data-rest-nonce="' . esc_attr( wp_create_nonce( 'wp_rest' ) )
-		. '" data-nonce-url="' . esc_url( admin_url( 'admin-ajax.php?action=rest-nonce' ) ) . '" hidden></div>';
+		. '" data-nonce-url="' . esc_url( admin_url( 'admin-ajax.php?action=rest-nonce' ) )
+		. '" data-proof-url="' . esc_url( rest_url( 'loyalty-bridge/v1/email-proof' ) ) . '" hidden></div>';
 }
 
 function loyalty_bridge_print_config(): void {
