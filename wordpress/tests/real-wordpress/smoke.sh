@@ -75,7 +75,7 @@ curl -s -D "$work/h1" -o "$work/b1" -H "Cookie: $c_name=$c_value" -H "X-WP-Nonce
 check "identity: 200 for a signed-in customer with the REST nonce" grep -q '^HTTP/1.1 200' "$work/h1"
 check "identity: Cache-Control no-store, private" grep -qi '^Cache-Control: no-store, private' "$work/h1"
 payload=$(php -r '$t=json_decode(file_get_contents($argv[1]),true)["token"]; echo base64_decode(strtr(explode(".",$t)[0],"-_","+/"));' "$work/b1")
-check "identity: the token names the customer by their account e-mail (not the billing one) and billing phone" grep -q '"customerId":"2","email":"ada.account@example.com","phone":"+44 20 7946 0000"' <<<"$payload"
+check "identity: the token names the customer by their account e-mail (not the billing one), not yet proven, and no phone" grep -q '"customerId":"2","email":"ada.account@example.com","emailProven":false,"iat"' <<<"$payload"
 sig_ok=$(php -r '$t=explode(".",json_decode(file_get_contents($argv[1]),true)["token"]); $k=base64_decode(strtr($argv[2],"-_","+/")); echo hash_equals(rtrim(strtr(base64_encode(hash_hmac("sha256","loyalty-bridge identity v1.".$t[0],$k,true)),"+/","-_"),"="), $t[1]) ? "yes" : "no";' "$work/b1" "$key")
 check "identity: the HMAC verifies under the store's key" test "$sig_ok" = yes
 status() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
@@ -85,7 +85,7 @@ check "identity: 401 for a guest" test "$(status "$identity")" = 401
 
 curl -s -H "Cookie: $c_name=$c_value" "$page" >"$work/page.html"
 check "storefront: the widget script, deferred (WordPress 6.1)" grep -Eq "<script defer src=.http://127.0.0.1:$bridge_port/woocommerce/storefront/widget.js\?store=127.0.0.1%3A$wp_port" "$work/page.html"
-check "storefront: the settings element with the identity route and a nonce" grep -q '<div id="loyalty-bridge-config" data-identity-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/identity" data-rest-nonce="[0-9a-f]*" hidden></div>' "$work/page.html"
+check "storefront: the settings element with the identity route, a nonce, where a fresh one is and the proof route" grep -q '<div id="loyalty-bridge-config" data-identity-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/identity" data-rest-nonce="[0-9a-f]*" data-nonce-url="http://127.0.0.1:[0-9]*/wp-admin/admin-ajax.php?action=rest-nonce" data-proof-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/email-proof" hidden></div>' "$work/page.html"
 check "storefront: the shortcode and the block print the panel" test "$(grep -o '<div data-loyalty-points-panel></div>' "$work/page.html" | wc -l)" = 2
 check "storefront: no token in the page" bash -c "! grep -q token '$work/page.html'"
 check "block: registered with its editor script" grep -q 'registered, editor script' < <(cli block)
