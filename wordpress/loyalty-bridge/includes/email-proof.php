@@ -73,7 +73,9 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 	}
 	$now     = time();
 	$pending = get_user_meta( $user->ID, LOYALTY_BRIDGE_PROOF_META, true );
-	if ( is_array( $pending ) && (int) ( $pending['sent'] ?? 0 ) > $now - LOYALTY_BRIDGE_PROOF_INTERVAL && ( $pending['email'] ?? '' ) === $email ) {
+	// Whatever address the last link went to: an account that swaps its address between presses (My Account ›
+	// Account details saves as often as it is asked) mails no one more than once a minute.
+	if ( is_array( $pending ) && (int) ( $pending['sent'] ?? 0 ) > $now - LOYALTY_BRIDGE_PROOF_INTERVAL ) {
 		return new WP_Error( 'loyalty_bridge_proof_sent', __( 'We just sent you a link: check your inbox, or ask again in a minute.', 'loyalty-bridge' ), array( 'status' => 429 ) );
 	}
 	$secret = loyalty_bridge_base64url_encode( random_bytes( 32 ) );
@@ -138,18 +140,75 @@ function loyalty_bridge_after_proof_url(): string {
 	return function_exists( 'wc_get_account_endpoint_url' ) ? (string) wc_get_account_endpoint_url( 'points' ) : home_url( '/' );
 }
 
-/** A proof link opened: taken, then the address without its secret (nothing of it stays in the history). */
+/**
+ * What opening a proof link does: the address to go to once it is taken (or refused), or null where the request is
+ * no proof link. A GET is taken at once only in a browser signed in as the link's user: anything else that follows
+ * the link (a mail provider's link scanner, which fetches every link in a mail as it arrives, or the owner of an
+ * address that someone else's account put in, clicking a link they never asked for) gets a page asking to confirm
+ * with a button (a POST), and takes nothing. Otherwise an account registered with a guest buyer's address, at a
+ * company whose mail is scanned, would be proven by the scanner with no one clicking anything.
+ *
+ * @param array<string, mixed> $get     The query.
+ * @param array<string, mixed> $post    The form, for a POST.
+ */
+function loyalty_bridge_email_proof_answer( string $method, array $get, array $post, int $signed_in, int $now ): ?string {
+	$posted = 'POST' === strtoupper( $method );
+	$from   = $posted ? $post : $get;
+	if ( ! isset( $from[ LOYALTY_BRIDGE_PROOF_PARAM ], $from['user'] ) || ! is_string( $from[ LOYALTY_BRIDGE_PROOF_PARAM ] ) || ! is_string( $from['user'] ) ) {
+		return null;
+	}
+	$secret  = sanitize_text_field( wp_unslash( $from[ LOYALTY_BRIDGE_PROOF_PARAM ] ) );
+	$user_id = absint( wp_unslash( $from['user'] ) );
+	// The link's own answers, 'confirmed' and 'expired', land on pages that carry no user: they are no link.
+	if ( 1 !== preg_match( '/^[A-Za-z0-9_-]{43}$/', $secret ) ) {
+		return add_query_arg( LOYALTY_BRIDGE_PROOF_PARAM, 'expired', loyalty_bridge_after_proof_url() );
+	}
+	// Signed in as someone else: whoever asked for the link, it is not this account's to confirm.
+	if ( $signed_in > 0 && $signed_in !== $user_id ) {
+		wp_die( esc_html__( 'This link confirms the e-mail address of another account. Sign out, or open it where you are signed in to that account.', 'loyalty-bridge' ), '', array( 'response' => 403 ) );
+	}
+	if ( ! $posted && $signed_in !== $user_id ) {
+		loyalty_bridge_proof_confirm_page( $secret, $user_id );
+		return null;
+	}
+	$proven = loyalty_bridge_prove_email( $user_id, $secret, $now );
+	return add_query_arg( LOYALTY_BRIDGE_PROOF_PARAM, $proven ? 'confirmed' : 'expired', loyalty_bridge_after_proof_url() );
+}
+
+/**
+ * The page a proof link opens outside its user's session: one button, which posts the link's secret back. It says the
+ * same for every link (a user who exists or not, a secret right or wrong), and names no address.
+ */
+function loyalty_bridge_proof_confirm_page( string $secret, int $user_id ): void {
+	nocache_headers();
+	$site = wp_specialchars_decode( (string) get_bloginfo( 'name' ), ENT_QUOTES );
+	$form = '<form method="post" action="' . esc_url( home_url( '/' ) ) . '">'
+		. '<input type="hidden" name="' . esc_attr( LOYALTY_BRIDGE_PROOF_PARAM ) . '" value="' . esc_attr( $secret ) . '">'
+		. '<input type="hidden" name="user" value="' . esc_attr( (string) $user_id ) . '">'
+		. '<p>' . esc_html(
+			/* translators: %s: the store's name. */
+			sprintf( __( 'Confirm this is your e-mail address, to see and spend your loyalty points at %s. If you did not ask for this, close this page.', 'loyalty-bridge' ), $site )
+		) . '</p>'
+		. '<p><button type="submit">' . esc_html__( 'Confirm my e-mail address', 'loyalty-bridge' ) . '</button></p></form>';
+	wp_die( $form, esc_html__( 'Confirm your e-mail address', 'loyalty-bridge' ), array( 'response' => 200 ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- every part is escaped above.
+}
+
+/** A proof link opened (or its page's button pressed): taken, then the address without its secret. */
 function loyalty_bridge_take_email_proof(): void {
-	// phpcs:disable WordPress.Security.NonceVerification.Recommended -- the link's own secret is what is checked.
-	if ( ! isset( $_GET[ LOYALTY_BRIDGE_PROOF_PARAM ], $_GET['user'] ) ) {
+	// phpcs:disable WordPress.Security.NonceVerification -- the link's own secret is what is checked.
+	$to = loyalty_bridge_email_proof_answer(
+		isset( $_SERVER['REQUEST_METHOD'] ) && is_string( $_SERVER['REQUEST_METHOD'] ) ? $_SERVER['REQUEST_METHOD'] : 'GET', // phpcs:ignore WordPress.Security.ValidatedSanitizedInput
+		$_GET,
+		$_POST,
+		get_current_user_id(),
+		time()
+	);
+	// phpcs:enable
+	if ( null === $to ) {
 		return;
 	}
-	$secret  = sanitize_text_field( wp_unslash( (string) $_GET[ LOYALTY_BRIDGE_PROOF_PARAM ] ) );
-	$user_id = absint( wp_unslash( (string) $_GET['user'] ) );
-	// phpcs:enable
-	$proven = loyalty_bridge_prove_email( $user_id, $secret, time() );
 	nocache_headers();
-	wp_safe_redirect( add_query_arg( LOYALTY_BRIDGE_PROOF_PARAM, $proven ? 'confirmed' : 'expired', loyalty_bridge_after_proof_url() ) );
+	wp_safe_redirect( $to, 303 );
 	loyalty_bridge_exit();
 }
 add_action( 'template_redirect', 'loyalty_bridge_take_email_proof' );
