@@ -31,6 +31,8 @@ export const DOOR_TTL_MS = 5 * 60_000;
 export const DOOR_SIGNATURE_SECONDS = 120;
 /** A spent nonce is kept while a signature of it could still be fresh. */
 const SPENT_KEPT_MS = 2 * DOOR_SIGNATURE_SECONDS * 1000 + 60_000;
+/** Spent nonces kept for one store at once: a merchant opens their page a few times in five minutes, not fifty. */
+const SPENT_PER_STORE = 50;
 /** Nothing of a door is kept by a cache, or told to the page a link leads to. */
 const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
 
@@ -118,8 +120,13 @@ export function pluginDoorRoutes({
    * past the time their signature could be fresh go first; only signed requests come here, so the list stays short.
    */
   async function spend(nonce: string, shop: string, at: Date): Promise<boolean> {
+    let live = 0;
     for (const { id, value } of await store.listRecords<Partial<SpentNonce>>(KIND))
       if (Date.parse(value.expiresAt ?? '') <= at.getTime()) await store.deleteRecord(KIND, id);
+      else if (value.shop === shop) live += 1;
+    // Only the store's own key signs, but a store (or a copy of its key) could sign finishes by the thousand: past
+    // this it spends nothing more for a while, and a door of its own opens nothing until the spent ones expire.
+    if (live >= SPENT_PER_STORE) return false;
     const { added } = await store.addRecord<SpentNonce>(KIND, doorRecordId(nonce), {
       platform: 'woocommerce',
       shop,
