@@ -73,6 +73,9 @@ export function wooOrderToEvent(payload: unknown, shop: string, deliveryId: stri
         .map(asRecord)
         .map((coupon) => ({ code: asString(coupon.code) ?? '', amount: decimalText(coupon.discount) ?? '0' }))
         .filter((coupon) => coupon.code !== ''),
+      // An order's body lists all its coupons: none left means an admin removed them (WC_Abstract_Order::
+      // remove_coupon, which gives the coupon's use back), and the order no longer pays with a reward code.
+      discountCodesComplete: Array.isArray(order.coupon_lines),
       attributes: Object.fromEntries(
         meta
           .map((each) => [asString(each.key), scalarText(each.value)])

@@ -58,6 +58,11 @@ export const orderEventSchema = z.object({
   /** Set by an adapter that knows the referral from the platform itself. */
   referral: z.object({ campaignId: z.number().int().positive() }).optional(),
   discountCodes: z.array(z.object({ code: z.string().max(255), amount: decimal })),
+  /**
+   * The event lists every discount code the order has now, so an empty list says it has none (a code removed from
+   * the order since: the order no longer pays with it). Otherwise an empty list may only mean the event does not say.
+   */
+  discountCodesComplete: z.boolean().optional(),
   /** Note and cart attributes, for referral attribution. */
   attributes: z.record(z.string(), z.string()).default({}),
   /** The landing page URL (or path and query) of the visit that placed the order. */

@@ -274,7 +274,8 @@ export function applyEvent(
   take('subtotal', event.subtotal, event.subtotal !== null && event.subtotal !== undefined);
   take('source', event.source, event.source !== null);
   take('referral', event.referral, event.referral !== undefined);
-  take('discountCodes', event.discountCodes, event.discountCodes.length > 0);
+  // An empty list replaces the codes only where the event says it lists them all (a code removed from the order).
+  take('discountCodes', event.discountCodes, event.discountCodes.length > 0 || event.discountCodesComplete === true);
   take('attributes', event.attributes, Object.keys(event.attributes).length > 0);
   take('landingSite', event.landingSite, event.landingSite !== null);
   // Withheld contact details are a fact about the newest event that knew the customer.

@@ -367,3 +367,37 @@ export function useCoupon(fake: FakeWooCommerce, code: string, checkout: WooChec
   coupon.used_by.push(checkout.billingEmail.trim().toLowerCase());
   return true;
 }
+
+/**
+ * WooCommerce gives an order's use of a coupon back (WC_Coupon::decrease_usage_count): wc_update_coupon_usage_counts
+ * does it when an order whose uses were recorded is cancelled, fails or goes to the bin, and
+ * WC_Abstract_Order::remove_coupon when an admin removes the coupon from an order. The coupon's usage_count goes
+ * down by one (never below 0) and one of its used_by entries for that customer goes. A coupon deleted since
+ * (wc_get_coupon_id_by_code finds none) is left alone. Whether it was given back.
+ */
+export function giveCouponBack(fake: FakeWooCommerce, code: string, billingEmail: string): boolean {
+  const coupon = [...stateOf(fake).coupons.values()].find(
+    (each) => each.status === 'publish' && each.code === formatCode(code),
+  );
+  if (!coupon || coupon.usage_count === 0) return false;
+  coupon.usage_count -= 1;
+  const at = coupon.used_by.indexOf(billingEmail.trim().toLowerCase());
+  if (at >= 0) coupon.used_by.splice(at, 1);
+  return true;
+}
+
+/**
+ * A failed order paid again, or a cancelled one restored (wc_update_coupon_usage_counts on processing, completed,
+ * on-hold or pending, for an order whose uses are not recorded): its coupon's use is counted again, without the
+ * checks a checkout makes (WC_Coupon::increase_usage_count), so a coupon whose use another order took since is
+ * over its limit. A coupon deleted since is left alone. Whether it was counted.
+ */
+export function countCouponAgain(fake: FakeWooCommerce, code: string, billingEmail: string): boolean {
+  const coupon = [...stateOf(fake).coupons.values()].find(
+    (each) => each.status === 'publish' && each.code === formatCode(code),
+  );
+  if (!coupon) return false;
+  coupon.usage_count += 1;
+  coupon.used_by.push(billingEmail.trim().toLowerCase());
+  return true;
+}

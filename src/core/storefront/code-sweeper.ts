@@ -6,9 +6,20 @@
 //   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
 // - an issued code whose reward or storefront the merchant turned off: unused, removed while access lasts, then let
 //   go; used at checkout already (its order paid later, or on its way), kept held for its order;
+<<<<<<< HEAD
 // - an issued code past its expiry and the settling window in a store that no longer lets the bridge in (its key
 //   revoked, with no uninstall to say so): it pays for nothing more, so its points are let go, not held for good;
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first: let go);
+=======
+// - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first). Then the code is
+//   not simply let go: a store may give a cancelled order's use of it back (some stores do), so it could pay for
+//   another order. An order that paid with it meanwhile takes it (waiting); else, where the store counts no use,
+//   it is the customer's issued code again (let go at its expiry if unused); where the store counts a use (an
+//   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
+//   waits for that order until its expiry and settling window;
+// - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
+//   order's use back would let it pay again with nothing to redeem), then its record dropped;
+>>>>>>> rv-woopoints
 // - a code record whose reservation ended or never came: dropped.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
 // step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
@@ -37,7 +48,10 @@ export interface SweepReport {
 }
 
 export interface CodeSweeperParts {
-  store: Pick<LedgerStore, 'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'getDeadLetter' | 'exclusive'>;
+  store: Pick<
+    LedgerStore,
+    'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'getDeadLetter' | 'exclusive' | 'updateProgress'
+  >;
   codes: RewardCodes;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
@@ -97,6 +111,17 @@ export class CodeSweeper {
         return this.#issued(index, reservation, report);
       case 'used':
         return this.#used(index, reservation, report);
+      case 'redeemed':
+      case 'refused': {
+        // Spent on its order: removed from the store first, so a use the store gives back pays for nothing more.
+        const codes = this.#o.codesOf(reservation.platform);
+        if (codes && reservation.platformId !== undefined) {
+          await codes.remove(reservation.shop, reservation.platformId);
+          report.removed += 1;
+        }
+        await this.#o.store.deleteRecord(CODE_KIND, id);
+        return;
+      }
       default:
         await this.#o.store.deleteRecord(CODE_KIND, id);
     }
@@ -170,11 +195,57 @@ export class CodeSweeper {
       // after the dead letter): settled now as the worker would have, or its points would stay held for good.
       await this.#o.codes.settled(code, 'refused', order.key);
     } else if (fate === 'never') {
-      const now = this.#now();
-      const why = 'its order was cancelled before its points were redeemed';
-      const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['used'])));
-      if (after?.state === 'released') report.released += 1;
+      await this.#orderLetGo(index, reservation, report);
     }
+  }
+
+  /**
+   * The order that took the code was cancelled before its redeem went. A store may have given the code's use back
+   * (some stores do, for a cancelled or failed order), so the code may pay, or have paid, for another order:
+   * - an order that paid with it while this one held it (waiting) takes it, and is looked at now;
+   * - the store has no such code any more: let go;
+   * - the store counts no use: the customer's issued code again (let go at its expiry, or when its reward goes);
+   * - the store counts a use (another order's, its delivery on its way; or a store that keeps a cancelled order's
+   *   use): removed from the store, so it pays for nothing more, and issued again as used in the store, so that
+   *   order takes it when it comes; none by its expiry and settling window: let go (its code is gone).
+   */
+  async #orderLetGo(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
+    const now = this.#now();
+    const heldBy = reservation.orderKey;
+    const stillHeld = (current: Reservation) => current.state === 'used' && current.orderKey === heldBy;
+    const waiter = reservation.waiting?.[0];
+    if (waiter !== undefined) {
+      const after = await this.#o.codes.end(index.holder, reservation, (current) =>
+        stillHeld(current) && current.waiting?.[0] === waiter
+          ? { orderKey: waiter, waiting: current.waiting.length > 1 ? current.waiting.slice(1) : undefined }
+          : undefined,
+      );
+      // Its order let go of the code when it could not take it: it is looked at again, and takes it now.
+      if (after?.state === 'used' && after.orderKey === waiter) await this.#o.store.updateProgress(waiter, () => {});
+      return;
+    }
+    const codes = this.#o.codesOf(reservation.platform);
+    const uses =
+      codes && reservation.platformId !== undefined
+        ? await codes.uses(reservation.shop, reservation.platformId)
+        : undefined;
+    if (uses === undefined) {
+      const why = 'its order was cancelled before its points were redeemed';
+      const after = await this.#o.codes.end(index.holder, reservation, (current) =>
+        stillHeld(current) ? release(why, now, new Set(['used']))(current) : undefined,
+      );
+      if (after?.state === 'released') report.released += 1;
+      return;
+    }
+    if (uses > 0) {
+      await codes!.remove(reservation.shop, reservation.platformId!);
+      report.removed += 1;
+    }
+    await this.#o.codes.end(index.holder, reservation, (current) =>
+      stillHeld(current)
+        ? { state: 'issued', orderKey: undefined, usedAtPlatform: uses > 0 ? true : undefined }
+        : undefined,
+    );
   }
 
   /** Whether the merchant still offers the code's reward in a storefront that is on. */

@@ -45,7 +45,16 @@ export interface Reservation {
   endedWhy?: string | undefined;
   /** The platform counted a use of the code after its expiry: its order is awaited, the points stay held. */
   usedAtPlatform?: boolean | undefined;
+  /**
+   * Orders that paid with the code while another order held it ('used'): a store that gives a cancelled order's
+   * use back lets the code pay for a second order. When the holding order lets go (cancelled before its redeem
+   * went), the first of these takes the reservation (code-sweeper.ts). At most MAX_WAITING, oldest first.
+   */
+  waiting?: string[] | undefined;
 }
+
+/** How many orders a reservation remembers as waiting for its code. */
+export const MAX_WAITING = 5;
 
 export interface Holder {
   account: string;

@@ -16,6 +16,7 @@ import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
   HOLDER_KIND,
+  MAX_WAITING,
   REDEEM_SKEW_MS,
   changeReservation,
   codeIndexId,
@@ -219,7 +220,11 @@ export class RewardCodes {
       if (current.state === 'used' && current.orderKey === orderKey) return {};
       // 'reserving': its make's answer was lost, but the store made it and an order used it.
       if (current.state === 'issued' || current.state === 'reserving')
-        return { state: 'used', orderKey, usedAtPlatform: undefined };
+        return { state: 'used', orderKey, usedAtPlatform: undefined, waiting: without(current.waiting, orderKey) };
+      // Held by another order whose redeem has not gone: a store that gives a cancelled order's use back let this
+      // order pay with the code too. It waits: if the other lets go, this one takes the reservation (the sweeper).
+      if (current.state === 'used' && !(current.waiting ?? []).includes(orderKey))
+        return { waiting: [...(current.waiting ?? []), orderKey].slice(-MAX_WAITING) };
       return undefined;
     });
     if (taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
@@ -259,7 +264,9 @@ export class RewardCodes {
         return { state: 'refused', endedAt: at, endedWhy: 'the service refused the redeem when the code was used' };
       return undefined;
     });
-    if (after && (after.state === 'redeemed' || after.state === 'refused'))
+    // A code that paid for an order is spent, but a store may give its use back (an order cancelled after paying):
+    // its record stays for the sweeper, which removes the code from the store first, then drops the record.
+    if (after && (after.state === 'redeemed' || after.state === 'refused') && after.platformId === undefined)
       await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(after.platform, after.shop, after.code));
     await this.#dropHolderBalance(code.holder);
     // A read that starts within REDEEM_SKEW_MS of the redeem counts it as held and spent (heldPoints): it is kept
@@ -273,6 +280,12 @@ export class RewardCodes {
     if (value) this.#o.reader.dropBalance(value.account, contactOf(value.customer));
   }
 }
+
+/** A list without one key; undefined when nothing is left. */
+const without = (list: string[] | undefined, key: string): string[] | undefined => {
+  const left = (list ?? []).filter((each) => each !== key);
+  return left.length > 0 ? left : undefined;
+};
 
 const contactOf = (customer: ServiceCustomer) =>
   'email' in customer ? { email: customer.email } : { mobile: customer.mobile };

@@ -12,8 +12,9 @@ import { AccountBudgets, BUDGET_SPENT_LONG_MS, type BudgetOutlook } from './acco
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
-import { approvalDueAt, plan, type Action, type WaitingReason } from '../lifecycle.ts';
+import { approvalDueAt, isCancelled, isTriggered, plan, type Action, type WaitingReason } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
+import type { Policy } from '../policy.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
 import type { AccountRuntime, Accounts } from '../accounts.ts';
@@ -388,7 +389,7 @@ export class Worker {
     this.#budgetOfAccount.set(account.id, budgetId);
     this.#budgets.accountFound(record.key, budgetId);
     const { policy } = account;
-    await this.#takeRewardCode(record);
+    await this.#takeRewardCode(record, policy);
     const { next, target } = plan(record, policy, now);
     record.target = target;
     // A reward code's redeem goes to the account that issued the code, whatever the order's own account.
@@ -476,12 +477,18 @@ export class Worker {
 
   /**
    * An order that pays with one of the bridge's reward codes takes the code's reservation (once: the same order
-   * gets it again after a crash, any other none); saved with the order's next save.
+   * gets it again after a crash, any other none); saved with the order's next save. Not while the order is placed
+   * and not paid (where paying is what earns): its payment may fail, and a store may give the code's use back then
+   * (some stores do), letting another order pay with it, which the unpaid order would keep it from; a failed
+   * order is never cancelled, so it would hold the points for good. Once paid, or cancelled (the sweeper then lets
+   * the code go as the store counts it), it takes it.
    */
-  async #takeRewardCode(record: OrderRecord): Promise<void> {
+  async #takeRewardCode(record: OrderRecord, policy: Policy): Promise<void> {
     const codes = this.rewardCodes;
     const { upstream, snapshot } = record;
     if (!codes || upstream.redeemCode !== undefined || upstream.redemption !== 'none') return;
+    const facts = new Set(record.facts);
+    if (!isTriggered(facts, policy) && !isCancelled(facts, policy)) return;
     for (const { code } of snapshot.discountCodes) {
       if (!BRIDGE_CODE.test(code)) continue;
       const taken = await codes.claimForOrder(record.platform, record.shop, code, record.key);
