@@ -6,11 +6,8 @@
 //   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
 // - an issued code whose reward or storefront the merchant turned off: unused, removed while access lasts, then let
 //   go; used at checkout already (its order paid later, or on its way), kept held for its order;
-<<<<<<< HEAD
 // - an issued code past its expiry and the settling window in a store that no longer lets the bridge in (its key
 //   revoked, with no uninstall to say so): it pays for nothing more, so its points are let go, not held for good;
-// - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first: let go);
-=======
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first). Then the code is
 //   not simply let go: a store may give a cancelled order's use of it back (some stores do), so it could pay for
 //   another order. An order that paid with it meanwhile takes it (waiting); else, where the store counts no use,
@@ -18,8 +15,8 @@
 //   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
 //   waits for that order until its expiry and settling window;
 // - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
-//   order's use back would let it pay again with nothing to redeem), then its record dropped;
->>>>>>> rv-woopoints
+//   order's use back would let it pay again with nothing to redeem), then its record dropped; past its expiry and
+//   settling, or in a store that no longer lets the bridge in, the record simply goes;
 // - a code record whose reservation ended or never came: dropped.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
 // step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
@@ -114,10 +111,19 @@ export class CodeSweeper {
       case 'redeemed':
       case 'refused': {
         // Spent on its order: removed from the store first, so a use the store gives back pays for nothing more.
+        // Past its expiry and settling it pays for nothing anyway, and a store that no longer lets the bridge in
+        // (an uninstall, a revoked key) cannot be asked: then its record simply goes.
         const codes = this.#o.codesOf(reservation.platform);
-        if (codes && reservation.platformId !== undefined) {
-          await codes.remove(reservation.shop, reservation.platformId);
-          report.removed += 1;
+        const over = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+        if (codes && reservation.platformId !== undefined && !over) {
+          const removed = await codes.remove(reservation.shop, reservation.platformId).then(
+            () => true,
+            (error: unknown) => {
+              if (accessGone(error)) return false;
+              throw error;
+            },
+          );
+          if (removed) report.removed += 1;
         }
         await this.#o.store.deleteRecord(CODE_KIND, id);
         return;
@@ -225,9 +231,13 @@ export class CodeSweeper {
       return;
     }
     const codes = this.#o.codesOf(reservation.platform);
+    // A store that no longer lets the bridge in cannot be asked: as a code gone from it (its points let go).
     const uses =
       codes && reservation.platformId !== undefined
-        ? await codes.uses(reservation.shop, reservation.platformId)
+        ? await codes.uses(reservation.shop, reservation.platformId).catch((error: unknown) => {
+            if (accessGone(error)) return undefined;
+            throw error;
+          })
         : undefined;
     if (uses === undefined) {
       const why = 'its order was cancelled before its points were redeemed';

@@ -12,6 +12,7 @@ import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
   CODE_KIND,
+  ENDED,
   HOLDER_KIND,
   codeIndexId,
   holderId,
@@ -92,7 +93,11 @@ export class RewardPrivacy implements KeptRecords {
     for (const { id, theirs } of await this.#theirs(match, account)) {
       for (const reservation of theirs) {
         const codes = this.#o.codesOf(reservation.platform);
-        if (codes && (reservation.state === 'issued' || reservation.state === 'reserving')) {
+        // A spent code too ('redeemed', 'refused'): a store may give its use back (its order cancelled), and the
+        // sweeper, which would have removed it, never sees it once its record goes below.
+        const spent = reservation.state === 'redeemed' || reservation.state === 'refused';
+        const live = reservation.state === 'issued' || reservation.state === 'reserving';
+        if (codes && (live || (spent && reservation.platformId !== undefined))) {
           // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
           // be in the store with no answer kept (a crash after its make): looked for by its text, as the sweeper
           // would have, since its code's record goes below and the sweeper never sees it again.
@@ -131,15 +136,20 @@ export class RewardPrivacy implements KeptRecords {
       });
   }
 
-  /** The bridge's access is gone: the shop's open reservations are released; its codes end by their own expiry. */
+  /**
+   * The bridge's access is gone: the shop's open reservations are released; its codes end by their own expiry. The
+   * records of its spent codes, which the sweeper would remove from the store, go: it cannot be asked now.
+   */
   async shopUninstalled(platform: string, shop: string): Promise<void> {
     const now = this.#o.now?.() ?? new Date();
     const why = 'the app was uninstalled; the code ends by its own expiry';
-    for (const { value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
+    for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       if (value.platform !== platform || value.shop !== shop) continue;
       const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, value.holder);
       const reservation = holder?.reservations.find((each) => each.id === value.reservation);
-      if (reservation) await this.#o.codes.end(value.holder, reservation, release(why, now));
+      if (!reservation) continue;
+      if (ENDED.has(reservation.state)) await this.#o.store.deleteRecord(CODE_KIND, id);
+      else await this.#o.codes.end(value.holder, reservation, release(why, now));
     }
   }
 }
