@@ -68,7 +68,10 @@ const OTHERS = [
         (width) => [`customer-woocommerce-points-${width}`, `customer-woocommerce-points-${width}`] as const,
       ),
       ['wordpress-plugin-settings-1280', 'wordpress-plugin-settings-1280'] as const,
-      ['customer-woocommerce-confirm-email-1280', 'customer-woocommerce-confirm-email-1280'] as const,
+      ...[1280, 390].map(
+        (width) =>
+          [`customer-woocommerce-confirm-email-${width}`, `customer-woocommerce-confirm-email-${width}`] as const,
+      ),
     ],
   },
 ];

@@ -13,7 +13,7 @@
 // settings under Settings, no My Account tab (the PHPUnit tests cover that), and administrators given
 // manage_woocommerce by hand as WooCommerce's installer gives it.
 //
-// Pictures: docs/screenshots' customer-woocommerce-points-{1280,390}.png, customer-woocommerce-confirm-email-1280.png
+// Pictures: docs/screenshots' customer-woocommerce-points-{1280,390}.png, customer-woocommerce-confirm-email-{1280,390}.png
 // and wordpress-plugin-settings-1280.png (scripts/screenshots.ts copies them there).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,11 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
     expect(await panel.textContent()).not.toContain('Earned on order #8301');
     await panel.scrollIntoViewIfNeeded();
     await proving.page.screenshot({ path: `${shots}customer-woocommerce-confirm-email-1280.png` });
+    // The same on a phone's width.
+    await proving.page.setViewportSize({ width: 390, height: 900 });
+    await panel.scrollIntoViewIfNeeded();
+    await proving.page.screenshot({ path: `${shots}customer-woocommerce-confirm-email-390.png` });
+    await proving.page.setViewportSize({ width: 1280, height: 900 });
     await panel.getByRole('button', { name: 'Send me the link' }).click();
     await expect
       .poll(() => panel.textContent(), { timeout: 10_000 })
