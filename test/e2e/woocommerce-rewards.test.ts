@@ -164,7 +164,8 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
     const before = sandboxAccount().store.snapshot().redemptions.length;
     await deliver(8300, 'processing', [{ code: usedCode.toLowerCase(), discount: '1.00' }]);
     await eventually(() => expect(sandboxAccount().store.snapshot().redemptions).toHaveLength(before + 1), 20_000);
-    expect(await stateOf(usedCode)).toBe('redeemed');
+    // Marked once the worker has the service's answer, just after the service recorded the redeem.
+    await eventually(async () => expect(await stateOf(usedCode)).toBe('redeemed'), 20_000);
     // Connected again, the storefront waits for its merchant to turn it on.
     connection = await connectPlugin(world, woo);
     expect((await asAda()).status).not.toBe(200);
