@@ -116,12 +116,9 @@ export class CodeSweeper {
         const codes = this.#o.codesOf(reservation.platform);
         const over = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
         if (codes && reservation.platformId !== undefined && !over) {
-          const removed = await codes.remove(reservation.shop, reservation.platformId).then(
-            () => true,
-            (error: unknown) => {
-              if (accessGone(error)) return false;
-              throw error;
-            },
+          const removed = await ifAccessGone(
+            codes.remove(reservation.shop, reservation.platformId).then(() => true),
+            false,
           );
           if (removed) report.removed += 1;
         }
@@ -143,12 +140,10 @@ export class CodeSweeper {
     // Asked before a code is let go for any reason: one used at checkout before the merchant turned its reward or
     // storefront off (an order paid days later, a webhook on its way) would otherwise give its points back, and its
     // order, when it comes, would find no reservation to redeem.
-    const uses = await codes.uses(reservation.shop, reservation.platformId).catch((error: unknown) => {
-      // Only once it can pay for nothing more: one still open is asked again on the next pass, as the store may
-      // let the bridge in again (a key mended) and the merchant's checkout may still take it.
-      if (settled && accessGone(error)) return 'access-gone' as const;
-      throw error;
-    });
+    // Only once it can pay for nothing more: one still open is asked again on the next pass, as the store may let
+    // the bridge in again (a key mended) and the merchant's checkout may still take it.
+    const asked = codes.uses(reservation.shop, reservation.platformId);
+    const uses = settled ? await ifAccessGone(asked, 'access-gone' as const) : await asked;
     if (uses === 'access-gone') {
       const why = 'its code expired; the store no longer lets the bridge look at it';
       const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
@@ -234,10 +229,7 @@ export class CodeSweeper {
     // A store that no longer lets the bridge in cannot be asked: as a code gone from it (its points let go).
     const uses =
       codes && reservation.platformId !== undefined
-        ? await codes.uses(reservation.shop, reservation.platformId).catch((error: unknown) => {
-            if (accessGone(error)) return undefined;
-            throw error;
-          })
+        ? await ifAccessGone(codes.uses(reservation.shop, reservation.platformId), undefined)
         : undefined;
     if (uses === undefined) {
       const why = 'its order was cancelled before its points were redeemed';
@@ -267,6 +259,14 @@ export class CodeSweeper {
   }
 }
 
-/** A platform's error saying the store no longer lets the bridge in (StorefrontParts.codes.uses). */
-const accessGone = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { accessGone?: unknown }).accessGone === true;
+/**
+ * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in
+ * (StorefrontParts.codes.uses); any other error is thrown on.
+ */
+function ifAccessGone<T, G>(call: Promise<T>, gone: G): Promise<T | G> {
+  return call.catch((error: unknown) => {
+    const said = typeof error === 'object' && error !== null && (error as { accessGone?: unknown }).accessGone;
+    if (said === true) return gone;
+    throw error;
+  });
+}
