@@ -48,10 +48,8 @@ export const REDEEM_WORDS = {
   notAllowed: 'Rewards cannot be redeemed here yet: the store has to finish setting this up.',
   failed: 'Your reward could not be made. Try again in a moment: no points were taken.',
   tooMany: 'You already have unused reward codes. Use one of them before you redeem another.',
+  signIn: 'Sign in to spend your points.',
 } as const;
-
-/** A customer holds at most this many unused codes in a shop: a page that redeems by mistake, or a forged click, holds no more. */
-export const MAX_OPEN_CODES = 3;
 
 const NOT_FOUND = { status: 404, json: { error: 'not found' } } as const;
 
@@ -113,42 +111,40 @@ async function answer(
   if (asker.kind === 'guest')
     return {
       status: asked === 'points' ? 200 : 401,
-      json: { customer: 'guest', waysToEarn: ways, rewards, signIn: true },
-    };
-  // An address nobody proved is no one's: they are offered the proof, and shown nothing of anyone's points.
-  if (asker.contactUnproven)
-    return {
-      status: 200,
       json: {
-        customer: 'signed-in',
-        unavailable: CUSTOMER_WORDS.unproven,
-        proveContact: { action: CUSTOMER_WORDS.proveAction },
+        customer: 'guest',
         waysToEarn: ways,
         rewards,
+        signIn: true,
+        ...(asked === 'redeem' ? { redeemed: false, error: REDEEM_WORDS.signIn } : {}),
       },
     };
-  // What the platform signed with who asks is who they are; otherwise their record is read on the bridge's side.
-  const contact =
-    asker.contact ??
-    (await reader.contact(platform, shop, asker.customerId, () => storefront.contact(shop, asker.customerId)));
-  const unavailable = (words: string, retryAfterSeconds?: number) => ({
-    status: 200,
+  // Every refusal of a redeem says so as the others do (redeemed false, the words in error), beside what the page
+  // shows in place of the balance.
+  const unavailable = (words: string, extra: Record<string, unknown> = {}) => ({
+    status: asked === 'redeem' ? 409 : 200,
     json: {
       customer: 'signed-in',
       unavailable: words,
-      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...extra,
+      ...(asked === 'redeem' ? { redeemed: false, error: words } : {}),
       waysToEarn: ways,
       rewards,
     },
   });
+  // An address nobody proved is no one's: they are offered the proof, and shown nothing of anyone's points.
+  if (asker.contactUnproven)
+    return unavailable(CUSTOMER_WORDS.unproven, { proveContact: { action: CUSTOMER_WORDS.proveAction } });
+  // What the platform signed with who asks is who they are; otherwise their record is read on the bridge's side.
+  const contact =
+    asker.contact ??
+    (await reader.contact(platform, shop, asker.customerId, () => storefront.contact(shop, asker.customerId)));
   if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
   const customer = contact && serviceCustomer(contact);
   if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
   if (asked === 'redeem' && rewardCodes) {
     const reward = offered.find((each) => each.id === request.query.reward);
     if (!reward) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.noReward } };
-    const open = await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId);
-    if (open.length >= MAX_OPEN_CODES) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.tooMany } };
     const made = await rewardCodes.redeem({ platform, shop, customerId: asker.customerId, account, customer, reward });
     switch (made.kind) {
       case 'issued':
@@ -173,10 +169,12 @@ async function answer(
         return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.notAllowed } };
       case 'failed':
         return { status: 503, json: { redeemed: false, error: REDEEM_WORDS.failed } };
+      case 'too-many':
+        return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.tooMany } };
     }
   }
   const read = await reader.points(account, customer);
-  if (!read.ok) return unavailable(CUSTOMER_WORDS.busy, read.retryAfterSeconds);
+  if (!read.ok) return unavailable(CUSTOMER_WORDS.busy, { retryAfterSeconds: read.retryAfterSeconds });
   const { balance, history } = read.points;
   const codes = rewardCodes ? await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId) : [];
   return {
