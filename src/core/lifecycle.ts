@@ -6,6 +6,7 @@ import { attribute, findReferral, pointsToRedeem, type Referral } from './attrib
 import { compareDecimal } from './decimal.ts';
 import type { Fact } from './order-event.ts';
 import type { OrderRecord, OrderSnapshot, RedeemCode, UpstreamPoints } from './order-record.ts';
+import { codeRedeemOf, redemptionSummary, withoutState } from './redeems.ts';
 import type { Policy } from './policy.ts';
 import { lowestBand } from './spend-bands.ts';
 
@@ -169,7 +170,7 @@ export function plan(record: OrderRecord, policy: Policy, now: Date): Plan {
 /** The target as the merchant reads it: with the reason an order needs their eye, if it does. */
 function withAttention(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Target {
   const { upstream, snapshot } = record;
-  if (isCancelled(facts, policy) && upstream.redemption === 'sent' && !upstream.redemptionReturn) {
+  if (isCancelled(facts, policy) && redemptionSummary(upstream).redemption === 'sent' && !upstream.redemptionReturn) {
     // A cancelled order earns nothing whatever kept it from earning: what counts now is the points it took.
     return { state: target.state === 'skipped' ? 'void' : target.state, reason: 'points_redeemed_on_cancelled_order' };
   }
@@ -209,37 +210,29 @@ function pointsAction(target: TargetState, upstream: UpstreamPoints): Action | u
 
 function redemptionActions(record: OrderRecord, target: Target, facts: ReadonlySet<Fact>, policy: Policy): Action[] {
   const { snapshot, upstream } = record;
-  if (countsForNothing(target) || !isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
-  if (upstream.redemption !== 'none') return [];
-  // A reward code's points are redeemed for the code's customer, whoever's contact the order carries.
-  if (upstream.redeemCode) return [{ kind: 'redeem', points: upstream.redeemCode.points, code: upstream.redeemCode }];
-  if (!(snapshot.customer.email || snapshot.customer.mobile)) return [];
+  if (!isTriggered(facts, policy) || isCancelled(facts, policy)) return [];
+  // Each reward code's points, for the code's customer, whoever's contact the order carries; and whatever the order
+  // earns under the program's rules (a test order, an excluded source): the code gave its discount, so its points
+  // are spent (docs/storefront.md, "Orders that earn nothing").
+  const codes: Action[] = (upstream.redeemCodes ?? [])
+    .filter((each) => each.redemption === 'none')
+    .map((each) => ({ kind: 'redeem', points: each.points, code: withoutState(each) }));
+  if (countsForNothing(target) || upstream.redemption !== 'none') return codes;
+  if (!(snapshot.customer.email || snapshot.customer.mobile)) return codes;
   const points = pointsToRedeem(snapshot, policy);
-  return points > 0 ? [{ kind: 'redeem', points }] : [];
+  return points > 0 ? [...codes, { kind: 'redeem', points }] : codes;
 }
 
 /**
- * What becomes of the redeem of the order's reward code: 'sent', 'wanted' (it will be, once the order is paid
- * and its turn comes), or 'never' (the order was cancelled before it went, or counts for nothing): the
- * reservation is then released (code-sweeper.ts).
+ * What becomes of the redeem of one of the order's reward codes (by its reservation): 'sent', 'wanted' (it will be,
+ * once the order is paid and its turn comes), or 'never' (the order was cancelled before it went, or took no such
+ * code): the reservation is then released (code-sweeper.ts). An order that earns nothing still redeems its codes.
  */
-export function codeRedeemFate(record: OrderRecord, policy: Policy, now: Date): 'sent' | 'wanted' | 'never' {
-  const { upstream } = record;
-  if (upstream.redemption === 'sent') return 'sent';
-  if (upstream.redemption === 'sending') return 'wanted';
-  const facts = new Set(record.facts);
-  const target = pointsTarget(
-    {
-      facts,
-      snapshot: record.snapshot,
-      upstreamPoints: upstream.points,
-      earnedAt: upstream.earnedAt,
-      now,
-      erased: Boolean(record.erasedAt),
-    },
-    policy,
-  );
-  if (countsForNothing(target) || isCancelled(facts, policy)) return 'never';
+export function codeRedeemFate(record: OrderRecord, reservation: string, policy: Policy): 'sent' | 'wanted' | 'never' {
+  const code = codeRedeemOf(record.upstream, reservation);
+  if (code?.redemption === 'sent') return 'sent';
+  if (code?.redemption === 'sending') return 'wanted';
+  if (code === undefined || isCancelled(new Set(record.facts), policy)) return 'never';
   return 'wanted';
 }
 

@@ -68,6 +68,15 @@ export interface RedeemCode {
   reservation: string;
 }
 
+/** Where one redeem stands. sending: the call may have been made; a crash here leaves it in doubt. */
+export type Redemption = 'none' | 'sending' | 'sent';
+
+/** A reward code the order paid with, and where its own redeem stands (an order may carry several). */
+export interface CodeRedeem extends RedeemCode {
+  redemption: Redemption;
+}
+
+
 export interface OrderRecord {
   key: string;
   platform: string;
@@ -102,9 +111,12 @@ export interface OrderRecord {
     conversionSentAt?: string | null | undefined;
     /** Where conversion/confirm has moved the conversion. */
     conversionStatus?: ConversionStatus | undefined;
-    /** sending: the call may have been made; a crash here leaves it in doubt. */
-    redemption: 'none' | 'sending' | 'sent';
-    /** Points the redeem took, once it did. */
+    /**
+     * The order's own redeem, of a code of the merchant's (REDEEM_CODE_PATTERN), for the order's customer on its
+     * account. sending: the call may have been made; a crash here leaves it in doubt.
+     */
+    redemption: Redemption;
+    /** Points the order's own redeem took, once it did. */
     redeemedPoints?: number | undefined;
     /** The redeemed points of a cancelled order, given back by a person's manual earn. */
     redemptionReturn?: RedemptionReturn | null | undefined;
@@ -113,12 +125,13 @@ export interface OrderRecord {
     /** The loyalty account of the order's first call of any kind: every later call goes there (accounts.ts). */
     account?: string | undefined;
     /**
-     * The bridge's reward code the order paid with, and the reservation it spends (core/storefront/reservations.ts):
-     * the order's one redeem is for its points, for the code's customer, on the account that issued it, which is
-     * not the order's account (upstream.account is never set by it). The customer is read from the holder at the
-     * call, so that no contact is copied here.
+     * The bridge's reward codes the order paid with, in the order they were taken, each with the reservation it
+     * spends (core/storefront/reservations.ts) and its own redeem: for its points, for the code's customer, on the
+     * account that issued it, which is not the order's account (upstream.account is never set by it). The customer
+     * is read from the holder at the call, so that no contact is copied here. Format 4; format 3 kept one code as
+     * `redeemCode`, its redeem's state in `redemption` (upgrade-records.ts).
      */
-    redeemCode?: RedeemCode | undefined;
+    redeemCodes?: CodeRedeem[] | undefined;
   };
   /**
    * Retry state of the next call, and the calls held by a dead letter (by
@@ -349,65 +362,3 @@ export function refundedInShopMoney(record: Pick<OrderRecord, 'refunds' | 'snaps
   }
   return sumDecimal(inShop);
 }
-
-/** What the admin lists and counts by: small enough to keep for every order, settled ones included. */
-export interface OrderSummary {
-  key: string;
-  platform: string;
-  shop: string;
-  orderId: string;
-  orderName: string;
-  state: string;
-  reason: string | undefined;
-  upstream: UpstreamPoints;
-  email: string | null;
-  mobile: string | null;
-  updatedAt: string;
-  /** What the order's points are read from (activity-points.ts): its activity, its account, what it redeemed. */
-  earnActivityId?: string | undefined;
-  account?: string | undefined;
-  redeemedPoints?: number | undefined;
-}
-
-export const summarise = (record: OrderRecord): OrderSummary => ({
-  key: record.key,
-  platform: record.platform,
-  shop: record.shop,
-  orderId: record.orderId,
-  orderName: record.snapshot.orderName,
-  state: record.target?.state ?? 'new',
-  reason: record.target?.reason,
-  upstream: record.upstream.points,
-  email: record.snapshot.customer.email,
-  mobile: record.snapshot.customer.mobile,
-  updatedAt: record.updatedAt,
-  earnActivityId: record.upstream.earnActivityId,
-  account: record.upstream.account,
-  redeemedPoints: record.upstream.redeemedPoints,
-});
-
-/** Orders by state and by platform, skipped ones by reason, and the others that need the merchant's eye by reason: what the merchant sees first. */
-export interface OrderCounts {
-  byState: Record<string, number>;
-  byPlatform: Record<string, number>;
-  skipped: Record<string, number>;
-  /** Orders that earn as usual but are listed for a reason (a referral without a referrer, points redeemed on a cancelled order). */
-  attention: Record<string, number>;
-}
-
-export function countOrders(summaries: Iterable<Pick<OrderSummary, 'state' | 'platform' | 'reason'>>): OrderCounts {
-  const counts: OrderCounts = { byState: {}, byPlatform: {}, skipped: {}, attention: {} };
-  const add = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
-  for (const summary of summaries) {
-    add(counts.byState, summary.state);
-    add(counts.byPlatform, summary.platform);
-    if (summary.reason) add(summary.state === 'skipped' ? counts.skipped : counts.attention, summary.reason);
-  }
-  return counts;
-}
-
-/** How many orders are listed for a reason, skipped or not. Counts kept before attention existed have none. */
-export const countWithReason = (
-  counts: Pick<OrderCounts, 'skipped'> & Partial<Pick<OrderCounts, 'attention'>>,
-  reason: string,
-): number => (counts.skipped[reason] ?? 0) + (counts.attention?.[reason] ?? 0);

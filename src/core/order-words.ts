@@ -5,6 +5,7 @@ import { type AttentionReason, type SkipReason, type TargetState, type WaitingRe
 import type { Fact } from './order-event.ts';
 import type { CallRecord, ConversionStatus, OrderRecord, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
+import { redemptionSummary } from './redeems.ts';
 
 export type Audience = 'merchant' | 'operator';
 export type ReasonCode = SkipReason | AttentionReason | WaitingReason;
@@ -218,8 +219,13 @@ export function serviceWords(upstream: {
   conversionStatus?: ConversionStatus | null | undefined;
   redemption: Upstream['redemption'];
   redeemedPoints?: number | null | undefined;
+  redeemCodes?: Upstream['redeemCodes'];
 }): { points: string; conversion: string; redemption: string } {
   const status = upstream.conversionStatus;
+  // A record's own fields (its reward codes' redeems beside its own), or a view's, already summed.
+  const spent = upstream.redeemCodes
+    ? redemptionSummary({ ...upstream, redeemedPoints: upstream.redeemedPoints ?? undefined })
+    : upstream;
   return {
     points: SERVICE_POINTS_WORDS[upstream.points] ?? upstream.points,
     conversion:
@@ -227,9 +233,9 @@ export function serviceWords(upstream: {
         ? `${CONVERSION_WORDS.sent}, ${CONVERSION_STATUS_WORDS[status]}`
         : (CONVERSION_WORDS[upstream.conversion] ?? upstream.conversion),
     redemption:
-      upstream.redemption === 'sent' && upstream.redeemedPoints
-        ? `the ${upstream.redeemedPoints} points spent on it were taken`
-        : (REDEMPTION_WORDS[upstream.redemption] ?? upstream.redemption),
+      spent.redemption === 'sent' && spent.redeemedPoints
+        ? `the ${spent.redeemedPoints} points spent on it were taken`
+        : (REDEMPTION_WORDS[spent.redemption] ?? spent.redemption),
   };
 }
 

@@ -10,6 +10,7 @@ import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.t
 import type { Adjustments } from './adjustments.ts';
 import { plan, type AttentionReason } from './lifecycle.ts';
 import type { OrderRecord } from './order-record.ts';
+import { redemptionSummary } from './redeems.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from './accounts.ts';
 
 export const REDEEMED_ON_CANCELLED: AttentionReason = 'points_redeemed_on_cancelled_order';
@@ -149,12 +150,16 @@ export class RedeemedPoints {
   }
 
   #describe(record: OrderRecord, account: AccountRuntime): RedeemedOrder {
-    const points = record.upstream.redeemedPoints ?? 0;
+    const points = redemptionSummary(record.upstream).redeemedPoints ?? 0;
     const activityId =
       account.redeemReturnActivities[String(points)] ?? activityGiving(account.activityPoints, points) ?? null;
     const { customer } = record.snapshot;
+    // A reward code's points were the code's customer's, on the account that made it: not the order's to give back.
+    const codes = (record.upstream.redeemCodes ?? []).filter((each) => each.redemption === 'sent');
     const blocked =
-      points <= 0
+      codes.length > 0
+        ? `the points were spent with reward code ${codes.map((each) => each.code).join(' and ')}, for the customer it was made for: give them back to that customer with a manual earn (Give points by hand)`
+        : points <= 0
         ? 'the ledger does not know how many points were redeemed (redeemed before this version kept it); give them back with a manual earn'
         : !customer.email || !customer.mobile
           ? "the loyalty service's earn needs the customer's e-mail and mobile, and the order lacks one"

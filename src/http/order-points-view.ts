@@ -3,6 +3,7 @@
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { activityGiving, givableAmounts, orderPoints, pointsText, type OrderPoints } from '../core/activity-points.ts';
 import type { UpstreamPoints } from '../core/order-record.ts';
+import { redemptionSummary } from '../core/redeems.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 
 /** What an order's points are read from: a summary's fields, or a record's upstream under these names. */
@@ -79,13 +80,13 @@ export const pointsSourceOf = (record: {
     points: UpstreamPoints;
     earnActivityId?: string | undefined;
     account?: string | undefined;
-    redeemedPoints?: number | undefined;
-  };
+  } & Parameters<typeof redemptionSummary>[0];
 }): PointsSource => ({
   upstream: record.upstream.points,
   earnActivityId: record.upstream.earnActivityId,
   account: record.upstream.account,
-  redeemedPoints: record.upstream.redeemedPoints,
+  // Every point spent on the order, its own redeem's and its reward codes'.
+  redeemedPoints: redemptionSummary(record.upstream).redeemedPoints,
 });
 
 /** How many of the newest orders status shows, each with its points. */

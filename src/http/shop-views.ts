@@ -7,6 +7,7 @@ import type { Fact } from '../core/order-event.ts';
 import type { CallRecord, ConversionStatus, OrderRecord } from '../core/order-record.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
 import { letterCallWords } from '../core/order-words.ts';
+import { redemptionSummary } from '../core/redeems.ts';
 import { reasonForShop } from './shop-attention.ts';
 
 export interface ShopOrderView {
@@ -67,8 +68,9 @@ export function shopOrderView(record: OrderRecord, shop: ShopRef): ShopOrderView
       earnedAt: upstream.earnedAt,
       conversion: upstream.conversion,
       conversionStatus: upstream.conversionStatus ?? null,
-      redemption: upstream.redemption,
-      redeemedPoints: upstream.redeemedPoints ?? null,
+      // Every redeem of the order at once: its own and its reward codes'.
+      redemption: redemptionSummary(upstream).redemption,
+      redeemedPoints: redemptionSummary(upstream).redeemedPoints ?? null,
       redemptionReturn: upstream.redemptionReturn
         ? {
             state: upstream.redemptionReturn.state,

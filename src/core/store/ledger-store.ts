@@ -5,7 +5,8 @@
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../lanes.ts';
 import type { InboxEntry, EntryRetry, StoredDelivery } from '../delivery.ts';
 import type { OrderEvent } from '../order-event.ts';
-import type { OrderCounts, OrderRecord, OrderSummary } from '../order-record.ts';
+import type { OrderRecord } from '../order-record.ts';
+import type { OrderCounts, OrderSummary } from '../order-summary.ts';
 import { BridgeError } from '../../errors.ts';
 
 export interface DeadLetter {

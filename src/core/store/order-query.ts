@@ -1,6 +1,6 @@
 // The admin's order query as a predicate over summaries: what the lowdb
 // backend filters with, and what the PostgreSQL backend's SQL must agree with.
-import type { OrderSummary } from '../order-record.ts';
+import type { OrderSummary } from '../order-summary.ts';
 import type { OrderQuery } from './ledger-store.ts';
 
 export function matchesQuery(order: OrderSummary, query: Omit<OrderQuery, 'page' | 'limit'>): boolean {

@@ -23,6 +23,8 @@
 import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
 import { codeRedeemFate } from '../lifecycle.ts';
+import type { OrderRecord } from '../order-record.ts';
+import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
@@ -178,19 +180,19 @@ export class CodeSweeper {
     const accountId = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
     const account = accountId === undefined ? undefined : await this.#o.accounts.runtime(accountId);
     if (!account) return;
-    const fate = codeRedeemFate(order, account.policy, this.#now());
-    const code = order.upstream.redeemCode;
-    if (fate === 'sent' && code?.reservation === reservation.id) {
-      // When the service took it, as the order's call record says: a balance read since then has counted it, so it
-      // must not count as held for that read too (heldPoints).
+    const fate = codeRedeemFate(order, reservation.id, account.policy);
+    const entry = codeRedeemOf(order.upstream, reservation.id);
+    const code = entry && withoutState(entry);
+    if (fate === 'sent' && code) {
+      // When the service took it, as the order's call record says (its last redeem: never earlier than this one's):
+      // a balance read since then has counted it, so it must not count as held for that read too (heldPoints).
       const took = order.calls.findLast((call) => call.operation === 'redeem' && call.outcome === 'success')?.at;
       await this.#o.codes.settled(code, 'redeemed', order.key, took);
       report.redeemed += 1;
     } else if (
-      code?.reservation === reservation.id &&
-      order.work.held.redeem !== undefined &&
-      order.upstream.redemption !== 'sending' &&
-      (await this.#o.store.getDeadLetter(order.work.held.redeem)) !== undefined
+      code &&
+      refusedFirst(order, reservation.id) &&
+      (await this.#o.store.getDeadLetter(order.work.held.redeem!)) !== undefined
     ) {
       // Refused at use and dead-lettered, but the refusal's own write never landed (a failed write, or a crash just
       // after the dead letter): settled now as the worker would have, or its points would stay held for good.
@@ -257,6 +259,17 @@ export class CodeSweeper {
     const rewards = await shopRewards(this.#o.store, platform, shop);
     return rewards.some((reward) => reward.id === reservation.rewardId && reward.on);
   }
+}
+
+/**
+ * Whether the order's redeems stopped at this code's, refused: they go in turn (lifecycle.ts), so a dead letter that
+ * holds them, with no redeem in doubt, is about the first code whose redeem has not gone.
+ */
+function refusedFirst(order: OrderRecord, reservation: string): boolean {
+  const { upstream, work } = order;
+  if (work.held.redeem === undefined || redeemInDoubt(upstream) !== undefined) return false;
+  const first = upstream.redeemCodes?.find((each) => each.redemption !== 'sent');
+  return first?.reservation === reservation;
 }
 
 /**

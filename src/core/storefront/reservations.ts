@@ -60,6 +60,13 @@ export interface Holder {
   account: string;
   customer: ServiceCustomer;
   reservations: Reservation[];
+  /**
+   * The points of redeemed reservations dropped after ENDED_KEPT_MS. A balance counted from the ledger leaves the
+   * redeems of these codes out of its orders (heldPoints counts them here), so they must outlive the reservations:
+   * for as long as the holder can be read. Absent in holders written before it was kept (none was dropped then
+   * without being forgotten, so 0 is all that can be said).
+   */
+  redeemedEarlier?: number | undefined;
 }
 
 /** An open code's own record: which holder's reservation it spends. */
@@ -82,7 +89,10 @@ export const ENDED: ReadonlySet<ReservationState> = new Set(['redeemed', 'releas
  * counts as held. Counting it twice shows the customer less for a moment, never more.
  */
 export const REDEEM_SKEW_MS = 2_000;
-/** Ended reservations are kept this long (the customer's export, the merchant's questions), then dropped. */
+/**
+ * Ended reservations are kept this long (the customer's export, the merchant's questions), then dropped; a redeemed
+ * one's points stay counted in its holder (redeemedEarlier).
+ */
 export const ENDED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 
 /** The holder record's id: the account and a digest of the customer, so no e-mail or phone is in an id. */
@@ -106,7 +116,8 @@ export function newCode(): string {
  * ledger (whose count leaves out the redeems of these codes: they are counted here, every one).
  */
 export function heldPoints(holder: Holder | undefined, readStartedAt: number, source: 'service' | 'ledger'): number {
-  let held = 0;
+  // Redeems of codes whose reservations were dropped long ago: the service's figures have them, the ledger's not.
+  let held = source === 'ledger' ? (holder?.redeemedEarlier ?? 0) : 0;
   for (const reservation of holder?.reservations ?? []) {
     if (HELD.has(reservation.state)) held += reservation.points;
     else if (reservation.state === 'redeemed') {
@@ -142,18 +153,28 @@ export async function changeReservation(
     if (!patch) return undefined;
     after = { ...before, ...patch };
     const reservations = current.reservations.map((each, index) => (index === at ? after! : each));
-    return { put: { ...current, reservations: withoutOld(reservations, now) } };
+    return { put: pruned({ ...current, reservations }, now) };
   });
   return after;
 }
 
-export const withoutOld = (reservations: Reservation[], now: Date): Reservation[] =>
-  reservations.filter(
-    (reservation) =>
-      !ENDED.has(reservation.state) ||
-      now.getTime() - Date.parse(reservation.endedAt ?? reservation.redeemedAt ?? reservation.createdAt) <
-        ENDED_KEPT_MS,
-  );
+/**
+ * The holder without its reservations that ended over ENDED_KEPT_MS ago; the points of the redeemed ones among them
+ * are added to redeemedEarlier, so a balance from the ledger never gives spent points back however long ago.
+ */
+export function pruned(holder: Holder, now: Date): Holder {
+  const old = (reservation: Reservation) =>
+    ENDED.has(reservation.state) &&
+    now.getTime() - Date.parse(reservation.endedAt ?? reservation.redeemedAt ?? reservation.createdAt) >= ENDED_KEPT_MS;
+  const dropped = holder.reservations.filter(old);
+  if (dropped.length === 0) return holder;
+  const spent = dropped.filter((each) => each.state === 'redeemed').reduce((total, each) => total + each.points, 0);
+  return {
+    ...holder,
+    reservations: holder.reservations.filter((each) => !old(each)),
+    ...(spent > 0 ? { redeemedEarlier: (holder.redeemedEarlier ?? 0) + spent } : {}),
+  };
+}
 
 /** A released reservation, with why: from any held state but 'used' (an order's redeem decides that one). */
 export const release =

@@ -24,7 +24,7 @@ import {
   holderId,
   newCode,
   release,
-  withoutOld,
+  pruned,
   type CodeIndex,
   type Holder,
   type Reservation,
@@ -41,13 +41,25 @@ export type RedeemAnswer =
   /** The store may not make codes (the merchant has to approve it): nothing is held. */
   | { kind: 'not-allowed' }
   /** The code could not be made: nothing stays held once the sweeper has looked (at once where it can). */
-  | { kind: 'failed' };
+  | { kind: 'failed' }
+  /** The customer holds MAX_OPEN_CODES unused codes in the shop already: nothing was read or reserved. */
+  | { kind: 'too-many' };
+
+/**
+ * A customer holds at most this many unused codes in a shop: a page that redeems by mistake, or clicks forged from
+ * another site, hold no more. Counted at the reservation's own compare-and-set, so a burst cannot pass it.
+ */
+export const MAX_OPEN_CODES = 3;
 
 export interface RewardCodesParts {
   store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
-    pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
+    pointsNow(
+      account: AccountRuntime,
+      customer: ServiceCustomer,
+      from: { platform: string; shop: string; needed: number },
+    ): Promise<FreshPoints>;
     dropBalance(account: string, customer: { email?: string; mobile?: string }): void;
   };
   logger: Logger;
@@ -99,10 +111,13 @@ export class RewardCodes {
     const { platform, shop, account, customer, reward } = asked;
     const codes = this.#o.codesOf(platform);
     if (!codes) return { kind: 'not-allowed' };
-    const read = await this.#o.reader.pointsNow(account, customer);
+    const holder = holderId(account.id, customer);
+    // Before the balance is read: a customer at the limit costs the account no call.
+    const before = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
+    if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
+    const read = await this.#o.reader.pointsNow(account, customer, { platform, shop, needed: reward.points });
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     const now = this.#now();
-    const holder = holderId(account.id, customer);
     const reservation: Reservation = {
       id: randomUUID(),
       platform,
@@ -122,14 +137,17 @@ export class RewardCodes {
     await this.#o.store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
     const { balance } = read.points;
     let available = 0;
+    let tooMany = false;
     const { changed } = await this.#o.store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
       available = balance.approved - balance.redeemed - heldPoints(current, read.readStartedAt, balance.source);
-      if (available < reward.points) return undefined;
-      const reservations = withoutOld([...(current?.reservations ?? []), reservation], now);
-      return { put: { account: account.id, customer, reservations } };
+      tooMany = openInShop(current, asked, now) >= MAX_OPEN_CODES;
+      if (tooMany || available < reward.points) return undefined;
+      const reservations = [...(current?.reservations ?? []), reservation];
+      return { put: pruned({ ...current, account: account.id, customer, reservations }, now) };
     });
     if (!changed) {
       await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
+      if (tooMany) return { kind: 'too-many' };
       return { kind: 'short', available: Math.max(0, available), points: reward.points };
     }
     this.#o.reader.dropBalance(account.id, contactOf(customer));
@@ -147,15 +165,20 @@ export class RewardCodes {
         combinesWithOthers: reward.combines,
       })
       .catch((error: unknown) => ({ kind: 'thrown' as const, error }));
+    if (made.kind === 'thrown') {
+      // Not known to be made: a store may still make it after the bridge gave up (a timeout), so nothing is looked
+      // for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS, once any
+      // make has ended) removes the code if the store has it and lets the points go.
+      this.#o.logger.warn(
+        { platform, shop, kind: (made.error as Error)?.name },
+        'a reward code could not be made; its points are let go once the store says it has no such code',
+      );
+      return { kind: 'failed' };
+    }
     if (made.kind !== 'made') {
-      // Not made, or not known to be: removed if it is there, and the points let go.
-      if (made.kind === 'thrown')
-        this.#o.logger.warn(
-          { platform, shop, kind: (made.error as Error)?.name },
-          'a reward code could not be made; its points are let go once the store says it has no such code',
-        );
-      await this.repairUnmade(holder, reservation, made.kind === 'not-allowed').catch(() => undefined);
-      return made.kind === 'not-allowed' ? { kind: 'not-allowed' } : { kind: 'failed' };
+      // The store said it made nothing: the points are let go at once.
+      await this.repairUnmade(holder, reservation, true).catch(() => undefined);
+      return { kind: 'not-allowed' };
     }
     const issued = await changeReservation(this.#o.store, holder, reservation.id, (current) =>
       current.state === 'reserving' ? { state: 'issued', platformId: made.platformId } : undefined,
@@ -280,6 +303,20 @@ export class RewardCodes {
     if (value) this.#o.reader.dropBalance(value.account, contactOf(value.customer));
   }
 }
+
+/** The customer's codes in the shop that are being made or can still be used: what MAX_OPEN_CODES counts. */
+const openInShop = (
+  holder: Holder | undefined,
+  asked: Pick<Redemption, 'platform' | 'shop' | 'customerId'>,
+  now: Date,
+): number =>
+  (holder?.reservations ?? []).filter(
+    (each) =>
+      (each.state === 'reserving' || (each.state === 'issued' && Date.parse(each.expiresAt) > now.getTime())) &&
+      each.platform === asked.platform &&
+      each.shop === asked.shop &&
+      each.customerId === asked.customerId,
+  ).length;
 
 /** A list without one key; undefined when nothing is left. */
 const without = (list: string[] | undefined, key: string): string[] | undefined => {

@@ -119,7 +119,10 @@ export class RewardPrivacy implements KeptRecords {
       await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
         const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
-        return left.length === 0 ? { delete: true } : { put: { ...current, reservations: left } };
+        // An erasure in one shop leaves the account's count of long-spent points (redeemedEarlier), which other
+        // shops' orders of the customer still need; the customer's whole erasure takes it with the rest.
+        const keep = left.length > 0 || (match.shop !== undefined && (current.redeemedEarlier ?? 0) > 0);
+        return keep ? { put: { ...current, reservations: left } } : { delete: true };
       });
     }
     return erased;

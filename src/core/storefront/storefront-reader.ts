@@ -384,17 +384,9 @@ export class StorefrontReader implements KeptInMemory {
       if (owner !== account.id) continue;
       // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
       if ('mobile' in customer && order.snapshot.customer.email) continue;
-      // A reward code's redeem is counted by its reservation (heldPoints, 'ledger'), on the account that issued it.
-      const redeemedByCode = order.upstream.redeemCode !== undefined;
-      const points = orderPoints(
-        {
-          ...order.upstream,
-          upstream: order.upstream.points,
-          ...(redeemedByCode ? { redeemedPoints: undefined } : {}),
-        },
-        account.activityPoints,
-        () => '',
-      );
+      // The order's own redeem only: a reward code's is counted by its reservation (heldPoints, 'ledger'), on the
+      // account that issued it, for the code's customer.
+      const points = orderPoints({ ...order.upstream, upstream: order.upstream.points }, account.activityPoints, () => '');
       orders.push({
         orderName: order.snapshot.orderName,
         state: points.state,

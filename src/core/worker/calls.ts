@@ -16,6 +16,7 @@ import type { Place } from '../../loyalty/rate-limiter.ts';
 import type { Action } from '../lifecycle.ts';
 import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';
+import { setRedemption } from '../redeems.ts';
 import type { Policy } from '../policy.ts';
 import { activityForTotal } from '../spend-bands.ts';
 
@@ -68,7 +69,7 @@ export function noteIntent(
     upstream.conversion = 'sending';
     upstream.conversionCampaignId = action.referral.campaignId;
   } else if (action.kind === 'redeem') {
-    upstream.redemption = 'sending';
+    setRedemption(upstream, action.code, 'sending');
   } else {
     return false;
   }
@@ -168,8 +169,7 @@ export function recordSuccess(record: OrderRecord, action: Action, result: Loyal
       upstream.points = 'cancelled';
       break;
     case 'redeem':
-      upstream.redemption = 'sent';
-      upstream.redeemedPoints = action.points;
+      setRedemption(upstream, action.code, 'sent', action.points);
       break;
     case 'conversion':
       upstream.conversion = 'sent';

@@ -8,6 +8,7 @@ import { LimiterUnavailableError } from '../../loyalty/rate-limiter.ts';
 import { backoffDelay, type BackoffOptions } from '../backoff.ts';
 import type { Action } from '../lifecycle.ts';
 import { recordCall, type CallRecord, type OrderRecord } from '../order-record.ts';
+import { redemptionOf, setRedemption } from '../redeems.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -49,7 +50,8 @@ export function undoIntent(
     if (!keepActivity) delete upstream.earnActivityId;
   }
   if (action.kind === 'conversion' && upstream.conversion === 'sending') upstream.conversion = 'none';
-  if (action.kind === 'redeem' && upstream.redemption === 'sending') upstream.redemption = 'none';
+  if (action.kind === 'redeem' && redemptionOf(upstream, action.code) === 'sending')
+    setRedemption(upstream, action.code, 'none');
 }
 
 /** Applies a failed call to the record (in place) and says what comes next. */
@@ -74,7 +76,7 @@ export function decideFailure(
   const keepActivity = failure !== undefined && (failure.httpStatus === undefined || failure.kind === 'redirected');
   if (notSent) undoIntent(record, action, earlierTryInDoubt, { keepActivity });
   if (failure?.kind === 'invalid_auth') {
-    if (action.kind === 'redeem') record.upstream.redemption = 'none';
+    if (action.kind === 'redeem') setRedemption(record.upstream, action.code, 'none');
     return { kind: 'pause' };
   }
 
@@ -98,7 +100,7 @@ export function decideFailure(
   }
   if (action.kind === 'redeem') {
     if (notSent || (failure && !failure.retryable)) {
-      record.upstream.redemption = 'none';
+      setRedemption(record.upstream, action.code, 'none');
     } else {
       // It may have been applied: sending it again could take the points twice.
       recordCall(record, call);

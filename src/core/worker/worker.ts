@@ -14,6 +14,7 @@ import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, isCancelled, isTriggered, plan, type Action, type WaitingReason } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
+import { forgetRedeemsInDoubt, redeemInDoubt, redemptionOf, withoutState } from '../redeems.ts';
 import type { Policy } from '../policy.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
@@ -343,10 +344,10 @@ export class Worker {
 
   /** A redeem left 'sending' by a process that died mid-call may have happened: a person decides. */
   async #recoverInDoubt(record: OrderRecord, lease: Lease): Promise<Step> {
-    if (record.upstream.redemption !== 'sending' || record.work.held.redeem !== undefined)
-      return { kind: 'continue', record };
+    const inDoubt = redeemInDoubt(record.upstream);
+    if (inDoubt === undefined || record.work.held.redeem !== undefined) return { kind: 'continue', record };
     // A reward code's redeem names its code and points: the merchant checks exactly those at the service.
-    const code = record.upstream.redeemCode;
+    const code = inDoubt.code && withoutState(inDoubt.code);
     const what = code ? `the redeem of ${code.points} points for reward code ${code.code}` : 'a redeem';
     const reason = `${what} was being sent when the bridge stopped; it may or may not have been applied. Check the customer's history, then retry or discard`;
     const action = code
@@ -486,16 +487,16 @@ export class Worker {
   async #takeRewardCode(record: OrderRecord, policy: Policy): Promise<void> {
     const codes = this.rewardCodes;
     const { upstream, snapshot } = record;
-    if (!codes || upstream.redeemCode !== undefined || upstream.redemption !== 'none') return;
+    if (!codes) return;
     const facts = new Set(record.facts);
     if (!isTriggered(facts, policy) && !isCancelled(facts, policy)) return;
+    // Each of the bridge's codes the order carries (two may combine at checkout), each taken once.
     for (const { code } of snapshot.discountCodes) {
       if (!BRIDGE_CODE.test(code)) continue;
+      if (upstream.redeemCodes?.some((each) => each.code.toUpperCase() === code.toUpperCase())) continue;
       const taken = await codes.claimForOrder(record.platform, record.shop, code, record.key);
-      if (taken) {
-        upstream.redeemCode = taken;
-        return;
-      }
+      if (taken && !upstream.redeemCodes?.some((each) => each.reservation === taken.reservation))
+        upstream.redeemCodes = [...(upstream.redeemCodes ?? []), { ...taken, redemption: 'none' }];
     }
   }
 
@@ -711,7 +712,7 @@ export class Worker {
         if (!(action.kind === 'redeem' && action.code))
           return this.#deadLetter(record, action, decision.reason, decision.httpStatus, [action.kind], lease);
         const code = action.code;
-        const inDoubt = record.upstream.redemption === 'sending';
+        const inDoubt = redemptionOf(record.upstream, code) === 'sending';
         const reason = inDoubt
           ? `The redeem of ${code.points} points for reward code ${code.code} may or may not have been applied (${decision.reason}). Check the customer's history at the loyalty service before you retry it.`
           : `The loyalty service refused to take ${code.points} points for reward code ${code.code}: the customer's points were spent elsewhere before the code was used (${decision.reason}). The order kept its discount. Retry once the customer has the points again, or discard this.`;
@@ -781,8 +782,7 @@ export class Worker {
         lastError: null,
         held: Object.fromEntries(held),
       };
-      if (record.upstream.redemption === 'sending' && record.work.held.redeem === undefined)
-        record.upstream.redemption = 'none';
+      if (record.work.held.redeem === undefined) forgetRedeemsInDoubt(record.upstream);
     });
     this.#loop.wake();
   }

@@ -4,11 +4,14 @@
 // not all at once.
 import { DEFAULT_ACCOUNT } from '../../accounts.ts';
 import type { InboxEntry } from '../../delivery.ts';
-import type { OrderRecord, RefundAmount } from '../../order-record.ts';
+import type { OrderRecord, RedeemCode, RefundAmount } from '../../order-record.ts';
 
 /** An order as format 0 may have kept it. */
 type StoredOrder = Omit<OrderRecord, 'version' | 'foldVersion' | 'dueAt' | 'refunds'> &
   Partial<Pick<OrderRecord, 'version' | 'foldVersion' | 'dueAt'>> & { refunds: Record<string, RefundAmount | string> };
+
+/** Format 3's one reward code of an order, whose redeem's state was the order's `redemption`. */
+type StoredUpstream = OrderRecord['upstream'] & { redeemCode?: RedeemCode | undefined };
 
 export function upgradeOrder(stored: StoredOrder): OrderRecord {
   const order = stored as OrderRecord & StoredOrder;
@@ -23,7 +26,22 @@ export function upgradeOrder(stored: StoredOrder): OrderRecord {
   // Before format 3 (loyalty accounts), every call went to the one account the environment describes: an order
   // that made one belongs to the default account. (Since, every first call names its account.)
   if (order.upstream.account === undefined && hasCalled(order)) order.upstream.account = DEFAULT_ACCOUNT;
+  upgradeRedeemCode(order.upstream);
   return order;
+}
+
+/**
+ * Before format 4 an order took one reward code (`redeemCode`), and `redemption` with `redeemedPoints` were that
+ * code's redeem (a code's order made no redeem of its own). Since, each code has its own redeem in `redeemCodes`, and
+ * `redemption` is the order's own.
+ */
+function upgradeRedeemCode(upstream: StoredUpstream): void {
+  const code = upstream.redeemCode;
+  if (code === undefined) return;
+  delete upstream.redeemCode;
+  upstream.redeemCodes = [{ ...code, redemption: upstream.redemption }];
+  upstream.redemption = 'none';
+  delete upstream.redeemedPoints;
 }
 
 /** Whether any call was made, or may have been, for the order. */

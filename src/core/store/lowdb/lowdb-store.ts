@@ -10,7 +10,8 @@ import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import PQueue from 'p-queue';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
-import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';
+import type { OrderRecord } from '../../order-record.ts';
+import type { OrderCounts, OrderSummary } from '../../order-summary.ts';
 import type {
   Claim,
   ClaimKind,

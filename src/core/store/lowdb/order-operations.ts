@@ -4,15 +4,8 @@
 // release, or lets go with releaseOrder() (its `finally`), so a failed write
 // never strands an order.
 import type { Lane, SkippedShops } from '../../lanes.ts';
-import {
-  countOrders,
-  countWithReason,
-  PROGRESS_FIELDS,
-  summarise,
-  type OrderCounts,
-  type OrderRecord,
-  type OrderSummary,
-} from '../../order-record.ts';
+import { PROGRESS_FIELDS, type OrderRecord } from '../../order-record.ts';
+import { countOrders, countWithReason, summarise, type OrderCounts, type OrderSummary } from '../../order-summary.ts';
 import type { OrderQuery, SaveResult } from '../ledger-store.ts';
 import { matchesQuery, newestFirst } from '../order-query.ts';
 import type { LowdbParts } from './parts.ts';

@@ -3,7 +3,8 @@
 // chunk (orders/chunks.json), so that nothing grows in memory with the history. Start-up summarises again
 // only a chunk whose file changed after its summary was written (a crash between the two writes).
 import { join } from 'node:path';
-import { countOrders, summarise, type OrderCounts, type OrderRecord, type OrderSummary } from '../../order-record.ts';
+import { type OrderRecord } from '../../order-record.ts';
+import { countOrders, summarise, type OrderCounts, type OrderSummary } from '../../order-summary.ts';
 import { upgradeChunkAttention, upgradeOrder } from '../format/upgrade-records.ts';
 import { customerFilter } from './customer-filter.ts';
 import { loadDurable, openDurable, type DurableLow } from './durable-file.ts';

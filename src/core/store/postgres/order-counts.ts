@@ -2,7 +2,7 @@
 // without a hot row: a trigger on lb_orders appends +1/-1 delta rows (migration 002), which never wait on one
 // another. A read sums the compacted counts and the deltas since; a compaction folds the deltas in now and
 // then, one instance at a time, in one statement.
-import type { OrderCounts } from '../../order-record.ts';
+import type { OrderCounts } from '../../order-summary.ts';
 import type { PgDatabase } from './database.ts';
 import { LOCK_CLASS, lockId } from './locks.ts';
 

@@ -1,7 +1,9 @@
 // Orders for people: the admin API's and dashboard's pages of orders, newest
 // first, filtered and searched, with their total; and the store's vital
 // statistics for metrics and readiness.
-import type { OrderSummary } from '../../order-record.ts';
+import type { CodeRedeem, Redemption } from '../../order-record.ts';
+import type { OrderSummary } from '../../order-summary.ts';
+import { redemptionSummary } from '../../redeems.ts';
 import type { OrderQuery, StoreStats } from '../ledger-store.ts';
 import type { PgDatabase } from './database.ts';
 import { countWhere } from './order-counts.ts';
@@ -21,6 +23,8 @@ interface SummaryRow {
   earn_activity_id: string | null;
   account: string | null;
   redeemed_points: string | null;
+  redemption: string | null;
+  redeem_codes: CodeRedeem[] | null;
 }
 
 export async function listOrders(
@@ -60,7 +64,8 @@ export async function listOrders(
   const { rows } = await db.query<SummaryRow>(
     `SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at,
         progress->'upstream'->>'earnActivityId' AS earn_activity_id, progress->'upstream'->>'account' AS account,
-        progress->'upstream'->>'redeemedPoints' AS redeemed_points
+        progress->'upstream'->>'redeemedPoints' AS redeemed_points,
+        progress->'upstream'->>'redemption' AS redemption, progress->'upstream'->'redeemCodes' AS redeem_codes
       FROM lb_orders ${filter}
       ORDER BY updated_at DESC, key LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
     values,
@@ -81,7 +86,12 @@ export async function listOrders(
       updatedAt: row.updated_at.toISOString(),
       earnActivityId: row.earn_activity_id ?? undefined,
       account: row.account ?? undefined,
-      redeemedPoints: row.redeemed_points === null ? undefined : Number(row.redeemed_points),
+      // Every point spent on the order, as summarise counts them: its own redeem's and its reward codes'.
+      redeemedPoints: redemptionSummary({
+        redemption: (row.redemption ?? 'none') as Redemption,
+        redeemedPoints: row.redeemed_points === null ? undefined : Number(row.redeemed_points),
+        redeemCodes: row.redeem_codes ?? undefined,
+      }).redeemedPoints,
     })),
   };
 }

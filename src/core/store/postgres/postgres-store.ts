@@ -5,7 +5,8 @@
 // together, each in its own file.
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
-import type { OrderCounts, OrderRecord, OrderSummary } from '../../order-record.ts';
+import type { OrderRecord } from '../../order-record.ts';
+import type { OrderCounts, OrderSummary } from '../../order-summary.ts';
 import type {
   Claim,
   ClaimKind,
