@@ -58,6 +58,9 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
       readiness: (shop) => discountReadiness(shop, { access, apis }),
       // context.customers: Shopify refuses the code at checkout to anyone else.
       forOneCustomer: true,
+      // DiscountCodeBasic.asyncUsageCount: "This value is updated asynchronously. As a result, it might be lower than
+      // the actual usage count until the asynchronous process is completed." (shopify.dev, Admin GraphQL, 2026-01)
+      usesCountedLate: true,
     },
     // In the customer's account: the customer account extension's calls, with its session token.
     entrances: [

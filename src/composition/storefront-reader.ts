@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
 import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
+import { CoverChecks } from '../core/storefront/cover-checks.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
@@ -59,9 +60,12 @@ export function storefrontReader(parts: {
   });
   const rewardCodes = new RewardCodes({ store, codesOf, reader, logger });
   engine.worker.rewardCodes = rewardCodes;
+  const checks = new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now: () => new Date() });
+  engine.worker.coverChecks = checks;
   const sweeper = new CodeSweeper({
     store,
     codes: rewardCodes,
+    checks,
     codesOf,
     accounts,
     logger,

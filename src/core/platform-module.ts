@@ -409,6 +409,12 @@ export interface StorefrontParts {
      * which.
      */
     forOneCustomer?: boolean;
+    /**
+     * Whether the platform counts a code's uses some time after the order (Shopify's asyncUsageCount: "updated
+     * asynchronously"): a count of 0 read soon after a checkout may hide a use, so a code removed unused before its
+     * expiry keeps its points held through the settling window for its order. Absent: counted with the order.
+     */
+    usesCountedLate?: boolean;
     /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
     readiness?(shop: string): Promise<{ ready: true } | { ready: false; missingScopes: string[]; why: string }>;
   };

@@ -24,6 +24,7 @@ import { parseJsonLossless } from '../../adapters/shared/json.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { HELD, HOLDER_KIND, holderId, type Holder, type Reservation } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
@@ -471,6 +472,7 @@ describe.each(ledgerBackends())('WooCommerce reward coupons through the order li
       const sweeper = new CodeSweeper({
         store: ledger,
         codes,
+        checks: new CoverChecks({ store: ledger, codesOf, reader, codes, logger, now: () => new Date(clock.now) }),
         codesOf,
         accounts: engine.accounts,
         logger,

@@ -4,6 +4,7 @@
 // for now gives nothing up; a spent code's record, which the sweeper keeps until the code is removed from the store,
 // goes when the store cannot be asked. The codes part is the in-memory store of codes, told to refuse as the platform would.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import {
   CODE_KIND,
@@ -116,7 +117,16 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
   const accounts = { runtime: async () => undefined, forShop: async () => undefined };
   return {
     reservation,
-    sweeper: new CodeSweeper({ store, codes: rewardCodes, codesOf, accounts, logger, now, settleMs: SETTLE }),
+    sweeper: new CodeSweeper({
+      store,
+      codes: rewardCodes,
+      checks: new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now }),
+      codesOf,
+      accounts,
+      logger,
+      now,
+      settleMs: SETTLE,
+    }),
   };
 }
 

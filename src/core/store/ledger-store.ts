@@ -129,6 +129,8 @@ export type RecordKind =
   | 'reward-holder'
   /** An open reward code (platform:shop:code) and the reservation it spends: the sweeper's list, the worker's lookup. */
   | 'reward-code'
+  /** A customer's codes to check against their balance after an earning of theirs was cancelled (core/storefront/cover-checks.ts): by the holder's id. */
+  | 'reward-check'
   /** Whether a shop's storefront widget (platform:shop) is on its store, as last put or checked (core/storefront/widget-keeper.ts). */
   | 'storefront-widget';
 

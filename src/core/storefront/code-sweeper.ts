@@ -28,6 +28,7 @@ import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
+import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
 import { shopRewards } from './rewards.ts';
 import { storefrontOn } from './storefront-switch.ts';
@@ -52,6 +53,8 @@ export interface CodeSweeperParts {
     'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'getDeadLetter' | 'exclusive' | 'updateProgress'
   >;
   codes: RewardCodes;
+  /** The checks of codes left uncovered by cancelled earnings that could not be made at the cancel. */
+  checks: Pick<CoverChecks, 'checkMarked'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
   logger: Logger;
@@ -77,6 +80,11 @@ export class CodeSweeper {
 
   async #pass(): Promise<SweepReport> {
     const report: SweepReport = { released: 0, removed: 0, redeemed: 0, failed: 0 };
+    // First: a code whose points were cancelled is withdrawn before anything else may let it pay.
+    await this.#o.checks.checkMarked(this.#o.accounts).catch((error: unknown) => {
+      report.failed += 1;
+      this.#o.logger.warn({ kind: (error as Error)?.name }, 'reward codes could not be checked against a balance now');
+    });
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       try {
         await this.#one(id, value, report);
@@ -134,9 +142,18 @@ export class CodeSweeper {
 
   async #issued(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
     const now = this.#now();
+    const settleMs = this.#o.settleMs ?? SETTLE_MS;
+    if (reservation.removedAt !== undefined) {
+      // Removed unused from a store that counts uses late: an order that paid just before has had its window.
+      if (now.getTime() <= Date.parse(reservation.removedAt) + settleMs) return;
+      const why = reservation.endedWhy ?? 'its code was removed unused';
+      const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+      if (after?.state === 'released') report.released += 1;
+      return;
+    }
     const codes = this.#o.codesOf(reservation.platform);
     const offered = await this.#stillOffered(reservation);
-    const settled = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+    const settled = now.getTime() > Date.parse(reservation.expiresAt) + settleMs;
     if (offered && !settled) return;
     if (!codes || reservation.platformId === undefined) return;
     // Asked before a code is let go for any reason: one used at checkout before the merchant turned its reward or
@@ -169,7 +186,9 @@ export class CodeSweeper {
     await codes.remove(reservation.shop, reservation.platformId);
     report.removed += 1;
     const why = settled ? 'its code expired unused' : 'the merchant turned the reward off';
-    const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+    // Past its settling window the store's count has settled too; before it, a late count may hide a use.
+    const late = !settled && codes.usesCountedLate === true && settleMs > 0;
+    const after = await this.#o.codes.removedUnused(index.holder, reservation, why, late);
     if (after?.state === 'released') report.released += 1;
   }
 

@@ -46,6 +46,12 @@ export interface Reservation {
   /** The platform counted a use of the code after its expiry: its order is awaited, the points stay held. */
   usedAtPlatform?: boolean | undefined;
   /**
+   * The code was removed from the store unused before its expiry (its reward turned off, the points it was for
+   * cancelled), in a store that counts uses late (Shopify's asyncUsageCount): an order that paid with it just
+   * before may still come, so its points stay held until SETTLE_MS after this, then are let go (endedWhy says why).
+   */
+  removedAt?: string | undefined;
+  /**
    * Orders that paid with the code while another order held it ('used'): a store that gives a cancelled order's
    * use back lets the code pay for a second order. When the holding order lets go (cancelled before its redeem
    * went), the first of these takes the reservation (code-sweeper.ts). At most MAX_WAITING, oldest first.

@@ -98,6 +98,7 @@ export class RewardCodes {
       .filter(
         (each) =>
           each.state === 'issued' &&
+          each.removedAt === undefined &&
           each.platform === platform &&
           each.shop === shop &&
           each.customerId === customerId &&
@@ -233,6 +234,26 @@ export class RewardCodes {
   }
 
   /**
+   * A code just removed from the store unused: its points let go; or, where the store counts uses late (an order
+   * that paid with it a moment ago may not show yet), marked removed and held until the sweeper's settling window
+   * has passed (code-sweeper.ts), so that such an order still finds its reservation.
+   */
+  async removedUnused(
+    holder: string,
+    reservation: Reservation,
+    why: string,
+    countedLate: boolean,
+  ): Promise<Reservation | undefined> {
+    const now = this.#now();
+    if (!countedLate) return this.end(holder, reservation, release(why, now, new Set(['issued'])));
+    return this.end(holder, reservation, (current) =>
+      current.state === 'issued' && current.removedAt === undefined
+        ? { removedAt: now.toISOString(), endedWhy: why }
+        : undefined,
+    );
+  }
+
+  /**
    * An order paid with one of the bridge's codes: its reservation is taken for the order (once: an order that
    * took it already gets it again; any other order, none), and what its redeem needs is answered.
    */
@@ -312,7 +333,8 @@ const openInShop = (
 ): number =>
   (holder?.reservations ?? []).filter(
     (each) =>
-      (each.state === 'reserving' || (each.state === 'issued' && Date.parse(each.expiresAt) > now.getTime())) &&
+      (each.state === 'reserving' ||
+        (each.state === 'issued' && each.removedAt === undefined && Date.parse(each.expiresAt) > now.getTime())) &&
       each.platform === asked.platform &&
       each.shop === asked.shop &&
       each.customerId === asked.customerId,

@@ -3,7 +3,9 @@
 // many orders at once. Facts folded in during a call are noticed when its result is saved, and the lease is
 // checked right before each call leaves. An order whose account's budget is spent is let go, due again when
 // the budget returns, rather than hold a slot waiting in the limiter.
-import { BRIDGE_CODE } from '../storefront/reservations.ts';
+import { BRIDGE_CODE, holderId } from '../storefront/reservations.ts';
+import type { CoverChecks } from '../storefront/cover-checks.ts';
+import { serviceCustomer } from '../storefront/customer-points.ts';
 import type { RewardCodes } from '../storefront/reward-codes.ts';
 import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from '../customer-calls.ts';
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
@@ -98,6 +100,8 @@ export class Worker {
 
   /** The bridge's reward codes: an order that pays with one redeems its reservation (core/storefront/reward-codes.ts). */
   rewardCodes: Pick<RewardCodes, 'claimForOrder' | 'customerOf' | 'settled'> | undefined;
+  /** A cancelled earning's customer's codes against their balance (core/storefront/cover-checks.ts). */
+  coverChecks: Pick<CoverChecks, 'cancelling' | 'check'> | undefined;
 
   constructor(options: WorkerOptions) {
     this.#o = {
@@ -551,6 +555,9 @@ export class Worker {
       await this.#o.store.claimLpOrderId(lpOrderIdClaim(lpOrderId, account.id), record.key);
     }
 
+    // Before the cancel leaves: the customer's codes are marked to be checked against what it leaves them.
+    const coverOf = next.kind === 'cancel' ? coverCustomer(record) : undefined;
+    if (coverOf) await this.coverChecks?.cancelling(via.id, coverOf);
     // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
     let triedInDoubt = false;
     let result;
@@ -600,6 +607,16 @@ export class Worker {
       // After the save, not before: a balance read from the ledger between a drop and the save would count the
       // order without this call, and be kept as fresh. Told even when the save failed: the service took the call.
       this.#tellCustomerCall(record, next, via.id, codeCustomer);
+      // The cancel went through: the customer's codes are checked now (the sweeper does it where this fails).
+      if (coverOf)
+        await this.coverChecks
+          ?.check(via, holderId(via.id, coverOf))
+          .catch((error: unknown) =>
+            this.#o.logger.warn(
+              { order: record.key, kind: (error as Error)?.name },
+              "a customer's reward codes could not be checked after a cancel; the sweeper checks them",
+            ),
+          );
       // The reservation is spent; a crash before this leaves it held (never less), and the sweeper settles it.
       if (next.kind === 'redeem' && next.code)
         await this.rewardCodes
@@ -787,3 +804,10 @@ export class Worker {
     this.#loop.wake();
   }
 }
+
+/** Who an order's earns named at the service (its e-mail, else its phone): whose codes a cancel may leave uncovered. */
+const coverCustomer = (record: OrderRecord) =>
+  serviceCustomer({
+    ...(record.snapshot.customer.email ? { email: record.snapshot.customer.email } : {}),
+    ...(record.snapshot.customer.mobile ? { phone: record.snapshot.customer.mobile } : {}),
+  });

@@ -1,0 +1,118 @@
+// A customer's codes against their balance once orders that earned their points are cancelled. A code reserved the
+// points it was issued for, but the orders that earned them can be cancelled afterwards: the balance then no longer
+// covers what the codes hold, and a code still in the store would pay for an order whose redeem the service refuses,
+// at the merchant's cost. So, before an earning's cancel is sent, its customer's holder is marked ('reward-check',
+// by the holder's id) where they hold an unused code; after the cancel, the balance is read anew and, while the
+// reservations hold more than it, the customer's newest unused codes are withdrawn: removed from the store, their
+// points let go (RewardCodes.removedUnused). A code the store already counts as used stays held for its order. A
+// check that cannot be made now (no room in the budget, the store down) stays marked, and the sweeper makes it.
+import type { Logger } from '../../logger.ts';
+import type { Accounts, AccountRuntime } from '../accounts.ts';
+import type { StorefrontParts } from '../platform-module.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import type { ServiceCustomer } from './customer-points.ts';
+import { HOLDER_KIND, heldPoints, holderId, type Holder, type Reservation } from './reservations.ts';
+import type { RewardCodes } from './reward-codes.ts';
+import type { FreshPoints } from './storefront-reader.ts';
+
+export const CHECK_KIND = 'reward-check';
+
+/** A holder to check against its balance: no contact, only the ids. */
+export interface CoverCheck {
+  account: string;
+  holder: string;
+  at: string;
+}
+
+export interface CoverCheckParts {
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords'>;
+  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  reader: {
+    pointsNow(
+      account: AccountRuntime,
+      customer: ServiceCustomer,
+      from: { platform: string; shop: string; needed: number },
+    ): Promise<FreshPoints>;
+  };
+  codes: Pick<RewardCodes, 'removedUnused' | 'end'>;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Unused codes in the store: what a withdrawal can take back. */
+const withdrawable = (reservation: Reservation) =>
+  reservation.state === 'issued' && reservation.removedAt === undefined && reservation.platformId !== undefined;
+
+export class CoverChecks {
+  readonly #o: CoverCheckParts;
+
+  constructor(parts: CoverCheckParts) {
+    this.#o = parts;
+  }
+
+  /** Before an earning of the customer's on the account is cancelled: marked, where they hold an unused code. */
+  async cancelling(account: string, customer: ServiceCustomer): Promise<void> {
+    const holder = holderId(account, customer);
+    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
+    if (!value?.reservations.some(withdrawable)) return;
+    const check: CoverCheck = { account, holder, at: this.#o.now().toISOString() };
+    await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
+  }
+
+  /** The marked holder's codes against a balance read anew; the mark goes once they are covered. */
+  async check(account: AccountRuntime, holder: string): Promise<'covered' | 'later'> {
+    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
+    const open = (value?.reservations ?? []).filter(withdrawable).reverse();
+    const first = open[0];
+    if (!value || !first) {
+      await this.#o.store.deleteRecord(CHECK_KIND, holder);
+      return 'covered';
+    }
+    const read = await this.#o.reader.pointsNow(account, value.customer, {
+      platform: first.platform,
+      shop: first.shop,
+      needed: 0,
+    });
+    if (!read.ok) return 'later';
+    const { approved, redeemed, source } = read.points.balance;
+    let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);
+    for (const reservation of open) {
+      if (short <= 0) break;
+      if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;
+    }
+    await this.#o.store.deleteRecord(CHECK_KIND, holder);
+    return 'covered';
+  }
+
+  /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */
+  async checkMarked(accounts: Pick<Accounts, 'runtime'>): Promise<void> {
+    for (const { id, value } of await this.#o.store.listRecords<CoverCheck>(CHECK_KIND)) {
+      const account = await accounts.runtime(value.account);
+      if (!account) await this.#o.store.deleteRecord(CHECK_KIND, id);
+      // One that fails (its store down) is made on a later pass; the others go on.
+      else
+        await this.check(account, id).catch((error: unknown) =>
+          this.#o.logger.warn(
+            { kind: (error as Error)?.name },
+            "a customer's reward codes could not be checked against their balance now; they are on the next pass",
+          ),
+        );
+    }
+  }
+
+  /** Removed from the store and its points let go, unless the store counts it as used (its order will come). */
+  async #withdraw(holder: string, reservation: Reservation): Promise<'withdrawn' | 'kept'> {
+    const codes = this.#o.codesOf(reservation.platform);
+    if (!codes || reservation.platformId === undefined) return 'kept';
+    const uses = await codes.uses(reservation.shop, reservation.platformId);
+    if (uses !== undefined && uses > 0) return 'kept';
+    await codes.remove(reservation.shop, reservation.platformId);
+    const why = 'the orders that earned its points were cancelled, so the code was withdrawn unused';
+    await this.#o.codes.removedUnused(holder, reservation, why, codes.usesCountedLate === true);
+    this.#o.logger.info(
+      { platform: reservation.platform, shop: reservation.shop },
+      'a reward code was withdrawn: the orders that earned its points were cancelled',
+    );
+    return 'withdrawn';
+  }
+}
