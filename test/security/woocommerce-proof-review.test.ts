@@ -154,7 +154,9 @@ describe.skipIf(!opensslAvailable)('the e-mail proof, the door and the disconnec
         token: tokenAt(woo, who, { emailProven: false }),
         redeem: rewards.get(woo)!,
       });
-      expect(spent.body.redeemed).not.toBe(true);
+      // Refused as every other refusal is: 409, redeemed false, and words saying what to do.
+      expect(spent.status).toBe(409);
+      expect(spent.body).toMatchObject({ redeemed: false, error: expect.stringMatching(/^Confirm your e-mail/) });
       expect(spent.body.code).toBeUndefined();
     }
     expect((await reservations()).length).toBe(held);

@@ -1,0 +1,144 @@
+// Reserve at issue, redeem at use, wired as src/composition/storefront-reader.ts wires it, on a ledger the test
+// opens: a real engine and worker on the sandbox over HTTP, the storefront's reader, RewardCodes, CoverChecks and the
+// CodeSweeper, and the codes of an in-memory store (fake-code-store.ts) on the clock the test moves. Customers earn
+// by fulfilled orders (100 approved points each, the sandbox's activity '1') and pay with codes by paid orders.
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import type { Engine } from '../../src/core/engine.ts';
+import type { OrderEvent } from '../../src/core/order-event.ts';
+import type { Policy } from '../../src/core/policy.ts';
+import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
+import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
+import { HOLDER_KIND, holderId, type Holder, type Reservation } from '../../src/core/storefront/reservations.ts';
+import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
+import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
+import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { sandboxWithEngines } from './engine.ts';
+import { FakeCodeStore } from './fake-code-store.ts';
+import { orderEvent } from './order-events.ts';
+
+export const PLATFORM = 'testshop';
+export const SHOP = 'shop-1';
+export const SETTLE_MS = 60 * 60_000;
+export const REPAIR_MS = 2 * 60_000;
+export const DAY_MS = 24 * 60 * 60_000;
+
+export interface RewardWorld {
+  engine: Engine;
+  ledger: LedgerStore;
+  account: AccountRuntime;
+  codes: RewardCodes;
+  sweeper: CodeSweeper;
+  store: FakeCodeStore;
+  clock: { now: number };
+  /** A fulfilled order of the customer's: 100 approved points once the worker is done. */
+  earn(email: string, orderId: string): Promise<void>;
+  /** The customer asks for a reward in the shop. */
+  redeem(email: string, reward: Reward, customerId?: string): Promise<RedeemAnswer>;
+  /** A paid order (or other facts) carrying these codes, delivered. */
+  pay(orderId: string, codes: string[], overrides?: Partial<OrderEvent>): Promise<void>;
+  reservations(email: string): Promise<Reservation[]>;
+  /** The sandbox's redeems of the customer, in points. */
+  redeems(email: string): number[];
+  settle(): Promise<void>;
+}
+
+export async function rewardWorld(
+  world: ReturnType<typeof sandboxWithEngines>,
+  ledger: LedgerStore,
+  options: { rewards: Reward[]; policy?: Partial<Policy>; countsLate?: boolean },
+): Promise<RewardWorld> {
+  const logger = createLogger({ level: 'silent' });
+  const clock = { now: Date.now() };
+  const now = () => new Date(clock.now);
+  const engine = await world.start({ store: ledger, worker: { leaseMs: 1_000 }, pollMs: 250, policy: options.policy });
+  const account = (await engine.accounts.runtime('default'))!;
+  const store = new FakeCodeStore({ countsLate: options.countsLate ?? false });
+  const codesOf = (platform: string) => (platform === PLATFORM ? store.parts : undefined);
+  const reader: StorefrontReader = new StorefrontReader({
+    accounts: engine.accounts,
+    store: ledger,
+    liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
+    share: 0.5,
+    held: (id, customer, source, readStartedAt) => codes.held(id, customer, source, readStartedAt),
+    logger,
+    now: () => clock.now,
+  });
+  const codes = new RewardCodes({ store: ledger, codesOf, reader, logger, now });
+  const checks = new CoverChecks({ store: ledger, codesOf, reader, codes, logger, now });
+  engine.worker.rewardCodes = codes;
+  engine.worker.coverChecks = checks;
+  engine.worker.customerCalls.add((call) => reader.dropBalance(call.account, call.customer));
+  const sweeper = new CodeSweeper({
+    store: ledger,
+    codes,
+    checks,
+    codesOf,
+    accounts: engine.accounts,
+    logger,
+    now,
+    settleMs: SETTLE_MS,
+    repairMs: REPAIR_MS,
+  });
+  await saveRewards(ledger, PLATFORM, SHOP, options.rewards, 'test');
+  await ledger.putRecord('storefront', `${PLATFORM}:${SHOP}`, {
+    platform: PLATFORM,
+    shop: SHOP,
+    on: true,
+    by: 'test',
+    at: new Date().toISOString(),
+  });
+  const settle = async () => {
+    await engine.drain();
+    await new Promise((resolve) => setTimeout(resolve, 110));
+    await engine.drain();
+  };
+  return {
+    engine,
+    ledger,
+    account,
+    codes,
+    sweeper,
+    store,
+    clock,
+    settle,
+    async earn(email, orderId) {
+      await engine.accept(`earn-${orderId}`, [
+        orderEvent({
+          orderId,
+          facts: ['placed', 'paid', 'fulfilled'],
+          customer: { name: 'Ada', email, mobile: mobileOf(email) },
+        }),
+      ]);
+    },
+    redeem: (email, reward, customerId = `customer-${email}`) =>
+      codes.redeem({ platform: PLATFORM, shop: SHOP, customerId, account, customer: { email }, reward }),
+    async pay(orderId, paidWith, overrides = {}) {
+      await engine.accept(`pay-${orderId}-${Math.random()}`, [
+        orderEvent({
+          orderId,
+          facts: ['placed', 'paid'],
+          customer: { name: 'Payer', email: `payer-${orderId}@example.com`, mobile: mobileOf(orderId) },
+          discountCodes: paidWith.map((code) => ({ code, amount: '1.00' })),
+          ...overrides,
+        }),
+      ]);
+    },
+    reservations: async (email) =>
+      (await ledger.getRecord<Holder>(HOLDER_KIND, holderId(account.id, { email })))?.reservations ?? [],
+    redeems: (email) =>
+      world.sandbox.store
+        .snapshot()
+        .redemptions.filter((each) => each.email === email)
+        .map((each) => each.points),
+  };
+}
+
+/** A phone of the customer's, as the earn needs one (lp_mobile); the same for the same e-mail. */
+export const mobileOf = (email: string): string =>
+  `+4477009${String([...email].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 100_000, 7)).padStart(5, '0')}`;
+
+/** Turns a reward on or off in the shop, as the merchant's page saves it. */
+export const offerRewards = (ledger: LedgerStore, rewards: Reward[]) =>
+  saveRewards(ledger, PLATFORM, SHOP, rewards, 'test');
