@@ -5,7 +5,8 @@
 // (test/helpers/model-codes.ts): there a make fails at the promotion or coupon (before) or loses the answer of its
 // code (after), and a checkout applies a code as that store would (WooCommerce: by the billing e-mail).
 // Commands: customers redeem from two tabs at once, pay with a code (its delivery sometimes twice, sometimes
-// cancelled with it), cancel, spend points elsewhere, earn, the clock passes a code's repair or its expiry and
+// cancelled with it, at a till the program excludes, on a test order) or with two codes on one order, cancel, have
+// an order that earned their points cancelled (issue 64), spend points elsewhere, earn, the clock passes a code's repair or its expiry and
 // settling window, the sweeper runs; the ledger's writes of reward records and the store's make fail once when
 // told (before or after the write). After every command, what a customer would notice: a reservation is made
 // only within the balance, no code is usable without its reservation, each code's order is redeemed once at the
@@ -29,7 +30,7 @@ import {
   type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
-import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
+import { MAX_OPEN_CODES, RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -79,6 +80,8 @@ interface Real {
   /** Writes of reward records let through before the injected failure. */
   storeFailSkip: number;
   customers: Customer[];
+  /** Each customer's earning orders not cancelled yet (by index): what CancelEarning picks from. */
+  earned: Map<number, string[]>;
   /** The customers of the runs before: their codes stay in the store, each still needs its reservation. */
   earlier: Customer[];
   run: number;
@@ -148,6 +151,7 @@ async function settle(real: Real): Promise<void> {
 
 async function earn(real: Real, customer: Customer): Promise<void> {
   const orderId = nextOrderId(real);
+  real.earned.set(customer.index, [...(real.earned.get(customer.index) ?? []), orderId]);
   await real.engine.accept(`earn-${orderId}`, [
     orderEvent({
       orderId,
@@ -297,6 +301,15 @@ class Redeem implements Cmd {
     );
     const after = await reservationsOf(real, customer);
     const added = after.filter((each) => !before.some((old) => old.id === each.id) && HELD.has(each.state));
+    // Never more open codes than the limit, however the tabs interleave.
+    const open = (list: Reservation[]) =>
+      list.filter(
+        (each) =>
+          each.state === 'reserving' ||
+          (each.state === 'issued' && each.removedAt === undefined && Date.parse(each.expiresAt) > now),
+      ).length;
+    const openBefore = open(before);
+    expect(open(after)).toBeLessThanOrEqual(Math.max(MAX_OPEN_CODES, openBefore));
     // Within the balance: what was reserved now fits in what was available when it was reserved.
     expect(added.reduce((total, each) => total + each.points, 0)).toBeLessThanOrEqual(Math.max(0, available));
     for (const answer of answers) count(real, answer.kind);
@@ -313,14 +326,17 @@ class Redeem implements Cmd {
         const others = issued.reduce((total, each) => total + each, 0);
         expect(asked[index]!.points).toBeGreaterThan(available - others);
       }
-      if (!failures) expect(['issued', 'short']).toContain(answer.kind);
+      if (!failures) expect(['issued', 'short', 'too-many']).toContain(answer.kind);
+      // Refused for holding too many only at the limit: what was open before and what the other tab was given.
+      if (answer.kind === 'too-many')
+        expect(openBefore + issued.length, 'open codes at a refusal').toBeGreaterThanOrEqual(MAX_OPEN_CODES);
     }
     void model;
   }
   toString = () => `redeem(c${this.customer}, ${this.rewards.map((index) => REWARDS[index]!.id).join('+')})`;
 }
 
-type PayHow = 'once' | 'twice' | 'cancelled' | 'lost' | 'two-orders';
+type PayHow = 'once' | 'twice' | 'cancelled' | 'lost' | 'two-orders' | 'excluded' | 'test';
 
 /** A make slower than the repair waits: the sweeper lets the points go meanwhile, so the code made must go too. */
 class RedeemDuringRepair implements Cmd {
@@ -387,12 +403,15 @@ class PayWithCode implements Cmd {
     real.fake.use(code.code, code.customerId, real.clock.now);
     const cancelled = this.how === 'cancelled';
     const paying = (orderId: string) =>
-      // Paid by someone else's contact: the code's customer's points are redeemed all the same.
+      // Paid by someone else's contact: the code's customer's points are redeemed all the same, whatever the order
+      // earns (at a till the program excludes, a test order: the code gave its discount).
       orderEvent({
         orderId,
         facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
         discountCodes: [{ code: real.fake.orderCode(code.code), amount: reservation.amountOff }],
+        ...(this.how === 'excluded' ? { source: 'pos' } : {}),
+        ...(this.how === 'test' ? { test: true } : {}),
       });
     const event = paying(nextOrderId(real));
     const orderId = event.orderId;
@@ -427,6 +446,87 @@ class PayWithCode implements Cmd {
     }
   }
   toString = () => `pay(${this.pick}, ${this.how})`;
+}
+
+/** One order pays with two codes at once (they combine at checkout), of one customer or of two. */
+class PayWithTwo implements Cmd {
+  readonly pick: number;
+  constructor(pick: number) {
+    this.pick = pick;
+  }
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const usable = real.fake
+      .live()
+      .filter((each) => real.fake.usable(each.code, each.customerId, real.clock.now))
+      .filter((each) => real.customers.some((customer) => customer.customerId === each.customerId));
+    if (usable.length < 2) return;
+    const first = usable[this.pick % usable.length]!;
+    const second = usable[(this.pick + 1) % usable.length]!;
+    const failures = real.storeFail !== undefined;
+    const event = orderEvent({
+      orderId: nextOrderId(real),
+      facts: ['placed', 'paid'],
+      customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
+      discountCodes: [first, second].map((each) => ({ code: real.fake.orderCode(each.code), amount: '1.00' })),
+    });
+    for (const each of [first, second]) {
+      real.fake.use(each.code, each.customerId, real.clock.now);
+      const customer = real.customers.find((one) => one.customerId === each.customerId)!;
+      model.paid.push({ key: orderKey(event), orderId: event.orderId, code: each.code, customer: customer.index });
+    }
+    count(real, 'pay with two');
+    await real.engine.accept(`pay-${event.orderId}-1`, [event]);
+    await settle(real);
+    if (failures) return;
+    // Each code's redeem went, or was refused: neither is left waiting behind the other.
+    for (const each of [first, second]) {
+      const customer = real.customers.find((one) => one.customerId === each.customerId)!;
+      const reservation = (await reservationsOf(real, customer)).find((one) => one.code === each.code)!;
+      expect(['redeemed', 'refused'], `${each.code} of two`).toContain(reservation.state);
+      count(real, `two: ${reservation.state}`);
+    }
+  }
+  toString = () => `pay with two(${this.pick})`;
+}
+
+/** One of the customer's earning orders is cancelled: its points leave their balance. */
+class CancelEarning implements Cmd {
+  readonly customer: number;
+  constructor(customer: number) {
+    this.customer = customer;
+  }
+  check = () => true;
+  async run(_model: Model, real: Real): Promise<void> {
+    const customer = real.customers[this.customer % real.customers.length]!;
+    const orderId = real.earned.get(customer.index)?.shift();
+    if (orderId === undefined) return;
+    const failures = real.storeFail !== undefined || real.fake.failMake !== undefined;
+    await real.engine.accept(`cancel-earn-${orderId}`, [
+      orderEvent({
+        orderId,
+        facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+        customer: { name: 'Ada', email: customer.email, mobile: mobileOf(real, customer.index) },
+      }),
+    ]);
+    await settle(real);
+    count(real, 'earning cancelled');
+    if (failures) return;
+    // What the codes still unused in the store hold is covered by what the cancel left (the rest are withdrawn).
+    const balance = balanceOf(customer.email);
+    const reservations = await reservationsOf(real, customer);
+    const unused = reservations.filter(
+      (each) => each.state === 'issued' && each.removedAt === undefined && real.fake.made(each.code)?.uses === 0,
+    );
+    const others = heldOf(reservations) - unused.reduce((total, each) => total + each.points, 0);
+    const left = balance.approved - balance.redeemed - others;
+    expect(
+      unused.reduce((total, each) => total + each.points, 0),
+      `unused codes of c${customer.index} after a cancel`,
+    ).toBeLessThanOrEqual(Math.max(0, left));
+    if (reservations.some((each) => each.endedWhy?.includes('orders that earned'))) count(real, 'withdrawn');
+  }
+  toString = () => `cancel earning(c${this.customer})`;
 }
 
 class Redeliver implements Cmd {
@@ -622,7 +722,10 @@ const redeem = fc
   .tuple(customerArb, fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 2 }))
   .map(([c, r]) => new Redeem(c, r));
 const pay = fc
-  .tuple(fc.nat(), fc.constantFrom<PayHow>('once', 'once', 'twice', 'cancelled', 'lost', 'two-orders'))
+  .tuple(
+    fc.nat(),
+    fc.constantFrom<PayHow>('once', 'once', 'twice', 'cancelled', 'lost', 'two-orders', 'excluded', 'test'),
+  )
   .map(([p, how]) => new PayWithCode(p, how));
 // Redeems and payments weigh more: most commands of a run then meet codes to pay with.
 const commands = [
@@ -634,6 +737,8 @@ const commands = [
   pay,
   pay,
   customerArb.map((c) => new RedeemDuringRepair(c)),
+  fc.nat().map((p) => new PayWithTwo(p)),
+  customerArb.map((c) => new CancelEarning(c)),
   fc.nat().map((p) => new Redeliver(p)),
   fc.nat().map((p) => new CancelOrder(p)),
   fc.tuple(customerArb, fc.constantFrom(0, 15, 40)).map(([c, n]) => new SpendElsewhere(c, n)),
@@ -648,6 +753,16 @@ const commands = [
   fc.constantFrom<Fail>('before', 'after').map((fail) => new InjectMakeFailure(fail)),
   fc.constant(new RunWorkerUntilIdle()),
 ];
+
+/**
+ * Seeds whose first run found a defect, replayed before the random runs: 159697421 (in-memory codes), a make that
+ * threw after the repair had let its reservation go left its code in the store with nothing to find it by.
+ */
+const PINNED_SEEDS: Record<(typeof CODE_STORES)[number]['name'], number[]> = {
+  'in-memory': [159697421],
+  bigcommerce: [],
+  woocommerce: [],
+};
 
 /**
  * Whose codes: the in-memory store's, and BigCommerce's and WooCommerce's code makers against their fakes over HTTP
@@ -689,6 +804,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         storeFail: undefined as Fail | undefined,
         storeFailSkip: 0,
         customers: [] as Customer[],
+        earned: new Map<number, string[]>(),
         earlier: [] as Customer[],
         run: 0,
         orders: 0,
@@ -702,7 +818,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         worker: { leaseMs: 1_000 },
         pollMs: 250,
         // LB- codes match the code pattern here: the pattern's path must still never redeem them.
-        policy: { redemption: { codePattern: codePattern('^LB-'), pointsPerUnit: 1 } },
+        policy: { redemption: { codePattern: codePattern('^LB-'), pointsPerUnit: 1 }, excludedSources: ['pos'] },
       });
       const account = (await engine.accounts.runtime('default'))!;
       const codesOf = (platform: string) => (platform === PLATFORM ? fake.parts : undefined);
@@ -717,10 +833,12 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       });
       const codes = new RewardCodes({ store, codesOf, reader, logger, now: () => new Date(clock.now) });
       engine.worker.rewardCodes = codes;
+      const checks = new CoverChecks({ store, codesOf, reader, codes, logger, now: () => new Date(clock.now) });
+      engine.worker.coverChecks = checks;
       const sweeper = new CodeSweeper({
         store,
         codes,
-        checks: new CoverChecks({ store: store, codesOf, reader, codes, logger, now: () => new Date(clock.now) }),
+        checks,
         codesOf,
         accounts: engine.accounts,
         logger,
@@ -738,55 +856,65 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       });
       Object.assign(real, { engine, account, codes, sweeper });
 
-      await fc.assert(
-        fc.asyncProperty(
-          fc.commands(commands, { maxCommands: 24, size: 'max' }),
-          fc.nat({ max: 1 }),
-          async (cmds, extra) => {
-            real.earlier.push(...real.customers);
-            real.run += 1;
-            real.storeFail = undefined;
-            real.storeFailSkip = 0;
-            fake.failMake = undefined;
-            real.customers = Array.from({ length: 2 + extra }, (_, index) => ({
-              index,
-              email: `model-${real.run}-${index}-${Math.random().toString(36).slice(2, 8)}@example.com`,
-              customerId: `customer-${real.run}-${index}`,
-            }));
-            for (const customer of real.customers) await earn(real, customer);
-            await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
-            await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
-            await settle(real);
-            for (const customer of real.customers)
-              await eventually(() => expect(balanceOf(customer.email).approved).toBe(EARN));
-            const model: Model = {
-              elsewhere: real.customers.map(() => 0),
-              elsewherePoints: real.customers.map(() => 0),
-              paid: [],
-            };
-            await fc.asyncModelRun(
-              () => ({ model, real }),
-              [...cmds].map((command) => ({
-                check: (m: Readonly<Model>) => command.check(m),
-                run: async (m: Model, r: Real) => {
-                  await within(20_000, command.toString(), command.run(m, r));
-                  await checkInvariants(r, m);
-                },
-                toString: () => command.toString(),
-              })),
-            );
-            await closing(real, model);
-          },
-        ),
-        {
-          numRuns,
-          endOnFailure: process.env.MODEL_END_ON_FAILURE === '1',
-          // A failure's seed, to run its sequence again: MODEL_SEED=<seed> npx vitest run <this file> -t '<its name>'.
-          ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+      const property = fc.asyncProperty(
+        fc.commands(commands, { maxCommands: 24, size: 'max' }),
+        fc.nat({ max: 1 }),
+        async (cmds, extra) => {
+          real.earlier.push(...real.customers);
+          real.run += 1;
+          real.storeFail = undefined;
+          real.storeFailSkip = 0;
+          fake.failMake = undefined;
+          real.earned = new Map();
+          real.customers = Array.from({ length: 2 + extra }, (_, index) => ({
+            index,
+            email: `model-${real.run}-${index}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+            customerId: `customer-${real.run}-${index}`,
+          }));
+          for (const customer of real.customers) await earn(real, customer);
+          await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
+          await earn(real, { index: 50, email: payerOf(real), customerId: 'payer' });
+          await settle(real);
+          for (const customer of real.customers)
+            await eventually(() => expect(balanceOf(customer.email).approved).toBe(EARN));
+          const model: Model = {
+            elsewhere: real.customers.map(() => 0),
+            elsewherePoints: real.customers.map(() => 0),
+            paid: [],
+          };
+          await fc.asyncModelRun(
+            () => ({ model, real }),
+            [...cmds].map((command) => ({
+              check: (m: Readonly<Model>) => command.check(m),
+              run: async (m: Model, r: Real) => {
+                await within(20_000, command.toString(), command.run(m, r));
+                await checkInvariants(r, m);
+              },
+              toString: () => command.toString(),
+            })),
+          );
+          await closing(real, model);
         },
       );
+      // The histories that found defects, first, on every run (the first run of their seed).
+      for (const seed of PINNED_SEEDS[storeName]) await fc.assert(property, { seed, path: '0', endOnFailure: true });
+      await fc.assert(property, {
+        numRuns,
+        endOnFailure: process.env.MODEL_END_ON_FAILURE === '1',
+        // A failure's seed, to run its sequence again: MODEL_SEED=<seed> npx vitest run <this file> -t '<its name>'.
+        ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+      });
       // The runs met what they are for (the weights make each of these common: tens a file).
-      for (const what of ['issued', 'short', 'redeemed', 'ended released unused', 'make outlived its repair'])
+      for (const what of [
+        'issued',
+        'short',
+        'redeemed',
+        'ended released unused',
+        'make outlived its repair',
+        'pay with two',
+        'earning cancelled',
+        'pay excluded',
+      ])
         expect(real.stats[what] ?? 0, `${what}: ${JSON.stringify(real.stats)}`).toBeGreaterThan(0);
     },
     300_000,

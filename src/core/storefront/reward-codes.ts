@@ -174,6 +174,13 @@ export class RewardCodes {
         { platform, shop, kind: (made.error as Error)?.name },
         'a reward code could not be made; its points are let go once the store says it has no such code',
       );
+      // Unless the repair already let it go while this make ran (a make slower than REPAIR_MS): then no one looks for
+      // its code again, so it is looked for now that the make has ended, and removed.
+      const still = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
+      if (still?.reservations.find((each) => each.id === reservation.id)?.state !== 'reserving') {
+        const found = await codes.find(shop, reservation.code).catch(() => undefined);
+        if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
+      }
       return { kind: 'failed' };
     }
     if (made.kind !== 'made') {
