@@ -133,7 +133,7 @@ function landingQuery(landingSite: string): URLSearchParams {
 export function pointsToRedeem(snapshot: OrderSnapshot, policy: Policy): number {
   const { codePattern, pointsPerUnit } = policy.redemption;
   if (!codePattern) return 0;
-  // The bridge's own reward codes are redeemed through their reservations (upstream.redeemCode), never here.
+  // The bridge's own reward codes are redeemed through their reservations (upstream.redeemCodes), never here.
   return codesRead(snapshot)
     .filter(({ code }) => code.length <= MAX_CODE_LENGTH && !BRIDGE_CODE.test(code) && codePattern.test(code))
     .reduce((total, { amount }) => total + pointsFor(amount, pointsPerUnit), 0);

@@ -225,15 +225,15 @@ function redemptionActions(record: OrderRecord, target: Target, facts: ReadonlyS
 
 /**
  * What becomes of the redeem of one of the order's reward codes (by its reservation): 'sent', 'wanted' (it will be,
- * once the order is paid and its turn comes), or 'never' (the order was cancelled before it went, or took no such
- * code): the reservation is then released (code-sweeper.ts). An order that earns nothing still redeems its codes.
+ * once the order is paid and its turn comes), or 'never' (the order was cancelled before it went): the reservation
+ * is then released (code-sweeper.ts). An order that earns nothing still redeems its codes.
  */
 export function codeRedeemFate(record: OrderRecord, reservation: string, policy: Policy): 'sent' | 'wanted' | 'never' {
   const code = codeRedeemOf(record.upstream, reservation);
   if (code?.redemption === 'sent') return 'sent';
   if (code?.redemption === 'sending') return 'wanted';
-  if (code === undefined || isCancelled(new Set(record.facts), policy)) return 'never';
-  return 'wanted';
+  // Not taken yet (a crash between the claim and the order's save): the order takes it again on its next step.
+  return isCancelled(new Set(record.facts), policy) ? 'never' : 'wanted';
 }
 
 function conversionActions(
