@@ -7,6 +7,7 @@
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, foldPart, newOrderRecord, progressPart, type OrderRecord } from '../../order-record.ts';
 import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
+import type { PoolClient } from 'pg';
 import type { PgDatabase } from './database.ts';
 import { insertDeadLetter } from './dead-letters.ts';
 import { putRecord } from './records.ts';
@@ -54,47 +55,7 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
       }
       applyEvent(record, event, entryKey, now, lane);
     }
-    for (const key of keys) {
-      const record = records.get(key)!;
-      const summary = summaryColumns(record);
-      if (isNew.has(key)) {
-        await client.query(
-          `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14, $15)`,
-          [
-            record.key,
-            record.platform,
-            record.shop,
-            record.orderId,
-            summary.orderName,
-            summary.state,
-            summary.reason,
-            summary.upstream,
-            summary.email,
-            summary.mobile,
-            record.updatedAt,
-            record.foldVersion,
-            JSON.stringify(foldPart(record)),
-            JSON.stringify(progressPart(record)),
-            record.lane ?? 'live',
-          ],
-        );
-      } else {
-        await client.query(
-          `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7, lane = $8 WHERE key = $1`,
-          [
-            record.key,
-            summary.orderName,
-            summary.email,
-            summary.mobile,
-            record.updatedAt,
-            record.foldVersion,
-            JSON.stringify(foldPart(record)),
-            record.lane ?? 'live',
-          ],
-        );
-      }
-    }
+    for (const key of keys) await writeOrder(client, records.get(key)!, isNew.has(key));
     for (const commit of applied) {
       if (commit.deadLetter) await insertDeadLetter(client, commit.deadLetter);
       if (commit.shop)
@@ -106,4 +67,46 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
     if (keys.length > 0) await client.query('NOTIFY lb_work');
     return keys;
   });
+}
+
+/** One folded order written: inserted when the step made it, else its fold part and the columns copied from it. */
+async function writeOrder(client: PoolClient, record: OrderRecord, isNew: boolean): Promise<void> {
+  const summary = summaryColumns(record);
+  if (isNew) {
+    await client.query(
+      `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14, $15)`,
+      [
+        record.key,
+        record.platform,
+        record.shop,
+        record.orderId,
+        summary.orderName,
+        summary.state,
+        summary.reason,
+        summary.upstream,
+        summary.email,
+        summary.mobile,
+        record.updatedAt,
+        record.foldVersion,
+        JSON.stringify(foldPart(record)),
+        JSON.stringify(progressPart(record)),
+        record.lane ?? 'live',
+      ],
+    );
+  } else {
+    await client.query(
+      `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7, lane = $8 WHERE key = $1`,
+      [
+        record.key,
+        summary.orderName,
+        summary.email,
+        summary.mobile,
+        record.updatedAt,
+        record.foldVersion,
+        JSON.stringify(foldPart(record)),
+        record.lane ?? 'live',
+      ],
+    );
+  }
 }
