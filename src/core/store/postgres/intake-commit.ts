@@ -3,9 +3,13 @@
 // locked in key order, so two instances folding into the same orders never
 // deadlock; a new order created by another instance meanwhile makes the
 // transaction run again, folding into that row. An entry no longer in the
-// inbox (its shop erased while intake read it) folds nothing.
+// inbox (its shop erased while intake read it) folds nothing; one a customer's
+// erasure reached erases what it folds of theirs.
+import type { EntryErasure } from '../../delivery.ts';
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, foldPart, newOrderRecord, progressPart, type OrderRecord } from '../../order-record.ts';
+import { eraseOrder } from '../customer-data.ts';
+import { reachedAt } from '../entry-erasure.ts';
 import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
 import type { PoolClient } from 'pg';
 import type { PgDatabase } from './database.ts';
@@ -29,23 +33,26 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
       );
       for (const row of rows) records.set(row.key, recordOf(row));
     }
-    const { rows: consumed } = await client.query<{ key: string }>(
+    // Each entry as it is now, not as intake read it: a customer's erasure that rewrote it meanwhile (this waits for
+    // one still at it) recorded what it reached, and what the step folds of that is erased (entry-erasure.ts).
+    const { rows: consumed } = await client.query<{ key: string; erasures: EntryErasure[] | null }>(
       `DELETE FROM lb_inbox WHERE key IN (SELECT key FROM lb_inbox WHERE key = ANY($1) ORDER BY key FOR UPDATE)
-       RETURNING key`,
+       RETURNING key, entry->'erasures' AS erasures`,
       [commits.map((commit) => commit.entryKey)],
     );
-    const inInbox = new Set(consumed.map((row) => row.key));
+    const inInbox = new Map(consumed.map((row) => [row.key, row.erasures]));
     const applied = commits.map((commit) => withoutEntryGone(commit, inInbox.has(commit.entryKey)));
     const events = applied.flatMap((commit) =>
       (commit.events ?? []).map((event) => ({
         event,
         entryKey: commit.entryKey,
         lane: commit.lane ?? ('live' as const),
+        erasures: inInbox.get(commit.entryKey),
       })),
     );
     const keys = [...new Set(events.map(({ event }) => orderKey(event)))].sort();
     const isNew = new Set<string>();
-    for (const { event, entryKey, lane } of events) {
+    for (const { event, entryKey, lane, erasures } of events) {
       const key = orderKey(event);
       let record = records.get(key);
       if (!record) {
@@ -54,6 +61,8 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
         isNew.add(key);
       }
       applyEvent(record, event, entryKey, now, lane);
+      const erasedAt = reachedAt(erasures, key);
+      if (erasedAt) eraseOrder(record, erasedAt);
     }
     for (const key of keys) await writeOrder(client, records.get(key)!, isNew.has(key));
     for (const commit of applied) {
