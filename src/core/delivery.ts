@@ -44,6 +44,19 @@ export interface EntryRetry {
 }
 
 /**
+ * What a customer's erasure reached of an inbox entry (store/entry-erasure.ts). Intake may have read the entry
+ * before the erasure rewrote it: its step erases these orders as it folds them, as the erasure would have had
+ * they been folded already. Order keys only: nothing of the customer is kept to tell them again.
+ */
+export interface EntryErasure {
+  at: string;
+  /** The orders whose events were the customer's; absent: every order the entry folds into but `except`. */
+  orders?: string[];
+  /** Orders the erasure left alone (another loyalty account's: CustomerMatch.exceptOrderKeys). */
+  except?: string[];
+}
+
+/**
  * One acknowledged delivery waiting to be translated and folded into its
  * orders: a platform's raw delivery, or order events already in neutral form
  * (resync and reconciliation read them from the platform's API).
@@ -59,6 +72,8 @@ export interface InboxEntry {
   retry: EntryRetry | null;
   /** The lane of the work it causes: live for a delivery, backfill for a resync's or reconciliation's events (absent: live). */
   lane?: Lane | undefined;
+  /** The customers' erasures that reached it while it waited, oldest first. */
+  erasures?: EntryErasure[] | undefined;
 }
 
 export function deliveryBody(delivery: Pick<StoredDelivery, 'body' | 'bodyEncoding'>): Buffer {

@@ -6,6 +6,8 @@
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, newOrderRecord } from '../../order-record.ts';
+import { eraseOrder } from '../customer-data.ts';
+import { reachedAt } from '../entry-erasure.ts';
 import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
 import type { OrderOperations } from './order-operations.ts';
 import type { LowdbParts } from './parts.ts';
@@ -61,12 +63,16 @@ export class IntakeOperations {
         const settledIn =
           notActive.length > 0 ? await this.#p.settled.index.getMany(notActive) : new Map<string, string | undefined>();
         for (const commit of ofInbox) {
+          const erasures = inbox.entry(commit.entryKey)?.erasures;
           for (const event of commit.events ?? []) {
             const key = orderKey(event);
             const record = (await this.#orders.live(key, () => newOrderRecord(event, now), {
               settled: !settledIn.has(key) || settledIn.get(key) !== undefined,
             }))!;
             applyEvent(record, event, commit.entryKey, now, commit.lane ?? 'live');
+            // A customer's erasure reached the entry, perhaps after intake read it: the fold is erased before it is kept.
+            const erasedAt = reachedAt(erasures, key);
+            if (erasedAt) eraseOrder(record, erasedAt);
             active.put(record);
             changed.add(record.key);
           }

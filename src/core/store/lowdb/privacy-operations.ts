@@ -2,7 +2,7 @@
 // the files keep it (active and settled orders, dead letters, the inbox,
 // adjustments, data requests), and everything of one shop forgotten. Both
 // erasures end with a fresh backup, so no copy keeps what was erased.
-import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
+import type { StoredDelivery } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
 import {
   adjustmentInScope,
@@ -13,6 +13,7 @@ import {
   orderMatches,
   scrubText,
 } from '../customer-data.ts';
+import { entryIsAbout, erasedEntry } from '../entry-erasure.ts';
 import type {
   Adjustment,
   CustomerData,
@@ -37,15 +38,6 @@ const letterIsAbout = (
     (letter.delivery &&
       inScope(letter.delivery.platform, letter.delivery.shop, match) &&
       redactor(letter.delivery).about),
-  );
-
-const eventIsAbout = (event: NonNullable<InboxEntry['events']>[number], match: CustomerMatch) =>
-  orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match);
-
-const entryIsAbout = (entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean =>
-  Boolean(
-    entry.events?.some((event) => eventIsAbout(event, match)) ||
-    (entry.delivery && inScope(entry.delivery.platform, entry.delivery.shop, match) && redactor(entry.delivery).about),
   );
 
 export class PrivacyOperations {
@@ -114,27 +106,8 @@ export class PrivacyOperations {
             }
           : undefined,
       );
-      report.inbox = await inbox.rewrite((entry) => {
-        if (!entryIsAbout(entry, match, redactor)) return undefined;
-        return {
-          ...entry,
-          ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
-          ...(entry.events
-            ? {
-                events: entry.events.map((event) =>
-                  eventIsAbout(event, match)
-                    ? {
-                        ...event,
-                        customer: { name: null, email: null, mobile: null },
-                        attributes: {},
-                        landingSite: null,
-                      }
-                    : event,
-                ),
-              }
-            : {}),
-        };
-      });
+      // An entry intake holds may be folded from its copy read before: the reach recorded on it erases what it folds.
+      report.inbox = await inbox.rewrite((entry) => erasedEntry(entry, match, redactor, at));
       for (const { id, value } of records.list<Adjustment>('adjustment')) {
         if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
         // The request kept for a resend names the customer too: it goes, and with it the resend.

@@ -3,10 +3,15 @@
 // locked in key order, so two instances folding into the same orders never
 // deadlock; a new order created by another instance meanwhile makes the
 // transaction run again, folding into that row. An entry no longer in the
-// inbox (its shop erased while intake read it) folds nothing.
+// inbox (its shop erased while intake read it) folds nothing; one a customer's
+// erasure reached erases what it folds of theirs.
+import type { EntryErasure } from '../../delivery.ts';
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, foldPart, newOrderRecord, progressPart, type OrderRecord } from '../../order-record.ts';
+import { eraseOrder } from '../customer-data.ts';
+import { reachedAt } from '../entry-erasure.ts';
 import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
+import type { PoolClient } from 'pg';
 import type { PgDatabase } from './database.ts';
 import { insertDeadLetter } from './dead-letters.ts';
 import { putRecord } from './records.ts';
@@ -28,23 +33,26 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
       );
       for (const row of rows) records.set(row.key, recordOf(row));
     }
-    const { rows: consumed } = await client.query<{ key: string }>(
+    // Each entry as it is now, not as intake read it: a customer's erasure that rewrote it meanwhile (this waits for
+    // one still at it) recorded what it reached, and what the step folds of that is erased (entry-erasure.ts).
+    const { rows: consumed } = await client.query<{ key: string; erasures: EntryErasure[] | null }>(
       `DELETE FROM lb_inbox WHERE key IN (SELECT key FROM lb_inbox WHERE key = ANY($1) ORDER BY key FOR UPDATE)
-       RETURNING key`,
+       RETURNING key, entry->'erasures' AS erasures`,
       [commits.map((commit) => commit.entryKey)],
     );
-    const inInbox = new Set(consumed.map((row) => row.key));
+    const inInbox = new Map(consumed.map((row) => [row.key, row.erasures]));
     const applied = commits.map((commit) => withoutEntryGone(commit, inInbox.has(commit.entryKey)));
     const events = applied.flatMap((commit) =>
       (commit.events ?? []).map((event) => ({
         event,
         entryKey: commit.entryKey,
         lane: commit.lane ?? ('live' as const),
+        erasures: inInbox.get(commit.entryKey),
       })),
     );
     const keys = [...new Set(events.map(({ event }) => orderKey(event)))].sort();
     const isNew = new Set<string>();
-    for (const { event, entryKey, lane } of events) {
+    for (const { event, entryKey, lane, erasures } of events) {
       const key = orderKey(event);
       let record = records.get(key);
       if (!record) {
@@ -53,48 +61,10 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
         isNew.add(key);
       }
       applyEvent(record, event, entryKey, now, lane);
+      const erasedAt = reachedAt(erasures, key);
+      if (erasedAt) eraseOrder(record, erasedAt);
     }
-    for (const key of keys) {
-      const record = records.get(key)!;
-      const summary = summaryColumns(record);
-      if (isNew.has(key)) {
-        await client.query(
-          `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14, $15)`,
-          [
-            record.key,
-            record.platform,
-            record.shop,
-            record.orderId,
-            summary.orderName,
-            summary.state,
-            summary.reason,
-            summary.upstream,
-            summary.email,
-            summary.mobile,
-            record.updatedAt,
-            record.foldVersion,
-            JSON.stringify(foldPart(record)),
-            JSON.stringify(progressPart(record)),
-            record.lane ?? 'live',
-          ],
-        );
-      } else {
-        await client.query(
-          `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7, lane = $8 WHERE key = $1`,
-          [
-            record.key,
-            summary.orderName,
-            summary.email,
-            summary.mobile,
-            record.updatedAt,
-            record.foldVersion,
-            JSON.stringify(foldPart(record)),
-            record.lane ?? 'live',
-          ],
-        );
-      }
-    }
+    for (const key of keys) await writeOrder(client, records.get(key)!, isNew.has(key));
     for (const commit of applied) {
       if (commit.deadLetter) await insertDeadLetter(client, commit.deadLetter);
       if (commit.shop)
@@ -106,4 +76,46 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
     if (keys.length > 0) await client.query('NOTIFY lb_work');
     return keys;
   });
+}
+
+/** One folded order written: inserted when the step made it, else its fold part and the columns copied from it. */
+async function writeOrder(client: PoolClient, record: OrderRecord, isNew: boolean): Promise<void> {
+  const summary = summaryColumns(record);
+  if (isNew) {
+    await client.query(
+      `INSERT INTO lb_orders (key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at, due_at, version, fold_version, fold, progress, lane)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), 1, $12, $13, $14, $15)`,
+      [
+        record.key,
+        record.platform,
+        record.shop,
+        record.orderId,
+        summary.orderName,
+        summary.state,
+        summary.reason,
+        summary.upstream,
+        summary.email,
+        summary.mobile,
+        record.updatedAt,
+        record.foldVersion,
+        JSON.stringify(foldPart(record)),
+        JSON.stringify(progressPart(record)),
+        record.lane ?? 'live',
+      ],
+    );
+  } else {
+    await client.query(
+      `UPDATE lb_orders SET order_name = $2, email = $3, mobile = $4, updated_at = GREATEST(updated_at, $5), due_at = now(), version = version + 1, fold_version = $6, fold = $7, lane = $8 WHERE key = $1`,
+      [
+        record.key,
+        summary.orderName,
+        summary.email,
+        summary.mobile,
+        record.updatedAt,
+        record.foldVersion,
+        JSON.stringify(foldPart(record)),
+        record.lane ?? 'live',
+      ],
+    );
+  }
 }

@@ -14,6 +14,7 @@ import {
   phoneSuffix,
   scrubText,
 } from '../customer-data.ts';
+import { entryIsAbout, erasedEntry } from '../entry-erasure.ts';
 import type {
   Adjustment,
   CustomerData,
@@ -27,7 +28,7 @@ import type pg from 'pg';
 import type { PgDatabase, Queryable } from './database.ts';
 import { listDeadLetters } from './dead-letters.ts';
 import { listRecords, putRecord } from './records.ts';
-import { entryOf, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type OrderRow } from './rows.ts';
+import { entryOf, entryPayload, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type OrderRow } from './rows.ts';
 
 type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
 
@@ -79,16 +80,6 @@ async function inboxInScope(client: Queryable, match: CustomerMatch): Promise<In
     );
 }
 
-function entryIsAbout(entry: InboxEntry, match: CustomerMatch, redactor: DeliveryRedactor): boolean {
-  if (
-    entry.events?.some((event) =>
-      orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match),
-    )
-  )
-    return true;
-  return Boolean(entry.delivery && redactor(entry.delivery).about);
-}
-
 function letterIsAbout(
   letter: DeadLetter,
   keys: Set<string>,
@@ -121,6 +112,103 @@ export async function exportCustomer(
   return { orders, deadLetters, inbox, adjustments, dataRequests };
 }
 
+/**
+ * The customer's orders erased, but those in `done`; returns them as they were (their contact, for scrubbing
+ * text). Locked in key order, as intake's step locks them.
+ */
+async function eraseOrders(client: Queryable, match: CustomerMatch, at: string, done: ReadonlySet<string> = new Set()) {
+  const orders = (await customerOrders(client, match, true)).filter((record) => !done.has(record.key));
+  const before = orders.map((record) => structuredClone(record));
+  for (const record of orders) {
+    eraseOrder(record, at);
+    await client.query(
+      'UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1',
+      [record.key, JSON.stringify(foldPart(record))],
+    );
+  }
+  return before;
+}
+
+/**
+ * The waiting entries about the customer rewritten, each read again under its row lock: as another erasure or
+ * intake's step left it, if either got there first. Each records what this erasure reached, for the step of an
+ * intake that read it before (entry-erasure.ts).
+ */
+async function eraseInbox(client: Queryable, match: CustomerMatch, redactor: DeliveryRedactor, at: string) {
+  const candidates = (await inboxInScope(client, match)).filter((entry) => entryIsAbout(entry, match, redactor));
+  if (candidates.length === 0) return 0;
+  const { rows } = await client.query<InboxRow>(
+    `SELECT ${INBOX_COLUMNS} FROM lb_inbox WHERE key = ANY($1) ORDER BY key FOR UPDATE`,
+    [candidates.map((entry) => entry.key)],
+  );
+  let erased = 0;
+  for (const entry of rows.map(entryOf)) {
+    const after = erasedEntry(entry, match, redactor, at);
+    if (!after) continue;
+    await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [
+      entry.key,
+      JSON.stringify(entryPayload(after)),
+    ]);
+    erased++;
+  }
+  return erased;
+}
+
+async function eraseLetters(
+  client: Queryable,
+  orders: OrderRecord[],
+  match: CustomerMatch,
+  redactor: DeliveryRedactor,
+): Promise<number> {
+  const keys = new Set(orders.map((order) => order.key));
+  const theirs = orders.flatMap((record) => [record.snapshot.customer.email, record.snapshot.customer.mobile]);
+  const letters = (
+    await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')
+  ).rows.map((row) => row.letter);
+  let erased = 0;
+  for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
+    const after = {
+      ...letter,
+      reason: scrubText(letter.reason, match, theirs),
+      ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
+    };
+    await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(after)]);
+    erased++;
+  }
+  return erased;
+}
+
+/** The customer's adjustments (kept, without them) and data requests (gone); returns how many of each. */
+async function eraseRecords(client: Queryable, db: PgDatabase, match: CustomerMatch) {
+  let adjustments = 0;
+  let requests = 0;
+  for (const { id, value } of (
+    await client.query<{ id: string; value: Adjustment }>(
+      "SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE",
+    )
+  ).rows) {
+    if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
+    // The request kept for a resend names the customer too: it goes, and with it the resend.
+    await putRecord(client, db.secrets, 'adjustment', id, {
+      ...value,
+      customer: {},
+      reason: scrubText(value.reason, match),
+      request: undefined,
+    });
+    adjustments++;
+  }
+  for (const { id, value } of (
+    await client.query<{ id: string; value: DataRequest }>(
+      "SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE",
+    )
+  ).rows) {
+    if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
+    await client.query("DELETE FROM lb_records WHERE kind = 'data-request' AND id = $1", [id]);
+    requests++;
+  }
+  return { adjustments, requests };
+}
+
 export function eraseCustomer(
   db: PgDatabase,
   match: CustomerMatch,
@@ -128,75 +216,16 @@ export function eraseCustomer(
   at: string,
 ): Promise<ErasureReport> {
   return db.transaction(async (client) => {
-    const report: ErasureReport = { orders: 0, deadLetters: 0, inbox: 0, records: 0, adjustments: 0 };
-    const orders = await customerOrders(client, match, true);
-    const theirs = orders.flatMap((record) => [record.snapshot.customer.email, record.snapshot.customer.mobile]);
-    for (const record of orders) {
-      eraseOrder(record, at);
-      await client.query(
-        'UPDATE lb_orders SET fold = $2, email = NULL, mobile = NULL, version = version + 1 WHERE key = $1',
-        [record.key, JSON.stringify(foldPart(record))],
-      );
-    }
-    report.orders = orders.length;
-    const keys = new Set(orders.map((order) => order.key));
-    const letters = (
-      await client.query<{ letter: DeadLetter }>('SELECT letter FROM lb_dead_letters ORDER BY id FOR UPDATE')
-    ).rows.map((row) => row.letter);
-    for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
-      const erased = {
-        ...letter,
-        reason: scrubText(letter.reason, match, theirs),
-        ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
-      };
-      await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(erased)]);
-      report.deadLetters++;
-    }
-    for (const entry of (await inboxInScope(client, match)).filter((candidate) =>
-      entryIsAbout(candidate, match, redactor),
-    )) {
-      const erased = {
-        ...(entry.lane ? { lane: entry.lane } : {}),
-        ...(entry.delivery ? { delivery: redactor(entry.delivery).redacted } : {}),
-        ...(entry.events
-          ? {
-              events: entry.events.map((event) =>
-                orderMatches({ ...event, snapshot: { customer: event.customer } } as unknown as OrderRecord, match)
-                  ? { ...event, customer: { name: null, email: null, mobile: null }, attributes: {}, landingSite: null }
-                  : event,
-              ),
-            }
-          : {}),
-      };
-      await client.query('UPDATE lb_inbox SET entry = $2 WHERE key = $1', [entry.key, JSON.stringify(erased)]);
-      report.inbox++;
-    }
-    for (const { id, value } of (
-      await client.query<{ id: string; value: Adjustment }>(
-        "SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE",
-      )
-    ).rows) {
-      if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
-      // The request kept for a resend names the customer too: it goes, and with it the resend.
-      await putRecord(client, db.secrets, 'adjustment', id, {
-        ...value,
-        customer: {},
-        reason: scrubText(value.reason, match),
-        request: undefined,
-      });
-      report.records++;
-      report.adjustments++;
-    }
-    for (const { id, value } of (
-      await client.query<{ id: string; value: DataRequest }>(
-        "SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE",
-      )
-    ).rows) {
-      if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
-      await client.query("DELETE FROM lb_records WHERE kind = 'data-request' AND id = $1", [id]);
-      report.records++;
-    }
-    return report;
+    // The orders, then the inbox, then the orders again (issue 64): a step of intake that committed between the
+    // first two took its entry out of the inbox before it was read here, and its orders are found the second time;
+    // one that takes its entry after the inbox was rewritten waits for this erasure, and erases what it folds. The
+    // orders come first, as intake's step locks them before its entries: the two never wait on each other in a circle.
+    const orders = await eraseOrders(client, match, at);
+    const inbox = await eraseInbox(client, match, redactor, at);
+    orders.push(...(await eraseOrders(client, match, at, new Set(orders.map((order) => order.key)))));
+    const deadLetters = await eraseLetters(client, orders, match, redactor);
+    const { adjustments, requests } = await eraseRecords(client, db, match);
+    return { orders: orders.length, deadLetters, inbox, records: adjustments + requests, adjustments };
   });
 }
 

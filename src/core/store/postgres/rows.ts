@@ -54,7 +54,7 @@ export interface InboxRow {
   key: string;
   aliases: string[];
   received_at: Date;
-  entry: Pick<InboxEntry, 'delivery' | 'events'>;
+  entry: Pick<InboxEntry, 'delivery' | 'events' | 'lane' | 'erasures'>;
   retry: EntryRetry | null;
 }
 
@@ -69,9 +69,13 @@ export const entryOf = (row: InboxRow): InboxEntry =>
     retry: row.retry,
   });
 
-/** What an inbox row's entry column holds: the delivery as received, or events already in neutral form, and the lane of its work. */
-export const entryPayload = (entry: InboxEntry): Pick<InboxEntry, 'delivery' | 'events' | 'lane'> => ({
+/**
+ * What an inbox row's entry column holds: the delivery as received, or events already in neutral form, the lane of
+ * its work, and what customers' erasures reached of it.
+ */
+export const entryPayload = (entry: InboxEntry): InboxRow['entry'] => ({
   ...(entry.delivery ? { delivery: entry.delivery } : {}),
   ...(entry.events ? { events: entry.events } : {}),
   ...(entry.lane ? { lane: entry.lane } : {}),
+  ...(entry.erasures?.length ? { erasures: entry.erasures } : {}),
 });
