@@ -378,8 +378,20 @@ describe.each([
       const claimed = (await store.claimDue('w', 100, 60_000)).find(
         (record) => record.key === keyOf(event),
       ) as OrderRecord;
-      // What its points are read from (its activity, its account, what it redeemed) is listed with it, settled too.
-      const upstream = { ...claimed.upstream, earnActivityId: '7', account: 'acct-1', redeemedPoints: 50 };
+      // What its points are read from (its activity, its account, what it redeemed) is listed with it, settled too:
+      // what its own redeem took and what each of its reward codes' redeems took, the one sent.
+      const code = { code: 'LB-X', account: 'acct-2', points: 30, holder: 'h', reservation: 'r' };
+      const upstream = {
+        ...claimed.upstream,
+        earnActivityId: '7',
+        account: 'acct-1',
+        redemption: 'sent' as const,
+        redeemedPoints: 50,
+        redeemCodes: [
+          { ...code, redemption: 'sent' as const },
+          { ...code, reservation: 'r2', redemption: 'none' as const },
+        ],
+      };
       await store.saveProgress(
         { ...claimed, upstream, target: { state: 'cancelled', reason }, dueAt: null },
         { owner: 'w', release: true, leaseMs: 60_000 },
@@ -395,7 +407,7 @@ describe.each([
       expect(listed.orders.find((order) => order.key === keyOf(event))).toMatchObject({
         earnActivityId: '7',
         account: 'acct-1',
-        redeemedPoints: 50,
+        redeemedPoints: 80,
       });
       expect(listed.total).toBe(before + 1);
     });
