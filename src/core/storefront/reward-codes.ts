@@ -118,6 +118,24 @@ export class RewardCodes {
     if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
     const read = await this.#o.reader.pointsNow(account, customer, { platform, shop, needed: reward.points });
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
+    const reserved = await this.#reserve(asked, holder, read);
+    if (reserved.kind !== 'reserved') return reserved;
+    this.#o.reader.dropBalance(account.id, contactOf(customer));
+    const issued = await this.#issue(asked, holder, reserved.reservation, codes);
+    if (issued.kind !== 'issued') return issued;
+    return { ...issued, available: Math.max(0, reserved.available - reward.points) };
+  }
+
+  /**
+   * The reservation, added only if the balance as read, less everything the customer's holder holds at that write,
+   * covers the reward, and the customer holds fewer than MAX_OPEN_CODES open codes in the shop at that write.
+   */
+  async #reserve(
+    asked: Redemption,
+    holder: string,
+    read: Extract<FreshPoints, { ok: true }>,
+  ): Promise<{ kind: 'reserved'; reservation: Reservation; available: number } | RedeemAnswer> {
+    const { platform, shop, account, customer, reward } = asked;
     const now = this.#now();
     const reservation: Reservation = {
       id: randomUUID(),
@@ -146,12 +164,20 @@ export class RewardCodes {
       const reservations = [...(current?.reservations ?? []), reservation];
       return { put: pruned({ ...current, account: account.id, customer, reservations }, now) };
     });
-    if (!changed) {
-      await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
-      if (tooMany) return { kind: 'too-many' };
-      return { kind: 'short', available: Math.max(0, available), points: reward.points };
-    }
-    this.#o.reader.dropBalance(account.id, contactOf(customer));
+    if (changed) return { kind: 'reserved', reservation, available };
+    await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
+    if (tooMany) return { kind: 'too-many' };
+    return { kind: 'short', available: Math.max(0, available), points: reward.points };
+  }
+
+  /** The reserved code made in the store and marked issued; or, where it could not be, nothing left usable. */
+  async #issue(
+    asked: Redemption,
+    holder: string,
+    reservation: Reservation,
+    codes: NonNullable<StorefrontParts['codes']>,
+  ): Promise<Exclude<RedeemAnswer, { kind: 'issued' }> | Omit<Extract<RedeemAnswer, { kind: 'issued' }>, 'available'>> {
+    const { shop, customer, reward } = asked;
     const made = await codes
       .make({
         shop,
@@ -161,28 +187,12 @@ export class RewardCodes {
         title: `Loyalty reward: ${rewardWords(reward)}`,
         amountOff: reward.amountOff,
         minimumOrder: reward.minimumOrder,
-        startsAt: now.toISOString(),
+        startsAt: reservation.createdAt,
         expiresAt: reservation.expiresAt,
         combinesWithOthers: reward.combines,
       })
       .catch((error: unknown) => ({ kind: 'thrown' as const, error }));
-    if (made.kind === 'thrown') {
-      // Not known to be made: a store may still make it after the bridge gave up (a timeout), so nothing is looked
-      // for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS, once any
-      // make has ended) removes the code if the store has it and lets the points go.
-      this.#o.logger.warn(
-        { platform, shop, kind: (made.error as Error)?.name },
-        'a reward code could not be made; its points are let go once the store says it has no such code',
-      );
-      // Unless the repair already let it go while this make ran (a make slower than REPAIR_MS): then no one looks for
-      // its code again, so it is looked for now that the make has ended, and removed.
-      const still = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
-      if (still?.reservations.find((each) => each.id === reservation.id)?.state !== 'reserving') {
-        const found = await codes.find(shop, reservation.code).catch(() => undefined);
-        if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
-      }
-      return { kind: 'failed' };
-    }
+    if (made.kind === 'thrown') return this.#makeThrew(asked, holder, reservation, codes, made.error);
     if (made.kind !== 'made') {
       // The store said it made nothing: the points are let go at once.
       await this.repairUnmade(holder, reservation, true).catch(() => undefined);
@@ -207,8 +217,34 @@ export class RewardCodes {
       code: reservation.code,
       amountOff: reservation.amountOff,
       expiresAt: reservation.expiresAt,
-      available: Math.max(0, available - reward.points),
     };
+  }
+
+  /**
+   * A make not known to have made the code: a store may still make it after the bridge gave up (a timeout), so it is
+   * not looked for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS,
+   * once any make has ended) removes the code if the store has it and lets the points go; unless the repair already
+   * let it go while this make ran (a make slower than REPAIR_MS): then no one looks for its code again, so it is
+   * looked for now that the make has ended, and removed.
+   */
+  async #makeThrew(
+    asked: Redemption,
+    holder: string,
+    reservation: Reservation,
+    codes: NonNullable<StorefrontParts['codes']>,
+    error: unknown,
+  ): Promise<{ kind: 'failed' }> {
+    const { platform, shop } = asked;
+    this.#o.logger.warn(
+      { platform, shop, kind: (error as Error)?.name },
+      'a reward code could not be made; its points are let go once the store says it has no such code',
+    );
+    const still = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
+    if (still?.reservations.find((each) => each.id === reservation.id)?.state !== 'reserving') {
+      const found = await codes.find(shop, reservation.code).catch(() => undefined);
+      if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
+    }
+    return { kind: 'failed' };
   }
 
   /**
