@@ -137,7 +137,7 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
       await expect.poll(() => launcher.textContent(), { timeout: 10_000 }).toContain(String(points));
       await context.close();
     }
-  }, 40_000);
+  }, 60_000);
 
   it('shows her balance on a page a cache kept with a stale REST nonce', async () => {
     const { wp, bridgeUrl, signedIn } = world;
@@ -146,9 +146,9 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
     // is parsed, before the widget's deferred script runs.
     await page.addInitScript({
       content: `new MutationObserver(function () {
-        var config = document.getElementById('loyalty-bridge-config');
-        if (config && config.getAttribute('data-rest-nonce') !== '0123456789')
-          config.setAttribute('data-rest-nonce', '0123456789');
+        var widget = document.getElementById('loyalty-bridge-widget-js');
+        if (widget && widget.getAttribute('data-rest-nonce') !== '0123456789')
+          widget.setAttribute('data-rest-nonce', '0123456789');
       }).observe(document, { childList: true, subtree: true });`,
     });
     const refused = page.waitForResponse((answer) => answer.url().includes('/loyalty-bridge/v1/identity'));

@@ -8,8 +8,8 @@ use PHPUnit\Framework\TestCase;
  * flooding someone's inbox, and learning from the link's answers whether an account exists.
  */
 final class EmailProofAbuseTest extends TestCase {
-	private const CONFIRMED = 'https://shop.example?loyalty_bridge_proof=confirmed';
-	private const EXPIRED   = 'https://shop.example?loyalty_bridge_proof=expired';
+	private const CONFIRMED = 'https://shop.example/?loyalty_bridge_proof=confirmed';
+	private const EXPIRED   = 'https://shop.example/?loyalty_bridge_proof=expired';
 
 	protected function setUp(): void {
 		WP::reset();

@@ -163,8 +163,8 @@ function delete_option( string $name ): bool {
 }
 
 // HTTP.
-function home_url(): string {
-	return 'https://shop.example';
+function home_url( string $path = '' ): string {
+	return 'https://shop.example' . ( '' === $path ? '' : '/' . ltrim( $path, '/' ) );
 }
 /** As WordPress answers it: with a trailing slash, where wp-admin is (here, as for WordPress in its own directory). */
 function admin_url( string $path = '' ): string {

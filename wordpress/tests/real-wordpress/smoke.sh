@@ -84,8 +84,8 @@ check "identity: 403 with a wrong nonce" test "$(status -H "Cookie: $c_name=$c_v
 check "identity: 401 for a guest" test "$(status "$identity")" = 401
 
 curl -s -H "Cookie: $c_name=$c_value" "$page" >"$work/page.html"
-check "storefront: the widget script, deferred (WordPress 6.1)" grep -Eq "<script defer src=.http://127.0.0.1:$bridge_port/woocommerce/storefront/widget.js\?store=127.0.0.1%3A$wp_port" "$work/page.html"
-check "storefront: the settings element with the identity route, a nonce, where a fresh one is and the proof route" grep -q '<div id="loyalty-bridge-config" data-identity-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/identity" data-rest-nonce="[0-9a-f]*" data-nonce-url="http://127.0.0.1:[0-9]*/wp-admin/admin-ajax.php?action=rest-nonce" data-proof-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/email-proof" hidden></div>' "$work/page.html"
+check "storefront: the widget script, deferred (WordPress 6.1), its settings on its own tag" grep -Eq "<script data-site=\"$site/\" data-admin=\"$site/wp-admin/\" data-rest-nonce=\"[0-9a-f]{10}\" defer src=.http://127.0.0.1:$bridge_port/woocommerce/storefront/widget.js\?store=127.0.0.1%3A$wp_port" "$work/page.html"
+check "storefront: no settings element, which a post could also print" bash -c "! grep -q 'loyalty-bridge-config' '$work/page.html'"
 check "storefront: the shortcode and the block print the panel" test "$(grep -o '<div data-loyalty-points-panel></div>' "$work/page.html" | wc -l)" = 2
 check "storefront: no token in the page" bash -c "! grep -q token '$work/page.html'"
 check "block: registered with its editor script" grep -q 'registered, editor script' < <(cli block)
