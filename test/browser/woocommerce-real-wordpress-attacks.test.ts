@@ -1,9 +1,13 @@
 // The WordPress plugin turned against the site that runs it (issue 65), in a real WordPress 6.1 with the plugin and
 // the bridge's real widget.js in Chromium (test/helpers/real-wordpress-world.ts): an author's post carrying settings
-// of its own for the widget, viewed by an administrator. Each failed on the plugin before the fix it goes with.
+// of its own for the widget, viewed by an administrator; a shop manager reaching Connect and Disconnect; and a
+// bridge address with markup in its path, in wp-admin. Each failed on the plugin before the fix it goes with.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WP_ADMIN, WP_AUTHOR } from '../helpers/real-wordpress.ts';
+import { startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
+import { WP_ADMIN, WP_AUTHOR, WP_SHOP_MANAGER } from '../helpers/real-wordpress.ts';
 import {
   realWordPressRuns,
   startRealWordPressWorld,
@@ -36,6 +40,26 @@ function scriptCallsToSite(page: Page, site: string, at: string): string[] {
       calls.push(decodeURIComponent(`${url.pathname}${url.search}`));
   });
   return calls;
+}
+
+/** A "bridge" of an attacker's, over https, that hands any code a key of its own making. */
+async function attackersBridge(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const key = Buffer.alloc(32, 7).toString('base64url');
+    response.end(JSON.stringify({ store: new URL(world.wp.url).host, keyId: 'pk_AttackerKey1', key }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const front: HttpsFront = await startHttpsFront();
+  front.forwardTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  return {
+    url: front.url.replace('//127.0.0.1:', '//localhost:'),
+    async close() {
+      await front.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own site', () => {
@@ -74,5 +98,73 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
     expect(dialogs).toEqual([]);
     await context.close();
+  }, 40_000);
+
+  it('keeps Connect and Disconnect from a shop manager, so the store cannot be pointed at a bridge of theirs', async () => {
+    const { wp, bridgeUrl } = world;
+    const settings = `${wp.url}/wp-admin/options-general.php?page=loyalty-bridge`;
+    const { context, page } = await world.signedIn(WP_SHOP_MANAGER);
+    await page.goto(settings);
+    expect(await page.getByRole('button', { name: 'Disconnect' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Connect' }).count()).toBe(0);
+    await context.close();
+    // Not even with a nonce of their own for the form, made here as WordPress would make it for them.
+    for (const action of ['disconnect', 'connect']) {
+      const [name, value, nonce, loggedIn, loggedInName] = (
+        await wp.cli('session', WP_SHOP_MANAGER.login, 'auth', `loyalty_bridge_${action}`)
+      ).split(' ');
+      const posted = await fetch(settings, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `${name}=${value}; ${loggedInName}=${loggedIn}` },
+        body: new URLSearchParams({ loyalty_bridge_action: action, _wpnonce: nonce!, connection_code: 'lb1.x.y' }),
+      });
+      expect(posted.status).toBe(403);
+    }
+    // The store's pages still load the widget from its own bridge.
+    expect(await (await fetch(wp.rewardsPage)).text()).toContain(`${bridgeUrl}/woocommerce/storefront/widget.js`);
+  }, 40_000);
+
+  it('prints a bridge address with markup in its path as an address: nothing of it runs in wp-admin', async () => {
+    const { wp } = world;
+    const { context, page } = await world.signedIn(WP_ADMIN);
+    const settings = `${wp.url}/wp-admin/options-general.php?page=loyalty-bridge`;
+    const markup = `/'><svg/onload=alert(document.domain)>`;
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const kept = await wp.cli('option', 'loyalty_bridge_connection');
+    const evil = await attackersBridge();
+    try {
+      // A code naming it, pasted by an administrator.
+      await wp.cli('option', 'loyalty_bridge_connection', 'delete');
+      await page.goto(settings);
+      const address = Buffer.from(`${evil.url}${markup}`).toString('base64url');
+      await page.fill('#loyalty-bridge-code', `lb1.${address}.${Buffer.alloc(32, 1).toString('base64url')}`);
+      await Promise.all([
+        page.waitForResponse((answer) => answer.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Connect' }).click(),
+      ]);
+      await page.waitForLoadState('load');
+      expect(await page.locator('.wrap').textContent()).toContain(
+        'This connection code names an address this plugin will not connect to.',
+      );
+      await page.goto(`${wp.url}/wp-admin/`);
+      expect(dialogs).toEqual([]);
+
+      // A connection kept with such an address (by an earlier version of the plugin).
+      const connection = { ...(JSON.parse(kept) as object), bridge_url: `${evil.url}${markup}` };
+      await wp.cli('option', 'loyalty_bridge_connection', JSON.stringify(connection));
+      await page.goto(`${wp.url}/wp-admin/`);
+      await page.goto(settings);
+      expect(dialogs).toEqual([]);
+      expect(await page.locator('svg[onload]').count()).toBe(0);
+    } finally {
+      await wp.cli('option', 'loyalty_bridge_connection', kept);
+      await evil.close();
+      await context.close();
+    }
   }, 40_000);
 });

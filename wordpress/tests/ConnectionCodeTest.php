@@ -39,6 +39,10 @@ final class ConnectionCodeTest extends TestCase {
 			'another scheme'                    => array( self::code( 'ftp://bridge.example' ), false ),
 			'a user in the address'             => array( self::code( 'https://me:pw@bridge.example' ), false ),
 			'a query in the address'            => array( self::code( 'https://bridge.example/?next=evil.example' ), false ),
+			// Printed in wp-admin and in every page's script tag.
+			'markup in the path'                => array( self::code( "https://bridge.example/'><svg/onload=alert(1)>" ), false ),
+			'a quote in the path'               => array( self::code( 'https://bridge.example/a"b' ), false ),
+			'a dot segment in the path'         => array( self::code( 'https://bridge.example/loyalty/../admin' ), false ),
 		);
 	}
 

@@ -76,6 +76,11 @@ function loyalty_bridge_parse_code( string $pasted, bool $allow_loopback_http ):
 	}
 	$port = isset( $url['port'] ) ? ':' . (int) $url['port'] : '';
 	$path = isset( $url['path'] ) ? rtrim( $url['path'], '/' ) : '';
+	// A path of plain segments only: the address is printed in wp-admin and in every page's script tag, and a
+	// bridge's address needs no quote, angle bracket or dot segment.
+	if ( 1 !== preg_match( '#^(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$#', $path ) ) {
+		return loyalty_bridge_refusal( __( 'This connection code names an address this plugin will not connect to. Ask your loyalty program\'s page for a new code.', 'loyalty-bridge' ) );
+	}
 	return array(
 		'ok'         => true,
 		'code'       => $code,

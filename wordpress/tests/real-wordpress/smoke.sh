@@ -102,8 +102,12 @@ check "door: a signed-out visitor is sent to sign in, and back" grep -q '^Locati
 curl -s -H "Cookie: $a_name=$a_value; $l_name=$l_value" "$site/wp-admin/options-general.php?page=loyalty-bridge" >"$work/settings.html"
 check "settings: says what the store is connected to" grep -q "Connected to <strong>127.0.0.1</strong> as store <strong>127.0.0.1:$wp_port</strong>." "$work/settings.html"
 door_link="http://127.0.0.1:$bridge_port/woocommerce/plugin-door?store=127.0.0.1%3A$wp_port"
-check "settings: the admin menu entry opens the door" grep -q "<li><a href='$door_link'>Open your loyalty program" "$work/settings.html"
+check "settings: the admin menu entry is a page of the plugin's" grep -q "<li><a href='options-general.php?page=loyalty-bridge-open'>Open your loyalty program" "$work/settings.html"
+curl -s -D "$work/h5" -o /dev/null -H "Cookie: $a_name=$a_value; $l_name=$l_value" "$site/wp-admin/options-general.php?page=loyalty-bridge-open"
+check "settings: which opens the door" grep -q "^Location: $door_link" "$work/h5"
 check "settings: the page's button opens the door" grep -q "<a class=\"button button-primary\" href=\"$door_link\">Open your loyalty program" "$work/settings.html"
+read -r m_name m_value m_nonce ml_value ml_name < <(cli session manager auth loyalty_bridge_disconnect)
+check "settings: a shop manager cannot disconnect, even with the form's nonce" test "$(status -H "Cookie: $m_name=$m_value; $ml_name=$ml_value" --data "loyalty_bridge_action=disconnect&_wpnonce=$m_nonce" "$site/wp-admin/options-general.php?page=loyalty-bridge")" = 403
 form_nonce=$(grep -o 'name="_wpnonce" value="[0-9a-f]*"' "$work/settings.html" | head -1 | sed 's/.*value="//;s/"//')
 curl -s -D "$work/h4" -o /dev/null -H "Cookie: $a_name=$a_value; $l_name=$l_value" \
 	--data "loyalty_bridge_action=disconnect&_wpnonce=$form_nonce" "$site/wp-admin/options-general.php?page=loyalty-bridge"
