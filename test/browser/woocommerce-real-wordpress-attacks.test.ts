@@ -1,18 +1,21 @@
 // The WordPress plugin turned against the site that runs it (issue 65), in a real WordPress 6.1 with the plugin and
 // the bridge's real widget.js in Chromium (test/helpers/real-wordpress-world.ts): an author's post carrying settings
-// of its own for the widget, viewed by an administrator; a shop manager reaching Connect and Disconnect; and a
-// bridge address with markup in its path, in wp-admin. Each failed on the plugin before the fix it goes with.
+// of its own for the widget, viewed by an administrator; a shop manager reaching Connect and Disconnect; a bridge
+// address with markup in its path, in wp-admin; and the plugin deleted while the bridge still holds its key. Each
+// failed on the plugin before the fix it goes with.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/engine.ts';
 import { startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
-import { WP_ADMIN, WP_AUTHOR, WP_SHOP_MANAGER } from '../helpers/real-wordpress.ts';
+import { WP_ADMIN, WP_AUTHOR, WP_CUSTOMER_2, WP_SHOP_MANAGER } from '../helpers/real-wordpress.ts';
 import {
   realWordPressRuns,
   startRealWordPressWorld,
   type RealWordPressWorld,
 } from '../helpers/real-wordpress-world.ts';
+import { identityToken } from '../helpers/woocommerce-plugin.ts';
 
 const runs = realWordPressRuns('Real WordPress attack test');
 let world: RealWordPressWorld;
@@ -98,7 +101,7 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
     expect(dialogs).toEqual([]);
     await context.close();
-  }, 40_000);
+  }, 60_000);
 
   it('keeps Connect and Disconnect from a shop manager, so the store cannot be pointed at a bridge of theirs', async () => {
     const { wp, bridgeUrl } = world;
@@ -123,7 +126,7 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     }
     // The store's pages still load the widget from its own bridge.
     expect(await (await fetch(wp.rewardsPage)).text()).toContain(`${bridgeUrl}/woocommerce/storefront/widget.js`);
-  }, 40_000);
+  }, 60_000);
 
   it('prints a bridge address with markup in its path as an address: nothing of it runs in wp-admin', async () => {
     const { wp } = world;
@@ -151,13 +154,13 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
       expect(await page.locator('.wrap').textContent()).toContain(
         'This connection code names an address this plugin will not connect to.',
       );
-      await page.goto(`${wp.url}/wp-admin/`);
+      await page.goto(`${wp.url}/wp-admin/profile.php`);
       expect(dialogs).toEqual([]);
 
       // A connection kept with such an address (by an earlier version of the plugin).
       const connection = { ...(JSON.parse(kept) as object), bridge_url: `${evil.url}${markup}` };
       await wp.cli('option', 'loyalty_bridge_connection', JSON.stringify(connection));
-      await page.goto(`${wp.url}/wp-admin/`);
+      await page.goto(`${wp.url}/wp-admin/profile.php`);
       await page.goto(settings);
       expect(dialogs).toEqual([]);
       expect(await page.locator('svg[onload]').count()).toBe(0);
@@ -166,5 +169,26 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
       await evil.close();
       await context.close();
     }
-  }, 40_000);
+  }, 60_000);
+
+  it('tells the bridge when the plugin is deleted: a backup of its key opens nothing, and the storefront closes', async () => {
+    const { wp, bridge } = world;
+    const backup = JSON.parse(await wp.cli('option', 'loyalty_bridge_connection')) as {
+      store: string;
+      key_id: string;
+      key: string;
+    };
+    const connection = { store: backup.store, keyId: backup.key_id, key: backup.key };
+    const asked = (token: string) =>
+      fetch(`${bridge.http.localUrl}/woocommerce/storefront/points`, { headers: { authorization: `Bearer ${token}` } });
+    const token = () => identityToken(connection, { id: 3, email: WP_CUSTOMER_2.email }, { emailProven: true });
+    expect((await asked(token())).status).toBe(200);
+
+    expect(await wp.cli('uninstall')).toBe('null');
+
+    expect((await asked(token())).status).toBe(401);
+    await eventually(async () => {
+      expect(((await (await world.asPage('/storefront')).json()) as { on: boolean }).on).toBe(false);
+    });
+  }, 60_000);
 });

@@ -26,6 +26,7 @@ const LOYALTY_BRIDGE_VERSION = '0.1.0';
 define( 'LOYALTY_BRIDGE_DIR', __DIR__ . '/' );
 
 require_once LOYALTY_BRIDGE_DIR . 'includes/signing.php';
+require_once LOYALTY_BRIDGE_DIR . 'includes/bridge-http.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/connection.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/door.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/identity-route.php';

@@ -63,11 +63,11 @@ page=$(cli install "$site" 2>"$work/install.log")
 check "the plugin activates on WordPress $(php -r "include '$work/wp/wp-includes/version.php'; echo \$wp_version;")" true
 
 connected=$(cli connect "$code")
-check "connects with the code (real wp_remote_post to the bridge)" grep -q '"ok":true' <<<"$connected"
+check "connects with the code (real wp_safe_remote_post to the bridge, let through on this machine by WP_DEBUG)" grep -q '"ok":true' <<<"$connected"
 check "keeps the connection with autoload off" grep -Eq 'autoload=(no|off)' <<<"$connected"
 check "sent the code, the site, its wp-admin and the version" grep -q "\"siteUrl\":\"$site\",\"adminUrl\":\"$site/wp-admin/\",\"pluginVersion\":\"0.1.0\"" "$work/bridge.log"
 again=$(cli connect "$code")
-check "a refused code says why in words" grep -q 'refused the code: this code is unknown or already used' <<<"$again"
+check "a refused code says why in the plugin's words" grep -q 'refused the code: this code is unknown or was already used' <<<"$again"
 
 read -r c_name c_value c_nonce _ _ < <(cli session ada logged_in)
 identity="$site/?rest_route=/loyalty-bridge/v1/identity"
@@ -112,6 +112,7 @@ form_nonce=$(grep -o 'name="_wpnonce" value="[0-9a-f]*"' "$work/settings.html" |
 curl -s -D "$work/h4" -o /dev/null -H "Cookie: $a_name=$a_value; $l_name=$l_value" \
 	--data "loyalty_bridge_action=disconnect&_wpnonce=$form_nonce" "$site/wp-admin/options-general.php?page=loyalty-bridge"
 check "settings: Disconnect (with the form's nonce) redirects back" grep -q '^Location: .*loyalty_bridge=disconnected' "$work/h4"
+check "settings: Disconnect told the bridge, signed" grep -Eq '^POST /woocommerce/plugin/disconnect \{"payload":"[A-Za-z0-9_-]+","sig":"[A-Za-z0-9_-]{43}"\}' "$work/bridge.log"
 check "settings: after Disconnect no widget is printed" bash -c "! curl -s '$page' | grep -q widget.js"
 # WordPress 6.1 itself logs PHP 8.2 deprecations; only the plugin's own notices count here.
 check "no PHP notice from the plugin in WordPress's debug.log" bash -c "! grep -s 'plugins/loyalty-bridge' '$work/debug.log'"
