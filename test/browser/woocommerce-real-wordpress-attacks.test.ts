@@ -1,8 +1,8 @@
 // The WordPress plugin turned against the site that runs it (issue 65), in a real WordPress 6.1 with the plugin and
 // the bridge's real widget.js in Chromium (test/helpers/real-wordpress-world.ts): an author's post carrying settings
 // of its own for the widget, viewed by an administrator; a shop manager reaching Connect and Disconnect; a bridge
-// address with markup in its path, in wp-admin; and the plugin deleted while the bridge still holds its key. Each
-// failed on the plugin before the fix it goes with.
+// address with markup in its path, in wp-admin; sixteen presses of "Send me the link" at once; and the plugin deleted
+// while the bridge still holds its key. Each failed on the plugin before the fix it goes with.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -169,6 +169,21 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
       await evil.close();
       await context.close();
     }
+  }, 60_000);
+
+  it('sends one mail for sixteen presses of “Send me the link” at once', async () => {
+    const { wp } = world;
+    const [name, value, nonce] = (await wp.cli('session', WP_CUSTOMER_2.login, 'logged_in')).split(' ');
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        fetch(`${wp.url}/?rest_route=/loyalty-bridge/v1/email-proof`, {
+          method: 'POST',
+          headers: { cookie: `${name}=${value}`, 'x-wp-nonce': nonce! },
+        }),
+      ),
+    );
+    expect(wp.mails().filter((mail) => mail.to === WP_CUSTOMER_2.email)).toHaveLength(1);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(15).fill(429)]);
   }, 60_000);
 
   it('tells the bridge when the plugin is deleted: a backup of its key opens nothing, and the storefront closes', async () => {

@@ -30,6 +30,7 @@ require_once LOYALTY_BRIDGE_DIR . 'includes/bridge-http.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/connection.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/door.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/identity-route.php';
+require_once LOYALTY_BRIDGE_DIR . 'includes/mail-claim.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/email-proof.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/storefront.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/account-tab.php';

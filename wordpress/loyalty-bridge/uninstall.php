@@ -2,7 +2,7 @@
 /**
  * Removing the plugin disconnects the store as Disconnect does (the store's plugin key must not outlive the plugin,
  * here or at the bridge: a backup of the site would still hold it) and forgets what it kept of its customers: the
- * addresses they proved, and the proof links on their way.
+ * addresses they proved, the proof links on their way, and when each last got one.
  *
  * WordPress runs this file without the plugin loaded, and with no page to show: what could not be done is logged.
  *
@@ -16,6 +16,7 @@ defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 require_once __DIR__ . '/includes/signing.php';
 require_once __DIR__ . '/includes/bridge-http.php';
 require_once __DIR__ . '/includes/connection.php';
+require_once __DIR__ . '/includes/mail-claim.php';
 
 $loyalty_bridge_connection = loyalty_bridge_connection();
 if ( null !== $loyalty_bridge_connection && ! loyalty_bridge_disconnect() ) {
@@ -30,3 +31,4 @@ if ( null !== $loyalty_bridge_connection && ! loyalty_bridge_disconnect() ) {
 delete_option( LOYALTY_BRIDGE_OPTION );
 delete_metadata( 'user', 0, 'loyalty_bridge_proven_email', '', true );
 delete_metadata( 'user', 0, 'loyalty_bridge_email_proof', '', true );
+loyalty_bridge_forget_mail_claims();

@@ -10,6 +10,7 @@ final class UninstallTest extends TestCase {
 	protected function setUp(): void {
 		WP::reset();
 		WP::$options['loyalty_bridge_connection'] = array( 'value' => test_connection(), 'autoload' => false );
+		WP::$options['loyalty_bridge_mail_13']    = array( 'value' => '1700000000', 'autoload' => 'no' );
 		WP::$options['blogname']                  = array( 'value' => 'Shop', 'autoload' => 'yes' );
 		WP::$user_meta[12]                        = array( 'loyalty_bridge_proven_email' => 'ada@example.com', 'billing_phone' => '+1' );
 		WP::$user_meta[13]                        = array( 'loyalty_bridge_email_proof' => array( 'hash' => 'h' ) );

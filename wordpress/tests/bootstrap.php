@@ -46,6 +46,7 @@ final class WP {
 		self::$referer_ok   = true;
 		self::$mail_fails   = false;
 		self::$filters      = array();
+		$GLOBALS['wpdb']    = new FakeWpdb();
 	}
 
 	public static function record( string $name, array $args ): void {
@@ -181,6 +182,9 @@ function delete_option( string $name ): bool {
 // HTTP.
 function home_url( string $path = '' ): string {
 	return 'https://shop.example' . ( '' === $path ? '' : '/' . ltrim( $path, '/' ) );
+}
+function wp_login_url( string $redirect = '' ): string {
+	return 'https://shop.example/wp/wp-login.php' . ( '' === $redirect ? '' : '?redirect_to=' . rawurlencode( $redirect ) );
 }
 /** As WordPress answers it: with a trailing slash, where wp-admin is (here, as for WordPress in its own directory). */
 function admin_url( string $path = '' ): string {
@@ -331,6 +335,9 @@ function check_admin_referer( string $action ) {
 function wp_nonce_field( string $action, string $name = '_wpnonce', bool $referer = true, bool $display = true ): string {
 	return '<input type="hidden" name="' . $name . '" value="nonce-for-' . $action . '">';
 }
+
+require __DIR__ . '/fake-wpdb.php';
+$GLOBALS['wpdb'] = new FakeWpdb();
 
 require dirname( __DIR__ ) . '/loyalty-bridge/loyalty-bridge.php';
 WP::$load_calls = WP::$calls;
