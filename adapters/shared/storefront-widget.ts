@@ -6,7 +6,9 @@
 // transport proves who the customer is differs by platform: each hands its own snippet, which defines
 // `customerToken()` (a promise of the customer's token, fetched afresh from the store's own origin, or undefined
 // for a guest) from `data` (what the platform put in it beside the words). The prelude sends it to the bridge as a
-// bearer, or the store's name (the script's own ?store=) for a guest, and never the store's cookies.
+// bearer, or the store's name (the script's own ?store=) for a guest, and never the store's cookies. What the page's
+// content holds (a post, a product's text) can name no setting of the widget's: its own tag is found past a named
+// element shadowing document.currentScript, and only the launchers it made itself are wired.
 import { readFileSync } from 'node:fs';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 
@@ -77,12 +79,17 @@ function prelude(options: SharedWidgetOptions, data: string): string {
   return `// The loyalty launcher for a ${options.platformName.replace(/[^\w .-]/g, '')} store, served by loyalty-bridge.
 (function () {
   'use strict';
-  if (window.loyaltyBridgeWidget) return;
+  // === true: an element a page's content names loyaltyBridgeWidget is no earlier copy of this script.
+  if (window.loyaltyBridgeWidget === true) return;
   window.loyaltyBridgeWidget = true;
   var data = ${data};
   var pointsUrl = data.points;
+  // This script's own tag, read past anything the page's content names "currentScript" (a named element shadows
+  // document.currentScript): only a script element, which no post or product text can add.
+  var currentScript = Object.getOwnPropertyDescriptor(Document.prototype, 'currentScript');
+  var script = currentScript && currentScript.get ? currentScript.get.call(document) : null;
+  if (!(script instanceof HTMLScriptElement)) script = null;
   // The store this script was added to, from its own address (?store=<shop>): how a guest's ask names it.
-  var script = document.currentScript;
   var store = script && script.src ? new URL(script.src).searchParams.get('store') : null;
 
 ${options.transport}
@@ -177,7 +184,17 @@ ${options.transport}
         slot.replaceChildren(made);
         inline.push(made);
       });
-    document.body.append(launcher('widget', false));
+    var main = launcher('widget', false);
+    document.body.append(main);
+    // loyalty.js wires every launcher and earn block in the page: only those made here are the widget's. One a post
+    // or a product's text carries (any element and data-* attribute may be there) would take its words, the sign-in
+    // link's address among them, from that text.
+    var made = inline.concat([main]);
+    document.querySelectorAll('[data-loyalty-launcher], [data-loyalty-earn]').forEach(function (node) {
+      if (made.indexOf(node) >= 0) return;
+      node.removeAttribute('data-loyalty-launcher');
+      node.removeAttribute('data-loyalty-earn');
+    });
     runLoyalty();
     inline.forEach(function (made) {
       made.querySelector('[role="dialog"]').setAttribute('role', 'region');

@@ -2,11 +2,15 @@
 // which the WordPress plugin prints (deferred) on the store's pages: the shared launcher
 // (adapters/shared/storefront-widget.ts) with WooCommerce's transport, which also fills the panels the plugin prints
 // (`<div data-loyalty-points-panel>`: the My Account tab, the shortcode, the block). The transport asks the plugin's
-// identity route on the store's own origin (its address and a REST nonce in #loyalty-bridge-config's data
-// attributes; with the customer's cookies, as WordPress's REST API wants) for a fresh token at each call, kept
-// nowhere, and sends it to the bridge as a bearer. A nonce WordPress refuses (403: a page cache served a guest's
-// copy, or one older than the nonce's day) is replaced once by a fresh one from WordPress's admin-ajax rest-nonce.
-// Not signed in (401, or no config): the store's name, for a guest.
+// identity route on the store's own origin (with the customer's cookies and a REST nonce, as WordPress's REST API
+// wants) for a fresh token at each call, kept nowhere, and sends it to the bridge as a bearer. A nonce WordPress
+// refuses (403: a page cache served a guest's copy, or one older than the nonce's day) is replaced once by a fresh
+// one from WordPress's admin-ajax rest-nonce. Not signed in (401), or no settings: the store's name, for a guest.
+//
+// Its settings come from its own script tag alone (data-site, data-admin, data-rest-nonce: the plugin's
+// script_loader_tag), never from an element of the page, which a post can carry (issue 65). And whatever they say, it
+// calls only the three addresses it builds itself on the page's own origin: the plugin's identity and e-mail proof
+// routes (?rest_route=, which every WordPress answers) and admin-ajax's rest-nonce.
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import { widgetRoute } from '../shared/storefront-widget.ts';
 
@@ -14,17 +18,31 @@ import { widgetRoute } from '../shared/storefront-widget.ts';
 const SIGN_IN_PATH = '/my-account/';
 
 // Plain browser JavaScript, inside the shared prelude (store, pointsUrl are its).
-const TRANSPORT = `  // What the plugin printed: the identity route's address and a REST nonce (never a token: a page may be cached).
-  function config() {
-    var node = document.getElementById('loyalty-bridge-config');
-    return node
-      ? {
-          identity: node.getAttribute('data-identity-url'),
-          nonce: node.getAttribute('data-rest-nonce'),
-          nonceUrl: node.getAttribute('data-nonce-url'),
-          proofUrl: node.getAttribute('data-proof-url'),
-        }
-      : {};
+const TRANSPORT = `  // The store's own routes, from what the plugin put on this script's tag: where the site's front and its wp-admin
+  // are, each a directory of this page's origin, and a REST nonce (never a token: a page may be cached).
+  function storeRoutes() {
+    var site = ownDirectory(script && script.getAttribute('data-site'), /^\\/(?:[\\w~-][\\w.~-]*\\/)*$/);
+    var admin = ownDirectory(script && script.getAttribute('data-admin'), /^\\/(?:[\\w~-][\\w.~-]*\\/)*wp-admin\\/$/);
+    var nonce = script && script.getAttribute('data-rest-nonce');
+    return {
+      identity: site && site + '?rest_route=/loyalty-bridge/v1/identity',
+      proof: site && site + '?rest_route=/loyalty-bridge/v1/email-proof',
+      nonceUrl: admin && admin + 'admin-ajax.php?action=rest-nonce',
+      nonce: nonce && /^[0-9a-f]{10}$/.test(nonce) ? nonce : undefined,
+    };
+  }
+  // A directory of this page's origin, of the shape given, with no query, fragment or user; a ".php/" in its path
+  // would be a script reached by its path info, never a directory.
+  function ownDirectory(value, shape) {
+    if (!value) return undefined;
+    var url;
+    try {
+      url = new URL(value, window.location.href);
+    } catch (error) {
+      return undefined;
+    }
+    if (url.origin !== window.location.origin || url.search || url.hash || url.username || url.password) return undefined;
+    return shape.test(url.pathname) && !/\\.php\\//i.test(url.pathname) ? url.origin + url.pathname : undefined;
   }
   // A nonce fetched since the page was made: a cached page's may be a guest's, or a day old.
   var freshNonce;
@@ -35,10 +53,10 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
   }
   // The store's REST route, with the page's nonce; on a 403 (not this visitor's nonce) once more with a fresh one.
   function askWithNonce(url, method) {
-    var given = config();
-    return askStore(url, method, freshNonce || given.nonce).then(function (response) {
+    var routes = storeRoutes();
+    return askStore(url, method, freshNonce || routes.nonce).then(function (response) {
       if (response.status !== 403) return response;
-      return newNonce(given).then(function (nonce) {
+      return newNonce(routes).then(function (nonce) {
         if (!nonce) return response;
         freshNonce = nonce;
         return askStore(url, method, nonce);
@@ -46,9 +64,9 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
     });
   }
   // WordPress's own admin-ajax action rest-nonce: a fresh REST nonce for whoever is signed in (not for a guest).
-  function newNonce(given) {
-    if (!given.nonceUrl) return Promise.resolve(undefined);
-    return fetch(given.nonceUrl, { credentials: 'same-origin', cache: 'no-store' }).then(function (response) {
+  function newNonce(routes) {
+    if (!routes.nonceUrl) return Promise.resolve(undefined);
+    return fetch(routes.nonceUrl, { credentials: 'same-origin', cache: 'no-store' }).then(function (response) {
       return response.ok ? response.text() : undefined;
     }).then(function (text) {
       return text && /^[0-9a-f]{10}$/.test(text.trim()) ? text.trim() : undefined;
@@ -56,9 +74,9 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
   }
   // A fresh token for every call, never kept: it lives 5 minutes. undefined: a guest (the route answers 401).
   function customerToken() {
-    var given = config();
-    if (!given.identity) return Promise.resolve(undefined);
-    return askWithNonce(given.identity, 'GET').then(function (response) {
+    var identity = storeRoutes().identity;
+    if (!identity) return Promise.resolve(undefined);
+    return askWithNonce(identity, 'GET').then(function (response) {
       if (response.status === 401 || response.status === 403) return undefined;
       if (!response.ok) throw new Error('the store answered ' + response.status);
       return response.json().then(function (answer) {
@@ -68,9 +86,9 @@ const TRANSPORT = `  // What the plugin printed: the identity route's address an
   }
   // The plugin mails the customer a link that proves their account's e-mail: the words it answers, either way.
   function proveContact() {
-    var given = config();
-    if (!given.proofUrl) return Promise.reject(new Error('no proof route'));
-    return askWithNonce(given.proofUrl, 'POST').then(function (response) {
+    var proof = storeRoutes().proof;
+    if (!proof) return Promise.reject(new Error('no proof route'));
+    return askWithNonce(proof, 'POST').then(function (response) {
       return response.json().then(function (answer) {
         if (answer && typeof answer.message === 'string') return answer.message;
         throw new Error('the store answered ' + response.status);

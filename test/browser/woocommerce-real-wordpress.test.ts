@@ -1,5 +1,5 @@
 // The WordPress plugin in a real WordPress (issue 54): Debian's `wordpress` package (6.1) on PHP's built-in server
-// with the local MariaDB (test/helpers/real-wordpress.ts), the whole bridge behind https beside it, and Chromium.
+// with the local MariaDB, the whole bridge behind https beside it, and Chromium (test/helpers/real-wordpress-world.ts).
 // The merchant pastes a connection code from their page into the plugin's settings page in wp-admin (the plugin's
 // own PHP exchanges it with the bridge); a WordPress customer signs in with WordPress's own login, proves her
 // account's e-mail with the link the plugin mails (caught by a must-use plugin's pre_wp_mail), and the page with
@@ -15,124 +15,36 @@
 //
 // Pictures: docs/screenshots' customer-woocommerce-points-{1280,390}.png, customer-woocommerce-confirm-email-{1280,390}.png
 // and wordpress-plugin-settings-1280.png (scripts/screenshots.ts copies them there).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
-import type { RunningBridge } from '../../src/composition/main.ts';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
-import { startTestBridge } from '../helpers/bridge.ts';
-import { eventually } from '../helpers/engine.ts';
-import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
-import { opensslAvailable, selfSignedCertificate, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
+import { artifactsDir } from '../helpers/browser.ts';
+import { WP_ADMIN, WP_CUSTOMER } from '../helpers/real-wordpress.ts';
 import {
-  realWordPressMissing,
-  startRealWordPress,
-  WP_ADMIN,
-  WP_CUSTOMER,
-  type RealWordPress,
-} from '../helpers/real-wordpress.ts';
+  realWordPressRuns,
+  SITE_TITLE,
+  startRealWordPressWorld,
+  type RealWordPressWorld,
+} from '../helpers/real-wordpress-world.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
-import { onBridge, sessionIn } from '../helpers/woocommerce-store-page.ts';
-import { answerConsent } from '../helpers/wordpress-merchant.ts';
 
-/** The site's title, as wp-cli.php's install step names it (the fake's REST index says the same). */
-const SITE_TITLE = 'Smoke store';
-const ADMIN_TOKEN = 'real-wordpress-admin-token-0123456789';
-const missing = realWordPressMissing();
-const runs = !missing && chromiumAvailable && opensslAvailable;
-if (missing) console.warn(`Real WordPress test skipped: ${missing}`);
-else if (!chromiumAvailable) console.warn(`Real WordPress test skipped: no Chromium at ${CHROMIUM}`);
-
+const runs = realWordPressRuns('Real WordPress test');
 const shots = artifactsDir('real-wordpress');
-let front: HttpsFront;
-/** The bridge's public address, its https front. */
-let bridgeUrl: string;
-let wp: RealWordPress;
-let woo: FakeWooCommerce;
-let bridge: RunningBridge;
-let browser: Browser;
-/** The merchant's session on their page, from signing in through WooCommerce's app authentication. */
-let session: string;
-let merchant: { context: BrowserContext; page: Page };
-
-const asPage = (path: string, init: RequestInit = {}) =>
-  fetch(`${bridge.http.localUrl}/admin/api${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-  });
-const browse = (path: string, cookie = '') =>
-  fetch(new URL(path, bridge.http.localUrl), { redirect: 'manual', headers: cookie ? { cookie } : {} });
-
-/** A browser signed in to WordPress with its own login form. */
-async function signedIn(account: { login: string; password: string }, width = 1280) {
-  // The bridge's https front has a certificate of its own making.
-  const context = await browser.newContext({ viewport: { width, height: 900 }, ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  await page.goto(`${wp.url}/wp-login.php`);
-  await page.fill('#user_login', account.login);
-  await page.fill('#user_pass', account.password);
-  await Promise.all([page.waitForURL(/\/wp-admin\//), page.click('#wp-submit')]);
-  return { context, page };
-}
+let world: RealWordPressWorld;
+let merchant: Awaited<ReturnType<RealWordPressWorld['signedIn']>>;
 
 beforeAll(async () => {
   if (!runs) return;
-  front = await startHttpsFront();
-  // The site trusts the front's certificate as a public one: the plugin's wp_remote_post to the bridge checks it.
-  wp = await startRealWordPress({ trust: [selfSignedCertificate().cert] });
-  woo = await startFakeWooCommerce({ homeUrl: `${wp.url}/`, siteName: SITE_TITLE });
-  wp.wooCommerceAt(woo.url);
-  // By name: the Requests library in WordPress 6.1 matches a certificate's DNS names only, never its IP address.
-  bridgeUrl = front.url.replace('//127.0.0.1:', '//localhost:');
-  bridge = await startTestBridge({ PUBLIC_URL: bridgeUrl, ADMIN_TOKEN, RECONCILE_INTERVAL_MINUTES: '0' });
-  front.forwardTo(bridge.http.localUrl);
-
-  // The operator connects the store (WooCommerce's REST API and webhooks), at the WordPress site's address.
-  const started = await fetch(`${bridge.http.localUrl}/admin/api/stores/woocommerce/connect`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ store: wp.url }),
-  });
-  expect(started.status).toBe(201);
-  await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
-  const host = new URL(wp.url).host;
-  await eventually(async () => {
-    const kept = await bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${host}`);
-    expect(kept?.consumerKey).toBeDefined();
-  });
-
-  // The merchant signs in to their page, approving in WordPress.
-  const opened = await browse(`/woocommerce/open?store=${encodeURIComponent(wp.url)}`);
-  expect(opened.status).toBe(303);
-  const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const back = await answerConsent(opened.headers.get('location')!, 'approve');
-  session = (await sessionIn(await browse(onBridge(back), cookie)))!;
-  expect(session).toBeDefined();
-
-  browser = await launchChromium();
-  merchant = await signedIn(WP_ADMIN);
+  world = await startRealWordPressWorld();
+  merchant = await world.signedIn(WP_ADMIN);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  await bridge?.stop();
-  await wp?.stop();
-  await woo?.close();
-  await front?.close();
+  await world?.stop();
 });
 
 describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridge', () => {
   it('connects in wp-admin with the code from the merchant’s page, and the storefront turns on', async () => {
-    const asked = await asPage('/storefront/plugin-code', { method: 'POST' });
-    expect(asked.status).toBe(200);
-    const { code } = (await asked.json()) as { code: string };
-
+    const { wp, asPage } = world;
     const { page } = merchant;
-    await page.goto(`${wp.url}/wp-admin/options-general.php?page=loyalty-bridge`);
-    await page.fill('#loyalty-bridge-code', code);
-    await Promise.all([
-      page.waitForURL(/loyalty_bridge=connected/, { timeout: 15_000 }),
-      page.getByRole('button', { name: 'Connect' }).click(),
-    ]);
+    await world.connectPlugin(page);
     const wrap = page.locator('.wrap');
     expect(await wrap.textContent()).toContain(
       'Connected. Your customers see their points here once "Show customers their points in the store" is on in your loyalty program (Open your loyalty program, Set up).',
@@ -145,6 +57,7 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
   }, 30_000);
 
   it('shows a signed-in WordPress customer their balance from the bridge in the page and the launcher', async () => {
+    const { wp, woo, bridge, bridgeUrl, browser, signedIn } = world;
     // An order of hers, by her account's e-mail, completed in WooCommerce (the fake) and delivered by its webhook.
     woo.orders.set(
       8301,
@@ -173,27 +86,21 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
     const mail = wp.mails().at(-1)!;
     expect(mail.to).toBe(WP_CUSTOMER.email);
     const link = /https?:\/\/\S+loyalty_bridge_proof=\S+/.exec(mail.message)![0];
-    // Opened from her mailbox, in another browser where she is not signed in: a page asks her to confirm (a mail
-    // provider's link scanner, which only fetches the link, proves nothing), and her click proves the address.
+    // Opened from her mailbox, in another browser where she is not signed in: a page asks her to sign in to the
+    // account that asked for it (a mail provider's link scanner, or anyone else the link reaches, proves nothing),
+    // and signing in brings her back to the link, which proves the address.
     const mailbox = await browser.newContext();
     const opened = await mailbox.newPage();
     await opened.goto(link);
-    await Promise.all([
-      opened.waitForURL(/loyalty_bridge_proof=confirmed/),
-      opened.getByRole('button', { name: 'Confirm my e-mail address' }).click(),
-    ]);
-    await mailbox.close();
+    expect(await opened.locator('body').textContent()).toContain('sign in to the account that asked for this link');
+    await opened.getByRole('link', { name: 'Sign in to confirm' }).click();
+    await opened.fill('#user_login', WP_CUSTOMER.login);
+    await opened.fill('#user_pass', WP_CUSTOMER.password);
+    await Promise.all([opened.waitForURL(/loyalty_bridge_proof=confirmed/), opened.click('#wp-submit')]);
     // Once only: the same link again proves nothing more.
-    const [secret, user] = [
-      new URL(link).searchParams.get('loyalty_bridge_proof')!,
-      new URL(link).searchParams.get('user')!,
-    ];
-    const again = await fetch(`${wp.url}/`, {
-      method: 'POST',
-      redirect: 'manual',
-      body: new URLSearchParams({ loyalty_bridge_proof: secret, user }),
-    });
-    expect(again.headers.get('location')).toContain('loyalty_bridge_proof=expired');
+    await opened.goto(link);
+    expect(opened.url()).toContain('loyalty_bridge_proof=expired');
+    await mailbox.close();
     await proving.context.close();
 
     for (const width of [1280, 390]) {
@@ -224,17 +131,18 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
       await expect.poll(() => launcher.textContent(), { timeout: 10_000 }).toContain(String(points));
       await context.close();
     }
-  }, 40_000);
+  }, 60_000);
 
   it('shows her balance on a page a cache kept with a stale REST nonce', async () => {
+    const { wp, bridgeUrl, signedIn } = world;
     const { context, page } = await signedIn(WP_CUSTOMER, 1280);
     // A page cache's copy: the nonce it printed is not hers (a guest's, or one past its day). Changed as the page
     // is parsed, before the widget's deferred script runs.
     await page.addInitScript({
       content: `new MutationObserver(function () {
-        var config = document.getElementById('loyalty-bridge-config');
-        if (config && config.getAttribute('data-rest-nonce') !== '0123456789')
-          config.setAttribute('data-rest-nonce', '0123456789');
+        var widget = document.getElementById('loyalty-bridge-widget-js');
+        if (widget && widget.getAttribute('data-rest-nonce') !== '0123456789')
+          widget.setAttribute('data-rest-nonce', '0123456789');
       }).observe(document, { childList: true, subtree: true });`,
     });
     const refused = page.waitForResponse((answer) => answer.url().includes('/loyalty-bridge/v1/identity'));
@@ -251,6 +159,7 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
   }, 30_000);
 
   it('opens the merchant’s page from the wp-admin menu, through the door', async () => {
+    const { wp, bridgeUrl } = world;
     const { page } = merchant;
     // Under Settings (no WooCommerce menu here), shown open on its pages.
     await page.goto(`${wp.url}/wp-admin/options-general.php`);
@@ -263,6 +172,6 @@ describe.skipIf(!runs)('the WordPress plugin in a real WordPress, with the bridg
   }, 30_000);
 
   it('leaves no PHP notice of the plugin’s in WordPress’s debug.log', () => {
-    expect(wp.pluginNotices()).toEqual([]);
+    expect(world.wp.pluginNotices()).toEqual([]);
   });
 });

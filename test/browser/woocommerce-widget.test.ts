@@ -1,9 +1,10 @@
 // The points launcher and the points panel on a WooCommerce store, in Chromium, against the whole bridge behind https
 // (issue 54, docs/wordpress-plugin.md §3-4): the store's plugin connected with a code from the merchant's page, the
 // storefront on, and customer 42 with points from a completed order. A local server plays the store's WordPress as
-// the plugin makes it: every page prints the widget's script (deferred) and #loyalty-bridge-config with the identity
-// route's address and a REST nonce; the My Account "Points" tab prints <div data-loyalty-points-panel>; the identity
-// route answers the plugin's token for the signed-in customer (its cookie) with the right X-WP-Nonce, 401 otherwise.
+// the plugin makes it: every page prints the widget's script (deferred), with the site's address, its wp-admin's and a
+// REST nonce on its tag; the My Account "Points" tab prints <div data-loyalty-points-panel>; the identity route
+// (?rest_route=) answers the plugin's token for the signed-in customer (its cookie) with the right X-WP-Nonce, 401
+// otherwise.
 //
 // What a customer notices: on the Points tab, their balance in the page itself, and the launcher on every page; a
 // guest sees the ways to earn and a sign-in link to My Account.
@@ -27,7 +28,7 @@ import { startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-sto
 const ADA = { id: 42, email: 'ada@example.com' };
 /** WordPress's login cookie, opaque there; this one says who. */
 const SIGNED_IN = 'wordpress_logged_in_test';
-const REST_NONCE = 'rest-nonce-0a1b2c';
+const REST_NONCE = '0a1b2c3d4e';
 const runs = chromiumAvailable && opensslAvailable;
 
 if (!chromiumAvailable) console.warn(`WooCommerce widget browser test skipped: no Chromium at ${CHROMIUM}`);
@@ -46,10 +47,11 @@ const cookieOf = (request: IncomingMessage, name: string) =>
 
 /** The store's WordPress pages, as the plugin prints them. */
 async function startStorePage(): Promise<{ server: Server; url: string }> {
+  let site = '';
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://store.invalid');
     const customer = Number(cookieOf(request, SIGNED_IN));
-    if (url.pathname === '/wp-json/loyalty-bridge/v1/identity') {
+    if (url.pathname === '/' && url.searchParams.get('rest_route') === '/loyalty-bridge/v1/identity') {
       // rest_cookie_check_errors: a logged-in cookie counts only with the wp_rest nonce; else not signed in.
       if (customer !== ADA.id || request.headers['x-wp-nonce'] !== REST_NONCE) {
         response.writeHead(401, { 'content-type': 'application/json' });
@@ -65,13 +67,13 @@ async function startStorePage(): Promise<{ server: Server; url: string }> {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Store</title>
-<script src="${world.front.url}/woocommerce/storefront/widget.js?store=${encodeURIComponent(woo.host)}" defer></script>
+<script data-site="${site}/" data-admin="${site}/wp-admin/" data-rest-nonce="${REST_NONCE}" defer src="${world.front.url}/woocommerce/storefront/widget.js?store=${encodeURIComponent(woo.host)}"></script>
 </head><body><main>${content}</main>
-<div id="loyalty-bridge-config" data-identity-url="/wp-json/loyalty-bridge/v1/identity" data-rest-nonce="${REST_NONCE}" hidden></div>
 </body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, url: site };
 }
 
 beforeAll(async () => {

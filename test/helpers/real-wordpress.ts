@@ -6,7 +6,7 @@
 // the login it asks first), its REST API (/wp-json/...) and its webhooks are played by test/helpers/fake-woocommerce.ts
 // behind the same address, as they would be the same site. Pretty permalinks stay off, so WordPress's own REST API
 // is reached by ?rest_route= (what the plugin prints), never by /wp-json/.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import {
   createServer,
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const DEBIAN_WORDPRESS = '/usr/share/wordpress';
 const PLUGIN = fileURLToPath(new URL('../../wordpress/loyalty-bridge', import.meta.url));
@@ -29,7 +30,13 @@ const SYSTEM_CAS = '/etc/ssl/certs/ca-certificates.crt';
 /** The accounts wp-cli.php's install step makes. */
 export const WP_ADMIN = { login: 'admin', password: 'admin-password-1' };
 export const WP_CUSTOMER = { login: 'ada', password: 'customer-password-1', email: 'ada.account@example.com' };
+export const WP_CUSTOMER_2 = { login: 'bea', password: 'customer-password-2', email: 'bea.account@example.com' };
+/** An author: writes posts, without unfiltered_html. */
+export const WP_AUTHOR = { login: 'mallet', password: 'author-password-1' };
+/** A shop manager as WooCommerce makes one: manages WooCommerce, neither manage_options nor unfiltered_html. */
+export const WP_SHOP_MANAGER = { login: 'manager', password: 'manager-password-1' };
 
+const run = promisify(execFile);
 const answers = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const mysql = (sql: string) => spawnSync('mysql', ['-uroot', '-h127.0.0.1', '-e', sql], { encoding: 'utf8' });
 
@@ -54,6 +61,11 @@ export interface RealWordPress {
   pluginNotices(): string[];
   /** The mails WordPress sent (wp_mail), first first: caught before they leave, as a site without a mailer has none. */
   mails(): Array<{ to: string | string[]; subject: string; message: string }>;
+  /**
+   * A step of wp-cli.php on this site (WordPress loaded in PHP): its output, trimmed. Not synchronous: a step may call
+   * a server of this process (the bridge), which must go on answering meanwhile.
+   */
+  cli(...args: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -218,6 +230,14 @@ require_once ABSPATH . 'wp-settings.php';
               .filter(Boolean)
               .map((line) => JSON.parse(line) as { to: string | string[]; subject: string; message: string })
           : [],
+      cli: async (...args) => {
+        try {
+          return (await run('php', [STEPS, dir, ...args], { encoding: 'utf8' })).stdout.trim();
+        } catch (error) {
+          const said = String((error as { stderr?: string }).stderr ?? error).slice(-500);
+          throw new Error(`wp-cli.php ${args[0]}: ${said}`, { cause: error });
+        }
+      },
       stop,
     };
   } catch (error) {

@@ -40,12 +40,20 @@ function runOnPage(text: string, jwt: { status: number; body?: string }) {
       json: () => Promise.resolve(JSON.parse(text) as unknown),
     });
   };
+  // The script's own tag, as a browser hands it to a running script (document.currentScript).
+  class HTMLScriptElement {
+    readonly src = SCRIPT_SRC;
+  }
+  class Document {}
+  const script = new HTMLScriptElement();
+  Object.defineProperty(Document.prototype, 'currentScript', { get: () => script });
   const page: Record<string, unknown> = {
     fetch,
     URL,
     URLSearchParams,
+    Document,
+    HTMLScriptElement,
     document: {
-      currentScript: { src: SCRIPT_SRC },
       documentElement: { lang: 'en', ...node() },
       head: node(),
       body: node(),

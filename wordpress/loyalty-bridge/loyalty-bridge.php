@@ -26,9 +26,11 @@ const LOYALTY_BRIDGE_VERSION = '0.1.0';
 define( 'LOYALTY_BRIDGE_DIR', __DIR__ . '/' );
 
 require_once LOYALTY_BRIDGE_DIR . 'includes/signing.php';
+require_once LOYALTY_BRIDGE_DIR . 'includes/bridge-http.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/connection.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/door.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/identity-route.php';
+require_once LOYALTY_BRIDGE_DIR . 'includes/mail-claim.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/email-proof.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/storefront.php';
 require_once LOYALTY_BRIDGE_DIR . 'includes/account-tab.php';

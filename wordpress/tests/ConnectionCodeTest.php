@@ -39,6 +39,12 @@ final class ConnectionCodeTest extends TestCase {
 			'another scheme'                    => array( self::code( 'ftp://bridge.example' ), false ),
 			'a user in the address'             => array( self::code( 'https://me:pw@bridge.example' ), false ),
 			'a query in the address'            => array( self::code( 'https://bridge.example/?next=evil.example' ), false ),
+			// Printed in wp-admin and in every page's script tag.
+			'markup in the path'                => array( self::code( "https://bridge.example/'><svg/onload=alert(1)>" ), false ),
+			'a quote in the path'               => array( self::code( 'https://bridge.example/a"b' ), false ),
+			'a dot segment in the path'         => array( self::code( 'https://bridge.example/loyalty/../admin' ), false ),
+			// WordPress's safe HTTP takes no IPv6 literal: "localhost" is the way to this machine.
+			'an IPv6 loopback'                  => array( self::code( 'http://[::1]:3000' ), true ),
 		);
 	}
 
@@ -54,7 +60,6 @@ final class ConnectionCodeTest extends TestCase {
 		return array(
 			'127.0.0.1' => array( 'http://127.0.0.1:3000', 'http://127.0.0.1:3000' ),
 			'localhost' => array( 'http://localhost:3000/', 'http://localhost:3000' ),
-			'::1'       => array( 'http://[::1]:3000', 'http://[::1]:3000' ),
 		);
 	}
 

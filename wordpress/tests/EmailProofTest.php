@@ -80,6 +80,28 @@ final class EmailProofTest extends TestCase {
 		$this->assertInstanceOf( WP_Error::class, $answer );
 		$this->assertSame( 503, $answer->get_error_data()['status'] );
 		$this->assertArrayNotHasKey( 'loyalty_bridge_email_proof', WP::$user_meta[12] ?? array() );
+		// Its minute is given back: asked again once the site can send, the mail goes.
+		WP::$mail_fails = false;
+		$this->assertInstanceOf( WP_REST_Response::class, loyalty_bridge_send_email_proof( new WP_REST_Request() ) );
+	}
+
+	public function test_the_minute_is_claimed_by_one_statement_the_database_decides(): void {
+		global $wpdb;
+		$now = 1_700_000_000;
+		// Two presses at once, the first row not there yet: one insert makes it, the other finds it.
+		$this->assertTrue( loyalty_bridge_claim_mail( 12, $now, 60 ) );
+		$this->assertFalse( loyalty_bridge_claim_mail( 12, $now, 60 ) );
+		$this->assertFalse( loyalty_bridge_claim_mail( 12, $now + 59, 60 ) );
+		$this->assertTrue( loyalty_bridge_claim_mail( 13, $now, 60 ), 'another account has its own minute' );
+		$this->assertStringStartsWith( 'INSERT IGNORE INTO wp_options', $wpdb->queries[0] );
+
+		// A minute later, two presses both read the old time: of their updates, only the first finds it.
+		$wpdb->before_next_update = static function () use ( $now ): void {
+			loyalty_bridge_claim_mail( 12, $now + 61, 60 );
+		};
+		$this->assertFalse( loyalty_bridge_claim_mail( 12, $now + 61, 60 ), 'the press whose update came second' );
+		$this->assertSame( (string) ( $now + 61 ), WP::$options['loyalty_bridge_mail_12']['value'], 'the first press claimed it' );
+		$this->assertSame( 'no', WP::$options['loyalty_bridge_mail_12']['autoload'] );
 	}
 
 	public function test_an_address_proven_already_is_said_so_and_mails_nothing(): void {

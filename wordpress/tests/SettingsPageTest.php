@@ -5,12 +5,13 @@ use PHPUnit\Framework\TestCase;
 
 /** WooCommerce › Loyalty points: connect, see the connection, open the loyalty program, disconnect. */
 final class SettingsPageTest extends TestCase {
+	private const SHOP_MANAGER = array( 'manage_woocommerce', 'edit_posts', 'list_users' );
 	private string $code;
 
 	protected function setUp(): void {
 		WP::reset();
 		WP::$user_id      = 1;
-		WP::$capabilities = array( 'manage_woocommerce' );
+		WP::$capabilities = array( 'manage_options', 'manage_woocommerce', 'unfiltered_html' );
 		$this->code       = 'lb1.' . loyalty_bridge_base64url_encode( 'https://bridge.example' ) . '.' . loyalty_bridge_base64url_encode( random_bytes( 32 ) );
 	}
 
@@ -28,8 +29,48 @@ final class SettingsPageTest extends TestCase {
 		loyalty_bridge_add_settings_page();
 		[ , $door ] = WP::calls( 'add_submenu_page' );
 		$this->assertSame( 'Open your loyalty program', $door[2] );
-		$this->assertSame( 'https://bridge.example/woocommerce/plugin-door?store=shop.example', $door[4] );
 		$this->assertSame( 'manage_woocommerce', $door[3] );
+		// A slug of ours, whose page redirects: WordPress prints a slug that is no plugin page raw in the menu's href.
+		$this->assertSame( 'loyalty-bridge-open', $door[4] );
+		$this->assertContains( array( 'load-woocommerce_page_loyalty-bridge-open', 'loyalty_bridge_open_door', 10 ), WP::calls( 'add_action' ) );
+	}
+
+	public function test_a_bridge_address_with_markup_prints_no_markup_in_wp_admin(): void {
+		// As an earlier version kept it from a pasted code: its path came from the code.
+		$connection               = test_connection();
+		$connection['bridge_url'] = "https://bridge.example/'><svg/onload=alert(1)>";
+		WP::$options['loyalty_bridge_connection'] = array( 'value' => $connection, 'autoload' => false );
+
+		loyalty_bridge_add_settings_page();
+		$html = loyalty_bridge_settings_page_html( $connection, null, '', true );
+
+		$this->assertNotContains( $connection['bridge_url'] . '/woocommerce/plugin-door?store=shop.example', array_column( WP::calls( 'add_submenu_page' ), 4 ) );
+		$this->assertStringNotContainsString( '<svg', $html );
+		$this->assertStringNotContainsString( "'>", $html );
+	}
+
+	public function test_a_shop_manager_can_neither_connect_nor_disconnect_even_with_the_forms_nonce(): void {
+		$this->connected();
+		WP::$capabilities = self::SHOP_MANAGER;
+		foreach ( array( 'disconnect', 'connect' ) as $action ) {
+			try {
+				loyalty_bridge_handle_settings_post( array( 'loyalty_bridge_action' => $action, 'connection_code' => $this->code ) );
+				$this->fail( "a shop manager could $action" );
+			} catch ( WpDie $refusal ) {
+				$this->assertSame( 403, $refusal->status );
+			}
+		}
+		$this->assertSame( test_connection(), loyalty_bridge_connection() );
+		$this->assertSame( array(), WP::calls( 'wp_safe_remote_post' ) );
+	}
+
+	public function test_a_shop_manager_sees_the_connection_and_the_door_but_no_form(): void {
+		$html = loyalty_bridge_settings_page_html( test_connection(), null, '', false );
+		$this->assertStringContainsString( 'Connected to <strong>bridge.example</strong>', $html );
+		$this->assertStringContainsString( '>Open your loyalty program</a>', $html );
+		$this->assertStringContainsString( 'Only an administrator of this site can connect it to a loyalty program or disconnect it.', $html );
+		$this->assertStringNotContainsString( '<form', $html );
+		$this->assertStringNotContainsString( '<form', loyalty_bridge_settings_page_html( null, null, '', false ) );
 	}
 
 	public function test_connecting_checks_the_forms_nonce_and_comes_back_connected(): void {
@@ -46,7 +87,7 @@ final class SettingsPageTest extends TestCase {
 	}
 
 	public function test_a_refused_code_comes_back_in_words(): void {
-		WP::$http_answers[] = array( 'response' => array( 'code' => 400 ), 'body' => '{"error":"this code has expired"}' );
+		WP::$http_answers[] = array( 'response' => array( 'code' => 400 ), 'body' => '{"error":"this code has expired: ask for a new one on your loyalty page"}' );
 
 		$outcome = loyalty_bridge_handle_settings_post( array( 'loyalty_bridge_action' => 'connect', 'connection_code' => $this->code ) );
 
@@ -72,7 +113,7 @@ final class SettingsPageTest extends TestCase {
 		try {
 			loyalty_bridge_handle_settings_post( array( 'loyalty_bridge_action' => 'connect', 'connection_code' => $this->code ) );
 		} finally {
-			$this->assertSame( array(), WP::calls( 'wp_remote_post' ) );
+			$this->assertSame( array(), WP::calls( 'wp_safe_remote_post' ) );
 		}
 	}
 
@@ -95,7 +136,7 @@ final class SettingsPageTest extends TestCase {
 		$connection          = test_connection();
 		$connection['store'] = '<script>alert(1)</script>';
 
-		$html = loyalty_bridge_settings_page_html( $connection, null, 'connected' );
+		$html = loyalty_bridge_settings_page_html( $connection, null, 'connected', true );
 
 		$this->assertStringContainsString( 'Connected to <strong>bridge.example</strong> as store <strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong>.', $html );
 		$this->assertStringNotContainsString( '<script>', $html );
@@ -106,14 +147,14 @@ final class SettingsPageTest extends TestCase {
 	}
 
 	public function test_a_page_not_connected_asks_for_the_code(): void {
-		$html = loyalty_bridge_settings_page_html( null, null, '' );
+		$html = loyalty_bridge_settings_page_html( null, null, '', true );
 		$this->assertStringContainsString( 'name="connection_code"', $html );
 		$this->assertStringContainsString( 'value="nonce-for-loyalty_bridge_connect"', $html );
 		$this->assertStringContainsString( '>Connect</button>', $html );
 	}
 
 	public function test_a_refusal_is_shown_escaped(): void {
-		$html = loyalty_bridge_settings_page_html( null, 'Your loyalty program refused the code: <b>no</b>.', '' );
+		$html = loyalty_bridge_settings_page_html( null, 'Your loyalty program refused the code: <b>no</b>.', '', true );
 		$this->assertStringContainsString( '<div class="notice notice-error"><p>Your loyalty program refused the code: &lt;b&gt;no&lt;/b&gt;.</p></div>', $html );
 	}
 }

@@ -17,8 +17,6 @@ final class StorefrontTest extends TestCase {
 
 	public function test_nothing_is_printed_for_a_store_that_is_not_connected(): void {
 		loyalty_bridge_enqueue_widget();
-		$this->expectOutputString( '' );
-		loyalty_bridge_print_config();
 		$this->assertSame( array(), WP::calls( 'wp_enqueue_script' ) );
 	}
 
@@ -32,39 +30,35 @@ final class StorefrontTest extends TestCase {
 		$this->assertSame( 'https://bridge.example/woocommerce/storefront/widget.js?store=shop.example%2Fa%22b%3Cc%3E', $src );
 		$this->assertNull( $ver );
 		$this->assertSame( array( 'strategy' => 'defer', 'in_footer' => true ), $args );
-		$this->assertSame( array(), WP::calls( 'add_filter' ), 'WordPress 6.3+ defers it itself' );
 	}
 
-	public function test_on_wordpress_before_6_3_the_tag_gets_defer_itself(): void {
-		$this->connect();
-		WP::$version = '6.1.1';
-
-		loyalty_bridge_enqueue_widget();
-
-		$this->assertSame( array( array( 'script_loader_tag', 'loyalty_bridge_defer_on_old_wordpress', 10 ) ), WP::calls( 'add_filter' ) );
-		$tag = "<script src='https://bridge.example/woocommerce/storefront/widget.js?store=shop.example' id='loyalty-bridge-widget-js'></script>\n";
-		$this->assertSame( "<script defer src='https://bridge.example/woocommerce/storefront/widget.js?store=shop.example' id='loyalty-bridge-widget-js'></script>\n", loyalty_bridge_defer_on_old_wordpress( $tag, 'loyalty-bridge-widget' ) );
-		$this->assertSame( "<script src='x.js'></script>", loyalty_bridge_defer_on_old_wordpress( "<script src='x.js'></script>", 'jquery' ), 'other scripts untouched' );
-	}
-
-	public function test_the_settings_element_holds_the_identity_route_and_a_rest_nonce_escaped(): void {
+	public function test_the_widget_takes_its_settings_from_its_own_script_tag_deferred_on_wordpress_6_1(): void {
 		$this->connect();
 		WP::$user_id = 12;
+		// WordPress 6.1's tag, with another plugin's inline script before it.
+		$before = "<script id='loyalty-bridge-widget-js-before'>var x = 1;</script>\n";
+		$tag    = "<script src='https://bridge.example/woocommerce/storefront/widget.js?store=shop.example' id='loyalty-bridge-widget-js'></script>\n";
 
-		$this->expectOutputString( '<div id="loyalty-bridge-config" data-identity-url="https://shop.example/wp-json/loyalty-bridge/v1/identity" data-rest-nonce="nonce-for-wp_rest-12" data-nonce-url="https://shop.example/wp/wp-admin/admin-ajax.php?action=rest-nonce" data-proof-url="https://shop.example/wp-json/loyalty-bridge/v1/email-proof" hidden></div>' );
-		loyalty_bridge_print_config();
-	}
-
-	public function test_the_settings_element_never_holds_a_token(): void {
-		$this->connect();
-		WP::$user_id = 12;
-		$this->assertStringNotContainsString( 'token', loyalty_bridge_config_markup() );
+		$this->assertSame(
+			$before . "<script data-site=\"https://shop.example/\" data-admin=\"https://shop.example/wp/wp-admin/\" data-rest-nonce=\"nonce-for-wp_rest-12\" defer src='https://bridge.example/woocommerce/storefront/widget.js?store=shop.example' id='loyalty-bridge-widget-js'></script>\n",
+			loyalty_bridge_widget_script_tag( $before . $tag, 'loyalty-bridge-widget' )
+		);
+		$this->assertStringNotContainsString( 'token', loyalty_bridge_widget_script_tag( $tag, 'loyalty-bridge-widget' ) );
 		$this->assertSame( array(), WP::calls( 'nocache_headers' ) );
 	}
 
-	public function test_the_widget_and_its_settings_are_hooked_on_the_front_end(): void {
+	public function test_on_wordpress_6_3_and_later_the_tag_is_not_deferred_twice_and_other_tags_stay(): void {
+		$this->connect();
+		$tag = '<script src="https://bridge.example/woocommerce/storefront/widget.js?store=shop.example" id="loyalty-bridge-widget-js" defer data-wp-strategy="defer"></script>';
+		$this->assertSame( 1, substr_count( loyalty_bridge_widget_script_tag( $tag, 'loyalty-bridge-widget' ), ' defer' ) );
+		$this->assertStringContainsString( 'data-rest-nonce="nonce-for-wp_rest-0"', loyalty_bridge_widget_script_tag( $tag, 'loyalty-bridge-widget' ) );
+		$this->assertSame( "<script src='x.js' id='jquery-js'></script>", loyalty_bridge_widget_script_tag( "<script src='x.js' id='jquery-js'></script>", 'jquery' ) );
+	}
+
+	public function test_the_settings_are_printed_on_no_element_a_post_could_also_print(): void {
 		$this->assertSame( 'loyalty_bridge_enqueue_widget', hooked( 'add_action', 'wp_enqueue_scripts' ) );
-		$this->assertSame( 'loyalty_bridge_print_config', hooked( 'add_action', 'wp_footer' ) );
+		$this->assertSame( 'loyalty_bridge_widget_script_tag', hooked( 'add_filter', 'script_loader_tag' ) );
+		$this->assertNull( hooked( 'add_action', 'wp_footer' ), 'no #loyalty-bridge-config' );
 	}
 
 	public function test_the_shortcode_and_the_block_print_the_panel(): void {

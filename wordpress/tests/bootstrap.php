@@ -17,8 +17,10 @@ final class WP {
 	public static array $calls = array();
 	/** @var array<string, array{value: mixed, autoload: mixed}> */
 	public static array $options = array();
-	/** @var list<array|WP_Error> Answers wp_remote_post() gives, first first. */
+	/** @var list<array|WP_Error> Answers wp_safe_remote_post() gives, first first. */
 	public static array $http_answers = array();
+	/** @var array<string, list<callable>> The filters on each hook now, as add_filter and remove_filter left them. */
+	public static array $filters = array();
 	public static int $user_id = 0;
 	/** @var list<string> */
 	public static array $capabilities = array();
@@ -43,6 +45,8 @@ final class WP {
 		self::$version      = '6.7';
 		self::$referer_ok   = true;
 		self::$mail_fails   = false;
+		self::$filters      = array();
+		$GLOBALS['wpdb']    = new FakeWpdb();
 	}
 
 	public static function record( string $name, array $args ): void {
@@ -87,14 +91,27 @@ class WP_REST_Response {
 	}
 }
 
-// Hooks: recorded, never run.
+// Hooks: recorded; a filter runs only where a stub applies it (apply_filters), as WordPress's HTTP functions do.
 function add_action( string $hook, $callback, int $priority = 10, int $args = 1 ): bool {
 	WP::record( 'add_action', array( $hook, $callback, $priority ) );
 	return true;
 }
 function add_filter( string $hook, $callback, int $priority = 10, int $args = 1 ): bool {
 	WP::record( 'add_filter', array( $hook, $callback, $priority ) );
+	WP::$filters[ $hook ][] = $callback;
 	return true;
+}
+function remove_filter( string $hook, $callback, int $priority = 10 ): bool {
+	WP::record( 'remove_filter', array( $hook, $callback, $priority ) );
+	$had                  = in_array( $callback, WP::$filters[ $hook ] ?? array(), true );
+	WP::$filters[ $hook ] = array_values( array_filter( WP::$filters[ $hook ] ?? array(), static fn ( $kept ) => $kept !== $callback ) );
+	return $had;
+}
+function apply_filters( string $hook, $value, ...$args ) {
+	foreach ( WP::$filters[ $hook ] ?? array() as $filter ) {
+		$value = $filter( $value, ...$args );
+	}
+	return $value;
 }
 function register_activation_hook( string $file, $callback ): void {
 	WP::record( 'register_activation_hook', array( $file, $callback ) );
@@ -163,15 +180,33 @@ function delete_option( string $name ): bool {
 }
 
 // HTTP.
-function home_url(): string {
-	return 'https://shop.example';
+function home_url( string $path = '' ): string {
+	return 'https://shop.example' . ( '' === $path ? '' : '/' . ltrim( $path, '/' ) );
+}
+function wp_login_url( string $redirect = '' ): string {
+	return 'https://shop.example/wp/wp-login.php' . ( '' === $redirect ? '' : '?redirect_to=' . rawurlencode( $redirect ) );
 }
 /** As WordPress answers it: with a trailing slash, where wp-admin is (here, as for WordPress in its own directory). */
 function admin_url( string $path = '' ): string {
 	return 'https://shop.example/wp/wp-admin/' . ltrim( $path, '/' );
 }
-function wp_remote_post( string $url, array $args ) {
-	WP::record( 'wp_remote_post', array( $url, $args ) );
+/**
+ * Records the request, and what WordPress's URL check (wp_http_validate_url) would ask the two filters that let a
+ * local address through: whether the host counts as external, and the ports allowed for it.
+ */
+function wp_safe_remote_post( string $url, array $args ) {
+	$host = (string) parse_url( $url, PHP_URL_HOST );
+	WP::record(
+		'wp_safe_remote_post',
+		array(
+			$url,
+			$args,
+			array(
+				'external' => apply_filters( 'http_request_host_is_external', false, $host, $url ),
+				'ports'    => apply_filters( 'http_allowed_safe_ports', array( 80, 443, 8080 ), $host, $url ),
+			),
+		)
+	);
 	return array_shift( WP::$http_answers ) ?? new WP_Error( 'http_request_failed', 'no answer queued' );
 }
 function is_wp_error( $thing ): bool {
@@ -300,6 +335,9 @@ function check_admin_referer( string $action ) {
 function wp_nonce_field( string $action, string $name = '_wpnonce', bool $referer = true, bool $display = true ): string {
 	return '<input type="hidden" name="' . $name . '" value="nonce-for-' . $action . '">';
 }
+
+require __DIR__ . '/fake-wpdb.php';
+$GLOBALS['wpdb'] = new FakeWpdb();
 
 require dirname( __DIR__ ) . '/loyalty-bridge/loyalty-bridge.php';
 WP::$load_calls = WP::$calls;

@@ -35,15 +35,6 @@ function loyalty_bridge_connection(): ?array {
 	);
 }
 
-/** True for the addresses a bridge on this machine answers at, the one place plain http is allowed. */
-function loyalty_bridge_is_loopback_host( string $host ): bool {
-	$host = strtolower( trim( $host, '[]' ) );
-	if ( 'localhost' === $host || '::1' === $host ) {
-		return true;
-	}
-	return false !== filter_var( $host, FILTER_VALIDATE_IP, FILTER_FLAG_IPV4 ) && str_starts_with( $host, '127.' );
-}
-
 /**
  * Reads a pasted connection code: "lb1.<base64url of the bridge's address>.<32 random bytes, base64url>".
  * The bridge's address must be https; plain http only to a loopback address, and only when WP_DEBUG is on.
@@ -76,6 +67,11 @@ function loyalty_bridge_parse_code( string $pasted, bool $allow_loopback_http ):
 	}
 	$port = isset( $url['port'] ) ? ':' . (int) $url['port'] : '';
 	$path = isset( $url['path'] ) ? rtrim( $url['path'], '/' ) : '';
+	// A path of plain segments only: the address is printed in wp-admin and in every page's script tag, and a
+	// bridge's address needs no quote, angle bracket or dot segment.
+	if ( 1 !== preg_match( '#^(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*$#', $path ) ) {
+		return loyalty_bridge_refusal( __( 'This connection code names an address this plugin will not connect to. Ask your loyalty program\'s page for a new code.', 'loyalty-bridge' ) );
+	}
 	return array(
 		'ok'         => true,
 		'code'       => $code,
@@ -93,28 +89,16 @@ function loyalty_bridge_connect( string $pasted ): array {
 	if ( ! $parsed['ok'] ) {
 		return $parsed;
 	}
-	$response = wp_remote_post(
+	$response = loyalty_bridge_post_to_bridge(
 		$parsed['bridge_url'] . '/woocommerce/plugin/connect',
 		array(
-			// No redirects: the code must reach the address it names and no other.
-			'redirection'         => 0,
-			'timeout'             => 15,
-			'limit_response_size' => 65536,
-			'headers'             => array(
-				'Content-Type' => 'application/json',
-				'Accept'       => 'application/json',
-			),
-			'body'                => json_encode(
-				array(
-					'code'          => $parsed['code'],
-					'siteUrl'       => home_url(),
-					// Not always under siteUrl: WordPress may live in a directory of its own.
-					'adminUrl'      => admin_url(),
-					'pluginVersion' => LOYALTY_BRIDGE_VERSION,
-				),
-				JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR
-			),
-		)
+			'code'          => $parsed['code'],
+			'siteUrl'       => home_url(),
+			// Not always under siteUrl: WordPress may live in a directory of its own.
+			'adminUrl'      => admin_url(),
+			'pluginVersion' => LOYALTY_BRIDGE_VERSION,
+		),
+		15
 	);
 	$host = (string) wp_parse_url( $parsed['bridge_url'], PHP_URL_HOST );
 	if ( is_wp_error( $response ) ) {
@@ -124,8 +108,7 @@ function loyalty_bridge_connect( string $pasted ): array {
 	$status = (int) wp_remote_retrieve_response_code( $response );
 	$body   = json_decode( (string) wp_remote_retrieve_body( $response ), true );
 	if ( 400 === $status ) {
-		$words = is_array( $body ) && isset( $body['error'] ) && is_string( $body['error'] ) ? $body['error'] : '';
-		$words = '' === $words ? __( 'the code was not accepted', 'loyalty-bridge' ) : mb_substr( $words, 0, 300 );
+		$words = loyalty_bridge_refusal_words( is_array( $body ) ? ( $body['error'] ?? null ) : null );
 		/* translators: %s: the loyalty program's reason, in its words */
 		return loyalty_bridge_refusal( sprintf( __( 'Your loyalty program refused the code: %s. Ask its page for a new code and paste it here.', 'loyalty-bridge' ), $words ) );
 	}
@@ -162,32 +145,29 @@ function loyalty_bridge_connect( string $pasted ): array {
 /**
  * Forgets the connection: the key is gone from this site and nothing is signed any more. First the bridge is told,
  * signed for that purpose alone, so that it revokes the key too (a copy of it elsewhere, a backup, opens nothing); if
- * the bridge cannot be reached the key still goes from here.
+ * the bridge cannot be reached the key still goes from here. Whether the bridge said it forgot the key.
  */
-function loyalty_bridge_disconnect( ?int $now = null ): void {
-	$connection = get_option( LOYALTY_BRIDGE_OPTION );
-	if ( is_array( $connection ) && isset( $connection['bridge_url'], $connection['store'], $connection['key_id'], $connection['key'] ) ) {
-		$signed = loyalty_bridge_sign(
-			(string) $connection['key'],
+function loyalty_bridge_disconnect( ?int $now = null ): bool {
+	$connection = loyalty_bridge_connection();
+	$told       = false;
+	if ( null !== $connection ) {
+		$signed   = loyalty_bridge_sign(
+			$connection['key'],
 			'loyalty-bridge disconnect v1',
 			array(
 				'purpose' => 'disconnect',
-				'store'   => (string) $connection['store'],
-				'keyId'   => (string) $connection['key_id'],
+				'store'   => $connection['store'],
+				'keyId'   => $connection['key_id'],
 				'iat'     => $now ?? time(),
 			)
 		);
-		wp_remote_post(
-			$connection['bridge_url'] . '/woocommerce/plugin/disconnect',
-			array(
-				'redirection' => 0,
-				'timeout'     => 10,
-				'headers'     => array( 'Content-Type' => 'application/json' ),
-				'body'        => json_encode( $signed, JSON_UNESCAPED_SLASHES | JSON_THROW_ON_ERROR ),
-			)
-		);
+		$response = loyalty_bridge_post_to_bridge( $connection['bridge_url'] . '/woocommerce/plugin/disconnect', $signed, 10 );
+		$answer   = is_wp_error( $response ) ? null : json_decode( (string) wp_remote_retrieve_body( $response ), true );
+		$told     = ! is_wp_error( $response ) && 200 === (int) wp_remote_retrieve_response_code( $response )
+			&& is_array( $answer ) && true === ( $answer['disconnected'] ?? null );
 	}
 	delete_option( LOYALTY_BRIDGE_OPTION );
+	return $told;
 }
 
 /**

@@ -18,6 +18,20 @@ function loyalty_bridge_door_entry_url( array $connection ): string {
 }
 
 /**
+ * The menu entry's page (settings-page.php), before WordPress draws anything: to the bridge's door. WordPress has
+ * checked the entry's capability by then.
+ */
+function loyalty_bridge_open_door(): void {
+	$connection = loyalty_bridge_connection();
+	if ( null === $connection ) {
+		wp_die( esc_html__( 'This store is not connected to a loyalty program. Connect it in WooCommerce › Loyalty points.', 'loyalty-bridge' ), '', array( 'response' => 409 ) );
+	}
+	// wp_redirect, not wp_safe_redirect: the bridge is another host by design, its address from the connection only.
+	wp_redirect( loyalty_bridge_door_entry_url( $connection ) ); // phpcs:ignore WordPress.Security.SafeRedirect
+	loyalty_bridge_exit();
+}
+
+/**
  * The signed way back to the bridge, for one door nonce and one WordPress user.
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string} $connection

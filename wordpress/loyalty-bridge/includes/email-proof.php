@@ -6,7 +6,7 @@
  * address of a guest buyer, or of a member from another store, and see and spend their points.
  *
  * POST /wp-json/loyalty-bridge/v1/email-proof (a signed-in user, WordPress's REST nonce) mails a one-time link to the
- * account's e-mail; opening it, in any browser, keeps that address as proven. The identity token says
+ * account's e-mail; opening it where that account is signed in keeps the address as proven. The identity token says
  * "emailProven": true only while the account's e-mail is still the one proven, so a changed address is proven again.
  *
  * @package LoyaltyBridge
@@ -18,7 +18,7 @@ defined( 'ABSPATH' ) || exit;
 
 /** The address the customer proved, lower case. */
 const LOYALTY_BRIDGE_PROVEN_META = 'loyalty_bridge_proven_email';
-/** The link on its way: the SHA-256 of its secret, the address it was sent to, until when it works, when it went. */
+/** The link on its way: the SHA-256 of its secret, the address it was sent to, until when it works. */
 const LOYALTY_BRIDGE_PROOF_META = 'loyalty_bridge_email_proof';
 const LOYALTY_BRIDGE_PROOF_LIFETIME = 3600;
 /** One mail a minute at most per customer: a button pressed again, or a script, floods nobody's inbox. */
@@ -71,11 +71,11 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 	if ( loyalty_bridge_email_proven( $user ) ) {
 		return new WP_REST_Response( array( 'proven' => true, 'message' => __( 'Your e-mail address is confirmed: reload the page to see your points.', 'loyalty-bridge' ) ) );
 	}
-	$now     = time();
-	$pending = get_user_meta( $user->ID, LOYALTY_BRIDGE_PROOF_META, true );
-	// Whatever address the last link went to: an account that swaps its address between presses (My Account ›
-	// Account details saves as often as it is asked) mails no one more than once a minute.
-	if ( is_array( $pending ) && (int) ( $pending['sent'] ?? 0 ) > $now - LOYALTY_BRIDGE_PROOF_INTERVAL ) {
+	$now = time();
+	// Per account, whatever address the last link went to: an account that swaps its address between presses (My
+	// Account › Account details saves as often as it is asked) mails no one more than once a minute. Claimed in one
+	// step (mail-claim.php), so presses at once send one mail.
+	if ( ! loyalty_bridge_claim_mail( $user->ID, $now, LOYALTY_BRIDGE_PROOF_INTERVAL ) ) {
 		return new WP_Error( 'loyalty_bridge_proof_sent', __( 'We just sent you a link: check your inbox, or ask again in a minute.', 'loyalty-bridge' ), array( 'status' => 429 ) );
 	}
 	$secret = loyalty_bridge_base64url_encode( random_bytes( 32 ) );
@@ -86,7 +86,6 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 			'hash'    => hash( 'sha256', $secret ),
 			'email'   => $email,
 			'expires' => $now + LOYALTY_BRIDGE_PROOF_LIFETIME,
-			'sent'    => $now,
 		)
 	);
 	$site = wp_specialchars_decode( (string) get_bloginfo( 'name' ), ENT_QUOTES );
@@ -96,13 +95,14 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 		sprintf( __( 'Confirm your e-mail address to see your points at %s', 'loyalty-bridge' ), $site ),
 		sprintf(
 			/* translators: 1: the store's name, 2: the link. */
-			__( "Open this link to confirm this is your e-mail address, and to see and spend your loyalty points at %1\$s:\n\n%2\$s\n\nThe link works once, for an hour. If you did not ask for it, ignore this e-mail.", 'loyalty-bridge' ),
+			__( "Open this link where you are signed in to your account at %1\$s, to confirm this is your e-mail address and to see and spend your loyalty points:\n\n%2\$s\n\nThe link works once, for an hour. If you did not ask for it, ignore this e-mail.", 'loyalty-bridge' ),
 			$site,
 			loyalty_bridge_proof_link( $user->ID, $secret )
 		)
 	);
 	if ( ! $sent ) {
 		delete_user_meta( $user->ID, LOYALTY_BRIDGE_PROOF_META );
+		loyalty_bridge_release_mail( $user->ID, $now );
 		return new WP_Error( 'loyalty_bridge_mail_failed', __( 'We could not send the e-mail just now. Try again later.', 'loyalty-bridge' ), array( 'status' => 503 ) );
 	}
 	return new WP_REST_Response(
@@ -142,23 +142,20 @@ function loyalty_bridge_after_proof_url(): string {
 
 /**
  * What opening a proof link does: the address to go to once it is taken (or refused), or null where the request is
- * no proof link. A GET is taken at once only in a browser signed in as the link's user: anything else that follows
- * the link (a mail provider's link scanner, which fetches every link in a mail as it arrives, or the owner of an
- * address that someone else's account put in, clicking a link they never asked for) gets a page asking to confirm
- * with a button (a POST), and takes nothing. Otherwise an account registered with a guest buyer's address, at a
- * company whose mail is scanned, would be proven by the scanner with no one clicking anything.
+ * no proof link. It is taken only in a browser signed in as the link's own account. Signed out, a page asks to sign
+ * in to that account first, and takes nothing: a mail provider's link scanner (which fetches every link in a mail as
+ * it arrives) proves nothing, and neither does the owner of an address someone else's account put in, following a
+ * link she never asked for (a guest buyer whose address a stranger registered would otherwise hand the stranger her
+ * points with one click). Signed in as another account, it is refused.
  *
- * @param array<string, mixed> $get     The query.
- * @param array<string, mixed> $post    The form, for a POST.
+ * @param array<string, mixed> $query The query (a GET) or the form (a POST), as sent.
  */
-function loyalty_bridge_email_proof_answer( string $method, array $get, array $post, int $signed_in, int $now ): ?string {
-	$posted = 'POST' === strtoupper( $method );
-	$from   = $posted ? $post : $get;
-	if ( ! isset( $from[ LOYALTY_BRIDGE_PROOF_PARAM ], $from['user'] ) || ! is_string( $from[ LOYALTY_BRIDGE_PROOF_PARAM ] ) || ! is_string( $from['user'] ) ) {
+function loyalty_bridge_email_proof_answer( array $query, int $signed_in, int $now ): ?string {
+	if ( ! isset( $query[ LOYALTY_BRIDGE_PROOF_PARAM ], $query['user'] ) || ! is_string( $query[ LOYALTY_BRIDGE_PROOF_PARAM ] ) || ! is_string( $query['user'] ) ) {
 		return null;
 	}
-	$secret  = sanitize_text_field( wp_unslash( $from[ LOYALTY_BRIDGE_PROOF_PARAM ] ) );
-	$user_id = absint( wp_unslash( $from['user'] ) );
+	$secret  = sanitize_text_field( wp_unslash( $query[ LOYALTY_BRIDGE_PROOF_PARAM ] ) );
+	$user_id = absint( wp_unslash( $query['user'] ) );
 	// The link's own answers, 'confirmed' and 'expired', land on pages that carry no user: they are no link.
 	if ( 1 !== preg_match( '/^[A-Za-z0-9_-]{43}$/', $secret ) ) {
 		return add_query_arg( LOYALTY_BRIDGE_PROOF_PARAM, 'expired', loyalty_bridge_after_proof_url() );
@@ -167,8 +164,8 @@ function loyalty_bridge_email_proof_answer( string $method, array $get, array $p
 	if ( $signed_in > 0 && $signed_in !== $user_id ) {
 		wp_die( esc_html__( 'This link confirms the e-mail address of another account. Sign out, or open it where you are signed in to that account.', 'loyalty-bridge' ), '', array( 'response' => 403 ) );
 	}
-	if ( ! $posted && $signed_in !== $user_id ) {
-		loyalty_bridge_proof_confirm_page( $secret, $user_id );
+	if ( $signed_in !== $user_id ) {
+		loyalty_bridge_proof_sign_in_page( loyalty_bridge_proof_link( $user_id, $secret ) );
 		return null;
 	}
 	$proven = loyalty_bridge_prove_email( $user_id, $secret, $now );
@@ -176,34 +173,23 @@ function loyalty_bridge_email_proof_answer( string $method, array $get, array $p
 }
 
 /**
- * The page a proof link opens outside its user's session: one button, which posts the link's secret back. It says the
- * same for every link (a user who exists or not, a secret right or wrong), and names no address.
+ * The page a proof link opens signed out: sign in to the account that asked for it, and come back to the link. The
+ * same for every link (an account that exists or not, a secret right or wrong); it names no account and no address.
  */
-function loyalty_bridge_proof_confirm_page( string $secret, int $user_id ): void {
+function loyalty_bridge_proof_sign_in_page( string $link ): void {
 	nocache_headers();
 	$site = wp_specialchars_decode( (string) get_bloginfo( 'name' ), ENT_QUOTES );
-	$form = '<form method="post" action="' . esc_url( home_url( '/' ) ) . '">'
-		. '<input type="hidden" name="' . esc_attr( LOYALTY_BRIDGE_PROOF_PARAM ) . '" value="' . esc_attr( $secret ) . '">'
-		. '<input type="hidden" name="user" value="' . esc_attr( (string) $user_id ) . '">'
-		. '<p>' . esc_html(
-			/* translators: %s: the store's name. */
-			sprintf( __( 'Confirm this is your e-mail address, to see and spend your loyalty points at %s. If you did not ask for this, close this page.', 'loyalty-bridge' ), $site )
-		) . '</p>'
-		. '<p><button type="submit">' . esc_html__( 'Confirm my e-mail address', 'loyalty-bridge' ) . '</button></p></form>';
-	wp_die( $form, esc_html__( 'Confirm your e-mail address', 'loyalty-bridge' ), array( 'response' => 200 ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- every part is escaped above.
+	$page = '<p>' . esc_html(
+		/* translators: %s: the store's name. */
+		sprintf( __( 'To confirm this e-mail address for your loyalty points at %s, sign in to the account that asked for this link. If you did not ask for it, close this page: nothing is confirmed.', 'loyalty-bridge' ), $site )
+	) . '</p><p><a href="' . esc_url( wp_login_url( $link ) ) . '">' . esc_html__( 'Sign in to confirm', 'loyalty-bridge' ) . '</a></p>';
+	wp_die( $page, esc_html__( 'Confirm your e-mail address', 'loyalty-bridge' ), array( 'response' => 200 ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- every part is escaped above.
 }
 
-/** A proof link opened (or its page's button pressed): taken, then the address without its secret. */
+/** A proof link opened: taken, then the address without its secret. */
 function loyalty_bridge_take_email_proof(): void {
-	// phpcs:disable WordPress.Security.NonceVerification -- the link's own secret is what is checked.
-	$to = loyalty_bridge_email_proof_answer(
-		isset( $_SERVER['REQUEST_METHOD'] ) && is_string( $_SERVER['REQUEST_METHOD'] ) ? $_SERVER['REQUEST_METHOD'] : 'GET', // phpcs:ignore WordPress.Security.ValidatedSanitizedInput
-		$_GET,
-		$_POST,
-		get_current_user_id(),
-		time()
-	);
-	// phpcs:enable
+	// phpcs:ignore WordPress.Security.NonceVerification -- the link's own secret, and who is signed in, are what is checked.
+	$to = loyalty_bridge_email_proof_answer( $_GET, get_current_user_id(), time() );
 	if ( null === $to ) {
 		return;
 	}

@@ -3,6 +3,10 @@
  * WooCommerce › Loyalty points: connect with a pasted code, see what the store is connected to, disconnect, and
  * the menu entry that opens the loyalty program's page through the door (door.php).
  *
+ * Whoever manages WooCommerce sees the page and opens the loyalty program; only whoever manages the site
+ * (manage_options) connects or disconnects: that decides which server's script runs on every page of the site, as the
+ * site's own, which a shop manager (no manage_options, no unfiltered_html) may not decide.
+ *
  * @package LoyaltyBridge
  */
 
@@ -11,6 +15,9 @@ declare(strict_types=1);
 defined( 'ABSPATH' ) || exit;
 
 const LOYALTY_BRIDGE_PAGE = 'loyalty-bridge';
+/** The menu entry that opens the loyalty program: a page of ours that redirects, never the bridge's URL as a slug. */
+const LOYALTY_BRIDGE_OPEN_PAGE = 'loyalty-bridge-open';
+const LOYALTY_BRIDGE_CONNECT_CAPABILITY = 'manage_options';
 
 function loyalty_bridge_add_settings_page(): void {
 	// Under WooCommerce's menu; under Settings while WooCommerce is off, so the merchant can still disconnect.
@@ -26,16 +33,20 @@ function loyalty_bridge_add_settings_page(): void {
 	if ( is_string( $hook ) && '' !== $hook ) {
 		add_action( 'load-' . $hook, 'loyalty_bridge_on_settings_load' );
 	}
-	$connection = loyalty_bridge_connection();
-	if ( null !== $connection ) {
-		// An absolute URL as the slug, with no callback: WordPress prints it as the entry's link.
-		add_submenu_page(
+	if ( null !== loyalty_bridge_connection() ) {
+		// WordPress prints a slug that is no page of a plugin's raw in the menu's href: so a fixed slug, whose page
+		// redirects before anything is drawn.
+		$open = add_submenu_page(
 			$parent,
 			__( 'Open your loyalty program', 'loyalty-bridge' ),
 			__( 'Open your loyalty program', 'loyalty-bridge' ),
 			'manage_woocommerce',
-			loyalty_bridge_door_entry_url( $connection )
+			LOYALTY_BRIDGE_OPEN_PAGE,
+			'__return_null'
 		);
+		if ( is_string( $open ) && '' !== $open ) {
+			add_action( 'load-' . $open, 'loyalty_bridge_open_door' );
+		}
 	}
 }
 add_action( 'admin_menu', 'loyalty_bridge_add_settings_page', 60 );
@@ -51,7 +62,7 @@ function loyalty_bridge_handle_settings_post( array $post ): ?array {
 	if ( 'connect' !== $action && 'disconnect' !== $action ) {
 		return null;
 	}
-	if ( ! current_user_can( 'manage_woocommerce' ) ) {
+	if ( ! current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) ) {
 		wp_die( esc_html__( 'Sorry, you are not allowed to access this page.' ), '', array( 'response' => 403 ) );
 	}
 	check_admin_referer( 'loyalty_bridge_' . $action );
@@ -92,11 +103,11 @@ function loyalty_bridge_on_settings_load(): void {
 }
 
 /**
- * The page's markup, everything escaped.
+ * The page's markup, everything escaped. The forms only for whoever may connect and disconnect.
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string}|null $connection
  */
-function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, string $notice ): string {
+function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, string $notice, bool $may_connect ): string {
 	$html = '<div class="wrap"><h1>' . esc_html__( 'Loyalty points', 'loyalty-bridge' ) . '</h1>';
 	if ( null !== $error ) {
 		$html .= '<div class="notice notice-error"><p>' . esc_html( $error ) . '</p></div>';
@@ -116,6 +127,11 @@ function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, 
 		) . '</p>';
 		$html .= '<p><a class="button button-primary" href="' . esc_url( loyalty_bridge_door_entry_url( $connection ) ) . '">'
 			. esc_html__( 'Open your loyalty program', 'loyalty-bridge' ) . '</a></p>';
+	}
+	if ( ! $may_connect ) {
+		return $html . '<p>' . esc_html__( 'Only an administrator of this site can connect it to a loyalty program or disconnect it.', 'loyalty-bridge' ) . '</p></div>';
+	}
+	if ( null !== $connection ) {
 		$html .= '<form method="post" action="' . $action . '">'
 			. wp_nonce_field( 'loyalty_bridge_disconnect', '_wpnonce', true, false )
 			. '<input type="hidden" name="loyalty_bridge_action" value="disconnect">'
@@ -138,5 +154,5 @@ function loyalty_bridge_render_settings_page(): void {
 		return;
 	}
 	$notice = isset( $_GET['loyalty_bridge'] ) && is_string( $_GET['loyalty_bridge'] ) ? sanitize_key( wp_unslash( $_GET['loyalty_bridge'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- only picks a message.
-	echo loyalty_bridge_settings_page_html( loyalty_bridge_connection(), loyalty_bridge_settings_error(), $notice ); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
+	echo loyalty_bridge_settings_page_html( loyalty_bridge_connection(), loyalty_bridge_settings_error(), $notice, current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
 }

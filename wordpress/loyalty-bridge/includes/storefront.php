@@ -1,7 +1,11 @@
 <?php
 /**
- * The bridge's widget on every storefront page of a connected store, and where it finds the identity route and a
- * REST nonce (docs/wordpress-plugin.md §4). Nothing here names the customer: the page can be cached.
+ * The bridge's widget on every storefront page of a connected store, and what it needs to know of this site
+ * (docs/wordpress-plugin.md §4). Nothing here names the customer: the page can be cached.
+ *
+ * The widget's settings ride on its own script tag, never on an element of the page: a post may carry any element
+ * with an id and data-* attributes (WordPress's HTML filter keeps them), but no script tag, so only this plugin can
+ * write them.
  *
  * @package LoyaltyBridge
  */
@@ -32,37 +36,43 @@ function loyalty_bridge_enqueue_widget(): void {
 			'in_footer' => true,
 		)
 	);
-	// WordPress before 6.3 reads the fifth argument as "in footer" and knows no strategy: add defer to the tag.
-	if ( version_compare( (string) get_bloginfo( 'version' ), '6.3', '<' ) ) {
-		add_filter( 'script_loader_tag', 'loyalty_bridge_defer_on_old_wordpress', 10, 2 );
-	}
 }
 add_action( 'wp_enqueue_scripts', 'loyalty_bridge_enqueue_widget' );
 
-function loyalty_bridge_defer_on_old_wordpress( string $tag, string $handle ): string {
-	if ( LOYALTY_BRIDGE_WIDGET_HANDLE !== $handle || str_contains( $tag, ' defer' ) ) {
-		return $tag;
-	}
-	return str_replace( '<script ', '<script defer ', $tag );
+/**
+ * What the widget is told: where this site's front and wp-admin are (it builds the plugin's routes and WordPress's
+ * admin-ajax rest-nonce from them itself, and calls nothing else), and a REST nonce. The nonce may be stale where a
+ * page cache kept the page (a guest's copy, or one older than the nonce's day): the widget then asks admin-ajax's
+ * rest-nonce (wp_ajax_rest_nonce, for signed-in users) for a fresh one, as wp.apiFetch's nonce middleware does.
+ *
+ * @return array<string, string> Attribute name => value, unescaped.
+ */
+function loyalty_bridge_widget_settings(): array {
+	return array(
+		'data-site'       => home_url( '/' ),
+		'data-admin'      => admin_url( '/' ),
+		'data-rest-nonce' => wp_create_nonce( 'wp_rest' ),
+	);
 }
 
 /**
- * The placeholder the widget reads its settings from. The nonce may be stale where a page cache kept the page (a
- * guest's copy, or one older than the nonce's day): the widget then asks WordPress's own admin-ajax action
- * rest-nonce (wp_ajax_rest_nonce, for signed-in users) for a fresh one, as wp.apiFetch's nonce middleware does.
+ * The widget's script tag with its settings as attributes, escaped; and defer, which WordPress before 6.3 does not
+ * add itself (it reads enqueue's fifth argument as "in footer" only). Other scripts' tags are left as they are.
  */
-function loyalty_bridge_config_markup(): string {
-	return '<div id="loyalty-bridge-config" data-identity-url="' . esc_url( rest_url( 'loyalty-bridge/v1/identity' ) )
-		. '" data-rest-nonce="' . esc_attr( wp_create_nonce( 'wp_rest' ) )
-		. '" data-nonce-url="' . esc_url( admin_url( 'admin-ajax.php?action=rest-nonce' ) )
-		. '" data-proof-url="' . esc_url( rest_url( 'loyalty-bridge/v1/email-proof' ) ) . '" hidden></div>';
-}
-
-function loyalty_bridge_print_config(): void {
-	if ( null === loyalty_bridge_connection() ) {
-		return;
+function loyalty_bridge_widget_script_tag( string $tag, string $handle ): string {
+	if ( LOYALTY_BRIDGE_WIDGET_HANDLE !== $handle ) {
+		return $tag;
 	}
-	echo loyalty_bridge_config_markup(); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
+	$attributes = '';
+	foreach ( loyalty_bridge_widget_settings() as $name => $value ) {
+		$escaped     = 'data-rest-nonce' === $name ? esc_attr( $value ) : esc_url( $value );
+		$attributes .= ' ' . $name . '="' . $escaped . '"';
+	}
+	if ( ! preg_match( '/<script[^>]*\sdefer[\s>=]/', $tag ) ) {
+		$attributes .= ' defer';
+	}
+	// Only the tag WordPress gave this handle's id: inline scripts another plugin adds around it stay untouched.
+	$id = preg_quote( LOYALTY_BRIDGE_WIDGET_HANDLE . '-js', '/' );
+	return (string) preg_replace( '/<script(?=[^>]*\sid=([\'"])' . $id . '\1)/', '<script' . $attributes, $tag, 1 );
 }
-// Before footer scripts (priority 20); the widget is deferred, so it finds the element wherever it is.
-add_action( 'wp_footer', 'loyalty_bridge_print_config', 5 );
+add_filter( 'script_loader_tag', 'loyalty_bridge_widget_script_tag', 10, 2 );

@@ -1,7 +1,8 @@
 <?php
 /**
  * A stand-in bridge for the real-WordPress smoke run (PHP's built-in server router): answers the connect exchange
- * of docs/wordpress-plugin.md §1 for the one code it was started with, once, and serves an empty widget.js.
+ * of docs/wordpress-plugin.md §1 for the one code it was started with, once (refusing others in the bridge's words),
+ * takes any disconnect, and serves an empty widget.js.
  */
 
 declare(strict_types=1);
@@ -15,11 +16,16 @@ if ( 'POST' === $_SERVER['REQUEST_METHOD'] && '/woocommerce/plugin/connect' === 
 	$used = getenv( 'FAKE_BRIDGE_LOG' ) . '.code-used';
 	if ( ! is_array( $body ) || ( $body['code'] ?? null ) !== getenv( 'FAKE_BRIDGE_CODE' ) || file_exists( $used ) ) {
 		http_response_code( 400 );
-		echo json_encode( array( 'error' => 'this code is unknown or already used' ) );
+		echo json_encode( array( 'error' => 'this code is unknown or was used: ask for a new one on your loyalty page' ) );
 		return true;
 	}
 	touch( $used ); // A code works once.
 	echo json_encode( array( 'store' => getenv( 'FAKE_BRIDGE_STORE' ), 'keyId' => 'pk_SmokeTest001', 'key' => getenv( 'FAKE_BRIDGE_KEY' ) ) );
+	return true;
+}
+if ( 'POST' === $_SERVER['REQUEST_METHOD'] && '/woocommerce/plugin/disconnect' === $path ) {
+	header( 'Content-Type: application/json' );
+	echo json_encode( array( 'disconnected' => true ) );
 	return true;
 }
 if ( '/woocommerce/storefront/widget.js' === $path ) {

@@ -63,11 +63,11 @@ page=$(cli install "$site" 2>"$work/install.log")
 check "the plugin activates on WordPress $(php -r "include '$work/wp/wp-includes/version.php'; echo \$wp_version;")" true
 
 connected=$(cli connect "$code")
-check "connects with the code (real wp_remote_post to the bridge)" grep -q '"ok":true' <<<"$connected"
+check "connects with the code (real wp_safe_remote_post to the bridge, let through on this machine by WP_DEBUG)" grep -q '"ok":true' <<<"$connected"
 check "keeps the connection with autoload off" grep -Eq 'autoload=(no|off)' <<<"$connected"
 check "sent the code, the site, its wp-admin and the version" grep -q "\"siteUrl\":\"$site\",\"adminUrl\":\"$site/wp-admin/\",\"pluginVersion\":\"0.1.0\"" "$work/bridge.log"
 again=$(cli connect "$code")
-check "a refused code says why in words" grep -q 'refused the code: this code is unknown or already used' <<<"$again"
+check "a refused code says why in the plugin's words" grep -q 'refused the code: this code is unknown or was already used' <<<"$again"
 
 read -r c_name c_value c_nonce _ _ < <(cli session ada logged_in)
 identity="$site/?rest_route=/loyalty-bridge/v1/identity"
@@ -84,8 +84,8 @@ check "identity: 403 with a wrong nonce" test "$(status -H "Cookie: $c_name=$c_v
 check "identity: 401 for a guest" test "$(status "$identity")" = 401
 
 curl -s -H "Cookie: $c_name=$c_value" "$page" >"$work/page.html"
-check "storefront: the widget script, deferred (WordPress 6.1)" grep -Eq "<script defer src=.http://127.0.0.1:$bridge_port/woocommerce/storefront/widget.js\?store=127.0.0.1%3A$wp_port" "$work/page.html"
-check "storefront: the settings element with the identity route, a nonce, where a fresh one is and the proof route" grep -q '<div id="loyalty-bridge-config" data-identity-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/identity" data-rest-nonce="[0-9a-f]*" data-nonce-url="http://127.0.0.1:[0-9]*/wp-admin/admin-ajax.php?action=rest-nonce" data-proof-url="http://127.0.0.1:[0-9]*/index.php?rest_route=/loyalty-bridge/v1/email-proof" hidden></div>' "$work/page.html"
+check "storefront: the widget script, deferred (WordPress 6.1), its settings on its own tag" grep -Eq "<script data-site=\"$site/\" data-admin=\"$site/wp-admin/\" data-rest-nonce=\"[0-9a-f]{10}\" defer src=.http://127.0.0.1:$bridge_port/woocommerce/storefront/widget.js\?store=127.0.0.1%3A$wp_port" "$work/page.html"
+check "storefront: no settings element, which a post could also print" bash -c "! grep -q 'loyalty-bridge-config' '$work/page.html'"
 check "storefront: the shortcode and the block print the panel" test "$(grep -o '<div data-loyalty-points-panel></div>' "$work/page.html" | wc -l)" = 2
 check "storefront: no token in the page" bash -c "! grep -q token '$work/page.html'"
 check "block: registered with its editor script" grep -q 'registered, editor script' < <(cli block)
@@ -102,12 +102,17 @@ check "door: a signed-out visitor is sent to sign in, and back" grep -q '^Locati
 curl -s -H "Cookie: $a_name=$a_value; $l_name=$l_value" "$site/wp-admin/options-general.php?page=loyalty-bridge" >"$work/settings.html"
 check "settings: says what the store is connected to" grep -q "Connected to <strong>127.0.0.1</strong> as store <strong>127.0.0.1:$wp_port</strong>." "$work/settings.html"
 door_link="http://127.0.0.1:$bridge_port/woocommerce/plugin-door?store=127.0.0.1%3A$wp_port"
-check "settings: the admin menu entry opens the door" grep -q "<li><a href='$door_link'>Open your loyalty program" "$work/settings.html"
+check "settings: the admin menu entry is a page of the plugin's" grep -q "<li><a href='options-general.php?page=loyalty-bridge-open'>Open your loyalty program" "$work/settings.html"
+curl -s -D "$work/h5" -o /dev/null -H "Cookie: $a_name=$a_value; $l_name=$l_value" "$site/wp-admin/options-general.php?page=loyalty-bridge-open"
+check "settings: which opens the door" grep -q "^Location: $door_link" "$work/h5"
 check "settings: the page's button opens the door" grep -q "<a class=\"button button-primary\" href=\"$door_link\">Open your loyalty program" "$work/settings.html"
+read -r m_name m_value m_nonce ml_value ml_name < <(cli session manager auth loyalty_bridge_disconnect)
+check "settings: a shop manager cannot disconnect, even with the form's nonce" test "$(status -H "Cookie: $m_name=$m_value; $ml_name=$ml_value" --data "loyalty_bridge_action=disconnect&_wpnonce=$m_nonce" "$site/wp-admin/options-general.php?page=loyalty-bridge")" = 403
 form_nonce=$(grep -o 'name="_wpnonce" value="[0-9a-f]*"' "$work/settings.html" | head -1 | sed 's/.*value="//;s/"//')
 curl -s -D "$work/h4" -o /dev/null -H "Cookie: $a_name=$a_value; $l_name=$l_value" \
 	--data "loyalty_bridge_action=disconnect&_wpnonce=$form_nonce" "$site/wp-admin/options-general.php?page=loyalty-bridge"
 check "settings: Disconnect (with the form's nonce) redirects back" grep -q '^Location: .*loyalty_bridge=disconnected' "$work/h4"
+check "settings: Disconnect told the bridge, signed" grep -Eq '^POST /woocommerce/plugin/disconnect \{"payload":"[A-Za-z0-9_-]+","sig":"[A-Za-z0-9_-]{43}"\}' "$work/bridge.log"
 check "settings: after Disconnect no widget is printed" bash -c "! curl -s '$page' | grep -q widget.js"
 # WordPress 6.1 itself logs PHP 8.2 deprecations; only the plugin's own notices count here.
 check "no PHP notice from the plugin in WordPress's debug.log" bash -c "! grep -s 'plugins/loyalty-bridge' '$work/debug.log'"
