@@ -7,8 +7,9 @@ import type { Policy } from '../../src/core/policy.ts';
 import { holderId, type Reservation } from '../../src/core/storefront/reservations.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
-import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { DAY_MS, SETTLE_MS, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { DAY_MS, SETTLE_MS, mobileOf, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 const BIG: Reward = {
@@ -128,4 +129,37 @@ describe.each(ledgerBackends())('rewards’ money under review (%s)', (_name, ru
       expect(reservation?.state).toBe(taken200 > 0 ? 'redeemed' : 'released');
     },
   );
+
+  it.runIf(runs)('withdraws a code being made while the orders that earned its points are cancelled', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: REWARDS });
+    const ada = await customerWith(w, 2);
+    const customerId = `customer-${ada.email}`;
+    // Ada asks for a code: her 200 points are read and reserved, and the store takes its time to make the code.
+    const asked = gate();
+    const made = gate();
+    w.store.holdMake = { asked: asked.open, until: made.opened };
+    const answer = w.redeem(ada.email, BIG);
+    await asked.opened;
+    // Meanwhile both orders that earned them are refunded in full, and their points cancelled at the service.
+    for (const id of ada.orderIds)
+      await w.engine.accept(`refund-${id}`, [
+        orderEvent({
+          orderId: id,
+          facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+          customer: { name: 'Ada', email: ada.email, mobile: mobileOf(ada.email) },
+        }),
+      ]);
+    await w.settle();
+    await eventually(() =>
+      expect(world.sandbox.store.balance({ name: '', email: ada.email, mobile: '' }).approved).toBe(0),
+    );
+    // The store makes the code; the sweeper's passes come.
+    made.open();
+    const code = issuedCode(await answer);
+    await w.sweeper.sweep();
+    await w.sweeper.sweep();
+    // Ada has no points left: her code pays for nothing, and holds nothing.
+    expect(w.store.usable(code, customerId, w.clock.now)).toBeUndefined();
+    expect((await w.reservations(ada.email)).map((each) => each.state)).toEqual(['released']);
+  });
 });
