@@ -3,6 +3,7 @@
 // interleaving, a change of the program's rules or an upgrade under which a point could be spent twice, lost, or given
 // back while its discount stays usable.
 import { describe, expect, it } from 'vitest';
+import { codePattern } from '../../src/core/code-pattern.ts';
 import type { Policy } from '../../src/core/policy.ts';
 import { holderId, type Reservation } from '../../src/core/storefront/reservations.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
@@ -162,4 +163,34 @@ describe.each(ledgerBackends())('rewards’ money under review (%s)', (_name, ru
     expect(w.store.usable(code, customerId, w.clock.now)).toBeUndefined();
     expect((await w.reservations(ada.email)).map((each) => each.state)).toEqual(['released']);
   });
+
+  it.runIf(runs)(
+    'keeps a code’s points held when the dead letter holding its redeem is another redeem’s refusal',
+    async () => {
+      const w = await rewardWorld(world, await open(), {
+        rewards: REWARDS,
+        policy: { redemption: { codePattern: codePattern('^LOYALTY-'), pointsPerUnit: 10 } },
+      });
+      const ada = await customerWith(w, 2);
+      const code = issuedCode(await w.redeem(ada.email, BIG));
+      // An order takes the code and is cancelled before its redeem goes.
+      const first = orderId();
+      await w.pay(first, [code], { facts: ['placed', 'paid', 'cancelled'] });
+      await w.settle();
+      // The store gave the code's use back, and another order paid with it and with a merchant's code, whose payer
+      // has no points: that order's own redeem is refused (a dead letter), and it waits for the code.
+      await w.pay(orderId(), [code, 'LOYALTY-5']);
+      await w.settle();
+      const [refusal] = await w.engine.store.listDeadLetters();
+      expect(refusal?.reason).not.toContain(code);
+      // The sweeper hands the code to the waiting order, which takes it behind its held redeems; then sweeps again.
+      await w.sweeper.sweep();
+      await w.settle();
+      await w.sweeper.sweep();
+      await w.settle();
+      // The code paid for that order and its redeem was never tried: its points stay held for it.
+      expect(w.redeems(ada.email)).toEqual([]);
+      expect((await w.reservations(ada.email))[0]?.state).toBe('used');
+    },
+  );
 });
