@@ -171,6 +171,60 @@ describe.each(ledgerBackends())('rewards’ money under review (%s)', (_name, ru
   });
 
   it.runIf(runs)(
+    'withdraws a code reserved on a balance read before the cancel of its earnings, once made',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: REWARDS });
+      const ada = await customerWith(w, 1);
+      const customerId = `customer-${ada.email}`;
+      // The earning's cancel (its one order refunded) is on its way (Ada held no code when it was about to leave: nothing was marked).
+      const cancelAsked = gate();
+      const cancelGoes = gate();
+      const client = w.account.client;
+      Object.assign(w.account, {
+        client: new Proxy(client, {
+          get: (target, key) =>
+            key === 'updatePoints'
+              ? async (...args: Parameters<typeof client.updatePoints>) => {
+                  if (args[0].status === 'cancel') {
+                    cancelAsked.open();
+                    await cancelGoes.opened;
+                  }
+                  return target.updatePoints(...args);
+                }
+              : bound(target, key),
+        }),
+      });
+      for (const id of ada.orderIds)
+        await w.engine.accept(`refund-${id}`, [
+          orderEvent({
+            orderId: id,
+            facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+            customer: { name: 'Ada', email: ada.email, mobile: mobileOf(ada.email) },
+          }),
+        ]);
+      await cancelAsked.opened;
+      // Meanwhile Ada asks for a code: her balance is read before the cancels land, and the code is being made.
+      const asked = gate();
+      const made = gate();
+      w.store.holdMake = { asked: asked.open, until: made.opened };
+      const answer = w.redeem(ada.email, SMALL);
+      await asked.opened;
+      cancelGoes.open();
+      await w.settle();
+      await eventually(() =>
+        expect(world.sandbox.store.balance({ name: '', email: ada.email, mobile: '' }).approved).toBe(0),
+      );
+      Object.assign(w.account, { client });
+      made.open();
+      const code = issuedCode(await answer);
+      await w.sweeper.sweep();
+      // Ada has no points left: her code pays for nothing, and holds nothing.
+      expect(w.store.usable(code, customerId, w.clock.now)).toBeUndefined();
+      expect((await w.reservations(ada.email)).map((each) => each.state)).toEqual(['released']);
+    },
+  );
+
+  it.runIf(runs)(
     'keeps a code’s points held when the dead letter holding its redeem is another redeem’s refusal',
     async () => {
       const w = await rewardWorld(world, await open(), {

@@ -71,7 +71,7 @@ export class CoverChecks {
     const open = (value?.reservations ?? []).filter(withdrawable).reverse();
     const first = open[0];
     if (!value || !first) {
-      if (beingMade(value)) return 'later';
+      if (beingMade(value)) return this.#later(account, holder);
       await this.#o.store.deleteRecord(CHECK_KIND, holder);
       return 'covered';
     }
@@ -80,7 +80,7 @@ export class CoverChecks {
       shop: first.shop,
       needed: 0,
     });
-    if (!read.ok) return 'later';
+    if (!read.ok) return this.#later(account, holder);
     const { approved, redeemed, source } = read.points.balance;
     let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);
     for (const reservation of open) {
@@ -88,9 +88,19 @@ export class CoverChecks {
       if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;
     }
     // A code made meanwhile is checked on the sweeper's next pass.
-    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder))) return 'later';
+    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder))) return this.#later(account, holder);
     await this.#o.store.deleteRecord(CHECK_KIND, holder);
     return 'covered';
+  }
+
+  /**
+   * A check that cannot end now stays marked, for the sweeper. Marked here too, not only before the cancel: a code
+   * reserved or made between the mark's turn (which found none) and this check has no mark otherwise.
+   */
+  async #later(account: AccountRuntime, holder: string): Promise<'later'> {
+    const check: CoverCheck = { account: account.id, holder, at: this.#o.now().toISOString() };
+    await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
+    return 'later';
   }
 
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */
