@@ -211,10 +211,12 @@ export class CodeSweeper {
     } else if (
       code &&
       refusedFirst(order, reservation.id) &&
-      (await this.#o.store.getDeadLetter(order.work.held.redeem!)) !== undefined
+      (await this.#o.store.getDeadLetter(order.work.held.redeem!))?.reason.includes(code.code) === true
     ) {
       // Refused at use and dead-lettered, but the refusal's own write never landed (a failed write, or a crash just
-      // after the dead letter): settled now as the worker would have, or its points would stay held for good.
+      // after the dead letter): settled now as the worker would have, or its points would stay held for good. Only a
+      // dead letter about this code (its words name it): one about the order's own redeem, or another call, holds
+      // this code's redeem untried, and its points stay held for it.
       await this.#o.codes.settled(code, 'refused', order.key);
     } else if (fate === 'never') {
       await this.#orderLetGo(index, reservation, report);

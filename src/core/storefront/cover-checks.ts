@@ -42,6 +42,12 @@ export interface CoverCheckParts {
 /** Unused codes in the store: what a withdrawal can take back. */
 const withdrawable = (reservation: Reservation) =>
   reservation.state === 'issued' && reservation.removedAt === undefined && reservation.platformId !== undefined;
+/**
+ * A code being made: its points were reserved against a balance read before now (maybe before the cancel), and it
+ * becomes withdrawable once made. A check keeps its mark while one is, so that the sweeper checks it once it is.
+ */
+const beingMade = (holder: Holder | undefined) =>
+  (holder?.reservations ?? []).some((reservation) => reservation.state === 'reserving');
 
 export class CoverChecks {
   readonly #o: CoverCheckParts;
@@ -54,7 +60,7 @@ export class CoverChecks {
   async cancelling(account: string, customer: ServiceCustomer): Promise<void> {
     const holder = holderId(account, customer);
     const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
-    if (!value?.reservations.some(withdrawable)) return;
+    if (!value?.reservations.some(withdrawable) && !beingMade(value)) return;
     const check: CoverCheck = { account, holder, at: this.#o.now().toISOString() };
     await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
   }
@@ -65,6 +71,7 @@ export class CoverChecks {
     const open = (value?.reservations ?? []).filter(withdrawable).reverse();
     const first = open[0];
     if (!value || !first) {
+      if (beingMade(value)) return this.#later(account, holder);
       await this.#o.store.deleteRecord(CHECK_KIND, holder);
       return 'covered';
     }
@@ -73,15 +80,27 @@ export class CoverChecks {
       shop: first.shop,
       needed: 0,
     });
-    if (!read.ok) return 'later';
+    if (!read.ok) return this.#later(account, holder);
     const { approved, redeemed, source } = read.points.balance;
     let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);
     for (const reservation of open) {
       if (short <= 0) break;
       if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;
     }
+    // A code made meanwhile is checked on the sweeper's next pass.
+    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder))) return this.#later(account, holder);
     await this.#o.store.deleteRecord(CHECK_KIND, holder);
     return 'covered';
+  }
+
+  /**
+   * A check that cannot end now stays marked, for the sweeper. Marked here too, not only before the cancel: a code
+   * reserved or made between the mark's turn (which found none) and this check has no mark otherwise.
+   */
+  async #later(account: AccountRuntime, holder: string): Promise<'later'> {
+    const check: CoverCheck = { account: account.id, holder, at: this.#o.now().toISOString() };
+    await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
+    return 'later';
   }
 
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */

@@ -326,9 +326,30 @@ export class RewardCodes {
     };
   }
 
-  /** The customer a code's redeem names: read from its holder at the call, so no order copies a contact. */
-  async customerOf(code: RedeemCode): Promise<ServiceCustomer | undefined> {
-    return (await this.#o.store.getRecord<Holder>(HOLDER_KIND, code.holder))?.customer;
+  /**
+   * Whether the order's redeem of a code may go now, and for whom: only while the code's reservation is the order's
+   * ('used' by it, or 'refused' at its redeem, which a person retries). Its customer is read from the holder at the
+   * call, so no order copies a contact. The order's entry alone is not enough: the sweeper may have let the order's
+   * hold go (the order counted as cancelled, under the rules then, or a format 3 release's), and the reservation may
+   * be the customer's code again, another order's, or released; a redeem then would take points the reservation no
+   * longer holds for this order, a second time or after they were given back.
+   * - send: the reservation is the order's; the redeem names `customer`;
+   * - sent: the reservation says the service took the order's redeem already (its settle outlived the order's save);
+   * - not-held: the reservation is not the order's now: nothing is sent for it, and the order takes the code anew, if
+   *   it can, as any order that paid with it does (claimForOrder);
+   * - gone: the holder or the reservation is gone (the customer's erasure).
+   */
+  async redeemFor(
+    code: RedeemCode,
+    orderKey: string,
+  ): Promise<{ kind: 'send'; customer: ServiceCustomer } | { kind: 'sent' | 'not-held' | 'gone' }> {
+    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, code.holder);
+    const reservation = holder?.reservations.find((each) => each.id === code.reservation);
+    if (!holder || !reservation) return { kind: 'gone' };
+    if (reservation.orderKey !== orderKey) return { kind: 'not-held' };
+    if (reservation.state === 'used' || reservation.state === 'refused')
+      return { kind: 'send', customer: holder.customer };
+    return { kind: reservation.state === 'redeemed' ? 'sent' : 'not-held' };
   }
 
   /**

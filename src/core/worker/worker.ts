@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, isCancelled, isTriggered, plan, type Action, type WaitingReason } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
-import { forgetRedeemsInDoubt, redeemInDoubt, redemptionOf, withoutState } from '../redeems.ts';
+import { forgetRedeemsInDoubt, redeemInDoubt, redemptionOf, setRedemption, withoutState } from '../redeems.ts';
 import type { Policy } from '../policy.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
@@ -99,7 +99,7 @@ export class Worker {
   readonly #spentOfAccount = new Map<string, number>();
 
   /** The bridge's reward codes: an order that pays with one redeems its reservation (core/storefront/reward-codes.ts). */
-  rewardCodes: Pick<RewardCodes, 'claimForOrder' | 'customerOf' | 'settled'> | undefined;
+  rewardCodes: Pick<RewardCodes, 'claimForOrder' | 'redeemFor' | 'settled'> | undefined;
   /** A cancelled earning's customer's codes against their balance (core/storefront/cover-checks.ts). */
   coverChecks: Pick<CoverChecks, 'cancelling' | 'check'> | undefined;
 
@@ -517,8 +517,17 @@ export class Worker {
     // A reward code's redeem names the code's customer, read from its holder now (no order copies a contact).
     let codeCustomer: { email: string } | { mobile: string } | undefined;
     if (next.kind === 'redeem' && next.code) {
-      codeCustomer = await this.rewardCodes?.customerOf(next.code);
-      if (!codeCustomer)
+      const ready = await this.rewardCodes?.redeemFor(next.code, record.key);
+      if (ready?.kind === 'send') codeCustomer = ready.customer;
+      else if (ready?.kind === 'sent' || ready?.kind === 'not-held') {
+        // Its reservation is not the order's to spend now (let go by the sweeper, or spent already): nothing is sent
+        // for it. Spent: the order says so too. Let go: the order takes the code anew on its next step, if it can.
+        const reservation = next.code.reservation;
+        if (ready.kind === 'sent') setRedemption(record.upstream, next.code, 'sent');
+        else
+          record.upstream.redeemCodes = record.upstream.redeemCodes?.filter((each) => each.reservation !== reservation);
+        return { kind: 'continue', record };
+      } else
         return this.#deadLetter(
           record,
           next,
