@@ -96,6 +96,11 @@ export interface Engine {
   /** A person retries a dead letter: a call is sent again, a delivery read again. */
   /** A person's retry of one letter is live work; a bulk retry passes 'backfill'. */
   retryDeadLetter(letter: DeadLetter, lane?: Lane): Promise<RetryOutcome>;
+  /**
+   * Removes a dead letter a person gave up on; one of an order's redeems settles what it held (Worker.discarded).
+   * Undefined when there is no such letter (retried or discarded meanwhile).
+   */
+  discardDeadLetter(id: string): Promise<DeadLetter | undefined>;
   /** Makes due now the orders waiting for what just happened (a shop linked, an account let in again), and wakes the worker. */
   wakeWaiting(match: WaitingMatch): Promise<number>;
   /** Waits until every accepted delivery is folded and nothing is due now (retries waiting for a time do not count). */
@@ -252,6 +257,13 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       }
       await store.updateDeadLetter({ ...letter, reason, retries: letter.retries + 1 });
       return { retried: false, reason };
+    },
+    async discardDeadLetter(id) {
+      // Whoever removes it handles it: two discards at once (two tabs) settle once.
+      const letter = await store.removeDeadLetter(id);
+      if (letter?.kind === 'call' && letter.operation === 'redeem' && letter.orderKey)
+        await theWorker.discarded(letter.orderKey, letter);
+      return letter;
     },
     async drain() {
       // Idle loops are not enough: one may not have been woken yet for work the store already holds.

@@ -410,8 +410,8 @@ export interface StorefrontParts {
      */
     forOneCustomer?: boolean;
     /**
-     * Whether the platform counts a code's uses some time after the order (Shopify's asyncUsageCount: "updated
-     * asynchronously"): a count of 0 read soon after a checkout may hide a use, so a code removed unused before its
+     * Whether the platform counts a code's uses some time after the order (a count "updated asynchronously", in one
+     * platform's words): a count of 0 read soon after a checkout may hide a use, so a code removed unused before its
      * expiry keeps its points held through the settling window for its order. Absent: counted with the order.
      */
     usesCountedLate?: boolean;

@@ -470,7 +470,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
     res.status(result.retried ? 200 : 409).json(result);
   });
   router.delete('/dead-letters/:id', async (req, res) => {
-    const letter = await store.removeDeadLetter(String(req.params.id));
+    const letter = await engine.discardDeadLetter(String(req.params.id));
     if (!letter) return void res.status(404).json({ error: `no dead letter ${req.params.id}` });
     logger.info({ deadLetter: letter.id, kind: letter.kind, by: parts.tokenLabel }, 'dead letter discarded');
     res.json({ discarded: letter.id });

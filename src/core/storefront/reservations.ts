@@ -47,7 +47,7 @@ export interface Reservation {
   usedAtPlatform?: boolean | undefined;
   /**
    * The code was removed from the store unused before its expiry (its reward turned off, the points it was for
-   * cancelled), in a store that counts uses late (Shopify's asyncUsageCount): an order that paid with it just
+   * cancelled), in a store that counts uses late (codes.usesCountedLate): an order that paid with it just
    * before may still come, so its points stay held until SETTLE_MS after this, then are let go (endedWhy says why).
    */
   removedAt?: string | undefined;

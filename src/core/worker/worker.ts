@@ -15,10 +15,10 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_LEASE_MS, LeaseLostError, type Lease } from '../leases.ts';
 import { approvalDueAt, isCancelled, isTriggered, plan, type Action, type WaitingReason } from '../lifecycle.ts';
-import type { OrderRecord } from '../order-record.ts';
+import type { OrderRecord, RedeemCode } from '../order-record.ts';
 import { forgetRedeemsInDoubt, redeemInDoubt, redemptionOf, setRedemption, withoutState } from '../redeems.ts';
 import type { Policy } from '../policy.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { DeadLetter, LedgerStore } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
 import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
@@ -794,6 +794,36 @@ export class Worker {
       return fresh ? { kind: 'continue', record: fresh } : { kind: 'done' };
     }
     return { kind: 'continue', record };
+  }
+
+  /**
+   * A person discarded a dead letter of the order's redeems: what it held is settled, so that nothing stays held for
+   * good behind it. A redeem left in doubt counts as taken from now (the person chose not to send it again; a code's
+   * reservation is redeemed); a reward code's refused redeem is given up (its reservation holds nothing already),
+   * and the order's other redeems go on. The order's own refused redeem stays given up, held: it is the last.
+   */
+  async discarded(orderKey: string, letter: Pick<DeadLetter, 'id' | 'reason'>): Promise<void> {
+    let spent: RedeemCode | undefined;
+    await this.#o.store.updateProgress(orderKey, (record) => {
+      spent = undefined;
+      const { upstream, work } = record;
+      if (work.held.redeem !== letter.id) return;
+      const doubt = redeemInDoubt(upstream);
+      if (doubt) {
+        setRedemption(upstream, doubt.code, 'sent');
+        spent = doubt.code && withoutState(doubt.code);
+      } else {
+        const refused = upstream.redeemCodes?.find(
+          (each) => each.redemption === 'none' && letter.reason.includes(each.code),
+        );
+        if (!refused) return;
+        upstream.redeemCodes = upstream.redeemCodes?.filter((each) => each !== refused);
+      }
+      const { redeem: _given, ...others } = work.held;
+      record.work = { ...work, held: others };
+    });
+    if (spent) await this.rewardCodes?.settled(spent, 'redeemed', orderKey);
+    this.#loop.wake();
   }
 
   /** A dead-lettered call, retried by a person: released, and the order looked at now. */
