@@ -33,6 +33,17 @@ final class WP {
 	public static bool $mail_fails = false;
 	/** @var array<string, list<array<int, mixed>>> What the plugin asked of WordPress as it loaded. */
 	public static array $load_calls = array();
+	/**
+	 * A multisite network's other sites: each one's options table, by blog id (the current site's is WP::$options).
+	 * Empty: a single site.
+	 *
+	 * @var array<int, array<string, array{value: mixed, autoload: mixed}>>
+	 */
+	public static array $other_sites = array();
+	public static int $blog_id = 1;
+	/** @var list<int> The blogs switch_to_blog() left, last last. */
+	public static array $blog_stack = array();
+	public static bool $multisite = false;
 
 	public static function reset(): void {
 		self::$calls        = array();
@@ -46,6 +57,10 @@ final class WP {
 		self::$referer_ok   = true;
 		self::$mail_fails   = false;
 		self::$filters      = array();
+		self::$other_sites  = array();
+		self::$blog_id      = 1;
+		self::$blog_stack   = array();
+		self::$multisite    = false;
 		$GLOBALS['wpdb']    = new FakeWpdb();
 	}
 
@@ -177,6 +192,40 @@ function delete_option( string $name ): bool {
 	$had = array_key_exists( $name, WP::$options );
 	unset( WP::$options[ $name ] );
 	return $had;
+}
+
+// Multisite: switch_to_blog() swaps the current site's options (WP::$options) for another's, as $wpdb's table
+// prefix does in WordPress; restore_current_blog() swaps them back.
+function is_multisite(): bool {
+	return WP::$multisite;
+}
+/** @return list<int> Every site's id (the stub knows only 'fields' => 'ids'). */
+function get_sites( array $args = array() ): array {
+	WP::record( 'get_sites', array( $args ) );
+	$ids = array_merge( array( WP::$blog_id ), array_keys( WP::$other_sites ) );
+	sort( $ids );
+	return 0 === ( $args['number'] ?? 100 ) ? $ids : array_slice( $ids, 0, (int) ( $args['number'] ?? 100 ) );
+}
+function get_current_blog_id(): int {
+	return WP::$blog_id;
+}
+function test_swap_blog( int $to ): void {
+	WP::$other_sites[ WP::$blog_id ] = WP::$options;
+	WP::$options                     = WP::$other_sites[ $to ] ?? array();
+	unset( WP::$other_sites[ $to ] );
+	WP::$blog_id = $to;
+}
+function switch_to_blog( int $blog_id ): bool {
+	WP::$blog_stack[] = WP::$blog_id;
+	test_swap_blog( $blog_id );
+	return true;
+}
+function restore_current_blog(): bool {
+	if ( array() === WP::$blog_stack ) {
+		return false;
+	}
+	test_swap_blog( array_pop( WP::$blog_stack ) );
+	return true;
 }
 
 // HTTP.
