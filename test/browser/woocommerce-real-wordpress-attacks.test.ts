@@ -1,8 +1,8 @@
 // The WordPress plugin turned against the site that runs it (issue 65), in a real WordPress 6.1 with the plugin and
 // the bridge's real widget.js in Chromium (test/helpers/real-wordpress-world.ts): an author's post carrying settings
-// of its own for the widget, viewed by an administrator; a shop manager reaching Connect and Disconnect; a bridge
-// address with markup in its path, in wp-admin; sixteen presses of "Send me the link" at once; and the plugin deleted
-// while the bridge still holds its key. Each failed on the plugin before the fix it goes with.
+// of its own for the widget, viewed by an administrator, or an element named as loyalty.js's flag; a shop manager
+// reaching Connect and Disconnect; a bridge address with markup in its path, in wp-admin; sixteen presses of "Send me
+// the link" at once; and the plugin deleted while the bridge still holds its key. Each failed on the plugin before the fix it goes with.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -102,6 +102,23 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     expect(dialogs).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('an author’s post with an element named as the launcher’s “already ran” flag does not turn the widget off', async () => {
+    const { wp, browser } = world;
+    // id="loyaltyBridgePoints" makes window.loyaltyBridgePoints that element, which loyalty.js took for its own flag.
+    const post = await wp.cli(
+      'post-as',
+      WP_AUTHOR.login,
+      '<p>Back to school.</p><div id="loyaltyBridgePoints"></div><div data-loyalty-points-panel></div>',
+    );
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    await page.goto(post);
+    expect(await page.locator('#loyaltyBridgePoints').count()).toBe(1);
+    // The guest's panel, filled by loyalty.js: its sign-in link.
+    await page.locator('[data-loyalty-points-panel] a.loyalty-panel__sign-in').first().waitFor({ timeout: 10_000 });
+    await context.close();
+  }, 30_000);
 
   it('keeps Connect and Disconnect from a shop manager, so the store cannot be pointed at a bridge of theirs', async () => {
     const { wp, bridgeUrl } = world;
