@@ -347,6 +347,10 @@ function register_rest_route( string $namespace, string $route, array $args ): b
 function rest_url( string $path = '' ): string {
 	return 'https://shop.example/wp-json/' . ltrim( $path, '/' );
 }
+/** The site's secret salt, as wp-config.php's keys make it: here one fixed text per scheme. */
+function wp_salt( string $scheme = 'auth' ): string {
+	return 'test-salt-for-' . $scheme;
+}
 function wp_create_nonce( string $action ): string {
 	return 'nonce-for-' . $action . '-' . WP::$user_id;
 }
