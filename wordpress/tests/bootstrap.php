@@ -44,6 +44,8 @@ final class WP {
 	/** @var list<int> The blogs switch_to_blog() left, last last. */
 	public static array $blog_stack = array();
 	public static bool $multisite = false;
+	/** What WooCommerce's wc_get_page_permalink( 'myaccount' ) answers here; '': as if WooCommerce were not there. */
+	public static string $account_page = '';
 
 	public static function reset(): void {
 		self::$calls        = array();
@@ -61,6 +63,7 @@ final class WP {
 		self::$blog_id      = 1;
 		self::$blog_stack   = array();
 		self::$multisite    = false;
+		self::$account_page = '';
 		$GLOBALS['wpdb']    = new FakeWpdb();
 	}
 
@@ -346,6 +349,10 @@ function register_rest_route( string $namespace, string $route, array $args ): b
 }
 function rest_url( string $path = '' ): string {
 	return 'https://shop.example/wp-json/' . ltrim( $path, '/' );
+}
+/** WooCommerce's address of one of its pages: here My Account's, WP::$account_page. */
+function wc_get_page_permalink( string $page ): string {
+	return 'myaccount' === $page ? WP::$account_page : 'https://shop.example/';
 }
 /** The site's secret salt, as wp-config.php's keys make it: here one fixed text per scheme. */
 function wp_salt( string $scheme = 'auth' ): string {
