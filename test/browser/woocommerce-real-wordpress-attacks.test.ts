@@ -165,7 +165,7 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
         await page.waitForURL(`${bridgeUrl}/woocommerce/store`, { timeout: 10_000 });
         await expect.poll(() => page.locator('body').textContent(), { timeout: 10_000 }).toContain('Signed in to');
         const asked = page.waitForResponse((answer) => answer.url().endsWith('/admin/api/storefront/plugin-code'));
-        await page.evaluate(() => (document.querySelector('#plugin-code-button') as HTMLElement).click());
+        await page.locator('#plugin-code-button').dispatchEvent('click');
         expect((await asked).status()).toBe(403);
       } finally {
         await context.close();
