@@ -7,7 +7,7 @@
 // refuses (403: a page cache served a guest's copy, or one older than the nonce's day) is replaced once by a fresh
 // one from WordPress's admin-ajax rest-nonce. Not signed in (401), or no settings: the store's name, for a guest.
 //
-// Its settings come from its own script tag alone (data-site, data-admin, data-rest-nonce: the plugin's
+// Its settings come from its own script tag alone (data-site, data-admin, data-rest-nonce, data-account: the plugin's
 // script_loader_tag), never from an element of the page, which a post can carry (issue 65). And whatever they say, it
 // calls only the three addresses it builds itself on the page's own origin: the plugin's identity and e-mail proof
 // routes (?rest_route=, which every WordPress answers) and admin-ajax's rest-nonce.
@@ -43,6 +43,19 @@ const TRANSPORT = `  // The store's own routes, from what the plugin put on this
     }
     if (url.origin !== window.location.origin || url.search || url.hash || url.username || url.password) return undefined;
     return shape.test(url.pathname) && !/\\.php\\//i.test(url.pathname) ? url.origin + url.pathname : undefined;
+  }
+  // Where a guest signs in: My Account where the plugin says it is (a site in a directory has it there, and
+  // WooCommerce names the page in the site's language), if that is a page of this origin; /my-account/ otherwise.
+  var account = ownPage(script && script.getAttribute('data-account'));
+  if (account) data.words.signInUrl = account;
+  function ownPage(value) {
+    if (!value) return undefined;
+    try {
+      var url = new URL(value, window.location.href);
+      return url.origin === window.location.origin && !url.username && !url.password ? url.href : undefined;
+    } catch (error) {
+      return undefined;
+    }
   }
   // A nonce fetched since the page was made: a cached page's may be a guest's, or a day old.
   var freshNonce;

@@ -56,7 +56,13 @@ function runOnPage(
   const calls: Call[] = [];
   const stored: string[] = [];
   const answers = Array.isArray(identity) ? [...identity] : [identity];
-  const node = () => ({ setAttribute() {}, append() {}, className: '', textContent: '' });
+  // Every element the script makes: the launchers' words are one's text.
+  const made: Array<{ textContent: string }> = [];
+  const node = () => {
+    const element = { setAttribute() {}, append() {}, className: '', textContent: '' };
+    made.push(element);
+    return element;
+  };
   const fetch = (url: string, init: Call['init'] = {}) => {
     calls.push({ url, init });
     const answer =
@@ -106,7 +112,13 @@ function runOnPage(
     redeem(id: string): Promise<unknown>;
     proveContact(): Promise<string>;
   };
-  return { calls, stored, transport };
+  /** The words the launcher was given (its <script type="application/json" data-loyalty-words>). */
+  const words = () =>
+    JSON.parse(made.find((element) => element.textContent.includes('"signInUrl"'))!.textContent) as Record<
+      string,
+      string
+    >;
+  return { calls, stored, transport, words };
 }
 
 describe('the WooCommerce widget’s script', () => {
@@ -200,6 +212,19 @@ describe('the WooCommerce widget’s script', () => {
     const proving = runOnPage(await served(), { status: 200, body: { message: 'We sent a link.' } });
     expect(await proving.transport.proveContact()).toBe('We sent a link.');
     expect(proving.calls.map((call) => [call.init.method, call.url])).toEqual([['POST', PROOF]]);
+  });
+
+  it('sends a guest to sign in at My Account where the plugin says it is, if it is a page of the store’s own', async () => {
+    // A site in a directory, or a store whose My Account page has another name (WooCommerce names it in the site's
+    // language): /my-account/ is another page of the origin, or none.
+    const account = 'https://store.example/shop/mon-compte/';
+    expect(runOnPage(await served(), { status: 401 }, { ...TAG, 'data-account': account }).words().signInUrl).toBe(
+      account,
+    );
+    for (const other of ['https://evil.example/my-account/', 'javascript:alert(1)', '//evil.example/', '']) {
+      const { words } = runOnPage(await served(), { status: 401 }, { ...TAG, 'data-account': other });
+      expect(words().signInUrl, other).toBe('/my-account/');
+    }
   });
 
   it('is valid JavaScript, with a guest’s sign-in at My Account', async () => {

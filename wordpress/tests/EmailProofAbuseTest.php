@@ -106,7 +106,7 @@ final class EmailProofAbuseTest extends TestCase {
 	}
 
 	public function test_only_case_and_surrounding_space_of_the_proven_address_are_the_same_address(): void {
-		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => 'ada@example.com' );
+		loyalty_bridge_keep_proven( 12, 'Ada@Example.com' );
 		foreach ( array( 'ADA@EXAMPLE.COM', ' ada@example.com ', "ada@example.com\n" ) as $same ) {
 			$this->assertTrue( loyalty_bridge_email_proven( new WP_User( 12, $same ) ), $same );
 			// The token carries the address trimmed: the bridge reads the one that was proven.
@@ -119,6 +119,48 @@ final class EmailProofAbuseTest extends TestCase {
 		// Nothing proven: an empty address is not "proven" by an empty meta.
 		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => '' );
 		$this->assertFalse( loyalty_bridge_email_proven( new WP_User( 12, '' ) ) );
+	}
+
+	/**
+	 * Someone who can write a customer's user meta without receiving their mail: a shop manager, through WooCommerce's
+	 * REST API (PUT /wc/v3/customers/<id> saves any meta_data on a customer, and its e-mail and password too), or a
+	 * plugin that saves the meta keys a form sends. What the plugin keeps proves only what the plugin itself wrote.
+	 */
+	public function test_a_proof_written_into_user_meta_by_someone_else_proves_nothing(): void {
+		// The proven address written as the plugin kept it: the address itself.
+		WP::$user_emails[12] = 'vera@example.com';
+		WP::$user_meta[12]   = array( 'loyalty_bridge_proven_email' => 'vera@example.com' );
+		$this->assertFalse( $this->proven( 12 ), 'a proven address written into the meta' );
+
+		// A waiting link written with a secret of the writer's choosing, in the shape the plugin keeps it.
+		$chosen            = str_repeat( 'M', 43 );
+		WP::$user_meta[12] = array(
+			'loyalty_bridge_email_proof' => array(
+				'hash'    => hash( 'sha256', $chosen ),
+				'email'   => 'vera@example.com',
+				'expires' => time() + 3600,
+			),
+		);
+		$this->assertSame( self::EXPIRED, $this->confirmed( $chosen, '12' ), 'a waiting link written into the meta' );
+		$this->assertFalse( $this->proven( 12 ) );
+
+		// The writer's own account's link (mailed to the writer, so its secret is known), copied onto account 12 with
+		// its address changed to Vera's.
+		WP::$user_id         = 13;
+		WP::$user_emails[13] = 'mallory@example.com';
+		$own                 = $this->send();
+		$copied              = WP::$user_meta[13]['loyalty_bridge_email_proof'];
+		$copied['email']     = 'vera@example.com';
+		WP::$user_meta[12]   = array( 'loyalty_bridge_email_proof' => $copied );
+		$this->assertSame( self::EXPIRED, $this->confirmed( $own, '12' ), 'the writer\'s own link copied onto another account' );
+		$this->assertFalse( $this->proven( 12 ) );
+
+		// What the writer's own proven account keeps, copied onto account 12.
+		$this->assertSame( self::CONFIRMED, $this->confirmed( $own, '13' ) );
+		$this->assertTrue( $this->proven( 13 ) );
+		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => WP::$user_meta[13]['loyalty_bridge_proven_email'] );
+		$this->assertFalse( $this->proven( 12 ), 'another account\'s proof copied' );
+		$this->assertFalse( loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, 'vera@example.com' ), time() )['emailProven'] );
 	}
 
 	public function test_swapping_the_account_address_between_presses_mails_no_more_than_once_a_minute(): void {

@@ -27,7 +27,7 @@ final class EmailProofTest extends TestCase {
 		$this->assertSame( 'loyalty_bridge_identity_permission', $args['permission_callback'] );
 	}
 
-	public function test_mails_a_link_to_the_account_email_and_keeps_only_its_hash(): void {
+	public function test_mails_a_link_to_the_account_email_and_keeps_only_its_seal(): void {
 		$answer = loyalty_bridge_send_email_proof( new WP_REST_Request() );
 
 		$this->assertInstanceOf( WP_REST_Response::class, $answer );
@@ -37,7 +37,10 @@ final class EmailProofTest extends TestCase {
 		$this->assertStringContainsString( 'Confirm your e-mail address', $subject );
 		$secret = $this->mailed_secret();
 		$kept   = WP::$user_meta[12]['loyalty_bridge_email_proof'];
-		$this->assertSame( hash( 'sha256', $secret ), $kept['hash'] );
+		// An HMAC under the site's salt of the secret, the user, the address and the link's end: no one who can only
+		// write the meta can make one.
+		$this->assertSame( hash_hmac( 'sha256', "loyalty-bridge proof-link\0" . "12\0ada@example.com\0{$kept['expires']}\0$secret", wp_salt( 'auth' ) ), $kept['hash'] );
+		$this->assertSame( 'ada@example.com', $kept['email'] );
 		$this->assertStringNotContainsString( $secret, json_encode( WP::$user_meta ) );
 	}
 
@@ -105,7 +108,7 @@ final class EmailProofTest extends TestCase {
 	}
 
 	public function test_an_address_proven_already_is_said_so_and_mails_nothing(): void {
-		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => 'ada@example.com' );
+		loyalty_bridge_keep_proven( 12, 'ada@example.com' );
 		$answer            = loyalty_bridge_send_email_proof( new WP_REST_Request() );
 		$this->assertTrue( $answer->data['proven'] );
 		$this->assertCount( 0, WP::calls( 'wp_mail' ) );

@@ -52,7 +52,7 @@ final class IdentityTest extends TestCase {
 	}
 
 	public function test_the_token_says_the_email_is_proven_only_while_it_is_the_one_proven(): void {
-		WP::$user_meta[12] = array( 'loyalty_bridge_proven_email' => 'ada@example.com' );
+		loyalty_bridge_keep_proven( 12, 'ada@example.com' );
 		$this->assertTrue( loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, ' Ada@Example.com' ), 1 )['emailProven'] );
 		// She changed her address in My Account since: the new one is nobody's until she proves it.
 		$this->assertFalse( loyalty_bridge_identity_payload( test_connection(), new WP_User( 12, 'ada@elsewhere.example' ), 1 )['emailProven'] );

@@ -42,7 +42,7 @@ final class SettingsPageTest extends TestCase {
 		WP::$options['loyalty_bridge_connection'] = array( 'value' => $connection, 'autoload' => false );
 
 		loyalty_bridge_add_settings_page();
-		$html = loyalty_bridge_settings_page_html( $connection, null, '', true );
+		$html = loyalty_bridge_settings_page_html( $connection, null, '', true, true );
 
 		$this->assertNotContains( $connection['bridge_url'] . '/woocommerce/plugin-door?store=shop.example', array_column( WP::calls( 'add_submenu_page' ), 4 ) );
 		$this->assertStringNotContainsString( '<svg', $html );
@@ -64,13 +64,40 @@ final class SettingsPageTest extends TestCase {
 		$this->assertSame( array(), WP::calls( 'wp_safe_remote_post' ) );
 	}
 
+	/**
+	 * A site administrator of a multisite network: manage_options on their site, but no unfiltered_html (WordPress keeps
+	 * it for network administrators). Connecting puts the chosen server's script on every page of the site, which on a
+	 * network in subdirectories is the network administrator's own origin: so only a user who may add a script to a
+	 * page connects. Disconnecting only takes the script away: a site administrator may.
+	 */
+	public function test_a_site_administrator_without_unfiltered_html_cannot_connect_but_can_disconnect(): void {
+		WP::$capabilities = array( 'manage_options', 'manage_woocommerce' );
+		try {
+			loyalty_bridge_handle_settings_post( array( 'loyalty_bridge_action' => 'connect', 'connection_code' => $this->code ) );
+			$this->fail( 'a user without unfiltered_html connected the site to a bridge of their choosing' );
+		} catch ( WpDie $refusal ) {
+			$this->assertSame( 403, $refusal->status );
+		}
+		$this->assertSame( array(), WP::calls( 'wp_safe_remote_post' ) );
+		$this->assertNull( loyalty_bridge_connection() );
+		$page = loyalty_bridge_settings_page_html( null, null, '', true, false );
+		$this->assertStringNotContainsString( 'name="connection_code"', $page );
+		$this->assertStringContainsString( 'Only a user who may add scripts to this site', $page );
+
+		$this->connected();
+		$this->assertStringContainsString( '>Disconnect</button>', loyalty_bridge_settings_page_html( test_connection(), null, '', true, false ) );
+		$outcome = loyalty_bridge_handle_settings_post( array( 'loyalty_bridge_action' => 'disconnect' ) );
+		$this->assertStringEndsWith( 'loyalty_bridge=disconnected', $outcome['redirect'] );
+		$this->assertNull( loyalty_bridge_connection() );
+	}
+
 	public function test_a_shop_manager_sees_the_connection_and_the_door_but_no_form(): void {
-		$html = loyalty_bridge_settings_page_html( test_connection(), null, '', false );
+		$html = loyalty_bridge_settings_page_html( test_connection(), null, '', false, false );
 		$this->assertStringContainsString( 'Connected to <strong>bridge.example</strong>', $html );
 		$this->assertStringContainsString( '>Open your loyalty program</a>', $html );
 		$this->assertStringContainsString( 'Only an administrator of this site can connect it to a loyalty program or disconnect it.', $html );
 		$this->assertStringNotContainsString( '<form', $html );
-		$this->assertStringNotContainsString( '<form', loyalty_bridge_settings_page_html( null, null, '', false ) );
+		$this->assertStringNotContainsString( '<form', loyalty_bridge_settings_page_html( null, null, '', false, false ) );
 	}
 
 	public function test_connecting_checks_the_forms_nonce_and_comes_back_connected(): void {
@@ -136,7 +163,7 @@ final class SettingsPageTest extends TestCase {
 		$connection          = test_connection();
 		$connection['store'] = '<script>alert(1)</script>';
 
-		$html = loyalty_bridge_settings_page_html( $connection, null, 'connected', true );
+		$html = loyalty_bridge_settings_page_html( $connection, null, 'connected', true, true );
 
 		$this->assertStringContainsString( 'Connected to <strong>bridge.example</strong> as store <strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong>.', $html );
 		$this->assertStringNotContainsString( '<script>', $html );
@@ -147,14 +174,14 @@ final class SettingsPageTest extends TestCase {
 	}
 
 	public function test_a_page_not_connected_asks_for_the_code(): void {
-		$html = loyalty_bridge_settings_page_html( null, null, '', true );
+		$html = loyalty_bridge_settings_page_html( null, null, '', true, true );
 		$this->assertStringContainsString( 'name="connection_code"', $html );
 		$this->assertStringContainsString( 'value="nonce-for-loyalty_bridge_connect"', $html );
 		$this->assertStringContainsString( '>Connect</button>', $html );
 	}
 
 	public function test_a_refusal_is_shown_escaped(): void {
-		$html = loyalty_bridge_settings_page_html( null, 'Your loyalty program refused the code: <b>no</b>.', '', true );
+		$html = loyalty_bridge_settings_page_html( null, 'Your loyalty program refused the code: <b>no</b>.', '', true, true );
 		$this->assertStringContainsString( '<div class="notice notice-error"><p>Your loyalty program refused the code: &lt;b&gt;no&lt;/b&gt;.</p></div>', $html );
 	}
 }

@@ -47,6 +47,17 @@ final class StorefrontTest extends TestCase {
 		$this->assertSame( array(), WP::calls( 'nocache_headers' ) );
 	}
 
+	public function test_the_widget_is_told_where_my_account_is_on_a_site_in_a_directory_or_in_another_language(): void {
+		$this->connect();
+		WP::$account_page = 'https://shop.example/boutique/mon-compte/?a="b"';
+		$tag              = "<script src='https://bridge.example/woocommerce/storefront/widget.js?store=shop.example' id='loyalty-bridge-widget-js'></script>";
+
+		$this->assertStringContainsString( ' data-account="https://shop.example/boutique/mon-compte/?a=%22b%22" ', loyalty_bridge_widget_script_tag( $tag, 'loyalty-bridge-widget' ) );
+		// None known: nothing, and the widget keeps its own /my-account/.
+		WP::$account_page = '';
+		$this->assertStringNotContainsString( 'data-account', loyalty_bridge_widget_script_tag( $tag, 'loyalty-bridge-widget' ) );
+	}
+
 	public function test_on_wordpress_6_3_and_later_the_tag_is_not_deferred_twice_and_other_tags_stay(): void {
 		$this->connect();
 		$tag = '<script src="https://bridge.example/woocommerce/storefront/widget.js?store=shop.example" id="loyalty-bridge-widget-js" defer data-wp-strategy="defer"></script>';

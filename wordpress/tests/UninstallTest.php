@@ -52,10 +52,51 @@ final class UninstallTest extends TestCase {
 		self::uninstall();
 
 		$logged = (string) file_get_contents( $this->log );
-		$this->assertStringContainsString( 'Loyalty Bridge: the plugin was deleted, but the loyalty program at bridge.example did not confirm it forgot the store\'s key', $logged );
+		$this->assertStringContainsString( 'Loyalty Bridge: the plugin was deleted, but the loyalty program at bridge.example did not confirm it forgot the key of the store at shop.example', $logged );
 		$this->assertStringContainsString( 'install the plugin again, connect it with a new code, then delete it', $logged );
 		$this->assertStringNotContainsString( test_connection()['key'], $logged );
 		$this->assertNull( loyalty_bridge_connection() );
+	}
+
+	/**
+	 * On a multisite network WordPress runs uninstall.php once, on the main site; each site that had the plugin keeps
+	 * its own connection (its key) in its own options table, and each key must be revoked at its bridge and deleted.
+	 */
+	public function test_deleting_the_plugin_from_a_network_disconnects_every_site_that_was_connected(): void {
+		WP::$multisite       = true;
+		$second              = test_connection();
+		$second['bridge_url'] = 'https://other-bridge.example';
+		$second['store']     = 'shop-two.example';
+		$second['key_id']    = 'pk_SecondSite1234';
+		WP::$other_sites[2] = array(
+			'loyalty_bridge_connection' => array( 'value' => $second, 'autoload' => false ),
+			'loyalty_bridge_mail_14'    => array( 'value' => '1700000000', 'autoload' => 'no' ),
+			'blogname'                  => array( 'value' => 'Shop two', 'autoload' => 'yes' ),
+		);
+		WP::$other_sites[3] = array( 'blogname' => array( 'value' => 'A blog', 'autoload' => 'yes' ) );
+		WP::$http_answers[] = array( 'response' => array( 'code' => 200 ), 'body' => '{"disconnected":true}' );
+		WP::$http_answers[] = array( 'response' => array( 'code' => 200 ), 'body' => '{"disconnected":true}' );
+
+		self::uninstall();
+
+		$told = array();
+		foreach ( WP::calls( 'wp_safe_remote_post' ) as [ $url, $args ] ) {
+			$sent    = json_decode( $args['body'], true );
+			$payload = decode_payload( $sent['payload'] );
+			$told[]  = array( $url, $payload['store'], $payload['keyId'] );
+		}
+		$this->assertSame(
+			array(
+				array( 'https://bridge.example/woocommerce/plugin/disconnect', 'shop.example', 'pk_AAAAbbbbCCCC' ),
+				array( 'https://other-bridge.example/woocommerce/plugin/disconnect', 'shop-two.example', 'pk_SecondSite1234' ),
+			),
+			$told
+		);
+		$this->assertSame( 1, WP::$blog_id, 'the main site is current again' );
+		$this->assertSame( array( 'blogname' ), array_keys( WP::$options ) );
+		$this->assertSame( array( 'blogname' ), array_keys( WP::$other_sites[2] ) );
+		$this->assertSame( array( 'blogname' ), array_keys( WP::$other_sites[3] ) );
+		$this->assertSame( '', (string) file_get_contents( $this->log ) );
 	}
 
 	public function test_a_store_that_was_not_connected_asks_nothing_and_logs_nothing(): void {

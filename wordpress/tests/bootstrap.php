@@ -33,6 +33,19 @@ final class WP {
 	public static bool $mail_fails = false;
 	/** @var array<string, list<array<int, mixed>>> What the plugin asked of WordPress as it loaded. */
 	public static array $load_calls = array();
+	/**
+	 * A multisite network's other sites: each one's options table, by blog id (the current site's is WP::$options).
+	 * Empty: a single site.
+	 *
+	 * @var array<int, array<string, array{value: mixed, autoload: mixed}>>
+	 */
+	public static array $other_sites = array();
+	public static int $blog_id = 1;
+	/** @var list<int> The blogs switch_to_blog() left, last last. */
+	public static array $blog_stack = array();
+	public static bool $multisite = false;
+	/** What WooCommerce's wc_get_page_permalink( 'myaccount' ) answers here; '': as if WooCommerce were not there. */
+	public static string $account_page = '';
 
 	public static function reset(): void {
 		self::$calls        = array();
@@ -46,6 +59,11 @@ final class WP {
 		self::$referer_ok   = true;
 		self::$mail_fails   = false;
 		self::$filters      = array();
+		self::$other_sites  = array();
+		self::$blog_id      = 1;
+		self::$blog_stack   = array();
+		self::$multisite    = false;
+		self::$account_page = '';
 		$GLOBALS['wpdb']    = new FakeWpdb();
 	}
 
@@ -179,6 +197,40 @@ function delete_option( string $name ): bool {
 	return $had;
 }
 
+// Multisite: switch_to_blog() swaps the current site's options (WP::$options) for another's, as $wpdb's table
+// prefix does in WordPress; restore_current_blog() swaps them back.
+function is_multisite(): bool {
+	return WP::$multisite;
+}
+/** @return list<int> Every site's id (the stub knows only 'fields' => 'ids'). */
+function get_sites( array $args = array() ): array {
+	WP::record( 'get_sites', array( $args ) );
+	$ids = array_merge( array( WP::$blog_id ), array_keys( WP::$other_sites ) );
+	sort( $ids );
+	return 0 === ( $args['number'] ?? 100 ) ? $ids : array_slice( $ids, 0, (int) ( $args['number'] ?? 100 ) );
+}
+function get_current_blog_id(): int {
+	return WP::$blog_id;
+}
+function test_swap_blog( int $to ): void {
+	WP::$other_sites[ WP::$blog_id ] = WP::$options;
+	WP::$options                     = WP::$other_sites[ $to ] ?? array();
+	unset( WP::$other_sites[ $to ] );
+	WP::$blog_id = $to;
+}
+function switch_to_blog( int $blog_id ): bool {
+	WP::$blog_stack[] = WP::$blog_id;
+	test_swap_blog( $blog_id );
+	return true;
+}
+function restore_current_blog(): bool {
+	if ( array() === WP::$blog_stack ) {
+		return false;
+	}
+	test_swap_blog( array_pop( WP::$blog_stack ) );
+	return true;
+}
+
 // HTTP.
 function home_url( string $path = '' ): string {
 	return 'https://shop.example' . ( '' === $path ? '' : '/' . ltrim( $path, '/' ) );
@@ -297,6 +349,14 @@ function register_rest_route( string $namespace, string $route, array $args ): b
 }
 function rest_url( string $path = '' ): string {
 	return 'https://shop.example/wp-json/' . ltrim( $path, '/' );
+}
+/** WooCommerce's address of one of its pages: here My Account's, WP::$account_page. */
+function wc_get_page_permalink( string $page ): string {
+	return 'myaccount' === $page ? WP::$account_page : 'https://shop.example/';
+}
+/** The site's secret salt, as wp-config.php's keys make it: here one fixed text per scheme. */
+function wp_salt( string $scheme = 'auth' ): string {
+	return 'test-salt-for-' . $scheme;
 }
 function wp_create_nonce( string $action ): string {
 	return 'nonce-for-' . $action . '-' . WP::$user_id;

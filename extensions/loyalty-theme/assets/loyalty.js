@@ -13,7 +13,9 @@
 // per page.
 (function () {
   'use strict';
-  if (window.loyaltyBridgePoints) return;
+  // === true: an element a page's content names loyaltyBridgePoints (id="loyaltyBridgePoints", which a post or a
+  // product's text may carry) is no earlier copy of this script.
+  if (window.loyaltyBridgePoints === true) return;
   window.loyaltyBridgePoints = true;
 
   // The page's own way to the bridge, if it gave one (see above); otherwise the app proxy.

@@ -9,6 +9,11 @@
  * account's e-mail; opening it where that account is signed in keeps the address as proven. The identity token says
  * "emailProven": true only while the account's e-mail is still the one proven, so a changed address is proven again.
  *
+ * What it keeps in the user's meta is sealed with an HMAC under the site's secret salt (wp-config.php), bound to the
+ * user and the address: others can write a customer's meta (a shop manager, through WooCommerce's REST API, which
+ * saves any meta_data on a customer; a plugin that saves the meta keys a form sends), and what they write, or copy
+ * from another account, must prove nothing.
+ *
  * @package LoyaltyBridge
  */
 
@@ -16,9 +21,9 @@ declare(strict_types=1);
 
 defined( 'ABSPATH' ) || exit;
 
-/** The address the customer proved, lower case. */
+/** That the customer proved their address: the seal of the user and the address (lower case), never the address. */
 const LOYALTY_BRIDGE_PROVEN_META = 'loyalty_bridge_proven_email';
-/** The link on its way: the SHA-256 of its secret, the address it was sent to, until when it works. */
+/** The link on its way: the seal of its secret with the user, the address it was sent to and until when it works. */
 const LOYALTY_BRIDGE_PROOF_META = 'loyalty_bridge_email_proof';
 const LOYALTY_BRIDGE_PROOF_LIFETIME = 3600;
 /** One mail a minute at most per customer: a button pressed again, or a script, floods nobody's inbox. */
@@ -29,11 +34,32 @@ function loyalty_bridge_normal_email( string $email ): string {
 	return strtolower( trim( $email ) );
 }
 
+/**
+ * An HMAC-SHA256 (hex) under the site's secret salt over a purpose and its parts: what only this plugin, running
+ * here, can write into a user's meta.
+ *
+ * @param list<int|string> $parts
+ */
+function loyalty_bridge_proof_seal( string $purpose, array $parts ): string {
+	return hash_hmac( 'sha256', implode( "\0", array_merge( array( 'loyalty-bridge ' . $purpose ), array_map( 'strval', $parts ) ) ), wp_salt( 'auth' ) );
+}
+
+/** Keeps that the user proved this address. */
+function loyalty_bridge_keep_proven( int $user_id, string $email ): void {
+	update_user_meta( $user_id, LOYALTY_BRIDGE_PROVEN_META, loyalty_bridge_proof_seal( 'proven-email', array( $user_id, loyalty_bridge_normal_email( $email ) ) ) );
+}
+
 /** Whether the account's e-mail is the one its owner proved. */
 function loyalty_bridge_email_proven( WP_User $user ): bool {
 	$proven = get_user_meta( $user->ID, LOYALTY_BRIDGE_PROVEN_META, true );
 	$email  = loyalty_bridge_normal_email( (string) $user->user_email );
-	return is_string( $proven ) && '' !== $proven && '' !== $email && hash_equals( $proven, $email );
+	return is_string( $proven ) && '' !== $proven && '' !== $email
+		&& hash_equals( loyalty_bridge_proof_seal( 'proven-email', array( (int) $user->ID, $email ) ), $proven );
+}
+
+/** The seal a waiting link keeps: of its secret, its user, the address it went to and until when it works. */
+function loyalty_bridge_link_seal( int $user_id, string $email, int $expires, string $secret ): string {
+	return loyalty_bridge_proof_seal( 'proof-link', array( $user_id, $email, $expires, $secret ) );
 }
 
 function loyalty_bridge_register_email_proof_route(): void {
@@ -78,14 +104,15 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 	if ( ! loyalty_bridge_claim_mail( $user->ID, $now, LOYALTY_BRIDGE_PROOF_INTERVAL ) ) {
 		return new WP_Error( 'loyalty_bridge_proof_sent', __( 'We just sent you a link: check your inbox, or ask again in a minute.', 'loyalty-bridge' ), array( 'status' => 429 ) );
 	}
-	$secret = loyalty_bridge_base64url_encode( random_bytes( 32 ) );
+	$secret  = loyalty_bridge_base64url_encode( random_bytes( 32 ) );
+	$expires = $now + LOYALTY_BRIDGE_PROOF_LIFETIME;
 	update_user_meta(
 		$user->ID,
 		LOYALTY_BRIDGE_PROOF_META,
 		array(
-			'hash'    => hash( 'sha256', $secret ),
+			'hash'    => loyalty_bridge_link_seal( (int) $user->ID, $email, $expires, $secret ),
 			'email'   => $email,
-			'expires' => $now + LOYALTY_BRIDGE_PROOF_LIFETIME,
+			'expires' => $expires,
 		)
 	);
 	$site = wp_specialchars_decode( (string) get_bloginfo( 'name' ), ENT_QUOTES );
@@ -116,7 +143,7 @@ function loyalty_bridge_send_email_proof( WP_REST_Request $request ) {
 
 /**
  * Takes a proof link's secret for a user: whether it proved their address. Once only, within the hour, and only for
- * the address it was sent to (one changed since proves nothing).
+ * the address it was sent to (one changed since proves nothing), and only a link this plugin made for this user.
  */
 function loyalty_bridge_prove_email( int $user_id, string $secret, int $now ): bool {
 	$user    = $user_id > 0 ? get_userdata( $user_id ) : false;
@@ -124,14 +151,16 @@ function loyalty_bridge_prove_email( int $user_id, string $secret, int $now ): b
 	if ( ! $user || ! is_array( $pending ) || ! isset( $pending['hash'], $pending['email'], $pending['expires'] ) ) {
 		return false;
 	}
-	if ( (int) $pending['expires'] < $now || ! hash_equals( (string) $pending['hash'], hash( 'sha256', $secret ) ) ) {
+	$email   = (string) $pending['email'];
+	$expires = (int) $pending['expires'];
+	if ( $expires < $now || ! hash_equals( loyalty_bridge_link_seal( $user_id, $email, $expires, $secret ), (string) $pending['hash'] ) ) {
 		return false;
 	}
-	if ( loyalty_bridge_normal_email( (string) $user->user_email ) !== $pending['email'] ) {
+	if ( loyalty_bridge_normal_email( (string) $user->user_email ) !== $email ) {
 		return false;
 	}
 	delete_user_meta( $user_id, LOYALTY_BRIDGE_PROOF_META );
-	update_user_meta( $user_id, LOYALTY_BRIDGE_PROVEN_META, $pending['email'] );
+	loyalty_bridge_keep_proven( $user_id, $email );
 	return true;
 }
 

@@ -3,9 +3,12 @@
  * WooCommerce › Loyalty points: connect with a pasted code, see what the store is connected to, disconnect, and
  * the menu entry that opens the loyalty program's page through the door (door.php).
  *
- * Whoever manages WooCommerce sees the page and opens the loyalty program; only whoever manages the site
- * (manage_options) connects or disconnects: that decides which server's script runs on every page of the site, as the
- * site's own, which a shop manager (no manage_options, no unfiltered_html) may not decide.
+ * Whoever manages WooCommerce sees the page and opens the loyalty program. Connecting decides which server's script
+ * runs on every page of the site, as the site's own: only a user who manages the site (manage_options) and may put a
+ * script in its pages (unfiltered_html) connects. A shop manager has neither; a site administrator of a multisite
+ * network has no unfiltered_html (WordPress keeps it for network administrators, as a network in subdirectories is
+ * one origin: a site's script would run in the network administrator's pages). Disconnecting only takes the script
+ * away: manage_options is enough.
  *
  * @package LoyaltyBridge
  */
@@ -18,6 +21,11 @@ const LOYALTY_BRIDGE_PAGE = 'loyalty-bridge';
 /** The menu entry that opens the loyalty program: a page of ours that redirects, never the bridge's URL as a slug. */
 const LOYALTY_BRIDGE_OPEN_PAGE = 'loyalty-bridge-open';
 const LOYALTY_BRIDGE_CONNECT_CAPABILITY = 'manage_options';
+
+/** Whether the current user may connect the site, so putting the bridge's script on its pages (see above). */
+function loyalty_bridge_may_connect(): bool {
+	return current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) && current_user_can( 'unfiltered_html' );
+}
 
 function loyalty_bridge_add_settings_page(): void {
 	// Under WooCommerce's menu; under Settings while WooCommerce is off, so the merchant can still disconnect.
@@ -62,7 +70,7 @@ function loyalty_bridge_handle_settings_post( array $post ): ?array {
 	if ( 'connect' !== $action && 'disconnect' !== $action ) {
 		return null;
 	}
-	if ( ! current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) ) {
+	if ( ! current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) || ( 'connect' === $action && ! loyalty_bridge_may_connect() ) ) {
 		wp_die( esc_html__( 'Sorry, you are not allowed to access this page.' ), '', array( 'response' => 403 ) );
 	}
 	check_admin_referer( 'loyalty_bridge_' . $action );
@@ -103,11 +111,11 @@ function loyalty_bridge_on_settings_load(): void {
 }
 
 /**
- * The page's markup, everything escaped. The forms only for whoever may connect and disconnect.
+ * The page's markup, everything escaped. Disconnect only for whoever may disconnect, Connect for whoever may connect.
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string}|null $connection
  */
-function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, string $notice, bool $may_connect ): string {
+function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, string $notice, bool $may_disconnect, bool $may_connect ): string {
 	$html = '<div class="wrap"><h1>' . esc_html__( 'Loyalty points', 'loyalty-bridge' ) . '</h1>';
 	if ( null !== $error ) {
 		$html .= '<div class="notice notice-error"><p>' . esc_html( $error ) . '</p></div>';
@@ -128,8 +136,11 @@ function loyalty_bridge_settings_page_html( ?array $connection, ?string $error, 
 		$html .= '<p><a class="button button-primary" href="' . esc_url( loyalty_bridge_door_entry_url( $connection ) ) . '">'
 			. esc_html__( 'Open your loyalty program', 'loyalty-bridge' ) . '</a></p>';
 	}
-	if ( ! $may_connect ) {
+	if ( ! $may_disconnect ) {
 		return $html . '<p>' . esc_html__( 'Only an administrator of this site can connect it to a loyalty program or disconnect it.', 'loyalty-bridge' ) . '</p></div>';
+	}
+	if ( null === $connection && ! $may_connect ) {
+		return $html . '<p>' . esc_html__( 'Only a user who may add scripts to this site\'s pages (on a multisite network, a network administrator) can connect it to a loyalty program.', 'loyalty-bridge' ) . '</p></div>';
 	}
 	if ( null !== $connection ) {
 		$html .= '<form method="post" action="' . $action . '">'
@@ -154,5 +165,5 @@ function loyalty_bridge_render_settings_page(): void {
 		return;
 	}
 	$notice = isset( $_GET['loyalty_bridge'] ) && is_string( $_GET['loyalty_bridge'] ) ? sanitize_key( wp_unslash( $_GET['loyalty_bridge'] ) ) : ''; // phpcs:ignore WordPress.Security.NonceVerification -- only picks a message.
-	echo loyalty_bridge_settings_page_html( loyalty_bridge_connection(), loyalty_bridge_settings_error(), $notice, current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ) ); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
+	echo loyalty_bridge_settings_page_html( loyalty_bridge_connection(), loyalty_bridge_settings_error(), $notice, current_user_can( LOYALTY_BRIDGE_CONNECT_CAPABILITY ), loyalty_bridge_may_connect() ); // phpcs:ignore WordPress.Security.EscapeOutput -- escaped where it is built.
 }

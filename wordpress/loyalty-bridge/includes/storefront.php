@@ -41,18 +41,25 @@ add_action( 'wp_enqueue_scripts', 'loyalty_bridge_enqueue_widget' );
 
 /**
  * What the widget is told: where this site's front and wp-admin are (it builds the plugin's routes and WordPress's
- * admin-ajax rest-nonce from them itself, and calls nothing else), and a REST nonce. The nonce may be stale where a
+ * admin-ajax rest-nonce from them itself, and calls nothing else), where a guest signs in (WooCommerce's My Account
+ * page, which is not /my-account/ on a site in a directory, nor where WooCommerce named it in the site's language),
+ * and a REST nonce. The nonce may be stale where a
  * page cache kept the page (a guest's copy, or one older than the nonce's day): the widget then asks admin-ajax's
  * rest-nonce (wp_ajax_rest_nonce, for signed-in users) for a fresh one, as wp.apiFetch's nonce middleware does.
  *
  * @return array<string, string> Attribute name => value, unescaped.
  */
 function loyalty_bridge_widget_settings(): array {
-	return array(
+	$settings = array(
 		'data-site'       => home_url( '/' ),
 		'data-admin'      => admin_url( '/' ),
 		'data-rest-nonce' => wp_create_nonce( 'wp_rest' ),
 	);
+	$account  = function_exists( 'wc_get_page_permalink' ) ? (string) wc_get_page_permalink( 'myaccount' ) : '';
+	if ( '' !== $account ) {
+		$settings['data-account'] = $account;
+	}
+	return $settings;
 }
 
 /**
