@@ -150,7 +150,7 @@ export function pluginDoorRoutes({
     }
     logger.info({ shop: checked.shop }, 'a merchant opened their store’s page from WordPress');
     return {
-      merchantPage: { shop: checked.shop, user: checked.user },
+      merchantPage: { shop: checked.shop, user: checked.user, mayConnectPlugin: checked.mayConnect },
       headers: PRIVATE,
       // The nonce is spent: the browser need not keep it.
       setCookies: [
@@ -162,7 +162,9 @@ export function pluginDoorRoutes({
   async function check(
     query: PlatformRequest['query'],
     headers: PlatformRequest['headers'],
-  ): Promise<{ ok: true; shop: string; user: string } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }> {
+  ): Promise<
+    { ok: true; shop: string; user: string; mayConnect: boolean } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }
+  > {
     const refused = (refusal: keyof typeof DOOR_REFUSALS) => ({ ok: false as const, refusal });
     const cookie = keptSecret(headers, DOOR_COOKIE);
     const payloadText = query.payload ?? '';
@@ -195,7 +197,9 @@ export function pluginDoorRoutes({
     if (typeof user !== 'number' || !Number.isSafeInteger(user) || user <= 0) return refused('malformed');
     // Used once: of two finishes at once, one spends it.
     if (!(await spend(nonce, shop, at))) return refused('used');
-    return { ok: true, shop, user: String(user) };
+    // Whether this user may connect the plugin (an administrator of the site, as the plugin judges it): only they
+    // are given connection codes on the page (pluginCode). Absent from a plugin that does not say: no.
+    return { ok: true, shop, user: String(user), mayConnect: payload.mayConnect === true };
   }
 
   return [

@@ -20,6 +20,14 @@ export const READ_ONLY_KEY =
 export const PLUGIN_NOT_CONNECTED =
   'install and connect the Loyalty points plugin in WordPress (WooCommerce › Loyalty points › Connect, with a code from this page)';
 
+/** Why a connection code is not given (pluginCode), each with who may have one and how. */
+export const PLUGIN_CODE_REFUSALS = {
+  notAdministrator:
+    'Only the site’s administrator can connect the Loyalty points plugin: ask them to open your loyalty program from WordPress (WooCommerce › Open your loyalty program) and make the code there.',
+  connectedAlready:
+    'The Loyalty points plugin is connected. To connect it again, open your loyalty program from WordPress as the site’s administrator (WooCommerce › Open your loyalty program) and make the code there.',
+} as const;
+
 export interface WooStorefrontOptions {
   store: LedgerStore;
   stores: Pick<WooStores, 'get'>;
@@ -58,7 +66,15 @@ export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
       if ((await keyOf(shop)) === undefined) return { ready: false, missingScopes: [], why: PLUGIN_NOT_CONNECTED };
       return { ready: true };
     },
-    pluginCode: (shop) => issuePluginCode(store, shop, options.publicUrl),
+    // A code gets whoever holds it the store's plugin key (they can sign any customer in): only for an administrator
+    // of the site, as the plugin signs at its door (`mayConnect`, manage_options and unfiltered_html), or, before any
+    // plugin is connected, for whoever signed in as the store's manager (the first connection has no door yet).
+    async pluginCode(shop, { mayConnect }) {
+      if (mayConnect === false) return { refused: PLUGIN_CODE_REFUSALS.notAdministrator };
+      if (mayConnect === undefined && (await keyOf(shop)) !== undefined)
+        return { refused: PLUGIN_CODE_REFUSALS.connectedAlready };
+      return issuePluginCode(store, shop, options.publicUrl);
+    },
     ...(options.pluginDownload ? { pluginDownload: options.pluginDownload } : {}),
     codes: {
       ...wooCouponCodes(restFor, async (shop) => {

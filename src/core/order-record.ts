@@ -76,7 +76,6 @@ export interface CodeRedeem extends RedeemCode {
   redemption: Redemption;
 }
 
-
 export interface OrderRecord {
   key: string;
   platform: string;

@@ -71,9 +71,10 @@ export type PlatformAnswer = AnswerExtras &
      * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
      * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
      * `shop` is never empty: the bridge makes no session for no shop. `'no-session'`: the page alone, which asks
-     * the merchant to sign in again unless the tab holds a session of its own (a reload).
+     * the merchant to sign in again unless the tab holds a session of its own (a reload). `mayConnectPlugin`: what
+     * the platform signed of the user's right to connect its plugin (pluginCode), where it signs one.
      */
-    | { merchantPage: { shop: string; user?: string } | 'no-session' }
+    | { merchantPage: { shop: string; user?: string; mayConnectPlugin?: boolean } | 'no-session' }
     /**
      * A page inside the platform's own admin, which signs the merchant in itself (its scripts hand the page the
      * platform's session tokens, which the door's `platformSessions` takes): the shared merchant page, or with
@@ -421,9 +422,15 @@ export interface StorefrontParts {
   /**
    * A one-time code the merchant pastes into the platform's own plugin to connect it to the bridge (a plugin the
    * store installs, where the platform has no app store of its own): asked from the shop's page, it replaces any
-   * earlier code, and works once until expiresAt. Absent: the platform connects without one.
+   * earlier code, and works once until expiresAt. Whoever holds a code gets the store's plugin key with it, so it
+   * is given only to who may connect the plugin: `mayConnect` is what the session's sign-in proved of that (true or
+   * false where the platform's plugin signed it; undefined where the sign-in proves only that they manage the
+   * store). A refusal says in words who may. Absent: the platform connects without one.
    */
-  pluginCode?(shop: string): Promise<{ code: string; expiresAt: string }>;
+  pluginCode?(
+    shop: string,
+    asker: { mayConnect: boolean | undefined },
+  ): Promise<{ code: string; expiresAt: string } | { refused: string }>;
   /**
    * Where the merchant downloads that plugin (a path below the bridge's address, one of the module's routes), its
    * version, and what they do with it, in their words: where it is added, and where the code is pasted.

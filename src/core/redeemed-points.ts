@@ -160,12 +160,12 @@ export class RedeemedPoints {
       codes.length > 0
         ? `the points were spent with reward code ${codes.map((each) => each.code).join(' and ')}, for the customer it was made for: give them back to that customer with a manual earn (Give points by hand)`
         : points <= 0
-        ? 'the ledger does not know how many points were redeemed (redeemed before this version kept it); give them back with a manual earn'
-        : !customer.email || !customer.mobile
-          ? "the loyalty service's earn needs the customer's e-mail and mobile, and the order lacks one"
-          : activityId === null
-            ? `no activity gives back ${points} points: set one up in the service's panel and declare it with the points it gives (LOYALTY_ACTIVITY_POINTS, in the account's settings), or name an activity`
-            : null;
+          ? 'the ledger does not know how many points were redeemed (redeemed before this version kept it); give them back with a manual earn'
+          : !customer.email || !customer.mobile
+            ? "the loyalty service's earn needs the customer's e-mail and mobile, and the order lacks one"
+            : activityId === null
+              ? `no activity gives back ${points} points: set one up in the service's panel and declare it with the points it gives (LOYALTY_ACTIVITY_POINTS, in the account's settings), or name an activity`
+              : null;
     return {
       key: record.key,
       platform: record.platform,

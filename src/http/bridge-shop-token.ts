@@ -17,13 +17,23 @@ export const BRIDGE_SHOP_TOKEN_TTL_MS = 60 * 60_000;
 
 export const isBridgeShopToken = (token: string, purpose: TokenPurpose) => token.startsWith(purpose.prefix);
 
+/** What a session's sign-in proved: the shop, who (where the platform says), and their right to connect its plugin. */
+export interface ShopSessionClaims {
+  shop: string;
+  user?: string;
+  mayConnectPlugin?: boolean;
+}
+
 export interface BridgeShopTokens {
-  /** `user`: who opened the page, when the platform says (a control-panel user's id), for the audit. */
-  mint(shop: string, user?: string): string;
+  /**
+   * `user`: who opened the page, when the platform says (a control-panel user's id), for the audit;
+   * `mayConnectPlugin`: their right to connect the platform's plugin, where its plugin signed it.
+   */
+  mint(shop: string, user?: string, mayConnectPlugin?: boolean): string;
   /** The shop the token is for, or undefined when it is not one of ours or has expired. */
   verify(token: string): string | undefined;
-  /** The shop, who opened the page, and when the token was made (ms), or undefined as verify. */
-  read(token: string): { shop: string; user?: string; issuedAt: number } | undefined;
+  /** What the session's sign-in proved, and when the token was made (ms), or undefined as verify. */
+  read(token: string): (ShopSessionClaims & { issuedAt: number }) | undefined;
 }
 
 /** `secrets`: the client secret, then the previous one during a rotation (tokens made with it stay good). */
@@ -35,7 +45,7 @@ export function bridgeShopTokens(
   const { prefix, label } = purpose;
   const keys = secrets.map((secret) => createHmac('sha256', secret).update(label).digest());
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
-  const read = (token: string): { shop: string; user?: string; issuedAt: number } | undefined => {
+  const read = (token: string): (ShopSessionClaims & { issuedAt: number }) | undefined => {
     if (!token.startsWith(prefix)) return undefined;
     // The claims and their signature, and nothing after: one session has one spelling.
     const parts = token.slice(prefix.length).split('.');
@@ -54,6 +64,7 @@ export function bridgeShopTokens(
         shop?: unknown;
         exp?: unknown;
         user?: unknown;
+        plugin?: unknown;
       };
       // A session names its shop: the shop routes would read an empty one as every shop.
       if (
@@ -67,16 +78,18 @@ export function bridgeShopTokens(
         shop: claims.shop,
         issuedAt: claims.exp - BRIDGE_SHOP_TOKEN_TTL_MS,
         ...(typeof claims.user === 'string' ? { user: claims.user } : {}),
+        ...(typeof claims.plugin === 'boolean' ? { mayConnectPlugin: claims.plugin } : {}),
       };
     } catch {
       return undefined;
     }
   };
   return {
-    mint(shop, user) {
+    mint(shop, user, mayConnectPlugin) {
       if (typeof shop !== 'string' || shop === '') throw new Error('a store page session is for one shop, named');
+      const plugin = mayConnectPlugin === undefined ? {} : { plugin: mayConnectPlugin };
       const payload = Buffer.from(
-        JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS, ...(user ? { user } : {}) }),
+        JSON.stringify({ shop, exp: now() + BRIDGE_SHOP_TOKEN_TTL_MS, ...(user ? { user } : {}), ...plugin }),
       ).toString('base64url');
       return `${prefix}${payload}.${mac(keys[0]!, payload).toString('base64url')}`;
     },

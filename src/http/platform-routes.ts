@@ -89,10 +89,10 @@ export function moduleSurface({
       if (pageOff) return plainPage(res, 503, 'Not available yet', pageOff, { frameAncestors });
       // A session only where a door will take it back: a page that could never call the API is no page.
       if (!parts.door) throw new Error(`the ${name} module answered with its merchant page, but has no door`);
-      const { shop, user } = opened;
+      const { shop, user, mayConnectPlugin } = opened;
       if (typeof shop !== 'string' || shop === '')
         throw new Error(`the ${name} module answered with its merchant page for no shop`);
-      return sendStandaloneMerchantPage(res, { ...pageOf, session: tokens.mint(shop, user) });
+      return sendStandaloneMerchantPage(res, { ...pageOf, session: tokens.mint(shop, user, mayConnectPlugin) });
     }
     // Signed in by the platform's own scripts, whose tokens only its door takes.
     if ('embeddedPage' in given) {

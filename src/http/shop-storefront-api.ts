@@ -82,12 +82,16 @@ export function shopStorefrontApi({
   });
 
   // A code that connects the platform's plugin to the bridge, for this shop: shown once, to be pasted in the plugin.
+  // Only to who may connect the plugin, as its sign-in proved (the plugin's door signs it; res.locals.mayConnectPlugin).
   router.post('/storefront/plugin-code', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
     const pluginCode = partsOf(platform)?.storefront?.pluginCode;
     if (!pluginCode) return void res.status(409).json({ errors: ['Your store’s platform has no plugin to connect.'] });
     res.set('cache-control', 'no-store');
-    res.json(await pluginCode(shop));
+    const mayConnect = res.locals.mayConnectPlugin as boolean | undefined;
+    const made = await pluginCode(shop, { mayConnect });
+    if ('refused' in made) return void res.status(403).json({ errors: [made.refused] });
+    res.json(made);
   });
 
   // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.

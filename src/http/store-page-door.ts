@@ -11,6 +11,7 @@ import { isBridgeShopToken, type BridgeShopTokens, type TokenPurpose } from './b
 export interface SessionClaims {
   shop: string;
   user?: string;
+  mayConnectPlugin?: boolean;
   issuedAt: number;
 }
 
@@ -45,6 +46,7 @@ export function storePageDoor(parts: StorePageDoorParts, shopRoutes: RequestHand
       res.locals.platform = platform;
       res.locals.shop = claims.shop;
       res.locals.user = claims.user;
+      res.locals.mayConnectPlugin = claims.mayConnectPlugin;
       shopRoutes(req, res, next);
     }, next);
   };

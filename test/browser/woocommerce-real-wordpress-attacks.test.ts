@@ -145,34 +145,24 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     expect(await (await fetch(wp.rewardsPage)).text()).toContain(`${bridgeUrl}/woocommerce/storefront/widget.js`);
   }, 60_000);
 
-  // Left failing (it.fails): the door opens the loyalty program's page for whoever manages WooCommerce (as does the
-  // bridge's own WooCommerce sign-in, which WooCommerce lets a shop manager approve), and that page hands out
-  // connection codes (Set up, "Get a connection code"). A code is exchanged for the store's plugin key by whoever holds
-  // it, from anywhere (POST <bridge>/woocommerce/plugin/connect with the store's siteUrl, as
-  // test/helpers/woocommerce-plugin.ts's connectPlugin does). So a shop manager, whom the plugin keeps from connecting
-  // (manage_options and unfiltered_html), gets the store's key another way: it replaces the site's (whose widget then
-  // signs no one in), and with it they sign identity tokens for any address with emailProven: true, and doors. The fix
-  // is the bridge's, and larger than this review: a page opened by someone who may not connect the plugin (the door's
-  // signed payload saying so; a WooCommerce sign-in proves only manage_woocommerce) is refused connection codes, or the
-  // key goes to the site itself rather than to whoever sends the code. Failing here: the code is made (200, not 403).
-  it.fails(
-    'keeps the store’s plugin key from a shop manager who opens the loyalty program through the door',
-    async () => {
-      const { wp, bridgeUrl } = world;
-      const { context, page } = await world.signedIn(WP_SHOP_MANAGER);
-      try {
-        await page.goto(`${wp.url}/wp-admin/options-general.php?page=loyalty-bridge-open`);
-        await page.waitForURL(`${bridgeUrl}/woocommerce/store`, { timeout: 10_000 });
-        await expect.poll(() => page.locator('body').textContent(), { timeout: 10_000 }).toContain('Signed in to');
-        const asked = page.waitForResponse((answer) => answer.url().endsWith('/admin/api/storefront/plugin-code'));
-        await page.locator('#plugin-code-button').dispatchEvent('click');
-        expect((await asked).status()).toBe(403);
-      } finally {
-        await context.close();
-      }
-    },
-    30_000,
-  );
+  // The door opens the loyalty program's page for whoever manages WooCommerce, and that page made connection codes;
+  // a code is exchanged for the store's plugin key by whoever holds it, from anywhere. The plugin now signs at its
+  // door whether the user may connect it (manage_options and unfiltered_html), and the bridge gives codes to them
+  // alone (and, before any plugin is connected, to whoever signed in as the store's manager).
+  it('keeps the store’s plugin key from a shop manager who opens the loyalty program through the door', async () => {
+    const { wp, bridgeUrl } = world;
+    const { context, page } = await world.signedIn(WP_SHOP_MANAGER);
+    try {
+      await page.goto(`${wp.url}/wp-admin/options-general.php?page=loyalty-bridge-open`);
+      await page.waitForURL(`${bridgeUrl}/woocommerce/store`, { timeout: 10_000 });
+      await expect.poll(() => page.locator('body').textContent(), { timeout: 10_000 }).toContain('Signed in to');
+      const asked = page.waitForResponse((answer) => answer.url().endsWith('/admin/api/storefront/plugin-code'));
+      await page.locator('#plugin-code-button').dispatchEvent('click');
+      expect((await asked).status()).toBe(403);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 
   it('prints a bridge address with markup in its path as an address: nothing of it runs in wp-admin', async () => {
     const { wp } = world;

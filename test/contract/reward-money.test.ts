@@ -134,7 +134,7 @@ describe.each(ledgerBackends())('rewards keep the merchant’s money (%s)', (_na
         get: (target, key) => (key === 'transactions' ? undefined : Reflect.get(target, key, target)),
       });
       // The ledger counts each earn by the points its activity is declared to give (LOYALTY_ACTIVITY_POINTS).
-    const account = { ...w.account, client, activityPoints: { '1': 100 } };
+      const account = { ...w.account, client, activityPoints: { '1': 100 } };
       const ada = await customerWith(w, 3);
       const redeem = (reward: Reward) =>
         w.codes.redeem({

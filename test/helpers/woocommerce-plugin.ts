@@ -34,30 +34,87 @@ export async function askPluginCode(
   session: string,
 ): Promise<{ code: string; expiresAt: string }> {
   const answer = await world.asPage(session, '/storefront/plugin-code', { method: 'POST' });
-  expect(answer.status).toBe(200);
+  expect(answer.status, await answer.clone().text()).toBe(200);
   return (await answer.json()) as { code: string; expiresAt: string };
 }
 
 /** The plugin's exchange, from its server: the bridge's address read from the code, as the plugin reads it. */
-export function exchangeCode(code: string, siteUrl: string, adminUrl?: string): Promise<PostAnswer> {
+export async function exchangeCode(code: string, siteUrl: string, adminUrl?: string): Promise<PostAnswer> {
   const bridge = Buffer.from(code.split('.')[1]!, 'base64url').toString();
-  return outboundPost(
+  const answer = await outboundPost(
     `${bridge}/woocommerce/plugin/connect`,
     { 'content-type': 'application/json' },
     JSON.stringify({ code, siteUrl, ...(adminUrl ? { adminUrl } : {}), pluginVersion: '0.1.0' }),
     5_000,
   );
+  if (answer.status === 200) connected.set(connectionKey(bridge, siteUrl), JSON.parse(answer.body) as PluginConnection);
+  return answer;
 }
 
-/** Signs in, asks a code and connects the store's plugin (its wp-admin where admin_url says): its key. */
+/** Each bridge's stores' plugin connections, as the last exchange made them. */
+const connected = new Map<string, PluginConnection>();
+const connectionKey = (bridge: string, siteUrl: string) => `${bridge} ${new URL(siteUrl).host}`;
+
+/** A connection a test made by posting to the connect route itself, so later codes are asked with its key. */
+export function rememberConnection(world: WooPageWorld, fake: FakeWooCommerce, connection: PluginConnection): void {
+  connected.set(connectionKey(world.front.url, fake.url), connection);
+}
+
+/**
+ * The store's page opened by the site's administrator through the plugin's door (the plugin signs that they may
+ * connect it): the session. The door's cookie and nonce come from the bridge, the finish signed with `connection`.
+ */
+export async function administratorSession(
+  world: WooPageWorld,
+  fake: FakeWooCommerce,
+  connection: PluginConnection,
+): Promise<string> {
+  const session = await doorSession(world, fake, connection);
+  expect(session).toBeDefined();
+  return session!;
+}
+
+/** The door's session for the store's administrator, or undefined when the bridge refuses the connection's key. */
+async function doorSession(
+  world: WooPageWorld,
+  fake: FakeWooCommerce,
+  connection: PluginConnection,
+): Promise<string | undefined> {
+  const started = await world.browse(`/woocommerce/plugin-door?store=${encodeURIComponent(fake.host)}`);
+  const location = started.headers.get('location');
+  if (started.status !== 303 || !location) return undefined;
+  const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const nonce = new URL(location).searchParams.get('nonce')!;
+  const fields = { purpose: 'merchant-door', store: connection.store, keyId: connection.keyId, nonce, user: 1 };
+  const { payload, sig } = pluginSigned(
+    DOOR_PURPOSE,
+    { ...fields, mayConnect: true, iat: Math.floor(Date.now() / 1000) },
+    connection.key,
+  );
+  const opened = await world.browse(`/woocommerce/plugin-door/finish?payload=${payload}&sig=${sig}`, cookie);
+  return opened.status === 200 ? await sessionIn(opened) : undefined;
+}
+
+/**
+ * A code asked as whoever may have one now: the site's administrator through the plugin's door while its last
+ * key is live, else (never connected, or disconnected since) the approval's session.
+ */
+export async function pluginCodeFor(world: WooPageWorld, fake: FakeWooCommerce): Promise<string> {
+  const earlier = connected.get(connectionKey(world.front.url, fake.url));
+  const session = (earlier && (await doorSession(world, fake, earlier))) || (await signInByApproval(world, fake));
+  return (await askPluginCode(world, session)).code;
+}
+
+/**
+ * Asks a code and connects the store's plugin (its wp-admin where admin_url says): its key. The first time, signed
+ * in by WooCommerce's approval; once connected, codes are for the site's administrator, through the plugin's door.
+ */
 export async function connectPlugin(
   world: WooPageWorld,
   fake: FakeWooCommerce,
   adminUrl?: string,
 ): Promise<PluginConnection> {
-  const session = await signInByApproval(world, fake);
-  const { code } = await askPluginCode(world, session);
-  const answer = await exchangeCode(code, fake.url, adminUrl);
+  const answer = await exchangeCode(await pluginCodeFor(world, fake), fake.url, adminUrl);
   expect(answer.status).toBe(200);
   return JSON.parse(answer.body) as PluginConnection;
 }

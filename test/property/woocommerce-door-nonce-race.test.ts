@@ -55,7 +55,8 @@ describe.each(ledgerBackends())('door nonces on %s', (_name, available, open) =>
           PlatformAnswer & { merchantPage?: unknown; status?: number }
         >;
         expect(answers.filter((answer) => answer.merchantPage).map((answer) => answer.merchantPage)).toEqual([
-          { shop: SHOP, user: '1' },
+          // A payload that does not say the user may connect the plugin: they may not (no connection codes).
+          { shop: SHOP, user: '1', mayConnectPlugin: false },
         ]);
         expect(answers.filter((answer) => answer.status === 401)).toHaveLength(2);
       }

@@ -9,15 +9,15 @@ import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable } from '../helpers/https-front.ts';
 import { outboundPost } from '../helpers/outbound-post.ts';
 import {
-  askPluginCode,
   connectPlugin,
   DISCONNECT_PURPOSE,
   DOOR_PURPOSE,
   exchangeCode,
   IDENTITY_PURPOSE,
   type PluginConnection,
+  pluginCodeFor,
   pluginSigned,
-  signInByApproval,
+  rememberConnection,
 } from '../helpers/woocommerce-plugin.ts';
 import { type WooPageWorld, startWooPageWorld } from '../helpers/woocommerce-store-page.ts';
 
@@ -28,9 +28,7 @@ let other: FakeWooCommerce;
 const connectUrl = () => `${world.front.url}/woocommerce/plugin/connect`;
 const postJson = (url: string, body: string) => outboundPost(url, { 'content-type': 'application/json' }, body, 5_000);
 
-async function freshCode(fake: FakeWooCommerce): Promise<string> {
-  return (await askPluginCode(world, await signInByApproval(world, fake))).code;
-}
+const freshCode = (fake: FakeWooCommerce): Promise<string> => pluginCodeFor(world, fake);
 
 /** Where the door sends the browser for the store: the wp-admin the plugin's connect named. */
 async function doorGoesTo(fake: FakeWooCommerce): Promise<URL> {
@@ -168,6 +166,7 @@ describe.skipIf(!opensslAvailable)('the WordPress plugin’s routes against forg
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ store: woo.host });
     expect(JSON.parse(answer.body).keyId).not.toBe('mine');
+    rememberConnection(world, woo, JSON.parse(answer.body) as PluginConnection);
   }, 30_000);
 
   it('disconnects only for the plugin’s own fresh signature of the key that is live', async () => {

@@ -60,6 +60,24 @@ function finishLink(
   return `/woocommerce/plugin-door/finish?payload=${payload}&sig=${sig}`;
 }
 
+/** The site's administrator opens the store's page through the plugin's door: its session. */
+async function administratorSession(fake: FakeWooCommerce, connection: PluginConnection): Promise<string> {
+  const { cookie, nonce } = await startDoor(fake);
+  return (await sessionIn(await world.browse(finishLink(connection, nonce, { mayConnect: true }), cookie)))!;
+}
+
+/** The site's administrator connects the plugin again: a code asked through the plugin's door, then exchanged. */
+async function connectAgain(
+  fake: FakeWooCommerce,
+  connection: PluginConnection,
+  adminUrl?: string,
+): Promise<PluginConnection> {
+  const { code } = await askPluginCode(world, await administratorSession(fake, connection));
+  const answer = await exchangeCode(code, fake.url, adminUrl);
+  expect(answer.status).toBe(200);
+  return JSON.parse(answer.body) as PluginConnection;
+}
+
 async function expectRefused(path: string, cookie?: string) {
   const answer = await world.browse(path, cookie);
   expect(answer.status).toBe(401);
@@ -150,24 +168,44 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
     await expectRefused(finishLink(otherKey, nonce), cookie);
   }, 30_000);
 
+  it('gives connection codes only to who may connect the plugin: a code is the store’s key to whoever holds it', async () => {
+    const sessionThroughDoor = async (fields: Record<string, unknown>) => {
+      const { cookie, nonce } = await startDoor(woo);
+      return (await sessionIn(await world.browse(finishLink(wooKey, nonce, fields), cookie)))!;
+    };
+    const askCode = (session: string) => world.asPage(session, '/storefront/plugin-code', { method: 'POST' });
+    // A shop manager through the plugin (it signs mayConnect false), a plugin that does not say, and a sign-in by
+    // WooCommerce's approval (which a shop manager may give) while the plugin is connected: no code.
+    for (const session of [
+      await sessionThroughDoor({ mayConnect: false }),
+      await sessionThroughDoor({}),
+      await signInByApproval(world, woo),
+    ]) {
+      const refused = await askCode(session);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { errors: string[] }).errors[0]).toMatch(/administrator/);
+    }
+    // The site's administrator, through the plugin.
+    expect((await askCode(await sessionThroughDoor({ mayConnect: true }))).status).toBe(200);
+  }, 30_000);
+
   it('opens nothing after the plugin was connected again (its earlier key)', async () => {
-    const earlier = await connectPlugin(world, woo);
+    const earlier = await connectAgain(woo, wooKey);
     const { cookie, nonce } = await startDoor(woo);
-    wooKey = await connectPlugin(world, woo);
+    wooKey = await connectAgain(woo, earlier);
     await expectRefused(finishLink(earlier, nonce), cookie);
     expect((await world.browse(finishLink(wooKey, nonce), cookie)).status).toBe(200);
   }, 30_000);
 
   it('sends the browser to the wp-admin the plugin named, on the site’s own address only', async () => {
     // WordPress in a directory of its own: admin_url() is not under the site's address.
-    const inDirectory = await connectPlugin(world, woo, `${woo.url}/wp/wp-admin/`);
+    const inDirectory = await connectAgain(woo, wooKey, `${woo.url}/wp/wp-admin/`);
     const { location } = await startDoor(woo);
     expect(`${location.origin}${location.pathname}`).toBe(`${woo.url}/wp/wp-admin/admin-post.php`);
     expect(inDirectory.keyId).not.toBe(wooKey.keyId);
     wooKey = inDirectory;
     // A wp-admin elsewhere is refused at connect: the door would send merchants' browsers there.
-    const session = await signInByApproval(world, woo);
-    const { code } = await askPluginCode(world, session);
+    const { code } = await askPluginCode(world, await administratorSession(woo, wooKey));
     const answer = await exchangeCode(code, woo.url, 'https://elsewhere.example/wp-admin/');
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({ error: 'adminUrl must be on the site’s own address' });

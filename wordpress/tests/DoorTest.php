@@ -29,12 +29,12 @@ final class DoorTest extends TestCase {
 	}
 
 	public function test_signs_the_contracts_payload_for_the_door_purpose(): void {
-		$url = loyalty_bridge_door_finish_url( test_connection(), self::NONCE, 7, 1_700_000_000 );
+		$url = loyalty_bridge_door_finish_url( test_connection(), self::NONCE, 7, 1_700_000_000, false );
 
 		$this->assertMatchesRegularExpression( '#^https://bridge\.example/woocommerce/plugin-door/finish\?payload=([A-Za-z0-9_-]+)&sig=([A-Za-z0-9_-]{43})$#', $url );
 		parse_str( (string) parse_url( $url, PHP_URL_QUERY ), $query );
 		$this->assertSame(
-			array( 'purpose' => 'merchant-door', 'store' => 'shop.example', 'keyId' => 'pk_AAAAbbbbCCCC', 'nonce' => self::NONCE, 'user' => 7, 'iat' => 1_700_000_000 ),
+			array( 'purpose' => 'merchant-door', 'store' => 'shop.example', 'keyId' => 'pk_AAAAbbbbCCCC', 'nonce' => self::NONCE, 'user' => 7, 'mayConnect' => false, 'iat' => 1_700_000_000 ),
 			decode_payload( $query['payload'] )
 		);
 		$this->assertSame( expected_signature( test_connection()['key'], 'loyalty-bridge merchant-door v1', $query['payload'] ), $query['sig'] );
@@ -55,6 +55,22 @@ final class DoorTest extends TestCase {
 		$this->assertSame( 7, $payload['user'] );
 		$this->assertEqualsWithDelta( time(), $payload['iat'], 5 );
 		$this->assertCount( 1, WP::calls( 'nocache_headers' ) );
+	}
+
+	/** The loyalty program's page gives connection codes (the store's key, to whoever holds one) only to who may connect. */
+	public function test_says_whether_the_user_may_connect_the_plugin_an_administrator_yes_a_shop_manager_no(): void {
+		$this->connect_and_sign_in_a_manager();
+		$_GET['nonce'] = self::NONCE;
+		loyalty_bridge_door_respond();
+		WP::$capabilities = array( 'manage_woocommerce', 'manage_options', 'unfiltered_html' );
+		loyalty_bridge_door_respond();
+
+		$said = array();
+		foreach ( WP::calls( 'wp_redirect' ) as [ $location ] ) {
+			parse_str( (string) parse_url( $location, PHP_URL_QUERY ), $query );
+			$said[] = decode_payload( $query['payload'] )['mayConnect'];
+		}
+		$this->assertSame( array( false, true ), $said );
 	}
 
 	public function test_refuses_a_user_who_does_not_manage_woocommerce(): void {

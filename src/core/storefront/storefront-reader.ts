@@ -386,7 +386,11 @@ export class StorefrontReader implements KeptInMemory {
       if ('mobile' in customer && order.snapshot.customer.email) continue;
       // The order's own redeem only: a reward code's is counted by its reservation (heldPoints, 'ledger'), on the
       // account that issued it, for the code's customer.
-      const points = orderPoints({ ...order.upstream, upstream: order.upstream.points }, account.activityPoints, () => '');
+      const points = orderPoints(
+        { ...order.upstream, upstream: order.upstream.points },
+        account.activityPoints,
+        () => '',
+      );
       orders.push({
         orderName: order.snapshot.orderName,
         state: points.state,

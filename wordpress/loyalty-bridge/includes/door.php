@@ -36,17 +36,19 @@ function loyalty_bridge_open_door(): void {
  *
  * @param array{bridge_url: string, store: string, key_id: string, key: string} $connection
  */
-function loyalty_bridge_door_finish_url( array $connection, string $nonce, int $user_id, int $now ): string {
+function loyalty_bridge_door_finish_url( array $connection, string $nonce, int $user_id, int $now, bool $may_connect ): string {
 	$signed = loyalty_bridge_sign(
 		$connection['key'],
 		LOYALTY_BRIDGE_PURPOSE_DOOR,
 		array(
-			'purpose' => 'merchant-door',
-			'store'   => $connection['store'],
-			'keyId'   => $connection['key_id'],
-			'nonce'   => $nonce,
-			'user'    => $user_id,
-			'iat'     => $now,
+			'purpose'    => 'merchant-door',
+			'store'      => $connection['store'],
+			'keyId'      => $connection['key_id'],
+			'nonce'      => $nonce,
+			'user'       => $user_id,
+			// Only who may connect the plugin gets connection codes on the loyalty program's page: a code is the key.
+			'mayConnect' => $may_connect,
+			'iat'        => $now,
 		)
 	);
 	return $connection['bridge_url'] . '/woocommerce/plugin-door/finish?payload=' . $signed['payload'] . '&sig=' . $signed['sig'];
@@ -73,7 +75,7 @@ function loyalty_bridge_door_respond(): void {
 	nocache_headers();
 	// wp_redirect, not wp_safe_redirect: the bridge is another host by design, and the address comes only from the
 	// connection the merchant made (the nonce is checked above and is URL-safe), never from the request.
-	wp_redirect( loyalty_bridge_door_finish_url( $connection, $nonce, get_current_user_id(), time() ) ); // phpcs:ignore WordPress.Security.SafeRedirect
+	wp_redirect( loyalty_bridge_door_finish_url( $connection, $nonce, get_current_user_id(), time(), loyalty_bridge_may_connect() ) ); // phpcs:ignore WordPress.Security.SafeRedirect
 }
 
 add_action(
