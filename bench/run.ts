@@ -122,6 +122,11 @@ export async function storefrontRuns(profile: BenchProfile, measured: Measured) 
     'storefront: balance reads through the app proxy beside live orders ...',
     () => storefrontScenario(profile.storefront, shopifyStorefront),
   );
+  const storefrontAbused = await measured(
+    'storefrontAbused',
+    'storefront: the same, and a customer with no points pressing Redeem nonstop ...',
+    () => storefrontScenario(profile.storefront, shopifyStorefront, { abuser: true }),
+  );
   const storefrontBigCommerce = await measured(
     'storefrontBigCommerce',
     'storefront (BigCommerce): balance reads with the current-customer token beside live orders ...',
@@ -132,7 +137,7 @@ export async function storefrontRuns(profile: BenchProfile, measured: Measured) 
     'storefront (WooCommerce): balance reads with the plugin’s identity token beside live orders ...',
     () => storefrontScenario(profile.storefront, wooCommerceStorefront),
   );
-  return { storefront, storefrontBigCommerce, storefrontWooCommerce };
+  return { storefront, storefrontAbused, storefrontBigCommerce, storefrontWooCommerce };
 }
 
 export async function runBench(
@@ -183,7 +188,10 @@ export async function runBench(
   await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
     themeEmbedScenario(profile.themeEmbed, log),
   );
-  const { storefront, storefrontBigCommerce, storefrontWooCommerce } = await storefrontRuns(profile, measured);
+  const { storefront, storefrontAbused, storefrontBigCommerce, storefrontWooCommerce } = await storefrontRuns(
+    profile,
+    measured,
+  );
   const sustained = await measured(
     'sustained',
     'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...',
@@ -282,6 +290,12 @@ export async function runBench(
       target: '< 1000 µs a match on a 255-character code',
       met: patterns.every((run) => run.re2MicrosPerMatch < 1_000),
     },
+    storefrontAbusedLiveP99: {
+      // One customer pressing Redeem nonstop leaves live orders as they were (issue 64).
+      value: Number((storefrontAbused.liveEarn.p99Ms / Math.max(1, storefront.liveEarn.p99Ms)).toFixed(2)),
+      target: '<= 1.5x of the run without them',
+      met: storefrontAbused.liveEarn.p99Ms <= 1.5 * Math.max(1, storefront.liveEarn.p99Ms),
+    },
     ...postgresTargets(ack, postgres),
   };
   return {
@@ -306,6 +320,7 @@ export async function runBench(
     privacy,
     sustained,
     storefront,
+    storefrontAbused,
     storefrontBigCommerce,
     storefrontWooCommerce,
     targets,
@@ -454,7 +469,12 @@ export function table(result: Awaited<ReturnType<typeof runBench>>): string {
         ]),
       ),
     ),
-    ...storefrontTable([result.storefront, result.storefrontBigCommerce, result.storefrontWooCommerce]),
+    ...storefrontTable([
+      result.storefront,
+      result.storefrontAbused,
+      result.storefrontBigCommerce,
+      result.storefrontWooCommerce,
+    ]),
     '',
     '| target | value | wanted | met |',
     '|---|---|---|---|',
@@ -490,7 +510,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const runs = await storefrontRuns(profile, measured);
     const text = [
       `loyalty-bridge bench (${profile.name}, storefront only), ${at}, node ${process.version}, ${cpus().length} cores`,
-      ...storefrontTable([runs.storefront, runs.storefrontBigCommerce, runs.storefrontWooCommerce]),
+      ...storefrontTable([
+        runs.storefront,
+        runs.storefrontAbused,
+        runs.storefrontBigCommerce,
+        runs.storefrontWooCommerce,
+      ]),
     ].join('\n');
     process.stdout.write(`${text}\n`);
     writeFileSync(

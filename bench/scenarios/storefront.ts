@@ -13,6 +13,8 @@
 // p50/p99, codes issued, "not enough points" answers, and overspend: for each customer, points redeemed at the
 // sandbox plus points the bridge still holds for them, beyond their approved points (the target is 0), and codes
 // redeemed more than once. The bridge runs in this process.
+// An abuser (issue 64), where asked: one signed-in customer with no points presses Redeem again as soon as each
+// answer comes, for the whole run; measured: their presses and answers, and what the others' rows become.
 import type { StorefrontPlatform } from '../lib/storefront-driver.ts';
 import { percentile } from '../lib/stats.ts';
 
@@ -50,7 +52,11 @@ async function upstreamCalls(url: string): Promise<{ byOperation: Record<string,
   return { byOperation, rateLimited };
 }
 
-export async function storefrontScenario(profile: StorefrontProfile, platform: StorefrontPlatform) {
+export async function storefrontScenario(
+  profile: StorefrontProfile,
+  platform: StorefrontPlatform,
+  load: { abuser: boolean } = { abuser: false },
+) {
   const running = await platform.start({ customers: profile.customers, limitPerMinute: profile.limitPerMinute });
   try {
     const made = await running.merchant('POST', '/account', { sandbox: true });
@@ -112,6 +118,17 @@ export async function storefrontScenario(profile: StorefrontProfile, platform: S
     let redeemBusy = 0;
     let codeOrders = 0;
     const started = performance.now();
+    const abuse = { presses: 0, byStatus: {} as Record<string, number> };
+    // The last customer has no approved points: live orders only give pending ones.
+    const abuser = async () => {
+      while (performance.now() - started < profile.seconds * 1_000) {
+        const answer = await running.redeem(profile.customers - 1, rewardId);
+        await answer.arrayBuffer().catch(() => undefined);
+        abuse.presses++;
+        abuse.byStatus[answer.status] = (abuse.byStatus[answer.status] ?? 0) + 1;
+      }
+    };
+    if (load.abuser) waits.push(abuser());
     let ordersSent = 0;
     let readsSent = 0;
     let redeemsSent = 0;
@@ -193,6 +210,7 @@ export async function storefrontScenario(profile: StorefrontProfile, platform: S
     const total = Object.values(calls.byOperation).reduce((sum, count) => sum + count, 0);
     return {
       platform: platform.name,
+      abuse: load.abuser ? abuse : undefined,
       seconds: profile.seconds,
       limitPerMinute: accountLimit,
       ordersPerMinute: profile.ordersPerMinute,
@@ -230,7 +248,8 @@ export type StorefrontRun = Awaited<ReturnType<typeof storefrontScenario>>;
 export function storefrontTable(runs: StorefrontRun[]): string[] {
   const cell = (figures: { count: number; p50Ms: number; p99Ms: number }) =>
     figures.count === 0 ? 'none' : `${figures.p50Ms} / ${figures.p99Ms} (${figures.count})`;
-  const named = (what: string, run: StorefrontRun) => (run.platform === 'Shopify' ? what : `${what} (${run.platform})`);
+  const named = (what: string, run: StorefrontRun) =>
+    `${run.platform === 'Shopify' ? what : `${what} (${run.platform})`}${run.abuse ? ', and a customer with no points pressing Redeem nonstop' : ''}`;
   const first = runs[0];
   if (!first) return [];
   return [
@@ -247,6 +266,24 @@ export function storefrontTable(runs: StorefrontRun[]): string[] {
     ...runs.map(
       (run) =>
         `| ${named('rewards', run)} | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
+    ),
+    ...abuseRows(runs),
+  ];
+}
+
+/** The abuser's presses beside each run that had one, and the service's balance reads of that run, all customers'. */
+function abuseRows(runs: StorefrontRun[]): string[] {
+  const abused = runs.filter((run) => run.abuse);
+  if (abused.length === 0) return [];
+  return [
+    '',
+    "| a customer with no points pressing Redeem nonstop | presses | answers by status | balance reads at the service in the run, everyone's |",
+    '|---|---|---|---|',
+    ...abused.map(
+      (run) =>
+        `| ${run.platform} | ${run.abuse!.presses} | ${Object.entries(run.abuse!.byStatus)
+          .map(([status, count]) => `${count} × ${status}`)
+          .join(', ')} | ${run.calls.transactions ?? 0} |`,
     ),
   ];
 }

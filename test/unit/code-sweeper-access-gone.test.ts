@@ -112,7 +112,11 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
   await saveRewards(store, 'shopify', SHOP, [{ ...reward, on: true }], 'test');
   const now = () => new Date(clock);
   const codesOf = () => codes;
-  const reader = { pointsNow: () => Promise.reject(new Error('not read here')), dropBalance: () => undefined };
+  const reader = {
+    pointsNow: () => Promise.reject(new Error('not read here')),
+    pointsToRedeem: () => Promise.reject(new Error('not read here')),
+    dropBalance: () => undefined,
+  };
   const rewardCodes = new RewardCodes({ store, codesOf, reader, logger, now });
   const accounts = { runtime: async () => undefined, forShop: async () => undefined };
   return {

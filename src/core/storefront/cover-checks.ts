@@ -28,11 +28,7 @@ export interface CoverCheckParts {
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
-    pointsNow(
-      account: AccountRuntime,
-      customer: ServiceCustomer,
-      from: { platform: string; shop: string; needed: number },
-    ): Promise<FreshPoints>;
+    pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
   };
   codes: Pick<RewardCodes, 'removedUnused' | 'end'>;
   logger: Logger;
@@ -75,11 +71,7 @@ export class CoverChecks {
       await this.#o.store.deleteRecord(CHECK_KIND, holder);
       return 'covered';
     }
-    const read = await this.#o.reader.pointsNow(account, value.customer, {
-      platform: first.platform,
-      shop: first.shop,
-      needed: 0,
-    });
+    const read = await this.#o.reader.pointsNow(account, value.customer);
     if (!read.ok) return this.#later(account, holder);
     const { approved, redeemed, source } = read.points.balance;
     let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);

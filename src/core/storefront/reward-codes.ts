@@ -55,11 +55,7 @@ export interface RewardCodesParts {
   store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
-    pointsNow(
-      account: AccountRuntime,
-      customer: ServiceCustomer,
-      from: { platform: string; shop: string; needed: number },
-    ): Promise<FreshPoints>;
+    pointsToRedeem(account: AccountRuntime, customer: ServiceCustomer, asked: { needed: number }): Promise<FreshPoints>;
     dropBalance(account: string, customer: { email?: string; mobile?: string }): void;
   };
   logger: Logger;
@@ -116,7 +112,7 @@ export class RewardCodes {
     // Before the balance is read: a customer at the limit costs the account no call.
     const before = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
     if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
-    const read = await this.#o.reader.pointsNow(account, customer, { platform, shop, needed: reward.points });
+    const read = await this.#o.reader.pointsToRedeem(account, customer, { needed: reward.points });
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     const reserved = await this.#reserve(asked, holder, read);
     if (reserved.kind !== 'reserved') return reserved;

@@ -5,12 +5,11 @@
 // not used up (on every instance sharing the budget, where the limiter is shared: takeShare); otherwise it
 // answers what it kept, with its age, or asks the customer to try again in a moment.
 // Nothing here is written to the ledger: a customer's contact and balance live in this process's memory alone.
-import { limiterOf } from '../../loyalty/client.ts';
 import { LoyaltyRejectedError } from '../../loyalty/errors.ts';
+import { customerLedgerOrders, saysNeverSeen } from './customer-ledger.ts';
 import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
-import { orderPoints } from '../activity-points.ts';
 import type { CustomerContact } from '../platform-module.ts';
 import type { InAccount, KeptInMemory } from '../privacy.ts';
 import { normalEmail, samePhone } from '../store/customer-data.ts';
@@ -20,10 +19,10 @@ import {
   pointsFromLedger,
   pointsFromService,
   type CustomerPoints,
-  type LedgerOrder,
   type ServiceCustomer,
 } from './customer-points.ts';
 import { ExpiringCache, type Kept } from './expiring-cache.ts';
+import { NoRoom, StorefrontPlaces, type Place } from './storefront-places.ts';
 
 /** A balance is fresh this long; the bridge's own calls for the customer drop it sooner. */
 export const BALANCE_FRESH_MS = 30_000;
@@ -84,27 +83,19 @@ interface KeptBalance {
   readStartedAt: number;
 }
 
-class NoRoom extends Error {
-  readonly until: number | undefined;
-  constructor(until: number | undefined) {
-    super('the storefront has no room in the budget now');
-    this.until = until;
-  }
-}
-
 export class StorefrontReader implements KeptInMemory {
   readonly name = 'storefront';
   readonly #o: StorefrontReaderParts;
   readonly #now: () => number;
   readonly #contacts: ExpiringCache<KeptContact>;
   readonly #balances: ExpiringCache<KeptBalance>;
-  /** Per budget, when each of the storefront's calls in the last window was made. */
-  readonly #calls = new Map<string, number[]>();
+  readonly #places: StorefrontPlaces;
 
   constructor(parts: StorefrontReaderParts) {
     this.#o = parts;
     this.#now = parts.now ?? Date.now;
     const now = this.#now;
+    this.#places = new StorefrontPlaces({ liveFirst: parts.liveFirst, share: parts.share, now });
     this.#contacts = new ExpiringCache({
       freshMs: CONTACT_KEPT_MS,
       keepMs: CONTACT_KEPT_MS,
@@ -145,7 +136,10 @@ export class StorefrontReader implements KeptInMemory {
     try {
       const load = async () => {
         const readStartedAt = this.#now();
-        const points = await this.#read(account, customer, { share: true, readStartedAt });
+        const points = await this.#read(account, customer, {
+          place: () => this.#places.forView(account),
+          readStartedAt,
+        });
         return { account: account.id, customer, points, readStartedAt };
       };
       let kept = await this.#balances.read(key, load);
@@ -172,23 +166,67 @@ export class StorefrontReader implements KeptInMemory {
   }
 
   /**
-   * The customer's points read anew from the service, never from what was kept: what a reservation checks. It
-   * takes a place of the account's budget as an order's call does, outside the storefront's share and beside live
-   * orders (a redemption is rare, and the customer is waiting for their code); a full slice is waited out briefly.
+   * The customer's points read anew from the service, never from what was kept: what the bridge's own check of a
+   * customer's reservations reads (cover-checks.ts). It takes a place of the account's budget as an order's call
+   * does; a full slice is waited out briefly.
    */
   async pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints> {
-    const key = `${account.id}\u0000${customerKey(customer)}`;
+    const answer = await this.#readNow(account, customer, () => this.#places.forBridge(account));
+    if (answer.ok) this.#balances.drop(this.#keyOf(account, customer));
+    return answer;
+  }
+
+  /**
+   * The customer's points for a redemption of `needed` points. A balance read in the last BALANCE_FRESH_MS that
+   * cannot cover it answers at once, with no call: a customer pressing Redeem with too few points costs nothing
+   * (the bridge's own calls for them drop it, so points they earn show at once). Otherwise read anew, in the
+   * storefront's share as a redemption's read (storefront-places.ts), and kept for their next view.
+   */
+  async pointsToRedeem(
+    account: AccountRuntime,
+    customer: ServiceCustomer,
+    asked: { needed: number },
+  ): Promise<FreshPoints> {
+    const key = this.#keyOf(account, customer);
+    const fresh = this.#balances.fresh(key);
+    if (fresh) {
+      const shown = await this.#answer(fresh, false);
+      if (shown.ok && shown.points.balance.available < asked.needed)
+        return { ok: true, points: fresh.value.points, readStartedAt: fresh.value.readStartedAt };
+    }
+    this.#balances.drop(key);
+    try {
+      const kept = await this.#balances.read(key, async () => {
+        const answer = await this.#readNow(account, customer, () =>
+          this.#places.forRedeem(account, customerKey(customer)),
+        );
+        if (!answer.ok) throw new NoRoom(this.#now() + answer.retryAfterSeconds * 1000);
+        return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
+      });
+      return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt };
+    } catch (error) {
+      if (error instanceof NoRoom)
+        return { ok: false, retryAfterSeconds: Math.ceil(((error.until ?? 0) - this.#now()) / 1000) };
+      throw error;
+    }
+  }
+
+  /** A read anew, its place taken by `place`; a full slice is waited out briefly (NOW_WAITS_MS). */
+  async #readNow(
+    account: AccountRuntime,
+    customer: ServiceCustomer,
+    place: () => Promise<Place>,
+  ): Promise<FreshPoints> {
     const waitUntil = this.#now() + NOW_WAITS_MS;
     try {
       for (;;) {
         const readStartedAt = this.#now();
         try {
-          const points = await this.#read(account, customer, { share: false, readStartedAt });
-          this.#balances.drop(key);
+          const points = await this.#read(account, customer, { place, readStartedAt });
           return { ok: true, points, readStartedAt };
         } catch (error) {
           // The limiter's slice is full for a moment (another call took this slice's place): the customer waits
-          // that moment rather than be told to try again; live orders waiting, or a longer wait, say so.
+          // that moment rather than be told to try again; a longer wait says so.
           const until = error instanceof NoRoom ? error.until : undefined;
           if (until === undefined || until > waitUntil) throw error;
           await new Promise((resolve) => setTimeout(resolve, Math.max(10, until - this.#now())));
@@ -203,6 +241,10 @@ export class StorefrontReader implements KeptInMemory {
       const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
       return { ok: false, retryAfterSeconds: Math.max(5, Math.ceil(wait)) };
     }
+  }
+
+  #keyOf(account: AccountRuntime, customer: ServiceCustomer): string {
+    return `${account.id}\u0000${customerKey(customer)}`;
   }
 
   /** The bridge's own call for the customer went through: what was kept of their balance on the account is stale. */
@@ -311,14 +353,14 @@ export class StorefrontReader implements KeptInMemory {
   async #read(
     account: AccountRuntime,
     customer: ServiceCustomer,
-    how: { share: boolean; readStartedAt: number } = { share: true, readStartedAt: this.#now() },
+    how: { place: () => Promise<Place>; readStartedAt: number },
   ): Promise<CustomerPoints> {
     // Read after the figures: a reservation or a redeem that lands meanwhile is counted (heldPoints).
     const held = async (source: 'service' | 'ledger') =>
       (await this.#o.held?.(account.id, customer, source, how.readStartedAt)) ?? 0;
     const transactions = account.client.transactions?.bind(account.client);
     if (transactions) {
-      const place = await this.#place(account, how.share);
+      const place = await how.place();
       let data: Record<string, unknown> = {};
       let neverSeen = false;
       try {
@@ -335,84 +377,13 @@ export class StorefrontReader implements KeptInMemory {
       }
       const fromService = pointsFromService(data, await held('service'));
       if (fromService) return fromService;
-      const orders = await this.#ledgerOrders(account, customer);
+      const orders = await customerLedgerOrders(this.#o, account, customer);
       return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays, { neverSeen });
     }
-    const orders = await this.#ledgerOrders(account, customer);
+    const orders = await customerLedgerOrders(this.#o, account, customer);
     return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays);
   }
-
-  /**
-   * A place in the account's budget for one call, or NoRoom: live orders first, then the storefront's share. A
-   * limiter every instance shares counts the share and sees live orders waiting across instances (takeShare);
-   * otherwise this process counts its share and knows its own live orders.
-   */
-  async #place(account: AccountRuntime, share = true) {
-    const budgetId = account.budgetId ?? account.id;
-    // A redemption's read (share false) takes a place as an order's call does: a customer waiting for their code
-    // is one call, at most a few a second, and would otherwise be told to come back whenever live orders queue.
-    if (!share) {
-      const budget = account.reserveCall?.();
-      if (budget?.spent) throw new NoRoom(budget.until);
-      return budget?.place;
-    }
-    if (this.#o.liveFirst(budgetId)) throw new NoRoom(undefined);
-    const limiter = limiterOf(account.client);
-    if (limiter?.takeShare) {
-      const share = await limiter.takeShare(this.#o.share);
-      if (!share.taken) throw new NoRoom(share.until);
-      const budget = account.reserveCall?.();
-      if (budget?.spent) throw new NoRoom(budget.until);
-      return budget?.place;
-    }
-    const stats = limiter?.stats();
-    const now = this.#now();
-    const recent = stats ? (this.#calls.get(budgetId) ?? []).filter((at) => now - at < stats.windowMs) : [];
-    if (stats && recent.length >= Math.floor(stats.effectiveLimit * this.#o.share))
-      throw new NoRoom((recent[0] ?? now) + stats.windowMs);
-    const budget = account.reserveCall?.();
-    if (budget?.spent) throw new NoRoom(budget.until);
-    if (stats) this.#calls.set(budgetId, [...recent, now]);
-    return budget?.place;
-  }
-
-  /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
-  async #ledgerOrders(account: AccountRuntime, customer: ServiceCustomer): Promise<LedgerOrder[]> {
-    const orders: LedgerOrder[] = [];
-    for (const order of await this.#o.store.customerOrders(customer)) {
-      const owner = order.upstream.account ?? (await this.#o.accounts.forShop(order.platform, order.shop));
-      if (owner !== account.id) continue;
-      // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
-      if ('mobile' in customer && order.snapshot.customer.email) continue;
-      // The order's own redeem only: a reward code's is counted by its reservation (heldPoints, 'ledger'), on the
-      // account that issued it, for the code's customer.
-      const points = orderPoints(
-        { ...order.upstream, upstream: order.upstream.points },
-        account.activityPoints,
-        () => '',
-      );
-      orders.push({
-        orderName: order.snapshot.orderName,
-        state: points.state,
-        earned: points.earned,
-        redeemed: points.redeemed,
-        earnedAt: order.upstream.earnedAt,
-        updatedAt: order.updatedAt,
-      });
-    }
-    return orders;
-  }
 }
-
-/**
- * The service refused the read because it has never seen the customer (the sandbox: 400 "no customer found for
- * lp_email"; the real service documents no words, so only a refusal that says the customer or user was not found
- * counts): nothing of theirs exists elsewhere. Any other refusal says nothing about them.
- */
-const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
-  /\b(customer|user)\b[^.]*\bnot found\b|\bno (customer|user)\b[^.]*\bfound\b/i.test(
-    [error.serviceMessage, error.detail].filter(Boolean).join(': '),
-  );
 
 const contactOf = (customer: ServiceCustomer): CustomerContact =>
   'email' in customer ? { email: customer.email } : { phone: customer.mobile };

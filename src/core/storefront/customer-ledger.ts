@@ -1,0 +1,48 @@
+// A customer's orders on an account as the bridge's ledger keeps them: the figures the storefront shows where
+// the service gives none (customer-points.ts, pointsFromLedger).
+import type { LoyaltyRejectedError } from '../../loyalty/errors.ts';
+import type { Accounts, AccountRuntime } from '../accounts.ts';
+import { orderPoints } from '../activity-points.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerOrder, ServiceCustomer } from './customer-points.ts';
+
+/** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
+export async function customerLedgerOrders(
+  parts: { store: Pick<LedgerStore, 'customerOrders'>; accounts: Pick<Accounts, 'forShop'> },
+  account: AccountRuntime,
+  customer: ServiceCustomer,
+): Promise<LedgerOrder[]> {
+  const orders: LedgerOrder[] = [];
+  for (const order of await parts.store.customerOrders(customer)) {
+    const owner = order.upstream.account ?? (await parts.accounts.forShop(order.platform, order.shop));
+    if (owner !== account.id) continue;
+    // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
+    if ('mobile' in customer && order.snapshot.customer.email) continue;
+    // The order's own redeem only: a reward code's is counted by its reservation (heldPoints, 'ledger'), on the
+    // account that issued it, for the code's customer.
+    const points = orderPoints(
+      { ...order.upstream, upstream: order.upstream.points },
+      account.activityPoints,
+      () => '',
+    );
+    orders.push({
+      orderName: order.snapshot.orderName,
+      state: points.state,
+      earned: points.earned,
+      redeemed: points.redeemed,
+      earnedAt: order.upstream.earnedAt,
+      updatedAt: order.updatedAt,
+    });
+  }
+  return orders;
+}
+
+/**
+ * The service refused the read because it has never seen the customer (the sandbox: 400 "no customer found for
+ * lp_email"; the real service documents no words, so only a refusal that says the customer or user was not found
+ * counts): nothing of theirs exists elsewhere. Any other refusal says nothing about them.
+ */
+export const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
+  /\b(customer|user)\b[^.]*\bnot found\b|\bno (customer|user)\b[^.]*\bfound\b/i.test(
+    [error.serviceMessage, error.detail].filter(Boolean).join(': '),
+  );

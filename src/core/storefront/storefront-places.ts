@@ -1,0 +1,112 @@
+// Where the storefront's calls to the service take their place in an account's budget. Live orders come first:
+// the storefront has only its share of the limit in a window (STOREFRONT_SHARE). Within it, a page view waits for
+// live orders; a customer's redemption does not (they wait for their code), but it may use only REDEEM_PART of
+// the share, and one customer only CUSTOMER_REDEEM_READS in a window, so no customer, however many tokens or
+// clicks they have, spends the account's calls or the other customers' views (issue 64).
+import { limiterOf } from '../../loyalty/client.ts';
+import type { Place as RatePlace } from '../../loyalty/rate-limiter.ts';
+import type { AccountRuntime } from '../accounts.ts';
+
+/** Of the storefront's share in a window, the part redemptions' reads may take: the rest stays for page views. */
+export const REDEEM_PART = 0.5;
+/** A customer's redemptions read their balance at most this many times in the limiter's window, per instance. */
+export const CUSTOMER_REDEEM_READS = 6;
+
+/** No place now; `until`: when there may be one (ms), if known. */
+export class NoRoom extends Error {
+  readonly until: number | undefined;
+  constructor(until: number | undefined) {
+    super('the storefront has no room in the budget now');
+    this.until = until;
+  }
+}
+
+/** A place in the account's budget for one call; none where the account's client has no budget. */
+export type Place = RatePlace | undefined;
+
+export interface StorefrontPlacesParts {
+  /** Whether the budget's live orders come first now (the worker's liveFirst). */
+  liveFirst: (budgetId: string) => boolean;
+  /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */
+  share: number;
+  now: () => number;
+}
+
+const WINDOW_MS = 60_000;
+
+export class StorefrontPlaces {
+  readonly #o: StorefrontPlacesParts;
+  /** Per budget, when each of the storefront's calls in the last window was made, and which were redemptions'. */
+  readonly #calls = new Map<string, Array<{ at: number; redeem: boolean }>>();
+  /** Per account and customer, when their redemptions' reads in the last window were made. */
+  readonly #customers = new Map<string, number[]>();
+
+  constructor(parts: StorefrontPlacesParts) {
+    this.#o = parts;
+  }
+
+  /** A place for a page view's read, or NoRoom: after live orders, within the share. */
+  async forView(account: AccountRuntime): Promise<Place> {
+    if (this.#o.liveFirst(account.budgetId ?? account.id)) throw new NoRoom(undefined);
+    return this.#withinShare(account, false);
+  }
+
+  /**
+   * A place for a customer's redemption's read (`customer`: their key on the account), or NoRoom: beside live
+   * orders, within REDEEM_PART of the share, and within the customer's own CUSTOMER_REDEEM_READS.
+   */
+  async forRedeem(account: AccountRuntime, customer: string): Promise<Place> {
+    const key = `${account.id}\u0000${customer}`;
+    const now = this.#o.now();
+    const windowMs = limiterOf(account.client)?.stats().windowMs ?? WINDOW_MS;
+    const recent = (this.#customers.get(key) ?? []).filter((at) => now - at < windowMs);
+    if (recent.length >= CUSTOMER_REDEEM_READS) throw new NoRoom(recent[0]! + windowMs);
+    const place = await this.#withinShare(account, true);
+    this.#customers.set(key, [...recent, now]);
+    this.#forgetOld(now, windowMs);
+    return place;
+  }
+
+  /** A place for the bridge's own read of a customer's balance (a cover check): as an order's call takes one. */
+  async forBridge(account: AccountRuntime): Promise<Place> {
+    return this.#budget(account);
+  }
+
+  /**
+   * A limiter every instance shares counts the share across instances (takeShare: a redemption asks for its part
+   * of it); otherwise this process counts its own calls.
+   */
+  async #withinShare(account: AccountRuntime, redeem: boolean): Promise<Place> {
+    const part = redeem ? this.#o.share * REDEEM_PART : this.#o.share;
+    const limiter = limiterOf(account.client);
+    if (limiter?.takeShare) {
+      const share = await limiter.takeShare(part);
+      if (!share.taken) throw new NoRoom(share.until);
+      return this.#budget(account);
+    }
+    const budgetId = account.budgetId ?? account.id;
+    const stats = limiter?.stats();
+    const now = this.#o.now();
+    const recent = stats ? (this.#calls.get(budgetId) ?? []).filter(({ at }) => now - at < stats.windowMs) : [];
+    // Every call counts against the whole share; a redemption's also against its part, so views keep the rest.
+    const full = (calls: typeof recent, of: number) => stats && calls.length >= Math.floor(stats.effectiveLimit * of);
+    const redeems = recent.filter((call) => call.redeem);
+    const over = full(recent, this.#o.share) ? recent : redeem && full(redeems, part) ? redeems : undefined;
+    if (stats && over) throw new NoRoom((over[0]?.at ?? now) + stats.windowMs);
+    const place = this.#budget(account);
+    if (stats) this.#calls.set(budgetId, [...recent, { at: now, redeem }]);
+    return place;
+  }
+
+  #budget(account: AccountRuntime): Place {
+    const budget = account.reserveCall?.();
+    if (budget?.spent) throw new NoRoom(budget.until);
+    return budget?.place;
+  }
+
+  /** Customers who have not redeemed in a window take no memory. */
+  #forgetOld(now: number, windowMs: number): void {
+    if (this.#customers.size < 1_000) return;
+    for (const [key, times] of this.#customers) if (now - (times.at(-1) ?? 0) >= windowMs) this.#customers.delete(key);
+  }
+}

@@ -1,0 +1,119 @@
+// What a customer's Redeem costs the account (issue 64, finding 1): a balance that cannot cover the reward answers
+// without a call; a read takes a place in the storefront's share, beside live orders but within its part; one
+// customer reads only so often; and page views keep the rest of the share, whatever the redeemers do.
+import { describe, expect, it } from 'vitest';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { CUSTOMER_REDEEM_READS, REDEEM_PART } from '../../src/core/storefront/storefront-places.ts';
+import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
+
+const ADA = { email: 'ada@example.com' };
+// 250 available.
+const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 0, available: 250 }, earned: [], redeemed: [] };
+const SHARE = 0.2;
+
+function world({ limit = 1000 } = {}) {
+  let now = Date.parse('2026-05-01T10:00:00Z');
+  const calls: Array<{ email?: string }> = [];
+  const limiter = createRateLimiter({ limit, windowMs: 60_000 });
+  const client = {
+    limiter,
+    transactions: async (input: { email?: string }) => {
+      calls.push(input);
+      return { ok: true, data: FIGURES, message: 'Success', attempts: 1 };
+    },
+  };
+  const state = { liveFirst: false };
+  const account = {
+    id: 'acct',
+    client,
+    policy: { pendingDays: 14 },
+    reserveCall: () => limiter.reserve(),
+  } as unknown as AccountRuntime;
+  const reader = new StorefrontReader({
+    accounts: { forShop: async () => 'acct', runtime: async () => account },
+    store: { customerOrders: async () => [] },
+    liveFirst: () => state.liveFirst,
+    share: SHARE,
+    logger: createLogger({ level: 'silent' }),
+    now: () => now,
+  });
+  return { reader, account, calls, state, limiter, advance: (ms: number) => (now += ms) };
+}
+
+describe('a customer’s redemptions and the account’s calls', () => {
+  it('answers a Redeem the balance cannot cover from the balance just read: 50 presses, one call', async () => {
+    const { reader, account, calls, advance } = world();
+    for (let press = 0; press < 50; press++) {
+      const read = await reader.pointsToRedeem(account, ADA, { needed: 500 });
+      expect(read).toMatchObject({ ok: true, points: { balance: { approved: 300, redeemed: 50 } } });
+    }
+    expect(calls).toHaveLength(1);
+    // Once the balance is no longer fresh, or the bridge's own call for her drops it, it is read again.
+    reader.dropBalance('acct', ADA);
+    await reader.pointsToRedeem(account, ADA, { needed: 500 });
+    expect(calls).toHaveLength(2);
+    advance(BALANCE_FRESH_MS);
+    await reader.pointsToRedeem(account, ADA, { needed: 500 });
+    expect(calls).toHaveLength(3);
+  });
+
+  it('reads anew whenever the balance might cover it, at most CUSTOMER_REDEEM_READS a minute per customer', async () => {
+    const { reader, account, calls, advance } = world();
+    for (let press = 0; press < CUSTOMER_REDEEM_READS; press++)
+      expect(await reader.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(calls).toHaveLength(CUSTOMER_REDEEM_READS);
+    const refused = await reader.pointsToRedeem(account, ADA, { needed: 100 });
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    expect(calls).toHaveLength(CUSTOMER_REDEEM_READS);
+    // Another customer is not held back by her presses.
+    expect(await reader.pointsToRedeem(account, { email: 'bea@example.com' }, { needed: 100 })).toMatchObject({
+      ok: true,
+    });
+    advance(60_000);
+    expect(await reader.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+  });
+
+  it('gives redemptions’ reads only their part of the share: page views keep the rest', async () => {
+    const { reader, account, calls } = world({ limit: 200 });
+    const effective = (account.client as unknown as { limiter: RateLimiter }).limiter.stats();
+    const redeemRoom = Math.floor(effective.effectiveLimit * SHARE * REDEEM_PART);
+    const shareRoom = Math.floor(effective.effectiveLimit * SHARE);
+    expect(redeemRoom).toBeGreaterThan(0);
+    // Many customers, each pressing once (a shop full of forged clicks): the reads stop at the redemptions' part.
+    let read = 0;
+    for (let customer = 0; customer < shareRoom + 5; customer++) {
+      const answer = await reader.pointsToRedeem(account, { email: `r${customer}@example.com` }, { needed: 100 });
+      if (answer.ok) read++;
+    }
+    expect(read).toBe(redeemRoom);
+    // Page views of other customers still find room, up to the whole share.
+    let viewed = 0;
+    for (let customer = 0; customer < shareRoom; customer++) {
+      const answer = await reader.points(account, { email: `v${customer}@example.com` });
+      if (answer.ok) viewed++;
+    }
+    expect(viewed).toBe(shareRoom - redeemRoom);
+    expect(calls).toHaveLength(shareRoom);
+  });
+
+  it('reads for a redemption beside waiting live orders, where a page view waits for them', async () => {
+    const { reader, account, state, calls } = world();
+    state.liveFirst = true;
+    expect(await reader.points(account, ADA)).toMatchObject({ ok: false });
+    expect(await reader.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('asks a limiter every instance shares for the redemptions’ part of the share', async () => {
+    const { reader, account } = world();
+    const asked: number[] = [];
+    const limiter = (account.client as unknown as { limiter: RateLimiter }).limiter;
+    limiter.takeShare = async (share) => (asked.push(share), { taken: true });
+    await reader.pointsToRedeem(account, ADA, { needed: 100 });
+    await reader.points(account, { email: 'bea@example.com' });
+    expect(asked).toEqual([SHARE * REDEEM_PART, SHARE]);
+  });
+});
