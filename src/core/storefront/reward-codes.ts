@@ -105,7 +105,7 @@ export class RewardCodes {
   }
 
   async redeem(asked: Redemption): Promise<RedeemAnswer> {
-    const { platform, shop, account, customer, reward } = asked;
+    const { platform, account, customer, reward } = asked;
     const codes = this.#o.codesOf(platform);
     if (!codes) return { kind: 'not-allowed' };
     const holder = holderId(account.id, customer);
