@@ -119,8 +119,10 @@ const skipStats = { claims: 0, budgets: 0, nextDue: 0, lpBursts: 0, walkedOne: 0
 const accountOfKey = (key: string): Account => (BigInt(key.slice(key.lastIndexOf(':') + 1)) % 2n === 0n ? 'A' : 'B');
 /**
  * What the worker saves of an order's points beside its account, fixed by its key too: the list's summaries
- * (listOrders) must carry all three from one save, on both stores, or none before the first.
+ * (listOrders) must carry all three from one save, on both stores, or none before the first. Its redeem went (its
+ * points count only once sent: order-summary.ts, redemptionSummary).
  */
+const savedPointsOfKey = (key: string) => ({ ...pointsOfKey(key), redemption: 'sent' as const });
 const pointsOfKey = (key: string) => ({
   account: accountOfKey(key),
   earnActivityId: `activity-${accountOfKey(key)}`,
@@ -908,7 +910,7 @@ function start(
             const { waitingFor: _was, ...work } = record.work;
             const parked: OrderRecord = {
               ...record,
-              upstream: { ...record.upstream, ...pointsOfKey(record.key) },
+              upstream: { ...record.upstream, ...savedPointsOfKey(record.key) },
               work: { ...work, ...(waitingFor ? { waitingFor } : {}) },
               dueAt: new Date(
                 harness.now().getTime() + (op.park === 'budget' ? harness.laterMs : 6 * 3_600_000),
@@ -945,7 +947,7 @@ function start(
       const { waitingFor: _was, ...work } = record.work;
       const saved: OrderRecord = {
         ...record,
-        upstream: { ...record.upstream, ...pointsOfKey(key) },
+        upstream: { ...record.upstream, ...savedPointsOfKey(key) },
         work: { ...work, attempts, ...(waitingFor ? { waitingFor } : {}) },
         // A waiting order keeps a late look, as the worker leaves it.
         dueAt:
