@@ -80,6 +80,8 @@ export function createSharedRateLimiter({
   const rowKey = limiter.getKey(key);
   // The storefront's calls in the window (their own row, a window long), and the mark of a live order waiting.
   const shareKey = limiter.getKey(`storefront:${key}`);
+  // Redemptions' reads, a row of their own: their refused takes count there, never in the views' share.
+  const redeemKey = limiter.getKey(`storefront-redeem:${key}`);
   const liveKey = `live:${key}`;
   let liveMarkedAt = -Infinity;
   const starts: number[] = [];
@@ -176,16 +178,24 @@ export function createSharedRateLimiter({
       if (left <= 0) return { spent: true, until: current ? current.endsAt - RESERVE_LEAD_MS : now + plan.sliceMs };
       return { spent: false, place: reservations.add(now) };
     },
-    async takeShare(share: number): Promise<ShareAnswer> {
+    async takeShare(share: number, redeemPart?: number): Promise<ShareAnswer> {
       const cap = Math.floor(plan.effectiveLimit * share);
-      if (cap < 1) return { taken: false, until: undefined };
+      // A redemption's part is at least one call a window: a small plan still lets a customer redeem.
+      const redeemCap = redeemPart === undefined ? 0 : Math.max(1, Math.floor(plan.effectiveLimit * redeemPart));
+      if (cap < 1 && redeemPart === undefined) return { taken: false, until: undefined };
       try {
-        // One read: a live order of the key waits on some instance; the share is not taken from then.
-        const live = await limiter.get(liveKey);
-        if (live && live.msBeforeNext > 0) return { taken: false, until: Date.now() + live.msBeforeNext };
+        if (redeemPart !== undefined) {
+          // Beside live orders (the customer waits for their code), within the redemptions' part first.
+          const own = await take({ key: redeemKey, durationMs: windowMs });
+          if (own.consumed > redeemCap) return { taken: false, until: own.expiresAt };
+        } else {
+          // One read: a live order of the key waits on some instance; the share is not taken from then.
+          const live = await limiter.get(liveKey);
+          if (live && live.msBeforeNext > 0) return { taken: false, until: Date.now() + live.msBeforeNext };
+        }
         // A refused take counts in the window, as the limit's do: the share stays used up to the window's end.
         const taken = await take({ key: shareKey, durationMs: windowMs });
-        return taken.consumed <= cap ? { taken: true } : { taken: false, until: taken.expiresAt };
+        return taken.consumed <= Math.max(cap, redeemCap) ? { taken: true } : { taken: false, until: taken.expiresAt };
       } catch (error) {
         throw new LimiterUnavailableError(error);
       }

@@ -162,7 +162,7 @@ describe.skipIf(!runs)('the WordPress plugin cannot be turned against its own si
     } finally {
       await context.close();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('prints a bridge address with markup in its path as an address: nothing of it runs in wp-admin', async () => {
     const { wp } = world;

@@ -221,7 +221,9 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
     if (reservation.state !== 'refused') continue;
     const about = letters.filter((letter) => letter.orderKey === reservation.orderKey);
     const order = await real.engine.store.getOrder(reservation.orderKey ?? '');
-    const wantsNoRedeem = order?.upstream.points === 'cancelled' && order.work.held.redeem === undefined;
+    // (Cancelled before it earned, its points stay 'none'.)
+    const cancelled = order?.upstream.points === 'cancelled' || order?.facts.includes('cancelled') === true;
+    const wantsNoRedeem = cancelled && order?.work.held.redeem === undefined;
     expect(
       about.some((letter) => /spent elsewhere/.test(letter.reason)) || wantsNoRedeem,
       `refused ${reservation.code}: ${JSON.stringify(about.map((letter) => letter.reason))}`,
@@ -252,8 +254,13 @@ async function closing(real: Real, model: Model): Promise<void> {
   await real.sweeper.sweep();
   await real.sweeper.sweep();
   await checkInvariants(real, model);
+  const letters = await real.engine.store.listDeadLetters();
   for (const customer of real.customers)
     for (const each of await reservationsOf(real, customer)) {
+      // A code's redeem held behind another code's refused one (an order paid with two) waits for a person, its
+      // points still held: the one state a run may end in besides these.
+      const order = each.state === 'used' ? await real.engine.store.getOrder(each.orderKey ?? '') : undefined;
+      if (order?.work.held.redeem !== undefined && letters.some((letter) => letter.orderKey === order.key)) continue;
       expect(each.state, `${each.code} at the end (${each.endedWhy ?? ''})`).toMatch(/^(released|redeemed|refused)$/);
       count(real, `ended ${each.state}${each.endedWhy === 'its code expired unused' ? ' unused' : ''}`);
     }
@@ -657,10 +664,14 @@ class Sweep implements Cmd {
     }
     // A redeem the service refused holds nothing, even where the ledger failed as it was marked.
     const letters = await real.engine.store.listDeadLetters();
-    for (const { key, customer: index } of model.paid) {
-      if (!letters.some((letter) => letter.orderKey === key && /spent elsewhere/.test(letter.reason))) continue;
-      const reservation = (await reservationsOf(real, real.customers[index]!)).find((each) => each.orderKey === key);
-      if (reservation) expect(reservation.state, `the refused redeem of ${key}`).toBe('refused');
+    for (const { key, code, customer: index } of model.paid) {
+      // The letter names its code: of an order paid with two, the other code's redeem waits behind it, held.
+      const refused = (letter: { orderKey?: string | undefined; reason: string }) =>
+        letter.orderKey === key && /spent elsewhere/.test(letter.reason) && letter.reason.includes(code);
+      if (!letters.some(refused)) continue;
+      const reservation = (await reservationsOf(real, real.customers[index]!)).find((each) => each.code === code);
+      if (reservation?.orderKey === key)
+        expect(reservation.state, `the refused redeem of ${code} on ${key}`).toBe('refused');
     }
   }
   toString = () => 'sweep';
@@ -758,12 +769,20 @@ const commands = [
 
 /**
  * Seeds whose first run found a defect, replayed before the random runs: 159697421 (in-memory codes), a make that
- * threw after the repair had let its reservation go left its code in the store with nothing to find it by.
+ * threw after the repair had let its reservation go left its code in the store with nothing to find it by;
+ * -1461726723 (BigCommerce), two codes on one order, the first refused (its points spent elsewhere): the second
+ * waits for a person behind the first's dead letter, which the run's end took for a code left held (and its run
+ * 33: a refused code's letter retried after its order was cancelled before it earned, its points 'none');
+ * -1343070176 (WooCommerce), a Redeem answered "too few" from a balance kept from before an earn the worker sent
+ * (the reader's drop was not wired here as the composition wires it).
  */
-const PINNED_SEEDS: Record<(typeof CODE_STORES)[number]['name'], number[]> = {
-  'in-memory': [159697421],
-  bigcommerce: [],
-  woocommerce: [],
+const PINNED_SEEDS: Record<(typeof CODE_STORES)[number]['name'], Array<{ seed: number; path: string }>> = {
+  'in-memory': [{ seed: 159697421, path: '0' }],
+  bigcommerce: [
+    { seed: -1461726723, path: '4' },
+    { seed: -1461726723, path: '33' },
+  ],
+  woocommerce: [{ seed: -1343070176, path: '8' }],
 };
 
 /**
@@ -835,6 +854,8 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       });
       const codes = new RewardCodes({ store, codesOf, reader, logger, now: () => new Date(clock.now) });
       engine.worker.rewardCodes = codes;
+      // As src/composition/storefront-reader.ts: the worker's calls for a customer drop their kept balance.
+      engine.worker.customerCalls.add((call) => reader.dropBalance(call.account, call.customer));
       const checks = new CoverChecks({ store, codesOf, reader, codes, logger, now: () => new Date(clock.now) });
       engine.worker.coverChecks = checks;
       const sweeper = new CodeSweeper({
@@ -898,13 +919,15 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
           await closing(real, model);
         },
       );
-      // The histories that found defects, first, on every run (the first run of their seed).
-      for (const seed of PINNED_SEEDS[storeName]) await fc.assert(property, { seed, path: '0', endOnFailure: true });
+      // The histories that found defects, first, on every run (the run of their seed that failed).
+      for (const { seed, path } of PINNED_SEEDS[storeName])
+        await fc.assert(property, { seed, path, endOnFailure: true });
       await fc.assert(property, {
         numRuns,
         endOnFailure: process.env.MODEL_END_ON_FAILURE === '1',
         // A failure's seed, to run its sequence again: MODEL_SEED=<seed> npx vitest run <this file> -t '<its name>'.
         ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+        ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
       });
       // The runs met what they are for (the weights make each of these common: tens a file).
       // Those of issue 64 need more runs than the stores over HTTP make: the in-memory store's meet them.
@@ -919,6 +942,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       ])
         expect(real.stats[what] ?? 0, `${what}: ${JSON.stringify(real.stats)}`).toBeGreaterThan(0);
     },
-    300_000,
+    // Minutes on 2 cores beside the rest of the suite (its HTTP stores most): the runs, not a hang.
+    600_000,
   );
 });

@@ -468,6 +468,7 @@ describe.each(ledgerBackends())('WooCommerce reward coupons through the order li
         now: () => clock.now,
       });
       const codes = new RewardCodes({ store: ledger, codesOf, reader, logger, now: () => new Date(clock.now) });
+      engine.worker.customerCalls.add((call) => reader.dropBalance(call.account, call.customer));
       engine.worker.rewardCodes = codes;
       const sweeper = new CodeSweeper({
         store: ledger,

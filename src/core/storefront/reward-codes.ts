@@ -11,7 +11,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import type { ServiceCustomer } from './customer-points.ts';
-import type { FreshPoints } from './storefront-reader.ts';
+import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
@@ -55,7 +55,11 @@ export interface RewardCodesParts {
   store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
-    pointsToRedeem(account: AccountRuntime, customer: ServiceCustomer, asked: { needed: number }): Promise<FreshPoints>;
+    pointsToRedeem(
+      account: AccountRuntime,
+      customer: ServiceCustomer,
+      asked: { needed: number },
+    ): Promise<RedeemPoints>;
     dropBalance(account: string, customer: { email?: string; mobile?: string }): void;
   };
   logger: Logger;
@@ -113,6 +117,7 @@ export class RewardCodes {
     const before = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
     if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
     const read = await this.#o.reader.pointsToRedeem(account, customer, { needed: reward.points });
+    if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     const reserved = await this.#reserve(asked, holder, read);
     if (reserved.kind !== 'reserved') return reserved;

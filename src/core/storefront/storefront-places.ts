@@ -61,10 +61,11 @@ export class StorefrontPlaces {
     const windowMs = limiterOf(account.client)?.stats().windowMs ?? WINDOW_MS;
     const recent = (this.#customers.get(key) ?? []).filter((at) => now - at < windowMs);
     if (recent.length >= CUSTOMER_REDEEM_READS) throw new NoRoom(recent[0]! + windowMs);
-    const place = await this.#withinShare(account, true);
+    // Counted before the place is asked, and kept if it is refused: presses at once, or refused ones (which a
+    // shared limiter counts too), still stop at the customer's own limit.
     this.#customers.set(key, [...recent, now]);
     this.#forgetOld(now, windowMs);
-    return place;
+    return this.#withinShare(account, true);
   }
 
   /** A place for the bridge's own read of a customer's balance (a cover check): as an order's call takes one. */
@@ -77,22 +78,31 @@ export class StorefrontPlaces {
    * of it); otherwise this process counts its own calls.
    */
   async #withinShare(account: AccountRuntime, redeem: boolean): Promise<Place> {
-    const part = redeem ? this.#o.share * REDEEM_PART : this.#o.share;
+    const { share } = this.#o;
     const limiter = limiterOf(account.client);
     if (limiter?.takeShare) {
-      const share = await limiter.takeShare(part);
-      if (!share.taken) throw new NoRoom(share.until);
+      const taken = await limiter.takeShare(share, redeem ? share * REDEEM_PART : undefined);
+      if (!taken.taken) throw new NoRoom(taken.until);
       return this.#budget(account);
     }
     const budgetId = account.budgetId ?? account.id;
     const stats = limiter?.stats();
     const now = this.#o.now();
     const recent = stats ? (this.#calls.get(budgetId) ?? []).filter(({ at }) => now - at < stats.windowMs) : [];
-    // Every call counts against the whole share; a redemption's also against its part, so views keep the rest.
-    const full = (calls: typeof recent, of: number) => stats && calls.length >= Math.floor(stats.effectiveLimit * of);
-    const redeems = recent.filter((call) => call.redeem);
-    const over = full(recent, this.#o.share) ? recent : redeem && full(redeems, part) ? redeems : undefined;
-    if (stats && over) throw new NoRoom((over[0]?.at ?? now) + stats.windowMs);
+    if (stats) {
+      // Every call counts against the whole share; a redemption's also against its part (at least one call a
+      // window, so a small plan still lets a customer redeem), so views keep the rest.
+      const shareCap = Math.floor(stats.effectiveLimit * share);
+      const redeemCap = Math.max(1, Math.floor(stats.effectiveLimit * share * REDEEM_PART));
+      const redeems = recent.filter((call) => call.redeem);
+      const over =
+        recent.length >= (redeem ? Math.max(shareCap, redeemCap) : shareCap)
+          ? recent
+          : redeem && redeems.length >= redeemCap
+            ? redeems
+            : undefined;
+      if (over) throw new NoRoom((over[0]?.at ?? now) + stats.windowMs);
+    }
     const place = this.#budget(account);
     if (stats) this.#calls.set(budgetId, [...recent, { at: now, redeem }]);
     return place;

@@ -46,6 +46,9 @@ export type PointsAnswer =
 export type FreshPoints =
   { ok: true; points: CustomerPoints; readStartedAt: number } | { ok: false; retryAfterSeconds: number };
 
+/** For a redemption: a balance read anew, or a kept one that cannot cover it (`short`, what it shows available). */
+export type RedeemPoints = FreshPoints | { ok: 'short'; available: number };
+
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
   store: Pick<LedgerStore, 'customerOrders'>;
@@ -90,6 +93,8 @@ export class StorefrontReader implements KeptInMemory {
   readonly #contacts: ExpiringCache<KeptContact>;
   readonly #balances: ExpiringCache<KeptBalance>;
   readonly #places: StorefrontPlaces;
+  /** Per account and customer, a redemption's read under way. */
+  readonly #redeemReads = new Map<string, Promise<FreshPoints>>();
 
   constructor(parts: StorefrontReaderParts) {
     this.#o = parts;
@@ -186,14 +191,24 @@ export class StorefrontReader implements KeptInMemory {
     account: AccountRuntime,
     customer: ServiceCustomer,
     asked: { needed: number },
-  ): Promise<FreshPoints> {
+  ): Promise<RedeemPoints> {
     const key = this.#keyOf(account, customer);
     const fresh = this.#balances.fresh(key);
     if (fresh) {
       const shown = await this.#answer(fresh, false);
+      // Kept figures only ever refuse: the reservation never sees them.
       if (shown.ok && shown.points.balance.available < asked.needed)
-        return { ok: true, points: fresh.value.points, readStartedAt: fresh.value.readStartedAt };
+        return { ok: 'short', available: Math.max(0, shown.points.balance.available) };
     }
+    // Presses at once share one read anew (each then takes its own reservation on it).
+    const under = this.#redeemReads.get(key);
+    if (under) return under;
+    const reading = this.#readToRedeem(account, customer, key).finally(() => this.#redeemReads.delete(key));
+    this.#redeemReads.set(key, reading);
+    return reading;
+  }
+
+  async #readToRedeem(account: AccountRuntime, customer: ServiceCustomer, key: string): Promise<FreshPoints> {
     this.#balances.drop(key);
     try {
       const kept = await this.#balances.read(key, async () => {
