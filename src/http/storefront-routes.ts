@@ -173,7 +173,7 @@ async function answer(
         return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.tooMany } };
     }
   }
-  const read = await reader.points(account, customer);
+  const read = await reader.points(account, customer, { platform, shop });
   if (!read.ok) return unavailable(CUSTOMER_WORDS.busy, { retryAfterSeconds: read.retryAfterSeconds });
   const { balance, history } = read.points;
   const codes = rewardCodes ? await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId) : [];

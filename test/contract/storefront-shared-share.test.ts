@@ -93,7 +93,9 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
     const answers = [];
     for (let customer = 0; customer < 2 * CAP; customer++) {
       const { reader, account } = customer % 2 === 0 ? a : b;
-      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+      answers.push(
+        await reader.points(account, { email: `c${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
+      );
     }
     expect(CAP).toBeGreaterThan(1);
     expect(a.calls.length + b.calls.length).toBe(CAP);
@@ -123,11 +125,17 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
     // The other instance's worker let a live order of the budget go to wait for a place.
     there.markLiveWaiting!();
     await liveMarked(key);
-    expect(await reader.points(account, { email: 'ada@example.com' })).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(await reader.points(account, { email: 'ada@example.com' }, { platform: 'testshop', shop: 'acme' })).toEqual({
+      ok: false,
+      retryAfterSeconds: 30,
+    });
     expect(calls).toHaveLength(0);
     // Not marked again: the order had its place. The mark lapses on its own, and the storefront reads again.
     await eventually(
-      async () => expect(await reader.points(account, { email: 'ada@example.com' })).toMatchObject({ ok: true }),
+      async () =>
+        expect(
+          await reader.points(account, { email: 'ada@example.com' }, { platform: 'testshop', shop: 'acme' }),
+        ).toMatchObject({ ok: true }),
       (LIVE_MARK_SECONDS + 3) * 1000,
     );
     expect(calls).toHaveLength(1);
@@ -170,7 +178,9 @@ describe.skipIf(!postgresAvailable())('the storefront’s share of a budget shar
       await foldOrder(second.store, 'live', 'shop-a');
       worker.start();
       await liveMarked(key);
-      expect(await reader.points(account, { email: 'ada@example.com' })).toEqual({ ok: false, retryAfterSeconds: 30 });
+      expect(
+        await reader.points(account, { email: 'ada@example.com' }, { platform: 'testshop', shop: 'acme' }),
+      ).toEqual({ ok: false, retryAfterSeconds: 30 });
       expect(calls).toHaveLength(0);
       expect(earned).toHaveLength(0);
     } finally {

@@ -55,7 +55,10 @@ describe("the storefront's balance read", () => {
     const first = nock(BASE).post(PATH).query(true).reply(503, busy);
     const retried = nock(BASE).post(PATH).query(true).reply(200, figures);
     const { reader, account } = storefront();
-    expect(await reader.points(account, { email: 'ada@example.com' })).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(await reader.points(account, { email: 'ada@example.com' }, { platform: 'testshop', shop: 'acme' })).toEqual({
+      ok: false,
+      retryAfterSeconds: 30,
+    });
     expect(first.isDone()).toBe(true);
     expect(retried.isDone()).toBe(false);
   });
@@ -63,7 +66,9 @@ describe("the storefront's balance read", () => {
   it('shows the service figures when its one attempt succeeds', async () => {
     nock(BASE).post(PATH).query(true).reply(200, figures);
     const { reader, account } = storefront();
-    expect(await reader.points(account, { email: 'ada@example.com' })).toMatchObject({
+    expect(
+      await reader.points(account, { email: 'ada@example.com' }, { platform: 'testshop', shop: 'acme' }),
+    ).toMatchObject({
       ok: true,
       points: { balance: { available: 250, source: 'service' } },
     });

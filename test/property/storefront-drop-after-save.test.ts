@@ -89,13 +89,13 @@ describe("the worker's drop of a customer's balance", () => {
         await earned;
         // Then fulfilled: the approval, with the customer asking around it.
         scheduler = s;
-        ask = () => reader.points(account, { email });
+        ask = () => reader.points(account, { email }, { platform: 'testshop', shop: 'acme' });
         const approved = savedAs('approved');
         await engine.accept(`f-${run}`, [orderEvent({ orderId, facts: ['paid', 'fulfilled'], customer })]);
         await s.waitFor(approved.then(() => asking));
         scheduler = undefined;
         // What a customer asking now is shown: a fresh read if nothing is kept, else what is kept.
-        const now = await reader.points(account, { email });
+        const now = await reader.points(account, { email }, { platform: 'testshop', shop: 'acme' });
         expect(now).toMatchObject({ ok: true, points: { balance: { available: 100, pending: 0 } } });
       }),
       { numRuns: 30 },

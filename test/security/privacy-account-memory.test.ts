@@ -44,7 +44,11 @@ describe('a privacy request limited to one account, for what the storefront keep
     for (const shop of ['north', 'south']) {
       reader.dropBalance(shop, { email: EMAIL });
       await reader.contact('tinyshop', shop, 'c1', async () => ({ email: EMAIL }));
-      await reader.points(accountOf(shop, shop === 'north' ? 120 : 40), { email: EMAIL });
+      await reader.points(
+        accountOf(shop, shop === 'north' ? 120 : 40),
+        { email: EMAIL },
+        { platform: 'testshop', shop: 'acme' },
+      );
     }
   }
 

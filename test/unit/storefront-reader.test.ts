@@ -2,7 +2,8 @@
 // share, the balance kept answered with its age when there is no room, and the service's figures or the ledger's.
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { BALANCE_FRESH_MS, REFUSAL_KEPT_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { REFUSAL_KEPT_MS } from '../../src/core/storefront/customer-contacts.ts';
+import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyRejectedError } from '../../src/loyalty/errors.ts';
 import { createRateLimiter, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
@@ -55,7 +56,7 @@ function refuseReads(account: AccountRuntime, serviceMessage: string) {
 describe('the storefront reader', () => {
   it("reads the service's figures, available being approved less redeemed", async () => {
     const { reader, account } = world();
-    const answer = await reader.points(account, CUSTOMER);
+    const answer = await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     expect(answer).toMatchObject({
       ok: true,
       stale: false,
@@ -65,16 +66,19 @@ describe('the storefront reader', () => {
 
   it('takes no place while live orders of the budget wait: nothing kept, the customer is asked to try again', async () => {
     const { reader, account, calls } = world({ liveFirst: true });
-    expect(await reader.points(account, CUSTOMER)).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' })).toEqual({
+      ok: false,
+      retryAfterSeconds: 30,
+    });
     expect(calls).toHaveLength(0);
   });
 
   it('answers the balance it kept, stale and with its age, while live orders come first', async () => {
     const { reader, account, calls, state, advance } = world();
-    const first = await reader.points(account, CUSTOMER);
+    const first = await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     advance(BALANCE_FRESH_MS + 1_000);
     state.liveFirst = true;
-    const later = await reader.points(account, CUSTOMER);
+    const later = await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     expect(later).toMatchObject({ ok: true, stale: true, asOf: first.ok ? first.asOf : '' });
     expect(calls).toHaveLength(1);
   });
@@ -84,7 +88,9 @@ describe('the storefront reader', () => {
     const { reader, account, calls } = world({ limit: 20 });
     const answers = [];
     for (let customer = 0; customer < 10; customer++)
-      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+      answers.push(
+        await reader.points(account, { email: `c${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
+      );
     const share = calls.length;
     expect(share).toBeGreaterThan(0);
     expect(share).toBeLessThan(10);
@@ -103,7 +109,9 @@ describe('the storefront reader', () => {
     );
     const answers = [];
     for (let customer = 0; customer < 10; customer++)
-      answers.push(await reader.points(account, { email: `c${customer}@example.com` }));
+      answers.push(
+        await reader.points(account, { email: `c${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
+      );
     expect(calls).toHaveLength(9);
     expect(shares).toEqual(Array(10).fill(0.2));
     expect(answers.at(-1)).toEqual({ ok: false, retryAfterSeconds: 30 });
@@ -111,29 +119,29 @@ describe('the storefront reader', () => {
 
   it("reads again after the bridge's own call for the customer drops what it kept", async () => {
     const { reader, account, calls } = world();
-    await reader.points(account, CUSTOMER);
-    await reader.points(account, CUSTOMER);
+    await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
+    await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     expect(calls).toHaveLength(1);
     reader.dropBalance('acct', { email: 'ADA@example.com' });
-    await reader.points(account, CUSTOMER);
+    await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     expect(calls).toHaveLength(2);
   });
 
   it('keeps one balance per phone number however it is written, and drops it for any spelling', async () => {
     const { reader, account, calls } = world();
-    await reader.points(account, { mobile: '+1 212-555-0142' });
-    await reader.points(account, { mobile: '+12125550142' });
+    await reader.points(account, { mobile: '+1 212-555-0142' }, { platform: 'testshop', shop: 'acme' });
+    await reader.points(account, { mobile: '+12125550142' }, { platform: 'testshop', shop: 'acme' });
     expect(calls).toHaveLength(1);
     // The worker's call carries the order's number in E.164.
     reader.dropBalance('acct', { mobile: '+12125550142' });
-    await reader.points(account, { mobile: '+1 (212) 555 0142' });
+    await reader.points(account, { mobile: '+1 (212) 555 0142' }, { platform: 'testshop', shop: 'acme' });
     expect(calls).toHaveLength(2);
   });
 
   it('puts what it keeps of a customer in their export, and forgets it at their erasure', async () => {
     const { reader, account } = world();
     await reader.contact('tinyshop', 'acme', 'c1', async () => ({ email: 'ada@example.com' }));
-    await reader.points(account, CUSTOMER);
+    await reader.points(account, CUSTOMER, { platform: 'testshop', shop: 'acme' });
     const match = { emails: ['ada@example.com'], phones: [] };
     const kept = await reader.exportCustomer(match);
     expect(kept.contacts).toHaveLength(1);
@@ -171,7 +179,7 @@ describe('the storefront reader', () => {
       share: 0.2,
       logger: createLogger({ level: 'silent' }),
     });
-    const answer = await reader.points(account, { mobile: '+447700900123' });
+    const answer = await reader.points(account, { mobile: '+447700900123' }, { platform: 'testshop', shop: 'acme' });
     expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
     expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
   });
@@ -179,7 +187,7 @@ describe('the storefront reader', () => {
   it('reads 0 points, with nothing missing elsewhere, for a customer the service has never seen', async () => {
     const { reader, account } = world();
     refuseReads(account, 'no customer found for lp_email');
-    const answer = await reader.points(account, { email: 'new@example.com' });
+    const answer = await reader.points(account, { email: 'new@example.com' }, { platform: 'testshop', shop: 'acme' });
     expect(answer).toMatchObject({
       ok: true,
       points: { balance: { available: 0, pending: 0, source: 'ledger', missingElsewhere: false }, history: [] },
@@ -189,7 +197,7 @@ describe('the storefront reader', () => {
   it('keeps the caveat where the service refused the read for another reason', async () => {
     const { reader, account } = world();
     refuseReads(account, 'lp_type is not supported');
-    const answer = await reader.points(account, { email: 'new@example.com' });
+    const answer = await reader.points(account, { email: 'new@example.com' }, { platform: 'testshop', shop: 'acme' });
     expect(answer).toMatchObject({ ok: true, points: { balance: { source: 'ledger', missingElsewhere: true } } });
   });
 

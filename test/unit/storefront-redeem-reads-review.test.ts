@@ -87,7 +87,9 @@ describe('one customer’s Redeems at once (finding 1)', () => {
     const { reader: storefront, account, calls } = reader(createRateLimiter({ limit: 1000, windowMs: 60_000 }));
     // Mallory's script sends 20 presses at once (a reward her points might cover, so the kept balance never answers).
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => storefront.pointsToRedeem(account, MALLORY, { needed: 100 })),
+      Array.from({ length: 20 }, () =>
+        storefront.pointsToRedeem(account, MALLORY, { platform: 'testshop', shop: 'acme', needed: 100 }),
+      ),
     );
     // They share one read anew (each then takes its own reservation on it, by compare-and-set).
     expect(answers.every((answer) => answer.ok === true)).toBe(true);
@@ -96,9 +98,14 @@ describe('one customer’s Redeems at once (finding 1)', () => {
 
   it('counts every read of a burst: presses after it still stop at CUSTOMER_REDEEM_READS', async () => {
     const { reader: storefront, account, calls } = reader(createRateLimiter({ limit: 1000, windowMs: 60_000 }));
-    await Promise.all(Array.from({ length: 3 }, () => storefront.pointsToRedeem(account, MALLORY, { needed: 100 })));
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        storefront.pointsToRedeem(account, MALLORY, { platform: 'testshop', shop: 'acme', needed: 100 }),
+      ),
+    );
     // Three reads were made; the count (a lost update) says one. Presses one at a time now:
-    for (let press = 0; press < 10; press++) await storefront.pointsToRedeem(account, MALLORY, { needed: 100 });
+    for (let press = 0; press < 10; press++)
+      await storefront.pointsToRedeem(account, MALLORY, { platform: 'testshop', shop: 'acme', needed: 100 });
     expect(calls.length).toBe(CUSTOMER_REDEEM_READS);
   });
 });
@@ -114,17 +121,32 @@ describe('refused redemption takes on a limiter every instance shares (finding 2
     expect(redeemRoom).toBeGreaterThan(0);
     // Other customers' page views use half the share, as a busy store's do.
     for (let customer = 0; customer < redeemRoom; customer++)
-      expect(await storefront.points(account, { email: `v${customer}@example.com` })).toMatchObject({ ok: true });
+      expect(
+        await storefront.points(account, { email: `v${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
+      ).toMatchObject({ ok: true });
     // Mallory presses Redeem 50 times for a reward her points might cover: each press would read anew, and a
     // refused take counts in the shared window; her own count stops her after CUSTOMER_REDEEM_READS.
     let granted = 0;
     for (let press = 0; press < 50; press++)
-      if ((await storefront.pointsToRedeem(account, MALLORY, { needed: 100 })).ok === true) granted++;
+      if (
+        (await storefront.pointsToRedeem(account, MALLORY, { platform: 'testshop', shop: 'acme', needed: 100 })).ok ===
+        true
+      )
+        granted++;
     expect(granted).toBeLessThanOrEqual(CUSTOMER_REDEEM_READS);
     // Page views keep the rest of the share: only her granted reads came out of it.
     let viewed = 0;
     for (let customer = 0; customer < shareRoom; customer++)
-      if ((await storefront.points(account, { email: `w${customer}@example.com` })).ok) viewed++;
+      if (
+        (
+          await storefront.points(
+            account,
+            { email: `w${customer}@example.com` },
+            { platform: 'testshop', shop: 'acme' },
+          )
+        ).ok
+      )
+        viewed++;
     expect(viewed).toBe(shareRoom - redeemRoom - granted);
   });
 
@@ -132,10 +154,23 @@ describe('refused redemption takes on a limiter every instance shares (finding 2
     // The test of storefront-redeem-reads.test.ts ("page views keep the rest of the share"), on a shared limiter.
     const { reader: storefront, account } = reader(sharedLimiter(LIMIT));
     for (let customer = 0; customer < shareRoom + 5; customer++)
-      await storefront.pointsToRedeem(account, { email: `r${customer}@example.com` }, { needed: 100 });
+      await storefront.pointsToRedeem(
+        account,
+        { email: `r${customer}@example.com` },
+        { platform: 'testshop', shop: 'acme', needed: 100 },
+      );
     let viewed = 0;
     for (let customer = 0; customer < shareRoom; customer++)
-      if ((await storefront.points(account, { email: `v${customer}@example.com` })).ok) viewed++;
+      if (
+        (
+          await storefront.points(
+            account,
+            { email: `v${customer}@example.com` },
+            { platform: 'testshop', shop: 'acme' },
+          )
+        ).ok
+      )
+        viewed++;
     expect(viewed).toBe(shareRoom - redeemRoom);
   });
 });
@@ -149,16 +184,20 @@ describe('a redemption’s place on a limiter every instance shares (finding 3)'
     const state = { live: true };
     const { reader: storefront, account, calls } = reader(sharedLimiter(LIMIT, state));
     // On one instance (storefront-redeem-reads.test.ts) this is read; here it is told to try again.
-    expect(await storefront.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(
+      await storefront.pointsToRedeem(account, ADA, { platform: 'testshop', shop: 'acme', needed: 100 }),
+    ).toMatchObject({ ok: true });
     expect(calls).toHaveLength(1);
   }, 10_000);
 
   it('keeps the redemptions’ part for them once page views used half the share', async () => {
     const { reader: storefront, account } = reader(sharedLimiter(LIMIT));
     for (let customer = 0; customer < redeemRoom; customer++)
-      await storefront.points(account, { email: `v${customer}@example.com` });
+      await storefront.points(account, { email: `v${customer}@example.com` }, { platform: 'testshop', shop: 'acme' });
     // No redemption read yet in the window: on one instance this is read (its part counts redemptions only).
-    expect(await storefront.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(
+      await storefront.pointsToRedeem(account, ADA, { platform: 'testshop', shop: 'acme', needed: 100 }),
+    ).toMatchObject({ ok: true });
   });
 });
 
@@ -253,7 +292,10 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
     });
 
     // Ada's page shows her balance: 100 approved, 100 held, 0 available (kept, fresh for 30 s).
-    expect(await storefront.points(account, ADA)).toMatchObject({ ok: true, points: { balance: { available: 0 } } });
+    expect(await storefront.points(account, ADA, { platform: 'testshop', shop: 'acme' })).toMatchObject({
+      ok: true,
+      points: { balance: { available: 0 } },
+    });
     // Outside the bridge, her 100 points are spent (the merchant's hand on the service's own dashboard, or another
     // bridge of the account): a read anew would say 0 approved less redeemed.
     figures.balance.redeemed = 100;
@@ -289,12 +331,16 @@ describe('a small share (finding 5)', () => {
     // 10 calls a minute (8 effective): the default share gives the storefront 1 read a minute, REDEEM_PART 0.
     const { reader: storefront, account, calls } = reader(createRateLimiter({ limit: 10, windowMs: 60_000 }));
     // An idle window: nothing else has read. Ada presses Redeem once and is told to try again, every minute.
-    expect(await storefront.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(
+      await storefront.pointsToRedeem(account, ADA, { platform: 'testshop', shop: 'acme', needed: 100 }),
+    ).toMatchObject({ ok: true });
     expect(calls).toHaveLength(1);
   });
 
   it('still reads for a redemption with STOREFRONT_SHARE 0 (page views off to spare the limit)', async () => {
     const { reader: storefront, account } = reader(createRateLimiter({ limit: 1000, windowMs: 60_000 }), 0);
-    expect(await storefront.pointsToRedeem(account, ADA, { needed: 100 })).toMatchObject({ ok: true });
+    expect(
+      await storefront.pointsToRedeem(account, ADA, { platform: 'testshop', shop: 'acme', needed: 100 }),
+    ).toMatchObject({ ok: true });
   });
 });

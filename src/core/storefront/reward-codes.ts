@@ -58,7 +58,7 @@ export interface RewardCodesParts {
     pointsToRedeem(
       account: AccountRuntime,
       customer: ServiceCustomer,
-      asked: { needed: number },
+      asked: { platform: string; shop: string; needed: number },
     ): Promise<RedeemPoints>;
     dropBalance(account: string, customer: { email?: string; mobile?: string }): void;
   };
@@ -109,14 +109,14 @@ export class RewardCodes {
   }
 
   async redeem(asked: Redemption): Promise<RedeemAnswer> {
-    const { platform, account, customer, reward } = asked;
+    const { platform, shop, account, customer, reward } = asked;
     const codes = this.#o.codesOf(platform);
     if (!codes) return { kind: 'not-allowed' };
     const holder = holderId(account.id, customer);
     // Before the balance is read: a customer at the limit costs the account no call.
     const before = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
     if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
-    const read = await this.#o.reader.pointsToRedeem(account, customer, { needed: reward.points });
+    const read = await this.#o.reader.pointsToRedeem(account, customer, { platform, shop, needed: reward.points });
     if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     const reserved = await this.#reserve(asked, holder, read);

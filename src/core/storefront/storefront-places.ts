@@ -2,7 +2,8 @@
 // the storefront has only its share of the limit in a window (STOREFRONT_SHARE). Within it, a page view waits for
 // live orders; a customer's redemption does not (they wait for their code), but it may use only REDEEM_PART of
 // the share, and one customer only CUSTOMER_REDEEM_READS in a window, so no customer, however many tokens or
-// clicks they have, spends the account's calls or the other customers' views (issue 64).
+// clicks they have, spends the account's calls or the other customers' views; and one shop only SHOP_PART of the
+// share, so the other shops on the account keep some (issue 64).
 import { limiterOf } from '../../loyalty/client.ts';
 import type { Place as RatePlace } from '../../loyalty/rate-limiter.ts';
 import type { AccountRuntime } from '../accounts.ts';
@@ -11,6 +12,11 @@ import type { AccountRuntime } from '../accounts.ts';
 export const REDEEM_PART = 0.5;
 /** A customer's redemptions read their balance at most this many times in the limiter's window, per instance. */
 export const CUSTOMER_REDEEM_READS = 6;
+/**
+ * Of the storefront's share, the part one shop's customers may take in a window while another shop's customers
+ * use it too (counted per instance): alone, a shop may use the whole share.
+ */
+export const SHOP_PART = 0.75;
 
 /** No place now; `until`: when there may be one (ms), if known. */
 export class NoRoom extends Error {
@@ -34,10 +40,17 @@ export interface StorefrontPlacesParts {
 
 const WINDOW_MS = 60_000;
 
+interface Call {
+  at: number;
+  redeem: boolean;
+  /** The platform and shop whose customer asked. */
+  shop: string;
+}
+
 export class StorefrontPlaces {
   readonly #o: StorefrontPlacesParts;
-  /** Per budget, when each of the storefront's calls in the last window was made, and which were redemptions'. */
-  readonly #calls = new Map<string, Array<{ at: number; redeem: boolean }>>();
+  /** Per budget, the storefront's calls in the last window: when, whether a redemption's, and for which shop. */
+  readonly #calls = new Map<string, Call[]>();
   /** Per account and customer, when their redemptions' reads in the last window were made. */
   readonly #customers = new Map<string, number[]>();
 
@@ -46,16 +59,16 @@ export class StorefrontPlaces {
   }
 
   /** A place for a page view's read, or NoRoom: after live orders, within the share. */
-  async forView(account: AccountRuntime): Promise<Place> {
+  async forView(account: AccountRuntime, shop: string): Promise<Place> {
     if (this.#o.liveFirst(account.budgetId ?? account.id)) throw new NoRoom(undefined);
-    return this.#withinShare(account, false);
+    return this.#withinShare(account, { redeem: false, shop });
   }
 
   /**
    * A place for a customer's redemption's read (`customer`: their key on the account), or NoRoom: beside live
    * orders, within REDEEM_PART of the share, and within the customer's own CUSTOMER_REDEEM_READS.
    */
-  async forRedeem(account: AccountRuntime, customer: string): Promise<Place> {
+  async forRedeem(account: AccountRuntime, customer: string, shop: string): Promise<Place> {
     const key = `${account.id}\u0000${customer}`;
     const now = this.#o.now();
     const windowMs = limiterOf(account.client)?.stats().windowMs ?? WINDOW_MS;
@@ -65,7 +78,7 @@ export class StorefrontPlaces {
     // shared limiter counts too), still stop at the customer's own limit.
     this.#customers.set(key, [...recent, now]);
     this.#forgetOld(now, windowMs);
-    return this.#withinShare(account, true);
+    return this.#withinShare(account, { redeem: true, shop });
   }
 
   /** A place for the bridge's own read of a customer's balance (a cover check): as an order's call takes one. */
@@ -77,35 +90,47 @@ export class StorefrontPlaces {
    * A limiter every instance shares counts the share across instances (takeShare: a redemption asks for its part
    * of it); otherwise this process counts its own calls.
    */
-  async #withinShare(account: AccountRuntime, redeem: boolean): Promise<Place> {
+  async #withinShare(account: AccountRuntime, asked: { redeem: boolean; shop: string }): Promise<Place> {
     const { share } = this.#o;
     const limiter = limiterOf(account.client);
-    if (limiter?.takeShare) {
-      const taken = await limiter.takeShare(share, redeem ? share * REDEEM_PART : undefined);
-      if (!taken.taken) throw new NoRoom(taken.until);
-      return this.#budget(account);
-    }
-    const budgetId = account.budgetId ?? account.id;
-    const stats = limiter?.stats();
+    if (!limiter) return this.#budget(account);
+    const stats = limiter.stats();
     const now = this.#o.now();
-    const recent = stats ? (this.#calls.get(budgetId) ?? []).filter(({ at }) => now - at < stats.windowMs) : [];
-    if (stats) {
+    const budgetId = account.budgetId ?? account.id;
+    const recent = (this.#calls.get(budgetId) ?? []).filter(({ at }) => now - at < stats.windowMs);
+    const cap = (part: number) => Math.max(1, Math.floor(stats.effectiveLimit * share * part));
+    // A shop alone on the budget in the window may use the whole share; beside another, SHOP_PART of it.
+    const ofShop = recent.filter((call) => call.shop === asked.shop);
+    if (ofShop.length < recent.length && ofShop.length >= cap(SHOP_PART))
+      throw new NoRoom(ofShop[0]!.at + stats.windowMs);
+    if (!limiter.takeShare) {
       // Every call counts against the whole share; a redemption's also against its part (at least one call a
       // window, so a small plan still lets a customer redeem), so views keep the rest.
-      const shareCap = Math.floor(stats.effectiveLimit * share);
-      const redeemCap = Math.max(1, Math.floor(stats.effectiveLimit * share * REDEEM_PART));
       const redeems = recent.filter((call) => call.redeem);
       const over =
-        recent.length >= (redeem ? Math.max(shareCap, redeemCap) : shareCap)
+        recent.length >= (asked.redeem ? cap(1) : Math.floor(stats.effectiveLimit * share))
           ? recent
-          : redeem && redeems.length >= redeemCap
+          : asked.redeem && redeems.length >= cap(REDEEM_PART)
             ? redeems
             : undefined;
       if (over) throw new NoRoom((over[0]?.at ?? now) + stats.windowMs);
     }
-    const place = this.#budget(account);
-    if (stats) this.#calls.set(budgetId, [...recent, { at: now, redeem }]);
-    return place;
+    // Counted before any wait, so calls at once see each other; taken back if the shared count refuses it.
+    const call: Call = { at: now, redeem: asked.redeem, shop: asked.shop };
+    this.#calls.set(budgetId, [...recent, call]);
+    try {
+      if (limiter.takeShare) {
+        const taken = await limiter.takeShare(share, asked.redeem ? share * REDEEM_PART : undefined);
+        if (!taken.taken) throw new NoRoom(taken.until);
+      }
+      return this.#budget(account);
+    } catch (error) {
+      this.#calls.set(
+        budgetId,
+        (this.#calls.get(budgetId) ?? []).filter((each) => each !== call),
+      );
+      throw error;
+    }
   }
 
   #budget(account: AccountRuntime): Place {

@@ -12,7 +12,6 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { CustomerContact } from '../platform-module.ts';
 import type { InAccount, KeptInMemory } from '../privacy.ts';
-import { normalEmail, samePhone } from '../store/customer-data.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
   customerKey,
@@ -21,6 +20,7 @@ import {
   type CustomerPoints,
   type ServiceCustomer,
 } from './customer-points.ts';
+import { contactOf, CustomerContacts, matches } from './customer-contacts.ts';
 import { ExpiringCache, type Kept } from './expiring-cache.ts';
 import { NoRoom, StorefrontPlaces, type Place } from './storefront-places.ts';
 
@@ -28,11 +28,6 @@ import { NoRoom, StorefrontPlaces, type Place } from './storefront-places.ts';
 export const BALANCE_FRESH_MS = 30_000;
 /** A balance older than fresh is still shown, with its age, for this long while the budget has no room. */
 export const BALANCE_KEPT_MS = 10 * 60_000;
-/** A customer's contact, read from the platform, is kept this long. */
-export const CONTACT_KEPT_MS = 5 * 60_000;
-/** A platform's refusal to give a contact is kept this long: the merchant may allow it in a moment, but not every
- * page view asks the platform again. */
-export const REFUSAL_KEPT_MS = 30_000;
 /** How long a redemption waits for a place in the budget's next slices before it asks the customer to try again. */
 const NOW_WAITS_MS = 3_000;
 /** Said to a customer with nothing to show while the budget has no room. */
@@ -45,6 +40,14 @@ export type PointsAnswer =
 /** A balance read anew for a reservation, and when its read started (what it can have seen). */
 export type FreshPoints =
   { ok: true; points: CustomerPoints; readStartedAt: number } | { ok: false; retryAfterSeconds: number };
+
+/** The shop whose page asks. */
+export interface ShopRef {
+  platform: string;
+  shop: string;
+}
+
+const shopKey = (from: ShopRef) => `${from.platform}\u0000${from.shop}`;
 
 /** For a redemption: a balance read anew, or a kept one that cannot cover it (`short`, what it shows available). */
 export type RedeemPoints = FreshPoints | { ok: 'short'; available: number };
@@ -70,14 +73,6 @@ export interface StorefrontReaderParts {
   now?: () => number;
 }
 
-interface KeptContact {
-  platform: string;
-  shop: string;
-  contact: CustomerContact | undefined;
-  /** The platform refused to say (the app may not read customers' data there yet). */
-  refused: boolean;
-}
-
 interface KeptBalance {
   account: string;
   customer: ServiceCustomer;
@@ -90,7 +85,7 @@ export class StorefrontReader implements KeptInMemory {
   readonly name = 'storefront';
   readonly #o: StorefrontReaderParts;
   readonly #now: () => number;
-  readonly #contacts: ExpiringCache<KeptContact>;
+  readonly #contacts: CustomerContacts;
   readonly #balances: ExpiringCache<KeptBalance>;
   readonly #places: StorefrontPlaces;
   /** Per account and customer, a redemption's read under way. */
@@ -101,12 +96,7 @@ export class StorefrontReader implements KeptInMemory {
     this.#now = parts.now ?? Date.now;
     const now = this.#now;
     this.#places = new StorefrontPlaces({ liveFirst: parts.liveFirst, share: parts.share, now });
-    this.#contacts = new ExpiringCache({
-      freshMs: CONTACT_KEPT_MS,
-      keepMs: CONTACT_KEPT_MS,
-      maxEntries: MAX_ENTRIES,
-      now,
-    });
+    this.#contacts = new CustomerContacts(now);
     this.#balances = new ExpiringCache({
       freshMs: BALANCE_FRESH_MS,
       keepMs: BALANCE_KEPT_MS,
@@ -115,36 +105,28 @@ export class StorefrontReader implements KeptInMemory {
     });
   }
 
-  /** The customer's contact, as the platform's record has it: kept briefly; a refusal ('not-allowed') is kept for
-   * less (REFUSAL_KEPT_MS), and given to every request that joined the read. */
-  async contact(
+  /** The customer's contact, as the platform's record has it (customer-contacts.ts). */
+  contact(
     platform: string,
     shop: string,
     customerId: string,
     read: () => Promise<CustomerContact | 'not-allowed' | undefined>,
   ): Promise<CustomerContact | 'not-allowed' | undefined> {
-    const key = `${platform}\u0000${shop}\u0000${customerId}`;
-    const before = this.#contacts.fresh(key);
-    if (before?.value.refused && this.#now() - before.at >= REFUSAL_KEPT_MS) this.#contacts.drop(key);
-    const kept = await this.#contacts.read(key, async () => {
-      const contact = await read();
-      return contact === 'not-allowed'
-        ? { platform, shop, contact: undefined, refused: true }
-        : { platform, shop, contact, refused: false };
-    });
-    return kept.value.refused ? 'not-allowed' : kept.value.contact;
+    return this.#contacts.contact(platform, shop, customerId, read);
   }
 
-  /** The customer's points on the account, fresh, or kept with its age when the budget has no room now. */
-  async points(account: AccountRuntime, customer: ServiceCustomer): Promise<PointsAnswer> {
-    const key = `${account.id}\u0000${customerKey(customer)}`;
+  /**
+   * The customer's points on the account, for a page of `from`'s shop: fresh, or kept with its age when the budget
+   * has no room now, or, with none kept, as the ledger counts them (marked so); "try again" only when nothing at all
+   * is known of them.
+   */
+  async points(account: AccountRuntime, customer: ServiceCustomer, from: ShopRef): Promise<PointsAnswer> {
+    const key = this.#keyOf(account, customer);
     try {
       const load = async () => {
         const readStartedAt = this.#now();
-        const points = await this.#read(account, customer, {
-          place: () => this.#places.forView(account),
-          readStartedAt,
-        });
+        const place = () => this.#places.forView(account, shopKey(from));
+        const points = await this.#read(account, customer, { place, readStartedAt });
         return { account: account.id, customer, points, readStartedAt };
       };
       let kept = await this.#balances.read(key, load);
@@ -165,9 +147,23 @@ export class StorefrontReader implements KeptInMemory {
           "a customer's balance could not be read for the store",
         );
       }
+      const known = await this.#fromLedger(account, customer);
+      if (known) return known;
       const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
       return { ok: false, retryAfterSeconds: Math.max(TRY_AGAIN_SECONDS, Math.ceil(wait)) };
     }
+  }
+
+  /** The balance as the ledger counts it (its orders, the reservations), stale; none when it knows nothing of them. */
+  async #fromLedger(account: AccountRuntime, customer: ServiceCustomer): Promise<PointsAnswer | undefined> {
+    const now = this.#now();
+    const [orders, held] = await Promise.all([
+      customerLedgerOrders(this.#o, account, customer),
+      this.#o.held?.(account.id, customer, 'ledger', now) ?? Promise.resolve(0),
+    ]);
+    if (orders.length === 0 && held === 0) return undefined;
+    const points = pointsFromLedger(orders, held, account.policy.pendingDays);
+    return { ok: true, points, asOf: new Date(now).toISOString(), stale: true };
   }
 
   /**
@@ -190,7 +186,7 @@ export class StorefrontReader implements KeptInMemory {
   async pointsToRedeem(
     account: AccountRuntime,
     customer: ServiceCustomer,
-    asked: { needed: number },
+    asked: ShopRef & { needed: number },
   ): Promise<RedeemPoints> {
     const key = this.#keyOf(account, customer);
     const fresh = this.#balances.fresh(key);
@@ -203,17 +199,24 @@ export class StorefrontReader implements KeptInMemory {
     // Presses at once share one read anew (each then takes its own reservation on it).
     const under = this.#redeemReads.get(key);
     if (under) return under;
-    const reading = this.#readToRedeem(account, customer, key).finally(() => this.#redeemReads.delete(key));
+    const reading = this.#readToRedeem(account, customer, key, shopKey(asked)).finally(() =>
+      this.#redeemReads.delete(key),
+    );
     this.#redeemReads.set(key, reading);
     return reading;
   }
 
-  async #readToRedeem(account: AccountRuntime, customer: ServiceCustomer, key: string): Promise<FreshPoints> {
+  async #readToRedeem(
+    account: AccountRuntime,
+    customer: ServiceCustomer,
+    key: string,
+    shop: string,
+  ): Promise<FreshPoints> {
     this.#balances.drop(key);
     try {
       const kept = await this.#balances.read(key, async () => {
         const answer = await this.#readNow(account, customer, () =>
-          this.#places.forRedeem(account, customerKey(customer)),
+          this.#places.forRedeem(account, customerKey(customer), shop),
         );
         if (!answer.ok) throw new NoRoom(this.#now() + answer.retryAfterSeconds * 1000);
         return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
@@ -280,20 +283,7 @@ export class StorefrontReader implements KeptInMemory {
     contacts: Array<{ platform: string; shop: string; contact: CustomerContact; readAt: string }>;
     balances: Array<{ account: string; points: CustomerPoints; readAt: string }>;
   }> {
-    const theirs = this.#contacts
-      .entries()
-      .filter(([, { value }]) => value.contact && this.#inScope(value, match) && matches(value.contact, match));
-    const owned = await Promise.all(
-      theirs.map(([, { value }]) => (account ? account.owns(value.platform, value.shop) : Promise.resolve(true))),
-    );
-    const contacts = theirs
-      .filter((_entry, at) => owned[at])
-      .map(([, { value, at }]) => ({
-        platform: value.platform,
-        shop: value.shop,
-        contact: value.contact!,
-        readAt: new Date(at).toISOString(),
-      }));
+    const contacts = await this.#contacts.exportCustomer(match, account);
     const balances = this.#balances
       .entries()
       .filter(([, { value }]) => matches(contactOf(value.customer), match))
@@ -308,30 +298,18 @@ export class StorefrontReader implements KeptInMemory {
 
   /** Forgets what is kept of the customer. */
   eraseCustomer(match: Pick<CustomerMatch, 'emails' | 'phones' | 'platform' | 'shop'>): void {
-    this.#contacts.dropWhere((_key, value) =>
-      Boolean(value?.contact && this.#inScope(value, match) && matches(value.contact, match)),
-    );
+    this.#contacts.eraseCustomer(match);
     this.#balances.dropWhere((_key, value) => Boolean(value && matches(contactOf(value.customer), match)));
   }
 
   /** Forgets every contact read of the shop (its erasure, its uninstall); balances are the account's, and go by their age. */
   eraseShop(platform: string, shop: string): void {
-    const prefix = `${platform}\u0000${shop}\u0000`;
-    this.#contacts.dropWhere((key) => key.startsWith(prefix));
+    this.#contacts.eraseShop(platform, shop);
   }
 
-  /** The platform now lets the app read the shop's customers (its scopes changed, or the merchant turned the
-   * storefront on, which asks the platform first): refusals kept for the shop are not kept a moment longer. */
+  /** The platform now lets the app read the shop's customers: refusals kept for the shop go at once. */
   forgetRefusals(platform: string, shop: string): void {
-    const prefix = `${platform}\u0000${shop}\u0000`;
-    this.#contacts.dropWhere((key, value) => key.startsWith(prefix) && value?.refused === true);
-  }
-
-  #inScope(value: { platform: string; shop: string }, match: Pick<CustomerMatch, 'platform' | 'shop'>): boolean {
-    return (
-      (match.platform === undefined || match.platform === value.platform) &&
-      (match.shop === undefined || match.shop === value.shop)
-    );
+    this.#contacts.forgetRefusals(platform, shop);
   }
 
   /** Whether a redeem that a read starting now would see went through after the kept read started. */
@@ -398,13 +376,4 @@ export class StorefrontReader implements KeptInMemory {
     const orders = await customerLedgerOrders(this.#o, account, customer);
     return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays);
   }
-}
-
-const contactOf = (customer: ServiceCustomer): CustomerContact =>
-  'email' in customer ? { email: customer.email } : { phone: customer.mobile };
-
-function matches(contact: CustomerContact, match: Pick<CustomerMatch, 'emails' | 'phones'>): boolean {
-  const { email, phone } = contact;
-  if (email && match.emails.some((wanted) => normalEmail(wanted) === normalEmail(email))) return true;
-  return Boolean(phone && match.phones.some((wanted) => samePhone(wanted, phone)));
 }
