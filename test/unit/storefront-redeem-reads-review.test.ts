@@ -1,5 +1,5 @@
-// Review of the Redeem reads (c9fe316, issue 64, finding 1). Each `it.fails` pins a defect found by the review:
-// it turns into a plain failure once the defect is fixed (then make it `it`).
+// Review of the Redeem reads (c9fe316, issue 64, finding 1): each test failed on c9fe316, on a defect the review
+// found, and passes since db4de35 (two, on how presses at once share one read, were rewritten for that design).
 //
 // 1. One customer's Redeems at once all pass the per-customer count (CUSTOMER_REDEEM_READS): forRedeem checks the
 //    count, awaits its place, then writes the count from what it read before the await (a lost update too).
