@@ -122,11 +122,11 @@ export interface RateLimiter {
    * A limiter every instance shares: a place of a lower caller's share of the
    * budget (the storefront's), counted across instances, and refused while
    * any instance's live order waits (markLiveWaiting). Absent: the caller
-   * counts its share itself, in this process. `redeemPart`: a customer's
-   * redemption asks, beside live orders, within that part of its own as well
-   * as within the share.
+   * counts its share itself, in this process. `row` 'redeems': a customer's
+   * redemption asks for a place of `share` in a window row of its own,
+   * beside live orders.
    */
-  takeShare?(share: number, redeemPart?: number): Promise<ShareAnswer>;
+  takeShare?(share: number, row?: 'redeems'): Promise<ShareAnswer>;
   /** A limiter every instance shares: a live order of its budget waits for a place; takeShare refuses for a while. */
   markLiveWaiting?(): void;
 }

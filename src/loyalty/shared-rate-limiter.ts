@@ -178,24 +178,23 @@ export function createSharedRateLimiter({
       if (left <= 0) return { spent: true, until: current ? current.endsAt - RESERVE_LEAD_MS : now + plan.sliceMs };
       return { spent: false, place: reservations.add(now) };
     },
-    async takeShare(share: number, redeemPart?: number): Promise<ShareAnswer> {
-      const cap = Math.floor(plan.effectiveLimit * share);
-      // A redemption's part is at least one call a window: a small plan still lets a customer redeem.
-      const redeemCap = redeemPart === undefined ? 0 : Math.max(1, Math.floor(plan.effectiveLimit * redeemPart));
-      if (cap < 1 && redeemPart === undefined) return { taken: false, until: undefined };
+    async takeShare(share: number, row?: 'redeems'): Promise<ShareAnswer> {
+      // A redemptions' part is at least one call a window: a small plan still lets a customer redeem.
+      const cap =
+        row === 'redeems'
+          ? Math.max(1, Math.floor(plan.effectiveLimit * share))
+          : Math.floor(plan.effectiveLimit * share);
+      if (cap < 1) return { taken: false, until: undefined };
       try {
-        if (redeemPart !== undefined) {
-          // Beside live orders (the customer waits for their code), within the redemptions' part first.
-          const own = await take({ key: redeemKey, durationMs: windowMs });
-          if (own.consumed > redeemCap) return { taken: false, until: own.expiresAt };
-        } else {
-          // One read: a live order of the key waits on some instance; the share is not taken from then.
+        // One read: a live order of the key waits on some instance; a page view's share is not taken from then. A
+        // redemption's is (the customer waits for their code), in its own row.
+        if (row !== 'redeems') {
           const live = await limiter.get(liveKey);
           if (live && live.msBeforeNext > 0) return { taken: false, until: Date.now() + live.msBeforeNext };
         }
         // A refused take counts in the window, as the limit's do: the share stays used up to the window's end.
-        const taken = await take({ key: shareKey, durationMs: windowMs });
-        return taken.consumed <= Math.max(cap, redeemCap) ? { taken: true } : { taken: false, until: taken.expiresAt };
+        const taken = await take({ key: row === 'redeems' ? redeemKey : shareKey, durationMs: windowMs });
+        return taken.consumed <= cap ? { taken: true } : { taken: false, until: taken.expiresAt };
       } catch (error) {
         throw new LimiterUnavailableError(error);
       }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { REFUSAL_KEPT_MS } from '../../src/core/storefront/customer-contacts.ts';
+import { REDEEM_PART } from '../../src/core/storefront/storefront-places.ts';
 import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyRejectedError } from '../../src/loyalty/errors.ts';
@@ -84,14 +85,17 @@ describe('the storefront reader', () => {
   });
 
   it('uses at most its share of the limit in a window, then asks to try again when the window moves on', async () => {
-    // 10 a minute: the limiter plans fewer, and a fifth of those is the storefront's.
-    const { reader, account, calls } = world({ limit: 20 });
+    // 80 a minute: the limiter plans fewer, a fifth of those is the storefront's, a quarter of that its views'.
+    const { reader, account, calls } = world({ limit: 80 });
     const answers = [];
     for (let customer = 0; customer < 10; customer++)
       answers.push(
         await reader.points(account, { email: `c${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
       );
     const share = calls.length;
+    expect(share).toBe(
+      Math.floor(createRateLimiter({ limit: 80, windowMs: 60_000 }).stats().effectiveLimit * 0.2 * (1 - REDEEM_PART)),
+    );
     expect(share).toBeGreaterThan(0);
     expect(share).toBeLessThan(10);
     expect(answers.at(-1)).toMatchObject({ ok: false });
@@ -113,7 +117,8 @@ describe('the storefront reader', () => {
         await reader.points(account, { email: `c${customer}@example.com` }, { platform: 'testshop', shop: 'acme' }),
       );
     expect(calls).toHaveLength(9);
-    expect(shares).toEqual(Array(10).fill(0.2));
+    // Page views' part of the share: the rest is kept for redemptions' reads.
+    expect(shares).toEqual(Array(10).fill(0.2 * (1 - REDEEM_PART)));
     expect(answers.at(-1)).toEqual({ ok: false, retryAfterSeconds: 30 });
   });
 

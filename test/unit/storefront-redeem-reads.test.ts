@@ -106,12 +106,14 @@ describe('a customer’s redemptions and the account’s calls', () => {
     ).toMatchObject({ ok: true });
   });
 
-  it('gives redemptions’ reads only their part of the share: page views keep the rest', async () => {
+  it('gives redemptions’ reads only their part of the share: page views keep theirs', async () => {
     const { reader, account, calls } = world({ limit: 200 });
     const effective = (account.client as unknown as { limiter: RateLimiter }).limiter.stats();
     const redeemRoom = Math.floor(effective.effectiveLimit * SHARE * REDEEM_PART);
+    const viewRoom = Math.floor(effective.effectiveLimit * SHARE * (1 - REDEEM_PART));
     const shareRoom = Math.floor(effective.effectiveLimit * SHARE);
     expect(redeemRoom).toBeGreaterThan(0);
+    expect(viewRoom).toBeGreaterThan(0);
     // Many customers, each pressing once (a shop full of forged clicks): the reads stop at the redemptions' part.
     let read = 0;
     for (let customer = 0; customer < shareRoom + 5; customer++) {
@@ -123,7 +125,7 @@ describe('a customer’s redemptions and the account’s calls', () => {
       if (answer.ok) read++;
     }
     expect(read).toBe(redeemRoom);
-    // Page views of other customers still find room, up to the whole share.
+    // Page views of other customers still find their part.
     let viewed = 0;
     for (let customer = 0; customer < shareRoom; customer++) {
       const answer = await reader.points(
@@ -133,8 +135,8 @@ describe('a customer’s redemptions and the account’s calls', () => {
       );
       if (answer.ok) viewed++;
     }
-    expect(viewed).toBe(shareRoom - redeemRoom);
-    expect(calls).toHaveLength(shareRoom);
+    expect(viewed).toBe(viewRoom);
+    expect(calls).toHaveLength(redeemRoom + viewRoom);
   });
 
   it('reads for a redemption beside waiting live orders, where a page view waits for them', async () => {
@@ -153,25 +155,27 @@ describe('a customer’s redemptions and the account’s calls', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('asks a limiter every instance shares for the redemptions’ part of the share', async () => {
+  it('asks a limiter every instance shares for the redemptions’ part and the views’ part, each in its row', async () => {
     const { reader, account } = world();
-    const asked: Array<[number, number | undefined]> = [];
+    const asked: Array<[number, string | undefined]> = [];
     const limiter = (account.client as unknown as { limiter: RateLimiter }).limiter;
-    limiter.takeShare = async (share, redeemPart) => (asked.push([share, redeemPart]), { taken: true });
+    limiter.takeShare = async (share, row) => (asked.push([share, row]), { taken: true });
     await reader.pointsToRedeem(account, ADA, { platform: 'testshop', shop: 'acme', needed: 100 });
     await reader.points(account, { email: 'bea@example.com' }, { platform: 'testshop', shop: 'acme' });
     expect(asked).toEqual([
-      [SHARE, SHARE * REDEEM_PART],
-      [SHARE, undefined],
+      [SHARE * REDEEM_PART, 'redeems'],
+      [SHARE * (1 - REDEEM_PART), undefined],
     ]);
   });
 
   it('leaves the other shops on the account their part: one shop’s customers stop at SHOP_PART of the share', async () => {
-    const { reader, account, limiter } = world({ limit: 200 });
+    const { reader, account, limiter } = world({ limit: 400 });
     const stats = limiter.stats();
-    const shareRoom = Math.floor(stats.effectiveLimit * SHARE);
-    const shopRoom = Math.floor(stats.effectiveLimit * SHARE * SHOP_PART);
-    expect(shopRoom).toBeLessThan(shareRoom);
+    // Page views' part of the share, and one shop's part of that beside another shop.
+    const shareRoom = Math.floor(stats.effectiveLimit * SHARE * (1 - REDEEM_PART));
+    const shopRoom = Math.floor(shareRoom * SHOP_PART);
+    expect(shopRoom).toBeGreaterThan(1);
+    expect(shopRoom).toBeLessThan(shareRoom - 1);
     const other = { platform: 'testshop', shop: 'bazaar' };
     expect(await reader.points(account, { email: 'b0@example.com' }, other)).toMatchObject({ ok: true });
     // A crowd on acme's pages: its reads stop at its part.

@@ -1,15 +1,18 @@
 // Where the storefront's calls to the service take their place in an account's budget. Live orders come first:
-// the storefront has only its share of the limit in a window (STOREFRONT_SHARE). Within it, a page view waits for
-// live orders; a customer's redemption does not (they wait for their code), but it may use only REDEEM_PART of
-// the share, and one customer only CUSTOMER_REDEEM_READS in a window, so no customer, however many tokens or
+// the storefront has only its share of the limit in a window (STOREFRONT_SHARE). Within it, redemptions' reads
+// have REDEEM_PART and page views the rest. A page view waits for live orders; a customer's redemption does not
+// (they wait for their code), and one customer reads only CUSTOMER_REDEEM_READS in a window, so no customer, however many tokens or
 // clicks they have, spends the account's calls or the other customers' views; and one shop only SHOP_PART of the
 // share, so the other shops on the account keep some (issue 64).
 import { limiterOf } from '../../loyalty/client.ts';
 import type { Place as RatePlace } from '../../loyalty/rate-limiter.ts';
 import type { AccountRuntime } from '../accounts.ts';
 
-/** Of the storefront's share in a window, the part redemptions' reads may take: the rest stays for page views. */
-export const REDEEM_PART = 0.5;
+/**
+ * Of the storefront's share in a window, the part kept for redemptions' reads (a customer waiting for their code);
+ * page views have the rest, and answer from what is known beyond it (storefront-reader.ts).
+ */
+export const REDEEM_PART = 0.75;
 /** A customer's redemptions read their balance at most this many times in the limiter's window, per instance. */
 export const CUSTOMER_REDEEM_READS = 6;
 /**
@@ -98,29 +101,26 @@ export class StorefrontPlaces {
     const now = this.#o.now();
     const budgetId = account.budgetId ?? account.id;
     const recent = (this.#calls.get(budgetId) ?? []).filter(({ at }) => now - at < stats.windowMs);
-    const cap = (part: number) => Math.max(1, Math.floor(stats.effectiveLimit * share * part));
-    // A shop alone on the budget in the window may use the whole share; beside another, SHOP_PART of it.
-    const ofShop = recent.filter((call) => call.shop === asked.shop);
-    if (ofShop.length < recent.length && ofShop.length >= cap(SHOP_PART))
+    // Views and redemptions each have their part of the share (a redemptions' part of at least one call a window,
+    // so a small plan still lets a customer redeem): neither crowds the other out.
+    const room = asked.redeem
+      ? Math.max(1, Math.floor(stats.effectiveLimit * share * REDEEM_PART))
+      : Math.floor(stats.effectiveLimit * share * (1 - REDEEM_PART));
+    const own = recent.filter((call) => call.redeem === asked.redeem);
+    // A shop alone on the budget in the window may use all of its kind's part; beside another, SHOP_PART of it.
+    const ofShop = own.filter((call) => call.shop === asked.shop);
+    if (ofShop.length < own.length && ofShop.length >= Math.max(1, Math.floor(room * SHOP_PART)))
       throw new NoRoom(ofShop[0]!.at + stats.windowMs);
-    if (!limiter.takeShare) {
-      // Every call counts against the whole share; a redemption's also against its part (at least one call a
-      // window, so a small plan still lets a customer redeem), so views keep the rest.
-      const redeems = recent.filter((call) => call.redeem);
-      const over =
-        recent.length >= (asked.redeem ? cap(1) : Math.floor(stats.effectiveLimit * share))
-          ? recent
-          : asked.redeem && redeems.length >= cap(REDEEM_PART)
-            ? redeems
-            : undefined;
-      if (over) throw new NoRoom((over[0]?.at ?? now) + stats.windowMs);
-    }
+    // Counted here only without a limiter every instance shares (which counts them itself, below).
+    if (!limiter.takeShare && own.length >= room) throw new NoRoom((own[0]?.at ?? now) + stats.windowMs);
     // Counted before any wait, so calls at once see each other; taken back if the shared count refuses it.
     const call: Call = { at: now, redeem: asked.redeem, shop: asked.shop };
     this.#calls.set(budgetId, [...recent, call]);
     try {
       if (limiter.takeShare) {
-        const taken = await limiter.takeShare(share, asked.redeem ? share * REDEEM_PART : undefined);
+        const taken = asked.redeem
+          ? await limiter.takeShare(share * REDEEM_PART, 'redeems')
+          : await limiter.takeShare(share * (1 - REDEEM_PART));
         if (!taken.taken) throw new NoRoom(taken.until);
       }
       return this.#budget(account);
