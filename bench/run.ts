@@ -517,6 +517,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `loyalty-bridge bench (${profile.name}, storefront only), ${at}, node ${process.version}, ${cpus().length} cores`,
       ...storefrontTable([
         runs.storefront,
+        runs.storefrontQuiet,
         runs.storefrontAbused,
         runs.storefrontBigCommerce,
         runs.storefrontWooCommerce,

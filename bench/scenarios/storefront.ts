@@ -279,10 +279,12 @@ export function storefrontTable(runs: StorefrontRun[]): string[] {
     '',
     `| rewards (${first.rewards.redeemsPerSecond} redemptions/s across ${first.rewards.redeemers} customers, beside the rows above) | redeem p50/p99 ms (n) | codes issued | "not enough points" | "try again" | orders paid with a code | redeems at the service | overspent points |`,
     '|---|---|---|---|---|---|---|---|',
-    ...runs.map(
-      (run) =>
-        `| ${named('rewards', run)} | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
-    ),
+    ...runs
+      .filter((run) => run.rewards.redeemsPerSecond > 0)
+      .map(
+        (run) =>
+          `| ${named('rewards', run)} | ${cell(run.rewards.redeem)} | ${run.rewards.issued} | ${run.rewards.short} | ${run.rewards.busy} | ${run.rewards.codeOrders} | ${run.rewards.redeemedAtService} | ${run.rewards.overspend} |`,
+      ),
     ...abuseRows(runs),
   ];
 }
