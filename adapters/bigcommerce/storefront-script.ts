@@ -29,9 +29,14 @@ function scriptBody(src: string) {
     // Every page but checkout and order confirmation: those need the Checkout Content scope, and points are not
     // spent there (a code is typed at checkout).
     visibility: 'storefront',
-    // 'functional': the launcher is a feature the customer asked for, and sets no cookie and tracks nothing; the
-    // default 'unknown' hides a script on every store with a cookie consent banner.
-    consent_category: 'functional',
+    // 'essential': on a store with its cookie consent banner on, BigCommerce runs a functional, analytics or
+    // targeting script only once the shopper allowed that category, and assumes nothing allowed until the shopper
+    // answers (https://developer.bigcommerce.com/docs/rest-storefront/consent); an 'unknown' one (the default)
+    // never ("Scripts with an unknown consent category do not display on stores with customer cookie consent
+    // banners enabled": consent_category, https://developer.bigcommerce.com/docs/rest-management/scripts). Only an
+    // essential script runs for every shopper, and the launcher is how the store shows a customer their points; it
+    // sets no cookie and tracks nothing. A merchant may still change the category in Script Manager.
+    consent_category: 'essential',
   };
 }
 

@@ -1,14 +1,16 @@
 // The storefront's entrance for the customer account UI extension (extensions/loyalty-account/): GET
-// /shopify/storefront/account-points with the extension's session token. The extension runs in a sandbox whose
-// origin is https://extensions.shopifycdn.com, so the route answers that origin's CORS preflight (the bearer
-// header makes the request not simple) and no other's. Who asks comes from the token alone
-// (customer-account-token.ts), for a shop the bridge serves and holds an install of, as the proxy's route checks.
+// /shopify/storefront/account-points with the extension's session token. Shopify runs UI extensions in a web
+// worker whose origin it does not promise (it may be null, and may change without notice), and asks the app's
+// server to answer CORS for any origin with `Access-Control-Allow-Origin: *` (shopify.dev, "Enable extension
+// capabilities for customer accounts", Network access:
+// https://shopify.dev/docs/apps/build/customer-accounts/capabilities#network-access). So the route answers any
+// origin's preflight (the bearer header makes the request not simple) with "*", and never with credentials: the
+// session token in the Authorization header is the one credential, no cookie is read. Who asks comes from the
+// token alone (customer-account-token.ts), for a shop the bridge serves and holds an install of, as the proxy's
+// route checks; a request without a good token is refused whatever its origin.
 import type { Shopify } from '@shopify/shopify-api';
 import type { StorefrontEntrance } from '../../src/core/platform-module.ts';
 import { bearerToken, checkCustomerAccountToken, CUSTOMER_TOKEN_REFUSALS } from './customer-account-token.ts';
-
-/** Where Shopify runs UI extensions' scripts: the only origin their fetch() calls come from. */
-export const UI_EXTENSIONS_ORIGIN = 'https://extensions.shopifycdn.com';
 
 export interface CustomerAccountEntranceOptions {
   /** The app with the current client secret, then the previous one during a rotation. */
@@ -24,7 +26,7 @@ export function customerAccountEntrance(options: CustomerAccountEntranceOptions)
   const { apps, served, onRefused, now } = options;
   return {
     path: '/account-points',
-    cors: { origins: [UI_EXTENSIONS_ORIGIN], headers: ['authorization'] },
+    cors: { origins: 'any', headers: ['authorization'] },
     async customer(request) {
       const token = bearerToken(request.headers.authorization);
       const checked = token

@@ -136,12 +136,15 @@ export interface PlatformRoute {
 /** Who may call a route from another origin's script, and with what. */
 export interface RouteCors {
   /**
-   * Exact origins (the origin a platform runs its extensions' scripts at); never "*": a route that takes a bearer
-   * names who calls it. 'any-page': the store's own pages, at whatever domain the merchant gives them, where the
-   * bridge cannot know the domains; only for a route whose one credential is a bearer that a page of another origin
-   * cannot read (the platform serves it to its own origin, with the customer's cookies), and never with credentials.
+   * Exact origins (the origin a platform runs its extensions' scripts at). 'any-page': the store's own pages, at
+   * whatever domain the merchant gives them, where the bridge cannot know the domains; only for a route whose one
+   * credential is a bearer that a page of another origin cannot read (the platform serves it to its own origin, with
+   * the customer's cookies), and never with credentials. 'any': answered `Access-Control-Allow-Origin: *`, for any
+   * origin, "null" and none included, and never with credentials (no cookie, no Access-Control-Allow-Credentials):
+   * only for a route whose one credential is a token the platform signs and its script sends in a header, where the
+   * platform documents that its scripts' origin may be null or change (Shopify's UI extensions).
    */
-  origins: readonly string[] | 'any-page';
+  origins: readonly string[] | 'any-page' | 'any';
   /** Request headers the script sends beyond the safelisted ones, lower case: ["authorization"]. */
   headers?: readonly string[];
 }

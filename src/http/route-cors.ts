@@ -1,7 +1,9 @@
 // CORS for a module's route that names the origins whose scripts may call it (PlatformRoute.cors): a script at
 // another origin (a platform's extension sandbox) reads an answer only when the answer names that origin, and
 // sends a header such as Authorization only after a preflight the bridge approved. Every other origin gets no
-// CORS header at all, so its browser keeps the answer from it. https://fetch.spec.whatwg.org/#http-cors-protocol
+// CORS header at all, so its browser keeps the answer from it. A route open to any origin is answered "*", which a
+// browser honours only for a request without credentials, and never with Access-Control-Allow-Credentials.
+// https://fetch.spec.whatwg.org/#http-cors-protocol
 import type { Request, Response } from 'express';
 import type { RouteCors } from '../core/platform-module.ts';
 
@@ -9,6 +11,8 @@ import type { RouteCors } from '../core/platform-module.ts';
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
 const allowedOrigin = (cors: RouteCors, req: Request): string | undefined => {
+  // Any origin, as "*": what the token in the request proves does not depend on where the script runs.
+  if (cors.origins === 'any') return '*';
   const origin = req.headers.origin;
   if (typeof origin !== 'string') return undefined;
   // A page's origin is a scheme and a host: "null" (a sandboxed frame, a file) is no store's page.
@@ -18,14 +22,15 @@ const allowedOrigin = (cors: RouteCors, req: Request): string | undefined => {
 
 /** On every answer of the route: the origin named back when it may read it; Vary, as the answer depends on it. */
 export function setCorsHeaders(cors: RouteCors, req: Request, res: Response): void {
-  res.vary('origin');
+  if (cors.origins !== 'any') res.vary('origin');
   const origin = allowedOrigin(cors, req);
   if (origin) res.set('access-control-allow-origin', origin);
 }
 
 /** The preflight (OPTIONS): approved for a listed origin asking for the route's method and headers it takes. */
 export function answerPreflight(cors: RouteCors, method: string, req: Request, res: Response): void {
-  res.vary('origin').set('cache-control', 'no-store');
+  if (cors.origins !== 'any') res.vary('origin');
+  res.set('cache-control', 'no-store');
   const origin = allowedOrigin(cors, req);
   const asked = String(req.headers['access-control-request-method'] ?? '');
   const headers = String(req.headers['access-control-request-headers'] ?? '')

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigCommerceApi, BigCommerceApiError } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommerceWidget } from '../../adapters/bigcommerce/storefront-script.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
-import { addFakeScripts, deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import {
+  addFakeScripts,
+  deleteScriptAsMerchant,
+  scriptsOf,
+  scriptsRunFor,
+} from '../helpers/fake-bigcommerce-scripts.ts';
 
 const APP = {
   clientId: 'widget-client',
@@ -51,10 +56,45 @@ describe('the widget on a BigCommerce store', () => {
         load_method: 'defer',
         location: 'footer',
         visibility: 'storefront',
-        consent_category: 'functional',
+        consent_category: 'essential',
       },
     ]);
     expect(await widget().present(STORE)).toBe(true);
+  });
+
+  it('runs for every shopper: one who declined every optional cookie on a store with a consent banner too', async () => {
+    const [ours] = scriptsOf(fake, STORE);
+    // The fake's default is the documented worst case: the banner on, and a shopper who allowed nothing.
+    expect(scriptsRunFor(fake, STORE).map((each) => each.uuid)).toEqual([ours!.uuid]);
+    expect(scriptsRunFor(fake, STORE, { banner: true, allowed: [] })).toHaveLength(1);
+    // The best case, a store without a banner or a shopper who allowed everything, runs it as well.
+    expect(scriptsRunFor(fake, STORE, { banner: false })).toHaveLength(1);
+    expect(scriptsRunFor(fake, STORE, { allowed: ['functional', 'analytics', 'targeting'] })).toHaveLength(1);
+  });
+
+  it('is a fake that hides what BigCommerce hides: a functional or unknown script from a shopper who declined', async () => {
+    const api = apis.get(STORE)!;
+    const made: Record<string, string> = {};
+    for (const category of ['functional', undefined] as const) {
+      const { status, body } = await api.send('POST', 'v3/content/scripts', {
+        json: {
+          name: `Other ${category ?? 'unknown'}`,
+          src: 'https://cdn.example/other.js',
+          kind: 'src',
+          ...(category ? { consent_category: category } : {}),
+        },
+      });
+      expect(status).toBe(200);
+      made[category ?? 'unknown'] = String((body as { data: { uuid: string } }).data.uuid);
+    }
+    const ran = (consent?: Parameters<typeof scriptsRunFor>[2]) =>
+      scriptsRunFor(fake, STORE, consent).map((each) => each.uuid);
+    expect(ran()).not.toContain(made.functional);
+    expect(ran()).not.toContain(made.unknown);
+    expect(ran({ allowed: ['functional'] })).toContain(made.functional);
+    expect(ran({ allowed: ['functional', 'analytics', 'targeting'] })).not.toContain(made.unknown);
+    expect(ran({ banner: false })).toEqual(expect.arrayContaining([made.functional, made.unknown]));
+    for (const uuid of Object.values(made)) expect(deleteScriptAsMerchant(fake, STORE, uuid)).toBe(true);
   });
 
   it('puts no second one when put again, and moves the one there to a new address', async () => {

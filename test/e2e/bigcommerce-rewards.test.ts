@@ -98,7 +98,7 @@ describe('a BigCommerce customer sees and spends their points', () => {
       kind: 'src',
       auto_uninstall: true,
       visibility: 'storefront',
-      consent_category: 'functional',
+      consent_category: 'essential',
     });
     // The script the store's pages load: JavaScript, which browsers may keep a while.
     const widget = await fetch(script!.src!);

@@ -10,9 +10,21 @@
 //     need Checkout Content (store_content_checkout); else 403
 //   auto_uninstall: the script goes when the app is uninstalled or its token revoked (revokeApp)
 //   Script Manager: a control panel user may delete any script, the API's included (deleteScriptAsMerchant)
+//   consent (scriptsRunFor): on a store with its cookie consent banner on, a shopper's page runs an essential
+//     script always, a functional, analytics or targeting one only once the shopper allowed that category ("It is
+//     assumed the shopper has not consented to anything until a value is explicitly set": Storefront Cookie
+//     Consent, https://developer.bigcommerce.com/docs/rest-storefront/consent; shoppers cannot opt out of
+//     essential: Help Center, "Using Script Manager"), and an unknown one never ("Scripts with an `unknown` consent
+//     category do not display on stores with customer cookie consent banners enabled": consent_category in
+//     https://developer.bigcommerce.com/docs/rest-management/scripts). The fake cannot know a store's banner nor a
+//     shopper's choice, so by default it takes the documented worst case: the banner on, and a shopper who allowed
+//     nothing (declined, or never answered).
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { fakeScopeOf, fakeStoreOf, type FakeBigCommerce, type FakeStore } from './fake-bigcommerce.ts';
+
+/** BigCommerce's consent categories: essential always runs; the others need the shopper's consent. */
+export type ConsentCategory = 'essential' | 'functional' | 'analytics' | 'targeting';
 
 export interface FakeScript {
   uuid: string;
@@ -25,7 +37,7 @@ export interface FakeScript {
   load_method: 'default' | 'async' | 'defer';
   location: 'head' | 'footer';
   visibility: 'storefront' | 'all_pages' | 'checkout' | 'order_confirmation';
-  consent_category: 'essential' | 'functional' | 'analytics' | 'targeting' | 'unknown';
+  consent_category: ConsentCategory | 'unknown';
   enabled: boolean;
   channel_id: number;
   date_created: string;
@@ -209,4 +221,25 @@ export function deleteScriptAsMerchant(fake: FakeBigCommerce, hash: string, uuid
   if (index < 0) return false;
   list.splice(index, 1);
   return true;
+}
+
+/** A shopper's page on the store: whether the store shows its cookie consent banner, and what the shopper allowed. */
+export interface ShopperConsent {
+  /** The store's cookie consent banner is on. Default true: the worst case. */
+  banner?: boolean;
+  /** The non-essential categories the shopper allowed. Default none: one who declined, or never answered. */
+  allowed?: readonly Exclude<ConsentCategory, 'essential'>[];
+}
+
+/** The scripts a shopper's page on the store runs, given the banner and what the shopper allowed. */
+export function scriptsRunFor(fake: FakeBigCommerce, hash: string, shopper: ShopperConsent = {}): FakeScript[] {
+  const banner = shopper.banner ?? true;
+  const allowed = new Set<string>(shopper.allowed ?? []);
+  return scriptsOf(fake, hash).filter((script) => {
+    if (!script.enabled) return false;
+    if (!banner) return true;
+    if (script.consent_category === 'essential') return true;
+    if (script.consent_category === 'unknown') return false;
+    return allowed.has(script.consent_category);
+  });
 }
