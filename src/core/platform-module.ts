@@ -142,7 +142,7 @@ export interface RouteCors {
    * the customer's cookies), and never with credentials. 'any': answered `Access-Control-Allow-Origin: *`, for any
    * origin, "null" and none included, and never with credentials (no cookie, no Access-Control-Allow-Credentials):
    * only for a route whose one credential is a token the platform signs and its script sends in a header, where the
-   * platform documents that its scripts' origin may be null or change (Shopify's UI extensions).
+   * platform documents that its scripts' origin may be null or change (a platform's UI extensions in a web worker).
    */
   origins: readonly string[] | 'any-page' | 'any';
   /** Request headers the script sends beyond the safelisted ones, lower case: ["authorization"]. */
