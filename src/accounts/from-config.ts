@@ -75,7 +75,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     redeemReturnActivities: config.REDEEM_RETURN_ACTIVITIES,
     activityPoints: defaultSettings.LOYALTY_ACTIVITY_POINTS,
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
-    reserveCall: () => client.limiter.reserve(),
+    reserveCall: (share) => client.limiter.reserve(share),
     budgetId: budgetIdOf(client.limiter),
   };
 
@@ -137,7 +137,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         redeemReturnActivities: settings.REDEEM_RETURN_ACTIVITIES,
         activityPoints: settings.LOYALTY_ACTIVITY_POINTS ?? {},
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
-        reserveCall: () => accountClient.limiter.reserve(),
+        reserveCall: (share) => accountClient.limiter.reserve(share),
         budgetId: budgetIdOf(accountClient.limiter),
       };
     },

@@ -9,6 +9,7 @@ import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { laneStatus } from '../core/lanes.ts';
+import { CustomerPace } from '../core/storefront/customer-pace.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import { adminApi } from '../http/admin-api.ts';
 import { adminStores } from '../http/admin-stores.ts';
@@ -99,6 +100,8 @@ export async function httpSurface(
     storefrontWidget: storefront.widgets,
     logger,
   });
+  // One pace for every platform's storefront routes: a customer's requests counted wherever they come in.
+  const pace = new CustomerPace({ sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
   const registered = await registeredSurfaces(
     platforms.modules,
     store,
@@ -113,6 +116,7 @@ export async function httpSurface(
         accounts,
         reader: storefront.reader,
         rewardCodes: storefront.rewardCodes,
+        pace,
       }),
   );
   const demoPage = parts.demo?.page(shopRoutes);

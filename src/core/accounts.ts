@@ -35,9 +35,10 @@ export interface AccountRuntime {
    * returns (its client's limiter, asked without waiting): an order whose
    * account has no place now is let go until then, so that it holds no
    * worker slot another account could use. Absent: the worker never asks,
-   * and a call waits in its limiter.
+   * and a call waits in its limiter. `share`: a caller after live orders (the storefront), held to that part of
+   * each slice.
    */
-  readonly reserveCall?: () => RateBudget;
+  readonly reserveCall?: (share?: number) => RateBudget;
   /**
    * The budget reserveCall asks, when accounts share one (the same service,
    * key and limit share a limiter): the worker keeps the places, holds and

@@ -320,7 +320,7 @@ function singleAccountOf(options: EngineOptions, wake: () => void): Accounts {
     redeemReturnActivities: options.redeemReturnActivities ?? {},
     authPause,
     // A LoyaltyClient's limiter says when its budget is spent; a stand-in client without one never is.
-    ...(limiter ? { reserveCall: () => limiter.reserve() } : {}),
+    ...(limiter ? { reserveCall: (share?: number) => limiter.reserve(share) } : {}),
   });
 }
 

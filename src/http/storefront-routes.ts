@@ -4,10 +4,12 @@
 // (storefront.contact). Nothing of the contact is ever answered, logged or put in an error. Each of the part's
 // entrances (a customer account extension's route) answers the same, once it knows who asks. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
+import { paceKey, type CustomerPace } from '../core/storefront/customer-pace.ts';
 import type {
   PlatformAnswer,
   PlatformRequest,
   PlatformRoute,
+  StorefrontAsker,
   StorefrontEntrance,
   StorefrontParts,
 } from '../core/platform-module.ts';
@@ -29,6 +31,7 @@ export interface StorefrontRouteParts {
   };
   reader: StorefrontReader;
   rewardCodes?: Pick<RewardCodes, 'redeem' | 'openCodes'>;
+  pace: CustomerPace;
 }
 
 /** What a customer reads when their points cannot be shown, each in their words. */
@@ -49,6 +52,7 @@ export const REDEEM_WORDS = {
   failed: 'Your reward could not be made. Try again in a moment: no points were taken.',
   tooMany: 'You already have unused reward codes. Use one of them before you redeem another.',
   signIn: 'Sign in to spend your points.',
+  tooFast: 'Redeem was pressed many times in a few seconds. Wait a moment, then press it once: no points were taken.',
 } as const;
 
 const NOT_FOUND = { status: 404, json: { error: 'not found' } } as const;
@@ -85,7 +89,7 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
 }
 
 async function answer(
-  { platform, storefront, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
+  parts: StorefrontRouteParts,
   entrance: StorefrontEntrance,
   request: PlatformRequest,
   asked: 'points' | 'redeem',
@@ -93,6 +97,28 @@ async function answer(
   const asker = await entrance.customer(request);
   // Not the platform's: nothing read, nothing recorded.
   if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
+  if (asker.kind === 'guest' || asked === 'points') return answerAsker(parts, asker, request, asked);
+  // A signed-in customer pressing Redeem past their refusals' pace: refused after a hold, before anything is read.
+  const key = paceKey(parts.platform, asker.shop, asker.customerId);
+  const paced = await parts.pace.press(key);
+  if (!paced.ok)
+    return {
+      status: 429,
+      headers: { 'retry-after': String(paced.retryAfterSeconds) },
+      json: { redeemed: false, error: REDEEM_WORDS.tooFast, retryAfterSeconds: paced.retryAfterSeconds },
+    };
+  const answered = await answerAsker(parts, asker, request, asked);
+  if (!('status' in answered) || answered.status !== 200) await parts.pace.refused(key);
+  return answered;
+}
+
+/** The answer to a customer the platform vouched for (signed in or a guest). */
+async function answerAsker(
+  { platform, storefront, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
+  asker: Exclude<StorefrontAsker, { kind: 'refused' }>,
+  request: PlatformRequest,
+  asked: 'points' | 'redeem',
+): Promise<PlatformAnswer> {
   const { shop } = asker;
   if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
   const accountId = await accounts.forShop(platform, shop);

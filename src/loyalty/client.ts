@@ -25,7 +25,8 @@ import {
   type ReferrerKind,
   type TransactionType,
 } from './protocol.ts';
-import { createRateLimiter, type Place, type RateLimiter } from './rate-limiter.ts';
+import type { Place } from './places.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { readReply } from './reply.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 

@@ -4,6 +4,7 @@
 // calls each (p-queue's strict sliding window): any stretch one window long, plus up to a slice of jitter,
 // overlaps at most n + 1 slices' worth of calls, which never exceeds the limit.
 import PQueue from 'p-queue';
+import { Reservations, RESERVE_LEAD_MS, SliceShare, startsSince, type Place } from './places.ts';
 
 export interface RateLimitPlan {
   sliceMs: number;
@@ -67,24 +68,6 @@ export interface RateLimiterStats {
  */
 export type RateBudget = { spent: false; place: Place } | { spent: true; until: number };
 
-/** A place promised by reserve(): give it to schedule(), or release() it when no call is made. */
-export interface Place {
-  release(): void;
-}
-
-/**
- * A place that frees this soon counts as free: the order given it does its
- * saves before the call meanwhile (two writes to the ledger), and its call
- * waits in the limiter at most this long. Without it each slice would start
- * only once those writes were done, and a few per cent of the limit go unused.
- */
-export const RESERVE_LEAD_MS = 100;
-
-/**
- * A call given a place found, once in its turn, that it would wait more than
- * a slice (another instance spent the shared window): nothing was sent, and
- * the caller may let its order go until `until` rather than wait.
- */
 /**
  * The call's turn could not be taken (the shared limit's database failed, or
  * did not answer in time): nothing was sent, so the call is certainly not
@@ -99,6 +82,11 @@ export class LimiterUnavailableError extends Error {
   }
 }
 
+/**
+ * A call given a place found, once in its turn, that it would wait more than
+ * a slice (another instance spent the shared window): nothing was sent, and
+ * the caller may let its order go until `until` rather than wait.
+ */
 export class BudgetSpentError extends Error {
   readonly until: number;
   constructor(until: number) {
@@ -111,8 +99,11 @@ export class BudgetSpentError extends Error {
 export interface RateLimiter {
   /** Runs the call in its turn; `place`, if reserve() gave one, is the call's. */
   schedule<T>(call: () => Promise<T>, place?: Place): Promise<T>;
-  /** Non-blocking: a place for one call about to be scheduled, or when to ask again. */
-  reserve(): RateBudget;
+  /**
+   * Non-blocking: a place for one call about to be scheduled, or when to ask again. `share`: the caller comes
+   * after live orders (the storefront), and its calls take at most that part of any slice (SliceShare).
+   */
+  reserve(share?: number): RateBudget;
   /** Hold every call until `ms` from now: the service asked us to wait (Retry-After). */
   holdFor(ms: number): void;
   stats(): RateLimiterStats;
@@ -161,6 +152,7 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
   const queue = new PQueue({ interval: plan.sliceMs, intervalCap: plan.callsPerSlice, strict: true });
   const starts: number[] = [];
   const reservations = new Reservations(plan.sliceMs);
+  const lower = new SliceShare(plan);
   let pausedUntil: number | undefined;
   let resumeTimer: NodeJS.Timeout | undefined;
 
@@ -171,10 +163,12 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
   return {
     schedule<T>(call: () => Promise<T>, place?: Place): Promise<T> {
       // Counted from here on as queued.
+      const started = lower.queue(place);
       place?.release();
       return queue.add(() => {
         const now = Date.now();
         starts.push(now);
+        started(now);
         forgetOldStarts(now);
         return call();
       }) as Promise<T>;
@@ -203,7 +197,7 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
         pausedUntil,
       };
     },
-    reserve(): RateBudget {
+    reserve(share?: number): RateBudget {
       const now = Date.now();
       if (pausedUntil !== undefined && pausedUntil > now) return { spent: true, until: pausedUntil };
       // p-queue's strict window: at most callsPerSlice starts in any sliceMs; calls queued or promised go first.
@@ -211,7 +205,13 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
       const at = now + RESERVE_LEAD_MS;
       const inSlice = starts.filter((start) => start > at - plan.sliceMs);
       const ahead = inSlice.length + queue.size + reservations.count(now);
-      if (ahead < plan.callsPerSlice) return { spent: false, place: reservations.add(now) };
+      if (ahead < plan.callsPerSlice) {
+        if (share === undefined) return { spent: false, place: reservations.add(now) };
+        const until = lower.fullUntil(now, share, (t) => startsSince(starts, t));
+        return until === undefined
+          ? { spent: false, place: lower.mark(reservations.add(now)) }
+          : { spent: true, until };
+      }
       // The place the next call would take frees one slice after the start it replaces.
       const frees = inSlice[ahead - plan.callsPerSlice];
       const until = (frees !== undefined ? frees + plan.sliceMs : now + plan.sliceMs) - RESERVE_LEAD_MS;
@@ -219,37 +219,6 @@ export function createRateLimiter({ limit, windowMs = 60_000 }: RateLimiterOptio
     },
     onIdle: () => queue.onIdle(),
   };
-}
-
-/**
- * Places promised by reserve() and not yet scheduled or released, oldest
- * first: each lapses after a slice (a caller that neither called nor
- * released it keeps no place for ever).
- */
-export class Reservations {
-  readonly #made: Array<{ at: number }> = [];
-  readonly #lapseMs: number;
-
-  constructor(lapseMs: number) {
-    this.#lapseMs = lapseMs;
-  }
-
-  add(now: number): Place {
-    const entry = { at: now };
-    this.#made.push(entry);
-    return {
-      // Its own entry, once: never another caller's.
-      release: () => {
-        const index = this.#made.indexOf(entry);
-        if (index >= 0) this.#made.splice(index, 1);
-      },
-    };
-  }
-
-  count(now: number): number {
-    while (this.#made.length > 0 && (this.#made[0]?.at ?? 0) <= now - this.#lapseMs) this.#made.shift();
-    return this.#made.length;
-  }
 }
 
 /**

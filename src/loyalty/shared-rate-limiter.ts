@@ -7,13 +7,11 @@
 // the key for a moment: the share and live orders' priority hold across instances, not per process.
 import type { Pool } from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { RESERVE_LEAD_MS, Reservations, SliceShare, startsSince, type Place } from './places.ts';
 import {
   BudgetSpentError,
   LimiterUnavailableError,
   planRateLimit,
-  RESERVE_LEAD_MS,
-  Reservations,
-  type Place,
   type RateBudget,
   type RateLimiter,
   type RateLimiterStats,
@@ -97,6 +95,8 @@ export function createSharedRateLimiter({
    */
   let window: { endsAt: number; left: number } | undefined;
   const reservations = new Reservations(plan.sliceMs);
+  // The storefront's part of each slice, counted by this instance (its part of the window is counted by all).
+  const lower = new SliceShare(plan);
   let idleWaiters: Array<() => void> = [];
   const forgetOldStarts = (now: number) => {
     while (starts.length > 0 && (starts[0] ?? 0) <= now - windowMs) starts.shift();
@@ -111,6 +111,7 @@ export function createSharedRateLimiter({
   return {
     async schedule<T>(call: () => Promise<T>, place?: Place): Promise<T> {
       // Counted from here on as queued.
+      const started = lower.queue(place);
       place?.release();
       queued++;
       try {
@@ -134,12 +135,14 @@ export function createSharedRateLimiter({
         // Not sent: a refusal for a spent budget, or the database's error (said to be before sending: a redeem
         // failed here is not in doubt).
         queued--;
+        started();
         settle();
         throw error instanceof BudgetSpentError ? error : new LimiterUnavailableError(error);
       }
       queued--;
       running++;
       starts.push(Date.now());
+      started(Date.now());
       forgetOldStarts(Date.now());
       try {
         return await call();
@@ -167,16 +170,19 @@ export function createSharedRateLimiter({
         pausedUntil: pausedUntil && pausedUntil > now ? pausedUntil : undefined,
       };
     },
-    reserve(): RateBudget {
+    reserve(share?: number): RateBudget {
       const now = Date.now();
-      const until = Math.max(pausedUntil ?? 0, refusedUntil);
+      // This instance's live calls only: other instances' are not known here (their share of the window is).
+      const shareFull = share === undefined ? undefined : lower.fullUntil(now, share, (t) => startsSince(starts, t));
+      const until = Math.max(pausedUntil ?? 0, refusedUntil, shareFull ?? 0);
       if (until > now) return { spent: true, until };
       // The calls left in the key's window, less those this instance has promised or is sending: none, and the
       // next would wait for the window's end. A window that ends within RESERVE_LEAD_MS leaves a whole slice's calls.
       const current = window && window.endsAt > now + RESERVE_LEAD_MS ? window : undefined;
       const left = (current ? current.left : plan.callsPerSlice) - queued - reservations.count(now);
       if (left <= 0) return { spent: true, until: current ? current.endsAt - RESERVE_LEAD_MS : now + plan.sliceMs };
-      return { spent: false, place: reservations.add(now) };
+      const place = reservations.add(now);
+      return { spent: false, place: share === undefined ? place : lower.mark(place) };
     },
     async takeShare(share: number, row?: 'redeems'): Promise<ShareAnswer> {
       // A redemptions' part is at least one call a window: a small plan still lets a customer redeem.

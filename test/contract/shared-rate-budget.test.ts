@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BudgetSpentError, planRateLimit, RESERVE_LEAD_MS } from '../../src/loyalty/rate-limiter.ts';
+import { RESERVE_LEAD_MS } from '../../src/loyalty/places.ts';
+import { BudgetSpentError, planRateLimit } from '../../src/loyalty/rate-limiter.ts';
 import { eventually } from '../helpers/engine.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { freshStore, openStoreOn, type OpenedTestStore } from '../helpers/postgres-store.ts';
@@ -107,6 +108,20 @@ describe.skipIf(!postgresAvailable())('a budget shared through PostgreSQL', () =
     const idle = here.onIdle().then(() => 'idle');
     await expect(call).rejects.toBeInstanceOf(BudgetSpentError);
     await expect(Promise.race([idle, sleep(1_000).then(() => 'waiting')])).resolves.toBe('idle');
+  });
+
+  it('gives the storefront its part of a slice once this instance carries live calls, and the rest to them', async () => {
+    const limiter = first.sharedLimiter(LIMIT, 'budget-storefront-key', WINDOW_MS);
+    // A live call the instance sent: each slice keeps 2 × 1 / LIVE_SLICES (rounded up) + 1 places for live calls.
+    const live = limiter.reserve();
+    if (!live.spent) await limiter.schedule(async () => 'earn', live.place);
+    const storefront = Array.from({ length: plan.callsPerSlice }, () => limiter.reserve(0.2)).filter(
+      (answer) => !answer.spent,
+    );
+    expect(storefront).toHaveLength(plan.callsPerSlice - 2);
+    // The slice's other place is a live order's (the first live call took one).
+    expect(limiter.reserve().spent).toBe(false);
+    expect(limiter.reserve().spent).toBe(true);
   });
 });
 

@@ -18,7 +18,7 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { Worker } from '../../src/core/worker/worker.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CallOptions, EarnInput } from '../../src/loyalty/client.ts';
-import type { Place } from '../../src/loyalty/rate-limiter.ts';
+import type { Place } from '../../src/loyalty/places.ts';
 import { foldEvent, fakeRuntime } from '../helpers/budget-worker.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';

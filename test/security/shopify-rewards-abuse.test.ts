@@ -26,6 +26,8 @@ const GRACE = { id: '7001', email: 'grace@example.com', phone: '+12125550142' };
 const ADA = { id: '7003', email: 'ada@example.com', phone: '+12125550177' };
 const LINUS = { id: '7002', email: 'linus@example.com' };
 const BEN = { id: '8001', email: 'ben@example.com' };
+/** A customer of shop A with no points, who presses Redeem again as soon as each answer comes. */
+const MALLORY = { id: '7009', email: 'mallory@example.com' };
 const CONTACTS = [GRACE.email, GRACE.phone, '2125550142', ADA.email, ADA.phone, LINUS.email, BEN.email];
 
 let fake: FakeShopify;
@@ -106,6 +108,7 @@ beforeAll(async () => {
   fake.shop(SHOP).customers.set(GRACE.id, shopifyCustomerNode(GRACE.id, GRACE));
   fake.shop(SHOP).customers.set(ADA.id, shopifyCustomerNode(ADA.id, ADA));
   fake.shop(SHOP).customers.set(LINUS.id, shopifyCustomerNode(LINUS.id, { email: LINUS.email }));
+  fake.shop(SHOP).customers.set(MALLORY.id, shopifyCustomerNode(MALLORY.id, { email: MALLORY.email }));
   fake.shop(OTHER).customers.set(BEN.id, shopifyCustomerNode(BEN.id, { email: BEN.email }));
   fake.scopes = 'read_orders,read_customers,write_discounts';
   const logger = createLogger({
@@ -387,6 +390,33 @@ describe('spending a point twice', () => {
       expect(await available(GRACE.id)).toBe(100);
     }, 15_000);
     expect((await asShop(running, SHOP).put('/storefront/rewards', { rewards: rewardsOf[SHOP] })).status).toBe(200);
+  });
+});
+
+describe('a customer pressing Redeem without end', () => {
+  it('is held and refused past five refusals in ten seconds, while another customer is answered at once', async () => {
+    const before = await recorded();
+    // Five refusals ("not enough points") come at once.
+    for (let n = 0; n < 5; n++) expect((await redeem(reward(SHOP, 100), MALLORY.id)).status).toBe(409);
+    const startedAt = Date.now();
+    const [held, other] = await Promise.all([
+      redeem(reward(SHOP, 100), MALLORY.id),
+      (async () => {
+        const at = Date.now();
+        const answer = await redeem(reward(SHOP, 200), LINUS.id);
+        return { ...answer, tookMs: Date.now() - at };
+      })(),
+    ]);
+    // Held before its refusal (a client pressing at each answer presses about once in two seconds), in words.
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_500);
+    expect(held.status).toBe(429);
+    expect(held.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
+    expect(held.body.error).toMatch(/Wait a moment/);
+    // Linus, short of the 200-point reward, hears so without waiting behind her.
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatch(/do not have enough points/);
+    expect(other.tookMs).toBeLessThan(1_500);
+    expect(await recorded()).toEqual(before);
   });
 });
 

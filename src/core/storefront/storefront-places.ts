@@ -5,7 +5,7 @@
 // clicks they have, spends the account's calls or the other customers' views; and one shop only SHOP_PART of the
 // share, so the other shops on the account keep some (issue 64).
 import { limiterOf } from '../../loyalty/client.ts';
-import type { Place as RatePlace } from '../../loyalty/rate-limiter.ts';
+import type { Place as RatePlace } from '../../loyalty/places.ts';
 import type { AccountRuntime } from '../accounts.ts';
 
 /**
@@ -96,7 +96,7 @@ export class StorefrontPlaces {
   async #withinShare(account: AccountRuntime, asked: { redeem: boolean; shop: string }): Promise<Place> {
     const { share } = this.#o;
     const limiter = limiterOf(account.client);
-    if (!limiter) return this.#budget(account);
+    if (!limiter) return this.#budget(account, share);
     const stats = limiter.stats();
     const now = this.#o.now();
     const budgetId = account.budgetId ?? account.id;
@@ -123,7 +123,7 @@ export class StorefrontPlaces {
           : await limiter.takeShare(share * (1 - REDEEM_PART));
         if (!taken.taken) throw new NoRoom(taken.until);
       }
-      return this.#budget(account);
+      return this.#budget(account, share);
     } catch (error) {
       this.#calls.set(
         budgetId,
@@ -133,8 +133,9 @@ export class StorefrontPlaces {
     }
   }
 
-  #budget(account: AccountRuntime): Place {
-    const budget = account.reserveCall?.();
+  /** `share`: the storefront's part of any slice of the budget (SliceShare), so live orders keep the rest of it. */
+  #budget(account: AccountRuntime, share?: number): Place {
+    const budget = account.reserveCall?.(share);
     if (budget?.spent) throw new NoRoom(budget.until);
     return budget?.place;
   }

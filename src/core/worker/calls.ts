@@ -12,7 +12,7 @@ import type {
   RedeemInput,
   UpdatePointsInput,
 } from '../../loyalty/client.ts';
-import type { Place } from '../../loyalty/rate-limiter.ts';
+import type { Place } from '../../loyalty/places.ts';
 import type { Action } from '../lifecycle.ts';
 import { sumDecimal } from '../decimal.ts';
 import { recordCall, type OrderRecord } from '../order-record.ts';

@@ -23,7 +23,8 @@ import { WorkLoop } from '../work-loop.ts';
 import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
 import { decideFailure, holdCalls, undoIntent } from './failures.ts';
-import { BudgetSpentError, type Place } from '../../loyalty/rate-limiter.ts';
+import type { Place } from '../../loyalty/places.ts';
+import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
 import { limiterOf } from '../../loyalty/client.ts';
 import {
   collisionReason,
