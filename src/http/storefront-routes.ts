@@ -108,7 +108,7 @@ async function answer(
       json: { redeemed: false, error: REDEEM_WORDS.tooFast, retryAfterSeconds: paced.retryAfterSeconds },
     };
   const answered = await answerAsker(parts, asker, request, asked);
-  if (!('status' in answered) || answered.status !== 200) await parts.pace.refused(key);
+  await parts.pace.answered(key, 'status' in answered && answered.status === 200);
   return answered;
 }
 

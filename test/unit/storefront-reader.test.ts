@@ -206,6 +206,20 @@ describe('the storefront reader', () => {
     expect(answer).toMatchObject({ ok: true, points: { balance: { source: 'ledger', missingElsewhere: true } } });
   });
 
+  it('makes no code on the ledger’s count where the service refused a redemption’s read for another reason', async () => {
+    const { reader, account } = world();
+    refuseReads(account, 'Forbidden');
+    // The ledger misses points spent elsewhere: the customer is told to try again, never given a code on it.
+    const asked = { platform: 'testshop', shop: 'acme', needed: 50 };
+    expect(await reader.pointsToRedeem(account, { email: 'ada@example.com' }, asked)).toMatchObject({ ok: false });
+    // A customer the service says it never saw has nothing elsewhere: the ledger's count (0 here) answers.
+    refuseReads(account, 'no customer found for lp_email');
+    expect(await reader.pointsToRedeem(account, { email: 'new@example.com' }, asked)).toMatchObject({
+      ok: true,
+      points: { balance: { source: 'ledger', available: 0 } },
+    });
+  });
+
   it("forgets the shop's refused contacts at once when the platform may now give them", async () => {
     const { reader } = world();
     expect(await reader.contact('tinyshop', 'acme', 'c1', async () => 'not-allowed')).toBe('not-allowed');

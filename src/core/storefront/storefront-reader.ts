@@ -126,7 +126,7 @@ export class StorefrontReader implements KeptInMemory {
       const load = async () => {
         const readStartedAt = this.#now();
         const place = () => this.#places.forView(account, shopKey(from));
-        const points = await this.#read(account, customer, { place, readStartedAt });
+        const points = await this.#read(account, customer, { place, readStartedAt, forRedeem: false });
         return { account: account.id, customer, points, readStartedAt };
       };
       let kept = await this.#balances.read(key, load);
@@ -215,8 +215,11 @@ export class StorefrontReader implements KeptInMemory {
     this.#balances.drop(key);
     try {
       const kept = await this.#balances.read(key, async () => {
-        const answer = await this.#readNow(account, customer, () =>
-          this.#places.forRedeem(account, customerKey(customer), shop),
+        const answer = await this.#readNow(
+          account,
+          customer,
+          () => this.#places.forRedeem(account, customerKey(customer), shop),
+          true,
         );
         if (!answer.ok) throw new NoRoom(this.#now() + answer.retryAfterSeconds * 1000);
         return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
@@ -234,13 +237,14 @@ export class StorefrontReader implements KeptInMemory {
     account: AccountRuntime,
     customer: ServiceCustomer,
     place: () => Promise<Place>,
+    forRedeem = false,
   ): Promise<FreshPoints> {
     const waitUntil = this.#now() + NOW_WAITS_MS;
     try {
       for (;;) {
         const readStartedAt = this.#now();
         try {
-          const points = await this.#read(account, customer, { place, readStartedAt });
+          const points = await this.#read(account, customer, { place, readStartedAt, forRedeem });
           return { ok: true, points, readStartedAt };
         } catch (error) {
           // The limiter's slice is full for a moment (another call took this slice's place): the customer waits
@@ -346,7 +350,7 @@ export class StorefrontReader implements KeptInMemory {
   async #read(
     account: AccountRuntime,
     customer: ServiceCustomer,
-    how: { place: () => Promise<Place>; readStartedAt: number },
+    how: { place: () => Promise<Place>; readStartedAt: number; forRedeem: boolean },
   ): Promise<CustomerPoints> {
     // Read after the figures: a reservation or a redeem that lands meanwhile is counted (heldPoints).
     const held = async (source: 'service' | 'ledger') =>
@@ -365,6 +369,9 @@ export class StorefrontReader implements KeptInMemory {
         // so the ledger's, which say what the bridge itself sent for this customer.
         if (!(error instanceof LoyaltyRejectedError)) throw error;
         neverSeen = saysNeverSeen(error);
+        // A redemption's read the service refused for another reason: the ledger misses what was spent elsewhere,
+        // and a code must not be made on it (the customer is told to try again).
+        if (how.forRedeem && !neverSeen) throw error;
       } finally {
         place?.release();
       }
