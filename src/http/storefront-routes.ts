@@ -97,6 +97,9 @@ async function answer(
   const asker = await entrance.customer(request);
   // Not the platform's: nothing read, nothing recorded.
   if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
+  // A guest's press reads nothing: they are asked to sign in.
+  if (asker.kind === 'guest' && asked === 'redeem')
+    return { status: 401, json: { customer: 'guest', signIn: true, redeemed: false, error: REDEEM_WORDS.signIn } };
   if (asker.kind === 'guest' || asked === 'points') return answerAsker(parts, asker, request, asked);
   // A signed-in customer pressing Redeem past their refusals' pace: refused after a hold, before anything is read.
   const key = paceKey(parts.platform, asker.shop, asker.customerId);
@@ -136,13 +139,12 @@ async function answerAsker(
   }));
   if (asker.kind === 'guest')
     return {
-      status: asked === 'points' ? 200 : 401,
+      status: 200,
       json: {
         customer: 'guest',
         waysToEarn: ways,
         rewards,
         signIn: true,
-        ...(asked === 'redeem' ? { redeemed: false, error: REDEEM_WORDS.signIn } : {}),
       },
     };
   // Every refusal of a redeem says so as the others do (redeemed false, the words in error), beside what the page
