@@ -174,6 +174,8 @@ describe('a Shopify customer spends their points', () => {
   });
 
   it('takes the points once when the code pays for an order, however often Shopify says so', async () => {
+    // The reward's minimum order (20.00) is the code's: Shopify's checkout refuses it on a smaller cart.
+    expect(fake.useCode(SHOP, bigCode, '7001', { subtotal: '19.99' })).toBe(false);
     expect(fake.useCode(SHOP, bigCode, '7001', PAID)).toBe(true);
     expect(fake.useCode(SHOP, bigCode, '7001', PAID)).toBe(false);
     const order = shopifyOrderJson({
