@@ -164,16 +164,15 @@ function matchingOrders(context: AdminContext, query: string | null | undefined)
     .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
 }
 
+const userError = (message: string, field: string[] | null = null) => ({ field, message });
+
+/** The root fields: orders, customers, the shop and the app's install, then discounts, subscriptions and bulk. */
 function rootValue(context: AdminContext, version: string) {
   const { shop } = context;
-  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
-    ...rest,
-    apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true },
-  });
-  const userError = (message: string, field: string[] | null = null) => ({ field, message });
   return {
-    // --- queries
     ...discountRoots(context),
+    ...subscriptionRoots(context),
+    ...bulkRoots(context, version),
     orders: (args: { first?: number; after?: string; query?: string }) =>
       connection(matchingOrders(context, args.query), args),
     ordersCount: (args: { query?: string; limit?: number | null }) => {
@@ -189,33 +188,19 @@ function rootValue(context: AdminContext, version: string) {
     currentAppInstallation: () => ({
       accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })),
     }),
+  };
+}
+
+/** Webhook subscriptions: listed, made (protected topics need approval), changed and deleted. */
+function subscriptionRoots(context: AdminContext) {
+  const { shop } = context;
+  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
+    ...rest,
+    apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true },
+  });
+  return {
     webhookSubscriptions: (args: { first?: number; after?: string }) =>
       connection(shop.subscriptions.map(subscriptionView), args),
-    bulkOperation: ({ id }: { id: string }) => {
-      const operation = shop.bulkOperations.get(id);
-      if (!operation) return null;
-      if (operation.status === 'CREATED' || operation.status === 'RUNNING') {
-        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : operation.failWith ? 'FAILED' : 'COMPLETED';
-        if (operation.status === 'FAILED') operation.errorCode = operation.failWith ?? null;
-        if (operation.status !== 'RUNNING') operation.completedAt = new Date(context.nowMs).toISOString();
-      }
-      const done = operation.status === 'COMPLETED';
-      return {
-        id: operation.id,
-        status: operation.status,
-        type: 'QUERY',
-        query: operation.query,
-        createdAt: operation.createdAt,
-        completedAt: operation.completedAt,
-        errorCode: operation.errorCode,
-        objectCount: String(done ? operation.lines.length : 0),
-        rootObjectCount: String(done ? operation.rootObjectCount : 0),
-        fileSize: done ? String(operation.lines.join('\n').length) : null,
-        url: done && operation.lines.length > 0 ? context.bulkUrl(operation.id) : null,
-        partialDataUrl: null,
-      };
-    },
-    // --- mutations
     webhookSubscriptionCreate: ({
       topic,
       webhookSubscription,
@@ -260,6 +245,23 @@ function rootValue(context: AdminContext, version: string) {
         userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])],
       };
     },
+  };
+}
+
+/** Bulk operations: run in the background, polled for their status, cancelled. */
+function bulkRoots(context: AdminContext, version: string) {
+  const { shop } = context;
+  return {
+    bulkOperation: ({ id }: { id: string }) => {
+      const operation = shop.bulkOperations.get(id);
+      if (!operation) return null;
+      if (operation.status === 'CREATED' || operation.status === 'RUNNING') {
+        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : operation.failWith ? 'FAILED' : 'COMPLETED';
+        if (operation.status === 'FAILED') operation.errorCode = operation.failWith ?? null;
+        if (operation.status !== 'RUNNING') operation.completedAt = new Date(context.nowMs).toISOString();
+      }
+      return bulkView(operation, context);
+    },
     bulkOperationCancel: ({ id }: { id: string }) => {
       const operation = shop.bulkOperations.get(id);
       if (!operation) return { bulkOperation: null, userErrors: [userError('Bulk operation does not exist', ['id'])] };
@@ -273,69 +275,71 @@ function rootValue(context: AdminContext, version: string) {
       operation.status = 'CANCELED';
       return { bulkOperation: { id, status: operation.status }, userErrors: [] };
     },
-    bulkOperationRunQuery: async ({ query }: { query: string }) => {
-      const running = [...shop.bulkOperations.values()].filter(
-        (operation) => operation.status === 'CREATED' || operation.status === 'RUNNING',
-      );
-      if (running.length >= context.bulkLimit) {
-        return {
-          bulkOperation: null,
-          userErrors: [
-            {
-              field: ['query'],
-              message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`,
-              code: 'OPERATION_IN_PROGRESS',
-            },
-          ],
-        };
-      }
-      // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
-      const result = await executeShopifyAdmin(
-        { ...context, readAllOrders: context.readAllOrders },
-        version,
-        query,
-        {},
-        { bulk: true },
-      );
-      if (result.errors?.length && !result.data) {
-        return {
-          bulkOperation: null,
-          userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })),
-        };
-      }
-      const roots = jsonlRoots(result.data);
-      const operation: FakeBulkOperation = {
-        id: `gid://shopify/BulkOperation/${context.newId()}`,
-        status: 'CREATED',
-        query,
-        createdAt: new Date(context.nowMs).toISOString(),
-        completedAt: null,
-        pollsUntilDone: context.bulkPolls,
-        lines: roots.map((node) => JSON.stringify(node)),
-        rootObjectCount: roots.length,
-        errorCode: null,
-        failWith: context.takeBulkFailure(),
-      };
-      shop.bulkOperations.set(operation.id, operation);
-      shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
-      return {
-        bulkOperation: {
-          id: operation.id,
-          status: operation.status,
-          type: 'QUERY',
-          query,
-          createdAt: operation.createdAt,
-          objectCount: '0',
-          rootObjectCount: '0',
-          url: null,
-          partialDataUrl: null,
-          errorCode: null,
-          completedAt: null,
-        },
-        userErrors: [],
-      };
-    },
+    bulkOperationRunQuery: ({ query }: { query: string }) => runBulkQuery(context, version, query),
   };
+}
+
+/** A bulk operation in the schema's shape: its counts, size and result's url once it completed. */
+function bulkView(operation: FakeBulkOperation, context: AdminContext) {
+  const done = operation.status === 'COMPLETED';
+  return {
+    id: operation.id,
+    status: operation.status,
+    type: 'QUERY',
+    query: operation.query,
+    createdAt: operation.createdAt,
+    completedAt: operation.completedAt,
+    errorCode: operation.errorCode,
+    objectCount: String(done ? operation.lines.length : 0),
+    rootObjectCount: String(done ? operation.rootObjectCount : 0),
+    fileSize: done ? String(operation.lines.join('\n').length) : null,
+    url: done && operation.lines.length > 0 ? context.bulkUrl(operation.id) : null,
+    partialDataUrl: null,
+  };
+}
+
+/** bulkOperationRunQuery: at most bulkLimit at once; the inner query runs now, its result kept for the polls. */
+async function runBulkQuery(context: AdminContext, version: string, query: string) {
+  const { shop } = context;
+  const running = [...shop.bulkOperations.values()].filter(
+    (operation) => operation.status === 'CREATED' || operation.status === 'RUNNING',
+  );
+  if (running.length >= context.bulkLimit) {
+    return {
+      bulkOperation: null,
+      userErrors: [
+        {
+          field: ['query'],
+          message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`,
+          code: 'OPERATION_IN_PROGRESS',
+        },
+      ],
+    };
+  }
+  // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
+  const result = await executeShopifyAdmin(context, version, query, {}, { bulk: true });
+  if (result.errors?.length && !result.data) {
+    return {
+      bulkOperation: null,
+      userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })),
+    };
+  }
+  const roots = jsonlRoots(result.data);
+  const operation: FakeBulkOperation = {
+    id: `gid://shopify/BulkOperation/${context.newId()}`,
+    status: 'CREATED',
+    query,
+    createdAt: new Date(context.nowMs).toISOString(),
+    completedAt: null,
+    pollsUntilDone: context.bulkPolls,
+    lines: roots.map((node) => JSON.stringify(node)),
+    rootObjectCount: roots.length,
+    errorCode: null,
+    failWith: context.takeBulkFailure(),
+  };
+  shop.bulkOperations.set(operation.id, operation);
+  shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
+  return { bulkOperation: bulkView(operation, context), userErrors: [] };
 }
 
 /** A bulk result's lines: the nodes of the top connection, one object a line. */
