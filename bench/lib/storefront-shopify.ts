@@ -16,6 +16,8 @@ import { tempDataDir } from '../../test/helpers/engine.ts';
 import type { StorefrontPlatform } from './storefront-driver.ts';
 
 const SHOP = 'bench-storefront.myshopify.com';
+/** The cart a code pays for: shopifyOrderJson's subtotal, above the bench reward's minimum (it has none). */
+const PAID_SUBTOTAL = '120.00';
 /** Order ids of Shopify's size. */
 const FIRST_ORDER = 6_200_000_000;
 const customerId = (n: number) => String(9_000 + n);
@@ -74,7 +76,7 @@ export const shopifyStorefront: StorefrontPlatform = {
         fetch(`${running.url}/shopify/storefront/points/redeem?${proxied(n, [['reward', rewardId]])}`, {
           method: 'POST',
         }),
-      useCode: (n, code) => fake.useCode(SHOP, code, customerId(n)),
+      useCode: (n, code) => fake.useCode(SHOP, code, customerId(n), { subtotal: PAID_SUBTOTAL }),
       async stop() {
         await running.stop();
         await stopFakeShopifyForApp(fake);

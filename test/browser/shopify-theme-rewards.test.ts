@@ -26,6 +26,8 @@ import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
 import { EXTENSION_DIR, SIGNED_IN_COOKIE, startThemeStore, type ThemeStore } from '../helpers/theme-store.ts';
 
 const SHOP = 'rewards-launcher.myshopify.com';
+/** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
+const PAID = { subtotal: '120.00' };
 const CDN = 'https://cdn.shopify.com/extensions/loyalty-theme/assets/';
 const GRACE = { id: '7001', email: 'grace@example.com' };
 /** Twelve fulfilled orders: 1,200 approved points (the sandbox's activity 1 gives 100 each). */
@@ -219,7 +221,7 @@ describe.skipIf(!chromiumAvailable)('a customer spends points in the launcher on
     expect(await codes.innerText()).toContain('10.00 off your order');
 
     // Grace pays with it at checkout; Shopify says so twice.
-    expect(fake.useCode(SHOP, code, GRACE.id)).toBe(true);
+    expect(fake.useCode(SHOP, code, GRACE.id, PAID)).toBe(true);
     const order = shopifyOrderJson({
       id: '6200009001',
       discountCodes: [{ code, amount: '10.00', type: 'fixed_amount' }],

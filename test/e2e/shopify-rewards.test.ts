@@ -19,6 +19,8 @@ import {
 import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
 
 const SHOP = 'rewards-shop.myshopify.com';
+/** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
+const PAID = { subtotal: '120.00' };
 const GRACE = { email: 'grace@example.com', phone: '+12125550142' };
 const EARNED = ['6200001001', '6200001002', '6200001003'];
 /** The operator's token: they move the shop to another account. */
@@ -149,7 +151,7 @@ describe('a Shopify customer spends their points', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     // Only customer 7001 may use it.
-    expect(fake.useCode(SHOP, bigCode, '7002')).toBe(false);
+    expect(fake.useCode(SHOP, bigCode, '7002', PAID)).toBe(false);
     // The balance shows what is left, and the code is listed for them alone.
     const after = await points();
     expect(after.body.balance.available).toBe(100);
@@ -172,8 +174,10 @@ describe('a Shopify customer spends their points', () => {
   });
 
   it('takes the points once when the code pays for an order, however often Shopify says so', async () => {
-    expect(fake.useCode(SHOP, bigCode, '7001')).toBe(true);
-    expect(fake.useCode(SHOP, bigCode, '7001')).toBe(false);
+    // The reward's minimum order (20.00) is the code's: Shopify's checkout refuses it on a smaller cart.
+    expect(fake.useCode(SHOP, bigCode, '7001', { subtotal: '19.99' })).toBe(false);
+    expect(fake.useCode(SHOP, bigCode, '7001', PAID)).toBe(true);
+    expect(fake.useCode(SHOP, bigCode, '7001', PAID)).toBe(false);
     const order = shopifyOrderJson({
       id: '6200002001',
       discountCodes: [{ code: bigCode, amount: '5.00', type: 'fixed_amount' }],
@@ -215,7 +219,7 @@ describe('a Shopify customer spends their points', () => {
     expect(other.status).toBe(201);
     const moved = (await other.json()) as { account: { id: string; brandId: string } };
     expect((await operator('PATCH', `/shops/shopify/${SHOP}`, { account: moved.account.id })).status).toBe(200);
-    expect(fake.useCode(SHOP, issued.body.code as string, '7001')).toBe(true);
+    expect(fake.useCode(SHOP, issued.body.code as string, '7001', PAID)).toBe(true);
     await deliver(
       'orders/paid',
       shopifyOrderJson({

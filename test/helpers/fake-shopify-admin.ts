@@ -22,15 +22,13 @@
 //   not the version of the endpoint that created it;
 // - bulk operations: bulkOperationRunQuery runs a query in the background,
 //   bulkOperation(id) tells its status, and the result is JSONL at its url;
-// - code discounts: discountCodeBasicCreate and discountCodeDelete need
-//   write_discounts, codeDiscountNodeByCode and discountNode read_discounts
-//   (which write_discounts implies); a code is unique in its shop whatever
-//   its case (TAKEN, "Code must be unique. Please try a different code.");
-//   an order pays with a code only within its dates, below its usage limit
-//   and for a customer in its context (useCode), which counts the use in
-//   asyncUsageCount.
+// - code discounts (fake-shopify-discounts.ts): made, found, counted late and deleted as
+//   Shopify documents it; DiscountCustomers.customers needs read_customers, as every Customer does.
 import { defaultFieldResolver, graphql, GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { connection, discountRoots, type DiscountShop, type FakeCodeDiscount } from './fake-shopify-discounts.ts';
 import { shopifyAdminSchema } from './shopify-schema.ts';
+
+export type { FakeCodeDiscount } from './fake-shopify-discounts.ts';
 
 export interface FakeSubscription {
   id: string;
@@ -55,29 +53,10 @@ export interface FakeBulkOperation {
   rootObjectCount: number;
 }
 
-/** A code discount as the shop holds it (an amount off the order: DiscountCodeBasic). */
-export interface FakeCodeDiscount {
-  /** Its number: the node is gid://shopify/DiscountCodeNode/<id>. */
-  id: string;
-  code: string;
-  title: string;
-  startsAt: string;
-  endsAt: string | null;
-  /** The customers in its context (gids); null: every buyer. */
-  customerIds: string[] | null;
-  amount: string;
-  minimumSubtotal: string | null;
-  usageLimit: number | null;
-  appliesOncePerCustomer: boolean;
-  asyncUsageCount: number;
-  combinesWith: { orderDiscounts: boolean; productDiscounts: boolean; shippingDiscounts: boolean };
-}
-
-export interface AdminShopState {
+export interface AdminShopState extends DiscountShop {
   orders: Map<string, Record<string, unknown>>;
   /** Code discounts by their number. */
   codeDiscounts: Map<string, FakeCodeDiscount>;
-  customers: Map<string, Record<string, unknown>>;
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
   /** The most bulk query operations this shop ever had running at once. */
@@ -139,6 +118,12 @@ const ROOT_SCOPES: Readonly<Record<string, string>> = {
   discountCodeDelete: 'write_discounts',
 };
 
+/**
+ * Fields whose value is a Customer (or a list of them): "Customer ... Requires `read_customers` access scope."
+ * (shopify.dev, Admin GraphQL, objects/Customer), so each is refused without it, whatever scope reached its parent.
+ */
+const CUSTOMER_FIELDS: Readonly<Record<string, string>> = { Order: 'customer', DiscountCustomers: 'customers' };
+
 const implied = (scopes: ReadonlySet<string>, scope: string) =>
   scopes.has(scope) || scopes.has(scope.replace(/^read_/, 'write_'));
 
@@ -151,8 +136,9 @@ const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args
       documentation: 'https://shopify.dev/api/usage/access-scopes',
       requiredAccess: `\`${rootScope}\` access scope.`,
     });
-  if (parent === 'Order' && info.fieldName === 'customer' && !implied(context.scopes, 'read_customers')) {
-    throw accessDenied('Access denied for customer field. Required access: `read_customers` access scope.');
+  const customerField = CUSTOMER_FIELDS[parent] === info.fieldName;
+  if (customerField && !implied(context.scopes, 'read_customers')) {
+    throw accessDenied(`Access denied for ${info.fieldName} field. Required access: \`read_customers\` access scope.`);
   }
   const field = PROTECTED_FIELDS[parent]?.[info.fieldName];
   if (field && !granted(context.protectedDataGranted, field)) {
@@ -162,24 +148,6 @@ const fieldResolver: GraphQLFieldResolver<unknown, AdminContext> = (source, args
   }
   return defaultFieldResolver(source, args, context, info);
 };
-
-function connection<T>(all: T[], args: { first?: number | null; after?: string | null }) {
-  const first = args.first ?? all.length;
-  const start = args.after ? Number(String(args.after).replace('cursor-', '')) : 0;
-  const nodes = all.slice(start, start + first);
-  const next = start + first < all.length;
-  const cursor = (i: number) => `cursor-${start + i + 1}`;
-  return {
-    nodes,
-    edges: nodes.map((node, i) => ({ node, cursor: cursor(i) })),
-    pageInfo: {
-      hasNextPage: next,
-      hasPreviousPage: start > 0,
-      startCursor: nodes.length ? `cursor-${start}` : null,
-      endCursor: next || nodes.length ? `cursor-${start + nodes.length}` : null,
-    },
-  };
-}
 
 /** Orders matching the search syntax the bridge uses (updated_at bounds). */
 function matchingOrders(context: AdminContext, query: string | null | undefined) {
@@ -196,101 +164,15 @@ function matchingOrders(context: AdminContext, query: string | null | undefined)
     .sort((a, b) => String(a.updatedAt).localeCompare(String(b.updatedAt)));
 }
 
-/** The code discount of that code in the shop, whatever the code's case (Shopify matches codes so). */
-const discountByCode = (shop: AdminShopState, code: string) =>
-  [...shop.codeDiscounts.values()].find((discount) => discount.code.toLowerCase() === code.toLowerCase());
+const userError = (message: string, field: string[] | null = null) => ({ field, message });
 
-/** The number of a DiscountCodeNode's (or DiscountNode's) gid. */
-const discountNumber = (id: string) => /^gid:\/\/shopify\/Discount(?:Code)?Node\/(\d+)$/.exec(id)?.[1];
-
-/** A code discount in the schema's shapes: DiscountCodeNode's codeDiscount, DiscountNode's discount. */
-function discountView(discount: FakeCodeDiscount, currencyCode: string) {
-  const money = (amount: string) => ({ amount, currencyCode });
-  return {
-    __typename: 'DiscountCodeBasic',
-    title: discount.title,
-    startsAt: discount.startsAt,
-    endsAt: discount.endsAt,
-    asyncUsageCount: discount.asyncUsageCount,
-    usageLimit: discount.usageLimit,
-    appliesOncePerCustomer: discount.appliesOncePerCustomer,
-    combinesWith: { ...discount.combinesWith, productDiscountsWithTagsOnSameCartLine: null },
-    context: discount.customerIds
-      ? { __typename: 'DiscountCustomers', customers: discount.customerIds.map((id) => ({ id })) }
-      : { __typename: 'DiscountBuyerSelectionAll', all: 'ALL' },
-    customerGets: {
-      value: { __typename: 'DiscountAmount', amount: money(discount.amount), appliesOnEachItem: false },
-      items: { __typename: 'AllDiscountItems', allItems: true },
-      appliesOnOneTimePurchase: true,
-      appliesOnSubscription: false,
-    },
-    minimumRequirement: discount.minimumSubtotal
-      ? { __typename: 'DiscountMinimumSubtotal', greaterThanOrEqualToSubtotal: money(discount.minimumSubtotal) }
-      : null,
-    codes: (args: { first?: number | null; after?: string | null }) =>
-      connection(
-        [
-          {
-            id: `gid://shopify/DiscountRedeemCode/${discount.id}`,
-            code: discount.code,
-            asyncUsageCount: discount.asyncUsageCount,
-          },
-        ],
-        args,
-      ),
-  };
-}
-
-/**
- * An order paying with a code, as Shopify's checkout allows it: within the code's dates, below its usage limit,
- * for a customer in its context. Counts the use; false when the checkout refuses the code.
- */
-export function useCode(shop: AdminShopState, code: string, customerId: string, nowMs: number): boolean {
-  const discount = discountByCode(shop, code);
-  if (!discount) return false;
-  if (Date.parse(discount.startsAt) > nowMs) return false;
-  if (discount.endsAt !== null && Date.parse(discount.endsAt) <= nowMs) return false;
-  if (discount.usageLimit !== null && discount.asyncUsageCount >= discount.usageLimit) return false;
-  if (discount.customerIds && !discount.customerIds.includes(`gid://shopify/Customer/${customerId}`)) return false;
-  discount.asyncUsageCount++;
-  return true;
-}
-
-interface BasicCodeDiscountInput {
-  code?: string | null;
-  title?: string | null;
-  startsAt?: string | null;
-  endsAt?: string | null;
-  context?: { customers?: { add?: string[] | null } | null; all?: string | null } | null;
-  customerGets?: { value?: { discountAmount?: { amount?: string | null } | null } | null } | null;
-  minimumRequirement?: { subtotal?: { greaterThanOrEqualToSubtotal?: string | null } | null } | null;
-  usageLimit?: number | null;
-  appliesOncePerCustomer?: boolean | null;
-  combinesWith?: { orderDiscounts?: boolean; productDiscounts?: boolean; shippingDiscounts?: boolean } | null;
-}
-
+/** The root fields: orders, customers, the shop and the app's install, then discounts, subscriptions and bulk. */
 function rootValue(context: AdminContext, version: string) {
   const { shop } = context;
-  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
-    ...rest,
-    apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true },
-  });
-  const userError = (message: string, field: string[] | null = null) => ({ field, message });
   return {
-    // --- queries
-    codeDiscountNodeByCode: ({ code }: { code: string }) => {
-      const discount = discountByCode(shop, code);
-      return discount
-        ? {
-            id: `gid://shopify/DiscountCodeNode/${discount.id}`,
-            codeDiscount: discountView(discount, context.currency),
-          }
-        : null;
-    },
-    discountNode: ({ id }: { id: string }) => {
-      const discount = shop.codeDiscounts.get(discountNumber(id) ?? '');
-      return discount ? { id, discount: discountView(discount, context.currency) } : null;
-    },
+    ...discountRoots(context),
+    ...subscriptionRoots(context),
+    ...bulkRoots(context, version),
     orders: (args: { first?: number; after?: string; query?: string }) =>
       connection(matchingOrders(context, args.query), args),
     ordersCount: (args: { query?: string; limit?: number | null }) => {
@@ -306,81 +188,19 @@ function rootValue(context: AdminContext, version: string) {
     currentAppInstallation: () => ({
       accessScopes: [...context.scopes].map((handle) => ({ handle, description: handle })),
     }),
+  };
+}
+
+/** Webhook subscriptions: listed, made (protected topics need approval), changed and deleted. */
+function subscriptionRoots(context: AdminContext) {
+  const { shop } = context;
+  const subscriptionView = ({ apiVersion, ...rest }: FakeSubscription) => ({
+    ...rest,
+    apiVersion: { handle: apiVersion, displayName: apiVersion, supported: true },
+  });
+  return {
     webhookSubscriptions: (args: { first?: number; after?: string }) =>
       connection(shop.subscriptions.map(subscriptionView), args),
-    bulkOperation: ({ id }: { id: string }) => {
-      const operation = shop.bulkOperations.get(id);
-      if (!operation) return null;
-      if (operation.status === 'CREATED' || operation.status === 'RUNNING') {
-        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : operation.failWith ? 'FAILED' : 'COMPLETED';
-        if (operation.status === 'FAILED') operation.errorCode = operation.failWith ?? null;
-        if (operation.status !== 'RUNNING') operation.completedAt = new Date(context.nowMs).toISOString();
-      }
-      const done = operation.status === 'COMPLETED';
-      return {
-        id: operation.id,
-        status: operation.status,
-        type: 'QUERY',
-        query: operation.query,
-        createdAt: operation.createdAt,
-        completedAt: operation.completedAt,
-        errorCode: operation.errorCode,
-        objectCount: String(done ? operation.lines.length : 0),
-        rootObjectCount: String(done ? operation.rootObjectCount : 0),
-        fileSize: done ? String(operation.lines.join('\n').length) : null,
-        url: done && operation.lines.length > 0 ? context.bulkUrl(operation.id) : null,
-        partialDataUrl: null,
-      };
-    },
-    // --- mutations
-    discountCodeBasicCreate: ({ basicCodeDiscount: input }: { basicCodeDiscount: BasicCodeDiscountInput }) => {
-      const refused = (message: string, field: string, code: string) => ({
-        codeDiscountNode: null,
-        userErrors: [{ field: ['basicCodeDiscount', field], message, code, extraInfo: null }],
-      });
-      for (const field of ['code', 'title', 'startsAt'] as const)
-        if (!input[field])
-          return refused(
-            `${field === 'startsAt' ? 'Starts at' : field === 'code' ? 'Code' : 'Title'} can't be blank`,
-            field,
-            'BLANK',
-          );
-      const code = String(input.code);
-      if (discountByCode(shop, code))
-        return refused('Code must be unique. Please try a different code.', 'code', 'TAKEN');
-      if (input.endsAt && Date.parse(input.endsAt) < Date.parse(String(input.startsAt)))
-        return refused('Ends at needs to be after starts_at', 'endsAt', 'END_DATE_BEFORE_START_DATE');
-      const discount: FakeCodeDiscount = {
-        id: String(context.newId()),
-        code,
-        title: String(input.title),
-        startsAt: new Date(String(input.startsAt)).toISOString(),
-        endsAt: input.endsAt ? new Date(input.endsAt).toISOString() : null,
-        customerIds: input.context?.customers?.add ? [...input.context.customers.add] : null,
-        amount: String(input.customerGets?.value?.discountAmount?.amount ?? '0'),
-        minimumSubtotal: input.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal ?? null,
-        usageLimit: input.usageLimit ?? null,
-        appliesOncePerCustomer: input.appliesOncePerCustomer ?? false,
-        asyncUsageCount: 0,
-        combinesWith: {
-          orderDiscounts: input.combinesWith?.orderDiscounts ?? false,
-          productDiscounts: input.combinesWith?.productDiscounts ?? false,
-          shippingDiscounts: input.combinesWith?.shippingDiscounts ?? false,
-        },
-      };
-      shop.codeDiscounts.set(discount.id, discount);
-      const id = `gid://shopify/DiscountCodeNode/${discount.id}`;
-      return { codeDiscountNode: { id, codeDiscount: discountView(discount, context.currency) }, userErrors: [] };
-    },
-    discountCodeDelete: ({ id }: { id: string }) => {
-      const number = discountNumber(id);
-      if (!number || !shop.codeDiscounts.delete(number))
-        return {
-          deletedCodeDiscountId: null,
-          userErrors: [{ field: ['id'], message: 'Discount does not exist', code: null, extraInfo: null }],
-        };
-      return { deletedCodeDiscountId: id, userErrors: [] };
-    },
     webhookSubscriptionCreate: ({
       topic,
       webhookSubscription,
@@ -425,6 +245,23 @@ function rootValue(context: AdminContext, version: string) {
         userErrors: deleted ? [] : [userError('Webhook subscription does not exist', ['id'])],
       };
     },
+  };
+}
+
+/** Bulk operations: run in the background, polled for their status, cancelled. */
+function bulkRoots(context: AdminContext, version: string) {
+  const { shop } = context;
+  return {
+    bulkOperation: ({ id }: { id: string }) => {
+      const operation = shop.bulkOperations.get(id);
+      if (!operation) return null;
+      if (operation.status === 'CREATED' || operation.status === 'RUNNING') {
+        operation.status = operation.pollsUntilDone-- > 0 ? 'RUNNING' : operation.failWith ? 'FAILED' : 'COMPLETED';
+        if (operation.status === 'FAILED') operation.errorCode = operation.failWith ?? null;
+        if (operation.status !== 'RUNNING') operation.completedAt = new Date(context.nowMs).toISOString();
+      }
+      return bulkView(operation, context);
+    },
     bulkOperationCancel: ({ id }: { id: string }) => {
       const operation = shop.bulkOperations.get(id);
       if (!operation) return { bulkOperation: null, userErrors: [userError('Bulk operation does not exist', ['id'])] };
@@ -438,69 +275,71 @@ function rootValue(context: AdminContext, version: string) {
       operation.status = 'CANCELED';
       return { bulkOperation: { id, status: operation.status }, userErrors: [] };
     },
-    bulkOperationRunQuery: async ({ query }: { query: string }) => {
-      const running = [...shop.bulkOperations.values()].filter(
-        (operation) => operation.status === 'CREATED' || operation.status === 'RUNNING',
-      );
-      if (running.length >= context.bulkLimit) {
-        return {
-          bulkOperation: null,
-          userErrors: [
-            {
-              field: ['query'],
-              message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`,
-              code: 'OPERATION_IN_PROGRESS',
-            },
-          ],
-        };
-      }
-      // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
-      const result = await executeShopifyAdmin(
-        { ...context, readAllOrders: context.readAllOrders },
-        version,
-        query,
-        {},
-        { bulk: true },
-      );
-      if (result.errors?.length && !result.data) {
-        return {
-          bulkOperation: null,
-          userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })),
-        };
-      }
-      const roots = jsonlRoots(result.data);
-      const operation: FakeBulkOperation = {
-        id: `gid://shopify/BulkOperation/${context.newId()}`,
-        status: 'CREATED',
-        query,
-        createdAt: new Date(context.nowMs).toISOString(),
-        completedAt: null,
-        pollsUntilDone: context.bulkPolls,
-        lines: roots.map((node) => JSON.stringify(node)),
-        rootObjectCount: roots.length,
-        errorCode: null,
-        failWith: context.takeBulkFailure(),
-      };
-      shop.bulkOperations.set(operation.id, operation);
-      shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
-      return {
-        bulkOperation: {
-          id: operation.id,
-          status: operation.status,
-          type: 'QUERY',
-          query,
-          createdAt: operation.createdAt,
-          objectCount: '0',
-          rootObjectCount: '0',
-          url: null,
-          partialDataUrl: null,
-          errorCode: null,
-          completedAt: null,
-        },
-        userErrors: [],
-      };
-    },
+    bulkOperationRunQuery: ({ query }: { query: string }) => runBulkQuery(context, version, query),
   };
+}
+
+/** A bulk operation in the schema's shape: its counts, size and result's url once it completed. */
+function bulkView(operation: FakeBulkOperation, context: AdminContext) {
+  const done = operation.status === 'COMPLETED';
+  return {
+    id: operation.id,
+    status: operation.status,
+    type: 'QUERY',
+    query: operation.query,
+    createdAt: operation.createdAt,
+    completedAt: operation.completedAt,
+    errorCode: operation.errorCode,
+    objectCount: String(done ? operation.lines.length : 0),
+    rootObjectCount: String(done ? operation.rootObjectCount : 0),
+    fileSize: done ? String(operation.lines.join('\n').length) : null,
+    url: done && operation.lines.length > 0 ? context.bulkUrl(operation.id) : null,
+    partialDataUrl: null,
+  };
+}
+
+/** bulkOperationRunQuery: at most bulkLimit at once; the inner query runs now, its result kept for the polls. */
+async function runBulkQuery(context: AdminContext, version: string, query: string) {
+  const { shop } = context;
+  const running = [...shop.bulkOperations.values()].filter(
+    (operation) => operation.status === 'CREATED' || operation.status === 'RUNNING',
+  );
+  if (running.length >= context.bulkLimit) {
+    return {
+      bulkOperation: null,
+      userErrors: [
+        {
+          field: ['query'],
+          message: `A bulk query operation for this app and shop is already in progress: ${running[0]?.id}.`,
+          code: 'OPERATION_IN_PROGRESS',
+        },
+      ],
+    };
+  }
+  // The inner query runs on the same schema, all of it at once, as Shopify does in the background.
+  const result = await executeShopifyAdmin(context, version, query, {}, { bulk: true });
+  if (result.errors?.length && !result.data) {
+    return {
+      bulkOperation: null,
+      userErrors: result.errors.map((error) => ({ field: ['query'], message: error.message, code: 'INVALID' })),
+    };
+  }
+  const roots = jsonlRoots(result.data);
+  const operation: FakeBulkOperation = {
+    id: `gid://shopify/BulkOperation/${context.newId()}`,
+    status: 'CREATED',
+    query,
+    createdAt: new Date(context.nowMs).toISOString(),
+    completedAt: null,
+    pollsUntilDone: context.bulkPolls,
+    lines: roots.map((node) => JSON.stringify(node)),
+    rootObjectCount: roots.length,
+    errorCode: null,
+    failWith: context.takeBulkFailure(),
+  };
+  shop.bulkOperations.set(operation.id, operation);
+  shop.mostBulkAtOnce = Math.max(shop.mostBulkAtOnce, running.length + 1);
+  return { bulkOperation: bulkView(operation, context), userErrors: [] };
 }
 
 /** A bulk result's lines: the nodes of the top connection, one object a line. */

@@ -31,8 +31,10 @@
 //     customer(id): the record's defaultEmailAddress and defaultPhoneNumber;
 //     without read_customers no data and one ACCESS_DENIED error, as Shopify
 //     answers a root field the app may not read
-//     code discounts (write_discounts): made, found by code, counted and
-//     deleted through the API; useCode is an order paying with one
+//     code discounts (write_discounts, fake-shopify-discounts.ts): made, found
+//     by code, counted and deleted through the API; useCode is an order paying
+//     with one, counted in asyncUsageCount only once the clock moves or
+//     countUses() runs (Shopify counts uses asynchronously)
 //   GET <bulk operation url>: the JSONL result, without the Admin API token
 //   deliveries: one per subscription to the topic, the app's (toml) ones
 //     included, each with its own X-Shopify-Webhook-Id and one
@@ -48,12 +50,12 @@ import express, { type Request, type Response } from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
 import {
   executeShopifyAdmin,
-  useCode,
   type FakeBulkOperation,
   type FakeCodeDiscount,
   type FakeSubscription,
   type ProtectedDataGrant,
 } from './fake-shopify-admin.ts';
+import { countUses, useCode, type Checkout } from './fake-shopify-discounts.ts';
 
 export interface FakeShopifyOptions {
   apiKey: string;
@@ -84,6 +86,8 @@ export interface FakeShop {
   mostBulkAtOnce: number;
   /** Code discounts (discountCodeBasicCreate's) by their number. */
   codeDiscounts: Map<string, FakeCodeDiscount>;
+  /** A use lands in asyncUsageCount at once (the best case); by default only when countUses() runs. */
+  usesCountedAtOnce?: boolean;
   /** Codes handed out by the consent page, not yet exchanged. */
   codes: Set<string>;
   /** Refresh tokens still valid. */
@@ -104,7 +108,7 @@ export interface FakeShopify {
   requests: Array<{ shop: string; what: string; token?: string | undefined; status: number }>;
   /** The body of every token request, as received (client secret included: this is Shopify's side). */
   tokenRequests: Array<{ shop: string; body: Record<string, string> }>;
-  /** Now, as the fake sees it: tests move it forward to expire tokens. */
+  /** Now, as the fake sees it: tests move it forward to expire tokens; a move lets Shopify's late counts land. */
   clock: { offsetMs: number };
   /** Contact details withheld: protected customer data not granted (false), or granted for the fields named. */
   protectedDataGranted: ProtectedDataGrant;
@@ -117,10 +121,14 @@ export interface FakeShopify {
   /** The merchant removes the app: Shopify revokes every token it issued for the shop (access and refresh). */
   uninstall(shop: string): void;
   /**
-   * A customer's order pays with a discount code, as Shopify's checkout takes it: refused (false) when the code
-   * is expired or not started, used up, or not for that customer (its context); otherwise its use is counted.
+   * A customer's cart pays with a discount code, as Shopify's checkout takes it: refused (false) when the code is
+   * expired or not started, used up, not for that customer (its context), above the cart's subtotal (its minimum),
+   * or with another order discount when either does not combine with order discounts; otherwise its use is
+   * counted, in asyncUsageCount only once countUses() runs or the clock moves (unless the shop counts at once).
    */
-  useCode(shop: string, code: string, customerId: string): boolean;
+  useCode(shop: string, code: string, customerId: string, cart: Omit<Checkout, 'customerId'>): boolean;
+  /** Shopify's asynchronous count of code uses runs: asyncUsageCount catches up, in every shop. */
+  countUses(): void;
   /** The shop's code discounts, as it holds them. */
   discounts(shop: string): FakeCodeDiscount[];
   /** The next n API calls are throttled. */
@@ -203,7 +211,17 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
   const tokens = new Map<string, Token>();
   const requests: FakeShopify['requests'] = [];
   const tokenRequests: FakeShopify['tokenRequests'] = [];
-  const clock = { offsetMs: 0 };
+  let offsetMs = 0;
+  const clock = {
+    get offsetMs() {
+      return offsetMs;
+    },
+    set offsetMs(value: number) {
+      // Time passes: Shopify's asynchronous count of code uses has run.
+      if (value !== offsetMs) for (const each of shops.values()) countUses(each);
+      offsetMs = value;
+    },
+  };
   const now = () => Date.now() + clock.offsetMs;
   let throttled = 0;
   let failing: { status: number; count: number } = { status: 0, count: 0 };
@@ -586,7 +604,8 @@ export async function startFakeShopify(options: FakeShopifyOptions): Promise<Fak
       removed.refreshTokens.clear();
       for (const [value, held] of tokens) if (held.shop === name) tokens.delete(value);
     },
-    useCode: (name, code, customerId) => useCode(shop(name), code, customerId, now()),
+    useCode: (name, code, customerId, cart) => useCode(shop(name), code, { ...cart, customerId }, now()),
+    countUses: () => shops.forEach((each) => countUses(each)),
     discounts: (name) => [...shop(name).codeDiscounts.values()],
     throttleNext: (n) => void (throttled = n),
     failNext: (status, n) => void (failing = { status, count: n }),

@@ -114,6 +114,8 @@ export interface KillTestStore {
 }
 
 const CUSTOMER_ID = '7001';
+/** The cart a code pays for: shopifyOrderJson's subtotal, above any minimum the kill test's reward has. */
+const PAID_SUBTOTAL = '120.00';
 
 export async function shopifyKillStore({ email }: KillTestCustomer): Promise<KillTestStore> {
   const SHOP = 'kill-shop.myshopify.com';
@@ -162,7 +164,7 @@ export async function shopifyKillStore({ email }: KillTestCustomer): Promise<Kil
       json(
         await fetch(`${url}/shopify/storefront/points/redeem?${signed([['reward', rewardId]])}`, { method: 'POST' }),
       ),
-    pay: (code) => fake.useCode(SHOP, code, CUSTOMER_ID),
+    pay: (code) => fake.useCode(SHOP, code, CUSTOMER_ID, { subtotal: PAID_SUBTOTAL }),
     async deliverPaid(url, nth, code) {
       const body = shopifyOrderJson({
         id: orderId(nth),
@@ -181,7 +183,7 @@ export async function shopifyKillStore({ email }: KillTestCustomer): Promise<Kil
         .discounts(SHOP)
         .filter(
           (each) =>
-            (each.usageLimit === null || each.asyncUsageCount < each.usageLimit) &&
+            (each.usageLimit === null || each.uses < each.usageLimit) &&
             (each.endsAt === null || Date.parse(each.endsAt) > Date.now()),
         )
         .map((each) => each.code),

@@ -21,6 +21,8 @@ import {
 import { proxiedQuery, signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
 
 const SHOP = 'abuse-a.myshopify.com';
+/** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
+const PAID = { subtotal: '120.00' };
 const OTHER = 'abuse-b.myshopify.com';
 const GRACE = { id: '7001', email: 'grace@example.com', phone: '+12125550142' };
 const ADA = { id: '7003', email: 'ada@example.com', phone: '+12125550177' };
@@ -289,8 +291,8 @@ describe("another customer's, another shop's", () => {
     expect(linus.status).toBe(200);
     expect(linus.body.codes).toEqual([]);
     expect(linus.text).not.toContain(graceCode);
-    expect(fake.useCode(SHOP, graceCode, LINUS.id)).toBe(false);
-    expect(fake.useCode(OTHER, graceCode, GRACE.id)).toBe(false);
+    expect(fake.useCode(SHOP, graceCode, LINUS.id, PAID)).toBe(false);
+    expect(fake.useCode(OTHER, graceCode, GRACE.id, PAID)).toBe(false);
     // Linus's own redeem spends nothing of Grace's.
     expect((await redeem(reward(SHOP, 200), LINUS.id)).status).toBe(409);
     expect(await openCodes(GRACE.id)).toEqual([graceCode]);
@@ -324,7 +326,7 @@ describe("another customer's, another shop's", () => {
   });
 
   it('redeems a code used on two orders, and an order delivered twice, once', async () => {
-    expect(fake.useCode(SHOP, graceCode, GRACE.id)).toBe(true);
+    expect(fake.useCode(SHOP, graceCode, GRACE.id, PAID)).toBe(true);
     const first = paidWith('6300002011', graceCode);
     await deliver('orders/paid', first);
     await deliver('orders/paid', first);
@@ -347,7 +349,7 @@ describe('spending a point twice', () => {
     const made = await redeem(reward(SHOP, 100), ADA.id);
     expect(made.status).toBe(200);
     const before = redemptions(SHOP).length;
-    expect(fake.useCode(SHOP, made.body.code as string, ADA.id)).toBe(true);
+    expect(fake.useCode(SHOP, made.body.code as string, ADA.id, PAID)).toBe(true);
     await deliver('orders/paid', paidWith('6300003001', made.body.code as string, ADA));
     await eventually(() => expect(redemptions(SHOP)).toHaveLength(before + 1), 15_000);
     await running.bridge.engine.drain();
