@@ -29,7 +29,7 @@ export const LIVE_SLICES = 8;
  * any slice stay within its cap, so that however its calls bunch, live orders never wait for the next slice because
  * of it (issue 64). The cap leaves the slice room for twice the live calls a slice has carried on average in the
  * last LIVE_SLICES slices (recent enough to follow live orders as they start), and one more; it is never below
- * floor(callsPerSlice × share), and where that leaves nothing, one place while no live call came recently. A budget with few live
+ * floor(callsPerSlice × share), nor below one. A budget with few live
  * orders lends the storefront nearly every slice; a busy one keeps most of each slice for them. Its share of a
  * whole window is counted by its caller (storefront-places.ts).
  */
@@ -57,9 +57,9 @@ export class SliceShare {
     while (this.#starts.length > 0 && this.#starts[0]! <= since) this.#starts.shift();
     const live = Math.max(0, startedSince(since) - this.#starts.length);
     const keep = Math.ceil((2 * live) / LIVE_SLICES) + 1;
-    // A plan too small to keep that room (a call or two a slice) lends the storefront a place only while no live
-    // call came in the recent slices: a busy budget's live orders take the whole slice.
-    const cap = Math.max(Math.floor(callsPerSlice * share), callsPerSlice - keep) || (live === 0 ? 1 : 0);
+    // At least one place a slice: a customer redeeming waits for their code, and is not turned away by live orders
+    // (page views already take no place while a live order waits: AccountBudgets.liveFirst).
+    const cap = Math.max(1, Math.floor(callsPerSlice * share), callsPerSlice - keep);
     const inSlice = this.#starts.filter((start) => start > at - sliceMs);
     const ahead = inSlice.length + this.#queued + this.#reservations.count(now);
     if (ahead < cap) return undefined;
