@@ -942,7 +942,8 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       ])
         expect(real.stats[what] ?? 0, `${what}: ${JSON.stringify(real.stats)}`).toBeGreaterThan(0);
     },
-    // Minutes on 2 cores beside the rest of the suite (its HTTP stores most): the runs, not a hang.
-    600_000,
+    // Minutes on 2 cores beside the rest of the suite (its HTTP stores most): the runs, not a hang. One took 600 s
+    // on a loaded machine (issue 67 is to make it fast; until then a slow run is not a failure).
+    1_200_000,
   );
 });

@@ -96,7 +96,10 @@ export class StorefrontPlaces {
   async #withinShare(account: AccountRuntime, asked: { redeem: boolean; shop: string }): Promise<Place> {
     const { share } = this.#o;
     const limiter = limiterOf(account.client);
-    if (!limiter) return this.#budget(account, share);
+    // Only page views keep to the storefront's part of a slice: a redemption's read waits for its place as an
+    // order's call does (the customer waits for their code).
+    const sliceShare = asked.redeem ? undefined : share;
+    if (!limiter) return this.#budget(account, sliceShare);
     const stats = limiter.stats();
     const now = this.#o.now();
     const budgetId = account.budgetId ?? account.id;
@@ -123,7 +126,7 @@ export class StorefrontPlaces {
           : await limiter.takeShare(share * (1 - REDEEM_PART));
         if (!taken.taken) throw new NoRoom(taken.until);
       }
-      return this.#budget(account, share);
+      return this.#budget(account, sliceShare);
     } catch (error) {
       this.#calls.set(
         budgetId,
