@@ -56,6 +56,18 @@ export class ExpiringCache<V> {
     return promise;
   }
 
+  /**
+   * A read begun now, whatever is fresh or under way (those began before what the caller must see); the value kept
+   * stays until it succeeds, so a read that fails forgets nothing.
+   */
+  readAnew(key: string, load: () => Promise<V>): Promise<Kept<V>> {
+    this.#cancel(key);
+    const token: Token<V> = { cancelled: false, settled: false, erasures: [] };
+    const promise = this.#load(key, token, load);
+    if (!token.settled) this.#reads.set(key, { token, promise });
+    return promise;
+  }
+
   /** Forgets the key's value; a read under way puts nothing back. */
   drop(key: string): void {
     this.#kept.delete(key);

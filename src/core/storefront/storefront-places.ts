@@ -4,6 +4,7 @@
 // (they wait for their code), and one customer reads only CUSTOMER_REDEEM_READS in a window, so no customer, however many tokens or
 // clicks they have, spends the account's calls or the other customers' views; and one shop only SHOP_PART of the
 // share, so the other shops on the account keep some (issue 64).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { limiterOf } from '../../loyalty/client.ts';
 import type { Place as RatePlace } from '../../loyalty/places.ts';
 import type { AccountRuntime } from '../accounts.ts';
@@ -21,14 +22,28 @@ export const CUSTOMER_REDEEM_READS = 6;
  */
 export const SHOP_PART = 0.75;
 
-/** No place now; `until`: when there may be one (ms), if known. */
+/**
+ * How long a redemption's read, or the bridge's own, waits for a place in the budget's next slices before the
+ * customer is asked to try again. A page view does not wait: it answers what is known.
+ */
+export const PLACE_WAITS_MS = 3_000;
+
+/**
+ * No place now; `waitMs`: how long until there may be one, if known. A wait, not a time: the limiter keeps the
+ * machine's clock and the storefront may be given another (a test's), so a time from one read on the other's
+ * clock would wait for nothing, or for ever.
+ */
 export class NoRoom extends Error {
-  readonly until: number | undefined;
-  constructor(until: number | undefined) {
+  readonly waitMs: number | undefined;
+  constructor(waitMs: number | undefined) {
     super('the storefront has no room in the budget now');
-    this.until = until;
+    this.waitMs = waitMs === undefined ? undefined : Math.max(0, waitMs);
   }
 }
+
+/** NoRoom for a time the account's limiter gave (it keeps the machine's clock). */
+export const noRoomUntil = (until: number | undefined) =>
+  new NoRoom(until === undefined ? undefined : until - Date.now());
 
 /** A place in the account's budget for one call; none where the account's client has no budget. */
 export type Place = RatePlace | undefined;
@@ -76,7 +91,7 @@ export class StorefrontPlaces {
     const now = this.#o.now();
     const windowMs = limiterOf(account.client)?.stats().windowMs ?? WINDOW_MS;
     const recent = (this.#customers.get(key) ?? []).filter((at) => now - at < windowMs);
-    if (recent.length >= CUSTOMER_REDEEM_READS) throw new NoRoom(recent[0]! + windowMs);
+    if (recent.length >= CUSTOMER_REDEEM_READS) throw new NoRoom(recent[0]! + windowMs - now);
     // Counted before the place is asked, and kept if it is refused: presses at once, or refused ones (which a
     // shared limiter counts too), still stop at the customer's own limit.
     this.#customers.set(key, [...recent, now]);
@@ -86,7 +101,7 @@ export class StorefrontPlaces {
 
   /** A place for the bridge's own read of a customer's balance (a cover check): as an order's call takes one. */
   async forBridge(account: AccountRuntime): Promise<Place> {
-    return this.#budget(account);
+    return this.#budgetWithin(account, undefined, PLACE_WAITS_MS);
   }
 
   /**
@@ -96,10 +111,11 @@ export class StorefrontPlaces {
   async #withinShare(account: AccountRuntime, asked: { redeem: boolean; shop: string }): Promise<Place> {
     const { share } = this.#o;
     const limiter = limiterOf(account.client);
-    // Only page views keep to the storefront's part of a slice: a redemption's read waits for its place as an
-    // order's call does (the customer waits for their code).
-    const sliceShare = asked.redeem ? undefined : share;
-    if (!limiter) return this.#budget(account, sliceShare);
+    // Both keep to the storefront's part of a slice, so live orders keep the rest of it; a redemption's read waits
+    // a moment for the next slice (the customer waits for their code), counted once however long it waits.
+    const slice = (): Promise<Place> =>
+      asked.redeem ? this.#budgetWithin(account, share, PLACE_WAITS_MS) : this.#budgetWithin(account, share, 0);
+    if (!limiter) return slice();
     const stats = limiter.stats();
     const now = this.#o.now();
     const budgetId = account.budgetId ?? account.id;
@@ -113,9 +129,9 @@ export class StorefrontPlaces {
     // A shop alone on the budget in the window may use all of its kind's part; beside another, SHOP_PART of it.
     const ofShop = own.filter((call) => call.shop === asked.shop);
     if (ofShop.length < own.length && ofShop.length >= Math.max(1, Math.floor(room * SHOP_PART)))
-      throw new NoRoom(ofShop[0]!.at + stats.windowMs);
+      throw new NoRoom(ofShop[0]!.at + stats.windowMs - now);
     // Counted here only without a limiter every instance shares (which counts them itself, below).
-    if (!limiter.takeShare && own.length >= room) throw new NoRoom((own[0]?.at ?? now) + stats.windowMs);
+    if (!limiter.takeShare && own.length >= room) throw new NoRoom((own[0]?.at ?? now) + stats.windowMs - now);
     // Counted before any wait, so calls at once see each other; taken back if the shared count refuses it.
     const call: Call = { at: now, redeem: asked.redeem, shop: asked.shop };
     this.#calls.set(budgetId, [...recent, call]);
@@ -124,9 +140,9 @@ export class StorefrontPlaces {
         const taken = asked.redeem
           ? await limiter.takeShare(share * REDEEM_PART, 'redeems')
           : await limiter.takeShare(share * (1 - REDEEM_PART));
-        if (!taken.taken) throw new NoRoom(taken.until);
+        if (!taken.taken) throw noRoomUntil(taken.until);
       }
-      return this.#budget(account, sliceShare);
+      return await slice();
     } catch (error) {
       this.#calls.set(
         budgetId,
@@ -136,11 +152,21 @@ export class StorefrontPlaces {
     }
   }
 
-  /** `share`: the storefront's part of any slice of the budget (SliceShare), so live orders keep the rest of it. */
-  #budget(account: AccountRuntime, share?: number): Place {
-    const budget = account.reserveCall?.(share);
-    if (budget?.spent) throw new NoRoom(budget.until);
-    return budget?.place;
+  /**
+   * A place of the account's budget, or NoRoom. `share`: the storefront's part of any slice (SliceShare), so live
+   * orders keep the rest of it. A full slice is waited out while the waits come to no more than `waitMs`, on the
+   * limiter's own clock (the machine's), in one wait per slice.
+   */
+  async #budgetWithin(account: AccountRuntime, share: number | undefined, waitMs: number): Promise<Place> {
+    let waited = 0;
+    for (;;) {
+      const budget = account.reserveCall?.(share);
+      if (!budget?.spent) return budget?.place;
+      const wait = Math.max(1, budget.until - Date.now());
+      if (waited + wait > waitMs) throw noRoomUntil(budget.until);
+      waited += wait;
+      await sleep(wait);
+    }
   }
 
   /** Customers who have not redeemed in a window take no memory. */

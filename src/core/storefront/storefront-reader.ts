@@ -22,14 +22,12 @@ import {
 } from './customer-points.ts';
 import { contactOf, CustomerContacts, matches } from './customer-contacts.ts';
 import { ExpiringCache, type Kept } from './expiring-cache.ts';
-import { NoRoom, StorefrontPlaces, type Place } from './storefront-places.ts';
+import { NoRoom, noRoomUntil, StorefrontPlaces, type Place } from './storefront-places.ts';
 
 /** A balance is fresh this long; the bridge's own calls for the customer drop it sooner. */
 export const BALANCE_FRESH_MS = 30_000;
 /** A balance older than fresh is still shown, with its age, for this long while the budget has no room. */
 export const BALANCE_KEPT_MS = 10 * 60_000;
-/** How long a redemption waits for a place in the budget's next slices before it asks the customer to try again. */
-const NOW_WAITS_MS = 3_000;
 /** Said to a customer with nothing to show while the budget has no room. */
 export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
@@ -149,7 +147,7 @@ export class StorefrontReader implements KeptInMemory {
       }
       const known = await this.#fromLedger(account, customer);
       if (known) return known;
-      const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
+      const wait = error instanceof NoRoom ? (error.waitMs ?? 0) / 1000 : 0;
       return { ok: false, retryAfterSeconds: Math.max(TRY_AGAIN_SECONDS, Math.ceil(wait)) };
     }
   }
@@ -212,55 +210,47 @@ export class StorefrontReader implements KeptInMemory {
     key: string,
     shop: string,
   ): Promise<FreshPoints> {
-    this.#balances.drop(key);
     try {
-      const kept = await this.#balances.read(key, async () => {
+      // Read anew, and what was kept stays until it succeeds: a press refused for want of room leaves the page its
+      // balance, with its age.
+      const kept = await this.#balances.readAnew(key, async () => {
         const answer = await this.#readNow(
           account,
           customer,
           () => this.#places.forRedeem(account, customerKey(customer), shop),
           true,
         );
-        if (!answer.ok) throw new NoRoom(this.#now() + answer.retryAfterSeconds * 1000);
+        if (!answer.ok) throw new NoRoom(answer.retryAfterSeconds * 1000);
         return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
       });
       return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt };
     } catch (error) {
-      if (error instanceof NoRoom)
-        return { ok: false, retryAfterSeconds: Math.ceil(((error.until ?? 0) - this.#now()) / 1000) };
+      if (error instanceof NoRoom) return { ok: false, retryAfterSeconds: Math.ceil((error.waitMs ?? 0) / 1000) };
       throw error;
     }
   }
 
-  /** A read anew, its place taken by `place`; a full slice is waited out briefly (NOW_WAITS_MS). */
+  /**
+   * A read anew, its place taken by `place` (which waits out a full slice briefly, storefront-places.ts). It started
+   * before its place was given: the reservation counts every redeem since (heldPoints), a moment too many at worst.
+   */
   async #readNow(
     account: AccountRuntime,
     customer: ServiceCustomer,
     place: () => Promise<Place>,
     forRedeem = false,
   ): Promise<FreshPoints> {
-    const waitUntil = this.#now() + NOW_WAITS_MS;
+    const readStartedAt = this.#now();
     try {
-      for (;;) {
-        const readStartedAt = this.#now();
-        try {
-          const points = await this.#read(account, customer, { place, readStartedAt, forRedeem });
-          return { ok: true, points, readStartedAt };
-        } catch (error) {
-          // The limiter's slice is full for a moment (another call took this slice's place): the customer waits
-          // that moment rather than be told to try again; a longer wait says so.
-          const until = error instanceof NoRoom ? error.until : undefined;
-          if (until === undefined || until > waitUntil) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.max(10, until - this.#now())));
-        }
-      }
+      const points = await this.#read(account, customer, { place, readStartedAt, forRedeem });
+      return { ok: true, points, readStartedAt };
     } catch (error) {
       if (!(error instanceof NoRoom))
         this.#o.logger.warn(
           { account: account.id, kind: (error as { kind?: unknown })?.kind ?? (error as Error)?.name },
           "a customer's balance could not be read for a reward",
         );
-      const wait = error instanceof NoRoom && error.until !== undefined ? (error.until - this.#now()) / 1000 : 0;
+      const wait = error instanceof NoRoom ? (error.waitMs ?? 0) / 1000 : 0;
       return { ok: false, retryAfterSeconds: Math.max(5, Math.ceil(wait)) };
     }
   }
@@ -364,7 +354,7 @@ export class StorefrontReader implements KeptInMemory {
         // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
         data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
       } catch (error) {
-        if (error instanceof BudgetSpentError) throw new NoRoom(error.until);
+        if (error instanceof BudgetSpentError) throw noRoomUntil(error.until);
         // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
         // so the ledger's, which say what the bridge itself sent for this customer.
         if (!(error instanceof LoyaltyRejectedError)) throw error;

@@ -1,0 +1,187 @@
+// A redemption's read and its place in the account's budget (issue 64, from an adversarial review of 8b68ea2):
+// 1. Redemptions' reads keep to the storefront's part of each slice, as page views do: customers pressing Redeem at
+//    once leave a live order that comes in the same slice its place (the rest wait for the next slice).
+// 2. A read that waits out full slices is counted once: one point of the shared redemptions' row, and one of the
+//    customer's own CUSTOMER_REDEEM_READS, for its one call.
+// 3. A press refused for want of room leaves the balance the page shows (kept, with its age).
+import type { Pool } from 'pg';
+import { describe, expect, it } from 'vitest';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { CUSTOMER_REDEEM_READS } from '../../src/core/storefront/storefront-places.ts';
+import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { Place } from '../../src/loyalty/places.ts';
+import { createRateLimiter, type RateBudget, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
+import { createSharedRateLimiter, type WindowCount, type WindowTake } from '../../src/loyalty/shared-rate-limiter.ts';
+
+const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 0, available: 250 }, earned: [], redeemed: [] };
+const SHARE = 0.2;
+const SHOP = { platform: 'testshop', shop: 'acme' };
+const logger = createLogger({ level: 'silent' });
+
+/**
+ * A reader on `limiter` as production wires it: reserveCall passes the share (accounts/from-config.ts), and the
+ * client's call is scheduled in the limiter with its place (as LoyaltyClient does). `reserveCall` may be wrapped.
+ */
+function world(
+  limiter: RateLimiter,
+  wrap?: (reserve: (share?: number) => RateBudget) => (share?: number) => RateBudget,
+) {
+  const calls: unknown[] = [];
+  const reserve = (share?: number) => limiter.reserve(share);
+  const account = {
+    id: 'acct',
+    client: {
+      limiter,
+      transactions: (input: unknown, options: { place?: Place } = {}) =>
+        limiter.schedule(async () => {
+          calls.push(input);
+          return { ok: true, data: structuredClone(FIGURES), message: 'Success', attempts: 1 };
+        }, options.place),
+    },
+    policy: { pendingDays: 14 },
+    reserveCall: wrap ? wrap(reserve) : reserve,
+  } as unknown as AccountRuntime;
+  // Real clock (as composition/storefront-reader.ts wires it): the limiter's `until` and the reader agree.
+  const reader = new StorefrontReader({
+    accounts: { forShop: async () => 'acct', runtime: async () => account },
+    store: { customerOrders: async () => [] },
+    liveFirst: () => false,
+    share: SHARE,
+    logger,
+  });
+  return { reader, account, calls };
+}
+
+/** A live order's ask for a place now: whether the slice had one (given back at once). */
+function liveOrderFindsRoom(limiter: RateLimiter): boolean {
+  const budget = limiter.reserve();
+  if (budget.spent) return false;
+  budget.place.release();
+  return true;
+}
+
+/** Waits until the limiter's slice has just turned over (no start in the last slice), so a burst lands in one slice. */
+async function freshSlice(limiter: RateLimiter) {
+  await limiter.onIdle();
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+}
+
+describe('redemptions’ reads at once keep to the storefront’s part of a slice', () => {
+  // 300 a minute on one instance: slices of 1017 ms, 5 calls each.
+  const LIMIT = 300;
+
+  it('leave a live order its place in the slice when five customers press Redeem at once', async () => {
+    const limiter = createRateLimiter({ limit: LIMIT, windowMs: 60_000 });
+    const { reader, account, calls } = world(limiter);
+    expect(limiter.stats().effectiveLimit).toBe(294);
+    await freshSlice(limiter);
+    // Five of one shop's customers (accounts an attacker signed up: their first press always reads) press at once.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        reader.pointsToRedeem(account, { email: `r${i}@x.example` }, { ...SHOP, needed: 100 }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.ok === true)).toHaveLength(5);
+    expect(calls).toHaveLength(5);
+    // The live order that comes now: issue 64's rule is that the storefront leaves live orders the rest of a slice.
+    expect(liveOrderFindsRoom(limiter)).toBe(true);
+  }, 15_000);
+
+  it('lets page views at once leave that place (the same burst as views)', async () => {
+    const limiter = createRateLimiter({ limit: LIMIT, windowMs: 60_000 });
+    const { reader, account, calls } = world(limiter);
+    await freshSlice(limiter);
+    await Promise.all(Array.from({ length: 5 }, (_, i) => reader.points(account, { email: `v${i}@x.example` }, SHOP)));
+    expect(calls.length).toBeLessThan(5);
+    expect(liveOrderFindsRoom(limiter)).toBe(true);
+  }, 15_000);
+});
+
+/**
+ * The shared limiter of shared-rate-limiter.ts over windows kept in memory as rate-windows.ts keeps them (every take
+ * adds one to its key's window, taken or not); `takes` counts them per row.
+ */
+function sharedLimiter(limit: number) {
+  const windows = new Map<string, WindowCount>();
+  const takes = new Map<string, number>();
+  const take = async ({ key, durationMs }: WindowTake): Promise<WindowCount> => {
+    takes.set(key, (takes.get(key) ?? 0) + 1);
+    const now = Date.now();
+    const current = windows.get(key);
+    const next =
+      current && current.expiresAt > now
+        ? { consumed: current.consumed + 1, expiresAt: current.expiresAt }
+        : { consumed: 1, expiresAt: now + durationMs };
+    windows.set(key, next);
+    return next;
+  };
+  const pool = { query: async () => ({ rowCount: 0, rows: [] }) } as unknown as Pool;
+  const limiter = createSharedRateLimiter({ pool, take, limit, key: 'redeem-places-key', windowMs: 60_000 });
+  const redeemTakes = () =>
+    [...takes].filter(([key]) => key.includes('storefront-redeem:')).reduce((sum, [, n]) => sum + n, 0);
+  return { limiter, redeemTakes };
+}
+
+/** The budget full for the next `times` asks (live orders took the slice), for `ms` each; then as the limiter says. */
+const fullFor =
+  (times: number, ms: number) =>
+  (reserve: (share?: number) => RateBudget) =>
+  (share?: number): RateBudget =>
+    times-- > 0 ? { spent: true, until: Date.now() + ms } : reserve(share);
+
+describe('a redemption’s read that waits out a full slice is counted once', () => {
+  it('takes one point of the shared redemptions’ row for its one call, not one per try', async () => {
+    const { limiter, redeemTakes } = sharedLimiter(300);
+    const { reader, account, calls } = world(limiter, fullFor(2, 200));
+    const answer = await reader.pointsToRedeem(account, { email: 'ada@x.example' }, { ...SHOP, needed: 100 });
+    expect(answer.ok).toBe(true);
+    expect(calls).toHaveLength(1);
+    // Every instance's redemptions share this row (⌊288 × 0.2 × 0.75⌋ = 43 a minute): one point for its one call, however many slices it waited.
+    expect(redeemTakes()).toBe(1);
+  }, 10_000);
+
+  it('counts one press that waited out two full slices once against the customer’s own reads', async () => {
+    const limiter = createRateLimiter({ limit: 1000, windowMs: 60_000 });
+    const { reader, account, calls } = world(limiter, fullFor(2, 200));
+    const ada = { email: 'ada@x.example' };
+    // One press: the budget is full twice (live orders), then she is read.
+    expect((await reader.pointsToRedeem(account, ada, { ...SHOP, needed: 100 })).ok).toBe(true);
+    // Her next presses in the window (each reads: the reservation dropped what was kept, as RewardCodes does).
+    let read = 1;
+    for (let press = 0; press < CUSTOMER_REDEEM_READS; press++) {
+      reader.dropBalance('acct', ada);
+      if ((await reader.pointsToRedeem(account, ada, { ...SHOP, needed: 100 })).ok === true) read++;
+    }
+    expect(calls).toHaveLength(read);
+    // CUSTOMER_REDEEM_READS reads a minute, "presses refused for want of room included": one press, one read.
+    expect(read).toBe(CUSTOMER_REDEEM_READS);
+  }, 10_000);
+});
+
+// A press refused for want of room must not drop what was kept: the page shows it, with its age (BALANCE_KEPT_MS),
+// rather than read anew from the views' part of the share.
+describe('a Redeem refused for want of room', () => {
+  it('still answers the kept balance, stale, to a page view after a refused press', async () => {
+    const limiter = createRateLimiter({ limit: 300, windowMs: 60_000 });
+    let full = false;
+    const { reader, account, calls } = world(
+      limiter,
+      (reserve) => (share) => (full ? { spent: true, until: Date.now() + 30_000 } : reserve(share)),
+    );
+    const ada = { email: 'ada@x.example' };
+    expect(await reader.points(account, ada, SHOP)).toMatchObject({
+      ok: true,
+      points: { balance: { available: 250 } },
+    });
+    // Live orders fill the budget; Ada presses Redeem for a reward her 250 points cover: "try again".
+    full = true;
+    expect(await reader.pointsToRedeem(account, ada, { ...SHOP, needed: 100 })).toMatchObject({ ok: false });
+    // Her page, a moment later: the balance read 1 s ago is still shown (the ledger knows nothing of her).
+    expect(await reader.points(account, ada, SHOP)).toMatchObject({
+      ok: true,
+      points: { balance: { available: 250 } },
+    });
+    expect(calls).toHaveLength(1);
+  });
+});
