@@ -201,12 +201,16 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
       }
     }
     const atService = await sandboxRedemptions(customer.email);
-    expect(atService.length, `redeems of customer ${customer.index}`).toBe(
-      model.elsewhere[customer.index]! + redeemedCodes.length,
-    );
+    // Redeemed reservations that ended ENDED_KEPT_MS ago are dropped, their points kept in the holder (pruned). The
+    // worker records a redeem's time on the machine's clock, which this model's clock runs months ahead of, so a
+    // redeem the sweeper settles from that record may be dropped at once (seed 1493088991): its points still count.
+    const earlier = (await real.ledger.getRecord<Holder>(HOLDER_KIND, holderOf(real, customer)))?.redeemedEarlier ?? 0;
+    const expected = model.elsewhere[customer.index]! + redeemedCodes.length;
+    if (earlier === 0) expect(atService.length, `redeems of customer ${customer.index}`).toBe(expected);
+    else expect(atService.length, `redeems of customer ${customer.index}`).toBeGreaterThan(expected);
     const points = (list: number[]) => list.reduce((total, each) => total + each, 0);
     expect(points(atService), `points redeemed of customer ${customer.index}`).toBe(
-      model.elsewherePoints[customer.index]! + points(redeemedCodes),
+      model.elsewherePoints[customer.index]! + points(redeemedCodes) + earlier,
     );
   }
   // No code usable without its reservation.
@@ -334,9 +338,13 @@ class Redeem implements Cmd {
         expect(asked[index]!.points).toBeGreaterThan(available - others);
       }
       if (!failures) expect(['issued', 'short', 'too-many']).toContain(answer.kind);
-      // Refused for holding too many only at the limit: what was open before and what the other tab was given.
+      // Refused for holding too many only at the limit: what was open before and what the other tab was given, or
+      // kept reserving when its make failed (its code may be in the store: the repair decides; seed 1493088991).
+      const unsettled = failures ? answers.filter((each) => each.kind === 'failed' || each.kind === 'threw').length : 0;
       if (answer.kind === 'too-many')
-        expect(openBefore + issued.length, 'open codes at a refusal').toBeGreaterThanOrEqual(MAX_OPEN_CODES);
+        expect(openBefore + issued.length + unsettled, 'open codes at a refusal').toBeGreaterThanOrEqual(
+          MAX_OPEN_CODES,
+        );
     }
     void model;
   }
@@ -777,7 +785,13 @@ const commands = [
  * (the reader's drop was not wired here as the composition wires it).
  */
 const PINNED_SEEDS: Record<(typeof CODE_STORES)[number]['name'], Array<{ seed: number; path: string }>> = {
-  'in-memory': [{ seed: 159697421, path: '0' }],
+  'in-memory': [
+    { seed: 159697421, path: '0' },
+    // A redeem settled by the sweeper from the worker's record, then its reservation dropped as ended long ago; and
+    // two tabs, one whose make failed after its code was made, the other refused for the codes open.
+    { seed: 1493088991, path: '37' },
+    { seed: 1493088991, path: '127' },
+  ],
   bigcommerce: [
     { seed: -1461726723, path: '4' },
     { seed: -1461726723, path: '33' },
@@ -790,6 +804,8 @@ const PINNED_SEEDS: Record<(typeof CODE_STORES)[number]['name'], Array<{ seed: n
  * (fewer runs: each make, use and removal is an HTTP call or a few). Order ids and phones are distinct per backend
  * and store.
  */
+const MODEL_SOAK = process.env.MODEL_SOAK === '1';
+const SUITE_SEED = 20_261_127;
 const CODE_STORES = [
   { name: 'in-memory', numRuns: 40, base: { lowdb: 71_000_000, other: 72_000_000 } },
   { name: 'bigcommerce', numRuns: 20, base: { lowdb: 73_000_000, other: 74_000_000 } },
@@ -880,7 +896,12 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       Object.assign(real, { engine, account, codes, sweeper });
 
       const property = fc.asyncProperty(
-        fc.commands(commands, { maxCommands: 24, size: 'max' }),
+        fc.commands(commands, {
+          maxCommands: 24,
+          size: 'max',
+          // A shrunk failure's commands: MODEL_REPLAY=<its replayPath>, with MODEL_SEED and MODEL_PATH.
+          ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}),
+        }),
         fc.nat({ max: 1 }),
         async (cmds, extra) => {
           real.earlier.push(...real.customers);
@@ -920,13 +941,17 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         },
       );
       // The histories that found defects, first, on every run (the run of their seed that failed).
+      // (numRuns 1: from a path, fast-check goes on to numRuns runs, a hundred by default, after the one replayed.)
       for (const { seed, path } of PINNED_SEEDS[storeName])
-        await fc.assert(property, { seed, path, endOnFailure: true });
+        await fc.assert(property, { seed, path, numRuns: 1, endOnFailure: true });
+      // The suite's runs start from one seed, so the histories it covers (and the stats below) are the same on every
+      // run; `npm run soak` runs new ones, five times as many, from a random seed (MODEL_SOAK=1).
+      const seed = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : MODEL_SOAK ? undefined : SUITE_SEED;
       await fc.assert(property, {
-        numRuns,
+        numRuns: MODEL_SOAK ? numRuns * 5 : numRuns,
         endOnFailure: process.env.MODEL_END_ON_FAILURE === '1',
         // A failure's seed, to run its sequence again: MODEL_SEED=<seed> npx vitest run <this file> -t '<its name>'.
-        ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+        ...(seed === undefined ? {} : { seed }),
         ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
       });
       // The runs met what they are for (the weights make each of these common: tens a file).
@@ -942,8 +967,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
       ])
         expect(real.stats[what] ?? 0, `${what}: ${JSON.stringify(real.stats)}`).toBeGreaterThan(0);
     },
-    // Minutes on 2 cores beside the rest of the suite (its HTTP stores most): the runs, not a hang. One took 600 s
-    // on a loaded machine (issue 67 is to make it fast; until then a slow run is not a failure).
-    1_200_000,
+    // Minutes on 2 cores beside the rest of the suite (its HTTP stores most): the runs, not a hang.
+    600_000,
   );
 });

@@ -2,6 +2,7 @@
 //   - 500 orders through each upstream fault profile, with a 30 s outage;
 //   - 20 SIGKILLs of the real bridge while a burst arrives and it drains;
 //   - hostile input, thousands of cases per route;
+//   - the reward model from new random seeds, five times the suite's runs;
 //   - 100 deliveries a second for 10 minutes with 5% upstream faults, and 50
 //     a second for 3 minutes on a slow disk (every fsync delayed 10 ms by
 //     strace, as on network storage).
@@ -42,6 +43,8 @@ const faults = vitest('test/reliability/upstream-faults.test.ts', {
 });
 const crashes = vitest('test/e2e/crash.test.ts', { CRASH_KILLS: '20', CRASH_ORDERS: '300' });
 const fuzz = vitest('test/reliability/hostile-input.test.ts', { FUZZ_RUNS: '2000' });
+// The reward model from new seeds, five times the suite's runs (the suite's start from one seed: issue 67).
+const models = vitest('test/property/reward-reservations-model.test.ts', { MODEL_SOAK: '1' });
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 log(`held load: 100 deliveries a second for ${minutes} minutes, 5% upstream faults ...`);
 // Warm-up covers SETTLE_AFTER_MINUTES (2) and a sweep, so the set of active orders has reached its steady size.
@@ -68,6 +71,7 @@ const rows: Array<[string, string | number, string]> = [
   ['faults injected (profiles + held load)', (figures.faultsInjected ?? 0) + load.faultsInjected, ''],
   ['crashes survived (SIGKILL)', crashes ? (figures.crashesSurvived ?? 0) : 'FAILED', '>= 20'],
   ['hostile inputs tried', fuzz ? (figures.inputsTried ?? 0) : 'FAILED', 'no 5xx, nothing kept'],
+  ['reward model, new seeds (5 × the suite runs)', models ? 'passed' : 'FAILED', 'passed'],
   ['deliveries held (100/s)', `${load.acknowledged} of ${load.sent} acknowledged in ${load.seconds} s`, ''],
   [
     'backlog drained after the load',
@@ -106,6 +110,7 @@ const ok =
   faults &&
   crashes &&
   fuzz &&
+  models &&
   drained(load) &&
   slow.lost === 0 &&
   slow.doubled === 0 &&
