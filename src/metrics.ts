@@ -50,6 +50,20 @@ export function labelledAccounts(loads: AccountLoad[], max = MAX_ACCOUNT_LABELS)
   return [...sorted.slice(0, max - 1), other];
 }
 
+/**
+ * The process's own figures (memory, event loop, garbage collection), collected once per process: prom-client's
+ * collectors of them never stop (a GC observer, a 10-ms event-loop monitor), so one set per bridge would keep every
+ * bridge a process ever started, and its timer, alive (several bridges in one process: the tests).
+ */
+let processFigures: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processFigures) {
+    processFigures = new Registry();
+    collectDefaultMetrics({ register: processFigures, prefix: 'loyalty_bridge_' });
+  }
+  return processFigures;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly webhooks = new Counter({
@@ -122,7 +136,7 @@ export class Metrics {
           registers: [this.registry],
         });
     const sources = () => this.#sources;
-    collectDefaultMetrics({ register: this.registry, prefix: 'loyalty_bridge_' });
+    for (const metric of processRegistry().getMetricsAsArray()) this.registry.registerMetric(metric);
     const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
       new Gauge({
         name,

@@ -11,7 +11,9 @@ export function orderEvent(overrides: Partial<OrderEvent> & { orderId: string; f
     shop: 'shop-1',
     orderName: `#${overrides.orderId}`,
     deliveryId: `delivery-${sequence}`,
-    occurredAt: new Date(Date.UTC(2026, 10, 1, 12, 0, sequence % 60, sequence % 1000)).toISOString(),
+    // Each event a millisecond after the one before, in whatever file of the worker made it (issue 67: a time that
+    // wrapped every 60 events put a later event before an earlier one for a file that came after others).
+    occurredAt: new Date(Date.UTC(2026, 10, 1, 12) + sequence).toISOString(),
     customer: { name: 'Ada Lovelace', email: 'ada@example.com', mobile: '+447700900123' },
     total: { amount: '120.00', currency: 'EUR' },
     test: false,

@@ -1,6 +1,7 @@
 // Prints one plain closing line, "tests: N passed, N failed, N skipped", that
 // any CI can read without knowing vitest's own output; before it, the slowest
-// files, so that what makes CI long is in its log.
+// files and the time spent importing (each file's modules and its suites'
+// callbacks), so that what makes CI long is in its log (docs/development.md).
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -20,8 +21,16 @@ export default class SummaryReporter implements Reporter {
       .map((module) => ({ file: module.relativeModuleId, ms: module.diagnostic().duration }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 12);
+    const line = ({ file, ms }: { file: string; ms: number }) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`;
+    process.stdout.write(`\nslowest files:\n${slowest.map(line).join('\n')}\n`);
+    const imports = [...testModules].map((module) => ({
+      file: module.relativeModuleId,
+      ms: module.diagnostic().collectDuration,
+    }));
+    const importing = imports.reduce((total, { ms }) => total + ms, 0);
+    const longest = imports.sort((a, b) => b.ms - a.ms).slice(0, 5);
     process.stdout.write(
-      `\nslowest files:\n${slowest.map(({ file, ms }) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`,
+      `\nimporting: ${(importing / 1000).toFixed(1)} s in ${imports.length} files; the longest:\n${longest.map(line).join('\n')}\n`,
     );
     process.stdout.write(`\ntests: ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
