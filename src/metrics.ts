@@ -136,7 +136,11 @@ export class Metrics {
           registers: [this.registry],
         });
     const sources = () => this.#sources;
-    for (const metric of processRegistry().getMetricsAsArray()) this.registry.registerMetric(metric);
+    const figures = processRegistry();
+    for (const { name } of figures.getMetricsAsArray()) {
+      const metric = figures.getSingleMetric(name);
+      if (metric) this.registry.registerMetric(metric);
+    }
     const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
       new Gauge({
         name,

@@ -26,6 +26,7 @@ const logger = createLogger({ level: 'silent' });
 function world(
   limiter: RateLimiter,
   wrap?: (reserve: (share?: number) => RateBudget) => (share?: number) => RateBudget,
+  held?: (account: string, customer: unknown, source: string, readStartedAt: number) => Promise<number>,
 ) {
   const calls: unknown[] = [];
   const reserve = (share?: number) => limiter.reserve(share);
@@ -48,6 +49,7 @@ function world(
     store: { customerOrders: async () => [] },
     liveFirst: () => false,
     share: SHARE,
+    ...(held ? { held } : {}),
     logger,
   });
   return { reader, account, calls };
@@ -183,5 +185,34 @@ describe('a Redeem refused for want of room', () => {
       points: { balance: { available: 250 } },
     });
     expect(calls).toHaveLength(1);
+  });
+});
+
+// A redeem settled while a read waited for its place is in the service's figures: the read must count it from when
+// it was made, after the wait, or the redeem counts as held too and a cover check withdraws a code the points cover.
+describe('a read that waits for its place', () => {
+  it('starts, for what it counts as held, when its place is given, not when it was asked', async () => {
+    const limiter = createRateLimiter({ limit: 1000, windowMs: 60_000 });
+    let givenAt = 0;
+    const starts: number[] = [];
+    const { reader, account } = world(
+      limiter,
+      (reserve) => {
+        const full = fullFor(1, 300)(reserve);
+        return (share) => {
+          const budget = full(share);
+          if (!budget.spent) givenAt = Date.now();
+          return budget;
+        };
+      },
+      async (_account, _customer, _source, readStartedAt) => {
+        starts.push(readStartedAt);
+        return 0;
+      },
+    );
+    expect((await reader.pointsNow(account, { email: 'ada@x.example' })).ok).toBe(true);
+    expect(givenAt).toBeGreaterThan(0);
+    expect(starts.length).toBeGreaterThan(0);
+    for (const start of starts) expect(start).toBeGreaterThanOrEqual(givenAt);
   });
 });

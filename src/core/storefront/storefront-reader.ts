@@ -122,9 +122,8 @@ export class StorefrontReader implements KeptInMemory {
     const key = this.#keyOf(account, customer);
     try {
       const load = async () => {
-        const readStartedAt = this.#now();
         const place = () => this.#places.forView(account, shopKey(from));
-        const points = await this.#read(account, customer, { place, readStartedAt, forRedeem: false });
+        const { points, readStartedAt } = await this.#read(account, customer, { place, forRedeem: false });
         return { account: account.id, customer, points, readStartedAt };
       };
       let kept = await this.#balances.read(key, load);
@@ -230,19 +229,15 @@ export class StorefrontReader implements KeptInMemory {
     }
   }
 
-  /**
-   * A read anew, its place taken by `place` (which waits out a full slice briefly, storefront-places.ts). It started
-   * before its place was given: the reservation counts every redeem since (heldPoints), a moment too many at worst.
-   */
+  /** A read anew, its place taken by `place` (which waits out a full slice briefly, storefront-places.ts). */
   async #readNow(
     account: AccountRuntime,
     customer: ServiceCustomer,
     place: () => Promise<Place>,
     forRedeem = false,
   ): Promise<FreshPoints> {
-    const readStartedAt = this.#now();
     try {
-      const points = await this.#read(account, customer, { place, readStartedAt, forRedeem });
+      const { points, readStartedAt } = await this.#read(account, customer, { place, forRedeem });
       return { ok: true, points, readStartedAt };
     } catch (error) {
       if (!(error instanceof NoRoom))
@@ -337,40 +332,48 @@ export class StorefrontReader implements KeptInMemory {
     };
   }
 
+  /**
+   * The customer's figures, and when their read started: after any wait for its place (a redeem settled during the
+   * wait is in the service's figures, and must not count as held too), before the call (heldPoints counts a redeem
+   * that lands during it twice at worst: less shown for a moment, never more).
+   */
   async #read(
     account: AccountRuntime,
     customer: ServiceCustomer,
-    how: { place: () => Promise<Place>; readStartedAt: number; forRedeem: boolean },
-  ): Promise<CustomerPoints> {
+    how: { place: () => Promise<Place>; forRedeem: boolean },
+  ): Promise<{ points: CustomerPoints; readStartedAt: number }> {
     // Read after the figures: a reservation or a redeem that lands meanwhile is counted (heldPoints).
-    const held = async (source: 'service' | 'ledger') =>
-      (await this.#o.held?.(account.id, customer, source, how.readStartedAt)) ?? 0;
-    const transactions = account.client.transactions?.bind(account.client);
-    if (transactions) {
-      const place = await how.place();
-      let data: Record<string, unknown> = {};
-      let neverSeen = false;
-      try {
-        // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
-        data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
-      } catch (error) {
-        if (error instanceof BudgetSpentError) throw noRoomUntil(error.until);
-        // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
-        // so the ledger's, which say what the bridge itself sent for this customer.
-        if (!(error instanceof LoyaltyRejectedError)) throw error;
-        neverSeen = saysNeverSeen(error);
-        // A redemption's read the service refused for another reason: the ledger misses what was spent elsewhere,
-        // and a code must not be made on it (the customer is told to try again).
-        if (how.forRedeem && !neverSeen) throw error;
-      } finally {
-        place?.release();
-      }
-      const fromService = pointsFromService(data, await held('service'));
-      if (fromService) return fromService;
+    const held = async (source: 'service' | 'ledger', readStartedAt: number) =>
+      (await this.#o.held?.(account.id, customer, source, readStartedAt)) ?? 0;
+    const fromLedger = async (readStartedAt: number, neverSeen = false) => {
       const orders = await customerLedgerOrders(this.#o, account, customer);
-      return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays, { neverSeen });
+      const points = pointsFromLedger(orders, await held('ledger', readStartedAt), account.policy.pendingDays, {
+        neverSeen,
+      });
+      return { points, readStartedAt };
+    };
+    const transactions = account.client.transactions?.bind(account.client);
+    if (!transactions) return fromLedger(this.#now());
+    const place = await how.place();
+    const readStartedAt = this.#now();
+    let data: Record<string, unknown> = {};
+    let neverSeen = false;
+    try {
+      // One attempt: a failure answers what was kept or "try again", never a retry outside the share.
+      data = (await transactions({ type: 'all', ...customer }, { once: true, ...(place ? { place } : {}) })).data;
+    } catch (error) {
+      if (error instanceof BudgetSpentError) throw noRoomUntil(error.until);
+      // Refused as such (the sandbox: "no customer found"; the service documents nothing): none of its figures,
+      // so the ledger's, which say what the bridge itself sent for this customer.
+      if (!(error instanceof LoyaltyRejectedError)) throw error;
+      neverSeen = saysNeverSeen(error);
+      // A redemption's read the service refused for another reason: the ledger misses what was spent elsewhere,
+      // and a code must not be made on it (the customer is told to try again).
+      if (how.forRedeem && !neverSeen) throw error;
+    } finally {
+      place?.release();
     }
-    const orders = await customerLedgerOrders(this.#o, account, customer);
-    return pointsFromLedger(orders, await held('ledger'), account.policy.pendingDays);
+    const fromService = pointsFromService(data, await held('service', readStartedAt));
+    return fromService ? { points: fromService, readStartedAt } : fromLedger(readStartedAt, neverSeen);
   }
 }
