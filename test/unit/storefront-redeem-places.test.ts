@@ -4,6 +4,8 @@
 // 2. A read that waits out full slices is counted once: one point of the shared redemptions' row, and one of the
 //    customer's own CUSTOMER_REDEEM_READS, for its one call.
 // 3. A press refused for want of room leaves the balance the page shows (kept, with its age).
+// 4. A read starts, for what it counts as held, when its place is given; and one the bridge's own call for the
+//    customer dropped while it ran is made again (a review of b032dff).
 import type { Pool } from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
@@ -214,5 +216,42 @@ describe('a read that waits for its place', () => {
     expect(givenAt).toBeGreaterThan(0);
     expect(starts.length).toBeGreaterThan(0);
     for (const start of starts) expect(start).toBeGreaterThanOrEqual(givenAt);
+  });
+});
+
+// The bridge's own call for a customer (an earning's cancel) landing while their Redeem's read runs: that read may
+// not show it, so the redemption reads once more rather than reserve on points just taken away.
+describe('a redemption whose read the bridge’s own call for the customer drops while it runs', () => {
+  it('reads again, and reserves on the figures after that call', async () => {
+    const limiter = createRateLimiter({ limit: 1000, windowMs: 60_000 });
+    const ada = { email: 'ada@x.example' };
+    let reads = 0;
+    const account = {
+      id: 'acct',
+      client: {
+        limiter,
+        transactions: (_input: unknown, options: { place?: Place } = {}) =>
+          limiter.schedule(async () => {
+            reads++;
+            // The first read's figures were taken before the cancel; the cancel goes through as it answers.
+            if (reads === 1) reader.dropBalance('acct', ada);
+            const approved = reads === 1 ? 300 : 100;
+            const balance = { approved, redeemed: 50, pending: 0, available: approved - 50 };
+            return { ok: true, data: { ...structuredClone(FIGURES), balance }, message: 'Success', attempts: 1 };
+          }, options.place),
+      },
+      policy: { pendingDays: 14 },
+      reserveCall: (share?: number) => limiter.reserve(share),
+    } as unknown as AccountRuntime;
+    const reader: StorefrontReader = new StorefrontReader({
+      accounts: { forShop: async () => 'acct', runtime: async () => account },
+      store: { customerOrders: async () => [] },
+      liveFirst: () => false,
+      share: SHARE,
+      logger,
+    });
+    const answer = await reader.pointsToRedeem(account, ada, { ...SHOP, needed: 100 });
+    expect(reads).toBe(2);
+    expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 100 } } });
   });
 });

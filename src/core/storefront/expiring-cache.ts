@@ -58,14 +58,16 @@ export class ExpiringCache<V> {
 
   /**
    * A read begun now, whatever is fresh or under way (those began before what the caller must see); the value kept
-   * stays until it succeeds, so a read that fails forgets nothing.
+   * stays until it succeeds, so a read that fails forgets nothing. `dropped`: the key was dropped (or an erasure
+   * matched the value) while it was read, so what it read may be older than what made it stale.
    */
-  readAnew(key: string, load: () => Promise<V>): Promise<Kept<V>> {
+  async readAnew(key: string, load: () => Promise<V>): Promise<{ kept: Kept<V>; dropped: boolean }> {
     this.#cancel(key);
     const token: Token<V> = { cancelled: false, settled: false, erasures: [] };
     const promise = this.#load(key, token, load);
     if (!token.settled) this.#reads.set(key, { token, promise });
-    return promise;
+    const kept = await promise;
+    return { kept, dropped: token.cancelled || token.erasures.some((test) => test(key, kept.value)) };
   }
 
   /** Forgets the key's value; a read under way puts nothing back. */

@@ -209,20 +209,25 @@ export class StorefrontReader implements KeptInMemory {
     key: string,
     shop: string,
   ): Promise<FreshPoints> {
+    const load = async (): Promise<KeptBalance> => {
+      const answer = await this.#readNow(
+        account,
+        customer,
+        () => this.#places.forRedeem(account, customerKey(customer), shop),
+        true,
+      );
+      if (!answer.ok) throw new NoRoom(answer.retryAfterSeconds * 1000);
+      return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
+    };
     try {
       // Read anew, and what was kept stays until it succeeds: a press refused for want of room leaves the page its
-      // balance, with its age.
-      const kept = await this.#balances.readAnew(key, async () => {
-        const answer = await this.#readNow(
-          account,
-          customer,
-          () => this.#places.forRedeem(account, customerKey(customer), shop),
-          true,
-        );
-        if (!answer.ok) throw new NoRoom(answer.retryAfterSeconds * 1000);
-        return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
-      });
-      return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt };
+      // balance, with its age. A read the bridge's own call for the customer dropped while it ran (an earning
+      // cancelled) may not show that call: it is read once more, so no code is made on points just taken away.
+      for (let tries = 1; ; tries++) {
+        const { kept, dropped } = await this.#balances.readAnew(key, load);
+        if (!dropped) return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt };
+        if (tries === 2) return { ok: false, retryAfterSeconds: 5 };
+      }
     } catch (error) {
       if (error instanceof NoRoom) return { ok: false, retryAfterSeconds: Math.ceil((error.waitMs ?? 0) / 1000) };
       throw error;
