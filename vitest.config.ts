@@ -34,6 +34,9 @@ const ALONE = [
   'test/e2e/first-run-demo-refused.test.ts',
   'test/e2e/cli.test.ts',
   'test/security/outbound.test.ts',
+  // Streams a download line by line against an idle limit: nock, active in a worker once an earlier file's fake
+  // Shopify loaded it, hands a response over whole, so the limit passed before the first line.
+  'test/contract/shopify-bulk.test.ts',
 ];
 const suiteFiles = nodeLines ? NODE_LINES : ['test/**/*.test.ts'];
 const suiteLeftOut = ['test/unit/**', ...(nodeLines ? WAITING : [])];
