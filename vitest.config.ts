@@ -67,8 +67,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Servers and processes: each file closes what it starts, and its modules stay loaded for the next file.
-        test: { name: 'suite', include: suiteFiles, exclude: [...suiteLeftOut, ...ALONE], isolate: false },
+        // Servers and processes: each file in a process of its own. (Sharing a worker's modules, isolate off, cut
+        // importing further, but a model test slowed and failed there once in four full runs: issue 67, open.)
+        test: { name: 'suite', include: suiteFiles, exclude: [...suiteLeftOut, ...ALONE] },
       },
       {
         extends: true,
