@@ -26,6 +26,7 @@ import {
   type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 import {
   bigCommerceKillStore,
   holder,
@@ -90,7 +91,7 @@ interface Child {
 
 function startChild(env: Record<string, string>): Promise<Child> {
   const child = spawn(process.execPath, [CHILD], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...compileCache(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,11 +5,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileCache } from './compile-cache.ts';
 
 export const CLI = fileURLToPath(new URL('../../bin/loyalty-bridge.js', import.meta.url));
 
 const baseEnv = () => ({
   PATH: process.env.PATH ?? '',
+  ...compileCache(),
   HOST: '127.0.0.1',
   PORT: '0',
   SANDBOX_PORT: '0',

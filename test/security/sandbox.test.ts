@@ -14,6 +14,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { CLI, startCli } from '../helpers/cli-process.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable } from '../helpers/postgres.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
@@ -179,7 +180,7 @@ function runUntil(
   ms: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', SANDBOX_PORT: '0', DATA_DIR: tempDataDir(), ...env },
+    env: { PATH: process.env.PATH ?? '', ...compileCache(), SANDBOX_PORT: '0', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
