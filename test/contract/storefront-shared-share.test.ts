@@ -8,13 +8,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { REDEEM_PART } from '../../src/core/storefront/storefront-places.ts';
-import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
-import { createLogger } from '../../src/logger.ts';
 import { planRateLimit, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
 import { createSharedRateLimiter, LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
 import { windowTaker } from '../../src/core/store/postgres/rate-windows.ts';
 import { budgetWorker, fakeAccount, foldOrder, reserveFrom } from '../helpers/budget-worker.ts';
 import { eventually } from '../helpers/engine.ts';
+import { accountReader } from '../helpers/storefront-budget.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { twoInstances, type OpenedTestStore } from '../helpers/postgres-store.ts';
 
@@ -41,14 +40,8 @@ function storefront(limiter: RateLimiter) {
     policy: { pendingDays: 14 },
     reserveCall: () => limiter.reserve(),
   } as unknown as AccountRuntime;
-  const reader = new StorefrontReader({
-    accounts: { forShop: async () => 'acct', runtime: async () => account },
-    store: { customerOrders: async () => [] },
-    // This instance's own live orders never wait here: only the other instance's, through the database.
-    liveFirst: () => false,
-    share: SHARE,
-    logger: createLogger({ level: 'silent' }),
-  });
+  // This instance's own live orders never wait here: only the other instance's, through the database.
+  const reader = accountReader(account, { share: SHARE });
   return { reader, account, calls };
 }
 

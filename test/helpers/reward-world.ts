@@ -8,7 +8,13 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { Policy } from '../../src/core/policy.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
-import { HOLDER_KIND, holderId, type Holder, type Reservation } from '../../src/core/storefront/reservations.ts';
+import {
+  HOLDER_KIND,
+  fenceOf,
+  holderId,
+  type Holder,
+  type Reservation,
+} from '../../src/core/storefront/reservations.ts';
 import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -62,6 +68,7 @@ export async function rewardWorld(
     liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
     share: 0.5,
     held: (id, customer, source, readStartedAt) => codes.held(id, customer, source, readStartedAt),
+    fence: (id, customer) => fenceOf(ledger, holderId(id, customer)),
     logger,
     now: () => clock.now,
   });

@@ -26,6 +26,7 @@ import {
   HELD,
   HOLDER_KIND,
   REDEEM_SKEW_MS,
+  fenceOf,
   holderId,
   type Holder,
   type Reservation,
@@ -865,6 +866,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
         share: 0.2,
         held: (id, customer, source, readStartedAt) => codes.held(id, customer, source, readStartedAt),
+        fence: (id, customer) => fenceOf(store, holderId(id, customer)),
         logger,
         now: () => clock.now,
       });

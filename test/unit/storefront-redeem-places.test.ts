@@ -6,20 +6,17 @@
 // 3. A press refused for want of room leaves the balance the page shows (kept, with its age).
 // 4. A read starts, for what it counts as held, when its place is given; and one the bridge's own call for the
 //    customer dropped while it ran is made again (a review of b032dff).
-import type { Pool } from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { CUSTOMER_REDEEM_READS } from '../../src/core/storefront/storefront-places.ts';
-import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
-import { createLogger } from '../../src/logger.ts';
+import type { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import type { Place } from '../../src/loyalty/places.ts';
 import { createRateLimiter, type RateBudget, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
-import { createSharedRateLimiter, type WindowCount, type WindowTake } from '../../src/loyalty/shared-rate-limiter.ts';
+import { accountReader, memorySharedLimiter } from '../helpers/storefront-budget.ts';
 
 const FIGURES = { balance: { approved: 300, redeemed: 50, pending: 0, available: 250 }, earned: [], redeemed: [] };
 const SHARE = 0.2;
 const SHOP = { platform: 'testshop', shop: 'acme' };
-const logger = createLogger({ level: 'silent' });
 
 /**
  * A reader on `limiter` as production wires it: reserveCall passes the share (accounts/from-config.ts), and the
@@ -46,14 +43,7 @@ function world(
     reserveCall: wrap ? wrap(reserve) : reserve,
   } as unknown as AccountRuntime;
   // Real clock (as composition/storefront-reader.ts wires it): the limiter's `until` and the reader agree.
-  const reader = new StorefrontReader({
-    accounts: { forShop: async () => 'acct', runtime: async () => account },
-    store: { customerOrders: async () => [] },
-    liveFirst: () => false,
-    share: SHARE,
-    ...(held ? { held } : {}),
-    logger,
-  });
+  const reader = accountReader(account, { share: SHARE, ...(held ? { held } : {}) });
   return { reader, account, calls };
 }
 
@@ -102,31 +92,6 @@ describe('redemptions’ reads at once keep to the storefront’s part of a slic
   }, 15_000);
 });
 
-/**
- * The shared limiter of shared-rate-limiter.ts over windows kept in memory as rate-windows.ts keeps them (every take
- * adds one to its key's window, taken or not); `takes` counts them per row.
- */
-function sharedLimiter(limit: number) {
-  const windows = new Map<string, WindowCount>();
-  const takes = new Map<string, number>();
-  const take = async ({ key, durationMs }: WindowTake): Promise<WindowCount> => {
-    takes.set(key, (takes.get(key) ?? 0) + 1);
-    const now = Date.now();
-    const current = windows.get(key);
-    const next =
-      current && current.expiresAt > now
-        ? { consumed: current.consumed + 1, expiresAt: current.expiresAt }
-        : { consumed: 1, expiresAt: now + durationMs };
-    windows.set(key, next);
-    return next;
-  };
-  const pool = { query: async () => ({ rowCount: 0, rows: [] }) } as unknown as Pool;
-  const limiter = createSharedRateLimiter({ pool, take, limit, key: 'redeem-places-key', windowMs: 60_000 });
-  const redeemTakes = () =>
-    [...takes].filter(([key]) => key.includes('storefront-redeem:')).reduce((sum, [, n]) => sum + n, 0);
-  return { limiter, redeemTakes };
-}
-
 /** The budget full for the next `times` asks (live orders took the slice), for `ms` each; then as the limiter says. */
 const fullFor =
   (times: number, ms: number) =>
@@ -136,7 +101,7 @@ const fullFor =
 
 describe('a redemption’s read that waits out a full slice is counted once', () => {
   it('takes one point of the shared redemptions’ row for its one call, not one per try', async () => {
-    const { limiter, redeemTakes } = sharedLimiter(300);
+    const { limiter, redeemTakes } = memorySharedLimiter(300, 'redeem-places-key');
     const { reader, account, calls } = world(limiter, fullFor(2, 200));
     const answer = await reader.pointsToRedeem(account, { email: 'ada@x.example' }, { ...SHOP, needed: 100 });
     expect(answer.ok).toBe(true);
@@ -243,13 +208,7 @@ describe('a redemption whose read the bridge’s own call for the customer drops
       policy: { pendingDays: 14 },
       reserveCall: (share?: number) => limiter.reserve(share),
     } as unknown as AccountRuntime;
-    const reader: StorefrontReader = new StorefrontReader({
-      accounts: { forShop: async () => 'acct', runtime: async () => account },
-      store: { customerOrders: async () => [] },
-      liveFirst: () => false,
-      share: SHARE,
-      logger,
-    });
+    const reader: StorefrontReader = accountReader(account, { share: SHARE });
     const answer = await reader.pointsToRedeem(account, ada, { ...SHOP, needed: 100 });
     expect(reads).toBe(2);
     expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 100 } } });

@@ -14,7 +14,6 @@
 //    30 s old that a read anew would refuse.
 // 5. Where ⌊effective limit × share × REDEEM_PART⌋ is 0 (a small plan's limit, or STOREFRONT_SHARE 0 to spare the
 //    limit for orders), no customer can redeem at all, where before a redemption's read took an order's place.
-import type { Pool } from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
@@ -26,7 +25,7 @@ import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts
 import type { ServiceCustomer } from '../../src/core/storefront/customer-points.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createRateLimiter, planRateLimit, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
-import { createSharedRateLimiter, type WindowCount, type WindowTake } from '../../src/loyalty/shared-rate-limiter.ts';
+import { memorySharedLimiter } from '../helpers/storefront-budget.ts';
 
 const ADA = { email: 'ada@example.com' };
 const MALLORY = { email: 'mallory@example.com' };
@@ -58,29 +57,9 @@ function reader(limiter: RateLimiter, share = SHARE) {
   return { reader: storefront, account, calls };
 }
 
-/**
- * The shared limiter of shared-rate-limiter.ts over a window store in memory that behaves as rate-windows.ts's
- * batched upsert does: every take adds one to its key's window, taken or not; the live mark is read through the
- * pool (`live`: whether a live order waits on some instance).
- */
-function sharedLimiter(limit: number, state = { live: false }) {
-  const windows = new Map<string, WindowCount>();
-  const take = async ({ key, durationMs }: WindowTake): Promise<WindowCount> => {
-    const now = Date.now();
-    const current = windows.get(key);
-    const next =
-      current && current.expiresAt > now
-        ? { consumed: current.consumed + 1, expiresAt: current.expiresAt }
-        : { consumed: 1, expiresAt: now + durationMs };
-    windows.set(key, next);
-    return next;
-  };
-  const pool = {
-    query: async () =>
-      state.live ? { rowCount: 1, rows: [{ points: 1, expire: Date.now() + 2_000 }] } : { rowCount: 0, rows: [] },
-  } as unknown as Pool;
-  return createSharedRateLimiter({ pool, take, limit, key: 'review-key', windowMs: 60_000 });
-}
+/** The shared limiter over windows in memory (`live`: whether a live order waits on some instance). */
+const sharedLimiter = (limit: number, state = { live: false }) =>
+  memorySharedLimiter(limit, 'review-key', state).limiter;
 
 describe('one customer’s Redeems at once (finding 1)', () => {
   it('reads at most CUSTOMER_REDEEM_READS times, however many presses come at once', async () => {

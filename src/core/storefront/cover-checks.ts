@@ -6,17 +6,26 @@
 // reservations hold more than it, the customer's newest unused codes are withdrawn: removed from the store, their
 // points let go (RewardCodes.removedUnused). A code the store already counts as used stays held for its order. A
 // check that cannot be made now (no room in the budget, the store down) stays marked, and the sweeper makes it.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import type { ServiceCustomer } from './customer-points.ts';
-import { HOLDER_KIND, heldPoints, holderId, type Holder, type Reservation } from './reservations.ts';
+import {
+  FENCE_KEPT_MS,
+  FENCE_KIND,
+  HOLDER_KIND,
+  heldPoints,
+  holderId,
+  type CheckFence,
+  type Holder,
+  type Reservation,
+} from './reservations.ts';
 import type { RewardCodes } from './reward-codes.ts';
 import type { FreshPoints } from './storefront-reader.ts';
 
 export const CHECK_KIND = 'reward-check';
-
 /** A holder to check against its balance: no contact, only the ids. */
 export interface CoverCheck {
   account: string;
@@ -25,7 +34,7 @@ export interface CoverCheck {
 }
 
 export interface CoverCheckParts {
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords'>;
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
     pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
@@ -63,6 +72,8 @@ export class CoverChecks {
 
   /** The marked holder's codes against a balance read anew; the mark goes once they are covered. */
   async check(account: AccountRuntime, holder: string): Promise<'covered' | 'later'> {
+    const fence: CheckFence = { account: account.id, id: randomUUID(), at: this.#o.now().toISOString() };
+    await this.#o.store.putRecord<CheckFence>(FENCE_KIND, holder, fence);
     const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
     const open = (value?.reservations ?? []).filter(withdrawable).reverse();
     const first = open[0];
@@ -97,6 +108,7 @@ export class CoverChecks {
 
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */
   async checkMarked(accounts: Pick<Accounts, 'runtime'>): Promise<void> {
+    await this.#dropOldFences();
     for (const { id, value } of await this.#o.store.listRecords<CoverCheck>(CHECK_KIND)) {
       const account = await accounts.runtime(value.account);
       if (!account) await this.#o.store.deleteRecord(CHECK_KIND, id);
@@ -109,6 +121,17 @@ export class CoverChecks {
           ),
         );
     }
+  }
+
+  /** Fences past FENCE_KEPT_MS go (one a check rewrote meanwhile stays). */
+  async #dropOldFences(): Promise<void> {
+    const now = this.#o.now().getTime();
+    const old = (fence: CheckFence | undefined) => fence !== undefined && now - Date.parse(fence.at) >= FENCE_KEPT_MS;
+    for (const { id, value } of await this.#o.store.listRecords<CheckFence>(FENCE_KIND))
+      if (old(value))
+        await this.#o.store.changeRecord<CheckFence>(FENCE_KIND, id, (current) =>
+          old(current) ? { delete: true } : undefined,
+        );
   }
 
   /** Removed from the store and its points let go, unless the store counts it as used (its order will come). */

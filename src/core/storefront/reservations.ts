@@ -187,3 +187,62 @@ export const release =
   (why: string, now: Date, from: ReadonlySet<ReservationState> = new Set(['reserving', 'issued'])): ReservationChange =>
   (reservation) =>
     from.has(reservation.state) ? { state: 'released', endedAt: now.toISOString(), endedWhy: why } : undefined;
+
+/** The customer's codes in the shop that are being made or can still be used: what MAX_OPEN_CODES counts. */
+export const openInShop = (
+  holder: Holder | undefined,
+  asked: Pick<Reservation, 'platform' | 'shop' | 'customerId'>,
+  now: Date,
+): number =>
+  (holder?.reservations ?? []).filter(
+    (each) =>
+      (each.state === 'reserving' ||
+        (each.state === 'issued' && each.removedAt === undefined && Date.parse(each.expiresAt) > now.getTime())) &&
+      each.platform === asked.platform &&
+      each.shop === asked.shop &&
+      each.customerId === asked.customerId,
+  ).length;
+
+/** Orders waiting for a code without one; undefined when none is left. */
+export const withoutOrder = (waiting: string[] | undefined, orderKey: string): string[] | undefined => {
+  const left = (waiting ?? []).filter((each) => each !== orderKey);
+  return left.length > 0 ? left : undefined;
+};
+
+/**
+ * A holder's fence (by the holder's id), written anew by each check before it looks. A reservation written after
+ * that look, on a balance read that may have started before the cancel landed (another bridge's read, or one that
+ * answered just before the cancel's drop), is not seen by the check: it finds the fence changed since its read
+ * began and lets its points go. A token, not a time: no clocks of two bridges are compared.
+ */
+export const FENCE_KIND = 'reward-fence';
+/** A fence is kept this long; a reservation on a read older than this is refused as if fenced. */
+export const FENCE_KEPT_MS = 10 * 60_000;
+
+export interface CheckFence {
+  account: string;
+  id: string;
+  at: string;
+}
+
+/** The holder's fence now (cover-checks.ts writes it): what a redemption's read notes before it starts. */
+export async function fenceOf(store: Pick<LedgerStore, 'getRecord'>, holder: string): Promise<string | null> {
+  return (await store.getRecord<CheckFence>(FENCE_KIND, holder))?.id ?? null;
+}
+
+/**
+ * Whether a reservation just written on a read that noted `fence` before it started must let its points go: a check
+ * looked at the holder since (after a cancel the read may not show), or the read is older than fences are kept. Read
+ * after the reservation's write, as a check writes its fence before it reads the holder: one sees the other.
+ */
+export async function fencedOut(
+  store: Pick<LedgerStore, 'getRecord'>,
+  holder: string,
+  read: { fence?: string | null | undefined; readStartedAt: number },
+  now: number,
+): Promise<boolean> {
+  // A reader given no fence (no rewards wired) notes none: nothing to compare.
+  if (read.fence === undefined) return false;
+  if (now - read.readStartedAt >= FENCE_KEPT_MS) return true;
+  return (await fenceOf(store, holder)) !== read.fence;
+}

@@ -10,7 +10,7 @@ import type { AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
-import type { ServiceCustomer } from './customer-points.ts';
+import { callContact, type ServiceCustomer } from './customer-points.ts';
 import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
 import {
@@ -20,11 +20,14 @@ import {
   REDEEM_SKEW_MS,
   changeReservation,
   codeIndexId,
+  fencedOut,
   heldPoints,
   holderId,
   newCode,
+  openInShop,
   release,
   pruned,
+  withoutOrder,
   type CodeIndex,
   type Holder,
   type Reservation,
@@ -121,7 +124,7 @@ export class RewardCodes {
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     const reserved = await this.#reserve(asked, holder, read);
     if (reserved.kind !== 'reserved') return reserved;
-    this.#o.reader.dropBalance(account.id, contactOf(customer));
+    this.#o.reader.dropBalance(account.id, callContact(customer));
     const issued = await this.#issue(asked, holder, reserved.reservation, codes);
     if (issued.kind !== 'issued') return issued;
     return { ...issued, available: Math.max(0, reserved.available - reward.points) };
@@ -165,10 +168,15 @@ export class RewardCodes {
       const reservations = [...(current?.reservations ?? []), reservation];
       return { put: pruned({ ...current, account: account.id, customer, reservations }, now) };
     });
-    if (changed) return { kind: 'reserved', reservation, available };
+    if (changed) {
+      // A cover check looked at the holder since the read began (after a cancel it may not show), before this write.
+      if (!(await fencedOut(this.#o.store, holder, read, now.getTime())))
+        return { kind: 'reserved', reservation, available };
+      await this.end(holder, reservation, release('its balance was read before a cancel of its points', this.#now()));
+      return { kind: 'busy', retryAfterSeconds: 1 };
+    }
     await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
-    if (tooMany) return { kind: 'too-many' };
-    return { kind: 'short', available: Math.max(0, available), points: reward.points };
+    return tooMany ? { kind: 'too-many' } : { kind: 'short', available: Math.max(0, available), points: reward.points };
   }
 
   /** The reserved code made in the store and marked issued; or, where it could not be, nothing left usable. */
@@ -308,7 +316,7 @@ export class RewardCodes {
       if (current.state === 'used' && current.orderKey === orderKey) return {};
       // 'reserving': its make's answer was lost, but the store made it and an order used it.
       if (current.state === 'issued' || current.state === 'reserving')
-        return { state: 'used', orderKey, usedAtPlatform: undefined, waiting: without(current.waiting, orderKey) };
+        return { state: 'used', orderKey, usedAtPlatform: undefined, waiting: withoutOrder(current.waiting, orderKey) };
       // Held by another order whose redeem has not gone: a store that gives a cancelled order's use back let this
       // order pay with the code too. It waits: if the other lets go, this one takes the reservation (the sweeper).
       if (current.state === 'used' && !(current.waiting ?? []).includes(orderKey))
@@ -386,30 +394,6 @@ export class RewardCodes {
 
   async #dropHolderBalance(holder: string): Promise<void> {
     const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
-    if (value) this.#o.reader.dropBalance(value.account, contactOf(value.customer));
+    if (value) this.#o.reader.dropBalance(value.account, callContact(value.customer));
   }
 }
-
-/** The customer's codes in the shop that are being made or can still be used: what MAX_OPEN_CODES counts. */
-const openInShop = (
-  holder: Holder | undefined,
-  asked: Pick<Redemption, 'platform' | 'shop' | 'customerId'>,
-  now: Date,
-): number =>
-  (holder?.reservations ?? []).filter(
-    (each) =>
-      (each.state === 'reserving' ||
-        (each.state === 'issued' && each.removedAt === undefined && Date.parse(each.expiresAt) > now.getTime())) &&
-      each.platform === asked.platform &&
-      each.shop === asked.shop &&
-      each.customerId === asked.customerId,
-  ).length;
-
-/** A list without one key; undefined when nothing is left. */
-const without = (list: string[] | undefined, key: string): string[] | undefined => {
-  const left = (list ?? []).filter((each) => each !== key);
-  return left.length > 0 ? left : undefined;
-};
-
-const contactOf = (customer: ServiceCustomer) =>
-  'email' in customer ? { email: customer.email } : { mobile: customer.mobile };

@@ -35,9 +35,13 @@ const MAX_ENTRIES = 20_000;
 export type PointsAnswer =
   { ok: true; points: CustomerPoints; asOf: string; stale: boolean } | { ok: false; retryAfterSeconds: number };
 
-/** A balance read anew for a reservation, and when its read started (what it can have seen). */
+/**
+ * A balance read anew for a reservation, and when its read started (what it can have seen); for a redemption, the
+ * customer's cover-check fence as it was before the read (`fence`, where the reader is given one).
+ */
 export type FreshPoints =
-  { ok: true; points: CustomerPoints; readStartedAt: number } | { ok: false; retryAfterSeconds: number };
+  | { ok: true; points: CustomerPoints; readStartedAt: number; fence?: string | null }
+  | { ok: false; retryAfterSeconds: number };
 
 /** The shop whose page asks. */
 export interface ShopRef {
@@ -67,6 +71,8 @@ export interface StorefrontReaderParts {
     source: 'service' | 'ledger',
     readStartedAt: number,
   ) => Promise<number>;
+  /** The customer's cover-check fence on the account now (cover-checks.ts, fenceOf); none without rewards. */
+  fence?: (account: string, customer: ServiceCustomer) => Promise<string | null>;
   logger: Logger;
   now?: () => number;
 }
@@ -220,12 +226,16 @@ export class StorefrontReader implements KeptInMemory {
       return { account: account.id, customer, points: answer.points, readStartedAt: answer.readStartedAt };
     };
     try {
+      // Noted before the read: a cover check after it, which the reservation then finds, may follow a cancel the
+      // read does not show (on any bridge of the ledger).
+      const fence = await this.#o.fence?.(account.id, customer);
+      const noted = fence === undefined ? {} : { fence };
       // Read anew, and what was kept stays until it succeeds: a press refused for want of room leaves the page its
       // balance, with its age. A read the bridge's own call for the customer dropped while it ran (an earning
       // cancelled) may not show that call: it is read once more, so no code is made on points just taken away.
       for (let tries = 1; ; tries++) {
         const { kept, dropped } = await this.#balances.readAnew(key, load);
-        if (!dropped) return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt };
+        if (!dropped) return { ok: true, points: kept.value.points, readStartedAt: kept.value.readStartedAt, ...noted };
         if (tries === 2) return { ok: false, retryAfterSeconds: 5 };
       }
     } catch (error) {
