@@ -19,15 +19,15 @@ export function serviceCustomer(contact: CustomerContact): ServiceCustomer | und
   return undefined;
 }
 
+/** The customer as the bridge's calls name them, for the drop of their kept balance (its one contact, no more). */
+export const callContact = (customer: ServiceCustomer): { email: string } | { mobile: string } =>
+  'email' in customer ? { email: customer.email } : { mobile: customer.mobile };
+
 /**
  * One key per customer at the service, for caches: e-mails as the service compares them (any case), phones in
  * E.164 (the ledger's own normaliser, customer-data.ts), so that "+1 212-555-0142" and "+12125550142" are one
  * customer; a number without its country code stays as written (it could be anyone's, and matches no other).
  */
-/** The customer as the bridge's calls name them, for the drop of their kept balance (its one contact, no more). */
-export const callContact = (customer: ServiceCustomer): { email: string } | { mobile: string } =>
-  'email' in customer ? { email: customer.email } : { mobile: customer.mobile };
-
 export const customerKey = (customer: ServiceCustomer): string =>
   'email' in customer
     ? `email:${customer.email.trim().toLowerCase()}`
