@@ -37,6 +37,7 @@ import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { settle as settleEngine } from '../helpers/settle.ts';
 import { startFakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
 import { startFakeWooCommerce } from '../helpers/fake-woocommerce.ts';
@@ -143,22 +144,8 @@ function failing(store: LedgerStore, real: Pick<Real, 'storeFail' | 'storeFailSk
   });
 }
 
-/**
- * Until nothing is due and no retry waits: what the worker or the intake set to be retried within the next 110 ms
- * (their retries are 20–100 ms here) is waited for until it is due, and done. (A fixed 110-ms pause here was half
- * this file's time: most steps leave no retry.)
- */
-async function settle(real: Real): Promise<void> {
-  await real.engine.drain();
-  const until = Date.now() + 110;
-  for (;;) {
-    const [due, inbox] = await Promise.all([real.ledger.nextDueAt(), real.ledger.nextInboxAt()]);
-    const next = Math.min(due ?? Infinity, inbox ?? Infinity);
-    if (next > until) return;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now()) + 1));
-    await real.engine.drain();
-  }
-}
+/** Until nothing is due and no retry waits (helpers/settle.ts). */
+const settle = (real: Real): Promise<void> => settleEngine(real.engine, real.ledger);
 
 async function earn(real: Real, customer: Customer): Promise<void> {
   const orderId = nextOrderId(real);

@@ -33,6 +33,7 @@ import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { settle as settleEngine } from '../helpers/settle.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import {
   countCouponAgain,
@@ -246,12 +247,8 @@ async function reservationsOf(bridge: Bridge, email: string): Promise<Reservatio
   );
 }
 
-/** Until nothing is due and no retry waits. */
-async function settle(bridge: Bridge): Promise<void> {
-  await bridge.engine.drain();
-  await new Promise((resolve) => setTimeout(resolve, 110));
-  await bridge.engine.drain();
-}
+/** Until nothing is due and no retry waits (helpers/settle.ts). */
+const settle = (bridge: Bridge): Promise<void> => settleEngine(bridge.engine, bridge.ledger);
 
 /** A delivery as the adapter keeps and translates it, accepted by the engine, and the worker settled. */
 async function deliver(bridge: Bridge, run: Run, body: string, key: string): Promise<void> {
