@@ -49,7 +49,7 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
         stores,
         shop,
         STOREFRONT_SCOPES,
-        'put the points launcher on your store and read who your signed-in customers are',
+        'put the points launcher on each of your storefronts and read who your signed-in customers are',
       ),
     codes: {
       ...bigCommercePromotionCodes(apiFor, async (shop) => {

@@ -19,7 +19,8 @@ const CLIENT_ID = 'bench-storefront-client-id';
 const CLIENT_SECRET = 'bench-storefront-client-secret';
 const STORE = 'benchsf1';
 /** Orders, the storefront (scripts, customers) and rewards (promotions), approved at install. */
-const SCOPES = 'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+const SCOPES =
+  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
 /** The store's own domain, where the widget's page is. */
 const STORE_PAGE = 'https://www.bench-storefront.example';
 /** Order ids of BigCommerce's size (an int32). */

@@ -201,7 +201,8 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
   const CLIENT_ID = 'bc-kill-client-id';
   const CLIENT_SECRET = 'bc-kill-client-secret-for-tests';
   // Orders, the widget's script, customers' records and promotions, all granted at the install.
-  const SCOPES = 'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+  const SCOPES =
+    'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
   /** A page of the store: its own domain, where the widget asks from. */
   const STORE_PAGE = 'https://www.kill-store.example';
   const bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });

@@ -34,7 +34,7 @@ const C = 'abusec';
 /** Never installed. */
 const STRANGER = 'nostore1';
 const SCOPES =
-  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing store_v2_information_read_only';
+  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing store_v2_information_read_only';
 const GRACE = { id: 4927, email: 'grace@example.com', phone: '+1 212 555 0142' };
 const ADA = { id: 4930, email: 'ada@example.com', phone: '+1 212 555 0177' };
 const LINUS = { id: 4928, email: 'linus@example.com' };
