@@ -11,7 +11,8 @@ import { startTestBridge } from '../../test/helpers/bridge.ts';
 import { tempDataDir } from '../../test/helpers/engine.ts';
 import { startFakeBigCommerce } from '../../test/helpers/fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from '../../test/helpers/fake-bigcommerce-customers.ts';
-import { useCode, withPromotions } from '../../test/helpers/fake-bigcommerce-promotions.ts';
+import { storeCart, useCode } from '../../test/helpers/fake-bigcommerce-checkout.ts';
+import { withPromotions } from '../../test/helpers/fake-bigcommerce-promotions.ts';
 import { addFakeScripts } from '../../test/helpers/fake-bigcommerce-scripts.ts';
 import type { StorefrontPlatform } from './storefront-driver.ts';
 
@@ -26,6 +27,8 @@ const STORE_PAGE = 'https://www.bench-storefront.example';
 /** Order ids of BigCommerce's size (an int32). */
 const FIRST_ORDER = 200_000;
 const customerId = (n: number) => 9_000 + n;
+/** The cart a code pays for: bcOrder's subtotal, in the store's currency. */
+const PAID_SUBTOTAL = '150.00';
 const email = (n: number) => `c${n}@example.com`;
 
 export const bigCommerceStorefront: StorefrontPlatform = {
@@ -112,7 +115,7 @@ export const bigCommerceStorefront: StorefrontPlatform = {
         ),
       points: (n) => asCustomer(n, ''),
       redeem: (n, rewardId) => asCustomer(n, `/redeem?reward=${encodeURIComponent(rewardId)}`, 'POST'),
-      useCode: (n, code) => useCode(bc, STORE, code, { customerId: String(customerId(n)) }),
+      useCode: (n, code) => useCode(bc, STORE, code, storeCart(bc, STORE, String(customerId(n)), PAID_SUBTOTAL)),
       async stop() {
         await running.stop();
         await bc.close();

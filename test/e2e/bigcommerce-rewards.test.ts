@@ -24,7 +24,8 @@ import { eventually } from '../helpers/engine.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { addChannel } from '../helpers/fake-bigcommerce-channels.ts';
 import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
-import { madeCode, useCode } from '../helpers/fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
+import { madeCode } from '../helpers/fake-bigcommerce-promotions.ts';
 import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 import { bcOrder } from '../helpers/bigcommerce.ts';
 
@@ -199,9 +200,16 @@ describe('a BigCommerce customer sees and spends their points', () => {
       code,
     ]);
 
-    // She pays with it: BigCommerce applies it once, the order arrives (twice), and the points leave once.
-    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(true);
-    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(false);
+    // She pays with it: BigCommerce applies it once (not below the reward's 20.00, nor beside another coupon), the
+    // order arrives (twice), and the points leave once.
+    expect(codeRefusal(bc, STORE, code, storeCart(bc, STORE, '4927', '19.99'))).toBe(
+      'the order is below the minimum spend',
+    );
+    expect(codeRefusal(bc, STORE, code, { ...storeCart(bc, STORE, '4927', '40.00'), coupons: ['SPRING'] })).toBe(
+      'the store allows one coupon per order',
+    );
+    expect(useCode(bc, STORE, code, storeCart(bc, STORE, '4927', '40.00'))).toBe(true);
+    expect(useCode(bc, STORE, code, storeCart(bc, STORE, '4927', '40.00'))).toBe(false);
     bc.stores
       .get(STORE)!
       .orders.set(

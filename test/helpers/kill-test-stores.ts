@@ -22,7 +22,8 @@ import { currentCustomerJwt } from './bigcommerce-customer-jwt.ts';
 import { startFakeBigCommerce } from './fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from './fake-bigcommerce-customers.ts';
 import { withCallHooks, type HeldCall } from './held-calls.ts';
-import { codeRefusal, promotionsOf, useCode, withPromotions } from './fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode } from './fake-bigcommerce-checkout.ts';
+import { promotionsOf, withPromotions } from './fake-bigcommerce-promotions.ts';
 import { addFakeScripts } from './fake-bigcommerce-scripts.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
@@ -274,7 +275,7 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
     },
     points: (url) => asCustomer(url, ''),
     redeem: (url, rewardId) => asCustomer(url, `/redeem?reward=${encodeURIComponent(rewardId)}`, 'POST'),
-    pay: (code) => useCode(bc, STORE, code, { customerId: CUSTOMER_ID }),
+    pay: (code) => useCode(bc, STORE, code, storeCart(bc, STORE, CUSTOMER_ID, PAID_SUBTOTAL)),
     async deliverPaid(url, nth, code) {
       const id = Number(orderId(nth));
       bc.stores.get(STORE)!.orders.set(id, {
@@ -292,7 +293,10 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
       for (const status of statuses) expect(status).toBe(200);
     },
     orderId,
-    liveCodes: () => codes().filter((code) => codeRefusal(bc, STORE, code, { customerId: CUSTOMER_ID }) === undefined),
+    liveCodes: () =>
+      codes().filter(
+        (code) => codeRefusal(bc, STORE, code, storeCart(bc, STORE, CUSTOMER_ID, PAID_SUBTOTAL)) === undefined,
+      ),
     inStore: codes,
     strays: () =>
       promotionsOf(bc, STORE)
