@@ -82,6 +82,49 @@ function unexpected(what: string, status: number): never {
   throw new BigCommerceApiError(`BigCommerce answered ${status} to ${what} the loyalty script`, status, false);
 }
 
+/** Ours among every script the app created, page by page. */
+async function ours(api: BigCommerceApi): Promise<Script[]> {
+  const found: Script[] = [];
+  for (let page = 1; ; page++) {
+    const { status, body } = await api
+      .send('GET', 'v3/content/scripts', { searchParams: { page: String(page), limit: String(PAGE_SIZE) } })
+      .catch(scopeRefused);
+    if (status !== 200) unexpected('list', status);
+    const record = asRecord(body);
+    const data = Array.isArray(record.data) ? record.data.map(asRecord) : [];
+    for (const each of data) {
+      const script = {
+        uuid: String(each.uuid ?? ''),
+        name: String(each.name ?? ''),
+        src: String(each.src ?? ''),
+        channelId: Number.isInteger(each.channel_id) ? Number(each.channel_id) : 1,
+      };
+      if (script.uuid && isOurs(script)) found.push(script);
+    }
+    const pagination = asRecord(asRecord(record.meta).pagination);
+    if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page))
+      return found;
+  }
+}
+
+async function removeScript(api: BigCommerceApi, uuid: string) {
+  const { status } = await api.send('DELETE', `v3/content/scripts/${encodeURIComponent(uuid)}`).catch(scopeRefused);
+  // 404: gone already (the merchant deleted it meanwhile).
+  if (status >= 300 && status !== 404) unexpected('delete', status);
+}
+
+/** One script of ours on the channel, at scriptUrl: the first kept (moved if it is elsewhere), others removed. */
+async function putOn(api: BigCommerceApi, channelId: number, mine: Script[], scriptUrl: string) {
+  const [first, ...extras] = mine;
+  for (const extra of extras) await removeScript(api, extra.uuid);
+  if (first?.src === scriptUrl) return;
+  const body = scriptBody(scriptUrl, channelId);
+  const { status } = first
+    ? await api.send('PUT', `v3/content/scripts/${encodeURIComponent(first.uuid)}`, { json: body }).catch(scopeRefused)
+    : await api.send('POST', 'v3/content/scripts', { json: body }).catch(scopeRefused);
+  if (status >= 300) unexpected(first ? 'update' : 'create', status);
+}
+
 /**
  * `wantedSrc`: the address put gives for the shop, where the caller knows it without a put (the bridge's public
  * address and the store): present then says false for one of ours at another address. Absent: any of ours counts.
@@ -106,51 +149,6 @@ export function bigCommerceWidget(
     return channels;
   }
 
-  /** Ours among every script the app created, page by page. */
-  async function ours(api: BigCommerceApi): Promise<Script[]> {
-    const found: Script[] = [];
-    for (let page = 1; ; page++) {
-      const { status, body } = await api
-        .send('GET', 'v3/content/scripts', { searchParams: { page: String(page), limit: String(PAGE_SIZE) } })
-        .catch(scopeRefused);
-      if (status !== 200) unexpected('list', status);
-      const record = asRecord(body);
-      const data = Array.isArray(record.data) ? record.data.map(asRecord) : [];
-      for (const each of data) {
-        const script = {
-          uuid: String(each.uuid ?? ''),
-          name: String(each.name ?? ''),
-          src: String(each.src ?? ''),
-          channelId: Number.isInteger(each.channel_id) ? Number(each.channel_id) : 1,
-        };
-        if (script.uuid && isOurs(script)) found.push(script);
-      }
-      const pagination = asRecord(asRecord(record.meta).pagination);
-      if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page))
-        return found;
-    }
-  }
-
-  async function remove(api: BigCommerceApi, uuid: string) {
-    const { status } = await api.send('DELETE', `v3/content/scripts/${encodeURIComponent(uuid)}`).catch(scopeRefused);
-    // 404: gone already (the merchant deleted it meanwhile).
-    if (status >= 300 && status !== 404) unexpected('delete', status);
-  }
-
-  /** One script of ours on the channel, at scriptUrl: the first kept (moved if it is elsewhere), others removed. */
-  async function putOn(api: BigCommerceApi, channelId: number, mine: Script[], scriptUrl: string) {
-    const [first, ...extras] = mine;
-    for (const extra of extras) await remove(api, extra.uuid);
-    if (first?.src === scriptUrl) return;
-    const body = scriptBody(scriptUrl, channelId);
-    const { status } = first
-      ? await api
-          .send('PUT', `v3/content/scripts/${encodeURIComponent(first.uuid)}`, { json: body })
-          .catch(scopeRefused)
-      : await api.send('POST', 'v3/content/scripts', { json: body }).catch(scopeRefused);
-    if (status >= 300) unexpected(first ? 'update' : 'create', status);
-  }
-
   return {
     async put(shop, scriptUrl) {
       const api = await apiOf(shop);
@@ -165,11 +163,11 @@ export function bigCommerceWidget(
       // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
       // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there).
       if (!channels.complete) return;
-      for (const script of scripts) if (!channels.ids.includes(script.channelId)) await remove(api, script.uuid);
+      for (const script of scripts) if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
     },
     async remove(shop) {
       const api = await apiOf(shop);
-      for (const script of await ours(api)) await remove(api, script.uuid);
+      for (const script of await ours(api)) await removeScript(api, script.uuid);
     },
     async present(shop) {
       // On every storefront it goes on; one at an old address (the bridge moved) is as good as missing there: put

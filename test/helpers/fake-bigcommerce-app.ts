@@ -33,17 +33,15 @@ export type FakeAppSide = Pick<
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 const ACCOUNT_UUID = '12345678-90ab-cdef-1234-567890abcdef';
 
-/** Serves /oauth2/token on the fake's server; the callbacks are the merchant's browser, played by the returned calls. */
-export function fakeAppSide(context: AppSideContext): FakeAppSide {
-  const codes = new Map<string, { hash: string; scope: string }>();
-  let registered: FakeApp | undefined;
-  const app = () => {
-    if (!registered) throw new Error('the fake BigCommerce has no app registered: call registerApp first');
-    return registered;
-  };
-
+/** POST /oauth2/token: a code the auth callback got, once, for the store's token with the scopes approved. */
+function serveTokenExchange(
+  context: AppSideContext,
+  codes: Map<string, { hash: string; scope: string }>,
+  registeredApp: () => FakeApp | undefined,
+): void {
   context.server.post('/oauth2/token', (req, res) => {
     const body = req.body as Record<string, string>;
+    const registered = registeredApp();
     if (!registered || body.client_id !== registered.clientId || body.client_secret !== registered.clientSecret)
       return void res.status(401).json({ error: 'Invalid client id or secret' });
     const issued = codes.get(body.code ?? '');
@@ -66,31 +64,47 @@ export function fakeAppSide(context: AppSideContext): FakeAppSide {
       account_uuid: ACCOUNT_UUID,
     });
   });
+}
 
-  const signedPayload = (hash: string, claims: Record<string, unknown> = {}, secret?: string) => {
-    const now = Math.floor(Date.now() / 1000);
-    const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256' }));
-    const payload = b64url(
-      JSON.stringify({
-        aud: app().clientId,
-        iss: 'bc',
-        iat: now,
-        nbf: now,
-        exp: now + 86_400,
-        jti: randomUUID(),
-        sub: `stores/${hash}`,
-        user: { id: 12345, email: 'owner@example.com', locale: 'en-US' },
-        owner: { id: 12345, email: 'owner@example.com' },
-        url: '/',
-        channel_id: null,
-        ...claims,
-      }),
-    );
-    const signature = createHmac('sha256', secret ?? app().clientSecret)
-      .update(`${header}.${payload}`)
-      .digest('base64url');
-    return `${header}.${payload}.${signature}`;
+/** A signed_payload_jwt for the app, as BigCommerce signs it for its callbacks, with claims changed as given. */
+function signedPayloadOf(app: FakeApp, hash: string, claims: Record<string, unknown>, secret?: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  const header = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256' }));
+  const payload = b64url(
+    JSON.stringify({
+      aud: app.clientId,
+      iss: 'bc',
+      iat: now,
+      nbf: now,
+      exp: now + 86_400,
+      jti: randomUUID(),
+      sub: `stores/${hash}`,
+      user: { id: 12345, email: 'owner@example.com', locale: 'en-US' },
+      owner: { id: 12345, email: 'owner@example.com' },
+      url: '/',
+      channel_id: null,
+      ...claims,
+    }),
+  );
+  const signature = createHmac('sha256', secret ?? app.clientSecret)
+    .update(`${header}.${payload}`)
+    .digest('base64url');
+  return `${header}.${payload}.${signature}`;
+}
+
+/** Serves /oauth2/token on the fake's server; the callbacks are the merchant's browser, played by the returned calls. */
+export function fakeAppSide(context: AppSideContext): FakeAppSide {
+  const codes = new Map<string, { hash: string; scope: string }>();
+  let registered: FakeApp | undefined;
+  const app = () => {
+    if (!registered) throw new Error('the fake BigCommerce has no app registered: call registerApp first');
+    return registered;
   };
+
+  serveTokenExchange(context, codes, () => registered);
+
+  const signedPayload = (hash: string, claims: Record<string, unknown> = {}, secret?: string) =>
+    signedPayloadOf(app(), hash, claims, secret);
 
   const revokeApp = (hash: string) => {
     const store = context.stores.get(hash);

@@ -137,12 +137,8 @@ const serverError = (res: Response) =>
 /** The connection drops before the answer: the caller cannot know the thing was made. */
 const hangUp = (res: Response) => void res.socket?.destroy();
 
-/** Installs the Promotions API on the fake's store API (once per fake). */
-export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
-  if (installed.has(fake)) return fake;
-  installed.add(fake);
-  const api = fake.storeApi;
-
+/** Finding promotions and codes by code, name or kind (before /:id, which would take "codes" for an id). */
+function serveLookups(api: FakeBigCommerce['storeApi']): void {
   api.get('/v3/promotions/codes', (req, res) => {
     if (!allowed(req, res)) return;
     const code = typeof req.query.code === 'string' ? req.query.code : '';
@@ -170,7 +166,10 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     );
     res.json({ data: promotions.map(promotionView), meta: listMeta(promotions.length) });
   });
+}
 
+/** Making, reading and deleting a promotion. */
+function servePromotions(api: FakeBigCommerce['storeApi']): void {
   api.post('/v3/promotions', (req, res) => {
     if (!allowed(req, res)) return;
     const state = stateOf(fakeStoreOf(res));
@@ -233,7 +232,10 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     state.promotions.delete(Number(req.params.id));
     res.status(204).end();
   });
+}
 
+/** A promotion's codes: listed, made, deleted. */
+function serveCodes(api: FakeBigCommerce['storeApi']): void {
   api.get('/v3/promotions/:id/codes', (req, res) => {
     if (!allowed(req, res)) return;
     const promotion = stateOf(fakeStoreOf(res)).promotions.get(Number(req.params.id));
@@ -292,6 +294,15 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     if (promotion) promotion.codes = promotion.codes.filter((code) => code.id !== Number(req.params.codeId));
     res.status(204).end();
   });
+}
+
+/** Installs the Promotions API on the fake's store API (once per fake). */
+export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
+  if (installed.has(fake)) return fake;
+  installed.add(fake);
+  serveLookups(fake.storeApi);
+  servePromotions(fake.storeApi);
+  serveCodes(fake.storeApi);
   return fake;
 }
 

@@ -131,6 +131,52 @@ function unknownChannel(store: FakeStore, body: Record<string, unknown>): string
 /** Storefront platforms whose pages render the Scripts API's scripts. */
 const RENDERS_SCRIPTS = new Set(['bigcommerce', 'catalyst']);
 
+/** A script as POST makes it from a body that passed problems(): BigCommerce's defaults for what it leaves out. */
+function newScript(body: Record<string, unknown>): FakeScript {
+  const now = new Date().toISOString();
+  return {
+    uuid: randomUUID(),
+    name: String(body.name),
+    description: typeof body.description === 'string' ? body.description : '',
+    ...(typeof body.src === 'string' ? { src: body.src } : {}),
+    ...(typeof body.html === 'string' ? { html: body.html } : {}),
+    kind: (body.kind as FakeScript['kind'] | undefined) ?? 'src',
+    auto_uninstall: body.auto_uninstall === true,
+    load_method: (body.load_method as FakeScript['load_method'] | undefined) ?? 'default',
+    location: (body.location as FakeScript['location'] | undefined) ?? 'head',
+    visibility: (body.visibility as FakeScript['visibility'] | undefined) ?? 'storefront',
+    // The docs: "Defaults to unknown when not specified".
+    consent_category: (body.consent_category as FakeScript['consent_category'] | undefined) ?? 'unknown',
+    enabled: body.enabled !== false,
+    channel_id: typeof body.channel_id === 'number' ? body.channel_id : 1,
+    date_created: now,
+    date_modified: now,
+  };
+}
+
+/** One page of scripts, with BigCommerce's pagination. */
+function pageOf(all: FakeScript[], page: number, limit: number) {
+  const data = all.slice((page - 1) * limit, page * limit);
+  const totalPages = Math.max(1, Math.ceil(all.length / limit));
+  return {
+    data,
+    meta: {
+      pagination: {
+        total: all.length,
+        count: data.length,
+        per_page: limit,
+        current_page: page,
+        total_pages: totalPages,
+        links: {
+          ...(page > 1 ? { previous: `?page=${page - 1}&limit=${limit}` } : {}),
+          current: `?page=${page}&limit=${limit}`,
+          ...(page < totalPages ? { next: `?page=${page + 1}&limit=${limit}` } : {}),
+        },
+      },
+    },
+  };
+}
+
 /** Serves the Scripts API on the fake's store API; call once per fake. */
 export function addFakeScripts(fake: FakeBigCommerce): void {
   const router = fake.storeApi;
@@ -151,25 +197,7 @@ export function addFakeScripts(fake: FakeBigCommerce): void {
     const all = visible(res)
       .map((each) => each.script)
       .filter((script) => channels.length === 0 || channels.includes(script.channel_id));
-    const data = all.slice((page - 1) * limit, page * limit);
-    const totalPages = Math.max(1, Math.ceil(all.length / limit));
-    res.json({
-      data,
-      meta: {
-        pagination: {
-          total: all.length,
-          count: data.length,
-          per_page: limit,
-          current_page: page,
-          total_pages: totalPages,
-          links: {
-            ...(page > 1 ? { previous: `?page=${page - 1}&limit=${limit}` } : {}),
-            current: `?page=${page}&limit=${limit}`,
-            ...(page < totalPages ? { next: `?page=${page + 1}&limit=${limit}` } : {}),
-          },
-        },
-      },
-    });
+    res.json(pageOf(all, page, limit));
   });
 
   router.post('/v3/content/scripts', (req, res) => {
@@ -180,25 +208,7 @@ export function addFakeScripts(fake: FakeBigCommerce): void {
     const channel = unknownChannel(fakeStoreOf(res), body);
     if (channel) return invalid(res, { channel_id: channel });
     if (visible(res).length >= APP_LIMIT) return invalid(res, { scripts: `an app can have ${APP_LIMIT} scripts` });
-    const now = new Date().toISOString();
-    const script: FakeScript = {
-      uuid: randomUUID(),
-      name: String(body.name),
-      description: typeof body.description === 'string' ? body.description : '',
-      ...(typeof body.src === 'string' ? { src: body.src } : {}),
-      ...(typeof body.html === 'string' ? { html: body.html } : {}),
-      kind: (body.kind as FakeScript['kind'] | undefined) ?? 'src',
-      auto_uninstall: body.auto_uninstall === true,
-      load_method: (body.load_method as FakeScript['load_method'] | undefined) ?? 'default',
-      location: (body.location as FakeScript['location'] | undefined) ?? 'head',
-      visibility: (body.visibility as FakeScript['visibility'] | undefined) ?? 'storefront',
-      // The docs: "Defaults to unknown when not specified".
-      consent_category: (body.consent_category as FakeScript['consent_category'] | undefined) ?? 'unknown',
-      enabled: body.enabled !== false,
-      channel_id: typeof body.channel_id === 'number' ? body.channel_id : 1,
-      date_created: now,
-      date_modified: now,
-    };
+    const script = newScript(body);
     heldOf(fakeStoreOf(res)).push({ script, owner: ownerOf(res) });
     res.json(answerOf(script));
   });

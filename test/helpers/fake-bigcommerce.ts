@@ -196,6 +196,40 @@ function newStore(hash: string): FakeStore {
   };
 }
 
+/** Adds a token (and its holder's client secret) to a store, made if it is new. */
+const storeAdder =
+  (stores: Map<string, FakeStore>) =>
+  (hash: string, token: string, secret = randomBytes(16).toString('hex')): FakeStore => {
+    const store = stores.get(hash) ?? newStore(hash);
+    store.tokens.set(token, secret);
+    stores.set(hash, store);
+    return store;
+  };
+
+function newApiState(stores: Map<string, FakeStore>): ApiState {
+  return {
+    stores,
+    requests: [],
+    hangMs: 0,
+    quota: { requests: 150, windowMs: 30_000 },
+    windowStart: Date.now(),
+    used: 0,
+    held: undefined,
+    waiting: 0,
+  };
+}
+
+/** The store API, mounted at /stores/<hash>: every call through the gate, then the part it is for. */
+function storeApiRouter(state: ApiState, primary: FakeStore, orderFor: () => FakeBigCommerce['orderFor']) {
+  const router = express.Router({ mergeParams: true });
+  router.use(storeApiGate(state));
+  serveOrders(router, primary, orderFor);
+  serveStoreInformation(router);
+  serveHooks(router);
+  serveChannels(router);
+  return router;
+}
+
 export async function startFakeBigCommerce({
   storeHash,
   accessToken,
@@ -206,33 +240,13 @@ export async function startFakeBigCommerce({
   accountClientSecret?: string;
 }): Promise<FakeBigCommerce> {
   const stores = new Map<string, FakeStore>();
-  const state: ApiState = {
-    stores,
-    requests: [],
-    hangMs: 0,
-    quota: { requests: 150, windowMs: 30_000 },
-    windowStart: Date.now(),
-    used: 0,
-    held: undefined,
-    waiting: 0,
-  };
+  const state = newApiState(stores);
   let orderFor: FakeBigCommerce['orderFor'];
   const app = express();
   app.use(express.json());
-  const addStore = (hash: string, token: string, secret = randomBytes(16).toString('hex')): FakeStore => {
-    const store = stores.get(hash) ?? newStore(hash);
-    store.tokens.set(token, secret);
-    stores.set(hash, store);
-    return store;
-  };
+  const addStore = storeAdder(stores);
   const primary = addStore(storeHash, accessToken, accountClientSecret);
-
-  const router = express.Router({ mergeParams: true });
-  router.use(storeApiGate(state));
-  serveOrders(router, primary, () => orderFor);
-  serveStoreInformation(router);
-  serveHooks(router);
-  serveChannels(router);
+  const router = storeApiRouter(state, primary, () => orderFor);
   app.use('/stores/:hash', router);
   const appSide = fakeAppSide({
     server: app,
