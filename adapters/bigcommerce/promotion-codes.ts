@@ -1,8 +1,9 @@
 // A reward's discount code on a BigCommerce store (StorefrontParts.codes). A BigCommerce coupon code has no expiry
 // of its own, a promotion has one (end_date): so each redemption is its own promotion (Promotions API v3,
 // reference/promotions.v3.yml; docs/store-operations/promotions), a COUPON promotion giving the reward's fixed
-// amount off the order (cart_value), with the minimum order as its condition, used once (max_uses 1), from the
-// request's start to its expiry, then one code on it, used once by one customer. The promotion's id is the code's
+// amount off the order (cart_value), with the minimum order as its condition, in the store's default currency
+// (currency_code, where the bridge may read it: store-currency.ts), used once (max_uses 1), from the request's start
+// to its expiry, then one code on it, used once by one customer. The promotion's id is the code's
 // platformId. BigCommerce documents no way to keep a code to one customer (a promotion targets customer groups or
 // segments, never one customer): the code's text is long and random and shown only to its customer.
 // Combining: BigCommerce lets one coupon in an order by default (number_of_coupons_allowed_at_checkout, which only
@@ -52,6 +53,8 @@ export function bigCommercePromotionCodes(
   apiFor: (shop: string) => Promise<BigCommerceApi | undefined>,
   /** Why this store's install may not make codes, and how it gets the scope (its readiness's words). */
   whyNotAllowed?: (shop: string) => Promise<string | undefined>,
+  /** The store's default currency, which the reward's amount is in; undefined: BigCommerce's default, the same. */
+  currencyOf?: (shop: string) => Promise<string | undefined>,
 ): Omit<NonNullable<StorefrontParts['codes']>, 'readiness'> {
   const api = async (shop: string) => {
     const found = await apiFor(shop);
@@ -91,6 +94,7 @@ export function bigCommercePromotionCodes(
   return {
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await api(request.shop);
+      const currency = await currencyOf?.(request.shop);
       const promotion = {
         // The code in the name: the merchant finds an order's code among the promotions (names stay distinct).
         name: `${request.title} (${request.code})`,
@@ -106,6 +110,8 @@ export function bigCommercePromotionCodes(
         notifications: [],
         max_uses: 1,
         status: 'ENABLED',
+        // A promotion applies only to orders in its currency: the one the reward's amount is in.
+        ...(currency ? { currency_code: currency } : {}),
         start_date: request.startsAt,
         end_date: request.expiresAt,
         // One order pays with one of the bridge's codes at most, so its redeem is that code's: a reward that

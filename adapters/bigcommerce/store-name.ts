@@ -5,7 +5,7 @@
 import { asRecord } from '../shared/json.ts';
 import type { BigCommerceStores } from './stores.ts';
 
-const INFORMATION_SCOPE = /(^|\s)store_v2_information(_read_only)?(\s|$)/;
+export const INFORMATION_SCOPE = /(^|\s)store_v2_information(_read_only)?(\s|$)/;
 
 /** The store's name as BigCommerce tells it; undefined where the app may not read it. */
 export async function readBigCommerceStoreName(stores: BigCommerceStores, storeHash: string): Promise<unknown> {

@@ -3,6 +3,11 @@
 // - Content, modify (store_v2_content): the Scripts API, which puts the widget on the store;
 // - Customers, read-only (store_v2_customers_read_only, or Customers modify): the customer's record, whose e-mail
 //   and phone are who they are at the loyalty service (never the e-mail in the browser's token);
+// - Channel Settings, read-only (store_channel_settings_read_only, or its modify): the store's channels, so that
+//   the widget goes on each of its Stencil storefronts (storefront-channels.ts). Asked before the storefront is
+//   turned on, so that a store with several storefronts does not show its customers points on one alone; an
+//   install that turned it on before this was asked keeps the widget on its default storefront alone until the
+//   merchant accepts it;
 // and rewards need Marketing, modify (store_v2_marketing): the Promotions API, one promotion and code per reward.
 // The current-customer token needs no scope: the app's client id and secret are enough ("Current Customer API"),
 // so Customers Login (store_v2_customers_login), which signs customers in, is not asked for.
@@ -15,7 +20,11 @@
 // call refused for a scope says so when it happens.
 import type { BigCommerceStores } from './stores.ts';
 
-export const STOREFRONT_SCOPES = ['store_v2_content', 'store_v2_customers_read_only'] as const;
+export const STOREFRONT_SCOPES = [
+  'store_v2_content',
+  'store_v2_customers_read_only',
+  'store_channel_settings_read_only',
+] as const;
 export const REWARD_SCOPES = ['store_v2_marketing'] as const;
 
 export type BigCommerceReadiness = { ready: true } | { ready: false; missingScopes: string[]; why: string };

@@ -1,11 +1,14 @@
-// The widget on a BigCommerce store (StorefrontParts.widget): one script of ours in the store's Script Manager,
-// whose src is the bridge's widget.js (storefront-widget.ts), kept with the Scripts API (BigCommerce's docs:
-// reference/scripts.v3.yml, docs/integrations/scripts.mdx). An app sees only the scripts it created, and keeps no
-// id of its own: ours is the one with our name whose src has the widget's path, so a store whose merchant deleted
-// it in Script Manager, or one that holds two after a race, is put right by the next put.
+// The widget on a BigCommerce store (StorefrontParts.widget): one script of ours on each Stencil storefront
+// (storefront-channels.ts), in that storefront's Script Manager, whose src is the bridge's widget.js
+// (storefront-widget.ts), kept with the Scripts API (BigCommerce's docs: reference/scripts.v3.yml,
+// docs/integrations/scripts.mdx). A script renders on the one channel it names (channel_id). An app sees only the
+// scripts it created, and keeps no id of its own: ours are those with our name whose src has the widget's path, so
+// a store whose merchant deleted one in Script Manager, or one that holds two on a channel after a race, or a
+// storefront added or archived since, is put right by the next put.
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { asRecord } from '../shared/json.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
+import { widgetChannels, type WidgetChannels } from './storefront-channels.ts';
 
 /** What the merchant reads in Script Manager. */
 export const SCRIPT_NAME = 'Loyalty points';
@@ -13,10 +16,16 @@ const SCRIPT_DESCRIPTION = "The customer's points launcher, from loyalty-bridge:
 /** The path of the widget's src (its route, below the module's prefix), whatever the host and query. */
 export const WIDGET_PATH = '/bigcommerce/storefront/widget.js';
 const PAGE_SIZE = 50;
+/**
+ * How long a check (present) trusts the storefronts it read: a storefront added since gets the widget within this
+ * and the keeper's interval; put reads them anew. Keeps a check of many stores to one call each most of the time.
+ */
+const CHANNELS_FRESH_MS = 5 * 60_000;
 
-/** The script as we create it. */
-function scriptBody(src: string) {
+/** The script as we create it, on one storefront. */
+function scriptBody(src: string, channelId: number) {
   return {
+    channel_id: channelId,
     name: SCRIPT_NAME,
     description: SCRIPT_DESCRIPTION,
     src,
@@ -44,6 +53,8 @@ interface Script {
   uuid: string;
   name: string;
   src: string;
+  /** The storefront it renders on: 1, the default, for one made before scripts named their channel. */
+  channelId: number;
 }
 
 const isOurs = (script: Script) => {
@@ -71,6 +82,49 @@ function unexpected(what: string, status: number): never {
   throw new BigCommerceApiError(`BigCommerce answered ${status} to ${what} the loyalty script`, status, false);
 }
 
+/** Ours among every script the app created, page by page. */
+async function ours(api: BigCommerceApi): Promise<Script[]> {
+  const found: Script[] = [];
+  for (let page = 1; ; page++) {
+    const { status, body } = await api
+      .send('GET', 'v3/content/scripts', { searchParams: { page: String(page), limit: String(PAGE_SIZE) } })
+      .catch(scopeRefused);
+    if (status !== 200) unexpected('list', status);
+    const record = asRecord(body);
+    const data = Array.isArray(record.data) ? record.data.map(asRecord) : [];
+    for (const each of data) {
+      const script = {
+        uuid: String(each.uuid ?? ''),
+        name: String(each.name ?? ''),
+        src: String(each.src ?? ''),
+        channelId: Number.isInteger(each.channel_id) ? Number(each.channel_id) : 1,
+      };
+      if (script.uuid && isOurs(script)) found.push(script);
+    }
+    const pagination = asRecord(asRecord(record.meta).pagination);
+    if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page))
+      return found;
+  }
+}
+
+async function removeScript(api: BigCommerceApi, uuid: string) {
+  const { status } = await api.send('DELETE', `v3/content/scripts/${encodeURIComponent(uuid)}`).catch(scopeRefused);
+  // 404: gone already (the merchant deleted it meanwhile).
+  if (status >= 300 && status !== 404) unexpected('delete', status);
+}
+
+/** One script of ours on the channel, at scriptUrl: the first kept (moved if it is elsewhere), others removed. */
+async function putOn(api: BigCommerceApi, channelId: number, mine: Script[], scriptUrl: string) {
+  const [first, ...extras] = mine;
+  for (const extra of extras) await removeScript(api, extra.uuid);
+  if (first?.src === scriptUrl) return;
+  const body = scriptBody(scriptUrl, channelId);
+  const { status } = first
+    ? await api.send('PUT', `v3/content/scripts/${encodeURIComponent(first.uuid)}`, { json: body }).catch(scopeRefused)
+    : await api.send('POST', 'v3/content/scripts', { json: body }).catch(scopeRefused);
+  if (status >= 300) unexpected(first ? 'update' : 'create', status);
+}
+
 /**
  * `wantedSrc`: the address put gives for the shop, where the caller knows it without a put (the bridge's public
  * address and the store): present then says false for one of ours at another address. Absent: any of ours counts.
@@ -85,54 +139,45 @@ export function bigCommerceWidget(
     return api;
   };
 
-  /** Ours among every script the app created, page by page. */
-  async function ours(api: BigCommerceApi): Promise<Script[]> {
-    const found: Script[] = [];
-    for (let page = 1; ; page++) {
-      const { status, body } = await api
-        .send('GET', 'v3/content/scripts', { searchParams: { page: String(page), limit: String(PAGE_SIZE) } })
-        .catch(scopeRefused);
-      if (status !== 200) unexpected('list', status);
-      const record = asRecord(body);
-      const data = Array.isArray(record.data) ? record.data.map(asRecord) : [];
-      for (const each of data) {
-        const script = { uuid: String(each.uuid ?? ''), name: String(each.name ?? ''), src: String(each.src ?? '') };
-        if (script.uuid && isOurs(script)) found.push(script);
-      }
-      const pagination = asRecord(asRecord(record.meta).pagination);
-      if (data.length === 0 || Number(pagination.current_page ?? page) >= Number(pagination.total_pages ?? page))
-        return found;
-    }
-  }
-
-  async function remove(api: BigCommerceApi, uuid: string) {
-    const { status } = await api.send('DELETE', `v3/content/scripts/${encodeURIComponent(uuid)}`).catch(scopeRefused);
-    // 404: gone already (the merchant deleted it meanwhile).
-    if (status >= 300 && status !== 404) unexpected('delete', status);
+  const read = new Map<string, { channels: WidgetChannels; at: number }>();
+  /** The storefronts the widget goes on: read anew, or (for a check) as read within CHANNELS_FRESH_MS. */
+  async function channelsOf(shop: string, api: BigCommerceApi, fresh: boolean): Promise<WidgetChannels> {
+    const kept = read.get(shop);
+    if (!fresh && kept && Date.now() - kept.at < CHANNELS_FRESH_MS) return kept.channels;
+    const channels = await widgetChannels(api);
+    read.set(shop, { channels, at: Date.now() });
+    return channels;
   }
 
   return {
     async put(shop, scriptUrl) {
       const api = await apiOf(shop);
-      const [first, ...extras] = await ours(api);
-      for (const extra of extras) await remove(api, extra.uuid);
-      if (first?.src === scriptUrl) return;
-      const { status } = first
-        ? await api
-            .send('PUT', `v3/content/scripts/${encodeURIComponent(first.uuid)}`, { json: scriptBody(scriptUrl) })
-            .catch(scopeRefused)
-        : await api.send('POST', 'v3/content/scripts', { json: scriptBody(scriptUrl) }).catch(scopeRefused);
-      if (status >= 300) unexpected(first ? 'update' : 'create', status);
+      const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, true)]);
+      for (const channelId of channels.ids)
+        await putOn(
+          api,
+          channelId,
+          scripts.filter((script) => script.channelId === channelId),
+          scriptUrl,
+        );
+      // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
+      // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there).
+      if (!channels.complete) return;
+      for (const script of scripts) if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
     },
     async remove(shop) {
       const api = await apiOf(shop);
-      for (const script of await ours(api)) await remove(api, script.uuid);
+      for (const script of await ours(api)) await removeScript(api, script.uuid);
     },
     async present(shop) {
-      // One at an old address (the bridge moved) is as good as missing: put puts it right.
+      // On every storefront it goes on; one at an old address (the bridge moved) is as good as missing there: put
+      // puts it right.
       const api = await apiOf(shop);
       const wanted = wantedSrc?.(shop);
-      return (await ours(api)).some((script) => wanted === undefined || script.src === wanted);
+      const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, false)]);
+      return channels.ids.every((channelId) =>
+        scripts.some((script) => script.channelId === channelId && (wanted === undefined || script.src === wanted)),
+      );
     },
   };
 }

@@ -3,7 +3,8 @@
 // (adapters/shared/storefront-widget.ts) with BigCommerce's transport. It proves who the customer is with
 // BigCommerce's current-customer JWT (BigCommerce's docs, start/authentication/current-customer.mdx): asked of the
 // store's own origin with its cookies, fresh for each call (it lives 15 minutes; kept nowhere), and sent to the
-// bridge as a bearer. A guest (404) asks as the store, named by the script's own address. The client id is public
+// bridge as a bearer. A guest (404), or a page where the store's origin gives no token (a headless storefront),
+// asks as the store, named by the script's own address. The client id is public
 // (BigCommerce's own snippet puts it in the page); nothing secret is in the script.
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import { launcherWords as sharedLauncherWords, widgetRoute } from '../shared/storefront-widget.ts';
@@ -22,14 +23,20 @@ export interface WidgetOptions {
 export const launcherWords = (locale: unknown) => sharedLauncherWords(locale, SIGN_IN_PATH);
 
 // Plain browser JavaScript, inside the shared prelude (data, store, pointsUrl are its).
-const TRANSPORT = `  // A fresh token for every call, never kept: it lives 15 minutes. undefined: a guest (BigCommerce answers 404).
+const TRANSPORT = `  // A fresh token for every call, never kept: it lives 15 minutes. undefined: ask as a guest. BigCommerce's own
+  // storefront (Stencil) answers 404 for a guest. A headless storefront is a site of its own, which BigCommerce's
+  // Scripts API does not serve: where a merchant put the script there by hand, this path is that site's (a 404, its
+  // own page, a redirect to its sign-in), never a token, so its shoppers ask as guests rather than see an error.
   function customerToken() {
     return fetch('/customer/current.jwt?app_client_id=' + encodeURIComponent(data.clientId), {
       credentials: 'same-origin',
     }).then(function (response) {
-      if (response.status === 404) return undefined;
-      if (!response.ok) throw new Error('the store answered ' + response.status);
-      return response.text();
+      if (response.status >= 500) throw new Error('the store answered ' + response.status);
+      if (!response.ok) return undefined;
+      return response.text().then(function (text) {
+        var token = text.trim();
+        return /^[\\w-]+\\.[\\w-]+\\.[\\w-]+$/.test(token) ? token : undefined;
+      });
     });
   }`;
 

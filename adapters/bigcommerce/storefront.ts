@@ -11,6 +11,7 @@ import { bigCommercePromotionCodes } from './promotion-codes.ts';
 import { bigCommerceContact } from './storefront-contact.ts';
 import { bigCommerceReadiness, REWARD_SCOPES, STOREFRONT_SCOPES } from './storefront-readiness.ts';
 import { bigCommerceWidget } from './storefront-script.ts';
+import { readBigCommerceStoreCurrency } from './store-currency.ts';
 import type { BigCommerceStores } from './stores.ts';
 
 export interface BigCommerceStorefrontOptions {
@@ -49,13 +50,17 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
         stores,
         shop,
         STOREFRONT_SCOPES,
-        'put the points launcher on your store and read who your signed-in customers are',
+        'put the points launcher on each of your storefronts and read who your signed-in customers are',
       ),
     codes: {
-      ...bigCommercePromotionCodes(apiFor, async (shop) => {
-        const ready = await rewardsReadiness(shop);
-        return ready.ready ? undefined : ready.why;
-      }),
+      ...bigCommercePromotionCodes(
+        apiFor,
+        async (shop) => {
+          const ready = await rewardsReadiness(shop);
+          return ready.ready ? undefined : ready.why;
+        },
+        (shop) => readBigCommerceStoreCurrency(stores, shop),
+      ),
       readiness: rewardsReadiness,
       // BigCommerce documents no way to keep a code to one customer (promotion-codes.ts).
       forOneCustomer: false,

@@ -11,7 +11,8 @@ import { startTestBridge } from '../../test/helpers/bridge.ts';
 import { tempDataDir } from '../../test/helpers/engine.ts';
 import { startFakeBigCommerce } from '../../test/helpers/fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from '../../test/helpers/fake-bigcommerce-customers.ts';
-import { useCode, withPromotions } from '../../test/helpers/fake-bigcommerce-promotions.ts';
+import { storeCart, useCode } from '../../test/helpers/fake-bigcommerce-checkout.ts';
+import { withPromotions } from '../../test/helpers/fake-bigcommerce-promotions.ts';
 import { addFakeScripts } from '../../test/helpers/fake-bigcommerce-scripts.ts';
 import type { StorefrontPlatform } from './storefront-driver.ts';
 
@@ -19,12 +20,15 @@ const CLIENT_ID = 'bench-storefront-client-id';
 const CLIENT_SECRET = 'bench-storefront-client-secret';
 const STORE = 'benchsf1';
 /** Orders, the storefront (scripts, customers) and rewards (promotions), approved at install. */
-const SCOPES = 'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+const SCOPES =
+  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
 /** The store's own domain, where the widget's page is. */
 const STORE_PAGE = 'https://www.bench-storefront.example';
 /** Order ids of BigCommerce's size (an int32). */
 const FIRST_ORDER = 200_000;
 const customerId = (n: number) => 9_000 + n;
+/** The cart a code pays for: bcOrder's subtotal, in the store's currency. */
+const PAID_SUBTOTAL = '150.00';
 const email = (n: number) => `c${n}@example.com`;
 
 export const bigCommerceStorefront: StorefrontPlatform = {
@@ -111,7 +115,7 @@ export const bigCommerceStorefront: StorefrontPlatform = {
         ),
       points: (n) => asCustomer(n, ''),
       redeem: (n, rewardId) => asCustomer(n, `/redeem?reward=${encodeURIComponent(rewardId)}`, 'POST'),
-      useCode: (n, code) => useCode(bc, STORE, code, { customerId: String(customerId(n)) }),
+      useCode: (n, code) => useCode(bc, STORE, code, storeCart(bc, STORE, String(customerId(n)), PAID_SUBTOTAL)),
       async stop() {
         await running.stop();
         await bc.close();

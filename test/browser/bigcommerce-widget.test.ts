@@ -35,7 +35,7 @@ const STORE = 'hopper1';
 const STORE_NAME = 'Hopper & Co.';
 /** Everything the storefront and its rewards need, approved at install (the e2e test walks the approvals). */
 const SCOPES =
-  'store_v2_orders_read_only store_v2_information_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+  'store_v2_orders_read_only store_v2_information_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
 const PANEL = `https://store-${STORE}.mybigcommerce.com/manage/app/42`;
 const GRACE = { id: 4927, email: 'grace@example.com' };
 /** The store's own session cookie: the customer it names is signed in (BigCommerce's is opaque; this one says who). */

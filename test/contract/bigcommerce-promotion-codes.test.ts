@@ -3,19 +3,27 @@
 // one code on it; a checkout can use it once and not after its end; it is found again by its text, its uses are
 // BigCommerce's count, and removing it deletes its code and its promotion (twice is fine). An install without
 // the Marketing scope is told so in words; a code that could not be made leaves no promotion behind, and neither
-// does one whose promotion was made with its answer lost (found again by its name).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// does one whose promotion was made with its answer lost (found again by its name). The store's checkout holds the
+// code to BigCommerce's rules (test/helpers/fake-bigcommerce-checkout.ts): the reward's minimum, the store's
+// currency, which the promotion names, one coupon an order, and whether it combines with the cart's discounts.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
+import { readBigCommerceStoreCurrency } from '../../adapters/bigcommerce/store-currency.ts';
+import type { BigCommerceInstall, BigCommerceStore } from '../../adapters/bigcommerce/stores.ts';
 import type { DiscountCodeRequest } from '../../src/core/platform-module.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
-import { failNextCreate, promotionsOf, useCode, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode, type Checkout } from '../helpers/fake-bigcommerce-checkout.ts';
+import { failNextCreate, promotionsOf, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
 
 const HASH = 'promo01';
 const TOKEN = 'promo-token';
 /** An app's token without the Marketing scope. */
 const NARROW = 'promo-token-orders-only';
 const HOUR = 3_600_000;
+/** A store whose default currency is the euro, whose install may read it (Information & settings). */
+const EURO = 'promo02';
+const EURO_TOKEN = 'promo-euro-token';
 
 let fake: FakeBigCommerce;
 let made = 0;
@@ -23,6 +31,7 @@ let made = 0;
 beforeAll(async () => {
   fake = withPromotions(await startFakeBigCommerce({ storeHash: HASH, accessToken: TOKEN }));
   fake.addStore(HASH, NARROW).tokenScopes.set(NARROW, 'store_v2_orders_read_only store_v2_information_read_only');
+  fake.addStore(EURO, EURO_TOKEN).currency = 'EUR';
 });
 afterAll(() => fake.close());
 
@@ -56,6 +65,8 @@ async function madeId(asked: DiscountCodeRequest): Promise<string> {
   return answer.platformId;
 }
 const promotion = (id: string) => promotionsOf(fake, HASH).find((each) => String(each.id) === id);
+/** Customer 42's cart in the store's currency: bcOrder's subtotal, above every minimum here unless said. */
+const cart = (change: Partial<Checkout> = {}): Checkout => ({ ...storeCart(fake, HASH, '42', '150.00'), ...change });
 
 describe('BigCommerce promotion codes', () => {
   it('makes a coupon promotion of the reward with one code on it, used once, ending at the expiry', async () => {
@@ -90,17 +101,106 @@ describe('BigCommerce promotion codes', () => {
   it('lets a checkout use the code once, not twice, and not below its minimum', async () => {
     const asked = request({ minimumOrder: '20.00' });
     await madeId(asked);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '10.00' })).toBe(false);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '25.00' })).toBe(true);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42', subtotal: '25.00' })).toBe(false);
-    expect(useCode(fake, HASH, asked.code, { customerId: '43', subtotal: '25.00' })).toBe(false);
+    expect(codeRefusal(fake, HASH, asked.code, cart({ subtotal: '19.99' }))).toBe(
+      'the order is below the minimum spend',
+    );
+    expect(useCode(fake, HASH, asked.code, cart({ subtotal: '20.00' }))).toBe(true);
+    expect(useCode(fake, HASH, asked.code, cart({ subtotal: '25.00' }))).toBe(false);
+    expect(useCode(fake, HASH, asked.code, cart({ customerId: '43', subtotal: '25.00' }))).toBe(false);
   });
 
   it('refuses the code at a checkout after its expiry', async () => {
     const asked = request();
     await madeId(asked);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42', at: Date.parse(asked.expiresAt) + 1_000 })).toBe(false);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(true);
+    expect(useCode(fake, HASH, asked.code, cart({ at: Date.parse(asked.expiresAt) + 1_000 }))).toBe(false);
+    expect(useCode(fake, HASH, asked.code, cart())).toBe(true);
+  });
+
+  it("names the store's currency on the promotion, so a cart in another currency cannot pay with it", async () => {
+    const api = new BigCommerceApi({ storeHash: EURO, accessToken: EURO_TOKEN, baseUrl: fake.url });
+    const sent = vi.spyOn(api, 'send');
+    /** The store's install as the bridge keeps it: with Information & settings, or without. */
+    const installWith = (scope: string) => ({
+      existing: async () => ({ scope }) as BigCommerceInstall,
+      get: async () => ({ api }) as BigCommerceStore,
+    });
+    const sentCurrency = async (scope: string) => {
+      sent.mockClear();
+      const euro = bigCommercePromotionCodes(
+        async () => api,
+        undefined,
+        (shop) => readBigCommerceStoreCurrency(installWith(scope), shop),
+      );
+      const asked = request({ shop: EURO });
+      expect((await euro.make(asked)).kind).toBe('made');
+      const posted = sent.mock.calls.find(([method, path]) => method === 'POST' && path === 'v3/promotions');
+      return { asked, currency: (posted?.[2]?.json as Record<string, unknown>).currency_code };
+    };
+    const { asked, currency } = await sentCurrency('store_v2_marketing store_v2_information_read_only');
+    expect(currency).toBe('EUR');
+    const euroCart = storeCart(fake, EURO, '42', '150.00');
+    expect(codeRefusal(fake, EURO, asked.code, { ...euroCart, currency: 'USD' })).toBe(
+      'the promotion is for orders in EUR',
+    );
+    expect(useCode(fake, EURO, asked.code, euroCart)).toBe(true);
+    // An install that may not read the store's information leaves it to BigCommerce's default: the same currency.
+    const narrow = await sentCurrency('store_v2_marketing');
+    expect(narrow.currency).toBeUndefined();
+    expect(promotionsOf(fake, EURO).map((each) => each.currency_code)).toEqual(['EUR', 'EUR']);
+  });
+
+  it('is held to one coupon an order: a cart holding one of its codes takes no second, though both combine', async () => {
+    const first = request({ combinesWithOthers: true });
+    const second = request({ combinesWithOthers: true });
+    await madeId(first);
+    await madeId(second);
+    expect(codeRefusal(fake, HASH, second.code, cart({ coupons: [first.code] }))).toBe(
+      'the store allows one coupon per order',
+    );
+    expect(useCode(fake, HASH, second.code, cart())).toBe(true);
+  });
+
+  it("combines with the cart's automatic discounts only where the reward says so, and never with one that does not", async () => {
+    const automatic = async (combines: boolean) => {
+      const api = new BigCommerceApi({ storeHash: HASH, accessToken: TOKEN, baseUrl: fake.url });
+      const { status, body } = await api.send('POST', 'v3/promotions', {
+        json: {
+          name: `Spring sale ${combines ? 'for all' : 'alone'}`,
+          redemption_type: 'AUTOMATIC',
+          rules: [{ action: { cart_value: { discount: { percentage_amount: '10' } } } }],
+          can_be_used_with_other_promotions: combines,
+        },
+      });
+      expect(status).toBe(201);
+      return (body as { data: { id: number } }).data.id;
+    };
+    const sale = await automatic(true);
+    const alone = await automatic(false);
+    const apart = request({ combinesWithOthers: false });
+    const together = request({ combinesWithOthers: true });
+    await madeId(apart);
+    await madeId(together);
+    expect(codeRefusal(fake, HASH, apart.code, cart({ discountedBy: [sale] }))).toBe(
+      'the promotion does not combine with the discounts already applied',
+    );
+    expect(codeRefusal(fake, HASH, together.code, cart({ discountedBy: [alone] }))).toBe(
+      'a discount already applied does not combine with other promotions',
+    );
+    expect(useCode(fake, HASH, together.code, cart({ discountedBy: [sale] }))).toBe(true);
+    expect(useCode(fake, HASH, apart.code, cart())).toBe(true);
+  });
+
+  it('is a fake that refuses a currency the store does not sell in, and makes a promotion without one in its default', async () => {
+    const api = new BigCommerceApi({ storeHash: EURO, accessToken: EURO_TOKEN, baseUrl: fake.url });
+    const draft = {
+      name: 'Any',
+      redemption_type: 'COUPON',
+      rules: [{ action: { cart_value: { discount: { fixed_amount: '1' } } } }],
+    };
+    expect((await api.send('POST', 'v3/promotions', { json: { ...draft, currency_code: 'USD' } })).status).toBe(422);
+    const { status, body } = await api.send('POST', 'v3/promotions', { json: draft });
+    expect(status).toBe(201);
+    expect((body as { data: { currency_code: string } }).data.currency_code).toBe('EUR');
   });
 
   it('finds a code by its text, and nothing for a text the store does not have', async () => {
@@ -114,7 +214,7 @@ describe('BigCommerce promotion codes', () => {
     const asked = request();
     const id = await madeId(asked);
     await expect(codes.uses(HASH, id)).resolves.toBe(0);
-    useCode(fake, HASH, asked.code, { customerId: '42' });
+    useCode(fake, HASH, asked.code, cart());
     await expect(codes.uses(HASH, id)).resolves.toBe(1);
   });
 
@@ -123,7 +223,7 @@ describe('BigCommerce promotion codes', () => {
     const id = await madeId(asked);
     await codes.remove(HASH, id);
     expect(promotion(id)).toBeUndefined();
-    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(false);
+    expect(useCode(fake, HASH, asked.code, cart())).toBe(false);
     await expect(codes.uses(HASH, id)).resolves.toBeUndefined();
     await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
     await expect(codes.remove(HASH, id)).resolves.toBeUndefined();
@@ -151,7 +251,7 @@ describe('BigCommerce promotion codes', () => {
     failNextCreate(fake, HASH, { what: 'code', when });
     await expect(codes.make(asked)).rejects.toThrow(/BigCommerce/);
     expect(promotionsOf(fake, HASH).length).toBe(before);
-    expect(useCode(fake, HASH, asked.code, { customerId: '42' })).toBe(false);
+    expect(useCode(fake, HASH, asked.code, cart())).toBe(false);
     await expect(codes.find(HASH, asked.code)).resolves.toBeUndefined();
   });
 

@@ -1,10 +1,12 @@
 // The widget's script on a BigCommerce store (adapters/bigcommerce/storefront-script.ts) against the fake Scripts
 // API (test/helpers/fake-bigcommerce-scripts.ts, from BigCommerce's docs): one script of ours whatever happens to
-// it, with the fields a store needs to show it, and a refusal that names the scope it lacks.
+// it, with the fields a store needs to show it, and a refusal that names the scope it lacks; on a store with several
+// storefronts, one on each Stencil storefront (the Channels API, test/helpers/fake-bigcommerce-channels.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigCommerceApi, BigCommerceApiError } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommerceWidget } from '../../adapters/bigcommerce/storefront-script.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addChannel } from '../helpers/fake-bigcommerce-channels.ts';
 import {
   addFakeScripts,
   deleteScriptAsMerchant,
@@ -20,9 +22,11 @@ const APP = {
   uninstallCallback: 'https://bridge.invalid/bigcommerce/uninstall',
   scope: 'store_v2_orders_read_only store_v2_content',
 };
-/** A store whose app token has the Content scope, and one whose token lacks it. */
+/** A store whose app token has the Content scope, one whose token lacks it, and one that may read its channels. */
 const STORE = 'wdgt1';
 const NO_CONTENT = 'wdgt2';
+const MULTI = 'wdgt3';
+const CHANNELS_SCOPE = `${APP.scope} store_channel_settings_read_only`;
 const src = (hash: string, host = 'bridge.example') => `https://${host}/bigcommerce/storefront/widget.js?store=${hash}`;
 
 let fake: FakeBigCommerce;
@@ -36,6 +40,7 @@ beforeAll(async () => {
   for (const [hash, scope] of [
     [STORE, APP.scope],
     [NO_CONTENT, 'store_v2_orders_read_only'],
+    [MULTI, CHANNELS_SCOPE],
   ] as const) {
     const token = `${hash}-token`;
     fake.addStore(hash, token, APP.clientSecret).tokenScopes.set(token, scope);
@@ -155,5 +160,86 @@ describe('the widget on a BigCommerce store', () => {
     expect((refused as Error).message).toMatch(/store_v2_content/);
     await expect(widget().present(NO_CONTENT)).rejects.toThrow(/store_v2_content/);
     expect(scriptsOf(fake, NO_CONTENT)).toEqual([]);
+  });
+});
+
+describe('the widget on a BigCommerce store with several storefronts', () => {
+  const channelsOf = () =>
+    scriptsOf(fake, MULTI)
+      .map((each) => each.channel_id)
+      .sort((a, b) => a - b);
+  let uk = 0;
+
+  it('puts one script on each Stencil storefront, and none on a headless, archived or marketplace channel', async () => {
+    const stores = fake.stores;
+    uk = addChannel(stores, MULTI, { name: 'UK', type: 'storefront', platform: 'bigcommerce', status: 'active' }).id;
+    const soon = addChannel(stores, MULTI, {
+      name: 'Soon',
+      type: 'storefront',
+      platform: 'bigcommerce',
+      status: 'prelaunch',
+    }).id;
+    const headless = addChannel(stores, MULTI, {
+      name: 'Catalyst',
+      type: 'storefront',
+      platform: 'catalyst',
+      status: 'active',
+    }).id;
+    addChannel(stores, MULTI, { name: 'Old', type: 'storefront', platform: 'bigcommerce', status: 'archived' });
+    addChannel(stores, MULTI, { name: 'Amazon', type: 'marketplace', platform: 'amazon', status: 'connected' });
+    await widget().put(MULTI, src(MULTI));
+    expect(channelsOf()).toEqual([1, uk, soon]);
+    // A shopper on the UK storefront runs its script; one on the headless storefront runs none of ours.
+    expect(scriptsRunFor(fake, MULTI, { channel: uk })).toMatchObject([{ channel_id: uk, src: src(MULTI) }]);
+    expect(scriptsRunFor(fake, MULTI, { channel: headless })).toEqual([]);
+    expect(await widget().present(MULTI)).toBe(true);
+  });
+
+  it('is not present while a storefront added since has none, and put adds it there alone', async () => {
+    const added = addChannel(fake.stores, MULTI, {
+      name: 'EU',
+      type: 'storefront',
+      platform: 'bigcommerce',
+      status: 'active',
+    }).id;
+    const before = scriptsOf(fake, MULTI).map((each) => each.uuid);
+    expect(await widget().present(MULTI)).toBe(false);
+    await widget().put(MULTI, src(MULTI));
+    expect(await widget().present(MULTI)).toBe(true);
+    expect(scriptsOf(fake, MULTI).map((each) => each.uuid)).toEqual(expect.arrayContaining(before));
+    expect(scriptsOf(fake, MULTI).filter((each) => each.channel_id === added)).toHaveLength(1);
+  });
+
+  it('takes its script off a storefront the merchant archived, and all of them off at remove', async () => {
+    fake.stores.get(MULTI)!.channels.find((each) => each.id === uk)!.status = 'archived';
+    await widget().put(MULTI, src(MULTI));
+    expect(channelsOf()).not.toContain(uk);
+    await widget().remove(MULTI);
+    expect(scriptsOf(fake, MULTI)).toEqual([]);
+  });
+
+  it('without Channel Settings, puts it on the default storefront alone and leaves the others’ scripts', async () => {
+    await widget().put(MULTI, src(MULTI));
+    const token = `${MULTI}-token`;
+    fake.stores.get(MULTI)!.tokenScopes.set(token, APP.scope);
+    try {
+      const [first] = scriptsOf(fake, MULTI).filter((each) => each.channel_id === 1);
+      expect(deleteScriptAsMerchant(fake, MULTI, first!.uuid)).toBe(true);
+      const others = scriptsOf(fake, MULTI).length;
+      await widget().put(MULTI, src(MULTI));
+      expect(scriptsOf(fake, MULTI).filter((each) => each.channel_id === 1)).toHaveLength(1);
+      expect(scriptsOf(fake, MULTI)).toHaveLength(others + 1);
+      expect(await widget().present(MULTI)).toBe(true);
+    } finally {
+      fake.stores.get(MULTI)!.tokenScopes.set(token, CHANNELS_SCOPE);
+    }
+  });
+
+  it('is a fake that refuses a script for a channel the store does not have', async () => {
+    const { status, body } = await apis.get(MULTI)!.send('POST', 'v3/content/scripts', {
+      json: { name: 'Elsewhere', kind: 'src', src: 'https://cdn.example/x.js', channel_id: 999_999 },
+    });
+    expect(status).toBe(422);
+    expect(JSON.stringify(body)).toMatch(/channel_id/);
   });
 });

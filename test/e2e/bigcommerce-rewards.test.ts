@@ -22,8 +22,10 @@ import {
 import { currentCustomerJwt } from '../helpers/bigcommerce-customer-jwt.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { addChannel } from '../helpers/fake-bigcommerce-channels.ts';
 import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
-import { madeCode, useCode } from '../helpers/fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
+import { madeCode } from '../helpers/fake-bigcommerce-promotions.ts';
 import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 import { bcOrder } from '../helpers/bigcommerce.ts';
 
@@ -83,16 +85,28 @@ describe('a BigCommerce customer sees and spends their points', () => {
   it('the storefront turns on once the app may put scripts and read customers, and puts the widget on the store', async () => {
     const refused = await merchant('PUT', '/storefront', { on: true });
     expect(refused.status).toBe(409);
-    expect(refused.body.missingScopes).toEqual(['store_v2_content', 'store_v2_customers_read_only']);
+    expect(refused.body.missingScopes).toEqual([
+      'store_v2_content',
+      'store_v2_customers_read_only',
+      'store_channel_settings_read_only',
+    ]);
+    expect(refused.body.errors[0]).toMatch(/on each of your storefronts/);
     expect(refused.body.errors[0]).toMatch(/open the app again from your control panel/);
     expect(scriptsOf(bc, STORE)).toEqual([]);
 
+    // A second Stencil storefront: the widget goes on it too.
+    const uk = addChannel(bc.stores, STORE, {
+      name: 'UK',
+      type: 'storefront',
+      platform: 'bigcommerce',
+      status: 'active',
+    });
     await approve(STOREFRONT);
     const on = await merchant('PUT', '/storefront', { on: true });
     expect(on.status).toBe(200);
     expect(on.body).toMatchObject({ on: true, widget: { onStore: true } });
+    expect(scriptsOf(bc, STORE).map((each) => each.channel_id)).toEqual([1, uk.id]);
     const [script] = scriptsOf(bc, STORE);
-    expect(scriptsOf(bc, STORE)).toHaveLength(1);
     expect(script).toMatchObject({
       src: `${url}/bigcommerce/storefront/widget.js?store=${STORE}`,
       kind: 'src',
@@ -186,9 +200,16 @@ describe('a BigCommerce customer sees and spends their points', () => {
       code,
     ]);
 
-    // She pays with it: BigCommerce applies it once, the order arrives (twice), and the points leave once.
-    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(true);
-    expect(useCode(bc, STORE, code, { customerId: '4927', subtotal: '40.00' })).toBe(false);
+    // She pays with it: BigCommerce applies it once (not below the reward's 20.00, nor beside another coupon), the
+    // order arrives (twice), and the points leave once.
+    expect(codeRefusal(bc, STORE, code, storeCart(bc, STORE, '4927', '19.99'))).toBe(
+      'the order is below the minimum spend',
+    );
+    expect(codeRefusal(bc, STORE, code, { ...storeCart(bc, STORE, '4927', '40.00'), coupons: ['SPRING'] })).toBe(
+      'the store allows one coupon per order',
+    );
+    expect(useCode(bc, STORE, code, storeCart(bc, STORE, '4927', '40.00'))).toBe(true);
+    expect(useCode(bc, STORE, code, storeCart(bc, STORE, '4927', '40.00'))).toBe(false);
     bc.stores
       .get(STORE)!
       .orders.set(
@@ -213,7 +234,10 @@ describe('a BigCommerce customer sees and spends their points', () => {
   it('puts back a widget someone removed in Script Manager, and the merchant’s page says so', async () => {
     const [script] = scriptsOf(bc, STORE);
     expect(deleteScriptAsMerchant(bc, STORE, script!.uuid)).toBe(true);
-    await eventually(() => expect(scriptsOf(bc, STORE)).toHaveLength(1), 10_000);
+    const onItsChannel = () => scriptsOf(bc, STORE).filter((each) => each.channel_id === script!.channel_id);
+    await eventually(() => expect(onItsChannel()).toHaveLength(1), 10_000);
+    // Put back on its storefront alone: the other storefront's is the one it had.
+    expect(scriptsOf(bc, STORE)).toHaveLength(2);
     await eventually(async () => {
       const shown = await merchant('GET', '/storefront');
       expect(shown.body.widget).toMatchObject({ onStore: true, putBackAt: expect.any(String) });

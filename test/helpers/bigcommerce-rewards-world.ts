@@ -19,8 +19,8 @@ import { addFakeScripts } from './fake-bigcommerce-scripts.ts';
 export const BC_REWARDS_CLIENT_ID = 'bc-rewards-client-id';
 export const BC_REWARDS_CLIENT_SECRET = 'bc-rewards-client-secret-for-tests';
 export const ORDERS_ONLY = 'store_v2_orders_read_only';
-/** What the storefront needs beyond orders: scripts and customers. */
-export const STOREFRONT_SCOPES = `${ORDERS_ONLY} store_v2_content store_v2_customers_read_only`;
+/** What the storefront needs beyond orders: scripts, customers, and the channels a script goes on. */
+export const STOREFRONT_SCOPES = `${ORDERS_ONLY} store_v2_content store_v2_customers_read_only store_channel_settings_read_only`;
 /** And what rewards need: promotions. */
 export const REWARD_SCOPES = `${STOREFRONT_SCOPES} store_v2_marketing`;
 

@@ -16,9 +16,12 @@
 //   GET    v3/promotions/codes         ?code= (required) -> {data: [CouponCode], meta}
 // Scopes (securitySchemes): Marketing, store_v2_marketing to change, store_v2_marketing_read_only to read; a token
 // without them gets 403 {status, title, error} (ErrorResponse403).
-// A checkout applying a code (useCode) follows the promotion's documented fields: status ENABLED, between
-// start_date and end_date, under max_uses (the promotion's overrides the code's), under max_uses_per_customer,
-// its minimum_spend met; then current_uses counts it on the code and on the promotion.
+// currency_code: "Promotions only apply to orders in the specified transactional currency. `currency_code` is optional
+// and defaults to the store default currency if not supplied", "an uppercase three-letter string", and a display
+// currency is "not valid" (docs/store-operations/promotions/index.mdx, "Currency code"); "* for all currencies"
+// (reference/promotions.v3.yml). The fake's store has one transactional currency, its default (FakeStore.currency):
+// any other is refused with 422.
+// A checkout applying a code is fake-bigcommerce-checkout.ts.
 import type { Request, Response } from 'express';
 import { fakeScopeOf, fakeStoreOf, type FakeBigCommerce, type FakeStore } from './fake-bigcommerce.ts';
 
@@ -134,12 +137,8 @@ const serverError = (res: Response) =>
 /** The connection drops before the answer: the caller cannot know the thing was made. */
 const hangUp = (res: Response) => void res.socket?.destroy();
 
-/** Installs the Promotions API on the fake's store API (once per fake). */
-export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
-  if (installed.has(fake)) return fake;
-  installed.add(fake);
-  const api = fake.storeApi;
-
+/** Finding promotions and codes by code, name or kind (before /:id, which would take "codes" for an id). */
+function serveLookups(api: FakeBigCommerce['storeApi']): void {
   api.get('/v3/promotions/codes', (req, res) => {
     if (!allowed(req, res)) return;
     const code = typeof req.query.code === 'string' ? req.query.code : '';
@@ -167,7 +166,10 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     );
     res.json({ data: promotions.map(promotionView), meta: listMeta(promotions.length) });
   });
+}
 
+/** Making, reading and deleting a promotion. */
+function servePromotions(api: FakeBigCommerce['storeApi']): void {
   api.post('/v3/promotions', (req, res) => {
     if (!allowed(req, res)) return;
     const state = stateOf(fakeStoreOf(res));
@@ -181,6 +183,9 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     const combines = body.can_be_used_with_other_promotions !== false;
     if (combines && body.coupon_overrides_other_promotions !== undefined)
       return invalid(res, 'coupon_overrides_other_promotions needs can_be_used_with_other_promotions false');
+    const currency = body.currency_code ?? fakeStoreOf(res).currency;
+    if (currency !== '*' && currency !== fakeStoreOf(res).currency)
+      return invalid(res, `currency_code must be * or one of the store's transactional currencies`);
     const start = body.start_date === undefined ? new Date().toISOString() : dateOf(body.start_date);
     const end = body.end_date === undefined || body.end_date === null ? null : dateOf(body.end_date);
     if (start === undefined || end === undefined) return invalid(res, 'start_date and end_date must be dates');
@@ -203,7 +208,7 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
       stop: body.stop === true,
       can_be_used_with_other_promotions: combines,
       coupon_overrides_other_promotions: body.coupon_overrides_other_promotions === true,
-      currency_code: typeof body.currency_code === 'string' ? body.currency_code : 'USD',
+      currency_code: String(currency),
       codes: [],
     };
     state.promotions.set(promotion.id, promotion);
@@ -227,7 +232,10 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     state.promotions.delete(Number(req.params.id));
     res.status(204).end();
   });
+}
 
+/** A promotion's codes: listed, made, deleted. */
+function serveCodes(api: FakeBigCommerce['storeApi']): void {
   api.get('/v3/promotions/:id/codes', (req, res) => {
     if (!allowed(req, res)) return;
     const promotion = stateOf(fakeStoreOf(res)).promotions.get(Number(req.params.id));
@@ -286,6 +294,15 @@ export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
     if (promotion) promotion.codes = promotion.codes.filter((code) => code.id !== Number(req.params.codeId));
     res.status(204).end();
   });
+}
+
+/** Installs the Promotions API on the fake's store API (once per fake). */
+export function withPromotions(fake: FakeBigCommerce): FakeBigCommerce {
+  if (installed.has(fake)) return fake;
+  installed.add(fake);
+  serveLookups(fake.storeApi);
+  servePromotions(fake.storeApi);
+  serveCodes(fake.storeApi);
   return fake;
 }
 
@@ -313,50 +330,4 @@ export function madeCode(
 /** The next create of a promotion or of a code fails: before it is stored (500), or after (the connection drops). */
 export function failNextCreate(fake: FakeBigCommerce, hash: string, failure: CreateFailure | undefined): void {
   stateOf(storeNamed(fake, hash)).fail = failure;
-}
-
-export interface Checkout {
-  customerId: string;
-  /** When the checkout happens (ms); now by default. */
-  at?: number;
-  /** The order's subtotal, for a minimum_spend; enough by default. */
-  subtotal?: string;
-}
-
-/** Why a checkout could not apply the code now, or undefined when it could. */
-export function codeRefusal(fake: FakeBigCommerce, hash: string, text: string, checkout: Checkout): string | undefined {
-  const at = checkout.at ?? Date.now();
-  for (const promotion of stateOf(storeNamed(fake, hash)).promotions.values()) {
-    const code = promotion.codes.find((each) => each.code.toUpperCase() === text.toUpperCase());
-    if (!code) continue;
-    if (promotion.status !== 'ENABLED') return 'the promotion is not enabled';
-    if (Date.parse(promotion.start_date) > at) return 'the promotion has not started';
-    if (promotion.end_date !== null && Date.parse(promotion.end_date) <= at) return 'the promotion has ended';
-    if (promotion.max_uses !== null && promotion.max_uses > 0 && promotion.current_uses >= promotion.max_uses)
-      return 'the promotion is used up';
-    if (code.max_uses > 0 && code.current_uses >= code.max_uses) return 'the code is used up';
-    const mine = code.usesBy.get(checkout.customerId) ?? 0;
-    if (code.max_uses_per_customer > 0 && mine >= code.max_uses_per_customer)
-      return 'the customer has used the code up';
-    const minimum = promotion.rules
-      .map((rule) => (rule.condition as { cart?: { minimum_spend?: string } } | undefined)?.cart?.minimum_spend)
-      .find((spend) => spend !== undefined);
-    if (minimum !== undefined && checkout.subtotal !== undefined && Number(checkout.subtotal) < Number(minimum))
-      return 'the order is below the minimum spend';
-    return undefined;
-  }
-  return 'no such code';
-}
-
-/** A checkout applies the code as BigCommerce would: whether it applied (then its uses are counted). */
-export function useCode(fake: FakeBigCommerce, hash: string, text: string, checkout: Checkout): boolean {
-  if (codeRefusal(fake, hash, text, checkout) !== undefined) return false;
-  const promotion = promotionsOf(fake, hash).find((each) =>
-    each.codes.some((code) => code.code.toUpperCase() === text.toUpperCase()),
-  )!;
-  const code = promotion.codes.find((each) => each.code.toUpperCase() === text.toUpperCase())!;
-  code.current_uses += 1;
-  code.usesBy.set(checkout.customerId, (code.usesBy.get(checkout.customerId) ?? 0) + 1);
-  promotion.current_uses += 1;
-  return true;
 }

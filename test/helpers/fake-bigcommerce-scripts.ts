@@ -6,6 +6,16 @@
 //   GET, PUT, DELETE /v3/content/scripts/<uuid>   200 {data, meta}, DELETE 204; 404 for none the account created
 //   422 {status, title, type, errors} for a missing name, a src script without src (or with html), a value not in
 //     the enums; each app holds at most 10 scripts (the docs give no status: 422 here)
+//   channels: scripts are channel-aware ("Scripts are channel-aware": docs/integrations/scripts.mdx): channel_id
+//     (integer, minimum 1) names the channel a script renders on, 1 when none is given ("If you do not supply a
+//     site_id when you create a script, it will be assigned to the default site ... If you want a particular script
+//     to show up on several sites, you must create that script separately on each site": Multi-Storefront guide,
+//     https://developer.bigcommerce.com/docs/storefront/multi-storefront/guide#scripts); GET filters by
+//     channel_id:in. A channel the store does not have is refused with 422 (the docs name no status). A shopper's
+//     page (scriptsRunFor) runs only its own channel's scripts, and only on a storefront that renders the Scripts
+//     API's scripts: Stencil (platform bigcommerce, which names Blueprint too: the fake has no Blueprint theme) and
+//     Catalyst ("Script support was added to Catalyst in version 1.1"); Blueprint and the other headless platforms
+//     render none (docs/integrations/scripts.mdx)
 //   scopes: Content (store_v2_content) to write, or its read-only to read; all_pages and checkout visibility also
 //     need Checkout Content (store_content_checkout); else 403
 //   auto_uninstall: the script goes when the app is uninstalled or its token revoked (revokeApp)
@@ -100,6 +110,8 @@ function problems(body: Record<string, unknown>, before?: FakeScript): Record<st
     if (value !== undefined && !(allowed as readonly string[]).includes(String(value)))
       errors[field] = `${field} must be one of ${allowed.join(', ')}`;
   }
+  if (body.channel_id !== undefined && !(Number.isInteger(body.channel_id) && Number(body.channel_id) >= 1))
+    errors.channel_id = 'channel_id must be an integer of at least 1';
   const kind = merged.kind ?? 'src';
   if (kind === 'src' && (typeof merged.src !== 'string' || merged.src === '')) errors.src = 'src is required';
   if (kind === 'src' && body.html !== undefined) errors.html = 'html must not be given for a src script';
@@ -109,6 +121,61 @@ function problems(body: Record<string, unknown>, before?: FakeScript): Record<st
 }
 
 const answerOf = (script: FakeScript) => ({ data: script, meta: {} });
+
+/** Why the channel a script names is not one of the store's, or undefined. */
+function unknownChannel(store: FakeStore, body: Record<string, unknown>): string | undefined {
+  if (body.channel_id === undefined || store.channels.some((channel) => channel.id === body.channel_id)) return;
+  return `the store has no channel ${String(body.channel_id)}`;
+}
+
+/** Storefront platforms whose pages render the Scripts API's scripts. */
+const RENDERS_SCRIPTS = new Set(['bigcommerce', 'catalyst']);
+
+/** A script as POST makes it from a body that passed problems(): BigCommerce's defaults for what it leaves out. */
+function newScript(body: Record<string, unknown>): FakeScript {
+  const now = new Date().toISOString();
+  return {
+    uuid: randomUUID(),
+    name: String(body.name),
+    description: typeof body.description === 'string' ? body.description : '',
+    ...(typeof body.src === 'string' ? { src: body.src } : {}),
+    ...(typeof body.html === 'string' ? { html: body.html } : {}),
+    kind: (body.kind as FakeScript['kind'] | undefined) ?? 'src',
+    auto_uninstall: body.auto_uninstall === true,
+    load_method: (body.load_method as FakeScript['load_method'] | undefined) ?? 'default',
+    location: (body.location as FakeScript['location'] | undefined) ?? 'head',
+    visibility: (body.visibility as FakeScript['visibility'] | undefined) ?? 'storefront',
+    // The docs: "Defaults to unknown when not specified".
+    consent_category: (body.consent_category as FakeScript['consent_category'] | undefined) ?? 'unknown',
+    enabled: body.enabled !== false,
+    channel_id: typeof body.channel_id === 'number' ? body.channel_id : 1,
+    date_created: now,
+    date_modified: now,
+  };
+}
+
+/** One page of scripts, with BigCommerce's pagination. */
+function pageOf(all: FakeScript[], page: number, limit: number) {
+  const data = all.slice((page - 1) * limit, page * limit);
+  const totalPages = Math.max(1, Math.ceil(all.length / limit));
+  return {
+    data,
+    meta: {
+      pagination: {
+        total: all.length,
+        count: data.length,
+        per_page: limit,
+        current_page: page,
+        total_pages: totalPages,
+        links: {
+          ...(page > 1 ? { previous: `?page=${page - 1}&limit=${limit}` } : {}),
+          current: `?page=${page}&limit=${limit}`,
+          ...(page < totalPages ? { next: `?page=${page + 1}&limit=${limit}` } : {}),
+        },
+      },
+    },
+  };
+}
 
 /** Serves the Scripts API on the fake's store API; call once per fake. */
 export function addFakeScripts(fake: FakeBigCommerce): void {
@@ -126,26 +193,11 @@ export function addFakeScripts(fake: FakeBigCommerce): void {
     const query = req.query as Record<string, string>;
     const limit = Math.max(1, Number(query.limit ?? 50) || 50);
     const page = Math.max(1, Number(query.page ?? 1) || 1);
-    const all = visible(res).map((each) => each.script);
-    const data = all.slice((page - 1) * limit, page * limit);
-    const totalPages = Math.max(1, Math.ceil(all.length / limit));
-    res.json({
-      data,
-      meta: {
-        pagination: {
-          total: all.length,
-          count: data.length,
-          per_page: limit,
-          current_page: page,
-          total_pages: totalPages,
-          links: {
-            ...(page > 1 ? { previous: `?page=${page - 1}&limit=${limit}` } : {}),
-            current: `?page=${page}&limit=${limit}`,
-            ...(page < totalPages ? { next: `?page=${page + 1}&limit=${limit}` } : {}),
-          },
-        },
-      },
-    });
+    const channels = typeof query['channel_id:in'] === 'string' ? query['channel_id:in'].split(',').map(Number) : [];
+    const all = visible(res)
+      .map((each) => each.script)
+      .filter((script) => channels.length === 0 || channels.includes(script.channel_id));
+    res.json(pageOf(all, page, limit));
   });
 
   router.post('/v3/content/scripts', (req, res) => {
@@ -153,26 +205,10 @@ export function addFakeScripts(fake: FakeBigCommerce): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const errors = problems(body);
     if (Object.keys(errors).length > 0) return invalid(res, errors);
+    const channel = unknownChannel(fakeStoreOf(res), body);
+    if (channel) return invalid(res, { channel_id: channel });
     if (visible(res).length >= APP_LIMIT) return invalid(res, { scripts: `an app can have ${APP_LIMIT} scripts` });
-    const now = new Date().toISOString();
-    const script: FakeScript = {
-      uuid: randomUUID(),
-      name: String(body.name),
-      description: typeof body.description === 'string' ? body.description : '',
-      ...(typeof body.src === 'string' ? { src: body.src } : {}),
-      ...(typeof body.html === 'string' ? { html: body.html } : {}),
-      kind: (body.kind as FakeScript['kind'] | undefined) ?? 'src',
-      auto_uninstall: body.auto_uninstall === true,
-      load_method: (body.load_method as FakeScript['load_method'] | undefined) ?? 'default',
-      location: (body.location as FakeScript['location'] | undefined) ?? 'head',
-      visibility: (body.visibility as FakeScript['visibility'] | undefined) ?? 'storefront',
-      // The docs: "Defaults to unknown when not specified".
-      consent_category: (body.consent_category as FakeScript['consent_category'] | undefined) ?? 'unknown',
-      enabled: body.enabled !== false,
-      channel_id: typeof body.channel_id === 'number' ? body.channel_id : 1,
-      date_created: now,
-      date_modified: now,
-    };
+    const script = newScript(body);
     heldOf(fakeStoreOf(res)).push({ script, owner: ownerOf(res) });
     res.json(answerOf(script));
   });
@@ -191,6 +227,8 @@ export function addFakeScripts(fake: FakeBigCommerce): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const errors = problems(body, found.script);
     if (Object.keys(errors).length > 0) return invalid(res, errors);
+    const channel = unknownChannel(fakeStoreOf(res), body);
+    if (channel) return invalid(res, { channel_id: channel });
     const { uuid: _uuid, date_created: _created, date_modified: _modified, ...change } = body;
     found.script = { ...found.script, ...(change as Partial<FakeScript>), date_modified: new Date().toISOString() };
     res.json(answerOf(found.script));
@@ -223,20 +261,28 @@ export function deleteScriptAsMerchant(fake: FakeBigCommerce, hash: string, uuid
   return true;
 }
 
-/** A shopper's page on the store: whether the store shows its cookie consent banner, and what the shopper allowed. */
+/**
+ * A shopper's page on the store: the storefront channel it is on, whether the store shows its cookie consent
+ * banner, and what the shopper allowed.
+ */
 export interface ShopperConsent {
+  /** The channel whose storefront the page is on. Default 1, the default storefront. */
+  channel?: number;
   /** The store's cookie consent banner is on. Default true: the worst case. */
   banner?: boolean;
   /** The non-essential categories the shopper allowed. Default none: one who declined, or never answered. */
   allowed?: readonly Exclude<ConsentCategory, 'essential'>[];
 }
 
-/** The scripts a shopper's page on the store runs, given the banner and what the shopper allowed. */
+/** The scripts a shopper's page on the store runs: its channel's, given the banner and what the shopper allowed. */
 export function scriptsRunFor(fake: FakeBigCommerce, hash: string, shopper: ShopperConsent = {}): FakeScript[] {
   const banner = shopper.banner ?? true;
   const allowed = new Set<string>(shopper.allowed ?? []);
+  const channelId = shopper.channel ?? 1;
+  const channel = fake.stores.get(hash)?.channels.find((each) => each.id === channelId);
+  if (!channel || channel.type !== 'storefront' || !RENDERS_SCRIPTS.has(channel.platform)) return [];
   return scriptsOf(fake, hash).filter((script) => {
-    if (!script.enabled) return false;
+    if (!script.enabled || script.channel_id !== channelId) return false;
     if (!banner) return true;
     if (script.consent_category === 'essential') return true;
     if (script.consent_category === 'unknown') return false;

@@ -22,7 +22,8 @@ import { currentCustomerJwt } from './bigcommerce-customer-jwt.ts';
 import { startFakeBigCommerce } from './fake-bigcommerce.ts';
 import { addCustomer, serveFakeCustomers } from './fake-bigcommerce-customers.ts';
 import { withCallHooks, type HeldCall } from './held-calls.ts';
-import { codeRefusal, promotionsOf, useCode, withPromotions } from './fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode } from './fake-bigcommerce-checkout.ts';
+import { promotionsOf, withPromotions } from './fake-bigcommerce-promotions.ts';
 import { addFakeScripts } from './fake-bigcommerce-scripts.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
@@ -201,7 +202,8 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
   const CLIENT_ID = 'bc-kill-client-id';
   const CLIENT_SECRET = 'bc-kill-client-secret-for-tests';
   // Orders, the widget's script, customers' records and promotions, all granted at the install.
-  const SCOPES = 'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+  const SCOPES =
+    'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
   /** A page of the store: its own domain, where the widget asks from. */
   const STORE_PAGE = 'https://www.kill-store.example';
   const bc = await startFakeBigCommerce({ storeHash: 'unusedhash', accessToken: 'unused-token' });
@@ -273,7 +275,7 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
     },
     points: (url) => asCustomer(url, ''),
     redeem: (url, rewardId) => asCustomer(url, `/redeem?reward=${encodeURIComponent(rewardId)}`, 'POST'),
-    pay: (code) => useCode(bc, STORE, code, { customerId: CUSTOMER_ID }),
+    pay: (code) => useCode(bc, STORE, code, storeCart(bc, STORE, CUSTOMER_ID, PAID_SUBTOTAL)),
     async deliverPaid(url, nth, code) {
       const id = Number(orderId(nth));
       bc.stores.get(STORE)!.orders.set(id, {
@@ -291,7 +293,10 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
       for (const status of statuses) expect(status).toBe(200);
     },
     orderId,
-    liveCodes: () => codes().filter((code) => codeRefusal(bc, STORE, code, { customerId: CUSTOMER_ID }) === undefined),
+    liveCodes: () =>
+      codes().filter(
+        (code) => codeRefusal(bc, STORE, code, storeCart(bc, STORE, CUSTOMER_ID, PAID_SUBTOTAL)) === undefined,
+      ),
     inStore: codes,
     strays: () =>
       promotionsOf(bc, STORE)

@@ -10,7 +10,8 @@ import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
 import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
 import type { DiscountCodeRequest, StorefrontParts } from '../../src/core/platform-module.ts';
 import type { FakeBigCommerce } from './fake-bigcommerce.ts';
-import { codeRefusal, failNextCreate, madeCode, promotionsOf, useCode } from './fake-bigcommerce-promotions.ts';
+import { codeRefusal, storeCart, useCode } from './fake-bigcommerce-checkout.ts';
+import { failNextCreate, madeCode, promotionsOf } from './fake-bigcommerce-promotions.ts';
 import { FakeCodeStore } from './fake-code-store.ts';
 import type { FakeWooCommerce } from './fake-woocommerce.ts';
 import { couponRefusal, couponsOf, failNextCouponCreate, madeCoupon, useCoupon } from './fake-woocommerce-coupons.ts';
@@ -77,6 +78,8 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
     holdMake: undefined as ModelCodes['holdMake'],
   };
   const codeOf = (text: string) => madeCode(fake, hash, text);
+  // The order a code pays for: bcOrder's subtotal, in the store's currency, above any minimum the model's rewards have.
+  const cart = (customerId: string, at: number) => ({ ...storeCart(fake, hash, customerId, '150.00'), at });
   return {
     parts: {
       ...maker,
@@ -108,7 +111,7 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
       state.holdMake = hold;
     },
     usable: (code, customerId, now) =>
-      customers.get(code) === customerId && codeRefusal(fake, hash, code, { customerId, at: now }) === undefined,
+      customers.get(code) === customerId && codeRefusal(fake, hash, code, cart(customerId, now)) === undefined,
     live: () =>
       promotionsOf(fake, hash).flatMap((promotion) =>
         promotion.codes
@@ -116,7 +119,7 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
           .map((code) => ({ code: code.code, customerId: customers.get(code.code) ?? '' })),
       ),
     use(code, customerId, now) {
-      if (!useCode(fake, hash, code, { customerId, at: now })) throw new Error(`BigCommerce would not apply ${code}`);
+      if (!useCode(fake, hash, code, cart(customerId, now))) throw new Error(`BigCommerce would not apply ${code}`);
     },
     made(code) {
       const found = codeOf(code);

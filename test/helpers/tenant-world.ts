@@ -33,7 +33,7 @@ export const BC_CLIENT_ID = 'tenant-world-bc-client';
 export const BC_CLIENT_SECRET = 'tenant-world-bc-client-secret-0123';
 /** What the BigCommerce stores approved: orders, and what the storefront and its rewards need. */
 const BC_SCOPES =
-  'store_v2_orders_read_only store_v2_information_read_only store_v2_content store_v2_customers_read_only store_v2_marketing';
+  'store_v2_orders_read_only store_v2_information_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing';
 
 export type Platform = 'shopify' | 'woocommerce' | 'bigcommerce';
 /** A platform registered at start, as a module of its own (test/platforms/tinyshop/): one store, one merchant. */

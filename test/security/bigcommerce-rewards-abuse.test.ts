@@ -22,7 +22,8 @@ import {
 import { eventually } from '../helpers/engine.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
-import { madeCode, useCode } from '../helpers/fake-bigcommerce-promotions.ts';
+import { storeCart, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
+import { madeCode } from '../helpers/fake-bigcommerce-promotions.ts';
 import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 
 const CLIENT_ID = BC_REWARDS_CLIENT_ID;
@@ -34,7 +35,7 @@ const C = 'abusec';
 /** Never installed. */
 const STRANGER = 'nostore1';
 const SCOPES =
-  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_v2_marketing store_v2_information_read_only';
+  'store_v2_orders_read_only store_v2_content store_v2_customers_read_only store_channel_settings_read_only store_v2_marketing store_v2_information_read_only';
 const GRACE = { id: 4927, email: 'grace@example.com', phone: '+1 212 555 0142' };
 const ADA = { id: 4930, email: 'ada@example.com', phone: '+1 212 555 0177' };
 const LINUS = { id: 4928, email: 'linus@example.com' };
@@ -136,6 +137,8 @@ const sandbox = (hash: string) => bridge.sandbox!.accounts.find((each) => each.c
 const redemptions = (hash: string) => sandbox(hash).store.snapshot().redemptions;
 const holders = async () => (await store().listRecords<Holder>(HOLDER_KIND)).map(({ id, value }) => ({ id, value }));
 const codeRecords = async () => (await store().listRecords('reward-code')).map(({ id }) => id);
+/** The cart a code pays for at the store's checkout: bcOrder's subtotal, in the store's currency. */
+const cart = (hash: string, customerId: number) => storeCart(bc, hash, String(customerId), '150.00');
 const reservationsIn = async (hash: string) =>
   (await holders()).flatMap(({ value }) => value.reservations.filter((each) => each.shop === hash));
 /** What a refused request must leave as it was: the bridge's records, the store's promotions, the service's points. */
@@ -421,7 +424,7 @@ describe("another customer's, another store's", () => {
     expect((await points(BEN, B)).body.codes).toEqual([]);
     expect(await openCodes(GRACE)).toEqual([graceCode]);
     // Store B knows no such code.
-    expect(useCode(bc, B, graceCode, { customerId: String(BEN.id) })).toBe(false);
+    expect(useCode(bc, B, graceCode, cart(B, BEN.id))).toBe(false);
   });
 
   it("lets Linus spend nothing of Grace's: his redeem of a reward beyond him is refused", async () => {
@@ -454,8 +457,8 @@ describe("another customer's, another store's", () => {
 
   it("redeems Grace's code once, naming Grace, when Linus pays with it, on two orders, one delivered twice", async () => {
     // BigCommerce keeps a code to no customer: Linus, who saw it over her shoulder, can pay with it once.
-    expect(useCode(bc, A, graceCode, { customerId: String(LINUS.id) })).toBe(true);
-    expect(useCode(bc, A, graceCode, { customerId: String(GRACE.id) })).toBe(false);
+    expect(useCode(bc, A, graceCode, cart(A, LINUS.id))).toBe(true);
+    expect(useCode(bc, A, graceCode, cart(A, GRACE.id))).toBe(false);
     await placeOrder(A, 9600, LINUS.email, [{ code: graceCode, discount: 5 }]);
     await deliver(A, 9600);
     await placeOrder(A, 9601, GRACE.email, [{ code: graceCode, discount: 5 }]);
@@ -484,7 +487,7 @@ describe('spending a point twice', () => {
   it("keeps a code's points held when it was used at checkout and the merchant turns its reward off before its order comes", async () => {
     const [adaCode] = await openCodes(ADA);
     // Paid by bank transfer, say: BigCommerce counts the code's use now, the order is paid (and arrives) days later.
-    expect(useCode(bc, A, adaCode!, { customerId: String(ADA.id) })).toBe(true);
+    expect(useCode(bc, A, adaCode!, cart(A, ADA.id))).toBe(true);
     const before = redemptions(A).length;
     const off = rewardsOf[A]!.map((each) => (each.points === 200 ? { ...each, on: false } : each));
     expect((await merchant(A, 'PUT', '/storefront/rewards', { rewards: off })).status).toBe(200);
@@ -679,7 +682,7 @@ describe('privacy', () => {
       'admin',
     );
     expect(madeCode(bc, B, benCode)?.deleted).toBe(true);
-    expect(useCode(bc, B, benCode, { customerId: String(BEN.id) })).toBe(false);
+    expect(useCode(bc, B, benCode, cart(B, BEN.id))).toBe(false);
     const inB = await reservationsIn(B);
     expect(inB.map((each) => each.code)).toEqual([dan.body.code]);
     expect(await codeRecords()).not.toContain(`bigcommerce:${B}:${benCode}`);

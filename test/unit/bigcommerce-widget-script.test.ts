@@ -1,7 +1,8 @@
 // The script the bridge serves to BigCommerce stores (adapters/bigcommerce/storefront-widget.ts): served as
 // JavaScript that browsers may keep a few minutes, valid JavaScript whatever the client id, with the client id and
 // the bridge's address only as data; and its transport, run in node:vm with a stubbed fetch: a fresh
-// current-customer token for each call, sent as a bearer, or the store's name for a guest, and nothing stored.
+// current-customer token for each call, sent as a bearer, or the store's name for a guest (or on a storefront
+// whose origin answers no token: a headless one), and nothing stored.
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -134,6 +135,21 @@ describe("the BigCommerce widget's script", () => {
   it('asks as a guest of the store its address names when BigCommerce says no one is signed in (404)', async () => {
     const { answer } = await served();
     const { calls, transport } = runOnPage(answer.script, { status: 404 });
+    expect(await transport.ask(false)).toEqual({ customer: 'guest' });
+    expect(calls[1]!.url).toBe(`${BRIDGE}/bigcommerce/storefront/points?store=abc123`);
+    expect(calls[1]!.init.headers?.authorization).toBeUndefined();
+  });
+
+  // A headless storefront is its own site: /customer/current.jwt there is never BigCommerce's (issue 66, item 5).
+  it.each([
+    ['its own page for an unknown path', 200, '<!doctype html><title>Not here</title>'],
+    ['its sign-in page, after a redirect', 200, '<!doctype html><form action="/login">'],
+    ['an empty answer', 200, ''],
+    ['a refusal of the method', 405, 'Method Not Allowed'],
+    ['a refusal', 403, 'Forbidden'],
+  ])('asks as a guest on a storefront whose origin answers no token: %s', async (_what, status, body) => {
+    const { answer } = await served();
+    const { calls, transport } = runOnPage(answer.script, { status, body });
     expect(await transport.ask(false)).toEqual({ customer: 'guest' });
     expect(calls[1]!.url).toBe(`${BRIDGE}/bigcommerce/storefront/points?store=abc123`);
     expect(calls[1]!.init.headers?.authorization).toBeUndefined();
