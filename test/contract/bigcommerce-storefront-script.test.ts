@@ -245,6 +245,21 @@ describe('the widget on a BigCommerce store with several storefronts', () => {
     expect(status).toBe(422);
     expect(JSON.stringify(body)).toMatch(/channel_id/);
   });
+
+  it('is a fake that refuses a channel filter BigCommerce does not take, and takes the one the bridge sends', async () => {
+    // "Invalid value is provided to the query parameter(s)": 422 (reference/channels.v3.yml, Get All Channels).
+    const list = (searchParams: Record<string, string>) =>
+      apis.get(MULTI)!.send('GET', 'v3/channels', { searchParams });
+    const wrongs: Record<string, string>[] = [
+      { 'type:in': 'storefronts' },
+      { 'status:in': 'live' },
+      { available: 'yes' },
+      { limit: 'a' },
+    ];
+    for (const wrong of wrongs) expect((await list(wrong)).status).toBe(422);
+    const sent = { 'type:in': 'storefront', 'platform:in': 'bigcommerce', available: 'true', page: '1', limit: '50' };
+    expect((await list(sent)).status).toBe(200);
+  });
 });
 
 describe('the widget on a BigCommerce store with as many storefronts as an app may hold scripts', () => {
