@@ -2,7 +2,8 @@
 // channel-aware, and a script that names no channel goes on the default storefront (channel 1) alone, so a store
 // with several storefronts needs one script on each (BigCommerce's Multi-Storefront guide, "Scripts"). Channels come
 // from the Channels API (GET /v3/channels; reference/channels.v3.yml), which needs Channel Settings read-only,
-// store_channel_settings_read_only. Stencil is platform `bigcommerce`, BigCommerce's hosted storefront, where the
+// store_channel_settings_read_only. Platform `bigcommerce` is BigCommerce's hosted storefront ("Stencil and
+// Blueprint": a Blueprint store renders no scripts, and is not told apart here: docs/bigcommerce.md), where the
 // widget's relative /customer/current.jwt is answered; a headless storefront (Catalyst, Next.js, WordPress, …) is
 // its own site, where BigCommerce answers no current-customer token, so it gets no script (docs/bigcommerce.md).
 import { asRecord } from '../shared/json.ts';

@@ -153,6 +153,13 @@ export function bigCommerceWidget(
     async put(shop, scriptUrl) {
       const api = await apiOf(shop);
       const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, true)]);
+      // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
+      // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there). Removed
+      // first: "Each app can have 10 API-created scripts" (docs/integrations/scripts.mdx, Limits), so a script
+      // left on an archived storefront would have BigCommerce refuse the one a new storefront needs, every time.
+      if (channels.complete)
+        for (const script of scripts)
+          if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
       for (const channelId of channels.ids)
         await putOn(
           api,
@@ -160,10 +167,6 @@ export function bigCommerceWidget(
           scripts.filter((script) => script.channelId === channelId),
           scriptUrl,
         );
-      // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
-      // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there).
-      if (!channels.complete) return;
-      for (const script of scripts) if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
     },
     async remove(shop) {
       const api = await apiOf(shop);

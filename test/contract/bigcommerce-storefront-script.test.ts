@@ -26,6 +26,8 @@ const APP = {
 const STORE = 'wdgt1';
 const NO_CONTENT = 'wdgt2';
 const MULTI = 'wdgt3';
+/** A store with as many Stencil storefronts as an app may hold scripts (10, BigCommerce's limit). */
+const TEN = 'wdgt4';
 const CHANNELS_SCOPE = `${APP.scope} store_channel_settings_read_only`;
 const src = (hash: string, host = 'bridge.example') => `https://${host}/bigcommerce/storefront/widget.js?store=${hash}`;
 
@@ -41,6 +43,7 @@ beforeAll(async () => {
     [STORE, APP.scope],
     [NO_CONTENT, 'store_v2_orders_read_only'],
     [MULTI, CHANNELS_SCOPE],
+    [TEN, CHANNELS_SCOPE],
   ] as const) {
     const token = `${hash}-token`;
     fake.addStore(hash, token, APP.clientSecret).tokenScopes.set(token, scope);
@@ -241,5 +244,42 @@ describe('the widget on a BigCommerce store with several storefronts', () => {
     });
     expect(status).toBe(422);
     expect(JSON.stringify(body)).toMatch(/channel_id/);
+  });
+
+  it('is a fake that refuses a channel filter BigCommerce does not take, and takes the one the bridge sends', async () => {
+    // "Invalid value is provided to the query parameter(s)": 422 (reference/channels.v3.yml, Get All Channels).
+    const list = (searchParams: Record<string, string>) =>
+      apis.get(MULTI)!.send('GET', 'v3/channels', { searchParams });
+    const wrongs: Record<string, string>[] = [
+      { 'type:in': 'storefronts' },
+      { 'status:in': 'live' },
+      { available: 'yes' },
+      { limit: 'a' },
+    ];
+    for (const wrong of wrongs) expect((await list(wrong)).status).toBe(422);
+    const sent = { 'type:in': 'storefront', 'platform:in': 'bigcommerce', available: 'true', page: '1', limit: '50' };
+    expect((await list(sent)).status).toBe(200);
+  });
+});
+
+describe('the widget on a BigCommerce store with as many storefronts as an app may hold scripts', () => {
+  const storefront = (name: string) =>
+    addChannel(fake.stores, TEN, { name, type: 'storefront', platform: 'bigcommerce', status: 'active' }).id;
+
+  it('takes its script off an archived storefront before it puts one on a new storefront, within the ten', async () => {
+    // "Each app can have 10 API-created scripts" (docs/integrations/scripts.mdx, Limits): the store's ten
+    // storefronts hold ten of ours. One archived and one added: the archived one's script must go first, or
+    // BigCommerce refuses the new one, and every later put, for the limit.
+    const ids = [1, ...Array.from({ length: 9 }, (_, index) => storefront(`Store ${index + 2}`))];
+    await widget().put(TEN, src(TEN));
+    expect(scriptsOf(fake, TEN)).toHaveLength(10);
+    fake.stores.get(TEN)!.channels.find((each) => each.id === ids[9])!.status = 'archived';
+    const added = storefront('New');
+    await widget().put(TEN, src(TEN));
+    const channels = scriptsOf(fake, TEN).map((each) => each.channel_id);
+    expect(channels).toContain(added);
+    expect(channels).not.toContain(ids[9]);
+    expect(channels).toHaveLength(10);
+    expect(await widget().present(TEN)).toBe(true);
   });
 });

@@ -8,6 +8,9 @@
 //     and the other headless platforms; marketplace, marketing and pos on theirs
 //   scope: Channel Settings, store_channel_settings_read_only ("View a list of channels") or store_channel_settings;
 //     a token without either gets 403
+//   422 for "Invalid value is provided to the query parameter(s)" (invalid_filter_value_resp, e.g. 'Query parameter
+//     "limit" value must be integer'): a status:in or type:in value outside its documented enum, an available that is
+//     not a boolean, a limit or page that is not an integer
 // Scripts are channel-aware (fake-bigcommerce-scripts.ts): a script names the channel it renders on.
 import type express from 'express';
 import { fakeScopeOf, fakeStoreOf, type ChannelStatus, type FakeChannel } from './fake-bigcommerce-store.ts';
@@ -26,6 +29,27 @@ export const defaultChannel = (): FakeChannel => ({
 
 const listOf = (value: unknown) => (typeof value === 'string' ? value.split(',').filter(Boolean) : undefined);
 
+/** The documented enums of the status:in and type:in filters (reference/channels.v3.yml, parameters). */
+const STATUSES: readonly string[] = [...AVAILABLE, 'disconnected', 'archived', 'deleted', 'terminated'];
+const TYPES: readonly string[] = ['marketplace', 'marketing', 'pos', 'storefront'];
+
+/** Why the query's filters are not what BigCommerce takes (its 422's title), or undefined. */
+function invalidFilter(query: Record<string, unknown>): string | undefined {
+  for (const [name, allowed] of [
+    ['status:in', STATUSES],
+    ['type:in', TYPES],
+  ] as const) {
+    const bad = listOf(query[name])?.find((value) => !allowed.includes(value));
+    if (bad !== undefined) return `Query parameter "${name}" value "${bad}" is not one of ${allowed.join(', ')}.`;
+  }
+  if (query.available !== undefined && query.available !== 'true' && query.available !== 'false')
+    return 'Query parameter "available" value must be boolean.';
+  for (const name of ['limit', 'page'])
+    if (query[name] !== undefined && !/^\d+$/.test(String(query[name])))
+      return `Query parameter "${name}" value must be integer. For input string: "${String(query[name])}".`;
+  return undefined;
+}
+
 /** Serves GET /v3/channels on the fake's store API (fake-bigcommerce.ts calls it once). */
 export function serveChannels(router: express.Router): void {
   router.get('/v3/channels', (req, res) => {
@@ -35,6 +59,11 @@ export function serveChannels(router: express.Router): void {
         .status(403)
         .json({ status: 403, title: "You don't have a required scope to access the endpoint", errors: {} });
     const query = req.query as Record<string, unknown>;
+    const invalid = invalidFilter(query);
+    if (invalid)
+      return void res
+        .status(422)
+        .json({ status: 422, title: invalid, type: '/api-docs/getting-started/api-status-codes', errors: {} });
     const statuses = listOf(query['status:in']);
     const types = listOf(query['type:in']);
     const platforms = listOf(query['platform:in']);
