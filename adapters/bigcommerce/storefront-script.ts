@@ -55,6 +55,11 @@ interface Script {
   src: string;
   /** The storefront it renders on: 1, the default, for one made before scripts named their channel. */
   channelId: number;
+  /**
+   * Whether every shopper runs it. One made before the launcher was 'essential' is 'functional', which a shopper
+   * who declined cookies never runs: present says it is missing, and put makes it essential.
+   */
+  essential: boolean;
 }
 
 const isOurs = (script: Script) => {
@@ -98,6 +103,7 @@ async function ours(api: BigCommerceApi): Promise<Script[]> {
         name: String(each.name ?? ''),
         src: String(each.src ?? ''),
         channelId: Number.isInteger(each.channel_id) ? Number(each.channel_id) : 1,
+        essential: each.consent_category === 'essential',
       };
       if (script.uuid && isOurs(script)) found.push(script);
     }
@@ -117,7 +123,7 @@ async function removeScript(api: BigCommerceApi, uuid: string) {
 async function putOn(api: BigCommerceApi, channelId: number, mine: Script[], scriptUrl: string) {
   const [first, ...extras] = mine;
   for (const extra of extras) await removeScript(api, extra.uuid);
-  if (first?.src === scriptUrl) return;
+  if (first?.src === scriptUrl && first.essential) return;
   const body = scriptBody(scriptUrl, channelId);
   const { status } = first
     ? await api.send('PUT', `v3/content/scripts/${encodeURIComponent(first.uuid)}`, { json: body }).catch(scopeRefused)
@@ -179,7 +185,10 @@ export function bigCommerceWidget(
       const wanted = wantedSrc?.(shop);
       const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, false)]);
       return channels.ids.every((channelId) =>
-        scripts.some((script) => script.channelId === channelId && (wanted === undefined || script.src === wanted)),
+        scripts.some(
+          (script) =>
+            script.channelId === channelId && script.essential && (wanted === undefined || script.src === wanted),
+        ),
       );
     },
   };

@@ -121,6 +121,21 @@ describe('the widget on a BigCommerce store', () => {
     expect(await wanting.present(STORE)).toBe(true);
   });
 
+  it('makes essential the functional one an earlier bridge put, which a shopper who declined never ran', async () => {
+    const [ours] = scriptsOf(fake, STORE);
+    const api = apis.get(STORE)!;
+    const { status } = await api.send('PUT', `v3/content/scripts/${ours!.uuid}`, {
+      json: { consent_category: 'functional' },
+    });
+    expect(status).toBe(200);
+    expect(scriptsRunFor(fake, STORE)).toHaveLength(0);
+    expect(await widget().present(STORE)).toBe(false);
+    await widget().put(STORE, src(STORE));
+    expect(scriptsOf(fake, STORE)).toMatchObject([{ uuid: ours!.uuid, consent_category: 'essential' }]);
+    expect(scriptsRunFor(fake, STORE).map((each) => each.uuid)).toEqual([ours!.uuid]);
+    expect(await widget().present(STORE)).toBe(true);
+  });
+
   it('is not present after the merchant deletes it in Script Manager, and put brings it back', async () => {
     const [ours] = scriptsOf(fake, STORE);
     expect(deleteScriptAsMerchant(fake, STORE, ours!.uuid)).toBe(true);
