@@ -5,6 +5,7 @@
 // scripts it created, and keeps no id of its own: ours are those with our name whose src has the widget's path, so
 // a store whose merchant deleted one in Script Manager, or one that holds two on a channel after a race, or a
 // storefront added or archived since, is put right by the next put.
+import PQueue from 'p-queue';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { asRecord } from '../shared/json.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
@@ -155,29 +156,40 @@ export function bigCommerceWidget(
     return channels;
   }
 
+  // One change of a shop's scripts at a time in this bridge: two puts at once (the merchant's switch and the keeper's
+  // check) would each find no script on a storefront and each make one.
+  const changes = new Map<string, PQueue>();
+  const oneAtATime = <T>(shop: string, change: () => Promise<T>): Promise<T> => {
+    let queue = changes.get(shop);
+    if (!queue) changes.set(shop, (queue = new PQueue({ concurrency: 1 })));
+    return queue.add(change);
+  };
+
+  async function put(shop: string, scriptUrl: string): Promise<void> {
+    const api = await apiOf(shop);
+    const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, true)]);
+    // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
+    // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there). Removed
+    // first: "Each app can have 10 API-created scripts" (docs/integrations/scripts.mdx, Limits), so a script
+    // left on an archived storefront would have BigCommerce refuse the one a new storefront needs, every time.
+    if (channels.complete)
+      for (const script of scripts) if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
+    for (const channelId of channels.ids)
+      await putOn(
+        api,
+        channelId,
+        scripts.filter((script) => script.channelId === channelId),
+        scriptUrl,
+      );
+  }
+
   return {
-    async put(shop, scriptUrl) {
-      const api = await apiOf(shop);
-      const [scripts, channels] = await Promise.all([ours(api), channelsOf(shop, api, true)]);
-      // A storefront archived, deleted or gone headless since keeps none; where the channels could not be read,
-      // the others' scripts stay as they are (the bridge cannot tell which storefronts are still there). Removed
-      // first: "Each app can have 10 API-created scripts" (docs/integrations/scripts.mdx, Limits), so a script
-      // left on an archived storefront would have BigCommerce refuse the one a new storefront needs, every time.
-      if (channels.complete)
-        for (const script of scripts)
-          if (!channels.ids.includes(script.channelId)) await removeScript(api, script.uuid);
-      for (const channelId of channels.ids)
-        await putOn(
-          api,
-          channelId,
-          scripts.filter((script) => script.channelId === channelId),
-          scriptUrl,
-        );
-    },
-    async remove(shop) {
-      const api = await apiOf(shop);
-      for (const script of await ours(api)) await removeScript(api, script.uuid);
-    },
+    put: (shop, scriptUrl) => oneAtATime(shop, () => put(shop, scriptUrl)),
+    remove: (shop) =>
+      oneAtATime(shop, async () => {
+        const api = await apiOf(shop);
+        for (const script of await ours(api)) await removeScript(api, script.uuid);
+      }),
     async present(shop) {
       // On every storefront it goes on; one at an old address (the bridge moved) is as good as missing there: put
       // puts it right.

@@ -213,6 +213,16 @@ describe('the widget on a BigCommerce store with several storefronts', () => {
     expect(await widget().present(MULTI)).toBe(true);
   });
 
+  it('leaves one script a storefront when the merchant’s switch and the keeper’s check put it at once', async () => {
+    const one = widget();
+    await one.remove(MULTI);
+    expect(channelsOf()).toEqual([]);
+    // Each put finds no script on any storefront: run side by side, both would make one on each.
+    await Promise.all([one.put(MULTI, src(MULTI)), one.put(MULTI, src(MULTI)), one.present(MULTI)]);
+    expect(channelsOf()).toHaveLength(new Set(channelsOf()).size);
+    expect(await one.present(MULTI)).toBe(true);
+  });
+
   it('is not present while a storefront added since has none, and put adds it there alone', async () => {
     const added = addChannel(fake.stores, MULTI, {
       name: 'EU',
