@@ -39,10 +39,14 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
   });
 
   it('shows demo orders moving within a minute: connections, charts, orders', async () => {
-    // The handful's four earning orders (of its seven, one gives no phone, one is cancelled unpaid, one a test):
-    // a delivery of theirs that did not get through is sent again within seconds (demo-store.ts), not a minute on.
-    await eventually(() => expect(bridge.sandbox?.store.snapshot().earnings.length ?? 0).toBeGreaterThan(3), 60_000);
-    await bridge.engine.drain();
+    // Every step of the handful's seven orders delivered (a delivery that did not get through is sent again within
+    // seconds, demo-store.ts), then called. Two always earn (#1001, #1003); the two refunded in full earn and are
+    // cancelled only when the bridge called before their refund came in: on a busy machine it folds paid and
+    // refunded into nothing to call, as it should, so they are not counted on.
+    const demo = bridge.demo!;
+    await eventually(() => expect(demo.played).toBeGreaterThanOrEqual(demo.handful), 60_000);
+    // Waited for, not read once after the drain: a call that timed out on a loaded machine is tried again later.
+    await eventually(() => expect(bridge.sandbox?.store.snapshot().earnings.length).toBeGreaterThanOrEqual(2), 60_000);
     // The page refreshes itself every few seconds.
     const shopify = page.locator('#connections article', { hasText: 'shopify' });
     const woo = page.locator('#connections article', { hasText: 'woocommerce' });
