@@ -12,6 +12,7 @@
 //     "limit" value must be integer'): a status:in or type:in value outside its documented enum, an available that is
 //     not a boolean, a limit or page that is not an integer
 // Scripts are channel-aware (fake-bigcommerce-scripts.ts): a script names the channel it renders on.
+import { pageOf } from './fake-bigcommerce-pages.ts';
 import type express from 'express';
 import { fakeScopeOf, fakeStoreOf, type ChannelStatus, type FakeChannel } from './fake-bigcommerce-store.ts';
 
@@ -77,21 +78,14 @@ export function serveChannels(router: express.Router): void {
     );
     const limit = Math.max(1, Number(query.limit ?? 50) || 50);
     const page = Math.max(1, Number(query.page ?? 1) || 1);
-    const data = all.slice((page - 1) * limit, page * limit);
-    const totalPages = Math.max(1, Math.ceil(all.length / limit));
-    res.json({
-      data: data.map((channel) => ({ ...channel, is_visible: true, is_listable_from_ui: true, external_id: '' })),
-      meta: {
-        pagination: {
-          total: all.length,
-          count: data.length,
-          per_page: limit,
-          current_page: page,
-          total_pages: totalPages,
-          links: { current: `?page=${page}&limit=${limit}` },
-        },
-      },
-    });
+    res.json(
+      pageOf(all, page, limit, (channel) => ({
+        ...channel,
+        is_visible: true,
+        is_listable_from_ui: true,
+        external_id: '',
+      })),
+    );
   });
 }
 

@@ -7,6 +7,7 @@
 //     scope - the v3 Auth token is valid but does not have proper permissions"), as an ErrorResponse {status, title,
 //     type}
 // Customers are kept per store, added with addCustomer.
+import { pageOf } from './fake-bigcommerce-pages.ts';
 import type { Request, Response } from 'express';
 import { fakeScopeOf, fakeStoreOf, type FakeBigCommerce, type FakeStore } from './fake-bigcommerce.ts';
 
@@ -87,19 +88,7 @@ function listCustomers(req: Request, res: Response) {
   const matching = [...(customersOf.get(fakeStoreOf(res))?.values() ?? [])]
     .filter((customer) => !ids || ids.includes(String(customer.id)))
     .sort((a, b) => a.id - b.id);
-  const data = matching.slice((page - 1) * limit, page * limit).map((customer) => record(customer, withAddresses));
-  res.json({
-    data,
-    meta: {
-      pagination: {
-        total: matching.length,
-        count: data.length,
-        per_page: limit,
-        current_page: page,
-        total_pages: Math.ceil(matching.length / limit),
-      },
-    },
-  });
+  res.json(pageOf(matching, page, limit, (customer) => record(customer, withAddresses)));
 }
 
 /** Adds the Customers V3 list to the fake's store API (once per fake). */

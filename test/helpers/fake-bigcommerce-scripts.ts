@@ -29,6 +29,7 @@
 //     https://developer.bigcommerce.com/docs/rest-management/scripts). The fake cannot know a store's banner nor a
 //     shopper's choice, so by default it takes the documented worst case: the banner on, and a shopper who allowed
 //     nothing (declined, or never answered).
+import { pageOf } from './fake-bigcommerce-pages.ts';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { fakeScopeOf, fakeStoreOf, type FakeBigCommerce, type FakeStore } from './fake-bigcommerce.ts';
@@ -151,29 +152,6 @@ function newScript(body: Record<string, unknown>): FakeScript {
     channel_id: typeof body.channel_id === 'number' ? body.channel_id : 1,
     date_created: now,
     date_modified: now,
-  };
-}
-
-/** One page of scripts, with BigCommerce's pagination. */
-function pageOf(all: FakeScript[], page: number, limit: number) {
-  const data = all.slice((page - 1) * limit, page * limit);
-  const totalPages = Math.max(1, Math.ceil(all.length / limit));
-  return {
-    data,
-    meta: {
-      pagination: {
-        total: all.length,
-        count: data.length,
-        per_page: limit,
-        current_page: page,
-        total_pages: totalPages,
-        links: {
-          ...(page > 1 ? { previous: `?page=${page - 1}&limit=${limit}` } : {}),
-          current: `?page=${page}&limit=${limit}`,
-          ...(page < totalPages ? { next: `?page=${page + 1}&limit=${limit}` } : {}),
-        },
-      },
-    },
   };
 }
 
