@@ -64,6 +64,10 @@ export function storefrontReader(parts: {
   engine.worker.rewardCodes = rewardCodes;
   const checks = new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now: () => new Date() });
   engine.worker.coverChecks = checks;
+  engine.adjustments.takeBackChecks = {
+    marking: (account, customer) => checks.cancelling(account, customer),
+    check: async (account, customer) => void (await checks.check(account, holderId(account.id, customer))),
+  };
   const sweeper = new CodeSweeper({
     store,
     codes: rewardCodes,

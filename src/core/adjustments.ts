@@ -4,7 +4,8 @@
 // to check the customer's history before sending it again.
 import { randomUUID } from 'node:crypto';
 import type { LoyaltyResult } from '../loyalty/client.ts';
-import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';
+import { DEFAULT_ACCOUNT, type Accounts, type AccountRuntime } from './accounts.ts';
+import type { ServiceCustomer } from './storefront/customer-points.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
@@ -44,12 +45,25 @@ export interface AdjustmentResult {
 
 type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
 
+/** A customer's reward codes against their balance, around a take-back by hand (wired to cover-checks.ts). */
+export interface TakeBackChecks {
+  /** Before the call: the customer's holder marked where they hold an unused code. */
+  marking(account: string, customer: ServiceCustomer): Promise<void>;
+  /** After it: their unused codes withdrawn, newest first, while the balance does not cover them. */
+  check(account: AccountRuntime, customer: ServiceCustomer): Promise<void>;
+}
+
 export class Adjustments {
   /**
    * Told after each adjustment the service took, or may have taken (an unknown outcome): what the storefront keeps
    * of that customer's balance on the account is stale from then on, as after the worker's calls.
    */
   readonly customerCalls = new Set<CustomerCallListener>();
+  /**
+   * Points taken back by hand can leave a customer's unused reward codes holding more than their balance, as an
+   * earning's cancel can: marked before the call and checked after it (cover-checks.ts), where storefronts run.
+   */
+  takeBackChecks: TakeBackChecks | undefined;
   readonly #store: LedgerStore;
   readonly #accounts: Accounts;
   readonly #logger: Logger;
@@ -111,28 +125,7 @@ export class Adjustments {
           }
         : { points: (request as RedeemRequest).points }),
     };
-    let result: LoyaltyResult | undefined;
-    let error: LoyaltyError | Error | undefined;
-    try {
-      const account = await this.#accounts.runtime(request.account ?? DEFAULT_ACCOUNT);
-      if (!account) throw new Error(`no loyalty account ${request.account ?? DEFAULT_ACCOUNT}`);
-      const client = account.client;
-      result =
-        kind === 'earn'
-          ? await client.earn({
-              activityId: (request as EarnRequest).activityId,
-              name: (request as EarnRequest).name,
-              email: (request as EarnRequest).email,
-              mobile: (request as EarnRequest).mobile,
-              description: (request as EarnRequest).description ?? `Manual: ${request.reason}`,
-            })
-          : await client.redeem({
-              points: (request as RedeemRequest).points,
-              ...(request.email ? { email: request.email } : { mobile: request.mobile ?? '' }),
-            });
-    } catch (caught) {
-      error = caught as Error;
-    }
+    const { result, error, checkAfter } = await this.#call(kind, request);
     const failure = error instanceof LoyaltyError ? error : undefined;
     const unknown = error !== undefined && !(failure && (failure.certainlyNotApplied || !failure.retryable));
     const message = result?.message ?? (failure ? failure.summary : (error?.message ?? ''));
@@ -141,6 +134,7 @@ export class Adjustments {
       await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
     } finally {
       if (result || unknown) this.#tellCustomerCall(base.account, request);
+      if (result || unknown) await checkAfter?.();
     }
     if (!unknown) return { adjustment, ...(error ? { error } : {}) };
     const what =
@@ -161,6 +155,48 @@ export class Adjustments {
       `${what} has an unknown outcome; dead-lettered for a person to check`,
     );
     return { adjustment, error, deadLetter };
+  }
+
+  /** The call itself, on the request's account; a take-back's codes marked before it, and how to check them after. */
+  async #call(
+    kind: 'earn' | 'redeem',
+    request: EarnRequest | RedeemRequest,
+  ): Promise<{ result?: LoyaltyResult; error?: Error; checkAfter?: () => Promise<void> }> {
+    let checkAfter: (() => Promise<void>) | undefined;
+    try {
+      const account = await this.#accounts.runtime(request.account ?? DEFAULT_ACCOUNT);
+      if (!account) throw new Error(`no loyalty account ${request.account ?? DEFAULT_ACCOUNT}`);
+      const client = account.client;
+      if (kind === 'earn') {
+        const earn = request as EarnRequest;
+        const { activityId, name, email, mobile } = earn;
+        const description = earn.description ?? `Manual: ${request.reason}`;
+        return { result: await client.earn({ activityId, name, email, mobile, description }) };
+      }
+      // As the service keys the customer the redeem names: the e-mail, else the phone.
+      const customer = request.email ? { email: request.email } : { mobile: request.mobile ?? '' };
+      checkAfter = await this.#markTakeBack(account, customer);
+      const result = await client.redeem({ points: (request as RedeemRequest).points, ...customer });
+      return { result, checkAfter };
+    } catch (caught) {
+      return { error: caught as Error, ...(checkAfter ? { checkAfter } : {}) };
+    }
+  }
+
+  /** Marked before the take-back leaves (a crash after it leaves the mark for the sweeper); checked after it. */
+  async #markTakeBack(account: AccountRuntime, customer: ServiceCustomer): Promise<(() => Promise<void>) | undefined> {
+    const checks = this.takeBackChecks;
+    if (!checks) return undefined;
+    await checks.marking(account.id, customer);
+    return () =>
+      checks
+        .check(account, customer)
+        .catch((error: unknown) =>
+          this.#logger.warn(
+            { kind: (error as Error)?.name },
+            "a customer's reward codes could not be checked after points were taken back; the sweeper checks them",
+          ),
+        );
   }
 
   #tellCustomerCall(account: string, request: EarnRequest | RedeemRequest): void {

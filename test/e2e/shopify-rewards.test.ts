@@ -82,6 +82,8 @@ beforeAll(async () => {
     // Shopify counts a code's uses late: one removed unused is held through this window for its order. None here:
     // the merchant's turn-off gives the points back at once (test/contract/reward-money.test.ts holds it through one).
     REWARD_SETTLE_MINUTES: '0',
+    // The sweeper's pass lets a withdrawn code's points go once that window is over: every second here.
+    REWARD_SWEEP_SECONDS: '1',
   });
   const made = await asShop(running, SHOP).post('/account', { sandbox: true });
   expect(made.status).toBe(201);
@@ -242,6 +244,40 @@ describe('a Shopify customer spends their points', () => {
     expect((await operator('PATCH', `/shops/shopify/${SHOP}`, { account: accountId })).status).toBe(200);
   });
 
+  it('points the merchant takes back by hand withdraw the unused code they no longer cover', async () => {
+    await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001005', fulfillmentStatus: 'fulfilled' }));
+    await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
+    const issued = await redeem(rewards[1]!.id as string);
+    expect(issued.status).toBe(200);
+    const code = issued.body.code as string;
+    // The service still counts those 100 points as Grace's: the merchant takes them back on Orders.
+    const taken = await asShop(running, SHOP).post('/adjustments/redeem', {
+      email: GRACE.email,
+      points: 100,
+      reason: 'points given in error',
+    });
+    expect(taken.status).toBe(201);
+    // The code would pay for an order whose redeem the service refuses: it leaves the store, and Grace sees none.
+    await eventually(async () => {
+      expect(fake.discounts(SHOP).map((each) => each.code)).not.toContain(code);
+      expect((await points()).body.codes).toEqual([]);
+    }, 10_000);
+    expect((await points()).body.balance.available).toBe(0);
+    expect(fake.useCode(SHOP, code, '7001', PAID)).toBe(false);
+    expect(redemptions().map((each) => each.points)).toEqual([200, 100, 100]);
+    // Its reservation ends, told why, once Shopify's late count of uses has had its window (none here).
+    const reservation = async () =>
+      (
+        await running.bridge.engine.store.listRecords<{
+          reservations: Array<{ code: string; state: string; endedWhy?: string }>;
+        }>('reward-holder')
+      )
+        .flatMap(({ value }) => value.reservations)
+        .find((each) => each.code === code);
+    await eventually(async () => expect((await reservation())?.state).toBe('released'), 10_000);
+    expect((await reservation())?.endedWhy).toMatch(/taken back/);
+  });
+
   it('an uninstall releases the shop’s open reservations, and its codes end by their own expiry', async () => {
     // Every point was spent: one more fulfilled order gives 100.
     await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001004', fulfillmentStatus: 'fulfilled' }));
@@ -266,9 +302,10 @@ describe('a Shopify customer spends their points', () => {
     });
     await deliver('app/uninstalled', body);
     await eventually(async () => expect(await stateOf(issued.body.code as string)).toBe('released'), 10_000);
-    // The code stays in the store until its own end, and no point was taken for it (the two redeems are earlier codes').
+    // The code stays in the store until its own end, and no point was taken for it (the redeems are earlier codes'
+    // and the take-back's).
     expect(fake.discounts(SHOP).some((each) => each.code === issued.body.code)).toBe(true);
-    expect(redemptions()).toHaveLength(2);
+    expect(redemptions()).toHaveLength(3);
     // The bridge serves the shop no more: its store's requests are not the app's now.
     expect((await points()).status).toBe(401);
   });

@@ -141,11 +141,12 @@ export class CoverChecks {
     const uses = await codes.uses(reservation.shop, reservation.platformId);
     if (uses !== undefined && uses > 0) return 'kept';
     await codes.remove(reservation.shop, reservation.platformId);
-    const why = 'the orders that earned its points were cancelled, so the code was withdrawn unused';
+    const why =
+      'the points it held were taken away (an order cancelled, or taken back by hand), so it was withdrawn unused';
     await this.#o.codes.removedUnused(holder, reservation, why, codes.usesCountedLate === true);
     this.#o.logger.info(
       { platform: reservation.platform, shop: reservation.shop },
-      'a reward code was withdrawn: the orders that earned its points were cancelled',
+      'a reward code was withdrawn: the points it held were taken away (an order cancelled, or taken back by hand)',
     );
     return 'withdrawn';
   }
