@@ -233,16 +233,19 @@ export async function fenceOf(store: Pick<LedgerStore, 'getRecord'>, holder: str
 /**
  * Whether a reservation just written on a read that noted `fence` before it started must let its points go: a check
  * looked at the holder since (after a cancel the read may not show), or the read is older than fences are kept. Read
- * after the reservation's write, as a check writes its fence before it reads the holder: one sees the other.
+ * after the reservation's write, as a check writes its fence before it reads the holder: one sees the other. The
+ * age is the one once the fence is read (`now` asked then): the sweep drops a check's fence FENCE_KEPT_MS after it,
+ * so a fence that reads as noted only because the sweep took it is read at least that long after the read began,
+ * however long the reservation's write waited (test/property/store-fence-model.test.ts).
  */
 export async function fencedOut(
   store: Pick<LedgerStore, 'getRecord'>,
   holder: string,
   read: { fence?: string | null | undefined; readStartedAt: number },
-  now: number,
+  now: () => number,
 ): Promise<boolean> {
   // A reader given no fence (no rewards wired) notes none: nothing to compare.
   if (read.fence === undefined) return false;
-  if (now - read.readStartedAt >= FENCE_KEPT_MS) return true;
-  return (await fenceOf(store, holder)) !== read.fence;
+  const fence = await fenceOf(store, holder);
+  return now() - read.readStartedAt >= FENCE_KEPT_MS || fence !== read.fence;
 }

@@ -4,7 +4,8 @@
 //   store cannot remove now ends by its own expiry), then releases and forgets their reservations;
 // - an uninstall cannot remove codes (the platform revoked the bridge's access): the shop's open reservations are
 //   released, and its codes end by their own expiry;
-// - a shop's erasure forgets every reservation made in it.
+// - a shop's erasure forgets every reservation made in it;
+// - a customer's erasure drops the cover checks' fences of the holders it removed (their ids name the customer).
 import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
@@ -13,6 +14,7 @@ import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import {
   CODE_KIND,
   ENDED,
+  FENCE_KIND,
   HOLDER_KIND,
   codeIndexId,
   holderId,
@@ -66,19 +68,22 @@ export class RewardPrivacy implements KeptRecords {
 
   /** The holders of the customer's reservations: one per account and identifier the match names. */
   async #holders(match: CustomerMatch, account?: string): Promise<Array<{ id: string; holder: Holder }>> {
-    const ids = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
+    const found: Array<{ id: string; holder: Holder }> = [];
+    for (const id of await this.#holderIds(match, account)) {
+      const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, id);
+      if (holder) found.push({ id, holder });
+    }
+    return found;
+  }
+
+  /** The ids the customer's holders have, or would have: one per account and identifier the match names. */
+  async #holderIds(match: CustomerMatch, account?: string): Promise<string[]> {
+    const accounts = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
     const customers = [
       ...match.emails.map((email) => ({ email })),
       ...match.phones.map((phone) => ({ mobile: internationalPhone(phone) ?? phone })),
     ];
-    const found: Array<{ id: string; holder: Holder }> = [];
-    for (const accountId of ids)
-      for (const customer of customers) {
-        const id = holderId(accountId, customer);
-        const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, id);
-        if (holder) found.push({ id, holder });
-      }
-    return found;
+    return accounts.flatMap((accountId) => customers.map((customer) => holderId(accountId, customer)));
   }
 
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
@@ -90,7 +95,8 @@ export class RewardPrivacy implements KeptRecords {
 
   async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
     let erased = 0;
-    for (const { id, theirs } of await this.#theirs(match, account)) {
+    const holders = await this.#theirs(match, account);
+    for (const { id, theirs } of holders) {
       for (const reservation of theirs) {
         const codes = this.#o.codesOf(reservation.platform);
         // A spent code too ('redeemed', 'refused'): a store may give its use back (its order cancelled), and the
@@ -125,7 +131,22 @@ export class RewardPrivacy implements KeptRecords {
         return keep ? { put: { ...current, reservations: left } } : { delete: true };
       });
     }
+    const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
+    await this.#dropFences(ids);
     return erased;
+  }
+
+  /**
+   * The cover checks' fences (cover-checks.ts) of the customer's holders that are gone now, or never were: a fence's
+   * id is its holder's, the account and a digest of the customer's identifier, so it names them. A holder the
+   * erasure kept (their reservations in other shops) keeps its fence. A Redeem whose read noted the fence before the
+   * erasure and whose reservation lands after it brings the customer back (the erasure's own race); its fence may
+   * then read as before the check, so it answers as if no check had looked.
+   */
+  async #dropFences(ids: Iterable<string>): Promise<void> {
+    for (const id of ids)
+      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id)) === undefined)
+        await this.#o.store.deleteRecord(FENCE_KIND, id);
   }
 
   /** Forgets every reservation made in the shop (its codes' own records go with the shop's records). */
