@@ -15,7 +15,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import {
-  FENCE_KEPT_MS,
+  FENCE_DROPPED_MS,
   FENCE_KIND,
   HOLDER_KIND,
   heldPoints,
@@ -174,10 +174,11 @@ export class CoverChecks {
     }
   }
 
-  /** Fences past FENCE_KEPT_MS go (one a check rewrote meanwhile stays). */
+  /** Fences past FENCE_DROPPED_MS go (one a check rewrote meanwhile stays). */
   async #dropOldFences(): Promise<void> {
     const now = this.#o.now().getTime();
-    const old = (fence: CheckFence | undefined) => fence !== undefined && now - Date.parse(fence.at) >= FENCE_KEPT_MS;
+    const old = (fence: CheckFence | undefined) =>
+      fence !== undefined && now - Date.parse(fence.at) >= FENCE_DROPPED_MS;
     for (const { id, value } of await this.#o.store.listRecords<CheckFence>(FENCE_KIND))
       if (old(value))
         await this.#o.store.changeRecord<CheckFence>(FENCE_KIND, id, (current) =>

@@ -170,7 +170,7 @@ export class RewardCodes {
     });
     if (changed) {
       // A cover check looked at the holder since the read began (after a cancel it may not show), before this write.
-      if (!(await fencedOut(this.#o.store, holder, read, now.getTime())))
+      if (!(await fencedOut(this.#o.store, holder, read, () => this.#now().getTime())))
         return { kind: 'reserved', reservation, available };
       await this.end(holder, reservation, release('its balance was read before a cancel of its points', this.#now()));
       return { kind: 'busy', retryAfterSeconds: 1 };
