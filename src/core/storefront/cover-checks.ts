@@ -124,6 +124,16 @@ export class CoverChecks {
   }
 
   /**
+   * Marked for a check, with no cancel on its way: a code the customer holds again whose points no check since may
+   * have counted (code-sweeper.ts: the order that held it let it go). Before the change that makes it theirs.
+   */
+  async mark(account: string, holder: string): Promise<void> {
+    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+      put: { account, holder, at: this.#o.now().toISOString(), id: randomUUID(), cancels: this.#landing(current) },
+    }));
+  }
+
+  /**
    * A check that cannot end now stays marked, for the sweeper, marked anew so that no check begun before takes the
    * mark; the cancel this check follows has landed, so its own entry goes.
    */
