@@ -225,6 +225,37 @@ describe.each(ledgerBackends())('rewards’ money under review (%s)', (_name, ru
   );
 
   it.runIf(runs)(
+    'withdraws a code its order let go, when the orders that earned its points were cancelled while it was used',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: REWARDS });
+      const ada = await customerWith(w, 2);
+      const customerId = `customer-${ada.email}`;
+      const code = issuedCode(await w.redeem(ada.email, BIG));
+      // An order takes the code and is cancelled before its redeem goes; the sweeper has not looked yet.
+      await w.pay(orderId(), [code], { facts: ['placed', 'paid', 'cancelled'] });
+      await w.settle();
+      expect((await w.reservations(ada.email))[0]?.state).toBe('used');
+      // Both orders that earned Ada's points are refunded: their check finds the code used, for its order.
+      for (const id of ada.orderIds)
+        await w.engine.accept(`refund-${id}`, [
+          orderEvent({
+            orderId: id,
+            facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+            customer: { name: 'Ada', email: ada.email, mobile: mobileOf(ada.email) },
+          }),
+        ]);
+      await w.settle();
+      await eventually(() =>
+        expect(world.sandbox.store.balance({ name: '', email: ada.email, mobile: '' }).approved).toBe(0),
+      );
+      // The store gave the code's use back: the sweeper lets the order's hold go. Ada has no points for it.
+      await w.sweeper.sweep();
+      expect(w.store.usable(code, customerId, w.clock.now)).toBeUndefined();
+      expect((await w.reservations(ada.email)).map((each) => each.state)).toEqual(['released']);
+    },
+  );
+
+  it.runIf(runs)(
     'keeps a code’s points held when the dead letter holding its redeem is another redeem’s refusal',
     async () => {
       const w = await rewardWorld(world, await open(), {

@@ -6,91 +6,14 @@
 // - one bridge whose read answered just before the cancel's drop: nothing was dropped while it ran.
 // The check now writes a fence on the ledger before it looks; a redemption notes the fence before its read, and a
 // reservation that finds it changed after its write lets its points go and asks the customer to press again.
+// The fence's expiry (adversarial review of 6116ac3): a reservation whose write outlasted the fence found none where it
+// had noted none, and was timed from before its write; a sweeper whose clock ran ahead dropped a fence early.
 import { describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { CHECK_KIND, CoverChecks } from '../../src/core/storefront/cover-checks.ts';
-import {
-  FENCE_KEPT_MS,
-  FENCE_KIND,
-  HELD,
-  HOLDER_KIND,
-  fenceOf,
-  holderId,
-  type Holder,
-} from '../../src/core/storefront/reservations.ts';
-import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
-import type { Reward } from '../../src/core/storefront/rewards.ts';
-import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { FENCE_DROPPED_MS, FENCE_KEPT_MS, FENCE_KIND } from '../../src/core/storefront/reservations.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { createLogger } from '../../src/logger.ts';
+import { bridge, outcome, service } from '../helpers/cover-fence.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
-
-const logger = createLogger({ level: 'silent' });
-const PLATFORM = 'testshop';
-const SHOP = 'shop-1';
-const ada = { email: 'ada@x.example' };
-const REWARD: Reward = {
-  id: 'r1',
-  points: 100,
-  amountOff: '5.00',
-  minimumOrder: null,
-  expiresInDays: 30,
-  combines: false,
-  on: true,
-};
-
-/** The service as the bridges see it: Ada's approved points, and each balance read held until the test lets it go. */
-function service() {
-  const state = { approved: 100, hold: undefined as Promise<void> | undefined, reading: gate() };
-  const transactions = async () => {
-    // The figures are taken as the read reaches the service; its answer may come after a cancel landed.
-    const approved = state.approved;
-    state.reading.open();
-    if (state.hold) await state.hold;
-    const balance = { approved, redeemed: 0, pending: 0, available: approved };
-    return { ok: true, data: { balance, earned: [], redeemed: [] }, message: 'Success', attempts: 1 };
-  };
-  const account = { id: 'acct', client: { transactions }, policy: { pendingDays: 14 } } as unknown as AccountRuntime;
-  return { state, account };
-}
-
-/** One bridge on the ledger: its own reader (its own cache), RewardCodes and CoverChecks, as composition wires them. */
-function bridge(ledger: LedgerStore, account: AccountRuntime, codeStore: FakeCodeStore, clock: { now: number }) {
-  const codesOf = (platform: string) => (platform === PLATFORM ? codeStore.parts : undefined);
-  const now = () => new Date(clock.now);
-  const reader: StorefrontReader = new StorefrontReader({
-    accounts: { forShop: async () => 'acct', runtime: async () => account },
-    store: { customerOrders: async () => [] },
-    liveFirst: () => false,
-    share: 0.2,
-    held: (id, customer, source, readStartedAt) => codes.held(id, customer, source, readStartedAt),
-    fence: (id, customer) => fenceOf(ledger, holderId(id, customer)),
-    logger,
-    now: () => clock.now,
-  });
-  const codes = new RewardCodes({ store: ledger, codesOf, reader, logger, now });
-  const checks = new CoverChecks({ store: ledger, codesOf, reader, codes, logger, now });
-  const redeem = () =>
-    codes.redeem({ platform: PLATFORM, shop: SHOP, customerId: 'c-ada', account, customer: ada, reward: REWARD });
-  /** The worker's cancel of an earning of Ada's, with its cover check before and after (worker.ts). */
-  const cancel = async (land: () => void) => {
-    await checks.cancelling('acct', ada);
-    land();
-    reader.dropBalance('acct', ada);
-    return checks.check(account, holderId('acct', ada));
-  };
-  return { reader, checks, redeem, cancel };
-}
-
-/** What the merchant would find: codes usable in the store, and the points Ada's reservations hold. */
-async function outcome(ledger: LedgerStore, codeStore: FakeCodeStore) {
-  const holder = await ledger.getRecord<Holder>(HOLDER_KIND, holderId('acct', ada));
-  const held = (holder?.reservations ?? []).filter((each) => HELD.has(each.state)).reduce((n, r) => n + r.points, 0);
-  const usable = [...codeStore.byId.values()].filter((code) => !code.removed).length;
-  const marked = (await ledger.listRecords(CHECK_KIND)).length;
-  return { usable, held, marked };
-}
 
 describe.each(ledgerBackends())(
   'a Redeem read before an earning’s cancel, reserved after its check (%s)',
@@ -162,18 +85,68 @@ describe.each(ledgerBackends())(
 );
 
 describe.each(ledgerBackends())('a check’s fences (%s)', (_n, can, open) => {
-  it.runIf(can)('go with the sweeper’s pass once FENCE_KEPT_MS has passed, and stay until then', async () => {
+  it.runIf(can)('go with the sweeper’s pass once FENCE_DROPPED_MS has passed, and stay until then', async () => {
     const ledger = await open();
     const clock = { now: Date.now() };
     const { account } = service();
     const codeStore = new FakeCodeStore();
     const one = bridge(ledger, account, codeStore, clock);
     await one.cancel(() => undefined);
-    const accounts = { runtime: async () => account };
-    await one.checks.checkMarked(accounts);
+    await one.sweep();
+    clock.now += FENCE_DROPPED_MS - 1;
+    await one.sweep();
     expect(await ledger.listRecords(FENCE_KIND)).toHaveLength(1);
-    clock.now += FENCE_KEPT_MS;
-    await one.checks.checkMarked(accounts);
+    clock.now += 1;
+    await one.sweep();
     expect(await ledger.listRecords(FENCE_KIND)).toHaveLength(0);
+  });
+});
+
+describe.each(ledgerBackends())('a reservation whose write outlasts the fence (%s)', (_n, can, open) => {
+  /** Ada's Redeem, its reservation's first write held; the cancel lands and is checked meanwhile. */
+  async function stalled(base: LedgerStore, clock: { now: number }) {
+    const writing = gate();
+    const go = gate();
+    const addRecord = async (...args: Parameters<LedgerStore['addRecord']>) => {
+      writing.open();
+      await go.opened;
+      return base.addRecord(...args);
+    };
+    const ledger = new Proxy(base, {
+      get: (target, name) =>
+        name === 'addRecord' ? addRecord : (Reflect.get(target, name) as () => unknown).bind(target),
+    });
+    const { state, account } = service(100);
+    const codeStore = new FakeCodeStore();
+    const shopFront = bridge(ledger, account, codeStore, clock);
+    const worker = bridge(base, account, codeStore, clock);
+    const pressed = shopFront.redeem();
+    await writing.opened;
+    clock.now += 100;
+    expect(await worker.cancel(() => (state.approved = 0))).toBe('covered');
+    return { pressed, go: go.open, account, codeStore };
+  }
+
+  it.runIf(can)('past the fence’s keeping: it lets go (no fence then and no fence now)', async () => {
+    const base = await open();
+    const clock = { now: Date.now() };
+    const { pressed, go, account, codeStore } = await stalled(base, clock);
+    clock.now += FENCE_DROPPED_MS;
+    await bridge(base, account, codeStore, clock).sweep();
+    expect(await base.listRecords(FENCE_KIND)).toHaveLength(0);
+    go();
+    expect((await pressed).kind).toBe('busy');
+    expect(await outcome(base, codeStore)).toMatchObject({ usable: 0, held: 0 });
+  });
+
+  it.runIf(can)('the sweeper’s clock 1.5 s ahead keeps the fence a reservation may still compare', async () => {
+    const base = await open();
+    const clock = { now: Date.now() };
+    const { pressed, go, account, codeStore } = await stalled(base, clock);
+    clock.now += FENCE_KEPT_MS - 1_000;
+    await bridge(base, account, codeStore, { now: clock.now + 1_500 }).sweep();
+    go();
+    expect((await pressed).kind).toBe('busy');
+    expect(await outcome(base, codeStore)).toMatchObject({ usable: 0, held: 0 });
   });
 });

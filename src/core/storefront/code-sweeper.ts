@@ -11,7 +11,8 @@
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first). Then the code is
 //   not simply let go: a store may give a cancelled order's use of it back (some stores do), so it could pay for
 //   another order. An order that paid with it meanwhile takes it (waiting); else, where the store counts no use,
-//   it is the customer's issued code again (let go at its expiry if unused); where the store counts a use (an
+//   it is the customer's issued code again (let go at its expiry if unused; checked against their balance at once,
+//   as after a cancel of their earnings: one meanwhile found it used); where the store counts a use (an
 //   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
 //   waits for that order until its expiry and settling window;
 // - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
@@ -54,7 +55,7 @@ export interface CodeSweeperParts {
   >;
   codes: RewardCodes;
   /** The checks of codes left uncovered by cancelled earnings that could not be made at the cancel. */
-  checks: Pick<CoverChecks, 'checkMarked'>;
+  checks: Pick<CoverChecks, 'checkMarked' | 'mark' | 'check'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
   logger: Logger;
@@ -117,7 +118,7 @@ export class CodeSweeper {
       case 'issued':
         return this.#issued(index, reservation, report);
       case 'used':
-        return this.#used(index, reservation, report);
+        return this.#used(index, reservation, holder!.account, report);
       case 'redeemed':
       case 'refused': {
         // Spent on its order: removed from the store first, so a use the store gives back pays for nothing more.
@@ -192,7 +193,7 @@ export class CodeSweeper {
     if (after?.state === 'released') report.released += 1;
   }
 
-  async #used(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
+  async #used(index: CodeIndex, reservation: Reservation, holderAccount: string, report: SweepReport): Promise<void> {
     if (!reservation.orderKey) return;
     const order = await this.#o.store.getOrder(reservation.orderKey);
     if (!order) return;
@@ -219,7 +220,7 @@ export class CodeSweeper {
       // this code's redeem untried, and its points stay held for it.
       await this.#o.codes.settled(code, 'refused', order.key);
     } else if (fate === 'never') {
-      await this.#orderLetGo(index, reservation, report);
+      await this.#orderLetGo(index, reservation, holderAccount, report);
     }
   }
 
@@ -232,8 +233,10 @@ export class CodeSweeper {
    * - the store counts a use (another order's, its delivery on its way; or a store that keeps a cancelled order's
    *   use): removed from the store, so it pays for nothing more, and issued again as used in the store, so that
    *   order takes it when it comes; none by its expiry and settling window: let go (its code is gone).
+   * A code the customer can use again is checked against their balance at once (marked first): an earning cancelled
+   * while the order held it found it used, and left it (cover-checks.ts).
    */
-  async #orderLetGo(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {
+  async #orderLetGo(index: CodeIndex, reservation: Reservation, account: string, report: SweepReport): Promise<void> {
     const now = this.#now();
     const heldBy = reservation.orderKey;
     const stillHeld = (current: Reservation) => current.state === 'used' && current.orderKey === heldBy;
@@ -265,12 +268,14 @@ export class CodeSweeper {
     if (uses > 0) {
       await codes!.remove(reservation.shop, reservation.platformId!);
       report.removed += 1;
-    }
-    await this.#o.codes.end(index.holder, reservation, (current) =>
+    } else await this.#o.checks.mark(account, index.holder);
+    const after = await this.#o.codes.end(index.holder, reservation, (current) =>
       stillHeld(current)
         ? { state: 'issued', orderKey: undefined, usedAtPlatform: uses > 0 ? true : undefined }
         : undefined,
     );
+    const runtime = uses === 0 && after?.state === 'issued' ? await this.#o.accounts.runtime(account) : undefined;
+    if (runtime) await this.#o.checks.check(runtime, index.holder);
   }
 
   /** Whether the merchant still offers the code's reward in a storefront that is on. */

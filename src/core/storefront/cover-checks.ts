@@ -2,10 +2,12 @@
 // points it was issued for, but the orders that earned them can be cancelled afterwards: the balance then no longer
 // covers what the codes hold, and a code still in the store would pay for an order whose redeem the service refuses,
 // at the merchant's cost. So, before an earning's cancel is sent, its customer's holder is marked ('reward-check',
-// by the holder's id) where they hold an unused code; after the cancel, the balance is read anew and, while the
-// reservations hold more than it, the customer's newest unused codes are withdrawn: removed from the store, their
-// points let go (RewardCodes.removedUnused). A code the store already counts as used stays held for its order. A
-// check that cannot be made now (no room in the budget, the store down) stays marked, and the sweeper makes it.
+// by the holder's id), whether or not they hold a code then (one may be reserved meanwhile, on any bridge); after
+// the cancel, the balance is read anew and, while the reservations hold more than it, the customer's newest unused
+// codes are withdrawn: removed from the store, their points let go (RewardCodes.removedUnused). A code the store
+// already counts as used stays held for its order. The mark goes only with a check made after the cancel landed
+// (a check before it cannot say the holder is covered): one that cannot be made now (no room in the budget, the
+// store down, a crash) leaves it, and the sweeper makes it.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
@@ -13,7 +15,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import {
-  FENCE_KEPT_MS,
+  FENCE_DROPPED_MS,
   FENCE_KIND,
   HOLDER_KIND,
   heldPoints,
@@ -26,11 +28,25 @@ import type { RewardCodes } from './reward-codes.ts';
 import type { FreshPoints } from './storefront-reader.ts';
 
 export const CHECK_KIND = 'reward-check';
+/**
+ * A cancel's call ends (lands, or fails for good) well within this long of its mark: the client's few tries, each at
+ * most LOYALTY_TIMEOUT_MS, and its waits between them (a Retry-After is taken as 10 minutes at most). A cancel whose
+ * own check never came (its bridge stopped, its store failed) keeps the mark no longer than this.
+ */
+export const CANCEL_LANDS_MS = 60 * 60_000;
+
 /** A holder to check against its balance: no contact, only the ids. */
 export interface CoverCheck {
   account: string;
   holder: string;
   at: string;
+  /** New with each write that asks for a check: a check takes the mark away only if none came since it began. */
+  id?: string | undefined;
+  /**
+   * Cancels on their way (each by its token, and when it was marked): a check made before one lands may find the
+   * holder covered and is no proof, so the mark stays until that cancel's own check, or CANCEL_LANDS_MS.
+   */
+  cancels?: Array<{ id: string; at: string }> | undefined;
 }
 
 export interface CoverCheckParts {
@@ -61,29 +77,39 @@ export class CoverChecks {
     this.#o = parts;
   }
 
-  /** Before an earning of the customer's on the account is cancelled: marked, where they hold an unused code. */
-  async cancelling(account: string, customer: ServiceCustomer): Promise<void> {
+  /**
+   * Before an earning of the customer's on the account is cancelled: marked, whatever they hold now (a Redeem whose
+   * read comes before the cancel lands may reserve after this look). Answers the cancel's token, for its check.
+   */
+  async cancelling(account: string, customer: ServiceCustomer): Promise<string> {
     const holder = holderId(account, customer);
-    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
-    if (!value?.reservations.some(withdrawable) && !beingMade(value)) return;
-    const check: CoverCheck = { account, holder, at: this.#o.now().toISOString() };
-    await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
+    const at = this.#o.now().toISOString();
+    const token = randomUUID();
+    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+      put: { account, holder, at, id: token, cancels: [...this.#landing(current), { id: token, at }] },
+    }));
+    return token;
   }
 
-  /** The marked holder's codes against a balance read anew; the mark goes once they are covered. */
-  async check(account: AccountRuntime, holder: string): Promise<'covered' | 'later'> {
+  /**
+   * The marked holder's codes against a balance read anew; the mark goes once they are covered, and no one marked
+   * the holder since this check began, nor has a cancel on its way. `cancel`: the token of the cancel this check
+   * follows (it landed): its own entry goes.
+   */
+  async check(account: AccountRuntime, holder: string, cancel?: string): Promise<'covered' | 'later'> {
+    const seen = await this.#o.store.getRecord<CoverCheck>(CHECK_KIND, holder);
     const fence: CheckFence = { account: account.id, id: randomUUID(), at: this.#o.now().toISOString() };
     await this.#o.store.putRecord<CheckFence>(FENCE_KIND, holder, fence);
     const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
     const open = (value?.reservations ?? []).filter(withdrawable).reverse();
     const first = open[0];
     if (!value || !first) {
-      if (beingMade(value)) return this.#later(account, holder);
-      await this.#o.store.deleteRecord(CHECK_KIND, holder);
+      if (beingMade(value)) return this.#later(account, holder, cancel);
+      await this.#unmark(holder, seen, cancel);
       return 'covered';
     }
     const read = await this.#o.reader.pointsNow(account, value.customer);
-    if (!read.ok) return this.#later(account, holder);
+    if (!read.ok) return this.#later(account, holder, cancel);
     const { approved, redeemed, source } = read.points.balance;
     let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);
     for (const reservation of open) {
@@ -91,19 +117,54 @@ export class CoverChecks {
       if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;
     }
     // A code made meanwhile is checked on the sweeper's next pass.
-    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder))) return this.#later(account, holder);
-    await this.#o.store.deleteRecord(CHECK_KIND, holder);
+    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder)))
+      return this.#later(account, holder, cancel);
+    await this.#unmark(holder, seen, cancel);
     return 'covered';
   }
 
   /**
-   * A check that cannot end now stays marked, for the sweeper. Marked here too, not only before the cancel: a code
-   * reserved or made between the mark's turn (which found none) and this check has no mark otherwise.
+   * Marked for a check, with no cancel on its way: a code the customer holds again whose points no check since may
+   * have counted (code-sweeper.ts: the order that held it let it go). Before the change that makes it theirs.
    */
-  async #later(account: AccountRuntime, holder: string): Promise<'later'> {
-    const check: CoverCheck = { account: account.id, holder, at: this.#o.now().toISOString() };
-    await this.#o.store.putRecord<CoverCheck>(CHECK_KIND, holder, check);
+  async mark(account: string, holder: string): Promise<void> {
+    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+      put: { account, holder, at: this.#o.now().toISOString(), id: randomUUID(), cancels: this.#landing(current) },
+    }));
+  }
+
+  /**
+   * A check that cannot end now stays marked, for the sweeper, marked anew so that no check begun before takes the
+   * mark; the cancel this check follows has landed, so its own entry goes.
+   */
+  async #later(account: AccountRuntime, holder: string, cancel: string | undefined): Promise<'later'> {
+    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+      put: {
+        account: account.id,
+        holder,
+        at: this.#o.now().toISOString(),
+        id: randomUUID(),
+        cancels: this.#landing(current).filter((each) => each.id !== cancel),
+      },
+    }));
     return 'later';
+  }
+
+  /** The holder found covered: the cancel's own entry goes, and the mark if it is as `seen` and nothing is landing. */
+  async #unmark(holder: string, seen: CoverCheck | undefined, cancel: string | undefined): Promise<void> {
+    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => {
+      if (!current) return undefined;
+      const cancels = this.#landing(current).filter((each) => each.id !== cancel);
+      if (cancels.length === 0 && current.id === seen?.id && current.at === seen?.at) return { delete: true };
+      if (cancels.length === (current.cancels ?? []).length) return undefined;
+      return { put: { ...current, cancels } };
+    });
+  }
+
+  /** The mark's cancels that may still be on their way. */
+  #landing(mark: CoverCheck | undefined): Array<{ id: string; at: string }> {
+    const now = this.#o.now().getTime();
+    return (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
   }
 
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */
@@ -123,10 +184,11 @@ export class CoverChecks {
     }
   }
 
-  /** Fences past FENCE_KEPT_MS go (one a check rewrote meanwhile stays). */
+  /** Fences past FENCE_DROPPED_MS go (one a check rewrote meanwhile stays). */
   async #dropOldFences(): Promise<void> {
     const now = this.#o.now().getTime();
-    const old = (fence: CheckFence | undefined) => fence !== undefined && now - Date.parse(fence.at) >= FENCE_KEPT_MS;
+    const old = (fence: CheckFence | undefined) =>
+      fence !== undefined && now - Date.parse(fence.at) >= FENCE_DROPPED_MS;
     for (const { id, value } of await this.#o.store.listRecords<CheckFence>(FENCE_KIND))
       if (old(value))
         await this.#o.store.changeRecord<CheckFence>(FENCE_KIND, id, (current) =>

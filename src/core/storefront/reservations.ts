@@ -216,8 +216,14 @@ export const withoutOrder = (waiting: string[] | undefined, orderKey: string): s
  * began and lets its points go. A token, not a time: no clocks of two bridges are compared.
  */
 export const FENCE_KIND = 'reward-fence';
-/** A fence is kept this long; a reservation on a read older than this is refused as if fenced. */
+/** A reservation on a read older than this (when it reads the fence back) is refused as if fenced. */
 export const FENCE_KEPT_MS = 10 * 60_000;
+/**
+ * A fence is dropped (the sweep) this long after its check wrote it: past FENCE_KEPT_MS by a margin for the clocks of
+ * the bridges that write, drop and compare it (kept in step by NTP, REDEEM_SKEW_MS), so that a reservation that finds
+ * no fence where it noted none, on a read that began before the check, is always older than FENCE_KEPT_MS by then.
+ */
+export const FENCE_DROPPED_MS = FENCE_KEPT_MS + 60_000;
 
 export interface CheckFence {
   account: string;
@@ -233,10 +239,8 @@ export async function fenceOf(store: Pick<LedgerStore, 'getRecord'>, holder: str
 /**
  * Whether a reservation just written on a read that noted `fence` before it started must let its points go: a check
  * looked at the holder since (after a cancel the read may not show), or the read is older than fences are kept. Read
- * after the reservation's write, as a check writes its fence before it reads the holder: one sees the other. The
- * age is the one once the fence is read (`now` asked then): the sweep drops a check's fence FENCE_KEPT_MS after it,
- * so a fence that reads as noted only because the sweep took it is read at least that long after the read began,
- * however long the reservation's write waited (test/property/store-fence-model.test.ts).
+ * after the reservation's write, as a check writes its fence before it reads the holder: one sees the other
+ * (test/property/store-fence-model.test.ts).
  */
 export async function fencedOut(
   store: Pick<LedgerStore, 'getRecord'>,
@@ -247,5 +251,8 @@ export async function fencedOut(
   // A reader given no fence (no rewards wired) notes none: nothing to compare.
   if (read.fence === undefined) return false;
   const fence = await fenceOf(store, holder);
-  return now() - read.readStartedAt >= FENCE_KEPT_MS || fence !== read.fence;
+  // Its age once the fence is read, not before the reservation's write: a fence dropped (none, where none was
+  // noted) by then was written FENCE_DROPPED_MS before, after this read began, however long the write took.
+  if (now() - read.readStartedAt >= FENCE_KEPT_MS) return true;
+  return fence !== read.fence;
 }

@@ -567,7 +567,7 @@ export class Worker {
 
     // Before the cancel leaves: the customer's codes are marked to be checked against what it leaves them.
     const coverOf = next.kind === 'cancel' ? coverCustomer(record) : undefined;
-    if (coverOf) await this.coverChecks?.cancelling(via.id, coverOf);
+    const coverMark = coverOf ? await this.coverChecks?.cancelling(via.id, coverOf) : undefined;
     // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
     let triedInDoubt = false;
     let result;
@@ -620,7 +620,7 @@ export class Worker {
       // The cancel went through: the customer's codes are checked now (the sweeper does it where this fails).
       if (coverOf)
         await this.coverChecks
-          ?.check(via, holderId(via.id, coverOf))
+          ?.check(via, holderId(via.id, coverOf), coverMark)
           .catch((error: unknown) =>
             this.#o.logger.warn(
               { order: record.key, kind: (error as Error)?.name },
