@@ -66,7 +66,7 @@ export function storefrontReader(parts: {
   engine.worker.coverChecks = checks;
   engine.adjustments.takeBackChecks = {
     marking: (account, customer) => checks.cancelling(account, customer),
-    check: async (account, customer) => void (await checks.check(account, holderId(account.id, customer))),
+    check: async (account, customer, mark) => void (await checks.check(account, holderId(account.id, customer), mark)),
   };
   const sweeper = new CodeSweeper({
     store,

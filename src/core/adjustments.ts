@@ -47,10 +47,10 @@ type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
 
 /** A customer's reward codes against their balance, around a take-back by hand (wired to cover-checks.ts). */
 export interface TakeBackChecks {
-  /** Before the call: the customer's holder marked where they hold an unused code. */
-  marking(account: string, customer: ServiceCustomer): Promise<void>;
+  /** Before the call: the customer's holder marked; answers the mark's token, for the check after. */
+  marking(account: string, customer: ServiceCustomer): Promise<string>;
   /** After it: their unused codes withdrawn, newest first, while the balance does not cover them. */
-  check(account: AccountRuntime, customer: ServiceCustomer): Promise<void>;
+  check(account: AccountRuntime, customer: ServiceCustomer, mark: string): Promise<void>;
 }
 
 export class Adjustments {
@@ -187,10 +187,10 @@ export class Adjustments {
   async #markTakeBack(account: AccountRuntime, customer: ServiceCustomer): Promise<(() => Promise<void>) | undefined> {
     const checks = this.takeBackChecks;
     if (!checks) return undefined;
-    await checks.marking(account.id, customer);
+    const mark = await checks.marking(account.id, customer);
     return () =>
       checks
-        .check(account, customer)
+        .check(account, customer, mark)
         .catch((error: unknown) =>
           this.#logger.warn(
             { kind: (error as Error)?.name },
