@@ -49,8 +49,9 @@ export function storefrontReader(parts: {
   widgetCheckMs?: number | undefined;
 }): StorefrontWiring {
   const { config, engine, accounts, store, platforms, logger } = parts;
-  const codesOf = (platform: string) =>
-    platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront?.codes;
+  const storefrontOf = (platform: string) =>
+    platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront;
+  const codesOf = (platform: string) => storefrontOf(platform)?.codes;
   const reader: StorefrontReader = new StorefrontReader({
     accounts,
     store,
@@ -73,6 +74,7 @@ export function storefrontReader(parts: {
     codes: rewardCodes,
     checks,
     codesOf,
+    served: async (platform, shop) => (await storefrontOf(platform)?.served?.(shop)) ?? true,
     accounts,
     logger,
     settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
@@ -108,7 +110,7 @@ export function storefrontReader(parts: {
   // A module closed a shop's storefront (its plugin disconnected): off as the merchant's switch turns it off, with
   // its widget; the sweep that removes its open codes talks to the store, so it runs after the module's answer.
   platforms.onStorefrontClosed = async (platform, shop, by) => {
-    const storefront = platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront;
+    const storefront = storefrontOf(platform);
     const served = async () => (await storefront?.served?.(shop)) ?? true;
     await setStorefront(store, { platform, shop, on: false, by }, served);
     await widgets.turnedOff(platform, shop);

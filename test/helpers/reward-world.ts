@@ -82,6 +82,7 @@ export async function rewardWorld(
     codes,
     checks,
     codesOf,
+    served: async () => true,
     accounts: engine.accounts,
     logger,
     now,

@@ -878,6 +878,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         codes,
         checks,
         codesOf,
+        served: async () => true,
         accounts: engine.accounts,
         logger,
         now: () => new Date(clock.now),

@@ -470,8 +470,16 @@ describe.each(ledgerBackends())('WooCommerce reward coupons through the order li
       const sweeper = new CodeSweeper({
         store: ledger,
         codes,
-        checks: new CoverChecks({ store: ledger, codesOf, reader, codes, logger, now: () => new Date(clock.now) }),
+        checks: new CoverChecks({
+          store: ledger,
+          codesOf,
+          reader,
+          codes,
+          logger,
+          now: () => new Date(clock.now),
+        }),
         codesOf,
+        served: async () => true,
         accounts: engine.accounts,
         logger,
         now: () => new Date(clock.now),

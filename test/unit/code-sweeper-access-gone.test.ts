@@ -23,6 +23,7 @@ import { FakeCodeStore } from '../helpers/fake-code-store.ts';
 
 const DAY = 86_400_000;
 const SETTLE = 6 * 3_600_000;
+const REPAIR = 2 * 60_000;
 const SHOP = 'revoked.example';
 const CUSTOMER = { email: 'ada@example.com' };
 const HOLDER = holderId('acct', CUSTOMER);
@@ -36,6 +37,8 @@ afterAll(async () => {
 let store: LowdbStore;
 let fake: FakeCodeStore;
 let refusal: Error | undefined;
+/** Whether the bridge still serves the shop: false once it was uninstalled. */
+let served = true;
 let clock = Date.parse('2026-11-01T00:00:00Z');
 
 beforeEach(async () => {
@@ -44,12 +47,17 @@ beforeEach(async () => {
   stores.push(store);
   fake = new FakeCodeStore();
   refusal = undefined;
+  served = true;
   clock = Date.parse('2026-11-01T00:00:00Z');
 });
 
 /** The store's codes as the platform answers them now: refused with `refusal` while it is set. */
 const parts = () => ({
   ...fake.parts,
+  find: async (shop: string, code: string) => {
+    if (refusal) throw refusal;
+    return fake.parts.find(shop, code);
+  },
   uses: async (shop: string, id: string) => {
     if (refusal) throw refusal;
     return fake.parts.uses(shop, id);
@@ -126,10 +134,12 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
       codes: rewardCodes,
       checks: new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now }),
       codesOf,
+      served: async () => served,
       accounts,
       logger,
       now,
       settleMs: SETTLE,
+      repairMs: REPAIR,
     }),
   };
 }
@@ -177,5 +187,25 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
     // Back: its count decides, as for any expired code.
     refusal = undefined;
     await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, removed: 1 });
+  });
+
+  it('lets go the points of a code reserved as its shop was uninstalled, once its make is past repair', async () => {
+    const { reservation, sweeper } = await issued();
+    // Reserved after the uninstall let the shop's reservations go; its make then found the bridge's access gone.
+    const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
+    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+      account: 'acct',
+      customer: CUSTOMER,
+      reservations: [reserving],
+    });
+    refusal = new Error('[API] Invalid API key or access token');
+    clock += REPAIR + 1;
+    // Still served (a store down now): the code may be there, so nothing is let go.
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 1 });
+    expect((await stateNow())?.state).toBe('reserving');
+    served = false;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect(await stateNow()).toMatchObject({ state: 'released', endedWhy: expect.stringMatching(/uninstalled/) });
+    expect(await store.listRecords(CODE_KIND)).toEqual([]);
   });
 });

@@ -40,6 +40,7 @@ export const REPAIR_MS = 2 * 60_000;
 export const SETTLE_MS = 6 * 60 * 60_000;
 /** A code record whose reservation never came (a crash between the two writes) is dropped after this long. */
 const DANGLING_MS = 10 * 60_000;
+const UNINSTALLED = 'the app was uninstalled while its code was made; the code ends by its own expiry';
 
 export interface SweepReport {
   released: number;
@@ -57,6 +58,8 @@ export interface CodeSweeperParts {
   /** The checks of codes left uncovered by cancelled earnings that could not be made at the cancel. */
   checks: Pick<CoverChecks, 'checkMarked' | 'mark' | 'check'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  /** Whether the bridge still serves the shop (its storefront's `served`): false once it was uninstalled or erased. */
+  served: (platform: string, shop: string) => Promise<boolean>;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
   logger: Logger;
   now?: () => Date;
@@ -112,7 +115,11 @@ export class CodeSweeper {
     switch (reservation.state) {
       case 'reserving':
         if (now.getTime() - Date.parse(reservation.createdAt) < (this.#o.repairMs ?? REPAIR_MS)) return;
-        await this.#o.codes.repairUnmade(index.holder, reservation);
+        // Reserved as its shop was uninstalled, after the uninstall let the shop's reservations go: the store can no
+        // longer be asked whether the code was made, and the uninstall's own rule holds (codes end by their expiry).
+        if (!(await this.#o.served(reservation.platform, reservation.shop)))
+          await this.#o.codes.repairUnmade(index.holder, reservation, UNINSTALLED);
+        else await this.#o.codes.repairUnmade(index.holder, reservation);
         report.released += 1;
         return;
       case 'issued':

@@ -1,9 +1,8 @@
 // Reserve at issue, redeem at use (../shared/DESIGN.md, "The storefront"). A customer redeems a reward: their
 // balance is read anew, the points are reserved (reservations.ts: a compare-and-set that checks the balance less
 // everything held at that write), then the code is made in the store with the text chosen before, shown to that
-// customer. An order that pays with the code takes its reservation (claimForOrder) and the worker redeems its
-// points once, on the account that issued it (settled). What a crash leaves between these steps, the sweeper
-// repairs (code-sweeper.ts). docs/storefront.md, "Rewards".
+// customer. An order that pays with the code takes its reservation (claimForOrder) and the worker redeems its points
+// once, on the account that issued it (settled). The sweeper repairs what a crash leaves between (code-sweeper.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import type { AccountRuntime } from '../accounts.ts';
@@ -258,15 +257,16 @@ export class RewardCodes {
 
   /**
    * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed
-   * if there, then the points are let go. `sure`: the platform said it made nothing.
+   * if there, then the points are let go. `sure`: the platform said it made nothing, or why it cannot be asked.
    */
-  async repairUnmade(holder: string, reservation: Reservation, sure = false): Promise<void> {
+  async repairUnmade(holder: string, reservation: Reservation, sure: boolean | string = false): Promise<void> {
     const codes = this.#o.codesOf(reservation.platform);
     if (!sure && codes) {
       const found = await codes.find(reservation.shop, reservation.code);
       if (found !== undefined) await codes.remove(reservation.shop, found);
     }
-    await this.end(holder, reservation, release('its code was never shown', this.#now()));
+    const why = typeof sure === 'string' ? sure : 'its code was never shown';
+    await this.end(holder, reservation, release(why, this.#now()));
   }
 
   /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
