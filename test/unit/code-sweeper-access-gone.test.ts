@@ -209,3 +209,22 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
     expect(await store.listRecords(CODE_KIND)).toEqual([]);
   });
 });
+
+describe('the code sweeper, for a shop not served whose store still lets the bridge in', () => {
+  it('removes a code made in the store before it lets its points go', async () => {
+    const { reservation, sweeper } = await issued();
+    // The make landed in the store, but its answer did not come back (a crash): the code is there and usable.
+    const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
+    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+      account: 'acct',
+      customer: CUSTOMER,
+      reservations: [reserving],
+    });
+    // Not served (the shop taken off the bridge's list of shops, say), while its install still answers.
+    served = false;
+    clock += REPAIR + 1;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect((await stateNow())?.state).toBe('released');
+    expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
+  });
+});

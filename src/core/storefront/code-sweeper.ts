@@ -104,6 +104,21 @@ export class CodeSweeper {
     return report;
   }
 
+  /**
+   * The store is asked first whether the code was made (a shop not served may still let the bridge in: one taken off
+   * the bridge's list of shops keeps its install, and a code made there is usable). Only a store that cannot be
+   * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, after the uninstall let the shop's
+   * reservations go), has the points let go unasked, as the uninstall's own rule says (codes end by their expiry).
+   */
+  async #repairUnmade(holder: string, reservation: Reservation): Promise<void> {
+    try {
+      await this.#o.codes.repairUnmade(holder, reservation);
+    } catch (error) {
+      if (await this.#o.served(reservation.platform, reservation.shop)) throw error;
+      await this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
+    }
+  }
+
   async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
     const now = this.#now();
     const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
@@ -115,11 +130,7 @@ export class CodeSweeper {
     switch (reservation.state) {
       case 'reserving':
         if (now.getTime() - Date.parse(reservation.createdAt) < (this.#o.repairMs ?? REPAIR_MS)) return;
-        // Reserved as its shop was uninstalled, after the uninstall let the shop's reservations go: the store can no
-        // longer be asked whether the code was made, and the uninstall's own rule holds (codes end by their expiry).
-        if (!(await this.#o.served(reservation.platform, reservation.shop)))
-          await this.#o.codes.repairUnmade(index.holder, reservation, UNINSTALLED);
-        else await this.#o.codes.repairUnmade(index.holder, reservation);
+        await this.#repairUnmade(index.holder, reservation);
         report.released += 1;
         return;
       case 'issued':
