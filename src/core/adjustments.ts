@@ -47,10 +47,11 @@ type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
 
 /** A customer's reward codes against their balance, around a take-back by hand (wired to cover-checks.ts). */
 export interface TakeBackChecks {
-  /** Before the call: the customer's holder marked; answers the mark's token, for the check after. */
-  marking(account: string, customer: ServiceCustomer): Promise<string>;
-  /** After it: their unused codes withdrawn, newest first, while the balance does not cover them. */
-  check(account: AccountRuntime, customer: ServiceCustomer, mark: string): Promise<void>;
+  /**
+   * Before the call: the customer's codes marked. Answers the check to make after it, which withdraws their unused
+   * codes, newest first, while the balance does not cover them.
+   */
+  marking(account: AccountRuntime, customer: ServiceCustomer): Promise<() => Promise<void>>;
 }
 
 export class Adjustments {
@@ -187,16 +188,14 @@ export class Adjustments {
   async #markTakeBack(account: AccountRuntime, customer: ServiceCustomer): Promise<(() => Promise<void>) | undefined> {
     const checks = this.takeBackChecks;
     if (!checks) return undefined;
-    const mark = await checks.marking(account.id, customer);
+    const check = await checks.marking(account, customer);
     return () =>
-      checks
-        .check(account, customer, mark)
-        .catch((error: unknown) =>
-          this.#logger.warn(
-            { kind: (error as Error)?.name },
-            "a customer's reward codes could not be checked after points were taken back; the sweeper checks them",
-          ),
-        );
+      check().catch((error: unknown) =>
+        this.#logger.warn(
+          { kind: (error as Error)?.name },
+          "a customer's reward codes could not be checked after points were taken back; the sweeper checks them",
+        ),
+      );
   }
 
   #tellCustomerCall(account: string, request: EarnRequest | RedeemRequest): void {
