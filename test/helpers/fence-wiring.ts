@@ -1,17 +1,46 @@
 // How test/property/store-fence-model.test.ts wires the code under test to a run's store: cover checks (their fence
-// writes told to the model as they start) and the customer's erasure of their reservations, as composition wires
-// them, with no platform behind; and the store model's own operations that run at once with the fences'.
+// writes told to the model as they start, whichever check makes them: a check of its own, a cancel's, the sweep's)
+// and the customer's erasure of their reservations, as composition wires them, with no platform behind; a Redeem's
+// reservation as reward-codes.ts makes it; and the store model's own operations that run at once with the fences'.
+import { expect } from 'vitest';
 import type { Accounts, AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CoverChecks, type CoverCheckParts } from '../../src/core/storefront/cover-checks.ts';
-import { FENCE_KIND, type CheckFence } from '../../src/core/storefront/reservations.ts';
+import {
+  FENCE_KEPT_MS,
+  FENCE_KIND,
+  HOLDER_KIND,
+  fencedOut,
+  type CheckFence,
+  type Holder,
+} from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
-import { FENCE_ACCOUNTS, FENCE_CUSTOMERS, FENCE_SHOPS, type FenceModel, type FenceOp } from './fence-model.ts';
+import {
+  FENCE_ACCOUNTS,
+  FENCE_CUSTOMERS,
+  FENCE_SHOPS,
+  HOLDERS,
+  holderOf,
+  type FenceModel,
+  type FenceOp,
+} from './fence-model.ts';
+import type { MarkModel } from './mark-model.ts';
 import { orderEvent } from './order-events.ts';
 import type { Faults, Harness } from './store-model-harness.ts';
 
 const logger = createLogger({ level: 'silent' });
+/** What the runs of the file met, for its summary. */
+export const stats = {
+  runs: 0,
+  checks: 0,
+  dropped: 0,
+  erasures: 0,
+  fencedByAge: 0,
+  fencedByChange: 0,
+  keptQuiet: 0,
+  holdersGone: 0,
+};
 
 export interface Context {
   store: LedgerStore;
@@ -19,22 +48,45 @@ export interface Context {
   other: LedgerStore;
   harness: Harness;
   model: FenceModel;
+  marks: MarkModel;
   faults: Faults;
   checks: CoverChecks;
   privacy: RewardPrivacy;
-  /** The fence the check just started is writing (the code makes its token): set as it calls putRecord. */
-  writing?: { id: string; fence: CheckFence; landed: Promise<unknown> } | undefined;
-  erasures: Array<{ customer: number; shop: string | undefined; sure: boolean }>;
+  /** What the model is told of each fence write once it answered: awaited with the round. */
+  pending: Array<Promise<unknown>>;
+  /** Fences written under an id no holder of the model has. */
+  strays: string[];
+  erasures: Array<{ customer: number; shop: string | undefined; at: number; sure: boolean }>;
+}
+
+const holderIndex = new Map([...Array(HOLDERS).keys()].map((index) => [holderOf(index).id, index]));
+
+/** Each fence a check writes, told to the model as its write starts (the code makes its token), and as it answers. */
+function tell(
+  context: Pick<Context, 'model' | 'pending' | 'strays'>,
+  id: string,
+  fence: CheckFence,
+  landed: Promise<unknown>,
+) {
+  const index = holderIndex.get(id);
+  if (index === undefined) return void context.strays.push(id);
+  const action = context.model.wrote(index, fence.id, Date.parse(fence.at));
+  context.pending.push(
+    landed.then(
+      () => context.model.landed(index, action),
+      () => undefined,
+    ),
+  );
 }
 
 /** The store as cover checks see it, telling of each fence as its write starts. */
-function telling(store: LedgerStore, context: Pick<Context, 'writing'>): LedgerStore {
+function telling(store: LedgerStore, context: Pick<Context, 'model' | 'pending' | 'strays'>): LedgerStore {
   return new Proxy(store, {
     get(target, name, receiver) {
       if (name === 'putRecord')
         return (kind: string, id: string, value: unknown) => {
           const landed = target.putRecord(kind as never, id, value);
-          if (kind === FENCE_KIND) context.writing = { id, fence: value as CheckFence, landed };
+          if (kind === FENCE_KIND) tell(context, id, value as CheckFence, landed);
           return landed;
         };
       const value = Reflect.get(target, name, receiver) as unknown;
@@ -43,7 +95,8 @@ function telling(store: LedgerStore, context: Pick<Context, 'writing'>): LedgerS
   });
 }
 
-export function wire(store: LedgerStore, model: FenceModel, context: Pick<Context, 'writing'>) {
+export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'pending' | 'strays'>) {
+  const { model } = context;
   const now = () => new Date(model.clock);
   const checks = new CoverChecks({
     store: telling(store, context),
@@ -105,4 +158,80 @@ export function startOther(op: FenceOp, { store, harness, model, faults }: Conte
     default:
       throw new Error(`not an operation of the model: ${op.kind}`);
   }
+}
+
+/** A Redeem's reservation on its noted read, as reward-codes.ts makes it: the holder changed, then fencedOut. */
+export function reserve(
+  op: Extract<FenceOp, { kind: 'reserve' }>,
+  { store, model }: Context,
+): Promise<void> | undefined {
+  const index = model.pickNote(op.pick);
+  if (index === undefined) return undefined;
+  const note = model.notes.get(index)!;
+  note.taken = true;
+  model.reserving(index);
+  const { account, email, id } = holderOf(index);
+  // As #reserve: the clock read as it starts (the reservation's times), and again once the fence is read.
+  const now = model.clock;
+  const changedBefore = note.changed;
+  const reservation = {
+    id: `reservation-${model.next()}`,
+    platform: 'testshop',
+    shop: FENCE_SHOPS[op.shop]!,
+    customerId: `customer-${email}`,
+    rewardId: 'reward',
+    points: 100,
+    amountOff: '5.00',
+    code: `LB-FENCE${model.round}`,
+    state: 'redeemed' as const,
+    expiresAt: new Date(now + 86_400_000).toISOString(),
+    createdAt: new Date(now).toISOString(),
+  };
+  return (async () => {
+    const written = await store
+      .changeRecord<Holder>(HOLDER_KIND, id, (current) => ({
+        put: { account, customer: { email }, reservations: [...(current?.reservations ?? []), reservation] },
+      }))
+      .then(
+        () => true,
+        () => false,
+      );
+    const clock = () => model.clock;
+    const fenced = written
+      ? await fencedOut(store, id, { fence: note.noted, readStartedAt: note.startedAt }, clock).catch(() => undefined)
+      : undefined;
+    model.notes.delete(index);
+    if (fenced === undefined) return;
+    if (now - note.startedAt >= FENCE_KEPT_MS) {
+      expect(fenced, `a reservation on a read ${now - note.startedAt} ms old was not fenced out`).toBe(true);
+      stats.fencedByAge++;
+    } else if (changedBefore && !note.erased) {
+      expect(fenced, 'a check wrote a new fence after the Redeem noted it, yet its reservation stands').toBe(true);
+      stats.fencedByChange++;
+    } else if (note.quiet && model.clock - note.startedAt < FENCE_KEPT_MS) {
+      expect(fenced, 'nothing reached the fence since the Redeem noted it, yet its reservation let go').toBe(false);
+      stats.keptQuiet++;
+    }
+  })();
+}
+
+/** A customer's erasure as Privacy.eraseCustomer makes it: what is kept of them (their reservations), then the ledger. */
+export function erase(op: Extract<FenceOp, { kind: 'erase' }>, context: Context): Promise<void> {
+  const shop = op.shop === undefined ? undefined : FENCE_SHOPS[op.shop];
+  const match = {
+    emails: [FENCE_CUSTOMERS[op.customer]!],
+    phones: [],
+    orderIds: [],
+    ...(shop === undefined ? {} : { platform: 'testshop', shop }),
+  };
+  context.model.erasing(op.customer);
+  const erasure = { customer: op.customer, shop, at: context.model.clock, sure: false };
+  context.erasures.push(erasure);
+  const at = context.harness.now().toISOString();
+  return (async () => {
+    await context.privacy.eraseCustomer(match);
+    await context.store.eraseCustomer(match, (delivery) => ({ about: false, redacted: delivery }), at);
+    erasure.sure = true;
+    stats.erasures++;
+  })().catch(() => undefined);
 }

@@ -49,6 +49,10 @@ export interface CoverCheck {
   cancels?: Array<{ id: string; at: string }> | undefined;
 }
 
+/** The mark's cancels that may still be on their way at `now` (ms): marked less than CANCEL_LANDS_MS before. */
+export const cancelsOnTheirWay = (mark: CoverCheck | undefined, now: number): Array<{ id: string; at: string }> =>
+  (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
+
 export interface CoverCheckParts {
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
@@ -163,8 +167,7 @@ export class CoverChecks {
 
   /** The mark's cancels that may still be on their way. */
   #landing(mark: CoverCheck | undefined): Array<{ id: string; at: string }> {
-    const now = this.#o.now().getTime();
-    return (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
+    return cancelsOnTheirWay(mark, this.#o.now().getTime());
   }
 
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */

@@ -5,12 +5,14 @@
 // - an uninstall cannot remove codes (the platform revoked the bridge's access): the shop's open reservations are
 //   released, and its codes end by their own expiry;
 // - a shop's erasure forgets every reservation made in it;
-// - a customer's erasure drops the cover checks' fences of the holders it removed (their ids name the customer).
+// - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
+//   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
+import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-checks.ts';
 import {
   CODE_KIND,
   ENDED,
@@ -132,21 +134,29 @@ export class RewardPrivacy implements KeptRecords {
       });
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
-    await this.#dropFences(ids);
+    await this.#dropChecks(ids);
     return erased;
   }
 
   /**
-   * The cover checks' fences (cover-checks.ts) of the customer's holders that are gone now, or never were: a fence's
-   * id is its holder's, the account and a digest of the customer's identifier, so it names them. A holder the
-   * erasure kept (their reservations in other shops) keeps its fence. A Redeem whose read noted the fence before the
+   * The cover checks' fences and marks (cover-checks.ts) of the customer's holders that are gone now, or never were:
+   * their ids are their holder's, the account and a digest of the customer's identifier, so they name them. A holder
+   * the erasure kept (their reservations in other shops) keeps both. A Redeem whose read noted the fence before the
    * erasure and whose reservation lands after it brings the customer back (the erasure's own race); its fence may
-   * then read as before the check, so it answers as if no check had looked.
+   * then read as before the check, so it answers as if no check had looked. A mark with a cancel on its way stays
+   * (compared as it is dropped): it is what has a reservation made meanwhile, on a read before the cancel landed,
+   * checked when that cancel's own check does not come; the cancel's check, or the sweep after CANCEL_LANDS_MS,
+   * finds no holder and takes it.
    */
-  async #dropFences(ids: Iterable<string>): Promise<void> {
-    for (const id of ids)
-      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id)) === undefined)
-        await this.#o.store.deleteRecord(FENCE_KIND, id);
+  async #dropChecks(ids: Iterable<string>): Promise<void> {
+    for (const id of ids) {
+      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id)) !== undefined) continue;
+      await this.#o.store.deleteRecord(FENCE_KIND, id);
+      const now = (this.#o.now?.() ?? new Date()).getTime();
+      await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, id, (current) =>
+        current && cancelsOnTheirWay(current, now).length === 0 ? { delete: true } : undefined,
+      );
+    }
   }
 
   /** Forgets every reservation made in the shop (its codes' own records go with the shop's records). */

@@ -1,0 +1,173 @@
+// The cover checks' marks (reward-check, src/core/storefront/cover-checks.ts) in test/property/store-fence-model.test.ts,
+// beside their fences: before an earning's cancel is sent its customer's holder is marked with the cancel's token,
+// and only that cancel's own check (after it landed), or CANCEL_LANDS_MS, lets the mark go. What a user relies on:
+// - a mark is never taken away while a cancel whose mark was answered is on its way: no check before its own (the
+//   sweep's, another's), no erasure; it holds that cancel, by its token and when it was marked, under its holder;
+// - a cancel's own check that answered took its token out of the mark for good;
+// - a sweep that ran with no write failing takes the mark of a holder with no cancel on its way (all landed and
+//   checked, or marked CANCEL_LANDS_MS before the sweep);
+// - a customer's erasure leaves no mark of a holder it removed, save one with a cancel on its way (kept for that
+//   cancel's check: the mark holds only ids, and its cancel's own check or the sweep after CANCEL_LANDS_MS takes it);
+// - (lowdb) a store reopened from disk holds the marks the last reads saw.
+import { expect } from 'vitest';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import {
+  CANCEL_LANDS_MS,
+  CHECK_KIND,
+  type CoverCheck,
+  type CoverChecks,
+} from '../../src/core/storefront/cover-checks.ts';
+import { HOLDERS, holderOf, type FenceModel, type FenceOp } from './fence-model.ts';
+import type { Faults } from './store-model-harness.ts';
+
+/** What of a run (fence-wiring.ts, Context) the marks' operations and checks use. */
+interface Context {
+  store: LedgerStore;
+  other: LedgerStore;
+  model: Pick<FenceModel, 'clock'>;
+  marks: MarkModel;
+  faults: Faults;
+  checks: CoverChecks;
+}
+
+/** A cancel of one of the holder's earnings: marked (`answered` once cancelling answered its token), then its check. */
+export interface Cancel {
+  holder: number;
+  at: number;
+  token?: string | undefined;
+  answered: boolean;
+  /** Its own check: not yet, begun, or answered. */
+  check: 'none' | 'begun' | 'answered';
+}
+
+export class MarkModel {
+  readonly cancels: Cancel[] = [];
+  /** Holders a cancel or a cancel's own check reached this round. */
+  readonly #touched = new Set<number>();
+  #sweeps: Array<{ at: number; sure: boolean }> = [];
+  #struck = 0;
+  /** The marks read once the last round was over, for the store reopened. */
+  readonly last = new Map<number, CoverCheck | undefined>();
+  readonly stats = { cancels: 0, ownChecks: 0, keptOnTheirWay: 0, swept: 0, erased: 0, keptByErasure: 0 };
+
+  startRound(struck: number): void {
+    this.#touched.clear();
+    this.#sweeps = [];
+    this.#struck = struck;
+  }
+
+  touched(holder: number): boolean {
+    return this.#touched.has(holder);
+  }
+
+  cancelling(holder: number, at: number): Cancel {
+    this.#touched.add(holder);
+    const cancel: Cancel = { holder, at, answered: false, check: 'none' };
+    this.cancels.push(cancel);
+    return cancel;
+  }
+
+  /** A cancel marked in an earlier round whose own check has not begun: the `pick`th, as many as there are. */
+  landing(pick: number): Cancel | undefined {
+    const ready = this.cancels.filter((cancel) => cancel.answered && cancel.check === 'none');
+    const cancel = ready.length === 0 ? undefined : ready[pick % ready.length]!;
+    if (cancel) {
+      cancel.check = 'begun';
+      this.#touched.add(cancel.holder);
+    }
+    return cancel;
+  }
+
+  sweeping(at: number): { at: number; sure: boolean } {
+    const sweep = { at, sure: false };
+    this.#sweeps.push(sweep);
+    return sweep;
+  }
+
+  /** Cancels on their way at `now`: marked (answered), their own check not begun, within CANCEL_LANDS_MS. */
+  onTheirWay(holder: number, now: number): Cancel[] {
+    return this.cancels.filter(
+      (each) => each.holder === holder && each.answered && each.check === 'none' && now - each.at < CANCEL_LANDS_MS,
+    );
+  }
+
+  /** A sweep of this round that answered with no write failing, after which the holder's mark must be gone. */
+  swept(holder: number, struck: number): boolean {
+    if (struck !== this.#struck || this.#touched.has(holder)) return false;
+    const landed = (sweep: { at: number }) =>
+      this.cancels.every(
+        (each) => each.holder !== holder || each.check === 'answered' || sweep.at - each.at >= CANCEL_LANDS_MS,
+      );
+    return this.#sweeps.some((sweep) => sweep.sure && landed(sweep));
+  }
+}
+
+/** A cancel's mark (CoverChecks.cancelling), or a cancel's own check once it landed. */
+export function startMark(op: Extract<FenceOp, { kind: 'cancel' | 'landed' }>, context: Context) {
+  const { marks, model, checks } = context;
+  if (op.kind === 'cancel') {
+    const { account, email } = holderOf(op.holder);
+    const cancel = marks.cancelling(op.holder, model.clock);
+    return checks.cancelling(account, { email }).then(
+      (token) => {
+        Object.assign(cancel, { token, answered: true });
+        marks.stats.cancels++;
+      },
+      () => undefined,
+    );
+  }
+  const cancel = marks.landing(op.pick);
+  if (!cancel) return undefined;
+  const { account, id } = holderOf(cancel.holder);
+  return checks.check({ id: account } as AccountRuntime, id, cancel.token).then(
+    () => {
+      cancel.check = 'answered';
+      marks.stats.ownChecks++;
+    },
+    () => undefined,
+  );
+}
+
+/** Once a round is over: each holder's mark as the model allows, read alike by the other bridge. */
+export async function checkMarks({ store, other, model, marks, faults }: Context, when: string): Promise<void> {
+  for (let index = 0; index < HOLDERS; index++) {
+    const { id, account } = holderOf(index);
+    const mark = await store.getRecord<CoverCheck>(CHECK_KIND, id);
+    if (other !== store) expect(await other.getRecord(CHECK_KIND, id), `${when}: the other bridge`).toEqual(mark);
+    const before = marks.last.get(index);
+    marks.last.set(index, mark);
+    const entries = mark?.cancels ?? [];
+    if (mark) {
+      expect([mark.holder, mark.account], `${when}: holder ${index}'s mark names another`).toEqual([id, account]);
+      const marked = new Set(marks.cancels.filter((each) => each.holder === index).map((each) => each.at));
+      for (const entry of entries)
+        expect(marked, `${when}: holder ${index}'s mark holds a cancel never marked`).toContain(Date.parse(entry.at));
+    }
+    for (const cancel of marks.onTheirWay(index, model.clock)) {
+      expect(entries, `${when}: holder ${index}'s mark lost a cancel on its way`).toContainEqual({
+        id: cancel.token,
+        at: new Date(cancel.at).toISOString(),
+      });
+      marks.stats.keptOnTheirWay++;
+    }
+    for (const cancel of marks.cancels.filter((each) => each.holder === index && each.check === 'answered'))
+      expect(
+        entries.map((entry) => entry.id),
+        `${when}: holder ${index} holds a cancel checked`,
+      ).not.toContain(cancel.token);
+    if (marks.swept(index, faults.struck)) {
+      expect(mark, `${when}: a sweep left holder ${index}'s mark with no cancel on its way`).toBeUndefined();
+      if (before) marks.stats.swept++;
+    }
+  }
+}
+
+/** An erased holder's mark (checkRound: the erasure answered, the holder is gone, nothing wrote it back since). */
+export function expectErasedMark(context: Context, index: number, at: number, when: string): void {
+  const mark = context.marks.last.get(index);
+  if (mark === undefined) return void context.marks.stats.erased++;
+  const onItsWay = (mark.cancels ?? []).some((each) => at - Date.parse(each.at) < CANCEL_LANDS_MS);
+  expect(onItsWay, `${when}: holder ${index}'s mark outlived its customer's erasure`).toBe(true);
+  context.marks.stats.keptByErasure++;
+}
