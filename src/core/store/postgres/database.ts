@@ -107,6 +107,11 @@ export class PgDatabase {
     return retrying(async () => {
       const client = await this.#connections.work.connect();
       let broken: Error | undefined;
+      // Lost while checked out, between two statements (the server restarted, the database dropped): pg tells the
+      // client alone, and a client with no listener ends the process. The next statement fails instead, and is
+      // handled below.
+      const lost = (error: Error) => (broken = error);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await run(client);
@@ -116,7 +121,8 @@ export class PgDatabase {
         await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
         throw error;
       } finally {
-        // A connection that could not even roll back is not given to the next caller.
+        client.off('error', lost);
+        // A connection lost, or that could not even roll back, is not given to the next caller.
         client.release(broken);
       }
     });
