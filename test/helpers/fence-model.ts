@@ -33,6 +33,12 @@ export type FenceOp =
   | { kind: 'cancel'; holder: number }
   /** A cancel marked in an earlier round landed: its own check (CoverChecks.check with its token). */
   | { kind: 'landed'; pick: number }
+  /**
+   * The sweeper gives a code back to its customer (code-sweeper.ts: the order that held it let go): the holder marked
+   * (CoverChecks.mark), the change that makes the code theirs (here a write to the holder), then its check; or not,
+   * where the sweeper's bridge stops after the change (`stops`).
+   */
+  | { kind: 'giveBack'; holder: number; stops: boolean }
   /** The holder's fence as a Redeem reads it (fenceOf), on this bridge or (PostgreSQL) another on the same ledger. */
   | { kind: 'read'; holder: number; other: boolean }
   /** A Redeem notes the holder's fence before its balance read (storefront-reader.ts). */
@@ -57,6 +63,10 @@ export const fenceOpArb: fc.Arbitrary<FenceOp> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('check' as const), holder: holderArb }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), holder: holderArb }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('landed' as const), pick: fc.nat(3) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('giveBack' as const), holder: holderArb, stops: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), holder: holderArb, other: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('note' as const), holder: holderArb }) },
   {

@@ -2,6 +2,7 @@
 // writes told to the model as they start, whichever check makes them: a check of its own, a cancel's, the sweep's)
 // and the customer's erasure of their reservations, as composition wires them, with no platform behind; a Redeem's
 // reservation as reward-codes.ts makes it; and the store model's own operations that run at once with the fences'.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'vitest';
 import type { Accounts, AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -25,7 +26,7 @@ import {
   type FenceModel,
   type FenceOp,
 } from './fence-model.ts';
-import type { MarkModel } from './mark-model.ts';
+import type { CheckSeen, GivenBackHolder, MarkModel } from './mark-model.ts';
 import { orderEvent } from './order-events.ts';
 import type { Faults, Harness } from './store-model-harness.ts';
 
@@ -79,7 +80,28 @@ function tell(
   );
 }
 
-/** The store as cover checks see it, telling of each fence as its write starts. */
+/** The check under way (its holder's reads), through every await of it. */
+const watching = new AsyncLocalStorage<CheckSeen>();
+
+/** Cover checks, each telling the model what it read of its holder once it answered (the sweep's too). */
+class WatchedChecks extends CoverChecks {
+  readonly #marks: MarkModel;
+
+  constructor(parts: CoverCheckParts, marks: MarkModel) {
+    super(parts);
+    this.#marks = marks;
+  }
+
+  override async check(account: AccountRuntime, holder: string, cancel?: string): Promise<'covered' | 'later'> {
+    const seen: CheckSeen = { givenBack: new Set(), gone: false };
+    const answer = await watching.run(seen, () => super.check(account, holder, cancel));
+    const index = holderIndex.get(holder);
+    if (index !== undefined) this.#marks.checked(index, seen);
+    return answer;
+  }
+}
+
+/** The store as cover checks see it, telling of each fence as its write starts, and of each read of a holder. */
 function telling(store: LedgerStore, context: Pick<Context, 'model' | 'pending' | 'strays'>): LedgerStore {
   return new Proxy(store, {
     get(target, name, receiver) {
@@ -89,24 +111,37 @@ function telling(store: LedgerStore, context: Pick<Context, 'model' | 'pending' 
           if (kind === FENCE_KIND) tell(context, id, value as CheckFence, landed);
           return landed;
         };
+      if (name === 'getRecord')
+        return async (kind: string, id: string) => {
+          const seen = watching.getStore();
+          const value = await target.getRecord<GivenBackHolder>(kind as never, id);
+          if (seen && kind === HOLDER_KIND) {
+            if (value === undefined) seen.gone = true;
+            for (const each of value?.givenBack ?? []) seen.givenBack.add(each);
+          }
+          return value;
+        };
       const value = Reflect.get(target, name, receiver) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
 
-export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'pending' | 'strays'>) {
+export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'marks' | 'pending' | 'strays'>) {
   const { model } = context;
   const now = () => new Date(model.clock);
-  const checks = new CoverChecks({
-    store: telling(store, context),
-    codesOf: () => undefined,
-    // The model's holders hold no unused code: a check writes its fence, reads the holder, and is done.
-    reader: { pointsNow: async () => ({ ok: false }) } as unknown as CoverCheckParts['reader'],
-    codes: { removedUnused: async () => undefined, end: async () => undefined },
-    logger,
-    now,
-  });
+  const checks = new WatchedChecks(
+    {
+      store: telling(store, context),
+      codesOf: () => undefined,
+      // The model's holders hold no unused code: a check writes its fence, reads the holder, and is done.
+      reader: { pointsNow: async () => ({ ok: false }) } as unknown as CoverCheckParts['reader'],
+      codes: { removedUnused: async () => undefined, end: async () => undefined },
+      logger,
+      now,
+    },
+    context.marks,
+  );
   const accounts = FENCE_ACCOUNTS.map((id) => ({ id }) as AccountRuntime);
   const privacy = new RewardPrivacy({
     store,
@@ -190,7 +225,12 @@ export function reserve(
   return (async () => {
     const written = await store
       .changeRecord<Holder>(HOLDER_KIND, id, (current) => ({
-        put: { account, customer: { email }, reservations: [...(current?.reservations ?? []), reservation] },
+        put: {
+          ...current,
+          account,
+          customer: { email },
+          reservations: [...(current?.reservations ?? []), reservation],
+        },
       }))
       .then(
         () => true,

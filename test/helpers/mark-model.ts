@@ -8,10 +8,13 @@
 //   checked, or marked CANCEL_LANDS_MS before the sweep);
 // - a customer's erasure leaves no mark of a holder it removed, save one with a cancel on its way (kept for that
 //   cancel's check: the mark holds only ids, and its cancel's own check or the sweep after CANCEL_LANDS_MS takes it);
+// - a code the sweeper gave back (marked, then made the customer's) keeps its holder marked until a check that saw
+//   it answered, or the holder is gone: its own check may fail (then the sweep checks it);
 // - (lowdb) a store reopened from disk holds the marks the last reads saw.
 import { expect } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
 import {
   CANCEL_LANDS_MS,
   CHECK_KIND,
@@ -25,14 +28,18 @@ import type { Faults } from './store-model-harness.ts';
 interface Context {
   store: LedgerStore;
   other: LedgerStore;
-  model: Pick<FenceModel, 'clock'>;
+  model: Pick<FenceModel, 'clock' | 'next'>;
   marks: MarkModel;
   faults: Faults;
   checks: CoverChecks;
 }
 
-/** A cancel of one of the holder's earnings: marked (`answered` once cancelling answered its token), then its check. */
+/**
+ * A cancel of one of the holder's earnings: marked (`answered` once cancelling answered its token), then its check.
+ * Or a code the sweeper gave back: marked (CoverChecks.mark), then its check in the same step.
+ */
 export interface Cancel {
+  by: 'cancel' | 'give-back';
   holder: number;
   at: number;
   token?: string | undefined;
@@ -43,13 +50,24 @@ export interface Cancel {
 
 export class MarkModel {
   readonly cancels: Cancel[] = [];
+  /** Codes given back (the holder's `givenBack`, each a number), `open` until a check that saw it answered. */
+  readonly giveBacks: Array<{ holder: number; n: number; open: boolean }> = [];
   /** Holders a cancel or a cancel's own check reached this round. */
   readonly #touched = new Set<number>();
   #sweeps: Array<{ at: number; sure: boolean }> = [];
   #struck = 0;
   /** The marks read once the last round was over, for the store reopened. */
   readonly last = new Map<number, CoverCheck | undefined>();
-  readonly stats = { cancels: 0, ownChecks: 0, keptOnTheirWay: 0, swept: 0, erased: 0, keptByErasure: 0 };
+  readonly stats = {
+    cancels: 0,
+    ownChecks: 0,
+    keptOnTheirWay: 0,
+    swept: 0,
+    erased: 0,
+    keptByErasure: 0,
+    givenBack: 0,
+    givenBackChecked: 0,
+  };
 
   startRound(struck: number): void {
     this.#touched.clear();
@@ -61,16 +79,16 @@ export class MarkModel {
     return this.#touched.has(holder);
   }
 
-  cancelling(holder: number, at: number): Cancel {
+  cancelling(holder: number, at: number, by: Cancel['by'] = 'cancel'): Cancel {
     this.#touched.add(holder);
-    const cancel: Cancel = { holder, at, answered: false, check: 'none' };
+    const cancel: Cancel = { by, holder, at, answered: false, check: 'none' };
     this.cancels.push(cancel);
     return cancel;
   }
 
   /** A cancel marked in an earlier round whose own check has not begun: the `pick`th, as many as there are. */
   landing(pick: number): Cancel | undefined {
-    const ready = this.cancels.filter((cancel) => cancel.answered && cancel.check === 'none');
+    const ready = this.cancels.filter((each) => each.by === 'cancel' && each.answered && each.check === 'none');
     const cancel = ready.length === 0 ? undefined : ready[pick % ready.length]!;
     if (cancel) {
       cancel.check = 'begun';
@@ -83,6 +101,15 @@ export class MarkModel {
     const sweep = { at, sure: false };
     this.#sweeps.push(sweep);
     return sweep;
+  }
+
+  /** A check of the holder answered, having read it as `seen`: the codes given back it saw are checked. */
+  checked(holder: number, seen: CheckSeen): void {
+    for (const each of this.giveBacks)
+      if (each.open && each.holder === holder && (seen.gone || seen.givenBack.has(each.n))) {
+        each.open = false;
+        this.stats.givenBackChecked++;
+      }
   }
 
   /** Cancels on their way at `now`: marked (answered), their own check not begun, within CANCEL_LANDS_MS. */
@@ -103,9 +130,19 @@ export class MarkModel {
   }
 }
 
-/** A cancel's mark (CoverChecks.cancelling), or a cancel's own check once it landed. */
-export function startMark(op: Extract<FenceOp, { kind: 'cancel' | 'landed' }>, context: Context) {
+/** What a check read of its holder (fence-wiring.ts watches it): the codes given back it saw, or no holder. */
+export interface CheckSeen {
+  givenBack: Set<number>;
+  gone: boolean;
+}
+
+/** A holder as the model's give-backs write it: each change that made a code the customer's again, by number. */
+export type GivenBackHolder = Holder & { givenBack?: number[] };
+
+/** A cancel's mark (CoverChecks.cancelling), a cancel's own check once it landed, or a code given back. */
+export function startMark(op: Extract<FenceOp, { kind: 'cancel' | 'landed' | 'giveBack' }>, context: Context) {
   const { marks, model, checks } = context;
+  if (op.kind === 'giveBack') return giveBack(op, context);
   if (op.kind === 'cancel') {
     const { account, email } = holderOf(op.holder);
     const cancel = marks.cancelling(op.holder, model.clock);
@@ -129,12 +166,48 @@ export function startMark(op: Extract<FenceOp, { kind: 'cancel' | 'landed' }>, c
   );
 }
 
+/**
+ * As code-sweeper.ts gives a code back: the holder marked (a failure stops there), the change that makes the code
+ * theirs (one that failed may have landed: promised nothing), then the holder's check, with the mark's token, unless
+ * the bridge stopped before it. The change finds the holder as the sweeper's finds the code's reservation, or none.
+ */
+async function giveBack(
+  { holder, stops }: Extract<FenceOp, { kind: 'giveBack' }>,
+  { store, marks, model, checks }: Context,
+): Promise<void> {
+  const { account, id } = holderOf(holder);
+  const entry = marks.cancelling(holder, model.clock, 'give-back');
+  try {
+    const token = await checks.mark(account, id);
+    Object.assign(entry, { token, answered: true, check: 'begun' });
+    const n = model.next();
+    const { changed } = await store.changeRecord<GivenBackHolder>(HOLDER_KIND, id, (current) =>
+      current ? { put: { ...current, givenBack: [...(current.givenBack ?? []), n] } } : undefined,
+    );
+    if (changed) marks.giveBacks.push({ holder, n, open: true });
+    if (changed) marks.stats.givenBack++;
+    if (stops) return;
+    await checks.check({ id: account } as AccountRuntime, id, token);
+    entry.check = 'answered';
+  } catch {
+    // As the sweeper: the code is looked at again on its next pass.
+  }
+}
+
 /** Once a round is over: each holder's mark as the model allows, read alike by the other bridge. */
 export async function checkMarks({ store, other, model, marks, faults }: Context, when: string): Promise<void> {
+  // Listed, as the sweep finds them, once for all the holders (and by the other bridge alike).
+  const listed = await store.listRecords<CoverCheck>(CHECK_KIND);
+  const byId = (list: typeof listed) => [...list].sort((a, b) => a.id.localeCompare(b.id));
+  if (other !== store)
+    expect(byId(await other.listRecords(CHECK_KIND)), `${when}: the other bridge`).toEqual(byId(listed));
+  const all = new Map(listed.map(({ id, value }) => [id, value]));
+  expect(listed.length, `${when}: marks under no holder's id`).toBe(
+    [...Array(HOLDERS).keys()].filter((index) => all.has(holderOf(index).id)).length,
+  );
   for (let index = 0; index < HOLDERS; index++) {
     const { id, account } = holderOf(index);
-    const mark = await store.getRecord<CoverCheck>(CHECK_KIND, id);
-    if (other !== store) expect(await other.getRecord(CHECK_KIND, id), `${when}: the other bridge`).toEqual(mark);
+    const mark = all.get(id);
     const before = marks.last.get(index);
     marks.last.set(index, mark);
     const entries = mark?.cancels ?? [];
@@ -156,6 +229,9 @@ export async function checkMarks({ store, other, model, marks, faults }: Context
         entries.map((entry) => entry.id),
         `${when}: holder ${index} holds a cancel checked`,
       ).not.toContain(cancel.token);
+    const open = marks.giveBacks.filter((each) => each.open && each.holder === index);
+    if (open.length > 0 && (await store.getRecord(HOLDER_KIND, id)) !== undefined)
+      expect(mark, `${when}: holder ${index} was given a code back no check saw, and its mark is gone`).toBeDefined();
     if (marks.swept(index, faults.struck)) {
       expect(mark, `${when}: a sweep left holder ${index}'s mark with no cancel on its way`).toBeUndefined();
       if (before) marks.stats.swept++;

@@ -283,17 +283,20 @@ export class CodeSweeper {
       if (after?.state === 'released') report.released += 1;
       return;
     }
+    let mark: string | undefined;
     if (uses > 0) {
       await codes!.remove(reservation.shop, reservation.platformId!);
       report.removed += 1;
-    } else await this.#o.checks.mark(account, index.holder);
-    const after = await this.#o.codes.end(index.holder, reservation, (current) =>
+    } else mark = await this.#o.checks.mark(account, index.holder);
+    await this.#o.codes.end(index.holder, reservation, (current) =>
       stillHeld(current)
         ? { state: 'issued', orderKey: undefined, usedAtPlatform: uses > 0 ? true : undefined }
         : undefined,
     );
-    const runtime = uses === 0 && after?.state === 'issued' ? await this.#o.accounts.runtime(account) : undefined;
-    if (runtime) await this.#o.checks.check(runtime, index.holder);
+    // Given its mark's token, whether the change landed or not (then there is nothing new, and the token goes): a
+    // check made meanwhile, before the change, could not take the mark.
+    const runtime = mark !== undefined ? await this.#o.accounts.runtime(account) : undefined;
+    if (runtime) await this.#o.checks.check(runtime, index.holder, mark);
   }
 
   /** Whether the merchant still offers the code's reward in a storefront that is on. */

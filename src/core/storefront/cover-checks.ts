@@ -43,8 +43,9 @@ export interface CoverCheck {
   /** New with each write that asks for a check: a check takes the mark away only if none came since it began. */
   id?: string | undefined;
   /**
-   * Cancels on their way (each by its token, and when it was marked): a check made before one lands may find the
-   * holder covered and is no proof, so the mark stays until that cancel's own check, or CANCEL_LANDS_MS.
+   * Cancels on their way (each by its token, and when it was marked), and codes being given back (mark): a check made
+   * before one lands may find the holder covered and is no proof, so the mark stays until that one's own check, or
+   * CANCEL_LANDS_MS.
    */
   cancels?: Array<{ id: string; at: string }> | undefined;
 }
@@ -128,13 +129,19 @@ export class CoverChecks {
   }
 
   /**
-   * Marked for a check, with no cancel on its way: a code the customer holds again whose points no check since may
-   * have counted (code-sweeper.ts: the order that held it let it go). Before the change that makes it theirs.
+   * Marked for a check: a code the customer holds again whose points no check since may have counted (code-sweeper.ts:
+   * the order that held it let it go). Before the change that makes it theirs; answers a token for the check after
+   * it, as a cancel's. The change is on its way as a cancel is: a check made before it lands (another cancel's, a
+   * take-back's) finds the code still held for its order and cannot say the holder is covered, so the mark stays
+   * until the check given this token, or CANCEL_LANDS_MS (the sweeper stopped between the two).
    */
-  async mark(account: string, holder: string): Promise<void> {
+  async mark(account: string, holder: string): Promise<string> {
+    const at = this.#o.now().toISOString();
+    const token = randomUUID();
     await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
-      put: { account, holder, at: this.#o.now().toISOString(), id: randomUUID(), cancels: this.#landing(current) },
+      put: { account, holder, at, id: token, cancels: [...this.#landing(current), { id: token, at }] },
     }));
+    return token;
   }
 
   /**
