@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 /** Debian's Chromium, driven by playwright-core (browser tests). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Debian's nginx (package nginx-light), in front of the bridge as docs/production.md sets it up. */
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+
 const answers = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
 /** The real platforms' payloads, beside this repository (../shared/fixtures, see its SOURCES.md); never copied in. */
@@ -20,6 +23,7 @@ export const tools = {
   tmux: answers('tmux', ['-V']),
   strace: answers('strace', ['-V']),
   openssl: answers('openssl', ['version']),
+  nginx: existsSync(NGINX),
   fixtures: existsSync(FIXTURES_DIR),
 };
 
@@ -32,6 +36,8 @@ export function skipLines(): string[] {
   if (!tools.strace) lines.push('fsync and slow-disk tests skipped: strace is not installed (apt-get install strace)');
   if (!tools.openssl)
     lines.push('Tests behind https (WooCommerce connect, Shopify install) skipped: openssl is not installed');
+  if (!tools.nginx)
+    lines.push(`The reverse proxy test skipped: no nginx at ${NGINX} (apt-get install nginx-light, or set NGINX_PATH)`);
   if (!tools.fixtures)
     lines.push(
       `Tests of the platforms' real payloads skipped: no ${FIXTURES_DIR.pathname} (the shared fixtures sit beside this repository)`,
