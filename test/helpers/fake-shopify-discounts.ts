@@ -1,5 +1,6 @@
 // The fake Shopify's code discounts (fake-shopify-admin.ts executes the documents; this holds the discounts and
-// Shopify's rules for them). Each rule names the shopify.dev page it comes from (Admin GraphQL API, 2026-10):
+// Shopify's rules for them). Each rule names the shopify.dev page it comes from, under the Admin GraphQL API's
+// reference of 2026-10 (objects/Customer is https://shopify.dev/docs/api/admin-graphql/2026-10/objects/Customer):
 // - scopes: discountCodeBasicCreate and discountCodeDelete need write_discounts, codeDiscountNodeByCode and
 //   discountNode read_discounts (ROOT_SCOPES in fake-shopify-admin.ts); DiscountCustomers.customers is a list of
 //   Customer, and "Customer ... Requires `read_customers` access scope" (objects/Customer), so without it the

@@ -22,6 +22,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { mintCustomerAccountToken, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { loadPoints, redeemReward } from '../../extensions/loyalty-account/src/fetch-points.ts';
+import { crossOriginFetch } from '../helpers/cors-fetch.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { sandboxEarned, storefrontShopWithPoints } from '../helpers/shopify-storefront-shop.ts';
@@ -356,7 +357,8 @@ describe("the customer account extension's redeem (fetch-points.ts's redeemRewar
     });
     expect(saved.status).toBe(200);
     const [small, big] = saved.body.rewards as Array<{ id: string }>;
-    const call = { bridgeUrl: running.url, token: async () => customerToken('7001') };
+    // Called as the extension's web worker calls it: from an opaque origin, under the browser's CORS rules.
+    const call = { bridgeUrl: running.url, token: async () => customerToken('7001'), fetch: crossOriginFetch('null') };
     const format = { locale: 'en-US', timeZone: 'UTC' };
 
     const before = await loadPoints(call, format);
