@@ -20,6 +20,16 @@ export interface BridgeSandbox {
   removeAccount(brandId: string): boolean;
 }
 
+/** The bridge's sandbox as trials see it: `app` the sandbox this bridge serves, `url` where it serves it now. */
+export const bridgeSandboxOf = (
+  app: Pick<BridgeSandbox, 'addAccount' | 'removeAccount'>,
+  url: () => string,
+): BridgeSandbox => ({
+  url,
+  addAccount: (input) => app.addAccount(input),
+  removeAccount: (brandId) => app.removeAccount(brandId),
+});
+
 /** The sandbox's first activity: what a trial account's orders earn with unless the merchant chooses another. */
 export const TRIAL_EARN_ACTIVITY_ID = '1';
 

@@ -10,6 +10,9 @@ import type { OrderSource } from '../core/order-source.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
 import { tellThePersonAtTheTerminal } from '../terminal-notice.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import { giveDemoShopsTheirAccounts } from './demo-accounts.ts';
 import { demoOutcome } from './demo-outcome.ts';
 import { demoPage, type DemoPage } from './demo-page.ts';
 import { demoSource } from './demo-source.ts';
@@ -43,6 +46,8 @@ export interface FirstRunParts {
   platforms: Platforms;
   secrets: DemoSecrets;
   engine: Pick<Engine, 'store' | 'accounts' | 'drain'>;
+  /** Where the demo's shops get their trial accounts: the accounts, and the bridge's sandbox. */
+  registry: Pick<AccountRegistry, 'links' | 'create' | 'link'>;
   /** The dashboard's token: ADMIN_TOKEN, or this run's. */
   adminToken: string | undefined;
   logger: Logger;
@@ -110,13 +115,14 @@ export class FirstRun {
   }
 
   /** The demo started, unless a store of the merchant's own is connected (through the dashboard). */
-  async start(url: string): Promise<DemoStore | undefined> {
+  async start(url: string, sandbox: BridgeSandbox): Promise<DemoStore | undefined> {
     const { platforms, logger, pace, engine } = this.#o;
     this.#url = url;
     // A store connected or installed since (the demo's own shops are configured, never connected).
     for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
     // A store connected while the check above awaited: stop() came before there was a demo to stop.
     if (this.#stopped) return undefined;
+    await giveDemoShopsTheirAccounts(this.#players, this.#o.registry, sandbox, logger);
     const demo = new DemoStore({
       url,
       players: this.#players,

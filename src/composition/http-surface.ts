@@ -6,6 +6,7 @@ import type { AccountCalls } from '../accounts/account-calls.ts';
 import { accountLoads, publicView } from '../accounts/account-load.ts';
 import { defaultAccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import { bridgeSandboxOf } from '../accounts/sandbox-trials.ts';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { laneStatus } from '../core/lanes.ts';
@@ -69,13 +70,7 @@ export async function httpSurface(
   const sandbox = parts.sandbox?.app;
   // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account; the operator may
   // make an account there too.
-  const bridgeSandbox = sandbox
-    ? {
-        url: parts.loyaltyBaseUrl,
-        addAccount: (input?: Parameters<typeof sandbox.addAccount>[0]) => sandbox.addAccount(input),
-        removeAccount: (brandId: string) => sandbox.removeAccount(brandId),
-      }
-    : undefined;
+  const bridgeSandbox = sandbox ? bridgeSandboxOf(sandbox, parts.loyaltyBaseUrl) : undefined;
   const storefront = storefrontReader(parts);
   const shopRoutes = shopAdminApi({
     store,

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AccountCalls } from '../accounts/account-calls.ts';
 import { linkEarlierShops } from '../accounts/earlier-shops.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import { bridgeSandboxOf } from '../accounts/sandbox-trials.ts';
 import { admitTrial, readmitTrialAccounts } from '../accounts/sandbox-trials.ts';
 import { Activity } from '../activity.ts';
 import { isSandboxMode, type Config } from '../config.ts';
@@ -186,6 +187,7 @@ export async function startBridge(
         platforms,
         secrets,
         engine,
+        registry: accounts,
         adminToken,
         logger,
         pace: { paceMs: options.demoPaceMs, ...options.demoPace },
@@ -297,7 +299,14 @@ export async function startBridge(
       ? `loyalty-bridge listening on ${http.localUrl} in sandbox mode; the loyalty sandbox answers at ${shownBaseUrl}`
       : `loyalty-bridge listening on ${http.localUrl}; loyalty service at ${shownBaseUrl}`,
   );
-  const demo = await firstRun?.start(http.localUrl);
+  // A first run is sandbox mode: the demo's shops get their trial accounts on this bridge's sandbox.
+  const demo =
+    firstRun && sandbox
+      ? await firstRun.start(
+          http.localUrl,
+          bridgeSandboxOf(sandbox, () => loyaltyBaseUrl),
+        )
+      : undefined;
   // On a first run the demo's page is told with the sign-in, and again below the demo's first orders.
   if (firstRun) firstRun.tellLinks();
   else tellSignInLink(config, adminToken, http.localUrl, logger);

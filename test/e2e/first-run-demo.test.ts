@@ -99,6 +99,33 @@ describe('the first run', () => {
     );
   });
 
+  it('gives each demo shop a trial account of its own, which its merchant may change and its orders earn on', async () => {
+    const session = SESSION.exec(await (await fetch(bridge.firstRun!.pageLink()!)).text())?.[1];
+    const asMerchant = (path: string, init: RequestInit = {}) =>
+      fetch(url(`/admin/api${path}`), {
+        ...init,
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json', ...init.headers },
+      });
+    const own = (await (await asMerchant('/account')).json()) as {
+      account: { id: string; name: string } | null;
+      may: { read: boolean; change: boolean };
+    };
+    expect(own).toMatchObject({ account: { name: 'Shopify demo shop' }, may: { read: true, change: true } });
+    // Set up's rules save, as on a merchant's own trial.
+    const saved = await asMerchant('/account/settings', {
+      method: 'PATCH',
+      body: JSON.stringify({ MIN_ORDER_TOTAL: 5 }),
+    });
+    expect(saved.status).toBe(200);
+    // Each shop on its own account; their orders earn there, not on the operator's.
+    const links = await bridge.accounts.links();
+    expect(links.map(({ platform }) => platform).sort()).toEqual(['shopify', 'woocommerce']);
+    expect(new Set(links.map(({ account }) => account)).size).toBe(2);
+    expect(links.find(({ platform }) => platform === 'shopify')?.account).toBe(own.account!.id);
+    expect(bridge.sandbox!.store.snapshot().earnings).toEqual([]);
+    expect(bridge.sandbox!.accounts.filter((account) => account.store.snapshot().earnings.length > 0)).toHaveLength(2);
+  });
+
   it('opens the demo shop’s page no more once the demo stopped (a store of the merchant’s connected)', async () => {
     const status = async () => ((await (await operator('/status')).json()) as { mode: { demo: boolean } }).mode;
     expect((await status()).demo).toBe(true);

@@ -33,6 +33,10 @@ export async function startTestBridge(
   return startBridge(loaded.config, logger, options);
 }
 
+/** Every earning the bridge's sandbox holds, on each of its accounts (the demo's shops earn on trial accounts of their own). */
+export const everyEarning = (bridge: RunningBridge) =>
+  (bridge.sandbox?.accounts ?? []).flatMap((account) => account.store.snapshot().earnings);
+
 /** As a fresh clone starts: nothing configured but where to listen and keep the ledger, so the demo store plays (hurried). */
 export async function startFirstRunBridge(): Promise<RunningBridge> {
   const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });

@@ -280,16 +280,20 @@ describe('a first run: npm start on a fresh machine', () => {
   });
 
   it('still earns, into a sandbox that only the operator reads', async () => {
-    await eventually(() => expect(bridge.sandbox?.store.snapshot().earnings.length).toBeGreaterThan(0), 30_000);
+    // The demo's Shopify shop earns on a trial account of its own on this sandbox.
+    const link = (await bridge.accounts.links()).find(({ platform }) => platform === 'shopify');
+    const record = await bridge.accounts.get(link!.account);
+    const held = bridge.sandbox!.accounts.find(({ credentials }) => credentials.brandId === record!.brandId)!;
+    await eventually(() => expect(held.store.snapshot().earnings.length).toBeGreaterThan(0), 30_000);
     const sandboxUrl = `${bridge.http.localUrl}/sandbox`;
     refused(await call(`${sandboxUrl}/_sandbox/state`, 'GET', PUBLIC));
     const token = new URL(bridge.signInUrl!).hash.replace('#token=', '');
     const state = await call(`${sandboxUrl}/_sandbox/state`, 'GET', { authorization: `Bearer ${token}` });
     expect(state.status).toBe(200);
-    // The dashboard's view of a customer's points: the admin API, through the bridge's own client.
-    const email = bridge.sandbox!.store.snapshot().earnings[0]!.email;
+    // The dashboard's view of a customer's points: the admin API, through the bridge's own client for that account.
+    const email = held.store.snapshot().earnings[0]!.email;
     const points = await call(
-      `${bridge.http.localUrl}/admin/api/customers/points?email=${encodeURIComponent(email)}`,
+      `${bridge.http.localUrl}/admin/api/customers/points?account=${link!.account}&email=${encodeURIComponent(email)}`,
       'GET',
       { authorization: `Bearer ${token}` },
     );

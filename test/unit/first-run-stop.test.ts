@@ -24,11 +24,12 @@ describe('the first run’s demo', () => {
       platforms,
       secrets: { shopify: 'demo-secret' },
       engine: {} as never,
+      registry: {} as never,
       adminToken: undefined,
       logger: createLogger({ level: 'silent' }),
       pace: {},
     });
-    const started = run.start('http://127.0.0.1:9');
+    const started = run.start('http://127.0.0.1:9', {} as never);
     // The start is asking the platform; a store connects, and the bridge stops the demo.
     run.stop();
     answer(false);

@@ -1,0 +1,33 @@
+// The demo's shops earn on trial accounts of their own on the bridge's sandbox, each made as a merchant's "Try it
+// with the sandbox first" makes one (issue 68): on the operator's account a shop's merchant may change nothing, so
+// the demo shop's page refused every form it showed. Made once; a restart finds each shop linked already.
+import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { Logger } from '../logger.ts';
+import type { DemoPlayer } from './demo-store.ts';
+
+/** Who the audit says made the demo's accounts and links. */
+export const DEMO_BY = 'the demo store';
+
+/** Each demo shop on a trial account of its own, unless it is linked to an account already. */
+export async function giveDemoShopsTheirAccounts(
+  players: readonly Pick<DemoPlayer, 'platform' | 'platformName' | 'shop'>[],
+  registry: Pick<AccountRegistry, 'links' | 'create' | 'link'>,
+  sandbox: BridgeSandbox,
+  logger: Logger,
+): Promise<void> {
+  const links = await registry.links();
+  for (const { platform, platformName, shop } of players) {
+    const ref = { platform, shop };
+    if (links.some((link) => link.platform === platform && link.shop === shop)) continue;
+    const trial = trialAccountInput(sandbox, { sandbox: true, name: `${platformName} demo shop` });
+    const created = trial.ok ? await registry.create(trial.input, DEMO_BY, ref, { onBridgeSandbox: true }) : trial;
+    if (!created.ok) {
+      if (trial.ok) sandbox.removeAccount(String(trial.input.brandId));
+      // The shop earns on the operator's account then, as before: its page shows what it may not change.
+      logger.warn({ platform, shop, errors: created.errors }, 'the demo shop could not have a trial account');
+      continue;
+    }
+    await registry.link(ref, created.value.id, DEMO_BY);
+  }
+}
