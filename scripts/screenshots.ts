@@ -1,5 +1,5 @@
 // Copies the merchant page's pictures the browser tests took (test/helpers/merchant-views.ts) into
-// docs/screenshots/, where README.md links them: each platform's views at a laptop's width and a phone's. Run the
+// docs/screenshots/, where the guides (docs/connect-*.md) link them: each platform's views at a laptop's width and a phone's. Run the
 // three merchant-page browser tests first (docs/development.md, "Screenshots"). And the customer's view of a Shopify
 // store's points launcher (the theme app extension), signed in and as a guest, from its browser test; the launcher
 // with a reward code just made (test/browser/shopify-theme-rewards.test.ts); and the merchant's rewards in Set up.
@@ -17,7 +17,7 @@ const PLATFORMS = [
   { folder: 'woocommerce-page', platform: 'woocommerce', test: 'test/browser/woocommerce-store-page.test.ts' },
   { folder: 'bigcommerce', platform: 'bigcommerce', test: 'test/browser/bigcommerce-merchant-page.test.ts' },
 ];
-/** The pictures README shows: every view at a laptop's width, and the two a merchant opens most on a phone. */
+/** The pictures the guides show: every view at a laptop's width, and the two a merchant opens most on a phone. */
 const CHOSEN = [
   ...['home', 'setup', 'orders', 'privacy'].map((view) => `1280-${view}`),
   ...['home', 'orders'].map((view) => `390-${view}`),
@@ -30,7 +30,7 @@ const CUSTOMER = {
   pictures: [1280, 390].flatMap((width) => ['signed-in', 'guest'].map((view) => `${width}-${view}`)),
 };
 
-/** Other pictures, each from its own browser test: [as taken, as README links it]. */
+/** Other pictures, each from its own browser test: [as taken, as the guides link it]. */
 const OTHERS = [
   {
     folder: 'merchant-rewards',

@@ -65,7 +65,7 @@ Options:
 
 Without --url, commands that change the ledger need the bridge stopped (DATA_DIR
 is locked while it runs). Configuration: config/default.json, then
-config/local.json, then environment variables of the same names. See README.md.`;
+config/local.json, then environment variables of the same names. See docs/configuration.md.`;
 
 type Stoppable = { stop(): Promise<void> };
 

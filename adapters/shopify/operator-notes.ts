@@ -11,7 +11,7 @@ export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): Platform
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
     return hidden
       ? [
-          `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: README.md, Connecting Shopify.`,
+          `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: docs/connect-shopify.md.`,
         ]
       : [];
   },

@@ -147,7 +147,7 @@ export const wooModule = {
     // The bridge makes a connected store's webhooks itself, and keeps them on.
     subscriptions: {
       instead:
-        'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; README.md says how',
+        'connect the store instead (`loyalty-bridge connect --platform woocommerce --store <address>`, or the dashboard): the bridge then creates its webhooks and keeps them on; docs/connect-woocommerce.md says how',
     },
   },
   demo: wooDemo,

@@ -97,8 +97,8 @@ export async function keepWooWebhooks(client: WooRestClient, upkeep: WooUpkeep):
       detail: `no ${topic} webhook points to ${WOO_WEBHOOK_PATH}`,
       fix:
         upkeep.deliveryUrl === undefined
-          ? 'Set PUBLIC_URL so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)'
-          : 'Connect the store from the dashboard (Connect a WooCommerce store) so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (README, WooCommerce)',
+          ? 'Set PUBLIC_URL so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (docs/connect-woocommerce.md)'
+          : 'Connect the store from the dashboard (Connect a WooCommerce store) so the bridge can create it, or add one in WooCommerce > Settings > Advanced > Webhooks (docs/connect-woocommerce.md)',
     });
   }
   return result;

@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const minutesLeft = (expiresAt: string) => Math.round((Date.parse(expiresAt) - Date.now()) / 60_000);
 
 const notThisWay = (platform: string) =>
-  `connect --platform ${platform}: its stores do not connect this way; they install the bridge as an app from their own admin (README.md)`;
+  `connect --platform ${platform}: its stores do not connect this way; they install the bridge as an app from their own admin (README.md, Connect your store)`;
 
 function explain(began: { authorizeUrl: string; shop: string; expiresAt: string }, names: PlatformNames): void {
   out(`Open this link in a browser and approve loyalty-bridge for ${began.shop}, in ${names.admin}:`);

@@ -66,6 +66,6 @@ function reportErasure(report: ErasureReport): number {
   out(
     `erased: ${report.orders} orders, ${report.deadLetters} dead letters, ${report.inbox} waiting deliveries, ${report.adjustments} manual adjustments, ${report.records - report.adjustments} other records`,
   );
-  out('The loyalty service keeps its own copy of the customer: erase them there too (README, Privacy).');
+  out('The loyalty service keeps its own copy of the customer: erase them there too (docs/privacy.md).');
   return 0;
 }

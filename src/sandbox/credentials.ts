@@ -1,6 +1,6 @@
 // The sandbox's credentials, and which of them anyone may know. The defaults
-// (sandbox-key / sandbox-brand) are printed in config/default.json and the
-// README, so they keep out nobody: a sandbox that takes them serves whoever
+// (sandbox-key / sandbox-brand) are printed in config/default.json and
+// docs/configuration.md, so they keep out nobody: a sandbox that takes them serves whoever
 // reaches it. The bridge's own sandbox therefore never takes them, and the
 // state and control routes never open to them.
 import { randomBytes } from 'node:crypto';

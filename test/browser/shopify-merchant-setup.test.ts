@@ -8,7 +8,7 @@
 // answered, from the page. A parent page plays the admin (App Bridge and
 // Polaris served by the test at their CDN addresses: test/helpers/); the
 // clicks and fields of the first run are counted, and the screenshots are
-// the README's.
+// docs/connect-shopify.md's.
 import type { Browser, Download, FrameLocator, Page } from 'playwright-core';
 import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Walks the merchant page's four views, as a merchant would by its nav, at a desktop's width and a phone's, and
-// saves a screenshot of each (the README's pictures: `npm run screenshots`). At every width, the page never
+// saves a screenshot of each (the guides' pictures, docs/connect-*.md: `npm run screenshots`). At every width, the page never
 // scrolls sideways: a merchant notices that at once on a phone (the orders table scrolls inside its own box).
 import type { Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';

@@ -1,7 +1,7 @@
 // Issue 32, item 9, as deployed: the sandbox the bridge serves at /sandbox in
 // sandbox mode takes more accounts at run time, but only from the operator's
 // admin token or its own credentials: the public defaults (sandbox-key /
-// sandbox-brand, printed in the README) add none, read none, and an added
+// sandbox-brand, printed in docs/configuration.md) add none, read none, and an added
 // account's credentials reach only that account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';

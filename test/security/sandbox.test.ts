@@ -1,6 +1,6 @@
 // Issue 28, item 1: the sandbox holds only what strangers may see. The
 // public default credentials (sandbox-key / sandbox-brand, printed in
-// config/default.json and the README) open neither the state and controls
+// config/default.json and docs/configuration.md) open neither the state and controls
 // of any sandbox nor the API of the one the bridge serves; the operator's
 // admin token opens the state; the standalone sandbox takes the defaults on
 // loopback only; a first run still earns, out of the box.

@@ -106,7 +106,7 @@ export async function heldLoad(
       LOYALTY_BRAND_ID: 'test-brand',
       LOYALTY_RATE_LIMIT_PER_MINUTE: '1000000',
       RECONCILE_INTERVAL_MINUTES: '0',
-      // The heap ceiling README recommends: without one, V8 on a 24 GB machine lets
+      // The heap ceiling docs/operations.md recommends: without one, V8 on a 24 GB machine lets
       // garbage pile up toward a ~4 GB heap before collecting, and RSS then
       // measures the collector's appetite rather than what the bridge holds.
       NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS ?? '--max-old-space-size=256',
