@@ -112,6 +112,9 @@ describe.skipIf(!chromiumAvailable)('the merchant’s Orders: date, total, one l
     await page.screenshot({ path: `${shots}detail-1280.png`, fullPage: true });
     await page.locator('#back-to-orders').click();
     await expect.poll(() => page.locator('#orders').isVisible()).toBe(true);
+    // From the keyboard: the order's name is a link, reached by Tab and followed by Enter.
+    await cell(page, EARNED_ID, 'Order').locator('s-link[role="link"][tabindex="0"]').press('Enter');
+    await expect.poll(() => page.locator('#order-detail-section').getAttribute('heading')).toBe('Order #0002');
     await page.context().close();
   }, 60_000);
 
