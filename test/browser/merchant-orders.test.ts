@@ -136,6 +136,7 @@ describe.skipIf(!chromiumAvailable)('the merchant’s Orders: date, total, one l
       );
     expect(outside).toEqual([]);
     await page.screenshot({ path: `${shots}orders-390.png`, fullPage: true });
+    await page.locator('#orders').screenshot({ path: `${shots}orders-390-cards.png` });
     await cell(page, EARNED_ID, 'Status').tap();
     await expect.poll(() => page.locator('#order-detail').isVisible()).toBe(true);
     expect(await page.locator('#order-says').textContent()).toMatch(/^Points earned, pending/);
