@@ -16,11 +16,19 @@ export interface OrderSummary {
   email: string | null;
   mobile: string | null;
   updatedAt: string;
+  /** When the bridge first learnt of the order: the date a merchant's Orders shows. */
+  firstSeenAt: string;
+  /** The order's total in the shop's currency; null where no event of it carried one. */
+  total: { amount: string; currency: string } | null;
   /** What the order's points are read from (activity-points.ts): its activity, its account, what it redeemed. */
   earnActivityId?: string | undefined;
   account?: string | undefined;
   redeemedPoints?: number | undefined;
 }
+
+/** A record starts with an empty currency until an event says its total (a refund's does not): no total yet. */
+export const totalOf = (total: { amount: string; currency: string } | null | undefined) =>
+  total?.currency ? { amount: total.amount, currency: total.currency } : null;
 
 export const summarise = (record: OrderRecord): OrderSummary => ({
   key: record.key,
@@ -34,6 +42,8 @@ export const summarise = (record: OrderRecord): OrderSummary => ({
   email: record.snapshot.customer.email,
   mobile: record.snapshot.customer.mobile,
   updatedAt: record.updatedAt,
+  firstSeenAt: record.firstSeenAt,
+  total: totalOf(record.snapshot.total),
   earnActivityId: record.upstream.earnActivityId,
   account: record.upstream.account,
   // Every point spent on the order: its own redeem's and its reward codes'.

@@ -321,3 +321,20 @@ export function orderWords(target: { state: string; reason?: string | undefined 
 /** The words as one line (the CLI): the sentence, the fix, and the setting's name last. */
 export const wordsLine = ({ says, fix, setting }: OrderWords): string =>
   `${says}${fix ? ` Fix: ${fix}.` : ''}${setting ? ` [${setting}]` : ''}`;
+
+/** An order's state in a few words, capitalised: "No points given yet" while its earn is held. */
+export function orderLabel(target: { state: string }, held: readonly string[]): string {
+  const label = held.includes('earn')
+    ? 'no points given yet'
+    : (STATE_LABELS[target.state as TargetState] ?? target.state);
+  return `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+}
+
+/**
+ * An order's status in one short line, for a row of a table: its state in a few words, and whether a held call
+ * or a reason (skipped, or listed for the merchant's eye) waits in its detail, where the sentence and fix are.
+ */
+export function orderLine(target: { state: string; reason?: string | undefined }, held: readonly string[]): string {
+  const more = held.length > 0 ? ': held' : target.reason !== undefined ? ': see why' : '';
+  return `${orderLabel(target, held)}${more}`;
+}

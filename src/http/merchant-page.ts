@@ -3,7 +3,7 @@
 // module says which); elsewhere with the bridge's stand-ins (merchant/elements.js) and the store-page session
 // in the page itself. That session comes only in the answer to the sign-in that proved who the merchant is,
 // never in an address, which anyone could hand to another browser (a login CSRF). Nothing inline runs.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
 import { MERCHANT_PAGE_VIEWS, type PlatformHead } from '../core/platform-module.ts';
@@ -17,7 +17,9 @@ export const MERCHANT_VIEWS = MERCHANT_PAGE_VIEWS;
 /** The page's own script and style, for any page that loads them (they hold nothing of a shop); the page itself only through the App URL. */
 export function merchantAssets(): express.Router {
   const router = express.Router();
-  for (const file of ['merchant.js', 'merchant.css', 'elements.js'])
+  // Every script of the page (merchant.js imports the rest as modules) and its style; the template is not one.
+  const files = readdirSync(ASSETS).filter((file) => /\.(?:js|css)$/.test(file));
+  for (const file of files)
     router.get(`/${file}`, (_req, res) => {
       res.set('x-content-type-options', 'nosniff');
       res.sendFile(`${ASSETS}${file}`, { maxAge: 0 });

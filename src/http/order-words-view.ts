@@ -10,6 +10,7 @@ import {
   CALL_WORDS,
   FACT_WORDS,
   OUTCOME_WORDS,
+  orderLine,
   orderWords,
   serviceWords,
   type Audience,
@@ -46,11 +47,14 @@ export async function wordsOfRecord(
   });
 }
 
-/** Each order of a listing with its words: from its record where the ledger keeps one, else from its summary. */
+/**
+ * Each order of a listing with its words, and its status in one short line (`line`): from its record where the
+ * ledger keeps one, else from its summary.
+ */
 export async function withWords<T extends Wordable>(
   given: WordsParts,
   orders: T[],
-): Promise<Array<T & { words: OrderWords }>> {
+): Promise<Array<T & { words: OrderWords; line: string }>> {
   // A page of orders is mostly one shop's, on one account: each is looked up once.
   const shops = new Map<string, Promise<string | undefined>>();
   const runtimes = new Map<string, ReturnType<WordsParts['accounts']['runtime']>>();
@@ -76,7 +80,10 @@ export async function withWords<T extends Wordable>(
               platformReasons: parts.partsOf(order.platform)?.skipReasons,
             },
           );
-      return { ...order, words };
+      const line = record
+        ? orderLine(record.target ?? { state: 'new' }, Object.keys(record.work.held))
+        : orderLine({ state: order.state ?? 'new', reason: order.reason }, []);
+      return { ...order, words, line };
     }),
   );
 }

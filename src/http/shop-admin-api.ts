@@ -26,6 +26,7 @@ import { shopCaps } from './shop-caps.ts';
 import { shopTestOrders } from './shop-test-orders.ts';
 import { shopStorefrontApi } from './shop-storefront-api.ts';
 import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { orderLabel, orderLine } from '../core/order-words.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { limitWords } from '../loyalty/rate-limiter.ts';
 import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-accounts.ts';
@@ -175,6 +176,9 @@ export function shopAdminApi({
         ...withDetailWords(shopOrderView(order, shopRefOf(res))),
         points,
         words: await wordsOfRecord(parts, order),
+        // The table's one line, and the state alone that heads the reason on the order's detail.
+        line: orderLine(order.target ?? { state: 'new' }, Object.keys(order.work.held)),
+        label: orderLabel(order.target ?? { state: 'new' }, Object.keys(order.work.held)),
       },
     });
   });

@@ -129,6 +129,17 @@ describe.skipIf(!chromiumAvailable)('no bare code on the dashboard or the mercha
     expect(await letters.first().getAttribute('heading')).toBe('Order #0007: giving its points');
     expect(withCodes(await texts(page, '#dead-letters s-banner'))).toEqual([]);
     await page.screenshot({ path: `${shots}merchant-orders.png`, fullPage: true });
+    // Each order's detail: why, its fix, the service's side and the calls made, all in words.
+    const detail: Record<string, string[]> = {};
+    for (const name of ['#0001', '#0002', '#0003', '#0004', '#0005', '#0006', '#0007']) {
+      await rows.filter({ hasText: name }).locator('s-link').click();
+      await expect.poll(() => page.locator('#order-detail-section').getAttribute('heading')).toBe(`Order ${name}`);
+      const heading = (await page.locator('#order-why').getAttribute('heading')) ?? '';
+      detail[name] = [heading, ...(await texts(page, '#order-detail s-paragraph, #order-calls li'))];
+      expect({ name, codes: withCodes(detail[name]) }).toEqual({ name, codes: [] });
+      await page.locator('#back-to-orders').click();
+    }
+    expect(detail['#0007']!.join(' ')).toContain('refused; held until it is sent again');
     await page.close();
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// Orders in words (issue 49), in Debian's Chromium: the operator's dashboard and the merchant's Orders read a
+// Orders in words (issue 49), in Debian's Chromium: the operator's dashboard and the merchant's order detail read a
 // skipped order's reason as a sentence with its fix, and a pending order says until when (the account keeps points
 // pending 14 days). The operator alone sees the setting's name, in small print. Screenshots in
 // test-artifacts/order-words/.
@@ -58,18 +58,27 @@ describe.skipIf(!chromiumAvailable)('orders in words, on the dashboard and the m
     await page.close();
   }, 60_000);
 
-  it('the merchant’s Orders read the same, with the fix where they make it and no setting’s name', async () => {
+  it('the merchant’s Orders read the same on each order’s detail, with the fix where they make it and no setting’s name', async () => {
     const page = await merchantTab(world, SHOP, 'Orders');
     const skipped = page.locator('#orders s-table-row', { hasText: '#0001' });
-    // The shop earns on the operator's account: the program is the operator's to change, not the merchant's.
+    // The table: one short line; the sentence and fix are the detail's.
     await expect
-      .poll(() => skipped.textContent(), { timeout: 15_000 })
-      .toContain(
-        `${SKIPPED} Fix: ask the bridge’s operator, who runs your program, to let orders without a phone earn.`,
-      );
+      .poll(() => skipped.locator('.order-status').textContent(), { timeout: 15_000 })
+      .toBe('Earns no points: see why');
     expect(await page.locator('#orders').textContent()).not.toMatch(/REQUIRE_MOBILE|missing_mobile/);
-    const pending = (await page.locator('#orders s-table-row', { hasText: '#0002' }).textContent()) ?? '';
-    expectedDay(PENDING.exec(pending)?.[1] ?? 'no date');
+    await skipped.click();
+    // The shop earns on the operator's account: the program is the operator's to change, not the merchant's.
+    await expect.poll(() => page.locator('#order-says').textContent()).toBe(SKIPPED);
+    expect(await page.locator('#order-fix').textContent()).toBe(
+      'Fix: ask the bridge’s operator, who runs your program, to let orders without a phone earn.',
+    );
+    expect(await page.locator('#order-detail').textContent()).not.toMatch(/REQUIRE_MOBILE|missing_mobile/);
+    await page.screenshot({ path: `${shots}merchant-order-detail.png`, fullPage: true });
+    await page.locator('#back-to-orders').click();
+    await page.locator('#orders s-table-row', { hasText: '#0002' }).click();
+    await expect.poll(() => page.locator('#order-says').textContent()).toMatch(PENDING);
+    expectedDay(PENDING.exec((await page.locator('#order-says').textContent()) ?? '')?.[1] ?? 'no date');
+    await page.locator('#back-to-orders').click();
     await page.screenshot({ path: `${shots}merchant-orders.png`, fullPage: true });
     await page.close();
   }, 60_000);

@@ -362,10 +362,17 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     // Its row in the table says it is held, not only what it would be.
     const row = app.locator('#orders s-table-row[data-order="9400000000006"]');
     expect(await row.locator('s-badge[tone="critical"]').textContent()).toBe('Held: see below');
-    expect(await row.textContent()).toContain(
-      'No points given yet. Held: the loyalty service refused giving its points; it waits until it is sent again from Could not go on.',
-    );
+    expect(await row.locator('.order-status').textContent()).toBe('No points given yet: held Held: see below');
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
+    // Its detail says what is held, and where it waits.
+    await row.locator('s-link').click();
+    await expect
+      .poll(() => app.locator('#order-says').textContent())
+      .toBe(
+        'No points given yet. Held: the loyalty service refused giving its points; it waits until it is sent again from Could not go on.',
+      );
+    expect(await app.locator('#order-why').getAttribute('tone')).toBe('critical');
+    await app.locator('#back-to-orders').click();
 
     // Fixed in Set up, then sent again from Orders: the order earns once, under the activity now saved.
     await page.locator('#app-nav button', { hasText: 'Set up' }).click();
@@ -416,12 +423,22 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect(delivered.status).toBe(200);
     const row = app.locator('#orders s-table-row[data-order="9400000000007"]');
     await expect
-      .poll(async () => (await page.locator('#app-nav button', { hasText: 'Orders' }).click(), row.textContent()), {
-        timeout: 20_000,
-      })
-      .toContain(
-        'This customer gave no phone number, and your program requires one, so the order earns no points. Fix: Set up, Customers need a phone.',
-      );
+      .poll(
+        async () => (
+          await page.locator('#app-nav button', { hasText: 'Orders' }).click(),
+          row.locator('.order-status').textContent()
+        ),
+        { timeout: 20_000 },
+      )
+      .toBe('Earns no points: see why');
+    // The sentence and its fix, on the order's detail.
+    await row.locator('s-link').click();
+    await expect
+      .poll(() => app.locator('#order-says').textContent())
+      .toBe('This customer gave no phone number, and your program requires one, so the order earns no points.');
+    expect(await app.locator('#order-fix').textContent()).toBe('Fix: Set up, Customers need a phone.');
+    await page.screenshot({ path: `${shots}6-order-detail.png` });
+    await app.locator('#back-to-orders').click();
   }, 60_000);
 
   it('shows each view at a laptop’s width and a phone’s, none scrolling sideways', async () => {

@@ -5,7 +5,7 @@
 // the admin: App Bridge first, then Polaris, both from Shopify's CDN, which
 // the CSP allows; nothing inline runs; framed by this shop's admin alone; and
 // each of its views' addresses is answered, signed, as the App URL is.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_VIEWS } from '../../src/http/merchant-page.ts';
@@ -24,7 +24,12 @@ import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
 
 const page = readFileSync(fileURLToPath(new URL('../../src/http/merchant/index.html', import.meta.url)), 'utf8');
-const script = readFileSync(fileURLToPath(new URL('../../src/http/merchant/merchant.js', import.meta.url)), 'utf8');
+/** The page's modules (merchant.js and what it imports), each with its name; elements.js is the stand-ins'. */
+const MERCHANT_DIR = fileURLToPath(new URL('../../src/http/merchant/', import.meta.url));
+const modules = readdirSync(MERCHANT_DIR)
+  .filter((file) => file.endsWith('.js') && file !== 'elements.js')
+  .map((file) => ({ file, text: readFileSync(`${MERCHANT_DIR}${file}`, 'utf8') }));
+const script = modules.map(({ text }) => text).join('\n');
 const appBridgeTypes = readFileSync(
   fileURLToPath(new URL('../../node_modules/@shopify/app-bridge-types/dist/index.d.ts', import.meta.url)),
   'utf8',
@@ -40,11 +45,15 @@ function usedElements(): Array<{ tag: string; attributes: string[]; where: strin
     attributes: [...(attributes ?? '').matchAll(/([A-Za-z0-9_-]+)(?:="[^"]*")?/g)].map(([, name]) => name!),
     where: 'index.html',
   }));
-  const inScript = [...script.matchAll(/element\('(s-[a-z-]+)'(?:,[^{)]*\{([^}]*)\})?/g)].map(([, tag, object]) => ({
-    tag: tag!,
-    attributes: [...(object ?? '').matchAll(/(?:'([a-z-]+)'|([a-z]+)):/g)].map(([, quoted, bare]) => (quoted ?? bare)!),
-    where: 'merchant.js',
-  }));
+  const inScript = modules.flatMap(({ file, text }) =>
+    [...text.matchAll(/element\('(s-[a-z-]+)'(?:,[^{)]*\{([^}]*)\})?/g)].map(([, tag, object]) => ({
+      tag: tag!,
+      attributes: [...(object ?? '').matchAll(/(?:'([a-z-]+)'|([a-z]+)):/g)].map(
+        ([, quoted, bare]) => (quoted ?? bare)!,
+      ),
+      where: file,
+    })),
+  );
   return [...inPage, ...inScript];
 }
 
@@ -135,9 +144,12 @@ describe('the merchant page as the App URL serves it inside the admin', () => {
       });
       expect(unsigned.status, view).toBe(401);
     }
-    const script = await fetch(`${running.url}/merchant/merchant.js`);
-    expect(script.status).toBe(200);
-    expect(script.headers.get('content-type')).toContain('javascript');
+    // merchant.js and every module it imports, as scripts (a module served as anything else does not run).
+    for (const { file } of modules) {
+      const script = await fetch(`${running.url}/merchant/${file}`);
+      expect(script.status, file).toBe(200);
+      expect(script.headers.get('content-type'), file).toContain('javascript');
+    }
     // The page's template is not a file anyone fetches: only the App URL answers it.
     expect((await fetch(`${running.url}/merchant/index.html`)).status).toBe(404);
   });

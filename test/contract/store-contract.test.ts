@@ -412,6 +412,46 @@ describe.each([
       expect(listed.total).toBe(before + 1);
     });
 
+    it('lists each order with its total and when it was first seen; an order no event gave a total lists none', async () => {
+      const email = `totals-${nextOrderId()}@example.com`;
+      const customer = { name: 'Ada', email, mobile: null };
+      const priced = orderEvent({
+        orderId: nextOrderId(),
+        facts: ['paid'],
+        customer,
+        total: { amount: '1234.50', currency: 'JPY' },
+      });
+      // A refund that came before its order: the ledger has the order, but not what it came to.
+      const unpriced = orderEvent({ orderId: nextOrderId(), facts: [], customer, total: null });
+      const before = Date.now();
+      await fold(store, priced, unpriced);
+      const listed = async () => {
+        const { orders } = await store.listOrders({ q: email, page: 1, limit: 10 });
+        return new Map(orders.map((order) => [order.key, order]));
+      };
+      const check = (orders: Awaited<ReturnType<typeof listed>>) => {
+        expect(orders.get(keyOf(priced))?.total).toEqual({ amount: '1234.50', currency: 'JPY' });
+        expect(orders.get(keyOf(unpriced))?.total).toBeNull();
+        for (const order of orders.values()) {
+          expect(Date.parse(order.firstSeenAt)).toBeGreaterThanOrEqual(before - 1000);
+          expect(Date.parse(order.firstSeenAt)).toBeLessThanOrEqual(Date.now());
+        }
+      };
+      check(await listed());
+      // The same once they are settled (lowdb's files of quiet orders).
+      if (store instanceof LowdbStore) {
+        // Ours go quiet; any other test's claimed with them is released as it was.
+        const ours = [keyOf(priced), keyOf(unpriced)];
+        for (const record of await store.claimDue('w', 100, 60_000)) {
+          const dueAt = ours.includes(record.key) ? null : record.dueAt;
+          await store.saveProgress({ ...record, dueAt }, { owner: 'w', release: true, leaseMs: 60_000 });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(await store.settleQuiet()).toBeGreaterThan(0);
+        check(await listed());
+      }
+    });
+
     it('registers an lp_orderid to the first order that claims it', async () => {
       expect(await store.claimLpOrderId('4242', 'woocommerce:a:4242')).toBe('woocommerce:a:4242');
       expect(await store.claimLpOrderId('4242', 'bigcommerce:b:4242')).toBe('woocommerce:a:4242');

@@ -175,7 +175,7 @@ describe('opening the app', () => {
     expect(answer.status).toBe(200);
     // The merchant's page, with the bridge's stand-ins for Polaris and App Bridge, framed by the control panel only.
     expect(answer.body).toContain('<script src="/merchant/elements.js"></script>');
-    expect(answer.body).toContain('<script src="/merchant/merchant.js" defer></script>');
+    expect(answer.body).toContain('<script src="/merchant/merchant.js" type="module"></script>');
     expect(answer.body).not.toContain('cdn.shopify.com');
     expect(answer.headers['content-security-policy']).toContain(
       'frame-ancestors https://*.bigcommerce.com https://*.mybigcommerce.com',

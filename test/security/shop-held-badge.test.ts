@@ -1,5 +1,5 @@
 // The merchant's Orders table marks an order held by a refused call
-// ('Held: see below') when its key is a dead letter's orderKey (merchant.js,
+// ('Held: see below') when its key is a dead letter's orderKey (orders.js,
 // loadOrders). From another merchant's side: shop B's held order never marks
 // shop A's order, even one with the same order id; letters claiming shop A
 // but naming B's order (or another platform's, or a key with a longer shop
@@ -113,18 +113,19 @@ afterAll(async () => {
 // --- The page's loadOrders, run on a stand-in DOM.
 
 type Node = { tag: string; text?: string; attributes: Record<string, string>; children: Array<Node | string> };
-const source = readFileSync(new URL('../../src/http/merchant/merchant.js', import.meta.url), 'utf8');
-const cut = (start: string, end: string) => {
-  const from = source.indexOf(start);
+const merchantFile = (name: string) =>
+  readFileSync(new URL(`../../src/http/merchant/${name}`, import.meta.url), 'utf8');
+const pageSource = merchantFile('page.js');
+/** orders.js as a script: its imports are the stand-ins below, its exports plain declarations. */
+const source = merchantFile('orders.js')
+  .replace(/^import [^;]+;$/gm, '')
+  .replace(/^export /gm, '');
+const cut = (text: string, start: string, end: string) => {
+  const from = text.indexOf(start);
   expect(from, start).toBeGreaterThanOrEqual(0);
-  return source.slice(from, source.indexOf(end, from) + end.length);
+  return text.slice(from, text.indexOf(end, from) + end.length);
 };
-const pageCode = [
-  cut('function element(', '\n}\n'),
-  cut('const statusText =', ';\n'),
-  cut('const letterTitle =', ';\n'),
-  cut('async function loadOrders()', '\n}\n'),
-].join('\n');
+const pageCode = [cut(pageSource, 'export function element(', '\n}\n').replace(/^export /, ''), source].join('\n');
 
 /** What shop's Orders page shows: its rows (cells' text, badges) and its letters' banners, as loadOrders draws them. */
 async function ordersPageOf(token: () => string) {
@@ -164,7 +165,12 @@ async function ordersPageOf(token: () => string) {
     },
     showResync: () => {},
     followResync: async () => {},
+    openOrder: async () => {},
+    closeOrder: () => {},
     toast: () => {},
+    Intl,
+    Date,
+    Object,
     encodeURIComponent,
     Set,
     Promise,
@@ -178,8 +184,16 @@ async function ordersPageOf(token: () => string) {
     made,
     rows: rows.map((row) => {
       const cells = row.children as Node[];
-      const badges = cells.flatMap((cell) => cell.children.filter((child): child is Node => typeof child !== 'string'));
-      return { order: row.attributes['data-order'], name: cells[0]?.text, text: cells.map(textOf), badges };
+      // A cell's badge, not the link its order's name is drawn in.
+      const badges = cells.flatMap((cell) =>
+        cell.children.filter((child): child is Node => typeof child !== 'string' && child.tag === 's-badge'),
+      );
+      return {
+        order: row.attributes['data-order'],
+        name: cells[0] && textOf(cells[0]),
+        text: cells.map(textOf),
+        badges,
+      };
     }),
     banners: (slots['#dead-letters']?.children ?? []) as Node[],
   };
@@ -310,8 +324,12 @@ describe("the 'Held: see below' badge across shops", () => {
     expect(banner.attributes.heading).toBe(`Order ${MARKUP}: giving its points`);
     expect((banner.children[0] as Node).text).toBe(REASON_MARKUP);
     // Every element loadOrders made is one of its own tags, with its own attribute names; tone is its own value.
-    const tags = new Set(['s-table-row', 's-table-cell', 's-badge', 's-banner', 's-paragraph', 's-button']);
-    const names = new Set(['data-order', 'tone', 'heading', 'class', 'slot', 'data-letter']);
+    const tags = new Set(['s-table-row', 's-table-cell', 's-link', 's-badge', 's-banner', 's-paragraph', 's-button']);
+    const names = new Set([
+      ...['data-order', 'tone', 'heading', 'class', 'slot', 'data-letter'],
+      // The row opens its order's detail by its link, which names the order to a screen reader.
+      ...['clickdelegate', 'id', 'accessibilitylabel'],
+    ]);
     for (const node of a.made.filter((each) => !each.tag.startsWith('slot '))) {
       expect(tags).toContain(node.tag);
       for (const name of Object.keys(node.attributes)) expect(names).toContain(name);

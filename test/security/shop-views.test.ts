@@ -97,11 +97,52 @@ describe("a shop's view of its own order", () => {
         // What the store said and what the service holds, in words (withDetailWords).
         'factWords',
         'serviceWords',
+        // The table's one line, and the state alone that heads the reason on the order's detail.
+        'line',
+        'label',
       ].sort(),
     );
     expect(order.upstream).not.toHaveProperty('account');
     expect(order.upstream).not.toHaveProperty('lpOrderId');
     expect(order).not.toHaveProperty('deliveries');
+  });
+
+  it('lists each order with its date, its total in its currency and its status in one line, field by field', async () => {
+    const before = Date.now();
+    // Another customer's: the export below is of ann's orders alone.
+    const body = shopifyOrderJson({ id: '5002', email: 'cy@alpha.example', totalPrice: '54.00' });
+    await post('shopify', shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP_A, secret: APP_SECRET }), body);
+    const listed = (await asShop(running, SHOP_A).get('/orders?limit=20&page=1')).body.orders as Array<
+      Record<string, unknown>
+    >;
+    const order = listed.find((each) => each.orderId === '5002')!;
+    expect(Object.keys(order).sort()).toEqual(
+      [
+        'key',
+        'platform',
+        'shop',
+        'orderId',
+        'orderName',
+        // No reason: it earns as usual (a reason is listed where there is one).
+        'state',
+        'upstream',
+        'email',
+        'mobile',
+        'updatedAt',
+        'firstSeenAt',
+        'total',
+        'words',
+        'line',
+        'points',
+      ].sort(),
+    );
+    expect(order.total).toEqual({ amount: '54.00', currency: 'USD' });
+    expect(Date.parse(order.firstSeenAt as string)).toBeGreaterThanOrEqual(before - 1000);
+    expect(order.line).toBe('Earned, pending');
+    // The order stopped by the collision: one line, the sentence and its fix only in its words (the detail's).
+    const stopped = listed.find((each) => each.key === KEY_A)!;
+    expect(stopped.line).toMatch(/^[A-Z][^.]*: (see why|held)$/);
+    expect((stopped.words as { says: string }).says.length).toBeGreaterThan((stopped.line as string).length);
   });
 
   it("exports a customer's data for a data request without another store's names", async () => {

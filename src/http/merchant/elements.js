@@ -187,12 +187,39 @@
   );
 
   // The table's parts keep their children in the page: CSS gives them a table's layout.
-  for (const tag of ['s-table', 's-table-header-row', 's-table-header', 's-table-body', 's-table-row', 's-table-cell'])
+  for (const tag of ['s-table', 's-table-header-row', 's-table-header', 's-table-body', 's-table-cell'])
     define(tag, class extends HTMLElement {});
+  // A row with a click delegate (clickdelegate: an element's id) is clicked anywhere as that element, as Polaris's is.
+  define(
+    's-table-row',
+    class extends HTMLElement {
+      connectedCallback() {
+        this.addEventListener('click', (event) => {
+          const delegate = document.getElementById(this.getAttribute('clickdelegate') ?? '');
+          if (delegate && !delegate.contains(event.target)) delegate.click();
+        });
+      }
+    },
+  );
 
   // The nav: a tab for each link; a click says where to go, as an admin's nav does (loyalty-bridge:navigate). The
   // view shown is the link merchant.js marks data-current, as an admin's nav marks the app's page.
-  define('s-link', class extends HTMLElement {});
+  // A link of the page's own (the nav draws its links as tabs): reached by Tab, followed by Enter, as a link is.
+  define(
+    's-link',
+    class extends HTMLElement {
+      connectedCallback() {
+        if (this.closest('s-app-nav') || this.hasAttribute('role')) return;
+        this.setAttribute('role', 'link');
+        this.tabIndex = 0;
+        const label = this.getAttribute('accessibilitylabel');
+        if (label) this.setAttribute('aria-label', label);
+        this.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') this.click();
+        });
+      }
+    },
+  );
   define(
     's-app-nav',
     class extends Drawn {

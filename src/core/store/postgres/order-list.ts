@@ -2,7 +2,7 @@
 // first, filtered and searched, with their total; and the store's vital
 // statistics for metrics and readiness.
 import type { CodeRedeem, Redemption } from '../../order-record.ts';
-import type { OrderSummary } from '../../order-summary.ts';
+import { totalOf, type OrderSummary } from '../../order-summary.ts';
 import { redemptionSummary } from '../../redeems.ts';
 import type { OrderQuery, StoreStats } from '../ledger-store.ts';
 import type { PgDatabase } from './database.ts';
@@ -25,6 +25,9 @@ interface SummaryRow {
   redeemed_points: string | null;
   redemption: string | null;
   redeem_codes: CodeRedeem[] | null;
+  first_seen_at: string | null;
+  total_amount: string | null;
+  total_currency: string | null;
 }
 
 export async function listOrders(
@@ -65,7 +68,9 @@ export async function listOrders(
     `SELECT key, platform, shop, order_id, order_name, state, reason, upstream, email, mobile, updated_at,
         progress->'upstream'->>'earnActivityId' AS earn_activity_id, progress->'upstream'->>'account' AS account,
         progress->'upstream'->>'redeemedPoints' AS redeemed_points,
-        progress->'upstream'->>'redemption' AS redemption, progress->'upstream'->'redeemCodes' AS redeem_codes
+        progress->'upstream'->>'redemption' AS redemption, progress->'upstream'->'redeemCodes' AS redeem_codes,
+        fold->>'firstSeenAt' AS first_seen_at, fold->'snapshot'->'total'->>'amount' AS total_amount,
+        fold->'snapshot'->'total'->>'currency' AS total_currency
       FROM lb_orders ${filter}
       ORDER BY updated_at DESC, key LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
     values,
@@ -84,6 +89,11 @@ export async function listOrders(
       email: row.email,
       mobile: row.mobile,
       updatedAt: row.updated_at.toISOString(),
+      // A row's fold always holds when it was first seen; a row without one reads as its last change.
+      firstSeenAt: row.first_seen_at ?? row.updated_at.toISOString(),
+      total: totalOf(
+        row.total_amount === null ? null : { amount: row.total_amount, currency: row.total_currency ?? '' },
+      ),
       earnActivityId: row.earn_activity_id ?? undefined,
       account: row.account ?? undefined,
       // Every point spent on the order, as summarise counts them: its own redeem's and its reward codes'.

@@ -1,0 +1,61 @@
+// Home: what needs the merchant's attention, and the account the shop earns on at a glance.
+import { $, call, element } from './page.js';
+
+export async function loadHome() {
+  const [{ body: attention }, { body: reach }] = await Promise.all([call('/attention'), call('/account')]);
+  const list = $('#attention');
+  list.replaceChildren(
+    ...(attention.attention ?? []).map((item) => {
+      const banner = element('s-banner', undefined, {
+        tone: ATTENTION_TONES[item.kind] ?? 'warning',
+        heading: ATTENTION_TITLES[item.kind] ?? 'Needs your attention',
+        class: 'item',
+        'data-kind': item.kind,
+      });
+      banner.append(element('s-paragraph', item.why), element('s-paragraph', item.fix));
+      return banner;
+    }),
+  );
+  $('#all-well').hidden = (attention.attention ?? []).length > 0;
+  const account = reach.account;
+  $('#account-summary').textContent = account
+    ? `${account.name} at ${account.baseUrl}, brand ${account.brandId}: ${checkText(account.check)}`
+    : (reach.note ?? 'This shop earns on no loyalty account yet.');
+  // Its calls against its limit, on an account of the shop's own (the operator's account is the operator's to watch).
+  const usage = account && reach.may.read ? await call('/account/usage') : undefined;
+  $('#account-usage').hidden = usage?.status !== 200;
+  if (usage?.status === 200)
+    $('#account-usage').textContent =
+      `Calls to the loyalty service: ${usage.body.words ?? `${usage.body.callsInLastMinute} in the last minute, of the ${usage.body.allowedPerMinute} a minute it allows.`}`;
+}
+
+/** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
+const ATTENTION_TITLES = {
+  no_account: 'No loyalty account yet',
+  credentials_refused: 'The loyalty service refuses the account’s credentials',
+  service_unreachable: 'The loyalty service cannot be reached',
+  no_access: 'The app has no access to your store',
+  missing_scope: 'The app lacks a permission',
+  protected_data_hidden: 'Customer data is withheld',
+  dead_letters: 'Some orders could not go on',
+  rule_paused: 'A rule of your program is off',
+  address_refused: 'The app will not send points to your loyalty service’s address',
+  budget_spent: 'Your orders wait for calls to the loyalty service',
+  trial: 'You are not live yet',
+};
+
+/** Trouble that stops points is critical; a trial is news, not trouble. */
+const ATTENTION_TONES = {
+  dead_letters: 'critical',
+  credentials_refused: 'critical',
+  address_refused: 'critical',
+  service_unreachable: 'critical',
+  trial: 'info',
+};
+
+export function checkText(check) {
+  if (!check) return 'not checked yet';
+  if (check.status === 'connected') return 'connected';
+  if (check.status === 'refused') return 'the service refuses these credentials';
+  return `the service could not be reached${check.detail ? ` (${check.detail})` : ''}`;
+}

@@ -1,0 +1,76 @@
+// An order's detail (Orders): what the table's one line stands for. Its date and total, the reason in a sentence
+// and its fix, its points, what the loyalty service holds of it, and each call made, with how it went.
+import { $, call, element, toast } from './page.js';
+import { money } from './orders.js';
+
+/** A moment as the reader's locale writes it, day and time. */
+const momentText = (at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The banner's tone: a held call is trouble, an order that earns nothing is news to act on, the rest is as planned. */
+function whyTone(order) {
+  if (order.work.held.length > 0) return 'critical';
+  if (order.words.fix) return 'warning';
+  return 'info';
+}
+
+/** The reason in a sentence and, where something can be done, the fix. */
+function showWhy(order) {
+  const why = $('#order-why');
+  why.setAttribute('tone', whyTone(order));
+  why.setAttribute('heading', order.label);
+  $('#order-says').textContent = order.words.says;
+  $('#order-fix').textContent = order.words.fix ? `Fix: ${order.words.fix}.` : '';
+  $('#order-fix').hidden = !order.words.fix;
+}
+
+/** Each call made for the order, newest last, as the ledger keeps them. */
+function showCalls(calls) {
+  $('#no-order-calls').hidden = calls.length > 0;
+  $('#order-calls').replaceChildren(
+    ...calls.map((made) => {
+      const tries = made.attempts > 1 ? `, after ${made.attempts} tries` : '';
+      const message = made.message ? ` (${made.message})` : '';
+      return element('li', `${momentText(made.at)}: ${made.words.call}, ${made.words.outcome}${tries}${message}`);
+    }),
+  );
+}
+
+function showDetail(order) {
+  const name = order.orderName || order.orderId;
+  $('#order-detail-section').setAttribute('heading', `Order ${name}`);
+  const who = order.customer.email ?? order.customer.mobile ?? order.customer.name;
+  $('#order-when').textContent =
+    `Received ${momentText(order.firstSeenAt)} · ${money(order.total?.currency ? order.total : null)}${who ? ` · ${who}` : ''}`;
+  $('#order-store-said').textContent = order.factWords.length
+    ? `Your store said it was ${order.factWords.join(', ')}.`
+    : 'Your store has said nothing of it yet.';
+  showWhy(order);
+  $('#order-points').textContent = `Points: ${order.points.text}`;
+  const service = order.serviceWords;
+  $('#order-service').textContent =
+    `At the loyalty service: ${service.points}; ${service.conversion}; ${service.redemption}.`;
+  showCalls(order.calls);
+}
+
+/** Opens the order's detail in place of the list; the list comes back with the button or the nav. */
+export async function openOrder(key) {
+  const { status, body } = await call(`/orders/${encodeURIComponent(key)}`);
+  if (status !== 200) return toast('The order could not be opened; try again.', true);
+  showDetail(body.order);
+  $('#order-list').hidden = true;
+  $('#order-detail').hidden = false;
+  $('#order-detail').dataset.order = body.order.orderId;
+  window.scrollTo?.(0, 0);
+}
+
+export function closeOrder() {
+  $('#order-detail').hidden = true;
+  $('#order-list').hidden = false;
+}
+
+$('#back-to-orders').addEventListener('click', () => {
+  closeOrder();
+  // The row the merchant came from, back in view.
+  const from = $('#order-detail').dataset.order;
+  document.querySelector(`#orders s-table-row[data-order="${CSS.escape(from ?? '')}"]`)?.scrollIntoView();
+});
