@@ -129,7 +129,7 @@ beforeAll(async () => {
   brandId = made.body.account.brandId as string;
   // The account's program: orders of 50 or more earn.
   expect((await asShop(running, SHOP).patch('/account/settings', { MIN_ORDER_TOTAL: MINIMUM })).status).toBe(200);
-  fake.scopes = 'read_orders,read_customers';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers';
   expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
   for (const id of GRACE_ORDERS) await payOrder(id, CUSTOMERS.grace);
   await payOrder(LINUS_ORDER, CUSTOMERS.linus);
@@ -149,7 +149,7 @@ beforeAll(async () => {
   }, 15_000);
   store = await startThemeStore({
     shop: SHOP,
-    bridge: { url: running.url, secret: APP_SECRET },
+    bridge: { url: running.url, secret: APP_SECRET, grantedScopes: () => fake.scopes },
     assetBase: CDN,
     pages: {
       index: { template: 'index' },
@@ -239,6 +239,22 @@ describe.skipIf(!chromiumAvailable)('the points launcher and "Earn N points" on 
     await panel.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(`${store.url}/account/login`);
     await context.close();
+  });
+
+  it('cannot show points while the app lacks write_app_proxy: Shopify routes nothing to the bridge', async () => {
+    const granted = fake.scopes;
+    fake.scopes = granted.replace(',write_app_proxy', '');
+    try {
+      const { context, page } = await visitor(CUSTOMERS.grace.id);
+      await page.goto(`${store.url}/products/compiler`);
+      const text = await (await openLauncher(page)).innerText();
+      expect(text).toContain('Your points cannot be shown just now.');
+      expect(text).not.toContain('points available');
+      expect(await page.locator('[data-loyalty-earn]').isHidden()).toBe(true);
+      await context.close();
+    } finally {
+      fake.scopes = granted;
+    }
   });
 
   it('says "Earn N points" for a product at its price, and nothing for a cart below the minimum', async () => {

@@ -87,7 +87,7 @@ beforeAll(async () => {
   fake = await startFakeShopifyForApp();
   fake.install(SHOP);
   fake.shop(SHOP).customers.set(GRACE.id, shopifyCustomerNode(GRACE.id, { email: GRACE.email }));
-  fake.scopes = 'read_orders,read_customers,write_discounts';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
   running = await startShopifyAppBridge(fake, {
     DATA_DIR: tempDataDir(),
     SHOPIFY_SHOPS: '',
@@ -117,7 +117,7 @@ beforeAll(async () => {
   await eventually(async () => expect((await graceAnswer()).balance?.available).toBe(1_200), 15_000);
   store = await startThemeStore({
     shop: SHOP,
-    bridge: { url: running.url, secret: APP_SECRET },
+    bridge: { url: running.url, secret: APP_SECRET, grantedScopes: () => fake.scopes },
     assetBase: CDN,
     pages: { index: { template: 'index' } },
   });

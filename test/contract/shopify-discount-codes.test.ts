@@ -88,7 +88,7 @@ async function makeOne(overrides: Partial<DiscountCodeRequest> = {}) {
 beforeEach(async () => {
   store = new LowdbStore({ dataDir: tempDataDir() });
   await store.open();
-  fake.scopes = 'read_orders,read_customers,write_discounts';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
   await installed(SHOP, 'token_exchange');
   return () => store.close();
 });
@@ -192,7 +192,7 @@ describe('readiness', () => {
     expect(before).toMatchObject({ ready: false, missingScopes: ['write_discounts'] });
     expect(before.ready === false && before.why).toMatch(/approve access to discounts when you turn rewards on/);
     // Approved a moment ago, before Shopify's app/scopes_update: Shopify is asked again.
-    fake.scopes = 'read_orders,read_customers,write_discounts';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
     expect(await codes.readiness!(SHOP)).toEqual({ ready: true });
   });
 

@@ -1,6 +1,7 @@
 // The storefront's Shopify side against the fake Shopify over HTTP (Admin GraphQL executed on Shopify's
 // published 2026-10 schema): a signed-in customer's e-mail and phone read from the shop's customer record,
-// 'not-allowed' while the install lacks read_customers, and whether each kind of install is ready.
+// 'not-allowed' while the install lacks read_customers, and whether each kind of install is ready (write_app_proxy
+// for its app proxy first, then read_customers).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShopifyAccess, sessionId, type SessionMode, type ShopifySession } from '../../adapters/shopify/access.ts';
 import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
@@ -52,7 +53,7 @@ async function installed(shop: string, mode: SessionMode, options: { legacyToken
 beforeEach(async () => {
   store = new LowdbStore({ dataDir: tempDataDir() });
   await store.open();
-  fake.scopes = 'read_orders,read_customers';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers';
   fake.protectedDataGranted = true;
   fake
     .shop(SHOP)
@@ -84,7 +85,7 @@ describe('the contact', () => {
   });
 
   it('is not allowed while the install lacks read_customers', async () => {
-    fake.scopes = 'read_orders';
+    fake.scopes = 'read_orders,write_app_proxy';
     expect(await storefront.contact(SHOP, '7001')).toBe('not-allowed');
   });
 
@@ -97,30 +98,54 @@ describe('the contact', () => {
 describe('readiness', () => {
   it('an install Shopify made is ready once the merchant approved read_customers, which App Bridge asks for', async () => {
     await installed(SHOP, 'token_exchange');
-    fake.scopes = 'read_orders';
+    fake.scopes = 'read_orders,write_app_proxy';
     const before = await storefront.readiness!(SHOP);
     expect(before).toMatchObject({ ready: false, missingScopes: ['read_customers'] });
     expect(before.ready === false && before.why).toMatch(/approve access to customers when you turn the storefront on/);
     // The merchant approves and turns it on at once, before Shopify's app/scopes_update: Shopify is asked again.
-    fake.scopes = 'read_orders,read_customers';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers';
     expect(await storefront.readiness!(SHOP)).toEqual({ ready: true });
   });
 
   it('an OAuth install needs SHOPIFY_SCOPES and the merchant’s approval again', async () => {
     await installed(SHOP, 'oauth_expiring');
-    fake.scopes = 'read_orders';
+    fake.scopes = 'read_orders,write_app_proxy';
     const ready = await storefront.readiness!(SHOP);
     expect(ready.ready === false && ready.why).toMatch(/SHOPIFY_SCOPES.*approve/);
   });
 
   it('the own store by client credentials needs the app’s configured scopes', async () => {
     await installed(OWN, 'client_credentials');
-    fake.scopes = 'read_orders';
+    fake.scopes = 'read_orders,write_app_proxy';
     const ready = await storefront.readiness!(OWN);
     expect(ready.ready === false && ready.why).toMatch(/app’s scopes in the Dev Dashboard/);
-    fake.scopes = 'read_orders,read_customers';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers';
     forgetScopes(apis.for(OWN));
     expect(await storefront.readiness!(OWN)).toEqual({ ready: true });
+  });
+
+  it('an install made before the app proxy’s scope was asked for is refused first, with how Shopify grants it', async () => {
+    await installed(SHOP, 'token_exchange');
+    // It approved read_customers; write_app_proxy, without which Shopify routes nothing to the bridge, it never had.
+    fake.scopes = 'read_orders,read_customers';
+    const ready = await storefront.readiness!(SHOP);
+    expect(ready).toMatchObject({ ready: false, missingScopes: ['write_app_proxy'] });
+    expect(ready.ready === false && ready.why).toMatch(/app proxy.*write_app_proxy/);
+    expect(ready.ready === false && ready.why).toMatch(
+      /operator releases the app’s version that asks for write_app_proxy.*you open the app and approve/,
+    );
+    fake.scopes = 'read_orders,write_app_proxy,read_customers';
+    expect(await storefront.readiness!(SHOP)).toEqual({ ready: true });
+  });
+
+  it('an OAuth install without the app proxy’s scope needs it in SHOPIFY_SCOPES and the app installed again', async () => {
+    await installed(SHOP, 'oauth');
+    fake.scopes = 'read_orders';
+    const ready = await storefront.readiness!(SHOP);
+    expect(ready).toMatchObject({ ready: false, missingScopes: ['write_app_proxy'] });
+    expect(ready.ready === false && ready.why).toMatch(
+      /adds write_app_proxy to SHOPIFY_SCOPES and installs the app on your store again.*approve/,
+    );
   });
 
   it('a legacy admin token is refused with the reason, whatever its scopes', async () => {

@@ -72,7 +72,7 @@ beforeAll(async () => {
   fake.install(SHOP);
   fake.shop(SHOP).customers.set('7001', shopifyCustomerNode('7001', GRACE));
   fake.shop(SHOP).customers.set('7002', shopifyCustomerNode('7002', { email: 'linus@example.com' }));
-  fake.scopes = 'read_orders,read_customers';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers';
   running = await startShopifyAppBridge(fake, {
     DATA_DIR: tempDataDir(),
     SHOPIFY_SHOPS: '',
@@ -116,7 +116,7 @@ describe('a Shopify customer spends their points', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.missingScopes).toEqual(['write_discounts']);
     expect((await asShop(running, SHOP).get('/storefront/rewards')).body.rewards).toEqual([]);
-    fake.scopes = 'read_orders,read_customers,write_discounts';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
     const saved = await asShop(running, SHOP).put('/storefront/rewards', wanted);
     expect(saved.status).toBe(200);
     rewards = saved.body.rewards as Array<Record<string, any>>;

@@ -2,8 +2,9 @@
 // fake Shopify (Admin API over HTTP), a shop installed by token exchange and linked to a trial account on the
 // bridge's sandbox, a real signed orders/paid for its customer 7001, then /shopify/storefront/points asked the way
 // Shopify's app proxy forwards https://<shop>/apps/loyalty/points (signed with the app's client secret). What a
-// customer notices: nothing until the merchant turns it on (which waits for read_customers), ways to earn for a
-// guest, their own points for them and no one else's, and nothing at all for what Shopify did not sign.
+// customer notices: nothing until the merchant turns it on (which waits for write_app_proxy, then read_customers),
+// ways to earn for a guest, their own points for them and no one else's, and nothing at all for what Shopify did
+// not sign.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
@@ -119,6 +120,31 @@ describe("a Shopify customer's points in the store", () => {
     expect((await points(signed(SHOP, '7001'))).status).toBe(404);
   });
 
+  it('waits for the app proxy’s scope on an install made without it, says how to get it, and turns on once Shopify says it was granted', async () => {
+    // Installed before the app asked for write_app_proxy: it approved read_customers, and Shopify's proxy would
+    // route nothing of the store's /apps/loyalty to the bridge.
+    await grantScopes(SHOP, 'read_orders,read_customers');
+    const refused = await turn(SHOP, true);
+    expect(refused.status).toBe(409);
+    expect(refused.body.missingScopes).toEqual(['write_app_proxy']);
+    expect(refused.body.errors[0]).toContain(
+      'its app proxy, which the points launcher and the “Earn points” block ask',
+    );
+    expect(refused.body.errors[0]).toContain(
+      'the bridge’s operator releases the app’s version that asks for write_app_proxy',
+    );
+    expect(refused.body.fix).toBe('Approve what the app asks for, then turn it on again.');
+    expect((await asShop(running, SHOP).get('/storefront')).body).toEqual({ offered: true, on: false });
+
+    // The operator released the version; the merchant opened the app and approved: Shopify's app/scopes_update.
+    await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
+    expect((await turn(SHOP, true)).status).toBe(200);
+    expect((await asShop(running, SHOP).get('/storefront')).body).toEqual({ offered: true, on: true });
+    // Back as it was for the next test: off, and without read_customers (the merchant took it back).
+    expect((await turn(SHOP, false)).status).toBe(200);
+    await grantScopes(SHOP, 'read_orders,write_app_proxy');
+  });
+
   it('waits for access to customers, says so in words, and turns on once the merchant grants it', async () => {
     const refused = await turn(SHOP, true);
     expect(refused.status).toBe(409);
@@ -130,7 +156,7 @@ describe("a Shopify customer's points in the store", () => {
 
     // The merchant approves in Shopify's dialog (shopify.scopes.request) and the page turns it on at once:
     // Shopify's app/scopes_update may come after.
-    fake.scopes = 'read_orders,read_customers';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers';
     const on = await turn(SHOP, true);
     expect([on.status, on.body]).toEqual([200, { offered: true, on: true }]);
     expect((await asShop(running, SHOP).get('/storefront')).body).toEqual({ offered: true, on: true });
@@ -226,7 +252,7 @@ describe("a Shopify customer's points in the store", () => {
   });
 
   it("shows nothing of the first shop's to a shop linked to no account, or to another shop's customer", async () => {
-    await grantScopes(UNLINKED, 'read_orders,read_customers');
+    await grantScopes(UNLINKED, 'read_orders,write_app_proxy,read_customers');
     // Turning it on is refused, with the fix: every customer would read 404.
     const turned = await turn(UNLINKED, true);
     expect(turned.status).toBe(409);
@@ -247,7 +273,7 @@ describe("a Shopify customer's points in the store", () => {
 
   it('tells a customer the store has to finish setting up when the merchant took access to customers back', async () => {
     fake.shop(SHOP).customers.set('7003', shopifyCustomerNode('7003', { email: 'edsger@example.com' }));
-    fake.scopes = 'read_orders';
+    fake.scopes = 'read_orders,write_app_proxy';
     try {
       const answer = await points(signed(SHOP, '7003'));
       expect(answer.status).toBe(200);
@@ -255,7 +281,7 @@ describe("a Shopify customer's points in the store", () => {
       expect(answer.body.balance).toBeUndefined();
       expect(answer.text).not.toContain('edsger');
     } finally {
-      await grantScopes(SHOP, 'read_orders,read_customers');
+      await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
     }
     // Shopify's app/scopes_update said the merchant granted it again: the refusal kept for the shop went at once,
     // and a customer the service has never seen, with no order, reads 0 points with nothing missing elsewhere.

@@ -123,7 +123,7 @@ export async function shopifyKillStore({ email }: KillTestCustomer): Promise<Kil
   const fake: FakeShopify = await startFakeShopify({
     apiKey: APP_KEY,
     apiSecret: APP_SECRET,
-    scopes: 'read_orders,read_customers,write_discounts',
+    scopes: 'read_orders,write_app_proxy,read_customers,write_discounts',
   });
   fake.install(SHOP);
   fake.shop(SHOP).customers.set(CUSTOMER_ID, shopifyCustomerNode(CUSTOMER_ID, { email }));

@@ -25,7 +25,7 @@ export async function storefrontShopWithPoints(
   const brandId = made.body.account.brandId as string;
   await deliverPaidOrders(running, [[shop, order]]);
   await eventually(() => expect(sandboxEarned(running, brandId)).toBeGreaterThan(0), 15_000);
-  fake.scopes = 'read_orders,read_customers';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers';
   expect((await asShop(running, shop).put('/storefront', { on: true })).status).toBe(200);
   return brandId;
 }

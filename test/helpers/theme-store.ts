@@ -11,6 +11,10 @@
 //   logged_in_customer_id (from the store's session: here its "signed-in" cookie, empty for a guest), path_prefix
 //   and timestamp, signed
 //   (test/helpers/shopify-proxy-signer.ts). It forwards none of the browser's cookies or headers.
+// - It forwards only while the app holds write_app_proxy on the shop ("Configuring an app proxy requires the
+//   write_app_proxy access scope": https://shopify.dev/apps/build/online-store/display-dynamic-data, "About app
+//   proxies and dynamic data"). Shopify does not say what the store answers otherwise; the stand-in takes the worst
+//   case, the store's own 404 page, as for any /apps/ path no proxy is set up for, and the bridge is never asked.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +24,8 @@ export const EXTENSION_DIR = new URL('../../extensions/loyalty-theme/', import.m
 /** The store session's cookie: the customer's id while they are signed in. */
 export const SIGNED_IN_COOKIE = 'store_customer';
 const PATH_PREFIX = '/apps/loyalty';
+/** The store's own page for an address it has nothing at. */
+const NOT_FOUND_PAGE = '<!doctype html><title>404 Not Found</title><h1>Page not found</h1>';
 
 const read = (path: string) => readFileSync(`${EXTENSION_DIR}${path}`, 'utf8');
 const locale = JSON.parse(read('locales/en.default.json')) as Record<string, unknown>;
@@ -146,7 +152,8 @@ const cookieOf = (request: IncomingMessage, name: string) =>
 export async function startThemeStore(options: {
   shop: string;
   pages: { index?: StorePage; product?: StorePage; cart?: StorePage };
-  bridge?: { url: string; secret: string };
+  /** The bridge behind the proxy, and the scopes the app holds on the shop now (the fake Shopify's, read per request). */
+  bridge?: { url: string; secret: string; grantedScopes: () => string };
   /** Where asset_url points: Shopify's CDN (a test routes it) or this server's /assets/. */
   assetBase?: string;
 }): Promise<ThemeStore> {
@@ -159,6 +166,9 @@ export async function startThemeStore(options: {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://store.invalid');
       if (url.pathname.startsWith(`${PATH_PREFIX}/`) && options.bridge) {
+        const granted = options.bridge.grantedScopes().split(',');
+        if (!granted.map((scope) => scope.trim()).includes('write_app_proxy'))
+          return answer(response, 404, 'text/html', NOT_FOUND_PAGE);
         const extra = [...url.searchParams].map(([key, value]) => [key, value] as const);
         const query = proxiedQuery(
           { shop: options.shop, customerId: cookieOf(request, SIGNED_IN_COOKIE) ?? '', extra, pathPrefix: PATH_PREFIX },

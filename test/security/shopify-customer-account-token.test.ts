@@ -348,7 +348,7 @@ describe("the customer account extension's redeem (fetch-points.ts's redeemRewar
       async () => expect((await accountPoints(customerToken('7001'))).body.balance.available).toBe(100),
       15_000,
     );
-    fake.scopes = 'read_orders,read_customers,write_discounts';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
     const saved = await asShop(running, SHOP).put('/storefront/rewards', {
       rewards: [
         { points: 100, amountOff: '2.00', expiresInDays: 7 },

@@ -112,7 +112,7 @@ beforeAll(async () => {
   fake.shop(SHOP).customers.set(LINUS.id, shopifyCustomerNode(LINUS.id, { email: LINUS.email }));
   fake.shop(SHOP).customers.set(MALLORY.id, shopifyCustomerNode(MALLORY.id, { email: MALLORY.email }));
   fake.shop(OTHER).customers.set(BEN.id, shopifyCustomerNode(BEN.id, { email: BEN.email }));
-  fake.scopes = 'read_orders,read_customers,write_discounts';
+  fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
   const logger = createLogger({
     level: 'debug',
     pretty: false,
