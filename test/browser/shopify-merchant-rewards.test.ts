@@ -19,6 +19,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
+import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
 
 const SHOP = 'rewards-run.myshopify.com';
 const ADMIN_PAGE = `${ADMIN_ORIGIN}/store/rewards-run/apps/${APP_KEY}`;
@@ -167,6 +168,37 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     expect(await kept.locator('s-badge').textContent()).toBe('Off');
     expect(await kept.locator('s-button', { hasText: 'Turn on' }).count()).toBe(1);
   }, 90_000);
+
+  it('says how to get write_app_proxy when the install lacks it, with no dialog the admin cannot show', async () => {
+    // A shop that earns (the storefront answers no shop without an account), on an install made before the app asked
+    // for the app proxy's scope: a required one, which no dialog grants.
+    const shop = { platform: 'shopify', shop: SHOP };
+    await running.bridge.accounts.link(shop, DEFAULT_ACCOUNT, 'test');
+    await grantScopes(
+      fake.scopes
+        .split(',')
+        .filter((scope) => scope !== 'write_app_proxy')
+        .join(','),
+    );
+    await openSetup();
+    await app.locator('#storefront:not([hidden])').waitFor();
+    const toggle = app.locator('#storefront-switch input');
+    const askedBefore = asked.length;
+    await toggle.click();
+    await expect
+      .poll(() => app.locator('#storefront-problem').textContent(), { timeout: 15_000 })
+      .toMatch(/app proxy.*write_app_proxy.*releases the app’s version/);
+    expect(asked).toHaveLength(askedBefore);
+    expect(await toggle.isChecked()).toBe(false);
+    // Released and approved: the scope arrives with its webhook, and the switch turns on.
+    await grantScopes(`${fake.scopes},write_app_proxy`);
+    await toggle.click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Customers now see their points in your store');
+    // As the other views of this file found it.
+    await toggle.click();
+    await expect.poll(toasts, { timeout: 15_000 }).toContain('Customers no longer see their points');
+    await running.bridge.accounts.link(shop, undefined, 'test');
+  });
 
   it('shows a refused value beside its field, with what it must be, and saves nothing', async () => {
     await openSetup();

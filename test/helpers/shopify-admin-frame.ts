@@ -12,9 +12,12 @@
 // and the save bar of a form with data-save-bar (shown on a change; Save
 // submits the form, Discard resets it), and the dialog for optional scopes
 // (shopify.scopes.request), answered by the test's window.approveScopes.
+import { appToml } from './shopify-app-config.ts';
+
 export const ADMIN_ORIGIN = 'https://admin.shopify.com';
 
 export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
+  const OPTIONAL = ${JSON.stringify(appToml().access_scopes.optional_scopes ?? [])};
   const apiKey = document.querySelector('meta[name="shopify-api-key"]')?.content;
   if (!apiKey) throw new Error('App Bridge needs <meta name="shopify-api-key">');
   let next = 0;
@@ -36,8 +39,13 @@ export const fakeAppBridge = (adminOrigin = ADMIN_ORIGIN) => `(() => {
       toAdmin({ type: 'id-token', id, apiKey });
     }),
     // The merchant asked to approve optional scopes in the admin's dialog: { result: 'granted-all' | 'declined-all', detail }.
+    // Only optional scopes: "optional scopes can only be requested by the app post-installation"; required ones are
+    // granted at install or by releasing a version (shopify.dev, apps/build/authentication-authorization/
+    // app-installation/manage-access-scopes). Shopify does not say how it refuses another: the fake rejects.
     scopes: {
-      request: (scopes) => new Promise((resolve) => {
+      request: (scopes) => scopes.some((scope) => !OPTIONAL.includes(scope))
+        ? Promise.reject(new Error('only optional scopes may be requested: ' + scopes.join(',')))
+        : new Promise((resolve) => {
         const id = ++next;
         waiting.set(id, resolve);
         toAdmin({ type: 'scopes', id, scopes: [...scopes] });

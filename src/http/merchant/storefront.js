@@ -76,8 +76,11 @@ export async function putAskingScopes(path, request) {
   let { status, body } = await put();
   const ask = host.scopes?.request;
   if (status === 409 && body.missingScopes?.length > 0 && ask) {
-    const granted = await Promise.resolve(ask.call(host.scopes, body.missingScopes)).catch(() => undefined);
-    if (granted?.result !== 'declined-all') ({ status, body } = await put());
+    // Refused (a required scope, which no dialog grants): the answer's words say how to get it.
+    const granted = await Promise.resolve(ask.call(host.scopes, body.missingScopes)).catch(() => ({
+      result: 'refused',
+    }));
+    if (!['declined-all', 'refused'].includes(granted?.result)) ({ status, body } = await put());
   }
   return { status, body };
 }
