@@ -11,8 +11,34 @@ async function installPlatforms() {
   return body.platforms.filter((platform) => platform.installs);
 }
 
+/** An element with its properties and children. */
+function made(tag, properties = {}, children = []) {
+  const element = Object.assign(document.createElement(tag), properties);
+  element.append(...children);
+  return element;
+}
+
+/** A panel's parts, filled in by installPanel: its shops, a page at a time, and the install form. */
+function installPanelParts() {
+  const search = made('input', { className: 'install-search', type: 'search', placeholder: 'find a shop' });
+  search.setAttribute('aria-label', 'filter shops');
+  const heads = ['Shop', 'Access', 'Token expires', 'Scopes'].map((text) => made('th', { textContent: text }));
+  const shop = made('input', { className: 'install-shop', required: true });
+  return made('section', { className: 'install-panel', hidden: true }, [
+    made('h2'),
+    made('form', { className: 'list-tools' }, [search, made('nav', { className: 'install-pages' })]),
+    made('div', { className: 'scroll' }, [
+      made('table', {}, [made('thead', {}, [made('tr', {}, heads)]), made('tbody')]),
+    ]),
+    made('form', { className: 'install-form', hidden: true }, [
+      made('label', {}, [made('span', { className: 'install-label' }), ' ', shop]),
+      made('button', { type: 'submit', textContent: 'Install' }),
+    ]),
+  ]);
+}
+
 function installPanel(platform) {
-  const panel = $('#install-panel').content.firstElementChild.cloneNode(true);
+  const panel = installPanelParts();
   panel.id = `install-${platform.name}`;
   panel.querySelector('h2').textContent = `${platform.names.platform} ${platform.names.shop}s`.trim();
   panel.querySelector('.install-label').textContent = `Install on a ${platform.names.shop}`;
