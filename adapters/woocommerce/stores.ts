@@ -119,7 +119,9 @@ export class WooStores {
   async list(): Promise<WooStore[]> {
     const connected = await this.#connections();
     const shops = new Set([
-      ...(this.#envShop && this.#envRest() ? [this.#envShop] : []),
+      // The configured store is one even with webhooks alone (no key to read its orders with): it sends orders,
+      // and they earn. Those that read orders look at `rest`.
+      ...(this.#envShop ? [this.#envShop] : []),
       ...connected.map((each) => each.shop),
     ]);
     const stores: WooStore[] = [];

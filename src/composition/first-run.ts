@@ -88,6 +88,12 @@ export class FirstRun {
     return this.#players.some((player) => player.platform === platform && player.shop === shop);
   }
 
+  /** The demo's shops while it plays: stores to the operator's panel, as a platform's own are. */
+  get shops(): Array<{ platform: string; shop: string }> {
+    if (!this.running) return [];
+    return this.#players.map(({ platform, shop }) => ({ platform, shop }));
+  }
+
   /** The demo shops' answers to resync while the demo plays (each platform's only source then). */
   get sources(): OrderSource[] {
     const demo = this.#demo;

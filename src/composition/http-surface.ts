@@ -57,7 +57,7 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
   /** Where the loyalty service answers; in sandbox mode known once the server listens. */
   loyaltyBaseUrl(): string;
   /** A first run: the built-in demo store, and its shop's own page. */
-  demo: Pick<FirstRun, 'page' | 'running'> | undefined;
+  demo: Pick<FirstRun, 'page' | 'running' | 'shops'> | undefined;
   /** How long a reward code's make may take before the sweeper repairs it (tests hurry it; 2 minutes). */
   rewardRepairMs?: number | undefined;
   widgetCheckMs?: number | undefined;
@@ -170,7 +170,7 @@ export async function httpSurface(
     admin,
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
-    adminStores: adminStores({ token: adminToken, store, platforms, logger }),
+    adminStores: adminStores({ token: adminToken, store, platforms, logger, demoShops: () => parts.demo?.shops ?? [] }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes } } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),

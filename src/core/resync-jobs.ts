@@ -68,6 +68,11 @@ export class ResyncJobs {
     return this.#sources().map((source) => source.platform);
   }
 
+  /** The sources a resync reads now: what the dashboard offers to resync is exactly what would start. */
+  get sources(): readonly OrderSource[] {
+    return this.#sources();
+  }
+
   /** Starts a resync and returns at once with its job. */
   async start(request: ResyncRequest): Promise<StartResult> {
     const source = this.#sources().find((candidate) => candidate.platform === request.platform);

@@ -607,7 +607,9 @@ export function adminApi(parts: AdminApiParts): express.Router {
       'reconciliation',
     );
     const result: Record<string, ReconciliationState & { platform: string; shop: string | null }> = {};
-    for (const source of platforms.sources) {
+    // What a resync reads (a first run's demo shops among them), not only the platforms' own: the dashboard
+    // offers what POST /resync starts.
+    for (const source of resyncJobs.sources) {
       const shops = await source.shops().catch(() => [] as string[]);
       for (const each of shops.length > 0 ? shops : ['']) {
         const state = states.find(({ id }) => id === reconciliationId(source.platform, each))?.value;

@@ -18,6 +18,8 @@ export interface AdminStoresParts {
   store: LedgerStore;
   platforms: Pick<Platforms, 'modules'>;
   logger: Logger;
+  /** A first run's demo shops while the demo plays (none otherwise): they send orders, so they are stores. */
+  demoShops: () => ReadonlyArray<{ platform: string; shop: string }>;
 }
 
 const connectBody = z.strictObject({
@@ -48,7 +50,11 @@ export interface ConnectView {
 }
 
 /** Every store as the admin API shows it: no key, token or secret. */
-export async function storeViews(store: LedgerStore, platforms: Pick<Platforms, 'modules'>): Promise<StoreView[]> {
+export async function storeViews(
+  store: LedgerStore,
+  platforms: Pick<Platforms, 'modules'>,
+  demoShops: AdminStoresParts['demoShops'],
+): Promise<StoreView[]> {
   const health = async (platform: string, shop: string) =>
     (await store.getRecord<SubscriptionHealth>('platform-health', reconciliationId(platform, shop))) ?? null;
   const reconciled = async (platform: string, shop: string) =>
@@ -73,10 +79,37 @@ export async function storeViews(store: LedgerStore, platforms: Pick<Platforms, 
       });
     }
   }
-  return views;
+  return withDemoShops(views, demoShops(), platforms);
 }
 
-export function adminStores({ token, store, platforms, logger }: AdminStoresParts): express.Router {
+/** The demo's shops marked as the demo's (one configured by the demo is listed once), the others added. */
+function withDemoShops(
+  views: StoreView[],
+  demo: ReadonlyArray<{ platform: string; shop: string }>,
+  platforms: Pick<Platforms, 'modules'>,
+): StoreView[] {
+  const isDemo = (view: StoreView) =>
+    demo.some(({ platform, shop }) => view.platform === platform && view.shop === shop);
+  const listed = views.map((view) => (isDemo(view) ? { ...view, via: 'demo' } : view));
+  const added = demo
+    .filter(({ platform, shop }) => !views.some((view) => view.platform === platform && view.shop === shop))
+    .map(({ platform, shop }): StoreView => ({
+      platform,
+      platformLabel:
+        platforms.modules.find(({ module }) => module.name === platform)?.module.names.platform ?? platform,
+      shop,
+      url: null,
+      via: 'demo',
+      connectedAt: null,
+      keyPermissions: null,
+      authMode: null,
+      subscriptions: null,
+      reconciledAt: null,
+    }));
+  return [...listed, ...added];
+}
+
+export function adminStores({ token, store, platforms, logger, demoShops }: AdminStoresParts): express.Router {
   const router = express.Router();
   router.use(requireAdminToken(token));
   router.use(express.json({ limit: '10kb' }));
@@ -89,7 +122,7 @@ export function adminStores({ token, store, platforms, logger }: AdminStoresPart
       const problem = parts.connect.problem() ?? null;
       return [{ platform: module.name, names: module.names, possible: problem === null, problem }];
     });
-    res.json({ stores: await storeViews(store, platforms), connect });
+    res.json({ stores: await storeViews(store, platforms, demoShops), connect });
   });
 
   router.post('/:platform/connect', async (req, res) => {

@@ -11,7 +11,14 @@ import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { startFirstRunBridge, startTestBridge } from '../helpers/bridge.ts';
-import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium, signInToDashboard } from '../helpers/browser.ts';
+import {
+  artifactsDir,
+  cellsOutOfSight,
+  CHROMIUM,
+  chromiumAvailable,
+  launchChromium,
+  signInToDashboard,
+} from '../helpers/browser.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const TOKEN = 'dashboard-many-tenants-token-0123456789';
@@ -193,7 +200,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard with fifty accounts and two h
     ['1400', DESK],
     ['390', PHONE],
   ] as const) {
-    it(`holds together at ${viewport.width} px: no sideways scroll, dates on one line, cards at the panel's width`, async () => {
+    it(`holds together at ${viewport.width} px: no sideways scroll, every cell in sight, dates on one line, cards at the panel's width`, async () => {
       await page.setViewportSize(viewport);
       await page.locator('#account-list .card').first().waitFor();
       const seen = await shape(page);
@@ -204,10 +211,13 @@ describe.skipIf(!chromiumAvailable)('the dashboard with fifty accounts and two h
       // An account's card is the panel's width, and no value in it is squeezed to a few letters.
       expect(seen.cardWidth).toBeGreaterThan(seen.panelWidth * 0.95);
       expect(seen.narrowestValue).toBeGreaterThan(120);
+      // Every table's cells in sight: on a phone each row is a card, not a table scrolled inside its box.
+      expect(await cellsOutOfSight(page)).toEqual([]);
       await page.screenshot({ path: `${shots}dashboard-${name}.png`, fullPage: true });
       await page.locator('#accounts').screenshot({ path: `${shots}accounts-${name}.png` });
       await page.locator('#stores').screenshot({ path: `${shots}stores-${name}.png` });
-    });
+      // A phone's page of cards is long: its full-page picture takes a while on a loaded machine.
+    }, 60_000);
   }
 });
 

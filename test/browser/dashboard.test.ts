@@ -260,9 +260,9 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       expect(await account.textContent()).toContain('…HJKL');
       // Its health, as the operator reads it: not paused, its calls against its limit, its dead letters.
       expect(await account.textContent()).toMatch(/Paused\s*no/);
-      expect(await account.textContent()).toMatch(
-        /Calls\s*\d+ calls? in the last minute, of (\d+): \1 of the \d+ calls a minute the service allows; the rest is kept spare so that late calls never exceed it\./,
-      );
+      // Its budget in one short line, with its bar.
+      expect(await account.textContent()).toMatch(/Calls\s*\d+ of \d+ calls this minute/);
+      expect(await account.locator('meter').count()).toBe(1);
       expect(await account.textContent()).toMatch(/Dead letters\s*0/);
       // The points each activity gives, as declared with the account: what its orders' numbers come from.
       expect(await account.textContent()).toMatch(/Points each activity gives\s*activity 1: 100 points/);

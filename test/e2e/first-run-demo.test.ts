@@ -54,6 +54,24 @@ describe('the first run', () => {
     expect(done!.progress).toMatchObject({ fetched: shopifyOrders, changed: 0, unchanged: shopifyOrders, failed: 0 });
   });
 
+  it('tells the dashboard what the demo does: both shops as stores, each on the default account, resync offered', async () => {
+    const json = async <T>(path: string) => (await (await operator(path)).json()) as T;
+    const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
+    // Resync works on the demo's shops (above): the dashboard offers each platform, not "nothing to resync from".
+    const status = await json<{ reconciliation: Record<string, { platform: string; shop: string | null }> }>('/status');
+    expect(Object.values(status.reconciliation).map(({ platform }) => platform)).toEqual(
+      expect.arrayContaining(['shopify', 'woocommerce']),
+    );
+    // The shops sending orders are stores, not "No store connected yet".
+    const { stores } = await json<{ stores: Array<{ platform: string; shop: string; via: string }> }>('/stores');
+    expect(stores.map(({ shop, via }) => `${shop} ${via}`).sort()).toEqual(SHOPS.map((shop) => `${shop} demo`).sort());
+    // Each earns on the default account, and the list of shops says so for both.
+    const { shops } = await json<{ shops: Array<{ shop: string; account: string | null }> }>('/shops');
+    expect(shops.map(({ shop, account }) => `${shop} ${account}`).sort()).toEqual(
+      SHOPS.map((shop) => `${shop} default`).sort(),
+    );
+  });
+
   it('opens the demo shop’s page once with the link told at the terminal, for the demo shop alone', async () => {
     // As the terminal tells it.
     const link = bridge.firstRun!.pageLink()!;

@@ -39,3 +39,35 @@ export async function signInToDashboard(page: Page, url: string, token: string):
   await page.click('#sign-in-form button');
   await page.waitForSelector('#app:not([hidden])');
 }
+
+/**
+ * Every table cell whose text (or control) is not wholly inside the window and inside the box that clips it (a
+ * table scrolled sideways in its box hides what is past the box's edge): each as "cell text: why". Run in the page.
+ */
+export function cellsOutOfSight(page: Page): Promise<string[]> {
+  // A string: the tests are typed without the DOM's names.
+  return page.evaluate<string[]>(`(() => {
+    const outside = [];
+    const cells = [...document.querySelectorAll('td, th')].filter((each) => each.offsetParent !== null);
+    for (const cell of cells) {
+      let left = 0;
+      let right = window.innerWidth;
+      for (let box = cell.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === 'visible') continue;
+        const rect = box.getBoundingClientRect();
+        left = Math.max(left, rect.left);
+        right = Math.min(right, rect.right);
+      }
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+      for (const rect of rects)
+        if (rect.left < left - 1 || rect.right > right + 1) {
+          const text = cell.textContent.trim().slice(0, 40);
+          outside.push(text + ': ' + Math.round(rect.left) + '–' + Math.round(rect.right) + ' px, seen ' + Math.round(left) + '–' + Math.round(right));
+          break;
+        }
+    }
+    return outside;
+  })()`);
+}

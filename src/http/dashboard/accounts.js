@@ -3,7 +3,7 @@
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them. With fifty accounts and hundreds of shops,
 // both lists are filtered and paged (pages.js): five accounts' cards, twenty-five shops a page.
-/* global $, api, card, cell, localTime, someOf, fillByHandAccounts, platformLabel, refresh, pagedList */
+/* global $, api, card, cell, num, budgetNode, localTime, someOf, fillByHandAccounts, platformLabel, refresh, pagedList */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -21,7 +21,7 @@ function credentialsText(account) {
 function laneText(lane) {
   if (lane.waiting === 0) return 'nothing waiting';
   const since = lane.oldestDueAt ? `, the oldest due since ${localTime(lane.oldestDueAt)}` : '';
-  return `${lane.due} due now of ${lane.waiting} waiting${since}`;
+  return `${num(lane.due)} due now of ${num(lane.waiting)} waiting${since}`;
 }
 
 /** Each activity and its points, as declared (saved as text like 1=100,7=250, or as an object). */
@@ -40,7 +40,9 @@ function activityPointsText(account) {
   const where = account.readOnly
     ? 'the configuration, LOYALTY_ACTIVITY_POINTS'
     : 'the account’s settings, LOYALTY_ACTIVITY_POINTS';
-  const listed = entries.map(([activity, points]) => `activity ${activity}: ${points} points`).join(', ');
+  const listed = entries
+    .map(([activity, points]) => `activity ${activity}: ${/^\d+$/.test(points) ? num(Number(points)) : points} points`)
+    .join(', ');
   if (entries.length === 0) return `none declared: orders show no number of points until they are (${where})`;
   return account.readOnly ? `${listed} (from ${where})` : listed;
 }
@@ -115,9 +117,9 @@ function accountCard(account) {
       ]),
       [
         'Calls',
-        health.callsLastMinute === null
+        health.callsLastMinute === null || health.limitPerMinute === null
           ? 'not known'
-          : (health.limitWords ?? `${health.callsLastMinute} of ${health.limitPerMinute}`),
+          : budgetNode(health.callsLastMinute, health.limitPerMinute),
       ],
       [
         'Budget',
@@ -127,7 +129,7 @@ function accountCard(account) {
       ],
       ['Live orders', laneText(health.lanes.live)],
       ['Backfill (resyncs)', laneText(health.lanes.backfill)],
-      ['Dead letters', health.deadLetters === null ? 'many: see Dead letters' : String(health.deadLetters)],
+      ['Dead letters', health.deadLetters === null ? 'many: see Dead letters' : num(health.deadLetters)],
       ['Shops', shopsText(account.shops)],
     ],
     trouble,
@@ -154,19 +156,22 @@ function accountCard(account) {
 function shopsText(shops) {
   const names = shops.map((shop) => shop.shop);
   if (names.length === 0) return 'none';
-  return names.length > 5 ? `${names.length}: ${someOf(names)}` : names.join(', ');
+  return names.length > 5 ? `${num(names.length)}: ${someOf(names)}` : names.join(', ');
 }
 
 /** The accounts' cards and the shops' rows, each a page at a time (made once the page runs). */
 let accountCards;
 let shopRows;
 
-/** One select per shop: every account, and no link (back to what the environment says). */
+/**
+ * One select per shop, showing the account it earns on now (linked, or the default the environment gives it), and
+ * every other; "no link" takes its link away (back to what the environment says) and is shown for a shop on none.
+ */
 function accountSelect(shop, accounts) {
   const select = document.createElement('select');
   select.setAttribute('aria-label', `account of ${shop.shop}`);
   select.append(...accounts.map((account) => new Option(account.name, account.id)), new Option('no link', ''));
-  select.value = shop.link ? shop.account : '';
+  select.value = accounts.some((account) => account.id === shop.account) ? shop.account : '';
   select.addEventListener('change', async () => {
     select.disabled = true;
     const { status, body } = await api(`/shops/${encodeURIComponent(shop.platform)}/${encodeURIComponent(shop.shop)}`, {

@@ -9,10 +9,16 @@ function svgElement(name, attributes = {}) {
   return element;
 }
 
-/** Colours by series name: the same outcome has the same colour in every chart. */
-const PALETTE = ['#2a9d8f', '#e9c46a', '#e76f51', '#264653', '#8ab17d', '#b5838d', '#6d597a', '#f4a261'];
+/* global num */
+
+/**
+ * Colours by series name: what the caller says the series means (flow.js: earned green, no points grey, problems
+ * red), else one of a few hues that mean nothing in particular, the same name the same hue in every chart.
+ */
+const PALETTE = ['#5b7db1', '#2a9d8f', '#6d597a', '#264653', '#b5838d'];
 const colours = new Map();
-function colourOf(name) {
+function colourOf(name, meant) {
+  if (meant?.[name]) colours.set(name, meant[name]);
   if (!colours.has(name)) colours.set(name, PALETTE[colours.size % PALETTE.length]);
   return colours.get(name);
 }
@@ -32,11 +38,12 @@ function legend(names) {
 }
 
 /**
- * points: [{ at, values: { series: count } }], oldest first. Draws one bar a
+ * points: [{ at, values: { series: count } }], oldest first; meant: { series: colour }. Draws one bar a
  * minute, stacked by series, with the highest minute's count on the axis.
  */
-window.drawStackedBars = function drawStackedBars(container, points, { height = 120 } = {}) {
+window.drawStackedBars = function drawStackedBars(container, points, meant = {}, { height = 120 } = {}) {
   const names = [...new Set(points.flatMap((point) => Object.keys(point.values)))].sort();
+  for (const name of names) colourOf(name, meant);
   const totals = points.map((point) => Object.values(point.values).reduce((sum, value) => sum + value, 0));
   const max = Math.max(1, ...totals);
   const width = Math.max(300, points.length * 6);
@@ -44,7 +51,7 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
   const svg = svgElement('svg', {
     viewBox: `0 0 ${width} ${height + 16}`,
     role: 'img',
-    'aria-label': `${totals.reduce((a, b) => a + b, 0)} in the last ${points.length} minutes; at most ${max} in a minute`,
+    'aria-label': `${num(totals.reduce((a, b) => a + b, 0))} in the last ${points.length} minutes; at most ${num(max)} in a minute`,
   });
   svg.append(svgElement('line', { x1: 0, y1: height, x2: width, y2: height, class: 'axis' }));
   points.forEach((point, i) => {
@@ -63,13 +70,13 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
         'data-series': name,
       });
       const title = svgElement('title');
-      title.textContent = `${new Date(point.at).toLocaleTimeString()}: ${value} ${name}`;
+      title.textContent = `${new Date(point.at).toLocaleTimeString()}: ${num(value)} ${name}`;
       rect.append(title);
       svg.append(rect);
     }
   });
   const top = svgElement('text', { x: 2, y: 10, class: 'label' });
-  top.textContent = `${max}/min`;
+  top.textContent = `${num(max)}/min`;
   const first = svgElement('text', { x: 2, y: height + 13, class: 'label' });
   first.textContent = points.length
     ? new Date(points[0].at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
@@ -80,34 +87,34 @@ window.drawStackedBars = function drawStackedBars(container, points, { height = 
   container.replaceChildren(svg, legend(names));
 };
 
-/** totals: { name: count }. One horizontal bar each, longest first. */
-window.drawBars = function drawBars(container, totals) {
-  const entries = Object.entries(totals).sort((a, b) => b[1] - a[1]);
-  const max = Math.max(1, ...entries.map(([, value]) => value));
+/** bars: [{ name, value, colour }]. One horizontal bar each, longest first, in the colour it means. */
+window.drawBars = function drawBars(container, bars) {
+  const entries = [...bars].sort((a, b) => b.value - a.value);
+  const max = Math.max(1, ...entries.map(({ value }) => value));
   const row = 22;
   // Room on the left for a label of a few words ("cancelled before earning"), the bar and its count after it.
   const labels = 150;
-  const bars = 120;
+  const longest = 120;
   const svg = svgElement('svg', {
     viewBox: `0 0 300 ${Math.max(row, entries.length * row)}`,
     role: 'img',
-    'aria-label': entries.map(([name, value]) => `${name} ${value}`).join(', ') || 'no orders yet',
+    'aria-label': entries.map(({ name, value }) => `${name} ${num(value)}`).join(', ') || 'no orders yet',
   });
-  entries.forEach(([name, value], i) => {
+  entries.forEach(({ name, value, colour }, i) => {
     svg.append(
       svgElement('rect', {
         x: labels + 4,
         y: i * row + 3,
-        width: Math.max(1, (value / max) * bars),
+        width: Math.max(1, (value / max) * longest),
         height: row - 8,
-        fill: colourOf(name),
+        fill: colour ?? colourOf(name),
         'data-series': name,
       }),
     );
     const label = svgElement('text', { x: labels, y: i * row + 15, class: 'label', 'text-anchor': 'end' });
     label.textContent = name;
-    const count = svgElement('text', { x: labels + 8 + (value / max) * bars, y: i * row + 15, class: 'label' });
-    count.textContent = String(value);
+    const count = svgElement('text', { x: labels + 8 + (value / max) * longest, y: i * row + 15, class: 'label' });
+    count.textContent = num(value);
     svg.append(label, count);
   });
   container.replaceChildren(svg);

@@ -2,6 +2,7 @@
 // grow with tenants (accounts, shops, stores, installs) are filtered and paged here, over the one answer the page
 // already holds whole (its selects and counts need every row); orders, which grow without bound, are paged by the
 // admin API and only drawn here. Loaded before app.js and the panels.
+/* global num */
 /* exported pager, pagedList */
 
 /**
@@ -28,7 +29,7 @@ function pager(nav, move) {
   nav.replaceChildren(count, previous, next);
   return {
     show(from, to, total, nothing = 'none yet', filtered = false) {
-      count.textContent = total === 0 ? nothing : `${from}–${to} of ${total}`;
+      count.textContent = total === 0 ? nothing : `${num(from)}–${num(to)} of ${num(total)}`;
       previous.disabled = from <= 1;
       next.disabled = to >= total;
       const onePage = from <= 1 && to >= total;

@@ -2,7 +2,7 @@
 // webhooks found and did, and a connect form for each platform that connects a store by its address (to the
 // platform's consent screen, and back here with success=1 or 0). Every name shown comes from the API. Loaded
 // before app.js, whose helpers the functions below use once the page runs: nothing at the top level touches them.
-/* global $, api, cell, whenNode, pagedList */
+/* global $, api, cell, num, whenNode, pagedList */
 /* exported loadStores */
 
 /** What the return from the platform says, shown once, then taken out of the address bar. */
@@ -26,7 +26,7 @@ function webhookSummary(report) {
   if (report.problems.length > 0)
     return report.problems.map((problem) => `${problem.detail}. ${problem.fix}`).join(' ');
   const repaired = report.repaired.length > 0 ? `; put right: ${report.repaired.join(', ')}` : '';
-  return `${report.healthy} active${repaired}`;
+  return `${num(report.healthy)} active${repaired}`;
 }
 
 function element(tag, properties = {}, children = []) {
@@ -71,10 +71,14 @@ function storeRow(store) {
   row.dataset.shop = store.shop;
   cell(row, store.url ?? store.shop);
   cell(row, store.platformLabel ?? store.platform);
-  const via = { environment: 'configured', connect: 'connected', app: 'app installed' }[store.via] ?? store.via;
+  const via =
+    { environment: 'configured', connect: 'connected', app: 'app installed', demo: 'the demo’s, sending orders' }[
+      store.via
+    ] ?? store.via;
   const connected = cell(row, via);
   if (store.connectedAt) connected.append(' ', whenNode(store.connectedAt));
-  const webhooks = cell(row, webhookSummary(store.subscriptions));
+  // The demo signs its deliveries as the platform does; no platform holds webhooks to check.
+  const webhooks = cell(row, store.via === 'demo' ? 'sent by the demo, signed' : webhookSummary(store.subscriptions));
   if (store.subscriptions && (store.subscriptions.problems.length > 0 || store.subscriptions.error))
     webhooks.className = 'error';
   cell(row, '').append(whenNode(store.reconciledAt, 'not yet'));

@@ -1,0 +1,130 @@
+// The operator's dashboard on the demo, as a newcomer sees it after `npm start`, in Debian's Chromium at a laptop's
+// width and a phone's: nothing in a table is out of sight (at 390 px each row is a card), counts have the reader's
+// separators, a budget is one short line with its bar, colours say what a state means, and the page agrees with the
+// demo: resync is offered for its shops and works, its shops are stores, each earns on the default account and
+// "Move to" says so. Screenshots go to test-artifacts/dashboard-demo/ (not in git).
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { artifactsDir, cellsOutOfSight, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { eventually } from '../helpers/engine.ts';
+
+const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
+const DEFAULT = 'default (the environment’s)';
+
+describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+  const shots = artifactsDir('dashboard-demo');
+  // In the page, as a string: the tests are typed without the DOM's names.
+  const inPage = (script: string) => page.evaluate<string>(script);
+
+  beforeAll(async () => {
+    bridge = await startFirstRunBridge();
+    await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 30_000);
+    await bridge.engine.drain();
+    // An account whose activity gives a number that needs a separator to read.
+    const token = /#token=(.+)$/.exec(bridge.signInUrl ?? '')?.[1];
+    const made = await fetch(`${bridge.http.localUrl}/admin/api/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sandbox: true,
+        name: 'Big Points Club',
+        settings: { LOYALTY_ACTIVITY_POINTS: '1=98340' },
+      }),
+    });
+    expect(made.status).toBe(201);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
+    await page.goto(bridge.signInUrl!);
+    await page.waitForSelector('#app:not([hidden])');
+    await page.locator('#order-list tbody tr').first().waitFor({ timeout: 15_000 });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+  });
+
+  it('offers resync for the demo’s shops, and a resync runs to its end', async () => {
+    await expect
+      .poll(() => page.locator('#resync-platform option').allTextContents(), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['Shopify', 'WooCommerce']));
+    expect(await page.isEnabled('#resync-form button')).toBe(true);
+    expect(await page.textContent('#resync')).not.toContain('nothing to resync');
+    await page.selectOption('#resync-platform', 'woocommerce');
+    await page.click('#resync-form button');
+    await expect.poll(() => page.textContent('#resync-progress'), { timeout: 15_000 }).toMatch(/^Done: fetched [1-9]/);
+  });
+
+  it('lists the demo’s shops as stores, each on the default account, and Move to shows that account', async () => {
+    const stores = page.locator('#store-list tbody tr');
+    await expect.poll(() => stores.count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.textContent('#store-list')).not.toContain('No store connected yet');
+    for (const shop of SHOPS) {
+      expect(await stores.filter({ hasText: shop }).textContent()).toContain('the demo’s, sending orders');
+      const row = page.locator(`#shop-accounts tbody tr[data-shop="${shop}"]`);
+      expect(await row.locator('td').nth(2).textContent()).toBe(DEFAULT);
+      expect(
+        await inPage(`document.querySelector('#shop-accounts tr[data-shop="${shop}"] select').selectedOptions[0].text`),
+      ).toBe(DEFAULT);
+    }
+  });
+
+  it('reads a budget as one short line with its bar, and says once why it is below the service’s limit', async () => {
+    const service = page.locator('#connections .card', { hasText: 'Loyalty service' });
+    expect(await service.textContent()).toMatch(/Calls\d+ of 489 calls this minute/);
+    expect(await service.locator('meter').count()).toBe(1);
+    const account = page.locator('#account-list .card', { hasText: DEFAULT });
+    expect(await account.textContent()).toMatch(/Calls\d+ of 489 calls this minute/);
+    expect(await account.locator('meter').count()).toBe(1);
+    const text = (await page.locator('#app').innerText()).split('kept spare').length - 1;
+    expect(text).toBe(1);
+  });
+
+  it('writes counts with the reader’s separators', async () => {
+    const club = page.locator('#account-list .card', { hasText: 'Big Points Club' });
+    await expect.poll(() => club.textContent(), { timeout: 15_000 }).toContain('activity 1: 98,340 points');
+    const german = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'de-DE' });
+    try {
+      await german.goto(bridge.signInUrl!.replace(/#token=.*/, ''));
+      await german.evaluate(
+        `sessionStorage.setItem('loyalty-bridge-admin-token', ${JSON.stringify(/#token=(.+)$/.exec(bridge.signInUrl!)![1])})`,
+      );
+      await german.reload();
+      const theirs = german.locator('#account-list .card', { hasText: 'Big Points Club' });
+      await expect.poll(() => theirs.textContent(), { timeout: 15_000 }).toContain('activity 1: 98.340 points');
+    } finally {
+      await german.close();
+    }
+  });
+
+  it('colours by meaning: earned green, no points grey, in the chart and the orders’ badges', async () => {
+    const fill = (label: string) => page.locator(`#chart-states rect[data-series="${label}"]`).getAttribute('fill');
+    await expect.poll(() => fill('earned and approved'), { timeout: 15_000 }).toBe('#2e7d32');
+    expect(await fill('earns no points')).toBe('#9aa5b1');
+    const badge = (text: string) =>
+      inPage(
+        `getComputedStyle([...document.querySelectorAll('#order-list .state')].find((node) => node.textContent === '${text}')).backgroundColor`,
+      );
+    expect(await badge('earned and approved')).toBe('rgb(46, 125, 50)');
+    expect(await badge('earns no points')).toBe('rgb(230, 232, 235)');
+    // The calls chart: done in green.
+    expect(await page.locator('#chart-calls rect').first().getAttribute('fill')).toBe('#2e7d32');
+  });
+
+  for (const width of [1280, 390]) {
+    it(`shows every table cell's text inside the window at ${width} px, each row a card on a phone`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.locator('#order-list tbody tr').first().waitFor();
+      expect(await cellsOutOfSight(page)).toEqual([]);
+      expect(await page.evaluate<number>('document.scrollingElement.scrollWidth')).toBeLessThanOrEqual(width);
+      const display = await inPage(`getComputedStyle(document.querySelector('#order-list tbody tr')).display`);
+      expect(display).toBe(width < 600 ? 'block' : 'table-row');
+      await page.screenshot({ path: `${shots}dashboard-demo-${width}.png`, fullPage: true });
+    });
+  }
+});
