@@ -11,6 +11,8 @@ import { artifactsDir, cellsOutOfSight, chromiumAvailable, launchChromium } from
 import { eventually } from '../helpers/engine.ts';
 
 const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
+/** The trial account each demo shop earns on (demo-accounts.ts), by shop. */
+const TRIALS = ['Shopify demo shop', 'WooCommerce demo shop'];
 const DEFAULT = 'default (the environment’s)';
 
 describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
@@ -60,17 +62,17 @@ describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
     await expect.poll(() => page.textContent('#resync-progress'), { timeout: 15_000 }).toMatch(/^Done: fetched [1-9]/);
   });
 
-  it('lists the demo’s shops as stores, each on the default account, and Move to shows that account', async () => {
+  it('lists the demo’s shops as stores, each on its own trial account, and Move to shows that account', async () => {
     const stores = page.locator('#store-list tbody tr');
     await expect.poll(() => stores.count(), { timeout: 15_000 }).toBe(2);
     expect(await page.textContent('#store-list')).not.toContain('No store connected yet');
-    for (const shop of SHOPS) {
+    for (const [index, shop] of SHOPS.entries()) {
       expect(await stores.filter({ hasText: shop }).textContent()).toContain('the demo’s, sending orders');
       const row = page.locator(`#shop-accounts tbody tr[data-shop="${shop}"]`);
-      expect(await row.locator('td').nth(2).textContent()).toBe(DEFAULT);
+      expect(await row.locator('td').nth(2).textContent()).toBe(TRIALS[index]);
       expect(
         await inPage(`document.querySelector('#shop-accounts tr[data-shop="${shop}"] select').selectedOptions[0].text`),
-      ).toBe(DEFAULT);
+      ).toBe(TRIALS[index]);
     }
   });
 

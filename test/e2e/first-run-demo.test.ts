@@ -54,7 +54,7 @@ describe('the first run', () => {
     expect(done!.progress).toMatchObject({ fetched: shopifyOrders, changed: 0, unchanged: shopifyOrders, failed: 0 });
   });
 
-  it('tells the dashboard what the demo does: both shops as stores, each on the default account, resync offered', async () => {
+  it('tells the dashboard what the demo does: both shops as stores, each on its own trial account, resync offered', async () => {
     const json = async <T>(path: string) => (await (await operator(path)).json()) as T;
     const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
     // Resync works on the demo's shops (above): the dashboard offers each platform, not "nothing to resync from".
@@ -65,11 +65,14 @@ describe('the first run', () => {
     // The shops sending orders are stores, not "No store connected yet".
     const { stores } = await json<{ stores: Array<{ platform: string; shop: string; via: string }> }>('/stores');
     expect(stores.map(({ shop, via }) => `${shop} ${via}`).sort()).toEqual(SHOPS.map((shop) => `${shop} demo`).sort());
-    // Each earns on the default account, and the list of shops says so for both.
+    // Each earns on a trial account of its own, and the list of shops says which for both.
     const { shops } = await json<{ shops: Array<{ shop: string; account: string | null }> }>('/shops');
+    const links = await bridge.accounts.links();
     expect(shops.map(({ shop, account }) => `${shop} ${account}`).sort()).toEqual(
-      SHOPS.map((shop) => `${shop} default`).sort(),
+      SHOPS.map((shop) => `${shop} ${links.find((link) => link.shop === shop)?.account}`).sort(),
     );
+    expect(new Set(shops.map(({ account }) => account)).size).toBe(2);
+    expect(shops.map(({ account }) => account)).not.toContain('default');
   });
 
   it('opens the demo shop’s page once with the link told at the terminal, for the demo shop alone', async () => {
