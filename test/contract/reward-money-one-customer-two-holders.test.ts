@@ -2,7 +2,8 @@
 // by either, as the bridge's earns send both). A storefront names them by the e-mail where the platform's record has
 // one, else by the phone (serviceCustomer): a customer whose record has no e-mail in one shop of the account (or had
 // none when they first redeemed) holds codes under the phone, and under the e-mail in another. Points taken from the
-// customer, by an earning's cancel or by hand, leave the codes under either identifier uncovered alike.
+// customer, by an earning's cancel or by hand, leave the codes under either identifier uncovered alike; and a redeem
+// under one identifier must count the points held under the other (still open: it fails, a double spend).
 import { describe, expect, it } from 'vitest';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
@@ -48,6 +49,17 @@ const redeemByPhone = (w: RewardWorld, email: string, customerId: string) =>
   });
 
 describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)', (_name, runs, open) => {
+  it.runIf(runs)('issues no more codes than their points cover, whichever identifier each redeem names', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email } = await customerWith(w, 3);
+    expect((await w.redeem(email, BIG)).kind).toBe('issued');
+    // The same customer in another shop of the account, whose record there has their phone and no e-mail.
+    const byPhone = await redeemByPhone(w, email, 'phone-only-7');
+    // 300 points cover one code of 200: a second would pay an order whose redeem the service refuses.
+    expect(byPhone.kind).not.toBe('issued');
+    expect(w.store.live()).toHaveLength(1);
+  });
+
   it.runIf(runs)(
     'withdraws a code held under their phone once the orders that earned its points are cancelled',
     async () => {
