@@ -13,7 +13,7 @@ import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
 import { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { setStorefront } from '../core/storefront/storefront-switch.ts';
 import { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
-import type { ServiceCustomer } from '../core/storefront/customer-points.ts';
+import { takeBackChecks } from '../core/storefront/take-back-checks.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from './platforms.ts';
@@ -66,16 +66,7 @@ export function storefrontReader(parts: {
   engine.worker.rewardCodes = rewardCodes;
   const checks = new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now: () => new Date() });
   engine.worker.coverChecks = checks;
-  engine.adjustments.takeBackChecks = {
-    marking: async (account, customer) => {
-      const customers = await takenFrom(store, customer);
-      const marks = await Promise.all(customers.map((each) => checks.cancelling(account.id, each)));
-      return async () => {
-        for (const [at, each] of customers.entries())
-          await checks.check(account, holderId(account.id, each), marks[at]);
-      };
-    },
-  };
+  engine.adjustments.takeBackChecks = takeBackChecks(store, checks);
   const sweeper = new CodeSweeper({
     store,
     codes: rewardCodes,
@@ -163,15 +154,4 @@ function every(
       await running;
     },
   };
-}
-
-/**
- * Whose codes a take-back by hand reaches: the customer it names and, named by phone alone, the e-mails their orders
- * carry, since the service finds them by either and their codes are held under the e-mail (serviceCustomer).
- */
-async function takenFrom(store: Pick<LedgerStore, 'customerOrders'>, customer: ServiceCustomer) {
-  if ('email' in customer) return [customer];
-  const orders = await store.customerOrders(customer);
-  const emails = new Set(orders.flatMap(({ snapshot }) => (snapshot.customer.email ? [snapshot.customer.email] : [])));
-  return [customer, ...[...emails].map((email) => ({ email }))];
 }

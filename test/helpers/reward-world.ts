@@ -1,6 +1,6 @@
 // Reserve at issue, redeem at use, wired as src/composition/storefront-reader.ts wires it, on a ledger the test
-// opens: a real engine and worker on the sandbox over HTTP, the storefront's reader, RewardCodes, CoverChecks and the
-// CodeSweeper, and the codes of an in-memory store (fake-code-store.ts) on the clock the test moves. Customers earn
+// opens: a real engine and worker on the sandbox over HTTP, the storefront's reader, RewardCodes, CoverChecks (with a
+// take-back's), and the CodeSweeper, and the codes of an in-memory store (fake-code-store.ts) on the clock the test moves. Customers earn
 // by fulfilled orders (100 approved points each, the sandbox's activity '1') and pay with codes by paid orders.
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
@@ -18,6 +18,7 @@ import {
 import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { takeBackChecks } from '../../src/core/storefront/take-back-checks.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { sandboxWithEngines } from './engine.ts';
@@ -76,6 +77,7 @@ export async function rewardWorld(
   const checks = new CoverChecks({ store: ledger, codesOf, reader, codes, logger, now });
   engine.worker.rewardCodes = codes;
   engine.worker.coverChecks = checks;
+  engine.adjustments.takeBackChecks = takeBackChecks(ledger, checks);
   engine.worker.customerCalls.add((call) => reader.dropBalance(call.account, call.customer));
   const sweeper = new CodeSweeper({
     store: ledger,

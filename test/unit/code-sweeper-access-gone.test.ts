@@ -227,4 +227,30 @@ describe('the code sweeper, for a shop not served whose store still lets the bri
     expect((await stateNow())?.state).toBe('released');
     expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
   });
+
+  it.each([
+    ['its look for the code', 'find'],
+    ['the removal of the code it found', 'remove'],
+  ] as const)('lets nothing go while %s only fails for now (throttled, a 503)', async (_what, failing) => {
+    const { reservation, sweeper } = await issued();
+    // The make landed in the store, its answer lost: the code is there and usable.
+    const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
+    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+      account: 'acct',
+      customer: CUSTOMER,
+      reservations: [reserving],
+    });
+    served = false;
+    clock += REPAIR + 1;
+    // As Shopify's and BigCommerce's admin clients say a call that may pass if asked again.
+    const throttled = Object.assign(new Error('Shopify kept throttling the Admin API'), { transient: true });
+    const real = fake.parts[failing];
+    (fake.parts as Record<string, unknown>)[failing] = () => Promise.reject(throttled);
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 1 });
+    expect((await stateNow())?.state).toBe('reserving');
+    // Asked again once the store answers: the code is removed before its points go.
+    (fake.parts as Record<string, unknown>)[failing] = real;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
+  });
 });

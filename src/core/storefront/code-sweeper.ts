@@ -109,14 +109,18 @@ export class CodeSweeper {
    * the bridge's list of shops keeps its install, and a code made there is usable). Only a store that cannot be
    * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, after the uninstall let the shop's
    * reservations go), has the points let go unasked, as the uninstall's own rule says (codes end by their expiry).
+   * Not a store that answered the look (its code then goes first), nor one whose look may pass if asked again
+   * (throttled, down): that is asked on the next pass.
    */
   async #repairUnmade(holder: string, reservation: Reservation): Promise<void> {
+    const codes = this.#o.codesOf(reservation.platform);
     try {
-      await this.#o.codes.repairUnmade(holder, reservation);
+      await codes?.find(reservation.shop, reservation.code);
     } catch (error) {
-      if (await this.#o.served(reservation.platform, reservation.shop)) throw error;
-      await this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
+      if (mayPassLater(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
+      return this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
     }
+    await this.#o.codes.repairUnmade(holder, reservation);
   }
 
   async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
@@ -318,6 +322,10 @@ function refusedFirst(order: OrderRecord, reservation: string): boolean {
   const first = upstream.redeemCodes?.find((each) => each.redemption !== 'sent');
   return first?.reservation === reservation;
 }
+
+/** An error its platform's client marks as one that may pass if the call is made again (throttled, down). */
+const mayPassLater = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
 
 /**
  * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in

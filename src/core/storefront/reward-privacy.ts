@@ -101,9 +101,11 @@ export class RewardPrivacy implements KeptRecords {
     for (const { id, theirs } of holders) {
       for (const reservation of theirs) {
         const codes = this.#o.codesOf(reservation.platform);
-        // A spent code too ('redeemed', 'refused'): a store may give its use back (its order cancelled), and the
-        // sweeper, which would have removed it, never sees it once its record goes below.
-        const spent = reservation.state === 'redeemed' || reservation.state === 'refused';
+        // A spent code too ('redeemed', 'refused'), and one whose order's redeem is on its way ('used', never sent
+        // now): a store may give its use back (its order cancelled), and the sweeper, which would have removed it or
+        // given it back to its holder, never sees it once its record goes below.
+        const spent =
+          reservation.state === 'redeemed' || reservation.state === 'refused' || reservation.state === 'used';
         const live = reservation.state === 'issued' || reservation.state === 'reserving';
         if (codes && (live || (spent && reservation.platformId !== undefined))) {
           // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
