@@ -189,7 +189,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
       .poll(() => app.locator('#storefront-problem').textContent(), { timeout: 15_000 })
       .toMatch(/app proxy.*write_app_proxy.*releases the app’s version/);
     expect(asked).toHaveLength(askedBefore);
-    expect(await toggle.isChecked()).toBe(false);
+    // The page reads what is saved after a refusal, then sets the switch from it.
+    await expect.poll(() => toggle.isChecked()).toBe(false);
     // Released and approved: the scope arrives with its webhook, and the switch turns on.
     await grantScopes(`${fake.scopes},write_app_proxy`);
     await toggle.click();

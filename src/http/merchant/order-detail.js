@@ -1,7 +1,7 @@
 // An order's detail (Orders): what the table's one line stands for. Its date and total, the reason in a sentence
 // and its fix, its points, what the loyalty service holds of it, and each call made, with how it went.
 import { $, call, element, toast } from './page.js';
-import { money } from './orders.js';
+import { money } from './figures.js';
 
 /** A moment as the reader's locale writes it, day and time. */
 const momentText = (at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

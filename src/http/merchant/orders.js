@@ -3,18 +3,7 @@
 import { $, call, element, toast } from './page.js';
 import { followResync, showResync } from './resync.js';
 import { closeOrder, openOrder } from './order-detail.js';
-
-/** An amount in the order's own currency, as the reader's locale writes it; no total kept: a dash. */
-export function money(total) {
-  if (!total) return '—';
-  try {
-    // The amount as its digits: a string keeps every one of them where a number would round.
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: total.currency }).format(total.amount);
-  } catch {
-    // A currency code the browser does not know (a store's own) is written as the store gave it.
-    return `${total.amount} ${total.currency}`;
-  }
-}
+import { money } from './figures.js';
 
 /** A day as the reader's locale writes it ("27 Nov 2026", "Nov 27, 2026"). */
 export const dayText = (at) => (at ? new Date(at).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—');
@@ -93,3 +82,6 @@ export async function loadOrders() {
   $('#no-dead-letters').hidden = held.length > 0;
   $('#dead-letters').replaceChildren(...held.map(letterBanner));
 }
+
+// A read of the orders again (resync.js) ended: the orders it brought.
+document.addEventListener('orders-read-again', () => void loadOrders());

@@ -1,6 +1,5 @@
 // Read orders again (Orders): a window of the shop's orders, with its progress until it ends.
 import { $, call, formProblems, toast } from './page.js';
-import { loadOrders } from './orders.js';
 
 const dayOf = (date) => date.toISOString().slice(0, 10);
 let followed = null;
@@ -33,7 +32,8 @@ export async function followResync(id) {
         body.job.status === 'done' ? 'Your orders were read again' : 'Reading your orders stopped',
         body.job.status !== 'done',
       );
-      await loadOrders();
+      // The orders it brought: Orders reads them again (orders.js listens).
+      document.dispatchEvent(new CustomEvent('orders-read-again'));
     }
   }
 }

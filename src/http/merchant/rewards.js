@@ -1,7 +1,7 @@
 // Rewards (Set up): what customers may turn their points into, saved as a whole list (each keeps its id across
 // edits).
 import { $, call, element, formProblems, toast } from './page.js';
-import { putAskingScopes } from './storefront.js';
+import { putAskingScopes } from './scopes.js';
 
 let rewards = [];
 

@@ -1,7 +1,8 @@
 // The storefront (Set up): off until the merchant turns it on; turning it on may first ask the admin to grant
 // what it needs. Where the store needs the bridge's plugin, its download and a one-time connection code.
-import { $, call, host, toast } from './page.js';
+import { $, call, toast } from './page.js';
 import { loadRewards } from './rewards.js';
+import { putAskingScopes } from './scopes.js';
 
 export async function loadStorefront() {
   const { status, body } = await call('/storefront');
@@ -65,24 +66,6 @@ function storefrontProblem(lines) {
   const banner = $('#storefront-problem');
   banner.textContent = lines.filter(Boolean).join(' ');
   banner.hidden = banner.textContent === '';
-}
-
-/**
- * PUTs `request` to `path`; a 409 naming scopes the install lacks asks the platform's admin for them, where its
- * script can ask (the merchant approves there), and once approved the PUT is sent again.
- */
-export async function putAskingScopes(path, request) {
-  const put = () => call(path, { method: 'PUT', body: JSON.stringify(request) });
-  let { status, body } = await put();
-  const ask = host.scopes?.request;
-  if (status === 409 && body.missingScopes?.length > 0 && ask) {
-    // Refused (a required scope, which no dialog grants): the answer's words say how to get it.
-    const granted = await Promise.resolve(ask.call(host.scopes, body.missingScopes)).catch(() => ({
-      result: 'refused',
-    }));
-    if (!['declined-all', 'refused'].includes(granted?.result)) ({ status, body } = await put());
-  }
-  return { status, body };
 }
 
 async function turnStorefront(on) {
