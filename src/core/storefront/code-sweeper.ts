@@ -109,12 +109,13 @@ export class CodeSweeper {
    * the bridge's list of shops keeps its install, and a code made there is usable). Only a store that cannot be
    * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, after the uninstall let the shop's
    * reservations go), has the points let go unasked, as the uninstall's own rule says (codes end by their expiry).
+   * A store only down now (an error that says asking again may succeed) can be asked later: its code may be there.
    */
   async #repairUnmade(holder: string, reservation: Reservation): Promise<void> {
     try {
       await this.#o.codes.repairUnmade(holder, reservation);
     } catch (error) {
-      if (await this.#o.served(reservation.platform, reservation.shop)) throw error;
+      if (mayPass(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
       await this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
     }
   }
@@ -318,6 +319,10 @@ function refusedFirst(order: OrderRecord, reservation: string): boolean {
   const first = upstream.redeemCodes?.find((each) => each.redemption !== 'sent');
   return first?.reservation === reservation;
 }
+
+/** Whether a platform call's error says asking again later may succeed (StorefrontParts.codes: `transient`). */
+const mayPass = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
 
 /**
  * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in
