@@ -26,6 +26,7 @@ import {
   openInShop,
   release,
   pruned,
+  reservationNow,
   withoutOrder,
   type CodeIndex,
   type Holder,
@@ -209,14 +210,15 @@ export class RewardCodes {
     const issued = await changeReservation(this.#o.store, holder, reservation.id, (current) =>
       current.state === 'reserving' ? { state: 'issued', platformId: made.platformId } : undefined,
     ).catch(async (error: unknown) => {
-      // Not known to be marked, and the sweeper may have let the points go meanwhile (its code record gone with
-      // them): the code is removed now, or it could stay usable with no reservation. Never shown, it cost nothing.
+      // A lost answer may hide a write that landed (a commit, then the connection went): a code it issued stays.
+      const landed = await reservationNow(this.#o.store, holder, reservation.id);
+      if (landed?.state === 'issued' && landed.platformId === made.platformId) return landed;
+      // Else the sweeper may have let its points go meanwhile: removed, or it could pay with no reservation.
       await codes.remove(shop, made.platformId).catch(() => undefined);
       throw error;
     });
     if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
-      // The sweeper let it go meanwhile (the make took longer than its repair waits): a code with no reservation
-      // must not stay in the store.
+      // The sweeper let it go meanwhile (a make slower than its repair): no code stays without its reservation.
       await codes.remove(shop, made.platformId).catch(() => undefined);
       return { kind: 'failed' };
     }
@@ -247,8 +249,7 @@ export class RewardCodes {
       { platform, shop, kind: (error as Error)?.name },
       'a reward code could not be made; its points are let go once the store says it has no such code',
     );
-    const still = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
-    if (still?.reservations.find((each) => each.id === reservation.id)?.state !== 'reserving') {
+    if ((await reservationNow(this.#o.store, holder, reservation.id))?.state !== 'reserving') {
       const found = await codes.find(shop, reservation.code).catch(() => undefined);
       if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
     }
