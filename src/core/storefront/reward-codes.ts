@@ -232,10 +232,9 @@ export class RewardCodes {
 
   /**
    * A make not known to have made the code: a store may still make it after the bridge gave up (a timeout), so it is
-   * not looked for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS,
-   * once any make has ended) removes the code if the store has it and lets the points go; unless the repair already
-   * let it go while this make ran (a make slower than REPAIR_MS): then no one looks for its code again, so it is
-   * looked for now that the make has ended, and removed.
+   * not looked for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS)
+   * removes the code if the store has it and lets the points go; unless the repair let it go while this make ran (a
+   * make slower than REPAIR_MS): then no one looks for its code again, so it is looked for now, and removed.
    */
   async #makeThrew(
     asked: Redemption,
@@ -257,8 +256,9 @@ export class RewardCodes {
   }
 
   /**
-   * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed
-   * if there, then the points are let go. `sure`: the platform said it made nothing, or why it cannot be asked.
+   * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed if
+   * there, then the points let go while it is still 'reserving' (a make that landed meanwhile issued its code to the
+   * customer). `sure`: the platform said it made nothing, or why it cannot be asked.
    */
   async repairUnmade(holder: string, reservation: Reservation, sure: boolean | string = false): Promise<void> {
     const codes = this.#o.codesOf(reservation.platform);
@@ -267,7 +267,7 @@ export class RewardCodes {
       if (found !== undefined) await codes.remove(reservation.shop, found);
     }
     const why = typeof sure === 'string' ? sure : 'its code was never shown';
-    await this.end(holder, reservation, release(why, this.#now()));
+    await this.end(holder, reservation, release(why, this.#now(), new Set(['reserving'])));
   }
 
   /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
