@@ -284,16 +284,18 @@ export class CodeSweeper {
       if (after?.state === 'released') report.released += 1;
       return;
     }
-    let mark: string | undefined;
-    if (uses > 0) {
-      await codes!.remove(reservation.shop, reservation.platformId!);
-      report.removed += 1;
-    } else mark = await this.#o.checks.mark(account, index.holder);
+    const mark = uses > 0 ? undefined : await this.#o.checks.mark(account, index.holder);
     await this.#o.codes.end(index.holder, reservation, (current) =>
       stillHeld(current)
         ? { state: 'issued', orderKey: undefined, usedAtPlatform: uses > 0 ? true : undefined }
         : undefined,
     );
+    // Removed once its points are held for the order the store counted: removed first, a write that failed after
+    // (or a stop) left no code in the store, and the next pass took it for one gone and let its points go.
+    if (uses > 0) {
+      await codes!.remove(reservation.shop, reservation.platformId!);
+      report.removed += 1;
+    }
     // Given its mark's token, whether the change landed or not (then there is nothing new, and the token goes): a
     // check made meanwhile, before the change, could not take the mark.
     const runtime = mark !== undefined ? await this.#o.accounts.runtime(account) : undefined;
