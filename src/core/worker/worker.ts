@@ -5,7 +5,7 @@
 // the budget returns, rather than hold a slot waiting in the limiter.
 import { BRIDGE_CODE, holderId } from '../storefront/reservations.ts';
 import type { CoverChecks } from '../storefront/cover-checks.ts';
-import { serviceCustomer } from '../storefront/customer-points.ts';
+import { serviceCustomer, type ServiceCustomer } from '../storefront/customer-points.ts';
 import type { RewardCodes } from '../storefront/reward-codes.ts';
 import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from '../customer-calls.ts';
 import { laneAfter, LaneCalls, LANES, shopGroupOf, type Lane, type SkippedShops } from '../lanes.ts';
@@ -566,8 +566,9 @@ export class Worker {
     }
 
     // Before the cancel leaves: the customer's codes are marked to be checked against what it leaves them.
-    const coverOf = next.kind === 'cancel' ? coverCustomer(record) : undefined;
-    const coverMark = coverOf ? await this.coverChecks?.cancelling(via.id, coverOf) : undefined;
+    const coverOf = next.kind === 'cancel' ? coverCustomers(record) : [];
+    const covers = this.coverChecks;
+    const coverMarks = covers ? await Promise.all(coverOf.map((each) => covers.cancelling(via.id, each))) : [];
     // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
     let triedInDoubt = false;
     let result;
@@ -618,9 +619,9 @@ export class Worker {
       // order without this call, and be kept as fresh. Told even when the save failed: the service took the call.
       this.#tellCustomerCall(record, next, via.id, codeCustomer);
       // The cancel went through: the customer's codes are checked now (the sweeper does it where this fails).
-      if (coverOf)
+      for (const [at, each] of coverOf.entries())
         await this.coverChecks
-          ?.check(via, holderId(via.id, coverOf), coverMark)
+          ?.check(via, holderId(via.id, each), coverMarks[at])
           .catch((error: unknown) =>
             this.#o.logger.warn(
               { order: record.key, kind: (error as Error)?.name },
@@ -845,9 +846,14 @@ export class Worker {
   }
 }
 
-/** Who an order's earns named at the service (its e-mail, else its phone): whose codes a cancel may leave uncovered. */
-const coverCustomer = (record: OrderRecord) =>
-  serviceCustomer({
-    ...(record.snapshot.customer.email ? { email: record.snapshot.customer.email } : {}),
-    ...(record.snapshot.customer.mobile ? { phone: record.snapshot.customer.mobile } : {}),
-  });
+/**
+ * Whose codes a cancel may leave uncovered: the holders of the order's e-mail and of its phone. The service finds its
+ * customer by either, and a storefront that knows only the phone (a sign-in by text message) holds their codes under
+ * it, whatever e-mail the orders carry.
+ */
+const coverCustomers = (record: OrderRecord): ServiceCustomer[] => {
+  const { email, mobile } = record.snapshot.customer;
+  return [serviceCustomer({ email: email ?? undefined }), serviceCustomer({ phone: mobile ?? undefined })].filter(
+    (each) => each !== undefined,
+  );
+};
