@@ -18,10 +18,13 @@ export class WooRestError extends BridgeError<WooRestErrorCode> {
    * key that got in but may not do this (403). The code sweeper reads it (StorefrontParts.codes).
    */
   readonly accessGone: boolean;
+  /** Asking again later may succeed (the store did not answer), as Shopify's and BigCommerce's errors say. */
+  readonly transient: boolean;
   constructor(message: string, code: WooRestErrorCode, status?: number) {
     super(code, message);
     this.status = status;
     this.accessGone = code === 'refused' && status !== 403;
+    this.transient = code === 'unavailable';
   }
 }
 

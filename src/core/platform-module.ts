@@ -393,6 +393,8 @@ export interface StorefrontParts {
   /**
    * A reward's codes on the platform (reserve at issue, redeem at use: src/core/storefront/reservations.ts). Every
    * call may throw (the platform unreachable, access gone): the caller keeps the reservation and tries again later.
+   * An error whose `transient` is true says the store is only down now (asking again may succeed): the sweeper then
+   * never takes it for a store that cannot be asked.
    */
   codes?: {
     /** Makes the code on the platform: one use, for that customer where the platform allows, ending at expiresAt. */

@@ -254,3 +254,29 @@ describe('the code sweeper, for a shop not served whose store still lets the bri
     expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
   });
 });
+
+describe('the code sweeper, for a shop not served whose store is only down now', () => {
+  it('keeps the points of a code its store may have made until the store can say, then removes it', async () => {
+    const { reservation, sweeper } = await issued();
+    // The make landed in the store, its answer lost; the shop taken off the bridge's list, its install kept.
+    const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
+    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+      account: 'acct',
+      customer: CUSTOMER,
+      reservations: [reserving],
+    });
+    served = false;
+    clock += REPAIR + 1;
+    // Shopify's own words for a store that did not answer: asking again later may succeed.
+    refusal = Object.assign(new Error('Shopify Admin API of revoked.example did not answer (ETIMEDOUT)'), {
+      transient: true,
+    });
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 1 });
+    // Its points stay held: the code may be in the store, usable, and its order must find them.
+    expect((await stateNow())?.state).toBe('reserving');
+    refusal = undefined;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect((await stateNow())?.state).toBe('released');
+    expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
+  });
+});

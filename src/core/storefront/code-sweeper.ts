@@ -114,13 +114,14 @@ export class CodeSweeper {
    */
   async #repairUnmade(holder: string, reservation: Reservation): Promise<void> {
     const codes = this.#o.codesOf(reservation.platform);
+    let found: string | undefined;
     try {
-      await codes?.find(reservation.shop, reservation.code);
+      found = await codes?.find(reservation.shop, reservation.code);
     } catch (error) {
       if (mayPassLater(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
       return this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
     }
-    await this.#o.codes.repairUnmade(holder, reservation);
+    await this.#o.codes.repairFound(holder, reservation, found);
   }
 
   async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
@@ -287,16 +288,18 @@ export class CodeSweeper {
       if (after?.state === 'released') report.released += 1;
       return;
     }
-    let mark: string | undefined;
-    if (uses > 0) {
-      await codes!.remove(reservation.shop, reservation.platformId!);
-      report.removed += 1;
-    } else mark = await this.#o.checks.mark(account, index.holder);
+    const mark = uses > 0 ? undefined : await this.#o.checks.mark(account, index.holder);
     await this.#o.codes.end(index.holder, reservation, (current) =>
       stillHeld(current)
         ? { state: 'issued', orderKey: undefined, usedAtPlatform: uses > 0 ? true : undefined }
         : undefined,
     );
+    // Removed once its points are held for the order the store counted: removed first, a write that failed after
+    // (or a stop) left no code in the store, and the next pass took it for one gone and let its points go.
+    if (uses > 0) {
+      await codes!.remove(reservation.shop, reservation.platformId!);
+      report.removed += 1;
+    }
     // Given its mark's token, whether the change landed or not (then there is nothing new, and the token goes): a
     // check made meanwhile, before the change, could not take the mark.
     const runtime = mark !== undefined ? await this.#o.accounts.runtime(account) : undefined;

@@ -168,6 +168,16 @@ export async function changeReservation(
  * The holder without its reservations that ended over ENDED_KEPT_MS ago; the points of the redeemed ones among them
  * are added to redeemedEarlier, so a balance from the ledger never gives spent points back however long ago.
  */
+/** A reservation as the ledger holds it now; undefined when it is not there, or the ledger cannot say now. */
+export async function reservationNow(
+  store: Pick<LedgerStore, 'getRecord'>,
+  holder: string,
+  id: string,
+): Promise<Reservation | undefined> {
+  const value = await store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
+  return value?.reservations.find((each) => each.id === id);
+}
+
 export function pruned(holder: Holder, now: Date): Holder {
   const old = (reservation: Reservation) =>
     ENDED.has(reservation.state) &&

@@ -26,6 +26,7 @@ import {
   openInShop,
   release,
   pruned,
+  reservationNow,
   withoutOrder,
   type CodeIndex,
   type Holder,
@@ -209,14 +210,15 @@ export class RewardCodes {
     const issued = await changeReservation(this.#o.store, holder, reservation.id, (current) =>
       current.state === 'reserving' ? { state: 'issued', platformId: made.platformId } : undefined,
     ).catch(async (error: unknown) => {
-      // Not known to be marked, and the sweeper may have let the points go meanwhile (its code record gone with
-      // them): the code is removed now, or it could stay usable with no reservation. Never shown, it cost nothing.
+      // A lost answer may hide a write that landed (a commit, then the connection went): a code it issued stays.
+      const landed = await reservationNow(this.#o.store, holder, reservation.id);
+      if (landed?.state === 'issued' && landed.platformId === made.platformId) return landed;
+      // Else the sweeper may have let its points go meanwhile: removed, or it could pay with no reservation.
       await codes.remove(shop, made.platformId).catch(() => undefined);
       throw error;
     });
     if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
-      // The sweeper let it go meanwhile (the make took longer than its repair waits): a code with no reservation
-      // must not stay in the store.
+      // The sweeper let it go meanwhile (a make slower than its repair): no code stays without its reservation.
       await codes.remove(shop, made.platformId).catch(() => undefined);
       return { kind: 'failed' };
     }
@@ -230,10 +232,9 @@ export class RewardCodes {
 
   /**
    * A make not known to have made the code: a store may still make it after the bridge gave up (a timeout), so it is
-   * not looked for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS,
-   * once any make has ended) removes the code if the store has it and lets the points go; unless the repair already
-   * let it go while this make ran (a make slower than REPAIR_MS): then no one looks for its code again, so it is
-   * looked for now that the make has ended, and removed.
+   * not looked for now. The reservation stays 'reserving', its points held, until the sweeper's repair (REPAIR_MS)
+   * removes the code if the store has it and lets the points go; unless the repair let it go while this make ran (a
+   * make slower than REPAIR_MS): then no one looks for its code again, so it is looked for now, and removed.
    */
   async #makeThrew(
     asked: Redemption,
@@ -247,8 +248,7 @@ export class RewardCodes {
       { platform, shop, kind: (error as Error)?.name },
       'a reward code could not be made; its points are let go once the store says it has no such code',
     );
-    const still = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
-    if (still?.reservations.find((each) => each.id === reservation.id)?.state !== 'reserving') {
+    if ((await reservationNow(this.#o.store, holder, reservation.id))?.state !== 'reserving') {
       const found = await codes.find(shop, reservation.code).catch(() => undefined);
       if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
     }
@@ -256,17 +256,24 @@ export class RewardCodes {
   }
 
   /**
-   * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed
-   * if there, then the points are let go. `sure`: the platform said it made nothing, or why it cannot be asked.
+   * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed if
+   * there, then the points let go while it is still 'reserving' (a make that landed meanwhile issued its code to the
+   * customer). `sure`: the platform said it made nothing, or why it cannot be asked.
    */
   async repairUnmade(holder: string, reservation: Reservation, sure: boolean | string = false): Promise<void> {
     const codes = this.#o.codesOf(reservation.platform);
-    if (!sure && codes) {
-      const found = await codes.find(reservation.shop, reservation.code);
-      if (found !== undefined) await codes.remove(reservation.shop, found);
-    }
-    const why = typeof sure === 'string' ? sure : 'its code was never shown';
-    await this.end(holder, reservation, release(why, this.#now()));
+    const found = !sure && codes ? await codes.find(reservation.shop, reservation.code) : undefined;
+    await this.repairFound(holder, reservation, found, typeof sure === 'string' ? sure : undefined);
+  }
+
+  /** The repair, once the store was looked at (one look: a second could find a make that landed after the first). */
+  async repairFound(holder: string, reservation: Reservation, found: string | undefined, why?: string): Promise<void> {
+    if (found !== undefined) await this.#o.codesOf(reservation.platform)?.remove(reservation.shop, found);
+    await this.end(
+      holder,
+      reservation,
+      release(why ?? 'its code was never shown', this.#now(), new Set(['reserving'])),
+    );
   }
 
   /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
