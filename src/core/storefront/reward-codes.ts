@@ -35,18 +35,8 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type RedeemAnswer =
-  | { kind: 'issued'; code: string; amountOff: string; expiresAt: string; available: number }
-  /** The balance, less what is held, does not cover the reward. */
-  | { kind: 'short'; available: number; points: number }
-  /** The balance could not be read now: nothing was reserved. */
-  | { kind: 'busy'; retryAfterSeconds: number }
-  /** The store may not make codes (the merchant has to approve it): nothing is held. */
-  | { kind: 'not-allowed' }
-  /** The code could not be made: nothing stays held once the sweeper has looked (at once where it can). */
-  | { kind: 'failed' }
-  /** The customer holds MAX_OPEN_CODES unused codes in the shop already: nothing was read or reserved. */
-  | { kind: 'too-many' };
+export type { RedeemAnswer } from './redeem-answer.ts';
+import type { RedeemAnswer } from './redeem-answer.ts';
 
 /**
  * A customer holds at most this many unused codes in a shop: a page that redeems by mistake, or clicks forged from
