@@ -183,7 +183,8 @@ async function storefrontTrouble(parts: AttentionParts, shop: ShopRef): Promise<
   return {
     kind: 'storefront_not_ready',
     why: `Your storefront is on, but customers cannot see their points now: ${ready.why}.`,
-    fix: 'Do what this says; the storefront stays on and shows points again once it is done.',
+    // An optional scope is asked for only as the switch turns on: turning it off and on again asks.
+    fix: 'Do what this says; where it is access you approve as you turn the storefront on, turn it off and on again in Set up. It shows points again once that is done.',
   };
 }
 

@@ -293,9 +293,13 @@ describe("a Shopify customer's points in the store", () => {
 
   it('tells the merchant on Home when a release of the app took write_app_proxy away after the storefront was on', async () => {
     const attention = async () =>
-      ((await asShop(running, SHOP).get('/attention')).body.attention as Array<{ kind: string; why: string }>).filter(
-        (item) => item.kind === 'storefront_not_ready',
-      );
+      (
+        (await asShop(running, SHOP).get('/attention')).body.attention as Array<{
+          kind: string;
+          why: string;
+          fix: string;
+        }>
+      ).filter((item) => item.kind === 'storefront_not_ready');
     expect(await attention()).toEqual([]);
     // The operator released a version of the app without the scope: Shopify's proxy routes nothing to the bridge
     // now, and customers' launchers say they cannot be shown, while the switch still says on.
@@ -310,6 +314,15 @@ describe("a Shopify customer's points in the store", () => {
       await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
     }
     expect(await attention()).toEqual([]);
+    // The merchant revoked the optional read_customers: only turning the switch again asks for it.
+    await grantScopes(SHOP, 'read_orders,write_app_proxy');
+    try {
+      const [item] = await attention();
+      expect(item?.why).toContain('approve access to customers');
+      expect(item?.fix).toContain('turn it off and on again in Set up');
+    } finally {
+      await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
+    }
   });
 
   it('is gone again once the merchant turns it off', async () => {
