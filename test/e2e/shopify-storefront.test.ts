@@ -291,7 +291,7 @@ describe("a Shopify customer's points in the store", () => {
     expect(again.text).not.toContain('edsger');
   });
 
-  it('tells the merchant on Home when a release of the app took write_app_proxy away after the storefront was on', async () => {
+  it('tells the merchant on Home when the storefront, on, lost write_app_proxy (a release) or read_customers (revoked)', async () => {
     const attention = async () =>
       (
         (await asShop(running, SHOP).get('/attention')).body.attention as Array<{
