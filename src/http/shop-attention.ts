@@ -13,6 +13,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
 import { PLATFORMS } from '../composition/platforms.ts';
+import { storefrontOn } from '../core/storefront/storefront-switch.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 
@@ -29,7 +30,7 @@ export interface AttentionParts {
   store: LedgerStore;
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
-  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
+  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons' | 'storefront'> | undefined;
   /**
    * Since when the account's rate budget has been spent with no real break, where its own orders found it spent;
    * absent: not known. Never where only another account on the same budget (the same key) spent it.
@@ -143,6 +144,9 @@ export async function shopAttention(
   for (const problem of health?.problems ?? [])
     items.push({ kind: `subscription_${problem.kind}`, why: `${problem.topic}: ${problem.detail}`, fix: problem.fix });
 
+  const storefront = await storefrontTrouble(parts, shop);
+  if (storefront) items.push(storefront);
+
   // Orders skipped for a reason only the shop's platform gives (its customers' details withheld), in its words.
   for (const [reason, { why, fix }] of Object.entries(partsOf(shop.platform)?.skipReasons ?? {})) {
     const { total } = await store.listOrders({ page: 1, limit: 1, platform: shop.platform, shop: shop.shop, reason });
@@ -163,6 +167,25 @@ export async function shopAttention(
     });
   }
   return items;
+}
+
+/**
+ * A storefront the merchant turned on that the install can no longer serve: a scope taken away after it was turned on
+ * (a release of the app without write_app_proxy, read_customers revoked), which no switch says. It stays on, so that
+ * it serves again once the scope is back; the platform is asked as the switch asks it, and not being able to ask
+ * (the platform down) is no item.
+ */
+async function storefrontTrouble(parts: AttentionParts, shop: ShopRef): Promise<AttentionItem | undefined> {
+  const storefront = parts.partsOf(shop.platform)?.storefront;
+  if (!storefront?.readiness || !(await storefrontOn(parts.store, shop.platform, shop.shop))) return undefined;
+  const ready = await storefront.readiness(shop.shop).catch(() => ({ ready: true }) as const);
+  if (ready.ready) return undefined;
+  return {
+    kind: 'storefront_not_ready',
+    why: `Your storefront is on, but customers cannot see their points now: ${ready.why}.`,
+    // An optional scope is asked for only as the switch turns on: turning it off and on again asks.
+    fix: 'Do what this says; where it is access you approve as you turn the storefront on, turn it off and on again in Set up. It shows points again once that is done.',
+  };
 }
 
 /** The shop's orders with work pending: held while it earns on no account. */

@@ -124,6 +124,16 @@ describe('readiness', () => {
     expect(await storefront.readiness!(OWN)).toEqual({ ready: true });
   });
 
+  it('the own store by client credentials without the app proxy’s scope is told to name it in the app’s version', async () => {
+    await installed(OWN, 'client_credentials');
+    // No merchant installs it again and no dialog asks: the token carries what the released version names.
+    fake.scopes = 'read_orders,read_customers';
+    const ready = await storefront.readiness!(OWN);
+    expect(ready).toMatchObject({ ready: false, missingScopes: ['write_app_proxy'] });
+    expect(ready.ready === false && ready.why).toMatch(/add write_app_proxy to the app’s scopes in the Dev Dashboard/);
+    expect(ready.ready === false && ready.why).not.toMatch(/SHOPIFY_SCOPES|installs the app on your store again/);
+  });
+
   it('an install made before the app proxy’s scope was asked for is refused first, with how Shopify grants it', async () => {
     await installed(SHOP, 'token_exchange');
     // It approved read_customers; write_app_proxy, without which Shopify routes nothing to the bridge, it never had.

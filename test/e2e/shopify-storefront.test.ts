@@ -291,6 +291,40 @@ describe("a Shopify customer's points in the store", () => {
     expect(again.text).not.toContain('edsger');
   });
 
+  it('tells the merchant on Home when the storefront, on, lost write_app_proxy (a release) or read_customers (revoked)', async () => {
+    const attention = async () =>
+      (
+        (await asShop(running, SHOP).get('/attention')).body.attention as Array<{
+          kind: string;
+          why: string;
+          fix: string;
+        }>
+      ).filter((item) => item.kind === 'storefront_not_ready');
+    expect(await attention()).toEqual([]);
+    // The operator released a version of the app without the scope: Shopify's proxy routes nothing to the bridge
+    // now, and customers' launchers say they cannot be shown, while the switch still says on.
+    await grantScopes(SHOP, 'read_orders,read_customers');
+    try {
+      const [item] = await attention();
+      expect(item?.why).toContain('Your storefront is on, but customers cannot see their points now');
+      expect(item?.why).toContain('the bridge’s operator releases the app’s version that asks for write_app_proxy');
+      // The merchant's choice is kept: once the scope is back, it serves again with nothing to turn.
+      expect((await asShop(running, SHOP).get('/storefront')).body).toEqual({ offered: true, on: true });
+    } finally {
+      await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
+    }
+    expect(await attention()).toEqual([]);
+    // The merchant revoked the optional read_customers: only turning the switch again asks for it.
+    await grantScopes(SHOP, 'read_orders,write_app_proxy');
+    try {
+      const [item] = await attention();
+      expect(item?.why).toContain('approve access to customers');
+      expect(item?.fix).toContain('turn it off and on again in Set up');
+    } finally {
+      await grantScopes(SHOP, 'read_orders,write_app_proxy,read_customers');
+    }
+  });
+
   it('is gone again once the merchant turns it off', async () => {
     expect((await turn(SHOP, false)).status).toBe(200);
     for (const query of [signed(SHOP, '7001'), signed(SHOP)]) expect((await points(query)).status).toBe(404);

@@ -42,6 +42,7 @@ const ATTENTION_TITLES = {
   address_refused: 'The app will not send points to your loyalty service’s address',
   budget_spent: 'Your orders wait for calls to the loyalty service',
   trial: 'You are not live yet',
+  storefront_not_ready: 'Customers cannot see their points in your store',
 };
 
 /** Trouble that stops points is critical; a trial is news, not trouble. */
