@@ -3,8 +3,18 @@
 // one, else by the phone (serviceCustomer): a customer whose record has no e-mail in one shop of the account (or had
 // none when they first redeemed) holds codes under the phone, and under the e-mail in another. Points taken from the
 // customer, by an earning's cancel or by hand, leave the codes under either identifier uncovered alike; and a redeem
-// under one identifier must count the points held under the other (still open: it fails, a double spend).
+// under one identifier must count the points held under the other.
 import { describe, expect, it } from 'vitest';
+import {
+  CODE_KIND,
+  HOLDER_KIND,
+  codeIndexId,
+  holderId,
+  newCode,
+  type CodeIndex,
+  type Holder,
+  type Reservation,
+} from '../../src/core/storefront/reservations.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
@@ -48,20 +58,116 @@ const redeemByPhone = (w: RewardWorld, email: string, customerId: string) =>
     reward: BIG,
   });
 
+/**
+ * A code of 200 points reserved by phone before a phone's reservations went under the e-mail last earned with it (a
+ * release before issue 64's fix): made in the store, its reservation under the phone's own holder.
+ */
+async function codeHeldByPhone(w: RewardWorld, email: string, customerId: string): Promise<string> {
+  const mobile = mobileOf(email);
+  const code = newCode();
+  const at = new Date(w.clock.now).toISOString();
+  const expiresAt = new Date(w.clock.now + 7 * 86_400_000).toISOString();
+  const made = await w.store.parts.make({
+    ...{ shop: SHOP, customerId, code, title: 'Loyalty reward', amountOff: BIG.amountOff, minimumOrder: null },
+    ...{ startsAt: at, expiresAt, combinesWithOthers: true },
+  });
+  if (made.kind !== 'made') throw new Error('the fake store makes every code');
+  const holder = holderId(w.account.id, { mobile });
+  const reservation: Reservation = {
+    ...{ id: `before-${customerId}`, platform: PLATFORM, shop: SHOP, customerId, rewardId: BIG.id, points: 200 },
+    ...{ amountOff: BIG.amountOff, code, state: 'issued', platformId: made.platformId, expiresAt, createdAt: at },
+  };
+  await w.ledger.addRecord<CodeIndex>(CODE_KIND, codeIndexId(PLATFORM, SHOP, code), {
+    ...{ platform: PLATFORM, shop: SHOP, holder, reservation: reservation.id, createdAt: at },
+  });
+  await w.ledger.putRecord<Holder>(HOLDER_KIND, holder, {
+    account: w.account.id,
+    customer: { mobile },
+    reservations: [reservation],
+  });
+  return code;
+}
+
+/** Each of the orders refunded in full: their points cancelled at the service. */
+async function refunded(w: RewardWorld, email: string, orderIds: string[]): Promise<void> {
+  for (const id of orderIds)
+    await w.engine.accept(`refund-${id}`, [
+      orderEvent({
+        orderId: id,
+        facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+        customer: { name: 'Ada', email, mobile: mobileOf(email) },
+      }),
+    ]);
+  await w.settle();
+}
+
 describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)', (_name, runs, open) => {
-  // A known defect, left open in issue 64: each reservation counts only what is held under its own identifier, so one
-  // customer's points are spent twice under two. The fix needs the holders of one service customer counted together at
-  // the reserve. Kept failing on purpose (it.fails): once fixed, this reports, and becomes a plain test.
-  (runs ? it.fails : it.skip)(
-    'issues no more codes than their points cover, whichever identifier each redeem names',
+  // Issue 64: each reservation counted only what was held under its own identifier, so one customer's points were
+  // spent twice under two. A phone's reservations now go under the holder of the e-mail last earned with it
+  // (customer-holders.ts), where the e-mail's redeems are, so both meet at one compare-and-set.
+  it.runIf(runs)('issues no more codes than their points cover, whichever identifier each redeem names', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email } = await customerWith(w, 3);
+    expect((await w.redeem(email, BIG)).kind).toBe('issued');
+    // The same customer in another shop of the account, whose record there has their phone and no e-mail.
+    const byPhone = await redeemByPhone(w, email, 'phone-only-7');
+    // 300 points cover one code of 200: a second would pay an order whose redeem the service refuses.
+    expect(byPhone.kind).not.toBe('issued');
+    expect(w.store.live()).toHaveLength(1);
+  });
+
+  it.runIf(runs)('issues one code of two asked at the same moment by e-mail and by phone', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email } = await customerWith(w, 3);
+    // Both reads say 300; the two reservations meet at the one holder's compare-and-set, and the second sees the first.
+    const answers = await Promise.all([w.redeem(email, BIG), redeemByPhone(w, email, 'phone-only-11')]);
+    expect(answers.filter((each) => each.kind === 'issued')).toHaveLength(1);
+    expect(w.store.live()).toHaveLength(1);
+  });
+
+  it.runIf(runs)("shows them by phone what their e-mail's codes hold, as the service reads them by it", async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email } = await customerWith(w, 3);
+    expect((await w.redeem(email, BIG)).kind).toBe('issued');
+    // The page by phone: the service answers the e-mail's 300 points, less the 200 that code holds.
+    const now = w.clock.now;
+    expect(await w.codes.held(w.account.id, { mobile: mobileOf(email) }, 'service', now)).toBe(200);
+  });
+
+  it.runIf(runs)(
+    'counts the codes held under their phone from before, and lists each only to the customer it was made for',
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
-      const { email } = await customerWith(w, 3);
-      expect((await w.redeem(email, BIG)).kind).toBe('issued');
-      // The same customer in another shop of the account, whose record there has their phone and no e-mail.
-      const byPhone = await redeemByPhone(w, email, 'phone-only-7');
-      // 300 points cover one code of 200: a second would pay an order whose redeem the service refuses.
-      expect(byPhone.kind).not.toBe('issued');
+      const { email } = await customerWith(w, 5);
+      const mobile = mobileOf(email);
+      const old = await codeHeldByPhone(w, email, 'phone-only-10');
+      const byEmail = await w.redeem(email, BIG);
+      expect(byEmail.kind).toBe('issued');
+      // 500 points less 400 held: a third code of 200 would pay an order whose redeem the service refuses.
+      expect((await w.redeem(email, BIG)).kind).toBe('short');
+      expect((await redeemByPhone(w, email, 'phone-only-10')).kind).toBe('short');
+      expect(w.store.live()).toHaveLength(2);
+      // Each sees their own code alone: the customer known there by phone, and the one known by e-mail.
+      const listed = (customer: { email: string } | { mobile: string }, id: string) =>
+        w.codes.openCodes(w.account.id, customer, PLATFORM, SHOP, id).then((codes) => codes.map((each) => each.code));
+      expect(await listed({ mobile }, 'phone-only-10')).toEqual([old]);
+      expect(await listed({ email }, `customer-${email}`)).toEqual([(byEmail as { code: string }).code]);
+    },
+  );
+
+  it.runIf(runs)(
+    "withdraws what their e-mail's and their phone's codes hold beyond their points once orders are cancelled",
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 5);
+      await codeHeldByPhone(w, ada.email, 'phone-only-12');
+      expect((await w.redeem(ada.email, BIG)).kind).toBe('issued');
+      // 500 points, 400 held by the two codes; two orders refunded leave 300, which covers one code alone.
+      await refunded(w, ada.email, ada.orderIds.slice(0, 2));
+      await eventually(() =>
+        expect(world.sandbox.store.balance({ name: '', email: ada.email, mobile: '' }).approved).toBe(300),
+      );
+      await w.sweeper.sweep();
       expect(w.store.live()).toHaveLength(1);
     },
   );
@@ -75,15 +181,7 @@ describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)'
       expect(answer.kind).toBe('issued');
       const code = (answer as { code: string }).code;
       // Both orders (with her e-mail and phone, as every order of hers) refunded in full: their 200 points cancelled.
-      for (const id of ada.orderIds)
-        await w.engine.accept(`refund-${id}`, [
-          orderEvent({
-            orderId: id,
-            facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
-            customer: { name: 'Ada', email: ada.email, mobile: mobileOf(ada.email) },
-          }),
-        ]);
-      await w.settle();
+      await refunded(w, ada.email, ada.orderIds);
       await eventually(() =>
         expect(world.sandbox.store.balance({ name: '', email: ada.email, mobile: '' }).approved).toBe(0),
       );

@@ -155,36 +155,57 @@ describe('the storefront reader', () => {
     expect(await reader.exportCustomer(match)).toEqual({ contacts: [], balances: [] });
   });
 
-  it('counts from the ledger, for a customer known by phone, only the orders with no e-mail', async () => {
-    // Both orders share the phone; the service filed the one with an e-mail under the e-mail.
-    const order = (name: string, email: string | null, points: number) => ({
-      platform: 'tinyshop',
-      shop: 'acme',
-      updatedAt: '2026-04-01T10:00:00.000Z',
-      snapshot: { orderName: name, customer: { name: null, email, mobile: '+447700900123' } },
-      upstream: {
-        account: 'acct',
-        points: 'approved',
-        earnActivityId: `gives-${points}`,
-        earnedAt: '2026-04-01T10:00:00.000Z',
-      },
-    });
+  // The service answers a phone with the customer of the e-mail last earned with it (src/sandbox/store.ts), all of that
+  // e-mail's orders; a phone no earned order paired with an e-mail, with those earned under no e-mail.
+  const PHONE = '+447700900123';
+  const phoneOrder = (name: string, email: string | null, points: number, mobile: string | null = PHONE) => ({
+    platform: 'tinyshop',
+    shop: 'acme',
+    updatedAt: '2026-04-01T10:00:00.000Z',
+    snapshot: { orderName: name, customer: { name: null, email, mobile } },
+    upstream: {
+      account: 'acct',
+      points: 'approved',
+      earnActivityId: `gives-${points}`,
+      earnedAt: '2026-04-01T10:00:00.000Z',
+    },
+  });
+  const byPhone = async (orders: (who: { email: string } | { mobile: string }) => unknown[]) => {
     const account = {
       id: 'acct',
       client: {},
       policy: { pendingDays: 14 },
-      activityPoints: { 'gives-70': 70, 'gives-500': 500 },
+      activityPoints: { 'gives-70': 70, 'gives-500': 500, 'gives-30': 30 },
     } as unknown as AccountRuntime;
     const reader = new StorefrontReader({
       accounts: { forShop: async () => 'acct', runtime: async () => account },
-      store: {
-        customerOrders: async () => [order('#1', null, 70), order('#2', 'ada@example.com', 500)] as never,
-      },
+      store: { customerOrders: async (who) => orders(who) as never },
       liveFirst: () => false,
       share: 0.2,
       logger: createLogger({ level: 'silent' }),
     });
-    const answer = await reader.points(account, { mobile: '+447700900123' }, { platform: 'testshop', shop: 'acme' });
+    return reader.points(account, { mobile: PHONE }, { platform: 'testshop', shop: 'acme' });
+  };
+
+  it('counts from the ledger, for a customer known by phone, the orders of the e-mail the service finds by it', async () => {
+    const answer = await byPhone((who) =>
+      'email' in who
+        ? [phoneOrder('#2', 'ada@example.com', 500), phoneOrder('#3', 'ada@example.com', 30, null)]
+        : [phoneOrder('#1', null, 70), phoneOrder('#2', 'ada@example.com', 500)],
+    );
+    expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 530, source: 'ledger' } } });
+    expect(answer.ok && answer.points.history.map((line) => line.words).sort()).toEqual([
+      'Earned on order #2',
+      'Earned on order #3',
+    ]);
+  });
+
+  it('counts from the ledger, for a phone no earned order paired with an e-mail, the orders without one', async () => {
+    const unearned = {
+      ...phoneOrder('#2', 'ada@example.com', 500),
+      upstream: { account: 'acct', points: 'none', earnedAt: null },
+    };
+    const answer = await byPhone(() => [phoneOrder('#1', null, 70), unearned]);
     expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 70, source: 'ledger' } } });
     expect(answer.ok && answer.points.history.map((line) => line.words)).toEqual(['Earned on order #1']);
   });

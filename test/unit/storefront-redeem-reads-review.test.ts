@@ -229,6 +229,8 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
         if (kind === CODE_KIND) meanwhile?.();
       },
       deleteRecord: async (kind: string, key: string) => void records.delete(id(kind, key)),
+      // No orders: the customer's holder is theirs alone (customer-holders.ts).
+      customerOrders: async () => [],
       changeRecord: async <T>(kind: string, key: string, change: (current: T | undefined) => unknown) => {
         const answer = change(structuredClone(records.get(id(kind, key))) as T | undefined) as { put: T } | undefined;
         if (answer && 'put' in answer) records.set(id(kind, key), answer.put);

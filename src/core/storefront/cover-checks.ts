@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { HolderFinder, heldIn, readHolders } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import {
   FENCE_DROPPED_MS,
@@ -55,7 +56,10 @@ export const cancelsOnTheirWay = (mark: CoverCheck | undefined, now: number): Ar
   (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
 
 export interface CoverCheckParts {
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord'>;
+  store: Pick<
+    LedgerStore,
+    'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord' | 'customerOrders'
+  >;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
     pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
@@ -77,9 +81,11 @@ const beingMade = (holder: Holder | undefined) =>
 
 export class CoverChecks {
   readonly #o: CoverCheckParts;
+  readonly #holders: HolderFinder;
 
   constructor(parts: CoverCheckParts) {
     this.#o = parts;
+    this.#holders = new HolderFinder(parts.store, () => parts.now().getTime());
   }
 
   /**
@@ -116,7 +122,15 @@ export class CoverChecks {
     const read = await this.#o.reader.pointsNow(account, value.customer);
     if (!read.ok) return this.#later(account, holder, cancel);
     const { approved, redeemed, source } = read.points.balance;
-    let short = heldPoints(value, read.readStartedAt, source) - (approved - redeemed);
+    // The customer's other holders (customer-holders.ts: a phone's own, from before its codes went under the e-mail)
+    // hold the same balance; their own checks withdraw theirs, this one what is still short after them.
+    const { id, others } = await this.#holders.of(account.id, value.customer);
+    const besides = await readHolders(
+      this.#o.store,
+      [id, ...others].filter((each) => each !== holder),
+    );
+    let short = heldPoints(value, read.readStartedAt, source) + heldIn(besides, read.readStartedAt, source);
+    short -= approved - redeemed;
     for (const reservation of open) {
       if (short <= 0) break;
       if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;

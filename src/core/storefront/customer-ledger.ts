@@ -4,6 +4,7 @@ import type { LoyaltyRejectedError } from '../../loyalty/errors.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { emailLastEarned } from './customer-holders.ts';
 import type { LedgerOrder, ServiceCustomer } from './customer-points.ts';
 
 /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
@@ -13,11 +14,15 @@ export async function customerLedgerOrders(
   customer: ServiceCustomer,
 ): Promise<LedgerOrder[]> {
   const orders: LedgerOrder[] = [];
-  for (const order of await parts.store.customerOrders(customer)) {
+  let found = await parts.store.customerOrders(customer);
+  // The service answers a phone with the customer of the e-mail last earned with it (customer-holders.ts): their
+  // orders, as the reservations are theirs. A phone no earned order paired with an e-mail has those without one.
+  const email = 'mobile' in customer ? emailLastEarned(found, account.id) : undefined;
+  if (email !== undefined) found = await parts.store.customerOrders({ email });
+  for (const order of found) {
     const owner = order.upstream.account ?? (await parts.accounts.forShop(order.platform, order.shop));
     if (owner !== account.id) continue;
-    // The service files an order with an e-mail under that e-mail: a customer known by phone has only the others.
-    if ('mobile' in customer && order.snapshot.customer.email) continue;
+    if ('mobile' in customer && email === undefined && order.snapshot.customer.email) continue;
     // The order's own redeem only: a reward code's is counted by its reservation (heldPoints, 'ledger'), on the
     // account that issued it, for the code's customer.
     const points = orderPoints(

@@ -9,6 +9,7 @@ import type { AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
 import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
@@ -21,9 +22,7 @@ import {
   codeIndexId,
   fencedOut,
   heldPoints,
-  holderId,
   newCode,
-  openInShop,
   release,
   pruned,
   reservationNow,
@@ -45,7 +44,7 @@ import type { RedeemAnswer } from './redeem-answer.ts';
 export const MAX_OPEN_CODES = 3;
 
 export interface RewardCodesParts {
-  store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
+  store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord' | 'customerOrders'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
     pointsToRedeem(
@@ -71,62 +70,59 @@ export interface Redemption {
 export class RewardCodes {
   readonly #o: RewardCodesParts;
   readonly #now: () => Date;
+  readonly #holders: HolderFinder;
 
   constructor(parts: RewardCodesParts) {
     this.#o = parts;
     this.#now = parts.now ?? (() => new Date());
+    this.#holders = new HolderFinder(parts.store, () => this.#now().getTime());
   }
+
+  /** The customer's holders on the account (which ones kept briefly, customer-holders.ts), as they are now. */
+  #holdersOf = async (account: string, customer: ServiceCustomer): Promise<Holder[]> =>
+    readHolders(this.#o.store, Object.values(await this.#holders.ids(account, customer)).flat());
 
   /** The points held for the customer on the account, for a read of `source` that started at readStartedAt. */
   async held(account: string, customer: ServiceCustomer, source: 'service' | 'ledger', readStartedAt: number) {
-    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holderId(account, customer));
-    return heldPoints(holder, readStartedAt, source);
+    return heldIn(await this.#holdersOf(account, customer), readStartedAt, source);
   }
 
-  /** The customer's codes in this shop that they can still use, newest first. */
+  /** The customer's codes in this shop that they can still use, newest first: theirs alone, by the platform's id. */
   async openCodes(account: string, customer: ServiceCustomer, platform: string, shop: string, customerId: string) {
-    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holderId(account, customer));
-    const now = this.#now().getTime();
-    return (holder?.reservations ?? [])
-      .filter(
-        (each) =>
-          each.state === 'issued' &&
-          each.removedAt === undefined &&
-          each.platform === platform &&
-          each.shop === shop &&
-          each.customerId === customerId &&
-          Date.parse(each.expiresAt) > now,
-      )
-      .map((each) => ({ code: each.code, amountOff: each.amountOff, points: each.points, expiresAt: each.expiresAt }))
-      .reverse();
+    const holders = await this.#holdersOf(account, customer);
+    return usableCodes(holders, { platform, shop, customerId }, this.#now());
   }
 
-  async redeem(asked: Redemption): Promise<RedeemAnswer> {
-    const { platform, shop, account, customer, reward } = asked;
-    const codes = this.#o.codesOf(platform);
+  async redeem(named: Redemption): Promise<RedeemAnswer> {
+    const codes = this.#o.codesOf(named.platform);
     if (!codes) return { kind: 'not-allowed' };
-    const holder = holderId(account.id, customer);
+    // Read anew: the holder every redeem of the service's customer writes, and the others that hold their points.
+    const { customer, id: holder, others } = await this.#holders.of(named.account.id, named.customer);
+    const asked = { ...named, customer };
+    const { platform, shop, account, reward } = asked;
     // Before the balance is read: a customer at the limit costs the account no call.
-    const before = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
-    if (openInShop(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
+    const before = await readHolders(this.#o.store, [holder, ...others]);
+    if (openIn(before, asked, this.#now()) >= MAX_OPEN_CODES) return { kind: 'too-many' };
     const read = await this.#o.reader.pointsToRedeem(account, customer, { platform, shop, needed: reward.points });
     if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
-    const reserved = await this.#reserve(asked, holder, read);
+    const reserved = await this.#reserve(asked, { holder, others }, read);
     if (reserved.kind !== 'reserved') return reserved;
     this.#o.reader.dropBalance(account.id, callContact(customer));
-    const issued = await this.#issue(asked, holder, reserved.reservation, codes);
+    // The code is made for the customer as the platform's record names them (named), not by an e-mail of another shop.
+    const issued = await this.#issue(named, holder, reserved.reservation, codes);
     if (issued.kind !== 'issued') return issued;
     return { ...issued, available: Math.max(0, reserved.available - reward.points) };
   }
 
   /**
    * The reservation, added only if the balance as read, less everything the customer's holder holds at that write,
-   * covers the reward, and the customer holds fewer than MAX_OPEN_CODES open codes in the shop at that write.
+   * covers the reward, and the customer holds fewer than MAX_OPEN_CODES open codes in the shop at that write. The
+   * others' held points and codes are read just before it, and count as well.
    */
   async #reserve(
     asked: Redemption,
-    holder: string,
+    { holder, others }: { holder: string; others: string[] },
     read: Extract<FreshPoints, { ok: true }>,
   ): Promise<{ kind: 'reserved'; reservation: Reservation; available: number } | RedeemAnswer> {
     const { platform, shop, account, customer, reward } = asked;
@@ -149,11 +145,14 @@ export class RewardCodes {
     const index: CodeIndex = { platform, shop, holder, reservation: reservation.id, createdAt: now.toISOString() };
     await this.#o.store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
     const { balance } = read.points;
+    const besides = await readHolders(this.#o.store, others);
+    const heldBesides = heldIn(besides, read.readStartedAt, balance.source);
     let available = 0;
     let tooMany = false;
     const { changed } = await this.#o.store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
-      available = balance.approved - balance.redeemed - heldPoints(current, read.readStartedAt, balance.source);
-      tooMany = openInShop(current, asked, now) >= MAX_OPEN_CODES;
+      available =
+        balance.approved - balance.redeemed - heldBesides - heldPoints(current, read.readStartedAt, balance.source);
+      tooMany = openIn([current, ...besides], asked, now) >= MAX_OPEN_CODES;
       if (tooMany || available < reward.points) return undefined;
       const reservations = [...(current?.reservations ?? []), reservation];
       return { put: pruned({ ...current, account: account.id, customer, reservations }, now) };

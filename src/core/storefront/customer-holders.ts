@@ -1,0 +1,120 @@
+// Which holder a customer's reservations go under, and which others hold points of theirs (issue 64). The service finds
+// one customer by e-mail or by phone, a phone standing for the customer of the e-mail last earned with it (the
+// sandbox's #emailByMobile; an earn sends both), while a storefront names a customer by the e-mail where the platform's
+// record has one, else by the phone (serviceCustomer). So a phone the ledger saw earned with an e-mail on the account is
+// that e-mail's customer: their reservations go under the e-mail's holder, where every redeem of theirs meets the others
+// at one compare-and-set, whichever identifier a shop knows them by. Codes held under a phone's own holder (reserved
+// before any order paired it with an e-mail, or before this) still hold that customer's points: counted beside it.
+import type { OrderRecord } from '../order-record.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import { customerKey, type ServiceCustomer } from './customer-points.ts';
+import { ExpiringCache } from './expiring-cache.ts';
+import { HOLDER_KIND, heldPoints, holderId, openInShop, type Holder, type Reservation } from './reservations.ts';
+
+export interface CustomerHolders {
+  /** Who the service finds: for a phone, the e-mail last earned with it on the account; else as named. */
+  customer: ServiceCustomer;
+  /** The holder their new reservations go under. */
+  id: string;
+  /** Other holders whose held points are theirs too: those of the phones their orders on the account carry. */
+  others: string[];
+}
+
+/** The holders a page view counts are kept this long: a phone's first order with an e-mail shows within it. */
+export const HOLDERS_FRESH_MS = 30_000;
+const MAX_ENTRIES = 20_000;
+
+/**
+ * The e-mail of the order last earned with the phone on the account (`orders`: the phone's), as the service pairs them
+ * at each earn; undefined where none of its earned orders has one. Orders of releases that kept no account are left out.
+ */
+export function emailLastEarned(orders: readonly OrderRecord[], account: string): string | undefined {
+  let last: { email: string; at: string } | undefined;
+  for (const order of orders) {
+    const { email } = order.snapshot.customer;
+    const at = order.upstream.earnedAt;
+    if (!email || !at || order.upstream.account !== account) continue;
+    if (!last || at > last.at) last = { email, at };
+  }
+  return last?.email;
+}
+
+export class HolderFinder {
+  readonly #store: Pick<LedgerStore, 'customerOrders'>;
+  /** Holder ids only (digests): no e-mail or phone is kept in memory by it. */
+  readonly #kept: ExpiringCache<Pick<CustomerHolders, 'id' | 'others'>>;
+
+  constructor(store: Pick<LedgerStore, 'customerOrders'>, now: () => number) {
+    this.#store = store;
+    this.#kept = new ExpiringCache({
+      freshMs: HOLDERS_FRESH_MS,
+      keepMs: HOLDERS_FRESH_MS,
+      maxEntries: MAX_ENTRIES,
+      now,
+    });
+  }
+
+  /** Read anew from the ledger: what a reservation counts. */
+  async of(account: string, named: ServiceCustomer): Promise<CustomerHolders> {
+    let customer = named;
+    if ('mobile' in named) {
+      const email = emailLastEarned(await this.#store.customerOrders(named), account);
+      if (email !== undefined) customer = { email };
+    }
+    const id = holderId(account, customer);
+    const others = new Set<string>();
+    if ('mobile' in named && customerKey(named) !== customerKey(customer)) others.add(holderId(account, named));
+    if ('email' in customer)
+      for (const order of await this.#store.customerOrders(customer)) {
+        const { mobile } = order.snapshot.customer;
+        if (mobile && order.upstream.account === account) others.add(holderId(account, { mobile }));
+      }
+    others.delete(id);
+    return { customer, id, others: [...others] };
+  }
+
+  /** As `of`, kept HOLDERS_FRESH_MS: what a page view counts (a redeem reads anew). */
+  async ids(account: string, named: ServiceCustomer): Promise<Pick<CustomerHolders, 'id' | 'others'>> {
+    const { value } = await this.#kept.read(holderId(account, named), async () => {
+      const { id, others } = await this.of(account, named);
+      return { id, others };
+    });
+    return value;
+  }
+}
+
+/** The holders' records, those that exist. */
+export async function readHolders(store: Pick<LedgerStore, 'getRecord'>, ids: readonly string[]): Promise<Holder[]> {
+  const found = await Promise.all(ids.map((id) => store.getRecord<Holder>(HOLDER_KIND, id)));
+  return found.filter((each): each is Holder => each !== undefined);
+}
+
+/** The points the holders hold together, for a read of `source` that started at readStartedAt (heldPoints). */
+export const heldIn = (holders: readonly Holder[], readStartedAt: number, source: 'service' | 'ledger'): number =>
+  holders.reduce((total, each) => total + heldPoints(each, readStartedAt, source), 0);
+
+type Asked = Pick<Reservation, 'platform' | 'shop' | 'customerId'>;
+
+/** The customer's open codes in the shop across their holders (openInShop): what MAX_OPEN_CODES counts. */
+export const openIn = (holders: ReadonlyArray<Holder | undefined>, asked: Asked, now: Date): number =>
+  holders.reduce((total, each) => total + openInShop(each, asked, now), 0);
+
+/**
+ * The codes in this shop that the customer can still use, newest first, across their holders: only those made for
+ * them (the platform's id of the customer in this shop), so no one sees a code of another's however holders pair.
+ */
+export function usableCodes(holders: readonly Holder[], asked: Asked, now: Date) {
+  return holders
+    .flatMap((holder) => [...holder.reservations].reverse())
+    .filter(
+      (each) =>
+        each.state === 'issued' &&
+        each.removedAt === undefined &&
+        each.platform === asked.platform &&
+        each.shop === asked.shop &&
+        each.customerId === asked.customerId &&
+        Date.parse(each.expiresAt) > now.getTime(),
+    )
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .map((each) => ({ code: each.code, amountOff: each.amountOff, points: each.points, expiresAt: each.expiresAt }));
+}
