@@ -27,12 +27,13 @@ afterAll(async () => {
 /** The ledger, whose next write that marks a reservation 'issued' lands and then throws, as a lost commit answer. */
 function losingIssuedAnswer(
   store: LowdbStore,
-): Pick<LedgerStore, 'getRecord' | 'addRecord' | 'deleteRecord' | 'changeRecord'> {
+): Pick<LedgerStore, 'getRecord' | 'addRecord' | 'deleteRecord' | 'changeRecord' | 'customerOrders'> {
   let armed = true;
   return {
     getRecord: (kind, id) => store.getRecord(kind, id),
     addRecord: (kind, id, value) => store.addRecord(kind, id, value),
     deleteRecord: (kind, id) => store.deleteRecord(kind, id),
+    customerOrders: (customer) => store.customerOrders(customer),
     async changeRecord(kind, id, change) {
       const result = await store.changeRecord(kind, id, change);
       const issued = (result.value as Holder | undefined)?.reservations?.some((each) => each.state === 'issued');
