@@ -125,7 +125,11 @@ const cut = (text: string, start: string, end: string) => {
   expect(from, start).toBeGreaterThanOrEqual(0);
   return text.slice(from, text.indexOf(end, from) + end.length);
 };
-const pageCode = [cut(pageSource, 'export function element(', '\n}\n').replace(/^export /, ''), source].join('\n');
+/** The figures orders.js writes its amounts with. */
+const figures = merchantFile('figures.js').replace(/^export /gm, '');
+const pageCode = [cut(pageSource, 'export function element(', '\n}\n').replace(/^export /, ''), figures, source].join(
+  '\n',
+);
 
 /** What shop's Orders page shows: its rows (cells' text, badges) and its letters' banners, as loadOrders draws them. */
 async function ordersPageOf(token: () => string) {
@@ -155,7 +159,8 @@ async function ordersPageOf(token: () => string) {
   };
   const slots: Record<string, ReturnType<typeof make>> = {};
   const context = vm.createContext({
-    document: { createElement: make },
+    // orders.js listens for a read of the orders again (resync.js) to draw them anew.
+    document: { createElement: make, addEventListener: () => {} },
     $: (selector: string) => (slots[selector] ??= make(`slot ${selector}`)),
     call: async (path: string) => {
       const answer = await fetch(`${running.url}/admin/api${path}`, {
