@@ -28,7 +28,7 @@ export const shopifyStorefront: StorefrontPlatform = {
   async start({ customers, limitPerMinute }) {
     const fake = await startFakeShopifyForApp();
     fake.install(SHOP);
-    fake.scopes = 'read_orders,read_customers,write_discounts';
+    fake.scopes = 'read_orders,write_app_proxy,read_customers,write_discounts';
     for (let n = 0; n < customers; n++)
       fake.shop(SHOP).customers.set(customerId(n), shopifyCustomerNode(customerId(n), { email: email(n) }));
     const limit = String(limitPerMinute);
