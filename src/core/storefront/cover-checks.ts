@@ -13,7 +13,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
-import { HolderFinder, heldIn, readHolders } from './customer-holders.ts';
+import { HolderFinder } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import {
   FENCE_DROPPED_MS,
@@ -79,6 +79,18 @@ const withdrawable = (reservation: Reservation) =>
 const beingMade = (holder: Holder | undefined) =>
   (holder?.reservations ?? []).some((reservation) => reservation.state === 'reserving');
 
+/** The group's codes a withdrawal can take back, newest first: one order for every check, whichever holder it names. */
+const newestFirst = (group: ReadonlyArray<{ id: string; value: Holder }>) =>
+  group
+    .flatMap(({ id, value }) =>
+      value.reservations.filter(withdrawable).map((reservation) => ({ holder: id, reservation })),
+    )
+    .sort(
+      (a, b) =>
+        b.reservation.createdAt.localeCompare(a.reservation.createdAt) ||
+        b.reservation.id.localeCompare(a.reservation.id),
+    );
+
 export class CoverChecks {
   readonly #o: CoverCheckParts;
   readonly #holders: HolderFinder;
@@ -112,9 +124,7 @@ export class CoverChecks {
     const fence: CheckFence = { account: account.id, id: randomUUID(), at: this.#o.now().toISOString() };
     await this.#o.store.putRecord<CheckFence>(FENCE_KIND, holder, fence);
     const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
-    const open = (value?.reservations ?? []).filter(withdrawable).reverse();
-    const first = open[0];
-    if (!value || !first) {
+    if (!value || !value.reservations.some(withdrawable)) {
       if (beingMade(value)) return this.#later(account, holder, cancel);
       await this.#unmark(holder, seen, cancel);
       return 'covered';
@@ -123,17 +133,16 @@ export class CoverChecks {
     if (!read.ok) return this.#later(account, holder, cancel);
     const { approved, redeemed, source } = read.points.balance;
     // The customer's other holders (customer-holders.ts: a phone's own, from before its codes went under the e-mail)
-    // hold the same balance; their own checks withdraw theirs, this one what is still short after them.
+    // hold the same balance, and their checks may run beside this one (two cancels, a sweep): each check withdraws
+    // from the whole group, newest code first, so that two side by side pick the same codes, not one each.
     const { id, others } = await this.#holders.of(account.id, value.customer);
-    const besides = await readHolders(
-      this.#o.store,
-      [id, ...others].filter((each) => each !== holder),
-    );
-    let short = heldPoints(value, read.readStartedAt, source) + heldIn(besides, read.readStartedAt, source);
+    const besides = [id, ...others].filter((each) => each !== holder);
+    const group = [{ id: holder, value }, ...(await this.#read(besides))];
+    let short = group.reduce((total, each) => total + heldPoints(each.value, read.readStartedAt, source), 0);
     short -= approved - redeemed;
-    for (const reservation of open) {
+    for (const each of newestFirst(group)) {
       if (short <= 0) break;
-      if ((await this.#withdraw(holder, reservation)) === 'withdrawn') short -= reservation.points;
+      if ((await this.#withdraw(each.holder, each.reservation)) === 'withdrawn') short -= each.reservation.points;
     }
     // A code made meanwhile is checked on the sweeper's next pass.
     if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder)))
@@ -218,6 +227,14 @@ export class CoverChecks {
         await this.#o.store.changeRecord<CheckFence>(FENCE_KIND, id, (current) =>
           old(current) ? { delete: true } : undefined,
         );
+  }
+
+  /** The holders' records that exist, with their ids. */
+  async #read(ids: readonly string[]): Promise<Array<{ id: string; value: Holder }>> {
+    const found = await Promise.all(
+      ids.map(async (id) => ({ id, value: await this.#o.store.getRecord<Holder>(HOLDER_KIND, id) })),
+    );
+    return found.filter((each): each is { id: string; value: Holder } => each.value !== undefined);
   }
 
   /** Removed from the store and its points let go, unless the store counts it as used (its order will come). */
