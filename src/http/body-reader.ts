@@ -71,3 +71,33 @@ async function readWithin(req: IncomingMessage, maxBytes: number, deadline: Abor
     deadline.removeEventListener('abort', expire);
   }
 }
+
+/** How long, and how much, a refused request's body is read and dropped before its connection closes. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * After the answer to a request refused before its body was read (too large, not authentic): what is still on its
+ * way is read and dropped for a moment, then the connection closes. Closed at once with bytes still coming, the
+ * kernel resets it, and a proxy in front (nginx) still sending may take the reset before the answer and tell the
+ * platform 502 in place of ours. The answer must not ask to close the connection: Node would then close it at once.
+ */
+export function lingerThenClose(req: IncomingMessage): void {
+  const { socket } = req;
+  let dropped = 0;
+  const reset = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(reset, LINGER_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) reset();
+  });
+  req.once('end', () => {
+    clearTimeout(timer);
+    socket.end();
+  });
+  req.resume();
+}

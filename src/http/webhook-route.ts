@@ -9,7 +9,7 @@ import { storedDelivery } from '../core/platform-adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
 import { plainLines, type Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
-import type { BodyRead } from './body-reader.ts';
+import { lingerThenClose, type BodyRead } from './body-reader.ts';
 import { requestId } from './request-id.ts';
 
 export interface WebhookRouteOptions {
@@ -106,7 +106,10 @@ export function webhookHandler<Delivery>(
         busy: 'too many deliveries at once; please send this again',
         unreadable: 'the request body could not be read',
       }[read.reason];
-      return send(res, read.status, { error }, read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
+      if (read.reason === 'busy') return send(res, read.status, { error }, { 'retry-after': '5' });
+      if (read.reason !== 'too_large') return send(res, read.status, { error }, { connection: 'close' });
+      send(res, read.status, { error });
+      return lingerThenClose(req);
     }
     const body = read.body;
 

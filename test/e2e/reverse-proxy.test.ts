@@ -160,6 +160,12 @@ describe.skipIf(!tools.nginx || !tools.openssl)('the bridge behind nginx, as doc
     expect(answer.status).toBe(401);
   });
 
+  it('lets the bridge answer a delivery over its limit in its own words', async () => {
+    const body = Buffer.alloc(defaults.WEBHOOK_MAX_BODY_BYTES! + 100_000, ' ');
+    const answer = await deliver(body, shopifyHeaders({ topic: 'orders/paid', body }));
+    expect([answer.status, answer.type]).toEqual([413, expect.stringContaining('application/json')]);
+  });
+
   it('serves the health check and the admin API, and sends plain http to https', async () => {
     expect(JSON.parse((await https(`${front.https}/healthz`)).body)).toEqual({ status: 'ok' });
     const status = await https(`${front.https}/admin/api/status`, {

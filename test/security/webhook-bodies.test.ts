@@ -34,15 +34,19 @@ interface Held {
   closed: Promise<void>;
 }
 
-/** Sends a request's headers and the first bytes of a body of `length`, and holds the rest back. */
+/**
+ * Sends a request's headers and the first bytes of a body of `length`, and holds the rest back. `halfOpen`: the
+ * socket stays writable once the bridge's side ends, as a proxy's does while it still sends a body.
+ */
 function holdOpen(
   path: string,
   headers: Record<string, string>,
   length: number,
   firstBytes = '{"id": 1, "padding": "',
+  halfOpen = false,
 ): Held {
   const { port } = new URL(bridge.http.localUrl);
-  const socket = connect(Number(port), '127.0.0.1');
+  const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: halfOpen });
   let answer = '';
   socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
   socket.on('error', () => undefined);
@@ -198,5 +202,30 @@ describe('a connection that takes a turn and sends nothing', () => {
     expect(genuine.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(10_000);
     await closed;
+  });
+});
+
+describe('a delivery over the limit', () => {
+  it('gets 413, and the rest of its body is taken before the connection closes, so a proxy in front reads the 413', async () => {
+    const signedLooking = { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'Zm9yZ2Vk' };
+    const rest = Buffer.alloc(64 * 1024, ' ');
+    const headers = { ...signedLooking, 'x-shopify-topic': 'orders/paid' };
+    const held = holdOpen('/webhooks/shopify', headers, 60_000_000, '{', true);
+    let reset: Error | undefined;
+    let ended = false;
+    held.socket.on('error', (error) => (reset = error));
+    held.socket.on('end', () => (ended = true));
+    await waitFor(() => held.answer().includes('\r\n\r\n'));
+    expect(held.answer()).toMatch(/^HTTP\/1\.1 413 /);
+    // As nginx does, still sending the body it was given after the answer came: a bridge that closed at once
+    // would have the kernel reset the connection here, and nginx would tell the platform 502.
+    for (let chunk = 0; chunk < 8 && !reset; chunk += 1) {
+      held.socket.write(rest);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    held.socket.end();
+    await held.closed;
+    expect(reset).toBeUndefined();
+    expect(ended).toBe(true);
   });
 });
