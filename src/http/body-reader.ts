@@ -77,10 +77,11 @@ const LINGER_MS = 2_000;
 const LINGER_BYTES = 4 * 1024 * 1024;
 
 /**
- * After the answer to a request refused before its body was read (too large, not authentic): what is still on its
- * way is read and dropped for a moment, then the connection closes. Closed at once with bytes still coming, the
- * kernel resets it, and a proxy in front (nginx) still sending may take the reset before the answer and tell the
- * platform 502 in place of ours. The answer must not ask to close the connection: Node would then close it at once.
+ * After the answer to a request refused before its body was read (too large): what is still on its way is read and
+ * dropped, for a moment at most, and the connection closes only if it does not end by then. Closed at once with bytes
+ * still coming, the kernel resets it, and a proxy in front (nginx) still sending may take the reset before the answer
+ * and tell the platform 502 in place of ours. The answer must not ask to close the connection (Node would close it at
+ * once); one whose body ends in time is kept for the client's next request, which it may already have sent.
  */
 export function lingerThenClose(req: IncomingMessage): void {
   const { socket } = req;
@@ -95,9 +96,6 @@ export function lingerThenClose(req: IncomingMessage): void {
     dropped += chunk.length;
     if (dropped > LINGER_BYTES) reset();
   });
-  req.once('end', () => {
-    clearTimeout(timer);
-    socket.end();
-  });
+  req.once('end', () => clearTimeout(timer));
   req.resume();
 }

@@ -228,4 +228,24 @@ describe('a delivery over the limit', () => {
     expect(reset).toBeUndefined();
     expect(ended).toBe(true);
   });
+
+  it('keeps the connection for the client’s next request once the body has come, and answers that one too', async () => {
+    const { port } = new URL(bridge.http.localUrl);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const request = (length: number) =>
+      `POST /webhooks/shopify HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+      `x-shopify-hmac-sha256: Zm9yZ2Vk\r\nx-shopify-topic: orders/paid\r\ncontent-length: ${length}\r\n\r\n`;
+    // A client that sent its whole body, then its next request on the same connection at once, as fetch may.
+    const body = ' '.repeat(1_100_000);
+    socket.write(`${request(body.length)}${body}${request(2)}{}`);
+    await waitFor(() => (answer.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 2);
+    expect(answer.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 401']);
+    socket.end();
+    socket.destroy();
+    await closed;
+  });
 });
