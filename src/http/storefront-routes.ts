@@ -50,6 +50,7 @@ export const REDEEM_WORDS = {
   busy: 'Your reward cannot be made just now. Try again in a moment: no points were taken.',
   notAllowed: 'Rewards cannot be redeemed here yet: the store has to finish setting this up.',
   failed: 'Your reward could not be made. Try again in a moment: no points were taken.',
+  needsEmail: 'Add your e-mail address to your account in this store to spend your points here: no points were taken.',
   tooMany: 'You already have unused reward codes. Use one of them before you redeem another.',
   signIn: 'Sign in to spend your points.',
   tooFast: 'Redeem was pressed many times in a few seconds. Wait a moment, then press it once: no points were taken.',
@@ -199,6 +200,8 @@ async function answerAsker(
         return { status: 503, json: { redeemed: false, error: REDEEM_WORDS.failed } };
       case 'too-many':
         return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.tooMany } };
+      case 'needs-email':
+        return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.needsEmail } };
     }
   }
   const read = await reader.points(account, customer, { platform, shop });

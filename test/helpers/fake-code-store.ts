@@ -20,6 +20,8 @@ export class FakeCodeStore {
   #next = 0;
   /** The next make throws: before anything is made, or after the code is made (its answer lost). */
   failMake: 'before' | 'after' | undefined;
+  /** The next remove throws: the store could not be reached. */
+  failRemove = false;
   /** The next make is told to `asked`, then waits for `until` before it makes the code (a slow store). */
   holdMake: { asked: () => void; until: Promise<void> } | undefined;
   /**
@@ -80,6 +82,10 @@ export class FakeCodeStore {
       return found && !found.removed ? found.uses : undefined;
     },
     remove: async (_shop, platformId) => {
+      if (this.failRemove) {
+        this.failRemove = false;
+        throw new Error('injected: the store could not be reached to remove the code');
+      }
       const found = this.byId.get(platformId);
       if (found) found.removed = true;
     },

@@ -131,6 +131,8 @@ export type RecordKind =
   | 'reward-code'
   /** A customer's codes to check against their balance after an earning of theirs was cancelled (core/storefront/cover-checks.ts): by the holder's id. */
   | 'reward-check'
+  /** A code made in a store after its points were let go, whose removal failed: the sweeper removes it (core/storefront/orphan-codes.ts). */
+  | 'reward-orphan'
   /** When a cover check last looked at a holder (cover-checks.ts): a reservation on a read begun before lets go. */
   | 'reward-fence'
   /** Whether a shop's storefront widget (platform:shop) is on its store, as last put or checked (core/storefront/widget-keeper.ts). */

@@ -28,6 +28,7 @@ import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
@@ -89,6 +90,8 @@ export class CodeSweeper {
       report.failed += 1;
       this.#o.logger.warn({ kind: (error as Error)?.name }, 'reward codes could not be checked against a balance now');
     });
+    // Then codes made after their points were let go, whose removal failed (orphan-codes.ts).
+    report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf);
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       try {
         await this.#one(id, value, report);
@@ -329,15 +332,3 @@ function refusedFirst(order: OrderRecord, reservation: string): boolean {
 /** An error its platform's client marks as one that may pass if the call is made again (throttled, down). */
 const mayPassLater = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
-
-/**
- * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in
- * (StorefrontParts.codes.uses); any other error is thrown on.
- */
-function ifAccessGone<T, G>(call: Promise<T>, gone: G): Promise<T | G> {
-  return call.catch((error: unknown) => {
-    const said = typeof error === 'object' && error !== null && (error as { accessGone?: unknown }).accessGone;
-    if (said === true) return gone;
-    throw error;
-  });
-}

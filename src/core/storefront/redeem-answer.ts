@@ -9,5 +9,11 @@ export type RedeemAnswer =
   | { kind: 'not-allowed' }
   /** The code could not be made: nothing stays held once the sweeper has looked (at once where it can). */
   | { kind: 'failed' }
+  /**
+   * The customer is named by a phone no order of the account was seen earning with an e-mail: the service finds a
+   * customer by a phone only through an e-mail an earn paired with it (one by hand, one of another system), whose
+   * codes the bridge cannot count. Nothing was read or reserved.
+   */
+  | { kind: 'needs-email' }
   /** The customer holds MAX_OPEN_CODES unused codes in the shop already: nothing was read or reserved. */
   | { kind: 'too-many' };

@@ -9,6 +9,7 @@ import type { AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { removeOrphan } from './orphan-codes.ts';
 import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
 import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
@@ -33,7 +34,6 @@ import {
 } from './reservations.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
 export type { RedeemAnswer } from './redeem-answer.ts';
 import type { RedeemAnswer } from './redeem-answer.ts';
 
@@ -98,6 +98,7 @@ export class RewardCodes {
     if (!codes) return { kind: 'not-allowed' };
     // Read anew: the holder every redeem of the service's customer writes, and the others that hold their points.
     const { customer, id: holder, others } = await this.#holders.of(named.account.id, named.customer);
+    if ('mobile' in customer) return { kind: 'needs-email' };
     const asked = { ...named, customer };
     const { platform, shop, account, reward } = asked;
     // Before the balance is read: a customer at the limit costs the account no call.
@@ -203,12 +204,12 @@ export class RewardCodes {
       const landed = await reservationNow(this.#o.store, holder, reservation.id);
       if (landed?.state === 'issued' && landed.platformId === made.platformId) return landed;
       // Else the sweeper may have let its points go meanwhile: removed, or it could pay with no reservation.
-      await codes.remove(shop, made.platformId).catch(() => undefined);
+      await this.#orphan(asked.platform, shop, made.platformId);
       throw error;
     });
     if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
       // The sweeper let it go meanwhile (a make slower than its repair): no code stays without its reservation.
-      await codes.remove(shop, made.platformId).catch(() => undefined);
+      await this.#orphan(asked.platform, shop, made.platformId);
       return { kind: 'failed' };
     }
     return {
@@ -239,10 +240,14 @@ export class RewardCodes {
     );
     if ((await reservationNow(this.#o.store, holder, reservation.id))?.state !== 'reserving') {
       const found = await codes.find(shop, reservation.code).catch(() => undefined);
-      if (found !== undefined) await codes.remove(shop, found).catch(() => undefined);
+      if (found !== undefined) await this.#orphan(platform, shop, found);
     }
     return { kind: 'failed' };
   }
+
+  /** A code made whose reservation is gone: removed now, or kept for the sweeper to remove (orphan-codes.ts). */
+  #orphan = (platform: string, shop: string, platformId: string) =>
+    removeOrphan(this.#o, { platform, shop, platformId, at: this.#now().toISOString() });
 
   /**
    * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed if
@@ -301,10 +306,7 @@ export class RewardCodes {
     );
   }
 
-  /**
-   * An order paid with one of the bridge's codes: its reservation is taken for the order (once: an order that
-   * took it already gets it again; any other order, none), and what its redeem needs is answered.
-   */
+  /** An order paid with one of the bridge's codes takes its reservation, once; answered what its redeem needs. */
   async claimForOrder(platform: string, shop: string, code: string, orderKey: string): Promise<RedeemCode | undefined> {
     const index = await this.#o.store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, code));
     if (!index) return undefined;

@@ -1,0 +1,77 @@
+// Codes made in a store whose reservation is gone (issue 64): a make that landed after the sweeper let its points go
+// (a make slower than the repair, or one that timed out and landed later). The code must go too, or it pays with no
+// points behind it. Its removal is tried at once; where the store cannot be reached, the code is kept here and the
+// sweeper removes it on a later pass (CodeSweeper), so that a failed removal is never forgotten. Erased with its
+// shop (it names the platform and the shop); it names no customer.
+import type { Logger } from '../../logger.ts';
+import type { StorefrontParts } from '../platform-module.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+
+export const ORPHAN_KIND = 'reward-orphan';
+
+export interface OrphanCode {
+  platform: string;
+  shop: string;
+  /** The store's id of the code, as its make answered or a look found it. */
+  platformId: string;
+  at: string;
+}
+
+type Codes = NonNullable<StorefrontParts['codes']>;
+
+export interface OrphanParts {
+  store: Pick<LedgerStore, 'addRecord'>;
+  codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined;
+  logger: Logger;
+}
+
+/** Removed from the store now, or kept for the sweeper where the store could not be reached. */
+export async function removeOrphan({ store, codesOf, logger }: OrphanParts, orphan: OrphanCode): Promise<void> {
+  try {
+    await codesOf(orphan.platform)?.remove(orphan.shop, orphan.platformId);
+    return;
+  } catch {
+    // Kept below, for the sweeper.
+  }
+  const { platform, shop } = orphan;
+  await store
+    .addRecord<OrphanCode>(ORPHAN_KIND, `${platform}:${shop}:${orphan.platformId}`, orphan)
+    .then(() => logger.warn({ platform, shop }, 'a reward code could not be removed now; the sweeper removes it'))
+    .catch((error: unknown) =>
+      logger.error(
+        { platform, shop, kind: (error as Error)?.name },
+        'a reward code whose points were let go could not be removed nor kept for removal; remove it in the store',
+      ),
+    );
+}
+
+/** The sweeper's pass over kept codes: each removed, or left for the next pass; answers how many failed. */
+export async function removeKeptOrphans(
+  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
+  codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined,
+): Promise<number> {
+  let failed = 0;
+  for (const { id, value } of await store.listRecords<OrphanCode>(ORPHAN_KIND)) {
+    try {
+      // A store that no longer lets the bridge in (an uninstall, a revoked key) cannot be asked: the record goes.
+      const codes = codesOf(value.platform);
+      if (codes) await ifAccessGone(codes.remove(value.shop, value.platformId), undefined);
+      await store.deleteRecord(ORPHAN_KIND, id);
+    } catch {
+      failed += 1;
+    }
+  }
+  return failed;
+}
+
+/**
+ * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in
+ * (StorefrontParts.codes.uses); any other error is thrown on.
+ */
+export function ifAccessGone<T, G>(call: Promise<T>, gone: G): Promise<T | G> {
+  return call.catch((error: unknown) => {
+    const said = typeof error === 'object' && error !== null && (error as { accessGone?: unknown }).accessGone;
+    if (said === true) return gone;
+    throw error;
+  });
+}
