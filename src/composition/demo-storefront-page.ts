@@ -4,7 +4,7 @@
 // session is); the widget's calls go through this page's stand-in for the platform's proxy, signed as the platform
 // signs them, to the bridge's real storefront routes. Its checkout takes a reward's code and sends the paid order
 // through the real webhook route, as the platform would. Nothing opens once the demo stopped.
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { DemoOrder, DemoStorefront } from '../core/platform-module.ts';
 import { escapeHtml, plainPage } from '../http/plain-page.ts';
 import type { Logger } from '../logger.ts';
@@ -49,7 +49,7 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Router {
-  const { player, storefront, codes } = parts;
+  const { storefront } = parts;
   const routes = express.Router();
   routes.use((_req, res, next) => {
     if (parts.playing()) return next();
@@ -81,7 +81,15 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     if (!asset) return res.status(404).json({ error: 'not found' });
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
-  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), async (req, res) => {
+  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
+  routes.all(`${PROXY_PATH}/*path`, express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }), proxy(parts));
+  return routes;
+}
+
+/** The checkout: the code used once, for the signed-in customer alone, then the paid order sent as the platform sends it. */
+function checkout(parts: DemoStorefrontPageParts): RequestHandler {
+  const { player, storefront, codes } = parts;
+  return async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const text = typeof body.code === 'string' ? body.code : '';
     if (!signedIn(req))
@@ -97,7 +105,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     try {
       const sent = await parts.checkout(order);
       if (!sent) return plainPage(res, 410, 'The demo has stopped', 'The order was not sent.');
-      res.redirect(303, `${here(req)}?paid=${sent.number}`);
+      res.redirect(303, `${req.baseUrl}/?paid=${sent.number}`);
     } catch (error) {
       parts.logger.warn(
         { err: error, platform: player.platform },
@@ -109,9 +117,19 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
         page(parts, req.baseUrl, true, { refused: 'The order could not be sent to the bridge: try again.' }),
       );
     }
-  });
-  routes.all(`${PROXY_PATH}/*path`, express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }), async (req, res) => {
+  };
+}
+
+/**
+ * The platform's proxy, as it stands in front of the bridge: the widget's call forwarded to the bridge's storefront
+ * routes with what the platform adds, signed; the signed-in customer's id from this page's session, never the browser's.
+ */
+function proxy(parts: DemoStorefrontPageParts): RequestHandler {
+  const { player, storefront } = parts;
+  return async (req, res) => {
     const path = req.path.slice(PROXY_PATH.length);
+    // Segments of letters alone, as the widget's paths are: nothing that could climb out of the storefront's routes.
+    if (!/^(\/[A-Za-z0-9_-]+)+$/.test(path)) return res.status(404).json({ error: 'not found' });
     const query = Object.entries(req.query).flatMap(([key, value]) =>
       typeof value === 'string' ? [[key, value] as const] : [],
     );
@@ -129,8 +147,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
       .type(answer.headers.get('content-type') ?? 'application/json')
       .set('cache-control', 'no-store')
       .send(Buffer.from(await answer.arrayBuffer()));
-  });
-  return routes;
+  };
 }
 
 function sendPage(res: Response, status: number, html: string): void {
@@ -140,7 +157,7 @@ function sendPage(res: Response, status: number, html: string): void {
 
 const STYLE = `body{margin:0;font-family:system-ui,sans-serif;color:#111827;line-height:1.5}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1.25rem;border-bottom:1px solid #e5e7eb}
-header form{margin:0}main{max-width:44rem;margin:0 auto;padding:1rem 1.25rem 8rem}
+header form{margin:0}.account{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}main{max-width:44rem;margin:0 auto;padding:1rem 1.25rem 8rem}
 .note{background:#f3f4f6;border-radius:.5rem;padding:.75rem 1rem}.item{border:1px solid #e5e7eb;border-radius:.5rem;padding:1rem}
 .paid{background:#ecfdf5;border:1px solid #10b981;border-radius:.5rem;padding:.75rem 1rem}.refused{background:#fef2f2;border:1px solid #ef4444;border-radius:.5rem;padding:.75rem 1rem}
 label{display:block;margin:.75rem 0 .25rem}input{font:inherit;padding:.4rem .5rem;width:100%;max-width:22rem;box-sizing:border-box}
@@ -157,7 +174,7 @@ function page(
   const widget = storefront.widget({
     assetBase: `${base}/assets/`,
     proxy: `${base}${PROXY_PATH}`,
-    signInUrl: `${base}/`,
+    signInUrl: `${base}/#account`,
   });
   const account = signed
     ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
@@ -172,7 +189,7 @@ function page(
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo store: ${escapeHtml(player.platformName)}</title><style>${STYLE}</style>${widget.head}</head>
-<body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong>${account}</header>
+<body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong><div id="account" class="account">${account}</div></header>
 <main><p class="note">A pretend store, served by loyalty-bridge, to show what a customer sees. The “Your points” button is ${escapeHtml(player.platformName)}’s own storefront widget; it asks the bridge as it would on a real store.</p>
 ${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} USD</p>${checkout}</section></main>
 ${widget.body}</body></html>`;

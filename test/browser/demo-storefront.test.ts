@@ -3,7 +3,7 @@
 // the platform's own launcher; the demo's customer signs in, sees their balance, redeems the demo's reward, pays
 // with its code at the page's checkout (the platform's signed order webhook, through the real route), and the
 // balance drops once; the demo shop's merchant sees the order paid with the code in Orders. Screenshots go to
-// test-artifacts/demo-storefront/ (docs/screenshots/customer-demo-store-*.png are copies).
+// test-artifacts/demo-storefront/ (docs/screenshots/customer-demo-store-*.png and merchant-demo-store-order-*.png are copies).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
@@ -77,6 +77,7 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
     await page.getByText('Signed in as Ada Lovelace').waitFor();
     // Ada's first order is paid and fulfilled: its 100 points are approved once the bridge called.
     await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
+    expect(await page.locator('[data-loyalty-body]').innerText()).toContain('Earned on order #1001');
     await shoot('signed-in');
     const line = page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
     await line.getByRole('button', { name: 'Redeem' }).click();
