@@ -158,7 +158,7 @@ function sendPage(res: Response, status: number, html: string): void {
 const STYLE = `body{margin:0;font-family:system-ui,sans-serif;color:#111827;line-height:1.5}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1.25rem;border-bottom:1px solid #e5e7eb}
 header form{margin:0}.account{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}main{max-width:44rem;margin:0 auto;padding:1rem 1.25rem 8rem}
-.note{background:#f3f4f6;border-radius:.5rem;padding:.75rem 1rem}.item{border:1px solid #e5e7eb;border-radius:.5rem;padding:1rem}
+.note{background:#f3f4f6;border-radius:.5rem;padding:.25rem 1rem}.item{border:1px solid #e5e7eb;border-radius:.5rem;padding:1rem}
 .paid{background:#ecfdf5;border:1px solid #10b981;border-radius:.5rem;padding:.75rem 1rem}.refused{background:#fef2f2;border:1px solid #ef4444;border-radius:.5rem;padding:.75rem 1rem}
 label{display:block;margin:.75rem 0 .25rem}input{font:inherit;padding:.4rem .5rem;width:100%;max-width:22rem;box-sizing:border-box}
 button{font:inherit;padding:.45rem .9rem;margin-top:.5rem;cursor:pointer}`;
@@ -190,7 +190,8 @@ function page(
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo store: ${escapeHtml(player.platformName)}</title><style>${STYLE}</style>${widget.head}</head>
 <body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong><div id="account" class="account">${account}</div></header>
-<main><p class="note">A pretend store, served by loyalty-bridge, to show what a customer sees. The “Your points” button is ${escapeHtml(player.platformName)}’s own storefront widget; it asks the bridge as it would on a real store.</p>
+<main><div class="note"><p>A pretend store, served by loyalty-bridge, to show what your customers see. The “Your points” button is the one ${escapeHtml(player.platformName)} stores show, asking the bridge as on a real store.</p>
+<p>Try it: sign in as ${escapeHtml(who)}, open “Your points”, redeem a reward, then pay below with its code.</p></div>
 ${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} USD</p>${checkout}</section></main>
 ${widget.body}</body></html>`;
 }
