@@ -118,11 +118,18 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
     expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
   }, 90_000);
 
-  it('shows the demo shop’s merchant the order paid with the code, in Orders', async () => {
+  it('shows the demo shop’s merchant the storefront on with its reward, and the order paid with the code in Orders', async () => {
     const merchant = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
     try {
       await merchant.goto(bridge.firstRun!.pageLink()!);
       await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
+      // Set up: the storefront the demo turned on, and its one reward, as the merchant would have set them.
+      await merchant.locator('s-app-nav').getByRole('button', { name: 'Set up' }).click();
+      await merchant.locator('#storefront:not([hidden])').waitFor({ timeout: 15_000 });
+      await expect.poll(() => merchant.locator('#storefront-switch input').isChecked()).toBe(true);
+      await expect
+        .poll(() => merchant.locator('#reward-list .reward-words').allTextContents())
+        .toEqual(['100 points for 5.00 off · codes last 30 days · combines with no other discount']);
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
       const order = bridge
         .demo!.sentTo('shopify', 'loyalty-bridge-demo.myshopify.com')
