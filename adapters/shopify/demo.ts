@@ -2,6 +2,7 @@
 // test order, one without a phone, each step delivered as Shopify signs it.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { DemoOrder, PlatformDemo } from '../../src/core/platform-module.ts';
+import { DEMO_CUSTOMER_ID, shopifyDemoStorefront } from './demo-storefront.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
 
@@ -71,10 +72,11 @@ function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at
           { name: 'loyalty_referrer', value: 'ADA-FRIEND' },
         ]
       : [],
-    discount_codes: [],
+    discount_codes: order.code ? [{ ...order.code, type: 'fixed_amount' }] : [],
     refunds: [],
     customer: {
-      id: id + 1,
+      // A checkout's on the store page is the signed-in customer's.
+      id: order.code ? Number(DEMO_CUSTOMER_ID) : id + 1,
       first_name: customer.first,
       last_name: customer.last,
       email: customer.email,
@@ -107,4 +109,6 @@ export const shopifyDemo: PlatformDemo<Step> = {
       },
     };
   },
+  // Ada's first order is paid and fulfilled: her points are approved, to spend on the store page.
+  storefront: shopifyDemoStorefront({ shop: SHOP, customer: ORDERS[0]!.customer, paidStep: paid }),
 };

@@ -95,6 +95,8 @@ export class DemoStore {
   readonly #pauses = new Set<{ cancel(): void }>();
   #running = false;
   #turn = 0;
+  /** Orders made so far, the rotation's and the checkouts': the next one's id and number. */
+  #made = 0;
   #sent = 0;
   #played = 0;
   /** Order ids new to this run (a later run's orders are new orders, not the same ones again), like a platform's. */
@@ -175,17 +177,33 @@ export class DemoStore {
       });
   };
 
-  /** One order: its steps delivered one after the other, as its shop's day would have them, then its line. */
+  /** One order of the rotation: its steps delivered one after the other, as its shop's day would have them, then its line. */
   async #play(turn: number): Promise<void> {
     const { player, order } = this.#orders[turn % this.#orders.length]!;
-    const sent: SentOrder = { player, order, id: this.#firstId + turn, number: 1001 + turn, deliveries: [] };
+    await this.#playOrder(player, order);
+  }
+
+  /**
+   * An order paid now at the demo store page's checkout (demo-storefront.ts): delivered as the shop's others are,
+   * through the webhook route, and told in its line. Undefined once the demo stopped; throws when not delivered.
+   */
+  async checkout(player: DemoPlayer, order: DemoOrder): Promise<SentOrder | undefined> {
+    if (!this.#running) return undefined;
+    return this.#playOrder(player, order);
+  }
+
+  /** The order's steps delivered, then its line: the order as sent, or undefined when the demo stopped meanwhile. */
+  async #playOrder(player: DemoPlayer, order: DemoOrder): Promise<SentOrder | undefined> {
+    // The rotation's and the checkouts' orders share one count: each has its own id and number.
+    const made = this.#made++;
+    const sent: SentOrder = { player, order, id: this.#firstId + made, number: 1001 + made, deliveries: [] };
     this.#sentOrders.push(sent);
     // A day of the trickle is 1,440 orders: the shops remember the newest.
     if (this.#sentOrders.length > KEPT_ORDERS) this.#sentOrders.shift();
     for (const step of order.steps) {
-      if (!this.#running) return;
+      if (!this.#running) return undefined;
       // Stopped while it waited to send a step again: the order stays unplayed, and untold.
-      if (!(await this.#deliver(sent, step))) return;
+      if (!(await this.#deliver(sent, step))) return undefined;
     }
     this.#played++;
     const line = async () => {
@@ -193,6 +211,7 @@ export class DemoStore {
       this.#o.logger.info(`demo: ${player.platformName} order #${sent.number}, ${outcome || order.total}`);
     };
     this.#lines = this.#lines.then(line).catch(() => undefined);
+    return sent;
   }
 
   /** One step delivered, sent again while it does not get through; false once the demo stopped meanwhile. */

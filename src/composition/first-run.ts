@@ -3,11 +3,11 @@
 // what they sent, and the links for this run (the dashboard's sign-in, the demo shop's page) told at the
 // terminal and never logged: when the bridge starts, again below the demo's first handful of orders (the
 // start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
-import type { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { OrderSource } from '../core/order-source.ts';
-import type { AnyPlatformModule } from '../core/platform-module.ts';
+import type { AnyPlatformModule, DemoStorefront } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
 import { tellThePersonAtTheTerminal } from '../terminal-notice.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
@@ -16,6 +16,9 @@ import { giveDemoShopsTheirAccounts } from './demo-accounts.ts';
 import { demoOutcome } from './demo-outcome.ts';
 import { demoPage, type DemoPage } from './demo-page.ts';
 import { demoSource } from './demo-source.ts';
+import { DemoCodes, demoStorefrontParts, setUpDemoStorefront } from './demo-storefront.ts';
+import { demoStorefrontPage, STOREFRONT_PATH } from './demo-storefront-page.ts';
+import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets, type Schedule } from './demo-store.ts';
 import { SHIPPED_MODULES } from './platform-registry.ts';
 import type { Platforms } from './platforms.ts';
@@ -62,6 +65,8 @@ export class FirstRun {
   /** Stopped for good: a store of the merchant's own is connected. */
   #stopped = false;
   #url = '';
+  /** The demo shop whose store page the demo serves (the first with one), and the codes its store holds. */
+  readonly #shopper: { player: DemoPlayer; storefront: DemoStorefront; codes: DemoCodes } | undefined;
 
   constructor(parts: FirstRunParts) {
     this.#o = parts;
@@ -71,6 +76,27 @@ export class FirstRun {
       if (!demo || !secret) return [];
       const shop = module.shopName?.(demo.shop) ?? demo.shop;
       return [{ platform: module.name, platformName: module.names.platform, shop, demo, secret }];
+    });
+    const player = this.#players.find(({ demo }) => demo.storefront !== undefined);
+    this.#shopper = player?.demo.storefront && { player, storefront: player.demo.storefront, codes: new DemoCodes() };
+  }
+
+  /**
+   * The demo shop's storefront, lent to its platform's module, which has none of its own on a first run (no app of
+   * the merchant's is configured): the bridge's storefront routes then serve the demo store page's widget. Called
+   * once the platforms are built, before the routes are.
+   */
+  lendStorefront(): void {
+    const shopper = this.#shopper;
+    const built = this.#o.platforms.modules.find(({ module }) => module.name === shopper?.player.platform);
+    if (!shopper || !built || built.parts.storefront) return;
+    const { player, storefront, codes } = shopper;
+    built.parts.storefront = demoStorefrontParts({
+      shop: player.shop,
+      storefront,
+      secret: player.secret,
+      codes,
+      playing: () => this.running,
     });
   }
 
@@ -117,7 +143,24 @@ export class FirstRun {
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    return this.#page;
+    const shopper = this.#shopper;
+    if (!shopper) return this.#page;
+    const { player } = shopper;
+    const storefront = demoStorefrontPage({
+      ...shopper,
+      url: () => this.#url,
+      playing: () => this.running,
+      checkout: async (order) => this.#demo?.checkout(player, order),
+      sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
+      logger: this.#o.logger,
+    });
+    const routes = express.Router().use(this.#page.routes).use(STOREFRONT_PATH, storefront);
+    return { ...this.#page, routes };
+  }
+
+  /** The demo store page's link, while the demo plays. */
+  storefrontLink(): string | undefined {
+    return this.running && this.#shopper ? `${this.#url}${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/` : undefined;
   }
 
   /** The demo started, unless a store of the merchant's own is connected (through the dashboard). */
@@ -129,6 +172,8 @@ export class FirstRun {
     // A store connected while the check above awaited: stop() came before there was a demo to stop.
     if (this.#stopped) return undefined;
     await giveDemoShopsTheirAccounts(this.#players, this.#o.registry, sandbox, logger);
+    const shopper = this.#shopper?.player;
+    if (shopper) await setUpDemoStorefront(engine.store, shopper.platform, shopper.shop);
     const demo = new DemoStore({
       url,
       players: this.#players,
@@ -170,11 +215,13 @@ export class FirstRun {
     const { config, adminToken, logger } = this.#o;
     const signIn = signInUrl(config, adminToken, this.#url);
     const page = this.pageLink();
+    const storefront = this.storefrontLink();
     if (!signIn && !page) return;
     tellThePersonAtTheTerminal({
       text: [
         ...(signIn ? [`Open the dashboard: ${signIn}`] : []),
         ...(page ? [`See what a merchant sees, the demo shop's own page: ${page}`] : []),
+        ...(storefront ? [`See what a customer sees, the demo store page: ${storefront}`] : []),
         `(for this run only${page ? '; the shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
       ].join('\n'),
       fileName: 'sign-in-link.txt',

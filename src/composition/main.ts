@@ -193,6 +193,8 @@ export async function startBridge(
         pace: { paceMs: options.demoPaceMs, ...options.demoPace },
       })
     : undefined;
+  // Before the routes are made: the demo shop's storefront is served by its platform's storefront routes.
+  firstRun?.lendStorefront();
   const webhooks = webhookRoutes({
     config,
     platforms,

@@ -564,7 +564,37 @@ export interface DemoOrder<Step = unknown> {
   test?: boolean;
   /** A referred order: its campaign, with a referrer's code, where the platform carries them. */
   campaign?: string;
+  /** Paid at the demo store page's checkout with a reward's code: the code and its amount off, as the order names them. */
+  code?: { code: string; amount: string };
   steps: readonly Step[];
+}
+
+/**
+ * The demo shop's store page (issue 68): the platform's own storefront widget, served by the bridge, reaching the
+ * bridge's storefront routes signed as the platform signs them, with this run's secret. The demo stands in for the
+ * platform's side alone (its pages, its sign-in, its checkout, its codes); the bridge's side is the real one.
+ */
+export interface DemoStorefront {
+  /** The customer who signs in: one of the demo's orders' customers (their points), by the platform's id for them. */
+  customer: { id: string; of: DemoOrder['customer'] };
+  /** The step of a checkout paid now: one delivery, as the platform sends a paid order. */
+  paidStep: unknown;
+  /** Who asks, read from the request by the platform's own check (its signature), with this run's secret. */
+  asker(request: PlatformRequest, secret: string): Promise<StorefrontAsker>;
+  /** The widget's HTML for the page's head and body: its files below `assetBase`, its calls below `proxy`. */
+  widget(at: { assetBase: string; proxy: string; signInUrl: string }): { head: string; body: string };
+  /** One of the widget's files, by name, as the page loads it. */
+  asset(name: string): { contentType: string; body: string } | undefined;
+  /**
+   * A widget's call below `proxy`, as the platform forwards it: the path below /<platform> and the query, signed.
+   * `customerId`: the signed-in customer's, or undefined for a guest.
+   */
+  forward(call: {
+    path: string;
+    query: ReadonlyArray<readonly [string, string]>;
+    customerId: string | undefined;
+    secret: string;
+  }): string;
 }
 
 /** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
@@ -591,6 +621,8 @@ export interface PlatformDemo<Step = unknown> {
     headers: Record<string, string>;
     body: string;
   };
+  /** Its store's own page, where the demo's customer sees and spends their points; absent: none. */
+  storefront?: DemoStorefront;
 }
 
 /** A module of any settings, as lists of modules hold them. */

@@ -2,10 +2,7 @@
 // and for Shopify's app proxy in front of the bridge, on one local server, as the browser sees a real store:
 // the pages, /apps/loyalty/* and the sign-in page all on the store's own origin.
 //
-// - The blocks' Liquid is rendered by a tiny substitution of the few tags and filters they use ({{ }} with the
-//   t, json, escape and asset_url filters, {% if x == 'y' %}…{% else %}…{% endif %}, comment, schema), NOT by
-//   Shopify's Liquid: a tag it does not know throws, so a block that grows one fails here first. Shopify's own
-//   check of the Liquid is theme check (npm run lint:theme).
+// - The blocks' Liquid is rendered by adapters/shopify/theme-blocks.ts's tiny substitution, NOT by Shopify's Liquid.
 // - The proxy does what Shopify documents ("Authenticate app proxies"): it forwards /apps/loyalty/<path> to the
 //   bridge's /shopify/storefront/<path> with the request's own method, body and query, plus shop,
 //   logged_in_customer_id (from the store's session: here its "signed-in" cookie, empty for a guest), path_prefix
@@ -18,65 +15,18 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EXTENSION_DIR, readExtension, renderBlock, schemaDefaults } from '../../adapters/shopify/theme-blocks.ts';
 import { proxiedQuery } from './shopify-proxy-signer.ts';
 
-export const EXTENSION_DIR = new URL('../../extensions/loyalty-theme/', import.meta.url).pathname;
+export { EXTENSION_DIR, renderBlock, schemaDefaults };
+
 /** The store session's cookie: the customer's id while they are signed in. */
 export const SIGNED_IN_COOKIE = 'store_customer';
 const PATH_PREFIX = '/apps/loyalty';
 /** The store's own page for an address it has nothing at. */
 const NOT_FOUND_PAGE = '<!doctype html><title>404 Not Found</title><h1>Page not found</h1>';
 
-const read = (path: string) => readFileSync(`${EXTENSION_DIR}${path}`, 'utf8');
-const locale = JSON.parse(read('locales/en.default.json')) as Record<string, unknown>;
-
-const lookup = (context: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], context);
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-/** The settings' defaults from a block's {% schema %}. */
-export function schemaDefaults(source: string): Record<string, unknown> {
-  const schema = /\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/.exec(source)?.[1];
-  const settings = (JSON.parse(schema ?? '{}') as { settings?: Array<{ id: string; default?: unknown }> }).settings;
-  return Object.fromEntries((settings ?? []).map((setting) => [setting.id, setting.default]));
-}
-
-/** A block's Liquid with `context` (block, routes, template, product, cart), by the substitution above. */
-export function renderBlock(source: string, context: Record<string, unknown>, assetBase: string): string {
-  const filters: Record<string, (value: unknown) => unknown> = {
-    t: (key) => {
-      const words = lookup(locale, String(key));
-      if (typeof words !== 'string') throw new Error(`no words for ${String(key)} in locales/en.default.json`);
-      return escapeHtml(words);
-    },
-    json: (value) => JSON.stringify(value ?? null),
-    escape: (value) => escapeHtml(String(value ?? '')),
-    asset_url: (name) => `${assetBase}${String(name)}`,
-  };
-  let text = source
-    .replace(/\s*\{([{%])-/g, '{$1')
-    .replace(/-([}%])\}\s*/g, '$1}')
-    .replace(/\{%\s*comment\s*%\}[\s\S]*?\{%\s*endcomment\s*%\}/g, '')
-    .replace(/\{%\s*schema\s*%\}[\s\S]*?\{%\s*endschema\s*%\}/g, '')
-    .replace(
-      /\{%\s*if\s+([\w.]+)\s*==\s*'([^']*)'\s*%\}([\s\S]*?)\{%\s*else\s*%\}([\s\S]*?)\{%\s*endif\s*%\}/g,
-      (_whole, path: string, literal: string, yes: string, no: string) =>
-        lookup(context, path) === literal ? yes : no,
-    );
-  const unknown = /\{%[\s\S]*?%\}/.exec(text);
-  if (unknown) throw new Error(`a Liquid tag this stand-in does not render: ${unknown[0]}`);
-  text = text.replace(/\{\{\s*([\s\S]*?)\s*\}\}/g, (_whole, expression: string) => {
-    const [head = '', ...piped] = expression.split('|').map((part) => part.trim());
-    let value: unknown = /^'[^']*'$/.test(head) ? head.slice(1, -1) : lookup(context, head);
-    for (const name of piped) {
-      const filter = filters[name];
-      if (!filter) throw new Error(`a Liquid filter this stand-in does not render: ${name}`);
-      value = filter(value);
-    }
-    return value === undefined || value === null ? '' : String(value);
-  });
-  return text;
-}
+const read = readExtension;
 
 export interface StorePage {
   /** The template: what the earn block reads its total from. */

@@ -44,6 +44,12 @@ function showDetail(order) {
   $('#order-store-said').textContent = order.factWords.length
     ? `Your store said it was ${order.factWords.join(', ')}.`
     : 'Your store has said nothing of it yet.';
+  // The discount codes it was paid with, as the store names them: a reward's code among them is where its points went.
+  const codes = order.discountCodes ?? [];
+  $('#order-codes').textContent = codes.length
+    ? `Paid with ${codes.map(({ code, amount }) => `the code ${code} (${amount} off)`).join(' and ')}.`
+    : '';
+  $('#order-codes').hidden = codes.length === 0;
   showWhy(order);
   $('#order-points').textContent = `Points: ${order.points.text}`;
   const service = order.serviceWords;

@@ -1,0 +1,197 @@
+// The demo store page on a first run (issue 68): a pretend store of the demo shop's, served by the bridge at
+// /demo/storefront/, with the platform's own storefront widget in it (PlatformDemo.storefront). A visitor is a guest
+// until they press "Sign in", which signs them in as the demo's customer (a cookie of this page's, as a store's
+// session is); the widget's calls go through this page's stand-in for the platform's proxy, signed as the platform
+// signs them, to the bridge's real storefront routes. Its checkout takes a reward's code and sends the paid order
+// through the real webhook route, as the platform would. Nothing opens once the demo stopped.
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { DemoOrder, DemoStorefront } from '../core/platform-module.ts';
+import { escapeHtml, plainPage } from '../http/plain-page.ts';
+import type { Logger } from '../logger.ts';
+import type { DemoCodes } from './demo-storefront.ts';
+import type { DemoPlayer, SentOrder } from './demo-store.ts';
+
+/** Below the demo's prefix (DEMO_PAGE_PREFIX). */
+export const STOREFRONT_PATH = '/storefront';
+const PROXY_PATH = '/apps/loyalty';
+const SIGNED_IN = 'demo_customer';
+/** The one thing on sale, and its price in the demo shop's currency. */
+const CART = { item: 'A notebook and a pencil', price: '40.00' };
+/** What the widget may send through the proxy: a redeem is its largest, with no body at all. */
+const MAX_PROXIED_BYTES = 4_096;
+
+export interface DemoStorefrontPageParts {
+  player: DemoPlayer;
+  storefront: DemoStorefront;
+  codes: DemoCodes;
+  /** The bridge's own address, where the proxy's calls go. */
+  url(): string;
+  playing(): boolean;
+  /** Sends the checkout's paid order through the webhook route; undefined once the demo stopped. */
+  checkout(order: DemoOrder): Promise<SentOrder | undefined>;
+  /** The orders sent to the shop, for the page that says an order was paid. */
+  sent(): readonly SentOrder[];
+  logger: Logger;
+}
+
+/** A decimal amount of two places at most ("5.00", "5") in cents, exactly. */
+const cents = (amount: string): number => {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
+};
+const moneyText = (total: number) => `${Math.floor(total / 100)}.${String(total % 100).padStart(2, '0')}`;
+
+const signedIn = (req: Request) =>
+  (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=1`);
+
+/** The page may load its own script and stylesheet, call its own proxy, and post its own forms: nothing else. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Router {
+  const { storefront } = parts;
+  const routes = express.Router();
+  routes.use((_req, res, next) => {
+    if (parts.playing()) return next();
+    plainPage(
+      res,
+      410,
+      'The demo has stopped',
+      'A store of yours is connected: the demo store page is gone with the demo.',
+    );
+  });
+  const here = (req: Request) => `${req.baseUrl}/`;
+  routes.get('/', (req, res) => {
+    const paid =
+      typeof req.query.paid === 'string'
+        ? parts.sent().find(({ number }) => String(number) === req.query.paid)
+        : undefined;
+    sendPage(res, 200, page(parts, req.baseUrl, signedIn(req), paid ? { paid } : {}));
+  });
+  routes.post('/sign-in', (req, res) => {
+    res.set('set-cookie', `${SIGNED_IN}=1; Path=${req.baseUrl}; HttpOnly; SameSite=Strict`).redirect(303, here(req));
+  });
+  routes.post('/sign-out', (req, res) => {
+    res
+      .set('set-cookie', `${SIGNED_IN}=; Path=${req.baseUrl}; HttpOnly; SameSite=Strict; Max-Age=0`)
+      .redirect(303, here(req));
+  });
+  routes.get('/assets/:name', (req, res) => {
+    const asset = storefront.asset(req.params.name ?? '');
+    if (!asset) return res.status(404).json({ error: 'not found' });
+    res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
+  });
+  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
+  routes.all(`${PROXY_PATH}/*path`, express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }), proxy(parts));
+  return routes;
+}
+
+/** The checkout: the code used once, for the signed-in customer alone, then the paid order sent as the platform sends it. */
+function checkout(parts: DemoStorefrontPageParts): RequestHandler {
+  const { player, storefront, codes } = parts;
+  return async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    const text = typeof body.code === 'string' ? body.code : '';
+    if (!signedIn(req))
+      return sendPage(res, 400, page(parts, req.baseUrl, false, { refused: 'Sign in to pay with a reward code.' }));
+    const used = codes.use(text, storefront.customer.id);
+    if ('refused' in used) return sendPage(res, 400, page(parts, req.baseUrl, true, { refused: used.refused }));
+    const order: DemoOrder = {
+      customer: storefront.customer.of,
+      total: moneyText(Math.max(0, cents(CART.price) - cents(used.amount))),
+      code: used,
+      steps: [storefront.paidStep],
+    };
+    try {
+      const sent = await parts.checkout(order);
+      if (!sent) return plainPage(res, 410, 'The demo has stopped', 'The order was not sent.');
+      res.redirect(303, `${req.baseUrl}/?paid=${sent.number}`);
+    } catch (error) {
+      parts.logger.warn(
+        { err: error, platform: player.platform },
+        'the demo store page’s order did not reach the bridge',
+      );
+      sendPage(
+        res,
+        502,
+        page(parts, req.baseUrl, true, { refused: 'The order could not be sent to the bridge: try again.' }),
+      );
+    }
+  };
+}
+
+/**
+ * The platform's proxy, as it stands in front of the bridge: the widget's call forwarded to the bridge's storefront
+ * routes with what the platform adds, signed; the signed-in customer's id from this page's session, never the browser's.
+ */
+function proxy(parts: DemoStorefrontPageParts): RequestHandler {
+  const { player, storefront } = parts;
+  return async (req, res) => {
+    const path = req.path.slice(PROXY_PATH.length);
+    // Segments of letters alone, as the widget's paths are: nothing that could climb out of the storefront's routes.
+    if (!/^(\/[A-Za-z0-9_-]+)+$/.test(path)) return res.status(404).json({ error: 'not found' });
+    const query = Object.entries(req.query).flatMap(([key, value]) =>
+      typeof value === 'string' ? [[key, value] as const] : [],
+    );
+    const customerId = signedIn(req) ? storefront.customer.id : undefined;
+    const forwarded = storefront.forward({ path, query, customerId, secret: player.secret });
+    const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
+    const answer = await fetch(`${parts.url()}/${player.platform}${forwarded}`, {
+      method: req.method,
+      ...(body ? { body } : {}),
+      signal: AbortSignal.timeout(30_000),
+    }).catch(() => undefined);
+    if (!answer) return res.status(502).json({ error: 'the bridge did not answer' });
+    res
+      .status(answer.status)
+      .type(answer.headers.get('content-type') ?? 'application/json')
+      .set('cache-control', 'no-store')
+      .send(Buffer.from(await answer.arrayBuffer()));
+  };
+}
+
+function sendPage(res: Response, status: number, html: string): void {
+  res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'no-referrer');
+  res.set('content-security-policy', CSP).send(html);
+}
+
+const STYLE = `body{margin:0;font-family:system-ui,sans-serif;color:#111827;line-height:1.5}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1.25rem;border-bottom:1px solid #e5e7eb}
+header form{margin:0}.account{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}main{max-width:44rem;margin:0 auto;padding:1rem 1.25rem 8rem}
+.note{background:#f3f4f6;border-radius:.5rem;padding:.25rem 1rem}.item{border:1px solid #e5e7eb;border-radius:.5rem;padding:1rem}
+.paid{background:#ecfdf5;border:1px solid #10b981;border-radius:.5rem;padding:.75rem 1rem}.refused{background:#fef2f2;border:1px solid #ef4444;border-radius:.5rem;padding:.75rem 1rem}
+label{display:block;margin:.75rem 0 .25rem}input{font:inherit;padding:.4rem .5rem;width:100%;max-width:22rem;box-sizing:border-box}
+button{font:inherit;padding:.45rem .9rem;margin-top:.5rem;cursor:pointer}`;
+
+function page(
+  parts: DemoStorefrontPageParts,
+  base: string,
+  signed: boolean,
+  told: { paid?: SentOrder; refused?: string },
+): string {
+  const { player, storefront } = parts;
+  const who = `${storefront.customer.of.first} ${storefront.customer.of.last}`;
+  const widget = storefront.widget({
+    assetBase: `${base}/assets/`,
+    proxy: `${base}${PROXY_PATH}`,
+    signInUrl: `${base}/#account`,
+  });
+  const account = signed
+    ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
+    : `<form method="post" action="${base}/sign-in"><button>Sign in as ${escapeHtml(who)}</button></form>`;
+  const paid = told.paid
+    ? `<p class="paid" role="status">Order #${told.paid.number} is paid: ${escapeHtml(told.paid.order.code?.amount ?? '')} off with the code ${escapeHtml(told.paid.order.code?.code ?? '')}, ${escapeHtml(told.paid.order.total)} to pay.</p>`
+    : '';
+  const refused = told.refused ? `<p class="refused" role="alert">${escapeHtml(told.refused)}</p>` : '';
+  const checkout = signed
+    ? `<form method="post" action="${base}/checkout"><label for="code">Reward code</label><input id="code" name="code" autocomplete="off" required><br><button>Pay with the code</button></form>`
+    : '<p>Sign in to pay with a reward code.</p>';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Demo store: ${escapeHtml(player.platformName)}</title><style>${STYLE}</style>${widget.head}</head>
+<body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong><div id="account" class="account">${account}</div></header>
+<main><div class="note"><p>A pretend store, served by loyalty-bridge, to show what your customers see. The “Your points” button is the one ${escapeHtml(player.platformName)} stores show, asking the bridge as on a real store.</p>
+<p>Try it: sign in as ${escapeHtml(who)}, open “Your points”, redeem a reward, then pay below with its code.</p></div>
+${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} USD</p>${checkout}</section></main>
+${widget.body}</body></html>`;
+}

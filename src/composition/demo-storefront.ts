@@ -1,0 +1,109 @@
+// The demo shop's storefront on a first run (issue 68): what the platform's side would be for the demo's shop,
+// played by the demo. The customer is read by the platform's own check of what its proxy or page signs
+// (PlatformDemo.storefront.asker, with this run's secret); their contact is the demo customer's; reward codes are
+// kept in memory, as the platform's store would keep them, and used once at the demo store page's checkout. The
+// bridge's side (the storefront routes, reservations, the redeem at the order) is the real one. At start the shop's
+// storefront is turned on with a reward a demo customer can afford, unless its merchant set rewards already.
+import type { DemoStorefront, DiscountCodeRequest, StorefrontParts } from '../core/platform-module.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { saveRewards, shopRewards, type Reward } from '../core/storefront/rewards.ts';
+import { setStorefront } from '../core/storefront/storefront-switch.ts';
+import { DEMO_BY } from './demo-accounts.ts';
+
+/** The demo shop's one reward: the points the demo customer's first order earns. */
+export const DEMO_REWARD: Omit<Reward, 'id'> = {
+  points: 100,
+  amountOff: '5.00',
+  minimumOrder: null,
+  expiresInDays: 30,
+  combines: false,
+  on: true,
+};
+
+interface DemoCode {
+  request: DiscountCodeRequest;
+  platformId: string;
+  uses: number;
+  removed: boolean;
+}
+
+/** Why a code does not pay at the demo checkout, as a store's checkout says it. */
+export const CODE_REFUSED = 'This code cannot be used: check it, or redeem a reward for a new one.';
+
+/** The codes the demo's store holds: made by the bridge, used at the demo checkout. */
+export class DemoCodes {
+  readonly #codes = new Map<string, DemoCode>();
+  #made = 0;
+
+  readonly parts: NonNullable<StorefrontParts['codes']> = {
+    make: async (request) => {
+      const platformId = `demo-code-${++this.#made}`;
+      this.#codes.set(request.code.toUpperCase(), { request, platformId, uses: 0, removed: false });
+      return { kind: 'made', platformId };
+    },
+    find: async (_shop, code) => this.#codes.get(code.toUpperCase())?.platformId,
+    uses: async (_shop, platformId) => {
+      const code = this.#byId(platformId);
+      return code && !code.removed ? code.uses : undefined;
+    },
+    remove: async (_shop, platformId) => {
+      const code = this.#byId(platformId);
+      if (code) code.removed = true;
+    },
+    // The checkout takes it from the customer it was made for alone.
+    forOneCustomer: true,
+    readiness: async () => ({ ready: true }),
+  };
+
+  /** The code used at checkout by `customerId`: its text and amount off, or why not (then nothing is used). */
+  use(text: string, customerId: string, now = new Date()): { code: string; amount: string } | { refused: string } {
+    const code = this.#codes.get(text.trim().toUpperCase());
+    if (
+      !code ||
+      code.removed ||
+      code.uses > 0 ||
+      code.request.customerId !== customerId ||
+      Date.parse(code.request.expiresAt) < now.getTime()
+    )
+      return { refused: CODE_REFUSED };
+    code.uses++;
+    return { code: code.request.code, amount: code.request.amountOff };
+  }
+
+  #byId(platformId: string): DemoCode | undefined {
+    return [...this.#codes.values()].find((code) => code.platformId === platformId);
+  }
+}
+
+/** The demo shop's storefront part, while the demo plays: nothing opens once it stopped. */
+export function demoStorefrontParts(parts: {
+  shop: string;
+  storefront: DemoStorefront;
+  secret: string;
+  codes: DemoCodes;
+  playing(): boolean;
+}): StorefrontParts {
+  const { shop, storefront, secret, codes, playing } = parts;
+  const { customer } = storefront;
+  return {
+    served: async (asked) => asked === shop && playing(),
+    customer: async (request) => (playing() ? storefront.asker(request, secret) : { kind: 'refused' }),
+    async contact(asked, customerId) {
+      if (asked !== shop || customerId !== customer.id) return undefined;
+      return { email: customer.of.email, ...(customer.of.phone ? { phone: customer.of.phone } : {}) };
+    },
+    readiness: async () => ({ ready: true }),
+    codes: codes.parts,
+  };
+}
+
+/** The shop's storefront on with the demo's reward, unless its merchant set rewards already (an earlier run). */
+export async function setUpDemoStorefront(
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>,
+  platform: string,
+  shop: string,
+): Promise<void> {
+  if ((await shopRewards(store, platform, shop)).length > 0) return;
+  await saveRewards(store, platform, shop, [{ id: 'demo-reward', ...DEMO_REWARD }], DEMO_BY);
+  await setStorefront(store, { platform, shop, on: true, by: DEMO_BY }, async () => true);
+}

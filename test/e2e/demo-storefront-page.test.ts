@@ -1,0 +1,73 @@
+// The demo store page's edges, as `npm start` starts it with nothing configured: the bridge's storefront route
+// takes only what the demo's proxy signed with this run's secret (the platform's own check), the proxy forwards
+// the widget's paths and nothing that climbs out of them, and once the demo stops the page and its proxy are gone.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
+
+const SHOP = 'loyalty-bridge-demo.myshopify.com';
+
+describe('the demo store page', () => {
+  let bridge: RunningBridge;
+  let page = '';
+
+  beforeAll(async () => {
+    bridge = await startFirstRunBridge();
+    page = bridge.firstRun!.storefrontLink()!;
+  }, 60_000);
+  afterAll(async () => {
+    await bridge?.stop();
+  });
+
+  it('answers a guest through its proxy: the reward and the ways to earn, no balance', async () => {
+    const answer = await fetch(`${page}apps/loyalty/points`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as Record<string, any>;
+    expect(body.balance ?? null).toBeNull();
+    expect(body.rewards).toEqual([expect.objectContaining({ points: 100, amountOff: '5.00' })]);
+    expect(body.waysToEarn).toEqual(expect.arrayContaining([expect.anything()]));
+  });
+
+  it('is the only way in: the storefront route refuses a call unsigned, or signed with another secret', async () => {
+    const route = `${bridge.http.localUrl}/shopify/storefront/points`;
+    const pairs: Array<[string, string]> = [
+      ['shop', SHOP],
+      ['logged_in_customer_id', '7001'],
+      ['path_prefix', '/apps/loyalty'],
+      ['timestamp', String(Math.floor(Date.now() / 1000))],
+    ];
+    const unsigned = new URLSearchParams(pairs);
+    expect((await fetch(`${route}?${unsigned}`)).status).toBe(401);
+    const forged = new URLSearchParams([...pairs, ['signature', signProxyQuery(pairs, 'not this run’s secret')]]);
+    expect((await fetch(`${route}?${forged}`)).status).toBe(401);
+  });
+
+  it('forwards nothing that climbs out of the widget’s paths', async () => {
+    // Sent as written (fetch resolves dot segments itself, "%2E%2E" too): the bridge's admin API, two segments up.
+    const status = await new Promise<number>((resolve, reject) => {
+      const { host, pathname } = new URL(page);
+      const sent = request(
+        {
+          host: host.split(':')[0],
+          port: host.split(':')[1],
+          path: `${pathname}apps/loyalty/%2E%2E/%2E%2E/%2E%2E/admin/api/accounts`,
+        },
+        (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        },
+      );
+      sent.on('error', reject).end();
+    });
+    expect(status).toBe(404);
+  });
+
+  it('is gone once the demo stops (a store of the merchant’s connected): the page and its proxy', async () => {
+    bridge.firstRun!.stop();
+    expect((await fetch(page)).status).toBe(410);
+    expect((await fetch(`${page}apps/loyalty/points`)).status).toBe(410);
+    expect(bridge.firstRun!.storefrontLink()).toBeUndefined();
+  });
+});
