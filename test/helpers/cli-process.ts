@@ -27,24 +27,35 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+// Every child a test starts ends with the test's worker, even when the test timed out waiting on it.
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/**
+ * Starts the CLI and resolves once it prints where it listens. There is no
+ * deadline of its own: a start on a loaded machine may take long, and the
+ * test's timeout is what decides that it took too long.
+ */
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // Not left running behind the failed test.
-      child.kill('SIGKILL');
-      reject(new Error(`no listening line within 15 s:\n${output}`));
-    }, 15_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match?.[1]) {
-        clearTimeout(timer);
         resolve({
           child,
           url: match[1],
@@ -58,10 +69,7 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${output}`));
-    });
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
   });
 }
 
@@ -86,7 +94,7 @@ export function runCli(
 }
 
 export interface InteractiveCli {
-  /** Resolves with the first match of the pattern in what the command printed, waiting for it. */
+  /** Resolves with the first match of the pattern in what the command printed, waiting for it (at most `timeoutMs`, if given). */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Resolves with the exit code and everything printed, once the command ends. */
   exited: Promise<{ code: number | null; output: string }>;
@@ -99,6 +107,7 @@ export function spawnCli(args: string[], env: Record<string, string>): Interacti
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -108,10 +117,13 @@ export function spawnCli(args: string[], env: Record<string, string>): Interacti
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, output })),
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve({ code, output });
+    }),
   );
   return {
-    waitFor: (pattern, timeoutMs = 15_000) =>
+    waitFor: (pattern, timeoutMs) =>
       new Promise((resolve, reject) => {
         const check = () => {
           const match = pattern.exec(output);
@@ -120,10 +132,14 @@ export function spawnCli(args: string[], env: Record<string, string>): Interacti
           clearTimeout(timer);
           resolve(match);
         };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`${pattern} not printed within ${timeoutMs} ms:\n${output}`));
-        }, timeoutMs);
+        // Without a bound of the caller's, the test's own timeout decides.
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                waiters.delete(check);
+                reject(new Error(`${pattern} not printed within ${timeoutMs} ms:\n${output}`));
+              }, timeoutMs);
         waiters.add(check);
         check();
       }),
