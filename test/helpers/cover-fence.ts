@@ -2,7 +2,8 @@
 // a service whose balance reads the test holds, each bridge's own reader, RewardCodes and CoverChecks as composition
 // wires them, the worker's cancel with its checks before and after, and a ledger whose next write of a kind fails.
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { CHECK_KIND, CoverChecks } from '../../src/core/storefront/cover-checks.ts';
+import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
+import { CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
 import { HELD, HOLDER_KIND, fenceOf, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';

@@ -22,6 +22,8 @@ export class FakeCodeStore {
   failMake: 'before' | 'after' | undefined;
   /** The next remove throws: the store could not be reached. */
   failRemove = false;
+  /** While set, removes throw as a store does that no longer lets the app in (a key revoked, an uninstall). */
+  accessGone = false;
   /** The next make is told to `asked`, then waits for `until` before it makes the code (a slow store). */
   holdMake: { asked: () => void; until: Promise<void> } | undefined;
   /**
@@ -82,6 +84,8 @@ export class FakeCodeStore {
       return found && !found.removed ? found.uses : undefined;
     },
     remove: async (_shop, platformId) => {
+      if (this.accessGone)
+        throw Object.assign(new Error('injected: the store no longer lets the app in'), { accessGone: true });
       if (this.failRemove) {
         this.failRemove = false;
         throw new Error('injected: the store could not be reached to remove the code');

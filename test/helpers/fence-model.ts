@@ -4,7 +4,7 @@
 // actions that reach each holder's fence, from which every order they may land in gives what may hold after it.
 // (The checks' marks, reward-check, have their own model: mark-model.ts.)
 import fc from 'fast-check';
-import { CANCEL_LANDS_MS } from '../../src/core/storefront/cover-checks.ts';
+import { CANCEL_LANDS_MS } from '../../src/core/storefront/cover-marks.ts';
 import { FENCE_DROPPED_MS, FENCE_KEPT_MS, holderId } from '../../src/core/storefront/reservations.ts';
 import { START } from './store-model-harness.ts';
 

@@ -15,12 +15,8 @@ import { expect } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
-import {
-  CANCEL_LANDS_MS,
-  CHECK_KIND,
-  type CoverCheck,
-  type CoverChecks,
-} from '../../src/core/storefront/cover-checks.ts';
+import type { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
+import { CANCEL_LANDS_MS, CHECK_KIND, type CoverCheck } from '../../src/core/storefront/cover-marks.ts';
 import { HOLDERS, holderOf, type FenceModel, type FenceOp } from './fence-model.ts';
 import type { Faults } from './store-model-harness.ts';
 

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
-import { CANCEL_LANDS_MS, CHECK_KIND } from '../../src/core/storefront/cover-checks.ts';
+import { CANCEL_LANDS_MS, CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
 import {
   FENCE_DROPPED_MS,
   FENCE_KEPT_MS,

@@ -7,7 +7,7 @@
 // - A mark taken by a check made before the cancel landed (the sweeper's pass, or the check of another cancel of
 //   the customer's): that check found the holder covered, and the mark went with it.
 import { describe, expect, it } from 'vitest';
-import { CANCEL_LANDS_MS } from '../../src/core/storefront/cover-checks.ts';
+import { CANCEL_LANDS_MS } from '../../src/core/storefront/cover-marks.ts';
 import { FENCE_KIND } from '../../src/core/storefront/reservations.ts';
 import { ADA, ada, bridge, faulty, outcome, service } from '../helpers/cover-fence.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';

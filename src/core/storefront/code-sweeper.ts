@@ -91,7 +91,7 @@ export class CodeSweeper {
       this.#o.logger.warn({ kind: (error as Error)?.name }, 'reward codes could not be checked against a balance now');
     });
     // Then codes made after their points were let go, whose removal failed (orphan-codes.ts).
-    report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf);
+    report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf, this.#now().getTime());
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       try {
         await this.#one(id, value, report);

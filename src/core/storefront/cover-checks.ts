@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { HolderFinder } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import {
@@ -27,33 +28,6 @@ import {
 } from './reservations.ts';
 import type { RewardCodes } from './reward-codes.ts';
 import type { FreshPoints } from './storefront-reader.ts';
-
-export const CHECK_KIND = 'reward-check';
-/**
- * A cancel's call ends (lands, or fails for good) well within this long of its mark: the client's few tries, each at
- * most LOYALTY_TIMEOUT_MS, and its waits between them (a Retry-After is taken as 10 minutes at most). A cancel whose
- * own check never came (its bridge stopped, its store failed) keeps the mark no longer than this.
- */
-export const CANCEL_LANDS_MS = 60 * 60_000;
-
-/** A holder to check against its balance: no contact, only the ids. */
-export interface CoverCheck {
-  account: string;
-  holder: string;
-  at: string;
-  /** New with each write that asks for a check: a check takes the mark away only if none came since it began. */
-  id?: string | undefined;
-  /**
-   * Cancels on their way (each by its token, and when it was marked), and codes being given back (mark): a check made
-   * before one lands may find the holder covered and is no proof, so the mark stays until that one's own check, or
-   * CANCEL_LANDS_MS.
-   */
-  cancels?: Array<{ id: string; at: string }> | undefined;
-}
-
-/** The mark's cancels that may still be on their way at `now` (ms): marked less than CANCEL_LANDS_MS before. */
-export const cancelsOnTheirWay = (mark: CoverCheck | undefined, now: number): Array<{ id: string; at: string }> =>
-  (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
 
 export interface CoverCheckParts {
   store: Pick<
@@ -78,6 +52,19 @@ const withdrawable = (reservation: Reservation) =>
  */
 const beingMade = (holder: Holder | undefined) =>
   (holder?.reservations ?? []).some((reservation) => reservation.state === 'reserving');
+
+/**
+ * What a check counts as held: a code withdrawn from a store that counts uses late keeps its points held for its
+ * settling window (a redeem may not spend them), but to a check it is gone, as to the check that withdrew it; counted,
+ * the next check of the customer would withdraw another code their balance covers. An order that paid with it before
+ * it went marks the holder when it takes it (RewardCodes.claimForOrder), and that check counts it as used.
+ */
+const stillHeld = (holder: Holder, readStartedAt: number, source: 'service' | 'ledger') =>
+  heldPoints(holder, readStartedAt, source) -
+  holder.reservations.reduce(
+    (total, each) => total + (each.state === 'issued' && each.removedAt !== undefined ? each.points : 0),
+    0,
+  );
 
 /** The group's codes a withdrawal can take back, newest first: one order for every check, whichever holder it names. */
 const newestFirst = (group: ReadonlyArray<{ id: string; value: Holder }>) =>
@@ -138,7 +125,7 @@ export class CoverChecks {
     const { id, others } = await this.#holders.of(account.id, value.customer);
     const besides = [id, ...others].filter((each) => each !== holder);
     const group = [{ id: holder, value }, ...(await this.#read(besides))];
-    let short = group.reduce((total, each) => total + heldPoints(each.value, read.readStartedAt, source), 0);
+    let short = group.reduce((total, each) => total + stillHeld(each.value, read.readStartedAt, source), 0);
     short -= approved - redeemed;
     for (const each of newestFirst(group)) {
       if (short <= 0) break;

@@ -14,8 +14,15 @@ export interface OrphanCode {
   shop: string;
   /** The store's id of the code, as its make answered or a look found it. */
   platformId: string;
+  /** When the code stops paying in the store. */
+  expiresAt: string;
   at: string;
 }
+
+/** Records kept before expiresAt was: a code lasts at most this long (rewards.ts, expiresInDays). */
+const LONGEST_CODE_MS = 365 * 86_400_000;
+const payingUntil = (orphan: Partial<OrphanCode>) =>
+  Date.parse(orphan.expiresAt ?? '') || Date.parse(orphan.at ?? '') + LONGEST_CODE_MS;
 
 type Codes = NonNullable<StorefrontParts['codes']>;
 
@@ -45,17 +52,22 @@ export async function removeOrphan({ store, codesOf, logger }: OrphanParts, orph
     );
 }
 
-/** The sweeper's pass over kept codes: each removed, or left for the next pass; answers how many failed. */
+/**
+ * The sweeper's pass over kept codes: each removed, or left for the next pass; answers how many are left. A store that
+ * no longer lets the bridge in (an uninstall, a revoked key) cannot be asked now, but may let it in again with the
+ * code still paying (a key mended): the record goes only once the code has expired.
+ */
 export async function removeKeptOrphans(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined,
+  now: number,
 ): Promise<number> {
   let failed = 0;
   for (const { id, value } of await store.listRecords<OrphanCode>(ORPHAN_KIND)) {
     try {
-      // A store that no longer lets the bridge in (an uninstall, a revoked key) cannot be asked: the record goes.
       const codes = codesOf(value.platform);
-      if (codes) await ifAccessGone(codes.remove(value.shop, value.platformId), undefined);
+      const gone = codes ? await ifAccessGone(codes.remove(value.shop, value.platformId), 'gone' as const) : undefined;
+      if (gone === 'gone' && now <= payingUntil(value)) throw new Error('the store does not let the bridge in now');
       await store.deleteRecord(ORPHAN_KIND, id);
     } catch {
       failed += 1;

@@ -1,7 +1,6 @@
-// Reserve at issue, redeem at use (../shared/DESIGN.md, "The storefront"). A customer redeems a reward: their
-// balance is read anew, the points are reserved (reservations.ts: a compare-and-set that checks the balance less
-// everything held at that write), then the code is made in the store with the text chosen before, shown to that
-// customer. An order that pays with the code takes its reservation (claimForOrder) and the worker redeems its points
+// Reserve at issue, redeem at use (../shared/DESIGN.md, "The storefront"). A redeem reads the balance anew, reserves
+// the points (reservations.ts: a compare-and-set against the balance less all held), then makes the code in the store
+// for that customer. An order paid with the code takes its reservation (claimForOrder); the worker redeems its points
 // once, on the account that issued it (settled). The sweeper repairs what a crash leaves between (code-sweeper.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
@@ -9,6 +8,7 @@ import type { AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { markForCheck } from './cover-marks.ts';
 import { removeOrphan } from './orphan-codes.ts';
 import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
@@ -37,10 +37,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type { RedeemAnswer } from './redeem-answer.ts';
 import type { RedeemAnswer } from './redeem-answer.ts';
 
-/**
- * A customer holds at most this many unused codes in a shop: a page that redeems by mistake, or clicks forged from
- * another site, hold no more. Counted at the reservation's own compare-and-set, so a burst cannot pass it.
- */
+/** Unused codes a customer may hold in a shop (a page that redeems by mistake, forged clicks), counted at the
+ * reservation's own compare-and-set, so a burst cannot pass it. */
 export const MAX_OPEN_CODES = 3;
 
 export interface RewardCodesParts {
@@ -204,12 +202,12 @@ export class RewardCodes {
       const landed = await reservationNow(this.#o.store, holder, reservation.id);
       if (landed?.state === 'issued' && landed.platformId === made.platformId) return landed;
       // Else the sweeper may have let its points go meanwhile: removed, or it could pay with no reservation.
-      await this.#orphan(asked.platform, shop, made.platformId);
+      await this.#orphan(asked.platform, shop, made.platformId, reservation);
       throw error;
     });
     if (issued?.state !== 'issued' || issued.platformId !== made.platformId) {
       // The sweeper let it go meanwhile (a make slower than its repair): no code stays without its reservation.
-      await this.#orphan(asked.platform, shop, made.platformId);
+      await this.#orphan(asked.platform, shop, made.platformId, reservation);
       return { kind: 'failed' };
     }
     return {
@@ -240,14 +238,14 @@ export class RewardCodes {
     );
     if ((await reservationNow(this.#o.store, holder, reservation.id))?.state !== 'reserving') {
       const found = await codes.find(shop, reservation.code).catch(() => undefined);
-      if (found !== undefined) await this.#orphan(platform, shop, found);
+      if (found !== undefined) await this.#orphan(platform, shop, found, reservation);
     }
     return { kind: 'failed' };
   }
 
   /** A code made whose reservation is gone: removed now, or kept for the sweeper to remove (orphan-codes.ts). */
-  #orphan = (platform: string, shop: string, platformId: string) =>
-    removeOrphan(this.#o, { platform, shop, platformId, at: this.#now().toISOString() });
+  #orphan = (platform: string, shop: string, platformId: string, { expiresAt }: Reservation) =>
+    removeOrphan(this.#o, { platform, shop, platformId, expiresAt, at: this.#now().toISOString() });
 
   /**
    * A reservation whose code was not made, or not known to be: the code is looked for by its text and removed if
@@ -324,6 +322,8 @@ export class RewardCodes {
     if (taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
     const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
     if (!holder) return undefined;
+    // Withdrawn, but used just before: no check since counted its points (cover-checks.ts); again after a crash.
+    if (taken.removedAt !== undefined) await markForCheck(this.#o.store, holder.account, index.holder, this.#now());
     return {
       code: taken.code,
       account: holder.account,

@@ -12,7 +12,7 @@ import type { Accounts } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
-import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-checks.ts';
+import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import {
   CODE_KIND,
   ENDED,
