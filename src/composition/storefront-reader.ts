@@ -87,7 +87,9 @@ export function storefrontReader(parts: {
   // Points given or taken by hand (the operator's or the merchant's page) change the balance as the worker's do.
   engine.adjustments.customerCalls.add(stale);
   engine.privacy.inMemory.add(reader);
-  engine.privacy.kept.add(new RewardPrivacy({ store, accounts, codes: rewardCodes, codesOf, logger }));
+  engine.privacy.kept.add(
+    new RewardPrivacy({ store, accounts, codesOf, logger, settleMs: config.REWARD_SETTLE_MINUTES * 60_000 }),
+  );
   // A platform says what the app may read of a shop changed (its scopes webhook): a contact refused for
   // lack of a scope may be allowed now, so the refusals kept for the shop go at once, before the shop is checked.
   const checkAgain = platforms.onSubscriptionsChanged;

@@ -146,10 +146,10 @@ export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'marks
   const privacy = new RewardPrivacy({
     store,
     accounts: { all: async () => accounts },
-    codes: { end: async () => undefined },
     codesOf: () => undefined,
     logger,
     now,
+    settleMs: 0,
   });
   return { checks, privacy };
 }

@@ -210,6 +210,26 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
   });
 });
 
+// Issue 64: an uninstall let the shop's open reservations go while their codes still paid in the store, so their
+// points could be spent again (in another shop of the account, or here after a reinstall).
+describe('the code sweeper, for a shop uninstalled', () => {
+  it('holds an open code’s points while it may pay, and lets them go unasked once it expired and settled', async () => {
+    const { sweeper } = await issued();
+    // Shopify's and BigCommerce's answer after an uninstall: a 401, whose error says nothing of access.
+    refusal = new Error('[API] Invalid API key or access token');
+    served = false;
+    await store.deleteRecord('storefront', `shopify:${SHOP}`);
+    // Each pass holds it, with nothing failed to warn about.
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 0 });
+    clock += 7 * DAY + SETTLE - 1_000;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 0 });
+    expect((await stateNow())?.state).toBe('issued');
+    clock += 2_000;
+    await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
+    expect(await stateNow()).toMatchObject({ state: 'released', endedWhy: expect.stringMatching(/uninstalled/) });
+  });
+});
+
 describe('the code sweeper, for a shop not served whose store still lets the bridge in', () => {
   it('removes a code made in the store before it lets its points go', async () => {
     const { reservation, sweeper } = await issued();

@@ -74,8 +74,8 @@ describe('a customer’s erasure, while an order that paid with their code waits
     const privacy = new RewardPrivacy({
       store,
       accounts: { all: async () => [{ id: 'acct' }] as never },
-      codes: { end: async () => undefined },
       codesOf: () => fake.parts,
+      settleMs: 0,
       logger,
     });
     await privacy.eraseCustomer({ emails: [CUSTOMER.email], phones: [], orderIds: [] });

@@ -8,6 +8,8 @@
 //   go; used at checkout already (its order paid later, or on its way), kept held for its order;
 // - an issued code past its expiry and the settling window in a store that no longer lets the bridge in (its key
 //   revoked, with no uninstall to say so): it pays for nothing more, so its points are let go, not held for good;
+// - an issued code of a shop uninstalled: it pays until its expiry, so its points are held until then and its
+//   settling window, then let go unasked;
 // - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first). Then the code is
 //   not simply let go: a store may give a cancelled order's use of it back (some stores do), so it could pay for
 //   another order. An order that paid with it meanwhile takes it (waiting); else, where the store counts no use,
@@ -110,8 +112,8 @@ export class CodeSweeper {
   /**
    * The store is asked first whether the code was made (a shop not served may still let the bridge in: one taken off
    * the bridge's list of shops keeps its install, and a code made there is usable). Only a store that cannot be
-   * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, after the uninstall let the shop's
-   * reservations go), has the points let go unasked, as the uninstall's own rule says (codes end by their expiry).
+   * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, its make refused), has the points
+   * let go unasked: a make the store refused made nothing.
    * Not a store that answered the look (its code then goes first), nor one whose look may pass if asked again
    * (throttled, down): that is asked on the next pass.
    */
@@ -188,10 +190,19 @@ export class CodeSweeper {
     // order, when it comes, would find no reservation to redeem.
     // Only once it can pay for nothing more: one still open is asked again on the next pass, as the store may let
     // the bridge in again (a key mended) and the merchant's checkout may still take it.
-    const asked = codes.uses(reservation.shop, reservation.platformId);
+    // A shop the bridge no longer serves (uninstalled) cannot be asked, and its code pays until its expiry: held
+    // until then and its settling, then let go unasked (an uninstall's errors need not say the access is gone).
+    const asked = codes.uses(reservation.shop, reservation.platformId).catch(async (error: unknown) => {
+      if (mayPassLater(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
+      return 'not-served' as const;
+    });
     const uses = settled ? await ifAccessGone(asked, 'access-gone' as const) : await asked;
-    if (uses === 'access-gone') {
-      const why = 'its code expired; the store no longer lets the bridge look at it';
+    if (uses === 'not-served' && !settled) return;
+    if (uses === 'access-gone' || uses === 'not-served') {
+      const why =
+        uses === 'not-served'
+          ? 'its code expired; the app was uninstalled from the store'
+          : 'its code expired; the store no longer lets the bridge look at it';
       const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
       if (after?.state === 'released') report.released += 1;
       return;

@@ -73,6 +73,11 @@ export interface Holder {
    * without being forgotten, so 0 is all that can be said).
    */
   redeemedEarlier?: number | undefined;
+  /**
+   * Points held for codes of a shop whose data was erased (reward-privacy.ts), until each can pay for nothing more:
+   * its expiry and settling window. Absent where there are none.
+   */
+  erasedShopHolds?: Array<{ points: number; until: string }> | undefined;
 }
 
 /** An open code's own record: which holder's reservation it spends. */
@@ -124,6 +129,7 @@ export function newCode(): string {
 export function heldPoints(holder: Holder | undefined, readStartedAt: number, source: 'service' | 'ledger'): number {
   // Redeems of codes whose reservations were dropped long ago: the service's figures have them, the ledger's not.
   let held = source === 'ledger' ? (holder?.redeemedEarlier ?? 0) : 0;
+  for (const each of holder?.erasedShopHolds ?? []) if (Date.parse(each.until) > readStartedAt) held += each.points;
   for (const reservation of holder?.reservations ?? []) {
     if (HELD.has(reservation.state)) held += reservation.points;
     else if (reservation.state === 'redeemed') {

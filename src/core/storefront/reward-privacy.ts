@@ -2,9 +2,9 @@
 // do to them (../shared/DESIGN.md, "The storefront", Endings and privacy):
 // - an erasure removes the customer's live codes from the store while the bridge still has access (a code the
 //   store cannot remove now ends by its own expiry), then releases and forgets their reservations;
-// - an uninstall cannot remove codes (the platform revoked the bridge's access): the shop's open reservations are
-//   released, and its codes end by their own expiry;
-// - a shop's erasure forgets every reservation made in it;
+// - an uninstall cannot remove codes (the platform revoked the bridge's access): its codes pay until their expiry,
+//   so the shop's open reservations stay held until then (the sweeper lets them go);
+// - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount;
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -17,24 +17,24 @@ import {
   CODE_KIND,
   ENDED,
   FENCE_KIND,
+  HELD,
   HOLDER_KIND,
   codeIndexId,
   holderId,
-  release,
   type CodeIndex,
   type Holder,
   type Reservation,
 } from './reservations.ts';
-import type { RewardCodes } from './reward-codes.ts';
 import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
   store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords'>;
   accounts: Pick<Accounts, 'all'>;
-  codes: Pick<RewardCodes, 'end'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
   now?: () => Date;
+  /** The window after a code's expiry in which its store's count of uses settles (the sweeper's). */
+  settleMs: number;
 }
 
 export class RewardPrivacy implements KeptRecords {
@@ -131,7 +131,9 @@ export class RewardPrivacy implements KeptRecords {
         const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
         // An erasure in one shop leaves the account's count of long-spent points (redeemedEarlier), which other
         // shops' orders of the customer still need; the customer's whole erasure takes it with the rest.
-        const keep = left.length > 0 || (match.shop !== undefined && (current.redeemedEarlier ?? 0) > 0);
+        // So do the points held for an erased shop's codes, which still pay (eraseShop).
+        const accountWide = (current.redeemedEarlier ?? 0) > 0 || (current.erasedShopHolds ?? []).length > 0;
+        const keep = left.length > 0 || (match.shop !== undefined && accountWide);
         return keep ? { put: { ...current, reservations: left } } : { delete: true };
       });
     }
@@ -161,34 +163,46 @@ export class RewardPrivacy implements KeptRecords {
     }
   }
 
-  /** Forgets every reservation made in the shop (its codes' own records go with the shop's records). */
+  /**
+   * Forgets every reservation made in the shop (its codes' own records go with the shop's records). A code still open
+   * pays in the store until its expiry (an erasure removes none, and after an uninstall none can be): its points
+   * stay held until then and its settling, by amount alone (Holder.erasedShopHolds names no shop, code or customer).
+   */
   async eraseShop(platform: string, shop: string): Promise<void> {
+    const now = (this.#o.now?.() ?? new Date()).getTime();
     for (const { id } of await this.#o.store.listRecords<Holder>(HOLDER_KIND))
       await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
-        const left = current.reservations.filter((each) => !(each.platform === platform && each.shop === shop));
+        const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
+        const left = current.reservations.filter((each) => !inShop(each));
         if (left.length === current.reservations.length) return undefined;
-        return left.length === 0 ? { delete: true } : { put: { ...current, reservations: left } };
+        const holds = [
+          ...(current.erasedShopHolds ?? []),
+          ...current.reservations
+            .filter((each) => inShop(each) && HELD.has(each.state))
+            .map((each) => ({ points: each.points, until: isoAt(Date.parse(each.expiresAt) + this.#o.settleMs) })),
+        ].filter((each) => Date.parse(each.until) > now);
+        const put: Holder = { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined };
+        return left.length === 0 && holds.length === 0 ? { delete: true } : { put };
       });
   }
 
   /**
-   * The bridge's access is gone: the shop's open reservations are released; its codes end by their own expiry. The
-   * records of its spent codes, which the sweeper would remove from the store, go: it cannot be asked now.
+   * The bridge's access is gone, and the shop's open codes pay until their expiry: their reservations stay held (the
+   * sweeper lets them go once expired and settled, unasked). The records of its spent codes, which the sweeper would
+   * remove from the store, go: it cannot be asked now.
    */
   async shopUninstalled(platform: string, shop: string): Promise<void> {
-    const now = this.#o.now?.() ?? new Date();
-    const why = 'the app was uninstalled; the code ends by its own expiry';
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       if (value.platform !== platform || value.shop !== shop) continue;
       const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, value.holder);
       const reservation = holder?.reservations.find((each) => each.id === value.reservation);
-      if (!reservation) continue;
-      if (ENDED.has(reservation.state)) await this.#o.store.deleteRecord(CODE_KIND, id);
-      else await this.#o.codes.end(value.holder, reservation, release(why, now));
+      if (reservation && ENDED.has(reservation.state)) await this.#o.store.deleteRecord(CODE_KIND, id);
     }
   }
 }
+
+const isoAt = (ms: number) => new Date(ms).toISOString();
 
 /** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
 async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
