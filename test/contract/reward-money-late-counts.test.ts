@@ -3,17 +3,11 @@
 // review D's finding B: every later check of the customer counted those points as held too, and withdrew a code their
 // balance covered. And the other side: when that order does come, the code it paid with is counted again.
 import { describe, expect, it } from 'vitest';
-import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { orderEvent } from '../helpers/order-events.ts';
-import { mobileOf, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import { BIG, refunded, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
-const BIG: Reward = {
-  ...{ id: 'big', points: 200, amountOff: '5.00', minimumOrder: null },
-  ...{ expiresInDays: 7, combines: true, on: true },
-};
 
 let next = 0;
 const orderId = () => String(64_990_000 + ++next);
@@ -30,17 +24,9 @@ async function customerWith(w: RewardWorld, orders: number): Promise<{ email: st
 
 const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
 
-/** Each order refunded in full (its points cancelled at the service), then the sweeper's pass. */
-async function refunded(w: RewardWorld, email: string, orderIds: string[]): Promise<void> {
-  for (const id of orderIds)
-    await w.engine.accept(`refund-${id}`, [
-      orderEvent({
-        orderId: id,
-        facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
-        customer: { name: 'Ada', email, mobile: mobileOf(email) },
-      }),
-    ]);
-  await w.settle();
+/** Each order refunded in full, then the sweeper's pass. */
+async function refundedSwept(w: RewardWorld, email: string, orderIds: string[]): Promise<void> {
+  await refunded(w, email, orderIds);
   await w.sweeper.sweep();
 }
 
@@ -59,11 +45,11 @@ describe.each(ledgerBackends())('codes in a store that counts uses late (%s)', (
       w.clock.now += 1_000;
       const second = issued(await w.redeem(ada.email, BIG));
       // 500 points, 400 held; two orders refunded leave 300: the newest code goes, the first is covered.
-      await refunded(w, ada.email, ada.orderIds.slice(0, 2));
+      await refundedSwept(w, ada.email, ada.orderIds.slice(0, 2));
       await eventually(() => expect(approved(ada.email)).toBe(300));
       expect(w.store.live().map((each) => each.code)).toEqual([first]);
       // One more refunded leaves 200, which still covers the first code: the withdrawn one is no longer theirs to lose.
-      await refunded(w, ada.email, ada.orderIds.slice(2, 3));
+      await refundedSwept(w, ada.email, ada.orderIds.slice(2, 3));
       await eventually(() => expect(approved(ada.email)).toBe(200));
       await w.sweeper.sweep();
       expect(w.store.live().map((each) => each.code)).toEqual([first]);
@@ -79,7 +65,7 @@ describe.each(ledgerBackends())('codes in a store that counts uses late (%s)', (
     const second = issued(await w.redeem(ada.email, BIG));
     // Paid at the till a moment before two orders are refunded; the store has not counted the use yet.
     w.store.use(w.store.usable(second, `customer-${ada.email}`, w.clock.now)!);
-    await refunded(w, ada.email, ada.orderIds.slice(0, 2));
+    await refundedSwept(w, ada.email, ada.orderIds.slice(0, 2));
     await eventually(() => expect(approved(ada.email)).toBe(300));
     // Its order comes: its 200 points are redeemed, and the 100 left cannot cover the first code, which goes.
     w.store.countLateUses();

@@ -15,22 +15,11 @@ import {
   type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
-import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { orderEvent } from '../helpers/order-events.ts';
-import { PLATFORM, SHOP, mobileOf, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import { BIG, PLATFORM, SHOP, mobileOf, refunded, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
-const BIG: Reward = {
-  id: 'big',
-  points: 200,
-  amountOff: '5.00',
-  minimumOrder: null,
-  expiresInDays: 7,
-  combines: true,
-  on: true,
-};
 
 let next = 0;
 const orderId = () => String(64_640_000 + ++next);
@@ -90,19 +79,6 @@ async function codeHeld(w: RewardWorld, customer: { mobile: string } | { email: 
     reservations: [reservation],
   });
   return code;
-}
-
-/** Each of the orders refunded in full: their points cancelled at the service. */
-async function refunded(w: RewardWorld, email: string, orderIds: string[]): Promise<void> {
-  for (const id of orderIds)
-    await w.engine.accept(`refund-${id}`, [
-      orderEvent({
-        orderId: id,
-        facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
-        customer: { name: 'Ada', email, mobile: mobileOf(email) },
-      }),
-    ]);
-  await w.settle();
 }
 
 describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)', (_name, runs, open) => {

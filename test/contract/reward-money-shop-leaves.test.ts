@@ -4,17 +4,12 @@
 // another shop of the account while the code still paid. Now they stay held until the code has expired and settled.
 import { describe, expect, it } from 'vitest';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
-import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { DAY_MS, PLATFORM, SETTLE_MS, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import { BIG, DAY_MS, PLATFORM, SETTLE_MS, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
-const BIG: Reward = {
-  ...{ id: 'big', points: 200, amountOff: '5.00', minimumOrder: null },
-  ...{ expiresInDays: 7, combines: true, on: true },
-};
 const OTHER_SHOP = 'shop-2';
 
 let next = 0;

@@ -152,3 +152,22 @@ export const mobileOf = (email: string): string =>
 /** Turns a reward on or off in the shop, as the merchant's page saves it. */
 export const offerRewards = (ledger: LedgerStore, rewards: Reward[]) =>
   saveRewards(ledger, PLATFORM, SHOP, rewards, 'test');
+
+/** A reward of 200 points for 5.00 off, lasting 7 days, combining: the one the reward contract tests spend. */
+export const BIG: Reward = {
+  ...{ id: 'big', points: 200, amountOff: '5.00', minimumOrder: null },
+  ...{ expiresInDays: 7, combines: true, on: true },
+};
+
+/** Each of the customer's orders refunded in full (their points cancelled at the service), the worker done. */
+export async function refunded(w: RewardWorld, email: string, orderIds: string[]): Promise<void> {
+  for (const id of orderIds)
+    await w.engine.accept(`refund-${id}`, [
+      orderEvent({
+        orderId: id,
+        facts: ['placed', 'paid', 'fulfilled', 'cancelled'],
+        customer: { name: 'Ada', email, mobile: mobileOf(email) },
+      }),
+    ]);
+  await w.settle();
+}
