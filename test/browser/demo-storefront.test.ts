@@ -62,7 +62,11 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
 
   it('is told at the terminal with the other links, and shows a guest the ways to earn and a reward', async () => {
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\/$/);
+    // The link lists a store of each platform's: the Shopify one is picked.
     await page.goto(link);
+    await page.getByRole('link', { name: 'A Shopify store' }).click();
+    await page.waitForURL(/\/demo\/storefront\/shopify\/$/);
+    link = page.url();
     const text = await launcher();
     expect(text).toContain('100 points for 5.00 off');
     expect(text).toMatch(/ways to earn/i);

@@ -55,7 +55,7 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     const dashboard = /Open the dashboard: (http:\/\/127\.0\.0\.1:\d+)\/admin\/#token=([\w-]+)/.exec(now);
     expect(dashboard).toBeTruthy();
     expect(now).toMatch(/the demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\?ticket=[\w-]+/);
-    expect(now).toMatch(/the demo store page: http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//);
+    expect(now).toMatch(/the demo stores \(Shopify, WooCommerce\): http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//);
 
     const [, url, token] = dashboard!;
     // --token=: a token may begin with a dash, which would read as an option.
