@@ -17,7 +17,7 @@ const paid: Step = { topic: 'order.created', status: 'processing' };
 
 const ORDERS: DemoOrder<Step>[] = [
   {
-    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: null },
+    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: '+33 6 12 34 56 78' },
     total: '64.00',
     steps: [
       { topic: 'order.created', status: 'processing' },

@@ -1,4 +1,4 @@
-// A newcomer's customer side, in Debian's Chromium: the bridge started as `npm start` starts it (sandbox mode, no
+// A newcomer's customer side of the Shopify demo store, in Debian's Chromium: the bridge started as `npm start` starts it (sandbox mode, no
 // store, no ADMIN_TOKEN), the demo store page's link told at the terminal opened. A guest sees the ways to earn in
 // the platform's own launcher; the demo's customer signs in, sees their balance, redeems the demo's reward, pays
 // with its code at the page's checkout (the platform's signed order webhook, through the real route), and the
