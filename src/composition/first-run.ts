@@ -131,13 +131,11 @@ export class FirstRun {
     });
   }
 
-  /** The first demo shop's own page, its API calls answered by `shopRoutes`. */
+  /** The demo shops' own pages, their API calls answered by `shopRoutes`, and the demo's store pages. */
   page(shopRoutes: RequestHandler): DemoPage | undefined {
-    const first = this.#players[0];
-    if (!first) return undefined;
+    if (this.#players.length === 0) return undefined;
     this.#page = demoPage({
-      platform: first.platform,
-      shop: first.shop,
+      shops: this.#players.map(({ platform, shop }) => ({ platform, shop })),
       shopRoutes,
       playing: () => this.running,
       used: () => this.tellLinks(),
@@ -213,24 +211,30 @@ export class FirstRun {
     this.#o.logger.flush(() => this.#tellLinks());
   }
 
-  /** The demo shop's page's link as the terminal tells it now (one use), while the demo plays. */
-  pageLink(): string | undefined {
-    return this.running && this.#page ? `${this.#url}${this.#page.path()}` : undefined;
+  /** A demo shop's page's link as the terminal tells it now (one use), while the demo plays: the first's, or `platform`'s. */
+  pageLink(platform?: string): string | undefined {
+    const path = this.running ? this.#page?.path(platform) : undefined;
+    return path ? `${this.#url}${path}` : undefined;
   }
 
   #tellLinks(): void {
     const { config, adminToken, logger } = this.#o;
     const signIn = signInUrl(config, adminToken, this.#url);
     const page = this.pageLink();
+    // Each demo shop's page, on a line of its own: a link wrapped in a terminal opens no more.
+    const pages = this.#players.flatMap(({ platform, platformName }) => {
+      const link = this.pageLink(platform);
+      return link ? [`See what a merchant sees, the ${platformName} demo shop's own page: ${link}`] : [];
+    });
     const storefront = this.storefrontLink();
     const stores = this.#shoppers.map(({ player }) => player.platformName).join(', ');
     if (!signIn && !page) return;
     tellThePersonAtTheTerminal({
       text: [
         ...(signIn ? [`Open the dashboard: ${signIn}`] : []),
-        ...(page ? [`See what a merchant sees, the demo shop's own page: ${page}`] : []),
+        ...(page ? pages : []),
         ...(storefront ? [`See what a customer sees, the demo stores (${stores}): ${storefront}`] : []),
-        `(for this run only${page ? '; the shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
+        `(for this run only${page ? '; a shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
       ].join('\n'),
       fileName: 'sign-in-link.txt',
       dataDir: config.DATA_DIR,

@@ -132,4 +132,33 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
     expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
     await shoot('spent');
   }, 90_000);
+
+  it('shows the WooCommerce demo shop’s merchant, from its own printed link, the order paid with the code in Orders', async () => {
+    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
+    try {
+      await merchant.goto(bridge.firstRun!.pageLink('woocommerce')!);
+      await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
+      await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+      const order = bridge.demo!.sentTo('woocommerce', SITE).find((each) => each.order.code)!;
+      const row = merchant.locator(`[data-order="${order.id}"]`);
+      // Its one line: the reward's points it spent, and what was paid.
+      await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('100 redeemed');
+      expect(await row.innerText()).toContain('35.00');
+      await merchant.getByRole('link', { name: `Open order #${order.number}` }).click();
+      const codes = merchant.locator('#order-codes');
+      await codes.waitFor();
+      // As WooCommerce names it: coupon codes in lower case.
+      expect(await codes.innerText()).toBe(`Paid with the code ${code.toLowerCase()} (5.00 off).`);
+      for (const width of [1280, 390]) {
+        await merchant.setViewportSize({ width, height: 1000 });
+        const overflow = (await merchant.evaluate(
+          '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
+        )) as { scroll: number; width: number };
+        expect(overflow.scroll, `the order at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
+        await merchant.screenshot({ path: `${shots}merchant-order-${width}.png`, fullPage: true });
+      }
+    } finally {
+      await merchant.close();
+    }
+  }, 60_000);
 });
