@@ -57,6 +57,13 @@ export interface FirstRunParts {
   pace: DemoPace;
 }
 
+/** A demo shop with a store page, and the codes its store holds. */
+interface Shopper {
+  player: DemoPlayer;
+  storefront: DemoStorefront;
+  codes: DemoCodes;
+}
+
 export class FirstRun {
   readonly #o: FirstRunParts;
   readonly #players: DemoPlayer[];
@@ -66,7 +73,12 @@ export class FirstRun {
   #stopped = false;
   #url = '';
   /** The demo shops whose store pages the demo serves (each with one), and the codes each one's store holds. */
-  readonly #shoppers: Array<{ player: DemoPlayer; storefront: DemoStorefront; codes: DemoCodes }>;
+  readonly #shoppers: Shopper[];
+  /**
+   * Those whose storefront was lent to their module (lendStorefront): the ones with a store page. A module that has a
+   * storefront of its own (its app or public address configured) would refuse what the demo's page signs.
+   */
+  readonly #lent: Shopper[] = [];
 
   constructor(parts: FirstRunParts) {
     this.#o = parts;
@@ -88,9 +100,11 @@ export class FirstRun {
    * page's widget. Called once the platforms are built, before the routes are.
    */
   lendStorefront(): void {
-    for (const { player, storefront, codes } of this.#shoppers) {
+    for (const shopper of this.#shoppers) {
+      const { player, storefront, codes } = shopper;
       const built = this.#o.platforms.modules.find(({ module }) => module.name === player.platform);
       if (!built || built.parts.storefront) continue;
+      this.#lent.push(shopper);
       built.parts.storefront = demoStorefrontParts({
         shop: player.shop,
         storefront,
@@ -142,9 +156,9 @@ export class FirstRun {
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    if (this.#shoppers.length === 0) return this.#page;
+    if (this.#lent.length === 0) return this.#page;
     const routes = express.Router().use(this.#page.routes);
-    for (const shopper of this.#shoppers) {
+    for (const shopper of this.#lent) {
       const { player } = shopper;
       const storefront = demoStorefrontPage({
         ...shopper,
@@ -156,7 +170,7 @@ export class FirstRun {
       });
       routes.use(`${STOREFRONT_PATH}/${player.platform}`, storefront);
     }
-    const pages = this.#shoppers.map(({ player }) => player);
+    const pages = this.#lent.map(({ player }) => player);
     routes.use(
       STOREFRONT_PATH,
       demoStorefrontChooser(pages, () => this.running),
@@ -166,7 +180,7 @@ export class FirstRun {
 
   /** The demo store pages' link (the page that lists them, one for each platform), while the demo plays. */
   storefrontLink(): string | undefined {
-    return this.running && this.#shoppers.length > 0 ? `${this.#url}${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/` : undefined;
+    return this.running && this.#lent.length > 0 ? `${this.#url}${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/` : undefined;
   }
 
   /** The demo started, unless a store of the merchant's own is connected (through the dashboard). */
@@ -178,7 +192,7 @@ export class FirstRun {
     // A store connected while the check above awaited: stop() came before there was a demo to stop.
     if (this.#stopped) return undefined;
     await giveDemoShopsTheirAccounts(this.#players, this.#o.registry, sandbox, logger);
-    for (const { player } of this.#shoppers) await setUpDemoStorefront(engine.store, player.platform, player.shop);
+    for (const { player } of this.#lent) await setUpDemoStorefront(engine.store, player.platform, player.shop);
     const demo = new DemoStore({
       url,
       players: this.#players,
@@ -227,7 +241,7 @@ export class FirstRun {
       return link ? [`See what a merchant sees, the ${platformName} demo shop's own page: ${link}`] : [];
     });
     const storefront = this.storefrontLink();
-    const stores = this.#shoppers.map(({ player }) => player.platformName).join(', ');
+    const stores = this.#lent.map(({ player }) => player.platformName).join(', ');
     if (!signIn && !page) return;
     tellThePersonAtTheTerminal({
       text: [

@@ -7,8 +7,11 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIdentityToken } from '../../adapters/woocommerce/demo-storefront.ts';
 import { wooWidgetScript } from '../../adapters/woocommerce/storefront-widget.ts';
-import type { RunningBridge } from '../../src/composition/main.ts';
+import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { tempDataDir } from '../helpers/engine.ts';
 
 const SITE = 'demo-woocommerce.loyalty-bridge.invalid';
 const IDENTITY = 'wp/?rest_route=/loyalty-bridge/v1/identity';
@@ -123,4 +126,22 @@ describe('the WooCommerce demo store page', () => {
     expect((await fetch(points, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect(bridge.firstRun!.storefrontLink()).toBeUndefined();
   });
+});
+
+describe('the demo stores, on a first run with the bridge’s public address set', () => {
+  it('offers no WooCommerce store: the module serves its own storefront then, which takes only a connected plugin’s tokens', async () => {
+    const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' };
+    const loaded = loadConfig({ env: { ...env, PUBLIC_URL: 'https://bridge.example.com' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
+    try {
+      const link = bridge.firstRun!.storefrontLink()!;
+      const html = await (await fetch(link)).text();
+      expect(html).toContain('A Shopify store');
+      expect(html).not.toContain('WooCommerce');
+      expect((await fetch(`${link}woocommerce/`)).status).toBe(404);
+    } finally {
+      await bridge.stop();
+    }
+  }, 60_000);
 });
