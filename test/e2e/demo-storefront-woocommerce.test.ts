@@ -11,7 +11,7 @@ import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startFirstRunBridge } from '../helpers/bridge.ts';
-import { tempDataDir } from '../helpers/engine.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 
 const SITE = 'demo-woocommerce.loyalty-bridge.invalid';
 const IDENTITY = 'wp/?rest_route=/loyalty-bridge/v1/identity';
@@ -113,6 +113,30 @@ describe('the WooCommerce demo store page', () => {
     });
     expect(status).toBe(404);
   });
+
+  it('opens the WooCommerce demo shop’s own page once with its own link, for that shop alone', async () => {
+    const shopify = new URL(bridge.firstRun!.pageLink()!);
+    const link = bridge.firstRun!.pageLink('woocommerce')!;
+    expect(link).toMatch(/\/demo\/shop\/woocommerce\?ticket=[\w-]{20,}$/);
+    // The Shopify shop's ticket opens no other shop's page.
+    expect((await fetch(`${bridge.http.localUrl}/demo/shop/woocommerce${shopify.search}`)).status).toBe(401);
+    const opened = await fetch(link);
+    expect(opened.status).toBe(200);
+    const session = /<meta name="loyalty-bridge-session" content="([^"]+)">/.exec(await opened.text())?.[1];
+    expect((await fetch(link)).status).toBe(401);
+    // Once the demo's first orders came: the session's shop's alone.
+    await eventually(async () => {
+      const orders = (await (
+        await fetch(`${bridge.http.localUrl}/admin/api/orders?limit=100`, {
+          headers: { authorization: `Bearer ${session}` },
+        })
+      ).json()) as { orders: Array<{ platform: string; shop: string }> };
+      expect(orders.orders.length).toBeGreaterThan(0);
+      expect(new Set(orders.orders.map(({ platform, shop }) => `${platform} ${shop}`))).toEqual(
+        new Set([`woocommerce ${SITE}`]),
+      );
+    }, 30_000);
+  }, 40_000);
 
   it('is gone once the demo stops (a store of the merchant’s connected): the page, the plugin’s routes, its tokens', async () => {
     const nonce = await nonceOf(SIGNED_IN);
