@@ -60,14 +60,16 @@ export function shopifyDemoStorefront(parts: {
   return {
     customer: { id: DEMO_CUSTOMER_ID, of: parts.customer },
     paidStep: parts.paidStep,
+    currency: 'USD',
+    sidePath: PATH_PREFIX,
     async asker(request, secret) {
       const checked = await checkAppProxy([appFor(secret)], request.query);
       if (!checked.ok || checked.shop !== shop) return { kind: 'refused' };
       return checked.customerId ? { kind: 'customer', shop, customerId: checked.customerId } : { kind: 'guest', shop };
     },
-    widget({ assetBase, proxy, signInUrl }) {
+    widget({ assetBase, side, signInUrl }) {
       const source = readExtension('blocks/points-launcher.liquid');
-      const settings = { ...schemaDefaults(source), proxy_path: proxy };
+      const settings = { ...schemaDefaults(source), proxy_path: side };
       const body = renderBlock(
         source,
         {
@@ -83,9 +85,11 @@ export function shopifyDemoStorefront(parts: {
       const contentType = ASSETS[name];
       return contentType ? { contentType, body: readExtension(`assets/${name}`) } : undefined;
     },
-    forward({ path, query, customerId, secret }) {
+    serve({ path, query, customerId, secret }) {
+      // Segments of letters alone, as the widget's paths are: nothing that could climb out of the storefront's routes.
+      if (!/^(\/[A-Za-z0-9_-]+)+$/.test(path)) return undefined;
       const timestamp = Math.floor(Date.now() / 1000);
-      return `/storefront${path}?${signedProxyQuery(query, { shop, customerId, timestamp }, secret)}`;
+      return { forward: `/storefront${path}?${signedProxyQuery(query, { shop, customerId, timestamp }, secret)}` };
     },
   };
 }

@@ -1,7 +1,9 @@
 // WooCommerce's site in the first run's demo store: orders completed and refunded, each step delivered as
-// WooCommerce signs it.
+// WooCommerce signs it, and its store page (demo-storefront.ts).
 import { createHmac } from 'node:crypto';
 import type { DemoOrder, PlatformDemo } from '../../src/core/platform-module.ts';
+import { DEMO_CUSTOMER_ID, wooDemoStorefront } from './demo-storefront.ts';
+import { wooShopNamed } from './shop-identity.ts';
 
 const SITE = 'https://demo-woocommerce.loyalty-bridge.invalid';
 
@@ -10,9 +12,12 @@ interface Step {
   status: string;
 }
 
+/** A checkout paid now: WooCommerce creates the order as processing, and sends order.created. */
+const paid: Step = { topic: 'order.created', status: 'processing' };
+
 const ORDERS: DemoOrder<Step>[] = [
   {
-    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: null },
+    customer: { first: 'Katherine', last: 'Johnson', email: 'katherine@example.com', phone: '+33 6 12 34 56 78' },
     total: '64.00',
     steps: [
       { topic: 'order.created', status: 'processing' },
@@ -40,6 +45,8 @@ function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at
     date_created_gmt: at.slice(0, 19),
     date_modified_gmt: at.slice(0, 19),
     created_via: 'checkout',
+    // A checkout's on the store page is the signed-in customer's; the others' are guests' (0), as WooCommerce says.
+    customer_id: order.code ? Number(DEMO_CUSTOMER_ID) : 0,
     billing: {
       first_name: customer.first,
       last_name: customer.last,
@@ -47,7 +54,9 @@ function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at
       phone: customer.phone ?? '',
       country: 'FR',
     },
-    coupon_lines: [],
+    coupon_lines: order.code
+      ? [{ id: id + 2, code: order.code.code.toLowerCase(), discount: order.code.amount, discount_tax: '0.00' }]
+      : [],
     meta_data: [],
     refunds: step.status === 'refunded' ? [{ id: id + 1, total: `-${order.total}`, reason: '' }] : [],
   });
@@ -73,4 +82,6 @@ export const wooDemo: PlatformDemo<Step> = {
       },
     };
   },
+  // Katherine's first order is completed: her points are approved, to spend on the store page.
+  storefront: wooDemoStorefront({ shop: wooShopNamed(SITE), customer: ORDERS[0]!.customer, paidStep: paid }),
 };

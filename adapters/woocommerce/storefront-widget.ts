@@ -12,7 +12,7 @@
 // calls only the three addresses it builds itself on the page's own origin: the plugin's identity and e-mail proof
 // routes (?rest_route=, which every WordPress answers) and admin-ajax's rest-nonce.
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
-import { widgetRoute } from '../shared/storefront-widget.ts';
+import { widgetRoute, widgetScript } from '../shared/storefront-widget.ts';
 
 /** WooCommerce's My Account page, where a customer signs in. */
 const SIGN_IN_PATH = '/my-account/';
@@ -109,14 +109,21 @@ const TRANSPORT = `  // The store's own routes, from what the plugin put on this
     });
   }`;
 
+const widgetOptions = (bridgeUrl: string) => ({
+  platformName: 'WooCommerce',
+  platform: 'woocommerce',
+  bridgeUrl,
+  signInPath: SIGN_IN_PATH,
+  transport: TRANSPORT,
+  inlinePanels: true,
+});
+
 /** GET /woocommerce/storefront/widget.js: the script, built once when the route is. */
 export function wooWidgetRoute(bridgeUrl: string): PlatformRoute {
-  return widgetRoute({
-    platformName: 'WooCommerce',
-    platform: 'woocommerce',
-    bridgeUrl,
-    signInPath: SIGN_IN_PATH,
-    transport: TRANSPORT,
-    inlinePanels: true,
-  });
+  return widgetRoute(widgetOptions(bridgeUrl));
+}
+
+/** The same script's text, as a store's pages load it from the bridge at `bridgeUrl` (the demo store page's). */
+export function wooWidgetScript(bridgeUrl: string): string {
+  return widgetScript(widgetOptions(bridgeUrl));
 }

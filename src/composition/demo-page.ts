@@ -1,10 +1,10 @@
-// The demo shop's own page, on a first run: what a merchant sees, without a real platform to sign in through.
+// The demo shops' own pages, on a first run: what a merchant sees, without a real platform to sign in through.
 // A real merchant proves who they are to their platform (its admin, its signed link); the demo shop has no
 // platform, so the proof is a link printed at the terminal where the bridge runs, as the dashboard's sign-in
-// is: a random ticket made for this run, kept in memory only, that works once (each use makes the next
-// link, printed again). It opens the shared merchant page with a session for the demo shop alone: its own
-// token family, keyed with a key of this run that is never kept, taken by a door that names the demo shop
-// whatever the session says, and refused as soon as the demo stops (a store of the merchant's connected).
+// is: a random ticket made for this run, one for each demo shop, kept in memory only, that works once (each use
+// makes the next link, printed again). It opens the shared merchant page with a session for that demo shop alone:
+// the demo's own token family, keyed with a key of this run that is never kept, taken by a door that names the
+// session's demo shop (none other), and refused as soon as the demo stops (a store of the merchant's connected).
 // The ticket is in the link's query, which no log line carries; the page moves its address off it at once.
 import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
@@ -25,9 +25,11 @@ const WHERE_TO_SIGN_IN =
   'open the demo shop’s link printed where loyalty-bridge runs (it works once; each use prints a new one)';
 
 export interface DemoPageParts {
-  /** The demo shop whose page this is: its platform and the bridge's name for it. */
-  platform: string;
-  shop: string;
+  /**
+   * The demo shops whose pages these are: each platform and the bridge's name for its shop. The first's link is
+   * /demo/shop, each other's /demo/shop/<platform>.
+   */
+  shops: ReadonlyArray<{ platform: string; shop: string }>;
   /** The admin API as a shop's own page calls it (shop-admin-api.ts). */
   shopRoutes: RequestHandler;
   /** Whether the demo still plays: its page opens nothing once it stopped. */
@@ -41,8 +43,8 @@ export interface DemoPageParts {
 }
 
 export interface DemoPage {
-  /** The link's path for now, with its ticket: one use. */
-  path(): string;
+  /** The link's path for now to a demo shop's page (the first's, unless `platform` names another), with its ticket: one use. */
+  path(platform?: string): string | undefined;
   /** Mounted at DEMO_PAGE_PREFIX. */
   routes: express.Router;
   /** The page's door on the admin API. */
@@ -52,14 +54,45 @@ export interface DemoPage {
 const newTicket = () => randomBytes(24).toString('base64url');
 
 export function demoPage(parts: DemoPageParts): DemoPage {
-  const { platform, shop, logger } = parts;
-  let ticket = newTicket();
-  const path = () => `${DEMO_PAGE_PREFIX}${OPEN_PATH}?ticket=${ticket}`;
   const tokens = bridgeShopTokens([randomBytes(32).toString('base64url')], parts.now ?? Date.now, PURPOSE);
-  const stopped = 'the demo has stopped: a store of yours is connected, and its own page is where you sign in';
-  const pagePath = `${DEMO_PAGE_PREFIX}${PAGE_PATH}`;
   const routes = express.Router();
-  routes.get(OPEN_PATH, (req, res) => {
+  const pages = parts.shops.map((each, i) => {
+    const suffix = i === 0 ? '' : `/${each.platform}`;
+    return { ...each, ...shopPage(parts, { ...each, suffix, tokens, routes }) };
+  });
+  // The door of the session's own demo shop; a session of none of them meets the first's, which refuses it.
+  const door: RequestHandler = (req, res, next) => {
+    const given = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
+    const claims = given.startsWith(PURPOSE.prefix) ? tokens.read(given) : undefined;
+    const page = pages.find(({ shop }) => shop === claims?.shop) ?? pages[0];
+    if (!page) return next();
+    page.door(req, res, next);
+  };
+  return {
+    path: (platform) => (platform ? pages.find((page) => page.platform === platform) : pages[0])?.path(),
+    routes,
+    door,
+  };
+}
+
+/** One demo shop's link, its page and its door, its routes on `routes`. */
+function shopPage(
+  parts: DemoPageParts,
+  at: {
+    platform: string;
+    shop: string;
+    suffix: string;
+    tokens: ReturnType<typeof bridgeShopTokens>;
+    routes: express.Router;
+  },
+): { path(): string; door: RequestHandler } {
+  const { logger } = parts;
+  const { platform, shop, suffix, tokens, routes } = at;
+  let ticket = newTicket();
+  const path = () => `${DEMO_PAGE_PREFIX}${OPEN_PATH}${suffix}?ticket=${ticket}`;
+  const stopped = 'the demo has stopped: a store of yours is connected, and its own page is where you sign in';
+  const pagePath = `${DEMO_PAGE_PREFIX}${PAGE_PATH}${suffix}`;
+  routes.get(`${OPEN_PATH}${suffix}`, (req, res) => {
     if (!parts.playing())
       return plainPage(
         res,
@@ -86,7 +119,7 @@ export function demoPage(parts: DemoPageParts): DemoPage {
     });
   });
   // The page again, as a reload asks for it: with the tab's own session, never a new one.
-  routes.get(PAGE_PATH, (_req, res) =>
+  routes.get(`${PAGE_PATH}${suffix}`, (_req, res) =>
     sendStandaloneMerchantPage(res, { frameAncestors: "'none'", whereToSignIn: WHERE_TO_SIGN_IN, pagePath }),
   );
   const door = storePageDoor(
@@ -107,5 +140,5 @@ export function demoPage(parts: DemoPageParts): DemoPage {
     },
     parts.shopRoutes,
   );
-  return { path, routes, door };
+  return { path, door };
 }

@@ -1,9 +1,11 @@
-// The demo store page on a first run (issue 68): a pretend store of the demo shop's, served by the bridge at
-// /demo/storefront/, with the platform's own storefront widget in it (PlatformDemo.storefront). A visitor is a guest
-// until they press "Sign in", which signs them in as the demo's customer (a cookie of this page's, as a store's
-// session is); the widget's calls go through this page's stand-in for the platform's proxy, signed as the platform
-// signs them, to the bridge's real storefront routes. Its checkout takes a reward's code and sends the paid order
-// through the real webhook route, as the platform would. Nothing opens once the demo stopped.
+// The demo store page on a first run (issue 68): a pretend store of a demo shop's, served by the bridge at
+// /demo/storefront/<platform>/, with the platform's own storefront widget in it (PlatformDemo.storefront). A visitor
+// is a guest until they press "Sign in", which signs them in as the demo's customer (a cookie of this page's, as a
+// store's session is); the widget's calls to the store's own side (a platform's proxy, a plugin's routes) are
+// answered by the platform's stand-in for it, which forwards them signed as the platform signs them, or signs who is
+// signed in as the platform's plugin does, for the bridge's real storefront routes. Its checkout takes a reward's
+// code and sends the paid order through the real webhook route, as the platform would. Nothing opens once the demo
+// stopped.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { DemoOrder, DemoStorefront } from '../core/platform-module.ts';
 import { escapeHtml, plainPage } from '../http/plain-page.ts';
@@ -11,20 +13,19 @@ import type { Logger } from '../logger.ts';
 import type { DemoCodes } from './demo-storefront.ts';
 import type { DemoPlayer, SentOrder } from './demo-store.ts';
 
-/** Below the demo's prefix (DEMO_PAGE_PREFIX). */
+/** Below the demo's prefix (DEMO_PAGE_PREFIX); each platform's page below it, at /<platform>. */
 export const STOREFRONT_PATH = '/storefront';
-const PROXY_PATH = '/apps/loyalty';
 const SIGNED_IN = 'demo_customer';
 /** The one thing on sale, and its price in the demo shop's currency. */
 const CART = { item: 'A notebook and a pencil', price: '40.00' };
-/** What the widget may send through the proxy: a redeem is its largest, with no body at all. */
+/** What the widget may send to the store's side: a redeem is its largest, with no body at all. */
 const MAX_PROXIED_BYTES = 4_096;
 
 export interface DemoStorefrontPageParts {
   player: DemoPlayer;
   storefront: DemoStorefront;
   codes: DemoCodes;
-  /** The bridge's own address, where the proxy's calls go. */
+  /** The bridge's own address, where the store's side forwards the widget's calls. */
   url(): string;
   playing(): boolean;
   /** Sends the checkout's paid order through the webhook route; undefined once the demo stopped. */
@@ -44,22 +45,54 @@ const moneyText = (total: number) => `${Math.floor(total / 100)}.${String(total 
 const signedIn = (req: Request) =>
   (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=1`);
 
-/** The page may load its own script and stylesheet, call its own proxy, and post its own forms: nothing else. */
+/** The page may load its own script and stylesheet, call its own origin (the store's side, the bridge), and post its own forms: nothing else. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Router {
-  const { storefront } = parts;
-  const routes = express.Router();
-  routes.use((_req, res, next) => {
-    if (parts.playing()) return next();
+/** Nothing of the demo's store pages opens once the demo stopped. */
+const whilePlaying =
+  (playing: () => boolean): RequestHandler =>
+  (_req, res, next) => {
+    if (playing()) return next();
     plainPage(
       res,
       410,
       'The demo has stopped',
       'A store of yours is connected: the demo store page is gone with the demo.',
     );
+  };
+
+/** /demo/storefront/: the demo's store pages, one for each platform whose demo has one, for the newcomer to pick. */
+export function demoStorefrontChooser(
+  pages: ReadonlyArray<{ platform: string; platformName: string }>,
+  playing: () => boolean,
+): express.Router {
+  const routes = express.Router().use(whilePlaying(playing));
+  routes.get('/', (req, res) => {
+    const links = pages
+      .map(
+        ({ platform, platformName }) =>
+          `<li><a href="${req.baseUrl}/${encodeURIComponent(platform)}/">A ${escapeHtml(platformName)} store</a></li>`,
+      )
+      .join('');
+    sendPage(
+      res,
+      200,
+      `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Demo stores</title><style>${STYLE}</style></head>
+<body><header><strong>Demo stores</strong></header><main><h1>See what your customers see</h1>
+<div class="note"><p>Pretend stores, served by loyalty-bridge: each with the points widget its platform’s stores show, asking the bridge as on a real store. Pick the platform your store runs on.</p></div>
+<ul>${links}</ul></main></body></html>`,
+    );
   });
+  return routes;
+}
+
+export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Router {
+  const { storefront } = parts;
+  const routes = express.Router();
+  routes.use(whilePlaying(() => parts.playing()));
   const here = (req: Request) => `${req.baseUrl}/`;
   routes.get('/', (req, res) => {
     const paid =
@@ -82,7 +115,12 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
   routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
-  routes.all(`${PROXY_PATH}/*path`, express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }), proxy(parts));
+  const { sidePath } = storefront;
+  routes.all(
+    [sidePath, `${sidePath}/*path`],
+    express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }),
+    storeSide(parts),
+  );
   return routes;
 }
 
@@ -121,22 +159,32 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
 }
 
 /**
- * The platform's proxy, as it stands in front of the bridge: the widget's call forwarded to the bridge's storefront
- * routes with what the platform adds, signed; the signed-in customer's id from this page's session, never the browser's.
+ * The store's own side, as it stands in front of the bridge: the widget's call handed to the platform's stand-in
+ * (storefront.serve) with the signed-in customer's id from this page's session, never the browser's; what it
+ * forwards goes to the bridge's storefront routes, what it answers itself (a plugin's route) goes back as it is.
  */
-function proxy(parts: DemoStorefrontPageParts): RequestHandler {
+function storeSide(parts: DemoStorefrontPageParts): RequestHandler {
   const { player, storefront } = parts;
   return async (req, res) => {
-    const path = req.path.slice(PROXY_PATH.length);
-    // Segments of letters alone, as the widget's paths are: nothing that could climb out of the storefront's routes.
-    if (!/^(\/[A-Za-z0-9_-]+)+$/.test(path)) return res.status(404).json({ error: 'not found' });
     const query = Object.entries(req.query).flatMap(([key, value]) =>
       typeof value === 'string' ? [[key, value] as const] : [],
     );
-    const customerId = signedIn(req) ? storefront.customer.id : undefined;
-    const forwarded = storefront.forward({ path, query, customerId, secret: player.secret });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+    );
+    const served = storefront.serve({
+      method: req.method,
+      path: req.path.slice(storefront.sidePath.length) || '/',
+      query,
+      headers,
+      customerId: signedIn(req) ? storefront.customer.id : undefined,
+      secret: player.secret,
+    });
+    if (!served) return res.status(404).json({ error: 'not found' });
+    res.set('cache-control', 'no-store');
+    if (!('forward' in served)) return res.status(served.status).type(served.contentType).send(served.body);
     const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
-    const answer = await fetch(`${parts.url()}/${player.platform}${forwarded}`, {
+    const answer = await fetch(`${parts.url()}/${player.platform}${served.forward}`, {
       method: req.method,
       ...(body ? { body } : {}),
       signal: AbortSignal.timeout(30_000),
@@ -145,7 +193,6 @@ function proxy(parts: DemoStorefrontPageParts): RequestHandler {
     res
       .status(answer.status)
       .type(answer.headers.get('content-type') ?? 'application/json')
-      .set('cache-control', 'no-store')
       .send(Buffer.from(await answer.arrayBuffer()));
   };
 }
@@ -173,8 +220,10 @@ function page(
   const who = `${storefront.customer.of.first} ${storefront.customer.of.last}`;
   const widget = storefront.widget({
     assetBase: `${base}/assets/`,
-    proxy: `${base}${PROXY_PATH}`,
+    side: `${base}${storefront.sidePath}`,
     signInUrl: `${base}/#account`,
+    customerId: signed ? storefront.customer.id : undefined,
+    secret: player.secret,
   });
   const account = signed
     ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
@@ -192,6 +241,6 @@ function page(
 <body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong><div id="account" class="account">${account}</div></header>
 <main><div class="note"><p>A pretend store, served by loyalty-bridge, to show what your customers see. The “Your points” button is the one ${escapeHtml(player.platformName)} stores show, asking the bridge as on a real store.</p>
 <p>Try it: sign in as ${escapeHtml(who)}, open “Your points”, redeem a reward, then pay below with its code.</p></div>
-${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} USD</p>${checkout}</section></main>
+${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} ${escapeHtml(storefront.currency)}</p>${checkout}</section></main>
 ${widget.body}</body></html>`;
 }

@@ -17,7 +17,7 @@ import { demoOutcome } from './demo-outcome.ts';
 import { demoPage, type DemoPage } from './demo-page.ts';
 import { demoSource } from './demo-source.ts';
 import { DemoCodes, demoStorefrontParts, setUpDemoStorefront } from './demo-storefront.ts';
-import { demoStorefrontPage, STOREFRONT_PATH } from './demo-storefront-page.ts';
+import { demoStorefrontChooser, demoStorefrontPage, STOREFRONT_PATH } from './demo-storefront-page.ts';
 import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets, type Schedule } from './demo-store.ts';
 import { SHIPPED_MODULES } from './platform-registry.ts';
@@ -57,6 +57,13 @@ export interface FirstRunParts {
   pace: DemoPace;
 }
 
+/** A demo shop with a store page, and the codes its store holds. */
+interface Shopper {
+  player: DemoPlayer;
+  storefront: DemoStorefront;
+  codes: DemoCodes;
+}
+
 export class FirstRun {
   readonly #o: FirstRunParts;
   readonly #players: DemoPlayer[];
@@ -65,8 +72,13 @@ export class FirstRun {
   /** Stopped for good: a store of the merchant's own is connected. */
   #stopped = false;
   #url = '';
-  /** The demo shop whose store page the demo serves (the first with one), and the codes its store holds. */
-  readonly #shopper: { player: DemoPlayer; storefront: DemoStorefront; codes: DemoCodes } | undefined;
+  /** The demo shops whose store pages the demo serves (each with one), and the codes each one's store holds. */
+  readonly #shoppers: Shopper[];
+  /**
+   * Those whose storefront was lent to their module (lendStorefront): the ones with a store page. A module that has a
+   * storefront of its own (its app or public address configured) would refuse what the demo's page signs.
+   */
+  readonly #lent: Shopper[] = [];
 
   constructor(parts: FirstRunParts) {
     this.#o = parts;
@@ -77,27 +89,30 @@ export class FirstRun {
       const shop = module.shopName?.(demo.shop) ?? demo.shop;
       return [{ platform: module.name, platformName: module.names.platform, shop, demo, secret }];
     });
-    const player = this.#players.find(({ demo }) => demo.storefront !== undefined);
-    this.#shopper = player?.demo.storefront && { player, storefront: player.demo.storefront, codes: new DemoCodes() };
+    this.#shoppers = this.#players.flatMap((player) =>
+      player.demo.storefront ? [{ player, storefront: player.demo.storefront, codes: new DemoCodes() }] : [],
+    );
   }
 
   /**
-   * The demo shop's storefront, lent to its platform's module, which has none of its own on a first run (no app of
-   * the merchant's is configured): the bridge's storefront routes then serve the demo store page's widget. Called
-   * once the platforms are built, before the routes are.
+   * Each demo shop's storefront, lent to its platform's module, which has none of its own on a first run (no app or
+   * public address of the merchant's is configured): the bridge's storefront routes then serve the demo store
+   * page's widget. Called once the platforms are built, before the routes are.
    */
   lendStorefront(): void {
-    const shopper = this.#shopper;
-    const built = this.#o.platforms.modules.find(({ module }) => module.name === shopper?.player.platform);
-    if (!shopper || !built || built.parts.storefront) return;
-    const { player, storefront, codes } = shopper;
-    built.parts.storefront = demoStorefrontParts({
-      shop: player.shop,
-      storefront,
-      secret: player.secret,
-      codes,
-      playing: () => this.running,
-    });
+    for (const shopper of this.#shoppers) {
+      const { player, storefront, codes } = shopper;
+      const built = this.#o.platforms.modules.find(({ module }) => module.name === player.platform);
+      if (!built || built.parts.storefront) continue;
+      this.#lent.push(shopper);
+      built.parts.storefront = demoStorefrontParts({
+        shop: player.shop,
+        storefront,
+        secret: player.secret,
+        codes,
+        playing: () => this.running,
+      });
+    }
   }
 
   /** Present once started (unless a store of the merchant's was connected already). */
@@ -130,37 +145,42 @@ export class FirstRun {
     });
   }
 
-  /** The first demo shop's own page, its API calls answered by `shopRoutes`. */
+  /** The demo shops' own pages, their API calls answered by `shopRoutes`, and the demo's store pages. */
   page(shopRoutes: RequestHandler): DemoPage | undefined {
-    const first = this.#players[0];
-    if (!first) return undefined;
+    if (this.#players.length === 0) return undefined;
     this.#page = demoPage({
-      platform: first.platform,
-      shop: first.shop,
+      shops: this.#players.map(({ platform, shop }) => ({ platform, shop })),
       shopRoutes,
       playing: () => this.running,
       used: () => this.tellLinks(),
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    const shopper = this.#shopper;
-    if (!shopper) return this.#page;
-    const { player } = shopper;
-    const storefront = demoStorefrontPage({
-      ...shopper,
-      url: () => this.#url,
-      playing: () => this.running,
-      checkout: async (order) => this.#demo?.checkout(player, order),
-      sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
-      logger: this.#o.logger,
-    });
-    const routes = express.Router().use(this.#page.routes).use(STOREFRONT_PATH, storefront);
+    if (this.#lent.length === 0) return this.#page;
+    const routes = express.Router().use(this.#page.routes);
+    for (const shopper of this.#lent) {
+      const { player } = shopper;
+      const storefront = demoStorefrontPage({
+        ...shopper,
+        url: () => this.#url,
+        playing: () => this.running,
+        checkout: async (order) => this.#demo?.checkout(player, order),
+        sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
+        logger: this.#o.logger,
+      });
+      routes.use(`${STOREFRONT_PATH}/${player.platform}`, storefront);
+    }
+    const pages = this.#lent.map(({ player }) => player);
+    routes.use(
+      STOREFRONT_PATH,
+      demoStorefrontChooser(pages, () => this.running),
+    );
     return { ...this.#page, routes };
   }
 
-  /** The demo store page's link, while the demo plays. */
+  /** The demo store pages' link (the page that lists them, one for each platform), while the demo plays. */
   storefrontLink(): string | undefined {
-    return this.running && this.#shopper ? `${this.#url}${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/` : undefined;
+    return this.running && this.#lent.length > 0 ? `${this.#url}${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/` : undefined;
   }
 
   /** The demo started, unless a store of the merchant's own is connected (through the dashboard). */
@@ -172,8 +192,7 @@ export class FirstRun {
     // A store connected while the check above awaited: stop() came before there was a demo to stop.
     if (this.#stopped) return undefined;
     await giveDemoShopsTheirAccounts(this.#players, this.#o.registry, sandbox, logger);
-    const shopper = this.#shopper?.player;
-    if (shopper) await setUpDemoStorefront(engine.store, shopper.platform, shopper.shop);
+    for (const { player } of this.#lent) await setUpDemoStorefront(engine.store, player.platform, player.shop);
     const demo = new DemoStore({
       url,
       players: this.#players,
@@ -206,23 +225,30 @@ export class FirstRun {
     this.#o.logger.flush(() => this.#tellLinks());
   }
 
-  /** The demo shop's page's link as the terminal tells it now (one use), while the demo plays. */
-  pageLink(): string | undefined {
-    return this.running && this.#page ? `${this.#url}${this.#page.path()}` : undefined;
+  /** A demo shop's page's link as the terminal tells it now (one use), while the demo plays: the first's, or `platform`'s. */
+  pageLink(platform?: string): string | undefined {
+    const path = this.running ? this.#page?.path(platform) : undefined;
+    return path ? `${this.#url}${path}` : undefined;
   }
 
   #tellLinks(): void {
     const { config, adminToken, logger } = this.#o;
     const signIn = signInUrl(config, adminToken, this.#url);
     const page = this.pageLink();
+    // Each demo shop's page, on a line of its own: a link wrapped in a terminal opens no more.
+    const pages = this.#players.flatMap(({ platform, platformName }) => {
+      const link = this.pageLink(platform);
+      return link ? [`See what a merchant sees, the ${platformName} demo shop's own page: ${link}`] : [];
+    });
     const storefront = this.storefrontLink();
+    const stores = this.#lent.map(({ player }) => player.platformName).join(', ');
     if (!signIn && !page) return;
     tellThePersonAtTheTerminal({
       text: [
         ...(signIn ? [`Open the dashboard: ${signIn}`] : []),
-        ...(page ? [`See what a merchant sees, the demo shop's own page: ${page}`] : []),
-        ...(storefront ? [`See what a customer sees, the demo store page: ${storefront}`] : []),
-        `(for this run only${page ? '; the shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
+        ...(page ? pages : []),
+        ...(storefront ? [`See what a customer sees, the demo stores (${stores}): ${storefront}`] : []),
+        `(for this run only${page ? '; a shop’s link works once, and a new one is printed when it is used' : ''}${signIn ? '; set ADMIN_TOKEN for a dashboard sign-in that lasts' : ''})`,
       ].join('\n'),
       fileName: 'sign-in-link.txt',
       dataDir: config.DATA_DIR,

@@ -193,7 +193,7 @@ export async function startBridge(
         pace: { paceMs: options.demoPaceMs, ...options.demoPace },
       })
     : undefined;
-  // Before the routes are made: the demo shop's storefront is served by its platform's storefront routes.
+  // Before the routes are made: the demo shops' storefronts are served by their platforms' storefront routes.
   firstRun?.lendStorefront();
   const webhooks = webhookRoutes({
     config,

@@ -579,22 +579,39 @@ export interface DemoStorefront {
   customer: { id: string; of: DemoOrder['customer'] };
   /** The step of a checkout paid now: one delivery, as the platform sends a paid order. */
   paidStep: unknown;
+  /** The demo shop's currency, as its orders name it ("USD"). */
+  currency: string;
   /** Who asks, read from the request by the platform's own check (its signature), with this run's secret. */
   asker(request: PlatformRequest, secret: string): Promise<StorefrontAsker>;
-  /** The widget's HTML for the page's head and body: its files below `assetBase`, its calls below `proxy`. */
-  widget(at: { assetBase: string; proxy: string; signInUrl: string }): { head: string; body: string };
+  /**
+   * Below the page, where the store's own server answers the widget (Shopify's app proxy at /apps/loyalty, the
+   * WordPress plugin's routes at the site's root): the page hands every call there to `serve`.
+   */
+  sidePath: string;
+  /**
+   * The widget's HTML for the page's head and body: its files below `assetBase`, the store's side at `side`. Made
+   * for who is signed in (`customerId`, undefined for a guest), as a store's page is.
+   */
+  widget(at: { assetBase: string; side: string; signInUrl: string; customerId: string | undefined; secret: string }): {
+    head: string;
+    body: string;
+  };
   /** One of the widget's files, by name, as the page loads it. */
   asset(name: string): { contentType: string; body: string } | undefined;
   /**
-   * A widget's call below `proxy`, as the platform forwards it: the path below /<platform> and the query, signed.
+   * A widget's call to the store's side (`path` below sidePath, "/" at least), as the platform's server takes it:
+   * forwarded to the bridge (the path below /<platform>, with the query, signed as the platform signs), or answered
+   * there as the platform's plugin answers; undefined for anything that is not one of the widget's calls.
    * `customerId`: the signed-in customer's, or undefined for a guest.
    */
-  forward(call: {
+  serve(call: {
+    method: string;
     path: string;
     query: ReadonlyArray<readonly [string, string]>;
+    headers: Readonly<Record<string, string | undefined>>;
     customerId: string | undefined;
     secret: string;
-  }): string;
+  }): { forward: string } | { status: number; contentType: string; body: string } | undefined;
 }
 
 /** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */

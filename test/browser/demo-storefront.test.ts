@@ -1,4 +1,4 @@
-// A newcomer's customer side, in Debian's Chromium: the bridge started as `npm start` starts it (sandbox mode, no
+// A newcomer's customer side of the Shopify demo store, in Debian's Chromium: the bridge started as `npm start` starts it (sandbox mode, no
 // store, no ADMIN_TOKEN), the demo store page's link told at the terminal opened. A guest sees the ways to earn in
 // the platform's own launcher; the demo's customer signs in, sees their balance, redeems the demo's reward, pays
 // with its code at the page's checkout (the platform's signed order webhook, through the real route), and the
@@ -62,7 +62,11 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
 
   it('is told at the terminal with the other links, and shows a guest the ways to earn and a reward', async () => {
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\/$/);
+    // The link lists a store of each platform's: the Shopify one is picked.
     await page.goto(link);
+    await page.getByRole('link', { name: 'A Shopify store' }).click();
+    await page.waitForURL(/\/demo\/storefront\/shopify\/$/);
+    link = page.url();
     const text = await launcher();
     expect(text).toContain('100 points for 5.00 off');
     expect(text).toMatch(/ways to earn/i);

@@ -15,7 +15,7 @@ describe('the demo store page', () => {
 
   beforeAll(async () => {
     bridge = await startFirstRunBridge();
-    page = bridge.firstRun!.storefrontLink()!;
+    page = `${bridge.firstRun!.storefrontLink()!}shopify/`;
   }, 60_000);
   afterAll(async () => {
     await bridge?.stop();

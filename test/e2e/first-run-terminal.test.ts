@@ -50,12 +50,15 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     expect(orders.some((line) => /earned 100 points/.test(line))).toBe(true);
     // Nothing else per order: no block per delivery, no request lines.
     expect(text).not.toMatch(/INFO: webhook|request completed|reqId/);
-    // Still on the screen as it stands: the three links.
+    // Still on the screen as it stands: the links.
     const now = screen(bridgeSession);
     const dashboard = /Open the dashboard: (http:\/\/127\.0\.0\.1:\d+)\/admin\/#token=([\w-]+)/.exec(now);
     expect(dashboard).toBeTruthy();
-    expect(now).toMatch(/the demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\?ticket=[\w-]+/);
-    expect(now).toMatch(/the demo store page: http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//);
+    expect(now).toMatch(/the Shopify demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\?ticket=[\w-]+/);
+    expect(now).toMatch(
+      /the WooCommerce demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\/woocommerce\?ticket=[\w-]+/,
+    );
+    expect(now).toMatch(/the demo stores \(Shopify, WooCommerce\): http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//);
 
     const [, url, token] = dashboard!;
     // --token=: a token may begin with a dash, which would read as an option.
