@@ -39,6 +39,8 @@ export interface RewardWorld {
   sweeper: CodeSweeper;
   store: FakeCodeStore;
   clock: { now: number };
+  /** Whether the bridge serves the shop (false once it is uninstalled), as the sweeper asks. */
+  serving: { on: boolean };
   /** A fulfilled order of the customer's: 100 approved points once the worker is done. */
   earn(email: string, orderId: string): Promise<void>;
   /** The customer asks for a reward in the shop. */
@@ -58,6 +60,7 @@ export async function rewardWorld(
 ): Promise<RewardWorld> {
   const logger = createLogger({ level: 'silent' });
   const clock = { now: Date.now() };
+  const serving = { on: true };
   const now = () => new Date(clock.now);
   const engine = await world.start({ store: ledger, worker: { leaseMs: 1_000 }, pollMs: 250, policy: options.policy });
   const account = (await engine.accounts.runtime('default'))!;
@@ -84,7 +87,7 @@ export async function rewardWorld(
     codes,
     checks,
     codesOf,
-    served: async () => true,
+    served: async () => serving.on,
     accounts: engine.accounts,
     logger,
     now,
@@ -112,6 +115,7 @@ export async function rewardWorld(
     sweeper,
     store,
     clock,
+    serving,
     settle,
     async earn(email, orderId) {
       await engine.accept(`earn-${orderId}`, [

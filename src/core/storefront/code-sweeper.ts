@@ -93,7 +93,7 @@ export class CodeSweeper {
       this.#o.logger.warn({ kind: (error as Error)?.name }, 'reward codes could not be checked against a balance now');
     });
     // Then codes made after their points were let go, whose removal failed (orphan-codes.ts).
-    report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf, this.#now().getTime());
+    report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf, this.#o.served, this.#now().getTime());
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       try {
         await this.#one(id, value, report);
@@ -111,22 +111,24 @@ export class CodeSweeper {
 
   /**
    * The store is asked first whether the code was made (a shop not served may still let the bridge in: one taken off
-   * the bridge's list of shops keeps its install, and a code made there is usable). Only a store that cannot be
-   * asked, of a shop the bridge no longer serves (reserved as it was uninstalled, its make refused), has the points
-   * let go unasked: a make the store refused made nothing.
-   * Not a store that answered the look (its code then goes first), nor one whose look may pass if asked again
-   * (throttled, down): that is asked on the next pass.
+   * the bridge's list of shops keeps its install, and a code made there is usable). A store that cannot be asked, of
+   * a shop the bridge no longer serves (uninstalled as the code was made), holds the points until the code's expiry
+   * and settling window (#whenUnserved): a make whose answer was lost may have made it. A served shop's store that
+   * cannot be asked now is asked on the next pass.
    */
-  async #repairUnmade(holder: string, reservation: Reservation): Promise<void> {
+  async #repairUnmade(holder: string, reservation: Reservation): Promise<'repaired' | 'held'> {
     const codes = this.#o.codesOf(reservation.platform);
     let found: string | undefined;
     try {
       found = await codes?.find(reservation.shop, reservation.code);
     } catch (error) {
-      if (mayPassLater(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
-      return this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
+      // Its make may have landed (its answer lost): it would pay until its expiry.
+      if ((await this.#whenUnserved(reservation, error)) === 'hold') return 'held';
+      await this.#o.codes.repairUnmade(holder, reservation, UNINSTALLED);
+      return 'repaired';
     }
     await this.#o.codes.repairFound(holder, reservation, found);
+    return 'repaired';
   }
 
   async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
@@ -140,8 +142,7 @@ export class CodeSweeper {
     switch (reservation.state) {
       case 'reserving':
         if (now.getTime() - Date.parse(reservation.createdAt) < (this.#o.repairMs ?? REPAIR_MS)) return;
-        await this.#repairUnmade(index.holder, reservation);
-        report.released += 1;
+        if ((await this.#repairUnmade(index.holder, reservation)) === 'repaired') report.released += 1;
         return;
       case 'issued':
         return this.#issued(index, reservation, report);
@@ -158,8 +159,10 @@ export class CodeSweeper {
           const removed = await ifAccessGone(
             codes.remove(reservation.shop, reservation.platformId).then(() => true),
             false,
-          );
-          if (removed) report.removed += 1;
+          ).catch(async (error: unknown) => this.#whenUnserved(reservation, error));
+          // An uninstalled shop's: kept, to be removed after a reinstall, until it can pay for nothing more.
+          if (removed === 'hold') return;
+          if (removed === true) report.removed += 1;
         }
         await this.#o.store.deleteRecord(CODE_KIND, id);
         return;
@@ -192,15 +195,14 @@ export class CodeSweeper {
     // the bridge in again (a key mended) and the merchant's checkout may still take it.
     // A shop the bridge no longer serves (uninstalled) cannot be asked, and its code pays until its expiry: held
     // until then and its settling, then let go unasked (an uninstall's errors need not say the access is gone).
-    const asked = codes.uses(reservation.shop, reservation.platformId).catch(async (error: unknown) => {
-      if (mayPassLater(error) || (await this.#o.served(reservation.platform, reservation.shop))) throw error;
-      return 'not-served' as const;
-    });
+    const asked = codes
+      .uses(reservation.shop, reservation.platformId)
+      .catch(async (error: unknown) => ((await this.#whenUnserved(reservation, error)) === 'hold' ? 'hold' : 'gone'));
     const uses = settled ? await ifAccessGone(asked, 'access-gone' as const) : await asked;
-    if (uses === 'not-served' && !settled) return;
-    if (uses === 'access-gone' || uses === 'not-served') {
+    if (uses === 'hold') return;
+    if (uses === 'access-gone' || uses === 'gone') {
       const why =
-        uses === 'not-served'
+        uses === 'gone'
           ? 'its code expired; the app was uninstalled from the store'
           : 'its code expired; the store no longer lets the bridge look at it';
       const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
@@ -292,8 +294,11 @@ export class CodeSweeper {
     // A store that no longer lets the bridge in cannot be asked: as a code gone from it (its points let go).
     const uses =
       codes && reservation.platformId !== undefined
-        ? await ifAccessGone(codes.uses(reservation.shop, reservation.platformId), undefined)
+        ? await ifAccessGone(codes.uses(reservation.shop, reservation.platformId), undefined).catch(
+            async (error: unknown) => ((await this.#whenUnserved(reservation, error)) === 'hold' ? 'hold' : undefined),
+          )
         : undefined;
+    if (uses === 'hold') return;
     if (uses === undefined) {
       const why = 'its order was cancelled before its points were redeemed';
       const after = await this.#o.codes.end(index.holder, reservation, (current) =>
@@ -320,6 +325,19 @@ export class CodeSweeper {
     if (runtime) await this.#o.checks.check(runtime, index.holder, mark);
   }
 
+  /**
+   * A store that refused a look at the code (its error thrown), of a shop the bridge may no longer serve: a served
+   * shop's refusal is thrown on, and asked again on the next pass. An uninstalled shop's store cannot be asked, its
+   * code pays until its expiry, and no order of it reaches the bridge: its points are held until the code's expiry and
+   * settling window ('hold'), then let go unasked ('let-go'), whatever its store answers (an error that looks passing
+   * too: a closed shop's domain may never answer again).
+   */
+  async #whenUnserved(reservation: Reservation, error: unknown): Promise<'hold' | 'let-go'> {
+    if (await this.#o.served(reservation.platform, reservation.shop)) throw error;
+    const settled = Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+    return this.#now().getTime() > settled ? 'let-go' : 'hold';
+  }
+
   /** Whether the merchant still offers the code's reward in a storefront that is on. */
   async #stillOffered(reservation: Reservation): Promise<boolean> {
     const { platform, shop } = reservation;
@@ -339,7 +357,3 @@ function refusedFirst(order: OrderRecord, reservation: string): boolean {
   const first = upstream.redeemCodes?.find((each) => each.redemption !== 'sent');
   return first?.reservation === reservation;
 }
-
-/** An error its platform's client marks as one that may pass if the call is made again (throttled, down). */
-const mayPassLater = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;

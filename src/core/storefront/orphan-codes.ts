@@ -53,21 +53,32 @@ export async function removeOrphan({ store, codesOf, logger }: OrphanParts, orph
 }
 
 /**
- * The sweeper's pass over kept codes: each removed, or left for the next pass; answers how many are left. A store that
- * no longer lets the bridge in (an uninstall, a revoked key) cannot be asked now, but may let it in again with the
- * code still paying (a key mended): the record goes only once the code has expired.
+ * The sweeper's pass over kept codes: each removed, or left for the next pass; answers how many failed. A store that
+ * no longer lets the bridge in (a revoked key, an uninstall) cannot be asked now, but may let it in again with the
+ * code still paying (a key mended, a reinstall): the record goes only once the code has expired. An uninstalled
+ * shop's (not `served`) refusal is no failure: nothing can be done until it lets the bridge in again.
  */
 export async function removeKeptOrphans(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined,
+  served: (platform: string, shop: string) => Promise<boolean>,
   now: number,
 ): Promise<number> {
   let failed = 0;
   for (const { id, value } of await store.listRecords<OrphanCode>(ORPHAN_KIND)) {
     try {
       const codes = codesOf(value.platform);
-      const gone = codes ? await ifAccessGone(codes.remove(value.shop, value.platformId), 'gone' as const) : undefined;
-      if (gone === 'gone' && now <= payingUntil(value)) throw new Error('the store does not let the bridge in now');
+      const removed = codes?.remove(value.shop, value.platformId).then(() => 'removed' as const);
+      const answer = await ifAccessGone(removed ?? Promise.resolve('removed' as const), 'refused' as const).catch(
+        async (error: unknown) => {
+          if (await served(value.platform, value.shop)) throw error;
+          return 'refused' as const;
+        },
+      );
+      if (answer === 'refused' && now <= payingUntil(value)) {
+        if (await served(value.platform, value.shop)) failed += 1;
+        continue;
+      }
       await store.deleteRecord(ORPHAN_KIND, id);
     } catch {
       failed += 1;

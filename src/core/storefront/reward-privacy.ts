@@ -15,13 +15,11 @@ import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import {
   CODE_KIND,
-  ENDED,
   FENCE_KIND,
   HELD,
   HOLDER_KIND,
   codeIndexId,
   holderId,
-  type CodeIndex,
   type Holder,
   type Reservation,
 } from './reservations.ts';
@@ -132,9 +130,12 @@ export class RewardPrivacy implements KeptRecords {
         // An erasure in one shop leaves the account's count of long-spent points (redeemedEarlier), which other
         // shops' orders of the customer still need; the customer's whole erasure takes it with the rest.
         // So do the points held for an erased shop's codes, which still pay (eraseShop).
-        const accountWide = (current.redeemedEarlier ?? 0) > 0 || (current.erasedShopHolds ?? []).length > 0;
+        const holds = liveHolds(current, (this.#o.now?.() ?? new Date()).getTime());
+        const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
         const keep = left.length > 0 || (match.shop !== undefined && accountWide);
-        return keep ? { put: { ...current, reservations: left } } : { delete: true };
+        return keep
+          ? { put: { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined } }
+          : { delete: true };
       });
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
@@ -166,7 +167,7 @@ export class RewardPrivacy implements KeptRecords {
   /**
    * Forgets every reservation made in the shop (its codes' own records go with the shop's records). A code still open
    * pays in the store until its expiry (an erasure removes none, and after an uninstall none can be): its points
-   * stay held until then and its settling, by amount alone (Holder.erasedShopHolds names no shop, code or customer).
+   * stay held until then and its settling, by amount alone (Holder.erasedShopHolds keeps no shop, code or id of it).
    */
   async eraseShop(platform: string, shop: string): Promise<void> {
     const now = (this.#o.now?.() ?? new Date()).getTime();
@@ -177,7 +178,7 @@ export class RewardPrivacy implements KeptRecords {
         const left = current.reservations.filter((each) => !inShop(each));
         if (left.length === current.reservations.length) return undefined;
         const holds = [
-          ...(current.erasedShopHolds ?? []),
+          ...liveHolds(current, now),
           ...current.reservations
             .filter((each) => inShop(each) && HELD.has(each.state))
             .map((each) => ({ points: each.points, until: isoAt(Date.parse(each.expiresAt) + this.#o.settleMs) })),
@@ -188,21 +189,17 @@ export class RewardPrivacy implements KeptRecords {
   }
 
   /**
-   * The bridge's access is gone, and the shop's open codes pay until their expiry: their reservations stay held (the
-   * sweeper lets them go once expired and settled, unasked). The records of its spent codes, which the sweeper would
-   * remove from the store, go: it cannot be asked now.
+   * Nothing goes: the bridge's access is gone, and the shop's codes, open or spent, are in its store until their
+   * expiry. Open ones stay held, and spent ones stay known to be removed after a reinstall (a store may give a
+   * cancelled order's use back); the sweeper lets both go once they have expired and settled.
    */
-  async shopUninstalled(platform: string, shop: string): Promise<void> {
-    for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
-      if (value.platform !== platform || value.shop !== shop) continue;
-      const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, value.holder);
-      const reservation = holder?.reservations.find((each) => each.id === value.reservation);
-      if (reservation && ENDED.has(reservation.state)) await this.#o.store.deleteRecord(CODE_KIND, id);
-    }
-  }
+  async shopUninstalled(_platform: string, _shop: string): Promise<void> {}
 }
 
 const isoAt = (ms: number) => new Date(ms).toISOString();
+/** The holder's holds for erased shops' codes that may still pay at `now`: the others go with any write. */
+const liveHolds = (holder: Holder, now: number) =>
+  (holder.erasedShopHolds ?? []).filter((each) => Date.parse(each.until) > now);
 
 /** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
 async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
