@@ -3,6 +3,7 @@
 //   - 20 SIGKILLs of the real bridge while a burst arrives and it drains;
 //   - hostile input, thousands of cases per route;
 //   - the reward model from new random seeds, five times the suite's runs;
+//   - the reward codes' kill test at every kill point on every platform and backend;
 //   - 100 deliveries a second for 10 minutes with 5% upstream faults, and 50
 //     a second for 3 minutes on a slow disk (every fsync delayed 10 ms by
 //     strace, as on network storage).
@@ -45,6 +46,8 @@ const crashes = vitest('test/e2e/crash.test.ts', { CRASH_KILLS: '20', CRASH_ORDE
 const fuzz = vitest('test/reliability/hostile-input.test.ts', { FUZZ_RUNS: '2000' });
 // The reward model from new seeds, five times the suite's runs (the suite's start from one seed: issue 67).
 const models = vitest('test/property/reward-reservations-model.test.ts', { MODEL_SOAK: '1' });
+// Every kill point of a reward code on every platform and backend (the suite's cover each point, not each pair).
+const kills = vitest('test/e2e/rewards-crash.test.ts', { KILL_SOAK: '1' });
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 log(`held load: 100 deliveries a second for ${minutes} minutes, 5% upstream faults ...`);
 // Warm-up covers SETTLE_AFTER_MINUTES (2) and a sweep, so the set of active orders has reached its steady size.
@@ -72,6 +75,7 @@ const rows: Array<[string, string | number, string]> = [
   ['crashes survived (SIGKILL)', crashes ? (figures.crashesSurvived ?? 0) : 'FAILED', '>= 20'],
   ['hostile inputs tried', fuzz ? (figures.inputsTried ?? 0) : 'FAILED', 'no 5xx, nothing kept'],
   ['reward model, new seeds (5 × the suite runs)', models ? 'passed' : 'FAILED', 'passed'],
+  ['reward codes killed at every point, platform and backend', kills ? 'passed' : 'FAILED', 'passed'],
   ['deliveries held (100/s)', `${load.acknowledged} of ${load.sent} acknowledged in ${load.seconds} s`, ''],
   [
     'backlog drained after the load',
@@ -111,6 +115,7 @@ const ok =
   crashes &&
   fuzz &&
   models &&
+  kills &&
   drained(load) &&
   slow.lost === 0 &&
   slow.doubled === 0 &&
