@@ -584,8 +584,8 @@ export interface DemoStorefront {
   /** Who asks, read from the request by the platform's own check (its signature), with this run's secret. */
   asker(request: PlatformRequest, secret: string): Promise<StorefrontAsker>;
   /**
-   * Below the page, where the store's own server answers the widget (Shopify's app proxy at /apps/loyalty, the
-   * WordPress plugin's routes at the site's root): the page hands every call there to `serve`.
+   * Below the page, where the store's own server answers the widget (an app proxy's path, a plugin's routes at the
+   * site's root): the page hands every call there to `serve`.
    */
   sidePath: string;
   /**
