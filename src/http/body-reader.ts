@@ -76,26 +76,47 @@ async function readWithin(req: IncomingMessage, maxBytes: number, deadline: Abor
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 4 * 1024 * 1024;
 
+/** Whether Node closes the connection after its answer (HTTP/1.0 without keep-alive, as nginx proxies by default). */
+function closesAfterAnswer(req: IncomingMessage): boolean {
+  const tokens = (req.headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((token) => token.trim());
+  if (tokens.includes('close')) return true;
+  return req.httpVersion === '1.0' && !tokens.includes('keep-alive');
+}
+
 /**
- * After the answer to a request refused before its body was read (too large): what is still on its way is read and
- * dropped, for a moment at most, and the connection closes only if it does not end by then. Closed at once with bytes
- * still coming, the kernel resets it, and a proxy in front (nginx) still sending may take the reset before the answer
- * and tell the platform 502 in place of ours. The answer must not ask to close the connection (Node would close it at
- * once); one whose body ends in time is kept for the client's next request, which it may already have sent.
+ * Answers a request refused before its body was read (too large), and reads and drops what is still on its way, for
+ * a moment and a size at most. Closed with bytes still coming, a connection is reset by the kernel, and a proxy in
+ * front still sending (nginx) may take the reset before the answer and tell the platform 502 in place of ours. So on a
+ * connection that closes after its answer, the rest is dropped first and the answer follows; on one kept alive, the
+ * answer goes at once (a client may wait for it before sending more) and the connection is kept for the client's next
+ * request, which it may already have sent. A body that does not end in time is cut, and its connection closed.
  */
-export function lingerThenClose(req: IncomingMessage): void {
-  const { socket } = req;
+export function answerOnceDropped(req: IncomingMessage, answer: (close: boolean) => void): void {
+  const first = !closesAfterAnswer(req);
+  if (first) answer(false);
   let dropped = 0;
-  const reset = () => {
+  let settled = false;
+  const settle = (ended: boolean) => {
+    if (settled) return;
+    settled = true;
     clearTimeout(timer);
-    socket.destroy();
+    req.off('data', drop);
+    // A client gone before its body ended has nobody left to answer.
+    if (req.socket.destroyed) return;
+    if (!first) answer(!ended);
+    if (!ended) req.socket.destroySoon();
   };
-  const timer = setTimeout(reset, LINGER_MS);
-  timer.unref();
-  req.on('data', (chunk: Buffer) => {
+  const drop = (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > LINGER_BYTES) reset();
-  });
-  req.once('end', () => clearTimeout(timer));
+    if (dropped > LINGER_BYTES) settle(false);
+  };
+  const timer = setTimeout(() => settle(false), LINGER_MS);
+  timer.unref();
+  if (req.readableEnded) return settle(true);
+  req.on('data', drop);
+  req.once('end', () => settle(true));
   req.resume();
 }

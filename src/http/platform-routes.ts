@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PlatformAnswer, PlatformModule, PlatformParts, PlatformRequest } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
-import { lingerThenClose, type BodyLimits, type BodyRead } from './body-reader.ts';
+import { answerOnceDropped, type BodyLimits, type BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
 import { sendEmbeddedPage, sendStandaloneMerchantPage } from './merchant-page.ts';
 import { platformSessionDoor } from './platform-session-door.ts';
@@ -137,12 +137,18 @@ export function moduleSurface({
         const read = await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, ROUTE_BODY_LIMITS.maxBytes));
         if (!read.ok) {
           if (req.destroyed || res.destroyed) return;
-          // Whatever of the body is still on its way is not read: the connection closes after the answer (a body
-          // too large is dropped for a moment first, so that a proxy in front is not reset before it reads the answer).
-          if (read.reason !== 'too_large')
-            res.set(read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
-          res.status(read.status).json({ error: BODY_REFUSED[read.reason] });
-          if (read.reason === 'too_large') lingerThenClose(req);
+          // Whatever of the body is still on its way is not read: the connection closes after the answer. A body too
+          // large is read and dropped for a moment, so that a proxy in front is not reset before it reads the answer.
+          const error = { error: BODY_REFUSED[read.reason] };
+          if (read.reason === 'too_large')
+            return answerOnceDropped(req, (close) =>
+              res
+                .set(close ? { connection: 'close' } : {})
+                .status(413)
+                .json(error),
+            );
+          res.set(read.status === 503 ? { 'retry-after': '5' } : { connection: 'close' });
+          res.status(read.status).json(error);
           return;
         }
         body = read.body;

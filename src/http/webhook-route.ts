@@ -9,7 +9,7 @@ import { storedDelivery } from '../core/platform-adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
 import { plainLines, type Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
-import { lingerThenClose, type BodyRead } from './body-reader.ts';
+import { answerOnceDropped, type BodyRead } from './body-reader.ts';
 import { requestId } from './request-id.ts';
 
 export interface WebhookRouteOptions {
@@ -108,8 +108,7 @@ export function webhookHandler<Delivery>(
       }[read.reason];
       if (read.reason === 'busy') return send(res, read.status, { error }, { 'retry-after': '5' });
       if (read.reason !== 'too_large') return send(res, read.status, { error }, { connection: 'close' });
-      send(res, read.status, { error });
-      return lingerThenClose(req);
+      return answerOnceDropped(req, (close) => send(res, read.status, { error }, close ? { connection: 'close' } : {}));
     }
     const body = read.body;
 

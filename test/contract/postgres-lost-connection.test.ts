@@ -31,8 +31,10 @@ describe.skipIf(!postgresAvailable())('a PostgreSQL transaction whose connection
           pids.push(rows[0]!.pid);
           if (pids.length === 1) {
             // Ended by the server while this transaction waits between two statements.
+            // Listened for first: the client may end before the admin's answer to the terminate arrives.
+            const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
             await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
-            await new Promise<void>((resolve) => client.once('end', () => resolve()));
+            await ended;
           }
           return (await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one;
         })

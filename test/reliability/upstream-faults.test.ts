@@ -58,7 +58,10 @@ export async function runProfile(
   profile: Profile,
   seed: number,
 ): Promise<{ sandbox: TestSandbox; engine: Engine; orders: ScenarioOrder[] }> {
-  const sandbox = await startTestSandbox({ rateLimit: 1_000_000, faults: profile.faults });
+  const sandbox = await startTestSandbox(
+    { rateLimit: 1_000_000, faults: profile.faults },
+    profile.outage ? 'kept' : 'os',
+  );
   const engine = await openEngine({
     store: lowdbFor(),
     client: clientFor(sandbox, { timeoutMs: 400, maxRetries: 1, minRetryDelayMs: 20, maxRetryDelayMs: 100 }),

@@ -229,6 +229,32 @@ describe('a delivery over the limit', () => {
     expect(ended).toBe(true);
   });
 
+  it('on a connection that closes after its answer (HTTP/1.0, as nginx proxies), takes the whole body, then answers 413', async () => {
+    const { port } = new URL(bridge.http.localUrl);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    let answer = '';
+    let reset: Error | undefined;
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('error', (error) => (reset = error));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const body = Buffer.alloc(1_200_000, ' ');
+    socket.write(
+      `POST /webhooks/shopify HTTP/1.0\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `x-shopify-hmac-sha256: Zm9yZ2Vk\r\nx-shopify-topic: orders/paid\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
+    // The body follows once the bridge has seen the headers and refused the length: a bridge that answered and
+    // closed then would have the kernel reset the connection under the body still coming.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let at = 0; at < body.length && !reset; at += 100_000) {
+      socket.write(body.subarray(at, at + 100_000));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    socket.end();
+    await closed;
+    expect(reset).toBeUndefined();
+    expect(answer).toMatch(/^HTTP\/1\.1 413 [^]*\r\nconnection: close\r\n/i);
+  });
+
   it('keeps the connection for the client’s next request once the body has come, and answers that one too', async () => {
     const { port } = new URL(bridge.http.localUrl);
     const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
