@@ -20,7 +20,9 @@
 // - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
 //   order's use back would let it pay again with nothing to redeem), then its record dropped; past its expiry and
 //   settling, or in a store that no longer lets the bridge in, the record simply goes;
-// - a code record whose reservation ended or never came: dropped.
+// - a code record whose reservation ended or never came: dropped;
+// - whatever else: an issued code with an order placed with it and not paid yet keeps its points held until that
+//   order pays (and takes it) or ends (placed-orders.ts), withdrawn from the store if it must be.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
 // step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
 import type { Logger } from '../../logger.ts';
@@ -31,6 +33,7 @@ import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
+import { placedUnpaid } from './placed-orders.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
@@ -176,8 +179,10 @@ export class CodeSweeper {
     const now = this.#now();
     const settleMs = this.#o.settleMs ?? SETTLE_MS;
     if (reservation.removedAt !== undefined) {
-      // Removed unused from a store that counts uses late: an order that paid just before has had its window.
+      // Removed unused from a store that counts uses late: an order that paid just before has had its window. One
+      // placed with it and not paid yet keeps its points held until it pays (and takes it) or ends.
       if (now.getTime() <= Date.parse(reservation.removedAt) + settleMs) return;
+      if (await placedUnpaid(this.#o.store, reservation)) return;
       const why = reservation.endedWhy ?? 'its code was removed unused';
       const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
       if (after?.state === 'released') report.released += 1;
@@ -227,7 +232,8 @@ export class CodeSweeper {
     report.removed += 1;
     const why = settled ? 'its code expired unused' : 'the merchant turned the reward off';
     // Past its settling window the store's count has settled too; before it, a late count may hide a use.
-    const late = !settled && codes.usesCountedLate === true && settleMs > 0;
+    const late =
+      (!settled && codes.usesCountedLate === true && settleMs > 0) || (await placedUnpaid(this.#o.store, reservation));
     const after = await this.#o.codes.removedUnused(index.holder, reservation, why, late);
     if (after?.state === 'released') report.released += 1;
   }

@@ -49,6 +49,7 @@ export interface Reservation {
    * The code was removed from the store unused before its expiry (its reward turned off, the points it was for
    * cancelled), in a store that counts uses late (codes.usesCountedLate): an order that paid with it just
    * before may still come, so its points stay held until SETTLE_MS after this, then are let go (endedWhy says why).
+   * Also in any store while an order placed with it is not paid yet (placedBy): held until it pays or ends.
    */
   removedAt?: string | undefined;
   /**
@@ -57,6 +58,8 @@ export interface Reservation {
    * went), the first of these takes the reservation (code-sweeper.ts). At most MAX_WAITING, oldest first.
    */
   waiting?: string[] | undefined;
+  /** Orders placed with the code and not paid yet (placed-orders.ts): its points stay held for them. */
+  placedBy?: string[] | undefined;
 }
 
 /** How many orders a reservation remembers as waiting for its code. */

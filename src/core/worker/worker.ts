@@ -3,6 +3,7 @@
 // many orders at once. Facts folded in during a call are noticed when its result is saved, and the lease is
 // checked right before each call leaves. An order whose account's budget is spent is let go, due again when
 // the budget returns, rather than hold a slot waiting in the limiter.
+import { notePlaced } from '../storefront/placed-orders.ts';
 import { BRIDGE_CODE, holderId } from '../storefront/reservations.ts';
 import type { CoverChecks } from '../storefront/cover-checks.ts';
 import type { ServiceCustomer } from '../storefront/customer-points.ts';
@@ -494,10 +495,15 @@ export class Worker {
     const { upstream, snapshot } = record;
     if (!codes) return;
     const facts = new Set(record.facts);
-    if (!isTriggered(facts, policy) && !isCancelled(facts, policy)) return;
+    const placed = !isTriggered(facts, policy) && !isCancelled(facts, policy);
     // Each of the bridge's codes the order carries (two may combine at checkout), each taken once.
     for (const { code } of snapshot.discountCodes) {
       if (!BRIDGE_CODE.test(code)) continue;
+      if (placed) {
+        // Not taken yet, but its points held for it: it may pay days later (placed-orders.ts).
+        await notePlaced(this.#o.store, { platform: record.platform, shop: record.shop, code, orderKey: record.key });
+        continue;
+      }
       if (upstream.redeemCodes?.some((each) => each.code.toUpperCase() === code.toUpperCase())) continue;
       const taken = await codes.claimForOrder(record.platform, record.shop, code, record.key);
       if (taken && !upstream.redeemCodes?.some((each) => each.reservation === taken.reservation))
