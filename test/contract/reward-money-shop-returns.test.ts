@@ -70,6 +70,8 @@ describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_
       });
       const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
       expect(holder?.customer).toBeUndefined();
+      // Nor the erased shop's code kept for its holder, whose id names them.
+      expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
     },
   );
 
@@ -94,4 +96,28 @@ describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_
       expect((await w.reservations(email))[0]?.state).not.toBe('used');
     },
   );
+
+  it.runIf(runs)('redeems an erased shop’s code that pays for an order after a reinstall, and removes it', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email, code } = await customerWithCode(w);
+    // Uninstalled, then the shop's data erased (shop/redact): its reservations are forgotten, its code still pays.
+    await privacyOf(w).shopUninstalled(PLATFORM, SHOP);
+    await privacyOf(w).eraseShop(PLATFORM, SHOP);
+    await w.ledger.eraseShop(PLATFORM, SHOP);
+    expect(await w.reservations(email)).toEqual([]);
+    // The merchant installs the app again, and an order pays with the code: its 200 points are redeemed, once.
+    w.clock.now += DAY_MS;
+    w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+    const order = orderId();
+    await w.pay(order, [code]);
+    await w.pay(order, [code]);
+    await w.settle();
+    await eventually(() => expect(w.redeems(email)).toEqual([200]));
+    // Spent: removed from the store, and its points held no more than once.
+    await w.sweeper.sweep();
+    expect([...w.store.byId.values()].find((each) => each.code === code)?.removed).toBe(true);
+    const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+    expect(holder?.erasedShopHolds).toBeUndefined();
+    expect(holder?.reservations.map((each) => each.state)).toEqual(['redeemed']);
+  });
 });

@@ -131,6 +131,8 @@ export type RecordKind =
   | 'reward-code'
   /** A customer's codes to check against their balance after an earning of theirs was cancelled (core/storefront/cover-checks.ts): by the holder's id. */
   | 'reward-check'
+  /** An open code of a shop whose data was erased, by a digest of shop and text, until it can pay no more (core/storefront/erased-codes.ts). */
+  | 'reward-erased-code'
   /** A code made in a store after its points were let go, whose removal failed: the sweeper removes it (core/storefront/orphan-codes.ts). */
   | 'reward-orphan'
   /** When a cover check last looked at a holder (cover-checks.ts): a reservation on a read begun before lets go. */

@@ -34,6 +34,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { placedUnpaid } from './placed-orders.ts';
+import { dropEndedErasedCodes } from './erased-codes.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
@@ -97,6 +98,7 @@ export class CodeSweeper {
     });
     // Then codes made after their points were let go, whose removal failed (orphan-codes.ts).
     report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf, this.#o.served, this.#now().getTime());
+    await dropEndedErasedCodes(this.#o.store, this.#now().getTime());
     for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
       try {
         await this.#one(id, value, report);

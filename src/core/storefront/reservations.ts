@@ -78,9 +78,10 @@ export interface Holder {
   redeemedEarlier?: number | undefined;
   /**
    * Points held for codes of a shop whose data was erased (reward-privacy.ts), until each can pay for nothing more:
-   * its expiry and settling window. Absent where there are none.
+   * its expiry and settling window; `reservation` is the erased reservation's id, which an order paying with the code
+   * after a reinstall takes back (erased-codes.ts), absent in holds from before. Absent where there are none.
    */
-  erasedShopHolds?: Array<{ points: number; until: string }> | undefined;
+  erasedShopHolds?: Array<{ points: number; until: string; reservation?: string | undefined }> | undefined;
 }
 
 /** An open code's own record: which holder's reservation it spends. */

@@ -9,6 +9,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { markForCheck } from './cover-marks.ts';
+import { codeIndexOrErased } from './erased-codes.ts';
 import { removeOrphan } from './orphan-codes.ts';
 import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
@@ -306,7 +307,7 @@ export class RewardCodes {
 
   /** An order paid with one of the bridge's codes takes its reservation, once; answered what its redeem needs. */
   async claimForOrder(platform: string, shop: string, code: string, orderKey: string): Promise<RedeemCode | undefined> {
-    const index = await this.#o.store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, code));
+    const index = await codeIndexOrErased(this.#o.store, { platform, shop, code, orderKey }, this.#now());
     if (!index) return undefined;
     const taken = await changeReservation(this.#o.store, index.holder, index.reservation, (current) => {
       if (current.state === 'used' && current.orderKey === orderKey) return {};

@@ -4,7 +4,8 @@
 //   store cannot remove now ends by its own expiry), then releases and forgets their reservations;
 // - an uninstall cannot remove codes (the platform revoked the bridge's access): its codes pay until their expiry,
 //   so the shop's open reservations stay held until then (the sweeper lets them go);
-// - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount;
+// - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount,
+//   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -13,6 +14,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
+import { dropErasedCodesOf, keepErasedCode } from './erased-codes.ts';
 import {
   CODE_KIND,
   FENCE_KIND,
@@ -26,7 +28,7 @@ import {
 import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords'>;
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord'>;
   accounts: Pick<Accounts, 'all'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
@@ -140,6 +142,8 @@ export class RewardPrivacy implements KeptRecords {
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
+    // An erased shop's codes kept for the holders gone: their ids name the customer too.
+    await dropErasedCodesOf(this.#o.store, ids);
     return erased;
   }
 
@@ -167,25 +171,31 @@ export class RewardPrivacy implements KeptRecords {
   /**
    * Forgets every reservation made in the shop (its codes' own records go with the shop's records). A code still open
    * pays in the store until its expiry (an erasure removes none, and after an uninstall none can be): its points
-   * stay held until then and its settling, by amount alone (Holder.erasedShopHolds keeps no shop, code or id of it).
+   * stay held until then and its settling, by amount (Holder.erasedShopHolds keeps no shop, code or customer id), and
+   * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts).
    */
   async eraseShop(platform: string, shop: string): Promise<void> {
     const now = (this.#o.now?.() ?? new Date()).getTime();
-    for (const { id } of await this.#o.store.listRecords<Holder>(HOLDER_KIND))
+    const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
+    const until = (each: Reservation) => isoAt(Date.parse(each.expiresAt) + this.#o.settleMs);
+    for (const { id, value } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+      // Kept first: a crash before the holder's write leaves a record that finds no hold, and does nothing.
+      for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state)))
+        if (Date.parse(until(each)) > now) await keepErasedCode(this.#o.store, id, each, until(each));
       await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
-        const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
         const left = current.reservations.filter((each) => !inShop(each));
         if (left.length === current.reservations.length) return undefined;
         const holds = [
           ...liveHolds(current, now),
           ...current.reservations
             .filter((each) => inShop(each) && HELD.has(each.state))
-            .map((each) => ({ points: each.points, until: isoAt(Date.parse(each.expiresAt) + this.#o.settleMs) })),
+            .map((each) => ({ points: each.points, until: until(each), reservation: each.id })),
         ].filter((each) => Date.parse(each.until) > now);
         const put: Holder = { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined };
         return left.length === 0 && holds.length === 0 ? { delete: true } : { put };
       });
+    }
   }
 
   /**

@@ -1,0 +1,122 @@
+// The codes of a shop whose data was erased (shop/redact), while they may still pay. The erasure forgets the shop's
+// reservations, and a code of them still open keeps its points held by amount on its holder (erasedShopHolds); but a
+// merchant who reinstalls gives the bridge its orders again, and an order paid with such a code then found nothing to
+// redeem: the customer kept the discount and, at the code's expiry, the points (issue 64, review E 7b). So each such
+// code is kept here by a digest of its shop and text, naming neither, nor the customer, until it can pay no more.
+// An order that pays with it takes its hold back as a reservation it used: its redeem goes, and the sweeper removes
+// the code from the store as for any spent code.
+import { createHash } from 'node:crypto';
+import type { LedgerStore } from '../store/ledger-store.ts';
+import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
+
+export const ERASED_CODE_KIND = 'reward-erased-code';
+
+export interface ErasedCode {
+  holder: string;
+  /** The reservation's id, also its hold's on the holder. */
+  reservation: string;
+  /** Its expiry and settling window: after this it pays for nothing and goes. */
+  until: string;
+  kept: Pick<Reservation, 'rewardId' | 'points' | 'amountOff' | 'expiresAt' | 'createdAt'> & {
+    platformId: string | null;
+  };
+}
+
+const erasedCodeId = (platform: string, shop: string, code: string) =>
+  createHash('sha256')
+    .update(codeIndexId(platform, shop, code))
+    .digest('base64url');
+
+/** At a shop's erasure: its code still open, kept for an order after a reinstall. */
+export async function keepErasedCode(
+  store: Pick<LedgerStore, 'putRecord'>,
+  holder: string,
+  reservation: Reservation,
+  until: string,
+): Promise<void> {
+  const { rewardId, points, amountOff, expiresAt, createdAt, platformId } = reservation;
+  const value: ErasedCode = {
+    holder,
+    reservation: reservation.id,
+    until,
+    kept: { rewardId, points, amountOff, expiresAt, createdAt, platformId: platformId ?? null },
+  };
+  await store.putRecord(
+    ERASED_CODE_KIND,
+    erasedCodeId(reservation.platform, reservation.shop, reservation.code),
+    value,
+  );
+}
+
+/**
+ * An order paid with an erased shop's code: its hold becomes the order's reservation again ('used'), and the code is
+ * indexed again, so that the order's claim goes on as for any code. The same order again after a crash finds it so;
+ * undefined when the code is none of these, or can pay no more.
+ */
+export async function reviveErasedCode(
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'addRecord' | 'deleteRecord'>,
+  at: { platform: string; shop: string; code: string; orderKey: string },
+  now: Date,
+): Promise<CodeIndex | undefined> {
+  const id = erasedCodeId(at.platform, at.shop, at.code);
+  const erased = await store.getRecord<ErasedCode>(ERASED_CODE_KIND, id);
+  if (!erased || Date.parse(erased.until) <= now.getTime()) return undefined;
+  const { platformId, ...kept } = erased.kept;
+  const used: Reservation = {
+    ...kept,
+    ...{ id: erased.reservation, platform: at.platform, shop: at.shop, customerId: '', code: at.code.toUpperCase() },
+    ...{ state: 'used', orderKey: at.orderKey, platformId: platformId ?? undefined },
+  };
+  let back = false;
+  await store.changeRecord<Holder>(HOLDER_KIND, erased.holder, (current) => {
+    back = current?.reservations.some((each) => each.id === erased.reservation) ?? false;
+    const holds = current?.erasedShopHolds ?? [];
+    if (!current || back || !holds.some((each) => each.reservation === erased.reservation)) return undefined;
+    back = true;
+    const left = holds.filter((each) => each.reservation !== erased.reservation);
+    return {
+      put: {
+        ...current,
+        reservations: [...current.reservations, used],
+        erasedShopHolds: left.length ? left : undefined,
+      },
+    };
+  });
+  if (!back) return undefined;
+  const index: CodeIndex = {
+    ...{ platform: at.platform, shop: at.shop, holder: erased.holder, reservation: erased.reservation },
+    createdAt: now.toISOString(),
+  };
+  await store.addRecord(CODE_KIND, codeIndexId(at.platform, at.shop, at.code), index);
+  await store.deleteRecord(ERASED_CODE_KIND, id);
+  return index;
+}
+
+/** The code's index, or an erased shop's code brought back for the order (reviveErasedCode). */
+export async function codeIndexOrErased(
+  store: Parameters<typeof reviveErasedCode>[0],
+  at: Parameters<typeof reviveErasedCode>[1],
+  now: Date,
+): Promise<CodeIndex | undefined> {
+  const index = await store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
+  return index ?? reviveErasedCode(store, at, now);
+}
+
+/** The sweep's: those that can pay no more go. */
+export async function dropEndedErasedCodes(
+  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
+  now: number,
+): Promise<void> {
+  for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+    if (Date.parse(value.until) <= now) await store.deleteRecord(ERASED_CODE_KIND, id);
+}
+
+/** At a customer's erasure: the codes kept for their holders that are gone. */
+export async function dropErasedCodesOf(
+  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord' | 'getRecord'>,
+  holders: ReadonlySet<string>,
+): Promise<void> {
+  for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+    if (holders.has(value.holder) && (await store.getRecord<Holder>(HOLDER_KIND, value.holder)) === undefined)
+      await store.deleteRecord(ERASED_CODE_KIND, id);
+}
