@@ -6,6 +6,7 @@ import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-shops.ts';
 import { bigCommerceApp } from './flows.ts';
 import { bigCommerceConnections } from './connections.ts';
+import { bigCommerceDemo } from './demo.ts';
 import { allowEarlierInstalls } from './earlier-installs.ts';
 import { bigCommerceOrderSource } from './order-source.ts';
 import { bigCommerceSubscriptions } from './register.ts';
@@ -127,4 +128,5 @@ export const bigCommerceModule = {
     ),
   records: { 'bigcommerce-store-name': [] },
   needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
+  demo: bigCommerceDemo,
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

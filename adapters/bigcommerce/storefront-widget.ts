@@ -7,7 +7,7 @@
 // asks as the store, named by the script's own address. The client id is public
 // (BigCommerce's own snippet puts it in the page); nothing secret is in the script.
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
-import { launcherWords as sharedLauncherWords, widgetRoute } from '../shared/storefront-widget.ts';
+import { launcherWords as sharedLauncherWords, widgetRoute, widgetScript } from '../shared/storefront-widget.ts';
 
 /** BigCommerce's sign-in page on every store (Stencil and its headless checkouts alike). */
 const SIGN_IN_PATH = '/login.php';
@@ -40,14 +40,21 @@ const TRANSPORT = `  // A fresh token for every call, never kept: it lives 15 mi
     });
   }`;
 
+const widgetOptions = ({ clientId, bridgeUrl }: WidgetOptions) => ({
+  platformName: 'BigCommerce',
+  platform: 'bigcommerce',
+  bridgeUrl,
+  signInPath: SIGN_IN_PATH,
+  data: { clientId },
+  transport: TRANSPORT,
+});
+
 /** GET /bigcommerce/storefront/widget.js: the script, built once when the route is. */
-export function bigCommerceWidgetRoute({ clientId, bridgeUrl }: WidgetOptions): PlatformRoute {
-  return widgetRoute({
-    platformName: 'BigCommerce',
-    platform: 'bigcommerce',
-    bridgeUrl,
-    signInPath: SIGN_IN_PATH,
-    data: { clientId },
-    transport: TRANSPORT,
-  });
+export function bigCommerceWidgetRoute(options: WidgetOptions): PlatformRoute {
+  return widgetRoute(widgetOptions(options));
+}
+
+/** The same script's text, as a store's pages load it from the bridge at `bridgeUrl` (the demo store page's). */
+export function bigCommerceWidgetScript(options: WidgetOptions): string {
+  return widgetScript(widgetOptions(options));
 }

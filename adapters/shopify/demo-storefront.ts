@@ -62,6 +62,7 @@ export function shopifyDemoStorefront(parts: {
     paidStep: parts.paidStep,
     currency: 'USD',
     sidePath: PATH_PREFIX,
+    originPaths: [],
     async asker(request, secret) {
       const checked = await checkAppProxy([appFor(secret)], request.query);
       if (!checked.ok || checked.shop !== shop) return { kind: 'refused' };

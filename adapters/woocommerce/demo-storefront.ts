@@ -74,6 +74,7 @@ export function wooDemoStorefront(parts: {
     paidStep: parts.paidStep,
     currency: 'EUR',
     sidePath: SITE_PATH,
+    originPaths: [],
     asker(request, secret) {
       const keyOf = async (asked: string) => (asked === shop ? demoPluginKey(secret) : undefined);
       return wooCustomerAsker({ keyOf, served: async (asked) => asked === shop })(request);

@@ -49,6 +49,8 @@ export interface DemoPage {
   routes: express.Router;
   /** The page's door on the admin API. */
   door: RequestHandler;
+  /** Mounted at the bridge's root: what a demo store page's widget asks of its store's own origin, if any. */
+  origin: express.Router | undefined;
 }
 
 const newTicket = () => randomBytes(24).toString('base64url');
@@ -72,6 +74,7 @@ export function demoPage(parts: DemoPageParts): DemoPage {
     path: (platform) => (platform ? pages.find((page) => page.platform === platform) : pages[0])?.path(),
     routes,
     door,
+    origin: undefined,
   };
 }
 

@@ -37,8 +37,12 @@ export interface SentOrder {
   id: number;
   number: number;
   /** Its deliveries in the order sent; the last says how the order stands now. */
-  deliveries: Array<{ headers: Record<string, string>; body: string; at: string }>;
+  deliveries: Array<{ headers: Record<string, string>; body: string; at: string; step: unknown }>;
 }
+
+/** What the order's shop calls it, as its merchant reads it in Orders: "#1001". */
+export const orderName = ({ player, id, number }: SentOrder): string =>
+  player.demo.orderName?.({ id, number }) ?? `#${number}`;
 
 /** Waits `ms`, then runs `next`; what the store's timers are made with (tests count the waits instead). */
 export type Schedule = (ms: number, next: () => void) => { cancel(): void };
@@ -208,7 +212,7 @@ export class DemoStore {
     this.#played++;
     const line = async () => {
       const outcome = this.#o.outcome ? await this.#o.outcome(sent) : '';
-      this.#o.logger.info(`demo: ${player.platformName} order #${sent.number}, ${outcome || order.total}`);
+      this.#o.logger.info(`demo: ${player.platformName} order ${orderName(sent)}, ${outcome || order.total}`);
     };
     this.#lines = this.#lines.then(line).catch(() => undefined);
     return sent;
@@ -227,7 +231,7 @@ export class DemoStore {
       secret: player.secret,
       sequence: ++this.#deliveries,
     });
-    sent.deliveries.push({ headers, body, at });
+    sent.deliveries.push({ headers, body, at, step });
     for (let attempt = 0; ; attempt++) {
       // The same bytes each time, as a platform sends one again: one that got through unanswered is a duplicate.
       const failed = await this.#send(player.platform, headers, body);

@@ -11,7 +11,7 @@ import type { DemoOrder, DemoStorefront } from '../core/platform-module.ts';
 import { escapeHtml, plainPage } from '../http/plain-page.ts';
 import type { Logger } from '../logger.ts';
 import type { DemoCodes } from './demo-storefront.ts';
-import type { DemoPlayer, SentOrder } from './demo-store.ts';
+import { orderName, type DemoPlayer, type SentOrder } from './demo-store.ts';
 
 /** Below the demo's prefix (DEMO_PAGE_PREFIX); each platform's page below it, at /<platform>. */
 export const STOREFRONT_PATH = '/storefront';
@@ -101,13 +101,16 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
         : undefined;
     sendPage(res, 200, page(parts, req.baseUrl, signedIn(req), paid ? { paid } : {}));
   });
+  // The session reaches the page, and the paths of the store's origin its widget asks (originPaths).
+  const session = (req: Request, value: string) =>
+    [req.baseUrl, ...storefront.originPaths].map(
+      (path) => `${SIGNED_IN}=${value}; Path=${path}; HttpOnly; SameSite=Strict${value ? '' : '; Max-Age=0'}`,
+    );
   routes.post('/sign-in', (req, res) => {
-    res.set('set-cookie', `${SIGNED_IN}=1; Path=${req.baseUrl}; HttpOnly; SameSite=Strict`).redirect(303, here(req));
+    res.set('set-cookie', session(req, '1')).redirect(303, here(req));
   });
   routes.post('/sign-out', (req, res) => {
-    res
-      .set('set-cookie', `${SIGNED_IN}=; Path=${req.baseUrl}; HttpOnly; SameSite=Strict; Max-Age=0`)
-      .redirect(303, here(req));
+    res.set('set-cookie', session(req, '')).redirect(303, here(req));
   });
   routes.get('/assets/:name', (req, res) => {
     const asset = storefront.asset(req.params.name ?? '');
@@ -116,11 +119,32 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
   });
   routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
   const { sidePath } = storefront;
-  routes.all(
-    [sidePath, `${sidePath}/*path`],
-    express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }),
-    storeSide(parts),
-  );
+  if (sidePath !== undefined)
+    routes.all(
+      [sidePath, `${sidePath}/*path`],
+      express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }),
+      storeSide(parts, (req) => ({ path: req.path.slice(sidePath.length) || '/', page: here(req) })),
+    );
+  return routes;
+}
+
+/**
+ * The store's own origin, where a widget asks it there (DemoStorefront.originPaths): the bridge's origin answers
+ * those paths for the demo's store pages while the demo plays, each as its page's store side does.
+ */
+export function demoStorefrontOrigin(
+  pages: ReadonlyArray<StoreSideParts & { page: string }>,
+  playing: () => boolean,
+): express.Router {
+  const routes = express.Router();
+  for (const parts of pages)
+    for (const path of parts.storefront.originPaths)
+      routes.all(
+        path,
+        (_req, _res, next) => (playing() ? next() : next('router')),
+        express.raw({ type: () => true, limit: MAX_PROXIED_BYTES }),
+        storeSide(parts, (req) => ({ path: req.path, page: parts.page })),
+      );
   return routes;
 }
 
@@ -163,7 +187,9 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
  * (storefront.serve) with the signed-in customer's id from this page's session, never the browser's; what it
  * forwards goes to the bridge's storefront routes, what it answers itself (a plugin's route) goes back as it is.
  */
-function storeSide(parts: DemoStorefrontPageParts): RequestHandler {
+type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'url'>;
+
+function storeSide(parts: StoreSideParts, where: (req: Request) => { path: string; page: string }): RequestHandler {
   const { player, storefront } = parts;
   return async (req, res) => {
     const query = Object.entries(req.query).flatMap(([key, value]) =>
@@ -174,7 +200,7 @@ function storeSide(parts: DemoStorefrontPageParts): RequestHandler {
     );
     const served = storefront.serve({
       method: req.method,
-      path: req.path.slice(storefront.sidePath.length) || '/',
+      ...where(req),
       query,
       headers,
       customerId: signedIn(req) ? storefront.customer.id : undefined,
@@ -182,6 +208,7 @@ function storeSide(parts: DemoStorefrontPageParts): RequestHandler {
     });
     if (!served) return res.status(404).json({ error: 'not found' });
     res.set('cache-control', 'no-store');
+    if ('redirect' in served) return res.redirect(302, served.redirect);
     if (!('forward' in served)) return res.status(served.status).type(served.contentType).send(served.body);
     const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
     const answer = await fetch(`${parts.url()}/${player.platform}${served.forward}`, {
@@ -220,7 +247,7 @@ function page(
   const who = `${storefront.customer.of.first} ${storefront.customer.of.last}`;
   const widget = storefront.widget({
     assetBase: `${base}/assets/`,
-    side: `${base}${storefront.sidePath}`,
+    side: `${base}${storefront.sidePath ?? ''}`,
     signInUrl: `${base}/#account`,
     customerId: signed ? storefront.customer.id : undefined,
     secret: player.secret,
@@ -229,7 +256,7 @@ function page(
     ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
     : `<form method="post" action="${base}/sign-in"><button>Sign in as ${escapeHtml(who)}</button></form>`;
   const paid = told.paid
-    ? `<p class="paid" role="status">Order #${told.paid.number} is paid: ${escapeHtml(told.paid.order.code?.amount ?? '')} off with the code ${escapeHtml(told.paid.order.code?.code ?? '')}, ${escapeHtml(told.paid.order.total)} to pay.</p>`
+    ? `<p class="paid" role="status">Order ${escapeHtml(orderName(told.paid))} is paid: ${escapeHtml(told.paid.order.code?.amount ?? '')} off with the code ${escapeHtml(told.paid.order.code?.code ?? '')}, ${escapeHtml(told.paid.order.total)} to pay.</p>`
     : '';
   const refused = told.refused ? `<p class="refused" role="alert">${escapeHtml(told.refused)}</p>` : '';
   const checkout = signed

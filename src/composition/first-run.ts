@@ -17,7 +17,13 @@ import { demoOutcome } from './demo-outcome.ts';
 import { demoPage, type DemoPage } from './demo-page.ts';
 import { demoSource } from './demo-source.ts';
 import { DemoCodes, demoStorefrontParts, setUpDemoStorefront } from './demo-storefront.ts';
-import { demoStorefrontChooser, demoStorefrontPage, STOREFRONT_PATH } from './demo-storefront-page.ts';
+import {
+  demoStorefrontChooser,
+  demoStorefrontOrigin,
+  demoStorefrontPage,
+  STOREFRONT_PATH,
+} from './demo-storefront-page.ts';
+import { API_PATH, demoApiRoutes, demoReadingAdapter } from './demo-api.ts';
 import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets, type Schedule } from './demo-store.ts';
 import { SHIPPED_MODULES } from './platform-registry.ts';
@@ -97,9 +103,20 @@ export class FirstRun {
   /**
    * Each demo shop's storefront, lent to its platform's module, which has none of its own on a first run (no app or
    * public address of the merchant's is configured): the bridge's storefront routes then serve the demo store
-   * page's widget. Called once the platforms are built, before the routes are.
+   * page's widget. And where a demo shop's deliveries name their order only, its module's adapter reads the demo
+   * shop's orders from the demo's API. Called once the platforms are built, before the routes are.
    */
   lendStorefront(): void {
+    for (const player of this.#players) {
+      const { api } = player.demo;
+      const built = this.#o.platforms.modules.find(({ module }) => module.name === player.platform);
+      if (!api || !built) continue;
+      const url = () => `${this.#url}${DEMO_PAGE_PREFIX}${API_PATH}/${player.platform}`;
+      const reading = api.adapter({ url, secret: player.secret });
+      const adapter = demoReadingAdapter(built.parts.adapter, reading, player.shop);
+      built.parts.adapter = adapter;
+      this.#o.platforms.adapters[player.platform] = adapter;
+    }
     for (const shopper of this.#shoppers) {
       const { player, storefront, codes } = shopper;
       const built = this.#o.platforms.modules.find(({ module }) => module.name === player.platform);
@@ -156,8 +173,14 @@ export class FirstRun {
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    if (this.#lent.length === 0) return this.#page;
     const routes = express.Router().use(this.#page.routes);
+    for (const player of this.#players) {
+      const { api } = player.demo;
+      if (!api) continue;
+      const sent = () => this.#demo?.sentTo(player.platform, player.shop) ?? [];
+      routes.use(`${API_PATH}/${player.platform}`, demoApiRoutes({ player, api, sent, playing: () => this.running }));
+    }
+    if (this.#lent.length === 0) return { ...this.#page, routes };
     for (const shopper of this.#lent) {
       const { player } = shopper;
       const storefront = demoStorefrontPage({
@@ -175,7 +198,16 @@ export class FirstRun {
       STOREFRONT_PATH,
       demoStorefrontChooser(pages, () => this.running),
     );
-    return { ...this.#page, routes };
+    // What a widget asks of its store's own origin (a current-customer token), the bridge's origin answers.
+    const origin = demoStorefrontOrigin(
+      this.#lent.map((shopper) => ({
+        ...shopper,
+        url: () => this.#url,
+        page: `${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/${shopper.player.platform}/`,
+      })),
+      () => this.running,
+    );
+    return { ...this.#page, routes, origin };
   }
 
   /** The demo store pages' link (the page that lists them, one for each platform), while the demo plays. */

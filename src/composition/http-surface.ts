@@ -172,7 +172,7 @@ export async function httpSurface(
     merchantAssets: merchantAssets(),
     adminStores: adminStores({ token: adminToken, store, platforms, logger, demoShops: () => parts.demo?.shops ?? [] }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
-    ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes } } : {}),
+    ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes, origin: demoPage.origin } } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),
   });
   const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>

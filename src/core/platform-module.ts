@@ -585,9 +585,15 @@ export interface DemoStorefront {
   asker(request: PlatformRequest, secret: string): Promise<StorefrontAsker>;
   /**
    * Below the page, where the store's own server answers the widget (an app proxy's path, a plugin's routes at the
-   * site's root): the page hands every call there to `serve`.
+   * site's root): the page hands every call there to `serve`. Undefined: the widget asks its page's origin alone.
    */
-  sidePath: string;
+  sidePath: string | undefined;
+  /**
+   * Paths at the origin's root that the widget asks of its store's own server, where its script names them so (a
+   * current-customer token's path): while the demo plays, the bridge's origin hands them to `serve` as they are,
+   * and the page's sign-in reaches them.
+   */
+  originPaths: readonly string[];
   /**
    * The widget's HTML for the page's head and body: its files below `assetBase`, the store's side at `side`. Made
    * for who is signed in (`customerId`, undefined for a guest), as a store's page is.
@@ -599,10 +605,11 @@ export interface DemoStorefront {
   /** One of the widget's files, by name, as the page loads it. */
   asset(name: string): { contentType: string; body: string } | undefined;
   /**
-   * A widget's call to the store's side (`path` below sidePath, "/" at least), as the platform's server takes it:
-   * forwarded to the bridge (the path below /<platform>, with the query, signed as the platform signs), or answered
-   * there as the platform's plugin answers; undefined for anything that is not one of the widget's calls.
-   * `customerId`: the signed-in customer's, or undefined for a guest.
+   * A widget's call to the store's side (`path` below sidePath, "/" at least, or one of originPaths), as the
+   * platform's server takes it: forwarded to the bridge (the path below /<platform>, with the query, signed as the
+   * platform signs), answered there as the platform's plugin or server answers, or sent on to another of the store's
+   * pages (`redirect`); undefined for anything that is not one of the widget's calls. `customerId`: the signed-in
+   * customer's, or undefined for a guest; `page`: the store page's own path.
    */
   serve(call: {
     method: string;
@@ -611,7 +618,39 @@ export interface DemoStorefront {
     headers: Readonly<Record<string, string | undefined>>;
     customerId: string | undefined;
     secret: string;
-  }): { forward: string } | { status: number; contentType: string; body: string } | undefined;
+    page: string;
+  }): { forward: string } | { status: number; contentType: string; body: string } | { redirect: string } | undefined;
+}
+
+/** An order of the demo's as it stands now: what a platform's API answers of it. */
+export interface DemoOrderState {
+  id: number;
+  number: number;
+  order: DemoOrder;
+  /** Its last step delivered. */
+  step: unknown;
+  /** When its first and its last step were delivered. */
+  createdAt: string;
+  at: string;
+}
+
+/**
+ * The demo shop's API, where the platform's deliveries name their order only and its module reads the order from
+ * the store (its API): the module's own adapter, reading the demo shop's orders there, and the API's answers to
+ * those reads, from the orders the demo sent.
+ */
+export interface DemoApi {
+  /** The module's adapter, checking deliveries with `secret`, reading the demo shop's orders at `url()` (the API's address on the bridge, known once it listens). */
+  adapter(at: { url: () => string; secret: string }): PlatformAdapter<unknown>;
+  /** One read, `path` below the API's address, as the module's client sends it; undefined for anything else. */
+  answer(call: {
+    method: string;
+    path: string;
+    query: ReadonlyArray<readonly [string, string]>;
+    headers: Readonly<Record<string, string | undefined>>;
+    secret: string;
+    orders: readonly DemoOrderState[];
+  }): { status: number; body: unknown } | undefined;
 }
 
 /** A platform's shop in the first run's demo store: no store of the merchant's, deliveries signed for this run. */
@@ -640,6 +679,10 @@ export interface PlatformDemo<Step = unknown> {
   };
   /** Its store's own page, where the demo's customer sees and spends their points; absent: none. */
   storefront?: DemoStorefront;
+  /** Its shop's API, where its deliveries carry no order; absent: they carry the whole order. */
+  api?: DemoApi;
+  /** What its shop calls an order, where not "#<number>" (a platform that names an order by its id). */
+  orderName?(order: { id: number; number: number }): string;
 }
 
 /** A module of any settings, as lists of modules hold them. */

@@ -34,7 +34,12 @@ export interface HttpAppParts {
   /** Each platform registered as a module: its routes, mounted at /<name> (platform-routes.ts). */
   platformRoutes?: Readonly<Record<string, express.Router>>;
   /** On a first run: the demo shop's own page, at its prefix. */
-  demoPage?: { prefix: string; routes: express.Router };
+  demoPage?: {
+    prefix: string;
+    routes: express.Router;
+    /** What the demo's store pages' widgets ask of their store's own origin (the bridge's plays it), at the root. */
+    origin: express.Router | undefined;
+  };
 }
 
 /** The bridge's icon: a browser asks every page's origin for /favicon.ico, and a 404 there is a warning in the log. */
@@ -139,6 +144,7 @@ export function createHttpApp(parts: HttpAppParts): express.Express {
   if (parts.merchantAssets) app.use('/merchant', parts.merchantAssets);
   for (const [name, routes] of Object.entries(parts.platformRoutes ?? {})) app.use(`/${name}`, routes);
   if (parts.demoPage) app.use(parts.demoPage.prefix, parts.demoPage.routes);
+  if (parts.demoPage?.origin) app.use(parts.demoPage.origin);
   if (parts.sandbox) app.use('/sandbox', parts.sandbox);
 
   app.use((_req, res) => {

@@ -10,9 +10,9 @@ import { startFirstRunBridge } from '../helpers/bridge.ts';
 import { artifactsDir, cellsOutOfSight, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually } from '../helpers/engine.ts';
 
-const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
+const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid', 'lbdemo01'];
 /** The trial account each demo shop earns on (demo-accounts.ts), by shop. */
-const TRIALS = ['Shopify demo shop', 'WooCommerce demo shop'];
+const TRIALS = ['Shopify demo shop', 'WooCommerce demo shop', 'BigCommerce demo shop'];
 const DEFAULT = 'default (the environment’s)';
 
 describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
 
   it('lists the demo’s shops as stores, each on its own trial account, and Move to shows that account', async () => {
     const stores = page.locator('#store-list tbody tr');
-    await expect.poll(() => stores.count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => stores.count(), { timeout: 15_000 }).toBe(3);
     expect(await page.textContent('#store-list')).not.toContain('No store connected yet');
     for (const [index, shop] of SHOPS.entries()) {
       expect(await stores.filter({ hasText: shop }).textContent()).toContain('the demo’s, sending orders');

@@ -22,7 +22,7 @@ describe('the first run', () => {
     const loaded = loadConfig({ env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' } });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 20 });
-    // The handful sent and folded: both shops have orders.
+    // The handful sent and folded: every shop has orders.
     await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 30_000);
     await bridge.engine.drain();
   }, 60_000);
@@ -54,24 +54,24 @@ describe('the first run', () => {
     expect(done!.progress).toMatchObject({ fetched: shopifyOrders, changed: 0, unchanged: shopifyOrders, failed: 0 });
   });
 
-  it('tells the dashboard what the demo does: both shops as stores, each on its own trial account, resync offered', async () => {
+  it('tells the dashboard what the demo does: each shop a store, each on its own trial account, resync offered', async () => {
     const json = async <T>(path: string) => (await (await operator(path)).json()) as T;
-    const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid'];
+    const SHOPS = ['loyalty-bridge-demo.myshopify.com', 'demo-woocommerce.loyalty-bridge.invalid', 'lbdemo01'];
     // Resync works on the demo's shops (above): the dashboard offers each platform, not "nothing to resync from".
     const status = await json<{ reconciliation: Record<string, { platform: string; shop: string | null }> }>('/status');
     expect(Object.values(status.reconciliation).map(({ platform }) => platform)).toEqual(
-      expect.arrayContaining(['shopify', 'woocommerce']),
+      expect.arrayContaining(['shopify', 'woocommerce', 'bigcommerce']),
     );
     // The shops sending orders are stores, not "No store connected yet".
     const { stores } = await json<{ stores: Array<{ platform: string; shop: string; via: string }> }>('/stores');
     expect(stores.map(({ shop, via }) => `${shop} ${via}`).sort()).toEqual(SHOPS.map((shop) => `${shop} demo`).sort());
-    // Each earns on a trial account of its own, and the list of shops says which for both.
+    // Each earns on a trial account of its own, and the list of shops says which for each.
     const { shops } = await json<{ shops: Array<{ shop: string; account: string | null }> }>('/shops');
     const links = await bridge.accounts.links();
     expect(shops.map(({ shop, account }) => `${shop} ${account}`).sort()).toEqual(
       SHOPS.map((shop) => `${shop} ${links.find((link) => link.shop === shop)?.account}`).sort(),
     );
-    expect(new Set(shops.map(({ account }) => account)).size).toBe(2);
+    expect(new Set(shops.map(({ account }) => account)).size).toBe(3);
     expect(shops.map(({ account }) => account)).not.toContain('default');
   });
 
@@ -140,11 +140,11 @@ describe('the first run', () => {
     expect(saved.status).toBe(200);
     // Each shop on its own account; their orders earn there, not on the operator's.
     const links = await bridge.accounts.links();
-    expect(links.map(({ platform }) => platform).sort()).toEqual(['shopify', 'woocommerce']);
-    expect(new Set(links.map(({ account }) => account)).size).toBe(2);
+    expect(links.map(({ platform }) => platform).sort()).toEqual(['bigcommerce', 'shopify', 'woocommerce']);
+    expect(new Set(links.map(({ account }) => account)).size).toBe(3);
     expect(links.find(({ platform }) => platform === 'shopify')?.account).toBe(own.account!.id);
     expect(bridge.sandbox!.store.snapshot().earnings).toEqual([]);
-    expect(bridge.sandbox!.accounts.filter((account) => account.store.snapshot().earnings.length > 0)).toHaveLength(2);
+    expect(bridge.sandbox!.accounts.filter((account) => account.store.snapshot().earnings.length > 0)).toHaveLength(3);
   });
 
   it('opens the demo shop’s page no more once the demo stopped (a store of the merchant’s connected)', async () => {

@@ -45,8 +45,9 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     // The links are told when the bridge starts and again below the demo's handful of orders.
     await eventually(() => expect(history(bridgeSession).match(/Open the dashboard:/g)?.length).toBe(2), 60_000);
     const text = history(bridgeSession);
-    const orders = text.match(/INFO: demo: (Shopify|WooCommerce) order #\d+, [\d.]+ [A-Z]{3}, .+/g) ?? [];
-    expect(orders.length).toBeGreaterThanOrEqual(7);
+    const orders = text.match(/INFO: demo: (Shopify|WooCommerce|BigCommerce) order #\d+, [\d.]+ [A-Z]{3}, .+/g) ?? [];
+    expect(orders.length).toBeGreaterThanOrEqual(9);
+    expect(orders.some((line) => line.includes('BigCommerce'))).toBe(true);
     expect(orders.some((line) => /earned 100 points/.test(line))).toBe(true);
     // Nothing else per order: no block per delivery, no request lines.
     expect(text).not.toMatch(/INFO: webhook|request completed|reqId/);
@@ -58,7 +59,12 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     expect(now).toMatch(
       /the WooCommerce demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\/woocommerce\?ticket=[\w-]+/,
     );
-    expect(now).toMatch(/the demo stores \(Shopify, WooCommerce\): http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//);
+    expect(now).toMatch(
+      /the BigCommerce demo shop's own page: http:\/\/127\.0\.0\.1:\d+\/demo\/shop\/bigcommerce\?ticket=[\w-]+/,
+    );
+    expect(now).toMatch(
+      /the demo stores \(Shopify, WooCommerce, BigCommerce\): http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//,
+    );
 
     const [, url, token] = dashboard!;
     // --token=: a token may begin with a dash, which would read as an option.

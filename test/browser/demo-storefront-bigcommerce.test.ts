@@ -1,0 +1,168 @@
+// A newcomer's customer side of the BigCommerce demo store, in Debian's Chromium: the bridge started as `npm start`
+// starts it (sandbox mode, no store, no ADMIN_TOKEN), the demo stores' link told at the terminal opened and the
+// BigCommerce store picked. A guest sees the ways to earn in the widget a BigCommerce store loads (the script the
+// Scripts API puts on its pages), and its sign-in link opens the page's sign-in; the demo's customer signs in (their
+// current-customer token signed by the store's origin, which the bridge's plays), sees their balance and history,
+// redeems the demo's reward, pays with its code at the page's checkout (BigCommerce's signed store/order/created,
+// through the real webhook route, the order read from the demo store's API), and the balance drops once; the demo
+// store's merchant sees the order paid with the code in Orders. Screenshots go to
+// test-artifacts/demo-storefront-bigcommerce/ (docs/screenshots/customer-demo-bigcommerce-*.png are copies).
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningBridge } from '../../src/composition/main.ts';
+import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { eventually } from '../helpers/engine.ts';
+
+const shots = artifactsDir('demo-storefront-bigcommerce');
+const STORE = 'lbdemo01';
+
+describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
+  let bridge: RunningBridge;
+  let browser: Browser;
+  let page: Page;
+  let link = '';
+
+  /** The launcher opened, its answer shown: the panel's text. */
+  async function launcher(): Promise<string> {
+    const button = page.getByRole('button', { name: 'Your points' });
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    const panel = page.getByRole('dialog', { name: 'Your points' });
+    await panel.waitFor();
+    await page.locator('[data-loyalty-body]:not([aria-busy])').waitFor();
+    return panel.innerText();
+  }
+  /** The page again, its launcher opened. */
+  async function reopened(): Promise<string> {
+    await page.goto(link);
+    return launcher();
+  }
+  async function shoot(name: string) {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const overflow = (await page.evaluate(
+        '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
+      )) as { scroll: number; width: number };
+      expect(overflow.scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
+      await page.screenshot({ path: `${shots}${name}-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  beforeAll(async () => {
+    bridge = await startFirstRunBridge();
+    await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 60_000);
+    await bridge.engine.drain();
+    link = bridge.firstRun!.storefrontLink()!;
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bridge?.stop();
+  });
+
+  it('is reached from the link told at the terminal, and shows a guest the ways to earn and a reward', async () => {
+    await page.goto(link);
+    await shoot('stores');
+    await page.getByRole('link', { name: 'A BigCommerce store' }).click();
+    await page.waitForURL(/\/demo\/storefront\/bigcommerce\/$/);
+    link = page.url();
+    expect(await page.locator('main').innerText()).toContain('40.00 USD');
+    const text = await launcher();
+    expect(text).toContain('100 points for 5.00 off');
+    expect(text).toMatch(/ways to earn/i);
+    expect(await page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
+    await shoot('guest');
+    // Its sign-in link is BigCommerce's /login.php, on the store's origin: the page's own sign-in.
+    await page.getByRole('dialog', { name: 'Your points' }).getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/demo\/storefront\/bigcommerce\/#account$/);
+  }, 60_000);
+
+  let code = '';
+  it('signs the demo customer in: their balance and history, then a reward redeemed for a code', async () => {
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in as Hedy Lamarr' }).click();
+    await page.getByText('Signed in as Hedy Lamarr').waitFor();
+    // Hedy's first order shipped: its 100 points are approved once the bridge called.
+    await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
+    expect(await page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
+    await shoot('signed-in');
+    const line = page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
+    await line.getByRole('button', { name: 'Redeem' }).click();
+    await line.getByRole('button', { name: 'Yes, spend them' }).click();
+    const made = page.locator('.loyalty-made');
+    await made.waitFor();
+    code = (await made.locator('.loyalty-code__text').innerText()).trim();
+    expect(code).toMatch(/^LB-[A-Z2-9]{16}$/);
+    expect(await made.innerText()).toContain('5.00 off your order');
+    await shoot('code');
+  }, 60_000);
+
+  it('pays with the code at the checkout, once: the balance drops by the reward, and the code pays no second order', async () => {
+    await page.goto(link);
+    await page.getByLabel('Reward code').fill(code);
+    await page.getByRole('button', { name: 'Pay with the code' }).click();
+    const paid = page.getByRole('status');
+    await paid.waitFor();
+    // BigCommerce names an order by its id.
+    const sent = bridge.demo!.sentTo('bigcommerce', STORE);
+    const order = sent.find((each) => each.order.code)!;
+    expect(await paid.innerText()).toBe(`Order #${order.id} is paid: 5.00 off with the code ${code}, 35.00 to pay.`);
+    await shoot('paid');
+    // What BigCommerce sent: store/order/created, naming the order alone; the code is on the order the API answers.
+    const delivery = order.deliveries[0]!;
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      scope: 'store/order/created',
+      data: { type: 'order', id: order.id },
+    });
+    expect(delivery.body).not.toContain(code);
+    // The same code again: the store refuses it, and nothing is sent.
+    await page.getByLabel('Reward code').fill(code);
+    await page.getByRole('button', { name: 'Pay with the code' }).click();
+    expect(await page.getByRole('alert').innerText()).toContain('This code cannot be used');
+    expect(bridge.demo!.sentTo('bigcommerce', STORE)).toHaveLength(sent.length);
+    // The redeem reached the service once: what the customer reads, and the trial account's one redemption.
+    await eventually(async () => {
+      const text = await reopened();
+      expect(text).toContain('0 points available');
+      expect(text).not.toContain(code);
+    }, 30_000);
+    const trial = bridge.sandbox!.accounts.filter((account) =>
+      account.store.snapshot().redemptions.some((each) => each.points === 100),
+    );
+    expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
+    await shoot('spent');
+  }, 90_000);
+
+  it('shows the BigCommerce demo store’s merchant, from its own printed link, the order paid with the code in Orders', async () => {
+    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
+    try {
+      await merchant.goto(bridge.firstRun!.pageLink('bigcommerce')!);
+      await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
+      await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
+      const order = bridge.demo!.sentTo('bigcommerce', STORE).find((each) => each.order.code)!;
+      const row = merchant.locator(`[data-order="${order.id}"]`);
+      // Its one line: the reward's points it spent, and what was paid.
+      await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('100 redeemed');
+      expect(await row.innerText()).toContain('$35.00');
+      await merchant.getByRole('link', { name: `Open order #${order.id}` }).click();
+      const codes = merchant.locator('#order-codes');
+      await codes.waitFor();
+      // As BigCommerce's order coupons give it: the code as made, its discount a number.
+      expect(await codes.innerText()).toBe(`Paid with the code ${code} (5 off).`);
+      for (const width of [1280, 390]) {
+        await merchant.setViewportSize({ width, height: 1000 });
+        const overflow = (await merchant.evaluate(
+          '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
+        )) as { scroll: number; width: number };
+        expect(overflow.scroll, `the order at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
+        await merchant.screenshot({ path: `${shots}merchant-order-${width}.png`, fullPage: true });
+      }
+    } finally {
+      await merchant.close();
+    }
+  }, 60_000);
+});
