@@ -12,7 +12,8 @@
 //       gets 403 "You don't have a required scope to access the endpoint"
 //     X-Auth-Token, else 401
 //     rate limits: X-Rate-Limit-Requests-Quota, -Requests-Left, -Time-Window-Ms,
-//       -Time-Reset-Ms on every answer, and 429 once the window's quota is spent
+//       -Time-Reset-Ms on every answer, and 429 once the window's quota is spent; a window per store, "shared
+//       across all apps accessing a store" (https://docs.bigcommerce.com/developer/docs/overview/api-fundamentals/rate-limits)
 // It can also hang (the store API slow or down).
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
@@ -36,8 +37,8 @@ interface ApiState {
   requests: FakeBigCommerce['requests'];
   hangMs: number;
   quota: { requests: number; windowMs: number };
-  windowStart: number;
-  used: number;
+  /** Each store's window: when it started, and the requests it counted. */
+  windows: Map<string, { start: number; used: number }>;
   held: Promise<void> | undefined;
   waiting: number;
 }
@@ -52,20 +53,19 @@ function storeApiGate(state: ApiState): express.RequestHandler {
       state.waiting--;
     }
     const now = Date.now();
-    if (now - state.windowStart >= state.quota.windowMs) {
-      state.windowStart = now;
-      state.used = 0;
-    }
-    state.used++;
+    const hash = String((req.params as Record<string, string>).hash);
+    let window = state.windows.get(hash);
+    if (!window || now - window.start >= state.quota.windowMs)
+      state.windows.set(hash, (window = { start: now, used: 0 }));
+    window.used++;
     res.set({
       'X-Rate-Limit-Requests-Quota': String(state.quota.requests),
-      'X-Rate-Limit-Requests-Left': String(Math.max(0, state.quota.requests - state.used)),
+      'X-Rate-Limit-Requests-Left': String(Math.max(0, state.quota.requests - window.used)),
       'X-Rate-Limit-Time-Window-Ms': String(state.quota.windowMs),
-      'X-Rate-Limit-Time-Reset-Ms': String(Math.max(0, state.windowStart + state.quota.windowMs - now)),
+      'X-Rate-Limit-Time-Reset-Ms': String(Math.max(0, window.start + state.quota.windowMs - now)),
     });
-    const hash = String((req.params as Record<string, string>).hash);
     const log = (status: number) => state.requests.push({ method: req.method, path: req.path, status, store: hash });
-    if (state.used > state.quota.requests) {
+    if (window.used > state.quota.requests) {
       log(429);
       return void res.status(429).json({ status: 429, title: 'Too many requests' });
     }
@@ -212,8 +212,7 @@ function newApiState(stores: Map<string, FakeStore>): ApiState {
     requests: [],
     hangMs: 0,
     quota: { requests: 150, windowMs: 30_000 },
-    windowStart: Date.now(),
-    used: 0,
+    windows: new Map(),
     held: undefined,
     waiting: 0,
   };
@@ -292,8 +291,7 @@ export async function startFakeBigCommerce({
     set quota(value) {
       // A new quota starts a new window.
       state.quota = value;
-      state.windowStart = Date.now();
-      state.used = 0;
+      state.windows.clear();
     },
     requests: state.requests,
     addStore,
