@@ -21,8 +21,9 @@
 //   order's use back would let it pay again with nothing to redeem), then its record dropped; past its expiry and
 //   settling, or in a store that no longer lets the bridge in, the record simply goes;
 // - a code record whose reservation ended or never came: dropped;
-// - whatever else: an issued code with an order placed with it and not paid yet keeps its points held until that
-//   order pays (and takes it) or ends (placed-orders.ts), withdrawn from the store if it must be.
+// - a code withdrawn unused from a store that counts uses late, with an order placed with it and not paid yet (its
+//   use counted late, the code gone, so the store cannot be asked): held until that order pays (and takes it) or
+//   ends, for PLACED_WAIT_MS at most (placed-orders.ts). A store that counts uses at once counts that order's use.
 // Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
 // step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
 import type { Logger } from '../../logger.ts';
@@ -33,7 +34,7 @@ import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
-import { placedUnpaid } from './placed-orders.ts';
+import { placedUnpaid, sameNotes } from './placed-orders.ts';
 import { dropEndedErasedCodes } from './erased-codes.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
@@ -45,6 +46,8 @@ import { storefrontOn } from './storefront-switch.ts';
 export const REPAIR_MS = 2 * 60_000;
 /** After a code's expiry, the store's count of its uses settles (orders paid at the last moment) for this long. */
 export const SETTLE_MS = 6 * 60 * 60_000;
+/** How long an order placed with a withdrawn code and not paid yet keeps its points held (payment terms: 90 days). */
+export const PLACED_WAIT_MS = 90 * 24 * 60 * 60_000;
 /** A code record whose reservation never came (a crash between the two writes) is dropped after this long. */
 const DANGLING_MS = 10 * 60_000;
 const UNINSTALLED = 'the app was uninstalled while its code was made; the code ends by its own expiry';
@@ -182,11 +185,17 @@ export class CodeSweeper {
     const settleMs = this.#o.settleMs ?? SETTLE_MS;
     if (reservation.removedAt !== undefined) {
       // Removed unused from a store that counts uses late: an order that paid just before has had its window. One
-      // placed with it and not paid yet keeps its points held until it pays (and takes it) or ends.
-      if (now.getTime() <= Date.parse(reservation.removedAt) + settleMs) return;
-      if (await placedUnpaid(this.#o.store, reservation)) return;
+      // placed with it and not paid yet keeps its points held until it pays (and takes it) or ends, for a while:
+      // the store, which counted its use late, cannot be asked of a code it no longer has.
+      const removedAt = Date.parse(reservation.removedAt);
+      if (now.getTime() <= removedAt + settleMs) return;
+      if (now.getTime() <= removedAt + PLACED_WAIT_MS && (await placedUnpaid(this.#o.store, reservation))) return;
       const why = reservation.endedWhy ?? 'its code was removed unused';
-      const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+      // An order noted since the look above is looked at on the next pass.
+      const letGo = release(why, now, new Set(['issued']));
+      const after = await this.#o.codes.end(index.holder, reservation, (current) =>
+        sameNotes(current, reservation) ? letGo(current) : undefined,
+      );
       if (after?.state === 'released') report.released += 1;
       return;
     }
@@ -234,8 +243,7 @@ export class CodeSweeper {
     report.removed += 1;
     const why = settled ? 'its code expired unused' : 'the merchant turned the reward off';
     // Past its settling window the store's count has settled too; before it, a late count may hide a use.
-    const late =
-      (!settled && codes.usesCountedLate === true && settleMs > 0) || (await placedUnpaid(this.#o.store, reservation));
+    const late = !settled && codes.usesCountedLate === true && settleMs > 0;
     const after = await this.#o.codes.removedUnused(index.holder, reservation, why, late);
     if (after?.state === 'released') report.released += 1;
   }

@@ -111,12 +111,15 @@ export async function dropEndedErasedCodes(
     if (Date.parse(value.until) <= now) await store.deleteRecord(ERASED_CODE_KIND, id);
 }
 
-/** At a customer's erasure: the codes kept for their holders that are gone. */
+/**
+ * At a customer's erasure, in one shop or all: the codes kept for their holders go, whether or not the holders stay
+ * (their ids name the customer, and a code brought back would tie them to its shop again). Such a code still pays
+ * until its expiry, its points held by amount, as before a code was kept.
+ */
 export async function dropErasedCodesOf(
-  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord' | 'getRecord'>,
+  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   holders: ReadonlySet<string>,
 ): Promise<void> {
   for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
-    if (holders.has(value.holder) && (await store.getRecord<Holder>(HOLDER_KIND, value.holder)) === undefined)
-      await store.deleteRecord(ERASED_CODE_KIND, id);
+    if (holders.has(value.holder)) await store.deleteRecord(ERASED_CODE_KIND, id);
 }

@@ -1,8 +1,10 @@
-// Orders placed with one of the bridge's codes and not paid yet: a payment pending (a bank transfer, payment terms,
-// a failed payment tried again). Such an order took the code's discount at checkout and may pay days later, when it
-// takes the code's reservation (RewardCodes.claimForOrder) and redeems its points. Until then the points stay held,
-// even once the code is withdrawn from the store or expires: let go, they would be spent again while the order keeps
-// its discount (issue 64, review E 4). An order cancelled, paid or erased holds nothing more.
+// Orders placed with one of the bridge's codes and not paid yet: a payment pending (a bank transfer, payment terms).
+// Such an order took the code's discount at checkout and may pay days later, when it takes the code's reservation
+// (RewardCodes.claimForOrder) and redeems its points. A store that counts a code's uses late (Shopify) counts that
+// order's use only some time after, so a code withdrawn unused meanwhile (its reward turned off, its points
+// cancelled) was let go once its settling window passed, and the order, when it paid, redeemed nothing while keeping
+// its discount (issue 64, review E 4). The sweeper keeps such a code's points held while a noted order waits
+// (code-sweeper.ts, PLACED_WAIT_MS at most). A store that counts uses at once needs none of this: the sweeper asks it.
 import type { LedgerStore } from '../store/ledger-store.ts';
 import {
   CODE_KIND,
@@ -27,12 +29,19 @@ export async function notePlaced(
   );
 }
 
-/** Whether an order placed with the code is still waiting for its payment. */
+/**
+ * Whether an order placed with the code still waits: not cancelled, refunded or gone, and not yet the code's holder.
+ * A paid one waits too until the worker takes the code for it (a sweep may come between its payment's save and that).
+ */
 export async function placedUnpaid(store: Pick<LedgerStore, 'getOrder'>, reservation: Reservation): Promise<boolean> {
   for (const key of reservation.placedBy ?? []) {
     const order = await store.getOrder(key);
-    const ended = ['paid', 'fulfilled', 'cancelled', 'fullyRefunded'] as const;
-    if (order && !ended.some((fact) => order.facts.includes(fact))) return true;
+    if (!order || order.facts.includes('cancelled') || order.facts.includes('fullyRefunded')) continue;
+    if (!order.upstream.redeemCodes?.some((each) => each.reservation === reservation.id)) return true;
   }
   return false;
 }
+
+/** The same orders noted as when the sweeper looked: a release compares this at its write. */
+export const sameNotes = (current: Reservation, seen: Reservation): boolean =>
+  (current.placedBy ?? []).join() === (seen.placedBy ?? []).join();

@@ -142,7 +142,7 @@ export class RewardPrivacy implements KeptRecords {
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
-    // An erased shop's codes kept for the holders gone: their ids name the customer too.
+    // An erased shop's codes kept for the customer's holders (erased-codes.ts).
     await dropErasedCodesOf(this.#o.store, ids);
     return erased;
   }
