@@ -432,6 +432,8 @@ const EXAMPLES: Array<[Script, Choice[]]> = [
   ],
   [scriptNamed('paid, then cancelled'), [STORE, STORE, deliverAt(0), STORE, deliverAt(0), SWEEP, STORE, STORE]],
   [scriptNamed('pending, an admin removes the coupon (use given back), then paid'), [STORE, STORE, STORE, STORE]],
+  // CI at stop 81 (seeds 513645676, 1844809549): a failed order, never cancelled, held its code's points for good.
+  [scriptNamed('pending, payment failed, never used again'), Array.from({ length: 12 }, () => STORE)],
 ];
 
 describe.each(ledgerBackends())('WooCommerce reward coupons through the order life (%s)', (name, runs, open) => {
