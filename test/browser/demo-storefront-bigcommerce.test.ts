@@ -7,93 +7,51 @@
 // through the real webhook route, the order read from the demo store's API), and the balance drops once; the demo
 // store's merchant sees the order paid with the code in Orders. Screenshots go to
 // test-artifacts/demo-storefront-bigcommerce/ (docs/screenshots/customer-demo-bigcommerce-*.png are copies).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/composition/main.ts';
-import { startFirstRunBridge } from '../helpers/bridge.ts';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, chromiumAvailable } from '../helpers/browser.ts';
+import { demoStorePage } from '../helpers/demo-store-page.ts';
 import { eventually } from '../helpers/engine.ts';
 
 const shots = artifactsDir('demo-storefront-bigcommerce');
 const STORE = 'lbdemo01';
 
 describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
-  let bridge: RunningBridge;
-  let browser: Browser;
-  let page: Page;
-  let link = '';
-
-  /** The launcher opened, its answer shown: the panel's text. */
-  async function launcher(): Promise<string> {
-    const button = page.getByRole('button', { name: 'Your points' });
-    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
-    await button.click();
-    const panel = page.getByRole('dialog', { name: 'Your points' });
-    await panel.waitFor();
-    await page.locator('[data-loyalty-body]:not([aria-busy])').waitFor();
-    return panel.innerText();
-  }
-  /** The page again, its launcher opened. */
-  async function reopened(): Promise<string> {
-    await page.goto(link);
-    return launcher();
-  }
-  async function shoot(name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const overflow = (await page.evaluate(
-        '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
-      )) as { scroll: number; width: number };
-      expect(overflow.scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
-      await page.screenshot({ path: `${shots}${name}-${width}.png` });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  beforeAll(async () => {
-    bridge = await startFirstRunBridge();
-    await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 60_000);
-    await bridge.engine.drain();
-    link = bridge.firstRun!.storefrontLink()!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bridge?.stop();
-  });
+  const demo = demoStorePage(shots);
+  const { launcher, reopened, shoot } = demo;
 
   it('is reached from the link told at the terminal, and shows a guest the ways to earn and a reward', async () => {
-    await page.goto(link);
+    await demo.page.goto(demo.link);
     await shoot('stores');
-    await page.getByRole('link', { name: 'A BigCommerce store' }).click();
-    await page.waitForURL(/\/demo\/storefront\/bigcommerce\/$/);
-    link = page.url();
-    expect(await page.locator('main').innerText()).toContain('40.00 USD');
+    await demo.page.getByRole('link', { name: 'A BigCommerce store' }).click();
+    await demo.page.waitForURL(/\/demo\/storefront\/bigcommerce\/$/);
+    demo.link = demo.page.url();
+    expect(await demo.page.locator('main').innerText()).toContain('40.00 USD');
     const text = await launcher();
     expect(text).toContain('100 points for 5.00 off');
     expect(text).toMatch(/ways to earn/i);
-    expect(await page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
+    expect(await demo.page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
     await shoot('guest');
     // Its sign-in link is BigCommerce's /login.php, on the store's origin: the page's own sign-in.
-    await page.getByRole('dialog', { name: 'Your points' }).getByRole('link', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(/\/demo\/storefront\/bigcommerce\/#account$/);
+    await demo.page
+      .getByRole('dialog', { name: 'Your points' })
+      .getByRole('link', { name: 'Sign in', exact: true })
+      .click();
+    await demo.page.waitForURL(/\/demo\/storefront\/bigcommerce\/#account$/);
   }, 60_000);
 
   let code = '';
   it('signs the demo customer in: their balance and history, then a reward redeemed for a code', async () => {
-    await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in as Hedy Lamarr' }).click();
-    await page.getByText('Signed in as Hedy Lamarr').waitFor();
+    await demo.page.goto(demo.link);
+    await demo.page.getByRole('button', { name: 'Sign in as Hedy Lamarr' }).click();
+    await demo.page.getByText('Signed in as Hedy Lamarr').waitFor();
     // Hedy's first order shipped: its 100 points are approved once the bridge called.
     await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
-    expect(await page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
+    expect(await demo.page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
     await shoot('signed-in');
-    const line = page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
+    const line = demo.page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
     await line.getByRole('button', { name: 'Redeem' }).click();
     await line.getByRole('button', { name: 'Yes, spend them' }).click();
-    const made = page.locator('.loyalty-made');
+    const made = demo.page.locator('.loyalty-made');
     await made.waitFor();
     code = (await made.locator('.loyalty-code__text').innerText()).trim();
     expect(code).toMatch(/^LB-[A-Z2-9]{16}$/);
@@ -102,13 +60,13 @@ describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
   }, 60_000);
 
   it('pays with the code at the checkout, once: the balance drops by the reward, and the code pays no second order', async () => {
-    await page.goto(link);
-    await page.getByLabel('Reward code').fill(code);
-    await page.getByRole('button', { name: 'Pay with the code' }).click();
-    const paid = page.getByRole('status');
+    await demo.page.goto(demo.link);
+    await demo.page.getByLabel('Reward code').fill(code);
+    await demo.page.getByRole('button', { name: 'Pay with the code' }).click();
+    const paid = demo.page.getByRole('status');
     await paid.waitFor();
     // BigCommerce names an order by its id.
-    const sent = bridge.demo!.sentTo('bigcommerce', STORE);
+    const sent = demo.bridge.demo!.sentTo('bigcommerce', STORE);
     const order = sent.find((each) => each.order.code)!;
     expect(await paid.innerText()).toBe(`Order #${order.id} is paid: 5.00 off with the code ${code}, 35.00 to pay.`);
     await shoot('paid');
@@ -120,17 +78,17 @@ describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
     });
     expect(delivery.body).not.toContain(code);
     // The same code again: the store refuses it, and nothing is sent.
-    await page.getByLabel('Reward code').fill(code);
-    await page.getByRole('button', { name: 'Pay with the code' }).click();
-    expect(await page.getByRole('alert').innerText()).toContain('This code cannot be used');
-    expect(bridge.demo!.sentTo('bigcommerce', STORE)).toHaveLength(sent.length);
+    await demo.page.getByLabel('Reward code').fill(code);
+    await demo.page.getByRole('button', { name: 'Pay with the code' }).click();
+    expect(await demo.page.getByRole('alert').innerText()).toContain('This code cannot be used');
+    expect(demo.bridge.demo!.sentTo('bigcommerce', STORE)).toHaveLength(sent.length);
     // The redeem reached the service once: what the customer reads, and the trial account's one redemption.
     await eventually(async () => {
       const text = await reopened();
       expect(text).toContain('0 points available');
       expect(text).not.toContain(code);
     }, 30_000);
-    const trial = bridge.sandbox!.accounts.filter((account) =>
+    const trial = demo.bridge.sandbox!.accounts.filter((account) =>
       account.store.snapshot().redemptions.some((each) => each.points === 100),
     );
     expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
@@ -138,12 +96,12 @@ describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
   }, 90_000);
 
   it('shows the BigCommerce demo store’s merchant, from its own printed link, the order paid with the code in Orders', async () => {
-    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
+    const merchant = await demo.browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
     try {
-      await merchant.goto(bridge.firstRun!.pageLink('bigcommerce')!);
+      await merchant.goto(demo.bridge.firstRun!.pageLink('bigcommerce')!);
       await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
-      const order = bridge.demo!.sentTo('bigcommerce', STORE).find((each) => each.order.code)!;
+      const order = demo.bridge.demo!.sentTo('bigcommerce', STORE).find((each) => each.order.code)!;
       const row = merchant.locator(`[data-order="${order.id}"]`);
       // Its one line: the reward's points it spent, and what was paid.
       await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('100 redeemed');

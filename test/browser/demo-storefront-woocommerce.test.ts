@@ -5,90 +5,45 @@
 // pays with its code at the page's checkout (WooCommerce's signed order.created, through the real webhook route), and
 // the balance drops once; the demo shop's merchant sees the order paid with the code in Orders. Screenshots go to
 // test-artifacts/demo-storefront-woocommerce/ (docs/screenshots/customer-demo-woocommerce-*.png are copies).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningBridge } from '../../src/composition/main.ts';
-import { startFirstRunBridge } from '../helpers/bridge.ts';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, chromiumAvailable } from '../helpers/browser.ts';
+import { demoStorePage } from '../helpers/demo-store-page.ts';
 import { eventually } from '../helpers/engine.ts';
 
 const shots = artifactsDir('demo-storefront-woocommerce');
 const SITE = 'demo-woocommerce.loyalty-bridge.invalid';
 
 describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
-  let bridge: RunningBridge;
-  let browser: Browser;
-  let page: Page;
-  let link = '';
-
-  /** The launcher opened, its answer shown: the panel's text. */
-  async function launcher(): Promise<string> {
-    const button = page.getByRole('button', { name: 'Your points' });
-    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
-    await button.click();
-    const panel = page.getByRole('dialog', { name: 'Your points' });
-    await panel.waitFor();
-    await page.locator('[data-loyalty-body]:not([aria-busy])').waitFor();
-    return panel.innerText();
-  }
-  /** The page again, its launcher opened. */
-  async function reopened(): Promise<string> {
-    await page.goto(link);
-    return launcher();
-  }
-  async function shoot(name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const overflow = (await page.evaluate(
-        '({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth })',
-      )) as { scroll: number; width: number };
-      expect(overflow.scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(overflow.width);
-      await page.screenshot({ path: `${shots}${name}-${width}.png` });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  beforeAll(async () => {
-    bridge = await startFirstRunBridge();
-    await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 60_000);
-    await bridge.engine.drain();
-    link = bridge.firstRun!.storefrontLink()!;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bridge?.stop();
-  });
+  const demo = demoStorePage(shots);
+  const { launcher, reopened, shoot } = demo;
 
   it('is reached from the link told at the terminal, and shows a guest the ways to earn and a reward', async () => {
-    await page.goto(link);
+    await demo.page.goto(demo.link);
     await shoot('stores');
-    await page.getByRole('link', { name: 'A WooCommerce store' }).click();
-    await page.waitForURL(/\/demo\/storefront\/woocommerce\/$/);
-    link = page.url();
-    expect(await page.locator('main').innerText()).toContain('40.00 EUR');
+    await demo.page.getByRole('link', { name: 'A WooCommerce store' }).click();
+    await demo.page.waitForURL(/\/demo\/storefront\/woocommerce\/$/);
+    demo.link = demo.page.url();
+    expect(await demo.page.locator('main').innerText()).toContain('40.00 EUR');
     const text = await launcher();
     expect(text).toContain('100 points for 5.00 off');
     expect(text).toMatch(/ways to earn/i);
-    expect(await page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
+    expect(await demo.page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
     await shoot('guest');
   }, 60_000);
 
   let code = '';
   it('signs the demo customer in: their balance and history, then a reward redeemed for a code', async () => {
-    await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in as Katherine Johnson' }).click();
-    await page.getByText('Signed in as Katherine Johnson').waitFor();
+    await demo.page.goto(demo.link);
+    await demo.page.getByRole('button', { name: 'Sign in as Katherine Johnson' }).click();
+    await demo.page.getByText('Signed in as Katherine Johnson').waitFor();
     // Katherine's first order is completed: its 100 points are approved once the bridge called.
     await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
-    expect(await page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
+    expect(await demo.page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
     await shoot('signed-in');
-    const line = page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
+    const line = demo.page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
     await line.getByRole('button', { name: 'Redeem' }).click();
     await line.getByRole('button', { name: 'Yes, spend them' }).click();
-    const made = page.locator('.loyalty-made');
+    const made = demo.page.locator('.loyalty-made');
     await made.waitFor();
     code = (await made.locator('.loyalty-code__text').innerText()).trim();
     expect(code).toMatch(/^LB-[A-Z2-9]{16}$/);
@@ -97,17 +52,17 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
   }, 60_000);
 
   it('pays with the code at the checkout, once: the balance drops by the reward, and the code pays no second order', async () => {
-    await page.goto(link);
-    await page.getByLabel('Reward code').fill(code);
-    await page.getByRole('button', { name: 'Pay with the code' }).click();
-    const paid = page.getByRole('status');
+    await demo.page.goto(demo.link);
+    await demo.page.getByLabel('Reward code').fill(code);
+    await demo.page.getByRole('button', { name: 'Pay with the code' }).click();
+    const paid = demo.page.getByRole('status');
     await paid.waitFor();
     expect(await paid.innerText()).toMatch(
       new RegExp(`Order #\\d+ is paid: 5.00 off with the code ${code}, 35.00 to pay`),
     );
     await shoot('paid');
     // What WooCommerce sent: order.created, processing, the coupon line with the code as WooCommerce keeps it.
-    const sent = bridge.demo!.sentTo('woocommerce', SITE);
+    const sent = demo.bridge.demo!.sentTo('woocommerce', SITE);
     const order = sent.find((each) => each.order.code)!;
     const delivery = order.deliveries[0]!;
     expect(delivery.headers['x-wc-webhook-topic']).toBe('order.created');
@@ -116,17 +71,17 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
       coupon_lines: [{ code: code.toLowerCase(), discount: '5.00' }],
     });
     // The same code again: the store refuses it, and nothing is sent.
-    await page.getByLabel('Reward code').fill(code);
-    await page.getByRole('button', { name: 'Pay with the code' }).click();
-    expect(await page.getByRole('alert').innerText()).toContain('This code cannot be used');
-    expect(bridge.demo!.sentTo('woocommerce', SITE)).toHaveLength(sent.length);
+    await demo.page.getByLabel('Reward code').fill(code);
+    await demo.page.getByRole('button', { name: 'Pay with the code' }).click();
+    expect(await demo.page.getByRole('alert').innerText()).toContain('This code cannot be used');
+    expect(demo.bridge.demo!.sentTo('woocommerce', SITE)).toHaveLength(sent.length);
     // The redeem reached the service once: what the customer reads, and the trial account's one redemption.
     await eventually(async () => {
       const text = await reopened();
       expect(text).toContain('0 points available');
       expect(text).not.toContain(code);
     }, 30_000);
-    const trial = bridge.sandbox!.accounts.filter((account) =>
+    const trial = demo.bridge.sandbox!.accounts.filter((account) =>
       account.store.snapshot().redemptions.some((each) => each.points === 100),
     );
     expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
@@ -134,12 +89,12 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
   }, 90_000);
 
   it('shows the WooCommerce demo shop’s merchant, from its own printed link, the order paid with the code in Orders', async () => {
-    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
+    const merchant = await demo.browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' });
     try {
-      await merchant.goto(bridge.firstRun!.pageLink('woocommerce')!);
+      await merchant.goto(demo.bridge.firstRun!.pageLink('woocommerce')!);
       await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
-      const order = bridge.demo!.sentTo('woocommerce', SITE).find((each) => each.order.code)!;
+      const order = demo.bridge.demo!.sentTo('woocommerce', SITE).find((each) => each.order.code)!;
       const row = merchant.locator(`[data-order="${order.id}"]`);
       // Its one line: the reward's points it spent, and what was paid.
       await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('100 redeemed');
