@@ -20,6 +20,14 @@ export interface DemoStorePage {
   reopened(): Promise<string>;
   /** Screenshots at 1280 and 390 px into `shots`, none scrolling sideways. */
   shoot(name: string): Promise<void>;
+  /** The demo's reward (100 points for 5.00 off) redeemed from the open launcher: its code. */
+  redeemReward(): Promise<string>;
+  /**
+   * After the code paid: the same code again is refused at the checkout and nothing more is sent (`sent` counts what
+   * the demo sent for the store), and the redeem reached the service once: what the customer reads, and the trial
+   * account's one redemption.
+   */
+  paidOnce(code: string, sent: () => number): Promise<void>;
 }
 
 export function demoStorePage(shots: string): DemoStorePage {
@@ -48,6 +56,33 @@ export function demoStorePage(shots: string): DemoStorePage {
         await demo.page.screenshot({ path: `${shots}${name}-${width}.png` });
       }
       await demo.page.setViewportSize({ width: 1280, height: 900 });
+    },
+    async redeemReward() {
+      const line = demo.page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
+      await line.getByRole('button', { name: 'Redeem' }).click();
+      await line.getByRole('button', { name: 'Yes, spend them' }).click();
+      const made = demo.page.locator('.loyalty-made');
+      await made.waitFor();
+      const code = (await made.locator('.loyalty-code__text').innerText()).trim();
+      expect(code).toMatch(/^LB-[A-Z2-9]{16}$/);
+      expect(await made.innerText()).toContain('5.00 off your order');
+      return code;
+    },
+    async paidOnce(code: string, sent: () => number) {
+      const before = sent();
+      await demo.page.getByLabel('Reward code').fill(code);
+      await demo.page.getByRole('button', { name: 'Pay with the code' }).click();
+      expect(await demo.page.getByRole('alert').innerText()).toContain('This code cannot be used');
+      expect(sent()).toBe(before);
+      await eventually(async () => {
+        const text = await demo.reopened();
+        expect(text).toContain('0 points available');
+        expect(text).not.toContain(code);
+      }, 30_000);
+      const trial = demo.bridge.sandbox!.accounts.filter((account) =>
+        account.store.snapshot().redemptions.some((each) => each.points === 100),
+      );
+      expect(trial.flatMap((account) => account.store.snapshot().redemptions)).toHaveLength(1);
     },
   } as DemoStorePage;
   beforeAll(async () => {
