@@ -203,7 +203,12 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const usage = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
     const known = usage || error instanceof AdminClientError;
-    process.stderr.write(`loyalty-bridge: ${(error as Error).message ?? error}\n${usage ? `\n${USAGE}\n` : ''}`);
+    // A port in use is a newcomer's first stop: say what to do, not only what the system said.
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const fix = inUse
+      ? ': another program listens on that port; stop it, or choose another, as in PORT=3001 npm start'
+      : '';
+    process.stderr.write(`loyalty-bridge: ${(error as Error).message ?? error}${fix}\n${usage ? `\n${USAGE}\n` : ''}`);
     if (!known && process.env.LOG_LEVEL === 'debug') process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = usage ? 2 : 1;
   },

@@ -1,6 +1,7 @@
 // `npm start` on a fresh clone: the bridge comes up in sandbox mode and all
 // five operations answer at /sandbox with the credentials it made for its
 // sandbox and keeps in the ledger; a bad setting stops it before it listens.
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,20 @@ describe('a bad configuration', () => {
     expect(result.stderr).toContain('ADMIN_TOKEN (environment): must be at least 16 characters');
     expect(result.stderr).not.toContain('hunter2');
     expect(result.stdout).not.toContain('listening');
+  });
+
+  it('says what to do when another program listens on its port', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const result = await runCli(['start'], { PORT: String(port), HOST: '127.0.0.1' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('another program listens on that port; stop it, or choose another');
+      expect(result.stderr).toContain('PORT=3001 npm start');
+    } finally {
+      other.close();
+    }
   });
 
   it('refuses to start on a damaged ledger file, saying which and why', async () => {

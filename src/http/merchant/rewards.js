@@ -104,8 +104,9 @@ $('#reward-form').addEventListener('submit', async (event) => {
     on: true,
   };
   if (await saveRewards([...rewards, reward], 'Reward added', true)) {
-    for (const name of ['points', 'amountOff', 'minimumOrder', 'expiresInDays'])
-      $(`#reward-form [name="${name}"]`).value = '';
+    for (const name of ['points', 'amountOff', 'minimumOrder']) $(`#reward-form [name="${name}"]`).value = '';
+    // Back to the usual 30 days, as the form starts: an empty box reads as a default that is not one.
+    $('#reward-form [name="expiresInDays"]').value = '30';
     $('#reward-form [name="combines"]').checked = false;
   }
 });
