@@ -1,10 +1,11 @@
 // Orders placed with one of the bridge's codes and not paid yet: a payment pending (a bank transfer, payment terms).
 // Such an order took the code's discount at checkout and may pay days later, when it takes the code's reservation
-// (RewardCodes.claimForOrder) and redeems its points. A store that counts a code's uses late (Shopify) counts that
-// order's use only some time after, so a code withdrawn unused meanwhile (its reward turned off, its points
-// cancelled) was let go once its settling window passed, and the order, when it paid, redeemed nothing while keeping
-// its discount (issue 64, review E 4). The sweeper keeps such a code's points held while a noted order waits
-// (code-sweeper.ts, PLACED_WAIT_MS at most). A store that counts uses at once needs none of this: the sweeper asks it.
+// (RewardCodes.claimForOrder) and redeems its points. A store that counts a code's uses late
+// (codes.usesCountedLate) counts that order's use only some time after, so a code withdrawn unused meanwhile (its
+// reward turned off, its points cancelled) was let go once its settling window passed, and the order, when it paid,
+// redeemed nothing while keeping its discount (issue 64, review E 4). The sweeper keeps such a code's points held
+// while a noted order waits (code-sweeper.ts, PLACED_WAIT_MS at most). A store that counts uses at once needs none of
+// this: the sweeper asks it.
 import type { LedgerStore } from '../store/ledger-store.ts';
 import {
   CODE_KIND,
