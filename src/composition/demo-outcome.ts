@@ -19,6 +19,17 @@ export interface OutcomeParts {
 /** Long enough for a loyalty call on a slow machine; a line that waits longer says what is known. */
 const SETTLE_MS = 15_000;
 
+/** "75.00 USD" whether the store sent 75 or 75.0000: the terminal shows money as a person writes it. */
+function moneyText(amount: string, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })
+      .format(Number(amount))
+      .replace(/^([A-Z]{3})\s*(.*)$/, '$2 $1');
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
 export const demoOutcome =
   ({ store, accounts, settled }: OutcomeParts) =>
   async ({ player, id }: SentOrder): Promise<string> => {
@@ -28,7 +39,7 @@ export const demoOutcome =
     );
     if (!record) return 'not in the ledger yet';
     const { amount, currency } = record.snapshot.total;
-    const facts = `${amount} ${currency}, ${record.facts.map((fact) => FACT_WORDS[fact]).join(', ') || 'placed'}`;
+    const facts = `${moneyText(amount, currency)}, ${record.facts.map((fact) => FACT_WORDS[fact]).join(', ') || 'placed'}`;
     const reason = record.target?.reason;
     // Why it earns nothing says it all: "this customer gave no phone number, …, so the order earns no points."
     if (record.target?.state === 'skipped' && reason) {

@@ -89,8 +89,8 @@ describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
       await merchant.getByRole('link', { name: `Open order #${order.id}` }).click();
       const codes = merchant.locator('#order-codes');
       await codes.waitFor();
-      // As BigCommerce's order coupons give it: the code as made, its discount a number.
-      expect(await codes.innerText()).toBe(`Paid with the code ${code} (5 off).`);
+      // As BigCommerce's order coupons give it: the code as made; its discount ("5") written as the order's money.
+      expect(await codes.innerText()).toBe(`Paid with the code ${code} ($5.00 off).`);
       for (const width of [1280, 390]) {
         await merchant.setViewportSize({ width, height: 1000 });
         const overflow = (await merchant.evaluate(

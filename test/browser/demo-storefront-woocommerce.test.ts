@@ -83,7 +83,7 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
       const codes = merchant.locator('#order-codes');
       await codes.waitFor();
       // As WooCommerce names it: coupon codes in lower case.
-      expect(await codes.innerText()).toBe(`Paid with the code ${code.toLowerCase()} (5.00 off).`);
+      expect(await codes.innerText()).toBe(`Paid with the code ${code.toLowerCase()} (€5.00 off).`);
       for (const width of [1280, 390]) {
         await merchant.setViewportSize({ width, height: 1000 });
         const overflow = (await merchant.evaluate(

@@ -79,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
       await merchant.getByRole('link', { name: `Open order #${order.number}` }).click();
       const codes = merchant.locator('#order-codes');
       await codes.waitFor();
-      expect(await codes.innerText()).toBe(`Paid with the code ${code} (5.00 off).`);
+      expect(await codes.innerText()).toBe(`Paid with the code ${code} ($5.00 off).`);
       for (const width of [1280, 390]) {
         await merchant.setViewportSize({ width, height: 1000 });
         await merchant.screenshot({ path: `${shots}merchant-order-${width}.png`, fullPage: true });

@@ -35,6 +35,13 @@ function showCalls(calls) {
   );
 }
 
+/** A code's amount as the order's money is written ("5.00" whether the store sent 5 or 5.0000). */
+function codeOff(amount, total) {
+  if (total?.currency) return money({ amount: String(amount), currency: total.currency });
+  const figure = Number(amount);
+  return Number.isFinite(figure) ? figure.toLocaleString(undefined, { minimumFractionDigits: 2 }) : String(amount);
+}
+
 function showDetail(order) {
   const name = order.orderName || order.orderId;
   $('#order-detail-section').setAttribute('heading', `Order ${name}`);
@@ -47,7 +54,7 @@ function showDetail(order) {
   // The discount codes it was paid with, as the store names them: a reward's code among them is where its points went.
   const codes = order.discountCodes ?? [];
   $('#order-codes').textContent = codes.length
-    ? `Paid with ${codes.map(({ code, amount }) => `the code ${code} (${amount} off)`).join(' and ')}.`
+    ? `Paid with ${codes.map(({ code, amount }) => `the code ${code} (${codeOff(amount, order.total)} off)`).join(' and ')}.`
     : '';
   $('#order-codes').hidden = codes.length === 0;
   showWhy(order);
