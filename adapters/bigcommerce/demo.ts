@@ -73,6 +73,16 @@ export const bigCommerceDemo: PlatformDemo<BigCommerceStep> = {
   },
   // BigCommerce names an order by its id.
   orderName: ({ id }) => `#${id}`,
+  // Standard Webhooks refuses a timestamp over five minutes old: the same message (its id) is signed at `now`.
+  resigned({ headers, body: text }, secret, now) {
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const webhookId = headers['webhook-id'] ?? '';
+    return {
+      ...headers,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature(webhookId, timestamp, text, secret),
+    };
+  },
   // A checkout's on the store page is the signed-in customer's; the others' are guests' (0), as BigCommerce says.
   api: bigCommerceDemoApi({
     storeHash: STORE_HASH,

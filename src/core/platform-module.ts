@@ -683,6 +683,15 @@ export interface PlatformDemo<Step = unknown> {
   api?: DemoApi;
   /** What its shop calls an order, where not "#<number>" (a platform that names an order by its id). */
   orderName?(order: { id: number; number: number }): string;
+  /**
+   * A delivery it sent, signed again as if sent `now`, for a platform whose signatures go stale (a resync reads the
+   * demo's deliveries again, minutes later); absent: its signatures do not age.
+   */
+  resigned?(
+    delivery: { headers: Record<string, string>; body: string },
+    secret: string,
+    now: Date,
+  ): Record<string, string>;
 }
 
 /** A module of any settings, as lists of modules hold them. */
