@@ -34,8 +34,8 @@ export interface DemoPageParts {
   shopRoutes: RequestHandler;
   /** Whether the demo still plays: its page opens nothing once it stopped. */
   playing(): boolean;
-  /** Told once the link was used: path() is the next one's now (printed for the person at the terminal). */
-  used(): void;
+  /** Told once a shop's link was used: path(platform) is the next one's now (printed for the person at the terminal). */
+  used(platform: string): void;
   logger: Logger;
   /** ADMIN_TOKEN, or this run's: never taken for a demo session. */
   adminToken: string | undefined;
@@ -112,7 +112,7 @@ function shopPage(
         'It opens the demo shop’s page once. A new link is printed where loyalty-bridge runs.',
       );
     ticket = newTicket();
-    parts.used();
+    parts.used(platform);
     logger.info({ platform, shop }, 'the demo shop’s page was opened with the link printed at the terminal');
     sendStandaloneMerchantPage(res, {
       session: tokens.mint(shop),

@@ -169,7 +169,7 @@ export class FirstRun {
       shops: this.#players.map(({ platform, shop }) => ({ platform, shop })),
       shopRoutes,
       playing: () => this.running,
-      used: () => this.tellLinks(),
+      used: (platform) => this.#tellNextLink(platform),
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
@@ -261,6 +261,18 @@ export class FirstRun {
   pageLink(platform?: string): string | undefined {
     const path = this.running ? this.#page?.path(platform) : undefined;
     return path ? `${this.#url}${path}` : undefined;
+  }
+
+  /**
+   * A shop's link was used: at a terminal, one line with its next one (the others still hold); in the file, every link
+   * as it stands now.
+   */
+  #tellNextLink(platform: string): void {
+    const player = this.#players.find((each) => each.platform === platform);
+    const link = this.pageLink(platform);
+    if (!process.stdout.isTTY || !player || !link) return this.tellLinks();
+    const line = `That link to the ${player.platformName} demo shop's page is used; its next one (one use): ${link}`;
+    this.#o.logger.flush(() => process.stdout.write(`${line}\n`));
   }
 
   #tellLinks(): void {

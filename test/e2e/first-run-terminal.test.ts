@@ -45,7 +45,7 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     // The links are told when the bridge starts and again below the demo's handful of orders.
     await eventually(() => expect(history(bridgeSession).match(/Open the dashboard:/g)?.length).toBe(2), 60_000);
     const text = history(bridgeSession);
-    const orders = text.match(/INFO: demo: (Shopify|WooCommerce|BigCommerce) order #\d+, [\d.]+ [A-Z]{3}, .+/g) ?? [];
+    const orders = text.match(/INFO: demo: (Shopify|WooCommerce|BigCommerce) order #\d+, [\d.,]+ [A-Z]{3}, .+/g) ?? [];
     expect(orders.length).toBeGreaterThanOrEqual(9);
     expect(orders.some((line) => line.includes('BigCommerce'))).toBe(true);
     expect(orders.some((line) => /earned 100 points/.test(line))).toBe(true);
@@ -65,6 +65,16 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     expect(now).toMatch(
       /the demo stores \(Shopify, WooCommerce, BigCommerce\): http:\/\/127\.0\.0\.1:\d+\/demo\/storefront\//,
     );
+
+    // A used link prints one line with its next one, not every link again (issue 68, item 7).
+    const shopLink = /the Shopify demo shop's own page: (http:\S+)/.exec(now)![1]!;
+    expect((await fetch(shopLink, { redirect: 'manual' })).status).toBeLessThan(400);
+    await eventually(() =>
+      expect(screen(bridgeSession)).toMatch(
+        /That link to the Shopify demo shop's page is used; its next one \(one use\): http:\/\/127\.0\.0\.1:\d+\/demo\/shop\?ticket=[\w-]+\n/,
+      ),
+    );
+    expect(history(bridgeSession).match(/Open the dashboard:/g)).toHaveLength(2);
 
     const [, url, token] = dashboard!;
     // --token=: a token may begin with a dash, which would read as an option.
