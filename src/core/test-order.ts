@@ -26,8 +26,16 @@ export interface TestOrder {
   by: string;
 }
 
-/** The order's events, as a platform's would say them: paid, and later cancelled. */
-export function testOrderEvent(order: TestOrder, step: 'paid' | 'cancelled', at: Date = new Date()): OrderEvent {
+/**
+ * The order's events, as a platform's would say them: paid, and later cancelled; 50.00 in the shop's `currency` (a
+ * test order in dollars among a euro shop's orders reads wrong).
+ */
+export function testOrderEvent(
+  order: TestOrder,
+  step: 'paid' | 'cancelled',
+  currency: string,
+  at: Date = new Date(),
+): OrderEvent {
   const suffix = order.orderId.slice(-4);
   return {
     platform: order.platform,
@@ -44,7 +52,7 @@ export function testOrderEvent(order: TestOrder, step: 'paid' | 'cancelled', at:
         .slice(-4)
         .padStart(4, '0')}`,
     },
-    total: { amount: '50.00', currency: 'USD' },
+    total: { amount: '50.00', currency },
     subtotal: '50.00',
     refunds: [],
     // Not the platform's test flag: a test order of the bridge's earns, so the merchant sees their rules at work.

@@ -27,6 +27,12 @@ export interface ShopTestOrderParts {
 /** Kept for a cancel this long; each new one of the shop takes the older ones away. */
 const KEPT_MS = 30 * 86_400_000;
 /** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
+/** The shop's currency as its newest real order names it; none yet: dollars. */
+async function shopCurrency(store: LedgerStore, platform: string, shop: string): Promise<string> {
+  const { orders } = await store.listOrders({ page: 1, limit: 20, platform, shop });
+  return orders.find((order) => order.total && !isTestOrderId(order.orderId))?.total?.currency ?? 'USD';
+}
+
 const recordId = (order: Pick<TestOrder, 'platform' | 'shop' | 'orderId'>) => orderKey(order);
 
 export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: ShopTestOrderParts): express.Router {
@@ -58,7 +64,7 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
         by: byOf(res),
       };
       await store.putRecord(KIND, recordId(order), order);
-      const event = testOrderEvent(order, 'paid');
+      const event = testOrderEvent(order, 'paid', await shopCurrency(store, platform, shop));
       await ingest.events(event.deliveryId, [event]);
       logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
       res.status(202).json({ testOrder: { ...order, key: orderKey(order), orderName: event.orderName } });
@@ -74,7 +80,9 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
       ? await store.getRecord<TestOrder>(KIND, recordId({ platform, shop, orderId: id }))
       : undefined;
     if (!order) return void res.status(404).json({ error: `no test order ${id}` });
-    const event = testOrderEvent(order, 'cancelled');
+    // In the currency it was paid in.
+    const currency = (await store.getOrder(orderKey(order)))?.snapshot.total.currency || 'USD';
+    const event = testOrderEvent(order, 'cancelled', currency);
     const result = await ingest.events(event.deliveryId, [event]);
     logger.info({ shop, order: id, by: byOf(res) }, 'a shop cancelled a test order');
     res

@@ -10,6 +10,7 @@ import { eventually } from '../helpers/engine.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import {
+  APP_SECRET,
   asShop,
   deliverPaidOrders,
   startFakeShopifyForApp,
@@ -17,6 +18,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
+import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 
 const SHOP_A = 'tries-a.myshopify.com';
 const SHOP_B = 'tries-b.myshopify.com';
@@ -119,4 +121,24 @@ describe('test orders from a shop’s own page', () => {
     await running.bridge.engine.privacy.eraseShop('shopify', SHOP_B, 'admin');
     expect(await ofB()).toEqual([]);
   }, 60_000);
+
+  it('is paid in the shop’s own currency, as its orders name it, and cancelled in it', async () => {
+    const body = shopifyOrderJson({ id: '5100000000077', currency: 'EUR', totalPrice: '80.00' });
+    const delivered = await fetch(`${running.url}/webhooks/shopify`, {
+      method: 'POST',
+      headers: shopifyHeaders({ topic: 'orders/paid', body, shop: SHOP_A, secret: APP_SECRET }),
+      body,
+    });
+    expect(delivered.status).toBe(200);
+    await running.bridge.engine.drain();
+    const sent = await asShop(running, SHOP_A).post('/test-orders');
+    expect(sent.status).toBe(202);
+    const { orderId, key } = sent.body.testOrder as { orderId: string; key: string };
+    const total = async () =>
+      (await asShop(running, SHOP_A).get(`/orders/${encodeURIComponent(key)}`)).body.order.total;
+    await eventually(async () => expect(await total()).toEqual({ amount: '50.00', currency: 'EUR' }));
+    expect((await asShop(running, SHOP_A).post(`/test-orders/${orderId}/cancel`)).status).toBe(202);
+    await running.bridge.engine.drain();
+    expect(await total()).toEqual({ amount: '50.00', currency: 'EUR' });
+  }, 30_000);
 });

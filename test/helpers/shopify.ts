@@ -69,6 +69,8 @@ export interface OrderOptions {
   refunds?: unknown[];
   customer?: Record<string, unknown> | null;
   sourceName?: string;
+  /** The shop's currency; USD when not given. */
+  currency?: string;
 }
 
 /** A REST order payload as Shopify's order webhooks carry it, as JSON text. */
@@ -87,11 +89,14 @@ export function shopifyOrderJson(options: OrderOptions): string {
     financial_status: options.financialStatus ?? 'paid',
     fulfillment_status: options.fulfillmentStatus === undefined ? null : options.fulfillmentStatus,
     test: options.test ?? false,
-    currency: 'USD',
+    currency: options.currency ?? 'USD',
     total_price: options.totalPrice ?? '120.00',
     subtotal_price: options.subtotalPrice ?? options.totalPrice ?? '120.00',
     subtotal_price_set: {
-      shop_money: { amount: options.subtotalPrice ?? options.totalPrice ?? '120.00', currency_code: 'USD' },
+      shop_money: {
+        amount: options.subtotalPrice ?? options.totalPrice ?? '120.00',
+        currency_code: options.currency ?? 'USD',
+      },
     },
     source_name: options.sourceName ?? 'web',
     landing_site: options.landingSite ?? '/collections/all?utm_source=newsletter',
