@@ -1,11 +1,16 @@
-// Review G of issue 64's reward money: sequences that lost the merchant's money, each on both backends.
+// Review G of issue 64's reward money: three sequences that lost the merchant's money, each on both backends.
 // - G7: an order cancelled before its redeem, its code's use given back by the store, swept while the merchant's key
 //   is refused: its points were let go at once, and the code paid again for nothing. Now held, asked again on the
 //   next pass, and let go only once the code can pay for nothing more.
 // - G8: a spent code's record was dropped on a refused key before the code expired, so the code was never removed
 //   once the key was mended. Now kept until the code has expired and settled, as kept orphans are.
+// - G6: an instance that did not settle a redeem kept a balance read within REDEEM_SKEW_MS of it (those points both
+//   spent and held) and refused a Redeem "short" from it for up to BALANCE_FRESH_MS. Now read anew; a press the
+//   kept balance cannot cover, with no redeem since, still costs no call.
 import { describe, expect, it } from 'vitest';
-import { CODE_KIND } from '../../src/core/storefront/reservations.ts';
+import { CODE_KIND, fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
+import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import type { FakeCode } from '../helpers/fake-code-store.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
@@ -148,6 +153,49 @@ describe.each(ledgerBackends())('review G of the reward money (%s)', (_name, run
       w.clock.now += 2_000;
       await expect(w.sweeper.sweep()).resolves.toMatchObject({ removed: 0, failed: 0 });
       expect(await w.ledger.listRecords(CODE_KIND)).toEqual([]);
+    },
+  );
+
+  it.runIf(runs)(
+    'G6: another instance reads anew a kept balance a settled redeem makes short; no redeem, no call',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 4);
+      const { code } = await usedCode(w, ada);
+      await w.pay(orderId(), [code]);
+      await w.settle();
+      await eventually(() => expect(w.redeems(ada)).toEqual([200]));
+      await eventually(async () => expect((await w.reservations(ada))[0]?.state).toBe('redeemed'));
+      // Instance B, on the same ledger, which did not settle the redeem: its page view reads 1 s after it settled.
+      const readerB = new StorefrontReader({
+        ...{ accounts: w.engine.accounts, store: w.ledger, liveFirst: () => false, share: 0.5 },
+        held: (id, customer, source, at) => w.codes.held(id, customer, source, at),
+        fence: (id, customer) => fenceOf(w.ledger, holderId(id, customer)),
+        ...{ logger: createLogger({ level: 'silent' }), now: () => w.clock.now },
+      });
+      const client = w.account.client;
+      const transactions = client.transactions!;
+      let reads = 0;
+      client.transactions = (...args) => ((reads += 1), transactions.apply(client, args));
+      try {
+        const shop = { platform: PLATFORM, shop: SHOP };
+        w.clock.now += 1_000;
+        await readerB.points(w.account, { email: ada }, shop);
+        expect(reads).toBe(1);
+        // The service: 400 approved, 200 redeemed, nothing held: 200 are hers to spend.
+        w.clock.now += 5_000;
+        const press = await readerB.pointsToRedeem(w.account, { email: ada }, { ...shop, needed: 200 });
+        expect(press).toMatchObject({ ok: true, points: { balance: { approved: 400, redeemed: 200, held: 0 } } });
+        expect(reads).toBe(2);
+        // The balance read anew cannot cover 400: refused from it, however often, with no call.
+        for (let each = 0; each < 20; each += 1) {
+          const more = await readerB.pointsToRedeem(w.account, { email: ada }, { ...shop, needed: 400 });
+          expect(more).toEqual({ ok: 'short', available: 200 });
+        }
+        expect(reads).toBe(2);
+      } finally {
+        client.transactions = transactions;
+      }
     },
   );
 });
