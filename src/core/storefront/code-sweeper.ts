@@ -16,10 +16,11 @@
 //   it is the customer's issued code again (let go at its expiry if unused; checked against their balance at once,
 //   as after a cancel of their earnings: one meanwhile found it used); where the store counts a use (an
 //   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
-//   waits for that order until its expiry and settling window;
+//   waits for that order until its expiry and settling window; a store that does not let the bridge in now is
+//   asked again on the next pass, the points held, until the code can pay for nothing more;
 // - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
-//   order's use back would let it pay again with nothing to redeem), then its record dropped; past its expiry and
-//   settling, or in a store that no longer lets the bridge in, the record simply goes;
+//   order's use back would let it pay again with nothing to redeem), then its record dropped; kept while the store
+//   does not let the bridge in (it may again, the code still paying); past its expiry and settling it simply goes;
 // - a code record whose reservation ended or never came: dropped;
 // - a code withdrawn unused from a store that counts uses late, with an order placed with it and not paid yet (its
 //   use counted late, the code gone, so the store cannot be asked): held until that order pays (and takes it) or
@@ -159,8 +160,7 @@ export class CodeSweeper {
       case 'redeemed':
       case 'refused': {
         // Spent on its order: removed from the store first, so a use the store gives back pays for nothing more.
-        // Past its expiry and settling it pays for nothing anyway, and a store that no longer lets the bridge in
-        // (an uninstall, a revoked key) cannot be asked: then its record simply goes.
+        // Past its expiry and settling it pays for nothing anyway: then its record simply goes.
         const codes = this.#o.codesOf(reservation.platform);
         const over = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
         if (codes && reservation.platformId !== undefined && !over) {
@@ -168,9 +168,13 @@ export class CodeSweeper {
             codes.remove(reservation.shop, reservation.platformId).then(() => true),
             false,
           ).catch(async (error: unknown) => this.#whenUnserved(reservation, error));
-          // An uninstalled shop's: kept, to be removed after a reinstall, until it can pay for nothing more.
-          if (removed === 'hold') return;
-          if (removed === true) report.removed += 1;
+          // A store that does not let the bridge in now (a revoked key, an uninstall) may again with the code still
+          // paying (a key mended, a reinstall): kept, to be removed then, until it can pay for nothing more.
+          if (removed !== true) {
+            if (removed === false && (await this.#o.served(reservation.platform, reservation.shop))) report.failed += 1;
+            return;
+          }
+          report.removed += 1;
         }
         await this.#o.store.deleteRecord(CODE_KIND, id);
         return;
@@ -307,13 +311,19 @@ export class CodeSweeper {
       return;
     }
     const codes = this.#o.codesOf(reservation.platform);
-    // A store that no longer lets the bridge in cannot be asked: as a code gone from it (its points let go).
-    const uses =
+    // A store that does not let the bridge in now (a revoked key) cannot be asked, and the code may pay again (a use
+    // given back): asked again on the next pass (a key mended), as #issued is, and let go only once it can pay for
+    // nothing more. An uninstalled shop's is held until then (#whenUnserved).
+    const over = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+    const asked =
       codes && reservation.platformId !== undefined
-        ? await ifAccessGone(codes.uses(reservation.shop, reservation.platformId), undefined).catch(
-            async (error: unknown) => ((await this.#whenUnserved(reservation, error)) === 'hold' ? 'hold' : undefined),
-          )
+        ? codes
+            .uses(reservation.shop, reservation.platformId)
+            .catch(async (error: unknown) =>
+              (await this.#whenUnserved(reservation, error)) === 'hold' ? 'hold' : undefined,
+            )
         : undefined;
+    const uses = over && asked ? await ifAccessGone(asked, undefined) : await asked;
     if (uses === 'hold') return;
     if (uses === undefined) {
       const why = 'its order was cancelled before its points were redeemed';

@@ -193,7 +193,9 @@ export class StorefrontReader implements KeptInMemory {
   ): Promise<RedeemPoints> {
     const key = this.#keyOf(account, customer);
     const fresh = this.#balances.fresh(key);
-    if (fresh) {
+    // A kept read that a redeem settled since cannot show (on any instance: one that did not settle it keeps it) counts
+    // those points as both spent and held: it would refuse points the customer has, so it is read anew.
+    if (fresh && !(await this.#missesARedeem(fresh.value))) {
       const shown = await this.#answer(fresh, false);
       // Kept figures only ever refuse: the reservation never sees them.
       if (shown.ok && shown.points.balance.available < asked.needed)
