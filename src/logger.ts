@@ -57,10 +57,11 @@ export function createLogger({
     return pino({
       ...options,
       // Written as it comes (sync): once flush() returns, what was logged is on the terminal, and words printed
-      // for the person at it (terminal-notice.ts) come below it.
+      // for the person at it (terminal-notice.ts) come below it. A line's details on that line (an error's stack
+      // still below it): a start's fifteen lines of settings scrolled the links away.
       transport: {
         target: 'pino-pretty',
-        options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', sync: true },
+        options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', sync: true, singleLine: true },
       },
     });
   return pino(options);

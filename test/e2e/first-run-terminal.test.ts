@@ -49,6 +49,8 @@ describe.skipIf(!tools.tmux)('the first run in a terminal', () => {
     expect(orders.length).toBeGreaterThanOrEqual(9);
     expect(orders.some((line) => line.includes('BigCommerce'))).toBe(true);
     expect(orders.some((line) => /earned 100 points/.test(line))).toBe(true);
+    // The start's details on its own line, not a block of settings that scrolls the links away.
+    expect(text).toMatch(/INFO: loyalty-bridge listening on \S+ in sandbox mode;[^\n]+ \{"port":\d+,/);
     // Nothing else per order: no block per delivery, no request lines.
     expect(text).not.toMatch(/INFO: webhook|request completed|reqId/);
     // Still on the screen as it stands: the links.
