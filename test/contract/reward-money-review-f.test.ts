@@ -5,8 +5,6 @@
 // code whose order was placed before its expiry and paid after it; an order placed as the reward goes off, in a
 // store that counts no use of an unpaid order, its webhook on its way.
 import { describe, expect, it } from 'vitest';
-import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
-import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
@@ -16,6 +14,7 @@ import {
   SETTLE_MS,
   SHOP,
   offerRewards,
+  privacyOf,
   rewardWorld,
   type RewardWorld,
 } from '../helpers/reward-world.ts';
@@ -47,12 +46,6 @@ async function placedWithCode(w: RewardWorld, email: string): Promise<{ code: st
   expect((await w.reservations(email))[0]?.placedBy).toHaveLength(1);
   return { code, order };
 }
-
-const privacyOf = (w: RewardWorld) =>
-  new RewardPrivacy({
-    ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
-    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
-  });
 
 describe.each(ledgerBackends())('review F of the placed and erased codes (%s)', (_name, runs, open) => {
   it.runIf(runs)('redeems a late payment that a sweep sees before the worker takes the code', async () => {

@@ -3,11 +3,18 @@
 // 64: the uninstall let their points go, and the erasure forgot them, so the customer could spend them again in
 // another shop of the account while the code still paid. Now they stay held until the code has expired and settled.
 import { describe, expect, it } from 'vitest';
-import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
-import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, DAY_MS, PLATFORM, SETTLE_MS, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  DAY_MS,
+  PLATFORM,
+  SETTLE_MS,
+  SHOP,
+  privacyOf,
+  rewardWorld,
+  type RewardWorld,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 const OTHER_SHOP = 'shop-2';
@@ -30,12 +37,6 @@ const redeemElsewhere = (w: RewardWorld, email: string) =>
   w.codes.redeem({
     ...{ platform: PLATFORM, shop: OTHER_SHOP, customerId: `other-${email}` },
     ...{ account: w.account, customer: { email }, reward: BIG },
-  });
-
-const privacyOf = (w: RewardWorld) =>
-  new RewardPrivacy({
-    ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
-    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
   });
 
 describe.each(ledgerBackends())('a shop that leaves, with a code open (%s)', (_name, runs, open) => {

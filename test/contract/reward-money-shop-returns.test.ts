@@ -3,11 +3,18 @@
 // points have expired.
 import { describe, expect, it } from 'vitest';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
-import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
-import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, DAY_MS, PLATFORM, SETTLE_MS, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  DAY_MS,
+  PLATFORM,
+  SETTLE_MS,
+  SHOP,
+  privacyOf,
+  rewardWorld,
+  type RewardWorld,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
@@ -26,12 +33,6 @@ async function customerWithCode(w: RewardWorld): Promise<{ email: string; code: 
   expect(answer.kind).toBe('issued');
   return { email, code: (answer as { code: string }).code };
 }
-
-const privacyOf = (w: RewardWorld) =>
-  new RewardPrivacy({
-    ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
-    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
-  });
 
 describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_name, runs, open) => {
   it.runIf(runs)('removes a spent code from the store once the app is reinstalled', async () => {

@@ -18,6 +18,7 @@ import {
 import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { takeBackChecks } from '../../src/core/storefront/take-back-checks.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -175,3 +176,10 @@ export async function refunded(w: RewardWorld, email: string, orderIds: string[]
     ]);
   await w.settle();
 }
+
+/** The world's RewardPrivacy, on its clock: an uninstall, a shop's or a customer's erasure. */
+export const privacyOf = (w: RewardWorld) =>
+  new RewardPrivacy({
+    ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
+    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
+  });
