@@ -283,10 +283,9 @@ export async function reinstall(w: RewardWorld): Promise<void> {
 }
 
 /**
- * An order placed with a code and never paid nor cancelled, its use counted by the store (at once, or late before the
- * code was withdrawn), keeps the code's points held for good: the sweeper sees the use and waits for its order with
- * no limit (this model's finding; PLACED_WAIT_MS bounds only a code withdrawn before its late count). `strict`
- * refuses it too.
+ * An order placed with a code and never paid nor cancelled, its use counted by the store: it held the code's points for
+ * good until the sweeper let them go past the code's expiry, settling and PLACED_WAIT_MS (this model's finding). Only
+ * a history run not `strict` (an erased shop's, whose limit is its own) tolerates it.
  */
 export const heldByUnpaid = (real: Real, model: Model, code: CodeM): boolean =>
   [...real.w.store.byId.values()].some((each) => each.code === code.code && !each.removed && each.uses > 0) &&

@@ -230,6 +230,14 @@ export class CodeSweeper {
       return;
     }
     if (uses !== undefined && uses > 0) {
+      // Used in the store by an order never paid nor cancelled (a failed payment left open): the code pays for nothing
+      // more once expired, and reconciliation would long since have found a paid order a webhook missed.
+      if (now.getTime() > Date.parse(reservation.expiresAt) + settleMs + PLACED_WAIT_MS) {
+        const why = 'its code expired; the order that used it in the store was never paid';
+        const after = await this.#o.codes.end(index.holder, reservation, release(why, now, new Set(['issued'])));
+        if (after?.state === 'released') report.released += 1;
+        return;
+      }
       // Used in the store: its order will bring the redeem (reconciliation finds an order a webhook missed).
       if (!reservation.usedAtPlatform) {
         await this.#o.codes.end(index.holder, reservation, (current) =>
