@@ -146,7 +146,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
     await form.locator('button[type="submit"]').click();
     await expect
       .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
-      .toMatch(new RegExp(`^Gave 100 points to hedy.by-hand@example.com on ${TRIALS[other]} \\(activity`));
+      .toMatch(new RegExp(`^Gave 100 points to hedy.by-hand@example.com: activity \\w+ of ${TRIALS[other]}\\.$`));
   });
 
   it('shows an order whose earn the service refused in red, saying no points were given, not as earned', async () => {

@@ -106,7 +106,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await give('100');
     await expect
       .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
-      .toBe('Gave 100 points to hedy.by-hand@example.com (activity 1).');
+      .toBe('Gave 100 points to hedy.by-hand@example.com: activity 1 of default (the environment’s).');
     expect(
       bridge.sandbox?.store.snapshot().earnings.filter((each) => each.email === 'hedy.by-hand@example.com'),
     ).toEqual([expect.objectContaining({ activityId: '1', points: 100 })]);

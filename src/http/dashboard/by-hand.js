@@ -55,7 +55,7 @@ document.querySelector('#give-form').addEventListener('submit', async (event) =>
   const { status, body } = await api('/adjustments/earn', { method: 'POST', body: JSON.stringify(request) });
   $('#give-result').textContent =
     status === 201
-      ? `Gave ${counted(request.points, 'point')} to ${request.email} on ${accountName} (activity ${body.adjustment.activityId}).`
+      ? `Gave ${counted(request.points, 'point')} to ${request.email}: activity ${body.adjustment.activityId} of ${accountName}.`
       : body.deadLetter
         ? `The loyalty service did not say whether the points were given: check the customer's points before trying again (kept under Dead letters).`
         : `No points given: ${body.error ?? (body.errors ?? []).join('; ')}`;
