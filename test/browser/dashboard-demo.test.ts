@@ -147,6 +147,9 @@ describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
     await expect
       .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
       .toMatch(new RegExp(`^Gave 100 points to hedy.by-hand@example.com: activity \\w+ of ${TRIALS[other]}\\.$`));
+    // The shop chosen stays for the next; the customer's fields are empty.
+    expect(await inPage(`document.querySelector('#give-account').selectedOptions[0].text`)).toBe(TRIALS[other]);
+    expect(await form.locator('[name="email"]').inputValue()).toBe('');
   });
 
   it('shows an order whose earn the service refused in red, saying no points were given, not as earned', async () => {

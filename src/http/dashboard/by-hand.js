@@ -60,7 +60,10 @@ document.querySelector('#give-form').addEventListener('submit', async (event) =>
         ? `The loyalty service did not say whether the points were given: check the customer's points before trying again (kept under Dead letters).`
         : `No points given: ${body.error ?? (body.errors ?? []).join('; ')}`;
   if (status === 201) {
+    // The customer's fields empty for the next; the shop chosen stays.
+    const shop = $('#give-shop').value;
     $('#give-form').reset();
+    $('#give-shop').value = shop;
     followShop();
   }
 });
