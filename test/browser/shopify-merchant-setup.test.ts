@@ -189,7 +189,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await app.locator('#lookup-form s-button[type="submit"]').click();
     await expect
       .poll(() => app.locator('#lookup-result').textContent(), { timeout: 15_000 })
-      .toMatch(/^grace@example\.com: .*; 1 earnings, 0 redemptions$/);
+      .toMatch(/^grace@example\.com: .*; 1 earning, 0 redemptions$/);
     await page.screenshot({ path: `${shots}3-first-points.png` });
     // Home shows the account's own calls against its limit, one short line with its bar: the order's earn, the
     // points by hand, the lookup; why it is under the service's 500 is the bar's title, not a paragraph.
