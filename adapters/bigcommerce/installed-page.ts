@@ -5,6 +5,7 @@ import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { PlatformAnswer } from '../../src/core/platform-module.ts';
 import { reconciliationId } from '../../src/core/reconciler.ts';
 import type { LedgerStore, ReconciliationState } from '../../src/core/store/ledger-store.ts';
+import { counted } from '../../src/counted.ts';
 
 const PLATFORM = 'bigcommerce';
 
@@ -40,7 +41,7 @@ export async function installedPage(
       paragraphs: [
         notice,
         `Webhooks: ${hooksSaid(health)}`,
-        `Reconciliation: ${run ? `last run ${run.finishedAt}: ${run.fetched} order(s) read, ${run.changed} changed, ${run.failed} failed.` : 'not run yet.'}`,
+        `Reconciliation: ${run ? `last run ${run.finishedAt}: ${counted(run.fetched, 'order')} read, ${run.changed} changed, ${run.failed} failed.` : 'not run yet.'}`,
         orders.total === 0 ? 'Orders: none yet.' : `Orders: ${orders.total}; the latest:`,
         ...latest,
       ],

@@ -3,6 +3,7 @@
 // customer data not granted); on a merchant's page, the same orders.
 import type { PlatformParts } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { counted } from '../../src/counted.ts';
 
 export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): PlatformParts['operatorNotes'] => ({
   notServed: 'add a shop of yours to SHOPIFY_SHOPS',
@@ -11,7 +12,7 @@ export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): Platform
     const hidden = (await store.countOrders()).skipped.protected_data_hidden ?? 0;
     return hidden
       ? [
-          `${hidden} Shopify order(s) arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: docs/connect-shopify.md.`,
+          `${counted(hidden, 'Shopify order')} arrived with the customer's e-mail or phone hidden, so they earn nothing. Ask for protected customer data (name, e-mail, phone) in the app's settings in the Dev Dashboard: docs/connect-shopify.md.`,
         ]
       : [];
   },

@@ -14,6 +14,7 @@ import { declaredPoints } from '../accounts/declared-points.ts';
 import { newestOrders, type RecentOrder } from '../http/order-points-view.ts';
 import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 import { deadLetterProblem, type Problem } from '../http/problems.ts';
+import { counted } from '../counted.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -105,7 +106,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   const redeemed = body.orders.attention?.points_redeemed_on_cancelled_order ?? 0;
   if (redeemed > 0)
     out(
-      `!! ${redeemed} cancelled order(s) had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`,
+      `!! ${counted(redeemed, 'cancelled order')} had points redeemed on them: give them back from the dashboard (points redeemed on a cancelled order)`,
     );
   if (body.recentOrders) {
     out('newest orders, with their points');

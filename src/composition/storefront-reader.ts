@@ -7,6 +7,7 @@ import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
 import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../core/storefront/cover-checks.ts';
+import { takeBacksOf } from '../core/storefront/customer-ledger.ts';
 import { fenceOf, holderId } from '../core/storefront/reservations.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../core/storefront/reward-privacy.ts';
@@ -60,6 +61,7 @@ export function storefrontReader(parts: {
     share: config.STOREFRONT_SHARE,
     held: (account, customer, source, readStartedAt) => rewardCodes.held(account, customer, source, readStartedAt),
     fence: (account, customer) => fenceOf(store, holderId(account, customer)),
+    takeBacks: (account, customer) => takeBacksOf(store, account, customer),
     logger,
   });
   const rewardCodes = new RewardCodes({ store, codesOf, reader, logger });

@@ -1,7 +1,13 @@
 // Every state and reason an order can show, in plain words with the fix: one place for the operator's dashboard,
 // the merchant's page (through the admin API's `words`) and `loyalty-bridge status`. The codes stay in the answers;
 // these are what a person reads. A merchant is never shown a configuration name; an operator sees it as a detail.
-import { type AttentionReason, type SkipReason, type TargetState, type WaitingReason } from './lifecycle.ts';
+import {
+  ATTENTION_REASONS,
+  type AttentionReason,
+  type SkipReason,
+  type TargetState,
+  type WaitingReason,
+} from './lifecycle.ts';
 import type { Fact } from './order-event.ts';
 import type { CallRecord, ConversionStatus, OrderRecord, UpstreamPoints } from './order-record.ts';
 import type { Policy } from './policy.ts';
@@ -322,12 +328,44 @@ export function orderWords(target: { state: string; reason?: string | undefined 
 export const wordsLine = ({ says, fix, setting }: OrderWords): string =>
   `${says}${fix ? ` Fix: ${fix}.` : ''}${setting ? ` [${setting}]` : ''}`;
 
-/** An order's state in a few words, capitalised: "No points given yet" while its earn is held. */
+/**
+ * An order's state in a few words, capitalised: what happened, not the plan, while a call is held ("No points
+ * given yet" while its earn is, "Refused: cancelling its points" while its cancel is).
+ */
 export function orderLabel(target: { state: string }, held: readonly string[]): string {
+  const first = held[0];
   const label = held.includes('earn')
     ? 'no points given yet'
-    : (STATE_LABELS[target.state as TargetState] ?? target.state);
+    : first !== undefined
+      ? `refused: ${CALL_WORDS[first as CallRecord['operation']] ?? first}`
+      : (STATE_LABELS[target.state as TargetState] ?? target.state);
   return `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+}
+
+/** What an order's colour means, the same on every page: earned green, no points grey, problems red. */
+export type OrderTone = 'good' | 'pending' | 'waiting' | 'none' | 'warn' | 'bad';
+const STATE_TONES: Record<TargetState, OrderTone> = {
+  approved: 'good',
+  earned: 'pending',
+  new: 'waiting',
+  skipped: 'none',
+  void: 'none',
+  cancelled: 'warn',
+};
+const isAttention = (reason: string | undefined) => (ATTENTION_REASONS as readonly unknown[]).includes(reason);
+
+/**
+ * An order's tone: red while the service refused a call of it (held) or it needs a person's eye, amber while a
+ * failed call waits to be tried again; else its state's (an earn planned is not green until nothing holds it).
+ */
+export function orderTone(
+  target: { state: string; reason?: string | undefined },
+  held: readonly string[],
+  retrying: boolean,
+): OrderTone {
+  if (held.length > 0 || isAttention(target.reason)) return 'bad';
+  if (retrying) return 'warn';
+  return STATE_TONES[target.state as TargetState] ?? 'waiting';
 }
 
 /**

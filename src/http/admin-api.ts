@@ -635,16 +635,16 @@ export function adminApi(parts: AdminApiParts): express.Router {
       if (!notes && !unconfirmed) return {};
       return { notes: { notServed: notes?.notServed, unconfirmed, attention: (await notes?.attention?.()) ?? [] } };
     };
+    // Store API: what a resync reads (the demo's shops too); only a platform's own source has subscriptions.
+    const reads = (name: string) => resyncJobs.sources.some((source) => source.platform === name);
     return Promise.all(
       platforms.directory
-        .filter(
-          ({ name }) => platforms.adapterFor(name) || platforms.sources.some((source) => source.platform === name),
-        )
+        .filter(({ name }) => platforms.adapterFor(name) || reads(name))
         .map(async ({ name, names }) => ({
           platform: name,
           label: names.platform,
           webhooks: Boolean(platforms.adapterFor(name)),
-          api: platforms.sources.some((source) => source.platform === name),
+          ...{ api: reads(name), subscriptionsHeld: platforms.sources.some((each) => each.platform === name) },
           ...activity.platform(name),
           subscriptions: reports.filter((report) => report.platform === name),
           // In the operator's words, the module's own: how to serve a shop, what needs their eye.

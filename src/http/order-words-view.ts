@@ -10,10 +10,13 @@ import {
   CALL_WORDS,
   FACT_WORDS,
   OUTCOME_WORDS,
+  orderLabel,
   orderLine,
+  orderTone,
   orderWords,
   serviceWords,
   type Audience,
+  type OrderTone,
   type OrderWords,
 } from '../core/order-words.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
@@ -47,14 +50,33 @@ export async function wordsOfRecord(
   });
 }
 
+/** An order's status as a row shows it: one short line, its label for a badge, and the badge's tone. */
+interface OrderStatus {
+  line: string;
+  label: string;
+  tone: OrderTone;
+}
+
+function statusOf(target: { state: string; reason?: string | undefined }, record: OrderRecord | undefined) {
+  const held = record ? Object.keys(record.work.held) : [];
+  // Failed and waiting to be tried again: no call of it is done, whatever its state plans.
+  const retrying = Boolean(record?.work.retryAt && record.work.lastError);
+  const status: OrderStatus = {
+    line: orderLine(target, held),
+    label: orderLabel(target, held),
+    tone: orderTone(target, held, retrying),
+  };
+  return status;
+}
+
 /**
- * Each order of a listing with its words, and its status in one short line (`line`): from its record where the
- * ledger keeps one, else from its summary.
+ * Each order of a listing with its words, its status in one short line (`line`) and as a badge (`label`,
+ * `tone`): from its record where the ledger keeps one, else from its summary.
  */
 export async function withWords<T extends Wordable>(
   given: WordsParts,
   orders: T[],
-): Promise<Array<T & { words: OrderWords; line: string }>> {
+): Promise<Array<T & { words: OrderWords } & OrderStatus>> {
   // A page of orders is mostly one shop's, on one account: each is looked up once.
   const shops = new Map<string, Promise<string | undefined>>();
   const runtimes = new Map<string, ReturnType<WordsParts['accounts']['runtime']>>();
@@ -80,10 +102,10 @@ export async function withWords<T extends Wordable>(
               platformReasons: parts.partsOf(order.platform)?.skipReasons,
             },
           );
-      const line = record
-        ? orderLine(record.target ?? { state: 'new' }, Object.keys(record.work.held))
-        : orderLine({ state: order.state ?? 'new', reason: order.reason }, []);
-      return { ...order, words, line };
+      const target = record
+        ? (record.target ?? { state: 'new' })
+        : { state: order.state ?? 'new', reason: order.reason };
+      return { ...order, words, ...statusOf(target, record) };
     }),
   );
 }

@@ -8,6 +8,7 @@ import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { ShopLaneCounts } from '../core/lanes.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
+import { counted, isAre } from '../counted.ts';
 
 export type ProblemKind =
   'dead_letters' | 'key_refused' | 'address_refused' | 'unreachable' | 'rule_paused' | 'orders_held' | 'budget_spent';
@@ -55,7 +56,7 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
     const account = accountWords(runtime);
     const load = loadOf(runtime.id);
     const waiting = load ? load.lanes.live.waiting + load.lanes.backfill.waiting : 0;
-    const orders = waiting > 0 ? ` ${waiting} order(s) wait.` : '';
+    const orders = waiting > 0 ? ` ${counted(waiting, 'order')} ${waiting === 1 ? 'waits' : 'wait'}.` : '';
     const cause = runtime.authPause.paused ? 'key_refused' : causeOfCheck(record?.check);
     if (cause === 'key_refused')
       problems.push({
@@ -131,7 +132,7 @@ async function heldOrders(parts: ProblemParts, shops: ShopLaneCounts[]): Promise
     held.push({
       kind: 'orders_held',
       label: `${shop.shop}: orders held`,
-      cause: `${waiting} order(s) of ${shop.platform} ${shop.shop} are held: the shop earns on no loyalty account, so no points are sent.`,
+      cause: `${counted(waiting, 'order')} of ${shop.platform} ${shop.shop} ${isAre(waiting)} held: the shop earns on no loyalty account, so no points are sent.`,
       fix: `Choose the account it earns on (Loyalty accounts, Which account each shop earns on, or loyalty-bridge shops link ${shop.platform} ${shop.shop} <account>): its orders then go.`,
       count: waiting,
     });
@@ -182,7 +183,7 @@ export async function deadLetterProblem(
   return {
     kind: 'dead_letters',
     label: 'dead letters',
-    cause: `${letters.length} dead letter(s): calls or deliveries that could not go on and wait for a person${named}. The newest says: ${trimTrailing(letters[0]!.reason, '.')}.`,
+    cause: `${counted(letters.length, 'dead letter')}: calls or deliveries that could not go on and wait for a person${named}. The newest says: ${trimTrailing(letters[0]!.reason, '.')}.`,
     fix: blocking
       ? `Put right the problem below first, then retry them (Dead letters, Retry; or loyalty-bridge dead-letters retry --all): until then they only fail again.`
       : 'Fix what each says, then retry them (Dead letters, Retry; or loyalty-bridge dead-letters retry --all).',

@@ -273,16 +273,19 @@ export function shopAdminApi({
     if (!record) return refuse(res, 404, [`no account ${account}`]);
     const calls = accountCalls.lastMinute(account);
     const limiter = limiterOf((await accounts.runtime(account))?.client)?.stats();
+    const sentPerMinute = limiter?.effectiveLimit ?? record.rateLimitPerMinute;
+    const limit = {
+      limit: record.rateLimitPerMinute,
+      effectiveLimit: sentPerMinute,
+      windowMs: limiter?.windowMs ?? 60_000,
+    };
     res.json({
       account,
       callsInLastMinute: calls,
       allowedPerMinute: record.rateLimitPerMinute,
+      sentPerMinute,
       // Counted by the account, against its own limit (a shared key's other calls are not the merchant's to see).
-      words: limitWords(calls, {
-        limit: record.rateLimitPerMinute,
-        effectiveLimit: limiter?.effectiveLimit ?? record.rateLimitPerMinute,
-        windowMs: limiter?.windowMs ?? 60_000,
-      }),
+      words: limitWords(calls, limit),
     });
   });
 

@@ -16,6 +16,7 @@ import { PLATFORMS } from '../composition/platforms.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
 import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
+import { counted, isAre } from '../counted.ts';
 
 export interface AttentionItem {
   kind: string;
@@ -59,7 +60,7 @@ export async function shopAttention(
     const held = await heldOrders(store, shop);
     items.push({
       kind: 'no_account',
-      why: `This store earns on no loyalty account yet: its orders are kept, and no points are sent.${held > 0 ? ` ${held} order(s) are held until it does.` : ''}`,
+      why: `This store earns on no loyalty account yet: its orders are kept, and no points are sent.${held > 0 ? ` ${counted(held, 'order')} ${isAre(held)} held until it does.` : ''}`,
       fix: 'Set up your loyalty account: its API key and brand id, from your loyalty service’s panel.',
       ...(held > 0 ? { count: held } : {}),
     });
@@ -159,7 +160,7 @@ export async function shopAttention(
     const named = await lettersOrdersNamed(store, [...letters].reverse());
     items.push({
       kind: 'dead_letters',
-      why: `${letters.length} order(s) or deliveries of this store could not go on${named}: no points were sent for them. The Orders page says why for each.`,
+      why: `${letters.length === 1 ? 'An order or delivery' : `${letters.length} orders or deliveries`} of this store could not go on${named}: no points were sent for them. The Orders page says why for each.`,
       fix: items.some((item) => STOPS_POINTS.has(item.kind))
         ? 'Put right what this page says above first, then send each again from the Orders page.'
         : 'Fix what each says on the Orders page, then send it again.',

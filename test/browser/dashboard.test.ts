@@ -106,7 +106,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     await give('100');
     await expect
       .poll(() => page.textContent('#give-result'), { timeout: 15_000 })
-      .toBe('Gave 100 points to hedy.by-hand@example.com (activity 1).');
+      .toBe('Gave 100 points to hedy.by-hand@example.com: activity 1 of default (the environment’s).');
     expect(
       bridge.sandbox?.store.snapshot().earnings.filter((each) => each.email === 'hedy.by-hand@example.com'),
     ).toEqual([expect.objectContaining({ activityId: '1', points: 100 })]);
@@ -229,10 +229,10 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
     const download = page.waitForEvent('download');
     await page.click('#privacy-export');
     expect((await download).suggestedFilename()).toBe('customer-data.json');
-    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/1 order\(s\)/);
+    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/1 order,/);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('#privacy-erase');
-    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/Erased from 1 order\(s\).*loyalty service/);
+    await expect.poll(() => page.textContent('#privacy-result')).toMatch(/Erased from 1 order,.*loyalty service/);
     await shot('privacy');
     const order = await bridge.engine.store.getOrder(`woocommerce:${new URL(WOO_SITE).host}:5560`);
     expect(order?.snapshot.customer.email).toBeNull();

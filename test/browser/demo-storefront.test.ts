@@ -88,4 +88,28 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
       await merchant.close();
     }
   }, 60_000);
+
+  it('shows the customer points the store took back as taken back, not as spent on a reward', async () => {
+    const { bridge } = demo;
+    // Ada orders again (paid, fulfilled): 100 points approved to take from.
+    const player = bridge.demo!.players.find((each) => each.platform === 'shopify')!;
+    await bridge.demo!.checkout(player, player.demo.orders[0]!);
+    await bridge.engine.drain();
+    await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
+    // The store takes 30 back by hand, on the account the shop earns on.
+    const account = await bridge.accounts.accountOf({ platform: 'shopify', shop: 'loyalty-bridge-demo.myshopify.com' });
+    const token = /#token=(.+)$/.exec(bridge.signInUrl!)![1];
+    const taken = await fetch(`${bridge.http.localUrl}/admin/api/adjustments/redeem`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com', points: 30, reason: 'given twice', account }),
+    });
+    expect(taken.status, await taken.text()).toBe(201);
+    const text = await reopened();
+    expect(text).toContain('70 points available');
+    expect(text).toMatch(/Taken back by the store\n[^\n]*\n-30\n/);
+    // The reward's 100 points, spent at the checkout, still read as spent on a reward.
+    expect(text).toMatch(/Spent on a reward\n[^\n]*\n-100\n/);
+    await shoot('taken-back');
+  }, 60_000);
 });

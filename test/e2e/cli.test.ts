@@ -64,7 +64,7 @@ describe('against a running bridge (--url)', () => {
       /newest orders, with their points\n(.*\n)*? {2}#0001\s+no points · This customer gave no e-mail address, .*\n/,
     );
     // At the top, with the order's name and the fix.
-    expect(result.stdout).toMatch(/^!! 1 dead letter\(s\): .*\(order #0002\)\..* Fix what each says, then retry them/m);
+    expect(result.stdout).toMatch(/^!! 1 dead letter: .*\(order #0002\)\..* Fix what each says, then retry them/m);
   });
 
   it('lists dead letters and retries one', async () => {

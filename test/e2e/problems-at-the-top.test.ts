@@ -67,7 +67,7 @@ describe('problems reach the top', () => {
     expect(kinds).toEqual(['dead_letters', 'address_refused']);
     const [letters, address] = body.problems;
     expect(letters.count).toBe(ORDERS);
-    expect(letters.cause).toMatch(/^9 dead letter\(s\).*\(orders #0309, #0308, #0307 and 6 more\)/);
+    expect(letters.cause).toMatch(/^9 dead letters.*\(orders #0309, #0308, #0307 and 6 more\)/);
     expect(letters.fix).toMatch(/^Put right the problem below first, then retry them/);
     // The address is the cause, not the key: the fix says to change it, or to use the sandbox option.
     expect(address.cause).toMatch(
@@ -92,7 +92,7 @@ describe('problems reach the top', () => {
     expect(status.code).toBe(0);
     const lines = status.stdout.split('\n').filter((line) => line.startsWith('!!'));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^!! 9 dead letter\(s\).*#0309.*retry them/);
+    expect(lines[0]).toMatch(/^!! 9 dead letters.*#0309.*retry them/);
     expect(lines[1]).toMatch(
       /^!! Account By hand on the sandbox .*not a public internet address.*public https address/,
     );
@@ -130,7 +130,7 @@ describe('problems reach the top', () => {
   it('shows the shop’s merchant its own dead letters and the address, and another shop’s merchant none of it', async () => {
     const own = (await asShop(running, SHOP).get('/attention')).body.attention as Array<Record<string, string>>;
     expect(own.map((item) => item.kind)).toEqual(['address_refused', 'dead_letters']);
-    expect(own[1]!.why).toMatch(/^9 order\(s\) or deliveries of this store could not go on \(orders #0309/);
+    expect(own[1]!.why).toMatch(/^9 orders or deliveries of this store could not go on \(orders #0309/);
     // The operator's account: whom to ask, not the operator's address.
     expect(own[0]!.fix).toMatch(/Ask the bridge’s operator/);
     const other = await asShop(running, OTHER).get('/attention');

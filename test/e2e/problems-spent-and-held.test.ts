@@ -110,7 +110,7 @@ describe('a shop on no account', () => {
     const [held] = await problemsOf('orders_held');
     expect(held).toMatchObject({ label: `${HELD}: orders held`, count: HELD_ORDERS });
     expect(held!.cause).toBe(
-      `${HELD_ORDERS} order(s) of shopify ${HELD} are held: the shop earns on no loyalty account, so no points are sent.`,
+      `${HELD_ORDERS} orders of shopify ${HELD} are held: the shop earns on no loyalty account, so no points are sent.`,
     );
     expect(held!.fix).toContain(`loyalty-bridge shops link shopify ${HELD} <account>`);
   });
@@ -120,7 +120,7 @@ describe('a shop on no account', () => {
     const [first] = await homeOf(HELD);
     expect(first).toMatchObject({ kind: 'no_account', count: HELD_ORDERS });
     expect(first!.why).toBe(
-      `This store earns on no loyalty account yet: its orders are kept, and no points are sent. ${HELD_ORDERS} order(s) are held until it does.`,
+      `This store earns on no loyalty account yet: its orders are kept, and no points are sent. ${HELD_ORDERS} orders are held until it does.`,
     );
     expect(first!.fix).toMatch(/^Set up your loyalty account/);
     const neighbour = await asShop(running, NEIGHBOUR).get('/attention');

@@ -83,7 +83,7 @@ describe('points redeemed on a cancelled order', () => {
     expect(status.stdout).toMatch(
       /needing your eye, by reason\n\s+1 {2}The customer spent points on this order, .* \(points_redeemed_on_cancelled_order\)\n/,
     );
-    expect(status.stdout).toContain('!! 1 cancelled order(s) had points redeemed on them');
+    expect(status.stdout).toContain('!! 1 cancelled order had points redeemed on them');
   });
 
   it('is given back once by one click, though two come at once, recorded with the operator and the reason', async () => {

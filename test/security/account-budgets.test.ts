@@ -373,6 +373,8 @@ describe('an account’s calls, on its merchant’s page', () => {
       account: idW,
       callsInLastMinute: before.w.callsInLastMinute,
       allowedPerMinute: 500,
+      // What the bridge sends of W's own limit at most: the whole of its page's bar.
+      sentPerMinute: expect.any(Number),
       // The same in words: W's own calls, against W's own limit.
       words: expect.stringMatching(
         new RegExp(`^${before.w.callsInLastMinute} calls? in the last minute, of \\d+: \\d+ of the 500 calls`),

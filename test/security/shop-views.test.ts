@@ -133,6 +133,9 @@ describe("a shop's view of its own order", () => {
         'total',
         'words',
         'line',
+        // The line's label alone, and its colour's meaning (order-words.ts, orderTone).
+        'label',
+        'tone',
         'points',
       ].sort(),
     );

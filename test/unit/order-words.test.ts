@@ -4,7 +4,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ATTENTION_REASONS, SKIP_REASONS, WAITING_REASONS } from '../../src/core/lifecycle.ts';
-import { orderWords, REASON_WORDS, reasonWords, stateWords, wordsLine } from '../../src/core/order-words.ts';
+import {
+  orderLabel,
+  orderTone,
+  orderWords,
+  REASON_WORDS,
+  reasonWords,
+  stateWords,
+  wordsLine,
+} from '../../src/core/order-words.ts';
+import { counted, isAre } from '../../src/counted.ts';
+import { isTakeBack } from '../../src/core/storefront/take-backs.ts';
+import { pointsFromService } from '../../src/core/storefront/customer-points.ts';
 import { limitWords } from '../../src/loyalty/rate-limiter.ts';
 
 const CODES = [...SKIP_REASONS, ...ATTENTION_REASONS, ...WAITING_REASONS];
@@ -97,6 +108,63 @@ describe('an order’s words', () => {
       { audience: 'operator' },
     );
     expect(words.says).toMatch(/^Points cancelled: .* The customer spent points on this order/);
+  });
+});
+
+describe('an order’s badge', () => {
+  it('is red and says what happened while the service refused a call of it, whatever its state plans', () => {
+    expect([orderLabel({ state: 'earned' }, ['earn']), orderTone({ state: 'earned' }, ['earn'], false)]).toEqual([
+      'No points given yet',
+      'bad',
+    ]);
+    expect(orderLabel({ state: 'cancelled' }, ['cancel'])).toBe('Refused: cancelling its points');
+    expect(orderTone({ state: 'cancelled', reason: 'points_redeemed_on_cancelled_order' }, [], false)).toBe('bad');
+    // A failed call waiting to be tried again: not green yet.
+    expect(orderTone({ state: 'earned' }, [], true)).toBe('warn');
+  });
+
+  it('is green when earned, grey when it earns nothing', () => {
+    expect(orderTone({ state: 'approved' }, [], false)).toBe('good');
+    expect(orderTone({ state: 'earned' }, [], false)).toBe('pending');
+    expect(orderTone({ state: 'skipped', reason: 'test_order' }, [], false)).toBe('none');
+    expect(orderTone({ state: 'void' }, [], false)).toBe('none');
+  });
+});
+
+describe('counts in English', () => {
+  it('says one and many as English does, not "order(s)"', () => {
+    expect([counted(1, 'order'), counted(2, 'order'), counted(0, 'order')]).toEqual([
+      '1 order',
+      '2 orders',
+      '0 orders',
+    ]);
+    expect(counted(3, 'delivery', 'deliveries')).toBe('3 deliveries');
+    expect([isAre(1), isAre(5)]).toEqual(['is', 'are']);
+  });
+});
+
+describe('a take-back in the customer’s history', () => {
+  it('reads as taken back by the store, a reward’s redeem as spent on a reward', () => {
+    const data = {
+      balance: { approved: 200, redeemed: 130, pending: 0 },
+      redeemed: [
+        { points: 100, createdAt: '2026-11-18T10:00:00' },
+        { points: 30, createdAt: '2026-11-18T10:05:01' },
+      ],
+    };
+    const history = pointsFromService(data, 0, [{ at: '2026-11-18T10:05:00.000Z', points: 30 }])!.history;
+    expect(history.map((line) => [line.words, line.points])).toEqual([
+      ['Taken back by the store', -30],
+      ['Spent on a reward', -100],
+    ]);
+  });
+
+  it('names one redeem for each take-back, of its points, within minutes of it', () => {
+    const left = [{ at: '2026-11-18T10:00:00.000Z', points: 30 }];
+    expect(isTakeBack(left, { at: '2026-11-18T11:00:00.000Z', points: 30 })).toBe(false);
+    expect(isTakeBack(left, { at: '2026-11-18T10:00:02.000Z', points: 20 })).toBe(false);
+    expect(isTakeBack(left, { at: '2026-11-18T10:00:02.000Z', points: 30 })).toBe(true);
+    expect(isTakeBack(left, { at: '2026-11-18T10:00:03.000Z', points: 30 })).toBe(false);
   });
 });
 

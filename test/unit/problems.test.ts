@@ -97,7 +97,7 @@ describe('the operator’s problems', () => {
       expect.objectContaining({
         kind: 'orders_held',
         count: 4,
-        cause: expect.stringMatching(/^4 order\(s\) of shopify lost\.myshopify\.com are held/),
+        cause: expect.stringMatching(/^4 orders of shopify lost\.myshopify\.com are held/),
         fix: expect.stringMatching(/shops link shopify lost\.myshopify\.com/),
       }),
     ]);

@@ -1,11 +1,12 @@
 // A customer's orders on an account as the bridge's ledger keeps them: the figures the storefront shows where
 // the service gives none (customer-points.ts, pointsFromLedger).
 import type { LoyaltyRejectedError } from '../../loyalty/errors.ts';
-import type { Accounts, AccountRuntime } from '../accounts.ts';
+import { DEFAULT_ACCOUNT, type Accounts, type AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { Adjustment, LedgerStore } from '../store/ledger-store.ts';
 import { emailLastEarned } from './customer-holders.ts';
-import type { LedgerOrder, ServiceCustomer } from './customer-points.ts';
+import { customerKey, type LedgerOrder, type ServiceCustomer } from './customer-points.ts';
+import type { TakeBack } from './take-backs.ts';
 
 /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
 export async function customerLedgerOrders(
@@ -51,3 +52,24 @@ export const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
   /\b(customer|user)\b[^.]*\bnot found\b|\bno (customer|user)\b[^.]*\bfound\b/i.test(
     [error.serviceMessage, error.detail].filter(Boolean).join(': '),
   );
+
+/** The customer's take-backs by hand on the account, the service's key for them being the customer's. */
+export async function takeBacksOf(
+  store: Pick<LedgerStore, 'listRecords'>,
+  account: string,
+  customer: ServiceCustomer,
+): Promise<TakeBack[]> {
+  const key = customerKey(customer);
+  // As adjustments.ts sends a take-back: the e-mail where there is one, else the phone.
+  const keyOf = ({ email, mobile }: Adjustment['customer']) =>
+    email ? customerKey({ email }) : mobile ? customerKey({ mobile }) : undefined;
+  return (await store.listRecords<Adjustment>('adjustment')).flatMap(({ value }) =>
+    value.kind === 'redeem' &&
+    value.outcome !== 'failed' &&
+    value.points !== undefined &&
+    (value.account ?? DEFAULT_ACCOUNT) === account &&
+    keyOf(value.customer) === key
+      ? [{ at: value.at, points: value.points }]
+      : [],
+  );
+}

@@ -4,6 +4,7 @@
 import type { CustomerContact } from '../platform-module.ts';
 import { isPlainRecord } from '../../plain-record.ts';
 import { internationalPhone } from '../store/customer-data.ts';
+import { isTakeBack, TAKEN_BACK_WORDS, type TakeBack } from './take-backs.ts';
 
 /** Who the customer is at the service: the identifier the account's earns and redeems key them by. */
 export type ServiceCustomer = { email: string } | { mobile: string };
@@ -91,7 +92,11 @@ const earnedWords = (order: string | undefined, state: string) =>
  * - `redeemed[]`: `points`, `createdAt`.
  * docs/loyalty-client.md, "What the storefront reads of transaction".
  */
-export function pointsFromService(data: Record<string, unknown>, held: number): CustomerPoints | undefined {
+export function pointsFromService(
+  data: Record<string, unknown>,
+  held: number,
+  takeBacks: readonly TakeBack[] = [],
+): CustomerPoints | undefined {
   const figures = record(data.balance);
   if (!figures || !isCount(figures.approved) || !isCount(figures.redeemed)) return undefined;
   const pending = isCount(figures.pending) ? figures.pending : 0;
@@ -108,11 +113,14 @@ export function pointsFromService(data: Record<string, unknown>, held: number): 
       words: state === 'cancelled' ? `Cancelled${order ? `: order ${order}` : ''}` : earnedWords(order, state),
     });
   }
+  // A take-back by the store is a redeem to the service too: named as the bridge sent it, not as a reward.
+  const left = [...takeBacks];
   for (const entry of Array.isArray(data.redeemed) ? data.redeemed : []) {
     const redemption = record(entry);
     const at = serviceTime(redemption?.createdAt);
     if (!redemption || !at || !isCount(redemption.points)) continue;
-    history.push({ at, points: -redemption.points, words: 'Spent on a reward' });
+    const words = isTakeBack(left, { at, points: redemption.points }) ? TAKEN_BACK_WORDS : 'Spent on a reward';
+    history.push({ at, points: -redemption.points, words });
   }
   return {
     balance: {

@@ -22,6 +22,7 @@ import {
 } from './customer-points.ts';
 import { contactOf, CustomerContacts, matches } from './customer-contacts.ts';
 import { ExpiringCache, type Kept } from './expiring-cache.ts';
+import type { TakeBack } from './take-backs.ts';
 import { NoRoom, noRoomUntil, StorefrontPlaces, type Place } from './storefront-places.ts';
 
 /** A balance is fresh this long; the bridge's own calls for the customer drop it sooner. */
@@ -71,6 +72,8 @@ export interface StorefrontReaderParts {
     source: 'service' | 'ledger',
     readStartedAt: number,
   ) => Promise<number>;
+  /** The customer's take-backs by hand on the account (customer-ledger.ts, takeBacksOf): named so in their history. */
+  takeBacks?: (account: string, customer: ServiceCustomer) => Promise<TakeBack[]>;
   /** The customer's cover-check fence on the account now (cover-checks.ts, fenceOf); none without rewards. */
   fence?: (account: string, customer: ServiceCustomer) => Promise<string | null>;
   logger: Logger;
@@ -390,7 +393,8 @@ export class StorefrontReader implements KeptInMemory {
     } finally {
       place?.release();
     }
-    const fromService = pointsFromService(data, await held('service', readStartedAt));
+    const takeBacks = (await this.#o.takeBacks?.(account.id, customer)) ?? [];
+    const fromService = pointsFromService(data, await held('service', readStartedAt), takeBacks);
     return fromService ? { points: fromService, readStartedAt } : fromLedger(readStartedAt, neverSeen);
   }
 }

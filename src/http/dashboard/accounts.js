@@ -3,7 +3,7 @@
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them. With fifty accounts and hundreds of shops,
 // both lists are filtered and paged (pages.js): five accounts' cards, twenty-five shops a page.
-/* global $, api, card, cell, num, budgetNode, localTime, someOf, fillByHandAccounts, platformLabel, refresh, pagedList */
+/* global $, api, card, cell, num, counted, budgetNode, localTime, someOf, fillByHandAccounts, keepBudgets, platformLabel, refresh, pagedList */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -41,7 +41,10 @@ function activityPointsText(account) {
     ? 'the configuration, LOYALTY_ACTIVITY_POINTS'
     : 'the account’s settings, LOYALTY_ACTIVITY_POINTS';
   const listed = entries
-    .map(([activity, points]) => `activity ${activity}: ${/^\d+$/.test(points) ? num(Number(points)) : points} points`)
+    .map(
+      ([activity, points]) =>
+        `activity ${activity}: ${/^\d+$/.test(points) ? counted(Number(points), 'point') : `${points} points`}`,
+    )
     .join(', ');
   if (entries.length === 0) return `none declared: orders show no number of points until they are (${where})`;
   return account.readOnly ? `${listed} (from ${where})` : listed;
@@ -210,7 +213,8 @@ async function loadAccounts() {
   // A points edit the operator is typing in stays as it is until they are done.
   if (!document.activeElement?.closest('#account-list .points-edit'))
     accountCards.show(body.accounts, (accounts) => $('#account-list').replaceChildren(...accounts.map(accountCard)));
-  fillByHandAccounts(body.accounts);
+  fillByHandAccounts(body.accounts, shopsBody.shops);
+  keepBudgets(body.accounts);
   // A select the operator is choosing in stays as it is until they are done.
   if ($('#shop-accounts').contains(document.activeElement)) return;
   shopRows.show(shopsBody.shops, (shops) =>

@@ -2,8 +2,8 @@
 // reader reads them, and the colours that say what a state means. Loaded first of the dashboard's own scripts;
 // the panels' scripts use these once the page runs.
 /* global signOut */
-/* exported $, TOKEN_KEY, token, api, cell, fillPairs, wordsNode, someOf, card, num, budgetNode, spareWords, tone, TONES, stateTone,
-   stateBadge, platformLabel, loadPlatformLabels */
+/* exported $, TOKEN_KEY, token, api, cell, fillPairs, wordsNode, someOf, card, num, counted, budgetNode, spareWords, tone, TONES, stateTone,
+   platformLabel, loadPlatformLabels */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const $ = (selector) => document.querySelector(selector);
 
@@ -31,6 +31,9 @@ async function api(path, options = {}) {
 /** A count with the reader's separators ("98,340", "98 340", "98.340"); anything else as it is. */
 const NUMBERS = new Intl.NumberFormat();
 const num = (value) => (typeof value === 'number' ? NUMBERS.format(value) : String(value ?? ''));
+/** A count with its noun as English says it ("1 order", "2 orders"): the page's words are English. */
+const PLURALS = new Intl.PluralRules('en');
+const counted = (count, one, other = `${one}s`) => `${num(count)} ${PLURALS.select(count) === 'one' ? one : other}`;
 
 function cell(row, text) {
   const td = document.createElement('td');
@@ -135,14 +138,6 @@ const STATE_TONES = {
 };
 const stateTone = (state) => STATE_TONES[state] ?? 'waiting';
 const tone = (name) => TONES[name] ?? TONES.waiting;
-
-/** An order's state as a short coloured badge ("earned and approved" in green), its label from /status. */
-function stateBadge(state, labels) {
-  const badge = document.createElement('span');
-  badge.className = `state tone-${stateTone(state)}`;
-  badge.textContent = labels?.[state] ?? state;
-  return badge;
-}
 
 /** Each platform's name as a person reads it, from GET /admin/api/platforms; the code until it is known. */
 const platformLabels = new Map();

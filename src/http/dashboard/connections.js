@@ -1,7 +1,7 @@
 // The dashboard's connections: a card per platform (is each store's delivery healthy: deliveries, signature
 // failures, what the platform says of our subscriptions) and one for the loyalty service, with its budget and,
 // once, why the bridge sends fewer calls than the service allows.
-/* global $, card, num, someOf, whenNode, localTime, budgetNode, spareWords */
+/* global $, card, num, someOf, whenNode, localTime, budgetsNode, spareWords */
 /* exported showConnections */
 
 /** What the platform says of our subscriptions: its problems, when they were last found right, or why not checked. */
@@ -12,6 +12,9 @@ function subscriptionsText(connection) {
       .concat(report.error ? [`could not check: ${report.error}`] : []),
   );
   if (!connection.api) return { problems, text: 'not checked (no store API access)' };
+  // The demo's shops are read for resync, but no platform holds webhooks of theirs.
+  if (connection.subscriptionsHeld === false)
+    return { problems, text: 'nothing to check: no platform holds webhooks for these stores' };
   // With many stores, the first few problems and how many there are; each store's own is in the stores panel.
   const troubled = connection.subscriptions.filter((report) => report.problems.length > 0 || report.error).length;
   if (problems.length > 0)
@@ -60,7 +63,9 @@ function connectionCard(connection) {
 /** The loyalty service: its credentials, its last call, its budget (and why it is below the limit), its dead letters. */
 function serviceCard(body) {
   const { upstream, rateLimit } = body;
-  const calls = budgetNode(rateLimit.startedInWindow, rateLimit.effectiveLimit, rateLimit.windowMs);
+  // The budgets are drawn again with each listing of the accounts: why they are below the limit stays beside them.
+  const calls = document.createElement('span');
+  calls.append(budgetsNode(rateLimit.startedInWindow, rateLimit.effectiveLimit, rateLimit.windowMs));
   const spare = spareWords(rateLimit);
   if (spare) {
     const why = document.createElement('small');

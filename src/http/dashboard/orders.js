@@ -1,7 +1,7 @@
 // The dashboard's orders: the recent orders a page at a time (the admin API pages them), filtered by number,
 // e-mail or state; an order's detail with every call made for it; and the cancelled orders whose redeemed points
 // were not given back, each with the one click that does it.
-/* global $, api, cell, num, wordsNode, stateBadge, stateLabels, platformLabel, whenNode, localTime, pager, refresh */
+/* global $, api, cell, num, counted, wordsNode, stateTone, stateLabels, platformLabel, whenNode, localTime, pager, refresh */
 /* exported loadOrders, showOrder, loadRedeemedOnCancelled, selectedOrder */
 
 /** The order whose detail is open, shown again on each refresh. */
@@ -20,8 +20,12 @@ function orderRow(order) {
   cell(row, order.orderName || order.orderId);
   cell(row, platformLabel(order.platform));
   cell(row, order.email ?? '');
-  // Its state at a glance (a coloured badge), then in words with its fix.
-  cell(row, '').append(stateBadge(order.state, stateLabels), ' ', wordsNode(order.words));
+  // Its status at a glance (a badge in the API's tone: red while the service refused a call of it, whatever its
+  // state plans), then in words with its fix.
+  const badge = document.createElement('span');
+  badge.className = `state tone-${order.tone ?? stateTone(order.state)}`;
+  badge.textContent = order.label ?? stateLabels[order.state] ?? order.state;
+  cell(row, '').append(badge, ' ', wordsNode(order.words));
   cell(row, order.points.text);
   cell(row, '').append(whenNode(order.updatedAt));
   row.addEventListener('click', () => showOrder(order.key));
@@ -103,7 +107,7 @@ function redeemedRow(order) {
     return row;
   }
   const giveBack = document.createElement('button');
-  giveBack.textContent = `Give ${num(order.points)} points back`;
+  giveBack.textContent = `Give ${counted(order.points, 'point')} back`;
   giveBack.addEventListener('click', async () => {
     giveBack.disabled = true;
     const { status, body: result } = await api(`/orders/${encodeURIComponent(order.key)}/give-back-redeemed`, {

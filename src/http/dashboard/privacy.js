@@ -1,12 +1,12 @@
 // The dashboard's privacy: the data requests platforms sent (a customer asking for their data), and a customer's
 // data exported or erased by e-mail or phone. The loyalty service keeps its own copy: erase them there too.
-/* global $, api, cell, num, whenNode, refresh */
+/* global $, api, cell, counted, whenNode, refresh */
 /* exported loadPrivacy */
 
 async function loadPrivacy() {
   const { body } = await api('/privacy');
   $('#data-requests-note').textContent = body.dataRequests.length
-    ? `${num(body.dataRequests.length)} data request(s) to answer: export the customer's data and send it to the merchant's customer.`
+    ? `${counted(body.dataRequests.length, 'data request')} to answer: export the customer's data and send it to the merchant's customer.`
     : 'No data request waiting.';
   $('#data-requests tbody').replaceChildren(
     ...body.dataRequests.map((request) => {
@@ -54,7 +54,7 @@ async function exportCustomer(event) {
   link.download = 'customer-data.json';
   link.textContent = 'customer-data.json';
   $('#privacy-result').replaceChildren(
-    `${num(body.orders.length)} order(s), ${num(body.deadLetters.length)} dead letter(s) found. Download `,
+    `${counted(body.orders.length, 'order')}, ${counted(body.deadLetters.length, 'dead letter')} found. Download `,
     link,
   );
   link.click();
@@ -73,7 +73,7 @@ async function eraseCustomer() {
   const { status, body } = await api('/customers/erase', { method: 'POST', body: JSON.stringify(query) });
   $('#privacy-result').textContent =
     status === 200
-      ? `Erased from ${num(body.erased.orders)} order(s), ${num(body.erased.deadLetters)} dead letter(s), ${num(body.erased.adjustments)} points given or taken by hand and ${num(body.erased.records - body.erased.adjustments)} other record(s). Erase them at the loyalty service too.`
+      ? `Erased from ${counted(body.erased.orders, 'order')}, ${counted(body.erased.deadLetters, 'dead letter')}, ${counted(body.erased.adjustments, 'change', 'changes')} of points by hand and ${counted(body.erased.records - body.erased.adjustments, 'other record')}. Erase them at the loyalty service too.`
       : `Not erased: ${body.error}`;
   await refresh();
 }

@@ -1,7 +1,7 @@
 // The dashboard's status: what needs attention at the top (problems, alarms, banners), the orders' totals by state,
 // platform and reason, the loyalty service's budget and the work waiting, the demo's badge, and the platforms the
 // resync form offers. All from GET /admin/api/status, every refresh.
-/* global $, api, fillPairs, wordsNode, budgetNode, localTime, platformLabel, showConnections, drawStateChart,
+/* global $, api, fillPairs, wordsNode, budgetsNode, localTime, platformLabel, showConnections, drawStateChart,
    offerResync */
 /* exported loadStatus, stateLabels, backfillLane */
 
@@ -53,7 +53,7 @@ function fillTotals(body) {
 function fillWork(body) {
   const rate = body.rateLimit;
   fillPairs($('#rate'), [
-    ['calls to the service', budgetNode(rate.startedInWindow, rate.effectiveLimit, rate.windowMs)],
+    ['calls to the service', budgetsNode(rate.startedInWindow, rate.effectiveLimit, rate.windowMs)],
     ['waiting in the limiter', rate.queued],
     ['orders with work', body.ledger.activeOrders],
     ['last success', localTime(body.upstream.lastSuccessAt) || 'none yet'],

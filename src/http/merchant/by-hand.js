@@ -1,4 +1,5 @@
 // By hand (Orders): points given or taken back by the merchant, and a customer's points looked up.
+import { counted } from './figures.js';
 import { $, call, formProblems, toast } from './page.js';
 
 $('#give-form').addEventListener('submit', async (event) => {
@@ -54,5 +55,5 @@ function pointsSummary(email, answer) {
           .map(([name, points]) => `${name} ${points}`)
           .join(', ')
       : String(answer.balance ?? 'unknown');
-  return `${email}: ${balance}; ${(answer.earned ?? []).length} earnings, ${(answer.redeemed ?? []).length} redemptions`;
+  return `${email}: ${balance}; ${counted((answer.earned ?? []).length, 'earning')}, ${counted((answer.redeemed ?? []).length, 'redemption')}`;
 }

@@ -11,3 +11,8 @@ export function money(total) {
     return `${total.amount} ${total.currency}`;
   }
 }
+
+const PLURALS = new Intl.PluralRules('en');
+/** A count with its noun as English says it ("1 earning", "2 earnings"): the page's words are English. */
+export const counted = (count, one, other = `${one}s`) =>
+  `${count.toLocaleString()} ${PLURALS.select(count) === 'one' ? one : other}`;

@@ -24,9 +24,22 @@ export async function loadHome() {
   // Its calls against its limit, on an account of the shop's own (the operator's account is the operator's to watch).
   const usage = account && reach.may.read ? await call('/account/usage') : undefined;
   $('#account-usage').hidden = usage?.status !== 200;
-  if (usage?.status === 200)
-    $('#account-usage').textContent =
-      `Calls to the loyalty service: ${usage.body.words ?? `${usage.body.callsInLastMinute} in the last minute, of the ${usage.body.allowedPerMinute} a minute it allows.`}`;
+  if (usage?.status === 200) $('#account-usage').replaceChildren(...budget(usage.body));
+}
+
+const NUMBERS = new Intl.NumberFormat();
+
+/**
+ * The account's calls in one short line with its bar, as the operator's dashboard shows a budget: "2 of 489 calls
+ * this minute". The sentence on why it is under the service's limit is the bar's title, not a paragraph.
+ */
+function budget({ callsInLastMinute: calls, sentPerMinute: limit, words }) {
+  const bar = document.createElement('meter');
+  Object.assign(bar, { min: 0, max: limit, value: Math.min(calls, limit), low: limit * 0.5, high: limit * 0.9 });
+  bar.optimum = 0;
+  if (words) bar.title = words;
+  bar.className = 'budget-bar';
+  return [`${NUMBERS.format(calls)} of ${NUMBERS.format(limit)} calls this minute `, bar];
 }
 
 /** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
