@@ -4,15 +4,30 @@
 // redeem: the customer kept the discount and, at the code's expiry, the points (issue 64, review E 7b). So each such
 // code is kept here by a digest of its shop and text, naming neither, nor the customer, until it can pay no more.
 // An order that pays with it takes its hold back as a reservation it used: its redeem goes, and the sweeper removes
-// the code from the store as for any spent code.
+// the code from the store as for any spent code. A code an order had already used when its shop was erased is kept
+// with what became of that order's redeem (ErasedCode.state), so that the same order imported again after a
+// reinstall redeems only what was never sent (review G, G1 and G4).
 import { createHash } from 'node:crypto';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 
 export const ERASED_CODE_KIND = 'reward-erased-code';
 
+/**
+ * What the code's reservation was at the shop's erasure: 'issued' (open, or 'reserving'; or used by an order since
+ * cancelled), revived as used by an order that pays with it; 'owed' (used, its redeem not sent), revived for the order
+ * that comes again, whose redeem then goes; 'doubt' (used, its redeem in doubt: a person was asked to check) and
+ * 'taken' (its redeem went), never revived: that would be a second redeem of its points (erased-holds.ts).
+ */
+export type ErasedState = 'issued' | 'owed' | 'doubt' | 'taken';
+
+/** The until of a hold that never lapses: points owed to the program for a discount given (OWED at eraseShop). */
+export const OWED_UNTIL = '9999-12-31T00:00:00.000Z';
+
 export interface ErasedCode {
   holder: string;
+  /** Absent in codes kept before it was (kept only while open or used then, and revived as 'issued'). */
+  state?: ErasedState | undefined;
   /** The reservation's id, also its hold's on the holder. */
   reservation: string;
   /** Its expiry and settling window: after this it pays for nothing and goes. */
@@ -27,18 +42,19 @@ const erasedCodeId = (platform: string, shop: string, code: string) =>
     .update(codeIndexId(platform, shop, code))
     .digest('base64url');
 
-/** At a shop's erasure: its code still open, kept for an order after a reinstall. */
+/** At a shop's erasure: its code, open or used, kept for an order after a reinstall. */
 export async function keepErasedCode(
   store: Pick<LedgerStore, 'putRecord'>,
   holder: string,
   reservation: Reservation,
-  until: string,
+  kept: { until: string; state: ErasedState },
 ): Promise<void> {
   const { rewardId, points, amountOff, expiresAt, createdAt, platformId } = reservation;
   const value: ErasedCode = {
     holder,
+    state: kept.state,
     reservation: reservation.id,
-    until,
+    until: kept.until,
     kept: { rewardId, points, amountOff, expiresAt, createdAt, platformId: platformId ?? null },
   };
   await store.putRecord(
@@ -61,6 +77,8 @@ export async function reviveErasedCode(
   const id = erasedCodeId(at.platform, at.shop, at.code);
   const erased = await store.getRecord<ErasedCode>(ERASED_CODE_KIND, id);
   if (!erased || Date.parse(erased.until) <= now.getTime()) return undefined;
+  // Its redeem went, or may have: the order that comes again (a reinstall's import) must not send a second one.
+  if (erased.state === 'taken' || erased.state === 'doubt') return undefined;
   const { platformId, ...kept } = erased.kept;
   const used: Reservation = {
     ...kept,

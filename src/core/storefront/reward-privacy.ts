@@ -5,7 +5,8 @@
 // - an uninstall cannot remove codes (the platform revoked the bridge's access): its codes pay until their expiry,
 //   so the shop's open reservations stay held until then (the sweeper lets them go);
 // - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount,
-//   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts);
+//   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts); a used code's
+//   points are kept by what became of its redeem (erased-holds.ts);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -15,6 +16,7 @@ import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { dropErasedCodesOf, keepErasedCode } from './erased-codes.ts';
+import { fateAtShopErasure, holdOf, liveHolds, type ErasedFate } from './erased-holds.ts';
 import {
   CODE_KIND,
   FENCE_KIND,
@@ -28,7 +30,7 @@ import {
 import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord'>;
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'>;
   accounts: Pick<Accounts, 'all'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
@@ -87,6 +89,8 @@ export class RewardPrivacy implements KeptRecords {
     ];
     return accounts.flatMap((accountId) => customers.map((customer) => holderId(accountId, customer)));
   }
+
+  #now = () => this.#o.now?.() ?? new Date();
 
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
@@ -172,16 +176,22 @@ export class RewardPrivacy implements KeptRecords {
    * Forgets every reservation made in the shop (its codes' own records go with the shop's records). A code still open
    * pays in the store until its expiry (an erasure removes none, and after an uninstall none can be): its points
    * stay held until then and its settling, by amount (Holder.erasedShopHolds keeps no shop, code or customer id), and
-   * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts).
+   * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts). A code an order
+   * used is kept by what became of its redeem, read from the order before the shop's records go (erased-holds.ts):
+   * sent or in doubt, never redeemed again; not sent, its points owed for good unless that order comes again.
    */
   async eraseShop(platform: string, shop: string): Promise<void> {
-    const now = (this.#o.now?.() ?? new Date()).getTime();
+    const now = this.#now().getTime();
     const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
-    const until = (each: Reservation) => isoAt(Date.parse(each.expiresAt) + this.#o.settleMs);
     for (const { id, value } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+      const fates = new Map<string, ErasedFate>();
       // Kept first: a crash before the holder's write leaves a record that finds no hold, and does nothing.
-      for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state)))
-        if (Date.parse(until(each)) > now) await keepErasedCode(this.#o.store, id, each, until(each));
+      for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state))) {
+        const fate = await fateAtShopErasure(this.#o.store, each, this.#o.settleMs);
+        fates.set(each.id, fate);
+        if (Date.parse(fate.codeUntil) > now)
+          await keepErasedCode(this.#o.store, id, each, { until: fate.codeUntil, state: fate.state });
+      }
       await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
         const left = current.reservations.filter((each) => !inShop(each));
@@ -190,7 +200,7 @@ export class RewardPrivacy implements KeptRecords {
           ...liveHolds(current, now),
           ...current.reservations
             .filter((each) => inShop(each) && HELD.has(each.state))
-            .map((each) => ({ points: each.points, until: until(each), reservation: each.id })),
+            .map((each) => holdOf(each, fates.get(each.id), this.#o.settleMs)),
         ].filter((each) => Date.parse(each.until) > now);
         const put: Holder = { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined };
         return left.length === 0 && holds.length === 0 ? { delete: true } : { put };
@@ -205,11 +215,6 @@ export class RewardPrivacy implements KeptRecords {
    */
   async shopUninstalled(_platform: string, _shop: string): Promise<void> {}
 }
-
-const isoAt = (ms: number) => new Date(ms).toISOString();
-/** The holder's holds for erased shops' codes that may still pay at `now`: the others go with any write. */
-const liveHolds = (holder: Holder, now: number) =>
-  (holder.erasedShopHolds ?? []).filter((each) => Date.parse(each.until) > now);
 
 /** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
 async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
