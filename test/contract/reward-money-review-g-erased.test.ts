@@ -113,4 +113,38 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
     expect(holder?.erasedShopHolds).toBeUndefined();
     expect((await redeemElsewhere(w, email)).kind).toBe('short');
   });
+
+  it.runIf(runs)(
+    'G3: an erasure asked in another shop leaves an erased shop’s code to redeem after a reinstall',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const { email, code } = await customerWithCode(w, 300);
+      await shopErased(w);
+      // The customer asks another shop of the account to erase them (its customers/redact).
+      await privacyOf(w).eraseCustomer({
+        platform: PLATFORM,
+        shop: OTHER_SHOP,
+        emails: [email],
+        phones: [],
+        orderIds: [],
+      });
+      expect(await w.ledger.listRecords('reward-erased-code')).toHaveLength(1);
+      // The erased shop reinstalls; an order pays there with the still-live code: its 200 points are redeemed, once.
+      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+      await w.pay(orderId(), [code]);
+      await w.settle();
+      await eventually(() => expect(w.redeems(email)).toEqual([200]));
+      // Asked in the erased shop itself (reinstalled), or with no shop, its codes go.
+      const other = await customerWithCode(w, 300);
+      await shopErased(w);
+      await privacyOf(w).eraseCustomer({
+        platform: PLATFORM,
+        shop: SHOP,
+        emails: [other.email],
+        phones: [],
+        orderIds: [],
+      });
+      expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
+    },
+  );
 });

@@ -28,6 +28,8 @@ export interface ErasedCode {
   holder: string;
   /** Absent in codes kept before it was (kept only while open or used then, and revived as 'issued'). */
   state?: ErasedState | undefined;
+  /** A digest of its platform and shop (shopDigest): a customer's erasure in one shop drops that shop's alone. */
+  shop?: string | undefined;
   /** The reservation's id, also its hold's on the holder. */
   reservation: string;
   /** Its expiry and settling window: after this it pays for nothing and goes. */
@@ -42,6 +44,10 @@ const erasedCodeId = (platform: string, shop: string, code: string) =>
     .update(codeIndexId(platform, shop, code))
     .digest('base64url');
 
+/** A shop's digest, naming neither: what an erased code keeps of its shop. */
+export const shopDigest = (platform: string, shop: string): string =>
+  createHash('sha256').update(`${platform}:${shop}`).digest('base64url');
+
 /** At a shop's erasure: its code, open or used, kept for an order after a reinstall. */
 export async function keepErasedCode(
   store: Pick<LedgerStore, 'putRecord'>,
@@ -53,6 +59,7 @@ export async function keepErasedCode(
   const value: ErasedCode = {
     holder,
     state: kept.state,
+    shop: shopDigest(reservation.platform, reservation.shop),
     reservation: reservation.id,
     until: kept.until,
     kept: { rewardId, points, amountOff, expiresAt, createdAt, platformId: platformId ?? null },
@@ -132,12 +139,18 @@ export async function dropEndedErasedCodes(
 /**
  * At a customer's erasure, in one shop or all: the codes kept for their holders go, whether or not the holders stay
  * (their ids name the customer, and a code brought back would tie them to its shop again). Such a code still pays
- * until its expiry, its points held by amount, as before a code was kept.
+ * until its expiry, its points held by amount, as before a code was kept. An erasure asked in one shop takes that
+ * shop's codes alone: another erased shop's code is that shop's, and an order paying with it after a reinstall must
+ * still redeem it (review G, G3). A code kept before its shop was noted is taken by any erasure of its holder.
  */
 export async function dropErasedCodesOf(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   holders: ReadonlySet<string>,
+  inShop?: { platform?: string | undefined; shop?: string | undefined },
 ): Promise<void> {
+  const only =
+    inShop?.platform !== undefined && inShop.shop !== undefined ? shopDigest(inShop.platform, inShop.shop) : undefined;
   for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
-    if (holders.has(value.holder)) await store.deleteRecord(ERASED_CODE_KIND, id);
+    if (holders.has(value.holder) && (only === undefined || value.shop === undefined || value.shop === only))
+      await store.deleteRecord(ERASED_CODE_KIND, id);
 }

@@ -146,8 +146,8 @@ export class RewardPrivacy implements KeptRecords {
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
-    // An erased shop's codes kept for the customer's holders (erased-codes.ts).
-    await dropErasedCodesOf(this.#o.store, ids);
+    // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
+    await dropErasedCodesOf(this.#o.store, ids, match);
     return erased;
   }
 
