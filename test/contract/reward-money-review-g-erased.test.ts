@@ -147,4 +147,28 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
       expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
     },
   );
+
+  it.runIf(runs)('G2: exports what is kept of the customer by amount once a shop was erased', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const { email, code } = await customerWithCode(w, 300);
+    const until = new Date(w.clock.now + 7 * DAY_MS + SETTLE_MS).toISOString();
+    await shopErased(w);
+    const exported = (await privacyOf(w).exportCustomer({ emails: [email], phones: [], orderIds: [] })) as Record<
+      string,
+      unknown
+    >;
+    expect(exported.kept).toEqual([
+      { account: w.account.id, heldByAmount: [{ points: 200, until: expect.any(String) }], redeemedEarlier: 0 },
+    ]);
+    expect(exported.erasedShopCodes).toEqual([{ points: 200, until: expect.any(String), state: 'issued' }]);
+    expect(Date.parse((exported.erasedShopCodes as Array<{ until: string }>)[0]!.until)).toBeGreaterThanOrEqual(
+      Date.parse(until) - 60_000,
+    );
+    // Nothing of the erased shop, its code or its orders.
+    expect(JSON.stringify(exported)).not.toContain(code);
+    expect(JSON.stringify(exported)).not.toContain(SHOP);
+    // Another customer's export shows none of it.
+    const other = await privacyOf(w).exportCustomer({ emails: ['someone-else@example.com'], phones: [], orderIds: [] });
+    expect(other).toEqual({ reservations: [], kept: [], erasedShopCodes: [] });
+  });
 });

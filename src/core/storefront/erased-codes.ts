@@ -154,3 +154,13 @@ export async function dropErasedCodesOf(
     if (holders.has(value.holder) && (only === undefined || value.shop === undefined || value.shop === only))
       await store.deleteRecord(ERASED_CODE_KIND, id);
 }
+
+/** The codes kept for the holders, as the customer's export shows them: what they hold, and until when. */
+export async function erasedCodesOf(
+  store: Pick<LedgerStore, 'listRecords'>,
+  holders: ReadonlySet<string>,
+): Promise<Array<{ points: number; until: string; state: ErasedState }>> {
+  return (await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+    .filter(({ value }) => holders.has(value.holder))
+    .map(({ value }) => ({ points: value.kept.points, until: value.until, state: value.state ?? 'issued' }));
+}

@@ -61,3 +61,7 @@ export function holdOf(reservation: Reservation, fate: ErasedFate | undefined, s
 /** The holder's holds that may still pay at `now`: the others go with any write. */
 export const liveHolds = (holder: Pick<Holder, 'erasedShopHolds'>, now: number): Hold[] =>
   (holder.erasedShopHolds ?? []).filter((each) => Date.parse(each.until) > now);
+
+/** As the customer's export shows a hold: its points, and until when (or owed, for good). */
+export const holdShown = ({ points, until }: Hold) =>
+  until === OWED_UNTIL ? { points, owed: true } : { points, until };

@@ -15,8 +15,8 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
-import { dropErasedCodesOf, keepErasedCode } from './erased-codes.ts';
-import { fateAtShopErasure, holdOf, liveHolds, type ErasedFate } from './erased-holds.ts';
+import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
+import { fateAtShopErasure, holdOf, holdShown, liveHolds, type ErasedFate } from './erased-holds.ts';
 import {
   CODE_KIND,
   FENCE_KIND,
@@ -92,11 +92,28 @@ export class RewardPrivacy implements KeptRecords {
 
   #now = () => this.#o.now?.() ?? new Date();
 
+  /**
+   * Their reservations; and what is kept of them by amount on their holders (review G, G2): points held for erased
+   * shops' codes or owed, long-spent points, and the erased shops' codes kept for them (how many points, until when).
+   * Only their own holders' (by their identifiers): a holder found by the platform's id of a code is not theirs whole.
+   */
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
     for (const { holder, theirs } of await this.#theirs(match, account))
       for (const each of theirs) reservations.push({ account: holder.account, ...each });
-    return { reservations };
+    const kept = [];
+    const now = this.#now().getTime();
+    const own = await this.#holders(match, account);
+    for (const { holder } of own) {
+      const holds = liveHolds(holder, now).map(holdShown);
+      const earlier = holder.redeemedEarlier ?? 0;
+      if (holds.length > 0 || earlier > 0)
+        kept.push({ account: holder.account, heldByAmount: holds, redeemedEarlier: earlier });
+    }
+    const erasedShopCodes = (await erasedCodesOf(this.#o.store, new Set(own.map(({ id }) => id)))).filter(
+      (each) => Date.parse(each.until) > now,
+    );
+    return { reservations, kept, erasedShopCodes };
   }
 
   async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
