@@ -2,6 +2,7 @@
 // code's redeem in doubt or unsent when its shop is erased, a customer's erasure in another shop, the customer's
 // export of what is kept of them by amount, and a customer erased while their code still pays in an uninstalled store.
 import { describe, expect, it } from 'vitest';
+import { ORPHAN_KIND } from '../../src/core/storefront/orphan-codes.ts';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -171,4 +172,35 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
     const other = await privacyOf(w).exportCustomer({ emails: ['someone-else@example.com'], phones: [], orderIds: [] });
     expect(other).toEqual({ reservations: [], kept: [], erasedShopCodes: [] });
   });
+
+  it.runIf(runs)(
+    'G5: an erased customer’s code that still pays in an uninstalled store keeps its points held',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const { email, code } = await customerWithCode(w, 300);
+      // Uninstalled: the store no longer lets the bridge in, and the code pays until its expiry.
+      w.serving.on = false;
+      w.store.accessGone = true;
+      await privacyOf(w).shopUninstalled(PLATFORM, SHOP);
+      // The customer is erased everywhere.
+      await privacyOf(w).eraseCustomer({ emails: [email], phones: [], orderIds: [] });
+      expect(w.store.usable(code, `customer-${email}`, w.clock.now)).toBeDefined();
+      // Nothing names them: the holder keeps its account and the points by amount alone.
+      const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+      expect(holder).toEqual({ account: w.account.id, reservations: [], erasedShopHolds: [expect.anything()] });
+      expect(JSON.stringify(holder)).not.toContain(email);
+      // While the code pays, its 200 points are not theirs to spend again elsewhere.
+      expect((await redeemElsewhere(w, email)).kind).toBe('short');
+      // The store lets the bridge in again (a reinstall): the sweeper removes the code, kept for it.
+      expect(await w.ledger.listRecords(ORPHAN_KIND)).toHaveLength(1);
+      w.serving.on = true;
+      w.store.accessGone = false;
+      await w.sweeper.sweep();
+      expect(w.store.usable(code, `customer-${email}`, w.clock.now)).toBeUndefined();
+      expect(await w.ledger.listRecords(ORPHAN_KIND)).toEqual([]);
+      // Once the code has expired and settled, the hold lapses.
+      w.clock.now += 7 * DAY_MS + SETTLE_MS + 1_000;
+      expect((await redeemElsewhere(w, email)).kind).toBe('issued');
+    },
+  );
 });

@@ -7,6 +7,8 @@
 // - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount,
 //   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts); a used code's
 //   points are kept by what became of its redeem (erased-holds.ts);
+// - a customer's erasure keeps, by amount, the points of a code the store could not remove while it may pay, and the
+//   code for the sweeper to remove once the store lets the bridge in (review G, G5);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -16,7 +18,16 @@ import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
-import { fateAtShopErasure, holdOf, holdShown, liveHolds, type ErasedFate } from './erased-holds.ts';
+import {
+  anonymousHolder,
+  fateAtShopErasure,
+  holdOf,
+  holdShown,
+  keepForRemoval,
+  liveHolds,
+  type ErasedFate,
+  type Hold,
+} from './erased-holds.ts';
 import {
   CODE_KIND,
   FENCE_KIND,
@@ -120,52 +131,78 @@ export class RewardPrivacy implements KeptRecords {
     let erased = 0;
     const holders = await this.#theirs(match, account);
     for (const { id, theirs } of holders) {
+      // Codes that may still pay: the store could not remove them (review G, G5).
+      const paying: Hold[] = [];
       for (const reservation of theirs) {
-        const codes = this.#o.codesOf(reservation.platform);
-        // A spent code too ('redeemed', 'refused'), and one whose order's redeem is on its way ('used', never sent
-        // now): a store may give its use back (its order cancelled), and the sweeper, which would have removed it or
-        // given it back to its holder, never sees it once its record goes below.
-        const spent =
-          reservation.state === 'redeemed' || reservation.state === 'refused' || reservation.state === 'used';
-        const live = reservation.state === 'issued' || reservation.state === 'reserving';
-        if (codes && (live || (spent && reservation.platformId !== undefined))) {
-          // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
-          // be in the store with no answer kept (a crash after its make): looked for by its text, as the sweeper
-          // would have, since its code's record goes below and the sweeper never sees it again.
-          const { platform, shop } = reservation;
-          await removeLive(codes, reservation).catch(() =>
-            this.#o.logger.info(
-              { platform, shop },
-              "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
-            ),
-          );
-        }
+        const hold = await this.#removeFromStore(reservation);
+        if (hold) paying.push(hold);
         await this.#o.store.deleteRecord(
           CODE_KIND,
           codeIndexId(reservation.platform, reservation.shop, reservation.code),
         );
         erased += 1;
       }
-      const gone = new Set(theirs.map((reservation) => reservation.id));
-      await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
-        if (!current) return undefined;
-        const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
-        // An erasure in one shop leaves the account's count of long-spent points (redeemedEarlier), which other
-        // shops' orders of the customer still need; the customer's whole erasure takes it with the rest.
-        // So do the points held for an erased shop's codes, which still pay (eraseShop).
-        const holds = liveHolds(current, (this.#o.now?.() ?? new Date()).getTime());
-        const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
-        const keep = left.length > 0 || (match.shop !== undefined && accountWide);
-        return keep
-          ? { put: { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined } }
-          : { delete: true };
-      });
+      await this.#forget(id, theirs, paying, match);
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
     // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
     await dropErasedCodesOf(this.#o.store, ids, match);
     return erased;
+  }
+
+  /**
+   * The reservation's code removed from the store while the bridge has access. A spent code too ('redeemed',
+   * 'refused'), and one whose order's redeem is on its way ('used', never sent now): a store may give its use back
+   * (its order cancelled), and the sweeper, which would have removed it or given it back to its holder, never sees it
+   * once its record goes. A 'reserving' one may be in the store with no answer kept (a crash after its make): looked
+   * for by its text, as the sweeper would have. An open code the store could not remove still pays until its expiry:
+   * answered its hold, its points held by amount until then and its settling, and it is kept for the sweeper to remove
+   * once the store lets the bridge in again (an uninstalled store, reinstalled).
+   */
+  async #removeFromStore(reservation: Reservation): Promise<Hold | undefined> {
+    const codes = this.#o.codesOf(reservation.platform);
+    const spent = reservation.state === 'redeemed' || reservation.state === 'refused' || reservation.state === 'used';
+    const live = reservation.state === 'issued' || reservation.state === 'reserving';
+    if (!codes || !(live || (spent && reservation.platformId !== undefined))) return undefined;
+    const removed = await removeLive(codes, reservation).then(
+      () => true,
+      () => false,
+    );
+    if (removed) return undefined;
+    const { platform, shop } = reservation;
+    this.#o.logger.info(
+      { platform, shop },
+      "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
+    );
+    if (!live) return undefined;
+    const now = this.#now();
+    const hold = holdOf(reservation, undefined, this.#o.settleMs);
+    if (Date.parse(hold.until) <= now.getTime()) return undefined;
+    await keepForRemoval(this.#o.store, reservation, now);
+    return hold;
+  }
+
+  /**
+   * The holder without the erased reservations. An erasure in one shop leaves the account's count of long-spent
+   * points (redeemedEarlier), which other shops' orders of the customer still need, and the points held by amount
+   * (erased shops' codes, which still pay; owed redeems); the customer's whole erasure takes the count with the rest,
+   * and keeps the holds, the holder naming no customer then (anonymousHolder).
+   */
+  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<void> {
+    const gone = new Set(theirs.map((reservation) => reservation.id));
+    const now = this.#now().getTime();
+    await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+      if (!current) return undefined;
+      const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
+      const kept = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
+      const holds = [...liveHolds(current, now), ...paying.filter((each) => !kept.has(each.reservation))];
+      const erasedShopHolds = holds.length ? holds : undefined;
+      const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
+      if (left.length > 0 || (match.shop !== undefined && accountWide))
+        return { put: { ...current, reservations: left, erasedShopHolds } };
+      return holds.length > 0 ? { put: anonymousHolder(current.account, holds) } : { delete: true };
+    });
   }
 
   /**
@@ -180,7 +217,8 @@ export class RewardPrivacy implements KeptRecords {
    */
   async #dropChecks(ids: Iterable<string>): Promise<void> {
     for (const id of ids) {
-      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id)) !== undefined) continue;
+      // A holder kept naming no customer (anonymousHolder) keeps neither: its holds need no check.
+      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id))?.customer !== undefined) continue;
       await this.#o.store.deleteRecord(FENCE_KIND, id);
       const now = (this.#o.now?.() ?? new Date()).getTime();
       await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, id, (current) =>
