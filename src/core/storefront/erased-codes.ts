@@ -141,18 +141,21 @@ export async function dropEndedErasedCodes(
  * (their ids name the customer, and a code brought back would tie them to its shop again). Such a code still pays
  * until its expiry, its points held by amount, as before a code was kept. An erasure asked in one shop takes that
  * shop's codes alone: another erased shop's code is that shop's, and an order paying with it after a reinstall must
- * still redeem it (review G, G3). A code kept before its shop was noted is taken by any erasure of its holder.
+ * still redeem it (review G, G3). A code kept before its shop was noted, or past its until, goes with any erasure.
  */
 export async function dropErasedCodesOf(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   holders: ReadonlySet<string>,
-  inShop?: { platform?: string | undefined; shop?: string | undefined },
+  inShop: { platform?: string | undefined; shop?: string | undefined },
+  now: number,
 ): Promise<void> {
   const only =
-    inShop?.platform !== undefined && inShop.shop !== undefined ? shopDigest(inShop.platform, inShop.shop) : undefined;
+    inShop.platform !== undefined && inShop.shop !== undefined ? shopDigest(inShop.platform, inShop.shop) : undefined;
+  // One that can pay no more goes too: it keeps nothing for an order, and its holder's id names the customer.
+  const theirs = (value: ErasedCode) =>
+    only === undefined || value.shop === undefined || value.shop === only || Date.parse(value.until) <= now;
   for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
-    if (holders.has(value.holder) && (only === undefined || value.shop === undefined || value.shop === only))
-      await store.deleteRecord(ERASED_CODE_KIND, id);
+    if (holders.has(value.holder) && theirs(value)) await store.deleteRecord(ERASED_CODE_KIND, id);
 }
 
 /** The codes kept for the holders, as the customer's export shows them: what they hold, and until when. */

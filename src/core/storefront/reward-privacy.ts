@@ -147,7 +147,7 @@ export class RewardPrivacy implements KeptRecords {
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
     // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
-    await dropErasedCodesOf(this.#o.store, ids, match);
+    await dropErasedCodesOf(this.#o.store, ids, match, this.#now().getTime());
     return erased;
   }
 
