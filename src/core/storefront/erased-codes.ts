@@ -4,15 +4,32 @@
 // redeem: the customer kept the discount and, at the code's expiry, the points (issue 64, review E 7b). So each such
 // code is kept here by a digest of its shop and text, naming neither, nor the customer, until it can pay no more.
 // An order that pays with it takes its hold back as a reservation it used: its redeem goes, and the sweeper removes
-// the code from the store as for any spent code.
+// the code from the store as for any spent code. A code an order had already used when its shop was erased is kept
+// with what became of that order's redeem (ErasedCode.state), so that the same order imported again after a
+// reinstall redeems only what was never sent (review G, G1 and G4).
 import { createHash } from 'node:crypto';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 
 export const ERASED_CODE_KIND = 'reward-erased-code';
 
+/**
+ * What the code's reservation was at the shop's erasure: 'issued' (open, or 'reserving'; or used by an order since
+ * cancelled), revived as used by an order that pays with it; 'owed' (used, its redeem not sent), revived for the order
+ * that comes again, whose redeem then goes; 'doubt' (used, its redeem in doubt: a person was asked to check) and
+ * 'taken' (its redeem went), never revived: that would be a second redeem of its points (erased-holds.ts).
+ */
+export type ErasedState = 'issued' | 'owed' | 'doubt' | 'taken';
+
+/** The until of a hold that never lapses: points owed to the program for a discount given (OWED at eraseShop). */
+export const OWED_UNTIL = '9999-12-31T00:00:00.000Z';
+
 export interface ErasedCode {
   holder: string;
+  /** Absent in codes kept before it was (kept only while open or used then, and revived as 'issued'). */
+  state?: ErasedState | undefined;
+  /** A digest of its platform and shop (shopDigest): a customer's erasure in one shop drops that shop's alone. */
+  shop?: string | undefined;
   /** The reservation's id, also its hold's on the holder. */
   reservation: string;
   /** Its expiry and settling window: after this it pays for nothing and goes. */
@@ -27,18 +44,24 @@ const erasedCodeId = (platform: string, shop: string, code: string) =>
     .update(codeIndexId(platform, shop, code))
     .digest('base64url');
 
-/** At a shop's erasure: its code still open, kept for an order after a reinstall. */
+/** A shop's digest, naming neither: what an erased code keeps of its shop. */
+export const shopDigest = (platform: string, shop: string): string =>
+  createHash('sha256').update(`${platform}:${shop}`).digest('base64url');
+
+/** At a shop's erasure: its code, open or used, kept for an order after a reinstall. */
 export async function keepErasedCode(
   store: Pick<LedgerStore, 'putRecord'>,
   holder: string,
   reservation: Reservation,
-  until: string,
+  kept: { until: string; state: ErasedState },
 ): Promise<void> {
   const { rewardId, points, amountOff, expiresAt, createdAt, platformId } = reservation;
   const value: ErasedCode = {
     holder,
+    state: kept.state,
+    shop: shopDigest(reservation.platform, reservation.shop),
     reservation: reservation.id,
-    until,
+    until: kept.until,
     kept: { rewardId, points, amountOff, expiresAt, createdAt, platformId: platformId ?? null },
   };
   await store.putRecord(
@@ -61,6 +84,8 @@ export async function reviveErasedCode(
   const id = erasedCodeId(at.platform, at.shop, at.code);
   const erased = await store.getRecord<ErasedCode>(ERASED_CODE_KIND, id);
   if (!erased || Date.parse(erased.until) <= now.getTime()) return undefined;
+  // Its redeem went, or may have: the order that comes again (a reinstall's import) must not send a second one.
+  if (erased.state === 'taken' || erased.state === 'doubt') return undefined;
   const { platformId, ...kept } = erased.kept;
   const used: Reservation = {
     ...kept,
@@ -114,12 +139,31 @@ export async function dropEndedErasedCodes(
 /**
  * At a customer's erasure, in one shop or all: the codes kept for their holders go, whether or not the holders stay
  * (their ids name the customer, and a code brought back would tie them to its shop again). Such a code still pays
- * until its expiry, its points held by amount, as before a code was kept.
+ * until its expiry, its points held by amount, as before a code was kept. An erasure asked in one shop takes that
+ * shop's codes alone: another erased shop's code is that shop's, and an order paying with it after a reinstall must
+ * still redeem it (review G, G3). A code kept before its shop was noted, or past its until, goes with any erasure.
  */
 export async function dropErasedCodesOf(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   holders: ReadonlySet<string>,
+  inShop: { platform?: string | undefined; shop?: string | undefined },
+  now: number,
 ): Promise<void> {
+  const only =
+    inShop.platform !== undefined && inShop.shop !== undefined ? shopDigest(inShop.platform, inShop.shop) : undefined;
+  // One that can pay no more goes too: it keeps nothing for an order, and its holder's id names the customer.
+  const theirs = (value: ErasedCode) =>
+    only === undefined || value.shop === undefined || value.shop === only || Date.parse(value.until) <= now;
   for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
-    if (holders.has(value.holder)) await store.deleteRecord(ERASED_CODE_KIND, id);
+    if (holders.has(value.holder) && theirs(value)) await store.deleteRecord(ERASED_CODE_KIND, id);
+}
+
+/** The codes kept for the holders, as the customer's export shows them: what they hold, and until when. */
+export async function erasedCodesOf(
+  store: Pick<LedgerStore, 'listRecords'>,
+  holders: ReadonlySet<string>,
+): Promise<Array<{ points: number; until: string; state: ErasedState }>> {
+  return (await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+    .filter(({ value }) => holders.has(value.holder))
+    .map(({ value }) => ({ points: value.kept.points, until: value.until, state: value.state ?? 'issued' }));
 }

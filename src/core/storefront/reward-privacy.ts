@@ -5,7 +5,10 @@
 // - an uninstall cannot remove codes (the platform revoked the bridge's access): its codes pay until their expiry,
 //   so the shop's open reservations stay held until then (the sweeper lets them go);
 // - a shop's erasure forgets every reservation made in it, and keeps the points of its open codes held, by amount,
-//   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts);
+//   and the codes by a digest, for an order that pays with one after a reinstall (erased-codes.ts); a used code's
+//   points are kept by what became of its redeem (erased-holds.ts);
+// - a customer's erasure keeps, by amount, the points of a code the store could not remove while it may pay, and the
+//   code for the sweeper to remove once the store lets the bridge in (review G, G5);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -14,7 +17,17 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
-import { dropErasedCodesOf, keepErasedCode } from './erased-codes.ts';
+import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
+import {
+  anonymousHolder,
+  fateAtShopErasure,
+  holdOf,
+  holdShown,
+  keepForRemoval,
+  liveHolds,
+  type ErasedFate,
+  type Hold,
+} from './erased-holds.ts';
 import {
   CODE_KIND,
   FENCE_KIND,
@@ -28,7 +41,7 @@ import {
 import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord'>;
+  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'>;
   accounts: Pick<Accounts, 'all'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
@@ -88,63 +101,108 @@ export class RewardPrivacy implements KeptRecords {
     return accounts.flatMap((accountId) => customers.map((customer) => holderId(accountId, customer)));
   }
 
+  #now = () => this.#o.now?.() ?? new Date();
+
+  /**
+   * Their reservations; and what is kept of them by amount on their holders (review G, G2): points held for erased
+   * shops' codes or owed, long-spent points, and the erased shops' codes kept for them (how many points, until when).
+   * Only their own holders' (by their identifiers): a holder found by the platform's id of a code is not theirs whole.
+   */
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
     for (const { holder, theirs } of await this.#theirs(match, account))
       for (const each of theirs) reservations.push({ account: holder.account, ...each });
-    return { reservations };
+    const kept = [];
+    const now = this.#now().getTime();
+    const own = await this.#holders(match, account);
+    for (const { holder } of own) {
+      const holds = liveHolds(holder, now).map(holdShown);
+      const earlier = holder.redeemedEarlier ?? 0;
+      if (holds.length > 0 || earlier > 0)
+        kept.push({ account: holder.account, heldByAmount: holds, redeemedEarlier: earlier });
+    }
+    const erasedShopCodes = (await erasedCodesOf(this.#o.store, new Set(own.map(({ id }) => id)))).filter(
+      (each) => Date.parse(each.until) > now,
+    );
+    return { reservations, kept, erasedShopCodes };
   }
 
   async eraseCustomer(match: CustomerMatch, account?: string): Promise<number> {
     let erased = 0;
     const holders = await this.#theirs(match, account);
     for (const { id, theirs } of holders) {
+      // Codes that may still pay: the store could not remove them (review G, G5).
+      const paying: Hold[] = [];
       for (const reservation of theirs) {
-        const codes = this.#o.codesOf(reservation.platform);
-        // A spent code too ('redeemed', 'refused'), and one whose order's redeem is on its way ('used', never sent
-        // now): a store may give its use back (its order cancelled), and the sweeper, which would have removed it or
-        // given it back to its holder, never sees it once its record goes below.
-        const spent =
-          reservation.state === 'redeemed' || reservation.state === 'refused' || reservation.state === 'used';
-        const live = reservation.state === 'issued' || reservation.state === 'reserving';
-        if (codes && (live || (spent && reservation.platformId !== undefined))) {
-          // While the bridge has access; a code it cannot remove now ends by its own expiry. A 'reserving' one may
-          // be in the store with no answer kept (a crash after its make): looked for by its text, as the sweeper
-          // would have, since its code's record goes below and the sweeper never sees it again.
-          const { platform, shop } = reservation;
-          await removeLive(codes, reservation).catch(() =>
-            this.#o.logger.info(
-              { platform, shop },
-              "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
-            ),
-          );
-        }
+        const hold = await this.#removeFromStore(reservation);
+        if (hold) paying.push(hold);
         await this.#o.store.deleteRecord(
           CODE_KIND,
           codeIndexId(reservation.platform, reservation.shop, reservation.code),
         );
         erased += 1;
       }
-      const gone = new Set(theirs.map((reservation) => reservation.id));
-      await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
-        if (!current) return undefined;
-        const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
-        // An erasure in one shop leaves the account's count of long-spent points (redeemedEarlier), which other
-        // shops' orders of the customer still need; the customer's whole erasure takes it with the rest.
-        // So do the points held for an erased shop's codes, which still pay (eraseShop).
-        const holds = liveHolds(current, (this.#o.now?.() ?? new Date()).getTime());
-        const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
-        const keep = left.length > 0 || (match.shop !== undefined && accountWide);
-        return keep
-          ? { put: { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined } }
-          : { delete: true };
-      });
+      await this.#forget(id, theirs, paying, match);
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
-    // An erased shop's codes kept for the customer's holders (erased-codes.ts).
-    await dropErasedCodesOf(this.#o.store, ids);
+    // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
+    await dropErasedCodesOf(this.#o.store, ids, match, this.#now().getTime());
     return erased;
+  }
+
+  /**
+   * The reservation's code removed from the store while the bridge has access. A spent code too ('redeemed',
+   * 'refused'), and one whose order's redeem is on its way ('used', never sent now): a store may give its use back
+   * (its order cancelled), and the sweeper, which would have removed it or given it back to its holder, never sees it
+   * once its record goes. A 'reserving' one may be in the store with no answer kept (a crash after its make): looked
+   * for by its text, as the sweeper would have. An open code the store could not remove still pays until its expiry:
+   * answered its hold, its points held by amount until then and its settling, and it is kept for the sweeper to remove
+   * once the store lets the bridge in again (an uninstalled store, reinstalled).
+   */
+  async #removeFromStore(reservation: Reservation): Promise<Hold | undefined> {
+    const codes = this.#o.codesOf(reservation.platform);
+    const spent = reservation.state === 'redeemed' || reservation.state === 'refused' || reservation.state === 'used';
+    const live = reservation.state === 'issued' || reservation.state === 'reserving';
+    if (!codes || !(live || (spent && reservation.platformId !== undefined))) return undefined;
+    const removed = await removeLive(codes, reservation).then(
+      () => true,
+      () => false,
+    );
+    if (removed) return undefined;
+    const { platform, shop } = reservation;
+    this.#o.logger.info(
+      { platform, shop },
+      "an erased customer's reward code could not be removed from the store; it ends by its own expiry",
+    );
+    if (!live) return undefined;
+    const now = this.#now();
+    const hold = holdOf(reservation, undefined, this.#o.settleMs);
+    if (Date.parse(hold.until) <= now.getTime()) return undefined;
+    await keepForRemoval(this.#o.store, reservation, now);
+    return hold;
+  }
+
+  /**
+   * The holder without the erased reservations. An erasure in one shop leaves the account's count of long-spent
+   * points (redeemedEarlier), which other shops' orders of the customer still need, and the points held by amount
+   * (erased shops' codes, which still pay; owed redeems); the customer's whole erasure takes the count with the rest,
+   * and keeps the holds, the holder naming no customer then (anonymousHolder).
+   */
+  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<void> {
+    const gone = new Set(theirs.map((reservation) => reservation.id));
+    const now = this.#now().getTime();
+    await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+      if (!current) return undefined;
+      const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
+      const kept = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
+      const holds = [...liveHolds(current, now), ...paying.filter((each) => !kept.has(each.reservation))];
+      const erasedShopHolds = holds.length ? holds : undefined;
+      const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
+      if (left.length > 0 || (match.shop !== undefined && accountWide))
+        return { put: { ...current, reservations: left, erasedShopHolds } };
+      return holds.length > 0 ? { put: anonymousHolder(current.account, holds) } : { delete: true };
+    });
   }
 
   /**
@@ -159,7 +217,8 @@ export class RewardPrivacy implements KeptRecords {
    */
   async #dropChecks(ids: Iterable<string>): Promise<void> {
     for (const id of ids) {
-      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id)) !== undefined) continue;
+      // A holder kept naming no customer (anonymousHolder) keeps neither: its holds need no check.
+      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id))?.customer !== undefined) continue;
       await this.#o.store.deleteRecord(FENCE_KIND, id);
       const now = (this.#o.now?.() ?? new Date()).getTime();
       await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, id, (current) =>
@@ -172,16 +231,22 @@ export class RewardPrivacy implements KeptRecords {
    * Forgets every reservation made in the shop (its codes' own records go with the shop's records). A code still open
    * pays in the store until its expiry (an erasure removes none, and after an uninstall none can be): its points
    * stay held until then and its settling, by amount (Holder.erasedShopHolds keeps no shop, code or customer id), and
-   * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts).
+   * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts). A code an order
+   * used is kept by what became of its redeem, read from the order before the shop's records go (erased-holds.ts):
+   * sent or in doubt, never redeemed again; not sent, its points owed for good unless that order comes again.
    */
   async eraseShop(platform: string, shop: string): Promise<void> {
-    const now = (this.#o.now?.() ?? new Date()).getTime();
+    const now = this.#now().getTime();
     const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
-    const until = (each: Reservation) => isoAt(Date.parse(each.expiresAt) + this.#o.settleMs);
     for (const { id, value } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+      const fates = new Map<string, ErasedFate>();
       // Kept first: a crash before the holder's write leaves a record that finds no hold, and does nothing.
-      for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state)))
-        if (Date.parse(until(each)) > now) await keepErasedCode(this.#o.store, id, each, until(each));
+      for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state))) {
+        const fate = await fateAtShopErasure(this.#o.store, each, this.#o.settleMs);
+        fates.set(each.id, fate);
+        if (Date.parse(fate.codeUntil) > now)
+          await keepErasedCode(this.#o.store, id, each, { until: fate.codeUntil, state: fate.state });
+      }
       await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
         const left = current.reservations.filter((each) => !inShop(each));
@@ -190,7 +255,7 @@ export class RewardPrivacy implements KeptRecords {
           ...liveHolds(current, now),
           ...current.reservations
             .filter((each) => inShop(each) && HELD.has(each.state))
-            .map((each) => ({ points: each.points, until: until(each), reservation: each.id })),
+            .map((each) => holdOf(each, fates.get(each.id), this.#o.settleMs)),
         ].filter((each) => Date.parse(each.until) > now);
         const put: Holder = { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined };
         return left.length === 0 && holds.length === 0 ? { delete: true } : { put };
@@ -205,11 +270,6 @@ export class RewardPrivacy implements KeptRecords {
    */
   async shopUninstalled(_platform: string, _shop: string): Promise<void> {}
 }
-
-const isoAt = (ms: number) => new Date(ms).toISOString();
-/** The holder's holds for erased shops' codes that may still pay at `now`: the others go with any write. */
-const liveHolds = (holder: Holder, now: number) =>
-  (holder.erasedShopHolds ?? []).filter((each) => Date.parse(each.until) > now);
 
 /** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
 async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
