@@ -27,6 +27,8 @@ export interface DemoStorefrontPageParts {
   codes: DemoCodes;
   /** The bridge's own address, where the store's side forwards the widget's calls. */
   url(): string;
+  /** This run's sign-in cookie value: random, so a cookie made up by anyone else signs no one in. */
+  session: string;
   playing(): boolean;
   /** Sends the checkout's paid order through the webhook route; undefined once the demo stopped. */
   checkout(order: DemoOrder): Promise<SentOrder | undefined>;
@@ -42,8 +44,8 @@ const cents = (amount: string): number => {
 };
 const moneyText = (total: number) => `${Math.floor(total / 100)}.${String(total % 100).padStart(2, '0')}`;
 
-const signedIn = (req: Request) =>
-  (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=1`);
+const signedIn = (req: Request, session: string) =>
+  session !== '' && (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=${session}`);
 
 /** The page may load its own script and stylesheet, call its own origin (the store's side, the bridge), and post its own forms: nothing else. */
 const CSP =
@@ -61,6 +63,25 @@ const whilePlaying =
       'A store of yours is connected: the demo store page is gone with the demo.',
     );
   };
+
+/** The hostname a Host header names, lowercased, without its port (an IPv6 address keeps its brackets). */
+const hostnameOf = (host: string): string =>
+  (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '')).toLowerCase();
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * The demo answers a browser on this machine only: a Host header naming a loopback address or the bridge's own
+ * (`own`, its configured HOST and the address it told). Anything else, say a bridge reached from a network by
+ * another name, finds nothing there (the router is skipped, and the bridge answers 404).
+ */
+export function ownHostOnly(own: () => readonly string[]): RequestHandler {
+  return (req, _res, next) => {
+    const host = hostnameOf(req.headers.host ?? '');
+    const allowed = [...LOOPBACK, ...own().map(hostnameOf)];
+    next(host !== '' && allowed.includes(host) ? undefined : 'router');
+  };
+}
 
 /** /demo/storefront/: the demo's store pages, one for each platform whose demo has one, for the newcomer to pick. */
 export function demoStorefrontChooser(
@@ -99,7 +120,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
       typeof req.query.paid === 'string'
         ? parts.sent().find(({ number }) => String(number) === req.query.paid)
         : undefined;
-    sendPage(res, 200, page(parts, req.baseUrl, signedIn(req), paid ? { paid } : {}));
+    sendPage(res, 200, page(parts, req.baseUrl, signedIn(req, parts.session), paid ? { paid } : {}));
   });
   // The session reaches the page, and the paths of the store's origin its widget asks (originPaths).
   const session = (req: Request, value: string) =>
@@ -107,7 +128,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
       (path) => `${SIGNED_IN}=${value}; Path=${path}; HttpOnly; SameSite=Strict${value ? '' : '; Max-Age=0'}`,
     );
   routes.post('/sign-in', (req, res) => {
-    res.set('set-cookie', session(req, '1')).redirect(303, here(req));
+    res.set('set-cookie', session(req, parts.session)).redirect(303, here(req));
   });
   routes.post('/sign-out', (req, res) => {
     res.set('set-cookie', session(req, '')).redirect(303, here(req));
@@ -154,7 +175,7 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
   return async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const text = typeof body.code === 'string' ? body.code : '';
-    if (!signedIn(req))
+    if (!signedIn(req, parts.session))
       return sendPage(res, 400, page(parts, req.baseUrl, false, { refused: 'Sign in to pay with a reward code.' }));
     const used = codes.use(text, storefront.customer.id);
     if ('refused' in used) return sendPage(res, 400, page(parts, req.baseUrl, true, { refused: used.refused }));
@@ -187,7 +208,7 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
  * (storefront.serve) with the signed-in customer's id from this page's session, never the browser's; what it
  * forwards goes to the bridge's storefront routes, what it answers itself (a plugin's route) goes back as it is.
  */
-type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'url'>;
+type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'url' | 'session'>;
 
 function storeSide(parts: StoreSideParts, where: (req: Request) => { path: string; page: string }): RequestHandler {
   const { player, storefront } = parts;
@@ -203,7 +224,7 @@ function storeSide(parts: StoreSideParts, where: (req: Request) => { path: strin
       ...where(req),
       query,
       headers,
-      customerId: signedIn(req) ? storefront.customer.id : undefined,
+      customerId: signedIn(req, parts.session) ? storefront.customer.id : undefined,
       secret: player.secret,
     });
     if (!served) return res.status(404).json({ error: 'not found' });

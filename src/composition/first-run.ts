@@ -3,6 +3,7 @@
 // what they sent, and the links for this run (the dashboard's sign-in, the demo shop's page) told at the
 // terminal and never logged: when the bridge starts, again below the demo's first handful of orders (the
 // start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
+import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
@@ -21,6 +22,7 @@ import {
   demoStorefrontChooser,
   demoStorefrontOrigin,
   demoStorefrontPage,
+  ownHostOnly,
   STOREFRONT_PATH,
 } from './demo-storefront-page.ts';
 import { API_PATH, demoApiRoutes, demoReadingAdapter } from './demo-api.ts';
@@ -78,6 +80,8 @@ export class FirstRun {
   /** Stopped for good: a store of the merchant's own is connected. */
   #stopped = false;
   #url = '';
+  /** The demo customer's sign-in cookie's value for this run (random: a cookie made up elsewhere signs no one in). */
+  readonly #session = randomBytes(18).toString('base64url');
   /** The demo shops whose store pages the demo serves (each with one), and the codes each one's store holds. */
   readonly #shoppers: Shopper[];
   /**
@@ -173,7 +177,8 @@ export class FirstRun {
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    const routes = express.Router().use(this.#page.routes);
+    const ownHost = ownHostOnly(() => this.#ownHosts());
+    const routes = express.Router().use(ownHost).use(this.#page.routes);
     for (const player of this.#players) {
       const { api } = player.demo;
       if (!api) continue;
@@ -186,6 +191,7 @@ export class FirstRun {
       const storefront = demoStorefrontPage({
         ...shopper,
         url: () => this.#url,
+        session: this.#session,
         playing: () => this.running,
         checkout: async (order) => this.#demo?.checkout(player, order),
         sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
@@ -203,11 +209,18 @@ export class FirstRun {
       this.#lent.map((shopper) => ({
         ...shopper,
         url: () => this.#url,
+        session: this.#session,
         page: `${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/${shopper.player.platform}/`,
       })),
       () => this.running,
     );
-    return { ...this.#page, routes, origin };
+    return { ...this.#page, routes, origin: express.Router().use(ownHost).use(origin) };
+  }
+
+  /** The bridge's own host names, besides loopback's: its configured HOST, and the address it told. */
+  #ownHosts(): string[] {
+    const told = URL.canParse(this.#url) ? [new URL(this.#url).host] : [];
+    return [this.#o.config.HOST, ...told];
   }
 
   /** The demo store pages' link (the page that lists them, one for each platform), while the demo plays. */
