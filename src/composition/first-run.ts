@@ -5,7 +5,7 @@
 // start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
 import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import { runsDemoStore, type Config } from '../config.ts';
+import { isSet, runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { OrderSource } from '../core/order-source.ts';
 import type { AnyPlatformModule, DemoStorefront } from '../core/platform-module.ts';
@@ -40,7 +40,11 @@ export function firstRunConfig(configured: Config): { config: Config; secrets: D
   const modules = playing();
   const secrets = demoSecrets(modules.map(({ name }) => name));
   const settings = modules.map(({ name, demo }) => demo?.settings(secrets[name] ?? '') ?? {});
-  return { config: Object.assign({ ...configured }, ...settings) as Config, secrets };
+  // The demo's settings fill what is unset only: an operator's setting is never replaced by the demo's.
+  const config: Record<string, unknown> = { ...configured };
+  for (const [key, value] of settings.flatMap((each) => Object.entries(each)))
+    if (!isSet(config[key])) config[key] = value;
+  return { config: config as Config, secrets };
 }
 
 /** How the demo is paced (tests hurry it, or count its waits). */

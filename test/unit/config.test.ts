@@ -350,6 +350,11 @@ describe('loadConfig', () => {
     expect(demo({ PUBLIC_URL: 'https://loyalty.example.com' })).toBe(false);
     expect(demo({ NODE_ENV: 'production' })).toBe(false);
     expect(demo({ DEMO_STORE: 'off' })).toBe(false);
+    // Half a platform's configuration (an app key, shops, no secret yet) is the operator's: no demo in its place.
+    expect(demo({ SHOPIFY_API_KEY: 'real-app-key' })).toBe(false);
+    expect(demo({ SHOPIFY_SHOPS: 'real-shop.myshopify.com' })).toBe(false);
+    expect(demo({ BIGCOMMERCE_STORES: 'abc123' })).toBe(false);
+    expect(demo({ WOOCOMMERCE_CONSUMER_KEY: 'ck_real' })).toBe(false);
   });
 
   it('gives one line per bad key, all at once', () => {
