@@ -154,6 +154,14 @@ export class FirstRun {
     return this.#players.some((player) => player.platform === platform && player.shop === shop);
   }
 
+  /**
+   * A delivery from a demo shop once the demo stopped (or before it started): refused, though signed with this run's
+   * secret, which the configuration still holds; nothing of it is kept.
+   */
+  refusedShop(platform: string, shop: string): string | undefined {
+    return this.isDemoShop(platform, shop) && !this.running ? 'the demo store has stopped' : undefined;
+  }
+
   /** The demo's shops while it plays: stores to the operator's panel, as a platform's own are. */
   get shops(): Array<{ platform: string; shop: string }> {
     if (!this.running) return [];
