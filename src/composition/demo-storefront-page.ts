@@ -213,6 +213,10 @@ type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'u
 function storeSide(parts: StoreSideParts, where: (req: Request) => { path: string; page: string }): RequestHandler {
   const { player, storefront } = parts;
   return async (req, res) => {
+    // A redeem is a POST with no body: another site on this machine (another port is the same site, so the cookie
+    // goes) could send it. Only the page's own origin may.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !ownOrigin(req, parts.url()))
+      return res.status(403).json({ error: 'not from the demo store page' });
     const query = Object.entries(req.query).flatMap(([key, value]) =>
       typeof value === 'string' ? [[key, value] as const] : [],
     );
@@ -244,6 +248,14 @@ function storeSide(parts: StoreSideParts, where: (req: Request) => { path: strin
       .send(Buffer.from(await answer.arrayBuffer()));
   };
 }
+
+/** The request's Origin is the bridge's: the address it told, or the one this request reached (a loopback Host). */
+const ownOrigin = (req: Request, url: string): boolean => {
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  const told = URL.canParse(url) ? new URL(url).origin : undefined;
+  return origin === told || origin === `${req.protocol}://${req.headers.host ?? ''}`;
+};
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'no-referrer');

@@ -92,6 +92,20 @@ describe('the demo store page', () => {
     expect(await statusFor('loyalty.example.com', '/demo/storefront/')).toBe(404);
   });
 
+  it('takes a call other than GET from its own origin alone: another site on this machine cannot redeem', async () => {
+    const { cookie } = await demoSignIn(page);
+    const redeem = (headers: Record<string, string>) =>
+      fetch(`${page}apps/loyalty/points/redeem?reward=demo-reward`, {
+        method: 'POST',
+        headers: { cookie, ...headers },
+      });
+    expect((await redeem({})).status).toBe(403);
+    expect((await redeem({ origin: 'http://127.0.0.1:5173' })).status).toBe(403);
+    expect((await redeem({ origin: 'null' })).status).toBe(403);
+    // From the page's own origin it reaches the bridge (which answers as it does: no points to spend yet here).
+    expect((await redeem({ origin: new URL(page).origin })).status).not.toBe(403);
+  });
+
   it('is gone once the demo stops (a store of the merchant’s connected): the page and its proxy', async () => {
     bridge.firstRun!.stop();
     expect((await fetch(page)).status).toBe(410);
