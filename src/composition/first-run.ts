@@ -264,7 +264,7 @@ export class FirstRun {
     demo.start();
     logger.info(
       { demo: Object.fromEntries(this.#players.map(({ platform, shop }) => [platform, shop])) },
-      `no store is connected yet, so a built-in demo store sends a handful of orders (${demo.handful}), then one a minute, to show the bridge at work. Connect a real store (README.md, Connect your store) and the demo stops`,
+      `no store is connected yet, so a built-in demo store sends a handful of orders (${demo.handful}), then one a minute for an hour, to show the bridge at work. Connect a real store (README.md, Connect your store) and the demo stops`,
     );
     return demo;
   }
