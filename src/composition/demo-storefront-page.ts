@@ -115,10 +115,12 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
   const routes = express.Router();
   routes.use(whilePlaying(() => parts.playing()));
   const here = (req: Request) => `${req.baseUrl}/`;
+  // The orders this page's checkout made in this run: ?paid= shows one of those alone, not any of the demo's orders.
+  const checkedOut = new Set<number>();
   routes.get('/', (req, res) => {
     const paid =
       typeof req.query.paid === 'string'
-        ? parts.sent().find(({ number }) => String(number) === req.query.paid)
+        ? parts.sent().find(({ number }) => checkedOut.has(number) && String(number) === req.query.paid)
         : undefined;
     sendPage(res, 200, page(parts, req.baseUrl, signedIn(req, parts.session), paid ? { paid } : {}));
   });
@@ -138,7 +140,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     if (!asset) return res.status(404).json({ error: 'not found' });
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
-  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
+  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts, checkedOut));
   const { sidePath } = storefront;
   if (sidePath !== undefined)
     routes.all(
@@ -170,7 +172,7 @@ export function demoStorefrontOrigin(
 }
 
 /** The checkout: the code used once, for the signed-in customer alone, then the paid order sent as the platform sends it. */
-function checkout(parts: DemoStorefrontPageParts): RequestHandler {
+function checkout(parts: DemoStorefrontPageParts, checkedOut: Set<number>): RequestHandler {
   const { player, storefront, codes } = parts;
   return async (req, res) => {
     const body = req.body as Record<string, unknown>;
@@ -188,6 +190,7 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
     try {
       const sent = await parts.checkout(order);
       if (!sent) return plainPage(res, 410, 'The demo has stopped', 'The order was not sent.');
+      checkedOut.add(sent.number);
       res.redirect(303, `${req.baseUrl}/?paid=${sent.number}`);
     } catch (error) {
       parts.logger.warn(
@@ -257,6 +260,12 @@ const ownOrigin = (req: Request, url: string): boolean => {
   return origin === told || origin === `${req.protocol}://${req.headers.host ?? ''}`;
 };
 
+/** What the page says of an order its checkout made: with the code it was paid with, if any. */
+const paidWords = ({ order, ...sent }: SentOrder): string =>
+  order.code
+    ? `Order ${orderName({ order, ...sent })} is paid: ${order.code.amount} off with the code ${order.code.code}, ${order.total} to pay.`
+    : `Order ${orderName({ order, ...sent })} is paid: ${order.total} to pay.`;
+
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'no-referrer');
   res.set('content-security-policy', CSP).send(html);
@@ -288,9 +297,7 @@ function page(
   const account = signed
     ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
     : `<form method="post" action="${base}/sign-in"><button>Sign in as ${escapeHtml(who)}</button></form>`;
-  const paid = told.paid
-    ? `<p class="paid" role="status">Order ${escapeHtml(orderName(told.paid))} is paid: ${escapeHtml(told.paid.order.code?.amount ?? '')} off with the code ${escapeHtml(told.paid.order.code?.code ?? '')}, ${escapeHtml(told.paid.order.total)} to pay.</p>`
-    : '';
+  const paid = told.paid ? `<p class="paid" role="status">${escapeHtml(paidWords(told.paid))}</p>` : '';
   const refused = told.refused ? `<p class="refused" role="alert">${escapeHtml(told.refused)}</p>` : '';
   const checkout = signed
     ? `<form method="post" action="${base}/checkout"><label for="code">Reward code</label><input id="code" name="code" autocomplete="off" required><br><button>Pay with the code</button></form>`

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
 import { signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
@@ -104,6 +105,14 @@ describe('the demo store page', () => {
     expect((await redeem({ origin: 'null' })).status).toBe(403);
     // From the page's own origin it reaches the bridge (which answers as it does: no points to spend yet here).
     expect((await redeem({ origin: new URL(page).origin })).status).not.toBe(403);
+  });
+
+  it('shows as paid only an order its own checkout made: ?paid= names no other order of the demo’s', async () => {
+    await eventually(() => expect(bridge.demo!.sentTo('shopify', SHOP).length).toBeGreaterThan(0), 30_000);
+    const { number } = bridge.demo!.sentTo('shopify', SHOP)[0]!;
+    const html = await (await fetch(`${page}?paid=${number}`)).text();
+    expect(html).not.toContain('is paid');
+    expect(html).not.toContain('class="paid"');
   });
 
   it('is gone once the demo stops (a store of the merchant’s connected): the page and its proxy', async () => {
