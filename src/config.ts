@@ -304,6 +304,8 @@ export const configSchema = z
     SECRETS_KEY: secretsKey().optional(),
     SECRETS_KEY_PREVIOUS: secretsKey().optional(),
     DEMO_STORE: z.enum(['auto', 'off'], { error: 'must be auto or off' }),
+    // Read for the demo alone: a production start never plays it.
+    NODE_ENV: text().optional(),
     ADMIN_TOKEN_LABEL: text(),
     SHUTDOWN_GRACE_SECONDS: wholeNumber(0, 300),
     SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000),
@@ -541,6 +543,29 @@ export const activityPointsOf = (config: Config): Readonly<Record<string, number
 export const hasPlatform = (config: Config): boolean =>
   (SHIPPED_MODULES as readonly AnyPlatformModule[]).some((module) => module.configured?.(config) ?? false);
 
-/** The demo store runs on a first run only: the sandbox, and no store of the merchant's. */
+/** A value set: an empty list is a list's default, not a setting. */
+export const isSet = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * Any platform setting given, even half of what a store needs (an app key, a shop list, no secret yet): those the
+ * operator may leave out (optional, or a list) that are set. Settings that always hold a value (a version) are not.
+ */
+export const hasPlatformSetting = (config: Config): boolean =>
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).some(({ settings }) =>
+    Object.entries(settings as Record<string, z.ZodType>).some(
+      ([key, schema]) => schema.safeParse(undefined).success && isSet((config as Record<string, unknown>)[key]),
+    ),
+  );
+
+/**
+ * The demo store runs on a first run on this machine only: the sandbox, no store of the merchant's, and no public
+ * address or production start (a demo open to anyone who can reach it signs anyone in as its customer).
+ */
 export const runsDemoStore = (config: Config): boolean =>
-  config.DEMO_STORE === 'auto' && isSandboxMode(config) && !hasPlatform(config);
+  config.DEMO_STORE === 'auto' &&
+  isSandboxMode(config) &&
+  !hasPlatform(config) &&
+  !hasPlatformSetting(config) &&
+  !config.PUBLIC_URL &&
+  config.NODE_ENV !== 'production';

@@ -63,6 +63,9 @@ const timers: Schedule = (ms, next) => {
   return { cancel: () => clearTimeout(timer) };
 };
 
+/** The trickle's orders after the handful: an hour at one a minute, then the demo sends no more. */
+const TRICKLE_ORDERS = 60;
+
 export interface DemoStoreOptions {
   /** The bridge's own address. */
   url: string;
@@ -72,6 +75,8 @@ export interface DemoStoreOptions {
   paceMs?: number;
   /** Between two orders after it: a trickle. */
   trickleMs?: number;
+  /** How many orders the trickle sends before it ends: a demo left running sends no more for ever. */
+  trickleOrders?: number;
   schedule?: Schedule;
   /** What became of an order in the bridge (its total, its facts, its points), in a few words, for its line. */
   outcome?: (sent: SentOrder) => Promise<string>;
@@ -113,7 +118,7 @@ export class DemoStore {
   #lines: Promise<void> = Promise.resolve();
 
   constructor(options: DemoStoreOptions) {
-    this.#o = { paceMs: 1_500, trickleMs: 60_000, schedule: timers, ...options };
+    this.#o = { paceMs: 1_500, trickleMs: 60_000, trickleOrders: TRICKLE_ORDERS, schedule: timers, ...options };
     this.#orders = inTurn(options.players);
   }
 
@@ -173,7 +178,12 @@ export class DemoStore {
       .finally(() => {
         // Once the handful's last line is written: what is told then comes below it.
         if (turn + 1 === this.#orders.length) void this.#lines.then(() => this.#o.onHandfulSent?.());
-        if (this.#running)
+        if (this.#running && turn + 1 >= this.#orders.length + this.#o.trickleOrders)
+          this.#o.logger.info(
+            { orders: turn + 1 },
+            `the demo store has sent its orders (${turn + 1}) and sends no more; its pages stay until a store is connected or the bridge restarts`,
+          );
+        else if (this.#running)
           this.#timer = this.#o.schedule(
             turn + 1 < this.#orders.length ? this.#o.paceMs : this.#o.trickleMs,
             this.#next,

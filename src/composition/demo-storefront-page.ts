@@ -27,6 +27,8 @@ export interface DemoStorefrontPageParts {
   codes: DemoCodes;
   /** The bridge's own address, where the store's side forwards the widget's calls. */
   url(): string;
+  /** This run's sign-in cookie value: random, so a cookie made up by anyone else signs no one in. */
+  session: string;
   playing(): boolean;
   /** Sends the checkout's paid order through the webhook route; undefined once the demo stopped. */
   checkout(order: DemoOrder): Promise<SentOrder | undefined>;
@@ -42,8 +44,8 @@ const cents = (amount: string): number => {
 };
 const moneyText = (total: number) => `${Math.floor(total / 100)}.${String(total % 100).padStart(2, '0')}`;
 
-const signedIn = (req: Request) =>
-  (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=1`);
+const signedIn = (req: Request, session: string) =>
+  session !== '' && (req.headers.cookie ?? '').split(';').some((pair) => pair.trim() === `${SIGNED_IN}=${session}`);
 
 /** The page may load its own script and stylesheet, call its own origin (the store's side, the bridge), and post its own forms: nothing else. */
 const CSP =
@@ -61,6 +63,25 @@ const whilePlaying =
       'A store of yours is connected: the demo store page is gone with the demo.',
     );
   };
+
+/** The hostname a Host header names, lowercased, without its port (an IPv6 address keeps its brackets). */
+const hostnameOf = (host: string): string =>
+  (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '')).toLowerCase();
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * The demo answers a browser on this machine only: a Host header naming a loopback address or the bridge's own
+ * (`own`, its configured HOST and the address it told). Anything else, say a bridge reached from a network by
+ * another name, finds nothing there (the router is skipped, and the bridge answers 404).
+ */
+export function ownHostOnly(own: () => readonly string[]): RequestHandler {
+  return (req, _res, next) => {
+    const host = hostnameOf(req.headers.host ?? '');
+    const allowed = [...LOOPBACK, ...own().map(hostnameOf)];
+    next(host !== '' && allowed.includes(host) ? undefined : 'router');
+  };
+}
 
 /** /demo/storefront/: the demo's store pages, one for each platform whose demo has one, for the newcomer to pick. */
 export function demoStorefrontChooser(
@@ -94,12 +115,14 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
   const routes = express.Router();
   routes.use(whilePlaying(() => parts.playing()));
   const here = (req: Request) => `${req.baseUrl}/`;
+  // The orders this page's checkout made in this run: ?paid= shows one of those alone, not any of the demo's orders.
+  const checkedOut = new Set<number>();
   routes.get('/', (req, res) => {
     const paid =
       typeof req.query.paid === 'string'
-        ? parts.sent().find(({ number }) => String(number) === req.query.paid)
+        ? parts.sent().find(({ number }) => checkedOut.has(number) && String(number) === req.query.paid)
         : undefined;
-    sendPage(res, 200, page(parts, req.baseUrl, signedIn(req), paid ? { paid } : {}));
+    sendPage(res, 200, page(parts, req.baseUrl, signedIn(req, parts.session), paid ? { paid } : {}));
   });
   // The session reaches the page, and the paths of the store's origin its widget asks (originPaths).
   const session = (req: Request, value: string) =>
@@ -107,7 +130,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
       (path) => `${SIGNED_IN}=${value}; Path=${path}; HttpOnly; SameSite=Strict${value ? '' : '; Max-Age=0'}`,
     );
   routes.post('/sign-in', (req, res) => {
-    res.set('set-cookie', session(req, '1')).redirect(303, here(req));
+    res.set('set-cookie', session(req, parts.session)).redirect(303, here(req));
   });
   routes.post('/sign-out', (req, res) => {
     res.set('set-cookie', session(req, '')).redirect(303, here(req));
@@ -117,7 +140,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     if (!asset) return res.status(404).json({ error: 'not found' });
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
-  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts));
+  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts, checkedOut));
   const { sidePath } = storefront;
   if (sidePath !== undefined)
     routes.all(
@@ -149,12 +172,12 @@ export function demoStorefrontOrigin(
 }
 
 /** The checkout: the code used once, for the signed-in customer alone, then the paid order sent as the platform sends it. */
-function checkout(parts: DemoStorefrontPageParts): RequestHandler {
+function checkout(parts: DemoStorefrontPageParts, checkedOut: Set<number>): RequestHandler {
   const { player, storefront, codes } = parts;
   return async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const text = typeof body.code === 'string' ? body.code : '';
-    if (!signedIn(req))
+    if (!signedIn(req, parts.session))
       return sendPage(res, 400, page(parts, req.baseUrl, false, { refused: 'Sign in to pay with a reward code.' }));
     const used = codes.use(text, storefront.customer.id);
     if ('refused' in used) return sendPage(res, 400, page(parts, req.baseUrl, true, { refused: used.refused }));
@@ -167,6 +190,7 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
     try {
       const sent = await parts.checkout(order);
       if (!sent) return plainPage(res, 410, 'The demo has stopped', 'The order was not sent.');
+      checkedOut.add(sent.number);
       res.redirect(303, `${req.baseUrl}/?paid=${sent.number}`);
     } catch (error) {
       parts.logger.warn(
@@ -187,11 +211,15 @@ function checkout(parts: DemoStorefrontPageParts): RequestHandler {
  * (storefront.serve) with the signed-in customer's id from this page's session, never the browser's; what it
  * forwards goes to the bridge's storefront routes, what it answers itself (a plugin's route) goes back as it is.
  */
-type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'url'>;
+type StoreSideParts = Pick<DemoStorefrontPageParts, 'player' | 'storefront' | 'url' | 'session'>;
 
 function storeSide(parts: StoreSideParts, where: (req: Request) => { path: string; page: string }): RequestHandler {
   const { player, storefront } = parts;
   return async (req, res) => {
+    // A redeem is a POST with no body: another site on this machine (another port is the same site, so the cookie
+    // goes) could send it. Only the page's own origin may.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !ownOrigin(req, parts.url()))
+      return res.status(403).json({ error: 'not from the demo store page' });
     const query = Object.entries(req.query).flatMap(([key, value]) =>
       typeof value === 'string' ? [[key, value] as const] : [],
     );
@@ -203,7 +231,7 @@ function storeSide(parts: StoreSideParts, where: (req: Request) => { path: strin
       ...where(req),
       query,
       headers,
-      customerId: signedIn(req) ? storefront.customer.id : undefined,
+      customerId: signedIn(req, parts.session) ? storefront.customer.id : undefined,
       secret: player.secret,
     });
     if (!served) return res.status(404).json({ error: 'not found' });
@@ -223,6 +251,20 @@ function storeSide(parts: StoreSideParts, where: (req: Request) => { path: strin
       .send(Buffer.from(await answer.arrayBuffer()));
   };
 }
+
+/** The request's Origin is the bridge's: the address it told, or the one this request reached (a loopback Host). */
+const ownOrigin = (req: Request, url: string): boolean => {
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  const told = URL.canParse(url) ? new URL(url).origin : undefined;
+  return origin === told || origin === `${req.protocol}://${req.headers.host ?? ''}`;
+};
+
+/** What the page says of an order its checkout made: with the code it was paid with, if any. */
+const paidWords = ({ order, ...sent }: SentOrder): string =>
+  order.code
+    ? `Order ${orderName({ order, ...sent })} is paid: ${order.code.amount} off with the code ${order.code.code}, ${order.total} to pay.`
+    : `Order ${orderName({ order, ...sent })} is paid: ${order.total} to pay.`;
 
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'no-referrer');
@@ -255,9 +297,7 @@ function page(
   const account = signed
     ? `<span>Signed in as ${escapeHtml(who)}</span><form method="post" action="${base}/sign-out"><button>Sign out</button></form>`
     : `<form method="post" action="${base}/sign-in"><button>Sign in as ${escapeHtml(who)}</button></form>`;
-  const paid = told.paid
-    ? `<p class="paid" role="status">Order ${escapeHtml(orderName(told.paid))} is paid: ${escapeHtml(told.paid.order.code?.amount ?? '')} off with the code ${escapeHtml(told.paid.order.code?.code ?? '')}, ${escapeHtml(told.paid.order.total)} to pay.</p>`
-    : '';
+  const paid = told.paid ? `<p class="paid" role="status">${escapeHtml(paidWords(told.paid))}</p>` : '';
   const refused = told.refused ? `<p class="refused" role="alert">${escapeHtml(told.refused)}</p>` : '';
   const checkout = signed
     ? `<form method="post" action="${base}/checkout"><label for="code">Reward code</label><input id="code" name="code" autocomplete="off" required><br><button>Pay with the code</button></form>`

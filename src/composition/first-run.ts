@@ -3,8 +3,9 @@
 // what they sent, and the links for this run (the dashboard's sign-in, the demo shop's page) told at the
 // terminal and never logged: when the bridge starts, again below the demo's first handful of orders (the
 // start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
+import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import { runsDemoStore, type Config } from '../config.ts';
+import { isSet, runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { OrderSource } from '../core/order-source.ts';
 import type { AnyPlatformModule, DemoStorefront } from '../core/platform-module.ts';
@@ -21,6 +22,7 @@ import {
   demoStorefrontChooser,
   demoStorefrontOrigin,
   demoStorefrontPage,
+  ownHostOnly,
   STOREFRONT_PATH,
 } from './demo-storefront-page.ts';
 import { API_PATH, demoApiRoutes, demoReadingAdapter } from './demo-api.ts';
@@ -38,7 +40,11 @@ export function firstRunConfig(configured: Config): { config: Config; secrets: D
   const modules = playing();
   const secrets = demoSecrets(modules.map(({ name }) => name));
   const settings = modules.map(({ name, demo }) => demo?.settings(secrets[name] ?? '') ?? {});
-  return { config: Object.assign({ ...configured }, ...settings) as Config, secrets };
+  // The demo's settings fill what is unset only: an operator's setting is never replaced by the demo's.
+  const config: Record<string, unknown> = { ...configured };
+  for (const [key, value] of settings.flatMap((each) => Object.entries(each)))
+    if (!isSet(config[key])) config[key] = value;
+  return { config: config as Config, secrets };
 }
 
 /** How the demo is paced (tests hurry it, or count its waits). */
@@ -78,6 +84,8 @@ export class FirstRun {
   /** Stopped for good: a store of the merchant's own is connected. */
   #stopped = false;
   #url = '';
+  /** The demo customer's sign-in cookie's value for this run (random: a cookie made up elsewhere signs no one in). */
+  readonly #session = randomBytes(18).toString('base64url');
   /** The demo shops whose store pages the demo serves (each with one), and the codes each one's store holds. */
   readonly #shoppers: Shopper[];
   /**
@@ -146,6 +154,14 @@ export class FirstRun {
     return this.#players.some((player) => player.platform === platform && player.shop === shop);
   }
 
+  /**
+   * A delivery from a demo shop once the demo stopped (or before it started): refused, though signed with this run's
+   * secret, which the configuration still holds; nothing of it is kept.
+   */
+  refusedShop(platform: string, shop: string): string | undefined {
+    return this.isDemoShop(platform, shop) && !this.running ? 'the demo store has stopped' : undefined;
+  }
+
   /** The demo's shops while it plays: stores to the operator's panel, as a platform's own are. */
   get shops(): Array<{ platform: string; shop: string }> {
     if (!this.running) return [];
@@ -173,7 +189,8 @@ export class FirstRun {
       logger: this.#o.logger,
       adminToken: this.#o.adminToken,
     });
-    const routes = express.Router().use(this.#page.routes);
+    const ownHost = ownHostOnly(() => this.#ownHosts());
+    const routes = express.Router().use(ownHost).use(this.#page.routes);
     for (const player of this.#players) {
       const { api } = player.demo;
       if (!api) continue;
@@ -186,6 +203,7 @@ export class FirstRun {
       const storefront = demoStorefrontPage({
         ...shopper,
         url: () => this.#url,
+        session: this.#session,
         playing: () => this.running,
         checkout: async (order) => this.#demo?.checkout(player, order),
         sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
@@ -203,11 +221,18 @@ export class FirstRun {
       this.#lent.map((shopper) => ({
         ...shopper,
         url: () => this.#url,
+        session: this.#session,
         page: `${DEMO_PAGE_PREFIX}${STOREFRONT_PATH}/${shopper.player.platform}/`,
       })),
       () => this.running,
     );
-    return { ...this.#page, routes, origin };
+    return { ...this.#page, routes, origin: express.Router().use(ownHost).use(origin) };
+  }
+
+  /** The bridge's own host names, besides loopback's: its configured HOST, and the address it told. */
+  #ownHosts(): string[] {
+    const told = URL.canParse(this.#url) ? [new URL(this.#url).host] : [];
+    return [this.#o.config.HOST, ...told];
   }
 
   /** The demo store pages' link (the page that lists them, one for each platform), while the demo plays. */
@@ -239,7 +264,7 @@ export class FirstRun {
     demo.start();
     logger.info(
       { demo: Object.fromEntries(this.#players.map(({ platform, shop }) => [platform, shop])) },
-      `no store is connected yet, so a built-in demo store sends a handful of orders (${demo.handful}), then one a minute, to show the bridge at work. Connect a real store (README.md, Connect your store) and the demo stops`,
+      `no store is connected yet, so a built-in demo store sends a handful of orders (${demo.handful}), then one a minute for an hour, to show the bridge at work. Connect a real store (README.md, Connect your store) and the demo stops`,
     );
     return demo;
   }

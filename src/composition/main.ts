@@ -204,7 +204,12 @@ export async function startBridge(
     activity,
     gate,
     // The demo's deliveries are told by the demo, one line an order; a store's own keep their line.
-    ...(firstRun ? { ownLine: (platform: string, shop: string) => firstRun.isDemoShop(platform, shop) } : {}),
+    ...(firstRun
+      ? {
+          ownLine: (platform: string, shop: string) => firstRun.isDemoShop(platform, shop),
+          refusedShop: (platform: string, shop: string) => firstRun.refusedShop(platform, shop),
+        }
+      : {}),
   });
   const reconciler = new Reconciler({
     sources: platforms.sources,

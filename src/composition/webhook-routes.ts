@@ -21,6 +21,8 @@ export interface WebhookRouteParts {
   gate: { open: boolean };
   /** Shops whose deliveries are told by a line of their own elsewhere (the demo's): their route's line is at debug. */
   ownLine?: (platform: string, shop: string) => boolean;
+  /** Why a shop's deliveries are refused before its module is asked (the demo's once it stopped), or undefined. */
+  refusedShop?: (platform: string, shop: string) => string | undefined;
 }
 
 export function webhookRoutes(parts: WebhookRouteParts): Record<string, WebhookHandler> {
@@ -42,9 +44,21 @@ export function webhookRoutes(parts: WebhookRouteParts): Record<string, WebhookH
     if (own.adapter)
       webhooks[module.name] = webhookHandler(own.adapter, ingest, logger, {
         ...options,
-        ...(own.admitShop ? { admitShop: own.admitShop.bind(own) } : {}),
+        ...admitting(module.name, own.admitShop?.bind(own), parts.refusedShop),
         ...(own.onStored ? { onStored: own.onStored.bind(own) } : {}),
         ...(parts.ownLine ? { toldElsewhere: (shop: string) => parts.ownLine!(module.name, shop) } : {}),
       });
   return webhooks;
+}
+
+type Admit = NonNullable<Parameters<typeof webhookHandler>[3]['admitShop']>;
+
+/** The module's own admission, after the bridge's refusal (a stopped demo's shops) if there is one. */
+function admitting(
+  platform: string,
+  own: Admit | undefined,
+  refused: WebhookRouteParts['refusedShop'],
+): { admitShop?: Admit } {
+  if (!refused) return own ? { admitShop: own } : {};
+  return { admitShop: async (shop, topic, info) => refused(platform, shop) ?? (await own?.(shop, topic, info)) };
 }

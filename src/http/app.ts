@@ -69,11 +69,14 @@ export function createHttpHandler(parts: HttpAppParts): RequestListener {
 }
 
 /**
- * A store's storefront route refused (401: not signed by the store) or not there (404: off, or no account): what
- * customers' browsers and bots send all day, not the operator's to act on. The platform logs why it refused at info.
+ * A store's storefront route refused (401: not signed by the store; 409: a redeem the customer cannot make) or not
+ * there (404: off, or no account): what customers' browsers and bots send all day, not the operator's to act on. The
+ * platform logs why it refused at info. The first run's demo pages (/demo/) pass such answers on, and refuse
+ * calls from elsewhere: two warnings for one refused redeem, which anyone on the page could repeat, were noise too.
  */
 const storefrontNoise = (req: IncomingMessage, status: number): boolean =>
-  (status === 401 || status === 404) && /^\/[a-z0-9-]+\/storefront\//.test(pathOf(req));
+  ((status === 401 || status === 404 || status === 409) && /^\/[a-z0-9-]+\/storefront\//.test(pathOf(req))) ||
+  (status < 500 && pathOf(req).startsWith('/demo/'));
 
 /**
  * The bridge's sandbox answering 4xx as the service does (a customer it does not know, an account's credentials

@@ -10,15 +10,16 @@ import { DEMO_CLIENT_ID, demoCurrentCustomerToken } from '../../adapters/bigcomm
 import { bigCommerceWidgetScript } from '../../adapters/bigcommerce/storefront-widget.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { orderKey } from '../../src/core/order-event.ts';
-import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 
 const STORE = 'lbdemo01';
-const SIGNED_IN = { cookie: 'demo_customer=1' };
 
 describe('the BigCommerce demo store', () => {
   let bridge: RunningBridge;
   let page = '';
+  /** This run's sign-in cookie, as the page's sign-in sets it. */
+  let SIGNED_IN = { cookie: '' };
   let points = '';
   let jwt = '';
 
@@ -31,6 +32,7 @@ describe('the BigCommerce demo store', () => {
   beforeAll(async () => {
     bridge = await startFirstRunBridge();
     page = `${bridge.firstRun!.storefrontLink()!}bigcommerce/`;
+    SIGNED_IN = await demoSignIn(page);
     points = `${bridge.http.localUrl}/bigcommerce/storefront/points`;
     await eventually(() => expect(bridge.demo?.played ?? 0).toBeGreaterThanOrEqual(bridge.demo!.handful), 60_000);
     await bridge.engine.drain();
@@ -110,8 +112,10 @@ describe('the BigCommerce demo store', () => {
     // The page's sign-in reaches the store's origin path too.
     const signIn = await fetch(`${page}sign-in`, { method: 'POST', redirect: 'manual' });
     expect(signIn.headers.getSetCookie()).toContain(
-      'demo_customer=1; Path=/customer/current.jwt; HttpOnly; SameSite=Strict',
+      `${SIGNED_IN.cookie}; Path=/customer/current.jwt; HttpOnly; SameSite=Strict`,
     );
+    // A cookie made up by anyone else signs no one in.
+    expect((await currentJwt({ cookie: 'demo_customer=1' })).status).toBe(404);
     expect((await currentJwt(SIGNED_IN, 'another-app')).status).toBe(404);
     const answer = await currentJwt(SIGNED_IN);
     expect(answer.status).toBe(200);

@@ -4,7 +4,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
+import { eventually } from '../helpers/engine.ts';
 import { signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
@@ -62,6 +63,56 @@ describe('the demo store page', () => {
       sent.on('error', reject).end();
     });
     expect(status).toBe(404);
+  });
+
+  it('signs in with this run’s random cookie alone: a made-up demo_customer=1 is a guest', async () => {
+    const customer = async (cookie: string) =>
+      ((await (await fetch(`${page}apps/loyalty/points`, { headers: { cookie } })).json()) as { customer: string })
+        .customer;
+    expect(await customer('demo_customer=1')).toBe('guest');
+    const signedIn = await demoSignIn(page);
+    expect(signedIn.cookie).not.toBe('demo_customer=1');
+    expect(await customer(signedIn.cookie)).toBe('signed-in');
+  });
+
+  it('answers a browser on this machine alone: a Host header naming another address finds no demo', async () => {
+    const { port, pathname } = new URL(page);
+    const statusFor = (host: string, path = pathname) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = request({ host: '127.0.0.1', port, path, headers: { host } }, (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        });
+        sent.on('error', reject).end();
+      });
+    expect(await statusFor(`localhost:${port}`)).toBe(200);
+    expect(await statusFor(`[::1]:${port}`)).toBe(200);
+    expect(await statusFor('loyalty.example.com')).toBe(404);
+    expect(await statusFor('192.168.1.20:3000')).toBe(404);
+    expect(await statusFor('loyalty.example.com', `${pathname}apps/loyalty/points`)).toBe(404);
+    expect(await statusFor('loyalty.example.com', '/demo/storefront/')).toBe(404);
+  });
+
+  it('takes a call other than GET from its own origin alone: another site on this machine cannot redeem', async () => {
+    const { cookie } = await demoSignIn(page);
+    const redeem = (headers: Record<string, string>) =>
+      fetch(`${page}apps/loyalty/points/redeem?reward=demo-reward`, {
+        method: 'POST',
+        headers: { cookie, ...headers },
+      });
+    expect((await redeem({})).status).toBe(403);
+    expect((await redeem({ origin: 'http://127.0.0.1:5173' })).status).toBe(403);
+    expect((await redeem({ origin: 'null' })).status).toBe(403);
+    // From the page's own origin it reaches the bridge (which answers as it does: no points to spend yet here).
+    expect((await redeem({ origin: new URL(page).origin })).status).not.toBe(403);
+  });
+
+  it('shows as paid only an order its own checkout made: ?paid= names no other order of the demo’s', async () => {
+    await eventually(() => expect(bridge.demo!.sentTo('shopify', SHOP).length).toBeGreaterThan(0), 30_000);
+    const { number } = bridge.demo!.sentTo('shopify', SHOP)[0]!;
+    const html = await (await fetch(`${page}?paid=${number}`)).text();
+    expect(html).not.toContain('is paid');
+    expect(html).not.toContain('class="paid"');
   });
 
   it('is gone once the demo stops (a store of the merchant’s connected): the page and its proxy', async () => {

@@ -10,16 +10,17 @@ import { wooWidgetScript } from '../../adapters/woocommerce/storefront-widget.ts
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startFirstRunBridge } from '../helpers/bridge.ts';
+import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 
 const SITE = 'demo-woocommerce.loyalty-bridge.invalid';
 const IDENTITY = 'wp/?rest_route=/loyalty-bridge/v1/identity';
-const SIGNED_IN = { cookie: 'demo_customer=1' };
 
 describe('the WooCommerce demo store page', () => {
   let bridge: RunningBridge;
   let page = '';
+  /** This run's sign-in cookie, as the page's sign-in sets it. */
+  let SIGNED_IN = { cookie: '' };
   let points = '';
 
   /** The REST nonce the page printed on the widget's tag, for who the cookie says is signed in. */
@@ -31,6 +32,7 @@ describe('the WooCommerce demo store page', () => {
   beforeAll(async () => {
     bridge = await startFirstRunBridge();
     page = `${bridge.firstRun!.storefrontLink()!}woocommerce/`;
+    SIGNED_IN = await demoSignIn(page);
     points = `${bridge.http.localUrl}/woocommerce/storefront/points`;
   }, 60_000);
   afterAll(async () => {
@@ -152,18 +154,19 @@ describe('the WooCommerce demo store page', () => {
   });
 });
 
-describe('the demo stores, on a first run with the bridge’s public address set', () => {
-  it('offers no WooCommerce store: the module serves its own storefront then, which takes only a connected plugin’s tokens', async () => {
+describe('a first run with the bridge’s public address set (issue 68’s review)', () => {
+  it('plays no demo: a bridge others can reach has no demo store, shop page or demo customer', async () => {
     const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent' };
     const loaded = loadConfig({ env: { ...env, PUBLIC_URL: 'https://bridge.example.com' } });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
     const bridge = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
     try {
-      const link = bridge.firstRun!.storefrontLink()!;
-      const html = await (await fetch(link)).text();
-      expect(html).toContain('A Shopify store');
-      expect(html).not.toContain('WooCommerce');
-      expect((await fetch(`${link}woocommerce/`)).status).toBe(404);
+      expect(bridge.firstRun).toBeUndefined();
+      expect(bridge.demo).toBeUndefined();
+      for (const path of ['/demo/storefront/', '/demo/storefront/woocommerce/', '/customer/current.jwt'])
+        expect((await fetch(`${bridge.http.localUrl}${path}`, { headers: { cookie: 'demo_customer=1' } })).status).toBe(
+          404,
+        );
     } finally {
       await bridge.stop();
     }

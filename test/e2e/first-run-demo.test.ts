@@ -1,6 +1,7 @@
 // A newcomer's first run, as `npm start` starts it with nothing configured: the demo shop's own page opened by
 // the link told at the terminal (once, for the demo shop alone, while the demo plays), resync on the demo's
 // shops, the dashboard told whether the demo still plays, and the browser's icon.
+import { orderKey } from '../../src/core/order-event.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
@@ -161,5 +162,26 @@ describe('the first run', () => {
     );
     expect(bridge.firstRun!.pageLink()).toBeUndefined();
     expect((await fetch(link.replace(/ticket=.*/, 'ticket=x'))).status).toBe(410);
+    // A delivery signed with this run's demo secret, once the demo stopped: refused, nothing of it kept.
+    const [shopify] = bridge.demo!.players.filter(({ platform }) => platform === 'shopify');
+    const order = shopify!.demo.orders[0]!;
+    const { headers, body } = shopify!.demo.delivery({
+      id: 999_000_001,
+      number: 9001,
+      order,
+      step: order.steps[0]!,
+      at: new Date().toISOString(),
+      secret: shopify!.secret,
+      sequence: 1,
+    });
+    const answer = await fetch(url('/webhooks/shopify'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    expect(await answer.json()).toMatchObject({ result: 'ignored', reason: 'the demo store has stopped' });
+    expect(
+      await bridge.engine.store.getOrder(orderKey({ platform: 'shopify', shop: shopify!.shop, orderId: '999000001' })),
+    ).toBeUndefined();
   });
 });

@@ -43,3 +43,11 @@ export async function startFirstRunBridge(): Promise<RunningBridge> {
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 150 });
 }
+
+/** Signs in on a demo store page (its link, ending in /) as the demo's customer: the cookie this run's sign-in sets. */
+export async function demoSignIn(page: string): Promise<{ cookie: string }> {
+  const answer = await fetch(`${page}sign-in`, { method: 'POST', redirect: 'manual' });
+  const cookie = answer.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+  if (!/^demo_customer=[\w-]{20,}$/.test(cookie)) throw new Error(`the demo's sign-in set no session: ${cookie}`);
+  return { cookie };
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, runsDemoStore } from '../../src/config.ts';
 
 /** A config folder with the project's real default.json and, optionally, a local.json. */
 function configDir(local?: unknown): string {
@@ -337,6 +337,24 @@ describe('loadConfig', () => {
       'woocommerce:store.example/shop': '1',
       'bigcommerce:abc123': '2',
     });
+  });
+
+  it('plays the demo store on a first run on this machine alone: not with a public address, nor a production start', () => {
+    const demo = (env: Record<string, string>) => {
+      const loaded = loadConfig({ configDir: configDir(), env });
+      if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+      return runsDemoStore(loaded.config);
+    };
+    expect(demo({})).toBe(true);
+    expect(demo({ NODE_ENV: 'development' })).toBe(true);
+    expect(demo({ PUBLIC_URL: 'https://loyalty.example.com' })).toBe(false);
+    expect(demo({ NODE_ENV: 'production' })).toBe(false);
+    expect(demo({ DEMO_STORE: 'off' })).toBe(false);
+    // Half a platform's configuration (an app key, shops, no secret yet) is the operator's: no demo in its place.
+    expect(demo({ SHOPIFY_API_KEY: 'real-app-key' })).toBe(false);
+    expect(demo({ SHOPIFY_SHOPS: 'real-shop.myshopify.com' })).toBe(false);
+    expect(demo({ BIGCOMMERCE_STORES: 'abc123' })).toBe(false);
+    expect(demo({ WOOCOMMERCE_CONSUMER_KEY: 'ck_real' })).toBe(false);
   });
 
   it('gives one line per bad key, all at once', () => {

@@ -91,6 +91,18 @@ describe('the demo store', () => {
     expect(new Set(messages).size).toBe(messages.length);
   });
 
+  it('ends its trickle after a bound, saying so once: a demo left running sends no more for ever', async () => {
+    const demo = new DemoStore({ url, players, logger, schedule, trickleOrders: 2 });
+    demo.start();
+    // The handful, then two of the trickle: the last one schedules nothing.
+    for (let count = 1; count <= orders + 1; count++) (await nextWait(count)).next();
+    await eventually(() => expect(lines.some((line) => line.includes('sends no more'))).toBe(true));
+    expect(waits).toHaveLength(orders + 1);
+    expect(lines.filter((line) => line.includes('sends no more'))).toHaveLength(1);
+    expect(demo.running).toBe(true);
+    demo.stop();
+  });
+
   it('stops for good: nothing more is sent or scheduled', async () => {
     const demo = new DemoStore({ url, players, logger, schedule });
     demo.start();
