@@ -48,8 +48,11 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
     // Waited for, not read once after the drain: a call that timed out on a loaded machine is tried again later.
     await eventually(() => expect(everyEarning(bridge).length).toBeGreaterThanOrEqual(2), 60_000);
     // The page refreshes itself every few seconds.
-    const shopify = page.locator('#connections article', { hasText: 'shopify' });
-    const woo = page.locator('#connections article', { hasText: 'woocommerce' });
+    // A store's card, not the service's, which names each shop beside its budget.
+    const card = (name: string) =>
+      page.locator('#connections article', { hasText: name }).filter({ hasText: 'Deliveries, last hour' });
+    const shopify = card('shopify');
+    const woo = card('woocommerce');
     await expect.poll(() => shopify.textContent(), { timeout: 15_000 }).toMatch(/Deliveries, last hour\s*[1-9]/);
     await expect.poll(() => woo.textContent(), { timeout: 15_000 }).toMatch(/Deliveries, last hour\s*[1-9]/);
     expect(await page.textContent('#connections')).toMatch(/Loyalty service \(sandbox\).*accepted/s);
