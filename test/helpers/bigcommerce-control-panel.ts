@@ -57,9 +57,12 @@ export async function controlPanelContext(
     );
   await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
     const address = new URL(route.request().url());
+    // A connection kept alive may be closed by the server as the next request goes out on it (ci5: ECONNRESET on
+    // by-hand.js); a browser sends such a request again on a new connection (RFC 9112 §9.3.1), as this does once.
     const response = await route.fetch({
       url: `${bridge.http.localUrl}${address.pathname}${address.search}`,
       maxRedirects: 0,
+      maxRetries: 1,
     });
     answered(address.pathname, response);
     await route.fulfill({ response });

@@ -37,7 +37,12 @@ export async function openShopifyAdmin(
   await context.route(POLARIS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: fakePolaris() }));
   await context.route(`${BRIDGE_ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
-    const response = await route.fetch({ url: `${bridgeUrl}${url.pathname}${url.search}`, maxRedirects: 0 });
+    // Sent again once on a reset of a reused kept-alive connection, as a browser does (RFC 9112 §9.3.1).
+    const response = await route.fetch({
+      url: `${bridgeUrl}${url.pathname}${url.search}`,
+      maxRedirects: 0,
+      maxRetries: 1,
+    });
     answered?.(url.pathname, Boolean(response.headers()['set-cookie']));
     await route.fulfill({ response });
   });
