@@ -60,6 +60,11 @@ export interface Reservation {
   waiting?: string[] | undefined;
   /** Orders placed with the code and not paid yet (placed-orders.ts): its points stay held for them. */
   placedBy?: string[] | undefined;
+  /**
+   * Its customer was erased while an order's redeem of it was on its way ('used'): kept, with its holder's contact,
+   * for that redeem alone, and forgotten by the write that ends it (withoutErased).
+   */
+  erasedAt?: string | undefined;
 }
 
 /** How many orders a reservation remembers as waiting for its code. */
@@ -169,7 +174,8 @@ export async function changeReservation(
     if (!patch) return undefined;
     after = { ...before, ...patch };
     const reservations = current.reservations.map((each, index) => (index === at ? after! : each));
-    return { put: pruned({ ...current, reservations }, now) };
+    const next = withoutErased(pruned({ ...current, reservations }, now), now);
+    return next ? { put: next } : { delete: true };
   });
   return after;
 }
@@ -200,6 +206,22 @@ export function pruned(holder: Holder, now: Date): Holder {
     reservations: holder.reservations.filter((each) => !old(each)),
     ...(spent > 0 ? { redeemedEarlier: (holder.redeemedEarlier ?? 0) + spent } : {}),
   };
+}
+
+/**
+ * The holder without the reservations its customer's erasure kept for their order's redeem alone, once they ended
+ * (redeemed, refused, or let go): undefined when nothing else is left to keep. A whole erasure left no long-spent
+ * count (redeemedEarlier) to keep; a holder that keeps points held by amount keeps no customer (as erased-holds.ts's
+ * anonymousHolder), its id a digest.
+ */
+export function withoutErased(holder: Holder, now: Date): Holder | undefined {
+  const done = (each: Reservation) => each.erasedAt !== undefined && ENDED.has(each.state);
+  if (!holder.reservations.some(done)) return holder;
+  const reservations = holder.reservations.filter((each) => !done(each));
+  if (reservations.length > 0 || (holder.redeemedEarlier ?? 0) > 0) return { ...holder, reservations };
+  const holds = (holder.erasedShopHolds ?? []).filter((each) => Date.parse(each.until) > now.getTime());
+  if (holds.length === 0) return undefined;
+  return { account: holder.account, reservations: [], erasedShopHolds: holds } as Omit<Holder, 'customer'> as Holder;
 }
 
 /** A released reservation, with why: from any held state but 'used' (an order's redeem decides that one). */

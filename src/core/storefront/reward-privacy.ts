@@ -9,6 +9,8 @@
 //   points are kept by what became of its redeem (erased-holds.ts);
 // - a customer's erasure keeps, by amount, the points of a code the store could not remove while it may pay, and the
 //   code for the sweeper to remove once the store lets the bridge in (review G, G5);
+// - a customer's erasure keeps a code whose order's redeem is on its way ('used'), marked, with its holder's contact,
+//   until that redeem ends: sent once, then forgotten (reservations.ts, withoutErased; review H, 2);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -17,6 +19,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
+import { exportedReservation } from './reward-export.ts';
 import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
 import {
   anonymousHolder,
@@ -104,14 +107,14 @@ export class RewardPrivacy implements KeptRecords {
   #now = () => this.#o.now?.() ?? new Date();
 
   /**
-   * Their reservations; and what is kept of them by amount on their holders (review G, G2): points held for erased
+   * Their reservations, as they would read them (reward-export.ts); and what is kept of them by amount on their holders (review G, G2): points held for erased
    * shops' codes or owed, long-spent points, and the erased shops' codes kept for them (how many points, until when).
    * Only their own holders' (by their identifiers): a holder found by the platform's id of a code is not theirs whole.
    */
   async exportCustomer(match: CustomerMatch, account?: string): Promise<unknown> {
     const reservations = [];
     for (const { holder, theirs } of await this.#theirs(match, account))
-      for (const each of theirs) reservations.push({ account: holder.account, ...each });
+      for (const each of theirs) reservations.push(exportedReservation(holder.account, each));
     const kept = [];
     const now = this.#now().getTime();
     const own = await this.#holders(match, account);
@@ -136,13 +139,15 @@ export class RewardPrivacy implements KeptRecords {
       for (const reservation of theirs) {
         const hold = await this.#removeFromStore(reservation);
         if (hold) paying.push(hold);
+        erased += 1;
+      }
+      const owed = await this.#forget(id, theirs, paying, match);
+      // A code kept for its order's redeem keeps its record: the sweeper watches its order (cancelled first: let go).
+      for (const reservation of theirs.filter((each) => !owed.has(each.id)))
         await this.#o.store.deleteRecord(
           CODE_KIND,
           codeIndexId(reservation.platform, reservation.shop, reservation.code),
         );
-        erased += 1;
-      }
-      await this.#forget(id, theirs, paying, match);
     }
     const ids = new Set([...(await this.#holderIds(match, account)), ...holders.map(({ id }) => id)]);
     await this.#dropChecks(ids);
@@ -153,9 +158,9 @@ export class RewardPrivacy implements KeptRecords {
 
   /**
    * The reservation's code removed from the store while the bridge has access. A spent code too ('redeemed',
-   * 'refused'), and one whose order's redeem is on its way ('used', never sent now): a store may give its use back
-   * (its order cancelled), and the sweeper, which would have removed it or given it back to its holder, never sees it
-   * once its record goes. A 'reserving' one may be in the store with no answer kept (a crash after its make): looked
+   * 'refused'), and one whose order's redeem is on its way ('used', kept for that redeem): a store may give its use
+   * back (its order cancelled), and the sweeper, which would have removed it or given it back to its holder, never
+   * sees a spent one once its record goes. A 'reserving' one may be in the store with no answer kept (a crash after its make): looked
    * for by its text, as the sweeper would have. An open code the store could not remove still pays until its expiry:
    * answered its hold, its points held by amount until then and its settling, and it is kept for the sweeper to remove
    * once the store lets the bridge in again (an uninstalled store, reinstalled).
@@ -189,20 +194,28 @@ export class RewardPrivacy implements KeptRecords {
    * (erased shops' codes, which still pay; owed redeems); the customer's whole erasure takes the count with the rest,
    * and keeps the holds, the holder naming no customer then (anonymousHolder).
    */
-  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<void> {
+  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<Set<string>> {
     const gone = new Set(theirs.map((reservation) => reservation.id));
-    const now = this.#now().getTime();
+    const now = this.#now();
+    let owed = new Set<string>();
     await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
       if (!current) return undefined;
-      const left = current.reservations.filter((reservation) => !gone.has(reservation.id));
-      const kept = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
-      const holds = [...liveHolds(current, now), ...paying.filter((each) => !kept.has(each.reservation))];
+      // An order's redeem on its way ('used', as at this write) stays owed: kept, marked, for that redeem alone.
+      const kept = keptForRedeem(current.reservations, gone, now);
+      owed = new Set(kept.filter((each) => gone.has(each.id)).map((each) => each.id));
+      const left = kept.filter((each) => !gone.has(each.id));
+      const known = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
+      const holds = [...liveHolds(current, now.getTime()), ...paying.filter((each) => !known.has(each.reservation))];
       const erasedShopHolds = holds.length ? holds : undefined;
       const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
       if (left.length > 0 || (match.shop !== undefined && accountWide))
-        return { put: { ...current, reservations: left, erasedShopHolds } };
+        return { put: { ...current, reservations: kept, erasedShopHolds } };
+      // The whole erasure takes the long-spent count now; what an owed redeem keeps goes once it is settled.
+      if (owed.size > 0)
+        return { put: { ...current, reservations: kept, erasedShopHolds, redeemedEarlier: undefined } };
       return holds.length > 0 ? { put: anonymousHolder(current.account, holds) } : { delete: true };
     });
+    return owed;
   }
 
   /**
@@ -258,7 +271,10 @@ export class RewardPrivacy implements KeptRecords {
             .map((each) => holdOf(each, fates.get(each.id), this.#o.settleMs)),
         ].filter((each) => Date.parse(each.until) > now);
         const put: Holder = { ...current, reservations: left, erasedShopHolds: holds.length ? holds : undefined };
-        return left.length === 0 && holds.length === 0 ? { delete: true } : { put };
+        if (left.length === 0 && holds.length === 0) return { delete: true };
+        // Its customer was erased, and kept for the shop's owed redeem alone: nothing more needs their contact.
+        const erased = current.reservations.some((each) => inShop(each) && each.erasedAt !== undefined);
+        return { put: erased && left.length === 0 ? anonymousHolder(current.account, holds) : put };
       });
     }
   }
@@ -275,6 +291,18 @@ export class RewardPrivacy implements KeptRecords {
 async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
   const platformId = reservation.platformId ?? (await codes.find(reservation.shop, reservation.code));
   if (platformId !== undefined) await codes.remove(reservation.shop, platformId);
+}
+
+/**
+ * The holder's reservations without the erased ones (`gone`), save those an order's redeem is on its way for: marked
+ * (Reservation.erasedAt) and kept, with the holder's contact, which that redeem names, until it ends (withoutErased).
+ */
+function keptForRedeem(reservations: Reservation[], gone: Set<string>, now: Date): Reservation[] {
+  return reservations
+    .filter((each) => !gone.has(each.id) || each.state === 'used')
+    .map((each) =>
+      gone.has(each.id) && each.erasedAt === undefined ? { ...each, erasedAt: now.toISOString() } : each,
+    );
 }
 
 const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>
