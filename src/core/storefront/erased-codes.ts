@@ -127,6 +127,27 @@ export async function codeIndexOrErased(
   return index ?? reviveErasedCode(store, at, now);
 }
 
+/**
+ * An order's redeem of a code settled (RewardCodes.settled) after its shop's erasure, on another bridge, took the
+ * reservation off its holder and held its points by amount, as owed: the redeem went (or was refused, as the
+ * reservation's would be), so that hold goes; kept, its points would be spent twice. Nothing when it is not so.
+ */
+export async function settleErasedHold(
+  store: Pick<LedgerStore, 'changeRecord'>,
+  holder: string,
+  reservation: string,
+): Promise<void> {
+  await store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
+    const holds = current?.erasedShopHolds ?? [];
+    if (!current || !holds.some((each) => each.reservation === reservation)) return undefined;
+    if (current.reservations.some((each) => each.id === reservation)) return undefined;
+    const left = holds.filter((each) => each.reservation !== reservation);
+    const named = current.customer !== undefined || (current.redeemedEarlier ?? 0) > 0;
+    if (left.length === 0 && current.reservations.length === 0 && !named) return { delete: true };
+    return { put: { ...current, erasedShopHolds: left.length ? left : undefined } };
+  });
+}
+
 /** The sweep's: those that can pay no more go. */
 export async function dropEndedErasedCodes(
   store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,

@@ -230,6 +230,21 @@ export const release =
   (reservation) =>
     from.has(reservation.state) ? { state: 'released', endedAt: now.toISOString(), endedWhy: why } : undefined;
 
+/** An order that paid with the code takes its reservation (RewardCodes.claimForOrder), or waits for it. */
+export const takenBy =
+  (orderKey: string): ReservationChange =>
+  (current) => {
+    if (current.state === 'used' && current.orderKey === orderKey) return {};
+    // 'reserving': its make's answer was lost, but the store made it and an order used it.
+    if (current.state === 'issued' || current.state === 'reserving')
+      return { state: 'used', orderKey, usedAtPlatform: undefined, waiting: withoutOrder(current.waiting, orderKey) };
+    // Held by another order whose redeem has not gone: a store that gives a cancelled order's use back let this
+    // order pay with the code too. It waits: if the other lets go, this one takes the reservation (the sweeper).
+    if (current.state === 'used' && !(current.waiting ?? []).includes(orderKey))
+      return { waiting: [...(current.waiting ?? []), orderKey].slice(-MAX_WAITING) };
+    return undefined;
+  };
+
 /** The customer's codes in the shop that are being made or can still be used: what MAX_OPEN_CODES counts. */
 export const openInShop = (
   holder: Holder | undefined,

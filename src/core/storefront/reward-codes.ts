@@ -9,7 +9,7 @@ import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { markForCheck } from './cover-marks.ts';
-import { codeIndexOrErased } from './erased-codes.ts';
+import { codeIndexOrErased, reviveErasedCode, settleErasedHold } from './erased-codes.ts';
 import { removeOrphan } from './orphan-codes.ts';
 import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
@@ -18,7 +18,6 @@ import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
   HOLDER_KIND,
-  MAX_WAITING,
   REDEEM_SKEW_MS,
   changeReservation,
   codeIndexId,
@@ -27,8 +26,8 @@ import {
   newCode,
   release,
   pruned,
+  takenBy,
   reservationNow,
-  withoutOrder,
   type CodeIndex,
   type Holder,
   type Reservation,
@@ -305,33 +304,26 @@ export class RewardCodes {
     );
   }
 
-  /** An order paid with one of the bridge's codes takes its reservation, once; answered what its redeem needs. */
+  /**
+   * An order paid with one of the bridge's codes takes its reservation, once; answered what its redeem needs. A
+   * reservation gone since its index was read was taken off by its shop's erasure (another bridge's, maybe), which
+   * kept the code first (erased-codes.ts): the order takes it back from there, or its discount would be free.
+   */
   async claimForOrder(platform: string, shop: string, code: string, orderKey: string): Promise<RedeemCode | undefined> {
-    const index = await codeIndexOrErased(this.#o.store, { platform, shop, code, orderKey }, this.#now());
-    if (!index) return undefined;
-    const taken = await changeReservation(this.#o.store, index.holder, index.reservation, (current) => {
-      if (current.state === 'used' && current.orderKey === orderKey) return {};
-      // 'reserving': its make's answer was lost, but the store made it and an order used it.
-      if (current.state === 'issued' || current.state === 'reserving')
-        return { state: 'used', orderKey, usedAtPlatform: undefined, waiting: withoutOrder(current.waiting, orderKey) };
-      // Held by another order whose redeem has not gone: a store that gives a cancelled order's use back let this
-      // order pay with the code too. It waits: if the other lets go, this one takes the reservation (the sweeper).
-      if (current.state === 'used' && !(current.waiting ?? []).includes(orderKey))
-        return { waiting: [...(current.waiting ?? []), orderKey].slice(-MAX_WAITING) };
-      return undefined;
-    });
-    if (taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
+    const at = { platform, shop, code, orderKey };
+    const take = (index: CodeIndex) =>
+      changeReservation(this.#o.store, index.holder, index.reservation, takenBy(orderKey));
+    let index = await codeIndexOrErased(this.#o.store, at, this.#now());
+    let taken = index && (await take(index));
+    if (index && !taken)
+      taken = (index = await reviveErasedCode(this.#o.store, at, this.#now())) && (await take(index));
+    if (!index || taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
     const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
     if (!holder) return undefined;
     // Withdrawn, but used just before: no check since counted its points (cover-checks.ts); again after a crash.
     if (taken.removedAt !== undefined) await markForCheck(this.#o.store, holder.account, index.holder, this.#now());
-    return {
-      code: taken.code,
-      account: holder.account,
-      points: taken.points,
-      holder: index.holder,
-      reservation: taken.id,
-    };
+    const { account } = holder;
+    return { code: taken.code, account, points: taken.points, holder: index.holder, reservation: taken.id };
   }
 
   /**
@@ -353,6 +345,8 @@ export class RewardCodes {
   ): Promise<{ kind: 'send'; customer: ServiceCustomer } | { kind: 'sent' | 'not-held' | 'gone' }> {
     const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, code.holder);
     const reservation = holder?.reservations.find((each) => each.id === code.reservation);
+    // Taken off by its shop's erasure as the order took it (erased-codes.ts): the order takes it back, as it can.
+    if (holder?.erasedShopHolds?.some((each) => each.reservation === code.reservation)) return { kind: 'not-held' };
     if (!holder || !reservation) return { kind: 'gone' };
     if (reservation.orderKey !== orderKey) return { kind: 'not-held' };
     if (reservation.state === 'used' || reservation.state === 'refused')
@@ -380,6 +374,7 @@ export class RewardCodes {
         return { state: 'refused', endedAt: at, endedWhy: 'the service refused the redeem when the code was used' };
       return undefined;
     });
+    if (!after) await settleErasedHold(this.#o.store, code.holder, code.reservation);
     // A code that paid for an order is spent, but a store may give its use back (an order cancelled after paying):
     // its record stays for the sweeper, which removes the code from the store first, then drops the record.
     if (after && (after.state === 'redeemed' || after.state === 'refused') && after.platformId === undefined)
