@@ -1,7 +1,8 @@
-// A customer's erasure while an order that paid with their code waits for its redeem ('used'). The redeem never goes
-// (the reservation is forgotten), and the code's one use is its order's: a store that gives a cancelled order's use
-// back (some do) would let it pay again, for an order no reservation redeems. The erasure removes it from the store,
-// as it does a spent one. The codes part is the in-memory store of codes.
+// A customer's erasure while an order that paid with their code waits for its redeem ('used'). The redeem is still
+// owed (the reservation is kept for it alone, marked, until it ends: contract/reward-money-review-h-erasure), and the
+// code's one use is its order's: a store that gives a cancelled order's use back (some do) would let it pay again,
+// for an order no reservation redeems. The erasure removes it from the store, as it does a spent one. The codes part
+// is the in-memory store of codes.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CODE_KIND,
@@ -79,7 +80,11 @@ describe('a customer’s erasure, while an order that paid with their code waits
       logger,
     });
     await privacy.eraseCustomer({ emails: [CUSTOMER.email], phones: [], orderIds: [] });
-    expect(await store.getRecord(HOLDER_KIND, HOLDER)).toBeUndefined();
+    // Kept for its order's redeem alone, and forgotten when that ends.
+    const kept = await store.getRecord<Holder>(HOLDER_KIND, HOLDER);
+    expect(kept?.reservations.map((each) => [each.id, each.state, typeof each.erasedAt])).toEqual([
+      ['r1', 'used', 'string'],
+    ]);
     // Order 1001 is cancelled, and the store gives the code's use back.
     code.uses = 0;
     expect(fake.usable(code.code, '42', now)).toBeUndefined();
