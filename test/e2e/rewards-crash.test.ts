@@ -8,9 +8,7 @@
 // held reservation, nothing the bridge made is left in the store without its code, nothing is left 'reserving', and
 // the balance the storefront shows is right. Each platform on lowdb, and on PostgreSQL with two bridge processes on
 // one database; every kill point on each backend and on each store's code maker, not every pair (ON_LOWDB below).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -26,7 +24,6 @@ import {
   type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
-import { compileCache } from '../helpers/compile-cache.ts';
 import {
   bigCommerceKillStore,
   holder,
@@ -38,9 +35,9 @@ import {
   wooKillStore,
 } from '../helpers/kill-test-stores.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+import { kill, startChild, stop, type Child } from '../helpers/rewards-bridge-process.ts';
 import { SANDBOX_CREDENTIALS } from '../helpers/sandbox-server.ts';
 
-const CHILD = fileURLToPath(new URL('../helpers/rewards-bridge-child.ts', import.meta.url));
 const GRACE = 'grace@example.com';
 const START_POINTS = 1000;
 const REWARD_POINTS = 100;
@@ -82,55 +79,6 @@ async function startHoldingSandbox() {
     close: () => http.close(),
   };
 }
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-function startChild(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD], {
-    env: { PATH: process.env.PATH ?? '', ...compileCache(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no address within 20 s:\n${output}`));
-    }, 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /\{"url":"(http:\/\/[^"]+)"\}/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ process: child, url, output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${output}`));
-    });
-  });
-}
-
-const kill = (child: Child) =>
-  new Promise<void>((resolve) => {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
-    child.process.once('exit', () => resolve());
-    child.process.kill('SIGKILL');
-  });
-
-/** Stopped as a host stops it (SIGTERM): its writes flushed and its sweep finished, so its ledger can be read. */
-const stop = (child: Child) =>
-  new Promise<void>((resolve) => {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
-    child.process.once('exit', () => resolve());
-    child.process.kill('SIGTERM');
-  });
 
 /** Where a suite's kills land, one test each ('paid' goes on from the code 'shown' left). */
 type KillPoint = 'make-before' | 'make-after' | 'shown' | 'paid' | 'redeem-lost' | 'recorded' | 'sweeper';

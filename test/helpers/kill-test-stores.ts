@@ -111,6 +111,8 @@ export interface KillTestStore {
   holdFirstPartMade?(): Held;
   /** The next removal of a code: held once the store removed the code (its answer held). */
   holdRemoval(): Held;
+  /** The app uninstalled (its token refused from now on), then the shop's data erased: its shop/redact sent to `url`. */
+  eraseShop: ((url: string) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -193,6 +195,16 @@ export async function shopifyKillStore({ email }: KillTestCustomer): Promise<Kil
     strays: () => [],
     holdMake: (phase) => hold('LoyaltyBridgeDiscountCodeCreate', phase),
     holdRemoval: () => hold('LoyaltyBridgeDiscountCodeDelete', 'after'),
+    async eraseShop(url) {
+      fake.uninstall(SHOP);
+      const body = JSON.stringify({ shop_id: 1, shop_domain: SHOP });
+      const response = await fetch(`${url}/webhooks/shopify`, {
+        method: 'POST',
+        headers: shopifyHeaders({ topic: 'shop/redact', body, shop: SHOP, secret: APP_SECRET }),
+        body,
+      });
+      expect(response.status).toBe(200);
+    },
     close: () => fake.close(),
   };
 }
@@ -310,6 +322,7 @@ export async function bigCommerceKillStore({ email }: KillTestCustomer): Promise
     holdFirstPartMade: () => hold((call) => call.method === 'POST' && /^\/v3\/promotions\/?$/.test(call.path), 'after'),
     // Its code deleted first, then its promotion: held once the code is gone, its promotion still there.
     holdRemoval: () => hold((call) => call.method === 'DELETE' && CODES_PATH.test(call.path), 'after'),
+    eraseShop: undefined,
     close: () => bc.close(),
   };
 }
@@ -433,6 +446,7 @@ export async function wooKillStore({ email }: KillTestCustomer): Promise<KillTes
     holdMake: (phase) => hold((call) => call.method === 'POST' && COUPONS.test(call.path), phase),
     // Deleted for good (force=true): held once the coupon is gone.
     holdRemoval: () => hold((call) => call.method === 'DELETE' && COUPON.test(call.path), 'after'),
+    eraseShop: undefined,
     async close() {
       await woo.close();
       await front.close();

@@ -12,6 +12,9 @@ import nock from 'nock';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startBridge, type BridgeOptions } from '../../src/composition/main.ts';
+import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
+import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
 
 const platform = process.env.PLATFORM ?? 'shopify';
@@ -60,6 +63,24 @@ const loaded = loadConfig({ env: { ...env, PORT: String(port), ...setUp.env } })
 if (!loaded.ok) {
   process.stderr.write(`${loaded.errors.join('\n')}\n`);
   process.exit(2);
+}
+// A kill inside a shop's erasure (e2e/rewards-shop-erasure-kill): this process stops itself with SIGKILL once the
+// erasure has rewritten this many of its customers' holders (each write flushed), the rest not yet.
+const killAfter = Number(process.env.KILL_AFTER_ERASED_HOLDERS ?? 0);
+if (killAfter > 0) {
+  let erasing = false;
+  let rewritten = 0;
+  const eraseShop = RewardPrivacy.prototype.eraseShop;
+  RewardPrivacy.prototype.eraseShop = async function (this: RewardPrivacy, ...args) {
+    erasing = true;
+    return eraseShop.apply(this, args);
+  };
+  const changeRecord = LowdbStore.prototype.changeRecord;
+  LowdbStore.prototype.changeRecord = async function (this: LowdbStore, ...args: Parameters<typeof changeRecord>) {
+    const result = await changeRecord.apply(this, args);
+    if (erasing && args[0] === HOLDER_KIND && ++rewritten >= killAfter) process.kill(process.pid, 'SIGKILL');
+    return result;
+  } as typeof changeRecord;
 }
 const logger = createLogger({ level: loaded.config.LOG_LEVEL, pretty: false });
 const bridge = await startBridge(loaded.config, logger, {
