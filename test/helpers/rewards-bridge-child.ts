@@ -8,6 +8,7 @@
 // front (the plugin's routes need one), which forwards to whichever process the test talks to. The sweeper's repair
 // of an unmade code is hurried (REWARD_REPAIR_MS). Prints one line, {"url": ...}, once it listens. Run with node
 // (type stripping).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import nock from 'nock';
 import { freePort } from '../../bench/lib/bridge-process.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -68,17 +69,17 @@ if (!loaded.ok) {
 // erasure has rewritten this many of its customers' holders (each write flushed), the rest not yet.
 const killAfter = Number(process.env.KILL_AFTER_ERASED_HOLDERS ?? 0);
 if (killAfter > 0) {
-  let erasing = false;
+  // Only the erasure's own writes count (its async context): a sweep writing a holder meanwhile is not the erasure.
+  const erasing = new AsyncLocalStorage<true>();
   let rewritten = 0;
   const eraseShop = RewardPrivacy.prototype.eraseShop;
   RewardPrivacy.prototype.eraseShop = async function (this: RewardPrivacy, ...args) {
-    erasing = true;
-    return eraseShop.apply(this, args);
+    return erasing.run(true, () => eraseShop.apply(this, args));
   };
   const changeRecord = LowdbStore.prototype.changeRecord;
   LowdbStore.prototype.changeRecord = async function (this: LowdbStore, ...args: Parameters<typeof changeRecord>) {
     const result = await changeRecord.apply(this, args);
-    if (erasing && args[0] === HOLDER_KIND && ++rewritten >= killAfter) process.kill(process.pid, 'SIGKILL');
+    if (erasing.getStore() && args[0] === HOLDER_KIND && ++rewritten >= killAfter) process.kill(process.pid, 'SIGKILL');
     return result;
   } as typeof changeRecord;
 }
