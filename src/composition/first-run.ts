@@ -34,9 +34,16 @@ import type { Platforms } from './platforms.ts';
 /** The platforms that play a shop in the demo store. */
 const playing = () => (SHIPPED_MODULES as readonly AnyPlatformModule[]).filter(({ demo }) => demo !== undefined);
 
-/** On a first run, the configuration with the demo store's shops and the secrets made for this run to check its deliveries. */
-export function firstRunConfig(configured: Config): { config: Config; secrets: DemoSecrets | undefined } {
-  if (!runsDemoStore(configured)) return { config: configured, secrets: undefined };
+/**
+ * On a first run, the configuration with the demo store's shops and the secrets made for this run to check its
+ * deliveries. Not once a store of the merchant's is connected (the ledger holds it, from an earlier run): the demo's
+ * shops would stand beside it, and a configured demo site would be the one its platform's secret opens.
+ */
+export async function firstRunConfig(
+  configured: Config,
+  storeConnected: () => Promise<boolean>,
+): Promise<{ config: Config; secrets: DemoSecrets | undefined }> {
+  if (!runsDemoStore(configured) || (await storeConnected())) return { config: configured, secrets: undefined };
   const modules = playing();
   const secrets = demoSecrets(modules.map(({ name }) => name));
   const settings = modules.map(({ name, demo }) => demo?.settings(secrets[name] ?? '') ?? {});
