@@ -77,6 +77,10 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
       await merchant.reload();
       await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
       await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-page.png`, fullPage: true });
+      // Home names the account and says whether it works; its address and brand id are Set up's, not Home's.
+      await expect
+        .poll(() => merchant.locator('#account-summary').textContent(), { timeout: 15_000 })
+        .toBe('Your orders earn on Shopify demo shop, a trial on the sandbox (its points are not real): it works.');
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
       await expect
         .poll(() => merchant.locator('#orders s-table-row, #orders tr').count(), { timeout: 15_000 })
