@@ -7,7 +7,7 @@ import { WooStores } from '../../adapters/woocommerce/stores.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { createLogger } from '../../src/logger.ts';
-import { tempDataDir } from '../helpers/engine.ts';
+import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 
 const ADMIN_TOKEN = 'first-run-restart-admin-token-0123456789';
@@ -70,4 +70,49 @@ describe('a first run restarted once a store of the merchant’s is connected', 
     expect((await fetch(`${bridge.http.localUrl}${path}`)).status).toBe(404);
     expect((await fetch(`${bridge.http.localUrl}/demo/storefront/`)).status).toBe(404);
   }, 60_000);
+});
+
+describe('a first run restarted with no store of the merchant’s', () => {
+  const dataDir = tempDataDir();
+  let bridge: RunningBridge | undefined;
+  afterAll(async () => {
+    await bridge?.stop();
+  });
+  const start = async () => {
+    const loaded = loadConfig({
+      env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_TOKEN },
+    });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const started = await startBridge(loaded.config, createLogger({ level: 'silent' }), { demoPaceMs: 20 });
+    await eventually(() => expect(started.demo?.played ?? 0).toBeGreaterThanOrEqual(started.demo!.handful), 30_000);
+    await started.engine.drain();
+    return started;
+  };
+  const bigCommerceNames = async () => {
+    const answer = await fetch(`${bridge!.http.localUrl}/admin/api/orders?platform=bigcommerce&limit=100`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const { orders } = (await answer.json()) as { orders: Array<{ orderId: string; orderName: string }> };
+    return orders;
+  };
+
+  it('numbers the demo’s orders as a store does: small ids, a later run’s after an earlier run’s', async () => {
+    bridge = await start();
+    const first = await bigCommerceNames();
+    expect(first.length).toBeGreaterThan(0);
+    // BigCommerce names an order by its id: "#100", not a 13-digit number.
+    for (const { orderId, orderName } of first) {
+      expect(Number(orderId)).toBeLessThan(10_000);
+      expect(orderName).toBe(`#${orderId}`);
+    }
+    await bridge.stop();
+    bridge = await start();
+    const again = await bigCommerceNames();
+    const earlier = new Set(first.map(({ orderId }) => orderId));
+    const later = again.filter(({ orderId }) => !earlier.has(orderId));
+    expect(later.length).toBeGreaterThan(0);
+    const newestBefore = Math.max(...first.map(({ orderId }) => Number(orderId)));
+    for (const { orderId } of later) expect(Number(orderId)).toBeGreaterThan(newestBefore);
+    expect(Math.max(...later.map(({ orderId }) => Number(orderId)))).toBeLessThan(10_000);
+  }, 90_000);
 });
