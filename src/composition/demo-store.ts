@@ -82,6 +82,11 @@ export interface DemoStoreOptions {
   outcome?: (sent: SentOrder) => Promise<string>;
   /** Told once the handful is sent (the links are printed again below it). */
   onHandfulSent?: () => void;
+  /**
+   * This run's first order id, and told each next one as it is used (first-run.ts keeps it in the ledger, so a later
+   * run's orders are new ones): small, as a store's own (BigCommerce's run from 100). Without: one from the clock.
+   */
+  ids?: { first: number; used(next: number): void };
 }
 
 /** The players' orders taken in turn, one of each at a time, as shops' days would mix them. */
@@ -96,8 +101,8 @@ function inTurn(players: readonly DemoPlayer[]): Array<{ player: DemoPlayer; ord
 }
 
 export class DemoStore {
-  readonly #o: Required<Omit<DemoStoreOptions, 'outcome' | 'onHandfulSent'>> &
-    Pick<DemoStoreOptions, 'outcome' | 'onHandfulSent'>;
+  readonly #o: Required<Omit<DemoStoreOptions, 'outcome' | 'onHandfulSent' | 'ids'>> &
+    Pick<DemoStoreOptions, 'outcome' | 'onHandfulSent' | 'ids'>;
   readonly #orders: Array<{ player: DemoPlayer; order: DemoOrder }>;
   #timer: { cancel(): void } | undefined;
   /** Waits before a delivery is sent again: cut short when the demo stops. */
@@ -109,7 +114,7 @@ export class DemoStore {
   #sent = 0;
   #played = 0;
   /** Order ids new to this run (a later run's orders are new orders, not the same ones again), like a platform's. */
-  readonly #firstId = Math.floor(Date.now() / 1000) * 1000;
+  readonly #firstId: number;
   /** New for each delivery, and above any of an earlier run's. */
   #deliveries = Math.floor(Date.now() / 1000);
   /** The orders sent, by platform and shop, newest last: what the demo's shops answer resync from. */
@@ -120,6 +125,7 @@ export class DemoStore {
   constructor(options: DemoStoreOptions) {
     this.#o = { paceMs: 1_500, trickleMs: 60_000, trickleOrders: TRICKLE_ORDERS, schedule: timers, ...options };
     this.#orders = inTurn(options.players);
+    this.#firstId = options.ids?.first ?? Math.floor(Date.now() / 1000) * 1000;
   }
 
   /** Deliveries the bridge took. */
@@ -210,6 +216,7 @@ export class DemoStore {
   async #playOrder(player: DemoPlayer, order: DemoOrder): Promise<SentOrder | undefined> {
     // The rotation's and the checkouts' orders share one count: each has its own id and number.
     const made = this.#made++;
+    this.#o.ids?.used(this.#firstId + made + 1);
     const sent: SentOrder = { player, order, id: this.#firstId + made, number: 1001 + made, deliveries: [] };
     this.#sentOrders.push(sent);
     // A day of the trickle is 1,440 orders: the shops remember the newest.

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { isSet, runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { OrderSource } from '../core/order-source.ts';
 import type { AnyPlatformModule, DemoStorefront } from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
@@ -34,9 +35,16 @@ import type { Platforms } from './platforms.ts';
 /** The platforms that play a shop in the demo store. */
 const playing = () => (SHIPPED_MODULES as readonly AnyPlatformModule[]).filter(({ demo }) => demo !== undefined);
 
-/** On a first run, the configuration with the demo store's shops and the secrets made for this run to check its deliveries. */
-export function firstRunConfig(configured: Config): { config: Config; secrets: DemoSecrets | undefined } {
-  if (!runsDemoStore(configured)) return { config: configured, secrets: undefined };
+/**
+ * On a first run, the configuration with the demo store's shops and the secrets made for this run to check its
+ * deliveries. Not once a store of the merchant's is connected (the ledger holds it, from an earlier run): the demo's
+ * shops would stand beside it, and a configured demo site would be the one its platform's secret opens.
+ */
+export async function firstRunConfig(
+  configured: Config,
+  storeConnected: () => Promise<boolean>,
+): Promise<{ config: Config; secrets: DemoSecrets | undefined }> {
+  if (!runsDemoStore(configured) || (await storeConnected())) return { config: configured, secrets: undefined };
   const modules = playing();
   const secrets = demoSecrets(modules.map(({ name }) => name));
   const settings = modules.map(({ name, demo }) => demo?.settings(secrets[name] ?? '') ?? {});
@@ -45,6 +53,30 @@ export function firstRunConfig(configured: Config): { config: Config; secrets: D
   for (const [key, value] of settings.flatMap((each) => Object.entries(each)))
     if (!isSet(config[key])) config[key] = value;
   return { config: config as Config, secrets };
+}
+
+/** A new store's first order id, as BigCommerce numbers them (its ids are its orders' names: "#100"). */
+const FIRST_ORDER_ID = 100;
+const IDS_RECORD = ['demo-order-ids', 'next'] as const;
+
+/**
+ * The demo's order ids, small as a store's own: this run's first is the one after an earlier run's last (kept in the
+ * ledger), so a later run's orders are new orders there, never more events of an earlier run's. Kept in turn.
+ */
+async function demoOrderIds(
+  store: Pick<LedgerStore, 'getRecord' | 'putRecord'>,
+  logger: Logger,
+): Promise<{ first: number; used(next: number): void }> {
+  const first = (await store.getRecord<{ next: number }>(...IDS_RECORD))?.next ?? FIRST_ORDER_ID;
+  let kept = Promise.resolve();
+  return {
+    first,
+    used: (next) => {
+      kept = kept
+        .then(() => store.putRecord(...IDS_RECORD, { next }))
+        .catch((error: unknown) => logger.warn({ err: error }, 'the demo could not keep its next order id'));
+    },
+  };
 }
 
 /** How the demo is paced (tests hurry it, or count its waits). */
@@ -259,6 +291,7 @@ export class FirstRun {
       ...(pace.schedule ? { schedule: pace.schedule } : {}),
       outcome: demoOutcome({ store: engine.store, accounts: engine.accounts, settled: () => engine.drain() }),
       onHandfulSent: () => this.tellLinks(),
+      ids: await demoOrderIds(engine.store, logger),
     });
     this.#demo = demo;
     demo.start();

@@ -23,7 +23,7 @@ import { Metrics } from '../metrics.ts';
 import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
-import type { DemoStore } from './demo-store.ts';
+import type { DemoSecrets, DemoStore } from './demo-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
 import { FirstRun, firstRunConfig, signInUrl, tellSignInLink, type DemoPace } from './first-run.ts';
@@ -31,7 +31,7 @@ import { stopInOrder } from './stop-bridge.ts';
 import { httpSurface } from './http-surface.ts';
 import { bridgeSandboxCredentials } from './kept-sandbox-credentials.ts';
 import { openStore } from './open-store.ts';
-import { buildPlatforms, type PlatformOverrides, type Platforms } from './platforms.ts';
+import { buildPlatforms, storeConnected, type PlatformOverrides, type Platforms } from './platforms.ts';
 import { sandboxFromConfig } from './sandbox-server.ts';
 import { upstreamReports } from './upstream-reports.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -95,14 +95,14 @@ export async function startBridge(
   logger: Logger,
   options: BridgeOptions = {},
 ): Promise<RunningBridge> {
-  const { config, secrets } = firstRunConfig(configured);
-  const sandboxMode = isSandboxMode(config);
+  // The demo's settings are platforms' only: where to listen, the ledger and the sandbox are the operator's.
+  const sandboxMode = isSandboxMode(configured);
   // The sandbox needs no real credentials, so neither does its dashboard: a token for this run only.
-  const adminToken = config.ADMIN_TOKEN ?? (sandboxMode ? runToken() : undefined);
+  const adminToken = configured.ADMIN_TOKEN ?? (sandboxMode ? runToken() : undefined);
   // In sandbox mode the bridge calls the sandbox it serves itself, with the
   // sandbox's credentials; its address is known once the server listens.
-  let loyaltyBaseUrl = config.LOYALTY_BASE_URL ?? '';
-  const metrics = new Metrics({ shopLabels: config.METRICS_SHOP_LABELS });
+  let loyaltyBaseUrl = configured.LOYALTY_BASE_URL ?? '';
+  const metrics = new Metrics({ shopLabels: configured.METRICS_SHOP_LABELS });
   const health = new UpstreamHealth();
   const activity = new Activity();
   const instance = randomUUID();
@@ -115,12 +115,17 @@ export async function startBridge(
 
   // The ledger first: a damaged or busy one stops start-up before anything listens.
   // Opened before the engine, for the sandbox's credentials kept in it.
-  const opened = await openStore(config, logger, options.modules);
+  const opened = await openStore(configured, logger, options.modules);
   const { store } = opened;
   let openReport: OpenReport;
   let sandboxCredentials: SandboxCredentials | undefined;
+  let config: Config;
+  let secrets: DemoSecrets | undefined;
   try {
     openReport = await store.open();
+    // A first run's demo, unless an earlier run connected a store of the merchant's: asked of the ledger, before the
+    // demo's settings are in the configuration.
+    ({ config, secrets } = await firstRunConfig(configured, () => storeConnected(configured, store, options)));
     sandboxCredentials = sandboxMode ? await bridgeSandboxCredentials(config, store) : undefined;
   } catch (error) {
     await opened.release();

@@ -166,3 +166,17 @@ export function buildPlatforms(
 }
 
 const directoryHas = (platforms: Platforms, name: string) => platforms.directory.some((each) => each.name === name);
+
+/**
+ * Whether the ledger holds a store of the merchant's, connected or installed (by an earlier run, another bridge, or
+ * the CLI), asked of the platforms the configuration builds as it is: a question only, nothing of them is kept.
+ */
+export async function storeConnected(
+  config: Config,
+  store: LedgerStore,
+  { modules = [], platformOptions = {} }: Pick<BuildOptions, 'modules' | 'platformOptions'>,
+): Promise<boolean> {
+  const built = buildPlatforms(config, store, {}, { modules, platformOptions });
+  for (const { parts } of built.modules) if (await parts.storesToRead?.connected()) return true;
+  return false;
+}

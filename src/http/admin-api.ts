@@ -32,6 +32,7 @@ import { letterOrderName, operatorProblems } from './problems.ts';
 import { BridgeError } from '../errors.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import { earnByPoints, pointsOf, pointsSourceOf, newestOrders } from './order-points-view.ts';
+import { stateChart } from './state-chart.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -316,8 +317,10 @@ export function adminApi(parts: AdminApiParts): express.Router {
       rateLimit: rateLimitView(client.limiter.stats()),
       // Each state and reason listed above in words, with its fix (the codes stay the keys).
       stateWords: Object.fromEntries(Object.keys(orders.byState).map((state) => [state, stateWords(state)])),
-      // Each state in a few words, where a sentence does not fit (the states chart).
+      // Each state in a few words, where a sentence does not fit (the orders' filter).
       stateLabels: STATE_LABELS,
+      // The states chart's bars, each with its words and tone: a held order apart from the state it plans.
+      stateChart: await stateChart(orders.byState, store),
       reasonWords: Object.fromEntries(
         [...Object.keys(orders.skipped), ...Object.keys(orders.attention)].map((reason) => [
           reason,

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 
 const ASSETS = fileURLToPath(new URL('./dashboard/', import.meta.url));
+/** The one date formatter, the merchant's page's (merchant/dates.js), served to the dashboard too. */
+const DATES = fileURLToPath(new URL('./merchant/dates.js', import.meta.url));
 
 const OPERATOR_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
@@ -19,6 +21,7 @@ export function dashboard(): express.Router {
     res.set('referrer-policy', 'no-referrer');
     next();
   });
+  router.get('/dates.js', (_req, res) => res.sendFile(DATES, { maxAge: 0 }));
   router.use(express.static(ASSETS, { index: 'index.html', maxAge: 0 }));
   return router;
 }

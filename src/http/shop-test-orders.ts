@@ -1,7 +1,8 @@
 // A shop's test orders (core/test-order.ts), from its own page, on an account of the shop's own only: on the
 // operator's account a made-up order would earn in the operator's program. Each enters the ledger as events,
 // durably, before the answer (202). A shop makes at most 10 an hour, counted from the records the ledger
-// keeps, so a page cannot fill the account with them.
+// keeps, so a page cannot fill the account with them. The answer waits, a little, for the order to be kept: the
+// page looks it up at once, and a look before the intake folded it was a 404 in the merchant's console.
 import express, { type Response } from 'express';
 import type { Ingest } from '../core/ingest.ts';
 import { orderKey } from '../core/order-event.ts';
@@ -26,6 +27,14 @@ export interface ShopTestOrderParts {
 
 /** Kept for a cancel this long; each new one of the shop takes the older ones away. */
 const KEPT_MS = 30 * 86_400_000;
+/** How long the answer waits for the order to be kept: the intake folds it within milliseconds, seconds when busy. */
+const FOLDED_WITHIN_MS = 5_000;
+
+/** Until the order is kept (folded from the inbox), for at most FOLDED_WITHIN_MS; the order is durable either way. */
+async function folded(store: LedgerStore, key: string): Promise<void> {
+  const until = Date.now() + FOLDED_WITHIN_MS;
+  while (!(await store.getOrder(key)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 /** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
 /** The shop's currency as its newest real order names it; none yet: dollars. */
 async function shopCurrency(store: LedgerStore, platform: string, shop: string): Promise<string> {
@@ -54,6 +63,7 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
       },
       refusal: `a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`,
     };
+    let sent: { testOrder: TestOrder & { key: string; orderName: string } } | undefined;
     await hourly(res, cap, async () => {
       const now = Date.now();
       const order: TestOrder = {
@@ -67,8 +77,12 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
       const event = testOrderEvent(order, 'paid', await shopCurrency(store, platform, shop));
       await ingest.events(event.deliveryId, [event]);
       logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
-      res.status(202).json({ testOrder: { ...order, key: orderKey(order), orderName: event.orderName } });
+      sent = { testOrder: { ...order, key: orderKey(order), orderName: event.orderName } };
     });
+    // Outside the shop's one-at-a-time step: a second click meanwhile is counted, not refused as under way.
+    if (!sent) return;
+    await folded(store, sent.testOrder.key);
+    res.status(202).json(sent);
   });
 
   router.post('/test-orders/:id/cancel', async (req, res) => {

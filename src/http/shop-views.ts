@@ -61,7 +61,12 @@ export function shopOrderView(record: OrderRecord, shop: ShopRef): ShopOrderView
     total: { amount: snapshot.total.amount, currency: snapshot.total.currency },
     test: snapshot.test,
     source: snapshot.source,
-    discountCodes: snapshot.discountCodes.map(({ code, amount }) => ({ code, amount })),
+    // A reward's code as the customer was given it, where the store keeps its codes in another case (lower case,
+    // as some platforms do): the same code, to the merchant, as on the customer's screen.
+    discountCodes: snapshot.discountCodes.map(({ code, amount }) => ({
+      code: upstream.redeemCodes?.find((each) => each.code.toUpperCase() === code.toUpperCase())?.code ?? code,
+      amount,
+    })),
     target: record.target ? { state: record.target.state, reason: record.target.reason } : null,
     upstream: {
       points: upstream.points,

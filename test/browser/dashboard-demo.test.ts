@@ -169,6 +169,11 @@ describe.skipIf(!chromiumAvailable)('the dashboard on the demo', () => {
     expect(
       await inPage(`getComputedStyle(document.querySelector('#order-list .state.tone-bad')).backgroundColor`),
     ).toBe('rgb(198, 40, 40)');
+    // The states chart counts it so too: a red bar of its own, not one more under the state it plans.
+    const heldBar = page.locator('#chart-states rect[data-series="no points given yet"]');
+    await expect.poll(() => heldBar.getAttribute('fill'), { timeout: 15_000 }).toBe('#c62828');
+    expect(await page.locator('#chart-states svg').getAttribute('aria-label')).toMatch(/no points given yet 1\b/);
+    await page.locator('#chart-states').screenshot({ path: `${shots}dashboard-demo-states-held.png` });
   });
 
   it('colours by meaning: earned green, no points grey, in the chart and the orders’ badges', async () => {

@@ -279,7 +279,11 @@ describe.skipIf(!chromiumAvailable)('the dashboard', () => {
       expect(await page.content()).not.toContain(key);
 
       // Back to what the environment says, for whatever runs after.
-      await row.locator('select').selectOption({ label: 'no link' });
+      // The choice says what it does, and the words under the table what it means for a shop.
+      expect(await page.textContent('#unlink-hint')).toMatch(
+        /takes a shop’s link away: .* earns on the default account/s,
+      );
+      await row.locator('select').selectOption({ label: 'the environment’s choice (unlink)' });
       await expect.poll(() => bridge.accounts.accountOf({ platform: 'shopify', shop: SHOP })).toBe('default');
     } finally {
       await service.close();

@@ -18,7 +18,8 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
   beforeAll(async () => {
     bridge = await startFirstRunBridge();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    // A reader in Britain: every date in their locale, the same way on the dashboard and the merchant's page.
+    page = await browser.newPage({ viewport: { width: 1280, height: 1100 }, locale: 'en-GB', timezoneId: 'UTC' });
   }, 60_000);
 
   afterAll(async () => {
@@ -66,7 +67,11 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
   }, 90_000);
 
   it('opens the demo shop’s own page from the link told at the terminal: its orders, as its merchant sees them', async () => {
-    const merchant = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    const merchant = await browser.newPage({
+      viewport: { width: 1280, height: 1100 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
     try {
       await merchant.goto(bridge.firstRun!.pageLink()!);
       await merchant
@@ -77,11 +82,20 @@ describe.skipIf(!chromiumAvailable)('the first run', () => {
       await merchant.reload();
       await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
       await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-page.png`, fullPage: true });
+      // Home names the account and says whether it works; its address and brand id are Set up's, not Home's.
+      await expect
+        .poll(() => merchant.locator('#account-summary').textContent(), { timeout: 15_000 })
+        .toBe('Your orders earn on Shopify demo shop, a trial on the sandbox (its points are not real): it works.');
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
       await expect
         .poll(() => merchant.locator('#orders s-table-row, #orders tr').count(), { timeout: 15_000 })
         .toBeGreaterThan(1);
       await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-orders.png`, fullPage: true });
+      // One formatter for both pages, in the reader's locale: "28 Nov" for a day, "28 Nov, 5:17" for a moment.
+      const day = await merchant.locator('.order-date').first().textContent();
+      const moment = await page.locator('#order-list tbody time').first().textContent();
+      expect(day).toMatch(/^\d{1,2}\u00a0[A-Z][a-z]{2}$/);
+      expect(moment).toMatch(/^\d{1,2}\u00a0[A-Z][a-z]{2},\u00a0\d{1,2}:\d{2}$/);
       await merchant.setViewportSize({ width: 390, height: 900 });
       await merchant.screenshot({ path: `${artifactsDir('first-run')}demo-shop-orders-390.png`, fullPage: true });
       const text = await merchant.locator('body').innerText();

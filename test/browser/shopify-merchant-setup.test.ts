@@ -126,7 +126,25 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await type('brandId', CREDENTIALS.brandId);
     await type('LOYALTY_EARN_ACTIVITY_ID', '1');
     // The service does not say how many points an activity gives: the merchant declares what its panel says.
-    await type('LOYALTY_ACTIVITY_POINTS', '1=100,7=250');
+    // A row each, in words: never the setting's "1=100,7=250".
+    const points = app.locator('#activity-points');
+    for (const [activity, given] of [
+      ['1', '100'],
+      ['7', '250'],
+    ]) {
+      // The first row is there already; each more is added.
+      if (activity !== '1') await click(points.locator('s-button.add-row'));
+      const row = points.locator('.rule-row').last();
+      effort.fields += 2;
+      await row.locator('s-text-field input').fill(activity!);
+      await row.locator('s-number-field input').fill(given!);
+    }
+    expect(await points.locator('.rule-words').allTextContents()).toEqual([
+      'Activity 1 gives 100 points.',
+      'Activity 7 gives 250 points.',
+    ]);
+    const setUp = await app.locator('#account-form').innerText();
+    expect(setUp).not.toMatch(/\w=\w|[A-Z]{3,}_[A-Z_]+/);
     await page.screenshot({ path: `${shots}2-set-up.png` });
     await click(app.locator('#account-form s-button[type="submit"]'));
     await expect.poll(toasts, { timeout: 15_000 }).toContain('Your loyalty account is set up');
@@ -147,8 +165,8 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
 
     await deliverPaidOrders(running, [[SHOP, '9400000000001']]);
     await eventually(() => expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]), 15_000);
-    // The first run, as a merchant does it: few clicks, few fields.
-    expect(effort).toEqual({ clicks: 3, fields: 6 });
+    // The first run, as a merchant does it: few clicks, few fields (each activity's points a row of two, in words).
+    expect(effort).toEqual({ clicks: 4, fields: 9 });
     await click(page.locator('#app-nav button', { hasText: 'Orders' }));
     await expect.poll(() => app.locator('#orders').textContent(), { timeout: 15_000 }).toContain('#0001');
     // Each order's points, as a number.
@@ -252,7 +270,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect(earned('9400000000001')).toEqual([expect.objectContaining({ points: 100 })]);
 
     // Points by spend instead: every order from 0 earns activity 1's points again, whatever the activity above says.
-    const bands = app.locator('#account-form [name="LOYALTY_EARN_ACTIVITIES"] input');
+    const bands = app.locator('#spend-bands');
     /** Saves the form from the save bar, and waits for the page to say it is saved. */
     const save = async () => {
       const before = (await toasts()).filter((each) => each === 'Saved').length;
@@ -260,12 +278,15 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       await page.locator('#save-bar-save').click();
       await expect.poll(async () => (await toasts()).filter((each) => each === 'Saved').length).toBe(before + 1);
     };
-    await bands.fill('0=1');
+    await bands.locator('s-button.add-row').click();
+    await bands.locator('.rule-row s-number-field input').fill('0');
+    await bands.locator('.rule-row s-text-field input').fill('1');
+    expect(await bands.locator('.rule-words').textContent()).toBe('Orders of 0 or more earn under activity 1.');
     await save();
     await deliverPaidOrders(running, [[SHOP, '9400000000004']]);
     await eventually(() => expect(earned('9400000000004')).toEqual([expect.objectContaining({ points: 100 })]), 15_000);
     // Emptied, they are gone: the activity above again.
-    await bands.fill('');
+    await bands.locator('.rule-row s-button', { hasText: 'Remove' }).click();
     await save();
     await deliverPaidOrders(running, [[SHOP, '9400000000005']]);
     await eventually(() => expect(earned('9400000000005')).toEqual([expect.objectContaining({ points: 250 })]), 15_000);

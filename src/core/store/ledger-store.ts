@@ -138,7 +138,9 @@ export type RecordKind =
   /** When a cover check last looked at a holder (cover-checks.ts): a reservation on a read begun before lets go. */
   | 'reward-fence'
   /** Whether a shop's storefront widget (platform:shop) is on its store, as last put or checked (core/storefront/widget-keeper.ts). */
-  | 'storefront-widget';
+  | 'storefront-widget'
+  /** The next order id of the bridge's built-in demo store (src/composition/first-run.ts). Names no shop. */
+  | 'demo-order-ids';
 
 export interface WaitingMatch {
   waitingFor: string;

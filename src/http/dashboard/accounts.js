@@ -162,18 +162,22 @@ function shopsText(shops) {
   return names.length > 5 ? `${num(names.length)}: ${someOf(names)}` : names.join(', ');
 }
 
+/** The choice that takes a shop's link away; what it means is said under the table (index.html). */
+const UNLINKED = 'the environment’s choice (unlink)';
+
 /** The accounts' cards and the shops' rows, each a page at a time (made once the page runs). */
 let accountCards;
 let shopRows;
 
 /**
  * One select per shop, showing the account it earns on now (linked, or the default the environment gives it), and
- * every other; "no link" takes its link away (back to what the environment says) and is shown for a shop on none.
+ * every other; UNLINKED takes its link away (back to what the environment says, explained under the table) and is
+ * shown for a shop on none.
  */
 function accountSelect(shop, accounts) {
   const select = document.createElement('select');
   select.setAttribute('aria-label', `account of ${shop.shop}`);
-  select.append(...accounts.map((account) => new Option(account.name, account.id)), new Option('no link', ''));
+  select.append(...accounts.map((account) => new Option(account.name, account.id)), new Option(UNLINKED, ''));
   select.value = accounts.some((account) => account.id === shop.account) ? shop.account : '';
   select.addEventListener('change', async () => {
     select.disabled = true;
@@ -224,7 +228,7 @@ async function loadAccounts() {
         row.dataset.shop = shop.shop;
         cell(row, shop.shop);
         cell(row, platformLabel(shop.platform));
-        cell(row, shop.accountName ?? 'no account: its orders wait');
+        cell(row, shop.accountName ?? 'no account: its orders wait until you move it to one');
         cell(row, '').append(accountSelect(shop, body.accounts));
         return row;
       }),

@@ -9,7 +9,7 @@ function svgElement(name, attributes = {}) {
   return element;
 }
 
-/* global num */
+/* global num, loyaltyDates */
 
 /**
  * Colours by series name: what the caller says the series means (flow.js: earned green, no points grey, problems
@@ -70,7 +70,7 @@ window.drawStackedBars = function drawStackedBars(container, points, meant = {},
         'data-series': name,
       });
       const title = svgElement('title');
-      title.textContent = `${new Date(point.at).toLocaleTimeString()}: ${num(value)} ${name}`;
+      title.textContent = `${loyaltyDates.timeText(point.at)}: ${num(value)} ${name}`;
       rect.append(title);
       svg.append(rect);
     }
@@ -78,9 +78,7 @@ window.drawStackedBars = function drawStackedBars(container, points, meant = {},
   const top = svgElement('text', { x: 2, y: 10, class: 'label' });
   top.textContent = `${num(max)}/min`;
   const first = svgElement('text', { x: 2, y: height + 13, class: 'label' });
-  first.textContent = points.length
-    ? new Date(points[0].at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
-    : '';
+  first.textContent = points.length ? loyaltyDates.timeText(points[0].at) : '';
   const last = svgElement('text', { x: width - 2, y: height + 13, class: 'label', 'text-anchor': 'end' });
   last.textContent = 'now';
   svg.append(top, first, last);

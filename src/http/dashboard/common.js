@@ -2,7 +2,7 @@
 // reader reads them, and the colours that say what a state means. Loaded first of the dashboard's own scripts;
 // the panels' scripts use these once the page runs.
 /* global signOut */
-/* exported $, TOKEN_KEY, token, api, cell, fillPairs, wordsNode, someOf, card, num, counted, budgetNode, spareWords, tone, TONES, stateTone,
+/* exported $, TOKEN_KEY, token, api, cell, fillPairs, wordsNode, someOf, card, num, counted, budgetNode, spareWords, tone, TONES,
    platformLabel, loadPlatformLabels */
 const TOKEN_KEY = 'loyalty-bridge-admin-token';
 const $ = (selector) => document.querySelector(selector);
@@ -128,15 +128,6 @@ const TONES = {
   warn: '#d98c00',
   bad: '#c62828',
 };
-const STATE_TONES = {
-  approved: 'good',
-  earned: 'pending',
-  new: 'waiting',
-  skipped: 'none',
-  void: 'none',
-  cancelled: 'warn',
-};
-const stateTone = (state) => STATE_TONES[state] ?? 'waiting';
 const tone = (name) => TONES[name] ?? TONES.waiting;
 
 /** Each platform's name as a person reads it, from GET /admin/api/platforms; the code until it is known. */

@@ -1,6 +1,6 @@
 // The dashboard's charts: deliveries and calls per minute over the last hour, and the orders by points state,
 // each coloured by what it means (charts.js draws them): earned green, no points grey, problems red.
-/* global $, api, tone, stateTone, drawBars, drawStackedBars, stateLabels */
+/* global $, api, tone, drawBars, drawStackedBars */
 /* exported loadActivity, drawStateChart */
 
 /** A delivery's colour by its result: refused red, nothing for the bridge grey; received by its platform's hue. */
@@ -44,14 +44,14 @@ async function loadActivity() {
   drawStackedBars($('#chart-calls'), calls.points, calls.colours);
 }
 
-/** The orders by state, each bar named in a few words (never by its code) and coloured by what the state means. */
+/** The orders by state, each bar in the API's words and tone (a held order apart, in red), never by its code. */
 function drawStateChart(body) {
   drawBars(
     $('#chart-states'),
-    Object.entries(body.orders.byState).map(([state, count]) => ({
-      name: stateLabels[state] ?? state,
+    (body.stateChart ?? []).map(({ label, count, tone: named }) => ({
+      name: label,
       value: count,
-      colour: tone(stateTone(state)),
+      colour: tone(named),
     })),
   );
 }

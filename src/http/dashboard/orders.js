@@ -1,7 +1,7 @@
 // The dashboard's orders: the recent orders a page at a time (the admin API pages them), filtered by number,
 // e-mail or state; an order's detail with every call made for it; and the cancelled orders whose redeemed points
 // were not given back, each with the one click that does it.
-/* global $, api, cell, num, counted, wordsNode, stateTone, stateLabels, platformLabel, whenNode, localTime, pager, refresh */
+/* global $, api, cell, num, counted, wordsNode, platformLabel, whenNode, localTime, pager, refresh */
 /* exported loadOrders, showOrder, loadRedeemedOnCancelled, selectedOrder */
 
 /** The order whose detail is open, shown again on each refresh. */
@@ -23,8 +23,8 @@ function orderRow(order) {
   // Its status at a glance (a badge in the API's tone: red while the service refused a call of it, whatever its
   // state plans), then in words with its fix.
   const badge = document.createElement('span');
-  badge.className = `state tone-${order.tone ?? stateTone(order.state)}`;
-  badge.textContent = order.label ?? stateLabels[order.state] ?? order.state;
+  badge.className = `state tone-${order.tone}`;
+  badge.textContent = order.label;
   cell(row, '').append(badge, ' ', wordsNode(order.words));
   cell(row, order.points.text);
   cell(row, '').append(whenNode(order.updatedAt));

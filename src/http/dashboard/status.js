@@ -3,16 +3,13 @@
 // resync form offers. All from GET /admin/api/status, every refresh.
 /* global $, api, fillPairs, wordsNode, budgetsNode, localTime, platformLabel, showConnections, drawStateChart,
    offerResync */
-/* exported loadStatus, stateLabels, backfillLane */
+/* exported loadStatus, backfillLane */
 
-/** Each state in a few words (the API's stateLabels): the orders' badges and the states chart name them so. */
-let stateLabels = {};
 /** The backfill lane as the last status showed it: a resync's orders are done when it is. */
 let backfillLane;
 
 async function loadStatus() {
   const { body } = await api('/status');
-  stateLabels = body.stateLabels ?? {};
   backfillLane = body.lanes?.backfill;
   fillTotals(body);
   fillWork(body);

@@ -3,15 +3,10 @@
 // title. Loaded before app.js and the panels, which use these.
 /* exported localTime, whenNode */
 
-const SHORT = { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
+/* global loyaltyDates */
 
-/** An ISO time, short, in the reader's locale and time zone, on one line; '' for none. */
-function localTime(iso) {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const options = date.getFullYear() === new Date().getFullYear() ? SHORT : { ...SHORT, year: 'numeric' };
-  return date.toLocaleString(undefined, options).replace(/\s/g, '\u00a0');
-}
+/** An ISO time, short, in the reader's locale and time zone, on one line; '' for none (dates.js, as the merchant's). */
+const localTime = (iso) => loyaltyDates.momentText(iso);
 
 /** A <time> for a table cell or a card: the short date, the full one on hover; `none` when there is no time. */
 function whenNode(iso, none = '') {
@@ -19,7 +14,7 @@ function whenNode(iso, none = '') {
   const time = document.createElement('time');
   time.className = 'when';
   time.dateTime = iso;
-  time.title = new Date(iso).toLocaleString();
+  time.title = loyaltyDates.fullText(iso);
   time.textContent = localTime(iso);
   return time;
 }

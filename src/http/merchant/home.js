@@ -18,8 +18,9 @@ export async function loadHome() {
   );
   $('#all-well').hidden = (attention.attention ?? []).length > 0;
   const account = reach.account;
+  // Its name and whether it works; its address and brand id are Set up's, where they are changed.
   $('#account-summary').textContent = account
-    ? `${account.name} at ${account.baseUrl}, brand ${account.brandId}: ${checkText(account.check)}`
+    ? accountLine(account)
     : (reach.note ?? 'This shop earns on no loyalty account yet.');
   // Its calls against its limit, on an account of the shop's own (the operator's account is the operator's to watch).
   const usage = account && reach.may.read ? await call('/account/usage') : undefined;
@@ -66,6 +67,15 @@ const ATTENTION_TONES = {
   service_unreachable: 'critical',
   trial: 'info',
 };
+
+/** The account in one sentence a merchant reads: its name, whether its orders earn, and where to fix it if not. */
+export function accountLine(account) {
+  const trial = account.onBridgeSandbox ? ', a trial on the sandbox (its points are not real)' : '';
+  const { status } = account.check ?? {};
+  if (status === 'connected') return `Your orders earn on ${account.name}${trial}: it works.`;
+  if (status === undefined) return `Your orders earn on ${account.name}${trial}: not checked yet.`;
+  return `${account.name}${trial} does not work: ${checkText(account.check)}. Fix it in Set up.`;
+}
 
 export function checkText(check) {
   if (!check) return 'not checked yet';

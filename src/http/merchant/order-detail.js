@@ -2,9 +2,9 @@
 // and its fix, its points, what the loyalty service holds of it, and each call made, with how it went.
 import { $, call, element, toast } from './page.js';
 import { money } from './figures.js';
+import { momentText } from './dates.js';
 
 /** A moment as the reader's locale writes it, day and time. */
-const momentText = (at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The banner's tone: a held call is trouble, an order that earns nothing is news to act on, the rest is as planned. */
 function whyTone(order) {

@@ -4,9 +4,10 @@ import { $, call, element, toast } from './page.js';
 import { followResync, showResync } from './resync.js';
 import { closeOrder, openOrder } from './order-detail.js';
 import { money } from './figures.js';
+import { dayText as dayOf } from './dates.js';
 
 /** A day as the reader's locale writes it ("27 Nov 2026", "Nov 27, 2026"). */
-export const dayText = (at) => (at ? new Date(at).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—');
+export const dayText = (at) => dayOf(at, '—');
 
 /** The order's state and reason in words, with the fix (the API's words: the page shows no code). */
 export const statusText = (order) => `${order.words.says}${order.words.fix ? ` Fix: ${order.words.fix}.` : ''}`;

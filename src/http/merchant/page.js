@@ -63,11 +63,12 @@ export const toast = (message, isError = false) => host.toast.show(message, isEr
  * required") beside that field, the rest in the form's own banner above its button. None: all of them cleared.
  */
 export function formProblems(form, lines) {
-  for (const field of form.querySelectorAll('[name]')) field.removeAttribute('error');
+  for (const field of form.querySelectorAll('[name], [data-setting]')) field.removeAttribute('error');
   const rest = [];
   for (const line of lines.filter(Boolean)) {
     const [, name, message] = /^([A-Za-z_][\w]*): (.+)$/s.exec(line) ?? [];
-    const field = name ? form.querySelector(`[name="${name}"]`) : null;
+    // A field, or a rule of rows that writes the setting (rule-rows.js).
+    const field = name ? form.querySelector(`[name="${name}"], [data-setting="${name}"]`) : null;
     if (field)
       field.setAttribute('error', field.hasAttribute('error') ? `${field.getAttribute('error')}; ${message}` : message);
     else rest.push(line);

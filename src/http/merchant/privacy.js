@@ -1,5 +1,6 @@
 // Data requests: customers asking what the app holds of them; exported, then marked answered.
 import { $, call, element, toast } from './page.js';
+import { dayText } from './dates.js';
 
 export async function loadDataRequests() {
   const { body } = await call('/privacy/data-requests');
@@ -10,7 +11,7 @@ export async function loadDataRequests() {
       const who = request.customer?.email ?? request.customer?.phone ?? 'a customer';
       const banner = element('s-banner', undefined, {
         tone: 'info',
-        heading: `${who}, asked ${new Date(request.receivedAt).toLocaleDateString()}`,
+        heading: `${who}, asked ${dayText(request.receivedAt)}`,
         class: 'item',
         'data-request': request.id,
       });

@@ -1,5 +1,6 @@
 // Read orders again (Orders): a window of the shop's orders, with its progress until it ends.
 import { $, call, formProblems, toast } from './page.js';
+import { momentText } from './dates.js';
 
 const dayOf = (date) => date.toISOString().slice(0, 10);
 let followed = null;
@@ -54,7 +55,7 @@ export function showResync(job) {
     : job.status === 'running'
       ? `Reading the orders since ${job.request.since?.slice(0, 10)}: ${fetched}${expected ? ` of ${expected}` : ''} read, ${changed} new or changed.`
       : job.status === 'done'
-        ? `Last read ${new Date(job.finishedAt).toLocaleString()}: ${fetched} order${fetched === 1 ? '' : 's'}, ${changed} new or changed (their points follow), ${unchanged} already known${failed ? `, ${failed} failed (${errors[0] ?? 'no reason given'})` : ''}.`
+        ? `Last read ${momentText(job.finishedAt)}: ${fetched} order${fetched === 1 ? '' : 's'}, ${changed} new or changed (their points follow), ${unchanged} already known${failed ? `, ${failed} failed (${errors[0] ?? 'no reason given'})` : ''}.`
         : `Reading the orders stopped: ${errors[0] ?? 'no reason given'}.`;
   $('#resync-status').dataset.status = job?.status ?? 'none';
 }

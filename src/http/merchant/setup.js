@@ -2,8 +2,9 @@
 import { $, call, formProblems, toast } from './page.js';
 import { checkText } from './home.js';
 import { loadStorefront } from './storefront.js';
+import { ruleRows } from './rule-rows.js';
 
-/** The settings the setup form shows, by the configuration's names. */
+/** The settings the setup form shows, by the configuration's names (the API's; never shown to the merchant). */
 const SETTINGS = [
   'LOYALTY_EARN_ACTIVITY_ID',
   'LOYALTY_EARN_ACTIVITIES',
@@ -21,6 +22,19 @@ const SWITCHES = { REQUIRE_MOBILE: true, COUNT_TEST_ORDERS: false };
 let account = null;
 
 const field = (name) => $(`#account-form [name="${name}"]`);
+/** The two rules of pairs, a row each in words. */
+const RULES = {
+  LOYALTY_EARN_ACTIVITIES: ruleRows($('#spend-bands'), {
+    first: { label: 'From an order total of', kind: 'number' },
+    second: { label: 'Activity', kind: 'text' },
+    said: (from, activity) => `Orders of ${from} or more earn under activity ${activity}.`,
+  }),
+  LOYALTY_ACTIVITY_POINTS: ruleRows($('#activity-points'), {
+    first: { label: 'Activity', kind: 'text' },
+    second: { label: 'Points', kind: 'number' },
+    said: (activity, points) => `Activity ${activity} gives ${points} point${points === '1' ? '' : 's'}.`,
+  }),
+};
 
 export async function loadSetup() {
   const form = $('#account-form');
@@ -72,14 +86,14 @@ function fill(current, settings) {
     const value = settings[name];
     if (name in SWITCHES) field(name).checked = (value ?? SWITCHES[name]) === true;
     else if (name === 'EXCLUDED_SOURCES') field(name).value = (value ?? []).join(',');
-    // Spend bands come as a list, and are written as the setting is: 0=1,50=7.
-    else if (Array.isArray(value)) field(name).value = value.map((band) => `${band.from}=${band.activityId}`).join(',');
-    // Points per activity come as an object, and are written as the setting is: 1=100,7=250.
-    else if (value && typeof value === 'object')
-      field(name).value = Object.entries(value)
-        .map(([activity, points]) => `${activity}=${points}`)
-        .join(',');
-    else field(name).value = value === undefined || value === null ? '' : String(value);
+    // Spend bands come as a list, points per activity as an object: a row each.
+    else if (name === 'LOYALTY_EARN_ACTIVITIES')
+      RULES[name].set((value ?? []).map((band) => [band.from, band.activityId]));
+    // None yet: one empty row, so the rule's shape shows in words ("Activity … gives … points").
+    else if (name === 'LOYALTY_ACTIVITY_POINTS') {
+      const pairs = Object.entries(value ?? {});
+      RULES[name].set(pairs.length > 0 ? pairs : [['', '']]);
+    } else field(name).value = value === undefined || value === null ? '' : String(value);
   }
   $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
   formProblems($('#account-form'), []);
@@ -97,6 +111,7 @@ function formValues() {
   const settings = {};
   for (const name of SETTINGS) {
     if (name in SWITCHES) settings[name] = field(name).checked ? 'yes' : 'no';
+    else if (name in RULES) settings[name] = RULES[name].get();
     // A field emptied puts its rule back to its default (spend bands: none, the one activity again).
     else settings[name] = field(name).value.trim();
   }

@@ -3,6 +3,7 @@
 import { $, call, toast } from './page.js';
 import { loadRewards } from './rewards.js';
 import { putAskingScopes } from './scopes.js';
+import { momentText, timeText } from './dates.js';
 
 export async function loadStorefront() {
   const { status, body } = await call('/storefront');
@@ -41,7 +42,7 @@ $('#plugin-code-button').addEventListener('click', async () => {
   }
   field.value = body.code;
   field.hidden = false;
-  const until = new Date(body.expiresAt).toLocaleTimeString('en-US', { timeStyle: 'short' });
+  const until = timeText(body.expiresAt);
   note.textContent = `Paste it ${pasteWhere} before ${until}; it works once. A new code replaces this one.`;
   note.hidden = false;
 });
@@ -50,12 +51,12 @@ $('#plugin-code-button').addEventListener('click', async () => {
 function showWidget(widget) {
   const banner = $('#storefront-widget');
   const problem = widget && !widget.onStore ? widget.problem : undefined;
-  const putBack = widget?.onStore && widget.putBackAt ? new Date(widget.putBackAt) : undefined;
+  const putBack = widget?.onStore && widget.putBackAt ? momentText(widget.putBackAt) : undefined;
   banner.setAttribute('tone', problem ? 'warning' : 'info');
   banner.textContent = problem
     ? problem
     : putBack
-      ? `Someone removed the points launcher from your store's scripts; the bridge put it back on ${putBack.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}. To take it off your store, turn this switch off.`
+      ? `Someone removed the points launcher from your store's scripts; the bridge put it back on ${putBack}. To take it off your store, turn this switch off.`
       : widget?.onStore
         ? "The points launcher is on your store's pages: the bridge added it to your store's scripts, and takes it off when you turn this off."
         : '';
