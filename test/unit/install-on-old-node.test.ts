@@ -21,11 +21,15 @@ describe.skipIf(!oldNode || Number(/^v(\d+)/.exec(oldNode)?.[1]) >= 22)('npm ins
   it('prints the engine refusal first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'old-node-install-'));
     for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(file, join(dir, file));
-    const run = promisify(execFile)(OLD_NPM, ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
-      cwd: dir,
-      // npm's own cache, which the project's install filled: npm resolves the tree before it checks the engine.
-      env: { ...process.env, PATH: '/usr/bin:/bin' },
-    });
+    const run = promisify(execFile)(
+      OLD_NPM,
+      ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      {
+        cwd: dir,
+        // npm's own cache, which the project's install filled: npm resolves the tree before it checks the engine.
+        env: { ...process.env, PATH: '/usr/bin:/bin' },
+      },
+    );
     const failed = await run.then(
       () => undefined,
       (error: { stdout: string; stderr: string }) => error,
