@@ -31,3 +31,16 @@ export async function giveDemoShopsTheirAccounts(
     await registry.link(ref, created.value.id, DEMO_BY);
   }
 }
+
+/**
+ * Once a store of the merchant's is connected the demo never plays again: its shops, linked by the demo, go with their
+ * trial accounts and audit lines (as an erased shop's link does), so the operator's lists name the real stores alone.
+ */
+export async function forgetDemoShops(
+  registry: Pick<AccountRegistry, 'links' | 'forgetShop'>,
+  logger: Logger,
+): Promise<void> {
+  const demo = (await registry.links()).filter((link) => link.by === DEMO_BY);
+  for (const { platform, shop } of demo) await registry.forgetShop(platform, shop);
+  if (demo.length > 0) logger.info({ shops: demo.length }, "the demo's shops and their trial accounts were removed");
+}

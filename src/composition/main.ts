@@ -26,6 +26,7 @@ import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { DemoSecrets, DemoStore } from './demo-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { loyaltyClientFromConfig, openConfiguredEngine } from './engine-from-config.ts';
+import { forgetDemoShops } from './demo-accounts.ts';
 import { FirstRun, firstRunConfig, signInUrl, tellSignInLink, type DemoPace } from './first-run.ts';
 import { stopInOrder } from './stop-bridge.ts';
 import { httpSurface } from './http-surface.ts';
@@ -180,6 +181,8 @@ export async function startBridge(
     await trimEarlierDeliveries(store, platforms.adapterFor, logger);
     await platforms.prepare(() => engine.foldInbox());
     await linkEarlierShops(store, accounts, logger);
+    // A run without the demo (a store of the merchant's is connected): the demo's shops, links and trial accounts go.
+    if (!secrets) await forgetDemoShops(accounts, logger);
   } catch (error) {
     await engine.stop();
     await opened.release();

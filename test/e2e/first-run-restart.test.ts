@@ -65,6 +65,11 @@ describe('a first run restarted once a store of the merchant’s is connected', 
     expect((await operator<{ mode: { demo: boolean } }>('/status')).mode.demo).toBe(false);
     const { stores } = await operator<{ stores: Array<{ platform: string; shop: string }> }>('/stores');
     expect(stores.map(({ platform, shop }) => `${platform} ${shop}`)).toEqual([`woocommerce ${woo.host}`]);
+    // Which account each shop earns on: the demo's shops and their trial accounts are gone with the demo.
+    const { shops } = await operator<{ shops: Array<{ platform: string; shop: string }> }>('/shops');
+    expect(shops.map(({ platform, shop }) => `${platform} ${shop}`)).toEqual([`woocommerce ${woo.host}`]);
+    const { accounts } = await operator<{ accounts: Array<{ name: string }> }>('/accounts');
+    expect(accounts.map(({ name }) => name).filter((name) => name.includes('demo'))).toEqual([]);
     // The demo shop's page and the demo store pages: not served.
     const path = new URL(demoPage).pathname;
     expect((await fetch(`${bridge.http.localUrl}${path}`)).status).toBe(404);
