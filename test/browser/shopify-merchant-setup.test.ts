@@ -120,6 +120,14 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     );
     for (const label of labels) expect(label).not.toMatch(/[A-Z]{3,}_[A-Z_]+/);
     expect(await app.locator('#account-form [name="REQUIRE_MOBILE"] input').isChecked()).toBe(true);
+    // A choice nothing was saved for shows its default, never an empty box.
+    for (const [name, shown] of [
+      ['EARN_TRIGGER', 'paid'],
+      ['PARTIAL_REFUND', 'ignore'],
+    ])
+      expect(
+        await app.locator(`#account-form [name="${name}"]`).evaluate((select) => (select as HTMLSelectElement).value),
+      ).toBe(shown);
     await type('name', 'First Run Rewards');
     await type('baseUrl', service.url);
     await type('apiKey', CREDENTIALS.apiKey);

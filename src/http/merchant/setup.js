@@ -93,7 +93,11 @@ function fill(current, settings) {
     else if (name === 'LOYALTY_ACTIVITY_POINTS') {
       const pairs = Object.entries(value ?? {});
       RULES[name].set(pairs.length > 0 ? pairs : [['', '']]);
-    } else field(name).value = value === undefined || value === null ? '' : String(value);
+    } else if (value === undefined || value === null) {
+      // A choice with nothing saved shows the default, which each list gives first (docs/configuration.md).
+      const first = field(name).querySelector('s-option');
+      field(name).value = field(name).localName === 's-select' && first ? first.getAttribute('value') : '';
+    } else field(name).value = String(value);
   }
   $('#account-check').textContent = current ? `Credentials: ${checkText(current.check)}` : '';
   formProblems($('#account-form'), []);
