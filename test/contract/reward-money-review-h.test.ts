@@ -1,0 +1,61 @@
+// Review H of issue 64's reward money: what still lets one customer spend another's points, on both ledger backends,
+// a real engine and worker on the sandbox over HTTP (test/helpers/reward-world.ts).
+// - H1: a phone is paired with the e-mail of the order last earned with it (customer-holders.ts, emailLastEarned),
+//   and a checkout's e-mail is whatever the shopper typed. One paid guest order naming a victim's e-mail beside the
+//   shopper's own phone makes the shopper, signed in by that phone alone, the victim at the next redeem: their
+//   reservation goes under the victim's holder, on the victim's balance, and the code is made for the shopper.
+import { describe, expect, it } from 'vitest';
+import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { orderEvent } from '../helpers/order-events.ts';
+import { BIG, PLATFORM, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+
+const world = sandboxWithEngines();
+
+let next = 0;
+const orderId = () => String(64_880_000 + ++next);
+const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
+
+/** A customer with `orders` × 100 approved points, each order carrying their e-mail and phone. */
+async function customerWith(w: RewardWorld, orders: number): Promise<string> {
+  const email = `review-h-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  for (let each = 0; each < orders; each += 1) await w.earn(email, orderId());
+  await w.settle();
+  await eventually(() => expect(approved(email)).toBe(orders * 100));
+  return email;
+}
+
+/** A phone no order in the ledger carries yet. */
+const newPhone = () => `+4477006${String(10_000 + ++next).slice(-5)}`;
+
+describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, runs, open) => {
+  it.runIf(runs)(
+    'H1: spends none of a customer’s points for a shopper who typed their e-mail at a guest checkout beside her own phone',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const victim = await customerWith(w, 4);
+      // The shopper checks out as a guest with the victim's e-mail and her own phone; the order earns (for the victim).
+      const phone = newPhone();
+      const guest = orderId();
+      await w.engine.accept(`earn-${guest}`, [
+        orderEvent({
+          orderId: guest,
+          facts: ['placed', 'paid', 'fulfilled'],
+          customer: { name: 'Mallory', email: victim, mobile: phone },
+        }),
+      ]);
+      await w.settle();
+      await eventually(() => expect(approved(victim)).toBe(500));
+      // Signed in by that phone alone (the shop's record of her has no e-mail), she presses Redeem.
+      const stolen = await w.codes.redeem({
+        ...{ platform: PLATFORM, shop: SHOP, customerId: 'mallory-by-phone', account: w.account },
+        ...{ customer: { mobile: phone }, reward: BIG },
+      });
+      // No code of the victim's points is made for her: the victim's 500 points still make two codes of 200 for them.
+      expect(stolen.kind).not.toBe('issued');
+      expect((await w.redeem(victim, BIG)).kind).toBe('issued');
+      expect((await w.redeem(victim, BIG)).kind).toBe('issued');
+      expect(w.store.live().map((code) => code.customerId)).not.toContain('mallory-by-phone');
+    },
+  );
+});
