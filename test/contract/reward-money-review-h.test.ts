@@ -5,6 +5,9 @@
 //   shopper's own phone makes the shopper, signed in by that phone alone, the victim at the next redeem: their
 //   reservation goes under the victim's holder, on the victim's balance, and the code is made for the shopper.
 import { describe, expect, it } from 'vitest';
+import { fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
+import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { orderEvent } from '../helpers/order-events.ts';
@@ -25,6 +28,19 @@ async function customerWith(w: RewardWorld, orders: number): Promise<string> {
   return email;
 }
 
+/** A paid, fulfilled guest order naming `email` beside `phone`, as a shopper typed them at checkout; earned. */
+async function guestOrder(w: RewardWorld, email: string, phone: string): Promise<void> {
+  const id = orderId();
+  await w.engine.accept(`earn-${id}`, [
+    orderEvent({
+      orderId: id,
+      facts: ['placed', 'paid', 'fulfilled'],
+      customer: { name: 'Mallory', email, mobile: phone },
+    }),
+  ]);
+  await w.settle();
+}
+
 /** A phone no order in the ledger carries yet. */
 const newPhone = () => `+4477006${String(10_000 + ++next).slice(-5)}`;
 
@@ -36,15 +52,7 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
       const victim = await customerWith(w, 4);
       // The shopper checks out as a guest with the victim's e-mail and her own phone; the order earns (for the victim).
       const phone = newPhone();
-      const guest = orderId();
-      await w.engine.accept(`earn-${guest}`, [
-        orderEvent({
-          orderId: guest,
-          facts: ['placed', 'paid', 'fulfilled'],
-          customer: { name: 'Mallory', email: victim, mobile: phone },
-        }),
-      ]);
-      await w.settle();
+      await guestOrder(w, victim, phone);
       await eventually(() => expect(approved(victim)).toBe(500));
       // Signed in by that phone alone (the shop's record of her has no e-mail), she presses Redeem.
       const stolen = await w.codes.redeem({
@@ -56,6 +64,27 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
       expect((await w.redeem(victim, BIG)).kind).toBe('issued');
       expect((await w.redeem(victim, BIG)).kind).toBe('issued');
       expect(w.store.live().map((code) => code.customerId)).not.toContain('mallory-by-phone');
+    },
+  );
+
+  it.runIf(runs)(
+    'H1b: shows a shopper signed in by her phone none of the points or orders of an e-mail she typed at a guest checkout',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const victim = await customerWith(w, 4);
+      const phone = newPhone();
+      await guestOrder(w, victim, phone);
+      await eventually(() => expect(approved(victim)).toBe(500));
+      const reader = new StorefrontReader({
+        ...{ accounts: w.engine.accounts, store: w.ledger, liveFirst: () => false, share: 0.5 },
+        held: (id, customer, source, at) => w.codes.held(id, customer, source, at),
+        fence: (id, customer) => fenceOf(w.ledger, holderId(id, customer)),
+        ...{ logger: createLogger({ level: 'silent' }), now: () => w.clock.now },
+      });
+      const page = await reader.points(w.account, { mobile: phone }, { platform: PLATFORM, shop: SHOP });
+      // Her page, signed in by the phone alone: the victim's 500 points are not hers to see.
+      const shown = page.ok ? page.points.balance.approved + page.points.balance.pending : 0;
+      expect(shown).toBeLessThan(500);
     },
   );
 });
