@@ -4,6 +4,8 @@
 //   and a checkout's e-mail is whatever the shopper typed. One paid guest order naming a victim's e-mail beside the
 //   shopper's own phone makes the shopper, signed in by that phone alone, the victim at the next redeem: their
 //   reservation goes under the victim's holder, on the victim's balance, and the code is made for the shopper.
+// - H2: a code whose redeem the service refused holds nothing ('refused'), so its points make a new code; a person's
+//   retry of the refused redeem then takes those points at the service, and the new code, once used, is refused in turn.
 import { describe, expect, it } from 'vitest';
 import { fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -85,6 +87,37 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
       // Her page, signed in by the phone alone: the victim's 500 points are not hers to see.
       const shown = page.ok ? page.points.balance.approved + page.points.balance.pending : 0;
       expect(shown).toBeLessThan(500);
+    },
+  );
+
+  it.runIf(runs)(
+    'H2: never refuses at use a code made while another’s refused redeem waited for a person’s retry',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      const first = await w.redeem(ada, BIG);
+      expect(first.kind).toBe('issued');
+      // Her 200 points are spent elsewhere (another program's redeem at the service); then the code pays an order.
+      world.sandbox.store.redeem({ email: ada }, 200);
+      await w.pay(orderId(), [first.kind === 'issued' ? first.code : '']);
+      await w.settle();
+      const [refusal] = await w.engine.store.listDeadLetters();
+      expect(refusal).toBeDefined();
+      expect((await w.reservations(ada)).map((each) => each.state)).toEqual(['refused']);
+      // She earns 200 more; the merchant's page says "retry once the customer has the points again".
+      for (const id of [orderId(), orderId()]) await w.earn(ada, id);
+      await w.settle();
+      await eventually(() => expect(approved(ada)).toBe(400));
+      const second = await w.redeem(ada, BIG);
+      await w.engine.retryDeadLetter(refusal!);
+      await w.settle();
+      // Whatever the retry did, a code the bridge made on points it held is redeemed when it pays.
+      if (second.kind === 'issued') {
+        await w.pay(orderId(), [second.code]);
+        await w.settle();
+        const made = (await w.reservations(ada)).find((each) => each.code === second.code);
+        expect(made?.state).toBe('redeemed');
+      }
     },
   );
 });
