@@ -6,6 +6,9 @@
 //   reservation goes under the victim's holder, on the victim's balance, and the code is made for the shopper.
 // - H2: a code whose redeem the service refused holds nothing ('refused'), so its points make a new code; a person's
 //   retry of the refused redeem then takes those points at the service, and the new code, once used, is refused in turn.
+// - H3: a merchant's second store on an account of its own with the same service and key (accounts.md: "they share
+//   one budget") reads the same customer's points at the service, but reservations are kept per bridge account
+//   (holderId(account.id, …)): the same 200 points make a 200-point code in each store.
 import { describe, expect, it } from 'vitest';
 import { fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -118,6 +121,27 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
         const made = (await w.reservations(ada)).find((each) => each.code === second.code);
         expect(made?.state).toBe('redeemed');
       }
+    },
+  );
+
+  it.runIf(runs)(
+    'H3: makes one code of a customer’s points in two stores whose accounts share the service’s key, not one in each',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      // The merchant's second store, linked to an account of its own on the same service with the same key: the
+      // registry gives it a runtime with its own id and the same client, limiter and budget (a test engine has one
+      // account, so its runtime is copied under another id).
+      const twin = { ...w.account, id: 'merchant-second-store', name: 'Second store' };
+      const here = await w.redeem(ada, BIG);
+      const there = await w.codes.redeem({
+        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${ada}`, account: twin },
+        ...{ customer: { email: ada }, reward: BIG },
+      });
+      expect(here.kind).toBe('issued');
+      // 200 points at the service: the second code would pay an order whose redeem the service refuses.
+      expect(there.kind).toBe('short');
+      expect(w.store.live()).toHaveLength(1);
     },
   );
 });
