@@ -125,6 +125,57 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
   );
 
   it.runIf(runs)(
+    'H2: holds a refused code’s points for the merchant’s retry, and lets them go when a person discards its letter',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      const first = await w.redeem(ada, BIG);
+      world.sandbox.store.redeem({ email: ada }, 200);
+      await w.pay(orderId(), [first.kind === 'issued' ? first.code : '']);
+      await w.settle();
+      const [refusal] = await w.engine.store.listDeadLetters();
+      for (const id of [orderId(), orderId()]) await w.earn(ada, id);
+      await w.settle();
+      await eventually(() => expect(approved(ada)).toBe(400));
+      // Her 200 new points are what the retry would take: no code is made on them while the letter waits.
+      expect((await w.redeem(ada, BIG)).kind).toBe('short');
+      await w.sweeper.sweep();
+      expect((await w.reservations(ada)).map((each) => each.state)).toEqual(['refused']);
+      // The merchant gives the refused redeem up: the points are hers again, and the reservation says why.
+      await w.engine.discardDeadLetter(refusal!.id);
+      const [letGo] = await w.reservations(ada);
+      expect(letGo).toMatchObject({ state: 'released', endedWhy: expect.stringContaining('discarded') });
+      expect((await w.redeem(ada, BIG)).kind).toBe('issued');
+    },
+  );
+
+  it.runIf(runs)(
+    'H2: lets a refused code’s points go once a person retries it for an order cancelled meanwhile, not before',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      const first = await w.redeem(ada, BIG);
+      world.sandbox.store.redeem({ email: ada }, 200);
+      const order = orderId();
+      await w.pay(order, [first.kind === 'issued' ? first.code : '']);
+      await w.settle();
+      const [refusal] = await w.engine.store.listDeadLetters();
+      // The order is cancelled while its letter waits: the sweeper lets nothing go on its own.
+      await w.pay(order, [first.kind === 'issued' ? first.code : ''], { facts: ['placed', 'paid', 'cancelled'] });
+      await w.settle();
+      await w.sweeper.sweep();
+      expect((await w.reservations(ada)).map((each) => each.state)).toEqual(['refused']);
+      // The merchant retries it: the cancelled order redeems nothing, so the points are spared.
+      await w.engine.retryDeadLetter(refusal!);
+      await w.settle();
+      await w.sweeper.sweep();
+      const [after] = await w.reservations(ada);
+      expect(after).toMatchObject({ state: 'released', endedWhy: expect.stringContaining('cancelled') });
+      expect(w.redeems(ada)).toEqual([200]);
+    },
+  );
+
+  it.runIf(runs)(
     'H3: makes one code of a customer’s points in two stores whose accounts share the service’s key, not one in each',
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });

@@ -17,6 +17,7 @@ import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
+  ENDED,
   HOLDER_KIND,
   MAX_WAITING,
   REDEEM_SKEW_MS,
@@ -269,14 +270,14 @@ export class RewardCodes {
     );
   }
 
-  /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
+  /** Changes a reservation, then drops its code's record once it ended (ENDED: a refused one's is the sweeper's). */
   async end(
     holder: string,
     reservation: Pick<Reservation, 'id' | 'platform' | 'shop' | 'code'>,
     change: Parameters<typeof changeReservation>[3],
   ): Promise<Reservation | undefined> {
     const after = await changeReservation(this.#o.store, holder, reservation.id, change, this.#now());
-    if (after && after.state !== 'reserving' && after.state !== 'issued' && after.state !== 'used')
+    if (after && ENDED.has(after.state))
       await this.#o.store.deleteRecord(
         CODE_KIND,
         codeIndexId(reservation.platform, reservation.shop, reservation.code),
@@ -361,12 +362,12 @@ export class RewardCodes {
   }
 
   /**
-   * The worker's word on a code's redeem: it went through (the points left the service), or the service refused
-   * it (a dead letter says so; a person who retries it and succeeds makes it redeemed after all).
+   * The worker's word on a code's redeem: it went through, or the service refused it (a dead letter; its points stay
+   * held until a person retries it, redeemed if it succeeds, or discards it: 'discarded', released).
    */
   async settled(
     code: RedeemCode,
-    outcome: 'redeemed' | 'refused',
+    outcome: 'redeemed' | 'refused' | 'discarded',
     orderKey: string,
     /** When the service took the redeem, where it is known to have been earlier than now (the sweeper's repair). */
     tookAt?: string,
@@ -378,11 +379,12 @@ export class RewardCodes {
         return { state: 'redeemed', redeemedAt: at, endedAt: at };
       if (outcome === 'refused' && current.state === 'used')
         return { state: 'refused', endedAt: at, endedWhy: 'the service refused the redeem when the code was used' };
+      if (outcome === 'discarded' && current.state === 'refused')
+        return { state: 'released', endedAt: at, endedWhy: 'its refused redeem was discarded by a person' };
       return undefined;
     });
-    // A code that paid for an order is spent, but a store may give its use back (an order cancelled after paying):
-    // its record stays for the sweeper, which removes the code from the store first, then drops the record.
-    if (after && (after.state === 'redeemed' || after.state === 'refused') && after.platformId === undefined)
+    // Spent, but a store may give its use back: the sweeper removes the code from the store, then drops its record.
+    if (after?.state === 'redeemed' && after.platformId === undefined)
       await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(after.platform, after.shop, after.code));
     await this.#dropHolderBalance(code.holder);
     // A read that starts within REDEEM_SKEW_MS of the redeem counts it as held and spent (heldPoints): it is kept

@@ -751,7 +751,7 @@ export class Worker {
           ? `The redeem of ${code.points} points for reward code ${code.code} may or may not have been applied (${decision.reason}). Check the customer's history at the loyalty service before you retry it.`
           : `The loyalty service refused to take ${code.points} points for reward code ${code.code}: the customer's points were spent elsewhere before the code was used (${decision.reason}). The order kept its discount. Retry once the customer has the points again, or discard this.`;
         const step = await this.#deadLetter(record, action, reason, decision.httpStatus, ['redeem'], lease);
-        // Refused: the points are held no more. In doubt: they stay held until a person decides.
+        // Refused, or in doubt: the points stay held until a person decides (a retry, or a discard: discarded).
         if (!inDoubt) await this.rewardCodes?.settled(code, 'refused', record.key).catch(() => undefined);
         return step;
       }
@@ -807,13 +807,16 @@ export class Worker {
   /**
    * A person discarded a dead letter of the order's redeems: what it held is settled, so that nothing stays held for
    * good behind it. A redeem left in doubt counts as taken from now (the person chose not to send it again; a code's
-   * reservation is redeemed); a reward code's refused redeem is given up (its reservation holds nothing already),
-   * and the order's other redeems go on. The order's own refused redeem stays given up, held: it is the last.
+   * reservation is redeemed); a reward code's refused redeem is given up (its reservation's points, held for a retry
+   * until now, are let go), and the order's other redeems go on. The order's own refused redeem stays given up, held:
+   * it is the last.
    */
   async discarded(orderKey: string, letter: Pick<DeadLetter, 'id' | 'reason'>): Promise<void> {
     let spent: RedeemCode | undefined;
+    let givenUp: RedeemCode | undefined;
     await this.#o.store.updateProgress(orderKey, (record) => {
       spent = undefined;
+      givenUp = undefined;
       const { upstream, work } = record;
       if (work.held.redeem !== letter.id) return;
       const doubt = redeemInDoubt(upstream);
@@ -825,12 +828,14 @@ export class Worker {
           (each) => each.redemption === 'none' && letter.reason.includes(each.code),
         );
         if (!refused) return;
+        givenUp = withoutState(refused);
         upstream.redeemCodes = upstream.redeemCodes?.filter((each) => each !== refused);
       }
       const { redeem: _given, ...others } = work.held;
       record.work = { ...work, held: others };
     });
     if (spent) await this.rewardCodes?.settled(spent, 'redeemed', orderKey);
+    if (givenUp) await this.rewardCodes?.settled(givenUp, 'discarded', orderKey);
     this.#loop.wake();
   }
 
