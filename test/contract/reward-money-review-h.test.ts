@@ -10,6 +10,8 @@
 //   one budget") reads the same customer's points at the service, but reservations are kept per bridge account
 //   (holderId(account.id, …)): the same 200 points make a 200-point code in each store.
 import { describe, expect, it } from 'vitest';
+import { poolOf } from '../../src/accounts/account-pools.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -45,6 +47,26 @@ async function guestOrder(w: RewardWorld, email: string, phone: string): Promise
   ]);
   await w.settle();
 }
+
+/**
+ * The world's account ('default', the environment's key) and another on its service, created after it: its own id,
+ * the world's client, and `key` its own; each with the pool the registry finds it in (account-pools.ts).
+ */
+function twoAccounts(w: RewardWorld, id: string, key: 'the same key' | 'another key') {
+  const candidates = [
+    { id: w.account.id, key: 'the same key', createdAt: '' },
+    { id, key, createdAt: new Date().toISOString() },
+  ];
+  const first: AccountRuntime = { ...w.account, pool: async () => poolOf(w.account.id, candidates) };
+  const twin: AccountRuntime = { ...w.account, id, name: id, pool: async () => poolOf(id, candidates) };
+  return { first, twin };
+}
+
+const redeemIn = (w: RewardWorld, account: AccountRuntime, email: string, shop: string) =>
+  w.codes.redeem({
+    ...{ platform: PLATFORM, shop, customerId: `customer-${email}`, account },
+    ...{ customer: { email }, reward: BIG },
+  });
 
 /** A phone no order in the ledger carries yet. */
 const newPhone = () => `+4477006${String(10_000 + ++next).slice(-5)}`;
@@ -181,18 +203,35 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 2);
       // The merchant's second store, linked to an account of its own on the same service with the same key: the
-      // registry gives it a runtime with its own id and the same client, limiter and budget (a test engine has one
-      // account, so its runtime is copied under another id).
-      const twin = { ...w.account, id: 'merchant-second-store', name: 'Second store' };
-      const here = await w.redeem(ada, BIG);
-      const there = await w.codes.redeem({
-        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${ada}`, account: twin },
-        ...{ customer: { email: ada }, reward: BIG },
-      });
+      // registry gives it a runtime with its own id, the same client, and the pool the registry finds the two in
+      // (src/accounts/account-pools.ts; a test engine has one account, so its runtime is copied under another id).
+      const { first, twin } = twoAccounts(w, 'merchant-second-store', 'the same key');
+      const here = await redeemIn(w, first, ada, SHOP);
+      const there = await redeemIn(w, twin, ada, 'shop-2');
       expect(here.kind).toBe('issued');
       // 200 points at the service: the second code would pay an order whose redeem the service refuses.
       expect(there.kind).toBe('short');
       expect(w.store.live()).toHaveLength(1);
+    },
+  );
+
+  it.runIf(runs)(
+    'H3: counts a code the second store reserved under its own account before, and shares nothing across keys',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      const bob = await customerWith(w, 2);
+      // A code reserved in the second store while its account was alone (before this fix): under its own holder.
+      const { first, twin } = twoAccounts(w, 'merchant-second-store', 'the same key');
+      expect((await redeemIn(w, { ...twin, pool: alone(twin.id) }, ada, 'shop-2')).kind).toBe('issued');
+      // It still holds her points in the first store, now that the two accounts are one pool.
+      expect((await redeemIn(w, first, ada, SHOP)).kind).toBe('short');
+      // An account on the same service with a key of its own is another merchant: its code of Bob's points (as
+      // that service's pool of Bob's points) is made beside the first store's.
+      const apart = twoAccounts(w, 'another-merchant', 'another key');
+      expect((await redeemIn(w, apart.first, bob, SHOP)).kind).toBe('issued');
+      expect((await redeemIn(w, apart.twin, bob, 'shop-3')).kind).toBe('issued');
+      expect(w.store.live()).toHaveLength(3);
     },
   );
 });

@@ -39,6 +39,8 @@ export interface Reservation {
   state: ReservationState;
   /** The platform's id of the code, once made. */
   platformId?: string | undefined;
+  /** The account that issued it, where not the holder's (a pool's member, AccountPool): its redeem goes on it. */
+  account?: string | undefined;
   expiresAt: string;
   createdAt: string;
   orderKey?: string | undefined;

@@ -574,7 +574,9 @@ export class Worker {
     // Before the cancel leaves: the customer's codes are marked to be checked against what it leaves them.
     const coverOf = next.kind === 'cancel' ? coverCustomers(record) : [];
     const coverMarks: Array<string | undefined> = [];
-    for (const each of coverOf) coverMarks.push(await this.coverChecks?.cancelling(via.id, each));
+    // Under the holders of the account's pool's first, where its customers' codes are reserved (AccountPool).
+    const first = coverOf.length > 0 && this.coverChecks ? (await via.pool()).holder : via.id;
+    for (const each of coverOf) coverMarks.push(await this.coverChecks?.cancelling(via.id, each, first));
     // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
     let triedInDoubt = false;
     let result;
@@ -627,7 +629,7 @@ export class Worker {
       // The cancel went through: the customer's codes are checked now (the sweeper does it where this fails).
       for (const [at, each] of coverOf.entries())
         await this.coverChecks
-          ?.check(via, holderId(via.id, each), coverMarks[at])
+          ?.check(via, holderId(first, each), coverMarks[at])
           .catch((error: unknown) =>
             this.#o.logger.warn(
               { order: record.key, kind: (error as Error)?.name },
