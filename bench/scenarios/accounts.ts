@@ -15,7 +15,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AccountRuntime, Accounts } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime, type Accounts } from '../../src/core/accounts.ts';
 import { openEngine, type Engine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -169,6 +169,7 @@ async function openBench(
     return {
       id,
       name: id,
+      pool: alone(id),
       client,
       policy: DEFAULT_POLICY,
       earnActivityId: '1',

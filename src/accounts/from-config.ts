@@ -15,6 +15,7 @@ import { limiterForKey, type RateLimiter } from '../loyalty/rate-limiter.ts';
 import { isSecureTransport } from '../net/addresses.ts';
 import { policyFromConfig } from '../composition/policy-from-config.ts';
 import type { AccountRecord } from './account-records.ts';
+import { poolKey, poolsFrom } from './account-pools.ts';
 import { programDefaults, programSettingsOf, type ProgramSettings } from './program-settings.ts';
 import { AccountRegistry, credentialsCheckOf } from './registry.ts';
 import { trimTrailing } from '../trim-trailing.ts';
@@ -66,6 +67,19 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     }
     return id;
   };
+  // Accounts with the same service and key share their customers' points (account-pools.ts), whatever their limits.
+  const envKey =
+    config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY
+      ? poolKey(budgetKeyOf(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY))
+      : undefined;
+  const poolFor = poolsFrom(async () => [
+    ...(envKey ? [{ id: DEFAULT_ACCOUNT, key: envKey, createdAt: '' }] : []),
+    ...(await store.listRecords<AccountRecord>('account')).map(({ value }) => ({
+      id: value.id,
+      key: poolKey(budgetKeyOf(value.baseUrl, value.apiKey)),
+      createdAt: value.createdAt,
+    })),
+  ]);
   const defaultAccount: AccountRuntime = {
     id: DEFAULT_ACCOUNT,
     name: 'default',
@@ -77,6 +91,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
     reserveCall: (share) => client.limiter.reserve(share),
     budgetId: budgetIdOf(client.limiter),
+    pool: poolFor(DEFAULT_ACCOUNT),
   };
 
   // One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
@@ -86,7 +101,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
   // A new limit starts a new limiter: for the minute after, calls under the old one still count at the service,
   // and a 429 there (retried after its Retry-After) is possible once.
   const limiters = new Map<string, RateLimiter>();
-  const budgetKey = (baseUrl: string, apiKey: string) => `${trimTrailing(baseUrl, '/')}\n${apiKey}`;
+  const budgetKey = budgetKeyOf;
   const limiterId = (key: string, limit: number) => `${createHash('sha256').update(key).digest('hex')}:${limit}`;
   // An account kept in the ledger with the environment's service and key shares the default account's budget.
   if (config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY)
@@ -139,6 +154,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
         reserveCall: (share) => accountClient.limiter.reserve(share),
         budgetId: budgetIdOf(accountClient.limiter),
+        pool: poolFor(record.id),
       };
     },
     probe: async (record) => {
@@ -190,6 +206,9 @@ const clientOptionsOnce = (config: Config, defaultClient: Pick<LoyaltyClient, 'b
   maxRetries: 0,
   rateLimitPerMinute: record.rateLimitPerMinute,
 });
+
+/** A service's address and key, as one: what a limiter and a pool of points are kept by. */
+const budgetKeyOf = (baseUrl: string, apiKey: string) => `${trimTrailing(baseUrl, '/')}\n${apiKey}`;
 
 /** An account's base URL: https (plain http only to this machine), and nothing in it but scheme, host, port and path. */
 export function baseUrlProblem(text: string): string | undefined {

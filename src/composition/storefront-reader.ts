@@ -54,17 +54,20 @@ export function storefrontReader(parts: {
   const storefrontOf = (platform: string) =>
     platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront;
   const codesOf = (platform: string) => storefrontOf(platform)?.codes;
+  // An account's pool (AccountPool); one no longer there is alone.
+  const poolOf = async (id: string) => (await (await accounts.runtime(id))?.pool()) ?? { holder: id, members: [id] };
   const reader: StorefrontReader = new StorefrontReader({
     accounts,
     store,
     liveFirst: (budgetId) => engine.worker.liveFirst(budgetId),
     share: config.STOREFRONT_SHARE,
     held: (account, customer, source, readStartedAt) => rewardCodes.held(account, customer, source, readStartedAt),
-    fence: (account, customer) => fenceOf(store, holderId(account, customer)),
+    // The fence of the holder a reservation goes under: the account's pool's first's (AccountPool).
+    fence: async (account, customer) => fenceOf(store, holderId((await poolOf(account)).holder, customer)),
     takeBacks: (account, customer) => takeBacksOf(store, account, customer),
     logger,
   });
-  const rewardCodes = new RewardCodes({ store, codesOf, reader, logger });
+  const rewardCodes = new RewardCodes({ store, codesOf, reader, logger, pools: poolOf });
   engine.worker.rewardCodes = rewardCodes;
   const checks = new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now: () => new Date() });
   engine.worker.coverChecks = checks;

@@ -47,7 +47,23 @@ export interface AccountRuntime {
   readonly budgetId?: string;
   /** Rules of its saved settings that cannot run (a pattern RE2 cannot compile), each off until it is fixed. */
   readonly pausedRules?: readonly PausedRule[];
+  /** The accounts sharing its service and key, as they are now: one pool of points per customer (AccountPool). */
+  readonly pool: () => Promise<AccountPool>;
 }
+
+/**
+ * Accounts with the same service address and API key: the service keeps one pool of points per customer for them
+ * all, so their reward reservations meet at one holder (docs/accounts.md; storefront/customer-holders.ts).
+ */
+export interface AccountPool {
+  /** Whose holders every member's new reservations go under: the member created first (ties: the smallest id). */
+  holder: string;
+  /** Every member, this account among them: their own holders may hold codes reserved before (still counted). */
+  members: readonly string[];
+}
+
+/** The pool of an account that shares its key with no other. */
+export const alone = (id: string) => async (): Promise<AccountPool> => ({ holder: id, members: [id] });
 
 /** A rule of an account's settings that is off because its setting cannot run, and why, for whoever can fix it. */
 export interface PausedRule {

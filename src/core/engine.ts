@@ -17,7 +17,7 @@ import { Privacy } from './privacy.ts';
 import { RedeemedPoints, type ReturnActivities } from './redeemed-points.ts';
 import type { DeadLetter, LedgerStore, OpenReport, WaitingMatch } from './store/ledger-store.ts';
 import { AuthPause } from './worker/auth-pause.ts';
-import { DEFAULT_ACCOUNT, singleAccount, type Accounts } from './accounts.ts';
+import { DEFAULT_ACCOUNT, alone, singleAccount, type Accounts } from './accounts.ts';
 import { limiterOf, type LoyaltyClient } from '../loyalty/client.ts';
 import type { OrderIdPrefixes } from './worker/lp-order-ids.ts';
 import { pauseOf, Worker, type LoyaltyOperations } from './worker/worker.ts';
@@ -314,6 +314,7 @@ function singleAccountOf(options: EngineOptions, wake: () => void): Accounts {
   return singleAccount({
     id: DEFAULT_ACCOUNT,
     name: 'default',
+    pool: alone(DEFAULT_ACCOUNT),
     client: options.client,
     policy: options.policy,
     earnActivityId: options.earnActivityId,

@@ -126,7 +126,9 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
       ['PARTIAL_REFUND', 'ignore'],
     ])
       expect(
-        await app.locator(`#account-form [name="${name}"]`).evaluate((select) => (select as HTMLSelectElement).value),
+        await app
+          .locator(`#account-form [name="${name}"]`)
+          .evaluate((select) => (select as unknown as { value: string }).value),
       ).toBe(shown);
     await type('name', 'First Run Rewards');
     await type('baseUrl', service.url);

@@ -7,7 +7,7 @@
 // limiter and B's order behind them.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AccountRuntime, Accounts } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime, type Accounts } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { Lane } from '../../src/core/lanes.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
@@ -60,6 +60,7 @@ describe.each([
       return {
         id,
         name: id,
+        pool: alone(id),
         client: Object.assign(Object.create(client) as typeof client, { earn }),
         policy: DEFAULT_POLICY,
         earnActivityId: '1',

@@ -5,7 +5,7 @@
 // sit until its late look hours later. Forced here: the shop is linked, and
 // the wake sent, from inside the worker's own lookup. Both backends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../../src/core/accounts.ts';
+import { DEFAULT_ACCOUNT, alone, type AccountRuntime, type Accounts } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
@@ -34,6 +34,7 @@ describe.each([
     const runtime: AccountRuntime = {
       id: DEFAULT_ACCOUNT,
       name: 'default',
+      pool: alone(DEFAULT_ACCOUNT),
       client: clientFor(engines.sandbox),
       policy: DEFAULT_POLICY,
       earnActivityId: '1',

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { REDEEM_PART } from '../../src/core/storefront/storefront-places.ts';
 import { planRateLimit, type RateLimiter } from '../../src/loyalty/rate-limiter.ts';
 import { createSharedRateLimiter, LIVE_MARK_SECONDS } from '../../src/loyalty/shared-rate-limiter.ts';
@@ -30,6 +30,7 @@ function storefront(limiter: RateLimiter) {
   const calls: unknown[] = [];
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client: {
       limiter,
       transactions: async (input: unknown) => {

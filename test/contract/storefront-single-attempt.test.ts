@@ -3,7 +3,7 @@
 // sequences: nock.
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { LoyaltyClient } from '../../src/loyalty/client.ts';
@@ -34,6 +34,7 @@ function storefront() {
   });
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client,
     policy: { pendingDays: 14 },
     reserveCall: () => client.limiter.reserve(),

@@ -141,6 +141,13 @@ function budgetsSuite(backend: 'lowdb' | 'postgres') {
       expect(spentUntil(twin.value.id)).toEqual(expect.any(String));
       expect(spentUntil(twin.value.id)).toBe(spentUntil(accountB.id));
       expect(spentUntil('default')).toBeNull();
+      // And one pool of their customers' points: the second store's reward codes go under the first's holders.
+      const pool = await (await bridge.accounts.runtime(twin.value.id))!.pool();
+      expect(pool).toEqual({ holder: accountB.id, members: [accountB.id, twin.value.id] });
+      expect(await (await bridge.accounts.runtime('default'))!.pool()).toEqual({
+        holder: 'default',
+        members: ['default'],
+      });
     });
   });
 }

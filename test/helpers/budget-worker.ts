@@ -2,7 +2,7 @@
 // budgets a test opens place by place (issue 33): for tests of who gets the
 // places of a spent budget. A place given back unused counts again, as the
 // limiter's do; a call uses the place it was given.
-import type { AccountRuntime, Accounts } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime, type Accounts } from '../../src/core/accounts.ts';
 import type { Lane } from '../../src/core/lanes.ts';
 import type { Fact, OrderEvent } from '../../src/core/order-event.ts';
 import { DEFAULT_POLICY } from '../../src/core/policy.ts';
@@ -101,6 +101,7 @@ export function fakeRuntime(
   return {
     id,
     name: id,
+    pool: alone(id),
     client,
     policy: DEFAULT_POLICY,
     earnActivityId: '1',

@@ -1,7 +1,7 @@
 // Bridges on one ledger for the tests of a Redeem against an earning's cancel and its cover check (cover-checks.ts):
 // a service whose balance reads the test holds, each bridge's own reader, RewardCodes and CoverChecks as composition
 // wires them, the worker's cancel with its checks before and after, and a ledger whose next write of a kind fails.
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
 import { HELD, HOLDER_KIND, fenceOf, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
@@ -43,7 +43,12 @@ export function service(approved = 100) {
     const balance = { approved, redeemed: 0, pending: 0, available: approved };
     return { ok: true, data: { balance, earned: [], redeemed: [] }, message: 'Success', attempts: 1 };
   };
-  const account = { id: 'acct', client: { transactions }, policy: { pendingDays: 14 } } as unknown as AccountRuntime;
+  const account = {
+    id: 'acct',
+    pool: alone('acct'),
+    client: { transactions },
+    policy: { pendingDays: 14 },
+  } as unknown as AccountRuntime;
   return { state, account };
 }
 

@@ -4,7 +4,7 @@
 // reservation as reward-codes.ts makes it; and the store model's own operations that run at once with the fences'.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'vitest';
-import type { Accounts, AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type Accounts, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { CoverChecks, type CoverCheckParts } from '../../src/core/storefront/cover-checks.ts';
 import {
@@ -142,7 +142,7 @@ export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'marks
     },
     context.marks,
   );
-  const accounts = FENCE_ACCOUNTS.map((id) => ({ id }) as AccountRuntime);
+  const accounts = FENCE_ACCOUNTS.map((id) => ({ id, pool: alone(id) }) as AccountRuntime);
   const privacy = new RewardPrivacy({
     store,
     accounts: { all: async () => accounts },
@@ -154,7 +154,9 @@ export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'marks
   return { checks, privacy };
 }
 
-export const sweeperAccounts: Pick<Accounts, 'runtime'> = { runtime: async (id) => ({ id }) as AccountRuntime };
+export const sweeperAccounts: Pick<Accounts, 'runtime'> = {
+  runtime: async (id) => ({ id, pool: alone(id) }) as AccountRuntime,
+};
 
 /** The store model's own operations, at once with the fences'. */
 export function startOther(op: FenceOp, { store, harness, model, faults }: Context): Promise<unknown> | undefined {

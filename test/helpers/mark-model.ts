@@ -12,7 +12,7 @@
 //   it answered, or the holder is gone: its own check may fail (then the sweep checks it);
 // - (lowdb) a store reopened from disk holds the marks the last reads saw.
 import { expect } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
 import type { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
@@ -153,7 +153,7 @@ export function startMark(op: Extract<FenceOp, { kind: 'cancel' | 'landed' | 'gi
   const cancel = marks.landing(op.pick);
   if (!cancel) return undefined;
   const { account, id } = holderOf(cancel.holder);
-  return checks.check({ id: account } as AccountRuntime, id, cancel.token).then(
+  return checks.check({ id: account, pool: alone(account) } as AccountRuntime, id, cancel.token).then(
     () => {
       cancel.check = 'answered';
       marks.stats.ownChecks++;
@@ -183,7 +183,7 @@ async function giveBack(
     if (changed) marks.giveBacks.push({ holder, n, open: true });
     if (changed) marks.stats.givenBack++;
     if (stops) return;
-    await checks.check({ id: account } as AccountRuntime, id, token);
+    await checks.check({ id: account, pool: alone(account) } as AccountRuntime, id, token);
     entry.check = 'answered';
   } catch {
     // As the sweeper: the code is looked at again on its next pass.

@@ -121,8 +121,11 @@ const holderOf = (real: Real, customer: Customer) => holderId(real.account.id, {
 async function reservationsOf(real: Real, customer: Customer): Promise<Reservation[]> {
   return (await real.ledger.getRecord<Holder>(HOLDER_KIND, holderOf(real, customer)))?.reservations ?? [];
 }
+// A refused one holds its points too, until a person settles its dead letter (docs/storefront.md, "Refused at use").
 const heldOf = (reservations: Reservation[]) =>
-  reservations.filter((each) => HELD.has(each.state)).reduce((total, each) => total + each.points, 0);
+  reservations
+    .filter((each) => HELD.has(each.state) || each.state === 'refused')
+    .reduce((total, each) => total + each.points, 0);
 
 /** The ledger with reward records' writes failing once when told: before the write, or after it landed. */
 function failing(store: LedgerStore, real: Pick<Real, 'storeFail' | 'storeFailSkip'>): LedgerStore {
@@ -221,8 +224,8 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
     const reservation = byCode.get(live.code);
     expect(reservation && HELD.has(reservation.state), `code ${live.code} is live: ${reservation?.state}`).toBe(true);
   }
-  // A refused redeem is a dead letter in words, and holds nothing; its letter goes only when a person retried it
-  // and the order, cancelled meanwhile, wants no redeem any more.
+  // A refused redeem is a dead letter in words, and holds its points until a person settles it: a retry of an order
+  // cancelled meanwhile, which wants no redeem any more, lets them go (the sweeper).
   const letters = await real.engine.store.listDeadLetters();
   for (const reservation of byCode.values()) {
     if (reservation.state !== 'refused') continue;

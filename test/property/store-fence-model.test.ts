@@ -20,7 +20,7 @@
 // STORE_FENCE_PATH replay a failure. Failures found once are pinned (PINNED) and replayed on both backends.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { openPostgresStore } from '../../src/core/store/postgres/open-postgres.ts';
 import { CANCEL_LANDS_MS, CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
@@ -62,10 +62,12 @@ function startFence(op: FenceOp, context: Context): Promise<unknown> | undefined
   switch (op.kind) {
     case 'check':
       // Its fence is told to the model as the check writes it (fence-wiring.ts), after it read the holder's mark.
-      return context.checks.check({ id: holder!.account } as AccountRuntime, holder!.id).then(
-        () => void stats.checks++,
-        () => undefined,
-      );
+      return context.checks
+        .check({ id: holder!.account, pool: alone(holder!.account) } as AccountRuntime, holder!.id)
+        .then(
+          () => void stats.checks++,
+          () => undefined,
+        );
     case 'cancel':
     case 'landed':
     case 'giveBack':

@@ -2,7 +2,7 @@
 // customer's contact and balances even when no order of theirs is in the ledger yet, and the export shows only
 // that account's balances and the contacts read in its shops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { Privacy } from '../../src/core/privacy.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -18,7 +18,7 @@ const accounts = { forShop: async (_platform: string, shop: string) => shop, for
 function accountOf(id: string, available: number): AccountRuntime {
   const figures = { balance: { approved: available, redeemed: 0, pending: 0, available }, earned: [], redeemed: [] };
   const client = { transactions: async () => ({ ok: true, data: figures, message: 'Success', attempts: 1 }) };
-  return { id, client, policy: { pendingDays: 14 } } as unknown as AccountRuntime;
+  return { id, pool: alone(id), client, policy: { pendingDays: 14 } } as unknown as AccountRuntime;
 }
 
 describe('a privacy request limited to one account, for what the storefront keeps', () => {

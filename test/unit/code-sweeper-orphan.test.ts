@@ -2,7 +2,7 @@
 // could not be reached): before, the failure was swallowed, and a code stayed usable in the store with no points
 // behind it, at the merchant's cost. Now it is kept (orphan-codes.ts), and the sweeper's next pass removes it.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { ORPHAN_KIND } from '../../src/core/storefront/orphan-codes.ts';
@@ -44,7 +44,7 @@ async function orphanKept() {
   const reader = { pointsToRedeem: read, pointsNow: read, dropBalance: () => undefined };
   const codesOf = () => fake.parts;
   const codes = new RewardCodes({ store, codesOf, reader, logger, now });
-  const account = { id: 'acct' } as unknown as AccountRuntime;
+  const account = { id: 'acct', pool: alone('acct') } as unknown as AccountRuntime;
   const reward = { ...REWARD, on: true };
   const redeemed = codes.redeem({ platform: 'testshop', shop: SHOP, customerId: '42', account, customer: ADA, reward });
   await asked;

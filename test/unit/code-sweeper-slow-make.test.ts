@@ -4,7 +4,7 @@
 // live in the store whose points were let go and whose record was dropped: their order redeems nothing and the
 // merchant pays for the discount. Pinned in that exact order: the find answers, then the make lands and is marked.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
@@ -66,7 +66,7 @@ describe('the sweeper’s repair of a make that lands while it looks', () => {
     };
     const codesOf = () => parts;
     const codes = new RewardCodes({ store, codesOf, reader, logger, now });
-    const account = { id: 'acct' } as unknown as AccountRuntime;
+    const account = { id: 'acct', pool: alone('acct') } as unknown as AccountRuntime;
     redeemed = codes.redeem({
       platform: 'testshop',
       shop: SHOP,

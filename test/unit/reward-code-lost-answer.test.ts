@@ -4,7 +4,7 @@
 // the customer an issued code in their list (openCodes) that the store no longer has, its points held for it until
 // its expiry and settling window: points gone for days, for a code that pays nothing.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
@@ -71,7 +71,7 @@ describe('a Redeem whose issued write landed but whose answer was lost', () => {
       },
       logger,
     });
-    const account = { id: 'acct' } as unknown as AccountRuntime;
+    const account = { id: 'acct', pool: alone('acct') } as unknown as AccountRuntime;
     const asked = {
       platform: 'testshop',
       shop: SHOP,

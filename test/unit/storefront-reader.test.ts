@@ -1,7 +1,7 @@
 // The storefront's reader of a customer's points: through the account's budget after live orders and within its
 // share, the balance kept answered with its age when there is no room, and the service's figures or the ledger's.
 import { describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { REFUSAL_KEPT_MS } from '../../src/core/storefront/customer-contacts.ts';
 import { REDEEM_PART } from '../../src/core/storefront/storefront-places.ts';
 import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -26,6 +26,7 @@ function world({ liveFirst = false, limit = 1000 } = {}) {
   const state = { liveFirst };
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client,
     policy: { pendingDays: 14 },
     reserveCall: () => limiter.reserve(),
@@ -173,6 +174,7 @@ describe('the storefront reader', () => {
   const byPhone = async (orders: (who: { email: string } | { mobile: string }) => unknown[]) => {
     const account = {
       id: 'acct',
+      pool: alone('acct'),
       client: {},
       policy: { pendingDays: 14 },
       activityPoints: { 'gives-70': 70, 'gives-500': 500, 'gives-30': 30 },

@@ -7,7 +7,7 @@
 // 4. A read starts, for what it counts as held, when its place is given; and one the bridge's own call for the
 //    customer dropped while it ran is made again (a review of b032dff).
 import { describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CUSTOMER_REDEEM_READS } from '../../src/core/storefront/storefront-places.ts';
 import type { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import type { Place } from '../../src/loyalty/places.ts';
@@ -31,6 +31,7 @@ function world(
   const reserve = (share?: number) => limiter.reserve(share);
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client: {
       limiter,
       transactions: (input: unknown, options: { place?: Place } = {}) =>
@@ -193,6 +194,7 @@ describe('a redemption whose read the bridge’s own call for the customer drops
     let reads = 0;
     const account = {
       id: 'acct',
+      pool: alone('acct'),
       client: {
         limiter,
         transactions: (_input: unknown, options: { place?: Place } = {}) =>

@@ -15,7 +15,7 @@
 // 5. Where ⌊effective limit × share × REDEEM_PART⌋ is 0 (a small plan's limit, or STOREFRONT_SHARE 0 to spare the
 //    limit for orders), no customer can redeem at all, where before a redemption's read took an order's place.
 import { describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { CODE_KIND, HOLDER_KIND, heldPoints, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
@@ -37,6 +37,7 @@ function reader(limiter: RateLimiter, share = SHARE) {
   const calls: Array<{ email?: string }> = [];
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client: {
       limiter,
       transactions: async (input: { email?: string }) => {
@@ -240,6 +241,7 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
     const limiter = createRateLimiter({ limit: 1000, windowMs: 60_000 });
     const account = {
       id: 'acct',
+      pool: alone('acct'),
       client: {
         limiter,
         transactions: async () => ({ ok: true, data: structuredClone(figures), message: 'Success', attempts: 1 }),

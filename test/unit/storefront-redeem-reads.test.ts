@@ -3,7 +3,7 @@
 // customer reads only so often; page views keep the rest of the share, whatever the redeemers do; one shop leaves
 // the others on the account their part; and a customer the ledger knows is never told only to try again.
 import { describe, expect, it } from 'vitest';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CUSTOMER_REDEEM_READS, REDEEM_PART, SHOP_PART } from '../../src/core/storefront/storefront-places.ts';
 import { BALANCE_FRESH_MS, StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -38,6 +38,7 @@ function world({ limit = 1000 } = {}) {
   const state = { liveFirst: false };
   const account = {
     id: 'acct',
+    pool: alone('acct'),
     client,
     policy: { pendingDays: 14 },
     activityPoints: { 'gives-70': 70 },

@@ -18,7 +18,8 @@
 //   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
 //   waits for that order until its expiry and settling window; a store that does not let the bridge in now is
 //   asked again on the next pass, the points held, until the code can pay for nothing more;
-// - a code that paid for an order (redeemed or refused): removed from the store (a store that gives a cancelled
+// - a code whose redeem was refused: removed from the store once, held until a person settles it (refused-codes.ts);
+// - a code that paid for an order (redeemed, or released by a discard of its refusal): removed from the store (a store that gives a cancelled
 //   order's use back would let it pay again with nothing to redeem), then its record dropped; kept while the store
 //   does not let the bridge in (it may again, the code still paying); past its expiry and settling it simply goes;
 // - a code record whose reservation ended or never came: dropped;
@@ -37,6 +38,7 @@ import type { LedgerStore } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { placedUnpaid, sameNotes } from './placed-orders.ts';
 import { dropEndedErasedCodes } from './erased-codes.ts';
+import { sweepRefused } from './refused-codes.ts';
 import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
@@ -157,31 +159,35 @@ export class CodeSweeper {
         return this.#issued(index, reservation, report);
       case 'used':
         return this.#used(index, reservation, holder!.account, report);
-      case 'redeemed':
-      case 'refused': {
-        // Spent on its order: removed from the store first, so a use the store gives back pays for nothing more.
-        // Past its expiry and settling it pays for nothing anyway: then its record simply goes.
-        const codes = this.#o.codesOf(reservation.platform);
-        const over = now.getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
-        if (codes && reservation.platformId !== undefined && !over) {
-          const removed = await ifAccessGone(
-            codes.remove(reservation.shop, reservation.platformId).then(() => true),
-            false,
-          ).catch(async (error: unknown) => this.#whenUnserved(reservation, error));
-          // A store that does not let the bridge in now (a revoked key, an uninstall) may again with the code still
-          // paying (a key mended, a reinstall): kept, to be removed then, until it can pay for nothing more.
-          if (removed !== true) {
-            if (removed === false && (await this.#o.served(reservation.platform, reservation.shop))) report.failed += 1;
-            return;
-          }
-          report.removed += 1;
-        }
-        await this.#o.store.deleteRecord(CODE_KIND, id);
-        return;
+      case 'refused':
+        return sweepRefused(this.#o, { index, reservation, now, report }, (each) => this.#removeSpent(each, report));
+      case 'released':
+      case 'redeemed': {
+        // A released one with an order is a refused code whose dead letter a person discarded: it paid, it is spent.
+        const spent = reservation.state === 'redeemed' || reservation.orderKey !== undefined;
+        if (!spent || (await this.#removeSpent(reservation, report))) await this.#o.store.deleteRecord(CODE_KIND, id);
       }
-      default:
-        await this.#o.store.deleteRecord(CODE_KIND, id);
     }
+  }
+
+  /**
+   * A spent code removed from the store (a use it gives back would pay for nothing): true when gone, or when past its
+   * expiry and settling; false while the store does not let the bridge in (it may again, the code still paying).
+   */
+  async #removeSpent(reservation: Reservation, report: SweepReport): Promise<boolean> {
+    const codes = this.#o.codesOf(reservation.platform);
+    const over = this.#now().getTime() > Date.parse(reservation.expiresAt) + (this.#o.settleMs ?? SETTLE_MS);
+    if (!codes || reservation.platformId === undefined || over) return true;
+    const removed = await ifAccessGone(
+      codes.remove(reservation.shop, reservation.platformId).then(() => true),
+      false,
+    ).catch(async (error: unknown) => this.#whenUnserved(reservation, error));
+    if (removed !== true) {
+      if (removed === false && (await this.#o.served(reservation.platform, reservation.shop))) report.failed += 1;
+      return false;
+    }
+    report.removed += 1;
+    return true;
   }
 
   async #issued(index: CodeIndex, reservation: Reservation, report: SweepReport): Promise<void> {

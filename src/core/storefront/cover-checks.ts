@@ -90,9 +90,10 @@ export class CoverChecks {
   /**
    * Before an earning of the customer's on the account is cancelled: marked, whatever they hold now (a Redeem whose
    * read comes before the cancel lands may reserve after this look). Answers the cancel's token, for its check.
+   * `holderAccount`: the account's pool's first (AccountPool), under whose holder its reservations go.
    */
-  async cancelling(account: string, customer: ServiceCustomer): Promise<string> {
-    const holder = holderId(account, customer);
+  async cancelling(account: string, customer: ServiceCustomer, holderAccount = account): Promise<string> {
+    const holder = holderId(holderAccount, customer);
     const at = this.#o.now().toISOString();
     const token = randomUUID();
     await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
@@ -122,7 +123,7 @@ export class CoverChecks {
     // The customer's other holders (customer-holders.ts: a phone's own, from before its codes went under the e-mail)
     // hold the same balance, and their checks may run beside this one (two cancels, a sweep): each check withdraws
     // from the whole group, newest code first, so that two side by side pick the same codes, not one each.
-    const { id, others } = await this.#holders.of(account.id, value.customer);
+    const { id, others } = await this.#holders.of(await account.pool(), value.customer);
     const besides = [id, ...others].filter((each) => each !== holder);
     const group = [{ id: holder, value }, ...(await this.#read(besides))];
     let short = group.reduce((total, each) => total + stillHeld(each.value, read.readStartedAt, source), 0);

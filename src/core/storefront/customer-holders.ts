@@ -5,6 +5,9 @@
 // that e-mail's customer: their reservations go under the e-mail's holder, where every redeem of theirs meets the others
 // at one compare-and-set, whichever identifier a shop knows them by. Codes held under a phone's own holder (reserved
 // before any order paired it with an e-mail, or before this) still hold that customer's points: counted beside it.
+// Accounts sharing the service's key share its customers (AccountPool): every member's reservations go under the
+// pool's first account's holder, and each member's own holders (codes reserved before) are counted beside it.
+import type { AccountPool } from '../accounts.ts';
 import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { customerKey, type ServiceCustomer } from './customer-points.ts';
@@ -28,12 +31,16 @@ const MAX_ENTRIES = 20_000;
  * The e-mail of the order last earned with the phone on the account (`orders`: the phone's), as the service pairs them
  * at each earn; undefined where none of its earned orders has one. Orders of releases that kept no account are left out.
  */
-export function emailLastEarned(orders: readonly OrderRecord[], account: string): string | undefined {
+export function emailLastEarned(
+  orders: readonly OrderRecord[],
+  account: string | readonly string[],
+): string | undefined {
+  const accounts: readonly string[] = typeof account === 'string' ? [account] : account;
   let last: { email: string; at: string } | undefined;
   for (const order of orders) {
     const { email } = order.snapshot.customer;
     const at = order.upstream.earnedAt;
-    if (!email || !at || order.upstream.account !== account) continue;
+    if (!email || !at || !accounts.includes(order.upstream.account ?? '')) continue;
     if (!last || at > last.at) last = { email, at };
   }
   return last?.email;
@@ -54,29 +61,34 @@ export class HolderFinder {
     });
   }
 
-  /** Read anew from the ledger: what a reservation counts. */
-  async of(account: string, named: ServiceCustomer): Promise<CustomerHolders> {
+  /** Read anew from the ledger: what a reservation counts. `pool`: the account's (alone, where it shares no key). */
+  async of(pool: AccountPool, named: ServiceCustomer): Promise<CustomerHolders> {
+    const { holder: first, members } = pool;
     let customer = named;
     if ('mobile' in named) {
-      const email = emailLastEarned(await this.#store.customerOrders(named), account);
+      const email = emailLastEarned(await this.#store.customerOrders(named), members);
       if (email !== undefined) customer = { email };
     }
-    const id = holderId(account, customer);
+    const id = holderId(first, customer);
     const others = new Set<string>();
-    if ('mobile' in named && customerKey(named) !== customerKey(customer)) others.add(holderId(account, named));
+    // Each member's own holder too: codes reserved there before the pool's first account was theirs, or before this.
+    const add = (each: ServiceCustomer) =>
+      [first, ...members].forEach((account) => others.add(holderId(account, each)));
+    add(customer);
+    if ('mobile' in named && customerKey(named) !== customerKey(customer)) add(named);
     if ('email' in customer)
       for (const order of await this.#store.customerOrders(customer)) {
         const { mobile } = order.snapshot.customer;
-        if (mobile && order.upstream.account === account) others.add(holderId(account, { mobile }));
+        if (mobile && members.includes(order.upstream.account ?? '')) add({ mobile });
       }
     others.delete(id);
     return { customer, id, others: [...others] };
   }
 
   /** As `of`, kept HOLDERS_FRESH_MS: what a page view counts (a redeem reads anew). */
-  async ids(account: string, named: ServiceCustomer): Promise<Pick<CustomerHolders, 'id' | 'others'>> {
-    const { value } = await this.#kept.read(holderId(account, named), async () => {
-      const { id, others } = await this.of(account, named);
+  async ids(pool: AccountPool, named: ServiceCustomer): Promise<Pick<CustomerHolders, 'id' | 'others'>> {
+    const { value } = await this.#kept.read(`${pool.members.join(',')}:${holderId(pool.holder, named)}`, async () => {
+      const { id, others } = await this.of(pool, named);
       return { id, others };
     });
     return value;

@@ -20,7 +20,10 @@ export type ReservationState =
   | 'redeemed'
   /** Let go: the code was never used, never made, removed, or its shop left. Cost the customer nothing. */
   | 'released'
-  /** The service refused the redeem at use (the points were spent elsewhere meanwhile): a dead letter says so. */
+  /**
+   * The service refused the redeem at use (the points were spent elsewhere meanwhile): a dead letter says so. Its
+   * points stay held until a person settles that letter: a retry that succeeds makes it redeemed, a discard releases it.
+   */
   | 'refused';
 
 export interface Reservation {
@@ -36,6 +39,8 @@ export interface Reservation {
   state: ReservationState;
   /** The platform's id of the code, once made. */
   platformId?: string | undefined;
+  /** The account that issued it, where not the holder's (a pool's member, AccountPool): its redeem goes on it. */
+  account?: string | undefined;
   expiresAt: string;
   createdAt: string;
   orderKey?: string | undefined;
@@ -100,9 +105,13 @@ export interface CodeIndex {
 
 export const HOLDER_KIND = 'reward-holder';
 export const CODE_KIND = 'reward-code';
-/** Held states: the points are not the customer's to spend again. */
+/** A live code's states: the points are not the customer's to spend again ('refused' holds them too: heldPoints). */
 export const HELD: ReadonlySet<ReservationState> = new Set(['reserving', 'issued', 'used']);
-export const ENDED: ReadonlySet<ReservationState> = new Set(['redeemed', 'released', 'refused']);
+/**
+ * Ended: nothing more happens to it. Not 'refused': a person's retry of its dead letter may still redeem it, and
+ * until they retry or discard it its points stay held, so it is never dropped with the old ones.
+ */
+export const ENDED: ReadonlySet<ReservationState> = new Set(['redeemed', 'released']);
 /**
  * A redeem that went through is in the service's balance for reads that start after it; a read that started
  * before (or up to this long after, for the clocks of other instances, kept in step by NTP) may not show it, so for that read it still
@@ -140,7 +149,8 @@ export function heldPoints(holder: Holder | undefined, readStartedAt: number, so
   let held = source === 'ledger' ? (holder?.redeemedEarlier ?? 0) : 0;
   for (const each of holder?.erasedShopHolds ?? []) if (Date.parse(each.until) > readStartedAt) held += each.points;
   for (const reservation of holder?.reservations ?? []) {
-    if (HELD.has(reservation.state)) held += reservation.points;
+    // Refused: the merchant's retry would take these points at the service; a new code on them would be refused.
+    if (HELD.has(reservation.state) || reservation.state === 'refused') held += reservation.points;
     else if (reservation.state === 'redeemed') {
       const at = reservation.redeemedAt ? Date.parse(reservation.redeemedAt) : Number.POSITIVE_INFINITY;
       if (source === 'ledger' || at > readStartedAt - REDEEM_SKEW_MS) held += reservation.points;

@@ -4,7 +4,7 @@
 // once, on the account that issued it (settled). The sweeper repairs what a crash leaves between (code-sweeper.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
-import type { AccountRuntime } from '../accounts.ts';
+import { alone, type AccountPool, type AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
@@ -17,6 +17,7 @@ import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
+  ENDED,
   HOLDER_KIND,
   REDEEM_SKEW_MS,
   changeReservation,
@@ -54,6 +55,8 @@ export interface RewardCodesParts {
   };
   logger: Logger;
   now?: () => Date;
+  /** An account's pool by its id (AccountPool: accounts sharing the service's key); absent: every account alone. */
+  pools?: (account: string) => Promise<AccountPool>;
 }
 
 export interface Redemption {
@@ -77,8 +80,10 @@ export class RewardCodes {
   }
 
   /** The customer's holders on the account (which ones kept briefly, customer-holders.ts), as they are now. */
-  #holdersOf = async (account: string, customer: ServiceCustomer): Promise<Holder[]> =>
-    readHolders(this.#o.store, Object.values(await this.#holders.ids(account, customer)).flat());
+  #holdersOf = async (account: string, customer: ServiceCustomer): Promise<Holder[]> => {
+    const pool = this.#o.pools ? await this.#o.pools(account) : await alone(account)();
+    return readHolders(this.#o.store, Object.values(await this.#holders.ids(pool, customer)).flat());
+  };
 
   /** The points held for the customer on the account, for a read of `source` that started at readStartedAt. */
   async held(account: string, customer: ServiceCustomer, source: 'service' | 'ledger', readStartedAt: number) {
@@ -95,7 +100,8 @@ export class RewardCodes {
     const codes = this.#o.codesOf(named.platform);
     if (!codes) return { kind: 'not-allowed' };
     // Read anew: the holder every redeem of the service's customer writes, and the others that hold their points.
-    const { customer, id: holder, others } = await this.#holders.of(named.account.id, named.customer);
+    const pool = await named.account.pool();
+    const { customer, id: holder, others } = await this.#holders.of(pool, named.customer);
     if ('mobile' in customer) return { kind: 'needs-email' };
     const asked = { ...named, customer };
     const { platform, shop, account, reward } = asked;
@@ -105,7 +111,7 @@ export class RewardCodes {
     const read = await this.#o.reader.pointsToRedeem(account, customer, { platform, shop, needed: reward.points });
     if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
-    const reserved = await this.#reserve(asked, { holder, others }, read);
+    const reserved = await this.#reserve(asked, { holder, others, first: pool.holder }, read);
     if (reserved.kind !== 'reserved') return reserved;
     this.#o.reader.dropBalance(account.id, callContact(customer));
     // The code is made for the customer as the platform's record names them (named), not by an e-mail of another shop.
@@ -121,7 +127,7 @@ export class RewardCodes {
    */
   async #reserve(
     asked: Redemption,
-    { holder, others }: { holder: string; others: string[] },
+    { holder, others, first }: { holder: string; others: string[]; first: string },
     read: Extract<FreshPoints, { ok: true }>,
   ): Promise<{ kind: 'reserved'; reservation: Reservation; available: number } | RedeemAnswer> {
     const { platform, shop, account, customer, reward } = asked;
@@ -138,6 +144,7 @@ export class RewardCodes {
       state: 'reserving',
       expiresAt: new Date(now.getTime() + reward.expiresInDays * DAY_MS).toISOString(),
       createdAt: now.toISOString(),
+      ...(account.id === first ? {} : { account: account.id }),
     };
     // The code's own record first: a crash after it leaves a record that points at nothing, which the sweeper
     // drops; the other way round would leave a held reservation nothing lists.
@@ -154,7 +161,7 @@ export class RewardCodes {
       tooMany = openIn([current, ...besides], asked, now) >= MAX_OPEN_CODES;
       if (tooMany || available < reward.points) return undefined;
       const reservations = [...(current?.reservations ?? []), reservation];
-      return { put: pruned({ ...current, account: account.id, customer, reservations }, now) };
+      return { put: pruned({ ...current, account: first, customer, reservations }, now) };
     });
     if (changed) {
       // A cover check looked at the holder since the read began (after a cancel it may not show), before this write.
@@ -268,18 +275,15 @@ export class RewardCodes {
     );
   }
 
-  /** Applies an ending to a reservation, then drops its code's record and the customer's kept balance. */
+  /** Changes a reservation, then drops its code's record once it ended (ENDED: a refused one's is the sweeper's). */
   async end(
     holder: string,
     reservation: Pick<Reservation, 'id' | 'platform' | 'shop' | 'code'>,
     change: Parameters<typeof changeReservation>[3],
   ): Promise<Reservation | undefined> {
     const after = await changeReservation(this.#o.store, holder, reservation.id, change, this.#now());
-    if (after && after.state !== 'reserving' && after.state !== 'issued' && after.state !== 'used')
-      await this.#o.store.deleteRecord(
-        CODE_KIND,
-        codeIndexId(reservation.platform, reservation.shop, reservation.code),
-      );
+    const { platform, shop, code } = reservation;
+    if (after && ENDED.has(after.state)) await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, code));
     await this.#dropHolderBalance(holder);
     return after;
   }
@@ -322,22 +326,22 @@ export class RewardCodes {
     if (!holder) return undefined;
     // Withdrawn, but used just before: no check since counted its points (cover-checks.ts); again after a crash.
     if (taken.removedAt !== undefined) await markForCheck(this.#o.store, holder.account, index.holder, this.#now());
-    const { account } = holder;
-    return { code: taken.code, account, points: taken.points, holder: index.holder, reservation: taken.id };
+    return {
+      code: taken.code,
+      account: taken.account ?? holder.account,
+      points: taken.points,
+      holder: index.holder,
+      reservation: taken.id,
+    };
   }
 
   /**
-   * Whether the order's redeem of a code may go now, and for whom: only while the code's reservation is the order's
-   * ('used' by it, or 'refused' at its redeem, which a person retries). Its customer is read from the holder at the
-   * call, so no order copies a contact. The order's entry alone is not enough: the sweeper may have let the order's
-   * hold go (the order counted as cancelled, under the rules then, or a format 3 release's), and the reservation may
-   * be the customer's code again, another order's, or released; a redeem then would take points the reservation no
-   * longer holds for this order, a second time or after they were given back.
-   * - send: the reservation is the order's; the redeem names `customer`;
-   * - sent: the reservation says the service took the order's redeem already (its settle outlived the order's save);
-   * - not-held: the reservation is not the order's now: nothing is sent for it, and the order takes the code anew, if
-   *   it can, as any order that paid with it does (claimForOrder);
-   * - gone: the holder or the reservation is gone (the customer's erasure).
+   * Whether the order's redeem of a code may go now, and for whom (read from the holder, so no order copies a
+   * contact): only while the reservation is the order's ('used' by it, or 'refused', which a person retries), not
+   * merely while the order's entry says so (the sweeper may have let the order's hold go: a cancel, a format 3
+   * release). send: it is, naming `customer`; sent: the service took it already (its settle outlived the order's
+   * save); not-held: it is not the order's now, nothing is sent, and the order takes the code anew if it can
+   * (claimForOrder); gone: the holder or the reservation is gone (the customer's erasure).
    */
   async redeemFor(
     code: RedeemCode,
@@ -355,12 +359,12 @@ export class RewardCodes {
   }
 
   /**
-   * The worker's word on a code's redeem: it went through (the points left the service), or the service refused
-   * it (a dead letter says so; a person who retries it and succeeds makes it redeemed after all).
+   * The worker's word on a code's redeem: it went through, or the service refused it (a dead letter; its points stay
+   * held until a person retries it, redeemed if it succeeds, or discards it: 'discarded', released).
    */
   async settled(
     code: RedeemCode,
-    outcome: 'redeemed' | 'refused',
+    outcome: 'redeemed' | 'refused' | 'discarded',
     orderKey: string,
     /** When the service took the redeem, where it is known to have been earlier than now (the sweeper's repair). */
     tookAt?: string,
@@ -372,12 +376,13 @@ export class RewardCodes {
         return { state: 'redeemed', redeemedAt: at, endedAt: at };
       if (outcome === 'refused' && current.state === 'used')
         return { state: 'refused', endedAt: at, endedWhy: 'the service refused the redeem when the code was used' };
+      if (outcome === 'discarded' && current.state === 'refused')
+        return { state: 'released', endedAt: at, endedWhy: 'its refused redeem was discarded by a person' };
       return undefined;
     });
     if (!after) await settleErasedHold(this.#o.store, code.holder, code.reservation);
-    // A code that paid for an order is spent, but a store may give its use back (an order cancelled after paying):
-    // its record stays for the sweeper, which removes the code from the store first, then drops the record.
-    if (after && (after.state === 'redeemed' || after.state === 'refused') && after.platformId === undefined)
+    // Spent, but a store may give its use back: the sweeper removes the code from the store, then drops its record.
+    if (after?.state === 'redeemed' && after.platformId === undefined)
       await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(after.platform, after.shop, after.code));
     await this.#dropHolderBalance(code.holder);
     // A read that starts within REDEEM_SKEW_MS of the redeem counts it as held and spent (heldPoints): it is kept

@@ -246,7 +246,8 @@ export class RewardPrivacy implements KeptRecords {
    * stay held until then and its settling, by amount (Holder.erasedShopHolds keeps no shop, code or customer id), and
    * the code is kept by a digest for an order that pays with it after a reinstall (erased-codes.ts). A code an order
    * used is kept by what became of its redeem, read from the order before the shop's records go (erased-holds.ts):
-   * sent or in doubt, never redeemed again; not sent, its points owed for good unless that order comes again.
+   * sent or in doubt, never redeemed again; not sent, its points owed for good unless that order comes again. A
+   * refused one (not HELD) is let go: its dead letter goes with the shop, so no one can retry its redeem.
    */
   async eraseShop(platform: string, shop: string): Promise<void> {
     const now = this.#now().getTime();

@@ -16,10 +16,11 @@ export function takeBackChecks(
   return {
     marking: async (account, customer) => {
       const customers = await takenFrom(store, customer);
-      const marks = await Promise.all(customers.map((each) => checks.cancelling(account.id, each)));
+      // Under the holders of the account's pool's first, where its customers' codes are reserved (AccountPool).
+      const { holder: first } = await account.pool();
+      const marks = await Promise.all(customers.map((each) => checks.cancelling(account.id, each, first)));
       return async () => {
-        for (const [at, each] of customers.entries())
-          await checks.check(account, holderId(account.id, each), marks[at]);
+        for (const [at, each] of customers.entries()) await checks.check(account, holderId(first, each), marks[at]);
       };
     },
   };

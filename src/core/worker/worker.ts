@@ -574,7 +574,9 @@ export class Worker {
     // Before the cancel leaves: the customer's codes are marked to be checked against what it leaves them.
     const coverOf = next.kind === 'cancel' ? coverCustomers(record) : [];
     const coverMarks: Array<string | undefined> = [];
-    for (const each of coverOf) coverMarks.push(await this.coverChecks?.cancelling(via.id, each));
+    // Under the holders of the account's pool's first, where its customers' codes are reserved (AccountPool).
+    const first = coverOf.length > 0 && this.coverChecks ? (await via.pool()).holder : via.id;
+    for (const each of coverOf) coverMarks.push(await this.coverChecks?.cancelling(via.id, each, first));
     // A try of this call that failed and may still have taken effect (the client's own retries: a timeout, then a 429).
     let triedInDoubt = false;
     let result;
@@ -627,7 +629,7 @@ export class Worker {
       // The cancel went through: the customer's codes are checked now (the sweeper does it where this fails).
       for (const [at, each] of coverOf.entries())
         await this.coverChecks
-          ?.check(via, holderId(via.id, each), coverMarks[at])
+          ?.check(via, holderId(first, each), coverMarks[at])
           .catch((error: unknown) =>
             this.#o.logger.warn(
               { order: record.key, kind: (error as Error)?.name },
@@ -751,7 +753,7 @@ export class Worker {
           ? `The redeem of ${code.points} points for reward code ${code.code} may or may not have been applied (${decision.reason}). Check the customer's history at the loyalty service before you retry it.`
           : `The loyalty service refused to take ${code.points} points for reward code ${code.code}: the customer's points were spent elsewhere before the code was used (${decision.reason}). The order kept its discount. Retry once the customer has the points again, or discard this.`;
         const step = await this.#deadLetter(record, action, reason, decision.httpStatus, ['redeem'], lease);
-        // Refused: the points are held no more. In doubt: they stay held until a person decides.
+        // Refused, or in doubt: the points stay held until a person decides (a retry, or a discard: discarded).
         if (!inDoubt) await this.rewardCodes?.settled(code, 'refused', record.key).catch(() => undefined);
         return step;
       }
@@ -807,13 +809,16 @@ export class Worker {
   /**
    * A person discarded a dead letter of the order's redeems: what it held is settled, so that nothing stays held for
    * good behind it. A redeem left in doubt counts as taken from now (the person chose not to send it again; a code's
-   * reservation is redeemed); a reward code's refused redeem is given up (its reservation holds nothing already),
-   * and the order's other redeems go on. The order's own refused redeem stays given up, held: it is the last.
+   * reservation is redeemed); a reward code's refused redeem is given up (its reservation's points, held for a retry
+   * until now, are let go), and the order's other redeems go on. The order's own refused redeem stays given up, held:
+   * it is the last.
    */
   async discarded(orderKey: string, letter: Pick<DeadLetter, 'id' | 'reason'>): Promise<void> {
     let spent: RedeemCode | undefined;
+    let givenUp: RedeemCode | undefined;
     await this.#o.store.updateProgress(orderKey, (record) => {
       spent = undefined;
+      givenUp = undefined;
       const { upstream, work } = record;
       if (work.held.redeem !== letter.id) return;
       const doubt = redeemInDoubt(upstream);
@@ -825,12 +830,14 @@ export class Worker {
           (each) => each.redemption === 'none' && letter.reason.includes(each.code),
         );
         if (!refused) return;
+        givenUp = withoutState(refused);
         upstream.redeemCodes = upstream.redeemCodes?.filter((each) => each !== refused);
       }
       const { redeem: _given, ...others } = work.held;
       record.work = { ...work, held: others };
     });
     if (spent) await this.rewardCodes?.settled(spent, 'redeemed', orderKey);
+    if (givenUp) await this.rewardCodes?.settled(givenUp, 'discarded', orderKey);
     this.#loop.wake();
   }
 
