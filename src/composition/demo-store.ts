@@ -84,7 +84,7 @@ export interface DemoStoreOptions {
   onHandfulSent?: () => void;
   /**
    * This run's first order id, and told each next one as it is used (first-run.ts keeps it in the ledger, so a later
-   * run's orders are new ones): small, as a store's own (BigCommerce's run from 100). Without: one from the clock.
+   * run's orders are new ones): small, as a store's own (one platform's run from 100). Without: one from the clock.
    */
   ids?: { first: number; used(next: number): void };
 }

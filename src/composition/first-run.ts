@@ -55,7 +55,7 @@ export async function firstRunConfig(
   return { config: config as Config, secrets };
 }
 
-/** A new store's first order id, as BigCommerce numbers them (its ids are its orders' names: "#100"). */
+/** A new store's first order id, as a platform whose ids are its orders' names numbers them ("#100"). */
 const FIRST_ORDER_ID = 100;
 const IDS_RECORD = ['demo-order-ids', 'next'] as const;
 

@@ -127,9 +127,14 @@ const cut = (text: string, start: string, end: string) => {
 };
 /** The figures orders.js writes its amounts with. */
 const figures = merchantFile('figures.js').replace(/^export /gm, '');
-const pageCode = [cut(pageSource, 'export function element(', '\n}\n').replace(/^export /, ''), figures, source].join(
-  '\n',
-);
+/** The dates it writes, under the name orders.js imports them by. */
+const dates = `const dayOf = (() => {\n${merchantFile('dates.js').replace(/^export /gm, '')}\nreturn dayText;\n})();`;
+const pageCode = [
+  cut(pageSource, 'export function element(', '\n}\n').replace(/^export /, ''),
+  figures,
+  dates,
+  source,
+].join('\n');
 
 /** What shop's Orders page shows: its rows (cells' text, badges) and its letters' banners, as loadOrders draws them. */
 async function ordersPageOf(token: () => string) {
