@@ -220,9 +220,9 @@ export function pruned(holder: Holder, now: Date): Holder {
 
 /**
  * The holder without the reservations its customer's erasure kept for their order's redeem alone, once they ended
- * (redeemed, let go, or released once a person discarded its refusal): undefined when nothing else is left to keep. A whole erasure left no long-spent
- * count (redeemedEarlier) to keep; a holder that keeps points held by amount keeps no customer (as erased-holds.ts's
- * anonymousHolder), its id a digest.
+ * (redeemed, let go, or released once a person discarded its refusal): undefined when nothing else is left to keep. A
+ * whole erasure left no long-spent count (redeemedEarlier) to keep; a holder that keeps points held by amount keeps no
+ * customer (as erased-holds.ts's anonymousHolder), its id a digest.
  */
 export function withoutErased(holder: Holder, now: Date): Holder | undefined {
   const done = (each: Reservation) => each.erasedAt !== undefined && ENDED.has(each.state);
