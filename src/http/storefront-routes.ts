@@ -39,6 +39,7 @@ export const CUSTOMER_WORDS = {
   notAllowed: 'Your points cannot be shown here yet: the store has to finish setting this up.',
   noContact: 'Your points cannot be shown: your account has no confirmed e-mail address or phone number.',
   unproven: 'Confirm your e-mail address to see and spend your points: we will send you a link.',
+  needsEmail: 'Add your e-mail address to your account in this store to see and spend your points here.',
   proveAction: 'Send me the link',
   busy: 'Your points cannot be shown just now. Try again in a moment.',
 } as const;
@@ -171,6 +172,8 @@ async function answerAsker(
   if (contact === 'not-allowed') return unavailable(CUSTOMER_WORDS.notAllowed);
   const customer = contact && serviceCustomer(contact);
   if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
+  // Known by a phone an order paired with an e-mail anyone could have typed: nothing shown or spent, nothing read.
+  if (await reader.needsEmail(account, customer)) return unavailable(CUSTOMER_WORDS.needsEmail);
   if (asked === 'redeem' && rewardCodes) {
     const reward = offered.find((each) => each.id === request.query.reward);
     if (!reward) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.noReward } };
@@ -205,6 +208,7 @@ async function answerAsker(
     }
   }
   const read = await reader.points(account, customer, { platform, shop });
+  if (!read.ok && 'needsEmail' in read) return unavailable(CUSTOMER_WORDS.needsEmail);
   if (!read.ok) return unavailable(CUSTOMER_WORDS.busy, { retryAfterSeconds: read.retryAfterSeconds });
   const { balance, history } = read.points;
   const codes = rewardCodes ? await rewardCodes.openCodes(account.id, customer, platform, shop, asker.customerId) : [];

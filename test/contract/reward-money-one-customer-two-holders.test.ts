@@ -5,18 +5,10 @@
 // customer, by an earning's cancel or by hand, leave the codes under either identifier uncovered alike; and a redeem
 // under one identifier must count the points held under the other.
 import { describe, expect, it } from 'vitest';
-import {
-  CODE_KIND,
-  HOLDER_KIND,
-  codeIndexId,
-  holderId,
-  newCode,
-  type CodeIndex,
-  type Holder,
-  type Reservation,
-} from '../../src/core/storefront/reservations.ts';
+import { holderId } from '../../src/core/storefront/reservations.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { codeHeld } from '../helpers/held-codes.ts';
 import { BIG, PLATFORM, SHOP, mobileOf, refunded, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
@@ -55,36 +47,11 @@ async function codeHeldByPhone(w: RewardWorld, email: string, customerId: string
   return codeHeld(w, { mobile: mobileOf(email) }, customerId);
 }
 
-/** A code of 200 points made in the store and reserved under the customer's holder, with no balance read. */
-async function codeHeld(w: RewardWorld, customer: { mobile: string } | { email: string }, customerId: string) {
-  const code = newCode();
-  const at = new Date(w.clock.now).toISOString();
-  const expiresAt = new Date(w.clock.now + 7 * 86_400_000).toISOString();
-  const made = await w.store.parts.make({
-    ...{ shop: SHOP, customerId, code, title: 'Loyalty reward', amountOff: BIG.amountOff, minimumOrder: null },
-    ...{ startsAt: at, expiresAt, combinesWithOthers: true },
-  });
-  if (made.kind !== 'made') throw new Error('the fake store makes every code');
-  const holder = holderId(w.account.id, customer);
-  const reservation: Reservation = {
-    ...{ id: `held-${customerId}`, platform: PLATFORM, shop: SHOP, customerId, rewardId: BIG.id, points: 200 },
-    ...{ amountOff: BIG.amountOff, code, state: 'issued', platformId: made.platformId, expiresAt, createdAt: at },
-  };
-  await w.ledger.addRecord<CodeIndex>(CODE_KIND, codeIndexId(PLATFORM, SHOP, code), {
-    ...{ platform: PLATFORM, shop: SHOP, holder, reservation: reservation.id, createdAt: at },
-  });
-  await w.ledger.putRecord<Holder>(HOLDER_KIND, holder, {
-    account: w.account.id,
-    customer,
-    reservations: [reservation],
-  });
-  return code;
-}
-
 describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)', (_name, runs, open) => {
   // Issue 64: each reservation counted only what was held under its own identifier, so one customer's points were
-  // spent twice under two. A phone's reservations now go under the holder of the e-mail last earned with it
-  // (customer-holders.ts), where the e-mail's redeems are, so both meet at one compare-and-set.
+  // spent twice under two. A phone's reservations then went under the holder of the e-mail last earned with it; since
+  // review H (anyone may type an e-mail beside their phone at a guest checkout) a phone an order paired with an
+  // e-mail is refused (needs-email), and a redeem by e-mail counts what the phone's holder holds from before.
   it.runIf(runs)('issues no more codes than their points cover, whichever identifier each redeem names', async () => {
     const w = await rewardWorld(world, await open(), { rewards: [BIG] });
     const { email } = await customerWith(w, 3);
@@ -123,9 +90,10 @@ describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)'
       const old = await codeHeldByPhone(w, email, 'phone-only-10');
       const byEmail = await w.redeem(email, BIG);
       expect(byEmail.kind).toBe('issued');
-      // 500 points less 400 held: a third code of 200 would pay an order whose redeem the service refuses.
+      // 500 points less 400 held: a third code of 200 would pay an order whose redeem the service refuses. By phone,
+      // which an order paired with the e-mail, nothing is read or spent (review H).
       expect((await w.redeem(email, BIG)).kind).toBe('short');
-      expect((await redeemByPhone(w, email, 'phone-only-10')).kind).toBe('short');
+      expect((await redeemByPhone(w, email, 'phone-only-10')).kind).toBe('needs-email');
       expect(w.store.live()).toHaveLength(2);
       // Each sees their own code alone: the customer known there by phone, and the one known by e-mail.
       const listed = (customer: { email: string } | { mobile: string }, id: string) =>
@@ -180,9 +148,7 @@ describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)'
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 2);
-      const answer = await redeemByPhone(w, ada.email, 'phone-only-8');
-      expect(answer.kind).toBe('issued');
-      const code = (answer as { code: string }).code;
+      const code = await codeHeldByPhone(w, ada.email, 'phone-only-8');
       // Both orders (with her e-mail and phone, as every order of hers) refunded in full: their 200 points cancelled.
       await refunded(w, ada.email, ada.orderIds);
       await eventually(() =>
@@ -199,9 +165,7 @@ describe.each(ledgerBackends())('one customer named by e-mail and by phone (%s)'
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 2);
-      const answer = await redeemByPhone(w, ada.email, 'phone-only-9');
-      expect(answer.kind).toBe('issued');
-      const code = (answer as { code: string }).code;
+      const code = await codeHeldByPhone(w, ada.email, 'phone-only-9');
       // Given in error: the merchant takes 100 back, naming her by the e-mail the service keys her by.
       const taken = await w.engine.adjustments.redeem({ email: ada.email, points: 100, reason: 'in error' }, 'test');
       expect(taken.adjustment.outcome).toBe('success');

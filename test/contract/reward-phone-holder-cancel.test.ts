@@ -1,25 +1,18 @@
 // A customer whose storefront account has a phone and no e-mail (Shopify's sign-in by text message) holds their
 // codes under the phone (serviceCustomer), while their orders carry an e-mail beside it, and the service finds them
 // by either. When the orders that earned the points are cancelled, the worker marked and checked the e-mail's
-// holder alone: the code held under the phone stayed usable on points taken away, at the merchant's cost.
+// holder alone: the code held under the phone stayed usable on points taken away, at the merchant's cost. Since
+// review H of issue 64 such a phone is refused a redeem (an order paired it with an e-mail anyone could have typed):
+// the code here is one an earlier release made under the phone, which the checks still withdraw.
 // On both ledger backends, a real engine and worker on the sandbox (test/helpers/reward-world.ts).
 import { describe, expect, it } from 'vitest';
-import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { codeHeld } from '../helpers/held-codes.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { orderEvent } from '../helpers/order-events.ts';
-import { PLATFORM, SHOP, mobileOf, rewardWorld } from '../helpers/reward-world.ts';
+import { BIG, mobileOf, rewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
-const BIG: Reward = {
-  id: 'big',
-  points: 200,
-  amountOff: '5.00',
-  minimumOrder: null,
-  expiresInDays: 7,
-  combines: true,
-  on: true,
-};
 
 let next = 0;
 const orderId = () => String(68_000_000 + ++next);
@@ -33,18 +26,9 @@ describe.each(ledgerBackends())('a code held under a phone, its earnings cancell
     for (const id of orderIds) await w.earn(email, id);
     await w.settle();
     await eventually(() => expect(world.sandbox.store.balance({ name: '', email, mobile }).approved).toBe(200));
-    // Signed in by phone: the storefront knows the phone alone.
+    // Signed in by phone, the storefront knowing the phone alone, before such a phone was refused a redeem.
     const customerId = `customer-phone-${next}`;
-    const answer = await w.codes.redeem({
-      platform: PLATFORM,
-      shop: SHOP,
-      customerId,
-      account: w.account,
-      customer: { mobile },
-      reward: BIG,
-    });
-    expect(answer.kind).toBe('issued');
-    const code = (answer as { code: string }).code;
+    const code = await codeHeld(w, { mobile }, customerId);
     // Both orders refunded in full: their 200 points are cancelled at the service.
     for (const id of orderIds)
       await w.engine.accept(`refund-${id}`, [

@@ -157,7 +157,8 @@ describe('the storefront reader', () => {
   });
 
   // The service answers a phone with the customer of the e-mail last earned with it (src/sandbox/store.ts), all of that
-  // e-mail's orders; a phone no earned order paired with an e-mail, with those earned under no e-mail.
+  // e-mail's orders; a phone no earned order paired with an e-mail, with those earned under no e-mail. The e-mail is
+  // whatever was typed at a checkout (review H of issue 64): a phone paired with one is shown nothing.
   const PHONE = '+447700900123';
   const phoneOrder = (name: string, email: string | null, points: number, mobile: string | null = PHONE) => ({
     platform: 'tinyshop',
@@ -171,11 +172,11 @@ describe('the storefront reader', () => {
       earnedAt: '2026-04-01T10:00:00.000Z',
     },
   });
-  const byPhone = async (orders: (who: { email: string } | { mobile: string }) => unknown[]) => {
+  const byPhone = async (orders: (who: { email: string } | { mobile: string }) => unknown[], client = {}) => {
     const account = {
       id: 'acct',
       pool: alone('acct'),
-      client: {},
+      client,
       policy: { pendingDays: 14 },
       activityPoints: { 'gives-70': 70, 'gives-500': 500, 'gives-30': 30 },
     } as unknown as AccountRuntime;
@@ -189,17 +190,38 @@ describe('the storefront reader', () => {
     return reader.points(account, { mobile: PHONE }, { platform: 'testshop', shop: 'acme' });
   };
 
-  it('counts from the ledger, for a customer known by phone, the orders of the e-mail the service finds by it', async () => {
-    const answer = await byPhone((who) =>
-      'email' in who
-        ? [phoneOrder('#2', 'ada@example.com', 500), phoneOrder('#3', 'ada@example.com', 30, null)]
-        : [phoneOrder('#1', null, 70), phoneOrder('#2', 'ada@example.com', 500)],
+  it('shows a customer known by a phone an earned order paired with an e-mail none of that e-mail’s points', async () => {
+    const asked: string[] = [];
+    const calls: unknown[] = [];
+    const answer = await byPhone(
+      (who) => {
+        asked.push('email' in who ? 'email' : 'mobile');
+        return 'email' in who
+          ? [phoneOrder('#2', 'ada@example.com', 500), phoneOrder('#3', 'ada@example.com', 30, null)]
+          : [phoneOrder('#1', null, 70), phoneOrder('#2', 'ada@example.com', 500)];
+      },
+      { transactions: async (input: unknown) => calls.push(input) },
     );
-    expect(answer).toMatchObject({ ok: true, points: { balance: { approved: 530, source: 'ledger' } } });
-    expect(answer.ok && answer.points.history.map((line) => line.words).sort()).toEqual([
-      'Earned on order #2',
-      'Earned on order #3',
-    ]);
+    expect(answer).toEqual({ ok: false, needsEmail: true });
+    // Decided from the phone's own orders: nothing of the e-mail's is read, and the service is not asked.
+    expect(asked).toEqual(['mobile']);
+    expect(calls).toEqual([]);
+  });
+
+  it('shows nothing either where the paired order’s earn is in doubt, or its account was never kept', async () => {
+    const inDoubt = { ...phoneOrder('#2', 'ada@example.com', 500), upstream: { account: 'acct', points: 'earning' } };
+    expect(await byPhone(() => [phoneOrder('#1', null, 70), inDoubt])).toEqual({ ok: false, needsEmail: true });
+    const noAccount = { ...phoneOrder('#2', 'ada@example.com', 500), upstream: { points: 'approved' } };
+    expect(await byPhone(() => [phoneOrder('#1', null, 70), noAccount])).toEqual({ ok: false, needsEmail: true });
+    // An order of another account pairs the phone there, not here.
+    const elsewhere = {
+      ...phoneOrder('#2', 'ada@example.com', 500),
+      upstream: { account: 'other', points: 'approved' },
+    };
+    expect(await byPhone(() => [phoneOrder('#1', null, 70), elsewhere])).toMatchObject({
+      ok: true,
+      points: { balance: { approved: 70, source: 'ledger' } },
+    });
   });
 
   it('counts from the ledger, for a phone no earned order paired with an e-mail, the orders without one', async () => {

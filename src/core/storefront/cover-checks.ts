@@ -121,9 +121,9 @@ export class CoverChecks {
     if (!read.ok) return this.#later(account, holder, cancel);
     const { approved, redeemed, source } = read.points.balance;
     // The customer's other holders (customer-holders.ts: a phone's own, from before its codes went under the e-mail)
-    // hold the same balance, and their checks may run beside this one (two cancels, a sweep): each check withdraws
-    // from the whole group, newest code first, so that two side by side pick the same codes, not one each.
-    const { id, others } = await this.#holders.of(await account.pool(), value.customer);
+    // hold the same balance at the service, and their checks may run beside this one (two cancels, a sweep): each
+    // check withdraws from the whole group, newest code first, so that two side by side pick the same codes.
+    const { id, others } = await this.#holders.ofService(await account.pool(), value.customer);
     const besides = [id, ...others].filter((each) => each !== holder);
     const group = [{ id: holder, value }, ...(await this.#read(besides))];
     let short = group.reduce((total, each) => total + stillHeld(each.value, read.readStartedAt, source), 0);

@@ -1,10 +1,11 @@
 // Which holder a customer's reservations go under, and which others hold points of theirs (issue 64). The service finds
 // one customer by e-mail or by phone, a phone standing for the customer of the e-mail last earned with it (the
 // sandbox's #emailByMobile; an earn sends both), while a storefront names a customer by the e-mail where the platform's
-// record has one, else by the phone (serviceCustomer). So a phone the ledger saw earned with an e-mail on the account is
-// that e-mail's customer: their reservations go under the e-mail's holder, where every redeem of theirs meets the others
-// at one compare-and-set, whichever identifier a shop knows them by. Codes held under a phone's own holder (reserved
-// before any order paired it with an e-mail, or before this) still hold that customer's points: counted beside it.
+// record has one, else by the phone (serviceCustomer). A checkout's e-mail is whatever the shopper typed, so a phone
+// paired with an e-mail proves nothing of whose that e-mail is: a storefront customer known by such a phone is shown and
+// spends nothing (phoneOfAnEmail), and a phone names only its own holder. The service's pairing still says which
+// holders hold one balance there (ofService, for a cover check): codes held under a phone's own holder (reserved
+// before any order paired it with an e-mail, or by a release before this) hold the e-mail's points, counted beside it.
 // Accounts sharing the service's key share its customers (AccountPool): every member's reservations go under the
 // pool's first account's holder, and each member's own holders (codes reserved before) are counted beside it.
 import type { AccountPool } from '../accounts.ts';
@@ -15,7 +16,7 @@ import { ExpiringCache } from './expiring-cache.ts';
 import { HOLDER_KIND, heldPoints, holderId, openInShop, type Holder, type Reservation } from './reservations.ts';
 
 export interface CustomerHolders {
-  /** Who the service finds: for a phone, the e-mail last earned with it on the account; else as named. */
+  /** Who the service finds (ofService: for a phone, the e-mail last earned with it on the account); else as named. */
   customer: ServiceCustomer;
   /** The holder their new reservations go under. */
   id: string;
@@ -46,6 +47,26 @@ export function emailLastEarned(
   return last?.email;
 }
 
+/**
+ * Whether the customer is known by a phone alone that an order on the accounts (a pool's) carried beside an e-mail,
+ * its earn sent or perhaps sent (the service may pair them: it answers the phone with that e-mail's customer), or whose
+ * account no release kept. Nothing proves that e-mail is theirs (a guest types any), so the storefront shows and spends none
+ * of those points until their record in the shop has an e-mail: decided from the ledger alone, before any call.
+ */
+export async function phoneOfAnEmail(
+  store: Pick<LedgerStore, 'customerOrders'>,
+  accounts: readonly string[],
+  customer: ServiceCustomer,
+): Promise<boolean> {
+  if (!('mobile' in customer)) return false;
+  return (await store.customerOrders(customer)).some(
+    ({ snapshot, upstream }) =>
+      Boolean(snapshot.customer.email) &&
+      upstream.points !== 'none' &&
+      (upstream.account === undefined || accounts.includes(upstream.account)),
+  );
+}
+
 export class HolderFinder {
   readonly #store: Pick<LedgerStore, 'customerOrders'>;
   /** Holder ids only (digests): no e-mail or phone is kept in memory by it. */
@@ -61,11 +82,21 @@ export class HolderFinder {
     });
   }
 
-  /** Read anew from the ledger: what a reservation counts. `pool`: the account's (alone, where it shares no key). */
-  async of(pool: AccountPool, named: ServiceCustomer): Promise<CustomerHolders> {
+  /** Read anew from the ledger: what a reservation counts. A phone is its own customer (phoneOfAnEmail). */
+  of(pool: AccountPool, named: ServiceCustomer): Promise<CustomerHolders> {
+    return this.#holders(pool, named, false);
+  }
+
+  /** As the service finds the customer, a phone standing for the e-mail last earned with it: one balance there. */
+  ofService(pool: AccountPool, named: ServiceCustomer): Promise<CustomerHolders> {
+    return this.#holders(pool, named, true);
+  }
+
+  /** `pool`: the account's (alone, where it shares no key). */
+  async #holders(pool: AccountPool, named: ServiceCustomer, paired: boolean): Promise<CustomerHolders> {
     const { holder: first, members } = pool;
     let customer = named;
-    if ('mobile' in named) {
+    if (paired && 'mobile' in named) {
       const email = emailLastEarned(await this.#store.customerOrders(named), members);
       if (email !== undefined) customer = { email };
     }
@@ -85,10 +116,13 @@ export class HolderFinder {
     return { customer, id, others: [...others] };
   }
 
-  /** As `of`, kept HOLDERS_FRESH_MS: what a page view counts (a redeem reads anew). */
+  /**
+   * As `ofService`, kept HOLDERS_FRESH_MS: what is held against a balance the service reads by `named` (a page view;
+   * a redeem reads anew). Codes are listed by the platform's id of the customer alone (usableCodes).
+   */
   async ids(pool: AccountPool, named: ServiceCustomer): Promise<Pick<CustomerHolders, 'id' | 'others'>> {
     const { value } = await this.#kept.read(`${pool.members.join(',')}:${holderId(pool.holder, named)}`, async () => {
-      const { id, others } = await this.of(pool, named);
+      const { id, others } = await this.ofService(pool, named);
       return { id, others };
     });
     return value;

@@ -17,7 +17,8 @@ export async function customerLedgerOrders(
   const orders: LedgerOrder[] = [];
   let found = await parts.store.customerOrders(customer);
   // The service answers a phone with the customer of the e-mail last earned with it (customer-holders.ts): their
-  // orders, as the reservations are theirs. A phone no earned order paired with an e-mail has those without one.
+  // orders, for the bridge's own check of what its codes hold (a page by such a phone shows nothing: needsEmail). A
+  // phone no earned order paired with an e-mail has those without one.
   const email = 'mobile' in customer ? emailLastEarned(found, account.id) : undefined;
   if (email !== undefined) found = await parts.store.customerOrders({ email });
   for (const order of found) {

@@ -7,6 +7,7 @@
 // Nothing here is written to the ledger: a customer's contact and balance live in this process's memory alone.
 import { LoyaltyRejectedError } from '../../loyalty/errors.ts';
 import { customerLedgerOrders, saysNeverSeen } from './customer-ledger.ts';
+import { phoneOfAnEmail } from './customer-holders.ts';
 import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
@@ -24,6 +25,9 @@ import { contactOf, CustomerContacts, matches } from './customer-contacts.ts';
 import { ExpiringCache, type Kept } from './expiring-cache.ts';
 import type { TakeBack } from './take-backs.ts';
 import { NoRoom, noRoomUntil, StorefrontPlaces, type Place } from './storefront-places.ts';
+import type { FreshPoints, PointsAnswer, RedeemPoints, ShopRef } from './points-answers.ts';
+
+export type { FreshPoints, PointsAnswer, RedeemPoints, ShopRef } from './points-answers.ts';
 
 /** A balance is fresh this long; the bridge's own calls for the customer drop it sooner. */
 export const BALANCE_FRESH_MS = 30_000;
@@ -33,27 +37,7 @@ export const BALANCE_KEPT_MS = 10 * 60_000;
 export const TRY_AGAIN_SECONDS = 30;
 const MAX_ENTRIES = 20_000;
 
-export type PointsAnswer =
-  { ok: true; points: CustomerPoints; asOf: string; stale: boolean } | { ok: false; retryAfterSeconds: number };
-
-/**
- * A balance read anew for a reservation, and when its read started (what it can have seen); for a redemption, the
- * customer's cover-check fence as it was before the read (`fence`, where the reader is given one).
- */
-export type FreshPoints =
-  | { ok: true; points: CustomerPoints; readStartedAt: number; fence?: string | null }
-  | { ok: false; retryAfterSeconds: number };
-
-/** The shop whose page asks. */
-export interface ShopRef {
-  platform: string;
-  shop: string;
-}
-
 const shopKey = (from: ShopRef) => `${from.platform}\u0000${from.shop}`;
-
-/** For a redemption: a balance read anew, or a kept one that cannot cover it (`short`, what it shows available). */
-export type RedeemPoints = FreshPoints | { ok: 'short'; available: number };
 
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
@@ -128,6 +112,8 @@ export class StorefrontReader implements KeptInMemory {
    * is known of them.
    */
   async points(account: AccountRuntime, customer: ServiceCustomer, from: ShopRef): Promise<PointsAnswer> {
+    // Decided from the ledger before anything is read: the service would answer that e-mail's customer.
+    if (await this.needsEmail(account, customer)) return { ok: false, needsEmail: true };
     const key = this.#keyOf(account, customer);
     try {
       const load = async () => {
@@ -158,6 +144,11 @@ export class StorefrontReader implements KeptInMemory {
       const wait = error instanceof NoRoom ? (error.waitMs ?? 0) / 1000 : 0;
       return { ok: false, retryAfterSeconds: Math.max(TRY_AGAIN_SECONDS, Math.ceil(wait)) };
     }
+  }
+
+  /** Whether the customer sees and spends nothing until their record in the shop has an e-mail (phoneOfAnEmail). */
+  async needsEmail(account: AccountRuntime, customer: ServiceCustomer): Promise<boolean> {
+    return phoneOfAnEmail(this.#o.store, (await account.pool()).members, customer);
   }
 
   /** The balance as the ledger counts it (its orders, the reservations), stale; none when it knows nothing of them. */

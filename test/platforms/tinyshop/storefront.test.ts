@@ -4,6 +4,7 @@
 // merchant turns it on in Set up first.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../../src/composition/main.ts';
+import { CUSTOMER_WORDS } from '../../../src/http/storefront-routes.ts';
 import { eventually } from '../../helpers/engine.ts';
 import { signedDelivery, tinyOrder, type FakeTinyShop } from './fake-tinyshop.ts';
 import { storefrontQuery } from './storefront.ts';
@@ -122,6 +123,25 @@ describe("a customer's points in the store", () => {
     const other = (await (await points(storefrontQuery(SECRET, STORE, 'c-7102'))).json()) as Record<string, any>;
     expect(other.balance.pending).toBe(100);
     expect(JSON.stringify(other.history)).not.toContain('#8101');
+  });
+
+  // Review H of issue 64: every order here carries this phone beside its customer's e-mail, as a guest may type
+  // another's e-mail beside her own phone; the service answers the phone with the e-mail's customer.
+  it('shows a customer known by a phone an order paired with an e-mail nothing, and says how to see their points', async () => {
+    shop.customers.set('c-by-phone', { email: null, phone: '+44 20 7946 0958' });
+    // Whatever the service would answer (it fails here), nothing is read: the answer is the same words.
+    setFaults({ forced: { status: 503, count: 1000 }, onlyPath: '/transaction' });
+    const body = (await (await points(storefrontQuery(SECRET, STORE, 'c-by-phone'))).json()) as Record<string, any>;
+    expect(body).toMatchObject({ customer: 'signed-in', unavailable: CUSTOMER_WORDS.needsEmail });
+    expect(body.balance).toBeUndefined();
+    expect(body.history).toBeUndefined();
+    expect(JSON.stringify(body)).not.toMatch(/example\.com|7946/);
+    // A phone no order paired with an e-mail still sees its own points.
+    setFaults({});
+    shop.customers.set('c-own-phone', { email: null, phone: '+447700900555' });
+    const own = (await (await points(storefrontQuery(SECRET, STORE, 'c-own-phone'))).json()) as Record<string, any>;
+    expect(own.unavailable).toBeUndefined();
+    expect(own.balance).toMatchObject({ available: 0, pending: 0 });
   });
 
   it('counts from its own ledger where the service gives no figures, and says earns elsewhere are missing', async () => {
