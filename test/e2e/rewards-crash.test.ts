@@ -11,10 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { openStore } from '../../src/composition/open-store.ts';
 import { listen, type Listening } from '../../src/http/listen.ts';
-import { createLogger } from '../../src/logger.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/app.ts';
 import {
   CODE_KIND,
@@ -23,6 +20,7 @@ import {
   type CodeIndex,
   type Holder,
 } from '../../src/core/storefront/reservations.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import {
   bigCommerceKillStore,
@@ -35,7 +33,7 @@ import {
   wooKillStore,
 } from '../helpers/kill-test-stores.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
-import { kill, startChild, stop, type Child } from '../helpers/rewards-bridge-process.ts';
+import { kill, startChild, stop, withLedger as ledgerOf, type Child } from '../helpers/rewards-bridge-process.ts';
 import { SANDBOX_CREDENTIALS } from '../helpers/sandbox-server.ts';
 
 const GRACE = 'grace@example.com';
@@ -120,18 +118,7 @@ function killSuite(
     const redeem = async (child = first()): Promise<Answer> => shop.redeem(child.url, rewardId);
     const graceRedeems = () => sandbox.store.snapshot().redemptions.filter((each) => each.email === GRACE);
     /** The ledger, read (or changed) while every bridge process is down. */
-    const withLedger = async <T>(use: (store: Awaited<ReturnType<typeof openStore>>['store']) => Promise<T>) => {
-      const loaded = loadConfig({ env: { ...env, PORT: '0', ...shop.ledgerEnv } });
-      if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-      const opened = await openStore(loaded.config, createLogger({ level: 'silent' }));
-      await opened.store.open();
-      try {
-        return await use(opened.store);
-      } finally {
-        await opened.store.close();
-        await opened.release();
-      }
-    };
+    const withLedger = <T>(use: (store: LedgerStore) => Promise<T>) => ledgerOf({ ...env, ...shop.ledgerEnv }, use);
     const reservations = async () =>
       withLedger(async (store) => {
         const holders = await store.listRecords<Holder>(HOLDER_KIND);

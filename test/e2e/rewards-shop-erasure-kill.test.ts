@@ -8,8 +8,6 @@
 // deliveries or its customers' contacts is left but the holders' own (account-wide, by design).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { openStore } from '../../src/composition/open-store.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { ERASED_CODE_KIND } from '../../src/core/storefront/erased-codes.ts';
 import {
@@ -23,10 +21,9 @@ import {
   type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
-import { createLogger } from '../../src/logger.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { shopifyKillStore, type KillTestStore } from '../helpers/kill-test-stores.ts';
-import { kill, startChild, stop, type Child } from '../helpers/rewards-bridge-process.ts';
+import { kill, startChild, stop, withLedger as ledgerOf, type Child } from '../helpers/rewards-bridge-process.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 
 const GRACE = 'grace@example.com';
@@ -40,18 +37,8 @@ describe('a shop’s erasure killed after its first holder was rewritten (Shopif
   let env: Record<string, string>;
   let child: Child | undefined;
 
-  const withLedger = async <T>(use: (store: LedgerStore) => Promise<T>): Promise<T> => {
-    const loaded = loadConfig({ env: { ...env, PORT: '0', ...shop.ledgerEnv } });
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const opened = await openStore(loaded.config, createLogger({ level: 'silent' }));
-    await opened.store.open();
-    try {
-      return await use(opened.store);
-    } finally {
-      await opened.store.close();
-      await opened.release();
-    }
-  };
+  const withLedger = <T>(use: (store: LedgerStore) => Promise<T>): Promise<T> =>
+    ledgerOf({ ...env, ...shop.ledgerEnv }, use);
   const graceRedeems = () => sandbox.store.snapshot().redemptions.filter((each) => each.email === GRACE);
 
   beforeAll(async () => {

@@ -2,6 +2,10 @@
 // SIGKILL, or stopped as a host stops them (SIGTERM).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.ts';
+import { openStore } from '../../src/composition/open-store.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { createLogger } from '../../src/logger.ts';
 import { compileCache } from './compile-cache.ts';
 
 const CHILD = fileURLToPath(new URL('./rewards-bridge-child.ts', import.meta.url));
@@ -54,3 +58,17 @@ export const stop = (child: Child) =>
     child.process.once('exit', () => resolve());
     child.process.kill('SIGTERM');
   });
+
+/** The ledger the processes of `env` keep, opened here (read or changed) while every one of them is down. */
+export async function withLedger<T>(env: Record<string, string>, use: (store: LedgerStore) => Promise<T>): Promise<T> {
+  const loaded = loadConfig({ env: { ...env, PORT: '0' } });
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const opened = await openStore(loaded.config, createLogger({ level: 'silent' }));
+  await opened.store.open();
+  try {
+    return await use(opened.store);
+  } finally {
+    await opened.store.close();
+    await opened.release();
+  }
+}
