@@ -4,11 +4,19 @@
 import { describe, expect, it } from 'vitest';
 import { ORPHAN_KIND } from '../../src/core/storefront/orphan-codes.ts';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
-import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
-import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, DAY_MS, PLATFORM, SETTLE_MS, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  DAY_MS,
+  PLATFORM,
+  SETTLE_MS,
+  SHOP,
+  rewardWorld,
+  type RewardWorld,
+  customerWithCode as withCode,
+  privacyOf,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 const OTHER_SHOP = 'shop-2';
@@ -16,22 +24,8 @@ const OTHER_SHOP = 'shop-2';
 let next = 0;
 const orderId = () => String(64_980_000 + ++next);
 
-const privacyOf = (w: RewardWorld) =>
-  new RewardPrivacy({
-    ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
-    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
-  });
-
-/** A customer with `earned` approved points and a code of 200 made in SHOP; answers the e-mail and the code. */
-async function customerWithCode(w: RewardWorld, earned: number): Promise<{ email: string; code: string }> {
-  const email = `review-g-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let i = 0; i < earned / 100; i++) await w.earn(email, orderId());
-  await w.settle();
-  await eventually(() => expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).approved).toBe(earned));
-  const answer = await w.redeem(email, BIG);
-  expect(answer.kind).toBe('issued');
-  return { email, code: (answer as { code: string }).code };
-}
+const customerWithCode = (w: RewardWorld, earned: number) =>
+  withCode(world, w, { earned, orderId, prefix: 'review-g' });
 
 /** An order paid with the code while the service's redeem fails with `status` (done after `phase`). */
 async function paidWhileFailing(

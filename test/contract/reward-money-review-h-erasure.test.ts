@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, PLATFORM, SHOP, privacyOf, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  PLATFORM,
+  SHOP,
+  privacyOf,
+  rewardWorld,
+  type RewardWorld,
+  customerWithCode as withCode,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
@@ -14,16 +22,8 @@ let next = 0;
 const orderId = () => String(64_990_000 + ++next);
 const keyOf = (order: string) => `${PLATFORM}:${SHOP}:${order}`;
 
-/** A customer with `earned` approved points and a code of 200 made in SHOP; answers the e-mail and the code. */
-async function customerWithCode(w: RewardWorld, earned: number): Promise<{ email: string; code: string }> {
-  const email = `review-h-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let i = 0; i < earned / 100; i++) await w.earn(email, orderId());
-  await w.settle();
-  await eventually(() => expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).approved).toBe(earned));
-  const answer = await w.redeem(email, BIG);
-  expect(answer.kind).toBe('issued');
-  return { email, code: (answer as { code: string }).code };
-}
+const customerWithCode = (w: RewardWorld, earned: number) =>
+  withCode(world, w, { earned, orderId, prefix: 'review-h' });
 
 describe.each(ledgerBackends())(
   'a customer’s export and erasure of their reward codes, review H (%s)',

@@ -71,16 +71,24 @@ const redeemIn = (w: RewardWorld, account: AccountRuntime, email: string, shop: 
 /** A phone no order in the ledger carries yet. */
 const newPhone = () => `+4477006${String(10_000 + ++next).slice(-5)}`;
 
+/**
+ * A victim with 500 points, and a shopper's phone a guest checkout carried beside the victim's e-mail: the order
+ * earned (for the victim), and the service now pairs that phone with the victim.
+ */
+async function phoneBesideVictim(w: RewardWorld): Promise<{ victim: string; phone: string }> {
+  const victim = await customerWith(w, 4);
+  const phone = newPhone();
+  await guestOrder(w, victim, phone);
+  await eventually(() => expect(approved(victim)).toBe(500));
+  return { victim, phone };
+}
+
 describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, runs, open) => {
   it.runIf(runs)(
     'H1: spends none of a customer’s points for a shopper who typed their e-mail at a guest checkout beside her own phone',
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
-      const victim = await customerWith(w, 4);
-      // The shopper checks out as a guest with the victim's e-mail and her own phone; the order earns (for the victim).
-      const phone = newPhone();
-      await guestOrder(w, victim, phone);
-      await eventually(() => expect(approved(victim)).toBe(500));
+      const { victim, phone } = await phoneBesideVictim(w);
       // Signed in by that phone alone (the shop's record of her has no e-mail), she presses Redeem.
       const stolen = await w.codes.redeem({
         ...{ platform: PLATFORM, shop: SHOP, customerId: 'mallory-by-phone', account: w.account },
@@ -98,10 +106,7 @@ describe.each(ledgerBackends())('review H of the reward money (%s)', (_name, run
     'H1b: shows a shopper signed in by her phone none of the points or orders of an e-mail she typed at a guest checkout',
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
-      const victim = await customerWith(w, 4);
-      const phone = newPhone();
-      await guestOrder(w, victim, phone);
-      await eventually(() => expect(approved(victim)).toBe(500));
+      const { phone } = await phoneBesideVictim(w);
       const reader = new StorefrontReader({
         ...{ accounts: w.engine.accounts, store: w.ledger, liveFirst: () => false, share: 0.5 },
         held: (id, customer, source, at) => w.codes.held(id, customer, source, at),

@@ -2,6 +2,7 @@
 // opens: a real engine and worker on the sandbox over HTTP, the storefront's reader, RewardCodes, CoverChecks (with a
 // take-back's), and the CodeSweeper, and the codes of an in-memory store (fake-code-store.ts) on the clock the test moves. Customers earn
 // by fulfilled orders (100 approved points each, the sandbox's activity '1') and pay with codes by paid orders.
+import { expect } from 'vitest';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
@@ -22,7 +23,7 @@ import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { takeBackChecks } from '../../src/core/storefront/take-back-checks.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { sandboxWithEngines } from './engine.ts';
+import { eventually, type sandboxWithEngines } from './engine.ts';
 import { FakeCodeStore } from './fake-code-store.ts';
 import { orderEvent } from './order-events.ts';
 
@@ -183,3 +184,23 @@ export const privacyOf = (w: RewardWorld) =>
     ...{ store: w.ledger, accounts: w.engine.accounts, codesOf: () => w.store.parts },
     ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now), settleMs: SETTLE_MS },
   });
+
+let made = 0;
+
+/**
+ * A customer with `earned` approved points (100 an order, each numbered by `orderId`) and a code of 200 made in SHOP;
+ * answers the e-mail and the code, the points read at `world`'s sandbox.
+ */
+export async function customerWithCode(
+  world: ReturnType<typeof sandboxWithEngines>,
+  w: RewardWorld,
+  { earned, orderId, prefix }: { earned: number; orderId: () => string; prefix: string },
+): Promise<{ email: string; code: string }> {
+  const email = `${prefix}-${++made}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  for (let i = 0; i < earned / 100; i++) await w.earn(email, orderId());
+  await w.settle();
+  await eventually(() => expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).approved).toBe(earned));
+  const answer = await w.redeem(email, BIG);
+  expect(answer.kind).toBe('issued');
+  return { email, code: (answer as { code: string }).code };
+}
