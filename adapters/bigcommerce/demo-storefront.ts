@@ -80,5 +80,7 @@ export function bigCommerceDemoStorefront(parts: {
       const token = demoCurrentCustomerToken({ storeHash, customerId, email: customer.email, secret });
       return { status: 200, contentType: 'application/jwt', body: token };
     },
+    // BigCommerce sends an app no customer's data request: its merchants answer those in their own control panel.
+    dataRequest: undefined,
   };
 }

@@ -5,7 +5,7 @@
 // path_prefix and timestamp added, and signature, the hex HMAC-SHA256 with the app's client secret of every other
 // parameter as key=value (a key's values joined by commas), sorted, joined with nothing between. The bridge checks
 // it with the module's own check (app-proxy.ts), with this run's secret.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Shopify } from '@shopify/shopify-api';
 import type { DemoOrder, DemoStorefront } from '../../src/core/platform-module.ts';
 import { checkAppProxy } from './app-proxy.ts';
@@ -40,6 +40,21 @@ export function signedProxyQuery(
   const query = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value]));
   query.append('signature', createHmac('sha256', secret).update(text).digest('hex'));
   return query.toString();
+}
+
+/** A delivery's headers, as Shopify signs its webhooks (the HMAC-SHA256 of the body, base64, with the app's secret). */
+export function shopifyDeliveryHeaders(
+  delivery: { topic: string; body: string; shop: string; at: string },
+  secret: string,
+): Record<string, string> {
+  return {
+    'x-shopify-hmac-sha256': createHmac('sha256', secret).update(delivery.body).digest('base64'),
+    'x-shopify-topic': delivery.topic,
+    'x-shopify-shop-domain': delivery.shop,
+    'x-shopify-api-version': '2026-10',
+    'x-shopify-webhook-id': randomUUID(),
+    'x-shopify-triggered-at': delivery.at,
+  };
 }
 
 export function shopifyDemoStorefront(parts: {
@@ -91,6 +106,19 @@ export function shopifyDemoStorefront(parts: {
       if (!/^(\/[A-Za-z0-9_-]+)+$/.test(path)) return undefined;
       const timestamp = Math.floor(Date.now() / 1000);
       return { forward: `/storefront${path}?${signedProxyQuery(query, { shop, customerId, timestamp }, secret)}` };
+    },
+    // customers/data_request, as "Privacy law compliance" (shopify.dev) gives its body: Shopify sends it when a
+    // customer asks the store's owner for their data.
+    dataRequest({ id, orderIds, secret, at }) {
+      const { email, phone } = parts.customer;
+      const body = JSON.stringify({
+        shop_id: 954889,
+        shop_domain: shop,
+        orders_requested: orderIds,
+        customer: { id: Number(DEMO_CUSTOMER_ID), email, phone },
+        data_request: { id },
+      });
+      return { body, headers: shopifyDeliveryHeaders({ topic: 'customers/data_request', body, shop, at }, secret) };
     },
   };
 }

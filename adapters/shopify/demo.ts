@@ -1,8 +1,7 @@
 // Shopify's shop in the first run's demo store: orders paid, fulfilled, refunded, cancelled, referred, a
 // test order, one without a phone, each step delivered as Shopify signs it.
-import { createHmac, randomUUID } from 'node:crypto';
 import type { DemoOrder, PlatformDemo } from '../../src/core/platform-module.ts';
-import { DEMO_CUSTOMER_ID, shopifyDemoStorefront } from './demo-storefront.ts';
+import { DEMO_CUSTOMER_ID, shopifyDeliveryHeaders, shopifyDemoStorefront } from './demo-storefront.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
 
@@ -97,17 +96,7 @@ export const shopifyDemo: PlatformDemo<Step> = {
   orders: ORDERS,
   delivery({ id, number, order, step, at, secret }) {
     const text = body(id, number, order, step, at);
-    return {
-      body: text,
-      headers: {
-        'x-shopify-hmac-sha256': createHmac('sha256', secret).update(text).digest('base64'),
-        'x-shopify-topic': step.topic,
-        'x-shopify-shop-domain': SHOP,
-        'x-shopify-api-version': '2026-10',
-        'x-shopify-webhook-id': randomUUID(),
-        'x-shopify-triggered-at': at,
-      },
-    };
+    return { body: text, headers: shopifyDeliveryHeaders({ topic: step.topic, body: text, shop: SHOP, at }, secret) };
   },
   // Ada's first order is paid and fulfilled: her points are approved, to spend on the store page.
   storefront: shopifyDemoStorefront({ shop: SHOP, customer: ORDERS[0]!.customer, paidStep: paid }),

@@ -125,5 +125,7 @@ export function wooDemoStorefront(parts: {
           : { status: 200, contentType: 'text/html', body: restNonce(secret, customerId) };
       return undefined;
     },
+    // WordPress keeps a customer's data request itself (Tools, Export Personal Data), and sends the bridge none.
+    dataRequest: undefined,
   };
 }

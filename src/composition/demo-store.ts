@@ -212,6 +212,15 @@ export class DemoStore {
     return this.#playOrder(player, order);
   }
 
+  /**
+   * A delivery other than an order's (a customer's data request), sent once as the platform sends it: undefined once
+   * the bridge took it, else what came instead.
+   */
+  async deliverOnce(player: DemoPlayer, delivery: { headers: Record<string, string>; body: string }) {
+    if (!this.#running) return 'the demo has stopped';
+    return this.#send(player.platform, delivery.headers, delivery.body);
+  }
+
   /** The order's steps delivered, then its line: the order as sent, or undefined when the demo stopped meanwhile. */
   async #playOrder(player: DemoPlayer, order: DemoOrder): Promise<SentOrder | undefined> {
     // The rotation's and the checkouts' orders share one count: each has its own id and number.

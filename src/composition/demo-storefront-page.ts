@@ -32,6 +32,8 @@ export interface DemoStorefrontPageParts {
   playing(): boolean;
   /** Sends the checkout's paid order through the webhook route; undefined once the demo stopped. */
   checkout(order: DemoOrder): Promise<SentOrder | undefined>;
+  /** Sends another of the platform's deliveries once (a data request): undefined once taken, else why not. */
+  deliver(delivery: { headers: Record<string, string>; body: string }): Promise<string | undefined>;
   /** The orders sent to the shop, for the page that says an order was paid. */
   sent(): readonly SentOrder[];
   logger: Logger;
@@ -141,6 +143,7 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
   routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts, checkedOut));
+  if (storefront.dataRequest) routes.post('/data-request', askForData(parts));
   const { sidePath } = storefront;
   if (sidePath !== undefined)
     routes.all(
@@ -203,6 +206,35 @@ function checkout(parts: DemoStorefrontPageParts, checkedOut: Set<number>): Requ
         page(parts, req.baseUrl, true, { refused: 'The order could not be sent to the bridge: try again.' }),
       );
     }
+  };
+}
+
+/**
+ * The signed-in customer asks the store for their data: the platform's request for it, naming their orders, sent
+ * through the webhook route, where the merchant's Data requests shows it.
+ */
+function askForData(parts: DemoStorefrontPageParts): RequestHandler {
+  const { storefront } = parts;
+  // A request is named by a number: a new one each time, this run or another (a later run’s would replace it).
+  let asked = 0;
+  return async (req, res) => {
+    if (!signedIn(req, parts.session) || !storefront.dataRequest)
+      return sendPage(res, 400, page(parts, req.baseUrl, false, { refused: 'Sign in to ask for your data.' }));
+    const email = storefront.customer.of.email;
+    const orderIds = parts
+      .sent()
+      .filter(({ order }) => order.customer.email === email)
+      .map(({ id }) => id);
+    const at = new Date().toISOString();
+    asked = Math.max(Date.now(), asked + 1);
+    const delivery = storefront.dataRequest({ id: asked, orderIds, secret: parts.player.secret, at });
+    const failed = await parts.deliver(delivery);
+    if (failed !== undefined) parts.logger.debug({ platform: parts.player.platform }, `a demo data request: ${failed}`);
+    const told =
+      failed === undefined
+        ? { asked: 'The store has your request. Its owner sees it in Data requests, and answers within 30 days.' }
+        : { refused: 'The request could not be sent to the store: try again.' };
+    sendPage(res, failed === undefined ? 200 : 502, page(parts, req.baseUrl, true, told));
   };
 }
 
@@ -275,7 +307,7 @@ const STYLE = `body{margin:0;font-family:system-ui,sans-serif;color:#111827;line
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1.25rem;border-bottom:1px solid #e5e7eb}
 header form{margin:0}.account{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}main{max-width:44rem;margin:0 auto;padding:1rem 1.25rem 8rem}
 .note{background:#f3f4f6;border-radius:.5rem;padding:.25rem 1rem}.item{border:1px solid #e5e7eb;border-radius:.5rem;padding:1rem}
-.paid{background:#ecfdf5;border:1px solid #10b981;border-radius:.5rem;padding:.75rem 1rem}.refused{background:#fef2f2;border:1px solid #ef4444;border-radius:.5rem;padding:.75rem 1rem}
+.item+.item{margin-top:1rem}.paid{background:#ecfdf5;border:1px solid #10b981;border-radius:.5rem;padding:.75rem 1rem}.refused{background:#fef2f2;border:1px solid #ef4444;border-radius:.5rem;padding:.75rem 1rem}
 label{display:block;margin:.75rem 0 .25rem}input{font:inherit;padding:.4rem .5rem;width:100%;max-width:22rem;box-sizing:border-box}
 button{font:inherit;padding:.45rem .9rem;margin-top:.5rem;cursor:pointer}`;
 
@@ -283,7 +315,7 @@ function page(
   parts: DemoStorefrontPageParts,
   base: string,
   signed: boolean,
-  told: { paid?: SentOrder; refused?: string },
+  told: { paid?: SentOrder; refused?: string; asked?: string },
 ): string {
   const { player, storefront } = parts;
   const who = `${storefront.customer.of.first} ${storefront.customer.of.last}`;
@@ -299,6 +331,11 @@ function page(
     : `<form method="post" action="${base}/sign-in"><button>Sign in as ${escapeHtml(who)}</button></form>`;
   const paid = told.paid ? `<p class="paid" role="status">${escapeHtml(paidWords(told.paid))}</p>` : '';
   const refused = told.refused ? `<p class="refused" role="alert">${escapeHtml(told.refused)}</p>` : '';
+  const asked = told.asked ? `<p class="paid" role="status">${escapeHtml(told.asked)}</p>` : '';
+  const yourData =
+    signed && storefront.dataRequest
+      ? `<section class="item"><h2>Your data</h2><p>Ask the store what it keeps about you.</p><form method="post" action="${base}/data-request"><button>Ask for my data</button></form></section>`
+      : '';
   const checkout = signed
     ? `<form method="post" action="${base}/checkout"><label for="code">Reward code</label><input id="code" name="code" autocomplete="off" required><br><button>Pay with the code</button></form>`
     : '<p>Sign in to pay with a reward code.</p>';
@@ -308,6 +345,6 @@ function page(
 <body><header><strong>Demo store (${escapeHtml(player.platformName)})</strong><div id="account" class="account">${account}</div></header>
 <main><div class="note"><p>A pretend store, served by loyalty-bridge, to show what your customers see. The “Your points” button is the one ${escapeHtml(player.platformName)} stores show, asking the bridge as on a real store.</p>
 <p>Try it: sign in as ${escapeHtml(who)}, open “Your points”, redeem a reward, then pay below with its code.</p></div>
-${paid}${refused}<section class="item"><h1>${CART.item}</h1><p>${CART.price} ${escapeHtml(storefront.currency)}</p>${checkout}</section></main>
+${paid}${refused}${asked}<section class="item"><h1>${CART.item}</h1><p>${CART.price} ${escapeHtml(storefront.currency)}</p>${checkout}</section>${yourData}</main>
 ${widget.body}</body></html>`;
 }

@@ -238,6 +238,7 @@ export class FirstRun {
         session: this.#session,
         playing: () => this.running,
         checkout: async (order) => this.#demo?.checkout(player, order),
+        deliver: async (delivery) => (this.#demo ? this.#demo.deliverOnce(player, delivery) : 'the demo has stopped'),
         sent: () => this.#demo?.sentTo(player.platform, player.shop) ?? [],
         logger: this.#o.logger,
       });

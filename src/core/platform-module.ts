@@ -620,6 +620,17 @@ export interface DemoStorefront {
     secret: string;
     page: string;
   }): { forward: string } | { status: number; contentType: string; body: string } | { redirect: string } | undefined;
+  /**
+   * The signed-in customer asking the store what it holds of them, as the platform sends that to the app (a signed
+   * delivery to the webhook route), for the merchant's Data requests: `orderIds` are the customer's orders, `id` the
+   * request's. Undefined where the platform sends none (its merchants answer such requests in their own admin).
+   */
+  dataRequest:
+    | ((ask: { id: number; orderIds: readonly number[]; secret: string; at: string }) => {
+        headers: Record<string, string>;
+        body: string;
+      })
+    | undefined;
 }
 
 /** An order of the demo's as it stands now: what a platform's API answers of it. */

@@ -4,6 +4,7 @@
 // with its code at the page's checkout (the platform's signed order webhook, through the real route), and the
 // balance drops once; the demo shop's merchant sees the order paid with the code in Orders. Screenshots go to
 // test-artifacts/demo-storefront/ (docs/screenshots/customer-demo-store-*.png and merchant-demo-store-order-*.png are copies).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { artifactsDir, chromiumAvailable } from '../helpers/browser.ts';
 import { demoStorePage } from '../helpers/demo-store-page.ts';
@@ -84,6 +85,33 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
         await merchant.setViewportSize({ width, height: 1000 });
         await merchant.screenshot({ path: `${shots}merchant-order-${width}.png`, fullPage: true });
       }
+    } finally {
+      await merchant.close();
+    }
+  }, 60_000);
+
+  it('sends the customer’s data request; the merchant sees it on a phone with its buttons, exports and answers it', async () => {
+    await demo.page.goto(demo.link);
+    await demo.page.getByRole('button', { name: 'Ask for my data' }).click();
+    await demo.page.getByText('The store has your request').waitFor();
+    await shoot('data-request');
+    const merchant = await demo.browser.newPage({ viewport: { width: 390, height: 1000 }, locale: 'en-US' });
+    try {
+      await merchant.goto(demo.bridge.firstRun!.pageLink()!);
+      await merchant.locator('#signed-in').waitFor({ timeout: 15_000 });
+      await merchant.locator('s-app-nav').getByRole('button', { name: 'Data requests' }).click();
+      const request = merchant.locator('#data-requests s-banner');
+      await expect.poll(() => request.count(), { timeout: 15_000 }).toBe(1);
+      expect(await request.getAttribute('heading')).toContain('ada@example.com');
+      // Its buttons are seen (slotted as Polaris slots them), not only present.
+      const exportButton = request.locator('s-button', { hasText: 'Export their data' });
+      expect(await exportButton.isVisible()).toBe(true);
+      await merchant.screenshot({ path: `${shots}merchant-data-request-390.png` });
+      const [download] = await Promise.all([merchant.waitForEvent('download'), exportButton.click()]);
+      const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { orders: unknown[] };
+      expect(exported.orders.length).toBeGreaterThan(0);
+      await request.locator('s-button', { hasText: 'Mark answered' }).click();
+      await expect.poll(() => request.count(), { timeout: 15_000 }).toBe(0);
     } finally {
       await merchant.close();
     }

@@ -9,6 +9,8 @@ import { eventually } from '../helpers/engine.ts';
 import { signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
+const SESSION = /<meta name="loyalty-bridge-session" content="([^"]+)">/;
+type DataRequest = { id: string; customer: { email?: string } };
 
 describe('the demo store page', () => {
   let bridge: RunningBridge;
@@ -113,6 +115,29 @@ describe('the demo store page', () => {
     const html = await (await fetch(`${page}?paid=${number}`)).text();
     expect(html).not.toContain('is paid');
     expect(html).not.toContain('class="paid"');
+  });
+
+  it('sends a signed-in customer’s data request as Shopify does; the merchant sees it, exports it, answers it', async () => {
+    expect((await fetch(`${page}data-request`, { method: 'POST' })).status).toBe(400);
+    await eventually(() => expect(bridge.demo!.sentTo('shopify', SHOP).length).toBeGreaterThan(0), 30_000);
+    const { cookie } = await demoSignIn(page);
+    const asked = await fetch(`${page}data-request`, { method: 'POST', headers: { cookie } });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain('Its owner sees it in Data requests');
+    const session = SESSION.exec(await (await fetch(bridge.firstRun!.pageLink('shopify')!)).text())?.[1];
+    const asMerchant = (path: string, method = 'GET') =>
+      fetch(`${bridge.http.localUrl}/admin/api${path}`, { method, headers: { authorization: `Bearer ${session}` } });
+    const requests = async () =>
+      ((await (await asMerchant('/privacy/data-requests')).json()) as { dataRequests: DataRequest[] }).dataRequests;
+    await eventually(async () => expect(await requests()).toHaveLength(1), 15_000);
+    const [request] = await requests();
+    expect(request!.customer.email).toBe('ada@example.com');
+    const exported = await asMerchant(`/privacy/data-requests/${encodeURIComponent(request!.id)}/export`);
+    expect(exported.status).toBe(200);
+    const { orders } = (await exported.json()) as { orders: unknown[] };
+    expect(orders.length).toBeGreaterThan(0);
+    expect((await asMerchant(`/privacy/data-requests/${encodeURIComponent(request!.id)}`, 'DELETE')).status).toBe(200);
+    expect(await requests()).toEqual([]);
   });
 
   it('is gone once the demo stops (a store of the merchant’s connected): the page and its proxy', async () => {

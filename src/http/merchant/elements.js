@@ -23,6 +23,7 @@
     :host([tone=success]) [part~=banner]{border-color:#1f845a;background:#f0faf4}
     :host([tone=info]) [part~=banner]{border-color:#2c6ecb;background:#f2f7fe}
     [part~=banner] [part~=heading]{font-size:1rem;margin:0 0 4px}
+    [part~=actions]{display:flex;flex-wrap:wrap;gap:8px}[part~=actions] ::slotted(*){display:inline-block;margin:8px 0 0}
     [part~=button]{font:inherit;font-weight:600;padding:6px 14px;border-radius:6px;border:1px solid #8a8f98;background:#fff;color:inherit;cursor:pointer}
     :host([variant=primary]) [part~=button]{background:#303030;border-color:#303030;color:#fff}
     [part~=nav]{display:flex;flex-wrap:wrap;gap:4px;border-bottom:1px solid #d9dbde;margin:0 0 16px}
@@ -46,12 +47,12 @@
   }
 
   /** A container that shows its heading attribute above its children, in `outer` named `part`. */
-  const headed = (outer, part, heading = 'h2', headingPart = 'heading') =>
+  const headed = (outer, part, heading = 'h2', headingPart = 'heading', after = '') =>
     class extends Drawn {
       static observedAttributes = ['heading'];
       constructor() {
         super(
-          `<${outer} part="${part}"><${heading} part="${headingPart}" hidden></${heading}><slot></slot></${outer}>`,
+          `<${outer} part="${part}"><${heading} part="${headingPart}" hidden></${heading}><slot></slot>${after}</${outer}>`,
         );
       }
       attributeChangedCallback() {
@@ -62,7 +63,11 @@
     };
   define('s-page', headed('main', 'page', 'h1', 'title'));
   define('s-section', headed('section', 'section'));
-  define('s-banner', headed('section', 'banner'));
+  // A banner's buttons are slotted as Polaris's are (slot="secondary-actions"): a default slot alone left them unseen.
+  define(
+    's-banner',
+    headed('section', 'banner', 'h2', 'heading', '<div part="actions"><slot name="secondary-actions"></slot></div>'),
+  );
   define(
     's-paragraph',
     class extends Drawn {
